@@ -1,0 +1,37 @@
+# schedplan: the two commands of the README are `make run` and `make test`.
+GO ?= go
+BIN := bin/schedplan
+
+.PHONY: deps build run test vet bench fuzz clean
+
+deps:
+	@scripts/deps.sh
+
+build: deps
+	$(GO) build -o $(BIN) ./cmd/schedplan
+
+# The main job on the embedded default trace.
+run: build
+	$(BIN) describe
+
+# The whole test suite (installs what it needs first).
+test: deps
+	$(GO) test -count=1 ./...
+
+vet: deps
+	$(GO) vet ./...
+
+# Benchmarks named in the issues; prints the figures.
+bench: deps
+	$(GO) test -run '^$$' -bench . -benchtime 1x -benchmem ./...
+
+# A short session of every fuzz target.
+fuzz:
+	@for pkg in $$($(GO) list ./...); do \
+	  for t in $$($(GO) test -list 'Fuzz.*' $$pkg | grep '^Fuzz'); do \
+	    $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime 20s $$pkg || exit 1; \
+	  done; \
+	done
+
+clean:
+	rm -rf bin

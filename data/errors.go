@@ -1,0 +1,35 @@
+package data
+
+import (
+	"fmt"
+	"strings"
+)
+
+// InputError is a problem with an input file, located as precisely as the
+// reader can: File always, Row (1-based data row, 0 when the problem is not
+// tied to one row) and Column (the canonical or source column name, "" when the
+// problem is not tied to one column).
+type InputError struct {
+	File   string
+	Row    int
+	Column string
+	Msg    string
+}
+
+func (e *InputError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Row > 0 {
+		fmt.Fprintf(&b, ": row %d", e.Row)
+	}
+	if e.Column != "" {
+		fmt.Fprintf(&b, ": column %q", e.Column)
+	}
+	b.WriteString(": ")
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+func inputErrorf(file string, row int, col string, format string, args ...any) *InputError {
+	return &InputError{File: file, Row: row, Column: col, Msg: fmt.Sprintf(format, args...)}
+}

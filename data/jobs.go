@@ -1,0 +1,336 @@
+package data
+
+import (
+	"math/bits"
+	"sort"
+)
+
+// Canonical column names of the jobs table (DESIGN.md, "Data model").
+const (
+	ColJobID             = "job_id"
+	ColSubmit            = "submit_time"
+	ColUser              = "user"
+	ColQueue             = "queue"
+	ColPriority          = "priority"
+	ColStart             = "start_time"
+	ColFinish            = "finish_time"
+	ColMapTasks          = "map_tasks"
+	ColReduceTasks       = "reduce_tasks"
+	ColMapTaskSeconds    = "map_task_seconds"
+	ColReduceTaskSeconds = "reduce_task_seconds"
+	ColInputBytes        = "input_bytes"
+	ColShuffleBytes      = "shuffle_bytes"
+	ColOutputBytes       = "output_bytes"
+	ColSize              = "size"
+)
+
+// Columns lists the canonical columns in table order.
+var Columns = []string{
+	ColJobID, ColSubmit, ColUser, ColQueue, ColPriority, ColStart, ColFinish,
+	ColMapTasks, ColReduceTasks, ColMapTaskSeconds, ColReduceTaskSeconds,
+	ColInputBytes, ColShuffleBytes, ColOutputBytes, ColSize,
+}
+
+// DefaultUser is the user of jobs whose log has no user column (or a null user).
+const DefaultUser = "default"
+
+// Strings is a column of strings stored as one byte buffer and n+1 offsets,
+// the layout of an Arrow string array: string i is Data[Offsets[i]:Offsets[i+1]].
+type Strings struct {
+	Offsets []int32
+	Data    []byte
+}
+
+// Len returns the number of strings.
+func (s *Strings) Len() int {
+	if len(s.Offsets) == 0 {
+		return 0
+	}
+	return len(s.Offsets) - 1
+}
+
+// At returns string i (a copy).
+func (s *Strings) At(i int) string { return string(s.Bytes(i)) }
+
+// Bytes returns string i without copying; the caller must not modify it.
+func (s *Strings) Bytes(i int) []byte { return s.Data[s.Offsets[i]:s.Offsets[i+1]] }
+
+// Append adds v at the end.
+func (s *Strings) Append(v string) {
+	if len(s.Offsets) == 0 {
+		s.Offsets = append(s.Offsets, 0)
+	}
+	s.Data = append(s.Data, v...)
+	s.Offsets = append(s.Offsets, int32(len(s.Data)))
+}
+
+// Dict is a dictionary-encoded string column: row i holds Values[Codes[i]],
+// or null when Codes[i] < 0. A Dict with nil Codes is an absent column.
+type Dict struct {
+	Codes  []int32
+	Values []string
+}
+
+// Present reports whether the column exists in the table.
+func (d *Dict) Present() bool { return d.Codes != nil }
+
+// At returns row i's value and whether it is non-null.
+func (d *Dict) At(i int) (string, bool) {
+	if d.Codes == nil || d.Codes[i] < 0 {
+		return "", false
+	}
+	return d.Values[d.Codes[i]], true
+}
+
+// Bitmap is a validity bitmap: bit i set means row i is valid (not null).
+// A nil Bitmap means every row is valid.
+type Bitmap []uint64
+
+// NewBitmap returns a bitmap of n rows, all valid.
+func NewBitmap(n int) Bitmap {
+	b := make(Bitmap, (n+63)/64)
+	for i := range b {
+		b[i] = ^uint64(0)
+	}
+	return b
+}
+
+// Valid reports whether row i is valid.
+func (b Bitmap) Valid(i int) bool { return b == nil || b[i>>6]&(1<<(uint(i)&63)) != 0 }
+
+// SetNull marks row i null. b must not be nil.
+func (b Bitmap) SetNull(i int) { b[i>>6] &^= 1 << (uint(i) & 63) }
+
+// Nulls counts the null rows among the first n.
+func (b Bitmap) Nulls(n int) int {
+	if b == nil {
+		return 0
+	}
+	valid := 0
+	for i := 0; i < n>>6; i++ {
+		valid += bits.OnesCount64(b[i])
+	}
+	for i := n &^ 63; i < n; i++ {
+		if b.Valid(i) {
+			valid++
+		}
+	}
+	return n - valid
+}
+
+// Number is the element type of a numeric column.
+type Number interface{ ~int32 | ~int64 | ~float64 }
+
+// Column is an optional numeric column: Values holds one value per row (nil
+// when the table has no such column) and Valid marks nulls (nil: none).
+// The value stored at a null row is zero and carries no meaning.
+type Column[T Number] struct {
+	Values []T
+	Valid  Bitmap
+}
+
+// Present reports whether the column exists in the table.
+func (c *Column[T]) Present() bool { return c.Values != nil }
+
+// At returns row i's value and whether it is non-null.
+func (c *Column[T]) At(i int) (T, bool) {
+	if c.Values == nil || !c.Valid.Valid(i) {
+		var zero T
+		return zero, false
+	}
+	return c.Values[i], true
+}
+
+// Jobs is the canonical jobs table, one row per job, held column by column.
+// ID and Submit are always present (Submit in seconds); every other column may
+// be absent (see Present).
+type Jobs struct {
+	// Source names where the table came from (a path, or "embedded:NAME");
+	// readers and validation use it in messages.
+	Source string
+
+	ID     Strings
+	Submit []float64
+
+	User     Dict
+	Queue    Dict
+	Priority Column[int32]
+
+	Start  Column[float64]
+	Finish Column[float64]
+
+	MapTasks          Column[int32]
+	ReduceTasks       Column[int32]
+	MapTaskSeconds    Column[float64]
+	ReduceTaskSeconds Column[float64]
+
+	InputBytes   Column[int64]
+	ShuffleBytes Column[int64]
+	OutputBytes  Column[int64]
+
+	Size Column[float64]
+}
+
+// Len returns the number of jobs.
+func (j *Jobs) Len() int { return len(j.Submit) }
+
+// UserAt returns job i's user, DefaultUser when the log names none.
+func (j *Jobs) UserAt(i int) string {
+	if u, ok := j.User.At(i); ok {
+		return u
+	}
+	return DefaultUser
+}
+
+// PriorityAt returns job i's priority, 1 when the log gives none.
+func (j *Jobs) PriorityAt(i int) int32 {
+	if p, ok := j.Priority.At(i); ok {
+		return p
+	}
+	return 1
+}
+
+// Users returns the distinct users in order of first appearance and, for each
+// job, the index of its user in that list. Jobs without a user map to
+// DefaultUser.
+func (j *Jobs) Users() (names []string, index []int32) {
+	index = make([]int32, j.Len())
+	if !j.User.Present() {
+		for i := range index {
+			index[i] = 0
+		}
+		return []string{DefaultUser}, index
+	}
+	remap := make([]int32, len(j.User.Values)+1) // slot len(Values) is the null user
+	for i := range remap {
+		remap[i] = -1
+	}
+	for i, c := range j.User.Codes {
+		slot := c
+		if c < 0 {
+			slot = int32(len(j.User.Values))
+		}
+		if remap[slot] < 0 {
+			remap[slot] = int32(len(names))
+			if c < 0 {
+				names = append(names, DefaultUser)
+			} else {
+				names = append(names, j.User.Values[c])
+			}
+		}
+		index[i] = remap[slot]
+	}
+	return names, index
+}
+
+// Present reports whether the named canonical column exists in the table.
+func (j *Jobs) Present(col string) bool {
+	switch col {
+	case ColJobID, ColSubmit:
+		return true
+	case ColUser:
+		return j.User.Present()
+	case ColQueue:
+		return j.Queue.Present()
+	case ColPriority:
+		return j.Priority.Present()
+	case ColStart:
+		return j.Start.Present()
+	case ColFinish:
+		return j.Finish.Present()
+	case ColMapTasks:
+		return j.MapTasks.Present()
+	case ColReduceTasks:
+		return j.ReduceTasks.Present()
+	case ColMapTaskSeconds:
+		return j.MapTaskSeconds.Present()
+	case ColReduceTaskSeconds:
+		return j.ReduceTaskSeconds.Present()
+	case ColInputBytes:
+		return j.InputBytes.Present()
+	case ColShuffleBytes:
+		return j.ShuffleBytes.Present()
+	case ColOutputBytes:
+		return j.OutputBytes.Present()
+	case ColSize:
+		return j.Size.Present()
+	}
+	return false
+}
+
+// Subset returns a new table holding rows idx of j, in that order.
+func (j *Jobs) Subset(idx []int) *Jobs {
+	out := &Jobs{Source: j.Source}
+	out.ID.Offsets = make([]int32, 1, len(idx)+1)
+	for _, i := range idx {
+		out.ID.Data = append(out.ID.Data, j.ID.Bytes(i)...)
+		out.ID.Offsets = append(out.ID.Offsets, int32(len(out.ID.Data)))
+	}
+	out.Submit = gather(j.Submit, idx)
+	out.User = gatherDict(j.User, idx)
+	out.Queue = gatherDict(j.Queue, idx)
+	out.Priority = gatherCol(j.Priority, idx)
+	out.Start = gatherCol(j.Start, idx)
+	out.Finish = gatherCol(j.Finish, idx)
+	out.MapTasks = gatherCol(j.MapTasks, idx)
+	out.ReduceTasks = gatherCol(j.ReduceTasks, idx)
+	out.MapTaskSeconds = gatherCol(j.MapTaskSeconds, idx)
+	out.ReduceTaskSeconds = gatherCol(j.ReduceTaskSeconds, idx)
+	out.InputBytes = gatherCol(j.InputBytes, idx)
+	out.ShuffleBytes = gatherCol(j.ShuffleBytes, idx)
+	out.OutputBytes = gatherCol(j.OutputBytes, idx)
+	out.Size = gatherCol(j.Size, idx)
+	return out
+}
+
+// SortedBySubmit reports whether submit times are non-decreasing.
+func (j *Jobs) SortedBySubmit() bool {
+	return sort.Float64sAreSorted(j.Submit)
+}
+
+// SortBySubmit reorders the rows by submit time, keeping the original order
+// among equal times, and returns the permutation applied (row k of the result
+// was row perm[k]).
+func (j *Jobs) SortBySubmit() (perm []int) {
+	perm = make([]int, j.Len())
+	for i := range perm {
+		perm[i] = i
+	}
+	sort.SliceStable(perm, func(a, b int) bool { return j.Submit[perm[a]] < j.Submit[perm[b]] })
+	*j = *j.Subset(perm)
+	return perm
+}
+
+func gather[T any](v []T, idx []int) []T {
+	if v == nil {
+		return nil
+	}
+	out := make([]T, len(idx))
+	for k, i := range idx {
+		out[k] = v[i]
+	}
+	return out
+}
+
+func gatherDict(d Dict, idx []int) Dict {
+	if d.Codes == nil {
+		return d
+	}
+	return Dict{Codes: gather(d.Codes, idx), Values: d.Values}
+}
+
+func gatherCol[T Number](c Column[T], idx []int) Column[T] {
+	if c.Values == nil {
+		return c
+	}
+	out := Column[T]{Values: gather(c.Values, idx)}
+	if c.Valid != nil {
+		out.Valid = NewBitmap(len(idx))
+		for k, i := range idx {
+			if !c.Valid.Valid(i) {
+				out.Valid.SetNull(k)
+			}
+		}
+	}
+	return out
+}

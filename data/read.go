@@ -1,0 +1,131 @@
+package data
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Format names a job-log file format.
+type Format string
+
+// Supported formats.
+const (
+	FormatParquet Format = "parquet"
+	FormatArrow   Format = "arrow" // Arrow IPC file or stream
+	FormatTSV     Format = "tsv"   // SWIM .tsv: six tab-separated columns, no header
+	FormatCSV     Format = "csv"   // CSV with a header row
+)
+
+// FormatOf guesses a file's format from its name.
+func FormatOf(path string) (Format, error) {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".parquet", ".pq":
+		return FormatParquet, nil
+	case ".arrow", ".ipc", ".feather", ".arrows":
+		return FormatArrow, nil
+	case ".tsv":
+		return FormatTSV, nil
+	case ".csv":
+		return FormatCSV, nil
+	}
+	return "", fmt.Errorf("%s: cannot tell the format from the file name; use one of .parquet, .arrow, .tsv, .csv or set the format explicitly", path)
+}
+
+// ReadOptions control how a job log is read.
+type ReadOptions struct {
+	// Format overrides the guess from the file name.
+	Format Format
+	// Map maps canonical column names to the names used in the file
+	// (see ParseMapping).
+	Map Mapping
+	// Strict rejects unsorted submit times instead of sorting them.
+	Strict bool
+	// Warn receives warnings (for example, that rows were sorted). nil drops them.
+	Warn func(msg string)
+}
+
+func (o *ReadOptions) warn(format string, args ...any) {
+	if o.Warn != nil {
+		o.Warn(fmt.Sprintf(format, args...))
+	}
+}
+
+// ReadFile reads a job log from path. The file is opened read-only and never
+// modified.
+func ReadFile(path string, opt ReadOptions) (*Jobs, error) {
+	f := opt.Format
+	if f == "" {
+		var err error
+		if f, err = FormatOf(path); err != nil {
+			return nil, err
+		}
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	opt.Format = f
+	return ReadBytes(b, path, opt)
+}
+
+// ReadBytes reads a job log held in memory; name is used in messages.
+// opt.Format must be set.
+func ReadBytes(b []byte, name string, opt ReadOptions) (*Jobs, error) {
+	var (
+		j   *Jobs
+		err error
+	)
+	switch opt.Format {
+	case FormatTSV:
+		j, err = readTSV(bytes.NewReader(b), name, &opt)
+	default:
+		return nil, fmt.Errorf("%s: format %q is not supported", name, opt.Format)
+	}
+	if err != nil {
+		return nil, err
+	}
+	j.Source = name
+	if err := finish(j, &opt); err != nil {
+		return nil, err
+	}
+	return j, nil
+}
+
+// finish validates a freshly read table and sorts it by submit time unless
+// the options forbid it.
+func finish(j *Jobs, opt *ReadOptions) error {
+	if j.Len() == 0 {
+		return inputErrorf(j.Source, 0, "", "no jobs: the file is empty")
+	}
+	if err := Validate(j); err != nil {
+		return err
+	}
+	if !j.SortedBySubmit() {
+		if opt.Strict {
+			row := 0
+			for i := 1; i < j.Len(); i++ {
+				if j.Submit[i] < j.Submit[i-1] {
+					row = i + 1
+					break
+				}
+			}
+			return inputErrorf(j.Source, row, ColSubmit, "submit times are not sorted (strict mode)")
+		}
+		opt.warn("%s: submit times are not sorted; sorted them", j.Source)
+		j.SortBySubmit()
+	}
+	return nil
+}
+
+// Write writes j to w in the given format.
+func Write(w io.Writer, j *Jobs, f Format) error {
+	switch f {
+	case FormatTSV:
+		return writeTSV(w, j)
+	}
+	return fmt.Errorf("writing format %q is not supported", f)
+}

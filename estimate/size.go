@@ -1,0 +1,139 @@
+package estimate
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/schedplan/schedplan/data"
+)
+
+// Source says which columns a job's size was derived from.
+type Source string
+
+// Size sources, in order of preference.
+const (
+	FromSize        Source = "size"         // the explicit size column
+	FromTaskSeconds Source = "task_seconds" // map_task_seconds + reduce_task_seconds
+	FromBytes       Source = "bytes"        // input + (1 + d/n)·shuffle + output, normalised to a load
+)
+
+// SizeOptions parameterise size derivation.
+type SizeOptions struct {
+	// DN is the ratio d/n of aggregate disk to network bandwidth used by the
+	// bytes rule. Default 4.
+	DN float64
+	// Load is the offered load the bytes rule normalises to. Default 0.9.
+	Load float64
+	// NormaliseAll also normalises explicit sizes and task-seconds to Load
+	// (bytes-derived sizes are always normalised).
+	NormaliseAll bool
+}
+
+// DefaultSizeOptions are the defaults of seed 001: d/n = 4, load = 0.9.
+func DefaultSizeOptions() SizeOptions { return SizeOptions{DN: 4, Load: 0.9} }
+
+func (o SizeOptions) withDefaults() SizeOptions {
+	if o.DN == 0 {
+		o.DN = 4
+	}
+	if o.Load == 0 {
+		o.Load = 0.9
+	}
+	return o
+}
+
+// SourceOf returns the size source a table supports: the explicit size column
+// when present, else task-seconds (either stage), else bytes (any of the three
+// byte columns). It fails when the table has none of them.
+func SourceOf(j *data.Jobs) (Source, error) {
+	switch {
+	case j.Size.Present():
+		return FromSize, nil
+	case j.MapTaskSeconds.Present() || j.ReduceTaskSeconds.Present():
+		return FromTaskSeconds, nil
+	case j.InputBytes.Present() || j.ShuffleBytes.Present() || j.OutputBytes.Present():
+		return FromBytes, nil
+	}
+	return "", fmt.Errorf("%s: no usable size column: a job log needs %q, or %q/%q, or %q/%q/%q",
+		j.Source, data.ColSize, data.ColMapTaskSeconds, data.ColReduceTaskSeconds,
+		data.ColInputBytes, data.ColShuffleBytes, data.ColOutputBytes)
+}
+
+// Sizes derives every job's size from the table.
+//
+// The bytes rule is exactly the one of seed 001's reference simulator
+// (schedsim's swim_parser): w = input + (1 + d/n)·shuffle + output, then every
+// size is multiplied by load·t_last/Σw, where t_last is the last row's submit
+// time (the clock starts at 0), so that the offered load over [0, t_last] is
+// load. The arithmetic is done in the same order as the reference so that
+// results agree bit for bit. A null byte count counts as 0.
+//
+// Explicit sizes and task-seconds are used as they are (container-seconds)
+// unless opt.NormaliseAll is set. A null in the chosen column is an error that
+// names the row.
+func Sizes(j *data.Jobs, opt SizeOptions) ([]float64, Source, error) {
+	opt = opt.withDefaults()
+	src, err := SourceOf(j)
+	if err != nil {
+		return nil, "", err
+	}
+	n := j.Len()
+	w := make([]float64, n)
+	switch src {
+	case FromSize:
+		for i := range w {
+			v, ok := j.Size.At(i)
+			if !ok {
+				return nil, "", fmt.Errorf("%s: row %d: column %q: null size", j.Source, i+1, data.ColSize)
+			}
+			w[i] = v
+		}
+	case FromTaskSeconds:
+		for i := range w {
+			m, okm := j.MapTaskSeconds.At(i)
+			r, okr := j.ReduceTaskSeconds.At(i)
+			if !okm && !okr {
+				return nil, "", fmt.Errorf("%s: row %d: column %q: null task-seconds in both stages", j.Source, i+1, data.ColMapTaskSeconds)
+			}
+			w[i] = m + r
+		}
+	case FromBytes:
+		for i := range w {
+			in, _ := j.InputBytes.At(i)
+			sh, _ := j.ShuffleBytes.At(i)
+			out, _ := j.OutputBytes.At(i)
+			w[i] = float64(in) + (1+opt.DN)*float64(sh) + float64(out)
+		}
+	}
+	if src == FromBytes || opt.NormaliseAll {
+		if err := normalise(w, j.Submit[n-1], opt.Load); err != nil {
+			return nil, "", fmt.Errorf("%s: %w", j.Source, err)
+		}
+	}
+	for i, v := range w {
+		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+			return nil, "", fmt.Errorf("%s: row %d: size %v is not a finite non-negative number", j.Source, i+1, v)
+		}
+	}
+	return w, src, nil
+}
+
+// normalise scales w in place so that Σw = load·duration, in the reference
+// simulator's order of operations.
+func normalise(w []float64, duration, load float64) error {
+	total := 0.0
+	for _, v := range w {
+		total += v
+	}
+	if total <= 0 {
+		return fmt.Errorf("cannot normalise sizes to a load: the total work is %v", total)
+	}
+	if duration <= 0 {
+		return fmt.Errorf("cannot normalise sizes to a load: the trace spans %v s (the last submit time)", duration)
+	}
+	mult := load * duration / total
+	for i := range w {
+		w[i] *= mult
+	}
+	return nil
+}
