@@ -1,0 +1,204 @@
+package pipeline
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"gopkg.in/yaml.v3"
+)
+
+// BundleVersion is the version of the schedplan.yaml format written by this
+// package. Readers reject other versions.
+const BundleVersion = 1
+
+// Bundle is the content of schedplan.yaml: everything schedplan decided about
+// a cluster, in one versioned, self-describing file that schedplan can load
+// back (simulate --config) and from which the YARN files are rendered.
+type Bundle struct {
+	Version   int    `yaml:"version"`
+	Generator string `yaml:"generator"`
+	// Seed is the random seed every stochastic stage used.
+	Seed uint64 `yaml:"seed"`
+
+	Trace    TraceInfo      `yaml:"trace"`
+	Cluster  ClusterInfo    `yaml:"cluster"`
+	Users    []UserConfig   `yaml:"users"`
+	Classes  []ClassConfig  `yaml:"classes"`
+	Scaling  []FeatureScale `yaml:"scaling,omitempty"`
+	Capacity *CapacityPlan  `yaml:"capacity,omitempty"`
+	LASMQ    *LASMQConfig   `yaml:"las_mq,omitempty"`
+	HPFSP    *HPFSPConfig   `yaml:"h_pfsp,omitempty"`
+	Bounds   *BoundsInfo    `yaml:"bounds,omitempty"`
+}
+
+// TraceInfo identifies the job log and the windows used for tuning and validation.
+type TraceInfo struct {
+	Source     string  `yaml:"source"`
+	SHA256     string  `yaml:"sha256,omitempty"`
+	Jobs       int     `yaml:"jobs"`
+	SizeSource string  `yaml:"size_source"`
+	DN         float64 `yaml:"dn"`
+	Load       float64 `yaml:"load"`
+	// TuneJobs and ValidateJobs are the job counts of the two windows; the
+	// split is at SplitTime (submit times < SplitTime tune, the rest validate).
+	TuneJobs     int     `yaml:"tune_jobs"`
+	ValidateJobs int     `yaml:"validate_jobs"`
+	SplitTime    float64 `yaml:"split_time_s"`
+}
+
+// ClusterInfo is the cluster the configuration was made for.
+type ClusterInfo struct {
+	Name      string         `yaml:"name,omitempty"`
+	Capacity  float64        `yaml:"capacity"` // reference containers
+	Resources []ResourceInfo `yaml:"resources"`
+}
+
+// ResourceInfo is one machine type.
+type ResourceInfo struct {
+	Name     string  `yaml:"name"`
+	Count    int     `yaml:"count"`
+	Slots    int     `yaml:"slots"`
+	ExecRate float64 `yaml:"exec_rate"`
+}
+
+// UserConfig is a user's share settings (Fair Scheduler queue per user).
+type UserConfig struct {
+	Name     string  `yaml:"name"`
+	Jobs     int     `yaml:"jobs"`
+	MinShare float64 `yaml:"min_share"` // containers
+	Weight   float64 `yaml:"weight"`
+}
+
+// ClassConfig is one job class (k-means cluster).
+type ClassConfig struct {
+	Name     string    `yaml:"name"` // queue-safe identifier, e.g. c0
+	Label    string    `yaml:"label"`
+	Count    int       `yaml:"count"`
+	Share    float64   `yaml:"share"`
+	Centroid []float64 `yaml:"centroid"` // original units, in Scaling's feature order
+	MeanSize float64   `yaml:"mean_size"`
+	Alpha    float64   `yaml:"alpha"` // jobs/s
+	Mu       []float64 `yaml:"mu"`    // jobs/s per machine of each cluster resource type
+}
+
+// FeatureScale says how a feature was scaled before k-means:
+// z = (f(x) − Mean) / SD with f = log1p when Log is set.
+type FeatureScale struct {
+	Feature string  `yaml:"feature"`
+	Log     bool    `yaml:"log"`
+	Mean    float64 `yaml:"mean"`
+	SD      float64 `yaml:"sd"`
+}
+
+// CapacityPlan is the COSHH LP's answer.
+type CapacityPlan struct {
+	Solver string  `yaml:"solver"`
+	Lambda float64 `yaml:"lambda"`
+	// Allocation[t][i] is the fraction of resource type t (in machines,
+	// 0..count) given to class i.
+	Allocation [][]float64 `yaml:"allocation"`
+	// Suggested[t] lists the classes (by name) resource type t should serve.
+	Suggested [][]string `yaml:"suggested"`
+	Load      []float64  `yaml:"type_load"` // fraction of each type in use
+	WhatIfs   []WhatIf   `yaml:"what_ifs,omitempty"`
+}
+
+// WhatIf is λ after a change of machine counts.
+type WhatIf struct {
+	Change string  `yaml:"change"`
+	Lambda float64 `yaml:"lambda"`
+}
+
+// LASMQConfig is a multi-level-queue configuration: k queues, demotion
+// thresholds (attained service, in the trace's size units) and queue weights.
+type LASMQConfig struct {
+	K          int       `yaml:"k"`
+	Alpha0     float64   `yaml:"alpha0"`
+	P          float64   `yaml:"p"`
+	Thresholds []float64 `yaml:"thresholds"` // k−1 values: α_0, p·α_0, ...
+	Weights    []float64 `yaml:"weights"`    // k values, highest-priority queue first
+	Strict     bool      `yaml:"strict,omitempty"`
+}
+
+// HPFSPConfig holds H-PFSP's parameters.
+type HPFSPConfig struct {
+	FairLimit float64 `yaml:"fair_limit"`
+}
+
+// BoundsInfo are the offline bounds on the validation window.
+type BoundsInfo struct {
+	SRPTMean float64 `yaml:"srpt_mean_response"` // lower bound on mean response
+	FSPMean  float64 `yaml:"fsp_mean_response"`  // a protective schedule's value
+	PSMean   float64 `yaml:"ps_mean_response"`
+}
+
+const bundleHeader = `# schedplan.yaml — a schedplan configuration bundle (format version %d).
+#
+# Sections:
+#   trace     the job log, its size rule (dn, load) and the tune/validate split
+#   cluster   machine types (count, slots, exec_rate); capacity in reference containers
+#   users     per-user min_share (containers) and weight, as in fair-scheduler.xml
+#   classes   k-means job classes: centroid (original units, see scaling), mean
+#             size, alpha (arrivals/s) and mu (jobs/s per machine of each type)
+#   scaling   per-feature scaling used by the classifier: z = (f(x) - mean) / sd,
+#             f = log1p when log is true; a new job's class is its nearest centroid
+#   capacity  the COSHH LP: lambda (the cluster sustains lambda x today's arrival
+#             rates), allocation[type][class] in machines, suggested classes per
+#             type, each type's load, and what-ifs
+#   las_mq    multi-level queue: k queues, demotion thresholds on attained
+#             service (size units), queue weights (first = highest priority)
+#   h_pfsp    H-PFSP parameters
+#   bounds    offline bounds on the validation window: SRPT (lower bound on
+#             mean response), FSP (protective schedule), PS
+#
+# Load it back with: schedplan simulate --config schedplan.yaml
+`
+
+// MarshalBundle renders b as documented YAML.
+func MarshalBundle(b *Bundle) ([]byte, error) {
+	var buf bytes.Buffer
+	fmt.Fprintf(&buf, bundleHeader, BundleVersion)
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(b); err != nil {
+		return nil, err
+	}
+	if err := enc.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// ParseBundle reads a schedplan.yaml; name is used in messages.
+func ParseBundle(data []byte, name string) (*Bundle, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	var b Bundle
+	if err := dec.Decode(&b); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("%s: empty file", name)
+		}
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if b.Version != BundleVersion {
+		return nil, fmt.Errorf("%s: bundle version %d is not supported (this schedplan reads version %d)", name, b.Version, BundleVersion)
+	}
+	if l := b.LASMQ; l != nil {
+		if l.K < 1 || len(l.Weights) != l.K || len(l.Thresholds) != l.K-1 {
+			return nil, fmt.Errorf("%s: las_mq: k = %d needs %d thresholds and %d weights, got %d and %d", name, l.K, l.K-1, l.K, len(l.Thresholds), len(l.Weights))
+		}
+	}
+	return &b, nil
+}
+
+// LoadBundle reads a schedplan.yaml file.
+func LoadBundle(path string) (*Bundle, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return ParseBundle(data, path)
+}
