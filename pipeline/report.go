@@ -1,0 +1,98 @@
+package pipeline
+
+import (
+	"encoding/base64"
+	"html/template"
+	"io"
+)
+
+// Report is the content of report.html: sections of text, tables and
+// figures. The HTML is one self-contained file: styles inline, figures as
+// embedded PNG data, no script and no external resource.
+type Report struct {
+	Title    string
+	Subtitle string
+	Sections []Section
+}
+
+// Section is one part of the report.
+type Section struct {
+	ID      string // anchor
+	Title   string
+	Intro   string
+	Tables  []TableBlock
+	Figures []Figure
+}
+
+// TableBlock is a table of preformatted cells.
+type TableBlock struct {
+	Caption string
+	Header  []string
+	Rows    [][]string
+	// Highlight marks a row (by index) as the recommended one; -1 for none.
+	Highlight int
+}
+
+// Figure is a PNG image with a caption.
+type Figure struct {
+	Title   string
+	Caption string
+	PNG     []byte
+}
+
+// DataURI returns the figure as a data: URI for an <img> src.
+func (f Figure) DataURI() template.URL {
+	return template.URL("data:image/png;base64," + base64.StdEncoding.EncodeToString(f.PNG))
+}
+
+var reportTmpl = template.Must(template.New("report").Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>{{.Title}}</title>
+<style>
+body { font-family: -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; margin: 2em auto; max-width: 1100px; color: #222; line-height: 1.45; padding: 0 1em; }
+h1 { margin-bottom: 0.2em; } .sub { color: #666; margin-top: 0; }
+nav a { margin-right: 1em; }
+section { margin-top: 2.5em; border-top: 1px solid #ddd; padding-top: 0.5em; }
+table { border-collapse: collapse; margin: 1em 0; font-size: 0.92em; }
+caption { text-align: left; font-weight: 600; padding-bottom: 0.3em; }
+th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: right; }
+th:first-child, td:first-child { text-align: left; }
+th { background: #f3f3f3; }
+tr.best td { background: #e8f5e9; font-weight: 600; }
+figure { margin: 1.5em 0; } figure img { max-width: 100%; border: 1px solid #eee; }
+figcaption { color: #555; font-size: 0.9em; }
+</style>
+</head>
+<body>
+<h1>{{.Title}}</h1>
+<p class="sub">{{.Subtitle}}</p>
+<nav>{{range .Sections}}<a href="#{{.ID}}">{{.Title}}</a>{{end}}</nav>
+{{range .Sections}}
+<section id="{{.ID}}">
+<h2>{{.Title}}</h2>
+{{if .Intro}}<p>{{.Intro}}</p>{{end}}
+{{range .Tables}}
+<table>
+{{if .Caption}}<caption>{{.Caption}}</caption>{{end}}
+<thead><tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr></thead>
+<tbody>
+{{$hl := .Highlight}}{{range $i, $row := .Rows}}<tr{{if eq $i $hl}} class="best"{{end}}>{{range $row}}<td>{{.}}</td>{{end}}</tr>
+{{end}}</tbody>
+</table>
+{{end}}
+{{range .Figures}}
+<figure>
+<img src="{{.DataURI}}" alt="{{.Title}}">
+<figcaption><b>{{.Title}}.</b> {{.Caption}}</figcaption>
+</figure>
+{{end}}
+</section>
+{{end}}
+</body>
+</html>
+`))
+
+// WriteReport renders r as HTML.
+func WriteReport(w io.Writer, r *Report) error { return reportTmpl.Execute(w, r) }
