@@ -1,0 +1,382 @@
+package pipeline
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"sort"
+	"sync"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/stat"
+)
+
+// LASMQParams are the tunable parameters of LAS_MQ (seed 000 §3.6): K
+// queues, first threshold Alpha0, step P (α_{i+1} = P·α_i), and queue
+// weights w_i = Decay^i (Decay = 1: equal weights; Decay = 0: strict
+// priority, all capacity to the highest non-empty queue).
+type LASMQParams struct {
+	K      int     `json:"k"`
+	Alpha0 float64 `json:"alpha0"`
+	P      float64 `json:"p"`
+	Decay  float64 `json:"decay"`
+}
+
+// PaperDefault is the configuration seed 000 uses in its experiments:
+// k = 10, α_0 = 100, p = 10 (equal queue weights, as the paper gives none).
+var PaperDefault = LASMQParams{K: 10, Alpha0: 100, P: 10, Decay: 1}
+
+// Thresholds returns the K−1 demotion thresholds.
+func (c LASMQParams) Thresholds() []float64 {
+	t := make([]float64, max(0, c.K-1))
+	a := c.Alpha0
+	for i := range t {
+		t[i] = a
+		a *= c.P
+	}
+	return t
+}
+
+// Weights returns the K queue weights, highest-priority queue first. With
+// Decay = 0 they are 1, 0, 0, ... and the policy must run in strict mode.
+func (c LASMQParams) Weights() []float64 {
+	w := make([]float64, c.K)
+	v := 1.0
+	for i := range w {
+		w[i] = v
+		v *= c.Decay
+	}
+	return w
+}
+
+// Strict reports whether the configuration is strict priority.
+func (c LASMQParams) Strict() bool { return c.Decay == 0 }
+
+// Config returns the bundle form of the parameters.
+func (c LASMQParams) Config() *LASMQConfig {
+	return &LASMQConfig{K: c.K, Alpha0: c.Alpha0, P: c.P, Thresholds: c.Thresholds(), Weights: c.Weights(), Strict: c.Strict()}
+}
+
+func (c LASMQParams) String() string {
+	return fmt.Sprintf("k=%d alpha0=%.4g p=%.4g decay=%.4g", c.K, c.Alpha0, c.P, c.Decay)
+}
+
+// Score is what a simulation says of one configuration on one window.
+type Score struct {
+	Mean        float64 `json:"mean_response"`
+	P99         float64 `json:"p99_response"`
+	P99Slowdown float64 `json:"p99_slowdown"`
+}
+
+// Objective says what tuning minimises.
+type Objective string
+
+// Objectives.
+const (
+	MinMean Objective = "mean" // mean response; ties by p99 slowdown
+	MinP99  Objective = "p99"  // p99 response; ties by mean
+	MinMix  Objective = "mix"  // mean/mean₀ + p99/p99₀ against a reference score
+)
+
+// ParseObjective checks an objective name.
+func ParseObjective(s string) (Objective, error) {
+	switch o := Objective(s); o {
+	case MinMean, MinP99, MinMix:
+		return o, nil
+	}
+	return "", fmt.Errorf("unknown objective %q: use mean, p99 or mix", s)
+}
+
+// key orders scores under the objective: lexicographic (primary, tie-breaker).
+func (o Objective) key(s, ref Score) [2]float64 {
+	switch o {
+	case MinP99:
+		return [2]float64{s.P99, s.Mean}
+	case MinMix:
+		return [2]float64{s.Mean/nonzero(ref.Mean) + s.P99/nonzero(ref.P99), s.P99Slowdown}
+	}
+	return [2]float64{s.Mean, s.P99Slowdown}
+}
+
+func nonzero(v float64) float64 {
+	if v > 0 {
+		return v
+	}
+	return 1
+}
+
+func less(a, b [2]float64) bool {
+	if a[0] != b[0] {
+		return a[0] < b[0]
+	}
+	return a[1] < b[1]
+}
+
+// Evaluation is one simulated candidate.
+type Evaluation struct {
+	Params LASMQParams `json:"params"`
+	Score  Score       `json:"score"`
+}
+
+// TuneOptions control the LAS_MQ search.
+type TuneOptions struct {
+	// Budget is the number of candidate configurations to simulate (≥ 1).
+	Budget    int
+	Objective Objective
+	// Workers simulates candidates in parallel (default: GOMAXPROCS). The
+	// result does not depend on it.
+	Workers int
+	// Sizes are the job sizes of the tuning window; they place the grid and
+	// the first guess.
+	Sizes []float64
+	// Progress, when set, is told how many candidates have been evaluated.
+	Progress func(done, total int)
+}
+
+// TuneResult is the outcome of a search.
+type TuneResult struct {
+	FirstGuess LASMQParams  `json:"first_guess"`
+	Best       Evaluation   `json:"best"`
+	Evaluated  []Evaluation `json:"evaluated"` // in evaluation order
+	VsAlpha0   []Evaluation `json:"sensitivity_alpha0"`
+	VsK        []Evaluation `json:"sensitivity_k"`
+	Objective  Objective    `json:"objective"`
+	Reference  Score        `json:"reference"` // the first guess's score; scales the mix objective
+}
+
+// FirstGuess places LAS_MQ's thresholds from the size distribution alone,
+// with no simulation (in the spirit of PIAS-style threshold analyses): the
+// first threshold at the median positive size, so that half the jobs finish
+// in the top queue, and a step that spreads k−1 thresholds up to the 99.9th
+// percentile, so that only the largest jobs reach the last queue.
+func FirstGuess(sizes []float64, k int) LASMQParams {
+	pos := positiveSorted(sizes)
+	if len(pos) == 0 || k < 2 {
+		return LASMQParams{K: max(k, 1), Alpha0: 1, P: 10, Decay: 1}
+	}
+	a0 := stat.Quantile(0.5, stat.LinInterp, pos, nil)
+	top := stat.Quantile(0.999, stat.LinInterp, pos, nil)
+	p := 10.0
+	if k > 2 && top > a0 {
+		p = math.Pow(top/a0, 1/float64(k-2))
+	}
+	return LASMQParams{K: k, Alpha0: a0, P: math.Max(p, 1.5), Decay: 0.5}
+}
+
+func positiveSorted(x []float64) []float64 {
+	var pos []float64
+	for _, v := range x {
+		if v > 0 && !math.IsInf(v, 0) {
+			pos = append(pos, v)
+		}
+	}
+	sort.Float64s(pos)
+	return pos
+}
+
+// TuneLASMQ searches LAS_MQ's parameters: a log-spaced grid over α_0 (from
+// the 1st to the 99th percentile of the positive sizes), k, p and the weight
+// decay, using about 60% of the budget; then a coordinate search on the log
+// scale around the best point (step halved when no move improves) until the
+// budget is spent; then the sensitivity curves (objective vs α_0 and vs k
+// with the rest at the best point), which are extra to the budget.
+//
+// eval must be safe to call from several goroutines. Candidates are
+// evaluated in parallel, but results are collected by index and ties are
+// broken by evaluation order, so the result is the same for any Workers.
+func TuneLASMQ(opt TuneOptions, eval func(LASMQParams) (Score, error)) (*TuneResult, error) {
+	if opt.Budget < 1 {
+		return nil, errors.New("tuning budget must be at least 1")
+	}
+	if opt.Objective == "" {
+		opt.Objective = MinMean
+	}
+	if opt.Workers <= 0 {
+		opt.Workers = runtime.GOMAXPROCS(0)
+	}
+	t := &tuner{opt: opt, eval: eval, cache: map[LASMQParams]int{}}
+	res := &TuneResult{Objective: opt.Objective, FirstGuess: FirstGuess(opt.Sizes, 6)}
+	first, err := t.run([]LASMQParams{res.FirstGuess})
+	if err != nil {
+		return nil, err
+	}
+	t.ref = first[0].Score
+	res.Reference = t.ref
+
+	pos := positiveSorted(opt.Sizes)
+	lo, hi := 1e-3, 1e3
+	if len(pos) > 0 {
+		lo = stat.Quantile(0.01, stat.LinInterp, pos, nil)
+		hi = stat.Quantile(0.99, stat.LinInterp, pos, nil)
+		if !(hi > lo) {
+			hi = lo * 10
+		}
+	}
+	grid := gridFor(int(0.6*float64(opt.Budget)), lo, hi)
+	if _, err := t.run(grid); err != nil {
+		return nil, err
+	}
+	// Coordinate search on the log scale.
+	best := t.best()
+	step := 2.0
+	for t.spent() < opt.Budget && step > 1.01 {
+		c := best.Params
+		moves := []LASMQParams{
+			{c.K, c.Alpha0 * step, c.P, c.Decay}, {c.K, c.Alpha0 / step, c.P, c.Decay},
+			{c.K, c.Alpha0, math.Max(1.1, c.P*step), c.Decay}, {c.K, c.Alpha0, math.Max(1.1, c.P/step), c.Decay},
+			{c.K + 1, c.Alpha0, c.P, c.Decay}, {max(2, c.K-1), c.Alpha0, c.P, c.Decay},
+			{c.K, c.Alpha0, c.P, math.Min(1, c.Decay*step)}, {c.K, c.Alpha0, c.P, c.Decay / step},
+		}
+		var fresh []LASMQParams
+		for _, m := range moves {
+			if _, seen := t.cache[m]; !seen && t.spent()+len(fresh) < opt.Budget {
+				fresh = append(fresh, m)
+			}
+		}
+		if len(fresh) == 0 {
+			step = math.Sqrt(step)
+			continue
+		}
+		if _, err := t.run(fresh); err != nil {
+			return nil, err
+		}
+		if nb := t.best(); nb.Params != best.Params {
+			best = nb
+		} else {
+			step = math.Sqrt(step)
+		}
+	}
+	res.Best = t.best()
+	res.Evaluated = t.evals
+
+	// Sensitivity curves around the best point.
+	b := res.Best.Params
+	var va, vk []LASMQParams
+	for _, a := range logspace(lo, hi, 9) {
+		va = append(va, LASMQParams{b.K, a, b.P, b.Decay})
+	}
+	for _, k := range []int{2, 3, 4, 5, 6, 8, 10, 12} {
+		vk = append(vk, LASMQParams{k, b.Alpha0, b.P, b.Decay})
+	}
+	if res.VsAlpha0, err = t.run(va); err != nil {
+		return nil, err
+	}
+	if res.VsK, err = t.run(vk); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// gridFor builds a grid of at most n points (when n allows the smallest
+// grid, 3×2×2×2) over α_0 ∈ [lo, hi] (log-spaced), k, p and decay. Each
+// dimension lists its values by importance; dimensions lose their least
+// important values in turn until the grid fits.
+func gridFor(n int, lo, hi float64) []LASMQParams {
+	ks := []int{4, 8, 2, 6, 10, 3}
+	ps := []float64{10, 4, 30, 2}
+	ds := []float64{0.5, 1, 0, 0.2, 0.05}
+	na := 10
+	for turn := 0; na*len(ks)*len(ps)*len(ds) > n; turn++ {
+		switch {
+		case turn%4 == 0 && na > 3:
+			na--
+		case turn%4 == 1 && len(ds) > 2:
+			ds = ds[:len(ds)-1]
+		case turn%4 == 2 && len(ks) > 2:
+			ks = ks[:len(ks)-1]
+		case turn%4 == 3 && len(ps) > 2:
+			ps = ps[:len(ps)-1]
+		}
+		if na == 3 && len(ds) == 2 && len(ks) == 2 && len(ps) == 2 {
+			break
+		}
+	}
+	sort.Ints(ks)
+	var g []LASMQParams
+	for _, a := range logspace(lo, hi, na) {
+		for _, k := range ks {
+			for _, p := range ps {
+				for _, d := range ds {
+					g = append(g, LASMQParams{K: k, Alpha0: a, P: p, Decay: d})
+				}
+			}
+		}
+	}
+	return g
+}
+
+func logspace(lo, hi float64, n int) []float64 {
+	if n == 1 {
+		return []float64{math.Sqrt(lo * hi)}
+	}
+	out := make([]float64, n)
+	floats.LogSpan(out, lo, hi)
+	return out
+}
+
+type tuner struct {
+	opt   TuneOptions
+	eval  func(LASMQParams) (Score, error)
+	cache map[LASMQParams]int // params → index in evals
+	evals []Evaluation
+	ref   Score
+}
+
+func (t *tuner) spent() int { return len(t.evals) }
+
+// best returns the best evaluation so far (earliest among equals).
+func (t *tuner) best() Evaluation {
+	bi := 0
+	for i := range t.evals {
+		if less(t.opt.Objective.key(t.evals[i].Score, t.ref), t.opt.Objective.key(t.evals[bi].Score, t.ref)) {
+			bi = i
+		}
+	}
+	return t.evals[bi]
+}
+
+// run evaluates candidates in parallel (reusing cached ones) and returns
+// their evaluations in the order given.
+func (t *tuner) run(cands []LASMQParams) ([]Evaluation, error) {
+	var todo []LASMQParams
+	for _, c := range cands {
+		if _, ok := t.cache[c]; !ok {
+			t.cache[c] = -1 // reserved; filled below
+			todo = append(todo, c)
+		}
+	}
+	scores := make([]Score, len(todo))
+	errs := make([]error, len(todo))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < t.opt.Workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				scores[i], errs[i] = t.eval(todo[i])
+			}
+		}()
+	}
+	for i := range todo {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for i, c := range todo {
+		if errs[i] != nil {
+			return nil, fmt.Errorf("LAS_MQ %v: %w", c, errs[i])
+		}
+		t.cache[c] = len(t.evals)
+		t.evals = append(t.evals, Evaluation{Params: c, Score: scores[i]})
+		if t.opt.Progress != nil {
+			t.opt.Progress(len(t.evals), t.opt.Budget)
+		}
+	}
+	out := make([]Evaluation, len(cands))
+	for i, c := range cands {
+		out[i] = t.evals[t.cache[c]]
+	}
+	return out, nil
+}
