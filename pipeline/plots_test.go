@@ -10,9 +10,13 @@ func TestPlotsRenderDeterministicPNG(t *testing.T) {
 	a := Series{Name: "fifo", Values: []float64{0, 1, 2, 10, 100}}
 	b := Series{Name: "ps", Values: []float64{0.5, 1, 3, 5, 7}}
 	for name, f := range map[string]func() ([]byte, error){
-		"cdf":   func() ([]byte, error) { return PlotCDF("t", "response (s)", []Series{a, b}) },
-		"bars":  func() ([]byte, error) { return PlotBars("t", "mean", []string{"c0", "c1"}, []Series{{"fifo", []float64{1, 2}}, {"ps", []float64{2, 1}}}) },
-		"boxes": func() ([]byte, error) { return PlotBoxes("t", "σ", "mean", []float64{0, 0.5}, []BoxGroup{{"srpt", [][]float64{{1, 2, 3}, {2, 3, 4}}}}) },
+		"cdf": func() ([]byte, error) { return PlotCDF("t", "response (s)", []Series{a, b}) },
+		"bars": func() ([]byte, error) {
+			return PlotBars("t", "mean", []string{"c0", "c1"}, []Series{{"fifo", []float64{1, 2}}, {"ps", []float64{2, 1}}})
+		},
+		"boxes": func() ([]byte, error) {
+			return PlotBoxes("t", "σ", "mean", []float64{0, 0.5}, []BoxGroup{{"srpt", [][]float64{{1, 2, 3}, {2, 3, 4}}}})
+		},
 		"lines": func() ([]byte, error) {
 			return PlotLines("t", "load", "mean", []XYSeries{{"ps", []float64{0.5, 1}, []float64{1, 10}}}, true)
 		},
