@@ -2,10 +2,14 @@
 GO ?= go
 BIN := bin/schedplan
 
-.PHONY: deps build run test vet bench fuzz clean
+.PHONY: deps deps-test build run test vet bench fuzz clean
 
 deps:
 	@scripts/deps.sh
+
+# The tests also need Chromium (the report's end-to-end test).
+deps-test:
+	@scripts/deps.sh --browser
 
 build: deps
 	$(GO) build -o $(BIN) ./cmd/schedplan
@@ -15,7 +19,7 @@ run: build
 	$(BIN) describe
 
 # The whole test suite (installs what it needs first).
-test: deps
+test: deps-test
 	$(GO) test -count=1 ./...
 
 vet: deps
