@@ -307,3 +307,23 @@ func marshalXML(v any, comment string) ([]byte, error) {
 	head := xml.Header + "<!-- " + comment + " -->\n"
 	return append(append([]byte(head), out...), '\n'), nil
 }
+
+// RenderYARN renders both YARN files of a bundle (keyed by file name) and
+// checks each against YARN's structural rules.
+func RenderYARN(b *Bundle, opt FairSchedulerOptions) (map[string][]byte, error) {
+	cs, err := CapacitySchedulerXML(b)
+	if err != nil {
+		return nil, err
+	}
+	if err := CheckCapacitySchedulerXML(cs); err != nil {
+		return nil, fmt.Errorf("capacity-scheduler.xml breaks YARN's rules: %w", err)
+	}
+	fs, err := FairSchedulerXML(b, opt)
+	if err != nil {
+		return nil, err
+	}
+	if err := CheckFairSchedulerXML(fs); err != nil {
+		return nil, fmt.Errorf("fair-scheduler.xml breaks YARN's rules: %w", err)
+	}
+	return map[string][]byte{"capacity-scheduler.xml": cs, "fair-scheduler.xml": fs}, nil
+}

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+	"github.com/schedplan/schedplan/pipeline"
+)
+
+func init() {
+	var (
+		bundle      string
+		out         string
+		force       bool
+		containerMB int
+	)
+	cmd := &cobra.Command{
+		Use:   "emit",
+		Short: "Render a schedplan.yaml bundle as YARN capacity-scheduler.xml and fair-scheduler.xml",
+		Long: `emit renders a configuration bundle (schedplan.yaml, as written by
+"schedplan run") as YARN scheduler configuration files, and checks them against
+YARN's structural rules (queue names, sibling capacities summing to 100 on
+every partition, label access) before writing them.`,
+		Example: `  schedplan emit --config out/schedplan.yaml --out yarn/`,
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			b, err := pipeline.LoadBundle(bundle)
+			if err != nil {
+				return err
+			}
+			files, err := pipeline.RenderYARN(b, pipeline.FairSchedulerOptions{ContainerMB: containerMB})
+			if err != nil {
+				return err
+			}
+			for _, name := range []string{"capacity-scheduler.xml", "fair-scheduler.xml"} {
+				p := filepath.Join(out, name)
+				if _, err := os.Stat(p); err == nil && !force {
+					return fmt.Errorf("%s exists; pass --force to overwrite", p)
+				}
+			}
+			for _, name := range []string{"capacity-scheduler.xml", "fair-scheduler.xml"} {
+				p := filepath.Join(out, name)
+				if err := pipeline.WriteFileAtomic(p, files[name]); err != nil {
+					return err
+				}
+				fmt.Fprintln(cmd.OutOrStdout(), "wrote", p)
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&bundle, "config", "schedplan.yaml", "configuration bundle to render")
+	f.StringVarP(&out, "out", "o", ".", "directory to write the XML files into")
+	f.BoolVar(&force, "force", false, "overwrite existing files")
+	f.IntVar(&containerMB, "container-mb", 1024, "memory of one container, for the Fair Scheduler's minResources")
+	rootCmd.AddCommand(cmd)
+}
