@@ -1,0 +1,299 @@
+//go:build cgo
+
+package lp
+
+// The project's own thin binding to COIN-OR CLP's C interface. Every C model
+// is created and deleted in the same Go call path (defer), data is copied
+// into CLP by Clp_loadProblem / Clp_addColumns (CLP keeps no pointer into Go
+// memory), and results are copied out before the model is deleted.
+
+/*
+#cgo pkg-config: clp
+#include <stdlib.h>
+#include <float.h>
+#include "coin/Clp_C_Interface.h"
+*/
+import "C"
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"unsafe"
+)
+
+const clpAvailable = true
+
+// Compile-time check that CoinBigIndex and C int are 32-bit, so []int32
+// slices can be handed to CLP as they are.
+var (
+	_ [unsafe.Sizeof(C.CoinBigIndex(0)) - 4]struct{}
+	_ [4 - unsafe.Sizeof(C.CoinBigIndex(0))]struct{}
+	_ [unsafe.Sizeof(C.int(0)) - 4]struct{}
+	_ [4 - unsafe.Sizeof(C.int(0))]struct{}
+)
+
+// clpModel owns one Clp_Simplex.
+type clpModel struct {
+	p     unsafe.Pointer // Clp_Simplex*
+	nrows int
+	ncols int
+}
+
+func newCLP() *clpModel {
+	p := C.Clp_newModel()
+	C.Clp_setLogLevel(p, 0)
+	return &clpModel{p: p}
+}
+
+// free deletes the C model; it is safe to call twice.
+func (c *clpModel) free() {
+	if c.p != nil {
+		C.Clp_deleteModel(c.p)
+		c.p = nil
+	}
+}
+
+// clpBound maps ±Inf to ±DBL_MAX, CLP's infinity.
+func clpBound(v []float64) []float64 {
+	out := make([]float64, len(v))
+	for i, x := range v {
+		switch {
+		case math.IsInf(x, 1):
+			out[i] = math.MaxFloat64
+		case math.IsInf(x, -1):
+			out[i] = -math.MaxFloat64
+		default:
+			out[i] = x
+		}
+	}
+	return out
+}
+
+func dptr(v []float64) *C.double {
+	if len(v) == 0 {
+		return nil
+	}
+	return (*C.double)(unsafe.Pointer(&v[0]))
+}
+
+func iptr(v []int32) *C.int {
+	if len(v) == 0 {
+		return nil
+	}
+	return (*C.int)(unsafe.Pointer(&v[0]))
+}
+
+func bptr(v []int32) *C.CoinBigIndex {
+	if len(v) == 0 {
+		return nil
+	}
+	return (*C.CoinBigIndex)(unsafe.Pointer(&v[0]))
+}
+
+// load copies the model into CLP with one Clp_loadProblem call.
+func (c *clpModel) load(m *Model) { c.loadWith(m, m.matrix(), m.colLo, m.colHi) }
+
+// loadWith is load with a prebuilt matrix and column bounds.
+func (c *clpModel) loadWith(m *Model, a csc, colLo, colHi []float64) {
+	// CLP reads start[0..ncols] even for an empty matrix.
+	start := a.start
+	index, value := a.index, a.value
+	if len(index) == 0 {
+		index, value = []int32{0}, []float64{0}
+	}
+	colLo, colHi = clpBound(colLo), clpBound(colHi)
+	rowLo, rowHi := clpBound(m.rowLo), clpBound(m.rowHi)
+	obj := m.obj
+	C.Clp_loadProblem(c.p, C.int(m.NumCols()), C.int(m.NumRows()),
+		bptr(start), iptr(index), dptr(value),
+		dptr(colLo), dptr(colHi), dptr(obj), dptr(rowLo), dptr(rowHi))
+	c.nrows, c.ncols = m.NumRows(), m.NumCols()
+	if m.Sense == Maximize {
+		C.Clp_setOptimizationDirection(c.p, -1)
+	} else {
+		C.Clp_setOptimizationDirection(c.p, 1)
+	}
+}
+
+// addColumns appends columns: column k has bounds [lo[k], hi[k]], objective
+// obj[k] and entries index/value[start[k]:start[k+1]].
+func (c *clpModel) addColumns(lo, hi, obj []float64, start, index []int32, value []float64) {
+	n := len(lo)
+	if n == 0 {
+		return
+	}
+	if len(index) == 0 {
+		index, value = []int32{0}, []float64{0}
+	}
+	clo, chi := clpBound(lo), clpBound(hi)
+	C.Clp_addColumns(c.p, C.int(n), dptr(clo), dptr(chi), dptr(obj), bptr(start), iptr(index), dptr(value))
+	c.ncols += n
+}
+
+// names copies the model's row and column names into CLP (for MPS output).
+func (c *clpModel) names(m *Model) {
+	cstrs := func(n int, name func(int) string) []*C.char {
+		out := make([]*C.char, n+1) // never empty
+		for i := 0; i < n; i++ {
+			out[i] = C.CString(name(i))
+		}
+		return out
+	}
+	rows := cstrs(m.NumRows(), m.RowName)
+	cols := cstrs(m.NumCols(), m.ColName)
+	// The pointer arrays live in C memory so that C receives no Go pointers
+	// to Go pointers.
+	carr := func(s []*C.char) **C.char {
+		p := (**C.char)(C.malloc(C.size_t(len(s)) * C.size_t(unsafe.Sizeof((*C.char)(nil)))))
+		copy(unsafe.Slice(p, len(s)), s)
+		return p
+	}
+	rp, cp := carr(rows), carr(cols)
+	C.Clp_copyNames(c.p, rp, cp)
+	C.free(unsafe.Pointer(rp))
+	C.free(unsafe.Pointer(cp))
+	for _, s := range append(rows, cols...) {
+		if s != nil {
+			C.free(unsafe.Pointer(s))
+		}
+	}
+}
+
+// writeMPS writes the loaded model to path atomically (temporary file in
+// the same directory, then rename). A maximisation is written as the
+// equivalent minimisation of the negated objective (MPS has no standard
+// objective sense).
+func (c *clpModel) writeMPS(path string) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("lp: writing MPS: %w", err)
+	}
+	tmp := f.Name()
+	f.Close()
+	cs := C.CString(tmp)
+	rc := C.Clp_writeMps(c.p, cs, 0, 1, 1.0)
+	C.free(unsafe.Pointer(cs))
+	if rc != 0 {
+		os.Remove(tmp)
+		return fmt.Errorf("lp: CLP could not write MPS file %s (code %d)", path, int(rc))
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("lp: writing MPS: %w", err)
+	}
+	return nil
+}
+
+func (c *clpModel) setLimits(opt Options) {
+	if opt.MaxIterations > 0 {
+		C.Clp_setMaximumIterations(c.p, C.int(opt.MaxIterations))
+	}
+	if opt.TimeLimit > 0 {
+		C.Clp_setMaximumSeconds(c.p, C.double(opt.TimeLimit.Seconds()))
+	}
+}
+
+// how a CLP solve starts.
+const (
+	clpInitial = iota // Clp_initialSolve: presolve, CLP's choice of method
+	clpPrimal         // Clp_primal from the current basis (warm start after adding columns)
+	clpDual           // Clp_dual from the current basis (warm start after changing bounds)
+)
+
+// solve runs CLP and copies the results out.
+func (c *clpModel) solve(how int) (*Solution, error) {
+	switch how {
+	case clpPrimal:
+		C.Clp_primal(c.p, 0)
+	case clpDual:
+		C.Clp_dual(c.p, 0)
+	default:
+		C.Clp_initialSolve(c.p)
+	}
+	sol := &Solution{Solver: CLP, Iterations: int(C.Clp_getIterationCount(c.p))}
+	switch st := int(C.Clp_status(c.p)); st {
+	case 0:
+		sol.Status = Optimal
+	case 1:
+		sol.Status = Infeasible
+		return sol, nil
+	case 2:
+		sol.Status = Unbounded
+		return sol, nil
+	case 3:
+		sol.Status = IterationLimit
+		return sol, nil
+	default:
+		sol.Status = Error
+		return sol, fmt.Errorf("lp: CLP stopped with status %d (secondary %d)", st, int(C.Clp_secondaryStatus(c.p)))
+	}
+	sol.Objective = float64(C.Clp_getObjValue(c.p))
+	copyOut := func(p *C.double, n int) []float64 {
+		out := make([]float64, n)
+		if n > 0 && p != nil {
+			copy(out, unsafe.Slice((*float64)(unsafe.Pointer(p)), n))
+		}
+		return out
+	}
+	sol.X = copyOut(C.Clp_getColSolution(c.p), c.ncols)
+	sol.RowActivity = copyOut(C.Clp_getRowActivity(c.p), c.nrows)
+	sol.Duals = copyOut(C.Clp_getRowPrice(c.p), c.nrows)
+	sol.ReducedCosts = copyOut(C.Clp_getReducedCost(c.p), c.ncols)
+	sol.DualsAvailable = true
+	return sol, nil
+}
+
+func solveCLP(m *Model, opt Options) (*Solution, error) {
+	c := newCLP()
+	defer c.free()
+	a := m.matrix()
+	// CLP reports some unbounded models whose improving ray is a column in
+	// no row as infeasible: fix such columns and decide here.
+	colLo, colHi, ray := fixEmptyRays(m, a)
+	c.loadWith(m, a, colLo, colHi)
+	if opt.MPSFile != "" {
+		c.names(m)
+		if err := c.writeMPS(opt.MPSFile); err != nil {
+			return &Solution{Status: Error}, err
+		}
+	}
+	c.setLimits(opt)
+	sol, err := c.solve(clpInitial)
+	if err == nil && (sol.Status == Infeasible || sol.Status == Unbounded) {
+		sol, err = c.confirm(m.obj, sol)
+	}
+	if err == nil && ray && sol.Status == Optimal {
+		return &Solution{Status: Unbounded, Iterations: sol.Iterations}, nil
+	}
+	return sol, err
+}
+
+// confirm re-checks an infeasible or unbounded verdict, which CLP's dual
+// simplex sometimes confuses (an unbounded model reported infeasible):
+// phase 1 is the model with a zero objective; if that is feasible, the
+// objective is restored and primal simplex continues from the feasible basis,
+// which tells optimal from unbounded.
+func (c *clpModel) confirm(obj []float64, first *Solution) (*Solution, error) {
+	zero := make([]float64, c.ncols)
+	C.Clp_chgObjCoefficients(c.p, dptr(zero))
+	feas, err := c.solve(clpInitial)
+	if err != nil || feas.Status != Optimal {
+		C.Clp_chgObjCoefficients(c.p, dptr(obj))
+		if err == nil && feas.Status == Infeasible {
+			return feas, nil
+		}
+		return first, nil
+	}
+	C.Clp_chgObjCoefficients(c.p, dptr(obj))
+	sol, err := c.solve(clpPrimal)
+	sol.Iterations += first.Iterations + feas.Iterations
+	return sol, err
+}
+
+// clpVersion returns the linked CLP version.
+func clpVersion() string { return C.GoString(C.Clp_Version()) }
+
+

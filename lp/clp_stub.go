@@ -1,0 +1,11 @@
+//go:build !cgo
+
+package lp
+
+const clpAvailable = false
+
+func solveCLP(m *Model, opt Options) (*Solution, error) {
+	return &Solution{Status: Error}, errNoCLP
+}
+
+func clpVersion() string { return "" }
