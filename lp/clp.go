@@ -296,4 +296,48 @@ func (c *clpModel) confirm(obj []float64, first *Solution) (*Solution, error) {
 // clpVersion returns the linked CLP version.
 func clpVersion() string { return C.GoString(C.Clp_Version()) }
 
+// clpMaster is a column-generation master on one CLP model.
+type clpMaster struct {
+	c      *clpModel
+	solved bool
+}
 
+func newCLPMaster(m *Model) master {
+	c := newCLP()
+	c.load(m)
+	return &clpMaster{c: c}
+}
+
+func (cm *clpMaster) add(cols []newColumn) {
+	if len(cols) == 0 {
+		return
+	}
+	lo := make([]float64, len(cols))
+	hi := make([]float64, len(cols))
+	obj := make([]float64, len(cols))
+	start := make([]int32, len(cols)+1)
+	var index []int32
+	var value []float64
+	for k, col := range cols {
+		lo[k], hi[k], obj[k] = col.lo, col.hi, col.obj
+		index = append(index, col.rows...)
+		value = append(value, col.vals...)
+		start[k+1] = int32(len(index))
+	}
+	cm.c.addColumns(lo, hi, obj, start, index, value)
+}
+
+func (cm *clpMaster) solve() (*Solution, error) {
+	how := clpPrimal
+	if !cm.solved {
+		how = clpInitial
+		cm.solved = true
+	}
+	sol, err := cm.c.solve(how)
+	if sol != nil {
+		sol.Solver = CLP
+	}
+	return sol, err
+}
+
+func (cm *clpMaster) close() { cm.c.free() }

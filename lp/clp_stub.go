@@ -9,3 +9,5 @@ func solveCLP(m *Model, opt Options) (*Solution, error) {
 }
 
 func clpVersion() string { return "" }
+
+func newCLPMaster(m *Model) master { panic("lp: CLP is not available") }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sort"
 
 	"gonum.org/v1/gonum/mat"
 	glp "gonum.org/v1/gonum/optimize/convex/lp"
@@ -262,7 +263,7 @@ func solveGonum(m *Model, opt Options) (*Solution, error) {
 		if !opt.NoDuals {
 			if nStd*(2*nStd+n) > maxDualEntries {
 				sol.Note = fmt.Sprintf("duals not computed: the dual LP (%d×%d dense) is too large for the gonum backend", n, 2*nStd+n)
-			} else if y, err := gonumDual(c, A, b); err != nil {
+			} else if y, err := gonumDuals(c, A, b, z); err != nil {
 				sol.Note = "duals not computed: " + err.Error()
 			} else {
 				sol.Duals = make([]float64, nr)
@@ -316,6 +317,98 @@ func gonumSimplex(c []float64, A *mat.Dense, b []float64) (f float64, x []float6
 		}
 	}()
 	return glp.Simplex(c, A, b, gonumTol, nil)
+}
+
+// gonumDuals finds duals y for the standard form at its optimum z: first
+// from a basis recovered from z (the positive columns, completed with
+// independent columns, slacks first), accepted if it is dual feasible
+// (ĉ − Âᵀy ≥ −tol); otherwise by solving the dual LP.
+func gonumDuals(c []float64, A *mat.Dense, b, z []float64) ([]float64, error) {
+	if y := basisDuals(c, A, z); y != nil {
+		return y, nil
+	}
+	return gonumDual(c, A, b)
+}
+
+// basisDuals returns y = B⁻ᵀ c_B for a basis B recovered from z, or nil
+// when the basis it finds is singular or not dual feasible.
+func basisDuals(c []float64, A *mat.Dense, z []float64) []float64 {
+	m, n := A.Dims()
+	zmax := 0.0
+	for _, v := range z {
+		zmax = math.Max(zmax, math.Abs(v))
+	}
+	var order []int
+	for j, v := range z {
+		if v > 1e-9*math.Max(1, zmax) {
+			order = append(order, j)
+		}
+	}
+	if len(order) > m {
+		return nil
+	}
+	// Then the other columns, the ones with few entries (slacks) first.
+	nnz := make([]int, n)
+	for j := 0; j < n; j++ {
+		for i := 0; i < m; i++ {
+			if A.At(i, j) != 0 {
+				nnz[j]++
+			}
+		}
+	}
+	var rest []int
+	for j := 0; j < n; j++ {
+		if !(z[j] > 1e-9*math.Max(1, zmax)) {
+			rest = append(rest, j)
+		}
+	}
+	sort.SliceStable(rest, func(a, b int) bool { return nnz[rest[a]] < nnz[rest[b]] })
+	order = append(order, rest...)
+	col := make([]float64, m)
+	keep, _ := independentRows(len(order), m, func(k int, dst []float64) float64 {
+		mat.Col(col, order[k], A)
+		copy(dst, col)
+		return 0
+	})
+	var basis []int
+	for k, ok := range keep {
+		if ok {
+			basis = append(basis, order[k])
+			if len(basis) == m {
+				break
+			}
+		}
+	}
+	if len(basis) != m {
+		return nil
+	}
+	B := mat.NewDense(m, m, nil)
+	cb := make([]float64, m)
+	for k, j := range basis {
+		mat.Col(col, j, A)
+		B.SetCol(k, col)
+		cb[k] = c[j]
+	}
+	var y mat.VecDense
+	if err := y.SolveVec(B.T(), mat.NewVecDense(m, cb)); err != nil {
+		return nil
+	}
+	yv := y.RawVector().Data
+	cmax := 0.0
+	for _, v := range c {
+		cmax = math.Max(cmax, math.Abs(v))
+	}
+	tol := 1e-9 * math.Max(1, cmax)
+	for j := 0; j < n; j++ {
+		rc := c[j]
+		for i := 0; i < m; i++ {
+			rc -= A.At(i, j) * yv[i]
+		}
+		if rc < -tol {
+			return nil
+		}
+	}
+	return append([]float64(nil), yv...)
 }
 
 // gonumDual solves max bᵀ y s.t. Aᵀ y ≤ c (y free) as the standard form

@@ -1,0 +1,517 @@
+package lp
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+)
+
+// COSHHProblem is the input of the COSHH capacity LP (seed 003, §3.2, eq.
+// 1–3 and 4–6) with identical machines merged into types:
+//
+//	maximise λ
+//	s.t.  Σ_t μ_it δ_it ≥ λ α_i   for every class i
+//	      Σ_i δ_it ≤ n_t          for every machine type t
+//	      δ ≥ 0
+//
+// where α_i is class i's arrival rate (jobs/s), μ_it the rate at which one
+// machine of type t serves class i when it serves nothing else (jobs/s), n_t
+// the number of machines of type t, and δ_it the machines of type t given to
+// class i. λ is the capacity answer: the cluster sustains λ × today's
+// arrival rates.
+type COSHHProblem struct {
+	ClassNames []string
+	Alpha      []float64 // per class, jobs/s
+	TypeNames  []string
+	Counts     []float64   // per type, machines
+	Mu         [][]float64 // Mu[i][t], jobs/s of one machine of type t on class i
+}
+
+// Method is how the COSHH LP is solved.
+type Method int
+
+const (
+	// ColumnGeneration (the default) solves a restricted LP over a few δ
+	// columns per class and prices the others in with the duals until none
+	// improves λ. A basic optimum has at most classes + types non-zero δ, so
+	// the restricted LP stays small even when classes × types is large.
+	ColumnGeneration Method = iota
+	// Full solves the textbook formulation above with every δ_it column.
+	Full
+)
+
+func (m Method) String() string {
+	if m == Full {
+		return "full"
+	}
+	return "column generation"
+}
+
+// COSHHOptions tune SolveCOSHH. The zero value is the default.
+type COSHHOptions struct {
+	Solver Solver
+	Method Method
+	// Eps is the threshold above which a fraction δ_it/n_t puts class i in
+	// type t's suggested set (default 1e-9).
+	Eps float64
+	// MPSFile, if set, receives the full textbook model in MPS format (CLP).
+	MPSFile string
+}
+
+// TypeLoad is what one machine type carries in the allocation.
+type TypeLoad struct {
+	Name  string
+	Count float64
+	// Allocated is the fraction of the type's machines the LP allocates
+	// (Σ_i δ_it / n_t; 1 for a type that limits λ).
+	Allocated float64
+	// Utilisation is the fraction of the type's machines busy at today's
+	// arrival rates when each class's jobs are routed in proportion to the
+	// throughput the allocation gives it on each type (≤ 1/λ).
+	Utilisation float64
+	// Throughput is the jobs/s the type serves at today's arrival rates
+	// under that routing.
+	Throughput float64
+	// Marginal is dλ/dn_t: how much λ grows per machine added to the type,
+	// for a small addition (the type row's shadow price).
+	Marginal float64
+}
+
+// COSHHSolution is the answer to the COSHH LP.
+type COSHHSolution struct {
+	Lambda float64
+	// Delta[i][t] is δ_it as a fraction of type t's machines (Σ_i ≤ 1).
+	Delta [][]float64
+	// Machines[i][t] is δ_it in machines (Delta × n_t).
+	Machines [][]float64
+	// Suggested[t] lists the classes i with Delta[i][t] > Eps (SC_t).
+	Suggested [][]int
+	Types     []TypeLoad
+	// Ignored lists classes with α = 0 (they need no capacity and get none).
+	Ignored []int
+	// Unservable lists classes with α > 0 that no machine can run (μ = 0 on
+	// every type with machines): λ is 0.
+	Unservable []int
+	// Messages explain ignored and unservable classes in words.
+	Messages []string
+	Solver   Solver
+	Method   Method
+	// Columns is the number of δ columns in the final LP; Rounds the column
+	// generation rounds (1 for Full).
+	Columns, Rounds int
+}
+
+// Check validates the problem's shape and numbers; errors name the class or
+// type.
+func (p *COSHHProblem) Check() error {
+	nc, nt := len(p.Alpha), len(p.Counts)
+	if len(p.ClassNames) != nc {
+		return fmt.Errorf("coshh: %d class names for %d arrival rates", len(p.ClassNames), nc)
+	}
+	if len(p.TypeNames) != nt {
+		return fmt.Errorf("coshh: %d machine type names for %d counts", len(p.TypeNames), nt)
+	}
+	if len(p.Mu) != nc {
+		return fmt.Errorf("coshh: μ has %d rows for %d classes", len(p.Mu), nc)
+	}
+	for t, n := range p.Counts {
+		if math.IsNaN(n) || math.IsInf(n, 0) || n < 0 {
+			return fmt.Errorf("coshh: machine type %s: count %v is not a non-negative number", p.TypeNames[t], n)
+		}
+	}
+	for i, a := range p.Alpha {
+		if math.IsNaN(a) || math.IsInf(a, 0) || a < 0 {
+			return fmt.Errorf("coshh: class %s: arrival rate α = %v is not a non-negative number", p.ClassNames[i], a)
+		}
+		if len(p.Mu[i]) != nt {
+			return fmt.Errorf("coshh: class %s: μ has %d entries for %d machine types", p.ClassNames[i], len(p.Mu[i]), nt)
+		}
+		for t, v := range p.Mu[i] {
+			if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+				return fmt.Errorf("coshh: class %s on machine type %s: execution rate μ = %v is not a non-negative number", p.ClassNames[i], p.TypeNames[t], v)
+			}
+		}
+	}
+	return nil
+}
+
+// ErrNoMachines is returned for a cluster without machines.
+var ErrNoMachines = errors.New("coshh: the cluster has no machines (no machine type with a positive count)")
+
+// ErrNoDemand is returned when no class has a positive arrival rate: every
+// λ is sustainable.
+var ErrNoDemand = errors.New("coshh: no class has a positive arrival rate, so λ is unbounded")
+
+// SolveCOSHH solves the COSHH LP. Degenerate inputs are answered, not
+// failed: classes with α = 0 are ignored (and listed), a class with α > 0
+// that no machine can run makes λ = 0 (and is named). A cluster without
+// machines and a problem without demand are errors.
+func SolveCOSHH(p *COSHHProblem, opt COSHHOptions) (*COSHHSolution, error) {
+	if err := p.Check(); err != nil {
+		return nil, err
+	}
+	s, err := opt.Solver.Resolve()
+	if err != nil {
+		return nil, err
+	}
+	if opt.Eps == 0 {
+		opt.Eps = 1e-9
+	}
+	nc, nt := len(p.Alpha), len(p.Counts)
+	sol := &COSHHSolution{Solver: s, Method: opt.Method}
+	sol.Delta = make([][]float64, nc)
+	sol.Machines = make([][]float64, nc)
+	for i := range sol.Delta {
+		sol.Delta[i] = make([]float64, nt)
+		sol.Machines[i] = make([]float64, nt)
+	}
+	sol.Suggested = make([][]int, nt)
+	sol.Types = make([]TypeLoad, nt)
+	machines := 0.0
+	for t := range sol.Types {
+		sol.Types[t] = TypeLoad{Name: p.TypeNames[t], Count: p.Counts[t]}
+		machines += p.Counts[t]
+	}
+	if machines == 0 {
+		return nil, ErrNoMachines
+	}
+	var active []int
+	for i, a := range p.Alpha {
+		if a == 0 {
+			sol.Ignored = append(sol.Ignored, i)
+			continue
+		}
+		runnable := false
+		for t, v := range p.Mu[i] {
+			if v > 0 && p.Counts[t] > 0 {
+				runnable = true
+				break
+			}
+		}
+		if !runnable {
+			sol.Unservable = append(sol.Unservable, i)
+			continue
+		}
+		active = append(active, i)
+	}
+	if len(sol.Ignored) > 0 {
+		sol.Messages = append(sol.Messages, fmt.Sprintf("ignored %s: arrival rate α = 0, so %s no capacity", classList(p, sol.Ignored), verb(len(sol.Ignored), "needs", "need")))
+	}
+	if len(sol.Unservable) > 0 {
+		sol.Messages = append(sol.Messages, fmt.Sprintf("λ = 0: %s %s arriving jobs (α > 0) but no machine type with machines can run %s (μ = 0 on every such type)",
+			classList(p, sol.Unservable), verb(len(sol.Unservable), "has", "have"), verb(len(sol.Unservable), "it", "them")))
+		return sol, nil
+	}
+	if len(active) == 0 {
+		return nil, ErrNoDemand
+	}
+	var f [][]float64 // f[k][t] fraction of type t for active class k
+	var duals []float64
+	switch opt.Method {
+	case Full:
+		f, duals, err = solveCOSHHFull(p, active, s, opt.MPSFile, sol)
+	default:
+		if opt.MPSFile != "" {
+			if _, _, err := solveCOSHHFull(p, active, s, opt.MPSFile, &COSHHSolution{}); err != nil {
+				return nil, err
+			}
+		}
+		f, duals, err = solveCOSHHColGen(p, active, s, sol)
+	}
+	if err != nil {
+		return nil, err
+	}
+	sol.fill(p, active, f, duals, opt.Eps)
+	return sol, nil
+}
+
+func verb(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func classList(p *COSHHProblem, idx []int) string {
+	names := make([]string, len(idx))
+	for k, i := range idx {
+		names[k] = p.ClassNames[i]
+	}
+	if len(names) == 1 {
+		return "class " + names[0]
+	}
+	return "classes " + strings.Join(names, ", ")
+}
+
+// fill derives δ, the suggested sets and the per-type loads from the
+// fractions f of the active classes and the type-row duals (dλ/dn_t in
+// the f formulation's units: per fraction of the type).
+func (sol *COSHHSolution) fill(p *COSHHProblem, active []int, f [][]float64, typeDual []float64, eps float64) {
+	nt := len(p.Counts)
+	for k, i := range active {
+		served := 0.0 // Σ_t μ_it δ_it, jobs/s at λ
+		for t := 0; t < nt; t++ {
+			v := f[k][t]
+			if v < 1e-13 {
+				v = 0
+			}
+			sol.Delta[i][t] = v
+			sol.Machines[i][t] = v * p.Counts[t]
+			served += p.Mu[i][t] * sol.Machines[i][t]
+		}
+		for t := 0; t < nt; t++ {
+			if sol.Delta[i][t] > eps {
+				sol.Suggested[t] = append(sol.Suggested[t], i)
+			}
+			if served > 0 && sol.Machines[i][t] > 0 {
+				share := p.Mu[i][t] * sol.Machines[i][t] / served // of class i's throughput
+				sol.Types[t].Throughput += p.Alpha[i] * share
+				sol.Types[t].Utilisation += p.Alpha[i] * share / p.Mu[i][t]
+			}
+		}
+	}
+	for t := range sol.Types {
+		tl := &sol.Types[t]
+		for i := range sol.Delta {
+			tl.Allocated += sol.Delta[i][t]
+		}
+		if tl.Count > 0 {
+			tl.Utilisation /= tl.Count
+			if typeDual != nil {
+				tl.Marginal = typeDual[t] / tl.Count
+			}
+		}
+	}
+}
+
+// solveCOSHHFull builds and solves the textbook model: columns δ_it in
+// machines for every class and type, then λ. It returns the fractions and
+// dλ/d(fraction of type t) = n_t × (type row dual).
+func solveCOSHHFull(p *COSHHProblem, active []int, s Solver, mps string, sol *COSHHSolution) ([][]float64, []float64, error) {
+	nt := len(p.Counts)
+	m := NewModel("coshh", Maximize)
+	for _, i := range active {
+		m.AddRow("class_"+p.ClassNames[i], GE(0))
+	}
+	for t := 0; t < nt; t++ {
+		m.AddRow("type_"+p.TypeNames[t], LE(p.Counts[t]))
+	}
+	lam := m.AddCol("lambda", 1, NonNeg())
+	for k, i := range active {
+		m.Set(k, lam, -p.Alpha[i])
+	}
+	col := make([][]int, len(active))
+	for k, i := range active {
+		col[k] = make([]int, nt)
+		for t := 0; t < nt; t++ {
+			j := m.AddCol("d_"+p.ClassNames[i]+"_"+p.TypeNames[t], 0, NonNeg())
+			col[k][t] = j
+			m.Set(k, j, p.Mu[i][t])
+			m.Set(len(active)+t, j, 1)
+		}
+	}
+	ls, err := Solve(m, Options{Solver: s, MPSFile: mps, NoDuals: s == Gonum})
+	if err != nil {
+		return nil, nil, err
+	}
+	if ls.Status != Optimal {
+		return nil, nil, fmt.Errorf("coshh: the LP solve ended %v", ls.Status)
+	}
+	sol.Lambda = ls.Objective
+	sol.Columns, sol.Rounds = len(active)*nt, 1
+	f := make([][]float64, len(active))
+	for k := range active {
+		f[k] = make([]float64, nt)
+		for t := 0; t < nt; t++ {
+			if p.Counts[t] > 0 {
+				f[k][t] = ls.X[col[k][t]] / p.Counts[t]
+			}
+		}
+	}
+	var duals []float64
+	if ls.DualsAvailable {
+		duals = make([]float64, nt)
+		for t := 0; t < nt; t++ {
+			duals[t] = ls.Duals[len(active)+t] * p.Counts[t]
+		}
+	}
+	return f, duals, nil
+}
+
+// maxRounds bounds column generation (each round adds at least one column).
+const maxRounds = 10000
+
+// solveCOSHHColGen solves the LP by column generation on the scaled form
+//
+//	maximise λ  s.t.  Σ_t r_it f_it − λ ≥ 0 (class rows),  Σ_i f_it ≤ 1 (type rows),  f ≥ 0
+//
+// with f_it = δ_it / n_t and r_it = μ_it n_t / α_i (the number of times type
+// t alone could serve class i's arrivals). With class-row duals u_i ≥ 0
+// (Σ u_i = 1) and type-row duals w_t ≥ 0, column f_it improves λ when its
+// reduced cost r_it u_i − w_t is positive, and λ* ≤ λ + Σ_t max(0, max_i
+// r_it u_i − w_t), so the loop stops with a certified optimum when no
+// column prices out.
+func solveCOSHHColGen(p *COSHHProblem, active []int, s Solver, sol *COSHHSolution) ([][]float64, []float64, error) {
+	nt := len(p.Counts)
+	na := len(active)
+	// Dense r over active classes × types (0 where μ = 0 or n_t = 0).
+	r := make([]float64, na*nt)
+	for k, i := range active {
+		for t := 0; t < nt; t++ {
+			if p.Mu[i][t] > 0 && p.Counts[t] > 0 {
+				r[k*nt+t] = p.Mu[i][t] * p.Counts[t] / p.Alpha[i]
+			}
+		}
+	}
+	in := make([]bool, na*nt) // column in the master
+	var cols []int            // k*nt+t of master columns, in master order (after λ)
+
+	m := NewModel("coshh-master", Maximize)
+	for k := 0; k < na; k++ {
+		m.AddRow("", GE(0))
+	}
+	for t := 0; t < nt; t++ {
+		m.AddRow("", LE(1))
+	}
+	lam := m.AddCol("lambda", 1, NonNeg())
+	for k := 0; k < na; k++ {
+		m.Set(k, lam, -1)
+	}
+	column := func(idx int) newColumn {
+		k, t := idx/nt, idx%nt
+		return newColumn{obj: 0, lo: 0, hi: math.Inf(1), rows: []int32{int32(k), int32(na + t)}, vals: []float64{r[idx], 1}}
+	}
+	addInitial := func(idx int) {
+		if idx < 0 || in[idx] {
+			return
+		}
+		in[idx] = true
+		cols = append(cols, idx)
+		c := column(idx)
+		j := m.AddCol("", 0, NonNeg())
+		m.Set(int(c.rows[0]), j, c.vals[0])
+		m.Set(int(c.rows[1]), j, c.vals[1])
+	}
+	// Initial columns: each class's two best types, and for each type the
+	// class it serves best relative to that class's best type.
+	best := make([]float64, na)
+	for k := 0; k < na; k++ {
+		b1, b2 := -1, -1
+		for t := 0; t < nt; t++ {
+			v := r[k*nt+t]
+			if v <= 0 {
+				continue
+			}
+			switch {
+			case b1 < 0 || v > r[k*nt+b1]:
+				b1, b2 = t, b1
+			case b2 < 0 || v > r[k*nt+b2]:
+				b2 = t
+			}
+		}
+		best[k] = r[k*nt+b1]
+		addInitial(k*nt + b1)
+		if b2 >= 0 {
+			addInitial(k*nt + b2)
+		}
+	}
+	for t := 0; t < nt; t++ {
+		bk, bv := -1, 0.0
+		for k := 0; k < na; k++ {
+			if v := r[k*nt+t] / best[k]; v > bv {
+				bk, bv = k, v
+			}
+		}
+		if bk >= 0 {
+			addInitial(bk*nt + t)
+		}
+	}
+	ms, err := newMaster(m, s)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer ms.close()
+
+	var ls *Solution
+	bestK := make([]int, na)
+	bestRC := make([]float64, na)
+	for round := 1; ; round++ {
+		if round > maxRounds {
+			return nil, nil, fmt.Errorf("coshh: column generation did not converge in %d rounds", maxRounds)
+		}
+		ls, err = ms.solve()
+		if err != nil {
+			return nil, nil, err
+		}
+		if ls.Status != Optimal {
+			return nil, nil, fmt.Errorf("coshh: the restricted LP ended %v in round %d", ls.Status, round)
+		}
+		if !ls.DualsAvailable {
+			return nil, nil, fmt.Errorf("coshh: the %s solver gave no duals for column generation: %s", ls.Solver, ls.Note)
+		}
+		sol.Rounds = round
+		// Price every column not in the master: per class and per type the
+		// most positive reduced cost.
+		u := ls.Duals[:na]
+		w := ls.Duals[na:]
+		scale := math.Max(ls.Objective, 1e-300)
+		tol := 1e-11 * scale
+		var add []int
+		for k := range bestK {
+			bestK[k], bestRC[k] = -1, tol
+		}
+		for t := 0; t < nt; t++ {
+			bi, bv := -1, tol
+			wt := w[t]
+			for k := 0; k < na; k++ {
+				idx := k*nt + t
+				rv := r[idx]
+				if rv == 0 || in[idx] {
+					continue
+				}
+				rc := -rv*u[k] - wt // u[k] ≤ 0 is the ≥ row's dual
+				if rc > bv {
+					bi, bv = idx, rc
+				}
+				if rc > bestRC[k] {
+					bestK[k], bestRC[k] = idx, rc
+				}
+			}
+			if bi >= 0 {
+				add = append(add, bi)
+			}
+		}
+		for k := range bestK {
+			if bestK[k] >= 0 {
+				add = append(add, bestK[k])
+			}
+		}
+		sort.Ints(add)
+		var nc []newColumn
+		for n, idx := range add {
+			if n > 0 && add[n-1] == idx {
+				continue
+			}
+			in[idx] = true
+			cols = append(cols, idx)
+			nc = append(nc, column(idx))
+		}
+		if len(nc) == 0 {
+			break
+		}
+		ms.add(nc)
+	}
+	sol.Columns = len(cols)
+	f := make([][]float64, na)
+	for k := range f {
+		f[k] = make([]float64, nt)
+	}
+	for c, idx := range cols {
+		f[idx/nt][idx%nt] = ls.X[1+c]
+	}
+	duals := append([]float64(nil), ls.Duals[na:]...)
+	sol.Lambda = ls.X[lam]
+	return f, duals, nil
+}
