@@ -1,0 +1,603 @@
+package classify
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/schedplan/schedplan/cluster"
+	"github.com/schedplan/schedplan/data"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Special values of Options.K.
+const (
+	KAuto  = 0  // choose k over [KMin, KMax] by silhouette
+	KUsers = -1 // one class per user of the jobs classified (COSHH's default)
+)
+
+// Options parameterise a classification. The zero value chooses k
+// automatically over 2..12 with the default features and scaling, 10
+// restarts and seed 0.
+type Options struct {
+	// K is the number of classes: > 0 fixed, KAuto or KUsers.
+	K int
+	// KMin and KMax bound the automatic choice. Defaults 2 and 12.
+	KMin, KMax int
+	// Features to classify on (see AllFeatures); nil: every feature the
+	// log supplies for every job (DefaultFeatures).
+	Features []string
+	// Scaling applies to every feature; Auto picks DefaultMethod per feature.
+	Scaling Method
+	// Restarts, MaxIter, Tol, Seed and Workers are passed to KMeans.
+	// Restarts defaults to 10 here.
+	Restarts int
+	MaxIter  int
+	Tol      float64
+	Seed     uint64
+	Workers  int
+	// SilhouetteSample caps the rows the silhouette is computed on.
+	// Default 5000; negative: all rows.
+	SilhouetteSample int
+	// SmallBytes is the total of input, shuffle and output bytes below
+	// which a class is labelled "small". Default 1 GiB.
+	SmallBytes float64
+}
+
+func (o Options) withDefaults() Options {
+	if o.KMin <= 0 {
+		o.KMin = 2
+	}
+	if o.KMax <= 0 {
+		o.KMax = 12
+	}
+	if o.Restarts <= 0 {
+		o.Restarts = 10
+	}
+	if o.SilhouetteSample == 0 {
+		o.SilhouetteSample = 5000
+	}
+	if o.SmallBytes <= 0 {
+		o.SmallBytes = 1 << 30
+	}
+	return o
+}
+
+// Class is one class of jobs.
+type Class struct {
+	ID    int     `json:"id"`    // index in Result.Classes (classes are ordered by mean size)
+	Label string  `json:"label"` // short description from the byte ratios (see Label)
+	Count int     `json:"count"`
+	Share float64 `json:"share"` // Count / jobs classified
+	// Centroid is the fitted centre in original units, one value per
+	// Result.Features. With log scaling it is a geometric-mean-like centre,
+	// not the arithmetic mean of the class.
+	Centroid []float64 `json:"centroid"`
+	// MeanSize is the mean job size (work, as estimate.Sizes derives it).
+	MeanSize float64 `json:"mean_size"`
+	// MeanDuration is the mean observed finish_time − start_time, NaN when
+	// the log lacks them (means are over the jobs that have the value).
+	MeanDuration          float64 `json:"mean_duration_s"`
+	MeanInputBytes        float64 `json:"mean_input_bytes"`
+	MeanShuffleBytes      float64 `json:"mean_shuffle_bytes"`
+	MeanOutputBytes       float64 `json:"mean_output_bytes"`
+	MeanMapTaskSeconds    float64 `json:"mean_map_task_seconds"`
+	MeanReduceTaskSeconds float64 `json:"mean_reduce_task_seconds"`
+	// Alpha is the arrival rate: Count over the span of the whole log's
+	// submit times (jobs/s), so the α of a classification's classes sum to
+	// the arrival rate of the jobs it classifies.
+	Alpha float64 `json:"alpha_per_s"`
+	// Mu is, per resource type of the cluster spec (Result.Resources), the
+	// rate at which one machine of that type serves jobs of the class:
+	// slots × exec_rate / max(MeanSize, Result.SizeFloor) jobs/s.
+	Mu []float64 `json:"mu_per_s"`
+}
+
+// Result is a classification.
+type Result struct {
+	Name string `json:"name"` // "primary", "secondary" or "all"
+	// Reason says why a classification is empty (no classes).
+	Reason   string   `json:"reason,omitempty"`
+	Features []string `json:"features"`
+	Scaling  Scaling  `json:"scaling"`
+	K        int      `json:"k"`
+	// KRule says how K was chosen: "fixed", "users" or "auto".
+	KRule string `json:"k_rule"`
+	// Rows are the rows of the jobs table classified, in order; Assign[q]
+	// is the class of row Rows[q]. Rows is nil when every row is classified
+	// (then Assign is indexed by row).
+	Rows   []int   `json:"-"`
+	Assign []int32 `json:"-"`
+	// Classes are ordered by mean size (ties: larger count first).
+	Classes []Class `json:"classes"`
+	// Inertia is the k-means objective in scaled feature space.
+	Inertia float64 `json:"inertia"`
+	// Silhouette is the mean silhouette of the result (sampled on large
+	// inputs; NaN for one class).
+	Silhouette float64 `json:"silhouette"`
+	// Elbow is the k at the elbow of the inertia curve (automatic choice
+	// only; 0 otherwise), and Curve holds every candidate k.
+	Elbow int      `json:"elbow_k,omitempty"`
+	Curve []KScore `json:"curve,omitempty"`
+	// Resources names the resource types Class.Mu refers to, in order.
+	Resources []string `json:"resources"`
+	// Span is the span of the whole log's submit times (s) used for α.
+	Span float64 `json:"span_s"`
+	// SizeFloor is the smallest positive job size among the jobs
+	// classified: μ uses it in place of a zero mean size, so that μ stays
+	// finite (a class of zero-work jobs is served as fast as the smallest
+	// real job). 1 when no job has positive size.
+	SizeFloor  float64  `json:"size_floor"`
+	Iterations int      `json:"iterations"`
+	Converged  bool     `json:"converged"`
+	Warnings   []string `json:"warnings,omitempty"`
+
+	centers []float64 // K × len(Features), scaled, in class order
+}
+
+// Jobs returns how many jobs were classified.
+func (r *Result) Jobs() int { return len(r.Assign) }
+
+// ClassOf returns the class of table row i, or -1 when the row was not
+// classified.
+func (r *Result) ClassOf(i int) int32 {
+	if r.Rows == nil {
+		if i < 0 || i >= len(r.Assign) {
+			return -1
+		}
+		return r.Assign[i]
+	}
+	q := sort.SearchInts(r.Rows, i)
+	if q < len(r.Rows) && r.Rows[q] == i {
+		return r.Assign[q]
+	}
+	return -1
+}
+
+// Predict returns the class whose centre is nearest (in scaled space) to a
+// job with the given feature values, in original units, one per Features.
+func (r *Result) Predict(features []float64) (int32, error) {
+	if len(r.Classes) == 0 {
+		return -1, errors.New("classify: the classification has no classes")
+	}
+	if len(features) != len(r.Features) {
+		return -1, fmt.Errorf("classify: %d feature values for %d features", len(features), len(r.Features))
+	}
+	for j, v := range features {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return -1, fmt.Errorf("classify: feature %q is %v, not a finite number", r.Features[j], v)
+		}
+	}
+	z := r.Scaling.Transform(nil, features)
+	return r.nearest(z), nil
+}
+
+func (r *Result) nearest(z []float64) int32 {
+	d := len(z)
+	best, bestD := 0, math.Inf(1)
+	for c := range r.Classes {
+		if dd := sqDist(z, r.centers[c*d:c*d+d]); dd < bestD {
+			best, bestD = c, dd
+		}
+	}
+	return int32(best)
+}
+
+// PredictRows assigns rows of j (all when rows is nil) to the nearest class,
+// reading the same features the classification used.
+func (r *Result) PredictRows(j *data.Jobs, sizes []float64, rows []int) ([]int32, error) {
+	if len(r.Classes) == 0 {
+		return nil, errors.New("classify: the classification has no classes")
+	}
+	x, err := Features(j, sizes, rows, r.Features)
+	if err != nil {
+		return nil, err
+	}
+	n, _ := x.Dims()
+	out := make([]int32, n)
+	var row, z []float64
+	for i := 0; i < n; i++ {
+		row = mat.Row(row, i, x)
+		z = r.Scaling.Transform(z, row)
+		out[i] = r.nearest(z)
+	}
+	return out, nil
+}
+
+// COSHH computes seed 003's two classifications: primary, of the jobs whose
+// users have min_share > 0 in spec, and secondary, of all jobs. When no job
+// qualifies for the primary classification, primary has no classes and its
+// Reason says why; that is not an error. spec nil means cluster.DefaultSpec().
+func COSHH(j *data.Jobs, sizes []float64, spec *cluster.Spec, opt Options) (primary, secondary *Result, err error) {
+	if spec == nil {
+		spec = cluster.DefaultSpec()
+	}
+	var rows []int
+	names, index := j.Users()
+	shared := make([]bool, len(names))
+	for u, name := range names {
+		shared[u] = spec.User(name).MinShare > 0
+	}
+	for i, u := range index {
+		if shared[u] {
+			rows = append(rows, i)
+		}
+	}
+	if len(rows) == 0 {
+		primary = emptyResult("primary", spec, fmt.Sprintf("no job belongs to a user with min_share > 0 in the cluster spec %q (the log's users: %s)", spec.Name, listNames(names, 5)))
+	} else {
+		primary, err = classifyRows("primary", j, sizes, spec, rows, opt)
+		if err != nil {
+			return nil, nil, fmt.Errorf("primary classification: %w", err)
+		}
+	}
+	secondary, err = classifyRows("secondary", j, sizes, spec, nil, opt)
+	if err != nil {
+		return nil, nil, fmt.Errorf("secondary classification: %w", err)
+	}
+	return primary, secondary, nil
+}
+
+// Classify classifies every job of j (a secondary classification).
+func Classify(j *data.Jobs, sizes []float64, spec *cluster.Spec, opt Options) (*Result, error) {
+	if spec == nil {
+		spec = cluster.DefaultSpec()
+	}
+	return classifyRows("all", j, sizes, spec, nil, opt)
+}
+
+func listNames(names []string, max int) string {
+	s := ""
+	for i, n := range names {
+		if i == max {
+			return s + fmt.Sprintf(", … (%d in all)", len(names))
+		}
+		if i > 0 {
+			s += ", "
+		}
+		s += fmt.Sprintf("%q", n)
+	}
+	return s
+}
+
+func emptyResult(name string, spec *cluster.Spec, reason string) *Result {
+	r := &Result{Name: name, Reason: reason, Inertia: math.NaN(), Silhouette: math.NaN(), SizeFloor: 1}
+	for _, rt := range spec.Resources {
+		r.Resources = append(r.Resources, rt.Name)
+	}
+	return r
+}
+
+// classifyRows classifies the given rows of j (all when rows is nil).
+func classifyRows(name string, j *data.Jobs, sizes []float64, spec *cluster.Spec, rows []int, opt Options) (*Result, error) {
+	opt = opt.withDefaults()
+	if sizes != nil && len(sizes) != j.Len() {
+		return nil, fmt.Errorf("%s: %d sizes for %d jobs", j.Source, len(sizes), j.Len())
+	}
+	if j.Len() == 0 {
+		return nil, fmt.Errorf("%s: no jobs to classify", j.Source)
+	}
+	res := emptyResult(name, spec, "")
+	res.Rows = rows
+	features := opt.Features
+	if features == nil {
+		var notes []string
+		features, notes = DefaultFeatures(j, sizes, rows, nil)
+		res.Warnings = append(res.Warnings, notes...)
+		if len(features) == 0 {
+			return nil, fmt.Errorf("%s: the job log supplies no feature for every job (features: %v)", j.Source, AllFeatures)
+		}
+	}
+	x, err := Features(j, sizes, rows, features)
+	if err != nil {
+		return nil, err
+	}
+	n, d := x.Dims()
+	res.Features = append([]string(nil), features...)
+	methods := make([]Method, d)
+	for c, f := range features {
+		methods[c] = opt.Scaling
+		if methods[c] == Auto {
+			methods[c] = DefaultMethod(f)
+		}
+	}
+	res.Scaling, err = FitScaling(x, methods)
+	if err != nil {
+		return nil, err
+	}
+	z := res.Scaling.Apply(x)
+
+	// The number of classes.
+	kopt := KMeansOptions{Restarts: opt.Restarts, MaxIter: opt.MaxIter, Tol: opt.Tol, Seed: opt.Seed, Workers: opt.Workers}
+	var km *KMeansResult
+	switch {
+	case opt.K > 0 || opt.K == KUsers:
+		k := opt.K
+		res.KRule = "fixed"
+		if k == KUsers {
+			k = countUsers(j, rows)
+			res.KRule = "users"
+		}
+		distinct := distinctRows(z, k)
+		if distinct < k {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("k = %d reduced to %d: the jobs have only %d distinct feature vectors", k, distinct, distinct))
+			k = distinct
+		}
+		km, err = KMeans(z, k, kopt)
+		if err != nil {
+			return nil, err
+		}
+		res.Silhouette = Silhouette(z, km.Assign, k, opt.SilhouetteSample, opt.Seed, opt.Workers)
+	case opt.K == KAuto:
+		res.KRule = "auto"
+		if opt.KMin > opt.KMax {
+			return nil, fmt.Errorf("k range %d..%d is empty", opt.KMin, opt.KMax)
+		}
+		distinct := distinctRows(z, opt.KMax+1)
+		hi := min(opt.KMax, distinct)
+		if distinct <= opt.KMin && opt.KMin > 1 {
+			// Silhouettes need at least two clusters of distinct points.
+			res.Warnings = append(res.Warnings, fmt.Sprintf("the jobs have only %d distinct feature vectors: k = %d without a search", distinct, distinct))
+			km, err = KMeans(z, distinct, kopt)
+			if err != nil {
+				return nil, err
+			}
+			res.Silhouette = Silhouette(z, km.Assign, distinct, opt.SilhouetteSample, opt.Seed, opt.Workers)
+			break
+		}
+		if hi < opt.KMax {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("k search capped at %d: the jobs have only %d distinct feature vectors", hi, distinct))
+		}
+		bestSil := math.Inf(-1)
+		for k := opt.KMin; k <= hi; k++ {
+			r, err := KMeans(z, k, kopt)
+			if err != nil {
+				return nil, err
+			}
+			sil := Silhouette(z, r.Assign, k, opt.SilhouetteSample, opt.Seed, opt.Workers)
+			res.Curve = append(res.Curve, KScore{K: k, Inertia: r.Inertia, Silhouette: sil})
+			score := sil
+			if math.IsNaN(score) {
+				score = math.Inf(-1)
+			}
+			if km == nil || score > bestSil { // ties keep the smaller k
+				km, res.Silhouette, bestSil = r, sil, score
+			}
+		}
+		res.Elbow = Elbow(res.Curve)
+	default:
+		return nil, fmt.Errorf("k = %d: want a positive number, KAuto or KUsers", opt.K)
+	}
+	res.Inertia = km.Inertia
+	res.Iterations = km.Iterations
+	res.Converged = km.Converged
+
+	res.Span = span(j.Submit)
+	res.SizeFloor = 1
+	if sizes != nil {
+		floor := math.Inf(1)
+		forRows(j.Len(), rows, func(i int) {
+			if sizes[i] > 0 && sizes[i] < floor {
+				floor = sizes[i]
+			}
+		})
+		if !math.IsInf(floor, 1) {
+			res.SizeFloor = floor
+		}
+	}
+	if !(res.Span > 0) {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("the log's submit times span %v s: arrival rates α are undefined (NaN)", res.Span))
+	}
+	buildClasses(res, j, sizes, rows, spec, km, n, opt)
+	return res, nil
+}
+
+func countUsers(j *data.Jobs, rows []int) int {
+	_, index := j.Users()
+	seen := map[int32]bool{}
+	forRows(j.Len(), rows, func(i int) { seen[index[i]] = true })
+	return len(seen)
+}
+
+func span(submit []float64) float64 {
+	if len(submit) == 0 {
+		return 0
+	}
+	lo, hi := submit[0], submit[0]
+	for _, t := range submit {
+		lo, hi = min(lo, t), max(hi, t)
+	}
+	return hi - lo
+}
+
+// acc accumulates a mean over the values that are present.
+type acc struct {
+	sum float64
+	n   int
+}
+
+func (a *acc) add(v float64, ok bool) {
+	if ok {
+		a.sum += v
+		a.n++
+	}
+}
+
+func (a acc) mean() float64 {
+	if a.n == 0 {
+		return math.NaN()
+	}
+	return a.sum / float64(a.n)
+}
+
+// buildClasses turns the k-means clusters into classes ordered by mean size,
+// with their statistics, labels, α and μ, and relabels res.Assign.
+func buildClasses(res *Result, j *data.Jobs, sizes []float64, rows []int, spec *cluster.Spec, km *KMeansResult, n int, opt Options) {
+	k, d := km.Centroids.Dims()
+	type stats struct {
+		count                            int
+		size, dur, in, sh, out, mts, rts acc
+	}
+	st := make([]stats, k)
+	q := 0
+	forRows(j.Len(), rows, func(i int) {
+		s := &st[km.Assign[q]]
+		q++
+		s.count++
+		if sizes != nil {
+			s.size.add(sizes[i], true)
+		}
+		s.dur.add(featureValue(j, sizes, FeatDuration, i))
+		s.in.add(featureValue(j, sizes, data.ColInputBytes, i))
+		s.sh.add(featureValue(j, sizes, data.ColShuffleBytes, i))
+		s.out.add(featureValue(j, sizes, data.ColOutputBytes, i))
+		s.mts.add(featureValue(j, sizes, data.ColMapTaskSeconds, i))
+		s.rts.add(featureValue(j, sizes, data.ColReduceTaskSeconds, i))
+	})
+	// Order: non-empty clusters by mean size, then larger count, then index.
+	order := make([]int, 0, k)
+	for c := 0; c < k; c++ {
+		if st[c].count > 0 {
+			order = append(order, c)
+		}
+	}
+	sort.SliceStable(order, func(a, b int) bool {
+		sa, sb := st[order[a]].size.mean(), st[order[b]].size.mean()
+		if sa != sb && !math.IsNaN(sa) && !math.IsNaN(sb) {
+			return sa < sb
+		}
+		return st[order[a]].count > st[order[b]].count
+	})
+	if len(order) < k {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("%d of %d clusters ended empty and were dropped", k-len(order), k))
+	}
+	newID := make([]int32, k)
+	for c := range newID {
+		newID[c] = -1
+	}
+	res.centers = make([]float64, 0, len(order)*d)
+	raw := km.Centroids.RawMatrix()
+	for id, c := range order {
+		newID[c] = int32(id)
+		s := st[c]
+		centre := raw.Data[c*raw.Stride : c*raw.Stride+d]
+		res.centers = append(res.centers, centre...)
+		cl := Class{
+			ID:                    id,
+			Count:                 s.count,
+			Share:                 float64(s.count) / float64(n),
+			Centroid:              res.Scaling.Inverse(nil, centre),
+			MeanSize:              s.size.mean(),
+			MeanDuration:          s.dur.mean(),
+			MeanInputBytes:        s.in.mean(),
+			MeanShuffleBytes:      s.sh.mean(),
+			MeanOutputBytes:       s.out.mean(),
+			MeanMapTaskSeconds:    s.mts.mean(),
+			MeanReduceTaskSeconds: s.rts.mean(),
+			Alpha:                 math.NaN(),
+		}
+		if res.Span > 0 {
+			cl.Alpha = float64(s.count) / res.Span
+		}
+		work := cl.MeanSize
+		if !(work >= res.SizeFloor) {
+			work = res.SizeFloor
+		}
+		for _, rt := range spec.Resources {
+			cl.Mu = append(cl.Mu, float64(rt.Slots)*rt.ExecRate/work)
+		}
+		res.Classes = append(res.Classes, cl)
+	}
+	res.Assign = make([]int32, len(km.Assign))
+	for q, a := range km.Assign {
+		res.Assign[q] = newID[a]
+	}
+	res.K = len(res.Classes)
+	labelClasses(res.Classes, opt.SmallBytes)
+}
+
+// Label returns the short description of a class from its mean input,
+// shuffle and output bytes (I, S, O; T = I + S + O), after the job categories
+// of Chen et al.'s workload study (seed 003, Table 4). The first rule that
+// holds wins:
+//
+//	small      T < smallBytes
+//	load       O ≥ 10·I and S ≤ O/10           (reads little, writes a lot)
+//	summary    I ≥ 10·(S + O) and O ≤ I/1000   (reads a lot, writes almost nothing)
+//	aggregate  max(S, O) ≤ I/4                 (reduces its input)
+//	expand     max(S, O) ≥ 4·I                 (shuffle or output grows)
+//	transform  otherwise                       (volumes of the same order)
+//
+// It returns "" when the bytes are unknown (NaN).
+func Label(in, shuffle, out, smallBytes float64) string {
+	if math.IsNaN(in) || math.IsNaN(shuffle) || math.IsNaN(out) {
+		return ""
+	}
+	t := in + shuffle + out
+	switch {
+	case t < smallBytes:
+		return "small"
+	case out >= 10*in && shuffle <= out/10:
+		return "load"
+	case in >= 10*(shuffle+out) && out <= in/1000:
+		return "summary"
+	case math.Max(shuffle, out) <= in/4:
+		return "aggregate"
+	case math.Max(shuffle, out) >= 4*in:
+		return "expand"
+	}
+	return "transform"
+}
+
+// labelClasses labels classes (ordered by mean size). A log without byte
+// columns (any of the three may be absent: it counts as 0 if at least one is
+// present) is labelled by size relative to the mean job size: small (< 1/10),
+// medium (< 10×), large. Labels that repeat get a suffix -1, -2, … in
+// order of mean size.
+func labelClasses(cl []Class, smallBytes float64) {
+	anyBytes := false
+	for _, c := range cl {
+		if !math.IsNaN(c.MeanInputBytes) || !math.IsNaN(c.MeanShuffleBytes) || !math.IsNaN(c.MeanOutputBytes) {
+			anyBytes = true
+		}
+	}
+	total, count := 0.0, 0
+	for _, c := range cl {
+		total += c.MeanSize * float64(c.Count)
+		count += c.Count
+	}
+	mean := total / float64(max(count, 1))
+	zeroNaN := func(v float64) float64 {
+		if math.IsNaN(v) {
+			return 0
+		}
+		return v
+	}
+	for i := range cl {
+		c := &cl[i]
+		switch {
+		case anyBytes:
+			c.Label = Label(zeroNaN(c.MeanInputBytes), zeroNaN(c.MeanShuffleBytes), zeroNaN(c.MeanOutputBytes), smallBytes)
+		case math.IsNaN(c.MeanSize):
+			c.Label = "class"
+		case c.MeanSize < mean/10:
+			c.Label = "small"
+		case c.MeanSize < 10*mean:
+			c.Label = "medium"
+		default:
+			c.Label = "large"
+		}
+	}
+	seen := map[string]int{}
+	for _, c := range cl {
+		seen[c.Label]++
+	}
+	next := map[string]int{}
+	for i := range cl {
+		if seen[cl[i].Label] > 1 {
+			next[cl[i].Label]++
+			cl[i].Label = fmt.Sprintf("%s-%d", cl[i].Label, next[cl[i].Label])
+		}
+	}
+}

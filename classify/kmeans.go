@@ -1,0 +1,549 @@
+package classify
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Init is a k-means seeding method.
+type Init int
+
+const (
+	// KMeansPlusPlus seeds with D² sampling (Arthur and Vassilvitskii 2007):
+	// the first centre is a uniform random point, each next one a point drawn
+	// with probability proportional to its squared distance to the nearest
+	// centre chosen so far. It costs O(n·k·d) in all.
+	KMeansPlusPlus Init = iota
+	// Uniform seeds with k distinct rows drawn uniformly at random.
+	Uniform
+)
+
+func (m Init) String() string {
+	if m == Uniform {
+		return "uniform"
+	}
+	return "k-means++"
+}
+
+// KMeansOptions parameterise KMeans. The zero value means: k-means++
+// seeding, one restart, at most 300 iterations, tolerance 1e-4, seed 0, all
+// cores.
+type KMeansOptions struct {
+	Init     Init
+	Restarts int     // independent seedings; the run of least inertia is kept. Default 1.
+	MaxIter  int     // Lloyd iterations per restart. Default 300.
+	Tol      float64 // stop when Σ_j ‖Δc_j‖² ≤ Tol × mean feature variance. Default 1e-4; negative: 0.
+	Seed     uint64
+	// Workers is how many goroutines to use; 0 means runtime.GOMAXPROCS(0).
+	// Results do not depend on it.
+	Workers int
+}
+
+func (o KMeansOptions) withDefaults() KMeansOptions {
+	if o.Restarts <= 0 {
+		o.Restarts = 1
+	}
+	if o.MaxIter <= 0 {
+		o.MaxIter = 300
+	}
+	if o.Tol == 0 {
+		o.Tol = 1e-4
+	} else if o.Tol < 0 {
+		o.Tol = 0
+	}
+	if o.Workers <= 0 {
+		o.Workers = runtime.GOMAXPROCS(0)
+	}
+	return o
+}
+
+// KMeansResult is the outcome of KMeans.
+type KMeansResult struct {
+	Centroids  *mat.Dense // k × d, in the space of the input rows
+	Assign     []int32    // cluster of each row
+	Inertia    float64    // Σ_i ‖x_i − c_{a(i)}‖²
+	Iterations int        // Lloyd iterations of the kept restart
+	Converged  bool       // the kept restart stopped by tolerance, not by MaxIter
+	Restart    int        // index of the kept restart
+	// Inertias holds every restart's final inertia, in restart order.
+	Inertias []float64
+}
+
+// chunkRows is the number of rows processed as one unit of work. Partial
+// sums are formed per chunk and combined in chunk order, so results do not
+// depend on how many goroutines process the chunks.
+const chunkRows = 8192
+
+// KMeans clusters the rows of x into k clusters by Lloyd's algorithm,
+// accelerated with Hamerly's bounds (exactly the same assignments as plain
+// Lloyd, far fewer distance computations once clusters settle).
+//
+// Each restart draws from its own random stream derived from (Seed, restart
+// index); restarts run in parallel and the one of least inertia is kept (the
+// lowest index among equals). Within a restart, rows are processed in fixed
+// chunks whose partial sums are combined in order. Hence the result is the
+// same bit for bit whatever Workers is.
+//
+// A cluster that loses all its rows is moved to the row farthest from its
+// current centre. x must hold finite values and at least k rows; k ≥ 1.
+func KMeans(x *mat.Dense, k int, opt KMeansOptions) (*KMeansResult, error) {
+	opt = opt.withDefaults()
+	n, d := x.Dims()
+	switch {
+	case k < 1:
+		return nil, fmt.Errorf("k-means: k = %d, want at least 1", k)
+	case n < k:
+		return nil, fmt.Errorf("k-means: %d rows cannot form %d clusters", n, k)
+	case d == 0:
+		return nil, errors.New("k-means: no features")
+	}
+	raw := x.RawMatrix()
+	pts := raw.Data
+	if raw.Stride != d {
+		pts = make([]float64, n*d)
+		for i := 0; i < n; i++ {
+			copy(pts[i*d:(i+1)*d], raw.Data[i*raw.Stride:i*raw.Stride+d])
+		}
+	}
+	for i, v := range pts {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("k-means: row %d, column %d: %v is not a finite number", i/d+1, i%d+1, v)
+		}
+	}
+	tolAbs := opt.Tol * meanVariance(pts, n, d)
+
+	runs := make([]*run, opt.Restarts)
+	// Split the workers: restarts run side by side, and each restart gets
+	// the workers left over (at least one).
+	concurrent := min(opt.Workers, opt.Restarts)
+	inner := max(1, opt.Workers/concurrent)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < concurrent; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				r := int(next.Add(1) - 1)
+				if r >= opt.Restarts {
+					return
+				}
+				rr := &run{pts: pts, n: n, d: d, k: k, workers: inner}
+				rng := rand.New(rand.NewPCG(opt.Seed, uint64(r)))
+				if opt.Init == Uniform {
+					rr.seedUniform(rng)
+				} else {
+					rr.seedPlusPlus(rng)
+				}
+				rr.lloyd(opt.MaxIter, tolAbs)
+				runs[r] = rr
+				if r > 0 {
+					// Free what a losing restart holds as soon as possible.
+					rr.lower, rr.upper = nil, nil
+				}
+			}
+		}()
+	}
+	wg.Wait()
+
+	res := &KMeansResult{Inertias: make([]float64, len(runs))}
+	best := 0
+	for r, rr := range runs {
+		res.Inertias[r] = rr.inertia
+		if rr.inertia < runs[best].inertia {
+			best = r
+		}
+	}
+	b := runs[best]
+	res.Centroids = mat.NewDense(k, d, b.centers)
+	res.Assign = b.assign
+	res.Inertia = b.inertia
+	res.Iterations = b.iters
+	res.Converged = b.converged
+	res.Restart = best
+	return res, nil
+}
+
+// meanVariance returns the mean over columns of each column's variance.
+func meanVariance(pts []float64, n, d int) float64 {
+	if n == 0 {
+		return 0
+	}
+	mean := make([]float64, d)
+	for i := 0; i < n; i++ {
+		row := pts[i*d : i*d+d]
+		for j, v := range row {
+			mean[j] += v
+		}
+	}
+	for j := range mean {
+		mean[j] /= float64(n)
+	}
+	total := 0.0
+	for i := 0; i < n; i++ {
+		row := pts[i*d : i*d+d]
+		for j, v := range row {
+			e := v - mean[j]
+			total += e * e
+		}
+	}
+	return total / float64(n) / float64(d)
+}
+
+// run is one restart: its centres, assignment and Hamerly bounds.
+type run struct {
+	pts        []float64 // n × d, row-major
+	n, d, k    int
+	workers    int
+	centers    []float64 // k × d
+	assign     []int32
+	upper      []float64 // upper bound on the distance to the assigned centre
+	lower      []float64 // lower bound on the distance to any other centre
+	inertia    float64
+	iters      int
+	converged  bool
+	nchunks    int
+	chunkSums  []float64 // per chunk: k×d coordinate sums
+	chunkCount []int     // per chunk: k counts
+	chunkVal   []float64 // per chunk: a scalar (D² mass, inertia, changes)
+}
+
+func (r *run) chunks() int { return (r.n + chunkRows - 1) / chunkRows }
+
+// forChunks calls fn for every chunk, on r.workers goroutines.
+func (r *run) forChunks(fn func(c, lo, hi int)) {
+	nc := r.chunks()
+	if r.workers <= 1 || nc == 1 {
+		for c := 0; c < nc; c++ {
+			fn(c, c*chunkRows, min(r.n, (c+1)*chunkRows))
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < min(r.workers, nc); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				c := int(next.Add(1) - 1)
+				if c >= nc {
+					return
+				}
+				fn(c, c*chunkRows, min(r.n, (c+1)*chunkRows))
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// sqDist returns ‖a − b‖² for two rows of equal length.
+func sqDist(a, b []float64) float64 {
+	b = b[:len(a)]
+	s := 0.0
+	for j, v := range a {
+		e := v - b[j]
+		s += e * e
+	}
+	return s
+}
+
+// seedPlusPlus chooses the initial centres by D² sampling.
+func (r *run) seedPlusPlus(rng *rand.Rand) {
+	n, d, k := r.n, r.d, r.k
+	r.centers = make([]float64, k*d)
+	first := rng.IntN(n)
+	copy(r.centers[:d], r.pts[first*d:first*d+d])
+	minD := make([]float64, n)
+	nc := r.chunks()
+	mass := make([]float64, nc)
+	update := func(c []float64, init bool) {
+		r.forChunks(func(ch, lo, hi int) {
+			s := 0.0
+			for i := lo; i < hi; i++ {
+				dd := sqDist(r.pts[i*d:i*d+d], c)
+				if init || dd < minD[i] {
+					minD[i] = dd
+				}
+				s += minD[i]
+			}
+			mass[ch] = s
+		})
+	}
+	update(r.centers[:d], true)
+	for c := 1; c < k; c++ {
+		total := 0.0
+		for _, m := range mass {
+			total += m
+		}
+		pick := -1
+		if total > 0 {
+			u := rng.Float64() * total
+			ch := 0
+			for ; ch < nc-1 && u >= mass[ch]; ch++ {
+				u -= mass[ch]
+			}
+			lo, hi := ch*chunkRows, min(n, (ch+1)*chunkRows)
+			for i := lo; i < hi; i++ {
+				if minD[i] > 0 {
+					pick = i
+					if u < minD[i] {
+						break
+					}
+					u -= minD[i]
+				}
+			}
+		}
+		if pick < 0 {
+			// Every row coincides with a chosen centre (fewer distinct rows
+			// than k): take any row; the cluster will be empty and relocated.
+			pick = rng.IntN(n)
+		}
+		copy(r.centers[c*d:c*d+d], r.pts[pick*d:pick*d+d])
+		if c < k-1 {
+			update(r.centers[c*d:c*d+d], false)
+		}
+	}
+}
+
+// seedUniform chooses k distinct rows uniformly at random.
+func (r *run) seedUniform(rng *rand.Rand) {
+	n, d, k := r.n, r.d, r.k
+	r.centers = make([]float64, k*d)
+	chosen := make(map[int]bool, k)
+	for c := 0; c < k; c++ {
+		i := rng.IntN(n)
+		for chosen[i] {
+			i = rng.IntN(n)
+		}
+		chosen[i] = true
+		copy(r.centers[c*d:c*d+d], r.pts[i*d:i*d+d])
+	}
+}
+
+// lloyd runs Hamerly's exact variant of Lloyd's algorithm from r.centers.
+func (r *run) lloyd(maxIter int, tolAbs float64) {
+	n, d, k := r.n, r.d, r.k
+	nc := r.chunks()
+	r.assign = make([]int32, n)
+	r.upper = make([]float64, n)
+	r.lower = make([]float64, n)
+	r.chunkSums = make([]float64, nc*k*d)
+	r.chunkCount = make([]int, nc*k)
+	r.chunkVal = make([]float64, nc)
+	half := make([]float64, k)   // half the distance to the nearest other centre
+	move := make([]float64, k)   // how far each centre moved
+	newC := make([]float64, k*d) // next centres
+	counts := make([]int, k)
+
+	// First pass: exact nearest and second-nearest distances.
+	r.forChunks(func(ch, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			x := r.pts[i*d : i*d+d]
+			b1, b2 := math.Inf(1), math.Inf(1)
+			a := 0
+			for c := 0; c < k; c++ {
+				dd := sqDist(x, r.centers[c*d:c*d+d])
+				if dd < b1 {
+					b2, b1, a = b1, dd, c
+				} else if dd < b2 {
+					b2 = dd
+				}
+			}
+			r.assign[i] = int32(a)
+			r.upper[i] = math.Sqrt(b1)
+			r.lower[i] = math.Sqrt(b2)
+		}
+	})
+
+	for r.iters = 1; ; r.iters++ {
+		// Update step: centres are the means of their rows.
+		r.sums(newC, counts)
+		r.relocateEmpty(newC, counts)
+		shift := 0.0
+		maxMove, secondMove, argMax := 0.0, 0.0, -1
+		for c := 0; c < k; c++ {
+			s := sqDist(newC[c*d:c*d+d], r.centers[c*d:c*d+d])
+			shift += s
+			m := math.Sqrt(s)
+			move[c] = m
+			if m > maxMove {
+				secondMove, maxMove, argMax = maxMove, m, c
+			} else if m > secondMove {
+				secondMove = m
+			}
+		}
+		copy(r.centers, newC)
+		if shift <= tolAbs {
+			r.converged = true
+			break
+		}
+		if r.iters >= maxIter {
+			break
+		}
+		// Half the distance from each centre to its nearest other centre.
+		for c := range half {
+			half[c] = math.Inf(1)
+		}
+		for a := 0; a < k; a++ {
+			for b := a + 1; b < k; b++ {
+				h := 0.5 * math.Sqrt(sqDist(r.centers[a*d:a*d+d], r.centers[b*d:b*d+d]))
+				half[a] = min(half[a], h)
+				half[b] = min(half[b], h)
+			}
+		}
+		// Assignment step with Hamerly's bounds.
+		r.forChunks(func(ch, lo, hi int) {
+			changed := 0.0
+			for i := lo; i < hi; i++ {
+				a := int(r.assign[i])
+				u := r.upper[i] + move[a]
+				l := r.lower[i]
+				if a == argMax {
+					l -= secondMove
+				} else {
+					l -= maxMove
+				}
+				m := max(half[a], l)
+				if u <= m {
+					r.upper[i], r.lower[i] = u, l
+					continue
+				}
+				x := r.pts[i*d : i*d+d]
+				u = math.Sqrt(sqDist(x, r.centers[a*d:a*d+d]))
+				if u <= m {
+					r.upper[i], r.lower[i] = u, l
+					continue
+				}
+				b1, b2 := math.Inf(1), math.Inf(1)
+				na := 0
+				for c := 0; c < k; c++ {
+					dd := sqDist(x, r.centers[c*d:c*d+d])
+					if dd < b1 {
+						b2, b1, na = b1, dd, c
+					} else if dd < b2 {
+						b2 = dd
+					}
+				}
+				if na != a {
+					r.assign[i] = int32(na)
+					changed++
+				}
+				r.upper[i] = math.Sqrt(b1)
+				r.lower[i] = math.Sqrt(b2)
+			}
+			r.chunkVal[ch] = changed
+		})
+		anyChange := false
+		for _, v := range r.chunkVal {
+			if v != 0 {
+				anyChange = true
+				break
+			}
+		}
+		if !anyChange {
+			r.converged = true
+			break
+		}
+	}
+	// Inertia with exact distances.
+	r.forChunks(func(ch, lo, hi int) {
+		s := 0.0
+		for i := lo; i < hi; i++ {
+			a := int(r.assign[i])
+			s += sqDist(r.pts[i*d:i*d+d], r.centers[a*d:a*d+d])
+		}
+		r.chunkVal[ch] = s
+	})
+	r.inertia = 0
+	for _, v := range r.chunkVal {
+		r.inertia += v
+	}
+}
+
+// sums sets newC to the mean of each cluster's rows (unchanged centre for an
+// empty cluster) and counts to the cluster sizes, combining per-chunk partial
+// sums in chunk order.
+func (r *run) sums(newC []float64, counts []int) {
+	d, k := r.d, r.k
+	r.forChunks(func(ch, lo, hi int) {
+		s := r.chunkSums[ch*k*d : (ch+1)*k*d]
+		cnt := r.chunkCount[ch*k : (ch+1)*k]
+		clear(s)
+		clear(cnt)
+		for i := lo; i < hi; i++ {
+			a := int(r.assign[i])
+			cnt[a]++
+			dst := s[a*d : a*d+d]
+			for j, v := range r.pts[i*d : i*d+d] {
+				dst[j] += v
+			}
+		}
+	})
+	clear(newC)
+	clear(counts)
+	for ch := 0; ch < r.chunks(); ch++ {
+		s := r.chunkSums[ch*k*d : (ch+1)*k*d]
+		for j, v := range s {
+			newC[j] += v
+		}
+		for c, v := range r.chunkCount[ch*k : (ch+1)*k] {
+			counts[c] += v
+		}
+	}
+	for c := 0; c < k; c++ {
+		if counts[c] == 0 {
+			copy(newC[c*d:c*d+d], r.centers[c*d:c*d+d])
+			continue
+		}
+		inv := 1 / float64(counts[c])
+		for j := c * d; j < c*d+d; j++ {
+			newC[j] *= inv
+		}
+	}
+}
+
+// relocateEmpty gives every empty cluster the row farthest from its centre
+// (among rows in clusters of two or more), then recomputes the means. It is
+// rare, so it is simple: O(n·d) per empty cluster.
+func (r *run) relocateEmpty(newC []float64, counts []int) {
+	d := r.d
+	moved := false
+	for c := 0; c < r.k; c++ {
+		if counts[c] != 0 {
+			continue
+		}
+		far, farD := -1, -1.0
+		for i := 0; i < r.n; i++ {
+			a := int(r.assign[i])
+			if counts[a] < 2 {
+				continue
+			}
+			dd := sqDist(r.pts[i*d:i*d+d], newC[a*d:a*d+d])
+			if dd > farD {
+				far, farD = i, dd
+			}
+		}
+		if far < 0 || farD == 0 {
+			// No row can leave its cluster without emptying it, or every
+			// row sits on its centre: the data has fewer distinct rows than
+			// k. Leave the cluster empty.
+			continue
+		}
+		counts[r.assign[far]]--
+		counts[c]++
+		r.assign[far] = int32(c)
+		r.upper[far], r.lower[far] = 0, 0 // forces an exact check next pass
+		moved = true
+	}
+	if moved {
+		r.sums(newC, counts)
+	}
+}

@@ -1,0 +1,152 @@
+package classify
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Method is how one feature is scaled before clustering.
+type Method string
+
+// Scaling methods.
+const (
+	// Auto picks Log for heavy-tailed features (sizes, durations, bytes,
+	// task-seconds, task counts) and ZScore for the others (priority).
+	Auto Method = ""
+	// None leaves the feature as it is.
+	None Method = "none"
+	// ZScore subtracts the mean and divides by the standard deviation; a
+	// constant feature (standard deviation 0) becomes 0 everywhere.
+	ZScore Method = "z"
+	// Log applies log1p (sign-preserving for negative values: −log1p(−x)),
+	// then ZScore. Job features span many orders of magnitude; without the
+	// log the largest jobs alone decide the clusters.
+	Log Method = "log"
+)
+
+// ParseMethod parses "log", "z" (or "zscore"), "none" or "auto".
+func ParseMethod(s string) (Method, error) {
+	switch s {
+	case "", "auto":
+		return Auto, nil
+	case "none":
+		return None, nil
+	case "z", "zscore", "z-score":
+		return ZScore, nil
+	case "log":
+		return Log, nil
+	}
+	return "", fmt.Errorf("scaling %q: want log, z, none or auto", s)
+}
+
+// Scaling is a fitted per-feature transform: feature j becomes
+// (f_j(x) − Mean[j]) / Std[j], where f_j is log1p for Log and the identity
+// otherwise; None has Mean 0 and Std 1. Std is 1 for a constant feature.
+type Scaling struct {
+	Methods []Method  `json:"methods"`
+	Mean    []float64 `json:"mean"`
+	Std     []float64 `json:"std"`
+}
+
+func slog1p(v float64) float64 {
+	if v < 0 {
+		return -math.Log1p(-v)
+	}
+	return math.Log1p(v)
+}
+
+func sexpm1(v float64) float64 {
+	if v < 0 {
+		return -math.Expm1(-v)
+	}
+	return math.Expm1(v)
+}
+
+// FitScaling fits the scaling of each column of x with the given methods
+// (one per column; Auto is not allowed here: resolve it first).
+func FitScaling(x *mat.Dense, methods []Method) (Scaling, error) {
+	n, d := x.Dims()
+	if len(methods) != d {
+		return Scaling{}, fmt.Errorf("scaling: %d methods for %d features", len(methods), d)
+	}
+	s := Scaling{Methods: append([]Method(nil), methods...), Mean: make([]float64, d), Std: make([]float64, d)}
+	for j, m := range methods {
+		switch m {
+		case None:
+			s.Mean[j], s.Std[j] = 0, 1
+			continue
+		case ZScore, Log:
+		default:
+			return Scaling{}, fmt.Errorf("scaling: feature %d: unknown method %q", j+1, m)
+		}
+		// Two-pass mean and variance (population), in row order.
+		sum := 0.0
+		for i := 0; i < n; i++ {
+			sum += s.forward(j, x.At(i, j), true)
+		}
+		mean := sum / float64(max(n, 1))
+		ss := 0.0
+		for i := 0; i < n; i++ {
+			e := s.forward(j, x.At(i, j), true) - mean
+			ss += e * e
+		}
+		std := math.Sqrt(ss / float64(max(n, 1)))
+		// A feature constant up to rounding would otherwise blow rounding
+		// noise up to unit variance.
+		if !(std > 1e-12*math.Max(1, math.Abs(mean))) {
+			std = 1
+		}
+		s.Mean[j], s.Std[j] = mean, std
+	}
+	return s, nil
+}
+
+// forward applies feature j's nonlinearity and, unless raw, its centring and
+// scaling.
+func (s *Scaling) forward(j int, v float64, raw bool) float64 {
+	if s.Methods[j] == Log {
+		v = slog1p(v)
+	}
+	if raw {
+		return v
+	}
+	return (v - s.Mean[j]) / s.Std[j]
+}
+
+// Apply returns the scaled copy of x.
+func (s *Scaling) Apply(x *mat.Dense) *mat.Dense {
+	n, d := x.Dims()
+	out := mat.NewDense(n, d, nil)
+	raw := out.RawMatrix()
+	for i := 0; i < n; i++ {
+		row := raw.Data[i*raw.Stride : i*raw.Stride+d]
+		for j := range row {
+			row[j] = s.forward(j, x.At(i, j), false)
+		}
+	}
+	return out
+}
+
+// Transform scales one row (original units) into dst, which it returns.
+func (s *Scaling) Transform(dst, row []float64) []float64 {
+	dst = append(dst[:0], row...)
+	for j := range dst {
+		dst[j] = s.forward(j, dst[j], false)
+	}
+	return dst
+}
+
+// Inverse maps one scaled row back to original units (into dst).
+func (s *Scaling) Inverse(dst, row []float64) []float64 {
+	dst = append(dst[:0], row...)
+	for j, v := range dst {
+		v = v*s.Std[j] + s.Mean[j]
+		if s.Methods[j] == Log {
+			v = sexpm1(v)
+		}
+		dst[j] = v
+	}
+	return dst
+}
