@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -44,6 +45,9 @@ type KMeansOptions struct {
 	// Workers is how many goroutines to use; 0 means runtime.GOMAXPROCS(0).
 	// Results do not depend on it.
 	Workers int
+	// Plain turns Hamerly's bounds off: every iteration computes all n·k
+	// distances (for comparison; the clustering is the same).
+	Plain bool
 }
 
 func (o KMeansOptions) withDefaults() KMeansOptions {
@@ -74,6 +78,9 @@ type KMeansResult struct {
 	Restart    int        // index of the kept restart
 	// Inertias holds every restart's final inertia, in restart order.
 	Inertias []float64
+	// SeedTime and LloydTime are the wall-clock times the kept restart
+	// spent seeding and iterating (they vary from run to run).
+	SeedTime, LloydTime time.Duration
 }
 
 // chunkRows is the number of rows processed as one unit of work. Partial
@@ -135,14 +142,17 @@ func KMeans(x *mat.Dense, k int, opt KMeansOptions) (*KMeansResult, error) {
 				if r >= opt.Restarts {
 					return
 				}
-				rr := &run{pts: pts, n: n, d: d, k: k, workers: inner}
+				rr := &run{pts: pts, n: n, d: d, k: k, workers: inner, plain: opt.Plain}
 				rng := rand.New(rand.NewPCG(opt.Seed, uint64(r)))
+				t0 := time.Now()
 				if opt.Init == Uniform {
 					rr.seedUniform(rng)
 				} else {
 					rr.seedPlusPlus(rng)
 				}
+				t1 := time.Now()
 				rr.lloyd(opt.MaxIter, tolAbs)
+				rr.seedTime, rr.lloydTime = t1.Sub(t0), time.Since(t1)
 				runs[r] = rr
 				if r > 0 {
 					// Free what a losing restart holds as soon as possible.
@@ -168,6 +178,7 @@ func KMeans(x *mat.Dense, k int, opt KMeansOptions) (*KMeansResult, error) {
 	res.Iterations = b.iters
 	res.Converged = b.converged
 	res.Restart = best
+	res.SeedTime, res.LloydTime = b.seedTime, b.lloydTime
 	return res, nil
 }
 
@@ -202,6 +213,9 @@ type run struct {
 	pts        []float64 // n × d, row-major
 	n, d, k    int
 	workers    int
+	plain      bool
+	seedTime   time.Duration
+	lloydTime  time.Duration
 	centers    []float64 // k × d
 	assign     []int32
 	upper      []float64 // upper bound on the distance to the assigned centre
@@ -412,6 +426,9 @@ func (r *run) lloyd(maxIter int, tolAbs float64) {
 					l -= maxMove
 				}
 				m := max(half[a], l)
+				if r.plain {
+					m = math.Inf(-1)
+				}
 				if u <= m {
 					r.upper[i], r.lower[i] = u, l
 					continue
