@@ -523,7 +523,7 @@ func buildClasses(res *Result, j *data.Jobs, sizes []float64, rows []int, spec *
 // holds wins:
 //
 //	small      T < smallBytes
-//	load       O ≥ 10·I and S ≤ O/10           (reads little, writes a lot)
+//	load       O ≥ 100·I and S ≤ O/10          (reads little, writes a lot)
 //	summary    I ≥ 10·(S + O) and O ≤ I/1000   (reads a lot, writes almost nothing)
 //	aggregate  max(S, O) ≤ I/4                 (reduces its input)
 //	expand     max(S, O) ≥ 4·I                 (shuffle or output grows)
@@ -538,7 +538,7 @@ func Label(in, shuffle, out, smallBytes float64) string {
 	switch {
 	case t < smallBytes:
 		return "small"
-	case out >= 10*in && shuffle <= out/10:
+	case out >= 100*in && shuffle <= out/10:
 		return "load"
 	case in >= 10*(shuffle+out) && out <= in/1000:
 		return "summary"

@@ -1,0 +1,462 @@
+package classify
+
+import (
+	"math"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/schedplan/schedplan/cluster"
+	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/estimate"
+	"gonum.org/v1/gonum/mat"
+)
+
+func embedded(t testing.TB, name string) (*data.Jobs, []float64) {
+	t.Helper()
+	j, err := data.Open(name, data.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sizes, _, err := estimate.Sizes(j, estimate.SizeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return j, sizes
+}
+
+// checkResult checks the invariants every non-empty classification has.
+func checkResult(t *testing.T, r *Result, j *data.Jobs, sizes []float64, spec *cluster.Spec) {
+	t.Helper()
+	n := j.Len()
+	if r.Rows != nil {
+		n = len(r.Rows)
+	}
+	if len(r.Assign) != n || r.K != len(r.Classes) || r.K == 0 {
+		t.Fatalf("%d assignments for %d jobs, K %d, %d classes", len(r.Assign), n, r.K, len(r.Classes))
+	}
+	counts := make([]int, r.K)
+	for q, a := range r.Assign {
+		if a < 0 || int(a) >= r.K {
+			t.Fatalf("job %d has class %d", q, a)
+		}
+		counts[a]++
+	}
+	alpha, share := 0.0, 0.0
+	for id, c := range r.Classes {
+		if c.ID != id || c.Count != counts[id] || c.Count == 0 {
+			t.Errorf("class %d: id %d, count %d, counted %d", id, c.ID, c.Count, counts[id])
+		}
+		if id > 0 && c.MeanSize < r.Classes[id-1].MeanSize {
+			t.Errorf("classes not ordered by mean size: %v after %v", c.MeanSize, r.Classes[id-1].MeanSize)
+		}
+		if len(c.Centroid) != len(r.Features) || len(c.Mu) != len(spec.Resources) || c.Label == "" {
+			t.Errorf("class %d: centroid %v, mu %v, label %q", id, c.Centroid, c.Mu, c.Label)
+		}
+		// The mean size recomputed from the assignment.
+		sum := 0.0
+		for q, a := range r.Assign {
+			if int(a) == id {
+				row := q
+				if r.Rows != nil {
+					row = r.Rows[q]
+				}
+				sum += sizes[row]
+			}
+		}
+		if want := sum / float64(c.Count); math.Abs(c.MeanSize-want) > 1e-9*want {
+			t.Errorf("class %d: mean size %v, recomputed %v", id, c.MeanSize, want)
+		}
+		for m, rt := range spec.Resources {
+			want := float64(rt.Slots) * rt.ExecRate / math.Max(c.MeanSize, r.SizeFloor)
+			if c.Mu[m] != want || math.IsInf(c.Mu[m], 0) || !(c.Mu[m] > 0) {
+				t.Errorf("class %d: μ[%s] = %v, want %v", id, rt.Name, c.Mu[m], want)
+			}
+		}
+		alpha += c.Alpha
+		share += c.Share
+	}
+	span := j.Submit[j.Len()-1] - j.Submit[0]
+	if want := float64(n) / span; math.Abs(alpha-want) > 1e-12*want {
+		t.Errorf("Σα = %v, want %v (jobs/span)", alpha, want)
+	}
+	if math.Abs(share-1) > 1e-12 {
+		t.Errorf("Σ share = %v", share)
+	}
+}
+
+func TestCOSHHEmbedded(t *testing.T) {
+	j, sizes := embedded(t, "embedded")
+	spec := cluster.DefaultSpec()
+	primary, secondary, err := COSHH(j, sizes, spec, Options{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The SWIM trace names no users, so no job has a min share.
+	if len(primary.Classes) != 0 || !strings.Contains(primary.Reason, "min_share > 0") {
+		t.Errorf("primary: %d classes, reason %q", len(primary.Classes), primary.Reason)
+	}
+	checkResult(t, secondary, j, sizes, spec)
+	if secondary.KRule != "auto" || len(secondary.Curve) != 11 || secondary.Elbow < 2 {
+		t.Errorf("k rule %q, curve %v, elbow %d", secondary.KRule, secondary.Curve, secondary.Elbow)
+	}
+	wantFeatures := []string{FeatSize, data.ColInputBytes, data.ColShuffleBytes, data.ColOutputBytes}
+	if !slices.Equal(secondary.Features, wantFeatures) {
+		t.Errorf("features %v, want %v", secondary.Features, wantFeatures)
+	}
+	// The chosen k has the best silhouette of the curve.
+	for _, s := range secondary.Curve {
+		if s.Silhouette > secondary.Silhouette {
+			t.Errorf("k=%d has silhouette %v > chosen %v", s.K, s.Silhouette, secondary.Silhouette)
+		}
+	}
+	// Nearest-centroid prediction agrees with the fitted assignment.
+	pred, err := secondary.PredictRows(j, sizes, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	agree := 0
+	for i, p := range pred {
+		if p == secondary.Assign[i] {
+			agree++
+		}
+	}
+	if float64(agree) < 0.99*float64(j.Len()) {
+		t.Errorf("prediction agrees with the assignment on %d of %d jobs", agree, j.Len())
+	}
+	row := []float64{sizes[7], float64(j.InputBytes.Values[7]), float64(j.ShuffleBytes.Values[7]), float64(j.OutputBytes.Values[7])}
+	if c, err := secondary.Predict(row); err != nil || c != pred[7] {
+		t.Errorf("Predict(row 8) = %d, %v; PredictRows gave %d", c, err, pred[7])
+	}
+	if _, err := secondary.Predict([]float64{1, 2}); err == nil {
+		t.Error("Predict accepted 2 values for 4 features")
+	}
+	if _, err := secondary.Predict([]float64{1, math.NaN(), 3, 4}); err == nil || !strings.Contains(err.Error(), "input_bytes") {
+		t.Errorf("Predict with NaN: %v", err)
+	}
+
+	// Same seed, any number of workers: the same classification.
+	one, err := Classify(j, sizes, spec, Options{Seed: 1, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(one.Assign, secondary.Assign) || one.Inertia != secondary.Inertia {
+		t.Error("1 worker and all cores classify differently")
+	}
+}
+
+func TestClassifyFixedAndUsers(t *testing.T) {
+	j, sizes := embedded(t, "embedded")
+	spec := cluster.DefaultSpec()
+	r, err := Classify(j, sizes, spec, Options{K: 6, Seed: 2, Scaling: ZScore})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkResult(t, r, j, sizes, spec)
+	if r.K != 6 || r.KRule != "fixed" || r.Curve != nil || math.IsNaN(r.Silhouette) {
+		t.Errorf("K %d rule %q curve %v silhouette %v", r.K, r.KRule, r.Curve, r.Silhouette)
+	}
+	for _, m := range r.Scaling.Methods {
+		if m != ZScore {
+			t.Errorf("scaling %v, want z", r.Scaling.Methods)
+		}
+	}
+	// One user in the log: one class.
+	r, err = Classify(j, sizes, spec, Options{K: KUsers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.K != 1 || r.KRule != "users" || r.Classes[0].Count != j.Len() {
+		t.Errorf("k = users: K %d rule %q", r.K, r.KRule)
+	}
+	checkResult(t, r, j, sizes, spec)
+}
+
+// synthetic builds a small jobs table: per job a user, a submit time,
+// bytes and a priority.
+func synthetic(users []string, in, sh, out []int64, prio []int32) *data.Jobs {
+	j := &data.Jobs{Source: "synthetic"}
+	dict := map[string]int32{}
+	for i := range users {
+		j.ID.Append("j" + string(rune('a'+i%26)) + string(rune('0'+i/26)))
+		j.Submit = append(j.Submit, float64(10*i))
+		c, ok := dict[users[i]]
+		if !ok {
+			c = int32(len(j.User.Values))
+			dict[users[i]] = c
+			j.User.Values = append(j.User.Values, users[i])
+		}
+		j.User.Codes = append(j.User.Codes, c)
+	}
+	j.InputBytes.Values = in
+	j.ShuffleBytes.Values = sh
+	j.OutputBytes.Values = out
+	j.Priority.Values = prio
+	return j
+}
+
+func TestCOSHHPrimary(t *testing.T) {
+	const n = 40
+	var users []string
+	var in, sh, out []int64
+	var prio []int32
+	for i := 0; i < n; i++ {
+		u := []string{"U1", "U2", "U5", "other"}[i%4]
+		users = append(users, u)
+		scale := int64(1) << (10 * (i % 4)) // four well separated kinds
+		in = append(in, 1000*scale+int64(i))
+		sh = append(sh, 10*scale)
+		out = append(out, 100*scale+int64(i%3))
+		prio = append(prio, 1)
+	}
+	j := synthetic(users, in, sh, out, prio)
+	sizes, _, err := estimate.Sizes(j, estimate.SizeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := cluster.DefaultSpec() // U1 and U5 have min shares, U2 none
+	primary, secondary, err := COSHH(j, sizes, spec, Options{K: KUsers, Seed: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(primary.Rows) != n/2 || primary.K != 2 || secondary.K != 4 {
+		t.Fatalf("primary: %d rows, K %d; secondary K %d", len(primary.Rows), primary.K, secondary.K)
+	}
+	for q, i := range primary.Rows {
+		if u := j.UserAt(i); u != "U1" && u != "U5" {
+			t.Errorf("primary row %d belongs to %s", i, u)
+		}
+		if primary.ClassOf(i) != primary.Assign[q] {
+			t.Errorf("ClassOf(%d) = %d, want %d", i, primary.ClassOf(i), primary.Assign[q])
+		}
+	}
+	if primary.ClassOf(1) != -1 { // row 1 is U2's
+		t.Errorf("ClassOf(U2's row) = %d, want -1", primary.ClassOf(1))
+	}
+	checkResult(t, primary, j, sizes, spec)
+	checkResult(t, secondary, j, sizes, spec)
+	// The kinds are recovered: each class is one user's jobs.
+	users4 := make([]int32, n)
+	for i := range users4 {
+		users4[i] = int32(i % 4)
+	}
+	if ari, _ := AdjustedRand(users4, secondary.Assign); ari != 1 {
+		t.Errorf("secondary ARI against the four kinds = %v", ari)
+	}
+	// priority is constant: z-scoring it must not divide by zero.
+	if k := slices.Index(secondary.Features, data.ColPriority); k < 0 || secondary.Scaling.Std[k] != 1 {
+		t.Errorf("features %v, scaling %+v", secondary.Features, secondary.Scaling)
+	} else {
+		for _, c := range secondary.Classes {
+			if c.Centroid[k] != 1 {
+				t.Errorf("constant priority: centroid %v", c.Centroid)
+			}
+		}
+	}
+}
+
+func TestClassifyEdgeCases(t *testing.T) {
+	spec := cluster.DefaultSpec()
+	same := func(n int) *data.Jobs {
+		var users []string
+		var in, sh, out []int64
+		var prio []int32
+		for i := 0; i < n; i++ {
+			users = append(users, "u")
+			in, sh, out, prio = append(in, 5), append(sh, 6), append(out, 7), append(prio, 1)
+		}
+		return synthetic(users, in, sh, out, prio)
+	}
+	t.Run("all identical", func(t *testing.T) {
+		j := same(30)
+		sizes, _, _ := estimate.Sizes(j, estimate.SizeOptions{})
+		for _, k := range []int{KAuto, 1, 4} {
+			r, err := Classify(j, sizes, spec, Options{K: k})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.K != 1 || r.Inertia != 0 || !math.IsNaN(r.Silhouette) {
+				t.Errorf("k=%d: K %d, inertia %v, silhouette %v", k, r.K, r.Inertia, r.Silhouette)
+			}
+			if k != 1 && len(r.Warnings) == 0 {
+				t.Errorf("k=%d: no warning about the reduced k", k)
+			}
+			if c := r.Classes[0].Centroid; math.Abs(c[1]-5) > 1e-9 || math.Abs(c[3]-7) > 1e-9 {
+				t.Errorf("centroid %v, want input 5, output 7", c)
+			}
+			checkResult(t, r, j, sizes, spec)
+		}
+	})
+	t.Run("k above distinct points", func(t *testing.T) {
+		j := same(30)
+		j.InputBytes.Values[3], j.InputBytes.Values[9] = 5000, 9e9
+		sizes, _, _ := estimate.Sizes(j, estimate.SizeOptions{})
+		r, err := Classify(j, sizes, spec, Options{K: 8})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.K != 3 || !strings.Contains(strings.Join(r.Warnings, ";"), "k = 8 reduced to 3") {
+			t.Errorf("K %d, warnings %v", r.K, r.Warnings)
+		}
+		if r.ClassOf(9) != 2 || r.ClassOf(3) != 1 || r.ClassOf(0) != 0 {
+			t.Errorf("classes of rows 1, 4, 10: %d %d %d", r.ClassOf(0), r.ClassOf(3), r.ClassOf(9))
+		}
+		checkResult(t, r, j, sizes, spec)
+	})
+	t.Run("NaN feature", func(t *testing.T) {
+		j := same(10)
+		sizes, _, _ := estimate.Sizes(j, estimate.SizeOptions{})
+		sizes[6] = math.NaN()
+		_, err := Classify(j, sizes, spec, Options{})
+		if err == nil || !strings.Contains(err.Error(), `row 7`) || !strings.Contains(err.Error(), `feature "size" is NaN`) {
+			t.Errorf("error %v", err)
+		}
+	})
+	t.Run("null feature", func(t *testing.T) {
+		j := same(10)
+		j.OutputBytes.Valid = data.NewBitmap(10)
+		j.OutputBytes.Valid.SetNull(2)
+		sizes, _, _ := estimate.Sizes(j, estimate.SizeOptions{})
+		_, err := Classify(j, sizes, spec, Options{Features: []string{data.ColOutputBytes}})
+		if err == nil || !strings.Contains(err.Error(), `row 3 (job jc0): feature "output_bytes" is null`) {
+			t.Errorf("error %v", err)
+		}
+		// The default set leaves the column out, with a warning.
+		r, err := Classify(j, sizes, spec, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if slices.Contains(r.Features, data.ColOutputBytes) || len(r.Warnings) == 0 {
+			t.Errorf("features %v, warnings %v", r.Features, r.Warnings)
+		}
+	})
+	t.Run("missing feature", func(t *testing.T) {
+		j := same(10)
+		sizes, _, _ := estimate.Sizes(j, estimate.SizeOptions{})
+		_, err := Classify(j, sizes, spec, Options{Features: []string{FeatDuration}})
+		if err == nil || !strings.Contains(err.Error(), `"duration": the job log has no such column`) {
+			t.Errorf("error %v", err)
+		}
+	})
+	t.Run("bad options", func(t *testing.T) {
+		j := same(10)
+		sizes, _, _ := estimate.Sizes(j, estimate.SizeOptions{})
+		if _, err := Classify(j, sizes, spec, Options{K: -5}); err == nil {
+			t.Error("k = -5 accepted")
+		}
+		if _, err := Classify(j, sizes, spec, Options{KMin: 5, KMax: 3}); err == nil {
+			t.Error("empty k range accepted")
+		}
+		if _, err := Classify(j, sizes[:3], spec, Options{}); err == nil {
+			t.Error("3 sizes for 10 jobs accepted")
+		}
+	})
+}
+
+func TestParseFeaturesAndMethod(t *testing.T) {
+	f, err := ParseFeatures(" size, input_bytes ")
+	if err != nil || !slices.Equal(f, []string{"size", "input_bytes"}) {
+		t.Errorf("%v %v", f, err)
+	}
+	for _, bad := range []string{"size,size", "bogus"} {
+		if _, err := ParseFeatures(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+	for s, want := range map[string]Method{"log": Log, "z": ZScore, "none": None, "auto": Auto} {
+		if m, err := ParseMethod(s); err != nil || m != want {
+			t.Errorf("ParseMethod(%q) = %v, %v", s, m, err)
+		}
+	}
+	if _, err := ParseMethod("sqrt"); err == nil {
+		t.Error("sqrt accepted")
+	}
+}
+
+func TestScalingRoundTrip(t *testing.T) {
+	x := mat.NewDense(4, 4, []float64{
+		0, 1, 7, -3,
+		1e9, 2, 7, 0,
+		5, 3, 7, 3,
+		1e3, 4, 7, 6,
+	})
+	s, err := FitScaling(x, []Method{Log, ZScore, ZScore, None})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Std[2] != 1 || s.Mean[2] != 7 || s.Mean[3] != 0 || s.Std[3] != 1 {
+		t.Errorf("scaling %+v", s)
+	}
+	z := s.Apply(x)
+	// z-scored columns have mean 0 and variance 1.
+	for _, c := range []int{0, 1} {
+		col := mat.Col(nil, c, z)
+		m, v := 0.0, 0.0
+		for _, e := range col {
+			m += e / 4
+		}
+		for _, e := range col {
+			v += (e - m) * (e - m) / 4
+		}
+		if math.Abs(m) > 1e-12 || math.Abs(v-1) > 1e-12 {
+			t.Errorf("column %d: mean %v, variance %v", c, m, v)
+		}
+	}
+	for i := 0; i < 4; i++ {
+		back := s.Inverse(nil, mat.Row(nil, i, z))
+		for c, v := range back {
+			if want := x.At(i, c); math.Abs(v-want) > 1e-9*math.Max(1, math.Abs(want)) {
+				t.Errorf("row %d col %d: %v back as %v", i, c, want, v)
+			}
+		}
+	}
+	if _, err := FitScaling(x, []Method{Log}); err == nil {
+		t.Error("1 method for 4 features accepted")
+	}
+}
+
+func TestLabelTable4(t *testing.T) {
+	// Seed 003, Table 4 (Chen et al.): input, shuffle, output per category.
+	const KB, MB, GB, TB = 1e3, 1e6, 1e9, 1e12
+	for _, tc := range []struct {
+		name        string
+		in, sh, out float64
+		want        string
+	}{
+		{"FB small jobs", 21 * KB, 0, 871 * KB, "small"},
+		{"FB fast data load", 381 * KB, 0, 1.9 * GB, "load"},
+		{"FB huge data load", 446 * KB, 0, 1.1 * TB, "load"},
+		{"FB fast aggregate", 230 * GB, 8.8 * GB, 491 * MB, "aggregate"},
+		{"FB aggregate and expand", 1.9 * TB, 502 * MB, 2.6 * GB, "aggregate"},
+		{"FB expand and aggregate", 418 * GB, 2.5 * TB, 45 * GB, "expand"},
+		{"FB data transform", 255 * GB, 788 * GB, 1.6 * GB, "transform"},
+		{"FB data summary", 7.6 * TB, 51 * GB, 104 * KB, "summary"},
+		{"Y small jobs", 174 * MB, 73 * MB, 6 * MB, "small"},
+		{"Y fast aggregate", 568 * GB, 76 * GB, 3.9 * GB, "aggregate"},
+		{"Y expand and aggregate", 206 * GB, 1.5 * TB, 133 * MB, "expand"},
+		{"Y transform expand", 806 * GB, 235 * GB, 10 * TB, "expand"},
+		{"Y data summary", 4.9 * TB, 78 * GB, 775 * MB, "summary"},
+		{"Y large data summary", 31 * TB, 937 * GB, 475 * MB, "summary"},
+		{"Y data transform", 36 * GB, 15 * GB, 4 * GB, "transform"},
+		{"Y large data transform", 5.5 * TB, 10 * TB, 2.5 * TB, "transform"},
+	} {
+		if got := Label(tc.in, tc.sh, tc.out, 1<<30); got != tc.want {
+			t.Errorf("%s: label %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	if Label(math.NaN(), 0, 0, 1) != "" {
+		t.Error("unknown bytes labelled")
+	}
+	// Repeated labels are numbered in order of size; no bytes: by size.
+	cl := []Class{{MeanSize: 1, Count: 10}, {MeanSize: 2, Count: 10}, {MeanSize: 1000, Count: 1}}
+	for i := range cl {
+		cl[i].MeanInputBytes, cl[i].MeanShuffleBytes, cl[i].MeanOutputBytes = math.NaN(), math.NaN(), math.NaN()
+	}
+	labelClasses(cl, 1<<30)
+	got := []string{cl[0].Label, cl[1].Label, cl[2].Label}
+	sort.Strings(got)
+	if !slices.Equal(got, []string{"large", "small-1", "small-2"}) {
+		t.Errorf("labels %v", got)
+	}
+}
