@@ -180,6 +180,10 @@ func (c *clpModel) writeMPS(path string) error {
 		os.Remove(tmp)
 		return fmt.Errorf("lp: CLP could not write MPS file %s (code %d)", path, int(rc))
 	}
+	if err := os.Chmod(tmp, 0o644); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("lp: writing MPS: %w", err)
+	}
 	if err := os.Rename(tmp, path); err != nil {
 		os.Remove(tmp)
 		return fmt.Errorf("lp: writing MPS: %w", err)

@@ -543,3 +543,10 @@ func TestIterationLimit(t *testing.T) {
 		t.Errorf("status %v, want iteration limit", sol.Status)
 	}
 }
+
+func TestMPSNeedsCLP(t *testing.T) {
+	m := smallCases()[0].build()
+	if _, err := Solve(m, Options{Solver: Gonum, MPSFile: filepath.Join(t.TempDir(), "x.mps")}); err == nil {
+		t.Error("the gonum backend accepted an MPS file it cannot write")
+	}
+}
