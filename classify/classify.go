@@ -247,6 +247,26 @@ func Classify(j *data.Jobs, sizes []float64, spec *cluster.Spec, opt Options) (*
 	return classifyRows("all", j, sizes, spec, nil, opt)
 }
 
+// ClassifyRows classifies the given rows of j (for example the training
+// part of a hold-out split); Result.Rows records them.
+func ClassifyRows(j *data.Jobs, sizes []float64, spec *cluster.Spec, rows []int, opt Options) (*Result, error) {
+	if spec == nil {
+		spec = cluster.DefaultSpec()
+	}
+	if rows == nil {
+		rows = []int{}
+	}
+	for q, i := range rows {
+		if i < 0 || i >= j.Len() || (q > 0 && i <= rows[q-1]) {
+			return nil, fmt.Errorf("classify: rows must be increasing row numbers below %d", j.Len())
+		}
+	}
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("%s: no jobs to classify", j.Source)
+	}
+	return classifyRows("rows", j, sizes, spec, rows, opt)
+}
+
 func listNames(names []string, max int) string {
 	s := ""
 	for i, n := range names {
