@@ -10,4 +10,6 @@ func solveCLP(m *Model, opt Options) (*Solution, error) {
 
 func clpVersion() string { return "" }
 
-func newCLPMaster(m *Model) master { panic("lp: CLP is not available") }
+// newCLPMaster is unreachable without cgo (Solver.Resolve refuses CLP); it
+// falls back to the gonum master rather than panic.
+func newCLPMaster(m *Model) master { return &gonumMaster{m: m} }

@@ -227,3 +227,67 @@ func TestCOSHHDegenerate(t *testing.T) {
 		}
 	}
 }
+
+// Column generation against the full solve at the benchmark size, and on
+// degenerate instances: duplicated classes and types, sparse μ, counts of 0.
+func TestCOSHHColGenEqualsFullLarge(t *testing.T) {
+	if !CLPAvailable() {
+		t.Skip("the full 200×50 solve needs CLP to be quick")
+	}
+	r := rand.New(rand.NewPCG(11, 2026))
+	for n := 0; n < 3; n++ {
+		p := randomCOSHH(r, 200, 50)
+		full, err := SolveCOSHH(p, COSHHOptions{Solver: CLP, Method: Full})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cg, err := SolveCOSHH(p, COSHHOptions{Solver: CLP})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !near(cg.Lambda, full.Lambda, 1e-7) {
+			t.Errorf("200×50 instance %d: column generation λ = %.12g, full %.12g", n, cg.Lambda, full.Lambda)
+		}
+		checkCOSHH(t, p, cg)
+	}
+}
+
+func TestCOSHHColGenDegenerateInstances(t *testing.T) {
+	r := rand.New(rand.NewPCG(12, 2026))
+	for n := 0; n < 30; n++ {
+		p := randomCOSHH(r, 8, 5)
+		// Duplicate a class and a type; zero a type's machines; thin μ out.
+		p.ClassNames = append(p.ClassNames, "dup")
+		p.Alpha = append(p.Alpha, p.Alpha[0])
+		p.Mu = append(p.Mu, append([]float64(nil), p.Mu[0]...))
+		p.TypeNames = append(p.TypeNames, "dupT")
+		p.Counts = append(p.Counts, p.Counts[1])
+		for i := range p.Mu {
+			p.Mu[i] = append(p.Mu[i], p.Mu[i][1])
+			if r.Float64() < 0.3 {
+				p.Mu[i][2] = 0
+			}
+		}
+		if n%3 == 0 {
+			p.Counts[3] = 0
+		}
+		var ref float64
+		for _, s := range backends() {
+			for _, meth := range methods() {
+				sol, err := SolveCOSHH(p, COSHHOptions{Solver: s, Method: meth})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if ref == 0 {
+					ref = sol.Lambda
+				}
+				if !near(sol.Lambda, ref, 1e-7) {
+					t.Errorf("instance %d: %s %v λ = %.12g, reference %.12g", n, s, meth, sol.Lambda, ref)
+				}
+				if sol.Lambda > 0 {
+					checkCOSHH(t, p, sol)
+				}
+			}
+		}
+	}
+}
