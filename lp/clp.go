@@ -297,8 +297,6 @@ func (c *clpModel) confirm(obj []float64, first *Solution) (*Solution, error) {
 	return sol, err
 }
 
-// clpVersion returns the linked CLP version.
-func clpVersion() string { return C.GoString(C.Clp_Version()) }
 
 // clpMaster is a column-generation master on one CLP model.
 type clpMaster struct {

@@ -8,8 +8,6 @@ func solveCLP(m *Model, opt Options) (*Solution, error) {
 	return &Solution{Status: Error}, errNoCLP
 }
 
-func clpVersion() string { return "" }
-
 // newCLPMaster is unreachable without cgo (Solver.Resolve refuses CLP); it
 // falls back to the gonum master rather than panic.
 func newCLPMaster(m *Model) master { return &gonumMaster{m: m} }
