@@ -15,7 +15,10 @@ type Format string
 // Supported formats.
 const (
 	FormatParquet Format = "parquet"
-	FormatArrow   Format = "arrow" // Arrow IPC file or stream
+	FormatArrow   Format = "arrow" // Arrow IPC file or stream (told apart by magic bytes when reading; a file when writing)
+	// FormatArrowStream is the Arrow IPC stream format. Readers accept it as
+	// a synonym of FormatArrow; writers write a stream instead of a file.
+	FormatArrowStream Format = "arrow-stream"
 	FormatTSV     Format = "tsv"   // SWIM .tsv: six tab-separated columns, no header
 	FormatCSV     Format = "csv"   // CSV with a header row
 )
@@ -25,8 +28,10 @@ func FormatOf(path string) (Format, error) {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".parquet", ".pq":
 		return FormatParquet, nil
-	case ".arrow", ".ipc", ".feather", ".arrows":
+	case ".arrow", ".ipc", ".feather":
 		return FormatArrow, nil
+	case ".arrows":
+		return FormatArrowStream, nil
 	case ".tsv":
 		return FormatTSV, nil
 	case ".csv":
