@@ -1,6 +1,8 @@
 package classify
 
 import (
+	"encoding/json"
+	"io"
 	"math"
 	"slices"
 	"sort"
@@ -458,5 +460,68 @@ func TestLabelTable4(t *testing.T) {
 	sort.Strings(got)
 	if !slices.Equal(got, []string{"large", "small-1", "small-2"}) {
 		t.Errorf("labels %v", got)
+	}
+}
+
+func TestTablesAndJSON(t *testing.T) {
+	j, sizes := embedded(t, "embedded:fb2009-50")
+	primary, secondary, err := COSHH(j, sizes, nil, Options{K: 3, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab := Table(primary, secondary)
+	path := t.TempDir() + "/classes.parquet"
+	if err := data.WriteFileAtomic(path, false, func(w io.Writer) error { return data.WriteTable(w, tab, data.FormatParquet) }); err != nil {
+		t.Fatal(err)
+	}
+	back, err := data.ReadTable(path, data.FormatParquet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Len() != 3 || len(back.Names) != 13+6+4 {
+		t.Fatalf("classes table: %d rows, columns %v", back.Len(), back.Names)
+	}
+	jobs, _ := back.Col("jobs").([]int64)
+	alpha, _ := back.Col("alpha_per_s").([]float64)
+	mu, _ := back.Col("mu_R2").([]float64)
+	dur, _ := back.Col("mean_duration_s").([]float64)
+	total := int64(0)
+	for k, c := range secondary.Classes {
+		total += jobs[k]
+		if jobs[k] != int64(c.Count) || alpha[k] != c.Alpha || mu[k] != c.Mu[1] || !math.IsNaN(dur[k]) {
+			t.Errorf("row %d: jobs %d α %v μ %v duration %v; class %+v", k, jobs[k], alpha[k], mu[k], dur[k], c)
+		}
+	}
+	if total != 50 {
+		t.Errorf("Σ jobs = %d", total)
+	}
+	jt := JobsTable(j, primary, secondary)
+	if !slices.Equal(jt.Names, []string{"job_id", "primary_class", "secondary_class"}) || jt.Len() != 50 {
+		t.Fatalf("jobs table %v, %d rows", jt.Names, jt.Len())
+	}
+	if p := jt.Col("primary_class").([]int32); p[0] != -1 || !slices.Equal(jt.Col("secondary_class").([]int32), secondary.Assign) {
+		t.Errorf("jobs table classes %v", jt.Cols)
+	}
+	b, err := json.Marshal(secondary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"mean_duration_s":null`, `"jobs":50`, `"k":3`, `"name":"secondary"`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("JSON lacks %s: %s", want, b)
+		}
+	}
+	if b, err = json.Marshal(primary); err != nil || !strings.Contains(string(b), `"silhouette":null`) {
+		t.Errorf("empty primary JSON %s, %v", b, err)
+	}
+	for s, want := range map[string]int{"auto": KAuto, "users": KUsers, "7": 7} {
+		if k, err := ParseK(s); err != nil || k != want {
+			t.Errorf("ParseK(%q) = %d, %v", s, k, err)
+		}
+	}
+	for _, bad := range []string{"0", "-1", "many"} {
+		if _, err := ParseK(bad); err == nil {
+			t.Errorf("ParseK(%q) accepted", bad)
+		}
 	}
 }
