@@ -1,0 +1,198 @@
+package cluster
+
+import "math"
+
+// FSP is the Fair Sojourn Protocol (Friedman and Henderson; seed 001). A
+// virtual PS runs over the estimated sizes of all arrived jobs; a job stays
+// in it until it finishes there, even if it finished for real. The server
+// gives all capacity to the job that finishes first in the virtual PS among
+// those still running. A job that finished in the virtual PS but not for
+// real is late, and late jobs go first: with LatePS unset (FSP+FIFO, which
+// is schedsim's FSP) one at a time in the order they became late; with
+// LatePS set (FSP+PS) sharing equally.
+//
+// The virtual PS is kept in virtual time (see PS): a heap of virtual finish
+// tags. Virtual tags never change, and the virtual PS finishes jobs in tag
+// order, so the running jobs that are not late sit in a second heap keyed by
+// the same tag; its minimum is the job to serve, and it is the one that
+// becomes late when its virtual copy finishes first. Late jobs form a FIFO
+// queue or a PS (virtual time and heap of tags). O(log n) per event.
+type FSP struct {
+	LatePS bool
+
+	jobs []Job
+	c    float64
+	now  float64
+	rem  []float64 // true remaining work
+
+	virt  keyHeap // virtual copies by virtual finish tag
+	vt    float64 // virtual time of the virtual PS
+	ready keyHeap // running, not-late jobs by virtual finish tag
+
+	lateQ    []int32 // FIFO late jobs (LatePS unset), from lateHead
+	lateHead int
+	late     keyHeap // PS late jobs (LatePS set) by finish tag
+	vLate    float64
+}
+
+func (f *FSP) Name() string {
+	if f.LatePS {
+		return "fsp+ps"
+	}
+	return "fsp+fifo"
+}
+
+func (f *FSP) Start(jobs []Job, c float64) {
+	f.jobs, f.c, f.now, f.vt, f.vLate, f.lateHead = jobs, c, 0, 0, 0, 0
+	if cap(f.rem) < len(jobs) {
+		f.rem = make([]float64, len(jobs))
+	}
+	f.rem = f.rem[:len(jobs)]
+	f.virt.reset()
+	f.ready.reset()
+	f.late.reset()
+	f.lateQ = f.lateQ[:0]
+}
+
+func (f *FSP) Arrive(t float64, j int) {
+	tag := f.vt + f.jobs[j].Estimate
+	f.virt.push(tag, j)
+	f.ready.push(tag, j)
+	f.rem[j] = f.jobs[j].Size
+}
+
+func (f *FSP) nLate() int {
+	if f.LatePS {
+		return f.late.len()
+	}
+	return len(f.lateQ) - f.lateHead
+}
+
+// served returns the job served alone at full rate (−1 if none or if late
+// jobs share).
+func (f *FSP) served() int {
+	if f.LatePS {
+		if f.late.len() > 0 {
+			return -1
+		}
+	} else if f.lateHead < len(f.lateQ) {
+		return int(f.lateQ[f.lateHead])
+	}
+	if f.ready.len() > 0 {
+		return int(f.ready.min().j)
+	}
+	return -1
+}
+
+// next returns the next event time and kind: 0 virtual completion, 1 real
+// completion of the served job, 2 completion of a PS-late job.
+func (f *FSP) next() (float64, int) {
+	t, kind := math.Inf(1), -1
+	if n := f.virt.len(); n > 0 {
+		t, kind = f.now+(f.virt.min().key-f.vt)*float64(n)/f.c, 0
+	}
+	if s := f.served(); s >= 0 {
+		if tr := f.now + f.rem[s]/f.c; tr < t {
+			t, kind = tr, 1
+		}
+	} else if n := f.late.len(); f.LatePS && n > 0 {
+		if tr := f.now + (f.late.min().key-f.vLate)*float64(n)/f.c; tr < t {
+			t, kind = tr, 2
+		}
+	}
+	return t, kind
+}
+
+func (f *FSP) Next() float64 {
+	t, _ := f.next()
+	return t
+}
+
+func (f *FSP) Advance(t float64, done func(int)) {
+	tn, kind := f.next()
+	dt := t - f.now
+	f.now = t
+	if kind < 0 {
+		return
+	}
+	s := f.served()
+	if n := f.virt.len(); n > 0 {
+		f.vt += dt * f.c / float64(n)
+	}
+	if s >= 0 {
+		f.rem[s] -= dt * f.c
+	} else if n := f.late.len(); f.LatePS && n > 0 {
+		f.vLate += dt * f.c / float64(n)
+	}
+	if t >= tn {
+		switch kind {
+		case 0:
+			f.vt = math.Max(f.vt, f.virt.min().key)
+		case 1:
+			f.rem[s] = 0
+		case 2:
+			f.vLate = math.Max(f.vLate, f.late.min().key)
+		}
+	}
+	// Real completions first: a job finishing for real at the moment its
+	// virtual copy finishes is not late.
+	f.complete(done)
+	for f.virt.len() > 0 {
+		e := f.virt.min()
+		if e.key-f.vt > Tol*f.jobs[e.j].Estimate {
+			break
+		}
+		f.virt.pop()
+		j := int(e.j)
+		if f.rem[j] < 0 { // finished for real already
+			continue
+		}
+		// Still running and not late: it is the head of ready (same keys,
+		// same order).
+		f.ready.pop()
+		if f.LatePS {
+			f.late.push(f.vLate+f.rem[j]*1, j)
+		} else {
+			f.lateQ = append(f.lateQ, int32(j))
+		}
+	}
+	if f.virt.len() == 0 {
+		f.vt = 0
+	}
+	f.complete(done)
+}
+
+// complete finishes the jobs whose remaining work is within tolerance of 0;
+// a finished job's rem is set to −1.
+func (f *FSP) complete(done func(int)) {
+	for {
+		s := f.served()
+		if s < 0 || f.rem[s] > Tol*f.jobs[s].Size {
+			break
+		}
+		if !f.LatePS && f.lateHead < len(f.lateQ) {
+			f.lateHead++
+			if f.lateHead == len(f.lateQ) {
+				f.lateQ, f.lateHead = f.lateQ[:0], 0
+			}
+		} else {
+			f.ready.pop()
+		}
+		f.rem[s] = -1
+		done(s)
+	}
+	if f.LatePS {
+		for f.late.len() > 0 {
+			e := f.late.min()
+			if e.key-f.vLate > Tol*f.jobs[e.j].Size {
+				break
+			}
+			f.late.pop()
+			f.rem[e.j] = -1
+			done(int(e.j))
+		}
+		if f.late.len() == 0 {
+			f.vLate = 0
+		}
+	}
+}

@@ -1,0 +1,221 @@
+package cluster
+
+import (
+	"fmt"
+	"math"
+)
+
+// LASMQ is the multi-level queue of seed 000 (LAS_MQ), fluid form. There are
+// K queues; a job is in queue i while its attained service is below α_i
+// (α_0 = Alpha0, α_{i+1} = P·α_i; the last queue has no bound). New jobs
+// enter queue 0; a job whose attained service reaches its queue's threshold
+// moves to the tail of the next queue. The capacity is split among the
+// non-empty queues in proportion to their weights (Strict: all of it to the
+// highest-priority non-empty queue, which is also what happens when every
+// non-empty queue has weight 0); within a queue, the job that entered it
+// first gets the queue's whole share (FIFO by entry into the queue).
+//
+// Only queue heads are served, so an event costs O(K): the queues are
+// linked lists and each head's attained service is advanced per event.
+type LASMQ struct {
+	K       int
+	Alpha0  float64
+	P       float64
+	Weights []float64 // K weights, highest-priority queue first; nil: all 1
+	Strict  bool
+
+	jobs   []Job
+	c      float64
+	now    float64
+	thr    []float64 // K−1 thresholds
+	w      []float64
+	att    []float64 // attained service
+	link   []int32   // next job in the same queue
+	head   []int32
+	tail   []int32
+	rate   []float64 // per-queue rate of its head
+	evQ    int       // queue whose head causes the next event
+	evTo   float64   // that head's attained service at the event
+	nextT  float64
+	active int
+}
+
+func (m *LASMQ) Name() string { return "las_mq" }
+
+// Validate checks the parameters.
+func (m *LASMQ) Validate() error {
+	switch {
+	case m.K < 1:
+		return fmt.Errorf("las_mq: k = %d: need at least one queue", m.K)
+	case m.K > 1 && !(m.Alpha0 > 0) || math.IsInf(m.Alpha0, 0):
+		return fmt.Errorf("las_mq: alpha0 = %v: need a finite positive first threshold", m.Alpha0)
+	case m.K > 2 && (!(m.P > 1) || math.IsInf(m.P, 0)):
+		return fmt.Errorf("las_mq: p = %v: need a finite step above 1", m.P)
+	case m.Weights != nil && len(m.Weights) != m.K:
+		return fmt.Errorf("las_mq: %d weights for %d queues", len(m.Weights), m.K)
+	}
+	for i, w := range m.Weights {
+		if !(w >= 0) || math.IsInf(w, 0) {
+			return fmt.Errorf("las_mq: weight %d = %v: need a finite non-negative weight", i+1, w)
+		}
+	}
+	return nil
+}
+
+// Thresholds returns the K−1 demotion thresholds α_0, p·α_0, ….
+func (m *LASMQ) Thresholds() []float64 {
+	t := make([]float64, max(0, m.K-1))
+	a := m.Alpha0
+	for i := range t {
+		t[i] = a
+		a *= m.P
+	}
+	return t
+}
+
+func (m *LASMQ) Start(jobs []Job, c float64) {
+	n := len(jobs)
+	m.jobs, m.c, m.now, m.active = jobs, c, 0, 0
+	m.thr = m.Thresholds()
+	m.w = append(m.w[:0], m.Weights...)
+	for len(m.w) < m.K {
+		m.w = append(m.w, 1)
+	}
+	if cap(m.att) < n {
+		m.att = make([]float64, n)
+		m.link = make([]int32, n)
+	}
+	m.att, m.link = m.att[:n], m.link[:n]
+	m.head = resize32(m.head, m.K)
+	m.tail = resize32(m.tail, m.K)
+	for q := range m.head {
+		m.head[q], m.tail[q] = -1, -1
+	}
+	if cap(m.rate) < m.K {
+		m.rate = make([]float64, m.K)
+	}
+	m.rate = m.rate[:m.K]
+	m.plan()
+}
+
+func resize32(s []int32, n int) []int32 {
+	if cap(s) < n {
+		return make([]int32, n)
+	}
+	return s[:n]
+}
+
+// queueOf returns the queue for attained service a.
+func (m *LASMQ) queueOf(a float64, from int) int {
+	q := from
+	for q < m.K-1 && a >= m.thr[q]*(1-Tol) {
+		q++
+	}
+	return q
+}
+
+func (m *LASMQ) enqueue(q, j int) {
+	m.link[j] = -1
+	if m.tail[q] < 0 {
+		m.head[q] = int32(j)
+	} else {
+		m.link[m.tail[q]] = int32(j)
+	}
+	m.tail[q] = int32(j)
+}
+
+func (m *LASMQ) dequeue(q int) {
+	h := m.head[q]
+	m.head[q] = m.link[h]
+	if m.head[q] < 0 {
+		m.tail[q] = -1
+	}
+}
+
+func (m *LASMQ) Arrive(t float64, j int) {
+	m.att[j] = 0
+	m.enqueue(m.queueOf(0, 0), j)
+	m.active++
+	m.plan()
+}
+
+// plan sets the queue rates and finds the next event.
+func (m *LASMQ) plan() {
+	m.nextT, m.evQ = math.Inf(1), -1
+	sum, first := 0.0, -1
+	for q := 0; q < m.K; q++ {
+		m.rate[q] = 0
+		if m.head[q] >= 0 {
+			if first < 0 {
+				first = q
+			}
+			sum += m.w[q]
+		}
+	}
+	if first < 0 {
+		return
+	}
+	if m.Strict || !(sum > 0) {
+		m.rate[first] = m.c
+	} else {
+		for q := first; q < m.K; q++ {
+			if m.head[q] >= 0 {
+				m.rate[q] = m.c * m.w[q] / sum
+			}
+		}
+	}
+	for q := first; q < m.K; q++ {
+		h := m.head[q]
+		if h < 0 || m.rate[q] == 0 {
+			continue
+		}
+		to := m.jobs[h].Size
+		if q < m.K-1 && m.thr[q] < to {
+			to = m.thr[q]
+		}
+		if t := m.now + (to-m.att[h])/m.rate[q]; t < m.nextT {
+			m.nextT, m.evQ, m.evTo = t, q, to
+		}
+	}
+}
+
+func (m *LASMQ) Next() float64 { return m.nextT }
+
+func (m *LASMQ) Advance(t float64, done func(int)) {
+	if m.evQ < 0 {
+		m.now = t
+		return
+	}
+	dt := t - m.now
+	for q := 0; q < m.K; q++ {
+		if h := m.head[q]; h >= 0 && m.rate[q] > 0 {
+			m.att[h] += dt * m.rate[q]
+		}
+	}
+	if t >= m.nextT {
+		h := m.head[m.evQ]
+		m.att[h] = math.Max(m.att[h], m.evTo)
+	}
+	m.now = t
+	for changed := true; changed; {
+		changed = false
+		for q := 0; q < m.K; q++ {
+			h := m.head[q]
+			if h < 0 {
+				continue
+			}
+			size := m.jobs[h].Size
+			if size-m.att[h] <= Tol*size {
+				m.dequeue(q)
+				m.active--
+				done(int(h))
+				changed = true
+			} else if nq := m.queueOf(m.att[h], q); nq != q {
+				m.dequeue(q)
+				m.enqueue(nq, int(h))
+				changed = true
+			}
+		}
+	}
+	m.plan()
+}

@@ -1,0 +1,140 @@
+package cluster
+
+import (
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/stat"
+)
+
+// Quantiles of a sample (linear interpolation between order statistics).
+type Quantiles struct {
+	Mean float64 `json:"mean"`
+	Min  float64 `json:"min"`
+	P50  float64 `json:"p50"`
+	P90  float64 `json:"p90"`
+	P99  float64 `json:"p99"`
+	Max  float64 `json:"max"`
+}
+
+// QuantilesOf summarises x (which it does not modify). The zero value is
+// returned for an empty sample.
+func QuantilesOf(x []float64) Quantiles {
+	return quantilesSorted(slices.Sorted(slices.Values(x)))
+}
+
+// quantilesSorted summarises an ascending sample.
+func quantilesSorted(s []float64) Quantiles {
+	if len(s) == 0 {
+		return Quantiles{}
+	}
+	return Quantiles{
+		Mean: stat.Mean(s, nil),
+		Min:  s[0],
+		P50:  stat.Quantile(0.5, stat.LinInterp, s, nil),
+		P90:  stat.Quantile(0.9, stat.LinInterp, s, nil),
+		P99:  stat.Quantile(0.99, stat.LinInterp, s, nil),
+		Max:  s[len(s)-1],
+	}
+}
+
+// Summary aggregates one run.
+type Summary struct {
+	Jobs     int       `json:"jobs"`
+	Response Quantiles `json:"response"`
+	// Slowdown is response / (size / capacity) over the jobs of positive
+	// size. A zero-size job has no meaningful slowdown (it needs no time
+	// alone on the cluster, and under FIFO it can still wait): its
+	// per-job slowdown is NaN and it is left out of these aggregates;
+	// ZeroSize counts such jobs.
+	Slowdown Quantiles `json:"slowdown"`
+	ZeroSize int       `json:"zero_size_jobs"`
+	// Makespan is the last completion minus the first arrival.
+	Makespan float64 `json:"makespan"`
+	// Utilisation is Σ sizes / (capacity × makespan).
+	Utilisation float64 `json:"utilisation"`
+	// Missed counts the jobs that completed after their PS completion time
+	// (the protective deadline), when deadlines were given; MaxLate is the
+	// largest such delay.
+	Missed  int     `json:"missed_deadlines"`
+	MaxLate float64 `json:"max_lateness"`
+}
+
+// DeadlineTol is the relative tolerance of the deadline check: a job misses
+// its PS deadline d when it completes after d·(1+DeadlineTol) (times are
+// absolute; floating-point noise in completion times is far below it).
+const DeadlineTol = 1e-9
+
+// Metrics computes per-job metrics and their summary from a run. Buffers
+// are reused between calls; the slices of a Metrics are overwritten by its
+// next Compute.
+type Metrics struct {
+	Response []float64
+	Slowdown []float64 // NaN for zero-size jobs
+	Missed   []bool    // nil without deadlines
+	sorted   []float64
+}
+
+// Compute fills m from jobs, their completion times, the capacity and,
+// when deadlines is not nil, every job's PS completion time.
+func (m *Metrics) Compute(jobs []Job, completion []float64, c float64, deadlines []float64) Summary {
+	n := len(jobs)
+	m.Response = resizeF(m.Response, n)
+	m.Slowdown = resizeF(m.Slowdown, n)
+	s := Summary{Jobs: n}
+	if deadlines != nil {
+		if cap(m.Missed) < n {
+			m.Missed = make([]bool, n)
+		}
+		m.Missed = m.Missed[:n]
+	} else {
+		m.Missed = nil
+	}
+	if n == 0 {
+		return s
+	}
+	work, last := 0.0, math.Inf(-1)
+	for i, j := range jobs {
+		r := completion[i] - j.Arrival
+		m.Response[i] = r
+		if j.Size > 0 {
+			m.Slowdown[i] = r / (j.Size / c)
+		} else {
+			m.Slowdown[i] = math.NaN()
+			s.ZeroSize++
+		}
+		work += j.Size
+		last = math.Max(last, completion[i])
+		if deadlines != nil {
+			late := completion[i] - deadlines[i]
+			m.Missed[i] = late > DeadlineTol*math.Abs(deadlines[i])
+			if m.Missed[i] {
+				s.Missed++
+				s.MaxLate = math.Max(s.MaxLate, late)
+			}
+		}
+	}
+	s.Makespan = last - jobs[0].Arrival
+	if s.Makespan > 0 {
+		s.Utilisation = work / (c * s.Makespan)
+	}
+	m.sorted = append(m.sorted[:0], m.Response...)
+	slices.Sort(m.sorted)
+	s.Response = quantilesSorted(m.sorted)
+	m.sorted = m.sorted[:0]
+	for _, v := range m.Slowdown {
+		if !math.IsNaN(v) {
+			m.sorted = append(m.sorted, v)
+		}
+	}
+	slices.Sort(m.sorted)
+	s.Slowdown = quantilesSorted(m.sorted)
+	return s
+}
+
+func resizeF(s []float64, n int) []float64 {
+	if cap(s) < n {
+		return make([]float64, n)
+	}
+	return s[:n]
+}

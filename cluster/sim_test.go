@@ -1,0 +1,99 @@
+package cluster
+
+import (
+	"math"
+	"testing"
+
+	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/estimate"
+)
+
+// exact builds jobs with exact estimates.
+func exact(arrival, size []float64) []Job {
+	jobs := make([]Job, len(arrival))
+	for i := range jobs {
+		jobs[i] = Job{Arrival: arrival[i], Size: size[i], Estimate: size[i], Weight: 1}
+	}
+	return jobs
+}
+
+func mustPolicy(t testing.TB, spec string) Policy {
+	t.Helper()
+	p, err := ParsePolicy(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func responses(t testing.TB, jobs []Job, c float64, spec string) []float64 {
+	t.Helper()
+	r, err := Simulate(jobs, c, mustPolicy(t, spec))
+	if err != nil {
+		t.Fatalf("%s: %v", spec, err)
+	}
+	out := make([]float64, len(jobs))
+	for i := range jobs {
+		out[i] = r.Completion[i] - jobs[i].Arrival
+	}
+	return out
+}
+
+func close(a, b, rel float64) bool {
+	return math.Abs(a-b) <= rel*math.Max(1, math.Max(math.Abs(a), math.Abs(b)))
+}
+
+// Seed 000, Fig. 1: A (t=0, size 4), B (t=1, size 4), C (t=2, size 1).
+func TestSeed000Figure1(t *testing.T) {
+	jobs := exact([]float64{0, 1, 2}, []float64{4, 4, 1})
+	for _, tc := range []struct {
+		spec string
+		want []float64
+	}{
+		{"las", []float64{9, 8, 1}},
+		{"las_mq:k=2,alpha0=1,strict=true", []float64{6, 8, 1}},
+		{"las_mq:k=2,alpha0=1,decay=0", []float64{6, 8, 1}},
+	} {
+		got := responses(t, jobs, 1, tc.spec)
+		for i := range got {
+			if !close(got[i], tc.want[i], 1e-12) {
+				t.Errorf("%s: responses %v, want %v", tc.spec, got, tc.want)
+				break
+			}
+		}
+	}
+}
+
+func TestParity50(t *testing.T) {
+	j, err := data.Open("embedded:fb2009-50", data.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sizes, _, err := estimate.Sizes(j, estimate.DefaultSizeOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs := exact(j.Submit, sizes)
+	for _, tc := range []struct {
+		spec string
+		want float64
+		rel  float64
+	}{
+		{"fifo", 553.9013261998157, 1e-6},
+		{"ps", 161.95307053523496, 1e-6},
+		{"srpt", 97.68891090830128, 1e-6},
+		{"fsp", 100.74518010262766, 1e-6},
+		{"las", 152.3193327738292, 1e-4},
+	} {
+		r := responses(t, jobs, 1, tc.spec)
+		m := 0.0
+		for _, v := range r {
+			m += v
+		}
+		m /= float64(len(r))
+		t.Logf("%s: %.16g (ref %.16g, rel %.2g)", tc.spec, m, tc.want, math.Abs(m-tc.want)/tc.want)
+		if math.Abs(m-tc.want) > tc.rel*tc.want {
+			t.Errorf("%s: mean response %.16g, schedsim %.16g", tc.spec, m, tc.want)
+		}
+	}
+}
