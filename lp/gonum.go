@@ -42,6 +42,13 @@ const (
 	kindSplit        // x = z⁺ − z⁻ (z⁻ at index z+1)
 )
 
+// entry is a coefficient of a standard-form row (col is the column) or of
+// a slack column (col is then the row).
+type entry struct {
+	col int
+	v   float64
+}
+
 type stdForm struct {
 	nz     int // structural z columns
 	c      []float64
@@ -117,10 +124,6 @@ func solveGonum(m *Model, opt Options) (*Solution, error) {
 	f.nz = len(cz)
 
 	// Rows of Â over z, as sparse lists; slacks are added after.
-	type entry struct {
-		col int
-		v   float64
-	}
 	rowEntries := make([][]entry, nr)
 	constant := make([]float64, nr)
 	for j := 0; j < nc; j++ {
@@ -251,7 +254,13 @@ func solveGonum(m *Model, opt Options) (*Solution, error) {
 			}
 		}
 		var err error
-		_, z, err = gonumSimplex(c, A, b)
+		initial := startBasis(opt.warm, f.nz, slacks, A, b)
+		_, z, err = gonumSimplex(c, A, b, initial)
+		if err != nil && initial != nil {
+			// A start gonum refuses (it panics on a basis it finds
+			// infeasible): solve from scratch.
+			_, z, err = gonumSimplex(c, A, b, nil)
+		}
 		switch {
 		case errors.Is(err, glp.ErrInfeasible):
 			sol.Status = Infeasible
@@ -266,9 +275,12 @@ func solveGonum(m *Model, opt Options) (*Solution, error) {
 		if !opt.NoDuals {
 			if nStd*(2*nStd+n) > maxDualEntries {
 				sol.Note = fmt.Sprintf("duals not computed: the dual LP (%d×%d dense) is too large for the gonum backend", n, 2*nStd+n)
-			} else if y, err := gonumDuals(c, A, b, z); err != nil {
+			} else if y, basis, err := gonumDuals(c, A, b, z); err != nil {
 				sol.Note = "duals not computed: " + err.Error()
 			} else {
+				if opt.warm != nil {
+					opt.warm.nz, opt.warm.basis = f.nz, basis
+				}
 				sol.Duals = make([]float64, nr)
 				for i := 0; i < nr; i++ {
 					if r := f.rowStd[i]; r >= 0 {
@@ -313,29 +325,96 @@ func solveGonum(m *Model, opt Options) (*Solution, error) {
 func clampZero(lo, hi float64) float64 { return math.Max(lo, math.Min(hi, 0)) }
 
 // gonumSimplex calls gonum's Simplex, turning a panic into an error.
-func gonumSimplex(c []float64, A *mat.Dense, b []float64) (f float64, x []float64, err error) {
+func gonumSimplex(c []float64, A *mat.Dense, b []float64, initial []int) (f float64, x []float64, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("gonum simplex panicked: %v", r)
 		}
 	}()
-	return glp.Simplex(c, A, b, gonumTol, nil)
+	return glp.Simplex(c, A, b, gonumTol, initial)
+}
+
+// gonumWarm carries an optimal basis from one solve of a model to the next
+// solve of the same model with columns appended (the column-generation
+// master): gonum's Simplex accepts a feasible initial basis, and the old
+// optimal basis stays feasible when new columns enter at zero.
+type gonumWarm struct {
+	nz    int   // structural columns of the standard form the basis is for
+	basis []int // standard-form column indices
+}
+
+// startBasis returns a feasible basis to start gonum's Simplex from, or nil
+// (gonum then runs its own phase 1): the warm basis remapped to the current
+// standard form (slack indices shift by the columns added since), else the
+// slack basis when every row has a slack and it is feasible.
+func startBasis(warm *gonumWarm, nz int, slacks [][]entry, A *mat.Dense, b []float64) []int {
+	m, n := A.Dims()
+	var basis []int
+	if warm != nil && len(warm.basis) == m && nz >= warm.nz {
+		basis = make([]int, m)
+		for k, j := range warm.basis {
+			if j >= warm.nz {
+				j += nz - warm.nz
+			}
+			if j >= n {
+				basis = nil
+				break
+			}
+			basis[k] = j
+		}
+	}
+	if basis == nil {
+		// One slack per row: each slack's first entry is in its own row.
+		own := make([]int, m)
+		for i := range own {
+			own[i] = -1
+		}
+		for k, sl := range slacks {
+			if r := sl[0].col; own[r] < 0 {
+				own[r] = nz + k
+			}
+		}
+		for _, j := range own {
+			if j < 0 {
+				return nil
+			}
+		}
+		basis = own
+	}
+	// Feasible: B x_B = b with x_B ≥ 0 (gonum panics otherwise).
+	B := mat.NewDense(m, m, nil)
+	col := make([]float64, m)
+	for k, j := range basis {
+		mat.Col(col, j, A)
+		B.SetCol(k, col)
+	}
+	var x mat.VecDense
+	if err := x.SolveVec(B, mat.NewVecDense(m, b)); err != nil {
+		return nil
+	}
+	for _, v := range x.RawVector().Data {
+		if v < -1e-13 || math.IsNaN(v) {
+			return nil
+		}
+	}
+	return basis
 }
 
 // gonumDuals finds duals y for the standard form at its optimum z: first
 // from a basis recovered from z (the positive columns, completed with
 // independent columns, slacks first), accepted if it is dual feasible
 // (ĉ − Âᵀy ≥ −tol); otherwise by solving the dual LP.
-func gonumDuals(c []float64, A *mat.Dense, b, z []float64) ([]float64, error) {
-	if y := basisDuals(c, A, z); y != nil {
-		return y, nil
+func gonumDuals(c []float64, A *mat.Dense, b, z []float64) (y []float64, basis []int, err error) {
+	if y, basis := basisDuals(c, A, z); y != nil {
+		return y, basis, nil
 	}
-	return gonumDual(c, A, b)
+	y, err = gonumDual(c, A, b)
+	return y, nil, err
 }
 
-// basisDuals returns y = B⁻ᵀ c_B for a basis B recovered from z, or nil
+// basisDuals returns y = B⁻ᵀ c_B and the basis B recovered from z, or nil
 // when the basis it finds is singular or not dual feasible.
-func basisDuals(c []float64, A *mat.Dense, z []float64) []float64 {
+func basisDuals(c []float64, A *mat.Dense, z []float64) ([]float64, []int) {
 	m, n := A.Dims()
 	zmax := 0.0
 	for _, v := range z {
@@ -348,7 +427,7 @@ func basisDuals(c []float64, A *mat.Dense, z []float64) []float64 {
 		}
 	}
 	if len(order) > m {
-		return nil
+		return nil, nil
 	}
 	// Then the other columns, the ones with few entries (slacks) first.
 	nnz := make([]int, n)
@@ -383,7 +462,7 @@ func basisDuals(c []float64, A *mat.Dense, z []float64) []float64 {
 		}
 	}
 	if len(basis) != m {
-		return nil
+		return nil, nil
 	}
 	B := mat.NewDense(m, m, nil)
 	cb := make([]float64, m)
@@ -394,7 +473,7 @@ func basisDuals(c []float64, A *mat.Dense, z []float64) []float64 {
 	}
 	var y mat.VecDense
 	if err := y.SolveVec(B.T(), mat.NewVecDense(m, cb)); err != nil {
-		return nil
+		return nil, nil
 	}
 	yv := y.RawVector().Data
 	cmax := 0.0
@@ -408,10 +487,10 @@ func basisDuals(c []float64, A *mat.Dense, z []float64) []float64 {
 			rc -= A.At(i, j) * yv[i]
 		}
 		if rc < -tol {
-			return nil
+			return nil, nil
 		}
 	}
-	return append([]float64(nil), yv...)
+	return append([]float64(nil), yv...), basis
 }
 
 // gonumDual solves max bᵀ y s.t. Aᵀ y ≤ c (y free) as the standard form
@@ -436,7 +515,7 @@ func gonumDual(c []float64, A *mat.Dense, b []float64) ([]float64, error) {
 	}
 	// y⁺ and y⁻ columns for a row with b = 0 and the same entries are twins;
 	// gonum copes. A zero row of A cannot occur (dropped in conversion).
-	_, w, err := gonumSimplex(cd, D, c)
+	_, w, err := gonumSimplex(cd, D, c, nil)
 	if err != nil {
 		return nil, fmt.Errorf("the dual LP failed: %v", err)
 	}

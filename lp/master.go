@@ -4,8 +4,9 @@ package lp
 // fixed and to which columns are added between solves. The CLP master keeps
 // one CLP model alive and re-solves with primal simplex from the previous
 // basis (new columns enter at zero, so the old basis stays primal feasible);
-// the gonum master re-solves from scratch (gonum's simplex has no warm
-// start), with duals from the dual LP.
+// the gonum master re-solves the grown model starting from the previous
+// optimal basis (recovered from the solution; gonum's Simplex accepts an
+// initial basis), with duals from that basis.
 
 // newColumn is a column to add: objective, bounds and entries.
 type newColumn struct {
@@ -34,10 +35,13 @@ func newMaster(m *Model, s Solver) (master, error) {
 	if s == CLP {
 		return newCLPMaster(m), nil
 	}
-	return &gonumMaster{m: m}, nil
+	return &gonumMaster{m: m, warm: &gonumWarm{}}, nil
 }
 
-type gonumMaster struct{ m *Model }
+type gonumMaster struct {
+	m    *Model
+	warm *gonumWarm
+}
 
 func (g *gonumMaster) add(cols []newColumn) {
 	for _, c := range cols {
@@ -48,6 +52,8 @@ func (g *gonumMaster) add(cols []newColumn) {
 	}
 }
 
-func (g *gonumMaster) solve() (*Solution, error) { return Solve(g.m, Options{Solver: Gonum}) }
+func (g *gonumMaster) solve() (*Solution, error) {
+	return Solve(g.m, Options{Solver: Gonum, warm: g.warm})
+}
 
 func (g *gonumMaster) close() {}

@@ -99,8 +99,11 @@ type Options struct {
 	// is solved (for debugging; written atomically).
 	MPSFile string
 	// NoDuals skips the row duals and reduced costs where they cost extra
-	// work (the gonum backend solves the dual LP for them).
+	// work (the gonum backend recovers them from the basis or solves the
+	// dual LP).
 	NoDuals bool
+
+	warm *gonumWarm // gonum: start basis in, optimal basis out (master only)
 }
 
 // Solution is the result of a solve. X, RowActivity, Duals and ReducedCosts
