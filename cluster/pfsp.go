@@ -46,7 +46,7 @@ type PFSP struct {
 	served int     // job served alone (−1: none, or late jobs share)
 	ahead  float64 // least slack of the running jobs ahead of served
 	nextT  float64
-	kind   int // 0 virtual completion, 1 real completion, 2 late completion, 3 re-plan
+	kind   int // 0 virtual completion, 1 real completion, 2 late completion, 3 slack ahead used up, 4 estimate used up
 }
 
 func (*PFSP) Name() string { return "pfsp" }
@@ -68,7 +68,12 @@ func (p *PFSP) w(j int32) float64 {
 	if p.rem[j] < 0 {
 		return 0
 	}
-	return math.Max(p.jobs[j].Estimate-(p.jobs[j].Size-p.rem[j]), 0)
+	e := p.jobs[j].Estimate
+	w := e - (p.jobs[j].Size - p.rem[j])
+	if w <= Tol*e {
+		return 0 // the estimate is used up
+	}
+	return w
 }
 
 func (p *PFSP) Arrive(t float64, j int) {
@@ -101,12 +106,24 @@ func (p *PFSP) plan() {
 	best, bestW, bestAhead := int32(-1), 0.0, 0.0
 	prefixMin := math.Inf(1)
 	sumV, sumW := 0.0, 0.0
+	// delta is the slack that counts as none: a job whose estimate is used
+	// up (w = 0) is completable only while the jobs ahead have more slack
+	// than this, since serving it eats their slack.
+	delta := 0.0
+	for _, j := range p.vq {
+		delta += p.tag[j] - p.vt + p.w(j)
+	}
+	delta *= Tol
 	for i, j := range p.vq {
 		v := p.tag[j] - p.vt
 		if p.rem[j] >= 0 {
 			w := p.w(j)
 			sumW += w
-			if w <= prefixMin+Tol*(w+math.Abs(prefixMin)) && (best < 0 || w < bestW) {
+			ok := w <= prefixMin+Tol*(w+math.Abs(prefixMin))
+			if w == 0 && !math.IsInf(prefixMin, 1) {
+				ok = prefixMin > delta
+			}
+			if ok && (best < 0 || w < bestW) {
 				best, bestW, bestAhead = j, w, prefixMin
 			}
 			s := sumV + float64(m-i)*v - sumW
@@ -124,7 +141,7 @@ func (p *PFSP) plan() {
 	if bestW > 0 && bestW < p.rem[best] {
 		// The estimate runs out first: the slack dynamics change then.
 		if t := p.now + bestW/p.c; t < p.nextT {
-			p.nextT, p.kind = t, 3
+			p.nextT, p.kind = t, 4
 		}
 	} else if bestW == 0 && !math.IsInf(bestAhead, 1) {
 		// An exhausted estimate: serving it eats the slack of the jobs
@@ -159,6 +176,9 @@ func (p *PFSP) Advance(t float64, done func(int)) {
 			p.rem[p.served] = 0
 		case 2:
 			p.vLate = math.Max(p.vLate, p.late.min().key)
+		case 4:
+			j := p.served
+			p.rem[j] = math.Min(p.rem[j], p.jobs[j].Size-p.jobs[j].Estimate)
 		}
 	}
 	p.now = t
