@@ -19,8 +19,8 @@ const (
 	// FormatArrowStream is the Arrow IPC stream format. Readers accept it as
 	// a synonym of FormatArrow; writers write a stream instead of a file.
 	FormatArrowStream Format = "arrow-stream"
-	FormatTSV     Format = "tsv"   // SWIM .tsv: six tab-separated columns, no header
-	FormatCSV     Format = "csv"   // CSV with a header row
+	FormatTSV         Format = "tsv" // SWIM .tsv: six tab-separated columns, no header
+	FormatCSV         Format = "csv" // CSV with a header row
 )
 
 // FormatOf guesses a file's format from its name.
@@ -78,15 +78,30 @@ func ReadFile(path string, opt ReadOptions) (*Jobs, error) {
 }
 
 // ReadBytes reads a job log held in memory; name is used in messages.
-// opt.Format must be set.
-func ReadBytes(b []byte, name string, opt ReadOptions) (*Jobs, error) {
-	var (
-		j   *Jobs
-		err error
-	)
+// opt.Format must be set. Parquet and Arrow tables are read column by column,
+// copying whole buffers into the Jobs columns; nothing of the decoder is
+// kept.
+func ReadBytes(b []byte, name string, opt ReadOptions) (j *Jobs, err error) {
+	defer func() {
+		if r := recover(); r != nil { // a decoder bug must not take the process down
+			j, err = nil, inputErrorf(name, 0, "", "cannot decode (corrupt or truncated file?): %v", r)
+		}
+	}()
 	switch opt.Format {
 	case FormatTSV:
 		j, err = readTSV(bytes.NewReader(b), name, &opt)
+	case FormatCSV:
+		j, err = readCSV(bytes.NewReader(b), name, &opt)
+	case FormatParquet, FormatArrow, FormatArrowStream:
+		if len(b) == 0 {
+			return nil, inputErrorf(name, 0, "", "empty file")
+		}
+		tbl, derr := readArrowBytes(b, opt.Format)
+		if derr != nil {
+			return nil, inputErrorf(name, 0, "", "%v", derr)
+		}
+		j, err = jobsFromArrow(tbl, name, &opt)
+		tbl.Release()
 	default:
 		return nil, fmt.Errorf("%s: format %q is not supported", name, opt.Format)
 	}
@@ -126,11 +141,24 @@ func finish(j *Jobs, opt *ReadOptions) error {
 	return nil
 }
 
-// Write writes j to w in the given format.
+// Write writes j to w in the given format: Parquet (Snappy pages, users
+// and queues dictionary encoded), an Arrow IPC file (FormatArrow) or stream
+// (FormatArrowStream), CSV with a header row, or SWIM .tsv (which holds only
+// job id, submit time and the three byte counts; nulls become 0).
+// Use WriteFileAtomic to write a file.
 func Write(w io.Writer, j *Jobs, f Format) error {
 	switch f {
 	case FormatTSV:
 		return writeTSV(w, j)
+	case FormatCSV:
+		return writeCSV(w, j)
+	case FormatParquet, FormatArrow, FormatArrowStream:
+		rec := j.record()
+		defer rec.Release()
+		if f == FormatParquet {
+			return writeParquet(w, rec, []string{ColUser, ColQueue})
+		}
+		return writeArrow(w, rec, f == FormatArrowStream)
 	}
 	return fmt.Errorf("writing format %q is not supported", f)
 }
