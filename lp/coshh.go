@@ -219,6 +219,13 @@ func SolveCOSHH(p *COSHHProblem, opt COSHHOptions) (*COSHHSolution, error) {
 			}
 		}
 		f, duals, err = solveCOSHHColGen(p, active, s, sol)
+		if errors.Is(err, errNoDuals) {
+			// gonum's dense simplex can fail to give duals on badly scaled
+			// instances: solve the full LP instead, and say so.
+			sol.Messages = append(sol.Messages, fmt.Sprintf("column generation stopped (%v); solved the full LP instead", err))
+			sol.Method = Full
+			f, duals, err = solveCOSHHFull(p, active, s, "", sol)
+		}
 	}
 	if err != nil {
 		return nil, err
@@ -340,6 +347,8 @@ func solveCOSHHFull(p *COSHHProblem, active []int, s Solver, mps string, sol *CO
 	return f, duals, nil
 }
 
+var errNoDuals = errors.New("coshh: no duals for column generation")
+
 // maxRounds bounds column generation (each round adds at least one column).
 const maxRounds = 10000
 
@@ -449,7 +458,7 @@ func solveCOSHHColGen(p *COSHHProblem, active []int, s Solver, sol *COSHHSolutio
 			return nil, nil, fmt.Errorf("coshh: the restricted LP ended %v in round %d", ls.Status, round)
 		}
 		if !ls.DualsAvailable {
-			return nil, nil, fmt.Errorf("coshh: the %s solver gave no duals for column generation: %s", ls.Solver, ls.Note)
+			return nil, nil, fmt.Errorf("%w: the %s solver gave no duals in round %d: %s", errNoDuals, ls.Solver, round, ls.Note)
 		}
 		sol.Rounds = round
 		// Price every column not in the master: per class and per type the

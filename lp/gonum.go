@@ -405,16 +405,17 @@ func startBasis(warm *gonumWarm, nz int, slacks [][]entry, A *mat.Dense, b []flo
 // independent columns, slacks first), accepted if it is dual feasible
 // (ĉ − Âᵀy ≥ −tol); otherwise by solving the dual LP.
 func gonumDuals(c []float64, A *mat.Dense, b, z []float64) (y []float64, basis []int, err error) {
-	if y, basis := basisDuals(c, A, z); y != nil {
+	if y, basis := basisDuals(c, A, b, z); y != nil {
 		return y, basis, nil
 	}
 	y, err = gonumDual(c, A, b)
 	return y, nil, err
 }
 
-// basisDuals returns y = B⁻ᵀ c_B and the basis B recovered from z, or nil
-// when the basis it finds is singular or not dual feasible.
-func basisDuals(c []float64, A *mat.Dense, z []float64) ([]float64, []int) {
+// basisDuals returns y = B⁻ᵀ c_B and an optimal basis B recovered from z
+// (the positive columns, completed with independent columns, then made dual
+// feasible by crossover), or nil when that fails.
+func basisDuals(c []float64, A *mat.Dense, b, z []float64) ([]float64, []int) {
 	m, n := A.Dims()
 	zmax := 0.0
 	for _, v := range z {
@@ -464,33 +465,97 @@ func basisDuals(c []float64, A *mat.Dense, z []float64) ([]float64, []int) {
 	if len(basis) != m {
 		return nil, nil
 	}
+	return crossover(c, A, b, basis)
+}
+
+// crossover runs primal simplex pivots (Bland's rule, dense LU) from a
+// primal feasible basis until it is dual feasible, and returns the duals
+// and the basis; nil when it does not get there. From a basis recovered
+// at an optimal point the pivots are degenerate and few: they fix a
+// completion of the basis that the optimal point did not determine.
+func crossover(c []float64, A *mat.Dense, b []float64, basis []int) ([]float64, []int) {
+	m, n := A.Dims()
+	inBasis := make([]bool, n)
+	for _, j := range basis {
+		inBasis[j] = true
+	}
 	B := mat.NewDense(m, m, nil)
+	col := make([]float64, m)
 	cb := make([]float64, m)
-	for k, j := range basis {
-		mat.Col(col, j, A)
-		B.SetCol(k, col)
-		cb[k] = c[j]
-	}
-	var y mat.VecDense
-	if err := y.SolveVec(B.T(), mat.NewVecDense(m, cb)); err != nil {
-		return nil, nil
-	}
-	yv := y.RawVector().Data
-	cmax := 0.0
-	for _, v := range c {
-		cmax = math.Max(cmax, math.Abs(v))
-	}
-	tol := 1e-9 * math.Max(1, cmax)
-	for j := 0; j < n; j++ {
-		rc := c[j]
-		for i := 0; i < m; i++ {
-			rc -= A.At(i, j) * yv[i]
+	var lu mat.LU
+	var y, xb, d mat.VecDense
+	for iter := 0; iter <= 20*m; iter++ {
+		for k, j := range basis {
+			mat.Col(col, j, A)
+			B.SetCol(k, col)
+			cb[k] = c[j]
 		}
-		if rc < -tol {
+		lu.Factorize(B)
+		if math.IsInf(lu.Cond(), 1) {
 			return nil, nil
 		}
+		// A mat.Condition error is a warning about accuracy; the duals
+		// are checked below and column generation is checked against full
+		// solves in the tests.
+		if err := lu.SolveVecTo(&y, true, mat.NewVecDense(m, cb)); err != nil && !isCondition(err) {
+			return nil, nil
+		}
+		yv := y.RawVector().Data
+		enter := -1
+		for j := 0; j < n && enter < 0; j++ {
+			if inBasis[j] {
+				continue
+			}
+			// Dual feasibility relative to the size of the terms of c_j − A_jᵀy.
+			rc, size := c[j], math.Abs(c[j])
+			for i := 0; i < m; i++ {
+				t := A.At(i, j) * yv[i]
+				rc -= t
+				size += math.Abs(t)
+			}
+			if rc < -1e-9*math.Max(1, size) {
+				enter = j // Bland: the first improving column
+			}
+		}
+		if enter < 0 {
+			return append([]float64(nil), yv...), basis
+		}
+		if err := lu.SolveVecTo(&xb, false, mat.NewVecDense(m, b)); err != nil && !isCondition(err) {
+			return nil, nil
+		}
+		mat.Col(col, enter, A)
+		if err := lu.SolveVecTo(&d, false, mat.NewVecDense(m, col)); err != nil && !isCondition(err) {
+			return nil, nil
+		}
+		dv, xv := d.RawVector().Data, xb.RawVector().Data
+		dmax := 0.0
+		for _, v := range dv {
+			dmax = math.Max(dmax, math.Abs(v))
+		}
+		leave, best := -1, math.Inf(1)
+		for k, v := range dv {
+			if v <= 1e-9*dmax {
+				continue
+			}
+			ratio := math.Max(xv[k], 0) / v
+			// Bland: ties go to the smallest column index.
+			if ratio < best*(1-1e-12) || (ratio <= best*(1+1e-12) && leave >= 0 && basis[k] < basis[leave]) {
+				leave, best = k, ratio
+			}
+		}
+		if leave < 0 {
+			return nil, nil // unbounded direction: not an optimal point
+		}
+		inBasis[basis[leave]] = false
+		inBasis[enter] = true
+		basis[leave] = enter
 	}
-	return append([]float64(nil), yv...), basis
+	return nil, nil
+}
+
+func isCondition(err error) bool {
+	var c mat.Condition
+	return errors.As(err, &c)
 }
 
 // gonumDual solves max bᵀ y s.t. Aᵀ y ≤ c (y free) as the standard form
