@@ -258,15 +258,64 @@ func (r *run) forChunks(fn func(c, lo, hi int)) {
 	wg.Wait()
 }
 
-// sqDist returns ‖a − b‖² for two rows of equal length.
+// sqDist returns ‖a − b‖² for two rows of equal length. Four accumulators
+// break the chain of dependent additions (the loop is otherwise bound by
+// the latency of one add per coordinate); the order of additions is fixed,
+// so the result is deterministic.
 func sqDist(a, b []float64) float64 {
 	b = b[:len(a)]
-	s := 0.0
-	for j, v := range a {
-		e := v - b[j]
-		s += e * e
+	var s0, s1, s2, s3 float64
+	j := 0
+	for ; j+4 <= len(a); j += 4 {
+		x := a[j : j+4 : j+4]
+		y := b[j : j+4 : j+4]
+		e0, e1, e2, e3 := x[0]-y[0], x[1]-y[1], x[2]-y[2], x[3]-y[3]
+		s0 += e0 * e0
+		s1 += e1 * e1
+		s2 += e2 * e2
+		s3 += e3 * e3
 	}
-	return s
+	for ; j < len(a); j++ {
+		e := a[j] - b[j]
+		s0 += e * e
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+// distances sets out[c] to sqDist(x, centre c) for the k = len(out) centres
+// stored row-major in centers. Eight features (the common case of a job log)
+// get an unrolled kernel that keeps the row in registers; it adds in the
+// same order as sqDist, so both give the same bits.
+func distances(x, centers, out []float64) {
+	d := len(x)
+	if d == 8 {
+		x0, x1, x2, x3, x4, x5, x6, x7 := x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7]
+		centers = centers[:len(out)*8]
+		for c := range out {
+			y := centers[c*8 : c*8+8 : c*8+8]
+			e0, e1, e2, e3 := x0-y[0], x1-y[1], x2-y[2], x3-y[3]
+			e4, e5, e6, e7 := x4-y[4], x5-y[5], x6-y[6], x7-y[7]
+			out[c] = ((e0*e0 + e4*e4) + (e1*e1 + e5*e5)) + ((e2*e2 + e6*e6) + (e3*e3 + e7*e7))
+		}
+		return
+	}
+	for c := range out {
+		out[c] = sqDist(x, centers[c*d:c*d+d])
+	}
+}
+
+// nearest2 returns the index of the smallest of dist and the two smallest
+// values (the first index among equals).
+func nearest2(dist []float64) (a int, b1, b2 float64) {
+	b1, b2 = math.Inf(1), math.Inf(1)
+	for c, v := range dist {
+		if v < b1 {
+			b2, b1, a = b1, v, c
+		} else if v < b2 {
+			b2 = v
+		}
+	}
+	return a, b1, b2
 }
 
 // seedPlusPlus chooses the initial centres by D² sampling.
@@ -359,18 +408,10 @@ func (r *run) lloyd(maxIter int, tolAbs float64) {
 
 	// First pass: exact nearest and second-nearest distances.
 	r.forChunks(func(ch, lo, hi int) {
+		dist := make([]float64, k)
 		for i := lo; i < hi; i++ {
-			x := r.pts[i*d : i*d+d]
-			b1, b2 := math.Inf(1), math.Inf(1)
-			a := 0
-			for c := 0; c < k; c++ {
-				dd := sqDist(x, r.centers[c*d:c*d+d])
-				if dd < b1 {
-					b2, b1, a = b1, dd, c
-				} else if dd < b2 {
-					b2 = dd
-				}
-			}
+			distances(r.pts[i*d:i*d+d], r.centers, dist)
+			a, b1, b2 := nearest2(dist)
 			r.assign[i] = int32(a)
 			r.upper[i] = math.Sqrt(b1)
 			r.lower[i] = math.Sqrt(b2)
@@ -416,6 +457,7 @@ func (r *run) lloyd(maxIter int, tolAbs float64) {
 		// Assignment step with Hamerly's bounds.
 		r.forChunks(func(ch, lo, hi int) {
 			changed := 0.0
+			dist := make([]float64, k)
 			for i := lo; i < hi; i++ {
 				a := int(r.assign[i])
 				u := r.upper[i] + move[a]
@@ -439,16 +481,8 @@ func (r *run) lloyd(maxIter int, tolAbs float64) {
 					r.upper[i], r.lower[i] = u, l
 					continue
 				}
-				b1, b2 := math.Inf(1), math.Inf(1)
-				na := 0
-				for c := 0; c < k; c++ {
-					dd := sqDist(x, r.centers[c*d:c*d+d])
-					if dd < b1 {
-						b2, b1, na = b1, dd, c
-					} else if dd < b2 {
-						b2 = dd
-					}
-				}
+				distances(x, r.centers, dist)
+				na, b1, b2 := nearest2(dist)
 				if na != a {
 					r.assign[i] = int32(na)
 					changed++
