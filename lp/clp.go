@@ -250,6 +250,14 @@ func (c *clpModel) solve(how int) (*Solution, error) {
 	return sol, nil
 }
 
+func writeMPSModel(m *Model, path string) error {
+	c := newCLP()
+	defer c.free()
+	c.load(m)
+	c.names(m)
+	return c.writeMPS(path)
+}
+
 func solveCLP(m *Model, opt Options) (*Solution, error) {
 	c := newCLP()
 	defer c.free()
@@ -296,7 +304,6 @@ func (c *clpModel) confirm(obj []float64, first *Solution) (*Solution, error) {
 	sol.Iterations += first.Iterations + feas.Iterations
 	return sol, err
 }
-
 
 // clpMaster is a column-generation master on one CLP model.
 type clpMaster struct {

@@ -11,3 +11,5 @@ func solveCLP(m *Model, opt Options) (*Solution, error) {
 // newCLPMaster is unreachable without cgo (Solver.Resolve refuses CLP); it
 // falls back to the gonum master rather than panic.
 func newCLPMaster(m *Model) master { return &gonumMaster{m: m, warm: &gonumWarm{}} }
+
+func writeMPSModel(m *Model, path string) error { return errNoCLP }

@@ -214,7 +214,8 @@ func SolveCOSHH(p *COSHHProblem, opt COSHHOptions) (*COSHHSolution, error) {
 		f, duals, err = solveCOSHHFull(p, active, s, opt.MPSFile, sol)
 	default:
 		if opt.MPSFile != "" {
-			if _, _, err := solveCOSHHFull(p, active, s, opt.MPSFile, &COSHHSolution{}); err != nil {
+			m, _ := coshhFullModel(p, active)
+			if err := WriteMPS(m, opt.MPSFile); err != nil {
 				return nil, err
 			}
 		}
@@ -293,12 +294,12 @@ func (sol *COSHHSolution) fill(p *COSHHProblem, active []int, f [][]float64, typ
 	}
 }
 
-// solveCOSHHFull builds and solves the textbook model: columns δ_it in
-// machines for every class and type, then λ. It returns the fractions and
-// dλ/d(fraction of type t) = n_t × (type row dual).
-func solveCOSHHFull(p *COSHHProblem, active []int, s Solver, mps string, sol *COSHHSolution) ([][]float64, []float64, error) {
+// coshhFullModel builds the textbook model: rows for the active classes
+// then the types, column λ, then δ_it in machines for every active class
+// and type (col[k][t] is the column of active class k on type t).
+func coshhFullModel(p *COSHHProblem, active []int) (m *Model, col [][]int) {
 	nt := len(p.Counts)
-	m := NewModel("coshh", Maximize)
+	m = NewModel("coshh", Maximize)
 	for _, i := range active {
 		m.AddRow("class_"+p.ClassNames[i], GE(0))
 	}
@@ -309,7 +310,7 @@ func solveCOSHHFull(p *COSHHProblem, active []int, s Solver, mps string, sol *CO
 	for k, i := range active {
 		m.Set(k, lam, -p.Alpha[i])
 	}
-	col := make([][]int, len(active))
+	col = make([][]int, len(active))
 	for k, i := range active {
 		col[k] = make([]int, nt)
 		for t := 0; t < nt; t++ {
@@ -319,7 +320,21 @@ func solveCOSHHFull(p *COSHHProblem, active []int, s Solver, mps string, sol *CO
 			m.Set(len(active)+t, j, 1)
 		}
 	}
-	ls, err := Solve(m, Options{Solver: s, MPSFile: mps, NoDuals: s == Gonum})
+	return m, col
+}
+
+// solveCOSHHFull solves the textbook model (writing it as MPS first when
+// mps is set). It returns the fractions and dλ/d(fraction of type t) =
+// n_t × (type row dual).
+func solveCOSHHFull(p *COSHHProblem, active []int, s Solver, mps string, sol *COSHHSolution) ([][]float64, []float64, error) {
+	nt := len(p.Counts)
+	m, col := coshhFullModel(p, active)
+	if mps != "" {
+		if err := WriteMPS(m, mps); err != nil {
+			return nil, nil, err
+		}
+	}
+	ls, err := Solve(m, Options{Solver: s, NoDuals: s == Gonum})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -67,7 +67,9 @@ const feasTol = 1e-9
 
 func solveGonum(m *Model, opt Options) (*Solution, error) {
 	if opt.MPSFile != "" {
-		return &Solution{Status: Error}, errors.New("lp: MPS output (Options.MPSFile) is written by CLP; it is not available with the gonum solver")
+		if err := WriteMPS(m, opt.MPSFile); err != nil {
+			return &Solution{Status: Error}, err
+		}
 	}
 	s := 1.0
 	if m.Sense == Maximize {

@@ -168,6 +168,19 @@ func Solve(m *Model, opt Options) (sol *Solution, err error) {
 	return sol, err
 }
 
+// WriteMPS writes the model in MPS format to path (atomically), without
+// solving it. It needs the CLP backend. A maximisation is written as the
+// equivalent minimisation of the negated objective.
+func WriteMPS(m *Model, path string) error {
+	if err := m.Check(); err != nil {
+		return err
+	}
+	if !clpAvailable {
+		return errors.New("lp: MPS output is written by CLP, which this binary lacks (built without cgo)")
+	}
+	return writeMPSModel(m, path)
+}
+
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
 // activity returns A x for the model.

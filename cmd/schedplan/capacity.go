@@ -107,7 +107,7 @@ number of that type can reach it.`,
 	f.StringArrayVar(&whatIfs, "what-if", nil, "machine changes applied together, e.g. R1=+10,R2=-1 (repeatable)")
 	f.Float64Var(&target, "target", 0, "λ target: how many machines of each type alone reach it")
 	f.BoolVar(&asJSON, "json", false, "print JSON instead of tables")
-	f.StringVar(&mpsPath, "mps", "", "write each LP (full textbook form) as MPS, by CLP: FILE.primary.mps and FILE.secondary.mps")
+	f.StringVar(&mpsPath, "mps", "", "write each LP (full textbook form) as MPS (needs CLP): FILE.primary.mps and FILE.secondary.mps")
 	f.IntVar(&k, "k", 0, "number of job classes: N, 0 = chosen by silhouette, -1 = one per user (COSHH's rule)")
 	f.Uint64Var(&seed, "seed", 0, "k-means seed")
 	rootCmd.AddCommand(cmd)
