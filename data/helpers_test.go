@@ -82,15 +82,15 @@ func randomJobs(rng *rand.Rand, n int, nulls bool) *Jobs {
 		}
 		for _, c := range []*Column[float64]{&j.Start, &j.Finish, &j.MapTaskSeconds, &j.ReduceTaskSeconds, &j.Size} {
 			c.Valid = nullify(nil)
-			zeroNulls(c)
+			zeroNulls(c.Values, c.Valid)
 		}
 		for _, c := range []*Column[int64]{&j.InputBytes, &j.ShuffleBytes, &j.OutputBytes} {
 			c.Valid = nullify(nil)
-			zeroNulls(c)
+			zeroNulls(c.Values, c.Valid)
 		}
 		for _, c := range []*Column[int32]{&j.Priority, &j.MapTasks, &j.ReduceTasks} {
 			c.Valid = nullify(nil)
-			zeroNulls(c)
+			zeroNulls(c.Values, c.Valid)
 		}
 	}
 	if !sort.Float64sAreSorted(j.Submit) {
@@ -99,13 +99,6 @@ func randomJobs(rng *rand.Rand, n int, nulls bool) *Jobs {
 	return j
 }
 
-func zeroNulls[T Number](c *Column[T]) {
-	for i := range c.Values {
-		if !c.Valid.Valid(i) {
-			c.Values[i] = 0
-		}
-	}
-}
 
 // diffJobs describes the first difference between two tables over the given
 // columns (all canonical columns when cols is nil), "" when they are equal

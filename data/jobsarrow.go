@@ -283,7 +283,8 @@ func (c *arrowCol) chunks0Type() arrow.DataType {
 }
 
 // validity copies the null bitmaps of the chunks into a Bitmap, or returns
-// nil when no row is null.
+// nil when no row is null. Byte-aligned bitmaps (the usual case) are copied
+// whole.
 func (c *arrowCol) validity() Bitmap {
 	nulls := 0
 	for _, ch := range c.chunks {
@@ -293,18 +294,44 @@ func (c *arrowCol) validity() Bitmap {
 		return nil
 	}
 	b := NewBitmap(c.n)
+	dst := unsafe.Slice((*byte)(unsafe.Pointer(&b[0])), len(b)*8)
 	row := 0
 	for _, ch := range c.chunks {
 		if ch.NullN() > 0 {
-			for i := 0; i < ch.Len(); i++ {
-				if ch.IsNull(i) {
-					b.SetNull(row + i)
+			src := ch.NullBitmapBytes()
+			off := ch.Data().Offset()
+			if row%8 == 0 && off%8 == 0 && len(src) >= (off+ch.Len()+7)/8 {
+				nb := (ch.Len() + 7) / 8
+				copy(dst[row/8:row/8+nb], src[off/8:off/8+nb])
+				if tail := ch.Len() % 8; tail != 0 { // keep bits past the chunk valid
+					dst[row/8+nb-1] |= ^byte(0) << tail
+				}
+			} else {
+				for i := 0; i < ch.Len(); i++ {
+					if ch.IsNull(i) {
+						b.SetNull(row + i)
+					}
 				}
 			}
 		}
 		row += ch.Len()
 	}
 	return b
+}
+
+// zeroNulls sets the values at null rows to zero, so that tables read from
+// different formats hold identical bits.
+func zeroNulls[T Number](v []T, b Bitmap) {
+	for w, word := range b {
+		if word == ^uint64(0) {
+			continue
+		}
+		for bit := 0; bit < 64; bit++ {
+			if i := w*64 + bit; word&(1<<bit) == 0 && i < len(v) {
+				v[i] = 0
+			}
+		}
+	}
 }
 
 // strings converts a string, large-string, binary, dictionary or integer
@@ -547,13 +574,7 @@ func (c *arrowCol) floats(col *Column[float64], per float64, isTime bool) error 
 		row += ch.Len()
 	}
 	col.Values, col.Valid = v, c.validity()
-	if col.Valid != nil {
-		for i := range v {
-			if !col.Valid.Valid(i) {
-				v[i] = 0
-			}
-		}
-	}
+	zeroNulls(v, col.Valid)
 	return nil
 }
 
@@ -626,13 +647,7 @@ func (c *arrowCol) int64s(col *Column[int64]) error {
 		}
 		row += ch.Len()
 	}
-	if valid != nil {
-		for i := range v {
-			if !valid.Valid(i) {
-				v[i] = 0
-			}
-		}
-	}
+	zeroNulls(v, valid)
 	col.Values, col.Valid = v, valid
 	return nil
 }
@@ -645,13 +660,7 @@ func (c *arrowCol) int32s(col *Column[int32]) error {
 			v := make([]int32, c.n)
 			copy(v, c.chunks[0].(*array.Int32).Int32Values())
 			col.Values, col.Valid = v, c.validity()
-			if col.Valid != nil {
-				for i := range v {
-					if !col.Valid.Valid(i) {
-						v[i] = 0
-					}
-				}
-			}
+			zeroNulls(v, col.Valid)
 			return nil
 		}
 	}

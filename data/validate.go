@@ -150,7 +150,9 @@ func checkLengths(j *Jobs) error {
 
 // duplicateIDs returns up to limit pairs (first row, later row) of rows with
 // equal ids, one pair per distinct duplicated id, in order of the later row.
-// It uses an open-addressing hash set of row numbers: no per-id allocation.
+// It uses an open-addressing hash set whose slots hold a 32-bit fingerprint
+// of the id beside its row, so ids are compared only when fingerprints match:
+// no per-id allocation and few random reads.
 func duplicateIDs(s *Strings, limit int) [][2]int {
 	n := s.Len()
 	if n < 2 {
@@ -161,30 +163,35 @@ func duplicateIDs(s *Strings, limit int) [][2]int {
 		size <<= 1
 	}
 	mask := uint64(size - 1)
-	slots := make([]int32, size) // row+1; 0 is empty
+	slots := make([]uint64, size) // fingerprint<<32 | row+1; 0 is empty
 	seed := maphash.MakeSeed()
 	var dups [][2]int
 	reported := map[string]bool{}
 	for i := 0; i < n; i++ {
 		b := s.Bytes(i)
-		h := maphash.Bytes(seed, b) & mask
+		h := maphash.Bytes(seed, b)
+		fp := h &^ (1<<32 - 1)
+		k := h & mask
 		for {
-			r := slots[h]
-			if r == 0 {
-				slots[h] = int32(i + 1)
+			e := slots[k]
+			if e == 0 {
+				slots[k] = fp | uint64(i+1)
 				break
 			}
-			if bytes.Equal(s.Bytes(int(r-1)), b) {
-				if !reported[string(b)] {
-					reported[string(b)] = true
-					dups = append(dups, [2]int{int(r - 1), i})
-					if len(dups) == limit {
-						return dups
+			if e&^(1<<32-1) == fp {
+				r := int(e&(1<<32-1)) - 1
+				if bytes.Equal(s.Bytes(r), b) {
+					if !reported[string(b)] {
+						reported[string(b)] = true
+						dups = append(dups, [2]int{r, i})
+						if len(dups) == limit {
+							return dups
+						}
 					}
+					break
 				}
-				break
 			}
-			h = (h + 1) & mask
+			k = (k + 1) & mask
 		}
 	}
 	return dups
