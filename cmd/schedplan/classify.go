@@ -262,6 +262,9 @@ func printClassify(w io.Writer, rep *classifyReport) {
 	for _, r := range []*classify.Result{rep.Primary, rep.Secondary} {
 		fmt.Fprintln(w)
 		printClasses(w, r)
+		for _, warning := range r.Warnings {
+			fmt.Fprintf(w, "note: %s\n", warning)
+		}
 	}
 	if h := rep.HoldOut; h != nil {
 		fmt.Fprintf(w, "\nclass-based size predictor: classes fitted on the first %.0f%% of the jobs by submit time (%d jobs; features %s; k = %d), tested on the other %d\n",
@@ -306,7 +309,11 @@ func printClasses(w io.Writer, r *classify.Result) {
 	how := ""
 	switch r.KRule {
 	case "auto":
-		how = fmt.Sprintf("best silhouette over k = %d..%d; elbow of inertia at k = %d", r.Curve[0].K, r.Curve[len(r.Curve)-1].K, r.Elbow)
+		if len(r.Curve) == 0 {
+			how = "automatic, without a search: too few distinct jobs"
+		} else {
+			how = fmt.Sprintf("best silhouette over k = %d..%d; elbow of inertia at k = %d", r.Curve[0].K, r.Curve[len(r.Curve)-1].K, r.Elbow)
+		}
 	case "users":
 		how = "one per user"
 	default:
@@ -331,7 +338,7 @@ func printClasses(w io.Writer, r *classify.Result) {
 		fmt.Fprintln(tw)
 	}
 	tw.Flush()
-	if r.KRule == "auto" {
+	if len(r.Curve) > 0 {
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintln(tw, "k\tinertia\tsilhouette\t\t")
 		for _, s := range r.Curve {

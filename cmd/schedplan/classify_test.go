@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -143,6 +145,30 @@ func TestClassifyBadFlags(t *testing.T) {
 		out, err := classifyRun(t, append([]string{"-t", "embedded:fb2009-50"}, tc.args...)...)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: error %v, want %q (%s)", tc.args, err, tc.want, out)
+		}
+	}
+}
+
+func TestClassifyIdenticalJobs(t *testing.T) {
+	// Five jobs with the same bytes: one class whatever k asks for.
+	path := filepath.Join(t.TempDir(), "same.tsv")
+	var b strings.Builder
+	for i := 0; i < 5; i++ {
+		fmt.Fprintf(&b, "job%d\t%d\t10\t1000\t2000\t3000\n", i, 10*(i+1))
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"auto", "3", "users"} {
+		out, err := classifyRun(t, "-t", path, "--k", k)
+		if err != nil {
+			t.Fatal(err, out)
+		}
+		if !strings.Contains(out, "secondary classification: 5 jobs, k = 1 (") || !strings.Contains(out, "small") {
+			t.Errorf("--k %s:\n%s", k, out)
+		}
+		if k != "users" && !strings.Contains(out, "note: ") {
+			t.Errorf("--k %s: no note about the reduced k:\n%s", k, out)
 		}
 	}
 }
