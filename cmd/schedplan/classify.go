@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
 	"math"
 	"strings"
 	"text/tabwriter"
@@ -103,11 +102,8 @@ the first F of the jobs by submit time, using only what is known at submission
 			if err != nil {
 				return err
 			}
-			for _, r := range []*classify.Result{primary, secondary} {
-				for _, w := range r.Warnings {
-					slog.Warn(w, "classification", r.Name)
-				}
-			}
+			// Warnings travel in the results: "note:" lines in the text,
+			// "warnings" in the JSON.
 			rep := classifyReport{Trace: j.Source, Cluster: spec.Name, Jobs: j.Len(), Primary: primary, Secondary: secondary}
 			if s := secondary.Span; s > 0 {
 				rep.ArrivalRate = float64(j.Len()) / s
