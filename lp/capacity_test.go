@@ -121,3 +121,27 @@ func TestTargetUnreachable(t *testing.T) {
 		t.Errorf("R2 runs every class, so any target is reachable: %+v %v", res, err)
 	}
 }
+
+// FuzzParseChanges: any what-if text gives changes of known types with
+// finite deltas, or an error; never a panic.
+func FuzzParseChanges(f *testing.F) {
+	for _, s := range []string{"R1=+10,R2=-1", "R1=1e3", "R2=-0.5, R1=+2", "=", ",,", "R1=+Inf"} {
+		f.Add(s)
+	}
+	p := seedExample()
+	f.Fuzz(func(t *testing.T, s string) {
+		cs, err := ParseChanges(p, s)
+		if err != nil {
+			return
+		}
+		for _, c := range cs {
+			if c.Type < 0 || c.Type >= len(p.Counts) || math.IsNaN(c.Delta) || math.IsInf(c.Delta, 0) {
+				t.Fatalf("%q gave %+v", s, c)
+			}
+		}
+		again, err := ParseChanges(p, FormatChanges(p, cs))
+		if err != nil || len(again) != len(cs) {
+			t.Fatalf("%q: formatted %q does not parse back: %v", s, FormatChanges(p, cs), err)
+		}
+	})
+}
