@@ -21,7 +21,10 @@ const (
 // automatically over 2..12 with the default features and scaling, 10
 // restarts and seed 0.
 type Options struct {
-	// K is the number of classes: > 0 fixed, KAuto or KUsers.
+	// K is the number of classes: > 0 fixed, KAuto or KUsers. A fixed k
+	// (or the number of users) larger than the number of distinct feature
+	// vectors is reduced to that number, with a warning in
+	// Result.Warnings; identical jobs make one class.
 	K int
 	// KMin and KMax bound the automatic choice. Defaults 2 and 12.
 	KMin, KMax int

@@ -153,11 +153,9 @@ func KMeans(x *mat.Dense, k int, opt KMeansOptions) (*KMeansResult, error) {
 				t1 := time.Now()
 				rr.lloyd(opt.MaxIter, tolAbs)
 				rr.seedTime, rr.lloydTime = t1.Sub(t0), time.Since(t1)
+				// The bounds and partial sums are not needed any more.
+				rr.lower, rr.upper, rr.chunkSums = nil, nil, nil
 				runs[r] = rr
-				if r > 0 {
-					// Free what a losing restart holds as soon as possible.
-					rr.lower, rr.upper = nil, nil
-				}
 			}
 		}()
 	}
