@@ -56,8 +56,41 @@ type Summary struct {
 	// Missed counts the jobs that completed after their PS completion time
 	// (the protective deadline), when deadlines were given; MaxLate is the
 	// largest such delay.
-	Missed  int     `json:"missed_deadlines"`
-	MaxLate float64 `json:"max_lateness"`
+	Missed      int     `json:"missed_deadlines"`
+	MissedShare float64 `json:"missed_share"`
+	MaxLate     float64 `json:"max_lateness"`
+}
+
+// MeanSummary averages summaries field by field (counts are rounded to the
+// nearest integer; shares are averaged exactly).
+func MeanSummary(ss []Summary) Summary {
+	var m Summary
+	if len(ss) == 0 {
+		return m
+	}
+	k := 1 / float64(len(ss))
+	addQ := func(dst *Quantiles, q Quantiles) {
+		dst.Mean += k * q.Mean
+		dst.Min += k * q.Min
+		dst.P50 += k * q.P50
+		dst.P90 += k * q.P90
+		dst.P99 += k * q.P99
+		dst.Max += k * q.Max
+	}
+	var jobs, zero, missed float64
+	for _, s := range ss {
+		jobs += k * float64(s.Jobs)
+		zero += k * float64(s.ZeroSize)
+		missed += k * float64(s.Missed)
+		addQ(&m.Response, s.Response)
+		addQ(&m.Slowdown, s.Slowdown)
+		m.Makespan += k * s.Makespan
+		m.Utilisation += k * s.Utilisation
+		m.MissedShare += k * s.MissedShare
+		m.MaxLate += k * s.MaxLate
+	}
+	m.Jobs, m.ZeroSize, m.Missed = int(math.Round(jobs)), int(math.Round(zero)), int(math.Round(missed))
+	return m
 }
 
 // DeadlineTol is the relative tolerance of the deadline check: a job misses
@@ -114,6 +147,7 @@ func (m *Metrics) Compute(jobs []Job, completion []float64, c float64, deadlines
 			}
 		}
 	}
+	s.MissedShare = float64(s.Missed) / float64(n)
 	s.Makespan = last - jobs[0].Arrival
 	if s.Makespan > 0 {
 		s.Utilisation = work / (c * s.Makespan)

@@ -1,0 +1,71 @@
+package cluster
+
+import (
+	"math"
+
+	"github.com/schedplan/schedplan/data"
+)
+
+// JobRows accumulates per-job results of several runs (policy × run) for a
+// results file: one row per job and run.
+type JobRows struct {
+	Policy     []string
+	Run        []int32
+	Job        []int32 // index into the job list
+	Arrival    []float64
+	Size       []float64
+	Estimate   []float64
+	Completion []float64
+	Response   []float64
+	Slowdown   []float64 // NaN for zero-size jobs
+	Deadline   []float64 // PS completion time; NaN when not computed
+	Missed     []bool
+}
+
+// Append adds one run's rows: its jobs, their completion times, the metrics
+// computed from them (m must come from Compute on the same run) and the PS
+// deadlines (nil: none).
+func (r *JobRows) Append(policy string, run int, jobs []Job, completion []float64, m *Metrics, deadlines []float64) {
+	for i, j := range jobs {
+		r.Policy = append(r.Policy, policy)
+		r.Run = append(r.Run, int32(run))
+		r.Job = append(r.Job, int32(i))
+		r.Arrival = append(r.Arrival, j.Arrival)
+		r.Size = append(r.Size, j.Size)
+		r.Estimate = append(r.Estimate, j.Estimate)
+		r.Completion = append(r.Completion, completion[i])
+		r.Response = append(r.Response, m.Response[i])
+		r.Slowdown = append(r.Slowdown, m.Slowdown[i])
+		d, missed := math.NaN(), false
+		if deadlines != nil {
+			d, missed = deadlines[i], m.Missed[i]
+		}
+		r.Deadline = append(r.Deadline, d)
+		r.Missed = append(r.Missed, missed)
+	}
+}
+
+// Table returns the rows as a results table (snake_case columns); ids, when
+// not nil, names the jobs (ids[Job[k]] becomes column job_id).
+func (r *JobRows) Table(ids []string) *data.Table {
+	t := &data.Table{}
+	t.Add("policy", r.Policy)
+	t.Add("run", r.Run)
+	t.Add("job", r.Job)
+	if ids != nil {
+		col := make([]string, len(r.Job))
+		for k, j := range r.Job {
+			col[k] = ids[j]
+		}
+		t.Add(data.ColJobID, col)
+	}
+	t.Add("arrival", r.Arrival)
+	t.Add("size", r.Size)
+	t.Add("estimate", r.Estimate)
+	t.Add("completion", r.Completion)
+	t.Add("response", r.Response)
+	t.Add("slowdown", r.Slowdown)
+	t.Add("ps_deadline", r.Deadline)
+	t.Add("missed_deadline", r.Missed)
+	return t
+}
