@@ -22,12 +22,19 @@ import (
 // columns that appear in no row are set to their best bound; dependent
 // equality rows are removed (or the model is infeasible).
 //
-// gonum does not return the optimal basis, so row duals are obtained by
-// solving the dual of the standard form, max b̂ᵀ y s.t. Âᵀ y ≤ ĉ, with gonum
-// too (y = y⁺ − y⁻). Any optimal dual solution is a valid set of shadow
-// prices; when the primal is degenerate it may differ from CLP's. The dual LP
-// has as many rows as the standard form has columns, so it is skipped above
-// maxDualEntries dense entries (Solution.Note says so).
+// gonum does not return the optimal basis, so row duals are recovered: the
+// columns positive at the optimum, completed to a basis with independent
+// columns (slacks first), then made dual feasible by a few degenerate
+// simplex pivots (crossover); y = B⁻ᵀ c_B. If that fails, the dual of the
+// standard form, max b̂ᵀ y s.t. Âᵀ y ≤ ĉ, is solved with gonum too
+// (y = y⁺ − y⁻), unless it exceeds maxDualEntries dense entries (then
+// Solution.Note says why there are no duals). Any optimal dual solution is
+// a valid set of shadow prices; when the primal is degenerate it may differ
+// from CLP's.
+//
+// gonum's Simplex starts from a basis when given one: the slack basis when it
+// is feasible, or (column generation) the previous optimal basis, which
+// spares its phase 1.
 
 // maxDualEntries bounds the dense dual LP the gonum backend builds for duals.
 const maxDualEntries = 8 << 20
@@ -168,7 +175,7 @@ func solveGonum(m *Model, opt Options) (*Solution, error) {
 		eq = append(eq, stdRow{rowEntries[i], lo - constant[i]})
 		eqOf = append(eqOf, i)
 	}
-	keep, consistent := independentRows(len(eq), f.nz, func(k int, dst []float64) float64 {
+	keep, consistent := independentRows(len(eq), f.nz, 0, func(k int, dst []float64) float64 {
 		for _, e := range eq[k].e {
 			dst[e.col] += e.v
 		}
@@ -275,9 +282,7 @@ func solveGonum(m *Model, opt Options) (*Solution, error) {
 			return sol, fmt.Errorf("lp: gonum simplex failed on model %q: %w", m.Name, err)
 		}
 		if !opt.NoDuals {
-			if nStd*(2*nStd+n) > maxDualEntries {
-				sol.Note = fmt.Sprintf("duals not computed: the dual LP (%d×%d dense) is too large for the gonum backend", n, 2*nStd+n)
-			} else if y, basis, err := gonumDuals(c, A, b, z); err != nil {
+			if y, basis, err := gonumDuals(c, A, b, z); err != nil {
 				sol.Note = "duals not computed: " + err.Error()
 			} else {
 				if opt.warm != nil {
@@ -410,6 +415,10 @@ func gonumDuals(c []float64, A *mat.Dense, b, z []float64) (y []float64, basis [
 	if y, basis := basisDuals(c, A, b, z); y != nil {
 		return y, basis, nil
 	}
+	m, n := A.Dims()
+	if n*(2*m+n) > maxDualEntries {
+		return nil, nil, fmt.Errorf("no optimal basis recovered, and the dual LP (%d×%d dense) is too large for the gonum backend", n, 2*m+n)
+	}
 	y, err = gonumDual(c, A, b)
 	return y, nil, err
 }
@@ -450,7 +459,7 @@ func basisDuals(c []float64, A *mat.Dense, b, z []float64) ([]float64, []int) {
 	sort.SliceStable(rest, func(a, b int) bool { return nnz[rest[a]] < nnz[rest[b]] })
 	order = append(order, rest...)
 	col := make([]float64, m)
-	keep, _ := independentRows(len(order), m, func(k int, dst []float64) float64 {
+	keep, _ := independentRows(len(order), m, m, func(k int, dst []float64) float64 {
 		mat.Col(col, order[k], A)
 		copy(dst, col)
 		return 0
@@ -597,8 +606,10 @@ func gonumDual(c []float64, A *mat.Dense, b []float64) ([]float64, error) {
 // rows of length n (fill adds row r into dst, which is zero, and returns its
 // right-hand side), by Gaussian elimination with partial pivoting. It reports
 // which rows to keep and whether the dropped ones are consistent (their
-// right-hand side is the same combination of the kept ones').
-func independentRows(k, n int, fill func(r int, dst []float64) float64) (keep []bool, consistent bool) {
+// right-hand side is the same combination of the kept ones'). With stopAt >
+// 0 it stops once that many rows are kept (full rank: the rest are
+// dependent; consistency is then not checked).
+func independentRows(k, n, stopAt int, fill func(r int, dst []float64) float64) (keep []bool, consistent bool) {
 	keep = make([]bool, k)
 	if k == 0 {
 		return keep, true
@@ -607,6 +618,9 @@ func independentRows(k, n int, fill func(r int, dst []float64) float64) (keep []
 	var basis [][]float64
 	var pivots []int
 	for r := 0; r < k; r++ {
+		if stopAt > 0 && len(basis) == stopAt {
+			break // the rest are dependent on the kept ones
+		}
 		row := make([]float64, n+1)
 		row[n] = fill(r, row[:n])
 		rhsScale := math.Abs(row[n])
