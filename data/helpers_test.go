@@ -1,10 +1,12 @@
 package data
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"sort"
+	"strings"
 	"testing"
 )
 
@@ -98,7 +100,6 @@ func randomJobs(rng *rand.Rand, n int, nulls bool) *Jobs {
 	}
 	return j
 }
-
 
 // diffJobs describes the first difference between two tables over the given
 // columns (all canonical columns when cols is nil), "" when they are equal
@@ -202,4 +203,18 @@ func mustOpen(t testing.TB, spec string) *Jobs {
 		t.Fatal(err)
 	}
 	return j
+}
+
+// checkInputError asserts that err is an *InputError with exactly this file,
+// row and column, whose message contains msg.
+func checkInputError(t testing.TB, err error, file string, row int, col, msg string) {
+	t.Helper()
+	var ie *InputError
+	if !errors.As(err, &ie) {
+		t.Errorf("error %v (%T), want an *InputError", err, err)
+		return
+	}
+	if ie.File != file || ie.Row != row || ie.Column != col || !strings.Contains(ie.Msg, msg) {
+		t.Errorf("error %q: file %q row %d column %q; want %q, %d, %q with %q", err, ie.File, ie.Row, ie.Column, file, row, col, msg)
+	}
 }

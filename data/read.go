@@ -119,7 +119,7 @@ func ReadBytes(b []byte, name string, opt ReadOptions) (j *Jobs, err error) {
 // the options forbid it.
 func finish(j *Jobs, opt *ReadOptions) error {
 	if j.Len() == 0 {
-		return inputErrorf(j.Source, 0, "", "no jobs: the file is empty")
+		return inputErrorf(j.Source, 0, "", "no jobs: the file has no data rows")
 	}
 	if err := Validate(j); err != nil {
 		return err
