@@ -101,6 +101,10 @@ type COSHHSolution struct {
 	// Columns is the number of δ columns in the final LP; Rounds the column
 	// generation rounds (1 for Full).
 	Columns, Rounds int
+	// Bound is an upper bound on the optimal λ certified by the final duals
+	// of column generation (weak duality over every δ column); Bound − λ is
+	// the remaining gap. 0 for Full (solved to CLP's or gonum's optimality).
+	Bound float64
 }
 
 // Check validates the problem's shape and numbers; errors name the class or
@@ -362,6 +366,29 @@ func solveCOSHHFull(p *COSHHProblem, active []int, s Solver, mps string, sol *CO
 	return f, duals, nil
 }
 
+// dualBound returns an upper bound on λ* from class-row duals y (≤ 0): with
+// u = −y / Σ(−y), the full problem's dual min Σ_t w_t s.t. Σ_i u_i ≥ 1,
+// w_t ≥ r_it u_i is feasible with w_t = max_i r_it u_i, so λ* ≤ Σ_t max_i
+// r_it u_i (weak duality).
+func dualBound(r, y []float64, na, nt int) float64 {
+	sum := 0.0
+	for _, v := range y {
+		sum += math.Max(-v, 0)
+	}
+	if !(sum > 0) {
+		return math.Inf(1)
+	}
+	ub := 0.0
+	for t := 0; t < nt; t++ {
+		best := 0.0
+		for k := 0; k < na; k++ {
+			best = math.Max(best, r[k*nt+t]*math.Max(-y[k], 0)/sum)
+		}
+		ub += best
+	}
+	return ub
+}
+
 var errNoDuals = errors.New("coshh: no duals for column generation")
 
 // maxRounds bounds column generation (each round adds at least one column).
@@ -523,6 +550,7 @@ func solveCOSHHColGen(p *COSHHProblem, active []int, s Solver, sol *COSHHSolutio
 			nc = append(nc, column(idx))
 		}
 		if len(nc) == 0 {
+			sol.Bound = dualBound(r, u, na, nt)
 			break
 		}
 		ms.add(nc)

@@ -153,6 +153,9 @@ func TestCOSHHColGenEqualsFull(t *testing.T) {
 			if ref == 0 {
 				ref = full.Lambda
 			}
+			if gap := cg.Bound - cg.Lambda; gap > 1e-9*cg.Lambda || gap < -1e-9*cg.Lambda {
+				t.Errorf("instance %d: %s column generation: λ = %.12g, dual bound %.12g", n, s, cg.Lambda, cg.Bound)
+			}
 			for _, sol := range []*COSHHSolution{full, cg} {
 				if !near(sol.Lambda, ref, 1e-7) {
 					t.Errorf("instance %d (%d×%d): %s %v λ = %.12g, reference %.12g", n, sz[0], sz[1], s, sol.Method, sol.Lambda, ref)

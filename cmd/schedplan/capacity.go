@@ -186,6 +186,7 @@ type capacityOfClasses struct {
 	Solver     string           `json:"solver,omitempty"`
 	Method     string           `json:"method,omitempty"`
 	Rounds     int              `json:"rounds,omitempty"`
+	Bound      float64          `json:"dual_bound,omitempty"`
 	Columns    int              `json:"columns,omitempty"`
 	MPSFile    string           `json:"mps_file,omitempty"`
 }
@@ -243,6 +244,9 @@ func capacityFor(res *classify.Result, spec *cluster.Spec, opt lp.COSHHOptions, 
 	cr.Lambda = sol.Lambda
 	cr.Messages = append(cr.Messages, sol.Messages...)
 	cr.Solver, cr.Method, cr.Rounds, cr.Columns = string(sol.Solver), sol.Method.String(), sol.Rounds, sol.Columns
+	if !math.IsInf(sol.Bound, 0) {
+		cr.Bound = sol.Bound
+	}
 	for i, c := range res.Classes {
 		cr.TotalAlpha += c.Alpha
 		cr.Classes = append(cr.Classes, capacityClass{
@@ -322,7 +326,11 @@ func printCapacity(out io.Writer, rep *capacityReport) {
 		fmt.Fprintf(out, " (%d jobs, k = %d, features %s)\n", cr.Jobs, cr.K, strings.Join(cr.Features, ", "))
 		fmt.Fprintf(out, "λ = %.6g: the cluster sustains %.4g × today's arrival rates (Σα = %.4g jobs/s → %.4g jobs/s)\n",
 			cr.Lambda, cr.Lambda, cr.TotalAlpha, cr.Lambda*cr.TotalAlpha)
-		fmt.Fprintf(out, "solved by %s, %s (%d rounds, %d δ columns)\n", cr.Solver, cr.Method, cr.Rounds, cr.Columns)
+		fmt.Fprintf(out, "solved by %s, %s (%d rounds, %d δ columns", cr.Solver, cr.Method, cr.Rounds, cr.Columns)
+		if cr.Bound > 0 {
+			fmt.Fprintf(out, "; duals certify λ* ≤ %.10g", cr.Bound)
+		}
+		fmt.Fprintln(out, ")")
 		for _, m := range cr.Messages {
 			fmt.Fprintf(out, "note: %s\n", m)
 		}
