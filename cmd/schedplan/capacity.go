@@ -25,7 +25,7 @@ func init() {
 		target      float64
 		asJSON      bool
 		mpsPath     string
-		k           int
+		kFlag       string
 		seed        uint64
 	)
 	cmd := &cobra.Command{
@@ -57,6 +57,10 @@ number of that type can reach it.`,
 			}
 			if cmd.Flags().Changed("target") && (!(target > 0) || math.IsInf(target, 0)) {
 				return fmt.Errorf("--target: λ target must be a positive number, got %v", target)
+			}
+			k, err := classify.ParseK(kFlag)
+			if err != nil {
+				return fmt.Errorf("--k: %w", err)
 			}
 			spec, err := cluster.LoadSpec(clusterPath)
 			if err != nil {
@@ -108,7 +112,7 @@ number of that type can reach it.`,
 	f.Float64Var(&target, "target", 0, "λ target: how many machines of each type alone reach it")
 	f.BoolVar(&asJSON, "json", false, "print JSON instead of tables")
 	f.StringVar(&mpsPath, "mps", "", "write each LP (full textbook form) as MPS (needs CLP): FILE.primary.mps and FILE.secondary.mps")
-	f.IntVar(&k, "k", 0, "number of job classes: N, 0 = chosen by silhouette, -1 = one per user (COSHH's rule)")
+	f.StringVar(&kFlag, "k", "auto", "number of job classes: auto (best silhouette), users (one per user, COSHH's rule) or N")
 	f.Uint64Var(&seed, "seed", 0, "k-means seed")
 	rootCmd.AddCommand(cmd)
 }

@@ -140,6 +140,7 @@ func TestCapacityBadFlags(t *testing.T) {
 		"unknown solver":         {"--solver", "cplex"},
 		"positive number":        {"--target", "-1"},
 		"--cluster":              {"--cluster", "/no/such/cluster.yaml"},
+		"--k":                    {"--k", "zero"},
 	}
 	for want, args := range cases {
 		out, err := capacityRun(t, append([]string{"-t", "embedded:fb2009-50", "--k", "2"}, args...)...)
