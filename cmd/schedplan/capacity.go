@@ -330,7 +330,11 @@ func printCapacity(out io.Writer, rep *capacityReport) {
 		fmt.Fprintf(out, " (%d jobs, k = %d, features %s)\n", cr.Jobs, cr.K, strings.Join(cr.Features, ", "))
 		fmt.Fprintf(out, "λ = %.6g: the cluster sustains %.4g × today's arrival rates (Σα = %.4g jobs/s → %.4g jobs/s)\n",
 			cr.Lambda, cr.Lambda, cr.TotalAlpha, cr.Lambda*cr.TotalAlpha)
-		fmt.Fprintf(out, "solved by %s, %s (%d rounds, %d δ columns", cr.Solver, cr.Method, cr.Rounds, cr.Columns)
+		rounds := "rounds"
+		if cr.Rounds == 1 {
+			rounds = "round"
+		}
+		fmt.Fprintf(out, "solved by %s, %s (%d %s, %d δ columns", cr.Solver, cr.Method, cr.Rounds, rounds, cr.Columns)
 		if cr.Bound > 0 {
 			fmt.Fprintf(out, "; duals certify λ* ≤ %.10g", cr.Bound)
 		}
