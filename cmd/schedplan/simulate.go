@@ -302,11 +302,11 @@ finish after their PS completion time (their protective deadline).`,
 				slog.Info("per-job results written", "file", out)
 			}
 			if asJSON {
-				enc := json.NewEncoder(os.Stdout)
+				enc := json.NewEncoder(cmd.OutOrStdout())
 				enc.SetIndent("", "  ")
 				return enc.Encode(rep)
 			}
-			printSimulate(os.Stdout, rep)
+			printSimulate(cmd.OutOrStdout(), rep)
 			return nil
 		},
 	}

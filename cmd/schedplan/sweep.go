@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"os"
 	"slices"
 	"sort"
@@ -69,6 +70,19 @@ func sweepSettings(experiment string) ([]sweepSetting, error) {
 				out = append(out, s)
 			}
 		}
+	}
+	return out, nil
+}
+
+// parseFloats parses a comma-separated list of numbers.
+func parseFloats(flag, s string) ([]float64, error) {
+	var out []float64
+	for _, f := range strings.Split(s, ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("%s %q: %q is not a finite number", flag, s, f)
+		}
+		out = append(out, v)
 	}
 	return out, nil
 }
@@ -149,9 +163,9 @@ func init() {
 		ef       errorFlags
 		policies string
 		preset   string
-		sigmas   []float64
-		loads    []float64
-		dns      []float64
+		sigmas   string
+		loads    string
+		dns      string
 		errKind  string
 		capacity float64
 		shard    string
@@ -201,7 +215,17 @@ combines the parts. Results do not depend on --workers or on sharding.`,
 			var settings []sweepSetting
 			fl := cmd.Flags()
 			if fl.Changed("sigmas") || fl.Changed("loads") || fl.Changed("dns") {
-				settings = grid(sigmas, loads, dns)
+				var sv, lv, dv []float64
+				if sv, err = parseFloats("--sigmas", sigmas); err != nil {
+					return err
+				}
+				if lv, err = parseFloats("--loads", loads); err != nil {
+					return err
+				}
+				if dv, err = parseFloats("--dns", dns); err != nil {
+					return err
+				}
+				settings = grid(sv, lv, dv)
 			} else if settings, err = sweepSettings(preset); err != nil {
 				return err
 			}
@@ -301,9 +325,9 @@ combines the parts. Results do not depend on --workers or on sharding.`,
 	f := cmd.Flags()
 	f.StringVarP(&policies, "policy", "p", "fifo,ps,srpt,fsp+fifo,fsp+ps", "policies, comma-separated")
 	f.StringVar(&preset, "experiment", "sigma", "preset settings: sigma, load, dn or all")
-	f.Float64SliceVar(&sigmas, "sigmas", []float64{0}, "error magnitudes (σ, or I with --error uniform)")
-	f.Float64SliceVar(&loads, "loads", []float64{0.9}, "loads")
-	f.Float64SliceVar(&dns, "dns", []float64{4}, "d/n values")
+	f.StringVar(&sigmas, "sigmas", "0", "error magnitudes, comma-separated (σ, or I with --error uniform)")
+	f.StringVar(&loads, "loads", "0.9", "loads, comma-separated")
+	f.StringVar(&dns, "dns", "4", "d/n values, comma-separated")
 	f.StringVar(&errKind, "error", "lognormal", "error model: lognormal or uniform")
 	f.Float64Var(&capacity, "capacity", 1, "server capacity C")
 	f.StringVar(&shard, "shard", "", "run only shard i of N (i/N, 0-based)")
