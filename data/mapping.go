@@ -110,3 +110,21 @@ func (m Mapping) Source(canon string) SourceColumn {
 	}
 	return SourceColumn{Name: canon}
 }
+
+// String formats m in the syntax ParseMapping reads, in canonical column
+// order, so that ParseMapping(m.String()) equals m.
+func (m Mapping) String() string {
+	var parts []string
+	for _, c := range Columns {
+		sc, ok := m[c]
+		if !ok {
+			continue
+		}
+		p := c + "=" + sc.Name
+		if sc.Unit != "" {
+			p += ":" + string(sc.Unit)
+		}
+		parts = append(parts, p)
+	}
+	return strings.Join(parts, ",")
+}
