@@ -3,63 +3,35 @@ package pipeline
 import (
 	"sort"
 
+	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 	"gonum.org/v1/gonum/floats"
-	"gonum.org/v1/gonum/stat"
 )
 
 // Workload summarises a job log: what `schedplan describe` prints and the
 // report's first table.
 type Workload struct {
-	Source      string          `json:"source"`
-	Jobs        int             `json:"jobs"`
-	FirstSubmit float64         `json:"first_submit_s"`
-	LastSubmit  float64         `json:"last_submit_s"`
-	Span        float64         `json:"span_s"`
-	ArrivalRate float64         `json:"arrival_rate_per_s"` // jobs / span (0 when span is 0)
-	SizeSource  estimate.Source `json:"size_source"`
-	TotalWork   float64         `json:"total_work"`
-	Size        Quantiles       `json:"size"`
-	ZeroSize    int             `json:"zero_size_jobs"`
+	Source      string            `json:"source"`
+	Jobs        int               `json:"jobs"`
+	FirstSubmit float64           `json:"first_submit_s"`
+	LastSubmit  float64           `json:"last_submit_s"`
+	Span        float64           `json:"span_s"`
+	ArrivalRate float64           `json:"arrival_rate_per_s"` // jobs / span (0 when span is 0)
+	SizeSource  estimate.Source   `json:"size_source"`
+	TotalWork   float64           `json:"total_work"`
+	Size        cluster.Quantiles `json:"size"`
+	ZeroSize    int               `json:"zero_size_jobs"`
 	// TopShare is the share of the total work in the largest 1% of jobs
 	// (at least one job).
 	TopShare float64     `json:"top1pct_work_share"`
 	Users    []UserCount `json:"users"`
 }
 
-// Quantiles of a sample (linear interpolation between order statistics).
-type Quantiles struct {
-	Mean float64 `json:"mean"`
-	Min  float64 `json:"min"`
-	P50  float64 `json:"p50"`
-	P90  float64 `json:"p90"`
-	P99  float64 `json:"p99"`
-	Max  float64 `json:"max"`
-}
-
 // UserCount is one user's share of the jobs.
 type UserCount struct {
 	User string `json:"user"`
 	Jobs int    `json:"jobs"`
-}
-
-// QuantilesOf summarises x (which it does not modify). The zero value is
-// returned for an empty sample.
-func QuantilesOf(x []float64) Quantiles {
-	if len(x) == 0 {
-		return Quantiles{}
-	}
-	s := append([]float64(nil), x...)
-	sort.Float64s(s)
-	return Quantiles{
-		Mean: stat.Mean(s, nil),
-		Min:  s[0],
-		P50:  stat.Quantile(0.5, stat.LinInterp, s, nil),
-		P90:  stat.Quantile(0.9, stat.LinInterp, s, nil),
-		P99:  stat.Quantile(0.99, stat.LinInterp, s, nil),
-		Max:  s[len(s)-1],
-	}
 }
 
 // Describe summarises a job log whose sizes have been derived.
@@ -75,7 +47,7 @@ func Describe(j *data.Jobs, sizes []float64, src estimate.Source) Workload {
 		w.ArrivalRate = float64(n) / w.Span
 	}
 	w.TotalWork = floats.Sum(sizes)
-	w.Size = QuantilesOf(sizes)
+	w.Size = cluster.QuantilesOf(sizes)
 	for _, s := range sizes {
 		if s == 0 {
 			w.ZeroSize++

@@ -6,7 +6,10 @@ import (
 	"math"
 	"runtime"
 	"sort"
+	"strconv"
 	"sync"
+
+	"github.com/schedplan/schedplan/cluster"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/stat"
@@ -39,16 +42,21 @@ func (c LASMQParams) Thresholds() []float64 {
 }
 
 // Weights returns the K queue weights, highest-priority queue first. With
-// Decay = 0 they are 1, 0, 0, ... and the policy must run in strict mode.
-func (c LASMQParams) Weights() []float64 {
-	w := make([]float64, c.K)
-	v := 1.0
-	for i := range w {
-		w[i] = v
-		v *= c.Decay
-	}
-	return w
+// Decay = 0 they are 1, 0, 0, ... and the policy runs in strict mode.
+func (c LASMQParams) Weights() []float64 { return cluster.DecayWeights(c.K, c.Decay) }
+
+// Policy returns the simulation core's LAS_MQ with these parameters.
+func (c LASMQParams) Policy() *cluster.LASMQ {
+	return &cluster.LASMQ{K: c.K, Alpha0: c.Alpha0, P: c.P, Weights: c.Weights(), Strict: c.Strict()}
 }
+
+// Spec returns the policy specification that cluster.ParsePolicy (and the
+// CLI's --policy) reads.
+func (c LASMQParams) Spec() string {
+	return fmt.Sprintf("las_mq:k=%d,alpha0=%s,p=%s,decay=%s", c.K, fmtG(c.Alpha0), fmtG(c.P), fmtG(c.Decay))
+}
+
+func fmtG(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
 // Strict reports whether the configuration is strict priority.
 func (c LASMQParams) Strict() bool { return c.Decay == 0 }
@@ -130,6 +138,13 @@ type TuneOptions struct {
 	// Sizes are the job sizes of the tuning window; they place the grid and
 	// the first guess.
 	Sizes []float64
+	// Blocks is the number of contiguous blocks the tuning window is cut
+	// into, each simulated from an empty system (default 4; 1 simulates the
+	// window whole). On real logs one huge job can keep the cluster busy for
+	// hours; simulated whole, the window's score is then mostly that one
+	// backlog, and the parameters that handle it best generalise poorly.
+	// Blocks make the score an average over several independent periods.
+	Blocks int
 	// Progress, when set, is told how many candidates have been evaluated.
 	Progress func(done, total int)
 }
@@ -217,34 +232,19 @@ func TuneLASMQ(opt TuneOptions, eval func(LASMQParams) (Score, error)) (*TuneRes
 	if _, err := t.run(grid); err != nil {
 		return nil, err
 	}
-	// Coordinate search on the log scale.
-	best := t.best()
-	step := 2.0
-	for t.spent() < opt.Budget && step > 1.01 {
-		c := best.Params
-		moves := []LASMQParams{
-			{c.K, c.Alpha0 * step, c.P, c.Decay}, {c.K, c.Alpha0 / step, c.P, c.Decay},
-			{c.K, c.Alpha0, math.Max(1.1, c.P*step), c.Decay}, {c.K, c.Alpha0, math.Max(1.1, c.P/step), c.Decay},
-			{c.K + 1, c.Alpha0, c.P, c.Decay}, {max(2, c.K-1), c.Alpha0, c.P, c.Decay},
-			{c.K, c.Alpha0, c.P, math.Min(1, c.Decay*step)}, {c.K, c.Alpha0, c.P, c.Decay / step},
+	// Coordinate search on the log scale from the best point; when it
+	// converges with budget left, it starts again from the best point not yet
+	// used as a start (a multi-start local search), so the whole budget works.
+	started := map[LASMQParams]bool{}
+	for t.spent() < opt.Budget {
+		from, ok := t.bestExcept(started)
+		if !ok {
+			break
 		}
-		var fresh []LASMQParams
-		for _, m := range moves {
-			if _, seen := t.cache[m]; !seen && t.spent()+len(fresh) < opt.Budget {
-				fresh = append(fresh, m)
-			}
-		}
-		if len(fresh) == 0 {
-			step = math.Sqrt(step)
-			continue
-		}
-		if _, err := t.run(fresh); err != nil {
-			return nil, err
-		}
-		if nb := t.best(); nb.Params != best.Params {
-			best = nb
-		} else {
-			step = math.Sqrt(step)
+		started[from.Params] = true
+		t.descend(from)
+		if t.err != nil {
+			return nil, t.err
 		}
 	}
 	res.Best = t.best()
@@ -266,6 +266,65 @@ func TuneLASMQ(opt TuneOptions, eval func(LASMQParams) (Score, error)) (*TuneRes
 		return nil, err
 	}
 	return res, nil
+}
+
+// descend runs a coordinate search on the log scale from one point: it
+// tries moves of every parameter up and down by step, moves to the best
+// improving one, and takes the square root of the step when none improves,
+// until the step is below 1% or the budget is spent.
+func (t *tuner) descend(from Evaluation) {
+	best := from
+	step := 2.0
+	for t.spent() < t.opt.Budget && step > 1.01 {
+		c := best.Params
+		moves := []LASMQParams{
+			{c.K, c.Alpha0 * step, c.P, c.Decay}, {c.K, c.Alpha0 / step, c.P, c.Decay},
+			{c.K, c.Alpha0, math.Max(1.1, c.P*step), c.Decay}, {c.K, c.Alpha0, math.Max(1.1, c.P/step), c.Decay},
+			{c.K + 1, c.Alpha0, c.P, c.Decay}, {max(2, c.K-1), c.Alpha0, c.P, c.Decay},
+			{c.K, c.Alpha0, c.P, math.Min(1, c.Decay*step)}, {c.K, c.Alpha0, c.P, c.Decay / step},
+		}
+		var cands []LASMQParams
+		left := t.opt.Budget - t.spent()
+		for _, m := range moves {
+			if _, seen := t.cache[m]; seen {
+				cands = append(cands, m)
+			} else if left > 0 {
+				cands = append(cands, m)
+				left--
+			}
+		}
+		evs, err := t.run(cands)
+		if err != nil {
+			t.err = err
+			return
+		}
+		moved := false
+		for _, e := range evs {
+			if less(t.opt.Objective.key(e.Score, t.ref), t.opt.Objective.key(best.Score, t.ref)) {
+				best, moved = e, true
+			}
+		}
+		if !moved {
+			step = math.Sqrt(step)
+		}
+	}
+}
+
+// bestExcept returns the best evaluation whose parameters are not in skip.
+func (t *tuner) bestExcept(skip map[LASMQParams]bool) (Evaluation, bool) {
+	bi := -1
+	for i, e := range t.evals {
+		if skip[e.Params] {
+			continue
+		}
+		if bi < 0 || less(t.opt.Objective.key(e.Score, t.ref), t.opt.Objective.key(t.evals[bi].Score, t.ref)) {
+			bi = i
+		}
+	}
+	if bi < 0 {
+		return Evaluation{}, false
+	}
+	return t.evals[bi], true
 }
 
 // gridFor builds a grid of at most n points (when n allows the smallest
@@ -293,8 +352,12 @@ func gridFor(n int, lo, hi float64) []LASMQParams {
 		}
 	}
 	sort.Ints(ks)
+	// α_0 values at the log-midpoints of na equal cells of [lo, hi], so the
+	// grid stays strictly inside the range of sizes.
+	cells := logspace(lo, hi, na+1)
 	var g []LASMQParams
-	for _, a := range logspace(lo, hi, na) {
+	for i := 0; i < na; i++ {
+		a := math.Sqrt(cells[i] * cells[i+1])
 		for _, k := range ks {
 			for _, p := range ps {
 				for _, d := range ds {
@@ -321,6 +384,7 @@ type tuner struct {
 	cache map[LASMQParams]int // params → index in evals
 	evals []Evaluation
 	ref   Score
+	err   error // the first evaluation error of a descent
 }
 
 func (t *tuner) spent() int { return len(t.evals) }

@@ -1,0 +1,82 @@
+package pipeline
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/schedplan/schedplan/cluster"
+	"github.com/schedplan/schedplan/data"
+)
+
+// Workload is also what the simulations run on: the jobs of a trace (or of a
+// window of it) as the simulation core sees them.
+
+// SimJobs turns a sized jobs table into the simulation core's jobs: arrival =
+// submit time, size = derived size, estimate = size (exact; error models
+// replace it), weight = the job's user weight from spec times its priority
+// (1 without spec, users or priorities).
+func SimJobs(j *data.Jobs, sizes []float64, spec *cluster.Spec) []cluster.Job {
+	out := make([]cluster.Job, j.Len())
+	var userW []float64
+	if spec != nil && j.User.Present() {
+		names, idx := j.Users()
+		w := make([]float64, len(names))
+		for k, n := range names {
+			w[k] = spec.User(n).EffectiveWeight()
+		}
+		userW = make([]float64, j.Len())
+		for i := range userW {
+			userW[i] = w[idx[i]]
+		}
+	}
+	for i := range out {
+		w := float64(j.PriorityAt(i))
+		if userW != nil {
+			w *= userW[i]
+		}
+		out[i] = cluster.Job{Arrival: j.Submit[i], Size: sizes[i], Estimate: sizes[i], Weight: w}
+	}
+	return out
+}
+
+// Split divides jobs (sorted by arrival) by time: the first frac of the jobs
+// tune, the rest validate. Jobs that arrive at the same instant as the split
+// job go to the validation window, so the split is a point in time. Both
+// windows must be non-empty.
+type Split struct {
+	Fraction  float64    `json:"fraction"`
+	Time      float64    `json:"split_time_s"` // first validation arrival
+	TuneJobs  int        `json:"tune_jobs"`
+	TuneSpan  [2]float64 `json:"tune_span_s"`
+	ValidJobs int        `json:"validate_jobs"`
+	ValidSpan [2]float64 `json:"validate_span_s"`
+}
+
+// SplitByTime computes the split of jobs at fraction frac ∈ (0, 1).
+func SplitByTime(jobs []cluster.Job, frac float64) (Split, error) {
+	n := len(jobs)
+	if !(frac > 0 && frac < 1) {
+		return Split{}, fmt.Errorf("split fraction %v: need a number strictly between 0 and 1", frac)
+	}
+	k := int(math.Round(frac * float64(n)))
+	if k < 1 || k >= n {
+		return Split{}, fmt.Errorf("cannot split %d jobs at %v: a window would be empty", n, frac)
+	}
+	for k > 0 && jobs[k-1].Arrival == jobs[k].Arrival {
+		k--
+	}
+	if k == 0 {
+		return Split{}, fmt.Errorf("cannot split %d jobs at %v: they all arrive at once", n, frac)
+	}
+	return Split{
+		Fraction: frac, Time: jobs[k].Arrival,
+		TuneJobs: k, TuneSpan: [2]float64{jobs[0].Arrival, jobs[k-1].Arrival},
+		ValidJobs: n - k, ValidSpan: [2]float64{jobs[k].Arrival, jobs[n-1].Arrival},
+	}, nil
+}
+
+// Windows returns the two windows' jobs (sharing jobs' backing array). Each
+// window is simulated from an empty system at its first arrival.
+func (s Split) Windows(jobs []cluster.Job) (tune, validate []cluster.Job) {
+	return jobs[:s.TuneJobs], jobs[s.TuneJobs:]
+}
