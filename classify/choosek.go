@@ -43,6 +43,10 @@ func Silhouette(x *mat.Dense, assign []int32, k, sample int, seed uint64, worker
 		}
 	}
 	m := len(idx)
+	// Order the rows used by cluster (then by row), so that each cluster's
+	// rows are one contiguous block: the distance sums then accumulate in
+	// registers, in an order that does not depend on the workers.
+	sort.SliceStable(idx, func(a, b int) bool { return assign[idx[a]] < assign[idx[b]] })
 	pts := make([]float64, m*d)
 	lab := make([]int, m)
 	count := make([]int, k)
@@ -50,6 +54,10 @@ func Silhouette(x *mat.Dense, assign []int32, k, sample int, seed uint64, worker
 		mat.Row(pts[r*d:r*d+d], i, x)
 		lab[r] = int(assign[i])
 		count[lab[r]]++
+	}
+	start := make([]int, k+1)
+	for c := 0; c < k; c++ {
+		start[c+1] = start[c] + count[c]
 	}
 	nonEmpty := 0
 	for _, c := range count {
@@ -70,29 +78,30 @@ func Silhouette(x *mat.Dense, assign []int32, k, sample int, seed uint64, worker
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			sum := make([]float64, k)
 			for {
 				r := int(next.Add(1) - 1)
 				if r >= m {
 					return
-				}
-				clear(sum)
-				x := pts[r*d : r*d+d]
-				for q := 0; q < m; q++ {
-					if q != r {
-						sum[lab[q]] += math.Sqrt(sqDist(x, pts[q*d:q*d+d]))
-					}
 				}
 				own := lab[r]
 				if count[own] < 2 {
 					s[r] = 0
 					continue
 				}
-				a := sum[own] / float64(count[own]-1)
+				x := pts[r*d : r*d+d]
+				a := 0.0
 				b := math.Inf(1)
 				for c := 0; c < k; c++ {
-					if c != own && count[c] > 0 {
-						b = min(b, sum[c]/float64(count[c]))
+					if count[c] == 0 {
+						continue
+					}
+					// The row's own distance, 0, adds nothing to its
+					// cluster's sum.
+					mean := sumDist(x, pts[start[c]*d:start[c+1]*d]) / float64(count[c])
+					if c == own {
+						a = mean * float64(count[c]) / float64(count[c]-1)
+					} else {
+						b = min(b, mean)
 					}
 				}
 				if den := math.Max(a, b); den > 0 {
@@ -107,6 +116,23 @@ func Silhouette(x *mat.Dense, assign []int32, k, sample int, seed uint64, worker
 		total += v
 	}
 	return total / float64(m)
+}
+
+// sumDist returns Σ_q ‖x − row q‖ over the rows of block (row-major, rows
+// of len(x) values), with two accumulators.
+func sumDist(x, block []float64) float64 {
+	d := len(x)
+	n := len(block) / d
+	s0, s1 := 0.0, 0.0
+	q := 0
+	for ; q+2 <= n; q += 2 {
+		s0 += math.Sqrt(sqDist(x, block[q*d:q*d+d]))
+		s1 += math.Sqrt(sqDist(x, block[(q+1)*d:(q+1)*d+d]))
+	}
+	if q < n {
+		s0 += math.Sqrt(sqDist(x, block[q*d:q*d+d]))
+	}
+	return s0 + s1
 }
 
 // Elbow returns the k at the elbow of an inertia curve: the point farthest

@@ -295,8 +295,8 @@ func emptyResult(name string, spec *cluster.Spec, reason string) *Result {
 // classifyRows classifies the given rows of j (all when rows is nil).
 func classifyRows(name string, j *data.Jobs, sizes []float64, spec *cluster.Spec, rows []int, opt Options) (*Result, error) {
 	opt = opt.withDefaults()
-	if sizes != nil && len(sizes) != j.Len() {
-		return nil, fmt.Errorf("%s: %d sizes for %d jobs", j.Source, len(sizes), j.Len())
+	if len(sizes) != j.Len() {
+		return nil, fmt.Errorf("%s: %d sizes for %d jobs (derive them with estimate.Sizes)", j.Source, len(sizes), j.Len())
 	}
 	if j.Len() == 0 {
 		return nil, fmt.Errorf("%s: no jobs to classify", j.Source)
