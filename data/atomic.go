@@ -14,8 +14,8 @@ import (
 // and overwriting was not allowed.
 var ErrExists = errors.New("file exists (use --force to overwrite)")
 
-// WriteFileAtomic creates path with the bytes write produces, so that the
-// file appears whole or not at all: write fills a temporary file in path's
+// WriteFileAtomic creates path (mode 0644) with the bytes write produces, so
+// that the file appears whole or not at all: write fills a temporary file in path's
 // directory, which is flushed, fsynced, closed and renamed onto path. An
 // existing path is refused unless force is set. On any error (including a
 // panic in write) the temporary file is removed and path is left as it was.
@@ -49,6 +49,9 @@ func WriteFileAtomic(path string, force bool, write func(w io.Writer) error) (er
 			os.Remove(tmp)
 		}
 	}()
+	if err = f.Chmod(0o644); err != nil { // CreateTemp makes 0600
+		return err
+	}
 	bw := bufio.NewWriterSize(f, 1<<20)
 	if err = write(noCloser{bw}); err != nil {
 		return err
