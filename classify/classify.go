@@ -229,6 +229,8 @@ func COSHH(j *data.Jobs, sizes []float64, spec *cluster.Spec, opt Options) (prim
 	}
 	if len(rows) == 0 {
 		primary = emptyResult("primary", spec, fmt.Sprintf("no job belongs to a user with min_share > 0 in the cluster spec %q (the log's users: %s)", spec.Name, listNames(names, 5)))
+		primary.Rows = []int{}
+		primary.Span = span(j.Submit)
 	} else {
 		primary, err = classifyRows("primary", j, sizes, spec, rows, opt)
 		if err != nil {
@@ -285,7 +287,8 @@ func listNames(names []string, max int) string {
 }
 
 func emptyResult(name string, spec *cluster.Spec, reason string) *Result {
-	r := &Result{Name: name, Reason: reason, Inertia: math.NaN(), Silhouette: math.NaN(), SizeFloor: 1}
+	r := &Result{Name: name, Reason: reason, Inertia: math.NaN(), Silhouette: math.NaN(), SizeFloor: 1,
+		Features: []string{}, Classes: []Class{}, Assign: []int32{}}
 	for _, rt := range spec.Resources {
 		r.Resources = append(r.Resources, rt.Name)
 	}
