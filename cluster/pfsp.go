@@ -18,7 +18,9 @@ import (
 // when every running job i ahead of it has s_i ≥ w_c (Alg. 4); the server
 // gives all capacity to the completable job with the least w (ties: ahead
 // in the virtual PS). The first running job of the virtual PS is always
-// completable, so there is always a choice. With exact sizes the slacks
+// completable, so there is always a choice. A job whose estimate is used
+// up (w = 0, still running) is completable only while the jobs ahead have
+// slack left (serving it eats their slack). With exact sizes the slacks
 // stay non-negative and no job finishes later than under PS.
 //
 // With estimation errors a job can finish in the virtual PS before it
@@ -27,20 +29,33 @@ import (
 // capacity equally (as FSP+PS).
 //
 // Complexity: the slack vector changes non-uniformly when a job arrives
-// (every job ahead of it gains its own v), so this implementation rescans
-// the virtual PS at each event: O(m) per event, where m is the number of
-// jobs in the virtual PS. It is not O(log n); see the package
-// documentation.
+// (every job ahead of it gains its own v), so slacks are not stored: each
+// event scans the running jobs in virtual order, computing their slacks as
+// it goes. Jobs that finished for real but not virtually (usually most of
+// the virtual PS) are not scanned: they sit in a treap with key sums, which
+// gives their count and Σv ahead of any running job in O(log n). The scan
+// stops at the running job with the least w overall (kept in a lazy heap):
+// it is the answer if completable, and if not no job behind it can be. The
+// cost per event is O(log n) per running job scanned, which is the jobs
+// ahead of that least-w job in virtual order (few in practice: PFSP, like
+// SRPT, keeps few jobs running), plus a copy to insert an arrival into the
+// sorted slice of running jobs. It is not O(log n) in the worst case.
 type PFSP struct {
 	jobs []Job
 	c    float64
 	now  float64
 	rem  []float64 // true remaining work; −1 once finished
 	tag  []float64 // virtual finish tag
-	vq   []int32   // virtual PS, by (tag, index)
+	late []bool    // finished virtually, not really
+	act  []int32   // running, not-late jobs by (tag, index)
+	done sumTreap  // finished for real, still in the virtual PS
 	vt   float64
 
-	late  keyHeap
+	sumTag, sumEst float64 // over the virtual PS and the running jobs: scale of the slacks
+
+	wheap keyHeap // running, not-late jobs by w (lazy: stale entries skipped)
+
+	lateQ keyHeap // late jobs by PS finish tag
 	vLate float64
 
 	served int     // job served alone (−1: none, or late jobs share)
@@ -53,14 +68,18 @@ func (*PFSP) Name() string { return "pfsp" }
 
 func (p *PFSP) Start(jobs []Job, c float64) {
 	n := len(jobs)
-	p.jobs, p.c, p.now, p.vt, p.vLate = jobs, c, 0, 0, 0
+	p.jobs, p.c, p.now, p.vt, p.vLate, p.served = jobs, c, 0, 0, 0, -1
+	p.sumTag, p.sumEst = 0, 0
 	if cap(p.rem) < n {
 		p.rem = make([]float64, n)
 		p.tag = make([]float64, n)
+		p.late = make([]bool, n)
 	}
-	p.rem, p.tag = p.rem[:n], p.tag[:n]
-	p.vq = p.vq[:0]
-	p.late.reset()
+	p.rem, p.tag, p.late = p.rem[:n], p.tag[:n], p.late[:n]
+	p.act = p.act[:0]
+	p.done.reset(n, p.tag)
+	p.lateQ.reset()
+	p.wheap.reset()
 	p.plan()
 }
 
@@ -76,65 +95,117 @@ func (p *PFSP) w(j int32) float64 {
 	return w
 }
 
+// actPos returns where job j is or would go in act.
+func (p *PFSP) actPos(j int32) int {
+	key := p.tag[j]
+	return sort.Search(len(p.act), func(i int) bool {
+		o := p.act[i]
+		return p.tag[o] > key || (p.tag[o] == key && o >= j)
+	})
+}
+
 func (p *PFSP) Arrive(t float64, j int) {
 	p.rem[j] = p.jobs[j].Size
-	p.tag[j] = p.vt + p.jobs[j].Estimate
-	key := p.tag[j]
-	k := sort.Search(len(p.vq), func(i int) bool {
-		o := p.vq[i]
-		return p.tag[o] > key || (p.tag[o] == key && int(o) > j)
-	})
-	p.vq = append(p.vq, 0)
-	copy(p.vq[k+1:], p.vq[k:])
-	p.vq[k] = int32(j)
+	p.late[j] = false
+	est := p.jobs[j].Estimate
+	p.tag[j] = p.vt + est
+	p.sumTag += p.tag[j]
+	p.sumEst += est
+	k := p.actPos(int32(j))
+	p.act = append(p.act, 0)
+	copy(p.act[k+1:], p.act[k:])
+	p.act[k] = int32(j)
+	p.wheap.push(p.w(int32(j)), j)
 	p.plan()
+}
+
+// minW returns the least w over the running, not-late jobs (+Inf if none),
+// dropping stale heap entries. The served job is considered apart (its w
+// falls while it is served; it is pushed back when it stops).
+func (p *PFSP) minW() float64 {
+	for p.wheap.len() > 0 {
+		e := p.wheap.min()
+		j := e.j
+		if p.rem[j] >= 0 && !p.late[j] && int(j) != p.served && e.key == p.w(j) {
+			break
+		}
+		p.wheap.pop()
+	}
+	g := math.Inf(1)
+	if p.wheap.len() > 0 {
+		g = p.wheap.min().key
+	}
+	if s := p.served; s >= 0 && p.rem[s] >= 0 && !p.late[s] {
+		g = math.Min(g, p.w(int32(s)))
+	}
+	return g
+}
+
+// front returns the job at the front of the virtual PS (−1 if empty).
+func (p *PFSP) front() int32 {
+	f := p.done.min()
+	if len(p.act) > 0 && (f < 0 || p.tag[p.act[0]] < p.tag[f] || (p.tag[p.act[0]] == p.tag[f] && p.act[0] < f)) {
+		f = p.act[0]
+	}
+	return f
 }
 
 // plan chooses the served job and the next event.
 func (p *PFSP) plan() {
+	prev := p.served
+	gw := p.minW()
 	p.served, p.nextT, p.kind = -1, math.Inf(1), -1
-	m := len(p.vq)
+	m := len(p.act) + p.done.size()
 	if m > 0 {
-		p.nextT, p.kind = p.now+(p.tag[p.vq[0]]-p.vt)*float64(m)/p.c, 0
+		p.nextT, p.kind = p.now+(p.tag[p.front()]-p.vt)*float64(m)/p.c, 0
 	}
-	if n := p.late.len(); n > 0 {
-		if t := p.now + (p.late.min().key-p.vLate)*float64(n)/p.c; t < p.nextT {
+	if n := p.lateQ.len(); n > 0 {
+		if t := p.now + (p.lateQ.min().key-p.vLate)*float64(n)/p.c; t < p.nextT {
 			p.nextT, p.kind = t, 2
 		}
+		p.requeue(prev)
 		return
 	}
 	best, bestW, bestAhead := int32(-1), 0.0, 0.0
 	prefixMin := math.Inf(1)
-	sumV, sumW := 0.0, 0.0
-	// delta is the slack that counts as none: a job whose estimate is used
-	// up (w = 0) is completable only while the jobs ahead have more slack
-	// than this, since serving it eats their slack.
-	delta := 0.0
-	for _, j := range p.vq {
-		delta += p.tag[j] - p.vt + p.w(j)
-	}
-	delta *= Tol
-	for i, j := range p.vq {
+	sumV, sumW := 0.0, 0.0 // over the running jobs ahead
+	// delta is the slack that counts as none for a job whose estimate is
+	// used up (a tolerance at the scale of the slacks).
+	delta := Tol * math.Max(p.sumTag-float64(m)*p.vt+p.sumEst, 0)
+	for a, j := range p.act {
 		v := p.tag[j] - p.vt
-		if p.rem[j] >= 0 {
-			w := p.w(j)
-			sumW += w
-			ok := w <= prefixMin+Tol*(w+math.Abs(prefixMin))
-			if w == 0 && !math.IsInf(prefixMin, 1) {
-				ok = prefixMin > delta
-			}
-			if ok && (best < 0 || w < bestW) {
-				best, bestW, bestAhead = j, w, prefixMin
-			}
-			s := sumV + float64(m-i)*v - sumW
-			prefixMin = math.Min(prefixMin, s)
+		dc, ds := p.done.below(j)
+		aheadAll := a + dc
+		vAhead := sumV + (ds - float64(dc)*p.vt)
+		w := p.w(j)
+		sumW += w
+		ok := w <= prefixMin+Tol*(w+math.Abs(prefixMin))
+		if w == 0 && !math.IsInf(prefixMin, 1) {
+			ok = prefixMin > delta
+		}
+		if ok && (best < 0 || w < bestW) {
+			best, bestW, bestAhead = j, w, prefixMin
+		}
+		s := vAhead + float64(m-aheadAll)*v - sumW
+		prefixMin = math.Min(prefixMin, s)
+		// Nothing behind can beat the least w overall, and once the slack
+		// ahead is below it nothing behind is completable.
+		if best >= 0 && bestW <= gw {
+			break
+		}
+		if gw > delta && prefixMin+Tol*(gw+math.Abs(prefixMin)) < gw {
+			break
 		}
 		sumV += v
 	}
 	if best < 0 {
+		p.requeue(prev)
 		return
 	}
 	p.served, p.ahead = int(best), bestAhead
+	if prev != p.served {
+		p.requeue(prev)
+	}
 	if t := p.now + p.rem[best]/p.c; t < p.nextT {
 		p.nextT, p.kind = t, 1
 	}
@@ -152,6 +223,14 @@ func (p *PFSP) plan() {
 	}
 }
 
+// requeue puts a job that stopped being served back in the w heap with its
+// current w.
+func (p *PFSP) requeue(j int) {
+	if j >= 0 && j != p.served && p.rem[j] >= 0 && !p.late[j] {
+		p.wheap.push(p.w(int32(j)), j)
+	}
+}
+
 func (p *PFSP) Next() float64 { return p.nextT }
 
 func (p *PFSP) Advance(t float64, done func(int)) {
@@ -160,22 +239,22 @@ func (p *PFSP) Advance(t float64, done func(int)) {
 		return
 	}
 	dt := t - p.now
-	if m := len(p.vq); m > 0 {
+	if m := len(p.act) + p.done.size(); m > 0 {
 		p.vt += dt * p.c / float64(m)
 	}
 	if p.served >= 0 {
 		p.rem[p.served] -= dt * p.c
-	} else if n := p.late.len(); n > 0 {
+	} else if n := p.lateQ.len(); n > 0 {
 		p.vLate += dt * p.c / float64(n)
 	}
 	if t >= p.nextT {
 		switch p.kind {
 		case 0:
-			p.vt = math.Max(p.vt, p.tag[p.vq[0]])
+			p.vt = math.Max(p.vt, p.tag[p.front()])
 		case 1:
 			p.rem[p.served] = 0
 		case 2:
-			p.vLate = math.Max(p.vLate, p.late.min().key)
+			p.vLate = math.Max(p.vLate, p.lateQ.min().key)
 		case 4:
 			j := p.served
 			p.rem[j] = math.Min(p.rem[j], p.jobs[j].Size-p.jobs[j].Estimate)
@@ -183,37 +262,45 @@ func (p *PFSP) Advance(t float64, done func(int)) {
 	}
 	p.now = t
 	if s := p.served; s >= 0 && p.rem[s] <= Tol*p.jobs[s].Size {
+		// Finished for real: from the running jobs to the treap of jobs
+		// still in the virtual PS.
+		k := p.actPos(int32(s))
+		p.act = append(p.act[:k], p.act[k+1:]...)
 		p.rem[s] = -1
+		p.sumEst -= p.jobs[s].Estimate
+		p.done.insert(s)
 		done(s)
 	}
-	for p.late.len() > 0 {
-		e := p.late.min()
+	for p.lateQ.len() > 0 {
+		e := p.lateQ.min()
 		if e.key-p.vLate > Tol*p.jobs[e.j].Size {
 			break
 		}
-		p.late.pop()
+		p.lateQ.pop()
 		p.rem[e.j] = -1
+		p.sumEst -= p.jobs[e.j].Estimate
 		done(int(e.j))
 	}
-	if p.late.len() == 0 {
+	if p.lateQ.len() == 0 {
 		p.vLate = 0
 	}
-	k := 0
-	for k < len(p.vq) {
-		j := p.vq[k]
-		if p.tag[j]-p.vt > Tol*p.jobs[j].Estimate {
+	for {
+		j := p.front()
+		if j < 0 || p.tag[j]-p.vt > Tol*p.jobs[j].Estimate {
 			break
 		}
 		if p.rem[j] >= 0 {
-			p.late.push(p.vLate+p.rem[j], int(j))
+			// Finished virtually, not really: late.
+			p.act = append(p.act[:0], p.act[1:]...)
+			p.late[j] = true
+			p.lateQ.push(p.vLate+p.rem[j], int(j))
+		} else {
+			p.done.popMin()
 		}
-		k++
+		p.sumTag -= p.tag[j]
 	}
-	if k > 0 {
-		p.vq = append(p.vq[:0], p.vq[k:]...)
-	}
-	if len(p.vq) == 0 {
-		p.vt = 0
+	if len(p.act)+p.done.size() == 0 {
+		p.vt, p.sumTag = 0, 0
 	}
 	p.plan()
 }
