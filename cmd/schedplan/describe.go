@@ -7,9 +7,9 @@ import (
 	"os"
 	"text/tabwriter"
 
-	"github.com/spf13/cobra"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/pipeline"
+	"github.com/spf13/cobra"
 )
 
 func init() {

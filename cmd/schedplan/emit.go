@@ -5,8 +5,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/spf13/cobra"
 	"github.com/schedplan/schedplan/pipeline"
+	"github.com/spf13/cobra"
 )
 
 func init() {

@@ -4,19 +4,19 @@ import (
 	"fmt"
 	"log/slog"
 
-	"github.com/spf13/cobra"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/spf13/cobra"
 )
 
 // traceFlags are the flags of every subcommand that reads a job log.
 type traceFlags struct {
-	trace  string
-	format string
+	trace   string
+	format  string
 	mapping string
-	strict bool
-	dn     float64
-	load   float64
+	strict  bool
+	dn      float64
+	load    float64
 }
 
 func (t *traceFlags) register(cmd *cobra.Command) {
