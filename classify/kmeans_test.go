@@ -2,6 +2,7 @@ package classify
 
 import (
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -234,5 +235,34 @@ func TestElbow(t *testing.T) {
 	}
 	if e := Elbow(curve[:2]); e != 2 {
 		t.Errorf("two points: elbow = %d, want 2", e)
+	}
+}
+
+// TestHamerlyMatchesLloyd compares the bounded and the plain algorithm on
+// unstructured data (many reassignments per iteration) of many shapes.
+func TestHamerlyMatchesLloyd(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for trial := 0; trial < 40; trial++ {
+		n := 50 + rng.IntN(3000)
+		d := 1 + rng.IntN(9)
+		k := 1 + rng.IntN(15)
+		x := mat.NewDense(n, d, nil)
+		for i := range x.RawMatrix().Data {
+			x.RawMatrix().Data[i] = rng.NormFloat64() * math.Exp(2*rng.Float64())
+		}
+		opt := KMeansOptions{Seed: uint64(trial), Tol: -1, MaxIter: 100}
+		h, err := KMeans(x, k, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opt.Plain = true
+		p, err := KMeans(x, k, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h.Iterations != p.Iterations || !slices.Equal(h.Assign, p.Assign) || math.Abs(h.Inertia-p.Inertia) > 1e-9*p.Inertia {
+			t.Errorf("n=%d d=%d k=%d: Hamerly %d iterations, inertia %v; Lloyd %d iterations, inertia %v",
+				n, d, k, h.Iterations, h.Inertia, p.Iterations, p.Inertia)
+		}
 	}
 }
