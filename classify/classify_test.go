@@ -525,3 +525,65 @@ func TestTablesAndJSON(t *testing.T) {
 		}
 	}
 }
+
+func TestClassifyAllColumns(t *testing.T) {
+	// Two kinds of jobs with every optional column: short map-only loads
+	// and long map-reduce aggregations.
+	var users []string
+	var in, sh, out []int64
+	var prio []int32
+	const n = 12
+	for i := 0; i < n; i++ {
+		users = append(users, "u")
+		if i%2 == 0 {
+			in, sh, out = append(in, 1e3), append(sh, 0), append(out, 5e11)
+		} else {
+			in, sh, out = append(in, 4e12), append(sh, 1e10), append(out, 1e9)
+		}
+		prio = append(prio, int32(1+i%2))
+	}
+	j := synthetic(users, in, sh, out, prio)
+	for i := 0; i < n; i++ {
+		long := float64(i % 2)
+		j.Start.Values = append(j.Start.Values, j.Submit[i]+1)
+		j.Finish.Values = append(j.Finish.Values, j.Submit[i]+1+30+3000*long+float64(i))
+		j.MapTaskSeconds.Values = append(j.MapTaskSeconds.Values, 20+1e5*long)
+		j.ReduceTaskSeconds.Values = append(j.ReduceTaskSeconds.Values, 6e4*long)
+		j.MapTasks.Values = append(j.MapTasks.Values, int32(1+99*long))
+		j.ReduceTasks.Values = append(j.ReduceTasks.Values, int32(30*long))
+		j.Size.Values = append(j.Size.Values, 20+1.6e5*long)
+	}
+	sizes, _, err := estimate.Sizes(j, estimate.SizeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Classify(j, sizes, nil, Options{K: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(r.Features, AllFeatures) {
+		t.Errorf("default features %v, want all %v", r.Features, AllFeatures)
+	}
+	checkResult(t, r, j, sizes, cluster.DefaultSpec())
+	short, long := r.Classes[0], r.Classes[1]
+	// Durations: 30+i for even i (mean of 30, 32, …, 40 = 35) and 3030+i
+	// for odd i (mean of 3031, …, 3041 = 3036).
+	for _, tc := range []struct {
+		name      string
+		got, want float64
+	}{
+		{"short duration", short.MeanDuration, 35},
+		{"long duration", long.MeanDuration, 3036},
+		{"short map time", short.MeanMapTaskSeconds, 20},
+		{"long reduce time", long.MeanReduceTaskSeconds, 6e4},
+		{"long input", long.MeanInputBytes, 4e12},
+		{"short size", short.MeanSize, 20},
+	} {
+		if math.Abs(tc.got-tc.want) > 1e-9*math.Abs(tc.want) {
+			t.Errorf("%s = %v, want %v", tc.name, tc.got, tc.want)
+		}
+	}
+	if short.Label != "load" || long.Label != "summary" || short.Count != 6 {
+		t.Errorf("labels %q (%d jobs), %q", short.Label, short.Count, long.Label)
+	}
+}
