@@ -82,7 +82,7 @@ func randomJobs(rng *rand.Rand, n int, c, sigma float64) []Job {
 	return jobs
 }
 
-var allSpecs = []string{"fifo", "ps", "gps", "srpt", "srpt+ps", "fsp+fifo", "fsp+ps", "las", "las_mq:k=4,alpha0=1,p=5", "las_mq:k=3,alpha0=0.5,p=10,strict=true", "las_mq:k=3,alpha0=2,p=3,weights=4/2/1", "pfsp"}
+var allSpecs = []string{"fifo", "ps", "gps", "srpt", "srpt+ps", "fsp+fifo", "fsp+ps", "las", "las_mq:k=4,alpha0=1,p=5", "las_mq:k=3,alpha0=0.5,p=10,strict=true", "las_mq:k=3,alpha0=2,p=3,weights=4/2/1", "las_mq:k=80,alpha0=0.001,p=1.3", "pfsp"}
 
 func TestInvariantsRandom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -189,7 +189,9 @@ func TestParsePolicy(t *testing.T) {
 	}
 }
 
-func contains(s, sub string) bool { return len(s) >= len(sub) && (s == sub || len(sub) == 0 || indexOf(s, sub) >= 0) }
+func contains(s, sub string) bool {
+	return len(s) >= len(sub) && (s == sub || len(sub) == 0 || indexOf(s, sub) >= 0)
+}
 
 func indexOf(s, sub string) int {
 	for i := 0; i+len(sub) <= len(s); i++ {

@@ -143,6 +143,7 @@ func (s *Simulator) Run(jobs []Job, c float64, p Policy) (*Result, error) {
 		completed++
 	}
 	next := 0
+	stuck := 0 // consecutive events at the same time that completed nothing
 	for {
 		tn := p.Next()
 		ta := math.Inf(1)
@@ -153,6 +154,7 @@ func (s *Simulator) Run(jobs []Job, c float64, p Policy) (*Result, error) {
 			break
 		}
 		t := math.Min(tn, ta)
+		now0, completed0 := now, completed
 		if t < now {
 			t = now // a policy's next event may round to just before now
 		}
@@ -172,8 +174,10 @@ func (s *Simulator) Run(jobs []Job, c float64, p Policy) (*Result, error) {
 		if failed != nil {
 			return nil, failed
 		}
-		if r.Events > 64*(n+16) {
-			return nil, fmt.Errorf("policy %s: no progress after %d events (internal error)", p.Name(), r.Events)
+		if t > now0 || completed > completed0 || tn > ta {
+			stuck = 0
+		} else if stuck++; stuck > 2*active+64 {
+			return nil, fmt.Errorf("policy %s: no progress at time %v after %d events (internal error)", p.Name(), now, r.Events)
 		}
 	}
 	if completed != n {
