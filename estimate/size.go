@@ -137,3 +137,21 @@ func normalise(w []float64, duration, load float64) error {
 	}
 	return nil
 }
+
+// ContainerSeconds returns sizes in container-seconds of a cluster whose
+// total speed is capacity reference containers. Sizes derived from bytes are
+// normalised in seconds of the whole cluster (a capacity-1 server: the
+// reference simulator's unit), so they are multiplied by capacity; the offered
+// load on the cluster is then the load they were normalised to. Explicit
+// sizes and task-seconds already are container-seconds and are returned as
+// they are (unless they were normalised too, see SizeOptions.NormaliseAll).
+func ContainerSeconds(sizes []float64, src Source, opt SizeOptions, capacity float64) []float64 {
+	if src != FromBytes && !opt.NormaliseAll {
+		return sizes
+	}
+	out := make([]float64, len(sizes))
+	for i, s := range sizes {
+		out[i] = s * capacity
+	}
+	return out
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/schedplan/schedplan/classify"
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/lp"
+	"github.com/schedplan/schedplan/pipeline"
 	"github.com/spf13/cobra"
 )
 
@@ -66,7 +67,7 @@ number of that type can reach it.`,
 			if err != nil {
 				return fmt.Errorf("--cluster: %w", err)
 			}
-			j, sizes, err := tf.readSized()
+			j, sizes, err := tf.readClusterSized(spec)
 			if err != nil {
 				return err
 			}
@@ -195,32 +196,6 @@ type capacityOfClasses struct {
 	MPSFile    string           `json:"mps_file,omitempty"`
 }
 
-// coshhProblem turns a classification into the LP's input: one class per
-// classify class, one machine type per resource type of the spec.
-func coshhProblem(res *classify.Result, spec *cluster.Spec) (*lp.COSHHProblem, error) {
-	p := &lp.COSHHProblem{}
-	for _, name := range res.Resources {
-		found := false
-		for _, rt := range spec.Resources {
-			if rt.Name == name {
-				p.TypeNames = append(p.TypeNames, name)
-				p.Counts = append(p.Counts, float64(rt.Count))
-				found = true
-				break
-			}
-		}
-		if !found {
-			return nil, fmt.Errorf("resource type %q of the classification is not in the cluster spec", name)
-		}
-	}
-	for _, c := range res.Classes {
-		p.ClassNames = append(p.ClassNames, fmt.Sprintf("C%d", c.ID+1))
-		p.Alpha = append(p.Alpha, c.Alpha)
-		p.Mu = append(p.Mu, c.Mu)
-	}
-	return p, nil
-}
-
 // capacityFor solves the LP of one classification with its what-ifs and
 // targets.
 func capacityFor(res *classify.Result, spec *cluster.Spec, opt lp.COSHHOptions, whatIfs []string, target float64) (capacityOfClasses, error) {
@@ -232,7 +207,7 @@ func capacityFor(res *classify.Result, spec *cluster.Spec, opt lp.COSHHOptions, 
 		}
 		return cr, nil
 	}
-	p, err := coshhProblem(res, spec)
+	p, err := pipeline.COSHHProblem(res, spec)
 	if err != nil {
 		return cr, err
 	}

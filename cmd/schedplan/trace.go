@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 
+	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/spf13/cobra"
@@ -49,6 +50,21 @@ func (t *traceFlags) read() (*data.Jobs, error) {
 // sizeOptions returns the size-derivation options the flags set.
 func (t *traceFlags) sizeOptions() estimate.SizeOptions {
 	return estimate.SizeOptions{DN: t.dn, Load: t.load}
+}
+
+// readClusterSized loads the job log and derives every job's size in
+// container-seconds of the cluster spec (see estimate.ContainerSeconds): the
+// unit in which classes' execution rates μ and the COSHH LP are computed.
+func (t *traceFlags) readClusterSized(spec *cluster.Spec) (*data.Jobs, []float64, error) {
+	j, err := t.read()
+	if err != nil {
+		return nil, nil, err
+	}
+	sizes, src, err := estimate.Sizes(j, t.sizeOptions())
+	if err != nil {
+		return nil, nil, err
+	}
+	return j, estimate.ContainerSeconds(sizes, src, t.sizeOptions(), spec.Capacity()), nil
 }
 
 // readSized loads the job log and derives every job's size.
