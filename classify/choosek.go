@@ -33,10 +33,7 @@ func Silhouette(x *mat.Dense, assign []int32, k, sample int, seed uint64, worker
 	n, d := x.Dims()
 	idx := make([]int, 0, n)
 	if sample > 0 && n > sample {
-		rng := rand.New(rand.NewPCG(seed, 0x5111))
-		perm := rng.Perm(n)[:sample]
-		sort.Ints(perm)
-		idx = perm
+		idx = sampleRows(n, sample, seed)
 	} else {
 		for i := 0; i < n; i++ {
 			idx = append(idx, i)
@@ -116,6 +113,25 @@ func Silhouette(x *mat.Dense, assign []int32, k, sample int, seed uint64, worker
 		total += v
 	}
 	return total / float64(m)
+}
+
+// sampleRows draws m distinct rows of n (m < n) uniformly, by Floyd's
+// algorithm (O(m) time and memory), from a stream derived from seed, and
+// returns them in increasing order.
+func sampleRows(n, m int, seed uint64) []int {
+	rng := rand.New(rand.NewPCG(seed, 0x5111))
+	chosen := make(map[int]struct{}, m)
+	out := make([]int, 0, m)
+	for j := n - m; j < n; j++ {
+		t := rng.IntN(j + 1)
+		if _, dup := chosen[t]; dup {
+			t = j
+		}
+		chosen[t] = struct{}{}
+		out = append(out, t)
+	}
+	sort.Ints(out)
+	return out
 }
 
 // sumDist returns Σ_q ‖x − row q‖ over the rows of block (row-major, rows

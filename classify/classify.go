@@ -328,11 +328,11 @@ func classifyRows(name string, j *data.Jobs, sizes []float64, spec *cluster.Spec
 			methods[c] = DefaultMethod(f)
 		}
 	}
-	res.Scaling, err = FitScaling(x, methods)
+	var z *mat.Dense
+	res.Scaling, z, err = fitApply(x, methods, true)
 	if err != nil {
 		return nil, err
 	}
-	z := res.Scaling.Apply(x)
 
 	// The number of classes.
 	kopt := KMeansOptions{Restarts: opt.Restarts, MaxIter: opt.MaxIter, Tol: opt.Tol, Seed: opt.Seed, Workers: opt.Workers}

@@ -1,10 +1,12 @@
 package classify
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 	"time"
 
+	"github.com/schedplan/schedplan/data"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -121,5 +123,41 @@ func BenchmarkSilhouette5000(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		Silhouette(x, truth, 8, 5000, uint64(i), 0)
+	}
+}
+
+// BenchmarkClassifyMillion classifies a synthetic log of 1,000,000 jobs
+// (log-normal bytes in three kinds, four features) into k = 10 classes with
+// one restart: feature extraction, scaling, k-means, sampled silhouette and
+// class statistics, end to end.
+func BenchmarkClassifyMillion(b *testing.B) {
+	const n = 1_000_000
+	rng := rand.New(rand.NewPCG(5, 5))
+	users := make([]string, n)
+	in, sh, out := make([]int64, n), make([]int64, n), make([]int64, n)
+	prio := make([]int32, n)
+	for i := range users {
+		users[i] = "u"
+		kind := float64(i % 3)
+		in[i] = int64(math.Exp(10 + 4*kind + rng.NormFloat64()))
+		sh[i] = int64(math.Exp(8 + 3*kind + rng.NormFloat64()))
+		out[i] = int64(math.Exp(14 - 2*kind + rng.NormFloat64()))
+		prio[i] = 1
+	}
+	j := synthetic(users, in, sh, out, prio)
+	j.Priority = data.Column[int32]{}
+	sizes := make([]float64, n)
+	for i := range sizes {
+		sizes[i] = float64(in[i]+5*sh[i]+out[i]) * 1e-9
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		r, err := Classify(j, sizes, nil, Options{K: 10, Restarts: 1, Seed: uint64(i)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if r.Jobs() != n {
+			b.Fatal(r.Jobs())
+		}
 	}
 }

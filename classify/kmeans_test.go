@@ -266,3 +266,29 @@ func TestHamerlyMatchesLloyd(t *testing.T) {
 		}
 	}
 }
+
+func TestSampleRows(t *testing.T) {
+	for _, tc := range []struct{ n, m int }{{10, 9}, {1000, 5}, {100000, 5000}} {
+		a := sampleRows(tc.n, tc.m, 3)
+		if len(a) != tc.m || !slices.Equal(a, sampleRows(tc.n, tc.m, 3)) {
+			t.Fatalf("n=%d m=%d: %d rows, or not deterministic", tc.n, tc.m, len(a))
+		}
+		for q, i := range a {
+			if i < 0 || i >= tc.n || (q > 0 && i <= a[q-1]) {
+				t.Fatalf("n=%d m=%d: rows not distinct, sorted and in range: %v", tc.n, tc.m, a[max(0, q-1):q+1])
+			}
+		}
+	}
+	// Every row is equally likely: 9 of 10 rows, 10,000 draws.
+	hits := make([]int, 10)
+	for s := uint64(0); s < 10000; s++ {
+		for _, i := range sampleRows(10, 9, s) {
+			hits[i]++
+		}
+	}
+	for i, h := range hits {
+		if math.Abs(float64(h)-9000) > 150 {
+			t.Errorf("row %d drawn %d times of 10,000, want about 9,000", i, h)
+		}
+	}
+}

@@ -67,40 +67,64 @@ func sexpm1(v float64) float64 {
 // FitScaling fits the scaling of each column of x with the given methods
 // (one per column; Auto is not allowed here: resolve it first).
 func FitScaling(x *mat.Dense, methods []Method) (Scaling, error) {
+	s, _, err := fitApply(x, methods, false)
+	return s, err
+}
+
+// fitApply fits the scaling and, when apply is set, returns the scaled copy
+// of x too, transforming every value once.
+func fitApply(x *mat.Dense, methods []Method, apply bool) (Scaling, *mat.Dense, error) {
 	n, d := x.Dims()
 	if len(methods) != d {
-		return Scaling{}, fmt.Errorf("scaling: %d methods for %d features", len(methods), d)
+		return Scaling{}, nil, fmt.Errorf("scaling: %d methods for %d features", len(methods), d)
 	}
 	s := Scaling{Methods: append([]Method(nil), methods...), Mean: make([]float64, d), Std: make([]float64, d)}
+	var out *mat.Dense
+	if apply {
+		out = mat.NewDense(n, d, nil)
+	}
+	col := make([]float64, n)
 	for j, m := range methods {
 		switch m {
-		case None:
-			s.Mean[j], s.Std[j] = 0, 1
-			continue
-		case ZScore, Log:
+		case None, ZScore, Log:
 		default:
-			return Scaling{}, fmt.Errorf("scaling: feature %d: unknown method %q", j+1, m)
+			return Scaling{}, nil, fmt.Errorf("scaling: feature %d: unknown method %q", j+1, m)
 		}
-		// Two-pass mean and variance (population), in row order.
-		sum := 0.0
-		for i := 0; i < n; i++ {
-			sum += s.forward(j, x.At(i, j), true)
+		mat.Col(col, j, x)
+		if m == Log {
+			for i, v := range col {
+				col[i] = slog1p(v)
+			}
 		}
-		mean := sum / float64(max(n, 1))
-		ss := 0.0
-		for i := 0; i < n; i++ {
-			e := s.forward(j, x.At(i, j), true) - mean
-			ss += e * e
-		}
-		std := math.Sqrt(ss / float64(max(n, 1)))
-		// A feature constant up to rounding would otherwise blow rounding
-		// noise up to unit variance.
-		if !(std > 1e-12*math.Max(1, math.Abs(mean))) {
-			std = 1
+		mean, std := 0.0, 1.0
+		if m != None {
+			// Two-pass mean and (population) variance, in row order.
+			sum := 0.0
+			for _, v := range col {
+				sum += v
+			}
+			mean = sum / float64(max(n, 1))
+			ss := 0.0
+			for _, v := range col {
+				e := v - mean
+				ss += e * e
+			}
+			std = math.Sqrt(ss / float64(max(n, 1)))
+			// A feature constant up to rounding would otherwise blow
+			// rounding noise up to unit variance.
+			if !(std > 1e-12*math.Max(1, math.Abs(mean))) {
+				std = 1
+			}
 		}
 		s.Mean[j], s.Std[j] = mean, std
+		if apply {
+			raw := out.RawMatrix()
+			for i, v := range col {
+				raw.Data[i*raw.Stride+j] = (v - mean) / std
+			}
+		}
 	}
-	return s, nil
+	return s, out, nil
 }
 
 // forward applies feature j's nonlinearity and, unless raw, its centring and
