@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"math"
+	"sort"
 	"strings"
 )
 
@@ -150,49 +151,118 @@ func checkLengths(j *Jobs) error {
 
 // duplicateIDs returns up to limit pairs (first row, later row) of rows with
 // equal ids, one pair per distinct duplicated id, in order of the later row.
-// It uses an open-addressing hash set whose slots hold a 32-bit fingerprint
-// of the id beside its row, so ids are compared only when fingerprints match:
-// no per-id allocation and few random reads.
+//
+// It hashes every id once, partitions the rows by the top bits of the hash
+// (a counting sort that keeps row order), and finds repeats partition by
+// partition in an open-addressing table small enough to stay in cache. Slots
+// hold a 32-bit fingerprint beside the row, so ids are compared byte by byte
+// only when fingerprints match. No per-id allocation.
 func duplicateIDs(s *Strings, limit int) [][2]int {
 	n := s.Len()
 	if n < 2 {
 		return nil
 	}
+	const perPart = 1 << 14 // rows per partition, on average
+	shift := uint(64)
+	parts := 1
+	for parts*perPart < n {
+		parts <<= 1
+		shift--
+	}
+	seed := maphash.MakeSeed()
+	hashes := make([]uint64, n)
+	counts := make([]int32, parts+1)
+	for i := range hashes {
+		h := maphash.Bytes(seed, s.Bytes(i))
+		hashes[i] = h
+		if parts > 1 {
+			counts[h>>shift+1]++
+		}
+	}
+	// Rows grouped by partition, ascending within each, with their hashes
+	// beside them so the per-partition pass reads memory in order.
+	order := make([]int32, n)
+	ordHash := hashes
+	if parts > 1 {
+		ordHash = make([]uint64, n)
+		for p := 1; p <= parts; p++ {
+			counts[p] += counts[p-1]
+		}
+		next := append([]int32(nil), counts[:parts]...)
+		for i, h := range hashes {
+			p := h >> shift
+			order[next[p]] = int32(i)
+			ordHash[next[p]] = h
+			next[p]++
+		}
+	} else {
+		counts[1] = int32(n)
+		for i := range order {
+			order[i] = int32(i)
+		}
+	}
+	largest := 0
+	for p := 0; p < parts; p++ {
+		largest = max(largest, int(counts[p+1]-counts[p]))
+	}
 	size := 1
-	for size < 2*n {
+	for size < 2*largest {
 		size <<= 1
 	}
-	mask := uint64(size - 1)
 	slots := make([]uint64, size) // fingerprint<<32 | row+1; 0 is empty
-	seed := maphash.MakeSeed()
+	const low = 1<<32 - 1
 	var dups [][2]int
-	reported := map[string]bool{}
-	for i := 0; i < n; i++ {
-		b := s.Bytes(i)
-		h := maphash.Bytes(seed, b)
-		fp := h &^ (1<<32 - 1)
-		k := h & mask
-		for {
-			e := slots[k]
-			if e == 0 {
-				slots[k] = fp | uint64(i+1)
-				break
-			}
-			if e&^(1<<32-1) == fp {
-				r := int(e&(1<<32-1)) - 1
-				if bytes.Equal(s.Bytes(r), b) {
-					if !reported[string(b)] {
-						reported[string(b)] = true
-						dups = append(dups, [2]int{r, i})
-						if len(dups) == limit {
-							return dups
-						}
-					}
+	for p := 0; p < parts; p++ {
+		rows := order[counts[p]:counts[p+1]]
+		rowHash := ordHash[counts[p]:counts[p+1]]
+		if len(rows) < 2 {
+			continue
+		}
+		tsize := 1
+		for tsize < 2*len(rows) {
+			tsize <<= 1
+		}
+		table := slots[:tsize]
+		clear(table)
+		mask := uint64(tsize - 1)
+		var found [][2]int
+		var reported map[string]bool
+	rowLoop:
+		for x, r32 := range rows {
+			i := int(r32)
+			h := rowHash[x]
+			fp := h &^ low
+			for k := h & mask; ; k = (k + 1) & mask {
+				e := table[k]
+				if e == 0 {
+					table[k] = fp | uint64(i+1)
 					break
 				}
+				if e&^low != fp {
+					continue
+				}
+				first := int(e&low) - 1
+				if !bytes.Equal(s.Bytes(first), s.Bytes(i)) {
+					continue
+				}
+				if reported == nil {
+					reported = map[string]bool{}
+				}
+				if id := string(s.Bytes(i)); !reported[id] {
+					reported[id] = true
+					found = append(found, [2]int{first, i})
+					if len(found) == limit { // the partition's earliest ones
+						break rowLoop
+					}
+				}
+				break
 			}
-			k = (k + 1) & mask
 		}
+		dups = append(dups, found...)
+	}
+	sort.Slice(dups, func(a, b int) bool { return dups[a][1] < dups[b][1] })
+	if len(dups) > limit {
+		dups = dups[:limit]
 	}
 	return dups
 }

@@ -3,6 +3,8 @@ package data
 import (
 	"bytes"
 	"math"
+	"math/rand/v2"
+	"strconv"
 	"os"
 	"path/filepath"
 	"testing"
@@ -165,5 +167,59 @@ func TestReadFileNamesPath(t *testing.T) {
 	before, _ := os.ReadFile(p)
 	if string(before) != "job_id,submit_time\na,1\nb,x\n" {
 		t.Error("input modified")
+	}
+}
+
+// TestDuplicateIDs checks the partitioned duplicate finder against a map on
+// tables large enough to use many partitions.
+func TestDuplicateIDs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{2, 100, 40_000, 200_000} {
+		for _, ndup := range []int{0, 1, 3, 5, 50} {
+			var s Strings
+			ids := make([]string, n)
+			for i := range ids {
+				ids[i] = "id" + strconv.Itoa(i)
+			}
+			for k := 0; k < ndup; k++ { // copy an earlier id onto a later row
+				a, b := rng.IntN(n), rng.IntN(n)
+				if a > b {
+					a, b = b, a
+				}
+				if a != b {
+					ids[b] = ids[a]
+				}
+			}
+			for _, id := range ids {
+				s.Append(id)
+			}
+			// Reference: first occurrence of each id; report each repeated
+			// id once, at its second occurrence, in row order.
+			first := map[string]int{}
+			var want [][2]int
+			reported := map[string]bool{}
+			for i, id := range ids {
+				if f, ok := first[id]; ok {
+					if !reported[id] {
+						reported[id] = true
+						want = append(want, [2]int{f, i})
+					}
+					continue
+				}
+				first[id] = i
+			}
+			if len(want) > maxDuplicatesListed {
+				want = want[:maxDuplicatesListed]
+			}
+			got := duplicateIDs(&s, maxDuplicatesListed)
+			if len(got) != len(want) {
+				t.Fatalf("n %d dups %d: got %v, want %v", n, ndup, got, want)
+			}
+			for k := range got {
+				if got[k] != want[k] {
+					t.Fatalf("n %d dups %d: got %v, want %v", n, ndup, got, want)
+				}
+			}
+		}
 	}
 }
