@@ -222,3 +222,45 @@ func TestCheckJobs(t *testing.T) {
 		t.Errorf("empty: %v %v", r, err)
 	}
 }
+
+// Sizes over 18 orders of magnitude, many exact ties (equal sizes and
+// arrivals), bursts of zero-size jobs: every policy must finish every job
+// without stalling and conserve work.
+func TestExtremeRanges(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	for inst := 0; inst < 12; inst++ {
+		n := 400
+		jobs := make([]Job, n)
+		at := 1e6 * float64(inst) // late clock: absolute times far above small sizes
+		for i := range jobs {
+			s := math.Pow(10, float64(rng.IntN(19)-9))
+			switch rng.IntN(6) {
+			case 0:
+				s = 0
+			case 1:
+				s = 1 // many equal sizes
+			}
+			if rng.IntN(3) == 0 {
+				at += rng.ExpFloat64() * 3
+			}
+			e := s
+			if inst%2 == 1 {
+				e = s * math.Exp(rng.NormFloat64())
+			}
+			jobs[i] = Job{Arrival: at, Size: s, Estimate: e, Weight: 1}
+		}
+		work := 0.0
+		for _, j := range jobs {
+			work += j.Size
+		}
+		for _, spec := range allSpecs {
+			r, err := Simulate(jobs, 1, mustPolicy(t, spec))
+			if err != nil {
+				t.Fatalf("instance %d %s: %v", inst, spec, err)
+			}
+			if !close(r.Busy, work, 1e-9) {
+				t.Errorf("instance %d %s: busy %v, work %v", inst, spec, r.Busy, work)
+			}
+		}
+	}
+}
