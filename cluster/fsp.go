@@ -151,7 +151,7 @@ func (f *FSP) Advance(t float64, done func(int)) {
 		// same order).
 		f.ready.pop()
 		if f.LatePS {
-			f.late.push(f.vLate+f.rem[j]*1, j)
+			f.late.push(f.vLate+f.rem[j], j)
 		} else {
 			f.lateQ = append(f.lateQ, int32(j))
 		}

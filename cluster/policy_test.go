@@ -264,3 +264,12 @@ func TestExtremeRanges(t *testing.T) {
 		}
 	}
 }
+
+func TestInvalidPolicyStruct(t *testing.T) {
+	jobs := []Job{{Arrival: 0, Size: 1, Estimate: 1}}
+	for _, p := range []Policy{&LASMQ{}, &LASMQ{K: 3, Alpha0: 1, P: 0.5}, &LASMQ{K: 2, Alpha0: 1, P: 2, Weights: []float64{1}}} {
+		if _, err := Simulate(jobs, 1, p); err == nil {
+			t.Errorf("%+v: no error", p)
+		}
+	}
+}

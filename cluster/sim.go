@@ -36,8 +36,9 @@ type Job struct {
 //	                    that completes at t
 //	Arrive(t, j)        job j joins at t (after Advance(t))
 //
-// Adding a policy means writing one type with these methods and one entry in
-// the registry (registry.go).
+// A policy with parameters may also have a Validate() error method, which
+// Run calls before Start. Adding a policy means writing one type with these
+// methods and one entry in the registry (registry.go).
 type Policy interface {
 	Name() string
 	Start(jobs []Job, capacity float64)
@@ -118,6 +119,11 @@ func (s *Simulator) Run(jobs []Job, c float64, p Policy) (*Result, error) {
 	}
 	if err := CheckJobs(jobs); err != nil {
 		return nil, err
+	}
+	if v, ok := p.(interface{ Validate() error }); ok {
+		if err := v.Validate(); err != nil {
+			return nil, err
+		}
 	}
 	n := len(jobs)
 	r := &s.res
