@@ -36,7 +36,11 @@ func NewEvaluator(jobs []cluster.Job, capacity float64) *Evaluator {
 }
 
 // Run simulates policy p and summarises the run.
-func (e *Evaluator) Run(p cluster.Policy) (cluster.Summary, error) {
+func (e *Evaluator) Run(p cluster.Policy) (cluster.Summary, error) { return e.RunRows(p, "", 0, nil) }
+
+// RunRows simulates policy p, summarises the run and, when rows is not nil,
+// appends its per-job results to rows under the given policy name and run.
+func (e *Evaluator) RunRows(p cluster.Policy, name string, run int, rows *cluster.JobRows) (cluster.Summary, error) {
 	b, _ := e.pool.Get().(*simBuffers)
 	if b == nil {
 		b = &simBuffers{}
@@ -48,7 +52,11 @@ func (e *Evaluator) Run(p cluster.Policy) (cluster.Summary, error) {
 		if err != nil {
 			return cluster.Summary{}, fmt.Errorf("%s: %w", p.Name(), err)
 		}
-		return b.m.Compute(e.Jobs, r.Completion, e.Capacity, e.Deadlines), nil
+		s := b.m.Compute(e.Jobs, r.Completion, e.Capacity, e.Deadlines)
+		if rows != nil {
+			rows.Append(name, run, e.Jobs, r.Completion, &b.m, e.Deadlines)
+		}
+		return s, nil
 	}
 	b.done = b.done[:0]
 	for k := 0; k < blocks; k++ {
@@ -58,7 +66,11 @@ func (e *Evaluator) Run(p cluster.Policy) (cluster.Summary, error) {
 		}
 		b.done = append(b.done, r.Completion...)
 	}
-	return b.m.Compute(e.Jobs, b.done, e.Capacity, e.Deadlines), nil
+	s := b.m.Compute(e.Jobs, b.done, e.Capacity, e.Deadlines)
+	if rows != nil {
+		rows.Append(name, run, e.Jobs, b.done, &b.m, e.Deadlines)
+	}
+	return s, nil
 }
 
 // RunSpec parses a policy specification and runs it.

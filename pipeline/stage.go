@@ -40,6 +40,8 @@ type Runner struct {
 	// Hook, when set, is called before each stage runs (for progress bars)
 	// and after it ends (err is the stage's error).
 	Hook func(stage string, event StageEvent, err error)
+	// Progress, when set, is told how far a long stage has come.
+	Progress func(stage string, done, total int)
 	// Fail, when set, is called after each file is written; a non-nil error
 	// aborts the stage there. Tests use it to interrupt a run.
 	Fail func(stage, file string) error

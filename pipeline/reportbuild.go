@@ -1,0 +1,178 @@
+package pipeline
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"strings"
+)
+
+func f4(v float64) string {
+	if math.IsNaN(v) {
+		return "–"
+	}
+	return fmt.Sprintf("%.4g", v)
+}
+
+func pct(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "–"
+	}
+	return fmt.Sprintf("%+.1f%%", 100*v)
+}
+
+// buildReport renders report.html from the stages' states.
+func buildReport(in *Inputs, bd *Bundle, cs *classState, capSt *capacityState, tr *TuneReport, b *Bounds, vs *ValidationState, res *RunResult) ([]byte, error) {
+	w := in.Workload
+	rep := &Report{
+		Title:    "schedplan report: " + w.Source,
+		Subtitle: fmt.Sprintf("%d jobs over %.1f h; tuned on the first %d, validated on the last %d (by submit time); seed %d", w.Jobs, w.Span/3600, in.Split.TuneJobs, in.Split.ValidJobs, in.Config.Seed),
+	}
+
+	// Workload.
+	wt := TableBlock{Header: []string{"", "value"}, Highlight: -1, Rows: [][]string{
+		{"jobs", fmt.Sprint(w.Jobs)},
+		{"submit span", fmt.Sprintf("%g .. %g s", w.FirstSubmit, w.LastSubmit)},
+		{"arrival rate", f4(w.ArrivalRate) + " jobs/s"},
+		{"sizes from", string(w.SizeSource)},
+		{"size mean / p50 / p90 / p99 / max", strings.Join([]string{f4(w.Size.Mean), f4(w.Size.P50), f4(w.Size.P90), f4(w.Size.P99), f4(w.Size.Max)}, " / ")},
+		{"zero-size jobs", fmt.Sprint(w.ZeroSize)},
+		{"work in the largest 1% of jobs", fmt.Sprintf("%.1f%%", 100*w.TopShare)},
+		{"users", fmt.Sprint(len(w.Users))},
+	}}
+	rep.Sections = append(rep.Sections, Section{ID: "workload", Title: "Workload", Tables: []TableBlock{wt}})
+
+	// Classes.
+	sec := cs.Secondary.Result
+	ct := TableBlock{Highlight: -1, Caption: fmt.Sprintf("Secondary classification (all jobs): k = %d (%s), features %s", sec.K, sec.KRule, strings.Join(sec.Features, ", ")),
+		Header: []string{"class", "label", "jobs", "share", "mean size", "α (jobs/s)", "input bytes", "shuffle bytes", "output bytes"}}
+	for _, c := range sec.Classes {
+		ct.Rows = append(ct.Rows, []string{ClassName(c.ID), c.Label, fmt.Sprint(c.Count), fmt.Sprintf("%.1f%%", 100*c.Share), f4(c.MeanSize), f4(c.Alpha), f4(c.MeanInputBytes), f4(c.MeanShuffleBytes), f4(c.MeanOutputBytes)})
+	}
+	intro := "k-means (k-means++ seeding, restarts) on log-scaled features; sizes here are container-seconds of the cluster."
+	if p := cs.Primary.Result; len(p.Classes) == 0 {
+		intro += " Primary classification (users with a min share): " + p.Reason + "."
+	}
+	rep.Sections = append(rep.Sections, Section{ID: "classes", Title: "Job classes", Intro: intro, Tables: []TableBlock{ct}})
+
+	// Capacity.
+	capSec := Section{ID: "capacity", Title: "Capacity (COSHH LP)"}
+	if p := capSt.Secondary; p != nil {
+		capSec.Intro = fmt.Sprintf("λ = %.4g: the cluster sustains %.3g × today's arrival rates (solver %s). Allocation in machines of each type per class.", p.Lambda, p.Lambda, p.Solver)
+		at := TableBlock{Highlight: -1, Header: append([]string{"type", "machines", "suggested classes", "allocated"}, classNames(bd)...)}
+		for t, r := range bd.Cluster.Resources {
+			row := []string{r.Name, fmt.Sprint(r.Count), "{" + strings.Join(p.Suggested[t], ", ") + "}", fmt.Sprintf("%.1f%%", 100*p.Load[t])}
+			for _, v := range p.Allocation[t] {
+				row = append(row, f4(v))
+			}
+			at.Rows = append(at.Rows, row)
+		}
+		wt := TableBlock{Highlight: -1, Caption: "What-ifs", Header: []string{"change", "λ", "vs today"}}
+		for _, wi := range p.WhatIfs {
+			wt.Rows = append(wt.Rows, []string{wi.Change, f4(wi.Lambda), pct(wi.Lambda/p.Lambda - 1)})
+		}
+		capSec.Tables = []TableBlock{at, wt}
+	} else {
+		capSec.Intro = "No LP: " + strings.Join(capSt.SecondaryNotes, "; ")
+	}
+	rep.Sections = append(rep.Sections, capSec)
+
+	// Tuning.
+	best := tr.Best
+	tt := TableBlock{Highlight: 0, Caption: "Mean and p99 response (s); the tuning window is scored in blocks as the search scored it",
+		Header: []string{"configuration", "tune mean", "validate mean", "validate p99", "validate p99 slowdown", "policy"}}
+	for _, c := range tr.Compare {
+		tt.Rows = append(tt.Rows, []string{c.Name, f4(c.Tune.Mean), f4(c.Validate.Mean), f4(c.Validate.P99), f4(c.Validate.P99Slowdown), c.Policy})
+	}
+	rt := TableBlock{Highlight: -1, Caption: "Robustness: validation window at ±20% load", Header: []string{"configuration", "load ×", "mean", "p99"}}
+	for _, r := range tr.Robustness {
+		rt.Rows = append(rt.Rows, []string{r.Name, fmt.Sprint(r.LoadFactor), f4(r.Score.Mean), f4(r.Score.P99)})
+	}
+	var sa, sk XYSeries
+	sa.Name, sk.Name = "mean response", "mean response"
+	for _, e := range tr.Result.VsAlpha0 {
+		sa.X, sa.Y = append(sa.X, math.Log10(e.Params.Alpha0)), append(sa.Y, e.Score.Mean)
+	}
+	for _, e := range tr.Result.VsK {
+		sk.X, sk.Y = append(sk.X, float64(e.Params.K)), append(sk.Y, e.Score.Mean)
+	}
+	figA, err := PlotLines("Sensitivity to the first threshold (tuning window)", "log10 α0", "mean response (s)", []XYSeries{sa}, true)
+	if err != nil {
+		return nil, err
+	}
+	figK, err := PlotLines("Sensitivity to the number of queues (tuning window)", "k", "mean response (s)", []XYSeries{sk}, true)
+	if err != nil {
+		return nil, err
+	}
+	rep.Sections = append(rep.Sections, Section{ID: "tuning", Title: "Tuned LAS_MQ",
+		Intro: fmt.Sprintf("Best of %d candidates: %v; thresholds %s, weights %s.", len(tr.Result.Evaluated), best, fmtFloats(best.Thresholds()), fmtFloats(best.Weights())),
+		Tables: []TableBlock{tt, rt},
+		Figures: []Figure{{Title: "Mean response vs α0", Caption: "other parameters at the best point", PNG: figA},
+			{Title: "Mean response vs k", Caption: "other parameters at the best point", PNG: figK}}})
+
+	// Bounds.
+	bt := TableBlock{Highlight: -1, Header: []string{"bound (validation window, exact sizes)", "mean response"}, Rows: [][]string{
+		{"SRPT: lower bound for every policy", f4(b.SRPTMean)},
+		{fmt.Sprintf("FSP: a protective schedule (misses %d PS deadlines)", b.FSPMissed), f4(b.FSPMean)},
+		{"PS: the protective deadlines", f4(b.PSMean)},
+	}}
+	rep.Sections = append(rep.Sections, Section{ID: "bounds", Title: "Bounds", Tables: []TableBlock{bt}})
+
+	// Validation.
+	vt := TableBlock{Highlight: -1, Header: []string{"configuration", "σ", "runs", "mean", "min–max over runs", "p99", "mean slowdown", "gap to bound", "missed PS deadlines", "policy"}}
+	for k, r := range vs.Rows {
+		if r.Name == "tuned las_mq" {
+			vt.Highlight = k
+		}
+		vt.Rows = append(vt.Rows, []string{r.Name, fmt.Sprint(r.Sigma), fmt.Sprint(r.Runs), f4(r.Mean), f4(r.MeanMin) + "–" + f4(r.MeanMax), f4(r.P99), f4(r.MeanSlowdown), pct(r.Gap), fmt.Sprintf("%.1f (%.1f%%)", r.Missed, 100*r.MissedShare), r.Policy})
+	}
+	verdict := fmt.Sprintf("The tuned configuration beats the current scheduler (%s) by %.1f%% in mean response on the validation window.", res.Current, 100*res.Improvement)
+	if !res.Improved {
+		verdict = fmt.Sprintf("The tuned configuration does NOT beat the current scheduler (%s) on the validation window (%.1f%%).", res.Current, 100*res.Improvement)
+	}
+	cdf, err := PlotCDF("Response time CDF, validation window", "response time (s)", vs.CDF)
+	if err != nil {
+		return nil, err
+	}
+	bars, err := PlotBars("Mean response per class, validation window", "mean response (s)", vs.ClassNames, vs.PerClass)
+	if err != nil {
+		return nil, err
+	}
+	boxes, err := PlotBoxes("Mean response vs size-estimation error", "σ (log-normal)", "mean response (s)", vs.SigmaXs, vs.SigmaBoxes)
+	if err != nil {
+		return nil, err
+	}
+	loads, err := PlotLines("Mean response vs offered load, validation window", "load", "mean response (s)", vs.LoadCurves, true)
+	if err != nil {
+		return nil, err
+	}
+	rep.Sections = append(rep.Sections, Section{ID: "validation", Title: "Validation", Intro: verdict, Tables: []TableBlock{vt},
+		Figures: []Figure{
+			{Title: "Response-time CDFs", Caption: "one curve per configuration, exact sizes", PNG: cdf},
+			{Title: "Per-class mean response", Caption: "classes of the secondary classification", PNG: bars},
+			{Title: "Sojourn vs σ", Caption: fmt.Sprintf("size-based policies, %d runs per σ (box: quartiles over runs)", in.Config.Runs), PNG: boxes},
+			{Title: "Sojourn vs load", Caption: "validation window with every size scaled", PNG: loads},
+		}})
+
+	var buf bytes.Buffer
+	if err := WriteReport(&buf, rep); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+func classNames(bd *Bundle) []string {
+	var out []string
+	for _, c := range bd.Classes {
+		out = append(out, c.Name)
+	}
+	return out
+}
+
+func fmtFloats(v []float64) string {
+	parts := make([]string, len(v))
+	for i, x := range v {
+		parts[i] = fmt.Sprintf("%.4g", x)
+	}
+	return "[" + strings.Join(parts, " ") + "]"
+}
