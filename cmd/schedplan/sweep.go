@@ -405,6 +405,13 @@ func mergeSweepParts(paths []string) (*data.Table, error) {
 		}
 	}
 	units := all.Col("unit").([]int64)
+	var hi int64 = -1
+	for u := range owner {
+		hi = max(hi, u)
+	}
+	if missing := int(hi+1) - len(owner); missing > 0 {
+		slog.Warn("sweep parts leave units out: a shard may be missing", "units_present", len(owner), "highest_unit", hi, "missing", missing)
+	}
 	perm := make([]int, len(units))
 	for i := range perm {
 		perm[i] = i
