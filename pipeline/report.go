@@ -31,6 +31,9 @@ type TableBlock struct {
 	Rows    [][]string
 	// Highlight marks a row (by index) as the recommended one; -1 for none.
 	Highlight int
+	// SpecsLast sets the last column in a small monospace font that wraps
+	// (for policy specifications).
+	SpecsLast bool
 }
 
 // Figure is a PNG image with a caption.
@@ -61,6 +64,7 @@ th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: right; }
 th:first-child, td:first-child { text-align: left; }
 th { background: #f3f3f3; }
 tr.best td { background: #e8f5e9; font-weight: 600; }
+table.specs td:last-child { text-align: left; font-family: monospace; font-size: 0.85em; word-break: break-all; max-width: 22em; }
 figure { margin: 1.5em 0; } figure img { max-width: 100%; border: 1px solid #eee; }
 figcaption { color: #555; font-size: 0.9em; }
 </style>
@@ -74,7 +78,7 @@ figcaption { color: #555; font-size: 0.9em; }
 <h2>{{.Title}}</h2>
 {{if .Intro}}<p>{{.Intro}}</p>{{end}}
 {{range .Tables}}
-<table>
+<table{{if .SpecsLast}} class="specs"{{end}}>
 {{if .Caption}}<caption>{{.Caption}}</caption>{{end}}
 <thead><tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr></thead>
 <tbody>

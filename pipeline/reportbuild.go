@@ -79,7 +79,7 @@ func buildReport(in *Inputs, bd *Bundle, cs *classState, capSt *capacityState, t
 
 	// Tuning.
 	best := tr.Best
-	tt := TableBlock{Highlight: 0, Caption: "Mean and p99 response (s); the tuning window is scored in blocks as the search scored it",
+	tt := TableBlock{Highlight: 0, SpecsLast: true, Caption: "Mean and p99 response (s); the tuning window is scored in blocks as the search scored it",
 		Header: []string{"configuration", "tune mean", "validate mean", "validate p99", "validate p99 slowdown", "policy"}}
 	for _, c := range tr.Compare {
 		tt.Rows = append(tt.Rows, []string{c.Name, f4(c.Tune.Mean), f4(c.Validate.Mean), f4(c.Validate.P99), f4(c.Validate.P99Slowdown), c.Policy})
@@ -119,7 +119,7 @@ func buildReport(in *Inputs, bd *Bundle, cs *classState, capSt *capacityState, t
 	rep.Sections = append(rep.Sections, Section{ID: "bounds", Title: "Bounds", Tables: []TableBlock{bt}})
 
 	// Validation.
-	vt := TableBlock{Highlight: -1, Header: []string{"configuration", "σ", "runs", "mean", "min–max over runs", "p99", "mean slowdown", "gap to bound", "missed PS deadlines", "policy"}}
+	vt := TableBlock{Highlight: -1, SpecsLast: true, Header: []string{"configuration", "σ", "runs", "mean", "min–max over runs", "p99", "mean slowdown", "gap to bound", "missed PS deadlines", "policy"}}
 	for k, r := range vs.Rows {
 		if r.Name == "tuned las_mq" {
 			vt.Highlight = k

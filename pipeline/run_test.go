@@ -1,0 +1,187 @@
+package pipeline
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/schedplan/schedplan/data"
+)
+
+// testConfig is the default configuration with a smaller search and fewer
+// runs, so the end-to-end tests stay quick.
+func testConfig() RunConfig {
+	cfg := DefaultRunConfig()
+	cfg.Budget, cfg.Runs = 120, 3
+	return cfg
+}
+
+var runOutputs = []string{"schedplan.yaml", "capacity-scheduler.xml", "fair-scheduler.xml", "results.parquet", "classes.parquet", "summary.json", "report.html"}
+
+func runInto(t *testing.T, dir string, cfg RunConfig, fail func(stage, file string) error) (*RunResult, *Runner, error) {
+	t.Helper()
+	in, err := Prepare(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &Runner{Dir: dir, Fail: fail}
+	res, err := Run(in, r)
+	return res, r, err
+}
+
+func snapshot(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	for _, n := range runOutputs {
+		b, err := os.ReadFile(filepath.Join(dir, n))
+		if err != nil {
+			t.Fatalf("output %s: %v", n, err)
+		}
+		out[n] = b
+	}
+	return out
+}
+
+func TestRunEndToEndOnEmbeddedTrace(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	res, _, err := runInto(t, dir, testConfig(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := snapshot(t, dir)
+
+	// The emitted configurations obey YARN's rules and load back.
+	if err := CheckCapacitySchedulerXML(first["capacity-scheduler.xml"]); err != nil {
+		t.Error(err)
+	}
+	if err := CheckFairSchedulerXML(first["fair-scheduler.xml"]); err != nil {
+		t.Error(err)
+	}
+	b, err := ParseBundle(first["schedplan.yaml"], "schedplan.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.LASMQ == nil || b.LASMQ.K != res.Tuned.K || b.Capacity == nil || len(b.Classes) == 0 || b.Trace.Jobs != 5894 {
+		t.Errorf("bundle incomplete: %+v", b)
+	}
+	// results.parquet: one row per validation job and configuration.
+	tab, err := data.ReadTable(filepath.Join(dir, "results.parquet"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	configs := len(validatedConfigs(testConfig(), &TuneReport{Best: res.Tuned, Result: &TuneResult{}}))
+	if n := len(tab.Cols[0].([]string)); n != configs*res.Split.ValidJobs {
+		t.Errorf("results.parquet has %d rows, want %d configurations × %d jobs", n, configs, res.Split.ValidJobs)
+	}
+	if !bytes.Contains(first["summary.json"], []byte(`"tuned_policy": "las_mq:`)) {
+		t.Error("summary.json lacks the tuned policy")
+	}
+	if res.Bounds.SRPTMean <= 0 || res.Lambda <= 0 {
+		t.Errorf("bounds %+v, λ %v", res.Bounds, res.Lambda)
+	}
+
+	// A second run with nothing changed skips every stage and changes no byte.
+	res2, r2, err := runInto(t, dir, testConfig(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r2.Ran) != 0 {
+		t.Errorf("second run re-ran stages %v", r2.Ran)
+	}
+	for n, b := range snapshot(t, dir) {
+		if !bytes.Equal(b, first[n]) {
+			t.Errorf("second run changed %s", n)
+		}
+	}
+	// The same inputs and seed into a new directory give the same bytes.
+	dir2 := filepath.Join(t.TempDir(), "out2")
+	if _, _, err := runInto(t, dir2, testConfig(), nil); err != nil {
+		t.Fatal(err)
+	}
+	for n, b := range snapshot(t, dir2) {
+		if !bytes.Equal(b, first[n]) {
+			t.Errorf("a fresh run wrote a different %s", n)
+		}
+	}
+	_ = res2
+
+	// The report opens in Chromium with every plot loaded and nothing fetched.
+	c := openInBrowser(t, filepath.Join(dir, "report.html"))
+	if c.Images < 6 || c.Loaded != c.Images || len(c.External) != 0 {
+		t.Errorf("report in Chromium: %v; external requests %v", c, c.External)
+	}
+	for _, want := range []string{"workload", "classes", "capacity", "tuning", "bounds", "validation"} {
+		if !strings.Contains(strings.Join(c.SectionsIDs, " "), want) {
+			t.Errorf("report lacks section %s (has %v)", want, c.SectionsIDs)
+		}
+	}
+	shot := filepath.Join(os.TempDir(), "schedplan-report-screenshot.png")
+	if err := os.WriteFile(shot, c.Screenshot, 0o644); err == nil {
+		t.Logf("report screenshot: %s (%d bytes); %v", shot, len(c.Screenshot), c)
+	}
+}
+
+func TestRunInterruptedLeavesNoPartialFileAndResumes(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	killed := errors.New("killed mid-way")
+	_, _, err := runInto(t, dir, testConfig(), func(stage, file string) error {
+		if stage == "validate" {
+			return killed
+		}
+		return nil
+	})
+	if !errors.Is(err, killed) {
+		t.Fatalf("want the injected kill, got %v", err)
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.Contains(e.Name(), ".tmp-") {
+			t.Errorf("partial file left: %s", e.Name())
+		}
+	}
+	for _, n := range []string{"summary.json", "report.html"} {
+		if _, err := os.Stat(filepath.Join(dir, n)); err == nil {
+			t.Errorf("%s exists although the run was killed before the report stage", n)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, StampDir, "validate.json")); err == nil {
+		t.Error("the killed stage left a stamp")
+	}
+	_, r, err := runInto(t, dir, testConfig(), nil)
+	if err != nil {
+		t.Fatalf("resume: %v", err)
+	}
+	if strings.Join(r.Ran, ",") != "validate,report" {
+		t.Errorf("resume ran %v, want only validate and report", r.Ran)
+	}
+	snapshot(t, dir)
+}
+
+func TestPrepareRejectsBadInputsBeforeWriting(t *testing.T) {
+	dir := t.TempDir()
+	badCluster := filepath.Join(dir, "cluster.yaml")
+	os.WriteFile(badCluster, []byte("version: 1\nresources: [{name: a, slots: 0, count: 1, exec_rate: 1}]\n"), 0o644)
+	noSize := filepath.Join(dir, "nosize.csv")
+	os.WriteFile(noSize, []byte("job_id,submit_time,user\na,1,u\nb,2,u\n"), 0o644)
+	for _, tc := range []struct {
+		name string
+		edit func(*RunConfig)
+		want string
+	}{
+		{"unknown policy", func(c *RunConfig) { c.Baselines = []string{"fifo", "shortest-first"} }, `unknown policy "shortest-first"`},
+		{"bad current", func(c *RunConfig) { c.Current = "las_mq:k=0" }, "las_mq"},
+		{"malformed cluster", func(c *RunConfig) { c.Cluster = badCluster }, "slots must be positive"},
+		{"no size column", func(c *RunConfig) { c.Trace = noSize }, "no usable size column"},
+		{"split", func(c *RunConfig) { c.Split = 1 }, "split"},
+	} {
+		cfg := testConfig()
+		tc.edit(&cfg)
+		_, err := Prepare(cfg)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
+		}
+	}
+}
