@@ -14,9 +14,9 @@ deps-test:
 build: deps
 	$(GO) build -o $(BIN) ./cmd/schedplan
 
-# The main job on the embedded default trace.
+# The main job on the embedded default trace: the whole pipeline into ./schedplan-out.
 run: build
-	$(BIN) describe
+	$(BIN) run --out schedplan-out
 
 # The whole test suite (installs what it needs first).
 test: deps-test
