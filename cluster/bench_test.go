@@ -98,3 +98,39 @@ func BenchmarkMetrics(b *testing.B) {
 		m.Compute(jobs, r.Completion, 1, r.Completion)
 	}
 }
+
+var (
+	cappedOnce sync.Once
+	cappedJobs []Job
+)
+
+// BenchmarkSynthetic1MCapped runs the policies that honour rate caps on the
+// 1M-job trace with a cap on 3 jobs in 4, log-uniform in [1%, 100%] of the
+// capacity.
+func BenchmarkSynthetic1MCapped(b *testing.B) {
+	cappedOnce.Do(func() {
+		cappedJobs = synthetic(1_000_000, 0.9, 0, 1)
+		rng := rand.New(rand.NewPCG(2, 0))
+		for i := range cappedJobs {
+			if rng.IntN(4) != 0 {
+				cappedJobs[i].Cap = math.Pow(10, -2*rng.Float64())
+			}
+		}
+	})
+	for _, spec := range []string{"fifo", "ps", "gps"} {
+		b.Run(spec, func(b *testing.B) {
+			var sim Simulator
+			p := mustPolicy(b, spec)
+			events := 0
+			for b.Loop() {
+				r, err := sim.Run(cappedJobs, 1, p)
+				if err != nil {
+					b.Fatal(err)
+				}
+				events = r.Events
+			}
+			sec := b.Elapsed().Seconds() / float64(b.N)
+			b.ReportMetric(sec*1e9/float64(events), "ns/event")
+		})
+	}
+}

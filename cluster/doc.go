@@ -40,8 +40,12 @@
 //     so each event rescans the virtual PS: O(m) per event with m jobs in
 //     the virtual PS. This is the one policy that is not O(log n).
 //
-// Rate caps (per-job parallelism) are not modelled: every policy here may
-// give one job the whole capacity.
+// Rate caps (Job.Cap, a job's parallelism) are honoured by FIFO (water-fill
+// in arrival order: O(s) per event for the s jobs served at once) and by
+// PS/GPS (max-min fair water-filling: capped jobs run at their caps with
+// fixed finish times in a heap, the others share by virtual time; jobs move
+// between the two sets as the fair level changes, O((1 + moves) log n) per
+// event). The other policies reject capped jobs with an error.
 //
 // Floating point: sizes span nine orders of magnitude. An event snaps the
 // quantity that causes it (remaining work, virtual tag, level) to its exact

@@ -11,6 +11,8 @@ import "math"
 // so a heap of tags gives the next completion: O(log n) per event. V is
 // reset to 0 whenever the system empties, which keeps tags small relative
 // to the sizes of the jobs of a busy period.
+//
+// With rate caps it is max-min fair (water-filling; see capPS).
 type PS struct {
 	Weighted bool
 
@@ -21,7 +23,12 @@ type PS struct {
 	now   float64
 	heap  keyHeap
 	count int
+
+	capped bool
+	cp     capPS // with rate caps
 }
+
+func (*PS) supportsCaps() {}
 
 func (p *PS) Name() string {
 	if p.Weighted {
@@ -33,6 +40,9 @@ func (p *PS) Name() string {
 func (p *PS) Start(jobs []Job, c float64) {
 	p.jobs, p.c, p.v, p.sumW, p.now, p.count = jobs, c, 0, 0, 0, 0
 	p.heap.reset()
+	if p.capped = HasCaps(jobs); p.capped {
+		p.cp.start(jobs, c, p.Weighted)
+	}
 }
 
 func (p *PS) weight(j int) float64 {
@@ -43,6 +53,10 @@ func (p *PS) weight(j int) float64 {
 }
 
 func (p *PS) Arrive(t float64, j int) {
+	if p.capped {
+		p.cp.arrive(j)
+		return
+	}
 	w := p.weight(j)
 	p.heap.push(p.v+p.jobs[j].Size/w, j)
 	p.sumW += w
@@ -50,6 +64,10 @@ func (p *PS) Arrive(t float64, j int) {
 }
 
 func (p *PS) Next() float64 {
+	if p.capped {
+		t, _ := p.cp.next()
+		return t
+	}
 	if p.count == 0 {
 		return math.Inf(1)
 	}
@@ -57,6 +75,10 @@ func (p *PS) Next() float64 {
 }
 
 func (p *PS) Advance(t float64, done func(int)) {
+	if p.capped {
+		p.cp.advance(t, done)
+		return
+	}
 	if p.count == 0 {
 		p.now = t
 		return

@@ -20,6 +20,24 @@ type Job struct {
 	Estimate float64
 	// Weight is the job's share weight under GPS (≤ 0 means 1).
 	Weight float64
+	// Cap is the most capacity the job can use at once (its parallelism),
+	// in the units of the capacity; 0 means no cap. Only the policies that
+	// implement caps accept capped jobs (FIFO, PS, GPS); the others return
+	// an error.
+	Cap float64
+}
+
+// capAware is implemented by the policies that honour Job.Cap.
+type capAware interface{ supportsCaps() }
+
+// HasCaps reports whether any job carries a rate cap.
+func HasCaps(jobs []Job) bool {
+	for _, j := range jobs {
+		if j.Cap > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // Policy is a fluid scheduling discipline. A policy owns the state of the
@@ -61,7 +79,8 @@ type Result struct {
 	// Completion[j] is job j's completion time.
 	Completion []float64
 	// Busy is the total time during which at least one job was in the
-	// system. Under a work-conserving policy it equals Σ sizes / capacity.
+	// system. Under a work-conserving policy (every policy here, when no
+	// job is capped) it equals Σ sizes / capacity.
 	Busy float64
 	// Events is the number of events processed (arrivals and policy
 	// events).
@@ -104,6 +123,8 @@ func CheckJobs(jobs []Job) error {
 			return fmt.Errorf("job %d: estimate %v is not a finite non-negative number", i+1, j.Estimate)
 		case math.IsNaN(j.Weight) || math.IsInf(j.Weight, 0):
 			return fmt.Errorf("job %d: weight %v is not finite", i+1, j.Weight)
+		case !(j.Cap >= 0) || math.IsInf(j.Cap, 0):
+			return fmt.Errorf("job %d: rate cap %v is not a finite non-negative number", i+1, j.Cap)
 		}
 		prev = j.Arrival
 	}
@@ -119,6 +140,9 @@ func (s *Simulator) Run(jobs []Job, c float64, p Policy) (*Result, error) {
 	}
 	if err := CheckJobs(jobs); err != nil {
 		return nil, err
+	}
+	if _, ok := p.(capAware); !ok && HasCaps(jobs) {
+		return nil, fmt.Errorf("policy %s does not support rate caps (fifo, ps and gps do)", p.Name())
 	}
 	if v, ok := p.(interface{ Validate() error }); ok {
 		if err := v.Validate(); err != nil {
