@@ -46,6 +46,9 @@ type Options struct {
 	// SmallBytes is the total of input, shuffle and output bytes below
 	// which a class is labelled "small". Default 1 GiB.
 	SmallBytes float64
+	// OnK, when set, is called after each candidate k of an automatic
+	// choice (for progress reports; a million jobs take seconds per k).
+	OnK func(KScore)
 }
 
 func (o Options) withDefaults() Options {
@@ -383,6 +386,9 @@ func classifyRows(name string, j *data.Jobs, sizes []float64, spec *cluster.Spec
 			}
 			sil := Silhouette(z, r.Assign, k, opt.SilhouetteSample, opt.Seed, opt.Workers)
 			res.Curve = append(res.Curve, KScore{K: k, Inertia: r.Inertia, Silhouette: sil})
+			if opt.OnK != nil {
+				opt.OnK(res.Curve[len(res.Curve)-1])
+			}
 			score := sil
 			if math.IsNaN(score) {
 				score = math.Inf(-1)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"math"
 	"strings"
 	"text/tabwriter"
@@ -97,7 +98,10 @@ the first F of the jobs by submit time, using only what is known at submission
 			if err != nil {
 				return err
 			}
-			opt := classify.Options{K: k, KMin: kMin, KMax: kMax, Features: feats, Scaling: method, Restarts: restarts, Seed: seed}
+			opt := classify.Options{K: k, KMin: kMin, KMax: kMax, Features: feats, Scaling: method, Restarts: restarts, Seed: seed,
+				OnK: func(s classify.KScore) {
+					slog.Debug("k-means", "k", s.K, "inertia", s.Inertia, "silhouette", s.Silhouette)
+				}}
 			primary, secondary, err := classify.COSHH(j, sizes, spec, opt)
 			if err != nil {
 				return err
