@@ -33,6 +33,8 @@ type Options struct {
 	Features []string
 	// Scaling applies to every feature; Auto picks DefaultMethod per feature.
 	Scaling Method
+	// FeatureScaling overrides Scaling for the features it names.
+	FeatureScaling map[string]Method
 	// Restarts, MaxIter, Tol, Seed and Workers are passed to KMeans.
 	// Restarts defaults to 10 here.
 	Restarts int
@@ -327,6 +329,9 @@ func classifyRows(name string, j *data.Jobs, sizes []float64, spec *cluster.Spec
 	methods := make([]Method, d)
 	for c, f := range features {
 		methods[c] = opt.Scaling
+		if m, ok := opt.FeatureScaling[f]; ok {
+			methods[c] = m
+		}
 		if methods[c] == Auto {
 			methods[c] = DefaultMethod(f)
 		}

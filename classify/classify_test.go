@@ -374,6 +374,24 @@ func TestParseFeaturesAndMethod(t *testing.T) {
 	if _, err := ParseMethod("sqrt"); err == nil {
 		t.Error("sqrt accepted")
 	}
+	all, per, err := ParseScaling("z, size=log,priority=none")
+	if err != nil || all != ZScore || len(per) != 2 || per["size"] != Log || per["priority"] != None {
+		t.Errorf("ParseScaling: %v %v %v", all, per, err)
+	}
+	for _, bad := range []string{"size=log,z", "bogus=z", "size=sqrt", "size=z,size=log", "sqrt"} {
+		if _, _, err := ParseScaling(bad); err == nil {
+			t.Errorf("ParseScaling(%q) accepted", bad)
+		}
+	}
+	// Per-feature overrides reach the fitted scaling.
+	j, sizes := embedded(t, "embedded:fb2009-50")
+	r, err := Classify(j, sizes, nil, Options{K: 2, Scaling: ZScore, FeatureScaling: per})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []Method{Log, ZScore, ZScore, ZScore}; !slices.Equal(r.Scaling.Methods, want) {
+		t.Errorf("methods %v, want %v", r.Scaling.Methods, want)
+	}
 }
 
 func TestScalingRoundTrip(t *testing.T) {

@@ -3,6 +3,7 @@ package classify
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -39,6 +40,41 @@ func ParseMethod(s string) (Method, error) {
 		return Log, nil
 	}
 	return "", fmt.Errorf("scaling %q: want log, z, none or auto", s)
+}
+
+// ParseScaling parses a scaling flag: one method for every feature ("log"),
+// or per-feature methods ("size=z,priority=none"), or both, the bare method
+// first ("log,priority=z").
+func ParseScaling(s string) (all Method, per map[string]Method, err error) {
+	for q, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		name, m, found := strings.Cut(part, "=")
+		if !found {
+			if q > 0 {
+				return "", nil, fmt.Errorf("scaling %q: the method for every feature must come first", s)
+			}
+			if all, err = ParseMethod(part); err != nil {
+				return "", nil, err
+			}
+			continue
+		}
+		name = strings.TrimSpace(name)
+		if !knownFeature(name) {
+			return "", nil, fmt.Errorf("scaling %q: unknown feature %q", s, name)
+		}
+		method, err := ParseMethod(strings.TrimSpace(m))
+		if err != nil {
+			return "", nil, err
+		}
+		if per == nil {
+			per = map[string]Method{}
+		}
+		if _, dup := per[name]; dup {
+			return "", nil, fmt.Errorf("scaling %q: feature %q given twice", s, name)
+		}
+		per[name] = method
+	}
+	return all, per, nil
 }
 
 // Scaling is a fitted per-feature transform: feature j becomes

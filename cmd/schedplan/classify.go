@@ -70,7 +70,7 @@ the first F of the jobs by submit time, using only what is known at submission
 			if err != nil {
 				return fmt.Errorf("--features: %w", err)
 			}
-			method, err := classify.ParseMethod(scaling)
+			method, perFeature, err := classify.ParseScaling(scaling)
 			if err != nil {
 				return fmt.Errorf("--scaling: %w", err)
 			}
@@ -98,7 +98,7 @@ the first F of the jobs by submit time, using only what is known at submission
 			if err != nil {
 				return err
 			}
-			opt := classify.Options{K: k, KMin: kMin, KMax: kMax, Features: feats, Scaling: method, Restarts: restarts, Seed: seed,
+			opt := classify.Options{K: k, KMin: kMin, KMax: kMax, Features: feats, Scaling: method, FeatureScaling: perFeature, Restarts: restarts, Seed: seed,
 				OnK: func(s classify.KScore) {
 					slog.Debug("k-means", "k", s.K, "inertia", s.Inertia, "silhouette", s.Silhouette)
 				}}
@@ -146,7 +146,7 @@ the first F of the jobs by submit time, using only what is known at submission
 	f.IntVar(&kMin, "k-min", 2, "smallest k tried by --k auto")
 	f.IntVar(&kMax, "k-max", 12, "largest k tried by --k auto")
 	f.StringVar(&features, "features", "", "comma-separated features ("+strings.Join(classify.AllFeatures, ", ")+"); default: all the log has for every job")
-	f.StringVar(&scaling, "scaling", "auto", "feature scaling: log (log1p then z-score), z, none, or auto (log for heavy-tailed features, z for priority)")
+	f.StringVar(&scaling, "scaling", "auto", "feature scaling: log (log1p then z-score), z, none, or auto (log for heavy-tailed features, z for priority); per feature as size=z,priority=none, after an optional method for all")
 	f.IntVar(&restarts, "restarts", 10, "k-means restarts (run in parallel; the least inertia is kept)")
 	f.Uint64Var(&seed, "seed", 0, "random seed (results do not depend on the number of cores)")
 	f.StringVar(&clusterPath, "cluster", "default", `cluster spec (YAML) for min shares and μ; "default" is the six-resource cluster of seed 003 Table 3`)
