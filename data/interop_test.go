@@ -5,10 +5,13 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"testing"
 
+	"github.com/apache/arrow/go/v17/parquet/file"
 	"github.com/xitongsys/parquet-go/reader"
 	"github.com/xitongsys/parquet-go/source"
+	"github.com/xitongsys/parquet-go/writer"
 )
 
 // memFile is a read-only in-memory source.ParquetFile for parquet-go.
@@ -120,5 +123,82 @@ func sameValue(got, want any) bool {
 		return ok && math.Float64bits(g) == math.Float64bits(w)
 	default:
 		return got == want
+	}
+}
+
+// foreignJob is a job row as github.com/xitongsys/parquet-go writes it: no
+// Arrow schema in the file, optional columns as pointers, submit time in
+// milliseconds under another name, start time as a TIMESTAMP_MILLIS column.
+type foreignJob struct {
+	ID         string   `parquet:"name=id, type=BYTE_ARRAY, convertedtype=UTF8"`
+	TS         int64    `parquet:"name=ts, type=INT64"`
+	Start      *int64   `parquet:"name=start_time, type=INT64, convertedtype=TIMESTAMP_MILLIS, repetitiontype=OPTIONAL"`
+	Owner      *string  `parquet:"name=owner, type=BYTE_ARRAY, convertedtype=UTF8, encoding=PLAIN_DICTIONARY, repetitiontype=OPTIONAL"`
+	MapTasks   *int32   `parquet:"name=map_tasks, type=INT32, repetitiontype=OPTIONAL"`
+	InputBytes *int64   `parquet:"name=input_bytes, type=INT64, repetitiontype=OPTIONAL"`
+	Size       *float64 `parquet:"name=size, type=DOUBLE, repetitiontype=OPTIONAL"`
+	Note       string   `parquet:"name=note, type=BYTE_ARRAY, convertedtype=UTF8"`
+}
+
+// TestReadForeignParquet reads a Parquet file written by parquet-go (no
+// Arrow schema, several row groups) through a column mapping.
+func TestReadForeignParquet(t *testing.T) {
+	var buf bytes.Buffer
+	pw, err := writer.NewParquetWriterFromWriter(&buf, new(foreignJob), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 3000
+	owners := []string{"ann", "bob", "cyd"}
+	for i := 0; i < n; i++ {
+		r := foreignJob{ID: "f" + strconv.Itoa(i), TS: int64(i) * 1500, Note: "x"}
+		if i%7 != 0 {
+			o, m, in, s, st := owners[i%3], int32(i%50), int64(i)*1000, float64(i)/8, int64(i)*1500+250
+			r.Owner, r.MapTasks, r.InputBytes, r.Size, r.Start = &o, &m, &in, &s, &st
+		}
+		if err := pw.Write(r); err != nil {
+			t.Fatal(err)
+		}
+		if i%1000 == 999 { // several row groups
+			if err := pw.Flush(true); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := pw.WriteStop(); err != nil {
+		t.Fatal(err)
+	}
+	if pr, err := file.NewParquetReader(bytes.NewReader(buf.Bytes())); err != nil || pr.NumRowGroups() < 2 {
+		t.Fatalf("want a file of several row groups: %v", err)
+	}
+	m, err := ParseMapping("job_id=id,submit_time=ts:ms,user=owner")
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := ReadBytes(buf.Bytes(), "foreign.parquet", ReadOptions{Format: FormatParquet, Map: m, Strict: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j.Len() != n {
+		t.Fatalf("%d jobs, want %d", j.Len(), n)
+	}
+	for i := 0; i < n; i++ {
+		if j.ID.At(i) != "f"+strconv.Itoa(i) || j.Submit[i] != float64(i)*1.5 {
+			t.Fatalf("row %d: id %q submit %v", i, j.ID.At(i), j.Submit[i])
+		}
+		u, uok := j.User.At(i)
+		mt, mok := j.MapTasks.At(i)
+		in, iok := j.InputBytes.At(i)
+		s, sok := j.Size.At(i)
+		st, stok := j.Start.At(i)
+		if i%7 == 0 {
+			if uok || mok || iok || sok || stok {
+				t.Fatalf("row %d: nulls read as values", i)
+			}
+			continue
+		}
+		if u != owners[i%3] || mt != int32(i%50) || in != int64(i)*1000 || s != float64(i)/8 || st != float64(i)*1.5+0.25 {
+			t.Fatalf("row %d: %q %d %d %v %v", i, u, mt, in, s, st)
+		}
 	}
 }

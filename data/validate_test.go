@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"math"
 	"math/rand/v2"
-	"strconv"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/apache/arrow/go/v17/arrow"
