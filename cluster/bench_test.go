@@ -117,7 +117,7 @@ func BenchmarkSynthetic1MCapped(b *testing.B) {
 			}
 		}
 	})
-	for _, spec := range []string{"fifo", "ps", "gps"} {
+	for _, spec := range []string{"fifo", "ps", "gps", "las_mq", "las_mq:k=10,alpha0=0.1,p=10"} {
 		b.Run(spec, func(b *testing.B) {
 			var sim Simulator
 			p := mustPolicy(b, spec)

@@ -45,7 +45,9 @@
 // PS/GPS (max-min fair water-filling: capped jobs run at their caps with
 // fixed finish times in a heap, the others share by virtual time; jobs move
 // between the two sets as the fair level changes, O((1 + moves) log n) per
-// event). The other policies reject capped jobs with an error.
+// event) and by LAS_MQ (each queue's share water-filled in entry order, the
+// leftover water-filled over all queues in priority order: O(k + s)). The
+// other policies reject capped jobs with an error.
 //
 // Floating point: sizes span nine orders of magnitude. An event snaps the
 // quantity that causes it (remaining work, virtual tag, level) to its exact

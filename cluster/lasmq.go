@@ -17,6 +17,12 @@ import (
 //
 // Only queue heads are served, so an event costs O(K): the queues are
 // linked lists and each head's attained service is advanced per event.
+//
+// With rate caps, each queue's share is water-filled over its jobs in
+// order of entry (each takes up to its cap), and what the queues cannot use
+// is water-filled again over all queues in priority order, continuing where
+// each queue's fill stopped (work conservation, seed 000 Alg. 2 line 13). An
+// event then costs O(K + s) for the s jobs served at once.
 type LASMQ struct {
 	K       int
 	Alpha0  float64
@@ -38,7 +44,18 @@ type LASMQ struct {
 	evTo   float64   // that head's attained service at the event
 	nextT  float64
 	active int
+
+	capped bool
+	srv    []int32   // served jobs (capped mode)
+	srate  []float64 // their rates
+	sq     []int32   // their queues
+	isSrv  []bool    // per job: in srv
+	resJob []int32   // per queue: where its share ran out
+	resIdx []int32   // per queue: index in srv of that job, or −1
+	evJob  int32     // job whose completion or demotion is the next event
 }
+
+func (*LASMQ) supportsCaps() {}
 
 func (m *LASMQ) Name() string { return "las_mq" }
 
@@ -95,6 +112,16 @@ func (m *LASMQ) Start(jobs []Job, c float64) {
 		m.rate = make([]float64, m.K)
 	}
 	m.rate = m.rate[:m.K]
+	m.capped = HasCaps(jobs)
+	m.srv, m.srate, m.sq = m.srv[:0], m.srate[:0], m.sq[:0]
+	if m.capped {
+		if cap(m.isSrv) < n {
+			m.isSrv = make([]bool, n)
+		}
+		m.isSrv = m.isSrv[:n]
+		clear(m.isSrv)
+		m.resJob, m.resIdx = resize32(m.resJob, m.K), resize32(m.resIdx, m.K)
+	}
 	m.plan()
 }
 
@@ -141,6 +168,10 @@ func (m *LASMQ) Arrive(t float64, j int) {
 
 // plan sets the queue rates and finds the next event.
 func (m *LASMQ) plan() {
+	if m.capped {
+		m.planCapped()
+		return
+	}
 	m.nextT, m.evQ = math.Inf(1), -1
 	sum, first := 0.0, -1
 	for q := 0; q < m.K; q++ {
@@ -182,6 +213,10 @@ func (m *LASMQ) plan() {
 func (m *LASMQ) Next() float64 { return m.nextT }
 
 func (m *LASMQ) Advance(t float64, done func(int)) {
+	if m.capped {
+		m.advanceCapped(t, done)
+		return
+	}
 	if m.evQ < 0 {
 		m.now = t
 		return
@@ -218,4 +253,152 @@ func (m *LASMQ) Advance(t float64, done func(int)) {
 		}
 	}
 	m.plan()
+}
+
+// shares returns each queue's share of the capacity (into m.rate).
+func (m *LASMQ) shares() (first int) {
+	sum := 0.0
+	first = -1
+	for q := 0; q < m.K; q++ {
+		m.rate[q] = 0
+		if m.head[q] >= 0 {
+			if first < 0 {
+				first = q
+			}
+			sum += m.w[q]
+		}
+	}
+	if first < 0 {
+		return first
+	}
+	if m.Strict || !(sum > 0) {
+		m.rate[first] = m.c
+	} else {
+		for q := first; q < m.K; q++ {
+			if m.head[q] >= 0 {
+				m.rate[q] = m.c * m.w[q] / sum
+			}
+		}
+	}
+	return first
+}
+
+// planCapped water-fills each queue's share in entry order, then the
+// leftover over all queues in priority order, and finds the next event.
+func (m *LASMQ) planCapped() {
+	for _, j := range m.srv {
+		m.isSrv[j] = false
+	}
+	m.srv, m.srate, m.sq = m.srv[:0], m.srate[:0], m.sq[:0]
+	m.nextT, m.evJob = math.Inf(1), -1
+	if m.shares() < 0 {
+		return
+	}
+	capOf := func(j int32) float64 {
+		if k := m.jobs[j].Cap; k > 0 {
+			return k
+		}
+		return math.Inf(1)
+	}
+	serve := func(j int32, q int, r float64) {
+		m.isSrv[j] = true
+		m.srv, m.srate, m.sq = append(m.srv, j), append(m.srate, r), append(m.sq, int32(q))
+	}
+	// Pass 1: each queue's share. resJob[q] is where queue q's fill
+	// stopped (a job below its cap, or −1), resIdx[q] its index in srv if
+	// it got some capacity (else −1).
+	leftover := 0.0
+	for q := 0; q < m.K; q++ {
+		left := m.rate[q]
+		m.resJob[q], m.resIdx[q] = -1, -1
+		for j := m.head[q]; j >= 0; j = m.link[j] {
+			if !(left > 0) {
+				m.resJob[q] = j
+				break
+			}
+			r := math.Min(capOf(j), left)
+			left -= r
+			serve(j, q, r)
+			if r < capOf(j) {
+				m.resJob[q], m.resIdx[q] = j, int32(len(m.srv)-1)
+				break
+			}
+		}
+		leftover += math.Max(left, 0)
+	}
+	// Pass 2: the leftover, highest-priority queue first.
+	for q := 0; q < m.K && leftover > Tol*m.c; q++ {
+		for j := m.resJob[q]; j >= 0 && leftover > Tol*m.c; j = m.link[j] {
+			if k := m.resIdx[q]; k >= 0 && m.srv[k] == j {
+				add := math.Min(capOf(j)-m.srate[k], leftover)
+				m.srate[k] += add
+				leftover -= add
+				continue
+			}
+			r := math.Min(capOf(j), leftover)
+			leftover -= r
+			serve(j, q, r)
+		}
+	}
+	for i, j := range m.srv {
+		r := m.srate[i]
+		if !(r > 0) {
+			continue
+		}
+		q := int(m.sq[i])
+		to := m.jobs[j].Size
+		if q < m.K-1 && m.thr[q] < to {
+			to = m.thr[q]
+		}
+		if t := m.now + (to-m.att[j])/r; t < m.nextT {
+			m.nextT, m.evJob, m.evTo = t, j, to
+		}
+	}
+}
+
+func (m *LASMQ) advanceCapped(t float64, done func(int)) {
+	dt := t - m.now
+	for i, j := range m.srv {
+		m.att[j] += dt * m.srate[i]
+	}
+	if t >= m.nextT && m.evJob >= 0 {
+		m.att[m.evJob] = math.Max(m.att[m.evJob], m.evTo)
+	}
+	m.now = t
+	// Complete or demote served jobs. The served jobs of a queue are a
+	// prefix of it; a job demoted into a later queue joins its tail and is
+	// looked at again there (it stays in the right queue).
+	for q := 0; q < m.K; q++ {
+		prev := int32(-1)
+		for j := m.head[q]; j >= 0 && m.isSrv[j]; {
+			nx := m.link[j]
+			size := m.jobs[j].Size
+			fin := size-m.att[j] <= Tol*size
+			nq := q
+			if !fin {
+				nq = m.queueOf(m.att[j], q)
+			}
+			if fin || nq != q {
+				if prev < 0 {
+					m.head[q] = nx
+				} else {
+					m.link[prev] = nx
+				}
+				if m.tail[q] == j {
+					m.tail[q] = prev
+				}
+				if fin {
+					m.isSrv[j] = false
+					m.active--
+					done(int(j))
+				} else {
+					m.enqueue(nq, int(j))
+				}
+			} else {
+				prev = j
+			}
+			j = nx
+		}
+	}
+	m.planCapped()
 }

@@ -22,7 +22,7 @@ type Job struct {
 	Weight float64
 	// Cap is the most capacity the job can use at once (its parallelism),
 	// in the units of the capacity; 0 means no cap. Only the policies that
-	// implement caps accept capped jobs (FIFO, PS, GPS); the others return
+	// implement caps accept capped jobs (FIFO, PS, GPS, LAS_MQ); the others return
 	// an error.
 	Cap float64
 }
@@ -142,7 +142,7 @@ func (s *Simulator) Run(jobs []Job, c float64, p Policy) (*Result, error) {
 		return nil, err
 	}
 	if _, ok := p.(capAware); !ok && HasCaps(jobs) {
-		return nil, fmt.Errorf("policy %s does not support rate caps (fifo, ps and gps do)", p.Name())
+		return nil, fmt.Errorf("policy %s does not support rate caps (fifo, ps, gps and las_mq do)", p.Name())
 	}
 	if v, ok := p.(interface{ Validate() error }); ok {
 		if err := v.Validate(); err != nil {
