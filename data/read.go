@@ -89,6 +89,9 @@ func ReadBytes(b []byte, name string, opt ReadOptions) (j *Jobs, err error) {
 	}()
 	switch opt.Format {
 	case FormatTSV:
+		if len(opt.Map) > 0 {
+			opt.warn("%s: a SWIM .tsv has fixed columns; the column mapping is ignored", name)
+		}
 		j, err = readTSV(bytes.NewReader(b), name, &opt)
 	case FormatCSV:
 		j, err = readCSV(bytes.NewReader(b), name, &opt)
