@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"text/tabwriter"
 
 	"github.com/schedplan/schedplan/cluster"
@@ -274,7 +275,10 @@ finish after their PS completion time (their protective deadline).`,
 				rows = make([]*cluster.JobRows, runs)
 			}
 			workers := make([]simWorker, ef.nworkers())
+			bar := newProgress("simulate", runs)
+			var finished atomic.Int64
 			err = parallelFor(runs, len(workers), func(w, r int) error {
+				defer func() { bar.set(int(finished.Add(1)), runs) }()
 				var jr *cluster.JobRows
 				if rows != nil {
 					jr = &cluster.JobRows{}
@@ -284,6 +288,7 @@ finish after their PS completion time (their protective deadline).`,
 				summaries[r] = s
 				return err
 			})
+			bar.finish()
 			if err != nil {
 				return err
 			}

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/data"
@@ -290,7 +291,10 @@ combines the parts. Results do not depend on --workers or on sharding.`,
 			results := make([][]cluster.Summary, len(units))
 			workers := make([]simWorker, ef.nworkers())
 			slog.Info("sweep", "settings", len(settings), "runs", ef.runs, "units", total, "shard", fmt.Sprintf("%d/%d", si, sn), "units_here", len(units))
+			bar := newProgress("sweep", len(units))
+			var finished atomic.Int64
 			err = parallelFor(len(units), len(workers), func(w, k int) error {
+				defer func() { bar.set(int(finished.Add(1)), len(units)) }()
 				u := units[k]
 				set, run := settings[u/ef.runs], u%ef.runs
 				x, err := expFor(set.Load, set.DN)
@@ -301,6 +305,7 @@ combines the parts. Results do not depend on --workers or on sharding.`,
 				results[k], err = workers[w].run(x, m, ef.seed, run, nil)
 				return err
 			})
+			bar.finish()
 			if err != nil {
 				return err
 			}
