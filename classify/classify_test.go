@@ -2,6 +2,7 @@ package classify
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"math"
 	"slices"
@@ -531,6 +532,38 @@ func TestTablesAndJSON(t *testing.T) {
 	}
 	if b, err = json.Marshal(primary); err != nil || !strings.Contains(string(b), `"silhouette":null`) {
 		t.Errorf("empty primary JSON %s, %v", b, err)
+	}
+	// A round trip keeps everything but the per-job assignment, NaN
+	// included, and the decoded result still predicts.
+	for _, r := range []*Result{primary, secondary} {
+		b, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back Result
+		if err := json.Unmarshal(b, &back); err != nil {
+			t.Fatal(err)
+		}
+		b2, err := json.Marshal(&back)
+		if err != nil || string(b2) != strings.Replace(string(b), fmt.Sprintf(`"jobs":%d`, r.Jobs()), `"jobs":0`, 1) {
+			t.Errorf("round trip:\n%s\n%s", b, b2)
+		}
+		if len(r.Classes) > 0 {
+			if !math.IsNaN(back.Classes[0].MeanDuration) || back.Inertia != r.Inertia || back.Classes[1].Alpha != r.Classes[1].Alpha {
+				t.Errorf("decoded %+v", back.Classes[0])
+			}
+			p1, _ := r.PredictRows(j, sizes, nil)
+			p2, err := back.PredictRows(j, sizes, nil)
+			if err != nil || !slices.Equal(p1, p2) {
+				t.Errorf("predictions after a round trip differ: %v", err)
+			}
+		} else if !math.IsNaN(back.Silhouette) || back.Reason != r.Reason {
+			t.Errorf("empty result decoded as %+v", back)
+		}
+	}
+	var bad Result
+	if err := json.Unmarshal([]byte(`{"features":["size"],"classes":[{"id":0}],"centers_scaled":[[1,2]]}`), &bad); err == nil {
+		t.Error("a centre of 2 values for 1 feature accepted")
 	}
 	for s, want := range map[string]int{"auto": KAuto, "users": KUsers, "7": 7} {
 		if k, err := ParseK(s); err != nil || k != want {
