@@ -203,20 +203,32 @@ func fieldNames(s *arrow.Schema) []string {
 // source columns that hold nothing canonical.
 func resolveColumns(file string, names []string, m Mapping) (map[string]int, error) {
 	index := make(map[string]int, len(names))
+	dup := map[string]bool{}
 	for k, nm := range names {
-		if _, dup := index[nm]; dup {
-			return nil, inputErrorf(file, 0, nm, "the column appears twice in the header")
+		if _, seen := index[nm]; seen {
+			dup[nm] = true
+			continue
 		}
 		index[nm] = k
+	}
+	claimed := map[string]bool{} // source names mapped explicitly
+	for _, sc := range m {
+		claimed[sc.Name] = true
 	}
 	cols := map[string]int{}
 	used := map[int]bool{}
 	for _, canon := range Columns {
 		sc := m.Source(canon)
-		k, ok := index[sc.Name]
 		_, mapped := m[canon]
+		k, ok := index[sc.Name]
+		if !mapped && claimed[sc.Name] {
+			ok = false // the column of that name holds another canonical column
+		}
 		switch {
 		case ok:
+			if dup[sc.Name] {
+				return nil, inputErrorf(file, 0, sc.Name, "the column appears twice in the header")
+			}
 			cols[canon] = k
 			used[k] = true
 		case canon == ColJobID || canon == ColSubmit:

@@ -229,3 +229,25 @@ func TestParseMapping(t *testing.T) {
 		t.Error("unknown column message does not list the known ones")
 	}
 }
+
+// TestMappingSwap maps columns onto each other's names: a source column
+// claimed by the mapping is not also read under its own name.
+func TestMappingSwap(t *testing.T) {
+	in := "job_id,submit_time,start_time,x,x\na,10,1,u,v\nb,20,2,u,v\n"
+	m, _ := ParseMapping("submit_time=start_time")
+	j, err := ReadBytes([]byte(in), "s.csv", ReadOptions{Format: FormatCSV, Map: m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !equalFloats(j.Submit, []float64{1, 2}) || j.Present(ColStart) {
+		t.Errorf("submit %v, start present %v", j.Submit, j.Present(ColStart))
+	}
+	m, _ = ParseMapping("submit_time=start_time,start_time=submit_time")
+	j, err = ReadBytes([]byte(in), "s.csv", ReadOptions{Format: FormatCSV, Map: m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := j.Start.At(1); !equalFloats(j.Submit, []float64{1, 2}) || v != 20 {
+		t.Errorf("swap: submit %v, start %v", j.Submit, j.Start.Values)
+	}
+}
