@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/schedplan/schedplan/data"
@@ -68,4 +69,18 @@ func (r *JobRows) Table(ids []string) *data.Table {
 	t.Add("ps_deadline", r.Deadline)
 	t.Add("missed_deadline", r.Missed)
 	return t
+}
+
+// JobsOf builds simulation jobs from a job log and its derived sizes:
+// arrival = submit time, exact estimates (size), weight = the job's
+// priority (1 when the log gives none), no rate cap.
+func JobsOf(j *data.Jobs, sizes []float64) ([]Job, error) {
+	if len(sizes) != j.Len() {
+		return nil, fmt.Errorf("%s: %d sizes for %d jobs", j.Source, len(sizes), j.Len())
+	}
+	out := make([]Job, len(sizes))
+	for i := range out {
+		out[i] = Job{Arrival: j.Submit[i], Size: sizes[i], Estimate: sizes[i], Weight: float64(j.PriorityAt(i))}
+	}
+	return out, nil
 }

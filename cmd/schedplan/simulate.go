@@ -121,11 +121,10 @@ func newExperiment(j *data.Jobs, sizes []float64, capacity float64, specs []stri
 		return nil, fmt.Errorf("--capacity %v: need a positive capacity", capacity)
 	}
 	x := &experiment{sizes: sizes, capacity: capacity, specs: specs}
-	x.base = make([]cluster.Job, len(sizes))
-	for i := range x.base {
-		x.base[i] = cluster.Job{Arrival: j.Submit[i], Size: sizes[i], Estimate: sizes[i], Weight: float64(j.PriorityAt(i))}
-	}
 	var err error
+	if x.base, err = cluster.JobsOf(j, sizes); err != nil {
+		return nil, err
+	}
 	if x.deadlines, err = cluster.PSCompletions(x.base, capacity); err != nil {
 		return nil, fmt.Errorf("%s: %w", j.Source, err)
 	}
