@@ -59,11 +59,14 @@ func (*LASMQ) supportsCaps() {}
 
 func (m *LASMQ) Name() string { return "las_mq" }
 
+// MaxQueues bounds LAS_MQ's k (an event costs O(k)).
+const MaxQueues = 1000
+
 // Validate checks the parameters.
 func (m *LASMQ) Validate() error {
 	switch {
-	case m.K < 1:
-		return fmt.Errorf("las_mq: k = %d: need at least one queue", m.K)
+	case m.K < 1 || m.K > MaxQueues:
+		return fmt.Errorf("las_mq: k = %d: need 1 to %d queues", m.K, MaxQueues)
 	case m.K > 1 && !(m.Alpha0 > 0) || math.IsInf(m.Alpha0, 0):
 		return fmt.Errorf("las_mq: alpha0 = %v: need a finite positive first threshold", m.Alpha0)
 	case m.K > 2 && (!(m.P > 1) || math.IsInf(m.P, 0)):

@@ -169,7 +169,7 @@ func TestParsePolicy(t *testing.T) {
 	if _, err := ParsePolicy("nope"); err == nil || !contains(err.Error(), "fsp+ps") {
 		t.Errorf("unknown policy error should list the known ones: %v", err)
 	}
-	for _, bad := range []string{"ps:x=1", "las_mq:k=0", "las_mq:p=1", "las_mq:alpha0=-1", "las_mq:k=2,weights=1", "las_mq:kk=2", "las_mq:k", "las_mq:k=x", "las_mq:k=2,k=3", "las_mq:weights=1/2,decay=0.5,k=2"} {
+	for _, bad := range []string{"ps:x=1", "las_mq:k=0", "las_mq:p=1", "las_mq:alpha0=-1", "las_mq:k=2,weights=1", "las_mq:kk=2", "las_mq:k", "las_mq:k=x", "las_mq:k=2,k=3", "las_mq:weights=1/2,decay=0.5,k=2", "las_mq:decay=NaN", "las_mq:decay=2", "las_mq:k=100000"} {
 		if _, err := ParsePolicy(bad); err == nil {
 			t.Errorf("%q: no error", bad)
 		}

@@ -43,7 +43,7 @@ func DefaultLASMQ() *LASMQ { return &LASMQ{K: 10, Alpha0: 100, P: 10} }
 
 func makeLASMQ(p map[string]string) (Policy, error) {
 	m := DefaultLASMQ()
-	decay := -1.0
+	decay, hasDecay := 0.0, false
 	for k, v := range p {
 		var err error
 		switch k {
@@ -55,6 +55,10 @@ func makeLASMQ(p map[string]string) (Policy, error) {
 			m.P, err = strconv.ParseFloat(v, 64)
 		case "decay":
 			decay, err = strconv.ParseFloat(v, 64)
+			hasDecay = true
+			if err == nil && !(decay >= 0 && decay <= 1) {
+				err = fmt.Errorf("decay must be in [0, 1]")
+			}
 		case "strict":
 			m.Strict, err = strconv.ParseBool(v)
 		case "weights":
@@ -72,7 +76,7 @@ func makeLASMQ(p map[string]string) (Policy, error) {
 			return nil, fmt.Errorf("las_mq: parameter %s=%q: %v", k, v, err)
 		}
 	}
-	if decay >= 0 {
+	if hasDecay {
 		if m.Weights != nil {
 			return nil, fmt.Errorf("las_mq: give weights or decay, not both")
 		}
