@@ -35,8 +35,9 @@ type Options struct {
 	Scaling Method
 	// FeatureScaling overrides Scaling for the features it names.
 	FeatureScaling map[string]Method
-	// Restarts, MaxIter, Tol, Seed and Workers are passed to KMeans.
+	// Init, Restarts, MaxIter, Tol, Seed and Workers are passed to KMeans.
 	// Restarts defaults to 10 here.
+	Init     Init
 	Restarts int
 	MaxIter  int
 	Tol      float64
@@ -343,7 +344,7 @@ func classifyRows(name string, j *data.Jobs, sizes []float64, spec *cluster.Spec
 	}
 
 	// The number of classes.
-	kopt := KMeansOptions{Restarts: opt.Restarts, MaxIter: opt.MaxIter, Tol: opt.Tol, Seed: opt.Seed, Workers: opt.Workers}
+	kopt := KMeansOptions{Init: opt.Init, Restarts: opt.Restarts, MaxIter: opt.MaxIter, Tol: opt.Tol, Seed: opt.Seed, Workers: opt.Workers}
 	var km *KMeansResult
 	switch {
 	case opt.K > 0 || opt.K == KUsers:

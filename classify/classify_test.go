@@ -375,6 +375,14 @@ func TestParseFeaturesAndMethod(t *testing.T) {
 	if _, err := ParseMethod("sqrt"); err == nil {
 		t.Error("sqrt accepted")
 	}
+	for in, want := range map[string]Init{"k-means++": KMeansPlusPlus, "greedy": GreedyKMeansPlusPlus, "uniform": Uniform} {
+		if got, err := ParseInit(in); err != nil || got != want || (in != "greedy" && got.String() != in) {
+			t.Errorf("ParseInit(%q) = %v, %v", in, got, err)
+		}
+	}
+	if _, err := ParseInit("best"); err == nil {
+		t.Error("init best accepted")
+	}
 	all, per, err := ParseScaling("z, size=log,priority=none")
 	if err != nil || all != ZScore || len(per) != 2 || per["size"] != Log || per["priority"] != None {
 		t.Errorf("ParseScaling: %v %v %v", all, per, err)

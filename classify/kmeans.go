@@ -24,11 +24,31 @@ const (
 	KMeansPlusPlus Init = iota
 	// Uniform seeds with k distinct rows drawn uniformly at random.
 	Uniform
+	// GreedyKMeansPlusPlus draws 2 + ⌊ln k⌋ candidates by D² sampling at
+	// each step and keeps the one that lowers the potential most
+	// (scikit-learn's default); seeding costs that many times more.
+	GreedyKMeansPlusPlus
 )
 
+// ParseInit parses "k-means++" (or "kmeans++"), "greedy" and "uniform".
+func ParseInit(s string) (Init, error) {
+	switch s {
+	case "k-means++", "kmeans++", "":
+		return KMeansPlusPlus, nil
+	case "greedy", "greedy-k-means++":
+		return GreedyKMeansPlusPlus, nil
+	case "uniform", "random":
+		return Uniform, nil
+	}
+	return 0, fmt.Errorf("init %q: want k-means++, greedy or uniform", s)
+}
+
 func (m Init) String() string {
-	if m == Uniform {
+	switch m {
+	case Uniform:
 		return "uniform"
+	case GreedyKMeansPlusPlus:
+		return "greedy k-means++"
 	}
 	return "k-means++"
 }
@@ -145,10 +165,13 @@ func KMeans(x *mat.Dense, k int, opt KMeansOptions) (*KMeansResult, error) {
 				rr := &run{pts: pts, n: n, d: d, k: k, workers: inner, plain: opt.Plain}
 				rng := rand.New(rand.NewPCG(opt.Seed, uint64(r)))
 				t0 := time.Now()
-				if opt.Init == Uniform {
+				switch opt.Init {
+				case Uniform:
 					rr.seedUniform(rng)
-				} else {
-					rr.seedPlusPlus(rng)
+				case GreedyKMeansPlusPlus:
+					rr.seedPlusPlus(rng, 2+int(math.Log(float64(k))))
+				default:
+					rr.seedPlusPlus(rng, 1)
 				}
 				t1 := time.Now()
 				rr.lloyd(opt.MaxIter, tolAbs)
@@ -316,9 +339,12 @@ func nearest2(dist []float64) (a int, b1, b2 float64) {
 	return a, b1, b2
 }
 
-// seedPlusPlus chooses the initial centres by D² sampling.
-func (r *run) seedPlusPlus(rng *rand.Rand) {
+// seedPlusPlus chooses the initial centres by D² sampling. With trials > 1
+// (greedy k-means++) each step draws that many candidates and keeps the one
+// that lowers the potential Σ_i min_c ‖x_i − c‖² most.
+func (r *run) seedPlusPlus(rng *rand.Rand, trials int) {
 	n, d, k := r.n, r.d, r.k
+	trials = max(trials, 1)
 	r.centers = make([]float64, k*d)
 	first := rng.IntN(n)
 	copy(r.centers[:d], r.pts[first*d:first*d+d])
@@ -338,29 +364,69 @@ func (r *run) seedPlusPlus(rng *rand.Rand) {
 			mass[ch] = s
 		})
 	}
+	// draw returns a row drawn with probability ∝ minD, or -1 when every
+	// row coincides with a chosen centre.
+	draw := func(total float64) int {
+		if !(total > 0) {
+			return -1
+		}
+		u := rng.Float64() * total
+		ch := 0
+		for ; ch < nc-1 && u >= mass[ch]; ch++ {
+			u -= mass[ch]
+		}
+		pick := -1
+		lo, hi := ch*chunkRows, min(n, (ch+1)*chunkRows)
+		for i := lo; i < hi; i++ {
+			if minD[i] > 0 {
+				pick = i
+				if u < minD[i] {
+					break
+				}
+				u -= minD[i]
+			}
+		}
+		return pick
+	}
+	var pot []float64 // per chunk and candidate: the potential with it
+	if trials > 1 {
+		pot = make([]float64, nc*trials)
+	}
+	cand := make([]int, trials)
 	update(r.centers[:d], true)
 	for c := 1; c < k; c++ {
 		total := 0.0
 		for _, m := range mass {
 			total += m
 		}
-		pick := -1
-		if total > 0 {
-			u := rng.Float64() * total
-			ch := 0
-			for ; ch < nc-1 && u >= mass[ch]; ch++ {
-				u -= mass[ch]
+		pick := draw(total)
+		if pick >= 0 && trials > 1 {
+			cand[0] = pick
+			for t := 1; t < trials; t++ {
+				cand[t] = draw(total)
 			}
-			lo, hi := ch*chunkRows, min(n, (ch+1)*chunkRows)
-			for i := lo; i < hi; i++ {
-				if minD[i] > 0 {
-					pick = i
-					if u < minD[i] {
-						break
+			r.forChunks(func(ch, lo, hi int) {
+				p := pot[ch*trials : (ch+1)*trials]
+				for t, ci := range cand {
+					y := r.pts[ci*d : ci*d+d]
+					s := 0.0
+					for i := lo; i < hi; i++ {
+						s += min(minD[i], sqDist(r.pts[i*d:i*d+d], y))
 					}
-					u -= minD[i]
+					p[t] = s
+				}
+			})
+			best, bestPot := 0, math.Inf(1)
+			for t := range cand {
+				s := 0.0
+				for ch := 0; ch < nc; ch++ {
+					s += pot[ch*trials+t]
+				}
+				if s < bestPot {
+					best, bestPot = t, s
 				}
 			}
+			pick = cand[best]
 		}
 		if pick < 0 {
 			// Every row coincides with a chosen centre (fewer distinct rows

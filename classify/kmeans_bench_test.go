@@ -49,20 +49,22 @@ func blobs(n, d, k int, std float64, seed uint64) (*mat.Dense, []int32) {
 // blobs) into k = 10 with one restart; run it with -cpu 1 for the one-core
 // figures. It reports the seconds of the whole call (k-means++ seeding
 // included), of the seeding, and per Lloyd iteration; "plain" turns
-// Hamerly's bounds off so that every iteration computes all n·k distances.
+// Hamerly's bounds off so that every iteration computes all n·k distances;
+// "greedy" seeds with greedy k-means++.
 func BenchmarkKMeansMillion(b *testing.B) {
 	x, _ := blobs(1_000_000, 8, 10, 1, 1)
-	for _, plain := range []bool{false, true} {
-		name := "hamerly"
-		if plain {
-			name = "plain"
-		}
-		b.Run(name, func(b *testing.B) {
+	for _, tc := range []struct {
+		name  string
+		plain bool
+		init  Init
+	}{{"hamerly", false, KMeansPlusPlus}, {"plain", true, KMeansPlusPlus}, {"greedy", false, GreedyKMeansPlusPlus}} {
+		plain := tc.plain
+		b.Run(tc.name, func(b *testing.B) {
 			var iters int
 			var total, seed, lloyd time.Duration
 			for i := 0; i < b.N; i++ {
 				t0 := time.Now()
-				r, err := KMeans(x, 10, KMeansOptions{Seed: uint64(i), Restarts: 1, Plain: plain})
+				r, err := KMeans(x, 10, KMeansOptions{Seed: uint64(i), Restarts: 1, Plain: plain, Init: tc.init})
 				if err != nil {
 					b.Fatal(err)
 				}

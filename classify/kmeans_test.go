@@ -85,27 +85,46 @@ func TestKMeansPlusPlusBeatsUniform(t *testing.T) {
 	if !(pp < uni) {
 		t.Errorf("k-means++ mean inertia %.1f is not below uniform seeding's %.1f", pp, uni)
 	}
+	// The greedy variant does at least as well on average.
+	greedy := 0.0
+	for s := uint64(0); s < seeds; s++ {
+		g, err := KMeans(x, 12, KMeansOptions{Seed: s, Init: GreedyKMeansPlusPlus})
+		if err != nil {
+			t.Fatal(err)
+		}
+		greedy += g.Inertia / seeds
+	}
+	t.Logf("greedy k-means++ %.1f", greedy)
+	if !(greedy <= pp) {
+		t.Errorf("greedy k-means++ mean inertia %.1f is above k-means++'s %.1f", greedy, pp)
+	}
 }
 
 func TestKMeansDeterministicAcrossWorkers(t *testing.T) {
 	// Several chunks of rows, several restarts.
 	x, _ := blobs(3*chunkRows+123, 5, 7, 2, 5)
-	refs := map[int]*KMeansResult{}
+	type key struct {
+		init     Init
+		restarts int
+	}
+	refs := map[key]*KMeansResult{}
 	for _, w := range []int{1, 2, 3, 8} {
-		for _, restarts := range []int{1, 6} {
-			r, err := KMeans(x, 7, KMeansOptions{Restarts: restarts, Seed: 11, Workers: w})
-			if err != nil {
-				t.Fatal(err)
-			}
-			ref := refs[restarts]
-			if ref == nil {
-				refs[restarts] = r
-				continue
-			}
-			if r.Inertia != ref.Inertia || r.Restart != ref.Restart || r.Iterations != ref.Iterations ||
-				!slices.Equal(r.Assign, ref.Assign) || !mat.Equal(r.Centroids, ref.Centroids) ||
-				!slices.Equal(r.Inertias, ref.Inertias) {
-				t.Fatalf("workers=%d, restarts=%d: result differs from workers=1 (inertia %v vs %v)", w, restarts, r.Inertia, ref.Inertia)
+		for _, init := range []Init{KMeansPlusPlus, Uniform, GreedyKMeansPlusPlus} {
+			for _, restarts := range []int{1, 6} {
+				r, err := KMeans(x, 7, KMeansOptions{Restarts: restarts, Seed: 11, Workers: w, Init: init})
+				if err != nil {
+					t.Fatal(err)
+				}
+				ref := refs[key{init, restarts}]
+				if ref == nil {
+					refs[key{init, restarts}] = r
+					continue
+				}
+				if r.Inertia != ref.Inertia || r.Restart != ref.Restart || r.Iterations != ref.Iterations ||
+					!slices.Equal(r.Assign, ref.Assign) || !mat.Equal(r.Centroids, ref.Centroids) ||
+					!slices.Equal(r.Inertias, ref.Inertias) {
+					t.Fatalf("%v, workers=%d, restarts=%d: result differs from workers=1 (inertia %v vs %v)", init, w, restarts, r.Inertia, ref.Inertia)
+				}
 			}
 		}
 	}

@@ -24,6 +24,7 @@ func init() {
 		features    string
 		scaling     string
 		restarts    int
+		initName    string
 		seed        uint64
 		clusterPath string
 		out         string
@@ -74,6 +75,10 @@ the first F of the jobs by submit time, using only what is known at submission
 			if err != nil {
 				return fmt.Errorf("--scaling: %w", err)
 			}
+			init, err := classify.ParseInit(initName)
+			if err != nil {
+				return fmt.Errorf("--init: %w", err)
+			}
 			if restarts < 1 {
 				return fmt.Errorf("--restarts: %d, want at least 1", restarts)
 			}
@@ -98,7 +103,7 @@ the first F of the jobs by submit time, using only what is known at submission
 			if err != nil {
 				return err
 			}
-			opt := classify.Options{K: k, KMin: kMin, KMax: kMax, Features: feats, Scaling: method, FeatureScaling: perFeature, Restarts: restarts, Seed: seed,
+			opt := classify.Options{K: k, KMin: kMin, KMax: kMax, Features: feats, Scaling: method, FeatureScaling: perFeature, Init: init, Restarts: restarts, Seed: seed,
 				OnK: func(s classify.KScore) {
 					slog.Debug("k-means", "k", s.K, "inertia", s.Inertia, "silhouette", s.Silhouette)
 				}}
@@ -147,6 +152,7 @@ the first F of the jobs by submit time, using only what is known at submission
 	f.IntVar(&kMax, "k-max", 12, "largest k tried by --k auto")
 	f.StringVar(&features, "features", "", "comma-separated features ("+strings.Join(classify.AllFeatures, ", ")+"); default: all the log has for every job")
 	f.StringVar(&scaling, "scaling", "auto", "feature scaling: log (log1p then z-score), z, none, or auto (log for heavy-tailed features, z for priority); per feature as size=z,priority=none, after an optional method for all")
+	f.StringVar(&initName, "init", "k-means++", "k-means seeding: k-means++, greedy (2+ln k candidates per step, the best kept) or uniform")
 	f.IntVar(&restarts, "restarts", 10, "k-means restarts (run in parallel; the least inertia is kept)")
 	f.Uint64Var(&seed, "seed", 0, "random seed (results do not depend on the number of cores)")
 	f.StringVar(&clusterPath, "cluster", "default", `cluster spec (YAML) for min shares and μ; "default" is the six-resource cluster of seed 003 Table 3`)

@@ -38,7 +38,7 @@ func classifyRun(t *testing.T, args ...string) (string, error) {
 }
 
 func TestClassifyTextEmbedded(t *testing.T) {
-	out, err := classifyRun(t, "--holdout", "0.7", "--restarts", "4")
+	out, err := classifyRun(t, "--holdout", "0.7", "--restarts", "4", "--init", "greedy")
 	if err != nil {
 		t.Fatal(err, out)
 	}
@@ -138,6 +138,7 @@ func TestClassifyBadFlags(t *testing.T) {
 		{[]string{"--features", "duration"}, `"duration": the job log has no such column`},
 		{[]string{"--holdout", "1.5"}, "--holdout"},
 		{[]string{"--restarts", "0"}, "--restarts"},
+		{[]string{"--init", "best"}, "--init"},
 		{[]string{"--k-min", "5", "--k-max", "3"}, "--k-min"},
 		{[]string{"--out", "classes.xlsx"}, "--out"},
 		{[]string{"--cluster", "/nonexistent.yaml"}, "--cluster"},
