@@ -71,16 +71,31 @@ func (r *JobRows) Table(ids []string) *data.Table {
 	return t
 }
 
-// JobsOf builds simulation jobs from a job log and its derived sizes:
-// arrival = submit time, exact estimates (size), weight = the job's
-// priority (1 when the log gives none), no rate cap.
-func JobsOf(j *data.Jobs, sizes []float64) ([]Job, error) {
+// JobsOf turns a jobs table and its sizes into simulation jobs: arrival =
+// submit time, size = the derived size, estimate = size (exact; error models
+// replace it), weight = the job's priority times, when spec is not nil and the
+// log names users, its user's weight in spec (User.EffectiveWeight).
+func JobsOf(j *data.Jobs, sizes []float64, spec *Spec) ([]Job, error) {
 	if len(sizes) != j.Len() {
 		return nil, fmt.Errorf("%s: %d sizes for %d jobs", j.Source, len(sizes), j.Len())
 	}
+	var userW []float64 // per user index
+	var userOf []int32
+	if spec != nil && j.User.Present() {
+		var names []string
+		names, userOf = j.Users()
+		userW = make([]float64, len(names))
+		for k, n := range names {
+			userW[k] = spec.User(n).EffectiveWeight()
+		}
+	}
 	out := make([]Job, len(sizes))
 	for i := range out {
-		out[i] = Job{Arrival: j.Submit[i], Size: sizes[i], Estimate: sizes[i], Weight: float64(j.PriorityAt(i))}
+		w := float64(j.PriorityAt(i))
+		if userW != nil {
+			w *= userW[userOf[i]]
+		}
+		out[i] = Job{Arrival: j.Submit[i], Size: sizes[i], Estimate: sizes[i], Weight: w}
 	}
 	return out, nil
 }

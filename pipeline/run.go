@@ -105,7 +105,9 @@ func Prepare(cfg RunConfig) (*Inputs, error) {
 	if in.Sizes, in.Source, err = estimate.Sizes(in.Jobs, cfg.Sizes); err != nil {
 		return nil, err
 	}
-	in.SimJobs = SimJobs(in.Jobs, in.Sizes, in.Spec)
+	if in.SimJobs, err = cluster.JobsOf(in.Jobs, in.Sizes, in.Spec); err != nil {
+		return nil, err
+	}
 	if in.Split, err = SplitByTime(in.SimJobs, cfg.Split); err != nil {
 		return nil, fmt.Errorf("%s: %w", in.Jobs.Source, err)
 	}

@@ -99,7 +99,11 @@ func embeddedSimJobs(t testing.TB) []cluster.Job {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return SimJobs(j, sizes, nil)
+	jobs, err := cluster.JobsOf(j, sizes, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return jobs
 }
 
 func TestTuneEmbeddedTrace(t *testing.T) {

@@ -5,39 +5,7 @@ import (
 	"math"
 
 	"github.com/schedplan/schedplan/cluster"
-	"github.com/schedplan/schedplan/data"
 )
-
-// Workload is also what the simulations run on: the jobs of a trace (or of a
-// window of it) as the simulation core sees them.
-
-// SimJobs turns a sized jobs table into the simulation core's jobs: arrival =
-// submit time, size = derived size, estimate = size (exact; error models
-// replace it), weight = the job's user weight from spec times its priority
-// (1 without spec, users or priorities).
-func SimJobs(j *data.Jobs, sizes []float64, spec *cluster.Spec) []cluster.Job {
-	out := make([]cluster.Job, j.Len())
-	var userW []float64
-	if spec != nil && j.User.Present() {
-		names, idx := j.Users()
-		w := make([]float64, len(names))
-		for k, n := range names {
-			w[k] = spec.User(n).EffectiveWeight()
-		}
-		userW = make([]float64, j.Len())
-		for i := range userW {
-			userW[i] = w[idx[i]]
-		}
-	}
-	for i := range out {
-		w := float64(j.PriorityAt(i))
-		if userW != nil {
-			w *= userW[i]
-		}
-		out[i] = cluster.Job{Arrival: j.Submit[i], Size: sizes[i], Estimate: sizes[i], Weight: w}
-	}
-	return out
-}
 
 // Split divides jobs (sorted by arrival) by time: the first frac of the jobs
 // tune, the rest validate. Jobs that arrive at the same instant as the split

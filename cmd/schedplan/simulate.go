@@ -122,7 +122,7 @@ func newExperiment(j *data.Jobs, sizes []float64, capacity float64, specs []stri
 	}
 	x := &experiment{sizes: sizes, capacity: capacity, specs: specs}
 	var err error
-	if x.base, err = cluster.JobsOf(j, sizes); err != nil {
+	if x.base, err = cluster.JobsOf(j, sizes, nil); err != nil {
 		return nil, err
 	}
 	if x.deadlines, err = cluster.PSCompletions(x.base, capacity); err != nil {

@@ -37,7 +37,10 @@ func (w *windowFlags) load(tf *traceFlags) ([]cluster.Job, pipeline.Split, strin
 	if err != nil {
 		return nil, pipeline.Split{}, "", err
 	}
-	jobs := pipeline.SimJobs(j, sizes, spec)
+	jobs, err := cluster.JobsOf(j, sizes, spec)
+	if err != nil {
+		return nil, pipeline.Split{}, "", err
+	}
 	split, err := pipeline.SplitByTime(jobs, w.split)
 	if err != nil {
 		return nil, pipeline.Split{}, "", fmt.Errorf("%s: %w", j.Source, err)
