@@ -161,10 +161,10 @@ func printRun(w io.Writer, dir string, res *pipeline.RunResult, took time.Durati
 		fmt.Fprintf(tw, "%s\t%g\t%.4g\t%.4g\t%+.1f%%\t%.0f\t\n", r.Name, r.Sigma, r.Mean, r.P99, 100*r.Gap, r.Missed)
 	}
 	tw.Flush()
-	verdict := "beats"
-	if !res.Improved {
-		verdict = "does NOT beat"
+	if res.Improved {
+		fmt.Fprintf(w, "\nthe tuned configuration beats the current scheduler (%s) by %.1f%% in mean response\n", res.Current, 100*res.Improvement)
+	} else {
+		fmt.Fprintf(w, "\nthe tuned configuration does NOT beat the current scheduler (%s): %+.1f%% mean response\n", res.Current, -100*res.Improvement)
 	}
-	fmt.Fprintf(w, "\nthe tuned configuration %s the current scheduler (%s): %+.1f%% mean response\n", verdict, res.Current, -100*res.Improvement)
 	fmt.Fprintf(w, "wrote %s/{%s} in %.1f s\n", strings.TrimRight(dir, "/"), strings.Join(res.Files, ","), took.Seconds())
 }
