@@ -3,9 +3,11 @@ package data
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
+	"sort"
 
 	"github.com/apache/arrow/go/v17/arrow"
 	"github.com/apache/arrow/go/v17/arrow/array"
@@ -107,26 +109,23 @@ func (t *tellWriter) Seek(off int64, whence int) (int64, error) {
 // and FormatArrowStream, file and stream are told apart by their magic bytes.
 func readArrowBytes(b []byte, f Format) (tbl arrow.Table, err error) {
 	defer recoverTo(&err, "decoding")
-	mem := memory.DefaultAllocator
+	mem := newBoundedAllocator(len(b))
 	switch f {
 	case FormatParquet:
-		if len(b) < 12 || !bytes.HasPrefix(b, parquetMagic) {
-			return nil, errors.New("not a Parquet file (no PAR1 magic at the start)")
-		}
-		if !bytes.HasSuffix(b, parquetMagic) {
-			return nil, errors.New("truncated Parquet file (no PAR1 magic at the end)")
-		}
-		pr, err := file.NewParquetReader(bytes.NewReader(b))
-		if err != nil {
-			return nil, err
-		}
-		defer pr.Close()
-		fr, err := pqarrow.NewFileReader(pr, pqarrow.ArrowReadProperties{Parallel: false, BatchSize: 1 << 20}, mem)
-		if err != nil {
-			return nil, err
-		}
-		return fr.ReadTable(context.Background())
+		return readParquet(b, nil)
 	case FormatArrow, FormatArrowStream:
+		if len(b) == 0 {
+			return nil, errors.New("empty file")
+		}
+		if err := checkIPCSchema(b); err != nil {
+			if !bytes.HasPrefix(b, arrowMagic) {
+				return nil, fmt.Errorf("neither an Arrow IPC file (no ARROW1 magic) nor a readable stream: %w", err)
+			}
+			if !bytes.HasSuffix(b, arrowMagic) {
+				return nil, errors.New("truncated Arrow IPC file (no ARROW1 magic at the end)")
+			}
+			return nil, err
+		}
 		if bytes.HasPrefix(b, arrowMagic) {
 			if !bytes.HasSuffix(b, arrowMagic) {
 				return nil, errors.New("truncated Arrow IPC file (no ARROW1 magic at the end)")
@@ -177,6 +176,160 @@ func readArrowBytes(b []byte, f Format) (tbl arrow.Table, err error) {
 		return array.NewTableFromRecords(sr.Schema(), recs), nil
 	}
 	return nil, fmt.Errorf("format %q is not Parquet or Arrow", f)
+}
+
+// readParquet decodes the Parquet file in b into an arrow.Table holding the
+// fields choose picks from the file's top-level field names (all when choose
+// is nil), in file order. Columns are decoded one after the other on the
+// calling goroutine (not pqarrow's worker goroutines), so that a decoder
+// panic on a corrupt file reaches recoverTo instead of killing the process,
+// and fields nobody wants are never decoded.
+func readParquet(b []byte, choose func(names []string) ([]int, error)) (tbl arrow.Table, err error) {
+	defer recoverTo(&err, "decoding Parquet")
+	if len(b) < 12 || !bytes.HasPrefix(b, parquetMagic) {
+		return nil, errors.New("not a Parquet file (no PAR1 magic at the start)")
+	}
+	if !bytes.HasSuffix(b, parquetMagic) {
+		return nil, errors.New("truncated Parquet file (no PAR1 magic at the end)")
+	}
+	mem := newBoundedAllocator(len(b))
+	pr, err := file.NewParquetReader(bytes.NewReader(b), file.WithReadProps(parquet.NewReaderProperties(mem)))
+	if err != nil {
+		return nil, err
+	}
+	defer pr.Close()
+	if err := checkStoredArrowSchema(pr); err != nil {
+		return nil, err
+	}
+	fr, err := pqarrow.NewFileReader(pr, pqarrow.ArrowReadProperties{BatchSize: 1 << 20}, mem)
+	if err != nil {
+		return nil, err
+	}
+	sch, err := fr.Schema()
+	if err != nil {
+		return nil, err
+	}
+	var fields []int
+	if choose == nil {
+		for k := 0; k < sch.NumFields(); k++ {
+			fields = append(fields, k)
+		}
+	} else {
+		names := make([]string, sch.NumFields())
+		for k := range names {
+			names[k] = sch.Field(k).Name
+		}
+		if fields, err = choose(names); err != nil {
+			return nil, err
+		}
+		sort.Ints(fields)
+	}
+	rowGroups := make([]int, pr.NumRowGroups())
+	for k := range rowGroups {
+		rowGroups[k] = k
+	}
+	nrows := pr.NumRows()
+	ctx := context.Background()
+	cols := make([]arrow.Column, 0, len(fields))
+	outFields := make([]arrow.Field, 0, len(fields))
+	defer func() {
+		for k := range cols {
+			cols[k].Release()
+		}
+	}()
+	for _, k := range fields {
+		leaves := map[int]bool{}
+		leafIndices(&fr.Manifest.Fields[k], leaves)
+		cr, err := fr.GetFieldReader(ctx, k, leaves, rowGroups)
+		if err != nil {
+			return nil, fmt.Errorf("column %q: %w", sch.Field(k).Name, err)
+		}
+		if cr == nil {
+			return nil, fmt.Errorf("column %q: no reader", sch.Field(k).Name)
+		}
+		f := *cr.Field()
+		ch, err := cr.NextBatch(nrows)
+		cr.Release()
+		if err != nil {
+			return nil, fmt.Errorf("column %q: %w", sch.Field(k).Name, err)
+		}
+		if int64(ch.Len()) != nrows {
+			ch.Release()
+			return nil, fmt.Errorf("column %q: %d values for %d rows (truncated or corrupt file)", sch.Field(k).Name, ch.Len(), nrows)
+		}
+		cols = append(cols, *arrow.NewColumn(f, ch))
+		ch.Release()
+		outFields = append(outFields, f)
+	}
+	return array.NewTable(arrow.NewSchema(outFields, nil), cols, nrows), nil
+}
+
+// checkStoredArrowSchema checks the Arrow schema a Parquet file may carry in
+// its "ARROW:schema" metadata (an IPC stream message, base64) the way
+// checkIPCSchema checks IPC files, since pqarrow decodes it unverified.
+func checkStoredArrowSchema(pr *file.Reader) error {
+	kv := pr.MetaData().KeyValueMetadata()
+	if kv == nil {
+		return nil
+	}
+	s := kv.FindValue("ARROW:schema")
+	if s == nil {
+		return nil
+	}
+	var dec []byte
+	var err error
+	if len(*s)%4 == 0 {
+		dec, err = base64.StdEncoding.DecodeString(*s)
+	}
+	if len(dec) == 0 || err != nil {
+		dec, err = base64.RawStdEncoding.DecodeString(*s)
+	}
+	if err != nil {
+		return fmt.Errorf("corrupt stored Arrow schema: %w", err)
+	}
+	if err := checkIPCSchema(dec); err != nil {
+		return fmt.Errorf("stored Arrow schema: %w", err)
+	}
+	return nil
+}
+
+// leafIndices adds the Parquet leaf column indices under f to out.
+func leafIndices(f *pqarrow.SchemaField, out map[int]bool) {
+	if f.IsLeaf() {
+		out[f.ColIndex] = true
+	}
+	for k := range f.Children {
+		leafIndices(&f.Children[k], out)
+	}
+}
+
+// boundedAllocator is the allocator of every decoder: it refuses (by a
+// panic that recoverTo turns into an error) any single allocation larger
+// than its limit, so that a corrupt length field in a small file cannot make
+// the process ask for terabytes and die of it.
+type boundedAllocator struct {
+	*memory.GoAllocator
+	limit int
+}
+
+// newBoundedAllocator returns an allocator for decoding a file of size
+// bytes: 1 GiB plus 64 times the file's size per allocation, far above what
+// real data needs (decoded columns of highly compressed files included).
+func newBoundedAllocator(size int) *boundedAllocator {
+	return &boundedAllocator{memory.NewGoAllocator(), 1<<30 + 64*size}
+}
+
+func (a *boundedAllocator) check(n int) {
+	if n < 0 || n > a.limit {
+		panic(fmt.Sprintf("refusing to allocate %d bytes for a %d-byte input (corrupt length field?)", n, (a.limit-1<<30)/64))
+	}
+}
+
+func (a *boundedAllocator) Allocate(n int) []byte { a.check(n); return a.GoAllocator.Allocate(n) }
+
+func (a *boundedAllocator) Reallocate(n int, b []byte) []byte {
+	a.check(n)
+	return a.GoAllocator.Reallocate(n, b)
 }
 
 // recoverTo turns a panic inside a third-party encoder or decoder into an

@@ -123,3 +123,35 @@ func FuzzParseMapping(f *testing.F) {
 		}
 	})
 }
+
+// FuzzReadColumnar feeds corrupted Parquet and Arrow IPC files to the
+// readers: they must return an error or a valid table, never panic.
+func FuzzReadColumnar(f *testing.F) {
+	j := mustOpen(f, "embedded:fb2009-50")
+	j = j.Subset([]int{0, 1, 2, 3, 4})
+	j.User = Dict{Codes: []int32{0, -1, 1, 0, 1}, Values: []string{"a", "b"}}
+	j.Size = Column[float64]{Values: []float64{1, 0, 2, 3, 4}, Valid: NewBitmap(5)}
+	j.Size.Valid.SetNull(1)
+	for k, g := range []Format{FormatParquet, FormatArrow, FormatArrowStream} {
+		var b bytes.Buffer
+		if err := Write(&b, j, g); err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b.Bytes(), uint8(k))
+	}
+	formats := []Format{FormatParquet, FormatArrow, FormatArrowStream}
+	f.Fuzz(func(t *testing.T, in []byte, k uint8) {
+		g := formats[int(k)%len(formats)]
+		j, err := ReadBytes(in, "fuzz", ReadOptions{Format: g})
+		if err != nil {
+			var ie *InputError
+			if !errors.As(err, &ie) || ie.File != "fuzz" {
+				t.Fatalf("error %v is not an *InputError naming the file", err)
+			}
+			return
+		}
+		if err := Validate(j); err != nil {
+			t.Fatalf("accepted table fails validation: %v", err)
+		}
+	})
+}

@@ -2,11 +2,14 @@ package data
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/apache/arrow/go/v17/arrow"
 )
 
 // Format names a job-log file format.
@@ -99,8 +102,29 @@ func ReadBytes(b []byte, name string, opt ReadOptions) (j *Jobs, err error) {
 		if len(b) == 0 {
 			return nil, inputErrorf(name, 0, "", "empty file")
 		}
-		tbl, derr := readArrowBytes(b, opt.Format)
+		var tbl arrow.Table
+		var derr error
+		if opt.Format == FormatParquet {
+			// Decode only the columns the jobs table takes.
+			tbl, derr = readParquet(b, func(names []string) ([]int, error) {
+				cols, err := resolveColumns(name, names, opt.Map)
+				if err != nil {
+					return nil, err
+				}
+				var idx []int
+				for _, k := range cols {
+					idx = append(idx, k)
+				}
+				return idx, nil
+			})
+		} else {
+			tbl, derr = readArrowBytes(b, opt.Format)
+		}
 		if derr != nil {
+			var ie *InputError
+			if errors.As(derr, &ie) {
+				return nil, ie
+			}
 			return nil, inputErrorf(name, 0, "", "%v", derr)
 		}
 		j, err = jobsFromArrow(tbl, name, &opt)
