@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"time"
 
 	"github.com/apache/arrow/go/v17/arrow"
 	"github.com/apache/arrow/go/v17/arrow/array"
@@ -331,6 +332,48 @@ func (a *boundedAllocator) Reallocate(n int, b []byte) []byte {
 	a.check(n)
 	return a.GoAllocator.Reallocate(n, b)
 }
+
+// decodeGuarded decodes a Parquet file or Arrow IPC file or stream like
+// readParquet and readArrowBytes, under a time budget: arrow-go's Parquet
+// page reader can spin forever on some corrupt page headers (found by
+// FuzzReadColumnar), and a goroutine cannot be stopped, so the decoder runs
+// on its own goroutine (panics recovered there) and an input that does not
+// finish in 10 s plus 1 s per MiB is reported as corrupt. The stuck
+// goroutine is abandoned; this is the one case where reading leaks.
+func decodeGuarded(b []byte, f Format, choose func([]string) ([]int, error)) (arrow.Table, error) {
+	type result struct {
+		tbl arrow.Table
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		var r result
+		defer func() {
+			if p := recover(); p != nil {
+				r = result{nil, fmt.Errorf("decoding: %v (corrupt or truncated input?)", p)}
+			}
+			done <- r
+		}()
+		if f == FormatParquet {
+			r.tbl, r.err = readParquet(b, choose)
+		} else {
+			r.tbl, r.err = readArrowBytes(b, f)
+		}
+	}()
+	budget := decodeBudget + time.Duration(len(b)>>20)*time.Second
+	timer := time.NewTimer(budget)
+	defer timer.Stop()
+	select {
+	case r := <-done:
+		return r.tbl, r.err
+	case <-timer.C:
+		return nil, fmt.Errorf("decoding did not finish in %v: corrupt file (a page header the decoder loops on?)", budget)
+	}
+}
+
+// decodeBudget is the time decodeGuarded allows any input, before 1 s per
+// MiB. A variable so tests can shorten it.
+var decodeBudget = 10 * time.Second
 
 // recoverTo turns a panic inside a third-party encoder or decoder into an
 // error, so bad input never crashes the process.

@@ -8,8 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/apache/arrow/go/v17/arrow"
 )
 
 // Format names a job-log file format.
@@ -102,11 +100,10 @@ func ReadBytes(b []byte, name string, opt ReadOptions) (j *Jobs, err error) {
 		if len(b) == 0 {
 			return nil, inputErrorf(name, 0, "", "empty file")
 		}
-		var tbl arrow.Table
-		var derr error
+		var choose func([]string) ([]int, error)
 		if opt.Format == FormatParquet {
 			// Decode only the columns the jobs table takes.
-			tbl, derr = readParquet(b, func(names []string) ([]int, error) {
+			choose = func(names []string) ([]int, error) {
 				cols, err := resolveColumns(name, names, opt.Map)
 				if err != nil {
 					return nil, err
@@ -116,10 +113,9 @@ func ReadBytes(b []byte, name string, opt ReadOptions) (j *Jobs, err error) {
 					idx = append(idx, k)
 				}
 				return idx, nil
-			})
-		} else {
-			tbl, derr = readArrowBytes(b, opt.Format)
+			}
 		}
+		tbl, derr := decodeGuarded(b, opt.Format, choose)
 		if derr != nil {
 			var ie *InputError
 			if errors.As(derr, &ie) {
