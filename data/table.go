@@ -223,7 +223,7 @@ func ReadTable(path string, f Format) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	tbl, err := readArrowBytes(b, f)
+	tbl, err := decodeGuarded(b, f, nil)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
