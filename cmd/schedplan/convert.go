@@ -74,6 +74,9 @@ without --force, and the input is never modified.`,
 	}
 	tf.register(cmd)
 	fl := cmd.Flags()
+	// Sizes are not derived when converting: --dn and --load do not apply.
+	fl.MarkHidden("dn")
+	fl.MarkHidden("load")
 	fl.StringVarP(&out, "out", "o", "", "output file (required)")
 	names := make([]string, len(convertFormats))
 	for k, f := range convertFormats {
