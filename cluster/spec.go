@@ -1,8 +1,8 @@
 package cluster
 
 import (
-	_ "embed"
 	"bytes"
+	_ "embed"
 	"errors"
 	"fmt"
 	"io"

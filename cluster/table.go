@@ -46,6 +46,21 @@ func (r *JobRows) Append(policy string, run int, jobs []Job, completion []float6
 	}
 }
 
+// AppendRows appends all of src's rows.
+func (r *JobRows) AppendRows(src *JobRows) {
+	r.Policy = append(r.Policy, src.Policy...)
+	r.Run = append(r.Run, src.Run...)
+	r.Job = append(r.Job, src.Job...)
+	r.Arrival = append(r.Arrival, src.Arrival...)
+	r.Size = append(r.Size, src.Size...)
+	r.Estimate = append(r.Estimate, src.Estimate...)
+	r.Completion = append(r.Completion, src.Completion...)
+	r.Response = append(r.Response, src.Response...)
+	r.Slowdown = append(r.Slowdown, src.Slowdown...)
+	r.Deadline = append(r.Deadline, src.Deadline...)
+	r.Missed = append(r.Missed, src.Missed...)
+}
+
 // Table returns the rows as a results table (snake_case columns); ids, when
 // not nil, names the jobs (ids[Job[k]] becomes column job_id).
 func (r *JobRows) Table(ids []string) *data.Table {

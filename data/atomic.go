@@ -98,3 +98,11 @@ func syncDir(dir string) {
 		d.Close()
 	}
 }
+
+// WriteBytesAtomic writes b to path as WriteFileAtomic does.
+func WriteBytesAtomic(path string, force bool, b []byte) error {
+	return WriteFileAtomic(path, force, func(w io.Writer) error {
+		_, err := w.Write(b)
+		return err
+	})
+}

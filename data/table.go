@@ -341,3 +341,13 @@ func stringValue(a arrow.Array, i int) (string, bool) {
 	}
 	return "", false
 }
+
+// WriteTableFile writes t to path atomically (WriteFileAtomic), in the format
+// path's extension names.
+func WriteTableFile(path string, force bool, t *Table) error {
+	f, err := FormatOf(path)
+	if err != nil {
+		return err
+	}
+	return WriteFileAtomic(path, force, func(w io.Writer) error { return WriteTable(w, t, f) })
+}

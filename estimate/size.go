@@ -106,7 +106,7 @@ func Sizes(j *data.Jobs, opt SizeOptions) ([]float64, Source, error) {
 		}
 	}
 	if src == FromBytes || opt.NormaliseAll {
-		if err := normalise(w, j.Submit[n-1], opt.Load); err != nil {
+		if err := normalise(w, Duration(j.Submit), opt.Load); err != nil {
 			return nil, "", fmt.Errorf("%s: %w", j.Source, err)
 		}
 	}
@@ -116,6 +116,23 @@ func Sizes(j *data.Jobs, opt SizeOptions) ([]float64, Source, error) {
 		}
 	}
 	return w, src, nil
+}
+
+// Duration is the span the load is normalised over: t_last − origin, where
+// the origin is 0 for logs whose clock starts near 0 (the first submit time is
+// smaller than the log's own span, as in the SWIM traces, whose reference
+// simulator counts from 0: this keeps parity with it bit for bit) and the
+// first submit time otherwise (logs with epoch timestamps, where counting from
+// 1970 would make every size absurdly large). submit must be sorted.
+func Duration(submit []float64) float64 {
+	if len(submit) == 0 {
+		return 0
+	}
+	first, last := submit[0], submit[len(submit)-1]
+	if first < last-first {
+		return last
+	}
+	return last - first
 }
 
 // normalise scales w in place so that Σw = load·duration, in the reference

@@ -78,3 +78,19 @@ func TestEmbeddedLoad(t *testing.T) {
 		t.Errorf("total work %v, want %v (load 0.9 over the trace)", sum, want)
 	}
 }
+
+func TestDurationOrigin(t *testing.T) {
+	for _, tc := range []struct {
+		submit []float64
+		want   float64
+	}{
+		{[]float64{49, 100, 86404}, 86404},         // SWIM: clock from 0, as schedsim
+		{[]float64{1.5463008e9, 1.5463011e9}, 300}, // epoch seconds: from the first job
+		{[]float64{0, 10}, 10},
+		{[]float64{5}, 0},
+	} {
+		if got := Duration(tc.submit); got != tc.want {
+			t.Errorf("Duration(%v) = %v, want %v", tc.submit, got, tc.want)
+		}
+	}
+}

@@ -105,7 +105,7 @@ func buildReport(in *Inputs, bd *Bundle, cs *classState, capSt *capacityState, t
 		return nil, err
 	}
 	rep.Sections = append(rep.Sections, Section{ID: "tuning", Title: "Tuned LAS_MQ",
-		Intro: fmt.Sprintf("Best of %d candidates: %v; thresholds %s, weights %s.", len(tr.Result.Evaluated), best, fmtFloats(best.Thresholds()), fmtFloats(best.Weights())),
+		Intro:  fmt.Sprintf("Best of %d candidates: %v; thresholds %s, weights %s.", len(tr.Result.Evaluated), best, fmtFloats(best.Thresholds()), fmtFloats(best.Weights())),
 		Tables: []TableBlock{tt, rt},
 		Figures: []Figure{{Title: "Mean response vs α0", Caption: "other parameters at the best point", PNG: figA},
 			{Title: "Mean response vs k", Caption: "other parameters at the best point", PNG: figK}}})

@@ -2,10 +2,10 @@ package pipeline
 
 import (
 	"bytes"
-	"encoding/json"
-	"fmt"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
+	"fmt"
 
 	"github.com/schedplan/schedplan/classify"
 	"github.com/schedplan/schedplan/cluster"
@@ -17,17 +17,17 @@ import (
 // RunConfig is everything `schedplan run` needs. Its zero fields take the
 // defaults of DefaultRunConfig.
 type RunConfig struct {
-	Trace  string           `json:"trace"` // data.Open spec
-	Read   data.ReadOptions `json:"-"`
-	Sizes  estimate.SizeOptions `json:"sizes"`
-	Cluster string          `json:"cluster"` // cluster spec path, or "default"
+	Trace   string               `json:"trace"` // data.Open spec
+	Read    data.ReadOptions     `json:"-"`
+	Sizes   estimate.SizeOptions `json:"sizes"`
+	Cluster string               `json:"cluster"` // cluster spec path, or "default"
 	// Capacity is the fluid server's capacity (sizes from bytes are in
 	// seconds of a capacity-1 server).
-	Capacity float64 `json:"capacity"`
-	Split    float64 `json:"split"`
-	K        int     `json:"k"` // classify.KAuto, KUsers or fixed
-	Solver   lp.Solver `json:"solver"`
-	WhatIfs  []string `json:"what_ifs"`
+	Capacity  float64   `json:"capacity"`
+	Split     float64   `json:"split"`
+	K         int       `json:"k"` // classify.KAuto, KUsers or fixed
+	Solver    lp.Solver `json:"solver"`
+	WhatIfs   []string  `json:"what_ifs"`
 	Budget    int       `json:"budget"`
 	Objective Objective `json:"objective"`
 	Blocks    int       `json:"blocks"`
@@ -134,10 +134,10 @@ type classOut struct {
 
 // capacityState is the capacity stage's state.
 type capacityState struct {
-	Primary          *CapacityPlan `json:"primary,omitempty"`
-	PrimaryNotes     []string      `json:"primary_notes,omitempty"`
-	Secondary        *CapacityPlan `json:"secondary,omitempty"`
-	SecondaryNotes   []string      `json:"secondary_notes,omitempty"`
+	Primary        *CapacityPlan `json:"primary,omitempty"`
+	PrimaryNotes   []string      `json:"primary_notes,omitempty"`
+	Secondary      *CapacityPlan `json:"secondary,omitempty"`
+	SecondaryNotes []string      `json:"secondary_notes,omitempty"`
 }
 
 // boundsState is the bounds stage's state (validation window).

@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"sort"
 	"time"
+
+	"github.com/schedplan/schedplan/data"
 )
 
 // StampDir is the folder, inside an output directory, that records what each
@@ -151,7 +153,11 @@ func (r *Runner) Stage(name, key string, state any, run func() (map[string][]byt
 	}
 	st := stamp{Stage: name, Key: key, Files: map[string]string{}}
 	for _, n := range names {
-		if err := WriteFileAtomic(filepath.Join(r.Dir, n), files[n]); err != nil {
+		p := filepath.Join(r.Dir, n)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := data.WriteBytesAtomic(p, true, files[n]); err != nil {
 			r.hook(name, StageDone, err)
 			return fmt.Errorf("stage %s: %w", name, err)
 		}
@@ -171,7 +177,7 @@ func (r *Runner) Stage(name, key string, state any, run func() (map[string][]byt
 	if err != nil {
 		return err
 	}
-	if err := WriteFileAtomic(stampPath, append(b, '\n')); err != nil {
+	if err := data.WriteBytesAtomic(stampPath, true, append(b, '\n')); err != nil {
 		return fmt.Errorf("stage %s: %w", name, err)
 	}
 	r.keys[name] = key
@@ -209,36 +215,4 @@ func (r *Runner) upToDate(path, key string, state any) bool {
 		}
 	}
 	return json.Unmarshal(st.State, state) == nil
-}
-
-// WriteFileAtomic writes b to path through a temporary file in the same
-// directory that is synced and then renamed over path, so that readers (and
-// an interrupted run) see either the old file or the whole new one.
-func WriteFileAtomic(path string, b []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(b)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp, 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-	}
-	return err
 }

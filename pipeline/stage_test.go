@@ -110,15 +110,3 @@ func TestRunnerInterruptedLeavesNoPartialFileAndResumes(t *testing.T) {
 		t.Fatalf("resume: %v %v %v", a, b, err)
 	}
 }
-
-func TestWriteFileAtomicReplacesWhole(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "f")
-	for _, s := range []string{"first", "second"} {
-		if err := WriteFileAtomic(p, []byte(s)); err != nil {
-			t.Fatal(err)
-		}
-		if b, _ := os.ReadFile(p); string(b) != s {
-			t.Errorf("got %q want %q", b, s)
-		}
-	}
-}

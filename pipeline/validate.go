@@ -290,7 +290,7 @@ func validate(in *Inputs, cs *classState, tr *TuneReport, b *Bounds, progress fu
 	// results.parquet: one row per validation job and configuration (exact sizes).
 	all := &cluster.JobRows{}
 	for _, r := range rows {
-		appendRows(all, r)
+		all.AppendRows(r)
 	}
 	ids := make([]string, len(valJobs))
 	for i := range ids {
@@ -324,19 +324,4 @@ func (c *classOut) classOf(i int) int32 {
 		}
 	}
 	return -1
-}
-
-// appendRows appends src's rows to dst.
-func appendRows(dst, src *cluster.JobRows) {
-	dst.Policy = append(dst.Policy, src.Policy...)
-	dst.Run = append(dst.Run, src.Run...)
-	dst.Job = append(dst.Job, src.Job...)
-	dst.Arrival = append(dst.Arrival, src.Arrival...)
-	dst.Size = append(dst.Size, src.Size...)
-	dst.Estimate = append(dst.Estimate, src.Estimate...)
-	dst.Completion = append(dst.Completion, src.Completion...)
-	dst.Response = append(dst.Response, src.Response...)
-	dst.Slowdown = append(dst.Slowdown, src.Slowdown...)
-	dst.Deadline = append(dst.Deadline, src.Deadline...)
-	dst.Missed = append(dst.Missed, src.Missed...)
 }

@@ -95,7 +95,7 @@ many jobs miss their PS deadline, and by how much.
 					idx[i], arr[i], size[i] = int64(i), j.Arrival, j.Size
 				}
 				t.Cols = []any{idx, arr, size, b.Deadlines}
-				if err := writeTableFile(out, force, t); err != nil {
+				if err := data.WriteTableFile(out, force, t); err != nil {
 					return err
 				}
 			}

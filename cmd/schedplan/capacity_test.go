@@ -11,33 +11,12 @@ import (
 
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/lp"
-	"github.com/spf13/pflag"
 )
 
-// capacityRun runs "schedplan capacity args..." in-process, with the
-// command's flags reset to their defaults first.
+// capacityRun runs "schedplan capacity args..." in-process (see runCmd).
 func capacityRun(t *testing.T, args ...string) (string, error) {
 	t.Helper()
-	cmd, _, err := rootCmd.Find([]string{"capacity"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Flags().VisitAll(func(f *pflag.Flag) {
-		if sv, ok := f.Value.(pflag.SliceValue); ok {
-			sv.Replace(nil)
-		} else {
-			f.Value.Set(f.DefValue)
-		}
-		f.Changed = false
-	})
-	var out bytes.Buffer
-	rootCmd.SetOut(&out)
-	rootCmd.SetErr(&out)
-	rootCmd.SetArgs(append([]string{"capacity", "--quiet"}, args...))
-	err = rootCmd.Execute()
-	rootCmd.SetOut(nil)
-	rootCmd.SetErr(nil)
-	return out.String(), err
+	return runCmd(t, []string{"capacity"}, args...)
 }
 
 // capacitySpec writes the default cluster with user "default" (the SWIM

@@ -99,7 +99,7 @@ the first F of the jobs by submit time, using only what is known at submission
 			if err != nil {
 				return fmt.Errorf("--cluster: %w", err)
 			}
-			j, sizes, err := tf.readSized()
+			j, sizes, err := tf.readClusterSized(spec)
 			if err != nil {
 				return err
 			}
@@ -124,13 +124,13 @@ the first F of the jobs by submit time, using only what is known at submission
 				}
 			}
 			if out != "" {
-				if err := writeTableFile(out, force, classify.Table(primary, secondary)); err != nil {
+				if err := data.WriteTableFile(out, force, classify.Table(primary, secondary)); err != nil {
 					return fmt.Errorf("--out: %w", err)
 				}
 				rep.Wrote = append(rep.Wrote, out)
 			}
 			if jobsOut != "" {
-				if err := writeTableFile(jobsOut, force, classify.JobsTable(j, primary, secondary)); err != nil {
+				if err := data.WriteTableFile(jobsOut, force, classify.JobsTable(j, primary, secondary)); err != nil {
 					return fmt.Errorf("--jobs-out: %w", err)
 				}
 				rep.Wrote = append(rep.Wrote, jobsOut)
@@ -252,15 +252,6 @@ func holdOutPredictor(j *data.Jobs, sizes []float64, spec *cluster.Spec, frac fl
 		rep.order = append(rep.order, e.name)
 	}
 	return rep, nil
-}
-
-// writeTableFile writes t atomically in the format the file name says.
-func writeTableFile(path string, force bool, t *data.Table) error {
-	f, err := data.FormatOf(path)
-	if err != nil {
-		return err
-	}
-	return data.WriteFileAtomic(path, force, func(w io.Writer) error { return data.WriteTable(w, t, f) })
 }
 
 func printClassify(w io.Writer, rep *classifyReport) {

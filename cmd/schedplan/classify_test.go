@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,29 +11,12 @@ import (
 	"testing"
 
 	"github.com/schedplan/schedplan/data"
-	"github.com/spf13/pflag"
 )
 
-// classifyRun runs "schedplan classify args..." in-process, with the
-// command's flags reset to their defaults first.
+// classifyRun runs "schedplan classify args..." in-process (see runCmd).
 func classifyRun(t *testing.T, args ...string) (string, error) {
 	t.Helper()
-	cmd, _, err := rootCmd.Find([]string{"classify"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Flags().VisitAll(func(f *pflag.Flag) {
-		f.Value.Set(f.DefValue)
-		f.Changed = false
-	})
-	var out bytes.Buffer
-	rootCmd.SetOut(&out)
-	rootCmd.SetErr(&out)
-	rootCmd.SetArgs(append([]string{"classify", "--quiet"}, args...))
-	err = rootCmd.Execute()
-	rootCmd.SetOut(nil)
-	rootCmd.SetErr(nil)
-	return out.String(), err
+	return runCmd(t, []string{"classify"}, args...)
 }
 
 func TestClassifyTextEmbedded(t *testing.T) {

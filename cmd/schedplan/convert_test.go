@@ -2,49 +2,17 @@ package main
 
 import (
 	"bytes"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/spf13/pflag"
 )
 
-// convertCLI runs "schedplan ARGS..." in-process, flags of the subcommand
-// reset to their defaults, and returns what it printed to standard output
-// (the command's writer and os.Stdout both, as describe prints to the
-// latter).
+// convertCLI runs "schedplan ARGS..." in-process (see runCmd).
 func convertCLI(t *testing.T, args ...string) (string, error) {
 	t.Helper()
-	cmd, _, err := rootCmd.Find(args[:1])
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Flags().VisitAll(func(f *pflag.Flag) {
-		f.Value.Set(f.DefValue)
-		f.Changed = false
-	})
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout := os.Stdout
-	os.Stdout = w
-	done := make(chan string)
-	go func() {
-		b, _ := io.ReadAll(r)
-		done <- string(b)
-	}()
-	var buf bytes.Buffer
-	rootCmd.SetOut(&buf)
-	rootCmd.SetArgs(append([]string{args[0], "--quiet"}, args[1:]...))
-	err = rootCmd.Execute()
-	rootCmd.SetOut(nil)
-	os.Stdout = stdout
-	w.Close()
-	return buf.String() + <-done, err
+	return runCmd(t, args[:1], args[1:]...)
 }
 
 var jobsLine = regexp.MustCompile(`(?m)^jobs\s+(\d+)$`)

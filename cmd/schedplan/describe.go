@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"text/tabwriter"
 
 	"github.com/schedplan/schedplan/estimate"
@@ -35,11 +34,11 @@ func init() {
 			}
 			w := pipeline.Describe(j, sizes, src)
 			if asJSON {
-				enc := json.NewEncoder(os.Stdout)
+				enc := json.NewEncoder(cmd.OutOrStdout())
 				enc.SetIndent("", "  ")
 				return enc.Encode(w)
 			}
-			printWorkload(os.Stdout, w, maxUsers)
+			printWorkload(cmd.OutOrStdout(), w, maxUsers)
 			return nil
 		},
 	}

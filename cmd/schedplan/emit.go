@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/pipeline"
 	"github.com/spf13/cobra"
 )
@@ -37,12 +38,12 @@ every partition, label access) before writing them.`,
 			for _, name := range []string{"capacity-scheduler.xml", "fair-scheduler.xml"} {
 				p := filepath.Join(out, name)
 				if _, err := os.Stat(p); err == nil && !force {
-					return fmt.Errorf("%s exists; pass --force to overwrite", p)
+					return fmt.Errorf("%s: %w", p, data.ErrExists)
 				}
 			}
 			for _, name := range []string{"capacity-scheduler.xml", "fair-scheduler.xml"} {
 				p := filepath.Join(out, name)
-				if err := pipeline.WriteFileAtomic(p, files[name]); err != nil {
+				if err := data.WriteBytesAtomic(p, force, files[name]); err != nil {
 					return err
 				}
 				fmt.Fprintln(cmd.OutOrStdout(), "wrote", p)

@@ -334,30 +334,15 @@ func policyHelp() string {
 }
 
 func writeJobRows(path string, force bool, parts []*cluster.JobRows, j *data.Jobs) error {
-	f, err := data.FormatOf(path)
-	if err != nil {
-		return err
-	}
 	all := &cluster.JobRows{}
 	for _, p := range parts {
-		all.Policy = append(all.Policy, p.Policy...)
-		all.Run = append(all.Run, p.Run...)
-		all.Job = append(all.Job, p.Job...)
-		all.Arrival = append(all.Arrival, p.Arrival...)
-		all.Size = append(all.Size, p.Size...)
-		all.Estimate = append(all.Estimate, p.Estimate...)
-		all.Completion = append(all.Completion, p.Completion...)
-		all.Response = append(all.Response, p.Response...)
-		all.Slowdown = append(all.Slowdown, p.Slowdown...)
-		all.Deadline = append(all.Deadline, p.Deadline...)
-		all.Missed = append(all.Missed, p.Missed...)
+		all.AppendRows(p)
 	}
 	ids := make([]string, j.Len())
 	for i := range ids {
 		ids[i] = j.ID.At(i)
 	}
-	t := all.Table(ids)
-	return data.WriteFileAtomic(path, force, func(w io.Writer) error { return data.WriteTable(w, t, f) })
+	return data.WriteTableFile(path, force, all.Table(ids))
 }
 
 func printSimulate(out io.Writer, rep simulateReport) {

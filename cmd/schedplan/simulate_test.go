@@ -10,38 +10,7 @@ import (
 	"testing"
 
 	"github.com/schedplan/schedplan/data"
-	"github.com/spf13/pflag"
 )
-
-// runCmd runs "schedplan NAME args..." in-process with the command's flags
-// reset to their defaults first.
-func runCmd(t *testing.T, name []string, args ...string) (string, error) {
-	t.Helper()
-	cmd, _, err := rootCmd.Find(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Flags().VisitAll(func(f *pflag.Flag) {
-		if sv, ok := f.Value.(pflag.SliceValue); ok {
-			var def []string
-			if d := strings.Trim(f.DefValue, "[]"); d != "" {
-				def = strings.Split(d, ",")
-			}
-			sv.Replace(def)
-		} else {
-			f.Value.Set(f.DefValue)
-		}
-		f.Changed = false
-	})
-	var out bytes.Buffer
-	rootCmd.SetOut(&out)
-	rootCmd.SetErr(&out)
-	rootCmd.SetArgs(append(append(append([]string{}, name...), "--quiet"), args...))
-	err = rootCmd.Execute()
-	rootCmd.SetOut(nil)
-	rootCmd.SetErr(nil)
-	return out.String(), err
-}
 
 // End to end: the CLI reproduces schedsim's mean sojourn times on the
 // 50-job SWIM sample (d/n 4, load 0.9, exact sizes).

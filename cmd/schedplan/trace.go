@@ -22,8 +22,8 @@ type traceFlags struct {
 
 func (t *traceFlags) register(cmd *cobra.Command) {
 	f := cmd.Flags()
-	f.StringVarP(&t.trace, "trace", "t", "embedded", `job log: a .parquet, .arrow, .tsv or .csv file, or "embedded[:NAME]"`)
-	f.StringVar(&t.format, "format", "", "input format (parquet, arrow, tsv, csv); default: from the file name")
+	f.StringVarP(&t.trace, "trace", "t", "embedded", `job log: a .parquet, .arrow, .arrows (Arrow stream), .tsv or .csv file, or "embedded[:NAME]"`)
+	f.StringVar(&t.format, "format", "", "input format (parquet, arrow, arrow-stream, tsv, csv); default: from the file name")
 	f.StringVar(&t.mapping, "map", "", "column mapping canonical=source,... (e.g. submit_time=ts,user=owner; time units as submit_time=ts:ms)")
 	f.BoolVar(&t.strict, "strict", false, "reject unsorted submit times instead of sorting them")
 	f.Float64Var(&t.dn, "dn", 4, "d/n: disk over network bandwidth, for sizes derived from bytes")
