@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 )
@@ -121,6 +123,17 @@ type LASMQConfig struct {
 	Thresholds []float64 `yaml:"thresholds"` // k−1 values: α_0, p·α_0, ...
 	Weights    []float64 `yaml:"weights"`    // k values, highest-priority queue first
 	Strict     bool      `yaml:"strict,omitempty"`
+}
+
+// Spec returns the configuration as a policy specification for
+// cluster.ParsePolicy (and simulate --policy).
+func (l *LASMQConfig) Spec() string {
+	w := make([]string, len(l.Weights))
+	for i, v := range l.Weights {
+		w[i] = strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	return fmt.Sprintf("las_mq:k=%d,alpha0=%s,p=%s,weights=%s,strict=%t", l.K,
+		strconv.FormatFloat(l.Alpha0, 'g', -1, 64), strconv.FormatFloat(l.P, 'g', -1, 64), strings.Join(w, "/"), l.Strict)
 }
 
 // HPFSPConfig holds H-PFSP's parameters.

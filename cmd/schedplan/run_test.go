@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/schedplan/schedplan/pipeline"
 )
 
 func TestRunBadInputsWriteNothing(t *testing.T) {
@@ -53,5 +55,27 @@ func TestRunRequireImprovement(t *testing.T) {
 	}
 	if !strings.Contains(out, "does NOT beat the current scheduler (srpt)") {
 		t.Errorf("output does not say it lost:\n%s", out)
+	}
+}
+
+func TestSimulateLoadsBundle(t *testing.T) {
+	dir := t.TempDir()
+	b := &pipeline.Bundle{Version: pipeline.BundleVersion, LASMQ: pipeline.LASMQParams{K: 3, Alpha0: 0.5, P: 4, Decay: 0.5}.Config()}
+	y, err := pipeline.MarshalBundle(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "schedplan.yaml")
+	os.WriteFile(path, y, 0o644)
+	out, err := runCmd(t, []string{"simulate"}, "--trace", "embedded:fb2009-50", "-p", "fifo", "--config", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "las_mq:k=3,alpha0=0.5,p=4,weights=1/0.5/0.25,strict=false") {
+		t.Errorf("the bundle's LAS_MQ was not simulated:\n%s", out)
+	}
+	os.WriteFile(path, []byte("version: 7\n"), 0o644)
+	if _, err := runCmd(t, []string{"simulate"}, "--config", path); err == nil || !strings.Contains(err.Error(), "version 7") {
+		t.Errorf("a bundle of another version was accepted: %v", err)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/pipeline"
 	"github.com/spf13/cobra"
 )
 
@@ -212,6 +213,7 @@ func init() {
 		tf       traceFlags
 		ef       errorFlags
 		policies string
+		bundle   string
 		capacity float64
 		asJSON   bool
 		out      string
@@ -242,6 +244,16 @@ finish after their PS completion time (their protective deadline).`,
 			specs, err := parsePolicies(policies)
 			if err != nil {
 				return err
+			}
+			if bundle != "" {
+				b, err := pipeline.LoadBundle(bundle)
+				if err != nil {
+					return fmt.Errorf("--config: %w", err)
+				}
+				if b.LASMQ == nil {
+					return fmt.Errorf("--config %s: the bundle has no las_mq section", bundle)
+				}
+				specs = append(specs, b.LASMQ.Spec())
 			}
 			m, err := ef.model(cmd)
 			if err != nil {
@@ -318,6 +330,7 @@ finish after their PS completion time (their protective deadline).`,
 	ef.register(cmd, true)
 	f := cmd.Flags()
 	f.StringVarP(&policies, "policy", "p", "fifo,ps,srpt,fsp+ps,las,las_mq", "policies to simulate, comma-separated")
+	f.StringVar(&bundle, "config", "", "a schedplan.yaml bundle whose tuned LAS_MQ is simulated too")
 	f.Float64Var(&capacity, "capacity", 1, "server capacity C (sizes are in seconds of a capacity-1 server)")
 	f.BoolVar(&asJSON, "json", false, "print JSON instead of a table")
 	f.StringVarP(&out, "out", "o", "", "write per-job results (one row per job, policy and run) to a .parquet, .arrow or .csv file")
