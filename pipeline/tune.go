@@ -7,7 +7,6 @@ import (
 	"runtime"
 	"sort"
 	"strconv"
-	"sync"
 
 	"github.com/schedplan/schedplan/cluster"
 
@@ -411,27 +410,17 @@ func (t *tuner) run(cands []LASMQParams) ([]Evaluation, error) {
 		}
 	}
 	scores := make([]Score, len(todo))
-	errs := make([]error, len(todo))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < t.opt.Workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				scores[i], errs[i] = t.eval(todo[i])
-			}
-		}()
-	}
-	for i := range todo {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	for i, c := range todo {
-		if errs[i] != nil {
-			return nil, fmt.Errorf("LAS_MQ %v: %w", c, errs[i])
+	err := ParallelFor(len(todo), t.opt.Workers, func(_, i int) error {
+		var err error
+		if scores[i], err = t.eval(todo[i]); err != nil {
+			return fmt.Errorf("LAS_MQ %v: %w", todo[i], err)
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for i, c := range todo {
 		t.cache[c] = len(t.evals)
 		t.evals = append(t.evals, Evaluation{Params: c, Score: scores[i]})
 		if t.opt.Progress != nil {

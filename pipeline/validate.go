@@ -78,33 +78,6 @@ func isSizeBased(spec string) bool {
 	return false
 }
 
-// parallel runs f(0..n-1) on all cores; the first error wins.
-func parallel(n int, f func(i int) error) error {
-	var wg sync.WaitGroup
-	errs := make([]error, n)
-	next := make(chan int)
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				errs[i] = f(i)
-			}
-		}()
-	}
-	for i := 0; i < n; i++ {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // validate simulates every configuration on the validation window and
 // returns the state and results.parquet.
 func validate(in *Inputs, cs *classState, tr *TuneReport, b *Bounds, progress func(done, total int)) (*ValidationState, map[string][]byte, error) {
@@ -147,7 +120,7 @@ func validate(in *Inputs, cs *classState, tr *TuneReport, b *Bounds, progress fu
 	rows := make([]*cluster.JobRows, len(configs))
 	var mu sync.Mutex
 	done := 0
-	err := parallel(len(units), func(k int) error {
+	err := ParallelFor(len(units), runtime.GOMAXPROCS(0), func(_, k int) error {
 		u := units[k]
 		p, err := cluster.ParsePolicy(configs[u.cfg].spec)
 		if err != nil {

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"text/tabwriter"
 
 	"github.com/schedplan/schedplan/data"
@@ -52,11 +51,8 @@ many jobs miss their PS deadline, and by how much.
 				return err
 			}
 			if out != "" {
-				if _, err := data.FormatOf(out); err != nil {
-					return fmt.Errorf("--out: %w", err)
-				}
-				if _, err := os.Lstat(out); err == nil && !force {
-					return fmt.Errorf("--out %s: %w", out, data.ErrExists)
+				if _, err := checkOut(out, force); err != nil {
+					return err
 				}
 			}
 			jobs, split, source, err := wf.load(&tf)

@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"runtime"
 	"slices"
-	"sync"
 	"sync/atomic"
 	"text/tabwriter"
 
@@ -81,30 +79,6 @@ func parsePolicies(list string) ([]string, error) {
 		}
 	}
 	return specs, nil
-}
-
-// parallelFor calls f(w, i) for i in [0, n) on the given number of
-// workers; w is the worker's number, so f can keep per-worker buffers.
-func parallelFor(n, workers int, f func(w, i int) error) error {
-	workers = max(1, min(workers, n))
-	errs := make([]error, n)
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				errs[i] = f(w, i)
-			}
-		}()
-	}
-	for i := 0; i < n; i++ {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	return errors.Join(errs...)
 }
 
 // experiment is a trace prepared for simulation: jobs with true sizes and
@@ -260,11 +234,8 @@ finish after their PS completion time (their protective deadline).`,
 				return err
 			}
 			if out != "" {
-				if _, err := data.FormatOf(out); err != nil {
-					return fmt.Errorf("--out: %w", err)
-				}
-				if _, err := os.Lstat(out); err == nil && !force {
-					return fmt.Errorf("--out %s: %w", out, data.ErrExists)
+				if _, err := checkOut(out, force); err != nil {
+					return err
 				}
 			}
 			j, sizes, err := tf.readSized()
@@ -288,7 +259,7 @@ finish after their PS completion time (their protective deadline).`,
 			workers := make([]simWorker, ef.nworkers())
 			bar := newProgress("simulate", runs)
 			var finished atomic.Int64
-			err = parallelFor(runs, len(workers), func(w, r int) error {
+			err = pipeline.ParallelFor(runs, len(workers), func(w, r int) error {
 				defer func() { bar.set(int(finished.Add(1)), runs) }()
 				var jr *cluster.JobRows
 				if rows != nil {

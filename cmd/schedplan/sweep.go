@@ -6,7 +6,6 @@ import (
 	"io"
 	"log/slog"
 	"math"
-	"os"
 	"slices"
 	"sort"
 	"strconv"
@@ -17,6 +16,7 @@ import (
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/pipeline"
 	"github.com/spf13/cobra"
 )
 
@@ -248,12 +248,9 @@ combines the parts. Results do not depend on --workers or on sharding.`,
 			if out == "" {
 				return errors.New("--out is required (a .parquet, .arrow or .csv file)")
 			}
-			format, err := data.FormatOf(out)
+			format, err := checkOut(out, force)
 			if err != nil {
-				return fmt.Errorf("--out: %w", err)
-			}
-			if _, err := os.Lstat(out); err == nil && !force {
-				return fmt.Errorf("--out %s: %w", out, data.ErrExists)
+				return err
 			}
 			j, err := tf.read()
 			if err != nil {
@@ -293,7 +290,7 @@ combines the parts. Results do not depend on --workers or on sharding.`,
 			slog.Info("sweep", "settings", len(settings), "runs", ef.runs, "units", total, "shard", fmt.Sprintf("%d/%d", si, sn), "units_here", len(units))
 			bar := newProgress("sweep", len(units))
 			var finished atomic.Int64
-			err = parallelFor(len(units), len(workers), func(w, k int) error {
+			err = pipeline.ParallelFor(len(units), len(workers), func(w, k int) error {
 				defer func() { bar.set(int(finished.Add(1)), len(units)) }()
 				u := units[k]
 				set, run := settings[u/ef.runs], u%ef.runs

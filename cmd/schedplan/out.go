@@ -1,0 +1,21 @@
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/schedplan/schedplan/data"
+)
+
+// checkOut checks an --out file before any work is done: its name must say a
+// format, and it must not exist unless force is set. It returns the format.
+func checkOut(out string, force bool) (data.Format, error) {
+	f, err := data.FormatOf(out)
+	if err != nil {
+		return "", fmt.Errorf("--out: %w", err)
+	}
+	if _, err := os.Lstat(out); err == nil && !force {
+		return "", fmt.Errorf("--out %s: %w", out, data.ErrExists)
+	}
+	return f, nil
+}
