@@ -192,14 +192,14 @@ func Run(in *Inputs, r *Runner) (*RunResult, error) {
 
 	// classify: COSHH's primary and secondary classifications.
 	clusterSizes := estimate.ContainerSeconds(in.Sizes, in.Source, cfg.Sizes, in.Spec.Capacity())
-	specYAML, err := json.Marshal(in.Spec)
+	specKey, err := json.Marshal(in.Spec)
 	if err != nil {
 		return nil, err
 	}
 	classKey, err := r.KeyOf("classify", struct {
 		K    int
 		Seed uint64
-	}{cfg.K, cfg.Seed}, []string{"ingest"}, specYAML)
+	}{cfg.K, cfg.Seed}, []string{"ingest"}, specKey)
 	if err != nil {
 		return nil, err
 	}

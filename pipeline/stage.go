@@ -89,9 +89,6 @@ func (r *Runner) Open() error {
 	return os.MkdirAll(filepath.Join(r.Dir, StampDir), 0o755)
 }
 
-// Key returns the key of a stage that has run or been skipped.
-func (r *Runner) Key(stage string) string { return r.keys[stage] }
-
 // KeyOf computes a stage key from its name, parameters, the keys of the
 // stages it depends on and any extra bytes (such as an input file's content).
 func (r *Runner) KeyOf(stage string, params any, deps []string, extra ...[]byte) (string, error) {
