@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/schedplan/schedplan/cluster"
+	"github.com/schedplan/schedplan/cluster/sim"
 )
 
 // Bounds are the protective offline bounds of a trace (seed 001/002), all
@@ -29,23 +29,23 @@ type Bounds struct {
 }
 
 // ComputeBounds simulates PS, SRPT and FSP+PS with exact sizes.
-func ComputeBounds(jobs []cluster.Job, capacity float64) (*Bounds, error) {
-	exact := make([]cluster.Job, len(jobs))
+func ComputeBounds(jobs []sim.Job, capacity float64) (*Bounds, error) {
+	exact := make([]sim.Job, len(jobs))
 	for i, j := range jobs {
 		j.Estimate = j.Size
 		exact[i] = j
 	}
 	b := &Bounds{Jobs: len(jobs), Capacity: capacity}
-	var sim cluster.Simulator
-	var m cluster.Metrics
-	run := func(spec string, deadlines []float64) (cluster.Summary, []float64, error) {
-		p, err := cluster.ParsePolicy(spec)
+	var s sim.Simulator
+	var m sim.Metrics
+	run := func(spec string, deadlines []float64) (sim.Summary, []float64, error) {
+		p, err := sim.ParsePolicy(spec)
 		if err != nil {
-			return cluster.Summary{}, nil, err
+			return sim.Summary{}, nil, err
 		}
-		r, err := sim.Run(exact, capacity, p)
+		r, err := s.Run(exact, capacity, p)
 		if err != nil {
-			return cluster.Summary{}, nil, fmt.Errorf("%s: %w", spec, err)
+			return sim.Summary{}, nil, fmt.Errorf("%s: %w", spec, err)
 		}
 		return m.Compute(exact, r.Completion, capacity, deadlines), append([]float64(nil), r.Completion...), nil
 	}

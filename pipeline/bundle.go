@@ -126,7 +126,7 @@ type LASMQConfig struct {
 }
 
 // Spec returns the configuration as a policy specification for
-// cluster.ParsePolicy (and simulate --policy).
+// sim.ParsePolicy (and simulate --policy).
 func (l *LASMQConfig) Spec() string {
 	w := make([]string, len(l.Weights))
 	for i, v := range l.Weights {

@@ -3,7 +3,7 @@ package pipeline
 import (
 	"sort"
 
-	"github.com/schedplan/schedplan/cluster"
+	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 	"gonum.org/v1/gonum/floats"
@@ -12,16 +12,16 @@ import (
 // Workload summarises a job log: what `schedplan describe` prints and the
 // report's first table.
 type Workload struct {
-	Source      string            `json:"source"`
-	Jobs        int               `json:"jobs"`
-	FirstSubmit float64           `json:"first_submit_s"`
-	LastSubmit  float64           `json:"last_submit_s"`
-	Span        float64           `json:"span_s"`
-	ArrivalRate float64           `json:"arrival_rate_per_s"` // jobs / span (0 when span is 0)
-	SizeSource  estimate.Source   `json:"size_source"`
-	TotalWork   float64           `json:"total_work"`
-	Size        cluster.Quantiles `json:"size"`
-	ZeroSize    int               `json:"zero_size_jobs"`
+	Source      string          `json:"source"`
+	Jobs        int             `json:"jobs"`
+	FirstSubmit float64         `json:"first_submit_s"`
+	LastSubmit  float64         `json:"last_submit_s"`
+	Span        float64         `json:"span_s"`
+	ArrivalRate float64         `json:"arrival_rate_per_s"` // jobs / span (0 when span is 0)
+	SizeSource  estimate.Source `json:"size_source"`
+	TotalWork   float64         `json:"total_work"`
+	Size        sim.Quantiles   `json:"size"`
+	ZeroSize    int             `json:"zero_size_jobs"`
 	// TopShare is the share of the total work in the largest 1% of jobs
 	// (at least one job).
 	TopShare float64     `json:"top1pct_work_share"`
@@ -47,7 +47,7 @@ func Describe(j *data.Jobs, sizes []float64, src estimate.Source) Workload {
 		w.ArrivalRate = float64(n) / w.Span
 	}
 	w.TotalWork = floats.Sum(sizes)
-	w.Size = cluster.QuantilesOf(sizes)
+	w.Size = sim.QuantilesOf(sizes)
 	for _, s := range sizes {
 		if s == 0 {
 			w.ZeroSize++

@@ -4,20 +4,20 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/schedplan/schedplan/cluster"
+	"github.com/schedplan/schedplan/cluster/sim"
 )
 
 // simBuffers are one goroutine's reusable simulation buffers.
 type simBuffers struct {
-	sim  cluster.Simulator
-	m    cluster.Metrics
+	sim  sim.Simulator
+	m    sim.Metrics
 	done []float64
 }
 
 // Evaluator simulates policies on a fixed set of jobs; it is safe for
 // concurrent use and reuses buffers across calls.
 type Evaluator struct {
-	Jobs     []cluster.Job
+	Jobs     []sim.Job
 	Capacity float64
 	// Deadlines, when set, are the jobs' PS completion times; summaries then
 	// count missed deadlines.
@@ -31,16 +31,16 @@ type Evaluator struct {
 }
 
 // NewEvaluator returns an evaluator for jobs on a server of the given capacity.
-func NewEvaluator(jobs []cluster.Job, capacity float64) *Evaluator {
+func NewEvaluator(jobs []sim.Job, capacity float64) *Evaluator {
 	return &Evaluator{Jobs: jobs, Capacity: capacity}
 }
 
 // Run simulates policy p and summarises the run.
-func (e *Evaluator) Run(p cluster.Policy) (cluster.Summary, error) { return e.RunRows(p, "", 0, nil) }
+func (e *Evaluator) Run(p sim.Policy) (sim.Summary, error) { return e.RunRows(p, "", 0, nil) }
 
 // RunRows simulates policy p, summarises the run and, when rows is not nil,
 // appends its per-job results to rows under the given policy name and run.
-func (e *Evaluator) RunRows(p cluster.Policy, name string, run int, rows *cluster.JobRows) (cluster.Summary, error) {
+func (e *Evaluator) RunRows(p sim.Policy, name string, run int, rows *JobRows) (sim.Summary, error) {
 	b, _ := e.pool.Get().(*simBuffers)
 	if b == nil {
 		b = &simBuffers{}
@@ -50,7 +50,7 @@ func (e *Evaluator) RunRows(p cluster.Policy, name string, run int, rows *cluste
 	if blocks == 1 || n < 2*blocks {
 		r, err := b.sim.Run(e.Jobs, e.Capacity, p)
 		if err != nil {
-			return cluster.Summary{}, fmt.Errorf("%s: %w", p.Name(), err)
+			return sim.Summary{}, fmt.Errorf("%s: %w", p.Name(), err)
 		}
 		s := b.m.Compute(e.Jobs, r.Completion, e.Capacity, e.Deadlines)
 		if rows != nil {
@@ -62,7 +62,7 @@ func (e *Evaluator) RunRows(p cluster.Policy, name string, run int, rows *cluste
 	for k := 0; k < blocks; k++ {
 		r, err := b.sim.Run(e.Jobs[k*n/blocks:(k+1)*n/blocks], e.Capacity, p)
 		if err != nil {
-			return cluster.Summary{}, fmt.Errorf("%s: %w", p.Name(), err)
+			return sim.Summary{}, fmt.Errorf("%s: %w", p.Name(), err)
 		}
 		b.done = append(b.done, r.Completion...)
 	}
@@ -74,16 +74,16 @@ func (e *Evaluator) RunRows(p cluster.Policy, name string, run int, rows *cluste
 }
 
 // RunSpec parses a policy specification and runs it.
-func (e *Evaluator) RunSpec(spec string) (cluster.Summary, error) {
-	p, err := cluster.ParsePolicy(spec)
+func (e *Evaluator) RunSpec(spec string) (sim.Summary, error) {
+	p, err := sim.ParsePolicy(spec)
 	if err != nil {
-		return cluster.Summary{}, err
+		return sim.Summary{}, err
 	}
 	return e.Run(p)
 }
 
 // ScoreOf reduces a summary to what tuning compares.
-func ScoreOf(s cluster.Summary) Score {
+func ScoreOf(s sim.Summary) Score {
 	return Score{Mean: s.Response.Mean, P99: s.Response.P99, P99Slowdown: s.Slowdown.P99}
 }
 
@@ -100,7 +100,7 @@ func (e *Evaluator) LASMQ(c LASMQParams) (Score, error) {
 // Scaled returns an evaluator over the same jobs with every size (and
 // estimate) multiplied by f: the offered load times f.
 func (e *Evaluator) Scaled(f float64) *Evaluator {
-	jobs := make([]cluster.Job, len(e.Jobs))
+	jobs := make([]sim.Job, len(e.Jobs))
 	for i, j := range e.Jobs {
 		j.Size *= f
 		j.Estimate *= f

@@ -9,6 +9,7 @@ import (
 
 	"github.com/schedplan/schedplan/classify"
 	"github.com/schedplan/schedplan/cluster"
+	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/lp"
@@ -73,7 +74,7 @@ type Inputs struct {
 	Jobs     *data.Jobs
 	Sizes    []float64 // fluid sizes (capacity-1 seconds for SWIM)
 	Source   estimate.Source
-	SimJobs  []cluster.Job
+	SimJobs  []sim.Job
 	Split    Split
 	Workload Workload
 	TraceKey []byte // canonical content of the log, for stage keys
@@ -85,7 +86,7 @@ type Inputs struct {
 func Prepare(cfg RunConfig) (*Inputs, error) {
 	in := &Inputs{Config: cfg}
 	for _, s := range append([]string{cfg.Current}, cfg.Baselines...) {
-		if _, err := cluster.ParsePolicy(s); err != nil {
+		if _, err := sim.ParsePolicy(s); err != nil {
 			return nil, fmt.Errorf("policy: %w", err)
 		}
 	}
@@ -105,7 +106,7 @@ func Prepare(cfg RunConfig) (*Inputs, error) {
 	if in.Sizes, in.Source, err = estimate.Sizes(in.Jobs, cfg.Sizes); err != nil {
 		return nil, err
 	}
-	if in.SimJobs, err = cluster.JobsOf(in.Jobs, in.Sizes, in.Spec); err != nil {
+	if in.SimJobs, err = JobsOf(in.Jobs, in.Sizes, in.Spec); err != nil {
 		return nil, err
 	}
 	if in.Split, err = SplitByTime(in.SimJobs, cfg.Split); err != nil {

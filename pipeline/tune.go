@@ -8,7 +8,7 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/schedplan/schedplan/cluster"
+	"github.com/schedplan/schedplan/cluster/sim"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/stat"
@@ -42,14 +42,14 @@ func (c LASMQParams) Thresholds() []float64 {
 
 // Weights returns the K queue weights, highest-priority queue first. With
 // Decay = 0 they are 1, 0, 0, ... and the policy runs in strict mode.
-func (c LASMQParams) Weights() []float64 { return cluster.DecayWeights(c.K, c.Decay) }
+func (c LASMQParams) Weights() []float64 { return sim.DecayWeights(c.K, c.Decay) }
 
 // Policy returns the simulation core's LAS_MQ with these parameters.
-func (c LASMQParams) Policy() *cluster.LASMQ {
-	return &cluster.LASMQ{K: c.K, Alpha0: c.Alpha0, P: c.P, Weights: c.Weights(), Strict: c.Strict()}
+func (c LASMQParams) Policy() *sim.LASMQ {
+	return &sim.LASMQ{K: c.K, Alpha0: c.Alpha0, P: c.P, Weights: c.Weights(), Strict: c.Strict()}
 }
 
-// Spec returns the policy specification that cluster.ParsePolicy (and the
+// Spec returns the policy specification that sim.ParsePolicy (and the
 // CLI's --policy) reads.
 func (c LASMQParams) Spec() string {
 	return fmt.Sprintf("las_mq:k=%d,alpha0=%s,p=%s,decay=%s", c.K, fmtG(c.Alpha0), fmtG(c.P), fmtG(c.Decay))

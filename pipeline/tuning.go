@@ -3,7 +3,7 @@ package pipeline
 import (
 	"fmt"
 
-	"github.com/schedplan/schedplan/cluster"
+	"github.com/schedplan/schedplan/cluster/sim"
 )
 
 // FairSpec is the fluid stand-in for the Hadoop Fair Scheduler: weighted
@@ -14,7 +14,7 @@ const FairSpec = "gps"
 // Comparison is one configuration's score on both windows.
 type Comparison struct {
 	Name   string `json:"name"`
-	Policy string `json:"policy"` // specification for cluster.ParsePolicy
+	Policy string `json:"policy"` // specification for sim.ParsePolicy
 	// Tune is the score on the tuning window as the search computes it (in
 	// TuneOptions.Blocks blocks); Validate is on the validation window,
 	// simulated whole.
@@ -51,7 +51,7 @@ var LoadFactors = []float64{0.8, 1, 1.2}
 // TuneLASMQWindows tunes LAS_MQ on the tuning window of jobs and validates
 // it on the rest: the best parameters, the paper's default, the first guess
 // and Fair on both windows, and the robustness rows at ±20% load.
-func TuneLASMQWindows(jobs []cluster.Job, capacity float64, split Split, opt TuneOptions) (*TuneReport, error) {
+func TuneLASMQWindows(jobs []sim.Job, capacity float64, split Split, opt TuneOptions) (*TuneReport, error) {
 	tuneJobs, valJobs := split.Windows(jobs)
 	if opt.Blocks == 0 {
 		opt.Blocks = 4

@@ -7,15 +7,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/schedplan/schedplan/cluster"
+	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 )
 
 // poissonJobs draws n jobs with Poisson arrivals and sizes from draw, scaled
 // so that the offered load on capacity 1 is load.
-func poissonJobs(rng *rand.Rand, n int, load float64, draw func() float64) []cluster.Job {
-	jobs := make([]cluster.Job, n)
+func poissonJobs(rng *rand.Rand, n int, load float64, draw func() float64) []sim.Job {
+	jobs := make([]sim.Job, n)
 	mean := 0.0
 	sizes := make([]float64, n)
 	for i := range sizes {
@@ -25,7 +25,7 @@ func poissonJobs(rng *rand.Rand, n int, load float64, draw func() float64) []clu
 	t := 0.0
 	for i := range jobs {
 		t += rng.ExpFloat64() * mean / load
-		jobs[i] = cluster.Job{Arrival: t, Size: sizes[i], Estimate: sizes[i], Weight: 1}
+		jobs[i] = sim.Job{Arrival: t, Size: sizes[i], Estimate: sizes[i], Weight: 1}
 	}
 	return jobs
 }
@@ -46,7 +46,7 @@ func TestBoundsHoldOnRandomTraces(t *testing.T) {
 			t.Errorf("seed %d: FSP with exact sizes missed %d PS deadlines", seed, b.FSPMissed)
 		}
 		ev := NewEvaluator(jobs, 1)
-		for _, spec := range cluster.PolicyNames() {
+		for _, spec := range sim.PolicyNames() {
 			s, err := ev.RunSpec(spec)
 			if err != nil {
 				t.Fatal(err)
@@ -90,7 +90,7 @@ func TestTunedAlpha0SeparatesBimodalSizes(t *testing.T) {
 	t.Logf("bimodal: tuned %v: validation mean %.3f, default %.3f, fair %.3f", b, tuned.Validate.Mean, def.Validate.Mean, rep.Compare[3].Validate.Mean)
 }
 
-func embeddedSimJobs(t testing.TB) []cluster.Job {
+func embeddedSimJobs(t testing.TB) []sim.Job {
 	j, err := data.Open("embedded", data.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -99,7 +99,7 @@ func embeddedSimJobs(t testing.TB) []cluster.Job {
 	if err != nil {
 		t.Fatal(err)
 	}
-	jobs, err := cluster.JobsOf(j, sizes, nil)
+	jobs, err := JobsOf(j, sizes, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +162,7 @@ func BenchmarkTune500(b *testing.B) {
 	b.ReportMetric(float64(runtime.GOMAXPROCS(0)), "procs")
 }
 
-func sizesOf(jobs []cluster.Job) []float64 {
+func sizesOf(jobs []sim.Job) []float64 {
 	s := make([]float64, len(jobs))
 	for i, j := range jobs {
 		s[i] = j.Size

@@ -6,7 +6,7 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/schedplan/schedplan/cluster"
+	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 )
@@ -116,13 +116,13 @@ func validate(in *Inputs, cs *classState, tr *TuneReport, b *Bounds, progress fu
 			units = append(units, unit{cfg: c, load: f})
 		}
 	}
-	sums := make([]cluster.Summary, len(units))
-	rows := make([]*cluster.JobRows, len(configs))
+	sums := make([]sim.Summary, len(units))
+	rows := make([]*JobRows, len(configs))
 	var mu sync.Mutex
 	done := 0
 	err := ParallelFor(len(units), runtime.GOMAXPROCS(0), func(_, k int) error {
 		u := units[k]
-		p, err := cluster.ParsePolicy(configs[u.cfg].spec)
+		p, err := sim.ParsePolicy(configs[u.cfg].spec)
 		if err != nil {
 			return err
 		}
@@ -130,7 +130,7 @@ func validate(in *Inputs, cs *classState, tr *TuneReport, b *Bounds, progress fu
 		case u.load > 0:
 			sums[k], err = ev.Scaled(u.load).Run(p)
 		case u.sigma > 0:
-			jobs := append([]cluster.Job(nil), valJobs...)
+			jobs := append([]sim.Job(nil), valJobs...)
 			sizes := make([]float64, len(jobs))
 			for i, j := range jobs {
 				sizes[i] = j.Size
@@ -143,7 +143,7 @@ func validate(in *Inputs, cs *classState, tr *TuneReport, b *Bounds, progress fu
 			e.Deadlines = b.Deadlines
 			sums[k], err = e.Run(p)
 		default:
-			rows[u.cfg] = &cluster.JobRows{}
+			rows[u.cfg] = &JobRows{}
 			sums[k], err = ev.RunRows(p, configs[u.cfg].name, 0, rows[u.cfg])
 		}
 		if err != nil {
@@ -163,8 +163,8 @@ func validate(in *Inputs, cs *classState, tr *TuneReport, b *Bounds, progress fu
 
 	st := &ValidationState{}
 	// Rows: exact first, then each σ.
-	group := func(c int, sigma float64) []cluster.Summary {
-		var out []cluster.Summary
+	group := func(c int, sigma float64) []sim.Summary {
+		var out []sim.Summary
 		for k, u := range units {
 			if u.cfg == c && u.sigma == sigma && u.load == 0 {
 				out = append(out, sums[k])
@@ -172,13 +172,13 @@ func validate(in *Inputs, cs *classState, tr *TuneReport, b *Bounds, progress fu
 		}
 		return out
 	}
-	addRow := func(c int, sigma float64, runs []cluster.Summary) {
-		m := cluster.MeanSummary(runs)
+	addRow := func(c int, sigma float64, runs []sim.Summary) {
+		m := sim.MeanSummary(runs)
 		means := make([]float64, len(runs))
 		for i, s := range runs {
 			means[i] = s.Response.Mean
 		}
-		q := cluster.QuantilesOf(means)
+		q := sim.QuantilesOf(means)
 		missed := 0.0
 		for _, s := range runs {
 			missed += float64(s.Missed) / float64(len(runs))
@@ -261,7 +261,7 @@ func validate(in *Inputs, cs *classState, tr *TuneReport, b *Bounds, progress fu
 	}
 
 	// results.parquet: one row per validation job and configuration (exact sizes).
-	all := &cluster.JobRows{}
+	all := &JobRows{}
 	for _, r := range rows {
 		all.AppendRows(r)
 	}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/schedplan/schedplan/cluster"
+	"github.com/schedplan/schedplan/cluster/sim"
 )
 
 // Split divides jobs (sorted by arrival) by time: the first frac of the jobs
@@ -21,7 +21,7 @@ type Split struct {
 }
 
 // SplitByTime computes the split of jobs at fraction frac ∈ (0, 1).
-func SplitByTime(jobs []cluster.Job, frac float64) (Split, error) {
+func SplitByTime(jobs []sim.Job, frac float64) (Split, error) {
 	n := len(jobs)
 	if !(frac > 0 && frac < 1) {
 		return Split{}, fmt.Errorf("split fraction %v: need a number strictly between 0 and 1", frac)
@@ -45,6 +45,6 @@ func SplitByTime(jobs []cluster.Job, frac float64) (Split, error) {
 
 // Windows returns the two windows' jobs (sharing jobs' backing array). Each
 // window is simulated from an empty system at its first arrival.
-func (s Split) Windows(jobs []cluster.Job) (tune, validate []cluster.Job) {
+func (s Split) Windows(jobs []sim.Job) (tune, validate []sim.Job) {
 	return jobs[:s.TuneJobs], jobs[s.TuneJobs:]
 }

@@ -11,7 +11,7 @@ import (
 	"sync/atomic"
 	"text/tabwriter"
 
-	"github.com/schedplan/schedplan/cluster"
+	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/pipeline"
@@ -69,12 +69,12 @@ func (e *errorFlags) nworkers() int {
 
 // parsePolicies checks a --policy list and returns its specifications.
 func parsePolicies(list string) ([]string, error) {
-	specs := cluster.SplitPolicies(list)
+	specs := sim.SplitPolicies(list)
 	if len(specs) == 0 {
 		return nil, errors.New("--policy: no policy given")
 	}
 	for _, s := range specs {
-		if _, err := cluster.ParsePolicy(s); err != nil {
+		if _, err := sim.ParsePolicy(s); err != nil {
 			return nil, fmt.Errorf("--policy: %w", err)
 		}
 	}
@@ -84,7 +84,7 @@ func parsePolicies(list string) ([]string, error) {
 // experiment is a trace prepared for simulation: jobs with true sizes and
 // weights, their PS deadlines, and the policies to run.
 type experiment struct {
-	base      []cluster.Job
+	base      []sim.Job
 	sizes     []float64
 	capacity  float64
 	deadlines []float64
@@ -97,10 +97,10 @@ func newExperiment(j *data.Jobs, sizes []float64, capacity float64, specs []stri
 	}
 	x := &experiment{sizes: sizes, capacity: capacity, specs: specs}
 	var err error
-	if x.base, err = cluster.JobsOf(j, sizes, nil); err != nil {
+	if x.base, err = pipeline.JobsOf(j, sizes, nil); err != nil {
 		return nil, err
 	}
-	if x.deadlines, err = cluster.PSCompletions(x.base, capacity); err != nil {
+	if x.deadlines, err = sim.PSCompletions(x.base, capacity); err != nil {
 		return nil, fmt.Errorf("%s: %w", j.Source, err)
 	}
 	return x, nil
@@ -108,20 +108,20 @@ func newExperiment(j *data.Jobs, sizes []float64, capacity float64, specs []stri
 
 // simWorker holds one goroutine's buffers.
 type simWorker struct {
-	sim  cluster.Simulator
-	met  cluster.Metrics
-	jobs []cluster.Job
+	sim  sim.Simulator
+	met  sim.Metrics
+	jobs []sim.Job
 	est  []float64
-	pols []cluster.Policy
+	pols []sim.Policy
 }
 
 // run simulates run r (estimates from PCG(seed, r)) of every policy and
 // returns one summary per policy; rows, when not nil, receives the per-job
 // results.
-func (w *simWorker) run(x *experiment, m estimate.ErrorModel, seed uint64, r int, rows *cluster.JobRows) ([]cluster.Summary, error) {
+func (w *simWorker) run(x *experiment, m estimate.ErrorModel, seed uint64, r int, rows *pipeline.JobRows) ([]sim.Summary, error) {
 	if w.pols == nil {
 		for _, s := range x.specs {
-			p, err := cluster.ParsePolicy(s)
+			p, err := sim.ParsePolicy(s)
 			if err != nil {
 				return nil, err
 			}
@@ -133,7 +133,7 @@ func (w *simWorker) run(x *experiment, m estimate.ErrorModel, seed uint64, r int
 	for i := range w.jobs {
 		w.jobs[i].Estimate = w.est[i]
 	}
-	out := make([]cluster.Summary, len(w.pols))
+	out := make([]sim.Summary, len(w.pols))
 	for k, p := range w.pols {
 		res, err := w.sim.Run(w.jobs, x.capacity, p)
 		if err != nil {
@@ -152,7 +152,7 @@ type policyReport struct {
 	Policy string `json:"policy"`
 	Runs   int    `json:"runs"`
 	// Mean is every summary field averaged over the runs.
-	Mean cluster.Summary `json:"mean"`
+	Mean sim.Summary `json:"mean"`
 	// MeanResponse is the spread of the per-run mean response across runs.
 	MeanResponse struct {
 		Min float64 `json:"min"`
@@ -170,15 +170,15 @@ type simulateReport struct {
 	Policies []policyReport `json:"policies"`
 }
 
-func aggregate(spec string, runs []cluster.Summary) policyReport {
+func aggregate(spec string, runs []sim.Summary) policyReport {
 	rep := policyReport{Policy: spec, Runs: len(runs)}
 	means := make([]float64, len(runs))
 	for i, s := range runs {
 		means[i] = s.Response.Mean
 	}
-	q := cluster.QuantilesOf(means)
+	q := sim.QuantilesOf(means)
 	rep.MeanResponse.Min, rep.MeanResponse.P50, rep.MeanResponse.Max = q.Min, q.P50, q.Max
-	rep.Mean = cluster.MeanSummary(runs)
+	rep.Mean = sim.MeanSummary(runs)
 	return rep
 }
 
@@ -251,19 +251,19 @@ finish after their PS completion time (their protective deadline).`,
 				slog.Info("exact sizes: every run would be the same; running once")
 				runs = 1
 			}
-			summaries := make([][]cluster.Summary, runs) // [run][policy]
-			var rows []*cluster.JobRows
+			summaries := make([][]sim.Summary, runs) // [run][policy]
+			var rows []*pipeline.JobRows
 			if out != "" {
-				rows = make([]*cluster.JobRows, runs)
+				rows = make([]*pipeline.JobRows, runs)
 			}
 			workers := make([]simWorker, ef.nworkers())
 			bar := newProgress("simulate", runs)
 			var finished atomic.Int64
 			err = pipeline.ParallelFor(runs, len(workers), func(w, r int) error {
 				defer func() { bar.set(int(finished.Add(1)), runs) }()
-				var jr *cluster.JobRows
+				var jr *pipeline.JobRows
 				if rows != nil {
-					jr = &cluster.JobRows{}
+					jr = &pipeline.JobRows{}
 					rows[r] = jr
 				}
 				s, err := workers[w].run(x, m, ef.seed, r, jr)
@@ -276,7 +276,7 @@ finish after their PS completion time (their protective deadline).`,
 			}
 			rep := simulateReport{Trace: j.Source, Jobs: j.Len(), Capacity: capacity, Errors: m.String(), Seed: ef.seed}
 			for k, s := range specs {
-				per := make([]cluster.Summary, runs)
+				per := make([]sim.Summary, runs)
 				for r := range per {
 					per[r] = summaries[r][k]
 				}
@@ -311,14 +311,14 @@ finish after their PS completion time (their protective deadline).`,
 
 func policyHelp() string {
 	s := ""
-	for _, n := range cluster.PolicyNames() {
-		s += fmt.Sprintf("  %-9s %s\n", n, cluster.PolicyDoc(n))
+	for _, n := range sim.PolicyNames() {
+		s += fmt.Sprintf("  %-9s %s\n", n, sim.PolicyDoc(n))
 	}
 	return s
 }
 
-func writeJobRows(path string, force bool, parts []*cluster.JobRows, j *data.Jobs) error {
-	all := &cluster.JobRows{}
+func writeJobRows(path string, force bool, parts []*pipeline.JobRows, j *data.Jobs) error {
+	all := &pipeline.JobRows{}
 	for _, p := range parts {
 		all.AppendRows(p)
 	}

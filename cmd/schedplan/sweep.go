@@ -13,7 +13,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/schedplan/schedplan/cluster"
+	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/pipeline"
@@ -114,7 +114,7 @@ type sweepRows struct {
 	meanSlow, p99Slow, missed, makespan, util []float64
 }
 
-func (r *sweepRows) add(unit int, spec string, m estimate.ErrorModel, set sweepSetting, run int, seed uint64, s cluster.Summary) {
+func (r *sweepRows) add(unit int, spec string, m estimate.ErrorModel, set sweepSetting, run int, seed uint64, s sim.Summary) {
 	r.unit = append(r.unit, int64(unit))
 	r.policy = append(r.policy, spec)
 	r.errKind = append(r.errKind, string(m.Kind))
@@ -285,7 +285,7 @@ combines the parts. Results do not depend on --workers or on sharding.`,
 				exps[k] = x
 				return x, nil
 			}
-			results := make([][]cluster.Summary, len(units))
+			results := make([][]sim.Summary, len(units))
 			workers := make([]simWorker, ef.nworkers())
 			slog.Info("sweep", "settings", len(settings), "runs", ef.runs, "units", total, "shard", fmt.Sprintf("%d/%d", si, sn), "units_here", len(units))
 			bar := newProgress("sweep", len(units))

@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/schedplan/schedplan/cluster"
+	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/pipeline"
 	"github.com/spf13/cobra"
 )
@@ -28,7 +29,7 @@ func (w *windowFlags) register(cmd *cobra.Command) {
 }
 
 // load reads the trace and returns its simulation jobs and the split.
-func (w *windowFlags) load(tf *traceFlags) ([]cluster.Job, pipeline.Split, string, error) {
+func (w *windowFlags) load(tf *traceFlags) ([]sim.Job, pipeline.Split, string, error) {
 	spec, err := cluster.LoadSpec(w.cluster)
 	if err != nil {
 		return nil, pipeline.Split{}, "", err
@@ -37,7 +38,7 @@ func (w *windowFlags) load(tf *traceFlags) ([]cluster.Job, pipeline.Split, strin
 	if err != nil {
 		return nil, pipeline.Split{}, "", err
 	}
-	jobs, err := cluster.JobsOf(j, sizes, spec)
+	jobs, err := pipeline.JobsOf(j, sizes, spec)
 	if err != nil {
 		return nil, pipeline.Split{}, "", err
 	}

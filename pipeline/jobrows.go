@@ -1,9 +1,11 @@
-package cluster
+package pipeline
 
 import (
 	"fmt"
 	"math"
 
+	"github.com/schedplan/schedplan/cluster"
+	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/data"
 )
 
@@ -26,7 +28,7 @@ type JobRows struct {
 // Append adds one run's rows: its jobs, their completion times, the metrics
 // computed from them (m must come from Compute on the same run) and the PS
 // deadlines (nil: none).
-func (r *JobRows) Append(policy string, run int, jobs []Job, completion []float64, m *Metrics, deadlines []float64) {
+func (r *JobRows) Append(policy string, run int, jobs []sim.Job, completion []float64, m *sim.Metrics, deadlines []float64) {
 	for i, j := range jobs {
 		r.Policy = append(r.Policy, policy)
 		r.Run = append(r.Run, int32(run))
@@ -90,7 +92,7 @@ func (r *JobRows) Table(ids []string) *data.Table {
 // submit time, size = the derived size, estimate = size (exact; error models
 // replace it), weight = the job's priority times, when spec is not nil and the
 // log names users, its user's weight in spec (User.EffectiveWeight).
-func JobsOf(j *data.Jobs, sizes []float64, spec *Spec) ([]Job, error) {
+func JobsOf(j *data.Jobs, sizes []float64, spec *cluster.Spec) ([]sim.Job, error) {
 	if len(sizes) != j.Len() {
 		return nil, fmt.Errorf("%s: %d sizes for %d jobs", j.Source, len(sizes), j.Len())
 	}
@@ -104,13 +106,13 @@ func JobsOf(j *data.Jobs, sizes []float64, spec *Spec) ([]Job, error) {
 			userW[k] = spec.User(n).EffectiveWeight()
 		}
 	}
-	out := make([]Job, len(sizes))
+	out := make([]sim.Job, len(sizes))
 	for i := range out {
 		w := float64(j.PriorityAt(i))
 		if userW != nil {
 			w *= userW[userOf[i]]
 		}
-		out[i] = Job{Arrival: j.Submit[i], Size: sizes[i], Estimate: sizes[i], Weight: w}
+		out[i] = sim.Job{Arrival: j.Submit[i], Size: sizes[i], Estimate: sizes[i], Weight: w}
 	}
 	return out, nil
 }

@@ -1,4 +1,4 @@
-package cluster
+package sim
 
 // sumTreap is a treap of jobs keyed by (key, index) that answers "how many
 // jobs, and what sum of keys, are below a given key" in O(log n) expected.

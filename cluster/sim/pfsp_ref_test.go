@@ -1,4 +1,4 @@
-package cluster
+package sim
 
 // pfspRef is the first, plain implementation of PFSP: it recomputes every
 // slack of eq. 6 from scratch at each event, O(m) per event. Tests compare

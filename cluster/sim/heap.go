@@ -1,4 +1,4 @@
-package cluster
+package sim
 
 // keyHeap is a binary min-heap of jobs keyed by a float64 that does not
 // change while the job is in the heap; ties go to the lower job index

@@ -1,0 +1,62 @@
+// Package sim is the one simulation core of schedplan: the event engine,
+// the scheduling policies, their registry and the metrics. Every simulation
+// in schedplan — simulate, sweeps, tuning, bounds, validation — runs here.
+// It imports nothing of schedplan's (like lp): the cluster description is
+// package cluster, and the adapters from job logs live in pipeline.
+//
+// # Fluid simulation
+//
+// The fluid model is seed 001's: one server of capacity C (C = 1 reproduces
+// schedsim), jobs with an arrival time, a true size (work) and an estimated
+// size; a policy gives every active job a rate, the rates sum to C whenever
+// a job is present (every policy here is work-conserving), and a job
+// completes when its attained service reaches its true size. Policies that
+// use sizes see only the estimates. [Simulator.Run] drives a [Policy]
+// through arrivals and the policy's own events; [Metrics.Compute] turns
+// completion times into responses, slowdowns, deadline misses and
+// aggregates. A Simulator and a Metrics reuse their buffers, so tuning can
+// run thousands of simulations without allocating per run.
+//
+// Each policy keeps its state so that no event loops over all active jobs:
+//
+//   - FIFO: the queue is an index range; O(1).
+//   - PS, GPS: a virtual time V (service per unit weight) and a heap of
+//     virtual finish tags V_arrival + size/weight; O(log n).
+//   - SRPT, SRPT+PS: only the head's estimated remaining work changes, so
+//     the others wait in a heap keyed by their frozen estimated remaining
+//     work; late jobs share like PS (virtual time, heap); O(log n).
+//   - FSP+FIFO, FSP+PS: the virtual PS over estimates is a virtual time and
+//     a heap of tags; tags never change and the virtual PS finishes jobs in
+//     tag order, so the running jobs sit in a second heap by tag, whose
+//     minimum is served and is the one that becomes late; O(log n).
+//   - LAS: jobs with equal attained service form a group; the served group
+//     is the lowest, and the waiting groups form a stack (a new job arrives
+//     at level 0, below all); members are in a pairing heap by size, so
+//     merging groups is O(1) and completions O(log n) amortised.
+//   - LAS_MQ: k linked FIFO queues; only heads are served, so an event
+//     costs O(k).
+//   - PFSP: the slack vector of seed 002 changes non-uniformly on arrival
+//     (each job ahead of the new one gains its own remaining virtual work),
+//     so each event rescans the virtual PS: O(m) per event with m jobs in
+//     the virtual PS. This is the one policy that is not O(log n).
+//
+// Rate caps (Job.Cap, a job's parallelism) are honoured by FIFO (water-fill
+// in arrival order: O(s) per event for the s jobs served at once) and by
+// PS/GPS (max-min fair water-filling: capped jobs run at their caps with
+// fixed finish times in a heap, the others share by virtual time; jobs move
+// between the two sets as the fair level changes, O((1 + moves) log n) per
+// event) and by LAS_MQ (each queue's share water-filled in entry order, the
+// leftover water-filled over all queues in priority order: O(k + s)). The
+// other policies reject capped jobs with an error.
+//
+// Floating point: sizes span nine orders of magnitude. An event snaps the
+// quantity that causes it (remaining work, virtual tag, level) to its exact
+// target, so every event makes progress; any other job whose remaining work
+// is within [Tol] (1e-9) of its size completes at the same event. Virtual
+// times restart at 0 whenever their system empties. Deadline misses use the
+// relative tolerance [DeadlineTol].
+//
+// Zero-size jobs are valid: they complete as soon as a policy serves them
+// (at once under PS, SRPT, FSP, LAS; behind the head under FIFO). Their
+// slowdown is undefined: NaN per job and left out of slowdown aggregates.
+package sim
