@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin/schedplan
 
-.PHONY: deps deps-test build run test vet bench fuzz clean
+.PHONY: deps deps-test build run test vet lint bench fuzz clean
 
 deps:
 	@scripts/deps.sh
@@ -24,6 +24,14 @@ test: deps-test
 
 vet: deps
 	$(GO) vet ./...
+
+# Static checks: staticcheck (pinned) and no function over cyclomatic 30 outside lp's simplex.
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+GOCYCLO := github.com/fzipp/gocyclo/cmd/gocyclo@v0.6.0
+lint: deps
+	$(GO) run $(STATICCHECK) ./...
+	@out=$$($(GO) run $(GOCYCLO) -over 30 . | grep -v ' lp solveGonum\| lp simplex' || true); \
+	if [ -n "$$out" ]; then echo "functions over cyclomatic complexity 30:"; echo "$$out"; exit 1; fi
 
 # Benchmarks named in the issues; prints the figures.
 bench: deps
