@@ -49,6 +49,11 @@ type Options struct {
 	// SmallBytes is the total of input, shuffle and output bytes below
 	// which a class is labelled "small". Default 1 GiB.
 	SmallBytes float64
+	// Sample bounds the rows k is chosen and centres are fitted on: a log
+	// of more rows is classified on a stratified sample of this many rows
+	// (see SampleInfo), and the centres are then refined by Lloyd's
+	// iterations on every row. Default DefaultSample; negative: all rows.
+	Sample int
 	// OnK, when set, is called after each candidate k of an automatic
 	// choice (for progress reports; a million jobs take seconds per k).
 	OnK func(KScore)
@@ -69,6 +74,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.SmallBytes <= 0 {
 		o.SmallBytes = 1 << 30
+	}
+	if o.Sample == 0 {
+		o.Sample = DefaultSample
 	}
 	return o
 }
@@ -137,10 +145,12 @@ type Result struct {
 	// classified: μ uses it in place of a zero mean size, so that μ stays
 	// finite (a class of zero-work jobs is served as fast as the smallest
 	// real job). 1 when no job has positive size.
-	SizeFloor  float64  `json:"size_floor"`
-	Iterations int      `json:"iterations"`
-	Converged  bool     `json:"converged"`
-	Warnings   []string `json:"warnings,omitempty"`
+	SizeFloor  float64 `json:"size_floor"`
+	Iterations int     `json:"iterations"`
+	Converged  bool    `json:"converged"`
+	// Sample says how a large log was sampled (nil: every row was used).
+	Sample   *SampleInfo `json:"sample,omitempty"`
+	Warnings []string    `json:"warnings,omitempty"`
 
 	centers []float64 // K × len(Features), scaled, in class order
 }
@@ -343,69 +353,9 @@ func classifyRows(name string, j *data.Jobs, sizes []float64, spec *cluster.Spec
 		return nil, err
 	}
 
-	// The number of classes.
-	kopt := KMeansOptions{Init: opt.Init, Restarts: opt.Restarts, MaxIter: opt.MaxIter, Tol: opt.Tol, Seed: opt.Seed, Workers: opt.Workers}
-	var km *KMeansResult
-	switch {
-	case opt.K > 0 || opt.K == KUsers:
-		k := opt.K
-		res.KRule = "fixed"
-		if k == KUsers {
-			k = countUsers(j, rows)
-			res.KRule = "users"
-		}
-		distinct := distinctRows(z, k)
-		if distinct < k {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("k = %d reduced to %d: the jobs have only %d distinct feature vectors", k, distinct, distinct))
-			k = distinct
-		}
-		km, err = KMeans(z, k, kopt)
-		if err != nil {
-			return nil, err
-		}
-		res.Silhouette = Silhouette(z, km.Assign, k, opt.SilhouetteSample, opt.Seed, opt.Workers)
-	case opt.K == KAuto:
-		res.KRule = "auto"
-		if opt.KMin > opt.KMax {
-			return nil, fmt.Errorf("k range %d..%d is empty", opt.KMin, opt.KMax)
-		}
-		distinct := distinctRows(z, opt.KMax+1)
-		hi := min(opt.KMax, distinct)
-		if distinct <= opt.KMin && opt.KMin > 1 {
-			// Silhouettes need at least two clusters of distinct points.
-			res.Warnings = append(res.Warnings, fmt.Sprintf("the jobs have only %d distinct feature vectors: k = %d without a search", distinct, distinct))
-			km, err = KMeans(z, distinct, kopt)
-			if err != nil {
-				return nil, err
-			}
-			res.Silhouette = Silhouette(z, km.Assign, distinct, opt.SilhouetteSample, opt.Seed, opt.Workers)
-			break
-		}
-		if hi < opt.KMax {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("k search capped at %d: the jobs have only %d distinct feature vectors", hi, distinct))
-		}
-		bestSil := math.Inf(-1)
-		for k := opt.KMin; k <= hi; k++ {
-			r, err := KMeans(z, k, kopt)
-			if err != nil {
-				return nil, err
-			}
-			sil := Silhouette(z, r.Assign, k, opt.SilhouetteSample, opt.Seed, opt.Workers)
-			res.Curve = append(res.Curve, KScore{K: k, Inertia: r.Inertia, Silhouette: sil})
-			if opt.OnK != nil {
-				opt.OnK(res.Curve[len(res.Curve)-1])
-			}
-			score := sil
-			if math.IsNaN(score) {
-				score = math.Inf(-1)
-			}
-			if km == nil || score > bestSil { // ties keep the smaller k
-				km, res.Silhouette, bestSil = r, sil, score
-			}
-		}
-		res.Elbow = Elbow(res.Curve)
-	default:
-		return nil, fmt.Errorf("k = %d: want a positive number, KAuto or KUsers", opt.K)
+	km, err := fitClasses(res, j, rows, z, opt)
+	if err != nil {
+		return nil, err
 	}
 	res.Inertia = km.Inertia
 	res.Iterations = km.Iterations

@@ -490,7 +490,7 @@ func TestLabelTable4(t *testing.T) {
 	}
 }
 
-func TestTablesAndJSON(t *testing.T) {
+func TestTables(t *testing.T) {
 	j, sizes := embedded(t, "embedded:fb2009-50")
 	primary, secondary, err := COSHH(j, sizes, nil, Options{K: 3, Seed: 1})
 	if err != nil {
@@ -528,6 +528,14 @@ func TestTablesAndJSON(t *testing.T) {
 	}
 	if p := jt.Col("primary_class").([]int32); p[0] != -1 || !slices.Equal(jt.Col("secondary_class").([]int32), secondary.Assign) {
 		t.Errorf("jobs table classes %v", jt.Cols)
+	}
+}
+
+func TestResultJSON(t *testing.T) {
+	j, sizes := embedded(t, "embedded:fb2009-50")
+	primary, secondary, err := COSHH(j, sizes, nil, Options{K: 3, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
 	}
 	b, err := json.Marshal(secondary)
 	if err != nil {
@@ -573,6 +581,9 @@ func TestTablesAndJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(`{"features":["size"],"classes":[{"id":0}],"centers_scaled":[[1,2]]}`), &bad); err == nil {
 		t.Error("a centre of 2 values for 1 feature accepted")
 	}
+}
+
+func TestParseK(t *testing.T) {
 	for s, want := range map[string]int{"auto": KAuto, "users": KUsers, "7": 7} {
 		if k, err := ParseK(s); err != nil || k != want {
 			t.Errorf("ParseK(%q) = %d, %v", s, k, err)

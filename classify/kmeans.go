@@ -68,6 +68,10 @@ type KMeansOptions struct {
 	// Plain turns Hamerly's bounds off: every iteration computes all n·k
 	// distances (for comparison; the clustering is the same).
 	Plain bool
+	// Start, when not nil, holds k initial centres (k × d): no seeding,
+	// and one run (Restarts and Init are ignored). Used to refine, on all
+	// rows, centres fitted on a sample.
+	Start *mat.Dense
 }
 
 func (o KMeansOptions) withDefaults() KMeansOptions {
@@ -96,8 +100,10 @@ type KMeansResult struct {
 	Iterations int        // Lloyd iterations of the kept restart
 	Converged  bool       // the kept restart stopped by tolerance, not by MaxIter
 	Restart    int        // index of the kept restart
-	// Inertias holds every restart's final inertia, in restart order.
+	// Inertias holds every restart's final inertia, in restart order, and
+	// Starts every restart's final centres.
 	Inertias []float64
+	Starts   []*mat.Dense
 	// SeedTime and LloydTime are the wall-clock times the kept restart
 	// spent seeding and iterating (they vary from run to run).
 	SeedTime, LloydTime time.Duration
@@ -145,6 +151,12 @@ func KMeans(x *mat.Dense, k int, opt KMeansOptions) (*KMeansResult, error) {
 		}
 	}
 	tolAbs := opt.Tol * meanVariance(pts, n, d)
+	if opt.Start != nil {
+		if r, c := opt.Start.Dims(); r != k || c != d {
+			return nil, fmt.Errorf("k-means: %d × %d start centres for k = %d, d = %d", r, c, k, d)
+		}
+		opt.Restarts = 1
+	}
 
 	runs := make([]*run, opt.Restarts)
 	// Split the workers: restarts run side by side, and each restart gets
@@ -165,10 +177,15 @@ func KMeans(x *mat.Dense, k int, opt KMeansOptions) (*KMeansResult, error) {
 				rr := &run{pts: pts, n: n, d: d, k: k, workers: inner, plain: opt.Plain}
 				rng := rand.New(rand.NewPCG(opt.Seed, uint64(r)))
 				t0 := time.Now()
-				switch opt.Init {
-				case Uniform:
+				switch {
+				case opt.Start != nil:
+					rr.centers = make([]float64, k*d)
+					for c := 0; c < k; c++ {
+						mat.Row(rr.centers[c*d:(c+1)*d], c, opt.Start)
+					}
+				case opt.Init == Uniform:
 					rr.seedUniform(rng)
-				case GreedyKMeansPlusPlus:
+				case opt.Init == GreedyKMeansPlusPlus:
 					rr.seedPlusPlus(rng, 2+int(math.Log(float64(k))))
 				default:
 					rr.seedPlusPlus(rng, 1)
@@ -184,10 +201,11 @@ func KMeans(x *mat.Dense, k int, opt KMeansOptions) (*KMeansResult, error) {
 	}
 	wg.Wait()
 
-	res := &KMeansResult{Inertias: make([]float64, len(runs))}
+	res := &KMeansResult{Inertias: make([]float64, len(runs)), Starts: make([]*mat.Dense, len(runs))}
 	best := 0
 	for r, rr := range runs {
 		res.Inertias[r] = rr.inertia
+		res.Starts[r] = mat.NewDense(k, d, rr.centers)
 		if rr.inertia < runs[best].inertia {
 			best = r
 		}
@@ -244,7 +262,6 @@ type run struct {
 	inertia    float64
 	iters      int
 	converged  bool
-	nchunks    int
 	chunkSums  []float64 // per chunk: k×d coordinate sums
 	chunkCount []int     // per chunk: k counts
 	chunkVal   []float64 // per chunk: a scalar (D² mass, inertia, changes)
