@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin/schedplan
 
-.PHONY: deps deps-test build run test vet lint bench fuzz clean
+.PHONY: deps deps-test build run test vet lint bench bench-scale fuzz clean
 
 deps:
 	@scripts/deps.sh
@@ -36,6 +36,11 @@ lint: deps
 # Benchmarks named in the issues; prints the figures.
 bench: deps
 	$(GO) test -run '^$$' -bench . -benchtime 1x -benchmem ./...
+
+# Issue 17's scale table: `run` on synthetic logs of 100 k, 1 M and 10 M jobs
+# (generated on first use; SIZES="100000 1000000" for a shorter table).
+bench-scale: deps
+	@scripts/bench-scale.sh
 
 # A short session of every fuzz target.
 fuzz:

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# make bench-scale: the whole `schedplan run` (defaults) on synthetic
+# SWIM-like logs of 100 k, 1 M and 10 M jobs (generated once by
+# cmd/synthlog into $SCALE_DIR), printing wall time, peak RSS and the
+# seconds of each stage, then the fitted growth exponent of each stage
+# between the two largest sizes. SIZES overrides the list.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dir=${SCALE_DIR:-/tmp/schedplan-scale}
+sizes=${SIZES:-"100000 1000000 10000000"}
+mkdir -p "$dir"
+go build -o "$dir/schedplan" ./cmd/schedplan
+go build -o "$dir/synthlog" ./cmd/synthlog
+printf '%10s %10s %12s  %s\n' jobs "wall (s)" "peak RSS" "stage seconds"
+declare -A stagesec
+for n in $sizes; do
+	log="$dir/log-$n.parquet"
+	[ -f "$log" ] || "$dir/synthlog" -jobs "$n" -out "$log"
+	out="$dir/out-$n"
+	rm -rf "$out"
+	set +e
+	/usr/bin/time -f '%e %M' -o "$dir/time-$n" "$dir/schedplan" run --trace "$log" --out "$out" --log-format json 2>"$dir/log-$n.json" >/dev/null
+	rc=$?
+	set -e
+	read -r wall rss <"$dir/time-$n"
+	stages=$(grep '"stage done"' "$dir/log-$n.json" | sed -E 's/.*"stage":"([a-z_]+)".*"seconds":([0-9.e+-]+).*/\1=\2/' | awk -F= '{printf "%s %.1f  ", $1, $2}' || true)
+	for kv in $(grep '"stage done"' "$dir/log-$n.json" | sed -E 's/.*"stage":"([a-z_]+)".*"seconds":([0-9.e+-]+).*/\1=\2/' || true); do
+		stagesec["$n,${kv%%=*}"]=${kv#*=}
+	done
+	status=""
+	[ $rc -eq 0 ] || status="  (exit $rc: $(grep -o '"msg":"[^"]*"' "$dir/log-$n.json" | tail -1))"
+	printf '%10s %10s %9d MB  %s%s\n' "$n" "$wall" $((rss / 1024)) "$stages" "$status"
+done
+set -- $sizes
+if [ $# -ge 2 ]; then
+	a=${@: -2:1}
+	b=${@: -1}
+	echo "growth exponent of each stage between $a and $b jobs (log t_b/t_a / log n_b/n_a; target ≤ 1.05):"
+	for key in "${!stagesec[@]}"; do
+		n=${key%%,*}
+		s=${key#*,}
+		[ "$n" = "$b" ] || continue
+		ta=${stagesec["$a,$s"]:-}
+		tb=${stagesec["$b,$s"]}
+		[ -n "$ta" ] || continue
+		awk -v s="$s" -v ta="$ta" -v tb="$tb" -v na="$a" -v nb="$b" 'BEGIN { if (ta > 0.05 && tb > 0) printf "  %-10s %.2f\n", s, log(tb/ta)/log(nb/na); else printf "  %-10s (too fast to fit)\n", s }'
+	done
+fi
