@@ -331,6 +331,24 @@ func (x *SlackSystem) AdvanceVirtual(work float64) error {
 	return nil
 }
 
+// AdvanceVirtualToFront runs the virtual PS until its first job leaves
+// (NextVirtualWork of work: every slack falls by it) and returns that
+// work. A caller that scheduled an event at NextVirtualWork calls it
+// instead of AdvanceVirtual: the work it would derive from the elapsed
+// time can miss m·v by rounding (by far more than sim.Tol when times are
+// large), leaving the job a hair short of 0. O(log m).
+func (x *SlackSystem) AdvanceVirtualToFront() float64 {
+	if x.root == 0 {
+		return 0
+	}
+	work := x.NextVirtualWork()
+	x.applyTag(x.root, 0, -work)
+	x.v = x.nodes[x.front()].t
+	x.settle()
+	x.tick()
+	return work
+}
+
 // NextVirtualWork returns the work (seconds of the whole cluster) after
 // which the virtual PS's first job leaves it: m·v_front; +Inf if empty.
 func (x *SlackSystem) NextVirtualWork() float64 {
