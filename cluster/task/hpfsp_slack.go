@@ -394,14 +394,9 @@ func (x *SlackSystem) snapW(j *slkJob, w float64) float64 {
 // those behind it gain d of slack.
 func (x *SlackSystem) setW(job int32, w, d float64) {
 	j := &x.js[job]
-	a, c, b := x.isolate(job)
 	j.w = w
-	n := &x.nodes[c]
-	n.w = w
-	n.s += d
-	x.pull(c)
-	x.applyTag(b, 0, d)
-	x.join(a, c, b)
+	n := &x.nodes[j.node]
+	x.setNode(job, w, d, n.run, n.elig)
 	x.tick()
 }
 
@@ -452,15 +447,9 @@ func (x *SlackSystem) Finish(job int) error {
 		x.fair.remove(int32(job))
 		return nil
 	}
-	a, c, b := x.isolate(int32(job))
 	d := j.w
 	j.w, j.state, j.runnable = 0, slkPSDone, false
-	n := &x.nodes[c]
-	n.w, n.run, n.elig = 0, false, false
-	n.s += d
-	x.pull(c)
-	x.applyTag(b, 0, d)
-	x.join(a, c, b)
+	x.setNode(int32(job), 0, d, false, false)
 	x.fair.remove(int32(job))
 	x.tick()
 	return nil
@@ -481,10 +470,7 @@ func (x *SlackSystem) SetRunnable(job int, runnable bool) error {
 	}
 	j.runnable = runnable
 	if j.state == slkPS {
-		a, c, b := x.isolate(int32(job))
-		x.nodes[c].elig = runnable
-		x.pull(c)
-		x.join(a, c, b)
+		x.setNode(int32(job), j.w, 0, true, runnable)
 	}
 	if j.state == slkLate {
 		if runnable {
@@ -643,14 +629,14 @@ func (x *SlackSystem) SlackAhead(job int) float64 {
 		x.push(n)
 		nd := &x.nodes[n]
 		if n == j.node {
-			return math.Min(m, x.nodes[nd.l].minS)
+			return minf(m, x.nodes[nd.l].minS)
 		}
 		if x.keyLess(j.t, j.seq, n) {
 			n = nd.l
 		} else {
-			m = math.Min(m, x.nodes[nd.l].minS)
+			m = minf(m, x.nodes[nd.l].minS)
 			if nd.run {
-				m = math.Min(m, nd.s)
+				m = minf(m, nd.s)
 			}
 			n = nd.r
 		}
@@ -741,7 +727,7 @@ func (x *SlackSystem) visit(n int32) {
 	}
 	if nd.nElig == 0 || nd.minW >= q.bestW || (!math.IsInf(q.m, 1) && nd.minW-sim.Tol*(nd.minW+math.Abs(q.m)) > q.m) {
 		// No candidate here can be completable and beat the best.
-		q.m = math.Min(q.m, nd.minS)
+		q.m = minf(q.m, nd.minS)
 		return
 	}
 	x.push(n)
@@ -751,7 +737,7 @@ func (x *SlackSystem) visit(n int32) {
 		q.best, q.bestW, q.ahead = nd.job, nd.w, q.m
 	}
 	if nd.run {
-		q.m = math.Min(q.m, nd.s)
+		q.m = minf(q.m, nd.s)
 	}
 	x.visit(nd.r)
 }
@@ -840,7 +826,7 @@ func (x *SlackSystem) applyTag(n int32, h, b float64) {
 	}
 	nd := &x.nodes[n]
 	nd.s += h*nd.t + b
-	if !math.IsInf(nd.minS, 1) {
+	if nd.minS < inf {
 		nd.minS += h*nd.minT + b
 	}
 	nd.lh += h
@@ -885,44 +871,86 @@ func (x *SlackSystem) pull(n int32) {
 	nd.sumT = nd.t + l.sumT + r.sumT
 	nd.sumW = nd.w + l.sumW + r.sumW
 	nd.nElig = l.nElig + r.nElig
-	nd.minW = math.Min(l.minW, r.minW)
+	nd.minW = minf(l.minW, r.minW)
 	if nd.elig {
 		nd.nElig++
-		nd.minW = math.Min(nd.minW, nd.w)
+		nd.minW = minf(nd.minW, nd.w)
 	}
 	// Kinetic minimum: the least of the left minimum, the node's own slack
 	// and the right minimum; ties to the smaller T (it stays least under
-	// +T tags).
+	// +T tags). A subtree without running jobs has minS = +Inf.
 	ms, mt := l.minS, l.minT
-	better := func(s, t float64) bool { return s < ms || (s == ms && t < mt) }
-	if nd.run && better(nd.s, nd.t) {
+	if nd.run && (nd.s < ms || (nd.s == ms && nd.t < mt)) {
 		ms, mt = nd.s, nd.t
 	}
-	if !math.IsInf(r.minS, 1) && better(r.minS, r.minT) {
+	if r.minS < ms || (r.minS == ms && r.minT < mt) {
 		ms, mt = r.minS, r.minT
 	}
 	nd.minS, nd.minT = ms, mt
-	up, down := math.Min(l.up, r.up), math.Min(l.down, r.down)
-	if !math.IsInf(ms, 1) {
-		cross := func(s, t float64) {
-			if math.IsInf(s, 1) {
-				return
-			}
-			gap := s - ms
-			switch {
-			case t < mt:
-				up = math.Min(up, gap/(mt-t))
-			case t > mt:
-				down = math.Min(down, gap/(t-mt))
-			}
+	up, down := minf(l.up, r.up), minf(l.down, r.down)
+	if ms < inf {
+		// The other candidates overtake the minimum under a +T tag if
+		// their T is smaller, under a −T tag if it is larger.
+		if l.minS < inf {
+			up, down = cross(up, down, l.minS-ms, l.minT, mt)
 		}
-		cross(l.minS, l.minT)
 		if nd.run {
-			cross(nd.s, nd.t)
+			up, down = cross(up, down, nd.s-ms, nd.t, mt)
 		}
-		cross(r.minS, r.minT)
+		if r.minS < inf {
+			up, down = cross(up, down, r.minS-ms, r.minT, mt)
+		}
 	}
 	nd.up, nd.down = up, down
+}
+
+var inf = math.Inf(1)
+
+// cross lowers the melts up and down by the tag at which a candidate gap
+// above the minimum, with tag T t, overtakes the minimum of tag T mt.
+func cross(up, down, gap, t, mt float64) (float64, float64) {
+	switch {
+	case t < mt:
+		up = minf(up, gap/(mt-t))
+	case t > mt:
+		down = minf(down, gap/(t-mt))
+	}
+	return up, down
+}
+
+// minf is the minimum of two numbers that are not NaN.
+func minf(a, b float64) float64 {
+	if a < b {
+		return a
+	}
+	return b
+}
+
+// pointSet sets the w and flags of job target (tag t, order seq) in
+// subtree n and adds d to its slack and to those of the jobs behind it,
+// in one descent.
+func (x *SlackSystem) pointSet(n, target int32, t float64, seq int64, w, d float64, run, elig bool) {
+	x.push(n)
+	nd := &x.nodes[n]
+	switch {
+	case n == target:
+		nd.w, nd.run, nd.elig = w, run, elig
+		nd.s += d
+		x.applyTag(nd.r, 0, d)
+	case x.keyLess(t, seq, n):
+		nd.s += d
+		x.applyTag(nd.r, 0, d)
+		x.pointSet(nd.l, target, t, seq, w, d, run, elig)
+	default:
+		x.pointSet(nd.r, target, t, seq, w, d, run, elig)
+	}
+	x.pull(n)
+}
+
+// setNode applies pointSet to a job of the virtual PS.
+func (x *SlackSystem) setNode(job int32, w, d float64, run, elig bool) {
+	j := &x.js[job]
+	x.pointSet(x.root, j.node, j.t, j.seq, w, d, run, elig)
 }
 
 // split splits subtree n into the jobs before (t, seq) and the others;
@@ -976,8 +1004,6 @@ func (x *SlackSystem) isolate(job int32) (a, c, b int32) {
 	x.root = 0
 	return a, c, b
 }
-
-func (x *SlackSystem) join(a, c, b int32) { x.root = x.merge(x.merge(a, c), b) }
 
 // insert adds a job (js[job].t, w set) to the virtual PS: the jobs ahead
 // gain their own v (one more job behind them), those behind gain v − w of
