@@ -78,23 +78,45 @@ import (
 //     go to the job PS would finish first, so the schedule stays
 //     work-conserving).
 //
+// # Driving it from a task-level policy
+//
+// With an estimate.ProgressEstimator e whose Slots are the cluster's
+// slots (so that its Remaining is in seconds of the whole cluster):
+//
+//	on arrival:    e.AddJob(j, tasks); x.AddJob(j, e.Remaining(j), stages); x.SetRunnable(j, true)
+//	on launch:     x.TaskScheduled(j, stage); x.SetRunnable(j, j still has a task to launch)
+//	at each update (a heartbeat; seed 002 Alg. 1), for each job j that ran:
+//	               x.Serve(j, its tasks' busy seconds in the interval / slots)
+//	               x.Reestimate(j, e.Remaining(j))   // eq. 11–13: only the change of estimate moves v
+//	               x.SetStageProgress(j, s, e.StageProgress(j, s)) for its stages
+//	               then x.AdvanceVirtual(work): the served work (eq. 8) or elapsed × 1 (a busy PS)
+//	on a free container: j, why := x.Next()
+//	on job end:    x.Finish(j); e.RemoveJob(j)
+//
+// Serve then Reestimate splits the change of w into service (which v does
+// not see) and re-estimation (which moves v too); seed 002's Alg. 1
+// re-estimates first, which read literally would move v by the service.
+//
 // # Cost per operation (m jobs in the virtual PS, n jobs in all)
 //
-// AddJob, Serve, Reestimate, Finish, SetRunnable, Slack, SlackAhead,
-// Completable: O(log m) expected (treap), plus the kinetic recomputations
-// of a ±T tag that passes a change of minimum, each O(1) per node
-// recomputed. AdvanceVirtual: O(1), plus O(log m) per job leaving the
-// virtual PS. TaskScheduled, SetStageProgress: O(log n) (the fair-phase
-// heap). Next: O(log n) for steps 1, 2 and 4; step 3 is a pruned in-order
+// Serve, Finish, SetRunnable, Slack, SlackAhead, Completable: one descent,
+// O(log m) expected. AddJob, Reestimate: O(log m) expected (a constant
+// number of treap splits and merges), plus the kinetic recomputations of a
+// ±T tag that passes a change of minimum, O(1) per node recomputed.
+// AdvanceVirtual: O(1), plus O(log m) per job leaving the virtual PS;
+// AdvanceVirtualToFront: O(log m). TaskScheduled, SetStageProgress:
+// O(log n) (the fair-phase heap). Next: O(log n) for steps 1, 2 and 4; step 3 is a pruned in-order
 // search: it enters only subtrees holding a runnable job whose w is below
 // both the best found so far and the least slack ahead, O(log m) per
 // subtree entered (O(log m) in all when the least-w runnable job is
 // completable). Every 32·m + 1024 updates the slacks are recomputed from
 // scratch in O(m) (and T rebased to V = 0) so that rounding does not
-// accumulate: O(1) amortised. The kinetic recomputations are amortised
-// O(log² m) per update for kinetic segment trees whose tags only grow; here
-// a re-estimate that lowers an estimate moves tags the other way, and no
-// bound is claimed: the benchmarks measure them (fixes per operation).
+// accumulate: O(1) amortised. The kinetic recomputations have a
+// polylogarithmic amortised bound only when the tags move one way (the
+// kinetic segment tree, ko_osaga, translated at
+// codeforces.com/blog/entry/130415); here an estimate that falls moves
+// them the other way, so no bound is claimed: the benchmarks count them
+// (fixes/op: 0.03–1.8 per re-estimate, about 1–4 per arrival).
 //
 // Not safe for concurrent use.
 type SlackSystem struct {
@@ -264,7 +286,7 @@ func (x *SlackSystem) job(job int, op string) (*slkJob, error) {
 	return j, nil
 }
 
-func checkWork(op string, job int, what string, v float64) error {
+func slkCheckWork(op string, job int, what string, v float64) error {
 	if !(v >= 0) || math.IsInf(v, 0) {
 		return fmt.Errorf("h-pfsp slack system: %s: job %d: %s %v is not a finite non-negative number", op, job, what, v)
 	}
@@ -282,7 +304,7 @@ func (x *SlackSystem) AddJob(job int, estimate float64, stages int) error {
 	if j.state != slkAbsent {
 		return fmt.Errorf("h-pfsp slack system: add: job %d added twice", job)
 	}
-	if err := checkWork("add", job, "estimate", estimate); err != nil {
+	if err := slkCheckWork("add", job, "estimate", estimate); err != nil {
 		return err
 	}
 	if stages < 1 || stages > 1<<16 {
@@ -366,7 +388,7 @@ func (x *SlackSystem) Serve(job int, work float64) error {
 	if err != nil {
 		return err
 	}
-	if err := checkWork("serve", job, "work", work); err != nil {
+	if err := slkCheckWork("serve", job, "work", work); err != nil {
 		return err
 	}
 	switch j.state {
@@ -409,7 +431,7 @@ func (x *SlackSystem) Reestimate(job int, w float64) error {
 	if err != nil {
 		return err
 	}
-	if err := checkWork("re-estimate", job, "remaining time", w); err != nil {
+	if err := slkCheckWork("re-estimate", job, "remaining time", w); err != nil {
 		return err
 	}
 	switch j.state {
@@ -629,14 +651,14 @@ func (x *SlackSystem) SlackAhead(job int) float64 {
 		x.push(n)
 		nd := &x.nodes[n]
 		if n == j.node {
-			return minf(m, x.nodes[nd.l].minS)
+			return slkMin(m, x.nodes[nd.l].minS)
 		}
 		if x.keyLess(j.t, j.seq, n) {
 			n = nd.l
 		} else {
-			m = minf(m, x.nodes[nd.l].minS)
+			m = slkMin(m, x.nodes[nd.l].minS)
 			if nd.run {
-				m = minf(m, nd.s)
+				m = slkMin(m, nd.s)
 			}
 			n = nd.r
 		}
@@ -727,7 +749,7 @@ func (x *SlackSystem) visit(n int32) {
 	}
 	if nd.nElig == 0 || nd.minW >= q.bestW || (!math.IsInf(q.m, 1) && nd.minW-sim.Tol*(nd.minW+math.Abs(q.m)) > q.m) {
 		// No candidate here can be completable and beat the best.
-		q.m = minf(q.m, nd.minS)
+		q.m = slkMin(q.m, nd.minS)
 		return
 	}
 	x.push(n)
@@ -737,7 +759,7 @@ func (x *SlackSystem) visit(n int32) {
 		q.best, q.bestW, q.ahead = nd.job, nd.w, q.m
 	}
 	if nd.run {
-		q.m = minf(q.m, nd.s)
+		q.m = slkMin(q.m, nd.s)
 	}
 	x.visit(nd.r)
 }
@@ -826,7 +848,7 @@ func (x *SlackSystem) applyTag(n int32, h, b float64) {
 	}
 	nd := &x.nodes[n]
 	nd.s += h*nd.t + b
-	if nd.minS < inf {
+	if nd.minS < slkInf {
 		nd.minS += h*nd.minT + b
 	}
 	nd.lh += h
@@ -871,10 +893,10 @@ func (x *SlackSystem) pull(n int32) {
 	nd.sumT = nd.t + l.sumT + r.sumT
 	nd.sumW = nd.w + l.sumW + r.sumW
 	nd.nElig = l.nElig + r.nElig
-	nd.minW = minf(l.minW, r.minW)
+	nd.minW = slkMin(l.minW, r.minW)
 	if nd.elig {
 		nd.nElig++
-		nd.minW = minf(nd.minW, nd.w)
+		nd.minW = slkMin(nd.minW, nd.w)
 	}
 	// Kinetic minimum: the least of the left minimum, the node's own slack
 	// and the right minimum; ties to the smaller T (it stays least under
@@ -887,39 +909,39 @@ func (x *SlackSystem) pull(n int32) {
 		ms, mt = r.minS, r.minT
 	}
 	nd.minS, nd.minT = ms, mt
-	up, down := minf(l.up, r.up), minf(l.down, r.down)
-	if ms < inf {
+	up, down := slkMin(l.up, r.up), slkMin(l.down, r.down)
+	if ms < slkInf {
 		// The other candidates overtake the minimum under a +T tag if
 		// their T is smaller, under a −T tag if it is larger.
-		if l.minS < inf {
-			up, down = cross(up, down, l.minS-ms, l.minT, mt)
+		if l.minS < slkInf {
+			up, down = slkCross(up, down, l.minS-ms, l.minT, mt)
 		}
 		if nd.run {
-			up, down = cross(up, down, nd.s-ms, nd.t, mt)
+			up, down = slkCross(up, down, nd.s-ms, nd.t, mt)
 		}
-		if r.minS < inf {
-			up, down = cross(up, down, r.minS-ms, r.minT, mt)
+		if r.minS < slkInf {
+			up, down = slkCross(up, down, r.minS-ms, r.minT, mt)
 		}
 	}
 	nd.up, nd.down = up, down
 }
 
-var inf = math.Inf(1)
+var slkInf = math.Inf(1)
 
 // cross lowers the melts up and down by the tag at which a candidate gap
 // above the minimum, with tag T t, overtakes the minimum of tag T mt.
-func cross(up, down, gap, t, mt float64) (float64, float64) {
+func slkCross(up, down, gap, t, mt float64) (float64, float64) {
 	switch {
 	case t < mt:
-		up = minf(up, gap/(mt-t))
+		up = slkMin(up, gap/(mt-t))
 	case t > mt:
-		down = minf(down, gap/(t-mt))
+		down = slkMin(down, gap/(t-mt))
 	}
 	return up, down
 }
 
 // minf is the minimum of two numbers that are not NaN.
-func minf(a, b float64) float64 {
+func slkMin(a, b float64) float64 {
 	if a < b {
 		return a
 	}

@@ -29,17 +29,17 @@ func slackBench(b *testing.B, m, extra int) (*SlackSystem, *rand.Rand) {
 	}
 	for i := 0; i < 2*m; i++ {
 		if c, _ := x.BestCompletable(); c >= 0 {
-			must(b, x.Serve(c, 0.01*x.Remaining(c)))
+			slkMust(b, x.Serve(c, 0.01*x.Remaining(c)))
 		}
 		k := rng.IntN(m)
 		if x.js[k].state == slkPS {
-			must(b, x.Reestimate(k, x.Remaining(k)*math.Exp(0.1*rng.NormFloat64())))
+			slkMust(b, x.Reestimate(k, x.Remaining(k)*math.Exp(0.1*rng.NormFloat64())))
 		}
 	}
 	return x, rng
 }
 
-func must(b *testing.B, err error) {
+func slkMust(b *testing.B, err error) {
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func BenchmarkSlackSystem(b *testing.B) {
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				k := randomRunning(x, rng, m)
-				must(b, x.Serve(k, 1e-9*x.Remaining(k)))
+				slkMust(b, x.Serve(k, 1e-9*x.Remaining(k)))
 			}
 			b.ReportMetric(float64(x.Fixes-f0)/float64(b.N), "fixes/op")
 		})
@@ -79,7 +79,7 @@ func BenchmarkSlackSystem(b *testing.B) {
 				for i := 0; i < b.N; i++ {
 					k := randomRunning(x, rng, m)
 					w := x.Remaining(k) * math.Exp(sd*rng.NormFloat64())
-					must(b, x.Reestimate(k, math.Min(w, 1e6)))
+					slkMust(b, x.Reestimate(k, math.Min(w, 1e6)))
 				}
 				b.ReportMetric(float64(x.Fixes-f0)/float64(b.N), "fixes/op")
 			})
@@ -88,7 +88,7 @@ func BenchmarkSlackSystem(b *testing.B) {
 			x, _ := slackBench(b, m, 0)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				must(b, x.AdvanceVirtual(1e-12))
+				slkMust(b, x.AdvanceVirtual(1e-12))
 			}
 		})
 		// An arrival and a virtual completion: m stays the same.
@@ -97,7 +97,7 @@ func BenchmarkSlackSystem(b *testing.B) {
 			f0 := x.Fixes
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				must(b, x.AddJob(m+i, math.Exp(2*rng.NormFloat64()), 2))
+				slkMust(b, x.AddJob(m+i, math.Exp(2*rng.NormFloat64()), 2))
 				x.AdvanceVirtualToFront()
 			}
 			b.ReportMetric(float64(x.Fixes-f0)/float64(b.N), "fixes/op")
@@ -108,7 +108,7 @@ func BenchmarkSlackSystem(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				// Flip one job's runnable flag so that the search differs.
 				k := randomRunning(x, rng, m)
-				must(b, x.SetRunnable(k, !x.js[k].runnable))
+				slkMust(b, x.SetRunnable(k, !x.js[k].runnable))
 				if j, _ := x.Next(); j < -1 {
 					b.Fatal("no job")
 				}

@@ -68,7 +68,7 @@ func (r *slackRef) settle() {
 		if j.v > sim.Tol*math.Max(j.size, j.est0) {
 			return
 		}
-		r.ps = remove(r.ps, o[0])
+		r.ps = slkRemove(r.ps, o[0])
 		if j.state == slkPS {
 			j.state, j.lateSeq = slkLate, r.late
 			r.late++
@@ -78,7 +78,7 @@ func (r *slackRef) settle() {
 	}
 }
 
-func remove(s []int, x int) []int {
+func slkRemove(s []int, x int) []int {
 	for i, y := range s {
 		if y == x {
 			return append(s[:i], s[i+1:]...)
@@ -247,7 +247,7 @@ func (r *slackRef) bestCompletable() (int, float64) {
 }
 
 // compare checks every observable of x against the reference.
-func compare(t *testing.T, x *SlackSystem, r *slackRef, where string) bool {
+func slkCompare(t *testing.T, x *SlackSystem, r *slackRef, where string) bool {
 	t.Helper()
 	s, ahead := r.slacks()
 	scale := 1e-300
@@ -420,7 +420,7 @@ func TestSlackSystemMatchesReference(t *testing.T) {
 				t.Fatalf("instance %d step %d: %v", inst, step, err)
 			}
 			ops++
-			if !compare(t, x, r, fmt.Sprintf("instance %d step %d (%s)", inst, step, desc)) {
+			if !slkCompare(t, x, r, fmt.Sprintf("instance %d step %d (%s)", inst, step, desc)) {
 				return
 			}
 		}
