@@ -36,7 +36,7 @@ func TestPhaseRates(t *testing.T) {
 			t.Fatalf("%s: rates %v, want %v", tc.name, got, tc.want)
 		}
 		for i := range got {
-			if !near(got[i], tc.want[i]) {
+			if !prismNear(got[i], tc.want[i]) {
 				t.Errorf("%s: rates %v, want %v", tc.name, got, tc.want)
 				break
 			}
@@ -52,10 +52,10 @@ func TestPhaseRatesInvariants(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 3))
 	var rates []float64
 	for it := range 2000 {
-		c := randVector(rng, 10)
+		c := randPrismVector(rng, 10)
 		demands := make([]Vector, rng.IntN(12))
 		for i := range demands {
-			demands[i] = randVector(rng, 3)
+			demands[i] = randPrismVector(rng, 3)
 			for d := range NumDims {
 				if rng.IntN(3) == 0 {
 					demands[i][d] = 0
@@ -99,7 +99,7 @@ func TestMachineUsage(t *testing.T) {
 	demands := []Vector{{CPU: 1, Memory: 2, Disk: 60}, {Memory: 3, Disk: 60}}
 	rates := PhaseRates(c, demands, nil)
 	want := Vector{CPU: 100.0 / 120, Memory: 5, Disk: 100}
-	if u := MachineUsage(c, demands, rates); !near(u[CPU], want[CPU]) || !near(u[Memory], want[Memory]) || !near(u[Disk], want[Disk]) || u[Network] != 0 {
+	if u := MachineUsage(c, demands, rates); !prismNear(u[CPU], want[CPU]) || !prismNear(u[Memory], want[Memory]) || !prismNear(u[Disk], want[Disk]) || u[Network] != 0 {
 		t.Errorf("usage %v, want %v", u, want)
 	}
 	if s := DemandSum(demands); s != (Vector{CPU: 1, Memory: 5, Disk: 120}) {

@@ -17,7 +17,7 @@ func TestANPAndUnfairness(t *testing.T) {
 		t.Fatalf("anp %v", anp)
 	}
 	f := SummariseANP(anp)
-	if !near(f.MeanANP, 0.75) || !near(f.Unfairness, math.Sqrt(0.125/3)/0.75) {
+	if !prismNear(f.MeanANP, 0.75) || !prismNear(f.Unfairness, math.Sqrt(0.125/3)/0.75) {
 		t.Errorf("summary %+v, want mean 0.75, CV %v", f, math.Sqrt(0.125/3)/0.75)
 	}
 	// Every job equally slowed: perfectly fair.
@@ -71,7 +71,7 @@ func TestUsageTraceMean(t *testing.T) {
 			t.Fatal(err)
 		}
 		for d := range NumDims {
-			if !near(got[d], c.want[d]) {
+			if !prismNear(got[d], c.want[d]) {
 				t.Errorf("[%v, %v]: %v, want %v", c.a, c.b, got, c.want)
 				break
 			}

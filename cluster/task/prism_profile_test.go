@@ -37,9 +37,9 @@ func TestDefaultProfilesFig8(t *testing.T) {
 		}
 		for i, w := range want[side] {
 			g := p.Sides[side][i]
-			ok := g.Kind == w.Kind && near(g.Duration, w.Duration) && near(g.HDFS, w.HDFS)
+			ok := g.Kind == w.Kind && prismNear(g.Duration, w.Duration) && prismNear(g.HDFS, w.HDFS)
 			for d := range NumDims {
-				ok = ok && near(g.Demand[d], w.Demand[d])
+				ok = ok && prismNear(g.Demand[d], w.Demand[d])
 			}
 			if !ok {
 				t.Errorf("%s phase %d = %+v, want %+v", Side(side), i, g, w)
@@ -68,7 +68,7 @@ func TestTaskPhasesScale(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ph) != 2 || !near(ph[0].Duration, 10.87*7.43/8.68) || !near(ph[1].Duration, 10.87*1.25/8.68) || ph[0].Demand != p.Sides[MapSide][0].Demand {
+	if len(ph) != 2 || !prismNear(ph[0].Duration, 10.87*7.43/8.68) || !prismNear(ph[1].Duration, 10.87*1.25/8.68) || ph[0].Demand != p.Sides[MapSide][0].Demand {
 		t.Errorf("phases %+v", ph)
 	}
 	for _, bad := range []float64{-1, math.NaN(), math.Inf(1)} {
@@ -81,7 +81,6 @@ func TestTaskPhasesScale(t *testing.T) {
 		t.Errorf("map-only class, reduce task: err %v", err)
 	}
 }
-
 
 // Seed 004 §4's fallback: without a profile every phase has the task-level
 // demand; durations in the proportions of the file's fallback_shape (sort).
@@ -104,7 +103,7 @@ func TestFallbackProfile(t *testing.T) {
 		}
 	}
 	ph, _ := p.TaskPhases(nil, ReduceSide, 19.4)
-	if !near(ph[0].Duration, 9.07) || !near(ph[1].Duration, 0.64) || !near(ph[2].Duration, 9.69) {
+	if !prismNear(ph[0].Duration, 9.07) || !prismNear(ph[1].Duration, 0.64) || !prismNear(ph[2].Duration, 9.69) {
 		t.Errorf("fallback reduce phases %+v, want Fig. 8's 9.07/0.64/9.69 s", ph)
 	}
 	// A profiled class is returned as is.
@@ -238,7 +237,7 @@ func FuzzParseProfiles(f *testing.F) {
 				for _, x := range ph {
 					total += x.Duration
 				}
-				if !near(total, 10) {
+				if !prismNear(total, 10) {
 					t.Fatalf("%s %s phases sum to %v s, not 10", c, Side(side), total)
 				}
 			}

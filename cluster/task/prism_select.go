@@ -2,6 +2,8 @@ package task
 
 // PRISM's per-heartbeat phase selection (seed 004 §5.2, Alg. 1).
 
+import "math"
+
 // A PrismJob is a job as PRISM sees it at a heartbeat of machine n. The
 // caller (the task-level core's PRISM policy) fills it from its state;
 // PrismSelector.Select does not modify it.
@@ -65,25 +67,24 @@ type PrismSelector struct {
 	shares   []float64     // s_j, updated as picks add usage
 	overlay  []int32       // job → index in touched, or −1
 	touched  []jobDelta    // jobs changed by this heartbeat's picks
-	startOff []int32       // job → offset of its Starts in startLeft
-	left     []int32       // remaining Count of every start group
+	startOff []int32       // job → offset of its Starts in left
+	left     []int32       // tasks left to start in every start group
 	taken    [][]bool      // touched job → which Paused are taken
-	seen     []uint32      // job → epoch it was last made a candidate
-	epoch    uint32        //
+	seen     []uint32      // job → last epoch (pick round) it was valued
+	epoch    uint32        // the current pick round
 	onMach   []int32       // jobs with tasks on the machine
-	heap     []heapItem    // top-k by deficit (a max-heap on share)
-	picks    []PrismPick   //
-	ext      shareExtremes //
+	heap     []topKItem    // top K by deficit (a max-heap on share)
+	picks    []PrismPick   // the result
+	ext      shareExtremes // extremes of shares for U_fairness in O(1)
 }
 
 type jobDelta struct {
-	j       int
 	usage   Vector
 	running [NumSides]int
 	here    bool // the job has tasks on the machine
 }
 
-type heapItem struct {
+type topKItem struct {
 	share float64
 	j     int32
 }
@@ -123,7 +124,10 @@ func (s *PrismSelector) Select(free, shareBase Vector, jobs []PrismJob) []PrismP
 	s.reset(jobs, shareBase)
 	for s.cfg.MaxPicks == 0 || len(s.picks) < s.cfg.MaxPicks {
 		s.ext.scan(s.shares)
-		s.epoch++
+		if s.epoch++; s.epoch == 0 { // wrapped: forget old rounds
+			clear(s.seen)
+			s.epoch = 1
+		}
 		best := PrismPick{Job: -1}
 		consider := func(j int) {
 			if s.seen[j] == s.epoch {
@@ -152,9 +156,9 @@ func (s *PrismSelector) Select(free, shareBase Vector, jobs []PrismJob) []PrismP
 func (s *PrismSelector) reset(jobs []PrismJob, base Vector) {
 	n := len(jobs)
 	s.base = base
-	s.shares = resize(s.shares, n)
-	s.overlay = resize(s.overlay, n)
-	s.startOff = resize(s.startOff, n+1)
+	s.shares = prismResize(s.shares, n)
+	s.overlay = prismResize(s.overlay, n)
+	s.startOff = prismResize(s.startOff, n+1)
 	if len(s.seen) != n {
 		s.seen = make([]uint32, n)
 		s.epoch = 0
@@ -169,7 +173,7 @@ func (s *PrismSelector) reset(jobs []PrismJob, base Vector) {
 		s.overlay[j] = -1
 		s.startOff[j] = int32(len(s.left))
 		for _, g := range job.Starts {
-			s.left = append(s.left, int32(max(g.Count, 0)))
+			s.left = append(s.left, int32(min(max(g.Count, 0), math.MaxInt32)))
 		}
 		if job.OnMachine || len(job.Paused) > 0 {
 			s.onMach = append(s.onMach, int32(j))
@@ -178,7 +182,7 @@ func (s *PrismSelector) reset(jobs []PrismJob, base Vector) {
 	s.startOff[n] = int32(len(s.left))
 }
 
-func resize[T any](x []T, n int) []T {
+func prismResize[T any](x []T, n int) []T {
 	if cap(x) < n {
 		return make([]T, n)
 	}
@@ -213,13 +217,13 @@ func (s *PrismSelector) topK(jobs []PrismJob) {
 		if k == 0 || !s.canStart(j) {
 			continue
 		}
-		it := heapItem{s.shares[j], int32(j)}
+		it := topKItem{s.shares[j], int32(j)}
 		if len(h) < k {
 			h = append(h, it)
-			heapUp(h, len(h)-1)
+			topKUp(h, len(h)-1)
 		} else if it.before(h[0]) {
 			h[0] = it
-			heapDown(h, 0)
+			topKDown(h, 0)
 		}
 	}
 	s.heap = h
@@ -227,11 +231,11 @@ func (s *PrismSelector) topK(jobs []PrismJob) {
 
 // before orders by share, then job index: the heap's root is the job the
 // top K would drop first.
-func (a heapItem) before(b heapItem) bool {
+func (a topKItem) before(b topKItem) bool {
 	return a.share < b.share || (a.share == b.share && a.j < b.j)
 }
 
-func heapUp(h []heapItem, i int) {
+func topKUp(h []topKItem, i int) {
 	for i > 0 {
 		p := (i - 1) / 2
 		if !h[p].before(h[i]) {
@@ -242,7 +246,7 @@ func heapUp(h []heapItem, i int) {
 	}
 }
 
-func heapDown(h []heapItem, i int) {
+func topKDown(h []topKItem, i int) {
 	for {
 		c := 2*i + 1
 		if c >= len(h) {
@@ -320,12 +324,12 @@ func (s *PrismSelector) apply(p PrismPick, jobs []PrismJob) {
 	k := s.overlay[j]
 	if k < 0 {
 		k = int32(len(s.touched))
-		s.touched = append(s.touched, jobDelta{j: j, usage: job.Usage, running: job.Running, here: job.OnMachine || len(job.Paused) > 0})
+		s.touched = append(s.touched, jobDelta{usage: job.Usage, running: job.Running, here: job.OnMachine || len(job.Paused) > 0})
 		s.overlay[j] = k
 		if int(k) == len(s.taken) {
 			s.taken = append(s.taken, nil)
 		}
-		s.taken[k] = resize(s.taken[k], len(job.Paused))
+		s.taken[k] = prismResize(s.taken[k], len(job.Paused))
 		clear(s.taken[k])
 	}
 	d := &s.touched[k]

@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-func mustSelector(t testing.TB, cfg PrismConfig) *PrismSelector {
+func mustPrismSelector(t testing.TB, cfg PrismConfig) *PrismSelector {
 	t.Helper()
 	s, err := NewPrismSelector(cfg)
 	if err != nil {
@@ -44,8 +44,8 @@ func TestSelectByHand(t *testing.T) {
 			Starts: []PrismStart{{Side: MapSide, Local: true, Count: 2, Demand: task}},
 		},
 	}
-	before := clone(jobs)
-	s := mustSelector(t, DefaultPrismConfig())
+	before := clonePrismJobs(jobs)
+	s := mustPrismSelector(t, DefaultPrismConfig())
 	got := s.Select(m, m, jobs)
 	want := []PrismPick{
 		{Job: 0, Start: 0, Paused: -1, Utility: 396.25, Fairness: 0.25, Perf: 396, Demand: task},
@@ -59,7 +59,7 @@ func TestSelectByHand(t *testing.T) {
 	for i := range want {
 		g, w := got[i], want[i]
 		if g.Job != w.Job || g.Start != w.Start || g.Paused != w.Paused || g.Demand != w.Demand ||
-			!near(g.Utility, w.Utility) || !near(g.Fairness, w.Fairness) || !near(g.Perf, w.Perf) {
+			!prismNear(g.Utility, w.Utility) || !prismNear(g.Fairness, w.Fairness) || !prismNear(g.Perf, w.Perf) {
 			t.Errorf("pick %d = %+v, want %+v", i, g, w)
 		}
 	}
@@ -68,7 +68,7 @@ func TestSelectByHand(t *testing.T) {
 	}
 	// α = 0 (fairness only, seed 004 §5.2): only phases that narrow the
 	// spread of shares are worth scheduling.
-	s0 := mustSelector(t, PrismConfig{Alpha: 0, Epsilon: 0.01, A: 0.1, K: 20})
+	s0 := mustPrismSelector(t, PrismConfig{Alpha: 0, Epsilon: 0.01, A: 0.1, K: 20})
 	for _, p := range s0.Select(m, m, jobs) {
 		if p.Job != 0 || !(p.Fairness > 0) {
 			t.Errorf("α = 0 picked %+v", p)
@@ -76,7 +76,7 @@ func TestSelectByHand(t *testing.T) {
 	}
 }
 
-func clone(jobs []PrismJob) []PrismJob {
+func clonePrismJobs(jobs []PrismJob) []PrismJob {
 	c := slices.Clone(jobs)
 	for i := range c {
 		c[i].Starts = slices.Clone(c[i].Starts)
@@ -97,7 +97,7 @@ func TestPausedPhaseWaitsThenResumes(t *testing.T) {
 	}
 	// Fairness cost: spread 0.5 → 0.75, −0.25; p(T) = 0.1·T² > 0.25 from
 	// T > √2.5 ≈ 1.58 s.
-	s := mustSelector(t, DefaultPrismConfig())
+	s := mustPrismSelector(t, DefaultPrismConfig())
 	for _, c := range []struct {
 		wait   float64
 		resume bool
@@ -119,7 +119,7 @@ func TestSelectLocalFirst(t *testing.T) {
 		{Side: MapSide, Local: false, Count: 1, Demand: small},
 		{Side: MapSide, Local: true, Count: 1, Demand: big},
 	}}
-	s := mustSelector(t, PrismConfig{Alpha: 1, Epsilon: 0.01, A: 0.1, K: 20, MaxPicks: 1})
+	s := mustPrismSelector(t, PrismConfig{Alpha: 1, Epsilon: 0.01, A: 0.1, K: 20, MaxPicks: 1})
 	if p := s.Select(m, m, []PrismJob{job}); len(p) != 1 || p[0].Start != 1 {
 		t.Errorf("free 4 cores: picks %+v, want the local task (group 1)", p)
 	}
@@ -142,7 +142,7 @@ func TestSelectTopK(t *testing.T) {
 	// Job 0 has the most to gain (more remaining tasks) but the highest share.
 	jobs := []PrismJob{mk(0.3, 50), mk(0.1, 1), mk(0.2, 1)}
 	order := func(k int) []int {
-		s := mustSelector(t, PrismConfig{Alpha: 1, Epsilon: 0.01, A: 0.1, K: k})
+		s := mustPrismSelector(t, PrismConfig{Alpha: 1, Epsilon: 0.01, A: 0.1, K: k})
 		var o []int
 		for _, p := range s.Select(m, base, jobs) {
 			o = append(o, p.Job)
@@ -176,7 +176,7 @@ func TestTopKMatchesSort(t *testing.T) {
 				jobs[j].Starts = []PrismStart{{Count: rng.IntN(2)}}
 			}
 		}
-		s := mustSelector(t, PrismConfig{Alpha: 1, Epsilon: 0.01, A: 0.1, K: k})
+		s := mustPrismSelector(t, PrismConfig{Alpha: 1, Epsilon: 0.01, A: 0.1, K: k})
 		s.reset(jobs, Vector{CPU: 4})
 		s.topK(jobs)
 		var got, all []int
@@ -203,11 +203,11 @@ func TestTopKMatchesSort(t *testing.T) {
 // most once, every pick has a positive utility, and inputs are unchanged.
 func TestSelectNeverExceedsCapacity(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	s := mustSelector(t, PrismConfig{Alpha: 1, Epsilon: 0.01, A: 0.1, K: 5})
+	s := mustPrismSelector(t, PrismConfig{Alpha: 1, Epsilon: 0.01, A: 0.1, K: 5})
 	for it := range 500 {
-		free := randVector(rng, 8)
-		jobs := randJobs(rng, 1+rng.IntN(30))
-		before := clone(jobs)
+		free := randPrismVector(rng, 8)
+		jobs := randPrismJobs(rng, 1+rng.IntN(30))
+		before := clonePrismJobs(jobs)
 		picks := s.Select(free, free.Scale(10), jobs)
 		var sum Vector
 		started := map[[2]int]int{}
@@ -245,17 +245,17 @@ func TestSelectNeverExceedsCapacity(t *testing.T) {
 func TestSelectMaxPicks(t *testing.T) {
 	m := Seed004Machine()
 	job := PrismJob{Remaining: [NumSides]int{8, 0}, Starts: []PrismStart{{Side: MapSide, Local: true, Count: 8, Demand: Vector{CPU: 0.1}}}}
-	s := mustSelector(t, PrismConfig{Alpha: 1, Epsilon: 0.01, A: 0.1, K: 1, MaxPicks: 3})
+	s := mustPrismSelector(t, PrismConfig{Alpha: 1, Epsilon: 0.01, A: 0.1, K: 1, MaxPicks: 3})
 	if got := len(s.Select(m, m, []PrismJob{job})); got != 3 {
 		t.Errorf("MaxPicks 3: %d picks", got)
 	}
-	s = mustSelector(t, DefaultPrismConfig())
+	s = mustPrismSelector(t, DefaultPrismConfig())
 	if got := len(s.Select(m, m, []PrismJob{job})); got != 8 {
 		t.Errorf("no bound: %d picks, want all 8 tasks", got)
 	}
 }
 
-func randVector(rng *rand.Rand, scale float64) Vector {
+func randPrismVector(rng *rand.Rand, scale float64) Vector {
 	var v Vector
 	for d := range v {
 		v[d] = scale * rng.Float64()
@@ -263,23 +263,23 @@ func randVector(rng *rand.Rand, scale float64) Vector {
 	return v
 }
 
-func randJobs(rng *rand.Rand, n int) []PrismJob {
+func randPrismJobs(rng *rand.Rand, n int) []PrismJob {
 	jobs := make([]PrismJob, n)
 	for j := range jobs {
 		job := &jobs[j]
 		job.Weight = float64(rng.IntN(3))
-		job.Usage = randVector(rng, 10)
+		job.Usage = randPrismVector(rng, 10)
 		for s := range NumSides {
 			job.Remaining[s] = rng.IntN(20)
 			job.Running[s] = rng.IntN(job.Remaining[s] + 1)
 		}
 		job.OnMachine = rng.IntN(4) == 0
 		for range rng.IntN(3) {
-			job.Starts = append(job.Starts, PrismStart{Side: Side(rng.IntN(2)), Local: rng.IntN(2) == 0, Count: rng.IntN(4), Demand: randVector(rng, 2)})
+			job.Starts = append(job.Starts, PrismStart{Side: Side(rng.IntN(2)), Local: rng.IntN(2) == 0, Count: rng.IntN(4), Demand: randPrismVector(rng, 2)})
 		}
 		if job.OnMachine {
 			for range rng.IntN(3) {
-				job.Paused = append(job.Paused, PrismPaused{Demand: randVector(rng, 2), Wait: 20 * rng.Float64()})
+				job.Paused = append(job.Paused, PrismPaused{Demand: randPrismVector(rng, 2), Wait: 20 * rng.Float64()})
 			}
 		}
 	}
@@ -329,7 +329,7 @@ func benchHeartbeats(n, count int) (free, base Vector, beats [][]PrismJob) {
 // 1,000 running jobs.
 func BenchmarkPrismSelect1000Jobs(b *testing.B) {
 	free, base, beats := benchHeartbeats(1000, 32)
-	s := mustSelector(b, DefaultPrismConfig())
+	s := mustPrismSelector(b, DefaultPrismConfig())
 	var times []time.Duration
 	picks := 0
 	b.ReportAllocs()

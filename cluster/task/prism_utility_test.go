@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
+func prismNear(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
 
 // Eq. 5 of seed 004 §5.2, by hand.
 func TestLeadingPhaseUtility(t *testing.T) {
@@ -20,7 +20,7 @@ func TestLeadingPhaseUtility(t *testing.T) {
 		{0, 3, 0.01, 0},                // nothing remains
 		{10, 10, 0.01, 1 - 10.0/11},    // all running already
 	} {
-		if got := LeadingPhaseUtility(c.rem, c.run, c.eps); !near(got, c.want) {
+		if got := LeadingPhaseUtility(c.rem, c.run, c.eps); !prismNear(got, c.want) {
 			t.Errorf("U_leading(N_rem=%d, N_cur=%d, ε=%v) = %v, want %v", c.rem, c.run, c.eps, got, c.want)
 		}
 	}
@@ -39,7 +39,7 @@ func TestLeadingPhaseUtility(t *testing.T) {
 // urgency grows with its wait.
 func TestUrgencyGrowsWithWait(t *testing.T) {
 	for _, c := range []struct{ wait, want float64 }{{0, 0}, {1, 0.1}, {3, 0.9}, {10, 10}, {-5, 0}, {math.NaN(), 0}} {
-		if got := Urgency(c.wait, 0.1); !near(got, c.want) {
+		if got := Urgency(c.wait, 0.1); !prismNear(got, c.want) {
 			t.Errorf("p(%v s) = %v, want %v", c.wait, got, c.want)
 		}
 	}
@@ -61,21 +61,21 @@ func TestDominantShareDRFExample(t *testing.T) {
 	total := Vector{CPU: 9, Memory: 18}
 	a := Vector{CPU: 1, Memory: 4}.Scale(3)
 	b := Vector{CPU: 3, Memory: 1}.Scale(2)
-	if got := a.DominantShare(total); !near(got, 2.0/3) {
+	if got := a.DominantShare(total); !prismNear(got, 2.0/3) {
 		t.Errorf("A's dominant share = %v, want 2/3", got)
 	}
-	if got := b.DominantShare(total); !near(got, 2.0/3) {
+	if got := b.DominantShare(total); !prismNear(got, 2.0/3) {
 		t.Errorf("B's dominant share = %v, want 2/3", got)
 	}
 	// Weighted DRF: a weight of 2 halves the share; ≤ 0 counts as 1.
-	if got := WeightedShare(a, total, 2); !near(got, 1.0/3) {
+	if got := WeightedShare(a, total, 2); !prismNear(got, 1.0/3) {
 		t.Errorf("A's weighted share (w = 2) = %v, want 1/3", got)
 	}
-	if got := WeightedShare(a, total, 0); !near(got, 2.0/3) {
+	if got := WeightedShare(a, total, 0); !prismNear(got, 2.0/3) {
 		t.Errorf("A's weighted share (w = 0) = %v, want 2/3", got)
 	}
 	// Resources the base does not have are left out (disk, network here).
-	if got := (Vector{CPU: 1, Disk: 50}).DominantShare(total); !near(got, 1.0/9) {
+	if got := (Vector{CPU: 1, Disk: 50}).DominantShare(total); !prismNear(got, 1.0/9) {
 		t.Errorf("share with a zero-capacity disk = %v, want 1/9", got)
 	}
 }
@@ -83,7 +83,7 @@ func TestDominantShareDRFExample(t *testing.T) {
 // Eq. 2–3 by hand (spread of shares before minus after).
 func TestFairnessUtility(t *testing.T) {
 	shares := []float64{0.1, 0.3, 0.5}
-	if got := ShareSpread(shares); !near(got, 0.4) {
+	if got := ShareSpread(shares); !prismNear(got, 0.4) {
 		t.Fatalf("spread = %v, want 0.4", got)
 	}
 	for _, c := range []struct {
@@ -96,7 +96,7 @@ func TestFairnessUtility(t *testing.T) {
 		{2, 0.7, -0.2},   // the richest job grows: spread 0.4 → 0.6
 		{1, 0.55, -0.05}, // a middle job becomes the richest
 	} {
-		if got := FairnessUtility(shares, c.j, c.after); !near(got, c.want) {
+		if got := FairnessUtility(shares, c.j, c.after); !prismNear(got, c.want) {
 			t.Errorf("U_fairness(job %d → %v) = %v, want %v", c.j, c.after, got, c.want)
 		}
 	}
@@ -124,7 +124,7 @@ func TestShareExtremesMatchRescan(t *testing.T) {
 		mod := append([]float64(nil), s...)
 		mod[j] = after
 		want := ShareSpread(s) - ShareSpread(mod)
-		if got := x.fairness(j, after); !near(got, want) {
+		if got := x.fairness(j, after); !prismNear(got, want) {
 			t.Fatalf("shares %v, job %d → %v: O(1) gives %v, rescan %v", s, j, after, got, want)
 		}
 	}
