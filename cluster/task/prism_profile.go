@@ -32,6 +32,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -66,12 +67,7 @@ func (s *ProfileSet) For(class string, mapTask, reduceTask Vector) Profile {
 
 // Classes returns the profiled classes, sorted.
 func (s *ProfileSet) Classes() []string {
-	c := make([]string, 0, len(s.byClass))
-	for k := range s.byClass {
-		c = append(c, k)
-	}
-	slices.Sort(c)
-	return c
+	return slices.Sorted(maps.Keys(s.byClass))
 }
 
 //go:embed profiles/prism_default.yaml
@@ -181,12 +177,7 @@ func ParseProfiles(b []byte, name string) (*ProfileSet, error) {
 		return nil, e.at([]string{"profiles"}, "the file has no profiles")
 	}
 	s := &ProfileSet{byClass: make(map[string]*Profile, len(f.Profiles))}
-	keys := make([]string, 0, len(f.Profiles))
-	for k := range f.Profiles {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, key := range keys {
+	for _, key := range slices.Sorted(maps.Keys(f.Profiles)) {
 		path := []string{"profiles", key}
 		class := strings.ToLower(strings.TrimSpace(key))
 		if class == "" {
