@@ -1,0 +1,86 @@
+package task
+
+// The contention model of the phase-level simulation: what over-packing a
+// machine costs (seed 004 §3, §6.1: "when the number of slots is large ...
+// the running time again becomes high due to multiple tasks competing for
+// bottleneck resources").
+//
+// Every phase on a machine runs at a speed ρ ∈ [0, 1] (1 = its profiled
+// speed, Phase.Duration seconds for the whole phase) and then uses ρ·d of
+// its demand d. The speeds are the max-min fair (progressive-filling)
+// solution of Σ_i ρ_i·d_ir ≤ C_r for every resource r, ρ_i ≤ 1: all
+// phases speed up together until a resource saturates; the phases using
+// it stop there; the others continue. In particular, when one resource r
+// is oversubscribed, every phase using it runs at C_r / Σ_i d_ir — slowed
+// in proportion to the oversubscription — and the other phases at full
+// speed; when none is, every phase runs at full speed. Memory is treated
+// like the throughputs (its oversubscription stands for paging), except
+// that a phase holds all of its memory whatever its speed (MachineUsage).
+// A phase that needs a resource the machine has none of (C_r = 0) gets
+// speed 0: the task-level core should not place it there.
+
+// DemandSum returns the sum of the demands.
+func DemandSum(demands []Vector) Vector {
+	var s Vector
+	for _, d := range demands {
+		s = s.Add(d)
+	}
+	return s
+}
+
+// PhaseRates returns the speed ρ_i ∈ [0, 1] of each phase of demand
+// demands[i] running together on a machine of capacity c (see above),
+// written to rates (grown if short). O(NumDims · len(demands)).
+func PhaseRates(c Vector, demands []Vector, rates []float64) []float64 {
+	n := len(demands)
+	if cap(rates) < n {
+		rates = make([]float64, n)
+	}
+	rates = rates[:n]
+	const unset = -1.0
+	for i := range rates {
+		rates[i] = unset
+	}
+	var used Vector // by phases whose speed is set
+	for {
+		var unsetSum Vector
+		left := 0
+		for i, d := range demands {
+			if rates[i] == unset {
+				unsetSum = unsetSum.Add(d)
+				left++
+			}
+		}
+		if left == 0 {
+			return rates
+		}
+		level, bottleneck := 1.0, Dim(-1)
+		for r := range NumDims {
+			if unsetSum[r] > 0 {
+				if l := max(c[r]-used[r], 0) / unsetSum[r]; l < level {
+					level, bottleneck = l, r
+				}
+			}
+		}
+		for i, d := range demands {
+			if rates[i] == unset && (bottleneck < 0 || d[bottleneck] > 0) {
+				rates[i] = level
+				used = used.Add(d.Scale(level))
+			}
+		}
+	}
+}
+
+// MachineUsage returns what phases of demands running at speeds rates use
+// of each resource: Σ_i ρ_i·d_ir for CPU, disk and network, and the memory
+// they hold, Σ_i d_i,mem, capped at the machine's memory c[Memory].
+func MachineUsage(c Vector, demands []Vector, rates []float64) Vector {
+	var u Vector
+	held := 0.0
+	for i, d := range demands {
+		u = u.Add(d.Scale(rates[i]))
+		held += d[Memory]
+	}
+	u[Memory] = min(held, c[Memory])
+	return u
+}

@@ -1,0 +1,349 @@
+package task
+
+// PRISM's per-heartbeat phase selection (seed 004 §5.2, Alg. 1).
+
+import "math"
+
+// A PrismJob is a job as PRISM sees it at a heartbeat of machine n. The
+// caller (the task-level core's PRISM policy) fills it from its state;
+// PrismSelector.Select does not modify it.
+type PrismJob struct {
+	// Weight is the job's DRF weight (≤ 0 counts as 1).
+	Weight float64
+	// Usage is what the job's running phases demand, on all machines.
+	Usage Vector
+	// Running[s] is N_current of eq. 5: the job's tasks of side s started
+	// and not finished (running or paused); Remaining[s] is N_remaining:
+	// its tasks of side s not finished (pending, running or paused).
+	Running, Remaining [NumSides]int
+	// OnMachine: the job has tasks on n (Alg. 1 line 6); a job with paused
+	// tasks on n counts as on n whatever this says.
+	OnMachine bool
+	// Starts are the groups of tasks the job can start on n, each with the
+	// demand of its leading phase on n (Phase.DemandOn with the group's
+	// locality). Data-local groups come first whatever the order here
+	// (§5.2: "phase of a new non-data local task is provided only if there
+	// is no data local task that can be scheduled on the machine"); among
+	// them, the order here.
+	Starts []PrismStart
+	// Paused are the job's tasks on n that finished a phase and wait for
+	// permission to start their next one (§4, Fig. 5 steps 3–5).
+	Paused []PrismPaused
+}
+
+// A PrismStart is a group of Count identical tasks a job can start on the
+// machine: their side, whether they are data-local there, and the demand
+// of their leading phase (map or shuffle) on the machine.
+type PrismStart struct {
+	Side   Side
+	Local  bool
+	Count  int
+	Demand Vector
+}
+
+// A PrismPaused is a task paused between phases: the demand of its next
+// phase on the machine and how long it has waited, s (T_wait of eq. 6).
+type PrismPaused struct {
+	Demand Vector
+	Wait   float64
+}
+
+// A PrismPick is one phase Select schedules: job Job starts a task of
+// Jobs[Job].Starts[Start] (Paused = −1), or resumes Jobs[Job].Paused[Paused]
+// (Start = −1). Utility = Fairness + α·Perf at the moment of the pick.
+type PrismPick struct {
+	Job, Start, Paused      int
+	Utility, Fairness, Perf float64
+	Demand                  Vector
+}
+
+// A PrismSelector runs Alg. 1. It keeps scratch buffers between calls, so
+// one selector serves one goroutine; the zero value is not usable, use
+// NewPrismSelector.
+type PrismSelector struct {
+	cfg  PrismConfig
+	base Vector // shareBase of the current call
+
+	shares   []float64     // s_j, updated as picks add usage
+	overlay  []int32       // job → index in touched, or −1
+	touched  []jobDelta    // jobs changed by this heartbeat's picks
+	startOff []int32       // job → offset of its Starts in left
+	left     []int32       // tasks left to start in every start group
+	taken    [][]bool      // touched job → which Paused are taken
+	seen     []uint32      // job → last epoch (pick round) it was valued
+	epoch    uint32        // the current pick round
+	onMach   []int32       // jobs with tasks on the machine
+	heap     []topKItem    // top K by deficit (a max-heap on share)
+	picks    []PrismPick   // the result
+	ext      shareExtremes // extremes of shares for U_fairness in O(1)
+}
+
+type jobDelta struct {
+	usage   Vector
+	running [NumSides]int
+	here    bool // the job has tasks on the machine
+}
+
+type topKItem struct {
+	share float64
+	j     int32
+}
+
+// NewPrismSelector returns a selector with the given parameters.
+func NewPrismSelector(cfg PrismConfig) (*PrismSelector, error) {
+	if err := cfg.Check(); err != nil {
+		return nil, err
+	}
+	return &PrismSelector{cfg: cfg}, nil
+}
+
+// Config returns the selector's parameters.
+func (s *PrismSelector) Config() PrismConfig { return s.cfg }
+
+// Select is Alg. 1 for one heartbeat of a machine with free capacity free
+// (its capacity minus the demands of the phases running on it). Shares are
+// dominant shares against shareBase (see the comment on eq. 3). It
+// repeats: gather the candidate phases — from every job with tasks on the
+// machine, its paused phases and its next leading phase; from the K jobs
+// with the lowest weighted dominant share that can start a task, their
+// next leading phase; a job's next leading phase is that of its first
+// data-local group whose demand fits, else of its first group that fits —
+// drop those that do not fit the free capacity, value the others by eq. 1,
+// and schedule the best if its utility is positive (ties: the lower job
+// index, then paused phases in order, then the start), charging its demand
+// to the machine and to its job (usage, share, running tasks); it stops
+// when no candidate fits with a positive utility or after MaxPicks picks.
+//
+// The picks are in scheduling order; the sum of their demands never
+// exceeds free. The returned slice is reused by the next call.
+//
+// Cost per pick: O(J log K) for the top K of J jobs (a bounded heap, no
+// sort) plus O(J) to refresh the share extremes and O(C) over the
+// candidates; the Starts groups are copied once per call.
+func (s *PrismSelector) Select(free, shareBase Vector, jobs []PrismJob) []PrismPick {
+	s.reset(jobs, shareBase)
+	for s.cfg.MaxPicks == 0 || len(s.picks) < s.cfg.MaxPicks {
+		s.ext.scan(s.shares)
+		if s.epoch++; s.epoch == 0 { // wrapped: forget old rounds
+			clear(s.seen)
+			s.epoch = 1
+		}
+		best := PrismPick{Job: -1}
+		consider := func(j int) {
+			if s.seen[j] == s.epoch {
+				return
+			}
+			s.seen[j] = s.epoch
+			s.bestOf(j, &jobs[j], free, &best)
+		}
+		for _, j := range s.onMach {
+			consider(int(j))
+		}
+		s.topK(jobs)
+		for _, h := range s.heap {
+			consider(int(h.j))
+		}
+		if best.Job < 0 {
+			break
+		}
+		s.apply(best, jobs)
+		free = free.Sub(best.Demand)
+	}
+	return s.picks
+}
+
+// reset prepares the scratch state for a heartbeat.
+func (s *PrismSelector) reset(jobs []PrismJob, base Vector) {
+	n := len(jobs)
+	s.base = base
+	s.shares = prismResize(s.shares, n)
+	s.overlay = prismResize(s.overlay, n)
+	s.startOff = prismResize(s.startOff, n+1)
+	if len(s.seen) != n {
+		s.seen = make([]uint32, n)
+		s.epoch = 0
+	}
+	s.touched = s.touched[:0]
+	s.onMach = s.onMach[:0]
+	s.picks = s.picks[:0]
+	s.left = s.left[:0]
+	for j := range jobs {
+		job := &jobs[j]
+		s.shares[j] = WeightedShare(job.Usage, base, job.Weight)
+		s.overlay[j] = -1
+		s.startOff[j] = int32(len(s.left))
+		for _, g := range job.Starts {
+			s.left = append(s.left, int32(min(max(g.Count, 0), math.MaxInt32)))
+		}
+		if job.OnMachine || len(job.Paused) > 0 {
+			s.onMach = append(s.onMach, int32(j))
+		}
+	}
+	s.startOff[n] = int32(len(s.left))
+}
+
+func prismResize[T any](x []T, n int) []T {
+	if cap(x) < n {
+		return make([]T, n)
+	}
+	return x[:n]
+}
+
+// delta returns job j's changes in this heartbeat, or nil.
+func (s *PrismSelector) delta(j int) *jobDelta {
+	if k := s.overlay[j]; k >= 0 {
+		return &s.touched[k]
+	}
+	return nil
+}
+
+// canStart reports whether job j has a task left to start.
+func (s *PrismSelector) canStart(j int) bool {
+	for _, c := range s.left[s.startOff[j]:s.startOff[j+1]] {
+		if c > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// topK fills s.heap with the K jobs with the lowest weighted dominant
+// share (the highest DRF deficit) that can start a task, ties to the lower
+// index: a max-heap of size K, O(J log K).
+func (s *PrismSelector) topK(jobs []PrismJob) {
+	k := s.cfg.K
+	h := s.heap[:0]
+	for j := range jobs {
+		if k == 0 || !s.canStart(j) {
+			continue
+		}
+		it := topKItem{s.shares[j], int32(j)}
+		if len(h) < k {
+			h = append(h, it)
+			topKUp(h, len(h)-1)
+		} else if it.before(h[0]) {
+			h[0] = it
+			topKDown(h, 0)
+		}
+	}
+	s.heap = h
+}
+
+// before orders by share, then job index: the heap's root is the job the
+// top K would drop first.
+func (a topKItem) before(b topKItem) bool {
+	return a.share < b.share || (a.share == b.share && a.j < b.j)
+}
+
+func topKUp(h []topKItem, i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if !h[p].before(h[i]) {
+			return
+		}
+		h[p], h[i] = h[i], h[p]
+		i = p
+	}
+}
+
+func topKDown(h []topKItem, i int) {
+	for {
+		c := 2*i + 1
+		if c >= len(h) {
+			return
+		}
+		if r := c + 1; r < len(h) && h[c].before(h[r]) {
+			c = r
+		}
+		if !h[i].before(h[c]) {
+			return
+		}
+		h[i], h[c] = h[c], h[i]
+		i = c
+	}
+}
+
+// bestOf values job j's candidate phases and keeps the best in best.
+func (s *PrismSelector) bestOf(j int, job *PrismJob, free Vector, best *PrismPick) {
+	d := s.delta(j)
+	usage, running := job.Usage, job.Running
+	var taken []bool
+	if d != nil {
+		usage, running = d.usage, d.running
+		taken = s.taken[s.overlay[j]]
+	}
+	consider := func(demand Vector, start, paused int, perf float64) {
+		if !demand.Fits(free) {
+			return
+		}
+		after := WeightedShare(usage.Add(demand), s.base, job.Weight)
+		fair := s.ext.fairness(j, after)
+		u := fair + s.cfg.Alpha*perf
+		if !(u > 0) {
+			return
+		}
+		if best.Job < 0 || u > best.Utility || (u == best.Utility && j < best.Job) {
+			*best = PrismPick{Job: j, Start: start, Paused: paused, Utility: u, Fairness: fair, Perf: perf, Demand: demand}
+		}
+	}
+	for p, x := range job.Paused {
+		if taken == nil || !taken[p] {
+			consider(x.Demand, -1, p, Urgency(x.Wait, s.cfg.A))
+		}
+	}
+	if g := s.nextStart(j, job, free); g >= 0 {
+		side := job.Starts[g].Side
+		consider(job.Starts[g].Demand, g, -1, LeadingPhaseUtility(job.Remaining[side], running[side], s.cfg.Epsilon))
+	}
+}
+
+// nextStart returns the group of job j's next leading phase: its first
+// data-local group with a task left whose demand fits, else its first such
+// group; −1 if none.
+func (s *PrismSelector) nextStart(j int, job *PrismJob, free Vector) int {
+	left := s.left[s.startOff[j]:s.startOff[j+1]]
+	other := -1
+	for g := range job.Starts {
+		if left[g] <= 0 || !job.Starts[g].Demand.Fits(free) {
+			continue
+		}
+		if job.Starts[g].Local {
+			return g
+		}
+		if other < 0 {
+			other = g
+		}
+	}
+	return other
+}
+
+// apply charges pick p to the machine's picks and to its job.
+func (s *PrismSelector) apply(p PrismPick, jobs []PrismJob) {
+	j := p.Job
+	job := &jobs[j]
+	k := s.overlay[j]
+	if k < 0 {
+		k = int32(len(s.touched))
+		s.touched = append(s.touched, jobDelta{usage: job.Usage, running: job.Running, here: job.OnMachine || len(job.Paused) > 0})
+		s.overlay[j] = k
+		if int(k) == len(s.taken) {
+			s.taken = append(s.taken, nil)
+		}
+		s.taken[k] = prismResize(s.taken[k], len(job.Paused))
+		clear(s.taken[k])
+	}
+	d := &s.touched[k]
+	d.usage = d.usage.Add(p.Demand)
+	if p.Start >= 0 {
+		d.running[job.Starts[p.Start].Side]++
+		s.left[int(s.startOff[j])+p.Start]--
+		if !d.here {
+			d.here = true
+			s.onMach = append(s.onMach, int32(j))
+		}
+	} else {
+		s.taken[k][p.Paused] = true
+	}
+	s.shares[j] = WeightedShare(d.usage, s.base, job.Weight)
+	s.picks = append(s.picks, p)
+}

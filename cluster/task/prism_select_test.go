@@ -1,0 +1,347 @@
+package task
+
+import (
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"sort"
+	"testing"
+	"time"
+)
+
+func mustPrismSelector(t testing.TB, cfg PrismConfig) *PrismSelector {
+	t.Helper()
+	s, err := NewPrismSelector(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// Alg. 1 of seed 004 on a small heartbeat, every utility by hand (eq. 1–6
+// with α = 1, ε = 0.01, a = 0.1). Machine and share base: 4 cores, 8 GB,
+// 100 MB/s disk, 125 MB/s network.
+//
+//	job 0: no usage, 4 map tasks left, none running; starts local maps of
+//	       <1 core, 1 GB, 10 MB/s>.
+//	job 1: uses 2 cores (share 0.5), 2 of 4 maps running, on the machine;
+//	       one task paused 10 s before a phase of <1, 1, 30, 0>; can start
+//	       2 local maps of <1, 1, 10, 0>.
+//
+// Pick 1: job 0's map: U_fair = 0.5 − (0.5 − 0.25) = 0.25, U_perf =
+// 4/0.01 − 4/1 = 396 → 396.25 (job 1's resume: −0.25 + 0.1·10² = 9.75).
+// Pick 2: job 1's resume, 9.75 (job 0's map: 0.25 + 4/1 − 4/2 = 2.25).
+// Pick 3: job 0's map, 0.25 + 2 = 2.25 (job 1's map: −0.25 + 4/2 − 4/3).
+// Pick 4: job 0's map, 0.25 + 4/2 − 4/3 = 0.9167. Then no core is free.
+func TestSelectByHand(t *testing.T) {
+	m := Seed004Machine()
+	task := Vector{CPU: 1, Memory: 1, Disk: 10}
+	jobs := []PrismJob{
+		{Remaining: [NumSides]int{4, 0}, Starts: []PrismStart{{Side: MapSide, Local: true, Count: 4, Demand: task}}},
+		{
+			Usage: Vector{CPU: 2}, Running: [NumSides]int{2, 0}, Remaining: [NumSides]int{4, 0}, OnMachine: true,
+			Paused: []PrismPaused{{Demand: Vector{CPU: 1, Memory: 1, Disk: 30}, Wait: 10}},
+			Starts: []PrismStart{{Side: MapSide, Local: true, Count: 2, Demand: task}},
+		},
+	}
+	before := clonePrismJobs(jobs)
+	s := mustPrismSelector(t, DefaultPrismConfig())
+	got := s.Select(m, m, jobs)
+	want := []PrismPick{
+		{Job: 0, Start: 0, Paused: -1, Utility: 396.25, Fairness: 0.25, Perf: 396, Demand: task},
+		{Job: 1, Start: -1, Paused: 0, Utility: 9.75, Fairness: -0.25, Perf: 10, Demand: jobs[1].Paused[0].Demand},
+		{Job: 0, Start: 0, Paused: -1, Utility: 2.25, Fairness: 0.25, Perf: 2, Demand: task},
+		{Job: 0, Start: 0, Paused: -1, Utility: 0.25 + 2 - 4.0/3, Fairness: 0.25, Perf: 2 - 4.0/3, Demand: task},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("picks = %+v, want %d", got, len(want))
+	}
+	for i := range want {
+		g, w := got[i], want[i]
+		if g.Job != w.Job || g.Start != w.Start || g.Paused != w.Paused || g.Demand != w.Demand ||
+			!prismNear(g.Utility, w.Utility) || !prismNear(g.Fairness, w.Fairness) || !prismNear(g.Perf, w.Perf) {
+			t.Errorf("pick %d = %+v, want %+v", i, g, w)
+		}
+	}
+	if !reflect.DeepEqual(jobs, before) {
+		t.Error("Select modified its input")
+	}
+	// α = 0 (fairness only, seed 004 §5.2): only phases that narrow the
+	// spread of shares are worth scheduling.
+	s0 := mustPrismSelector(t, PrismConfig{Alpha: 0, Epsilon: 0.01, A: 0.1, K: 20})
+	for _, p := range s0.Select(m, m, jobs) {
+		if p.Job != 0 || !(p.Fairness > 0) {
+			t.Errorf("α = 0 picked %+v", p)
+		}
+	}
+}
+
+func clonePrismJobs(jobs []PrismJob) []PrismJob {
+	c := slices.Clone(jobs)
+	for i := range c {
+		c[i].Starts = slices.Clone(c[i].Starts)
+		c[i].Paused = slices.Clone(c[i].Paused)
+	}
+	return c
+}
+
+// A paused phase whose job is the richest is resumed only once its urgency
+// a·T_wait² outweighs the fairness it costs (seed 004 §5.1: "If the task
+// has been paused for a long time, it becomes urgent").
+func TestPausedPhaseWaitsThenResumes(t *testing.T) {
+	m := Seed004Machine()
+	jobs := []PrismJob{
+		{Usage: Vector{CPU: 1}, Remaining: [NumSides]int{0, 1}},
+		{Usage: Vector{CPU: 3}, Running: [NumSides]int{0, 1}, Remaining: [NumSides]int{0, 1},
+			Paused: []PrismPaused{{Demand: Vector{CPU: 1}}}},
+	}
+	// Fairness cost: spread 0.5 → 0.75, −0.25; p(T) = 0.1·T² > 0.25 from
+	// T > √2.5 ≈ 1.58 s.
+	s := mustPrismSelector(t, DefaultPrismConfig())
+	for _, c := range []struct {
+		wait   float64
+		resume bool
+	}{{0, false}, {1, false}, {1.5, false}, {1.6, true}, {30, true}} {
+		jobs[1].Paused[0].Wait = c.wait
+		picks := s.Select(m, m, jobs)
+		if got := len(picks) == 1; got != c.resume {
+			t.Errorf("wait %v s: picks %+v, want resume = %v", c.wait, picks, c.resume)
+		}
+	}
+}
+
+// Data-local tasks first (§5.2): a non-local task is offered only when no
+// local task fits.
+func TestSelectLocalFirst(t *testing.T) {
+	m := Seed004Machine()
+	small, big := Vector{CPU: 1}, Vector{CPU: 3}
+	job := PrismJob{Remaining: [NumSides]int{3, 0}, Starts: []PrismStart{
+		{Side: MapSide, Local: false, Count: 1, Demand: small},
+		{Side: MapSide, Local: true, Count: 1, Demand: big},
+	}}
+	s := mustPrismSelector(t, PrismConfig{Alpha: 1, Epsilon: 0.01, A: 0.1, K: 20, MaxPicks: 1})
+	if p := s.Select(m, m, []PrismJob{job}); len(p) != 1 || p[0].Start != 1 {
+		t.Errorf("free 4 cores: picks %+v, want the local task (group 1)", p)
+	}
+	free := Vector{CPU: 2, Memory: 8, Disk: 100, Network: 125}
+	if p := s.Select(free, m, []PrismJob{job}); len(p) != 1 || p[0].Start != 0 {
+		t.Errorf("free 2 cores: picks %+v, want the non-local task (group 0), the local one does not fit", p)
+	}
+}
+
+// Only the K jobs with the lowest shares (and the jobs on the machine) are
+// candidates (Alg. 1 lines 6–11); the top K is recomputed after each pick.
+func TestSelectTopK(t *testing.T) {
+	m := Seed004Machine()
+	d := Vector{CPU: 0.5}
+	mk := func(share float64, rem int) PrismJob {
+		return PrismJob{Usage: Vector{CPU: 40 * share}, Remaining: [NumSides]int{rem, 0},
+			Starts: []PrismStart{{Side: MapSide, Local: true, Count: 1, Demand: d}}}
+	}
+	base := m.Scale(10)
+	// Job 0 has the most to gain (more remaining tasks) but the highest share.
+	jobs := []PrismJob{mk(0.3, 50), mk(0.1, 1), mk(0.2, 1)}
+	order := func(k int) []int {
+		s := mustPrismSelector(t, PrismConfig{Alpha: 1, Epsilon: 0.01, A: 0.1, K: k})
+		var o []int
+		for _, p := range s.Select(m, base, jobs) {
+			o = append(o, p.Job)
+		}
+		return o
+	}
+	if got := order(1); !slices.Equal(got, []int{1, 2, 0}) {
+		t.Errorf("k = 1: order %v, want [1 2 0] (lowest share first)", got)
+	}
+	if got := order(3); !slices.Equal(got, []int{0, 1, 2}) {
+		t.Errorf("k = 3: order %v, want [0 1 2] (highest utility first)", got)
+	}
+	if got := order(0); len(got) != 0 {
+		t.Errorf("k = 0 and no job on the machine: picks %v, want none", got)
+	}
+	jobs[2].OnMachine = true
+	if got := order(0); !slices.Equal(got, []int{2}) {
+		t.Errorf("k = 0, job 2 on the machine: picks %v, want [2]", got)
+	}
+}
+
+// The bounded heap returns the same set as sorting all jobs.
+func TestTopKMatchesSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	for range 300 {
+		n, k := 1+rng.IntN(60), rng.IntN(25)
+		jobs := make([]PrismJob, n)
+		for j := range jobs {
+			jobs[j].Usage = Vector{CPU: float64(rng.IntN(5))}
+			if rng.IntN(4) > 0 {
+				jobs[j].Starts = []PrismStart{{Count: rng.IntN(2)}}
+			}
+		}
+		s := mustPrismSelector(t, PrismConfig{Alpha: 1, Epsilon: 0.01, A: 0.1, K: k})
+		s.reset(jobs, Vector{CPU: 4})
+		s.topK(jobs)
+		var got, all []int
+		for _, h := range s.heap {
+			got = append(got, int(h.j))
+		}
+		for j := range jobs {
+			if s.canStart(j) {
+				all = append(all, j)
+			}
+		}
+		sort.SliceStable(all, func(a, b int) bool { return s.shares[all[a]] < s.shares[all[b]] })
+		want := all[:min(k, len(all))]
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Fatalf("n=%d k=%d: heap %v, sort %v", n, k, got, want)
+		}
+	}
+}
+
+// On random heartbeats: admitted demand never exceeds the free capacity,
+// a group never starts more tasks than it has, a paused task resumes at
+// most once, every pick has a positive utility, and inputs are unchanged.
+func TestSelectNeverExceedsCapacity(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	s := mustPrismSelector(t, PrismConfig{Alpha: 1, Epsilon: 0.01, A: 0.1, K: 5})
+	for it := range 500 {
+		free := randPrismVector(rng, 8)
+		jobs := randPrismJobs(rng, 1+rng.IntN(30))
+		before := clonePrismJobs(jobs)
+		picks := s.Select(free, free.Scale(10), jobs)
+		var sum Vector
+		started := map[[2]int]int{}
+		resumed := map[[2]int]bool{}
+		for _, p := range picks {
+			sum = sum.Add(p.Demand)
+			if !(p.Utility > 0) {
+				t.Fatalf("heartbeat %d: pick %+v has utility ≤ 0", it, p)
+			}
+			if p.Start >= 0 {
+				key := [2]int{p.Job, p.Start}
+				started[key]++
+				if started[key] > jobs[p.Job].Starts[p.Start].Count {
+					t.Fatalf("heartbeat %d: group %v started %d tasks of %d", it, key, started[key], jobs[p.Job].Starts[p.Start].Count)
+				}
+			} else {
+				key := [2]int{p.Job, p.Paused}
+				if resumed[key] {
+					t.Fatalf("heartbeat %d: paused task %v resumed twice", it, key)
+				}
+				resumed[key] = true
+			}
+		}
+		for d := range NumDims {
+			if sum[d] > free[d]*(1+1e-12) {
+				t.Fatalf("heartbeat %d: admitted %v > free %v (%s)", it, sum, free, Dim(d))
+			}
+		}
+		if !reflect.DeepEqual(jobs, before) {
+			t.Fatalf("heartbeat %d: Select modified its input", it)
+		}
+	}
+}
+
+func TestSelectMaxPicks(t *testing.T) {
+	m := Seed004Machine()
+	job := PrismJob{Remaining: [NumSides]int{8, 0}, Starts: []PrismStart{{Side: MapSide, Local: true, Count: 8, Demand: Vector{CPU: 0.1}}}}
+	s := mustPrismSelector(t, PrismConfig{Alpha: 1, Epsilon: 0.01, A: 0.1, K: 1, MaxPicks: 3})
+	if got := len(s.Select(m, m, []PrismJob{job})); got != 3 {
+		t.Errorf("MaxPicks 3: %d picks", got)
+	}
+	s = mustPrismSelector(t, DefaultPrismConfig())
+	if got := len(s.Select(m, m, []PrismJob{job})); got != 8 {
+		t.Errorf("no bound: %d picks, want all 8 tasks", got)
+	}
+}
+
+func randPrismVector(rng *rand.Rand, scale float64) Vector {
+	var v Vector
+	for d := range v {
+		v[d] = scale * rng.Float64()
+	}
+	return v
+}
+
+func randPrismJobs(rng *rand.Rand, n int) []PrismJob {
+	jobs := make([]PrismJob, n)
+	for j := range jobs {
+		job := &jobs[j]
+		job.Weight = float64(rng.IntN(3))
+		job.Usage = randPrismVector(rng, 10)
+		for s := range NumSides {
+			job.Remaining[s] = rng.IntN(20)
+			job.Running[s] = rng.IntN(job.Remaining[s] + 1)
+		}
+		job.OnMachine = rng.IntN(4) == 0
+		for range rng.IntN(3) {
+			job.Starts = append(job.Starts, PrismStart{Side: Side(rng.IntN(2)), Local: rng.IntN(2) == 0, Count: rng.IntN(4), Demand: randPrismVector(rng, 2)})
+		}
+		if job.OnMachine {
+			for range rng.IntN(3) {
+				job.Paused = append(job.Paused, PrismPaused{Demand: randPrismVector(rng, 2), Wait: 20 * rng.Float64()})
+			}
+		}
+	}
+	return jobs
+}
+
+// benchHeartbeats builds heartbeats of a busy 100-machine cluster of seed
+// 004 §6 machines with n running jobs of the PUMA mix (Table 2) and the
+// Fig. 8 sort profile (other classes: the fallback with the sort demand):
+// each heartbeat comes from a machine with about half its capacity free,
+// 8 jobs with tasks on it (2 paused tasks each), and every job able to
+// start a local or a non-local map or reduce task.
+func benchHeartbeats(n, count int) (free, base Vector, beats [][]PrismJob) {
+	rng := rand.New(rand.NewPCG(15, 4))
+	m := Seed004Machine()
+	base = m.Scale(100)
+	srt, _ := DefaultProfiles().Lookup("sort")
+	mapD := srt.Sides[MapSide][0]
+	redD := srt.Sides[ReduceSide][0].DemandOn(true)
+	mix := PUMAMix().Jobs
+	free = m.Scale(0.5)
+	for range count {
+		jobs := make([]PrismJob, n)
+		for j := range jobs {
+			mj := mix[j%len(mix)]
+			job := &jobs[j]
+			job.Weight = 1
+			job.Remaining = [NumSides]int{rng.IntN(mj.Maps + 1), mj.Reduces}
+			job.Running = [NumSides]int{rng.IntN(job.Remaining[MapSide] + 1), 0}
+			job.Usage = mapD.DemandOn(true).Scale(float64(job.Running[MapSide]))
+			job.Starts = []PrismStart{
+				{Side: MapSide, Local: false, Count: 3, Demand: mapD.DemandOn(false)},
+				{Side: MapSide, Local: true, Count: rng.IntN(2), Demand: mapD.DemandOn(true)},
+				{Side: ReduceSide, Local: true, Count: 2, Demand: redD},
+			}
+			if j%(n/8) == 0 {
+				job.OnMachine = true
+				job.Paused = []PrismPaused{{Demand: srt.Sides[MapSide][1].Demand, Wait: 5 * rng.Float64()}, {Demand: redD, Wait: rng.Float64()}}
+			}
+		}
+		beats = append(beats, jobs)
+	}
+	return free, base, beats
+}
+
+// Seed 004 §5.2: k = 20; issue 15: ≤ 1 ms median per heartbeat decision for
+// 1,000 running jobs.
+func BenchmarkPrismSelect1000Jobs(b *testing.B) {
+	free, base, beats := benchHeartbeats(1000, 32)
+	s := mustPrismSelector(b, DefaultPrismConfig())
+	var times []time.Duration
+	picks := 0
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		t0 := time.Now()
+		picks += len(s.Select(free, base, beats[i%len(beats)]))
+		times = append(times, time.Since(t0))
+		i++
+	}
+	slices.Sort(times)
+	b.ReportMetric(float64(times[len(times)/2])/1e3, "µs-median/decision")
+	b.ReportMetric(float64(times[len(times)*99/100])/1e3, "µs-p99/decision")
+	b.ReportMetric(float64(picks)/float64(i), "picks/decision")
+}
