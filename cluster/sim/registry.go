@@ -24,7 +24,7 @@ var registry = map[string]policyDef{
 	"fsp+fifo": {"fair sojourn protocol; late jobs first, one at a time", noParams("fsp+fifo", func() Policy { return &FSP{} })},
 	"fsp+ps":   {"fair sojourn protocol; late jobs first, sharing equally", noParams("fsp+ps", func() Policy { return &FSP{LatePS: true} })},
 	"las":      {"least attained service", noParams("las", func() Policy { return &LAS{} })},
-	"las_mq":   {"multi-level queue (seed 000): k, alpha0, p, weights=w1/w2/..., decay, strict", makeLASMQ},
+	"las_mq":   {"multi-level queue (seed 000): k, alpha0, p, weights=w1/w2/..., decay, strict, order=fifo|ps|remaining (in-level order)", makeLASMQ},
 	"pfsp":     {"parallel PFSP (seed 002) without the fair phase", noParams("pfsp", func() Policy { return &PFSP{} })},
 }
 
@@ -61,6 +61,8 @@ func makeLASMQ(p map[string]string) (Policy, error) {
 			}
 		case "strict":
 			m.Strict, err = strconv.ParseBool(v)
+		case "order":
+			m.Order, err = ParseLevelOrder(v)
 		case "weights":
 			for _, s := range strings.Split(v, "/") {
 				var w float64
@@ -70,7 +72,7 @@ func makeLASMQ(p map[string]string) (Policy, error) {
 				m.Weights = append(m.Weights, w)
 			}
 		default:
-			return nil, fmt.Errorf("las_mq: unknown parameter %q (known: k, alpha0, p, weights, decay, strict)", k)
+			return nil, fmt.Errorf("las_mq: unknown parameter %q (known: k, alpha0, p, weights, decay, strict, order)", k)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("las_mq: parameter %s=%q: %v", k, v, err)
