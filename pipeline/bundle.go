@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/schedplan/schedplan/cluster/sim"
 	"gopkg.in/yaml.v3"
 )
 
@@ -123,6 +124,8 @@ type LASMQConfig struct {
 	Thresholds []float64 `yaml:"thresholds"` // k−1 values: α_0, p·α_0, ...
 	Weights    []float64 `yaml:"weights"`    // k values, highest-priority queue first
 	Strict     bool      `yaml:"strict,omitempty"`
+	// Order is the order inside a queue: fifo (omitted), ps or remaining.
+	Order sim.LevelOrder `yaml:"order,omitempty"`
 }
 
 // Spec returns the configuration as a policy specification for
@@ -133,7 +136,7 @@ func (l *LASMQConfig) Spec() string {
 		w[i] = strconv.FormatFloat(v, 'g', -1, 64)
 	}
 	return fmt.Sprintf("las_mq:k=%d,alpha0=%s,p=%s,weights=%s,strict=%t", l.K,
-		strconv.FormatFloat(l.Alpha0, 'g', -1, 64), strconv.FormatFloat(l.P, 'g', -1, 64), strings.Join(w, "/"), l.Strict)
+		strconv.FormatFloat(l.Alpha0, 'g', -1, 64), strconv.FormatFloat(l.P, 'g', -1, 64), strings.Join(w, "/"), l.Strict) + orderParam(l.Order)
 }
 
 // HPFSPConfig holds H-PFSP's parameters.
@@ -162,7 +165,8 @@ const bundleHeader = `# schedplan.yaml — a schedplan configuration bundle (for
 #             rates), allocation[type][class] in machines, suggested classes per
 #             type, each type's load, and what-ifs
 #   las_mq    multi-level queue: k queues, demotion thresholds on attained
-#             service (size units), queue weights (first = highest priority)
+#             service (size units), queue weights (first = highest priority),
+#             order inside a queue (fifo when omitted, ps, remaining)
 #   h_pfsp    H-PFSP parameters
 #   bounds    offline bounds on the validation window: SRPT (lower bound on
 #             mean response), FSP (protective schedule), PS
@@ -202,6 +206,9 @@ func ParseBundle(data []byte, name string) (*Bundle, error) {
 	if l := b.LASMQ; l != nil {
 		if l.K < 1 || len(l.Weights) != l.K || len(l.Thresholds) != l.K-1 {
 			return nil, fmt.Errorf("%s: las_mq: k = %d needs %d thresholds and %d weights, got %d and %d", name, l.K, l.K-1, l.K, len(l.Thresholds), len(l.Weights))
+		}
+		if _, err := sim.ParseLevelOrder(string(l.Order)); err != nil {
+			return nil, fmt.Errorf("%s: las_mq: %w", name, err)
 		}
 	}
 	return &b, nil

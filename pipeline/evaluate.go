@@ -84,7 +84,7 @@ func (e *Evaluator) RunSpec(spec string) (sim.Summary, error) {
 
 // ScoreOf reduces a summary to what tuning compares.
 func ScoreOf(s sim.Summary) Score {
-	return Score{Mean: s.Response.Mean, P99: s.Response.P99, P99Slowdown: s.Slowdown.P99}
+	return Score{Mean: s.Response.Mean, P99: s.Response.P99, P99Slowdown: s.Slowdown.P99, MeanSlowdown: s.Slowdown.Mean, Missed: s.MissedShare}
 }
 
 // LASMQ is the tuning objective: it simulates LAS_MQ with the parameters.
