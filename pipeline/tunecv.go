@@ -35,10 +35,10 @@ type CandidateScore struct {
 	Improvement float64   `json:"mean_fold_improvement"`
 	// SE is the standard error of the mean fold score (the folds' sample
 	// standard deviation over √folds; 0 with one fold).
-	SE float64 `json:"fold_improvement_se"`
-	Feasible    bool      `json:"feasible"`
-	Violations  []string  `json:"violations,omitempty"`
-	Pareto      bool      `json:"pareto_front"`
+	SE         float64  `json:"fold_improvement_se"`
+	Feasible   bool     `json:"feasible"`
+	Violations []string `json:"violations,omitempty"`
+	Pareto     bool     `json:"pareto_front"`
 	// Whole is true when the scores are on the whole folds: always when no
 	// fold was sampled; otherwise for the shortlist (and the sensitivity
 	// curves), whose Sampled and SampledImprovement keep the fold-mean
