@@ -31,7 +31,13 @@ type RunConfig struct {
 	WhatIfs   []string  `json:"what_ifs"`
 	Budget    int       `json:"budget"`
 	Objective Objective `json:"objective"`
-	Blocks    int       `json:"blocks"`
+	// Constraints bound the tuned configuration's other metrics
+	// (ParseConstraints; default DefaultConstraints).
+	Constraints string `json:"constraints"`
+	// Folds is the number of rolling-origin folds of the tuning window.
+	Folds int `json:"folds"`
+	// Blocks is no longer used (see TuneOptions.Blocks).
+	Blocks int `json:"blocks"`
 	// Current is the scheduler the cluster runs today (a policy spec);
 	// RequireImprovement compares the tuned configuration with it.
 	Current string `json:"current"`
@@ -53,7 +59,7 @@ func DefaultRunConfig() RunConfig {
 	return RunConfig{
 		Trace: "embedded", Sizes: estimate.DefaultSizeOptions(), Cluster: "default",
 		Capacity: 1, Split: 0.7, K: classify.KAuto, Solver: lp.Auto,
-		Budget: 500, Objective: MinMean, Blocks: 4,
+		Budget: 500, Objective: MinMean, Constraints: DefaultConstraints, Folds: 5, Blocks: 4,
 		Current:   FairSpec,
 		Baselines: []string{"fifo", FairSpec, "las", PaperDefault.Spec(), "srpt", "fsp+ps", "pfsp"},
 		Sigmas:    []float64{0, 0.25, 0.5, 1}, Runs: 10,
@@ -61,10 +67,6 @@ func DefaultRunConfig() RunConfig {
 		Seed:        1, ContainerMB: 1024,
 	}
 }
-
-// SizeBasedPolicies are the validated policies that use size estimates and
-// are re-run under estimation errors.
-var SizeBasedPolicies = []string{"srpt", "fsp+ps", "pfsp"}
 
 // Inputs are what Prepare read and checked: everything the stages need,
 // before any output exists.
@@ -92,6 +94,12 @@ func Prepare(cfg RunConfig) (*Inputs, error) {
 	}
 	if cfg.Runs < 1 {
 		return nil, fmt.Errorf("runs must be at least 1")
+	}
+	if _, err := ParseConstraints(cfg.Constraints); err != nil {
+		return nil, fmt.Errorf("constraints: %w", err)
+	}
+	if cfg.Folds < 1 {
+		return nil, fmt.Errorf("folds %d: need at least 1", cfg.Folds)
 	}
 	if _, err := cfg.Solver.Resolve(); err != nil {
 		return nil, fmt.Errorf("solver: %w", err)
@@ -161,8 +169,12 @@ type RunResult struct {
 	Current    string          `json:"current"`
 	// Improvement is 1 − tuned/current mean response on the validation
 	// window (negative: the tuned configuration is worse).
-	Improvement float64  `json:"improvement_over_current"`
-	Improved    bool     `json:"improved"`
+	Improvement float64 `json:"improvement_over_current"`
+	Improved    bool    `json:"improved"`
+	// TunedRow and CurrentRow are the validation rows (exact sizes) the
+	// verdict compares: response beside slowdown and missed deadlines.
+	TunedRow   ValidationRow `json:"tuned_validation"`
+	CurrentRow ValidationRow `json:"current_validation"`
 	Skipped     []string `json:"-"`
 	Ran         []string `json:"-"`
 	Files       []string `json:"files"`
@@ -245,17 +257,25 @@ func Run(in *Inputs, r *Runner) (*RunResult, error) {
 
 	// tune: LAS_MQ on the tuning window, validated on the rest.
 	tuneKey, err := r.KeyOf("tune", struct {
-		Budget    int
-		Objective Objective
-		Blocks    int
-	}{cfg.Budget, cfg.Objective, cfg.Blocks}, []string{"ingest"})
+		Budget      int
+		Objective   Objective
+		Constraints string
+		Folds       int
+		Current     string
+		Seed        uint64
+	}{cfg.Budget, cfg.Objective, cfg.Constraints, cfg.Folds, cfg.Current, cfg.Seed}, []string{"ingest"})
 	if err != nil {
 		return nil, err
 	}
 	var tr TuneReport
 	if err := r.Stage("tune", tuneKey, &tr, func() (map[string][]byte, error) {
+		cons, err := ParseConstraints(cfg.Constraints)
+		if err != nil {
+			return nil, err
+		}
 		rep, err := TuneLASMQWindows(in.SimJobs, cfg.Capacity, in.Split, TuneOptions{
-			Budget: cfg.Budget, Objective: cfg.Objective, Blocks: cfg.Blocks, Progress: r.progress("tune"),
+			Budget: cfg.Budget, Objective: cfg.Objective, Constraints: cons, Folds: cfg.Folds,
+			Current: cfg.Current, Seed: cfg.Seed, Progress: r.progress("tune"),
 		})
 		if err != nil {
 			return nil, err
@@ -339,16 +359,15 @@ func Run(in *Inputs, r *Runner) (*RunResult, error) {
 	if capSt.Secondary != nil {
 		res.Lambda = capSt.Secondary.Lambda
 	}
-	var cur, tuned float64
 	for _, row := range vs.Rows {
 		if row.Policy == cfg.Current && row.Sigma == 0 {
-			cur = row.Mean
+			res.CurrentRow = row
 		}
-		if row.Name == "tuned las_mq" {
-			tuned = row.Mean
+		if row.Name == "tuned las_mq" && row.Sigma == 0 {
+			res.TunedRow = row
 		}
 	}
-	if cur > 0 {
+	if cur, tuned := res.CurrentRow.Mean, res.TunedRow.Mean; cur > 0 {
 		res.Improvement = 1 - tuned/cur
 		res.Improved = tuned < cur
 	}

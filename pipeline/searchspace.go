@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/schedplan/schedplan/cluster/sim"
@@ -195,11 +196,11 @@ func halton(i, b int) float64 {
 // roundSig rounds to 4 significant digits, so that specifications stay
 // readable and a search does not revisit a point in the last digits.
 func roundSig(v float64) float64 {
-	if v == 0 || math.IsInf(v, 0) || math.IsNaN(v) {
+	r, err := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 4, 64), 64)
+	if err != nil {
 		return v
 	}
-	e := math.Pow(10, math.Floor(math.Log10(math.Abs(v)))-3)
-	return math.Round(v/e) * e
+	return r
 }
 
 // moves returns the neighbours of c a coordinate search tries: α_0 and p

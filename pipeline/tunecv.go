@@ -662,17 +662,35 @@ func (t *tuneCV) choose(pool []int) (int, bool) {
 	return t.cur, false
 }
 
-// runnerUp is the best feasible candidate whose mean fold score differs
-// from the choice's (another policy in effect, not a twin of it), among
-// those scored at the choice's fidelity; −1 if none.
+// runnerUp is the best feasible candidate of another kind than the
+// choice — another policy, another in-level order, or weights instead of
+// strict priority (or the reverse) — among those scored at the choice's
+// fidelity; −1 if none. Near twins of the choice (a threshold a few
+// percent off) say nothing about why it was chosen.
 func (t *tuneCV) runnerUp(chosen int) int {
 	var pool []int
 	for i := range t.res {
-		if i != chosen && t.res[i].Whole == t.res[chosen].Whole && math.Abs(t.res[i].Improvement-t.res[chosen].Improvement) > 1e-12 {
+		if i != chosen && t.res[i].Whole == t.res[chosen].Whole && kind(&t.res[i]) != kind(&t.res[chosen]) {
 			pool = append(pool, i)
 		}
 	}
 	return t.pick(pool, t.view())
+}
+
+// kind names a candidate's family: its policy, and for LAS_MQ its in-level
+// order, strict or weighted queues, one level or several.
+func kind(c *CandidateScore) string {
+	if c.LASMQ == nil {
+		return c.Policy
+	}
+	p := c.LASMQ.canonical()
+	switch {
+	case p.K == 1:
+		return "las_mq 1 " + string(p.Order)
+	case p.Strict():
+		return "las_mq strict " + string(p.Order)
+	}
+	return "las_mq weighted " + string(p.Order)
 }
 
 // shortlist returns the n best feasible candidates by the rule, then the

@@ -233,7 +233,7 @@ func explain(r *CVResult) []string {
 	cur := &c[r.CurrentIdx]
 	nf := len(r.Scored)
 	var out []string
-	out = append(out, fmt.Sprintf("Rule: the feasible candidate with the best mean fold score — the improvement over the current scheduler (%s) in %s, averaged over %d rolling-origin folds (fold i is scored on the i-th chunk of the tuning window after the chunks before it) — subject to %s on the fold means. %d candidates were scored.",
+	out = append(out, fmt.Sprintf("Rule: the feasible candidate with the best mean fold score — the improvement over the current scheduler (%s) in %s, averaged over %d rolling-origin folds (fold i is scored on the i-th chunk of the tuning window after the chunks before it) — up to one standard error, among those that meet %s on every fold. %d candidates were scored.",
 		r.Current, objectiveLabel(r.Objective), nf, r.Constraints, countScored(c)))
 	if r.NoFeasible {
 		out = append(out, "No candidate met the constraints: the current scheduler is kept.")

@@ -69,15 +69,6 @@ func validatedConfigs(cfg RunConfig, tr *TuneReport) []valConfig {
 	return list
 }
 
-func isSizeBased(spec string) bool {
-	for _, s := range SizeBasedPolicies {
-		if spec == s {
-			return true
-		}
-	}
-	return false
-}
-
 // validate simulates every configuration on the validation window and
 // returns the state and results.parquet.
 func validate(in *Inputs, cs *classState, tr *TuneReport, b *Bounds, progress func(done, total int)) (*ValidationState, map[string][]byte, error) {
@@ -100,7 +91,7 @@ func validate(in *Inputs, cs *classState, tr *TuneReport, b *Bounds, progress fu
 		units = append(units, unit{cfg: c})
 	}
 	for c, vc := range configs {
-		if !isSizeBased(vc.spec) {
+		if !usesEstimates(vc.spec) {
 			continue
 		}
 		for _, s := range cfg.Sigmas {
@@ -198,7 +189,7 @@ func validate(in *Inputs, cs *classState, tr *TuneReport, b *Bounds, progress fu
 			continue
 		}
 		for c, vc := range configs {
-			if isSizeBased(vc.spec) {
+			if usesEstimates(vc.spec) {
 				addRow(c, s, group(c, s))
 			}
 		}
@@ -232,7 +223,7 @@ func validate(in *Inputs, cs *classState, tr *TuneReport, b *Bounds, progress fu
 	}
 	st.SigmaXs = cfg.Sigmas
 	for c, vc := range configs {
-		if !isSizeBased(vc.spec) {
+		if !usesEstimates(vc.spec) {
 			continue
 		}
 		g := BoxGroup{Name: vc.name}

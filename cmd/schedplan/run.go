@@ -28,6 +28,8 @@ func init() {
 		whatIfs   []string
 		budget    int
 		objective string
+		constrain string
+		folds     int
 		blocks    int
 		current   string
 		baselines string
@@ -80,6 +82,13 @@ is not overwritten without --force.`,
 			if cfg.Objective, err = pipeline.ParseObjective(objective); err != nil {
 				return fmt.Errorf("--objective: %w", err)
 			}
+			if _, err := pipeline.ParseConstraints(constrain); err != nil {
+				return fmt.Errorf("--constraint: %w", err)
+			}
+			if folds < 1 {
+				return fmt.Errorf("--folds %d: need at least 1", folds)
+			}
+			cfg.Constraints, cfg.Folds = constrain, folds
 			cfg.WhatIfs, cfg.Budget, cfg.Blocks, cfg.Current, cfg.Runs, cfg.Seed, cfg.ContainerMB = whatIfs, budget, blocks, current, runs, seed, contMB
 			if cfg.Baselines, err = parsePolicies(baselines); err != nil {
 				return fmt.Errorf("--baselines: %w", err)
@@ -133,8 +142,11 @@ is not overwritten without --force.`,
 	f.StringVar(&solverF, "solver", "auto", "LP solver: clp, gonum or auto")
 	f.StringArrayVar(&whatIfs, "what-if", nil, "capacity what-if, e.g. R2=+10,R5=-1 (repeatable)")
 	f.IntVar(&budget, "budget", def.Budget, "LAS_MQ candidates to simulate when tuning")
-	f.StringVar(&objective, "objective", string(def.Objective), "tuning objective: mean, p99 or mix")
-	f.IntVar(&blocks, "blocks", def.Blocks, "blocks the tuning window is simulated in")
+	f.StringVar(&objective, "objective", string(def.Objective), "tuning objective: mean, p99, mix, slowdown, p99-slowdown or missed")
+	f.StringVar(&constrain, "constraint", def.Constraints, `tuning constraints, e.g. "p99-slowdown<=current,missed<=current+0.01", or "none"`)
+	f.IntVar(&folds, "folds", def.Folds, "rolling-origin folds of the tuning window")
+	f.IntVar(&blocks, "blocks", def.Blocks, "no longer used: the tuning window is scored in --folds folds")
+	_ = f.MarkDeprecated("blocks", "the tuning window is scored in rolling-origin folds (--folds)")
 	f.StringVar(&current, "current", def.Current, "the scheduler the cluster runs today (policy spec)")
 	f.StringVar(&baselines, "baselines", strings.Join(def.Baselines, ","), "policies validated beside the tuned configuration")
 	f.StringVar(&sigmas, "sigmas", "0,0.25,0.5,1", "log-normal σ the size-based policies are validated with")
@@ -153,18 +165,14 @@ func printRun(w io.Writer, dir string, res *pipeline.RunResult, took time.Durati
 	fmt.Fprintf(w, "capacity: λ = %.4g (the cluster sustains %.3g × today's arrival rates)\n", res.Lambda, res.Lambda)
 	fmt.Fprintf(w, "tuned LAS_MQ: %s\n\n", res.TunedSpec)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "validation window\tσ\tmean response\tp99\tgap to SRPT bound\tmissed PS deadlines\t")
+	fmt.Fprintln(tw, "validation window\tσ\tmean response (s)\tp99 (s)\tmean slowdown\tp99 slowdown\tgap to SRPT bound\tmissed PS deadlines\t")
 	for _, r := range res.Validation {
 		if r.Sigma != 0 {
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%g\t%.4g\t%.4g\t%+.1f%%\t%.0f\t\n", r.Name, r.Sigma, r.Mean, r.P99, 100*r.Gap, r.Missed)
+		fmt.Fprintf(tw, "%s\t%g\t%.4g\t%.4g\t%.4g\t%.4g\t%+.1f%%\t%.0f\t\n", r.Name, r.Sigma, r.Mean, r.P99, r.MeanSlowdown, r.P99Slowdown, 100*r.Gap, r.Missed)
 	}
 	tw.Flush()
-	if res.Improved {
-		fmt.Fprintf(w, "\nthe tuned configuration beats the current scheduler (%s) by %.1f%% in mean response\n", res.Current, 100*res.Improvement)
-	} else {
-		fmt.Fprintf(w, "\nthe tuned configuration does NOT beat the current scheduler (%s): %+.1f%% mean response\n", res.Current, -100*res.Improvement)
-	}
+	fmt.Fprintf(w, "\n%s\n", pipeline.Verdict(res))
 	fmt.Fprintf(w, "wrote %s/{%s} in %.1f s\n", strings.TrimRight(dir, "/"), strings.Join(res.Files, ","), took.Seconds())
 }
