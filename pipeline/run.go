@@ -175,9 +175,9 @@ type RunResult struct {
 	// verdict compares: response beside slowdown and missed deadlines.
 	TunedRow   ValidationRow `json:"tuned_validation"`
 	CurrentRow ValidationRow `json:"current_validation"`
-	Skipped     []string `json:"-"`
-	Ran         []string `json:"-"`
-	Files       []string `json:"files"`
+	Skipped    []string      `json:"-"`
+	Ran        []string      `json:"-"`
+	Files      []string      `json:"files"`
 }
 
 // Run runs every stage into r.Dir. in comes from Prepare.
