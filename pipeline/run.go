@@ -169,15 +169,16 @@ type RunResult struct {
 	Current    string          `json:"current"`
 	// Improvement is 1 − tuned/current mean response on the validation
 	// window (negative: the tuned configuration is worse).
-	Improvement float64 `json:"improvement_over_current"`
-	Improved    bool    `json:"improved"`
+	Improvement float64  `json:"improvement_over_current"`
+	Improved    bool     `json:"improved"`
+	Skipped     []string `json:"-"`
+	Ran         []string `json:"-"`
+	Files       []string `json:"files"`
+
 	// TunedRow and CurrentRow are the validation rows (exact sizes) the
 	// verdict compares: response beside slowdown and missed deadlines.
 	TunedRow   ValidationRow `json:"tuned_validation"`
 	CurrentRow ValidationRow `json:"current_validation"`
-	Skipped    []string      `json:"-"`
-	Ran        []string      `json:"-"`
-	Files      []string      `json:"files"`
 }
 
 // Run runs every stage into r.Dir. in comes from Prepare.
