@@ -134,7 +134,7 @@ func FuzzRun(f *testing.F) {
 		}
 		done := make(chan result, 1)
 		go func() {
-			err, p := runCaught(fastConfig(path), out)
+			p, err := runCaught(fastConfig(path), out)
 			done <- result{err, p}
 		}()
 		var r result

@@ -58,7 +58,7 @@ func TestPlotsSurviveExtremeSeries(t *testing.T) {
 			},
 		}
 		for fn, f := range cases {
-			png, err, panicked := call(f)
+			png, panicked, err := call(f)
 			if panicked != nil {
 				t.Errorf("%s on %s: panic: %v", fn, name, panicked)
 				continue
@@ -78,7 +78,7 @@ func TestPlotsSurviveExtremeSeries(t *testing.T) {
 
 var notes = map[string]string{}
 
-func call(f func() ([]byte, error)) (png []byte, err error, panicked any) {
+func call(f func() ([]byte, error)) (png []byte, panicked any, err error) {
 	defer func() { panicked = recover() }()
 	png, err = f()
 	return

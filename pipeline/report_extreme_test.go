@@ -107,7 +107,7 @@ func TestRunReportSurvivesExtremeLogs(t *testing.T) {
 				t.Fatal(err)
 			}
 			out := filepath.Join(dir, "out")
-			err, panicked := runCaught(fastConfig(path), out)
+			panicked, err := runCaught(fastConfig(path), out)
 			if panicked != nil {
 				t.Fatalf("panic: %v", panicked)
 			}
@@ -133,13 +133,14 @@ func TestRunReportSurvivesExtremeLogs(t *testing.T) {
 }
 
 // runCaught runs Prepare and Run, turning a panic into a value.
-func runCaught(cfg RunConfig, out string) (err error, panicked any) {
+func runCaught(cfg RunConfig, out string) (panicked any, err error) {
 	defer func() { panicked = recover() }()
 	in, err := Prepare(cfg)
 	if err != nil {
-		return err, nil
+		return nil, err
 	}
 	r := &Runner{Dir: out}
+	defer r.Close()
 	_, err = Run(in, r)
-	return err, nil
+	return nil, err
 }
