@@ -170,13 +170,17 @@ func checkWritable(dir string) error {
 // os.CreateTemp(dir, "."+base+".tmp-*"), whose * is digits).
 var leftover = regexp.MustCompile(`^\..+\.tmp-[0-9]+$`)
 
-// removeLeftovers removes, under dir, the temporary files of an earlier run
+// removeLeftovers removes, in dir and its immediate subdirectories (where
+// stages write, .schedplan included), the temporary files of an earlier run
 // that was killed while writing. The caller holds dir's lock, so no live
 // run of another process is writing them.
 func removeLeftovers(dir string) error {
 	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil // unreadable parts are not ours to clean
+		}
+		if d.IsDir() && p != dir && filepath.Dir(p) != filepath.Clean(dir) {
+			return filepath.SkipDir
 		}
 		if d.Type().IsRegular() && leftover.MatchString(d.Name()) {
 			if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {

@@ -265,7 +265,7 @@ func TestRunnerRemovesLeftoverTemporaryFiles(t *testing.T) {
 	}
 	r.Close()
 	leftovers := []string{".classes.parquet.tmp-123456", filepath.Join(StampDir, ".classify.json.tmp-42"), filepath.Join("sub", ".a2.txt.tmp-7")}
-	kept := []string{".keep.tmp-abc", "mine.tmp-1", ".x.tmp-", "notes.txt", filepath.Join("sub", "a2.txt")}
+	kept := []string{".keep.tmp-abc", "mine.tmp-1", ".x.tmp-", "notes.txt", filepath.Join("sub", "a2.txt"), filepath.Join("sub", "deep", ".y.tmp-3")}
 	for _, n := range append(leftovers, kept...) {
 		p := filepath.Join(dir, n)
 		os.MkdirAll(filepath.Dir(p), 0o755)
