@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"math"
 	"sort"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -104,11 +105,17 @@ func setAxis(ax *plot.Axis, s span, logScale bool) error {
 type logTicks struct{}
 
 func (logTicks) Ticks(lo, hi float64) []plot.Tick {
-	lo, hi = math.Min(math.Max(lo, 1e-300), 1e300), math.Max(math.Min(hi, 1e300), 1e-300)
+	lo, hi = math.Min(math.Max(lo, 1e-300), 1e308), math.Max(math.Min(hi, 1e308), 1e-300)
 	if lo >= hi {
 		return []plot.Tick{{Value: lo, Label: fmt.Sprintf("%g", lo)}}
 	}
-	return plot.LogTicks{Prec: -1}.Ticks(lo, hi)
+	ticks := plot.LogTicks{Prec: -1}.Ticks(lo, hi)
+	for i := range ticks {
+		if ticks[i].Label != "" { // powers of ten drift when multiplied up: 9.999…e+305
+			ticks[i].Label = strconv.FormatFloat(ticks[i].Value, 'g', 3, 64)
+		}
+	}
+	return ticks
 }
 
 // dropped names how many values of a series were not drawn.
