@@ -12,6 +12,7 @@ type simBuffers struct {
 	sim  sim.Simulator
 	m    sim.Metrics
 	done []float64
+	resp []float64
 }
 
 // Evaluator simulates policies on a fixed set of jobs; it is safe for
@@ -52,21 +53,22 @@ func (e *Evaluator) RunRows(p sim.Policy, name string, run int, rows *JobRows) (
 		if err != nil {
 			return sim.Summary{}, fmt.Errorf("%s: %w", p.Name(), err)
 		}
-		s := b.m.Compute(e.Jobs, r.Completion, e.Capacity, e.Deadlines)
+		s := b.m.ComputeRun(e.Jobs, r, e.Capacity, e.Deadlines)
 		if rows != nil {
 			rows.Append(name, run, e.Jobs, r.Completion, &b.m, e.Deadlines)
 		}
 		return s, nil
 	}
-	b.done = b.done[:0]
+	b.done, b.resp = b.done[:0], b.resp[:0]
 	for k := 0; k < blocks; k++ {
 		r, err := b.sim.Run(e.Jobs[k*n/blocks:(k+1)*n/blocks], e.Capacity, p)
 		if err != nil {
 			return sim.Summary{}, fmt.Errorf("%s: %w", p.Name(), err)
 		}
 		b.done = append(b.done, r.Completion...)
+		b.resp = append(b.resp, r.Response...)
 	}
-	s := b.m.Compute(e.Jobs, b.done, e.Capacity, e.Deadlines)
+	s := b.m.ComputeRun(e.Jobs, &sim.Result{Completion: b.done, Response: b.resp}, e.Capacity, e.Deadlines)
 	if rows != nil {
 		rows.Append(name, run, e.Jobs, b.done, &b.m, e.Deadlines)
 	}

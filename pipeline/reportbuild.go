@@ -96,19 +96,22 @@ func buildReport(in *Inputs, bd *Bundle, cs *classState, capSt *capacityState, t
 	for _, e := range tr.Result.VsK {
 		sk.X, sk.Y = append(sk.X, float64(e.Params.K)), append(sk.Y, e.Score.Mean)
 	}
-	figA, err := PlotLines("Sensitivity to the first threshold (tuning window)", "log10 α0", "mean response (s)", []XYSeries{sa}, true)
+	figA, err := NewFigure("Mean response vs α0", "other parameters at the best point", func() ([]byte, error) {
+		return PlotLines("Sensitivity to the first threshold (tuning window)", "log10 α0", "mean response (s)", []XYSeries{sa}, true)
+	})
 	if err != nil {
 		return nil, err
 	}
-	figK, err := PlotLines("Sensitivity to the number of queues (tuning window)", "k", "mean response (s)", []XYSeries{sk}, true)
+	figK, err := NewFigure("Mean response vs k", "other parameters at the best point", func() ([]byte, error) {
+		return PlotLines("Sensitivity to the number of queues (tuning window)", "k", "mean response (s)", []XYSeries{sk}, true)
+	})
 	if err != nil {
 		return nil, err
 	}
 	rep.Sections = append(rep.Sections, Section{ID: "tuning", Title: "Tuned LAS_MQ",
-		Intro:  fmt.Sprintf("Best of %d candidates: %v; thresholds %s, weights %s.", len(tr.Result.Evaluated), best, fmtFloats(best.Thresholds()), fmtFloats(best.Weights())),
-		Tables: []TableBlock{tt, rt},
-		Figures: []Figure{{Title: "Mean response vs α0", Caption: "other parameters at the best point", PNG: figA},
-			{Title: "Mean response vs k", Caption: "other parameters at the best point", PNG: figK}}})
+		Intro:   fmt.Sprintf("Best of %d candidates: %v; thresholds %s, weights %s.", len(tr.Result.Evaluated), best, fmtFloats(best.Thresholds()), fmtFloats(best.Weights())),
+		Tables:  []TableBlock{tt, rt},
+		Figures: []Figure{figA, figK}})
 
 	// Bounds.
 	bt := TableBlock{Highlight: -1, Header: []string{"bound (validation window, exact sizes)", "mean response"}, Rows: [][]string{
@@ -130,29 +133,31 @@ func buildReport(in *Inputs, bd *Bundle, cs *classState, capSt *capacityState, t
 	if !res.Improved {
 		verdict = fmt.Sprintf("The tuned configuration does NOT beat the current scheduler (%s) on the validation window (%.1f%%).", res.Current, 100*res.Improvement)
 	}
-	cdf, err := PlotCDF("Response time CDF, validation window", "response time (s)", vs.CDF)
-	if err != nil {
-		return nil, err
+	var figs []Figure
+	for _, f := range []struct {
+		title, caption string
+		plot           func() ([]byte, error)
+	}{
+		{"Response-time CDFs", "one curve per configuration, exact sizes", func() ([]byte, error) {
+			return PlotCDF("Response time CDF, validation window", "response time (s)", vs.CDF)
+		}},
+		{"Per-class mean response", "classes of the secondary classification", func() ([]byte, error) {
+			return PlotBars("Mean response per class, validation window", "mean response (s)", vs.ClassNames, vs.PerClass)
+		}},
+		{"Sojourn vs σ", fmt.Sprintf("size-based policies, %d runs per σ (box: quartiles over runs)", in.Config.Runs), func() ([]byte, error) {
+			return PlotBoxes("Mean response vs size-estimation error", "σ (log-normal)", "mean response (s)", vs.SigmaXs, vs.SigmaBoxes)
+		}},
+		{"Sojourn vs load", "validation window with every size scaled", func() ([]byte, error) {
+			return PlotLines("Mean response vs offered load, validation window", "load", "mean response (s)", vs.LoadCurves, true)
+		}},
+	} {
+		fig, err := NewFigure(f.title, f.caption, f.plot)
+		if err != nil {
+			return nil, err
+		}
+		figs = append(figs, fig)
 	}
-	bars, err := PlotBars("Mean response per class, validation window", "mean response (s)", vs.ClassNames, vs.PerClass)
-	if err != nil {
-		return nil, err
-	}
-	boxes, err := PlotBoxes("Mean response vs size-estimation error", "σ (log-normal)", "mean response (s)", vs.SigmaXs, vs.SigmaBoxes)
-	if err != nil {
-		return nil, err
-	}
-	loads, err := PlotLines("Mean response vs offered load, validation window", "load", "mean response (s)", vs.LoadCurves, true)
-	if err != nil {
-		return nil, err
-	}
-	rep.Sections = append(rep.Sections, Section{ID: "validation", Title: "Validation", Intro: verdict, Tables: []TableBlock{vt},
-		Figures: []Figure{
-			{Title: "Response-time CDFs", Caption: "one curve per configuration, exact sizes", PNG: cdf},
-			{Title: "Per-class mean response", Caption: "classes of the secondary classification", PNG: bars},
-			{Title: "Sojourn vs σ", Caption: fmt.Sprintf("size-based policies, %d runs per σ (box: quartiles over runs)", in.Config.Runs), PNG: boxes},
-			{Title: "Sojourn vs load", Caption: "validation window with every size scaled", PNG: loads},
-		}})
+	rep.Sections = append(rep.Sections, Section{ID: "validation", Title: "Validation", Intro: verdict, Tables: []TableBlock{vt}, Figures: figs})
 
 	var buf bytes.Buffer
 	if err := WriteReport(&buf, rep); err != nil {
