@@ -22,8 +22,8 @@ func TestSpecRoundTrip(t *testing.T) {
 		"las_mq:k=4,alpha0=0.5,p=3,decay=0.5",
 		"las_mq:k=4,alpha0=0.5,p=3,decay=0",
 		"las_mq:k=4,alpha0=0.5,p=3,decay=1",
-		"las_mq:k=3,alpha0=2,p=4,weights=1/0/0",                // not strict, though it behaves alike
-		"las_mq:k=3,alpha0=2,p=4,weights=4/2/1",                // not of the decay form (w0 ≠ 1)
+		"las_mq:k=3,alpha0=2,p=4,weights=1/0/0",                 // not strict, though it behaves alike
+		"las_mq:k=3,alpha0=2,p=4,weights=4/2/1",                 // not of the decay form (w0 ≠ 1)
 		"las_mq:k=3,alpha0=2,p=4,weights=1/0.5/0.3,strict=true", // strict with weights
 		"las_mq:k=3,alpha0=2,p=4,strict=true",
 		"las_mq:k=1",

@@ -1,11 +1,11 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"text/tabwriter"
 
+	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/pipeline"
 	"github.com/spf13/cobra"
@@ -21,11 +21,10 @@ type boundsRow struct {
 	MaxLate     float64 `json:"max_lateness_s"`
 }
 
-func init() {
+func newBoundsCmd(a *app) *cobra.Command {
 	var (
 		tf       traceFlags
 		wf       windowFlags
-		window   string
 		policies string
 		asJSON   bool
 		out      string
@@ -41,12 +40,13 @@ protective schedule: FSP with exact sizes misses no PS deadline). Each policy
 of --policy is then measured against them: its gap to the lower bound and how
 many jobs miss their PS deadline, and by how much.
 
---window picks the jobs: all (default), tune or validate (see --split).`,
+--window picks the jobs: all (default), tune or validate (see --split). The
+capacity is in the units of the sizes (see simulate).`,
 		Example: `  schedplan bounds
   schedplan bounds --window validate --policy fifo,gps,las_mq:k=8,alpha0=2,p=4 --out deadlines.parquet`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			specs, err := parsePolicies(policies)
+			specs, err := parsePolicies("policy", policies)
 			if err != nil {
 				return err
 			}
@@ -55,33 +55,24 @@ many jobs miss their PS deadline, and by how much.
 					return err
 				}
 			}
-			jobs, split, source, err := wf.load(&tf)
+			sj, err := wf.load(&tf)
 			if err != nil {
 				return err
 			}
-			tune, val := split.Windows(jobs)
-			switch window {
-			case "all":
-			case "tune":
-				jobs = tune
-			case "validate":
-				jobs = val
-			default:
-				return fmt.Errorf("--window %q: use all, tune or validate", window)
-			}
-			b, err := pipeline.ComputeBounds(jobs, wf.capacity)
+			jobs, source, window := sj.jobs, sj.sized.jobs.Source, wf.window
+			b, err := pipeline.ComputeBounds(jobs, sj.capacity)
 			if err != nil {
 				return err
 			}
-			ev := pipeline.NewEvaluator(jobs, wf.capacity)
-			ev.Deadlines = b.Deadlines
+			x := &pipeline.Experiment{Jobs: jobs, Capacity: sj.capacity, Deadlines: b.Deadlines, Policies: specs, Runs: 1}
+			res, err := x.Run(cmd.Context(), pipeline.RunOptions{})
+			if err != nil {
+				return err
+			}
 			var rows []boundsRow
-			for _, s := range specs {
-				sum, err := ev.RunSpec(s)
-				if err != nil {
-					return err
-				}
-				rows = append(rows, boundsRow{Policy: s, Mean: sum.Response.Mean, Gap: b.Gap(sum.Response.Mean),
+			for _, p := range res.Policies {
+				sum := p.Summaries[0]
+				rows = append(rows, boundsRow{Policy: p.Policy, Mean: sum.Response.Mean, Gap: b.Gap(sum.Response.Mean),
 					Missed: sum.Missed, MissedShare: sum.MissedShare, MaxLate: sum.MaxLate})
 			}
 			if out != "" {
@@ -96,9 +87,7 @@ many jobs miss their PS deadline, and by how much.
 				}
 			}
 			if asJSON {
-				enc := json.NewEncoder(cmd.OutOrStdout())
-				enc.SetIndent("", "  ")
-				return enc.Encode(struct {
+				return writeJSON(cmd.OutOrStdout(), struct {
 					Trace    string           `json:"trace"`
 					Window   string           `json:"window"`
 					Bounds   *pipeline.Bounds `json:"bounds"`
@@ -110,14 +99,13 @@ many jobs miss their PS deadline, and by how much.
 		},
 	}
 	tf.register(cmd)
-	wf.register(cmd)
+	wf.register(cmd, "all")
 	f := cmd.Flags()
-	f.StringVar(&window, "window", "all", "jobs to bound: all, tune or validate")
-	f.StringVarP(&policies, "policy", "p", "fifo,"+pipeline.FairSpec+",las,"+pipeline.PaperDefault.Spec()+",srpt,fsp+ps", "policies to measure against the bounds")
+	f.StringVarP(&policies, "policy", "p", "fifo,"+pipeline.FairSpec+",las,"+sim.DefaultLASMQ().Spec()+",srpt,fsp+ps", "policies to measure against the bounds")
 	f.BoolVar(&asJSON, "json", false, "print JSON")
 	f.StringVarP(&out, "out", "o", "", "write every job's PS deadline to a .parquet, .arrow or .csv file")
 	f.BoolVar(&force, "force", false, "overwrite --out")
-	rootCmd.AddCommand(cmd)
+	return cmd
 }
 
 func printBounds(out io.Writer, source, window string, b *pipeline.Bounds, rows []boundsRow) {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -16,7 +15,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() {
+func newClassifyCmd(a *app) *cobra.Command {
 	var (
 		tf          traceFlags
 		kFlag       string
@@ -38,11 +37,11 @@ func init() {
 		Short: "Classify jobs with k-means: COSHH's primary and secondary classes with α and μ",
 		Long: `classify groups the jobs of a log into classes of "common jobs" with k-means
 (k-means++ seeding, restarts in parallel, the run of least inertia kept) on
-scaled job features, as COSHH does (seed 003 §3.1): a primary classification
+scaled job features, as Rasooli and Down's COSHH does (§3.1): a primary classification
 of the jobs of users with min_share > 0 in the cluster spec, and a secondary
 classification of all jobs.
 
-Per class it prints the seed 003 Table 4 layout — jobs, mean duration, input,
+Per class it prints COSHH's Table 4 layout — jobs, mean duration, input,
 shuffle and output bytes, map and reduce task-seconds — with the mean job
 size, the arrival rate α (jobs/s over the log's span) and, per machine type
 of the cluster spec, μ = slots × exec_rate / mean size (jobs/s one machine
@@ -99,10 +98,11 @@ the first F of the jobs by submit time, using only what is known at submission
 			if err != nil {
 				return fmt.Errorf("--cluster: %w", err)
 			}
-			j, sizes, err := tf.readClusterSized(spec)
+			s, err := tf.readSized()
 			if err != nil {
 				return err
 			}
+			j, sizes := s.jobs, s.containerSeconds(spec)
 			opt := classify.Options{K: k, KMin: kMin, KMax: kMax, Features: feats, Scaling: method, FeatureScaling: perFeature, Init: init, Restarts: restarts, Seed: seed,
 				OnK: func(s classify.KScore) {
 					slog.Debug("k-means", "k", s.K, "inertia", s.Inertia, "silhouette", s.Silhouette)
@@ -118,7 +118,7 @@ the first F of the jobs by submit time, using only what is known at submission
 				rep.ArrivalRate = float64(j.Len()) / s
 			}
 			if holdout > 0 {
-				rep.HoldOut, err = holdOutPredictor(j, sizes, spec, holdout, opt)
+				rep.HoldOut, err = classify.HoldOutPredictor(j, sizes, spec, holdout, opt)
 				if err != nil {
 					return fmt.Errorf("--holdout: %w", err)
 				}
@@ -137,9 +137,7 @@ the first F of the jobs by submit time, using only what is known at submission
 			}
 			w := cmd.OutOrStdout()
 			if asJSON {
-				enc := json.NewEncoder(w)
-				enc.SetIndent("", "  ")
-				return enc.Encode(rep)
+				return writeJSON(w, rep.jsonSafe())
 			}
 			printClassify(w, &rep)
 			return nil
@@ -155,103 +153,73 @@ the first F of the jobs by submit time, using only what is known at submission
 	f.StringVar(&initName, "init", "k-means++", "k-means seeding: k-means++, greedy (2+ln k candidates per step, the best kept) or uniform")
 	f.IntVar(&restarts, "restarts", 10, "k-means restarts (run in parallel; the least inertia is kept)")
 	f.Uint64Var(&seed, "seed", 0, "random seed (results do not depend on the number of cores)")
-	f.StringVar(&clusterPath, "cluster", "default", `cluster spec (YAML) for min shares and μ; "default" is the six-resource cluster of seed 003 Table 3`)
+	f.StringVar(&clusterPath, "cluster", "default", `cluster spec (YAML) for min shares and μ; "default" is the six-resource cluster of Rasooli and Down's COSHH (Table 3)`)
 	f.StringVar(&out, "out", "", "write the classes table (.parquet, .arrow, .csv or .tsv)")
 	f.StringVar(&jobsOut, "jobs-out", "", "write every job's class in each classification (.parquet, .arrow, .csv or .tsv)")
 	f.BoolVar(&force, "force", false, "overwrite existing output files")
 	f.BoolVar(&asJSON, "json", false, "print JSON instead of tables")
 	f.Float64Var(&holdout, "holdout", 0, "measure the class-based size predictor: train on this fraction of the jobs by submit time (e.g. 0.7), test on the rest")
-	rootCmd.AddCommand(cmd)
+	return cmd
 }
 
 // classifyReport is what `schedplan classify` prints.
 type classifyReport struct {
-	Trace       string           `json:"trace"`
-	Cluster     string           `json:"cluster"`
-	Jobs        int              `json:"jobs"`
-	ArrivalRate float64          `json:"arrival_rate_per_s"`
-	Primary     *classify.Result `json:"primary"`
-	Secondary   *classify.Result `json:"secondary"`
-	HoldOut     *holdOutReport   `json:"size_predictor,omitempty"`
-	Wrote       []string         `json:"wrote,omitempty"`
+	Trace       string                  `json:"trace"`
+	Cluster     string                  `json:"cluster"`
+	Jobs        int                     `json:"jobs"`
+	ArrivalRate float64                 `json:"arrival_rate_per_s"`
+	Primary     *classify.Result        `json:"primary"`
+	Secondary   *classify.Result        `json:"secondary"`
+	HoldOut     *classify.HoldOutResult `json:"-"`
+	Wrote       []string                `json:"wrote,omitempty"`
 }
 
-// holdOutReport is the class-based size predictor measured on held-out jobs.
-type holdOutReport struct {
-	TrainFraction float64                      `json:"train_fraction"`
-	Features      []string                     `json:"features"`
-	K             int                          `json:"k"`
-	TrainJobs     int                          `json:"train_jobs"`
-	TestJobs      int                          `json:"test_jobs"`
-	Errors        map[string]predictionErrJSON `json:"errors"`
-	order         []string
-}
-
-// predictionErrJSON is estimate.PredictionError with NaN as null.
-type predictionErrJSON struct {
-	Jobs          int      `json:"jobs"`
-	Skipped       int      `json:"skipped"`
-	MedianAbsRel  *float64 `json:"median_abs_rel_error"`
-	MeanAbsRel    *float64 `json:"mean_abs_rel_error"`
-	MedianAbsLog  *float64 `json:"median_abs_log_error"`
-	MeanAbsLog    *float64 `json:"mean_abs_log_error"`
-	RMSLog        *float64 `json:"rms_log_error"`
-	WithinFactor2 *float64 `json:"within_factor_2"`
-	MeanSignedLog *float64 `json:"mean_log_bias"`
-}
-
-func finiteOrNil(v float64) *float64 {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return nil
-	}
-	return &v
-}
-
-func toErrJSON(e estimate.PredictionError) predictionErrJSON {
-	return predictionErrJSON{e.Jobs, e.Skipped, finiteOrNil(e.MedianAbsRel), finiteOrNil(e.MeanAbsRel),
-		finiteOrNil(e.MedianAbsLog), finiteOrNil(e.MeanAbsLog), finiteOrNil(e.RMSLog),
-		finiteOrNil(e.WithinFactor2), finiteOrNil(e.MeanSignedLog)}
-}
-
-// holdOutPredictor fits classes on the first frac of the jobs by submit time
-// with the submit-time features only, assigns the other jobs to the nearest
-// class and measures the class-based size predictor on them.
-func holdOutPredictor(j *data.Jobs, sizes []float64, spec *cluster.Spec, frac float64, opt classify.Options) (*holdOutReport, error) {
-	train, test, err := estimate.SplitBySubmit(j.Submit, frac)
-	if err != nil {
-		return nil, err
-	}
-	feats, _ := classify.DefaultFeatures(j, sizes, nil, classify.SubmitFeatures)
-	if len(feats) == 0 {
-		return nil, fmt.Errorf("%s: the log has none of the features known at submission (%s) for every job",
-			j.Source, strings.Join(classify.SubmitFeatures, ", "))
-	}
-	opt.Features = feats
-	if opt.K == classify.KUsers {
-		opt.K = classify.KAuto
-	}
-	r, err := classify.ClassifyRows(j, sizes, spec, train, opt)
-	if err != nil {
-		return nil, err
-	}
-	testClass, err := r.PredictRows(j, sizes, test)
-	if err != nil {
-		return nil, err
-	}
-	h, err := estimate.EvaluateClassPredictor(sizes, train, test, r.Assign, testClass, r.K)
-	if err != nil {
-		return nil, err
-	}
-	rep := &holdOutReport{TrainFraction: frac, Features: feats, K: r.K, TrainJobs: h.Train, TestJobs: h.Test,
-		Errors: map[string]predictionErrJSON{}}
-	for _, e := range []struct {
+// predictors are the hold-out's predictors, in print order.
+func (h *classifyReport) predictors() []struct {
+	name string
+	e    estimate.PredictionError
+} {
+	return []struct {
 		name string
 		e    estimate.PredictionError
-	}{{"class mean", h.ClassMean}, {"class median", h.ClassMedian}, {"global mean", h.GlobalMean}, {"global median", h.GlobalMed}} {
-		rep.Errors[strings.ReplaceAll(e.name, " ", "_")] = toErrJSON(e.e)
-		rep.order = append(rep.order, e.name)
+	}{{"class mean", h.HoldOut.ClassMean}, {"class median", h.HoldOut.ClassMedian}, {"global mean", h.HoldOut.GlobalMean}, {"global median", h.HoldOut.GlobalMed}}
+}
+
+// jsonSafe is the report with the hold-out's errors as JSON can hold them
+// (NaN as null), keyed by predictor.
+func (h *classifyReport) jsonSafe() any {
+	type errJSON struct {
+		Jobs          int      `json:"jobs"`
+		Skipped       int      `json:"skipped"`
+		MedianAbsRel  *float64 `json:"median_abs_rel_error"`
+		MeanAbsRel    *float64 `json:"mean_abs_rel_error"`
+		MedianAbsLog  *float64 `json:"median_abs_log_error"`
+		MeanAbsLog    *float64 `json:"mean_abs_log_error"`
+		RMSLog        *float64 `json:"rms_log_error"`
+		WithinFactor2 *float64 `json:"within_factor_2"`
+		MeanSignedLog *float64 `json:"mean_log_bias"`
 	}
-	return rep, nil
+	type holdOutJSON struct {
+		TrainFraction float64            `json:"train_fraction"`
+		Features      []string           `json:"features"`
+		K             int                `json:"k"`
+		TrainJobs     int                `json:"train_jobs"`
+		TestJobs      int                `json:"test_jobs"`
+		Errors        map[string]errJSON `json:"errors"`
+	}
+	out := struct {
+		*classifyReport
+		HoldOut *holdOutJSON `json:"size_predictor,omitempty"`
+	}{classifyReport: h}
+	if ho := h.HoldOut; ho != nil {
+		out.HoldOut = &holdOutJSON{ho.TrainFraction, ho.Features, ho.K, ho.Train, ho.Test, map[string]errJSON{}}
+		for _, p := range h.predictors() {
+			e := p.e
+			out.HoldOut.Errors[strings.ReplaceAll(p.name, " ", "_")] = errJSON{e.Jobs, e.Skipped, finiteOrNil(e.MedianAbsRel), finiteOrNil(e.MeanAbsRel),
+				finiteOrNil(e.MedianAbsLog), finiteOrNil(e.MeanAbsLog), finiteOrNil(e.RMSLog), finiteOrNil(e.WithinFactor2), finiteOrNil(e.MeanSignedLog)}
+		}
+	}
+	return out
 }
 
 func printClassify(w io.Writer, rep *classifyReport) {
@@ -265,13 +233,13 @@ func printClassify(w io.Writer, rep *classifyReport) {
 	}
 	if h := rep.HoldOut; h != nil {
 		fmt.Fprintf(w, "\nclass-based size predictor: classes fitted on the first %.0f%% of the jobs by submit time (%d jobs; features %s; k = %d), tested on the other %d\n",
-			100*h.TrainFraction, h.TrainJobs, strings.Join(h.Features, ","), h.K, h.TestJobs)
+			100*h.TrainFraction, h.Train, strings.Join(h.Features, ","), h.K, h.Test)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintln(tw, "predictor\tmedian |rel err|\tmean |rel err|\tmedian |log err|\tmean |log err|\trms log err\twithin ×2\t")
-		for _, name := range h.order {
-			e := h.Errors[strings.ReplaceAll(name, " ", "_")]
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", name, fmtPtr(e.MedianAbsRel, "%.3g"), fmtPtr(e.MeanAbsRel, "%.3g"),
-				fmtPtr(e.MedianAbsLog, "%.3g"), fmtPtr(e.MeanAbsLog, "%.3g"), fmtPtr(e.RMSLog, "%.3g"), fmtPct(e.WithinFactor2))
+		for _, p := range rep.predictors() {
+			e := p.e
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", p.name, fmtFloat(e.MedianAbsRel, "%.3g"), fmtFloat(e.MeanAbsRel, "%.3g"),
+				fmtFloat(e.MedianAbsLog, "%.3g"), fmtFloat(e.MeanAbsLog, "%.3g"), fmtFloat(e.RMSLog, "%.3g"), fmtFloat(100*e.WithinFactor2, "%.1f%%"))
 		}
 		tw.Flush()
 	}
@@ -285,13 +253,6 @@ func fmtPtr(v *float64, format string) string {
 		return "-"
 	}
 	return fmt.Sprintf(format, *v)
-}
-
-func fmtPct(v *float64) string {
-	if v == nil {
-		return "-"
-	}
-	return fmt.Sprintf("%.1f%%", 100**v)
 }
 
 func printClasses(w io.Writer, r *classify.Result) {
@@ -359,7 +320,7 @@ func fmtFloat(v float64, format string) string {
 	return fmt.Sprintf(format, v)
 }
 
-// fmtBytes prints a byte count with a decimal unit, as seed 003 Table 4 does
+// fmtBytes prints a byte count with a decimal unit, as COSHH's Table 4 does
 // (21KB, 1.9GB, 7.6TB).
 func fmtBytes(v float64) string {
 	if math.IsNaN(v) {

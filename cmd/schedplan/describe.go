@@ -1,17 +1,15 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"text/tabwriter"
 
-	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/pipeline"
 	"github.com/spf13/cobra"
 )
 
-func init() {
+func newDescribeCmd(a *app) *cobra.Command {
 	var (
 		tf       traceFlags
 		asJSON   bool
@@ -24,19 +22,13 @@ func init() {
   schedplan describe --trace jobs.parquet --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			j, err := tf.read()
+			s, err := tf.readSized()
 			if err != nil {
 				return err
 			}
-			sizes, src, err := estimate.Sizes(j, tf.sizeOptions())
-			if err != nil {
-				return err
-			}
-			w := pipeline.Describe(j, sizes, src)
+			w := pipeline.Describe(s.jobs, s.sizes, s.src)
 			if asJSON {
-				enc := json.NewEncoder(cmd.OutOrStdout())
-				enc.SetIndent("", "  ")
-				return enc.Encode(w)
+				return writeJSON(cmd.OutOrStdout(), w)
 			}
 			printWorkload(cmd.OutOrStdout(), w, maxUsers)
 			return nil
@@ -45,7 +37,7 @@ func init() {
 	tf.register(cmd)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON instead of a table")
 	cmd.Flags().IntVar(&maxUsers, "users", 10, "how many users to list (largest first)")
-	rootCmd.AddCommand(cmd)
+	return cmd
 }
 
 func printWorkload(out io.Writer, w pipeline.Workload, maxUsers int) {

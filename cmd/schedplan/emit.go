@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() {
+func newEmitCmd(a *app) *cobra.Command {
 	var (
 		bundle      string
 		out         string
@@ -27,6 +27,12 @@ every partition, label access) before writing them.`,
 		Example: `  schedplan emit --config out/schedplan.yaml --out yarn/`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if containerMB < 1 || containerMB > pipeline.MaxContainerMB {
+				return fmt.Errorf("--container-mb %d: want 1 to %d MB", containerMB, pipeline.MaxContainerMB)
+			}
+			if out == "" {
+				return fmt.Errorf("--out: no directory given")
+			}
 			b, err := pipeline.LoadBundle(bundle)
 			if err != nil {
 				return err
@@ -55,6 +61,6 @@ every partition, label access) before writing them.`,
 	f.StringVar(&bundle, "config", "schedplan.yaml", "configuration bundle to render")
 	f.StringVarP(&out, "out", "o", ".", "directory to write the XML files into")
 	f.BoolVar(&force, "force", false, "overwrite existing files")
-	f.IntVar(&containerMB, "container-mb", 1024, "memory of one container, for the Fair Scheduler's minResources")
-	rootCmd.AddCommand(cmd)
+	f.IntVar(&containerMB, "container-mb", pipeline.DefaultRunConfig().ContainerMB, "memory of one container, for the Fair Scheduler's minResources")
+	return cmd
 }

@@ -15,9 +15,9 @@ type progress struct {
 	bar *progressbar.ProgressBar
 }
 
-func newProgress(name string, total int) *progress {
+func (a *app) newProgress(name string, total int) *progress {
 	p := &progress{}
-	if !interactive() {
+	if !a.interactive() {
 		return p
 	}
 	p.bar = progressbar.NewOptions(total,

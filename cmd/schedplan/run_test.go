@@ -71,7 +71,7 @@ func TestSimulateLoadsBundle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out, "las_mq:k=3,alpha0=0.5,p=4,weights=1/0.5/0.25,strict=false") {
+	if !strings.Contains(out, "las_mq:k=3,alpha0=0.5,p=4,decay=0.5") {
 		t.Errorf("the bundle's LAS_MQ was not simulated:\n%s", out)
 	}
 	os.WriteFile(path, []byte("version: 7\n"), 0o644)

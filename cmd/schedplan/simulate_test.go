@@ -107,7 +107,8 @@ func TestSimulateBadFlags(t *testing.T) {
 		{[]string{"--uniform", "2"}, "[0, 1]"},
 		{[]string{"--sigma", "-1"}, "sigma"},
 		{[]string{"--runs", "0"}, "--runs"},
-		{[]string{"--capacity", "0"}, "capacity"},
+		{[]string{"--capacity", "-1"}, "--capacity"},
+		{[]string{"--capacity", "NaN"}, "--capacity"},
 		{[]string{"--out", "x.unknown"}, "--out"},
 	} {
 		_, err := runCmd(t, []string{"simulate"}, append([]string{"-t", "embedded:fb2009-50"}, tc.args...)...)
@@ -149,7 +150,7 @@ func TestSweepShardMerge(t *testing.T) {
 	if tab.Len() != 3*2*3*2 {
 		t.Errorf("%d rows, want 36", tab.Len())
 	}
-	if _, err := runCmd(t, []string{"sweep", "merge"}, "--out", filepath.Join(dir, "dup.parquet"), parts[0], parts[0]); err == nil || !strings.Contains(err.Error(), "overlapping") {
+	if _, err := runCmd(t, []string{"sweep", "merge"}, "--out", filepath.Join(dir, "dup.parquet"), parts[0], parts[0]); err == nil || !strings.Contains(err.Error(), "given twice") {
 		t.Errorf("overlapping parts: %v", err)
 	}
 	for _, bad := range [][]string{{"--shard", "4/4"}, {"--shard", "x"}, {"--experiment", "nope"}, {"--sigmas", "-1"}} {

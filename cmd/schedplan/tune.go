@@ -1,55 +1,16 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 	"text/tabwriter"
 
-	"github.com/schedplan/schedplan/cluster"
-	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/pipeline"
 	"github.com/spf13/cobra"
 )
 
-// windowFlags are the flags that place the fluid simulation and the
-// tune/validate split.
-type windowFlags struct {
-	capacity float64
-	split    float64
-	cluster  string
-}
-
-func (w *windowFlags) register(cmd *cobra.Command) {
-	f := cmd.Flags()
-	f.Float64Var(&w.capacity, "capacity", 1, "server capacity C of the fluid model (sizes are in seconds of a capacity-1 server)")
-	f.Float64Var(&w.split, "split", 0.7, "fraction of the jobs (by submit time) that tune; the rest validate")
-	f.StringVar(&w.cluster, "cluster", "default", `cluster spec (YAML) for users' weights, or "default"`)
-}
-
-// load reads the trace and returns its simulation jobs and the split.
-func (w *windowFlags) load(tf *traceFlags) ([]sim.Job, pipeline.Split, string, error) {
-	spec, err := cluster.LoadSpec(w.cluster)
-	if err != nil {
-		return nil, pipeline.Split{}, "", err
-	}
-	j, sizes, err := tf.readSized()
-	if err != nil {
-		return nil, pipeline.Split{}, "", err
-	}
-	jobs, err := pipeline.JobsOf(j, sizes, spec)
-	if err != nil {
-		return nil, pipeline.Split{}, "", err
-	}
-	split, err := pipeline.SplitByTime(jobs, w.split)
-	if err != nil {
-		return nil, pipeline.Split{}, "", fmt.Errorf("%s: %w", j.Source, err)
-	}
-	return jobs, split, j.Source, nil
-}
-
-func init() {
+func newTuneCmd(a *app) *cobra.Command {
 	var (
 		tf        traceFlags
 		wf        windowFlags
@@ -59,13 +20,15 @@ func init() {
 		blocks    int
 		asJSON    bool
 	)
+	d := pipeline.DefaultRunConfig()
 	cmd := &cobra.Command{
 		Use:   "tune",
 		Short: "Tune LAS_MQ's thresholds and queue weights on the past, validate on the future",
 		Long: `tune searches LAS_MQ's parameters (number of queues k, first threshold
 alpha0, step p, queue-weight decay) by simulating candidates on the first part
 of the log (--split, by submit time) and validates the best on the rest,
-against the paper's default (k=10, alpha0=100, p=10) and Fair (weighted PS).
+against Hu et al.'s trace-simulation default (LAS_MQ, IEEE TCC 2019: k=10,
+alpha0=1, p=10) and Fair (weighted PS).
 
 The search starts from a guess read off the size distribution, runs a
 log-spaced grid with about 60% of --budget, then a multi-start coordinate
@@ -84,12 +47,22 @@ independent blocks (see the README). Every tuned configuration is re-run at
 			if err != nil {
 				return fmt.Errorf("--objective: %w", err)
 			}
-			jobs, split, source, err := wf.load(&tf)
+			if budget < 1 || budget > pipeline.MaxBudget {
+				return fmt.Errorf("--budget %d: want 1 to %d candidates", budget, pipeline.MaxBudget)
+			}
+			sj, err := wf.load(&tf)
 			if err != nil {
 				return err
 			}
-			bar := newProgress("tune", budget)
-			rep, err := pipeline.TuneLASMQWindows(jobs, wf.capacity, split, pipeline.TuneOptions{
+			if sj.splitErr != nil {
+				return sj.splitErr
+			}
+			if blocks < 1 || 2*blocks > sj.split.TuneJobs {
+				return fmt.Errorf("--blocks %d: the tuning window has %d jobs: want 1 to %d blocks of two jobs or more", blocks, sj.split.TuneJobs, sj.split.TuneJobs/2)
+			}
+			source := sj.sized.jobs.Source
+			bar := a.newProgress("tune", budget)
+			rep, err := pipeline.TuneLASMQWindows(cmd.Context(), sj.jobs, sj.capacity, sj.split, pipeline.TuneOptions{
 				Budget: budget, Objective: obj, Blocks: blocks, Progress: bar.set,
 			})
 			bar.finish()
@@ -97,9 +70,7 @@ independent blocks (see the README). Every tuned configuration is re-run at
 				return err
 			}
 			if asJSON {
-				enc := json.NewEncoder(cmd.OutOrStdout())
-				enc.SetIndent("", "  ")
-				return enc.Encode(struct {
+				return writeJSON(cmd.OutOrStdout(), struct {
 					Trace string `json:"trace"`
 					*pipeline.TuneReport
 				}{source, rep})
@@ -109,14 +80,15 @@ independent blocks (see the README). Every tuned configuration is re-run at
 		},
 	}
 	tf.register(cmd)
-	wf.register(cmd)
+	wf.register(cmd, "all")
+	cmd.Flags().MarkHidden("window") // tune uses both windows
 	f := cmd.Flags()
 	f.StringVar(&policy, "policy", "las_mq", "policy to tune (las_mq)")
-	f.IntVar(&budget, "budget", 500, "candidate configurations to simulate")
-	f.StringVar(&objective, "objective", "mean", "what to minimise: mean (ties: p99 slowdown), p99, or mix (mean and p99 relative to the first guess)")
-	f.IntVar(&blocks, "blocks", 4, "independent blocks the tuning window is simulated in (1: whole)")
+	f.IntVar(&budget, "budget", d.Budget, "candidate configurations to simulate")
+	f.StringVar(&objective, "objective", string(d.Objective), "what to minimise: mean (ties: p99 slowdown), p99, or mix (mean and p99 relative to the first guess)")
+	f.IntVar(&blocks, "blocks", d.Blocks, "independent blocks the tuning window is simulated in (1: whole)")
 	f.BoolVar(&asJSON, "json", false, "print JSON (with every candidate and the sensitivity curves)")
-	rootCmd.AddCommand(cmd)
+	return cmd
 }
 
 func printTune(out io.Writer, source string, rep *pipeline.TuneReport) {
@@ -137,7 +109,7 @@ func printTune(out io.Writer, source string, rep *pipeline.TuneReport) {
 	if rep.Improvement <= 0 {
 		verdict = "does NOT beat"
 	}
-	fmt.Fprintf(out, "\non the validation window the tuned configuration %s the best baseline (paper default, fair) by %.1f%% in mean response\n\n", verdict, 100*rep.Improvement)
+	fmt.Fprintf(out, "\non the validation window the tuned configuration %s the best baseline (Hu et al.'s default, fair) by %.1f%% in mean response\n\n", verdict, 100*rep.Improvement)
 	tw = tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "robustness (validation window)\tload ×\tmean\tp99\t")
 	for _, rr := range rep.Robustness {
