@@ -1,9 +1,12 @@
 package pipeline
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
+	"path/filepath"
+	"strings"
 
 	"github.com/schedplan/schedplan/classify"
 	"github.com/schedplan/schedplan/cluster"
@@ -44,8 +47,10 @@ func ClassName(id int) string { return fmt.Sprintf("C%d", id+1) }
 // CapacityOptions control a capacity plan.
 type CapacityOptions struct {
 	Solver lp.Solver
-	// MPSFile, when set, receives the LP (see lp.COSHHOptions).
-	MPSFile string
+	// MPS, when set, names a file for the LP (see lp.COSHHOptions), with
+	// the classification's name inserted before the extension:
+	// coshh.mps → coshh.secondary.mps.
+	MPS string
 	// WhatIfs are machine changes ("R1=+10,R2=-1"), each solved besides the
 	// standard ones (one machine more and one fewer of every type).
 	WhatIfs []string
@@ -142,7 +147,11 @@ func PlanCapacity(res *classify.Result, spec *cluster.Spec, opt CapacityOptions)
 	if err != nil {
 		return nil, err
 	}
-	lpOpt := lp.COSHHOptions{Solver: opt.Solver, MPSFile: opt.MPSFile}
+	lpOpt := lp.COSHHOptions{Solver: opt.Solver}
+	if opt.MPS != "" {
+		ext := filepath.Ext(opt.MPS)
+		lpOpt.MPSFile = strings.TrimSuffix(opt.MPS, ext) + "." + res.Name + cmp.Or(ext, ".mps")
+	}
 	sol, err := lp.SolveCOSHH(p, lpOpt)
 	if errors.Is(err, lp.ErrNoDemand) {
 		a.Reason = err.Error()
@@ -151,7 +160,7 @@ func PlanCapacity(res *classify.Result, spec *cluster.Spec, opt CapacityOptions)
 	if err != nil {
 		return nil, err
 	}
-	a.MPSFile = opt.MPSFile
+	a.MPSFile = lpOpt.MPSFile
 	a.Lambda = sol.Lambda
 	a.Messages = append(a.Messages, sol.Messages...)
 	a.Solver, a.Method, a.Rounds, a.Columns = string(sol.Solver), sol.Method.String(), sol.Rounds, sol.Columns

@@ -232,9 +232,9 @@ func (x *Experiment) runs() []int {
 func (x *Experiment) check() ([]sim.PolicyInfo, error) {
 	switch {
 	case !(x.Capacity > 0) || math.IsInf(x.Capacity, 0):
-		return nil, fmt.Errorf("capacity %v is not a finite positive number", x.Capacity)
-	case x.Runs < 1:
-		return nil, fmt.Errorf("runs %d: need at least one run", x.Runs)
+		return nil, paramErr("capacity", x.Capacity, "want a finite positive number")
+	case x.Runs < 1 || x.Runs > MaxRuns:
+		return nil, paramErr("runs", x.Runs, "want 1 to %d runs", MaxRuns)
 	case x.Deadlines != nil && len(x.Deadlines) != len(x.Jobs):
 		return nil, fmt.Errorf("%d deadlines for %d jobs", len(x.Deadlines), len(x.Jobs))
 	case x.Blocks < 0:

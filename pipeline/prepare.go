@@ -165,7 +165,7 @@ func Prepare(cfg RunConfig) (*Inputs, error) {
 	if in.Spec, err = cluster.LoadSpec(cfg.Cluster); err != nil {
 		return nil, paramErr("cluster", cfg.Cluster, "%v", err)
 	}
-	if err := checkWhatIfs(cfg.WhatIfs, in.Spec); err != nil {
+	if err := CheckWhatIfs(cfg.WhatIfs, in.Spec); err != nil {
 		return nil, err
 	}
 	if in.Jobs, err = data.Open(cfg.Trace, cfg.Read); err != nil {
@@ -183,8 +183,8 @@ func Prepare(cfg RunConfig) (*Inputs, error) {
 	if in.Split, err = SplitByTime(in.SimJobs, cfg.Split); err != nil {
 		return nil, paramErr("split", cfg.Split, "%s: %v", in.Jobs.Source, err)
 	}
-	if 2*cfg.Blocks > in.Split.TuneJobs {
-		return nil, paramErr("blocks", cfg.Blocks, "the tuning window has %d jobs: at most %d blocks of two jobs or more", in.Split.TuneJobs, in.Split.TuneJobs/2)
+	if err := CheckBlocks(cfg.Blocks, in.Split); err != nil {
+		return nil, err
 	}
 	if !cfg.NoLimits {
 		if err := CheckCost("run", in.cost()); err != nil {
@@ -213,11 +213,10 @@ func Prepare(cfg RunConfig) (*Inputs, error) {
 // the inputs.
 func (c *RunConfig) checkParams() error {
 	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+	if err := CheckSizeOptions(c.Sizes); err != nil {
+		return err
+	}
 	switch {
-	case !(c.Sizes.DN > 0) || !finite(c.Sizes.DN):
-		return paramErr("dn", c.Sizes.DN, "d/n must be a finite positive ratio")
-	case !(c.Sizes.Load > 0) || !finite(c.Sizes.Load):
-		return paramErr("load", c.Sizes.Load, "the offered load must be a finite positive number")
 	case !(c.Capacity >= 0) || !finite(c.Capacity):
 		return paramErr("capacity", c.Capacity, "want a finite positive capacity, or 0 for the cluster spec's")
 	case !(c.Split > 0 && c.Split < 1):
@@ -267,24 +266,23 @@ func (c *RunConfig) checkParams() error {
 	return nil
 }
 
-// checkWhatIfs parses the what-ifs against the spec's machine types and
-// refuses counts no cluster has.
-func checkWhatIfs(whatIfs []string, spec *cluster.Spec) error {
-	p := &lp.COSHHProblem{}
-	for _, r := range spec.Resources {
-		p.TypeNames = append(p.TypeNames, r.Name)
-		p.Counts = append(p.Counts, float64(r.Count))
+// CheckSizeOptions refuses a d/n or load that is not a finite positive
+// number (estimate.Sizes would replace a zero by its default).
+func CheckSizeOptions(o estimate.SizeOptions) error {
+	switch {
+	case !(o.DN > 0) || math.IsInf(o.DN, 0):
+		return paramErr("dn", o.DN, "d/n must be a finite positive ratio")
+	case !(o.Load > 0) || math.IsInf(o.Load, 0):
+		return paramErr("load", o.Load, "the offered load must be a finite positive number")
 	}
-	for _, w := range whatIfs {
-		cs, err := lp.ParseChanges(p, w)
-		if err != nil {
-			return paramErr("what-if", w, "%v", err)
-		}
-		for _, c := range cs {
-			if n := p.Counts[c.Type] + c.Delta; !(n >= 0 && n <= MaxMachines) {
-				return paramErr("what-if", w, "%s would have %g machines: want 0 to %g", p.TypeNames[c.Type], n, float64(MaxMachines))
-			}
-		}
+	return nil
+}
+
+// CheckBlocks refuses a number of tuning blocks that the split's tuning
+// window cannot hold (at least two jobs a block).
+func CheckBlocks(blocks int, split Split) error {
+	if blocks < 1 || 2*blocks > split.TuneJobs {
+		return paramErr("blocks", blocks, "the tuning window has %d jobs: want 1 to %d blocks of two jobs or more", split.TuneJobs, split.TuneJobs/2)
 	}
 	return nil
 }

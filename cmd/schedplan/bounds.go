@@ -1,34 +1,18 @@
 package main
 
 import (
-	"fmt"
-	"io"
-	"text/tabwriter"
-
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/pipeline"
 	"github.com/spf13/cobra"
 )
 
-// boundsRow is one policy measured against the bounds.
-type boundsRow struct {
-	Policy      string  `json:"policy"`
-	Mean        float64 `json:"mean_response"`
-	Gap         float64 `json:"gap_to_lower_bound"` // mean / SRPT mean − 1
-	Missed      int     `json:"missed_deadlines"`
-	MissedShare float64 `json:"missed_share"`
-	MaxLate     float64 `json:"max_lateness_s"`
-}
-
 func newBoundsCmd(a *app) *cobra.Command {
 	var (
-		tf       traceFlags
-		wf       windowFlags
-		policies string
-		asJSON   bool
-		out      string
-		force    bool
+		tf            traceFlags
+		wf            windowFlags
+		policies, out string
+		asJSON, force bool
 	)
 	cmd := &cobra.Command{
 		Use:   "bounds",
@@ -46,7 +30,7 @@ capacity is in the units of the sizes (see simulate).`,
   schedplan bounds --window validate --policy fifo,gps,las_mq:k=8,alpha0=2,p=4 --out deadlines.parquet`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			specs, err := parsePolicies("policy", policies)
+			specs, err := pipeline.ParsePolicies("policy", policies)
 			if err != nil {
 				return err
 			}
@@ -55,46 +39,28 @@ capacity is in the units of the sizes (see simulate).`,
 					return err
 				}
 			}
-			sj, err := wf.load(&tf)
+			w, err := wf.load(&tf)
 			if err != nil {
 				return err
 			}
-			jobs, source, window := sj.jobs, sj.sized.jobs.Source, wf.window
-			b, err := pipeline.ComputeBounds(jobs, sj.capacity)
+			b, rows, err := pipeline.MeasureBounds(cmd.Context(), w, specs)
 			if err != nil {
 				return err
-			}
-			x := &pipeline.Experiment{Jobs: jobs, Capacity: sj.capacity, Deadlines: b.Deadlines, Policies: specs, Runs: 1}
-			res, err := x.Run(cmd.Context(), pipeline.RunOptions{})
-			if err != nil {
-				return err
-			}
-			var rows []boundsRow
-			for _, p := range res.Policies {
-				sum := p.Summaries[0]
-				rows = append(rows, boundsRow{Policy: p.Policy, Mean: sum.Response.Mean, Gap: b.Gap(sum.Response.Mean),
-					Missed: sum.Missed, MissedShare: sum.MissedShare, MaxLate: sum.MaxLate})
 			}
 			if out != "" {
-				t := &data.Table{Names: []string{"job", "arrival", "size", "ps_deadline"}}
-				idx, arr, size := make([]int64, len(jobs)), make([]float64, len(jobs)), make([]float64, len(jobs))
-				for i, j := range jobs {
-					idx[i], arr[i], size[i] = int64(i), j.Arrival, j.Size
-				}
-				t.Cols = []any{idx, arr, size, b.Deadlines}
-				if err := data.WriteTableFile(out, force, t); err != nil {
+				if err := data.WriteTableFile(out, force, w.DeadlinesTable(b)); err != nil {
 					return err
 				}
 			}
 			if asJSON {
 				return writeJSON(cmd.OutOrStdout(), struct {
-					Trace    string           `json:"trace"`
-					Window   string           `json:"window"`
-					Bounds   *pipeline.Bounds `json:"bounds"`
-					Policies []boundsRow      `json:"policies"`
-				}{source, window, b, rows})
+					Trace    string               `json:"trace"`
+					Window   string               `json:"window"`
+					Bounds   *pipeline.Bounds     `json:"bounds"`
+					Policies []pipeline.BoundsRow `json:"policies"`
+				}{w.Log.Source, w.Name, b, rows})
 			}
-			printBounds(cmd.OutOrStdout(), source, window, b, rows)
+			pipeline.WriteBoundsText(cmd.OutOrStdout(), w, b, rows)
 			return nil
 		},
 	}
@@ -106,17 +72,4 @@ capacity is in the units of the sizes (see simulate).`,
 	f.StringVarP(&out, "out", "o", "", "write every job's PS deadline to a .parquet, .arrow or .csv file")
 	f.BoolVar(&force, "force", false, "overwrite --out")
 	return cmd
-}
-
-func printBounds(out io.Writer, source, window string, b *pipeline.Bounds, rows []boundsRow) {
-	fmt.Fprintf(out, "trace %s, window %s: %d jobs, capacity %g\n", source, window, b.Jobs, b.Capacity)
-	fmt.Fprintf(out, "lower bound (SRPT, exact sizes)   mean response %.6g\n", b.SRPTMean)
-	fmt.Fprintf(out, "protective schedule (FSP, exact)  mean response %.6g (misses %d PS deadlines)\n", b.FSPMean, b.FSPMissed)
-	fmt.Fprintf(out, "processor sharing (the deadlines) mean response %.6g\n\n", b.PSMean)
-	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "policy\tmean response\tgap to bound\tmissed deadlines\tshare\tmax lateness (s)\t")
-	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%.6g\t%+.1f%%\t%d\t%.1f%%\t%.4g\t\n", r.Policy, r.Mean, 100*r.Gap, r.Missed, 100*r.MissedShare, r.MaxLate)
-	}
-	tw.Flush()
 }

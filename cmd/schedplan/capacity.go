@@ -2,11 +2,7 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"math"
-	"path/filepath"
-	"strings"
-	"text/tabwriter"
 
 	"github.com/schedplan/schedplan/classify"
 	"github.com/schedplan/schedplan/cluster"
@@ -17,31 +13,25 @@ import (
 
 func newCapacityCmd(a *app) *cobra.Command {
 	var (
-		tf          traceFlags
-		clusterPath string
-		solverName  string
-		whatIfs     []string
-		target      float64
-		asJSON      bool
-		mpsPath     string
-		kFlag       string
-		seed        uint64
+		tf                                      traceFlags
+		clusterPath, solverName, mpsPath, kFlag string
+		whatIfs                                 []string
+		target                                  float64
+		asJSON                                  bool
+		seed                                    uint64
 	)
 	cmd := &cobra.Command{
 		Use:   "capacity",
 		Short: "Solve the COSHH capacity LP: λ, allocation of machine types to job classes, what-ifs",
-		Long: `capacity classifies the jobs (Rasooli and Down's COSHH: a primary
-classification of the jobs of users with min_share > 0, and a secondary one
-of all jobs), then solves the COSHH LP for each: the largest λ such that the
-cluster sustains λ × today's arrival rates, the allocation δ of every machine
-type to the classes, the suggested classes of every type (SC_t = {i : δ_it >
-0}) and the load each type carries.
-
-The what-if table gives λ with one machine more and one less of each type,
-and for each --what-if (TYPE=+N or TYPE=-N, comma-separated changes applied
-together; repeat the flag for more scenarios). --target gives, for each type
-alone, the least number of its machines with λ ≥ the target, or says that no
-number of that type can reach it.`,
+		Long: `capacity classifies the jobs as Rasooli and Down's COSHH does (primary:
+the jobs of users with min_share > 0; secondary: all jobs) and solves the
+COSHH LP for each: the largest λ such that the cluster sustains λ × today's
+arrival rates, the allocation δ of every machine type to the classes, the
+suggested classes per type (SC_t = {i : δ_it > 0}) and each type's load;
+then λ with one machine more and one fewer of each type, with each
+--what-if (TYPE=+N or TYPE=-N, comma-separated changes applied together),
+and, with --target, the least number of machines of each type alone that
+reaches λ ≥ the target.`,
 		Example: `  schedplan capacity                                   # embedded trace, default cluster
   schedplan capacity --cluster cluster.yaml --what-if R2=+10 --what-if R1=-1,R3=+2
   schedplan capacity --target 1.5 --json
@@ -66,6 +56,9 @@ number of that type can reach it.`,
 			if err != nil {
 				return fmt.Errorf("--cluster: %w", err)
 			}
+			if err := pipeline.CheckWhatIfs(whatIfs, spec); err != nil {
+				return err
+			}
 			s, err := tf.readSized()
 			if err != nil {
 				return err
@@ -76,11 +69,7 @@ number of that type can reach it.`,
 			}
 			rep := capacityReport{Trace: s.jobs.Source, Cluster: spec.Name, Jobs: s.jobs.Len()}
 			for _, res := range []*classify.Result{primary, secondary} {
-				opt := pipeline.CapacityOptions{Solver: solver, WhatIfs: whatIfs, Target: target}
-				if mpsPath != "" {
-					opt.MPSFile = mpsName(mpsPath, res.Name)
-				}
-				a, err := pipeline.PlanCapacity(res, spec, opt)
+				a, err := pipeline.PlanCapacity(res, spec, pipeline.CapacityOptions{Solver: solver, WhatIfs: whatIfs, Target: target, MPS: mpsPath})
 				if err != nil {
 					return fmt.Errorf("%s classification: %w", res.Name, err)
 				}
@@ -90,11 +79,10 @@ number of that type can reach it.`,
 			if asJSON {
 				return writeJSON(out, rep)
 			}
-			printCapacity(out, &rep)
-			for _, cr := range rep.Classifications {
-				if cr.MPSFile != "" {
-					fmt.Fprintf(out, "wrote %s (%s LP, MPS)\n", cr.MPSFile, cr.Name)
-				}
+			fmt.Fprintf(out, "trace %s (%d jobs), cluster %s\n", pipeline.Printable(rep.Trace), rep.Jobs, rep.Cluster)
+			for _, a := range rep.Classifications {
+				fmt.Fprintln(out)
+				a.WriteText(out)
 			}
 			return nil
 		},
@@ -112,103 +100,9 @@ number of that type can reach it.`,
 	return cmd
 }
 
-// mpsName inserts the classification's name before the extension:
-// coshh.mps → coshh.primary.mps.
-func mpsName(path, name string) string {
-	ext := filepath.Ext(path)
-	if ext == "" {
-		ext = ".mps"
-	}
-	return strings.TrimSuffix(path, filepath.Ext(path)) + "." + name + ext
-}
-
 type capacityReport struct {
 	Trace           string                       `json:"trace"`
 	Cluster         string                       `json:"cluster"`
 	Jobs            int                          `json:"jobs"`
 	Classifications []*pipeline.CapacityAnalysis `json:"classifications"`
-}
-
-func printCapacity(out io.Writer, rep *capacityReport) {
-	fmt.Fprintf(out, "trace %s (%d jobs), cluster %s\n", rep.Trace, rep.Jobs, rep.Cluster)
-	for _, cr := range rep.Classifications {
-		fmt.Fprintf(out, "\n== %s classification", cr.Name)
-		if cr.Reason != "" {
-			fmt.Fprintf(out, ": no LP: %s\n", cr.Reason)
-			continue
-		}
-		fmt.Fprintf(out, " (%d jobs, k = %d, features %s)\n", cr.Jobs, cr.K, strings.Join(cr.Features, ", "))
-		fmt.Fprintf(out, "λ = %.6g: the cluster sustains %.4g × today's arrival rates (Σα = %.4g jobs/s → %.4g jobs/s)\n",
-			cr.Lambda, cr.Lambda, cr.TotalAlpha, cr.Lambda*cr.TotalAlpha)
-		rounds := "rounds"
-		if cr.Rounds == 1 {
-			rounds = "round"
-		}
-		fmt.Fprintf(out, "solved by %s, %s (%d %s, %d δ columns", cr.Solver, cr.Method, cr.Rounds, rounds, cr.Columns)
-		if cr.Bound > 0 {
-			fmt.Fprintf(out, "; duals certify λ* ≤ %.10g", cr.Bound)
-		}
-		fmt.Fprintln(out, ")")
-		for _, m := range cr.Messages {
-			fmt.Fprintf(out, "note: %s\n", m)
-		}
-
-		fmt.Fprintln(out)
-		tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprint(tw, "class\tlabel\tjobs\tα (jobs/s)\tmean size\t")
-		for _, t := range cr.Types {
-			fmt.Fprintf(tw, "δ %s\t", t.Name)
-		}
-		fmt.Fprintln(tw)
-		for _, c := range cr.Classes {
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%.4g\t%.4g\t", c.Name, c.Label, c.Jobs, c.Alpha, c.MeanSize)
-			for _, d := range c.Delta {
-				fmt.Fprintf(tw, "%s\t", fmtFraction(d))
-			}
-			fmt.Fprintln(tw)
-		}
-		tw.Flush()
-
-		fmt.Fprintln(out)
-		tw = tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "type\tmachines\tsuggested classes\tallocated\tbusy at today's rates\tjobs/s\tdλ/machine")
-		for _, t := range cr.Types {
-			sc := strings.Join(t.Suggested, ", ")
-			if sc == "" {
-				sc = "-"
-			}
-			fmt.Fprintf(tw, "%s\t%g\t{%s}\t%.1f%%\t%.1f%%\t%.4g\t%.4g\n", t.Name, t.Count, sc, 100*t.Allocated, 100*t.Utilisation, t.Throughput, t.Marginal)
-		}
-		tw.Flush()
-
-		if len(cr.WhatIfs) > 0 {
-			fmt.Fprintln(out)
-			tw = tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "what-if\tλ\tvs today\t")
-			for _, w := range cr.WhatIfs {
-				fmt.Fprintf(tw, "%s\t%.6g\t%+.2f%%\t%s\n", w.Change, w.Lambda, 100*(w.Ratio-1), w.Note)
-			}
-			tw.Flush()
-		}
-		if len(cr.Targets) > 0 {
-			fmt.Fprintf(out, "\nto reach λ = %g with one machine type alone:\n", cr.Target)
-			tw = tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "type\tmachines\tchange\tλ there\tλ with unlimited machines")
-			for _, t := range cr.Targets {
-				if !t.Reachable {
-					fmt.Fprintf(tw, "%s\tnever\t\t\t%s\n", t.Type, t.LimitText)
-					continue
-				}
-				fmt.Fprintf(tw, "%s\t%g\t%+g\t%.6g\t%s\n", t.Type, t.Count, t.Change, t.Lambda, t.LimitText)
-			}
-			tw.Flush()
-		}
-	}
-}
-
-func fmtFraction(v float64) string {
-	if v == 0 {
-		return "0"
-	}
-	return fmt.Sprintf("%.4f", v)
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/schedplan/schedplan/data"
@@ -12,8 +11,7 @@ import (
 
 func newEmitCmd(a *app) *cobra.Command {
 	var (
-		bundle      string
-		out         string
+		bundle, out string
 		force       bool
 		containerMB int
 	)
@@ -41,13 +39,13 @@ every partition, label access) before writing them.`,
 			if err != nil {
 				return err
 			}
-			for _, name := range []string{"capacity-scheduler.xml", "fair-scheduler.xml"} {
-				p := filepath.Join(out, name)
-				if _, err := os.Stat(p); err == nil && !force {
+			names := []string{"capacity-scheduler.xml", "fair-scheduler.xml"}
+			for _, name := range names {
+				if p := filepath.Join(out, name); !force && exists(p) {
 					return fmt.Errorf("%s: %w", p, data.ErrExists)
 				}
 			}
-			for _, name := range []string{"capacity-scheduler.xml", "fair-scheduler.xml"} {
+			for _, name := range names {
 				p := filepath.Join(out, name)
 				if err := data.WriteBytesAtomic(p, force, files[name]); err != nil {
 					return err

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -19,9 +20,8 @@ import (
 
 // app holds the flags every subcommand shares.
 type app struct {
-	quiet     bool
-	logFormat string
-	logLevel  string
+	quiet               bool
+	logFormat, logLevel string
 }
 
 // newRootCmd builds the command tree; every call gives fresh flags.
@@ -32,11 +32,10 @@ func newRootCmd() *cobra.Command {
 		Short: "Offline scheduler planning from historical job logs",
 		Long: `schedplan reads a cluster's job log (Parquet, Arrow IPC, SWIM .tsv or CSV),
 derives job sizes, classifies jobs, solves the COSHH capacity LP, tunes
-scheduler settings, computes bounds and validates configurations by simulation.
-
-A trace is a file path or "embedded" (the SWIM Facebook 2009 sample that ships
-inside the binary; "embedded:fb2009-50" is its first 50 jobs). The papers
-behind it are listed in the README's References.`,
+scheduler settings, computes bounds and validates configurations by
+simulation. A trace is a file or "embedded" (the SWIM Facebook 2009 sample in
+the binary; "embedded:fb2009-50" is its first 50 jobs). The papers behind it
+are in the README's References.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
@@ -67,20 +66,18 @@ func (a *app) setupLogging() error {
 	if err := level.UnmarshalText([]byte(a.logLevel)); err != nil {
 		return fmt.Errorf("--log-level: %w", err)
 	}
-	if a.quiet && level < slog.LevelWarn {
-		level = slog.LevelWarn
+	if a.quiet {
+		level = max(level, slog.LevelWarn)
 	}
 	opts := &slog.HandlerOptions{Level: level}
-	var h slog.Handler
 	switch a.logFormat {
 	case "text":
-		h = slog.NewTextHandler(os.Stderr, opts)
+		slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, opts)))
 	case "json":
-		h = slog.NewJSONHandler(os.Stderr, opts)
+		slog.SetDefault(slog.New(slog.NewJSONHandler(os.Stderr, opts)))
 	default:
 		return fmt.Errorf("--log-format: %q is not text or json", a.logFormat)
 	}
-	slog.SetDefault(slog.New(h))
 	return nil
 }
 
@@ -90,23 +87,16 @@ func (a *app) interactive() bool {
 	return !a.quiet && term.IsTerminal(int(os.Stderr.Fd()))
 }
 
-// exitError carries a process exit code other than 1.
+// exitError is an error as the command line words it (msg; "" keeps
+// err's message) with the process's exit status.
 type exitError struct {
 	code int
+	msg  string
 	err  error
 }
 
-func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Error() string { return cmp.Or(e.msg, e.err.Error()) }
 func (e *exitError) Unwrap() error { return e.err }
-
-// hinted is a library error with what the CLI user can do about it.
-type hinted struct {
-	msg string
-	err error
-}
-
-func (e *hinted) Error() string { return e.msg }
-func (e *hinted) Unwrap() error { return e.err }
 
 // cliError words library errors for the command line: a parameter becomes
 // its flag, and errors the user can act on say how.
@@ -117,15 +107,15 @@ func cliError(err error) error {
 	case err == nil:
 		return nil
 	case errors.Is(err, context.Canceled):
-		return &exitError{code: 130, err: &hinted{"interrupted: stopped before writing anything more; every file written is whole, and running the same command again resumes", err}}
+		return &exitError{130, "interrupted: stopped before writing anything more; every file written is whole, and running the same command again resumes", err}
 	case errors.As(err, &pe):
-		return &hinted{fmt.Sprintf("--%s %v: %s", pe.Param, pe.Value, pe.Msg), err}
+		return &exitError{1, fmt.Sprintf("--%s %v: %s", pe.Param, pe.Value, pe.Msg), err}
 	case errors.As(err, &tb):
-		return &hinted{err.Error() + "; lower --runs or --budget, shard the work, or pass --i-know to run it anyway", err}
+		return &exitError{1, err.Error() + "; lower --runs or --budget, shard the work, or pass --i-know to run it anyway", err}
 	case errors.Is(err, data.ErrExists):
-		return &hinted{err.Error() + " (pass --force to overwrite)", err}
+		return &exitError{1, err.Error() + " (pass --force to overwrite)", err}
 	case errors.Is(err, pipeline.ErrNoOutputDir):
-		return &hinted{"--out: " + err.Error(), err}
+		return &exitError{1, "--out: " + err.Error(), err}
 	}
 	return err
 }

@@ -14,8 +14,14 @@ func checkOut(out string, force bool) (data.Format, error) {
 	if err != nil {
 		return "", fmt.Errorf("--out: %w", err)
 	}
-	if _, err := os.Lstat(out); err == nil && !force {
+	if !force && exists(out) {
 		return "", fmt.Errorf("--out %s: %w", out, data.ErrExists)
 	}
 	return f, nil
+}
+
+// exists reports whether path names a file (or a link).
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
 }

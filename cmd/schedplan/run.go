@@ -2,11 +2,9 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"log/slog"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/schedplan/schedplan/classify"
@@ -19,16 +17,10 @@ func newRunCmd(a *app) *cobra.Command {
 	cfg := pipeline.DefaultRunConfig()
 	cfg.AsGiven = true // the flags below start from the defaults: a zero is what the user typed
 	var (
-		tf        traceFlags
-		out       string
-		force     bool
-		kFlag     string
-		solver    string
-		objective string
-		baselines string
-		sigmas    string
-		loads     string
-		require   bool
+		tf                            traceFlags
+		out, kFlag, solver, objective string
+		baselines, sigmas, loads      string
+		force, require                bool
 	)
 	fmtList := func(v []float64) string {
 		s := make([]string, len(v))
@@ -48,17 +40,14 @@ func newRunCmd(a *app) *cobra.Command {
   → validate (every configuration on the rest of the log, with estimation
     errors and at other loads) → report (summary.json, report.html)
 
-Every flag is checked, and the work and memory the run will take estimated,
-before the first stage runs. Simulations run at the capacity of the cluster
-spec in the units of the sizes (see simulate); a log whose offered load
-there exceeds 1 is reported as OVERLOADED.
-
-A stage whose inputs (the log, the cluster spec, its parameters, the stages
-it reads) have not changed since the last run into the same directory is
-skipped; every file is written whole (temporary name, then rename), so an
-interrupted run (Ctrl-C included) leaves no partial file and the next run
-resumes. A directory schedplan did not write, or a file whose inputs
-changed, is not overwritten without --force.`,
+Every flag is checked, and the run's work and memory estimated, before the
+first stage. Simulations run at the cluster spec's capacity in the units of
+the sizes (see simulate); an offered load above 1 is reported as OVERLOADED.
+A stage whose inputs (log, cluster spec, parameters, the stages it reads) are
+unchanged since the last run into the directory is skipped; files are written
+whole (temporary name, then rename), so an interrupted run (Ctrl-C included)
+leaves no partial file and the next run resumes. A directory schedplan did
+not write, or a file whose inputs changed, is not overwritten without --force.`,
 		Example: `  schedplan run                                  # the embedded trace into ./schedplan-out
   schedplan run --trace jobs.parquet --cluster cluster.yaml --out out/
   schedplan run --require-improvement --quiet --log-format json   # in a pipeline`,
@@ -76,17 +65,14 @@ changed, is not overwritten without --force.`,
 				return fmt.Errorf("--solver: %w", err)
 			}
 			cfg.Objective = pipeline.Objective(objective)
-			if cfg.Baselines, err = parsePolicies("baselines", baselines); err != nil {
+			if cfg.Baselines, err = pipeline.ParsePolicies("baselines", baselines); err != nil {
 				return err
 			}
-			if cfg.Sigmas, err = parseFloats("sigmas", sigmas); err != nil {
+			if cfg.Sigmas, err = pipeline.ParseFloats("sigmas", sigmas); err != nil {
 				return err
 			}
-			if cfg.LoadFactors, err = parseFloats("load-factors", loads); err != nil {
+			if cfg.LoadFactors, err = pipeline.ParseFloats("load-factors", loads); err != nil {
 				return err
-			}
-			if out == "" {
-				return fmt.Errorf("--out: %w", pipeline.ErrNoOutputDir)
 			}
 			t0 := time.Now()
 			in, err := pipeline.Prepare(cfg)
@@ -111,7 +97,7 @@ changed, is not overwritten without --force.`,
 			if err != nil {
 				return err
 			}
-			printRun(cmd.OutOrStdout(), out, res, time.Since(t0))
+			res.WriteText(cmd.OutOrStdout(), out, time.Since(t0))
 			if require && !res.Improved {
 				return &exitError{code: 3, err: fmt.Errorf("--require-improvement: the tuned configuration (%s) does not beat the current scheduler (%s) on the validation window (%+.1f%%)", res.TunedSpec, res.Current, -100*res.Improvement)}
 			}
@@ -141,32 +127,4 @@ changed, is not overwritten without --force.`,
 	f.IntVar(&cfg.ContainerMB, "container-mb", cfg.ContainerMB, "memory of one container, for fair-scheduler.xml's minResources")
 	f.BoolVar(&cfg.NoLimits, "i-know", false, "run even when the estimated work or memory is beyond the limits")
 	return cmd
-}
-
-func printRun(w io.Writer, dir string, res *pipeline.RunResult, took time.Duration) {
-	fmt.Fprintf(w, "trace %s: %d jobs; tuned on %d, validated on %d\n", res.Trace, res.Workload.Jobs, res.Split.TuneJobs, res.Split.ValidJobs)
-	fmt.Fprintf(w, "simulated at capacity %g (%s); offered load %s\n", res.Capacity, res.CapacityFrom, fmtPtr(res.OfferedLoad, "%.3g"))
-	for _, m := range res.Warnings {
-		fmt.Fprintf(w, "WARNING: %s\n", m)
-	}
-	if len(res.Skipped) > 0 {
-		fmt.Fprintf(w, "stages run: %s; up to date: %s\n", strings.Join(res.Ran, ", "), strings.Join(res.Skipped, ", "))
-	}
-	fmt.Fprintf(w, "capacity: λ = %.4g (the cluster sustains %.3g × today's arrival rates)\n", res.Lambda, res.Lambda)
-	fmt.Fprintf(w, "tuned LAS_MQ: %s\n\n", res.TunedSpec)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "validation window\tσ\tmean response (s)\tp99 (s)\tmean slowdown\tp99 slowdown\tgap to SRPT bound\tmissed PS deadlines\t")
-	for _, r := range res.Validation {
-		if r.Sigma != 0 {
-			continue
-		}
-		fmt.Fprintf(tw, "%s\t%g\t%.4g\t%.4g\t%.4g\t%.4g\t%+.1f%%\t%.0f\t\n", r.Name, r.Sigma, r.Mean, r.P99, r.MeanSlowdown, r.P99Slowdown, 100*r.Gap, r.Missed)
-	}
-	tw.Flush()
-	if res.Improved {
-		fmt.Fprintf(w, "\nthe tuned configuration beats the current scheduler (%s) by %.1f%% in mean response\n", res.Current, 100*res.Improvement)
-	} else {
-		fmt.Fprintf(w, "\nthe tuned configuration does NOT beat the current scheduler (%s): %+.1f%% mean response\n", res.Current, -100*res.Improvement)
-	}
-	fmt.Fprintf(w, "wrote %s/{%s} in %.1f s\n", strings.TrimRight(dir, "/"), strings.Join(res.Files, ","), took.Seconds())
 }

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"math"
-	"strconv"
 	"strings"
 
 	"github.com/schedplan/schedplan/cluster"
@@ -15,60 +13,38 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// parseFloats parses a comma-separated list of finite numbers.
-func parseFloats(flag, s string) ([]float64, error) {
-	var out []float64
-	for _, f := range strings.Split(s, ",") {
-		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("--%s %q: %q is not a finite number", flag, s, f)
-		}
-		out = append(out, v)
-	}
-	return out, nil
-}
-
 func newSweepCmd(a *app) *cobra.Command {
 	var (
-		tf       traceFlags
-		ef       errorFlags
-		policies string
-		preset   string
-		sigmas   string
-		loads    string
-		dns      string
-		errKind  string
-		capacity float64
-		clusterP string
-		shard    string
-		out      string
-		force    bool
+		tf                                  traceFlags
+		ef                                  errorFlags
+		policies, preset, errKind, clusterP string
+		sigmas, loads, dns, shard, out      string
+		capacity                            float64
+		force                               bool
 	)
 	cmd := &cobra.Command{
 		Use:   "sweep",
 		Short: "Run Dell'Amico's simulator experiments as data: mean sojourn vs σ, vs load, vs d/n (shardable)",
 		Long: `sweep runs every policy on every setting (estimation error σ, load, d/n) for
---runs runs and writes one row per (setting, run, policy) with the run's mean,
-p50, p90, p99 and max response (s), mean and p99 slowdown, share of missed PS
-deadlines, makespan and utilisation.
+--runs runs and writes one row per (setting, run, policy): the run's mean,
+p50, p90, p99 and max response (s), mean and p99 slowdown, share of missed
+PS deadlines, makespan (s) and utilisation.
 
 Settings come from --experiment (Dell'Amico, EURECOM RR-13-282, §3):
   sigma  σ ∈ {0, 0.125, 0.25, 0.5, 1, 2, 4}, load 0.9, d/n 4
   load   load ∈ {0.1, …, 2}, σ ∈ {0, 0.5}, d/n 4
   dn     d/n ∈ {1, 2, 4, 8, 16}, σ ∈ {0, 0.5}, load 0.9
   all    all three
-or, when any of --sigmas, --loads, --dns is given, from their product
-(defaults σ 0, load 0.9, d/n 4). Sizes are normalised to each load (explicit
-sizes and task-seconds too), so the capacity is 1; d/n only matters for sizes
-from bytes. Run r of every setting draws its errors from PCG(--seed, r), so
-settings share their random numbers. A policy that uses no size estimates
+or from the product of --sigmas, --loads and --dns when any is given. Sizes
+are normalised to each load, so the capacity is 1. Run r of every setting
+draws its errors from PCG(--seed, r); a policy that uses no size estimates
 is simulated once per setting.
 
-The work is a list of units (setting × run), numbered in a fixed order.
---shard i/N runs only the units u with u mod N = i, so N independent jobs
-(e.g. a Kubernetes Indexed Job) can each write a part; "schedplan sweep merge"
-combines the parts and fails when one is missing, given twice, or of another
-sweep. Results do not depend on --workers or on sharding.`,
+The units of work (setting × run) are numbered in a fixed order; --shard i/N
+runs the units u with u mod N = i, so N independent jobs (a Kubernetes
+Indexed Job) can each write a part, and "schedplan sweep merge" combines the
+parts, failing when one is missing, repeated or of another sweep. Results do
+not depend on --workers or on sharding.`,
 		Example: `  schedplan sweep --experiment sigma --runs 100 --out sigma.parquet
   schedplan sweep --experiment all --runs 100 --shard 3/8 --out part-3.parquet
   schedplan sweep merge --out sweep.parquet part-*.parquet
@@ -77,19 +53,19 @@ sweep. Results do not depend on --workers or on sharding.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s := &pipeline.Sweep{Errors: estimate.ErrorKind(errKind), Runs: ef.runs, Seed: ef.seed, Capacity: capacity, Shards: 1}
 			var err error
-			if s.Policies, err = parsePolicies("policy", policies); err != nil {
+			if s.Policies, err = pipeline.ParsePolicies("policy", policies); err != nil {
 				return err
 			}
 			fl := cmd.Flags()
 			if fl.Changed("sigmas") || fl.Changed("loads") || fl.Changed("dns") {
 				var sv, lv, dv []float64
-				if sv, err = parseFloats("sigmas", sigmas); err != nil {
+				if sv, err = pipeline.ParseFloats("sigmas", sigmas); err != nil {
 					return err
 				}
-				if lv, err = parseFloats("loads", loads); err != nil {
+				if lv, err = pipeline.ParseFloats("loads", loads); err != nil {
 					return err
 				}
-				if dv, err = parseFloats("dns", dns); err != nil {
+				if dv, err = pipeline.ParseFloats("dns", dns); err != nil {
 					return err
 				}
 				s.Settings = pipeline.SweepGrid(sv, lv, dv)

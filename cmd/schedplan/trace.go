@@ -5,7 +5,6 @@ import (
 	"log/slog"
 
 	"github.com/schedplan/schedplan/cluster"
-	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/pipeline"
@@ -14,12 +13,9 @@ import (
 
 // traceFlags are the flags of every subcommand that reads a job log.
 type traceFlags struct {
-	trace   string
-	format  string
-	mapping string
-	strict  bool
-	dn      float64
-	load    float64
+	trace, format, mapping string
+	strict                 bool
+	dn, load               float64
 }
 
 func (t *traceFlags) register(cmd *cobra.Command) {
@@ -57,13 +53,8 @@ func (t *traceFlags) read() (*data.Jobs, error) {
 
 // sizeOptions returns the size-derivation options the flags set, checked.
 func (t *traceFlags) sizeOptions() (estimate.SizeOptions, error) {
-	if !(t.dn > 0) {
-		return estimate.SizeOptions{}, fmt.Errorf("--dn %v: d/n must be a positive ratio", t.dn)
-	}
-	if !(t.load > 0) {
-		return estimate.SizeOptions{}, fmt.Errorf("--load %v: the offered load must be positive", t.load)
-	}
-	return estimate.SizeOptions{DN: t.dn, Load: t.load}, nil
+	opt := estimate.SizeOptions{DN: t.dn, Load: t.load}
+	return opt, pipeline.CheckSizeOptions(opt)
 }
 
 // sized is a job log with its sizes.
@@ -101,10 +92,8 @@ func (s *sized) containerSeconds(spec *cluster.Spec) []float64 {
 // windowFlags place a fluid simulation: the cluster spec (users' weights;
 // the capacity in the units of the sizes) and the window of the log.
 type windowFlags struct {
-	cluster  string
-	capacity float64
-	split    float64
-	window   string
+	cluster, window string
+	capacity, split float64
 }
 
 func (w *windowFlags) register(cmd *cobra.Command, window string) {
@@ -116,24 +105,9 @@ func (w *windowFlags) register(cmd *cobra.Command, window string) {
 	f.StringVar(&w.window, "window", window, "jobs to use: all, tune or validate (see --split)")
 }
 
-// simJobs are the simulation jobs of a window of the log.
-type simJobs struct {
-	*sized
-	jobs     []sim.Job
-	first    int // the window's first row in the log
-	split    pipeline.Split
-	splitErr error // why the log cannot be split
-	capacity float64
-	capFrom  string
-	load     float64 // offered load at capacity
-}
-
-// load reads the trace and returns the window's simulation jobs at the
-// capacity of the cluster spec (or --capacity).
-func (w *windowFlags) load(tf *traceFlags) (*simJobs, error) {
-	if !(w.capacity >= 0) {
-		return nil, fmt.Errorf("--capacity %v: want a positive capacity, or 0 for the cluster spec's", w.capacity)
-	}
+// load reads the trace and prepares the window at the capacity of the
+// cluster spec (or --capacity).
+func (w *windowFlags) load(tf *traceFlags) (*pipeline.Window, error) {
 	spec, err := cluster.LoadSpec(w.cluster)
 	if err != nil {
 		return nil, fmt.Errorf("--cluster: %w", err)
@@ -142,36 +116,5 @@ func (w *windowFlags) load(tf *traceFlags) (*simJobs, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &simJobs{sized: s}
-	if out.capacity, out.capFrom, err = pipeline.RunCapacity(w.capacity, s.src, s.opt, spec); err != nil {
-		return nil, err
-	}
-	all, err := pipeline.JobsOf(s.jobs, s.sizes, spec)
-	if err != nil {
-		return nil, err
-	}
-	out.jobs = all
-	out.split, err = pipeline.SplitByTime(all, w.split)
-	if err != nil {
-		out.splitErr = fmt.Errorf("--split %v: %s: %w", w.split, s.jobs.Source, err)
-	}
-	switch w.window {
-	case "all":
-	case "tune", "validate":
-		if out.splitErr != nil {
-			return nil, out.splitErr
-		}
-		if tune, val := out.split.Windows(all); w.window == "tune" {
-			out.jobs = tune
-		} else {
-			out.jobs, out.first = val, out.split.TuneJobs
-		}
-	default:
-		return nil, fmt.Errorf("--window %q: use all, tune or validate", w.window)
-	}
-	out.load = pipeline.OfferedLoad(out.jobs, out.capacity)
-	if msg := pipeline.OverloadWarning(out.load, out.capacity, out.capFrom); msg != "" {
-		slog.Warn(msg)
-	}
-	return out, nil
+	return pipeline.OpenWindow(s.jobs, s.sizes, s.src, s.opt, spec, w.capacity, w.split, w.window)
 }
