@@ -244,7 +244,6 @@ type run struct {
 	inertia    float64
 	iters      int
 	converged  bool
-	nchunks    int
 	chunkSums  []float64 // per chunk: k×d coordinate sums
 	chunkCount []int     // per chunk: k counts
 	chunkVal   []float64 // per chunk: a scalar (D² mass, inertia, changes)

@@ -104,19 +104,19 @@ func ParseShard(s string) (i, n int, err error) {
 // estimate.RunRand(Seed, r), so settings share their random numbers, and
 // results do not depend on sharding or workers.
 type Sweep struct {
-	Jobs *data.Jobs
+	Jobs *data.Jobs `json:"-"` // in ID by content
 	// Spec gives the users' weights (and nothing else: sizes are normalised
 	// to each setting's load, so the capacity is 1 unless given).
-	Spec     *cluster.Spec
-	Policies []string
+	Spec     *cluster.Spec `json:"spec"`
+	Policies []string      `json:"policies"`
 	// Errors is lognormal (a setting's Sigma is σ) or uniform (it is I).
-	Errors   estimate.ErrorKind
-	Settings []SweepSetting
-	Runs     int
-	Seed     uint64
+	Errors   estimate.ErrorKind `json:"errors"`
+	Settings []SweepSetting     `json:"settings"`
+	Runs     int                `json:"runs"`
+	Seed     uint64             `json:"seed"`
 	// Capacity of the fluid server; 0: 1, as sizes are normalised.
-	Capacity      float64
-	Shard, Shards int
+	Capacity      float64 `json:"capacity"`
+	Shard, Shards int     `json:"-"`
 }
 
 // SweepColumns is the results schema: one row per unit and policy.
@@ -188,15 +188,9 @@ func (s *Sweep) ID() (string, error) {
 	if err := data.Write(h, s.Jobs, data.FormatArrow); err != nil {
 		return "", err
 	}
-	p, err := json.Marshal(struct {
-		Spec     *cluster.Spec
-		Policies []string
-		Errors   estimate.ErrorKind
-		Settings []SweepSetting
-		Runs     int
-		Seed     uint64
-		Capacity float64
-	}{s.Spec, s.Policies, s.Errors, s.Settings, s.Runs, s.Seed, s.capacity()})
+	params := *s
+	params.Capacity = s.capacity()
+	p, err := json.Marshal(params)
 	if err != nil {
 		return "", err
 	}

@@ -13,11 +13,7 @@ import (
 // for LAS_MQ over the forms its grammar has (seed 000 §3.6: k, α_0, p and
 // queue weights; decay as geometric weights; strict priority).
 func TestSpecRoundTrip(t *testing.T) {
-	var specs []string
-	for _, n := range PolicyNames() {
-		specs = append(specs, n)
-	}
-	specs = append(specs,
+	specs := append(PolicyNames(),
 		"las_mq:k=4,alpha0=0.5,p=3",
 		"las_mq:k=4,alpha0=0.5,p=3,decay=0.5",
 		"las_mq:k=4,alpha0=0.5,p=3,decay=0",

@@ -34,10 +34,8 @@ capacity is in the units of the sizes (see simulate).`,
 			if err != nil {
 				return err
 			}
-			if out != "" {
-				if _, err := checkOut(out, force); err != nil {
-					return err
-				}
+			if _, err := checkOut(out, force); err != nil {
+				return err
 			}
 			w, err := wf.load(&tf)
 			if err != nil {

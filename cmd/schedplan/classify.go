@@ -74,10 +74,8 @@ bytes, task counts, priority), predict the sizes of the rest.`,
 				return fmt.Errorf("--holdout: %v is not a fraction in (0, 1)", holdout)
 			}
 			for _, o := range []string{out, jobsOut} {
-				if o != "" {
-					if _, err := checkOut(o, force); err != nil {
-						return err
-					}
+				if _, err := checkOut(o, force); err != nil {
+					return err
 				}
 			}
 			spec, err := cluster.LoadSpec(clusterPath)

@@ -8,8 +8,12 @@ import (
 )
 
 // checkOut checks an --out file before any work is done: its name must say a
-// format, and it must not exist unless force is set. It returns the format.
+// format, and it must not exist unless force is set. It returns the format
+// ("" for no file).
 func checkOut(out string, force bool) (data.Format, error) {
+	if out == "" {
+		return "", nil
+	}
 	f, err := data.FormatOf(out)
 	if err != nil {
 		return "", fmt.Errorf("--out: %w", err)

@@ -106,10 +106,8 @@ finish after their PS completion time (their protective deadline).`,
 			if err != nil {
 				return err
 			}
-			if out != "" {
-				if _, err := checkOut(out, force); err != nil {
-					return err
-				}
+			if _, err := checkOut(out, force); err != nil {
+				return err
 			}
 			w, err := wf.load(&tf)
 			if err != nil {
