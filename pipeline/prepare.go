@@ -342,14 +342,20 @@ func jobsKey(jobs []sim.Job, capacity float64) []byte {
 	return h.Sum(nil)
 }
 
-// cost estimates the run's simulations: tuning (the budget, the
-// sensitivity curves, the comparisons) on the tuning window, and on the
-// validation window the bounds and every validation experiment.
+// TuneCost estimates TuneLASMQWindows: the budget, the sensitivity curves
+// (17) and the comparisons (4) on the tuning window; the comparisons (4) and
+// robustness rows (6) on the validation window.
+func TuneCost(budget int, split Split) Cost {
+	tune, val := float64(budget)+17+4, 4.0+6
+	return Cost{Simulations: tune + val, JobSteps: tune*float64(split.TuneJobs) + val*float64(split.ValidJobs),
+		Bytes: float64(budget) * summaryBytes}
+}
+
+// cost estimates the run's simulations: tuning, then on the validation
+// window the bounds and every validation experiment.
 func (in *Inputs) cost() Cost {
 	cfg := in.Config
-	tuneN, valN := float64(in.Split.TuneJobs), float64(in.Split.ValidJobs)
-	tuneSims := float64(cfg.Budget) + 9 + 8 + 4
-	valSims := 3.0 + 4 + 6 // bounds, comparisons, robustness
+	valN := float64(in.Split.ValidJobs)
 	configs := float64(4 + len(cfg.Baselines))
 	sized := 0.0
 	for _, s := range append([]string{cfg.Current}, cfg.Baselines...) {
@@ -364,10 +370,10 @@ func (in *Inputs) cost() Cost {
 		}
 	}
 	errRuns := sized * sigmas * float64(cfg.Runs)
-	valSims += configs*float64(1+len(cfg.LoadFactors)) + errRuns
-	return Cost{
-		Simulations: tuneSims + valSims,
-		JobSteps:    tuneSims*tuneN + valSims*valN,
-		Bytes:       configs*valN*jobRowBytes + (errRuns+float64(cfg.Budget))*summaryBytes,
-	}
+	valSims := 3 + configs*float64(1+len(cfg.LoadFactors)) + errRuns
+	return TuneCost(cfg.Budget, in.Split).Add(Cost{
+		Simulations: valSims,
+		JobSteps:    valSims * valN,
+		Bytes:       configs*valN*jobRowBytes + errRuns*summaryBytes,
+	})
 }

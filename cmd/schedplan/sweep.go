@@ -26,25 +26,23 @@ func newSweepCmd(a *app) *cobra.Command {
 		Use:   "sweep",
 		Short: "Run Dell'Amico's simulator experiments as data: mean sojourn vs σ, vs load, vs d/n (shardable)",
 		Long: `sweep runs every policy on every setting (estimation error σ, load, d/n) for
---runs runs and writes one row per (setting, run, policy): the run's mean,
-p50, p90, p99 and max response (s), mean and p99 slowdown, share of missed
-PS deadlines, makespan (s) and utilisation.
-
-Settings come from --experiment (Dell'Amico, EURECOM RR-13-282, §3):
+--runs runs: one row per (setting, run, policy) with the run's mean, p50,
+p90, p99 and max response (s), mean and p99 slowdown, missed PS deadlines,
+makespan (s) and utilisation. Settings come from --experiment (Dell'Amico,
+EURECOM RR-13-282, §3):
   sigma  σ ∈ {0, 0.125, 0.25, 0.5, 1, 2, 4}, load 0.9, d/n 4
   load   load ∈ {0.1, …, 2}, σ ∈ {0, 0.5}, d/n 4
   dn     d/n ∈ {1, 2, 4, 8, 16}, σ ∈ {0, 0.5}, load 0.9
   all    all three
-or from the product of --sigmas, --loads and --dns when any is given. Sizes
-are normalised to each load, so the capacity is 1. Run r of every setting
-draws its errors from PCG(--seed, r); a policy that uses no size estimates
-is simulated once per setting.
+or from the product of --sigmas, --loads and --dns. Sizes are normalised to
+each load (capacity 1); run r draws its errors from PCG(--seed, r); a policy
+that uses no size estimates is simulated once per setting.
 
-The units of work (setting × run) are numbered in a fixed order; --shard i/N
-runs the units u with u mod N = i, so N independent jobs (a Kubernetes
-Indexed Job) can each write a part, and "schedplan sweep merge" combines the
-parts, failing when one is missing, repeated or of another sweep. Results do
-not depend on --workers or on sharding.`,
+The units (setting × run) are numbered in a fixed order; --shard i/N runs
+the units u with u mod N = i, so N jobs (a Kubernetes Indexed Job) each write
+a part, and "schedplan sweep merge" combines them, failing when a part is
+missing, repeated or of another sweep. Results do not depend on --workers or
+sharding.`,
 		Example: `  schedplan sweep --experiment sigma --runs 100 --out sigma.parquet
   schedplan sweep --experiment all --runs 100 --shard 3/8 --out part-3.parquet
   schedplan sweep merge --out sweep.parquet part-*.parquet

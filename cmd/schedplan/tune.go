@@ -14,7 +14,7 @@ func newTuneCmd(a *app) *cobra.Command {
 		wf                windowFlags
 		policy, objective string
 		budget, blocks    int
-		asJSON            bool
+		asJSON, iKnow     bool
 	)
 	d := pipeline.DefaultRunConfig()
 	cmd := &cobra.Command{
@@ -52,6 +52,11 @@ README); the tuned configuration is re-run at ±20% load.`,
 			if err := pipeline.CheckBlocks(blocks, w.Split); err != nil {
 				return err
 			}
+			if c := pipeline.TuneCost(budget, w.Split); !iKnow {
+				if err := pipeline.CheckCost("tune", c); err != nil {
+					return err
+				}
+			}
 			bar := a.newProgress("tune", budget)
 			rep, err := pipeline.TuneLASMQWindows(cmd.Context(), w.Jobs, w.Capacity, w.Split, pipeline.TuneOptions{
 				Budget: budget, Objective: obj, Blocks: blocks, Progress: bar.set,
@@ -78,6 +83,7 @@ README); the tuned configuration is re-run at ±20% load.`,
 	f.IntVar(&budget, "budget", d.Budget, "candidate configurations to simulate")
 	f.StringVar(&objective, "objective", string(d.Objective), "what to minimise: mean (ties: p99 slowdown), p99, or mix (mean and p99 relative to the first guess)")
 	f.IntVar(&blocks, "blocks", d.Blocks, "independent blocks the tuning window is simulated in (1: whole)")
+	f.BoolVar(&iKnow, "i-know", false, "run even when the estimated work is beyond the limits")
 	f.BoolVar(&asJSON, "json", false, "print JSON (with every candidate and the sensitivity curves)")
 	return cmd
 }
