@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -91,6 +92,24 @@ type stage struct {
 type stamped struct {
 	Files []string `json:"files"`
 	State any      `json:"state"`
+}
+
+// UnmarshalJSON decodes a stamp's record into s.State; a record without a
+// state (a damaged stamp, or one of another format) is an error, so the
+// stage counts as not done.
+func (s *stamped) UnmarshalJSON(b []byte) error {
+	var raw struct {
+		Files []string        `json:"files"`
+		State json.RawMessage `json:"state"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	if len(raw.State) == 0 || string(raw.State) == "null" {
+		return errors.New("stamp without a state")
+	}
+	s.Files = raw.Files
+	return json.Unmarshal(raw.State, s.State)
 }
 
 // pipelineRun is one run's states, filled stage by stage.

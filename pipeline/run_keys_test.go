@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -141,5 +142,21 @@ func TestRunConfigZeroValues(t *testing.T) {
 	var pe *ParamError
 	if !errors.As(err, &pe) {
 		t.Errorf("a zero config as given: %v", err)
+	}
+}
+
+// A stamp whose record has no state (damaged, or of another format) means
+// "stage not done", never a skip with an empty state.
+func TestStampWithoutStateIsNotDone(t *testing.T) {
+	var st struct{ N int }
+	for _, b := range []string{`{}`, `{"files":[],"state":null}`, `{"best":1}`} {
+		s := &stamped{State: &st}
+		if err := json.Unmarshal([]byte(b), s); err == nil {
+			t.Errorf("%s decoded as a stage's record", b)
+		}
+	}
+	s := &stamped{State: &st}
+	if err := json.Unmarshal([]byte(`{"files":["a"],"state":{"N":3}}`), s); err != nil || st.N != 3 || s.Files[0] != "a" {
+		t.Errorf("record: %v %+v %v", err, st, s.Files)
 	}
 }
