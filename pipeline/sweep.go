@@ -377,7 +377,7 @@ func MergeSweepParts(names []string, parts []*data.Table) (*data.Table, error) {
 		if len(missing) > 10 {
 			list = append(list, "…")
 		}
-		return nil, fmt.Errorf("%d of %d units are in no part (units %s): a shard is missing (with --shard i/N, unit u is in shard u mod N)",
+		return nil, fmt.Errorf("%d of %d units are in no part (units %s): a shard is missing (shard i of N holds the units u with u mod N = i)",
 			len(missing), ref.units, strings.Join(list, ", "))
 	}
 	if err := all.SortStableBy("unit"); err != nil {
