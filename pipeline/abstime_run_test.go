@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -46,7 +47,7 @@ func TestRunSameResultsAtEpochTimes(t *testing.T) {
 		}
 		r := &Runner{Dir: filepath.Join(dir, "out")}
 		defer r.Close()
-		res, err := Run(in, r)
+		res, err := Run(context.Background(), in, r)
 		if err != nil {
 			t.Fatalf("offset %g: %v", off, err)
 		}

@@ -6,9 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
-	"strings"
 
+	"github.com/schedplan/schedplan/cluster/sim"
 	"gopkg.in/yaml.v3"
 )
 
@@ -125,16 +124,23 @@ type LASMQConfig struct {
 	Strict     bool      `yaml:"strict,omitempty"`
 }
 
+// ConfigOf returns the bundle form of a LAS_MQ configuration.
+func ConfigOf(m *sim.LASMQ) *LASMQConfig {
+	w := m.Weights
+	if w == nil {
+		w = sim.DecayWeights(m.K, 1)
+	}
+	return &LASMQConfig{K: m.K, Alpha0: m.Alpha0, P: m.P, Thresholds: m.Thresholds(), Weights: w, Strict: m.Strict}
+}
+
+// Policy returns the simulation core's LAS_MQ with this configuration.
+func (l *LASMQConfig) Policy() *sim.LASMQ {
+	return &sim.LASMQ{K: l.K, Alpha0: l.Alpha0, P: l.P, Weights: l.Weights, Strict: l.Strict}
+}
+
 // Spec returns the configuration as a policy specification for
 // sim.ParsePolicy (and simulate --policy).
-func (l *LASMQConfig) Spec() string {
-	w := make([]string, len(l.Weights))
-	for i, v := range l.Weights {
-		w[i] = strconv.FormatFloat(v, 'g', -1, 64)
-	}
-	return fmt.Sprintf("las_mq:k=%d,alpha0=%s,p=%s,weights=%s,strict=%t", l.K,
-		strconv.FormatFloat(l.Alpha0, 'g', -1, 64), strconv.FormatFloat(l.P, 'g', -1, 64), strings.Join(w, "/"), l.Strict)
-}
+func (l *LASMQConfig) Spec() string { return l.Policy().Spec() }
 
 // HPFSPConfig holds H-PFSP's parameters.
 type HPFSPConfig struct {

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -141,6 +142,6 @@ func runCaught(cfg RunConfig, out string) (panicked any, err error) {
 	}
 	r := &Runner{Dir: out}
 	defer r.Close()
-	_, err = Run(in, r)
+	_, err = Run(context.Background(), in, r)
 	return nil, err
 }

@@ -449,7 +449,11 @@ func (r *Runner) upToDate(path, name, key string, state any) bool {
 	if !hasFieldsOf(pv.Elem().Type(), recorded.Bytes()) {
 		return false
 	}
+	// The fresh value starts as a shallow copy, so that a state that
+	// decodes itself into values it points to (a wrapper such as Run's
+	// stamped records) keeps its targets.
 	fresh := reflect.New(pv.Elem().Type())
+	fresh.Elem().Set(pv.Elem())
 	dec := json.NewDecoder(bytes.NewReader(recorded.Bytes()))
 	dec.DisallowUnknownFields()
 	if dec.Decode(fresh.Interface()) != nil {

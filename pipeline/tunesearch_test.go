@@ -1,10 +1,25 @@
 package pipeline
 
 import (
+	"context"
 	"math"
 	"reflect"
 	"testing"
 )
+
+// scoreEach adapts a per-candidate objective to a Scorer.
+func scoreEach(f func(LASMQParams) (Score, error)) Scorer {
+	return func(_ context.Context, cands []LASMQParams) ([]Score, error) {
+		out := make([]Score, len(cands))
+		for i, c := range cands {
+			var err error
+			if out[i], err = f(c); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	}
+}
 
 // bowl is a synthetic objective with its minimum at α0 = 7, k = 5, p = 3,
 // decay = 0.3.
@@ -21,7 +36,7 @@ func TestTuneLASMQFindsBowlMinimum(t *testing.T) {
 	}
 	var results []*TuneResult
 	for _, workers := range []int{1, 4} {
-		res, err := TuneLASMQ(TuneOptions{Budget: 300, Sizes: sizes, Workers: workers}, bowl)
+		res, err := TuneLASMQ(context.Background(), TuneOptions{Budget: 300, Sizes: sizes, Workers: workers}, scoreEach(bowl))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,12 +1,11 @@
 package pipeline
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
-	"runtime"
 	"sort"
-	"strconv"
 
 	"github.com/schedplan/schedplan/cluster/sim"
 
@@ -25,20 +24,8 @@ type LASMQParams struct {
 	Decay  float64 `json:"decay"`
 }
 
-// PaperDefault is the configuration seed 000 uses in its experiments:
-// k = 10, α_0 = 100, p = 10 (equal queue weights, as the paper gives none).
-var PaperDefault = LASMQParams{K: 10, Alpha0: 100, P: 10, Decay: 1}
-
-// Thresholds returns the K−1 demotion thresholds.
-func (c LASMQParams) Thresholds() []float64 {
-	t := make([]float64, max(0, c.K-1))
-	a := c.Alpha0
-	for i := range t {
-		t[i] = a
-		a *= c.P
-	}
-	return t
-}
+// Thresholds returns the K−1 demotion thresholds α_0, p·α_0, ….
+func (c LASMQParams) Thresholds() []float64 { return c.Policy().Thresholds() }
 
 // Weights returns the K queue weights, highest-priority queue first. With
 // Decay = 0 they are 1, 0, 0, ... and the policy runs in strict mode.
@@ -51,22 +38,21 @@ func (c LASMQParams) Policy() *sim.LASMQ {
 
 // Spec returns the policy specification that sim.ParsePolicy (and the
 // CLI's --policy) reads.
-func (c LASMQParams) Spec() string {
-	return fmt.Sprintf("las_mq:k=%d,alpha0=%s,p=%s,decay=%s", c.K, fmtG(c.Alpha0), fmtG(c.P), fmtG(c.Decay))
-}
-
-func fmtG(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+func (c LASMQParams) Spec() string { return c.Policy().Spec() }
 
 // Strict reports whether the configuration is strict priority.
 func (c LASMQParams) Strict() bool { return c.Decay == 0 }
 
 // Config returns the bundle form of the parameters.
-func (c LASMQParams) Config() *LASMQConfig {
-	return &LASMQConfig{K: c.K, Alpha0: c.Alpha0, P: c.P, Thresholds: c.Thresholds(), Weights: c.Weights(), Strict: c.Strict()}
-}
+func (c LASMQParams) Config() *LASMQConfig { return ConfigOf(c.Policy()) }
 
 func (c LASMQParams) String() string {
 	return fmt.Sprintf("k=%d alpha0=%.4g p=%.4g decay=%.4g", c.K, c.Alpha0, c.P, c.Decay)
+}
+
+// ScoreOf reduces a summary to what tuning compares.
+func ScoreOf(s sim.Summary) Score {
+	return Score{Mean: s.Response.Mean, P99: s.Response.P99, P99Slowdown: s.Slowdown.P99}
 }
 
 // Score is what a simulation says of one configuration on one window.
@@ -189,6 +175,30 @@ func positiveSorted(x []float64) []float64 {
 	return pos
 }
 
+// Scorer scores a batch of LAS_MQ candidates (in order). ScoreLASMQ is the
+// one that simulates; tests use synthetic ones.
+type Scorer func(ctx context.Context, cands []LASMQParams) ([]Score, error)
+
+// ScoreLASMQ returns the Scorer that simulates each batch of candidates on
+// jobs as one Experiment (exact sizes, in the given number of blocks).
+func ScoreLASMQ(jobs []sim.Job, capacity float64, blocks int, opt RunOptions) Scorer {
+	return func(ctx context.Context, cands []LASMQParams) ([]Score, error) {
+		x := &Experiment{Jobs: jobs, Capacity: capacity, Blocks: blocks, Runs: 1}
+		for _, c := range cands {
+			x.Policies = append(x.Policies, c.Spec())
+		}
+		res, err := x.Run(ctx, opt)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]Score, len(cands))
+		for i, p := range res.Policies {
+			out[i] = ScoreOf(p.Summaries[0])
+		}
+		return out, nil
+	}
+}
+
 // TuneLASMQ searches LAS_MQ's parameters: a log-spaced grid over α_0 (from
 // the 1st to the 99th percentile of the positive sizes), k, p and the weight
 // decay, using about 60% of the budget; then a coordinate search on the log
@@ -196,20 +206,17 @@ func positiveSorted(x []float64) []float64 {
 // budget is spent; then the sensitivity curves (objective vs α_0 and vs k
 // with the rest at the best point), which are extra to the budget.
 //
-// eval must be safe to call from several goroutines. Candidates are
-// evaluated in parallel, but results are collected by index and ties are
-// broken by evaluation order, so the result is the same for any Workers.
-func TuneLASMQ(opt TuneOptions, eval func(LASMQParams) (Score, error)) (*TuneResult, error) {
+// score gets the candidates in batches (the grid, then each round of moves)
+// and may evaluate a batch in parallel; ties are broken by evaluation order,
+// so the result does not depend on how score parallelises.
+func TuneLASMQ(ctx context.Context, opt TuneOptions, score Scorer) (*TuneResult, error) {
 	if opt.Budget < 1 {
 		return nil, errors.New("tuning budget must be at least 1")
 	}
 	if opt.Objective == "" {
 		opt.Objective = MinMean
 	}
-	if opt.Workers <= 0 {
-		opt.Workers = runtime.GOMAXPROCS(0)
-	}
-	t := &tuner{opt: opt, eval: eval, cache: map[LASMQParams]int{}}
+	t := &tuner{ctx: ctx, opt: opt, score: score, cache: map[LASMQParams]int{}}
 	res := &TuneResult{Objective: opt.Objective, FirstGuess: FirstGuess(opt.Sizes, 6)}
 	first, err := t.run([]LASMQParams{res.FirstGuess})
 	if err != nil {
@@ -378,8 +385,9 @@ func logspace(lo, hi float64, n int) []float64 {
 }
 
 type tuner struct {
+	ctx   context.Context
 	opt   TuneOptions
-	eval  func(LASMQParams) (Score, error)
+	score Scorer
 	cache map[LASMQParams]int // params → index in evals
 	evals []Evaluation
 	ref   Score
@@ -409,16 +417,12 @@ func (t *tuner) run(cands []LASMQParams) ([]Evaluation, error) {
 			todo = append(todo, c)
 		}
 	}
-	scores := make([]Score, len(todo))
-	err := ParallelFor(len(todo), t.opt.Workers, func(_, i int) error {
+	var scores []Score
+	if len(todo) > 0 {
 		var err error
-		if scores[i], err = t.eval(todo[i]); err != nil {
-			return fmt.Errorf("LAS_MQ %v: %w", todo[i], err)
+		if scores, err = t.score(t.ctx, todo); err != nil {
+			return nil, fmt.Errorf("LAS_MQ candidates: %w", err)
 		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
 	}
 	for i, c := range todo {
 		t.cache[c] = len(t.evals)
