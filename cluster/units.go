@@ -110,7 +110,9 @@ func scalarQuantity(n *yaml.Node, units map[string]float64, what string) (float6
 }
 
 // String formats an amount of bytes with a decimal unit ("400 KB").
-func (b Bytes) String() string { return withUnit(float64(b), []string{"B", "KB", "MB", "GB", "TB", "PB"}) }
+func (b Bytes) String() string {
+	return withUnit(float64(b), []string{"B", "KB", "MB", "GB", "TB", "PB"})
+}
 
 // String formats a rate with a decimal bytes/s unit ("1.12 GB/s").
 func (r ByteRate) String() string {
