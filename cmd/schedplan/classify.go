@@ -22,6 +22,7 @@ func init() {
 		kFlag       string
 		kMin, kMax  int
 		features    string
+		featureSet  string
 		scaling     string
 		restarts    int
 		initName    string
@@ -45,14 +46,18 @@ classification of all jobs.
 Per class it prints the seed 003 Table 4 layout — jobs, mean duration, input,
 shuffle and output bytes, map and reduce task-seconds — with the mean job
 size, the arrival rate α (jobs/s over the log's span) and, per machine type
-of the cluster spec, μ = slots × exec_rate / mean size (jobs/s one machine
-serves), and a label from the byte ratios (small, load, summary, aggregate,
-expand, transform).
+of the cluster spec, μ (jobs/s one machine serves: 1 / the class's mean
+execution time, time = size / (slots × exec_rate) + (input + shuffle bytes) /
+retrieve_rate, 0 where a task's data exceed the type's memory), and a label
+from the byte ratios (small, load, summary, aggregate, expand, transform).
 
 k is fixed (--k N), one per user (--k users, COSHH's rule) or chosen over
 --k-min..--k-max by the silhouette (on at most 5,000 sampled jobs), with the
-elbow of the inertia curve shown beside it. Features default to every one the
-log has for every job; heavy-tailed features are log-scaled then z-scored.
+elbow of the inertia curve shown beside it. Features default to seed 003
+§3.1's (--feature-set paper): priority, the execution rate on every machine
+type and the user's arrival rate; --feature-set size (or --features) uses the
+log's own columns instead, every one the log has for every job by default.
+Heavy-tailed features are log-scaled then z-scored.
 
 --holdout F also measures the class-based size predictor: classes fitted on
 the first F of the jobs by submit time, using only what is known at submission
@@ -70,6 +75,10 @@ the first F of the jobs by submit time, using only what is known at submission
 			feats, err := classify.ParseFeatures(features)
 			if err != nil {
 				return fmt.Errorf("--features: %w", err)
+			}
+			set, err := classify.ParseFeatureSet(featureSet)
+			if err != nil {
+				return fmt.Errorf("--feature-set: %w", err)
 			}
 			method, perFeature, err := classify.ParseScaling(scaling)
 			if err != nil {
@@ -103,7 +112,7 @@ the first F of the jobs by submit time, using only what is known at submission
 			if err != nil {
 				return err
 			}
-			opt := classify.Options{K: k, KMin: kMin, KMax: kMax, Features: feats, Scaling: method, FeatureScaling: perFeature, Init: init, Restarts: restarts, Seed: seed,
+			opt := classify.Options{K: k, KMin: kMin, KMax: kMax, Features: feats, FeatureSet: set, Scaling: method, FeatureScaling: perFeature, Init: init, Restarts: restarts, Seed: seed,
 				OnK: func(s classify.KScore) {
 					slog.Debug("k-means", "k", s.K, "inertia", s.Inertia, "silhouette", s.Silhouette)
 				}}
@@ -151,6 +160,7 @@ the first F of the jobs by submit time, using only what is known at submission
 	f.IntVar(&kMin, "k-min", 2, "smallest k tried by --k auto")
 	f.IntVar(&kMax, "k-max", 12, "largest k tried by --k auto")
 	f.StringVar(&features, "features", "", "comma-separated features ("+strings.Join(classify.AllFeatures, ", ")+"); default: all the log has for every job")
+	f.StringVar(&featureSet, "feature-set", "paper", "features when --features is not given: paper (seed 003 §3.1: priority, execution rate per machine type, user arrival rate) or size (the log's size, bytes, task-seconds … columns)")
 	f.StringVar(&scaling, "scaling", "auto", "feature scaling: log (log1p then z-score), z, none, or auto (log for heavy-tailed features, z for priority); per feature as size=z,priority=none, after an optional method for all")
 	f.StringVar(&initName, "init", "k-means++", "k-means seeding: k-means++, greedy (2+ln k candidates per step, the best kept) or uniform")
 	f.IntVar(&restarts, "restarts", 10, "k-means restarts (run in parallel; the least inertia is kept)")
