@@ -28,8 +28,6 @@ func (h *coshhUserHeap) less(a, b int32) bool {
 	return ka < kb || (ka == kb && a < b)
 }
 
-func (h *coshhUserHeap) has(u int32) bool { return h.pos[u] >= 0 }
-
 func (h *coshhUserHeap) push(u int32) {
 	h.pos[u] = int32(len(h.e))
 	h.e = append(h.e, u)
