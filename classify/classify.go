@@ -286,6 +286,36 @@ func (r *Result) FeatureRows(j *data.Jobs, sizes []float64, rows []int) (*mat.De
 	return x, nil
 }
 
+// ScaledRows returns the feature vectors of rows of j (all when rows is nil)
+// in the classification's scaled space — the space of Centres and
+// Class.Radius, where a job's nearest class is its class (what COSHH's
+// queuing process compares, seed 003 Alg. 1).
+func (r *Result) ScaledRows(j *data.Jobs, sizes []float64, rows []int) ([][]float64, error) {
+	x, err := r.FeatureRows(j, sizes, rows)
+	if err != nil {
+		return nil, err
+	}
+	n, _ := x.Dims()
+	out := make([][]float64, n)
+	var row []float64
+	for i := range out {
+		row = mat.Row(row, i, x)
+		out[i] = r.Scaling.Transform(nil, row)
+	}
+	return out, nil
+}
+
+// Centres returns the class centres in the scaled space, one per class in
+// class order.
+func (r *Result) Centres() [][]float64 {
+	d := len(r.Features)
+	out := make([][]float64, 0, len(r.Classes))
+	for c := 0; c+d <= len(r.centers) && d > 0; c += d {
+		out = append(out, append([]float64(nil), r.centers[c:c+d]...))
+	}
+	return out
+}
+
 // finiteRows checks that every value of x (rows of j) is finite, naming the
 // job and the feature of the first that is not.
 func finiteRows(j *data.Jobs, rows []int, x *mat.Dense, names []string) error {

@@ -310,3 +310,41 @@ func TestMeasureMu(t *testing.T) {
 		t.Errorf("unclassified rows: %d ignored, %v", n, err)
 	}
 }
+
+// The scaled rows and centres are the space COSHH's queuing compares in: a
+// classified job is within its class's radius of its centre, and its
+// nearest centre is its class.
+func TestScaledRowsAndRadius(t *testing.T) {
+	j, sizes := embedded(t, "embedded:fb2009-50")
+	_, r, err := COSHH(j, sizes, nil, Options{K: 4, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	xs, err := r.ScaledRows(j, sizes, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	centres := r.Centres()
+	if len(xs) != j.Len() || len(centres) != r.K {
+		t.Fatalf("%d rows, %d centres", len(xs), len(centres))
+	}
+	for q, x := range xs {
+		c := r.Assign[q]
+		d := math.Sqrt(sqDist(x, centres[c]))
+		if d > r.Classes[c].Radius+1e-9 {
+			t.Errorf("row %d: %v from its centre, radius %v", q+1, d, r.Classes[c].Radius)
+		}
+		for k := range centres {
+			if e := math.Sqrt(sqDist(x, centres[k])); e < d-1e-9 {
+				t.Errorf("row %d: class %d nearer (%v) than its class %d (%v)", q+1, k, e, c, d)
+			}
+		}
+	}
+	radiusSeen := false
+	for _, c := range r.Classes {
+		radiusSeen = radiusSeen || c.Radius > 0
+	}
+	if !radiusSeen {
+		t.Error("every radius is 0")
+	}
+}
