@@ -238,8 +238,7 @@ func (r *Result) nearest(z []float64) int32 {
 }
 
 // PredictRows assigns rows of j (all when rows is nil) to the nearest class,
-// reading the same features the classification used (the paper features
-// from the model's exact execution times).
+// reading the same features the classification used (see FeatureRows).
 func (r *Result) PredictRows(j *data.Jobs, sizes []float64, rows []int) ([]int32, error) {
 	x, err := r.FeatureRows(j, sizes, rows)
 	if err != nil {
@@ -258,7 +257,9 @@ func (r *Result) PredictRows(j *data.Jobs, sizes []float64, rows []int) ([]int32
 
 // FeatureRows returns the classification's features of rows of j (all when
 // rows is nil), in original units, one row per job: what Predict takes.
-// Paper features use the model's exact execution times (no errors).
+// Paper features use the model's execution-time estimates with the
+// classification's errors (Options.TimeErrors; on the table classified,
+// the same draws).
 func (r *Result) FeatureRows(j *data.Jobs, sizes []float64, rows []int) (*mat.Dense, error) {
 	if len(r.Classes) == 0 {
 		return nil, errors.New("classify: the classification has no classes")
@@ -277,7 +278,7 @@ func (r *Result) FeatureRows(j *data.Jobs, sizes []float64, rows []int) (*mat.De
 			return nil, fmt.Errorf("classify: rows must be increasing row numbers below %d", j.Len())
 		}
 	}
-	x := r.Model.paperMatrix(j, rows, r.Model.exactTimes(j, sizes, r.SizeFloor))
+	x := r.Model.paperMatrix(j, rows, r.Model.estimatedTimes(j, sizes, r.SizeFloor))
 	if n, _ := x.Dims(); n > 0 {
 		if err := finiteRows(j, rows, x, r.Features); err != nil {
 			return nil, err
@@ -460,7 +461,8 @@ func prepare(j *data.Jobs, sizes []float64, spec *cluster.Spec, opt Options) (*p
 		return nil, fmt.Errorf("classify: unknown feature set %q (want paper or size)", opt.FeatureSet)
 	}
 	in := &prepared{j: j, sizes: sizes, spec: spec, floor: 1,
-		model: Model{Types: MachineTypes(spec), BlockBytes: opt.BlockBytes, TimeErrors: opt.TimeErrors.String()}}
+		model: Model{Types: MachineTypes(spec), BlockBytes: opt.BlockBytes, TimeErrors: opt.TimeErrors.String(),
+			Errors: opt.TimeErrors, ErrorSeed: opt.Seed}}
 	floor := math.Inf(1)
 	for i, v := range sizes {
 		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {

@@ -10,6 +10,7 @@ import (
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/lp"
+	"gonum.org/v1/gonum/mat"
 )
 
 func parseSpec(t *testing.T, y string) *cluster.Spec {
@@ -346,5 +347,32 @@ func TestScaledRowsAndRadius(t *testing.T) {
 	}
 	if !radiusSeen {
 		t.Error("every radius is 0")
+	}
+}
+
+// With errors, the features of the jobs classified are the ones the
+// classification used: predicting them gives their classes.
+func TestFeatureRowsCarryErrors(t *testing.T) {
+	j, sizes := embedded(t, "embedded:fb2009-50")
+	errs := estimate.ErrorModel{Kind: estimate.Uniform, I: 0.4}
+	_, r, err := COSHH(j, sizes, nil, Options{K: 4, Seed: 9, TimeErrors: errs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pred, err := r.PredictRows(j, sizes, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(pred, r.Assign) {
+		t.Errorf("predicted %v, classified %v", pred, r.Assign)
+	}
+	_, exact, err := COSHH(j, sizes, nil, Options{K: 4, Seed: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := r.FeatureRows(j, sizes, nil)
+	b, _ := exact.FeatureRows(j, sizes, nil)
+	if mat.Equal(a, b) {
+		t.Error("the features with 40% errors equal the exact ones")
 	}
 }

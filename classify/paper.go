@@ -69,8 +69,12 @@ type Model struct {
 	// map tasks (see Demand).
 	BlockBytes float64 `json:"block_bytes"`
 	// TimeErrors describes the errors on the execution-time estimates
-	// (estimate.ErrorModel.String(): "exact" when none).
-	TimeErrors string `json:"time_errors"`
+	// (estimate.ErrorModel.String(): "exact" when none); Errors and
+	// ErrorSeed are the model and seed they were drawn with, so that the
+	// features of jobs to predict carry the same kind of error.
+	TimeErrors string              `json:"time_errors"`
+	Errors     estimate.ErrorModel `json:"errors"`
+	ErrorSeed  uint64              `json:"error_seed"`
 	// UserArrival is each user's arrival rate (jobs/s over the log's
 	// span) and UserPriority each user's priority in the cluster spec
 	// (users the spec gives a priority): the paper features' inputs.
@@ -128,10 +132,11 @@ func (m *Model) paperMatrix(j *data.Jobs, rows []int, jt *jobTimes) *mat.Dense {
 	return x
 }
 
-// exactTimes returns the model's execution times of every job of j, without
-// errors (what prediction of new jobs uses).
-func (m *Model) exactTimes(j *data.Jobs, sizes []float64, floor float64) *jobTimes {
-	return newJobTimes(j, sizes, m.Types, floor, m.BlockBytes, estimate.ErrorModel{}, 0)
+// estimatedTimes returns the model's execution-time estimates of every job
+// of j with the classification's errors (drawn again with its seed: on the
+// table it classified, the very estimates it used).
+func (m *Model) estimatedTimes(j *data.Jobs, sizes []float64, floor float64) *jobTimes {
+	return newJobTimes(j, sizes, m.Types, floor, m.BlockBytes, m.Errors, m.ErrorSeed)
 }
 
 // isRateFeature reports whether a feature is a rate (jobs/s): an
