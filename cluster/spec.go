@@ -32,10 +32,21 @@ type ResourceType struct {
 	Slots int    `yaml:"slots"` // containers per machine
 	// ExecRate is a container's speed relative to a reference container.
 	ExecRate float64 `yaml:"exec_rate"`
-	// MemoryGB and RetrieveRateGbps describe a machine's memory and data
-	// retrieval bandwidth (used by the multi-resource policies).
+	// Memory is a machine's memory (seed 003 Table 3's Mem capacity), with
+	// units ("400KB", "4TB"): a job class whose tasks' data do not fit
+	// cannot run on the type. RetrieveRate is a machine's data retrieval
+	// rate in bytes/s, with units ("9Gbps", "3.2GB/s"). Both feed the
+	// execution-time model of package classify; 0 (absent) leaves the
+	// memory rule or the data term out. See MemoryBytes, RetrieveBytesPerS.
+	Memory       Bytes    `yaml:"memory,omitempty"`
+	RetrieveRate ByteRate `yaml:"retrieve_rate,omitempty"`
+	// MemoryGB and RetrieveRateGbps are the older spellings of Memory (in
+	// 10⁹ bytes) and RetrieveRate (in 10⁹ bits/s); give one or the other.
 	MemoryGB         float64 `yaml:"memory_gb,omitempty"`
 	RetrieveRateGbps float64 `yaml:"retrieve_rate_gbps,omitempty"`
+	// Resources is the optional capacity vector of one machine (cores,
+	// memory, disk and network bandwidth) for multi-resource policies.
+	Resources *MachineResources `yaml:"resources,omitempty"`
 }
 
 // Capacity is the type's total speed: count × slots × exec_rate.
@@ -255,6 +266,9 @@ func (s *Spec) check(at func(path string) string) error {
 			return fmt.Errorf("%s: retrieve_rate_gbps must be a number in [0, %g], got %v", field("retrieve_rate_gbps"), MaxRetrieveGbps, r.RetrieveRateGbps)
 		}
 		total += r.Count * r.Slots
+		if err := r.checkModel(at(where)); err != nil {
+			return err
+		}
 	}
 	users := map[string]bool{}
 	for i, u := range s.Users {

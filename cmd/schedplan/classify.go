@@ -17,6 +17,7 @@ func newClassifyCmd(a *app) *cobra.Command {
 	var (
 		tf                                 traceFlags
 		kFlag, features, scaling, initName string
+		featureSet                         string
 		clusterPath, out, jobsOut          string
 		kMin, kMax, restarts               int
 		seed                               uint64
@@ -30,15 +31,23 @@ func newClassifyCmd(a *app) *cobra.Command {
 (k-means++ seeding, parallel restarts, least inertia kept) on scaled
 features, as Rasooli and Down's COSHH does (§3.1): a primary classification
 of the jobs of users with min_share > 0 in the cluster spec, and a secondary
-one of all jobs. Per class it prints COSHH's Table 4 layout (jobs, mean
-duration, bytes, task-seconds) with the mean size, the arrival rate α
-(jobs/s), μ = slots × exec_rate / mean size per machine type (jobs/s one
-machine serves) and a label from the byte ratios.
+classification of all jobs.
+
+Per class it prints the seed 003 Table 4 layout — jobs, mean duration, input,
+shuffle and output bytes, map and reduce task-seconds — with the mean job
+size, the arrival rate α (jobs/s over the log's span) and, per machine type
+of the cluster spec, μ (jobs/s one machine serves: 1 / the class's mean
+execution time, time = size / (slots × exec_rate) + (input + shuffle bytes) /
+retrieve_rate, 0 where a task's data exceed the type's memory), and a label
+from the byte ratios (small, load, summary, aggregate, expand, transform).
 
 k is fixed (--k N), one per user (--k users, COSHH's rule) or chosen over
 --k-min..--k-max by the silhouette (on at most 5,000 sampled jobs), with the
-elbow of the inertia curve beside it. Features default to every one the log
-has for every job; heavy-tailed ones are log-scaled, then z-scored.
+elbow of the inertia curve shown beside it. Features default to seed 003
+§3.1's (--feature-set paper): priority, the execution rate on every machine
+type and the user's arrival rate; --feature-set size (or --features) uses the
+log's own columns instead, every one the log has for every job by default.
+Heavy-tailed features are log-scaled then z-scored.
 
 --holdout F measures the class-based size predictor: classes fitted on the
 first F of the jobs by submit time, on what is known at submission (input
@@ -56,6 +65,10 @@ bytes, task counts, priority), predict the sizes of the rest.`,
 			feats, err := classify.ParseFeatures(features)
 			if err != nil {
 				return fmt.Errorf("--features: %w", err)
+			}
+			set, err := classify.ParseFeatureSet(featureSet)
+			if err != nil {
+				return fmt.Errorf("--feature-set: %w", err)
 			}
 			method, perFeature, err := classify.ParseScaling(scaling)
 			if err != nil {
@@ -87,7 +100,7 @@ bytes, task counts, priority), predict the sizes of the rest.`,
 				return err
 			}
 			j, sizes := s.jobs, s.containerSeconds(spec)
-			opt := classify.Options{K: k, KMin: kMin, KMax: kMax, Features: feats, Scaling: method, FeatureScaling: perFeature, Init: init, Restarts: restarts, Seed: seed,
+			opt := classify.Options{K: k, KMin: kMin, KMax: kMax, Features: feats, FeatureSet: set, Scaling: method, FeatureScaling: perFeature, Init: init, Restarts: restarts, Seed: seed,
 				OnK: func(s classify.KScore) {
 					slog.Debug("k-means", "k", s.K, "inertia", s.Inertia, "silhouette", s.Silhouette)
 				}}
@@ -128,6 +141,7 @@ bytes, task counts, priority), predict the sizes of the rest.`,
 	f.StringVar(&kFlag, "k", "auto", "number of classes: auto (best silhouette over --k-min..--k-max), users (one per user, COSHH's rule) or N")
 	f.IntVar(&kMin, "k-min", 2, "smallest k tried by --k auto")
 	f.IntVar(&kMax, "k-max", 12, "largest k tried by --k auto")
+	f.StringVar(&featureSet, "feature-set", "paper", "features when --features is not given: paper (Rasooli and Down §3.1: priority, execution rate per machine type, user arrival rate) or size (the log's size, bytes and task-seconds columns)")
 	f.StringVar(&features, "features", "", "comma-separated features ("+strings.Join(classify.AllFeatures, ", ")+"); default: all the log has for every job")
 	f.StringVar(&scaling, "scaling", "auto", "feature scaling: log (log1p then z-score), z, none, or auto (log for heavy-tailed features, z for priority); per feature as size=z,priority=none, after an optional method for all")
 	f.StringVar(&initName, "init", "k-means++", "k-means seeding: k-means++, greedy (2+ln k candidates per step, the best kept) or uniform")
