@@ -3,7 +3,10 @@ package task
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
+
+	"github.com/schedplan/schedplan/cluster/sim"
 )
 
 // policyDef is a registry entry: a constructor from parameters and a
@@ -16,7 +19,9 @@ type policyDef struct {
 // registry holds the task-level policies. Package sim's registry holds the
 // fluid ones; the grammar of a specification is the same (ParsePolicy).
 var registry = map[string]policyDef{
-	"fifo": {"YARN FifoScheduler: earliest-submitted job first", noParams("fifo", func() Policy { return &FIFO{} })},
+	"fifo":   {"YARN FifoScheduler: earliest-submitted job first", noParams("fifo", func() Policy { return &FIFO{} })},
+	"fair":   {"Hadoop Fair Scheduler without an allocation file: pool=user|queue|single (one pool per user, by the job's queue, or one), within=fair|fifo", makeFair},
+	"las_mq": {"multi-level queue (seed 000, Alg. 1-2): k, alpha0 (container-seconds), p, weights=w1/w2/..., decay, strict, stage=true|false, order=remaining|fifo, leftover=even|priority, limit (running jobs, 0: none)", makeLASMQ},
 }
 
 func noParams(name string, f func() Policy) func(map[string]string) (Policy, error) {
@@ -88,4 +93,101 @@ func ParsePolicy(spec string) (Policy, error) {
 		return nil, err
 	}
 	return NewPolicy(name, params)
+}
+
+func makeLASMQ(p map[string]string) (Policy, error) {
+	m := DefaultLASMQ()
+	decay, hasDecay := 0.0, false
+	for k, v := range p {
+		var err error
+		switch k {
+		case "k":
+			m.K, err = strconv.Atoi(v)
+		case "alpha0":
+			m.Alpha0, err = strconv.ParseFloat(v, 64)
+		case "p":
+			m.P, err = strconv.ParseFloat(v, 64)
+		case "decay":
+			decay, err = strconv.ParseFloat(v, 64)
+			hasDecay = true
+			if err == nil && !(decay >= 0 && decay <= 1) {
+				err = fmt.Errorf("decay must be in [0, 1]")
+			}
+		case "strict":
+			m.Strict, err = strconv.ParseBool(v)
+		case "weights":
+			for _, s := range strings.Split(v, "/") {
+				var w float64
+				if w, err = strconv.ParseFloat(s, 64); err != nil {
+					break
+				}
+				m.Weights = append(m.Weights, w)
+			}
+		case "stage":
+			m.StageAware, err = strconv.ParseBool(v)
+		case "order":
+			m.InQueueFIFO, err = oneOf(v, "remaining", "fifo")
+		case "leftover":
+			m.LeftoverByPriority, err = oneOf(v, "even", "priority")
+		case "limit":
+			m.Limit, err = strconv.Atoi(v)
+		default:
+			return nil, fmt.Errorf("las_mq: unknown parameter %q (known: k, alpha0, p, weights, decay, strict, stage, order, leftover, limit)", k)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("las_mq: parameter %s=%q: %v", k, v, err)
+		}
+	}
+	if hasDecay {
+		if m.Weights != nil {
+			return nil, fmt.Errorf("las_mq: give weights or decay, not both")
+		}
+		m.Weights = sim.DecayWeights(m.K, decay)
+		if decay == 0 {
+			m.Strict = true
+		}
+	}
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// oneOf parses a two-valued parameter: false for a, true for b.
+func oneOf(v, a, b string) (bool, error) {
+	switch strings.ToLower(v) {
+	case a:
+		return false, nil
+	case b:
+		return true, nil
+	}
+	return false, fmt.Errorf("want %s or %s", a, b)
+}
+
+func makeFair(p map[string]string) (Policy, error) {
+	f := &Fair{Placement: PlaceByUser}
+	for k, v := range p {
+		var err error
+		switch k {
+		case "pool":
+			switch strings.ToLower(v) {
+			case "user":
+				f.Placement = PlaceByUser
+			case "queue":
+				f.Placement, f.UserQueues = PlaceByQueue, true
+			case "single":
+				f.Placement = PlaceInDefault
+			default:
+				err = fmt.Errorf("want user, queue or single")
+			}
+		case "within":
+			f.DefaultFIFO, err = oneOf(v, "fair", "fifo")
+		default:
+			return nil, fmt.Errorf("fair: unknown parameter %q (known: pool, within)", k)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("fair: parameter %s=%q: %v", k, v, err)
+		}
+	}
+	return f, nil
 }
