@@ -19,9 +19,10 @@ type policyDef struct {
 // registry holds the task-level policies. Package sim's registry holds the
 // fluid ones; the grammar of a specification is the same (ParsePolicy).
 var registry = map[string]policyDef{
-	"fifo":   {"YARN FifoScheduler: earliest-submitted job first", noParams("fifo", func() Policy { return &FIFO{} })},
-	"fair":   {"Hadoop Fair Scheduler without an allocation file: pool=user|queue|single (one pool per user, by the job's queue, or one), within=fair|fifo", makeFair},
-	"las_mq": {"multi-level queue (seed 000, Alg. 1-2): k, alpha0 (container-seconds), p, weights=w1/w2/..., decay, strict, stage=true|false, order=remaining|fifo, leftover=even|priority, limit (running jobs, 0: none)", makeLASMQ},
+	"capacity": {"YARN Capacity Scheduler without a capacity-scheduler.xml: queues=name:capacity[:max]/... (percent; default one queue \"default\" of 100), ulf (user-limit-factor, default 1)", makeCapacity},
+	"fifo":     {"YARN FifoScheduler: earliest-submitted job first", noParams("fifo", func() Policy { return &FIFO{} })},
+	"fair":     {"Hadoop Fair Scheduler without an allocation file: pool=user|queue|single (one pool per user, by the job's queue, or one), within=fair|fifo", makeFair},
+	"las_mq":   {"multi-level queue (seed 000, Alg. 1-2): k, alpha0 (container-seconds), p, weights=w1/w2/..., decay, strict, stage=true|false, order=remaining|fifo, leftover=even|priority, limit (running jobs, 0: none)", makeLASMQ},
 }
 
 func noParams(name string, f func() Policy) func(map[string]string) (Policy, error) {
@@ -190,4 +191,42 @@ func makeFair(p map[string]string) (Policy, error) {
 		}
 	}
 	return f, nil
+}
+
+func makeCapacity(p map[string]string) (Policy, error) {
+	c := &Capacity{}
+	ulf := 0.0
+	queues := "default:100"
+	for k, v := range p {
+		var err error
+		switch k {
+		case "queues":
+			queues = v
+		case "ulf":
+			ulf, err = strconv.ParseFloat(v, 64)
+		default:
+			return nil, fmt.Errorf("capacity: unknown parameter %q (known: queues, ulf)", k)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("capacity: parameter %s=%q: %v", k, v, err)
+		}
+	}
+	for _, q := range strings.Split(queues, "/") {
+		f := strings.Split(q, ":")
+		if len(f) < 2 || len(f) > 3 {
+			return nil, fmt.Errorf("capacity: queue %q is not name:capacity[:max]", q)
+		}
+		cq := CapacityQueue{Name: strings.TrimSpace(f[0]), UserLimitFactor: ulf}
+		var err error
+		if cq.Capacity, err = strconv.ParseFloat(f[1], 64); err != nil {
+			return nil, fmt.Errorf("capacity: queue %q: capacity: %v", q, err)
+		}
+		if len(f) == 3 {
+			if cq.MaxCapacity, err = strconv.ParseFloat(f[2], 64); err != nil {
+				return nil, fmt.Errorf("capacity: queue %q: maximum capacity: %v", q, err)
+			}
+		}
+		c.Root.Children = append(c.Root.Children, cq)
+	}
+	return c, nil
 }
