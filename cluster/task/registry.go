@@ -22,6 +22,9 @@ var registry = map[string]policyDef{
 	"capacity": {"YARN Capacity Scheduler without a capacity-scheduler.xml: queues=name:capacity[:max]/... (percent; default one queue \"default\" of 100), ulf (user-limit-factor, default 1)", makeCapacity},
 	"fifo":     {"YARN FifoScheduler: earliest-submitted job first", noParams("fifo", func() Policy { return &FIFO{} })},
 	"fair":     {"Hadoop Fair Scheduler without an allocation file: pool=user|queue|single (one pool per user, by the job's queue, or one), within=fair|fifo", makeFair},
+	"srpt":     {"shortest estimated remaining work (Estimate - attained), refreshed at the job's events; exact estimates: seed 000's IDEAL", noParams("srpt", func() Policy { return &SRPT{} })},
+	"fsp":      {"fair sojourn protocol (FSP+FIFO) over a virtual PS of the estimates at the cluster's rate", noParams("fsp", func() Policy { return &FSP{} })},
+	"las":      {"least attained service (containers x time), refreshed at the job's events", noParams("las", func() Policy { return &LAS{} })},
 	"las_mq":   {"multi-level queue (seed 000, Alg. 1-2): k, alpha0 (container-seconds), p, weights=w1/w2/..., decay, strict, stage=true|false, order=remaining|fifo, leftover=even|priority, limit (running jobs, 0: none)", makeLASMQ},
 }
 

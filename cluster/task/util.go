@@ -40,18 +40,18 @@ func (u *utilAcc) add(t int, busy int64, now float64) {
 	}
 	c := float64(busy)
 	u.total[t] += c * (now - from)
-	for {
-		for now-u.t0 >= u.w*float64(u.max) {
-			u.coarsen()
-		}
+	for now-u.t0 >= u.w*float64(u.max) {
+		u.coarsen()
+	}
+	for from < now {
 		k := int((from - u.t0) / u.w)
 		end := u.t0 + float64(k+1)*u.w
-		u.grow(t, k+1)
-		if now <= end {
-			u.b[t][k] += c * (now - from)
-			return
+		for end <= from { // rounding
+			k++
+			end = u.t0 + float64(k+1)*u.w
 		}
-		u.b[t][k] += c * (end - from)
+		u.grow(t, k+1)
+		u.b[t][k] += c * (min(end, now) - from)
 		from = end
 	}
 }
