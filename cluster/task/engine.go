@@ -66,8 +66,9 @@ func (r *Result) OverheadPerDecision() float64 {
 
 // event is a task end (g ≥ 0: global stage) or a heartbeat (g = −1).
 type event struct {
-	t    float64
-	g    int32
+	t     float64
+	start float64 // task start
+	g     int32
 	task int32
 	node int32
 }
@@ -442,6 +443,7 @@ func (s *Simulator) jobDone(j int32) {
 func (s *Simulator) endTask(e event) {
 	st := &s.st
 	sg := &st.ss[e.g]
+	st.workEnd(sg, &e)
 	if sg.idx > 0 {
 		if prev := &st.ss[e.g-1]; prev.done < prev.n {
 			// Slow start: the task's work is done, but it cannot
@@ -536,7 +538,12 @@ func (s *Simulator) place(n, g int32) {
 	r.runC += c
 	r.runRate += float64(c) * rate
 	s.busy(ti, int64(c))
-	s.ev.push(event{t: st.now + spec.Duration/rate, g: g, task: k, node: n})
+	if d := spec.Duration / rate; d > 0 {
+		sg.working++
+		sg.invDur += 1 / d
+		sg.sod += (st.now - st.jobs[j].Arrival) / d
+	}
+	s.ev.push(event{t: st.now + spec.Duration/rate, start: st.now, g: g, task: k, node: n})
 	s.res.Tasks++
 	if math.IsNaN(s.res.FirstStart[j]) {
 		s.res.FirstStart[j] = st.now

@@ -51,8 +51,9 @@ type LASMQ struct {
 	q        []int32 // per job: queue, −1 not admitted, −2 done
 	kk       heapKeys
 	rq       []iheap // per queue: admitted jobs with ready tasks
-	ek       heapKeys
-	even     iheap // jobs with ready tasks by containers held (leftover)
+	next     []int32 // ring of the admitted jobs with ready tasks (leftover, round robin)
+	prev     []int32
+	cursor   int32
 	dk       heapKeys
 	dem      iheap   // jobs by the time their estimate reaches their threshold
 	nq       []int   // per queue: admitted jobs
@@ -112,7 +113,6 @@ func (m *LASMQ) Start(s *State) error {
 		m.q[i] = -1
 	}
 	m.kk.reset(n)
-	m.ek.reset(n)
 	m.dk.reset(n)
 	if len(m.rq) < m.K {
 		m.rq = append(m.rq, make([]iheap, m.K-len(m.rq))...)
@@ -121,7 +121,11 @@ func (m *LASMQ) Start(s *State) error {
 	for i := range m.rq {
 		m.rq[i].init(&m.kk)
 	}
-	m.even.init(&m.ek)
+	m.next, m.prev = resize32(m.next, n), resize32(m.prev, n)
+	for i := range m.next {
+		m.next[i], m.prev[i] = -1, -1
+	}
+	m.cursor = -1
 	m.dem.init(&m.dk)
 	m.nq = append(m.nq[:0], make([]int, m.K)...)
 	m.used = append(m.used[:0], make([]int64, m.K)...)
@@ -158,8 +162,15 @@ func (m *LASMQ) orderKey(j int32) key {
 
 func (m *LASMQ) addReady(j int32) {
 	m.rq[m.q[j]].push(j)
-	if !m.LeftoverByPriority {
-		m.even.set(j, key{float64(m.s.Running(int(j))), 0})
+	if m.LeftoverByPriority {
+		return
+	}
+	// Into the ring just before the cursor: last in the current round.
+	if c := m.cursor; c < 0 {
+		m.next[j], m.prev[j], m.cursor = j, j, j
+	} else {
+		p := m.prev[c]
+		m.next[p], m.prev[j], m.next[j], m.prev[c] = j, p, c, j
 	}
 }
 
@@ -167,8 +178,18 @@ func (m *LASMQ) dropReady(j int32) {
 	if m.kk.in(j) {
 		m.rq[m.q[j]].remove(j)
 	}
-	if m.ek.in(j) {
-		m.even.remove(j)
+	if m.next[j] >= 0 {
+		nx, p := m.next[j], m.prev[j]
+		switch {
+		case nx == j:
+			m.cursor = -1
+		default:
+			m.next[p], m.prev[nx] = nx, p
+			if m.cursor == j {
+				m.cursor = nx
+			}
+		}
+		m.next[j], m.prev[j] = -1, -1
 	}
 }
 
@@ -183,8 +204,6 @@ func (m *LASMQ) Started(t TaskRef) {
 	m.used[m.q[j]] += int64(t.Containers)
 	if m.s.Ready(t.Job) == 0 {
 		m.dropReady(j)
-	} else if m.ek.in(j) {
-		m.even.set(j, key{float64(m.s.Running(t.Job)), 0})
 	}
 	m.update(j)
 }
@@ -194,9 +213,6 @@ func (m *LASMQ) Ended(t TaskRef) {
 	m.used[m.q[j]] -= int64(t.Containers)
 	if m.kk.in(j) && !m.InQueueFIFO {
 		m.rq[m.q[j]].set(j, key{float64(m.s.RemainingContainers(t.Job)), m.kk.k[j].b})
-	}
-	if m.ek.in(j) {
-		m.even.set(j, key{float64(m.s.Running(t.Job)), 0})
 	}
 	m.update(j)
 }
@@ -231,53 +247,103 @@ func (m *LASMQ) Done(j int) {
 	}
 }
 
-// estimate returns job j's service estimate and its growth rate (per
-// second) until the job's next task start or end.
-func (m *LASMQ) estimate(j int) (est, slope float64) {
+// stageAwareFrom is the stage progress from which LAS_MQ estimates a
+// stage's service as service / progress (seed 000 §3.2).
+const stageAwareFrom = 0.1
+
+// estimate returns job j's service estimate now (Alg. 1 line 4).
+func (m *LASMQ) estimate(j int) float64 {
 	s := m.s
-	for st := 0; st < s.Stages(j); st++ {
-		if !s.StageReleased(j, st) {
-			break
-		}
-		svc, run := s.StageService(j, st), float64(s.StageRunning(j, st))
+	est := 0.0
+	for st := 0; st < s.Stages(j) && s.StageReleased(j, st); st++ {
+		svc := s.StageService(j, st)
 		if m.StageAware && !s.StageComplete(j, st) {
-			if p := s.StageProgress(j, st); p >= 0.1 {
-				svc, run = svc/p, run/p
+			if p := s.StageProgress(j, st); p >= stageAwareFrom {
+				svc /= p
 			}
 		}
 		est += svc
-		slope += run
 	}
-	return est, slope
+	return est
+}
+
+// reach returns when job j's estimate will reach a, if before the job's
+// next task start or end (+Inf otherwise), or the earlier time at which
+// the estimate changes form (a stage's progress reaching 10%), when the
+// caller must look again. Between the job's events a stage's service grows
+// linearly (svc + r·τ) and so does its progress (p + q·τ), so the estimate
+// of the one stage still running is linear, or (svc + r·τ)/(p + q·τ) once
+// stage-aware: both cross a threshold at a time in closed form. With more
+// than one running stage (slow start), the estimate is checked at the job's
+// events only, as Alg. 1 does at task completions.
+func (m *LASMQ) reach(j int, a float64) float64 {
+	s := m.s
+	now := s.Now()
+	base, active := 0.0, -1
+	var svc, r float64
+	for st := 0; st < s.Stages(j) && s.StageReleased(j, st); st++ {
+		if s.StageComplete(j, st) {
+			base += s.StageService(j, st)
+			continue
+		}
+		if active >= 0 {
+			return inf // several running stages
+		}
+		active, svc, r = st, s.StageService(j, st), float64(s.StageRunning(j, st))
+	}
+	if active < 0 {
+		return inf
+	}
+	a -= base
+	if !m.StageAware {
+		if r > 0 {
+			return now + (a-svc)/r
+		}
+		return inf
+	}
+	p, q := s.StageProgress(j, active), s.StageProgressRate(j, active)
+	if p < stageAwareFrom {
+		t := inf
+		if r > 0 {
+			t = now + (a-svc)/r
+		}
+		if q > 0 {
+			t = min(t, now+(stageAwareFrom-p)/q)
+		}
+		return t
+	}
+	// (svc + r·τ) / (p + q·τ) = a  ⇔  τ = (a·p − svc) / (r − a·q).
+	if den := r - a*q; den > 0 {
+		return now + (a*p-svc)/den
+	}
+	return inf
 }
 
 // update demotes job j if its estimate has reached its threshold and
-// schedules the time it will.
+// schedules the time to look again.
 func (m *LASMQ) update(j int32) {
 	q := int(m.q[j])
 	if q < 0 {
 		return
 	}
 	now := m.s.Now()
-	est, slope := m.estimate(int(j))
-	nq, t := q, 0.0
+	est := m.estimate(int(j))
+	nq, t := q, inf
 	for nq < m.K-1 {
 		if est >= m.thr[nq]*(1-sim.Tol) {
 			nq++
 			continue
 		}
-		if slope > 0 {
-			if t = now + (m.thr[nq]-est)/slope; !(t > now) {
-				nq++ // the crossing is within rounding of now
-				continue
-			}
+		if t = m.reach(int(j), m.thr[nq]); !(t > now) {
+			nq++ // the crossing is within rounding of now
+			continue
 		}
 		break
 	}
 	if nq != q {
 		m.move(j, nq)
 	}
-	if nq < m.K-1 && slope > 0 {
+	if nq < m.K-1 && t < inf {
 		m.dem.set(j, key{t, 0})
 	} else if m.dk.in(j) {
 		m.dem.remove(j)
@@ -340,10 +406,11 @@ func (m *LASMQ) Pick(Node) (int, int) {
 		}
 	}
 	if !m.LeftoverByPriority {
-		if m.even.len() > 0 {
-			return int(m.even.min()), -1
+		j := m.cursor
+		if j >= 0 {
+			m.cursor = m.next[j]
 		}
-		return -1, -1
+		return int(j), -1
 	}
 	for q := first; q < m.K; q++ {
 		if m.rq[q].len() > 0 {

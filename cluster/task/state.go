@@ -53,6 +53,12 @@ type stageRT struct {
 	released            bool
 	svc, svcT           float64
 	deferred            []event // tasks that finished working before the previous stage completed
+	// Progress: tasks whose work is done, and for the working ones
+	// (durations d_i > 0, started at s_i) Σ 1/d_i and Σ (s_i − arrival)/d_i,
+	// so that progress(t) = (workDone + (t − arrival)·invDur − sod) / n.
+	workDone    int32
+	working     int32
+	invDur, sod float64
 }
 
 type typeRT struct {
@@ -168,14 +174,49 @@ func (s *State) StageComplete(j, st int) bool {
 	return g.released && g.done == g.n
 }
 
-// StageProgress is the completed share of stage st's tasks (1 for a stage
-// without tasks).
+// StageProgress is stage st's progress as Hadoop reports it: the mean over
+// its tasks of their done share (1 for tasks whose work has ended, elapsed
+// / duration for running ones, 0 for the others); 1 for a stage without
+// tasks. Exact at Now; it grows at StageProgressRate until the stage's
+// next task start or end.
 func (s *State) StageProgress(j, st int) float64 {
 	g := s.stage(j, st)
 	if g.n == 0 {
 		return 1
 	}
-	return float64(g.done) / float64(g.n)
+	p := float64(g.workDone)
+	if g.working > 0 {
+		p += (s.now-s.jobs[j].Arrival)*g.invDur - g.sod
+	}
+	return min(max(p/float64(g.n), 0), 1)
+}
+
+// StageProgressRate is the growth rate of StageProgress (per second)
+// until stage st's next task start or end.
+func (s *State) StageProgressRate(j, st int) float64 {
+	g := s.stage(j, st)
+	if g.n == 0 {
+		return 0
+	}
+	return g.invDur / float64(g.n)
+}
+
+// StageDone counts the completed tasks of stage st.
+func (s *State) StageDone(j, st int) int { return int(s.stage(j, st).done) }
+
+// workEnd takes a task whose work has ended out of its stage's progress.
+func (s *State) workEnd(g *stageRT, e *event) {
+	g.workDone++
+	d := s.jobs[g.job].Stages[g.idx].Tasks[e.task].Duration / s.types[s.nodeType[e.node]].rate
+	if d > 0 {
+		g.working--
+		if g.working == 0 {
+			g.invDur, g.sod = 0, 0 // no drift
+			return
+		}
+		g.invDur -= 1 / d
+		g.sod -= (e.start - s.jobs[g.job].Arrival) / d
+	}
 }
 
 // StageRunning is the containers stage st of job j holds.
