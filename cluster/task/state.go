@@ -205,17 +205,16 @@ func (s *State) StageProgressRate(j, st int) float64 {
 func (s *State) StageDone(j, st int) int { return int(s.stage(j, st).done) }
 
 // workEnd takes a task whose work has ended out of its stage's progress.
-func (s *State) workEnd(g *stageRT, e *event) {
+func (s *State) workEnd(g *stageRT, ri *runInfo) {
 	g.workDone++
-	d := s.jobs[g.job].Stages[g.idx].Tasks[e.task].Duration / s.types[s.nodeType[e.node]].rate
-	if d > 0 {
+	if ri.inv > 0 {
 		g.working--
 		if g.working == 0 {
 			g.invDur, g.sod = 0, 0 // no drift
 			return
 		}
-		g.invDur -= 1 / d
-		g.sod -= (e.start - s.jobs[g.job].Arrival) / d
+		g.invDur -= ri.inv
+		g.sod -= ri.sod
 	}
 }
 
