@@ -35,12 +35,36 @@
 //
 // # Policies
 //
-// Policies see the [State] (ready, running, completed tasks and service of
-// every job, machines' free containers) and keep only their own order, so
-// no event loops over all jobs or all machines:
+// Policies see the [State] (ready, running, completed tasks, service and
+// progress of every job, machines' free containers) and keep only their own
+// order, so no event loops over all jobs or all machines. Costs per
+// decision (a Pick) and per notification (a task start or end of a job),
+// for n jobs in the system:
 //
-//   - FIFO: a heap of the jobs with ready tasks by arrival; O(log n) per
-//     decision and per start that empties a job's ready tasks.
+//   - FIFO: a heap of the jobs with ready tasks by arrival; O(log n).
+//   - SRPT, LAS: the same heap keyed by estimated remaining work or by
+//     attained service, refreshed at the job's own task starts and ends;
+//     O(log n).
+//   - FSP: the heap keyed by virtual finish tag (static), plus the virtual
+//     PS's departures in a second heap; O(log n) amortised.
+//   - Fair: per parent queue a heap of its children with ready tasks, per
+//     leaf a heap of its runnable jobs; O(d log Q + log n) for depth d and
+//     Q queues (a notification re-keys the job's path). maxRunningApps
+//     admissions cost O(leaves under the limited queue) per completion.
+//   - Capacity: the children of each queue on the walked path are sorted
+//     by used/guaranteed capacity, O(Σ c log c) for c children per level;
+//     a leaf keeps its active users in a heap by their first job and each
+//     user its jobs FIFO, so user limits skip users, not jobs; a
+//     notification is O(d + log n).
+//   - LAS_MQ: K per-queue heaps (order by remaining containers or by entry),
+//     a heap of demotion times (exact: between a job's events its service
+//     estimate is linear, or a ratio of linear functions when stage-aware,
+//     and its crossing time has a closed form), a ring for the even
+//     leftover; O(K + log n) per decision, O(log n) per notification.
+//
+// Measured on issue 12's benchmark (BenchmarkLarge: 100,000 jobs, 10 M
+// tasks, 1,000 machines of 10 containers), a run costs about 4–6 CPU
+// seconds per policy.
 //
 // # Metrics
 //
