@@ -41,14 +41,7 @@ type Checker struct {
 
 // NewChecker returns a checker for a run of policy p.
 func NewChecker(p Policy) *Checker {
-	c := &Checker{p: p}
-	if w, ok := p.(interface{ WorkConserving() bool }); ok {
-		c.wc = w.WorkConserving()
-	}
-	if e, ok := p.(interface{ Eligible(int) bool }); ok {
-		c.elig = e.Eligible
-	}
-	return c
+	return &Checker{p: p}
 }
 
 // Err is the first violation seen, or nil.
@@ -62,6 +55,13 @@ func (c *Checker) failf(format string, a ...any) {
 
 func (c *Checker) setup(s *State) {
 	c.init = true
+	// Asked after the policy's Start, which may decide it.
+	if w, ok := c.p.(interface{ WorkConserving() bool }); ok {
+		c.wc = w.WorkConserving()
+	}
+	if e, ok := c.p.(interface{ Eligible(int) bool }); ok {
+		c.elig = e.Eligible
+	}
 	jobs := s.Jobs()
 	c.s0 = make([]int, len(jobs))
 	c.last = make([]float64, len(jobs))
@@ -162,11 +162,11 @@ func (c *Checker) TaskEnded(s *State, t TaskRef) {
 }
 
 func (c *Checker) Dispatched(s *State) {
-	if !c.wc || s.TotalReady() == 0 {
-		return
-	}
 	if !c.init {
 		c.setup(s)
+	}
+	if !c.wc || s.TotalReady() == 0 {
+		return
 	}
 	need, who := math.MaxInt, -1
 	jobs := s.Jobs()

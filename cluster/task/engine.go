@@ -154,6 +154,8 @@ type Simulator struct {
 	ev        eventHeap
 	runs      []runInfo
 	runFree   []int32
+	perNode   bool    // the policy declines machines, not machine types
+	declined  []int32 // machines a per-node policy declined this round
 	hb        eventHeap // heartbeats (g = −1)
 	order     []int32   // machine types, fastest first
 	freeSet   []intHeap // per type: nodes offered at events
@@ -197,6 +199,10 @@ func (s *Simulator) Run(jobs []Job, cl *Cluster, p Policy, opt Options) (*Result
 	}
 	s.setup(jobs, cl, ss, opt)
 	s.p = p
+	s.perNode = false
+	if pn, ok := p.(interface{ PerNode() bool }); ok {
+		s.perNode = pn.PerNode()
+	}
 	if err := p.Start(&s.st); err != nil {
 		return nil, fmt.Errorf("%s: %w", p.Name(), err)
 	}
@@ -696,12 +702,20 @@ func (s *Simulator) dispatch() {
 			for len(*fs) > 0 && st.ready > 0 && s.err == nil {
 				n := (*fs)[0]
 				res := s.offer(n, 0)
-				if res == offerNone || res == offerNoWork {
+				if res == offerNoWork || (res == offerNone && !s.perNode) {
 					break
 				}
 				fs.pop()
+				if res == offerNone {
+					s.declined = append(s.declined, n) // offered again next round
+					continue
+				}
 				s.inFree[n] = false
 			}
+			for _, n := range s.declined {
+				fs.push(n)
+			}
+			s.declined = s.declined[:0]
 		}
 		if s.decisions > d0 {
 			s.res.SchedNanos += int64(time.Since(t0))

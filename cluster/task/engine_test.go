@@ -102,3 +102,29 @@ func TestCheckerCatches(t *testing.T) {
 		}
 	}
 }
+
+// avoidNode0 is FIFO on every machine but machine 0: a per-node policy.
+type avoidNode0 struct {
+	FIFO
+	perNode bool
+}
+
+func (a *avoidNode0) PerNode() bool { return a.perNode }
+func (a *avoidNode0) Pick(n Node) (int, int) {
+	if n.Index == 0 {
+		return -1, -1
+	}
+	return a.FIFO.Pick(n)
+}
+
+// A policy that declines one machine (PerNode) is offered the others of
+// its type; one that declines a type (the default) ends the round there.
+func TestPerNodeDecline(t *testing.T) {
+	jobs := []Job{mr(0, 2, 1, 0, 0, 0)}
+	cl := Uniform(3, 1)
+	r := run(t, jobs, cl, &avoidNode0{perNode: true}, Options{})
+	checkResponses(t, "per node", responses(jobs, r), []float64{1})
+	if _, err := Simulate(jobs, cl, &avoidNode0{}, Options{}); err == nil {
+		t.Error("declining machine 0 as a type placed tasks")
+	}
+}

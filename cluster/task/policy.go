@@ -38,8 +38,12 @@ type TaskRef struct {
 // takes no other task until the reserved one fits or the job has no ready
 // task left. A Pick that returns −1 ends the round for the node's machine
 // type at events (with heartbeats, for that node's heartbeat): a policy
-// that declines a node of a type declines the type. Policies may pick
-// by node (locality, machine type, label) since they see the node.
+// that declines a node of a type declines the type, unless it implements
+// PerNode() bool returning true (e.g. a multi-resource policy that tracks
+// each machine's own resources from the Started and Ended notifications),
+// and then only that machine is passed over until the next round, at
+// O(declined machines) per round. Policies may pick by node (locality,
+// machine type, label) since they see the node.
 //
 // Adding a policy means one file with a type that implements Policy (embed
 // Base for the notifications it ignores) and one entry in the registry
