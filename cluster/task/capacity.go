@@ -141,8 +141,8 @@ func (c *Capacity) Start(s *State) error {
 	}
 	jobs := s.Jobs()
 	n := len(jobs)
-	c.leafOf = resize32(c.leafOf, n)
-	c.userOf = resize32(c.userOf, n)
+	c.leafOf = resize(c.leafOf, n)
+	c.userOf = resize(c.userOf, n)
 	c.us = c.us[:0]
 	short := map[string]int32{}
 	for i := range c.qs {
@@ -177,8 +177,8 @@ func (c *Capacity) Start(s *State) error {
 	for i := range c.us {
 		c.us[i].jobs.init(&c.jk)
 	}
-	c.cUse = resize64(c.cUse, n)
-	c.cRN = resize32(c.cRN, n)
+	c.cUse = resize(c.cUse, n)
+	c.cRN = resize(c.cRN, n)
 	clear(c.cUse)
 	clear(c.cRN)
 	return nil
@@ -248,15 +248,10 @@ func (c *Capacity) add(q CapacityQueue, parent int32, name, inherited string) er
 	if parent >= 0 {
 		c.qs[parent].children = append(c.qs[parent].children, i)
 	}
-	seen := map[string]bool{}
+	if err := checkChildren(name, len(q.Children), func(k int) string { return q.Children[k].Name }); err != nil {
+		return err
+	}
 	for _, ch := range q.Children {
-		if ch.Name == "" || strings.Contains(ch.Name, ".") {
-			return fmt.Errorf("queue %s: child name %q is empty or contains '.'", name, ch.Name)
-		}
-		if seen[ch.Name] {
-			return fmt.Errorf("queue %s: two children named %q", name, ch.Name)
-		}
-		seen[ch.Name] = true
 		if err := c.add(ch, i, name+"."+ch.Name, label); err != nil {
 			return err
 		}
@@ -456,27 +451,23 @@ func (c *Capacity) userLimit(x *cq) float64 {
 	return math.Ceil(math.Min(ul, maxUL) - 1e-9)
 }
 
+// assignLeaf returns leaf x's first job, in submission order, whose user
+// is within the user limit and whose next task stays within head.
 func (c *Capacity) assignLeaf(x *cq, head float64, free int) (int32, int) {
 	limit := c.userLimit(x)
-	base := len(c.skipU)
-	defer func() {
-		for _, u := range c.skipU[base:] {
-			x.users.push(u)
-		}
-		c.skipU = c.skipU[:base]
-	}()
-	for x.users.len() > 0 {
-		ui := x.users.min()
+	j, st := int32(-1), -1
+	found := x.users.first(&c.skipU, func(ui int32) bool {
 		u := &c.us[ui]
-		if float64(u.used) <= limit {
-			j := u.jobs.min()
-			st, need := nextTask(c.s, int(j), free)
-			if float64(need) <= head+1e-9 {
-				return j, st
-			}
+		if float64(u.used) > limit {
+			return false
 		}
-		x.users.remove(ui)
-		c.skipU = append(c.skipU, ui)
+		j = u.jobs.min()
+		var need int
+		st, need = nextTask(c.s, int(j), free)
+		return float64(need) <= head+1e-9
+	})
+	if found < 0 {
+		return -1, -1
 	}
-	return -1, -1
+	return j, st
 }

@@ -158,8 +158,8 @@ type Simulator struct {
 	declined  []int32 // machines a per-node policy declined this round
 	hb        eventHeap // heartbeats (g = −1)
 	order     []int32   // machine types, fastest first
-	freeSet   []intHeap // per type: nodes offered at events
-	inFree    []bool
+	freeSet   []iheap  // per type: machines offered at events, by number
+	nk        heapKeys // their keys (all equal: order by number)
 	hbMode    bool
 	hbArmed   []bool
 	asleep    []bool
@@ -266,7 +266,7 @@ func (s *Simulator) setup(jobs []Job, cl *Cluster, slow float64, opt Options) {
 		}
 	}
 	s.hbMode = cl.Heartbeat > 0
-	s.inFree = resizeBool(s.inFree, nodes)
+	s.nk.reset(nodes)
 	s.hbArmed = resizeBool(s.hbArmed, nodes)
 	s.asleep = resizeBool(s.asleep, nodes)
 	s.sleeping = s.sleeping[:0]
@@ -274,16 +274,15 @@ func (s *Simulator) setup(jobs []Job, cl *Cluster, slow float64, opt Options) {
 	s.ev, s.hb = s.ev[:0], s.hb[:0]
 	s.runs, s.runFree = s.runs[:0], s.runFree[:0]
 	if len(s.freeSet) < len(cl.Types) {
-		s.freeSet = append(s.freeSet, make([]intHeap, len(cl.Types)-len(s.freeSet))...)
+		s.freeSet = append(s.freeSet, make([]iheap, len(cl.Types)-len(s.freeSet))...)
 	}
 	s.freeSet = s.freeSet[:len(cl.Types)]
 	for ti := range s.freeSet {
-		s.freeSet[ti] = s.freeSet[ti][:0]
+		s.freeSet[ti].init(&s.nk)
 		if !s.hbMode {
 			t := st.types[ti]
 			for n := t.first; n < t.first+t.count; n++ {
 				s.freeSet[ti].push(n)
-				s.inFree[n] = true
 			}
 		}
 	}
@@ -307,8 +306,8 @@ func (s *Simulator) setup(jobs []Job, cl *Cluster, slow float64, opt Options) {
 	s.err = nil
 	s.decisions = 0
 	r := &s.res
-	r.Completion = resizeF(r.Completion, len(jobs))
-	r.FirstStart = resizeF(r.FirstStart, len(jobs))
+	r.Completion = resize(r.Completion, len(jobs))
+	r.FirstStart = resize(r.FirstStart, len(jobs))
 	for i := range r.Completion {
 		r.Completion[i], r.FirstStart[i] = math.NaN(), math.NaN()
 	}
@@ -316,18 +315,8 @@ func (s *Simulator) setup(jobs []Job, cl *Cluster, slow float64, opt Options) {
 	st.now = t0
 }
 
-func resizeF(s []float64, n int) []float64 {
-	if cap(s) < n {
-		return make([]float64, n)
-	}
-	return s[:n]
-}
-
 func resizeBool(s []bool, n int) []bool {
-	if cap(s) < n {
-		return make([]bool, n)
-	}
-	s = s[:n]
+	s = resize(s, n)
 	clear(s)
 	return s
 }
@@ -514,8 +503,7 @@ func (s *Simulator) complete(e event, deferred bool) {
 		if !s.hbArmed[n] && !s.asleep[n] {
 			s.arm(n, st.now)
 		}
-	} else if !s.inFree[n] {
-		s.inFree[n] = true
+	} else if !s.nk.in(n) {
 		s.freeSet[ti].push(n)
 	}
 	if sg.idx+1 < r.ns {
@@ -699,8 +687,8 @@ func (s *Simulator) dispatch() {
 		d0 := s.decisions
 		for _, ti := range s.order {
 			fs := &s.freeSet[ti]
-			for len(*fs) > 0 && st.ready > 0 && s.err == nil {
-				n := (*fs)[0]
+			for fs.len() > 0 && st.ready > 0 && s.err == nil {
+				n := fs.min()
 				res := s.offer(n, 0)
 				if res == offerNoWork || (res == offerNone && !s.perNode) {
 					break
@@ -708,9 +696,7 @@ func (s *Simulator) dispatch() {
 				fs.pop()
 				if res == offerNone {
 					s.declined = append(s.declined, n) // offered again next round
-					continue
 				}
-				s.inFree[n] = false
 			}
 			for _, n := range s.declined {
 				fs.push(n)
@@ -784,7 +770,7 @@ func (s *Simulator) finish() {
 	for ti := range st.types {
 		s.util.add(ti, st.types[ti].busy, end)
 	}
-	r.TypeBusy = resizeF(r.TypeBusy, len(st.types))
+	r.TypeBusy = resize(r.TypeBusy, len(st.types))
 	r.Util = s.util.series(r.Util, st.types, end)
 	for ti := range st.types {
 		r.TypeBusy[ti] = s.util.total[ti]

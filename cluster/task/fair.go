@@ -128,7 +128,7 @@ func (f *Fair) Start(s *State) error {
 	}
 	jobs := s.Jobs()
 	n := len(jobs)
-	f.leafOf = resize32(f.leafOf, n)
+	f.leafOf = resize(f.leafOf, n)
 	for j := range jobs {
 		l, err := f.place(&jobs[j])
 		if err != nil {
@@ -143,27 +143,13 @@ func (f *Fair) Start(s *State) error {
 		f.qs[i].jobs.init(&f.ak)
 	}
 	f.run = resizeBool(f.run, n)
-	f.cUse = resize64(f.cUse, n)
-	f.cRC = resize64(f.cRC, n)
-	f.cRN = resize32(f.cRN, n)
+	f.cUse = resize(f.cUse, n)
+	f.cRC = resize(f.cRC, n)
+	f.cRN = resize(f.cRN, n)
 	clear(f.cUse)
 	clear(f.cRC)
 	clear(f.cRN)
 	return nil
-}
-
-func resize32(s []int32, n int) []int32 {
-	if cap(s) < n {
-		return make([]int32, n)
-	}
-	return s[:n]
-}
-
-func resize64(s []int64, n int) []int64 {
-	if cap(s) < n {
-		return make([]int64, n)
-	}
-	return s[:n]
 }
 
 func (f *Fair) add(c FairQueue, parent int32, name string) error {
@@ -188,18 +174,30 @@ func (f *Fair) add(c FairQueue, parent int32, name string) error {
 	if parent >= 0 {
 		f.qs[parent].children = append(f.qs[parent].children, i)
 	}
-	seen := map[string]bool{}
+	if err := checkChildren(name, len(c.Children), func(k int) string { return c.Children[k].Name }); err != nil {
+		return err
+	}
 	for _, ch := range c.Children {
-		if ch.Name == "" || strings.Contains(ch.Name, ".") {
-			return fmt.Errorf("fair: queue %s: child name %q is empty or contains '.'", name, ch.Name)
-		}
-		if seen[ch.Name] {
-			return fmt.Errorf("fair: queue %s: two children named %q", name, ch.Name)
-		}
-		seen[ch.Name] = true
 		if err := f.add(ch, i, name+"."+ch.Name); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// checkChildren checks the names of a queue's children: non-empty,
+// without '.', distinct.
+func checkChildren(parent string, n int, name func(int) string) error {
+	seen := map[string]bool{}
+	for k := range n {
+		c := name(k)
+		if c == "" || strings.Contains(c, ".") {
+			return fmt.Errorf("queue %s: child name %q is empty or contains '.'", parent, c)
+		}
+		if seen[c] {
+			return fmt.Errorf("queue %s: two children named %q", parent, c)
+		}
+		seen[c] = true
 	}
 	return nil
 }
@@ -414,55 +412,32 @@ func (f *Fair) Pick(n Node) (int, int) {
 
 // assign walks from queue q; head is the most containers the path above
 // allows (MaxShare).
-func (f *Fair) assign(q int32, head int64, free int) (int32, int) {
+func (f *Fair) assign(q int32, head int64, free int) (j int32, st int) {
 	c := &f.qs[q]
 	if c.maxShare > 0 {
 		head = min(head, c.maxShare-c.usage)
 	}
+	j, st = -1, -1
 	if head <= 0 {
-		return -1, -1
+		return j, st
 	}
-	skip := len(f.skipQ)
-	defer func() {
-		for _, x := range f.skipQ[skip:] {
-			c.kids.push(x)
-		}
-		f.skipQ = f.skipQ[:skip]
-	}()
 	if c.leaf {
-		return f.assignJob(c, head, free)
-	}
-	for c.kids.len() > 0 {
-		ch := c.kids.min()
-		if j, st := f.assign(ch, head, free); j >= 0 {
-			return j, st
+		// The first job whose next task stays within head.
+		j = c.jobs.first(&f.skipA, func(x int32) bool {
+			var need int
+			st, need = nextTask(f.s, int(x), free)
+			return int64(need) <= head
+		})
+		if j < 0 {
+			st = -1
 		}
-		c.kids.remove(ch)
-		f.skipQ = append(f.skipQ, ch)
+		return j, st
 	}
-	return -1, -1
-}
-
-// assignJob returns the leaf's first job whose next task stays within
-// head, and that task's stage.
-func (f *Fair) assignJob(c *fq, head int64, free int) (int32, int) {
-	skip := len(f.skipA)
-	defer func() {
-		for _, x := range f.skipA[skip:] {
-			c.jobs.push(x)
-		}
-		f.skipA = f.skipA[:skip]
-	}()
-	for c.jobs.len() > 0 {
-		j := c.jobs.min()
-		st, need := nextTask(f.s, int(j), free)
-		if int64(need) <= head {
-			return j, st
-		}
-		c.jobs.remove(j)
-		f.skipA = append(f.skipA, j)
-	}
-	return -1, -1
+	c.kids.first(&f.skipQ, func(ch int32) bool {
+		j, st = f.assign(ch, head, free)
+		return j >= 0
+	})
+	return j, st
 }
 
 // nextTask returns the stage the simulator would start a task of job j

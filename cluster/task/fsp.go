@@ -25,7 +25,7 @@ func (*FSP) Name() string { return "fsp" }
 
 func (p *FSP) Start(s *State) error {
 	n := len(s.Jobs())
-	p.tags = resizeF(p.tags, n)
+	p.tags = resize(p.tags, n)
 	p.vk.reset(n)
 	p.virt.init(&p.vk)
 	p.v, p.vt = 0, math.Inf(-1)

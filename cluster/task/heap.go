@@ -139,49 +139,33 @@ func (h *iheap) down(p int) {
 	kk.pos[x] = int32(p)
 }
 
-// intHeap is a plain min-heap of int32 (node indices in the free-node sets).
-type intHeap []int32
-
-func (h *intHeap) push(x int32) {
-	*h = append(*h, x)
-	e := *h
-	i := len(e) - 1
-	for i > 0 {
-		p := (i - 1) / 2
-		if e[p] <= x {
+// first returns the first item in heap order for which ok is true, or −1:
+// the items that fail are set aside (in aside, which nested calls may
+// share) and put back. O((1 + failures) log n).
+func (h *iheap) first(aside *[]int32, ok func(i int32) bool) int32 {
+	base := len(*aside)
+	found := int32(-1)
+	for h.len() > 0 {
+		i := h.min()
+		if ok(i) {
+			found = i
 			break
 		}
-		e[i] = e[p]
-		i = p
+		h.remove(i)
+		*aside = append(*aside, i)
 	}
-	e[i] = x
+	for _, x := range (*aside)[base:] {
+		h.push(x)
+	}
+	*aside = (*aside)[:base]
+	return found
 }
 
-func (h *intHeap) pop() int32 {
-	e := *h
-	top := e[0]
-	last := len(e) - 1
-	x := e[last]
-	e = e[:last]
-	*h = e
-	i := 0
-	for {
-		l := 2*i + 1
-		if l >= last {
-			break
-		}
-		c := l
-		if r := l + 1; r < last && e[r] < e[l] {
-			c = r
-		}
-		if e[c] >= x {
-			break
-		}
-		e[i] = e[c]
-		i = c
+// resize returns s with length n, reusing its array when it is large
+// enough (the contents are not cleared).
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
 	}
-	if last > 0 {
-		e[i] = x
-	}
-	return top
+	return s[:n]
 }

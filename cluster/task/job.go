@@ -76,11 +76,12 @@ func (j *Job) NumTasks() int {
 // MaxTasks bounds the tasks of one simulation (indices are int32).
 const MaxTasks = 1 << 30
 
-// CheckJobs validates jobs for a cluster: finite arrivals in non-decreasing
-// order, finite non-negative durations and estimates, finite weights, and
+// CheckJobs validates jobs for a cluster: finite non-negative durations,
 // tasks that need at least one container and no more than every machine
-// type has per machine (a larger task could never be placed). Errors name
-// the job (1-based, as a row), stage and task.
+// type has per machine (a larger task could never be placed), and, as
+// sim.CheckJobs, finite arrivals in non-decreasing order, finite
+// non-negative estimates and finite weights. Errors name the job (1-based,
+// as a row), stage and task.
 func CheckJobs(jobs []Job, cl *Cluster) error {
 	minC := math.MaxInt
 	minName := ""
@@ -89,21 +90,9 @@ func CheckJobs(jobs []Job, cl *Cluster) error {
 			minC, minName = t.Containers, t.Name
 		}
 	}
-	prev := math.Inf(-1)
 	tasks := 0
 	for i := range jobs {
 		j := &jobs[i]
-		switch {
-		case math.IsNaN(j.Arrival) || math.IsInf(j.Arrival, 0):
-			return fmt.Errorf("job %d: arrival %v is not finite", i+1, j.Arrival)
-		case j.Arrival < prev:
-			return fmt.Errorf("job %d: arrival %v is before the previous job's %v (jobs must be sorted by arrival)", i+1, j.Arrival, prev)
-		case !(j.Estimate >= 0) || math.IsInf(j.Estimate, 0):
-			return fmt.Errorf("job %d: estimate %v is not a finite non-negative number", i+1, j.Estimate)
-		case math.IsNaN(j.Weight) || math.IsInf(j.Weight, 0):
-			return fmt.Errorf("job %d: weight %v is not finite", i+1, j.Weight)
-		}
-		prev = j.Arrival
 		for s := range j.Stages {
 			for k, t := range j.Stages[s].Tasks {
 				switch {
@@ -121,7 +110,9 @@ func CheckJobs(jobs []Job, cl *Cluster) error {
 			}
 		}
 	}
-	return nil
+	// Arrivals, estimates and weights as the fluid core checks them (the
+	// work, a sum of checked durations, is then finite).
+	return sim.CheckJobs(FluidJobs(jobs))
 }
 
 // FluidJobs gives the fluid view of jobs: each job's Size is its Work and

@@ -121,7 +121,7 @@ func (m *LASMQ) Start(s *State) error {
 	for i := range m.rq {
 		m.rq[i].init(&m.kk)
 	}
-	m.next, m.prev = resize32(m.next, n), resize32(m.prev, n)
+	m.next, m.prev = resize(m.next, n), resize(m.prev, n)
 	for i := range m.next {
 		m.next[i], m.prev[i] = -1, -1
 	}

@@ -99,34 +99,15 @@ func ParsePolicy(spec string) (Policy, error) {
 	return NewPolicy(name, params)
 }
 
+// makeLASMQ takes the task-level parameters (stage, order, leftover,
+// limit) and hands the others to the fluid LAS_MQ's parser (sim), so the
+// two resolutions read k, alpha0, p, weights, decay and strict alike.
 func makeLASMQ(p map[string]string) (Policy, error) {
 	m := DefaultLASMQ()
-	decay, hasDecay := 0.0, false
+	var fluid []string
 	for k, v := range p {
 		var err error
 		switch k {
-		case "k":
-			m.K, err = strconv.Atoi(v)
-		case "alpha0":
-			m.Alpha0, err = strconv.ParseFloat(v, 64)
-		case "p":
-			m.P, err = strconv.ParseFloat(v, 64)
-		case "decay":
-			decay, err = strconv.ParseFloat(v, 64)
-			hasDecay = true
-			if err == nil && !(decay >= 0 && decay <= 1) {
-				err = fmt.Errorf("decay must be in [0, 1]")
-			}
-		case "strict":
-			m.Strict, err = strconv.ParseBool(v)
-		case "weights":
-			for _, s := range strings.Split(v, "/") {
-				var w float64
-				if w, err = strconv.ParseFloat(s, 64); err != nil {
-					break
-				}
-				m.Weights = append(m.Weights, w)
-			}
 		case "stage":
 			m.StageAware, err = strconv.ParseBool(v)
 		case "order":
@@ -135,6 +116,8 @@ func makeLASMQ(p map[string]string) (Policy, error) {
 			m.LeftoverByPriority, err = oneOf(v, "even", "priority")
 		case "limit":
 			m.Limit, err = strconv.Atoi(v)
+		case "k", "alpha0", "p", "weights", "decay", "strict":
+			fluid = append(fluid, k+"="+v)
 		default:
 			return nil, fmt.Errorf("las_mq: unknown parameter %q (known: k, alpha0, p, weights, decay, strict, stage, order, leftover, limit)", k)
 		}
@@ -142,15 +125,13 @@ func makeLASMQ(p map[string]string) (Policy, error) {
 			return nil, fmt.Errorf("las_mq: parameter %s=%q: %v", k, v, err)
 		}
 	}
-	if hasDecay {
-		if m.Weights != nil {
-			return nil, fmt.Errorf("las_mq: give weights or decay, not both")
-		}
-		m.Weights = sim.DecayWeights(m.K, decay)
-		if decay == 0 {
-			m.Strict = true
-		}
+	sort.Strings(fluid)
+	f, err := sim.ParsePolicy("las_mq:" + strings.Join(fluid, ","))
+	if err != nil {
+		return nil, err
 	}
+	fm := f.(*sim.LASMQ)
+	m.K, m.Alpha0, m.P, m.Weights, m.Strict = fm.K, fm.Alpha0, fm.P, fm.Weights, fm.Strict
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}

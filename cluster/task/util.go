@@ -96,7 +96,7 @@ func (u *utilAcc) series(dst [][]float64, types []typeRT, end float64) [][]float
 	dst = dst[:len(types)]
 	for t := range types {
 		capC := float64(types[t].count) * float64(types[t].cpn)
-		d := resizeF(dst[t], nb)
+		d := resize(dst[t], nb)
 		for k := range d {
 			d[k] = 0
 			if k < len(u.b[t]) && capC > 0 {
