@@ -3,7 +3,6 @@ package task
 import (
 	"fmt"
 	"math"
-	"sort"
 	"strings"
 )
 
@@ -62,7 +61,7 @@ type LabelCapacity struct{ Capacity, MaxCapacity float64 }
 // Jobs go to the leaf named by Job.Queue (short name, or path
 // "root.a.b"); an empty queue means "default". Preemption, application
 // limits (maximum-applications, AM resource percent) and non-exclusive
-// labels are not modelled. Each decision costs O(Σ c log c) over the
+// labels are not modelled. Each decision costs O(Σ c²) at worst over the
 // children c of the queues on the walked path plus O(log n) in the leaf
 // (users in a heap by their first job; skipped users are set aside and
 // restored); each task start or end O(d + log n) for depth d.
@@ -83,7 +82,8 @@ type Capacity struct {
 	jk     heapKeys // job keys
 	cUse   []int64
 	cRN    []int32
-	cand   []int32
+	cand   []int32   // candidate children on the walked path (a stack)
+	ratio  []float64 // their used / guaranteed
 	skipU  []int32
 }
 
@@ -403,34 +403,36 @@ func (c *Capacity) assign(q, p int32, head float64, free int) (int32, int) {
 	if x.leaf {
 		return c.assignLeaf(x, head, free)
 	}
+	// The children with ready tasks on p, least used/guaranteed first
+	// (ties: larger absolute capacity, then configuration order); an
+	// insertion sort, as there are few.
 	base := len(c.cand)
 	for _, ch := range x.children {
-		if c.qs[ch].readyN[p] > 0 {
-			c.cand = append(c.cand, ch)
+		y := &c.qs[ch]
+		if y.readyN[p] == 0 {
+			continue
 		}
-	}
-	cand := c.cand[base:]
-	ratio := func(i int32) float64 {
-		y := &c.qs[i]
+		r := math.Inf(1)
 		if y.g[p] > 0 {
-			return float64(y.used[p]) / y.g[p]
+			r = float64(y.used[p]) / y.g[p]
 		}
-		return math.Inf(1)
+		k := len(c.cand)
+		c.cand, c.ratio = append(c.cand, ch), append(c.ratio, r)
+		for ; k > base; k-- {
+			pr, pq := c.ratio[k-1], &c.qs[c.cand[k-1]]
+			if pr < r || (pr == r && pq.absCap[p] >= y.absCap[p]) {
+				break
+			}
+			c.cand[k], c.ratio[k] = c.cand[k-1], c.ratio[k-1]
+		}
+		c.cand[k], c.ratio[k] = ch, r
 	}
-	sort.SliceStable(cand, func(a, b int) bool {
-		ra, rb := ratio(cand[a]), ratio(cand[b])
-		if ra != rb {
-			return ra < rb
-		}
-		return c.qs[cand[a]].absCap[p] > c.qs[cand[b]].absCap[p]
-	})
-	defer func() { c.cand = c.cand[:base] }()
-	for _, ch := range cand {
-		if j, st := c.assign(ch, p, head, free); j >= 0 {
-			return j, st
-		}
+	j, st := int32(-1), -1
+	for i := base; i < len(c.cand) && j < 0; i++ {
+		j, st = c.assign(c.cand[i], p, head, free)
 	}
-	return -1, -1
+	c.cand, c.ratio = c.cand[:base], c.ratio[:base]
+	return j, st
 }
 
 // userLimit is UsersManager.computeUserLimit for leaf x on its partition,

@@ -51,8 +51,9 @@
 //     leaf a heap of its runnable jobs; O(d log Q + log n) for depth d and
 //     Q queues (a notification re-keys the job's path). maxRunningApps
 //     admissions cost O(leaves under the limited queue) per completion.
-//   - Capacity: the children of each queue on the walked path are sorted
-//     by used/guaranteed capacity, O(Σ c log c) for c children per level;
+//   - Capacity: the children with ready tasks of each queue on the walked
+//     path are sorted by used/guaranteed capacity (insertion sort: there
+//     are few), O(Σ c²) for c children per level at worst;
 //     a leaf keeps its active users in a heap by their first job and each
 //     user its jobs FIFO, so user limits skip users, not jobs; a
 //     notification is O(d + log n).
@@ -63,8 +64,15 @@
 //     leftover; O(K + log n) per decision, O(log n) per notification.
 //
 // Measured on issue 12's benchmark (BenchmarkLarge: 100,000 jobs, 10 M
-// tasks, 1,000 machines of 10 containers), a run costs about 4–6 CPU
-// seconds per policy.
+// tasks, 1,000 machines of 10 containers), a run costs about 4–5 CPU
+// seconds per policy (FIFO, Fair, Capacity, LAS_MQ).
+//
+// Policies are registered by name (registry.go) and built from
+// specifications with the grammar of package sim's: [ParsePolicy]("fifo"),
+// "fair:pool=user", "capacity:queues=a:60:100/b:40", "las_mq:k=10,alpha0=100,p=10",
+// "srpt", "fsp", "las". Fair and Capacity take their queue trees as plain
+// structs ([FairQueue], [CapacityQueue]); a YAML or XML loader converts
+// into them.
 //
 // # Metrics
 //
