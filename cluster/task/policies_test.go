@@ -154,22 +154,29 @@ func TestDeterminism(t *testing.T) {
 		var s Simulator
 		p1, _ := ParsePolicy(spec)
 		w1, w2 := forPolicy(p1, w1), forPolicy(p1, w2)
-		r1, err := s.Run(w1, cl, p1, Options{})
+		c1 := NewChecker(p1)
+		r1, err := s.Run(w1, cl, p1, Options{Observer: c1})
 		if err != nil {
 			t.Fatal(err)
 		}
-		c1 := append([]float64(nil), r1.Completion...)
+		if err := c1.Finish(w1, r1); err != nil {
+			t.Fatal(err)
+		}
+		first := append([]float64(nil), r1.Completion...)
 		// The same Simulator and policy reused, and fresh ones.
-		r2, err := s.Run(w2, cl, p1, Options{})
+		c2 := NewChecker(p1)
+		r2, err := s.Run(w2, cl, p1, Options{Observer: c2})
 		if err != nil {
 			t.Fatal(err)
 		}
-		p3, _ := ParsePolicy(spec)
-		r3, err := Simulate(w2, cl, p3, Options{})
-		if err != nil {
+		if err := c2.Finish(w2, r2); err != nil {
 			t.Fatal(err)
 		}
-		if !reflect.DeepEqual(c1, r2.Completion) || !reflect.DeepEqual(c1, r3.Completion) {
+		if !reflect.DeepEqual(first, r2.Completion) {
+			t.Errorf("%s: a reused simulator and policy give another run", spec)
+		}
+		r3 := runSpec(t, w2, cl, spec, Options{})
+		if !reflect.DeepEqual(first, r3.Completion) {
 			t.Errorf("%s: runs differ", spec)
 		}
 	}
