@@ -45,8 +45,8 @@ type SynthOptions struct {
 // tasks table drives the task level:
 //
 //   - with task-seconds, each stage (map, then reduce) gets its count of
-//     tasks (or ⌈seconds / TaskSeconds⌉ when the count is unknown) whose
-//     durations sum to the stage's task-seconds;
+//     tasks (or round(seconds / TaskSeconds), at least 1, when the count
+//     is unknown) whose durations sum to the stage's task-seconds;
 //   - with only a Size, the work is spread over the given task counts with
 //     one mean duration for all tasks (Size / Σ count × containers), or,
 //     without counts, over one map stage of round(Size / (TaskSeconds ×
@@ -59,75 +59,17 @@ type SynthOptions struct {
 // 1) (0.53 at Skew = 0.5). A job's Estimate is its exact Work (apply an
 // error model afterwards). Errors name the job (1-based).
 func Synthesize(shapes []Shape, opt SynthOptions) ([]Job, error) {
-	mc, rc := opt.MapContainers, opt.ReduceContainers
-	if mc == 0 {
-		mc = 1
-	}
-	if rc == 0 {
-		rc = 2
-	}
-	ts, maxT := opt.TaskSeconds, opt.MaxTasks
-	if ts == 0 {
-		ts = 60
-	}
-	if maxT == 0 {
-		maxT = 100000
-	}
-	switch {
-	case mc < 1 || rc < 1 || mc > MaxContainers || rc > MaxContainers:
-		return nil, fmt.Errorf("synthesize: containers per task %d and %d: need 1 to %d", mc, rc, MaxContainers)
-	case !(ts > 0) || math.IsInf(ts, 0):
-		return nil, fmt.Errorf("synthesize: task seconds %v is not a finite positive number", opt.TaskSeconds)
-	case maxT < 1 || maxT > MaxTasks:
-		return nil, fmt.Errorf("synthesize: max tasks %d: need 1 to %d", maxT, MaxTasks)
-	case !(opt.Skew >= 0) || opt.Skew > 10:
-		return nil, fmt.Errorf("synthesize: skew %v: need 0 to 10", opt.Skew)
+	sy, err := newSynth(opt)
+	if err != nil {
+		return nil, err
 	}
 	jobs := make([]Job, len(shapes))
 	total := 0
 	for i := range shapes {
 		sh := &shapes[i]
-		bad := func(v float64) bool { return !(v >= 0) || math.IsInf(v, 0) }
-		switch {
-		case bad(sh.MapSeconds) || bad(sh.ReduceSeconds) || bad(sh.Size):
-			return nil, fmt.Errorf("job %d: task-seconds (%v, %v) and size %v must be finite and non-negative", i+1, sh.MapSeconds, sh.ReduceSeconds, sh.Size)
-		case sh.MapTasks < 0 || sh.ReduceTasks < 0 || sh.MapTasks > maxT || sh.ReduceTasks > maxT:
-			return nil, fmt.Errorf("job %d: task counts %d and %d: need 0 to %d", i+1, sh.MapTasks, sh.ReduceTasks, maxT)
-		}
-		count := func(n int, secs float64) (int, error) {
-			if n > 0 || secs == 0 {
-				return n, nil
-			}
-			c := math.Ceil(secs / ts)
-			if c > float64(maxT) {
-				return 0, fmt.Errorf("job %d: %v task-seconds make more than %d tasks of %v s", i+1, secs, maxT, ts)
-			}
-			return int(c), nil
-		}
-		var nm, nr int
-		var dm, dr float64 // stage totals in task-seconds
-		var err error
-		switch {
-		case sh.MapSeconds+sh.ReduceSeconds > 0:
-			if nm, err = count(sh.MapTasks, sh.MapSeconds); err != nil {
-				return nil, err
-			}
-			if nr, err = count(sh.ReduceTasks, sh.ReduceSeconds); err != nil {
-				return nil, err
-			}
-			dm, dr = sh.MapSeconds, sh.ReduceSeconds
-		case sh.Size > 0 && sh.MapTasks+sh.ReduceTasks > 0:
-			nm, nr = sh.MapTasks, sh.ReduceTasks
-			d := sh.Size / float64(nm*mc+nr*rc)
-			dm, dr = d*float64(nm), d*float64(nr)
-		case sh.Size > 0:
-			c := math.Max(1, math.Round(sh.Size/(ts*float64(mc))))
-			if c > float64(maxT) {
-				return nil, fmt.Errorf("job %d: size %v makes more than %d tasks of %v s", i+1, sh.Size, maxT, ts)
-			}
-			nm, dm = int(c), sh.Size/float64(mc)
-		default:
-			nm, nr = sh.MapTasks, sh.ReduceTasks
+		nm, nr, dm, dr, err := sy.split(sh)
+		if err != nil {
+			return nil, fmt.Errorf("job %d: %v", i+1, err)
 		}
 		if total += nm + nr; total > MaxTasks {
 			return nil, fmt.Errorf("job %d: more than %d tasks in all", i+1, MaxTasks)
@@ -135,15 +77,86 @@ func Synthesize(shapes []Shape, opt SynthOptions) ([]Job, error) {
 		rng := rand.New(rand.NewPCG(opt.Seed, uint64(i)))
 		j := Job{ID: sh.ID, Arrival: sh.Arrival, User: sh.User, Queue: sh.Queue, Weight: sh.Weight}
 		if nm > 0 {
-			j.Stages = append(j.Stages, stageOf(nm, dm, mc, opt.Skew, rng))
+			j.Stages = append(j.Stages, stageOf(nm, dm, sy.mc, opt.Skew, rng))
 		}
 		if nr > 0 {
-			j.Stages = append(j.Stages, stageOf(nr, dr, rc, opt.Skew, rng))
+			j.Stages = append(j.Stages, stageOf(nr, dr, sy.rc, opt.Skew, rng))
 		}
 		j.Estimate = j.Work()
 		jobs[i] = j
 	}
 	return jobs, nil
+}
+
+// synth is SynthOptions with the defaults filled in.
+type synth struct {
+	mc, rc, maxT int
+	ts           float64
+}
+
+func newSynth(opt SynthOptions) (synth, error) {
+	sy := synth{mc: opt.MapContainers, rc: opt.ReduceContainers, maxT: opt.MaxTasks, ts: opt.TaskSeconds}
+	if sy.mc == 0 {
+		sy.mc = 1
+	}
+	if sy.rc == 0 {
+		sy.rc = 2
+	}
+	if sy.ts == 0 {
+		sy.ts = 60
+	}
+	if sy.maxT == 0 {
+		sy.maxT = 100000
+	}
+	switch {
+	case sy.mc < 1 || sy.rc < 1 || sy.mc > MaxContainers || sy.rc > MaxContainers:
+		return sy, fmt.Errorf("synthesize: containers per task %d and %d: need 1 to %d", sy.mc, sy.rc, MaxContainers)
+	case !(sy.ts > 0) || math.IsInf(sy.ts, 0):
+		return sy, fmt.Errorf("synthesize: task seconds %v is not a finite positive number", opt.TaskSeconds)
+	case sy.maxT < 1 || sy.maxT > MaxTasks:
+		return sy, fmt.Errorf("synthesize: max tasks %d: need 1 to %d", sy.maxT, MaxTasks)
+	case !(opt.Skew >= 0) || opt.Skew > 10:
+		return sy, fmt.Errorf("synthesize: skew %v: need 0 to 10", opt.Skew)
+	}
+	return sy, nil
+}
+
+// split returns a shape's map and reduce task counts and their total
+// task-seconds.
+func (sy synth) split(sh *Shape) (nm, nr int, dm, dr float64, err error) {
+	bad := func(v float64) bool { return !(v >= 0) || math.IsInf(v, 0) }
+	switch {
+	case bad(sh.MapSeconds) || bad(sh.ReduceSeconds) || bad(sh.Size):
+		return 0, 0, 0, 0, fmt.Errorf("task-seconds (%v, %v) and size %v must be finite and non-negative", sh.MapSeconds, sh.ReduceSeconds, sh.Size)
+	case sh.MapTasks < 0 || sh.ReduceTasks < 0 || sh.MapTasks > sy.maxT || sh.ReduceTasks > sy.maxT:
+		return 0, 0, 0, 0, fmt.Errorf("task counts %d and %d: need 0 to %d", sh.MapTasks, sh.ReduceTasks, sy.maxT)
+	case sh.MapSeconds+sh.ReduceSeconds > 0:
+		if nm, err = sy.count(sh.MapTasks, sh.MapSeconds, "task-seconds"); err == nil {
+			nr, err = sy.count(sh.ReduceTasks, sh.ReduceSeconds, "task-seconds")
+		}
+		return nm, nr, sh.MapSeconds, sh.ReduceSeconds, err
+	case sh.Size > 0 && sh.MapTasks+sh.ReduceTasks > 0:
+		nm, nr = sh.MapTasks, sh.ReduceTasks
+		d := sh.Size / float64(nm*sy.mc+nr*sy.rc)
+		return nm, nr, d * float64(nm), d * float64(nr), nil
+	case sh.Size > 0:
+		nm, err = sy.count(0, sh.Size/float64(sy.mc), "task-seconds (from the size)")
+		return nm, 0, sh.Size / float64(sy.mc), 0, err
+	}
+	return sh.MapTasks, sh.ReduceTasks, 0, 0, nil
+}
+
+// count is n, or when n is 0 the tasks of about TaskSeconds that secs
+// makes (round(secs / TaskSeconds), at least 1), bounded by MaxTasks.
+func (sy synth) count(n int, secs float64, what string) (int, error) {
+	if n > 0 || secs == 0 {
+		return n, nil
+	}
+	c := math.Max(1, math.Round(secs/sy.ts))
+	if c > float64(sy.maxT) {
+		return 0, fmt.Errorf("%v %s: more than %d tasks of %v s", secs, what, sy.maxT, sy.ts)
+	}
+	return int(c), nil
 }
 
 // stageOf draws n task durations summing to total.
