@@ -61,11 +61,32 @@ func TestCapacityHand(t *testing.T) {
 			{Name: "a", Capacity: 50, Labels: map[string]LabelCapacity{"x": {50, 100}}, DefaultLabel: "x", UserLimitFactor: -1},
 			{Name: "b", Capacity: 50, Labels: map[string]LabelCapacity{"x": {50, 100}}, UserLimitFactor: -1}}},
 			labelled, []Job{inQueue("a", mr(0, 4, 1, 0, 0, 0)), inQueue("b", mr(0, 4, 1, 0, 0, 0))}, []float64{2, 2}},
+		// Three machines of 2, three jobs. a (50% = 3 containers, max
+		// 100%, user-limit-factor 1): u's job (6 tasks) and v's (2) at 0;
+		// b (50%, max 50%): w's job (4 tasks) at 1. Round 1: the limit is
+		// min(max(used by active users / 2, current), 3) = 3, so u gets 4
+		// (the "> limit" check lets it reach 3 + 1) and v 2. Round 2: a
+		// and b tie at 0 used (order: a), then alternate by used /
+		// guaranteed: a 2 (u's last), b 3 (its maximum): one container
+		// idles and w's fourth task runs at 2.
+		{"user limit and maximum, 3 machines", CapacityQueue{Children: []CapacityQueue{
+			{Name: "a", Capacity: 50}, {Name: "b", Capacity: 50, MaxCapacity: 50}}},
+			Uniform(3, 2), []Job{user("u", inQueue("a", mr(0, 6, 1, 0, 0, 0))), user("v", inQueue("a", mr(0, 2, 1, 0, 0, 0))),
+				user("w", inQueue("b", mr(1, 4, 1, 0, 0, 0)))}, []float64{2, 1, 2}},
+		// Without the user limit (factor 2) u's job takes all 6 first and
+		// v's waits; without b's maximum w's fourth task takes the idle
+		// container.
+		{"no user limit, no maximum, 3 machines", CapacityQueue{Children: []CapacityQueue{
+			{Name: "a", Capacity: 50, UserLimitFactor: 2}, {Name: "b", Capacity: 50}}},
+			Uniform(3, 2), []Job{user("u", inQueue("a", mr(0, 6, 1, 0, 0, 0))), user("v", inQueue("a", mr(0, 2, 1, 0, 0, 0))),
+				user("w", inQueue("b", mr(1, 4, 1, 0, 0, 0)))}, []float64{1, 2, 1}},
 	} {
 		r := run(t, tc.jobs, tc.cl, &Capacity{Root: tc.root}, Options{})
 		checkResponses(t, tc.name, responses(tc.jobs, r), tc.want)
 	}
 }
+
+func user(u string, j Job) Job { j.User = u; return j }
 
 // Configurations YARN would refuse, and jobs for queues that do not exist,
 // are errors.
