@@ -263,8 +263,8 @@ func TestCapacitySchedulerPlace(t *testing.T) {
 	}{
 		{"alice", nil, "", "root.a.a1", ""},
 		{"bob", []string{"eng"}, "default", "root.a.a2", ""},
-		{"alice", nil, "a2", "root.a.a2", ""},           // named queue, no override
-		{"carol", nil, "", "", "STOPPED"},               // %user mapping to b, which is stopped
+		{"alice", nil, "a2", "root.a.a2", ""},            // named queue, no override
+		{"carol", nil, "", "", "STOPPED"},                // %user mapping to b, which is stopped
 		{"alice", nil, "a", "", "non-leaf queue root.a"}, // CapacityScheduler.addApplication
 		{"alice", nil, "zz", "", "unknown queue: zz"},
 	} {

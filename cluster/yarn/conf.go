@@ -39,7 +39,7 @@ type xmlProperty struct {
 type xmlConfiguration struct {
 	XMLName    xml.Name
 	Properties []xmlProperty `xml:"property"`
-	Includes   []struct{}   `xml:"http://www.w3.org/2001/XInclude include"`
+	Includes   []struct{}    `xml:"http://www.w3.org/2001/XInclude include"`
 }
 
 // ParseConfiguration reads a Hadoop configuration file. Properties may be

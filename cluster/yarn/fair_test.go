@@ -76,11 +76,11 @@ func TestFairSchedulerUserPlacement(t *testing.T) {
 	}
 	for _, c := range []struct{ user, requested, want, err string }{
 		{"alice.smith", "", "root.alice_dot_smith", ""},
-		{"bob", "", "root.default", ""},                     // no queue: the default rule
+		{"bob", "", "root.default", ""},                        // no queue: the default rule
 		{"bob", "alice_dot_smith", "root.alice_dot_smith", ""}, // specified, configured
-		{"bob", "nope", "root.default", ""},                 // specified, create=false, not configured
-		{"bob", "team", "", "root.team is not a leaf queue"}, // specified picks a parent queue: refused
-		{"bob", ".bad", "", "illegal queue name"},           // SpecifiedPlacementRule: invalid name
+		{"bob", "nope", "root.default", ""},                    // specified, create=false, not configured
+		{"bob", "team", "", "root.team is not a leaf queue"},   // specified picks a parent queue: refused
+		{"bob", ".bad", "", "illegal queue name"},              // SpecifiedPlacementRule: invalid name
 	} {
 		got, err := fs.Place(c.user, nil, c.requested)
 		if c.err != "" {
