@@ -201,32 +201,3 @@ func (m *Model) objective(x []float64) float64 {
 	}
 	return f
 }
-
-// fixEmptyRays finds columns with no matrix entries (outside free rows) whose objective improves
-// towards an infinite bound (an unbounded ray if the rest is feasible) and
-// returns column bounds with those columns fixed at the point of their
-// bounds nearest 0, and whether there was any.
-func fixEmptyRays(m *Model, a csc) (lo, hi []float64, ray bool) {
-	lo, hi = m.colLo, m.colHi
-next:
-	for j := 0; j < m.NumCols(); j++ {
-		for p := a.start[j]; p < a.start[j+1]; p++ {
-			if i := a.index[p]; !math.IsInf(m.rowLo[i], -1) || !math.IsInf(m.rowHi[i], 1) {
-				continue next
-			}
-		}
-		c := m.obj[j]
-		if m.Sense == Maximize {
-			c = -c
-		}
-		if (c > 0 && math.IsInf(lo[j], -1)) || (c < 0 && math.IsInf(hi[j], 1)) {
-			if !ray {
-				lo, hi = append([]float64(nil), lo...), append([]float64(nil), hi...)
-				ray = true
-			}
-			v := clampZero(lo[j], hi[j])
-			lo[j], hi[j] = v, v
-		}
-	}
-	return lo, hi, ray
-}
