@@ -71,6 +71,10 @@ type UserConfig struct {
 	Jobs     int     `yaml:"jobs"`
 	MinShare float64 `yaml:"min_share"` // containers
 	Weight   float64 `yaml:"weight"`
+	// Class is the class that holds all of the user's jobs, when one does
+	// (capacity-scheduler.xml maps the user to its queue); empty when the
+	// user's jobs span classes.
+	Class string `yaml:"class,omitempty"`
 }
 
 // ClassConfig is one job class (k-means cluster).
@@ -114,14 +118,22 @@ type WhatIf struct {
 }
 
 // LASMQConfig is a multi-level-queue configuration: k queues, demotion
-// thresholds (attained service, in the trace's size units) and queue weights.
+// thresholds (attained service, in the unit of the job sizes they were tuned
+// on: ThresholdUnit) and queue weights.
 type LASMQConfig struct {
 	K          int       `yaml:"k"`
 	Alpha0     float64   `yaml:"alpha0"`
 	P          float64   `yaml:"p"`
-	Thresholds []float64 `yaml:"thresholds"` // k−1 values: α_0, p·α_0, ...
+	Thresholds []float64 `yaml:"thresholds"` // k−1 values: α_0, p·α_0, ... (ThresholdUnit)
 	Weights    []float64 `yaml:"weights"`    // k values, highest-priority queue first
 	Strict     bool      `yaml:"strict,omitempty"`
+	// ThresholdUnit is the unit of Alpha0 and Thresholds: UnitContainerSeconds
+	// or UnitClusterSeconds; ContainerSecondsPerUnit converts it to
+	// reference-container-seconds (1, or the cluster's capacity in reference
+	// containers). Empty: derived from the trace's size source (see
+	// Bundle.ThresholdUnit).
+	ThresholdUnit           string  `yaml:"threshold_unit,omitempty"`
+	ContainerSecondsPerUnit float64 `yaml:"container_seconds_per_unit,omitempty"`
 }
 
 // ConfigOf returns the bundle form of a LAS_MQ configuration.
@@ -168,7 +180,9 @@ const bundleHeader = `# schedplan.yaml — a schedplan configuration bundle (for
 #             rates), allocation[type][class] in machines, suggested classes per
 #             type, each type's load, and what-ifs
 #   las_mq    multi-level queue: k queues, demotion thresholds on attained
-#             service (size units), queue weights (first = highest priority)
+#             service (in threshold_unit; container_seconds_per_unit converts
+#             them to reference-container-seconds), queue weights (first =
+#             highest priority)
 #   h_pfsp    H-PFSP parameters
 #   bounds    offline bounds on the validation window: SRPT (lower bound on
 #             mean response), FSP (protective schedule), PS
@@ -178,6 +192,7 @@ const bundleHeader = `# schedplan.yaml — a schedplan configuration bundle (for
 
 // MarshalBundle renders b as documented YAML.
 func MarshalBundle(b *Bundle) ([]byte, error) {
+	b = b.withThresholdUnit()
 	var buf bytes.Buffer
 	fmt.Fprintf(&buf, bundleHeader, BundleVersion)
 	enc := yaml.NewEncoder(&buf)
@@ -209,6 +224,9 @@ func ParseBundle(data []byte, name string) (*Bundle, error) {
 		if l.K < 1 || len(l.Weights) != l.K || len(l.Thresholds) != l.K-1 {
 			return nil, fmt.Errorf("%s: las_mq: k = %d needs %d thresholds and %d weights, got %d and %d", name, l.K, l.K-1, l.K, len(l.Thresholds), len(l.Weights))
 		}
+	}
+	if err := b.check(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return &b, nil
 }
