@@ -8,6 +8,7 @@ import (
 
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/estimate"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -28,9 +29,22 @@ type Options struct {
 	K int
 	// KMin and KMax bound the automatic choice. Defaults 2 and 12.
 	KMin, KMax int
-	// Features to classify on (see AllFeatures); nil: every feature the
-	// log supplies for every job (DefaultFeatures).
+	// Features to classify on (see AllFeatures); nil: the features of
+	// FeatureSet.
 	Features []string
+	// FeatureSet chooses the features when Features is nil: PaperFeatures
+	// (seed 003 §3.1), SizeFeatures (every column feature the log supplies
+	// for every job: DefaultFeatures) or DefaultFeatureSet (paper for
+	// COSHH, size for Classify and ClassifyRows).
+	FeatureSet FeatureSet
+	// TimeErrors perturbs the execution-time estimates the paper features
+	// and μ are computed from (seed 003 §6.3: L̂ = L·(1 + E), E ~ U[−I, I]
+	// with estimate.Uniform; I < 1). The draws are seeded by Seed. The zero
+	// value is exact.
+	TimeErrors estimate.ErrorModel
+	// BlockBytes is the slice of a map task when the log does not count
+	// map tasks (see Demand). Default DefaultBlockBytes.
+	BlockBytes float64
 	// Scaling applies to every feature; Auto picks DefaultMethod per feature.
 	Scaling Method
 	// FeatureScaling overrides Scaling for the features it names.
@@ -78,6 +92,9 @@ func (o Options) withDefaults() Options {
 	if o.Sample == 0 {
 		o.Sample = DefaultSample
 	}
+	if !(o.BlockBytes > 0) {
+		o.BlockBytes = DefaultBlockBytes
+	}
 	return o
 }
 
@@ -106,19 +123,34 @@ type Class struct {
 	// the arrival rate of the jobs it classifies.
 	Alpha float64 `json:"alpha_per_s"`
 	// Mu is, per resource type of the cluster spec (Result.Resources), the
-	// rate at which one machine of that type serves jobs of the class:
-	// slots × exec_rate / max(MeanSize, Result.SizeFloor) jobs/s.
+	// rate at which one machine of that type serves jobs of the class
+	// (jobs/s), from the execution-time model (see the package doc): 1 /
+	// the mean estimated time of the class's jobs on the type, 0 when the
+	// class's mean task data do not fit the type's memory.
 	Mu []float64 `json:"mu_per_s"`
+	// MeanTaskBytes is the mean over the class's jobs of the bytes one
+	// task holds (Demand.TaskData): what the memory-fit rule compares.
+	MeanTaskBytes float64 `json:"mean_task_bytes"`
+	// Radius is the largest distance of a job of the class to its centre,
+	// in the scaled feature space: a new job "fits" the class (seed 003
+	// Alg. 1) when it is within the radius (times a tolerance).
+	Radius float64 `json:"radius"`
+	// MuSource says, per type, where Mu comes from: "model", or
+	// "measured" after MeasureMu found the class's tasks on the type.
+	MuSource []string `json:"mu_source"`
 }
 
 // Result is a classification.
 type Result struct {
 	Name string `json:"name"` // "primary", "secondary" or "all"
 	// Reason says why a classification is empty (no classes).
-	Reason   string   `json:"reason,omitempty"`
-	Features []string `json:"features"`
-	Scaling  Scaling  `json:"scaling"`
-	K        int      `json:"k"`
+	Reason string `json:"reason,omitempty"`
+	// FeatureSet is the set the features came from: PaperFeatures or
+	// SizeFeatures (also when Options.Features named them).
+	FeatureSet FeatureSet `json:"feature_set"`
+	Features   []string   `json:"features"`
+	Scaling    Scaling    `json:"scaling"`
+	K          int        `json:"k"`
 	// KRule says how K was chosen: "fixed", "users" or "auto".
 	KRule string `json:"k_rule"`
 	// Rows are the rows of the jobs table classified, in order; Assign[q]
@@ -141,13 +173,15 @@ type Result struct {
 	Resources []string `json:"resources"`
 	// Span is the span of the whole log's submit times (s) used for α.
 	Span float64 `json:"span_s"`
-	// SizeFloor is the smallest positive job size among the jobs
-	// classified: μ uses it in place of a zero mean size, so that μ stays
-	// finite (a class of zero-work jobs is served as fast as the smallest
-	// real job). 1 when no job has positive size.
-	SizeFloor  float64 `json:"size_floor"`
-	Iterations int     `json:"iterations"`
-	Converged  bool    `json:"converged"`
+	// SizeFloor is the smallest positive job size of the log: the
+	// execution-time model uses it in place of a smaller size, so that
+	// times stay positive and μ finite (a zero-work job is served as fast
+	// as the smallest real job). 1 when no job has positive size.
+	SizeFloor float64 `json:"size_floor"`
+	// Model is what μ and the paper features were computed from.
+	Model      *Model `json:"model"`
+	Iterations int    `json:"iterations"`
+	Converged  bool   `json:"converged"`
 	// Sample says how a large log was sampled (nil: every row was used).
 	Sample   *SampleInfo `json:"sample,omitempty"`
 	Warnings []string    `json:"warnings,omitempty"`
@@ -204,12 +238,9 @@ func (r *Result) nearest(z []float64) int32 {
 }
 
 // PredictRows assigns rows of j (all when rows is nil) to the nearest class,
-// reading the same features the classification used.
+// reading the same features the classification used (see FeatureRows).
 func (r *Result) PredictRows(j *data.Jobs, sizes []float64, rows []int) ([]int32, error) {
-	if len(r.Classes) == 0 {
-		return nil, errors.New("classify: the classification has no classes")
-	}
-	x, err := Features(j, sizes, rows, r.Features)
+	x, err := r.FeatureRows(j, sizes, rows)
 	if err != nil {
 		return nil, err
 	}
@@ -224,13 +255,103 @@ func (r *Result) PredictRows(j *data.Jobs, sizes []float64, rows []int) ([]int32
 	return out, nil
 }
 
+// FeatureRows returns the classification's features of rows of j (all when
+// rows is nil), in original units, one row per job: what Predict takes.
+// Paper features use the model's execution-time estimates with the
+// classification's errors (Options.TimeErrors; on the table classified,
+// the same draws).
+func (r *Result) FeatureRows(j *data.Jobs, sizes []float64, rows []int) (*mat.Dense, error) {
+	if len(r.Classes) == 0 {
+		return nil, errors.New("classify: the classification has no classes")
+	}
+	if r.FeatureSet != PaperFeatures {
+		return Features(j, sizes, rows, r.Features)
+	}
+	if r.Model == nil {
+		return nil, errors.New("classify: a paper-feature classification without its model")
+	}
+	if len(sizes) != j.Len() {
+		return nil, fmt.Errorf("%s: %d sizes for %d jobs", j.Source, len(sizes), j.Len())
+	}
+	for q, i := range rows {
+		if i < 0 || i >= j.Len() || (q > 0 && i <= rows[q-1]) {
+			return nil, fmt.Errorf("classify: rows must be increasing row numbers below %d", j.Len())
+		}
+	}
+	x := r.Model.paperMatrix(j, rows, r.Model.estimatedTimes(j, sizes, r.SizeFloor))
+	if n, _ := x.Dims(); n > 0 {
+		if err := finiteRows(j, rows, x, r.Features); err != nil {
+			return nil, err
+		}
+	}
+	return x, nil
+}
+
+// ScaledRows returns the feature vectors of rows of j (all when rows is nil)
+// in the classification's scaled space — the space of Centres and
+// Class.Radius, where a job's nearest class is its class (what COSHH's
+// queuing process compares, seed 003 Alg. 1).
+func (r *Result) ScaledRows(j *data.Jobs, sizes []float64, rows []int) ([][]float64, error) {
+	x, err := r.FeatureRows(j, sizes, rows)
+	if err != nil {
+		return nil, err
+	}
+	n, _ := x.Dims()
+	out := make([][]float64, n)
+	var row []float64
+	for i := range out {
+		row = mat.Row(row, i, x)
+		out[i] = r.Scaling.Transform(nil, row)
+	}
+	return out, nil
+}
+
+// Centres returns the class centres in the scaled space, one per class in
+// class order.
+func (r *Result) Centres() [][]float64 {
+	d := len(r.Features)
+	out := make([][]float64, 0, len(r.Classes))
+	for c := 0; c+d <= len(r.centers) && d > 0; c += d {
+		out = append(out, append([]float64(nil), r.centers[c:c+d]...))
+	}
+	return out
+}
+
+// finiteRows checks that every value of x (rows of j) is finite, naming the
+// job and the feature of the first that is not.
+func finiteRows(j *data.Jobs, rows []int, x *mat.Dense, names []string) error {
+	raw := x.RawMatrix()
+	k := 0
+	var err error
+	forRows(j.Len(), rows, func(i int) {
+		if err != nil {
+			return
+		}
+		for c, v := range raw.Data[k*raw.Stride : k*raw.Stride+len(names)] {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				err = fmt.Errorf("%s: row %d (job %s): feature %q is %v, not a finite number", j.Source, i+1, j.ID.At(i), names[c], v)
+				return
+			}
+		}
+		k++
+	})
+	return err
+}
+
 // COSHH computes seed 003's two classifications: primary, of the jobs whose
 // users have min_share > 0 in spec, and secondary, of all jobs. When no job
 // qualifies for the primary classification, primary has no classes and its
 // Reason says why; that is not an error. spec nil means cluster.DefaultSpec().
+//
+// By default (Options.FeatureSet) both classify on seed 003's features
+// (PaperFeatures); both read the same execution-time estimates.
 func COSHH(j *data.Jobs, sizes []float64, spec *cluster.Spec, opt Options) (primary, secondary *Result, err error) {
 	if spec == nil {
 		spec = cluster.DefaultSpec()
+	}
+	in, err := prepare(j, sizes, spec, opt)
+	if err != nil {
+		return nil, nil, err
 	}
 	var rows []int
 	names, index := j.Users()
@@ -244,28 +365,33 @@ func COSHH(j *data.Jobs, sizes []float64, spec *cluster.Spec, opt Options) (prim
 		}
 	}
 	if len(rows) == 0 {
-		primary = emptyResult("primary", spec, fmt.Sprintf("no job belongs to a user with min_share > 0 in the cluster spec %q (the log's users: %s)", spec.Name, listNames(names, 5)))
+		primary = in.emptyResult("primary", fmt.Sprintf("no job belongs to a user with min_share > 0 in the cluster spec %q (the log's users: %s)", spec.Name, listNames(names, 5)))
 		primary.Rows = []int{}
 		primary.Span = span(j.Submit)
 	} else {
-		primary, err = classifyRows("primary", j, sizes, spec, rows, opt)
+		primary, err = in.classifyRows("primary", rows, opt, PaperFeatures)
 		if err != nil {
 			return nil, nil, fmt.Errorf("primary classification: %w", err)
 		}
 	}
-	secondary, err = classifyRows("secondary", j, sizes, spec, nil, opt)
+	secondary, err = in.classifyRows("secondary", nil, opt, PaperFeatures)
 	if err != nil {
 		return nil, nil, fmt.Errorf("secondary classification: %w", err)
 	}
 	return primary, secondary, nil
 }
 
-// Classify classifies every job of j (a secondary classification).
+// Classify classifies every job of j (a secondary classification), by
+// default on the log's size features (Options.FeatureSet).
 func Classify(j *data.Jobs, sizes []float64, spec *cluster.Spec, opt Options) (*Result, error) {
 	if spec == nil {
 		spec = cluster.DefaultSpec()
 	}
-	return classifyRows("all", j, sizes, spec, nil, opt)
+	in, err := prepare(j, sizes, spec, opt)
+	if err != nil {
+		return nil, err
+	}
+	return in.classifyRows("all", nil, opt, SizeFeatures)
 }
 
 // ClassifyRows classifies the given rows of j (for example the training
@@ -285,7 +411,11 @@ func ClassifyRows(j *data.Jobs, sizes []float64, spec *cluster.Spec, rows []int,
 	if len(rows) == 0 {
 		return nil, fmt.Errorf("%s: no jobs to classify", j.Source)
 	}
-	return classifyRows("rows", j, sizes, spec, rows, opt)
+	in, err := prepare(j, sizes, spec, opt)
+	if err != nil {
+		return nil, err
+	}
+	return in.classifyRows("rows", rows, opt, SizeFeatures)
 }
 
 func listNames(names []string, max int) string {
@@ -302,17 +432,19 @@ func listNames(names []string, max int) string {
 	return s
 }
 
-func emptyResult(name string, spec *cluster.Spec, reason string) *Result {
-	r := &Result{Name: name, Reason: reason, Inertia: math.NaN(), Silhouette: math.NaN(), SizeFloor: 1,
-		Features: []string{}, Classes: []Class{}, Assign: []int32{}}
-	for _, rt := range spec.Resources {
-		r.Resources = append(r.Resources, rt.Name)
-	}
-	return r
+// prepared is a log ready to classify: its jobs, sizes and cluster, and
+// every job's execution-time estimates on every machine type.
+type prepared struct {
+	j     *data.Jobs
+	sizes []float64
+	spec  *cluster.Spec
+	model Model
+	floor float64
+	times *jobTimes
 }
 
-// classifyRows classifies the given rows of j (all when rows is nil).
-func classifyRows(name string, j *data.Jobs, sizes []float64, spec *cluster.Spec, rows []int, opt Options) (*Result, error) {
+// prepare checks the inputs and computes the execution-time estimates.
+func prepare(j *data.Jobs, sizes []float64, spec *cluster.Spec, opt Options) (*prepared, error) {
 	opt = opt.withDefaults()
 	if len(sizes) != j.Len() {
 		return nil, fmt.Errorf("%s: %d sizes for %d jobs (derive them with estimate.Sizes)", j.Source, len(sizes), j.Len())
@@ -320,22 +452,80 @@ func classifyRows(name string, j *data.Jobs, sizes []float64, spec *cluster.Spec
 	if j.Len() == 0 {
 		return nil, fmt.Errorf("%s: no jobs to classify", j.Source)
 	}
-	res := emptyResult(name, spec, "")
-	res.Rows = rows
-	features := opt.Features
-	if features == nil {
-		var notes []string
-		features, notes = DefaultFeatures(j, sizes, rows, nil)
-		res.Warnings = append(res.Warnings, notes...)
-		if len(features) == 0 {
-			return nil, fmt.Errorf("%s: the job log supplies no feature for every job (features: %v)", j.Source, AllFeatures)
-		}
-	}
-	x, err := Features(j, sizes, rows, features)
-	if err != nil {
+	if err := checkTimeErrors(opt.TimeErrors); err != nil {
 		return nil, err
 	}
-	n, d := x.Dims()
+	switch opt.FeatureSet {
+	case DefaultFeatureSet, PaperFeatures, SizeFeatures:
+	default:
+		return nil, fmt.Errorf("classify: unknown feature set %q (want paper or size)", opt.FeatureSet)
+	}
+	in := &prepared{j: j, sizes: sizes, spec: spec, floor: 1,
+		model: Model{Types: MachineTypes(spec), BlockBytes: opt.BlockBytes, TimeErrors: opt.TimeErrors.String(),
+			Errors: opt.TimeErrors, ErrorSeed: opt.Seed}}
+	floor := math.Inf(1)
+	for i, v := range sizes {
+		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+			return nil, fmt.Errorf("%s: row %d (job %s): size %v is not a finite non-negative number", j.Source, i+1, j.ID.At(i), v)
+		}
+		if v > 0 && v < floor {
+			floor = v
+		}
+	}
+	if !math.IsInf(floor, 1) {
+		in.floor = floor
+	}
+	in.times = newJobTimes(j, sizes, in.model.Types, in.floor, opt.BlockBytes, opt.TimeErrors, opt.Seed)
+	return in, nil
+}
+
+func (in *prepared) emptyResult(name string, reason string) *Result {
+	m := in.model
+	r := &Result{Name: name, Reason: reason, Inertia: math.NaN(), Silhouette: math.NaN(), SizeFloor: in.floor,
+		Features: []string{}, Classes: []Class{}, Assign: []int32{}, Model: &m}
+	for _, rt := range in.spec.Resources {
+		r.Resources = append(r.Resources, rt.Name)
+	}
+	return r
+}
+
+// classifyRows classifies the given rows (all when rows is nil); set is the
+// feature set when opt names neither features nor a set.
+func (in *prepared) classifyRows(name string, rows []int, opt Options, set FeatureSet) (*Result, error) {
+	opt = opt.withDefaults()
+	j, sizes := in.j, in.sizes
+	res := in.emptyResult(name, "")
+	res.Rows = rows
+	if opt.FeatureSet != DefaultFeatureSet {
+		set = opt.FeatureSet
+	}
+	features := opt.Features
+	var x *mat.Dense
+	switch {
+	case features == nil && set == PaperFeatures:
+		res.Model.fillUsers(j, rows, in.spec, span(j.Submit))
+		features = PaperFeatureNames(res.Model.Types)
+		x = res.Model.paperMatrix(j, rows, in.times)
+		if err := finiteRows(j, rows, x, features); err != nil {
+			return nil, err
+		}
+	default:
+		set = SizeFeatures
+		if features == nil {
+			var notes []string
+			features, notes = DefaultFeatures(j, sizes, rows, nil)
+			res.Warnings = append(res.Warnings, notes...)
+			if len(features) == 0 {
+				return nil, fmt.Errorf("%s: the job log supplies no feature for every job (features: %v)", j.Source, AllFeatures)
+			}
+		}
+		var err error
+		if x, err = Features(j, sizes, rows, features); err != nil {
+			return nil, err
+		}
+	}
+	res.FeatureSet = set
+	_, d := x.Dims()
 	res.Features = append([]string(nil), features...)
 	methods := make([]Method, d)
 	for c, f := range features {
@@ -348,6 +538,7 @@ func classifyRows(name string, j *data.Jobs, sizes []float64, spec *cluster.Spec
 		}
 	}
 	var z *mat.Dense
+	var err error
 	res.Scaling, z, err = fitApply(x, methods, true)
 	if err != nil {
 		return nil, err
@@ -362,22 +553,13 @@ func classifyRows(name string, j *data.Jobs, sizes []float64, spec *cluster.Spec
 	res.Converged = km.Converged
 
 	res.Span = span(j.Submit)
-	res.SizeFloor = 1
-	if sizes != nil {
-		floor := math.Inf(1)
-		forRows(j.Len(), rows, func(i int) {
-			if sizes[i] > 0 && sizes[i] < floor {
-				floor = sizes[i]
-			}
-		})
-		if !math.IsInf(floor, 1) {
-			res.SizeFloor = floor
-		}
-	}
 	if !(res.Span > 0) {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("the log's submit times span %v s: arrival rates α are undefined (NaN)", res.Span))
 	}
-	buildClasses(res, j, sizes, rows, spec, km, n, opt)
+	buildClasses(res, j, sizes, rows, in.times, km, z, opt)
+	if note := rankOneNote(res); note != "" {
+		res.Warnings = append(res.Warnings, note)
+	}
 	return res, nil
 }
 
@@ -420,19 +602,27 @@ func (a acc) mean() float64 {
 }
 
 // buildClasses turns the k-means clusters into classes ordered by mean size,
-// with their statistics, labels, α and μ, and relabels res.Assign.
-func buildClasses(res *Result, j *data.Jobs, sizes []float64, rows []int, spec *cluster.Spec, km *KMeansResult, n int, opt Options) {
+// with their statistics, labels, α, μ (from the execution times jt) and
+// radius in the scaled space z, and relabels res.Assign.
+func buildClasses(res *Result, j *data.Jobs, sizes []float64, rows []int, jt *jobTimes, km *KMeansResult, z *mat.Dense, opt Options) {
+	n, _ := z.Dims()
 	k, d := km.Centroids.Dims()
 	type stats struct {
 		count                            int
 		size, dur, in, sh, out, mts, rts acc
+		rates                            classRates
+		radius2                          float64
 	}
 	st := make([]stats, k)
+	zr, cr := z.RawMatrix(), km.Centroids.RawMatrix()
 	q := 0
 	forRows(j.Len(), rows, func(i int) {
-		s := &st[km.Assign[q]]
+		c := km.Assign[q]
+		s := &st[c]
+		s.radius2 = math.Max(s.radius2, sqDist(zr.Data[q*zr.Stride:q*zr.Stride+d], cr.Data[int(c)*cr.Stride:int(c)*cr.Stride+d]))
 		q++
 		s.count++
+		s.rates.add(jt, i)
 		if sizes != nil {
 			s.size.add(sizes[i], true)
 		}
@@ -484,16 +674,15 @@ func buildClasses(res *Result, j *data.Jobs, sizes []float64, rows []int, spec *
 			MeanMapTaskSeconds:    s.mts.mean(),
 			MeanReduceTaskSeconds: s.rts.mean(),
 			Alpha:                 math.NaN(),
+			Mu:                    s.rates.mu(jt.types),
+			MeanTaskBytes:         s.rates.taskData.mean(),
+			Radius:                math.Sqrt(s.radius2),
 		}
 		if res.Span > 0 {
 			cl.Alpha = float64(s.count) / res.Span
 		}
-		work := cl.MeanSize
-		if !(work >= res.SizeFloor) {
-			work = res.SizeFloor
-		}
-		for _, rt := range spec.Resources {
-			cl.Mu = append(cl.Mu, float64(rt.Slots)*rt.ExecRate/work)
+		for range cl.Mu {
+			cl.MuSource = append(cl.MuSource, MuModel)
 		}
 		res.Classes = append(res.Classes, cl)
 	}

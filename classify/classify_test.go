@@ -71,10 +71,32 @@ func checkResult(t *testing.T, r *Result, j *data.Jobs, sizes []float64, spec *c
 		if want := sum / float64(c.Count); math.Abs(c.MeanSize-want) > 1e-9*want {
 			t.Errorf("class %d: mean size %v, recomputed %v", id, c.MeanSize, want)
 		}
-		for m, rt := range spec.Resources {
-			want := float64(rt.Slots) * rt.ExecRate / math.Max(c.MeanSize, r.SizeFloor)
-			if c.Mu[m] != want || math.IsInf(c.Mu[m], 0) || !(c.Mu[m] > 0) {
-				t.Errorf("class %d: μ[%s] = %v, want %v", id, rt.Name, c.Mu[m], want)
+		// μ recomputed job by job from the execution-time model: 1 / the
+		// mean time of the class's jobs that fit, 0 when the class's mean
+		// task data do not fit the type.
+		for m, mt := range MachineTypes(spec) {
+			sumT, fit, taskData := 0.0, 0, 0.0
+			for q, a := range r.Assign {
+				if int(a) != id {
+					continue
+				}
+				row := q
+				if r.Rows != nil {
+					row = r.Rows[q]
+				}
+				d := JobDemand(j, sizes, row, r.SizeFloor, DefaultBlockBytes)
+				taskData += d.TaskData
+				if tt := mt.ExecTime(d); !math.IsInf(tt, 1) {
+					sumT += tt
+					fit++
+				}
+			}
+			want := 0.0
+			if fit > 0 && mt.Fits(taskData/float64(c.Count)) {
+				want = float64(fit) / sumT
+			}
+			if math.Abs(c.Mu[m]-want) > 1e-12*want || math.IsInf(c.Mu[m], 0) || !(c.Mu[m] >= 0) || c.MuSource[m] != MuModel {
+				t.Errorf("class %d: μ[%s] = %v (%s), want %v", id, mt.Name, c.Mu[m], c.MuSource[m], want)
 			}
 		}
 		alpha += c.Alpha
@@ -104,9 +126,15 @@ func TestCOSHHEmbedded(t *testing.T) {
 	if secondary.KRule != "auto" || len(secondary.Curve) != 11 || secondary.Elbow < 2 {
 		t.Errorf("k rule %q, curve %v, elbow %d", secondary.KRule, secondary.Curve, secondary.Elbow)
 	}
-	wantFeatures := []string{FeatSize, data.ColInputBytes, data.ColShuffleBytes, data.ColOutputBytes}
-	if !slices.Equal(secondary.Features, wantFeatures) {
-		t.Errorf("features %v, want %v", secondary.Features, wantFeatures)
+	// Seed 003 §3.1's features by default: priority, the execution rate
+	// on each of Table 3's six types, the user's arrival rate.
+	wantFeatures := []string{FeatPriority, "exec_rate@R1", "exec_rate@R2", "exec_rate@R3", "exec_rate@R4", "exec_rate@R5", "exec_rate@R6", FeatArrivalRate}
+	if !slices.Equal(secondary.Features, wantFeatures) || secondary.FeatureSet != PaperFeatures {
+		t.Errorf("features %v (%s), want %v", secondary.Features, secondary.FeatureSet, wantFeatures)
+	}
+	// Table 3 is heterogeneous: the classes' μ are not proportional.
+	if rk := MuRank(secondary.Classes); rk < 2 {
+		t.Errorf("μ has rank %d on Table 3's cluster", rk)
 	}
 	// The chosen k has the best silhouette of the curve.
 	for _, s := range secondary.Curve {
@@ -128,19 +156,32 @@ func TestCOSHHEmbedded(t *testing.T) {
 	if float64(agree) < 0.99*float64(j.Len()) {
 		t.Errorf("prediction agrees with the assignment on %d of %d jobs", agree, j.Len())
 	}
-	row := []float64{sizes[7], float64(j.InputBytes.Values[7]), float64(j.ShuffleBytes.Values[7]), float64(j.OutputBytes.Values[7])}
+	// Row 8's paper features by hand: priority 1 (no user in the spec),
+	// 1 / the model's time on each type, the one user's arrival rate.
+	mt := MachineTypes(spec)
+	d := JobDemand(j, sizes, 7, secondary.SizeFloor, DefaultBlockBytes)
+	row := []float64{1}
+	for _, m := range mt {
+		row = append(row, m.Rate(d))
+	}
+	row = append(row, float64(j.Len())/secondary.Span)
+	x, err := secondary.FeatureRows(j, sizes, []int{7})
+	if err != nil || !slices.Equal(mat.Row(nil, 0, x), row) {
+		t.Errorf("FeatureRows(row 8) = %v, %v; want %v", mat.Row(nil, 0, x), err, row)
+	}
 	if c, err := secondary.Predict(row); err != nil || c != pred[7] {
 		t.Errorf("Predict(row 8) = %d, %v; PredictRows gave %d", c, err, pred[7])
 	}
 	if _, err := secondary.Predict([]float64{1, 2}); err == nil {
-		t.Error("Predict accepted 2 values for 4 features")
+		t.Error("Predict accepted 2 values for 8 features")
 	}
-	if _, err := secondary.Predict([]float64{1, math.NaN(), 3, 4}); err == nil || !strings.Contains(err.Error(), "input_bytes") {
+	row[3] = math.NaN()
+	if _, err := secondary.Predict(row); err == nil || !strings.Contains(err.Error(), "exec_rate@R3") {
 		t.Errorf("Predict with NaN: %v", err)
 	}
 
 	// Same seed, any number of workers: the same classification.
-	one, err := Classify(j, sizes, spec, Options{Seed: 1, Workers: 1})
+	_, one, err := COSHH(j, sizes, spec, Options{Seed: 1, Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,11 +288,34 @@ func TestCOSHHPrimary(t *testing.T) {
 	if ari, _ := AdjustedRand(users4, secondary.Assign); ari != 1 {
 		t.Errorf("secondary ARI against the four kinds = %v", ari)
 	}
-	// priority is constant: z-scoring it must not divide by zero.
-	if k := slices.Index(secondary.Features, data.ColPriority); k < 0 || secondary.Scaling.Std[k] != 1 {
-		t.Errorf("features %v, scaling %+v", secondary.Features, secondary.Scaling)
+	// The paper's priority feature is the user's priority in the spec (U1
+	// 1, U2 and U5 2; "other" is not listed and keeps the job's, 1); the
+	// arrival rate is the user's (n/4 jobs over the span).
+	wantPrio := map[string]float64{"U1": 1, "U2": 2, "U5": 2, "other": 1}
+	for _, c := range secondary.Classes {
+		var user string
+		for q, a := range secondary.Assign {
+			if int(a) == c.ID {
+				user = j.UserAt(q)
+			}
+		}
+		if p := c.Centroid[0]; math.Abs(p-wantPrio[user]) > 1e-9 {
+			t.Errorf("class of %s: priority centroid %v, want %v", user, p, wantPrio[user])
+		}
+		if a := c.Centroid[len(c.Centroid)-1]; math.Abs(a-float64(n/4)/secondary.Span) > 1e-12 {
+			t.Errorf("class of %s: arrival-rate centroid %v, want %v", user, a, float64(n/4)/secondary.Span)
+		}
+	}
+	// The size features on request: priority is then the job's column,
+	// constant here, and z-scoring it must not divide by zero.
+	sized, err := Classify(j, sizes, spec, Options{K: 4, Seed: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k := slices.Index(sized.Features, data.ColPriority); k < 0 || sized.Scaling.Std[k] != 1 || sized.FeatureSet != SizeFeatures {
+		t.Errorf("features %v, scaling %+v", sized.Features, sized.Scaling)
 	} else {
-		for _, c := range secondary.Classes {
+		for _, c := range sized.Classes {
 			if c.Centroid[k] != 1 {
 				t.Errorf("constant priority: centroid %v", c.Centroid)
 			}
@@ -312,7 +376,7 @@ func TestClassifyEdgeCases(t *testing.T) {
 		sizes, _, _ := estimate.Sizes(j, estimate.SizeOptions{})
 		sizes[6] = math.NaN()
 		_, err := Classify(j, sizes, spec, Options{})
-		if err == nil || !strings.Contains(err.Error(), `row 7`) || !strings.Contains(err.Error(), `feature "size" is NaN`) {
+		if err == nil || !strings.Contains(err.Error(), `row 7 (job jg0): size NaN`) {
 			t.Errorf("error %v", err)
 		}
 	})
@@ -505,7 +569,8 @@ func TestTables(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if back.Len() != 3 || len(back.Names) != 13+6+4 {
+	// 13 columns, μ on 6 types, centroids of 8 paper features.
+	if back.Len() != 3 || len(back.Names) != 13+6+8 {
 		t.Fatalf("classes table: %d rows, columns %v", back.Len(), back.Names)
 	}
 	jobs, _ := back.Col("jobs").([]int64)

@@ -30,11 +30,15 @@ var AllFeatures = []string{
 // runs): what a size predictor may use.
 var SubmitFeatures = []string{data.ColInputBytes, data.ColMapTasks, data.ColReduceTasks, data.ColPriority}
 
-// DefaultMethod returns the Auto scaling of a feature: Log for the
-// heavy-tailed ones, ZScore for priority.
+// DefaultMethod returns the Auto scaling of a feature: ZScore for
+// priority, LogUnit for the paper features' rates, Log for the other
+// (heavy-tailed) ones.
 func DefaultMethod(feature string) Method {
-	if feature == data.ColPriority {
+	switch {
+	case feature == data.ColPriority:
 		return ZScore
+	case isRateFeature(feature):
+		return LogUnit
 	}
 	return Log
 }

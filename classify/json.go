@@ -60,26 +60,31 @@ type classJSON struct {
 	MeanReduceTaskSeconds jsonFloat `json:"mean_reduce_task_seconds"`
 	Alpha                 jsonFloat `json:"alpha_per_s"`
 	Mu                    []float64 `json:"mu_per_s"`
+	MeanTaskBytes         jsonFloat `json:"mean_task_bytes"`
+	Radius                float64   `json:"radius"`
+	MuSource              []string  `json:"mu_source"`
 }
 
 // MarshalJSON encodes a class; values unknown to the log (NaN) are null.
 func (c Class) MarshalJSON() ([]byte, error) {
 	return json.Marshal(classJSON{c.ID, c.Label, c.Count, c.Share, c.Centroid, jsonFloat(c.MeanSize), jsonFloat(c.MeanDuration),
 		jsonFloat(c.MeanInputBytes), jsonFloat(c.MeanShuffleBytes), jsonFloat(c.MeanOutputBytes),
-		jsonFloat(c.MeanMapTaskSeconds), jsonFloat(c.MeanReduceTaskSeconds), jsonFloat(c.Alpha), c.Mu})
+		jsonFloat(c.MeanMapTaskSeconds), jsonFloat(c.MeanReduceTaskSeconds), jsonFloat(c.Alpha), c.Mu,
+		jsonFloat(c.MeanTaskBytes), c.Radius, c.MuSource})
 }
 
 // UnmarshalJSON decodes what MarshalJSON encodes (null as NaN).
 func (c *Class) UnmarshalJSON(b []byte) error {
 	nan := jsonFloat(math.NaN())
 	v := classJSON{MeanSize: nan, MeanDuration: nan, MeanInputBytes: nan, MeanShuffleBytes: nan, MeanOutputBytes: nan,
-		MeanMapTaskSeconds: nan, MeanReduceTaskSeconds: nan, Alpha: nan}
+		MeanMapTaskSeconds: nan, MeanReduceTaskSeconds: nan, Alpha: nan, MeanTaskBytes: nan}
 	if err := json.Unmarshal(b, &v); err != nil {
 		return err
 	}
 	*c = Class{v.ID, v.Label, v.Count, v.Share, v.Centroid, float64(v.MeanSize), float64(v.MeanDuration),
 		float64(v.MeanInputBytes), float64(v.MeanShuffleBytes), float64(v.MeanOutputBytes),
-		float64(v.MeanMapTaskSeconds), float64(v.MeanReduceTaskSeconds), float64(v.Alpha), v.Mu}
+		float64(v.MeanMapTaskSeconds), float64(v.MeanReduceTaskSeconds), float64(v.Alpha), v.Mu,
+		float64(v.MeanTaskBytes), v.Radius, v.MuSource}
 	return nil
 }
 

@@ -25,6 +25,11 @@ const (
 	// then ZScore. Job features span many orders of magnitude; without the
 	// log the largest jobs alone decide the clusters.
 	Log Method = "log"
+	// LogUnit divides by a unit fitted on the feature — its smallest
+	// positive magnitude — then applies Log. It is the default of the
+	// paper features' rates (jobs/s): values far below 1, where log1p
+	// alone would be linear, spread over orders of magnitude like sizes.
+	LogUnit Method = "logunit"
 )
 
 // ParseMethod parses "log", "z" (or "zscore"), "none" or "auto".
@@ -38,8 +43,10 @@ func ParseMethod(s string) (Method, error) {
 		return ZScore, nil
 	case "log":
 		return Log, nil
+	case "logunit":
+		return LogUnit, nil
 	}
-	return "", fmt.Errorf("scaling %q: want log, z, none or auto", s)
+	return "", fmt.Errorf("scaling %q: want log, logunit, z, none or auto", s)
 }
 
 // ParseScaling parses a scaling flag: one method for every feature ("log"),
@@ -78,12 +85,14 @@ func ParseScaling(s string) (all Method, per map[string]Method, err error) {
 }
 
 // Scaling is a fitted per-feature transform: feature j becomes
-// (f_j(x) − Mean[j]) / Std[j], where f_j is log1p for Log and the identity
-// otherwise; None has Mean 0 and Std 1. Std is 1 for a constant feature.
+// (f_j(x) − Mean[j]) / Std[j], where f_j is log1p for Log, log1p(x/Unit[j])
+// for LogUnit and the identity otherwise; None has Mean 0 and Std 1. Std is
+// 1 for a constant feature. Unit is nil when no feature uses LogUnit.
 type Scaling struct {
 	Methods []Method  `json:"methods"`
 	Mean    []float64 `json:"mean"`
 	Std     []float64 `json:"std"`
+	Unit    []float64 `json:"unit,omitempty"`
 }
 
 func slog1p(v float64) float64 {
@@ -122,14 +131,20 @@ func fitApply(x *mat.Dense, methods []Method, apply bool) (Scaling, *mat.Dense, 
 	col := make([]float64, n)
 	for j, m := range methods {
 		switch m {
-		case None, ZScore, Log:
+		case None, ZScore, Log, LogUnit:
 		default:
 			return Scaling{}, nil, fmt.Errorf("scaling: feature %d: unknown method %q", j+1, m)
 		}
 		mat.Col(col, j, x)
-		if m == Log {
+		if m == LogUnit {
+			if s.Unit == nil {
+				s.Unit = make([]float64, d)
+			}
+			s.Unit[j] = smallestMagnitude(col)
+		}
+		if m == Log || m == LogUnit {
 			for i, v := range col {
-				col[i] = slog1p(v)
+				col[i] = s.nonlinear(j, v)
 			}
 		}
 		mean, std := 0.0, 1.0
@@ -163,12 +178,35 @@ func fitApply(x *mat.Dense, methods []Method, apply bool) (Scaling, *mat.Dense, 
 	return s, out, nil
 }
 
+// smallestMagnitude returns the smallest positive |v| of col, 1 when none.
+func smallestMagnitude(col []float64) float64 {
+	u := math.Inf(1)
+	for _, v := range col {
+		if a := math.Abs(v); a > 0 && a < u {
+			u = a
+		}
+	}
+	if math.IsInf(u, 1) {
+		return 1
+	}
+	return u
+}
+
+// nonlinear applies feature j's log transform (Log, LogUnit) or none.
+func (s *Scaling) nonlinear(j int, v float64) float64 {
+	switch s.Methods[j] {
+	case Log:
+		return slog1p(v)
+	case LogUnit:
+		return slog1p(v / s.Unit[j])
+	}
+	return v
+}
+
 // forward applies feature j's nonlinearity and, unless raw, its centring and
 // scaling.
 func (s *Scaling) forward(j int, v float64, raw bool) float64 {
-	if s.Methods[j] == Log {
-		v = slog1p(v)
-	}
+	v = s.nonlinear(j, v)
 	if raw {
 		return v
 	}
@@ -203,8 +241,11 @@ func (s *Scaling) Inverse(dst, row []float64) []float64 {
 	dst = append(dst[:0], row...)
 	for j, v := range dst {
 		v = v*s.Std[j] + s.Mean[j]
-		if s.Methods[j] == Log {
+		switch s.Methods[j] {
+		case Log:
 			v = sexpm1(v)
+		case LogUnit:
+			v = s.Unit[j] * sexpm1(v)
 		}
 		dst[j] = v
 	}

@@ -8,6 +8,8 @@ import (
 	"io"
 	"math"
 	"os"
+	"strconv"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 )
@@ -30,10 +32,21 @@ type ResourceType struct {
 	Slots int    `yaml:"slots"` // containers per machine
 	// ExecRate is a container's speed relative to a reference container.
 	ExecRate float64 `yaml:"exec_rate"`
-	// MemoryGB and RetrieveRateGbps describe a machine's memory and data
-	// retrieval bandwidth (used by the multi-resource policies).
+	// Memory is a machine's memory (seed 003 Table 3's Mem capacity), with
+	// units ("400KB", "4TB"): a job class whose tasks' data do not fit
+	// cannot run on the type. RetrieveRate is a machine's data retrieval
+	// rate in bytes/s, with units ("9Gbps", "3.2GB/s"). Both feed the
+	// execution-time model of package classify; 0 (absent) leaves the
+	// memory rule or the data term out. See MemoryBytes, RetrieveBytesPerS.
+	Memory       Bytes    `yaml:"memory,omitempty"`
+	RetrieveRate ByteRate `yaml:"retrieve_rate,omitempty"`
+	// MemoryGB and RetrieveRateGbps are the older spellings of Memory (in
+	// 10⁹ bytes) and RetrieveRate (in 10⁹ bits/s); give one or the other.
 	MemoryGB         float64 `yaml:"memory_gb,omitempty"`
 	RetrieveRateGbps float64 `yaml:"retrieve_rate_gbps,omitempty"`
+	// Resources is the optional capacity vector of one machine (cores,
+	// memory, disk and network bandwidth) for multi-resource policies.
+	Resources *MachineResources `yaml:"resources,omitempty"`
 }
 
 // Capacity is the type's total speed: count × slots × exec_rate.
@@ -108,8 +121,25 @@ func LoadSpec(path string) (*Spec, error) {
 	return ParseSpec(b, path)
 }
 
-// ParseSpec parses and checks a cluster spec; name is used in messages.
-// Unknown fields are errors, so a misspelt key does not pass silently.
+// Limits of a cluster spec. They keep every derived quantity representable
+// (container counts as int64 vcores and memory, the LP's coefficients) and
+// the capacity LP small enough to solve in seconds: its size grows with the
+// number of resource types times the number of job classes (3,000 types
+// took CLP over a minute).
+const (
+	MaxResourceTypes = 256
+	MaxContainers    = 1 << 30 // count × slots of the whole cluster
+	MaxWeight        = 1e6     // user weight or priority
+	MinExecRate      = 1e-9
+	MaxExecRate      = 1e9
+	MaxMemoryGB      = 1e9 // per machine
+	MaxRetrieveGbps  = 1e9
+)
+
+// ParseSpec parses and checks a cluster spec; name is used in messages,
+// which also give the YAML line of the offending value. Unknown fields are
+// errors, so a misspelt key does not pass silently; so are a second YAML
+// document and a whole-number field written with a fraction (count: 1.5).
 func ParseSpec(b []byte, name string) (*Spec, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	dec.KnownFields(true)
@@ -120,56 +150,144 @@ func ParseSpec(b []byte, name string) (*Spec, error) {
 		}
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if err := s.Check(); err != nil {
+	var extra yaml.Node
+	switch err := dec.Decode(&extra); {
+	case err == nil:
+		return nil, fmt.Errorf("%s: line %d: a second YAML document; a cluster spec is one document (remove the \"---\" and what follows, or merge them)", name, extra.Line)
+	case !errors.Is(err, io.EOF):
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	var root yaml.Node
+	if err := yaml.Unmarshal(b, &root); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	nodes := map[string]*yaml.Node{}
+	if len(root.Content) > 0 {
+		indexNodes(root.Content[0], "", nodes)
+	}
+	at := func(path string) string {
+		if n := nodes[path]; n != nil {
+			return fmt.Sprintf("line %d: %s", n.Line, path)
+		}
+		return path
+	}
+	for path, n := range nodes {
+		if err := wholeNumber(path, n); err != nil {
+			return nil, fmt.Errorf("%s: %s: %w", name, at(path), err)
+		}
+	}
+	if err := s.check(at); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return &s, nil
 }
 
-// Check validates a spec: a known version, at least one resource type, unique
-// names, non-negative counts and positive slots and rates.
-func (s *Spec) Check() error {
+// indexNodes records every node of a spec under its path: "version",
+// "resources[2]", "resources[2].count", "users[0].weight".
+func indexNodes(n *yaml.Node, path string, out map[string]*yaml.Node) {
+	if path != "" {
+		out[path] = n
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i].Value
+			if path != "" {
+				k = path + "." + k
+			}
+			indexNodes(n.Content[i+1], k, out)
+		}
+	case yaml.SequenceNode:
+		for i, c := range n.Content {
+			indexNodes(c, fmt.Sprintf("%s[%d]", path, i), out)
+		}
+	}
+}
+
+// wholeNumber rejects a fraction in a field that holds a whole number
+// (YAML decodes count: 1.5 into an int as 1).
+func wholeNumber(path string, n *yaml.Node) error {
+	field := path[strings.LastIndexByte(path, '.')+1:]
+	switch field {
+	case "version", "count", "slots", "priority":
+	default:
+		return nil
+	}
+	if n.Kind != yaml.ScalarNode || n.Tag != "!!float" {
+		return nil
+	}
+	v, err := strconv.ParseFloat(strings.ReplaceAll(n.Value, "_", ""), 64)
+	if err != nil || v != math.Trunc(v) || math.IsInf(v, 0) {
+		return fmt.Errorf("%s must be a whole number, got %s", field, n.Value)
+	}
+	return nil
+}
+
+// Check validates a spec: a known version, at least one resource type (and
+// at most MaxResourceTypes), unique names, counts, slots and rates within
+// the limits above, and finite non-negative user shares and weights.
+func (s *Spec) Check() error { return s.check(func(path string) string { return path }) }
+
+// check is Check with at naming a field (with its YAML line when known).
+func (s *Spec) check(at func(path string) string) error {
 	if s.Version != SpecVersion {
-		return fmt.Errorf("version: %d is not supported (want %d)", s.Version, SpecVersion)
+		return fmt.Errorf("%s: %d is not supported (want %d)", at("version"), s.Version, SpecVersion)
 	}
 	if len(s.Resources) == 0 {
-		return errors.New("resources: the cluster has no resource types")
+		return fmt.Errorf("%s: the cluster has no resource types", at("resources"))
+	}
+	if len(s.Resources) > MaxResourceTypes {
+		return fmt.Errorf("%s: %d resource types; schedplan supports at most %d (the capacity LP grows with types × classes): group machines of similar speed into one type", at("resources"), len(s.Resources), MaxResourceTypes)
 	}
 	seen := map[string]bool{}
+	total := 0
 	for i, r := range s.Resources {
 		where := fmt.Sprintf("resources[%d]", i)
+		field := func(f string) string { return fmt.Sprintf("%s (%s)", at(where+"."+f), r.Name) }
 		if r.Name == "" {
-			return fmt.Errorf("%s: name is empty", where)
+			return fmt.Errorf("%s: name is empty", at(where))
 		}
 		if seen[r.Name] {
-			return fmt.Errorf("%s: resource type %q appears twice", where, r.Name)
+			return fmt.Errorf("%s: resource type %q appears twice", at(where+".name"), r.Name)
 		}
 		seen[r.Name] = true
-		if r.Count < 0 {
-			return fmt.Errorf("%s (%s): count %d is negative", where, r.Name, r.Count)
+		switch {
+		case r.Count < 0:
+			return fmt.Errorf("%s: count %d is negative", field("count"), r.Count)
+		case r.Slots <= 0:
+			return fmt.Errorf("%s: slots must be positive, got %d", field("slots"), r.Slots)
+		case r.Count > MaxContainers || r.Slots > MaxContainers || r.Count*r.Slots > MaxContainers-total:
+			return fmt.Errorf("%s: count %d × slots %d takes the cluster past %d containers", field("count"), r.Count, r.Slots, MaxContainers)
+		case !(r.ExecRate >= MinExecRate && r.ExecRate <= MaxExecRate):
+			return fmt.Errorf("%s: exec_rate must be a number in [%g, %g], got %v", field("exec_rate"), MinExecRate, MaxExecRate, r.ExecRate)
+		case !(r.MemoryGB >= 0 && r.MemoryGB <= MaxMemoryGB):
+			return fmt.Errorf("%s: memory_gb must be a number in [0, %g], got %v", field("memory_gb"), MaxMemoryGB, r.MemoryGB)
+		case !(r.RetrieveRateGbps >= 0 && r.RetrieveRateGbps <= MaxRetrieveGbps):
+			return fmt.Errorf("%s: retrieve_rate_gbps must be a number in [0, %g], got %v", field("retrieve_rate_gbps"), MaxRetrieveGbps, r.RetrieveRateGbps)
 		}
-		if r.Slots <= 0 {
-			return fmt.Errorf("%s (%s): slots must be positive, got %d", where, r.Name, r.Slots)
-		}
-		if !(r.ExecRate > 0) || math.IsInf(r.ExecRate, 0) {
-			return fmt.Errorf("%s (%s): exec_rate must be a positive number, got %v", where, r.Name, r.ExecRate)
+		total += r.Count * r.Slots
+		if err := r.checkModel(at(where)); err != nil {
+			return err
 		}
 	}
 	users := map[string]bool{}
 	for i, u := range s.Users {
 		where := fmt.Sprintf("users[%d]", i)
+		field := func(f string) string { return fmt.Sprintf("%s (%s)", at(where+"."+f), u.Name) }
 		if u.Name == "" {
-			return fmt.Errorf("%s: name is empty", where)
+			return fmt.Errorf("%s: name is empty", at(where))
 		}
 		if users[u.Name] {
-			return fmt.Errorf("%s: user %q appears twice", where, u.Name)
+			return fmt.Errorf("%s: user %q appears twice", at(where+".name"), u.Name)
 		}
 		users[u.Name] = true
-		if u.MinShare < 0 || math.IsNaN(u.MinShare) {
-			return fmt.Errorf("%s (%s): min_share must be ≥ 0, got %v", where, u.Name, u.MinShare)
-		}
-		if u.Weight < 0 || math.IsNaN(u.Weight) || u.Priority < 0 {
-			return fmt.Errorf("%s (%s): weight and priority must be ≥ 0", where, u.Name)
+		switch {
+		case !(u.MinShare >= 0 && u.MinShare <= float64(total)):
+			return fmt.Errorf("%s: min_share (containers) must be a number in [0, %d] (the cluster's containers), got %v", field("min_share"), total, u.MinShare)
+		case !(u.Weight >= 0 && u.Weight <= MaxWeight):
+			return fmt.Errorf("%s: weight must be a number in [0, %g], got %v", field("weight"), float64(MaxWeight), u.Weight)
+		case u.Priority < 0 || u.Priority > MaxWeight:
+			return fmt.Errorf("%s: priority must be a whole number in [0, %g], got %d", field("priority"), float64(MaxWeight), u.Priority)
 		}
 	}
 	return nil

@@ -10,10 +10,6 @@ import (
 	"path/filepath"
 )
 
-// ErrExists is returned (wrapped) by WriteFileAtomic when the target exists
-// and overwriting was not allowed.
-var ErrExists = errors.New("file exists (use --force to overwrite)")
-
 // WriteFileAtomic creates path (mode 0644) with the bytes write produces, so
 // that the file appears whole or not at all: write fills a temporary file in path's
 // directory, which is flushed, fsynced, closed and renamed onto path. An

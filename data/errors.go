@@ -1,9 +1,14 @@
 package data
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 )
+
+// ErrExists is returned (wrapped, with the path) by WriteFileAtomic and
+// WriteBytesAtomic when the target exists and overwriting was not allowed.
+var ErrExists = errors.New("file exists")
 
 // InputError is a problem with an input file, located as precisely as the
 // reader can: File always, Row (1-based data row, 0 when the problem is not

@@ -5,7 +5,14 @@ import (
 	"sort"
 )
 
-// Canonical column names of the jobs table (DESIGN.md, "Data model").
+// Canonical column names of the jobs table, as Parquet and Arrow columns:
+// job_id (string) and submit_time (float64 seconds, or a timestamp) are
+// required; user and queue (strings), priority (int32, default 1),
+// start_time and finish_time (observed), map_tasks and reduce_tasks (int32),
+// map_task_seconds and reduce_task_seconds (float64 task-seconds per stage),
+// input_bytes, shuffle_bytes and output_bytes (int64) and size (float64
+// container-seconds, which overrides derivation) are optional; a job needs a
+// size, task-seconds or bytes.
 const (
 	ColJobID             = "job_id"
 	ColSubmit            = "submit_time"

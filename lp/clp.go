@@ -18,8 +18,6 @@ import "C"
 import (
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"unsafe"
 )
 
@@ -132,65 +130,6 @@ func (c *clpModel) addColumns(lo, hi, obj []float64, start, index []int32, value
 	c.ncols += n
 }
 
-// names copies the model's row and column names into CLP (for MPS output).
-func (c *clpModel) names(m *Model) {
-	cstrs := func(n int, name func(int) string) []*C.char {
-		out := make([]*C.char, n+1) // never empty
-		for i := 0; i < n; i++ {
-			out[i] = C.CString(name(i))
-		}
-		return out
-	}
-	rows := cstrs(m.NumRows(), m.RowName)
-	cols := cstrs(m.NumCols(), m.ColName)
-	// The pointer arrays live in C memory so that C receives no Go pointers
-	// to Go pointers.
-	carr := func(s []*C.char) **C.char {
-		p := (**C.char)(C.malloc(C.size_t(len(s)) * C.size_t(unsafe.Sizeof((*C.char)(nil)))))
-		copy(unsafe.Slice(p, len(s)), s)
-		return p
-	}
-	rp, cp := carr(rows), carr(cols)
-	C.Clp_copyNames(c.p, rp, cp)
-	C.free(unsafe.Pointer(rp))
-	C.free(unsafe.Pointer(cp))
-	for _, s := range append(rows, cols...) {
-		if s != nil {
-			C.free(unsafe.Pointer(s))
-		}
-	}
-}
-
-// writeMPS writes the loaded model to path atomically (temporary file in
-// the same directory, then rename). A maximisation is written as the
-// equivalent minimisation of the negated objective (MPS has no standard
-// objective sense).
-func (c *clpModel) writeMPS(path string) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("lp: writing MPS: %w", err)
-	}
-	tmp := f.Name()
-	f.Close()
-	cs := C.CString(tmp)
-	rc := C.Clp_writeMps(c.p, cs, 0, 1, 1.0)
-	C.free(unsafe.Pointer(cs))
-	if rc != 0 {
-		os.Remove(tmp)
-		return fmt.Errorf("lp: CLP could not write MPS file %s (code %d)", path, int(rc))
-	}
-	if err := os.Chmod(tmp, 0o644); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("lp: writing MPS: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("lp: writing MPS: %w", err)
-	}
-	return nil
-}
-
 func (c *clpModel) setLimits(opt Options) {
 	if opt.MaxIterations > 0 {
 		C.Clp_setMaximumIterations(c.p, C.int(opt.MaxIterations))
@@ -250,14 +189,6 @@ func (c *clpModel) solve(how int) (*Solution, error) {
 	return sol, nil
 }
 
-func writeMPSModel(m *Model, path string) error {
-	c := newCLP()
-	defer c.free()
-	c.load(m)
-	c.names(m)
-	return c.writeMPS(path)
-}
-
 func solveCLP(m *Model, opt Options) (*Solution, error) {
 	c := newCLP()
 	defer c.free()
@@ -265,13 +196,12 @@ func solveCLP(m *Model, opt Options) (*Solution, error) {
 	// CLP reports some unbounded models whose improving ray is a column in
 	// no row as infeasible: fix such columns and decide here.
 	colLo, colHi, ray := fixEmptyRays(m, a)
-	c.loadWith(m, a, colLo, colHi)
 	if opt.MPSFile != "" {
-		c.names(m)
-		if err := c.writeMPS(opt.MPSFile); err != nil {
+		if err := WriteMPS(m, opt.MPSFile); err != nil {
 			return &Solution{Status: Error}, err
 		}
 	}
+	c.loadWith(m, a, colLo, colHi)
 	c.setLimits(opt)
 	sol, err := c.solve(clpInitial)
 	if err == nil && (sol.Status == Infeasible || sol.Status == Unbounded) {
@@ -350,3 +280,52 @@ func (cm *clpMaster) solve() (*Solution, error) {
 }
 
 func (cm *clpMaster) close() { cm.c.free() }
+
+// solveMPSFile reads an MPS file with CLP's reader and solves it (the
+// tests check that what WriteMPS writes is what CLP reads).
+func solveMPSFile(path string) (*Solution, error) {
+	c := newCLP()
+	defer c.free()
+	cs := C.CString(path)
+	rc := C.Clp_readMps(c.p, cs, 1, 0)
+	C.free(unsafe.Pointer(cs))
+	if rc != 0 {
+		return nil, fmt.Errorf("lp: CLP could not read MPS file %s (code %d)", path, int(rc))
+	}
+	c.nrows, c.ncols = int(C.Clp_numberRows(c.p)), int(C.Clp_numberColumns(c.p))
+	sol, err := c.solve(clpInitial)
+	if err == nil && (sol.Status == Infeasible || sol.Status == Unbounded) && c.ncols > 0 {
+		obj := append([]float64(nil), unsafe.Slice((*float64)(unsafe.Pointer(C.Clp_getObjCoefficients(c.p))), c.ncols)...)
+		sol, err = c.confirm(obj, sol)
+	}
+	return sol, err
+}
+
+// fixEmptyRays finds columns with no matrix entries (outside free rows) whose objective improves
+// towards an infinite bound (an unbounded ray if the rest is feasible) and
+// returns column bounds with those columns fixed at the point of their
+// bounds nearest 0, and whether there was any.
+func fixEmptyRays(m *Model, a csc) (lo, hi []float64, ray bool) {
+	lo, hi = m.colLo, m.colHi
+next:
+	for j := 0; j < m.NumCols(); j++ {
+		for p := a.start[j]; p < a.start[j+1]; p++ {
+			if i := a.index[p]; !math.IsInf(m.rowLo[i], -1) || !math.IsInf(m.rowHi[i], 1) {
+				continue next
+			}
+		}
+		c := m.obj[j]
+		if m.Sense == Maximize {
+			c = -c
+		}
+		if (c > 0 && math.IsInf(lo[j], -1)) || (c < 0 && math.IsInf(hi[j], 1)) {
+			if !ray {
+				lo, hi = append([]float64(nil), lo...), append([]float64(nil), hi...)
+				ray = true
+			}
+			v := clampZero(lo[j], hi[j])
+			lo[j], hi[j] = v, v
+		}
+	}
+	return lo, hi, ray
+}

@@ -12,4 +12,4 @@ func solveCLP(m *Model, opt Options) (*Solution, error) {
 // falls back to the gonum master rather than panic.
 func newCLPMaster(m *Model) master { return &gonumMaster{m: m, warm: &gonumWarm{}} }
 
-func writeMPSModel(m *Model, path string) error { return errNoCLP }
+func solveMPSFile(path string) (*Solution, error) { return nil, errNoCLP }

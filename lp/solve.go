@@ -73,7 +73,7 @@ func (s Solver) Resolve() (Solver, error) {
 		return Gonum, nil
 	case CLP:
 		if !clpAvailable {
-			return CLP, errors.New("lp: the CLP solver is not available: this binary was built without cgo (CGO_ENABLED=0); use the gonum solver")
+			return CLP, errNoCLP
 		}
 		return CLP, nil
 	case Gonum:
@@ -81,6 +81,9 @@ func (s Solver) Resolve() (Solver, error) {
 	}
 	return s, fmt.Errorf("lp: unknown solver %q", string(s))
 }
+
+// errNoCLP is returned when CLP is asked for in a binary built without cgo.
+var errNoCLP = errors.New("lp: the CLP solver is not available: this binary was built without cgo (CGO_ENABLED=0); use the gonum solver")
 
 // CLPAvailable reports whether this binary has the CLP backend (built with
 // cgo).
@@ -168,19 +171,6 @@ func Solve(m *Model, opt Options) (sol *Solution, err error) {
 	return sol, err
 }
 
-// WriteMPS writes the model in MPS format to path (atomically), without
-// solving it. It needs the CLP backend. A maximisation is written as the
-// equivalent minimisation of the negated objective.
-func WriteMPS(m *Model, path string) error {
-	if err := m.Check(); err != nil {
-		return err
-	}
-	if !clpAvailable {
-		return errors.New("lp: MPS output is written by CLP, which this binary lacks (built without cgo)")
-	}
-	return writeMPSModel(m, path)
-}
-
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
 // activity returns A x for the model.
@@ -210,35 +200,4 @@ func (m *Model) objective(x []float64) float64 {
 		}
 	}
 	return f
-}
-
-var errNoCLP = errors.New("lp: the CLP solver is not available: this binary was built without cgo (CGO_ENABLED=0); use the gonum solver")
-
-// fixEmptyRays finds columns with no matrix entries (outside free rows) whose objective improves
-// towards an infinite bound (an unbounded ray if the rest is feasible) and
-// returns column bounds with those columns fixed at the point of their
-// bounds nearest 0, and whether there was any.
-func fixEmptyRays(m *Model, a csc) (lo, hi []float64, ray bool) {
-	lo, hi = m.colLo, m.colHi
-next:
-	for j := 0; j < m.NumCols(); j++ {
-		for p := a.start[j]; p < a.start[j+1]; p++ {
-			if i := a.index[p]; !math.IsInf(m.rowLo[i], -1) || !math.IsInf(m.rowHi[i], 1) {
-				continue next
-			}
-		}
-		c := m.obj[j]
-		if m.Sense == Maximize {
-			c = -c
-		}
-		if (c > 0 && math.IsInf(lo[j], -1)) || (c < 0 && math.IsInf(hi[j], 1)) {
-			if !ray {
-				lo, hi = append([]float64(nil), lo...), append([]float64(nil), hi...)
-				ray = true
-			}
-			v := clampZero(lo[j], hi[j])
-			lo[j], hi[j] = v, v
-		}
-	}
-	return lo, hi, ray
 }

@@ -47,7 +47,7 @@ func ComputeBounds(jobs []sim.Job, capacity float64) (*Bounds, error) {
 		if err != nil {
 			return sim.Summary{}, nil, fmt.Errorf("%s: %w", spec, err)
 		}
-		return m.Compute(exact, r.Completion, capacity, deadlines), append([]float64(nil), r.Completion...), nil
+		return m.ComputeRun(exact, r, capacity, deadlines), append([]float64(nil), r.Completion...), nil
 	}
 	ps, deadlines, err := run("ps", nil)
 	if err != nil {

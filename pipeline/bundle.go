@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
-	"strings"
 
 	"github.com/schedplan/schedplan/cluster/sim"
 	"gopkg.in/yaml.v3"
@@ -73,6 +71,10 @@ type UserConfig struct {
 	Jobs     int     `yaml:"jobs"`
 	MinShare float64 `yaml:"min_share"` // containers
 	Weight   float64 `yaml:"weight"`
+	// Class is the class that holds all of the user's jobs, when one does
+	// (capacity-scheduler.xml maps the user to its queue); empty when the
+	// user's jobs span classes.
+	Class string `yaml:"class,omitempty"`
 }
 
 // ClassConfig is one job class (k-means cluster).
@@ -116,28 +118,47 @@ type WhatIf struct {
 }
 
 // LASMQConfig is a multi-level-queue configuration: k queues, demotion
-// thresholds (attained service, in the trace's size units) and queue weights.
+// thresholds (attained service, in the unit of the job sizes they were tuned
+// on: ThresholdUnit) and queue weights.
 type LASMQConfig struct {
 	K          int       `yaml:"k"`
 	Alpha0     float64   `yaml:"alpha0"`
 	P          float64   `yaml:"p"`
-	Thresholds []float64 `yaml:"thresholds"` // k−1 values: α_0, p·α_0, ...
+	Thresholds []float64 `yaml:"thresholds"` // k−1 values: α_0, p·α_0, ... (ThresholdUnit)
 	Weights    []float64 `yaml:"weights"`    // k values, highest-priority queue first
 	Strict     bool      `yaml:"strict,omitempty"`
+	// ThresholdUnit is the unit of Alpha0 and Thresholds: UnitContainerSeconds
+	// or UnitClusterSeconds; ContainerSecondsPerUnit converts it to
+	// reference-container-seconds (1, or the cluster's capacity in reference
+	// containers). Empty: derived from the trace's size source (see
+	// Bundle.ThresholdUnit).
+	ThresholdUnit           string  `yaml:"threshold_unit,omitempty"`
+	ContainerSecondsPerUnit float64 `yaml:"container_seconds_per_unit,omitempty"`
 	// Order is the order inside a queue: fifo (omitted), ps or remaining.
 	Order sim.LevelOrder `yaml:"order,omitempty"`
 }
 
+// ConfigOf returns the bundle form of a LAS_MQ configuration.
+func ConfigOf(m *sim.LASMQ) *LASMQConfig {
+	w := m.Weights
+	if w == nil {
+		w = sim.DecayWeights(m.K, 1)
+	}
+	o := m.Order
+	if o == sim.OrderFIFO {
+		o = ""
+	}
+	return &LASMQConfig{K: m.K, Alpha0: m.Alpha0, P: m.P, Thresholds: m.Thresholds(), Weights: w, Strict: m.Strict, Order: o}
+}
+
+// Policy returns the simulation core's LAS_MQ with this configuration.
+func (l *LASMQConfig) Policy() *sim.LASMQ {
+	return &sim.LASMQ{K: l.K, Alpha0: l.Alpha0, P: l.P, Weights: l.Weights, Strict: l.Strict, Order: l.Order}
+}
+
 // Spec returns the configuration as a policy specification for
 // sim.ParsePolicy (and simulate --policy).
-func (l *LASMQConfig) Spec() string {
-	w := make([]string, len(l.Weights))
-	for i, v := range l.Weights {
-		w[i] = strconv.FormatFloat(v, 'g', -1, 64)
-	}
-	return fmt.Sprintf("las_mq:k=%d,alpha0=%s,p=%s,weights=%s,strict=%t", l.K,
-		strconv.FormatFloat(l.Alpha0, 'g', -1, 64), strconv.FormatFloat(l.P, 'g', -1, 64), strings.Join(w, "/"), l.Strict) + orderParam(l.Order)
-}
+func (l *LASMQConfig) Spec() string { return l.Policy().Spec() }
 
 // HPFSPConfig holds H-PFSP's parameters.
 type HPFSPConfig struct {
@@ -165,8 +186,10 @@ const bundleHeader = `# schedplan.yaml — a schedplan configuration bundle (for
 #             rates), allocation[type][class] in machines, suggested classes per
 #             type, each type's load, and what-ifs
 #   las_mq    multi-level queue: k queues, demotion thresholds on attained
-#             service (size units), queue weights (first = highest priority),
-#             order inside a queue (fifo when omitted, ps, remaining)
+#             service (in threshold_unit; container_seconds_per_unit converts
+#             them to reference-container-seconds), queue weights (first =
+#             highest priority), order inside a queue (fifo when
+#             omitted, ps, remaining)
 #   h_pfsp    H-PFSP parameters
 #   bounds    offline bounds on the validation window: SRPT (lower bound on
 #             mean response), FSP (protective schedule), PS
@@ -176,6 +199,7 @@ const bundleHeader = `# schedplan.yaml — a schedplan configuration bundle (for
 
 // MarshalBundle renders b as documented YAML.
 func MarshalBundle(b *Bundle) ([]byte, error) {
+	b = b.withThresholdUnit()
 	var buf bytes.Buffer
 	fmt.Fprintf(&buf, bundleHeader, BundleVersion)
 	enc := yaml.NewEncoder(&buf)
@@ -210,6 +234,9 @@ func ParseBundle(data []byte, name string) (*Bundle, error) {
 		if _, err := sim.ParseLevelOrder(string(l.Order)); err != nil {
 			return nil, fmt.Errorf("%s: las_mq: %w", name, err)
 		}
+	}
+	if err := b.check(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return &b, nil
 }

@@ -1,8 +1,12 @@
 package pipeline
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"math"
+	"path/filepath"
+	"strings"
 
 	"github.com/schedplan/schedplan/classify"
 	"github.com/schedplan/schedplan/cluster"
@@ -40,46 +44,165 @@ func COSHHProblem(res *classify.Result, spec *cluster.Spec) (*lp.COSHHProblem, e
 // bundle: C1, C2, ….
 func ClassName(id int) string { return fmt.Sprintf("C%d", id+1) }
 
-// PlanCapacity solves the COSHH LP of a classification and the standard
-// what-ifs (one machine more and one fewer of every type, plus extra), in
-// the bundle's form. A classification without classes, or without demand,
-// gives nil and the reason.
-func PlanCapacity(res *classify.Result, spec *cluster.Spec, opt lp.COSHHOptions, extra []string) (*CapacityPlan, []string, error) {
+// CapacityOptions control a capacity plan.
+type CapacityOptions struct {
+	Solver lp.Solver
+	// MPS, when set, names a file for the LP (see lp.COSHHOptions), with
+	// the classification's name inserted before the extension:
+	// coshh.mps → coshh.secondary.mps.
+	MPS string
+	// WhatIfs are machine changes ("R1=+10,R2=-1"), each solved besides the
+	// standard ones (one machine more and one fewer of every type).
+	WhatIfs []string
+	// Target, when positive, asks for each type alone how many of its
+	// machines reach λ ≥ Target.
+	Target float64
+}
+
+// CapacityAnalysis is the COSHH LP of one classification (seed 003 §3.2):
+// λ, the allocation of every machine type to the classes, the suggested
+// classes per type, what-ifs and targets. `schedplan capacity` prints it;
+// the bundle stores its projection (Plan).
+type CapacityAnalysis struct {
+	Name string `json:"name"`
+	// Reason says why there is no LP (no classes, no demand).
+	Reason     string           `json:"reason,omitempty"`
+	Jobs       int              `json:"jobs"`
+	K          int              `json:"k"`
+	Features   []string         `json:"features,omitempty"`
+	Lambda     float64          `json:"lambda"`
+	TotalAlpha float64          `json:"total_alpha_per_s"`
+	Classes    []CapacityClass  `json:"classes,omitempty"`
+	Types      []CapacityType   `json:"types,omitempty"`
+	WhatIfs    []CapacityWhatIf `json:"what_if,omitempty"`
+	Target     float64          `json:"target,omitempty"`
+	Targets    []CapacityTarget `json:"targets,omitempty"`
+	Messages   []string         `json:"messages,omitempty"`
+	Solver     string           `json:"solver,omitempty"`
+	Method     string           `json:"method,omitempty"`
+	Rounds     int              `json:"rounds,omitempty"`
+	Bound      float64          `json:"dual_bound,omitempty"`
+	Columns    int              `json:"columns,omitempty"`
+	MPSFile    string           `json:"mps_file,omitempty"`
+	// machines[t][i] is the machines of type t given to class i.
+	machines [][]float64
+}
+
+// CapacityClass is one job class in the LP.
+type CapacityClass struct {
+	Name     string    `json:"name"`
+	Label    string    `json:"label"`
+	Jobs     int       `json:"jobs"`
+	Alpha    float64   `json:"alpha_per_s"`
+	MeanSize float64   `json:"mean_size"`
+	Mu       []float64 `json:"mu_per_s"`
+	// Delta is the fraction of each machine type allocated to the class.
+	Delta []float64 `json:"delta"`
+}
+
+// CapacityType is one machine type in the LP's answer.
+type CapacityType struct {
+	Name        string   `json:"name"`
+	Count       float64  `json:"count"`
+	Suggested   []string `json:"suggested_classes"`
+	Allocated   float64  `json:"allocated"`
+	Utilisation float64  `json:"utilisation"`
+	Throughput  float64  `json:"throughput_per_s"`
+	Marginal    float64  `json:"dlambda_per_machine"`
+}
+
+// CapacityWhatIf is λ after a change of machine counts.
+type CapacityWhatIf struct {
+	Change string  `json:"change"`
+	Lambda float64 `json:"lambda"`
+	Ratio  float64 `json:"ratio"` // λ / base λ
+	Note   string  `json:"note,omitempty"`
+}
+
+// CapacityTarget is how many machines of one type alone reach a λ target.
+type CapacityTarget struct {
+	Type      string  `json:"type"`
+	Reachable bool    `json:"reachable"`
+	Limit     float64 `json:"limit_lambda"` // λ with unlimited machines of the type (+Inf as MaxFloat64 in JSON: see LimitText)
+	LimitText string  `json:"limit"`
+	Count     float64 `json:"machines,omitempty"`
+	Change    float64 `json:"change,omitempty"`
+	Lambda    float64 `json:"lambda,omitempty"`
+}
+
+// PlanCapacity solves the COSHH LP of a classification, the standard
+// what-ifs (one machine more and one fewer of every type), opt.WhatIfs and
+// opt.Target. A classification without classes, or without demand, gives an
+// analysis with a Reason and no LP.
+func PlanCapacity(res *classify.Result, spec *cluster.Spec, opt CapacityOptions) (*CapacityAnalysis, error) {
+	a := &CapacityAnalysis{Name: res.Name, Reason: res.Reason, Jobs: res.Jobs(), K: res.K, Features: res.Features}
+	a.Messages = append(a.Messages, res.Warnings...)
 	if len(res.Classes) == 0 {
-		reason := res.Reason
-		if reason == "" {
-			reason = "the classification has no classes"
+		if a.Reason == "" {
+			a.Reason = "the classification has no classes"
 		}
-		return nil, []string{reason}, nil
+		return a, nil
 	}
 	p, err := COSHHProblem(res, spec)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	sol, err := lp.SolveCOSHH(p, opt)
+	lpOpt := lp.COSHHOptions{Solver: opt.Solver}
+	if opt.MPS != "" {
+		ext := filepath.Ext(opt.MPS)
+		lpOpt.MPSFile = strings.TrimSuffix(opt.MPS, ext) + "." + res.Name + cmp.Or(ext, ".mps")
+	}
+	sol, err := lp.SolveCOSHH(p, lpOpt)
 	if errors.Is(err, lp.ErrNoDemand) {
-		return nil, []string{err.Error()}, nil
+		a.Reason = err.Error()
+		return a, nil
 	}
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	plan := &CapacityPlan{Solver: string(sol.Solver), Lambda: sol.Lambda}
-	for t := range p.TypeNames {
+	a.MPSFile = lpOpt.MPSFile
+	a.Lambda = sol.Lambda
+	a.Messages = append(a.Messages, sol.Messages...)
+	a.Solver, a.Method, a.Rounds, a.Columns = string(sol.Solver), sol.Method.String(), sol.Rounds, sol.Columns
+	if !math.IsInf(sol.Bound, 0) {
+		a.Bound = sol.Bound
+	}
+	for i, c := range res.Classes {
+		a.TotalAlpha += c.Alpha
+		a.Classes = append(a.Classes, CapacityClass{Name: p.ClassNames[i], Label: c.Label, Jobs: c.Count, Alpha: c.Alpha,
+			MeanSize: c.MeanSize, Mu: c.Mu, Delta: sol.Delta[i]})
+	}
+	for t, tl := range sol.Types {
+		ct := CapacityType{Name: tl.Name, Count: tl.Count, Allocated: tl.Allocated,
+			Utilisation: tl.Utilisation, Throughput: tl.Throughput, Marginal: tl.Marginal}
 		row := make([]float64, len(p.ClassNames))
 		for i := range row {
 			row[i] = sol.Machines[i][t]
 		}
-		plan.Allocation = append(plan.Allocation, row)
-		var sc []string
+		a.machines = append(a.machines, row)
 		for _, i := range sol.Suggested[t] {
-			sc = append(sc, p.ClassNames[i])
+			ct.Suggested = append(ct.Suggested, p.ClassNames[i])
 		}
-		plan.Suggested = append(plan.Suggested, sc)
-		plan.Load = append(plan.Load, sol.Types[t].Allocated)
+		a.Types = append(a.Types, ct)
 	}
 	if sol.Lambda == 0 {
-		return plan, sol.Messages, nil
+		// Nothing to plan: a class cannot run anywhere (said in Messages).
+		return a, nil
 	}
+	lpOpt.MPSFile = ""
+	if err := a.whatIfs(p, opt.WhatIfs, lpOpt); err != nil {
+		return nil, err
+	}
+	if opt.Target > 0 {
+		if err := a.targets(p, opt.Target, lpOpt); err != nil {
+			return nil, err
+		}
+	}
+	return a, nil
+}
+
+// whatIfs solves one machine more and one fewer of every type, then extra.
+func (a *CapacityAnalysis) whatIfs(p *lp.COSHHProblem, extra []string, opt lp.COSHHOptions) error {
 	var scenarios [][]lp.Change
 	for t := range p.TypeNames {
 		scenarios = append(scenarios, []lp.Change{{Type: t, Delta: 1}})
@@ -90,17 +213,68 @@ func PlanCapacity(res *classify.Result, spec *cluster.Spec, opt lp.COSHHOptions,
 	for _, w := range extra {
 		cs, err := lp.ParseChanges(p, w)
 		if err != nil {
-			return nil, nil, fmt.Errorf("what-if %q: %w", w, err)
+			return err
 		}
 		scenarios = append(scenarios, cs)
 	}
-	opt.MPSFile = ""
 	for _, cs := range scenarios {
 		wi, err := lp.WhatIf(p, cs, opt)
 		if err != nil {
-			return nil, nil, fmt.Errorf("what-if %s: %w", lp.FormatChanges(p, cs), err)
+			return fmt.Errorf("what-if %s: %w", lp.FormatChanges(p, cs), err)
 		}
-		plan.WhatIfs = append(plan.WhatIfs, WhatIf{Change: lp.FormatChanges(p, cs), Lambda: wi.Lambda})
+		a.WhatIfs = append(a.WhatIfs, CapacityWhatIf{Change: lp.FormatChanges(p, cs), Lambda: wi.Lambda, Ratio: wi.Lambda / a.Lambda, Note: wi.Note})
 	}
-	return plan, sol.Messages, nil
+	return nil
+}
+
+// targets finds, per type, the machines that reach λ ≥ target alone.
+func (a *CapacityAnalysis) targets(p *lp.COSHHProblem, target float64, opt lp.COSHHOptions) error {
+	a.Target = target
+	for t := range p.TypeNames {
+		tr, err := lp.MachinesForTarget(p, t, target, opt)
+		if err != nil {
+			return fmt.Errorf("target %g: %w", target, err)
+		}
+		ct := CapacityTarget{Type: p.TypeNames[t], Reachable: tr.Reachable, Limit: tr.Limit, LimitText: FormatLambda(tr.Limit)}
+		if math.IsInf(tr.Limit, 1) {
+			ct.Limit = math.MaxFloat64
+		}
+		if tr.Reachable {
+			ct.Count, ct.Change, ct.Lambda = tr.Count, tr.Change, tr.Lambda
+		}
+		a.Targets = append(a.Targets, ct)
+	}
+	return nil
+}
+
+// FormatLambda prints λ, "unbounded" for +Inf.
+func FormatLambda(v float64) string {
+	if math.IsInf(v, 1) {
+		return "unbounded"
+	}
+	return fmt.Sprintf("%.4g", v)
+}
+
+// Plan is the bundle's projection of the analysis (nil without an LP).
+func (a *CapacityAnalysis) Plan() *CapacityPlan {
+	if a.Reason != "" || a.Types == nil {
+		return nil
+	}
+	plan := &CapacityPlan{Solver: a.Solver, Lambda: a.Lambda, Allocation: a.machines}
+	for _, t := range a.Types {
+		plan.Suggested = append(plan.Suggested, t.Suggested)
+		plan.Load = append(plan.Load, t.Allocated)
+	}
+	for _, w := range a.WhatIfs {
+		plan.WhatIfs = append(plan.WhatIfs, WhatIf{Change: w.Change, Lambda: w.Lambda})
+	}
+	return plan
+}
+
+// Notes are why there is no plan, or what the solve said.
+func (a *CapacityAnalysis) Notes() []string {
+	if a.Reason != "" {
+		return []string{a.Reason}
+	}
+	return a.Messages
 }

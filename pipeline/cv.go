@@ -128,13 +128,13 @@ func (w *ScoreWindow) Jobs() int {
 	return n
 }
 
-// unit is a block candidate of a chunk: jobs [lo, hi) of the tuning window.
-type unit struct{ lo, hi int }
+// jobSpan is a block candidate of a chunk: jobs [lo, hi) of the tuning window.
+type jobSpan struct{ lo, hi int }
 
 // chunkUnits cuts jobs [lo, hi) of the tuning window into its busy periods,
 // each cut further into pieces of at most maxJobs jobs.
-func chunkUnits(starts []int, lo, hi, maxJobs int) []unit {
-	var out []unit
+func chunkUnits(starts []int, lo, hi, maxJobs int) []jobSpan {
+	var out []jobSpan
 	k := sort.SearchInts(starts, lo+1)
 	prev := lo
 	for ; ; k++ {
@@ -143,7 +143,7 @@ func chunkUnits(starts []int, lo, hi, maxJobs int) []unit {
 			end = starts[k]
 		}
 		for a := prev; a < end; a += maxJobs {
-			out = append(out, unit{a, min(a+maxJobs, end)})
+			out = append(out, jobSpan{a, min(a+maxJobs, end)})
 		}
 		if end == hi {
 			return out
@@ -164,7 +164,7 @@ func chunkUnits(starts []int, lo, hi, maxJobs int) []unit {
 // probability n/s and its jobs weigh s/n. s is set so that the expected
 // number of sampled jobs is the budget. It returns the chosen units and
 // their weights.
-func sampleUnits(jobs []sim.Job, units []unit, budget int, rng *rand.Rand) ([]unit, []float64) {
+func sampleUnits(jobs []sim.Job, units []jobSpan, budget int, rng *rand.Rand) ([]jobSpan, []float64) {
 	total := 0
 	for _, u := range units {
 		total += u.hi - u.lo
@@ -207,7 +207,7 @@ func sampleUnits(jobs []sim.Job, units []unit, budget int, rng *rand.Rand) ([]un
 	}
 	s := hi
 	start := rng.Float64() * s
-	var picked []unit
+	var picked []jobSpan
 	var weights []float64
 	cum := 0.0
 	for _, i := range order {
@@ -231,7 +231,7 @@ func sampleUnits(jobs []sim.Job, units []unit, budget int, rng *rand.Rand) ([]un
 		idx[i] = i
 	}
 	sort.Slice(idx, func(a, b int) bool { return picked[idx[a]].lo < picked[idx[b]].lo })
-	outU, outW := make([]unit, len(idx)), make([]float64, len(idx))
+	outU, outW := make([]jobSpan, len(idx)), make([]float64, len(idx))
 	for k, i := range idx {
 		outU[k], outW[k] = picked[i], weights[i]
 	}
@@ -275,7 +275,7 @@ func cvWindows(jobs []sim.Job, c float64, bounds []int, sigmas []float64, sample
 		infos[ch] = info
 		blocks := make([]scoreBlock, len(units))
 		for i, u := range units {
-			dl, err := sim.PSCompletions(jobs[u.lo:u.hi], c)
+			dl, err := PSDeadlines(jobs[u.lo:u.hi], c)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -329,46 +329,38 @@ func (w *ScoreWindow) Blocks() []WindowBlock {
 
 // windowBuffers are one goroutine's buffers for scoring windows.
 type windowBuffers struct {
-	sim     sim.Simulator
+	sim     Simulator
 	m       sim.Metrics
 	resp    []float64
 	slow    []float64
 	rw, sw  []float64 // weights of resp and slow
 	missedW float64
 	totalW  float64
-	pol     map[string]sim.Policy
 }
 
 // SimulateWindows returns the WindowScorer that simulates each block of a
-// window on a server of capacity c and pools the per-job results with the
-// blocks' weights.
-func SimulateWindows(c float64) WindowScorer {
-	pool := sync.Pool{New: func() any { return &windowBuffers{pol: map[string]sim.Policy{}} }}
+// window on the resolution (nil: Fluid) with capacity c and pools the
+// per-job results with the blocks' weights. A block's jobs are passed as
+// jobs first.. of the tuning window, the jobs TuneCV was given.
+func SimulateWindows(res Resolution, c float64) WindowScorer {
+	if res == nil {
+		res = Fluid
+	}
+	pool := sync.Pool{New: func() any { return &windowBuffers{sim: res.NewSimulator()} }}
 	return func(ctx context.Context, spec string, w *ScoreWindow, keep bool) (Score, []float64, error) {
 		if err := ctx.Err(); err != nil {
 			return Score{}, nil, err
 		}
 		b := pool.Get().(*windowBuffers)
 		defer pool.Put(b)
-		p, ok := b.pol[spec]
-		if !ok {
-			var err error
-			if p, err = sim.ParsePolicy(spec); err != nil {
-				return Score{}, nil, err
-			}
-			if len(b.pol) > 64 {
-				clear(b.pol)
-			}
-			b.pol[spec] = p
-		}
 		b.reset()
 		var resp []float64
 		for _, bl := range w.blocks {
-			r, err := b.sim.Run(bl.jobs, c, p)
+			r, err := b.sim.Simulate(bl.jobs, bl.first, c, spec)
 			if err != nil {
 				return Score{}, nil, fmt.Errorf("%s: %w", spec, err)
 			}
-			b.m.Compute(bl.jobs, r.Completion, c, bl.deadlines)
+			b.m.ComputeRun(bl.jobs, r, c, bl.deadlines)
 			if keep {
 				resp = append(resp, b.m.Response...)
 			}

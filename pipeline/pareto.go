@@ -165,15 +165,15 @@ func parseConstraint(s string) (Constraint, error) {
 
 func (c Constraint) String() string {
 	if !c.RelCurrent {
-		return fmt.Sprintf("%s<=%s", c.Metric, fmtG(c.Plus))
+		return fmt.Sprintf("%s<=%s", c.Metric, fmtNum(c.Plus))
 	}
 	s := c.Metric + "<="
 	if c.Factor != 1 {
-		s += fmtG(c.Factor) + "*"
+		s += fmtNum(c.Factor) + "*"
 	}
 	s += "current"
 	if c.Plus != 0 {
-		s += "+" + fmtG(c.Plus)
+		s += "+" + fmtNum(c.Plus)
 	}
 	return s
 }
@@ -241,3 +241,6 @@ func paretoFront(scores []Score) []int {
 	}
 	return front
 }
+
+// fmtNum writes a number in the shortest form that reads back exactly.
+func fmtNum(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }

@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"math"
 	"sort"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -40,6 +41,93 @@ const (
 	plotDPI    = 96
 )
 
+// NoFigure is returned (wrapped) by the Plot functions when there is
+// nothing sensible to draw — no finite value, no positive value for a log
+// axis, values spanning more than the float64 range — or drawing failed.
+// The report shows the reason in place of the figure.
+type NoFigure struct{ Reason string }
+
+func (e *NoFigure) Error() string { return "no figure: " + e.Reason }
+
+// guard turns a panic of the plotting library into a NoFigure: a figure
+// must never take the report down with it.
+func guard(f func() ([]byte, error)) (b []byte, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			b, err = nil, &NoFigure{Reason: fmt.Sprintf("the figure could not be drawn (%v)", r)}
+		}
+	}()
+	return f()
+}
+
+// span is the range of the values drawn on one axis.
+type span struct{ lo, hi float64 }
+
+func emptySpan() span { return span{math.Inf(1), math.Inf(-1)} }
+
+func (s *span) add(v float64) { s.lo, s.hi = math.Min(s.lo, v), math.Max(s.hi, v) }
+
+func (s span) empty() bool { return s.lo > s.hi }
+
+// setAxis fixes an axis to the span of the values drawn on it, with room
+// around a single value. Gonum's own ranging panics on a flat range it
+// cannot widen (Min−1 == Min for 9.2e18), on a log axis without positive
+// values, and cannot represent a range wider than the largest float64.
+func setAxis(ax *plot.Axis, s span, logScale bool) error {
+	lo, hi := s.lo, s.hi
+	switch {
+	case s.empty():
+		return &NoFigure{Reason: "no finite values to draw"}
+	case logScale && !(lo > 0):
+		return &NoFigure{Reason: "no positive values for a log scale"}
+	case !logScale && math.IsInf(hi-lo, 0):
+		return &NoFigure{Reason: fmt.Sprintf("the values span %g to %g, more than a linear axis can show", lo, hi)}
+	}
+	if logScale {
+		if lo == hi {
+			lo, hi = lo/2, math.Min(hi*2, math.MaxFloat64)
+		}
+		ax.Tick.Marker = logTicks{}
+	} else if lo == hi {
+		pad := math.Abs(lo) / 10
+		if pad == 0 {
+			pad = 1
+		}
+		lo, hi = lo-pad, hi+pad
+	}
+	ax.Min, ax.Max = lo, hi
+	return nil
+}
+
+// logTicks are gonum's LogTicks over the part of the range where powers of
+// ten are finite, positive normal numbers (LogTicks loops on 0 and draws a
+// tick at +Inf above 1e308).
+type logTicks struct{}
+
+func (logTicks) Ticks(lo, hi float64) []plot.Tick {
+	lo, hi = math.Min(math.Max(lo, 1e-300), 1e308), math.Max(math.Min(hi, 1e308), 1e-300)
+	if lo >= hi {
+		return []plot.Tick{{Value: lo, Label: fmt.Sprintf("%g", lo)}}
+	}
+	ticks := plot.LogTicks{Prec: -1}.Ticks(lo, hi)
+	for i := range ticks {
+		if ticks[i].Label != "" { // powers of ten drift when multiplied up: 9.999…e+305
+			ticks[i].Label = strconv.FormatFloat(ticks[i].Value, 'g', 3, 64)
+		}
+	}
+	return ticks
+}
+
+// dropped names how many values of a series were not drawn.
+func dropped(name string, n int, why string) string {
+	if n == 0 {
+		return name
+	}
+	return fmt.Sprintf("%s (%d %s not drawn)", name, n, why)
+}
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
 func renderPNG(p *plot.Plot) ([]byte, error) {
 	c := vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(plotWidth, plotHeight), vgimg.UseDPI(plotDPI))}
 	p.Draw(draw.New(c))
@@ -61,15 +149,19 @@ func newPlot(title, x, y string) *plot.Plot {
 }
 
 // PlotCDF draws the empirical CDF of every series on a log x axis (values ≤ 0
-// are drawn at the smallest positive value of all series).
+// are drawn at the smallest positive value of all series; values that are
+// not finite are left out, and the legend says how many).
 func PlotCDF(title, xlabel string, series []Series) ([]byte, error) {
+	return guard(func() ([]byte, error) { return plotCDF(title, xlabel, series) })
+}
+
+func plotCDF(title, xlabel string, series []Series) ([]byte, error) {
 	p := newPlot(title, xlabel+" (log scale)", "fraction of jobs ≤ x")
 	p.X.Scale = plot.LogScale{}
-	p.X.Tick.Marker = plot.LogTicks{Prec: -1}
 	floor := math.Inf(1)
 	for _, s := range series {
 		for _, v := range s.Values {
-			if v > 0 && v < floor {
+			if v > 0 && v < floor && finite(v) {
 				floor = v
 			}
 		}
@@ -77,11 +169,17 @@ func PlotCDF(title, xlabel string, series []Series) ([]byte, error) {
 	if math.IsInf(floor, 1) {
 		floor = 1
 	}
+	xs := emptySpan()
 	for k, s := range series {
-		if len(s.Values) == 0 {
+		v := make([]float64, 0, len(s.Values))
+		for _, x := range s.Values {
+			if finite(x) {
+				v = append(v, x)
+			}
+		}
+		if len(v) == 0 {
 			continue
 		}
-		v := append([]float64(nil), s.Values...)
 		sort.Float64s(v)
 		// At most 2,000 points per curve: enough for the eye, small files.
 		step := 1
@@ -93,6 +191,8 @@ func PlotCDF(title, xlabel string, series []Series) ([]byte, error) {
 			pts = append(pts, plotter.XY{X: math.Max(v[i], floor), Y: float64(i+1) / float64(len(v))})
 		}
 		pts = append(pts, plotter.XY{X: math.Max(v[len(v)-1], floor), Y: 1})
+		xs.add(pts[0].X)
+		xs.add(pts[len(pts)-1].X)
 		l, err := plotter.NewLine(pts)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", s.Name, err)
@@ -101,8 +201,12 @@ func PlotCDF(title, xlabel string, series []Series) ([]byte, error) {
 		l.Dashes = plotutil.Dashes(k)
 		l.Width = vg.Points(1.5)
 		p.Add(l)
-		p.Legend.Add(s.Name, l)
+		p.Legend.Add(dropped(s.Name, len(s.Values)-len(v), "not finite"), l)
 	}
+	if err := setAxis(&p.X, xs, true); err != nil {
+		return nil, err
+	}
+	p.Y.Min, p.Y.Max = 0, 1
 	p.Legend.Left = false
 	p.Legend.Top = false
 	p.Legend.XOffs = -vg.Points(5)
@@ -111,13 +215,31 @@ func PlotCDF(title, xlabel string, series []Series) ([]byte, error) {
 }
 
 // PlotBars draws grouped bars: one group per category, one bar per series;
-// series[s].Values[c] is the bar of series s in category c.
+// series[s].Values[c] is the bar of series s in category c. A value that is
+// not finite is drawn as 0 and counted in the legend.
 func PlotBars(title, ylabel string, categories []string, series []Series) ([]byte, error) {
+	return guard(func() ([]byte, error) { return plotBars(title, ylabel, categories, series) })
+}
+
+func plotBars(title, ylabel string, categories []string, series []Series) ([]byte, error) {
 	p := newPlot(title, "", ylabel)
 	n := len(series)
 	w := vg.Points(math.Max(4, math.Min(20, 300/float64(max(1, n*len(categories))))))
+	ys := span{0, 0} // bars start at 0
 	for k, s := range series {
-		b, err := plotter.NewBarChart(plotter.Values(s.Values), w)
+		if len(s.Values) == 0 {
+			continue
+		}
+		v := make(plotter.Values, len(s.Values))
+		bad := 0
+		for i, x := range s.Values {
+			if !finite(x) {
+				x, bad = 0, bad+1
+			}
+			v[i] = x
+			ys.add(x)
+		}
+		b, err := plotter.NewBarChart(v, w)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", s.Name, err)
 		}
@@ -125,14 +247,22 @@ func PlotBars(title, ylabel string, categories []string, series []Series) ([]byt
 		b.LineStyle.Width = 0
 		b.Offset = w * vg.Length(float64(k)-float64(n-1)/2)
 		p.Add(b)
-		p.Legend.Add(s.Name, b)
+		p.Legend.Add(dropped(s.Name, bad, "values not finite, drawn as 0, and"), b)
+	}
+	if err := setAxis(&p.Y, ys, false); err != nil {
+		return nil, err
 	}
 	p.NominalX(categories...)
 	return renderPNG(p)
 }
 
-// PlotBoxes draws, for every x value, one box per group (over runs).
+// PlotBoxes draws, for every x value, one box per group (over runs). Values
+// that are not finite are left out.
 func PlotBoxes(title, xlabel, ylabel string, xs []float64, groups []BoxGroup) ([]byte, error) {
+	return guard(func() ([]byte, error) { return plotBoxes(title, xlabel, ylabel, xs, groups) })
+}
+
+func plotBoxes(title, xlabel, ylabel string, xs []float64, groups []BoxGroup) ([]byte, error) {
 	p := newPlot(title, xlabel, ylabel)
 	n := len(groups)
 	w := vg.Points(math.Max(4, math.Min(16, 400/float64(max(1, n*len(xs))))))
@@ -140,13 +270,22 @@ func PlotBoxes(title, xlabel, ylabel string, xs []float64, groups []BoxGroup) ([
 	for i, x := range xs {
 		names[i] = fmt.Sprintf("%g", x)
 	}
+	ys := emptySpan()
 	for k, g := range groups {
-		drawn := false
+		drawn, bad := false, 0
 		for i, sample := range g.Samples {
-			if len(sample) == 0 {
+			v := make(plotter.Values, 0, len(sample))
+			for _, x := range sample {
+				if finite(x) {
+					v = append(v, x)
+					ys.add(x)
+				}
+			}
+			bad += len(sample) - len(v)
+			if len(v) == 0 || i >= len(xs) {
 				continue
 			}
-			b, err := plotter.NewBoxPlot(w, float64(i), plotter.Values(sample))
+			b, err := plotter.NewBoxPlot(w, float64(i), v)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", g.Name, err)
 			}
@@ -158,27 +297,40 @@ func PlotBoxes(title, xlabel, ylabel string, xs []float64, groups []BoxGroup) ([
 		}
 		if drawn {
 			// Box plots draw no legend thumbnail: a thick line of the fill colour stands in.
-			p.Legend.Add(g.Name, &plotter.Line{LineStyle: draw.LineStyle{Color: plotutil.Color(k), Width: vg.Points(6)}})
+			p.Legend.Add(dropped(g.Name, bad, "values not finite"), &plotter.Line{LineStyle: draw.LineStyle{Color: plotutil.Color(k), Width: vg.Points(6)}})
 		}
+	}
+	if err := setAxis(&p.Y, ys, false); err != nil {
+		return nil, err
 	}
 	p.NominalX(names...)
 	return renderPNG(p)
 }
 
 // PlotLines draws curves with points; logY puts the y axis on a log scale.
+// Points with a coordinate that is not finite (or, on a log axis, not
+// positive) are left out, and the legend says how many.
 func PlotLines(title, xlabel, ylabel string, series []XYSeries, logY bool) ([]byte, error) {
+	return guard(func() ([]byte, error) { return plotLines(title, xlabel, ylabel, series, logY) })
+}
+
+func plotLines(title, xlabel, ylabel string, series []XYSeries, logY bool) ([]byte, error) {
 	p := newPlot(title, xlabel, ylabel)
 	if logY {
 		p.Y.Scale = plot.LogScale{}
-		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
 	}
+	xs, ys := emptySpan(), emptySpan()
 	for k, s := range series {
-		pts := make(plotter.XYs, 0, len(s.X))
-		for i := range s.X {
-			if logY && !(s.Y[i] > 0) {
+		n := min(len(s.X), len(s.Y))
+		pts := make(plotter.XYs, 0, n)
+		for i := 0; i < n; i++ {
+			x, y := s.X[i], s.Y[i]
+			if !finite(x) || !finite(y) || logY && !(y > 0) {
 				continue
 			}
-			pts = append(pts, plotter.XY{X: s.X[i], Y: s.Y[i]})
+			pts = append(pts, plotter.XY{X: x, Y: y})
+			xs.add(x)
+			ys.add(y)
 		}
 		if len(pts) == 0 {
 			continue
@@ -191,7 +343,17 @@ func PlotLines(title, xlabel, ylabel string, series []XYSeries, logY bool) ([]by
 		sc.Color = plotutil.Color(k)
 		sc.Shape = plotutil.Shape(k)
 		p.Add(l, sc)
-		p.Legend.Add(s.Name, l, sc)
+		why := "not finite"
+		if logY {
+			why = "not finite or not positive"
+		}
+		p.Legend.Add(dropped(s.Name, n-len(pts), why), l, sc)
+	}
+	if err := setAxis(&p.X, xs, false); err != nil {
+		return nil, err
+	}
+	if err := setAxis(&p.Y, ys, logY); err != nil {
+		return nil, err
 	}
 	return renderPNG(p)
 }

@@ -2,6 +2,8 @@ package pipeline
 
 import (
 	"encoding/base64"
+	"errors"
+	"fmt"
 	"html/template"
 	"io"
 )
@@ -36,11 +38,28 @@ type TableBlock struct {
 	SpecsLast bool
 }
 
-// Figure is a PNG image with a caption.
+// Figure is a PNG image with a caption, or, when the data gave nothing
+// sensible to draw, a note saying why in place of the image.
 type Figure struct {
 	Title   string
 	Caption string
 	PNG     []byte
+	Note    string
+}
+
+// NewFigure makes a figure by calling draw (one of the Plot functions): a
+// *NoFigure error becomes the figure's note; any other error is returned.
+func NewFigure(title, caption string, draw func() ([]byte, error)) (Figure, error) {
+	png, err := draw()
+	f := Figure{Title: title, Caption: caption, PNG: png}
+	var nf *NoFigure
+	switch {
+	case errors.As(err, &nf):
+		f.PNG, f.Note = nil, "Figure not drawn: "+nf.Reason+"."
+	case err != nil:
+		return f, fmt.Errorf("figure %q: %w", title, err)
+	}
+	return f, nil
 }
 
 // DataURI returns the figure as a data: URI for an <img> src.
@@ -67,6 +86,7 @@ tr.best td { background: #e8f5e9; font-weight: 600; }
 table.specs td:last-child { text-align: left; font-family: monospace; font-size: 0.85em; word-break: break-all; max-width: 22em; }
 figure { margin: 1.5em 0; } figure img { max-width: 100%; border: 1px solid #eee; }
 figcaption { color: #555; font-size: 0.9em; }
+p.note { border: 1px dashed #bbb; color: #555; padding: 2em; text-align: center; }
 </style>
 </head>
 <body>
@@ -88,7 +108,7 @@ figcaption { color: #555; font-size: 0.9em; }
 {{end}}
 {{range .Figures}}
 <figure>
-<img src="{{.DataURI}}" alt="{{.Title}}">
+{{if .Note}}<p class="note">{{.Note}}</p>{{else}}<img src="{{.DataURI}}" alt="{{.Title}}">{{end}}
 <figcaption><b>{{.Title}}.</b> {{.Caption}}</figcaption>
 </figure>
 {{end}}

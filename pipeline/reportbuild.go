@@ -101,29 +101,31 @@ func buildReport(in *Inputs, bd *Bundle, cs *classState, capSt *capacityState, t
 		vt.Rows = append(vt.Rows, []string{r.Name, fmt.Sprint(r.Sigma), fmt.Sprint(r.Runs), f4(r.Mean), f4(r.MeanMin) + "–" + f4(r.MeanMax), f4(r.P99), f4(r.MeanSlowdown), f4(r.P99Slowdown), pct(r.Gap), fmt.Sprintf("%.1f (%.1f%%)", r.Missed, 100*r.MissedShare), r.Policy})
 	}
 	verdict := Verdict(res)
-	cdf, err := PlotCDF("Response time CDF, validation window", "response time (s)", vs.CDF)
-	if err != nil {
-		return nil, err
+	var figs []Figure
+	for _, f := range []struct {
+		title, caption string
+		plot           func() ([]byte, error)
+	}{
+		{"Response-time CDFs", "one curve per configuration, exact sizes", func() ([]byte, error) {
+			return PlotCDF("Response time CDF, validation window", "response time (s)", vs.CDF)
+		}},
+		{"Per-class mean response", "classes of the secondary classification", func() ([]byte, error) {
+			return PlotBars("Mean response per class, validation window", "mean response (s)", vs.ClassNames, vs.PerClass)
+		}},
+		{"Sojourn vs σ", fmt.Sprintf("size-based policies, %d runs per σ (box: quartiles over runs)", in.Config.Runs), func() ([]byte, error) {
+			return PlotBoxes("Mean response vs size-estimation error", "σ (log-normal)", "mean response (s)", vs.SigmaXs, vs.SigmaBoxes)
+		}},
+		{"Sojourn vs load", "validation window with every size scaled", func() ([]byte, error) {
+			return PlotLines("Mean response vs offered load, validation window", "load", "mean response (s)", vs.LoadCurves, true)
+		}},
+	} {
+		fig, err := NewFigure(f.title, f.caption, f.plot)
+		if err != nil {
+			return nil, err
+		}
+		figs = append(figs, fig)
 	}
-	bars, err := PlotBars("Mean response per class, validation window", "mean response (s)", vs.ClassNames, vs.PerClass)
-	if err != nil {
-		return nil, err
-	}
-	boxes, err := PlotBoxes("Mean response vs size-estimation error", "σ (log-normal)", "mean response (s)", vs.SigmaXs, vs.SigmaBoxes)
-	if err != nil {
-		return nil, err
-	}
-	loads, err := PlotLines("Mean response vs offered load, validation window", "load", "mean response (s)", vs.LoadCurves, true)
-	if err != nil {
-		return nil, err
-	}
-	rep.Sections = append(rep.Sections, Section{ID: "validation", Title: "Validation", Intro: verdict, Tables: []TableBlock{vt},
-		Figures: []Figure{
-			{Title: "Response-time CDFs", Caption: "one curve per configuration, exact sizes", PNG: cdf},
-			{Title: "Per-class mean response", Caption: "classes of the secondary classification", PNG: bars},
-			{Title: "Sojourn vs σ", Caption: fmt.Sprintf("size-based policies, %d runs per σ (box: quartiles over runs)", in.Config.Runs), PNG: boxes},
-			{Title: "Sojourn vs load", Caption: "validation window with every size scaled", PNG: loads},
-		}})
+	rep.Sections = append(rep.Sections, Section{ID: "validation", Title: "Validation", Intro: verdict, Tables: []TableBlock{vt}, Figures: figs})
 
 	var buf bytes.Buffer
 	if err := WriteReport(&buf, rep); err != nil {

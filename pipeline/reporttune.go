@@ -45,10 +45,7 @@ func tuningSections(tr *TuneReport) ([]Section, error) {
 	for _, r := range tr.Robustness {
 		rt.Rows = append(rt.Rows, []string{r.Name, fmt.Sprint(r.LoadFactor), f4(r.Score.Mean), f4(r.Score.P99), f4(r.Score.P99Slowdown)})
 	}
-	front, err := PlotFront("Pareto front: mean response vs p99 slowdown (fold means)", frontPlotOf(cv))
-	if err != nil {
-		return nil, err
-	}
+
 	var sa, sk XYSeries
 	sa.Name, sk.Name = "mean response", "mean response"
 	for _, e := range tr.Result.VsAlpha0 {
@@ -57,13 +54,26 @@ func tuningSections(tr *TuneReport) ([]Section, error) {
 	for _, e := range tr.Result.VsK {
 		sk.X, sk.Y = append(sk.X, float64(e.Params.K)), append(sk.Y, e.Score.Mean)
 	}
-	figA, err := PlotLines("Sensitivity to the first threshold (fold means)", "log10 α0", "mean response (s)", []XYSeries{sa}, true)
-	if err != nil {
-		return nil, err
-	}
-	figK, err := PlotLines("Sensitivity to the number of queues (fold means)", "k", "mean response (s)", []XYSeries{sk}, true)
-	if err != nil {
-		return nil, err
+	var figs []Figure
+	for _, f := range []struct {
+		title, caption string
+		plot           func() ([]byte, error)
+	}{
+		{"Pareto front", fmt.Sprintf("every candidate's fold-mean mean response against its fold-mean p99 slowdown (log scales); rings are feasible candidates, crosses infeasible ones; the step line joins the candidates no other beats in both; filled dots are on the front over all five metrics (mean and p99 response, mean and p99 slowdown, missed PS deadlines); the dashed line is the SRPT lower bound on mean response (%.4g s)", cv.SRPTMean), func() ([]byte, error) {
+			return PlotFront("Pareto front: mean response vs p99 slowdown (fold means)", frontPlotOf(cv))
+		}},
+		{"Mean response vs α0", "fold means, other parameters at the deployed point", func() ([]byte, error) {
+			return PlotLines("Sensitivity to the first threshold (fold means)", "log10 α0", "mean response (s)", []XYSeries{sa}, true)
+		}},
+		{"Mean response vs k", "fold means, other parameters at the deployed point", func() ([]byte, error) {
+			return PlotLines("Sensitivity to the number of queues (fold means)", "k", "mean response (s)", []XYSeries{sk}, true)
+		}},
+	} {
+		fig, err := NewFigure(f.title, f.caption, f.plot)
+		if err != nil {
+			return nil, err
+		}
+		figs = append(figs, fig)
 	}
 	intro := fmt.Sprintf("Deployed: %v; thresholds %s, weights %s. ", best, fmtFloats(best.Thresholds()), fmtFloats(best.Weights()))
 	if cv.Deployed != cv.Chosen {
@@ -71,12 +81,7 @@ func tuningSections(tr *TuneReport) ([]Section, error) {
 	}
 	n := min(3, len(cv.Explanation))
 	intro += strings.Join(cv.Explanation[:n], " ")
-	tuning := Section{ID: "tuning", Title: "Tuned LAS_MQ", Intro: intro, Tables: []TableBlock{tt, rt},
-		Figures: []Figure{
-			{Title: "Pareto front", PNG: front, Caption: fmt.Sprintf("every candidate's fold-mean mean response against its fold-mean p99 slowdown (log scales); the step line joins the candidates no other beats in both; filled dots are on the front over all five metrics (mean and p99 response, mean and p99 slowdown, missed PS deadlines); the dashed line is the SRPT lower bound on mean response (%.4g s)", cv.SRPTMean)},
-			{Title: "Mean response vs α0", Caption: "fold means, other parameters at the deployed point", PNG: figA},
-			{Title: "Mean response vs k", Caption: "fold means, other parameters at the deployed point", PNG: figK},
-		}}
+	tuning := Section{ID: "tuning", Title: "Tuned LAS_MQ", Intro: intro, Tables: []TableBlock{tt, rt}, Figures: figs}
 
 	// Cross-validation: the folds and every named configuration's fold
 	// scores.
@@ -136,7 +141,9 @@ func tuningSections(tr *TuneReport) ([]Section, error) {
 		}
 	}
 	ft.Rows = append(ft.Rows, append(mean, ""))
-	foldFig, err := PlotLines("Fold scores", "fold", "improvement over the current scheduler (%)", lines, false)
+	foldFig, err := NewFigure("Fold scores", "improvement over the current scheduler on each fold (values below −200% drawn at −200%)", func() ([]byte, error) {
+		return PlotLines("Fold scores", "fold", "improvement over the current scheduler (%)", lines, false)
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -174,7 +181,7 @@ func tuningSections(tr *TuneReport) ([]Section, error) {
 	}
 	cvIntro := fmt.Sprintf("%d folds; block-bootstrap interval of the choice's mean fold score: %s. ", len(cv.Scored), ci) + strings.Join(cv.Explanation[n:], " ")
 	cvSec := Section{ID: "cv", Title: "Cross-validation", Intro: cvIntro, Tables: []TableBlock{ft, pt},
-		Figures: []Figure{{Title: "Fold scores", PNG: foldFig, Caption: "improvement over the current scheduler on each fold (values below −200% drawn at −200%)"}}}
+		Figures: []Figure{foldFig}}
 	return []Section{tuning, cvSec}, nil
 }
 
@@ -242,10 +249,14 @@ func frontPlotOf(cv *CVResult) FrontPlot {
 // (the title says how many). Non-finite points are left out; with none
 // left, the axes span [1, 10].
 func PlotFront(title string, f FrontPlot) ([]byte, error) {
-	ok := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+	return guard(func() ([]byte, error) { return plotFront(title, f) })
+}
+
+func plotFront(title string, f FrontPlot) ([]byte, error) {
+	ok := finite
 	var all, front plotter.XYs
 	var feasible []bool
-	var xs, ys []float64
+	sx, sy := emptySpan(), emptySpan()
 	for i := range f.X {
 		if !ok(f.X[i]) || !ok(f.Y[i]) {
 			continue
@@ -255,26 +266,44 @@ func PlotFront(title string, f FrontPlot) ([]byte, error) {
 		feasible = append(feasible, f.Feasible == nil || f.Feasible[i])
 		if i < len(f.OnFront) && f.OnFront[i] {
 			front = append(front, pt)
-			xs, ys = append(xs, pt.X), append(ys, pt.Y)
+			sx.add(pt.X)
+			sy.add(pt.Y)
 		}
 	}
 	for _, m := range f.Marks {
 		if ok(m.X) && ok(m.Y) {
-			xs, ys = append(xs, m.X), append(ys, m.Y)
+			sx.add(m.X)
+			sy.add(m.Y)
+		}
+	}
+	if sx.empty() {
+		for _, q := range all {
+			sx.add(q.X)
+			sy.add(q.Y)
 		}
 	}
 	if ok(f.HLine) {
-		ys = append(ys, f.HLine)
+		sy.add(f.HLine)
 	}
-	if len(xs) == 0 {
-		for _, q := range all {
-			xs, ys = append(xs, q.X), append(ys, q.Y)
+	logX, logY := sx.lo > 0, sy.lo > 0
+	p := newPlot(title, f.XLabel, f.YLabel)
+	for _, a := range []struct {
+		ax  *plot.Axis
+		s   span
+		log bool
+	}{{&p.X, sx, logX}, {&p.Y, sy, logY}} {
+		if a.log {
+			a.ax.Scale = plot.LogScale{}
+		}
+		if err := setAxis(a.ax, padSpan(a.s, a.log), a.log); err != nil {
+			return nil, err
+		}
+		if a.log && a.ax.Max/a.ax.Min < 100 {
+			// Fewer than two decades: powers of ten alone would leave
+			// the axis almost unlabelled.
+			a.ax.Tick.Marker = plot.DefaultTicks{}
 		}
 	}
-	logX, logY := len(xs) > 0 && slices.Min(xs) > 0, len(ys) > 0 && slices.Min(ys) > 0
-	p := newPlot(title, f.XLabel, f.YLabel)
-	setRange(&p.X, xs, logX)
-	setRange(&p.Y, ys, logY)
 	in := func(q plotter.XY) bool { return q.X >= p.X.Min && q.X <= p.X.Max && q.Y >= p.Y.Min && q.Y <= p.Y.Max }
 	var shown [2]plotter.XYs // feasible, infeasible
 	n := 0
@@ -359,32 +388,17 @@ func clipStairs(s plotter.XYs, p *plot.Plot) plotter.XYs {
 	return out
 }
 
-// setRange sets an axis to span the values with a margin (a factor of 1.3
-// on a log axis), and to [1, 10] when there is none.
-func setRange(ax *plot.Axis, v []float64, logScale bool) {
-	lo, hi := 1.0, 10.0
-	if len(v) > 0 {
-		lo, hi = slices.Min(v), slices.Max(v)
+// padSpan widens a span a little so that points on its edges show: by a
+// factor of 1.3 on a log axis, by 5% of the width on a linear one.
+func padSpan(s span, logScale bool) span {
+	switch {
+	case s.empty():
+		return s
+	case logScale:
+		return span{s.lo / 1.3, math.Min(s.hi*1.3, math.MaxFloat64)}
 	}
-	if logScale {
-		if !(hi > lo) {
-			lo, hi = lo/2, hi*2
-		}
-		ax.Scale = plot.LogScale{}
-		ax.Tick.Marker = plot.LogTicks{Prec: -1}
-		if hi/lo < 100 {
-			// Fewer than two decades: powers of ten alone would leave
-			// the axis almost unlabelled.
-			ax.Tick.Marker = plot.DefaultTicks{}
-		}
-		ax.Min, ax.Max = lo/1.3, hi*1.3
-		return
-	}
-	pad := (hi - lo) * 0.05
-	if !(pad > 0) {
-		pad = math.Max(1, math.Abs(hi))
-	}
-	ax.Min, ax.Max = lo-pad, hi+pad
+	pad := (s.hi - s.lo) / 20
+	return span{s.lo - pad, s.hi + pad}
 }
 
 // staircase returns the points no other point beats in both coordinates

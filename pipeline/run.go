@@ -2,132 +2,22 @@ package pipeline
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
+	"reflect"
+	"sort"
 
 	"github.com/schedplan/schedplan/classify"
-	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/lp"
 )
-
-// RunConfig is everything `schedplan run` needs. Its zero fields take the
-// defaults of DefaultRunConfig.
-type RunConfig struct {
-	Trace   string               `json:"trace"` // data.Open spec
-	Read    data.ReadOptions     `json:"-"`
-	Sizes   estimate.SizeOptions `json:"sizes"`
-	Cluster string               `json:"cluster"` // cluster spec path, or "default"
-	// Capacity is the fluid server's capacity (sizes from bytes are in
-	// seconds of a capacity-1 server).
-	Capacity  float64   `json:"capacity"`
-	Split     float64   `json:"split"`
-	K         int       `json:"k"` // classify.KAuto, KUsers or fixed
-	Solver    lp.Solver `json:"solver"`
-	WhatIfs   []string  `json:"what_ifs"`
-	Budget    int       `json:"budget"`
-	Objective Objective `json:"objective"`
-	// Constraints bound the tuned configuration's other metrics
-	// (ParseConstraints; default DefaultConstraints).
-	Constraints string `json:"constraints"`
-	// Folds is the number of rolling-origin folds of the tuning window.
-	Folds int `json:"folds"`
-	// Blocks is no longer used (see TuneOptions.Blocks).
-	Blocks int `json:"blocks"`
-	// Current is the scheduler the cluster runs today (a policy spec);
-	// RequireImprovement compares the tuned configuration with it.
-	Current string `json:"current"`
-	// Baselines are validated besides the tuned configuration, Current and
-	// the bounds.
-	Baselines []string `json:"baselines"`
-	// Sigmas, Runs: the size-estimation errors (log-normal σ) the size-based
-	// policies are re-run with, Runs times each.
-	Sigmas []float64 `json:"sigmas"`
-	Runs   int       `json:"runs"`
-	// LoadFactors scale the validation window's load for the load curve.
-	LoadFactors []float64 `json:"load_factors"`
-	Seed        uint64    `json:"seed"`
-	ContainerMB int       `json:"container_mb"`
-}
-
-// DefaultRunConfig returns the defaults.
-func DefaultRunConfig() RunConfig {
-	return RunConfig{
-		Trace: "embedded", Sizes: estimate.DefaultSizeOptions(), Cluster: "default",
-		Capacity: 1, Split: 0.7, K: classify.KAuto, Solver: lp.Auto,
-		Budget: 500, Objective: MinMean, Constraints: DefaultConstraints, Folds: 5, Blocks: 4,
-		Current:   FairSpec,
-		Baselines: []string{"fifo", FairSpec, "las", PaperDefault.Spec(), "srpt", "fsp+ps", "pfsp"},
-		Sigmas:    []float64{0, 0.25, 0.5, 1}, Runs: 10,
-		LoadFactors: []float64{0.5, 0.7, 0.8, 0.9, 1, 1.1, 1.2},
-		Seed:        1, ContainerMB: 1024,
-	}
-}
-
-// Inputs are what Prepare read and checked: everything the stages need,
-// before any output exists.
-type Inputs struct {
-	Config   RunConfig
-	Spec     *cluster.Spec
-	Jobs     *data.Jobs
-	Sizes    []float64 // fluid sizes (capacity-1 seconds for SWIM)
-	Source   estimate.Source
-	SimJobs  []sim.Job
-	Split    Split
-	Workload Workload
-	TraceKey []byte // canonical content of the log, for stage keys
-}
-
-// Prepare loads and checks every input of a run — the cluster spec, the
-// trace and its sizes, the policies named, the split — so that a run with a
-// bad input stops before it writes anything.
-func Prepare(cfg RunConfig) (*Inputs, error) {
-	in := &Inputs{Config: cfg}
-	for _, s := range append([]string{cfg.Current}, cfg.Baselines...) {
-		if _, err := sim.ParsePolicy(s); err != nil {
-			return nil, fmt.Errorf("policy: %w", err)
-		}
-	}
-	if cfg.Runs < 1 {
-		return nil, fmt.Errorf("runs must be at least 1")
-	}
-	if _, err := ParseConstraints(cfg.Constraints); err != nil {
-		return nil, fmt.Errorf("constraints: %w", err)
-	}
-	if cfg.Folds < 1 {
-		return nil, fmt.Errorf("folds %d: need at least 1", cfg.Folds)
-	}
-	if _, err := cfg.Solver.Resolve(); err != nil {
-		return nil, fmt.Errorf("solver: %w", err)
-	}
-	var err error
-	if in.Spec, err = cluster.LoadSpec(cfg.Cluster); err != nil {
-		return nil, fmt.Errorf("cluster spec: %w", err)
-	}
-	if in.Jobs, err = data.Open(cfg.Trace, cfg.Read); err != nil {
-		return nil, err
-	}
-	if in.Sizes, in.Source, err = estimate.Sizes(in.Jobs, cfg.Sizes); err != nil {
-		return nil, err
-	}
-	if in.SimJobs, err = JobsOf(in.Jobs, in.Sizes, in.Spec); err != nil {
-		return nil, err
-	}
-	if in.Split, err = SplitByTime(in.SimJobs, cfg.Split); err != nil {
-		return nil, fmt.Errorf("%s: %w", in.Jobs.Source, err)
-	}
-	in.Workload = Describe(in.Jobs, in.Sizes, in.Source)
-	var buf bytes.Buffer
-	if err := data.Write(&buf, in.Jobs, data.FormatArrow); err != nil {
-		return nil, err
-	}
-	in.TraceKey = buf.Bytes()
-	return in, nil
-}
 
 // classState is the classify stage's state.
 type classState struct {
@@ -141,7 +31,8 @@ type classOut struct {
 	Assign []int32          `json:"assign"`
 }
 
-// capacityState is the capacity stage's state.
+// capacityState is the capacity stage's state: the bundle's projection of
+// each classification's plan, or why there is none.
 type capacityState struct {
 	Primary        *CapacityPlan `json:"primary,omitempty"`
 	PrimaryNotes   []string      `json:"primary_notes,omitempty"`
@@ -157,16 +48,24 @@ type boundsState struct {
 
 // RunResult is what a run produced (also summary.json).
 type RunResult struct {
-	Version    int             `json:"version"`
-	Trace      string          `json:"trace"`
-	Workload   Workload        `json:"workload"`
-	Split      Split           `json:"split"`
-	Lambda     float64         `json:"lambda"`
-	Tuned      LASMQParams     `json:"tuned_las_mq"`
-	TunedSpec  string          `json:"tuned_policy"`
-	Bounds     *Bounds         `json:"bounds"`
-	Validation []ValidationRow `json:"validation"`
-	Current    string          `json:"current"`
+	Version  int      `json:"version"`
+	Trace    string   `json:"trace"`
+	Workload Workload `json:"workload"`
+	Split    Split    `json:"split"`
+	// Capacity is the capacity every simulation ran at (in the units of the
+	// sizes), CapacityFrom where it came from, and OfferedLoad the log's
+	// load at it; Overloaded is set when that load exceeds 1.
+	Capacity     float64         `json:"capacity"`
+	CapacityFrom string          `json:"capacity_from"`
+	OfferedLoad  *float64        `json:"offered_load"` // null when undefined (one arrival instant)
+	Overloaded   bool            `json:"overloaded"`
+	Warnings     []string        `json:"warnings,omitempty"`
+	Lambda       float64         `json:"lambda"`
+	Tuned        LASMQParams     `json:"tuned_las_mq"`
+	TunedSpec    string          `json:"tuned_policy"`
+	Bounds       *Bounds         `json:"bounds"`
+	Validation   []ValidationRow `json:"validation"`
+	Current      string          `json:"current"`
 	// Improvement is 1 − tuned/current mean response on the validation
 	// window (negative: the tuned configuration is worse).
 	Improvement float64  `json:"improvement_over_current"`
@@ -181,187 +80,322 @@ type RunResult struct {
 	CurrentRow ValidationRow `json:"current_validation"`
 }
 
-// Run runs every stage into r.Dir. in comes from Prepare.
-func Run(in *Inputs, r *Runner) (*RunResult, error) {
-	cfg := in.Config
+// stage is one row of the pipeline's table: its name, its parameters and the
+// stages and inputs its key covers (every input it reads), the state it
+// leaves for later stages, and what it computes. run returns the files to
+// write (name → bytes).
+type stage struct {
+	name   string
+	params any
+	deps   []string
+	inputs [][]byte
+	state  any
+	run    func(ctx context.Context) (map[string][]byte, error)
+}
+
+// stamped is what a stamp records of a stage: the files it wrote and its
+// state, so that a skipped stage gives both back.
+type stamped struct {
+	Files []string `json:"files"`
+	State any      `json:"state"`
+}
+
+// UnmarshalJSON decodes a stamp's record into s.State; a record without a
+// state (a damaged stamp, or one of another format) is an error, so the
+// stage counts as not done.
+func (s *stamped) UnmarshalJSON(b []byte) error {
+	var raw struct {
+		Files []string        `json:"files"`
+		State json.RawMessage `json:"state"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	if len(raw.State) == 0 || string(raw.State) == "null" {
+		return errors.New("stamp without a state")
+	}
+	// Decode strictly into a fresh value, and only then replace the state,
+	// so that a damaged record leaves the state as it was.
+	pv := reflect.ValueOf(s.State)
+	if pv.Kind() != reflect.Pointer || pv.IsNil() {
+		return errors.New("stamp state has no target")
+	}
+	if !hasFieldsOf(pv.Elem().Type(), raw.State) {
+		return errors.New("stamp state lacks fields")
+	}
+	fresh := reflect.New(pv.Elem().Type())
+	dec := json.NewDecoder(bytes.NewReader(raw.State))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(fresh.Interface()); err != nil {
+		return err
+	}
+	pv.Elem().Set(fresh.Elem())
+	s.Files = raw.Files
+	return nil
+}
+
+// pipelineRun is one run's states, filled stage by stage.
+type pipelineRun struct {
+	in    *Inputs
+	r     *Runner
+	wl    Workload
+	cs    classState
+	capSt capacityState
+	tr    TuneReport
+	bs    boundsState
+	vs    ValidationState
+	files []string
+	bd    *Bundle
+}
+
+// Run runs every stage into r.Dir: the table of stages (stages) walked by one
+// loop. A stage whose key (its parameters, the keys of the stages it depends
+// on and the content of the inputs it reads) matches its stamp is skipped.
+// in comes from Prepare. When ctx is cancelled the stage under way is
+// abandoned without writing anything and Run returns ctx.Err() (wrapped):
+// the directory stays resumable.
+func Run(ctx context.Context, in *Inputs, r *Runner) (*RunResult, error) {
+	if r.Dir == "" {
+		return nil, ErrNoOutputDir
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if err := r.Open(); err != nil {
 		return nil, err
 	}
-	// ingest: the trace's content and the size rule.
-	ingestKey, err := r.KeyOf("ingest", struct {
-		Sizes estimate.SizeOptions
-		Split float64
-		Cap   float64
-	}{cfg.Sizes, cfg.Split, cfg.Capacity}, nil, in.TraceKey)
-	if err != nil {
-		return nil, err
-	}
-	var wl Workload
-	if err := r.Stage("ingest", ingestKey, &wl, func() (map[string][]byte, error) {
-		wl = in.Workload
-		return nil, nil
-	}); err != nil {
-		return nil, err
-	}
-
-	// classify: COSHH's primary and secondary classifications.
-	clusterSizes := estimate.ContainerSeconds(in.Sizes, in.Source, cfg.Sizes, in.Spec.Capacity())
-	specKey, err := json.Marshal(in.Spec)
-	if err != nil {
-		return nil, err
-	}
-	classKey, err := r.KeyOf("classify", struct {
-		K    int
-		Seed uint64
-	}{cfg.K, cfg.Seed}, []string{"ingest"}, specKey)
-	if err != nil {
-		return nil, err
-	}
-	var cs classState
-	if err := r.Stage("classify", classKey, &cs, func() (map[string][]byte, error) {
-		p, s, err := classify.COSHH(in.Jobs, clusterSizes, in.Spec, classify.Options{K: cfg.K, Seed: cfg.Seed})
+	defer r.Close()
+	p := &pipelineRun{in: in, r: r}
+	for _, s := range p.stages() {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("before stage %s: %w", s.name, err)
+		}
+		key, err := r.KeyOf(s.name, s.params, s.deps, s.inputs...)
 		if err != nil {
 			return nil, err
 		}
-		cs = classState{Primary: classOut{p, p.Rows, p.Assign}, Secondary: classOut{s, s.Rows, s.Assign}}
-		var buf bytes.Buffer
-		if err := data.WriteTable(&buf, classify.Table(p, s), data.FormatParquet); err != nil {
-			return nil, err
-		}
-		return map[string][]byte{"classes.parquet": buf.Bytes()}, nil
-	}); err != nil {
-		return nil, err
-	}
-
-	// capacity: the COSHH LP of both classifications.
-	capKey, err := r.KeyOf("capacity", struct {
-		Solver  lp.Solver
-		WhatIfs []string
-	}{cfg.Solver, cfg.WhatIfs}, []string{"classify"})
-	if err != nil {
-		return nil, err
-	}
-	var capSt capacityState
-	if err := r.Stage("capacity", capKey, &capSt, func() (map[string][]byte, error) {
-		opt := lp.COSHHOptions{Solver: cfg.Solver}
-		var err error
-		if capSt.Primary, capSt.PrimaryNotes, err = PlanCapacity(cs.Primary.Result, in.Spec, opt, nil); err != nil {
-			return nil, fmt.Errorf("primary classification: %w", err)
-		}
-		if capSt.Secondary, capSt.SecondaryNotes, err = PlanCapacity(cs.Secondary.Result, in.Spec, opt, cfg.WhatIfs); err != nil {
-			return nil, fmt.Errorf("secondary classification: %w", err)
-		}
-		return nil, nil
-	}); err != nil {
-		return nil, err
-	}
-
-	// tune: LAS_MQ on the tuning window, validated on the rest.
-	tuneKey, err := r.KeyOf("tune", struct {
-		Budget      int
-		Objective   Objective
-		Constraints string
-		Folds       int
-		Current     string
-		Seed        uint64
-	}{cfg.Budget, cfg.Objective, cfg.Constraints, cfg.Folds, cfg.Current, cfg.Seed}, []string{"ingest"})
-	if err != nil {
-		return nil, err
-	}
-	var tr TuneReport
-	if err := r.Stage("tune", tuneKey, &tr, func() (map[string][]byte, error) {
-		cons, err := ParseConstraints(cfg.Constraints)
-		if err != nil {
-			return nil, err
-		}
-		rep, err := TuneLASMQWindows(in.SimJobs, cfg.Capacity, in.Split, TuneOptions{
-			Budget: cfg.Budget, Objective: cfg.Objective, Constraints: cons, Folds: cfg.Folds,
-			Current: cfg.Current, Seed: cfg.Seed, Progress: r.progress("tune"),
+		st := &stamped{State: s.state}
+		err = r.Stage(s.name, key, st, func() (map[string][]byte, error) {
+			files, err := interruptible(ctx, func() (map[string][]byte, error) { return s.run(ctx) })
+			st.Files = nil
+			for n := range files {
+				st.Files = append(st.Files, n)
+			}
+			sort.Strings(st.Files)
+			return files, err
 		})
 		if err != nil {
 			return nil, err
 		}
-		tr = *rep
-		return nil, nil
-	}); err != nil {
-		return nil, err
+		p.files = append(p.files, st.Files...)
 	}
+	res := p.result()
+	res.Skipped, res.Ran = r.Skipped, r.Ran
+	return res, nil
+}
 
-	// bounds: on the validation window.
-	_, valJobs := in.Split.Windows(in.SimJobs)
-	boundsKey, err := r.KeyOf("bounds", nil, []string{"ingest"})
+// interruptible runs f and returns its result, or ctx.Err() as soon as ctx
+// is cancelled: f is then abandoned (it runs on, but what it returns is
+// dropped, so nothing is written). Stages that cannot be cancelled from
+// inside (k-means, the LP) stop within a moment this way.
+func interruptible[T any](ctx context.Context, f func() (T, error)) (T, error) {
+	type result struct {
+		v   T
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		v, err := f()
+		ch <- result{v, err}
+	}()
+	select {
+	case r := <-ch:
+		return r.v, r.err
+	case <-ctx.Done():
+		var zero T
+		return zero, ctx.Err()
+	}
+}
+
+// stages is the pipeline: ingest → classify → capacity, tune, bounds → emit
+// → validate → report.
+func (p *pipelineRun) stages() []stage {
+	in, cfg := p.in, p.in.Config
+	return []stage{
+		{name: "ingest", params: struct {
+			Sizes estimate.SizeOptions
+			Split float64
+		}{cfg.Sizes, cfg.Split}, inputs: [][]byte{in.TraceKey}, state: &p.wl, run: p.ingest},
+		{name: "classify", params: struct {
+			K    int
+			Seed uint64
+		}{cfg.K, cfg.Seed}, deps: []string{"ingest"}, inputs: [][]byte{in.SpecKey}, state: &p.cs, run: p.classify},
+		{name: "capacity", params: struct {
+			Solver  lp.Solver
+			WhatIfs []string
+		}{cfg.Solver, cfg.WhatIfs}, deps: []string{"classify"}, inputs: [][]byte{in.SpecKey}, state: &p.capSt, run: p.capacity},
+		{name: "tune", params: struct {
+			Budget      int
+			Objective   Objective
+			Constraints string
+			Folds       int
+			Current     string
+			Seed        uint64
+		}{cfg.Budget, cfg.Objective, cfg.Constraints, cfg.Folds, cfg.Current, cfg.Seed}, deps: []string{"ingest"}, inputs: [][]byte{in.JobsKey}, state: &p.tr, run: p.tune},
+		{name: "bounds", deps: []string{"ingest"}, inputs: [][]byte{in.JobsKey}, state: &p.bs, run: p.bounds},
+		{name: "emit", params: cfg.ContainerMB, deps: []string{"ingest", "classify", "capacity", "tune", "bounds"},
+			inputs: [][]byte{in.SpecKey}, state: &struct{}{}, run: p.emit},
+		{name: "validate", params: struct {
+			Current   string
+			Baselines []string
+			Sigmas    []float64
+			Runs      int
+			Loads     []float64
+			Seed      uint64
+		}{cfg.Current, cfg.Baselines, cfg.Sigmas, cfg.Runs, cfg.LoadFactors, cfg.Seed},
+			deps: []string{"tune", "bounds", "classify"}, inputs: [][]byte{in.JobsKey}, state: &p.vs, run: p.validate},
+		{name: "report", deps: []string{"ingest", "classify", "capacity", "tune", "bounds", "emit", "validate"},
+			state: &struct{}{}, run: p.report},
+	}
+}
+
+func (p *pipelineRun) ingest(context.Context) (map[string][]byte, error) {
+	p.wl = p.in.Workload
+	return nil, nil
+}
+
+// classify: COSHH's primary and secondary classifications, on sizes in
+// container-seconds of the cluster spec.
+func (p *pipelineRun) classify(context.Context) (map[string][]byte, error) {
+	in, cfg := p.in, p.in.Config
+	sizes := estimate.ContainerSeconds(in.Sizes, in.Source, cfg.Sizes, in.Spec.Capacity())
+	pr, sec, err := classify.COSHH(in.Jobs, sizes, in.Spec, classify.Options{K: cfg.K, Seed: cfg.Seed})
 	if err != nil {
 		return nil, err
 	}
-	var bs boundsState
-	if err := r.Stage("bounds", boundsKey, &bs, func() (map[string][]byte, error) {
-		b, err := ComputeBounds(valJobs, cfg.Capacity)
-		if err != nil {
-			return nil, err
-		}
-		bs = boundsState{Bounds: b, Deadlines: b.Deadlines}
-		return nil, nil
-	}); err != nil {
+	p.cs = classState{Primary: classOut{pr, pr.Rows, pr.Assign}, Secondary: classOut{sec, sec.Rows, sec.Assign}}
+	var buf bytes.Buffer
+	if err := data.WriteTable(&buf, classify.Table(pr, sec), data.FormatParquet); err != nil {
 		return nil, err
 	}
-	bs.Bounds.Deadlines = bs.Deadlines
+	return map[string][]byte{"classes.parquet": buf.Bytes()}, nil
+}
 
-	// emit: the configuration bundle and the YARN files.
-	bundle := buildBundle(in, &cs, &capSt, &tr, bs.Bounds)
-	emitKey, err := r.KeyOf("emit", cfg.ContainerMB, []string{"classify", "capacity", "tune", "bounds"})
+// capacity: the COSHH LP of both classifications (what-ifs on the
+// secondary one, which covers every job).
+func (p *pipelineRun) capacity(context.Context) (map[string][]byte, error) {
+	cfg := p.in.Config
+	for _, c := range []struct {
+		res   *classify.Result
+		opt   CapacityOptions
+		plan  **CapacityPlan
+		notes *[]string
+	}{
+		{p.cs.Primary.Result, CapacityOptions{Solver: cfg.Solver}, &p.capSt.Primary, &p.capSt.PrimaryNotes},
+		{p.cs.Secondary.Result, CapacityOptions{Solver: cfg.Solver, WhatIfs: cfg.WhatIfs}, &p.capSt.Secondary, &p.capSt.SecondaryNotes},
+	} {
+		a, err := PlanCapacity(c.res, p.in.Spec, c.opt)
+		if err != nil {
+			return nil, fmt.Errorf("%s classification: %w", c.res.Name, err)
+		}
+		*c.plan, *c.notes = a.Plan(), a.Notes()
+	}
+	return nil, nil
+}
+
+// tune: LAS_MQ on the tuning window, checked on the rest.
+func (p *pipelineRun) tune(ctx context.Context) (map[string][]byte, error) {
+	in, cfg := p.in, p.in.Config
+	cons, err := ParseConstraints(cfg.Constraints)
 	if err != nil {
 		return nil, err
 	}
-	var emitted struct{}
-	if err := r.Stage("emit", emitKey, &emitted, func() (map[string][]byte, error) {
-		y, err := MarshalBundle(bundle)
-		if err != nil {
-			return nil, err
-		}
-		files, err := RenderYARN(bundle, FairSchedulerOptions{ContainerMB: cfg.ContainerMB})
-		if err != nil {
-			return nil, err
-		}
-		files["schedplan.yaml"] = y
-		return files, nil
-	}); err != nil {
-		return nil, err
-	}
-
-	// validate: every configuration on the validation window.
-	valKey, err := r.KeyOf("validate", struct {
-		Current   string
-		Baselines []string
-		Sigmas    []float64
-		Runs      int
-		Loads     []float64
-		Seed      uint64
-	}{cfg.Current, cfg.Baselines, cfg.Sigmas, cfg.Runs, cfg.LoadFactors, cfg.Seed}, []string{"tune", "bounds", "classify"})
+	rep, err := TuneLASMQWindows(ctx, in.SimJobs, in.Capacity, in.Split, TuneOptions{
+		Budget: cfg.Budget, Objective: cfg.Objective, Constraints: cons, Folds: cfg.Folds,
+		Current: cfg.Current, Seed: cfg.Seed, Progress: p.r.progress("tune"),
+	})
 	if err != nil {
 		return nil, err
 	}
-	var vs ValidationState
-	if err := r.Stage("validate", valKey, &vs, func() (map[string][]byte, error) {
-		v, files, err := validate(in, &cs, &tr, bs.Bounds, r.progress("validate"))
-		if err != nil {
-			return nil, err
-		}
-		vs = *v
-		return files, nil
-	}); err != nil {
+	p.tr = *rep
+	return nil, nil
+}
+
+// bounds: on the validation window.
+func (p *pipelineRun) bounds(context.Context) (map[string][]byte, error) {
+	_, valJobs := p.in.Split.Windows(p.in.SimJobs)
+	b, err := ComputeBounds(valJobs, p.in.Capacity)
+	if err != nil {
 		return nil, err
 	}
+	p.bs = boundsState{Bounds: b, Deadlines: b.Deadlines}
+	return nil, nil
+}
 
+// boundsOf returns the bounds with their deadlines (which the stamp keeps
+// apart).
+func (p *pipelineRun) boundsOf() *Bounds {
+	b := *p.bs.Bounds
+	b.Deadlines = p.bs.Deadlines
+	return &b
+}
+
+// emit: the configuration bundle and the YARN files.
+func (p *pipelineRun) emit(context.Context) (map[string][]byte, error) {
+	bd := p.bundle()
+	y, err := MarshalBundle(bd)
+	if err != nil {
+		return nil, err
+	}
+	files, err := RenderYARN(bd, FairSchedulerOptions{ContainerMB: p.in.Config.ContainerMB})
+	if err != nil {
+		return nil, err
+	}
+	files["schedplan.yaml"] = y
+	return files, nil
+}
+
+// validate: every configuration on the validation window.
+func (p *pipelineRun) validate(ctx context.Context) (map[string][]byte, error) {
+	v, files, err := validate(ctx, p.in, &p.cs, &p.tr, p.boundsOf(), p.r.progress("validate"))
+	if err != nil {
+		return nil, err
+	}
+	p.vs = *v
+	return files, nil
+}
+
+// report: summary.json and report.html.
+func (p *pipelineRun) report(context.Context) (map[string][]byte, error) {
+	res := p.result()
+	res.Files = append(res.Files, "summary.json", "report.html")
+	sum, err := json.MarshalIndent(res, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	html, err := buildReport(p.in, p.bundle(), &p.cs, &p.capSt, &p.tr, p.boundsOf(), &p.vs, res)
+	if err != nil {
+		return nil, err
+	}
+	return map[string][]byte{"summary.json": append(sum, '\n'), "report.html": html}, nil
+}
+
+// result assembles the run's result from the stages' states and the files
+// written so far.
+func (p *pipelineRun) result() *RunResult {
+	in, cfg := p.in, p.in.Config
 	res := &RunResult{
-		Version: BundleVersion, Trace: in.Jobs.Source, Workload: wl, Split: in.Split,
-		Tuned: tr.Best, TunedSpec: tr.Best.Spec(), Bounds: bs.Bounds, Validation: vs.Rows,
-		Current: cfg.Current,
+		Version: BundleVersion, Trace: in.Jobs.Source, Workload: p.wl, Split: in.Split,
+		Capacity: in.Capacity, CapacityFrom: in.CapacityFrom, OfferedLoad: finitePtr(in.OfferedLoad), Overloaded: in.OfferedLoad > 1,
+		Warnings: in.Warnings, Tuned: p.tr.Best, TunedSpec: p.tr.Best.Spec(), Bounds: p.boundsOf(),
+		Validation: p.vs.Rows, Current: cfg.Current, Files: append([]string(nil), p.files...),
 	}
-	if capSt.Secondary != nil {
-		res.Lambda = capSt.Secondary.Lambda
+	if p.capSt.Secondary != nil {
+		res.Lambda = p.capSt.Secondary.Lambda
 	}
-	for _, row := range vs.Rows {
-		if row.Policy == cfg.Current && row.Sigma == 0 {
+	current := canonicalSpec(cfg.Current)
+	for _, row := range p.vs.Rows {
+		if row.Sigma == 0 && canonicalSpec(row.Policy) == current {
 			res.CurrentRow = row
 		}
 		if row.Name == "tuned las_mq" && row.Sigma == 0 {
@@ -372,29 +406,25 @@ func Run(in *Inputs, r *Runner) (*RunResult, error) {
 		res.Improvement = 1 - tuned/cur
 		res.Improved = tuned < cur
 	}
+	return res
+}
 
-	// report: summary.json and report.html.
-	repKey, err := r.KeyOf("report", nil, []string{"validate", "emit", "capacity"})
+// finite returns &v, or nil for NaN and ±Inf (which JSON cannot hold).
+func finitePtr(v float64) *float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return &v
+}
+
+// canonicalSpec is a fluid policy specification as the registry writes it
+// (the spec itself when it does not parse).
+func canonicalSpec(spec string) string {
+	p, err := sim.ParsePolicy(spec)
 	if err != nil {
-		return nil, err
+		return spec
 	}
-	var reported struct{}
-	if err := r.Stage("report", repKey, &reported, func() (map[string][]byte, error) {
-		sum, err := json.MarshalIndent(res, "", "  ")
-		if err != nil {
-			return nil, err
-		}
-		html, err := buildReport(in, bundle, &cs, &capSt, &tr, bs.Bounds, &vs, res)
-		if err != nil {
-			return nil, err
-		}
-		return map[string][]byte{"summary.json": append(sum, '\n'), "report.html": html}, nil
-	}); err != nil {
-		return nil, err
-	}
-	res.Skipped, res.Ran = r.Skipped, r.Ran
-	res.Files = []string{"schedplan.yaml", "capacity-scheduler.xml", "fair-scheduler.xml", "results.parquet", "classes.parquet", "summary.json", "report.html"}
-	return res, nil
+	return sim.SpecOf(p)
 }
 
 // progress returns the runner's progress callback for a stage.
@@ -405,9 +435,12 @@ func (r *Runner) progress(stage string) func(done, total int) {
 	return func(done, total int) { r.Progress(stage, done, total) }
 }
 
-// buildBundle assembles schedplan.yaml from the stages' states.
-func buildBundle(in *Inputs, cs *classState, capSt *capacityState, tr *TuneReport, b *Bounds) *Bundle {
-	cfg := in.Config
+// bundle assembles schedplan.yaml from the stages' states (once).
+func (p *pipelineRun) bundle() *Bundle {
+	if p.bd != nil {
+		return p.bd
+	}
+	in, cfg := p.in, p.in.Config
 	bd := &Bundle{Version: BundleVersion, Generator: "schedplan", Seed: cfg.Seed}
 	bd.Trace = TraceInfo{
 		Source: in.Jobs.Source, SHA256: sha256Hex(in.TraceKey), Jobs: in.Jobs.Len(), SizeSource: string(in.Source),
@@ -433,7 +466,7 @@ func buildBundle(in *Inputs, cs *classState, capSt *capacityState, tr *TuneRepor
 			bd.Users = append(bd.Users, UserConfig{Name: u.Name, MinShare: u.MinShare, Weight: u.EffectiveWeight()})
 		}
 	}
-	res := cs.Secondary.Result
+	res := p.cs.Secondary.Result
 	for _, c := range res.Classes {
 		bd.Classes = append(bd.Classes, ClassConfig{
 			Name: ClassName(c.ID), Label: c.Label, Count: c.Count, Share: c.Share, Centroid: c.Centroid,
@@ -451,9 +484,11 @@ func buildBundle(in *Inputs, cs *classState, capSt *capacityState, tr *TuneRepor
 		}
 		bd.Scaling = append(bd.Scaling, fs)
 	}
-	bd.Capacity = capSt.Secondary
-	bd.LASMQ = tr.Best.Config()
+	bd.Capacity = p.capSt.Secondary
+	bd.LASMQ = p.tr.Best.Config()
+	b := p.boundsOf()
 	bd.Bounds = &BoundsInfo{SRPTMean: b.SRPTMean, FSPMean: b.FSPMean, PSMean: b.PSMean}
+	p.bd = bd
 	return bd
 }
 

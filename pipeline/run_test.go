@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -29,7 +30,7 @@ func runInto(t *testing.T, dir string, cfg RunConfig, fail func(stage, file stri
 		t.Fatal(err)
 	}
 	r := &Runner{Dir: dir, Fail: fail}
-	res, err := Run(in, r)
+	res, err := Run(context.Background(), in, r)
 	return res, r, err
 }
 
@@ -73,7 +74,11 @@ func TestRunEndToEndOnEmbeddedTrace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	configs := len(validatedConfigs(testConfig(), &TuneReport{Best: res.Tuned, Result: &TuneResult{}}))
+	vc, err := validatedConfigs(testConfig(), &TuneReport{Best: res.Tuned, Result: &TuneResult{FirstGuess: LASMQParams{K: 1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	configs := len(vc)
 	if n := len(tab.Cols[0].([]string)); n != configs*res.Split.ValidJobs {
 		t.Errorf("results.parquet has %d rows, want %d configurations × %d jobs", n, configs, res.Split.ValidJobs)
 	}

@@ -34,28 +34,16 @@ const (
 	nameLAS        = "plain LAS"
 	namePS         = "PS"
 	nameFirstGuess = "first guess"
-	namePaper      = "paper default"
 )
 
 // currentName names the current scheduler in tables.
 func currentName(spec string) string { return "current (" + spec + ")" }
 
 // usesEstimates reports whether a policy specification reads size
-// estimates: the size-based policies, and LAS_MQ with the remaining-work
-// order.
+// estimates (as the fluid resolution's registry says).
 func usesEstimates(spec string) bool {
-	p, err := sim.ParsePolicy(spec)
-	if err != nil {
-		return false
-	}
-	if m, ok := p.(*sim.LASMQ); ok {
-		return m.Order.UsesEstimates()
-	}
-	switch p.Name() {
-	case "srpt", "srpt+ps", "fsp", "fsp+fifo", "fsp+ps", "pfsp":
-		return true
-	}
-	return false
+	info, err := Fluid.Policy(spec)
+	return err == nil && info.Uses.Estimates
 }
 
 func lasmqCandidate(p LASMQParams, origin string) candidate {
@@ -108,7 +96,7 @@ func sizeRangeOf(sizes []float64) sizeRange {
 // the tuner never returns something worse on the folds than a
 // configuration it could have named: the current scheduler, plain LAS, PS,
 // Fair (when it is not the current scheduler), the first guess read off
-// the sizes and the paper's default.
+// the sizes and Hu et al.'s default (sim.DefaultLASMQ).
 func baselineCandidates(current string, fg LASMQParams) []candidate {
 	named := func(name, spec string) candidate {
 		return candidate{name: name, spec: spec, origin: originBaseline, est: usesEstimates(spec)}
@@ -117,10 +105,11 @@ func baselineCandidates(current string, fg LASMQParams) []candidate {
 	if current != FairSpec {
 		out = append(out, named("fair ("+FairSpec+")", FairSpec))
 	}
+	hu := sim.DefaultLASMQ()
 	for _, b := range []struct {
 		name string
 		p    LASMQParams
-	}{{nameFirstGuess, fg}, {namePaper, PaperDefault}} {
+	}{{nameFirstGuess, fg}, {DefaultLASMQName, LASMQParams{K: hu.K, Alpha0: hu.Alpha0, P: hu.P, Decay: 1}}} {
 		c := lasmqCandidate(b.p, originBaseline)
 		c.name = b.name
 		out = append(out, c)

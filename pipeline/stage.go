@@ -7,10 +7,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"reflect"
+	"regexp"
 	"sort"
+	"strings"
+	"sync"
+	"syscall"
 	"time"
 
 	"github.com/schedplan/schedplan/data"
@@ -35,10 +41,19 @@ const StampDir = ".schedplan"
 //     bytes unless Force is set.
 //
 // An interrupted run leaves whole files only (the stamp of the stage that was
-// cut short is missing), so the next run redoes that stage and resumes.
+// cut short is missing), so the next run redoes that stage and resumes; the
+// temporary files a killed run leaves are removed by the next Open.
+//
+// Open takes an exclusive lock on the output directory (flock on
+// .schedplan/lock) that Close releases (the system releases it when the
+// process ends): a second process running into the same directory fails at
+// once, or waits with Wait. Runners of one process share the lock.
 type Runner struct {
 	Dir   string
 	Force bool
+	// Wait makes Open wait for another run that holds the output
+	// directory's lock, instead of failing.
+	Wait bool
 	// Hook, when set, is called before each stage runs (for progress bars)
 	// and after it ends (err is the stage's error).
 	Hook func(stage string, event StageEvent, err error)
@@ -49,6 +64,7 @@ type Runner struct {
 	Fail func(stage, file string) error
 
 	keys    map[string]string
+	lock    *dirLock
 	Skipped []string
 	Ran     []string
 }
@@ -70,23 +86,180 @@ type stamp struct {
 	State json.RawMessage   `json:"state"`
 }
 
+// LockFile is the file in StampDir that Open locks.
+const LockFile = "lock"
+
 // Open prepares the output directory. A directory that exists, is not empty
-// and was not written by schedplan is refused unless Force is set.
+// and was not written by schedplan is refused unless Force is set. Open
+// locks the directory (see Runner), checks that files can be created and
+// renamed in it, and removes the temporary files a killed run left, all
+// before any stage computes.
 func (r *Runner) Open() error {
+	if r.Dir == "" {
+		return errors.New("no output directory given")
+	}
 	r.keys = map[string]string{}
 	entries, err := os.ReadDir(r.Dir)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		return os.MkdirAll(filepath.Join(r.Dir, StampDir), 0o755)
 	case err != nil:
-		return err
-	}
-	if len(entries) > 0 && !r.Force {
+		return fmt.Errorf("output directory %s: %w", r.Dir, err)
+	case len(entries) > 0 && !r.Force:
 		if _, err := os.Stat(filepath.Join(r.Dir, StampDir)); err != nil {
 			return fmt.Errorf("output directory %s exists and was not written by schedplan; choose another or pass --force", r.Dir)
 		}
 	}
-	return os.MkdirAll(filepath.Join(r.Dir, StampDir), 0o755)
+	stamps := filepath.Join(r.Dir, StampDir)
+	if err := os.MkdirAll(stamps, 0o755); err != nil {
+		return fmt.Errorf("output directory %s cannot be written: %w", r.Dir, err)
+	}
+	if r.lock == nil {
+		l, err := lockDir(r.Dir, r.Wait)
+		if err != nil {
+			return err
+		}
+		r.lock = l
+	}
+	for _, d := range []string{r.Dir, stamps} {
+		if err := checkWritable(d); err != nil {
+			r.Close()
+			return err
+		}
+	}
+	if err := removeLeftovers(r.Dir); err != nil {
+		r.Close()
+		return err
+	}
+	return nil
+}
+
+// Close releases the output directory's lock. It is safe to call more than
+// once.
+func (r *Runner) Close() error {
+	l := r.lock
+	r.lock = nil
+	if l == nil {
+		return nil
+	}
+	return l.release()
+}
+
+// checkWritable creates, renames and removes a file in dir, so that a
+// directory the run cannot write is refused before anything is computed.
+// The probe's names follow the temporary-file pattern, so a kill leaves
+// nothing that the next run does not remove.
+func checkWritable(dir string) error {
+	f, err := os.CreateTemp(dir, ".write-check.tmp-*")
+	if err != nil {
+		return fmt.Errorf("output directory %s cannot be written: %w", dir, errors.Unwrap(err))
+	}
+	tmp := f.Name()
+	f.Close()
+	renamed := filepath.Join(dir, ".write-check-renamed.tmp-"+strings.TrimPrefix(filepath.Base(tmp), ".write-check.tmp-"))
+	if err := os.Rename(tmp, renamed); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("output directory %s: files cannot be renamed in it: %w", dir, errors.Unwrap(err))
+	}
+	if err := os.Remove(renamed); err != nil {
+		return fmt.Errorf("output directory %s: files cannot be removed from it: %w", dir, errors.Unwrap(err))
+	}
+	return nil
+}
+
+// leftover matches the temporary files schedplan writes (data.WriteFileAtomic:
+// os.CreateTemp(dir, "."+base+".tmp-*"), whose * is digits).
+var leftover = regexp.MustCompile(`^\..+\.tmp-[0-9]+$`)
+
+// removeLeftovers removes, in dir and its immediate subdirectories (where
+// stages write, .schedplan included), the temporary files of an earlier run
+// that was killed while writing. The caller holds dir's lock, so no live
+// run of another process is writing them.
+func removeLeftovers(dir string) error {
+	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil // unreadable parts are not ours to clean
+		}
+		if d.IsDir() && p != dir && filepath.Dir(p) != filepath.Clean(dir) {
+			return filepath.SkipDir
+		}
+		if d.Type().IsRegular() && leftover.MatchString(d.Name()) {
+			if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("removing the leftover temporary file %s: %w", p, err)
+			}
+			slog.Debug("removed a leftover temporary file", "file", p)
+		}
+		return nil
+	})
+}
+
+// dirLock is a flock on an output directory's lock file, shared by the
+// Runners of this process.
+type dirLock struct {
+	path string
+	f    *os.File
+	refs int
+}
+
+var (
+	locksMu sync.Mutex
+	locks   = map[string]*dirLock{}
+)
+
+// lockDir locks dir's lock file exclusively (waiting for another process
+// when wait is set).
+func lockDir(dir string, wait bool) (*dirLock, error) {
+	path, err := filepath.Abs(filepath.Join(dir, StampDir, LockFile))
+	if err != nil {
+		return nil, err
+	}
+	locksMu.Lock()
+	if l := locks[path]; l != nil {
+		l.refs++
+		locksMu.Unlock()
+		return l, nil
+	}
+	locksMu.Unlock()
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("output directory %s cannot be locked: %w", dir, err)
+	}
+	how := syscall.LOCK_EX
+	if !wait {
+		how |= syscall.LOCK_NB
+	}
+	for {
+		err = syscall.Flock(int(f.Fd()), how)
+		if !errors.Is(err, syscall.EINTR) {
+			break
+		}
+	}
+	if err != nil {
+		f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, fmt.Errorf("output directory %s is in use by another schedplan run (it holds %s); wait for it to finish or choose another output directory", dir, path)
+		}
+		return nil, fmt.Errorf("output directory %s cannot be locked: %w", dir, err)
+	}
+	locksMu.Lock()
+	defer locksMu.Unlock()
+	if l := locks[path]; l != nil { // another Runner of this process won the race
+		f.Close()
+		l.refs++
+		return l, nil
+	}
+	l := &dirLock{path: path, f: f, refs: 1}
+	locks[path] = l
+	return l, nil
+}
+
+func (l *dirLock) release() error {
+	locksMu.Lock()
+	defer locksMu.Unlock()
+	if l.refs--; l.refs > 0 {
+		return nil
+	}
+	delete(locks, l.path)
+	return l.f.Close() // closing the descriptor releases the flock
 }
 
 // KeyOf computes a stage key from its name, parameters, the keys of the
@@ -119,7 +292,7 @@ func (r *Runner) KeyOf(stage string, params any, deps []string, extra ...[]byte)
 // Dir), which the runner writes atomically in name order before the stamp.
 func (r *Runner) Stage(name, key string, state any, run func() (map[string][]byte, error)) error {
 	stampPath := filepath.Join(r.Dir, StampDir, name+".json")
-	if r.upToDate(stampPath, key, state) {
+	if r.upToDate(stampPath, name, key, state) {
 		r.keys[name] = key
 		r.Skipped = append(r.Skipped, name)
 		r.hook(name, StageSkip, nil)
@@ -127,10 +300,17 @@ func (r *Runner) Stage(name, key string, state any, run func() (map[string][]byt
 		return nil
 	}
 	r.hook(name, StageStart, nil)
+	err := r.runStage(name, key, stampPath, state, run)
+	r.hook(name, StageDone, err)
+	return err
+}
+
+// runStage is Stage after the decision to run: it runs the stage and writes
+// its files and stamp.
+func (r *Runner) runStage(name, key, stampPath string, state any, run func() (map[string][]byte, error)) error {
 	t0 := time.Now()
 	files, err := run()
 	if err != nil {
-		r.hook(name, StageDone, err)
 		return fmt.Errorf("stage %s: %w", name, err)
 	}
 	names := make([]string, 0, len(files))
@@ -142,46 +322,84 @@ func (r *Runner) Stage(name, key string, state any, run func() (map[string][]byt
 		for _, n := range names {
 			old, err := os.ReadFile(filepath.Join(r.Dir, n))
 			if err == nil && !bytes.Equal(old, files[n]) {
-				err := fmt.Errorf("stage %s: %s exists with other content (its inputs or parameters changed); pass --force to overwrite", name, filepath.Join(r.Dir, n))
-				r.hook(name, StageDone, err)
-				return err
+				return fmt.Errorf("stage %s: %s exists with other content (its inputs or parameters changed); pass --force to overwrite", name, filepath.Join(r.Dir, n))
 			}
 		}
 	}
 	st := stamp{Stage: name, Key: key, Files: map[string]string{}}
+	if st.State, err = json.Marshal(state); err != nil {
+		return fmt.Errorf("stage %s: state: %w", name, err)
+	}
 	for _, n := range names {
 		p := filepath.Join(r.Dir, n)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return err
+			return fmt.Errorf("stage %s: %w", name, err)
 		}
 		if err := data.WriteBytesAtomic(p, true, files[n]); err != nil {
-			r.hook(name, StageDone, err)
-			return fmt.Errorf("stage %s: %w", name, err)
+			return fmt.Errorf("stage %s: %w", name, destError(p, err))
 		}
 		sum := sha256.Sum256(files[n])
 		st.Files[n] = hex.EncodeToString(sum[:])
 		if r.Fail != nil {
 			if err := r.Fail(name, n); err != nil {
-				r.hook(name, StageDone, err)
 				return fmt.Errorf("stage %s: %w", name, err)
 			}
 		}
 	}
-	if st.State, err = json.Marshal(state); err != nil {
-		return fmt.Errorf("stage %s: state: %w", name, err)
-	}
 	b, err := json.MarshalIndent(st, "", "  ")
 	if err != nil {
-		return err
+		return fmt.Errorf("stage %s: stamp: %w", name, err)
 	}
 	if err := data.WriteBytesAtomic(stampPath, true, append(b, '\n')); err != nil {
-		return fmt.Errorf("stage %s: %w", name, err)
+		return fmt.Errorf("stage %s: %w", name, destError(stampPath, err))
 	}
 	r.keys[name] = key
 	r.Ran = append(r.Ran, name)
 	slog.Info("stage done", "stage", name, "files", len(names), "seconds", time.Since(t0).Seconds())
-	r.hook(name, StageDone, nil)
 	return nil
+}
+
+// hasFieldsOf reports whether a recorded JSON state has every key that a
+// value of type t (a struct, or pointers to one) always encodes: the keys of
+// its zero value, which leave out the omitempty fields.
+func hasFieldsOf(t reflect.Type, recorded []byte) bool {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return true
+	}
+	zero, err := json.Marshal(reflect.New(t).Interface())
+	if err != nil {
+		return true // a custom encoder that needs a real value: no check
+	}
+	var want, got map[string]json.RawMessage
+	if json.Unmarshal(zero, &want) != nil {
+		return true
+	}
+	if json.Unmarshal(recorded, &got) != nil {
+		return false
+	}
+	for k := range want {
+		if _, ok := got[k]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// destError names the file a write was for in place of the temporary file
+// that the operating system's error names.
+func destError(dest string, err error) error {
+	var pe *fs.PathError
+	var le *os.LinkError
+	switch {
+	case errors.As(err, &pe) && pe.Path != dest:
+		return fmt.Errorf("cannot write %s: %w", dest, pe.Err)
+	case errors.As(err, &le):
+		return fmt.Errorf("cannot write %s: %w", dest, le.Err)
+	}
+	return err
 }
 
 func (r *Runner) hook(stage string, ev StageEvent, err error) {
@@ -190,15 +408,18 @@ func (r *Runner) hook(stage string, ev StageEvent, err error) {
 	}
 }
 
-// upToDate reports whether the stamp at path matches key and every file it
-// lists is unchanged; if so it loads the state.
-func (r *Runner) upToDate(path, key string, state any) bool {
+// upToDate reports whether the stamp at path is intact, is the named
+// stage's, matches key and every file it lists is unchanged; if so it loads
+// the state. A damaged stamp (unreadable JSON, another stage's, a missing
+// or null state, a state without the fields the stage always records or
+// with fields it does not know) means the stage is not done.
+func (r *Runner) upToDate(path, name, key string, state any) bool {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return false
 	}
 	var st stamp
-	if json.Unmarshal(b, &st) != nil || st.Key != key {
+	if json.Unmarshal(b, &st) != nil || st.Stage != name || st.Key != key || st.Files == nil {
 		return false
 	}
 	for n, sum := range st.Files {
@@ -211,5 +432,33 @@ func (r *Runner) upToDate(path, key string, state any) bool {
 			return false
 		}
 	}
-	return json.Unmarshal(st.State, state) == nil
+	var recorded bytes.Buffer
+	if json.Compact(&recorded, st.State) != nil {
+		return false
+	}
+	if state == nil {
+		return recorded.String() == "null"
+	}
+	pv := reflect.ValueOf(state)
+	if pv.Kind() != reflect.Pointer || pv.IsNil() || recorded.String() == "null" {
+		return false
+	}
+	// Decode into a fresh value, strictly (no unknown field), from a
+	// record that has every field the state always writes (a {} would
+	// load as zero values); only then does it replace *state.
+	if !hasFieldsOf(pv.Elem().Type(), recorded.Bytes()) {
+		return false
+	}
+	// The fresh value starts as a shallow copy, so that a state that
+	// decodes itself into values it points to (a wrapper such as Run's
+	// stamped records) keeps its targets.
+	fresh := reflect.New(pv.Elem().Type())
+	fresh.Elem().Set(pv.Elem())
+	dec := json.NewDecoder(bytes.NewReader(recorded.Bytes()))
+	dec.DisallowUnknownFields()
+	if dec.Decode(fresh.Interface()) != nil {
+		return false
+	}
+	pv.Elem().Set(fresh.Elem())
+	return true
 }

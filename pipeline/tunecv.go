@@ -459,7 +459,7 @@ func (t *tuneCV) scoreAll(cands []candidate, wins [][]*ScoreWindow) ([][][]Score
 			}
 		}
 	}
-	err := ParallelFor(len(tasks), t.opt.Workers, func(_, k int) error {
+	err := ParallelFor(t.ctx, len(tasks), t.opt.Workers, func(_, k int) error {
 		tk := tasks[k]
 		s, _, err := t.score(t.ctx, cands[tk.c].spec, wins[tk.ch][tk.s], false)
 		if err != nil {
@@ -799,7 +799,7 @@ func (t *tuneCV) search(whole bool) error {
 // srpt returns the SRPT mean response with exact sizes on every chunk.
 func (t *tuneCV) srpt() ([]float64, error) {
 	out := make([]float64, len(t.wins))
-	err := ParallelFor(len(t.wins), t.opt.Workers, func(_, ch int) error {
+	err := ParallelFor(t.ctx, len(t.wins), t.opt.Workers, func(_, ch int) error {
 		s, _, err := t.score(t.ctx, "srpt", t.wins[ch][0], false)
 		out[ch] = s.Mean
 		return err

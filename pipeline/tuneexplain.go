@@ -112,11 +112,11 @@ func bootOutcomes(w *ScoreWindow, resp []float64, c float64) (bootJobs, error) {
 		if k+n > len(resp) {
 			return out, fmt.Errorf("scorer returned %d responses for a window of more jobs", len(resp))
 		}
-		done := make([]float64, n)
+		r := &sim.Result{Completion: make([]float64, n), Response: resp[k : k+n]}
 		for i, j := range bl.Jobs {
-			done[i] = j.Arrival + resp[k+i]
+			r.Completion[i] = j.Arrival + resp[k+i]
 		}
-		m.Compute(bl.Jobs, done, c, bl.Deadlines)
+		m.ComputeRun(bl.Jobs, r, c, bl.Deadlines)
 		for i := range bl.Jobs {
 			out.resp = append(out.resp, resp[k+i])
 			out.slow = append(out.slow, m.Slowdown[i])

@@ -2,9 +2,7 @@ package pipeline
 
 import (
 	"bytes"
-	"fmt"
-	"runtime"
-	"sync"
+	"context"
 
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/data"
@@ -44,173 +42,148 @@ type ValidationState struct {
 	LoadCurves []XYSeries      `json:"load_curves"`
 }
 
-type valConfig struct{ name, spec string }
-
-// validatedConfigs lists what validation runs: the tuned configuration, the
-// paper's default and the first guess, the current scheduler and the
-// baselines (each spec once).
-func validatedConfigs(cfg RunConfig, tr *TuneReport) []valConfig {
-	list := []valConfig{
-		{"tuned las_mq", tr.Best.Spec()},
-		{"paper default las_mq", PaperDefault.Spec()},
-		{"first guess las_mq", tr.Result.FirstGuess.Spec()},
-		{"current (" + cfg.Current + ")", cfg.Current},
-	}
-	seen := map[string]bool{}
-	for _, c := range list {
-		seen[c.spec] = true
-	}
-	for _, b := range cfg.Baselines {
-		if !seen[b] {
-			seen[b] = true
-			list = append(list, valConfig{b, b})
-		}
-	}
-	return list
+type valConfig struct {
+	name, spec string
+	uses       sim.Uses
 }
 
-// validate simulates every configuration on the validation window and
-// returns the state and results.parquet.
-func validate(in *Inputs, cs *classState, tr *TuneReport, b *Bounds, progress func(done, total int)) (*ValidationState, map[string][]byte, error) {
+// validatedConfigs lists what validation runs: the tuned configuration, Hu
+// et al.'s default and the first guess, the current scheduler and the
+// baselines (each policy once, however it is spelt), with what each uses.
+func validatedConfigs(cfg RunConfig, tr *TuneReport) ([]valConfig, error) {
+	list := []valConfig{
+		{name: "tuned las_mq", spec: tr.Best.Spec()},
+		{name: DefaultLASMQName, spec: sim.DefaultLASMQ().Spec()},
+		{name: "first guess las_mq", spec: tr.Result.FirstGuess.Spec()},
+		{name: "current (" + cfg.Current + ")", spec: cfg.Current},
+	}
+	for _, b := range cfg.Baselines {
+		list = append(list, valConfig{name: b, spec: b})
+	}
+	var out []valConfig
+	seen := map[string]bool{}
+	for _, c := range list {
+		p, err := sim.ParsePolicy(c.spec)
+		if err != nil {
+			return nil, err
+		}
+		if key := sim.SpecOf(p); !seen[key] {
+			seen[key] = true
+			info, err := Fluid.Policy(c.spec)
+			if err != nil {
+				return nil, err
+			}
+			c.uses = info.Uses
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+// validation is the validate stage's plan: the configurations and the
+// experiments that run them on the validation window.
+type validation struct {
+	configs []valConfig
+	jobs    []sim.Job
+	// exact runs every configuration with exact sizes and keeps per-job rows.
+	exact *Experiment
+	// sigmas[k] runs the configurations that use size estimates (sized)
+	// with log-normal errors of σ = sigmaOf[k] > 0.
+	sigmas  []*Experiment
+	sigmaOf []float64
+	sized   []int
+	// loads[k] runs every configuration at load factor loadOf[k].
+	loads  []*Experiment
+	loadOf []float64
+}
+
+// planValidation builds the experiments of the validate stage.
+func planValidation(in *Inputs, tr *TuneReport, b *Bounds) (*validation, error) {
 	cfg := in.Config
-	_, valJobs := in.Split.Windows(in.SimJobs)
-	configs := validatedConfigs(cfg, tr)
-	ev := NewEvaluator(valJobs, cfg.Capacity)
-	ev.Deadlines = b.Deadlines
-
-	// Units of work: every configuration with exact sizes; every size-based
-	// one with each σ > 0, Runs times; every configuration at each load.
-	type unit struct {
-		cfg   int
-		sigma float64
-		run   int
-		load  float64 // 0: not a load unit
-	}
-	var units []unit
-	for c := range configs {
-		units = append(units, unit{cfg: c})
-	}
-	for c, vc := range configs {
-		if !usesEstimates(vc.spec) {
-			continue
-		}
-		for _, s := range cfg.Sigmas {
-			if s > 0 {
-				for r := 0; r < cfg.Runs; r++ {
-					units = append(units, unit{cfg: c, sigma: s, run: r})
-				}
-			}
-		}
-	}
-	for c := range configs {
-		for _, f := range cfg.LoadFactors {
-			units = append(units, unit{cfg: c, load: f})
-		}
-	}
-	sums := make([]sim.Summary, len(units))
-	rows := make([]*JobRows, len(configs))
-	var mu sync.Mutex
-	done := 0
-	err := ParallelFor(len(units), runtime.GOMAXPROCS(0), func(_, k int) error {
-		u := units[k]
-		p, err := sim.ParsePolicy(configs[u.cfg].spec)
-		if err != nil {
-			return err
-		}
-		switch {
-		case u.load > 0:
-			sums[k], err = ev.Scaled(u.load).Run(p)
-		case u.sigma > 0:
-			jobs := append([]sim.Job(nil), valJobs...)
-			sizes := make([]float64, len(jobs))
-			for i, j := range jobs {
-				sizes[i] = j.Size
-			}
-			est := estimate.ErrorModel{Kind: estimate.LogNormal, Sigma: u.sigma}.Apply(sizes, estimate.RunRand(cfg.Seed, uint64(u.run)), nil)
-			for i := range jobs {
-				jobs[i].Estimate = est[i]
-			}
-			e := NewEvaluator(jobs, cfg.Capacity)
-			e.Deadlines = b.Deadlines
-			sums[k], err = e.Run(p)
-		default:
-			rows[u.cfg] = &JobRows{}
-			sums[k], err = ev.RunRows(p, configs[u.cfg].name, 0, rows[u.cfg])
-		}
-		if err != nil {
-			return fmt.Errorf("%s: %w", configs[u.cfg].name, err)
-		}
-		if progress != nil {
-			mu.Lock()
-			done++
-			progress(done, len(units))
-			mu.Unlock()
-		}
-		return nil
-	})
+	configs, err := validatedConfigs(cfg, tr)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-
-	st := &ValidationState{}
-	// Rows: exact first, then each σ.
-	group := func(c int, sigma float64) []sim.Summary {
-		var out []sim.Summary
-		for k, u := range units {
-			if u.cfg == c && u.sigma == sigma && u.load == 0 {
-				out = append(out, sums[k])
-			}
-		}
-		return out
-	}
-	addRow := func(c int, sigma float64, runs []sim.Summary) {
-		m := sim.MeanSummary(runs)
-		means := make([]float64, len(runs))
-		for i, s := range runs {
-			means[i] = s.Response.Mean
-		}
-		q := sim.QuantilesOf(means)
-		missed := 0.0
-		for _, s := range runs {
-			missed += float64(s.Missed) / float64(len(runs))
-		}
-		st.Rows = append(st.Rows, ValidationRow{
-			Name: configs[c].name, Policy: configs[c].spec, Sigma: sigma, Runs: len(runs),
-			Mean: m.Response.Mean, MeanMin: q.Min, MeanMax: q.Max, P50: m.Response.P50, P99: m.Response.P99,
-			MeanSlowdown: m.Slowdown.Mean, P99Slowdown: m.Slowdown.P99, Gap: b.Gap(m.Response.Mean),
-			Missed: missed, MissedShare: m.MissedShare, MaxLate: m.MaxLate,
-		})
-	}
-	for c := range configs {
-		addRow(c, 0, group(c, 0))
-	}
-	for _, s := range cfg.Sigmas {
-		if s == 0 {
-			continue
-		}
-		for c, vc := range configs {
-			if usesEstimates(vc.spec) {
-				addRow(c, s, group(c, s))
-			}
-		}
-	}
-
-	// Plot data.
-	res := cs.Secondary.Result
-	for _, c := range res.Classes {
-		st.ClassNames = append(st.ClassNames, ClassName(c.ID)+" "+c.Label)
-	}
-	classOf := make([]int32, len(valJobs))
-	for i := range valJobs {
-		classOf[i] = cs.Secondary.classOf(in.Split.TuneJobs + i)
-	}
+	_, valJobs := in.Split.Windows(in.SimJobs)
+	v := &validation{configs: configs, jobs: valJobs}
+	var all, sized []string
 	for c, vc := range configs {
-		resp := rows[c].Response
+		all = append(all, vc.spec)
+		if vc.uses.Estimates {
+			sized = append(sized, vc.spec)
+			v.sized = append(v.sized, c)
+		}
+	}
+	v.exact = &Experiment{Jobs: valJobs, Capacity: in.Capacity, Deadlines: b.Deadlines, Policies: all, Runs: 1, KeepRows: true}
+	for _, s := range cfg.Sigmas {
+		if s > 0 && len(sized) > 0 {
+			v.sigmas = append(v.sigmas, &Experiment{Jobs: valJobs, Capacity: in.Capacity, Deadlines: b.Deadlines, Policies: sized,
+				Errors: estimate.ErrorModel{Kind: estimate.LogNormal, Sigma: s}, Runs: cfg.Runs, Seed: cfg.Seed})
+			v.sigmaOf = append(v.sigmaOf, s)
+		}
+	}
+	for _, f := range cfg.LoadFactors {
+		v.loads = append(v.loads, &Experiment{Jobs: ScaleSizes(valJobs, f), Capacity: in.Capacity, Policies: all, Runs: 1})
+		v.loadOf = append(v.loadOf, f)
+	}
+	return v, nil
+}
+
+func (v *validation) experiments() []*Experiment {
+	return append(append([]*Experiment{v.exact}, v.sigmas...), v.loads...)
+}
+
+// validationResults are the results of a validation's experiments.
+type validationResults struct {
+	exact  *ExperimentResult
+	sigmas []*ExperimentResult
+	loads  []*ExperimentResult
+}
+
+func (v *validation) run(ctx context.Context, progress func(done, total int)) (*validationResults, error) {
+	out, err := RunExperiments(ctx, RunOptions{Progress: progress}, v.experiments()...)
+	if err != nil {
+		return nil, err
+	}
+	return &validationResults{exact: out[0], sigmas: out[1 : 1+len(v.sigmas)], loads: out[1+len(v.sigmas):]}, nil
+}
+
+// ValidationRowOf is a configuration's aggregate as a validation row.
+func ValidationRowOf(name string, sigma float64, a Aggregate, b *Bounds) ValidationRow {
+	m := a.Mean
+	return ValidationRow{
+		Name: name, Policy: a.Policy, Sigma: sigma, Runs: a.Runs,
+		Mean: m.Response.Mean, MeanMin: a.MeanResponse.Min, MeanMax: a.MeanResponse.Max,
+		P50: m.Response.P50, P99: m.Response.P99, MeanSlowdown: m.Slowdown.Mean, P99Slowdown: m.Slowdown.P99,
+		Gap: b.Gap(m.Response.Mean), Missed: a.Missed, MissedShare: m.MissedShare, MaxLate: m.MaxLate,
+	}
+}
+
+// rows returns the validation table: every configuration with exact sizes,
+// then each σ > 0 for the configurations that use estimates.
+func (v *validation) rows(r *validationResults, b *Bounds) []ValidationRow {
+	var rows []ValidationRow
+	for c, vc := range v.configs {
+		rows = append(rows, ValidationRowOf(vc.name, 0, r.exact.Policies[c].Aggregate(), b))
+	}
+	for k, s := range v.sigmaOf {
+		for i, c := range v.sized {
+			rows = append(rows, ValidationRowOf(v.configs[c].name, s, r.sigmas[k].Policies[i].Aggregate(), b))
+		}
+	}
+	return rows
+}
+
+// plots fills the data behind the report's figures.
+func (v *validation) plots(st *ValidationState, r *validationResults, cfg RunConfig, classNames []string, classOf []int32) {
+	st.ClassNames = classNames
+	for c, vc := range v.configs {
+		resp := r.exact.Policies[c].Rows.Response
 		st.CDF = append(st.CDF, Series{Name: vc.name, Values: resp})
-		sum, cnt := make([]float64, len(res.Classes)), make([]float64, len(res.Classes))
-		for i, r := range resp {
+		sum, cnt := make([]float64, len(classNames)), make([]float64, len(classNames))
+		for i, x := range resp {
 			if k := classOf[i]; k >= 0 && int(k) < len(sum) {
-				sum[k] += r
+				sum[k] += x
 				cnt[k]++
 			}
 		}
@@ -222,43 +195,40 @@ func validate(in *Inputs, cs *classState, tr *TuneReport, b *Bounds, progress fu
 		st.PerClass = append(st.PerClass, Series{Name: vc.name, Values: sum})
 	}
 	st.SigmaXs = cfg.Sigmas
-	for c, vc := range configs {
-		if !usesEstimates(vc.spec) {
-			continue
-		}
-		g := BoxGroup{Name: vc.name}
+	for i, c := range v.sized {
+		g := BoxGroup{Name: v.configs[c].name}
 		for _, s := range cfg.Sigmas {
 			var sample []float64
-			for _, run := range group(c, s) {
-				sample = append(sample, run.Response.Mean)
+			if s == 0 {
+				sample = r.exact.Policies[c].MeanResponses()
+			}
+			for k, sk := range v.sigmaOf {
+				if sk == s {
+					sample = r.sigmas[k].Policies[i].MeanResponses()
+				}
 			}
 			g.Samples = append(g.Samples, sample)
 		}
 		st.SigmaBoxes = append(st.SigmaBoxes, g)
 	}
-	for _, f := range cfg.LoadFactors {
+	for _, f := range v.loadOf {
 		st.LoadXs = append(st.LoadXs, f*cfg.Sizes.Load)
 	}
-	for c, vc := range configs {
+	for c, vc := range v.configs {
 		curve := XYSeries{Name: vc.name, X: st.LoadXs}
-		for _, f := range cfg.LoadFactors {
-			for k, u := range units {
-				if u.cfg == c && u.load == f {
-					curve.Y = append(curve.Y, sums[k].Response.Mean)
-				}
-			}
+		for k := range v.loadOf {
+			curve.Y = append(curve.Y, r.loads[k].Policies[c].Summaries[0].Response.Mean)
 		}
 		st.LoadCurves = append(st.LoadCurves, curve)
 	}
+}
 
-	// results.parquet: one row per validation job and configuration (exact sizes).
+// table returns results.parquet: one row per validation job and
+// configuration (exact sizes), with the job's id and class.
+func (v *validation) table(r *validationResults, ids []string, classOf []int32) ([]byte, error) {
 	all := &JobRows{}
-	for _, r := range rows {
-		all.AppendRows(r)
-	}
-	ids := make([]string, len(valJobs))
-	for i := range ids {
-		ids[i] = in.Jobs.ID.At(in.Split.TuneJobs + i)
+	for c := range v.configs {
+		all.AppendRows(r.exact.Policies[c].Rows)
 	}
 	t := all.Table(ids)
 	classCol := make([]int32, len(all.Job))
@@ -268,9 +238,40 @@ func validate(in *Inputs, cs *classState, tr *TuneReport, b *Bounds, progress fu
 	t.Add("class", classCol)
 	var buf bytes.Buffer
 	if err := data.WriteTable(&buf, t, data.FormatParquet); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// validate simulates every configuration on the validation window and
+// returns the state and results.parquet.
+func validate(ctx context.Context, in *Inputs, cs *classState, tr *TuneReport, b *Bounds, progress func(done, total int)) (*ValidationState, map[string][]byte, error) {
+	plan, err := planValidation(in, tr, b)
+	if err != nil {
 		return nil, nil, err
 	}
-	return st, map[string][]byte{"results.parquet": buf.Bytes()}, nil
+	res, err := plan.run(ctx, progress)
+	if err != nil {
+		return nil, nil, err
+	}
+	st := &ValidationState{Rows: plan.rows(res, b)}
+	var classNames []string
+	for _, c := range cs.Secondary.Result.Classes {
+		classNames = append(classNames, ClassName(c.ID)+" "+c.Label)
+	}
+	first := in.Split.TuneJobs
+	classOf := make([]int32, len(plan.jobs))
+	ids := make([]string, len(plan.jobs))
+	for i := range plan.jobs {
+		classOf[i] = cs.Secondary.classOf(first + i)
+		ids[i] = in.Jobs.ID.At(first + i)
+	}
+	plan.plots(st, res, in.Config, classNames, classOf)
+	parquet, err := plan.table(res, ids, classOf)
+	if err != nil {
+		return nil, nil, err
+	}
+	return st, map[string][]byte{"results.parquet": parquet}, nil
 }
 
 // classOf returns the class of jobs-table row i (−1 when the row was not

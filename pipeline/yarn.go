@@ -1,37 +1,28 @@
 package pipeline
 
 import (
-	"encoding/xml"
+	"errors"
 	"fmt"
 	"math"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/schedplan/schedplan/cluster/yarn"
 )
 
 // This file renders a Bundle as YARN scheduler configuration:
 // capacity-scheduler.xml (Capacity Scheduler with node labels) and
-// fair-scheduler.xml (a Fair Scheduler allocation file).
-
-// yarnProperty is one <property> of a Hadoop configuration file.
-type yarnProperty struct {
-	Name        string `xml:"name"`
-	Value       string `xml:"value"`
-	Description string `xml:"description,omitempty"`
-}
-
-// yarnConfiguration is a Hadoop configuration file.
-type yarnConfiguration struct {
-	XMLName    xml.Name       `xml:"configuration"`
-	Properties []yarnProperty `xml:"property"`
-}
+// fair-scheduler.xml (a Fair Scheduler allocation file), and checks both
+// with cluster/yarn, which applies Hadoop's own load-time rules.
 
 var yarnNameRe = regexp.MustCompile(`[^0-9A-Za-z_-]`)
 
-// YARNName turns s into a valid YARN queue or node-label name: letters,
-// digits, '-' and '_', starting with a letter or digit ('.' separates queue
-// path components in YARN and is never allowed in a name).
+// YARNName turns s into a valid YARN node-label (and Capacity Scheduler
+// queue) name: letters, digits, '-' and '_', starting with a letter or digit
+// (NodeLabelUtil's rule; '.' separates queue path components and is never
+// allowed in a name).
 func YARNName(s string) string {
 	n := yarnNameRe.ReplaceAllString(s, "_")
 	if n == "" || n[0] == '_' || n[0] == '-' {
@@ -40,44 +31,76 @@ func YARNName(s string) string {
 	return n
 }
 
-// percentages splits 100 in proportion to w, to two decimals, so that the
-// parts sum to exactly 100.00 (largest-remainder rounding). All-zero (or
-// empty) weights split evenly. The result is in hundredths of a percent.
-func percentages(w []float64) []int {
+// percentages splits total hundredths of a percent in proportion to w by
+// largest-remainder rounding, so that the parts sum to exactly total; then
+// every positive weight that rounded to 0 takes one hundredth from the
+// largest part (a queue with a positive share never gets capacity 0), when
+// total allows it. Weights that are not finite and positive count as 0;
+// all-zero (or empty) weights split evenly. Only integers decide the loop
+// bounds, and the weights are scaled by their maximum first, so no product
+// or sum overflows (1e308 weights included).
+func percentages(w []float64, total int) []int {
 	n := len(w)
 	out := make([]int, n)
-	if n == 0 {
+	if n == 0 || total <= 0 {
 		return out
 	}
-	total := 0.0
-	for _, v := range w {
+	top := 0.0
+	var pos []int
+	for i, v := range w {
 		if v > 0 && !math.IsInf(v, 0) {
-			total += v
+			top = math.Max(top, v)
+			pos = append(pos, i)
 		}
+	}
+	scaled := make([]float64, n) // in (0, 1]
+	if len(pos) == 0 {
+		pos = make([]int, n)
+		for i := range pos {
+			pos[i] = i
+			scaled[i] = 1
+		}
+	} else {
+		for _, i := range pos {
+			scaled[i] = w[i] / top
+		}
+	}
+	sum := 0.0 // ≤ n
+	for _, i := range pos {
+		sum += scaled[i]
 	}
 	type rem struct {
 		i int
 		r float64
 	}
-	rems := make([]rem, n)
+	rems := make([]rem, 0, len(pos))
 	given := 0
-	for i, v := range w {
-		var exact float64
-		if total > 0 {
-			if v > 0 && !math.IsInf(v, 0) {
-				exact = 10000 * v / total
-			}
-		} else {
-			exact = 10000 / float64(n)
-		}
-		out[i] = int(math.Floor(exact))
+	for _, i := range pos {
+		exact := float64(total) * (scaled[i] / sum) // in [0, total]
+		out[i] = max(0, min(int(math.Floor(exact)), total))
 		given += out[i]
-		rems[i] = rem{i, exact - float64(out[i])}
+		rems = append(rems, rem{i, exact - float64(out[i])})
 	}
 	sort.SliceStable(rems, func(a, b int) bool { return rems[a].r > rems[b].r })
-	for k := 0; given < 10000; k = (k + 1) % n {
+	// Each floor loses less than one unit, so 0 ≤ deficit < len(pos).
+	for k := 0; k < total-given && k < len(rems); k++ {
 		out[rems[k].i]++
-		given++
+	}
+	if len(pos) > total {
+		return out
+	}
+	for _, i := range pos {
+		if out[i] > 0 {
+			continue
+		}
+		big := pos[0]
+		for _, j := range pos {
+			if out[j] > out[big] {
+				big = j
+			}
+		}
+		out[big]--
+		out[i]++
 	}
 	return out
 }
@@ -86,165 +109,343 @@ func fmtPercent(hundredths int) string {
 	return strconv.FormatFloat(float64(hundredths)/100, 'f', -1, 64)
 }
 
-// CapacitySchedulerXML renders the bundle as a capacity-scheduler.xml:
-//   - every machine type is a node label; root may access all of them;
-//   - every job class is a queue under root; its capacity on the default
-//     partition is its share of the offered work (α × mean size), and its
-//     capacity on label t is its share of the COSHH allocation of type t
-//     (δ_it / Σ_i δ_it); a class gets access to the labels where that share is
-//     positive. A type the LP leaves unused is split by work share too;
-//   - with LAS_MQ, each class queue has one child queue per level (l0 is the
-//     highest priority) whose capacities are the queue weights, on every
-//     partition the class can use; the demotion thresholds are written beside
-//     them as schedplan.las-mq.* properties, read by the controller that moves
-//     applications between levels (YARN itself ignores them).
-//
-// Sibling capacities sum to exactly 100 on every partition, as YARN requires.
-func CapacitySchedulerXML(b *Bundle) ([]byte, error) {
-	var props []yarnProperty
-	add := func(name, value, desc string) {
-		props = append(props, yarnProperty{Name: name, Value: value, Description: desc})
-	}
-	const pre = "yarn.scheduler.capacity."
+// DefaultQueueShare is the share (hundredths of a percent) of every
+// partition the Capacity Scheduler's default queue is guaranteed: enough
+// for applications that name no queue and match no mapping to run.
+const DefaultQueueShare = 100
 
-	labels := make([]string, len(b.Cluster.Resources))
+// Roles of the queues of a rendered capacity-scheduler.xml.
+const (
+	classQueue = iota
+	levelQueue
+	defaultQueue
+)
+
+// csQueue is a queue being rendered.
+type csQueue struct {
+	role       int
+	name, path string
+	share      map[string]int // partition ("" = default) → capacity, hundredths of its parent's
+	labels     []string       // accessible labels, in type order
+	defLabel   string
+	levels     []*csQueue
+	threshold  float64 // LAS_MQ level: demotion threshold in container-seconds (0: last level)
+	desc       string
+}
+
+// csPlan is the queue tree of a bundle.
+type csPlan struct {
+	labels  []string // one per machine type
+	queues  []*csQueue
+	unit    string  // threshold unit of the bundle
+	perUnit float64 // container-seconds per unit
+}
+
+// planCapacityScheduler decides the queues and their capacities.
+func planCapacityScheduler(b *Bundle) (*csPlan, error) {
+	p := &csPlan{}
+	seenLabel := map[string]string{}
+	bestType := -1
 	for t, r := range b.Cluster.Resources {
-		labels[t] = YARNName(r.Name)
+		l := YARNName(r.Name)
+		if other, dup := seenLabel[l]; dup {
+			return nil, fmt.Errorf("machine types %q and %q map to one node label %q", other, r.Name, l)
+		}
+		seenLabel[l] = r.Name
+		p.labels = append(p.labels, l)
+		if bestType < 0 || typeCapacity(r) > typeCapacity(b.Cluster.Resources[bestType]) {
+			bestType = t
+		}
 	}
-	type queue struct {
-		name     string
-		capacity int         // default partition, hundredths of a percent
-		label    map[int]int // type index → capacity on that label
+	nc := len(b.Classes)
+	classTotal := 10000
+	if nc > 0 {
+		classTotal -= DefaultQueueShare
 	}
-	var queues []queue
-	if len(b.Classes) == 0 {
-		q := queue{name: "default", capacity: 10000, label: map[int]int{}}
-		for t := range labels {
-			q.label[t] = 10000
+	work := make([]float64, nc)
+	seen := map[string]bool{"default": true}
+	for i, c := range b.Classes {
+		work[i] = c.Alpha * c.MeanSize
+		name := YARNName(c.Name)
+		if seen[name] {
+			return nil, fmt.Errorf("class %q: queue name %q is taken", c.Name, name)
 		}
-		queues = append(queues, q)
-	} else {
-		work := make([]float64, len(b.Classes))
-		seen := map[string]bool{}
-		for i, c := range b.Classes {
-			work[i] = c.Alpha * c.MeanSize
-			name := YARNName(c.Name)
-			if seen[name] {
-				return nil, fmt.Errorf("capacity-scheduler.xml: two classes map to queue name %q", name)
-			}
-			seen[name] = true
-			queues = append(queues, queue{name: name, label: map[int]int{}})
-		}
-		for i, p := range percentages(work) {
-			queues[i].capacity = p
-		}
-		for t := range labels {
-			share := make([]float64, len(b.Classes))
-			used := 0.0
-			if cp := b.Capacity; cp != nil && t < len(cp.Allocation) {
-				for i := range share {
-					if i < len(cp.Allocation[t]) {
-						share[i] = cp.Allocation[t][i]
-						used += share[i]
-					}
-				}
-			}
-			if !(used > 0) {
-				copy(share, work)
-			}
-			for i, p := range percentages(share) {
-				if p > 0 {
-					queues[i].label[t] = p
+		seen[name] = true
+		p.queues = append(p.queues, &csQueue{role: classQueue, name: name, path: "root." + name, share: map[string]int{}})
+	}
+	for i, v := range percentages(work, classTotal) {
+		p.queues[i].share[yarn.NoLabel] = v
+	}
+	for t, l := range p.labels {
+		alloc := make([]float64, nc)
+		used := 0.0
+		if cp := b.Capacity; cp != nil && t < len(cp.Allocation) {
+			for i := range alloc {
+				if i < len(cp.Allocation[t]) && cp.Allocation[t][i] > 0 {
+					alloc[i] = cp.Allocation[t][i]
+					used += alloc[i]
 				}
 			}
 		}
+		if !(used > 0) {
+			copy(alloc, work) // a type the LP leaves unused is split by work
+		}
+		for i, v := range percentages(alloc, classTotal) {
+			if alloc[i] > 0 {
+				p.queues[i].share[l] = v
+				p.queues[i].labels = append(p.queues[i].labels, l)
+			}
+		}
 	}
+	for i, q := range p.queues {
+		q.defLabel, q.desc = classLabel(b, i, p.labels, bestType)
+		if q.defLabel != "" && len(q.labels) == 0 {
+			q.labels = []string{q.defLabel} // no allocation: idle capacity only
+			q.share[q.defLabel] = 0
+		}
+	}
+	def := &csQueue{role: defaultQueue, desc: "the largest machine type", name: "default", path: "root.default", share: map[string]int{yarn.NoLabel: 10000 - classTotal}}
+	def.labels = append(def.labels, p.labels...)
+	for _, l := range p.labels {
+		def.share[l] = 10000 - classTotal
+	}
+	if bestType >= 0 {
+		def.defLabel = p.labels[bestType]
+	}
+	p.queues = append(p.queues, def)
+	if l := b.LASMQ; l != nil && l.K > 1 && nc > 0 {
+		var err error
+		if p.unit, p.perUnit, err = b.ThresholdUnit(); err != nil {
+			return nil, err
+		}
+		for _, q := range p.queues[:nc] {
+			addLevels(q, l, p.perUnit)
+		}
+	}
+	return p, nil
+}
 
-	names := make([]string, len(queues))
-	for i, q := range queues {
+func typeCapacity(r ResourceInfo) float64 { return float64(r.Count) * float64(r.Slots) * r.ExecRate }
+
+// classLabel picks class i's default node label: the type that carries the
+// most of its throughput in the COSHH allocation (allocation × μ), or the
+// largest type when the allocation gives it none.
+func classLabel(b *Bundle, i int, labels []string, bestType int) (string, string) {
+	best, bestV := -1, 0.0
+	if cp := b.Capacity; cp != nil {
+		for t := range labels {
+			if t >= len(cp.Allocation) || i >= len(cp.Allocation[t]) {
+				continue
+			}
+			mu := 1.0
+			if t < len(b.Classes[i].Mu) {
+				mu = b.Classes[i].Mu[t]
+			}
+			if v := cp.Allocation[t][i] * mu; v > bestV {
+				best, bestV = t, v
+			}
+		}
+	}
+	if best >= 0 {
+		return labels[best], "the machine type carrying most of this class's throughput in the COSHH allocation"
+	}
+	if bestType >= 0 {
+		return labels[bestType], "the largest machine type (the COSHH allocation gives this class no machines: it runs on idle capacity only)"
+	}
+	return "", ""
+}
+
+// addLevels gives a class queue one leaf per LAS_MQ level, l0 the highest
+// priority: on every partition the class has capacity on, the levels split
+// it by the queue weights.
+func addLevels(q *csQueue, l *LASMQConfig, perUnit float64) {
+	for k := 0; k < l.K; k++ {
+		lv := &csQueue{role: levelQueue, name: fmt.Sprintf("%s_l%d", q.name, k), share: map[string]int{}, labels: q.labels,
+			defLabel: q.defLabel, desc: "as its class queue " + q.path}
+		lv.path = q.path + "." + lv.name
+		if k < len(l.Thresholds) {
+			lv.threshold = l.Thresholds[k] * perUnit
+		}
+		q.levels = append(q.levels, lv)
+	}
+	for part, s := range q.share {
+		split := make([]int, l.K)
+		if s > 0 {
+			split = percentages(l.Weights, 10000)
+		}
+		for k, v := range split {
+			q.levels[k].share[part] = v
+		}
+	}
+}
+
+// userLimitFactor returns a factor that lets one user grow to the whole of
+// a leaf's maximum capacity (100%) on every partition where the leaf has a
+// guarantee: 1 / the smallest positive absolute capacity, rounded up.
+func userLimitFactor(abs map[string]float64) (float64, bool) {
+	smallest := math.Inf(1)
+	for _, a := range abs {
+		if a > 0 {
+			smallest = math.Min(smallest, a)
+		}
+	}
+	if math.IsInf(smallest, 1) {
+		return 0, false
+	}
+	return math.Max(1, math.Ceil(1/smallest-1e-9)), true
+}
+
+// CapacitySchedulerXML renders the bundle as a capacity-scheduler.xml:
+//   - every machine type is a node label (YARNName of its name);
+//   - every job class is a queue under root; its capacity on the default
+//     partition is its share of the offered work (α × mean size), and on
+//     label t its share of the COSHH allocation of type t; it may access
+//     the labels where that share is positive (a type the LP leaves unused is
+//     split by work share). Every positive share is at least 0.01%;
+//   - a queue "default" is guaranteed DefaultQueueShare on every partition
+//     and may use any label: applications that name no queue and match no
+//     mapping run there;
+//   - every queue has a default-node-label-expression (a class: the type that
+//     carries most of its throughput; default: the largest type), so an
+//     application that names no label still gets containers, and every leaf
+//     a user-limit-factor that lets one user use idle capacity up to the
+//     queue's maximum (100%);
+//   - with LAS_MQ, each class queue has one leaf per level (<class>_l0 is
+//     the highest priority; leaf names are unique, as Hadoop 2.x requires
+//     and 3.x needs for short-name submission) whose capacities are the queue
+//     weights, on every partition the class has capacity on; the demotion
+//     thresholds are written beside them as
+//     schedplan.las-mq.<leaf>.demote-after-container-seconds properties
+//     (YARN ignores them; the controller that moves applications between
+//     levels reads them);
+//   - yarn.scheduler.capacity.queue-mappings sends each user whose jobs all
+//     fell into one class to that class's first leaf (UserConfig.Class).
+//
+// Root's label settings are left to Hadoop (it ignores root's
+// accessible-node-labels: root always accesses every label at 100%).
+// Sibling capacities sum to exactly 100 on every partition, and a queue
+// with capacity 0 on a partition has children with capacity 0 there
+// (AbstractParentQueue.setChildQueues).
+func CapacitySchedulerXML(b *Bundle) ([]byte, error) {
+	p, err := planCapacityScheduler(b)
+	if err != nil {
+		return nil, fmt.Errorf("capacity-scheduler.xml: %w", err)
+	}
+	conf := &yarn.Configuration{}
+	add := func(name, value, desc string) { conf.Add(yarn.CSPrefix+name, value, desc) }
+	names := make([]string, len(p.queues))
+	for i, q := range p.queues {
 		names[i] = q.name
 	}
-	add(pre+"root.queues", strings.Join(names, ","), "one queue per job class (schedplan classes)")
-	if len(labels) > 0 {
-		add(pre+"root.accessible-node-labels", strings.Join(labels, ","), "one node label per machine type")
-		for _, l := range labels {
-			add(pre+"root.accessible-node-labels."+l+".capacity", "100", "")
+	add("root.queues", strings.Join(names, ","), "one queue per job class (schedplan's COSHH classes), and default for applications that name no queue and match no mapping")
+	mappings, mapDesc := queueMappings(b, p)
+	add("queue-mappings", strings.Join(mappings, ","), mapDesc)
+	var write func(q *csQueue, parentAbs map[string]float64)
+	write = func(q *csQueue, parentAbs map[string]float64) {
+		pre := q.path + "."
+		abs := map[string]float64{}
+		for part, s := range q.share {
+			abs[part] = float64(s) / 10000 * parentAbs[part]
 		}
-	}
-	var levels []int
-	if l := b.LASMQ; l != nil && l.K > 1 {
-		levels = percentages(l.Weights)
-	}
-	for _, q := range queues {
-		path := "root." + q.name
-		add(pre+path+".capacity", fmtPercent(q.capacity), "share of the offered work")
-		add(pre+path+".maximum-capacity", "100", "")
-		var acc []string
-		var accIdx []int
-		for t := range labels {
-			if _, ok := q.label[t]; ok {
-				acc = append(acc, labels[t])
-				accIdx = append(accIdx, t)
+		capDesc, lvlDesc := "share of the offered work (α × mean job size)", "share of the COSHH allocation of this machine type"
+		switch q.role {
+		case defaultQueue:
+			capDesc = "guaranteed to applications that name no queue and match no mapping"
+			lvlDesc = capDesc
+		case levelQueue:
+			capDesc = "LAS_MQ queue weight (share of the class queue)"
+			lvlDesc = capDesc
+		}
+		add(pre+"capacity", fmtPercent(q.share[yarn.NoLabel]), capDesc)
+		add(pre+"maximum-capacity", "100", "")
+		if len(q.labels) == 0 {
+			add(pre+"accessible-node-labels", " ", "no machine type: this queue runs only on nodes without a label")
+		} else {
+			add(pre+"accessible-node-labels", strings.Join(q.labels, ","), "machine types this queue may use")
+		}
+		for _, l := range q.labels {
+			add(pre+"accessible-node-labels."+l+".capacity", fmtPercent(q.share[l]), lvlDesc)
+			add(pre+"accessible-node-labels."+l+".maximum-capacity", "100", "")
+		}
+		if q.defLabel != "" {
+			add(pre+"default-node-label-expression", q.defLabel, "label given to requests that name none: "+q.desc)
+		}
+		if len(q.levels) == 0 {
+			if f, ok := userLimitFactor(abs); ok {
+				add(pre+"user-limit-factor", strconv.FormatFloat(f, 'f', -1, 64),
+					"lets one user use idle capacity up to the queue's maximum capacity (YARN's default 1 holds a user to the queue's guaranteed capacity)")
+			}
+			return
+		}
+		lv := make([]string, len(q.levels))
+		for k, c := range q.levels {
+			lv[k] = c.name
+		}
+		add(pre+"queues", strings.Join(lv, ","), "LAS_MQ levels: "+lv[0]+" is the highest priority")
+		for k, c := range q.levels {
+			write(c, abs)
+			if k+1 < len(q.levels) {
+				conf.Add("schedplan.las-mq."+c.path+".demote-after-container-seconds", strconv.FormatFloat(c.threshold, 'g', 10, 64),
+					fmt.Sprintf("the controller moves an application from %s to %s once its attained service reaches this many reference-container-seconds (= %s %s × %s); YARN ignores this property",
+						c.path, q.levels[k+1].path, strconv.FormatFloat(c.threshold/p.perUnit, 'g', 10, 64), p.unit, strconv.FormatFloat(p.perUnit, 'g', 10, 64)))
 			}
 		}
-		if len(acc) == 0 {
-			add(pre+path+".accessible-node-labels", " ", "no machine type is allocated to this class")
+	}
+	rootAbs := map[string]float64{yarn.NoLabel: 1}
+	for _, l := range p.labels {
+		rootAbs[l] = 1
+	}
+	for _, q := range p.queues {
+		write(q, rootAbs)
+	}
+	return conf.Marshal("capacity-scheduler.xml: generated by schedplan")
+}
+
+// queueMappings maps every user whose jobs all fell into one class to that
+// class's first leaf, and documents the others.
+func queueMappings(b *Bundle, p *csPlan) ([]string, string) {
+	leaf := map[string]string{}
+	for _, q := range p.queues {
+		if len(q.levels) > 0 {
+			leaf[q.name] = q.levels[0].name
 		} else {
-			add(pre+path+".accessible-node-labels", strings.Join(acc, ","), "machine types the COSHH LP suggests for this class")
+			leaf[q.name] = q.name
 		}
-		for _, t := range accIdx {
-			add(pre+path+".accessible-node-labels."+labels[t]+".capacity", fmtPercent(q.label[t]), "share of the COSHH allocation of this machine type")
-			add(pre+path+".accessible-node-labels."+labels[t]+".maximum-capacity", "100", "")
-		}
-		if levels == nil {
+	}
+	var maps, spanning, unmappable []string
+	for _, u := range b.Users {
+		if u.Jobs == 0 {
 			continue
 		}
-		lv := make([]string, len(levels))
-		for k := range levels {
-			lv[k] = "l" + strconv.Itoa(k)
-		}
-		add(pre+path+".queues", strings.Join(lv, ","), "LAS_MQ levels, l0 = highest priority")
-		for k, p := range levels {
-			lp := path + "." + lv[k]
-			add(pre+lp+".capacity", fmtPercent(p), "LAS_MQ queue weight")
-			add(pre+lp+".maximum-capacity", "100", "")
-			if len(acc) > 0 {
-				add(pre+lp+".accessible-node-labels", strings.Join(acc, ","), "")
-				for _, t := range accIdx {
-					add(pre+lp+".accessible-node-labels."+labels[t]+".capacity", fmtPercent(p), "")
-				}
-			}
-			if k < len(b.LASMQ.Thresholds) {
-				add("schedplan.las-mq."+lp+".demote-after", strconv.FormatFloat(b.LASMQ.Thresholds[k], 'g', -1, 64),
-					"move an application to the next level once its attained service (container-seconds) reaches this")
-			}
+		target, ok := leaf[YARNName(u.Class)]
+		switch {
+		case u.Class == "" || !ok:
+			spanning = append(spanning, u.Name)
+		case strings.ContainsAny(u.Name, ",: \t\n") || u.Name == "":
+			unmappable = append(unmappable, u.Name)
+		default:
+			maps = append(maps, "u:"+u.Name+":"+target)
 		}
 	}
-	return marshalXML(yarnConfiguration{Properties: props}, "capacity-scheduler.xml: generated by schedplan")
+	desc := "user → queue: each user whose jobs all fell into one class is sent to that class's first leaf when an application names no queue"
+	if len(maps) == 0 {
+		desc = "no user's jobs all fell into one class, so no user is mapped"
+	}
+	if len(spanning) > 0 {
+		desc += fmt.Sprintf("; the jobs of %s span several classes: their applications must name their class's queue (e.g. mapreduce.job.queuename=<class>_l0), otherwise they run in root.default", listNames(spanning))
+	}
+	if len(unmappable) > 0 {
+		desc += fmt.Sprintf("; %s cannot be mapped (a ',', ':' or space in the name)", listNames(unmappable))
+	}
+	return maps, desc
 }
 
-// fairQueue is a <queue> of a Fair Scheduler allocation file.
-type fairQueue struct {
-	Name             string      `xml:"name,attr"`
-	Weight           string      `xml:"weight,omitempty"`
-	MinResources     string      `xml:"minResources,omitempty"`
-	SchedulingPolicy string      `xml:"schedulingPolicy,omitempty"`
-	Queues           []fairQueue `xml:"queue"`
-}
-
-type fairRule struct {
-	Name   string `xml:"name,attr"`
-	Create string `xml:"create,attr,omitempty"`
-	Queue  string `xml:"queue,attr,omitempty"`
-}
-
-type fairAllocations struct {
-	XMLName                      xml.Name    `xml:"allocations"`
-	Queues                       []fairQueue `xml:"queue"`
-	DefaultQueueSchedulingPolicy string      `xml:"defaultQueueSchedulingPolicy"`
-	Placement                    struct {
-		Rules []fairRule `xml:"rule"`
-	} `xml:"queuePlacementPolicy"`
+func listNames(names []string) string {
+	const show = 10
+	if len(names) <= show {
+		return "users " + strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("users %s and %d more", strings.Join(names[:show], ", "), len(names)-show)
 }
 
 // FairSchedulerOptions set how containers translate to YARN resources.
@@ -254,11 +455,12 @@ type FairSchedulerOptions struct {
 }
 
 // FairSchedulerXML renders the bundle's users as a Fair Scheduler allocation
-// file: a queue per user under root with its weight and, when it has a min
-// share, minResources (min share containers × container size); a default
-// queue for everyone else; fair scheduling inside queues; placement by the
-// queue the application names, else its user's queue (not created on the
-// fly), else default.
+// file: a queue per user under root, named as the Fair Scheduler's user
+// placement rule looks for it (yarn.CleanName: alice.smith → alice_dot_smith),
+// with the user's weight and, when it has a min share, minResources (min
+// share containers × container size); a default queue for everyone else;
+// fair scheduling inside queues; placement by the queue the application
+// names, else its user's queue (not created on the fly), else default.
 func FairSchedulerXML(b *Bundle, opt FairSchedulerOptions) ([]byte, error) {
 	if opt.ContainerMB <= 0 {
 		opt.ContainerMB = 1024
@@ -266,64 +468,153 @@ func FairSchedulerXML(b *Bundle, opt FairSchedulerOptions) ([]byte, error) {
 	if opt.ContainerVCores <= 0 {
 		opt.ContainerVCores = 1
 	}
-	root := fairQueue{Name: "root", SchedulingPolicy: "fair"}
+	root := yarn.NewFSQueue("root")
+	root.SchedulingPolicy = "fair"
 	seen := map[string]string{}
-	hasDefault := false
 	for _, u := range b.Users {
-		name := YARNName(u.Name)
+		name := yarn.CleanName(u.Name)
+		if name == "" || strings.ContainsFunc(name, func(r rune) bool { return r < ' ' || r == 0xFFFD }) {
+			return nil, fmt.Errorf("fair-scheduler.xml: user %q has no usable queue name", u.Name)
+		}
 		if other, dup := seen[name]; dup {
 			return nil, fmt.Errorf("fair-scheduler.xml: users %q and %q map to one queue name %q", other, u.Name, name)
 		}
 		seen[name] = u.Name
-		hasDefault = hasDefault || name == "default"
-		w := u.Weight
-		if !(w > 0) {
-			w = 1
+		q := root.Add(yarn.NewFSQueue(name))
+		q.SchedulingPolicy = "fair"
+		if u.Weight > 0 {
+			q.Weight = u.Weight
 		}
-		q := fairQueue{Name: name, Weight: strconv.FormatFloat(w, 'g', -1, 64), SchedulingPolicy: "fair"}
 		if u.MinShare > 0 {
-			c := int(math.Ceil(u.MinShare))
-			q.MinResources = fmt.Sprintf("%d mb, %d vcores", c*opt.ContainerMB, c*opt.ContainerVCores)
+			c := math.Ceil(u.MinShare)
+			mb, vc := c*float64(opt.ContainerMB), c*float64(opt.ContainerVCores)
+			if mb > math.MaxInt32 || vc > math.MaxInt32 {
+				return nil, fmt.Errorf("fair-scheduler.xml: user %q: min_share %v containers × %d MB is more memory than YARN can express (%d MB)", u.Name, u.MinShare, opt.ContainerMB, math.MaxInt32)
+			}
+			q.MinResources = &yarn.Resource{MemoryMB: int64(mb), VCores: int64(vc)}
 		}
-		root.Queues = append(root.Queues, q)
 	}
-	if !hasDefault {
-		root.Queues = append(root.Queues, fairQueue{Name: "default", Weight: "1", SchedulingPolicy: "fair"})
+	if seen["default"] == "" {
+		q := root.Add(yarn.NewFSQueue("default"))
+		q.SchedulingPolicy = "fair"
 	}
-	a := fairAllocations{Queues: []fairQueue{root}, DefaultQueueSchedulingPolicy: "fair"}
-	a.Placement.Rules = []fairRule{
-		{Name: "specified", Create: "false"},
-		{Name: "user", Create: "false"},
-		{Name: "default", Queue: "default"},
+	fs := &yarn.FairScheduler{
+		Root: root, DefaultQueueSchedulingPolicy: "fair", PlacementConfigured: true,
+		Placement: []yarn.PlacementRule{
+			{Name: "specified", Create: false},
+			{Name: "user", Create: false},
+			{Name: "default", Create: true, Queue: "root.default"},
+		},
 	}
-	return marshalXML(a, "fair-scheduler.xml: generated by schedplan")
+	return fs.Marshal("fair-scheduler.xml: generated by schedplan")
 }
 
-func marshalXML(v any, comment string) ([]byte, error) {
-	out, err := xml.MarshalIndent(v, "", "  ")
+// CheckCapacitySchedulerXML parses a capacity-scheduler.xml and applies
+// Hadoop's load-time rules (cluster/yarn); any problem, error or warning, is
+// an error.
+func CheckCapacitySchedulerXML(data []byte) error {
+	return checkCS(data, yarn.CSCheckOptions{})
+}
+
+func checkCS(data []byte, opt yarn.CSCheckOptions) error {
+	cs, err := yarn.ParseCapacityScheduler(data)
 	if err != nil {
-		return nil, err
+		return fmt.Errorf("capacity-scheduler.xml: %w", err)
 	}
-	head := xml.Header + "<!-- " + comment + " -->\n"
-	return append(append([]byte(head), out...), '\n'), nil
+	return cs.Check(opt).Err("capacity-scheduler.xml")
+}
+
+// CheckFairSchedulerXML parses a Fair Scheduler allocation file and applies
+// Hadoop's load-time rules (cluster/yarn); any problem is an error.
+func CheckFairSchedulerXML(data []byte) error {
+	return checkFS(data, yarn.FSCheckOptions{})
+}
+
+func checkFS(data []byte, opt yarn.FSCheckOptions) error {
+	fs, err := yarn.ParseFairScheduler(data)
+	if err != nil {
+		return fmt.Errorf("fair-scheduler.xml: %w", err)
+	}
+	return fs.Check(opt).Err("fair-scheduler.xml")
 }
 
 // RenderYARN renders both YARN files of a bundle (keyed by file name) and
-// checks each against YARN's structural rules.
+// checks each with Hadoop's rules for the cluster the bundle describes:
+// every machine type is a label and no node is unlabelled, the labels are
+// the cluster's, and every user of the bundle lands in their own Fair
+// Scheduler queue.
 func RenderYARN(b *Bundle, opt FairSchedulerOptions) (map[string][]byte, error) {
 	cs, err := CapacitySchedulerXML(b)
 	if err != nil {
 		return nil, err
 	}
-	if err := CheckCapacitySchedulerXML(cs); err != nil {
-		return nil, fmt.Errorf("capacity-scheduler.xml breaks YARN's rules: %w", err)
+	var labels []string
+	for _, r := range b.Cluster.Resources {
+		labels = append(labels, YARNName(r.Name))
+	}
+	csOpt := yarn.CSCheckOptions{ClusterLabels: labels, NoUnlabelledNodes: len(labels) > 0}
+	if err := checkCS(cs, csOpt); err != nil {
+		return nil, fmt.Errorf("the generated file breaks YARN's rules: %w", err)
 	}
 	fs, err := FairSchedulerXML(b, opt)
 	if err != nil {
 		return nil, err
 	}
-	if err := CheckFairSchedulerXML(fs); err != nil {
-		return nil, fmt.Errorf("fair-scheduler.xml breaks YARN's rules: %w", err)
+	users := make([]string, len(b.Users))
+	for i, u := range b.Users {
+		users[i] = u.Name
+	}
+	if err := checkFS(fs, yarn.FSCheckOptions{Users: users}); err != nil {
+		return nil, fmt.Errorf("the generated file breaks YARN's rules: %w", err)
 	}
 	return map[string][]byte{"capacity-scheduler.xml": cs, "fair-scheduler.xml": fs}, nil
+}
+
+// AssignUserClasses records in b.Users[*].Class the class that holds all of
+// a user's jobs, when there is one (the capacity-scheduler.xml queue
+// mappings send such users to their class's queue). users are the names of
+// the users of the jobs classified, userOfRow the user of every row of the
+// jobs table, and rows/assign the classification (rows nil: every row, in
+// order; assign[q] the class of row rows[q]). Users whose jobs span classes
+// keep Class empty.
+func AssignUserClasses(b *Bundle, users []string, userOfRow []int32, rows []int, assign []int32) error {
+	class := make([]int32, len(users))
+	for i := range class {
+		class[i] = -1
+	}
+	const spans = -2
+	for q, c := range assign {
+		row := q
+		if rows != nil {
+			if q >= len(rows) {
+				return errors.New("classification: more assignments than rows")
+			}
+			row = rows[q]
+		}
+		if row < 0 || row >= len(userOfRow) || int(userOfRow[row]) >= len(users) || userOfRow[row] < 0 {
+			return fmt.Errorf("classification: row %d has no user", row)
+		}
+		if c < 0 || int(c) >= len(b.Classes) {
+			return fmt.Errorf("classification: row %d is in class %d of %d", row, c, len(b.Classes))
+		}
+		u := userOfRow[row]
+		switch class[u] {
+		case -1:
+			class[u] = c
+		case c, spans:
+		default:
+			class[u] = spans
+		}
+	}
+	byName := map[string]int32{}
+	for i, n := range users {
+		byName[n] = class[i]
+	}
+	for i := range b.Users {
+		b.Users[i].Class = ""
+		if c, ok := byName[b.Users[i].Name]; ok && c >= 0 {
+			b.Users[i].Class = b.Classes[c].Name
+		}
+	}
+	return nil
 }

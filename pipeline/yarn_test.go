@@ -1,20 +1,25 @@
 package pipeline
 
 import (
-	"encoding/xml"
+	"math"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/schedplan/schedplan/cluster/yarn"
 )
 
 func sampleBundle() *Bundle {
 	return &Bundle{
 		Version: BundleVersion,
-		Cluster: ClusterInfo{Resources: []ResourceInfo{
+		Trace:   TraceInfo{SizeSource: "bytes"},
+		Cluster: ClusterInfo{Capacity: 48.06, Resources: []ResourceInfo{
 			{Name: "R1", Count: 1, Slots: 2, ExecRate: 0.01},
 			{Name: "gpu.fast", Count: 2, Slots: 16, ExecRate: 1},
 			{Name: "idle", Count: 1, Slots: 4, ExecRate: 1},
 		}},
-		Users: []UserConfig{{Name: "alice", MinShare: 5, Weight: 1}, {Name: "bob.smith", Weight: 2}},
+		Users: []UserConfig{{Name: "alice", Jobs: 3, MinShare: 5, Weight: 1, Class: "c0"}, {Name: "bob.smith", Jobs: 2, Weight: 2}},
 		Classes: []ClassConfig{
 			{Name: "c0", Label: "small", Alpha: 1, MeanSize: 1},
 			{Name: "c1", Label: "large", Alpha: 0.1, MeanSize: 30},
@@ -29,23 +34,77 @@ func sampleBundle() *Bundle {
 	}
 }
 
-func TestPercentagesSumTo100(t *testing.T) {
-	for _, w := range [][]float64{{1, 1, 1}, {1, 2}, {0, 0}, {0.3333, 0.3333, 0.3334}, {1e-9, 1, 1e9}, {7}, {0, 5, 0}} {
-		p := percentages(w)
+func TestPercentages(t *testing.T) {
+	for _, w := range [][]float64{
+		{1, 1, 1}, {1, 2}, {0, 0}, {0.3333, 0.3333, 0.3334}, {1e-9, 1, 1e9}, {7}, {0, 5, 0},
+		// Issue 10: 10000·v/total overflowed and the rounding loop never ended.
+		{1e308, 1e308, 1}, {1e307, 1e-300}, {math.MaxFloat64, math.MaxFloat64},
+		{math.NaN(), 1, math.Inf(1)}, {-1, 2},
+	} {
+		done := make(chan []int, 1)
+		go func() { done <- percentages(w, 9900) }()
+		var p []int
+		select {
+		case p = <-done:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%v: percentages does not terminate", w)
+		}
 		sum := 0
-		for _, v := range p {
+		for i, v := range p {
 			sum += v
-			if v < 0 {
-				t.Errorf("%v: negative part %v", w, p)
+			if v < 0 || (w[i] > 0 && !math.IsInf(w[i], 0) && v < 1) {
+				t.Errorf("%v: part %d is %d hundredths (a positive weight gets at least 1)", w, i, v)
 			}
 		}
-		if sum != 10000 {
-			t.Errorf("%v: parts %v sum to %d hundredths", w, p, sum)
+		if sum != 9900 {
+			t.Errorf("%v: parts %v sum to %d hundredths, want 9900", w, p, sum)
 		}
 	}
-	if p := percentages([]float64{1, 2, 1}); p[0] != 2500 || p[1] != 5000 || p[2] != 2500 {
+	if p := percentages([]float64{1, 2, 1}, 10000); p[0] != 2500 || p[1] != 5000 || p[2] != 2500 {
 		t.Errorf("1:2:1 gave %v", p)
 	}
+	if p := percentages([]float64{1, 0, 0}, 10000); p[0] != 10000 || p[1] != 0 {
+		t.Errorf("strict weights gave %v", p)
+	}
+	if p := percentages(make([]float64, 3), 10000); p[0]+p[1]+p[2] != 10000 || p[0] < 3333 {
+		t.Errorf("zero weights gave %v", p)
+	}
+	// More positive weights than hundredths: no floor, still exact.
+	many := make([]float64, 20000)
+	for i := range many {
+		many[i] = 1
+	}
+	p := percentages(many, 10000)
+	sum := 0
+	for _, v := range p {
+		sum += v
+	}
+	if sum != 10000 {
+		t.Errorf("20000 equal weights sum to %d", sum)
+	}
+}
+
+// props returns the name → value map of a Hadoop configuration file.
+func props(t *testing.T, data []byte) map[string]string {
+	t.Helper()
+	conf, err := yarn.ParseConfiguration(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vals, ps := conf.Values()
+	if len(ps) != 0 {
+		t.Errorf("configuration problems: %v", ps)
+	}
+	return vals
+}
+
+func percentOf(t *testing.T, s string) float64 {
+	t.Helper()
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		t.Fatalf("%q: %v", s, err)
+	}
+	return v
 }
 
 func TestCapacitySchedulerXML(t *testing.T) {
@@ -54,72 +113,133 @@ func TestCapacitySchedulerXML(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := CheckCapacitySchedulerXML(out); err != nil {
-		t.Fatalf("emitted file breaks YARN's rules: %v\n%s", err, out)
-	}
-	var conf struct {
-		Props []struct {
-			Name  string `xml:"name"`
-			Value string `xml:"value"`
-		} `xml:"property"`
-	}
-	if err := xml.Unmarshal(out, &conf); err != nil {
+	cs, err := yarn.ParseCapacityScheduler(out)
+	if err != nil {
 		t.Fatal(err)
 	}
-	got := map[string]string{}
-	for _, p := range conf.Props {
-		got[p.Name] = p.Value
+	labels := []string{"R1", "gpu_fast", "idle"}
+	if ps := cs.Check(yarn.CSCheckOptions{ClusterLabels: labels, NoUnlabelledNodes: true}); len(ps) != 0 {
+		t.Fatalf("emitted file breaks Hadoop's rules: %v\n%s", ps, out)
 	}
+	got := props(t, out)
+	const p = "yarn.scheduler.capacity."
 	for k, want := range map[string]string{
-		"yarn.scheduler.capacity.root.queues":                                         "c0,c1,c2",
-		"yarn.scheduler.capacity.root.accessible-node-labels":                         "R1,gpu_fast,idle",
-		"yarn.scheduler.capacity.root.c1.accessible-node-labels.R1.capacity":          "100", // only c1 uses R1
-		"yarn.scheduler.capacity.root.c0.accessible-node-labels.gpu_fast.capacity":    "66.67",
-		"yarn.scheduler.capacity.root.c1.accessible-node-labels.gpu_fast.capacity":    "20",
-		"yarn.scheduler.capacity.root.c2.accessible-node-labels.gpu_fast.capacity":    "13.33",
-		"yarn.scheduler.capacity.root.c0.capacity":                                    "20.41", // work 1 : 3 : 0.9
-		"yarn.scheduler.capacity.root.c1.capacity":                                    "61.22",
-		"yarn.scheduler.capacity.root.c2.capacity":                                    "18.37",
-		"yarn.scheduler.capacity.root.c2.accessible-node-labels.idle.capacity":        "18.37", // unused type: by work
-		"yarn.scheduler.capacity.root.c0.queues":                                      "l0,l1,l2",
-		"yarn.scheduler.capacity.root.c0.l0.capacity":                                 "50",
-		"yarn.scheduler.capacity.root.c0.l1.accessible-node-labels.gpu_fast.capacity": "33.33",
-		"schedplan.las-mq.root.c0.l1.demote-after":                                    "100",
+		p + "root.queues":                                            "c0,c1,c2,default",
+		p + "root.c0.queues":                                         "c0_l0,c0_l1,c0_l2", // unique leaf names
+		p + "root.c1.accessible-node-labels":                         "R1,gpu_fast,idle",
+		p + "root.c0.accessible-node-labels":                         "gpu_fast,idle", // no R1: the LP gives c0 none of it
+		p + "root.c1.accessible-node-labels.R1.capacity":             "99",            // c1 alone on R1; default keeps 1
+		p + "root.default.capacity":                                  "1",
+		p + "root.default.accessible-node-labels.gpu_fast.capacity":  "1",
+		p + "root.c0.c0_l0.capacity":                                 "50", // weights 3:2:1
+		p + "root.c0.c0_l1.accessible-node-labels.gpu_fast.capacity": "33.33",
+		p + "root.c0.default-node-label-expression":                  "gpu_fast",
+		p + "root.c1.default-node-label-expression":                  "R1", // allocation 0.5 on R1 > 0.3 on gpu_fast
+		p + "root.c1.c1_l2.default-node-label-expression":            "R1",
+		p + "root.default.default-node-label-expression":             "gpu_fast", // the largest type
+		p + "queue-mappings":                                         "u:alice:c0_l0",
 	} {
 		if got[k] != want {
 			t.Errorf("%s = %q, want %q", k, got[k], want)
 		}
 	}
-	if strings.Contains(got["yarn.scheduler.capacity.root.c0.accessible-node-labels"], "R1") {
-		t.Error("c0 may access R1, which the LP gives it none of")
+	// Shares of the work (α × mean size: 1 : 3 : 0.9) and of the allocation
+	// of gpu_fast (1 : 0.3 : 0.2), of the 99% the default queue leaves,
+	// within the 0.01-point rounding.
+	for k, want := range map[string]float64{
+		"root.c0.capacity": 99 * 1 / 4.9, "root.c1.capacity": 99 * 3 / 4.9, "root.c2.capacity": 99 * 0.9 / 4.9,
+		"root.c0.accessible-node-labels.gpu_fast.capacity": 99 * 1 / 1.5, "root.c1.accessible-node-labels.gpu_fast.capacity": 99 * 0.3 / 1.5,
+		"root.c2.accessible-node-labels.idle.capacity": 99 * 0.9 / 4.9, // a type the LP leaves unused: by work
+	} {
+		if v := percentOf(t, got[p+k]); math.Abs(v-want) > 0.011 {
+			t.Errorf("%s = %v, want %.4f", k, v, want)
+		}
+	}
+	// Hadoop ignores root's label settings: none are written.
+	for k := range got {
+		if strings.HasPrefix(k, p+"root.accessible-node-labels") {
+			t.Errorf("%s written (Hadoop ignores it)", k)
+		}
+	}
+	// One threshold by hand: α0 = 10 cluster-seconds (sizes from bytes) on
+	// a cluster of 48.06 reference containers is 480.6 container-seconds.
+	if v := got["schedplan.las-mq.root.c0.c0_l0.demote-after-container-seconds"]; v != "480.6" {
+		t.Errorf("l0's threshold = %q container-seconds, want 480.6 (10 cluster-seconds × 48.06)", v)
+	}
+	if v := got["schedplan.las-mq.root.c2.c2_l1.demote-after-container-seconds"]; v != "4806" {
+		t.Errorf("l1's threshold = %q, want 4806", v)
+	}
+	if _, ok := got["schedplan.las-mq.root.c0.c0_l2.demote-after-container-seconds"]; ok {
+		t.Error("the last level has a threshold")
+	}
+	// Every leaf's user-limit-factor lets one user reach 100%: f·a ≥ 1 >
+	// (f−1)·a for its smallest positive absolute capacity a, as Hadoop
+	// computes it (CSQueueUtils.updateAbsoluteCapacitiesByNodeLabels).
+	for _, q := range cs.Queues {
+		if !q.IsLeaf() {
+			continue
+		}
+		a := math.Inf(1)
+		for _, l := range q.Labels {
+			if v := q.Partition(l).AbsoluteCapacity; v > 0 {
+				a = math.Min(a, v)
+			}
+		}
+		f := q.UserLimitFactor
+		if f*a < 1-1e-6 || (f-1)*a >= 1 {
+			t.Errorf("%s: user-limit-factor %v for smallest absolute capacity %v", q.Path, f, a)
+		}
+	}
+	// Placement: alice is mapped, bob's jobs span classes (default queue).
+	if q, err := cs.Place("alice", nil, ""); err != nil || q.Path != "root.c0.c0_l0" {
+		t.Errorf("alice placed in %v (%v)", q, err)
+	}
+	if q, err := cs.Place("bob.smith", nil, ""); err != nil || q.Path != "root.default" {
+		t.Errorf("bob.smith placed in %v (%v)", q, err)
+	}
+	if !strings.Contains(got[p+"queue-mappings"+""], "alice") || !strings.Contains(string(out), "the jobs of users bob.smith span several classes") {
+		t.Errorf("queue mappings undocumented:\n%s", out)
 	}
 }
 
-func TestCheckCapacitySchedulerXMLRejects(t *testing.T) {
-	good := `<configuration>
-<property><name>yarn.scheduler.capacity.root.queues</name><value>a,b</value></property>
-<property><name>yarn.scheduler.capacity.root.accessible-node-labels</name><value>x</value></property>
-<property><name>yarn.scheduler.capacity.root.a.capacity</name><value>60</value></property>
-<property><name>yarn.scheduler.capacity.root.b.capacity</name><value>40</value></property>
-<property><name>yarn.scheduler.capacity.root.a.accessible-node-labels</name><value>x</value></property>
-<property><name>yarn.scheduler.capacity.root.a.accessible-node-labels.x.capacity</name><value>100</value></property>
-<property><name>yarn.scheduler.capacity.root.b.accessible-node-labels</name><value> </value></property>
-</configuration>`
-	if err := CheckCapacitySchedulerXML([]byte(good)); err != nil {
-		t.Fatalf("valid file rejected: %v", err)
+// Issue 10: with --k 8 a class's work share rounded to capacity 0 while its
+// levels had 100, which Hadoop refuses (AbstractParentQueue.setChildQueues:
+// "queue=C1 has zero capacity, but child queues have positive capacities").
+func TestCapacitySchedulerXMLTinyClass(t *testing.T) {
+	b := sampleBundle()
+	b.Classes[0].Alpha = 1e-9 // work share far below 0.005%
+	b.Capacity.Allocation = [][]float64{{1e-12, 0.5, 0}, {1, 0.3, 0.2}, {0, 0, 0}}
+	out, err := CapacitySchedulerXML(b)
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, tc := range []struct{ from, to, want string }{
-		{"<value>40</value>", "<value>41</value>", "sum to 101"},
-		{"x.capacity</name><value>100", "x.capacity</name><value>90", "label x"},
-		{"<value>a,b</value>", "<value>a,b.c</value>", "invalid name"},
-		{"root.a.accessible-node-labels</name><value>x<", "root.a.accessible-node-labels</name><value>y<", "cannot"},
-		{"<value>60</value>", "<value>sixty</value>", "not a percentage"},
-	} {
-		bad := strings.Replace(good, tc.from, tc.to, 1)
-		err := CheckCapacitySchedulerXML([]byte(bad))
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s→%s: error %v, want %q", tc.from, tc.to, err, tc.want)
-		}
+	if err := checkCS(out, yarn.CSCheckOptions{NoUnlabelledNodes: true}); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	got := props(t, out)
+	if v := got["yarn.scheduler.capacity.root.c0.capacity"]; v != "0.01" {
+		t.Errorf("tiny class capacity %q, want the 0.01 floor", v)
+	}
+	// The old output is refused by the checker, as by Hadoop.
+	old := strings.Replace(string(out), "<name>yarn.scheduler.capacity.root.c0.capacity</name>\n    <value>0.01</value>",
+		"<name>yarn.scheduler.capacity.root.c0.capacity</name>\n    <value>0</value>", 1)
+	old = strings.Replace(old, "<name>yarn.scheduler.capacity.root.c1.capacity</name>\n    <value>", "<name>yarn.scheduler.capacity.root.c1.capacity</name>\n    <value>0.01", 1)
+	if err := CheckCapacitySchedulerXML([]byte(old)); err == nil || !strings.Contains(err.Error(), "queue=c0 has zero capacity, but child queues have positive capacities") {
+		t.Errorf("zero-capacity parent not refused: %v", err)
+	}
+	// A class with no arrivals and no allocation gets idle capacity only:
+	// capacity 0 with levels at 0, on the largest type.
+	b = sampleBundle()
+	b.Classes[2].Alpha = 0
+	b.Capacity.Allocation = [][]float64{{0, 0.5, 0}, {1, 0.3, 0}, {0, 0, 0}}
+	b.Cluster.Resources[2].Count = 0
+	b.Classes = append(b.Classes[:2], b.Classes[2])
+	out, err = CapacitySchedulerXML(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := checkCS(out, yarn.CSCheckOptions{NoUnlabelledNodes: true}); err != nil {
+		t.Fatalf("%v\n%s", err, out)
 	}
 }
 
@@ -128,29 +248,40 @@ func TestFairSchedulerXML(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := CheckFairSchedulerXML(out); err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
-	var a fairAllocations
-	if err := xml.Unmarshal(out, &a); err != nil {
+	fs, err := yarn.ParseFairScheduler(out)
+	if err != nil {
 		t.Fatal(err)
 	}
-	root := a.Queues[0]
-	if root.Name != "root" || len(root.Queues) != 3 {
-		t.Fatalf("root %+v", root)
+	if ps := fs.Check(yarn.FSCheckOptions{Users: []string{"alice", "bob.smith"}}); len(ps) != 0 {
+		t.Fatalf("%v\n%s", ps, out)
 	}
-	alice, bob := root.Queues[0], root.Queues[1]
-	if alice.Name != "alice" || alice.MinResources != "10240 mb, 5 vcores" || alice.Weight != "1" {
+	alice, bob := fs.Queue("root.alice"), fs.Queue("root.bob_dot_smith")
+	if alice == nil || alice.MinResources == nil || alice.MinResources.MemoryMB != 10240 || alice.MinResources.VCores != 5 || alice.Weight != 1 {
 		t.Errorf("alice %+v", alice)
 	}
-	if bob.Name != "bob_smith" || bob.MinResources != "" || bob.Weight != "2" {
+	if bob == nil || bob.MinResources != nil || bob.Weight != 2 {
 		t.Errorf("bob %+v", bob)
 	}
-	if root.Queues[2].Name != "default" {
-		t.Errorf("no default queue: %+v", root.Queues)
+	if fs.Queue("root.default") == nil || len(fs.Root.Children) != 3 {
+		t.Errorf("queues %v", fs.Queues)
 	}
-	if n := len(a.Placement.Rules); n != 3 || a.Placement.Rules[n-1].Name != "default" {
-		t.Errorf("placement %+v", a.Placement.Rules)
+	// UserPlacementRule with create="false" finds bob.smith's queue
+	// (FairQueuePlacementUtils.cleanName: '.' → "_dot_").
+	for user, want := range map[string]string{"alice": "root.alice", "bob.smith": "root.bob_dot_smith", "carol": "root.default"} {
+		if q, err := fs.Place(user, nil, ""); err != nil || q != want {
+			t.Errorf("%s placed in %q (%v), want %s", user, q, err, want)
+		}
+	}
+	// A min share YARN cannot express is refused, naming the user.
+	b := sampleBundle()
+	b.Users[0].MinShare = 1e300
+	if _, err := FairSchedulerXML(b, FairSchedulerOptions{}); err == nil || !strings.Contains(err.Error(), `"alice"`) {
+		t.Errorf("min_share 1e300: %v", err)
+	}
+	b = sampleBundle()
+	b.Users = append(b.Users, UserConfig{Name: "bob_dot_smith"})
+	if _, err := FairSchedulerXML(b, FairSchedulerOptions{}); err == nil {
+		t.Error("two users with one queue name accepted")
 	}
 }
 
@@ -162,6 +293,10 @@ func TestBundleRoundTrip(t *testing.T) {
 	}
 	if !strings.HasPrefix(string(out), "# schedplan.yaml") {
 		t.Error("no documentation header")
+	}
+	// The thresholds carry their unit.
+	if !strings.Contains(string(out), "threshold_unit: cluster-seconds") || !strings.Contains(string(out), "container_seconds_per_unit: 48.06") {
+		t.Errorf("threshold unit missing:\n%s", out)
 	}
 	back, err := ParseBundle(out, "schedplan.yaml")
 	if err != nil {
@@ -181,5 +316,90 @@ func TestBundleRoundTrip(t *testing.T) {
 	}
 	if _, err := ParseBundle([]byte("version: 1\nbogus: 2\n"), "x.yaml"); err == nil {
 		t.Error("unknown field accepted")
+	}
+}
+
+// Issue 10: a bundle whose LAS_MQ weights or class mean size is 1e308 made
+// emit --config spin forever. Values that cannot be represented are refused
+// when the bundle is loaded, naming the file and the field.
+func TestParseBundleRejectsNonRepresentable(t *testing.T) {
+	out, err := MarshalBundle(sampleBundle())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ from, to, field string }{
+		{"    - 3\n    - 2\n", "    - 1e308\n    - 1e308\n", "las_mq.weights[1]"},
+		{"mean_size: 30\n    alpha: 0.1", "mean_size: 1e308\n    alpha: 10", "classes[1]"},
+		{"mean_size: 30", "mean_size: .nan", "classes[1].mean_size"},
+		{"alpha: 0.3", "alpha: .inf", "classes[2].alpha"},
+		{"min_share: 5", "min_share: -5", "users[0].min_share"},
+		{"weight: 2", "weight: .inf", "users[1].weight"},
+		{"lambda: 1.02", "lambda: -1", "capacity.lambda"},
+		{"    - 10\n    - 100\n", "    - 10\n    - 1e308\n", "las_mq.thresholds[1]"},
+		{"threshold_unit: cluster-seconds", "threshold_unit: minutes", "las_mq.threshold_unit"},
+		{"class: c0", "class: c9", "users[0].class"},
+		{"capacity: 48.06", "capacity: 1e999", "1e999"},
+	} {
+		if !strings.Contains(string(out), c.from) {
+			t.Fatalf("%q not in the bundle:\n%s", c.from, out)
+		}
+		bad := strings.Replace(string(out), c.from, c.to, 1)
+		_, err := ParseBundle([]byte(bad), "x.yaml")
+		if err == nil || !strings.Contains(err.Error(), "x.yaml") || !strings.Contains(err.Error(), c.field) {
+			t.Errorf("%s → %s: %v, want an error naming x.yaml and %s", c.from, c.to, err, c.field)
+		}
+	}
+	// Rendering a bundle with extreme but finite weights terminates.
+	b := sampleBundle()
+	b.LASMQ.Weights = []float64{1e307, 1e307, 1}
+	b.Classes[1].MeanSize = 1e300
+	done := make(chan error, 1)
+	go func() { _, err := RenderYARN(b, FairSchedulerOptions{}); done <- err }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Error(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("RenderYARN does not terminate on weights of 1e307")
+	}
+}
+
+func TestThresholdUnit(t *testing.T) {
+	b := sampleBundle()
+	for src, want := range map[string][2]any{"bytes": {UnitClusterSeconds, 48.06}, "size": {UnitContainerSeconds, 1.0}, "task_seconds": {UnitContainerSeconds, 1.0}} {
+		b.Trace.SizeSource = src
+		u, per, err := b.ThresholdUnit()
+		if err != nil || u != want[0] || per != want[1] {
+			t.Errorf("%s: %s %v %v, want %v", src, u, per, err, want)
+		}
+	}
+	b.Trace.SizeSource = ""
+	if _, _, err := b.ThresholdUnit(); err == nil {
+		t.Error("unknown unit accepted")
+	}
+	if _, err := CapacitySchedulerXML(b); err == nil {
+		t.Error("thresholds of unknown unit rendered")
+	}
+	b.LASMQ.ThresholdUnit, b.LASMQ.ContainerSecondsPerUnit = UnitContainerSeconds, 1
+	out, err := CapacitySchedulerXML(b)
+	if err != nil || props(t, out)["schedplan.las-mq.root.c0.c0_l0.demote-after-container-seconds"] != "10" {
+		t.Errorf("explicit unit: %v", err)
+	}
+}
+
+func TestAssignUserClasses(t *testing.T) {
+	b := sampleBundle()
+	users := []string{"alice", "bob.smith"}
+	userOfRow := []int32{0, 1, 0, 1, 0}
+	// Rows 1..4 classified (row 0 not): alice in c2 twice, bob in c0 and c1.
+	if err := AssignUserClasses(b, users, userOfRow, []int{1, 2, 3, 4}, []int32{0, 2, 1, 2}); err != nil {
+		t.Fatal(err)
+	}
+	if b.Users[0].Class != "c2" || b.Users[1].Class != "" {
+		t.Errorf("classes %q %q", b.Users[0].Class, b.Users[1].Class)
+	}
+	if err := AssignUserClasses(b, users, userOfRow, nil, []int32{0, 0, 0, 0, 7}); err == nil {
+		t.Error("class 7 of 3 accepted")
 	}
 }

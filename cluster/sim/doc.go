@@ -55,7 +55,10 @@
 // quantity that causes it (remaining work, virtual tag, level) to its exact
 // target, so every event makes progress; any other job whose remaining work
 // is within [Tol] (1e-9) of its size completes at the same event. Virtual
-// times restart at 0 whenever their system empties. Deadline misses use the
+// times restart at 0 whenever their system empties, and so does the clock:
+// the Simulator runs every busy period on a clock that starts at its first
+// arrival and reports responses on it, so Unix-epoch submit times (1.7e9 s,
+// a resolution of 2.4e-7 s) lose nothing. Deadline misses use the
 // relative tolerance [DeadlineTol].
 //
 // Zero-size jobs are valid: they complete as soon as a policy serves them

@@ -61,13 +61,6 @@ func (f *FSP) Arrive(t float64, j int) {
 	f.rem[j] = f.jobs[j].Size
 }
 
-func (f *FSP) nLate() int {
-	if f.LatePS {
-		return f.late.len()
-	}
-	return len(f.lateQ) - f.lateHead
-}
-
 // served returns the job served alone at full rate (−1 if none or if late
 // jobs share).
 func (f *FSP) served() int {

@@ -49,6 +49,12 @@ func ParseLevelOrder(s string) (LevelOrder, error) {
 // UsesEstimates reports whether the order reads size estimates.
 func (o LevelOrder) UsesEstimates() bool { return o == OrderRemaining }
 
+// uses says what this configuration reads: rate caps always, job weights
+// with PS inside a level, estimates with the remaining-work order.
+func (m *LASMQ) uses() Uses {
+	return Uses{Caps: true, Weights: m.Order == OrderPS, Estimates: m.Order.UsesEstimates()}
+}
+
 // LASMQ is the multi-level queue of seed 000 (LAS_MQ), fluid form. There are
 // K queues; a job is in queue i while its attained service is below α_i
 // (α_0 = Alpha0, α_{i+1} = P·α_i; the last queue has no bound). New jobs
@@ -116,6 +122,7 @@ type LASMQ struct {
 	resJob []int32   // per queue: where its share ran out
 	resIdx []int32   // per queue: index in srv of that job, or −1
 	evJob  int32     // job whose completion or demotion is the next event
+	evDt   float64   // the time from now to that event, as planned
 	qOf    []int32   // capped PS/remaining: each job's queue
 	qBuf   []int32   // capped PS/remaining: one queue's jobs in order
 }
@@ -557,6 +564,16 @@ func (m *LASMQ) capOf(j int32) float64 {
 	return math.Inf(1)
 }
 
+// elapsed is the time the capped modes advance by to reach t: the planned
+// time to the next event when t is that event (so that the event does its
+// planned work however t rounds on an absolute clock), else t − now.
+func (m *LASMQ) elapsed(t float64) float64 {
+	if t >= m.nextT && m.evJob >= 0 {
+		return m.evDt
+	}
+	return t - m.now
+}
+
 // nextServed finds the next event among the served jobs (capped modes).
 func (m *LASMQ) nextServed() {
 	for i, j := range m.srv {
@@ -565,14 +582,14 @@ func (m *LASMQ) nextServed() {
 			continue
 		}
 		to := m.target(int(j), int(m.sq[i]))
-		if t := m.now + (to-m.att[j])/r; t < m.nextT {
-			m.nextT, m.evJob, m.evTo = t, j, to
+		if dt := (to - m.att[j]) / r; m.now+dt < m.nextT {
+			m.nextT, m.evJob, m.evTo, m.evDt = m.now+dt, j, to, dt
 		}
 	}
 }
 
 func (m *LASMQ) advanceCapped(t float64, done func(int)) {
-	dt := t - m.now
+	dt := m.elapsed(t)
 	for i, j := range m.srv {
 		m.att[j] += dt * m.srate[i]
 	}
@@ -741,7 +758,7 @@ func (m *LASMQ) fillFair(q int, jobs []int32, total float64) {
 // advanceOrdered moves the capped PS/remaining state to t and completes
 // or demotes the served jobs that reached their targets.
 func (m *LASMQ) advanceOrdered(t float64, done func(int)) {
-	dt := t - m.now
+	dt := m.elapsed(t)
 	for i, j := range m.srv {
 		m.att[j] += dt * m.srate[i]
 	}

@@ -93,9 +93,10 @@ func MeanSummary(ss []Summary) Summary {
 	return m
 }
 
-// DeadlineTol is the relative tolerance of the deadline check: a job misses
-// its PS deadline d when it completes after d·(1+DeadlineTol) (times are
-// absolute; floating-point noise in completion times is far below it).
+// DeadlineTol is the relative tolerance of the deadline check: a job that
+// arrives at a misses its PS deadline d when it completes more than
+// DeadlineTol·(d − a) after d, plus four units in the last place of d (the
+// resolution of absolute times: 2.4e-7 s near the Unix epoch).
 const DeadlineTol = 1e-9
 
 // Metrics computes per-job metrics and their summary from a run. Buffers
@@ -109,8 +110,22 @@ type Metrics struct {
 }
 
 // Compute fills m from jobs, their completion times, the capacity and,
-// when deadlines is not nil, every job's PS completion time.
+// when deadlines is not nil, every job's PS completion time. Responses are
+// completion − arrival; with a Simulator's Result use ComputeRun, whose
+// responses keep full resolution at epoch times.
 func (m *Metrics) Compute(jobs []Job, completion []float64, c float64, deadlines []float64) Summary {
+	return m.compute(jobs, completion, nil, c, deadlines)
+}
+
+// ComputeRun is Compute for a run's result: the responses are r.Response,
+// computed on the run's clock (exact to the simulation's tolerance whatever
+// the absolute time).
+func (m *Metrics) ComputeRun(jobs []Job, r *Result, c float64, deadlines []float64) Summary {
+	return m.compute(jobs, r.Completion, r.Response, c, deadlines)
+}
+
+// compute is Compute with responses given (nil: completion − arrival).
+func (m *Metrics) compute(jobs []Job, completion, response []float64, c float64, deadlines []float64) Summary {
 	n := len(jobs)
 	m.Response = resizeF(m.Response, n)
 	m.Slowdown = resizeF(m.Slowdown, n)
@@ -129,6 +144,9 @@ func (m *Metrics) Compute(jobs []Job, completion []float64, c float64, deadlines
 	work, last := 0.0, math.Inf(-1)
 	for i, j := range jobs {
 		r := completion[i] - j.Arrival
+		if response != nil {
+			r = response[i]
+		}
 		m.Response[i] = r
 		if j.Size > 0 {
 			m.Slowdown[i] = r / (j.Size / c)
@@ -140,7 +158,9 @@ func (m *Metrics) Compute(jobs []Job, completion []float64, c float64, deadlines
 		last = math.Max(last, completion[i])
 		if deadlines != nil {
 			late := completion[i] - deadlines[i]
-			m.Missed[i] = late > DeadlineTol*math.Abs(deadlines[i])
+			d := deadlines[i]
+			tol := DeadlineTol*math.Max(d-j.Arrival, 0) + 4*(math.Nextafter(math.Abs(d), math.Inf(1))-math.Abs(d))
+			m.Missed[i] = late > tol
 			if m.Missed[i] {
 				s.Missed++
 				s.MaxLate = math.Max(s.MaxLate, late)

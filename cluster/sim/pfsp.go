@@ -61,7 +61,8 @@ type PFSP struct {
 	served int     // job served alone (−1: none, or late jobs share)
 	ahead  float64 // least slack of the running jobs ahead of served
 	nextT  float64
-	kind   int // 0 virtual completion, 1 real completion, 2 late completion, 3 slack ahead used up, 4 estimate used up
+	work   float64 // the work (capacity × time) the server does until nextT
+	kind   int     // 0 virtual completion, 1 real completion, 2 late completion, 3 slack ahead used up, 4 estimate used up
 }
 
 func (*PFSP) Name() string { return "pfsp" }
@@ -157,12 +158,10 @@ func (p *PFSP) plan() {
 	p.served, p.nextT, p.kind = -1, math.Inf(1), -1
 	m := len(p.act) + p.done.size()
 	if m > 0 {
-		p.nextT, p.kind = p.now+(p.tag[p.front()]-p.vt)*float64(m)/p.c, 0
+		p.setNext((p.tag[p.front()]-p.vt)*float64(m), 0)
 	}
 	if n := p.lateQ.len(); n > 0 {
-		if t := p.now + (p.lateQ.min().key-p.vLate)*float64(n)/p.c; t < p.nextT {
-			p.nextT, p.kind = t, 2
-		}
+		p.setNext((p.lateQ.min().key-p.vLate)*float64(n), 2)
 		p.requeue(prev)
 		return
 	}
@@ -206,20 +205,22 @@ func (p *PFSP) plan() {
 	if prev != p.served {
 		p.requeue(prev)
 	}
-	if t := p.now + p.rem[best]/p.c; t < p.nextT {
-		p.nextT, p.kind = t, 1
-	}
+	p.setNext(p.rem[best], 1)
 	if bestW > 0 && bestW < p.rem[best] {
 		// The estimate runs out first: the slack dynamics change then.
-		if t := p.now + bestW/p.c; t < p.nextT {
-			p.nextT, p.kind = t, 4
-		}
+		p.setNext(bestW, 4)
 	} else if bestW == 0 && !math.IsInf(bestAhead, 1) {
 		// An exhausted estimate: serving it eats the slack of the jobs
 		// ahead; re-plan when it is gone.
-		if t := p.now + math.Max(bestAhead, 0)/p.c; t < p.nextT {
-			p.nextT, p.kind = t, 3
-		}
+		p.setNext(math.Max(bestAhead, 0), 3)
+	}
+}
+
+// setNext makes the event of the given kind, after the server has done
+// work more, the next one if it comes first.
+func (p *PFSP) setNext(work float64, kind int) {
+	if t := p.now + work/p.c; t < p.nextT {
+		p.nextT, p.work, p.kind = t, work, kind
 	}
 }
 
@@ -238,14 +239,20 @@ func (p *PFSP) Advance(t float64, done func(int)) {
 		p.now = t
 		return
 	}
-	dt := t - p.now
+	// At the event the server has done the work planned for it, even if
+	// the event's time rounds to now (a clock far from 0, a tiny slack):
+	// every event makes progress.
+	work := (t - p.now) * p.c
+	if t >= p.nextT {
+		work = p.work
+	}
 	if m := len(p.act) + p.done.size(); m > 0 {
-		p.vt += dt * p.c / float64(m)
+		p.vt += work / float64(m)
 	}
 	if p.served >= 0 {
-		p.rem[p.served] -= dt * p.c
+		p.rem[p.served] -= work
 	} else if n := p.lateQ.len(); n > 0 {
-		p.vLate += dt * p.c / float64(n)
+		p.vLate += work / float64(n)
 	}
 	if t >= p.nextT {
 		switch p.kind {

@@ -2,44 +2,101 @@ package sim
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 )
 
-// policyDef is a registry entry: a constructor from parameters and a
-// one-line description.
+// Uses says what a policy reads besides each job's arrival and true size
+// (the true size decides when a job completes; a policy that reads it for
+// its decisions says so under Estimates, as every size-based policy sees
+// only estimates). Callers ask it rather than keeping lists of names: a
+// policy that uses no estimates gives the same result under every
+// size-estimation error, so it need not be re-run with errors; one that
+// uses no weights ignores users' weights and priorities.
+type Uses struct {
+	// Estimates: the policy reads Job.Estimate (SRPT, FSP, PFSP).
+	Estimates bool `json:"estimates"`
+	// Weights: the policy reads Job.Weight (GPS).
+	Weights bool `json:"weights"`
+	// Caps: the policy honours Job.Cap; the others reject capped jobs.
+	Caps bool `json:"caps"`
+	// Cluster: the policy needs the cluster spec's machine types and nodes
+	// (task-level policies such as COSHH's routing); no fluid policy does.
+	Cluster bool `json:"cluster"`
+}
+
+func (u Uses) String() string {
+	var parts []string
+	for _, f := range []struct {
+		on   bool
+		name string
+	}{{u.Estimates, "size estimates"}, {u.Weights, "weights"}, {u.Caps, "rate caps"}, {u.Cluster, "cluster spec"}} {
+		if f.on {
+			parts = append(parts, f.name)
+		}
+	}
+	if len(parts) == 0 {
+		return "arrivals only"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// PolicyInfo describes a registered policy.
+type PolicyInfo struct {
+	Name   string   `json:"name"`
+	Doc    string   `json:"doc"`
+	Params []string `json:"params,omitempty"` // parameter names, for "name:key=value,…"
+	Uses   Uses     `json:"uses"`
+}
+
+// policyDef is a registry entry: what the policy is and a constructor from
+// its parameters.
 type policyDef struct {
-	doc  string
+	info PolicyInfo
 	make func(params map[string]string) (Policy, error)
 }
 
+var (
+	estimates = Uses{Estimates: true}
+	weights   = Uses{Weights: true, Caps: true}
+	capsOnly  = Uses{Caps: true}
+)
+
 var registry = map[string]policyDef{
-	"fifo":     {"first in, first out", noParams("fifo", func() Policy { return &FIFO{} })},
-	"ps":       {"processor sharing: equal shares", noParams("ps", func() Policy { return &PS{} })},
-	"gps":      {"generalised PS: shares proportional to job weights", noParams("gps", func() Policy { return &PS{Weighted: true} })},
-	"srpt":     {"shortest (estimated) remaining processing time", noParams("srpt", func() Policy { return &SRPT{} })},
-	"srpt+ps":  {"SRPT; late jobs share equally with the SRPT head", noParams("srpt+ps", func() Policy { return &SRPT{LatePS: true} })},
-	"fsp":      {"FSP as in schedsim: same as fsp+fifo", noParams("fsp", func() Policy { return &FSP{} })},
-	"fsp+fifo": {"fair sojourn protocol; late jobs first, one at a time", noParams("fsp+fifo", func() Policy { return &FSP{} })},
-	"fsp+ps":   {"fair sojourn protocol; late jobs first, sharing equally", noParams("fsp+ps", func() Policy { return &FSP{LatePS: true} })},
-	"las":      {"least attained service", noParams("las", func() Policy { return &LAS{} })},
-	"las_mq":   {"multi-level queue (seed 000): k, alpha0, p, weights=w1/w2/..., decay, strict, order=fifo|ps|remaining (in-level order)", makeLASMQ},
-	"pfsp":     {"parallel PFSP (seed 002) without the fair phase", noParams("pfsp", func() Policy { return &PFSP{} })},
+	"fifo":     simple("fifo", "first in, first out", capsOnly, func() Policy { return &FIFO{} }),
+	"ps":       simple("ps", "processor sharing: equal shares", capsOnly, func() Policy { return &PS{} }),
+	"gps":      simple("gps", "generalised PS: shares proportional to job weights", weights, func() Policy { return &PS{Weighted: true} }),
+	"srpt":     simple("srpt", "shortest (estimated) remaining processing time", estimates, func() Policy { return &SRPT{} }),
+	"srpt+ps":  simple("srpt+ps", "SRPT; late jobs share equally with the SRPT head", estimates, func() Policy { return &SRPT{LatePS: true} }),
+	"fsp":      simple("fsp", "FSP as in schedsim: same as fsp+fifo", estimates, func() Policy { return &FSP{} }),
+	"fsp+fifo": simple("fsp+fifo", "fair sojourn protocol; late jobs first, one at a time", estimates, func() Policy { return &FSP{} }),
+	"fsp+ps":   simple("fsp+ps", "fair sojourn protocol; late jobs first, sharing equally", estimates, func() Policy { return &FSP{LatePS: true} }),
+	"las":      simple("las", "least attained service", Uses{}, func() Policy { return &LAS{} }),
+	"las_mq": {PolicyInfo{Name: "las_mq", Uses: capsOnly, Params: lasmqParams,
+		Doc: "multi-level queue of Hu et al. (IEEE TCC 2019): k, alpha0, p, weights=w1/w2/..., decay, strict, order=fifo|ps|remaining (in-level order); default k=10, alpha0=1, p=10, fifo"}, makeLASMQ},
+	"pfsp": simple("pfsp", "parallel PFSP of Li et al. (TrustCom 2013) without the fair phase", estimates, func() Policy { return &PFSP{} }),
 }
 
-func noParams(name string, f func() Policy) func(map[string]string) (Policy, error) {
-	return func(p map[string]string) (Policy, error) {
+var lasmqParams = []string{"k", "alpha0", "p", "weights", "decay", "strict", "order"}
+
+func simple(name, doc string, uses Uses, f func() Policy) policyDef {
+	return policyDef{PolicyInfo{Name: name, Doc: doc, Uses: uses}, func(p map[string]string) (Policy, error) {
 		for k := range p {
 			return nil, fmt.Errorf("policy %s takes no parameters (got %q)", name, k)
 		}
 		return f(), nil
-	}
+	}}
 }
 
-// DefaultLASMQ returns seed 000's configuration: k = 10, α_0 = 100, p = 10,
-// equal queue weights.
-func DefaultLASMQ() *LASMQ { return &LASMQ{K: 10, Alpha0: 100, P: 10} }
+// DefaultLASMQ returns LAS_MQ as Hu et al. set it in their trace-driven
+// simulations (IEEE TCC 2019, §5.4.1: "the number of queues and steps are
+// 10. The threshold of the first queue is 1"), with equal queue weights (the
+// paper gives none). Their testbed threshold of 100 (MB of data processed)
+// belongs to sizes in bytes; schedplan's sizes are in seconds, as the
+// simulations' are. "las_mq" without parameters is this configuration.
+func DefaultLASMQ() *LASMQ { return &LASMQ{K: 10, Alpha0: 1, P: 10} }
 
 func makeLASMQ(p map[string]string) (Policy, error) {
 	m := DefaultLASMQ()
@@ -72,7 +129,7 @@ func makeLASMQ(p map[string]string) (Policy, error) {
 				m.Weights = append(m.Weights, w)
 			}
 		default:
-			return nil, fmt.Errorf("las_mq: unknown parameter %q (known: k, alpha0, p, weights, decay, strict, order)", k)
+			return nil, fmt.Errorf("las_mq: unknown parameter %q (known: %s)", k, strings.Join(lasmqParams, ", "))
 		}
 		if err != nil {
 			return nil, fmt.Errorf("las_mq: parameter %s=%q: %v", k, v, err)
@@ -91,6 +148,57 @@ func makeLASMQ(p map[string]string) (Policy, error) {
 		return nil, err
 	}
 	return m, nil
+}
+
+// Spec returns the policy specification that ParsePolicy turns back into
+// this configuration (the one writer of the las_mq grammar). Weights of the
+// form 1, d, d², … are written as decay=d (decay=0 means strict priority).
+func (m *LASMQ) Spec() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "las_mq:k=%d,alpha0=%s,p=%s", m.K, fmtSpec(m.Alpha0), fmtSpec(m.P))
+	d, isDecay := m.decay()
+	switch {
+	case isDecay:
+		b.WriteString(",decay=" + fmtSpec(d))
+	case m.Weights != nil:
+		w := make([]string, len(m.Weights))
+		for i, v := range m.Weights {
+			w[i] = fmtSpec(v)
+		}
+		b.WriteString(",weights=" + strings.Join(w, "/"))
+	}
+	if m.Strict && !(isDecay && d == 0) {
+		b.WriteString(",strict=true")
+	}
+	if m.Order != "" && m.Order != OrderFIFO {
+		b.WriteString(",order=" + string(m.Order))
+	}
+	return b.String()
+}
+
+// decay returns d when the weights are exactly DecayWeights(K, d) for a d in
+// [0, 1] and the strict flag is what decay=d implies (strict iff d = 0).
+func (m *LASMQ) decay() (float64, bool) {
+	if m.K < 2 || len(m.Weights) != m.K {
+		return 0, false
+	}
+	d := m.Weights[1]
+	if !(d >= 0 && d <= 1) || m.Strict != (d == 0) {
+		return 0, false
+	}
+	return d, slices.Equal(DecayWeights(m.K, d), m.Weights)
+}
+
+func fmtSpec(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// SpecOf returns the specification of a policy: its Spec() when it has
+// parameters, else its name. ParsePolicy(SpecOf(p)) builds a policy
+// configured like p.
+func SpecOf(p Policy) string {
+	if s, ok := p.(interface{ Spec() string }); ok {
+		return s.Spec()
+	}
+	return p.Name()
 }
 
 // DecayWeights returns k queue weights 1, d, d², … (highest priority first).
@@ -115,17 +223,46 @@ func PolicyNames() []string {
 }
 
 // PolicyDoc returns a registered policy's one-line description.
-func PolicyDoc(name string) string { return registry[name].doc }
+func PolicyDoc(name string) string { return registry[name].info.Doc }
+
+// LookupPolicy checks a policy specification (as ParsePolicy does) and
+// returns what the registry says of the policy: its description, its
+// parameters and what it uses (for LAS_MQ, what this configuration uses:
+// its in-level order may read weights or estimates).
+func LookupPolicy(spec string) (PolicyInfo, error) {
+	name, _, err := parseSpec(spec)
+	if err != nil {
+		return PolicyInfo{}, err
+	}
+	p, err := ParsePolicy(spec)
+	if err != nil {
+		return PolicyInfo{}, err
+	}
+	info := registry[name].info
+	if u, ok := p.(interface{ uses() Uses }); ok {
+		info.Uses = u.uses() // what this configuration uses
+	}
+	return info, nil
+}
 
 // ParsePolicy builds a fresh policy from a specification "name" or
-// "name:key=value,key=value", e.g. "las_mq:k=10,alpha0=100,p=10". Names are
+// "name:key=value,key=value", e.g. "las_mq:k=10,alpha0=1,p=10". Names are
 // case-insensitive. An unknown name is an error that lists the known ones.
 func ParsePolicy(spec string) (Policy, error) {
+	name, params, err := parseSpec(spec)
+	if err != nil {
+		return nil, err
+	}
+	return registry[name].make(params)
+}
+
+// parseSpec splits a specification into a registered name and its
+// parameters.
+func parseSpec(spec string) (string, map[string]string, error) {
 	name, rest, _ := strings.Cut(strings.TrimSpace(spec), ":")
 	name = strings.ToLower(strings.TrimSpace(name))
-	def, ok := registry[name]
-	if !ok {
-		return nil, fmt.Errorf("unknown policy %q (known: %s)", name, strings.Join(PolicyNames(), ", "))
+	if _, ok := registry[name]; !ok {
+		return "", nil, fmt.Errorf("unknown policy %q (known: %s)", name, strings.Join(PolicyNames(), ", "))
 	}
 	params := map[string]string{}
 	if strings.TrimSpace(rest) != "" {
@@ -133,15 +270,15 @@ func ParsePolicy(spec string) (Policy, error) {
 			k, v, ok := strings.Cut(kv, "=")
 			k = strings.ToLower(strings.TrimSpace(k))
 			if !ok || k == "" {
-				return nil, fmt.Errorf("policy %s: parameter %q is not key=value", name, kv)
+				return "", nil, fmt.Errorf("policy %s: parameter %q is not key=value", name, kv)
 			}
 			if _, dup := params[k]; dup {
-				return nil, fmt.Errorf("policy %s: parameter %q given twice", name, k)
+				return "", nil, fmt.Errorf("policy %s: parameter %q given twice", name, k)
 			}
 			params[k] = strings.TrimSpace(v)
 		}
 	}
-	return def.make(params)
+	return name, params, nil
 }
 
 // SplitPolicies splits a comma-separated list of policy specifications,

@@ -42,8 +42,9 @@ func HasCaps(jobs []Job) bool {
 
 // Policy is a fluid scheduling discipline. A policy owns the state of the
 // active jobs (remaining work, attained service, virtual times) and keeps it
-// in structures that make each call O(log n) or better; the Simulator drives
-// it through time:
+// in structures that make each call O(log n) or better (O(k) for LAS_MQ's k
+// queues, O(m) for PFSP's m virtual jobs: see the package documentation);
+// the Simulator drives it through time:
 //
 //	Start(jobs, c)      once per run, before any other call
 //	Next()              the time of the policy's next event (a completion or
@@ -53,6 +54,14 @@ func HasCaps(jobs []Job) bool {
 //	                    process that event, calling done(j) for every job
 //	                    that completes at t
 //	Arrive(t, j)        job j joins at t (after Advance(t))
+//
+// Times are on the Simulator's clock, which restarts at 0 at the first
+// arrival of every busy period (when no job is active and Next() is +Inf),
+// so that absolute times near the Unix epoch (1.7e9 s) keep full
+// resolution: an idle policy must accept an Advance to an earlier time, and
+// a policy uses the times it is given, never Job.Arrival. An event must
+// move the state by the amount planned for it, not by (t − now) alone, so
+// that it makes progress even when its time rounds to the current one.
 //
 // A policy with parameters may also have a Validate() error method, which
 // Run calls before Start. Adding a policy means writing one type with these
@@ -78,6 +87,13 @@ const Tol = 1e-9
 type Result struct {
 	// Completion[j] is job j's completion time.
 	Completion []float64
+	// Response[j] is job j's response time (completion − arrival), computed
+	// on the run's own clock, which restarts at the first arrival of every
+	// busy period (see Policy): it keeps
+	// full resolution when arrivals are absolute times such as Unix-epoch
+	// seconds (about 1.7e9, where Completion[j] − Arrival has a resolution
+	// of only 2.4e-7 s).
+	Response []float64
 	// Busy is the total time during which at least one job was in the
 	// system. Under a work-conserving policy (every policy here, when no
 	// job is capped) it equals Σ sizes / capacity.
@@ -92,6 +108,10 @@ type Result struct {
 // is not safe for concurrent use; use one per goroutine.
 type Simulator struct {
 	res Result
+	arr []float64 // arrival times on the run's clock
+	// absolute keeps the clock absolute (tests: policies must make
+	// progress at any clock value).
+	absolute bool
 }
 
 // Simulate runs policy p over jobs on a server of the given capacity. The
@@ -151,34 +171,48 @@ func (s *Simulator) Run(jobs []Job, c float64, p Policy) (*Result, error) {
 	}
 	n := len(jobs)
 	r := &s.res
-	if cap(r.Completion) < n {
-		r.Completion = make([]float64, n)
-	}
-	r.Completion = r.Completion[:n]
+	r.Completion = resizeF(r.Completion, n)
+	r.Response = resizeF(r.Response, n)
 	for i := range r.Completion {
 		r.Completion[i] = math.NaN()
 	}
 	r.Busy, r.Events = 0, 0
+	s.arr = resizeF(s.arr, n)
 	p.Start(jobs, c)
+	// The policy runs on a clock that restarts at 0 at the first arrival of
+	// every busy period (base is that arrival's absolute time): with
+	// absolute times such as Unix-epoch seconds an event would otherwise
+	// lose 30 bits of resolution. Responses are computed on that clock;
+	// completions are base + the clock.
 	active, completed := 0, 0
-	var now float64
+	var now, base float64
 	var failed error
 	done := func(j int) {
 		if j < 0 || j >= n || !math.IsNaN(r.Completion[j]) {
 			failed = fmt.Errorf("policy %s completed job %d twice or out of range", p.Name(), j+1)
 			return
 		}
-		r.Completion[j] = now
+		r.Completion[j] = base + now
+		r.Response[j] = now - s.arr[j]
 		active--
 		completed++
 	}
 	next := 0
-	stuck := 0 // consecutive events at the same time that completed nothing
+	// stuck counts consecutive events that neither moved the clock, nor
+	// completed a job, nor admitted one. Events at equal times are normal
+	// (simultaneous virtual completions, level changes, jobs becoming
+	// late: each policy event changes the policy's state, a bounded number
+	// of times per active job); an endless run of them is a policy bug.
+	stuck := 0
 	for {
 		tn := p.Next()
+		if active == 0 && math.IsInf(tn, 1) && next < n && !s.absolute {
+			// Idle: restart the clock at the next arrival.
+			base, now = jobs[next].Arrival, 0
+		}
 		ta := math.Inf(1)
 		if next < n {
-			ta = jobs[next].Arrival
+			ta = jobs[next].Arrival - base
 		}
 		if math.IsInf(tn, 1) && next == n {
 			break
@@ -197,6 +231,7 @@ func (s *Simulator) Run(jobs []Job, c float64, p Policy) (*Result, error) {
 			p.Advance(t, done)
 		} else {
 			p.Advance(t, done)
+			s.arr[next] = ta
 			p.Arrive(t, next)
 			next++
 			active++
@@ -206,8 +241,8 @@ func (s *Simulator) Run(jobs []Job, c float64, p Policy) (*Result, error) {
 		}
 		if t > now0 || completed > completed0 || tn > ta {
 			stuck = 0
-		} else if stuck++; stuck > 2*active+64 {
-			return nil, fmt.Errorf("policy %s: no progress at time %v after %d events (internal error)", p.Name(), now, r.Events)
+		} else if stuck++; stuck > 16*active+1024 {
+			return nil, fmt.Errorf("policy %s: no progress at time %v after %d events (internal error)", p.Name(), base+now, r.Events)
 		}
 	}
 	if completed != n {

@@ -1,35 +1,18 @@
 package main
 
 import (
-	"encoding/json"
-	"fmt"
-	"io"
-	"text/tabwriter"
-
+	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/pipeline"
 	"github.com/spf13/cobra"
 )
 
-// boundsRow is one policy measured against the bounds.
-type boundsRow struct {
-	Policy      string  `json:"policy"`
-	Mean        float64 `json:"mean_response"`
-	Gap         float64 `json:"gap_to_lower_bound"` // mean / SRPT mean − 1
-	Missed      int     `json:"missed_deadlines"`
-	MissedShare float64 `json:"missed_share"`
-	MaxLate     float64 `json:"max_lateness_s"`
-}
-
-func init() {
+func newBoundsCmd(a *app) *cobra.Command {
 	var (
-		tf       traceFlags
-		wf       windowFlags
-		window   string
-		policies string
-		asJSON   bool
-		out      string
-		force    bool
+		tf            traceFlags
+		wf            windowFlags
+		policies, out string
+		asJSON, force bool
 	)
 	cmd := &cobra.Command{
 		Use:   "bounds",
@@ -41,94 +24,50 @@ protective schedule: FSP with exact sizes misses no PS deadline). Each policy
 of --policy is then measured against them: its gap to the lower bound and how
 many jobs miss their PS deadline, and by how much.
 
---window picks the jobs: all (default), tune or validate (see --split).`,
+--window picks the jobs: all (default), tune or validate (see --split). The
+capacity is in the units of the sizes (see simulate).`,
 		Example: `  schedplan bounds
   schedplan bounds --window validate --policy fifo,gps,las_mq:k=8,alpha0=2,p=4 --out deadlines.parquet`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			specs, err := parsePolicies(policies)
+			specs, err := pipeline.ParsePolicies("policy", policies)
+			if err != nil {
+				return err
+			}
+			if _, err := checkOut(out, force); err != nil {
+				return err
+			}
+			w, err := wf.load(&tf)
+			if err != nil {
+				return err
+			}
+			b, rows, err := pipeline.MeasureBounds(cmd.Context(), w, specs)
 			if err != nil {
 				return err
 			}
 			if out != "" {
-				if _, err := checkOut(out, force); err != nil {
-					return err
-				}
-			}
-			jobs, split, source, err := wf.load(&tf)
-			if err != nil {
-				return err
-			}
-			tune, val := split.Windows(jobs)
-			switch window {
-			case "all":
-			case "tune":
-				jobs = tune
-			case "validate":
-				jobs = val
-			default:
-				return fmt.Errorf("--window %q: use all, tune or validate", window)
-			}
-			b, err := pipeline.ComputeBounds(jobs, wf.capacity)
-			if err != nil {
-				return err
-			}
-			ev := pipeline.NewEvaluator(jobs, wf.capacity)
-			ev.Deadlines = b.Deadlines
-			var rows []boundsRow
-			for _, s := range specs {
-				sum, err := ev.RunSpec(s)
-				if err != nil {
-					return err
-				}
-				rows = append(rows, boundsRow{Policy: s, Mean: sum.Response.Mean, Gap: b.Gap(sum.Response.Mean),
-					Missed: sum.Missed, MissedShare: sum.MissedShare, MaxLate: sum.MaxLate})
-			}
-			if out != "" {
-				t := &data.Table{Names: []string{"job", "arrival", "size", "ps_deadline"}}
-				idx, arr, size := make([]int64, len(jobs)), make([]float64, len(jobs)), make([]float64, len(jobs))
-				for i, j := range jobs {
-					idx[i], arr[i], size[i] = int64(i), j.Arrival, j.Size
-				}
-				t.Cols = []any{idx, arr, size, b.Deadlines}
-				if err := data.WriteTableFile(out, force, t); err != nil {
+				if err := data.WriteTableFile(out, force, w.DeadlinesTable(b)); err != nil {
 					return err
 				}
 			}
 			if asJSON {
-				enc := json.NewEncoder(cmd.OutOrStdout())
-				enc.SetIndent("", "  ")
-				return enc.Encode(struct {
-					Trace    string           `json:"trace"`
-					Window   string           `json:"window"`
-					Bounds   *pipeline.Bounds `json:"bounds"`
-					Policies []boundsRow      `json:"policies"`
-				}{source, window, b, rows})
+				return writeJSON(cmd.OutOrStdout(), struct {
+					Trace    string               `json:"trace"`
+					Window   string               `json:"window"`
+					Bounds   *pipeline.Bounds     `json:"bounds"`
+					Policies []pipeline.BoundsRow `json:"policies"`
+				}{w.Log.Source, w.Name, b, rows})
 			}
-			printBounds(cmd.OutOrStdout(), source, window, b, rows)
+			pipeline.WriteBoundsText(cmd.OutOrStdout(), w, b, rows)
 			return nil
 		},
 	}
 	tf.register(cmd)
-	wf.register(cmd)
+	wf.register(cmd, "all")
 	f := cmd.Flags()
-	f.StringVar(&window, "window", "all", "jobs to bound: all, tune or validate")
-	f.StringVarP(&policies, "policy", "p", "fifo,"+pipeline.FairSpec+",las,"+pipeline.PaperDefault.Spec()+",srpt,fsp+ps", "policies to measure against the bounds")
+	f.StringVarP(&policies, "policy", "p", "fifo,"+pipeline.FairSpec+",las,"+sim.DefaultLASMQ().Spec()+",srpt,fsp+ps", "policies to measure against the bounds")
 	f.BoolVar(&asJSON, "json", false, "print JSON")
 	f.StringVarP(&out, "out", "o", "", "write every job's PS deadline to a .parquet, .arrow or .csv file")
 	f.BoolVar(&force, "force", false, "overwrite --out")
-	rootCmd.AddCommand(cmd)
-}
-
-func printBounds(out io.Writer, source, window string, b *pipeline.Bounds, rows []boundsRow) {
-	fmt.Fprintf(out, "trace %s, window %s: %d jobs, capacity %g\n", source, window, b.Jobs, b.Capacity)
-	fmt.Fprintf(out, "lower bound (SRPT, exact sizes)   mean response %.6g\n", b.SRPTMean)
-	fmt.Fprintf(out, "protective schedule (FSP, exact)  mean response %.6g (misses %d PS deadlines)\n", b.FSPMean, b.FSPMissed)
-	fmt.Fprintf(out, "processor sharing (the deadlines) mean response %.6g\n\n", b.PSMean)
-	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "policy\tmean response\tgap to bound\tmissed deadlines\tshare\tmax lateness (s)\t")
-	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%.6g\t%+.1f%%\t%d\t%.1f%%\t%.4g\t\n", r.Policy, r.Mean, 100*r.Gap, r.Missed, 100*r.MissedShare, r.MaxLate)
-	}
-	tw.Flush()
+	return cmd
 }

@@ -29,7 +29,7 @@ func TestClassifyTextEmbedded(t *testing.T) {
 		"primary classification: no classes: no job belongs to a user with min_share > 0",
 		"secondary classification: 5894 jobs, k = ",
 		"best silhouette over k = 2..12; elbow of inertia at k = ",
-		"features: size:log input_bytes:log shuffle_bytes:log output_bytes:log",
+		"features: priority:z exec_rate@R1:logunit exec_rate@R2:logunit exec_rate@R3:logunit exec_rate@R4:logunit exec_rate@R5:logunit exec_rate@R6:logunit arrival_rate:logunit",
 		"class      label  jobs  share  duration (s)  input  shuffle  output  map time  reduce time  mean size  α (jobs/s)",
 		"μ R6",
 		"chosen",
@@ -39,6 +39,18 @@ func TestClassifyTextEmbedded(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// --feature-set size classifies on the log's columns, as before seed 003's
+// features became the default.
+func TestClassifySizeFeatureSet(t *testing.T) {
+	out, err := classifyRun(t, "-t", "embedded:fb2009-50", "--feature-set", "size", "--k", "3")
+	if err != nil {
+		t.Fatal(err, out)
+	}
+	if !strings.Contains(out, "features: size:log input_bytes:log shuffle_bytes:log output_bytes:log") {
+		t.Errorf("output lacks the size features:\n%s", out)
 	}
 }
 
@@ -96,7 +108,7 @@ func TestClassifyJSONAndFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tab.Len() != 6 || tab.Col("mu_R3") == nil || tab.Col("centroid_output_bytes") == nil {
+	if tab.Len() != 6 || tab.Col("mu_R3") == nil || tab.Col("centroid_exec_rate@R3") == nil {
 		t.Errorf("classes.parquet: %d rows, columns %v", tab.Len(), tab.Names)
 	}
 	// No overwrite without --force.
@@ -119,6 +131,7 @@ func TestClassifyBadFlags(t *testing.T) {
 		{[]string{"--features", "size,bogus"}, `feature "bogus"`},
 		{[]string{"--features", "duration"}, `"duration": the job log has no such column`},
 		{[]string{"--holdout", "1.5"}, "--holdout"},
+		{[]string{"--feature-set", "bytes"}, "--feature-set"},
 		{[]string{"--restarts", "0"}, "--restarts"},
 		{[]string{"--init", "best"}, "--init"},
 		{[]string{"--k-min", "5", "--k-max", "3"}, "--k-min"},

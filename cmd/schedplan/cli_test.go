@@ -2,39 +2,24 @@ package main
 
 import (
 	"bytes"
-	"strings"
+	"context"
 	"testing"
-
-	"github.com/spf13/pflag"
 )
 
-// runCmd runs "schedplan NAME... --quiet ARGS..." in-process, with the
-// subcommand's flags reset to their defaults first, and returns what it wrote
-// to its output and error streams.
+// runCmd runs "schedplan NAME... --quiet ARGS..." in-process on a fresh
+// command tree and returns what it wrote to its output and error streams.
 func runCmd(t *testing.T, name []string, args ...string) (string, error) {
 	t.Helper()
-	cmd, _, err := rootCmd.Find(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Flags().VisitAll(func(f *pflag.Flag) {
-		if sv, ok := f.Value.(pflag.SliceValue); ok {
-			var def []string
-			if d := strings.Trim(f.DefValue, "[]"); d != "" {
-				def = strings.Split(d, ",")
-			}
-			sv.Replace(def)
-		} else {
-			f.Value.Set(f.DefValue)
-		}
-		f.Changed = false
-	})
+	return runCmdContext(context.Background(), t, name, args...)
+}
+
+func runCmdContext(ctx context.Context, t *testing.T, name []string, args ...string) (string, error) {
+	t.Helper()
+	root := newRootCmd()
 	var out bytes.Buffer
-	rootCmd.SetOut(&out)
-	rootCmd.SetErr(&out)
-	rootCmd.SetArgs(append(append(append([]string{}, name...), "--quiet"), args...))
-	err = rootCmd.Execute()
-	rootCmd.SetOut(nil)
-	rootCmd.SetErr(nil)
+	root.SetOut(&out)
+	root.SetErr(&out)
+	root.SetArgs(append(append(append([]string{}, name...), "--quiet"), args...))
+	err := root.ExecuteContext(ctx)
 	return out.String(), err
 }

@@ -15,7 +15,7 @@ import (
 // convertFormats are the values --to accepts.
 var convertFormats = []data.Format{data.FormatParquet, data.FormatArrow, data.FormatArrowStream, data.FormatCSV, data.FormatTSV}
 
-func init() {
+func newConvertCmd(a *app) *cobra.Command {
 	var (
 		tf    traceFlags
 		out   string
@@ -84,7 +84,7 @@ without --force, and the input is never modified.`,
 	}
 	fl.StringVar(&to, "to", "", "output format: "+strings.Join(names, ", ")+"; default: from --out's extension")
 	fl.BoolVar(&force, "force", false, "overwrite an existing output file")
-	rootCmd.AddCommand(cmd)
+	return cmd
 }
 
 // outputFormat resolves --to, or the output's extension when --to is empty.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/schedplan/schedplan/data"
@@ -10,10 +9,9 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() {
+func newEmitCmd(a *app) *cobra.Command {
 	var (
-		bundle      string
-		out         string
+		bundle, out string
 		force       bool
 		containerMB int
 	)
@@ -27,6 +25,12 @@ every partition, label access) before writing them.`,
 		Example: `  schedplan emit --config out/schedplan.yaml --out yarn/`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if containerMB < 1 || containerMB > pipeline.MaxContainerMB {
+				return fmt.Errorf("--container-mb %d: want 1 to %d MB", containerMB, pipeline.MaxContainerMB)
+			}
+			if out == "" {
+				return fmt.Errorf("--out: no directory given")
+			}
 			b, err := pipeline.LoadBundle(bundle)
 			if err != nil {
 				return err
@@ -35,13 +39,13 @@ every partition, label access) before writing them.`,
 			if err != nil {
 				return err
 			}
-			for _, name := range []string{"capacity-scheduler.xml", "fair-scheduler.xml"} {
-				p := filepath.Join(out, name)
-				if _, err := os.Stat(p); err == nil && !force {
+			names := []string{"capacity-scheduler.xml", "fair-scheduler.xml"}
+			for _, name := range names {
+				if p := filepath.Join(out, name); !force && exists(p) {
 					return fmt.Errorf("%s: %w", p, data.ErrExists)
 				}
 			}
-			for _, name := range []string{"capacity-scheduler.xml", "fair-scheduler.xml"} {
+			for _, name := range names {
 				p := filepath.Join(out, name)
 				if err := data.WriteBytesAtomic(p, force, files[name]); err != nil {
 					return err
@@ -55,6 +59,6 @@ every partition, label access) before writing them.`,
 	f.StringVar(&bundle, "config", "schedplan.yaml", "configuration bundle to render")
 	f.StringVarP(&out, "out", "o", ".", "directory to write the XML files into")
 	f.BoolVar(&force, "force", false, "overwrite existing files")
-	f.IntVar(&containerMB, "container-mb", 1024, "memory of one container, for the Fair Scheduler's minResources")
-	rootCmd.AddCommand(cmd)
+	f.IntVar(&containerMB, "container-mb", pipeline.DefaultRunConfig().ContainerMB, "memory of one container, for the Fair Scheduler's minResources")
+	return cmd
 }

@@ -3,83 +3,130 @@
 package main
 
 import (
+	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"os"
+	"os/signal"
+	"syscall"
 
+	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/pipeline"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 )
 
-// globals are the flags every subcommand shares.
-var globals struct {
-	quiet     bool
-	logFormat string
-	logLevel  string
+// app holds the flags every subcommand shares.
+type app struct {
+	quiet               bool
+	logFormat, logLevel string
 }
 
-var rootCmd = &cobra.Command{
-	Use:   "schedplan",
-	Short: "Offline scheduler planning from historical job logs",
-	Long: `schedplan reads a cluster's job log (Parquet, Arrow IPC, SWIM .tsv or CSV),
+// newRootCmd builds the command tree; every call gives fresh flags.
+func newRootCmd() *cobra.Command {
+	a := &app{}
+	root := &cobra.Command{
+		Use:   "schedplan",
+		Short: "Offline scheduler planning from historical job logs",
+		Long: `schedplan reads a cluster's job log (Parquet, Arrow IPC, SWIM .tsv or CSV),
 derives job sizes, classifies jobs, solves the COSHH capacity LP, tunes
-scheduler settings, computes bounds and validates configurations by simulation.
-
-A trace is a file path or "embedded" (the SWIM Facebook 2009 sample that ships
-inside the binary; "embedded:fb2009-50" is its first 50 jobs).`,
-	SilenceUsage:  true,
-	SilenceErrors: true,
-	PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
-		return setupLogging()
-	},
+scheduler settings, computes bounds and validates configurations by
+simulation. A trace is a file or "embedded" (the SWIM Facebook 2009 sample in
+the binary; "embedded:fb2009-50" is its first 50 jobs). The papers behind it
+are in the README's References.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
+			return a.setupLogging()
+		},
+	}
+	pf := root.PersistentFlags()
+	pf.BoolVarP(&a.quiet, "quiet", "q", false, "no progress bars and only warnings and errors in the log")
+	pf.StringVar(&a.logFormat, "log-format", "text", "log format: text or json")
+	pf.StringVar(&a.logLevel, "log-level", "info", "log level: debug, info, warn or error")
+	root.AddCommand(newDescribeCmd(a), newConvertCmd(a), newSimulateCmd(a), newSweepCmd(a), newClassifyCmd(a),
+		newCapacityCmd(a), newTuneCmd(a), newBoundsCmd(a), newEmitCmd(a), newRunCmd(a))
+	var wrap func(c *cobra.Command)
+	wrap = func(c *cobra.Command) {
+		if run := c.RunE; run != nil {
+			c.RunE = func(cmd *cobra.Command, args []string) error { return cliError(run(cmd, args)) }
+		}
+		for _, sub := range c.Commands() {
+			wrap(sub)
+		}
+	}
+	wrap(root)
+	return root
 }
 
-func init() {
-	pf := rootCmd.PersistentFlags()
-	pf.BoolVarP(&globals.quiet, "quiet", "q", false, "no progress bars and only warnings and errors in the log")
-	pf.StringVar(&globals.logFormat, "log-format", "text", "log format: text or json")
-	pf.StringVar(&globals.logLevel, "log-level", "info", "log level: debug, info, warn or error")
-}
-
-func setupLogging() error {
+func (a *app) setupLogging() error {
 	var level slog.Level
-	if err := level.UnmarshalText([]byte(globals.logLevel)); err != nil {
+	if err := level.UnmarshalText([]byte(a.logLevel)); err != nil {
 		return fmt.Errorf("--log-level: %w", err)
 	}
-	if globals.quiet && level < slog.LevelWarn {
-		level = slog.LevelWarn
+	if a.quiet {
+		level = max(level, slog.LevelWarn)
 	}
 	opts := &slog.HandlerOptions{Level: level}
-	var h slog.Handler
-	switch globals.logFormat {
+	switch a.logFormat {
 	case "text":
-		h = slog.NewTextHandler(os.Stderr, opts)
+		slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, opts)))
 	case "json":
-		h = slog.NewJSONHandler(os.Stderr, opts)
+		slog.SetDefault(slog.New(slog.NewJSONHandler(os.Stderr, opts)))
 	default:
-		return fmt.Errorf("--log-format: %q is not text or json", globals.logFormat)
+		return fmt.Errorf("--log-format: %q is not text or json", a.logFormat)
 	}
-	slog.SetDefault(slog.New(h))
 	return nil
 }
 
 // interactive reports whether progress bars may be drawn: stderr is a
 // terminal and --quiet is off.
-func interactive() bool {
-	return !globals.quiet && term.IsTerminal(int(os.Stderr.Fd()))
+func (a *app) interactive() bool {
+	return !a.quiet && term.IsTerminal(int(os.Stderr.Fd()))
 }
 
-// exitError carries a process exit code other than 1.
+// exitError is an error as the command line words it (msg; "" keeps
+// err's message) with the process's exit status.
 type exitError struct {
 	code int
+	msg  string
 	err  error
 }
 
-func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Error() string { return cmp.Or(e.msg, e.err.Error()) }
+func (e *exitError) Unwrap() error { return e.err }
+
+// cliError words library errors for the command line: a parameter becomes
+// its flag, and errors the user can act on say how.
+func cliError(err error) error {
+	var pe *pipeline.ParamError
+	var tb *pipeline.TooBigError
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, context.Canceled):
+		return &exitError{130, "interrupted: stopped before writing anything more; every file written is whole, and running the same command again resumes", err}
+	case errors.As(err, &pe):
+		return &exitError{1, fmt.Sprintf("--%s %v: %s", pe.Param, pe.Value, pe.Msg), err}
+	case errors.As(err, &tb):
+		return &exitError{1, err.Error() + "; lower --runs or --budget, shard the work, or pass --i-know to run it anyway", err}
+	case errors.Is(err, data.ErrExists):
+		return &exitError{1, err.Error() + " (pass --force to overwrite)", err}
+	case errors.Is(err, pipeline.ErrNoOutputDir):
+		return &exitError{1, "--out: " + err.Error(), err}
+	}
+	return err
+}
 
 func main() {
-	if err := rootCmd.Execute(); err != nil {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-ctx.Done()
+		stop() // a second signal kills at once
+	}()
+	if err := newRootCmd().ExecuteContext(ctx); err != nil {
 		fmt.Fprintln(os.Stderr, "schedplan:", err)
 		var ee *exitError
 		if errors.As(err, &ee) {

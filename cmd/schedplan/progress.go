@@ -15,9 +15,9 @@ type progress struct {
 	bar *progressbar.ProgressBar
 }
 
-func newProgress(name string, total int) *progress {
+func (a *app) newProgress(name string, total int) *progress {
 	p := &progress{}
-	if !interactive() {
+	if !a.interactive() {
 		return p
 	}
 	p.bar = progressbar.NewOptions(total,
@@ -32,34 +32,26 @@ func newProgress(name string, total int) *progress {
 	return p
 }
 
+// with runs f on the bar, if there is one, under the lock.
+func (p *progress) with(f func(b *progressbar.ProgressBar)) {
+	if p.bar != nil {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		f(p.bar)
+	}
+}
+
 // set moves the bar to done of total (total may change).
 func (p *progress) set(done, total int) {
-	if p.bar == nil {
-		return
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if int64(total) != p.bar.GetMax64() {
-		p.bar.ChangeMax(total)
-	}
-	p.bar.Set(done)
+	p.with(func(b *progressbar.ProgressBar) {
+		if int64(total) != b.GetMax64() {
+			b.ChangeMax(total)
+		}
+		b.Set(done)
+	})
 }
 
 // describe renames the bar (e.g. to the current stage).
-func (p *progress) describe(s string) {
-	if p.bar == nil {
-		return
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.bar.Describe(s)
-}
+func (p *progress) describe(s string) { p.with(func(b *progressbar.ProgressBar) { b.Describe(s) }) }
 
-func (p *progress) finish() {
-	if p.bar == nil {
-		return
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.bar.Finish()
-}
+func (p *progress) finish() { p.with(func(b *progressbar.ProgressBar) { b.Finish() }) }

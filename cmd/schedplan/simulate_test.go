@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/pipeline"
 )
 
 // End to end: the CLI reproduces schedsim's mean sojourn times on the
@@ -19,7 +20,7 @@ func TestSimulateParityCLI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err, out)
 	}
-	var rep simulateReport
+	var rep pipeline.SimulateReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatal(err, out)
 	}
@@ -51,7 +52,7 @@ func TestSimulateRunsDeterministic(t *testing.T) {
 	if a == c {
 		t.Error("different seeds give the same results")
 	}
-	var rep simulateReport
+	var rep pipeline.SimulateReport
 	if err := json.Unmarshal([]byte(a), &rep); err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +108,8 @@ func TestSimulateBadFlags(t *testing.T) {
 		{[]string{"--uniform", "2"}, "[0, 1]"},
 		{[]string{"--sigma", "-1"}, "sigma"},
 		{[]string{"--runs", "0"}, "--runs"},
-		{[]string{"--capacity", "0"}, "capacity"},
+		{[]string{"--capacity", "-1"}, "--capacity"},
+		{[]string{"--capacity", "NaN"}, "--capacity"},
 		{[]string{"--out", "x.unknown"}, "--out"},
 	} {
 		_, err := runCmd(t, []string{"simulate"}, append([]string{"-t", "embedded:fb2009-50"}, tc.args...)...)
@@ -149,7 +151,7 @@ func TestSweepShardMerge(t *testing.T) {
 	if tab.Len() != 3*2*3*2 {
 		t.Errorf("%d rows, want 36", tab.Len())
 	}
-	if _, err := runCmd(t, []string{"sweep", "merge"}, "--out", filepath.Join(dir, "dup.parquet"), parts[0], parts[0]); err == nil || !strings.Contains(err.Error(), "overlapping") {
+	if _, err := runCmd(t, []string{"sweep", "merge"}, "--out", filepath.Join(dir, "dup.parquet"), parts[0], parts[0]); err == nil || !strings.Contains(err.Error(), "given twice") {
 		t.Errorf("overlapping parts: %v", err)
 	}
 	for _, bad := range [][]string{{"--shard", "4/4"}, {"--shard", "x"}, {"--experiment", "nope"}, {"--sigmas", "-1"}} {

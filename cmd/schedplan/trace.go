@@ -7,76 +7,114 @@ import (
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/pipeline"
 	"github.com/spf13/cobra"
 )
 
 // traceFlags are the flags of every subcommand that reads a job log.
 type traceFlags struct {
-	trace   string
-	format  string
-	mapping string
-	strict  bool
-	dn      float64
-	load    float64
+	trace, format, mapping string
+	strict                 bool
+	dn, load               float64
 }
 
 func (t *traceFlags) register(cmd *cobra.Command) {
+	d := pipeline.DefaultRunConfig()
 	f := cmd.Flags()
-	f.StringVarP(&t.trace, "trace", "t", "embedded", `job log: a .parquet, .arrow, .arrows (Arrow stream), .tsv or .csv file, or "embedded[:NAME]"`)
+	f.StringVarP(&t.trace, "trace", "t", d.Trace, `job log: a .parquet, .arrow, .arrows (Arrow stream), .tsv or .csv file, or "embedded[:NAME]"`)
 	f.StringVar(&t.format, "format", "", "input format (parquet, arrow, arrow-stream, tsv, csv); default: from the file name")
 	f.StringVar(&t.mapping, "map", "", "column mapping canonical=source,... (e.g. submit_time=ts,user=owner; time units as submit_time=ts:ms)")
 	f.BoolVar(&t.strict, "strict", false, "reject unsorted submit times instead of sorting them")
-	f.Float64Var(&t.dn, "dn", 4, "d/n: disk over network bandwidth, for sizes derived from bytes")
-	f.Float64Var(&t.load, "load", 0.9, "offered load that sizes derived from bytes are normalised to")
+	f.Float64Var(&t.dn, "dn", d.Sizes.DN, "d/n: disk over network bandwidth, for sizes derived from bytes")
+	f.Float64Var(&t.load, "load", d.Sizes.Load, "offered load that sizes derived from bytes are normalised to")
+}
+
+// readOptions returns the reader options the flags set.
+func (t *traceFlags) readOptions() (data.ReadOptions, error) {
+	opt := data.ReadOptions{Format: data.Format(t.format), Strict: t.strict, Warn: func(msg string) { slog.Warn(msg) }}
+	if t.mapping != "" {
+		m, err := data.ParseMapping(t.mapping)
+		if err != nil {
+			return opt, fmt.Errorf("--map: %w", err)
+		}
+		opt.Map = m
+	}
+	return opt, nil
 }
 
 // read loads the job log.
 func (t *traceFlags) read() (*data.Jobs, error) {
-	opt := data.ReadOptions{
-		Format: data.Format(t.format),
-		Strict: t.strict,
-		Warn:   func(msg string) { slog.Warn(msg) },
-	}
-	if t.mapping != "" {
-		m, err := data.ParseMapping(t.mapping)
-		if err != nil {
-			return nil, fmt.Errorf("--map: %w", err)
-		}
-		opt.Map = m
+	opt, err := t.readOptions()
+	if err != nil {
+		return nil, err
 	}
 	return data.Open(t.trace, opt)
 }
 
-// sizeOptions returns the size-derivation options the flags set.
-func (t *traceFlags) sizeOptions() estimate.SizeOptions {
-	return estimate.SizeOptions{DN: t.dn, Load: t.load}
+// sizeOptions returns the size-derivation options the flags set, checked.
+func (t *traceFlags) sizeOptions() (estimate.SizeOptions, error) {
+	opt := estimate.SizeOptions{DN: t.dn, Load: t.load}
+	return opt, pipeline.CheckSizeOptions(opt)
 }
 
-// readClusterSized loads the job log and derives every job's size in
-// container-seconds of the cluster spec (see estimate.ContainerSeconds): the
-// unit in which classes' execution rates μ and the COSHH LP are computed.
-func (t *traceFlags) readClusterSized(spec *cluster.Spec) (*data.Jobs, []float64, error) {
-	j, err := t.read()
-	if err != nil {
-		return nil, nil, err
-	}
-	sizes, src, err := estimate.Sizes(j, t.sizeOptions())
-	if err != nil {
-		return nil, nil, err
-	}
-	return j, estimate.ContainerSeconds(sizes, src, t.sizeOptions(), spec.Capacity()), nil
+// sized is a job log with its sizes.
+type sized struct {
+	jobs  *data.Jobs
+	sizes []float64
+	src   estimate.Source
+	opt   estimate.SizeOptions
 }
 
 // readSized loads the job log and derives every job's size.
-func (t *traceFlags) readSized() (*data.Jobs, []float64, error) {
+func (t *traceFlags) readSized() (*sized, error) {
+	opt, err := t.sizeOptions()
+	if err != nil {
+		return nil, err
+	}
 	j, err := t.read()
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	sizes, src, err := estimate.Sizes(j, t.sizeOptions())
+	sizes, src, err := estimate.Sizes(j, opt)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	slog.Debug("sizes derived", "trace", j.Source, "jobs", j.Len(), "source", src)
-	return j, sizes, nil
+	return &sized{j, sizes, src, opt}, nil
+}
+
+// containerSeconds returns the sizes in container-seconds of the cluster
+// spec (estimate.ContainerSeconds): the unit of the classes' execution rates
+// μ and of the COSHH LP.
+func (s *sized) containerSeconds(spec *cluster.Spec) []float64 {
+	return estimate.ContainerSeconds(s.sizes, s.src, s.opt, spec.Capacity())
+}
+
+// windowFlags place a fluid simulation: the cluster spec (users' weights;
+// the capacity in the units of the sizes) and the window of the log.
+type windowFlags struct {
+	cluster, window string
+	capacity, split float64
+}
+
+func (w *windowFlags) register(cmd *cobra.Command, window string) {
+	d := pipeline.DefaultRunConfig()
+	f := cmd.Flags()
+	f.StringVar(&w.cluster, "cluster", d.Cluster, `cluster spec (YAML): users' weights, and the capacity; "default" is the six-resource cluster of Rasooli and Down's COSHH (Table 3)`)
+	f.Float64Var(&w.capacity, "capacity", 0, "fluid server capacity in the units of the sizes (0: 1 for sizes normalised to a load, else the cluster spec's containers)")
+	f.Float64Var(&w.split, "split", d.Split, "fraction of the jobs (by submit time) that tune; the rest validate")
+	f.StringVar(&w.window, "window", window, "jobs to use: all, tune or validate (see --split)")
+}
+
+// load reads the trace and prepares the window at the capacity of the
+// cluster spec (or --capacity).
+func (w *windowFlags) load(tf *traceFlags) (*pipeline.Window, error) {
+	spec, err := cluster.LoadSpec(w.cluster)
+	if err != nil {
+		return nil, fmt.Errorf("--cluster: %w", err)
+	}
+	s, err := tf.readSized()
+	if err != nil {
+		return nil, err
+	}
+	return pipeline.OpenWindow(s.jobs, s.sizes, s.src, s.opt, spec, w.capacity, w.split, w.window)
 }

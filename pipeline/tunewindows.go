@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"slices"
 
@@ -44,7 +43,7 @@ type TuneReport struct {
 	Compare    []Comparison `json:"compare"`
 	Robustness []RobustRow  `json:"robustness"`
 	// Improvement is 1 − tuned/best-baseline mean response on the validation
-	// window, the baselines being the paper's default and Fair; negative when
+	// window, the baselines being Hu et al.'s default and Fair; negative when
 	// the tuned configuration is worse.
 	Improvement float64 `json:"validation_improvement"`
 	// CV is the cross-validated search: folds, every candidate's fold
@@ -56,21 +55,18 @@ type TuneReport struct {
 // re-run at (±20%).
 var LoadFactors = []float64{0.8, 1, 1.2}
 
-// Names of the comparison rows.
-const (
-	TunedName      = "tuned las_mq"
-	PaperName      = "paper default las_mq"
-	FirstGuessName = "first guess las_mq"
-	FairName       = "fair"
-)
+// DefaultLASMQName names the baseline LAS_MQ in tables: Hu et al.'s
+// trace-simulation setting (sim.DefaultLASMQ).
+const DefaultLASMQName = "las_mq default (Hu et al.)"
 
 // TuneLASMQWindows tunes LAS_MQ on the tuning window of jobs by rolling-
 // origin cross-validation (TuneCV) and validates it on the rest: the
-// deployed configuration, the paper's default, the first guess and Fair —
+// deployed configuration, Hu et al.'s default, the first guess and Fair —
 // then the choice (when it is not the deployed one), the current
-// scheduler, plain LAS and PS — on both windows, and the robustness rows at
-// ±20% load.
-func TuneLASMQWindows(jobs []sim.Job, capacity float64, split Split, opt TuneOptions) (*TuneReport, error) {
+// scheduler, plain LAS and PS — on both windows (the tuning window's score
+// being the fold mean), and the robustness rows at ±20% load. Every
+// simulation runs on the fluid resolution.
+func TuneLASMQWindows(ctx context.Context, jobs []sim.Job, capacity float64, split Split, opt TuneOptions) (*TuneReport, error) {
 	tuneJobs, valJobs := split.Windows(jobs)
 	if opt.Sizes == nil {
 		opt.Sizes = make([]float64, len(tuneJobs))
@@ -78,74 +74,80 @@ func TuneLASMQWindows(jobs []sim.Job, capacity float64, split Split, opt TuneOpt
 			opt.Sizes[i] = j.Size
 		}
 	}
-	cv, err := TuneCV(context.Background(), tuneJobs, capacity, opt, SimulateWindows(capacity))
+	cv, err := TuneCV(ctx, tuneJobs, capacity, opt, SimulateWindows(nil, capacity))
 	if err != nil {
 		return nil, err
 	}
 	res := cv.TuneResult(opt.Sizes)
 	rep := &TuneReport{Split: split, Capacity: capacity, Result: res, Best: res.Best.Params, CV: cv}
-	type config struct {
-		name, spec string
-		cand       int // index in cv.Candidates, −1: none
-	}
-	configs := []config{
-		{TunedName, res.Best.Params.Spec(), cv.Deployed},
-		{PaperName, PaperDefault.Spec(), -1},
-		{FirstGuessName, res.FirstGuess.Spec(), cv.FGIdx},
-		{FairName, FairSpec, -1},
-	}
+	names := []string{"tuned las_mq", DefaultLASMQName, "first guess las_mq", "fair"}
+	specs := []string{res.Best.Params.Spec(), sim.DefaultLASMQ().Spec(), res.FirstGuess.Spec(), FairSpec}
+	cands := []int{cv.Deployed, -1, cv.FGIdx, -1}
 	if cv.Chosen != cv.Deployed {
-		configs = append(configs, config{"chosen: " + cv.Candidates[cv.Chosen].Label(), cv.Candidates[cv.Chosen].Policy, cv.Chosen})
+		c := &cv.Candidates[cv.Chosen]
+		names, specs, cands = append(names, "chosen: "+c.Label()), append(specs, c.Policy), append(cands, cv.Chosen)
 	}
 	for _, b := range []int{cv.CurrentIdx, cv.LASIdx, cv.PSIdx} {
-		if b >= 0 && cv.Candidates[b].Policy != FairSpec {
-			configs = append(configs, config{cv.Candidates[b].Label(), cv.Candidates[b].Policy, b})
+		if b < 0 || cv.Candidates[b].Policy == FairSpec {
+			continue
 		}
+		c := &cv.Candidates[b]
+		names, specs, cands = append(names, c.Label()), append(specs, c.Policy), append(cands, b)
 	}
-	deadlines, err := sim.PSCompletions(valJobs, capacity)
+	deadlines, err := PSDeadlines(valJobs, capacity)
 	if err != nil {
 		return nil, err
 	}
-	valEv := NewEvaluator(valJobs, capacity)
-	valEv.Deadlines = deadlines
-	for _, c := range configs {
-		cmp := Comparison{Name: c.name, Policy: c.spec}
-		if c.cand < 0 {
-			for i := range cv.Candidates {
-				if cv.Candidates[i].Policy == c.spec || canonicalLASMQ(cv.Candidates[i].Policy) == canonicalLASMQ(c.spec) {
-					c.cand = i
-					break
-				}
-			}
+	// Robustness: the tuned configuration, the default and Fair at ±20% load.
+	robust := []int{0, 1, 3}
+	xs := []*Experiment{{Jobs: valJobs, Capacity: capacity, Deadlines: deadlines, Policies: specs, Runs: 1}}
+	var factors []float64
+	for _, f := range LoadFactors {
+		if f == 1 {
+			continue
 		}
-		if c.cand >= 0 {
-			cmp.Tune = cv.Candidates[c.cand].FoldMean
+		x := &Experiment{Jobs: ScaleSizes(valJobs, f), Capacity: capacity, Runs: 1}
+		for _, c := range robust {
+			x.Policies = append(x.Policies, specs[c])
 		}
-		s, err := valEv.RunSpec(c.spec)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", c.name, err)
+		xs = append(xs, x)
+		factors = append(factors, f)
+	}
+	out, err := RunExperiments(ctx, RunOptions{Workers: opt.Workers}, xs...)
+	if err != nil {
+		return nil, err
+	}
+	for c := range specs {
+		cmp := Comparison{Name: names[c], Policy: specs[c], Validate: ScoreOf(out[0].Policies[c].Summaries[0])}
+		if i := cv.candidateOf(specs[c], cands[c]); i >= 0 {
+			cmp.Tune = cv.Candidates[i].FoldMean
 		}
-		cmp.Validate = ScoreOf(s)
 		rep.Compare = append(rep.Compare, cmp)
 	}
 	base := math.Min(rep.Compare[1].Validate.Mean, rep.Compare[3].Validate.Mean)
 	if base > 0 {
 		rep.Improvement = 1 - rep.Compare[0].Validate.Mean/base
 	}
-	for _, f := range LoadFactors {
-		if f == 1 {
-			continue
-		}
-		ev := valEv.Scaled(f)
-		for _, c := range []Comparison{rep.Compare[0], rep.Compare[1], rep.Compare[3]} {
-			s, err := ev.RunSpec(c.Policy)
-			if err != nil {
-				return nil, err
-			}
-			rep.Robustness = append(rep.Robustness, RobustRow{Name: c.Name, LoadFactor: f, Score: ScoreOf(s)})
+	for k, f := range factors {
+		for i, c := range robust {
+			rep.Robustness = append(rep.Robustness, RobustRow{Name: names[c], LoadFactor: f, Score: ScoreOf(out[1+k].Policies[i].Summaries[0])})
 		}
 	}
 	return rep, nil
+}
+
+// candidateOf returns idx when it is a candidate, else the candidate with
+// the specification (or its canonical LAS_MQ form), else −1.
+func (r *CVResult) candidateOf(spec string, idx int) int {
+	if idx >= 0 {
+		return idx
+	}
+	for i := range r.Candidates {
+		if r.Candidates[i].Policy == spec || canonicalLASMQ(r.Candidates[i].Policy) == canonicalLASMQ(spec) && canonicalLASMQ(spec) != "" {
+			return i
+		}
+	}
+	return -1
 }
 
 // canonicalLASMQ returns the specification of a las_mq policy with its
@@ -156,14 +158,18 @@ func canonicalLASMQ(spec string) string {
 		return ""
 	}
 	m, ok := p.(*sim.LASMQ)
-	if !ok || len(m.Weights) != m.K {
+	if !ok {
 		return ""
+	}
+	w := m.Weights
+	if w == nil {
+		w = sim.DecayWeights(m.K, 1)
 	}
 	d := 1.0
 	if m.K > 1 {
-		d = m.Weights[1]
+		d = w[1]
 	}
-	if !slices.Equal(m.Weights, sim.DecayWeights(m.K, d)) || m.Strict != (d == 0 && m.K > 1) {
+	if !slices.Equal(w, sim.DecayWeights(m.K, d)) || m.Strict != (d == 0 && m.K > 1) {
 		return ""
 	}
 	return LASMQParams{K: m.K, Alpha0: m.Alpha0, P: m.P, Decay: d, Order: m.Order}.canonical().Spec()
@@ -199,4 +205,16 @@ func (r *CVResult) TuneResult(sizes []float64) *TuneResult {
 	}
 	res.Reference = r.Candidates[r.CurrentIdx].FoldMean
 	return res
+}
+
+// ScaleSizes returns a copy of jobs with every size and estimate multiplied
+// by f: the offered load times f.
+func ScaleSizes(jobs []sim.Job, f float64) []sim.Job {
+	out := make([]sim.Job, len(jobs))
+	for i, j := range jobs {
+		j.Size *= f
+		j.Estimate *= f
+		out[i] = j
+	}
+	return out
 }

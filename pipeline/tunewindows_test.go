@@ -46,14 +46,13 @@ func TestBoundsHoldOnRandomTraces(t *testing.T) {
 		if b.FSPMissed != 0 {
 			t.Errorf("seed %d: FSP with exact sizes missed %d PS deadlines", seed, b.FSPMissed)
 		}
-		ev := NewEvaluator(jobs, 1)
-		for _, spec := range sim.PolicyNames() {
-			s, err := ev.RunSpec(spec)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if s.Response.Mean < b.SRPTMean*(1-eps) {
-				t.Errorf("seed %d: %s mean %v below the SRPT lower bound %v", seed, spec, s.Response.Mean, b.SRPTMean)
+		res, err := (&Experiment{Jobs: jobs, Capacity: 1, Policies: sim.PolicyNames(), Runs: 1}).Run(context.Background(), RunOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range res.Policies {
+			if m := p.Summaries[0].Response.Mean; m < b.SRPTMean*(1-eps) {
+				t.Errorf("seed %d: %s mean %v below the SRPT lower bound %v", seed, p.Policy, m, b.SRPTMean)
 			}
 		}
 		if b.Gap(b.SRPTMean) != 0 || b.Gap(2*b.SRPTMean) != 1 {
@@ -74,7 +73,7 @@ func TestTunedAlpha0SeparatesBimodalSizes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := TuneLASMQWindows(jobs, 1, split, TuneOptions{Budget: 200})
+	rep, err := TuneLASMQWindows(context.Background(), jobs, 1, split, TuneOptions{Budget: 200})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +85,7 @@ func TestTunedAlpha0SeparatesBimodalSizes(t *testing.T) {
 	}
 	tuned, def := rep.Compare[0], rep.Compare[1]
 	if !(tuned.Validate.Mean < def.Validate.Mean) {
-		t.Errorf("tuned %v does not beat the paper default %v on the validation window", tuned.Validate.Mean, def.Validate.Mean)
+		t.Errorf("tuned %v does not beat Hu et al.'s default %v on the validation window", tuned.Validate.Mean, def.Validate.Mean)
 	}
 	t.Logf("bimodal: tuned %v: validation mean %.3f, default %.3f, fair %.3f", b, tuned.Validate.Mean, def.Validate.Mean, rep.Compare[3].Validate.Mean)
 }
@@ -116,7 +115,7 @@ func TestTuneEmbeddedTrace(t *testing.T) {
 	if split.TuneJobs+split.ValidJobs != len(jobs) || split.TuneJobs < 4000 {
 		t.Fatalf("split %+v", split)
 	}
-	rep, err := TuneLASMQWindows(jobs, 1, split, TuneOptions{Budget: 150})
+	rep, err := TuneLASMQWindows(context.Background(), jobs, 1, split, TuneOptions{Budget: 150})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +150,7 @@ func BenchmarkTune500(b *testing.B) {
 	start := time.Now()
 	n, sims := 0, 0
 	for i := 0; i < b.N; i++ {
-		res, err := TuneCV(context.Background(), tuneJobs, 1, TuneOptions{Budget: 500, Folds: 5}, SimulateWindows(1))
+		res, err := TuneCV(context.Background(), tuneJobs, 1, TuneOptions{Budget: 500, Folds: 5}, SimulateWindows(nil, 1))
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"strconv"
 
 	"github.com/schedplan/schedplan/cluster/sim"
 
@@ -25,20 +24,8 @@ type LASMQParams struct {
 	Order  sim.LevelOrder `json:"order,omitempty"`
 }
 
-// PaperDefault is the configuration seed 000 uses in its experiments:
-// k = 10, α_0 = 100, p = 10 (equal queue weights, as the paper gives none).
-var PaperDefault = LASMQParams{K: 10, Alpha0: 100, P: 10, Decay: 1}
-
-// Thresholds returns the K−1 demotion thresholds.
-func (c LASMQParams) Thresholds() []float64 {
-	t := make([]float64, max(0, c.K-1))
-	a := c.Alpha0
-	for i := range t {
-		t[i] = a
-		a *= c.P
-	}
-	return t
-}
+// Thresholds returns the K−1 demotion thresholds α_0, p·α_0, ….
+func (c LASMQParams) Thresholds() []float64 { return c.Policy().Thresholds() }
 
 // Weights returns the K queue weights, highest-priority queue first. With
 // Decay = 0 they are 1, 0, 0, ... and the policy runs in strict mode.
@@ -51,35 +38,25 @@ func (c LASMQParams) Policy() *sim.LASMQ {
 
 // Spec returns the policy specification that sim.ParsePolicy (and the
 // CLI's --policy) reads.
-func (c LASMQParams) Spec() string {
-	return fmt.Sprintf("las_mq:k=%d,alpha0=%s,p=%s,decay=%s", c.K, fmtG(c.Alpha0), fmtG(c.P), fmtG(c.Decay)) + orderParam(c.Order)
-}
-
-// orderParam is the spec parameter of an in-level order ("" for FIFO, the
-// default).
-func orderParam(o sim.LevelOrder) string {
-	if o == "" || o == sim.OrderFIFO {
-		return ""
-	}
-	return ",order=" + string(o)
-}
-
-func fmtG(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+func (c LASMQParams) Spec() string { return c.Policy().Spec() }
 
 // Strict reports whether the configuration is strict priority.
 func (c LASMQParams) Strict() bool { return c.Decay == 0 }
 
 // Config returns the bundle form of the parameters.
-func (c LASMQParams) Config() *LASMQConfig {
-	return &LASMQConfig{K: c.K, Alpha0: c.Alpha0, P: c.P, Thresholds: c.Thresholds(), Weights: c.Weights(), Strict: c.Strict(), Order: c.Order}
-}
+func (c LASMQParams) Config() *LASMQConfig { return ConfigOf(c.Policy()) }
 
 func (c LASMQParams) String() string {
 	s := fmt.Sprintf("k=%d alpha0=%.4g p=%.4g decay=%.4g", c.K, c.Alpha0, c.P, c.Decay)
-	if o := orderParam(c.Order); o != "" {
-		s += " " + o[1:]
+	if c.Order != "" && c.Order != sim.OrderFIFO {
+		s += " order=" + string(c.Order)
 	}
 	return s
+}
+
+// ScoreOf reduces a summary to what tuning compares.
+func ScoreOf(s sim.Summary) Score {
+	return Score{Mean: s.Response.Mean, P99: s.Response.P99, P99Slowdown: s.Slowdown.P99, MeanSlowdown: s.Slowdown.Mean, Missed: s.MissedShare}
 }
 
 // Score is what a simulation says of one configuration on one window:

@@ -1,0 +1,80 @@
+package task
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// cpuTime is the process's user + system CPU time: on a shared machine it
+// measures a run's work better than the wall clock.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// largeWorkload is issue 12's scale: 100,000 map-reduce jobs averaging 100
+// tasks (80 maps on 1 container, 20 reduces on 2, counts uniform around
+// those means) with skewed durations (mean 30 s maps, 60 s reduces), 20
+// users in 4 queues, Poisson arrivals at load 0.9 on 1,000 machines of 10
+// containers.
+func largeWorkload() ([]Job, *Cluster) {
+	cl := Uniform(1000, 10)
+	rng := rand.New(rand.NewPCG(12, 12))
+	const n = 100000
+	shapes := make([]Shape, n)
+	work := 0.0
+	for i := range shapes {
+		m, r := 1+rng.IntN(159), rng.IntN(41)
+		shapes[i] = Shape{MapTasks: m, ReduceTasks: r, MapSeconds: 30 * float64(m), ReduceSeconds: 60 * float64(r),
+			User: fmt.Sprintf("u%d", rng.IntN(20)), Queue: string(rune('a' + rng.IntN(4)))}
+		work += 30*float64(m) + 2*60*float64(r)
+	}
+	t := 0.0
+	for i := range shapes {
+		t += rng.ExpFloat64() * work / n / (0.9 * cl.Rate())
+		shapes[i].Arrival = t
+	}
+	jobs, err := Synthesize(shapes, SynthOptions{Skew: 0.5, Seed: 12})
+	if err != nil {
+		panic(err)
+	}
+	return jobs, cl
+}
+
+var large = sync.OnceValues(largeWorkload)
+
+// BenchmarkLarge runs issue 12's benchmark (≈10 M task events; target ≤
+// 20 s per policy on one core) and reports the wall and CPU seconds per
+// run and the scheduling overhead per decision (wall-clock ns, which a
+// busy machine inflates). Run with -bench Large -benchtime 1x.
+func BenchmarkLarge(b *testing.B) {
+	jobs, cl := large()
+	for _, spec := range []string{"fifo", "fair", "capacity:queues=a:40/b:30/c:20/d:10,ulf=2", "las_mq:limit=0"} {
+		b.Run(spec, func(b *testing.B) {
+			p, err := ParsePolicy(spec)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var s Simulator
+			var r *Result
+			c0 := cpuTime()
+			for b.Loop() {
+				if r, err = s.Run(jobs, cl, p, Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(r.Tasks), "tasks")
+			b.ReportMetric(float64(r.Events), "events")
+			b.ReportMetric(r.OverheadPerDecision(), "ns/decision")
+			b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/run")
+			b.ReportMetric((cpuTime()-c0).Seconds()/float64(b.N), "cpu-s/run")
+		})
+	}
+}

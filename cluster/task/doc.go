@@ -1,0 +1,95 @@
+// Package task is the task-level resolution of schedplan's one simulation
+// core (the fluid resolution is package sim, whose metrics types it
+// reuses). It imports nothing of schedplan's but cluster/sim.
+//
+// # Model
+//
+// A [Job] is a sequence of stages (map, then reduce, …) of tasks; a task
+// has a base duration and holds some containers while it runs (seed 000
+// gives reduce tasks 2). The tasks of a stage become runnable when a
+// slow-start fraction of the previous stage's tasks has completed
+// ([Options].SlowStart, Hadoop's mapreduce.job.reduce.slowstart.completedmaps;
+// the default 1 is seed 000's stage barrier); a task started early cannot
+// finish before the previous stage has. Jobs are plain structs, so they can
+// be built from a job log, from a tasks table, or by [Synthesize] from task
+// counts and task-seconds (or a size) with a seeded skew, so that one trace
+// drives both resolutions.
+//
+// A [Cluster] is machine types (count, containers per machine, exec_rate,
+// node label); a task of base duration d runs d/exec_rate seconds. The
+// scheduler assigns free containers at every event (arrival, task end) or,
+// with a heartbeat interval, at each node's heartbeat, at most MaxAssign
+// per heartbeat, as YARN's NodeManagers ask. Tasks are not preempted.
+//
+// # Engine
+//
+// [Simulator.Run] is event-driven: the arrivals are a sorted slice, task
+// ends and heartbeats are binary heaps, and at events the machines with
+// free containers of each type are a heap by number (so a round touches
+// only machines that can take work). A round offers machine types fastest
+// first, a type's machines lowest-numbered first, and asks the [Policy]
+// which job gets the next container of that machine. A pick whose next
+// task does not fit reserves the machine for the job (YARN's reservation).
+// The engine's own cost is O(log n) per task start and end (n: running
+// tasks or free machines) plus O(types) per round.
+//
+// # Policies
+//
+// Policies see the [State] (ready, running, completed tasks, service and
+// progress of every job, machines' free containers) and keep only their own
+// order, so no event loops over all jobs or all machines. Costs per
+// decision (a Pick) and per notification (a task start or end of a job),
+// for n jobs in the system:
+//
+//   - FIFO: a heap of the jobs with ready tasks by arrival; O(log n).
+//   - SRPT, LAS: the same heap keyed by estimated remaining work or by
+//     attained service, refreshed at the job's own task starts and ends;
+//     O(log n).
+//   - FSP: the heap keyed by virtual finish tag (static), plus the virtual
+//     PS's departures in a second heap; O(log n) amortised.
+//   - Fair: per parent queue a heap of its children with ready tasks, per
+//     leaf a heap of its runnable jobs; O(d log Q + log n) for depth d and
+//     Q queues (a notification re-keys the job's path). maxRunningApps
+//     admissions cost O(leaves under the limited queue) per completion.
+//   - Capacity: the children with ready tasks of each queue on the walked
+//     path are sorted by used/guaranteed capacity (insertion sort: there
+//     are few), O(Σ c²) for c children per level at worst;
+//     a leaf keeps its active users in a heap by their first job and each
+//     user its jobs FIFO, so user limits skip users, not jobs; a
+//     notification is O(d + log n).
+//   - LAS_MQ: K per-queue heaps (order by remaining containers or by entry),
+//     a heap of demotion times (exact: between a job's events its service
+//     estimate is linear, or a ratio of linear functions when stage-aware,
+//     and its crossing time has a closed form), a ring for the even
+//     leftover; O(K + log n) per decision, O(log n) per notification.
+//
+// Measured on issue 12's benchmark (BenchmarkLarge: 100,000 jobs, 10 M
+// tasks, 1,000 machines of 10 containers), a run costs about 4–5 CPU
+// seconds per policy (FIFO, Fair, Capacity, LAS_MQ).
+//
+// Policies are registered by name (registry.go) and built from
+// specifications with the grammar of package sim's: [ParsePolicy]("fifo"),
+// "fair:pool=user", "capacity:queues=a:60:100/b:40", "las_mq:k=10,alpha0=100,p=10",
+// "srpt", "fsp", "las". Fair and Capacity take their queue trees as plain
+// structs ([FairQueue], [CapacityQueue]); a YAML or XML loader converts
+// into them.
+//
+// # Metrics
+//
+// A [Result] holds completion times, busy container-seconds and a
+// utilisation series per machine type, and the scheduling overhead (wall
+// time of the scheduling rounds per decision). Per-job responses and
+// slowdowns, with per-user and per-queue aggregates and PS-deadline
+// columns, use package sim's [sim.Metrics] on [FluidJobs] at the cluster's
+// total rate, so slowdown is response / (work / Cluster.Rate()) as in the
+// fluid core, and the fluid PS completion times ([PSDeadlines]) are
+// lower-bound-like references for the task level (no task granularity, no
+// stage barriers there).
+//
+// # Invariants
+//
+// [Checker] is an [Observer] that verifies every run of the tests: no
+// container double-booked, no machine above its containers, no task of a
+// later stage before its job's slow-start point, every task run once and
+// ended on time, and work conservation for work-conserving policies.
+package task

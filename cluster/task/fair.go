@@ -1,0 +1,464 @@
+package task
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// FairQueue is a queue (pool) of the Hadoop Fair Scheduler, as an
+// allocation file (fair-scheduler.xml) declares it. Resources are in
+// containers.
+type FairQueue struct {
+	Name string
+	// Weight is the queue's share weight (≤ 0 means 1).
+	Weight float64
+	// MinShare (minResources) is the containers the queue is guaranteed
+	// while it has demand; MaxShare (maxResources) the most it may hold
+	// (0: no limit).
+	MinShare, MaxShare int
+	// MaxRunningApps limits the running jobs in the queue's subtree (0: no
+	// limit); the others wait, in submission order.
+	MaxRunningApps int
+	// FIFO orders the queue's jobs by submission (schedulingPolicy fifo);
+	// otherwise they share fairly by weight (fair; drf is the same with
+	// one resource).
+	FIFO     bool
+	Children []FairQueue
+}
+
+// Fair is the Hadoop Fair Scheduler at task level: a tree of queues (Root
+// is the root queue; its Name is ignored). At each decision the scheduler
+// walks from the root to a leaf, choosing at every level the child first
+// in FairSharePolicy's order, then the leaf's first job:
+//
+//  1. children below their min share (usage < min(MinShare, demand)) come
+//     first, by smallest usage / min(MinShare, demand) — the largest
+//     deficit ratio;
+//  2. then by smallest usage / weight;
+//  3. then in configuration order (jobs: by submission).
+//
+// Demand is containers held plus containers the ready tasks of the runnable
+// jobs need. A child whose chosen task would push it or an ancestor above
+// MaxShare is skipped (FairScheduler.fitsInMaxShare). Jobs within a leaf
+// are ordered by containers held / job weight (fair) or by submission
+// (FIFO). Jobs map to leaves by Job.Queue: a path such as "root.a.b" or
+// "a.b"; empty, it is root.<user> with UserQueues (userAsDefaultQueue,
+// "." in user names becomes "_dot_") or root.default (see Placement for
+// one pool per user or a single pool); a queue missing from the tree is
+// created with weight 1 and no limits (placement rules with
+// create="true"). Preemption is not modelled.
+//
+// Each parent keeps its eligible children (ready tasks, below MaxShare) in
+// a heap and each leaf its jobs with ready tasks in a heap: a decision
+// costs O(d log Q + log n) for depth d and Q queues, and so does every
+// task start or end (the keys along the job's path change).
+type Fair struct {
+	Base
+	Root FairQueue
+	// Placement maps jobs to leaves (default: by Job.Queue).
+	Placement Placement
+	// UserQueues sends a job without a queue to root.<user> rather than
+	// root.default (userAsDefaultQueue), with PlaceByQueue.
+	UserQueues bool
+	// DefaultFIFO makes the queues created for jobs order their jobs by
+	// submission (defaultQueueSchedulingPolicy fifo).
+	DefaultFIFO bool
+
+	s      *State
+	qs     []fq
+	qk     heapKeys // queue keys (child order within the parent)
+	ak     heapKeys // job keys (order within the leaf)
+	leafOf []int32  // per job
+	run    []bool   // per job: runnable
+	cUse   []int64  // per job: containers held, as added to the tree
+	cRC    []int64  // per job: ready containers, as added
+	cRN    []int32  // per job: ready tasks, as added
+	skipQ  []int32
+	skipA  []int32
+	wc     bool
+}
+
+// Placement is how Fair maps jobs to leaf queues.
+type Placement int
+
+const (
+	PlaceByQueue  Placement = iota // Job.Queue (see Fair)
+	PlaceByUser                    // root.<user>: one pool per user
+	PlaceInDefault                 // root.default: one pool
+)
+
+// fq is a queue's configuration and state.
+type fq struct {
+	name     string
+	parent   int32
+	children []int32
+	weight   float64
+	minShare int64
+	maxShare int64 // 0: none
+	maxApps  int   // 0: none
+	fifo     bool
+	leaf     bool
+
+	usage   int64 // containers held
+	readyC  int64 // containers of ready tasks of runnable jobs
+	readyN  int   // ready tasks of runnable jobs
+	apps    int   // runnable, unfinished jobs in the subtree
+	kids    iheap // eligible children (parents)
+	jobs    iheap // runnable jobs with ready tasks (leaves)
+	waiting []int32
+	waitH   int
+}
+
+func (*Fair) Name() string { return "fair" }
+
+// WorkConserving is true when no queue has a MaxShare (jobs held back by
+// MaxRunningApps are not eligible).
+func (f *Fair) WorkConserving() bool { return f.wc }
+
+// Eligible reports whether job j is runnable (MaxRunningApps).
+func (f *Fair) Eligible(j int) bool { return f.run[j] }
+
+func (f *Fair) Start(s *State) error {
+	f.s = s
+	f.qs = f.qs[:0]
+	f.wc = true
+	if err := f.add(f.Root, -1, "root"); err != nil {
+		return err
+	}
+	jobs := s.Jobs()
+	n := len(jobs)
+	f.leafOf = resize(f.leafOf, n)
+	for j := range jobs {
+		l, err := f.place(&jobs[j])
+		if err != nil {
+			return fmt.Errorf("job %d: %v", j+1, err)
+		}
+		f.leafOf[j] = l
+	}
+	f.qk.reset(len(f.qs))
+	f.ak.reset(n)
+	for i := range f.qs {
+		f.qs[i].kids.init(&f.qk)
+		f.qs[i].jobs.init(&f.ak)
+	}
+	f.run = resizeBool(f.run, n)
+	f.cUse = resize(f.cUse, n)
+	f.cRC = resize(f.cRC, n)
+	f.cRN = resize(f.cRN, n)
+	clear(f.cUse)
+	clear(f.cRC)
+	clear(f.cRN)
+	return nil
+}
+
+func (f *Fair) add(c FairQueue, parent int32, name string) error {
+	switch {
+	case math.IsNaN(c.Weight) || math.IsInf(c.Weight, 0):
+		return fmt.Errorf("fair: queue %s: weight %v is not finite", name, c.Weight)
+	case c.MinShare < 0 || c.MaxShare < 0 || c.MaxRunningApps < 0:
+		return fmt.Errorf("fair: queue %s: negative minShare, maxShare or maxRunningApps", name)
+	case c.MaxShare > 0 && c.MinShare > c.MaxShare:
+		return fmt.Errorf("fair: queue %s: min share %d above max share %d", name, c.MinShare, c.MaxShare)
+	}
+	w := c.Weight
+	if w <= 0 {
+		w = 1
+	}
+	i := int32(len(f.qs))
+	f.qs = append(f.qs, fq{name: name, parent: parent, weight: w, minShare: int64(c.MinShare),
+		maxShare: int64(c.MaxShare), maxApps: c.MaxRunningApps, fifo: c.FIFO, leaf: len(c.Children) == 0})
+	if c.MaxShare > 0 {
+		f.wc = false
+	}
+	if parent >= 0 {
+		f.qs[parent].children = append(f.qs[parent].children, i)
+	}
+	if err := checkChildren(name, len(c.Children), func(k int) string { return c.Children[k].Name }); err != nil {
+		return err
+	}
+	for _, ch := range c.Children {
+		if err := f.add(ch, i, name+"."+ch.Name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkChildren checks the names of a queue's children: non-empty,
+// without '.', distinct.
+func checkChildren(parent string, n int, name func(int) string) error {
+	seen := map[string]bool{}
+	for k := range n {
+		c := name(k)
+		if c == "" || strings.Contains(c, ".") {
+			return fmt.Errorf("queue %s: child name %q is empty or contains '.'", parent, c)
+		}
+		if seen[c] {
+			return fmt.Errorf("queue %s: two children named %q", parent, c)
+		}
+		seen[c] = true
+	}
+	return nil
+}
+
+// place returns the leaf of a job, creating missing queues.
+func (f *Fair) place(j *Job) (int32, error) {
+	path := strings.TrimSpace(j.Queue)
+	switch f.Placement {
+	case PlaceByUser:
+		path = strings.ReplaceAll(j.User, ".", "_dot_")
+		if path == "" {
+			path = "default"
+		}
+	case PlaceInDefault:
+		path = "default"
+	}
+	if path == "" {
+		if f.UserQueues && j.User != "" {
+			path = strings.ReplaceAll(j.User, ".", "_dot_")
+		} else {
+			path = "default"
+		}
+	}
+	path = strings.TrimPrefix(path, "root.")
+	if path == "root" {
+		return -1, fmt.Errorf("jobs cannot be submitted to the root queue")
+	}
+	q := int32(0)
+	for _, part := range strings.Split(path, ".") {
+		if part == "" {
+			return -1, fmt.Errorf("queue %q has an empty name part", j.Queue)
+		}
+		next := int32(-1)
+		for _, c := range f.qs[q].children {
+			if f.qs[c].name == f.qs[q].name+"."+part {
+				next = c
+				break
+			}
+		}
+		if next < 0 {
+			if f.qs[q].leaf && q != 0 {
+				return -1, fmt.Errorf("cannot create queue %s.%s under leaf queue %s", f.qs[q].name, part, f.qs[q].name)
+			}
+			next = int32(len(f.qs))
+			f.qs = append(f.qs, fq{name: f.qs[q].name + "." + part, parent: q, weight: 1, leaf: true, fifo: f.DefaultFIFO})
+			f.qs[q].children = append(f.qs[q].children, next)
+			f.qs[q].leaf = false
+		}
+		q = next
+	}
+	if !f.qs[q].leaf {
+		return -1, fmt.Errorf("queue %s is a parent queue; jobs go to leaf queues", f.qs[q].name)
+	}
+	return q, nil
+}
+
+// canRun reports whether a job of leaf l may run (MaxRunningApps on its
+// path).
+func (f *Fair) canRun(l int32) bool {
+	for q := l; q >= 0; q = f.qs[q].parent {
+		if m := f.qs[q].maxApps; m > 0 && f.qs[q].apps >= m {
+			return false
+		}
+	}
+	return true
+}
+
+func (f *Fair) Arrive(j int) {
+	l := f.leafOf[j]
+	if f.canRun(l) {
+		f.makeRunnable(int32(j))
+		return
+	}
+	f.qs[l].waiting = append(f.qs[l].waiting, int32(j))
+}
+
+func (f *Fair) makeRunnable(j int32) {
+	f.run[j] = true
+	for q := f.leafOf[j]; q >= 0; q = f.qs[q].parent {
+		f.qs[q].apps++
+	}
+	f.sync(j)
+}
+
+func (f *Fair) Released(j, _ int) { f.sync(int32(j)) }
+func (f *Fair) Started(t TaskRef) { f.sync(int32(t.Job)) }
+func (f *Fair) Ended(t TaskRef)   { f.sync(int32(t.Job)) }
+
+func (f *Fair) Done(j int) {
+	jj := int32(j)
+	l := f.leafOf[jj]
+	if !f.run[jj] {
+		// A job without tasks completes on arrival, even if it waits.
+		w := &f.qs[l]
+		for i := w.waitH; i < len(w.waiting); i++ {
+			if w.waiting[i] == jj {
+				w.waiting = append(w.waiting[:i], w.waiting[i+1:]...)
+				break
+			}
+		}
+		return
+	}
+	f.sync(jj)
+	if f.ak.in(jj) {
+		f.qs[l].jobs.remove(jj)
+	}
+	top := int32(-1)
+	for q := l; q >= 0; q = f.qs[q].parent {
+		if m := f.qs[q].maxApps; m > 0 && f.qs[q].apps == m {
+			top = q
+		}
+		f.qs[q].apps--
+	}
+	f.run[jj] = false
+	if top >= 0 {
+		f.admit(top)
+	}
+}
+
+// admit makes runnable, in submission order, the waiting jobs under queue
+// top that the limits allow (MaxRunningAppsEnforcer.updateRunnabilityOnAppRemoval).
+func (f *Fair) admit(top int32) {
+	var leaves []int32
+	var walk func(q int32)
+	walk = func(q int32) {
+		if f.qs[q].leaf {
+			if f.qs[q].waitH < len(f.qs[q].waiting) {
+				leaves = append(leaves, q)
+			}
+			return
+		}
+		for _, c := range f.qs[q].children {
+			walk(c)
+		}
+	}
+	walk(top)
+	for {
+		best, bl := int32(-1), int32(-1)
+		for _, l := range leaves {
+			w := &f.qs[l]
+			if w.waitH < len(w.waiting) && f.canRun(l) {
+				if j := w.waiting[w.waitH]; best < 0 || j < best {
+					best, bl = j, l
+				}
+			}
+		}
+		if best < 0 {
+			return
+		}
+		f.qs[bl].waitH++
+		f.makeRunnable(best)
+	}
+}
+
+// sync brings job j's contribution to its path (containers held, ready
+// containers and tasks) up to date and fixes the keys along the path.
+func (f *Fair) sync(j int32) {
+	if !f.run[j] {
+		return
+	}
+	s := f.s
+	use, rc, rn := int64(s.Running(int(j))), s.ReadyContainers(int(j)), int32(s.Ready(int(j)))
+	du, dc, dn := use-f.cUse[j], rc-f.cRC[j], rn-f.cRN[j]
+	f.cUse[j], f.cRC[j], f.cRN[j] = use, rc, rn
+	l := f.leafOf[j]
+	leaf := &f.qs[l]
+	if rn > 0 {
+		k := key{}
+		if !leaf.fifo {
+			w := s.jobs[j].Weight
+			if !(w > 0) {
+				w = 1
+			}
+			k.a = float64(use) / w
+		}
+		leaf.jobs.set(j, k)
+	} else if f.ak.in(j) {
+		leaf.jobs.remove(j)
+	}
+	for q := l; q >= 0; {
+		c := &f.qs[q]
+		c.usage += du
+		c.readyC += dc
+		c.readyN += int(dn)
+		p := c.parent
+		if p < 0 {
+			break
+		}
+		if c.readyN > 0 && (c.maxShare == 0 || c.usage < c.maxShare) {
+			f.qs[p].kids.set(q, f.queueKey(c))
+		} else if f.qk.in(q) {
+			f.qs[p].kids.remove(q)
+		}
+		q = p
+	}
+}
+
+// queueKey is FairSharePolicy's order: needy queues first by usage /
+// min share, then by usage / weight.
+func (f *Fair) queueKey(c *fq) key {
+	minS := min(c.minShare, c.usage+c.readyC)
+	if c.usage < minS {
+		return key{0, float64(c.usage) / float64(max(minS, 1))}
+	}
+	return key{1, float64(c.usage) / c.weight}
+}
+
+func (f *Fair) Pick(n Node) (int, int) {
+	j, st := f.assign(0, math.MaxInt64, n.Free)
+	return int(j), st
+}
+
+// assign walks from queue q; head is the most containers the path above
+// allows (MaxShare).
+func (f *Fair) assign(q int32, head int64, free int) (j int32, st int) {
+	c := &f.qs[q]
+	if c.maxShare > 0 {
+		head = min(head, c.maxShare-c.usage)
+	}
+	j, st = -1, -1
+	if head <= 0 {
+		return j, st
+	}
+	if c.leaf {
+		// The first job whose next task stays within head.
+		j = c.jobs.first(&f.skipA, func(x int32) bool {
+			var need int
+			st, need = nextTask(f.s, int(x), free)
+			return int64(need) <= head
+		})
+		if j < 0 {
+			st = -1
+		}
+		return j, st
+	}
+	c.kids.first(&f.skipQ, func(ch int32) bool {
+		j, st = f.assign(ch, head, free)
+		return j >= 0
+	})
+	return j, st
+}
+
+// nextTask returns the stage the simulator would start a task of job j
+// from on a machine with free containers, and that task's containers: the
+// earliest ready stage whose next task fits, else the earliest ready stage.
+func nextTask(s *State, j, free int) (stage, need int) {
+	stage = -1
+	for st := s.CurrentStage(j); st < s.Stages(j); st++ {
+		k := s.NextContainers(j, st)
+		if k == 0 {
+			if !s.StageReleased(j, st) {
+				break
+			}
+			continue
+		}
+		if k <= free {
+			return st, k
+		}
+		if stage < 0 {
+			stage, need = st, k
+		}
+	}
+	return stage, need
+}

@@ -1,0 +1,87 @@
+package task
+
+import "testing"
+
+func inQueue(q string, j Job) Job { j.Queue = q; return j }
+
+// Hand-computed Fair Scheduler runs (Hadoop FairSharePolicy's comparator:
+// needy queues by usage / min(minShare, demand), then usage / weight;
+// MaxRunningAppsEnforcer for maxRunningApps). Two machines of 2 containers
+// unless said; all tasks 1 s on 1 container, so the cluster runs in
+// rounds of 4 tasks.
+func TestFairHand(t *testing.T) {
+	two := Uniform(2, 2)
+	for _, tc := range []struct {
+		name string
+		root FairQueue
+		cl   *Cluster
+		jobs []Job
+		want []float64
+	}{
+		// a (weight 3) and b (weight 1, min share 2). b is needy first and
+		// takes 2 containers per round, a the other 2: b (4 tasks) ends
+		// at 2, a (12 tasks) at 4.
+		{"min share before weights",
+			FairQueue{Children: []FairQueue{{Name: "a", Weight: 3}, {Name: "b", MinShare: 2}}}, two,
+			[]Job{inQueue("a", mr(0, 12, 1, 0, 0, 0)), inQueue("b", mr(0, 4, 1, 0, 0, 0))}, []float64{4, 2}},
+		// Without the min share, weights 3:1 give a 3 and b 1 per round:
+		// both end at 4.
+		{"weights",
+			FairQueue{Children: []FairQueue{{Name: "a", Weight: 3}, {Name: "b"}}}, two,
+			[]Job{inQueue("a", mr(0, 12, 1, 0, 0, 0)), inQueue("b", mr(0, 4, 1, 0, 0, 0))}, []float64{4, 4}},
+		// Deficit order: a (min 2, 3 tasks), b (min 6, 12 tasks), c (no
+		// min, 2 tasks). Round 1 by smallest usage/minShare: a (0/2, tie
+		// by order), b (0/6), b (1/6), b (2/6 < a's 1/2): a 1, b 3, c 0.
+		// Round 2 the same. Round 3: a's demand is 1 (min(2, 1) = 1): a 1,
+		// b 3; a ends at 3. Round 4: b's last 3 (min(6, 3) = 3), c 1; b
+		// ends at 4, c's last task runs in round 5.
+		{"deficit order",
+			FairQueue{Children: []FairQueue{{Name: "a", MinShare: 2}, {Name: "b", MinShare: 6}, {Name: "c"}}}, two,
+			[]Job{inQueue("a", mr(0, 3, 1, 0, 0, 0)), inQueue("b", mr(0, 12, 1, 0, 0, 0)), inQueue("c", mr(0, 2, 1, 0, 0, 0))},
+			[]float64{3, 4, 5}},
+		// Fair within a queue: two jobs of 4 tasks share 2 + 2.
+		{"fair within a queue",
+			FairQueue{Children: []FairQueue{{Name: "a"}}}, two,
+			[]Job{inQueue("a", mr(0, 4, 1, 0, 0, 0)), inQueue("a", mr(0, 4, 1, 0, 0, 0))}, []float64{2, 2}},
+		{"fifo within a queue",
+			FairQueue{Children: []FairQueue{{Name: "a", FIFO: true}}}, two,
+			[]Job{inQueue("a", mr(0, 4, 1, 0, 0, 0)), inQueue("a", mr(0, 4, 1, 0, 0, 0))}, []float64{1, 2}},
+		// maxRunningApps 1 on the parent of x and y: y's job waits for
+		// x's; z is outside the limit.
+		{"maxRunningApps",
+			FairQueue{Children: []FairQueue{{Name: "p", MaxRunningApps: 1, Children: []FairQueue{{Name: "x"}, {Name: "y"}}}, {Name: "z"}}}, two,
+			[]Job{inQueue("p.x", mr(0, 2, 1, 0, 0, 0)), inQueue("root.p.y", mr(0, 2, 1, 0, 0, 0)), inQueue("z", mr(0, 2, 1, 0, 0, 0))},
+			[]float64{1, 2, 1}},
+		// maxShare 1 on a: a's 2 tasks run one at a time while b idles
+		// nothing (it has 1 task).
+		{"maxShare",
+			FairQueue{Children: []FairQueue{{Name: "a", MaxShare: 1}, {Name: "b"}}}, two,
+			[]Job{inQueue("a", mr(0, 2, 1, 0, 0, 0)), inQueue("b", mr(0, 1, 1, 0, 0, 0))}, []float64{2, 1}},
+	} {
+		f := &Fair{Root: tc.root}
+		r := run(t, tc.jobs, tc.cl, f, Options{})
+		checkResponses(t, tc.name, responses(tc.jobs, r), tc.want)
+	}
+}
+
+// Placement: one pool per user from the registry; unknown queues are
+// created; parent queues and the root reject jobs.
+func TestFairPlacement(t *testing.T) {
+	jobs := []Job{mr(0, 4, 1, 0, 0, 0), mr(0, 4, 1, 0, 0, 0), mr(0, 4, 1, 0, 0, 0)}
+	jobs[0].User, jobs[1].User, jobs[2].User = "u", "u", "v"
+	// Pools u and v share 2 + 2 (u's two jobs 1 + 1): v's job ends at 2,
+	// then u's jobs (2 tasks left each) take all 4 and end at 3.
+	r := runSpec(t, jobs, Uniform(2, 2), "fair", Options{})
+	checkResponses(t, "pool per user", responses(jobs, r), []float64{3, 3, 2})
+	r = runSpec(t, jobs, Uniform(2, 2), "fair:pool=single,within=fifo", Options{})
+	checkResponses(t, "one FIFO pool", responses(jobs, r), []float64{1, 2, 3})
+	for _, q := range []string{"root", "p", "p.x.y"} {
+		f := &Fair{Root: FairQueue{Children: []FairQueue{{Name: "p", Children: []FairQueue{{Name: "x"}}}}}}
+		j := []Job{inQueue(q, mr(0, 1, 1, 0, 0, 0))}
+		if _, err := Simulate(j, Uniform(1, 1), f, Options{}); err == nil {
+			t.Errorf("queue %q: no error", q)
+		} else {
+			t.Logf("queue %q: %v", q, err)
+		}
+	}
+}

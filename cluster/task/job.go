@@ -1,0 +1,142 @@
+package task
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/schedplan/schedplan/cluster/sim"
+)
+
+// Job is one job of a task-level simulation: a sequence of stages (map,
+// then reduce, …) of tasks.
+type Job struct {
+	// ID is the caller's identifier of the job (e.g. its row in the job
+	// log); the simulation does not use it.
+	ID int
+	// Arrival is the submission time in seconds. Jobs are given in
+	// non-decreasing order of arrival; simultaneous arrivals enter in slice
+	// order.
+	Arrival float64
+	// User and Queue name the job's owner and its queue (pool) for the
+	// policies that have users and queues and for the per-user and
+	// per-queue metrics. Empty names are allowed.
+	User, Queue string
+	// Weight is the job's weight within a Fair Scheduler queue (≤ 0
+	// means 1).
+	Weight float64
+	// Estimate is the job's size, in container-seconds at exec_rate 1, as a
+	// size-based policy (SRPT, FSP) believes it; use Work() for exact
+	// knowledge.
+	Estimate float64
+	// Stages run in order: the tasks of stage s+1 become runnable when a
+	// slow-start fraction of stage s has completed (Options.SlowStart).
+	Stages []Stage
+}
+
+// Stage is a set of tasks that may run in parallel.
+type Stage struct {
+	Tasks []TaskSpec
+}
+
+// TaskSpec is one task: its duration on a container of exec_rate 1 and the
+// containers it holds while it runs (seed 000 gives reduce tasks 2).
+type TaskSpec struct {
+	Duration   float64
+	Containers int
+}
+
+// Work is the job's size: Σ duration × containers over its tasks, in
+// container-seconds at exec_rate 1.
+func (j *Job) Work() float64 {
+	w := 0.0
+	for _, s := range j.Stages {
+		w += s.Work()
+	}
+	return w
+}
+
+// Work is the stage's Σ duration × containers.
+func (s *Stage) Work() float64 {
+	w := 0.0
+	for _, t := range s.Tasks {
+		w += t.Duration * float64(t.Containers)
+	}
+	return w
+}
+
+// NumTasks counts the job's tasks.
+func (j *Job) NumTasks() int {
+	n := 0
+	for _, s := range j.Stages {
+		n += len(s.Tasks)
+	}
+	return n
+}
+
+// MaxTasks bounds the tasks of one simulation (indices are int32).
+const MaxTasks = 1 << 30
+
+// CheckJobs validates jobs for a cluster: finite non-negative durations,
+// tasks that need at least one container and no more than every machine
+// type has per machine (a larger task could never be placed), and, as
+// sim.CheckJobs, finite arrivals in non-decreasing order, finite
+// non-negative estimates and finite weights. Errors name the job (1-based,
+// as a row), stage and task.
+func CheckJobs(jobs []Job, cl *Cluster) error {
+	minC := math.MaxInt
+	minName := ""
+	for _, t := range cl.Types {
+		if t.Count > 0 && t.Containers < minC {
+			minC, minName = t.Containers, t.Name
+		}
+	}
+	tasks := 0
+	for i := range jobs {
+		j := &jobs[i]
+		for s := range j.Stages {
+			for k, t := range j.Stages[s].Tasks {
+				switch {
+				case !(t.Duration >= 0) || math.IsInf(t.Duration, 0):
+					return fmt.Errorf("job %d stage %d task %d: duration %v is not a finite non-negative number", i+1, s+1, k+1, t.Duration)
+				case t.Containers < 1:
+					return fmt.Errorf("job %d stage %d task %d: needs %d containers (at least 1)", i+1, s+1, k+1, t.Containers)
+				case t.Containers > minC:
+					return fmt.Errorf("job %d stage %d task %d: needs %d containers, but machine type %q has %d per machine", i+1, s+1, k+1, t.Containers, minName, minC)
+				}
+			}
+			tasks += len(j.Stages[s].Tasks)
+			if tasks > MaxTasks {
+				return fmt.Errorf("job %d: more than %d tasks in all", i+1, MaxTasks)
+			}
+		}
+	}
+	// Arrivals, estimates and weights as the fluid core checks them (the
+	// work, a sum of checked durations, is then finite).
+	return sim.CheckJobs(FluidJobs(jobs))
+}
+
+// FluidJobs gives the fluid view of jobs: each job's Size is its Work and
+// its Estimate and Weight carry over. Simulated by package sim on a server
+// of capacity Cluster.Rate(), they give the fluid references of a
+// task-level run (e.g. PS completion times as protective deadlines; these
+// are lower-bound-like references: the fluid server has no task
+// granularity, no stage barriers and no container fragmentation).
+func FluidJobs(jobs []Job) []sim.Job {
+	out := make([]sim.Job, len(jobs))
+	for i := range jobs {
+		j := &jobs[i]
+		out[i] = sim.Job{Arrival: j.Arrival, Size: j.Work(), Estimate: j.Estimate, Weight: j.Weight}
+	}
+	return out
+}
+
+// PSDeadlines returns every job's completion time under fluid processor
+// sharing at the cluster's total rate: the protective deadlines of the
+// PS-deadline columns.
+func PSDeadlines(jobs []Job, cl *Cluster) ([]float64, error) {
+	r, err := sim.Simulate(FluidJobs(jobs), cl.Rate(), &sim.PS{})
+	if err != nil {
+		return nil, err
+	}
+	return r.Completion, nil
+}

@@ -1,0 +1,216 @@
+package task
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/schedplan/schedplan/cluster/sim"
+)
+
+// policyDef is a registry entry: a constructor from parameters and a
+// one-line description.
+type policyDef struct {
+	doc  string
+	make func(params map[string]string) (Policy, error)
+}
+
+// registry holds the task-level policies. Package sim's registry holds the
+// fluid ones; the grammar of a specification is the same (ParsePolicy).
+var registry = map[string]policyDef{
+	"capacity": {"YARN Capacity Scheduler without a capacity-scheduler.xml: queues=name:capacity[:max]/... (percent; default one queue \"default\" of 100), ulf (user-limit-factor, default 1)", makeCapacity},
+	"fifo":     {"YARN FifoScheduler: earliest-submitted job first", noParams("fifo", func() Policy { return &FIFO{} })},
+	"fair":     {"Hadoop Fair Scheduler without an allocation file: pool=user|queue|single (one pool per user, by the job's queue, or one), within=fair|fifo", makeFair},
+	"srpt":     {"shortest estimated remaining work (Estimate - attained), refreshed at the job's events; exact estimates: seed 000's IDEAL", noParams("srpt", func() Policy { return &SRPT{} })},
+	"fsp":      {"fair sojourn protocol (FSP+FIFO) over a virtual PS of the estimates at the cluster's rate", noParams("fsp", func() Policy { return &FSP{} })},
+	"las":      {"least attained service (containers x time), refreshed at the job's events", noParams("las", func() Policy { return &LAS{} })},
+	"las_mq":   {"multi-level queue (seed 000, Alg. 1-2): k, alpha0 (container-seconds), p, weights=w1/w2/..., decay, strict, stage=true|false, order=remaining|fifo, leftover=even|priority, limit (running jobs, 0: none)", makeLASMQ},
+}
+
+func noParams(name string, f func() Policy) func(map[string]string) (Policy, error) {
+	return func(p map[string]string) (Policy, error) {
+		for k := range p {
+			return nil, fmt.Errorf("policy %s takes no parameters (got %q)", name, k)
+		}
+		return f(), nil
+	}
+}
+
+// PolicyNames lists the registered task-level policy names, sorted.
+func PolicyNames() []string {
+	names := make([]string, 0, len(registry))
+	for n := range registry {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// PolicyDoc returns a registered policy's one-line description.
+func PolicyDoc(name string) string { return registry[name].doc }
+
+// ParseSpec splits a policy specification "name" or
+// "name:key=value,key=value" into its lower-cased name and parameters
+// (keys lower-cased, values trimmed). A parameter that is not key=value or
+// is given twice is an error.
+func ParseSpec(spec string) (name string, params map[string]string, err error) {
+	name, rest, _ := strings.Cut(strings.TrimSpace(spec), ":")
+	name = strings.ToLower(strings.TrimSpace(name))
+	params = map[string]string{}
+	if strings.TrimSpace(rest) == "" {
+		return name, params, nil
+	}
+	for _, kv := range strings.Split(rest, ",") {
+		k, v, ok := strings.Cut(kv, "=")
+		k = strings.ToLower(strings.TrimSpace(k))
+		if !ok || k == "" {
+			return "", nil, fmt.Errorf("policy %s: parameter %q is not key=value", name, kv)
+		}
+		if _, dup := params[k]; dup {
+			return "", nil, fmt.Errorf("policy %s: parameter %q given twice", name, k)
+		}
+		params[k] = strings.TrimSpace(v)
+	}
+	return name, params, nil
+}
+
+// NewPolicy builds a fresh task-level policy from a name and parameters
+// (as ParseSpec returns them). Callers that handle some parameters
+// themselves (e.g. file= for a YARN configuration) take them out first.
+func NewPolicy(name string, params map[string]string) (Policy, error) {
+	def, ok := registry[name]
+	if !ok {
+		return nil, fmt.Errorf("unknown task-level policy %q (known: %s)", name, strings.Join(PolicyNames(), ", "))
+	}
+	return def.make(params)
+}
+
+// ParsePolicy builds a fresh task-level policy from a specification, with
+// the grammar of sim.ParsePolicy: "fifo", "fair:within=fifo",
+// "las_mq:k=10,alpha0=100,p=10". Names are case-insensitive; an unknown
+// name is an error that lists the known ones. Lists of specifications
+// split with sim.SplitPolicies.
+func ParsePolicy(spec string) (Policy, error) {
+	name, params, err := ParseSpec(spec)
+	if err != nil {
+		return nil, err
+	}
+	return NewPolicy(name, params)
+}
+
+// makeLASMQ takes the task-level parameters (stage, order, leftover,
+// limit) and hands the others to the fluid LAS_MQ's parser (sim), so the
+// two resolutions read k, alpha0, p, weights, decay and strict alike.
+func makeLASMQ(p map[string]string) (Policy, error) {
+	m := DefaultLASMQ()
+	var fluid []string
+	for k, v := range p {
+		var err error
+		switch k {
+		case "stage":
+			m.StageAware, err = strconv.ParseBool(v)
+		case "order":
+			m.InQueueFIFO, err = oneOf(v, "remaining", "fifo")
+		case "leftover":
+			m.LeftoverByPriority, err = oneOf(v, "even", "priority")
+		case "limit":
+			m.Limit, err = strconv.Atoi(v)
+		case "k", "alpha0", "p", "weights", "decay", "strict":
+			fluid = append(fluid, k+"="+v)
+		default:
+			return nil, fmt.Errorf("las_mq: unknown parameter %q (known: k, alpha0, p, weights, decay, strict, stage, order, leftover, limit)", k)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("las_mq: parameter %s=%q: %v", k, v, err)
+		}
+	}
+	sort.Strings(fluid)
+	f, err := sim.ParsePolicy("las_mq:" + strings.Join(fluid, ","))
+	if err != nil {
+		return nil, err
+	}
+	fm := f.(*sim.LASMQ)
+	m.K, m.Alpha0, m.P, m.Weights, m.Strict = fm.K, fm.Alpha0, fm.P, fm.Weights, fm.Strict
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// oneOf parses a two-valued parameter: false for a, true for b.
+func oneOf(v, a, b string) (bool, error) {
+	switch strings.ToLower(v) {
+	case a:
+		return false, nil
+	case b:
+		return true, nil
+	}
+	return false, fmt.Errorf("want %s or %s", a, b)
+}
+
+func makeFair(p map[string]string) (Policy, error) {
+	f := &Fair{Placement: PlaceByUser}
+	for k, v := range p {
+		var err error
+		switch k {
+		case "pool":
+			switch strings.ToLower(v) {
+			case "user":
+				f.Placement = PlaceByUser
+			case "queue":
+				f.Placement, f.UserQueues = PlaceByQueue, true
+			case "single":
+				f.Placement = PlaceInDefault
+			default:
+				err = fmt.Errorf("want user, queue or single")
+			}
+		case "within":
+			f.DefaultFIFO, err = oneOf(v, "fair", "fifo")
+		default:
+			return nil, fmt.Errorf("fair: unknown parameter %q (known: pool, within)", k)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("fair: parameter %s=%q: %v", k, v, err)
+		}
+	}
+	return f, nil
+}
+
+func makeCapacity(p map[string]string) (Policy, error) {
+	c := &Capacity{}
+	ulf := 0.0
+	queues := "default:100"
+	for k, v := range p {
+		var err error
+		switch k {
+		case "queues":
+			queues = v
+		case "ulf":
+			ulf, err = strconv.ParseFloat(v, 64)
+		default:
+			return nil, fmt.Errorf("capacity: unknown parameter %q (known: queues, ulf)", k)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("capacity: parameter %s=%q: %v", k, v, err)
+		}
+	}
+	for _, q := range strings.Split(queues, "/") {
+		f := strings.Split(q, ":")
+		if len(f) < 2 || len(f) > 3 {
+			return nil, fmt.Errorf("capacity: queue %q is not name:capacity[:max]", q)
+		}
+		cq := CapacityQueue{Name: strings.TrimSpace(f[0]), UserLimitFactor: ulf}
+		var err error
+		if cq.Capacity, err = strconv.ParseFloat(f[1], 64); err != nil {
+			return nil, fmt.Errorf("capacity: queue %q: capacity: %v", q, err)
+		}
+		if len(f) == 3 {
+			if cq.MaxCapacity, err = strconv.ParseFloat(f[2], 64); err != nil {
+				return nil, fmt.Errorf("capacity: queue %q: maximum capacity: %v", q, err)
+			}
+		}
+		c.Root.Children = append(c.Root.Children, cq)
+	}
+	return c, nil
+}

@@ -1,0 +1,190 @@
+package pipeline
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"strings"
+
+	"github.com/schedplan/schedplan/estimate"
+)
+
+// Units of the LAS_MQ thresholds (attained service).
+const (
+	// UnitContainerSeconds: reference-container-seconds (a container of
+	// exec_rate 1 busy for a second), the unit of explicit sizes and
+	// task-seconds.
+	UnitContainerSeconds = "container-seconds"
+	// UnitClusterSeconds: seconds of the whole cluster (a server as fast as
+	// all its containers together), the unit of sizes derived from bytes,
+	// which are normalised to a load at capacity 1. One cluster-second is
+	// the cluster's capacity (reference containers) in container-seconds.
+	UnitClusterSeconds = "cluster-seconds"
+)
+
+// ThresholdUnit returns the unit of the LAS_MQ thresholds and the number of
+// reference-container-seconds in one unit: the bundle's threshold_unit when
+// set, else the unit of the job sizes the thresholds were tuned on
+// (trace.size_source: sizes from bytes are in cluster-seconds, explicit
+// sizes and task-seconds in container-seconds).
+func (b *Bundle) ThresholdUnit() (string, float64, error) {
+	if l := b.LASMQ; l != nil && l.ThresholdUnit != "" {
+		switch {
+		case l.ThresholdUnit != UnitContainerSeconds && l.ThresholdUnit != UnitClusterSeconds:
+			return "", 0, fmt.Errorf("las_mq.threshold_unit: %q is not %s or %s", l.ThresholdUnit, UnitContainerSeconds, UnitClusterSeconds)
+		case !(l.ContainerSecondsPerUnit > 0) || math.IsInf(l.ContainerSecondsPerUnit, 0):
+			return "", 0, fmt.Errorf("las_mq.container_seconds_per_unit: %v is not a positive number", l.ContainerSecondsPerUnit)
+		case l.ThresholdUnit == UnitContainerSeconds && l.ContainerSecondsPerUnit != 1:
+			return "", 0, fmt.Errorf("las_mq.container_seconds_per_unit: %v, but a container-second is 1 container-second", l.ContainerSecondsPerUnit)
+		}
+		return l.ThresholdUnit, l.ContainerSecondsPerUnit, nil
+	}
+	switch estimate.Source(b.Trace.SizeSource) {
+	case estimate.FromBytes:
+		c := b.Cluster.Capacity
+		if !(c > 0) || math.IsInf(c, 0) {
+			return "", 0, fmt.Errorf("cluster.capacity: %v reference containers: cannot convert cluster-seconds to container-seconds", c)
+		}
+		return UnitClusterSeconds, c, nil
+	case estimate.FromSize, estimate.FromTaskSeconds:
+		return UnitContainerSeconds, 1, nil
+	}
+	return "", 0, fmt.Errorf("las_mq: the thresholds' unit is unknown (no threshold_unit, and trace.size_source %q is not %s, %s or %s)",
+		b.Trace.SizeSource, estimate.FromBytes, estimate.FromSize, estimate.FromTaskSeconds)
+}
+
+// withThresholdUnit returns b, or a copy of b whose LAS_MQ configuration
+// states the unit of its thresholds when b leaves it to be derived.
+func (b *Bundle) withThresholdUnit() *Bundle {
+	if b.LASMQ == nil || b.LASMQ.ThresholdUnit != "" {
+		return b
+	}
+	unit, per, err := b.ThresholdUnit()
+	if err != nil {
+		return b
+	}
+	l := *b.LASMQ
+	l.ThresholdUnit, l.ContainerSecondsPerUnit = unit, per
+	c := *b
+	c.LASMQ = &l
+	return &c
+}
+
+// check rejects what a bundle cannot mean: numbers that are not finite
+// (anywhere), negative rates, sizes, shares and weights, sums and products
+// that overflow (the work of the classes, the LAS_MQ weights, the thresholds
+// in container-seconds), and references to classes that do not exist.
+// Errors name the field as it is spelt in the YAML.
+func (b *Bundle) check() error {
+	if err := finiteFields(reflect.ValueOf(b).Elem(), ""); err != nil {
+		return err
+	}
+	nonNeg := func(field string, v float64) error {
+		if v < 0 {
+			return fmt.Errorf("%s: %v is negative", field, v)
+		}
+		return nil
+	}
+	var errs []error
+	errs = append(errs, nonNeg("cluster.capacity", b.Cluster.Capacity))
+	for i, r := range b.Cluster.Resources {
+		if r.Count < 0 || r.Slots < 0 || !(r.ExecRate > 0) {
+			errs = append(errs, fmt.Errorf("cluster.resources[%d] (%s): count %d, slots %d and exec_rate %v: need counts ≥ 0 and a positive rate", i, r.Name, r.Count, r.Slots, r.ExecRate))
+		}
+	}
+	for i, u := range b.Users {
+		errs = append(errs, nonNeg(fmt.Sprintf("users[%d].min_share", i), u.MinShare), nonNeg(fmt.Sprintf("users[%d].weight", i), u.Weight))
+	}
+	classes := map[string]bool{}
+	work := 0.0
+	for i, c := range b.Classes {
+		classes[c.Name] = true
+		f := fmt.Sprintf("classes[%d]", i)
+		errs = append(errs, nonNeg(f+".alpha", c.Alpha), nonNeg(f+".mean_size", c.MeanSize), nonNeg(f+".share", c.Share))
+		for t, m := range c.Mu {
+			errs = append(errs, nonNeg(fmt.Sprintf("%s.mu[%d]", f, t), m))
+		}
+		w := c.Alpha * c.MeanSize
+		work += w
+		if math.IsInf(w, 0) || math.IsInf(work, 0) {
+			errs = append(errs, fmt.Errorf("%s: alpha %v × mean_size %v: the offered work overflows", f, c.Alpha, c.MeanSize))
+		}
+	}
+	for i, u := range b.Users {
+		if u.Class != "" && !classes[u.Class] {
+			errs = append(errs, fmt.Errorf("users[%d].class: %q is not a class of the bundle", i, u.Class))
+		}
+	}
+	if cp := b.Capacity; cp != nil {
+		errs = append(errs, nonNeg("capacity.lambda", cp.Lambda))
+		for t, row := range cp.Allocation {
+			for i, v := range row {
+				errs = append(errs, nonNeg(fmt.Sprintf("capacity.allocation[%d][%d]", t, i), v))
+			}
+		}
+	}
+	if l := b.LASMQ; l != nil {
+		sum := 0.0
+		for k, w := range l.Weights {
+			errs = append(errs, nonNeg(fmt.Sprintf("las_mq.weights[%d]", k), w))
+			if sum += w; math.IsInf(sum, 0) {
+				errs = append(errs, fmt.Errorf("las_mq.weights[%d]: %v: the weights' sum overflows", k, w))
+			}
+		}
+		if len(l.Thresholds) > 0 {
+			_, per, err := b.ThresholdUnit()
+			errs = append(errs, err)
+			for k, v := range l.Thresholds {
+				if !(v > 0) || (err == nil && math.IsInf(v*per, 0)) {
+					errs = append(errs, fmt.Errorf("las_mq.thresholds[%d]: %v is not a positive number of container-seconds", k, v))
+				}
+			}
+		}
+	}
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// finiteFields returns an error naming the first float (by its YAML path)
+// that is NaN or infinite.
+func finiteFields(v reflect.Value, path string) error {
+	switch v.Kind() {
+	case reflect.Float64, reflect.Float32:
+		if f := v.Float(); math.IsNaN(f) || math.IsInf(f, 0) {
+			return fmt.Errorf("%s: %v is not a finite number", path, f)
+		}
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			return finiteFields(v.Elem(), path)
+		}
+	case reflect.Slice, reflect.Array:
+		for i := 0; i < v.Len(); i++ {
+			if err := finiteFields(v.Index(i), fmt.Sprintf("%s[%d]", path, i)); err != nil {
+				return err
+			}
+		}
+	case reflect.Struct:
+		t := v.Type()
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			if !f.IsExported() {
+				continue
+			}
+			name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+			if name == "" {
+				name = strings.ToLower(f.Name)
+			}
+			if path != "" {
+				name = path + "." + name
+			}
+			if err := finiteFields(v.Field(i), name); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

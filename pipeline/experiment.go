@@ -1,0 +1,477 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+
+	"github.com/schedplan/schedplan/cluster/sim"
+	"github.com/schedplan/schedplan/estimate"
+)
+
+// Resolution is a simulation core an Experiment runs on. The fluid core of
+// package cluster/sim is Fluid, the default; the task-level core (package
+// cluster/task: jobs as stages of tasks on the nodes of the cluster spec)
+// plugs in as another Resolution, so every experiment — simulate, sweep,
+// tuning, validation — can run on either without a second copy of the
+// runner. A resolution reads policy specifications in its own grammar and
+// says what each policy uses, so that the runner asks the policy rather than
+// a list of names (a policy that uses no size estimates is simulated once
+// per experiment, however many error runs there are).
+type Resolution interface {
+	// Name names the resolution in messages ("fluid").
+	Name() string
+	// Policy checks a policy specification and says what the policy uses.
+	Policy(spec string) (sim.PolicyInfo, error)
+	// NewSimulator returns a simulator for one goroutine.
+	NewSimulator() Simulator
+}
+
+// Simulator runs policies for a Resolution. It is used by one goroutine at a
+// time and may keep buffers and parsed policies between calls.
+type Simulator interface {
+	// Simulate runs policy (a specification the resolution's Policy
+	// accepted) over jobs on a cluster of the given capacity and returns
+	// every job's completion and response time, in seconds (responses on
+	// the run's own clock, see sim.Result); the result is the Simulator's
+	// until its next call. jobs[i] is job first+i of the
+	// experiment's Jobs (first > 0 when the experiment runs in blocks), so
+	// a resolution that knows more of each job than sim.Job holds (its
+	// tasks, at task level) finds it by index. Each job's Estimate is the
+	// size the policy may believe in this run; its Size is the truth.
+	Simulate(jobs []sim.Job, first int, capacity float64, policy string) (*sim.Result, error)
+}
+
+// Fluid is the fluid resolution: one server of capacity C whose policy gives
+// every active job a rate (seed 001's model; package cluster/sim).
+var Fluid Resolution = fluid{}
+
+type fluid struct{}
+
+func (fluid) Name() string                               { return "fluid" }
+func (fluid) Policy(spec string) (sim.PolicyInfo, error) { return sim.LookupPolicy(spec) }
+func (fluid) NewSimulator() Simulator                    { return &fluidSimulator{} }
+
+// fluidSimulator keeps one sim.Simulator and the policies it parsed last
+// (a policy instance keeps its buffers between runs).
+type fluidSimulator struct {
+	s     sim.Simulator
+	specs []string
+	pols  []sim.Policy
+}
+
+// fluidPolicyCache is how many parsed policies a fluid simulator keeps.
+const fluidPolicyCache = 16
+
+func (f *fluidSimulator) Simulate(jobs []sim.Job, _ int, c float64, spec string) (*sim.Result, error) {
+	p, err := f.policy(spec)
+	if err != nil {
+		return nil, err
+	}
+	return f.s.Run(jobs, c, p)
+}
+
+func (f *fluidSimulator) policy(spec string) (sim.Policy, error) {
+	for i, s := range f.specs {
+		if s == spec {
+			return f.pols[i], nil
+		}
+	}
+	p, err := sim.ParsePolicy(spec)
+	if err != nil {
+		return nil, err
+	}
+	if len(f.specs) == fluidPolicyCache {
+		f.specs, f.pols = f.specs[1:], f.pols[1:]
+	}
+	f.specs, f.pols = append(f.specs, spec), append(f.pols, p)
+	return p, nil
+}
+
+// Experiment is one set of simulations: every policy over the same jobs,
+// Runs times, run r drawing its size estimates from estimate.RunRand(Seed,
+// r), the same draw for every policy. It is the one experiment runner of
+// schedplan: simulate, sweep, tuning's candidate scoring and the validation
+// stage all build Experiments and run them with RunExperiments; results do
+// not depend on the number of workers.
+type Experiment struct {
+	// Jobs carry the true sizes, weights and caps; their Estimate is used
+	// as it is when Errors is exact, and replaced by each run's draw
+	// otherwise.
+	Jobs []sim.Job
+	// Capacity is the cluster's capacity in the units of the sizes (1 for
+	// sizes in seconds of the whole cluster; the spec's capacity for
+	// container-seconds).
+	Capacity float64
+	// Deadlines are the jobs' PS completion times (PSDeadlines); with them
+	// summaries count missed deadlines. Nil: not counted.
+	Deadlines []float64
+	// Policies are specifications the resolution accepts.
+	Policies []string
+	// Errors is the size-estimation error model (zero: exact).
+	Errors estimate.ErrorModel
+	Runs   int
+	Seed   uint64
+	// Select, when set, picks the runs to simulate (sweep shards); the
+	// results hold only those, in run order.
+	Select func(run int) bool
+	// Blocks > 1 cuts the jobs into that many contiguous blocks of equal
+	// job count, each simulated from an empty system, as tuning scores its
+	// window (TuneOptions.Blocks); fewer than 2 jobs a block: one block.
+	Blocks int
+	// Resolution is the simulation core (nil: Fluid).
+	Resolution Resolution
+	// KeepRows keeps every job's result of every run (PolicyResult.Rows).
+	KeepRows bool
+}
+
+// RunOptions control how experiments run.
+type RunOptions struct {
+	// Workers is the number of goroutines (default GOMAXPROCS).
+	Workers int
+	// Progress, when set, is told how many simulations are done.
+	Progress func(done, total int)
+}
+
+// ExperimentResult holds an experiment's results, one per policy in the
+// order of Experiment.Policies.
+type ExperimentResult struct {
+	Policies []PolicyResult
+}
+
+// PolicyResult is one policy's runs.
+type PolicyResult struct {
+	Policy string
+	Uses   sim.Uses
+	// Runs are the run numbers and Summaries their summaries.
+	Runs      []int
+	Summaries []sim.Summary
+	// Simulated is how many simulations the result took: 1 for a policy
+	// that uses no size estimates (every run is the same), else len(Runs).
+	Simulated int
+	// Rows are the per-job results of every run, in run order (KeepRows).
+	Rows *JobRows
+}
+
+// Aggregate summarises a policy's runs: what simulate prints and what the
+// validation table holds, so that both give the same numbers.
+type Aggregate struct {
+	Policy string `json:"policy"`
+	Runs   int    `json:"runs"`
+	// Mean is every summary field averaged over the runs.
+	Mean sim.Summary `json:"mean"`
+	// MeanResponse is the spread of the per-run mean response across runs.
+	MeanResponse Spread `json:"mean_response_across_runs"`
+	// Missed is the mean number of missed PS deadlines per run.
+	Missed float64 `json:"missed_deadlines"`
+}
+
+// Spread is the minimum, median and maximum of a sample.
+type Spread struct {
+	Min float64 `json:"min"`
+	P50 float64 `json:"median"`
+	Max float64 `json:"max"`
+}
+
+// Aggregate summarises the runs.
+func (p *PolicyResult) Aggregate() Aggregate {
+	a := Aggregate{Policy: p.Policy, Runs: len(p.Summaries), Mean: sim.MeanSummary(p.Summaries)}
+	means := make([]float64, len(p.Summaries))
+	for i, s := range p.Summaries {
+		means[i] = s.Response.Mean
+		a.Missed += float64(s.Missed) / float64(len(p.Summaries))
+	}
+	q := sim.QuantilesOf(means)
+	a.MeanResponse = Spread{q.Min, q.P50, q.Max}
+	return a
+}
+
+// MeanResponses returns the per-run mean responses.
+func (p *PolicyResult) MeanResponses() []float64 {
+	out := make([]float64, len(p.Summaries))
+	for i, s := range p.Summaries {
+		out[i] = s.Response.Mean
+	}
+	return out
+}
+
+// Run runs the experiment alone (see RunExperiments).
+func (x *Experiment) Run(ctx context.Context, opt RunOptions) (*ExperimentResult, error) {
+	res, err := RunExperiments(ctx, opt, x)
+	if err != nil {
+		return nil, err
+	}
+	return res[0], nil
+}
+
+func (x *Experiment) resolution() Resolution {
+	if x.Resolution == nil {
+		return Fluid
+	}
+	return x.Resolution
+}
+
+// runs lists the run numbers the experiment simulates.
+func (x *Experiment) runs() []int {
+	var out []int
+	for r := 0; r < x.Runs; r++ {
+		if x.Select == nil || x.Select(r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// check validates the experiment and returns what each policy uses.
+func (x *Experiment) check() ([]sim.PolicyInfo, error) {
+	switch {
+	case !(x.Capacity > 0) || math.IsInf(x.Capacity, 0):
+		return nil, paramErr("capacity", x.Capacity, "want a finite positive number")
+	case x.Runs < 1 || x.Runs > MaxRuns:
+		return nil, paramErr("runs", x.Runs, "want 1 to %d runs", MaxRuns)
+	case x.Deadlines != nil && len(x.Deadlines) != len(x.Jobs):
+		return nil, fmt.Errorf("%d deadlines for %d jobs", len(x.Deadlines), len(x.Jobs))
+	case x.Blocks < 0:
+		return nil, fmt.Errorf("blocks %d is negative", x.Blocks)
+	case len(x.Policies) == 0:
+		return nil, errors.New("no policy to simulate")
+	}
+	if err := x.Errors.Validate(); err != nil {
+		return nil, err
+	}
+	infos := make([]sim.PolicyInfo, len(x.Policies))
+	for i, s := range x.Policies {
+		var err error
+		if infos[i], err = x.resolution().Policy(s); err != nil {
+			return nil, fmt.Errorf("%s resolution: %w", x.resolution().Name(), err)
+		}
+	}
+	return infos, nil
+}
+
+// deterministic reports whether every run of a policy gives the same
+// result, so that one simulation stands for all (rows are kept per run, as
+// their estimate column differs).
+func (x *Experiment) deterministic(u sim.Uses) bool {
+	return (!u.Estimates || x.Errors.IsExact()) && !x.KeepRows
+}
+
+// Cost is what a request will take, estimated before it runs.
+type Cost struct {
+	// Simulations is the number of simulations; JobSteps the number of
+	// jobs simulated over all of them.
+	Simulations float64
+	JobSteps    float64
+	// Bytes is the memory the results take.
+	Bytes float64
+}
+
+// Add returns the sum of two costs.
+func (c Cost) Add(d Cost) Cost {
+	return Cost{c.Simulations + d.Simulations, c.JobSteps + d.JobSteps, c.Bytes + d.Bytes}
+}
+
+// Cost estimates the experiment's work and memory without running it (a
+// policy whose info cannot be looked up counts as using estimates).
+func (x *Experiment) Cost() Cost {
+	runs := float64(x.Runs)
+	var c Cost
+	for _, s := range x.Policies {
+		sims := runs
+		if u, err := x.resolution().Policy(s); err == nil && x.deterministic(u.Uses) {
+			sims = 1
+		}
+		c.Simulations += sims
+		c.JobSteps += sims * float64(len(x.Jobs))
+		c.Bytes += runs * summaryBytes
+		if x.KeepRows {
+			c.Bytes += runs * float64(len(x.Jobs)) * jobRowBytes
+		}
+	}
+	return c
+}
+
+// Sizes of results in memory, for Cost.
+const (
+	summaryBytes = 200
+	jobRowBytes  = 90
+)
+
+// unit is one simulation: policy p of experiment x, run runs[k] (for a
+// deterministic policy, the one simulation that stands for every run).
+type unit struct{ x, p, k int }
+
+// worker is one goroutine's buffers.
+type worker struct {
+	sims map[Resolution]Simulator
+	m    sim.Metrics
+	jobs []sim.Job
+	est  []float64
+	size []float64
+	done []float64
+	resp []float64
+}
+
+// RunExperiments runs several experiments as one pool of simulations on
+// opt.Workers goroutines and returns their results in order. Every
+// experiment is checked before any simulation runs. It stops at the first
+// error, and when ctx is cancelled (returning ctx.Err()).
+func RunExperiments(ctx context.Context, opt RunOptions, xs ...*Experiment) ([]*ExperimentResult, error) {
+	out := make([]*ExperimentResult, len(xs))
+	runs := make([][]int, len(xs))
+	var units []unit
+	for xi, x := range xs {
+		infos, err := x.check()
+		if err != nil {
+			return nil, err
+		}
+		runs[xi] = x.runs()
+		res := &ExperimentResult{Policies: make([]PolicyResult, len(x.Policies))}
+		for p, spec := range x.Policies {
+			pr := &res.Policies[p]
+			pr.Policy, pr.Uses, pr.Runs = spec, infos[p].Uses, runs[xi]
+			pr.Summaries = make([]sim.Summary, len(runs[xi]))
+			pr.Simulated = len(runs[xi])
+			if x.deterministic(pr.Uses) {
+				pr.Simulated = min(1, len(runs[xi]))
+			}
+			for k := 0; k < pr.Simulated; k++ {
+				units = append(units, unit{xi, p, k})
+			}
+		}
+		out[xi] = res
+	}
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	ws := make([]worker, workers)
+	rows := make([]*JobRows, len(units))
+	var mu sync.Mutex
+	finished := 0
+	err := ParallelFor(ctx, len(units), workers, func(w, i int) error {
+		u := units[i]
+		x := xs[u.x]
+		var jr *JobRows
+		if x.KeepRows {
+			jr = &JobRows{}
+			rows[i] = jr
+		}
+		s, err := ws[w].run(x, x.Policies[u.p], runs[u.x][u.k], jr)
+		if err != nil {
+			return err
+		}
+		out[u.x].Policies[u.p].Summaries[u.k] = s
+		if opt.Progress != nil {
+			mu.Lock()
+			finished++
+			opt.Progress(finished, len(units))
+			mu.Unlock()
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for i, u := range units {
+		if rows[i] == nil {
+			continue
+		}
+		pr := &out[u.x].Policies[u.p]
+		if pr.Rows == nil {
+			pr.Rows = &JobRows{}
+		}
+		pr.Rows.AppendRows(rows[i])
+	}
+	for _, res := range out {
+		for p := range res.Policies {
+			pr := &res.Policies[p]
+			for k := pr.Simulated; k < len(pr.Summaries); k++ {
+				pr.Summaries[k] = pr.Summaries[0]
+			}
+		}
+	}
+	return out, nil
+}
+
+// run simulates one run of one policy and summarises it.
+func (w *worker) run(x *Experiment, spec string, run int, rows *JobRows) (sim.Summary, error) {
+	res := x.resolution()
+	if w.sims == nil {
+		w.sims = map[Resolution]Simulator{}
+	}
+	s := w.sims[res]
+	if s == nil {
+		s = res.NewSimulator()
+		w.sims[res] = s
+	}
+	jobs := x.Jobs
+	if !x.Errors.IsExact() {
+		w.size = w.size[:0]
+		for _, j := range x.Jobs {
+			w.size = append(w.size, j.Size)
+		}
+		w.est = x.Errors.Apply(w.size, estimate.RunRand(x.Seed, uint64(run)), w.est)
+		w.jobs = append(w.jobs[:0], x.Jobs...)
+		for i := range w.jobs {
+			w.jobs[i].Estimate = w.est[i]
+		}
+		jobs = w.jobs
+	}
+	done, err := w.simulate(s, x, jobs, spec)
+	if err != nil {
+		return sim.Summary{}, fmt.Errorf("%s, run %d: %w", spec, run, err)
+	}
+	sum := w.m.ComputeRun(jobs, done, x.Capacity, x.Deadlines)
+	if rows != nil {
+		rows.Append(spec, run, jobs, done.Completion, &w.m, x.Deadlines)
+	}
+	return sum, nil
+}
+
+// simulate runs spec over jobs, in blocks when the experiment says so.
+func (w *worker) simulate(s Simulator, x *Experiment, jobs []sim.Job, spec string) (*sim.Result, error) {
+	n, b := len(jobs), max(1, x.Blocks)
+	if b == 1 || n < 2*b {
+		return s.Simulate(jobs, 0, x.Capacity, spec)
+	}
+	w.done, w.resp = w.done[:0], w.resp[:0]
+	for k := 0; k < b; k++ {
+		lo, hi := k*n/b, (k+1)*n/b
+		r, err := s.Simulate(jobs[lo:hi], lo, x.Capacity, spec)
+		if err != nil {
+			return nil, err
+		}
+		w.done = append(w.done, r.Completion...)
+		w.resp = append(w.resp, r.Response...)
+	}
+	return &sim.Result{Completion: w.done, Response: w.resp}, nil
+}
+
+// PSDeadlines returns every job's completion time under processor sharing
+// on the given capacity: its protective deadline (seed 001 §2, seed 002).
+func PSDeadlines(jobs []sim.Job, capacity float64) ([]float64, error) {
+	return sim.PSCompletions(jobs, capacity)
+}
+
+// OfferedLoad is the work of the jobs over the capacity available while
+// they arrive: Σ sizes / (capacity × (last arrival − first arrival)). Above
+// 1 the cluster cannot keep up and responses grow with the log's length. It
+// is NaN when the jobs arrive at one instant.
+func OfferedLoad(jobs []sim.Job, capacity float64) float64 {
+	if len(jobs) < 2 {
+		return math.NaN()
+	}
+	span := jobs[len(jobs)-1].Arrival - jobs[0].Arrival
+	if !(span > 0) || !(capacity > 0) {
+		return math.NaN()
+	}
+	work := 0.0
+	for _, j := range jobs {
+		work += j.Size
+	}
+	return work / (capacity * span)
+}

@@ -1,0 +1,62 @@
+package pipeline
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/schedplan/schedplan/cluster"
+	"github.com/schedplan/schedplan/cluster/sim"
+	"github.com/schedplan/schedplan/lp"
+)
+
+// ParseFloats parses a comma-separated list of finite numbers given for
+// param.
+func ParseFloats(param, s string) ([]float64, error) {
+	var out []float64
+	for _, f := range strings.Split(s, ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, paramErr(param, strconv.Quote(s), "%q is not a finite number", f)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// ParsePolicies splits a comma-separated list of fluid policy
+// specifications given for param (sim.SplitPolicies) and checks each.
+func ParsePolicies(param, list string) ([]string, error) {
+	specs := sim.SplitPolicies(list)
+	if len(specs) == 0 {
+		return nil, paramErr(param, strconv.Quote(list), "no policy given")
+	}
+	for _, s := range specs {
+		if _, err := Fluid.Policy(s); err != nil {
+			return nil, paramErr(param, s, "%v", err)
+		}
+	}
+	return specs, nil
+}
+
+// CheckWhatIfs parses capacity what-ifs against the spec's machine types
+// and refuses counts no cluster has (negative, or above MaxMachines).
+func CheckWhatIfs(whatIfs []string, spec *cluster.Spec) error {
+	p := &lp.COSHHProblem{}
+	for _, r := range spec.Resources {
+		p.TypeNames = append(p.TypeNames, r.Name)
+		p.Counts = append(p.Counts, float64(r.Count))
+	}
+	for _, w := range whatIfs {
+		cs, err := lp.ParseChanges(p, w)
+		if err != nil {
+			return paramErr("what-if", w, "%v", err)
+		}
+		for _, c := range cs {
+			if n := p.Counts[c.Type] + c.Delta; !(n >= 0 && n <= MaxMachines) {
+				return paramErr("what-if", w, "%s would have %g machines: want 0 to %g", p.TypeNames[c.Type], n, float64(MaxMachines))
+			}
+		}
+	}
+	return nil
+}

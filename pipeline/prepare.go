@@ -1,0 +1,392 @@
+package pipeline
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"math"
+	"slices"
+
+	"github.com/schedplan/schedplan/classify"
+	"github.com/schedplan/schedplan/cluster"
+	"github.com/schedplan/schedplan/cluster/sim"
+	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/lp"
+)
+
+// RunConfig is everything `schedplan run` needs. Its zero fields take the
+// defaults of DefaultRunConfig, unless AsGiven is set.
+type RunConfig struct {
+	Trace   string               `json:"trace"` // data.Open spec
+	Read    data.ReadOptions     `json:"-"`
+	Sizes   estimate.SizeOptions `json:"sizes"`
+	Cluster string               `json:"cluster"` // cluster spec path, or "default"
+	// Capacity is the fluid server's capacity in the units of the sizes;
+	// 0 takes it from the cluster spec (SimCapacity).
+	Capacity  float64   `json:"capacity"`
+	Split     float64   `json:"split"`
+	K         int       `json:"k"` // classify.KAuto, KUsers or fixed
+	Solver    lp.Solver `json:"solver"`
+	WhatIfs   []string  `json:"what_ifs"`
+	Budget    int       `json:"budget"`
+	Objective Objective `json:"objective"`
+	// Constraints bound the tuned configuration's other metrics
+	// (ParseConstraints; default DefaultConstraints; "none": none).
+	Constraints string `json:"constraints"`
+	// Folds is the number of rolling-origin folds of the tuning window.
+	Folds int `json:"folds"`
+	// Blocks is no longer used (see TuneOptions.Blocks).
+	Blocks int `json:"blocks"`
+	// Current is the scheduler the cluster runs today (a policy spec);
+	// RequireImprovement compares the tuned configuration with it.
+	Current string `json:"current"`
+	// Baselines are validated besides the tuned configuration, Current and
+	// the bounds.
+	Baselines []string `json:"baselines"`
+	// Sigmas, Runs: the size-estimation errors (log-normal σ) the policies
+	// that use size estimates are re-run with, Runs times each.
+	Sigmas []float64 `json:"sigmas"`
+	Runs   int       `json:"runs"`
+	// LoadFactors scale the validation window's load for the load curve.
+	LoadFactors []float64 `json:"load_factors"`
+	Seed        uint64    `json:"seed"`
+	ContainerMB int       `json:"container_mb"`
+
+	// AsGiven takes every field as it is: a zero is checked (and refused
+	// where it is not a valid value) instead of replaced by its default.
+	// The CLI sets it, as its flags start from DefaultRunConfig: a zero
+	// there is what the user typed.
+	AsGiven bool `json:"-"`
+	// NoLimits runs a request whose estimated work or memory is beyond
+	// MaxSeconds or MaxBytes instead of refusing it.
+	NoLimits bool `json:"-"`
+}
+
+// DefaultRunConfig returns the defaults.
+func DefaultRunConfig() RunConfig {
+	return RunConfig{
+		Trace: "embedded", Sizes: estimate.DefaultSizeOptions(), Cluster: "default",
+		Split: 0.7, K: classify.KAuto, Solver: lp.Auto,
+		Budget: 500, Objective: MinMean, Constraints: DefaultConstraints, Folds: 5, Blocks: 4,
+		Current:   FairSpec,
+		Baselines: []string{"fifo", FairSpec, "las", "srpt", "fsp+ps", "pfsp"},
+		Sigmas:    []float64{0, 0.25, 0.5, 1}, Runs: 10,
+		LoadFactors: []float64{0.5, 0.7, 0.8, 0.9, 1, 1.1, 1.2},
+		Seed:        1, ContainerMB: 1024,
+	}
+}
+
+// withDefaults fills the zero fields with the defaults (not with AsGiven).
+func (c RunConfig) withDefaults() RunConfig {
+	if c.AsGiven {
+		return c
+	}
+	d := DefaultRunConfig()
+	def := func(v *string, dv string) {
+		if *v == "" {
+			*v = dv
+		}
+	}
+	def(&c.Trace, d.Trace)
+	def(&c.Cluster, d.Cluster)
+	def(&c.Current, d.Current)
+	def(&c.Constraints, d.Constraints)
+	def((*string)(&c.Objective), string(d.Objective))
+	for _, f := range []struct{ v, dv *float64 }{{&c.Sizes.DN, &d.Sizes.DN}, {&c.Sizes.Load, &d.Sizes.Load}, {&c.Split, &d.Split}} {
+		if *f.v == 0 {
+			*f.v = *f.dv
+		}
+	}
+	for _, f := range []struct{ v, dv *int }{{&c.Budget, &d.Budget}, {&c.Folds, &d.Folds}, {&c.Blocks, &d.Blocks}, {&c.Runs, &d.Runs}, {&c.ContainerMB, &d.ContainerMB}} {
+		if *f.v == 0 {
+			*f.v = *f.dv
+		}
+	}
+	if c.Seed == 0 {
+		c.Seed = d.Seed
+	}
+	if c.Baselines == nil {
+		c.Baselines = d.Baselines
+	}
+	if c.Sigmas == nil {
+		c.Sigmas = d.Sigmas
+	}
+	if c.LoadFactors == nil {
+		c.LoadFactors = d.LoadFactors
+	}
+	return c
+}
+
+// Inputs are what Prepare read and checked: everything the stages need,
+// before any output exists.
+type Inputs struct {
+	Config RunConfig
+	Spec   *cluster.Spec
+	Jobs   *data.Jobs
+	Sizes  []float64 // fluid sizes (seconds of the whole cluster for SWIM)
+	Source estimate.Source
+	// Capacity is the capacity every simulation runs at, in the units of
+	// Sizes, and CapacityFrom says where it came from.
+	Capacity     float64
+	CapacityFrom string
+	// OfferedLoad is the log's offered load at Capacity (OfferedLoad);
+	// above 1 the cluster cannot keep up, which Warnings says.
+	OfferedLoad float64
+	Warnings    []string
+	SimJobs     []sim.Job
+	Split       Split
+	Workload    Workload
+	// Keys of the inputs the stages read, for their stage keys: the log's
+	// canonical content, the cluster spec, and the simulation jobs with
+	// their capacity (weights from the spec included).
+	TraceKey []byte
+	SpecKey  []byte
+	JobsKey  []byte
+}
+
+// Limits of parameters that no sensible run exceeds (a value beyond them
+// is a typo or an attack, refused with its name).
+const (
+	MaxMachines    = 1e7     // machines of one type after a what-if
+	MaxContainerMB = 1 << 24 // 16 TiB per container
+	MaxBudget      = 1 << 30
+	MaxFolds       = 1000
+	MaxRuns        = 1 << 30
+)
+
+// Prepare loads and checks every input of a run — every parameter, the
+// cluster spec, the trace and its sizes, the policies named, the split, and
+// the work and memory the run will take — so that a run with a bad input
+// stops before it writes anything. Errors about a parameter are
+// *ParamError; a run beyond the limits is a *TooBigError.
+func Prepare(cfg RunConfig) (*Inputs, error) {
+	cfg = cfg.withDefaults()
+	if err := cfg.checkParams(); err != nil {
+		return nil, err
+	}
+	in := &Inputs{Config: cfg}
+	var err error
+	if in.Spec, err = cluster.LoadSpec(cfg.Cluster); err != nil {
+		return nil, paramErr("cluster", cfg.Cluster, "%v", err)
+	}
+	if err := CheckWhatIfs(cfg.WhatIfs, in.Spec); err != nil {
+		return nil, err
+	}
+	if in.Jobs, err = data.Open(cfg.Trace, cfg.Read); err != nil {
+		return nil, err
+	}
+	if in.Sizes, in.Source, err = estimate.Sizes(in.Jobs, cfg.Sizes); err != nil {
+		return nil, err
+	}
+	if in.Capacity, in.CapacityFrom, err = RunCapacity(cfg.Capacity, in.Source, cfg.Sizes, in.Spec); err != nil {
+		return nil, err
+	}
+	if in.SimJobs, err = JobsOf(in.Jobs, in.Sizes, in.Spec); err != nil {
+		return nil, err
+	}
+	if in.Split, err = SplitByTime(in.SimJobs, cfg.Split); err != nil {
+		return nil, paramErr("split", cfg.Split, "%s: %v", in.Jobs.Source, err)
+	}
+	if !cfg.NoLimits {
+		if err := CheckCost("run", in.cost()); err != nil {
+			return nil, err
+		}
+	}
+	in.OfferedLoad = OfferedLoad(in.SimJobs, in.Capacity)
+	if w := OverloadWarning(in.OfferedLoad, in.Capacity, in.CapacityFrom); w != "" {
+		in.Warnings = append(in.Warnings, w)
+		slog.Warn(w)
+	}
+	in.Workload = Describe(in.Jobs, in.Sizes, in.Source)
+	var buf bytes.Buffer
+	if err := data.Write(&buf, in.Jobs, data.FormatArrow); err != nil {
+		return nil, err
+	}
+	in.TraceKey = buf.Bytes()
+	if in.SpecKey, err = json.Marshal(in.Spec); err != nil {
+		return nil, err
+	}
+	in.JobsKey = jobsKey(in.SimJobs, in.Capacity)
+	return in, nil
+}
+
+// checkParams checks every parameter that can be checked without reading
+// the inputs.
+func (c *RunConfig) checkParams() error {
+	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+	if err := CheckSizeOptions(c.Sizes); err != nil {
+		return err
+	}
+	switch {
+	case !(c.Capacity >= 0) || !finite(c.Capacity):
+		return paramErr("capacity", c.Capacity, "want a finite positive capacity, or 0 for the cluster spec's")
+	case !(c.Split > 0 && c.Split < 1):
+		return paramErr("split", c.Split, "want a fraction strictly between 0 and 1")
+	case c.K < classify.KUsers:
+		return paramErr("k", c.K, "want auto, users or a positive number")
+	case c.Budget < 1 || c.Budget > MaxBudget:
+		return paramErr("budget", c.Budget, "want 1 to %d candidates", MaxBudget)
+	case c.Folds < 1 || c.Folds > MaxFolds:
+		return paramErr("folds", c.Folds, "want 1 to %d folds", MaxFolds)
+	case c.Runs < 1 || c.Runs > MaxRuns:
+		return paramErr("runs", c.Runs, "want 1 to %d runs", MaxRuns)
+	case c.ContainerMB < 1 || c.ContainerMB > MaxContainerMB:
+		return paramErr("container-mb", c.ContainerMB, "want 1 to %d MB", MaxContainerMB)
+	case len(c.Baselines) == 0:
+		return paramErr("baselines", "", "no policy given")
+	case len(c.Sigmas) == 0:
+		return paramErr("sigmas", "", "no σ given")
+	}
+	if _, err := c.Solver.Resolve(); err != nil {
+		return paramErr("solver", c.Solver, "%v", err)
+	}
+	if _, err := ParseObjective(string(c.Objective)); err != nil {
+		return paramErr("objective", c.Objective, "%v", err)
+	}
+	if _, err := ParseConstraints(c.Constraints); err != nil {
+		return paramErr("constraint", c.Constraints, "%v", err)
+	}
+	if _, err := Fluid.Policy(c.Current); err != nil {
+		return paramErr("current", c.Current, "%v", err)
+	}
+	for _, b := range c.Baselines {
+		if _, err := Fluid.Policy(b); err != nil {
+			return paramErr("baselines", b, "%v", err)
+		}
+	}
+	for i, s := range c.Sigmas {
+		if !(s >= 0) || !finite(s) {
+			return paramErr("sigmas", s, "σ must be a finite non-negative number")
+		}
+		if slices.Contains(c.Sigmas[:i], s) {
+			return paramErr("sigmas", s, "σ given twice")
+		}
+	}
+	for _, f := range c.LoadFactors {
+		if !(f > 0) || !finite(f) {
+			return paramErr("load-factors", f, "a load factor must be a finite positive number")
+		}
+	}
+	return nil
+}
+
+// CheckSizeOptions refuses a d/n or load that is not a finite positive
+// number (estimate.Sizes would replace a zero by its default).
+func CheckSizeOptions(o estimate.SizeOptions) error {
+	switch {
+	case !(o.DN > 0) || math.IsInf(o.DN, 0):
+		return paramErr("dn", o.DN, "d/n must be a finite positive ratio")
+	case !(o.Load > 0) || math.IsInf(o.Load, 0):
+		return paramErr("load", o.Load, "the offered load must be a finite positive number")
+	}
+	return nil
+}
+
+// RunCapacity returns the capacity simulations run at: the given one, or,
+// when it is 0, SimCapacity of the cluster spec, and says where it came
+// from.
+func RunCapacity(given float64, src estimate.Source, opt estimate.SizeOptions, spec *cluster.Spec) (float64, string, error) {
+	if given > 0 {
+		return given, "given", nil
+	}
+	c, from := SimCapacity(src, opt, spec)
+	if !(c > 0) || math.IsInf(c, 0) {
+		return 0, "", paramErr("capacity", given, "the cluster spec's capacity is %v: give one", c)
+	}
+	return c, from, nil
+}
+
+// SimCapacity is the capacity fluid simulations run at, in the units of the
+// sizes: 1 when the sizes are normalised to a load (they are then seconds
+// of the whole cluster, seed 001's unit: the reference simulator runs at
+// capacity 1), else the cluster spec's capacity in reference containers
+// (sizes from a size column or task-seconds are container-seconds). It is
+// the inverse of estimate.ContainerSeconds.
+func SimCapacity(src estimate.Source, opt estimate.SizeOptions, spec *cluster.Spec) (float64, string) {
+	if src == estimate.FromBytes || opt.NormaliseAll {
+		return 1, "sizes normalised to a load: seconds of the whole cluster"
+	}
+	return spec.Capacity(), fmt.Sprintf("cluster spec %s: %g reference containers (sizes in container-seconds)", spec.Name, spec.Capacity())
+}
+
+// OverloadWarning says, when load > 1, that the cluster cannot keep up
+// with the log at that capacity ("" otherwise).
+func OverloadWarning(load, capacity float64, from string) string {
+	if !(load > 1) {
+		return ""
+	}
+	return fmt.Sprintf("OVERLOADED: the offered load is %.3g at capacity %g (%s): the cluster cannot keep up with the log, queues grow without end and mean responses measure the log's length, not the scheduler; check the capacity and the size units", load, capacity, from)
+}
+
+// jobsKey is the canonical content of the simulation jobs and capacity.
+func jobsKey(jobs []sim.Job, capacity float64) []byte {
+	h := sha256.New()
+	var b [8]byte
+	put := func(v float64) {
+		binary.LittleEndian.PutUint64(b[:], math.Float64bits(v))
+		h.Write(b[:])
+	}
+	put(capacity)
+	for _, j := range jobs {
+		put(j.Arrival)
+		put(j.Size)
+		put(j.Estimate)
+		put(j.Weight)
+		put(j.Cap)
+	}
+	return h.Sum(nil)
+}
+
+// TuneCost estimates TuneLASMQWindows: every candidate (the budget and
+// the 18 sensitivity points) on every chunk of the tuning window, each
+// chunk at most SampleJobs jobs, a third of them (the remaining-work order)
+// once more per σ > 0; the final check of the shortlist and the named
+// baselines (13) on the whole window when chunks are sampled; the SRPT
+// bound and the bootstrap (3) on the window; and the comparisons (8) and
+// robustness rows (6) on the validation window.
+func TuneCost(budget int, split Split, opt TuneOptions) Cost {
+	opt = withTuneDefaults(opt, nil)
+	folds := min(opt.Folds, max(1, split.TuneJobs-1))
+	perChunk := math.Ceil(float64(split.TuneJobs) / float64(folds+1))
+	scored := math.Min(float64(split.TuneJobs), float64(folds+1)*math.Min(perChunk, float64(opt.SampleJobs)))
+	cands := float64(budget+18) * (1 + float64(len(opt.Sigmas)-1)/3)
+	tune := cands * scored
+	if scored < float64(split.TuneJobs) {
+		tune += float64(opt.Shortlist+8) * float64(len(opt.Sigmas)) * float64(split.TuneJobs)
+	}
+	tune += 3 * float64(split.TuneJobs)
+	val := 8.0 + 6
+	return Cost{Simulations: cands*float64(folds+1) + val + 3, JobSteps: tune + val*float64(split.ValidJobs),
+		Bytes: cands * float64(folds+1) * float64(len(opt.Sigmas)) * summaryBytes}
+}
+
+// cost estimates the run's simulations: tuning, then on the validation
+// window the bounds and every validation experiment.
+func (in *Inputs) cost() Cost {
+	cfg := in.Config
+	valN := float64(in.Split.ValidJobs)
+	configs := float64(4 + len(cfg.Baselines))
+	sized := 0.0
+	for _, s := range append([]string{cfg.Current}, cfg.Baselines...) {
+		if info, err := Fluid.Policy(s); err == nil && info.Uses.Estimates {
+			sized++
+		}
+	}
+	sigmas := 0.0
+	for _, s := range cfg.Sigmas {
+		if s > 0 {
+			sigmas++
+		}
+	}
+	errRuns := sized * sigmas * float64(cfg.Runs)
+	valSims := 3 + configs*float64(1+len(cfg.LoadFactors)) + errRuns
+	return TuneCost(cfg.Budget, in.Split, TuneOptions{Folds: cfg.Folds}).Add(Cost{
+		Simulations: valSims,
+		JobSteps:    valSims * valN,
+		Bytes:       configs*valN*jobRowBytes + errRuns*summaryBytes,
+	})
+}

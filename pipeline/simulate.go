@@ -1,0 +1,179 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+
+	"github.com/schedplan/schedplan/cluster"
+	"github.com/schedplan/schedplan/cluster/sim"
+	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/estimate"
+)
+
+// Window is a window of a job log prepared for fluid simulation: its jobs
+// with sizes and the users' weights of the cluster spec, the capacity in the
+// units of the sizes, and the offered load there.
+type Window struct {
+	Log  *data.Jobs
+	Name string // all, tune or validate
+	Jobs []sim.Job
+	// First is the log row of Jobs[0]; Split is the log's tune/validate
+	// split (SplitErr says why there is none).
+	First    int
+	Split    Split
+	SplitErr error
+	// Capacity is in the units of the sizes (RunCapacity), CapacityFrom
+	// says where it came from, OfferedLoad is the window's load there.
+	Capacity     float64
+	CapacityFrom string
+	OfferedLoad  float64
+}
+
+// OpenWindow prepares window ("all", "tune" or "validate", split at the
+// fraction split) of a log whose sizes were derived with opt, at capacity
+// (0: SimCapacity of spec). A load above 1 is logged as a warning.
+func OpenWindow(j *data.Jobs, sizes []float64, src estimate.Source, opt estimate.SizeOptions, spec *cluster.Spec, capacity, split float64, window string) (*Window, error) {
+	if !(capacity >= 0) {
+		return nil, paramErr("capacity", capacity, "want a positive capacity, or 0 for the cluster spec's")
+	}
+	w := &Window{Log: j, Name: window}
+	var err error
+	if w.Capacity, w.CapacityFrom, err = RunCapacity(capacity, src, opt, spec); err != nil {
+		return nil, err
+	}
+	all, err := JobsOf(j, sizes, spec)
+	if err != nil {
+		return nil, err
+	}
+	w.Jobs = all
+	if w.Split, err = SplitByTime(all, split); err != nil {
+		w.SplitErr = paramErr("split", split, "%s: %v", j.Source, err)
+	}
+	switch window {
+	case "all":
+	case "tune", "validate":
+		if w.SplitErr != nil {
+			return nil, w.SplitErr
+		}
+		if tune, val := w.Split.Windows(all); window == "tune" {
+			w.Jobs = tune
+		} else {
+			w.Jobs, w.First = val, w.Split.TuneJobs
+		}
+	default:
+		return nil, paramErr("window", window, "use all, tune or validate")
+	}
+	w.OfferedLoad = OfferedLoad(w.Jobs, w.Capacity)
+	if msg := w.Warning(); msg != "" {
+		slog.Warn(msg)
+	}
+	return w, nil
+}
+
+// Warning says when the window is overloaded ("" otherwise).
+func (w *Window) Warning() string { return OverloadWarning(w.OfferedLoad, w.Capacity, w.CapacityFrom) }
+
+// IDs returns the job ids of the window's jobs.
+func (w *Window) IDs() []string {
+	ids := make([]string, len(w.Jobs))
+	for i := range ids {
+		ids[i] = w.Log.ID.At(w.First + i)
+	}
+	return ids
+}
+
+// SimulateReport is what `schedplan simulate` prints: every policy's runs
+// aggregated (the same aggregates as the validation table).
+type SimulateReport struct {
+	Trace        string      `json:"trace"`
+	Window       string      `json:"window"`
+	Jobs         int         `json:"jobs"`
+	Capacity     float64     `json:"capacity"`
+	CapacityFrom string      `json:"capacity_from"`
+	OfferedLoad  *float64    `json:"offered_load"` // null when undefined (one arrival instant)
+	Overloaded   bool        `json:"overloaded"`
+	Warning      string      `json:"warning,omitempty"`
+	Errors       string      `json:"estimation_errors"`
+	Seed         uint64      `json:"seed"`
+	Policies     []Aggregate `json:"policies"`
+}
+
+// SimulateExperiment is the experiment simulate runs on a window: the
+// policies with PS deadlines, Runs runs of the error model (one when it is
+// exact), per-job rows when rows is set.
+func SimulateExperiment(w *Window, policies []string, m estimate.ErrorModel, runs int, seed uint64, rows bool) (*Experiment, error) {
+	deadlines, err := PSDeadlines(w.Jobs, w.Capacity)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", w.Log.Source, err)
+	}
+	if m.IsExact() && runs > 1 {
+		slog.Info("exact sizes: every run would be the same; running once")
+		runs = 1
+	}
+	return &Experiment{Jobs: w.Jobs, Capacity: w.Capacity, Deadlines: deadlines, Policies: policies,
+		Errors: m, Runs: runs, Seed: seed, KeepRows: rows}, nil
+}
+
+// Simulate runs the experiment on the window and returns the report and,
+// when the experiment keeps rows, the per-job results table.
+func Simulate(ctx context.Context, w *Window, x *Experiment, opt RunOptions) (*SimulateReport, *data.Table, error) {
+	res, err := x.Run(ctx, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	rep := &SimulateReport{Trace: w.Log.Source, Window: w.Name, Jobs: len(w.Jobs), Capacity: w.Capacity, CapacityFrom: w.CapacityFrom,
+		OfferedLoad: finitePtr(w.OfferedLoad), Overloaded: w.OfferedLoad > 1, Warning: w.Warning(), Errors: x.Errors.String(), Seed: x.Seed}
+	rows := &JobRows{}
+	for _, p := range res.Policies {
+		rep.Policies = append(rep.Policies, p.Aggregate())
+		if p.Rows != nil {
+			rows.AppendRows(p.Rows)
+		}
+	}
+	if !x.KeepRows {
+		return rep, nil, nil
+	}
+	return rep, rows.Table(w.IDs()), nil
+}
+
+// BoundsRow is one policy measured against the bounds.
+type BoundsRow struct {
+	Policy      string  `json:"policy"`
+	Mean        float64 `json:"mean_response"`
+	Gap         float64 `json:"gap_to_lower_bound"` // mean / SRPT mean − 1
+	Missed      int     `json:"missed_deadlines"`
+	MissedShare float64 `json:"missed_share"`
+	MaxLate     float64 `json:"max_lateness_s"`
+}
+
+// MeasureBounds computes the window's bounds and measures each policy
+// against them (exact sizes).
+func MeasureBounds(ctx context.Context, w *Window, policies []string) (*Bounds, []BoundsRow, error) {
+	b, err := ComputeBounds(w.Jobs, w.Capacity)
+	if err != nil {
+		return nil, nil, err
+	}
+	x := &Experiment{Jobs: w.Jobs, Capacity: w.Capacity, Deadlines: b.Deadlines, Policies: policies, Runs: 1}
+	res, err := x.Run(ctx, RunOptions{})
+	if err != nil {
+		return nil, nil, err
+	}
+	var rows []BoundsRow
+	for _, p := range res.Policies {
+		s := p.Summaries[0]
+		rows = append(rows, BoundsRow{Policy: p.Policy, Mean: s.Response.Mean, Gap: b.Gap(s.Response.Mean),
+			Missed: s.Missed, MissedShare: s.MissedShare, MaxLate: s.MaxLate})
+	}
+	return b, rows, nil
+}
+
+// DeadlinesTable is the window's jobs with their PS deadlines.
+func (w *Window) DeadlinesTable(b *Bounds) *data.Table {
+	n := len(w.Jobs)
+	arr, size := make([]float64, n), make([]float64, n)
+	for i, j := range w.Jobs {
+		arr[i], size[i] = j.Arrival, j.Size
+	}
+	return &data.Table{Names: []string{data.ColJobID, "arrival", "size", "ps_deadline"}, Cols: []any{w.IDs(), arr, size, b.Deadlines}}
+}

@@ -1,0 +1,290 @@
+package pipeline
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+	"unicode"
+
+	"github.com/schedplan/schedplan/estimate"
+)
+
+// Plain-text renderings of results, for terminals (the report is the HTML
+// rendering). Every figure carries its unit; names that come from input
+// files pass through Printable.
+
+// Printable returns s with control characters (terminal escape sequences
+// included) written as Go escapes, so that a name from a log cannot drive
+// the terminal.
+func Printable(s string) string {
+	if strings.IndexFunc(s, func(r rune) bool { return !unicode.IsPrint(r) }) < 0 {
+		return s
+	}
+	q := strconv.QuoteToGraphic(s)
+	return q[1 : len(q)-1]
+}
+
+func newTable(w io.Writer, align uint) *tabwriter.Writer {
+	return tabwriter.NewWriter(w, 0, 0, 2, ' ', align)
+}
+
+// WriteText prints the report as a table.
+func (rep *SimulateReport) WriteText(out io.Writer) {
+	load := "undefined"
+	if rep.OfferedLoad != nil {
+		load = fmt.Sprintf("%.3g", *rep.OfferedLoad)
+	}
+	fmt.Fprintf(out, "trace %s (%s window): %d jobs, capacity %g (%s), offered load %s, estimates %s",
+		Printable(rep.Trace), rep.Window, rep.Jobs, rep.Capacity, rep.CapacityFrom, load, rep.Errors)
+	multi := len(rep.Policies) > 0 && rep.Policies[0].Runs > 1
+	if multi {
+		fmt.Fprintf(out, ", %d runs (seed %d)", rep.Policies[0].Runs, rep.Seed)
+	}
+	fmt.Fprintln(out)
+	if rep.Warning != "" {
+		fmt.Fprintf(out, "WARNING: %s\n", rep.Warning)
+	}
+	tw := newTable(out, tabwriter.AlignRight)
+	head := "policy\tmean resp (s)\t"
+	if multi {
+		head += "min\tmedian\tmax\t"
+	}
+	fmt.Fprintln(tw, head+"p50\tp90\tp99\tmax resp\tmean slowdown\tp99 slowdown\tmissed\tmakespan (s)\tutil\t")
+	for _, p := range rep.Policies {
+		s := p.Mean
+		fmt.Fprintf(tw, "%s\t%.6g\t", p.Policy, s.Response.Mean)
+		if multi {
+			fmt.Fprintf(tw, "%.6g\t%.6g\t%.6g\t", p.MeanResponse.Min, p.MeanResponse.P50, p.MeanResponse.Max)
+		}
+		fmt.Fprintf(tw, "%.4g\t%.4g\t%.4g\t%.4g\t%.4g\t%.4g\t%.2f%%\t%.6g\t%.3f\t\n",
+			s.Response.P50, s.Response.P90, s.Response.P99, s.Response.Max,
+			s.Slowdown.Mean, s.Slowdown.P99, 100*s.MissedShare, s.Makespan, s.Utilisation)
+	}
+	tw.Flush()
+}
+
+// WriteBoundsText prints the bounds of a window and each policy's gap.
+func WriteBoundsText(out io.Writer, w *Window, b *Bounds, rows []BoundsRow) {
+	fmt.Fprintf(out, "trace %s, window %s: %d jobs, capacity %g (%s)\n", Printable(w.Log.Source), w.Name, b.Jobs, b.Capacity, w.CapacityFrom)
+	fmt.Fprintf(out, "lower bound (SRPT, exact sizes)   mean response %.6g s\n", b.SRPTMean)
+	fmt.Fprintf(out, "protective schedule (FSP, exact)  mean response %.6g s (misses %d PS deadlines)\n", b.FSPMean, b.FSPMissed)
+	fmt.Fprintf(out, "processor sharing (the deadlines) mean response %.6g s\n\n", b.PSMean)
+	tw := newTable(out, tabwriter.AlignRight)
+	fmt.Fprintln(tw, "policy\tmean response (s)\tgap to bound\tmissed deadlines\tshare\tmax lateness (s)\t")
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%.6g\t%+.1f%%\t%d\t%.1f%%\t%.4g\t\n", r.Policy, r.Mean, 100*r.Gap, r.Missed, 100*r.MissedShare, r.MaxLate)
+	}
+	tw.Flush()
+}
+
+// WriteText prints the tuning report of a trace: the folds, why the choice
+// was made, the deployed configuration, the comparison on both windows
+// (slowdowns and missed PS deadlines beside responses), robustness and
+// sensitivity.
+func (rep *TuneReport) WriteText(out io.Writer, source string) {
+	s := rep.Split
+	fmt.Fprintf(out, "trace %s: tuning window %d jobs (submit %g..%g s), validation window %d jobs (%g..%g s); capacity %g\n",
+		Printable(source), s.TuneJobs, s.TuneSpan[0], s.TuneSpan[1], s.ValidJobs, s.ValidSpan[0], s.ValidSpan[1], rep.Capacity)
+	cv, r := rep.CV, rep.Result
+	fmt.Fprintf(out, "objective %s, constraints %s; first guess from sizes: %v\n", cv.Objective, cv.Constraints, r.FirstGuess)
+	tw := newTable(out, tabwriter.AlignRight)
+	fmt.Fprintln(tw, "fold\tjobs\tsubmit from (s)\tsimulated jobs\tblocks\tstarts a busy period\t")
+	for _, f := range cv.Folds {
+		name := fmt.Sprint(f.Index)
+		if !slices.Contains(cv.Scored, f.Index) {
+			name += " (tunes only)"
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%g\t%d\t%d\t%v\t\n", name, f.Jobs, f.Span[0], f.Scored, f.Units, f.Exact)
+	}
+	tw.Flush()
+	fmt.Fprintln(out)
+	for _, e := range cv.Explanation {
+		fmt.Fprintln(out, e)
+	}
+	fmt.Fprintf(out, "\ndeployed: %v\n  thresholds %s (attained service, size units)\n  weights    %s\n  policy     %s\n\n",
+		rep.Best, fmtFloats(rep.Best.Thresholds()), fmtFloats(rep.Best.Weights()), rep.Best.Spec())
+	tw = newTable(out, tabwriter.AlignRight)
+	fmt.Fprintln(tw, "configuration\tfold-mean response (s)\tfold-mean p99 slowdown\tvalidate mean (s)\tvalidate p99 (s)\tvalidate mean slowdown\tvalidate p99 slowdown\tvalidate missed PS deadlines\t")
+	for _, c := range rep.Compare {
+		fmt.Fprintf(tw, "%s\t%.4g\t%.4g\t%.4g\t%.4g\t%.4g\t%.4g\t%.2f%%\t\n", c.Name, c.Tune.Mean, c.Tune.P99Slowdown, c.Validate.Mean, c.Validate.P99, c.Validate.MeanSlowdown, c.Validate.P99Slowdown, 100*c.Validate.Missed)
+	}
+	tw.Flush()
+	verdict := "beats"
+	if rep.Improvement <= 0 {
+		verdict = "does NOT beat"
+	}
+	t, f := rep.Compare[0].Validate, rep.Compare[3].Validate
+	fmt.Fprintf(out, "\non the validation window the tuned configuration %s the best baseline (Hu et al.'s default, fair) by %.1f%% in mean response, at p99 slowdown %.4g and mean slowdown %.4g (fair: %.4g and %.4g)\n\n",
+		verdict, 100*rep.Improvement, t.P99Slowdown, t.MeanSlowdown, f.P99Slowdown, f.MeanSlowdown)
+	tw = newTable(out, tabwriter.AlignRight)
+	fmt.Fprintln(tw, "robustness (validation window)\tload ×\tmean (s)\tp99 (s)\tp99 slowdown\t")
+	for _, rr := range rep.Robustness {
+		fmt.Fprintf(tw, "%s\t%.2g\t%.4g\t%.4g\t%.4g\t\n", rr.Name, rr.LoadFactor, rr.Score.Mean, rr.Score.P99, rr.Score.P99Slowdown)
+	}
+	tw.Flush()
+	fmt.Fprintln(out, "\nsensitivity (fold means, other parameters at the deployed point):")
+	for _, e := range r.VsAlpha0 {
+		fmt.Fprintf(out, "  alpha0 %-10.4g mean %.4g s\n", e.Params.Alpha0, e.Score.Mean)
+	}
+	for _, e := range r.VsK {
+		fmt.Fprintf(out, "  k %-15d mean %.4g s\n", e.Params.K, e.Score.Mean)
+	}
+}
+
+// WriteText prints what a run did into dir and its verdict.
+func (res *RunResult) WriteText(w io.Writer, dir string, took time.Duration) {
+	fmt.Fprintf(w, "trace %s: %d jobs; tuned on %d, validated on %d\n", Printable(res.Trace), res.Workload.Jobs, res.Split.TuneJobs, res.Split.ValidJobs)
+	load := "undefined"
+	if res.OfferedLoad != nil {
+		load = fmt.Sprintf("%.3g", *res.OfferedLoad)
+	}
+	fmt.Fprintf(w, "simulated at capacity %g (%s); offered load %s\n", res.Capacity, res.CapacityFrom, load)
+	for _, m := range res.Warnings {
+		fmt.Fprintf(w, "WARNING: %s\n", m)
+	}
+	if len(res.Skipped) > 0 {
+		fmt.Fprintf(w, "stages run: %s; up to date: %s\n", strings.Join(res.Ran, ", "), strings.Join(res.Skipped, ", "))
+	}
+	fmt.Fprintf(w, "capacity: λ = %.4g (the cluster sustains %.3g × today's arrival rates)\n", res.Lambda, res.Lambda)
+	fmt.Fprintf(w, "tuned LAS_MQ: %s\n\n", res.TunedSpec)
+	tw := newTable(w, tabwriter.AlignRight)
+	fmt.Fprintln(tw, "validation window\tσ\tmean response (s)\tp99 (s)\tmean slowdown\tp99 slowdown\tgap to SRPT bound\tmissed PS deadlines\t")
+	for _, r := range res.Validation {
+		if r.Sigma == 0 {
+			fmt.Fprintf(tw, "%s\t%g\t%.4g\t%.4g\t%.4g\t%.4g\t%+.1f%%\t%.0f\t\n", r.Name, r.Sigma, r.Mean, r.P99, r.MeanSlowdown, r.P99Slowdown, 100*r.Gap, r.Missed)
+		}
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "\n%s\n", Verdict(res))
+	fmt.Fprintf(w, "wrote %s/{%s} in %.1f s\n", strings.TrimRight(dir, "/"), strings.Join(res.Files, ","), took.Seconds())
+}
+
+// SizeUnit names the unit of sizes from src (without NormaliseAll).
+func SizeUnit(src estimate.Source) string {
+	if src == estimate.FromBytes {
+		return "seconds of the whole cluster, normalised to the load"
+	}
+	return "container-seconds"
+}
+
+// WriteText prints the workload summary and its largest users (at most
+// maxUsers of them).
+func (w Workload) WriteText(out io.Writer, maxUsers int) {
+	tw := newTable(out, 0)
+	fmt.Fprintf(tw, "trace\t%s\n", Printable(w.Source))
+	fmt.Fprintf(tw, "jobs\t%d\n", w.Jobs)
+	fmt.Fprintf(tw, "submit times\t%g s .. %g s (span %g s, %.2f h)\n", w.FirstSubmit, w.LastSubmit, w.Span, w.Span/3600)
+	fmt.Fprintf(tw, "arrival rate\t%.4g jobs/s\n", w.ArrivalRate)
+	fmt.Fprintf(tw, "sizes from\t%s (%s)\n", w.SizeSource, SizeUnit(w.SizeSource))
+	fmt.Fprintf(tw, "total work\t%.6g\n", w.TotalWork)
+	fmt.Fprintf(tw, "size mean\t%.4g\n", w.Size.Mean)
+	fmt.Fprintf(tw, "size p50 / p90 / p99 / max\t%.4g / %.4g / %.4g / %.4g\n", w.Size.P50, w.Size.P90, w.Size.P99, w.Size.Max)
+	fmt.Fprintf(tw, "zero-size jobs\t%d\n", w.ZeroSize)
+	fmt.Fprintf(tw, "work in largest 1%% of jobs\t%.1f%%\n", 100*w.TopShare)
+	fmt.Fprintf(tw, "users\t%d\n", len(w.Users))
+	tw.Flush()
+	if len(w.Users) == 0 {
+		return
+	}
+	fmt.Fprintln(out)
+	tw = newTable(out, tabwriter.AlignRight)
+	fmt.Fprintln(tw, "user\tjobs\tshare\t")
+	for k, u := range w.Users {
+		if k == maxUsers {
+			fmt.Fprintf(tw, "(%d more)\t\t\t\n", len(w.Users)-k)
+			break
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%.1f%%\t\n", Printable(u.User), u.Jobs, 100*float64(u.Jobs)/float64(w.Jobs))
+	}
+	tw.Flush()
+}
+
+// WriteText prints the analysis: λ, the allocation per class and type, the
+// types' suggested classes and load, the what-ifs and targets.
+func (cr *CapacityAnalysis) WriteText(out io.Writer) {
+	fmt.Fprintf(out, "== %s classification", cr.Name)
+	if cr.Reason != "" {
+		fmt.Fprintf(out, ": no LP: %s\n", cr.Reason)
+		return
+	}
+	fmt.Fprintf(out, " (%d jobs, k = %d, features %s)\n", cr.Jobs, cr.K, strings.Join(cr.Features, ", "))
+	fmt.Fprintf(out, "λ = %.6g: the cluster sustains %.4g × today's arrival rates (Σα = %.4g jobs/s → %.4g jobs/s)\n",
+		cr.Lambda, cr.Lambda, cr.TotalAlpha, cr.Lambda*cr.TotalAlpha)
+	rounds := "rounds"
+	if cr.Rounds == 1 {
+		rounds = "round"
+	}
+	fmt.Fprintf(out, "solved by %s, %s (%d %s, %d δ columns", cr.Solver, cr.Method, cr.Rounds, rounds, cr.Columns)
+	if cr.Bound > 0 {
+		fmt.Fprintf(out, "; duals certify λ* ≤ %.10g", cr.Bound)
+	}
+	fmt.Fprintln(out, ")")
+	for _, m := range cr.Messages {
+		fmt.Fprintf(out, "note: %s\n", m)
+	}
+
+	fmt.Fprintln(out)
+	tw := newTable(out, tabwriter.AlignRight)
+	fmt.Fprint(tw, "class\tlabel\tjobs\tα (jobs/s)\tmean size\t")
+	for _, t := range cr.Types {
+		fmt.Fprintf(tw, "δ %s\t", t.Name)
+	}
+	fmt.Fprintln(tw)
+	for _, c := range cr.Classes {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%.4g\t%.4g\t", c.Name, c.Label, c.Jobs, c.Alpha, c.MeanSize)
+		for _, d := range c.Delta {
+			fmt.Fprintf(tw, "%s\t", fmtFrac(d))
+		}
+		fmt.Fprintln(tw)
+	}
+	tw.Flush()
+
+	fmt.Fprintln(out)
+	tw = newTable(out, 0)
+	fmt.Fprintln(tw, "type\tmachines\tsuggested classes\tallocated\tbusy at today's rates\tjobs/s\tdλ/machine")
+	for _, t := range cr.Types {
+		sc := strings.Join(t.Suggested, ", ")
+		if sc == "" {
+			sc = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%g\t{%s}\t%.1f%%\t%.1f%%\t%.4g\t%.4g\n", t.Name, t.Count, sc, 100*t.Allocated, 100*t.Utilisation, t.Throughput, t.Marginal)
+	}
+	tw.Flush()
+
+	if len(cr.WhatIfs) > 0 {
+		fmt.Fprintln(out)
+		tw = newTable(out, 0)
+		fmt.Fprintln(tw, "what-if\tλ\tvs today\t")
+		for _, w := range cr.WhatIfs {
+			fmt.Fprintf(tw, "%s\t%.6g\t%+.2f%%\t%s\n", w.Change, w.Lambda, 100*(w.Ratio-1), w.Note)
+		}
+		tw.Flush()
+	}
+	if cr.MPSFile != "" {
+		fmt.Fprintf(out, "wrote %s (%s LP, MPS)\n", cr.MPSFile, cr.Name)
+	}
+	if len(cr.Targets) > 0 {
+		fmt.Fprintf(out, "\nto reach λ = %g with one machine type alone:\n", cr.Target)
+		tw = newTable(out, 0)
+		fmt.Fprintln(tw, "type\tmachines\tchange\tλ there\tλ with unlimited machines")
+		for _, t := range cr.Targets {
+			if !t.Reachable {
+				fmt.Fprintf(tw, "%s\tnever\t\t\t%s\n", t.Type, t.LimitText)
+				continue
+			}
+			fmt.Fprintf(tw, "%s\t%g\t%+g\t%.6g\t%s\n", t.Type, t.Count, t.Change, t.Lambda, t.LimitText)
+		}
+		tw.Flush()
+	}
+}
+
+func fmtFrac(v float64) string {
+	if v == 0 {
+		return "0"
+	}
+	return fmt.Sprintf("%.4f", v)
+}
