@@ -230,8 +230,6 @@ func (c *RunConfig) checkParams() error {
 		return paramErr("k", c.K, "want auto, users or a positive number")
 	case c.Budget < 1 || c.Budget > MaxBudget:
 		return paramErr("budget", c.Budget, "want 1 to %d candidates", MaxBudget)
-	case c.Folds < 1 || c.Folds > MaxFolds:
-		return paramErr("folds", c.Folds, "want 1 to %d folds", MaxFolds)
 	case c.Runs < 1 || c.Runs > MaxRuns:
 		return paramErr("runs", c.Runs, "want 1 to %d runs", MaxRuns)
 	case c.ContainerMB < 1 || c.ContainerMB > MaxContainerMB:
@@ -244,11 +242,8 @@ func (c *RunConfig) checkParams() error {
 	if _, err := c.Solver.Resolve(); err != nil {
 		return paramErr("solver", c.Solver, "%v", err)
 	}
-	if _, err := ParseObjective(string(c.Objective)); err != nil {
-		return paramErr("objective", c.Objective, "%v", err)
-	}
-	if _, err := ParseConstraints(c.Constraints); err != nil {
-		return paramErr("constraint", c.Constraints, "%v", err)
+	if err := c.checkTuneParams(); err != nil {
+		return err
 	}
 	if _, err := Fluid.Policy(c.Current); err != nil {
 		return paramErr("current", c.Current, "%v", err)
@@ -270,6 +265,21 @@ func (c *RunConfig) checkParams() error {
 		if !(f > 0) || !finite(f) {
 			return paramErr("load-factors", f, "a load factor must be a finite positive number")
 		}
+	}
+	return nil
+}
+
+// checkTuneParams checks the tuning parameters: objective, constraints and
+// folds.
+func (c *RunConfig) checkTuneParams() error {
+	if _, err := ParseObjective(string(c.Objective)); err != nil {
+		return paramErr("objective", c.Objective, "%v", err)
+	}
+	if _, err := ParseConstraints(c.Constraints); err != nil {
+		return paramErr("constraint", c.Constraints, "%v", err)
+	}
+	if c.Folds < 1 || c.Folds > MaxFolds {
+		return paramErr("folds", c.Folds, "want 1 to %d folds", MaxFolds)
 	}
 	return nil
 }

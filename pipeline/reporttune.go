@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"errors"
 	"fmt"
 	"image/color"
 	"math"
@@ -84,97 +85,15 @@ func tuningSections(tr *TuneReport) ([]Section, error) {
 	tuning := Section{ID: "tuning", Title: "Tuned LAS_MQ", Intro: intro, Tables: []TableBlock{tt, rt}, Figures: figs}
 
 	// Cross-validation: the folds and every named configuration's fold
-	// scores.
-	named := []struct {
-		label string
-		idx   int
-	}{{"chosen", cv.Chosen}, {"runner-up", cv.RunnerUp}, {"plain LAS", cv.LASIdx}, {"PS", cv.PSIdx}, {"first guess", cv.FGIdx}}
-	header := []string{"fold", "jobs", "submit from (s)", "simulated jobs (blocks)", "starts a busy period", "SRPT bound (s)", "current mean (s)"}
-	for _, nm := range named {
-		if nm.idx >= 0 {
-			header = append(header, nm.label)
-		}
-	}
-	header = append(header, "rule's pick from the past")
-	ft := TableBlock{Highlight: -1, Header: header, Caption: fmt.Sprintf("Fold scores: improvement over the current scheduler (%s) in %s; chunk 0 only tunes", cv.Current, objectiveLabel(cv.Objective))}
-	var lines []XYSeries
-	for _, nm := range named {
-		if nm.idx >= 0 {
-			name := nm.label
-			if c := &cv.Candidates[nm.idx]; c.Name == "" {
-				name += ": " + c.Label()
-			}
-			lines = append(lines, XYSeries{Name: name})
-		}
-	}
-	for _, f := range cv.Folds {
-		row := []string{fmt.Sprint(f.Index), fmt.Sprint(f.Jobs), fmt.Sprintf("%g", f.Span[0]), fmt.Sprintf("%d (%d)", f.Scored, f.Units), fmt.Sprint(f.Exact),
-			f4(cv.SRPT[f.Index]), f4(cv.Candidates[cv.CurrentIdx].Chunks[f.Index].Mean)}
-		k := slices.Index(cv.Scored, f.Index)
-		li := 0
-		for _, nm := range named {
-			if nm.idx < 0 {
-				continue
-			}
-			if k < 0 {
-				row = append(row, "–")
-			} else {
-				v := cv.Candidates[nm.idx].Folds[k]
-				row = append(row, pctS(v))
-				lines[li].X, lines[li].Y = append(lines[li].X, float64(f.Index)), append(lines[li].Y, 100*math.Max(v, -2))
-			}
-			li++
-		}
-		pick := "–"
-		for _, p := range cv.Procedure {
-			if p.Fold == f.Index {
-				pick = fmt.Sprintf("%s: %s (best %s)", cv.Candidates[p.Pick].Label(), pctS(p.Improvement), pctS(p.Best))
-			}
-		}
-		ft.Rows = append(ft.Rows, append(row, pick))
-	}
-	mean := []string{"mean ± SE", "", "", "", "", f4(cv.SRPTMean), f4(cv.Candidates[cv.CurrentIdx].FoldMean.Mean)}
-	for _, nm := range named {
-		if nm.idx >= 0 {
-			c := &cv.Candidates[nm.idx]
-			mean = append(mean, fmt.Sprintf("%s ± %.1f", pctS(c.Improvement), 100*c.SE))
-		}
-	}
-	ft.Rows = append(ft.Rows, append(mean, ""))
+	// scores, and the front.
+	ft, lines := foldTable(cv)
 	foldFig, err := NewFigure("Fold scores", "improvement over the current scheduler on each fold (values below −200% drawn at −200%)", func() ([]byte, error) {
 		return PlotLines("Fold scores", "fold", "improvement over the current scheduler (%)", lines, false)
 	})
 	if err != nil {
 		return nil, err
 	}
-	pt := TableBlock{Highlight: -1, SpecsLast: true, Caption: "Pareto front over the five fold-mean metrics (responses in seconds)",
-		Header: []string{"candidate", "mean fold score", "mean response", "p99 response", "mean slowdown", "p99 slowdown", "missed PS deadlines", "feasible", "policy"}}
-	var onFront []int
-	for i := range cv.Candidates {
-		if cv.Candidates[i].Pareto {
-			onFront = append(onFront, i)
-		}
-	}
-	slices.SortStableFunc(onFront, func(a, b int) int {
-		return cmpFloat(cv.Candidates[a].FoldMean.Mean, cv.Candidates[b].FoldMean.Mean)
-	})
-	const maxFrontRows = 30
-	if len(onFront) > maxFrontRows {
-		pt.Caption += fmt.Sprintf("; the %d with the lowest mean response of %d (all are in the tune stage's JSON)", maxFrontRows, len(onFront))
-		if !slices.Contains(onFront[:maxFrontRows], cv.Chosen) && slices.Contains(onFront, cv.Chosen) {
-			onFront = append(onFront[:maxFrontRows-1], cv.Chosen)
-		} else {
-			onFront = onFront[:maxFrontRows]
-		}
-	}
-	for _, i := range onFront {
-		c := &cv.Candidates[i]
-		if i == cv.Chosen {
-			pt.Highlight = len(pt.Rows)
-		}
-		m := c.FoldMean
-		pt.Rows = append(pt.Rows, []string{c.Label(), pctS(c.Improvement), f4(m.Mean), f4(m.P99), f4(m.MeanSlowdown), f4(m.P99Slowdown), fmt.Sprintf("%.2f%%", 100*m.Missed), fmt.Sprint(c.Feasible), c.Policy})
-	}
+	pt := frontTable(cv)
 	ci := "not available"
 	if cv.CI.Available {
 		ci = fmt.Sprintf("%s to %s (%.0f%%, %d replicates)", pctS(cv.CI.Lo), pctS(cv.CI.Hi), 100*cv.CI.Level, cv.CI.Replicates)
@@ -252,46 +171,82 @@ func PlotFront(title string, f FrontPlot) ([]byte, error) {
 	return guard(func() ([]byte, error) { return plotFront(title, f) })
 }
 
-func plotFront(title string, f FrontPlot) ([]byte, error) {
-	ok := finite
-	var all, front plotter.XYs
-	var feasible []bool
-	sx, sy := emptySpan(), emptySpan()
+// frontPoints are a FrontPlot's finite points and the spans the axes cover.
+type frontPoints struct {
+	all, front plotter.XYs
+	feasible   []bool // per point of all
+	sx, sy     span
+}
+
+func frontPointsOf(f FrontPlot) frontPoints {
+	d := frontPoints{sx: emptySpan(), sy: emptySpan()}
 	for i := range f.X {
-		if !ok(f.X[i]) || !ok(f.Y[i]) {
+		if !finite(f.X[i]) || !finite(f.Y[i]) {
 			continue
 		}
 		pt := plotter.XY{X: f.X[i], Y: f.Y[i]}
-		all = append(all, pt)
-		feasible = append(feasible, f.Feasible == nil || f.Feasible[i])
+		d.all = append(d.all, pt)
+		d.feasible = append(d.feasible, f.Feasible == nil || f.Feasible[i])
 		if i < len(f.OnFront) && f.OnFront[i] {
-			front = append(front, pt)
-			sx.add(pt.X)
-			sy.add(pt.Y)
+			d.front = append(d.front, pt)
+			d.sx.add(pt.X)
+			d.sy.add(pt.Y)
 		}
 	}
 	for _, m := range f.Marks {
-		if ok(m.X) && ok(m.Y) {
-			sx.add(m.X)
-			sy.add(m.Y)
+		if finite(m.X) && finite(m.Y) {
+			d.sx.add(m.X)
+			d.sy.add(m.Y)
 		}
 	}
-	if sx.empty() {
-		for _, q := range all {
-			sx.add(q.X)
-			sy.add(q.Y)
+	if d.sx.empty() {
+		for _, q := range d.all {
+			d.sx.add(q.X)
+			d.sy.add(q.Y)
 		}
 	}
-	if ok(f.HLine) {
-		sy.add(f.HLine)
+	if finite(f.HLine) {
+		d.sy.add(f.HLine)
 	}
-	logX, logY := sx.lo > 0, sy.lo > 0
+	return d
+}
+
+// addScatter draws points with a glyph and names them in the legend.
+func addScatter(p *plot.Plot, pts plotter.XYs, g draw.GlyphStyle, name string) error {
+	if len(pts) == 0 {
+		return nil
+	}
+	s, err := plotter.NewScatter(pts)
+	if err != nil {
+		return err
+	}
+	s.GlyphStyle = g
+	p.Add(s)
+	p.Legend.Add(name, s)
+	return nil
+}
+
+// addLine draws a line and names it in the legend.
+func addLine(p *plot.Plot, pts plotter.XYs, c color.Color, dashes []vg.Length, name string) error {
+	l, err := plotter.NewLine(pts)
+	if err != nil {
+		return err
+	}
+	l.Color, l.Dashes = c, dashes
+	p.Add(l)
+	p.Legend.Add(name, l)
+	return nil
+}
+
+func plotFront(title string, f FrontPlot) ([]byte, error) {
+	d := frontPointsOf(f)
+	logX, logY := d.sx.lo > 0, d.sy.lo > 0
 	p := newPlot(title, f.XLabel, f.YLabel)
 	for _, a := range []struct {
 		ax  *plot.Axis
 		s   span
 		log bool
-	}{{&p.X, sx, logX}, {&p.Y, sy, logY}} {
+	}{{&p.X, d.sx, logX}, {&p.Y, d.sy, logY}} {
 		if a.log {
 			a.ax.Scale = plot.LogScale{}
 		}
@@ -306,72 +261,37 @@ func plotFront(title string, f FrontPlot) ([]byte, error) {
 	}
 	in := func(q plotter.XY) bool { return q.X >= p.X.Min && q.X <= p.X.Max && q.Y >= p.Y.Min && q.Y <= p.Y.Max }
 	var shown [2]plotter.XYs // feasible, infeasible
-	n := 0
-	for i, q := range all {
+	for i, q := range d.all {
 		if in(q) {
 			k := 0
-			if !feasible[i] {
+			if !d.feasible[i] {
 				k = 1
 			}
 			shown[k] = append(shown[k], q)
-			n++
 		}
 	}
-	if out := len(all) - n; out > 0 {
-		p.Title.Text += fmt.Sprintf(" — %d of %d candidates beyond the axes", out, len(all))
+	if out := len(d.all) - len(shown[0]) - len(shown[1]); out > 0 {
+		p.Title.Text += fmt.Sprintf(" — %d of %d candidates beyond the axes", out, len(d.all))
 	}
-	for k, name := range []string{"feasible candidates", "infeasible candidates"} {
-		if len(shown[k]) == 0 {
-			continue
-		}
-		s, err := plotter.NewScatter(shown[k])
-		if err != nil {
-			return nil, err
-		}
-		s.GlyphStyle = draw.GlyphStyle{Color: color.Gray{Y: uint8(120 + 60*k)}, Radius: vg.Points(2), Shape: []draw.GlyphDrawer{draw.RingGlyph{}, draw.CrossGlyph{}}[k]}
-		p.Add(s)
-		p.Legend.Add(name, s)
+	err := errors.Join(
+		addScatter(p, shown[0], draw.GlyphStyle{Color: color.Gray{Y: 120}, Radius: vg.Points(2), Shape: draw.RingGlyph{}}, "feasible candidates"),
+		addScatter(p, shown[1], draw.GlyphStyle{Color: color.Gray{Y: 180}, Radius: vg.Points(2), Shape: draw.CrossGlyph{}}, "infeasible candidates"))
+	if stairs := clipStairs(staircase(d.all), p); len(stairs) > 1 {
+		err = errors.Join(err, addLine(p, stairs, plotutil.Color(2), nil, "front in these two metrics"))
 	}
-	if stairs := clipStairs(staircase(all), p); len(stairs) > 1 {
-		l, err := plotter.NewLine(stairs)
-		if err != nil {
-			return nil, err
-		}
-		l.Color = plotutil.Color(2)
-		p.Add(l)
-		p.Legend.Add("front in these two metrics", l)
-	}
-	if len(front) > 0 {
-		s, err := plotter.NewScatter(front)
-		if err != nil {
-			return nil, err
-		}
-		s.GlyphStyle = draw.GlyphStyle{Color: plotutil.Color(2), Radius: vg.Points(2.5), Shape: draw.CircleGlyph{}}
-		p.Add(s)
-		p.Legend.Add("front in all five metrics", s)
-	}
+	err = errors.Join(err, addScatter(p, d.front, draw.GlyphStyle{Color: plotutil.Color(2), Radius: vg.Points(2.5), Shape: draw.CircleGlyph{}}, "front in all five metrics"))
 	markColors := []int{0, 4, 3, 5, 1}
 	for k, m := range f.Marks {
-		if !ok(m.X) || !ok(m.Y) {
-			continue
+		if finite(m.X) && finite(m.Y) {
+			g := draw.GlyphStyle{Color: plotutil.Color(markColors[k%len(markColors)]), Radius: vg.Points(5), Shape: plotutil.Shape(k + 1)}
+			err = errors.Join(err, addScatter(p, plotter.XYs{{X: m.X, Y: m.Y}}, g, m.Name))
 		}
-		s, err := plotter.NewScatter(plotter.XYs{{X: m.X, Y: m.Y}})
-		if err != nil {
-			return nil, err
-		}
-		s.GlyphStyle = draw.GlyphStyle{Color: plotutil.Color(markColors[k%len(markColors)]), Radius: vg.Points(5), Shape: plotutil.Shape(k + 1)}
-		p.Add(s)
-		p.Legend.Add(m.Name, s)
 	}
-	if ok(f.HLine) && (f.HLine > 0 || !logY) {
-		l, err := plotter.NewLine(plotter.XYs{{X: p.X.Min, Y: f.HLine}, {X: p.X.Max, Y: f.HLine}})
-		if err != nil {
-			return nil, err
-		}
-		l.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
-		l.Color = color.Black
-		p.Add(l)
-		p.Legend.Add(f.HLineName, l)
+	if finite(f.HLine) && (f.HLine > 0 || !logY) {
+		err = errors.Join(err, addLine(p, plotter.XYs{{X: p.X.Min, Y: f.HLine}, {X: p.X.Max, Y: f.HLine}}, color.Black, []vg.Length{vg.Points(4), vg.Points(3)}, f.HLineName))
+	}
+	if err != nil {
+		return nil, err
 	}
 	p.Legend.Left = false
 	return renderPNG(p)
@@ -421,4 +341,101 @@ func staircase(pts plotter.XYs) plotter.XYs {
 		}
 	}
 	return out
+}
+
+// foldTable lists the folds with the fold scores of the choice, the
+// runner-up and the named baselines, and the rule's pick from each fold's
+// past; lines are the same fold scores for the plot (in %).
+func foldTable(cv *CVResult) (TableBlock, []XYSeries) {
+	named := []struct {
+		label string
+		idx   int
+	}{{"chosen", cv.Chosen}, {"runner-up", cv.RunnerUp}, {"plain LAS", cv.LASIdx}, {"PS", cv.PSIdx}, {"first guess", cv.FGIdx}}
+	header := []string{"fold", "jobs", "submit from (s)", "simulated jobs (blocks)", "starts a busy period", "SRPT bound (s)", "current mean (s)"}
+	for _, nm := range named {
+		if nm.idx >= 0 {
+			header = append(header, nm.label)
+		}
+	}
+	header = append(header, "rule's pick from the past")
+	ft := TableBlock{Highlight: -1, Header: header, Caption: fmt.Sprintf("Fold scores: improvement over the current scheduler (%s) in %s; chunk 0 only tunes", cv.Current, objectiveLabel(cv.Objective))}
+	var lines []XYSeries
+	for _, nm := range named {
+		if nm.idx >= 0 {
+			name := nm.label
+			if c := &cv.Candidates[nm.idx]; c.Name == "" {
+				name += ": " + c.Label()
+			}
+			lines = append(lines, XYSeries{Name: name})
+		}
+	}
+	for _, f := range cv.Folds {
+		row := []string{fmt.Sprint(f.Index), fmt.Sprint(f.Jobs), fmt.Sprintf("%g", f.Span[0]), fmt.Sprintf("%d (%d)", f.Scored, f.Units), fmt.Sprint(f.Exact),
+			f4(cv.SRPT[f.Index]), f4(cv.Candidates[cv.CurrentIdx].Chunks[f.Index].Mean)}
+		k := slices.Index(cv.Scored, f.Index)
+		li := 0
+		for _, nm := range named {
+			if nm.idx < 0 {
+				continue
+			}
+			if k < 0 {
+				row = append(row, "–")
+			} else {
+				v := cv.Candidates[nm.idx].Folds[k]
+				row = append(row, pctS(v))
+				lines[li].X, lines[li].Y = append(lines[li].X, float64(f.Index)), append(lines[li].Y, 100*math.Max(v, -2))
+			}
+			li++
+		}
+		pick := "–"
+		for _, p := range cv.Procedure {
+			if p.Fold == f.Index {
+				pick = fmt.Sprintf("%s: %s (best %s)", cv.Candidates[p.Pick].Label(), pctS(p.Improvement), pctS(p.Best))
+			}
+		}
+		ft.Rows = append(ft.Rows, append(row, pick))
+	}
+	mean := []string{"mean ± SE", "", "", "", "", f4(cv.SRPTMean), f4(cv.Candidates[cv.CurrentIdx].FoldMean.Mean)}
+	for _, nm := range named {
+		if nm.idx >= 0 {
+			c := &cv.Candidates[nm.idx]
+			mean = append(mean, fmt.Sprintf("%s ± %.1f", pctS(c.Improvement), 100*c.SE))
+		}
+	}
+	ft.Rows = append(ft.Rows, append(mean, ""))
+	return ft, lines
+}
+
+// frontTable lists the Pareto front over the five fold-mean metrics (at
+// most 30 rows, the choice among them).
+func frontTable(cv *CVResult) TableBlock {
+	pt := TableBlock{Highlight: -1, SpecsLast: true, Caption: "Pareto front over the five fold-mean metrics (responses in seconds)",
+		Header: []string{"candidate", "mean fold score", "mean response", "p99 response", "mean slowdown", "p99 slowdown", "missed PS deadlines", "feasible", "policy"}}
+	var onFront []int
+	for i := range cv.Candidates {
+		if cv.Candidates[i].Pareto {
+			onFront = append(onFront, i)
+		}
+	}
+	slices.SortStableFunc(onFront, func(a, b int) int {
+		return cmpFloat(cv.Candidates[a].FoldMean.Mean, cv.Candidates[b].FoldMean.Mean)
+	})
+	const maxFrontRows = 30
+	if len(onFront) > maxFrontRows {
+		pt.Caption += fmt.Sprintf("; the %d with the lowest mean response of %d (all are in the tune stage's JSON)", maxFrontRows, len(onFront))
+		if !slices.Contains(onFront[:maxFrontRows], cv.Chosen) && slices.Contains(onFront, cv.Chosen) {
+			onFront = append(onFront[:maxFrontRows-1], cv.Chosen)
+		} else {
+			onFront = onFront[:maxFrontRows]
+		}
+	}
+	for _, i := range onFront {
+		c := &cv.Candidates[i]
+		if i == cv.Chosen {
+			pt.Highlight = len(pt.Rows)
+		}
+		m := c.FoldMean
+		pt.Rows = append(pt.Rows, []string{c.Label(), pctS(c.Improvement), f4(m.Mean), f4(m.P99), f4(m.MeanSlowdown), f4(m.P99Slowdown), fmt.Sprintf("%.2f%%", 100*m.Missed), fmt.Sprint(c.Feasible), c.Policy})
+	}
+	return pt
 }

@@ -3,7 +3,6 @@ package pipeline
 import (
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/schedplan/schedplan/cluster/sim"
 
@@ -257,16 +256,4 @@ func sensitivityCandidates(best LASMQParams, r sizeRange) (va, vk []candidate) {
 		vk = append(vk, lasmqCandidate(p, originSensitivity))
 	}
 	return va, vk
-}
-
-// describe names a candidate for tables: its baseline name, else its
-// LAS_MQ parameters.
-func (c candidate) describe() string {
-	if c.name != "" {
-		return c.name
-	}
-	if c.params != nil {
-		return "las_mq " + c.params.String()
-	}
-	return strings.TrimSpace(c.spec)
 }

@@ -248,72 +248,97 @@ func TuneCV(ctx context.Context, jobs []sim.Job, c float64, opt TuneOptions, sco
 	}
 	t.evaluate()
 	chosen, ok := t.choose(allIndices(len(t.res)))
-	// The final check: when folds were sampled, re-score the shortlist and
-	// the named baselines on the whole folds and choose again among them.
 	if out.Sampled {
 		full, _, err := cvWindows(jobs, c, bounds, opt.Sigmas, opt.SampleJobs, opt.Seed, true)
 		if err != nil {
 			return nil, err
 		}
-		list := t.shortlist(opt.Shortlist)
-		sl := &ShortlistInfo{Candidates: list, Rule: fmt.Sprintf(
-			"the %d best feasible candidates by mean fold score on the sampled folds, plus the named baselines, re-scored on the whole folds; the choice is made again among them", opt.Shortlist)}
-		t.curSampled = slices.Clone(t.res[t.cur].Chunks)
-		if err := t.rescore(full, list); err != nil {
+		if out.Shortlist, chosen, ok, err = t.finalCheck(full); err != nil {
 			return nil, err
 		}
-		t.wins = full
-		t.evaluate()
-		chosen, ok = t.choose(list)
-		w := &t.res[chosen]
-		if w.FoldMean.Mean > 0 {
-			sl.Gap = w.Sampled.Mean/w.FoldMean.Mean - 1
-		}
-		sl.ImprovementGap = *w.SampledImprovement - w.Improvement
-		out.Shortlist = sl
 	}
 	out.NoFeasible = !ok
-	out.Chosen, out.Deployed = chosen, chosen
-	if t.res[chosen].LASMQ == nil {
-		var lm []int
-		for i := range t.res {
-			if t.res[i].LASMQ != nil && t.res[i].Whole == t.res[chosen].Whole {
-				lm = append(lm, i)
-			}
-		}
-		if d, ok := t.choose(lm); ok {
-			out.Deployed = d
-		} else if len(lm) > 0 {
-			out.Deployed = lm[0]
+	out.Chosen, out.Deployed, out.RunnerUp = chosen, t.deployed(chosen), t.runnerUp(chosen)
+	out.CurrentIdx, out.LASIdx, out.PSIdx, out.FGIdx = t.cur, t.index("las"), t.index("ps"), t.index(fg.canonical().Spec())
+	if err := t.finish(out, c, r); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// finalCheck re-scores the shortlist and the named baselines on the whole
+// folds and makes the choice again among them.
+func (t *tuneCV) finalCheck(full [][]*ScoreWindow) (*ShortlistInfo, int, bool, error) {
+	list := t.shortlist(t.opt.Shortlist)
+	sl := &ShortlistInfo{Candidates: list, Rule: fmt.Sprintf(
+		"the %d best feasible candidates by mean fold score on the sampled folds, plus the named baselines, re-scored on the whole folds; the choice is made again among them", t.opt.Shortlist)}
+	t.curSampled = slices.Clone(t.res[t.cur].Chunks)
+	if err := t.rescore(full, list); err != nil {
+		return nil, 0, false, err
+	}
+	t.wins = full
+	t.evaluate()
+	chosen, ok := t.choose(list)
+	w := &t.res[chosen]
+	if w.FoldMean.Mean > 0 {
+		sl.Gap = w.Sampled.Mean/w.FoldMean.Mean - 1
+	}
+	sl.ImprovementGap = *w.SampledImprovement - w.Improvement
+	return sl, chosen, ok, nil
+}
+
+// deployed is the LAS_MQ configuration the bundle carries: the choice when
+// it is one; else the best feasible LAS_MQ scored like it; else, with none
+// feasible, one level with PS inside (GPS: fair sharing).
+func (t *tuneCV) deployed(chosen int) int {
+	if t.res[chosen].LASMQ != nil {
+		return chosen
+	}
+	var lm []int
+	for i := range t.res {
+		if t.res[i].LASMQ != nil && t.res[i].Whole == t.res[chosen].Whole {
+			lm = append(lm, i)
 		}
 	}
-	out.RunnerUp = t.runnerUp(chosen)
-	// Sensitivity curves around the deployed LAS_MQ (scored on the same
-	// folds as the choice, but not candidates for it).
+	if d, ok := t.choose(lm); ok {
+		return d
+	}
+	if i := t.index(LASMQParams{K: 1, Order: sim.OrderPS}.canonical().Spec()); i >= 0 {
+		return i
+	}
+	return t.bySpec[t.cands[slices.IndexFunc(t.cands, func(c candidate) bool { return c.params != nil })].spec]
+}
+
+// finish adds what the report shows: the sensitivity curves around the
+// deployed LAS_MQ (scored on the same folds as the choice, but not
+// candidates for it), the Pareto front, the SRPT bound, the rule's
+// rolling-origin check, the choice's rank under each σ, its interval and
+// the explanation.
+func (t *tuneCV) finish(out *CVResult, c float64, r sizeRange) error {
+	var err error
 	if d := t.res[out.Deployed].LASMQ; d != nil {
 		va, vk := sensitivityCandidates(*d, r)
 		if out.VsAlpha0, err = t.extra(va); err != nil {
-			return nil, err
+			return err
 		}
 		if out.VsK, err = t.extra(vk); err != nil {
-			return nil, err
+			return err
 		}
 		t.evaluate()
 	}
 	t.front()
 	if out.SRPT, err = t.srpt(); err != nil {
-		return nil, err
+		return err
 	}
 	out.SRPTMean = t.foldMeanOf(out.SRPT)
 	out.Candidates = t.res
-	out.CurrentIdx, out.LASIdx, out.PSIdx, out.FGIdx = t.cur, t.index("las"), t.index("ps"), t.index(fg.canonical().Spec())
 	out.Procedure = t.procedure()
-	out.SigmaRanks = t.sigmaRanks(chosen)
-	if out.CI, err = t.bootstrap(c, chosen); err != nil {
-		return nil, err
+	out.SigmaRanks = t.sigmaRanks(out.Chosen)
+	if out.CI, err = t.bootstrap(c, out.Chosen); err != nil {
+		return err
 	}
 	out.Explanation = explain(out)
-	return out, nil
+	return nil
 }
 
 func withTuneDefaults(opt TuneOptions, jobs []sim.Job) TuneOptions {

@@ -165,11 +165,3 @@ func BenchmarkTune500(b *testing.B) {
 	b.ReportMetric(float64(sims)/time.Since(start).Seconds(), "fold-sims/s")
 	b.ReportMetric(float64(runtime.GOMAXPROCS(0)), "procs")
 }
-
-func sizesOf(jobs []sim.Job) []float64 {
-	s := make([]float64, len(jobs))
-	for i, j := range jobs {
-		s[i] = j.Size
-	}
-	return s
-}
