@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"image/color"
@@ -102,16 +103,6 @@ func tuningSections(tr *TuneReport) ([]Section, error) {
 	cvSec := Section{ID: "cv", Title: "Cross-validation", Intro: cvIntro, Tables: []TableBlock{ft, pt},
 		Figures: []Figure{foldFig}}
 	return []Section{tuning, cvSec}, nil
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // FrontPlot is the data of a Pareto-front figure: every candidate as a
@@ -326,10 +317,10 @@ func padSpan(s span, logScale bool) span {
 func staircase(pts plotter.XYs) plotter.XYs {
 	s := slices.Clone(pts)
 	slices.SortFunc(s, func(a, b plotter.XY) int {
-		if c := cmpFloat(a.X, b.X); c != 0 {
+		if c := cmp.Compare(a.X, b.X); c != 0 {
 			return c
 		}
-		return cmpFloat(a.Y, b.Y)
+		return cmp.Compare(a.Y, b.Y)
 	})
 	var out plotter.XYs
 	for _, q := range s {
@@ -418,7 +409,7 @@ func frontTable(cv *CVResult) TableBlock {
 		}
 	}
 	slices.SortStableFunc(onFront, func(a, b int) int {
-		return cmpFloat(cv.Candidates[a].FoldMean.Mean, cv.Candidates[b].FoldMean.Mean)
+		return cmp.Compare(cv.Candidates[a].FoldMean.Mean, cv.Candidates[b].FoldMean.Mean)
 	})
 	const maxFrontRows = 30
 	if len(onFront) > maxFrontRows {

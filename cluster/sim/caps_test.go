@@ -382,29 +382,3 @@ func naiveLASMQ(jobs []Job, c float64, m *LASMQ) []float64 {
 	}
 	return done
 }
-
-func TestLASMQCapsMatchNaive(t *testing.T) {
-	rng := rand.New(rand.NewPCG(13, 14))
-	for inst := 0; inst < 30; inst++ {
-		jobs := randomJobs(rng, 20+rng.IntN(50), 1, 0)
-		for i := range jobs {
-			if rng.IntN(3) != 0 {
-				jobs[i].Cap = math.Pow(10, -1.5*rng.Float64())
-			}
-		}
-		for _, spec := range []string{"las_mq:k=3,alpha0=1,p=5", "las_mq:k=4,alpha0=0.5,p=4,strict=true", "las_mq:k=3,alpha0=2,p=3,weights=4/2/1"} {
-			m := mustPolicy(t, spec).(*LASMQ)
-			r, err := Simulate(jobs, 1, m)
-			if err != nil {
-				t.Fatalf("instance %d %s: %v", inst, spec, err)
-			}
-			want := naiveLASMQ(jobs, 1, m)
-			for i := range jobs {
-				if !close(r.Completion[i], want[i], 1e-7) {
-					t.Errorf("instance %d %s: job %d completes at %v, naive %v", inst, spec, i, r.Completion[i], want[i])
-					break
-				}
-			}
-		}
-	}
-}

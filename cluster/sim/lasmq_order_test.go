@@ -62,13 +62,16 @@ func TestLASMQOrderHand(t *testing.T) {
 }
 
 // Every order, with and without caps, strict and weighted, matches the
-// naive simulation that recomputes every rate at every event.
+// naive simulation that recomputes every rate at every event (caps: seed
+// 000 Alg. 2, each queue's share water-filled in order, the leftover to
+// the queues in priority order).
 func TestLASMQOrdersMatchNaive(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
 	specs := []string{
 		"las_mq:k=3,alpha0=1,p=5,order=ps", "las_mq:k=4,alpha0=0.5,p=4,strict=true,order=ps", "las_mq:k=3,alpha0=2,p=3,weights=4/2/1,order=ps",
 		"las_mq:k=3,alpha0=1,p=5,order=remaining", "las_mq:k=4,alpha0=0.5,p=4,strict=true,order=remaining", "las_mq:k=3,alpha0=2,p=3,weights=4/2/1,order=remaining",
-		"las_mq:k=1,order=ps", "las_mq:k=1,order=remaining", "las_mq:k=3,alpha0=1,p=5",
+		"las_mq:k=1,order=ps", "las_mq:k=1,order=remaining",
+		"las_mq:k=3,alpha0=1,p=5", "las_mq:k=4,alpha0=0.5,p=4,strict=true", "las_mq:k=3,alpha0=2,p=3,weights=4/2/1", // FIFO
 	}
 	for inst := 0; inst < 30; inst++ {
 		jobs := randomJobs(rng, 20+rng.IntN(50), 1, []float64{0, 1}[inst%2])
