@@ -126,8 +126,10 @@ func TestRunReportSurvivesExtremeLogs(t *testing.T) {
 			if _, err := os.Stat(filepath.Join(out, "summary.json")); err != nil {
 				t.Fatal(err)
 			}
-			if n := strings.Count(string(html), "<figure>"); n != 6 {
-				t.Errorf("report.html has %d figures, want 6 (drawn or noted)", n)
+			// Tuning: Pareto front, α0 and k sensitivity, fold scores;
+			// validation: CDFs, per class, σ, load.
+			if n := strings.Count(string(html), "<figure>"); n != 8 {
+				t.Errorf("report.html has %d figures, want 8 (drawn or noted)", n)
 			}
 		})
 	}
