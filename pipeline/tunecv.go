@@ -266,25 +266,167 @@ func TuneCV(ctx context.Context, jobs []sim.Job, c float64, opt TuneOptions, sco
 	return out, nil
 }
 
-// finalCheck re-scores the shortlist and the named baselines on the whole
-// folds and makes the choice again among them.
+// finalCheck re-scores the shortlist on the whole folds and makes the
+// choice again among it: the Shortlist best feasible candidates by the
+// sampled scores, the best feasible one of every other kind (see kind), and
+// the named baselines. The search crowds candidates at the edge of the
+// feasible set, where sampling noise decides which side they fall on; when
+// no challenger that beat the current scheduler on the sampled folds stays
+// feasible on the whole ones, the Shortlist best that meet the constraints
+// with 10% to spare on the sampled folds are added, then 20%, then 30%.
 func (t *tuneCV) finalCheck(full [][]*ScoreWindow) (*ShortlistInfo, int, bool, error) {
-	list := t.shortlist(t.opt.Shortlist)
-	sl := &ShortlistInfo{Candidates: list, Rule: fmt.Sprintf(
-		"the %d best feasible candidates by mean fold score on the sampled folds, plus the named baselines, re-scored on the whole folds; the choice is made again among them", t.opt.Shortlist)}
-	t.curSampled = slices.Clone(t.res[t.cur].Chunks)
-	if err := t.rescore(full, list); err != nil {
-		return nil, 0, false, err
+	n := t.opt.Shortlist
+	ranked := t.ranked()
+	list := t.initialShortlist(ranked, n)
+	// Slack on the sampled folds, per constraint, before re-scoring.
+	slack := make([][]float64, len(t.res))
+	for _, i := range ranked {
+		slack[i] = t.slack(i)
 	}
+	sl := &ShortlistInfo{Rule: fmt.Sprintf(
+		"the %d best feasible candidates by mean fold score on the sampled folds, the best feasible one of every other kind (in-level order; strict or weighted queues; one level) and the named baselines, re-scored on the whole folds, the choice made again among them; when no challenger that beat the current scheduler on the sampled folds stays feasible on the whole ones, the %d best that meet the constraints with 10%% to spare on the sampled folds are added, then 20%%, then 30%%", n, n)}
+	t.curSampled = slices.Clone(t.res[t.cur].Chunks)
 	t.wins = full
-	t.evaluate()
-	chosen, ok := t.choose(list)
+	var chosen int
+	var ok bool
+	for round := 1; ; round++ {
+		var todo []int
+		for _, i := range list {
+			if !t.res[i].Whole || t.res[i].Sampled == nil {
+				todo = append(todo, i)
+			}
+		}
+		if err := t.rescore(full, todo); err != nil {
+			return nil, 0, false, err
+		}
+		t.evaluate()
+		chosen, ok = t.choose(list)
+		challenger := slices.ContainsFunc(list, func(i int) bool {
+			c := &t.res[i]
+			return c.Origin != originBaseline && c.Feasible && beatCurrent(c)
+		})
+		if challenger || round > 3 {
+			break
+		}
+		more := t.spareCandidates(list, ranked, slack, 0.1*float64(round), n)
+		if len(more) == 0 {
+			break
+		}
+		list = append(list, more...)
+	}
+	sl.Candidates = list
 	w := &t.res[chosen]
-	if w.FoldMean.Mean > 0 {
+	if w.FoldMean.Mean > 0 && w.Sampled != nil {
 		sl.Gap = w.Sampled.Mean/w.FoldMean.Mean - 1
 	}
-	sl.ImprovementGap = *w.SampledImprovement - w.Improvement
+	if w.SampledImprovement != nil {
+		sl.ImprovementGap = *w.SampledImprovement - w.Improvement
+	}
 	return sl, chosen, ok, nil
+}
+
+// initialShortlist is the n best of ranked, the best of every other kind
+// and the named baselines.
+func (t *tuneCV) initialShortlist(ranked []int, n int) []int {
+	list := slices.Clone(ranked[:min(n, len(ranked))])
+	kinds := map[string]bool{}
+	for _, i := range list {
+		kinds[kind(&t.res[i])] = true
+	}
+	for _, i := range ranked {
+		if k := kind(&t.res[i]); !kinds[k] {
+			kinds[k] = true
+			list = append(list, i)
+		}
+	}
+	for i := range t.res {
+		if t.res[i].Origin == originBaseline && !slices.Contains(list, i) {
+			list = append(list, i)
+		}
+	}
+	return list
+}
+
+// spareCandidates returns the n best of ranked not in list whose sampled
+// slack is at least margin on every constraint the challengers in list
+// broke on the whole folds.
+func (t *tuneCV) spareCandidates(list, ranked []int, slack [][]float64, margin float64, n int) []int {
+	broke := make([]bool, len(t.opt.Constraints))
+	for _, i := range list {
+		if c := &t.res[i]; c.Origin != originBaseline && beatCurrent(c) {
+			for k, con := range t.opt.Constraints {
+				if ok, _ := t.feasibleUnder([]Constraint{con}, i); !ok {
+					broke[k] = true
+				}
+			}
+		}
+	}
+	var out []int
+	for _, i := range ranked {
+		spare := len(out) < n && !slices.Contains(list, i)
+		for k := range broke {
+			spare = spare && (!broke[k] || slack[i][k] >= margin)
+		}
+		if spare {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// beatCurrent says whether a re-scored candidate beat the current scheduler
+// on the sampled folds (by more than rounding: a twin of the current
+// scheduler scores 0 up to it).
+func beatCurrent(c *CandidateScore) bool {
+	return c.SampledImprovement != nil && *c.SampledImprovement > 1e-9
+}
+
+// slack is how far candidate i is inside each constraint on its folds:
+// the least, over the folds, of (bound − value) / bound (1 where every
+// bound is 0).
+func (t *tuneCV) slack(i int) []float64 {
+	ref := t.refChunks(i)
+	out := make([]float64, len(t.opt.Constraints))
+	for k, c := range t.opt.Constraints {
+		out[k] = 1
+		for _, ch := range t.scored {
+			if b := c.Bound(ref[ch]); b > 0 {
+				out[k] = math.Min(out[k], (b-metricOf(c.Metric, t.res[i].Chunks[ch]))/b)
+			}
+		}
+	}
+	return out
+}
+
+// feasibleUnder checks candidate i against some of the constraints on
+// every fold.
+func (t *tuneCV) feasibleUnder(cs []Constraint, i int) (bool, []string) {
+	saved := t.opt.Constraints
+	t.opt.Constraints = cs
+	defer func() { t.opt.Constraints = saved }()
+	return t.feasible(t.res[i].Chunks, t.refChunks(i), t.scored)
+}
+
+// ranked lists the feasible candidates (sensitivity ones aside) best first
+// by the rule's order.
+func (t *tuneCV) ranked() []int {
+	var feas []int
+	for i := range t.res {
+		if t.res[i].Feasible && t.res[i].Origin != originSensitivity {
+			feas = append(feas, i)
+		}
+	}
+	v := t.view()
+	slices.SortStableFunc(feas, func(a, b int) int {
+		switch {
+		case t.prefer(a, b, v):
+			return -1
+		case t.prefer(b, a, v):
+			return 1
+		}
+		return 0
+	})
+	return feas
 }
 
 // deployed is the LAS_MQ configuration the bundle carries: the choice when
@@ -716,34 +858,6 @@ func kind(c *CandidateScore) string {
 		return "las_mq strict " + string(p.Order)
 	}
 	return "las_mq weighted " + string(p.Order)
-}
-
-// shortlist returns the n best feasible candidates by the rule, then the
-// named baselines.
-func (t *tuneCV) shortlist(n int) []int {
-	var feas []int
-	for i := range t.res {
-		if t.res[i].Feasible && t.res[i].Origin != originSensitivity {
-			feas = append(feas, i)
-		}
-	}
-	v := t.view()
-	slices.SortStableFunc(feas, func(a, b int) int {
-		switch {
-		case t.prefer(a, b, v):
-			return -1
-		case t.prefer(b, a, v):
-			return 1
-		}
-		return 0
-	})
-	list := feas[:min(n, len(feas))]
-	for i := range t.res {
-		if t.res[i].Origin == originBaseline && !slices.Contains(list, i) {
-			list = append(list, i)
-		}
-	}
-	return list
 }
 
 // searchValue is the coordinate search's value of a candidate, lower
