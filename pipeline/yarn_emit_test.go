@@ -11,7 +11,6 @@ import (
 	"github.com/schedplan/schedplan/classify"
 	"github.com/schedplan/schedplan/cluster/yarn"
 	"github.com/schedplan/schedplan/estimate"
-	"github.com/schedplan/schedplan/lp"
 )
 
 // emitFor builds the bundle run would emit for k classes (the tuned LAS_MQ
@@ -19,16 +18,17 @@ import (
 func emitFor(t *testing.T, in *Inputs, k int, tuned LASMQParams) (*Bundle, map[string][]byte) {
 	t.Helper()
 	sizes := estimate.ContainerSeconds(in.Sizes, in.Source, in.Config.Sizes, in.Spec.Capacity())
-	p, s, err := classify.COSHH(in.Jobs, sizes, in.Spec, classify.Options{K: k, Seed: 1})
+	pr, s, err := classify.COSHH(in.Jobs, sizes, in.Spec, classify.Options{K: k, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs := classState{Primary: classOut{p, p.Rows, p.Assign}, Secondary: classOut{s, s.Rows, s.Assign}}
-	var capSt capacityState
-	if capSt.Secondary, _, err = PlanCapacity(s, in.Spec, lp.COSHHOptions{}, nil); err != nil {
+	cs := classState{Primary: classOut{pr, pr.Rows, pr.Assign}, Secondary: classOut{s, s.Rows, s.Assign}}
+	a, err := PlanCapacity(s, in.Spec, CapacityOptions{})
+	if err != nil {
 		t.Fatal(err)
 	}
-	b := buildBundle(in, &cs, &capSt, &TuneReport{Best: tuned}, &Bounds{})
+	p := &pipelineRun{in: in, cs: cs, capSt: capacityState{Secondary: a.Plan()}, tr: TuneReport{Best: tuned}, bs: boundsState{Bounds: &Bounds{}}}
+	b := p.bundle()
 	names, userOfRow := in.Jobs.Users()
 	if err := AssignUserClasses(b, names, userOfRow, s.Rows, s.Assign); err != nil {
 		t.Fatal(err)
@@ -107,7 +107,7 @@ func TestEmitEmbeddedTraceK2to12(t *testing.T) {
 		t.Fatal(err)
 	}
 	for k := 2; k <= 12; k++ {
-		b, files := emitFor(t, in, k, PaperDefault)
+		b, files := emitFor(t, in, k, LASMQParams{K: 10, Alpha0: 1, P: 10, Decay: 1})
 		checkEmitted(t, b, files)
 		if len(b.Classes) != k {
 			t.Errorf("k = %d: %d classes", k, len(b.Classes))
