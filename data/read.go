@@ -38,7 +38,7 @@ func FormatOf(path string) (Format, error) {
 	case ".csv":
 		return FormatCSV, nil
 	}
-	return "", fmt.Errorf("%s: cannot tell the format from the file name; use one of .parquet, .arrow, .tsv, .csv or set the format explicitly", path)
+	return "", fmt.Errorf("%s: cannot tell the format from the file name; use one of .parquet, .arrow, .tsv, .csv or set the format explicitly", Printable(path))
 }
 
 // ReadOptions control how a job log is read.
@@ -91,7 +91,7 @@ func ReadBytes(b []byte, name string, opt ReadOptions) (j *Jobs, err error) {
 	switch opt.Format {
 	case FormatTSV:
 		if len(opt.Map) > 0 {
-			opt.warn("%s: a SWIM .tsv has fixed columns; the column mapping is ignored", name)
+			opt.warn("%s: a SWIM .tsv has fixed columns; the column mapping is ignored", Printable(name))
 		}
 		j, err = readTSV(bytes.NewReader(b), name, &opt)
 	case FormatCSV:
@@ -126,7 +126,7 @@ func ReadBytes(b []byte, name string, opt ReadOptions) (j *Jobs, err error) {
 		j, err = jobsFromArrow(tbl, name, &opt)
 		tbl.Release()
 	default:
-		return nil, fmt.Errorf("%s: format %q is not supported", name, opt.Format)
+		return nil, fmt.Errorf("%s: format %q is not supported", Printable(name), opt.Format)
 	}
 	if err != nil {
 		return nil, err
@@ -145,6 +145,12 @@ func finish(j *Jobs, opt *ReadOptions) error {
 		return inputErrorf(j.Source, 0, "", "no jobs: the file has no data rows")
 	}
 	if err := Validate(j); err != nil {
+		var ie *InputError
+		if errors.As(err, &ie) && ie.Column != "" { // name the column as the file does
+			if sc := opt.Map.Source(ie.Column); sc.Name != ie.Column && opt.Format != FormatTSV {
+				ie.Column = sc.Name + " (" + ie.Column + ")"
+			}
+		}
 		return err
 	}
 	if !j.SortedBySubmit() {
@@ -158,7 +164,7 @@ func finish(j *Jobs, opt *ReadOptions) error {
 			}
 			return inputErrorf(j.Source, row, ColSubmit, "submit times are not sorted (strict mode)")
 		}
-		opt.warn("%s: submit times are not sorted; sorted them", j.Source)
+		opt.warn("%s: submit times are not sorted; sorted them", Printable(j.Source))
 		j.SortBySubmit()
 	}
 	return nil
