@@ -3,9 +3,13 @@ package data
 import (
 	"bytes"
 	"errors"
+	"os"
 	"reflect"
 	"testing"
 	"time"
+
+	"github.com/apache/arrow/go/v17/parquet"
+	"github.com/apache/arrow/go/v17/parquet/compress"
 )
 
 // The fuzz targets below run their seed corpora (f.Add and testdata/fuzz)
@@ -125,6 +129,16 @@ func FuzzReadColumnar(f *testing.F) {
 		}
 		f.Add(b.Bytes(), uint8(k))
 	}
+	for _, name := range []string{"testdata/duckdb-v2-small.parquet", "testdata/duckdb-v2-list.parquet"} { // BYTE_STREAM_SPLIT
+		b, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b, uint8(0))
+	}
+	small := v2Record(f, v2Source(20)) // Parquet format 2 encodings, data pages v2
+	f.Add(writeV2(f, small, v2Props(parquet.DataPageV2, compress.Codecs.Uncompressed, 1<<20)), uint8(0))
+	small.Release()
 	formats := []Format{FormatParquet, FormatArrow, FormatArrowStream}
 	// testdata/fuzz holds an input on which arrow-go's page reader spins
 	// forever; decodeGuarded must give up on it (here after 2 s).

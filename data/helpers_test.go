@@ -73,8 +73,8 @@ func randomJobs(rng *rand.Rand, n int, nulls bool) *Jobs {
 				}
 			}
 		}
-		nullify := func(v Bitmap) Bitmap {
-			v = NewBitmap(n)
+		nullify := func() Bitmap {
+			v := NewBitmap(n)
 			for i := 0; i < n; i++ {
 				if rng.IntN(10) == 0 {
 					v.SetNull(i)
@@ -83,15 +83,15 @@ func randomJobs(rng *rand.Rand, n int, nulls bool) *Jobs {
 			return v
 		}
 		for _, c := range []*Column[float64]{&j.Start, &j.Finish, &j.MapTaskSeconds, &j.ReduceTaskSeconds, &j.Size} {
-			c.Valid = nullify(nil)
+			c.Valid = nullify()
 			zeroNulls(c.Values, c.Valid)
 		}
 		for _, c := range []*Column[int64]{&j.InputBytes, &j.ShuffleBytes, &j.OutputBytes} {
-			c.Valid = nullify(nil)
+			c.Valid = nullify()
 			zeroNulls(c.Values, c.Valid)
 		}
 		for _, c := range []*Column[int32]{&j.Priority, &j.MapTasks, &j.ReduceTasks} {
-			c.Valid = nullify(nil)
+			c.Valid = nullify()
 			zeroNulls(c.Values, c.Valid)
 		}
 	}

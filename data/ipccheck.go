@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"fmt"
 )
 
 // The Arrow IPC reader of arrow/go/v17 does not verify the flatbuffers it
@@ -206,7 +205,7 @@ func checkIPCSchema(b []byte) error {
 			return err
 		}
 		if p == 0 {
-			return fmt.Errorf("Arrow IPC file without a schema")
+			return errors.New("an Arrow IPC file without a schema")
 		}
 		sch, err := f.table(p)
 		if err != nil {

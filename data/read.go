@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/apache/arrow/go/v17/arrow"
 )
 
 // Format names a job-log file format.
@@ -115,13 +117,14 @@ func ReadBytes(b []byte, name string, opt ReadOptions) (j *Jobs, err error) {
 				return idx, nil
 			}
 		}
-		tbl, derr := decodeGuarded(b, opt.Format, choose)
-		if derr != nil {
-			var ie *InputError
-			if errors.As(derr, &ie) {
-				return nil, ie
+		tbl, derr := decodeGuarded(int64(len(b)), func() (arrow.Table, error) {
+			if opt.Format == FormatParquet {
+				return readParquet(bytes.NewReader(b), int64(len(b)), choose)
 			}
-			return nil, inputErrorf(name, 0, "", "%v", derr)
+			return readArrowBytes(b, opt.Format)
+		})
+		if derr != nil {
+			return nil, decodeError(name, derr)
 		}
 		j, err = jobsFromArrow(tbl, name, &opt)
 		tbl.Release()
@@ -136,6 +139,20 @@ func ReadBytes(b []byte, name string, opt ReadOptions) (j *Jobs, err error) {
 		return nil, err
 	}
 	return j, nil
+}
+
+// decodeError turns an error of a columnar decoder into an *InputError
+// naming the file and, when known, the column.
+func decodeError(name string, err error) error {
+	var ie *InputError
+	if errors.As(err, &ie) {
+		return ie
+	}
+	var ce *columnError
+	if errors.As(err, &ce) {
+		return inputErrorf(name, 0, ce.Col, "%v", ce.Err)
+	}
+	return inputErrorf(name, 0, "", "%v", err)
 }
 
 // finish validates a freshly read table and sorts it by submit time unless

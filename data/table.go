@@ -223,7 +223,7 @@ func ReadTable(path string, f Format) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	tbl, err := decodeGuarded(b, f, nil)
+	tbl, err := decodeGuarded(int64(len(b)), func() (arrow.Table, error) { return readArrowBytes(b, f) })
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", Printable(path), err)
 	}

@@ -16,7 +16,7 @@ func sampleTable() *Table {
 	t := &Table{}
 	t.Add("job_id", []string{"a", "", "ccc", "a"})
 	t.Add("policy", []string{"fifo", "ps", "fifo", "srpt"})
-	t.Add("response", []float64{1.5, math.Inf(1), -0.0, math.SmallestNonzeroFloat64})
+	t.Add("response", []float64{1.5, math.Inf(1), math.Copysign(0, -1), math.SmallestNonzeroFloat64})
 	t.Add("bytes", []int64{0, -1, math.MaxInt64, math.MinInt64})
 	t.Add("class", []int32{1, 2, math.MaxInt32, -7})
 	t.Add("missed", []bool{true, false, false, true})

@@ -104,7 +104,7 @@ func TestBadInput(t *testing.T) {
 		{"parquet zero rows", FormatParquet, pq(tbl("job_id", []string{}, "submit_time", []float64{})), "", false, 0, "", "no jobs"},
 		// truncated files
 		{"parquet truncated", FormatParquet, goodPQ[:len(goodPQ)/2], "", false, 0, "", "truncated Parquet file"},
-		{"parquet footer cut", FormatParquet, append(append([]byte{}, goodPQ[:len(goodPQ)-20]...), parquetMagic...), "", false, 0, "", "parquet"},
+		{"parquet footer cut", FormatParquet, append(append([]byte{}, goodPQ[:len(goodPQ)-20]...), parquetMagic...), "", false, 0, "", "corrupt Parquet file: the footer declares"},
 		{"not parquet", FormatParquet, []byte("job_id,submit_time\n"), "", false, 0, "", "not a Parquet file"},
 		{"arrow file truncated", FormatArrow, goodArrow[:len(goodArrow)-30], "", false, 0, "", "truncated Arrow IPC file"},
 		{"arrow stream truncated", FormatArrow, stream.Bytes()[:stream.Len()/2], "", false, 0, "", "stream"},
