@@ -226,6 +226,17 @@ func readParquet(r parquet.ReaderAtSeeker, size int64, choose func(names []strin
 		}
 		sort.Ints(fields)
 	}
+	var allLeaves []int
+	for _, k := range fields {
+		leaves := map[int]bool{}
+		leafIndices(&fr.Manifest.Fields[k], leaves)
+		for leaf := range leaves {
+			allLeaves = append(allLeaves, leaf)
+		}
+	}
+	if err := memoryFor(parquetMemory(pr, allLeaves), fmt.Sprintf("%d columns of %d rows", len(fields), pr.NumRows())); err != nil {
+		return nil, err
+	}
 	rowGroups := make([]int, pr.NumRowGroups())
 	for k := range rowGroups {
 		rowGroups[k] = k

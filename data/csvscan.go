@@ -25,9 +25,10 @@ type csvScanner struct {
 	maxSize int // longest record accepted, in bytes
 }
 
-// csvMaxRecord is the longest CSV record accepted: a quote that is never
-// closed would otherwise take the rest of the file into one field.
-const csvMaxRecord = 16 << 20
+// csvMaxRecord is the longest CSV line and record accepted (a job is a few
+// hundred bytes): a file that is not CSV, or a quote that is never closed,
+// would otherwise take the rest of the file into one field.
+const csvMaxRecord = 1 << 20
 
 // csvSyntaxError is a malformed record; Line and Byte (1-based) locate it.
 type csvSyntaxError struct {
@@ -51,10 +52,10 @@ func (s *csvScanner) readLine() ([]byte, error) {
 	if errors.Is(err, bufio.ErrBufferFull) {
 		s.long = append(s.long[:0], line...)
 		for errors.Is(err, bufio.ErrBufferFull) {
-			if len(s.long) > s.maxSize {
-				return nil, &csvSyntaxError{s.line + 1, 1, fmt.Sprintf("line longer than %d MiB", s.maxSize>>20)}
-			}
 			line, err = s.r.ReadSlice('\n')
+			if len(s.long)+len(line) > s.maxSize {
+				return nil, &csvSyntaxError{s.line + 1, 1, fmt.Sprintf("line longer than %d MiB (not a CSV file?)", s.maxSize>>20)}
+			}
 			s.long = append(s.long, line...)
 		}
 		line = s.long

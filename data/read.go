@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -63,7 +62,10 @@ func (o *ReadOptions) warn(format string, args ...any) {
 }
 
 // ReadFile reads a job log from path. The file is opened read-only and never
-// modified.
+// modified. It is checked before it is read: a Parquet or Arrow file by its
+// magic bytes (and a Parquet file by its footer length), and any file by an
+// estimate of the memory reading it needs, which must not exceed the memory
+// available; CSV and .tsv files are read as a stream.
 func ReadFile(path string, opt ReadOptions) (*Jobs, error) {
 	f := opt.Format
 	if f == "" {
@@ -72,12 +74,8 @@ func ReadFile(path string, opt ReadOptions) (*Jobs, error) {
 			return nil, err
 		}
 	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
 	opt.Format = f
-	return ReadBytes(b, path, opt)
+	return readFile(path, opt)
 }
 
 // ReadBytes reads a job log held in memory; name is used in messages.
@@ -91,51 +89,31 @@ func ReadBytes(b []byte, name string, opt ReadOptions) (j *Jobs, err error) {
 		}
 	}()
 	switch opt.Format {
-	case FormatTSV:
-		if len(opt.Map) > 0 {
-			opt.warn("%s: a SWIM .tsv has fixed columns; the column mapping is ignored", Printable(name))
-		}
-		j, err = readTSV(bytes.NewReader(b), name, &opt)
-	case FormatCSV:
-		j, err = readCSV(bytes.NewReader(b), name, &opt)
+	case FormatTSV, FormatCSV:
+		j, err = readText(bytes.NewReader(b), name, &opt)
 	case FormatParquet, FormatArrow, FormatArrowStream:
 		if len(b) == 0 {
 			return nil, inputErrorf(name, 0, "", "empty file")
 		}
-		var choose func([]string) ([]int, error)
-		if opt.Format == FormatParquet {
-			// Decode only the columns the jobs table takes.
-			choose = func(names []string) ([]int, error) {
-				cols, err := resolveColumns(name, names, opt.Map)
-				if err != nil {
-					return nil, err
-				}
-				var idx []int
-				for _, k := range cols {
-					idx = append(idx, k)
-				}
-				return idx, nil
-			}
-		}
-		tbl, derr := decodeGuarded(int64(len(b)), func() (arrow.Table, error) {
+		j, err = readColumnar(name, &opt, int64(len(b)), func(choose chooser) (arrow.Table, error) {
 			if opt.Format == FormatParquet {
 				return readParquet(bytes.NewReader(b), int64(len(b)), choose)
 			}
 			return readArrowBytes(b, opt.Format)
 		})
-		if derr != nil {
-			return nil, decodeError(name, derr)
-		}
-		j, err = jobsFromArrow(tbl, name, &opt)
-		tbl.Release()
 	default:
 		return nil, fmt.Errorf("%s: format %q is not supported", Printable(name), opt.Format)
 	}
+	return finishRead(j, err, name, &opt)
+}
+
+// finishRead completes a read that returned j and err.
+func finishRead(j *Jobs, err error, name string, opt *ReadOptions) (*Jobs, error) {
 	if err != nil {
 		return nil, err
 	}
 	j.Source = name
-	if err := finish(j, &opt); err != nil {
+	if err := finish(j, opt); err != nil {
 		return nil, err
 	}
 	return j, nil

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 
 	"github.com/apache/arrow/go/v17/arrow"
@@ -219,13 +218,9 @@ func ReadTable(path string, f Format) (*Table, error) {
 	if f != FormatParquet && f != FormatArrow && f != FormatArrowStream {
 		return nil, fmt.Errorf("%s: reading a table as %q is not supported (Parquet or Arrow only)", Printable(path), f)
 	}
-	b, err := os.ReadFile(path)
+	tbl, err := readTableFile(path, f)
 	if err != nil {
 		return nil, err
-	}
-	tbl, err := decodeGuarded(int64(len(b)), func() (arrow.Table, error) { return readArrowBytes(b, f) })
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", Printable(path), err)
 	}
 	defer tbl.Release()
 	out := &Table{}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -91,5 +92,28 @@ func TestDescribeErrorsArePrintable(t *testing.T) {
 	}
 	if msg := err.Error(); strings.ContainsAny(msg, "\x1b\x07") || !strings.Contains(msg, `\x1b]0;pwned\a\x1b[2J.csv`) {
 		t.Errorf("error %q shows the file name raw or not at all", msg)
+	}
+}
+
+// TestDescribeRefusesLargeNonParquet checks that a 1 GiB file named .parquet
+// that is not Parquet is refused from its magic bytes, without being read
+// (issue 10: "a 3 GB file is read whole before its magic is checked").
+func TestDescribeRefusesLargeNonParquet(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "big.parquet")
+	if err := os.WriteFile(p, []byte("job_id,submit_time\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(p, 1<<30); err != nil { // sparse: nothing stored
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := runCmd(t, []string{"describe"}, "--trace", p)
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), "not a Parquet file (no PAR1 magic at the start)") {
+		t.Errorf("error %v", err)
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > 64<<20 {
+		t.Errorf("allocated %d MiB to refuse the file", n>>20)
 	}
 }
