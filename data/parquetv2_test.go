@@ -6,7 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"math/big"
 	"os"
+	"strconv"
 	"testing"
 
 	"github.com/apache/arrow/go/v17/arrow"
@@ -388,5 +390,57 @@ func TestParquetGoByteStreamSplit(t *testing.T) {
 		if j.Submit[i] != sub || okm == null || oks == null || (!null && (gm != m || gs != float64(s))) {
 			t.Fatalf("row %d: %v %v,%v %v,%v; want %v %v %v null %v", i+1, j.Submit[i], gm, okm, gs, oks, sub, m, s, null)
 		}
+	}
+}
+
+// TestDuckDBDecimals reads a Parquet file in which DuckDB stored numbers
+// written as decimal literals as DECIMAL columns (testdata/README.md): times
+// and sizes convert to the nearest float64, counts must be whole numbers.
+func TestDuckDBDecimals(t *testing.T) {
+	j, err := ReadFile("testdata/duckdb-decimal.parquet", ReadOptions{Strict: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j.Len() != 40 {
+		t.Fatalf("%d rows", j.Len())
+	}
+	for i := 0; i < 40; i++ {
+		size, sok := j.Size.At(i)
+		in, _ := j.InputBytes.At(i)
+		mt, _ := j.MapTasks.At(i)
+		ms, _ := j.MapTaskSeconds.At(i)
+		wantSize := float64(i%97)*12.5 + 0.125
+		if j.Submit[i] != 1546300800+float64(i)*7.25 || sok != (i%4 != 3) || (sok && size != wantSize) ||
+			in != int64(i)*1048576 || mt != int32(2*i) || ms != float64(i)/10 {
+			t.Fatalf("row %d: %v %v,%v %v %v %v", i+1, j.Submit[i], size, sok, in, mt, ms)
+		}
+	}
+}
+
+// TestDecimalToFloat checks the conversion of decimals to the nearest
+// float64 against strconv, which rounds correctly.
+func TestDecimalToFloat(t *testing.T) {
+	for _, tc := range []struct {
+		unscaled string
+		scale    int32
+	}{
+		{"1546300807250", 3}, {"1", 1}, {"-3", 1}, {"123456789012345678901234567890", 10},
+		{"9007199254740993", 0}, {"12345678901234567", 2}, {"7", 30}, {"-170141183460469231731687303715884105727", 5},
+		{"5", -3}, {"12", 500}, {"-12", 2000000000}, {"0", -2000000000},
+	} {
+		bi, _ := new(big.Int).SetString(tc.unscaled, 10)
+		want, _ := strconv.ParseFloat(tc.unscaled+"e"+strconv.Itoa(-int(tc.scale)), 64)
+		if got := decimalFloat(bi, tc.scale); got != want || math.Signbit(got) != math.Signbit(want) {
+			t.Errorf("%se-%d: %v, want %v", tc.unscaled, tc.scale, got, want)
+		}
+	}
+	if _, ok := decimalInt(big.NewInt(5), -2000000000); ok {
+		t.Error("5e2000000000 fits in int64")
+	}
+	if v, ok := decimalInt(big.NewInt(1500), 2); !ok || v != 15 {
+		t.Errorf("1500e-2 = %d, %v", v, ok)
+	}
+	if _, ok := decimalInt(big.NewInt(1501), 2); ok {
+		t.Error("15.01 is whole")
 	}
 }
