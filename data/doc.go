@@ -6,6 +6,13 @@
 // writing; a generic columnar Table for results files; and the embedded
 // default trace (the SWIM Facebook 2009 sample).
 //
+// Parquet files may use any encoding of Parquet format 2: arrow-go decodes
+// all but BYTE_STREAM_SPLIT (DuckDB's choice for doubles with
+// parquet_version v2), which this package decodes itself in flat numeric
+// columns; DECIMAL columns read as numbers. Files are checked before they are
+// read (magic bytes, Parquet footer length, an estimate of the memory reading
+// needs against the memory available), and text formats are streamed.
+//
 // The model is columnar: a Jobs value holds one slice per column, strings are
 // stored Arrow-style (one byte buffer plus offsets) and users and queues are
 // dictionary encoded, so a million jobs cost about a hundred bytes each and no

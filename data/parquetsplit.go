@@ -277,6 +277,9 @@ func decodeFixedWidth(pr *file.Reader, col int, dt arrow.DataType, mem memory.Al
 			return nil, fmt.Errorf("row group %d: %d values for %d rows (truncated or corrupt file)", rg, row-(end-int(rgr.NumRows())), rgr.NumRows())
 		}
 	}
+	if int64(row) != n {
+		return nil, fmt.Errorf("the row groups hold %d rows, the file declares %d (corrupt file)", row, n)
+	}
 	nulls := valid.Nulls(int(n))
 	var vb *memory.Buffer
 	if nulls > 0 {

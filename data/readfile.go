@@ -33,31 +33,24 @@ const (
 )
 
 func readFile(path string, opt ReadOptions) (*Jobs, error) {
-	fh, err := os.Open(path)
+	fh, size, err := openInput(path)
 	if err != nil {
-		return nil, pathError(path, err)
+		return nil, err
 	}
 	defer fh.Close()
-	st, err := fh.Stat()
-	if err != nil {
-		return nil, pathError(path, err)
-	}
-	if !st.Mode().IsRegular() { // a pipe or a device: no size to check
-		b, err := readAllWithin(fh, path)
-		if err != nil {
+	var b []byte
+	switch {
+	case size < 0: // a pipe or a device: no size to check
+		if b, err = readAllWithin(fh, path); err != nil {
 			return nil, err
 		}
-		return ReadBytes(b, path, opt)
-	}
-	size := st.Size()
-	switch opt.Format {
-	case FormatTSV, FormatCSV:
+	case opt.Format == FormatTSV || opt.Format == FormatCSV:
 		if err := checkMemory(path, textMemoryPerByte*size, fmt.Sprintf("a %s file of %s", opt.Format, byteSize(size))); err != nil {
 			return nil, err
 		}
 		j, err := readText(fh, path, &opt)
 		return finishRead(j, err, path, &opt)
-	case FormatParquet:
+	case opt.Format == FormatParquet:
 		if size == 0 {
 			return nil, inputErrorf(path, 0, "", "empty file")
 		}
@@ -65,61 +58,80 @@ func readFile(path string, opt ReadOptions) (*Jobs, error) {
 			return readParquet(fh, size, choose)
 		})
 		return finishRead(j, err, path, &opt)
-	case FormatArrow, FormatArrowStream:
-		if err := checkArrowMagic(fh, size); err != nil {
-			return nil, inputErrorf(path, 0, "", "%v", err)
-		}
-		if err := checkMemory(path, arrowMemoryPerByte*size, "an Arrow IPC file of "+byteSize(size)); err != nil {
+	case opt.Format == FormatArrow || opt.Format == FormatArrowStream:
+		if b, err = readArrowFile(fh, path, size); err != nil {
 			return nil, err
 		}
 	default:
 		if err := checkMemory(path, size, "a file of "+byteSize(size)); err != nil {
 			return nil, err
 		}
+		b = make([]byte, size)
+		if _, err := io.ReadFull(fh, b); err != nil {
+			return nil, pathError(path, err)
+		}
+	}
+	return ReadBytes(b, path, opt)
+}
+
+// openInput opens path for reading and returns it with its size, -1 for a
+// pipe or a device.
+func openInput(path string) (*os.File, int64, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, 0, pathError(path, err)
+	}
+	st, err := fh.Stat()
+	if err != nil {
+		fh.Close()
+		return nil, 0, pathError(path, err)
+	}
+	if !st.Mode().IsRegular() {
+		return fh, -1, nil
+	}
+	return fh, st.Size(), nil
+}
+
+// readArrowFile reads an Arrow IPC file of size bytes whole, once its magic
+// bytes and the memory reading it needs are checked.
+func readArrowFile(fh *os.File, path string, size int64) ([]byte, error) {
+	if err := checkArrowMagic(fh, size); err != nil {
+		return nil, inputErrorf(path, 0, "", "%v", err)
+	}
+	if err := checkMemory(path, arrowMemoryPerByte*size, "an Arrow IPC file of "+byteSize(size)); err != nil {
+		return nil, err
 	}
 	b := make([]byte, size)
 	if _, err := io.ReadFull(fh, b); err != nil {
 		return nil, pathError(path, err)
 	}
-	return ReadBytes(b, path, opt)
+	return b, nil
 }
 
 // readTableFile decodes a Parquet or Arrow IPC results file, checked like a
 // job log before it is read.
 func readTableFile(path string, f Format) (arrow.Table, error) {
-	fh, err := os.Open(path)
+	fh, size, err := openInput(path)
 	if err != nil {
-		return nil, pathError(path, err)
+		return nil, err
 	}
 	defer fh.Close()
-	st, err := fh.Stat()
-	if err != nil {
-		return nil, pathError(path, err)
-	}
-	size := st.Size()
-	var decode func() (arrow.Table, error)
+	var b []byte
 	switch {
-	case !st.Mode().IsRegular():
-		b, err := readAllWithin(fh, path)
-		if err != nil {
-			return nil, err
-		}
-		size = int64(len(b))
-		decode = func() (arrow.Table, error) { return readArrowBytes(b, f) }
+	case size < 0:
+		b, err = readAllWithin(fh, path)
 	case f == FormatParquet:
-		decode = func() (arrow.Table, error) { return readParquet(fh, size, nil) }
 	default:
-		if err := checkArrowMagic(fh, size); err != nil {
-			return nil, fmt.Errorf("%s: %w", Printable(path), err)
-		}
-		if err := checkMemory(path, arrowMemoryPerByte*size, "an Arrow IPC file of "+byteSize(size)); err != nil {
-			return nil, err
-		}
-		b := make([]byte, size)
-		if _, err := io.ReadFull(fh, b); err != nil {
-			return nil, pathError(path, err)
-		}
-		decode = func() (arrow.Table, error) { return readArrowBytes(b, f) }
+		b, err = readArrowFile(fh, path, size)
+	}
+	if err != nil {
+		return nil, err
+	}
+	decode := func() (arrow.Table, error) { return readArrowBytes(b, f) }
+	if b == nil {
+		decode = func() (arrow.Table, error) { return readParquet(fh, size, nil) }
+	} else {
+		size = int64(len(b))
 	}
 	tbl, err := decodeGuarded(size, decode)
 	if err != nil {
