@@ -80,7 +80,7 @@ func SourceOf(j *data.Jobs) (Source, error) {
 func Sizes(j *data.Jobs, opt SizeOptions) ([]float64, Source, error) {
 	opt = opt.withDefaults()
 	if err := opt.check(); err != nil {
-		return nil, "", &data.InputError{File: j.Source, Msg: err.Error()}
+		return nil, "", fmt.Errorf("size options: %w", err)
 	}
 	src, err := SourceOf(j)
 	if err != nil {

@@ -144,14 +144,31 @@ func TestSizesRejectUnrepresentable(t *testing.T) {
 		{"NaN", append(normal(3), math.NaN()), SizeOptions{}, 4, data.ColSize, "NaN"},
 		{"all zero", same(200, 0), SizeOptions{}, 0, data.ColSize, "every job has size 0"},
 		{"all zero normalised", same(200, 0), SizeOptions{NormaliseAll: true}, 0, data.ColSize, "every job has size 0"},
-		{"load NaN", normal(3), SizeOptions{Load: math.NaN(), NormaliseAll: true}, 0, "", "load NaN"},
-		{"load negative", normal(3), SizeOptions{Load: -1}, 0, "", "load -1"},
-		{"d/n +Inf", normal(3), SizeOptions{DN: math.Inf(1)}, 0, "", "d/n +Inf"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, _, err := Sizes(jobsOf(tc.sizes), tc.opt)
 			checkInputError(t, err, "t.csv", tc.row, tc.col, tc.msg)
 		})
+	}
+}
+
+// TestSizeOptionsChecked checks that options that would make every size
+// NaN, infinite or negative are refused.
+func TestSizeOptionsChecked(t *testing.T) {
+	for _, tc := range []struct {
+		opt SizeOptions
+		msg string
+	}{
+		{SizeOptions{Load: math.NaN(), NormaliseAll: true}, "load NaN is not a finite positive number"},
+		{SizeOptions{Load: -1}, "load -1 is not"},
+		{SizeOptions{Load: math.Inf(1)}, "load +Inf is not"},
+		{SizeOptions{DN: math.Inf(1)}, "d/n +Inf is not a finite non-negative number"},
+		{SizeOptions{DN: -2}, "d/n -2 is not"},
+	} {
+		_, _, err := Sizes(jobsOf([]float64{1, 2}), tc.opt)
+		if err == nil || !strings.Contains(err.Error(), tc.msg) {
+			t.Errorf("%+v: error %v, want %q", tc.opt, err, tc.msg)
+		}
 	}
 }
 
