@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"sync/atomic"
 	"time"
 
 	"github.com/apache/arrow/go/v17/arrow"
@@ -114,7 +115,7 @@ func readArrowBytes(b []byte, f Format) (tbl arrow.Table, err error) {
 	mem := newBoundedAllocator(len(b))
 	switch f {
 	case FormatParquet:
-		return readParquet(bytes.NewReader(b), int64(len(b)), nil)
+		return readParquet(newStoppable(bytes.NewReader(b)), int64(len(b)), nil)
 	case FormatArrow, FormatArrowStream:
 		if len(b) == 0 {
 			return nil, errors.New("empty file")
@@ -195,7 +196,14 @@ func readParquet(r parquet.ReaderAtSeeker, size int64, choose func(names []strin
 		return nil, err
 	}
 	mem := newBoundedAllocator(int(min(size, 1<<40)))
-	pr, err := file.NewParquetReader(r, file.WithReadProps(parquet.NewReaderProperties(mem)))
+	if s, ok := r.(*stoppableReader); ok {
+		mem.stop = &s.stop
+	}
+	props := parquet.NewReaderProperties(mem)
+	// Read column chunks through a buffer rather than whole: a corrupt chunk
+	// length then costs no allocation, and reads reach r (see stoppableReader).
+	props.BufferedStreamEnabled, props.BufferSize = true, 1<<20
+	pr, err := file.NewParquetReader(r, file.WithReadProps(props))
 	if err != nil {
 		return nil, err
 	}
@@ -404,19 +412,27 @@ func leafIndices(f *pqarrow.SchemaField, out map[int]bool) {
 // panic that recoverTo turns into an error) any single allocation larger
 // than its limit, so that a corrupt length field in a small file cannot make
 // the process ask for terabytes and die of it.
+//
+// It is also how a decoder stuck in a loop is stopped: once stop is set
+// (decodeGuarded's time-out), every allocation panics, and arrow-go's page
+// reader allocates a buffer on every turn of its loops.
 type boundedAllocator struct {
 	*memory.GoAllocator
 	limit int
+	stop  *atomic.Bool
 }
 
 // newBoundedAllocator returns an allocator for decoding a file of size
 // bytes: 1 GiB plus 64 times the file's size per allocation, far above what
 // real data needs (decoded columns of highly compressed files included).
 func newBoundedAllocator(size int) *boundedAllocator {
-	return &boundedAllocator{memory.NewGoAllocator(), 1<<30 + 64*size}
+	return &boundedAllocator{GoAllocator: memory.NewGoAllocator(), limit: 1<<30 + 64*size}
 }
 
 func (a *boundedAllocator) check(n int) {
+	if a.stop != nil && a.stop.Load() {
+		panic(errStopped)
+	}
 	if n < 0 || n > a.limit {
 		panic(fmt.Sprintf("refusing to allocate %d bytes for a %d-byte input (corrupt length field?)", n, (a.limit-1<<30)/64))
 	}
@@ -432,11 +448,15 @@ func (a *boundedAllocator) Reallocate(n int, b []byte) []byte {
 // decodeGuarded runs decode (readParquet or readArrowBytes on an input of
 // size bytes) under a time budget: arrow-go's Parquet page reader can spin
 // forever on some corrupt page headers (found by FuzzReadColumnar), and a
-// goroutine cannot be stopped, so the decoder runs on its own goroutine
+// goroutine cannot be killed, so the decoder runs on its own goroutine
 // (panics recovered there) and an input that does not finish in 10 s plus
-// 1 s per MiB is reported as corrupt. The stuck goroutine is abandoned; this
-// is the one case where reading leaks.
-func decodeGuarded(size int64, decode func() (arrow.Table, error)) (arrow.Table, error) {
+// 1 s per MiB is reported as corrupt.
+//
+// A Parquet decoder reads through src (a stoppableReader) and allocates from
+// a boundedAllocator tied to it; on time-out decodeGuarded stops src, so that
+// every read and allocation of the stuck goroutine fails and it ends. A loop
+// that neither reads nor allocates would still be abandoned.
+func decodeGuarded(size int64, decode func() (arrow.Table, error), src *stoppableReader) (arrow.Table, error) {
 	type result struct {
 		tbl arrow.Table
 		err error
@@ -459,8 +479,36 @@ func decodeGuarded(size int64, decode func() (arrow.Table, error)) (arrow.Table,
 	case r := <-done:
 		return r.tbl, r.err
 	case <-timer.C:
+		if src != nil {
+			src.stop.Store(true)
+		}
 		return nil, fmt.Errorf("decoding did not finish in %v: corrupt file (a page header the decoder loops on?)", budget)
 	}
+}
+
+// stoppableReader is the source a Parquet decoder reads: once stopped, every
+// read fails.
+type stoppableReader struct {
+	r    parquet.ReaderAtSeeker
+	stop atomic.Bool
+}
+
+func newStoppable(r parquet.ReaderAtSeeker) *stoppableReader { return &stoppableReader{r: r} }
+
+var errStopped = errors.New("decoding stopped: it took too long")
+
+func (s *stoppableReader) ReadAt(p []byte, off int64) (int, error) {
+	if s.stop.Load() {
+		return 0, errStopped
+	}
+	return s.r.ReadAt(p, off)
+}
+
+func (s *stoppableReader) Seek(off int64, whence int) (int64, error) {
+	if s.stop.Load() {
+		return 0, errStopped
+	}
+	return s.r.Seek(off, whence)
 }
 
 // decodeBudget is the time decodeGuarded allows any input, before 1 s per

@@ -7,8 +7,6 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
-
-	"github.com/apache/arrow/go/v17/arrow"
 )
 
 // Format names a job-log file format.
@@ -95,12 +93,7 @@ func ReadBytes(b []byte, name string, opt ReadOptions) (j *Jobs, err error) {
 		if len(b) == 0 {
 			return nil, inputErrorf(name, 0, "", "empty file")
 		}
-		j, err = readColumnar(name, &opt, int64(len(b)), func(choose chooser) (arrow.Table, error) {
-			if opt.Format == FormatParquet {
-				return readParquet(bytes.NewReader(b), int64(len(b)), choose)
-			}
-			return readArrowBytes(b, opt.Format)
-		})
+		j, err = readColumnar(name, &opt, int64(len(b)), newStoppable(bytes.NewReader(b)), b)
 	default:
 		return nil, fmt.Errorf("%s: format %q is not supported", Printable(name), opt.Format)
 	}

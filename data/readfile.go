@@ -54,9 +54,7 @@ func readFile(path string, opt ReadOptions) (*Jobs, error) {
 		if size == 0 {
 			return nil, inputErrorf(path, 0, "", "empty file")
 		}
-		j, err := readColumnar(path, &opt, size, func(choose chooser) (arrow.Table, error) {
-			return readParquet(fh, size, choose)
-		})
+		j, err := readColumnar(path, &opt, size, newStoppable(fh), nil)
 		return finishRead(j, err, path, &opt)
 	case opt.Format == FormatArrow || opt.Format == FormatArrowStream:
 		if b, err = readArrowFile(fh, path, size); err != nil {
@@ -128,12 +126,13 @@ func readTableFile(path string, f Format) (arrow.Table, error) {
 		return nil, err
 	}
 	decode := func() (arrow.Table, error) { return readArrowBytes(b, f) }
+	src := newStoppable(fh)
 	if b == nil {
-		decode = func() (arrow.Table, error) { return readParquet(fh, size, nil) }
+		decode = func() (arrow.Table, error) { return readParquet(src, size, nil) }
 	} else {
 		size = int64(len(b))
 	}
-	tbl, err := decodeGuarded(size, decode)
+	tbl, err := decodeGuarded(size, decode, src)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", Printable(path), err)
 	}
@@ -176,10 +175,12 @@ func readText(r io.Reader, name string, opt *ReadOptions) (*Jobs, error) {
 	return readCSV(r, name, opt)
 }
 
-// readColumnar decodes a Parquet or Arrow log of size bytes with decode,
-// under decodeGuarded's time budget, and converts it to Jobs. For Parquet,
+// readColumnar decodes a Parquet or Arrow log of size bytes under
+// decodeGuarded's time budget, and converts it to Jobs. For Parquet,
 // only the columns the jobs table takes are decoded.
-func readColumnar(name string, opt *ReadOptions, size int64, decode func(chooser) (arrow.Table, error)) (*Jobs, error) {
+//
+// A Parquet file is read through src; an Arrow file is held in b.
+func readColumnar(name string, opt *ReadOptions, size int64, src *stoppableReader, b []byte) (*Jobs, error) {
 	var choose chooser
 	if opt.Format == FormatParquet {
 		choose = func(names []string) ([]int, error) {
@@ -194,7 +195,12 @@ func readColumnar(name string, opt *ReadOptions, size int64, decode func(chooser
 			return idx, nil
 		}
 	}
-	tbl, err := decodeGuarded(size, func() (arrow.Table, error) { return decode(choose) })
+	tbl, err := decodeGuarded(size, func() (arrow.Table, error) {
+		if opt.Format == FormatParquet {
+			return readParquet(src, size, choose)
+		}
+		return readArrowBytes(b, opt.Format)
+	}, src)
 	if err != nil {
 		return nil, decodeError(name, err)
 	}

@@ -5,8 +5,10 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // sparseFile creates a file of size bytes holding head at its start and tail
@@ -105,5 +107,34 @@ func TestReadFileMemoryBudget(t *testing.T) {
 		if _, err := ReadFile(p, ReadOptions{}); err != nil {
 			t.Errorf("%s: %v", f, err)
 		}
+	}
+}
+
+// TestStuckDecoderStops checks that a Parquet file on which arrow-go's page
+// reader loops forever (found by FuzzReadColumnar) is reported as corrupt
+// after the time budget, and that the stuck decoding goroutine then ends
+// instead of spinning for the rest of the process.
+func TestStuckDecoderStops(t *testing.T) {
+	raw, err := os.ReadFile("testdata/fuzz/FuzzReadColumnar/87210234a8101283")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(raw), "\n") // go test fuzz v1, []byte("..."), byte(...)
+	b, err := strconv.Unquote(strings.TrimSuffix(strings.TrimPrefix(lines[1], "[]byte("), ")"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := decodeBudget
+	decodeBudget = time.Second
+	t.Cleanup(func() { decodeBudget = old })
+	before := runtime.NumGoroutine()
+	_, err = ReadBytes([]byte(b), "stuck.parquet", ReadOptions{Format: FormatParquet})
+	checkInputError(t, err, "stuck.parquet", 0, "", "did not finish in 1s")
+	deadline := time.Now().Add(2 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Errorf("%d goroutines after the time-out, %d before: the decoder still runs", n, before)
 	}
 }
