@@ -3,6 +3,7 @@ package data
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"flag"
 	"fmt"
 	"math"
@@ -443,4 +444,36 @@ func TestDecimalToFloat(t *testing.T) {
 	if _, ok := decimalInt(big.NewInt(1501), 2); ok {
 		t.Error("15.01 is whole")
 	}
+}
+
+// FuzzDecimalFloat checks decimalFloat, which must round like strconv, and
+// decimalInt, which must agree with it on whole numbers, on 128-bit
+// unscaled values and any scale.
+func FuzzDecimalFloat(f *testing.F) {
+	f.Add(int64(1546300807250), uint64(0), int16(3))
+	f.Add(int64(-1), uint64(1<<63), int16(38))
+	f.Add(int64(7), uint64(0), int16(-5))
+	f.Fuzz(func(t *testing.T, hi int64, lo uint64, scale int16) {
+		bi := new(big.Int).Lsh(big.NewInt(hi), 64)
+		bi.Add(bi, new(big.Int).SetUint64(lo))
+		want, err := strconv.ParseFloat(bi.String()+"e"+strconv.Itoa(-int(scale)), 64)
+		if err != nil && !errors.Is(err, strconv.ErrRange) {
+			t.Fatal(err)
+		}
+		if got := decimalFloat(bi, int32(scale)); got != want || math.Signbit(got) != math.Signbit(want) {
+			t.Fatalf("%ve%d: %v, want %v", bi, -scale, got, want)
+		}
+		if v, ok := decimalInt(bi, int32(scale)); ok {
+			r := new(big.Rat).SetFrac(bi, big.NewInt(1))
+			p := new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(abs32(int32(scale)))), nil))
+			if scale >= 0 {
+				r.Quo(r, p)
+			} else {
+				r.Mul(r, p)
+			}
+			if !r.IsInt() || r.Num().Int64() != v || !r.Num().IsInt64() {
+				t.Fatalf("decimalInt(%v, %d) = %d, want %v", bi, scale, v, r)
+			}
+		}
+	})
 }
