@@ -729,30 +729,15 @@ var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 
 // decimalFloat returns unscaled·10^-scale rounded to the nearest float64
 // (arrow's Num.ToFloat64 multiplies by an inexact 10^-scale): one division
-// when both operands are exact in float64, big.Float otherwise.
+// when both operands are exact in float64, strconv's correctly rounded
+// parsing otherwise.
 func decimalFloat(unscaled *big.Int, scale int32) float64 {
 	if unscaled.IsInt64() {
 		if v := unscaled.Int64(); v >= -1<<53 && v <= 1<<53 && scale >= 0 && int(scale) < len(pow10) {
 			return float64(v) / pow10[scale]
 		}
 	}
-	switch { // beyond float64's range whatever the unscaled value (< 2^256)
-	case unscaled.Sign() == 0:
-		return 0
-	case scale > 400:
-		return math.Copysign(0, float64(unscaled.Sign()))
-	case scale < -400:
-		return math.Inf(unscaled.Sign())
-	}
-	x := new(big.Float).SetInt(unscaled)
-	p := new(big.Float).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(abs32(scale))), nil))
-	z := new(big.Float).SetPrec(53)
-	if scale >= 0 {
-		z.Quo(x, p)
-	} else {
-		z.Mul(x, p)
-	}
-	f, _ := z.Float64()
+	f, _ := strconv.ParseFloat(unscaled.String()+"e"+strconv.Itoa(-int(scale)), 64) // ±Inf beyond the range
 	return f
 }
 
