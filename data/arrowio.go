@@ -426,15 +426,19 @@ type boundedAllocator struct {
 // bytes: 1 GiB plus 64 times the file's size per allocation, far above what
 // real data needs (decoded columns of highly compressed files included).
 func newBoundedAllocator(size int) *boundedAllocator {
-	return &boundedAllocator{GoAllocator: memory.NewGoAllocator(), limit: 1<<30 + 64*size}
+	return &boundedAllocator{GoAllocator: memory.NewGoAllocator(), limit: allocBase + 64*size}
 }
+
+// allocBase is the part of boundedAllocator's limit that does not grow with
+// the input. A variable so that the fuzz targets can lower it.
+var allocBase = 1 << 30
 
 func (a *boundedAllocator) check(n int) {
 	if a.stop != nil && a.stop.Load() {
 		panic(errStopped)
 	}
 	if n < 0 || n > a.limit {
-		panic(fmt.Sprintf("refusing to allocate %d bytes for a %d-byte input (corrupt length field?)", n, (a.limit-1<<30)/64))
+		panic(fmt.Sprintf("refusing to allocate %d bytes for a %d-byte input (corrupt length field?)", n, (a.limit-allocBase)/64))
 	}
 }
 

@@ -143,9 +143,11 @@ func FuzzReadColumnar(f *testing.F) {
 	// testdata/fuzz holds an input on which arrow-go's page reader spins
 	// forever; decodeGuarded must give up on it (here after 0.3 s, so that
 	// such inputs do not stall the fuzzer: valid ones decode in milliseconds).
-	old := decodeBudget
-	decodeBudget = 300 * time.Millisecond
-	f.Cleanup(func() { decodeBudget = old })
+	// Allocations of up to 1 GiB, which a corrupt length in a small file
+	// may ask for and decoders may make, would cost the fuzzer seconds each.
+	old, oldBase := decodeBudget, allocBase
+	decodeBudget, allocBase = 300*time.Millisecond, 16<<20
+	f.Cleanup(func() { decodeBudget, allocBase = old, oldBase })
 	f.Fuzz(func(t *testing.T, in []byte, k uint8) {
 		g := formats[int(k)%len(formats)]
 		j, err := ReadBytes(in, "fuzz", ReadOptions{Format: g})
