@@ -40,7 +40,8 @@ func newJobRow() jobRow {
 
 // colBuilder grows one optional numeric column.
 type colBuilder[T Number] struct {
-	c Column[T]
+	c    Column[T]
+	hint int // expected rows: the capacity to allocate when the column appears
 }
 
 // add appends row i's value (ok false: null). Rows are added in order.
@@ -49,7 +50,7 @@ func (b *colBuilder[T]) add(i int, v T, ok bool) {
 		if !ok {
 			return
 		}
-		b.c.Values = make([]T, i, max(2*i, 64))
+		b.c.Values = make([]T, i, max(2*i, 64, b.hint))
 		if i > 0 {
 			b.c.Valid = NewBitmap(i)
 			for k := 0; k < i; k++ {
@@ -99,6 +100,7 @@ func (b *colBuilder[T]) column(n int, force bool) Column[T] {
 type dictBuilder struct {
 	d    Dict
 	seen map[string]int32
+	hint int
 }
 
 // add appends row i's value ("" is null).
@@ -110,7 +112,7 @@ func (b *dictBuilder) add(i int, v string) {
 		return
 	}
 	if b.d.Codes == nil {
-		b.d.Codes = make([]int32, i, max(2*i, 64))
+		b.d.Codes = make([]int32, i, max(2*i, 64, b.hint))
 		for k := range b.d.Codes {
 			b.d.Codes[k] = -1
 		}
@@ -147,6 +149,42 @@ type jobBuilder struct {
 }
 
 func (b *jobBuilder) len() int { return len(b.j.Submit) }
+
+// reserve makes room for n rows in all, so that a log whose line count is
+// known up front is read without growing (and copying) its columns: ten
+// million jobs must fit in a bounded memory.
+func (b *jobBuilder) reserve(n int) {
+	if n <= cap(b.j.Submit) {
+		return
+	}
+	b.j.Submit = append(make([]float64, 0, n), b.j.Submit...)
+	b.j.ID.Offsets = append(make([]int32, 0, n+1), b.j.ID.Offsets...)
+	// Ids are short; capacity that is never written costs address space,
+	// not memory.
+	b.j.ID.Data = append(make([]byte, 0, 16*n), b.j.ID.Data...)
+	for _, c := range []*colBuilder[int32]{&b.priority, &b.mapTasks, &b.reduceTasks} {
+		c.reserve(n)
+	}
+	for _, c := range []*colBuilder[float64]{&b.start, &b.finish, &b.mapSecs, &b.redSecs, &b.size} {
+		c.reserve(n)
+	}
+	for _, c := range []*colBuilder[int64]{&b.inBytes, &b.shuffleBytes, &b.outBytes} {
+		c.reserve(n)
+	}
+	for _, d := range []*dictBuilder{&b.user, &b.queue} {
+		d.hint = n
+		if d.d.Codes != nil && cap(d.d.Codes) < n {
+			d.d.Codes = append(make([]int32, 0, n), d.d.Codes...)
+		}
+	}
+}
+
+func (b *colBuilder[T]) reserve(n int) {
+	b.hint = n
+	if b.c.Values != nil && cap(b.c.Values) < n {
+		b.c.Values = append(make([]T, 0, n), b.c.Values...)
+	}
+}
 
 // add appends r. r.ID must be non-empty and r.Submit a number (callers drop
 // rows without them, with a reason, before).

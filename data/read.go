@@ -52,6 +52,8 @@ type ReadOptions struct {
 	Strict bool
 	// Warn receives warnings (for example, that rows were sorted). nil drops them.
 	Warn func(msg string)
+	// Log holds the options of the log readers (logs.go).
+	Log LogOptions
 }
 
 func (o *ReadOptions) warn(format string, args ...any) {
@@ -63,6 +65,9 @@ func (o *ReadOptions) warn(format string, args ...any) {
 // ReadFile reads a job log from path. The file is opened read-only and never
 // modified.
 func ReadFile(path string, opt ReadOptions) (*Jobs, error) {
+	if j, ok, err := readLogHook(path, &opt); ok { // other systems' logs (logs.go), streamed
+		return j, err
+	}
 	f := opt.Format
 	if f == "" {
 		var err error
@@ -126,6 +131,10 @@ func ReadBytes(b []byte, name string, opt ReadOptions) (j *Jobs, err error) {
 		j, err = jobsFromArrow(tbl, name, &opt)
 		tbl.Release()
 	default:
+		if IsLogFormat(opt.Format) { // other systems' logs (logs.go)
+			j, err = readLogBytes(b, name, &opt)
+			break
+		}
 		return nil, fmt.Errorf("%s: format %q is not supported", name, opt.Format)
 	}
 	if err != nil {

@@ -1,0 +1,160 @@
+package data
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+var updateGolden = flag.Bool("update", false, "rewrite the golden files of the log readers")
+
+// logGolden reads a sample log and compares what came out (summary, jobs
+// and tasks as CSV) with its golden file, testdata/logs/NAME.golden. The
+// golden files were checked by hand against the samples (see each format's
+// test for the figures checked); -update rewrites them.
+func logGolden(t *testing.T, name, path string, opt ReadOptions) *Log {
+	t.Helper()
+	lg, err := ReadLog(path, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	b.WriteString(strings.ReplaceAll(lg.Summary.String(), path, "SAMPLE"))
+	b.WriteString("\n-- jobs --\n")
+	if err := writeCSV(&b, lg.Jobs); err != nil {
+		t.Fatal(err)
+	}
+	if lg.Tasks != nil {
+		b.WriteString("-- tasks --\n")
+		if err := writeTasksCSV(&b, lg.Tasks); err != nil {
+			t.Fatal(err)
+		}
+	}
+	golden := filepath.Join("testdata", "logs", name+".golden")
+	if *updateGolden {
+		if err := os.WriteFile(golden, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if !bytes.Equal(b.Bytes(), want) {
+		t.Errorf("%s differs from %s:\n%s", name, golden, b.String())
+	}
+	return lg
+}
+
+// checkLogRead asserts what every log reader guarantees on any input: an
+// error is an *InputError (or a plain I/O error); an accepted log is a
+// valid table that survives Parquet.
+func checkLogRead(t *testing.T, data []byte, f Format) {
+	t.Helper()
+	opt := ReadOptions{Format: f}
+	j, err := ReadBytes(data, "fuzz", opt)
+	if err != nil {
+		var ie *InputError
+		if !errors.As(err, &ie) {
+			t.Fatalf("error is not an *InputError: %v", err)
+		}
+		return
+	}
+	if err := Validate(j); err != nil {
+		t.Fatalf("accepted table fails validation: %v", err)
+	}
+	var b bytes.Buffer
+	if err := Write(&b, j, FormatParquet); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadBytes(b.Bytes(), "fuzz", ReadOptions{Format: FormatParquet, Strict: true})
+	if err != nil {
+		t.Fatalf("Parquet written from an accepted log does not read back: %v", err)
+	}
+	if d := diffJobs(j, back, nil); d != "" {
+		t.Fatalf("Parquet round trip: %s", d)
+	}
+}
+
+// checkBadRecord asserts that a malformed record is dropped and named by
+// file and line in the summary, and is an error naming them in strict
+// mode.
+func checkBadRecord(t *testing.T, f Format, data, file string, line int, col string) {
+	t.Helper()
+	opt := ReadOptions{Format: f}
+	var sum *LogSummary
+	opt.Log.Summary = func(s *LogSummary) { sum = s }
+	lg, err := readLog(file, strings.NewReader(data), &opt)
+	if err != nil {
+		t.Fatalf("lenient read: %v", err)
+	}
+	_ = lg
+	found := false
+	for _, d := range sum.Dropped {
+		if d.Reason == dropMalformed && strings.HasPrefix(d.First, file+":"+strconv.Itoa(line)+": ") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("summary does not name %s:%d: %+v", file, line, sum.Dropped)
+	}
+	opt.Strict = true
+	_, err = readLog(file, strings.NewReader(data), &opt)
+	var ie *InputError
+	if !errors.As(err, &ie) || ie.File != file || ie.Row != line || ie.Column != col {
+		t.Errorf("strict read: %v; want an error at %s row %d column %q", err, file, line, col)
+	}
+}
+
+func TestSWFGolden(t *testing.T) {
+	// Hand-checked: job 1 runs 3600 s on 64 processors (230400 task-s) and
+	// starts 10 s after submission; job 3 has no wait time (no start) and
+	// uses its 16 requested processors; job 7 keeps its summary line (700 s ×
+	// 32); jobs 4 (failed) and 5 (cancelled), 6 (no run time), job 7's
+	// partial line and job 8's "three" are dropped.
+	lg := logGolden(t, "sample.swf", "testdata/logs/sample.swf", ReadOptions{})
+	if lg.Summary.Header["MaxProcs"] != "128" {
+		t.Errorf("header MaxProcs = %q", lg.Summary.Header["MaxProcs"])
+	}
+	kept := logGolden(t, "sample.swf.keep-failed", "testdata/logs/sample.swf", ReadOptions{Log: LogOptions{KeepFailed: true}})
+	if kept.Jobs.Len() != lg.Jobs.Len()+2 {
+		t.Errorf("--keep-failed kept %d jobs, want %d", kept.Jobs.Len(), lg.Jobs.Len()+2)
+	}
+}
+
+func TestSWFBadRecord(t *testing.T) {
+	checkBadRecord(t, FormatSWF, "; MaxProcs: 4\n1 0 0 10 1 -1 -1 1 -1 -1 1 1 1 1 1 1 -1 -1\n2 5 x 10 1 -1 -1 1 -1 -1 1 1 1 1 1 1 -1 -1\n", "log.swf", 3, "wait time")
+	checkBadRecord(t, FormatSWF, "1 0 0 10 1 -1 -1 1 -1 -1 1 1 1 1 1 1 -1 -1\n2 5 0 10\n", "log.swf", 2, "")
+}
+
+func FuzzReadSWF(f *testing.F) {
+	b, _ := os.ReadFile("testdata/logs/sample.swf")
+	f.Add(b)
+	f.Add([]byte("1 0 0 10 1e308 -1 -1 1 -1 -1 1 1 1 1 1 1 -1 -1\n"))
+	f.Add([]byte("1 1e300 0 1e300 3 -1 -1 1 -1 -1 1 1 1 1 1 1 -1 -1\n"))
+	f.Add([]byte("1 0 NaN 10 1 -1 -1 1 -1 -1 1 1 1 1 1 1 -1 -1\n1 0 0 10 1 -1 -1 1 -1 -1 1 1 1 1 1 1 -1 -1\n"))
+	f.Fuzz(func(t *testing.T, data []byte) { checkLogRead(t, data, FormatSWF) })
+}
+
+func TestSWIMFullGolden(t *testing.T) {
+	// Hand-checked: job_3 is dropped (a 5-field line); job_1's 12 fields
+	// give 3 maps, 1 reduce, 35.5 and 10 task-seconds.
+	logGolden(t, "sample.swimfull.tsv", "testdata/logs/sample.swimfull.tsv", ReadOptions{Format: FormatSWIMFull})
+}
+
+func TestSWIMFullBadRecord(t *testing.T) {
+	checkBadRecord(t, FormatSWIMFull, "j1\tn\t1\t2\t3\t10\t5\t6\t7\t13\t1\t1\t\t\nj2\tn\t1\t2\t3\tsoon\t5\t6\t7\t13\t1\t1\t\t\n", "full.tsv", 2, "submit time")
+}
+
+func FuzzReadSWIMFull(f *testing.F) {
+	b, _ := os.ReadFile("testdata/logs/sample.swimfull.tsv")
+	f.Add(b)
+	f.Add([]byte("j1\tn\t1\t2\t3\t10\t5\t6\t7\t13\t1\t1\t\t\n"))
+	f.Add([]byte("j1\tn\t1e30\t2\t3\t10\t5\t6\t7\t13\t1e12\t1\n"))
+	f.Fuzz(func(t *testing.T, data []byte) { checkLogRead(t, data, FormatSWIMFull) })
+}
