@@ -299,6 +299,9 @@ func readLog(path string, src io.Reader, opt *ReadOptions) (*Log, error) {
 		opt.Log.Summary(&lg.Summary)
 	}
 	for _, d := range lg.Summary.Dropped {
+		if opt.Log.Summary != nil {
+			break // the caller reports the summary
+		}
 		opt.warn("%s: dropped %d: %s (first at %s)", path, d.Count, d.Reason, d.First)
 	}
 	if lg.Jobs.Len() == 0 {

@@ -2,16 +2,12 @@ package data
 
 import "io"
 
-const sparkRollingPrefix = "eventlog_v2_"
-
 var alibabaTaskColumns = []string{"task_name", "instance_num", "job_name", "task_type", "status", "start_time", "end_time", "plan_cpu", "plan_mem"}
 
 func alibabaStatus(s string) bool { return false }
 
 func (s *logState) readRMSummary(r io.Reader, file string) error         { return nil }
 func (s *logState) readJHist(r io.Reader, file string) error             { return nil }
-func (s *logState) readSparkStream(r io.Reader, file string) error       { return nil }
-func (s *logState) readSparkPath(p string, dir bool) error               { return nil }
 func (s *logState) readSLS(r io.Reader, file string) error               { return nil }
 func (s *logState) readRumen(r io.Reader, file string) error             { return nil }
 func (s *logState) readGooglePath(p string, dir bool) error              { return nil }
