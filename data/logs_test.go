@@ -158,3 +158,50 @@ func FuzzReadSWIMFull(f *testing.F) {
 	f.Add([]byte("j1\tn\t1e30\t2\t3\t10\t5\t6\t7\t13\t1e12\t1\n"))
 	f.Fuzz(func(t *testing.T, data []byte) { checkLogRead(t, data, FormatSWIMFull) })
 }
+
+const jhistSample = "testdata/logs/job_1700000000000_0001-1700000000000-bob-word+count-1700000030000-2-1-SUCCEEDED-prod-1700000002000.jhist"
+
+func TestJHistGolden(t *testing.T) {
+	// Hand-checked: two successful map attempts (11 − 3 = 8 s and 12.5 −
+	// 5.5 = 7 s: 15 map task-seconds; the failed first attempt of map 1 is a
+	// task, not counted) and one reduce attempt (29 − 12.6 = 16.4 s, of which
+	// shuffle 2.4 s, merge 1 s, reduce 13 s); bytes from JOB_FINISHED's
+	// totalCounters.
+	lg := logGolden(t, "jhist", jhistSample, ReadOptions{})
+	if lg.Summary.Format != FormatJHist || lg.Tasks.Len() != 4 {
+		t.Errorf("format %s, %d tasks", lg.Summary.Format, lg.Tasks.Len())
+	}
+}
+
+func TestJHistBadRecord(t *testing.T) {
+	b, _ := os.ReadFile(jhistSample)
+	lines := strings.SplitAfter(string(b), "\n")
+	bad := strings.Join(lines[:6], "") + "{\"type\":\"JOB_INITED\",\"event\":\n" + strings.Join(lines[6:], "")
+	checkBadRecord(t, FormatJHist, bad, "job.jhist", 7, "")
+}
+
+func FuzzReadJHist(f *testing.F) {
+	b, _ := os.ReadFile(jhistSample)
+	f.Add(b)
+	f.Add([]byte("Avro-Json\n{}\n{\"type\":\"JOB_SUBMITTED\",\"event\":{\"x\":{\"jobid\":\"j\",\"submitTime\":-1}}}\n{\"type\":\"JOB_FINISHED\",\"event\":{\"x\":{\"jobid\":\"j\",\"finishTime\":9223372036854775807}}}\n"))
+	f.Fuzz(func(t *testing.T, data []byte) { checkLogRead(t, data, FormatJHist) })
+}
+
+func TestRMAppSummaryGolden(t *testing.T) {
+	// Hand-checked: applications 1 (name with an escaped comma) and 3 are
+	// kept with their vcoreSeconds as task-seconds; 2 (FAILED) and 6
+	// (KILLED) are dropped, 4 has no vcoreSeconds, 5 has a bad submitTime;
+	// the audit-log line is not a summary.
+	logGolden(t, "rm-app-summary", "testdata/logs/rm-app-summary.log", ReadOptions{})
+}
+
+func TestRMAppSummaryBadRecord(t *testing.T) {
+	checkBadRecord(t, FormatRMAppSummary, "x appId=a,submitTime=1000,vcoreSeconds=5\nx appId=b,submitTime=2000,vcoreSeconds=-5\n", "rm.log", 2, "vcoreSeconds")
+}
+
+func FuzzReadRMAppSummary(f *testing.F) {
+	b, _ := os.ReadFile("testdata/logs/rm-app-summary.log")
+	f.Add(b)
+	f.Add([]byte("appId=a\\,b\\\\,submitTime=9223372036854775807,vcoreSeconds=9223372036854775807\n"))
+	f.Fuzz(func(t *testing.T, data []byte) { checkLogRead(t, data, FormatRMAppSummary) })
+}
