@@ -323,3 +323,12 @@ func (b *taskBuilder) tasks(source string) *Tasks {
 	t.NetBytes = b.net.column(n, f[ColNetBytes])
 	return t
 }
+
+// addBytes adds two non-negative counts; -1 (poisoned: it stays -1) when
+// either is -1 or the sum does not fit in int64.
+func addBytes(a, b int64) int64 {
+	if a < 0 || b < 0 || a > math.MaxInt64-b {
+		return -1
+	}
+	return a + b
+}

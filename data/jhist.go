@@ -285,8 +285,8 @@ func (s *logState) jhTask(ev *jhEvent, typ string, starts map[string]int64, file
 	}
 	rd, ok1 := c.get("FILE_BYTES_READ")
 	wr, ok2 := c.get("FILE_BYTES_WRITTEN")
-	if (ok1 || ok2) && rd >= 0 && wr >= 0 && rd < 1<<62 && wr < 1<<62 {
-		r.DiskBytes = rd + wr
+	if d := addBytes(max(rd, 0), max(wr, 0)); (ok1 || ok2) && d >= 0 {
+		r.DiskBytes = d
 	}
 	if v, ok := c.get("REDUCE_SHUFFLE_BYTES"); ok && v >= 0 {
 		r.NetBytes = v

@@ -205,3 +205,46 @@ func FuzzReadRMAppSummary(f *testing.F) {
 	f.Add([]byte("appId=a\\,b\\\\,submitTime=9223372036854775807,vcoreSeconds=9223372036854775807\n"))
 	f.Fuzz(func(t *testing.T, data []byte) { checkLogRead(t, data, FormatRMAppSummary) })
 }
+
+func TestSLSGolden(t *testing.T) {
+	// Hand-checked: Hadoop's inputsls.json: job_1's three maps run 17.043 +
+	// 14.928 + 17.843 = 49.814 s; job_2's two 22.163 + 19.589 = 41.752 s.
+	// sls-extra.json: the nameless job becomes sls_1 with three 20 s maps
+	// (count 3, duration only: from the job's start) and one 30 s reduce;
+	// job_late's task ends before it starts (line 7, dropped).
+	logGolden(t, "sls-inputsls", "testdata/logs/sls/inputsls.json", ReadOptions{})
+	logGolden(t, "sls-extra", "testdata/logs/sls/sls-extra.json", ReadOptions{Format: FormatSLS})
+}
+
+func TestSLSBadRecord(t *testing.T) {
+	checkBadRecord(t, FormatSLS, "{\"job.id\":\"a\",\"job.start.ms\":0,\"job.tasks\":[{\"container.start.ms\":1,\"container.end.ms\":2}]}\n\n{\"job.id\":\"b\",\n\"job.start.ms\":\"soon\"}\n", "sls.json", 3, "")
+	checkBadRecord(t, FormatSLS, "{\"job.id\":\"a\",\"job.start.ms\":0,\"job.tasks\":[{\"container.start.ms\":1,\"container.end.ms\":2}]}\nnonsense\n", "sls.json", 2, "")
+}
+
+func FuzzReadSLS(f *testing.F) {
+	for _, p := range []string{"testdata/logs/sls/inputsls.json", "testdata/logs/sls/sls-extra.json"} {
+		b, _ := os.ReadFile(p)
+		f.Add(b)
+	}
+	f.Add([]byte(`{"job.start.ms":1e300,"job.count":1e9,"job.tasks":[{"count":1e12}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) { checkLogRead(t, data, FormatSLS) })
+}
+
+func TestRumenGolden(t *testing.T) {
+	// Hand-checked: maps 17.043 s and 19 s (the failed attempt is a task,
+	// not counted), one reduce of 58.5 s (shuffle 8.5 s, merge 1 s, reduce
+	// 49 s); input = 2 × 134217728 bytes read by the maps, shuffle = 142234,
+	// output = 268435456 written by the reduce; the KILLED job is dropped.
+	logGolden(t, "rumen", "testdata/logs/sls/rumen.json", ReadOptions{})
+}
+
+func TestRumenBadRecord(t *testing.T) {
+	checkBadRecord(t, FormatRumen, "{\"jobID\":\"j1\",\"submitTime\":1000,\"mapTasks\":[{\"attempts\":[{\"attemptID\":\"a\",\"startTime\":1000,\"finishTime\":2000,\"result\":\"SUCCESS\"}]}]}\n{\"jobID\":\"j2\",\n\"submitTime\":\"x\"}\n", "rumen.json", 2, "")
+}
+
+func FuzzReadRumen(f *testing.F) {
+	b, _ := os.ReadFile("testdata/logs/sls/rumen.json")
+	f.Add(b)
+	f.Add([]byte(`{"jobID":"j","submitTime":1,"mapTasks":[{"attempts":[{"attemptID":"a","startTime":1,"finishTime":4e18,"hdfsBytesRead":4e18,"result":"SUCCESS"},{"attemptID":"b","startTime":1,"finishTime":2,"hdfsBytesRead":4e18,"result":"SUCCESS"}]}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) { checkLogRead(t, data, FormatRumen) })
+}

@@ -476,8 +476,8 @@ func (a *sparkApp) taskEnd(ev *sparkEvent, file string, line int64) error {
 		if m.ShuffleWrite != nil {
 			shWrite = max(m.ShuffleWrite.Written, 0)
 		}
-		if in+out+shWrite > 0 && in+out+shWrite < 1<<62 {
-			r.DiskBytes = in + out + shWrite
+		if d := addBytes(addBytes(in, out), shWrite); d > 0 {
+			r.DiskBytes = d
 		}
 		if m.ShuffleRead != nil && m.ShuffleRead.Remote >= 0 {
 			r.NetBytes = m.ShuffleRead.Remote
@@ -508,9 +508,7 @@ func (a *sparkApp) taskEnd(ev *sparkEvent, file string, line int64) error {
 			agg.redN++
 			agg.redMS += runMS
 		}
-		agg.in += in
-		agg.shuffle += shWrite
-		agg.out += out
+		agg.in, agg.shuffle, agg.out = addBytes(agg.in, in), addBytes(agg.shuffle, shWrite), addBytes(agg.out, out)
 	}
 	agg.firstLaunch = minNaN(agg.firstLaunch, r.Start)
 	agg.last = maxNaN(agg.last, r.Finish)
@@ -573,6 +571,9 @@ func (a *sparkApp) finish() error {
 		r.MapTasks, r.ReduceTasks = g.mapN, g.redN
 		r.MapTaskSeconds, r.ReduceTaskSeconds = msToS(g.mapMS), msToS(g.redMS)
 		r.InputBytes, r.ShuffleBytes, r.OutputBytes = g.in, g.shuffle, g.out
+		if g.in < 0 || g.shuffle < 0 || g.out < 0 { // past int64 (addBytes): unknown
+			r.InputBytes, r.ShuffleBytes, r.OutputBytes = noInt64, noInt64, noInt64
+		}
 		return r
 	}
 	if a.unit() == SparkApplication {

@@ -6,8 +6,6 @@ var alibabaTaskColumns = []string{"task_name", "instance_num", "job_name", "task
 
 func alibabaStatus(s string) bool { return false }
 
-func (s *logState) readSLS(r io.Reader, file string) error               { return nil }
-func (s *logState) readRumen(r io.Reader, file string) error             { return nil }
 func (s *logState) readGooglePath(p string, dir bool) error              { return nil }
 func (s *logState) readGoogleCollections(r io.Reader, file string) error { return nil }
 func (s *logState) readAlibabaPath(p string, dir bool) error             { return nil }
