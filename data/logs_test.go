@@ -248,3 +248,61 @@ func FuzzReadRumen(f *testing.F) {
 	f.Add([]byte(`{"jobID":"j","submitTime":1,"mapTasks":[{"attempts":[{"attemptID":"a","startTime":1,"finishTime":4e18,"hdfsBytesRead":4e18,"result":"SUCCESS"},{"attemptID":"b","startTime":1,"finishTime":2,"hdfsBytesRead":4e18,"result":"SUCCESS"}]}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) { checkLogRead(t, data, FormatRumen) })
 }
+
+func TestGoogle2019Golden(t *testing.T) {
+	// Hand-checked: collection 101 runs instance 0 from 600.5 s to 609 s
+	// and instance 1 twice (evicted after 4.5 s, then 606 s to 610 s): two
+	// successful runs, 8.5 + 4 = 12.5 task-seconds; 104 runs one instance 14
+	// s. 100 never ends in the window, 102 was killed, 103 is an alloc set,
+	// line 12's time is not a number.
+	lg := logGolden(t, "google-2019", "testdata/logs/google-2019", ReadOptions{})
+	if lg.Summary.Format != FormatGoogle2019 {
+		t.Errorf("detected %s", lg.Summary.Format)
+	}
+	logGolden(t, "google-2019-collections", "testdata/logs/google-2019/collection_events-000000000000.json", ReadOptions{Format: FormatGoogle2019})
+}
+
+func TestGoogle2019BadRecord(t *testing.T) {
+	checkBadRecord(t, FormatGoogle2019, "time,type,collection_id,collection_type\n600000000,0,1,0\n610000000,FINISH,1,0\n611000000,EXPLODE,2,0\n", "coll.csv", 4, "type")
+}
+
+func FuzzReadGoogle2019(f *testing.F) {
+	b, _ := os.ReadFile("testdata/logs/google-2019/collection_events-000000000000.json")
+	f.Add(b)
+	f.Add([]byte("time,type,collection_id\n0,0,1\n9223372036854775806,6,1\n"))
+	f.Fuzz(func(t *testing.T, data []byte) { checkLogRead(t, data, FormatGoogle2019) })
+}
+
+func TestAlibaba2018Golden(t *testing.T) {
+	// Hand-checked: j_1's instances: M1 runs 50 s and 59 s (map), R2 30 s
+	// and J3 10 s (not the first stage: reduce): 109 and 40 task-seconds;
+	// j_3's independent task runs two instances, 20 s and 29 s (its second
+	// instance's retry has no times). j_2 has a Failed task, j_4 a Running
+	// one, j_5's instance_num is "x"; the last instance row is short.
+	logGolden(t, "alibaba-2018", "testdata/logs/alibaba", ReadOptions{})
+	// batch_task alone: tasks are whole tasks (containers = instance_num).
+	dir := t.TempDir()
+	b, _ := os.ReadFile("testdata/logs/alibaba/batch_task.csv")
+	os.WriteFile(filepath.Join(dir, "batch_task.csv"), b, 0o644)
+	lg, err := ReadLog(filepath.Join(dir, "batch_task.csv"), ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// j_1: M1 2 instances × 60 s = 120 (map), R2 30 s and J3 10 s (reduce).
+	ms, _ := lg.Jobs.MapTaskSeconds.At(0)
+	rs, _ := lg.Jobs.ReduceTaskSeconds.At(0)
+	if lg.Jobs.ID.At(0) != "j_1" || ms != 120 || rs != 40 {
+		t.Errorf("batch_task only: %s map %v s, reduce %v s; want j_1 120, 40", lg.Jobs.ID.At(0), ms, rs)
+	}
+}
+
+func TestAlibaba2018BadRecord(t *testing.T) {
+	checkBadRecord(t, FormatAlibaba2018, "M1,1,j_1,1,Terminated,1,5,100,0.5\nM1,1,j_2,1,Terminated,9,x,100,0.5\n", "batch_task.csv", 2, "end_time")
+}
+
+func FuzzReadAlibaba2018(f *testing.F) {
+	b, _ := os.ReadFile("testdata/logs/alibaba/batch_task.csv")
+	f.Add(b)
+	f.Add([]byte("M1,2147483647,j_1,1,Terminated,1,999999999999,1e300,0.5\n"))
+	f.Fuzz(func(t *testing.T, data []byte) { checkLogRead(t, data, FormatAlibaba2018) })
+}

@@ -300,9 +300,10 @@ func StageKind(name string) (isMap, known bool) {
 // tasks that succeeded count (Tasks.Succeeded); a task's seconds are
 // containers × (finish − start), tasks without both times count as tasks
 // with no seconds. A stage is a map or reduce stage by its name
-// (StageKind); a job's stages with other names are ordered by their first
-// task's start, and the first is its map stage, the others reduce stages
-// (schedplan's model has two stages: map, then reduce — seed 000 §2). It
+// (StageKind); a stage with another name is the job's map stage when it is
+// the job's first stage (by its first task's start) and a reduce stage
+// otherwise (schedplan's model has two stages: map, then reduce — seed 000
+// §2). It
 // returns how many jobs had tasks, and the number of tasks whose job is not
 // in j.
 func (j *Jobs) FillFromTasks(t *Tasks) (jobsWithTasks, orphanTasks int) {
@@ -316,7 +317,7 @@ func (j *Jobs) FillFromTasks(t *Tasks) (jobsWithTasks, orphanTasks int) {
 	has := make([]bool, n)
 	mapN, redN = make([]int32, n), make([]int32, n)
 	mapS, redS = make([]float64, n), make([]float64, n)
-	// First start of each (job, unnamed stage), to find each job's first stage.
+	// First start of each (job, stage), to find each job's first stage.
 	type stageKey struct {
 		job   int32
 		stage int32
@@ -344,7 +345,7 @@ func (j *Jobs) FillFromTasks(t *Tasks) (jobsWithTasks, orphanTasks int) {
 			continue
 		}
 		job[i] = ji
-		if _, ok := t.Stage.At(i); ok && kinds[t.Stage.Codes[i]] == 3 {
+		if _, ok := t.Stage.At(i); ok {
 			k := stageKey{ji, t.Stage.Codes[i]}
 			s, ok := t.Start.At(i)
 			if !ok {
