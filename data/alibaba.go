@@ -141,30 +141,15 @@ func alibabaTime(b []byte) (float64, bool) {
 
 func (a *alibabaReader) taskFile(r io.Reader, file string) error {
 	s := a.s
-	lr := newLineReader(r)
 	var f [16][]byte
-	for {
-		line, ok := lr.next()
-		if !ok {
-			break
-		}
-		s.sum.Records++
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
+	return s.eachLine(r, file, func(line []byte, ln int64) error {
 		n := splitComma(line, f[:])
 		if n != len(alibabaTaskColumns) {
-			if err := s.bad(file, lr.line, "", "a batch_task row has %d comma-separated fields, this one %d", len(alibabaTaskColumns), n); err != nil {
-				return err
-			}
-			continue
+			return s.bad(file, ln, "", "a batch_task row has %d comma-separated fields, this one %d", len(alibabaTaskColumns), n)
 		}
 		task, job, status := string(f[0]), string(f[2]), string(f[4])
 		if task == "" || job == "" {
-			if err := s.bad(file, lr.line, "job_name", "empty task or job name"); err != nil {
-				return err
-			}
-			continue
+			return s.bad(file, ln, "job_name", "empty task or job name")
 		}
 		inst, ok1 := parseFloatBytes(f[1])
 		st, ok2 := alibabaTime(f[5])
@@ -174,26 +159,17 @@ func (a *alibabaReader) taskFile(r io.Reader, file string) error {
 			if !ok3 {
 				col = "end_time"
 			}
-			if err := s.bad(file, lr.line, col, "not a time in seconds"); err != nil {
-				return err
-			}
-			continue
+			return s.bad(file, ln, col, "not a time in seconds")
 		}
 		if !ok1 || inst < 0 || inst > math.MaxInt32 {
-			if err := s.bad(file, lr.line, "instance_num", "%q is not a count", f[1]); err != nil {
-				return err
-			}
-			continue
+			return s.bad(file, ln, "instance_num", "%q is not a count", f[1])
 		}
 		if ok2 && ok3 && en != 0 && en < st {
-			if err := s.bad(file, lr.line, "end_time", "the task ends (%v) before it starts (%v)", en, st); err != nil {
-				return err
-			}
-			continue
+			return s.bad(file, ln, "end_time", "the task ends (%v) before it starts (%v)", en, st)
 		}
 		j := a.jobs[job]
 		if j == nil {
-			j = &alibabaJob{first: noFloat, last: noFloat, line: lr.line, file: file}
+			j = &alibabaJob{first: noFloat, last: noFloat, line: ln, file: file}
 			a.jobs[job] = j
 			a.order = append(a.order, job)
 		}
@@ -204,7 +180,7 @@ func (a *alibabaReader) taskFile(r io.Reader, file string) error {
 			if j.bad == "" {
 				j.bad = "no start or end time"
 			}
-			continue
+			return nil
 		}
 		j.first, j.last = minNaN(j.first, st), maxNaN(j.last, en)
 		t := newTaskRow()
@@ -215,8 +191,8 @@ func (a *alibabaReader) taskFile(r io.Reader, file string) error {
 			t.Vcores = int32(math.Ceil(c / 100))
 		}
 		a.tasks = append(a.tasks, t)
-	}
-	return s.readErr(file, lr)
+		return nil
+	})
 }
 
 // finish adds the kept jobs; with instances set (a batch_instance file
@@ -255,33 +231,21 @@ func (a *alibabaReader) finish(instances map[string]bool) map[string]bool {
 
 func (a *alibabaReader) instanceFile(r io.Reader, file string, kept map[string]bool) error {
 	s := a.s
-	lr := newLineReader(r)
 	var f [16][]byte
-	for {
-		line, ok := lr.next()
-		if !ok {
-			break
-		}
-		s.sum.Records++
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
+	return s.eachLine(r, file, func(line []byte, ln int64) error {
 		n := splitComma(line, f[:])
 		if n != len(alibabaInstanceColumns) {
-			if err := s.bad(file, lr.line, "", "a batch_instance row has %d comma-separated fields, this one %d", len(alibabaInstanceColumns), n); err != nil {
-				return err
-			}
-			continue
+			return s.bad(file, ln, "", "a batch_instance row has %d comma-separated fields, this one %d", len(alibabaInstanceColumns), n)
 		}
 		job := string(f[2])
 		if !kept[job] {
-			continue
+			return nil
 		}
 		st, ok1 := alibabaTime(f[5])
 		en, ok2 := alibabaTime(f[6])
 		if !ok1 || !ok2 || st == 0 || en == 0 || en < st {
-			s.sum.drop("instance without valid start and end times", file, lr.line, string(f[0]))
-			continue
+			s.sum.drop("instance without valid start and end times", file, ln, string(f[0]))
+			return nil
 		}
 		t := newTaskRow()
 		t.JobID = job
@@ -294,8 +258,8 @@ func (a *alibabaReader) instanceFile(r io.Reader, file string, kept map[string]b
 			t.CPUSeconds = c / 100 * (en - st)
 		}
 		s.tasks.add(&t)
-	}
-	return s.readErr(file, lr)
+		return nil
+	})
 }
 
 // splitComma splits a CSV line without quotes (the trace has none) at

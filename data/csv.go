@@ -22,19 +22,9 @@ func readCSV(r io.Reader, name string, opt *ReadOptions) (*Jobs, error) {
 	cr := csv.NewReader(bufio.NewReaderSize(r, 1<<16))
 	cr.ReuseRecord = true
 	cr.FieldsPerRecord = -1 // checked here, with a better message
-	header, err := cr.Read()
-	if err == io.EOF {
-		return nil, inputErrorf(name, 0, "", "empty file: no header row")
-	}
+	header, err := readCSVHeader(cr, name)
 	if err != nil {
-		return nil, csvErr(name, 0, err)
-	}
-	header = append([]string(nil), header...)
-	if len(header) > 0 {
-		header[0] = strings.TrimPrefix(header[0], "\ufeff") // byte-order mark
-	}
-	for k := range header {
-		header[k] = strings.TrimSpace(header[k])
+		return nil, err
 	}
 	cols, err := resolveColumns(name, header, opt.Map)
 	if err != nil {
@@ -67,6 +57,26 @@ func readCSV(r io.Reader, name string, opt *ReadOptions) (*Jobs, error) {
 	b.finish(j)
 	j.Source = name
 	return j, nil
+}
+
+// readCSVHeader reads a CSV header row: names trimmed, a byte-order mark
+// dropped; an empty file is an error.
+func readCSVHeader(cr *csv.Reader, name string) ([]string, error) {
+	header, err := cr.Read()
+	if err == io.EOF {
+		return nil, inputErrorf(name, 0, "", "empty file: no header row")
+	}
+	if err != nil {
+		return nil, csvErr(name, 0, err)
+	}
+	header = append([]string(nil), header...)
+	if len(header) > 0 {
+		header[0] = strings.TrimPrefix(header[0], "\ufeff") // byte-order mark
+	}
+	for k := range header {
+		header[k] = strings.TrimSpace(header[k])
+	}
+	return header, nil
 }
 
 // csvErr turns an encoding/csv error into an InputError.

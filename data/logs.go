@@ -201,6 +201,27 @@ type lineReader struct {
 	err  error
 }
 
+// eachLine calls fn with every non-blank line of r and its number,
+// counting the lines read in the summary; a read error ends the file
+// (readErr).
+func (s *logState) eachLine(r io.Reader, file string, fn func(line []byte, ln int64) error) error {
+	lr := newLineReader(r)
+	for {
+		line, ok := lr.next()
+		if !ok {
+			break
+		}
+		s.sum.Records++
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		if err := fn(line, lr.line); err != nil {
+			return err
+		}
+	}
+	return s.readErr(file, lr)
+}
+
 // maxLine bounds one line (Spark's environment events are the longest real
 // lines: hundreds of kilobytes).
 const maxLine = 256 << 20

@@ -313,44 +313,29 @@ func sparkEventName(line []byte) (string, bool) {
 
 func (a *sparkApp) read(r io.Reader, file string) error {
 	s := a.s
-	lr := newLineReader(r)
-	for {
-		line, ok := lr.next()
-		if !ok {
-			break
-		}
-		s.sum.Records++
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
+	return s.eachLine(r, file, func(line []byte, ln int64) error {
 		name, ok := sparkEventName(line)
 		if !ok {
-			if err := s.bad(file, lr.line, "Event", "not a Spark event (a JSON object with an \"Event\" field)"); err != nil {
-				return err
-			}
-			continue
+			return s.bad(file, ln, "Event", "not a Spark event (a JSON object with an \"Event\" field)")
 		}
 		a.sawEvent = true
 		if !sparkEventsRead[name] {
 			if !json.Valid(line) {
-				if err := s.bad(file, lr.line, "", "malformed JSON"); err != nil {
+				if err := s.bad(file, ln, "", "malformed JSON"); err != nil {
 					return err
 				}
 			}
-			continue
+			return nil
 		}
 		var ev sparkEvent
 		if err := json.Unmarshal(line, &ev); err != nil {
-			if err := s.bad(file, lr.line, "", "%s: %v", name, jsonErr(err)); err != nil {
-				return err
-			}
-			continue
+			return s.bad(file, ln, "", "%s: %v", name, jsonErr(err))
 		}
-		if err := a.event(&ev, file, lr.line); err != nil {
+		if err := a.event(&ev, file, ln); err != nil {
 			return err
 		}
-	}
-	return s.readErr(file, lr)
+		return nil
+	})
 }
 
 // jsonErr shortens encoding/json's messages.

@@ -50,38 +50,23 @@ var swfNames = [swfFields]string{
 }
 
 func (s *logState) readSWF(r io.Reader, file string) error {
-	lr := newLineReader(r)
 	var f [swfFields][]byte
 	var v [swfFields]float64
-	for {
-		line, ok := lr.next()
-		if !ok {
-			break
-		}
-		s.sum.Records++
+	return s.eachLine(r, file, func(line []byte, ln int64) error {
 		t := bytes.TrimLeft(line, " \t")
-		if len(t) == 0 {
-			continue
-		}
 		if t[0] == ';' {
 			s.header(t[1:])
-			continue
+			return nil
 		}
 		n := splitFields(t, f[:])
 		if n != swfFields {
-			if err := s.bad(file, lr.line, "", "an SWF line has %d whitespace-separated fields, this one has %d", swfFields, n); err != nil {
-				return err
-			}
-			continue
+			return s.bad(file, ln, "", "an SWF line has %d whitespace-separated fields, this one has %d", swfFields, n)
 		}
 		bad := false
-		for k := 0; k < swfFields && !bad; k++ {
-			if k == swfJob {
-				continue
-			}
+		for k := swfJob + 1; k < swfFields && !bad; k++ {
 			x, ok := parseFloatBytes(f[k])
 			if !ok || math.IsInf(x, 0) {
-				if err := s.bad(file, lr.line, swfNames[k], "%q is not a number", f[k]); err != nil {
+				if err := s.bad(file, ln, swfNames[k], "%q is not a number", f[k]); err != nil {
 					return err
 				}
 				bad = true
@@ -89,13 +74,13 @@ func (s *logState) readSWF(r io.Reader, file string) error {
 			v[k] = x
 		}
 		if bad {
-			continue
+			return nil
 		}
-		if err := s.swfJob(file, lr.line, f[swfJob], &v); err != nil {
+		if err := s.swfJob(file, ln, f[swfJob], &v); err != nil {
 			return err
 		}
-	}
-	return s.readErr(file, lr)
+		return nil
+	})
 }
 
 // swfJob turns one parsed SWF line into a job.

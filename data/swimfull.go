@@ -31,30 +31,15 @@ var swimFullNames = [swimFullMinFields]string{
 }
 
 func (s *logState) readSWIMFull(r io.Reader, file string) error {
-	lr := newLineReader(r)
 	var f [16][]byte
 	var v [swimFullMinFields]float64
-	for {
-		line, ok := lr.next()
-		if !ok {
-			break
-		}
-		s.sum.Records++
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
+	return s.eachLine(r, file, func(line []byte, ln int64) error {
 		n := splitTabs(line, f[:])
 		if n < swimFullMinFields || n > 14 {
-			if err := s.bad(file, lr.line, "", "a full-format SWIM line has 12 to 14 tab-separated fields, this one has %d", n); err != nil {
-				return err
-			}
-			continue
+			return s.bad(file, ln, "", "a full-format SWIM line has 12 to 14 tab-separated fields, this one has %d", n)
 		}
 		if len(f[0]) == 0 {
-			if err := s.bad(file, lr.line, swimFullNames[0], "empty job id"); err != nil {
-				return err
-			}
-			continue
+			return s.bad(file, ln, swimFullNames[0], "empty job id")
 		}
 		bad := false
 		for k := 2; k < swimFullMinFields && !bad; k++ {
@@ -63,7 +48,7 @@ func (s *logState) readSWIMFull(r io.Reader, file string) error {
 				x, ok = 0, true
 			}
 			if !ok || math.IsInf(x, 0) || x < 0 {
-				if err := s.bad(file, lr.line, swimFullNames[k], "%q is not a non-negative number", f[k]); err != nil {
+				if err := s.bad(file, ln, swimFullNames[k], "%q is not a non-negative number", f[k]); err != nil {
 					return err
 				}
 				bad = true
@@ -71,13 +56,10 @@ func (s *logState) readSWIMFull(r io.Reader, file string) error {
 			v[k] = x
 		}
 		if bad {
-			continue
+			return nil
 		}
 		if v[10] > math.MaxInt32 || v[11] > math.MaxInt32 || v[2] >= 1<<63 || v[3] >= 1<<63 || v[4] >= 1<<63 {
-			if err := s.bad(file, lr.line, "", "a count is too large"); err != nil {
-				return err
-			}
-			continue
+			return s.bad(file, ln, "", "a count is too large")
 		}
 		r := newJobRow()
 		r.ID = unsafeString(f[0])
@@ -86,8 +68,8 @@ func (s *logState) readSWIMFull(r io.Reader, file string) error {
 		r.MapTaskSeconds, r.ReduceTaskSeconds = v[7], v[8]
 		r.MapTasks, r.ReduceTasks = int32(v[10]), int32(v[11])
 		s.addJob(&r)
-	}
-	return s.readErr(file, lr)
+		return nil
+	})
 }
 
 // splitTabs splits line at tabs into dst and returns the number of fields

@@ -199,19 +199,9 @@ func readTasksCSV(r io.Reader, name string, m Mapping) (*Tasks, error) {
 	cr := csv.NewReader(bufio.NewReaderSize(r, 1<<16))
 	cr.ReuseRecord = true
 	cr.FieldsPerRecord = -1
-	header, err := cr.Read()
-	if err == io.EOF {
-		return nil, inputErrorf(name, 0, "", "empty file: no header row")
-	}
+	header, err := readCSVHeader(cr, name)
 	if err != nil {
-		return nil, csvErr(name, 0, err)
-	}
-	header = append([]string(nil), header...)
-	if len(header) > 0 {
-		header[0] = strings.TrimPrefix(header[0], "\ufeff")
-	}
-	for k := range header {
-		header[k] = strings.TrimSpace(header[k])
+		return nil, err
 	}
 	cols, err := resolveColumnsOf(name, header, m, TaskColumns, ColJobID, ColTaskID)
 	if err != nil {
