@@ -1,6 +1,7 @@
 package data
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
@@ -81,35 +82,23 @@ func googleRecords(r io.Reader, file string, s *logState, fn func(get func(strin
 	if err != nil {
 		return err
 	}
-	b := br.(interface{ Peek(int) ([]byte, error) })
-	head, _ := b.Peek(1)
-	if len(bytes.TrimSpace(head)) > 0 && head[0] == '{' {
-		lr := newLineReader(br)
-		for {
-			line, ok := lr.next()
-			if !ok {
-				break
-			}
-			s.sum.Records++
-			if len(bytes.TrimSpace(line)) == 0 {
-				continue
-			}
+	bb, ok := br.(*bufio.Reader)
+	if !ok {
+		bb = bufio.NewReader(br)
+	}
+	head, _ := bb.Peek(64)
+	if t := bytes.TrimLeft(head, " \t\r\n"); len(t) > 0 && t[0] == '{' {
+		return s.eachLine(bb, file, func(line []byte, ln int64) error {
 			var m map[string]any
 			if err := json.Unmarshal(line, &m); err != nil {
-				if err := s.bad(file, lr.line, "", "%v", jsonErr(err)); err != nil {
-					return err
-				}
-				continue
+				return s.bad(file, ln, "", "%v", jsonErr(err))
 			}
 			get := func(name string) (string, bool) {
 				v, ok := m[name]
 				if !ok {
 					if a, b, nested := strings.Cut(name, "."); nested {
 						if o, ok := m[a].(map[string]any); ok {
-							v, ok = o[b]
-							if !ok {
-								return "", false
-							}
+							v = o[b]
 						}
 					}
 				}
@@ -123,12 +112,10 @@ func googleRecords(r io.Reader, file string, s *logState, fn func(get func(strin
 				}
 				return "", false
 			}
-			if err := fn(get, lr.line); err != nil {
-				return err
-			}
-		}
-		return s.readErr(file, lr)
+			return fn(get, ln)
+		})
 	}
+	br = bb
 	cr := csv.NewReader(br)
 	cr.ReuseRecord = true
 	cr.FieldsPerRecord = -1

@@ -3,6 +3,7 @@ package data
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"strings"
 )
@@ -105,62 +106,51 @@ type jhEvent struct {
 	Counters     *jhCounters `json:"counters"`
 }
 
+// errNotJHist stops reading a file that is not job history.
+var errNotJHist = errors.New("not a job history file")
+
 type jhLine struct {
 	Type  string                     `json:"type"`
 	Event map[string]json.RawMessage `json:"event"`
 }
 
 func (s *logState) readJHist(r io.Reader, file string) error {
-	lr := newLineReader(r)
-	head, ok := lr.next()
-	if !ok || string(bytes.TrimSpace(head)) != "Avro-Json" {
-		if err := s.readErr(file, lr); err != nil {
-			return err
-		}
-		return s.bad(file, 1, "", `not a job history file: the first line is not "Avro-Json"`)
-	}
-	if _, ok := lr.next(); !ok { // the schema
-		return s.bad(file, 2, "", "truncated job history file: no schema line")
-	}
-	s.sum.Records += 2
 	job := newJobRow()
 	status, jobLine := "", int64(0)
 	finished := false
 	starts := map[string]int64{} // attempt → start, ms
 	var tasks []taskRow
-	for {
-		line, ok := lr.next()
-		if !ok {
-			break
-		}
-		s.sum.Records++
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
+	header := 0 // header lines read: "Avro-Json", then the schema
+	err := s.eachLine(r, file, func(line []byte, ln int64) error {
+		switch header {
+		case 0:
+			header++
+			if ln != 1 || string(bytes.TrimSpace(line)) != "Avro-Json" {
+				return errNotJHist
+			}
+			return nil
+		case 1:
+			header++
+			return nil
 		}
 		var l jhLine
 		if err := json.Unmarshal(line, &l); err != nil {
-			if err := s.bad(file, lr.line, "", "%v", jsonErr(err)); err != nil {
-				return err
-			}
-			continue
+			return s.bad(file, ln, "", "%v", jsonErr(err))
 		}
 		if len(l.Event) != 1 {
-			if err := s.bad(file, lr.line, "event", "an event holds one record, this one %d", len(l.Event)); err != nil {
-				return err
-			}
-			continue
+			return s.bad(file, ln, "event", "an event holds one record, this one %d", len(l.Event))
 		}
 		var ev jhEvent
 		for _, raw := range l.Event {
 			if err := json.Unmarshal(raw, &ev); err != nil {
-				if err := s.bad(file, lr.line, "", "%s: %v", l.Type, jsonErr(err)); err != nil {
+				if err := s.bad(file, ln, "", "%s: %v", l.Type, jsonErr(err)); err != nil {
 					return err
 				}
 				ev.JobID = "\x00bad"
 			}
 		}
 		if ev.JobID == "\x00bad" {
-			continue
+			return nil
 		}
 		switch l.Type {
 		case "JOB_SUBMITTED":
@@ -168,7 +158,7 @@ func (s *logState) readJHist(r io.Reader, file string) error {
 			if ev.SubmitTime != nil {
 				job.Submit = msToS(*ev.SubmitTime)
 			}
-			jobLine = lr.line
+			jobLine = ln
 		case "JOB_INITED", "JOB_INFO_CHANGED":
 			if ev.LaunchTime != nil && *ev.LaunchTime > 0 {
 				job.Start = msToS(*ev.LaunchTime)
@@ -191,14 +181,14 @@ func (s *logState) readJHist(r io.Reader, file string) error {
 			if v, ok := ev.TotalCounter.get("HDFS_BYTES_WRITTEN"); ok && v >= 0 {
 				job.OutputBytes = v
 			}
-			jobLine = lr.line
+			jobLine = ln
 		case "MAP_ATTEMPT_STARTED", "REDUCE_ATTEMPT_STARTED":
 			if ev.StartTime != nil && ev.AttemptID != "" {
 				starts[string(ev.AttemptID)] = *ev.StartTime
 			}
 		case "MAP_ATTEMPT_FINISHED", "REDUCE_ATTEMPT_FINISHED",
 			"MAP_ATTEMPT_FAILED", "MAP_ATTEMPT_KILLED", "REDUCE_ATTEMPT_FAILED", "REDUCE_ATTEMPT_KILLED":
-			t, ok, err := s.jhTask(&ev, l.Type, starts, file, lr.line)
+			t, ok, err := s.jhTask(&ev, l.Type, starts, file, ln)
 			if err != nil {
 				return err
 			}
@@ -206,9 +196,16 @@ func (s *logState) readJHist(r io.Reader, file string) error {
 				tasks = append(tasks, t)
 			}
 		}
+		return nil
+	})
+	if err == errNotJHist {
+		return s.bad(file, 1, "", `not a job history file: the first line is not "Avro-Json"`)
 	}
-	if err := s.readErr(file, lr); err != nil {
+	if err != nil {
 		return err
+	}
+	if header < 2 {
+		return s.bad(file, 1, "", "truncated job history file: no schema line")
 	}
 	switch {
 	case job.ID == "":
