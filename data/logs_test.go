@@ -306,3 +306,35 @@ func FuzzReadAlibaba2018(f *testing.F) {
 	f.Add([]byte("M1,2147483647,j_1,1,Terminated,1,999999999999,1e300,0.5\n"))
 	f.Fuzz(func(t *testing.T, data []byte) { checkLogRead(t, data, FormatAlibaba2018) })
 }
+
+// TestDetectFormat checks that every sample's format is told from its
+// name or content, and that the canonical formats are left to ReadFile.
+func TestDetectFormat(t *testing.T) {
+	for path, want := range map[string]Format{
+		sparkReal:                                               FormatSparkEventLog,
+		"testdata/logs/spark":                                   FormatSparkEventLog,
+		jhistSample:                                             FormatJHist,
+		"testdata/logs/rm-app-summary.log":                      FormatRMAppSummary,
+		"testdata/logs/sls/inputsls.json":                       FormatSLS,
+		"testdata/logs/sls/sls-extra.json":                      FormatSLS,
+		"testdata/logs/sls/rumen.json":                          FormatRumen,
+		"testdata/logs/google-2019":                             FormatGoogle2019,
+		"testdata/logs/alibaba":                                 FormatAlibaba2018,
+		"testdata/logs/alibaba/batch_task.csv":                  FormatAlibaba2018,
+		"testdata/logs/sample.swf":                              FormatSWF,
+		"testdata/logs/sample.swimfull.tsv":                     FormatSWIMFull,
+		"testdata/cluster-log.csv":                              FormatCSV,
+		"traces/FB-2009_samples_24_times_1hr_0_first50jobs.tsv": FormatTSV,
+	} {
+		got, err := DetectFormat(path)
+		if err != nil || got != want {
+			t.Errorf("DetectFormat(%s) = %q, %v; want %q", path, got, err, want)
+		}
+	}
+	// A file of another kind says how to name its format.
+	p := filepath.Join(t.TempDir(), "notes.txt")
+	os.WriteFile(p, []byte("hello\n"), 0o644)
+	if _, err := DetectFormat(p); err == nil || !strings.Contains(err.Error(), "--format") {
+		t.Errorf("unknown content: %v", err)
+	}
+}
