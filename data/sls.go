@@ -161,8 +161,54 @@ type slsJob struct {
 	Tasks []slsTask `json:"job.tasks"`
 }
 
-// maxCopies bounds SLS's job.count and count fields.
-const maxCopies = 1 << 20
+// maxCopies bounds SLS's job.count and count fields, and maxJobTasks the
+// tasks of one job (its copies included): a corrupt count must not make the
+// reader allocate without bound.
+const (
+	maxCopies   = 1 << 20
+	maxJobTasks = 1 << 24
+)
+
+// slsTaskRow turns one job.tasks entry into a task and its count; msg (and
+// the column col) says what is wrong with it.
+func slsTaskRow(t *slsTask, jobStartMS float64) (r taskRow, n int, col, msg string) {
+	n = 1
+	if t.Count.ok {
+		if t.Count.v < 0 || t.Count.v > maxCopies {
+			return r, 0, "count", fmt.Sprintf("count %v out of range", t.Count.v)
+		}
+		n = int(t.Count.v)
+	}
+	r = newTaskRow()
+	r.Stage = strings.ToLower(t.Type)
+	r.Node = t.Host
+	r.Containers = 1
+	switch dur := t.Duration; {
+	case t.Start.ok && t.End.ok:
+		if t.End.v < t.Start.v || t.Start.v < 0 || t.End.v > 1e15 {
+			return r, 0, "container.end.ms", "ends before it starts"
+		}
+		r.Start, r.Finish = t.Start.v/1e3, t.End.v/1e3
+	default:
+		if !dur.ok {
+			dur = t.Dur
+		}
+		if !dur.ok || dur.v < 0 || dur.v > 1e15 {
+			return r, 0, "container.end.ms", "neither start and end nor a duration"
+		}
+		// SLS starts such a container when it is allocated; the trace says
+		// only how long it runs.
+		r.Start = jobStartMS / 1e3
+		r.Finish = r.Start + dur.v/1e3
+	}
+	if t.Memory.ok && t.Memory.v >= 0 && t.Memory.v < 1<<53 {
+		r.MemoryMB = int64(t.Memory.v)
+	}
+	if t.Vcores.ok && t.Vcores.v >= 0 && t.Vcores.v <= 1<<20 {
+		r.Vcores = int32(t.Vcores.v)
+	}
+	return r, n, "", ""
+}
 
 func (s *logState) readSLS(r io.Reader, file string) error {
 	nameless := 0
@@ -196,41 +242,13 @@ func (s *logState) readSLS(r io.Reader, file string) error {
 		}
 		var tasks []taskRow
 		first := noFloat
-		for k, t := range j.Tasks {
-			n := 1
-			if t.Count.ok {
-				if t.Count.v < 0 || t.Count.v > maxCopies {
-					return s.bad(file, line, "count", "task %d: count %v out of range", k, t.Count.v)
-				}
-				n = int(t.Count.v)
+		for k := range j.Tasks {
+			r, n, col, msg := slsTaskRow(&j.Tasks[k], j.Start.v)
+			if msg != "" {
+				return s.bad(file, line, col, "task %d: %s", k, msg)
 			}
-			r := newTaskRow()
-			r.Stage = strings.ToLower(t.Type)
-			r.Node = t.Host
-			r.Containers = 1
-			switch dur := t.Duration; {
-			case t.Start.ok && t.End.ok:
-				if t.End.v < t.Start.v || t.Start.v < 0 || t.End.v > 1e15 {
-					return s.bad(file, line, "container.end.ms", "task %d ends before it starts", k)
-				}
-				r.Start, r.Finish = t.Start.v/1e3, t.End.v/1e3
-			default:
-				if !dur.ok {
-					dur = t.Dur
-				}
-				if !dur.ok || dur.v < 0 || dur.v > 1e15 {
-					return s.bad(file, line, "container.end.ms", "task %d has neither start and end nor a duration", k)
-				}
-				// SLS starts such a container when it is allocated; the
-				// trace says only how long it runs.
-				r.Start = j.Start.v / 1e3
-				r.Finish = r.Start + dur.v/1e3
-			}
-			if t.Memory.ok && t.Memory.v >= 0 && t.Memory.v < 1<<53 {
-				r.MemoryMB = int64(t.Memory.v)
-			}
-			if t.Vcores.ok && t.Vcores.v >= 0 && t.Vcores.v <= 1<<20 {
-				r.Vcores = int32(t.Vcores.v)
+			if len(tasks)+n > maxJobTasks || copies*(len(tasks)+n) > maxJobTasks {
+				return s.bad(file, line, "count", "more than %d tasks in one job", maxJobTasks)
 			}
 			first = minNaN(first, r.Start)
 			for c := 0; c < n; c++ {
@@ -326,6 +344,44 @@ func (n jsonNum) pos() (int64, bool) {
 	return int64(n.v), true
 }
 
+// rumenTaskRow turns a Rumen attempt into a task; ok is false when it has
+// no id or no valid start and finish.
+func rumenTaskRow(a *rumenAttempt, stage string) (r taskRow, ok bool) {
+	st, ok1 := a.Start.pos()
+	fi, ok2 := a.Finish.pos()
+	if a.AttemptID == "" || !ok1 || !ok2 || fi < st {
+		return r, false
+	}
+	r = newTaskRow()
+	r.Stage, r.TaskID, r.Status = stage, a.AttemptID, a.Result
+	r.Start, r.Finish = msToS(st), msToS(fi)
+	r.Containers = 1
+	r.Node = a.HostName[strings.LastIndexByte(a.HostName, '/')+1:]
+	if sf, ok := a.ShuffleFinished.pos(); ok && sf >= st && sf <= fi {
+		r.Shuffle = msToS(sf - st)
+		if so, ok := a.SortFinished.pos(); ok && so >= sf && so <= fi {
+			r.Merge, r.Reduce = msToS(so-sf), msToS(fi-so)
+		}
+	}
+	if u := a.Usage; u != nil {
+		if v, ok := u.CPU.pos(); ok {
+			r.CPUSeconds = msToS(v)
+		}
+		if v, ok := u.Mem.pos(); ok {
+			r.MemBytes = v
+		}
+	}
+	fr, ok1 := a.FileRead.pos()
+	fw, ok2 := a.FileWritten.pos()
+	if d := addBytes(fr, fw); (ok1 || ok2) && d >= 0 {
+		r.DiskBytes = d
+	}
+	if v, ok := a.ShuffleBytes.pos(); ok {
+		r.NetBytes = v
+	}
+	return r, true
+}
+
 func (s *logState) readRumen(r io.Reader, file string) error {
 	lines, err := jsonObjects(r, func(obj []byte, line int64) error {
 		s.sum.Records++
@@ -356,39 +412,12 @@ func (s *logState) readRumen(r io.Reader, file string) error {
 			tasks []rumenTask
 		}{{"map", j.Maps}, {"reduce", j.Reduces}} {
 			for _, t := range stage.tasks {
-				for _, a := range t.Attempts {
-					st, ok1 := a.Start.pos()
-					fi, ok2 := a.Finish.pos()
-					if a.AttemptID == "" || !ok1 || !ok2 || fi < st {
+				for k := range t.Attempts {
+					a := &t.Attempts[k]
+					r, ok := rumenTaskRow(a, stage.name)
+					if !ok {
 						s.sum.drop("Rumen attempt without an id or valid start and finish", file, line, a.AttemptID)
 						continue
-					}
-					r := newTaskRow()
-					r.Stage, r.TaskID, r.Status = stage.name, a.AttemptID, a.Result
-					r.Start, r.Finish = msToS(st), msToS(fi)
-					r.Containers = 1
-					r.Node = a.HostName[strings.LastIndexByte(a.HostName, '/')+1:]
-					if sf, ok := a.ShuffleFinished.pos(); ok && sf >= st && sf <= fi {
-						r.Shuffle = msToS(sf - st)
-						if so, ok := a.SortFinished.pos(); ok && so >= sf && so <= fi {
-							r.Merge, r.Reduce = msToS(so-sf), msToS(fi-so)
-						}
-					}
-					if u := a.Usage; u != nil {
-						if v, ok := u.CPU.pos(); ok {
-							r.CPUSeconds = msToS(v)
-						}
-						if v, ok := u.Mem.pos(); ok {
-							r.MemBytes = v
-						}
-					}
-					fr, ok1 := a.FileRead.pos()
-					fw, ok2 := a.FileWritten.pos()
-					if d := addBytes(fr, fw); (ok1 || ok2) && d >= 0 {
-						r.DiskBytes = d
-					}
-					if v, ok := a.ShuffleBytes.pos(); ok {
-						r.NetBytes = v
 					}
 					if statusSucceeded(a.Result) {
 						hr, _ := a.HDFSRead.pos()
