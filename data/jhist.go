@@ -114,10 +114,52 @@ type jhLine struct {
 	Event map[string]json.RawMessage `json:"event"`
 }
 
+// jhJob is the job a job history file describes, as its events arrive.
+type jhJob struct {
+	row      jobRow
+	status   string
+	line     int64 // the line of JOB_SUBMITTED, then of the final event
+	finished bool
+}
+
+// event applies a job-level event (JOB_SUBMITTED, JOB_INITED, JOB_FINISHED,
+// JOB_FAILED, ...).
+func (jj *jhJob) event(typ string, ev *jhEvent, ln int64) {
+	job := &jj.row
+	switch typ {
+	case "JOB_SUBMITTED":
+		job.ID, job.User, job.Queue = string(ev.JobID), string(ev.UserName), string(ev.Queue)
+		if ev.SubmitTime != nil {
+			job.Submit = msToS(*ev.SubmitTime)
+		}
+		jj.line = ln
+	case "JOB_INITED", "JOB_INFO_CHANGED":
+		if ev.LaunchTime != nil && *ev.LaunchTime > 0 {
+			job.Start = msToS(*ev.LaunchTime)
+		}
+	default: // JOB_FINISHED, JOB_FAILED, JOB_KILLED, JOB_ERROR
+		jj.finished = true
+		jj.status = strings.TrimPrefix(typ, "JOB_")
+		if ev.JobStatus != "" {
+			jj.status = string(ev.JobStatus)
+		}
+		if ev.FinishTime != nil {
+			job.Finish = msToS(*ev.FinishTime)
+		}
+		for _, c := range []struct {
+			name string
+			dst  *int64
+		}{{"HDFS_BYTES_READ", &job.InputBytes}, {"REDUCE_SHUFFLE_BYTES", &job.ShuffleBytes}, {"HDFS_BYTES_WRITTEN", &job.OutputBytes}} {
+			if v, ok := ev.TotalCounter.get(c.name); ok && v >= 0 {
+				*c.dst = v
+			}
+		}
+		jj.line = ln
+	}
+}
+
 func (s *logState) readJHist(r io.Reader, file string) error {
-	job := newJobRow()
-	status, jobLine := "", int64(0)
-	finished := false
+	jj := &jhJob{row: newJobRow()}
 	starts := map[string]int64{} // attempt → start, ms
 	var tasks []taskRow
 	header := 0 // header lines read: "Avro-Json", then the schema
@@ -153,35 +195,8 @@ func (s *logState) readJHist(r io.Reader, file string) error {
 			return nil
 		}
 		switch l.Type {
-		case "JOB_SUBMITTED":
-			job.ID, job.User, job.Queue = string(ev.JobID), string(ev.UserName), string(ev.Queue)
-			if ev.SubmitTime != nil {
-				job.Submit = msToS(*ev.SubmitTime)
-			}
-			jobLine = ln
-		case "JOB_INITED", "JOB_INFO_CHANGED":
-			if ev.LaunchTime != nil && *ev.LaunchTime > 0 {
-				job.Start = msToS(*ev.LaunchTime)
-			}
-		case "JOB_FINISHED", "JOB_FAILED", "JOB_KILLED", "JOB_ERROR":
-			finished = true
-			status = strings.TrimPrefix(l.Type, "JOB_")
-			if ev.JobStatus != "" {
-				status = string(ev.JobStatus)
-			}
-			if ev.FinishTime != nil {
-				job.Finish = msToS(*ev.FinishTime)
-			}
-			if v, ok := ev.TotalCounter.get("HDFS_BYTES_READ"); ok && v >= 0 {
-				job.InputBytes = v
-			}
-			if v, ok := ev.TotalCounter.get("REDUCE_SHUFFLE_BYTES"); ok && v >= 0 {
-				job.ShuffleBytes = v
-			}
-			if v, ok := ev.TotalCounter.get("HDFS_BYTES_WRITTEN"); ok && v >= 0 {
-				job.OutputBytes = v
-			}
-			jobLine = ln
+		case "JOB_SUBMITTED", "JOB_INITED", "JOB_INFO_CHANGED", "JOB_FINISHED", "JOB_FAILED", "JOB_KILLED", "JOB_ERROR":
+			jj.event(l.Type, &ev, ln)
 		case "MAP_ATTEMPT_STARTED", "REDUCE_ATTEMPT_STARTED":
 			if ev.StartTime != nil && ev.AttemptID != "" {
 				starts[string(ev.AttemptID)] = *ev.StartTime
@@ -207,20 +222,21 @@ func (s *logState) readJHist(r io.Reader, file string) error {
 	if header < 2 {
 		return s.bad(file, 1, "", "truncated job history file: no schema line")
 	}
+	job, jobLine := &jj.row, jj.line
 	switch {
 	case job.ID == "":
 		s.sum.drop("job history without JOB_SUBMITTED", file, 0, "")
 		return nil
-	case !finished:
+	case !jj.finished:
 		s.sum.drop("unfinished job (no JOB_FINISHED, JOB_FAILED or JOB_KILLED)", file, jobLine, job.ID)
 		return nil
 	case job.Submit != job.Submit || job.Submit < 0:
 		return s.bad(file, jobLine, "submitTime", "no valid submit time")
 	}
-	if !s.keepStatus(statusSucceeded(status), file, jobLine, job.ID, status) {
+	if !s.keepStatus(statusSucceeded(jj.status), file, jobLine, job.ID, jj.status) {
 		return nil
 	}
-	s.addJob(&job)
+	s.addJob(job)
 	for k := range tasks {
 		tasks[k].JobID = job.ID
 		s.tasks.add(&tasks[k])
