@@ -3,6 +3,7 @@ package data
 import (
 	"bufio"
 	"bytes"
+	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -28,13 +29,7 @@ func readCSV(r io.Reader, name string, opt *ReadOptions) (*Jobs, error) {
 	if err != nil {
 		return nil, csvErr(name, 0, err)
 	}
-	header = append([]string(nil), header...)
-	if len(header) > 0 {
-		header[0] = strings.TrimPrefix(header[0], "\ufeff") // byte-order mark
-	}
-	for k := range header {
-		header[k] = strings.TrimSpace(header[k])
-	}
+	header = cleanHeader(header)
 	cols, err := resolveColumns(name, header, opt.Map)
 	if err != nil {
 		return nil, err
@@ -68,8 +63,40 @@ func readCSV(r io.Reader, name string, opt *ReadOptions) (*Jobs, error) {
 	return j, nil
 }
 
-// csvErr turns a scanner error into an InputError.
+// readCSVHeader reads a CSV header row with encoding/csv (the tasks table
+// and other systems' CSV logs): names cleaned as cleanHeader does; an empty
+// file is an error.
+func readCSVHeader(cr *csv.Reader, name string) ([]string, error) {
+	header, err := cr.Read()
+	if err == io.EOF {
+		return nil, inputErrorf(name, 0, "", "empty file: no header row")
+	}
+	if err != nil {
+		return nil, csvErr(name, 0, err)
+	}
+	return cleanHeader(header), nil
+}
+
+// cleanHeader returns a copy of a header row with names trimmed and a
+// byte-order mark dropped.
+func cleanHeader(header []string) []string {
+	header = append([]string(nil), header...)
+	if len(header) > 0 {
+		header[0] = strings.TrimPrefix(header[0], "\ufeff") // byte-order mark
+	}
+	for k := range header {
+		header[k] = strings.TrimSpace(header[k])
+	}
+	return header
+}
+
+// csvErr turns a CSV reading error (the scanner's or encoding/csv's) into
+// an InputError.
 func csvErr(name string, row int, err error) error {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return inputErrorf(name, row, "", "malformed CSV at line %d, byte %d: %v", pe.Line, pe.Column, pe.Err)
+	}
 	return inputErrorf(name, row, "", "%v", err)
 }
 

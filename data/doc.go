@@ -13,6 +13,16 @@
 // read (magic bytes, Parquet footer length, an estimate of the memory reading
 // needs against the memory available), and text formats are streamed.
 //
+// The optional tasks table (Tasks: one row per task attempt, with stage,
+// times, status, resources, node and phase times) has the same validation,
+// I/O and column mapping, and fills the jobs' task counts and task-seconds
+// (Jobs.FillFromTasks). The log readers (logs.go) stream the logs clusters
+// already have into jobs and tasks, with a summary of what they dropped and
+// why: Spark event logs, MapReduce job history, ResourceManager application
+// summaries, YARN SLS and Rumen traces, Google cluster data 2019, Alibaba
+// cluster-trace-v2018, SWF and full-format SWIM (LogFormats, ReadLog;
+// ReadFile reads them too, by --format or by their content).
+//
 // The model is columnar: a Jobs value holds one slice per column, strings are
 // stored Arrow-style (one byte buffer plus offsets) and users and queues are
 // dictionary encoded, so a million jobs cost about a hundred bytes each and no

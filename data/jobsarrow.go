@@ -203,6 +203,12 @@ func fieldNames(s *arrow.Schema) []string {
 // explicitly mapped source column does not exist, and logs (at debug level)
 // source columns that hold nothing canonical.
 func resolveColumns(file string, names []string, m Mapping) (map[string]int, error) {
+	return resolveColumnsOf(file, names, m, Columns, ColJobID, ColSubmit)
+}
+
+// resolveColumnsOf is resolveColumns for a table with the given canonical
+// columns, two of them required.
+func resolveColumnsOf(file string, names []string, m Mapping, columns []string, req1, req2 string) (map[string]int, error) {
 	index := make(map[string]int, len(names))
 	dup := map[string]bool{}
 	for k, nm := range names {
@@ -218,7 +224,7 @@ func resolveColumns(file string, names []string, m Mapping) (map[string]int, err
 	}
 	cols := map[string]int{}
 	used := map[int]bool{}
-	for _, canon := range Columns {
+	for _, canon := range columns {
 		sc := m.Source(canon)
 		_, mapped := m[canon]
 		k, ok := index[sc.Name]
@@ -232,7 +238,7 @@ func resolveColumns(file string, names []string, m Mapping) (map[string]int, err
 			}
 			cols[canon] = k
 			used[k] = true
-		case canon == ColJobID || canon == ColSubmit:
+		case canon == req1 || canon == req2:
 			hint := ""
 			if !mapped {
 				hint = fmt.Sprintf(" (map another column to it with --map %s=NAME)", canon)
@@ -244,7 +250,7 @@ func resolveColumns(file string, names []string, m Mapping) (map[string]int, err
 	}
 	for k, nm := range names {
 		if !used[k] {
-			slog.Debug("ignoring a column that is not in the jobs model", "file", file, "column", nm)
+			slog.Debug("ignoring a column that is not in the table's model", "file", file, "column", nm)
 		}
 	}
 	return cols, nil

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"flag"
 	"fmt"
 	"math"
 	"math/big"
@@ -22,7 +21,7 @@ import (
 	"github.com/xitongsys/parquet-go/writer"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/arrowgo-v2.parquet")
+var update = updateGolden // -update also rewrites testdata/arrowgo-v2.parquet
 
 // v2Source is the table held by testdata/duckdb-v2*.parquet and
 // testdata/arrowgo-v2.parquet, computed here in the order DuckDB evaluates

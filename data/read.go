@@ -51,6 +51,8 @@ type ReadOptions struct {
 	Strict bool
 	// Warn receives warnings (for example, that rows were sorted). nil drops them.
 	Warn func(msg string)
+	// Log holds the options of the log readers (logs.go).
+	Log LogOptions
 }
 
 func (o *ReadOptions) warn(format string, args ...any) {
@@ -65,6 +67,9 @@ func (o *ReadOptions) warn(format string, args ...any) {
 // estimate of the memory reading it needs, which must not exceed the memory
 // available; CSV and .tsv files are read as a stream.
 func ReadFile(path string, opt ReadOptions) (*Jobs, error) {
+	if j, ok, err := readLogHook(path, &opt); ok { // other systems' logs (logs.go), streamed
+		return j, err
+	}
 	f := opt.Format
 	if f == "" {
 		var err error
@@ -95,6 +100,10 @@ func ReadBytes(b []byte, name string, opt ReadOptions) (j *Jobs, err error) {
 		}
 		j, err = readColumnar(name, &opt, int64(len(b)), newStoppable(bytes.NewReader(b)), b)
 	default:
+		if IsLogFormat(opt.Format) { // other systems' logs (logs.go)
+			j, err = readLogBytes(b, name, &opt)
+			break
+		}
 		return nil, fmt.Errorf("%s: format %q is not supported", Printable(name), opt.Format)
 	}
 	return finishRead(j, err, name, &opt)

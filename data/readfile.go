@@ -195,17 +195,28 @@ func readColumnar(name string, opt *ReadOptions, size int64, src *stoppableReade
 			return idx, nil
 		}
 	}
+	tbl, err := decodeColumnar(name, opt.Format, size, src, b, choose)
+	if err != nil {
+		return nil, err
+	}
+	defer tbl.Release()
+	return jobsFromArrow(tbl, name, opt)
+}
+
+// decodeColumnar decodes a Parquet file (through src, size bytes, only the
+// columns choose picks) or an Arrow file (held in b) under decodeGuarded's
+// time budget; errors name the file.
+func decodeColumnar(name string, f Format, size int64, src *stoppableReader, b []byte, choose chooser) (arrow.Table, error) {
 	tbl, err := decodeGuarded(size, func() (arrow.Table, error) {
-		if opt.Format == FormatParquet {
+		if f == FormatParquet {
 			return readParquet(src, size, choose)
 		}
-		return readArrowBytes(b, opt.Format)
+		return readArrowBytes(b, f)
 	}, src)
 	if err != nil {
 		return nil, decodeError(name, err)
 	}
-	defer tbl.Release()
-	return jobsFromArrow(tbl, name, opt)
+	return tbl, nil
 }
 
 // checkArrowMagic checks that a file of size bytes starts as an Arrow IPC

@@ -134,7 +134,9 @@ func Validate(j *Jobs) error {
 				v, MinPriority, MaxPriority, MinPriority, MinPriority)
 		}
 	}
-	if dups := duplicateIDs(&j.ID, maxDuplicatesListed); len(dups) > 0 {
+	if j.idsChecked { // a log reader just removed the duplicates (logs.go): once is enough
+		j.idsChecked = false
+	} else if dups := duplicateIDs(&j.ID, maxDuplicatesListed); len(dups) > 0 {
 		var parts []string
 		for _, d := range dups {
 			parts = append(parts, fmt.Sprintf("%q (rows %d and %d)", j.ID.Bytes(d[1]), d[0]+1, d[1]+1))
