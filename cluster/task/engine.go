@@ -1,7 +1,6 @@
 package task
 
 import (
-
 	"fmt"
 	"math"
 	"time"
@@ -183,12 +182,12 @@ type Simulator struct {
 	preAt     float64 // when the Preempter wants to look next
 	preSame   int     // rounds at one time that preempted
 	killFn    func(TaskRef) error
-	perNode   bool    // the policy declines machines, not machine types
-	declined  []int32 // machines a per-node policy declined this round
+	perNode   bool      // the policy declines machines, not machine types
+	declined  []int32   // machines a per-node policy declined this round
 	hb        eventHeap // heartbeats (g = −1)
 	order     []int32   // machine types, fastest first
-	freeSet   []iheap  // per type: machines offered at events, by number
-	nk        heapKeys // their keys (all equal: order by number)
+	freeSet   []iheap   // per type: machines offered at events, by number
+	nk        heapKeys  // their keys (all equal: order by number)
 	hbMode    bool
 	hbArmed   []bool
 	asleep    []bool
@@ -925,5 +924,3 @@ func (s *Simulator) finish() {
 	}
 	r.UtilStart, r.UtilWidth = s.util.t0, s.util.w
 }
-
-
