@@ -159,11 +159,7 @@ func (f *Fair) NextPreempt() float64 {
 	now := f.s.Now()
 	f.fairShares()
 	next := inf
-	for i := range f.qs {
-		c := &f.qs[i]
-		if !c.leaf {
-			continue
-		}
+	f.eachLeaf(func(c *fq) {
 		m, fs := c.starvation()
 		p := &c.pre
 		p.minSince = since(p.minSince, m > 1e-9 && !math.IsInf(p.minTO, 1), now)
@@ -174,8 +170,17 @@ func (f *Fair) NextPreempt() float64 {
 		if !math.IsNaN(p.fairSince) {
 			next = math.Min(next, p.fairSince+p.fairTO)
 		}
-	}
+	})
 	return next
+}
+
+// eachLeaf calls fn for every leaf queue.
+func (f *Fair) eachLeaf(fn func(c *fq)) {
+	for i := range f.qs {
+		if f.qs[i].leaf {
+			fn(&f.qs[i])
+		}
+	}
 }
 
 func since(t float64, starved bool, now float64) float64 {
@@ -192,11 +197,7 @@ func since(t float64, starved bool, now float64) float64 {
 func (f *Fair) Preempt(kill func(TaskRef) error) {
 	now := f.s.Now()
 	need := 0.0
-	for i := range f.qs {
-		c := &f.qs[i]
-		if !c.leaf {
-			continue
-		}
+	f.eachLeaf(func(c *fq) {
 		m, fs := c.starvation()
 		p := &c.pre
 		short := 0.0
@@ -209,7 +210,7 @@ func (f *Fair) Preempt(kill func(TaskRef) error) {
 			p.fairSince = now
 		}
 		need += short
-	}
+	})
 	for need > 1e-9 {
 		// The leaf most above its fair share that can give a task.
 		best, over := -1, 0.0
