@@ -19,7 +19,9 @@
 // node label); a task of base duration d runs d/exec_rate seconds. The
 // scheduler assigns free containers at every event (arrival, task end) or,
 // with a heartbeat interval, at each node's heartbeat, at most MaxAssign
-// per heartbeat, as YARN's NodeManagers ask. Tasks are not preempted.
+// per heartbeat, as YARN's NodeManagers ask. Tasks are not preempted
+// unless the policy is a [Preempter] (Fair with Preemption): a killed
+// task frees its containers at once, loses its work and runs again.
 //
 // # Engine
 //
@@ -51,6 +53,9 @@
 //     leaf a heap of its runnable jobs; O(d log Q + log n) for depth d and
 //     Q queues (a notification re-keys the job's path). maxRunningApps
 //     admissions cost O(leaves under the limited queue) per completion.
+//     With preemption on (off by default), the queues' fair shares and
+//     starvation are brought up to date after each round of events,
+//     O(Q log(1/ε)), and a preemption costs O(Q) per task killed.
 //   - Capacity: the children with ready tasks of each queue on the walked
 //     path are sorted by used/guaranteed capacity (insertion sort: there
 //     are few), O(Σ c²) for c children per level at worst;
