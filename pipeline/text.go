@@ -3,12 +3,11 @@ package pipeline
 import (
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
-	"unicode"
 
+	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 )
 
@@ -16,16 +15,8 @@ import (
 // rendering). Every figure carries its unit; names that come from input
 // files pass through Printable.
 
-// Printable returns s with control characters (terminal escape sequences
-// included) written as Go escapes, so that a name from a log cannot drive
-// the terminal.
-func Printable(s string) string {
-	if strings.IndexFunc(s, func(r rune) bool { return !unicode.IsPrint(r) }) < 0 {
-		return s
-	}
-	q := strconv.QuoteToGraphic(s)
-	return q[1 : len(q)-1]
-}
+// Printable is data.Printable: names from logs cannot drive the terminal.
+var Printable = data.Printable
 
 func newTable(w io.Writer, align uint) *tabwriter.Writer {
 	return tabwriter.NewWriter(w, 0, 0, 2, ' ', align)
@@ -170,6 +161,9 @@ func (w Workload) WriteText(out io.Writer, maxUsers int) {
 	fmt.Fprintf(tw, "zero-size jobs\t%d\n", w.ZeroSize)
 	fmt.Fprintf(tw, "work in largest 1%% of jobs\t%.1f%%\n", 100*w.TopShare)
 	fmt.Fprintf(tw, "users\t%d\n", len(w.Users))
+	if w.Observed != nil {
+		fmt.Fprint(tw, w.Observed.String())
+	}
 	tw.Flush()
 	if len(w.Users) == 0 {
 		return
