@@ -1,9 +1,11 @@
 package pipeline
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/schedplan/schedplan/cluster/task"
@@ -99,5 +101,53 @@ func TestHPFSPFairLimitEWMA(t *testing.T) {
 	}
 	if best == len(limits)-1 || small[len(small)-1] < 1.1*small[best] {
 		t.Errorf("small jobs' flow times %v s: want a knee (FAIR_LIMIT 40 10%% or more above the best)", small)
+	}
+}
+
+// TestTuneHPFSP searches FAIR_LIMIT on a Fig. 5 workload with the EWMA
+// estimator: the winner has the least mean response of all candidates,
+// is not the longest fair phase (the knee, seed 002 Fig. 5), and its
+// bundle section reads back as the same policy.
+func TestTuneHPFSP(t *testing.T) {
+	cl := task.Uniform(10, 3)
+	jobs := noisyJobs(3, 400, cl)
+	newEst := HPFSPEstimator(estimate.ProgressConfig{Default: []float64{60}})
+	limits := []int{0, 2, 5, 40}
+	best, evals, err := TuneHPFSP(context.Background(), jobs, cl, limits, []float64{0.95, 0.5}, MinMean, newEst, task.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(evals) != 8 {
+		t.Fatalf("%d evaluations, want 8", len(evals))
+	}
+	for _, e := range evals {
+		t.Logf("fair_limit=%d threshold=%v: mean response %.1f s, p99 %.1f s", e.FairLimit, e.Threshold, e.Score.Mean, e.Score.P99)
+		if e.Score.Mean < best.Score.Mean {
+			t.Errorf("candidate %+v beats the winner %+v", e, best)
+		}
+	}
+	if best.FairLimit == 40 {
+		t.Errorf("winner %+v: the longest fair phase", best)
+	}
+	p, err := task.ParsePolicy(best.Config().Spec())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := p.(*task.HPFSP); h.FairLimit != best.FairLimit || h.Threshold != best.Threshold {
+		t.Errorf("bundle section %+v reads back as %+v", best.Config(), h)
+	}
+	for name, c := range map[string]struct {
+		jobs   []task.Job
+		limits []int
+		obj    Objective
+		want   string
+	}{
+		"no jobs":   {nil, nil, MinMean, "no jobs"},
+		"objective": {jobs, nil, "median", "unknown objective \"median\""},
+		"limit":     {jobs, []int{-3}, MinMean, "fair_limit -3"},
+	} {
+		if _, _, err := TuneHPFSP(context.Background(), c.jobs, cl, c.limits, nil, c.obj, nil, task.Options{}); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one with %q", name, err, c.want)
+		}
 	}
 }
