@@ -143,8 +143,9 @@ func TestHPFSPDeterministic(t *testing.T) {
 	}
 }
 
-// TestHPFSPSlowStartHeartbeat runs H-PFSP with slow start and map-reduce
-// jobs whose reduce stage holds 2 containers under the checker.
+// TestHPFSPSlowStart runs H-PFSP under the checker with slow start, at
+// events and at heartbeats (1 s, at most 2 containers per heartbeat), on
+// map-reduce jobs whose reduce tasks hold 2 containers.
 func TestHPFSPSlowStart(t *testing.T) {
 	cl := Uniform(5, 4)
 	rng := rand.New(rand.NewPCG(3, 3))
@@ -154,11 +155,15 @@ func TestHPFSPSlowStart(t *testing.T) {
 		at += rng.ExpFloat64() * 20
 		jobs = append(jobs, mr(at, 1+rng.IntN(30), 5+rng.Float64()*10, rng.IntN(6), 10+rng.Float64()*20, 2))
 	}
-	for _, ss := range []float64{0.05, 0.5, 1} {
-		p := &HPFSP{FairLimit: 2, Threshold: 0.8}
-		run(t, jobs, cl, p, Options{SlowStart: ss})
-		if p.Picks[PickCompletable] == 0 || p.Picks[PickFair] == 0 {
-			t.Errorf("slow start %v: picks %v: no fair-phase or completable pick", ss, p.Picks)
+	hb := Uniform(5, 4)
+	hb.Heartbeat, hb.MaxAssign = 1, 2
+	for _, c := range []*Cluster{cl, hb} {
+		for _, ss := range []float64{0.05, 0.5, 1} {
+			p := &HPFSP{FairLimit: 2, Threshold: 0.8}
+			run(t, jobs, c, p, Options{SlowStart: ss})
+			if p.Picks[PickCompletable] == 0 || p.Picks[PickFair] == 0 {
+				t.Errorf("heartbeat %v s, slow start %v: picks %v: no fair-phase or completable pick", c.Heartbeat, ss, p.Picks)
+			}
 		}
 	}
 }
