@@ -62,6 +62,12 @@
 //     a leaf keeps its active users in a heap by their first job and each
 //     user its jobs FIFO, so user limits skip users, not jobs; a
 //     notification is O(d + log n).
+//   - H-PFSP (seed 002): the slack system of a virtual PS (SlackSystem:
+//     a treap with a kinetic minimum of slack, heaps of fair-phase and late
+//     jobs); O(log n) expected per decision, O(stages + log n) per
+//     notification (a job's service, estimate and stage progress are
+//     refreshed at its own events); 100,000-job benchmark about 6.5 CPU
+//     seconds (BenchmarkLargeHPFSP).
 //   - LAS_MQ: K per-queue heaps (order by remaining containers or by entry),
 //     a heap of demotion times (exact: between a job's events its service
 //     estimate is linear, or a ratio of linear functions when stage-aware,
@@ -75,9 +81,9 @@
 // Policies are registered by name (registry.go) and built from
 // specifications with the grammar of package sim's: [ParsePolicy]("fifo"),
 // "fair:pool=user", "capacity:queues=a:60:100/b:40", "las_mq:k=10,alpha0=100,p=10",
-// "srpt", "fsp", "las". Fair and Capacity take their queue trees as plain
-// structs ([FairQueue], [CapacityQueue]); a YAML or XML loader converts
-// into them.
+// "srpt", "fsp", "las", "hpfsp:fair_limit=2,threshold=0.95". Fair and
+// Capacity take their queue trees as plain structs ([FairQueue],
+// [CapacityQueue]); a YAML or XML loader converts into them.
 //
 // # Metrics
 //

@@ -26,6 +26,7 @@ var registry = map[string]policyDef{
 	"srpt":     {"shortest estimated remaining work (Estimate - attained), refreshed at the job's events; exact estimates: seed 000's IDEAL", noParams("srpt", func() Policy { return &SRPT{} })},
 	"fsp":      {"fair sojourn protocol (FSP+FIFO) over a virtual PS of the estimates at the cluster's rate", noParams("fsp", func() Policy { return &FSP{} })},
 	"las":      {"least attained service (containers x time), refreshed at the job's events", noParams("las", func() Policy { return &LAS{} })},
+	"hpfsp":    {"H-PFSP (seed 002, Alg. 1-4): fair_limit (FAIR_LIMIT, tasks per stage in the fair phase, default 2; 0: none), threshold (getStage's map-progress threshold, default 0.95)", makeHPFSP},
 	"las_mq":   {"multi-level queue (seed 000, Alg. 1-2): k, alpha0 (container-seconds), p, weights=w1/w2/..., decay, strict, stage=true|false, order=remaining|fifo, leftover=even|priority, limit (running jobs, 0: none)", makeLASMQ},
 }
 
