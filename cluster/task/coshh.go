@@ -306,3 +306,69 @@ func COSHHTypeScale(times []float64, slots []int, execRates []float64, compute f
 // MaxCOSHHTypeScale caps a type scale (a job that does not fit a type's
 // memory, or whose data term dwarfs its compute).
 const MaxCOSHHTypeScale = 1e3
+
+// COSHHRunMetrics are seed 003 §5.1's metrics of one task-level run.
+type COSHHRunMetrics struct {
+	Policy string
+	// MeanCompletion is the mean of completion − arrival over the jobs, in
+	// seconds.
+	MeanCompletion float64
+	// Dissatisfaction and Fairness are time averages over the run (from
+	// the first task start to the last completion; COSHHShareMetrics).
+	Dissatisfaction, Fairness float64
+	// Locality is the share of local map tasks, in percent.
+	Locality float64
+	// End is the last completion time (s): Dissatisfaction and Fairness
+	// are averaged over [first arrival, End]. To compare runs of different
+	// lengths, evaluate Shares at a common horizon (seed 003 compares
+	// Dissatisfaction(T) at one T): after its last completion a run adds
+	// no dissatisfaction.
+	End    float64
+	Shares *COSHHShareMetrics
+	// Overhead is COSHH's scheduler overhead (Alg. 1–2 calls and time,
+	// re-plans); zero for other policies. SchedNanos is the core's time in
+	// scheduling rounds for every policy, in ns.
+	Overhead   COSHHOverhead
+	SchedNanos int64
+}
+
+// SimulateCOSHHMetrics runs jobs on cl under p with a COSHHObserver and
+// returns the metrics of seed 003 §5.1 beside the run's Result. users
+// gives min shares and weights by user name; seed draws the replicas. For
+// a *COSHH policy, replicas are placed on the machines of its jobs'
+// suggested types (COSHHRouter.ReplicaCandidates, seed 003 §3.4) and Alg.
+// 1–2 are timed; for others, on any machine (HDFS's default). opt's
+// Observer, if any, still sees every call.
+func SimulateCOSHHMetrics(jobs []Job, cl *Cluster, p Policy, users map[string]COSHHUser, seed uint64, opt Options) (*COSHHRunMetrics, *Result, error) {
+	obs := &COSHHObserver{Users: users, Seed: seed, Next: opt.Observer}
+	c, isCOSHH := p.(*COSHH)
+	if isCOSHH {
+		c.TimeDecisions = true
+		obs.Candidates = func(dst []int, job int) []int { return c.Router().ReplicaCandidates(dst, job) }
+	}
+	opt.Observer = obs
+	res, err := Simulate(jobs, cl, p, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	if isCOSHH && c.Err() != nil {
+		return nil, nil, c.Err()
+	}
+	m := &COSHHRunMetrics{Policy: p.Name(), SchedNanos: res.SchedNanos, Locality: obs.Locality.Percent()}
+	end := 0.0
+	for j := range jobs {
+		m.MeanCompletion += res.Completion[j] - jobs[j].Arrival
+		end = math.Max(end, res.Completion[j])
+	}
+	if len(jobs) > 0 {
+		m.MeanCompletion /= float64(len(jobs))
+	}
+	m.End, m.Shares = end, obs.Metrics
+	if obs.Metrics != nil {
+		m.Dissatisfaction, m.Fairness = obs.Metrics.Dissatisfaction(end), obs.Metrics.Fairness(end)
+	}
+	if isCOSHH {
+		m.Overhead = c.Router().Overhead()
+	}
+	return m, res, nil
+}
