@@ -76,10 +76,10 @@ func fbWorkload(n int, gap float64, seed uint64) *data.Jobs {
 // Table 5's users on Table 3's cluster under FIFO, Fair and COSHH, the
 // plan classified and solved with execution-time errors U[−I, I] (§5.4)
 // while the simulated durations stay exact.
-func coshhShape(t *testing.T, errI float64) map[string]*task.COSHHRunMetrics {
+func coshhShape(t *testing.T, errI float64, seed uint64) map[string]*task.COSHHRunMetrics {
 	t.Helper()
 	spec := cluster.DefaultSpec()
-	j := fbWorkload(100, 2000, 7)
+	j := fbWorkload(100, 2000, seed)
 	sizes, _, err := estimate.Sizes(j, estimate.SizeOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -149,7 +149,8 @@ func coshhShape(t *testing.T, errI float64) map[string]*task.COSHHRunMetrics {
 	for _, m := range out {
 		horizon = math.Max(horizon, m.End)
 	}
-	for name, m := range out {
+	for _, name := range []string{"fifo", "fair", "coshh"} {
+		m := out[name]
 		m.Dissatisfaction, m.Fairness = m.Shares.Dissatisfaction(horizon), m.Shares.Fairness(horizon)
 		t.Logf("I=%.0f%% %-5s over [0, %.0f s]: dissatisfaction %.4f, fairness %.4f", 100*errI, name, horizon, m.Dissatisfaction, m.Fairness)
 	}
@@ -163,21 +164,27 @@ func TestCOSHHShapeFacebook(t *testing.T) {
 	if testing.Short() {
 		t.Skip("task-level runs of 100 jobs")
 	}
-	m := coshhShape(t, 0)
+	for _, seed := range []uint64{1, 4, 7} {
+		coshhShapeFacebook(t, seed)
+	}
+}
+
+func coshhShapeFacebook(t *testing.T, seed uint64) {
+	m := coshhShape(t, 0, seed)
 	fifo, fair, co := m["fifo"], m["fair"], m["coshh"]
 	if !(co.MeanCompletion < fifo.MeanCompletion && co.MeanCompletion < fair.MeanCompletion) {
-		t.Errorf("mean completion: COSHH %.0f s, FIFO %.0f s, Fair %.0f s: COSHH is not the lowest", co.MeanCompletion, fifo.MeanCompletion, fair.MeanCompletion)
+		t.Errorf("seed %d: mean completion: COSHH %.0f s, FIFO %.0f s, Fair %.0f s: COSHH is not the lowest", seed, co.MeanCompletion, fifo.MeanCompletion, fair.MeanCompletion)
 	}
 	if !(co.Dissatisfaction <= fifo.Dissatisfaction) {
-		t.Errorf("dissatisfaction: COSHH %.3f above FIFO %.3f", co.Dissatisfaction, fifo.Dissatisfaction)
+		t.Errorf("seed %d: dissatisfaction: COSHH %.3f above FIFO %.3f", seed, co.Dissatisfaction, fifo.Dissatisfaction)
 	}
 	// "The locality of COSHH is close to, and is in most cases better than
 	// the Fair sharing algorithm" (§5.3): not more than 5 points below.
 	if !(co.Locality >= fair.Locality-5) {
-		t.Errorf("locality: COSHH %.1f%%, more than 5 points below Fair's %.1f%%", co.Locality, fair.Locality)
+		t.Errorf("seed %d: locality: COSHH %.1f%%, more than 5 points below Fair's %.1f%%", seed, co.Locality, fair.Locality)
 	}
 	if co.Overhead.Picks == 0 || co.Overhead.Arrivals != 100 {
-		t.Errorf("overhead %+v: want 100 arrivals and some picks", co.Overhead)
+		t.Errorf("seed %d: overhead %+v: want 100 arrivals and some picks", seed, co.Overhead)
 	}
 }
 
@@ -188,9 +195,11 @@ func TestCOSHHShapeErrors(t *testing.T) {
 	if testing.Short() {
 		t.Skip("task-level runs of 100 jobs")
 	}
-	m := coshhShape(t, 0.4)
-	fifo, fair, co := m["fifo"], m["fair"], m["coshh"]
-	if !(co.MeanCompletion < fifo.MeanCompletion && co.MeanCompletion < fair.MeanCompletion) {
-		t.Errorf("I = 40%%: mean completion: COSHH %.0f s, FIFO %.0f s, Fair %.0f s", co.MeanCompletion, fifo.MeanCompletion, fair.MeanCompletion)
+	for _, seed := range []uint64{1, 4, 7} {
+		m := coshhShape(t, 0.4, seed)
+		fifo, fair, co := m["fifo"], m["fair"], m["coshh"]
+		if !(co.MeanCompletion < fifo.MeanCompletion && co.MeanCompletion < fair.MeanCompletion) {
+			t.Errorf("seed %d, I = 40%%: mean completion: COSHH %.0f s, FIFO %.0f s, Fair %.0f s", seed, co.MeanCompletion, fifo.MeanCompletion, fair.MeanCompletion)
+		}
 	}
 }
