@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/schedplan/schedplan/classify"
 	"github.com/schedplan/schedplan/cluster"
@@ -202,4 +203,36 @@ func TestCOSHHShapeErrors(t *testing.T) {
 			t.Errorf("seed %d, I = 40%%: mean completion: COSHH %.0f s, FIFO %.0f s, Fair %.0f s", seed, co.MeanCompletion, fifo.MeanCompletion, fair.MeanCompletion)
 		}
 	}
+}
+
+// BenchmarkCOSHHReplan times what a re-classification of seed 003's Alg. 1
+// costs: classifying 1,000 jobs of the Table 4 mix (k = 10) and solving the
+// secondary classification's LP (a cold solve; no warm start), in
+// ms/replan.
+func BenchmarkCOSHHReplan(b *testing.B) {
+	spec := cluster.DefaultSpec()
+	j := fbWorkload(1000, 2000, 1)
+	sizes, _, err := estimate.Sizes(j, estimate.SizeOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var lpNs int64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		_, sec, err := classify.COSHH(j, sizes, spec, classify.Options{K: 10, Seed: 1})
+		if err != nil {
+			b.Fatal(err)
+		}
+		p, err := COSHHProblem(sec, spec)
+		if err != nil {
+			b.Fatal(err)
+		}
+		t0 := time.Now()
+		if _, err := lp.SolveCOSHH(p, lp.COSHHOptions{}); err != nil {
+			b.Fatal(err)
+		}
+		lpNs += time.Since(t0).Nanoseconds()
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/1e6/float64(b.N), "ms/replan")
+	b.ReportMetric(float64(lpNs)/1e6/float64(b.N), "ms/lp-solve")
 }
