@@ -86,3 +86,17 @@ func COSHHTypeScales(jobs []task.Job, j *data.Jobs, sizes []float64, spec *clust
 	}
 	return nil
 }
+
+// COSHHSolve solves the COSHH LP of a classification on spec's cluster
+// (COSHHProblem, then lp.SolveCOSHH); nil, nil for a classification
+// without classes (e.g. a primary one with no user holding a min share).
+func COSHHSolve(res *classify.Result, spec *cluster.Spec, opt lp.COSHHOptions) (*lp.COSHHSolution, error) {
+	if res == nil || len(res.Classes) == 0 {
+		return nil, nil
+	}
+	p, err := COSHHProblem(res, spec)
+	if err != nil {
+		return nil, err
+	}
+	return lp.SolveCOSHH(p, opt)
+}
