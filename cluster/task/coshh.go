@@ -314,7 +314,8 @@ type COSHHRunMetrics struct {
 	// seconds.
 	MeanCompletion float64
 	// Dissatisfaction and Fairness are time averages over the run (from
-	// the first task start to the last completion; COSHHShareMetrics).
+	// the first scheduling round, at the first arrival, to the last
+	// completion; COSHHShareMetrics).
 	Dissatisfaction, Fairness float64
 	// Locality is the share of local map tasks, in percent.
 	Locality float64
