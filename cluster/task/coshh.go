@@ -172,6 +172,8 @@ type COSHHObserver struct {
 	Metrics  *COSHHShareMetrics
 
 	rng      *rand.Rand
+	names    []string // the run's users
+	user     []int    // job → user
 	assigned []float64
 	live     []int // arrived, not done (compacted lazily)
 	seen     int   // jobs scanned for arrival
@@ -193,6 +195,11 @@ func (o *COSHHObserver) init(s *State) {
 		us[i] = u
 	}
 	o.Metrics = NewCOSHHShareMetrics(us, s.Now())
+	o.names = names
+	o.user = make([]int, len(s.Jobs()))
+	for j := range o.user {
+		o.user[j] = s.User(j)
+	}
 	o.assigned = make([]float64, len(names))
 	o.rng = rand.New(rand.NewPCG(o.Seed, 0xC05_4E91))
 }
@@ -326,11 +333,24 @@ type COSHHRunMetrics struct {
 	// no dissatisfaction.
 	End    float64
 	Shares *COSHHShareMetrics
+	// Users holds per-user figures, in the order of State.Users (first
+	// appearance in the jobs).
+	Users []COSHHUserMetrics
 	// Overhead is COSHH's scheduler overhead (Alg. 1–2 calls and time,
 	// re-plans); zero for other policies. SchedNanos is the core's time in
 	// scheduling rounds for every policy, in ns.
 	Overhead   COSHHOverhead
 	SchedNanos int64
+}
+
+// COSHHUserMetrics are one user's figures of a run: jobs, mean completion
+// − arrival (s), and, over [first arrival, End], the time-averaged
+// UserDissatisfaction and containers held.
+type COSHHUserMetrics struct {
+	Name                        string
+	Jobs                        int
+	MeanCompletion              float64
+	Dissatisfaction, Containers float64
 }
 
 // SimulateCOSHHMetrics runs jobs on cl under p with a COSHHObserver and
@@ -367,6 +387,21 @@ func SimulateCOSHHMetrics(jobs []Job, cl *Cluster, p Policy, users map[string]CO
 	m.End, m.Shares = end, obs.Metrics
 	if obs.Metrics != nil {
 		m.Dissatisfaction, m.Fairness = obs.Metrics.Dissatisfaction(end), obs.Metrics.Fairness(end)
+		m.Users = make([]COSHHUserMetrics, len(obs.names))
+		for u, name := range obs.names {
+			m.Users[u].Name = name
+			m.Users[u].Dissatisfaction, m.Users[u].Containers = obs.Metrics.User(u, end)
+		}
+		for j := range jobs {
+			um := &m.Users[obs.user[j]]
+			um.Jobs++
+			um.MeanCompletion += res.Completion[j] - jobs[j].Arrival
+		}
+		for u := range m.Users {
+			if m.Users[u].Jobs > 0 {
+				m.Users[u].MeanCompletion /= float64(m.Users[u].Jobs)
+			}
+		}
 	}
 	if isCOSHH {
 		m.Overhead = c.Router().Overhead()

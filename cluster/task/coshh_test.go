@@ -41,6 +41,9 @@ func TestCOSHHPolicyHand(t *testing.T) {
 	if m.MeanCompletion != 10 || m.Locality != 100 {
 		t.Errorf("COSHH: mean completion %v s, locality %v%%; want 10 s and 100%%", m.MeanCompletion, m.Locality)
 	}
+	if len(m.Users) != 2 || m.Users[0].Name != "u0" || m.Users[0].Jobs != 1 || m.Users[0].MeanCompletion != 10 {
+		t.Errorf("per-user metrics %+v", m.Users)
+	}
 	if o := m.Overhead; o.Arrivals != 2 || o.ByStage[COSHHFair] != 6 {
 		t.Errorf("overhead %+v: want 2 arrivals and 6 fairness-stage picks", o)
 	}
