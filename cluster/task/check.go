@@ -13,8 +13,8 @@ import (
 //   - no task of a later stage starts before its job's slow-start point,
 //     and none ends before the previous stage has completed;
 //   - every task starts once and ends once (a preempted task starts
-//     again), at max(start + duration / exec_rate, end of the previous
-//     stage), and every job completes when its last task ends;
+//     again), at max(start + duration · Job.TypeScale / exec_rate, end of
+//     the previous stage), and every job completes when its last task ends;
 //   - work conservation, for policies whose WorkConserving() is true and
 //     at events (not with heartbeats): after a scheduling round, no machine
 //     without a reservation has as many free containers as an eligible
@@ -140,7 +140,12 @@ func (c *Checker) TaskEnded(s *State, t TaskRef) {
 		c.failf("job %d stage %d task %d ended on node %d, started on %d", t.Job+1, t.Stage+1, t.Task+1, t.Node, c.node[k])
 	}
 	spec := s.Jobs()[t.Job].Stages[t.Stage].Tasks[t.Task]
-	want := c.start[k] + spec.Duration/s.Cluster().Types[s.NodeType(t.Node)].ExecRate
+	ty := s.NodeType(t.Node)
+	d := spec.Duration / s.Cluster().Types[ty].ExecRate
+	if sc := s.Jobs()[t.Job].TypeScale; sc != nil {
+		d *= sc[ty] // Job.TypeScale
+	}
+	want := c.start[k] + d
 	if t.Stage > 0 {
 		if math.IsNaN(c.stEnd[g-1]) {
 			c.failf("job %d stage %d task %d ended at %v before stage %d completed", t.Job+1, t.Stage+1, t.Task+1, s.Now(), t.Stage)

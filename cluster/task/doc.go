@@ -73,6 +73,18 @@
 //     estimate is linear, or a ratio of linear functions when stage-aware,
 //     and its crossing time has a closed form), a ring for the even
 //     leftover; O(K + log n) per decision, O(log n) per notification.
+//   - COSHH (seed 003, Alg. 1-2): a [COSHHRouter] driven by the
+//     notifications; its plan (classes, the LP's suggested classes per
+//     machine type) and the jobs' feature vectors come from package
+//     pipeline (pipeline.NewCOSHHPolicy); the registry's "coshh" takes only
+//     tolerance=. Costs are the router's.
+//
+// A job's speed may depend on the machine type beyond exec_rate
+// ([Job.TypeScale]: seed 003's class × machine-type execution times, set
+// by pipeline.COSHHTypeScales from classify's execution-time model). Seed
+// 003's metrics (§5.1: mean completion time, Dissatisfaction, Fairness,
+// Locality, overhead) of a run under any policy come from
+// [SimulateCOSHHMetrics] ([COSHHObserver]).
 //
 // Measured on issue 12's benchmark (BenchmarkLarge: 100,000 jobs, 10 M
 // tasks, 1,000 machines of 10 containers), a run costs about 4–5 CPU
@@ -81,9 +93,10 @@
 // Policies are registered by name (registry.go) and built from
 // specifications with the grammar of package sim's: [ParsePolicy]("fifo"),
 // "fair:pool=user", "capacity:queues=a:60:100/b:40", "las_mq:k=10,alpha0=100,p=10",
-// "srpt", "fsp", "las", "hpfsp:fair_limit=2,threshold=0.95". Fair and
-// Capacity take their queue trees as plain structs ([FairQueue],
-// [CapacityQueue]); a YAML or XML loader converts into them.
+// "srpt", "fsp", "las", "hpfsp:fair_limit=2,threshold=0.95",
+// "coshh:tolerance=0.5". Fair and Capacity take their queue trees as plain
+// structs ([FairQueue], [CapacityQueue]); a YAML or XML loader converts
+// into them.
 //
 // # Metrics
 //

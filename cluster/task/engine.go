@@ -680,6 +680,9 @@ func (s *Simulator) place(n, g int32) {
 	c := int32(spec.Containers)
 	ti := st.nodeType[n]
 	rate := st.types[ti].rate
+	if sc := st.jobs[j].TypeScale; sc != nil {
+		rate /= sc[ti]
+	}
 	st.touch(j)
 	st.touchStage(sg)
 	st.free[n] -= c

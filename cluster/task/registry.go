@@ -21,6 +21,7 @@ type policyDef struct {
 // fluid ones; the grammar of a specification is the same (ParsePolicy).
 var registry = map[string]policyDef{
 	"capacity": {"YARN Capacity Scheduler without a capacity-scheduler.xml: queues=name:capacity[:max]/... (percent; default one queue \"default\" of 100), ulf (user-limit-factor, default 1)", makeCapacity},
+	"coshh":    {"COSHH (seed 003, Alg. 1-2): routes by the LP's suggested classes per machine type; tolerance (re-classification, default 0.5); its plan comes from the pipeline (pipeline.NewCOSHHPolicy)", makeCOSHH},
 	"fifo":     {"YARN FifoScheduler: earliest-submitted job first", noParams("fifo", func() Policy { return &FIFO{} })},
 	"fair":     {"Hadoop Fair Scheduler without an allocation file: pool=user|queue|single (one pool per user, by the job's queue, or one), within=fair|fifo, preempt=seconds (fair-share preemption timeout; default off)", makeFair},
 	"srpt":     {"shortest estimated remaining work (Estimate - attained), refreshed at the job's events; exact estimates: seed 000's IDEAL", noParams("srpt", func() Policy { return &SRPT{} })},
