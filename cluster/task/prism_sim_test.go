@@ -1,0 +1,161 @@
+package task
+
+import (
+	"math"
+	"testing"
+)
+
+// seed004Setup is the cluster and baselines of the PRISM comparison: ten
+// seed 004 §6 machines (Seed004Machine), Hadoop's 3 s heartbeat, Fair with
+// 4 map and 2 reduce slots per 4-core machine, YARN containers of 1 vcore
+// and 1 GB (yarn.scheduler.minimum-allocation-{vcores,mb} defaults in
+// Hadoop's yarn-default.xml), α, k, a as DefaultPrismConfig.
+func seed004Setup(sched PhaseScheduler) PhaseSimConfig {
+	ms := make([]Vector, 10)
+	for i := range ms {
+		ms[i] = Seed004Machine()
+	}
+	c := Vector{CPU: 1, Memory: 1}
+	return PhaseSimConfig{Scheduler: sched, Machines: ms, Heartbeat: 3, Prism: DefaultPrismConfig(),
+		MapSlots: 4, ReduceSlots: 2, Container: [NumSides]Vector{c, c}}
+}
+
+// sortPeak is the task-level demand of each side of the Fig. 8 sort
+// profile: the per-resource maximum over its phases (what a task-level
+// profiler would report), used as the fallback demand of the classes seed
+// 004 gives no profile for (§4).
+func sortPeak() [NumSides]Vector {
+	p := DefaultProfiles().For("sort", Vector{}, Vector{})
+	var out [NumSides]Vector
+	for s := range NumSides {
+		for _, ph := range p.Sides[s] {
+			d := ph.DemandOn(true)
+			for r := range NumDims {
+				out[s][r] = max(out[s][r], d[r])
+			}
+		}
+	}
+	return out
+}
+
+// A hand-computed contention case: two single-phase map tasks of 10 s that
+// each want 60 MB/s of a 100 MB/s disk, on one machine, Fair with 2 slots.
+// Both run at 100/120 of full speed (prism_contention.go) and end at
+// 12 s; under PRISM only one fits (60 + 60 > 100), so the second starts at
+// the first heartbeat after 10 s (heartbeat 1 s: at 10 s) and ends at 20 s.
+func TestPhaseSimHandCase(t *testing.T) {
+	job := PhaseJob{Name: "x", Weight: 1, Count: [NumSides]int{2, 0},
+		Phases: [NumSides][]Phase{{{Kind: PhaseMap, Duration: 10, Demand: Vector{CPU: 0.5, Disk: 60}}}}}
+	m := []Vector{{CPU: 4, Memory: 8, Disk: 100, Network: 100}}
+	for _, tc := range []struct {
+		sched PhaseScheduler
+		want  float64
+	}{{SchedFair, 12}, {SchedPrism, 20}} {
+		cfg := PhaseSimConfig{Scheduler: tc.sched, Machines: m, Heartbeat: 1, Prism: DefaultPrismConfig(), MapSlots: 2, ReduceSlots: 1}
+		s, err := NewPhaseSim(cfg, []PhaseJob{job})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := s.Run()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(r.Completion[0]-tc.want) > 1e-6 {
+			t.Errorf("%s: completion %v s, want %v s", tc.sched, r.Completion[0], tc.want)
+		}
+		if r.MaxOvercommit != 0 && tc.sched == SchedPrism {
+			t.Errorf("prism overcommitted by %v", r.MaxOvercommit)
+		}
+	}
+}
+
+// A paused phase waits for a heartbeat: a two-phase map task on a machine
+// with heartbeats every 4 s (offset 0) runs map 0–3 s, pauses, resumes at
+// the heartbeat at 4 s and ends merge at 5 s (seed 004 §4, Fig. 5).
+func TestPhaseSimPause(t *testing.T) {
+	job := PhaseJob{Name: "x", Weight: 1, Count: [NumSides]int{1, 0},
+		Phases: [NumSides][]Phase{{{Kind: PhaseMap, Duration: 3, Demand: Vector{CPU: 1}}, {Kind: PhaseMerge, Duration: 1, Demand: Vector{Disk: 10}}}}}
+	cfg := PhaseSimConfig{Scheduler: SchedPrism, Machines: []Vector{{CPU: 4, Memory: 8, Disk: 100, Network: 100}}, Heartbeat: 4, Prism: DefaultPrismConfig()}
+	s, err := NewPhaseSim(cfg, []PhaseJob{job})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := s.Run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(r.Completion[0]-5) > 1e-9 {
+		t.Errorf("completion %v s, want 5 s", r.Completion[0])
+	}
+}
+
+// Seed 004 §6.3's shape (Figs. 15–19): on the PUMA and Gridmix mixes, all
+// jobs of a batch submitted at once, PRISM's mean job running time is
+// below Fair's and YARN's and its utilisation higher; admitted demand
+// never exceeds a machine's capacity (prism and yarn).
+func TestPhaseSimSeed004Shape(t *testing.T) {
+	profiles := DefaultProfiles()
+	for _, tc := range []struct {
+		mix Mix
+		n   int
+	}{{PUMAMix(), 100}, {GridmixMix(), 50}} {
+		batch, err := tc.mix.Batch(tc.n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		jobs, err := MixPhaseJobs(batch, profiles, sortPeak())
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := map[PhaseScheduler]*PhaseSimResult{}
+		for _, sched := range []PhaseScheduler{SchedPrism, SchedFair, SchedYARN} {
+			s, err := NewPhaseSim(seed004Setup(sched), jobs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := s.Run()
+			if err != nil {
+				t.Fatalf("%s %s: %v", tc.mix.Name, sched, err)
+			}
+			res[sched] = r
+			t.Logf("%s n=%d %-5s: mean job running time %8.1f s, makespan %8.1f s, mean util cpu %.3f mem %.3f disk %.3f net %.3f, ANP %.3f, unfairness (CV of ANP) %.3f, overcommit %.3g, decision %.1f µs/heartbeat",
+				tc.mix.Name, tc.n, sched, r.MeanRun, r.Makespan, r.MeanUtil[CPU], r.MeanUtil[Memory], r.MeanUtil[Disk], r.MeanUtil[Network],
+				r.ANP.MeanANP, r.ANP.Unfairness, r.MaxOvercommit, float64(r.DecisionNanos)/float64(r.Heartbeats)/1e3)
+			if sched != SchedFair && r.MaxOvercommit != 0 {
+				t.Errorf("%s %s: admitted demand exceeded capacity by %.3g of it", tc.mix.Name, sched, r.MaxOvercommit)
+			}
+		}
+		p := res[SchedPrism]
+		for _, b := range []PhaseScheduler{SchedFair, SchedYARN} {
+			if !(p.MeanRun < res[b].MeanRun) {
+				t.Errorf("%s: prism mean job running time %.1f s is not below %s's %.1f s", tc.mix.Name, p.MeanRun, b, res[b].MeanRun)
+			}
+			// Utilisation of the bottleneck resource (disk, for these
+			// profiles) and of CPU.
+			for _, d := range []Dim{CPU, Disk} {
+				if !(p.MeanUtil[d] > res[b].MeanUtil[d]) {
+					t.Errorf("%s: prism mean %s utilisation %.3f is not above %s's %.3f", tc.mix.Name, d, p.MeanUtil[d], b, res[b].MeanUtil[d])
+				}
+			}
+		}
+	}
+}
+
+// The registry specification round-trips.
+func TestPrismSpecRoundTrip(t *testing.T) {
+	for _, spec := range []string{"prism", "prism:alpha=0.5,k=10,a=0.2", "PRISM: a=1, k=0", "prism:alpha=2,k=20,a=0.1,epsilon=0.05,maxpicks=1"} {
+		c, err := ParsePrismSpec(spec)
+		if err != nil {
+			t.Fatalf("%q: %v", spec, err)
+		}
+		c2, err := ParsePrismSpec(c.Spec())
+		if err != nil || c2 != c {
+			t.Errorf("%q → %q → %+v (%v), want %+v", spec, c.Spec(), c2, err, c)
+		}
+	}
+	for _, bad := range []string{"prism:alpha=-1", "prism:k=x", "prism:beta=1", "fair", "prism:a=NaN", "prism:alpha=Inf"} {
+		if _, err := ParsePrismSpec(bad); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+}
