@@ -170,7 +170,7 @@ type PhaseSim struct {
 	active []int32    // arrived, unfinished jobs, by index
 	pj     []PrismJob // parallel to active (prism)
 	pref   [][]int32  // parallel to active: task of each Paused entry
-	hereJ  []int32    // active positions touched by the current heartbeat
+	hereJ  []int32    // jobs whose PrismJob the last heartbeat filled
 	sel    *PrismSelector
 	demBuf []Vector
 	rates  []float64
@@ -378,6 +378,7 @@ func (s *PhaseSim) jobDone(j int) {
 	s.res.Completion[j] = s.now
 	// Remove from active, keeping the order (FIFO for yarn, ties for fair).
 	pos := int(r.pos)
+	s.pj[pos].Paused, s.pref[pos] = nil, nil
 	s.active = slices.Delete(s.active, pos, pos+1)
 	s.pj = slices.Delete(s.pj, pos, pos+1)
 	s.pref = slices.Delete(s.pref, pos, pos+1)
@@ -589,8 +590,10 @@ func (s *PhaseSim) heartbeat(m int) int {
 // DecidePrism does not change it.
 func (s *PhaseSim) DecidePrism(m int) []PrismPick {
 	mc := &s.ms[m]
-	for _, pos := range s.hereJ {
-		if int(pos) < len(s.pj) {
+	// Forget the previous heartbeat's machine (jobs may have moved in
+	// s.active since: hereJ holds job indices).
+	for _, j := range s.hereJ {
+		if pos := s.js[j].pos; pos >= 0 {
 			s.pj[pos].OnMachine = false
 			s.pj[pos].Paused = s.pj[pos].Paused[:0]
 			s.pref[pos] = s.pref[pos][:0]
@@ -603,7 +606,7 @@ func (s *PhaseSim) DecidePrism(m int) []PrismPick {
 		p := &s.pj[pos]
 		if !p.OnMachine {
 			p.OnMachine = true
-			s.hereJ = append(s.hereJ, pos)
+			s.hereJ = append(s.hereJ, k.job)
 		}
 		if k.paused {
 			d := s.jobs[k.job].Phases[k.side][k.phase].DemandOn(true)
