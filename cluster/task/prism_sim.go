@@ -812,3 +812,107 @@ func ParsePrismSpec(spec string) (PrismConfig, error) {
 	}
 	return c, nil
 }
+
+// PeakDemands returns the per-resource maximum of each side's phase
+// demands in profile p (data-local): what a task-level profiler would
+// report as the task's demand, and so the task-level demand the fallback of
+// seed 004 §4 gives every phase of an unprofiled class.
+func PeakDemands(p *Profile) [NumSides]Vector {
+	var out [NumSides]Vector
+	for s := range NumSides {
+		for _, ph := range p.Sides[s] {
+			d := ph.DemandOn(true)
+			for r := range NumDims {
+				out[s][r] = max(out[s][r], d[r])
+			}
+		}
+	}
+	return out
+}
+
+// PrismRunner is what a `simulate --policy prism` path needs: a PRISM
+// configuration from a registry specification, a profile file, and the
+// phase-level simulation of task-level jobs on machines with capacity
+// vectors.
+type PrismRunner struct {
+	Config   PrismConfig
+	Profiles *ProfileSet
+	// Class names the profile every job takes (task-level jobs carry no
+	// class); a class the set lacks gets the fallback with Fallback.
+	Class    string
+	Fallback [NumSides]Vector
+}
+
+// NewPrismRunner reads spec ("prism:alpha=…,k=…,a=…", ParsePrismSpec) and
+// the profile file at profilesPath ("" or "default": the embedded
+// default). Jobs take the profile of the default set's fallback shape
+// (sort, Fig. 8); the fallback demand is that profile's PeakDemands.
+func NewPrismRunner(spec, profilesPath string) (*PrismRunner, error) {
+	cfg, err := ParsePrismSpec(spec)
+	if err != nil {
+		return nil, err
+	}
+	ps, err := LoadProfiles(profilesPath)
+	if err != nil {
+		return nil, fmt.Errorf("prism: profiles: %w", err)
+	}
+	r := &PrismRunner{Config: cfg, Profiles: ps, Class: "sort"}
+	if ps.shape != nil {
+		r.Class = ps.shape.Class
+		r.Fallback = PeakDemands(ps.shape)
+	} else if p, ok := ps.Lookup("sort"); ok {
+		r.Fallback = PeakDemands(p)
+	} else {
+		d := DefaultProfiles().For("sort", Vector{}, Vector{})
+		r.Fallback = PeakDemands(&d)
+	}
+	return r, nil
+}
+
+// PhaseJobs converts task-level jobs (stage 1: maps, stage 2: reduces; at
+// most two stages) into phase jobs of the runner's profile class. A
+// phase job's tasks of a side are identical, so each side's task duration
+// is the mean of the stage's task durations (an approximation: the
+// phase model has no per-task durations); containers are not used.
+func (r *PrismRunner) PhaseJobs(jobs []Job) ([]PhaseJob, error) {
+	out := make([]PhaseJob, len(jobs))
+	prof := r.Profiles.For(r.Class, r.Fallback[MapSide], r.Fallback[ReduceSide])
+	for i := range jobs {
+		j := &jobs[i]
+		if len(j.Stages) > int(NumSides) {
+			return nil, fmt.Errorf("prism: job %d (id %d) has %d stages; the phase model has map and reduce only", i+1, j.ID, len(j.Stages))
+		}
+		pj := PhaseJob{Name: strconv.Itoa(j.ID), Arrival: j.Arrival, Weight: j.Weight}
+		for st, stage := range j.Stages {
+			if len(stage.Tasks) == 0 {
+				continue
+			}
+			sum := 0.0
+			for _, t := range stage.Tasks {
+				sum += t.Duration
+			}
+			ph, err := prof.TaskPhases(nil, Side(st), sum/float64(len(stage.Tasks)))
+			if err != nil {
+				return nil, fmt.Errorf("prism: job %d (id %d): %w", i+1, j.ID, err)
+			}
+			pj.Count[st], pj.Phases[st] = len(stage.Tasks), ph
+		}
+		out[i] = pj
+	}
+	return out, nil
+}
+
+// Run simulates jobs under PRISM on machines (capacity vectors, e.g. from
+// the cluster spec's per-type resources block, one entry per machine) with
+// heartbeats every heartbeat seconds.
+func (r *PrismRunner) Run(jobs []Job, machines []Vector, heartbeat float64) (*PhaseSimResult, error) {
+	pj, err := r.PhaseJobs(jobs)
+	if err != nil {
+		return nil, err
+	}
+	s, err := NewPhaseSim(PhaseSimConfig{Scheduler: SchedPrism, Machines: machines, Heartbeat: heartbeat, Prism: r.Config}, pj)
+	if err != nil {
+		return nil, err
+	}
+	return s.Run()
+}

@@ -21,22 +21,12 @@ func seed004Setup(sched PhaseScheduler) PhaseSimConfig {
 		MapSlots: 4, ReduceSlots: 2, Container: [NumSides]Vector{c, c}}
 }
 
-// sortPeak is the task-level demand of each side of the Fig. 8 sort
-// profile: the per-resource maximum over its phases (what a task-level
-// profiler would report), used as the fallback demand of the classes seed
-// 004 gives no profile for (§4).
+// sortPeak is the Fig. 8 sort profile's peak demand per side
+// (PeakDemands), the fallback demand of the classes seed 004 gives no
+// profile for (§4).
 func sortPeak() [NumSides]Vector {
 	p := DefaultProfiles().For("sort", Vector{}, Vector{})
-	var out [NumSides]Vector
-	for s := range NumSides {
-		for _, ph := range p.Sides[s] {
-			d := ph.DemandOn(true)
-			for r := range NumDims {
-				out[s][r] = max(out[s][r], d[r])
-			}
-		}
-	}
-	return out
+	return PeakDemands(&p)
 }
 
 // A hand-computed contention case: two single-phase map tasks of 10 s that
@@ -201,5 +191,37 @@ func TestPrismSpecRoundTrip(t *testing.T) {
 		if _, err := ParsePrismSpec(bad); err == nil {
 			t.Errorf("%q: no error", bad)
 		}
+	}
+}
+
+// The CLI path: a runner from a specification and the default profiles
+// simulates task-level jobs (SyntheticJobs-like: two stages) to completion.
+func TestPrismRunner(t *testing.T) {
+	r, err := NewPrismRunner("prism:alpha=1,k=20,a=0.1", "default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs := []Job{
+		{ID: 1, Arrival: 0, Stages: []Stage{{Tasks: []TaskSpec{{Duration: 10, Containers: 1}, {Duration: 20, Containers: 1}}}, {Tasks: []TaskSpec{{Duration: 8, Containers: 2}}}}},
+		{ID: 2, Arrival: 5, Stages: []Stage{{Tasks: []TaskSpec{{Duration: 4, Containers: 1}}}}},
+	}
+	res, err := r.Run(jobs, []Vector{Seed004Machine(), Seed004Machine()}, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j, c := range res.Completion {
+		if !(c >= jobs[j].Arrival+res.Ideal[j]-1e-9) {
+			t.Errorf("job %d: completion %v s before arrival + ideal %v s", j+1, c, jobs[j].Arrival+res.Ideal[j])
+		}
+	}
+	if _, err := NewPrismRunner("prism:k=-1", ""); err == nil {
+		t.Error("k=-1: no error")
+	}
+	if _, err := NewPrismRunner("prism", "/nonexistent/profiles.yaml"); err == nil {
+		t.Error("missing profile file: no error")
+	}
+	three := []Job{{Stages: []Stage{{Tasks: []TaskSpec{{Duration: 1, Containers: 1}}}, {Tasks: []TaskSpec{{Duration: 1, Containers: 1}}}, {Tasks: []TaskSpec{{Duration: 1, Containers: 1}}}}}}
+	if _, err := r.PhaseJobs(three); err == nil {
+		t.Error("three stages: no error")
 	}
 }
