@@ -43,14 +43,7 @@ func TestPhaseSimHandCase(t *testing.T) {
 		want  float64
 	}{{SchedFair, 12}, {SchedPrism, 20}} {
 		cfg := PhaseSimConfig{Scheduler: tc.sched, Machines: m, Heartbeat: 1, Prism: DefaultPrismConfig(), MapSlots: 2, ReduceSlots: 1}
-		s, err := NewPhaseSim(cfg, []PhaseJob{job})
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := s.Run()
-		if err != nil {
-			t.Fatal(err)
-		}
+		r := runPhaseSim(t, cfg, []PhaseJob{job})
 		if math.Abs(r.Completion[0]-tc.want) > 1e-6 {
 			t.Errorf("%s: completion %v s, want %v s", tc.sched, r.Completion[0], tc.want)
 		}
@@ -67,14 +60,7 @@ func TestPhaseSimPause(t *testing.T) {
 	job := PhaseJob{Name: "x", Weight: 1, Count: [NumSides]int{1, 0},
 		Phases: [NumSides][]Phase{{{Kind: PhaseMap, Duration: 3, Demand: Vector{CPU: 1}}, {Kind: PhaseMerge, Duration: 1, Demand: Vector{Disk: 10}}}}}
 	cfg := PhaseSimConfig{Scheduler: SchedPrism, Machines: []Vector{{CPU: 4, Memory: 8, Disk: 100, Network: 100}}, Heartbeat: 4, Prism: DefaultPrismConfig()}
-	s, err := NewPhaseSim(cfg, []PhaseJob{job})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := s.Run()
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := runPhaseSim(t, cfg, []PhaseJob{job})
 	if math.Abs(r.Completion[0]-5) > 1e-9 {
 		t.Errorf("completion %v s, want 5 s", r.Completion[0])
 	}
@@ -114,13 +100,20 @@ func TestPhaseSimSeed004Shape(t *testing.T) {
 // in this model: the contention model (prism_contention.go) shares an
 // oversubscribed resource without loss, so the baselines' over-packing
 // costs nothing in throughput; and a PRISM task pauses up to a heartbeat
-// (3 s) between phases. The test is skipped unless PRISM_CLAIM=1 so that
+// (3 s) between phases. With PUMA's classes other than sort and all of
+// Gridmix's taking the fallback profile (the peak demand of sort for every
+// phase), PRISM gains nothing from phase-level packing: measured with a
+// 3 s heartbeat, PUMA 100 mean job running time prism 1325.8 s, fair
+// 746.6 s, yarn 908.5 s; disk utilisation 0.638, 0.951, 0.807. On 100
+// sort jobs (measured profile) PRISM beats Fair (585.6 s vs 847.8 s,
+// disk 0.645 vs 0.325) but not YARN's mean (532.4 s, disk 0.402). The
+// test is skipped unless PRISM_CLAIM=1 so that
 // the claim is visible and re-checkable without a failing suite.
 func TestPhaseSimSeed004Claim(t *testing.T) {
 	if os.Getenv("PRISM_CLAIM") != "1" {
 		t.Skip("seed 004's shape does not hold in this model (see the doc comment); PRISM_CLAIM=1 runs the check")
 	}
-	for _, tc := range seed004Runs(t) {
+	for _, tc := range seed004Runs(t)[:2] {
 		p := tc.res[SchedPrism]
 		for _, b := range []PhaseScheduler{SchedFair, SchedYARN} {
 			if !(p.MeanRun < tc.res[b].MeanRun) {
@@ -142,14 +135,16 @@ type seed004Run struct {
 }
 
 // seed004Runs runs the three schedulers on a PUMA batch of 100 and a
-// Gridmix batch of 50 jobs (§6.3's batch sizes).
+// Gridmix batch of 50 jobs (§6.3's batch sizes), and, for contrast, on 100
+// sort jobs: the one class with a measured phase profile (Fig. 8).
+// The claim is checked on the first two only.
 func seed004Runs(t testing.TB) []seed004Run {
 	profiles := DefaultProfiles()
 	var out []seed004Run
 	for _, tc := range []struct {
 		mix Mix
 		n   int
-	}{{PUMAMix(), 100}, {GridmixMix(), 50}} {
+	}{{PUMAMix(), 100}, {GridmixMix(), 50}, {sortOnlyMix(), 100}} {
 		batch, err := tc.mix.Batch(tc.n)
 		if err != nil {
 			t.Fatal(err)
@@ -160,15 +155,7 @@ func seed004Runs(t testing.TB) []seed004Run {
 		}
 		run := seed004Run{mix: tc.mix.Name, n: tc.n, res: map[PhaseScheduler]*PhaseSimResult{}}
 		for _, sched := range []PhaseScheduler{SchedPrism, SchedFair, SchedYARN} {
-			s, err := NewPhaseSim(seed004Setup(sched), jobs)
-			if err != nil {
-				t.Fatal(err)
-			}
-			r, err := s.Run()
-			if err != nil {
-				t.Fatalf("%s %s: %v", tc.mix.Name, sched, err)
-			}
-			run.res[sched] = r
+			run.res[sched] = runPhaseSim(t, seed004Setup(sched), jobs)
 		}
 		out = append(out, run)
 	}
@@ -224,4 +211,25 @@ func TestPrismRunner(t *testing.T) {
 	if _, err := r.PhaseJobs(three); err == nil {
 		t.Error("three stages: no error")
 	}
+}
+
+func runPhaseSim(t testing.TB, cfg PhaseSimConfig, jobs []PhaseJob) *PhaseSimResult {
+	t.Helper()
+	s, err := NewPhaseSim(cfg, jobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := s.Run()
+	if err != nil {
+		t.Fatalf("%s: %v", cfg.Scheduler, err)
+	}
+	return r
+}
+
+// sortOnlyMix is a mix of PUMA's sort job alone (seed 004 Table 2), the
+// class with a measured phase profile (Fig. 8).
+func sortOnlyMix() Mix {
+	m := PUMAMix()
+	m.Name, m.Jobs = "sort-only", m.Jobs[:1]
+	return m
 }
