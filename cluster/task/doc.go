@@ -116,4 +116,18 @@
 // container double-booked, no machine above its containers, no task of a
 // later stage before its job's slow-start point, every task run once and
 // ended on time, and work conservation for work-conserving policies.
+//
+// # Phases (PRISM)
+//
+// Seed 004's phase-level scheduling runs in its own event loop,
+// [PhaseSim] (prism_sim.go), not in the engine: there a phase's speed
+// changes whenever another phase starts or ends on its machine
+// ([PhaseRates]) and a PRISM task pauses between phases, both of which
+// move a task's end after its start. PRISM ([PrismSelector], Alg. 1) and
+// two baselines on the same model — Fair with slots and YARN with
+// fixed-size containers — share the machines' capacity vectors and the
+// utilisation measure; [PrismRunner] runs task-level jobs under PRISM from
+// a specification ("prism:alpha=1,k=20,a=0.1") and a profile file. Its
+// invariant (admitted demand within capacity) is checked by the
+// simulation itself (PhaseSimResult.MaxOvercommit), not by [Checker].
 package task
