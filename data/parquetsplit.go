@@ -157,126 +157,13 @@ func decodeFixedWidth(pr *file.Reader, col int, dt arrow.DataType, mem memory.Al
 	if nullable {
 		valid = NewBitmap(int(n))
 	}
-	row := 0
-	var levels []uint8
+	dec := fixedWidthDecoder{w: w, nullable: nullable, values: values, valid: valid}
 	for rg := 0; rg < pr.NumRowGroups(); rg++ {
-		rgr := pr.RowGroup(rg)
-		pgr, err := rgr.GetColumnPageReader(col)
-		if err != nil {
+		if err := dec.rowGroup(pr.RowGroup(rg), rg, col, n); err != nil {
 			return nil, err
-		}
-		end := row + int(rgr.NumRows())
-		if rgr.NumRows() < 0 || int64(end) > n {
-			return nil, fmt.Errorf("row group %d: %d rows, more than the file's %d (corrupt file)", rg, rgr.NumRows(), n)
-		}
-		var dict []byte
-		for pgr.Next() {
-			var data, lv []byte
-			var nv int
-			switch p := pgr.Page().(type) {
-			case *file.DictionaryPage:
-				if e := int64(p.Encoding()); e != encPlain && e != encPlainDictionary {
-					return nil, fmt.Errorf("dictionary page in %s", parquet.Encoding(e))
-				}
-				k := int(p.NumValues())
-				if k < 0 || k > len(p.Data())/w {
-					return nil, errors.New("dictionary page shorter than its values (corrupt file)")
-				}
-				dict = append(dict[:0], p.Data()[:k*w]...)
-				continue
-			case *file.DataPageV1:
-				nv, data = int(p.NumValues()), p.Data()
-				if nullable {
-					if p.DefinitionLevelEncoding() != parquet.Encodings.RLE {
-						return nil, fmt.Errorf("definition levels in %s", p.DefinitionLevelEncoding())
-					}
-					if len(data) < 4 {
-						return nil, errors.New("data page shorter than its levels (corrupt file)")
-					}
-					l := binary.LittleEndian.Uint32(data)
-					if uint64(l) > uint64(len(data)-4) {
-						return nil, errors.New("data page shorter than its levels (corrupt file)")
-					}
-					lv, data = data[4:4+l], data[4+l:]
-				}
-			case *file.DataPageV2:
-				nv, data = int(p.NumValues()), p.Data()
-				rl, dl := int64(p.RepetitionLevelByteLen()), int64(p.DefinitionLevelByteLen())
-				if rl != 0 || dl < 0 || dl > int64(len(data)) {
-					return nil, errors.New("data page shorter than its levels (corrupt file)")
-				}
-				lv, data = data[:dl], data[dl:]
-			default:
-				continue
-			}
-			if nv < 0 || nv > end-row {
-				return nil, fmt.Errorf("row group %d: pages hold more values than its %d rows (corrupt file)", rg, rgr.NumRows())
-			}
-			nonNull := nv
-			if nullable {
-				if cap(levels) < nv {
-					levels = make([]uint8, nv)
-				}
-				levels = levels[:nv]
-				r := rleReader{b: lv, width: 1}
-				nonNull = 0
-				for i := range levels {
-					v, err := r.next()
-					if err != nil || v > 1 {
-						return nil, fmt.Errorf("definition levels: %v (corrupt file)", errOr(err, "level out of range"))
-					}
-					levels[i] = uint8(v)
-					nonNull += int(v)
-				}
-			}
-			page := make([]byte, nonNull*w) // the page's non-null values, in order
-			switch e := int64(pgr.Page().Encoding()); e {
-			case encPlain:
-				if len(data) < len(page) {
-					return nil, errors.New("PLAIN data page shorter than its values (corrupt file)")
-				}
-				copy(page, data)
-			case encByteStreamSplit:
-				if err := unsplit(page, data, nonNull, w); err != nil {
-					return nil, err
-				}
-			case encPlainDictionary, encRLEDictionary:
-				if len(data) < 1 || data[0] > 32 {
-					return nil, errors.New("dictionary indices: bad bit width (corrupt file)")
-				}
-				r := rleReader{b: data[1:], width: uint(data[0])}
-				for i := 0; i < nonNull; i++ {
-					k, err := r.next()
-					if err != nil || int64(k) >= int64(len(dict)/w) {
-						return nil, fmt.Errorf("dictionary indices: %v (corrupt file)", errOr(err, "index out of range"))
-					}
-					copy(page[i*w:], dict[int(k)*w:int(k+1)*w])
-				}
-			default:
-				return nil, fmt.Errorf("data page in %s", parquet.Encoding(e))
-			}
-			if !nullable {
-				copy(values[row*w:], page)
-			} else {
-				src := page
-				for i, l := range levels {
-					if l == 0 {
-						valid.SetNull(row + i)
-						continue
-					}
-					copy(values[(row+i)*w:(row+i+1)*w], src[:w])
-					src = src[w:]
-				}
-			}
-			row += nv
-		}
-		if err := pgr.Err(); err != nil {
-			return nil, err
-		}
-		if row != end {
-			return nil, fmt.Errorf("row group %d: %d values for %d rows (truncated or corrupt file)", rg, row-(end-int(rgr.NumRows())), rgr.NumRows())
 		}
 	}
+	row := dec.row
 	if int64(row) != n {
 		return nil, fmt.Errorf("the row groups hold %d rows, the file declares %d (corrupt file)", row, n)
 	}
@@ -288,6 +175,195 @@ func decodeFixedWidth(pr *file.Reader, col int, dt arrow.DataType, mem memory.Al
 	d := array.NewData(dt, int(n), []*memory.Buffer{vb, memory.NewBufferBytes(values)}, nil, nulls, 0)
 	defer d.Release()
 	return array.MakeFromData(d), nil
+}
+
+// fixedWidthDecoder is decodeFixedWidth's state: the column's values and
+// validity so far, and scratch space reused across pages.
+type fixedWidthDecoder struct {
+	w        int    // bytes per value
+	nullable bool   // the column has definition levels (0 null, 1 present)
+	values   []byte // all rows' values, w bytes each
+	valid    Bitmap // rows' validity, if nullable
+	row      int    // rows decoded so far
+	levels   []uint8
+	dict     []byte // the row group's dictionary values, w bytes each
+}
+
+// rowGroup decodes the pages of column col in row group rg (rgr) of a file
+// of n rows.
+func (d *fixedWidthDecoder) rowGroup(rgr *file.RowGroupReader, rg, col int, n int64) error {
+	pgr, err := rgr.GetColumnPageReader(col)
+	if err != nil {
+		return err
+	}
+	end := d.row + int(rgr.NumRows())
+	if rgr.NumRows() < 0 || int64(end) > n {
+		return fmt.Errorf("row group %d: %d rows, more than the file's %d (corrupt file)", rg, rgr.NumRows(), n)
+	}
+	d.dict = d.dict[:0]
+	for pgr.Next() {
+		if err := d.page(pgr.Page(), rg, end, rgr.NumRows()); err != nil {
+			return err
+		}
+	}
+	if err := pgr.Err(); err != nil {
+		return err
+	}
+	if d.row != end {
+		return fmt.Errorf("row group %d: %d values for %d rows (truncated or corrupt file)", rg, d.row-(end-int(rgr.NumRows())), rgr.NumRows())
+	}
+	return nil
+}
+
+// page decodes one page of row group rg (rgRows rows, ending at row end):
+// a dictionary page is kept for the data pages that follow, a data page's
+// values are stored from row d.row on; other pages are skipped.
+func (d *fixedWidthDecoder) page(pg file.Page, rg, end int, rgRows int64) error {
+	var data, lv []byte
+	var nv int
+	var err error
+	switch p := pg.(type) {
+	case *file.DictionaryPage:
+		return d.dictionary(p)
+	case *file.DataPageV1:
+		nv, lv, data, err = d.splitV1(p)
+	case *file.DataPageV2:
+		nv, lv, data, err = splitV2(p)
+	default:
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if nv < 0 || nv > end-d.row {
+		return fmt.Errorf("row group %d: pages hold more values than its %d rows (corrupt file)", rg, rgRows)
+	}
+	nonNull := nv
+	if d.nullable {
+		if nonNull, err = d.readLevels(lv, nv); err != nil {
+			return err
+		}
+	}
+	page := make([]byte, nonNull*d.w) // the page's non-null values, in order
+	if err := d.decodeValues(page, data, int64(pg.Encoding()), nonNull); err != nil {
+		return err
+	}
+	d.store(page, nv)
+	return nil
+}
+
+// dictionary keeps a dictionary page's values.
+func (d *fixedWidthDecoder) dictionary(p *file.DictionaryPage) error {
+	if e := int64(p.Encoding()); e != encPlain && e != encPlainDictionary {
+		return fmt.Errorf("dictionary page in %s", parquet.Encoding(e))
+	}
+	k := int(p.NumValues())
+	if k < 0 || k > len(p.Data())/d.w {
+		return errors.New("dictionary page shorter than its values (corrupt file)")
+	}
+	d.dict = append(d.dict[:0], p.Data()[:k*d.w]...)
+	return nil
+}
+
+// splitV1 splits a v1 data page into its value count, its definition levels
+// (RLE with a 4-byte length prefix, present if the column is nullable) and
+// its values.
+func (d *fixedWidthDecoder) splitV1(p *file.DataPageV1) (nv int, lv, data []byte, err error) {
+	nv, data = int(p.NumValues()), p.Data()
+	if !d.nullable {
+		return nv, nil, data, nil
+	}
+	if p.DefinitionLevelEncoding() != parquet.Encodings.RLE {
+		return 0, nil, nil, fmt.Errorf("definition levels in %s", p.DefinitionLevelEncoding())
+	}
+	if len(data) < 4 {
+		return 0, nil, nil, errors.New("data page shorter than its levels (corrupt file)")
+	}
+	l := binary.LittleEndian.Uint32(data)
+	if uint64(l) > uint64(len(data)-4) {
+		return 0, nil, nil, errors.New("data page shorter than its levels (corrupt file)")
+	}
+	return nv, data[4 : 4+l], data[4+l:], nil
+}
+
+// splitV2 splits a v2 data page into its value count, its definition levels
+// and its values; a flat column has no repetition levels.
+func splitV2(p *file.DataPageV2) (nv int, lv, data []byte, err error) {
+	nv, data = int(p.NumValues()), p.Data()
+	rl, dl := int64(p.RepetitionLevelByteLen()), int64(p.DefinitionLevelByteLen())
+	if rl != 0 || dl < 0 || dl > int64(len(data)) {
+		return 0, nil, nil, errors.New("data page shorter than its levels (corrupt file)")
+	}
+	return nv, data[:dl], data[dl:], nil
+}
+
+// readLevels decodes nv definition levels (bit width 1) from lv into
+// d.levels and returns how many are 1 (values present).
+func (d *fixedWidthDecoder) readLevels(lv []byte, nv int) (nonNull int, err error) {
+	if cap(d.levels) < nv {
+		d.levels = make([]uint8, nv)
+	}
+	d.levels = d.levels[:nv]
+	r := rleReader{b: lv, width: 1}
+	for i := range d.levels {
+		v, err := r.next()
+		if err != nil || v > 1 {
+			return 0, fmt.Errorf("definition levels: %v (corrupt file)", errOr(err, "level out of range"))
+		}
+		d.levels[i] = uint8(v)
+		nonNull += int(v)
+	}
+	return nonNull, nil
+}
+
+// decodeValues decodes a data page's nonNull values, in encoding enc, from
+// data into page (nonNull*d.w bytes).
+func (d *fixedWidthDecoder) decodeValues(page, data []byte, enc int64, nonNull int) error {
+	w := d.w
+	switch enc {
+	case encPlain:
+		if len(data) < len(page) {
+			return errors.New("PLAIN data page shorter than its values (corrupt file)")
+		}
+		copy(page, data)
+	case encByteStreamSplit:
+		return unsplit(page, data, nonNull, w)
+	case encPlainDictionary, encRLEDictionary:
+		if len(data) < 1 || data[0] > 32 {
+			return errors.New("dictionary indices: bad bit width (corrupt file)")
+		}
+		r := rleReader{b: data[1:], width: uint(data[0])}
+		for i := 0; i < nonNull; i++ {
+			k, err := r.next()
+			if err != nil || int64(k) >= int64(len(d.dict)/w) {
+				return fmt.Errorf("dictionary indices: %v (corrupt file)", errOr(err, "index out of range"))
+			}
+			copy(page[i*w:], d.dict[int(k)*w:int(k+1)*w])
+		}
+	default:
+		return fmt.Errorf("data page in %s", parquet.Encoding(enc))
+	}
+	return nil
+}
+
+// store puts a page's non-null values (page) into rows d.row..d.row+nv-1,
+// marking the rows whose definition level is 0 null, and moves d.row on.
+func (d *fixedWidthDecoder) store(page []byte, nv int) {
+	w, row := d.w, d.row
+	if !d.nullable {
+		copy(d.values[row*w:], page)
+	} else {
+		src := page
+		for i, l := range d.levels {
+			if l == 0 {
+				d.valid.SetNull(row + i)
+				continue
+			}
+			copy(d.values[(row+i)*w:(row+i+1)*w], src[:w])
+			src = src[w:]
+		}
+	}
+	d.row += nv
 }
 
 const maxInt = int(^uint(0) >> 1)

@@ -45,79 +45,101 @@ const maxObject = 256 << 20
 // bad and skipped.
 func jsonObjects(r io.Reader, fn func(obj []byte, line int64) error, bad func(line int64, msg string) error) (lines int64, err error) {
 	br := bufio.NewReaderSize(r, 1<<20)
-	line := int64(1)
-	var obj []byte
-	depth, inStr, esc := 0, false, false
-	start := int64(0)
-	arrayDepth := 0 // 1 inside a top-level array
-	junkLine := int64(0)
+	sc := jsonScanner{line: 1}
 	for {
 		c, err := br.ReadByte()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return line, err
+			return sc.line, err
 		}
-		if depth == 0 {
-			switch {
-			case c == '{':
-				depth, obj, start = 1, append(obj[:0], c), line
-				if junkLine > 0 {
-					if e := bad(junkLine, "text between JSON objects"); e != nil {
-						return line, e
-					}
-					junkLine = 0
-				}
-			case c == '\n':
-				line++
-			case c == ' ' || c == '\t' || c == '\r' || c == ',':
-			case c == '[' && arrayDepth == 0:
-				arrayDepth = 1
-			case c == ']' && arrayDepth == 1:
-				arrayDepth = 0
-			default:
-				if junkLine == 0 {
-					junkLine = line
-				}
-			}
-			continue
+		if sc.depth == 0 {
+			err = sc.between(c, bad)
+		} else {
+			err = sc.inside(c, fn)
 		}
-		obj = append(obj, c)
-		if len(obj) > maxObject {
-			return line, fmt.Errorf("line %d: a JSON object longer than %d bytes", start, maxObject)
-		}
-		switch {
-		case c == '\n':
-			line++
-		case esc:
-			esc = false
-		case inStr && c == '\\':
-			esc = true
-		case c == '"':
-			inStr = !inStr
-		case inStr:
-		case c == '{' || c == '[':
-			depth++
-		case c == '}' || c == ']':
-			depth--
-			if depth == 0 {
-				if err := fn(obj, start); err != nil {
-					return line, err
-				}
-			}
+		if err != nil {
+			return sc.line, err
 		}
 	}
-	if depth > 0 {
-		if e := bad(start, "truncated JSON object (the file ends inside it)"); e != nil {
-			return line, e
+	if sc.depth > 0 {
+		if e := bad(sc.start, "truncated JSON object (the file ends inside it)"); e != nil {
+			return sc.line, e
 		}
-	} else if junkLine > 0 {
-		if e := bad(junkLine, "text after the last JSON object"); e != nil {
-			return line, e
+	} else if sc.junkLine > 0 {
+		if e := bad(sc.junkLine, "text after the last JSON object"); e != nil {
+			return sc.line, e
 		}
 	}
-	return line, nil
+	return sc.line, nil
+}
+
+// jsonScanner is jsonObjects' state: where it is in the text and the object
+// it is collecting.
+type jsonScanner struct {
+	line       int64  // current line, from 1
+	obj        []byte // the object read so far
+	depth      int    // nesting depth inside obj; 0 between objects
+	inStr, esc bool   // inside a string; after a backslash in one
+	start      int64  // line obj starts on
+	arrayDepth int    // 1 inside a top-level array
+	junkLine   int64  // line of unreported text between objects, or 0
+}
+
+// between handles byte c read between top-level objects: an object's
+// opening brace (reporting the text before it, if any, to bad), white space,
+// array punctuation, or junk.
+func (sc *jsonScanner) between(c byte, bad func(line int64, msg string) error) error {
+	switch {
+	case c == '{':
+		sc.depth, sc.obj, sc.start = 1, append(sc.obj[:0], c), sc.line
+		if sc.junkLine > 0 {
+			if e := bad(sc.junkLine, "text between JSON objects"); e != nil {
+				return e
+			}
+			sc.junkLine = 0
+		}
+	case c == '\n':
+		sc.line++
+	case c == ' ' || c == '\t' || c == '\r' || c == ',':
+	case c == '[' && sc.arrayDepth == 0:
+		sc.arrayDepth = 1
+	case c == ']' && sc.arrayDepth == 1:
+		sc.arrayDepth = 0
+	default:
+		if sc.junkLine == 0 {
+			sc.junkLine = sc.line
+		}
+	}
+	return nil
+}
+
+// inside handles byte c of an object, calling fn when c closes it.
+func (sc *jsonScanner) inside(c byte, fn func(obj []byte, line int64) error) error {
+	sc.obj = append(sc.obj, c)
+	if len(sc.obj) > maxObject {
+		return fmt.Errorf("line %d: a JSON object longer than %d bytes", sc.start, maxObject)
+	}
+	switch {
+	case c == '\n':
+		sc.line++
+	case sc.esc:
+		sc.esc = false
+	case sc.inStr && c == '\\':
+		sc.esc = true
+	case c == '"':
+		sc.inStr = !sc.inStr
+	case sc.inStr:
+	case c == '{' || c == '[':
+		sc.depth++
+	case c == '}' || c == ']':
+		sc.depth--
+		if sc.depth == 0 {
+			return fn(sc.obj, sc.start)
+		}
+	}
+	return nil
 }
 
 // jsonNum is a JSON number or a string holding one (SLS traces have both).

@@ -440,49 +440,10 @@ func (a *sparkApp) taskEnd(ev *sparkEvent, file string, line int64) error {
 		r.Vcores = a.taskCPUs
 	}
 	r.Node = ti.Host
-	var runMS int64
-	var in, shWrite, out int64
-	if m := ev.Metrics; m != nil {
-		if m.RunTime != nil && *m.RunTime >= 0 && *m.RunTime < 1<<40 {
-			runMS = *m.RunTime
-		}
-		if m.CPUTime != nil && *m.CPUTime >= 0 {
-			r.CPUSeconds = float64(*m.CPUTime) / 1e9
-		}
-		if m.PeakMemory != nil && *m.PeakMemory >= 0 {
-			r.MemBytes = *m.PeakMemory
-		}
-		if m.Input != nil {
-			in = max(m.Input.Read, 0)
-		}
-		if m.Output != nil {
-			out = max(m.Output.Written, 0)
-		}
-		if m.ShuffleWrite != nil {
-			shWrite = max(m.ShuffleWrite.Written, 0)
-		}
-		if d := addBytes(addBytes(in, out), shWrite); d > 0 {
-			r.DiskBytes = d
-		}
-		if m.ShuffleRead != nil && m.ShuffleRead.Remote >= 0 {
-			r.NetBytes = m.ShuffleRead.Remote
-		}
-	}
-	agg := &a.agg
-	if a.unit() == SparkJob {
-		jid, known := a.stageJob[*ev.StageID]
-		if !known {
-			s.sum.drop("Spark task of a stage no job names", file, line, "stage "+r.Stage)
-			return nil
-		}
-		j := a.jobs[jid]
-		agg = &j.agg
-		if j.name == "" {
-			j.name = a.appID() + "/" + strconv.FormatInt(jid, 10)
-		}
-		r.JobID = j.name
-	} else {
-		r.JobID = a.appID()
+	runMS, in, shWrite, out := sparkTaskMetrics(ev, &r)
+	agg, known := a.taskAgg(ev, &r, file, line)
+	if !known {
+		return nil
 	}
 	if ok {
 		isMap := ev.TaskType == "ShuffleMapTask"
@@ -499,6 +460,65 @@ func (a *sparkApp) taskEnd(ev *sparkEvent, file string, line int64) error {
 	agg.last = maxNaN(agg.last, r.Finish)
 	a.pendingTask = append(a.pendingTask, r)
 	return nil
+}
+
+// sparkTaskMetrics copies a task's CPU seconds, peak memory, disk and
+// network bytes from ev's metrics into r, and returns its run time in ms and
+// its input, shuffle-write and output bytes (0 for absent or negative
+// values).
+func sparkTaskMetrics(ev *sparkEvent, r *taskRow) (runMS, in, shWrite, out int64) {
+	m := ev.Metrics
+	if m == nil {
+		return 0, 0, 0, 0
+	}
+	if m.RunTime != nil && *m.RunTime >= 0 && *m.RunTime < 1<<40 {
+		runMS = *m.RunTime
+	}
+	if m.CPUTime != nil && *m.CPUTime >= 0 {
+		r.CPUSeconds = float64(*m.CPUTime) / 1e9
+	}
+	if m.PeakMemory != nil && *m.PeakMemory >= 0 {
+		r.MemBytes = *m.PeakMemory
+	}
+	if m.Input != nil {
+		in = max(m.Input.Read, 0)
+	}
+	if m.Output != nil {
+		out = max(m.Output.Written, 0)
+	}
+	if m.ShuffleWrite != nil {
+		shWrite = max(m.ShuffleWrite.Written, 0)
+	}
+	if d := addBytes(addBytes(in, out), shWrite); d > 0 {
+		r.DiskBytes = d
+	}
+	if m.ShuffleRead != nil && m.ShuffleRead.Remote >= 0 {
+		r.NetBytes = m.ShuffleRead.Remote
+	}
+	return runMS, in, shWrite, out
+}
+
+// taskAgg returns the totals a task of ev counts into (its job's when the
+// unit is SparkJob, else the application's) and sets r.JobID. It returns
+// false, having dropped the task, when no job names the task's stage.
+func (a *sparkApp) taskAgg(ev *sparkEvent, r *taskRow, file string, line int64) (*sparkAgg, bool) {
+	agg := &a.agg
+	if a.unit() == SparkJob {
+		jid, known := a.stageJob[*ev.StageID]
+		if !known {
+			a.s.sum.drop("Spark task of a stage no job names", file, line, "stage "+r.Stage)
+			return nil, false
+		}
+		j := a.jobs[jid]
+		agg = &j.agg
+		if j.name == "" {
+			j.name = a.appID() + "/" + strconv.FormatInt(jid, 10)
+		}
+		r.JobID = j.name
+	} else {
+		r.JobID = a.appID()
+	}
+	return agg, true
 }
 
 func minNaN(a, b float64) float64 {

@@ -188,44 +188,8 @@ func ValidateTasks(t *Tasks) error {
 		if bm != 0 && bm < (n+63)/64 {
 			return inputErrorf(t.Source, 0, c.name, "validity bitmap covers %d rows, the table has %d", bm*64, n)
 		}
-		switch p := c.ptr.(type) {
-		case *Strings:
-			for i := 0; i < n; i++ {
-				if len(p.Bytes(i)) == 0 {
-					return inputErrorf(t.Source, i+1, c.name, "empty id")
-				}
-			}
-		case *Dict:
-			for i, k := range p.Codes {
-				if int(k) >= len(p.Values) {
-					return inputErrorf(t.Source, i+1, c.name, "dictionary code %d out of range", k)
-				}
-			}
-		case *Column[float64]:
-			for i, v := range p.Values {
-				if !p.Valid.Valid(i) {
-					continue
-				}
-				if math.IsNaN(v) || math.IsInf(v, 0) || (!c.neg && v < 0) {
-					what := "a finite number"
-					if !c.neg {
-						what = "a finite non-negative number"
-					}
-					return inputErrorf(t.Source, i+1, c.name, "%v is not %s", v, what)
-				}
-			}
-		case *Column[int64]:
-			for i, v := range p.Values {
-				if v < 0 && p.Valid.Valid(i) {
-					return inputErrorf(t.Source, i+1, c.name, "negative value %d", v)
-				}
-			}
-		case *Column[int32]:
-			for i, v := range p.Values {
-				if v < 0 && p.Valid.Valid(i) {
-					return inputErrorf(t.Source, i+1, c.name, "negative value %d", v)
-				}
-			}
+		if err := checkTaskValues(t, c, n); err != nil {
+			return err
 		}
 	}
 	for i := 0; i < n; i++ {
@@ -235,6 +199,57 @@ func ValidateTasks(t *Tasks) error {
 			return inputErrorf(t.Source, i+1, ColFinish, "finish time %v is before the start time %v", f, s)
 		}
 	}
+	return checkTaskPairs(t, n)
+}
+
+// checkTaskValues checks the n values of tasks column c: ids non-empty,
+// dictionary codes in range, floats finite (and non-negative unless c.neg),
+// integers non-negative.
+func checkTaskValues(t *Tasks, c taskCol, n int) error {
+	switch p := c.ptr.(type) {
+	case *Strings:
+		for i := 0; i < n; i++ {
+			if len(p.Bytes(i)) == 0 {
+				return inputErrorf(t.Source, i+1, c.name, "empty id")
+			}
+		}
+	case *Dict:
+		for i, k := range p.Codes {
+			if int(k) >= len(p.Values) {
+				return inputErrorf(t.Source, i+1, c.name, "dictionary code %d out of range", k)
+			}
+		}
+	case *Column[float64]:
+		for i, v := range p.Values {
+			if !p.Valid.Valid(i) {
+				continue
+			}
+			if math.IsNaN(v) || math.IsInf(v, 0) || (!c.neg && v < 0) {
+				what := "a finite number"
+				if !c.neg {
+					what = "a finite non-negative number"
+				}
+				return inputErrorf(t.Source, i+1, c.name, "%v is not %s", v, what)
+			}
+		}
+	case *Column[int64]:
+		for i, v := range p.Values {
+			if v < 0 && p.Valid.Valid(i) {
+				return inputErrorf(t.Source, i+1, c.name, "negative value %d", v)
+			}
+		}
+	case *Column[int32]:
+		for i, v := range p.Values {
+			if v < 0 && p.Valid.Valid(i) {
+				return inputErrorf(t.Source, i+1, c.name, "negative value %d", v)
+			}
+		}
+	}
+	return nil
+}
+
+// checkTaskPairs reports duplicate (job_id, task_id) pairs among t's n rows.
+func checkTaskPairs(t *Tasks, n int) error {
 	// (job_id, task_id) pairs, as one string column for duplicateIDs.
 	var pairs Strings
 	pairs.Offsets = make([]int32, 1, n+1)

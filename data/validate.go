@@ -62,6 +62,31 @@ func Validate(j *Jobs) error {
 			return inputErrorf(j.Source, i+1, ColSubmit, "submit time %v s %s", t, tooLate)
 		}
 	}
+	if err := checkFloatColumns(j); err != nil {
+		return err
+	}
+	if err := checkTimeOrder(j); err != nil {
+		return err
+	}
+	if err := checkCountColumns(j); err != nil {
+		return err
+	}
+	for i, v := range j.Priority.Values {
+		if (v < MinPriority || v > MaxPriority) && j.Priority.Valid.Valid(i) {
+			return inputErrorf(j.Source, i+1, ColPriority, "priority %d is outside %d..%d: a priority is a weight (a job's share grows with it) and must be at least %d (add %d to logs whose priorities start at 0, or drop the column)",
+				v, MinPriority, MaxPriority, MinPriority, MinPriority)
+		}
+	}
+	if j.idsChecked { // a log reader just removed the duplicates (logs.go): once is enough
+		j.idsChecked = false
+		return nil
+	}
+	return checkDuplicateJobIDs(j)
+}
+
+// checkFloatColumns checks the optional float columns of j: times finite
+// and at most MaxTime, sizes and task-seconds finite and in [0, MaxSize].
+func checkFloatColumns(j *Jobs) error {
 	for _, c := range []struct {
 		name string
 		col  *Column[float64]
@@ -93,9 +118,12 @@ func Validate(j *Jobs) error {
 			}
 		}
 	}
-	if err := checkTimeOrder(j); err != nil {
-		return err
-	}
+	return nil
+}
+
+// checkCountColumns checks j's byte counts (in [0, MaxBytes]) and task
+// counts (in [0, MaxTasks]).
+func checkCountColumns(j *Jobs) error {
 	for _, c := range []struct {
 		name string
 		col  *Column[int64]
@@ -128,26 +156,25 @@ func Validate(j *Jobs) error {
 			}
 		}
 	}
-	for i, v := range j.Priority.Values {
-		if (v < MinPriority || v > MaxPriority) && j.Priority.Valid.Valid(i) {
-			return inputErrorf(j.Source, i+1, ColPriority, "priority %d is outside %d..%d: a priority is a weight (a job's share grows with it) and must be at least %d (add %d to logs whose priorities start at 0, or drop the column)",
-				v, MinPriority, MaxPriority, MinPriority, MinPriority)
-		}
-	}
-	if j.idsChecked { // a log reader just removed the duplicates (logs.go): once is enough
-		j.idsChecked = false
-	} else if dups := duplicateIDs(&j.ID, maxDuplicatesListed); len(dups) > 0 {
-		var parts []string
-		for _, d := range dups {
-			parts = append(parts, fmt.Sprintf("%q (rows %d and %d)", j.ID.Bytes(d[1]), d[0]+1, d[1]+1))
-		}
-		more := ""
-		if len(dups) == maxDuplicatesListed {
-			more = ", ..."
-		}
-		return inputErrorf(j.Source, dups[0][1]+1, ColJobID, "duplicate job ids: %s%s", strings.Join(parts, ", "), more)
-	}
 	return nil
+}
+
+// checkDuplicateJobIDs reports duplicate job ids, listing the first few with
+// their rows.
+func checkDuplicateJobIDs(j *Jobs) error {
+	dups := duplicateIDs(&j.ID, maxDuplicatesListed)
+	if len(dups) == 0 {
+		return nil
+	}
+	var parts []string
+	for _, d := range dups {
+		parts = append(parts, fmt.Sprintf("%q (rows %d and %d)", j.ID.Bytes(d[1]), d[0]+1, d[1]+1))
+	}
+	more := ""
+	if len(dups) == maxDuplicatesListed {
+		more = ", ..."
+	}
+	return inputErrorf(j.Source, dups[0][1]+1, ColJobID, "duplicate job ids: %s%s", strings.Join(parts, ", "), more)
 }
 
 // tooLate ends the message about a time after MaxTime.
