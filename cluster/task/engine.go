@@ -365,23 +365,8 @@ func (s *Simulator) loop() error {
 	jobs := st.jobs
 	next := 0
 	for {
-		t := inf
-		if next < len(jobs) {
-			t = jobs[next].Arrival
-		}
-		if len(s.ev) > 0 && s.ev[0].t < t {
-			t = s.ev[0].t
-		}
-		if s.preAt < t {
-			t = s.preAt
-		}
-		if len(s.hb) > 0 && s.hb[0].t < t {
-			if len(s.ev) == 0 && next == len(jobs) && s.hbIdle > 2*len(st.free) {
-				break // heartbeats alone, and nothing happens: stuck
-			}
-			t = s.hb[0].t
-		}
-		if math.IsInf(t, 1) {
+		t, stuck := s.nextTime(next)
+		if stuck || math.IsInf(t, 1) {
 			break
 		}
 		if t > st.now {
@@ -400,15 +385,9 @@ func (s *Simulator) loop() error {
 			s.arrive(int32(next))
 			next++
 		}
-		preempted := false
-		if s.pre != nil && s.preAt <= st.now {
-			n0 := s.res.Preempted
-			s.pre.Preempt(s.killFn)
-			if preempted = s.res.Preempted > n0; preempted {
-				if s.preSame++; s.preSame > 64+len(st.free) {
-					return fmt.Errorf("policy %s preempts without end at time %v (internal error)", s.p.Name(), st.now)
-				}
-			}
+		preempted, err := s.preemptStep()
+		if err != nil {
+			return err
 		}
 		if s.hbMode {
 			for len(s.hb) > 0 && s.hb[0].t <= st.now {
@@ -422,19 +401,72 @@ func (s *Simulator) loop() error {
 		if s.err != nil {
 			return s.err
 		}
-		if s.pre != nil {
-			if s.preAt = s.pre.NextPreempt(); s.preAt <= st.now && !preempted {
-				s.preAt = inf // looked at now and found nothing to do
-			}
-			if !preempted {
-				s.preSame = 0
-			}
+		s.nextPreempt(preempted)
+	}
+	return s.checkFinished()
+}
+
+// nextTime returns the time of the next event (+Inf: none) given that
+// jobs[next:] have not arrived; stuck reports heartbeats alone with
+// nothing happening.
+func (s *Simulator) nextTime(next int) (t float64, stuck bool) {
+	jobs := s.st.jobs
+	t = inf
+	if next < len(jobs) {
+		t = jobs[next].Arrival
+	}
+	if len(s.ev) > 0 && s.ev[0].t < t {
+		t = s.ev[0].t
+	}
+	if s.preAt < t {
+		t = s.preAt
+	}
+	if len(s.hb) > 0 && s.hb[0].t < t {
+		if len(s.ev) == 0 && next == len(jobs) && s.hbIdle > 2*len(s.st.free) {
+			return t, true // heartbeats alone, and nothing happens: stuck
+		}
+		t = s.hb[0].t
+	}
+	return t, false
+}
+
+// preemptStep lets a preempting policy kill tasks when its preemption time
+// has come; it reports whether any task was killed.
+func (s *Simulator) preemptStep() (preempted bool, err error) {
+	st := &s.st
+	if s.pre == nil || s.preAt > st.now {
+		return false, nil
+	}
+	n0 := s.res.Preempted
+	s.pre.Preempt(s.killFn)
+	if preempted = s.res.Preempted > n0; preempted {
+		if s.preSame++; s.preSame > 64+len(st.free) {
+			return true, fmt.Errorf("policy %s preempts without end at time %v (internal error)", s.p.Name(), st.now)
 		}
 	}
+	return preempted, nil
+}
+
+// nextPreempt asks a preempting policy for its next preemption time.
+func (s *Simulator) nextPreempt(preempted bool) {
+	if s.pre == nil {
+		return
+	}
+	if s.preAt = s.pre.NextPreempt(); s.preAt <= s.st.now && !preempted {
+		s.preAt = inf // looked at now and found nothing to do
+	}
+	if !preempted {
+		s.preSame = 0
+	}
+}
+
+// checkFinished reports a job the policy left unfinished.
+func (s *Simulator) checkFinished() error {
+	st := &s.st
 	for j := range st.js {
 		if !st.js[j].done {
 			return fmt.Errorf("policy %s left job %d (of %d) unfinished: %d ready and %d running containers, no event left (a queue or label that can never run it?)",
-				s.p.Name(), j+1, len(jobs), st.js[j].readyC, st.js[j].runC)
+				s.p.Name(), j+1, len(st.jobs), st.js[j].readyC, st.js[j].runC)
 		}
 	}
 	return nil
