@@ -11,7 +11,25 @@ package lp
 #cgo pkg-config: clp
 #include <stdlib.h>
 #include <float.h>
+#include <signal.h>
 #include "coin/Clp_C_Interface.h"
+
+// clp_solve runs one solve (0 initial, 1 primal, 2 dual) and puts the
+// SIGINT handler back exactly as it was: CLP installs its own handler for
+// the solve and restores the previous one with signal(), which drops the
+// SA_ONSTACK flag of the Go runtime's handler, so that a later Ctrl-C
+// aborts the program ("non-Go code set up signal handler without
+// SA_ONSTACK flag") instead of reaching os/signal.
+static void clp_solve(Clp_Simplex *m, int how) {
+	struct sigaction saved;
+	sigaction(SIGINT, NULL, &saved);
+	switch (how) {
+	case 1: Clp_primal(m, 0); break;
+	case 2: Clp_dual(m, 0); break;
+	default: Clp_initialSolve(m);
+	}
+	sigaction(SIGINT, &saved, NULL);
+}
 */
 import "C"
 
@@ -148,14 +166,7 @@ const (
 
 // solve runs CLP and copies the results out.
 func (c *clpModel) solve(how int) (*Solution, error) {
-	switch how {
-	case clpPrimal:
-		C.Clp_primal(c.p, 0)
-	case clpDual:
-		C.Clp_dual(c.p, 0)
-	default:
-		C.Clp_initialSolve(c.p)
-	}
+	C.clp_solve(c.p, C.int(how))
 	sol := &Solution{Solver: CLP, Iterations: int(C.Clp_getIterationCount(c.p))}
 	switch st := int(C.Clp_status(c.p)); st {
 	case 0:

@@ -39,6 +39,10 @@ type BrowserCheck struct {
 	Screenshot  []byte   // full-page PNG
 	Title       string
 	SectionsIDs []string
+	// LoadedAlts are the alt texts of the images that decoded, Captions
+	// the tables' captions.
+	LoadedAlts []string
+	Captions   []string
 }
 
 // openInBrowser loads an HTML file in headless Chromium, records every network
@@ -98,6 +102,12 @@ func openInBrowser(t *testing.T, path string) BrowserCheck {
 		t.Fatal(err)
 	}
 	if out.SectionsIDs, err = chromedp.Run(ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll('section')).map(s => s.id)`)); err != nil {
+		t.Fatal(err)
+	}
+	if out.LoadedAlts, err = chromedp.Run(ctx, chromedp.Evaluate[[]string](`Array.from(document.images).filter(i => i.complete && i.naturalWidth > 0).map(i => i.alt)`)); err != nil {
+		t.Fatal(err)
+	}
+	if out.Captions, err = chromedp.Run(ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll('caption')).map(c => c.textContent)`)); err != nil {
 		t.Fatal(err)
 	}
 	if out.Screenshot, err = chromedp.Run(ctx, chromedp.FullScreenshot(100)); err != nil {

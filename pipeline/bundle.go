@@ -134,6 +134,8 @@ type LASMQConfig struct {
 	// Bundle.ThresholdUnit).
 	ThresholdUnit           string  `yaml:"threshold_unit,omitempty"`
 	ContainerSecondsPerUnit float64 `yaml:"container_seconds_per_unit,omitempty"`
+	// Order is the order inside a queue: fifo (omitted), ps or remaining.
+	Order sim.LevelOrder `yaml:"order,omitempty"`
 }
 
 // ConfigOf returns the bundle form of a LAS_MQ configuration.
@@ -142,12 +144,16 @@ func ConfigOf(m *sim.LASMQ) *LASMQConfig {
 	if w == nil {
 		w = sim.DecayWeights(m.K, 1)
 	}
-	return &LASMQConfig{K: m.K, Alpha0: m.Alpha0, P: m.P, Thresholds: m.Thresholds(), Weights: w, Strict: m.Strict}
+	o := m.Order
+	if o == sim.OrderFIFO {
+		o = ""
+	}
+	return &LASMQConfig{K: m.K, Alpha0: m.Alpha0, P: m.P, Thresholds: m.Thresholds(), Weights: w, Strict: m.Strict, Order: o}
 }
 
 // Policy returns the simulation core's LAS_MQ with this configuration.
 func (l *LASMQConfig) Policy() *sim.LASMQ {
-	return &sim.LASMQ{K: l.K, Alpha0: l.Alpha0, P: l.P, Weights: l.Weights, Strict: l.Strict}
+	return &sim.LASMQ{K: l.K, Alpha0: l.Alpha0, P: l.P, Weights: l.Weights, Strict: l.Strict, Order: l.Order}
 }
 
 // Spec returns the configuration as a policy specification for
@@ -185,7 +191,8 @@ const bundleHeader = `# schedplan.yaml — a schedplan configuration bundle (for
 #   las_mq    multi-level queue: k queues, demotion thresholds on attained
 #             service (in threshold_unit; container_seconds_per_unit converts
 #             them to reference-container-seconds), queue weights (first =
-#             highest priority)
+#             highest priority), order inside a queue (fifo when
+#             omitted, ps, remaining)
 #   h_pfsp    H-PFSP parameters
 #   bounds    offline bounds on the validation window: SRPT (lower bound on
 #             mean response), FSP (protective schedule), PS
@@ -226,6 +233,9 @@ func ParseBundle(data []byte, name string) (*Bundle, error) {
 	if l := b.LASMQ; l != nil {
 		if l.K < 1 || len(l.Weights) != l.K || len(l.Thresholds) != l.K-1 {
 			return nil, fmt.Errorf("%s: las_mq: k = %d needs %d thresholds and %d weights, got %d and %d", name, l.K, l.K-1, l.K, len(l.Thresholds), len(l.Weights))
+		}
+		if _, err := sim.ParseLevelOrder(string(l.Order)); err != nil {
+			return nil, fmt.Errorf("%s: las_mq: %w", name, err)
 		}
 	}
 	if err := b.check(); err != nil {

@@ -93,8 +93,10 @@ func TuneHPFSP(ctx context.Context, jobs []task.Job, cl *task.Cluster, limits []
 	ref := evals[0].Score
 	best := 0
 	for i := range evals {
-		if less(obj.key(evals[i].Score, ref), obj.key(evals[best].Score, ref)) ||
-			(obj.key(evals[i].Score, ref) == obj.key(evals[best].Score, ref) && evals[i].FairLimit < evals[best].FairLimit) {
+		// The greatest improvement over the first candidate in the
+		// objective; ties go to the smaller FAIR_LIMIT.
+		gi, gb := obj.Improvement(evals[i].Score, ref), obj.Improvement(evals[best].Score, ref)
+		if gi > gb || (gi == gb && evals[i].FairLimit < evals[best].FairLimit) {
 			best = i
 		}
 	}

@@ -34,7 +34,13 @@ type RunConfig struct {
 	WhatIfs   []string  `json:"what_ifs"`
 	Budget    int       `json:"budget"`
 	Objective Objective `json:"objective"`
-	Blocks    int       `json:"blocks"`
+	// Constraints bound the tuned configuration's other metrics
+	// (ParseConstraints; default DefaultConstraints; "none": none).
+	Constraints string `json:"constraints"`
+	// Folds is the number of rolling-origin folds of the tuning window.
+	Folds int `json:"folds"`
+	// Blocks is no longer used (see TuneOptions.Blocks).
+	Blocks int `json:"blocks"`
 	// Current is the scheduler the cluster runs today (a policy spec);
 	// RequireImprovement compares the tuned configuration with it.
 	Current string `json:"current"`
@@ -65,7 +71,7 @@ func DefaultRunConfig() RunConfig {
 	return RunConfig{
 		Trace: "embedded", Sizes: estimate.DefaultSizeOptions(), Cluster: "default",
 		Split: 0.7, K: classify.KAuto, Solver: lp.Auto,
-		Budget: 500, Objective: MinMean, Blocks: 4,
+		Budget: 500, Objective: MinMean, Constraints: DefaultConstraints, Folds: 5, Blocks: 4,
 		Current:   FairSpec,
 		Baselines: []string{"fifo", FairSpec, "las", "srpt", "fsp+ps", "pfsp"},
 		Sigmas:    []float64{0, 0.25, 0.5, 1}, Runs: 10,
@@ -88,13 +94,14 @@ func (c RunConfig) withDefaults() RunConfig {
 	def(&c.Trace, d.Trace)
 	def(&c.Cluster, d.Cluster)
 	def(&c.Current, d.Current)
+	def(&c.Constraints, d.Constraints)
 	def((*string)(&c.Objective), string(d.Objective))
 	for _, f := range []struct{ v, dv *float64 }{{&c.Sizes.DN, &d.Sizes.DN}, {&c.Sizes.Load, &d.Sizes.Load}, {&c.Split, &d.Split}} {
 		if *f.v == 0 {
 			*f.v = *f.dv
 		}
 	}
-	for _, f := range []struct{ v, dv *int }{{&c.Budget, &d.Budget}, {&c.Blocks, &d.Blocks}, {&c.Runs, &d.Runs}, {&c.ContainerMB, &d.ContainerMB}} {
+	for _, f := range []struct{ v, dv *int }{{&c.Budget, &d.Budget}, {&c.Folds, &d.Folds}, {&c.Blocks, &d.Blocks}, {&c.Runs, &d.Runs}, {&c.ContainerMB, &d.ContainerMB}} {
 		if *f.v == 0 {
 			*f.v = *f.dv
 		}
@@ -147,6 +154,7 @@ const (
 	MaxMachines    = 1e7     // machines of one type after a what-if
 	MaxContainerMB = 1 << 24 // 16 TiB per container
 	MaxBudget      = 1 << 30
+	MaxFolds       = 1000
 	MaxRuns        = 1 << 30
 )
 
@@ -182,9 +190,6 @@ func Prepare(cfg RunConfig) (*Inputs, error) {
 	}
 	if in.Split, err = SplitByTime(in.SimJobs, cfg.Split); err != nil {
 		return nil, paramErr("split", cfg.Split, "%s: %v", in.Jobs.Source, err)
-	}
-	if err := CheckBlocks(cfg.Blocks, in.Split); err != nil {
-		return nil, err
 	}
 	if !cfg.NoLimits {
 		if err := CheckCost("run", in.cost()); err != nil {
@@ -225,8 +230,6 @@ func (c *RunConfig) checkParams() error {
 		return paramErr("k", c.K, "want auto, users or a positive number")
 	case c.Budget < 1 || c.Budget > MaxBudget:
 		return paramErr("budget", c.Budget, "want 1 to %d candidates", MaxBudget)
-	case c.Blocks < 1:
-		return paramErr("blocks", c.Blocks, "want at least one block")
 	case c.Runs < 1 || c.Runs > MaxRuns:
 		return paramErr("runs", c.Runs, "want 1 to %d runs", MaxRuns)
 	case c.ContainerMB < 1 || c.ContainerMB > MaxContainerMB:
@@ -239,8 +242,8 @@ func (c *RunConfig) checkParams() error {
 	if _, err := c.Solver.Resolve(); err != nil {
 		return paramErr("solver", c.Solver, "%v", err)
 	}
-	if _, err := ParseObjective(string(c.Objective)); err != nil {
-		return paramErr("objective", c.Objective, "%v", err)
+	if err := c.checkTuneParams(); err != nil {
+		return err
 	}
 	if _, err := Fluid.Policy(c.Current); err != nil {
 		return paramErr("current", c.Current, "%v", err)
@@ -266,6 +269,21 @@ func (c *RunConfig) checkParams() error {
 	return nil
 }
 
+// checkTuneParams checks the tuning parameters: objective, constraints and
+// folds.
+func (c *RunConfig) checkTuneParams() error {
+	if _, err := ParseObjective(string(c.Objective)); err != nil {
+		return paramErr("objective", c.Objective, "%v", err)
+	}
+	if _, err := ParseConstraints(c.Constraints); err != nil {
+		return paramErr("constraint", c.Constraints, "%v", err)
+	}
+	if c.Folds < 1 || c.Folds > MaxFolds {
+		return paramErr("folds", c.Folds, "want 1 to %d folds", MaxFolds)
+	}
+	return nil
+}
+
 // CheckSizeOptions refuses a d/n or load that is not a finite positive
 // number (estimate.Sizes would replace a zero by its default).
 func CheckSizeOptions(o estimate.SizeOptions) error {
@@ -274,15 +292,6 @@ func CheckSizeOptions(o estimate.SizeOptions) error {
 		return paramErr("dn", o.DN, "d/n must be a finite positive ratio")
 	case !(o.Load > 0) || math.IsInf(o.Load, 0):
 		return paramErr("load", o.Load, "the offered load must be a finite positive number")
-	}
-	return nil
-}
-
-// CheckBlocks refuses a number of tuning blocks that the split's tuning
-// window cannot hold (at least two jobs a block).
-func CheckBlocks(blocks int, split Split) error {
-	if blocks < 1 || 2*blocks > split.TuneJobs {
-		return paramErr("blocks", blocks, "the tuning window has %d jobs: want 1 to %d blocks of two jobs or more", split.TuneJobs, split.TuneJobs/2)
 	}
 	return nil
 }
@@ -342,13 +351,27 @@ func jobsKey(jobs []sim.Job, capacity float64) []byte {
 	return h.Sum(nil)
 }
 
-// TuneCost estimates TuneLASMQWindows: the budget, the sensitivity curves
-// (17) and the comparisons (4) on the tuning window; the comparisons (4) and
+// TuneCost estimates TuneLASMQWindows: every candidate (the budget and
+// the 18 sensitivity points) on every chunk of the tuning window, each
+// chunk at most SampleJobs jobs, a third of them (the remaining-work order)
+// once more per σ > 0; the final check of the shortlist and the named
+// baselines (13) on the whole window when chunks are sampled; the SRPT
+// bound and the bootstrap (3) on the window; and the comparisons (8) and
 // robustness rows (6) on the validation window.
-func TuneCost(budget int, split Split) Cost {
-	tune, val := float64(budget)+17+4, 4.0+6
-	return Cost{Simulations: tune + val, JobSteps: tune*float64(split.TuneJobs) + val*float64(split.ValidJobs),
-		Bytes: float64(budget) * summaryBytes}
+func TuneCost(budget int, split Split, opt TuneOptions) Cost {
+	opt = withTuneDefaults(opt, nil)
+	folds := min(opt.Folds, max(1, split.TuneJobs-1))
+	perChunk := math.Ceil(float64(split.TuneJobs) / float64(folds+1))
+	scored := math.Min(float64(split.TuneJobs), float64(folds+1)*math.Min(perChunk, float64(opt.SampleJobs)))
+	cands := float64(budget+18) * (1 + float64(len(opt.Sigmas)-1)/3)
+	tune := cands * scored
+	if scored < float64(split.TuneJobs) {
+		tune += float64(opt.Shortlist+8) * float64(len(opt.Sigmas)) * float64(split.TuneJobs)
+	}
+	tune += 3 * float64(split.TuneJobs)
+	val := 8.0 + 6
+	return Cost{Simulations: cands*float64(folds+1) + val + 3, JobSteps: tune + val*float64(split.ValidJobs),
+		Bytes: cands * float64(folds+1) * float64(len(opt.Sigmas)) * summaryBytes}
 }
 
 // cost estimates the run's simulations: tuning, then on the validation
@@ -371,7 +394,7 @@ func (in *Inputs) cost() Cost {
 	}
 	errRuns := sized * sigmas * float64(cfg.Runs)
 	valSims := 3 + configs*float64(1+len(cfg.LoadFactors)) + errRuns
-	return TuneCost(cfg.Budget, in.Split).Add(Cost{
+	return TuneCost(cfg.Budget, in.Split, TuneOptions{Folds: cfg.Folds}).Add(Cost{
 		Simulations: valSims,
 		JobSteps:    valSims * valN,
 		Bytes:       configs*valN*jobRowBytes + errRuns*summaryBytes,

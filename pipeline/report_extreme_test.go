@@ -126,8 +126,8 @@ func TestRunReportSurvivesExtremeLogs(t *testing.T) {
 			if _, err := os.Stat(filepath.Join(out, "summary.json")); err != nil {
 				t.Fatal(err)
 			}
-			if n := strings.Count(string(html), "<figure>"); n != 6 {
-				t.Errorf("report.html has %d figures, want 6 (drawn or noted)", n)
+			if n := strings.Count(string(html), "<figure>"); n != 8 { // six figures, the Pareto front and the fold scores
+				t.Errorf("report.html has %d figures, want 8 (drawn or noted)", n)
 			}
 		})
 	}

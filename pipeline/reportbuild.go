@@ -78,40 +78,11 @@ func buildReport(in *Inputs, bd *Bundle, cs *classState, capSt *capacityState, t
 	rep.Sections = append(rep.Sections, capSec)
 
 	// Tuning.
-	best := tr.Best
-	tt := TableBlock{Highlight: 0, SpecsLast: true, Caption: "Mean and p99 response (s); the tuning window is scored in blocks as the search scored it",
-		Header: []string{"configuration", "tune mean", "validate mean", "validate p99", "validate p99 slowdown", "policy"}}
-	for _, c := range tr.Compare {
-		tt.Rows = append(tt.Rows, []string{c.Name, f4(c.Tune.Mean), f4(c.Validate.Mean), f4(c.Validate.P99), f4(c.Validate.P99Slowdown), c.Policy})
-	}
-	rt := TableBlock{Highlight: -1, Caption: "Robustness: validation window at ±20% load", Header: []string{"configuration", "load ×", "mean", "p99"}}
-	for _, r := range tr.Robustness {
-		rt.Rows = append(rt.Rows, []string{r.Name, fmt.Sprint(r.LoadFactor), f4(r.Score.Mean), f4(r.Score.P99)})
-	}
-	var sa, sk XYSeries
-	sa.Name, sk.Name = "mean response", "mean response"
-	for _, e := range tr.Result.VsAlpha0 {
-		sa.X, sa.Y = append(sa.X, math.Log10(e.Params.Alpha0)), append(sa.Y, e.Score.Mean)
-	}
-	for _, e := range tr.Result.VsK {
-		sk.X, sk.Y = append(sk.X, float64(e.Params.K)), append(sk.Y, e.Score.Mean)
-	}
-	figA, err := NewFigure("Mean response vs α0", "other parameters at the best point", func() ([]byte, error) {
-		return PlotLines("Sensitivity to the first threshold (tuning window)", "log10 α0", "mean response (s)", []XYSeries{sa}, true)
-	})
+	tuning, err := tuningSections(tr)
 	if err != nil {
 		return nil, err
 	}
-	figK, err := NewFigure("Mean response vs k", "other parameters at the best point", func() ([]byte, error) {
-		return PlotLines("Sensitivity to the number of queues (tuning window)", "k", "mean response (s)", []XYSeries{sk}, true)
-	})
-	if err != nil {
-		return nil, err
-	}
-	rep.Sections = append(rep.Sections, Section{ID: "tuning", Title: "Tuned LAS_MQ",
-		Intro:   fmt.Sprintf("Best of %d candidates: %v; thresholds %s, weights %s.", len(tr.Result.Evaluated), best, fmtFloats(best.Thresholds()), fmtFloats(best.Weights())),
-		Tables:  []TableBlock{tt, rt},
-		Figures: []Figure{figA, figK}})
+	rep.Sections = append(rep.Sections, tuning...)
 
 	// Bounds.
 	bt := TableBlock{Highlight: -1, Header: []string{"bound (validation window, exact sizes)", "mean response"}, Rows: [][]string{
@@ -122,17 +93,14 @@ func buildReport(in *Inputs, bd *Bundle, cs *classState, capSt *capacityState, t
 	rep.Sections = append(rep.Sections, Section{ID: "bounds", Title: "Bounds", Tables: []TableBlock{bt}})
 
 	// Validation.
-	vt := TableBlock{Highlight: -1, SpecsLast: true, Header: []string{"configuration", "σ", "runs", "mean", "min–max over runs", "p99", "mean slowdown", "gap to bound", "missed PS deadlines", "policy"}}
+	vt := TableBlock{Highlight: -1, SpecsLast: true, Caption: "Responses in seconds; slowdown = response / (size / capacity)", Header: []string{"configuration", "σ", "runs", "mean", "min–max over runs", "p99", "mean slowdown", "p99 slowdown", "gap to bound", "missed PS deadlines", "policy"}}
 	for k, r := range vs.Rows {
 		if r.Name == "tuned las_mq" {
 			vt.Highlight = k
 		}
-		vt.Rows = append(vt.Rows, []string{r.Name, fmt.Sprint(r.Sigma), fmt.Sprint(r.Runs), f4(r.Mean), f4(r.MeanMin) + "–" + f4(r.MeanMax), f4(r.P99), f4(r.MeanSlowdown), pct(r.Gap), fmt.Sprintf("%.1f (%.1f%%)", r.Missed, 100*r.MissedShare), r.Policy})
+		vt.Rows = append(vt.Rows, []string{r.Name, fmt.Sprint(r.Sigma), fmt.Sprint(r.Runs), f4(r.Mean), f4(r.MeanMin) + "–" + f4(r.MeanMax), f4(r.P99), f4(r.MeanSlowdown), f4(r.P99Slowdown), pct(r.Gap), fmt.Sprintf("%.1f (%.1f%%)", r.Missed, 100*r.MissedShare), r.Policy})
 	}
-	verdict := fmt.Sprintf("The tuned configuration beats the current scheduler (%s) by %.1f%% in mean response on the validation window.", res.Current, 100*res.Improvement)
-	if !res.Improved {
-		verdict = fmt.Sprintf("The tuned configuration does NOT beat the current scheduler (%s) on the validation window (%.1f%%).", res.Current, 100*res.Improvement)
-	}
+	verdict := Verdict(res)
 	var figs []Figure
 	for _, f := range []struct {
 		title, caption string

@@ -73,6 +73,11 @@ type RunResult struct {
 	Skipped     []string `json:"-"`
 	Ran         []string `json:"-"`
 	Files       []string `json:"files"`
+
+	// TunedRow and CurrentRow are the validation rows (exact sizes) the
+	// verdict compares: response beside slowdown and missed deadlines.
+	TunedRow   ValidationRow `json:"tuned_validation"`
+	CurrentRow ValidationRow `json:"current_validation"`
 }
 
 // stage is one row of the pipeline's table: its name, its parameters and the
@@ -230,10 +235,13 @@ func (p *pipelineRun) stages() []stage {
 			WhatIfs []string
 		}{cfg.Solver, cfg.WhatIfs}, deps: []string{"classify"}, inputs: [][]byte{in.SpecKey}, state: &p.capSt, run: p.capacity},
 		{name: "tune", params: struct {
-			Budget    int
-			Objective Objective
-			Blocks    int
-		}{cfg.Budget, cfg.Objective, cfg.Blocks}, deps: []string{"ingest"}, inputs: [][]byte{in.JobsKey}, state: &p.tr, run: p.tune},
+			Budget      int
+			Objective   Objective
+			Constraints string
+			Folds       int
+			Current     string
+			Seed        uint64
+		}{cfg.Budget, cfg.Objective, cfg.Constraints, cfg.Folds, cfg.Current, cfg.Seed}, deps: []string{"ingest"}, inputs: [][]byte{in.JobsKey}, state: &p.tr, run: p.tune},
 		{name: "bounds", deps: []string{"ingest"}, inputs: [][]byte{in.JobsKey}, state: &p.bs, run: p.bounds},
 		{name: "emit", params: cfg.ContainerMB, deps: []string{"ingest", "classify", "capacity", "tune", "bounds"},
 			inputs: [][]byte{in.SpecKey}, state: &struct{}{}, run: p.emit},
@@ -298,8 +306,13 @@ func (p *pipelineRun) capacity(context.Context) (map[string][]byte, error) {
 // tune: LAS_MQ on the tuning window, checked on the rest.
 func (p *pipelineRun) tune(ctx context.Context) (map[string][]byte, error) {
 	in, cfg := p.in, p.in.Config
+	cons, err := ParseConstraints(cfg.Constraints)
+	if err != nil {
+		return nil, err
+	}
 	rep, err := TuneLASMQWindows(ctx, in.SimJobs, in.Capacity, in.Split, TuneOptions{
-		Budget: cfg.Budget, Objective: cfg.Objective, Blocks: cfg.Blocks, Progress: p.r.progress("tune"),
+		Budget: cfg.Budget, Objective: cfg.Objective, Constraints: cons, Folds: cfg.Folds,
+		Current: cfg.Current, Seed: cfg.Seed, Progress: p.r.progress("tune"),
 	})
 	if err != nil {
 		return nil, err
@@ -380,17 +393,16 @@ func (p *pipelineRun) result() *RunResult {
 	if p.capSt.Secondary != nil {
 		res.Lambda = p.capSt.Secondary.Lambda
 	}
-	var cur, tuned float64
 	current := canonicalSpec(cfg.Current)
 	for _, row := range p.vs.Rows {
 		if row.Sigma == 0 && canonicalSpec(row.Policy) == current {
-			cur = row.Mean
+			res.CurrentRow = row
 		}
-		if row.Name == "tuned las_mq" {
-			tuned = row.Mean
+		if row.Name == "tuned las_mq" && row.Sigma == 0 {
+			res.TunedRow = row
 		}
 	}
-	if cur > 0 {
+	if cur, tuned := res.CurrentRow.Mean, res.TunedRow.Mean; cur > 0 {
 		res.Improvement = 1 - tuned/cur
 		res.Improved = tuned < cur
 	}

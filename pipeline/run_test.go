@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -118,9 +119,20 @@ func TestRunEndToEndOnEmbeddedTrace(t *testing.T) {
 	if c.Images < 6 || c.Loaded != c.Images || len(c.External) != 0 {
 		t.Errorf("report in Chromium: %v; external requests %v", c, c.External)
 	}
-	for _, want := range []string{"workload", "classes", "capacity", "tuning", "bounds", "validation"} {
+	for _, want := range []string{"workload", "classes", "capacity", "tuning", "cv", "bounds", "validation"} {
 		if !strings.Contains(strings.Join(c.SectionsIDs, " "), want) {
 			t.Errorf("report lacks section %s (has %v)", want, c.SectionsIDs)
+		}
+	}
+	// Issue 18: the Pareto front and the fold scores are drawn and shown.
+	for _, want := range []string{"Pareto front", "Fold scores"} {
+		if !slices.Contains(c.LoadedAlts, want) {
+			t.Errorf("report lacks a loaded %q figure (loaded: %v)", want, c.LoadedAlts)
+		}
+	}
+	for _, want := range []string{"Fold scores: improvement over the current scheduler", "Pareto front over the five fold-mean metrics"} {
+		if !slices.ContainsFunc(c.Captions, func(s string) bool { return strings.HasPrefix(s, want) }) {
+			t.Errorf("report lacks the table %q (captions: %q)", want, c.Captions)
 		}
 	}
 	shot := filepath.Join(os.TempDir(), "schedplan-report-screenshot.png")

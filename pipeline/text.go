@@ -3,6 +3,7 @@ package pipeline
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -71,33 +72,52 @@ func WriteBoundsText(out io.Writer, w *Window, b *Bounds, rows []BoundsRow) {
 	tw.Flush()
 }
 
-// WriteText prints the tuning report of a trace.
+// WriteText prints the tuning report of a trace: the folds, why the choice
+// was made, the deployed configuration, the comparison on both windows
+// (slowdowns and missed PS deadlines beside responses), robustness and
+// sensitivity.
 func (rep *TuneReport) WriteText(out io.Writer, source string) {
 	s := rep.Split
 	fmt.Fprintf(out, "trace %s: tuning window %d jobs (submit %g..%g s), validation window %d jobs (%g..%g s); capacity %g\n",
 		Printable(source), s.TuneJobs, s.TuneSpan[0], s.TuneSpan[1], s.ValidJobs, s.ValidSpan[0], s.ValidSpan[1], rep.Capacity)
-	r := rep.Result
-	fmt.Fprintf(out, "searched %d candidates (objective %s); first guess from sizes: %v\n", len(r.Evaluated), r.Objective, r.FirstGuess)
-	fmt.Fprintf(out, "best: %v\n  thresholds %s (attained service, size units)\n  weights    %s\n  policy     %s\n\n",
-		rep.Best, fmtFloats(rep.Best.Thresholds()), fmtFloats(rep.Best.Weights()), rep.Best.Spec())
+	cv, r := rep.CV, rep.Result
+	fmt.Fprintf(out, "objective %s, constraints %s; first guess from sizes: %v\n", cv.Objective, cv.Constraints, r.FirstGuess)
 	tw := newTable(out, tabwriter.AlignRight)
-	fmt.Fprintln(tw, "configuration\ttune mean (s)\ttune p99 (s)\tvalidate mean (s)\tvalidate p99 (s)\tvalidate p99 slowdown\t")
+	fmt.Fprintln(tw, "fold\tjobs\tsubmit from (s)\tsimulated jobs\tblocks\tstarts a busy period\t")
+	for _, f := range cv.Folds {
+		name := fmt.Sprint(f.Index)
+		if !slices.Contains(cv.Scored, f.Index) {
+			name += " (tunes only)"
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%g\t%d\t%d\t%v\t\n", name, f.Jobs, f.Span[0], f.Scored, f.Units, f.Exact)
+	}
+	tw.Flush()
+	fmt.Fprintln(out)
+	for _, e := range cv.Explanation {
+		fmt.Fprintln(out, e)
+	}
+	fmt.Fprintf(out, "\ndeployed: %v\n  thresholds %s (attained service, size units)\n  weights    %s\n  policy     %s\n\n",
+		rep.Best, fmtFloats(rep.Best.Thresholds()), fmtFloats(rep.Best.Weights()), rep.Best.Spec())
+	tw = newTable(out, tabwriter.AlignRight)
+	fmt.Fprintln(tw, "configuration\tfold-mean response (s)\tfold-mean p99 slowdown\tvalidate mean (s)\tvalidate p99 (s)\tvalidate mean slowdown\tvalidate p99 slowdown\tvalidate missed PS deadlines\t")
 	for _, c := range rep.Compare {
-		fmt.Fprintf(tw, "%s\t%.4g\t%.4g\t%.4g\t%.4g\t%.4g\t\n", c.Name, c.Tune.Mean, c.Tune.P99, c.Validate.Mean, c.Validate.P99, c.Validate.P99Slowdown)
+		fmt.Fprintf(tw, "%s\t%.4g\t%.4g\t%.4g\t%.4g\t%.4g\t%.4g\t%.2f%%\t\n", c.Name, c.Tune.Mean, c.Tune.P99Slowdown, c.Validate.Mean, c.Validate.P99, c.Validate.MeanSlowdown, c.Validate.P99Slowdown, 100*c.Validate.Missed)
 	}
 	tw.Flush()
 	verdict := "beats"
 	if rep.Improvement <= 0 {
 		verdict = "does NOT beat"
 	}
-	fmt.Fprintf(out, "\non the validation window the tuned configuration %s the best baseline (Hu et al.'s default, fair) by %.1f%% in mean response\n\n", verdict, 100*rep.Improvement)
+	t, f := rep.Compare[0].Validate, rep.Compare[3].Validate
+	fmt.Fprintf(out, "\non the validation window the tuned configuration %s the best baseline (Hu et al.'s default, fair) by %.1f%% in mean response, at p99 slowdown %.4g and mean slowdown %.4g (fair: %.4g and %.4g)\n\n",
+		verdict, 100*rep.Improvement, t.P99Slowdown, t.MeanSlowdown, f.P99Slowdown, f.MeanSlowdown)
 	tw = newTable(out, tabwriter.AlignRight)
-	fmt.Fprintln(tw, "robustness (validation window)\tload ×\tmean (s)\tp99 (s)\t")
+	fmt.Fprintln(tw, "robustness (validation window)\tload ×\tmean (s)\tp99 (s)\tp99 slowdown\t")
 	for _, rr := range rep.Robustness {
-		fmt.Fprintf(tw, "%s\t%.2g\t%.4g\t%.4g\t\n", rr.Name, rr.LoadFactor, rr.Score.Mean, rr.Score.P99)
+		fmt.Fprintf(tw, "%s\t%.2g\t%.4g\t%.4g\t%.4g\t\n", rr.Name, rr.LoadFactor, rr.Score.Mean, rr.Score.P99, rr.Score.P99Slowdown)
 	}
 	tw.Flush()
-	fmt.Fprintln(out, "\nsensitivity (tuning window, other parameters at the best point):")
+	fmt.Fprintln(out, "\nsensitivity (fold means, other parameters at the deployed point):")
 	for _, e := range r.VsAlpha0 {
 		fmt.Fprintf(out, "  alpha0 %-10.4g mean %.4g s\n", e.Params.Alpha0, e.Score.Mean)
 	}
@@ -130,11 +150,7 @@ func (res *RunResult) WriteText(w io.Writer, dir string, took time.Duration) {
 		}
 	}
 	tw.Flush()
-	if res.Improved {
-		fmt.Fprintf(w, "\nthe tuned configuration beats the current scheduler (%s) by %.1f%% in mean response\n", res.Current, 100*res.Improvement)
-	} else {
-		fmt.Fprintf(w, "\nthe tuned configuration does NOT beat the current scheduler (%s): %+.1f%% mean response\n", res.Current, -100*res.Improvement)
-	}
+	fmt.Fprintf(w, "\n%s\n", Verdict(res))
 	fmt.Fprintf(w, "wrote %s/{%s} in %.1f s\n", strings.TrimRight(dir, "/"), strings.Join(res.Files, ","), took.Seconds())
 }
 

@@ -2,70 +2,76 @@ package pipeline
 
 import (
 	"context"
+	"encoding/json"
 	"math"
 	"reflect"
 	"testing"
+
+	"github.com/schedplan/schedplan/cluster/sim"
 )
 
-// scoreEach adapts a per-candidate objective to a Scorer.
-func scoreEach(f func(LASMQParams) (Score, error)) Scorer {
-	return func(_ context.Context, cands []LASMQParams) ([]Score, error) {
-		out := make([]Score, len(cands))
-		for i, c := range cands {
-			var err error
-			if out[i], err = f(c); err != nil {
-				return nil, err
-			}
-		}
-		return out, nil
+// bowl is a synthetic scorer: LAS_MQ has its minimum at α0 = 7, k = 5,
+// p = 3, decay = 0.3 with PS inside a level; every other policy scores 2.
+func bowl(_ context.Context, spec string, _ *ScoreWindow, _ bool) (Score, []float64, error) {
+	p, err := sim.ParsePolicy(spec)
+	if err != nil {
+		return Score{}, nil, err
 	}
-}
-
-// bowl is a synthetic objective with its minimum at α0 = 7, k = 5, p = 3,
-// decay = 0.3.
-func bowl(c LASMQParams) (Score, error) {
+	c, ok := p.(*sim.LASMQ)
+	if !ok {
+		return Score{Mean: 2, P99: 20, P99Slowdown: 2, MeanSlowdown: 1}, nil, nil
+	}
 	sq := func(x float64) float64 { return x * x }
-	m := sq(math.Log(c.Alpha0/7)) + 0.1*sq(float64(c.K-5)) + sq(math.Log(c.P/3)) + sq(c.Decay-0.3)
-	return Score{Mean: 1 + m, P99: 10 + m, P99Slowdown: 2}, nil
+	d := 1.0
+	if c.K > 1 {
+		d = c.Weights[1]
+	}
+	m := sq(math.Log(c.Alpha0/7)) + 0.1*sq(float64(c.K-5)) + sq(math.Log(c.P/3)) + sq(d-0.3)
+	if c.Order != sim.OrderPS {
+		m += 0.5
+	}
+	return Score{Mean: 1 + m, P99: 10 + m, P99Slowdown: 2, MeanSlowdown: 1}, nil, nil
 }
 
-func TestTuneLASMQFindsBowlMinimum(t *testing.T) {
+func TestTuneCVFindsBowlMinimum(t *testing.T) {
 	sizes := make([]float64, 1000)
+	jobs := make([]sim.Job, 1000)
 	for i := range sizes {
 		sizes[i] = math.Exp(float64(i%100) / 10) // 1 .. e^9.9
+		jobs[i] = sim.Job{Arrival: float64(i) * 1e5, Size: sizes[i], Estimate: sizes[i]}
 	}
-	var results []*TuneResult
+	var results []*CVResult
 	for _, workers := range []int{1, 4} {
-		res, err := TuneLASMQ(context.Background(), TuneOptions{Budget: 300, Sizes: sizes, Workers: workers}, scoreEach(bowl))
+		res, err := TuneCV(context.Background(), jobs, 1, TuneOptions{Budget: 300, Workers: workers}, bowl)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(res.Evaluated) > 300 {
-			t.Errorf("spent %d > budget 300", len(res.Evaluated))
+		if n := countScored(res.Candidates); n > 300 {
+			t.Errorf("spent %d > budget 300", n)
 		}
 		results = append(results, res)
 	}
-	if !reflect.DeepEqual(results[0], results[1]) {
-		t.Error("result depends on the number of workers")
+	j0, err0 := json.Marshal(results[0])
+	j1, err1 := json.Marshal(results[1])
+	if err0 != nil || err1 != nil || string(j0) != string(j1) {
+		t.Errorf("result depends on the number of workers (or does not marshal: %v, %v)", err0, err1)
 	}
-	b := results[0].Best.Params
-	if math.Abs(math.Log(b.Alpha0/7)) > 0.3 || b.K < 4 || b.K > 6 || math.Abs(math.Log(b.P/3)) > 0.3 {
-		t.Errorf("best %v is far from the minimum (α0 7, k 5, p 3)", b)
+	r := results[0]
+	b := r.Candidates[r.Chosen].LASMQ
+	if b == nil {
+		t.Fatalf("chose %s", r.Candidates[r.Chosen].Policy)
 	}
-	if results[0].Best.Score.Mean > 1.1 {
-		t.Errorf("best score %v", results[0].Best.Score)
+	if math.Abs(math.Log(b.Alpha0/7)) > 0.3 || b.K < 4 || b.K > 6 || math.Abs(math.Log(b.P/3)) > 0.3 || b.Order != sim.OrderPS {
+		t.Errorf("best %v is far from the minimum (α0 7, k 5, p 3, ps)", b)
 	}
-	if len(results[0].VsAlpha0) != 9 || len(results[0].VsK) != 8 {
-		t.Errorf("sensitivity curves: %d and %d points", len(results[0].VsAlpha0), len(results[0].VsK))
+	if m := r.Candidates[r.Chosen].FoldMean.Mean; m > 1.1 {
+		t.Errorf("best mean %v", m)
 	}
-}
-
-func TestGridForFitsBudget(t *testing.T) {
-	for _, n := range []int{24, 50, 300, 1000, 5000} {
-		g := gridFor(n, 1, 100)
-		if len(g) > n || len(g) < n/5 {
-			t.Errorf("budget %d: grid of %d", n, len(g))
-		}
+	if len(r.VsAlpha0) != 9 || len(r.VsK) != 9 {
+		t.Errorf("sensitivity curves: %d and %d points", len(r.VsAlpha0), len(r.VsK))
+	}
+	if r.CI.Available {
+		t.Errorf("a scorer without per-job results gives no interval, got %v", r.CI)
 	}
 }
 
@@ -83,5 +89,31 @@ func TestLASMQParams(t *testing.T) {
 	g := FirstGuess([]float64{0, 1, 2, 3, 1000}, 6)
 	if g.Alpha0 < 1 || g.Alpha0 > 3 || g.K != 6 {
 		t.Errorf("first guess %v", g)
+	}
+	// Every order round-trips through the specification.
+	for _, o := range sim.LevelOrders {
+		c := LASMQParams{K: 3, Alpha0: 2, P: 4, Decay: 0.5, Order: o}
+		p, err := sim.ParsePolicy(c.Spec())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := p.(*sim.LASMQ); m.Order != o && !(m.Order == "" && o == sim.OrderFIFO) || m.K != 3 || m.Alpha0 != 2 || m.P != 4 || !reflect.DeepEqual(m.Weights, c.Weights()) {
+			t.Errorf("%s parsed as %+v", c.Spec(), m)
+		}
+		if got := canonicalLASMQ(c.Spec()); got != c.canonical().Spec() {
+			t.Errorf("canonical %q, want %q", got, c.canonical().Spec())
+		}
+		b := c.Config()
+		if b.Order != o && !(o == sim.OrderFIFO && b.Order == "") || b.Spec() == "" {
+			t.Errorf("bundle form %+v", b)
+		}
+		q, err := sim.ParsePolicy(b.Spec())
+		if err != nil || q.(*sim.LASMQ).Order != o && o != sim.OrderFIFO {
+			t.Errorf("bundle spec %q: %v", b.Spec(), err)
+		}
+	}
+	// One level: the threshold, step and weights do not act.
+	if a, b := (LASMQParams{K: 1, Alpha0: 5, P: 3, Decay: 0}).canonical(), (LASMQParams{K: 1, Alpha0: 7, P: 9, Decay: 1}).canonical(); a != b {
+		t.Errorf("one level: %v != %v", a, b)
 	}
 }

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"math"
+	"slices"
 
 	"github.com/schedplan/schedplan/cluster/sim"
 )
@@ -16,9 +17,8 @@ const FairSpec = "gps"
 type Comparison struct {
 	Name   string `json:"name"`
 	Policy string `json:"policy"` // specification for sim.ParsePolicy
-	// Tune is the score on the tuning window as the search computes it (in
-	// TuneOptions.Blocks blocks); Validate is on the validation window,
-	// simulated whole.
+	// Tune is the mean over the rolling-origin folds of the tuning window
+	// (see TuneCV); Validate is on the validation window, simulated whole.
 	Tune     Score `json:"tune"`
 	Validate Score `json:"validate"`
 }
@@ -33,9 +33,12 @@ type RobustRow struct {
 
 // TuneReport is what `schedplan tune` and the pipeline's tune stage produce.
 type TuneReport struct {
-	Split      Split        `json:"split"`
-	Capacity   float64      `json:"capacity"`
-	Result     *TuneResult  `json:"result"`
+	Split    Split       `json:"split"`
+	Capacity float64     `json:"capacity"`
+	Result   *TuneResult `json:"result"`
+	// Best is the LAS_MQ configuration the bundle deploys: the choice of
+	// the cross-validated search when it is a LAS_MQ configuration, else
+	// the best LAS_MQ one (see CVResult.Deployed).
 	Best       LASMQParams  `json:"best"`
 	Compare    []Comparison `json:"compare"`
 	Robustness []RobustRow  `json:"robustness"`
@@ -43,6 +46,9 @@ type TuneReport struct {
 	// window, the baselines being Hu et al.'s default and Fair; negative when
 	// the tuned configuration is worse.
 	Improvement float64 `json:"validation_improvement"`
+	// CV is the cross-validated search: folds, every candidate's fold
+	// scores, the Pareto front, the choice and why.
+	CV *CVResult `json:"cv"`
 }
 
 // LoadFactors are the offered-load changes every tuned configuration is
@@ -53,36 +59,48 @@ var LoadFactors = []float64{0.8, 1, 1.2}
 // trace-simulation setting (sim.DefaultLASMQ).
 const DefaultLASMQName = "las_mq default (Hu et al.)"
 
-// TuneLASMQWindows tunes LAS_MQ on the tuning window of jobs and validates
-// it on the rest: the best parameters, Hu et al.'s default, the first guess
-// and Fair on both windows, and the robustness rows at ±20% load. Every
-// simulation runs through the experiment runner.
+// TuneLASMQWindows tunes LAS_MQ on the tuning window of jobs by rolling-
+// origin cross-validation (TuneCV) and validates it on the rest: the
+// deployed configuration, Hu et al.'s default, the first guess and Fair —
+// then the choice (when it is not the deployed one), the current
+// scheduler, plain LAS and PS — on both windows (the tuning window's score
+// being the fold mean), and the robustness rows at ±20% load. Every
+// simulation runs on the fluid resolution.
 func TuneLASMQWindows(ctx context.Context, jobs []sim.Job, capacity float64, split Split, opt TuneOptions) (*TuneReport, error) {
 	tuneJobs, valJobs := split.Windows(jobs)
-	if opt.Blocks == 0 {
-		opt.Blocks = 4
-	}
 	if opt.Sizes == nil {
 		opt.Sizes = make([]float64, len(tuneJobs))
 		for i, j := range tuneJobs {
 			opt.Sizes[i] = j.Size
 		}
 	}
-	run := RunOptions{Workers: opt.Workers}
-	// The tuning window is scored as the search scores it (in blocks).
-	res, err := TuneLASMQ(ctx, opt, ScoreLASMQ(tuneJobs, capacity, opt.Blocks, run))
+	cv, err := TuneCV(ctx, tuneJobs, capacity, opt, SimulateWindows(nil, capacity))
 	if err != nil {
 		return nil, err
 	}
-	rep := &TuneReport{Split: split, Capacity: capacity, Result: res, Best: res.Best.Params}
+	res := cv.TuneResult(opt.Sizes)
+	rep := &TuneReport{Split: split, Capacity: capacity, Result: res, Best: res.Best.Params, CV: cv}
 	names := []string{"tuned las_mq", DefaultLASMQName, "first guess las_mq", "fair"}
 	specs := []string{res.Best.Params.Spec(), sim.DefaultLASMQ().Spec(), res.FirstGuess.Spec(), FairSpec}
+	cands := []int{cv.Deployed, -1, cv.FGIdx, -1}
+	if cv.Chosen != cv.Deployed {
+		c := &cv.Candidates[cv.Chosen]
+		names, specs, cands = append(names, "chosen: "+c.Label()), append(specs, c.Policy), append(cands, cv.Chosen)
+	}
+	for _, b := range []int{cv.CurrentIdx, cv.LASIdx, cv.PSIdx} {
+		if b < 0 || cv.Candidates[b].Policy == FairSpec {
+			continue
+		}
+		c := &cv.Candidates[b]
+		names, specs, cands = append(names, c.Label()), append(specs, c.Policy), append(cands, b)
+	}
+	deadlines, err := PSDeadlines(valJobs, capacity)
+	if err != nil {
+		return nil, err
+	}
 	// Robustness: the tuned configuration, the default and Fair at ±20% load.
 	robust := []int{0, 1, 3}
-	xs := []*Experiment{
-		{Jobs: tuneJobs, Capacity: capacity, Blocks: opt.Blocks, Policies: specs, Runs: 1},
-		{Jobs: valJobs, Capacity: capacity, Policies: specs, Runs: 1},
-	}
+	xs := []*Experiment{{Jobs: valJobs, Capacity: capacity, Deadlines: deadlines, Policies: specs, Runs: 1}}
 	var factors []float64
 	for _, f := range LoadFactors {
 		if f == 1 {
@@ -95,13 +113,16 @@ func TuneLASMQWindows(ctx context.Context, jobs []sim.Job, capacity float64, spl
 		xs = append(xs, x)
 		factors = append(factors, f)
 	}
-	out, err := RunExperiments(ctx, run, xs...)
+	out, err := RunExperiments(ctx, RunOptions{Workers: opt.Workers}, xs...)
 	if err != nil {
 		return nil, err
 	}
 	for c := range specs {
-		rep.Compare = append(rep.Compare, Comparison{Name: names[c], Policy: specs[c],
-			Tune: ScoreOf(out[0].Policies[c].Summaries[0]), Validate: ScoreOf(out[1].Policies[c].Summaries[0])})
+		cmp := Comparison{Name: names[c], Policy: specs[c], Validate: ScoreOf(out[0].Policies[c].Summaries[0])}
+		if i := cv.candidateOf(specs[c], cands[c]); i >= 0 {
+			cmp.Tune = cv.Candidates[i].FoldMean
+		}
+		rep.Compare = append(rep.Compare, cmp)
 	}
 	base := math.Min(rep.Compare[1].Validate.Mean, rep.Compare[3].Validate.Mean)
 	if base > 0 {
@@ -109,10 +130,81 @@ func TuneLASMQWindows(ctx context.Context, jobs []sim.Job, capacity float64, spl
 	}
 	for k, f := range factors {
 		for i, c := range robust {
-			rep.Robustness = append(rep.Robustness, RobustRow{Name: names[c], LoadFactor: f, Score: ScoreOf(out[2+k].Policies[i].Summaries[0])})
+			rep.Robustness = append(rep.Robustness, RobustRow{Name: names[c], LoadFactor: f, Score: ScoreOf(out[1+k].Policies[i].Summaries[0])})
 		}
 	}
 	return rep, nil
+}
+
+// candidateOf returns idx when it is a candidate, else the candidate with
+// the specification (or its canonical LAS_MQ form), else −1.
+func (r *CVResult) candidateOf(spec string, idx int) int {
+	if idx >= 0 {
+		return idx
+	}
+	for i := range r.Candidates {
+		if r.Candidates[i].Policy == spec || canonicalLASMQ(r.Candidates[i].Policy) == canonicalLASMQ(spec) && canonicalLASMQ(spec) != "" {
+			return i
+		}
+	}
+	return -1
+}
+
+// canonicalLASMQ returns the specification of a las_mq policy with its
+// inactive parameters fixed (see LASMQParams.canonical), "" for others.
+func canonicalLASMQ(spec string) string {
+	p, err := sim.ParsePolicy(spec)
+	if err != nil {
+		return ""
+	}
+	m, ok := p.(*sim.LASMQ)
+	if !ok {
+		return ""
+	}
+	w := m.Weights
+	if w == nil {
+		w = sim.DecayWeights(m.K, 1)
+	}
+	d := 1.0
+	if m.K > 1 {
+		d = w[1]
+	}
+	if !slices.Equal(w, sim.DecayWeights(m.K, d)) || m.Strict != (d == 0 && m.K > 1) {
+		return ""
+	}
+	return LASMQParams{K: m.K, Alpha0: m.Alpha0, P: m.P, Decay: d, Order: m.Order}.canonical().Spec()
+}
+
+// TuneResult summarises the search in the form of the single-window
+// tuner's result: the first guess, the deployed configuration and its
+// fold-mean score, every LAS_MQ candidate, the sensitivity curves and the
+// current scheduler's fold-mean score as the reference.
+func (r *CVResult) TuneResult(sizes []float64) *TuneResult {
+	res := &TuneResult{Objective: r.Objective, FirstGuess: FirstGuess(sizes, 6)}
+	if r.FGIdx >= 0 && r.Candidates[r.FGIdx].LASMQ != nil {
+		res.FirstGuess = *r.Candidates[r.FGIdx].LASMQ
+	}
+	ev := func(i int) Evaluation {
+		return Evaluation{Params: *r.Candidates[i].LASMQ, Score: r.Candidates[i].FoldMean}
+	}
+	if r.Candidates[r.Deployed].LASMQ != nil {
+		res.Best = ev(r.Deployed)
+	} else {
+		res.Best = Evaluation{Params: res.FirstGuess}
+	}
+	for i := range r.Candidates {
+		if r.Candidates[i].LASMQ != nil && r.Candidates[i].Origin != originSensitivity {
+			res.Evaluated = append(res.Evaluated, ev(i))
+		}
+	}
+	for _, i := range r.VsAlpha0 {
+		res.VsAlpha0 = append(res.VsAlpha0, ev(i))
+	}
+	for _, i := range r.VsK {
+		res.VsK = append(res.VsK, ev(i))
+	}
+	res.Reference = r.Candidates[r.CurrentIdx].FoldMean
+	return res
 }
 
 // ScaleSizes returns a copy of jobs with every size and estimate multiplied

@@ -33,8 +33,10 @@
 //     is the lowest, and the waiting groups form a stack (a new job arrives
 //     at level 0, below all); members are in a pairing heap by size, so
 //     merging groups is O(1) and completions O(log n) amortised.
-//   - LAS_MQ: k linked FIFO queues; only heads are served, so an event
-//     costs O(k).
+//   - LAS_MQ: k queues in the in-level order (FIFO linked lists; heaps
+//     by estimated remaining work or, for PS inside a level, by virtual
+//     finish tag); a bit set skips empty queues, so an event costs
+//     O(q + log n) for q non-empty queues.
 //   - PFSP: the slack vector of seed 002 changes non-uniformly on arrival
 //     (each job ahead of the new one gains its own remaining virtual work),
 //     so each event rescans the virtual PS: O(m) per event with m jobs in

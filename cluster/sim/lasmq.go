@@ -3,47 +3,116 @@ package sim
 import (
 	"fmt"
 	"math"
+	"math/bits"
+	"slices"
 )
+
+// LevelOrder is how LAS_MQ orders the jobs inside one queue (level).
+type LevelOrder string
+
+// In-level orders. The zero value is FIFO.
+const (
+	// OrderFIFO: the job that entered the queue first gets the queue's
+	// whole share (seed 000's starting point, §3.3).
+	OrderFIFO LevelOrder = "fifo"
+	// OrderPS: the queue's share is split among its jobs in proportion to
+	// their weights (GPS inside the level; PS when jobs carry no weights).
+	// k = 1 with PS is GPS, the fluid Fair Scheduler.
+	OrderPS LevelOrder = "ps"
+	// OrderRemaining: the job with the least estimated remaining work
+	// (Job.Estimate − attained service) gets the queue's whole share; ties
+	// go to the earlier arrival. It is the fluid form of seed 000 §3.3's
+	// order "by the number of containers that would be used by the
+	// remaining tasks": at the fluid level a job's remaining tasks are its
+	// remaining work, which the scheduler knows only as an estimate. The
+	// head keeps its place as it is served (its remaining work only
+	// shrinks), so the order changes only when a job enters the queue —
+	// the stability seed 000 asks of an in-level order. k = 1 with this
+	// order is SRPT.
+	OrderRemaining LevelOrder = "remaining"
+)
+
+// LevelOrders lists the in-level orders.
+var LevelOrders = []LevelOrder{OrderFIFO, OrderPS, OrderRemaining}
+
+// ParseLevelOrder reads an in-level order name ("" is FIFO).
+func ParseLevelOrder(s string) (LevelOrder, error) {
+	switch o := LevelOrder(s); o {
+	case "", OrderFIFO:
+		return OrderFIFO, nil
+	case OrderPS, OrderRemaining:
+		return o, nil
+	}
+	return "", fmt.Errorf("unknown in-level order %q (known: fifo, ps, remaining)", s)
+}
+
+// UsesEstimates reports whether the order reads size estimates.
+func (o LevelOrder) UsesEstimates() bool { return o == OrderRemaining }
+
+// uses says what this configuration reads: rate caps always, job weights
+// with PS inside a level, estimates with the remaining-work order.
+func (m *LASMQ) uses() Uses {
+	return Uses{Caps: true, Weights: m.Order == OrderPS, Estimates: m.Order.UsesEstimates()}
+}
 
 // LASMQ is the multi-level queue of seed 000 (LAS_MQ), fluid form. There are
 // K queues; a job is in queue i while its attained service is below α_i
 // (α_0 = Alpha0, α_{i+1} = P·α_i; the last queue has no bound). New jobs
 // enter queue 0; a job whose attained service reaches its queue's threshold
-// moves to the tail of the next queue. The capacity is split among the
-// non-empty queues in proportion to their weights (Strict: all of it to the
-// highest-priority non-empty queue, which is also what happens when every
-// non-empty queue has weight 0); within a queue, the job that entered it
-// first gets the queue's whole share (FIFO by entry into the queue).
+// moves to the next queue. The capacity is split among the non-empty queues
+// in proportion to their weights (Strict: all of it to the highest-priority
+// non-empty queue, which is also what happens when every non-empty queue has
+// weight 0); within a queue, Order decides (FIFO by entry into the queue,
+// the default; PS by job weight; or least estimated remaining work first).
 //
-// Only queue heads are served, so an event costs O(K): the queues are
-// linked lists and each head's attained service is advanced per event.
+// Without rate caps an event costs O(q + log n) for the q non-empty queues
+// (a bit set finds them; empty queues cost nothing, so fine-grained levels
+// — k in the hundreds — stay cheap): FIFO queues are linked lists whose
+// head is served; a remaining-work queue is a heap keyed by estimated
+// remaining work, whose root is served (its key only decreases, so it is
+// refreshed in place); a PS queue has a virtual time (service per unit of
+// weight) and a heap of virtual finish tags at the job's next threshold or
+// completion, as PS has.
 //
-// With rate caps, each queue's share is water-filled over its jobs in
-// order of entry (each takes up to its cap), and what the queues cannot use
-// is water-filled again over all queues in priority order, continuing where
-// each queue's fill stopped (work conservation, seed 000 Alg. 2 line 13). An
-// event then costs O(K + s) for the s jobs served at once.
+// With rate caps, each queue's share is water-filled over its jobs in the
+// queue's order (each takes up to its cap; PS: max-min fair by weight), and
+// what the queues cannot use is water-filled again over all queues in
+// priority order, continuing where each queue's fill stopped (work
+// conservation, seed 000 Alg. 2 line 13). For FIFO an event then costs
+// O(K + s) for the s jobs served at once; for the PS and remaining orders
+// each event sorts every queue's jobs, O(n log n) (rate caps are a
+// simulate/sweep feature; tuning's logs carry none).
 type LASMQ struct {
 	K       int
 	Alpha0  float64
 	P       float64
 	Weights []float64 // K weights, highest-priority queue first; nil: all 1
 	Strict  bool
+	Order   LevelOrder // in-level order; "" is FIFO
 
 	jobs   []Job
 	c      float64
 	now    float64
 	thr    []float64 // K−1 thresholds
 	w      []float64
-	att    []float64 // attained service
+	att    []float64 // attained service (PS queues: see attOf)
 	link   []int32   // next job in the same queue
 	head   []int32
 	tail   []int32
-	rate   []float64 // per-queue rate of its head
+	rate   []float64 // per-queue share of the capacity
+	ne     []uint64  // bit set of the non-empty queues
 	evQ    int       // queue whose head causes the next event
-	evTo   float64   // that head's attained service at the event
+	evTo   float64   // that head's attained service (PS: the queue's virtual time) at the event
 	nextT  float64
 	active int
+	order  LevelOrder
+
+	// Remaining-work and PS queues: one heap per queue.
+	hp []keyHeap
+	// PS queues: virtual time, Σ weights and each job's entry state, so
+	// that a job's attained service is attEnt + w·(v − vEnt).
+	v, sumW      []float64
+	attEnt, vEnt []float64
 
 	capped bool
 	srv    []int32   // served jobs (capped mode)
@@ -53,13 +122,16 @@ type LASMQ struct {
 	resJob []int32   // per queue: where its share ran out
 	resIdx []int32   // per queue: index in srv of that job, or −1
 	evJob  int32     // job whose completion or demotion is the next event
+	evDt   float64   // the time from now to that event, as planned
+	qOf    []int32   // capped PS/remaining: each job's queue
+	qBuf   []int32   // capped PS/remaining: one queue's jobs in order
 }
 
 func (*LASMQ) supportsCaps() {}
 
 func (m *LASMQ) Name() string { return "las_mq" }
 
-// MaxQueues bounds LAS_MQ's k (an event costs O(k)).
+// MaxQueues bounds LAS_MQ's k.
 const MaxQueues = 1000
 
 // Validate checks the parameters.
@@ -74,9 +146,17 @@ func (m *LASMQ) Validate() error {
 	case m.Weights != nil && len(m.Weights) != m.K:
 		return fmt.Errorf("las_mq: %d weights for %d queues", len(m.Weights), m.K)
 	}
+	if _, err := ParseLevelOrder(string(m.Order)); err != nil {
+		return fmt.Errorf("las_mq: %w", err)
+	}
 	for i, w := range m.Weights {
 		if !(w >= 0) || math.IsInf(w, 0) {
 			return fmt.Errorf("las_mq: weight %d = %v: need a finite non-negative weight", i+1, w)
+		}
+	}
+	for i, t := range m.Thresholds() {
+		if math.IsInf(t, 0) {
+			return fmt.Errorf("las_mq: threshold %d = alpha0·p^%d overflows (alpha0 %v, p %v, k %d)", i+1, i, m.Alpha0, m.P, m.K)
 		}
 	}
 	return nil
@@ -96,6 +176,7 @@ func (m *LASMQ) Thresholds() []float64 {
 func (m *LASMQ) Start(jobs []Job, c float64) {
 	n := len(jobs)
 	m.jobs, m.c, m.now, m.active = jobs, c, 0, 0
+	m.order, _ = ParseLevelOrder(string(m.Order))
 	m.thr = m.Thresholds()
 	m.w = append(m.w[:0], m.Weights...)
 	for len(m.w) < m.K {
@@ -111,10 +192,9 @@ func (m *LASMQ) Start(jobs []Job, c float64) {
 	for q := range m.head {
 		m.head[q], m.tail[q] = -1, -1
 	}
-	if cap(m.rate) < m.K {
-		m.rate = make([]float64, m.K)
-	}
-	m.rate = m.rate[:m.K]
+	m.rate = resizeF(m.rate, m.K)
+	m.ne = slices.Grow(m.ne[:0], (m.K+63)/64)[:(m.K+63)/64]
+	clear(m.ne)
 	m.capped = HasCaps(jobs)
 	m.srv, m.srate, m.sq = m.srv[:0], m.srate[:0], m.sq[:0]
 	if m.capped {
@@ -124,6 +204,22 @@ func (m *LASMQ) Start(jobs []Job, c float64) {
 		m.isSrv = m.isSrv[:n]
 		clear(m.isSrv)
 		m.resJob, m.resIdx = resize32(m.resJob, m.K), resize32(m.resIdx, m.K)
+		if m.order != OrderFIFO {
+			m.qOf = resize32(m.qOf, n)
+		}
+	} else if m.order != OrderFIFO {
+		if len(m.hp) < m.K {
+			m.hp = append(m.hp, make([]keyHeap, m.K-len(m.hp))...)
+		}
+		for q := 0; q < m.K; q++ {
+			m.hp[q].reset()
+		}
+		if m.order == OrderPS {
+			m.v, m.sumW = resizeF(m.v, m.K), resizeF(m.sumW, m.K)
+			clear(m.v)
+			clear(m.sumW)
+			m.attEnt, m.vEnt = resizeF(m.attEnt, n), resizeF(m.vEnt, n)
+		}
 	}
 	m.plan()
 }
@@ -135,6 +231,32 @@ func resize32(s []int32, n int) []int32 {
 	return s[:n]
 }
 
+// nextQueue returns the first non-empty queue ≥ q, or −1.
+func (m *LASMQ) nextQueue(q int) int {
+	if q >= m.K {
+		return -1
+	}
+	i := q >> 6
+	word := m.ne[i] &^ (1<<(uint(q)&63) - 1)
+	for {
+		if word != 0 {
+			return i<<6 | bits.TrailingZeros64(word)
+		}
+		if i++; i == len(m.ne) {
+			return -1
+		}
+		word = m.ne[i]
+	}
+}
+
+func (m *LASMQ) setNonEmpty(q int, on bool) {
+	if on {
+		m.ne[q>>6] |= 1 << (uint(q) & 63)
+	} else {
+		m.ne[q>>6] &^= 1 << (uint(q) & 63)
+	}
+}
+
 // queueOf returns the queue for attained service a.
 func (m *LASMQ) queueOf(a float64, from int) int {
 	q := from
@@ -144,70 +266,150 @@ func (m *LASMQ) queueOf(a float64, from int) int {
 	return q
 }
 
-func (m *LASMQ) enqueue(q, j int) {
-	m.link[j] = -1
-	if m.tail[q] < 0 {
-		m.head[q] = int32(j)
-	} else {
-		m.link[m.tail[q]] = int32(j)
+// target is the attained service at which job j leaves queue q: its size
+// or the queue's threshold, whichever comes first.
+func (m *LASMQ) target(j int, q int) float64 {
+	to := m.jobs[j].Size
+	if q < m.K-1 && m.thr[q] < to {
+		to = m.thr[q]
 	}
-	m.tail[q] = int32(j)
+	return to
 }
 
-func (m *LASMQ) dequeue(q int) {
-	h := m.head[q]
-	m.head[q] = m.link[h]
-	if m.head[q] < 0 {
-		m.tail[q] = -1
+// weight is job j's weight inside a PS level (≤ 0 counts as 1, as in GPS).
+func (m *LASMQ) weight(j int) float64 {
+	if w := m.jobs[j].Weight; w > 0 {
+		return w
 	}
+	return 1
+}
+
+// enqueue puts job j, whose attained service is a, into queue q.
+func (m *LASMQ) enqueue(q, j int, a float64) {
+	m.setNonEmpty(q, true)
+	if m.capped && m.order != OrderFIFO {
+		m.qOf[j] = int32(q)
+	}
+	switch {
+	case m.capped || m.order == OrderFIFO:
+		m.att[j] = a
+		m.link[j] = -1
+		if m.tail[q] < 0 {
+			m.head[q] = int32(j)
+		} else {
+			m.link[m.tail[q]] = int32(j)
+		}
+		m.tail[q] = int32(j)
+	case m.order == OrderRemaining:
+		m.att[j] = a
+		h := &m.hp[q]
+		if h.len() > 0 {
+			// The root may have been served since it was keyed: its key
+			// only went down, so refreshing it keeps the heap ordered.
+			r := int(h.e[0].j)
+			h.e[0].key = m.jobs[r].Estimate - m.att[r]
+		}
+		h.push(m.jobs[j].Estimate-a, j)
+	default: // PS
+		w := m.weight(j)
+		m.attEnt[j], m.vEnt[j] = a, m.v[q]
+		m.sumW[q] += w
+		m.hp[q].push(m.v[q]+(m.target(j, q)-a)/w, j)
+	}
+}
+
+// dequeue removes the head of queue q (FIFO lists and heaps).
+func (m *LASMQ) dequeue(q int) {
+	empty := false
+	switch {
+	case m.capped || m.order == OrderFIFO:
+		h := m.head[q]
+		m.head[q] = m.link[h]
+		if m.head[q] < 0 {
+			m.tail[q] = -1
+			empty = true
+		}
+	case m.order == OrderPS:
+		j := int(m.hp[q].pop().j)
+		m.sumW[q] -= m.weight(j)
+		if m.hp[q].len() == 0 {
+			m.v[q], m.sumW[q] = 0, 0 // restart the virtual time
+			empty = true
+		}
+	default:
+		m.hp[q].pop()
+		empty = m.hp[q].len() == 0
+	}
+	if empty {
+		m.setNonEmpty(q, false)
+	}
+}
+
+// headOf returns the job at the head of queue q (uncapped): the FIFO head,
+// the root of a remaining-work heap, or the PS job with the least tag.
+func (m *LASMQ) headOf(q int) int {
+	if m.order == OrderFIFO {
+		return int(m.head[q])
+	}
+	return int(m.hp[q].e[0].j)
 }
 
 func (m *LASMQ) Arrive(t float64, j int) {
-	m.att[j] = 0
-	m.enqueue(m.queueOf(0, 0), j)
+	m.enqueue(m.queueOf(0, 0), j, 0)
 	m.active++
 	m.plan()
+}
+
+// shares sets each queue's share of the capacity (into m.rate) and returns
+// the first non-empty queue (−1: none).
+func (m *LASMQ) shares() int {
+	first := m.nextQueue(0)
+	for q := first; q >= 0; q = m.nextQueue(q + 1) {
+		m.rate[q] = 0
+	}
+	if first < 0 {
+		return first
+	}
+	sum := 0.0
+	for q := first; q >= 0; q = m.nextQueue(q + 1) {
+		sum += m.w[q]
+	}
+	if m.Strict || !(sum > 0) {
+		m.rate[first] = m.c
+	} else {
+		for q := first; q >= 0; q = m.nextQueue(q + 1) {
+			m.rate[q] = m.c * m.w[q] / sum
+		}
+	}
+	return first
 }
 
 // plan sets the queue rates and finds the next event.
 func (m *LASMQ) plan() {
 	if m.capped {
-		m.planCapped()
+		if m.order == OrderFIFO {
+			m.planCapped()
+		} else {
+			m.planOrdered()
+		}
 		return
 	}
 	m.nextT, m.evQ = math.Inf(1), -1
-	sum, first := 0.0, -1
-	for q := 0; q < m.K; q++ {
-		m.rate[q] = 0
-		if m.head[q] >= 0 {
-			if first < 0 {
-				first = q
-			}
-			sum += m.w[q]
-		}
-	}
-	if first < 0 {
-		return
-	}
-	if m.Strict || !(sum > 0) {
-		m.rate[first] = m.c
-	} else {
-		for q := first; q < m.K; q++ {
-			if m.head[q] >= 0 {
-				m.rate[q] = m.c * m.w[q] / sum
-			}
-		}
-	}
-	for q := first; q < m.K; q++ {
-		h := m.head[q]
-		if h < 0 || m.rate[q] == 0 {
+	for q := m.shares(); q >= 0; q = m.nextQueue(q + 1) {
+		r := m.rate[q]
+		if r == 0 {
 			continue
 		}
-		to := m.jobs[h].Size
-		if q < m.K-1 && m.thr[q] < to {
-			to = m.thr[q]
+		var t, to float64
+		if m.order == OrderPS {
+			to = m.hp[q].e[0].key // virtual time of the next tag
+			t = m.now + (to-m.v[q])*m.sumW[q]/r
+		} else {
+			h := m.headOf(q)
+			to = m.target(h, q)
+			t = m.now + (to-m.att[h])/r
 		}
-		if t := m.now + (to-m.att[h])/m.rate[q]; t < m.nextT {
+		if t < m.nextT {
 			m.nextT, m.evQ, m.evTo = t, q, to
 		}
 	}
@@ -217,7 +419,11 @@ func (m *LASMQ) Next() float64 { return m.nextT }
 
 func (m *LASMQ) Advance(t float64, done func(int)) {
 	if m.capped {
-		m.advanceCapped(t, done)
+		if m.order == OrderFIFO {
+			m.advanceCapped(t, done)
+		} else {
+			m.advanceOrdered(t, done)
+		}
 		return
 	}
 	if m.evQ < 0 {
@@ -225,68 +431,75 @@ func (m *LASMQ) Advance(t float64, done func(int)) {
 		return
 	}
 	dt := t - m.now
-	for q := 0; q < m.K; q++ {
-		if h := m.head[q]; h >= 0 && m.rate[q] > 0 {
-			m.att[h] += dt * m.rate[q]
+	for q := m.nextQueue(0); q >= 0; q = m.nextQueue(q + 1) {
+		if r := m.rate[q]; r > 0 {
+			if m.order == OrderPS {
+				m.v[q] += dt * r / m.sumW[q]
+			} else {
+				m.att[m.headOf(q)] += dt * r
+			}
 		}
 	}
-	if t >= m.nextT {
-		h := m.head[m.evQ]
+	m.now = t
+	if t < m.nextT {
+		return // an arrival comes next; Arrive plans
+	}
+	// Snap the job that causes the event to its target.
+	if q := m.evQ; m.order == OrderPS {
+		m.v[q] = math.Max(m.v[q], m.evTo)
+	} else {
+		h := m.headOf(q)
 		m.att[h] = math.Max(m.att[h], m.evTo)
 	}
-	m.now = t
-	for changed := true; changed; {
-		changed = false
-		for q := 0; q < m.K; q++ {
-			h := m.head[q]
-			if h < 0 {
-				continue
-			}
-			size := m.jobs[h].Size
-			if size-m.att[h] <= Tol*size {
+	// Complete or demote every head that is at its target. A demoted job
+	// moves to a later queue, which this pass reaches afterwards.
+	for q := m.nextQueue(0); q >= 0; q = m.nextQueue(q + 1) {
+		if m.order == OrderPS {
+			m.settlePS(q, done)
+			continue
+		}
+		for m.isNonEmpty(q) {
+			h := m.headOf(q)
+			a, size := m.att[h], m.jobs[h].Size
+			if size-a <= Tol*size {
 				m.dequeue(q)
 				m.active--
-				done(int(h))
-				changed = true
-			} else if nq := m.queueOf(m.att[h], q); nq != q {
+				done(h)
+			} else if nq := m.queueOf(a, q); nq != q {
 				m.dequeue(q)
-				m.enqueue(nq, int(h))
-				changed = true
+				m.enqueue(nq, h, a)
+			} else {
+				break
 			}
 		}
 	}
 	m.plan()
 }
 
-// shares returns each queue's share of the capacity (into m.rate).
-func (m *LASMQ) shares() (first int) {
-	sum := 0.0
-	first = -1
-	for q := 0; q < m.K; q++ {
-		m.rate[q] = 0
-		if m.head[q] >= 0 {
-			if first < 0 {
-				first = q
-			}
-			sum += m.w[q]
+// settlePS completes or demotes the jobs of PS queue q whose tags the
+// virtual time has reached (as PS does, within Tol of the work the tag
+// stands for); a demoted job has attained exactly its queue's threshold.
+func (m *LASMQ) settlePS(q int, done func(int)) {
+	for m.hp[q].len() > 0 {
+		e := m.hp[q].min()
+		j := int(e.j)
+		to := m.target(j, q)
+		if e.key-m.v[q] > Tol*to/m.weight(j) {
+			return
+		}
+		m.dequeue(q)
+		if size := m.jobs[j].Size; size-to <= Tol*size {
+			m.active--
+			done(j)
+		} else {
+			m.enqueue(m.queueOf(to, q), j, to)
 		}
 	}
-	if first < 0 {
-		return first
-	}
-	if m.Strict || !(sum > 0) {
-		m.rate[first] = m.c
-	} else {
-		for q := first; q < m.K; q++ {
-			if m.head[q] >= 0 {
-				m.rate[q] = m.c * m.w[q] / sum
-			}
-		}
-	}
-	return first
 }
 
-// planCapped water-fills each queue's share in entry order, then the
+func (m *LASMQ) isNonEmpty(q int) bool { return m.ne[q>>6]&(1<<(uint(q)&63)) != 0 }
+
+// planCapped (FIFO) water-fills each queue's share in entry order, then the
 // leftover over all queues in priority order, and finds the next event.
 func (m *LASMQ) planCapped() {
 	for _, j := range m.srv {
@@ -297,12 +510,6 @@ func (m *LASMQ) planCapped() {
 	if m.shares() < 0 {
 		return
 	}
-	capOf := func(j int32) float64 {
-		if k := m.jobs[j].Cap; k > 0 {
-			return k
-		}
-		return math.Inf(1)
-	}
 	serve := func(j int32, q int, r float64) {
 		m.isSrv[j] = true
 		m.srv, m.srate, m.sq = append(m.srv, j), append(m.srate, r), append(m.sq, int32(q))
@@ -312,17 +519,20 @@ func (m *LASMQ) planCapped() {
 	// it got some capacity (else −1).
 	leftover := 0.0
 	for q := 0; q < m.K; q++ {
-		left := m.rate[q]
+		left := 0.0
+		if m.head[q] >= 0 {
+			left = m.rate[q]
+		}
 		m.resJob[q], m.resIdx[q] = -1, -1
 		for j := m.head[q]; j >= 0; j = m.link[j] {
 			if !(left > 0) {
 				m.resJob[q] = j
 				break
 			}
-			r := math.Min(capOf(j), left)
+			r := math.Min(m.capOf(j), left)
 			left -= r
 			serve(j, q, r)
-			if r < capOf(j) {
+			if r < m.capOf(j) {
 				m.resJob[q], m.resIdx[q] = j, int32(len(m.srv)-1)
 				break
 			}
@@ -333,34 +543,53 @@ func (m *LASMQ) planCapped() {
 	for q := 0; q < m.K && leftover > Tol*m.c; q++ {
 		for j := m.resJob[q]; j >= 0 && leftover > Tol*m.c; j = m.link[j] {
 			if k := m.resIdx[q]; k >= 0 && m.srv[k] == j {
-				add := math.Min(capOf(j)-m.srate[k], leftover)
+				add := math.Min(m.capOf(j)-m.srate[k], leftover)
 				m.srate[k] += add
 				leftover -= add
 				continue
 			}
-			r := math.Min(capOf(j), leftover)
+			r := math.Min(m.capOf(j), leftover)
 			leftover -= r
 			serve(j, q, r)
 		}
 	}
+	m.nextServed()
+}
+
+// capOf returns job j's rate cap (+Inf: none).
+func (m *LASMQ) capOf(j int32) float64 {
+	if k := m.jobs[j].Cap; k > 0 {
+		return k
+	}
+	return math.Inf(1)
+}
+
+// elapsed is the time the capped modes advance by to reach t: the planned
+// time to the next event when t is that event (so that the event does its
+// planned work however t rounds on an absolute clock), else t − now.
+func (m *LASMQ) elapsed(t float64) float64 {
+	if t >= m.nextT && m.evJob >= 0 {
+		return m.evDt
+	}
+	return t - m.now
+}
+
+// nextServed finds the next event among the served jobs (capped modes).
+func (m *LASMQ) nextServed() {
 	for i, j := range m.srv {
 		r := m.srate[i]
 		if !(r > 0) {
 			continue
 		}
-		q := int(m.sq[i])
-		to := m.jobs[j].Size
-		if q < m.K-1 && m.thr[q] < to {
-			to = m.thr[q]
-		}
-		if t := m.now + (to-m.att[j])/r; t < m.nextT {
-			m.nextT, m.evJob, m.evTo = t, j, to
+		to := m.target(int(j), int(m.sq[i]))
+		if dt := (to - m.att[j]) / r; m.now+dt < m.nextT {
+			m.nextT, m.evJob, m.evTo, m.evDt = m.now+dt, j, to, dt
 		}
 	}
 }
 
 func (m *LASMQ) advanceCapped(t float64, done func(int)) {
-	dt := t - m.now
+	dt := m.elapsed(t)
 	for i, j := range m.srv {
 		m.att[j] += dt * m.srate[i]
 	}
@@ -390,12 +619,15 @@ func (m *LASMQ) advanceCapped(t float64, done func(int)) {
 				if m.tail[q] == j {
 					m.tail[q] = prev
 				}
+				if m.head[q] < 0 {
+					m.setNonEmpty(q, false)
+				}
 				if fin {
 					m.isSrv[j] = false
 					m.active--
 					done(int(j))
 				} else {
-					m.enqueue(nq, int(j))
+					m.enqueue(nq, int(j), m.att[j])
 				}
 			} else {
 				prev = j
@@ -404,4 +636,175 @@ func (m *LASMQ) advanceCapped(t float64, done func(int)) {
 		}
 	}
 	m.planCapped()
+}
+
+// planOrdered is planCapped for the PS and remaining orders: every event
+// lists each queue's jobs in the queue's order, gives each queue its share
+// plus what higher-priority queues could not use (in priority order), and
+// water-fills that within the queue: in order (remaining), or max-min fair
+// by weight (PS).
+func (m *LASMQ) planOrdered() {
+	m.srv, m.srate, m.sq = m.srv[:0], m.srate[:0], m.sq[:0]
+	m.nextT, m.evJob = math.Inf(1), -1
+	first := m.shares()
+	if first < 0 {
+		return
+	}
+	// Pass 1: what each queue can use of its share; the rest is leftover.
+	leftover := 0.0
+	for q := first; q >= 0; q = m.nextQueue(q + 1) {
+		cp := 0.0
+		for j := m.head[q]; j >= 0; j = m.link[j] {
+			cp += m.capOf(j)
+		}
+		used := math.Min(m.rate[q], cp)
+		leftover += m.rate[q] - used
+		m.rate[q] = used
+	}
+	// Pass 2: the leftover, highest-priority queue first; then each queue's
+	// total is water-filled over its jobs.
+	for q := first; q >= 0; q = m.nextQueue(q + 1) {
+		jobs := m.orderedJobs(q)
+		cp := 0.0
+		for _, j := range jobs {
+			cp += m.capOf(j)
+		}
+		if leftover > Tol*m.c {
+			add := math.Min(leftover, cp-m.rate[q])
+			m.rate[q] += add
+			leftover -= add
+		}
+		if m.order == OrderPS {
+			m.fillFair(q, jobs, m.rate[q])
+		} else {
+			m.fillInOrder(q, jobs, m.rate[q])
+		}
+	}
+	m.nextServed()
+}
+
+// orderedJobs lists queue q's jobs in its order (capped mode).
+func (m *LASMQ) orderedJobs(q int) []int32 {
+	m.qBuf = m.qBuf[:0]
+	for j := m.head[q]; j >= 0; j = m.link[j] {
+		m.qBuf = append(m.qBuf, j)
+	}
+	if m.order == OrderRemaining {
+		slices.SortStableFunc(m.qBuf, func(a, b int32) int {
+			ka, kb := m.jobs[a].Estimate-m.att[a], m.jobs[b].Estimate-m.att[b]
+			switch {
+			case ka < kb:
+				return -1
+			case ka > kb:
+				return 1
+			}
+			return int(a - b)
+		})
+	}
+	return m.qBuf
+}
+
+func (m *LASMQ) serveAt(j int32, q int, r float64) {
+	if r > 0 {
+		m.srv, m.srate, m.sq = append(m.srv, j), append(m.srate, r), append(m.sq, int32(q))
+	}
+}
+
+// fillInOrder gives each job in turn up to its cap until total runs out.
+func (m *LASMQ) fillInOrder(q int, jobs []int32, total float64) {
+	for _, j := range jobs {
+		if !(total > 0) {
+			return
+		}
+		r := math.Min(m.capOf(j), total)
+		total -= r
+		m.serveAt(j, q, r)
+	}
+}
+
+// fillFair splits total max-min fairly by weight: job j gets min(cap_j,
+// w_j·θ) with θ such that the rates sum to total (or every job is capped).
+func (m *LASMQ) fillFair(q int, jobs []int32, total float64) {
+	slices.SortStableFunc(jobs, func(a, b int32) int {
+		ka, kb := m.capOf(a)/m.weight(int(a)), m.capOf(b)/m.weight(int(b))
+		switch {
+		case ka < kb:
+			return -1
+		case ka > kb:
+			return 1
+		}
+		return 0
+	})
+	sumW := 0.0
+	for _, j := range jobs {
+		sumW += m.weight(int(j))
+	}
+	for i, j := range jobs {
+		w := m.weight(int(j))
+		theta := total / sumW
+		if c := m.capOf(j); c < w*theta {
+			m.serveAt(j, q, c)
+			total -= c
+			sumW -= w
+			continue
+		}
+		for _, k := range jobs[i:] {
+			m.serveAt(k, q, m.weight(int(k))*theta)
+		}
+		return
+	}
+}
+
+// advanceOrdered moves the capped PS/remaining state to t and completes
+// or demotes the served jobs that reached their targets.
+func (m *LASMQ) advanceOrdered(t float64, done func(int)) {
+	dt := m.elapsed(t)
+	for i, j := range m.srv {
+		m.att[j] += dt * m.srate[i]
+	}
+	m.now = t
+	if t >= m.nextT && m.evJob >= 0 {
+		m.att[m.evJob] = math.Max(m.att[m.evJob], m.evTo)
+	}
+	for _, j := range m.srv {
+		q := int(m.qOf[j])
+		size := m.jobs[j].Size
+		fin := size-m.att[j] <= Tol*size
+		nq := q
+		if !fin {
+			nq = m.queueOf(m.att[j], q)
+		}
+		if !fin && nq == q {
+			continue
+		}
+		m.unlink(q, j)
+		if fin {
+			m.active--
+			done(int(j))
+		} else {
+			m.enqueue(nq, int(j), m.att[j])
+		}
+	}
+	// Zero-size jobs complete as soon as they are served; one that was not
+	// served (its queue had no share) waits like any other.
+	m.planOrdered()
+}
+
+// unlink removes job j from queue q's list (capped PS/remaining).
+func (m *LASMQ) unlink(q int, j int32) {
+	prev := int32(-1)
+	for x := m.head[q]; x >= 0 && x != j; x = m.link[x] {
+		prev = x
+	}
+	if prev < 0 {
+		m.head[q] = m.link[j]
+	} else {
+		m.link[prev] = m.link[j]
+	}
+	if m.tail[q] == j {
+		m.tail[q] = prev
+	}
+	if m.head[q] < 0 {
+		m.setNonEmpty(q, false)
+	}
 }

@@ -82,7 +82,7 @@ func randomJobs(rng *rand.Rand, n int, c, sigma float64) []Job {
 	return jobs
 }
 
-var allSpecs = []string{"fifo", "ps", "gps", "srpt", "srpt+ps", "fsp+fifo", "fsp+ps", "las", "las_mq:k=4,alpha0=1,p=5", "las_mq:k=3,alpha0=0.5,p=10,strict=true", "las_mq:k=3,alpha0=2,p=3,weights=4/2/1", "las_mq:k=80,alpha0=0.001,p=1.3", "pfsp"}
+var allSpecs = []string{"fifo", "ps", "gps", "srpt", "srpt+ps", "fsp+fifo", "fsp+ps", "las", "las_mq:k=4,alpha0=1,p=5", "las_mq:k=3,alpha0=0.5,p=10,strict=true", "las_mq:k=3,alpha0=2,p=3,weights=4/2/1", "las_mq:k=80,alpha0=0.001,p=1.3", "las_mq:k=12,alpha0=0.01,p=3,strict=true,order=ps", "las_mq:k=4,alpha0=1,p=5,order=remaining", "pfsp"}
 
 func TestInvariantsRandom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))

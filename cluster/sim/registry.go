@@ -75,11 +75,11 @@ var registry = map[string]policyDef{
 	"fsp+ps":   simple("fsp+ps", "fair sojourn protocol; late jobs first, sharing equally", estimates, func() Policy { return &FSP{LatePS: true} }),
 	"las":      simple("las", "least attained service", Uses{}, func() Policy { return &LAS{} }),
 	"las_mq": {PolicyInfo{Name: "las_mq", Uses: capsOnly, Params: lasmqParams,
-		Doc: "multi-level queue of Hu et al. (IEEE TCC 2019): k, alpha0, p, weights=w1/w2/..., decay, strict; default k=10, alpha0=1, p=10"}, makeLASMQ},
+		Doc: "multi-level queue of Hu et al. (IEEE TCC 2019): k, alpha0, p, weights=w1/w2/..., decay, strict, order=fifo|ps|remaining (in-level order); default k=10, alpha0=1, p=10, fifo"}, makeLASMQ},
 	"pfsp": simple("pfsp", "parallel PFSP of Li et al. (TrustCom 2013) without the fair phase", estimates, func() Policy { return &PFSP{} }),
 }
 
-var lasmqParams = []string{"k", "alpha0", "p", "weights", "decay", "strict"}
+var lasmqParams = []string{"k", "alpha0", "p", "weights", "decay", "strict", "order"}
 
 func simple(name, doc string, uses Uses, f func() Policy) policyDef {
 	return policyDef{PolicyInfo{Name: name, Doc: doc, Uses: uses}, func(p map[string]string) (Policy, error) {
@@ -118,6 +118,8 @@ func makeLASMQ(p map[string]string) (Policy, error) {
 			}
 		case "strict":
 			m.Strict, err = strconv.ParseBool(v)
+		case "order":
+			m.Order, err = ParseLevelOrder(v)
 		case "weights":
 			for _, s := range strings.Split(v, "/") {
 				var w float64
@@ -167,6 +169,9 @@ func (m *LASMQ) Spec() string {
 	}
 	if m.Strict && !(isDecay && d == 0) {
 		b.WriteString(",strict=true")
+	}
+	if m.Order != "" && m.Order != OrderFIFO {
+		b.WriteString(",order=" + string(m.Order))
 	}
 	return b.String()
 }
@@ -222,16 +227,22 @@ func PolicyDoc(name string) string { return registry[name].info.Doc }
 
 // LookupPolicy checks a policy specification (as ParsePolicy does) and
 // returns what the registry says of the policy: its description, its
-// parameters and what it uses.
+// parameters and what it uses (for LAS_MQ, what this configuration uses:
+// its in-level order may read weights or estimates).
 func LookupPolicy(spec string) (PolicyInfo, error) {
 	name, _, err := parseSpec(spec)
 	if err != nil {
 		return PolicyInfo{}, err
 	}
-	if _, err := ParsePolicy(spec); err != nil {
+	p, err := ParsePolicy(spec)
+	if err != nil {
 		return PolicyInfo{}, err
 	}
-	return registry[name].info, nil
+	info := registry[name].info
+	if u, ok := p.(interface{ uses() Uses }); ok {
+		info.Uses = u.uses() // what this configuration uses
+	}
+	return info, nil
 }
 
 // ParsePolicy builds a fresh policy from a specification "name" or

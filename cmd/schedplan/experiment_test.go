@@ -99,7 +99,7 @@ func TestSimulateAndRunValidationAgree(t *testing.T) {
 // policy that uses size estimates, as the registry declares them.
 func TestRunSigmaRowsForEveryEstimatePolicy(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "out")
-	if out, err := runCmd(t, []string{"run"}, "--trace", "embedded:fb2009-50", "--out", dir, "--k", "2", "--budget", "20", "--blocks", "2",
+	if out, err := runCmd(t, []string{"run"}, "--trace", "embedded:fb2009-50", "--out", dir, "--k", "2", "--budget", "20", "--folds", "2",
 		"--runs", "2", "--baselines", "srpt+ps,srpt,fsp", "--sigmas", "0,0.5", "--load-factors", "1"); err != nil {
 		t.Fatal(err, out)
 	}
@@ -163,9 +163,12 @@ func TestRunRefusesBadFlagsBeforeWriting(t *testing.T) {
 		{[]string{"--dn", "-1"}, "--dn -1"},
 		{[]string{"--container-mb", "0"}, "--container-mb 0"},
 		{[]string{"--container-mb", "-5"}, "--container-mb -5"},
-		{[]string{"--blocks", "0"}, "--blocks 0"},
-		{[]string{"--blocks", "-1"}, "--blocks -1"},
-		{[]string{"--blocks", "1000000"}, "--blocks 1000000"},
+		{[]string{"--folds", "0"}, "--folds 0"},
+		{[]string{"--folds", "-1"}, "--folds -1"},
+		{[]string{"--folds", "1000000"}, "--folds 1000000"},
+		{[]string{"--constraint", "p99<=fast"}, "--constraint p99<=fast"},
+		{[]string{"--constraint", "speed<=current"}, `unknown metric "speed"`},
+		{[]string{"--objective", "slowest"}, "--objective slowest"},
 		{[]string{"--capacity", "NaN"}, "--capacity NaN"},
 		{[]string{"--capacity", "-3"}, "--capacity -3"},
 		{[]string{"--what-if", "R2=+1e300"}, "--what-if R2=+1e300"},

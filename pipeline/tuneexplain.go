@@ -1,0 +1,303 @@
+package pipeline
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/schedplan/schedplan/cluster/sim"
+	"github.com/schedplan/schedplan/estimate"
+
+	"gonum.org/v1/gonum/stat"
+)
+
+// Block bootstrap of the chosen configuration's improvement.
+const (
+	bootBlocks = 20  // contiguous blocks per fold
+	bootLevel  = 0.9 // a 90% interval
+)
+
+// bootJobs are one policy's per-job outcomes on one fold, in submit order.
+type bootJobs struct {
+	resp, slow, w []float64
+	missed        []bool
+}
+
+// bootstrap returns a block-bootstrap interval of the chosen candidate's
+// mean fold improvement over the current scheduler: each scored fold's
+// jobs, in submit order, are cut into bootBlocks contiguous blocks (blocks
+// keep the dependence between neighbouring jobs, which share busy
+// periods); a replicate resamples each fold's blocks with replacement and
+// recomputes the mean fold improvement in the objective; the interval is
+// the replicates' 5th to 95th percentile. Both policies are simulated on
+// the folds as scored (under the σ that is the chosen candidate's worst
+// when it uses estimates).
+func (t *tuneCV) bootstrap(c float64, chosen int) (Interval, error) {
+	iv := Interval{Level: bootLevel, Metric: objectiveLabel(t.opt.Objective)}
+	if chosen == t.cur {
+		iv.Available = true // the current scheduler against itself: 0
+		return iv, nil
+	}
+	worstSigma := func(i int) int {
+		cs := &t.res[i]
+		w, best := 0, math.Inf(1)
+		for s, row := range cs.BySigma {
+			v := 0.0
+			for _, ch := range t.scored {
+				v += t.opt.Objective.Improvement(row[ch], t.res[t.cur].Chunks[ch])
+			}
+			if v < best {
+				w, best = s, v
+			}
+		}
+		return w
+	}
+	var folds [][2]bootJobs
+	for _, ch := range t.scored {
+		var pair [2]bootJobs
+		for k, i := range []int{chosen, t.cur} {
+			w := t.wins[ch][worstSigma(i)]
+			_, resp, err := t.score(t.ctx, t.res[i].Policy, w, true)
+			if err != nil {
+				return iv, err
+			}
+			if resp == nil {
+				return iv, nil // the scorer keeps no per-job results
+			}
+			if pair[k], err = bootOutcomes(w, resp, c); err != nil {
+				return iv, err
+			}
+		}
+		folds = append(folds, pair)
+	}
+	reps := 1000
+	if t.opt.Objective != MinMean && t.opt.Objective != MinSlowdown && t.opt.Objective != MinMissed {
+		reps = 300 // quantiles: each replicate sorts
+	}
+	rng := estimate.RunRand(t.opt.Seed, 1<<20)
+	vals := make([]float64, reps)
+	var a, b bootJobs
+	for r := range vals {
+		sum := 0.0
+		for _, f := range folds {
+			n := len(f[0].resp)
+			nb := min(bootBlocks, n)
+			a, b = a.reset(), b.reset()
+			for k := 0; k < nb; k++ {
+				blk := rng.IntN(nb)
+				lo, hi := blk*n/nb, (blk+1)*n/nb
+				a = a.appendRange(&f[0], lo, hi)
+				b = b.appendRange(&f[1], lo, hi)
+			}
+			sum += t.opt.Objective.Improvement(a.score(t.opt.Objective), b.score(t.opt.Objective))
+		}
+		vals[r] = sum / float64(len(folds))
+	}
+	slices.Sort(vals)
+	iv.Lo = stat.Quantile((1-bootLevel)/2, stat.LinInterp, vals, nil)
+	iv.Hi = stat.Quantile(1-(1-bootLevel)/2, stat.LinInterp, vals, nil)
+	iv.Replicates, iv.Available = reps, true
+	return iv, nil
+}
+
+// bootOutcomes turns a window's per-job responses into slowdowns and
+// deadline misses (with sim.Metrics, the one definition of both).
+func bootOutcomes(w *ScoreWindow, resp []float64, c float64) (bootJobs, error) {
+	var out bootJobs
+	var m sim.Metrics
+	k := 0
+	for _, bl := range w.Blocks() {
+		n := len(bl.Jobs)
+		if k+n > len(resp) {
+			return out, fmt.Errorf("scorer returned %d responses for a window of more jobs", len(resp))
+		}
+		r := &sim.Result{Completion: make([]float64, n), Response: resp[k : k+n]}
+		for i, j := range bl.Jobs {
+			r.Completion[i] = j.Arrival + resp[k+i]
+		}
+		m.ComputeRun(bl.Jobs, r, c, bl.Deadlines)
+		for i := range bl.Jobs {
+			out.resp = append(out.resp, resp[k+i])
+			out.slow = append(out.slow, m.Slowdown[i])
+			out.missed = append(out.missed, m.Missed != nil && m.Missed[i])
+			out.w = append(out.w, bl.Weight)
+		}
+		k += n
+	}
+	return out, nil
+}
+
+func (b bootJobs) reset() bootJobs {
+	return bootJobs{b.resp[:0], b.slow[:0], b.w[:0], b.missed[:0]}
+}
+
+func (b bootJobs) appendRange(f *bootJobs, lo, hi int) bootJobs {
+	b.resp = append(b.resp, f.resp[lo:hi]...)
+	b.slow = append(b.slow, f.slow[lo:hi]...)
+	b.w = append(b.w, f.w[lo:hi]...)
+	b.missed = append(b.missed, f.missed[lo:hi]...)
+	return b
+}
+
+// score computes the metrics the objective reads (the others stay 0).
+func (b bootJobs) score(o Objective) Score {
+	var s Score
+	sw, sr, ssd, swd, sm := 0.0, 0.0, 0.0, 0.0, 0.0
+	for i, w := range b.w {
+		sw += w
+		sr += w * b.resp[i]
+		if !math.IsNaN(b.slow[i]) {
+			ssd += w * b.slow[i]
+			swd += w
+		}
+		if b.missed[i] {
+			sm += w
+		}
+	}
+	if sw > 0 {
+		s.Mean, s.Missed = sr/sw, sm/sw
+	}
+	if swd > 0 {
+		s.MeanSlowdown = ssd / swd
+	}
+	switch o {
+	case MinP99, MinMix:
+		x, w := slices.Clone(b.resp), slices.Clone(b.w)
+		_, s.P99 = weightedMeanP99(x, w)
+	case MinP99Slowdown:
+		var x, w []float64
+		for i, v := range b.slow {
+			if !math.IsNaN(v) {
+				x, w = append(x, v), append(w, b.w[i])
+			}
+		}
+		_, s.P99Slowdown = weightedMeanP99(x, w)
+	}
+	return s
+}
+
+// objectiveLabel names an objective's metric for sentences.
+func objectiveLabel(o Objective) string {
+	if o == MinMix {
+		return "mean and p99 response (mix)"
+	}
+	for _, m := range scoreMetrics {
+		if m.name == string(o) {
+			return strings.TrimSuffix(m.label, " (s)")
+		}
+	}
+	return string(o)
+}
+
+// pctS renders a fraction as signed percent.
+func pctS(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "–"
+	}
+	return fmt.Sprintf("%+.1f%%", 100*v)
+}
+
+// foldList renders fold scores: "+1.2%, −0.3%, …".
+func foldList(v []float64) string {
+	parts := make([]string, len(v))
+	for i, x := range v {
+		parts[i] = pctS(x)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// metricsLine renders a fold-mean score with units.
+func metricsLine(s Score) string {
+	return fmt.Sprintf("mean response %.4g s, p99 response %.4g s, mean slowdown %.4g, p99 slowdown %.4g, missed PS deadlines %.2f%%",
+		s.Mean, s.P99, s.MeanSlowdown, s.P99Slowdown, 100*s.Missed)
+}
+
+// wins counts the folds on which a's fold score beats b's.
+func wins(a, b *CandidateScore) int {
+	n := 0
+	for i := range a.Folds {
+		if i < len(b.Folds) && a.Folds[i] > b.Folds[i] {
+			n++
+		}
+	}
+	return n
+}
+
+// explain says, in sentences, how the choice was made and why it beats the
+// runner-up and the named baselines, with fold scores and its slowdown
+// cost.
+func explain(r *CVResult) []string {
+	c := r.Candidates
+	ch := &c[r.Chosen]
+	cur := &c[r.CurrentIdx]
+	nf := len(r.Scored)
+	var out []string
+	out = append(out, fmt.Sprintf("Rule: the feasible candidate with the best mean fold score — the improvement over the current scheduler (%s) in %s, averaged over %d rolling-origin folds (fold i is scored on the i-th chunk of the tuning window after the chunks before it) — up to one standard error, among those that meet %s on every fold. %d candidates were scored.",
+		r.Current, objectiveLabel(r.Objective), nf, r.Constraints, countScored(c)))
+	if r.NoFeasible {
+		out = append(out, "No candidate met the constraints: the current scheduler is kept.")
+	}
+	ci := ""
+	if r.CI.Available {
+		ci = fmt.Sprintf("; %.0f%% block-bootstrap interval %s to %s", 100*r.CI.Level, pctS(r.CI.Lo), pctS(r.CI.Hi))
+	}
+	out = append(out, fmt.Sprintf("Chosen: %s (%s). Mean fold score %s (folds: %s%s). Fold means: %s; the current scheduler: %s.",
+		ch.Label(), ch.Policy, pctS(ch.Improvement), foldList(ch.Folds), ci, metricsLine(ch.FoldMean), metricsLine(cur.FoldMean)))
+	out = append(out, fmt.Sprintf("Slowdown cost: p99 slowdown %.4g against %.4g for the current scheduler, mean slowdown %.4g against %.4g, %.2f%% of jobs later than under PS against %.2f%%.",
+		ch.FoldMean.P99Slowdown, cur.FoldMean.P99Slowdown, ch.FoldMean.MeanSlowdown, cur.FoldMean.MeanSlowdown, 100*ch.FoldMean.Missed, 100*cur.FoldMean.Missed))
+	if r.RunnerUp >= 0 {
+		ru := &c[r.RunnerUp]
+		out = append(out, fmt.Sprintf("Over the runner-up, %s: %s against %s mean fold score (folds: %s); the choice is ahead on %d of %d folds.",
+			ru.Label(), pctS(ch.Improvement), pctS(ru.Improvement), foldList(ru.Folds), wins(ch, ru), nf))
+	}
+	for _, b := range []int{r.LASIdx, r.PSIdx, r.FGIdx} {
+		if b < 0 || b == r.Chosen {
+			continue
+		}
+		x := &c[b]
+		s := fmt.Sprintf("Over %s: %s mean fold score (folds: %s), p99 slowdown %.4g, missed %.2f%%", x.Label(), pctS(x.Improvement), foldList(x.Folds), x.FoldMean.P99Slowdown, 100*x.FoldMean.Missed)
+		if !x.Feasible {
+			s += "; infeasible: " + strings.Join(x.Violations, "; ")
+		} else {
+			s += fmt.Sprintf("; the choice is ahead on %d of %d folds", wins(ch, x), nf)
+		}
+		out = append(out, s+".")
+	}
+	if r.Deployed != r.Chosen {
+		d := &c[r.Deployed]
+		out = append(out, fmt.Sprintf("%s is not a LAS_MQ configuration; the bundle carries the best LAS_MQ, %s, with mean fold score %s (%s).",
+			ch.Label(), d.Label(), pctS(d.Improvement), metricsLine(d.FoldMean)))
+	}
+	if ch.UsesEstimates {
+		ranks := make([]string, len(r.SigmaRanks))
+		for i, k := range r.SigmaRanks {
+			ranks[i] = fmt.Sprintf("%d under σ = %g", k, r.Sigmas[i])
+		}
+		out = append(out, "The choice orders jobs by estimated size; it was scored with its worst metrics over σ, and ranks "+strings.Join(ranks, ", ")+" among the feasible candidates.")
+	}
+	if r.Shortlist != nil {
+		out = append(out, fmt.Sprintf("Folds larger than %d jobs were scored on a sample of their busy periods; shortlist: %s. The winner's sampled mean response was %s from its whole-fold value, its mean fold score %.2f points.",
+			r.SampleJobs, r.Shortlist.Rule, pctS(r.Shortlist.Gap), 100*r.Shortlist.ImprovementGap))
+	} else {
+		out = append(out, "Every fold was simulated whole (no fold exceeded the sampling budget).")
+	}
+	if len(r.Procedure) > 0 {
+		var picks, best []float64
+		for _, p := range r.Procedure {
+			picks, best = append(picks, p.Improvement), append(best, p.Best)
+		}
+		out = append(out, fmt.Sprintf("Rolling-origin check of the rule: choosing from each fold's past only scores %s on the folds (best in hindsight %s).", foldList(picks), foldList(best)))
+	}
+	return out
+}
+
+func countScored(c []CandidateScore) int {
+	n := 0
+	for i := range c {
+		if c[i].Origin != originSensitivity {
+			n++
+		}
+	}
+	return n
+}
