@@ -1,0 +1,342 @@
+package pipeline
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"strings"
+
+	"github.com/schedplan/schedplan/cluster"
+	"github.com/schedplan/schedplan/cluster/sim"
+	"github.com/schedplan/schedplan/cluster/task"
+	"github.com/schedplan/schedplan/cluster/yarn"
+	"github.com/schedplan/schedplan/data"
+)
+
+// TaskLevel is the task-level resolution (package cluster/task): the jobs
+// as map and reduce stages of tasks on the machines of a cluster spec.
+// Experiment job i is Jobs[i]; an experiment over them uses
+// FluidJobs(Jobs) with capacity Cluster.Rate(), so sizes, estimates and the
+// fluid references (PS deadlines, bounds) are in container-seconds at
+// exec_rate 1. Policies are the task registry's ("fifo", "fair:pool=user",
+// "las_mq:k=…", and every policy registered there later) plus
+// "capacity:file=PATH" and "fair:file=PATH", which load a
+// capacity-scheduler.xml or fair-scheduler.xml (parsed and checked by
+// package cluster/yarn, Hadoop's load-time rules) and place every job as
+// that file's queue mappings or placement policy place its user.
+type TaskLevel struct {
+	Cluster *task.Cluster
+	Jobs    []task.Job
+	// ContainerMB converts a fair-scheduler.xml's memory amounts
+	// (minResources, maxResources) to containers (0: 1024).
+	ContainerMB int
+	// Options are the simulator's options (slow start).
+	Options task.Options
+}
+
+// TaskCluster turns a cluster spec into a task-level cluster: one machine
+// type per resource type, its slots as containers, and its node label the
+// name the emitted capacity-scheduler.xml gives it (YARNName).
+func TaskCluster(spec *cluster.Spec) (*task.Cluster, error) {
+	cl := &task.Cluster{}
+	for _, r := range spec.Resources {
+		cl.Types = append(cl.Types, task.MachineType{Name: r.Name, Count: r.Count, Containers: r.Slots, ExecRate: r.ExecRate, Label: YARNName(r.Name)})
+	}
+	if err := cl.Validate(); err != nil {
+		return nil, fmt.Errorf("cluster spec %s: %w", spec.Name, err)
+	}
+	return cl, nil
+}
+
+// TaskJobSkew is σ of the log-normal spread of synthesised task durations
+// within a stage (task.SynthOptions.Skew; CV ≈ 0.53).
+const TaskJobSkew = 0.5
+
+// TaskJobs builds the task-level jobs of rows lo..hi−1 of a job log: task
+// counts and task-seconds from the log when it has them, else the job's
+// size (sizes[i] in the units of capacity; converted to container-seconds
+// of the spec, whose rate is rate), synthesised with a seeded skew
+// (task.Synthesize). Arrivals are the log's submit times.
+func TaskJobs(j *data.Jobs, sizes []float64, capacity, rate float64, lo, hi int, seed uint64) ([]task.Job, error) {
+	if lo < 0 || hi > j.Len() || lo > hi || len(sizes) != j.Len() {
+		return nil, fmt.Errorf("%s: rows %d..%d of %d jobs (%d sizes)", j.Source, lo, hi, j.Len(), len(sizes))
+	}
+	if !(capacity > 0) || !(rate > 0) || math.IsInf(capacity, 0) || math.IsInf(rate, 0) {
+		return nil, fmt.Errorf("capacity %v and cluster rate %v must be finite positive numbers", capacity, rate)
+	}
+	shapes := make([]task.Shape, 0, hi-lo)
+	for i := lo; i < hi; i++ {
+		sh := task.Shape{ID: i, Arrival: j.Submit[i], User: j.UserAt(i), Weight: 1, Size: sizes[i] * rate / capacity}
+		if v, ok := j.MapTasks.At(i); ok && v > 0 {
+			sh.MapTasks = int(v)
+		}
+		if v, ok := j.ReduceTasks.At(i); ok && v > 0 {
+			sh.ReduceTasks = int(v)
+		}
+		if v, ok := j.MapTaskSeconds.At(i); ok && v > 0 && !math.IsInf(v, 0) {
+			sh.MapSeconds = v
+		}
+		if v, ok := j.ReduceTaskSeconds.At(i); ok && v > 0 && !math.IsInf(v, 0) {
+			sh.ReduceSeconds = v
+		}
+		shapes = append(shapes, sh)
+	}
+	jobs, err := task.Synthesize(shapes, task.SynthOptions{Skew: TaskJobSkew, Seed: seed})
+	if err != nil {
+		return nil, fmt.Errorf("%s: rows %d..%d: %w", j.Source, lo+1, hi, err)
+	}
+	return jobs, nil
+}
+
+// Name is "task".
+func (r *TaskLevel) Name() string { return "task" }
+
+// taskPolicy is a parsed specification: a constructor of fresh policy
+// instances and the queue every job lands in (nil: the jobs' own).
+type taskPolicy struct {
+	make  func() (task.Policy, error)
+	queue []string
+	uses  sim.Uses
+}
+
+// noEstimates lists the task-level policies that never read a job's
+// Estimate; any other (SRPT, FSP, and policies registered later) is run
+// once per error run.
+var noEstimates = map[string]bool{"fifo": true, "fair": true, "capacity": true, "las": true, "las_mq": true}
+
+// Policy checks a specification (loading its file, if any) and says what
+// it uses.
+func (r *TaskLevel) Policy(spec string) (sim.PolicyInfo, error) {
+	p, err := r.parse(spec)
+	if err != nil {
+		return sim.PolicyInfo{}, err
+	}
+	name, _, _ := task.ParseSpec(spec)
+	return sim.PolicyInfo{Name: name, Doc: task.PolicyDoc(name), Uses: p.uses}, nil
+}
+
+func (r *TaskLevel) parse(spec string) (*taskPolicy, error) {
+	name, params, err := task.ParseSpec(spec)
+	if err != nil {
+		return nil, err
+	}
+	tp := &taskPolicy{uses: sim.Uses{Estimates: !noEstimates[name]}}
+	file, hasFile := params["file"]
+	delete(params, "file")
+	switch {
+	case !hasFile:
+		if _, err := task.NewPolicy(name, params); err != nil {
+			return nil, err
+		}
+		tp.make = func() (task.Policy, error) { return task.NewPolicy(name, params) }
+		return tp, nil
+	case len(params) > 0:
+		return nil, fmt.Errorf("policy %s: file= takes no other parameters", name)
+	case name == "capacity":
+		root, queue, err := r.loadCapacity(file)
+		if err != nil {
+			return nil, err
+		}
+		tp.queue = queue
+		tp.make = func() (task.Policy, error) { return &task.Capacity{Root: root}, nil }
+		return tp, nil
+	case name == "fair":
+		root, queue, err := r.loadFair(file)
+		if err != nil {
+			return nil, err
+		}
+		tp.queue = queue
+		tp.make = func() (task.Policy, error) {
+			return &task.Fair{Root: root, Placement: task.PlaceByQueue}, nil
+		}
+		return tp, nil
+	}
+	return nil, fmt.Errorf("policy %s: file= is for capacity (capacity-scheduler.xml) and fair (fair-scheduler.xml)", name)
+}
+
+// loadCapacity parses and checks a capacity-scheduler.xml and returns its
+// queue tree and every job's leaf (the file's queue mappings applied to
+// the job's user, as an application that names no queue).
+func (r *TaskLevel) loadCapacity(path string) (task.CapacityQueue, []string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return task.CapacityQueue{}, nil, err
+	}
+	if err := CheckCapacitySchedulerXML(b); err != nil {
+		return task.CapacityQueue{}, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	cs, err := yarn.ParseCapacityScheduler(b)
+	if err != nil {
+		return task.CapacityQueue{}, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	queue := make([]string, len(r.Jobs))
+	for i := range r.Jobs {
+		q, err := cs.Place(r.Jobs[i].User, nil, "")
+		if err != nil {
+			return task.CapacityQueue{}, nil, fmt.Errorf("%s: job %d: %w", path, r.Jobs[i].ID+1, err)
+		}
+		queue[i] = q.Path
+	}
+	return capacityQueue(cs.Root), queue, nil
+}
+
+// capacityQueue converts a parsed Capacity Scheduler queue: capacities as
+// percentages of the parent's on every partition, from the absolute
+// capacities the parser computed (so weights and percentages read alike).
+func capacityQueue(q *yarn.CSQueue) task.CapacityQueue {
+	out := task.CapacityQueue{Name: q.Name, DefaultLabel: q.DefaultNodeLabelExpression, UserLimitFactor: q.UserLimitFactor}
+	if out.UserLimitFactor == 0 {
+		out.UserLimitFactor = 1e-9 // YARN's 0 admits no user; task's 0 means 1
+	}
+	rel := func(label string) (float64, float64) {
+		p := q.Partition(label)
+		if q.Parent == nil {
+			return 100, 100
+		}
+		pp := q.Parent.Partition(label)
+		c, m := 0.0, 0.0
+		if pp.AbsoluteCapacity > 0 {
+			c = 100 * p.AbsoluteCapacity / pp.AbsoluteCapacity
+		}
+		if pp.AbsoluteMaximumCapacity > 0 {
+			m = 100 * p.AbsoluteMaximumCapacity / pp.AbsoluteMaximumCapacity
+		}
+		return math.Min(c, 100), math.Max(math.Min(m, 100), 1e-9)
+	}
+	out.Capacity, out.MaxCapacity = rel(yarn.NoLabel)
+	for _, l := range q.Labels {
+		if l == yarn.NoLabel || !q.CanAccess(l) {
+			continue
+		}
+		if out.Labels == nil {
+			out.Labels = map[string]task.LabelCapacity{}
+		}
+		c, m := rel(l)
+		out.Labels[l] = task.LabelCapacity{Capacity: c, MaxCapacity: m}
+	}
+	for _, c := range q.Children {
+		out.Children = append(out.Children, capacityQueue(c))
+	}
+	return out
+}
+
+// loadFair parses and checks a fair-scheduler.xml and returns its queue
+// tree and every job's queue (the file's placement policy applied to the
+// job's user, as an application that names no queue).
+func (r *TaskLevel) loadFair(path string) (task.FairQueue, []string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return task.FairQueue{}, nil, err
+	}
+	if err := CheckFairSchedulerXML(b); err != nil {
+		return task.FairQueue{}, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	fs, err := yarn.ParseFairScheduler(b)
+	if err != nil {
+		return task.FairQueue{}, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	queue := make([]string, len(r.Jobs))
+	for i := range r.Jobs {
+		if queue[i], err = fs.Place(r.Jobs[i].User, nil, ""); err != nil {
+			return task.FairQueue{}, nil, fmt.Errorf("%s: job %d: %w", path, r.Jobs[i].ID+1, err)
+		}
+	}
+	mb := r.ContainerMB
+	if mb <= 0 {
+		mb = 1024
+	}
+	return fairQueue(fs, fs.Root, int64(mb)), queue, nil
+}
+
+// fairQueue converts a parsed Fair Scheduler queue; memory amounts become
+// containers of mb MB (minResources rounded up, maxResources down).
+func fairQueue(fs *yarn.FairScheduler, q *yarn.FSQueue, mb int64) task.FairQueue {
+	out := task.FairQueue{Name: q.Name, Weight: q.Weight}
+	pol := q.SchedulingPolicy
+	if pol == "" {
+		pol = fs.DefaultQueueSchedulingPolicy
+	}
+	out.FIFO = pol == "fifo"
+	if r := q.MinResources; r != nil && !r.Percent && r.MemoryMB > 0 {
+		out.MinShare = int(min((r.MemoryMB+mb-1)/mb, math.MaxInt32))
+	}
+	if r := q.MaxResources; r != nil && !r.Percent && r.MemoryMB < math.MaxInt64 {
+		out.MaxShare = int(max(1, min(r.MemoryMB/mb, math.MaxInt32)))
+	}
+	if q.MaxRunningApps >= 0 && q.MaxRunningApps < math.MaxInt32 {
+		out.MaxRunningApps = int(q.MaxRunningApps)
+	}
+	for _, c := range q.Children {
+		out.Children = append(out.Children, fairQueue(fs, c, mb))
+	}
+	return out
+}
+
+// NewSimulator returns a task-level simulator.
+func (r *TaskLevel) NewSimulator() Simulator { return &taskSimulator{r: r, parsed: map[string]*taskPolicy{}} }
+
+type taskSimulator struct {
+	r      *TaskLevel
+	s      task.Simulator
+	parsed map[string]*taskPolicy
+	jobs   []task.Job
+	res    sim.Result
+}
+
+// Simulate runs a fresh instance of the policy over the task jobs
+// first..first+len(jobs)−1 with the estimates of jobs; capacity must be the
+// cluster's rate.
+func (t *taskSimulator) Simulate(jobs []sim.Job, first int, capacity float64, spec string) (*sim.Result, error) {
+	if first < 0 || first+len(jobs) > len(t.r.Jobs) {
+		return nil, fmt.Errorf("task level: jobs %d..%d of %d", first, first+len(jobs), len(t.r.Jobs))
+	}
+	if rate := t.r.Cluster.Rate(); math.Abs(capacity-rate) > 1e-9*rate {
+		return nil, fmt.Errorf("task level: capacity %g is not the cluster's rate %g container-seconds/s", capacity, rate)
+	}
+	tp := t.parsed[spec]
+	if tp == nil {
+		var err error
+		if tp, err = t.r.parse(spec); err != nil {
+			return nil, err
+		}
+		t.parsed[spec] = tp
+	}
+	p, err := tp.make()
+	if err != nil {
+		return nil, err
+	}
+	t.jobs = append(t.jobs[:0], t.r.Jobs[first:first+len(jobs)]...)
+	for i := range t.jobs {
+		t.jobs[i].Estimate = jobs[i].Estimate
+		if tp.queue != nil {
+			t.jobs[i].Queue = tp.queue[first+i]
+		}
+	}
+	res, err := t.s.Run(t.jobs, t.r.Cluster, p, t.r.Options)
+	if err != nil {
+		return nil, err
+	}
+	t.res.Completion = res.Completion
+	t.res.Response = t.res.Response[:0]
+	for i, c := range res.Completion {
+		t.res.Response = append(t.res.Response, c-t.jobs[i].Arrival)
+	}
+	return &t.res, nil
+}
+
+// TaskExperiment is an experiment of the policies over the task-level
+// resolution's jobs, with their PS deadlines at the cluster's rate.
+func (r *TaskLevel) TaskExperiment(policies []string) (*Experiment, error) {
+	dl, err := task.PSDeadlines(r.Jobs, r.Cluster)
+	if err != nil {
+		return nil, err
+	}
+	return &Experiment{Jobs: task.FluidJobs(r.Jobs), Capacity: r.Cluster.Rate(), Deadlines: dl, Policies: policies, Runs: 1, Resolution: r}, nil
+}
+
+// IsTaskPolicy reports whether a specification names a task-level-only
+// policy (a YARN file, file=…).
+func IsTaskPolicy(spec string) bool {
+	_, params, err := task.ParseSpec(spec)
+	return err == nil && strings.TrimSpace(params["file"]) != ""
+}
