@@ -241,12 +241,12 @@ func (p *pipelineRun) stages() []stage {
 		{name: "emit", params: cfg.ContainerMB, deps: []string{"ingest", "classify", "capacity", "tune", "bounds"},
 			inputs: [][]byte{in.SpecKey}, state: &struct{}{}, run: p.emit},
 		{name: "validate", params: struct {
-			Current   string
-			Baselines []string
-			Sigmas    []float64
-			Runs      int
-			Loads     []float64
-			Seed      uint64
+			Current       string
+			Baselines     []string
+			Sigmas        []float64
+			Runs          int
+			Loads         []float64
+			Seed          uint64
 			TaskLevel     int
 			CurrentConfig string
 			ContainerMB   int

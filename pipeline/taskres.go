@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"strings"
 
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/cluster/sim"
@@ -52,21 +51,22 @@ func TaskCluster(spec *cluster.Spec) (*task.Cluster, error) {
 // within a stage (task.SynthOptions.Skew; CV ≈ 0.53).
 const TaskJobSkew = 0.5
 
-// TaskJobs builds the task-level jobs of rows lo..hi−1 of a job log: task
-// counts and task-seconds from the log when it has them, else the job's
-// size (sizes[i] in the units of capacity; converted to container-seconds
-// of the spec, whose rate is rate), synthesised with a seeded skew
-// (task.Synthesize). Arrivals are the log's submit times.
-func TaskJobs(j *data.Jobs, sizes []float64, capacity, rate float64, lo, hi int, seed uint64) ([]task.Job, error) {
-	if lo < 0 || hi > j.Len() || lo > hi || len(sizes) != j.Len() {
-		return nil, fmt.Errorf("%s: rows %d..%d of %d jobs (%d sizes)", j.Source, lo, hi, j.Len(), len(sizes))
+// TaskJobs builds the task-level jobs of a job log's rows lo, lo+1, … from
+// their fluid jobs fl (arrival, weight, and size in the units of capacity,
+// converted to container-seconds of a cluster of the given rate): task
+// counts and task-seconds from the log when it has them, else the size,
+// synthesised with a seeded skew (task.Synthesize, TaskJobSkew).
+func TaskJobs(j *data.Jobs, fl []sim.Job, lo int, capacity, rate float64, seed uint64) ([]task.Job, error) {
+	if lo < 0 || lo+len(fl) > j.Len() {
+		return nil, fmt.Errorf("%s: rows %d..%d of %d jobs", j.Source, lo+1, lo+len(fl), j.Len())
 	}
 	if !(capacity > 0) || !(rate > 0) || math.IsInf(capacity, 0) || math.IsInf(rate, 0) {
 		return nil, fmt.Errorf("capacity %v and cluster rate %v must be finite positive numbers", capacity, rate)
 	}
-	shapes := make([]task.Shape, 0, hi-lo)
-	for i := lo; i < hi; i++ {
-		sh := task.Shape{ID: i, Arrival: j.Submit[i], User: j.UserAt(i), Weight: 1, Size: sizes[i] * rate / capacity}
+	shapes := make([]task.Shape, len(fl))
+	for k, f := range fl {
+		i := lo + k
+		sh := task.Shape{ID: i, Arrival: f.Arrival, User: j.UserAt(i), Weight: f.Weight, Size: f.Size * rate / capacity}
 		if v, ok := j.MapTasks.At(i); ok && v > 0 {
 			sh.MapTasks = int(v)
 		}
@@ -79,13 +79,74 @@ func TaskJobs(j *data.Jobs, sizes []float64, capacity, rate float64, lo, hi int,
 		if v, ok := j.ReduceTaskSeconds.At(i); ok && v > 0 && !math.IsInf(v, 0) {
 			sh.ReduceSeconds = v
 		}
-		shapes = append(shapes, sh)
+		shapes[k] = sh
 	}
 	jobs, err := task.Synthesize(shapes, task.SynthOptions{Skew: TaskJobSkew, Seed: seed})
 	if err != nil {
-		return nil, fmt.Errorf("%s: rows %d..%d: %w", j.Source, lo+1, hi, err)
+		return nil, fmt.Errorf("%s: rows %d..%d: %w", j.Source, lo+1, lo+len(fl), err)
 	}
 	return jobs, nil
+}
+
+// TaskWindow is the task-level form of a window on a cluster spec: a
+// window whose jobs are the task jobs' fluid jobs in container-seconds at
+// the cluster's rate, and the resolution that simulates them (simulate
+// --level task).
+func (w *Window) TaskWindow(spec *cluster.Spec, seed uint64, containerMB int) (*Window, *TaskLevel, error) {
+	cl, err := TaskCluster(spec)
+	if err != nil {
+		return nil, nil, err
+	}
+	jobs, err := TaskJobs(w.Log, w.Jobs, w.First, w.Capacity, cl.Rate(), seed)
+	if err != nil {
+		return nil, nil, err
+	}
+	tw := *w
+	tw.Jobs, tw.Capacity = task.FluidJobs(jobs), cl.Rate()
+	tw.CapacityFrom = fmt.Sprintf("task level: %d machines, %d containers of cluster spec %s, total rate in container-seconds/s; sizes in container-seconds", cl.Nodes(), cl.Containers(), spec.Name)
+	tw.OfferedLoad = OfferedLoad(tw.Jobs, tw.Capacity)
+	return &tw, &TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: containerMB}, nil
+}
+
+// AtLevel returns the window and resolution simulate runs at: level
+// "fluid" (the window as it is, resolution nil: Fluid), "task" (TaskWindow
+// on the window's cluster spec), or "auto" (task when TaskLevelAuto).
+func (w *Window) AtLevel(level string, specs []string, seed uint64) (*Window, Resolution, error) {
+	switch level {
+	case "auto":
+		if !TaskLevelAuto(specs) {
+			return w, nil, nil
+		}
+	case "fluid":
+		return w, nil, nil
+	case "task":
+	default:
+		return nil, nil, paramErr("level", level, "use fluid, task or auto")
+	}
+	tw, r, err := w.TaskWindow(w.Spec, seed, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	return tw, r, nil
+}
+
+// TaskLevelAuto reports whether simulate's --level auto picks the task
+// level for these specifications: when one loads a YARN file (file=) or
+// names a policy only the task level has.
+func TaskLevelAuto(specs []string) bool {
+	for _, s := range specs {
+		name, params, err := task.ParseSpec(s)
+		if err != nil {
+			continue
+		}
+		if _, ok := params["file"]; ok {
+			return true
+		}
+		if _, notFluid := sim.LookupPolicy(name); notFluid != nil && task.PolicyDoc(name) != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // Name is "task".
@@ -273,7 +334,9 @@ func fairQueue(fs *yarn.FairScheduler, q *yarn.FSQueue, mb int64) task.FairQueue
 }
 
 // NewSimulator returns a task-level simulator.
-func (r *TaskLevel) NewSimulator() Simulator { return &taskSimulator{r: r, parsed: map[string]*taskPolicy{}} }
+func (r *TaskLevel) NewSimulator() Simulator {
+	return &taskSimulator{r: r, parsed: map[string]*taskPolicy{}}
+}
 
 type taskSimulator struct {
 	r      *TaskLevel
@@ -332,11 +395,4 @@ func (r *TaskLevel) TaskExperiment(policies []string) (*Experiment, error) {
 		return nil, err
 	}
 	return &Experiment{Jobs: task.FluidJobs(r.Jobs), Capacity: r.Cluster.Rate(), Deadlines: dl, Policies: policies, Runs: 1, Resolution: r}, nil
-}
-
-// IsTaskPolicy reports whether a specification names a task-level-only
-// policy (a YARN file, file=…).
-func IsTaskPolicy(spec string) bool {
-	_, params, err := task.ParseSpec(spec)
-	return err == nil && strings.TrimSpace(params["file"]) != ""
 }

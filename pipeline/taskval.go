@@ -76,7 +76,7 @@ func taskValidate(ctx context.Context, in *Inputs, tr *TuneReport, dir string, p
 		return nil, err
 	}
 	lo := in.Split.TuneJobs
-	jobs, err := TaskJobs(in.Jobs, in.Sizes, in.Capacity, cl.Rate(), lo, in.Jobs.Len(), in.Config.Seed)
+	jobs, err := TaskJobs(in.Jobs, in.SimJobs[lo:], lo, in.Capacity, cl.Rate(), in.Config.Seed)
 	if err != nil {
 		return nil, err
 	}
@@ -135,26 +135,6 @@ func taskValidate(ctx context.Context, in *Inputs, tr *TuneReport, dir string, p
 		tv.Improvement, tv.Improved = 1-tuned/cur, tuned < cur
 	}
 	return tv, nil
-}
-
-// SimulateTask runs one task-level experiment of policies over a whole job
-// log on a cluster spec (the simulate command's --level task).
-func SimulateTask(ctx context.Context, in *Inputs, policies []string, opt RunOptions) (*TaskLevel, *ExperimentResult, error) {
-	cl, err := TaskCluster(in.Spec)
-	if err != nil {
-		return nil, nil, err
-	}
-	jobs, err := TaskJobs(in.Jobs, in.Sizes, in.Capacity, cl.Rate(), 0, in.Jobs.Len(), in.Config.Seed)
-	if err != nil {
-		return nil, nil, err
-	}
-	res := &TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: in.Config.ContainerMB}
-	x, err := res.TaskExperiment(policies)
-	if err != nil {
-		return nil, nil, err
-	}
-	r, err := x.Run(ctx, opt)
-	return res, r, err
 }
 
 // taskLevelVersion changes when the task-level validation changes what it

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 
 	"github.com/schedplan/schedplan/cluster/sim"
+	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/pipeline"
@@ -62,6 +64,7 @@ func newSimulateCmd(a *app) *cobra.Command {
 		wf                    windowFlags
 		ef                    errorFlags
 		policies, bundle, out string
+		level                 string
 		asJSON, force         bool
 	)
 	cmd := &cobra.Command{
@@ -88,7 +91,7 @@ finish after their PS completion time (their protective deadline).`,
   schedplan simulate --trace jobs.parquet --cluster cluster.yaml --out results.parquet`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			specs, err := pipeline.ParsePolicies("policy", policies)
+			specs, err := pipeline.ParseAnyPolicies("policy", policies)
 			if err != nil {
 				return err
 			}
@@ -113,10 +116,15 @@ finish after their PS completion time (their protective deadline).`,
 			if err != nil {
 				return err
 			}
+			w, res, err := w.AtLevel(level, specs, ef.seed)
+			if err != nil {
+				return err
+			}
 			x, err := pipeline.SimulateExperiment(w, specs, m, ef.runs, ef.seed, out != "")
 			if err != nil {
 				return err
 			}
+			x.Resolution = res
 			if err := ef.checkCost("simulate", x.Cost()); err != nil {
 				return err
 			}
@@ -144,6 +152,7 @@ finish after their PS completion time (their protective deadline).`,
 	ef.register(cmd, true)
 	f := cmd.Flags()
 	f.StringVarP(&policies, "policy", "p", "fifo,ps,gps,srpt,fsp+ps,las,las_mq", "policies to simulate, comma-separated")
+	f.StringVar(&level, "level", "auto", "resolution: fluid, task (tasks on the --cluster machines; policies: "+strings.Join(task.PolicyNames(), ", ")+", capacity:file=XML, fair:file=XML), or auto (task when a policy loads a file= or exists only at task level)")
 	f.StringVar(&bundle, "config", "", "a schedplan.yaml bundle whose tuned LAS_MQ is simulated too")
 	f.BoolVar(&asJSON, "json", false, "print JSON instead of a table")
 	f.StringVarP(&out, "out", "o", "", "write per-job results (one row per job, policy and run) to a .parquet, .arrow or .csv file")
