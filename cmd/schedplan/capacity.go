@@ -17,8 +17,9 @@ func newCapacityCmd(a *app) *cobra.Command {
 		clusterPath, solverName, mpsPath, kFlag string
 		whatIfs                                 []string
 		target                                  float64
-		asJSON                                  bool
+		asJSON, simulate                        bool
 		seed                                    uint64
+		bundle, currentConfig                   string
 	)
 	cmd := &cobra.Command{
 		Use:   "capacity",
@@ -75,10 +76,21 @@ reaches λ ≥ the target.`,
 				}
 				rep.Classifications = append(rep.Classifications, a)
 			}
+			if simulate {
+				names, specs, err := pipeline.TaskConfigs(bundle, currentConfig)
+				if err != nil {
+					return err
+				}
+				lambdas := rep.Classifications[len(rep.Classifications)-1].WhatIfLambdas(len(whatIfs))
+				if rep.Simulated, err = pipeline.SimulateWhatIfs(cmd.Context(), s.jobs, s.sizes, s.src, s.opt, spec, whatIfs, lambdas, names, specs, seed); err != nil {
+					return err
+				}
+			}
 			out := cmd.OutOrStdout()
 			if asJSON {
 				return writeJSON(out, rep)
 			}
+			defer pipeline.WriteWhatIfSims(out, rep.Simulated)
 			fmt.Fprintf(out, "trace %s (%d jobs), cluster %s\n", pipeline.Printable(rep.Trace), rep.Jobs, rep.Cluster)
 			for _, a := range rep.Classifications {
 				fmt.Fprintln(out)
@@ -96,7 +108,10 @@ reaches λ ≥ the target.`,
 	f.BoolVar(&asJSON, "json", false, "print JSON instead of tables")
 	f.StringVar(&mpsPath, "mps", "", "write each LP (full textbook form) as MPS (needs CLP): FILE.primary.mps and FILE.secondary.mps")
 	f.StringVar(&kFlag, "k", "auto", "number of job classes: auto (best silhouette), users (one per user, COSHH's rule) or N")
-	f.Uint64Var(&seed, "seed", 0, "k-means seed")
+	f.Uint64Var(&seed, "seed", 0, "k-means seed (and task durations' seed with --simulate)")
+	f.BoolVar(&simulate, "simulate", false, "simulate the log at task level on the spec and each --what-if: mean and p99 response under the current (--current-config) and tuned (--config) configurations")
+	f.StringVar(&bundle, "config", "", "with --simulate: a schedplan.yaml whose tuned LAS_MQ is simulated (default: Hu et al.'s LAS_MQ)")
+	f.StringVar(&currentConfig, "current-config", "", "with --simulate: the cluster's fair-scheduler.xml or capacity-scheduler.xml (default: Fair, one pool per user)")
 	return cmd
 }
 
@@ -105,4 +120,5 @@ type capacityReport struct {
 	Cluster         string                       `json:"cluster"`
 	Jobs            int                          `json:"jobs"`
 	Classifications []*pipeline.CapacityAnalysis `json:"classifications"`
+	Simulated       []pipeline.WhatIfSim         `json:"simulated,omitempty"`
 }
