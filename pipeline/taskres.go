@@ -396,3 +396,22 @@ func (r *TaskLevel) TaskExperiment(policies []string) (*Experiment, error) {
 	}
 	return &Experiment{Jobs: task.FluidJobs(r.Jobs), Capacity: r.Cluster.Rate(), Deadlines: dl, Policies: policies, Runs: 1, Resolution: r}, nil
 }
+
+// PolicyHelp lists the policies of both resolutions, one a line, for the
+// CLI's help: the fluid registry's (package sim) and the task level's
+// (package cluster/task, every policy registered there), plus the YARN
+// files the task level loads.
+func PolicyHelp() string {
+	s := ""
+	for _, n := range sim.PolicyNames() {
+		info, _ := sim.LookupPolicy(n)
+		s += fmt.Sprintf("  %-9s %s (uses %s)\n", n, info.Doc, info.Uses)
+	}
+	s += "\nTask level (--level task; on the --cluster machines, sizes in container-seconds):\n"
+	for _, n := range task.PolicyNames() {
+		s += fmt.Sprintf("  %-9s %s\n", n, task.PolicyDoc(n))
+	}
+	s += "  capacity:file=PATH  a capacity-scheduler.xml (queues, node labels, user-limit-factor; jobs placed by its queue mappings)\n"
+	s += "  fair:file=PATH      a fair-scheduler.xml (weights, minResources in containers of 1024 MB, placement policy)\n"
+	return s
+}

@@ -140,3 +140,20 @@ func taskValidate(ctx context.Context, in *Inputs, tr *TuneReport, dir string, p
 // taskLevelVersion changes when the task-level validation changes what it
 // computes, so that older stamps of the validate stage are stale.
 const taskLevelVersion = 1
+
+// RequireImprovement is --require-improvement's check: at task level (the
+// tuned LAS_MQ against the user's own scheduler file) when taskLevel is set
+// and the run has a task-level view, else at the fluid level (the tuned
+// configuration against --current).
+func (res *RunResult) RequireImprovement(taskLevel bool) error {
+	if t := res.TaskValidation; taskLevel && t != nil {
+		if !t.Improved {
+			return fmt.Errorf("--require-improvement: at task level the tuned LAS_MQ does not beat the current scheduler (%s) on the validation window (%+.1f%%)", t.Current, -100*t.Improvement)
+		}
+		return nil
+	}
+	if !res.Improved {
+		return fmt.Errorf("--require-improvement: the tuned configuration (%s) does not beat the current scheduler (%s) on the validation window (%+.1f%%)", res.TunedSpec, res.Current, -100*res.Improvement)
+	}
+	return nil
+}

@@ -57,45 +57,20 @@ reaches λ ≥ the target.`,
 			if err != nil {
 				return fmt.Errorf("--cluster: %w", err)
 			}
-			if err := pipeline.CheckWhatIfs(whatIfs, spec); err != nil {
-				return err
-			}
 			s, err := tf.readSized()
 			if err != nil {
 				return err
 			}
-			primary, secondary, err := classify.COSHH(s.jobs, s.containerSeconds(spec), spec, classify.Options{K: k, Seed: seed})
+			rep, err := pipeline.AnalyseCapacity(cmd.Context(), pipeline.CapacityRequest{Jobs: s.jobs, Sizes: s.sizes, Source: s.src, SizeOpt: s.opt,
+				Spec: spec, K: k, Seed: seed, Options: pipeline.CapacityOptions{Solver: solver, WhatIfs: whatIfs, Target: target, MPS: mpsPath},
+				Simulate: simulate, Bundle: bundle, CurrentConfig: currentConfig})
 			if err != nil {
 				return err
 			}
-			rep := capacityReport{Trace: s.jobs.Source, Cluster: spec.Name, Jobs: s.jobs.Len()}
-			for _, res := range []*classify.Result{primary, secondary} {
-				a, err := pipeline.PlanCapacity(res, spec, pipeline.CapacityOptions{Solver: solver, WhatIfs: whatIfs, Target: target, MPS: mpsPath})
-				if err != nil {
-					return fmt.Errorf("%s classification: %w", res.Name, err)
-				}
-				rep.Classifications = append(rep.Classifications, a)
-			}
-			if simulate {
-				names, specs, err := pipeline.TaskConfigs(bundle, currentConfig)
-				if err != nil {
-					return err
-				}
-				lambdas := rep.Classifications[len(rep.Classifications)-1].WhatIfLambdas(len(whatIfs))
-				if rep.Simulated, err = pipeline.SimulateWhatIfs(cmd.Context(), s.jobs, s.sizes, s.src, s.opt, spec, whatIfs, lambdas, names, specs, seed); err != nil {
-					return err
-				}
-			}
-			out := cmd.OutOrStdout()
 			if asJSON {
-				return writeJSON(out, rep)
+				return writeJSON(cmd.OutOrStdout(), rep)
 			}
-			defer pipeline.WriteWhatIfSims(out, rep.Simulated)
-			fmt.Fprintf(out, "trace %s (%d jobs), cluster %s\n", pipeline.Printable(rep.Trace), rep.Jobs, rep.Cluster)
-			for _, a := range rep.Classifications {
-				fmt.Fprintln(out)
-				a.WriteText(out)
-			}
+			rep.WriteText(cmd.OutOrStdout())
 			return nil
 		},
 	}
@@ -113,12 +88,4 @@ reaches λ ≥ the target.`,
 	f.StringVar(&bundle, "config", "", "with --simulate: a schedplan.yaml whose tuned LAS_MQ is simulated (default: Hu et al.'s LAS_MQ)")
 	f.StringVar(&currentConfig, "current-config", "", "with --simulate: the cluster's fair-scheduler.xml or capacity-scheduler.xml (default: Fair, one pool per user)")
 	return cmd
-}
-
-type capacityReport struct {
-	Trace           string                       `json:"trace"`
-	Cluster         string                       `json:"cluster"`
-	Jobs            int                          `json:"jobs"`
-	Classifications []*pipeline.CapacityAnalysis `json:"classifications"`
-	Simulated       []pipeline.WhatIfSim         `json:"simulated,omitempty"`
 }

@@ -98,12 +98,10 @@ not write, or a file whose inputs changed, is not overwritten without --force.`,
 				return err
 			}
 			res.WriteText(cmd.OutOrStdout(), out, time.Since(t0))
-			if t := res.TaskValidation; require && cfg.CurrentConfig != "" && t != nil {
-				if !t.Improved {
-					return &exitError{code: 3, err: fmt.Errorf("--require-improvement: at task level the tuned LAS_MQ does not beat the current scheduler (%s) on the validation window (%+.1f%%)", t.Current, -100*t.Improvement)}
+			if require {
+				if err := res.RequireImprovement(cfg.CurrentConfig != ""); err != nil {
+					return &exitError{code: 3, err: err}
 				}
-			} else if require && !res.Improved {
-				return &exitError{code: 3, err: fmt.Errorf("--require-improvement: the tuned configuration (%s) does not beat the current scheduler (%s) on the validation window (%+.1f%%)", res.TunedSpec, res.Current, -100*res.Improvement)}
 			}
 			return nil
 		},

@@ -6,10 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"strings"
 
-	"github.com/schedplan/schedplan/cluster/sim"
-	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/pipeline"
@@ -80,7 +77,7 @@ with log-normal (--sigma) or uniform (--uniform) errors redrawn for each of
 --runs runs (run r draws from PCG(--seed, r), the same for every policy).
 
 Policies (--policy, comma-separated; parameters after a colon):
-` + policyHelp() + `
+` + pipeline.PolicyHelp() + `
 The table gives metrics averaged over the runs (responses in seconds) and
 the min, median and max of the per-run mean response. Slowdown is response /
 (size / C) over jobs of positive size; "missed" is the share of jobs that
@@ -152,21 +149,12 @@ finish after their PS completion time (their protective deadline).`,
 	ef.register(cmd, true)
 	f := cmd.Flags()
 	f.StringVarP(&policies, "policy", "p", "fifo,ps,gps,srpt,fsp+ps,las,las_mq", "policies to simulate, comma-separated")
-	f.StringVar(&level, "level", "auto", "resolution: fluid, task (tasks on the --cluster machines; policies: "+strings.Join(task.PolicyNames(), ", ")+", capacity:file=XML, fair:file=XML), or auto (task when a policy loads a file= or exists only at task level)")
+	f.StringVar(&level, "level", "auto", "resolution: fluid, task (tasks on the --cluster machines; see the policies above), or auto (task when a policy loads a file= or exists only at task level)")
 	f.StringVar(&bundle, "config", "", "a schedplan.yaml bundle whose tuned LAS_MQ is simulated too")
 	f.BoolVar(&asJSON, "json", false, "print JSON instead of a table")
 	f.StringVarP(&out, "out", "o", "", "write per-job results (one row per job, policy and run) to a .parquet, .arrow or .csv file")
 	f.BoolVar(&force, "force", false, "overwrite --out if it exists")
 	return cmd
-}
-
-func policyHelp() string {
-	s := ""
-	for _, n := range sim.PolicyNames() {
-		info, _ := sim.LookupPolicy(n)
-		s += fmt.Sprintf("  %-9s %s (uses %s)\n", n, info.Doc, info.Uses)
-	}
-	return s
 }
 
 func writeJSON(w io.Writer, v any) error {
