@@ -357,7 +357,7 @@ func (p *pipelineRun) validate(ctx context.Context) (map[string][]byte, error) {
 	}
 	// The emitted files, loaded back from the output directory and
 	// simulated at task level.
-	if v.Task, err = taskValidate(ctx, p.in, &p.tr, p.r.Dir, p.r.progress("validate (task level)")); err != nil {
+	if v.Task, err = taskValidate(ctx, p.in, &p.cs, &p.tr, p.r.Dir, p.r.progress("validate (task level)")); err != nil {
 		return nil, err
 	}
 	p.vs = *v

@@ -31,6 +31,13 @@ type TaskLevel struct {
 	ContainerMB int
 	// Options are the simulator's options (slow start).
 	Options task.Options
+	// Class, when set, is every job's class queue ("C3"): with a
+	// capacity-scheduler.xml the job's application names that class's
+	// first leaf ("C3_l0", else "C3"), as the emitted file asks of
+	// applications whose user spans classes; with a fair-scheduler.xml it
+	// is the queue named to the placement policy. Nil: applications name
+	// no queue.
+	Class []string
 }
 
 // TaskCluster turns a cluster spec into a task-level cluster: one machine
@@ -233,6 +240,14 @@ func (r *TaskLevel) loadCapacity(path string) (task.CapacityQueue, []string, err
 	queue := make([]string, len(r.Jobs))
 	for i := range r.Jobs {
 		q, err := cs.Place(r.Jobs[i].User, nil, "")
+		if c := r.class(i); c != "" {
+			for _, name := range []string{c + "_l0", c} {
+				if cq, cerr := cs.Place(r.Jobs[i].User, nil, name); cerr == nil {
+					q, err = cq, nil
+					break
+				}
+			}
+		}
 		if err != nil {
 			return task.CapacityQueue{}, nil, fmt.Errorf("%s: job %d: %w", path, r.Jobs[i].ID+1, err)
 		}
@@ -298,7 +313,7 @@ func (r *TaskLevel) loadFair(path string) (task.FairQueue, []string, error) {
 	}
 	queue := make([]string, len(r.Jobs))
 	for i := range r.Jobs {
-		if queue[i], err = fs.Place(r.Jobs[i].User, nil, ""); err != nil {
+		if queue[i], err = fs.Place(r.Jobs[i].User, nil, r.class(i)); err != nil {
 			return task.FairQueue{}, nil, fmt.Errorf("%s: job %d: %w", path, r.Jobs[i].ID+1, err)
 		}
 	}
@@ -331,6 +346,14 @@ func fairQueue(fs *yarn.FairScheduler, q *yarn.FSQueue, mb int64) task.FairQueue
 		out.Children = append(out.Children, fairQueue(fs, c, mb))
 	}
 	return out
+}
+
+// class returns job i's class queue ("" without one).
+func (r *TaskLevel) class(i int) string {
+	if i < len(r.Class) {
+		return r.Class[i]
+	}
+	return ""
 }
 
 // NewSimulator returns a task-level simulator.

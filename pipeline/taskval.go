@@ -70,7 +70,7 @@ func CurrentConfigSpec(path string) (string, error) {
 
 // taskValidate simulates the validation window at task level: dir holds
 // the emitted capacity-scheduler.xml and fair-scheduler.xml.
-func taskValidate(ctx context.Context, in *Inputs, tr *TuneReport, dir string, progress func(done, total int)) (*TaskValidation, error) {
+func taskValidate(ctx context.Context, in *Inputs, cs *classState, tr *TuneReport, dir string, progress func(done, total int)) (*TaskValidation, error) {
 	cl, err := TaskCluster(in.Spec)
 	if err != nil {
 		return nil, err
@@ -81,6 +81,15 @@ func taskValidate(ctx context.Context, in *Inputs, tr *TuneReport, dir string, p
 		return nil, err
 	}
 	res := &TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: in.Config.ContainerMB}
+	// The jobs of the classified row name their class's queue (the second
+	// capacity row); nothing else does.
+	named := *res
+	named.Class = make([]string, len(jobs))
+	for i := range jobs {
+		if k := cs.Secondary.classOf(lo + i); k >= 0 && int(k) < len(cs.Secondary.Result.Classes) {
+			named.Class[i] = ClassName(cs.Secondary.Result.Classes[k].ID)
+		}
+	}
 	// Thresholds tuned on sizes in the units of in.Capacity: one unit is
 	// rate / capacity container-seconds.
 	m := tr.Best.Policy()
@@ -95,7 +104,7 @@ func taskValidate(ctx context.Context, in *Inputs, tr *TuneReport, dir string, p
 	configs := []struct{ name, spec, shown string }{
 		{"fifo", "fifo", "fifo"},
 		{TaskCurrentName + " (" + current + ")", currentSpec, currentSpec},
-		{"emitted capacity-scheduler.xml", "capacity:file=" + filepath.Join(dir, "capacity-scheduler.xml"), "capacity:file=capacity-scheduler.xml"},
+		{"emitted capacity-scheduler.xml, no queue named", "capacity:file=" + filepath.Join(dir, "capacity-scheduler.xml"), "capacity:file=capacity-scheduler.xml"},
 		{"emitted fair-scheduler.xml", "fair:file=" + filepath.Join(dir, "fair-scheduler.xml"), "fair:file=fair-scheduler.xml"},
 		{TaskTunedName, m.Spec(), m.Spec()},
 	}
@@ -111,7 +120,11 @@ func taskValidate(ctx context.Context, in *Inputs, tr *TuneReport, dir string, p
 	if err != nil {
 		return nil, err
 	}
-	out, err := RunExperiments(ctx, RunOptions{Progress: progress}, x)
+	xn, err := named.TaskExperiment([]string{configs[2].spec})
+	if err != nil {
+		return nil, err
+	}
+	out, err := RunExperiments(ctx, RunOptions{Progress: progress}, x, xn)
 	if err != nil {
 		return nil, fmt.Errorf("task-level validation: %w", err)
 	}
@@ -131,6 +144,9 @@ func taskValidate(ctx context.Context, in *Inputs, tr *TuneReport, dir string, p
 			cur = row.Mean
 		}
 	}
+	row := ValidationRowOf("emitted capacity-scheduler.xml, jobs name their class queue", 0, out[1].Policies[0].Aggregate(), b)
+	row.Policy = configs[2].shown + " (queue <class>_l0)"
+	tv.Rows = append(tv.Rows[:3], append([]ValidationRow{row}, tv.Rows[3:]...)...)
 	if cur > 0 {
 		tv.Improvement, tv.Improved = 1-tuned/cur, tuned < cur
 	}
@@ -139,7 +155,7 @@ func taskValidate(ctx context.Context, in *Inputs, tr *TuneReport, dir string, p
 
 // taskLevelVersion changes when the task-level validation changes what it
 // computes, so that older stamps of the validate stage are stale.
-const taskLevelVersion = 1
+const taskLevelVersion = 2
 
 // RequireImprovement is --require-improvement's check: at task level (the
 // tuned LAS_MQ against the user's own scheduler file) when taskLevel is set

@@ -36,7 +36,7 @@ func TestRunTaskLevelValidation(t *testing.T) {
 		t.Fatal(err)
 	}
 	tv := sum.TaskValidation
-	if tv == nil || len(tv.Rows) != 5 {
+	if tv == nil || len(tv.Rows) != 6 {
 		t.Fatalf("summary.json: task_validation = %+v", tv)
 	}
 	row := map[string]pipeline.ValidationRow{}
