@@ -226,12 +226,9 @@ func (r *TaskLevel) parse(spec string) (*taskPolicy, error) {
 // queue tree and every job's leaf (the file's queue mappings applied to
 // the job's user, as an application that names no queue).
 func (r *TaskLevel) loadCapacity(path string) (task.CapacityQueue, []string, error) {
-	b, err := os.ReadFile(path)
+	b, err := readChecked(path, CheckCapacitySchedulerXML)
 	if err != nil {
 		return task.CapacityQueue{}, nil, err
-	}
-	if err := CheckCapacitySchedulerXML(b); err != nil {
-		return task.CapacityQueue{}, nil, fmt.Errorf("%s: %w", path, err)
 	}
 	cs, err := yarn.ParseCapacityScheduler(b)
 	if err != nil {
@@ -254,6 +251,18 @@ func (r *TaskLevel) loadCapacity(path string) (task.CapacityQueue, []string, err
 		queue[i] = q.Path
 	}
 	return capacityQueue(cs.Root), queue, nil
+}
+
+// readChecked reads a YARN file and applies Hadoop's load-time rules.
+func readChecked(path string, check func([]byte) error) ([]byte, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := check(b); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return b, nil
 }
 
 // capacityQueue converts a parsed Capacity Scheduler queue: capacities as
@@ -300,12 +309,9 @@ func capacityQueue(q *yarn.CSQueue) task.CapacityQueue {
 // tree and every job's queue (the file's placement policy applied to the
 // job's user, as an application that names no queue).
 func (r *TaskLevel) loadFair(path string) (task.FairQueue, []string, error) {
-	b, err := os.ReadFile(path)
+	b, err := readChecked(path, CheckFairSchedulerXML)
 	if err != nil {
 		return task.FairQueue{}, nil, err
-	}
-	if err := CheckFairSchedulerXML(b); err != nil {
-		return task.FairQueue{}, nil, fmt.Errorf("%s: %w", path, err)
 	}
 	fs, err := yarn.ParseFairScheduler(b)
 	if err != nil {

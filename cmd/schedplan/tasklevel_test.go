@@ -27,15 +27,7 @@ func TestRunTaskLevelValidation(t *testing.T) {
 			t.Errorf("run output lacks %q:\n%s", want, out)
 		}
 	}
-	var sum pipeline.RunResult
-	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, &sum); err != nil {
-		t.Fatal(err)
-	}
-	tv := sum.TaskValidation
+	tv := readSummary(t, dir).TaskValidation
 	if tv == nil || len(tv.Rows) != 6 {
 		t.Fatalf("summary.json: task_validation = %+v", tv)
 	}
@@ -137,4 +129,18 @@ func TestSimulateLevel(t *testing.T) {
 	if _, err := runCmd(t, []string{"simulate"}, "--trace", "embedded:fb2009-50", "--policy", "fair:file=/nonexistent.xml"); err == nil {
 		t.Error("a missing fair:file= was accepted")
 	}
+}
+
+// readSummary reads a run's summary.json.
+func readSummary(t *testing.T, dir string) *pipeline.RunResult {
+	t.Helper()
+	var sum pipeline.RunResult
+	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &sum); err != nil {
+		t.Fatal(err)
+	}
+	return &sum
 }
