@@ -66,7 +66,7 @@ func newSimulateCmd(a *app) *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "simulate",
-		Short: "Simulate scheduling policies on a job log (fluid model) and compare their metrics",
+		Short: "Simulate scheduling policies on a job log (fluid or task level) and compare their metrics",
 		Long: `simulate runs each policy on the job log in the fluid model of Dell'Amico's
 simulator (one server of capacity C; the policy gives every active job a
 rate), with sizes derived from the log (the SWIM bytes rule with --dn and
@@ -81,11 +81,16 @@ Policies (--policy, comma-separated; parameters after a colon):
 The table gives metrics averaged over the runs (responses in seconds) and
 the min, median and max of the per-run mean response. Slowdown is response /
 (size / C) over jobs of positive size; "missed" is the share of jobs that
-finish after their PS completion time (their protective deadline).`,
+finish after their PS completion time (their protective deadline).
+
+--level task (auto: for file= or task-only policies) runs the jobs as map and
+reduce tasks (from task counts and task-seconds, else sizes, seeded skew) on
+the --cluster machines; C is then their rate in container-seconds/s.`,
 		Example: `  schedplan simulate --policy fifo,ps,srpt,fsp+ps,las,las_mq
   schedplan simulate --policy fsp+ps,srpt --sigma 0.5 --runs 100 --seed 1
   schedplan simulate --policy las_mq:k=10,alpha0=1,p=10,gps --window validate --json
-  schedplan simulate --trace jobs.parquet --cluster cluster.yaml --out results.parquet`,
+  schedplan simulate --trace jobs.parquet --cluster cluster.yaml --out results.parquet
+  schedplan simulate --policy capacity:file=capacity-scheduler.xml,fair:file=fair-scheduler.xml,las_mq`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			specs, err := pipeline.ParseAnyPolicies("policy", policies)
