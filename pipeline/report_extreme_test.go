@@ -126,7 +126,9 @@ func TestRunReportSurvivesExtremeLogs(t *testing.T) {
 			if _, err := os.Stat(filepath.Join(out, "summary.json")); err != nil {
 				t.Fatal(err)
 			}
-			if n := strings.Count(string(html), "<figure>"); n != 8 { // six figures, the Pareto front and the fold scores
+			// Tuning: Pareto front, α0 and k sensitivity, fold scores;
+			// validation: CDFs, per class, σ, load.
+			if n := strings.Count(string(html), "<figure>"); n != 8 {
 				t.Errorf("report.html has %d figures, want 8 (drawn or noted)", n)
 			}
 		})

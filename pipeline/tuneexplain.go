@@ -195,6 +195,9 @@ func pctS(v float64) string {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return "–"
 	}
+	if math.Abs(v) < 5e-4 {
+		v = 0 // no "-0.0%"
+	}
 	return fmt.Sprintf("%+.1f%%", 100*v)
 }
 

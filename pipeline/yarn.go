@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/cluster/yarn"
 )
 
@@ -317,7 +318,10 @@ func userLimitFactor(abs map[string]float64) (float64, bool) {
 //     thresholds are written beside them as
 //     schedplan.las-mq.<leaf>.demote-after-container-seconds properties
 //     (YARN ignores them; the controller that moves applications between
-//     levels reads them);
+//     levels reads them); each leaf's ordering-policy is the tuned order
+//     inside a level (fifo; fair for ps; fifo plus a
+//     schedplan.las-mq.<leaf>.order property for remaining, which YARN
+//     lacks and the controller applies);
 //   - yarn.scheduler.capacity.queue-mappings sends each user whose jobs all
 //     fell into one class to that class's first leaf (UserConfig.Class).
 //
@@ -382,8 +386,14 @@ func CapacitySchedulerXML(b *Bundle) ([]byte, error) {
 			lv[k] = c.name
 		}
 		add(pre+"queues", strings.Join(lv, ","), "LAS_MQ levels: "+lv[0]+" is the highest priority")
+		policy, policyDesc, order := levelOrdering(b.LASMQ.Order)
 		for k, c := range q.levels {
 			write(c, abs)
+			add(c.path+".ordering-policy", policy, policyDesc)
+			if order != "" {
+				conf.Add("schedplan.las-mq."+c.path+".order", order,
+					"the controller orders this level's applications by estimated remaining work (seed 000 §3.3), least first; YARN ignores this property and orders them FIFO until the controller reorders them")
+			}
 			if k+1 < len(q.levels) {
 				conf.Add("schedplan.las-mq."+c.path+".demote-after-container-seconds", strconv.FormatFloat(c.threshold, 'g', 10, 64),
 					fmt.Sprintf("the controller moves an application from %s to %s once its attained service reaches this many reference-container-seconds (= %s %s × %s); YARN ignores this property",
@@ -617,4 +627,18 @@ func AssignUserClasses(b *Bundle, users []string, userOfRow []int32, rows []int,
 		}
 	}
 	return nil
+}
+
+// levelOrdering maps LAS_MQ's order inside a level to the leaf's YARN
+// ordering-policy (CapacitySchedulerConfiguration.getAppOrderingPolicy:
+// "fifo" or "fair"), its description, and the order the controller applies
+// where YARN has no policy for it ("" when YARN's policy is the order).
+func levelOrdering(o sim.LevelOrder) (policy, desc, controller string) {
+	switch o {
+	case sim.OrderPS:
+		return "fair", "LAS_MQ level shared among its applications (FairOrderingPolicy; the tuned order ps)", ""
+	case sim.OrderRemaining:
+		return "fifo", "YARN's closest policy; the controller reorders by remaining work (schedplan.las-mq.<leaf>.order)", string(o)
+	}
+	return "fifo", "LAS_MQ level served in order of entry (the tuned order fifo)", ""
 }
