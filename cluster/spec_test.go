@@ -166,7 +166,7 @@ func TestSpecUnitErrors(t *testing.T) {
 		{"memory: 1KB, memory_gb: 1}", "memory and memory_gb are both given"},
 		{"retrieve_rate: 1Gbps, retrieve_rate_gbps: 1}", "retrieve_rate and retrieve_rate_gbps are both given"},
 		{"memory: 2e18}", "memory must be in [0, 1e+18] bytes"},
-		{"memory_gb: -3}", "memory must be in"},
+		{"memory_gb: -3}", "memory_gb must be a number in"},
 		{"resources: {cpu_cores: -1}}", "resources.cpu_cores must be a number"},
 		{"resources: {net_mb_s: .inf}}", "resources.net_mb_s"},
 	} {

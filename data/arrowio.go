@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"sort"
+	"sync/atomic"
 	"time"
 
 	"github.com/apache/arrow/go/v17/arrow"
@@ -113,7 +115,7 @@ func readArrowBytes(b []byte, f Format) (tbl arrow.Table, err error) {
 	mem := newBoundedAllocator(len(b))
 	switch f {
 	case FormatParquet:
-		return readParquet(b, nil)
+		return readParquet(newStoppable(bytes.NewReader(b)), int64(len(b)), nil)
 	case FormatArrow, FormatArrowStream:
 		if len(b) == 0 {
 			return nil, errors.New("empty file")
@@ -172,29 +174,36 @@ func readArrowBytes(b []byte, f Format) (tbl arrow.Table, err error) {
 			recs = append(recs, r)
 		}
 		if err := sr.Err(); err != nil {
-			return nil, fmt.Errorf("Arrow IPC stream (truncated?): %w", err)
+			return nil, fmt.Errorf("reading the Arrow IPC stream (truncated?): %w", err)
 		}
 		return array.NewTableFromRecords(sr.Schema(), recs), nil
 	}
 	return nil, fmt.Errorf("format %q is not Parquet or Arrow", f)
 }
 
-// readParquet decodes the Parquet file in b into an arrow.Table holding the
-// fields choose picks from the file's top-level field names (all when choose
-// is nil), in file order. Columns are decoded one after the other on the
-// calling goroutine (not pqarrow's worker goroutines), so that a decoder
-// panic on a corrupt file reaches recoverTo instead of killing the process,
-// and fields nobody wants are never decoded.
-func readParquet(b []byte, choose func(names []string) ([]int, error)) (tbl arrow.Table, err error) {
+// readParquet decodes the Parquet file of size bytes that r reads into an
+// arrow.Table holding the fields choose picks from the file's top-level field
+// names (all when choose is nil), in file order. Columns are decoded one
+// after the other on the calling goroutine (not pqarrow's worker
+// goroutines), so that a decoder panic on a corrupt file reaches recoverTo
+// instead of killing the process, and fields nobody wants are never decoded.
+// Flat fixed-width columns in BYTE_STREAM_SPLIT, which arrow-go v17 does not
+// decode, go through decodeFixedWidth; a column in any other encoding no
+// decoder reads is a *columnError naming the encoding.
+func readParquet(r parquet.ReaderAtSeeker, size int64, choose func(names []string) ([]int, error)) (tbl arrow.Table, err error) {
 	defer recoverTo(&err, "decoding Parquet")
-	if len(b) < 12 || !bytes.HasPrefix(b, parquetMagic) {
-		return nil, errors.New("not a Parquet file (no PAR1 magic at the start)")
+	if err := checkParquetFrame(r, size); err != nil {
+		return nil, err
 	}
-	if !bytes.HasSuffix(b, parquetMagic) {
-		return nil, errors.New("truncated Parquet file (no PAR1 magic at the end)")
+	mem := newBoundedAllocator(int(min(size, 1<<40)))
+	if s, ok := r.(*stoppableReader); ok {
+		mem.stop = &s.stop
 	}
-	mem := newBoundedAllocator(len(b))
-	pr, err := file.NewParquetReader(bytes.NewReader(b), file.WithReadProps(parquet.NewReaderProperties(mem)))
+	props := parquet.NewReaderProperties(mem)
+	// Read column chunks through a buffer rather than whole: a corrupt chunk
+	// length then costs no allocation, and reads reach r (see stoppableReader).
+	props.BufferedStreamEnabled, props.BufferSize = true, 1<<20
+	pr, err := file.NewParquetReader(r, file.WithReadProps(props))
 	if err != nil {
 		return nil, err
 	}
@@ -225,6 +234,17 @@ func readParquet(b []byte, choose func(names []string) ([]int, error)) (tbl arro
 		}
 		sort.Ints(fields)
 	}
+	var allLeaves []int
+	for _, k := range fields {
+		leaves := map[int]bool{}
+		leafIndices(&fr.Manifest.Fields[k], leaves)
+		for leaf := range leaves {
+			allLeaves = append(allLeaves, leaf)
+		}
+	}
+	if err := memoryFor(parquetMemory(pr, allLeaves), fmt.Sprintf("%d columns of %d rows", len(fields), pr.NumRows())); err != nil {
+		return nil, err
+	}
 	rowGroups := make([]int, pr.NumRowGroups())
 	for k := range rowGroups {
 		rowGroups[k] = k
@@ -239,30 +259,114 @@ func readParquet(b []byte, choose func(names []string) ([]int, error)) (tbl arro
 		}
 	}()
 	for _, k := range fields {
+		name := sch.Field(k).Name
 		leaves := map[int]bool{}
 		leafIndices(&fr.Manifest.Fields[k], leaves)
-		cr, err := fr.GetFieldReader(ctx, k, leaves, rowGroups)
-		if err != nil {
-			return nil, fmt.Errorf("column %q: %w", sch.Field(k).Name, err)
+		split := false
+		for leaf := range leaves {
+			s, err := checkEncodings(pr, leaf, sch.Field(k).Type, false)
+			if err != nil {
+				return nil, &columnError{name, err}
+			}
+			split = split || s
 		}
-		if cr == nil {
-			return nil, fmt.Errorf("column %q: no reader", sch.Field(k).Name)
+		var ch arrow.Array
+		f := sch.Field(k)
+		if !split {
+			ch, f, err = readField(ctx, fr, k, leaves, rowGroups)
+			if err != nil {
+				return nil, &columnError{name, err}
+			}
+			if int64(ch.Len()) != nrows { // pqarrow drops page errors: find what failed
+				ch.Release()
+				f = sch.Field(k)
+				for leaf := range leaves {
+					s, err := checkEncodings(pr, leaf, f.Type, true)
+					if err != nil {
+						return nil, &columnError{name, err}
+					}
+					split = split || s
+				}
+				if !split {
+					return nil, &columnError{name, fmt.Errorf("%d values for %d rows (truncated or corrupt file)", ch.Len(), nrows)}
+				}
+			}
 		}
-		f := *cr.Field()
-		ch, err := cr.NextBatch(nrows)
-		cr.Release()
-		if err != nil {
-			return nil, fmt.Errorf("column %q: %w", sch.Field(k).Name, err)
+		if split {
+			leaf := fr.Manifest.Fields[k].ColIndex
+			if !fr.Manifest.Fields[k].IsLeaf() {
+				return nil, &columnError{name, errors.New("BYTE_STREAM_SPLIT in a nested column")}
+			}
+			if ch, err = decodeFixedWidth(pr, leaf, f.Type, mem); err != nil {
+				return nil, &columnError{name, err}
+			}
 		}
-		if int64(ch.Len()) != nrows {
-			ch.Release()
-			return nil, fmt.Errorf("column %q: %d values for %d rows (truncated or corrupt file)", sch.Field(k).Name, ch.Len(), nrows)
-		}
-		cols = append(cols, *arrow.NewColumn(f, ch))
+		chunked := arrow.NewChunked(f.Type, []arrow.Array{ch})
 		ch.Release()
+		cols = append(cols, *arrow.NewColumn(f, chunked))
+		chunked.Release()
 		outFields = append(outFields, f)
 	}
 	return array.NewTable(arrow.NewSchema(outFields, nil), cols, nrows), nil
+}
+
+// readField decodes top-level field k with pqarrow.
+func readField(ctx context.Context, fr *pqarrow.FileReader, k int, leaves map[int]bool, rowGroups []int) (arrow.Array, arrow.Field, error) {
+	cr, err := fr.GetFieldReader(ctx, k, leaves, rowGroups)
+	if err != nil {
+		return nil, arrow.Field{}, err
+	}
+	if cr == nil {
+		return nil, arrow.Field{}, errors.New("no reader")
+	}
+	defer cr.Release()
+	f := *cr.Field()
+	ch, err := cr.NextBatch(fr.ParquetReader().NumRows())
+	if err != nil {
+		return nil, arrow.Field{}, err
+	}
+	defer ch.Release()
+	if len(ch.Chunks()) == 1 {
+		a := ch.Chunk(0)
+		a.Retain()
+		return a, f, nil
+	}
+	a, err := array.Concatenate(ch.Chunks(), memory.DefaultAllocator)
+	return a, f, err
+}
+
+// columnError is a problem with one column of a columnar file.
+type columnError struct {
+	Col string
+	Err error
+}
+
+func (e *columnError) Error() string { return fmt.Sprintf("column %q: %v", e.Col, e.Err) }
+func (e *columnError) Unwrap() error { return e.Err }
+
+// checkParquetFrame checks the frame of a Parquet file without reading it:
+// "PAR1" at both ends and a footer length that fits in the file.
+func checkParquetFrame(r io.ReaderAt, size int64) error {
+	if size < 12 {
+		return errors.New("not a Parquet file (shorter than its frame)")
+	}
+	var head, tail [8]byte
+	if _, err := r.ReadAt(head[:4], 0); err != nil {
+		return err
+	}
+	if !bytes.Equal(head[:4], parquetMagic) {
+		return errors.New("not a Parquet file (no PAR1 magic at the start)")
+	}
+	if _, err := r.ReadAt(tail[:], size-8); err != nil {
+		return err
+	}
+	if !bytes.Equal(tail[4:], parquetMagic) {
+		return errors.New("truncated Parquet file (no PAR1 magic at the end)")
+	}
+	if n := int64(binary.LittleEndian.Uint32(tail[:4])); n > size-12 {
+		return fmt.Errorf("corrupt Parquet file: the footer declares %d bytes, the file holds %d", n, size)
+	}
+	return nil
 }
 
 // checkStoredArrowSchema checks the Arrow schema a Parquet file may carry in
@@ -308,21 +412,33 @@ func leafIndices(f *pqarrow.SchemaField, out map[int]bool) {
 // panic that recoverTo turns into an error) any single allocation larger
 // than its limit, so that a corrupt length field in a small file cannot make
 // the process ask for terabytes and die of it.
+//
+// It is also how a decoder stuck in a loop is stopped: once stop is set
+// (decodeGuarded's time-out), every allocation panics, and arrow-go's page
+// reader allocates a buffer on every turn of its loops.
 type boundedAllocator struct {
 	*memory.GoAllocator
 	limit int
+	stop  *atomic.Bool
 }
 
 // newBoundedAllocator returns an allocator for decoding a file of size
 // bytes: 1 GiB plus 64 times the file's size per allocation, far above what
 // real data needs (decoded columns of highly compressed files included).
 func newBoundedAllocator(size int) *boundedAllocator {
-	return &boundedAllocator{memory.NewGoAllocator(), 1<<30 + 64*size}
+	return &boundedAllocator{GoAllocator: memory.NewGoAllocator(), limit: allocBase + 64*size}
 }
 
+// allocBase is the part of boundedAllocator's limit that does not grow with
+// the input. A variable so that the fuzz targets can lower it.
+var allocBase = 1 << 30
+
 func (a *boundedAllocator) check(n int) {
+	if a.stop != nil && a.stop.Load() {
+		panic(errStopped)
+	}
 	if n < 0 || n > a.limit {
-		panic(fmt.Sprintf("refusing to allocate %d bytes for a %d-byte input (corrupt length field?)", n, (a.limit-1<<30)/64))
+		panic(fmt.Sprintf("refusing to allocate %d bytes for a %d-byte input (corrupt length field?)", n, (a.limit-allocBase)/64))
 	}
 }
 
@@ -333,14 +449,18 @@ func (a *boundedAllocator) Reallocate(n int, b []byte) []byte {
 	return a.GoAllocator.Reallocate(n, b)
 }
 
-// decodeGuarded decodes a Parquet file or Arrow IPC file or stream like
-// readParquet and readArrowBytes, under a time budget: arrow-go's Parquet
-// page reader can spin forever on some corrupt page headers (found by
-// FuzzReadColumnar), and a goroutine cannot be stopped, so the decoder runs
-// on its own goroutine (panics recovered there) and an input that does not
-// finish in 10 s plus 1 s per MiB is reported as corrupt. The stuck
-// goroutine is abandoned; this is the one case where reading leaks.
-func decodeGuarded(b []byte, f Format, choose func([]string) ([]int, error)) (arrow.Table, error) {
+// decodeGuarded runs decode (readParquet or readArrowBytes on an input of
+// size bytes) under a time budget: arrow-go's Parquet page reader can spin
+// forever on some corrupt page headers (found by FuzzReadColumnar), and a
+// goroutine cannot be killed, so the decoder runs on its own goroutine
+// (panics recovered there) and an input that does not finish in 10 s plus
+// 1 s per MiB is reported as corrupt.
+//
+// A Parquet decoder reads through src (a stoppableReader) and allocates from
+// a boundedAllocator tied to it; on time-out decodeGuarded stops src, so that
+// every read and allocation of the stuck goroutine fails and it ends. A loop
+// that neither reads nor allocates would still be abandoned.
+func decodeGuarded(size int64, decode func() (arrow.Table, error), src *stoppableReader) (arrow.Table, error) {
 	type result struct {
 		tbl arrow.Table
 		err error
@@ -354,21 +474,45 @@ func decodeGuarded(b []byte, f Format, choose func([]string) ([]int, error)) (ar
 			}
 			done <- r
 		}()
-		if f == FormatParquet {
-			r.tbl, r.err = readParquet(b, choose)
-		} else {
-			r.tbl, r.err = readArrowBytes(b, f)
-		}
+		r.tbl, r.err = decode()
 	}()
-	budget := decodeBudget + time.Duration(len(b)>>20)*time.Second
+	budget := decodeBudget + time.Duration(size>>20)*time.Second
 	timer := time.NewTimer(budget)
 	defer timer.Stop()
 	select {
 	case r := <-done:
 		return r.tbl, r.err
 	case <-timer.C:
+		if src != nil {
+			src.stop.Store(true)
+		}
 		return nil, fmt.Errorf("decoding did not finish in %v: corrupt file (a page header the decoder loops on?)", budget)
 	}
+}
+
+// stoppableReader is the source a Parquet decoder reads: once stopped, every
+// read fails.
+type stoppableReader struct {
+	r    parquet.ReaderAtSeeker
+	stop atomic.Bool
+}
+
+func newStoppable(r parquet.ReaderAtSeeker) *stoppableReader { return &stoppableReader{r: r} }
+
+var errStopped = errors.New("decoding stopped: it took too long")
+
+func (s *stoppableReader) ReadAt(p []byte, off int64) (int, error) {
+	if s.stop.Load() {
+		return 0, errStopped
+	}
+	return s.r.ReadAt(p, off)
+}
+
+func (s *stoppableReader) Seek(off int64, whence int) (int64, error) {
+	if s.stop.Load() {
+		return 0, errStopped
+	}
+	return s.r.Seek(off, whence)
 }
 
 // decodeBudget is the time decodeGuarded allows any input, before 1 s per

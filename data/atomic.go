@@ -22,7 +22,7 @@ import (
 func WriteFileAtomic(path string, force bool, write func(w io.Writer) error) (err error) {
 	if !force {
 		if _, err := os.Lstat(path); err == nil {
-			return fmt.Errorf("%s: %w", path, ErrExists)
+			return fmt.Errorf("%s: %w", Printable(path), ErrExists)
 		} else if !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
@@ -38,7 +38,7 @@ func WriteFileAtomic(path string, force bool, write func(w io.Writer) error) (er
 	tmp := f.Name()
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("%s: writing failed: %v", path, r)
+			err = fmt.Errorf("%s: writing failed: %v", Printable(path), r)
 		}
 		if err != nil {
 			f.Close()
@@ -70,7 +70,7 @@ func WriteFileAtomic(path string, force bool, write func(w io.Writer) error) (er
 			return nil
 		}
 		if errors.Is(err, fs.ErrExist) {
-			return fmt.Errorf("%s: %w", path, ErrExists)
+			return fmt.Errorf("%s: %w", Printable(path), ErrExists)
 		}
 		// Hard links unsupported here: fall back to rename.
 	}

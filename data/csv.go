@@ -15,27 +15,21 @@ import (
 
 // CSV job logs have a header row naming the columns (canonical names, or
 // others mapped with a Mapping), then one row per job. An empty field is a
-// null. Time columns hold numbers in the mapping's unit (seconds by default)
+// null; a quoted empty field ("") is the empty string in string columns and
+// a null in numeric ones. Quoted fields keep every byte, line breaks
+// included. Time columns hold numbers in the mapping's unit (seconds by default)
 // or RFC 3339 times; integer columns accept whole numbers written as floats.
 
 func readCSV(r io.Reader, name string, opt *ReadOptions) (*Jobs, error) {
-	cr := csv.NewReader(bufio.NewReaderSize(r, 1<<16))
-	cr.ReuseRecord = true
-	cr.FieldsPerRecord = -1 // checked here, with a better message
-	header, err := cr.Read()
+	sc := newCSVScanner(r)
+	header, _, err := sc.next()
 	if err == io.EOF {
 		return nil, inputErrorf(name, 0, "", "empty file: no header row")
 	}
 	if err != nil {
 		return nil, csvErr(name, 0, err)
 	}
-	header = append([]string(nil), header...)
-	if len(header) > 0 {
-		header[0] = strings.TrimPrefix(header[0], "\ufeff") // byte-order mark
-	}
-	for k := range header {
-		header[k] = strings.TrimSpace(header[k])
-	}
+	header = cleanHeader(header)
 	cols, err := resolveColumns(name, header, opt.Map)
 	if err != nil {
 		return nil, err
@@ -46,7 +40,7 @@ func readCSV(r io.Reader, name string, opt *ReadOptions) (*Jobs, error) {
 	b.init(cols)
 	row := 0
 	for {
-		rec, err := cr.Read()
+		rec, quoted, err := sc.next()
 		if err == io.EOF {
 			break
 		}
@@ -60,7 +54,7 @@ func readCSV(r io.Reader, name string, opt *ReadOptions) (*Jobs, error) {
 		if len(rec) > len(header) {
 			return nil, inputErrorf(name, row, "", "the row has %d fields, the header only %d", len(rec), len(header))
 		}
-		if err := p.row(j, &b, rec, row); err != nil {
+		if err := p.row(j, &b, rec, quoted, row); err != nil {
 			return nil, err
 		}
 	}
@@ -69,7 +63,35 @@ func readCSV(r io.Reader, name string, opt *ReadOptions) (*Jobs, error) {
 	return j, nil
 }
 
-// csvErr turns an encoding/csv error into an InputError.
+// readCSVHeader reads a CSV header row with encoding/csv (the tasks table
+// and other systems' CSV logs): names cleaned as cleanHeader does; an empty
+// file is an error.
+func readCSVHeader(cr *csv.Reader, name string) ([]string, error) {
+	header, err := cr.Read()
+	if err == io.EOF {
+		return nil, inputErrorf(name, 0, "", "empty file: no header row")
+	}
+	if err != nil {
+		return nil, csvErr(name, 0, err)
+	}
+	return cleanHeader(header), nil
+}
+
+// cleanHeader returns a copy of a header row with names trimmed and a
+// byte-order mark dropped.
+func cleanHeader(header []string) []string {
+	header = append([]string(nil), header...)
+	if len(header) > 0 {
+		header[0] = strings.TrimPrefix(header[0], "\ufeff") // byte-order mark
+	}
+	for k := range header {
+		header[k] = strings.TrimSpace(header[k])
+	}
+	return header
+}
+
+// csvErr turns a CSV reading error (the scanner's or encoding/csv's) into
+// an InputError.
 func csvErr(name string, row int, err error) error {
 	var pe *csv.ParseError
 	if errors.As(err, &pe) {
@@ -113,7 +135,7 @@ func (p *csvParser) label(canon string, field int) string {
 	return p.header[field] + " (" + canon + ")"
 }
 
-func (p *csvParser) row(j *Jobs, b *csvBuilders, rec []string, row int) error {
+func (p *csvParser) row(j *Jobs, b *csvBuilders, rec []string, quoted []bool, row int) error {
 	for k, canon := range Columns {
 		fi := b.idx[k]
 		if fi < 0 {
@@ -132,7 +154,7 @@ func (p *csvParser) row(j *Jobs, b *csvBuilders, rec []string, row int) error {
 			if canon == ColQueue {
 				d, seen = &j.Queue, b.qSeen
 			}
-			if s == "" {
+			if s == "" && !quoted[fi] { // "" is the empty string
 				d.Codes = append(d.Codes, -1)
 				continue
 			}
@@ -392,8 +414,7 @@ func appendCSVField(b []byte, j *Jobs, col string, i int) []byte {
 }
 
 // appendCSVString appends s, quoted when it is empty or holds a comma,
-// quote or line break. (encoding/csv reads "\r\n" inside a quoted field as
-// "\n": such strings do not survive CSV.)
+// quote or line break, so that readCSV reads back exactly s.
 func appendCSVString(b []byte, s []byte) []byte {
 	if len(s) > 0 && !bytes.ContainsAny(s, ",\"\r\n") {
 		return append(b, s...)

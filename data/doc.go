@@ -6,11 +6,58 @@
 // writing; a generic columnar Table for results files; and the embedded
 // default trace (the SWIM Facebook 2009 sample).
 //
+// Parquet files may use any encoding of Parquet format 2: arrow-go decodes
+// all but BYTE_STREAM_SPLIT (DuckDB's choice for doubles with
+// parquet_version v2), which this package decodes itself in flat numeric
+// columns; DECIMAL columns read as numbers. Files are checked before they are
+// read (magic bytes, Parquet footer length, an estimate of the memory reading
+// needs against the memory available), and text formats are streamed.
+//
+// The optional tasks table (Tasks: one row per task attempt, with stage,
+// times, status, resources, node and phase times) has the same validation,
+// I/O and column mapping, and fills the jobs' task counts and task-seconds
+// (Jobs.FillFromTasks). The log readers (logs.go) stream the logs clusters
+// already have into jobs and tasks, with a summary of what they dropped and
+// why: Spark event logs, MapReduce job history, ResourceManager application
+// summaries, YARN SLS and Rumen traces, Google cluster data 2019, Alibaba
+// cluster-trace-v2018, SWF and full-format SWIM (LogFormats, ReadLog;
+// ReadFile reads them too, by --format or by their content).
+//
 // The model is columnar: a Jobs value holds one slice per column, strings are
 // stored Arrow-style (one byte buffer plus offsets) and users and queues are
 // dictionary encoded, so a million jobs cost about a hundred bytes each and no
 // per-job allocation. Parquet and Arrow readers copy whole Arrow buffers into
 // these slices and keep nothing of the decoder.
+//
+// # Representable values
+//
+// Every reader validates what it reads (Validate) and rejects, naming file,
+// row and column, any value outside these ranges, so that no sum over a log,
+// share of a total or conversion to an integer later overflows, and times
+// keep their resolution:
+//
+//   - submit_time, start_time, finish_time: finite, in [0, MaxTime] =
+//     [0, 1e11] s (seconds since the log's clock origin; as Unix time, up to
+//     the year 5138), where a float64 resolves 2^-16 s ≈ 15 µs or better.
+//     Times of 1e12 s and more are almost always milliseconds or smaller
+//     units read as seconds: the column mapping gives the unit. A job's
+//     start_time is not before its submit_time and its finish_time not before
+//     its start_time (or submit_time when it has no start time).
+//   - size, map_task_seconds, reduce_task_seconds: finite, in [0, MaxSize] =
+//     [0, 1e12] container-seconds; 10^8 jobs of the largest size sum to 1e20.
+//     The size estimate derives (package estimate) obeys the same bound, and
+//     a log whose sizes are all 0 is rejected there.
+//   - input_bytes, shuffle_bytes, output_bytes: integers in [0, MaxBytes] =
+//     [0, 2^53] B (8 PiB), exact as float64.
+//   - map_tasks, reduce_tasks: integers in [0, MaxTasks] = [0, 10^7].
+//   - priority: an integer in [MinPriority, MaxPriority] = [1, 10^4]; it is
+//     a weight (DESIGN.md: default 1), so 0 and negative priorities are
+//     rejected, never coerced.
+//   - job_id: non-empty and unique; user and queue: any string (an empty
+//     string is a value, a missing one a null that means DefaultUser).
+//
+// Strings are kept byte for byte, control characters included; Printable
+// quotes them for a terminal.
 //
 // data imports nothing else from schedplan.
 package data

@@ -23,7 +23,7 @@ type InputError struct {
 
 func (e *InputError) Error() string {
 	var b strings.Builder
-	b.WriteString(e.File)
+	b.WriteString(Printable(e.File))
 	if e.Row > 0 {
 		fmt.Fprintf(&b, ": row %d", e.Row)
 	}

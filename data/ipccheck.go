@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"fmt"
 )
 
 // The Arrow IPC reader of arrow/go/v17 does not verify the flatbuffers it
@@ -45,7 +44,10 @@ func (f *fbBuf) table(pos int) (fbTable, error) {
 		return fbTable{}, errCorruptIPC
 	}
 	vsize := int(binary.LittleEndian.Uint16(f.b[vt:]))
-	if vsize < 4 || vt+vsize > len(f.b) {
+	// A vtable is a whole number of 2-byte entries: flatbuffers' readers
+	// read an entry that starts inside the declared size, so an odd size
+	// would let them read a field this check takes as absent.
+	if vsize < 4 || vsize%2 != 0 || vt+vsize > len(f.b) {
 		return fbTable{}, errCorruptIPC
 	}
 	return fbTable{f: f, pos: pos, vt: vt, vsize: vsize}, nil
@@ -206,7 +208,7 @@ func checkIPCSchema(b []byte) error {
 			return err
 		}
 		if p == 0 {
-			return fmt.Errorf("Arrow IPC file without a schema")
+			return errors.New("an Arrow IPC file without a schema")
 		}
 		sch, err := f.table(p)
 		if err != nil {

@@ -176,6 +176,10 @@ type Jobs struct {
 	OutputBytes  Column[int64]
 
 	Size Column[float64]
+
+	// idsChecked tells the next Validate that the ids are known unique
+	// (set by the log readers, which drop duplicates; cleared by Validate).
+	idsChecked bool
 }
 
 // Len returns the number of jobs.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -202,6 +203,12 @@ func fieldNames(s *arrow.Schema) []string {
 // explicitly mapped source column does not exist, and logs (at debug level)
 // source columns that hold nothing canonical.
 func resolveColumns(file string, names []string, m Mapping) (map[string]int, error) {
+	return resolveColumnsOf(file, names, m, Columns, ColJobID, ColSubmit)
+}
+
+// resolveColumnsOf is resolveColumns for a table with the given canonical
+// columns, two of them required.
+func resolveColumnsOf(file string, names []string, m Mapping, columns []string, req1, req2 string) (map[string]int, error) {
 	index := make(map[string]int, len(names))
 	dup := map[string]bool{}
 	for k, nm := range names {
@@ -217,7 +224,7 @@ func resolveColumns(file string, names []string, m Mapping) (map[string]int, err
 	}
 	cols := map[string]int{}
 	used := map[int]bool{}
-	for _, canon := range Columns {
+	for _, canon := range columns {
 		sc := m.Source(canon)
 		_, mapped := m[canon]
 		k, ok := index[sc.Name]
@@ -231,7 +238,7 @@ func resolveColumns(file string, names []string, m Mapping) (map[string]int, err
 			}
 			cols[canon] = k
 			used[k] = true
-		case canon == ColJobID || canon == ColSubmit:
+		case canon == req1 || canon == req2:
 			hint := ""
 			if !mapped {
 				hint = fmt.Sprintf(" (map another column to it with --map %s=NAME)", canon)
@@ -243,7 +250,7 @@ func resolveColumns(file string, names []string, m Mapping) (map[string]int, err
 	}
 	for k, nm := range names {
 		if !used[k] {
-			slog.Debug("ignoring a column that is not in the jobs model", "file", file, "column", nm)
+			slog.Debug("ignoring a column that is not in the table's model", "file", file, "column", nm)
 		}
 	}
 	return cols, nil
@@ -559,6 +566,13 @@ func (c *arrowCol) floats(col *Column[float64], per float64, isTime bool) error 
 			for i, x := range a.Int32Values() {
 				out[i] = float64(x) / per
 			}
+		case *array.Decimal128, *array.Decimal256:
+			for i := 0; i < ch.Len(); i++ {
+				if ch.IsValid(i) {
+					bi, scale := decimalValue(ch, i)
+					out[i] = decimalFloat(bi, scale) / per
+				}
+			}
 		case *array.Timestamp:
 			if !isTime {
 				return c.typeErr("a number")
@@ -641,6 +655,18 @@ func (c *arrowCol) int64s(col *Column[int64]) error {
 				}
 				out[i] = int64(x)
 			}
+		case *array.Decimal128, *array.Decimal256:
+			for i := 0; i < ch.Len(); i++ {
+				if !ch.IsValid(i) {
+					continue
+				}
+				bi, scale := decimalValue(ch, i)
+				x, ok := decimalInt(bi, scale)
+				if !ok {
+					return inputErrorf(c.file, row+i+1, c.label(), "%v is not a whole number that fits in int64", decimalFloat(bi, scale))
+				}
+				out[i] = x
+			}
 		case *array.Null:
 		default:
 			for i := 0; i < ch.Len(); i++ {
@@ -689,4 +715,67 @@ func (c *arrowCol) int32s(col *Column[int32]) error {
 	}
 	col.Values, col.Valid = v, wide.Valid
 	return nil
+}
+
+// decimalValue returns element i of a Decimal128 or Decimal256 array as its
+// unscaled integer and scale.
+func decimalValue(a arrow.Array, i int) (*big.Int, int32) {
+	switch d := a.(type) {
+	case *array.Decimal128:
+		return d.Value(i).BigInt(), d.DataType().(*arrow.Decimal128Type).Scale
+	case *array.Decimal256:
+		return d.Value(i).BigInt(), d.DataType().(*arrow.Decimal256Type).Scale
+	}
+	panic("not a decimal array")
+}
+
+// pow10 holds the powers of ten that float64 represents exactly.
+var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// decimalFloat returns unscaled·10^-scale rounded to the nearest float64
+// (arrow's Num.ToFloat64 multiplies by an inexact 10^-scale): one division
+// when both operands are exact in float64, strconv's correctly rounded
+// parsing otherwise.
+func decimalFloat(unscaled *big.Int, scale int32) float64 {
+	if unscaled.IsInt64() {
+		if v := unscaled.Int64(); v >= -1<<53 && v <= 1<<53 && scale >= 0 && int(scale) < len(pow10) {
+			return float64(v) / pow10[scale]
+		}
+	}
+	f, _ := strconv.ParseFloat(unscaled.String()+"e"+strconv.Itoa(-int(scale)), 64) // ±Inf beyond the range
+	return f
+}
+
+func abs32(v int32) int32 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+// decimalInt returns unscaled·10^-scale when it is a whole number that fits
+// in int64.
+func decimalInt(unscaled *big.Int, scale int32) (int64, bool) {
+	if unscaled.Sign() == 0 {
+		return 0, true
+	}
+	if abs32(scale) > 80 { // |unscaled| < 2^256 < 10^78
+		return 0, false
+	}
+	p := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(abs32(scale))), nil)
+	v := new(big.Int)
+	if scale >= 0 {
+		var rem big.Int
+		v.QuoRem(unscaled, p, &rem)
+		if rem.Sign() != 0 {
+			return 0, false
+		}
+	} else {
+		v.Mul(unscaled, p)
+	}
+	if !v.IsInt64() {
+		return 0, false
+	}
+	return v.Int64(), true
 }

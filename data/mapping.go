@@ -53,12 +53,22 @@ var timeColumns = map[string]bool{ColSubmit: true, ColStart: true, ColFinish: tr
 // source name may be empty to give only a unit ("submit_time=:ms"). Canonical
 // names must be known and appear once; source names must be distinct.
 func ParseMapping(s string) (Mapping, error) {
+	return parseMapping(s, Columns)
+}
+
+// ParseTaskMapping parses a column mapping for the tasks table (see
+// ParseMapping; the canonical names are TaskColumns).
+func ParseTaskMapping(s string) (Mapping, error) {
+	return parseMapping(s, TaskColumns)
+}
+
+func parseMapping(s string, columns []string) (Mapping, error) {
 	m := Mapping{}
 	if strings.TrimSpace(s) == "" {
 		return m, nil
 	}
 	known := map[string]bool{}
-	for _, c := range Columns {
+	for _, c := range columns {
 		known[c] = true
 	}
 	used := map[string]string{}
@@ -70,7 +80,7 @@ func ParseMapping(s string) (Mapping, error) {
 			return nil, fmt.Errorf("%q: an entry has the form canonical=source[:unit]", part)
 		}
 		if !known[canon] {
-			return nil, fmt.Errorf("%q: unknown column %q; known columns: %s", part, canon, strings.Join(Columns, ", "))
+			return nil, fmt.Errorf("%q: unknown column %q; known columns: %s", part, canon, strings.Join(columns, ", "))
 		}
 		if _, dup := m[canon]; dup {
 			return nil, fmt.Errorf("%q: column %q is mapped twice", part, canon)
@@ -115,7 +125,13 @@ func (m Mapping) Source(canon string) SourceColumn {
 // order, so that ParseMapping(m.String()) equals m.
 func (m Mapping) String() string {
 	var parts []string
-	for _, c := range Columns {
+	all := append(append([]string(nil), Columns...), TaskColumns...)
+	seen := map[string]bool{}
+	for _, c := range all {
+		if seen[c] {
+			continue
+		}
+		seen[c] = true
 		sc, ok := m[c]
 		if !ok {
 			continue

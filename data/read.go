@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 )
@@ -38,7 +37,7 @@ func FormatOf(path string) (Format, error) {
 	case ".csv":
 		return FormatCSV, nil
 	}
-	return "", fmt.Errorf("%s: cannot tell the format from the file name; use one of .parquet, .arrow, .tsv, .csv or set the format explicitly", path)
+	return "", fmt.Errorf("%s: cannot tell the format from the file name; use one of .parquet, .arrow, .tsv, .csv or set the format explicitly", Printable(path))
 }
 
 // ReadOptions control how a job log is read.
@@ -52,6 +51,8 @@ type ReadOptions struct {
 	Strict bool
 	// Warn receives warnings (for example, that rows were sorted). nil drops them.
 	Warn func(msg string)
+	// Log holds the options of the log readers (logs.go).
+	Log LogOptions
 }
 
 func (o *ReadOptions) warn(format string, args ...any) {
@@ -61,8 +62,14 @@ func (o *ReadOptions) warn(format string, args ...any) {
 }
 
 // ReadFile reads a job log from path. The file is opened read-only and never
-// modified.
+// modified. It is checked before it is read: a Parquet or Arrow file by its
+// magic bytes (and a Parquet file by its footer length), and any file by an
+// estimate of the memory reading it needs, which must not exceed the memory
+// available; CSV and .tsv files are read as a stream.
 func ReadFile(path string, opt ReadOptions) (*Jobs, error) {
+	if j, ok, err := readLogHook(path, &opt); ok { // other systems' logs (logs.go), streamed
+		return j, err
+	}
 	f := opt.Format
 	if f == "" {
 		var err error
@@ -70,12 +77,8 @@ func ReadFile(path string, opt ReadOptions) (*Jobs, error) {
 			return nil, err
 		}
 	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
 	opt.Format = f
-	return ReadBytes(b, path, opt)
+	return readFile(path, opt)
 }
 
 // ReadBytes reads a job log held in memory; name is used in messages.
@@ -89,53 +92,47 @@ func ReadBytes(b []byte, name string, opt ReadOptions) (j *Jobs, err error) {
 		}
 	}()
 	switch opt.Format {
-	case FormatTSV:
-		if len(opt.Map) > 0 {
-			opt.warn("%s: a SWIM .tsv has fixed columns; the column mapping is ignored", name)
-		}
-		j, err = readTSV(bytes.NewReader(b), name, &opt)
-	case FormatCSV:
-		j, err = readCSV(bytes.NewReader(b), name, &opt)
+	case FormatTSV, FormatCSV:
+		j, err = readText(bytes.NewReader(b), name, &opt)
 	case FormatParquet, FormatArrow, FormatArrowStream:
 		if len(b) == 0 {
 			return nil, inputErrorf(name, 0, "", "empty file")
 		}
-		var choose func([]string) ([]int, error)
-		if opt.Format == FormatParquet {
-			// Decode only the columns the jobs table takes.
-			choose = func(names []string) ([]int, error) {
-				cols, err := resolveColumns(name, names, opt.Map)
-				if err != nil {
-					return nil, err
-				}
-				var idx []int
-				for _, k := range cols {
-					idx = append(idx, k)
-				}
-				return idx, nil
-			}
-		}
-		tbl, derr := decodeGuarded(b, opt.Format, choose)
-		if derr != nil {
-			var ie *InputError
-			if errors.As(derr, &ie) {
-				return nil, ie
-			}
-			return nil, inputErrorf(name, 0, "", "%v", derr)
-		}
-		j, err = jobsFromArrow(tbl, name, &opt)
-		tbl.Release()
+		j, err = readColumnar(name, &opt, int64(len(b)), newStoppable(bytes.NewReader(b)), b)
 	default:
-		return nil, fmt.Errorf("%s: format %q is not supported", name, opt.Format)
+		if IsLogFormat(opt.Format) { // other systems' logs (logs.go)
+			j, err = readLogBytes(b, name, &opt)
+			break
+		}
+		return nil, fmt.Errorf("%s: format %q is not supported", Printable(name), opt.Format)
 	}
+	return finishRead(j, err, name, &opt)
+}
+
+// finishRead completes a read that returned j and err.
+func finishRead(j *Jobs, err error, name string, opt *ReadOptions) (*Jobs, error) {
 	if err != nil {
 		return nil, err
 	}
 	j.Source = name
-	if err := finish(j, &opt); err != nil {
+	if err := finish(j, opt); err != nil {
 		return nil, err
 	}
 	return j, nil
+}
+
+// decodeError turns an error of a columnar decoder into an *InputError
+// naming the file and, when known, the column.
+func decodeError(name string, err error) error {
+	var ie *InputError
+	if errors.As(err, &ie) {
+		return ie
+	}
+	var ce *columnError
+	if errors.As(err, &ce) {
+		return inputErrorf(name, 0, ce.Col, "%v", ce.Err)
+	}
+	return inputErrorf(name, 0, "", "%v", err)
 }
 
 // finish validates a freshly read table and sorts it by submit time unless
@@ -145,6 +142,12 @@ func finish(j *Jobs, opt *ReadOptions) error {
 		return inputErrorf(j.Source, 0, "", "no jobs: the file has no data rows")
 	}
 	if err := Validate(j); err != nil {
+		var ie *InputError
+		if errors.As(err, &ie) && ie.Column != "" { // name the column as the file does
+			if sc := opt.Map.Source(ie.Column); sc.Name != ie.Column && opt.Format != FormatTSV {
+				ie.Column = sc.Name + " (" + ie.Column + ")"
+			}
+		}
 		return err
 	}
 	if !j.SortedBySubmit() {
@@ -158,7 +161,7 @@ func finish(j *Jobs, opt *ReadOptions) error {
 			}
 			return inputErrorf(j.Source, row, ColSubmit, "submit times are not sorted (strict mode)")
 		}
-		opt.warn("%s: submit times are not sorted; sorted them", j.Source)
+		opt.warn("%s: submit times are not sorted; sorted them", Printable(j.Source))
 		j.SortBySubmit()
 	}
 	return nil

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 
 	"github.com/apache/arrow/go/v17/arrow"
@@ -217,15 +216,11 @@ func ReadTable(path string, f Format) (*Table, error) {
 		}
 	}
 	if f != FormatParquet && f != FormatArrow && f != FormatArrowStream {
-		return nil, fmt.Errorf("%s: reading a table as %q is not supported (Parquet or Arrow only)", path, f)
+		return nil, fmt.Errorf("%s: reading a table as %q is not supported (Parquet or Arrow only)", Printable(path), f)
 	}
-	b, err := os.ReadFile(path)
+	tbl, err := readTableFile(path, f)
 	if err != nil {
 		return nil, err
-	}
-	tbl, err := decodeGuarded(b, f, nil)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	defer tbl.Release()
 	out := &Table{}
@@ -288,14 +283,14 @@ func ReadTable(path string, f Format) (*Table, error) {
 				for i := 0; i < ch.Len(); i++ {
 					s, ok := stringValue(ch, i)
 					if !ok && ch.IsValid(i) {
-						return nil, fmt.Errorf("%s: column %q: type %s is not a string column", path, name, col.DataType())
+						return nil, fmt.Errorf("%s: column %q: type %s is not a string column", Printable(path), name, col.DataType())
 					}
 					v = append(v, s)
 				}
 			}
 			c = v
 		default:
-			return nil, fmt.Errorf("%s: column %q: unsupported type %s", path, name, col.DataType())
+			return nil, fmt.Errorf("%s: column %q: unsupported type %s", Printable(path), name, col.DataType())
 		}
 		out.Add(name, c)
 	}

@@ -3,6 +3,7 @@ package data
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"io"
 	"strconv"
 )
@@ -71,6 +72,9 @@ func readTSV(r io.Reader, name string, opt *ReadOptions) (*Jobs, error) {
 		out = append(out, b[2])
 	}
 	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, inputErrorf(name, row+1, "", "line longer than 1 MiB (not a SWIM .tsv?)")
+		}
 		return nil, inputErrorf(name, row+1, "", "%v", err)
 	}
 	j.InputBytes.Values, j.ShuffleBytes.Values, j.OutputBytes.Values = in, sh, out

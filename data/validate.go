@@ -9,12 +9,38 @@ import (
 	"strings"
 )
 
+// The representable ranges of the jobs table (see the package documentation).
+// Validate rejects values outside them, so that no later sum, product or
+// conversion overflows.
+const (
+	// MaxTime is the latest time accepted, in seconds since the log's clock
+	// origin (for epoch timestamps, about the year 5138). Times lie in
+	// [0, MaxTime], where a float64 still resolves 2^-16 s (15 µs).
+	MaxTime = 1e11
+	// MaxSize is the largest size, task-seconds value or derived size of one
+	// job, in container-seconds: 10^8 such jobs sum to 10^20, far from
+	// overflow.
+	MaxSize = 1e12
+	// MaxBytes is the largest byte count of one job (2^53 B = 8 PiB): every
+	// byte count is then exact as a float64, and the bytes rule's weighted
+	// sum over 2^31 jobs stays finite.
+	MaxBytes = 1 << 53
+	// MaxTasks is the largest task count of one stage of one job.
+	MaxTasks = 10_000_000
+	// MinPriority and MaxPriority bound a job's priority, which is a weight
+	// (a job's share grows with it; DESIGN.md: default 1).
+	MinPriority = 1
+	MaxPriority = 10_000
+)
+
 // Validate checks a table's values: every column as long as the table; job
-// ids non-empty and unique; submit times finite and non-negative; start and
-// finish times finite; sizes and task-seconds finite and non-negative; byte
-// counts and task counts non-negative. The error (an *InputError) names the
-// source, row and column of the first problem found; for duplicate job ids
-// it lists the first few with their rows.
+// ids non-empty and unique; times finite and in [0, MaxTime], with start not
+// before submit and finish not before start (or submit); sizes and
+// task-seconds finite and in [0, MaxSize]; byte counts in [0, MaxBytes]; task
+// counts in [0, MaxTasks]; priorities in [MinPriority, MaxPriority]. The
+// error (an *InputError) names the source, row and column of the first
+// problem found; for duplicate job ids it lists the first few with their
+// rows.
 func Validate(j *Jobs) error {
 	n := j.Len()
 	if j.ID.Len() != n {
@@ -32,11 +58,39 @@ func Validate(j *Jobs) error {
 		if math.IsNaN(t) || math.IsInf(t, 0) || t < 0 {
 			return inputErrorf(j.Source, i+1, ColSubmit, "submit time %v is not a finite non-negative number", t)
 		}
+		if t > MaxTime {
+			return inputErrorf(j.Source, i+1, ColSubmit, "submit time %v s %s", t, tooLate)
+		}
 	}
+	if err := checkFloatColumns(j); err != nil {
+		return err
+	}
+	if err := checkTimeOrder(j); err != nil {
+		return err
+	}
+	if err := checkCountColumns(j); err != nil {
+		return err
+	}
+	for i, v := range j.Priority.Values {
+		if (v < MinPriority || v > MaxPriority) && j.Priority.Valid.Valid(i) {
+			return inputErrorf(j.Source, i+1, ColPriority, "priority %d is outside %d..%d: a priority is a weight (a job's share grows with it) and must be at least %d (add %d to logs whose priorities start at 0, or drop the column)",
+				v, MinPriority, MaxPriority, MinPriority, MinPriority)
+		}
+	}
+	if j.idsChecked { // a log reader just removed the duplicates (logs.go): once is enough
+		j.idsChecked = false
+		return nil
+	}
+	return checkDuplicateJobIDs(j)
+}
+
+// checkFloatColumns checks the optional float columns of j: times finite
+// and at most MaxTime, sizes and task-seconds finite and in [0, MaxSize].
+func checkFloatColumns(j *Jobs) error {
 	for _, c := range []struct {
 		name string
 		col  *Column[float64]
-		neg  bool // negative values allowed
+		time bool
 	}{
 		{ColStart, &j.Start, true},
 		{ColFinish, &j.Finish, true},
@@ -45,25 +99,44 @@ func Validate(j *Jobs) error {
 		{ColSize, &j.Size, false},
 	} {
 		for i, v := range c.col.Values {
-			if math.IsNaN(v) || math.IsInf(v, 0) || (!c.neg && v < 0) {
-				if !c.col.Valid.Valid(i) {
-					continue
-				}
+			if !c.col.Valid.Valid(i) {
+				continue
+			}
+			switch {
+			case math.IsNaN(v) || math.IsInf(v, 0):
 				what := "a finite number"
-				if !c.neg {
+				if !c.time {
 					what = "a finite non-negative number"
 				}
 				return inputErrorf(j.Source, i+1, c.name, "%v is not %s", v, what)
+			case c.time && v > MaxTime:
+				return inputErrorf(j.Source, i+1, c.name, "%v s %s", v, tooLate)
+			case !c.time && v < 0:
+				return inputErrorf(j.Source, i+1, c.name, "%v is not a finite non-negative number", v)
+			case !c.time && v > MaxSize:
+				return inputErrorf(j.Source, i+1, c.name, "%v s is larger than %v s, the largest %s schedplan accepts (sums over 10^8 jobs must stay finite)", v, float64(MaxSize), c.name)
 			}
 		}
 	}
+	return nil
+}
+
+// checkCountColumns checks j's byte counts (in [0, MaxBytes]) and task
+// counts (in [0, MaxTasks]).
+func checkCountColumns(j *Jobs) error {
 	for _, c := range []struct {
 		name string
 		col  *Column[int64]
 	}{{ColInputBytes, &j.InputBytes}, {ColShuffleBytes, &j.ShuffleBytes}, {ColOutputBytes, &j.OutputBytes}} {
 		for i, v := range c.col.Values {
-			if v < 0 && c.col.Valid.Valid(i) {
+			if !c.col.Valid.Valid(i) {
+				continue
+			}
+			if v < 0 {
 				return inputErrorf(j.Source, i+1, c.name, "negative byte count %d", v)
+			}
+			if v > MaxBytes {
+				return inputErrorf(j.Source, i+1, c.name, "%d B is larger than %d B (8 PiB), the largest byte count of one job schedplan accepts", v, int64(MaxBytes))
 			}
 		}
 	}
@@ -72,21 +145,60 @@ func Validate(j *Jobs) error {
 		col  *Column[int32]
 	}{{ColMapTasks, &j.MapTasks}, {ColReduceTasks, &j.ReduceTasks}} {
 		for i, v := range c.col.Values {
-			if v < 0 && c.col.Valid.Valid(i) {
+			if !c.col.Valid.Valid(i) {
+				continue
+			}
+			if v < 0 {
 				return inputErrorf(j.Source, i+1, c.name, "negative task count %d", v)
+			}
+			if v > MaxTasks {
+				return inputErrorf(j.Source, i+1, c.name, "%d: more than %d tasks in one stage of one job", v, MaxTasks)
 			}
 		}
 	}
-	if dups := duplicateIDs(&j.ID, maxDuplicatesListed); len(dups) > 0 {
-		var parts []string
-		for _, d := range dups {
-			parts = append(parts, fmt.Sprintf("%q (rows %d and %d)", j.ID.Bytes(d[1]), d[0]+1, d[1]+1))
+	return nil
+}
+
+// checkDuplicateJobIDs reports duplicate job ids, listing the first few with
+// their rows.
+func checkDuplicateJobIDs(j *Jobs) error {
+	dups := duplicateIDs(&j.ID, maxDuplicatesListed)
+	if len(dups) == 0 {
+		return nil
+	}
+	var parts []string
+	for _, d := range dups {
+		parts = append(parts, fmt.Sprintf("%q (rows %d and %d)", j.ID.Bytes(d[1]), d[0]+1, d[1]+1))
+	}
+	more := ""
+	if len(dups) == maxDuplicatesListed {
+		more = ", ..."
+	}
+	return inputErrorf(j.Source, dups[0][1]+1, ColJobID, "duplicate job ids: %s%s", strings.Join(parts, ", "), more)
+}
+
+// tooLate ends the message about a time after MaxTime.
+var tooLate = fmt.Sprintf("is later than %v s (the year 5138 as a Unix time), the latest time schedplan accepts; "+
+	"times in milliseconds, microseconds or nanoseconds need their unit in the column mapping (e.g. submit_time=NAME:ms)", float64(MaxTime))
+
+// checkTimeOrder reports a job that starts before it is submitted or
+// finishes before it starts (or, without a start time, before it is
+// submitted).
+func checkTimeOrder(j *Jobs) error {
+	for i := 0; i < j.Len(); i++ {
+		sub := j.Submit[i]
+		start, hasStart := j.Start.At(i)
+		if hasStart && start < sub {
+			return inputErrorf(j.Source, i+1, ColStart, "start time %v s is before the submit time %v s", start, sub)
 		}
-		more := ""
-		if len(dups) == maxDuplicatesListed {
-			more = ", ..."
+		fin, ok := j.Finish.At(i)
+		switch {
+		case !ok:
+		case hasStart && fin < start:
+			return inputErrorf(j.Source, i+1, ColFinish, "finish time %v s is before the start time %v s", fin, start)
+		case fin < sub:
+			return inputErrorf(j.Source, i+1, ColFinish, "finish time %v s is before the submit time %v s", fin, sub)
 		}
-		return inputErrorf(j.Source, dups[0][1]+1, ColJobID, "duplicate job ids: %s%s", strings.Join(parts, ", "), more)
 	}
 	return nil
 }

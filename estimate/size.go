@@ -3,6 +3,7 @@ package estimate
 import (
 	"fmt"
 	"math"
+	"strconv"
 
 	"github.com/schedplan/schedplan/data"
 )
@@ -71,12 +72,21 @@ func SourceOf(j *data.Jobs) (Source, error) {
 // Explicit sizes and task-seconds are used as they are (container-seconds)
 // unless opt.NormaliseAll is set. A null in the chosen column is an error that
 // names the row.
+//
+// Every derived size must be finite and in [0, data.MaxSize], and the total
+// work must be positive (a log without work cannot be simulated): otherwise
+// the error, a *data.InputError, names the job's row and the column its size
+// came from, so that no later sum or share (10000·v/Σ) can overflow.
 func Sizes(j *data.Jobs, opt SizeOptions) ([]float64, Source, error) {
 	opt = opt.withDefaults()
+	if err := opt.check(); err != nil {
+		return nil, "", fmt.Errorf("size options: %w", err)
+	}
 	src, err := SourceOf(j)
 	if err != nil {
 		return nil, "", err
 	}
+	col := sourceColumn(src)
 	n := j.Len()
 	w := make([]float64, n)
 	switch src {
@@ -84,7 +94,7 @@ func Sizes(j *data.Jobs, opt SizeOptions) ([]float64, Source, error) {
 		for i := range w {
 			v, ok := j.Size.At(i)
 			if !ok {
-				return nil, "", fmt.Errorf("%s: row %d: column %q: null size", j.Source, i+1, data.ColSize)
+				return nil, "", inputError(j, i+1, col, "null size")
 			}
 			w[i] = v
 		}
@@ -93,7 +103,7 @@ func Sizes(j *data.Jobs, opt SizeOptions) ([]float64, Source, error) {
 			m, okm := j.MapTaskSeconds.At(i)
 			r, okr := j.ReduceTaskSeconds.At(i)
 			if !okm && !okr {
-				return nil, "", fmt.Errorf("%s: row %d: column %q: null task-seconds in both stages", j.Source, i+1, data.ColMapTaskSeconds)
+				return nil, "", inputError(j, i+1, col, "null task-seconds in both stages")
 			}
 			w[i] = m + r
 		}
@@ -105,17 +115,83 @@ func Sizes(j *data.Jobs, opt SizeOptions) ([]float64, Source, error) {
 			w[i] = float64(in) + (1+opt.DN)*float64(sh) + float64(out)
 		}
 	}
-	if src == FromBytes || opt.NormaliseAll {
-		if err := normalise(w, Duration(j.Submit), opt.Load); err != nil {
-			return nil, "", fmt.Errorf("%s: %w", j.Source, err)
+	if src != FromBytes { // byte weights are checked once normalised
+		if err := checkSizes(j, w, col, ""); err != nil {
+			return nil, "", err
+		}
+		if total, _ := sumChecked(w); total == 0 { // no overflow: n·MaxSize is finite
+			return nil, "", noWork(j, col)
 		}
 	}
-	for i, v := range w {
-		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
-			return nil, "", fmt.Errorf("%s: row %d: size %v is not a finite non-negative number", j.Source, i+1, v)
+	if src == FromBytes || opt.NormaliseAll {
+		if err := normalise(j, w, col, opt.Load); err != nil {
+			return nil, "", err
+		}
+		if err := checkSizes(j, w, col, " (after normalising to a load)"); err != nil {
+			return nil, "", err
 		}
 	}
 	return w, src, nil
+}
+
+// check rejects options that would make every size NaN, infinite or
+// negative.
+func (o SizeOptions) check() error {
+	if !(o.DN >= 0) || math.IsInf(o.DN, 0) {
+		return fmt.Errorf("d/n %v is not a finite non-negative number", o.DN)
+	}
+	if !(o.Load > 0) || math.IsInf(o.Load, 0) {
+		return fmt.Errorf("load %v is not a finite positive number", o.Load)
+	}
+	return nil
+}
+
+// sourceColumn names the column sizes from src come from, for messages.
+func sourceColumn(src Source) string {
+	switch src {
+	case FromSize:
+		return data.ColSize
+	case FromTaskSeconds:
+		return data.ColMapTaskSeconds + "+" + data.ColReduceTaskSeconds
+	}
+	return data.ColInputBytes + "+" + data.ColShuffleBytes + "+" + data.ColOutputBytes
+}
+
+// inputError locates a problem in j. Row is 1-based in j's order (the file's
+// when it was sorted by submit time), so the message names the job id too.
+func inputError(j *data.Jobs, row int, col, format string, args ...any) *data.InputError {
+	msg := fmt.Sprintf(format, args...)
+	if row > 0 {
+		msg = fmt.Sprintf("job %s: %s", strconv.Quote(j.ID.At(row-1)), msg)
+	}
+	return &data.InputError{File: j.Source, Row: row, Column: col, Msg: msg}
+}
+
+// checkSizes reports the first size that is not finite or lies outside
+// [0, data.MaxSize].
+func checkSizes(j *data.Jobs, w []float64, col, when string) error {
+	for i, v := range w {
+		switch {
+		case math.IsNaN(v) || math.IsInf(v, 0) || v < 0:
+			return inputError(j, i+1, col, "size %v%s is not a finite non-negative number", v, when)
+		case v > data.MaxSize:
+			return inputError(j, i+1, col, "size %v s%s is larger than %v s, the largest size of one job schedplan accepts (sums over 10^8 jobs must stay finite)", v, when, float64(data.MaxSize))
+		}
+	}
+	return nil
+}
+
+// sumChecked returns Σw and 0, or the 1-based index of the element at which
+// the running sum overflowed.
+func sumChecked(w []float64) (float64, int) {
+	total := 0.0
+	for i, v := range w {
+		total += v
+		if math.IsInf(total, 0) || math.IsNaN(total) {
+			return total, i + 1
+		}
+	}
+	return total, 0
 }
 
 // Duration is the span the load is normalised over: t_last − origin, where
@@ -136,23 +212,31 @@ func Duration(submit []float64) float64 {
 }
 
 // normalise scales w in place so that Σw = load·duration, in the reference
-// simulator's order of operations.
-func normalise(w []float64, duration, load float64) error {
-	total := 0.0
-	for _, v := range w {
-		total += v
+// simulator's order of operations. It fails, naming the job or the column,
+// when Σw overflows or is 0, or when the log's span is not positive or
+// larger than data.MaxTime.
+func normalise(j *data.Jobs, w []float64, col string, load float64) error {
+	total, row := sumChecked(w)
+	if row > 0 {
+		return inputError(j, row, col, "the total work overflows at this job (size %v)", w[row-1])
 	}
 	if total <= 0 {
-		return fmt.Errorf("cannot normalise sizes to a load: the total work is %v", total)
+		return noWork(j, col)
 	}
-	if duration <= 0 {
-		return fmt.Errorf("cannot normalise sizes to a load: the trace spans %v s (the last submit time)", duration)
+	duration := Duration(j.Submit)
+	if !(duration > 0) || duration > data.MaxTime {
+		return inputError(j, 0, data.ColSubmit, "cannot normalise sizes to a load: the trace spans %v s (it must span more than 0 s and at most %v s)", duration, float64(data.MaxTime))
 	}
 	mult := load * duration / total
 	for i := range w {
 		w[i] *= mult
 	}
 	return nil
+}
+
+// noWork is the error for a log whose total work is 0.
+func noWork(j *data.Jobs, col string) error {
+	return inputError(j, 0, col, "every job has size 0: a log without work cannot be simulated or classified")
 }
 
 // ContainerSeconds returns sizes in container-seconds of a cluster whose

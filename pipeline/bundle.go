@@ -160,9 +160,12 @@ func (l *LASMQConfig) Policy() *sim.LASMQ {
 // sim.ParsePolicy (and simulate --policy).
 func (l *LASMQConfig) Spec() string { return l.Policy().Spec() }
 
-// HPFSPConfig holds H-PFSP's parameters.
+// HPFSPConfig holds H-PFSP's parameters (seed 002 Alg. 3): FairLimit in
+// tasks per stage (the fair phase's length; 0: none), Threshold a fraction
+// of the map stage's tasks (getStage's progress threshold).
 type HPFSPConfig struct {
-	FairLimit float64 `yaml:"fair_limit"`
+	FairLimit int     `yaml:"fair_limit"`
+	Threshold float64 `yaml:"threshold"`
 }
 
 // BoundsInfo are the offline bounds on the validation window.

@@ -26,6 +26,9 @@ type Workload struct {
 	// (at least one job).
 	TopShare float64     `json:"top1pct_work_share"`
 	Users    []UserCount `json:"users"`
+	// Observed is the observed response and wait distributions, when the
+	// log has finish (and start) times: the current scheduler's ground truth.
+	Observed *Observed `json:"observed,omitempty"`
 }
 
 // UserCount is one user's share of the jobs.
@@ -68,5 +71,8 @@ func Describe(j *data.Jobs, sizes []float64, src estimate.Source) Workload {
 		w.Users = append(w.Users, UserCount{User: name, Jobs: counts[k]})
 	}
 	sort.SliceStable(w.Users, func(a, b int) bool { return w.Users[a].Jobs > w.Users[b].Jobs })
+	if o, ok := ObservedOf(j); ok {
+		w.Observed = &o
+	}
 	return w
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/cluster/sim"
+	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/lp"
 )
 
@@ -34,6 +35,23 @@ func ParsePolicies(param, list string) ([]string, error) {
 	for _, s := range specs {
 		if _, err := Fluid.Policy(s); err != nil {
 			return nil, paramErr(param, s, "%v", err)
+		}
+	}
+	return specs, nil
+}
+
+// ParseAnyPolicies splits a list of policy specifications of either
+// resolution (simulate --level): each must name a fluid policy or a
+// task-level one (checked fully when the experiment runs).
+func ParseAnyPolicies(param, list string) ([]string, error) {
+	specs := sim.SplitPolicies(list)
+	if len(specs) == 0 {
+		return nil, paramErr(param, strconv.Quote(list), "no policy given")
+	}
+	for _, s := range specs {
+		_, ferr := Fluid.Policy(s)
+		if name, _, err := task.ParseSpec(s); ferr != nil && (err != nil || task.PolicyDoc(name) == "") {
+			return nil, paramErr(param, s, "%v (task level: %s)", ferr, strings.Join(task.PolicyNames(), ", "))
 		}
 	}
 	return specs, nil

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"os"
 	"slices"
 
 	"github.com/schedplan/schedplan/classify"
@@ -44,6 +45,11 @@ type RunConfig struct {
 	// Current is the scheduler the cluster runs today (a policy spec);
 	// RequireImprovement compares the tuned configuration with it.
 	Current string `json:"current"`
+	// CurrentConfig is the user's own fair-scheduler.xml or
+	// capacity-scheduler.xml: the current scheduler of the task-level
+	// validation, whose verdict then feeds --require-improvement ("": Fair
+	// with one pool per user).
+	CurrentConfig string `json:"current_config,omitempty"`
 	// Baselines are validated besides the tuned configuration, Current and
 	// the bounds.
 	Baselines []string `json:"baselines"`
@@ -146,6 +152,8 @@ type Inputs struct {
 	TraceKey []byte
 	SpecKey  []byte
 	JobsKey  []byte
+	// CurrentConfigKey is the content of Config.CurrentConfig (nil: none).
+	CurrentConfigKey []byte
 }
 
 // Limits of parameters that no sensible run exceeds (a value beyond them
@@ -211,6 +219,14 @@ func Prepare(cfg RunConfig) (*Inputs, error) {
 		return nil, err
 	}
 	in.JobsKey = jobsKey(in.SimJobs, in.Capacity)
+	if cfg.CurrentConfig != "" {
+		if _, err := CurrentConfigSpec(cfg.CurrentConfig); err != nil {
+			return nil, err
+		}
+		if in.CurrentConfigKey, err = os.ReadFile(cfg.CurrentConfig); err != nil {
+			return nil, err
+		}
+	}
 	return in, nil
 }
 

@@ -66,6 +66,9 @@ type RunResult struct {
 	Bounds       *Bounds         `json:"bounds"`
 	Validation   []ValidationRow `json:"validation"`
 	Current      string          `json:"current"`
+	// TaskValidation is the task-level view of the validation window (the
+	// emitted YARN files simulated on the spec's machines).
+	TaskValidation *TaskValidation `json:"task_validation,omitempty"`
 	// Improvement is 1 − tuned/current mean response on the validation
 	// window (negative: the tuned configuration is worse).
 	Improvement float64  `json:"improvement_over_current"`
@@ -246,14 +249,18 @@ func (p *pipelineRun) stages() []stage {
 		{name: "emit", params: cfg.ContainerMB, deps: []string{"ingest", "classify", "capacity", "tune", "bounds"},
 			inputs: [][]byte{in.SpecKey}, state: &struct{}{}, run: p.emit},
 		{name: "validate", params: struct {
-			Current   string
-			Baselines []string
-			Sigmas    []float64
-			Runs      int
-			Loads     []float64
-			Seed      uint64
-		}{cfg.Current, cfg.Baselines, cfg.Sigmas, cfg.Runs, cfg.LoadFactors, cfg.Seed},
-			deps: []string{"tune", "bounds", "classify"}, inputs: [][]byte{in.JobsKey}, state: &p.vs, run: p.validate},
+			Current       string
+			Baselines     []string
+			Sigmas        []float64
+			Runs          int
+			Loads         []float64
+			Seed          uint64
+			TaskLevel     int
+			CurrentConfig string
+			ContainerMB   int
+		}{cfg.Current, cfg.Baselines, cfg.Sigmas, cfg.Runs, cfg.LoadFactors, cfg.Seed, taskLevelVersion, cfg.CurrentConfig, cfg.ContainerMB},
+			deps: []string{"tune", "bounds", "classify", "emit"}, inputs: [][]byte{in.JobsKey, in.TraceKey, in.SpecKey, in.CurrentConfigKey},
+			state: &p.vs, run: p.validate},
 		{name: "report", deps: []string{"ingest", "classify", "capacity", "tune", "bounds", "emit", "validate"},
 			state: &struct{}{}, run: p.report},
 	}
@@ -361,6 +368,11 @@ func (p *pipelineRun) validate(ctx context.Context) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The emitted files, loaded back from the output directory and
+	// simulated at task level.
+	if v.Task, err = taskValidate(ctx, p.in, &p.cs, &p.tr, p.r.Dir, p.r.progress("validate (task level)")); err != nil {
+		return nil, err
+	}
 	p.vs = *v
 	return files, nil
 }
@@ -406,6 +418,7 @@ func (p *pipelineRun) result() *RunResult {
 		res.Improvement = 1 - tuned/cur
 		res.Improved = tuned < cur
 	}
+	res.TaskValidation = p.vs.Task
 	return res
 }
 

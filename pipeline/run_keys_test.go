@@ -68,6 +68,12 @@ func TestStageKeysCoverEveryInput(t *testing.T) {
 		return cfg
 	}
 	all := []string{"ingest", "classify", "capacity", "tune", "bounds", "emit", "validate", "report"}
+	currentXML := filepath.Join(dir, "fair-scheduler.xml")
+	if err := os.WriteFile(currentXML, []byte(`<?xml version="1.0"?>
+<allocations><queue name="a"><weight>2</weight></queue><queue name="default"/></allocations>
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	out := filepath.Join(dir, "out")
 	run := func(cfg RunConfig) []string {
 		in, err := Prepare(cfg)
@@ -103,13 +109,16 @@ func TestStageKeysCoverEveryInput(t *testing.T) {
 		{"capacity", func(c *RunConfig) { c.Capacity = 60 }, []string{"tune", "bounds", "emit", "validate", "report"}},
 		{"k", func(c *RunConfig) { c.K = 3 }, []string{"classify", "capacity", "emit", "validate", "report"}},
 		{"seed", func(c *RunConfig) { c.Seed = 7 }, []string{"classify", "capacity", "tune", "emit", "validate", "report"}},
-		{"what-if", func(c *RunConfig) { c.WhatIfs = []string{"R2=+1"} }, []string{"capacity", "emit", "report"}},
+		// validate simulates the emitted YARN files at task level: what
+		// changes them reruns it.
+		{"what-if", func(c *RunConfig) { c.WhatIfs = []string{"R2=+1"} }, []string{"capacity", "emit", "validate", "report"}},
 		{"budget", func(c *RunConfig) { c.Budget = 31 }, []string{"tune", "emit", "validate", "report"}},
 		{"objective", func(c *RunConfig) { c.Objective = MinP99 }, []string{"tune", "emit", "validate", "report"}},
 		{"folds", func(c *RunConfig) { c.Folds = 4 }, []string{"tune", "emit", "validate", "report"}},
 		{"constraints", func(c *RunConfig) { c.Constraints = "p99-slowdown<=current" }, []string{"tune", "emit", "validate", "report"}},
 		{"blocks (no longer used)", func(c *RunConfig) { c.Blocks = 2 }, nil},
-		{"container MB", func(c *RunConfig) { c.ContainerMB = 2048 }, []string{"emit", "report"}},
+		{"container MB", func(c *RunConfig) { c.ContainerMB = 2048 }, []string{"emit", "validate", "report"}},
+		{"current config", func(c *RunConfig) { c.CurrentConfig = currentXML }, []string{"validate", "report"}},
 		{"current", func(c *RunConfig) { c.Current = "fifo" }, []string{"tune", "emit", "validate", "report"}},
 		{"baselines", func(c *RunConfig) { c.Baselines = []string{"srpt"} }, []string{"validate", "report"}},
 		{"sigmas", func(c *RunConfig) { c.Sigmas = []float64{0, 0.25} }, []string{"validate", "report"}},

@@ -28,6 +28,8 @@ type Window struct {
 	Capacity     float64
 	CapacityFrom string
 	OfferedLoad  float64
+	// Spec is the cluster spec (its machines for the task level).
+	Spec *cluster.Spec
 }
 
 // OpenWindow prepares window ("all", "tune" or "validate", split at the
@@ -37,7 +39,7 @@ func OpenWindow(j *data.Jobs, sizes []float64, src estimate.Source, opt estimate
 	if !(capacity >= 0) {
 		return nil, paramErr("capacity", capacity, "want a positive capacity, or 0 for the cluster spec's")
 	}
-	w := &Window{Log: j, Name: window}
+	w := &Window{Log: j, Name: window, Spec: spec}
 	var err error
 	if w.Capacity, w.CapacityFrom, err = RunCapacity(capacity, src, opt, spec); err != nil {
 		return nil, err

@@ -4,12 +4,11 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
-	"unicode"
 
+	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 )
 
@@ -17,16 +16,8 @@ import (
 // rendering). Every figure carries its unit; names that come from input
 // files pass through Printable.
 
-// Printable returns s with control characters (terminal escape sequences
-// included) written as Go escapes, so that a name from a log cannot drive
-// the terminal.
-func Printable(s string) string {
-	if strings.IndexFunc(s, func(r rune) bool { return !unicode.IsPrint(r) }) < 0 {
-		return s
-	}
-	q := strconv.QuoteToGraphic(s)
-	return q[1 : len(q)-1]
-}
+// Printable is data.Printable: names from logs cannot drive the terminal.
+var Printable = data.Printable
 
 func newTable(w io.Writer, align uint) *tabwriter.Writer {
 	return tabwriter.NewWriter(w, 0, 0, 2, ' ', align)
@@ -160,6 +151,9 @@ func (res *RunResult) WriteText(w io.Writer, dir string, took time.Duration) {
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "\n%s\n", Verdict(res))
+	if t := res.TaskValidation; t != nil {
+		t.WriteText(w)
+	}
 	fmt.Fprintf(w, "wrote %s/{%s} in %.1f s\n", strings.TrimRight(dir, "/"), strings.Join(res.Files, ","), took.Seconds())
 }
 
@@ -186,6 +180,9 @@ func (w Workload) WriteText(out io.Writer, maxUsers int) {
 	fmt.Fprintf(tw, "zero-size jobs\t%d\n", w.ZeroSize)
 	fmt.Fprintf(tw, "work in largest 1%% of jobs\t%.1f%%\n", 100*w.TopShare)
 	fmt.Fprintf(tw, "users\t%d\n", len(w.Users))
+	if w.Observed != nil {
+		fmt.Fprint(tw, w.Observed.String())
+	}
 	tw.Flush()
 	if len(w.Users) == 0 {
 		return
@@ -287,4 +284,20 @@ func fmtFrac(v float64) string {
 		return "0"
 	}
 	return fmt.Sprintf("%.4f", v)
+}
+
+// WriteText prints the task-level validation table and its verdict.
+func (t *TaskValidation) WriteText(w io.Writer) {
+	fmt.Fprintf(w, "\ntask-level validation (%d machines, %d containers, %.4g container-seconds/s; %d tasks): %s\n", t.Machines, t.Containers, t.RateCS, t.Tasks, t.Note)
+	tw := newTable(w, tabwriter.AlignRight)
+	fmt.Fprintln(tw, "task level, validation window\tmean response (s)\tp99 (s)\tmean slowdown\tp99 slowdown\tgap to fluid SRPT bound\tmissed fluid PS deadlines\tpolicy\t")
+	for _, r := range t.Rows {
+		fmt.Fprintf(tw, "%s\t%.4g\t%.4g\t%.4g\t%.4g\t%+.1f%%\t%.0f\t%s\t\n", r.Name, r.Mean, r.P99, r.MeanSlowdown, r.P99Slowdown, 100*r.Gap, r.Missed, r.Policy)
+	}
+	tw.Flush()
+	if t.Improved {
+		fmt.Fprintf(w, "task level: the tuned LAS_MQ beats the current scheduler (%s) by %.1f%% in mean response\n\n", t.Current, 100*t.Improvement)
+	} else {
+		fmt.Fprintf(w, "task level: the tuned LAS_MQ does NOT beat the current scheduler (%s): %+.1f%% mean response\n\n", t.Current, -100*t.Improvement)
+	}
 }

@@ -40,6 +40,8 @@ type ValidationState struct {
 	SigmaBoxes []BoxGroup      `json:"sigma_boxes"`
 	LoadXs     []float64       `json:"load_xs"`
 	LoadCurves []XYSeries      `json:"load_curves"`
+	// Task is the task-level view (TaskValidation).
+	Task *TaskValidation `json:"task,omitempty"`
 }
 
 type valConfig struct {

@@ -18,18 +18,17 @@ import (
 func emitFor(t *testing.T, in *Inputs, k int, tuned LASMQParams) (*Bundle, map[string][]byte) {
 	t.Helper()
 	sizes := estimate.ContainerSeconds(in.Sizes, in.Source, in.Config.Sizes, in.Spec.Capacity())
-	p, s, err := classify.COSHH(in.Jobs, sizes, in.Spec, classify.Options{K: k, Seed: 1})
+	pr, s, err := classify.COSHH(in.Jobs, sizes, in.Spec, classify.Options{K: k, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs := classState{Primary: classOut{p, p.Rows, p.Assign}, Secondary: classOut{s, s.Rows, s.Assign}}
-	var capSt capacityState
+	cs := classState{Primary: classOut{pr, pr.Rows, pr.Assign}, Secondary: classOut{s, s.Rows, s.Assign}}
 	a, err := PlanCapacity(s, in.Spec, CapacityOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	capSt.Secondary = a.Plan()
-	b := (&pipelineRun{in: in, cs: cs, capSt: capSt, tr: TuneReport{Best: tuned}, bs: boundsState{Bounds: &Bounds{}}}).bundle()
+	p := &pipelineRun{in: in, cs: cs, capSt: capacityState{Secondary: a.Plan()}, tr: TuneReport{Best: tuned}, bs: boundsState{Bounds: &Bounds{}}}
+	b := p.bundle()
 	names, userOfRow := in.Jobs.Users()
 	if err := AssignUserClasses(b, names, userOfRow, s.Rows, s.Assign); err != nil {
 		t.Fatal(err)

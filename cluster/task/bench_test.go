@@ -55,26 +55,35 @@ var large = sync.OnceValues(largeWorkload)
 // run and the scheduling overhead per decision (wall-clock ns, which a
 // busy machine inflates). Run with -bench Large -benchtime 1x.
 func BenchmarkLarge(b *testing.B) {
-	jobs, cl := large()
 	for _, spec := range []string{"fifo", "fair", "capacity:queues=a:40/b:30/c:20/d:10,ulf=2", "las_mq:limit=0"} {
-		b.Run(spec, func(b *testing.B) {
-			p, err := ParsePolicy(spec)
-			if err != nil {
+		benchLarge(b, spec, nil)
+	}
+}
+
+// benchLarge runs spec on the large workload as a sub-benchmark and
+// reports its figures; extra, if set, reports the policy's own.
+func benchLarge(b *testing.B, spec string, extra func(b *testing.B, p Policy, r *Result)) {
+	jobs, cl := large()
+	b.Run(spec, func(b *testing.B) {
+		p, err := ParsePolicy(spec)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var s Simulator
+		var r *Result
+		c0 := cpuTime()
+		for b.Loop() {
+			if r, err = s.Run(jobs, cl, p, Options{}); err != nil {
 				b.Fatal(err)
 			}
-			var s Simulator
-			var r *Result
-			c0 := cpuTime()
-			for b.Loop() {
-				if r, err = s.Run(jobs, cl, p, Options{}); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64(r.Tasks), "tasks")
-			b.ReportMetric(float64(r.Events), "events")
-			b.ReportMetric(r.OverheadPerDecision(), "ns/decision")
-			b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/run")
-			b.ReportMetric((cpuTime()-c0).Seconds()/float64(b.N), "cpu-s/run")
-		})
-	}
+		}
+		b.ReportMetric(float64(r.Tasks), "tasks")
+		b.ReportMetric(float64(r.Events), "events")
+		b.ReportMetric(r.OverheadPerDecision(), "ns/decision")
+		b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/run")
+		b.ReportMetric((cpuTime()-c0).Seconds()/float64(b.N), "cpu-s/run")
+		if extra != nil {
+			extra(b, p, r)
+		}
+	})
 }

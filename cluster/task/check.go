@@ -12,9 +12,9 @@ import (
 //     never exceed its containers, and the simulator's free count agrees;
 //   - no task of a later stage starts before its job's slow-start point,
 //     and none ends before the previous stage has completed;
-//   - every task starts once and ends once, at max(start + duration /
-//     exec_rate, end of the previous stage), and every job completes when
-//     its last task ends;
+//   - every task starts once and ends once (a preempted task starts
+//     again), at max(start + duration · Job.TypeScale / exec_rate, end of
+//     the previous stage), and every job completes when its last task ends;
 //   - work conservation, for policies whose WorkConserving() is true and
 //     at events (not with heartbeats): after a scheduling round, no machine
 //     without a reservation has as many free containers as an eligible
@@ -98,7 +98,7 @@ func (c *Checker) TaskStarted(s *State, t TaskRef) {
 	jobs := s.Jobs()
 	spec := jobs[t.Job].Stages[t.Stage].Tasks[t.Task]
 	if c.state[k] != 0 {
-		c.failf("job %d stage %d task %d started twice (at %v)", t.Job+1, t.Stage+1, t.Task+1, s.Now())
+		c.failf("job %d stage %d task %d started while running or after its end (at %v)", t.Job+1, t.Stage+1, t.Task+1, s.Now())
 	}
 	if t.Containers != spec.Containers {
 		c.failf("job %d stage %d task %d holds %d containers, needs %d", t.Job+1, t.Stage+1, t.Task+1, t.Containers, spec.Containers)
@@ -140,7 +140,12 @@ func (c *Checker) TaskEnded(s *State, t TaskRef) {
 		c.failf("job %d stage %d task %d ended on node %d, started on %d", t.Job+1, t.Stage+1, t.Task+1, t.Node, c.node[k])
 	}
 	spec := s.Jobs()[t.Job].Stages[t.Stage].Tasks[t.Task]
-	want := c.start[k] + spec.Duration/s.Cluster().Types[s.NodeType(t.Node)].ExecRate
+	ty := s.NodeType(t.Node)
+	d := spec.Duration / s.Cluster().Types[ty].ExecRate
+	if sc := s.Jobs()[t.Job].TypeScale; sc != nil {
+		d *= sc[ty] // Job.TypeScale
+	}
+	want := c.start[k] + d
 	if t.Stage > 0 {
 		if math.IsNaN(c.stEnd[g-1]) {
 			c.failf("job %d stage %d task %d ended at %v before stage %d completed", t.Job+1, t.Stage+1, t.Task+1, s.Now(), t.Stage)
@@ -159,6 +164,21 @@ func (c *Checker) TaskEnded(s *State, t TaskRef) {
 	if int(c.stDone[g]) == c.off[g+1]-c.off[g] {
 		c.stEnd[g] = s.Now()
 	}
+}
+
+// TaskKilled: a preempted task frees its containers and may start again.
+func (c *Checker) TaskKilled(s *State, t TaskRef) {
+	if !c.init {
+		c.setup(s)
+	}
+	_, k := c.idx(t)
+	if c.state[k] != 1 || int(c.node[k]) != t.Node {
+		c.failf("job %d stage %d task %d preempted on node %d without running there (state %d)", t.Job+1, t.Stage+1, t.Task+1, t.Node, c.state[k])
+		return
+	}
+	c.state[k] = 0
+	c.used[t.Node] -= t.Containers
+	c.agree(s, t.Node)
 }
 
 func (c *Checker) Dispatched(s *State) {

@@ -1,6 +1,7 @@
 package task
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -124,4 +125,50 @@ func BenchmarkCOSHHArrive(b *testing.B) {
 		r.Waiting(j, true)
 		r.Done(j)
 	}
+}
+
+// BenchmarkCOSHHPolicy runs the coshh policy through the task-level core:
+// 1,000 jobs (10 one-container tasks each) of 100 users arrive at once on
+// 10 machine types of 10 machines of 4 containers, with the 50-class plan
+// of BenchmarkCOSHHPick, so about 1,000 jobs wait at each decision. It
+// reports Alg. 2's mean time per decision through the policy (the
+// router's timed Picks, ns/pick-mean) and the core's scheduling time per
+// decision (ns/decision, Result.OverheadPerDecision).
+func BenchmarkCOSHHPolicy(b *testing.B) {
+	r, rng := coshhBenchRouter(b, 2)
+	plan := r.Plan()
+	const n, users, types = 1000, 100, 10
+	cl := &Cluster{}
+	for t := 0; t < types; t++ {
+		cl.Types = append(cl.Types, MachineType{Name: fmt.Sprint("T", t), Count: 10, Containers: 4, ExecRate: 1})
+	}
+	us := map[string]COSHHUser{}
+	for u := 0; u < users; u++ {
+		us[fmt.Sprint("u", u)] = COSHHUser{MinShare: float64((u % 2) * (1 + u%7)), Weight: float64(1 + u%3)}
+	}
+	jobs := make([]Job, n)
+	x1, x2 := make([][]float64, n), make([][]float64, n)
+	for j := range jobs {
+		jobs[j] = mr(0, 10, 10+rng.Float64()*100, 0, 0, 1)
+		jobs[j].User = fmt.Sprint("u", rng.IntN(users))
+		x := make([]float64, 8)
+		for d := range x {
+			x[d] = rng.NormFloat64() * 3
+		}
+		x1[j], x2[j] = x, x
+	}
+	b.ResetTimer()
+	var pickNs, decNs float64
+	for i := 0; i < b.N; i++ {
+		c := &COSHH{Plan: plan, Users: us, X1: x1, X2: x2, Tolerance: 1e9, TimeDecisions: true}
+		res, err := Simulate(jobs, cl, c, Options{})
+		if err != nil || c.Err() != nil {
+			b.Fatal(err, c.Err())
+		}
+		o := c.Router().Overhead()
+		pickNs += float64(o.PickTime.Nanoseconds()) / float64(o.Picks)
+		decNs += res.OverheadPerDecision()
+	}
+	b.ReportMetric(pickNs/float64(b.N), "ns/pick-mean")
+	b.ReportMetric(decNs/float64(b.N), "ns/decision")
 }

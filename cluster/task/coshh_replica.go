@@ -84,3 +84,6 @@ func COSHHLocal(replicas []int, machine int) bool {
 	}
 	return false
 }
+
+// known reports whether job arrived (and was queued) and is not done.
+func (r *COSHHRouter) known(job int) bool { return job >= 0 && job < len(r.jobs) && r.jobs[job].known }

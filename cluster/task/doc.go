@@ -19,7 +19,9 @@
 // node label); a task of base duration d runs d/exec_rate seconds. The
 // scheduler assigns free containers at every event (arrival, task end) or,
 // with a heartbeat interval, at each node's heartbeat, at most MaxAssign
-// per heartbeat, as YARN's NodeManagers ask. Tasks are not preempted.
+// per heartbeat, as YARN's NodeManagers ask. Tasks are not preempted
+// unless the policy is a [Preempter] (Fair with Preemption): a killed
+// task frees its containers at once, loses its work and runs again.
 //
 // # Engine
 //
@@ -51,17 +53,38 @@
 //     leaf a heap of its runnable jobs; O(d log Q + log n) for depth d and
 //     Q queues (a notification re-keys the job's path). maxRunningApps
 //     admissions cost O(leaves under the limited queue) per completion.
+//     With preemption on (off by default), the queues' fair shares and
+//     starvation are brought up to date after each round of events,
+//     O(Q log(1/ε)), and a preemption costs O(Q) per task killed.
 //   - Capacity: the children with ready tasks of each queue on the walked
 //     path are sorted by used/guaranteed capacity (insertion sort: there
 //     are few), O(Σ c²) for c children per level at worst;
 //     a leaf keeps its active users in a heap by their first job and each
 //     user its jobs FIFO, so user limits skip users, not jobs; a
 //     notification is O(d + log n).
+//   - H-PFSP (seed 002): the slack system of a virtual PS (SlackSystem:
+//     a treap with a kinetic minimum of slack, heaps of fair-phase and late
+//     jobs); O(log n) expected per decision, O(stages + log n) per
+//     notification (a job's service, estimate and stage progress are
+//     refreshed at its own events); 100,000-job benchmark about 6.5 CPU
+//     seconds (BenchmarkLargeHPFSP).
 //   - LAS_MQ: K per-queue heaps (order by remaining containers or by entry),
 //     a heap of demotion times (exact: between a job's events its service
 //     estimate is linear, or a ratio of linear functions when stage-aware,
 //     and its crossing time has a closed form), a ring for the even
 //     leftover; O(K + log n) per decision, O(log n) per notification.
+//   - COSHH (seed 003, Alg. 1-2): a [COSHHRouter] driven by the
+//     notifications; its plan (classes, the LP's suggested classes per
+//     machine type) and the jobs' feature vectors come from package
+//     pipeline (pipeline.NewCOSHHPolicy); the registry's "coshh" takes only
+//     tolerance=. Costs are the router's.
+//
+// A job's speed may depend on the machine type beyond exec_rate
+// ([Job.TypeScale]: seed 003's class × machine-type execution times, set
+// by pipeline.COSHHTypeScales from classify's execution-time model). Seed
+// 003's metrics (§5.1: mean completion time, Dissatisfaction, Fairness,
+// Locality, overhead) of a run under any policy come from
+// [SimulateCOSHHMetrics] ([COSHHObserver]).
 //
 // Measured on issue 12's benchmark (BenchmarkLarge: 100,000 jobs, 10 M
 // tasks, 1,000 machines of 10 containers), a run costs about 4–5 CPU
@@ -70,7 +93,8 @@
 // Policies are registered by name (registry.go) and built from
 // specifications with the grammar of package sim's: [ParsePolicy]("fifo"),
 // "fair:pool=user", "capacity:queues=a:60:100/b:40", "las_mq:k=10,alpha0=100,p=10",
-// "srpt", "fsp", "las". Fair and Capacity take their queue trees as plain
+// "srpt", "fsp", "las", "hpfsp:fair_limit=2,threshold=0.95",
+// "coshh:tolerance=0.5". Fair and Capacity take their queue trees as plain
 // structs ([FairQueue], [CapacityQueue]); a YAML or XML loader converts
 // into them.
 //
@@ -92,4 +116,18 @@
 // container double-booked, no machine above its containers, no task of a
 // later stage before its job's slow-start point, every task run once and
 // ended on time, and work conservation for work-conserving policies.
+//
+// # Phases (PRISM)
+//
+// Seed 004's phase-level scheduling runs in its own event loop,
+// [PhaseSim] (prism_sim.go), not in the engine: there a phase's speed
+// changes whenever another phase starts or ends on its machine
+// ([PhaseRates]) and a PRISM task pauses between phases, both of which
+// move a task's end after its start. PRISM ([PrismSelector], Alg. 1) and
+// two baselines on the same model — Fair with slots and YARN with
+// fixed-size containers — share the machines' capacity vectors and the
+// utilisation measure; [PrismRunner] runs task-level jobs under PRISM from
+// a specification ("prism:alpha=1,k=20,a=0.1") and a profile file. Its
+// invariant (admitted demand within capacity) is checked by the
+// simulation itself (PhaseSimResult.MaxOvercommit), not by [Checker].
 package task

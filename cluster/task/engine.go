@@ -1,7 +1,6 @@
 package task
 
 import (
-
 	"fmt"
 	"math"
 	"time"
@@ -24,10 +23,24 @@ type Options struct {
 	UtilBuckets int
 }
 
+// Preempter is implemented by policies that preempt running tasks. After
+// every round of events the simulator asks NextPreempt when the policy
+// wants to look next (+Inf: not before something happens); at that time
+// it calls Preempt, which kills tasks with kill (a killed task frees its
+// containers at once, loses its work and is ready again), and then
+// schedules.
+type Preempter interface {
+	NextPreempt() float64
+	Preempt(kill func(TaskRef) error)
+}
+
 // Observer watches a run.
 type Observer interface {
 	TaskStarted(s *State, t TaskRef)
 	TaskEnded(s *State, t TaskRef)
+	// TaskKilled: a preempted task released its containers; it is ready
+	// again.
+	TaskKilled(s *State, t TaskRef)
 	// Dispatched is called after each scheduling round at events (not
 	// with heartbeats): when it returns, the policy has declined every
 	// machine type that still has free containers.
@@ -43,6 +56,9 @@ type Result struct {
 	// Events counts arrivals, task ends and heartbeats; Tasks the tasks
 	// run; Decisions the policy's Pick calls.
 	Events, Tasks, Decisions int
+	// Preempted counts the tasks killed by a preempting policy (each ran
+	// again: Tasks counts every start).
+	Preempted int
 	// SchedNanos is the wall-clock time spent in scheduling rounds (Pick
 	// calls and the placements and notifications they cause), in ns. It
 	// is the one field that differs between identical runs.
@@ -71,6 +87,7 @@ type event struct {
 	g    int32
 	task int32
 	run  int32
+	gen  int32 // the run's generation: a preempted task's event is stale
 }
 
 func (a *event) before(b *event) bool {
@@ -80,15 +97,23 @@ func (a *event) before(b *event) bool {
 	if a.g != b.g {
 		return a.g < b.g
 	}
-	return a.task < b.task || (a.task == b.task && a.run < b.run)
+	if a.task != b.task {
+		return a.task < b.task
+	}
+	return a.run < b.run || (a.run == b.run && a.gen < b.gen)
 }
 
 // runInfo is what a running task's end needs, kept from its start.
 type runInfo struct {
 	inv, sod float64 // progress terms 1/d and (start − arrival)/d; 0 when d = 0
 	crate    float64 // containers × exec_rate
+	start    float64
+	g, task  int32
 	node     int32
 	c        int32
+	gen      int32 // bumped when the slot is freed
+	live     bool
+	deferred bool // work done, waiting for the previous stage
 }
 
 // eventHeap is a 4-ary min-heap (shallower than binary: fewer cache
@@ -152,14 +177,17 @@ type Simulator struct {
 	err error
 
 	ev        eventHeap
-	runs      []runInfo
 	runFree   []int32
-	perNode   bool    // the policy declines machines, not machine types
-	declined  []int32 // machines a per-node policy declined this round
+	pre       Preempter
+	preAt     float64 // when the Preempter wants to look next
+	preSame   int     // rounds at one time that preempted
+	killFn    func(TaskRef) error
+	perNode   bool      // the policy declines machines, not machine types
+	declined  []int32   // machines a per-node policy declined this round
 	hb        eventHeap // heartbeats (g = −1)
 	order     []int32   // machine types, fastest first
-	freeSet   []iheap  // per type: machines offered at events, by number
-	nk        heapKeys // their keys (all equal: order by number)
+	freeSet   []iheap   // per type: machines offered at events, by number
+	nk        heapKeys  // their keys (all equal: order by number)
 	hbMode    bool
 	hbArmed   []bool
 	asleep    []bool
@@ -199,6 +227,17 @@ func (s *Simulator) Run(jobs []Job, cl *Cluster, p Policy, opt Options) (*Result
 	}
 	s.setup(jobs, cl, ss, opt)
 	s.p = p
+	s.pre, s.preAt, s.preSame = nil, inf, 0
+	if pr, ok := p.(Preempter); ok {
+		s.pre = pr
+		s.killFn = func(t TaskRef) error {
+			if err := s.kill(t); err != nil {
+				s.fail("%v", err)
+				return err
+			}
+			return nil
+		}
+	}
 	s.perNode = false
 	if pn, ok := p.(interface{ PerNode() bool }); ok {
 		s.perNode = pn.PerNode()
@@ -219,7 +258,7 @@ func (s *Simulator) setup(jobs []Job, cl *Cluster, slow float64, opt Options) {
 	for i := range jobs {
 		stages += len(jobs[i].Stages)
 	}
-	*st = State{jobs: jobs, cl: cl, slowStart: slow, js: st.js[:0], ss: st.ss[:0], types: st.types[:0],
+	*st = State{jobs: jobs, cl: cl, slowStart: slow, js: st.js[:0], ss: st.ss[:0], types: st.types[:0], runs: st.runs[:0],
 		nodeType: st.nodeType[:0], free: st.free[:0], resJob: st.resJob[:0], resStage: st.resStage[:0],
 		users: st.users[:0], queues: st.queues[:0], containers: cl.Containers(), rate: cl.Rate()}
 	if cap(st.js) < len(jobs) {
@@ -272,7 +311,7 @@ func (s *Simulator) setup(jobs []Job, cl *Cluster, slow float64, opt Options) {
 	s.sleeping = s.sleeping[:0]
 	s.hbIdle = 0
 	s.ev, s.hb = s.ev[:0], s.hb[:0]
-	s.runs, s.runFree = s.runs[:0], s.runFree[:0]
+	s.runFree = s.runFree[:0]
 	if len(s.freeSet) < len(cl.Types) {
 		s.freeSet = append(s.freeSet, make([]iheap, len(cl.Types)-len(s.freeSet))...)
 	}
@@ -311,7 +350,7 @@ func (s *Simulator) setup(jobs []Job, cl *Cluster, slow float64, opt Options) {
 	for i := range r.Completion {
 		r.Completion[i], r.FirstStart[i] = math.NaN(), math.NaN()
 	}
-	r.Events, r.Tasks, r.Decisions, r.SchedNanos = 0, 0, 0, 0
+	r.Events, r.Tasks, r.Decisions, r.SchedNanos, r.Preempted = 0, 0, 0, 0, 0
 	st.now = t0
 }
 
@@ -326,20 +365,8 @@ func (s *Simulator) loop() error {
 	jobs := st.jobs
 	next := 0
 	for {
-		t := inf
-		if next < len(jobs) {
-			t = jobs[next].Arrival
-		}
-		if len(s.ev) > 0 && s.ev[0].t < t {
-			t = s.ev[0].t
-		}
-		if len(s.hb) > 0 && s.hb[0].t < t {
-			if len(s.ev) == 0 && next == len(jobs) && s.hbIdle > 2*len(st.free) {
-				break // heartbeats alone, and nothing happens: stuck
-			}
-			t = s.hb[0].t
-		}
-		if math.IsInf(t, 1) {
+		t, stuck := s.nextTime(next)
+		if stuck || math.IsInf(t, 1) {
 			break
 		}
 		if t > st.now {
@@ -347,6 +374,9 @@ func (s *Simulator) loop() error {
 		}
 		for len(s.ev) > 0 && s.ev[0].t <= st.now {
 			e := s.ev.pop()
+			if s.st.runs[e.run].gen != e.gen {
+				continue // the task was preempted
+			}
 			s.res.Events++
 			s.endTask(e)
 		}
@@ -354,6 +384,10 @@ func (s *Simulator) loop() error {
 			s.res.Events++
 			s.arrive(int32(next))
 			next++
+		}
+		preempted, err := s.preemptStep()
+		if err != nil {
+			return err
 		}
 		if s.hbMode {
 			for len(s.hb) > 0 && s.hb[0].t <= st.now {
@@ -367,11 +401,72 @@ func (s *Simulator) loop() error {
 		if s.err != nil {
 			return s.err
 		}
+		s.nextPreempt(preempted)
 	}
+	return s.checkFinished()
+}
+
+// nextTime returns the time of the next event (+Inf: none) given that
+// jobs[next:] have not arrived; stuck reports heartbeats alone with
+// nothing happening.
+func (s *Simulator) nextTime(next int) (t float64, stuck bool) {
+	jobs := s.st.jobs
+	t = inf
+	if next < len(jobs) {
+		t = jobs[next].Arrival
+	}
+	if len(s.ev) > 0 && s.ev[0].t < t {
+		t = s.ev[0].t
+	}
+	if s.preAt < t {
+		t = s.preAt
+	}
+	if len(s.hb) > 0 && s.hb[0].t < t {
+		if len(s.ev) == 0 && next == len(jobs) && s.hbIdle > 2*len(s.st.free) {
+			return t, true // heartbeats alone, and nothing happens: stuck
+		}
+		t = s.hb[0].t
+	}
+	return t, false
+}
+
+// preemptStep lets a preempting policy kill tasks when its preemption time
+// has come; it reports whether any task was killed.
+func (s *Simulator) preemptStep() (preempted bool, err error) {
+	st := &s.st
+	if s.pre == nil || s.preAt > st.now {
+		return false, nil
+	}
+	n0 := s.res.Preempted
+	s.pre.Preempt(s.killFn)
+	if preempted = s.res.Preempted > n0; preempted {
+		if s.preSame++; s.preSame > 64+len(st.free) {
+			return true, fmt.Errorf("policy %s preempts without end at time %v (internal error)", s.p.Name(), st.now)
+		}
+	}
+	return preempted, nil
+}
+
+// nextPreempt asks a preempting policy for its next preemption time.
+func (s *Simulator) nextPreempt(preempted bool) {
+	if s.pre == nil {
+		return
+	}
+	if s.preAt = s.pre.NextPreempt(); s.preAt <= s.st.now && !preempted {
+		s.preAt = inf // looked at now and found nothing to do
+	}
+	if !preempted {
+		s.preSame = 0
+	}
+}
+
+// checkFinished reports a job the policy left unfinished.
+func (s *Simulator) checkFinished() error {
+	st := &s.st
 	for j := range st.js {
 		if !st.js[j].done {
 			return fmt.Errorf("policy %s left job %d (of %d) unfinished: %d ready and %d running containers, no event left (a queue or label that can never run it?)",
-				s.p.Name(), j+1, len(jobs), st.js[j].readyC, st.js[j].runC)
+				s.p.Name(), j+1, len(st.jobs), st.js[j].readyC, st.js[j].runC)
 		}
 	}
 	return nil
@@ -450,7 +545,7 @@ func (s *Simulator) jobDone(j int32) {
 func (s *Simulator) endTask(e event) {
 	st := &s.st
 	sg := &st.ss[e.g]
-	ri := &s.runs[e.run]
+	ri := &s.st.runs[e.run]
 	st.workEnd(sg, ri)
 	if sg.idx > 0 {
 		if prev := &st.ss[e.g-1]; prev.done < prev.n {
@@ -460,6 +555,7 @@ func (s *Simulator) endTask(e event) {
 			j := sg.job
 			st.touch(j)
 			st.js[j].runRate -= ri.crate
+			ri.deferred = true
 			sg.deferred = append(sg.deferred, e)
 			return
 		}
@@ -474,38 +570,24 @@ func (s *Simulator) complete(e event, deferred bool) {
 	sg := &st.ss[e.g]
 	j := sg.job
 	r := &st.js[j]
-	ri := s.runs[e.run]
-	s.runFree = append(s.runFree, e.run)
+	ri := s.st.runs[e.run]
+	s.freeRun(e.run)
 	c, n := ri.c, ri.node
 	ti := st.nodeType[n]
 	st.touch(j)
 	st.touchStage(sg)
-	r.runC -= c
 	if !deferred {
 		r.runRate -= ri.crate
 	}
-	if r.runC == 0 {
-		r.runRate = 0 // no drift once nothing runs
-	}
+	s.release1(sg, &ri)
 	r.remC -= int64(c)
-	sg.runC -= c
-	sg.runs--
 	sg.done++
-	s.busy(ti, -int64(c))
-	st.free[n] += c
-	s.hbIdle = 0
-	ref := TaskRef{Job: int(j), Stage: int(sg.idx), Task: int(e.task), Node: int(n), Containers: int(c)}
+	ref := TaskRef{Job: int(j), Stage: int(sg.idx), Task: int(e.task), Node: int(n), Containers: int(c), Run: runID(e.run, e.gen)}
 	s.p.Ended(ref)
 	if s.obs != nil {
 		s.obs.TaskEnded(st, ref)
 	}
-	if s.hbMode {
-		if !s.hbArmed[n] && !s.asleep[n] {
-			s.arm(n, st.now)
-		}
-	} else if !s.nk.in(n) {
-		s.freeSet[ti].push(n)
-	}
+	s.offerAgain(n, ti)
 	if sg.idx+1 < r.ns {
 		if nx := &st.ss[e.g+1]; !nx.released && st.slowStartMet(sg) {
 			s.release(e.g + 1)
@@ -514,6 +596,103 @@ func (s *Simulator) complete(e event, deferred bool) {
 	if sg.done == sg.n {
 		s.stageComplete(e.g)
 	}
+}
+
+// release1 gives a task's containers back (at its end or preemption).
+func (s *Simulator) release1(sg *stageRT, ri *runInfo) {
+	st := &s.st
+	r := &st.js[sg.job]
+	r.runC -= ri.c
+	if r.runC == 0 {
+		r.runRate = 0 // no drift once nothing runs
+	}
+	sg.runC -= ri.c
+	sg.runs--
+	s.busy(st.nodeType[ri.node], -int64(ri.c))
+	st.free[ri.node] += ri.c
+	s.hbIdle = 0
+}
+
+// offerAgain makes machine n (of type ti), which has gained free
+// containers, available to the scheduler.
+func (s *Simulator) offerAgain(n, ti int32) {
+	if s.hbMode {
+		if !s.hbArmed[n] && !s.asleep[n] {
+			s.arm(n, s.st.now)
+		}
+	} else if !s.nk.in(n) {
+		s.freeSet[ti].push(n)
+	}
+}
+
+// runID names a running task (its slot and the slot's generation) in
+// TaskRef.Run.
+func runID(slot, gen int32) int64 { return int64(gen)<<32 | int64(uint32(slot)) }
+
+func (s *Simulator) freeRun(slot int32) {
+	s.st.runs[slot].gen++
+	s.st.runs[slot].live = false
+	s.runFree = append(s.runFree, slot)
+}
+
+// kill preempts running task t: its containers are freed at once, its
+// work is lost (service already received stays), and it is ready to run
+// again, before the stage's other pending tasks.
+func (s *Simulator) kill(t TaskRef) error {
+	st := &s.st
+	slot, gen := int32(uint32(t.Run)), int32(t.Run>>32)
+	if slot < 0 || int(slot) >= len(s.st.runs) || s.st.runs[slot].gen != gen || !s.st.runs[slot].live {
+		return fmt.Errorf("preempted task %+v is not running", t)
+	}
+	ri := s.st.runs[slot]
+	sg := &st.ss[ri.g]
+	j := sg.job
+	r := &st.js[j]
+	st.touch(j)
+	st.touchStage(sg)
+	if ri.deferred {
+		for k, e := range sg.deferred {
+			if e.run == slot {
+				sg.deferred = append(sg.deferred[:k], sg.deferred[k+1:]...)
+				break
+			}
+		}
+		sg.workDone--
+		if ri.inv > 0 {
+			r.attW -= ri.crate / ri.inv
+		}
+	} else {
+		if ri.inv > 0 {
+			if sg.working--; sg.working == 0 {
+				sg.invDur, sg.sod = 0, 0
+			} else {
+				sg.invDur -= ri.inv
+				sg.sod -= ri.sod
+			}
+		}
+		r.runRate -= ri.crate
+		r.attW -= ri.crate * (st.now - ri.start)
+	}
+	s.freeRun(slot)
+	s.release1(sg, &ri)
+	wasIdle := st.ready == 0
+	sg.retry = append(sg.retry, ri.task)
+	sg.startC -= int64(ri.c)
+	st.ready++
+	r.ready++
+	r.readyC += int64(ri.c)
+	ref := TaskRef{Job: int(j), Stage: int(sg.idx), Task: int(ri.task), Node: int(ri.node), Containers: int(ri.c), Run: t.Run}
+	s.p.Ended(ref)
+	if s.obs != nil {
+		s.obs.TaskKilled(st, ref)
+	}
+	s.p.Released(int(j), int(sg.idx))
+	s.offerAgain(ri.node, st.nodeType[ri.node])
+	if wasIdle && s.hbMode {
+		s.wake()
+	}
+	s.res.Preempted++
+	return nil
 }
 
 func (s *Simulator) busy(ti int32, d int64) {
@@ -528,15 +707,17 @@ func (s *Simulator) place(n, g int32) {
 	sg := &st.ss[g]
 	j := sg.job
 	r := &st.js[j]
-	k := sg.next
+	k := sg.take()
 	spec := &st.jobs[j].Stages[sg.idx].Tasks[k]
 	c := int32(spec.Containers)
 	ti := st.nodeType[n]
 	rate := st.types[ti].rate
+	if sc := st.jobs[j].TypeScale; sc != nil {
+		rate /= sc[ti]
+	}
 	st.touch(j)
 	st.touchStage(sg)
 	st.free[n] -= c
-	sg.next++
 	sg.runs++
 	sg.runC += c
 	sg.startC += int64(c)
@@ -546,7 +727,7 @@ func (s *Simulator) place(n, g int32) {
 	r.runC += c
 	r.runRate += float64(c) * rate
 	s.busy(ti, int64(c))
-	ri := runInfo{crate: float64(c) * rate, node: n, c: c}
+	ri := runInfo{crate: float64(c) * rate, start: st.now, g: g, task: k, node: n, c: c, live: true}
 	d := spec.Duration / rate
 	if d > 0 {
 		ri.inv, ri.sod = 1/d, (st.now-st.jobs[j].Arrival)/d
@@ -558,18 +739,19 @@ func (s *Simulator) place(n, g int32) {
 	if k := len(s.runFree); k > 0 {
 		slot = s.runFree[k-1]
 		s.runFree = s.runFree[:k-1]
-		s.runs[slot] = ri
+		ri.gen = s.st.runs[slot].gen
+		s.st.runs[slot] = ri
 	} else {
-		slot = int32(len(s.runs))
-		s.runs = append(s.runs, ri)
+		slot = int32(len(s.st.runs))
+		s.st.runs = append(s.st.runs, ri)
 	}
-	s.ev.push(event{t: st.now + d, g: g, task: k, run: slot})
+	s.ev.push(event{t: st.now + d, g: g, task: k, run: slot, gen: ri.gen})
 	s.res.Tasks++
 	if math.IsNaN(s.res.FirstStart[j]) {
 		s.res.FirstStart[j] = st.now
 	}
 	s.hbIdle = 0
-	ref := TaskRef{Job: int(j), Stage: int(sg.idx), Task: int(k), Node: int(n), Containers: int(c)}
+	ref := TaskRef{Job: int(j), Stage: int(sg.idx), Task: int(k), Node: int(n), Containers: int(c), Run: runID(slot, ri.gen)}
 	s.p.Started(ref)
 	if s.obs != nil {
 		s.obs.TaskStarted(st, ref)
@@ -599,9 +781,9 @@ func (s *Simulator) offer(n int32, limit int) offerResult {
 			g := st.resStage[n]
 			sg := &st.ss[g]
 			switch {
-			case sg.next == sg.n || st.js[rj].done:
+			case sg.pending() == 0 || st.js[rj].done:
 				st.resJob[n], st.resStage[n] = -1, -1
-			case int32(st.jobs[rj].Stages[sg.idx].Tasks[sg.next].Containers) <= st.free[n]:
+			case int32(st.jobs[rj].Stages[sg.idx].Tasks[sg.head()].Containers) <= st.free[n]:
 				st.resJob[n], st.resStage[n] = -1, -1
 				s.place(n, g)
 				placed++
@@ -649,11 +831,11 @@ func (s *Simulator) choose(j, stage int, free int32) (int32, bool) {
 		}
 		g := r.s0 + int32(stage)
 		sg := &st.ss[g]
-		if !sg.released || sg.next == sg.n {
+		if !sg.released || sg.pending() == 0 {
 			s.fail("picked stage %d of job %d, which has no ready task", stage+1, j+1)
 			return -1, false
 		}
-		return g, int32(st.jobs[j].Stages[stage].Tasks[sg.next].Containers) <= free
+		return g, int32(st.jobs[j].Stages[stage].Tasks[sg.head()].Containers) <= free
 	}
 	first := int32(-1)
 	for g := r.open; g < r.s0+r.ns; g++ {
@@ -661,10 +843,10 @@ func (s *Simulator) choose(j, stage int, free int32) (int32, bool) {
 		if !sg.released {
 			break
 		}
-		if sg.next == sg.n {
+		if sg.pending() == 0 {
 			continue
 		}
-		if int32(st.jobs[j].Stages[sg.idx].Tasks[sg.next].Containers) <= free {
+		if int32(st.jobs[j].Stages[sg.idx].Tasks[sg.head()].Containers) <= free {
 			return g, true
 		}
 		if first < 0 {
@@ -777,5 +959,3 @@ func (s *Simulator) finish() {
 	}
 	r.UtilStart, r.UtilWidth = s.util.t0, s.util.w
 }
-
-

@@ -23,8 +23,14 @@ type FairQueue struct {
 	// FIFO orders the queue's jobs by submission (schedulingPolicy fifo);
 	// otherwise they share fairly by weight (fair; drf is the same with
 	// one resource).
-	FIFO     bool
-	Children []FairQueue
+	FIFO bool
+	// Preemption settings (see Fair.Preemption): seconds a leaf may stay
+	// below its min share, or below FairSharePreemptionThreshold × its
+	// fair share, before tasks are preempted for it; 0 inherits the
+	// parent's (the root's 0: never, threshold 0.5).
+	MinSharePreemptionTimeout, FairSharePreemptionTimeout float64
+	FairSharePreemptionThreshold                          float64
+	Children                                              []FairQueue
 }
 
 // Fair is the Hadoop Fair Scheduler at task level: a tree of queues (Root
@@ -47,7 +53,7 @@ type FairQueue struct {
 // "." in user names becomes "_dot_") or root.default (see Placement for
 // one pool per user or a single pool); a queue missing from the tree is
 // created with weight 1 and no limits (placement rules with
-// create="true"). Preemption is not modelled.
+// create="true"). Preemption, off by default, is in fairpreempt.go.
 //
 // Each parent keeps its eligible children (ready tasks, below MaxShare) in
 // a heap and each leaf its jobs with ready tasks in a heap: a decision
@@ -64,6 +70,8 @@ type Fair struct {
 	// DefaultFIFO makes the queues created for jobs order their jobs by
 	// submission (defaultQueueSchedulingPolicy fifo).
 	DefaultFIFO bool
+	// Preemption kills tasks for starved queues (fairpreempt.go).
+	Preemption bool
 
 	s      *State
 	qs     []fq
@@ -76,6 +84,7 @@ type Fair struct {
 	cRN    []int32  // per job: ready tasks, as added
 	skipQ  []int32
 	skipA  []int32
+	active []int32
 	wc     bool
 }
 
@@ -83,9 +92,9 @@ type Fair struct {
 type Placement int
 
 const (
-	PlaceByQueue  Placement = iota // Job.Queue (see Fair)
-	PlaceByUser                    // root.<user>: one pool per user
-	PlaceInDefault                 // root.default: one pool
+	PlaceByQueue   Placement = iota // Job.Queue (see Fair)
+	PlaceByUser                     // root.<user>: one pool per user
+	PlaceInDefault                  // root.default: one pool
 )
 
 // fq is a queue's configuration and state.
@@ -108,7 +117,11 @@ type fq struct {
 	jobs    iheap // runnable jobs with ready tasks (leaves)
 	waiting []int32
 	waitH   int
+	cfg     preemptCfg
+	pre     preemptState
 }
+
+type preemptCfg struct{ minTO, fairTO, thr float64 }
 
 func (*Fair) Name() string { return "fair" }
 
@@ -149,7 +162,7 @@ func (f *Fair) Start(s *State) error {
 	clear(f.cUse)
 	clear(f.cRC)
 	clear(f.cRN)
-	return nil
+	return f.setupPreempt()
 }
 
 func (f *Fair) add(c FairQueue, parent int32, name string) error {
@@ -167,7 +180,8 @@ func (f *Fair) add(c FairQueue, parent int32, name string) error {
 	}
 	i := int32(len(f.qs))
 	f.qs = append(f.qs, fq{name: name, parent: parent, weight: w, minShare: int64(c.MinShare),
-		maxShare: int64(c.MaxShare), maxApps: c.MaxRunningApps, fifo: c.FIFO, leaf: len(c.Children) == 0})
+		maxShare: int64(c.MaxShare), maxApps: c.MaxRunningApps, fifo: c.FIFO, leaf: len(c.Children) == 0,
+		cfg: preemptCfg{c.MinSharePreemptionTimeout, c.FairSharePreemptionTimeout, c.FairSharePreemptionThreshold}})
 	if c.MaxShare > 0 {
 		f.wc = false
 	}
@@ -283,8 +297,19 @@ func (f *Fair) makeRunnable(j int32) {
 }
 
 func (f *Fair) Released(j, _ int) { f.sync(int32(j)) }
-func (f *Fair) Started(t TaskRef) { f.sync(int32(t.Job)) }
-func (f *Fair) Ended(t TaskRef)   { f.sync(int32(t.Job)) }
+func (f *Fair) Started(t TaskRef) {
+	f.sync(int32(t.Job))
+	if f.Preemption {
+		f.trackStart(t)
+	}
+}
+
+func (f *Fair) Ended(t TaskRef) {
+	f.sync(int32(t.Job))
+	if f.Preemption {
+		f.qs[f.leafOf[t.Job]].pre.live--
+	}
+}
 
 func (f *Fair) Done(j int) {
 	jj := int32(j)

@@ -1,6 +1,9 @@
 package task
 
-import "testing"
+import (
+	"math/rand/v2"
+	"testing"
+)
 
 func inQueue(q string, j Job) Job { j.Queue = q; return j }
 
@@ -82,6 +85,74 @@ func TestFairPlacement(t *testing.T) {
 			t.Errorf("queue %q: no error", q)
 		} else {
 			t.Logf("queue %q: %v", q, err)
+		}
+	}
+}
+
+// Preemption (Hadoop FairScheduler with yarn.scheduler.fair.preemption):
+// one machine of 4 containers; A (queue a) takes all 4 with tasks of 100 s
+// at 0; B (queue b, 2 tasks of 1 s) arrives at 1.
+func TestFairPreemption(t *testing.T) {
+	jobs := []Job{inQueue("a", mr(0, 4, 100, 0, 0, 0)), inQueue("b", mr(1, 2, 1, 0, 0, 0))}
+	cl := Uniform(1, 4)
+	for _, tc := range []struct {
+		name    string
+		b       FairQueue
+		preempt bool
+		want    []float64
+		killed  int
+	}{
+		// Off: B waits for A's tasks.
+		{"off", FairQueue{Name: "b", MinShare: 2, MinSharePreemptionTimeout: 5}, false, []float64{100, 100}, 0},
+		// Min share 2, timeout 5: b is starved by 2 from t=1; at 6 A's two
+		// newest tasks are killed (A keeps its fair share, 2 of 4); B
+		// runs 6–7 and A's two tasks again 7–107.
+		{"min share", FairQueue{Name: "b", MinShare: 2, MinSharePreemptionTimeout: 5}, true, []float64{107, 6}, 2},
+		// Fair share 2, threshold 0.5: b is starved by 1 from t=1; at 6
+		// one task of A is killed; B's tasks run 6–7 and 7–8, A's killed
+		// task 8–108.
+		{"fair share", FairQueue{Name: "b", FairSharePreemptionTimeout: 5}, true, []float64{108, 7}, 1},
+	} {
+		f := &Fair{Root: FairQueue{Children: []FairQueue{{Name: "a"}, tc.b}}, Preemption: tc.preempt}
+		r := run(t, jobs, cl, f, Options{})
+		checkResponses(t, tc.name, responses(jobs, r), tc.want)
+		if r.Preempted != tc.killed || r.Tasks != 6+tc.killed {
+			t.Errorf("%s: %d preempted, %d task starts; want %d and %d", tc.name, r.Preempted, r.Tasks, tc.killed, 6+tc.killed)
+		}
+	}
+}
+
+// Preemption on random workloads of long tasks, at events and with
+// heartbeats, with and without slow start (early reduces are preempted
+// too): the invariant checker passes and tasks are preempted.
+func TestFairPreemptionRandom(t *testing.T) {
+	root := FairQueue{FairSharePreemptionTimeout: 4, Children: []FairQueue{
+		{Name: "a", MinShare: 4, MinSharePreemptionTimeout: 2},
+		{Name: "b", Weight: 2, Children: []FairQueue{{Name: "x"}, {Name: "y", MinShare: 3, MinSharePreemptionTimeout: 1}}},
+		{Name: "c", FIFO: true, FairSharePreemptionThreshold: 0.9}}}
+	queues := []string{"a", "b.x", "b.y", "c"}
+	het := &Cluster{Types: []MachineType{{Name: "s", Count: 3, Containers: 2, ExecRate: 0.5}, {Name: "f", Count: 2, Containers: 4, ExecRate: 2}}}
+	hb := *het
+	hb.Heartbeat, hb.MaxAssign = 0.5, 3
+	for seed := uint64(1); seed <= 3; seed++ {
+		rng := rand.New(rand.NewPCG(seed, 11))
+		jobs := randomWorkload(rng, 50, het, 0.9)
+		for i := range jobs {
+			jobs[i].Queue = queues[rng.IntN(len(queues))]
+			for s := range jobs[i].Stages {
+				for k := range jobs[i].Stages[s].Tasks {
+					jobs[i].Stages[s].Tasks[k].Duration *= 5
+				}
+			}
+			jobs[i].Arrival *= 5
+		}
+		for _, cl := range []*Cluster{het, &hb} {
+			for _, ss := range []float64{0, 0.2} {
+				r := run(t, jobs, cl, &Fair{Root: root, Preemption: true}, Options{SlowStart: ss})
+				if r.Preempted == 0 {
+					t.Errorf("seed %d, heartbeat %v, slow start %v: nothing preempted", seed, cl.Heartbeat, ss)
+				}
+			}
 		}
 	}
 }

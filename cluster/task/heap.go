@@ -44,8 +44,8 @@ type iheap struct {
 }
 
 func (h *iheap) init(kk *heapKeys) { h.kk, h.e = kk, h.e[:0] }
-func (h *iheap) len() int         { return len(h.e) }
-func (h *iheap) min() int32       { return h.e[0] }
+func (h *iheap) len() int          { return len(h.e) }
+func (h *iheap) min() int32        { return h.e[0] }
 
 func (h *iheap) push(i int32) {
 	h.e = append(h.e, i)

@@ -31,6 +31,12 @@ type Job struct {
 	// Stages run in order: the tasks of stage s+1 become runnable when a
 	// slow-start fraction of stage s has completed (Options.SlowStart).
 	Stages []Stage
+	// TypeScale, when not nil, makes the job's speed depend on the machine
+	// type beyond its exec_rate (seed 003's class × machine-type execution
+	// times, μ_ij): a task of base duration d runs d·TypeScale[t] /
+	// ExecRate_t seconds on type t. One entry per machine type, each finite
+	// and > 0; nil means 1 on every type. See COSHHTypeScale.
+	TypeScale []float64
 }
 
 // Stage is a set of tasks that may run in parallel.
@@ -93,6 +99,14 @@ func CheckJobs(jobs []Job, cl *Cluster) error {
 	tasks := 0
 	for i := range jobs {
 		j := &jobs[i]
+		if j.TypeScale != nil && len(j.TypeScale) != len(cl.Types) {
+			return fmt.Errorf("job %d: %d type scales for %d machine types", i+1, len(j.TypeScale), len(cl.Types))
+		}
+		for t, f := range j.TypeScale {
+			if !(f > 0) || math.IsInf(f, 0) {
+				return fmt.Errorf("job %d: type scale %v of machine type %q is not a finite positive number", i+1, f, cl.Types[t].Name)
+			}
+		}
 		for s := range j.Stages {
 			for k, t := range j.Stages[s].Tasks {
 				switch {

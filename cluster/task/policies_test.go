@@ -103,7 +103,7 @@ var testSpecs = []string{
 	"fifo", "srpt", "fsp", "las",
 	"las_mq", "las_mq:k=3,alpha0=20,p=4,limit=0", "las_mq:k=4,alpha0=10,p=10,order=fifo,stage=false,leftover=priority,limit=5",
 	"las_mq:k=3,alpha0=50,decay=0", "las_mq:k=3,alpha0=50,weights=4/2/1",
-	"fair", "fair:pool=queue,within=fifo", "fair:pool=single",
+	"fair", "fair:pool=queue,within=fifo", "fair:pool=single", "fair:pool=queue,preempt=20", "fair:preempt=3",
 	"capacity", "capacity:queues=a:60:100/b:40:50,ulf=1.5", "capacity:queues=a:50/b:50,ulf=-1",
 }
 

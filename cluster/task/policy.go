@@ -12,6 +12,9 @@ type TaskRef struct {
 	Job, Stage, Task int // indices into jobs, Job.Stages, Stage.Tasks
 	Node             int
 	Containers       int
+	// Run names this run of the task (a preempted task runs again under
+	// another); a Preempter passes it back to kill the task.
+	Run int64
 }
 
 // Policy is a task-level scheduler. The simulator owns the jobs' progress

@@ -12,7 +12,7 @@ import (
 func ExamplePrismSelector_Select() {
 	profiles := task.DefaultProfiles()
 	sort := profiles.For("sort", task.Vector{}, task.Vector{})
-	mapPhase := sort.Sides[task.MapSide][0]        // leading phase of a map task
+	mapPhase := sort.Sides[task.MapSide][0]       // leading phase of a map task
 	reducePhase := sort.Sides[task.ReduceSide][2] // follows shuffle and sort
 
 	machine := task.Seed004Machine()

@@ -2,6 +2,7 @@ package task
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -20,11 +21,13 @@ type policyDef struct {
 // fluid ones; the grammar of a specification is the same (ParsePolicy).
 var registry = map[string]policyDef{
 	"capacity": {"YARN Capacity Scheduler without a capacity-scheduler.xml: queues=name:capacity[:max]/... (percent; default one queue \"default\" of 100), ulf (user-limit-factor, default 1)", makeCapacity},
+	"coshh":    {"COSHH (seed 003, Alg. 1-2): routes by the LP's suggested classes per machine type; tolerance (re-classification, default 0.5); its plan comes from the pipeline (pipeline.NewCOSHHPolicy)", makeCOSHH},
 	"fifo":     {"YARN FifoScheduler: earliest-submitted job first", noParams("fifo", func() Policy { return &FIFO{} })},
-	"fair":     {"Hadoop Fair Scheduler without an allocation file: pool=user|queue|single (one pool per user, by the job's queue, or one), within=fair|fifo", makeFair},
+	"fair":     {"Hadoop Fair Scheduler without an allocation file: pool=user|queue|single (one pool per user, by the job's queue, or one), within=fair|fifo, preempt=seconds (fair-share preemption timeout; default off)", makeFair},
 	"srpt":     {"shortest estimated remaining work (Estimate - attained), refreshed at the job's events; exact estimates: seed 000's IDEAL", noParams("srpt", func() Policy { return &SRPT{} })},
 	"fsp":      {"fair sojourn protocol (FSP+FIFO) over a virtual PS of the estimates at the cluster's rate", noParams("fsp", func() Policy { return &FSP{} })},
 	"las":      {"least attained service (containers x time), refreshed at the job's events", noParams("las", func() Policy { return &LAS{} })},
+	"hpfsp":    {"H-PFSP (seed 002, Alg. 1-4): fair_limit (FAIR_LIMIT, tasks per stage in the fair phase, default 2; 0: none), threshold (getStage's map-progress threshold, default 0.95)", makeHPFSP},
 	"las_mq":   {"multi-level queue (seed 000, Alg. 1-2): k, alpha0 (container-seconds), p, weights=w1/w2/..., decay, strict, stage=true|false, order=remaining|fifo, leftover=even|priority, limit (running jobs, 0: none)", makeLASMQ},
 }
 
@@ -167,8 +170,14 @@ func makeFair(p map[string]string) (Policy, error) {
 			}
 		case "within":
 			f.DefaultFIFO, err = oneOf(v, "fair", "fifo")
+		case "preempt":
+			f.Root.FairSharePreemptionTimeout, err = strconv.ParseFloat(v, 64)
+			if err == nil && !(f.Root.FairSharePreemptionTimeout > 0 && f.Root.FairSharePreemptionTimeout < math.Inf(1)) {
+				err = fmt.Errorf("want a finite positive number of seconds")
+			}
+			f.Preemption = true
 		default:
-			return nil, fmt.Errorf("fair: unknown parameter %q (known: pool, within)", k)
+			return nil, fmt.Errorf("fair: unknown parameter %q (known: pool, within, preempt)", k)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("fair: parameter %s=%q: %v", k, v, err)

@@ -25,6 +25,7 @@ type State struct {
 	slowStart  float64
 
 	users, queues []string
+	runs          []runInfo // running tasks' slots (TaskRef.Run)
 }
 
 type jobRT struct {
@@ -59,6 +60,8 @@ type stageRT struct {
 	workDone    int32
 	working     int32
 	invDur, sod float64
+	// retry holds preempted tasks, started again before task next.
+	retry []int32
 }
 
 type typeRT struct {
@@ -86,6 +89,13 @@ func (s *State) Rate() float64 { return s.rate }
 // SlowStart is the fraction of a stage's tasks that must complete before
 // the next stage becomes runnable.
 func (s *State) SlowStart() float64 { return s.slowStart }
+
+// Live reports whether the run t names is still running (it has not
+// ended and was not preempted).
+func (s *State) Live(t TaskRef) bool {
+	slot, gen := int(uint32(t.Run)), int32(t.Run>>32)
+	return slot < len(s.runs) && s.runs[slot].gen == gen && s.runs[slot].live
+}
 
 // NumNodes counts the machines.
 func (s *State) NumNodes() int { return len(s.free) }
@@ -152,17 +162,17 @@ func (s *State) StageReady(j, st int) int {
 	if !g.released {
 		return 0
 	}
-	return int(g.n - g.next)
+	return int(g.pending())
 }
 
 // NextContainers is the containers of the next task the simulator would
 // start from job j's stage st, or 0 when the stage has no ready task.
 func (s *State) NextContainers(j, st int) int {
 	g := s.stage(j, st)
-	if !g.released || g.next == g.n {
+	if !g.released || g.pending() == 0 {
 		return 0
 	}
-	return s.jobs[j].Stages[st].Tasks[g.next].Containers
+	return s.jobs[j].Stages[st].Tasks[g.head()].Containers
 }
 
 // StageReleased reports whether stage st of job j is runnable.
@@ -245,6 +255,28 @@ func (s *State) Attained(j int) float64 {
 // CurrentStage is job j's first stage that has not completed (Stages(j)
 // when all have).
 func (s *State) CurrentStage(j int) int { return int(s.js[j].open - s.js[j].s0) }
+
+// pending counts the stage's tasks not started (or preempted).
+func (g *stageRT) pending() int32 { return g.n - g.next + int32(len(g.retry)) }
+
+// head is the task the stage starts next (pending() > 0).
+func (g *stageRT) head() int32 {
+	if k := len(g.retry); k > 0 {
+		return g.retry[k-1]
+	}
+	return g.next
+}
+
+// take removes head from the pending tasks.
+func (g *stageRT) take() int32 {
+	if k := len(g.retry); k > 0 {
+		t := g.retry[k-1]
+		g.retry = g.retry[:k-1]
+		return t
+	}
+	g.next++
+	return g.next - 1
+}
 
 // touch brings job j's service accumulators to now.
 func (s *State) touch(j int32) {

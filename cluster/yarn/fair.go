@@ -257,15 +257,14 @@ func (q *FSQueue) Add(c *FSQueue) *FSQueue {
 
 // load is AllocationFileQueueParser.loadQueue for a queue under parent.
 func (p *fsReader) load(parent *FSQueue, e *element) {
-	const hadoop = "AllocationFileQueueParser.loadQueue"
 	name := TrimQueueName(e.attr("name"))
 	where := parent.Path + ".<queue name=\"" + e.attr("name") + "\">"
 	switch {
 	case strings.Contains(name, "."):
-		p.errorf("fs-queue-name", where, hadoop, "Bad fair scheduler config file: queue name (%s) shouldn't contain period.", name)
+		p.errorf("fs-queue-name", where, loadQueue, "Bad fair scheduler config file: queue name (%s) shouldn't contain period.", name)
 		return
 	case name == "":
-		p.errorf("fs-queue-name", where, hadoop, "Bad fair scheduler config file: queue name shouldn't be empty or consist only of whitespace.")
+		p.errorf("fs-queue-name", where, loadQueue, "Bad fair scheduler config file: queue name shouldn't be empty or consist only of whitespace.")
 		return
 	}
 	path := parent.Path + "." + name
@@ -289,9 +288,11 @@ func isQueueTag(tag string) bool {
 	return (tag != "" && strings.HasSuffix("queue", tag)) || tag == "pool"
 }
 
+// loadQueue is the Hadoop method whose rules load, fill and setValue follow.
+const loadQueue = "AllocationFileQueueParser.loadQueue"
+
 // fill reads a queue element's settings and children into q.
 func (p *fsReader) fill(q *FSQueue, e *element) {
-	const hadoop = "AllocationFileQueueParser.loadQueue"
 	maxAMShareSet := false
 	hasChildren := false
 	for _, f := range e.children() {
@@ -307,12 +308,12 @@ func (p *fsReader) fill(q *FSQueue, e *element) {
 			"weight", "minSharePreemptionTimeout", "fairSharePreemptionTimeout", "fairSharePreemptionThreshold",
 			"schedulingPolicy", "schedulingMode", "allowPreemptionFrom":
 			var ok bool
-			if t, ok = p.text(f, where, hadoop); !ok {
+			if t, ok = p.text(f, where, loadQueue); !ok {
 				continue
 			}
 		case "aclSubmitApps", "aclAdministerApps", "aclAdministerReservations", "aclListReservations", "aclSubmitReservations":
 			if _, ok := f.firstText(); !ok {
-				p.errorf("fs-empty-element", where, hadoop, "<%s> (line %d) has no text: Hadoop fails reading it", f.tag, f.line)
+				p.errorf("fs-empty-element", where, loadQueue, "<%s> (line %d) has no text: Hadoop fails reading it", f.tag, f.line)
 			}
 			continue
 		case "reservation":
@@ -321,64 +322,8 @@ func (p *fsReader) fill(q *FSQueue, e *element) {
 		default:
 			continue // Hadoop ignores other elements inside a queue
 		}
-		switch f.tag {
-		case "minResources", "maxResources", "maxChildResources", "maxContainerAllocation":
-			missing := int64(math.MaxInt64)
-			if f.tag == "minResources" {
-				missing = 0
-			}
-			r, err := ParseResource(t, missing)
-			if err != nil {
-				p.errorf("fs-resource", where, "FairSchedulerConfiguration.parseResourceConfigValue", "%v", err)
-				continue
-			}
-			switch f.tag {
-			case "minResources":
-				q.MinResources = &r
-			case "maxResources":
-				q.MaxResources = &r
-			case "maxChildResources":
-				q.MaxChildResources = &r
-			}
-		case "maxRunningApps":
-			v, ok := parseJavaInt(t)
-			if !ok {
-				p.errorf("fs-number", where, hadoop, "%q is not an integer (Integer.parseInt throws)", t)
-				continue
-			}
-			q.MaxRunningApps = v
-		case "maxAMShare":
-			v, ok := parseJavaFloat(t)
-			if !ok {
-				p.errorf("fs-number", where, hadoop, "%q is not a number (Float.parseFloat throws)", t)
-				continue
-			}
-			q.MaxAMShare = math.Min(v, 1)
+		if p.setValue(q, f.tag, t, where) {
 			maxAMShareSet = true
-		case "weight":
-			v, ok := parseJavaDouble(t)
-			if !ok {
-				p.errorf("fs-number", where, hadoop, "%q is not a number (Double.parseDouble throws)", t)
-				continue
-			}
-			q.Weight = float64(float32(v))
-		case "minSharePreemptionTimeout", "fairSharePreemptionTimeout":
-			if _, ok := parseJavaLong(t); !ok {
-				p.errorf("fs-number", where, hadoop, "%q is not an integer (Long.parseLong throws)", t)
-			}
-		case "fairSharePreemptionThreshold":
-			if _, ok := parseJavaFloat(t); !ok {
-				p.errorf("fs-number", where, hadoop, "%q is not a number (Float.parseFloat throws)", t)
-			}
-		case "schedulingPolicy", "schedulingMode":
-			pol, err := parsePolicy(t)
-			if err != nil {
-				p.errorf("fs-policy", where, "SchedulingPolicy.parse", "%v", err)
-				continue
-			}
-			q.SchedulingPolicy = pol
-		case "allowPreemptionFrom":
-			q.AllowPreemptionFrom = parseJavaBool(t)
 		}
 	}
 	if e.attr("type") == "parent" {
@@ -387,10 +332,81 @@ func (p *fsReader) fill(q *FSQueue, e *element) {
 	if hasChildren || q.ParentType {
 		switch {
 		case q.Reservation:
-			p.errorf("fs-parent-setting", q.Path, hadoop, "The configuration settings for %s are invalid. A queue element that contains child queue elements or that has the type='parent' attribute cannot also include a reservation element.", q.Path)
+			p.errorf("fs-parent-setting", q.Path, loadQueue, "The configuration settings for %s are invalid. A queue element that contains child queue elements or that has the type='parent' attribute cannot also include a reservation element.", q.Path)
 		case maxAMShareSet:
-			p.errorf("fs-parent-setting", q.Path, hadoop, "The configuration settings for %s are invalid. A queue element that contains child queue elements or that has the type='parent' attribute cannot also include a maxAMShare element.", q.Path)
+			p.errorf("fs-parent-setting", q.Path, loadQueue, "The configuration settings for %s are invalid. A queue element that contains child queue elements or that has the type='parent' attribute cannot also include a maxAMShare element.", q.Path)
 		}
+	}
+}
+
+// setValue sets q's setting tag from its text t (reporting values Hadoop
+// rejects, at where). It returns whether it set maxAMShare.
+func (p *fsReader) setValue(q *FSQueue, tag, t, where string) (maxAMShareSet bool) {
+	switch tag {
+	case "minResources", "maxResources", "maxChildResources", "maxContainerAllocation":
+		p.setResource(q, tag, t, where)
+	case "maxRunningApps":
+		v, ok := parseJavaInt(t)
+		if !ok {
+			p.errorf("fs-number", where, loadQueue, "%q is not an integer (Integer.parseInt throws)", t)
+			return false
+		}
+		q.MaxRunningApps = v
+	case "maxAMShare":
+		v, ok := parseJavaFloat(t)
+		if !ok {
+			p.errorf("fs-number", where, loadQueue, "%q is not a number (Float.parseFloat throws)", t)
+			return false
+		}
+		q.MaxAMShare = math.Min(v, 1)
+		return true
+	case "weight":
+		v, ok := parseJavaDouble(t)
+		if !ok {
+			p.errorf("fs-number", where, loadQueue, "%q is not a number (Double.parseDouble throws)", t)
+			return false
+		}
+		q.Weight = float64(float32(v))
+	case "minSharePreemptionTimeout", "fairSharePreemptionTimeout":
+		if _, ok := parseJavaLong(t); !ok {
+			p.errorf("fs-number", where, loadQueue, "%q is not an integer (Long.parseLong throws)", t)
+		}
+	case "fairSharePreemptionThreshold":
+		if _, ok := parseJavaFloat(t); !ok {
+			p.errorf("fs-number", where, loadQueue, "%q is not a number (Float.parseFloat throws)", t)
+		}
+	case "schedulingPolicy", "schedulingMode":
+		pol, err := parsePolicy(t)
+		if err != nil {
+			p.errorf("fs-policy", where, "SchedulingPolicy.parse", "%v", err)
+			return false
+		}
+		q.SchedulingPolicy = pol
+	case "allowPreemptionFrom":
+		q.AllowPreemptionFrom = parseJavaBool(t)
+	}
+	return false
+}
+
+// setResource sets q's resource setting tag (minResources, maxResources,
+// maxChildResources or maxContainerAllocation) from its text t.
+func (p *fsReader) setResource(q *FSQueue, tag, t, where string) {
+	missing := int64(math.MaxInt64)
+	if tag == "minResources" {
+		missing = 0
+	}
+	r, err := ParseResource(t, missing)
+	if err != nil {
+		p.errorf("fs-resource", where, "FairSchedulerConfiguration.parseResourceConfigValue", "%v", err)
+		return
+	}
+	switch tag {
+	case "minResources":
+		q.MinResources = &r
+	case "maxResources":
+		q.MaxResources = &r
+	case "maxChildResources":
+		q.MaxChildResources = &r
 	}
 }
 

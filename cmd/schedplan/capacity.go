@@ -17,8 +17,9 @@ func newCapacityCmd(a *app) *cobra.Command {
 		clusterPath, solverName, mpsPath, kFlag string
 		whatIfs                                 []string
 		target                                  float64
-		asJSON                                  bool
+		asJSON, simulate                        bool
 		seed                                    uint64
+		bundle, currentConfig                   string
 	)
 	cmd := &cobra.Command{
 		Use:   "capacity",
@@ -56,34 +57,20 @@ reaches λ ≥ the target.`,
 			if err != nil {
 				return fmt.Errorf("--cluster: %w", err)
 			}
-			if err := pipeline.CheckWhatIfs(whatIfs, spec); err != nil {
-				return err
-			}
 			s, err := tf.readSized()
 			if err != nil {
 				return err
 			}
-			primary, secondary, err := classify.COSHH(s.jobs, s.containerSeconds(spec), spec, classify.Options{K: k, Seed: seed})
+			rep, err := pipeline.AnalyseCapacity(cmd.Context(), pipeline.CapacityRequest{Jobs: s.jobs, Sizes: s.sizes, Source: s.src, SizeOpt: s.opt,
+				Spec: spec, K: k, Seed: seed, Options: pipeline.CapacityOptions{Solver: solver, WhatIfs: whatIfs, Target: target, MPS: mpsPath},
+				Simulate: simulate, Bundle: bundle, CurrentConfig: currentConfig})
 			if err != nil {
 				return err
 			}
-			rep := capacityReport{Trace: s.jobs.Source, Cluster: spec.Name, Jobs: s.jobs.Len()}
-			for _, res := range []*classify.Result{primary, secondary} {
-				a, err := pipeline.PlanCapacity(res, spec, pipeline.CapacityOptions{Solver: solver, WhatIfs: whatIfs, Target: target, MPS: mpsPath})
-				if err != nil {
-					return fmt.Errorf("%s classification: %w", res.Name, err)
-				}
-				rep.Classifications = append(rep.Classifications, a)
-			}
-			out := cmd.OutOrStdout()
 			if asJSON {
-				return writeJSON(out, rep)
+				return writeJSON(cmd.OutOrStdout(), rep)
 			}
-			fmt.Fprintf(out, "trace %s (%d jobs), cluster %s\n", pipeline.Printable(rep.Trace), rep.Jobs, rep.Cluster)
-			for _, a := range rep.Classifications {
-				fmt.Fprintln(out)
-				a.WriteText(out)
-			}
+			rep.WriteText(cmd.OutOrStdout())
 			return nil
 		},
 	}
@@ -96,13 +83,9 @@ reaches λ ≥ the target.`,
 	f.BoolVar(&asJSON, "json", false, "print JSON instead of tables")
 	f.StringVar(&mpsPath, "mps", "", "write each LP (full textbook form) as MPS (needs CLP): FILE.primary.mps and FILE.secondary.mps")
 	f.StringVar(&kFlag, "k", "auto", "number of job classes: auto (best silhouette), users (one per user, COSHH's rule) or N")
-	f.Uint64Var(&seed, "seed", 0, "k-means seed")
+	f.Uint64Var(&seed, "seed", 0, "k-means seed (and task durations' seed with --simulate)")
+	f.BoolVar(&simulate, "simulate", false, "simulate the log at task level on the spec and each --what-if: mean and p99 response under the current (--current-config) and tuned (--config) configurations")
+	f.StringVar(&bundle, "config", "", "with --simulate: a schedplan.yaml whose tuned LAS_MQ is simulated (default: Hu et al.'s LAS_MQ)")
+	f.StringVar(&currentConfig, "current-config", "", "with --simulate: the cluster's fair-scheduler.xml or capacity-scheduler.xml (default: Fair, one pool per user)")
 	return cmd
-}
-
-type capacityReport struct {
-	Trace           string                       `json:"trace"`
-	Cluster         string                       `json:"cluster"`
-	Jobs            int                          `json:"jobs"`
-	Classifications []*pipeline.CapacityAnalysis `json:"classifications"`
 }

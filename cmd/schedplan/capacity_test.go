@@ -11,6 +11,7 @@ import (
 
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/lp"
+	"github.com/schedplan/schedplan/pipeline"
 )
 
 // capacityRun runs "schedplan capacity args..." in-process (see runCmd).
@@ -71,7 +72,7 @@ func TestCapacityJSON(t *testing.T) {
 		if err != nil {
 			t.Fatal(err, out)
 		}
-		var rep capacityReport
+		var rep pipeline.CapacityReport
 		if err := json.Unmarshal([]byte(out), &rep); err != nil {
 			t.Fatal(err, out)
 		}

@@ -18,27 +18,41 @@ var convertFormats = []data.Format{data.FormatParquet, data.FormatArrow, data.Fo
 func newConvertCmd(a *app) *cobra.Command {
 	var (
 		tf    traceFlags
+		lf    logFlags
 		out   string
 		to    string
 		force bool
 	)
 	cmd := &cobra.Command{
 		Use:   "convert",
-		Short: "Convert a job log between Parquet, Arrow IPC, CSV and SWIM .tsv",
+		Short: "Convert a job log, or another system's log, to Parquet, Arrow IPC, CSV or SWIM .tsv",
 		Long: `convert reads a job log (any supported format, with --map for other column
 names) and writes it in the canonical schema: Parquet, an Arrow IPC file or
 stream, CSV with a header row, or SWIM .tsv (which keeps only job id, submit
 time and the three byte counts).
+
+It also reads the logs clusters already have (--format, or detected from the
+content): spark-eventlog, jhist, rm-app-summary, sls, rumen, google-2019,
+alibaba-2018, swf and swim-full. It prints what it read and what it dropped
+and why (failed jobs, missing fields, unparseable lines with file and line),
+and --tasks writes the log's tasks table beside the jobs.
 
 The output format follows --to, else the output's extension (.parquet,
 .arrow, .arrows for an Arrow stream, .csv, .tsv). The output is written
 atomically (temporary file, then rename); an existing file is not replaced
 without --force, and the input is never modified.`,
 		Example: `  schedplan convert --out fb2009.parquet                  # the embedded trace as Parquet
+  schedplan convert --format spark-eventlog /var/log/spark-events -o jobs.parquet --tasks tasks.parquet
   schedplan convert --trace jobs.csv --map submit_time=ts:ms --out jobs.arrow
   schedplan convert --trace jobs.parquet --out jobs.tsv --force`,
-		Args: cobra.NoArgs,
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 { // the input as an argument: convert --format spark-eventlog DIR -o jobs.parquet
+				if cmd.Flags().Changed("trace") {
+					return fmt.Errorf("give the input either as an argument or with --trace, not both")
+				}
+				tf.trace = args[0]
+			}
 			if out == "" {
 				return fmt.Errorf("--out is required")
 			}
@@ -54,9 +68,18 @@ without --force, and the input is never modified.`,
 					return fmt.Errorf("%s exists; pass --force to overwrite", out)
 				}
 			}
-			j, err := tf.read()
+			j, tasks, err := readConvertInput(&tf, &lf, cmd.OutOrStdout())
 			if err != nil {
 				return err
+			}
+			if tasks != nil && lf.tasksOut != "" {
+				if err := notTheInput(tf.trace, lf.tasksOut); err != nil {
+					return err
+				}
+				if err := data.WriteTasksFile(lf.tasksOut, force, tasks); err != nil {
+					return err
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "wrote %d tasks to %s\n", tasks.Len(), lf.tasksOut)
 			}
 			if f == data.FormatTSV {
 				warnTSVLoss(j)
@@ -74,6 +97,7 @@ without --force, and the input is never modified.`,
 	}
 	tf.register(cmd)
 	fl := cmd.Flags()
+	lf.register(fl)
 	// Sizes are not derived when converting: --dn and --load do not apply.
 	fl.MarkHidden("dn")
 	fl.MarkHidden("load")

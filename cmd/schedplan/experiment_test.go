@@ -43,14 +43,7 @@ func TestSimulateAndRunValidationAgree(t *testing.T) {
 		"--sigmas", "0,0.5", "--baselines", "ps,srpt", "--seed", "5"); err != nil {
 		t.Fatal(err, out)
 	}
-	var sum pipeline.RunResult
-	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, &sum); err != nil {
-		t.Fatal(err)
-	}
+	sum := readSummary(t, dir)
 	if sum.Capacity != 48.06 || sum.Overloaded {
 		t.Errorf("run simulated at capacity %v (%s), overloaded %v", sum.Capacity, sum.CapacityFrom, sum.Overloaded)
 	}

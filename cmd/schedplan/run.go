@@ -98,8 +98,10 @@ not write, or a file whose inputs changed, is not overwritten without --force.`,
 				return err
 			}
 			res.WriteText(cmd.OutOrStdout(), out, time.Since(t0))
-			if require && !res.Improved {
-				return &exitError{code: 3, err: fmt.Errorf("--require-improvement: the tuned configuration (%s) does not beat the current scheduler (%s) on the validation window (%+.1f%%)", res.TunedSpec, res.Current, -100*res.Improvement)}
+			if require {
+				if err := res.RequireImprovement(cfg.CurrentConfig != ""); err != nil {
+					return &exitError{code: 3, err: err}
+				}
 			}
 			return nil
 		},
@@ -127,7 +129,8 @@ not write, or a file whose inputs changed, is not overwritten without --force.`,
 	f.StringVar(&loads, "load-factors", fmtList(cfg.LoadFactors), "factors the validation window's load is scaled by for the load curve")
 	f.IntVar(&cfg.Runs, "runs", cfg.Runs, "runs per σ > 0")
 	f.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "random seed of every stochastic stage")
-	f.BoolVar(&require, "require-improvement", false, "exit with status 3 when the tuned configuration does not beat --current")
+	f.StringVar(&cfg.CurrentConfig, "current-config", "", "the cluster's own fair-scheduler.xml or capacity-scheduler.xml: the current scheduler of the task-level validation (default: Fair, one pool per user)")
+	f.BoolVar(&require, "require-improvement", false, "exit with status 3 when the tuned configuration does not beat the current scheduler (at task level against --current-config when given, else the fluid --current)")
 	f.IntVar(&cfg.ContainerMB, "container-mb", cfg.ContainerMB, "memory of one container, for fair-scheduler.xml's minResources")
 	f.BoolVar(&cfg.NoLimits, "i-know", false, "run even when the estimated work or memory is beyond the limits")
 	return cmd

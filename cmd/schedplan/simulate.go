@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 
-	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/pipeline"
@@ -62,11 +61,12 @@ func newSimulateCmd(a *app) *cobra.Command {
 		wf                    windowFlags
 		ef                    errorFlags
 		policies, bundle, out string
+		level                 string
 		asJSON, force         bool
 	)
 	cmd := &cobra.Command{
 		Use:   "simulate",
-		Short: "Simulate scheduling policies on a job log (fluid model) and compare their metrics",
+		Short: "Simulate scheduling policies on a job log (fluid or task level) and compare their metrics",
 		Long: `simulate runs each policy on the job log in the fluid model of Dell'Amico's
 simulator (one server of capacity C; the policy gives every active job a
 rate), with sizes derived from the log (the SWIM bytes rule with --dn and
@@ -77,18 +77,23 @@ with log-normal (--sigma) or uniform (--uniform) errors redrawn for each of
 --runs runs (run r draws from PCG(--seed, r), the same for every policy).
 
 Policies (--policy, comma-separated; parameters after a colon):
-` + policyHelp() + `
+` + pipeline.PolicyHelp() + `
 The table gives metrics averaged over the runs (responses in seconds) and
 the min, median and max of the per-run mean response. Slowdown is response /
 (size / C) over jobs of positive size; "missed" is the share of jobs that
-finish after their PS completion time (their protective deadline).`,
+finish after their PS completion time (their protective deadline).
+
+--level task (auto: for file= or task-only policies) runs the jobs as map and
+reduce tasks (from task counts and task-seconds, else sizes, seeded skew) on
+the --cluster machines; C is then their rate in container-seconds/s.`,
 		Example: `  schedplan simulate --policy fifo,ps,srpt,fsp+ps,las,las_mq
   schedplan simulate --policy fsp+ps,srpt --sigma 0.5 --runs 100 --seed 1
   schedplan simulate --policy las_mq:k=10,alpha0=1,p=10,gps --window validate --json
-  schedplan simulate --trace jobs.parquet --cluster cluster.yaml --out results.parquet`,
+  schedplan simulate --trace jobs.parquet --cluster cluster.yaml --out results.parquet
+  schedplan simulate --policy capacity:file=capacity-scheduler.xml,fair:file=fair-scheduler.xml,las_mq`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			specs, err := pipeline.ParsePolicies("policy", policies)
+			specs, err := pipeline.ParseAnyPolicies("policy", policies)
 			if err != nil {
 				return err
 			}
@@ -113,10 +118,15 @@ finish after their PS completion time (their protective deadline).`,
 			if err != nil {
 				return err
 			}
+			w, res, err := w.AtLevel(level, specs, ef.seed)
+			if err != nil {
+				return err
+			}
 			x, err := pipeline.SimulateExperiment(w, specs, m, ef.runs, ef.seed, out != "")
 			if err != nil {
 				return err
 			}
+			x.Resolution = res
 			if err := ef.checkCost("simulate", x.Cost()); err != nil {
 				return err
 			}
@@ -144,20 +154,12 @@ finish after their PS completion time (their protective deadline).`,
 	ef.register(cmd, true)
 	f := cmd.Flags()
 	f.StringVarP(&policies, "policy", "p", "fifo,ps,gps,srpt,fsp+ps,las,las_mq", "policies to simulate, comma-separated")
+	f.StringVar(&level, "level", "auto", "resolution: fluid, task (tasks on the --cluster machines; see the policies above), or auto (task when a policy loads a file= or exists only at task level)")
 	f.StringVar(&bundle, "config", "", "a schedplan.yaml bundle whose tuned LAS_MQ is simulated too")
 	f.BoolVar(&asJSON, "json", false, "print JSON instead of a table")
 	f.StringVarP(&out, "out", "o", "", "write per-job results (one row per job, policy and run) to a .parquet, .arrow or .csv file")
 	f.BoolVar(&force, "force", false, "overwrite --out if it exists")
 	return cmd
-}
-
-func policyHelp() string {
-	s := ""
-	for _, n := range sim.PolicyNames() {
-		info, _ := sim.LookupPolicy(n)
-		s += fmt.Sprintf("  %-9s %s (uses %s)\n", n, info.Doc, info.Uses)
-	}
-	return s
 }
 
 func writeJSON(w io.Writer, v any) error {

@@ -1,0 +1,255 @@
+package task
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+)
+
+// RemainingEstimator is the online size estimator H-PFSP reads (seed 002
+// §II.B, eq. 1–5 and 18). Its methods take plain types so that package
+// estimate's ProgressEstimator satisfies it without this package importing
+// estimate. Remaining must be in seconds of the whole cluster taken as one
+// processor (estimate.ProgressConfig.Slots = the cluster's containers per
+// stage); StageProgress is a stage's progress in [0, 1]. Errors of the
+// notifications are reported by HPFSP as a run error (a panic inside the
+// simulation: they mean a bug, not bad input).
+type RemainingEstimator interface {
+	AddJob(job int, tasks []int) error
+	TaskStarted(job, stage, task int, now float64) error
+	TaskFinished(job, stage, task int, now float64) error
+	RemoveJob(job int)
+	StageProgress(job, stage int) float64
+	Remaining(job int) float64
+}
+
+// HPFSP is seed 002's H-PFSP scheduler at task level: the slack system of
+// a virtual processor sharing ([SlackSystem]) decides which job gets each
+// free container:
+//
+//  1. jobs in their fair phase (Alg. 3: fewer than FairLimit tasks
+//     scheduled in their current stage, whose map progress is below
+//     Threshold), fewest scheduled first;
+//  2. late jobs (out of the virtual PS, not finished), in the order they
+//     became late;
+//  3. the completable job (Alg. 4) with the shortest estimated remaining
+//     time (Alg. 2);
+//  4. otherwise the first runnable job of the virtual PS.
+//
+// Job information (Alg. 1: service received, re-estimated remaining time,
+// stage progress) is updated at the job's own events (arrival, task start,
+// task end, completion), as SRPT refreshes its keys: between them a running
+// job's w is overstated by its running tasks' work. The virtual PS runs at
+// the cluster's full rate (one second of the whole cluster per second while
+// it holds a job, as FSP's); it is brought to each event's time by whole
+// virtual departures (AdvanceVirtualToFront, an exact snap) and then the
+// rest (AdvanceVirtual).
+//
+// Sizes come from NewEstimator (seed 002's EWMA estimator, wired by
+// package pipeline) or, when it is nil, from each job's Estimate: w =
+// (Estimate − Attained) / Rate, in seconds of the whole cluster.
+//
+// Cost: O(log n) expected per decision and per notification plus
+// O(stages) per notification for the stage progress (SlackSystem's costs;
+// its Next is O(log m) when the least-w runnable job is completable).
+type HPFSP struct {
+	Base
+	// FairLimit is FAIR_LIMIT (tasks per stage in the fair phase; 0: no
+	// fair phase). Threshold is getStage's progress threshold (0:
+	// DefaultStageThreshold, 0.95).
+	FairLimit int
+	Threshold float64
+	// NewEstimator, if set, builds the estimator for a run (jobs
+	// numbered as in s.Jobs()).
+	NewEstimator func(s *State) (RemainingEstimator, error)
+
+	s      *State
+	x      SlackSystem
+	est    RemainingEstimator
+	served []float64 // Attained at the job's last update
+	vt     float64   // time the virtual PS was last brought to
+	tasks  []int
+	// Picks counts Next's reasons (index: PickReason), for tests.
+	Picks [5]int
+}
+
+// DefaultFairLimit is FAIR_LIMIT when the specification gives none: seed
+// 002 §IV uses 2 and 5.
+const DefaultFairLimit = 2
+
+func (p *HPFSP) Name() string { return "hpfsp" }
+
+// Spec returns the policy's specification, which ParsePolicy reads back.
+func (p *HPFSP) Spec() string {
+	th := p.Threshold
+	if th == 0 {
+		th = DefaultStageThreshold
+	}
+	return "hpfsp:fair_limit=" + strconv.Itoa(p.FairLimit) + ",threshold=" + strconv.FormatFloat(th, 'g', -1, 64)
+}
+
+// Validate checks the parameters.
+func (p *HPFSP) Validate() error {
+	if p.FairLimit < 0 {
+		return fmt.Errorf("hpfsp: fair_limit %d is negative", p.FairLimit)
+	}
+	if p.Threshold != 0 && !(p.Threshold > 0 && p.Threshold <= 1) {
+		return fmt.Errorf("hpfsp: threshold %v is not in (0, 1]", p.Threshold)
+	}
+	return nil
+}
+
+func (p *HPFSP) Start(s *State) error {
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	n := len(s.Jobs())
+	if err := p.x.Reset(SlackConfig{FairLimit: p.FairLimit, StageThreshold: p.Threshold}, n); err != nil {
+		return err
+	}
+	p.s, p.vt, p.Picks = s, s.Now(), [5]int{}
+	p.served = resize(p.served, n)
+	p.est = jobEstimator{s}
+	if p.NewEstimator != nil {
+		e, err := p.NewEstimator(s)
+		if err != nil {
+			return fmt.Errorf("hpfsp: estimator: %v", err)
+		}
+		p.est = e
+	}
+	return nil
+}
+
+func (p *HPFSP) must(err error) {
+	if err != nil {
+		panic(fmt.Sprintf("hpfsp at t=%v: %v", p.s.Now(), err))
+	}
+}
+
+// advance brings the virtual PS to now: whole departures by the exact
+// snap, then the rest.
+func (p *HPFSP) advance() {
+	now := p.s.Now()
+	work := now - p.vt
+	p.vt = now
+	for work > 0 && p.x.Len() > 0 {
+		if nw := p.x.NextVirtualWork(); work >= nw {
+			work -= p.x.AdvanceVirtualToFront()
+			continue
+		}
+		p.must(p.x.AdvanceVirtual(work))
+		return
+	}
+}
+
+// remaining is the estimator's w of job j, or the job's own estimate's
+// when the estimator gives no finite non-negative number.
+func (p *HPFSP) remaining(j int) float64 {
+	w := p.est.Remaining(j)
+	if !(w >= 0) || math.IsInf(w, 0) {
+		w = jobEstimator{p.s}.Remaining(j)
+	}
+	return w
+}
+
+// update is Alg. 1 for job j: its service since its last update, its new
+// remaining-time estimate, its stages' progress and whether it can launch.
+func (p *HPFSP) update(j int) {
+	s := p.s
+	if a := s.Attained(j); a > p.served[j] {
+		p.must(p.x.Serve(j, (a-p.served[j])/s.Rate()))
+		p.served[j] = a
+	}
+	p.must(p.x.Reestimate(j, p.remaining(j)))
+	for st := range s.Stages(j) {
+		pr := p.est.StageProgress(j, st)
+		if !(pr >= 0) {
+			pr = 0
+		}
+		p.must(p.x.SetStageProgress(j, st, min(pr, 1)))
+	}
+	p.must(p.x.SetRunnable(j, s.Ready(j) > 0))
+}
+
+func (p *HPFSP) Arrive(j int) {
+	p.advance()
+	job := &p.s.Jobs()[j]
+	p.tasks = p.tasks[:0]
+	for st := range job.Stages {
+		p.tasks = append(p.tasks, len(job.Stages[st].Tasks))
+	}
+	stages := max(len(job.Stages), 1)
+	if len(p.tasks) > 0 {
+		p.must(p.est.AddJob(j, p.tasks))
+	}
+	p.served[j] = 0
+	p.must(p.x.AddJob(j, p.remaining(j), stages))
+}
+
+func (p *HPFSP) Released(j, _ int) {
+	p.advance()
+	p.must(p.x.SetRunnable(j, p.s.Ready(j) > 0))
+}
+
+func (p *HPFSP) Started(t TaskRef) {
+	p.advance()
+	p.must(p.x.TaskScheduled(t.Job, t.Stage))
+	p.must(p.est.TaskStarted(t.Job, t.Stage, t.Task, p.s.Now()))
+	p.update(t.Job)
+}
+
+func (p *HPFSP) Ended(t TaskRef) {
+	p.advance()
+	p.must(p.est.TaskFinished(t.Job, t.Stage, t.Task, p.s.Now()))
+	if !p.s.Done(t.Job) {
+		p.update(t.Job)
+	}
+}
+
+func (p *HPFSP) Done(j int) {
+	p.advance()
+	p.must(p.x.Finish(j))
+	p.est.RemoveJob(j)
+}
+
+func (p *HPFSP) Pick(Node) (int, int) {
+	p.advance()
+	j, why := p.x.Next()
+	p.Picks[why]++
+	return j, -1
+}
+
+// jobEstimator is HPFSP's fallback estimator: the job's Estimate less its
+// attained work, over the cluster's rate; the State's stage progress.
+type jobEstimator struct{ s *State }
+
+func (jobEstimator) AddJob(int, []int) error                   { return nil }
+func (jobEstimator) TaskStarted(int, int, int, float64) error  { return nil }
+func (jobEstimator) TaskFinished(int, int, int, float64) error { return nil }
+func (jobEstimator) RemoveJob(int)                             {}
+func (e jobEstimator) StageProgress(j, st int) float64         { return e.s.StageProgress(j, st) }
+func (e jobEstimator) Remaining(j int) float64 {
+	return max(e.s.Jobs()[j].Estimate-e.s.Attained(j), 0) / e.s.Rate()
+}
+
+func makeHPFSP(params map[string]string) (Policy, error) {
+	p := &HPFSP{FairLimit: DefaultFairLimit}
+	for k, v := range params {
+		var err error
+		switch k {
+		case "fair_limit":
+			p.FairLimit, err = strconv.Atoi(v)
+		case "threshold":
+			p.Threshold, err = strconv.ParseFloat(v, 64)
+		default:
+			return nil, fmt.Errorf("hpfsp: unknown parameter %q (known: fair_limit, threshold)", k)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("hpfsp: parameter %s=%q: %v", k, v, err)
+		}
+	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}

@@ -1,0 +1,918 @@
+package task
+
+// The phase layer of PRISM (seed 004): an event-driven simulation of tasks
+// made of phases on machines with capacity vectors, in which PRISM and the
+// two task-level baselines of seed 004 §6 run on the same model.
+//
+// Why a separate loop and not the task-level engine (engine.go): the engine
+// fixes a task's end when it starts (spec.Duration / exec_rate), while here
+// a phase's speed changes whenever another phase starts or ends on its
+// machine (the contention model of prism_contention.go) and a PRISM task
+// pauses between phases until a heartbeat lets it go on (§4, Fig. 5). Both
+// need the task's end to move after its start; rather than re-timing hooks
+// in the engine, this file keeps its own small loop with the same
+// conventions (periodic heartbeats, machine offsets n·H/M, slow start 1).
+//
+// The model:
+//   - A machine has a capacity Vector. A running phase of demand d at speed
+//     ρ (PhaseRates over the machine's running phases) finishes ρ seconds of
+//     its profiled duration per second and uses ρ·d (MachineUsage).
+//   - All tasks are data-local (HDFS I/O is local disk I/O: Phase.DemandOn
+//     with local = true); the mixes of §6.3 give no placement.
+//   - Reduce tasks become runnable when all of their job's map tasks have
+//     finished (slow start 1, as the engine's default).
+//   - Scheduling happens only at heartbeats, every Heartbeat seconds per
+//     machine, machine n at offset n·Heartbeat/M.
+//
+// The schedulers and how their use maps onto the same vectors:
+//   - "prism": Alg. 1 (PrismSelector.Select) at each heartbeat with free =
+//     capacity − Σ demand of the machine's running phases. A task that
+//     finishes a phase pauses (holding nothing) until a heartbeat resumes
+//     it (urgency a·T_wait², eq. 6). Admitted demand never exceeds capacity,
+//     so no phase is slowed.
+//   - "fair": Hadoop 1's Fair Scheduler with slots: MapSlots and ReduceSlots
+//     per machine; a free slot goes to the job with the fewest running
+//     tasks of that type (equal weights; ties: the earlier job). It ignores
+//     resources: its tasks run their phases back to back with their real
+//     demands, slowed by the contention model when they over-pack.
+//   - "yarn": the Capacity Scheduler (one queue, FIFO within it) with
+//     fixed-size containers: a task of side s reserves Container[s] on its
+//     machine for its whole life and is admitted while Σ reservations fit
+//     the capacity in every resource. YARN reserves vcores and memory only,
+//     so a container vector with disk = net = 0 reproduces its semantics;
+//     the phases inside run with their real demands (contended on what the
+//     containers do not reserve).
+// In all three, utilisation is what the running phases really use
+// (MachineUsage), as a fraction of the cluster's capacity, so the figures
+// are comparable.
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// PhaseJob is a job of the phase-level simulation: Count[s] identical tasks
+// of side s, each running Phases[s] (durations at full speed, in seconds).
+type PhaseJob struct {
+	Name    string
+	Arrival float64 // s
+	Weight  float64 // DRF weight for PRISM (≤ 0 counts as 1)
+	Count   [NumSides]int
+	Phases  [NumSides][]Phase
+}
+
+// Ideal is the job's running time with sufficient capacity (every task in
+// parallel, no contention): the sum over sides with tasks of the side's
+// phase durations, s (seed 004 §6.3's ideal time for ANP).
+func (j *PhaseJob) Ideal() float64 {
+	t := 0.0
+	for s := range NumSides {
+		if j.Count[s] > 0 {
+			for _, p := range j.Phases[s] {
+				t += p.Duration
+			}
+		}
+	}
+	return t
+}
+
+// PhaseScheduler names a scheduler of the phase-level simulation.
+type PhaseScheduler string
+
+// The schedulers of the phase-level simulation (see the file comment).
+const (
+	SchedPrism PhaseScheduler = "prism"
+	SchedFair  PhaseScheduler = "fair"
+	SchedYARN  PhaseScheduler = "yarn"
+)
+
+// PhaseSimConfig describes a run.
+type PhaseSimConfig struct {
+	Scheduler PhaseScheduler
+	Machines  []Vector // capacity of each machine
+	Heartbeat float64  // s, > 0
+	Prism     PrismConfig
+	// MapSlots and ReduceSlots are the Fair Scheduler's slots per machine.
+	MapSlots, ReduceSlots int
+	// Container is the YARN container reserved by a task of each side.
+	Container [NumSides]Vector
+	// MaxTime bounds the simulated time, s (0: 1e9 s).
+	MaxTime float64
+}
+
+// PhaseSimResult is the outcome of a run.
+type PhaseSimResult struct {
+	Completion []float64 // s, per job
+	RunTime    []float64 // completion − arrival, s
+	Ideal      []float64 // PhaseJob.Ideal, s
+	MeanRun    float64   // mean job running time, s
+	Makespan   float64   // last completion − first arrival, s
+	// Usage is the cluster's real use over time (Capacity: the cluster's
+	// total); MeanUtil its time-weighted mean over the makespan, as
+	// fractions per resource.
+	Usage    UsageTrace
+	MeanUtil Vector
+	ANP      ANPSummary
+	// MaxOvercommit is the largest admitted demand over capacity seen on a
+	// machine, as a fraction of the capacity, over the resources the
+	// scheduler manages (prism: all four; yarn: those its containers
+	// reserve; fair: none, it is not resource-aware): 0 when never
+	// exceeded.
+	MaxOvercommit float64
+	Heartbeats    int
+	// DecisionNanos is the wall-clock time spent deciding at heartbeats, ns.
+	DecisionNanos int64
+}
+
+// running task
+type ptask struct {
+	job      int32
+	side     Side
+	machine  int32
+	phase    int     // index into the job's Phases[side]
+	rem      float64 // s of the current phase left at full speed
+	rate     float64
+	paused   bool
+	pausedAt float64
+	demand   Vector // current phase's demand on the machine
+}
+
+type pjob struct {
+	next, left, run [NumSides]int // next task to start; not finished; started and not finished
+	usage           Vector
+	arrived, done   bool
+	pos             int32 // index in PhaseSim.active, −1 if not active
+}
+
+type pmachine struct {
+	cap      Vector
+	tasks    []int32 // running (or paused) tasks
+	admitted Vector  // prism: Σ running demand; yarn: Σ containers
+	slots    [NumSides]int
+	nextHB   float64
+}
+
+// PhaseSim runs the phase-level simulation. Build with NewPhaseSim.
+type PhaseSim struct {
+	cfg   PhaseSimConfig
+	jobs  []PhaseJob
+	js    []pjob
+	ms    []pmachine
+	ts    []ptask
+	tfree []int32
+	now   float64
+	total Vector // cluster capacity
+
+	active []int32    // arrived, unfinished jobs, by index
+	pj     []PrismJob // parallel to active (prism)
+	pref   [][]int32  // parallel to active: task of each Paused entry
+	hereJ  []int32    // jobs whose PrismJob the last heartbeat filled
+	sel    *PrismSelector
+	demBuf []Vector
+	rates  []float64
+	res    PhaseSimResult
+}
+
+// NewPhaseSim checks the configuration and jobs and prepares a run.
+func NewPhaseSim(cfg PhaseSimConfig, jobs []PhaseJob) (*PhaseSim, error) {
+	if !(cfg.Heartbeat > 0) || math.IsInf(cfg.Heartbeat, 0) {
+		return nil, fmt.Errorf("phase sim: heartbeat must be a finite number > 0 s, got %v", cfg.Heartbeat)
+	}
+	if len(cfg.Machines) == 0 {
+		return nil, fmt.Errorf("phase sim: no machines")
+	}
+	if cfg.MaxTime == 0 {
+		cfg.MaxTime = 1e9
+	}
+	if !(cfg.MaxTime > 0) || math.IsInf(cfg.MaxTime, 0) {
+		return nil, fmt.Errorf("phase sim: max time must be a finite number > 0 s, got %v", cfg.MaxTime)
+	}
+	s := &PhaseSim{cfg: cfg, jobs: jobs}
+	switch cfg.Scheduler {
+	case SchedPrism:
+		sel, err := NewPrismSelector(cfg.Prism)
+		if err != nil {
+			return nil, err
+		}
+		s.sel = sel
+	case SchedFair:
+		if cfg.MapSlots < 1 || cfg.ReduceSlots < 1 {
+			return nil, fmt.Errorf("phase sim: fair needs ≥ 1 map and reduce slot per machine, got %d and %d", cfg.MapSlots, cfg.ReduceSlots)
+		}
+	case SchedYARN:
+		for side := range NumSides {
+			if err := cfg.Container[side].Check("phase sim: yarn " + side.String() + " container"); err != nil {
+				return nil, err
+			}
+		}
+	default:
+		return nil, fmt.Errorf("phase sim: unknown scheduler %q (known: prism, fair, yarn)", cfg.Scheduler)
+	}
+	for i, c := range cfg.Machines {
+		if err := c.Check(fmt.Sprintf("phase sim: machine %d capacity", i+1)); err != nil {
+			return nil, err
+		}
+		s.total = s.total.Add(c)
+	}
+	prev := math.Inf(-1)
+	for i := range jobs {
+		j := &jobs[i]
+		if !(j.Arrival >= prev) || math.IsInf(j.Arrival, 0) {
+			return nil, fmt.Errorf("phase sim: job %d (%s): arrival %v s is not finite or precedes the previous job's", i+1, j.Name, j.Arrival)
+		}
+		prev = j.Arrival
+		for side := range NumSides {
+			if j.Count[side] < 0 || j.Count[side] > 1<<24 {
+				return nil, fmt.Errorf("phase sim: job %d (%s): %d %s tasks, need 0 to %d", i+1, j.Name, j.Count[side], side, 1<<24)
+			}
+			if j.Count[side] > 0 && len(j.Phases[side]) == 0 {
+				return nil, fmt.Errorf("phase sim: job %d (%s): %s tasks without phases", i+1, j.Name, side)
+			}
+			for _, p := range j.Phases[side] {
+				if !(p.Duration >= 0) || p.Duration > MaxAmount {
+					return nil, fmt.Errorf("phase sim: job %d (%s): %s phase duration %v s is not in [0, %g]", i+1, j.Name, p.Kind, p.Duration, float64(MaxAmount))
+				}
+				if err := p.DemandOn(true).Check(fmt.Sprintf("phase sim: job %d (%s): %s phase demand", i+1, j.Name, p.Kind)); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	return s, nil
+}
+
+// Run simulates the jobs to completion.
+func (s *PhaseSim) Run() (*PhaseSimResult, error) {
+	s.reset()
+	next := 0
+	idle := 0 // heartbeats in a row with nothing running and nothing started
+	for {
+		for next < len(s.jobs) && s.jobs[next].Arrival <= s.now {
+			s.arrive(next)
+			next++
+		}
+		if next == len(s.jobs) && len(s.active) == 0 {
+			break
+		}
+		// Next event: a phase end, a heartbeat or an arrival.
+		t := math.Inf(1)
+		if next < len(s.jobs) {
+			t = s.jobs[next].Arrival
+		}
+		hb := -1
+		for m := range s.ms {
+			if s.ms[m].nextHB < t {
+				t, hb = s.ms[m].nextHB, m
+			}
+		}
+		running := false
+		for m := range s.ms {
+			for _, ti := range s.ms[m].tasks {
+				k := &s.ts[ti]
+				if k.paused {
+					continue
+				}
+				running = true
+				if k.rate > 0 {
+					if e := s.now + k.rem/k.rate; e < t {
+						t, hb = e, -1
+					}
+				}
+			}
+		}
+		if t > s.cfg.MaxTime {
+			return nil, fmt.Errorf("phase sim (%s): not done by %v s (%d jobs unfinished)", s.cfg.Scheduler, s.cfg.MaxTime, len(s.active))
+		}
+		s.advance(t)
+		s.endPhases()
+		if hb >= 0 {
+			started := s.heartbeat(hb)
+			if started == 0 && !running && s.noTasks() {
+				idle++
+				if idle > 2*len(s.ms)+2 && next == len(s.jobs) {
+					return nil, fmt.Errorf("phase sim (%s): stuck at %v s: %d jobs unfinished and no task fits any machine", s.cfg.Scheduler, s.now, len(s.active))
+				}
+			} else {
+				idle = 0
+			}
+		}
+		s.record()
+	}
+	s.finish()
+	return &s.res, nil
+}
+
+func (s *PhaseSim) reset() {
+	n := len(s.jobs)
+	s.js = make([]pjob, n)
+	for i := range s.js {
+		s.js[i].pos = -1
+		s.js[i].left = s.jobs[i].Count
+	}
+	s.ms = make([]pmachine, len(s.cfg.Machines))
+	t0 := 0.0
+	if n > 0 {
+		t0 = s.jobs[0].Arrival
+	}
+	H := s.cfg.Heartbeat
+	for m := range s.ms {
+		s.ms[m].cap = s.cfg.Machines[m]
+		s.ms[m].nextHB = t0 + H*float64(m)/float64(len(s.ms))
+	}
+	s.ts, s.tfree, s.active, s.pj, s.pref = s.ts[:0], s.tfree[:0], s.active[:0], s.pj[:0], s.pref[:0]
+	s.now = t0
+	s.res = PhaseSimResult{Completion: make([]float64, n), RunTime: make([]float64, n), Ideal: make([]float64, n)}
+	s.res.Usage.Capacity = s.total
+	_ = s.res.Usage.Record(t0, Vector{})
+}
+
+func (s *PhaseSim) arrive(j int) {
+	s.js[j].arrived = true
+	s.js[j].pos = int32(len(s.active))
+	s.active = append(s.active, int32(j))
+	job := &s.jobs[j]
+	s.pj = append(s.pj, PrismJob{Weight: job.Weight, Remaining: job.Count})
+	s.pref = append(s.pref, nil)
+	s.refreshStarts(j)
+	if job.Count == [NumSides]int{} {
+		s.jobDone(j)
+	}
+}
+
+// refreshStarts rebuilds job j's PRISM start groups: its map tasks, then,
+// once every map has finished, its reduce tasks.
+func (s *PhaseSim) refreshStarts(j int) {
+	r := &s.js[j]
+	if r.pos < 0 {
+		return
+	}
+	p := &s.pj[r.pos]
+	p.Starts = p.Starts[:0]
+	for side := range NumSides {
+		if side == ReduceSide && r.left[MapSide] > 0 {
+			break
+		}
+		if n := s.jobs[j].Count[side] - r.next[side]; n > 0 {
+			p.Starts = append(p.Starts, PrismStart{Side: side, Local: true, Count: n, Demand: s.jobs[j].Phases[side][0].DemandOn(true)})
+		}
+	}
+	p.Usage, p.Running, p.Remaining = r.usage, r.run, r.left
+}
+
+// canStart reports whether job j has a task of side it may start now.
+func (s *PhaseSim) canStart(j int, side Side) bool {
+	r := &s.js[j]
+	if side == ReduceSide && r.left[MapSide] > 0 {
+		return false
+	}
+	return r.next[side] < s.jobs[j].Count[side]
+}
+
+func (s *PhaseSim) jobDone(j int) {
+	r := &s.js[j]
+	r.done = true
+	s.res.Completion[j] = s.now
+	// Remove from active, keeping the order (FIFO for yarn, ties for fair).
+	pos := int(r.pos)
+	s.pj[pos].Paused, s.pref[pos] = nil, nil
+	s.active = slices.Delete(s.active, pos, pos+1)
+	s.pj = slices.Delete(s.pj, pos, pos+1)
+	s.pref = slices.Delete(s.pref, pos, pos+1)
+	for k := pos; k < len(s.active); k++ {
+		s.js[s.active[k]].pos = int32(k)
+	}
+	r.pos = -1
+}
+
+// advance moves every running phase to time t.
+func (s *PhaseSim) advance(t float64) {
+	dt := t - s.now
+	if dt > 0 {
+		for i := range s.ms {
+			for _, ti := range s.ms[i].tasks {
+				if k := &s.ts[ti]; !k.paused {
+					k.rem -= k.rate * dt
+				}
+			}
+		}
+	}
+	s.now = t
+}
+
+// endPhases ends the phases that are done (rem within rounding of 0).
+func (s *PhaseSim) endPhases() {
+	for m := range s.ms {
+		mc := &s.ms[m]
+		changed := false
+		for i := 0; i < len(mc.tasks); i++ {
+			ti := mc.tasks[i]
+			k := &s.ts[ti]
+			if k.paused || k.rem > 1e-9*(1+math.Abs(s.now)) {
+				continue
+			}
+			changed = true
+			job := &s.jobs[k.job]
+			r := &s.js[k.job]
+			s.setDemand(m, k, Vector{})
+			if k.phase+1 < len(job.Phases[k.side]) {
+				k.phase++
+				k.rem = job.Phases[k.side][k.phase].Duration
+				if s.cfg.Scheduler == SchedPrism {
+					k.paused, k.pausedAt = true, s.now
+				} else {
+					s.setDemand(m, k, job.Phases[k.side][k.phase].DemandOn(true))
+				}
+				continue
+			}
+			// The task is done.
+			switch s.cfg.Scheduler {
+			case SchedFair:
+				mc.slots[k.side]--
+			case SchedYARN:
+				mc.admitted = mc.admitted.Sub(s.cfg.Container[k.side])
+			}
+			r.run[k.side]--
+			r.left[k.side]--
+			mc.tasks[i] = mc.tasks[len(mc.tasks)-1]
+			mc.tasks = mc.tasks[:len(mc.tasks)-1]
+			i--
+			s.tfree = append(s.tfree, ti)
+			j := int(k.job)
+			if r.left == [NumSides]int{} {
+				s.jobDone(j)
+			} else {
+				s.refreshStarts(j)
+			}
+		}
+		if changed {
+			s.retime(m)
+		}
+	}
+}
+
+// setDemand changes task k's current demand on machine m, keeping its
+// job's usage and (prism) the machine's admitted demand.
+func (s *PhaseSim) setDemand(m int, k *ptask, d Vector) {
+	r := &s.js[k.job]
+	r.usage = r.usage.Sub(k.demand).Add(d)
+	clampZero(&r.usage)
+	if s.cfg.Scheduler == SchedPrism {
+		mc := &s.ms[m]
+		mc.admitted = mc.admitted.Sub(k.demand).Add(d)
+		clampZero(&mc.admitted)
+	}
+	k.demand = d
+	if r.pos >= 0 {
+		s.pj[r.pos].Usage = r.usage
+	}
+}
+
+// clampZero removes the rounding residue of repeated add and subtract.
+func clampZero(v *Vector) {
+	for d := range v {
+		if v[d] < 1e-9 {
+			v[d] = max(v[d], 0)
+			if v[d] < 1e-12 {
+				v[d] = 0
+			}
+		}
+	}
+}
+
+// retime recomputes the speeds of machine m's running phases.
+func (s *PhaseSim) retime(m int) {
+	mc := &s.ms[m]
+	s.demBuf = s.demBuf[:0]
+	for _, ti := range mc.tasks {
+		if k := &s.ts[ti]; !k.paused {
+			s.demBuf = append(s.demBuf, k.demand)
+		}
+	}
+	s.rates = PhaseRates(mc.cap, s.demBuf, s.rates)
+	i := 0
+	for _, ti := range mc.tasks {
+		if k := &s.ts[ti]; !k.paused {
+			k.rate = s.rates[i]
+			i++
+		}
+	}
+}
+
+// start starts the next task of side of job j on machine m.
+func (s *PhaseSim) start(m, j int, side Side) {
+	r := &s.js[j]
+	r.next[side]++
+	r.run[side]++
+	job := &s.jobs[j]
+	k := ptask{job: int32(j), side: side, machine: int32(m), rem: job.Phases[side][0].Duration}
+	var ti int32
+	if n := len(s.tfree); n > 0 {
+		ti = s.tfree[n-1]
+		s.tfree = s.tfree[:n-1]
+		s.ts[ti] = k
+	} else {
+		ti = int32(len(s.ts))
+		s.ts = append(s.ts, k)
+	}
+	mc := &s.ms[m]
+	mc.tasks = append(mc.tasks, ti)
+	switch s.cfg.Scheduler {
+	case SchedFair:
+		mc.slots[side]++
+	case SchedYARN:
+		mc.admitted = mc.admitted.Add(s.cfg.Container[side])
+	}
+	s.setDemand(m, &s.ts[ti], job.Phases[side][0].DemandOn(true))
+	s.refreshStarts(j)
+	s.checkAdmitted(m)
+}
+
+// checkAdmitted records by how much machine m's admitted demand exceeds
+// its capacity in the resources the scheduler manages.
+func (s *PhaseSim) checkAdmitted(m int) {
+	mc := &s.ms[m]
+	for d := range NumDims {
+		manage := s.cfg.Scheduler == SchedPrism ||
+			(s.cfg.Scheduler == SchedYARN && (s.cfg.Container[MapSide][d] > 0 || s.cfg.Container[ReduceSide][d] > 0))
+		if !manage {
+			continue
+		}
+		if over := mc.admitted[d] - mc.cap[d]; over > 1e-9*(1+mc.cap[d]) {
+			f := math.Inf(1)
+			if mc.cap[d] > 0 {
+				f = over / mc.cap[d]
+			}
+			s.res.MaxOvercommit = max(s.res.MaxOvercommit, f)
+		}
+	}
+}
+
+// noTasks reports whether no task runs or waits on any machine.
+func (s *PhaseSim) noTasks() bool {
+	for m := range s.ms {
+		if len(s.ms[m].tasks) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// heartbeat runs the scheduler on machine m and re-arms its heartbeat; it
+// returns the phases started or resumed.
+func (s *PhaseSim) heartbeat(m int) int {
+	s.res.Heartbeats++
+	mc := &s.ms[m]
+	mc.nextHB += s.cfg.Heartbeat
+	t0 := time.Now()
+	n := 0
+	switch s.cfg.Scheduler {
+	case SchedPrism:
+		n = s.applyPicks(m, s.DecidePrism(m))
+	case SchedFair:
+		n = s.heartbeatFair(m)
+	case SchedYARN:
+		n = s.heartbeatYARN(m)
+	}
+	s.res.DecisionNanos += int64(time.Since(t0))
+	if n > 0 {
+		s.retime(m)
+	}
+	return n
+}
+
+// DecidePrism is PRISM's decision at a heartbeat of machine m (Alg. 1):
+// it fills the machine's view of the jobs (tasks and paused phases on m)
+// and runs the selector. The picks are valid until the state changes;
+// DecidePrism does not change it.
+func (s *PhaseSim) DecidePrism(m int) []PrismPick {
+	mc := &s.ms[m]
+	// Forget the previous heartbeat's machine (jobs may have moved in
+	// s.active since: hereJ holds job indices).
+	for _, j := range s.hereJ {
+		if pos := s.js[j].pos; pos >= 0 {
+			s.pj[pos].OnMachine = false
+			s.pj[pos].Paused = s.pj[pos].Paused[:0]
+			s.pref[pos] = s.pref[pos][:0]
+		}
+	}
+	s.hereJ = s.hereJ[:0]
+	for _, ti := range mc.tasks {
+		k := &s.ts[ti]
+		pos := s.js[k.job].pos
+		p := &s.pj[pos]
+		if !p.OnMachine {
+			p.OnMachine = true
+			s.hereJ = append(s.hereJ, k.job)
+		}
+		if k.paused {
+			d := s.jobs[k.job].Phases[k.side][k.phase].DemandOn(true)
+			p.Paused = append(p.Paused, PrismPaused{Demand: d, Wait: s.now - k.pausedAt})
+			s.pref[pos] = append(s.pref[pos], ti)
+		}
+	}
+	free := mc.cap.Sub(mc.admitted)
+	clampZero(&free)
+	return s.sel.Select(free, s.total, s.pj)
+}
+
+func (s *PhaseSim) applyPicks(m int, picks []PrismPick) int {
+	// Resolve the picks to jobs and tasks before changing anything: start
+	// and done change s.pj.
+	type act struct {
+		j    int32
+		side Side
+		task int32 // paused task to resume, or −1
+	}
+	acts := make([]act, 0, len(picks))
+	for _, p := range picks {
+		j := s.active[p.Job]
+		if p.Paused >= 0 {
+			acts = append(acts, act{j: j, task: s.pref[p.Job][p.Paused]})
+		} else {
+			acts = append(acts, act{j: j, side: s.pj[p.Job].Starts[p.Start].Side, task: -1})
+		}
+	}
+	for _, a := range acts {
+		if a.task >= 0 {
+			k := &s.ts[a.task]
+			k.paused = false
+			s.setDemand(m, k, s.jobs[k.job].Phases[k.side][k.phase].DemandOn(true))
+			s.checkAdmitted(m)
+		} else {
+			s.start(m, int(a.j), a.side)
+		}
+	}
+	return len(acts)
+}
+
+func (s *PhaseSim) heartbeatFair(m int) int {
+	mc := &s.ms[m]
+	n := 0
+	for side, slots := range [NumSides]int{s.cfg.MapSlots, s.cfg.ReduceSlots} {
+		for mc.slots[side] < slots {
+			best := -1
+			for _, j := range s.active {
+				if s.canStart(int(j), Side(side)) && (best < 0 || s.js[j].run[side] < s.js[best].run[side]) {
+					best = int(j)
+				}
+			}
+			if best < 0 {
+				break
+			}
+			s.start(m, best, Side(side))
+			n++
+		}
+	}
+	return n
+}
+
+func (s *PhaseSim) heartbeatYARN(m int) int {
+	mc := &s.ms[m]
+	n := 0
+	for k := 0; k < len(s.active); {
+		j := int(s.active[k])
+		placed := false
+		for side := range NumSides {
+			c := s.cfg.Container[side]
+			if s.canStart(j, side) && c.Fits(mc.cap.Sub(mc.admitted)) {
+				s.start(m, j, side)
+				n++
+				placed = true
+				break
+			}
+		}
+		if !placed {
+			k++
+		}
+	}
+	return n
+}
+
+// record notes the cluster's real use at the current time.
+func (s *PhaseSim) record() {
+	var u Vector
+	for m := range s.ms {
+		mc := &s.ms[m]
+		s.demBuf, s.rates = s.demBuf[:0], s.rates[:0]
+		for _, ti := range mc.tasks {
+			if k := &s.ts[ti]; !k.paused {
+				s.demBuf = append(s.demBuf, k.demand)
+				s.rates = append(s.rates, k.rate)
+			}
+		}
+		u = u.Add(MachineUsage(mc.cap, s.demBuf, s.rates))
+	}
+	clampZero(&u)
+	_ = s.res.Usage.Record(s.now, u)
+}
+
+func (s *PhaseSim) finish() {
+	r := &s.res
+	if len(s.jobs) == 0 {
+		return
+	}
+	t0, end := s.jobs[0].Arrival, s.jobs[0].Arrival
+	sum := 0.0
+	for j := range s.jobs {
+		r.RunTime[j] = r.Completion[j] - s.jobs[j].Arrival
+		r.Ideal[j] = s.jobs[j].Ideal()
+		sum += r.RunTime[j]
+		end = max(end, r.Completion[j])
+	}
+	r.MeanRun = sum / float64(len(s.jobs))
+	r.Makespan = end - t0
+	if end > t0 {
+		r.MeanUtil, _ = r.Usage.MeanOver(t0, end)
+	}
+	if anp, err := ANP(nil, r.Ideal, r.RunTime); err == nil {
+		r.ANP = SummariseANP(anp)
+	}
+}
+
+// MixPhaseJobs turns a batch of a benchmark mix (Mix.Batch) into phase
+// jobs submitted at time 0: each task's phases come from profiles.For(class)
+// scaled to the table's mean task running time (Profile.TaskPhases); a
+// class without a profile gets the fallback with the task-level demands
+// fallback[side].
+func MixPhaseJobs(batch []MixJob, profiles *ProfileSet, fallback [NumSides]Vector) ([]PhaseJob, error) {
+	out := make([]PhaseJob, len(batch))
+	for i, mj := range batch {
+		prof := profiles.For(mj.Class, fallback[MapSide], fallback[ReduceSide])
+		pj := PhaseJob{Name: mj.Abbrev, Weight: 1, Count: [NumSides]int{mj.Maps, mj.Reduces}}
+		for side, d := range [NumSides]float64{mj.MapTaskSeconds, mj.ReduceTaskSeconds} {
+			if pj.Count[side] == 0 {
+				continue
+			}
+			ph, err := prof.TaskPhases(nil, Side(side), d)
+			if err != nil {
+				return nil, fmt.Errorf("job %d (%s): %w", i+1, mj.Name, err)
+			}
+			pj.Phases[side] = ph
+		}
+		out[i] = pj
+	}
+	return out, nil
+}
+
+// Spec returns the registry specification of the configuration,
+// "prism:alpha=…,k=…,a=…" (ParsePrismSpec reads it back; ε and MaxPicks
+// are given only when they differ from the defaults).
+func (c PrismConfig) Spec() string {
+	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+	s := "prism:alpha=" + f(c.Alpha) + ",k=" + strconv.Itoa(c.K) + ",a=" + f(c.A)
+	d := DefaultPrismConfig()
+	if c.Epsilon != d.Epsilon {
+		s += ",epsilon=" + f(c.Epsilon)
+	}
+	if c.MaxPicks != d.MaxPicks {
+		s += ",maxpicks=" + strconv.Itoa(c.MaxPicks)
+	}
+	return s
+}
+
+// ParsePrismSpec reads a specification "prism" or "prism:alpha=1,k=20,
+// a=0.1" (also epsilon, maxpicks); missing parameters keep
+// DefaultPrismConfig's values. An unknown parameter or a bad value is an
+// error naming it.
+func ParsePrismSpec(spec string) (PrismConfig, error) {
+	c := DefaultPrismConfig()
+	name, params, err := ParseSpec(spec)
+	if err != nil {
+		return c, err
+	}
+	if name != "prism" {
+		return c, fmt.Errorf("prism spec %q: name is %q, not prism", spec, name)
+	}
+	for k, v := range params {
+		var err error
+		switch k {
+		case "alpha":
+			c.Alpha, err = strconv.ParseFloat(v, 64)
+		case "a":
+			c.A, err = strconv.ParseFloat(v, 64)
+		case "epsilon":
+			c.Epsilon, err = strconv.ParseFloat(v, 64)
+		case "k":
+			c.K, err = strconv.Atoi(v)
+		case "maxpicks":
+			c.MaxPicks, err = strconv.Atoi(v)
+		default:
+			return c, fmt.Errorf("prism: unknown parameter %q (known: alpha, k, a, epsilon, maxpicks)", k)
+		}
+		if err != nil {
+			return c, fmt.Errorf("prism: parameter %s=%q: %v", k, v, err)
+		}
+	}
+	if err := c.Check(); err != nil {
+		return c, fmt.Errorf("prism spec %q: %w", strings.TrimSpace(spec), err)
+	}
+	return c, nil
+}
+
+// PeakDemands returns the per-resource maximum of each side's phase
+// demands in profile p (data-local): what a task-level profiler would
+// report as the task's demand, and so the task-level demand the fallback of
+// seed 004 §4 gives every phase of an unprofiled class.
+func PeakDemands(p *Profile) [NumSides]Vector {
+	var out [NumSides]Vector
+	for s := range NumSides {
+		for _, ph := range p.Sides[s] {
+			d := ph.DemandOn(true)
+			for r := range NumDims {
+				out[s][r] = max(out[s][r], d[r])
+			}
+		}
+	}
+	return out
+}
+
+// PrismRunner is what a `simulate --policy prism` path needs: a PRISM
+// configuration from a registry specification, a profile file, and the
+// phase-level simulation of task-level jobs on machines with capacity
+// vectors.
+type PrismRunner struct {
+	Config   PrismConfig
+	Profiles *ProfileSet
+	// Class names the profile every job takes (task-level jobs carry no
+	// class); a class the set lacks gets the fallback with Fallback.
+	Class    string
+	Fallback [NumSides]Vector
+}
+
+// NewPrismRunner reads spec ("prism:alpha=…,k=…,a=…", ParsePrismSpec) and
+// the profile file at profilesPath ("" or "default": the embedded
+// default). Jobs take the profile of the default set's fallback shape
+// (sort, Fig. 8); the fallback demand is that profile's PeakDemands.
+func NewPrismRunner(spec, profilesPath string) (*PrismRunner, error) {
+	cfg, err := ParsePrismSpec(spec)
+	if err != nil {
+		return nil, err
+	}
+	ps, err := LoadProfiles(profilesPath)
+	if err != nil {
+		return nil, fmt.Errorf("prism: profiles: %w", err)
+	}
+	r := &PrismRunner{Config: cfg, Profiles: ps, Class: "sort"}
+	if ps.shape != nil {
+		r.Class = ps.shape.Class
+		r.Fallback = PeakDemands(ps.shape)
+	} else if p, ok := ps.Lookup("sort"); ok {
+		r.Fallback = PeakDemands(p)
+	} else {
+		d := DefaultProfiles().For("sort", Vector{}, Vector{})
+		r.Fallback = PeakDemands(&d)
+	}
+	return r, nil
+}
+
+// PhaseJobs converts task-level jobs (stage 1: maps, stage 2: reduces; at
+// most two stages) into phase jobs of the runner's profile class. A
+// phase job's tasks of a side are identical, so each side's task duration
+// is the mean of the stage's task durations (an approximation: the
+// phase model has no per-task durations); containers are not used.
+func (r *PrismRunner) PhaseJobs(jobs []Job) ([]PhaseJob, error) {
+	out := make([]PhaseJob, len(jobs))
+	prof := r.Profiles.For(r.Class, r.Fallback[MapSide], r.Fallback[ReduceSide])
+	for i := range jobs {
+		j := &jobs[i]
+		if len(j.Stages) > int(NumSides) {
+			return nil, fmt.Errorf("prism: job %d (id %d) has %d stages; the phase model has map and reduce only", i+1, j.ID, len(j.Stages))
+		}
+		pj := PhaseJob{Name: strconv.Itoa(j.ID), Arrival: j.Arrival, Weight: j.Weight}
+		for st, stage := range j.Stages {
+			if len(stage.Tasks) == 0 {
+				continue
+			}
+			sum := 0.0
+			for _, t := range stage.Tasks {
+				sum += t.Duration
+			}
+			ph, err := prof.TaskPhases(nil, Side(st), sum/float64(len(stage.Tasks)))
+			if err != nil {
+				return nil, fmt.Errorf("prism: job %d (id %d): %w", i+1, j.ID, err)
+			}
+			pj.Count[st], pj.Phases[st] = len(stage.Tasks), ph
+		}
+		out[i] = pj
+	}
+	return out, nil
+}
+
+// Run simulates jobs under PRISM on machines (capacity vectors, e.g. from
+// the cluster spec's per-type resources block, one entry per machine) with
+// heartbeats every heartbeat seconds.
+func (r *PrismRunner) Run(jobs []Job, machines []Vector, heartbeat float64) (*PhaseSimResult, error) {
+	pj, err := r.PhaseJobs(jobs)
+	if err != nil {
+		return nil, err
+	}
+	s, err := NewPhaseSim(PhaseSimConfig{Scheduler: SchedPrism, Machines: machines, Heartbeat: heartbeat, Prism: r.Config}, pj)
+	if err != nil {
+		return nil, err
+	}
+	return s.Run()
+}

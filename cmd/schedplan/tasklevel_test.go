@@ -1,0 +1,146 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/schedplan/schedplan/cluster/task"
+	"github.com/schedplan/schedplan/pipeline"
+)
+
+// TestRunTaskLevelValidation: run simulates the YARN files it emits at task
+// level (issue 12, "Validation simulates what is emitted"); simulate
+// reproduces a row from the emitted file; the FIFO row equals a direct
+// task.Simulate of the validation window's task jobs.
+func TestRunTaskLevelValidation(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	out, err := runCmd(t, []string{"run"}, "--trace", "embedded:fb2009-50", "--out", dir, "--budget", "20", "--runs", "2")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	for _, want := range []string{"task-level validation", "emitted capacity-scheduler.xml", "emitted fair-scheduler.xml", "tuned las_mq (task)", "lower bounds for the task level"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("run output lacks %q:\n%s", want, out)
+		}
+	}
+	tv := readSummary(t, dir).TaskValidation
+	if tv == nil || len(tv.Rows) != 6 {
+		t.Fatalf("summary.json: task_validation = %+v", tv)
+	}
+	row := map[string]pipeline.ValidationRow{}
+	for _, r := range tv.Rows {
+		if !(r.Mean > 0) || math.IsInf(r.Mean, 0) || r.Runs != 1 {
+			t.Errorf("task-level row %+v", r)
+		}
+		row[r.Policy] = r
+	}
+	if html, _ := os.ReadFile(filepath.Join(dir, "report.html")); !strings.Contains(string(html), "Task level:") {
+		t.Error("report.html has no task-level table")
+	}
+
+	// Hand check: FIFO over the validation window's task jobs, directly.
+	in, err := pipeline.Prepare(pipeline.RunConfig{Trace: "embedded:fb2009-50", Budget: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl, err := pipeline.TaskCluster(in.Spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lo := in.Split.TuneJobs
+	jobs, err := pipeline.TaskJobs(in.Jobs, in.SimJobs[lo:], lo, in.Capacity, cl.Rate(), in.Config.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := task.Simulate(jobs, cl, &task.FIFO{}, task.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mean := 0.0
+	for i, c := range r.Completion {
+		mean += (c - jobs[i].Arrival) / float64(len(jobs))
+	}
+	if got := row["fifo"].Mean; math.Abs(got-mean) > 1e-9*mean {
+		t.Errorf("task-level FIFO mean response %v s, direct task.Simulate %v s", got, mean)
+	}
+
+	// simulate runs the emitted capacity-scheduler.xml at task level (auto)
+	// and gives the validation row's mean.
+	capXML := filepath.Join(dir, "capacity-scheduler.xml")
+	out, err = runCmd(t, []string{"simulate"}, "--trace", "embedded:fb2009-50", "--window", "validate", "--json", "--policy", "capacity:file="+capXML+",fifo")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	var rep pipeline.SimulateReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	want := row["capacity:file=capacity-scheduler.xml"].Mean
+	if len(rep.Policies) != 2 || math.Abs(rep.Policies[0].Mean.Response.Mean-want) > 1e-9*want {
+		t.Errorf("simulate capacity:file= mean %+v, validation row %v", rep.Policies, want)
+	}
+	if math.Abs(rep.Policies[1].Mean.Response.Mean-mean) > 1e-9*mean {
+		t.Errorf("simulate at task level: fifo %v s, direct %v s", rep.Policies[1].Mean.Response.Mean, mean)
+	}
+
+	// --current-config: the user's file is the task-level current scheduler
+	// and feeds --require-improvement; here it is the emitted fair file.
+	dir2 := filepath.Join(t.TempDir(), "out2")
+	out, err = runCmd(t, []string{"run"}, "--trace", "embedded:fb2009-50", "--out", dir2, "--budget", "20", "--runs", "2",
+		"--current-config", filepath.Join(dir, "fair-scheduler.xml"), "--require-improvement")
+	if !strings.Contains(out, "current (fair-scheduler.xml)") {
+		t.Errorf("no current row of the user's file:\n%s", out)
+	}
+	if err != nil && !strings.Contains(err.Error(), "at task level") {
+		t.Errorf("--require-improvement with --current-config did not use the task-level verdict: %v", err)
+	}
+	if _, err := runCmd(t, []string{"run"}, "--trace", "embedded:fb2009-50", "--out", dir2, "--current-config", capXML+".missing"); err == nil {
+		t.Error("a missing --current-config was accepted")
+	}
+}
+
+func TestCapacityWhatIfSimulate(t *testing.T) {
+	out, err := runCmd(t, []string{"capacity"}, "--trace", "embedded:fb2009-50", "--what-if", "R2=+10", "--simulate")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	for _, want := range []string{"simulated at task level", "R2=+10", "current (fair, one pool per user)", pipeline.DefaultLASMQName} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestSimulateLevel(t *testing.T) {
+	if _, err := runCmd(t, []string{"simulate"}, "--trace", "embedded:fb2009-50", "--policy", "nosuch"); err == nil {
+		t.Error("an unknown policy was accepted")
+	}
+	if _, err := runCmd(t, []string{"simulate"}, "--trace", "embedded:fb2009-50", "--policy", "fifo", "--level", "bogus"); err == nil || !strings.Contains(err.Error(), "level") {
+		t.Errorf("--level bogus: %v", err)
+	}
+	out, err := runCmd(t, []string{"simulate"}, "--trace", "embedded:fb2009-50", "--policy", "fifo,las_mq", "--level", "task")
+	if err != nil || !strings.Contains(out, "task level:") {
+		t.Errorf("--level task: %v\n%s", err, out)
+	}
+	if _, err := runCmd(t, []string{"simulate"}, "--trace", "embedded:fb2009-50", "--policy", "fair:file=/nonexistent.xml"); err == nil {
+		t.Error("a missing fair:file= was accepted")
+	}
+}
+
+// readSummary reads a run's summary.json.
+func readSummary(t *testing.T, dir string) *pipeline.RunResult {
+	t.Helper()
+	var sum pipeline.RunResult
+	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &sum); err != nil {
+		t.Fatal(err)
+	}
+	return &sum
+}

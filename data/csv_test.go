@@ -1,0 +1,108 @@
+package data
+
+import (
+	"bytes"
+	"testing"
+)
+
+// TestCSVStringsRoundTrip checks that strings survive CSV byte for byte:
+// "\r\n" and lone "\r" inside quoted fields, and the empty string, which is a
+// value ("") and not a null (an empty unquoted field).
+func TestCSVStringsRoundTrip(t *testing.T) {
+	j := &Jobs{Source: "s", Submit: []float64{1, 2, 3, 4}}
+	for _, id := range []string{"a\r\nb", "c\rd", "e\n", " f,\"g\" "} {
+		j.ID.Append(id)
+	}
+	j.User = Dict{Codes: []int32{0, 1, -1, 2}, Values: []string{"", "x\r\ny", "z\r"}}
+	j.Queue = Dict{Codes: []int32{-1, 0, 0, -1}, Values: []string{""}}
+	var b bytes.Buffer
+	if err := Write(&b, j, FormatCSV); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadBytes(b.Bytes(), "s.csv", ReadOptions{Format: FormatCSV, Strict: true})
+	if err != nil {
+		t.Fatalf("%v\n%q", err, b.Bytes())
+	}
+	if d := diffJobs(j, back, nil); d != "" {
+		t.Errorf("round trip: %s\n%q", d, b.Bytes())
+	}
+}
+
+// TestCSVQuotedEmpty checks the reading of empty fields: "" is the empty
+// string, an empty unquoted field a null.
+func TestCSVQuotedEmpty(t *testing.T) {
+	in := "job_id,submit_time,user,queue,size\na,1,\"\",,\"\"\nb,2,,\"\",1\r\n"
+	j, err := ReadBytes([]byte(in), "e.csv", ReadOptions{Format: FormatCSV})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u, ok := j.User.At(0); !ok || u != "" {
+		t.Errorf("user \"\" read as %q, valid %v", u, ok)
+	}
+	if _, ok := j.User.At(1); ok {
+		t.Error("empty unquoted user read as a value")
+	}
+	if _, ok := j.Queue.At(0); ok {
+		t.Error("empty unquoted queue read as a value")
+	}
+	if q, ok := j.Queue.At(1); !ok || q != "" {
+		t.Errorf("queue \"\" read as %q, valid %v", q, ok)
+	}
+	if _, ok := j.Size.At(0); ok {
+		t.Error("a quoted empty number is not a null")
+	}
+}
+
+// TestCSVSyntax checks the reader against RFC 4180 cases and the errors of
+// malformed input, which name the line and byte.
+func TestCSVSyntax(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		ids      []string
+		err      string
+	}{
+		{"plain", "job_id,submit_time\na,1\nb,2\n", []string{"a", "b"}, ""},
+		{"crlf", "job_id,submit_time\r\na,1\r\nb,2\r\n", []string{"a", "b"}, ""},
+		{"no final newline", "job_id,submit_time\na,1\nb,2", []string{"a", "b"}, ""},
+		{"final cr", "job_id,submit_time\na,1\nb,2\r", []string{"a", "b"}, ""},
+		{"blank lines", "job_id,submit_time\n\na,1\r\n\r\n\nb,2\n\n", []string{"a", "b"}, ""},
+		{"quoted", "job_id,submit_time\n\"a,1\",1\n\"b\"\"\",\"2\"\n", []string{"a,1", "b\""}, ""},
+		{"quoted newline", "job_id,submit_time\n\"a\nb\",1\n", []string{"a\nb"}, ""},
+		{"quoted crlf", "job_id,submit_time\n\"a\r\nb\",1\r\n", []string{"a\r\nb"}, ""},
+		{"lone cr unquoted", "job_id,submit_time\na\rb,1\n", []string{"a\rb"}, ""},
+		{"spaces kept", "job_id,submit_time\n a ,1\n", []string{" a "}, ""},
+		{"bare quote", "job_id,submit_time\na\"b,1\n", nil, `line 2, byte 2: bare " in a field that is not quoted`},
+		{"text after quote", "job_id,submit_time\n\"a\"b,1\n", nil, `line 2, byte 4: extraneous or missing " in a quoted field`},
+		{"unterminated", "job_id,submit_time\na,1\n\"b,2\n", nil, `line 3, byte 1: quoted field not closed before the end of the file`},
+		{"unterminated multiline", "job_id,submit_time\n\"a\nb,1\nc,2\n", nil, `line 2, byte 1: quoted field not closed`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			j, err := ReadBytes([]byte(tc.in), "x.csv", ReadOptions{Format: FormatCSV})
+			if tc.err != "" {
+				if err == nil {
+					t.Fatalf("accepted %q", tc.in)
+				}
+				checkInputError(t, err, "x.csv", rowOf(err), "", tc.err)
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if j.Len() != len(tc.ids) {
+				t.Fatalf("%d rows, want %d", j.Len(), len(tc.ids))
+			}
+			for i, id := range tc.ids {
+				if j.ID.At(i) != id {
+					t.Errorf("row %d: id %q, want %q", i+1, j.ID.At(i), id)
+				}
+			}
+		})
+	}
+}
+
+func rowOf(err error) int {
+	if ie, ok := err.(*InputError); ok {
+		return ie.Row
+	}
+	return -1
+}

@@ -1,0 +1,340 @@
+package data
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"os"
+	"runtime/debug"
+	"strconv"
+	"strings"
+
+	"github.com/apache/arrow/go/v17/arrow"
+	"github.com/apache/arrow/go/v17/parquet/file"
+)
+
+// This file reads job-log files without trusting them: it checks a file's
+// frame (magic bytes, footer length) and the memory reading it needs before
+// reading it, and streams text formats.
+
+// chooser picks the fields of a columnar file to decode from their names.
+type chooser = func(names []string) ([]int, error)
+
+// Memory-use estimates, in bytes of memory per byte of input, of reading a
+// text log (the Jobs table is about as large as its CSV, and appending doubles
+// a slice while it grows) and of an Arrow IPC file (the file in memory, then
+// its columns copied into the table).
+const (
+	textMemoryPerByte  = 3
+	arrowMemoryPerByte = 2
+)
+
+func readFile(path string, opt ReadOptions) (*Jobs, error) {
+	fh, size, err := openInput(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	var b []byte
+	switch {
+	case size < 0: // a pipe or a device: no size to check
+		if b, err = readAllWithin(fh, path); err != nil {
+			return nil, err
+		}
+	case opt.Format == FormatTSV || opt.Format == FormatCSV:
+		if err := checkMemory(path, textMemoryPerByte*size, fmt.Sprintf("a %s file of %s", opt.Format, byteSize(size))); err != nil {
+			return nil, err
+		}
+		j, err := readText(fh, path, &opt)
+		return finishRead(j, err, path, &opt)
+	case opt.Format == FormatParquet:
+		if size == 0 {
+			return nil, inputErrorf(path, 0, "", "empty file")
+		}
+		j, err := readColumnar(path, &opt, size, newStoppable(fh), nil)
+		return finishRead(j, err, path, &opt)
+	case opt.Format == FormatArrow || opt.Format == FormatArrowStream:
+		if b, err = readArrowFile(fh, path, size); err != nil {
+			return nil, err
+		}
+	default:
+		if err := checkMemory(path, size, "a file of "+byteSize(size)); err != nil {
+			return nil, err
+		}
+		b = make([]byte, size)
+		if _, err := io.ReadFull(fh, b); err != nil {
+			return nil, pathError(path, err)
+		}
+	}
+	return ReadBytes(b, path, opt)
+}
+
+// openInput opens path for reading and returns it with its size, -1 for a
+// pipe or a device.
+func openInput(path string) (*os.File, int64, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, 0, pathError(path, err)
+	}
+	st, err := fh.Stat()
+	if err != nil {
+		fh.Close()
+		return nil, 0, pathError(path, err)
+	}
+	if !st.Mode().IsRegular() {
+		return fh, -1, nil
+	}
+	return fh, st.Size(), nil
+}
+
+// readArrowFile reads an Arrow IPC file of size bytes whole, once its magic
+// bytes and the memory reading it needs are checked.
+func readArrowFile(fh *os.File, path string, size int64) ([]byte, error) {
+	if err := checkArrowMagic(fh, size); err != nil {
+		return nil, inputErrorf(path, 0, "", "%v", err)
+	}
+	if err := checkMemory(path, arrowMemoryPerByte*size, "an Arrow IPC file of "+byteSize(size)); err != nil {
+		return nil, err
+	}
+	b := make([]byte, size)
+	if _, err := io.ReadFull(fh, b); err != nil {
+		return nil, pathError(path, err)
+	}
+	return b, nil
+}
+
+// readTableFile decodes a Parquet or Arrow IPC results file, checked like a
+// job log before it is read.
+func readTableFile(path string, f Format) (arrow.Table, error) {
+	fh, size, err := openInput(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	var b []byte
+	switch {
+	case size < 0:
+		b, err = readAllWithin(fh, path)
+	case f == FormatParquet:
+	default:
+		b, err = readArrowFile(fh, path, size)
+	}
+	if err != nil {
+		return nil, err
+	}
+	decode := func() (arrow.Table, error) { return readArrowBytes(b, f) }
+	src := newStoppable(fh)
+	if b == nil {
+		decode = func() (arrow.Table, error) { return readParquet(src, size, nil) }
+	} else {
+		size = int64(len(b))
+	}
+	tbl, err := decodeGuarded(size, decode, src)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", Printable(path), err)
+	}
+	return tbl, nil
+}
+
+// pathError is an error opening or reading path, with the path printable.
+func pathError(path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fmt.Errorf("%s: %w", Printable(path), err)
+}
+
+// readAllWithin reads r whole, refusing more than the memory available.
+func readAllWithin(r io.Reader, path string) ([]byte, error) {
+	limit := availableMemory()
+	if limit < 0 {
+		limit = math.MaxInt64 - 1
+	}
+	b, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, pathError(path, err)
+	}
+	if int64(len(b)) > limit {
+		return nil, inputErrorf(path, 0, "", "more than the %s of memory available", byteSize(limit))
+	}
+	return b, nil
+}
+
+// readText reads a CSV or SWIM .tsv log from r.
+func readText(r io.Reader, name string, opt *ReadOptions) (*Jobs, error) {
+	if opt.Format == FormatTSV {
+		if len(opt.Map) > 0 {
+			opt.warn("%s: a SWIM .tsv has fixed columns; the column mapping is ignored", Printable(name))
+		}
+		return readTSV(r, name, opt)
+	}
+	return readCSV(r, name, opt)
+}
+
+// readColumnar decodes a Parquet or Arrow log of size bytes under
+// decodeGuarded's time budget, and converts it to Jobs. For Parquet,
+// only the columns the jobs table takes are decoded.
+//
+// A Parquet file is read through src; an Arrow file is held in b.
+func readColumnar(name string, opt *ReadOptions, size int64, src *stoppableReader, b []byte) (*Jobs, error) {
+	var choose chooser
+	if opt.Format == FormatParquet {
+		choose = func(names []string) ([]int, error) {
+			cols, err := resolveColumns(name, names, opt.Map)
+			if err != nil {
+				return nil, err
+			}
+			var idx []int
+			for _, k := range cols {
+				idx = append(idx, k)
+			}
+			return idx, nil
+		}
+	}
+	tbl, err := decodeColumnar(name, opt.Format, size, src, b, choose)
+	if err != nil {
+		return nil, err
+	}
+	defer tbl.Release()
+	return jobsFromArrow(tbl, name, opt)
+}
+
+// decodeColumnar decodes a Parquet file (through src, size bytes, only the
+// columns choose picks) or an Arrow file (held in b) under decodeGuarded's
+// time budget; errors name the file.
+func decodeColumnar(name string, f Format, size int64, src *stoppableReader, b []byte, choose chooser) (arrow.Table, error) {
+	tbl, err := decodeGuarded(size, func() (arrow.Table, error) {
+		if f == FormatParquet {
+			return readParquet(src, size, choose)
+		}
+		return readArrowBytes(b, f)
+	}, src)
+	if err != nil {
+		return nil, decodeError(name, err)
+	}
+	return tbl, nil
+}
+
+// checkArrowMagic checks that a file of size bytes starts as an Arrow IPC
+// file ("ARROW1") or stream (a continuation marker or a message length)
+// does.
+func checkArrowMagic(r io.ReaderAt, size int64) error {
+	if size == 0 {
+		return errors.New("empty file")
+	}
+	var head [8]byte
+	n, err := r.ReadAt(head[:], 0)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return err
+	}
+	if bytes.HasPrefix(head[:n], arrowMagic) {
+		return nil
+	}
+	if n >= 8 {
+		pos := 0
+		if bytes.Equal(head[:4], []byte{0xff, 0xff, 0xff, 0xff}) {
+			pos = 4
+		}
+		if l := int32(head[pos]) | int32(head[pos+1])<<8 | int32(head[pos+2])<<16 | int32(head[pos+3])<<24; l > 0 && int64(l) <= size {
+			return nil
+		}
+	}
+	return errors.New("neither an Arrow IPC file (no ARROW1 magic) nor an Arrow IPC stream (no message at the start)")
+}
+
+// parquetMemory estimates the memory decoding the given top-level fields of
+// a Parquet file needs: twice (Arrow arrays, then the Jobs columns) the
+// larger of their uncompressed size and 8 bytes a value, row group by row
+// group, as the file's metadata declares them.
+func parquetMemory(pr *file.Reader, leaves []int) int64 {
+	var need int64
+	md := pr.MetaData()
+	for rg := 0; rg < pr.NumRowGroups(); rg++ {
+		rgm := md.RowGroup(rg)
+		for _, leaf := range leaves {
+			cc, err := rgm.ColumnChunk(leaf)
+			if err != nil {
+				continue
+			}
+			need += 2 * max(cc.TotalUncompressedSize(), 8*rgm.NumRows(), 0)
+		}
+	}
+	return need
+}
+
+// checkMemory refuses to read path when the estimated memory need exceeds
+// the memory available; what says what the estimate is of.
+func checkMemory(path string, need int64, what string) error {
+	if err := memoryFor(need, what); err != nil {
+		return inputErrorf(path, 0, "", "%v", err)
+	}
+	return nil
+}
+
+// memoryFor returns an error when need bytes exceed the memory available.
+func memoryFor(need int64, what string) error {
+	avail := availableMemory()
+	if avail < 0 || need <= avail {
+		return nil
+	}
+	return fmt.Errorf("reading %s needs about %s of memory, more than the %s available", what, byteSize(need), byteSize(avail))
+}
+
+// availableMemory returns how many bytes of memory this process may still
+// use, -1 when unknown: the least of the system's available memory
+// (MemAvailable in /proc/meminfo), the cgroup's limit less its use, and
+// GOMEMLIMIT less the memory the Go runtime holds. A variable so that tests
+// can change it.
+var availableMemory = func() int64 {
+	avail := int64(-1)
+	less := func(v int64) {
+		if v >= 0 && (avail < 0 || v < avail) {
+			avail = v
+		}
+	}
+	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if rest, ok := strings.CutPrefix(line, "MemAvailable:"); ok {
+				if kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64); err == nil {
+					less(kb << 10)
+				}
+			}
+		}
+	}
+	readInt := func(p string) int64 {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return -1
+		}
+		v, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+		if err != nil {
+			return -1 // "max": no limit
+		}
+		return v
+	}
+	if limit, used := readInt("/sys/fs/cgroup/memory.max"), readInt("/sys/fs/cgroup/memory.current"); limit >= 0 && used >= 0 {
+		less(max(limit-used, 0))
+	}
+	if limit := debug.SetMemoryLimit(-1); limit != math.MaxInt64 {
+		less(limit)
+	}
+	return avail
+}
+
+// byteSize formats n bytes in binary units.
+func byteSize(n int64) string {
+	const units = "KMGTPE"
+	if n < 1024 {
+		return strconv.FormatInt(n, 10) + " B"
+	}
+	v, k := float64(n)/1024, 0
+	for v >= 1024 && k < len(units)-1 {
+		v /= 1024
+		k++
+	}
+	return strconv.FormatFloat(v, 'g', 4, 64) + " " + units[k:k+1] + "iB"
+}

@@ -1,0 +1,83 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/schedplan/schedplan/classify"
+	"github.com/schedplan/schedplan/cluster"
+	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/estimate"
+)
+
+// CapacityRequest is what `schedplan capacity` analyses: a sized job log
+// on a cluster spec, classified (K, Seed), with the LP options; Simulate
+// adds the task-level simulation of the spec and each what-if under the
+// current (CurrentConfig) and tuned (Bundle) configurations.
+type CapacityRequest struct {
+	Jobs    *data.Jobs
+	Sizes   []float64
+	Source  estimate.Source
+	SizeOpt estimate.SizeOptions
+	Spec    *cluster.Spec
+	K       int
+	Seed    uint64
+	Options CapacityOptions
+
+	Simulate              bool
+	Bundle, CurrentConfig string
+}
+
+// CapacityReport is what `schedplan capacity` prints.
+type CapacityReport struct {
+	Trace           string              `json:"trace"`
+	Cluster         string              `json:"cluster"`
+	Jobs            int                 `json:"jobs"`
+	Classifications []*CapacityAnalysis `json:"classifications"`
+	Simulated       []WhatIfSim         `json:"simulated,omitempty"`
+}
+
+// AnalyseCapacity classifies the jobs (COSHH's primary and secondary
+// classifications, sizes in container-seconds of the spec), solves the
+// capacity LP of each, and with Simulate simulates the what-ifs.
+func AnalyseCapacity(ctx context.Context, q CapacityRequest) (*CapacityReport, error) {
+	if err := CheckWhatIfs(q.Options.WhatIfs, q.Spec); err != nil {
+		return nil, err
+	}
+	cs := estimate.ContainerSeconds(q.Sizes, q.Source, q.SizeOpt, q.Spec.Capacity())
+	primary, secondary, err := classify.COSHH(q.Jobs, cs, q.Spec, classify.Options{K: q.K, Seed: q.Seed})
+	if err != nil {
+		return nil, err
+	}
+	rep := &CapacityReport{Trace: q.Jobs.Source, Cluster: q.Spec.Name, Jobs: q.Jobs.Len()}
+	for _, res := range []*classify.Result{primary, secondary} {
+		a, err := PlanCapacity(res, q.Spec, q.Options)
+		if err != nil {
+			return nil, fmt.Errorf("%s classification: %w", res.Name, err)
+		}
+		rep.Classifications = append(rep.Classifications, a)
+	}
+	if !q.Simulate {
+		return rep, nil
+	}
+	names, specs, err := TaskConfigs(q.Bundle, q.CurrentConfig)
+	if err != nil {
+		return nil, err
+	}
+	lambdas := rep.Classifications[len(rep.Classifications)-1].WhatIfLambdas(len(q.Options.WhatIfs))
+	rep.Simulated, err = SimulateWhatIfs(ctx, q.Jobs, q.Sizes, q.Source, q.SizeOpt, q.Spec, q.Options.WhatIfs, lambdas, names, specs, q.Seed)
+	return rep, err
+}
+
+// WriteText prints the report's tables.
+func (rep *CapacityReport) WriteText(out io.Writer) {
+	fmt.Fprintf(out, "trace %s (%d jobs), cluster %s\n", Printable(rep.Trace), rep.Jobs, rep.Cluster)
+	for _, a := range rep.Classifications {
+		fmt.Fprintln(out)
+		a.WriteText(out)
+	}
+	if rep.Simulated != nil {
+		WriteWhatIfSims(out, rep.Simulated)
+	}
+}

@@ -1,0 +1,116 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/schedplan/schedplan/cluster/sim"
+	"github.com/schedplan/schedplan/cluster/task"
+	"github.com/schedplan/schedplan/estimate"
+)
+
+// Compile-time check: seed 002's EWMA estimator is what the task-level
+// H-PFSP policy reads.
+var _ task.RemainingEstimator = (*estimate.ProgressEstimator)(nil)
+
+// HPFSPEstimator returns a task.HPFSP.NewEstimator that builds, for each
+// run, seed 002's online EWMA estimator (estimate.ProgressEstimator, eq.
+// 1–5 and 18) with cfg. Unless cfg.Slots is set, every stage's N(S) is the
+// cluster's containers, so that Remaining is in seconds of the whole
+// cluster, the unit of H-PFSP's slack system. cfg.Default (eq. 18's task
+// time of a job without samples, per stage, in seconds) should come from
+// history, e.g. the tuning window's mean task times.
+func HPFSPEstimator(cfg estimate.ProgressConfig) func(*task.State) (task.RemainingEstimator, error) {
+	return func(s *task.State) (task.RemainingEstimator, error) {
+		c := cfg
+		if c.Slots == nil {
+			stages := 1
+			for i := range s.Jobs() {
+				stages = max(stages, len(s.Jobs()[i].Stages))
+			}
+			c.Slots = make([]float64, stages)
+			for i := range c.Slots {
+				c.Slots[i] = float64(s.Containers())
+			}
+		}
+		return estimate.NewProgressEstimator(c, len(s.Jobs()))
+	}
+}
+
+// HPFSPEvaluation is one simulated H-PFSP candidate on the tuning window.
+type HPFSPEvaluation struct {
+	FairLimit int     `json:"fair_limit"` // tasks per stage in the fair phase
+	Threshold float64 `json:"threshold"`  // map-progress fraction of getStage
+	Score     Score   `json:"score"`      // responses in seconds
+}
+
+// DefaultFairLimits are the FAIR_LIMIT candidates TuneHPFSP tries when
+// given none: seed 002 §IV tries 2 and 5; Fig. 5's knee lies between.
+var DefaultFairLimits = []int{0, 1, 2, 3, 5, 8, 12}
+
+// TuneHPFSP searches H-PFSP's FAIR_LIMIT and progress threshold on the
+// tuning window's task-level jobs: every pair of limits × thresholds
+// (nil: DefaultFairLimits × {0.95}) is simulated on cl (with newEst as the
+// estimator, nil for the jobs' Estimates) and the best under obj wins
+// (ties: the smaller FAIR_LIMIT, then the earlier threshold). The space
+// is small and discrete (seed 002 §IV), so the search is exhaustive:
+// O(candidates) task-level runs.
+func TuneHPFSP(ctx context.Context, jobs []task.Job, cl *task.Cluster, limits []int, thresholds []float64, obj Objective,
+	newEst func(*task.State) (task.RemainingEstimator, error), opt task.Options) (HPFSPEvaluation, []HPFSPEvaluation, error) {
+	if len(limits) == 0 {
+		limits = DefaultFairLimits
+	}
+	if len(thresholds) == 0 {
+		thresholds = []float64{task.DefaultStageThreshold}
+	}
+	if _, err := ParseObjective(string(obj)); err != nil {
+		return HPFSPEvaluation{}, nil, err
+	}
+	if len(jobs) == 0 {
+		return HPFSPEvaluation{}, nil, fmt.Errorf("tune h-pfsp: no jobs in the tuning window")
+	}
+	fluid := task.FluidJobs(jobs)
+	var m sim.Metrics
+	var evals []HPFSPEvaluation
+	var s task.Simulator
+	for _, fl := range limits {
+		for _, th := range thresholds {
+			if err := ctx.Err(); err != nil {
+				return HPFSPEvaluation{}, evals, err
+			}
+			p := &task.HPFSP{FairLimit: fl, Threshold: th, NewEstimator: newEst}
+			if err := p.Validate(); err != nil {
+				return HPFSPEvaluation{}, evals, fmt.Errorf("tune h-pfsp: %v", err)
+			}
+			r, err := s.Run(jobs, cl, p, opt)
+			if err != nil {
+				return HPFSPEvaluation{}, evals, fmt.Errorf("tune h-pfsp: %s: %v", p.Spec(), err)
+			}
+			sum := m.Compute(fluid, r.Completion, cl.Rate(), nil)
+			evals = append(evals, HPFSPEvaluation{FairLimit: fl, Threshold: th, Score: ScoreOf(sum)})
+		}
+	}
+	ref := evals[0].Score
+	best := 0
+	for i := range evals {
+		// The greatest improvement over the first candidate in the
+		// objective; ties go to the smaller FAIR_LIMIT.
+		gi, gb := obj.Improvement(evals[i].Score, ref), obj.Improvement(evals[best].Score, ref)
+		if gi > gb || (gi == gb && evals[i].FairLimit < evals[best].FairLimit) {
+			best = i
+		}
+	}
+	return evals[best], evals, nil
+}
+
+// Spec returns the configuration as a task-level policy specification
+// (task.ParsePolicy).
+func (h *HPFSPConfig) Spec() string {
+	return (&task.HPFSP{FairLimit: h.FairLimit, Threshold: h.Threshold}).Spec()
+}
+
+// Config returns the evaluation's parameters as the bundle's h_pfsp
+// section.
+func (e HPFSPEvaluation) Config() *HPFSPConfig {
+	return &HPFSPConfig{FairLimit: e.FairLimit, Threshold: e.Threshold}
+}

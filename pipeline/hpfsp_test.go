@@ -1,0 +1,153 @@
+package pipeline
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/schedplan/schedplan/cluster/task"
+	"github.com/schedplan/schedplan/estimate"
+)
+
+// noisyJobs is seed 002 §IV.B's Fig. 5 workload, scaled down: Poisson
+// arrivals at load about 0.9 on cl, exponentially distributed task counts
+// (mean 20), task times of a job drawn from N(μ_j, (0.2236·μ_j)²) (seed
+// 002: N(10, 2.236)) where μ_j varies by job (log-normal around 60 s), so
+// a job's size is unknown until its tasks finish. Job.Estimate is left 0:
+// only the online estimator sizes the jobs.
+func noisyJobs(seed uint64, n int, cl *task.Cluster) []task.Job {
+	rng := rand.New(rand.NewPCG(seed, 5))
+	jobs := make([]task.Job, n)
+	t := 0.0
+	for i := range jobs {
+		t += rng.ExpFloat64() * 20 * 60 / (0.9 * cl.Rate())
+		mu := 60 * math.Exp(0.8*rng.NormFloat64()-0.32)
+		k := 1 + int(rng.ExpFloat64()*20)
+		j := task.Job{Arrival: t, Stages: []task.Stage{{Tasks: make([]task.TaskSpec, k)}}}
+		for x := range j.Stages[0].Tasks {
+			j.Stages[0].Tasks[x] = task.TaskSpec{Duration: max(mu*(1+0.2236*rng.NormFloat64()), 0.05*mu), Containers: 1}
+		}
+		jobs[i] = j
+	}
+	return jobs
+}
+
+// TestHPFSPFairLimitEWMA checks the shape of seed 002's Fig. 5 with its
+// EWMA estimator (eq. 1–5, 18; default task time 60 s, the workload's
+// mean): with noisy, job-dependent task times a fair phase of a few tasks
+// gives the estimator samples before the job competes on its estimate, so
+// the small jobs' (below the median work) mean flow time improves from
+// FAIR_LIMIT 0 to the best limit (median over 6 workloads), and a very long fair phase (40 tasks,
+// more than most jobs have) loses that gain again (the knee). Every run is
+// checked by the task-level invariant checker.
+func TestHPFSPFairLimitEWMA(t *testing.T) {
+	cl := task.Uniform(10, 3)
+	limits := []int{0, 1, 2, 3, 5, 10, 40}
+	const seeds = 6
+	per := make([][]float64, len(limits)) // small jobs' mean flow time per limit, per seed
+	for seed := uint64(1); seed <= seeds; seed++ {
+		jobs := noisyJobs(seed, 400, cl)
+		works := make([]float64, len(jobs))
+		for i := range jobs {
+			works[i] = jobs[i].Work()
+		}
+		sorted := append([]float64(nil), works...)
+		sort.Float64s(sorted)
+		median := sorted[len(sorted)/2]
+		for li, fl := range limits {
+			p := &task.HPFSP{FairLimit: fl, NewEstimator: HPFSPEstimator(estimate.ProgressConfig{Default: []float64{60}})}
+			c := task.NewChecker(p)
+			r, err := task.Simulate(jobs, cl, p, task.Options{Observer: c})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := c.Finish(jobs, r); err != nil {
+				t.Fatal(err)
+			}
+			n, all, sm := 0, 0.0, 0.0
+			for i := range jobs {
+				f := r.Completion[i] - jobs[i].Arrival
+				all += f
+				if works[i] < median {
+					sm += f
+					n++
+				}
+			}
+			per[li] = append(per[li], sm/float64(n))
+			t.Logf("seed %d fair_limit=%2d: small jobs' mean flow time %.1f s, all jobs' %.1f s; picks %v", seed, fl, sm/float64(n), all/float64(len(jobs)), p.Picks)
+		}
+	}
+	// The median over seeds: one seed in six (seed 4 at FAIR_LIMIT 2)
+	// cascades into late jobs served FIFO (a large job the default
+	// estimate undersized goes late first and holds the cluster), an
+	// outlier of the late-first rule that a mean would let decide.
+	small := make([]float64, len(limits))
+	for li := range per {
+		sort.Float64s(per[li])
+		small[li] = (per[li][seeds/2-1] + per[li][seeds/2]) / 2
+	}
+	t.Logf("small jobs' mean flow time, median over %d seeds, by FAIR_LIMIT %v: %.1f s", seeds, limits, small)
+	best := 0
+	for i := range small {
+		if small[i] < small[best] {
+			best = i
+		}
+	}
+	if best == 0 || small[best] > 0.97*small[0] {
+		t.Errorf("small jobs' flow times %v s: want a gain of 3%% or more from FAIR_LIMIT 0 to the best", small)
+	}
+	if best == len(limits)-1 || small[len(small)-1] < 1.1*small[best] {
+		t.Errorf("small jobs' flow times %v s: want a knee (FAIR_LIMIT 40 10%% or more above the best)", small)
+	}
+}
+
+// TestTuneHPFSP searches FAIR_LIMIT on a Fig. 5 workload with the EWMA
+// estimator: the winner has the least mean response of all candidates,
+// is not the longest fair phase (the knee, seed 002 Fig. 5), and its
+// bundle section reads back as the same policy.
+func TestTuneHPFSP(t *testing.T) {
+	cl := task.Uniform(10, 3)
+	jobs := noisyJobs(3, 400, cl)
+	newEst := HPFSPEstimator(estimate.ProgressConfig{Default: []float64{60}})
+	limits := []int{0, 2, 5, 40}
+	best, evals, err := TuneHPFSP(context.Background(), jobs, cl, limits, []float64{0.95, 0.5}, MinMean, newEst, task.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(evals) != 8 {
+		t.Fatalf("%d evaluations, want 8", len(evals))
+	}
+	for _, e := range evals {
+		t.Logf("fair_limit=%d threshold=%v: mean response %.1f s, p99 %.1f s", e.FairLimit, e.Threshold, e.Score.Mean, e.Score.P99)
+		if e.Score.Mean < best.Score.Mean {
+			t.Errorf("candidate %+v beats the winner %+v", e, best)
+		}
+	}
+	if best.FairLimit == 40 {
+		t.Errorf("winner %+v: the longest fair phase", best)
+	}
+	p, err := task.ParsePolicy(best.Config().Spec())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := p.(*task.HPFSP); h.FairLimit != best.FairLimit || h.Threshold != best.Threshold {
+		t.Errorf("bundle section %+v reads back as %+v", best.Config(), h)
+	}
+	for name, c := range map[string]struct {
+		jobs   []task.Job
+		limits []int
+		obj    Objective
+		want   string
+	}{
+		"no jobs":   {nil, nil, MinMean, "no jobs"},
+		"objective": {jobs, nil, "median", "unknown objective \"median\""},
+		"limit":     {jobs, []int{-3}, MinMean, "fair_limit -3"},
+	} {
+		if _, _, err := TuneHPFSP(context.Background(), c.jobs, cl, c.limits, nil, c.obj, nil, task.Options{}); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one with %q", name, err, c.want)
+		}
+	}
+}

@@ -1,0 +1,76 @@
+package pipeline
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/schedplan/schedplan/cluster/sim"
+	"github.com/schedplan/schedplan/data"
+)
+
+// Observed is what a job log says the current scheduler did: the observed
+// response times (finish − submit) and queueing delays (start − submit) of
+// the jobs whose log has those times (Spark event logs, job history, RM
+// summaries, SLS/Rumen, Google 2019, Alibaba 2018, SWF, or a jobs table
+// with start_time and finish_time). It is the ground truth a simulation of
+// the current scheduler is compared with.
+type Observed struct {
+	// Jobs is the number of jobs with both a submit and a finish time.
+	Jobs     int           `json:"jobs"`
+	Response sim.Quantiles `json:"response_s"`
+	// Waited is the number of jobs that also have a start time; Wait
+	// summarises their start − submit.
+	Waited int           `json:"waited_jobs"`
+	Wait   sim.Quantiles `json:"wait_s"`
+	// Inconsistent counts jobs left out because they finish before they
+	// are submitted or start before it (clock skew between log sources).
+	Inconsistent int `json:"inconsistent_jobs"`
+}
+
+// ObservedOf summarises the observed response times of j; ok is false when
+// no job has both a submit and a finish time.
+func ObservedOf(j *data.Jobs) (o Observed, ok bool) {
+	var resp, wait []float64
+	for i := 0; i < j.Len(); i++ {
+		f, okf := j.Finish.At(i)
+		if !okf {
+			continue
+		}
+		r := f - j.Submit[i]
+		if r < 0 {
+			o.Inconsistent++
+			continue
+		}
+		resp = append(resp, r)
+		if s, oks := j.Start.At(i); oks {
+			if w := s - j.Submit[i]; w >= 0 && s <= f {
+				wait = append(wait, w)
+			} else {
+				o.Inconsistent++
+			}
+		}
+	}
+	if len(resp) == 0 {
+		return o, false
+	}
+	o.Jobs, o.Response = len(resp), sim.QuantilesOf(resp)
+	o.Waited, o.Wait = len(wait), sim.QuantilesOf(wait)
+	return o, true
+}
+
+// String formats o for `schedplan describe`, one line per distribution,
+// every figure in seconds.
+func (o Observed) String() string {
+	var b strings.Builder
+	q := func(name string, n int, x sim.Quantiles) {
+		fmt.Fprintf(&b, "%s (%d jobs)\tmean %.4g s, p50 %.4g s, p90 %.4g s, p99 %.4g s, max %.4g s\n", name, n, x.Mean, x.P50, x.P90, x.P99, x.Max)
+	}
+	q("observed response time", o.Jobs, o.Response)
+	if o.Waited > 0 {
+		q("observed wait (start − submit)", o.Waited, o.Wait)
+	}
+	if o.Inconsistent > 0 {
+		fmt.Fprintf(&b, "inconsistent times\t%d jobs left out (finish or start before submit)\n", o.Inconsistent)
+	}
+	return b.String()
+}

@@ -1,0 +1,446 @@
+package pipeline
+
+import (
+	"fmt"
+	"math"
+	"os"
+
+	"github.com/schedplan/schedplan/cluster"
+	"github.com/schedplan/schedplan/cluster/sim"
+	"github.com/schedplan/schedplan/cluster/task"
+	"github.com/schedplan/schedplan/cluster/yarn"
+	"github.com/schedplan/schedplan/data"
+)
+
+// TaskLevel is the task-level resolution (package cluster/task): the jobs
+// as map and reduce stages of tasks on the machines of a cluster spec.
+// Experiment job i is Jobs[i]; an experiment over them uses
+// FluidJobs(Jobs) with capacity Cluster.Rate(), so sizes, estimates and the
+// fluid references (PS deadlines, bounds) are in container-seconds at
+// exec_rate 1. Policies are the task registry's ("fifo", "fair:pool=user",
+// "las_mq:k=…", and every policy registered there later) plus
+// "capacity:file=PATH" and "fair:file=PATH", which load a
+// capacity-scheduler.xml or fair-scheduler.xml (parsed and checked by
+// package cluster/yarn, Hadoop's load-time rules) and place every job as
+// that file's queue mappings or placement policy place its user.
+type TaskLevel struct {
+	Cluster *task.Cluster
+	Jobs    []task.Job
+	// ContainerMB converts a fair-scheduler.xml's memory amounts
+	// (minResources, maxResources) to containers (0: 1024).
+	ContainerMB int
+	// Options are the simulator's options (slow start).
+	Options task.Options
+	// Class, when set, is every job's class queue ("C3"): with a
+	// capacity-scheduler.xml the job's application names that class's
+	// first leaf ("C3_l0", else "C3"), as the emitted file asks of
+	// applications whose user spans classes; with a fair-scheduler.xml it
+	// is the queue named to the placement policy. Nil: applications name
+	// no queue.
+	Class []string
+}
+
+// TaskCluster turns a cluster spec into a task-level cluster: one machine
+// type per resource type, its slots as containers, and its node label the
+// name the emitted capacity-scheduler.xml gives it (YARNName).
+func TaskCluster(spec *cluster.Spec) (*task.Cluster, error) {
+	cl := &task.Cluster{}
+	for _, r := range spec.Resources {
+		cl.Types = append(cl.Types, task.MachineType{Name: r.Name, Count: r.Count, Containers: r.Slots, ExecRate: r.ExecRate, Label: YARNName(r.Name)})
+	}
+	if err := cl.Validate(); err != nil {
+		return nil, fmt.Errorf("cluster spec %s: %w", spec.Name, err)
+	}
+	return cl, nil
+}
+
+// TaskJobSkew is σ of the log-normal spread of synthesised task durations
+// within a stage (task.SynthOptions.Skew; CV ≈ 0.53).
+const TaskJobSkew = 0.5
+
+// TaskJobs builds the task-level jobs of a job log's rows lo, lo+1, … from
+// their fluid jobs fl (arrival, weight, and size in the units of capacity,
+// converted to container-seconds of a cluster of the given rate): task
+// counts and task-seconds from the log when it has them, else the size,
+// synthesised with a seeded skew (task.Synthesize, TaskJobSkew).
+func TaskJobs(j *data.Jobs, fl []sim.Job, lo int, capacity, rate float64, seed uint64) ([]task.Job, error) {
+	if lo < 0 || lo+len(fl) > j.Len() {
+		return nil, fmt.Errorf("%s: rows %d..%d of %d jobs", j.Source, lo+1, lo+len(fl), j.Len())
+	}
+	if !(capacity > 0) || !(rate > 0) || math.IsInf(capacity, 0) || math.IsInf(rate, 0) {
+		return nil, fmt.Errorf("capacity %v and cluster rate %v must be finite positive numbers", capacity, rate)
+	}
+	shapes := make([]task.Shape, len(fl))
+	for k, f := range fl {
+		i := lo + k
+		sh := task.Shape{ID: i, Arrival: f.Arrival, User: j.UserAt(i), Weight: f.Weight, Size: f.Size * rate / capacity}
+		if v, ok := j.MapTasks.At(i); ok && v > 0 {
+			sh.MapTasks = int(v)
+		}
+		if v, ok := j.ReduceTasks.At(i); ok && v > 0 {
+			sh.ReduceTasks = int(v)
+		}
+		if v, ok := j.MapTaskSeconds.At(i); ok && v > 0 && !math.IsInf(v, 0) {
+			sh.MapSeconds = v
+		}
+		if v, ok := j.ReduceTaskSeconds.At(i); ok && v > 0 && !math.IsInf(v, 0) {
+			sh.ReduceSeconds = v
+		}
+		shapes[k] = sh
+	}
+	jobs, err := task.Synthesize(shapes, task.SynthOptions{Skew: TaskJobSkew, Seed: seed})
+	if err != nil {
+		return nil, fmt.Errorf("%s: rows %d..%d: %w", j.Source, lo+1, lo+len(fl), err)
+	}
+	return jobs, nil
+}
+
+// TaskWindow is the task-level form of a window on a cluster spec: a
+// window whose jobs are the task jobs' fluid jobs in container-seconds at
+// the cluster's rate, and the resolution that simulates them (simulate
+// --level task).
+func (w *Window) TaskWindow(spec *cluster.Spec, seed uint64, containerMB int) (*Window, *TaskLevel, error) {
+	cl, err := TaskCluster(spec)
+	if err != nil {
+		return nil, nil, err
+	}
+	jobs, err := TaskJobs(w.Log, w.Jobs, w.First, w.Capacity, cl.Rate(), seed)
+	if err != nil {
+		return nil, nil, err
+	}
+	tw := *w
+	tw.Jobs, tw.Capacity = task.FluidJobs(jobs), cl.Rate()
+	tw.CapacityFrom = fmt.Sprintf("task level: %d machines, %d containers of cluster spec %s, total rate in container-seconds/s; sizes in container-seconds", cl.Nodes(), cl.Containers(), spec.Name)
+	tw.OfferedLoad = OfferedLoad(tw.Jobs, tw.Capacity)
+	return &tw, &TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: containerMB}, nil
+}
+
+// AtLevel returns the window and resolution simulate runs at: level
+// "fluid" (the window as it is, resolution nil: Fluid), "task" (TaskWindow
+// on the window's cluster spec), or "auto" (task when TaskLevelAuto).
+func (w *Window) AtLevel(level string, specs []string, seed uint64) (*Window, Resolution, error) {
+	switch level {
+	case "auto":
+		if !TaskLevelAuto(specs) {
+			return w, nil, nil
+		}
+	case "fluid":
+		return w, nil, nil
+	case "task":
+	default:
+		return nil, nil, paramErr("level", level, "use fluid, task or auto")
+	}
+	tw, r, err := w.TaskWindow(w.Spec, seed, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	return tw, r, nil
+}
+
+// TaskLevelAuto reports whether simulate's --level auto picks the task
+// level for these specifications: when one loads a YARN file (file=) or
+// names a policy only the task level has.
+func TaskLevelAuto(specs []string) bool {
+	for _, s := range specs {
+		name, params, err := task.ParseSpec(s)
+		if err != nil {
+			continue
+		}
+		if _, ok := params["file"]; ok {
+			return true
+		}
+		if _, notFluid := sim.LookupPolicy(name); notFluid != nil && task.PolicyDoc(name) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// Name is "task".
+func (r *TaskLevel) Name() string { return "task" }
+
+// taskPolicy is a parsed specification: a constructor of fresh policy
+// instances and the queue every job lands in (nil: the jobs' own).
+type taskPolicy struct {
+	make  func() (task.Policy, error)
+	queue []string
+	uses  sim.Uses
+}
+
+// noEstimates lists the task-level policies that never read a job's
+// Estimate; any other (SRPT, FSP, and policies registered later) is run
+// once per error run.
+var noEstimates = map[string]bool{"fifo": true, "fair": true, "capacity": true, "las": true, "las_mq": true}
+
+// Policy checks a specification (loading its file, if any) and says what
+// it uses.
+func (r *TaskLevel) Policy(spec string) (sim.PolicyInfo, error) {
+	p, err := r.parse(spec)
+	if err != nil {
+		return sim.PolicyInfo{}, err
+	}
+	name, _, _ := task.ParseSpec(spec)
+	return sim.PolicyInfo{Name: name, Doc: task.PolicyDoc(name), Uses: p.uses}, nil
+}
+
+func (r *TaskLevel) parse(spec string) (*taskPolicy, error) {
+	name, params, err := task.ParseSpec(spec)
+	if err != nil {
+		return nil, err
+	}
+	tp := &taskPolicy{uses: sim.Uses{Estimates: !noEstimates[name]}}
+	file, hasFile := params["file"]
+	delete(params, "file")
+	switch {
+	case !hasFile:
+		if _, err := task.NewPolicy(name, params); err != nil {
+			return nil, err
+		}
+		tp.make = func() (task.Policy, error) { return task.NewPolicy(name, params) }
+		return tp, nil
+	case len(params) > 0:
+		return nil, fmt.Errorf("policy %s: file= takes no other parameters", name)
+	case name == "capacity":
+		root, queue, err := r.loadCapacity(file)
+		if err != nil {
+			return nil, err
+		}
+		tp.queue = queue
+		tp.make = func() (task.Policy, error) { return &task.Capacity{Root: root}, nil }
+		return tp, nil
+	case name == "fair":
+		root, queue, err := r.loadFair(file)
+		if err != nil {
+			return nil, err
+		}
+		tp.queue = queue
+		tp.make = func() (task.Policy, error) {
+			return &task.Fair{Root: root, Placement: task.PlaceByQueue}, nil
+		}
+		return tp, nil
+	}
+	return nil, fmt.Errorf("policy %s: file= is for capacity (capacity-scheduler.xml) and fair (fair-scheduler.xml)", name)
+}
+
+// loadCapacity parses and checks a capacity-scheduler.xml and returns its
+// queue tree and every job's leaf (the file's queue mappings applied to
+// the job's user, as an application that names no queue).
+func (r *TaskLevel) loadCapacity(path string) (task.CapacityQueue, []string, error) {
+	b, err := readChecked(path, CheckCapacitySchedulerXML)
+	if err != nil {
+		return task.CapacityQueue{}, nil, err
+	}
+	cs, err := yarn.ParseCapacityScheduler(b)
+	if err != nil {
+		return task.CapacityQueue{}, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	queue := make([]string, len(r.Jobs))
+	for i := range r.Jobs {
+		q, err := cs.Place(r.Jobs[i].User, nil, "")
+		if c := r.class(i); c != "" {
+			for _, name := range []string{c + "_l0", c} {
+				if cq, cerr := cs.Place(r.Jobs[i].User, nil, name); cerr == nil {
+					q, err = cq, nil
+					break
+				}
+			}
+		}
+		if err != nil {
+			return task.CapacityQueue{}, nil, fmt.Errorf("%s: job %d: %w", path, r.Jobs[i].ID+1, err)
+		}
+		queue[i] = q.Path
+	}
+	return capacityQueue(cs.Root), queue, nil
+}
+
+// readChecked reads a YARN file and applies Hadoop's load-time rules.
+func readChecked(path string, check func([]byte) error) ([]byte, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := check(b); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return b, nil
+}
+
+// capacityQueue converts a parsed Capacity Scheduler queue: capacities as
+// percentages of the parent's on every partition, from the absolute
+// capacities the parser computed (so weights and percentages read alike).
+func capacityQueue(q *yarn.CSQueue) task.CapacityQueue {
+	out := task.CapacityQueue{Name: q.Name, DefaultLabel: q.DefaultNodeLabelExpression, UserLimitFactor: q.UserLimitFactor}
+	if out.UserLimitFactor == 0 {
+		out.UserLimitFactor = 1e-9 // YARN's 0 admits no user; task's 0 means 1
+	}
+	rel := func(label string) (float64, float64) {
+		p := q.Partition(label)
+		if q.Parent == nil {
+			return 100, 100
+		}
+		pp := q.Parent.Partition(label)
+		c, m := 0.0, 0.0
+		if pp.AbsoluteCapacity > 0 {
+			c = 100 * p.AbsoluteCapacity / pp.AbsoluteCapacity
+		}
+		if pp.AbsoluteMaximumCapacity > 0 {
+			m = 100 * p.AbsoluteMaximumCapacity / pp.AbsoluteMaximumCapacity
+		}
+		return math.Min(c, 100), math.Max(math.Min(m, 100), 1e-9)
+	}
+	out.Capacity, out.MaxCapacity = rel(yarn.NoLabel)
+	for _, l := range q.Labels {
+		if l == yarn.NoLabel || !q.CanAccess(l) {
+			continue
+		}
+		if out.Labels == nil {
+			out.Labels = map[string]task.LabelCapacity{}
+		}
+		c, m := rel(l)
+		out.Labels[l] = task.LabelCapacity{Capacity: c, MaxCapacity: m}
+	}
+	for _, c := range q.Children {
+		out.Children = append(out.Children, capacityQueue(c))
+	}
+	return out
+}
+
+// loadFair parses and checks a fair-scheduler.xml and returns its queue
+// tree and every job's queue (the file's placement policy applied to the
+// job's user, as an application that names no queue).
+func (r *TaskLevel) loadFair(path string) (task.FairQueue, []string, error) {
+	b, err := readChecked(path, CheckFairSchedulerXML)
+	if err != nil {
+		return task.FairQueue{}, nil, err
+	}
+	fs, err := yarn.ParseFairScheduler(b)
+	if err != nil {
+		return task.FairQueue{}, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	queue := make([]string, len(r.Jobs))
+	for i := range r.Jobs {
+		if queue[i], err = fs.Place(r.Jobs[i].User, nil, r.class(i)); err != nil {
+			return task.FairQueue{}, nil, fmt.Errorf("%s: job %d: %w", path, r.Jobs[i].ID+1, err)
+		}
+	}
+	mb := r.ContainerMB
+	if mb <= 0 {
+		mb = 1024
+	}
+	return fairQueue(fs, fs.Root, int64(mb)), queue, nil
+}
+
+// fairQueue converts a parsed Fair Scheduler queue; memory amounts become
+// containers of mb MB (minResources rounded up, maxResources down).
+func fairQueue(fs *yarn.FairScheduler, q *yarn.FSQueue, mb int64) task.FairQueue {
+	out := task.FairQueue{Name: q.Name, Weight: q.Weight}
+	pol := q.SchedulingPolicy
+	if pol == "" {
+		pol = fs.DefaultQueueSchedulingPolicy
+	}
+	out.FIFO = pol == "fifo"
+	if r := q.MinResources; r != nil && !r.Percent && r.MemoryMB > 0 {
+		out.MinShare = int(min((r.MemoryMB+mb-1)/mb, math.MaxInt32))
+	}
+	if r := q.MaxResources; r != nil && !r.Percent && r.MemoryMB < math.MaxInt64 {
+		out.MaxShare = int(max(1, min(r.MemoryMB/mb, math.MaxInt32)))
+	}
+	if q.MaxRunningApps >= 0 && q.MaxRunningApps < math.MaxInt32 {
+		out.MaxRunningApps = int(q.MaxRunningApps)
+	}
+	for _, c := range q.Children {
+		out.Children = append(out.Children, fairQueue(fs, c, mb))
+	}
+	return out
+}
+
+// class returns job i's class queue ("" without one).
+func (r *TaskLevel) class(i int) string {
+	if i < len(r.Class) {
+		return r.Class[i]
+	}
+	return ""
+}
+
+// NewSimulator returns a task-level simulator.
+func (r *TaskLevel) NewSimulator() Simulator {
+	return &taskSimulator{r: r, parsed: map[string]*taskPolicy{}}
+}
+
+type taskSimulator struct {
+	r      *TaskLevel
+	s      task.Simulator
+	parsed map[string]*taskPolicy
+	jobs   []task.Job
+	res    sim.Result
+}
+
+// Simulate runs a fresh instance of the policy over the task jobs
+// first..first+len(jobs)−1 with the estimates of jobs; capacity must be the
+// cluster's rate.
+func (t *taskSimulator) Simulate(jobs []sim.Job, first int, capacity float64, spec string) (*sim.Result, error) {
+	if first < 0 || first+len(jobs) > len(t.r.Jobs) {
+		return nil, fmt.Errorf("task level: jobs %d..%d of %d", first, first+len(jobs), len(t.r.Jobs))
+	}
+	if rate := t.r.Cluster.Rate(); math.Abs(capacity-rate) > 1e-9*rate {
+		return nil, fmt.Errorf("task level: capacity %g is not the cluster's rate %g container-seconds/s", capacity, rate)
+	}
+	tp := t.parsed[spec]
+	if tp == nil {
+		var err error
+		if tp, err = t.r.parse(spec); err != nil {
+			return nil, err
+		}
+		t.parsed[spec] = tp
+	}
+	p, err := tp.make()
+	if err != nil {
+		return nil, err
+	}
+	t.jobs = append(t.jobs[:0], t.r.Jobs[first:first+len(jobs)]...)
+	for i := range t.jobs {
+		t.jobs[i].Estimate = jobs[i].Estimate
+		if tp.queue != nil {
+			t.jobs[i].Queue = tp.queue[first+i]
+		}
+	}
+	res, err := t.s.Run(t.jobs, t.r.Cluster, p, t.r.Options)
+	if err != nil {
+		return nil, err
+	}
+	t.res.Completion = res.Completion
+	t.res.Response = t.res.Response[:0]
+	for i, c := range res.Completion {
+		t.res.Response = append(t.res.Response, c-t.jobs[i].Arrival)
+	}
+	return &t.res, nil
+}
+
+// TaskExperiment is an experiment of the policies over the task-level
+// resolution's jobs, with their PS deadlines at the cluster's rate.
+func (r *TaskLevel) TaskExperiment(policies []string) (*Experiment, error) {
+	dl, err := task.PSDeadlines(r.Jobs, r.Cluster)
+	if err != nil {
+		return nil, err
+	}
+	return &Experiment{Jobs: task.FluidJobs(r.Jobs), Capacity: r.Cluster.Rate(), Deadlines: dl, Policies: policies, Runs: 1, Resolution: r}, nil
+}
+
+// PolicyHelp lists the policies of both resolutions, one a line, for the
+// CLI's help: the fluid registry's (package sim) and the task level's
+// (package cluster/task, every policy registered there), plus the YARN
+// files the task level loads.
+func PolicyHelp() string {
+	s := ""
+	for _, n := range sim.PolicyNames() {
+		info, _ := sim.LookupPolicy(n)
+		s += fmt.Sprintf("  %-9s %s (uses %s)\n", n, info.Doc, info.Uses)
+	}
+	s += "\nTask level (--level task; on the --cluster machines, sizes in container-seconds):\n"
+	for _, n := range task.PolicyNames() {
+		s += fmt.Sprintf("  %-9s %s\n", n, task.PolicyDoc(n))
+	}
+	s += "  capacity:file=PATH  a capacity-scheduler.xml (queues, node labels, user-limit-factor; jobs placed by its queue mappings)\n"
+	s += "  fair:file=PATH      a fair-scheduler.xml (weights, minResources in containers of 1024 MB, placement policy)\n"
+	return s
+}

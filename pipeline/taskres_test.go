@@ -1,0 +1,73 @@
+package pipeline
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/schedplan/schedplan/cluster/task"
+	"github.com/schedplan/schedplan/cluster/yarn"
+)
+
+// The YARN files convert to the task level's queue trees with YARN's
+// meaning: capacities are percentages of the parent's
+// (CSQueueUtils.updateAbsoluteCapacitiesByNodeLabels), minResources are
+// memory (FairScheduler's AllocationFileQueueParser), rounded up to whole
+// containers.
+func TestYARNFilesToTaskTrees(t *testing.T) {
+	csXML := `<configuration>
+<property><name>yarn.scheduler.capacity.root.queues</name><value>a,b</value></property>
+<property><name>yarn.scheduler.capacity.root.a.capacity</name><value>30</value></property>
+<property><name>yarn.scheduler.capacity.root.a.maximum-capacity</name><value>50</value></property>
+<property><name>yarn.scheduler.capacity.root.b.capacity</name><value>70</value></property>
+<property><name>yarn.scheduler.capacity.root.b.user-limit-factor</name><value>2</value></property>
+</configuration>`
+	cs, err := yarn.ParseCapacityScheduler([]byte(csXML))
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := capacityQueue(cs.Root)
+	if len(root.Children) != 2 {
+		t.Fatalf("children %+v", root.Children)
+	}
+	a, b := root.Children[0], root.Children[1]
+	if a.Name != "a" || !near(a.Capacity, 30) || !near(a.MaxCapacity, 50) || b.Name != "b" || !near(b.Capacity, 70) || !near(b.MaxCapacity, 100) || b.UserLimitFactor != 2 {
+		t.Errorf("a %+v, b %+v", a, b)
+	}
+	fsXML := `<allocations>
+<queue name="alice"><weight>3</weight><minResources>2049 mb, 1 vcores</minResources><maxRunningApps>4</maxRunningApps></queue>
+<queue name="default"><schedulingPolicy>fifo</schedulingPolicy></queue>
+</allocations>`
+	fs, err := yarn.ParseFairScheduler([]byte(fsXML))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fr := fairQueue(fs, fs.Root, 1024)
+	al, df := fr.Children[0], fr.Children[1]
+	if al.Weight != 3 || al.MinShare != 3 || al.MaxRunningApps != 4 || al.FIFO || !df.FIFO || df.MinShare != 0 {
+		t.Errorf("alice %+v, default %+v", al, df)
+	}
+
+	// Through the resolution: files load, jobs are placed, the registry's
+	// policies dispatch by name.
+	dir := t.TempDir()
+	csPath, fsPath := filepath.Join(dir, "cs.xml"), filepath.Join(dir, "fs.xml")
+	os.WriteFile(csPath, []byte(csXML), 0o644)
+	os.WriteFile(fsPath, []byte(fsXML), 0o644)
+	r := &TaskLevel{Cluster: task.Uniform(2, 2), Jobs: []task.Job{{User: "alice", Stages: []task.Stage{{Tasks: []task.TaskSpec{{Duration: 1, Containers: 1}}}}}}}
+	for _, spec := range []string{"fair:file=" + fsPath, "las", "fifo", "srpt"} {
+		if _, err := r.Policy(spec); err != nil {
+			t.Errorf("%s: %v", spec, err)
+		}
+	}
+	if _, err := r.Policy("capacity:file=" + csPath); err == nil || !strings.Contains(err.Error(), "default") {
+		t.Errorf("a job placed in a queue the file lacks (root.default) was accepted: %v", err)
+	}
+	if _, err := r.Policy("fifo:file=" + fsPath); err == nil {
+		t.Error("fifo:file= was accepted")
+	}
+	if info, _ := r.Policy("srpt"); !info.Uses.Estimates {
+		t.Error("srpt does not say it uses estimates")
+	}
+}

@@ -1,0 +1,183 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/schedplan/schedplan/cluster/sim"
+)
+
+// TaskValidation is the task-level view of the validation window: the
+// emitted YARN files loaded back and simulated with package cluster/task
+// on the cluster spec's machines, beside FIFO, the current scheduler and
+// the tuned LAS_MQ. Sizes, thresholds and bounds are in container-seconds;
+// the bounds are the fluid ones at the cluster's total rate (RateCS), which
+// are lower bounds for the task level (no task granularity, no stage
+// barrier, no container fragmentation in the fluid server).
+type TaskValidation struct {
+	Rows []ValidationRow `json:"rows"`
+	// Bounds are the fluid bounds of the window's task jobs at RateCS.
+	Bounds *Bounds `json:"bounds"`
+	// RateCS is the cluster's total rate, container-seconds per second;
+	// Machines and Containers count the spec's machines and containers.
+	RateCS     float64 `json:"rate_container_seconds_per_s"`
+	Machines   int     `json:"machines"`
+	Containers int     `json:"containers"`
+	Tasks      int     `json:"tasks"`
+	// Current names what the current scheduler is at task level.
+	Current string `json:"current"`
+	// Improvement is 1 − tuned/current mean response (task-level LAS_MQ
+	// against the current scheduler).
+	Improvement float64 `json:"improvement_over_current"`
+	Improved    bool    `json:"improved"`
+	Note        string  `json:"note"`
+}
+
+// TaskBoundsNote says how the two views relate.
+const TaskBoundsNote = "task level: jobs as map/reduce tasks on the cluster spec's containers (sizes and thresholds in container-seconds); the fluid bounds at the cluster's total rate are lower bounds for the task level"
+
+// Task-level validation row names.
+const (
+	TaskTunedName   = "tuned las_mq (task)"
+	TaskCurrentName = "current"
+)
+
+// CurrentConfigSpec returns the task-level policy of a user's own YARN
+// scheduler file: capacity:file= for a capacity-scheduler.xml (a Hadoop
+// configuration), fair:file= for a fair-scheduler.xml (an allocations
+// file).
+func CurrentConfigSpec(path string) (string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("--current-config: %w", err)
+	}
+	s := string(b)
+	switch {
+	case strings.Contains(s, "<allocations"):
+		if err := CheckFairSchedulerXML(b); err != nil {
+			return "", fmt.Errorf("--current-config %s: %w", path, err)
+		}
+		return "fair:file=" + path, nil
+	case strings.Contains(s, "<configuration"):
+		if err := CheckCapacitySchedulerXML(b); err != nil {
+			return "", fmt.Errorf("--current-config %s: %w", path, err)
+		}
+		return "capacity:file=" + path, nil
+	}
+	return "", fmt.Errorf("--current-config %s: neither a fair-scheduler.xml (<allocations>) nor a capacity-scheduler.xml (<configuration>)", path)
+}
+
+// taskValidate simulates the validation window at task level: dir holds
+// the emitted capacity-scheduler.xml and fair-scheduler.xml.
+func taskValidate(ctx context.Context, in *Inputs, cs *classState, tr *TuneReport, dir string, progress func(done, total int)) (*TaskValidation, error) {
+	cl, err := TaskCluster(in.Spec)
+	if err != nil {
+		return nil, err
+	}
+	lo := in.Split.TuneJobs
+	jobs, err := TaskJobs(in.Jobs, in.SimJobs[lo:], lo, in.Capacity, cl.Rate(), in.Config.Seed)
+	if err != nil {
+		return nil, err
+	}
+	res := &TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: in.Config.ContainerMB}
+	// The jobs of the classified row name their class's queue (the second
+	// capacity row); nothing else does.
+	named := *res
+	named.Class = make([]string, len(jobs))
+	for i := range jobs {
+		if k := cs.Secondary.classOf(lo + i); k >= 0 && int(k) < len(cs.Secondary.Result.Classes) {
+			named.Class[i] = ClassName(cs.Secondary.Result.Classes[k].ID)
+		}
+	}
+	// Thresholds tuned on sizes in the units of in.Capacity: one unit is
+	// rate / capacity container-seconds.
+	m := tr.Best.Policy()
+	m.Alpha0 *= cl.Rate() / in.Capacity
+	if m.Order == sim.OrderPS {
+		// Containers are discrete: no processor sharing inside a level at
+		// task level. Seed 000's own order, by the containers the remaining
+		// tasks need, stands in for it.
+		m.Order = sim.OrderRemaining
+	}
+	current, currentSpec := "fair, one pool per user", "fair:pool=user"
+	if in.Config.CurrentConfig != "" {
+		if currentSpec, err = CurrentConfigSpec(in.Config.CurrentConfig); err != nil {
+			return nil, err
+		}
+		current = filepath.Base(in.Config.CurrentConfig)
+	}
+	configs := []struct{ name, spec, shown string }{
+		{"fifo", "fifo", "fifo"},
+		{TaskCurrentName + " (" + current + ")", currentSpec, currentSpec},
+		{"emitted capacity-scheduler.xml, no queue named", "capacity:file=" + filepath.Join(dir, "capacity-scheduler.xml"), "capacity:file=capacity-scheduler.xml"},
+		{"emitted fair-scheduler.xml", "fair:file=" + filepath.Join(dir, "fair-scheduler.xml"), "fair:file=fair-scheduler.xml"},
+		{TaskTunedName, m.Spec(), m.Spec()},
+	}
+	var specs []string
+	for _, c := range configs {
+		specs = append(specs, c.spec)
+	}
+	x, err := res.TaskExperiment(specs)
+	if err != nil {
+		return nil, err
+	}
+	b, err := ComputeBounds(x.Jobs, x.Capacity)
+	if err != nil {
+		return nil, err
+	}
+	xn, err := named.TaskExperiment([]string{configs[2].spec})
+	if err != nil {
+		return nil, err
+	}
+	out, err := RunExperiments(ctx, RunOptions{Progress: progress}, x, xn)
+	if err != nil {
+		return nil, fmt.Errorf("task-level validation: %w", err)
+	}
+	tv := &TaskValidation{Bounds: b, RateCS: cl.Rate(), Machines: cl.Nodes(), Containers: cl.Containers(), Current: currentSpec, Note: TaskBoundsNote}
+	for _, j := range jobs {
+		tv.Tasks += j.NumTasks()
+	}
+	var cur, tuned float64
+	for k, c := range configs {
+		row := ValidationRowOf(c.name, 0, out[0].Policies[k].Aggregate(), b)
+		row.Policy = c.shown
+		tv.Rows = append(tv.Rows, row)
+		switch c.name {
+		case TaskTunedName:
+			tuned = row.Mean
+		case configs[1].name:
+			cur = row.Mean
+		}
+	}
+	row := ValidationRowOf("emitted capacity-scheduler.xml, jobs name their class queue", 0, out[1].Policies[0].Aggregate(), b)
+	row.Policy = configs[2].shown + " (queue <class>_l0)"
+	tv.Rows = append(tv.Rows[:3], append([]ValidationRow{row}, tv.Rows[3:]...)...)
+	if cur > 0 {
+		tv.Improvement, tv.Improved = 1-tuned/cur, tuned < cur
+	}
+	return tv, nil
+}
+
+// taskLevelVersion changes when the task-level validation changes what it
+// computes, so that older stamps of the validate stage are stale.
+const taskLevelVersion = 2
+
+// RequireImprovement is --require-improvement's check: at task level (the
+// tuned LAS_MQ against the user's own scheduler file) when taskLevel is set
+// and the run has a task-level view, else at the fluid level (the tuned
+// configuration against --current).
+func (res *RunResult) RequireImprovement(taskLevel bool) error {
+	if t := res.TaskValidation; taskLevel && t != nil {
+		if !t.Improved {
+			return fmt.Errorf("--require-improvement: at task level the tuned LAS_MQ does not beat the current scheduler (%s) on the validation window (%+.1f%%)", t.Current, -100*t.Improvement)
+		}
+		return nil
+	}
+	if !res.Improved {
+		return fmt.Errorf("--require-improvement: the tuned configuration (%s) does not beat the current scheduler (%s) on the validation window (%+.1f%%)", res.TunedSpec, res.Current, -100*res.Improvement)
+	}
+	return nil
+}

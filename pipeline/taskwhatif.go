@@ -1,0 +1,176 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"text/tabwriter"
+
+	"github.com/schedplan/schedplan/cluster"
+	"github.com/schedplan/schedplan/cluster/sim"
+	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/lp"
+)
+
+// WhatIfSim is a cluster (the spec, or the spec after a what-if) with λ from
+// the capacity LP and the simulated responses of the whole log at task
+// level under each configuration.
+type WhatIfSim struct {
+	Change   string  `json:"change"` // "" for the spec as it is
+	Lambda   float64 `json:"lambda"`
+	RateCS   float64 `json:"rate_container_seconds_per_s"`
+	Machines int     `json:"machines"`
+	// Rows are the configurations' responses (seconds).
+	Rows []WhatIfRow `json:"rows"`
+}
+
+// WhatIfRow is one configuration's simulated responses.
+type WhatIfRow struct {
+	Name   string  `json:"name"`
+	Policy string  `json:"policy"`
+	Mean   float64 `json:"mean_response_s"`
+	P99    float64 `json:"p99_response_s"`
+}
+
+// ApplyWhatIf returns a copy of spec with the machine changes of a what-if
+// ("R2=+10,R1=-1") applied; counts must stay whole and non-negative.
+func ApplyWhatIf(spec *cluster.Spec, whatIf string) (*cluster.Spec, error) {
+	p := &lp.COSHHProblem{}
+	for _, r := range spec.Resources {
+		p.TypeNames = append(p.TypeNames, r.Name)
+		p.Counts = append(p.Counts, float64(r.Count))
+	}
+	cs, err := lp.ParseChanges(p, whatIf)
+	if err != nil {
+		return nil, paramErr("what-if", whatIf, "%v", err)
+	}
+	out := *spec
+	out.Resources = append([]cluster.ResourceType(nil), spec.Resources...)
+	for _, c := range cs {
+		n := float64(out.Resources[c.Type].Count) + c.Delta
+		if n != math.Trunc(n) || n < 0 || n > MaxMachines {
+			return nil, paramErr("what-if", whatIf, "%s would have %v machines", out.Resources[c.Type].Name, n)
+		}
+		out.Resources[c.Type].Count = int(n)
+	}
+	return &out, nil
+}
+
+// SimulateWhatIfs simulates the whole log at task level on the spec and on
+// the spec after each what-if, under every configuration (names[i] runs
+// specs[i]). The jobs' work does not change with the machines: sizes are
+// converted to container-seconds on the spec as it is. lambda gives λ of
+// each what-if from the capacity LP (the spec's first).
+func SimulateWhatIfs(ctx context.Context, j *data.Jobs, sizes []float64, src estimate.Source, opt estimate.SizeOptions, spec *cluster.Spec,
+	whatIfs []string, lambda []float64, names, specs []string, seed uint64) ([]WhatIfSim, error) {
+	capacity, _ := SimCapacity(src, opt, spec)
+	fl, err := JobsOf(j, sizes, spec)
+	if err != nil {
+		return nil, err
+	}
+	jobs, err := TaskJobs(j, fl, 0, capacity, spec.Capacity(), seed)
+	if err != nil {
+		return nil, err
+	}
+	var out []WhatIfSim
+	for k, w := range append([]string{""}, whatIfs...) {
+		s := spec
+		if w != "" {
+			if s, err = ApplyWhatIf(spec, w); err != nil {
+				return nil, err
+			}
+		}
+		cl, err := TaskCluster(s)
+		if err != nil {
+			return nil, fmt.Errorf("what-if %s: %w", w, err)
+		}
+		x, err := (&TaskLevel{Cluster: cl, Jobs: jobs}).TaskExperiment(specs)
+		if err != nil {
+			return nil, err
+		}
+		res, err := x.Run(ctx, RunOptions{})
+		if err != nil {
+			return nil, fmt.Errorf("what-if %q: %w", w, err)
+		}
+		ws := WhatIfSim{Change: w, RateCS: cl.Rate(), Machines: cl.Nodes()}
+		if k < len(lambda) {
+			ws.Lambda = lambda[k]
+		}
+		for i, p := range res.Policies {
+			m := p.Aggregate().Mean
+			ws.Rows = append(ws.Rows, WhatIfRow{Name: names[i], Policy: specs[i], Mean: m.Response.Mean, P99: m.Response.P99})
+		}
+		out = append(out, ws)
+	}
+	return out, nil
+}
+
+// WriteWhatIfSims prints the simulated what-ifs as a table.
+func WriteWhatIfSims(w io.Writer, sims []WhatIfSim) {
+	fmt.Fprintf(w, "\nsimulated at task level (whole log; responses in seconds)\n")
+	tw := newTable(w, tabwriter.AlignRight)
+	fmt.Fprintln(tw, "cluster\tλ\tmachines\trate (container-s/s)\tconfiguration\tmean response (s)\tp99 response (s)\t")
+	for _, s := range sims {
+		c := s.Change
+		if c == "" {
+			c = "as specified"
+		}
+		for _, r := range s.Rows {
+			fmt.Fprintf(tw, "%s\t%.4g\t%d\t%.4g\t%s\t%.4g\t%.4g\t\n", c, s.Lambda, s.Machines, s.RateCS, r.Name, r.Mean, r.P99)
+		}
+	}
+	tw.Flush()
+}
+
+// TaskConfigs are the configurations a task-level what-if simulates: the
+// current scheduler (the user's own YARN file, else Fair with one pool per
+// user) and the tuned LAS_MQ of a bundle, its thresholds converted to
+// container-seconds (threshold_unit); without a bundle, Hu et al.'s
+// default LAS_MQ, so named.
+func TaskConfigs(bundlePath, currentConfig string) (names, specs []string, err error) {
+	names, specs = []string{"current (fair, one pool per user)"}, []string{"fair:pool=user"}
+	if currentConfig != "" {
+		s, err := CurrentConfigSpec(currentConfig)
+		if err != nil {
+			return nil, nil, err
+		}
+		names[0], specs[0] = "current ("+currentConfig+")", s
+	}
+	if bundlePath == "" {
+		return append(names, DefaultLASMQName), append(specs, sim.DefaultLASMQ().Spec()), nil
+	}
+	b, err := LoadBundle(bundlePath)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--config: %w", err)
+	}
+	if b.LASMQ == nil {
+		return nil, nil, fmt.Errorf("--config %s: the bundle has no las_mq section", bundlePath)
+	}
+	_, per, err := b.ThresholdUnit()
+	if err != nil {
+		return nil, nil, fmt.Errorf("--config %s: %w", bundlePath, err)
+	}
+	p, err := sim.ParsePolicy(b.LASMQ.Spec())
+	if err != nil {
+		return nil, nil, fmt.Errorf("--config %s: %w", bundlePath, err)
+	}
+	m := p.(*sim.LASMQ)
+	m.Alpha0 *= per
+	return append(names, "tuned las_mq ("+bundlePath+")"), append(specs, m.Spec()), nil
+}
+
+// WhatIfLambdas returns λ of the spec and of the last n what-ifs (the
+// ones given with CapacityOptions.WhatIfs, in order); zeros without an LP.
+func (a *CapacityAnalysis) WhatIfLambdas(n int) []float64 {
+	out := []float64{a.Lambda}
+	for k := len(a.WhatIfs) - n; k < len(a.WhatIfs); k++ {
+		if k >= 0 {
+			out = append(out, a.WhatIfs[k].Lambda)
+		} else {
+			out = append(out, 0)
+		}
+	}
+	return out
+}
