@@ -32,6 +32,7 @@ type Bundle struct {
 	Capacity *CapacityPlan  `yaml:"capacity,omitempty"`
 	LASMQ    *LASMQConfig   `yaml:"las_mq,omitempty"`
 	HPFSP    *HPFSPConfig   `yaml:"h_pfsp,omitempty"`
+	COSHH    *COSHHConfig   `yaml:"coshh,omitempty"`
 	Bounds   *BoundsInfo    `yaml:"bounds,omitempty"`
 }
 
@@ -194,6 +195,11 @@ const bundleHeader = `# schedplan.yaml — a schedplan configuration bundle (for
 #             highest priority), order inside a queue (fifo when
 #             omitted, ps, remaining)
 #   h_pfsp    H-PFSP parameters
+#   coshh     the COSHH scheduler as tuned on the tuning window: k, the
+#             re-classification tolerance, the grid searched, and per
+#             classification the classes (centre in scaled space, radius,
+#             alpha, mu), lambda, allocation[type][class] (fraction of the
+#             type's machines) and suggested classes per type
 #   bounds    offline bounds on the validation window: SRPT (lower bound on
 #             mean response), FSP (protective schedule), PS
 #

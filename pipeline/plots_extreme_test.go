@@ -103,3 +103,56 @@ func checkFigure(t *testing.T, what string, b []byte, err error) {
 		}
 	}
 }
+
+// The allocation heat map (class × machine type) on every shape a plan can
+// take, and on the extreme values above: drawn, or a note; never a panic.
+func TestHeatMapSurvivesExtremeShapes(t *testing.T) {
+	nan, inf := math.NaN(), math.Inf(1)
+	labels := func(p string, n int) []string {
+		out := make([]string, n)
+		for i := range out {
+			out[i] = fmt.Sprintf("%s%d", p, i+1)
+		}
+		return out
+	}
+	big := make([][]float64, 60)
+	for r := range big {
+		big[r] = make([]float64, 6)
+		for c := range big[r] {
+			big[r][c] = float64(r*c) / 360
+		}
+	}
+	cases := []struct {
+		name       string
+		rows, cols []string
+		z          [][]float64
+		drawn      bool
+	}{
+		{"nil", nil, nil, nil, false},
+		{"no columns", []string{"C1"}, nil, [][]float64{{}}, false},
+		{"1x1", []string{"C1"}, []string{"R1"}, [][]float64{{0.5}}, true},
+		{"1x1 zero", []string{"C1"}, []string{"R1"}, [][]float64{{0}}, true},
+		{"flat", labels("C", 3), labels("R", 2), [][]float64{{1, 1}, {1, 1}, {1, 1}}, true},
+		{"paper", []string{"C1", "C2"}, []string{"R1", "R2"}, [][]float64{{0, 0.5}, {1, 0.5}}, true},
+		{"nan", labels("C", 2), labels("R", 2), [][]float64{{nan, nan}, {nan, nan}}, false},
+		{"nan and one", labels("C", 2), labels("R", 2), [][]float64{{nan, 1}, {inf, -inf}}, true},
+		{"ragged", labels("C", 2), labels("R", 2), [][]float64{{1, 2}, {3}}, false},
+		{"labels short", labels("C", 1), labels("R", 2), [][]float64{{1, 2}, {3, 4}}, false},
+		{"huge", labels("C", 2), labels("R", 1), [][]float64{{1e305}, {1.7e308}}, true},
+		{"huge flat", labels("C", 1), labels("R", 1), [][]float64{{1.7e308}}, true},
+		{"hugespan", labels("C", 2), labels("R", 1), [][]float64{{-1.7e308}, {1.7e308}}, false},
+		{"tiny", labels("C", 2), labels("R", 1), [][]float64{{5e-324}, {1e-320}}, true},
+		{"60 classes", labels("C", 60), labels("R", 6), big, true},
+	}
+	for _, c := range cases {
+		png, panicked, err := call(func() ([]byte, error) { return PlotHeatMap("allocation", "machine type", "class", c.rows, c.cols, c.z) })
+		if panicked != nil {
+			t.Errorf("%s: panic: %v", c.name, panicked)
+			continue
+		}
+		checkFigure(t, "heat map on "+c.name, png, err)
+		if drawn := err == nil; drawn != c.drawn {
+			t.Errorf("%s: drawn %v (err %v), want %v", c.name, drawn, err, c.drawn)
+		}
+	}
+}

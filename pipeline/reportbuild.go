@@ -145,6 +145,11 @@ func buildReport(in *Inputs, bd *Bundle, cs *classState, capSt *capacityState, t
 		}
 	}
 	rep.Sections = append(rep.Sections, Section{ID: "validation", Title: "Validation", Intro: verdict, Tables: tables, Figures: figs})
+	coshh, err := coshhSection(vs.COSHH, bd.COSHH)
+	if err != nil {
+		return nil, err
+	}
+	rep.Sections = append(rep.Sections, coshh)
 
 	var buf bytes.Buffer
 	if err := WriteReport(&buf, rep); err != nil {

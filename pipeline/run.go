@@ -69,6 +69,9 @@ type RunResult struct {
 	// TaskValidation is the task-level view of the validation window (the
 	// emitted YARN files simulated on the spec's machines).
 	TaskValidation *TaskValidation `json:"task_validation,omitempty"`
+	// COSHH is COSHH beside FIFO and Fair at task level on the validation
+	// window (seed 003 §5.1's metrics; COSHHValidation), with its tuning.
+	COSHH *COSHHValidation `json:"coshh,omitempty"`
 	// Improvement is 1 − tuned/current mean response on the validation
 	// window (negative: the tuned configuration is worse).
 	Improvement float64  `json:"improvement_over_current"`
@@ -147,6 +150,7 @@ type pipelineRun struct {
 	tr    TuneReport
 	bs    boundsState
 	vs    ValidationState
+	coshh coshhState
 	files []string
 	bd    *Bundle
 }
@@ -245,8 +249,16 @@ func (p *pipelineRun) stages() []stage {
 			Current     string
 			Seed        uint64
 		}{cfg.Budget, cfg.Objective, cfg.Constraints, cfg.Folds, cfg.Current, cfg.Seed}, deps: []string{"ingest"}, inputs: [][]byte{in.JobsKey}, state: &p.tr, run: p.tune},
+		{name: "tune-coshh", params: struct {
+			KGrid   []int
+			TolGrid []float64
+			Solver  lp.Solver
+			Seed    uint64
+			Version int
+		}{COSHHKGrid, COSHHToleranceGrid, cfg.Solver, cfg.Seed, coshhVersion}, deps: []string{"ingest"}, inputs: [][]byte{in.SpecKey, in.JobsKey},
+			state: &p.coshh, run: p.tuneCOSHH},
 		{name: "bounds", deps: []string{"ingest"}, inputs: [][]byte{in.JobsKey}, state: &p.bs, run: p.bounds},
-		{name: "emit", params: cfg.ContainerMB, deps: []string{"ingest", "classify", "capacity", "tune", "bounds"},
+		{name: "emit", params: cfg.ContainerMB, deps: []string{"ingest", "classify", "capacity", "tune", "tune-coshh", "bounds"},
 			inputs: [][]byte{in.SpecKey}, state: &struct{}{}, run: p.emit},
 		{name: "validate", params: struct {
 			Current       string
@@ -259,9 +271,9 @@ func (p *pipelineRun) stages() []stage {
 			CurrentConfig string
 			ContainerMB   int
 		}{cfg.Current, cfg.Baselines, cfg.Sigmas, cfg.Runs, cfg.LoadFactors, cfg.Seed, taskLevelVersion, cfg.CurrentConfig, cfg.ContainerMB},
-			deps: []string{"tune", "bounds", "classify", "emit"}, inputs: [][]byte{in.JobsKey, in.TraceKey, in.SpecKey, in.CurrentConfigKey},
+			deps: []string{"tune", "tune-coshh", "bounds", "classify", "emit"}, inputs: [][]byte{in.JobsKey, in.TraceKey, in.SpecKey, in.CurrentConfigKey},
 			state: &p.vs, run: p.validate},
-		{name: "report", deps: []string{"ingest", "classify", "capacity", "tune", "bounds", "emit", "validate"},
+		{name: "report", deps: []string{"ingest", "classify", "capacity", "tune", "tune-coshh", "bounds", "emit", "validate"},
 			state: &struct{}{}, run: p.report},
 	}
 }
@@ -374,6 +386,10 @@ func (p *pipelineRun) validate(ctx context.Context) (map[string][]byte, error) {
 		return nil, err
 	}
 	p.vs = *v
+	// COSHH beside FIFO and Fair (rows of the task-level table, coshh.parquet).
+	if err := p.validateCOSHH(files); err != nil {
+		return nil, err
+	}
 	return files, nil
 }
 
@@ -419,6 +435,7 @@ func (p *pipelineRun) result() *RunResult {
 		res.Improved = tuned < cur
 	}
 	res.TaskValidation = p.vs.Task
+	res.COSHH = p.vs.COSHH
 	return res
 }
 
@@ -500,6 +517,9 @@ func (p *pipelineRun) bundle() *Bundle {
 	bd.Capacity = p.capSt.Secondary
 	bd.LASMQ = p.tr.Best.Config()
 	b := p.boundsOf()
+	if p.coshh.Fit != nil {
+		bd.COSHH = COSHHConfigOf(p.coshh.Fit, p.coshh.Grid)
+	}
 	bd.Bounds = &BoundsInfo{SRPTMean: b.SRPTMean, FSPMean: b.FSPMean, PSMean: b.PSMean}
 	p.bd = bd
 	return bd

@@ -154,6 +154,9 @@ func (res *RunResult) WriteText(w io.Writer, dir string, took time.Duration) {
 	if t := res.TaskValidation; t != nil {
 		t.WriteText(w)
 	}
+	if c := res.COSHH; c != nil {
+		c.WriteText(w)
+	}
 	fmt.Fprintf(w, "wrote %s/{%s} in %.1f s\n", strings.TrimRight(dir, "/"), strings.Join(res.Files, ","), took.Seconds())
 }
 

@@ -42,6 +42,8 @@ type ValidationState struct {
 	LoadCurves []XYSeries      `json:"load_curves"`
 	// Task is the task-level view (TaskValidation).
 	Task *TaskValidation `json:"task,omitempty"`
+	// COSHH is COSHH beside FIFO and Fair at task level (COSHHValidation).
+	COSHH *COSHHValidation `json:"coshh,omitempty"`
 }
 
 type valConfig struct {

@@ -169,7 +169,9 @@ type COSHHObserver struct {
 	Next Observer
 
 	Locality COSHHLocality
-	Metrics  *COSHHShareMetrics
+	// JobLocality counts each job's map tasks and local ones (by job).
+	JobLocality []COSHHLocality
+	Metrics     *COSHHShareMetrics
 
 	rng      *rand.Rand
 	names    []string // the run's users
@@ -201,6 +203,7 @@ func (o *COSHHObserver) init(s *State) {
 		o.user[j] = s.User(j)
 	}
 	o.assigned = make([]float64, len(names))
+	o.JobLocality = make([]COSHHLocality, len(s.Jobs()))
 	o.rng = rand.New(rand.NewPCG(o.Seed, 0xC05_4E91))
 }
 
@@ -224,7 +227,9 @@ func (o *COSHHObserver) TaskStarted(s *State, t TaskRef) {
 			o.cand = o.Candidates(o.cand, t.Job)
 		}
 		o.reps = COSHHPlaceReplicas(o.reps[:0], o.cand, cl.Nodes(), COSHHReplication, o.rng)
-		o.Locality.Add(COSHHLocal(o.reps, t.Node))
+		local := COSHHLocal(o.reps, t.Node)
+		o.Locality.Add(local)
+		o.JobLocality[t.Job].Add(local)
 	}
 	u := s.User(t.Job)
 	o.assigned[u] += float64(t.Containers)
@@ -338,8 +343,10 @@ type COSHHRunMetrics struct {
 	// the first scheduling round, at the first arrival, to the last
 	// completion; COSHHShareMetrics).
 	Dissatisfaction, Fairness float64
-	// Locality is the share of local map tasks, in percent.
-	Locality float64
+	// Locality is the share of local map tasks, in percent; JobLocality
+	// counts each job's map tasks and local ones.
+	Locality    float64
+	JobLocality []COSHHLocality
 	// End is the last completion time (s): Dissatisfaction and Fairness
 	// are averaged over [first arrival, End]. To compare runs of different
 	// lengths, evaluate Shares at a common horizon (seed 003 compares
@@ -389,7 +396,7 @@ func SimulateCOSHHMetrics(jobs []Job, cl *Cluster, p Policy, users map[string]CO
 	if isCOSHH && c.Err() != nil {
 		return nil, nil, c.Err()
 	}
-	m := &COSHHRunMetrics{Policy: p.Name(), SchedNanos: res.SchedNanos, Locality: obs.Locality.Percent()}
+	m := &COSHHRunMetrics{Policy: p.Name(), SchedNanos: res.SchedNanos, Locality: obs.Locality.Percent(), JobLocality: obs.JobLocality}
 	end := 0.0
 	for j := range jobs {
 		m.MeanCompletion += res.Completion[j] - jobs[j].Arrival

@@ -431,6 +431,21 @@ func (r *COSHHRouter) Class(job int) (primary, secondary int) {
 	return int(jb.class[0]), int(jb.class[1])
 }
 
+// Fits reports whether job (arrived, not done) fits its nearest class of
+// each classification within the tolerance (Alg. 1's test); a
+// classification the job is not classified in (no primary class) fits.
+// A Replan callback asks it to learn which classification the job broke.
+func (r *COSHHRouter) Fits(job int) (primary, secondary bool) {
+	jb := &r.jobs[job]
+	primary = true
+	if c := jb.class[0]; c >= 0 && r.k[0] > 0 {
+		_, d := coshhNearest(r.plan.Primary.Centres, jb.x[0])
+		primary = r.fits(&r.plan.Primary, c, d)
+	}
+	_, d := coshhNearest(r.plan.Secondary.Centres, jb.x[1])
+	return primary, r.fits(&r.plan.Secondary, jb.class[1], d)
+}
+
 // Waiting says whether job has a task waiting for a container (a ready
 // task): only waiting jobs are picked. The task core calls it when the
 // job's ready tasks go from none to some and back.

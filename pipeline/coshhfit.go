@@ -1,0 +1,328 @@
+package pipeline
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/schedplan/schedplan/classify"
+	"github.com/schedplan/schedplan/cluster"
+	"github.com/schedplan/schedplan/cluster/task"
+	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/lp"
+)
+
+// COSHHFit is a COSHH plan (seed 003 §3) fitted on the first Rows jobs of a
+// log: both classifications with K classes, the LP of each on the cluster
+// spec, and the routing plan (classes, radii, suggested sets) the task-level
+// COSHH policy starts from. Tolerance is Alg. 1's re-classification
+// tolerance (task.COSHHConfig.Tolerance).
+type COSHHFit struct {
+	K         int              `json:"k"`
+	Tolerance float64          `json:"tolerance"`
+	Rows      int              `json:"rows"`
+	Primary   *classify.Result `json:"primary"`
+	Secondary *classify.Result `json:"secondary"`
+	Plan      *task.COSHHPlan  `json:"plan"`
+	// Lambda is λ of the secondary classification's LP; Delta[i][t] its
+	// allocation, class i's fraction of type t's machines;
+	// PrimaryDelta the primary's (nil without primary classes).
+	Lambda       float64     `json:"lambda"`
+	Delta        [][]float64 `json:"delta"`
+	PrimaryDelta [][]float64 `json:"primary_delta,omitempty"`
+
+	psol, ssol *lp.COSHHSolution
+}
+
+// FitCOSHH classifies rows [0, rows) of j (sizes in container-seconds of
+// spec, as the classify stage has them) into k classes by COSHH's two
+// classifications (classify.COSHH, seed 003's features) and solves the LP
+// of each on spec.
+func FitCOSHH(j *data.Jobs, sizes []float64, spec *cluster.Spec, rows, k int, tolerance float64, seed uint64, solver lp.Solver) (*COSHHFit, error) {
+	if rows < 1 || rows > j.Len() || len(sizes) != j.Len() {
+		return nil, fmt.Errorf("coshh: fit on %d of %d jobs (%d sizes)", rows, j.Len(), len(sizes))
+	}
+	idx := make([]int, rows)
+	for i := range idx {
+		idx[i] = i
+	}
+	sub := j
+	if rows < j.Len() {
+		sub = j.Subset(idx)
+	}
+	prim, sec, err := classify.COSHH(sub, sizes[:rows], spec, classify.Options{K: k, Seed: seed})
+	if err != nil {
+		return nil, err
+	}
+	f := &COSHHFit{K: k, Tolerance: tolerance, Rows: rows, Primary: prim, Secondary: sec}
+	if err := f.solve(spec, solver); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// solve solves both LPs and sets the plan, λ and the allocations.
+func (f *COSHHFit) solve(spec *cluster.Spec, solver lp.Solver) error {
+	var err error
+	if f.psol, err = COSHHSolve(f.Primary, spec, lp.COSHHOptions{Solver: solver}); err != nil {
+		return fmt.Errorf("coshh: primary LP: %w", err)
+	}
+	if f.ssol, err = COSHHSolve(f.Secondary, spec, lp.COSHHOptions{Solver: solver}); err != nil {
+		return fmt.Errorf("coshh: secondary LP: %w", err)
+	}
+	if f.ssol == nil {
+		return fmt.Errorf("coshh: the secondary classification has no classes")
+	}
+	f.Plan = COSHHPlan(f.Primary, f.Secondary, f.psol, f.ssol)
+	f.Lambda = f.ssol.Lambda
+	f.Delta = f.ssol.Delta
+	if f.psol != nil {
+		f.PrimaryDelta = f.psol.Delta
+	}
+	if !finite(f.Lambda) {
+		return fmt.Errorf("coshh: λ = %v", f.Lambda)
+	}
+	for _, dd := range [][][]float64{f.Delta, f.PrimaryDelta} {
+		for _, row := range dd {
+			for _, v := range row {
+				if !finite(v) {
+					return fmt.Errorf("coshh: allocation %v is not finite", v)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// COSHHReplanLimit bounds the re-classifications of one simulated run
+// (each refits k-means on every job seen so far and re-solves the LP), and
+// COSHHMaxExtraClasses how many classes re-classifications may add to a
+// plan's k.
+const (
+	COSHHReplanLimit     = 20
+	COSHHMaxExtraClasses = 8
+)
+
+// coshhReplanner is seed 003 Alg. 1's "else" branch for a simulated window
+// whose task job q is row lo+q of j: when a job fits no class within the
+// tolerance, the classification it broke is refitted (classify.Result
+// .Refit) on every job seen so far — rows 0 … lo+q, the fit's history
+// and the window's arrivals — warm-started from the current centres plus
+// the job's own vector as a new centre (while the plan has fewer than k +
+// COSHHMaxExtraClasses classes), in the same feature space, and its LP is
+// re-solved; the router swaps the plan. At most COSHHReplanLimit times a
+// run; later misfits join their nearest class.
+type coshhReplanner struct {
+	j      *data.Jobs
+	sizes  []float64
+	spec   *cluster.Spec
+	lo     int
+	x1, x2 [][]float64
+	shared []bool // by row: the user has a min share
+	policy *task.COSHH
+	fit    COSHHFit // current classifications and solutions
+	solver lp.Solver
+	seed   uint64
+	maxK   int
+
+	replans, lpSolves int
+	lpTime            time.Duration
+}
+
+func newCOSHHReplanner(j *data.Jobs, sizes []float64, spec *cluster.Spec, lo int, fit *COSHHFit, x1, x2 [][]float64, solver lp.Solver, seed uint64) *coshhReplanner {
+	q := &coshhReplanner{j: j, sizes: sizes, spec: spec, lo: lo, x1: x1, x2: x2, fit: *fit, solver: solver, seed: seed,
+		maxK: len(fit.Secondary.Classes) + COSHHMaxExtraClasses}
+	names, index := j.Users()
+	sh := make([]bool, len(names))
+	for u, n := range names {
+		sh[u] = spec.User(n).MinShare > 0
+	}
+	q.shared = make([]bool, j.Len())
+	for i, u := range index {
+		q.shared[i] = sh[u]
+	}
+	return q
+}
+
+func (q *coshhReplanner) replan(job int) (*task.COSHHPlan, error) {
+	if q.replans >= COSHHReplanLimit {
+		return nil, nil
+	}
+	fitP, fitS := q.policy.Router().Fits(job)
+	seen := q.lo + job + 1
+	var all, prim []int
+	for i := 0; i < seen; i++ {
+		all = append(all, i)
+		if q.shared[i] {
+			prim = append(prim, i)
+		}
+	}
+	f := q.fit
+	var err error
+	if !fitS {
+		if f.Secondary, err = q.refit(f.Secondary, all, q.x2[job]); err != nil {
+			return nil, err
+		}
+	}
+	if !fitP && q.x1 != nil && f.Primary != nil && len(f.Primary.Classes) > 0 {
+		if f.Primary, err = q.refit(f.Primary, prim, q.x1[job]); err != nil {
+			return nil, err
+		}
+	}
+	t0 := time.Now()
+	err = f.solve(q.spec, q.solver)
+	q.lpTime += time.Since(t0)
+	q.lpSolves++
+	if err != nil {
+		return nil, err
+	}
+	q.fit = f
+	q.replans++
+	return f.Plan, nil
+}
+
+func (q *coshhReplanner) refit(res *classify.Result, rows []int, x []float64) (*classify.Result, error) {
+	start := res.Centres()
+	if len(start) < q.maxK && len(x) == len(res.Features) {
+		start = append(start, x)
+	}
+	if len(rows) < len(start) {
+		start = start[:len(rows)]
+	}
+	return res.Refit(q.j, q.sizes, rows, start, classify.Options{Seed: q.seed})
+}
+
+// COSHHWindow is the task-level form of rows [Lo, Lo+len(Jobs)) of a log
+// for COSHH's comparison (seed 003 §5): the jobs as map and reduce tasks
+// (TaskJobs) whose speed on each machine type follows the execution-time
+// model (COSHHTypeScales: Table 3's exec rates, memories and retrieve
+// rates), on the spec's machines.
+type COSHHWindow struct {
+	J       *data.Jobs
+	Sizes   []float64 // container-seconds of the spec, every row of J
+	Spec    *cluster.Spec
+	Cluster *task.Cluster
+	Lo      int
+	Jobs    []task.Job
+	Solver  lp.Solver
+	Seed    uint64
+}
+
+// NewCOSHHWindow builds the window of rows [lo, hi) of in's log.
+func NewCOSHHWindow(in *Inputs, sizes []float64, lo, hi int, floor float64) (*COSHHWindow, error) {
+	cl, err := TaskCluster(in.Spec)
+	if err != nil {
+		return nil, err
+	}
+	jobs, err := TaskJobs(in.Jobs, in.SimJobs[lo:hi], lo, in.Capacity, cl.Rate(), in.Config.Seed)
+	if err != nil {
+		return nil, err
+	}
+	idx := make([]int, hi-lo)
+	for k := range idx {
+		idx[k] = lo + k
+	}
+	if err := COSHHTypeScales(jobs, in.Jobs.Subset(idx), sizes[lo:hi], in.Spec, floor, 0); err != nil {
+		return nil, err
+	}
+	return &COSHHWindow{J: in.Jobs, Sizes: sizes, Spec: in.Spec, Cluster: cl, Lo: lo, Jobs: jobs, Solver: in.Config.Solver, Seed: in.Config.Seed}, nil
+}
+
+// COSHHRun is one configuration's run on a window: its metrics and, for
+// COSHH, the re-classifications and LP solves.
+type COSHHRun struct {
+	Metrics  *task.COSHHRunMetrics
+	Result   *task.Result
+	Replans  int
+	LPSolves int
+	LPTime   time.Duration
+	// Fit is COSHH's plan at the end of the run (after re-classifications).
+	Fit *COSHHFit
+}
+
+// COSHHPolicyOf returns the COSHH policy of a fit for the window, routing
+// from plan (the fit's own when nil: e.g. the plan read back from the
+// emitted schedplan.yaml), re-classifying (Alg. 1) when replan is set.
+func (w *COSHHWindow) COSHHPolicyOf(fit *COSHHFit, plan *task.COSHHPlan, replan bool) (*task.COSHH, *coshhReplanner, error) {
+	rows := make([]int, len(w.Jobs))
+	for k := range rows {
+		rows[k] = w.Lo + k
+	}
+	if plan == nil {
+		plan = fit.Plan
+	}
+	c := &task.COSHH{Plan: plan, Users: COSHHUsers(w.Spec), Tolerance: fit.Tolerance}
+	var err error
+	if c.X2, err = fit.Secondary.ScaledRows(w.J, w.Sizes, rows); err != nil {
+		return nil, nil, fmt.Errorf("coshh: secondary features: %w", err)
+	}
+	if fit.Primary != nil && len(fit.Primary.Classes) > 0 {
+		if c.X1, err = fit.Primary.ScaledRows(w.J, w.Sizes, rows); err != nil {
+			return nil, nil, fmt.Errorf("coshh: primary features: %w", err)
+		}
+	}
+	if !replan {
+		return c, nil, nil
+	}
+	q := newCOSHHReplanner(w.J, w.Sizes, w.Spec, w.Lo, fit, c.X1, c.X2, w.Solver, w.Seed)
+	q.policy = c
+	c.Replan = q.replan
+	return c, q, nil
+}
+
+// Run simulates the window under p (COSHH with its replanner q, or any
+// task-level policy with q nil) and measures seed 003 §5.1's metrics.
+func (w *COSHHWindow) Run(p task.Policy, q *coshhReplanner) (*COSHHRun, error) {
+	m, res, err := task.SimulateCOSHHMetrics(w.Jobs, w.Cluster, p, COSHHUsers(w.Spec), w.Seed, task.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p.Name(), err)
+	}
+	r := &COSHHRun{Metrics: m, Result: res}
+	if q != nil {
+		r.Replans, r.LPSolves, r.LPTime = q.replans, q.lpSolves, q.lpTime
+		f := q.fit
+		r.Fit = &f
+	}
+	return r, nil
+}
+
+// COSHHBaselines are the task-level policies COSHH is compared with (seed
+// 003 §5: Hadoop's FIFO and Fair sharing, one pool per user).
+var COSHHBaselines = []string{"fifo", "fair"}
+
+// RunAll simulates COSHH (from fit, routing from plan when not nil, with
+// re-classification) and the baselines on the window, in the order COSHH,
+// FIFO, Fair.
+func (w *COSHHWindow) RunAll(fit *COSHHFit, plan *task.COSHHPlan) ([]*COSHHRun, error) {
+	c, q, err := w.COSHHPolicyOf(fit, plan, true)
+	if err != nil {
+		return nil, err
+	}
+	co, err := w.Run(c, q)
+	if err != nil {
+		return nil, err
+	}
+	out := []*COSHHRun{co}
+	for _, name := range COSHHBaselines {
+		p, err := task.ParsePolicy(name)
+		if err != nil {
+			return nil, err
+		}
+		r, err := w.Run(p, nil)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// COSHHHorizon is the common horizon of runs' time averages (seed 003
+// compares Dissatisfaction(T) at one T): the last completion of any.
+func COSHHHorizon(runs []*COSHHRun) float64 {
+	h := math.Inf(-1)
+	for _, r := range runs {
+		h = math.Max(h, r.Metrics.End)
+	}
+	return h
+}

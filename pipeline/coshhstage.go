@@ -1,0 +1,446 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"path/filepath"
+
+	"github.com/schedplan/schedplan/cluster/sim"
+	"github.com/schedplan/schedplan/cluster/task"
+	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/estimate"
+)
+
+// COSHH's tuning grid (the tune-coshh stage): every k of COSHHKGrid with
+// every re-classification tolerance of COSHHToleranceGrid, each a
+// classification and two LP solves on the first half of the tuning window
+// and a task-level simulation of COSHH on its second half — 10 runs, about
+// as long as the validation's three (measured on the embedded trace: see
+// the README).
+var (
+	COSHHKGrid         = []int{2, 4, 6, 8, 12}
+	COSHHToleranceGrid = []float64{0.5, 2}
+)
+
+// COSHHMinTuneJobs is the fewest tuning-window jobs COSHH is tuned on (half
+// to fit, half to simulate); with fewer the grid's first point is used,
+// fitted on the whole tuning window.
+const COSHHMinTuneJobs = 40
+
+// COSHHGridPoint is one point of COSHH's tuning grid: the mean completion
+// time (s) of COSHH on the second half of the tuning window, the classes
+// its plan ended with and its re-classifications; Error when the point
+// could not be fitted or simulated.
+type COSHHGridPoint struct {
+	K              int     `json:"k"`
+	Tolerance      float64 `json:"tolerance"`
+	MeanCompletion float64 `json:"mean_completion_s"`
+	Classes        int     `json:"classes"`
+	Replans        int     `json:"reclassifications"`
+	Lambda         float64 `json:"lambda"`
+	Error          string  `json:"error,omitempty"`
+}
+
+// coshhState is the tune-coshh stage's state: the grid and the chosen fit
+// (on the whole tuning window), or Note saying why there is none.
+type coshhState struct {
+	Grid []COSHHGridPoint `json:"grid"`
+	Fit  *COSHHFit        `json:"fit,omitempty"`
+	// FitJobs and SimJobs are the grid's windows: fitted on rows [0,
+	// FitJobs), simulated on the next SimJobs.
+	FitJobs int    `json:"fit_jobs"`
+	SimJobs int    `json:"sim_jobs"`
+	Note    string `json:"note,omitempty"`
+}
+
+// coshhSizes are the log's sizes in container-seconds of the spec (what the
+// classify stage classifies).
+func coshhSizes(in *Inputs) []float64 {
+	return estimate.ContainerSeconds(in.Sizes, in.Source, in.Config.Sizes, in.Spec.Capacity())
+}
+
+// tuneCOSHH searches COSHH's k and tolerance on the tuning window (fit on
+// its first half, simulate COSHH at task level on its second half, least
+// mean completion time wins; ties: the smaller k, then tolerance) and fits
+// the chosen point on the whole tuning window. A log too small or
+// degenerate for COSHH (no positive span, an LP without solution) leaves a
+// note instead of failing the run.
+func (p *pipelineRun) tuneCOSHH(ctx context.Context) (map[string][]byte, error) {
+	in := p.in
+	st := coshhState{}
+	sizes := coshhSizes(in)
+	lo := in.Split.TuneJobs
+	best := -1
+	if lo >= COSHHMinTuneJobs {
+		h := lo / 2
+		st.FitJobs, st.SimJobs = h, lo-h
+		for _, k := range COSHHKGrid {
+			for _, tol := range COSHHToleranceGrid {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+				pt := coshhGridPoint(in, sizes, h, lo, k, tol)
+				st.Grid = append(st.Grid, pt)
+				if pt.Error != "" {
+					continue
+				}
+				if best < 0 || pt.MeanCompletion < st.Grid[best].MeanCompletion {
+					best = len(st.Grid) - 1
+				}
+			}
+		}
+	}
+	k, tol := COSHHKGrid[0], COSHHToleranceGrid[0]
+	if best >= 0 {
+		k, tol = st.Grid[best].K, st.Grid[best].Tolerance
+	} else if len(st.Grid) > 0 {
+		st.Note = "no point of the grid could be simulated (" + st.Grid[0].Error + "); "
+	}
+	if lo < 1 {
+		st.Note += "no tuning window"
+		p.coshh = st
+		return nil, nil
+	}
+	fit, err := FitCOSHH(in.Jobs, sizes, in.Spec, lo, k, tol, in.Config.Seed, in.Config.Solver)
+	if err != nil {
+		st.Note += "COSHH could not be fitted on the tuning window: " + err.Error()
+	} else {
+		st.Fit = fit
+		if best < 0 && len(st.Grid) == 0 {
+			st.Note = fmt.Sprintf("the tuning window has %d jobs (< %d): k = %d, tolerance %g without a search", lo, COSHHMinTuneJobs, k, tol)
+		}
+	}
+	p.coshh = st
+	return nil, nil
+}
+
+// coshhGridPoint fits k classes on rows [0, h) and simulates COSHH on rows
+// [h, lo).
+func coshhGridPoint(in *Inputs, sizes []float64, h, lo, k int, tol float64) COSHHGridPoint {
+	pt := COSHHGridPoint{K: k, Tolerance: tol}
+	fail := func(err error) COSHHGridPoint { pt.Error = err.Error(); return pt }
+	fit, err := FitCOSHH(in.Jobs, sizes, in.Spec, h, k, tol, in.Config.Seed, in.Config.Solver)
+	if err != nil {
+		return fail(err)
+	}
+	w, err := NewCOSHHWindow(in, sizes, h, lo, fit.Secondary.SizeFloor)
+	if err != nil {
+		return fail(err)
+	}
+	c, q, err := w.COSHHPolicyOf(fit, nil, true)
+	if err != nil {
+		return fail(err)
+	}
+	r, err := w.Run(c, q)
+	if err != nil {
+		return fail(err)
+	}
+	pt.MeanCompletion, pt.Replans, pt.Lambda = r.Metrics.MeanCompletion, r.Replans, fit.Lambda
+	pt.Classes = len(r.Fit.Secondary.Classes)
+	return pt
+}
+
+// COSHHValidation is COSHH beside FIFO and Fair on the validation window
+// at task level, every job's speed on each machine type from the
+// execution-time model (seed 003 §5's setting), COSHH routing by the plan
+// read back from the emitted schedplan.yaml: seed 003 §5.1's metrics for
+// the whole window (Runs: COSHH, FIFO, Fair), per user and per class (the
+// plan's secondary classes, by nearest centre), and the plan.
+type COSHHValidation struct {
+	K         int     `json:"k"`
+	Tolerance float64 `json:"tolerance"`
+	// Horizon (s) is the common end of the time averages: the last
+	// completion of any of the runs.
+	Horizon float64          `json:"horizon_s"`
+	Runs    []COSHHMetricRow `json:"runs"`
+	Users   []COSHHMetricRow `json:"users"`
+	Classes []COSHHMetricRow `json:"classes"`
+	// FinalClasses is the number of classes COSHH's plan had at the end of
+	// the run (re-classifications add classes).
+	FinalClasses int    `json:"final_classes"`
+	Note         string `json:"note"`
+	// Grid is the tuning grid (fitted on FitJobs jobs, simulated on the
+	// next SimJobs of the tuning window).
+	Grid    []COSHHGridPoint `json:"grid"`
+	FitJobs int              `json:"grid_fit_jobs"`
+	SimJobs int              `json:"grid_sim_jobs"`
+}
+
+// COSHHMetricRow is one configuration's seed 003 §5.1 metrics over a scope
+// (all jobs, one user or one class): jobs, mean completion − arrival (s),
+// time-averaged Dissatisfaction and Fairness (variance of share/weight over
+// the active users; FairnessAbs is seed 003's Σ|Δ − avg|) — scope "all"
+// and "user" only —, map tasks and local ones (Locality = 100·local/maps,
+// %), the user's mean containers, and COSHH's overhead: Alg. 1 runs, Alg.
+// 2 decisions, re-classifications and LP solves (zero for the baselines).
+// Wall-clock times are not kept here (they differ between identical runs:
+// see coshh-timing.json).
+type COSHHMetricRow struct {
+	Config          string  `json:"configuration"`
+	Scope           string  `json:"scope"`
+	Key             string  `json:"key"`
+	Jobs            int     `json:"jobs"`
+	MeanCompletion  float64 `json:"mean_completion_s"`
+	Dissatisfaction float64 `json:"dissatisfaction"`
+	Fairness        float64 `json:"fairness_share_variance"`
+	FairnessAbs     float64 `json:"fairness_abs_dev"`
+	MapTasks        int     `json:"map_tasks"`
+	LocalMapTasks   int     `json:"local_map_tasks"`
+	MeanContainers  float64 `json:"mean_containers"`
+	Alg1Runs        int     `json:"alg1_runs"`
+	Alg2Decisions   int     `json:"alg2_decisions"`
+	Replans         int     `json:"reclassifications"`
+	LPSolves        int     `json:"lp_solves"`
+}
+
+// Locality returns the row's share of local map tasks in percent (NaN
+// without map tasks).
+func (r COSHHMetricRow) Locality() float64 {
+	return task.COSHHLocality{Maps: r.MapTasks, Local: r.LocalMapTasks}.Percent()
+}
+
+// COSHHTiming is what coshh-timing.json holds: the wall-clock overhead of
+// the validation's runs (ms), which differs between identical runs and so
+// stays out of summary.json, results and the report.
+type COSHHTiming struct {
+	Runs []COSHHTimingRun `json:"runs"`
+}
+
+// COSHHTimingRun is one run's wall-clock overhead: COSHH's Alg. 1 and
+// Alg. 2 calls, its re-classifications (k-means and LP together) and the
+// LP re-solves alone, and the core's scheduling rounds (every policy), in
+// ms, with the policy's decisions (Pick calls).
+type COSHHTimingRun struct {
+	Config    string  `json:"configuration"`
+	Alg1Ms    float64 `json:"alg1_ms"`
+	Alg2Ms    float64 `json:"alg2_ms"`
+	ReplanMs  float64 `json:"reclassification_ms"`
+	LPMs      float64 `json:"lp_resolve_ms"`
+	SchedMs   float64 `json:"scheduling_rounds_ms"`
+	Decisions int     `json:"decisions"`
+}
+
+// coshhRowNames are the task-level validation rows of COSHH's comparison.
+var coshhRowNames = []string{"coshh (emitted plan; exec-time model)", "fifo (exec-time model)", "fair (exec-time model)"}
+
+// coshhValidate simulates COSHH (the plan of the emitted schedplan.yaml in
+// dir) beside FIFO and Fair on the validation window, appends their rows to
+// the task-level table and returns the metrics, coshh.parquet and
+// coshh-timing.json. Without a COSHH fit it returns a note only.
+func (p *pipelineRun) coshhValidate() (*COSHHValidation, map[string][]byte, error) {
+	in, fit := p.in, p.coshh.Fit
+	if fit == nil {
+		return &COSHHValidation{Note: "COSHH was not simulated: " + p.coshh.Note, Grid: p.coshh.Grid}, nil, nil
+	}
+	b, err := LoadBundle(filepath.Join(p.r.Dir, "schedplan.yaml"))
+	if err != nil {
+		return nil, nil, fmt.Errorf("coshh: reading the emitted bundle back: %w", err)
+	}
+	if b.COSHH == nil {
+		return nil, nil, fmt.Errorf("coshh: the emitted schedplan.yaml has no coshh section")
+	}
+	plan, err := b.COSHH.Plan()
+	if err != nil {
+		return nil, nil, fmt.Errorf("coshh: the emitted schedplan.yaml: %w", err)
+	}
+	sizes := coshhSizes(in)
+	lo := in.Split.TuneJobs
+	w, err := NewCOSHHWindow(in, sizes, lo, in.Jobs.Len(), fit.Secondary.SizeFloor)
+	if err != nil {
+		return nil, nil, err
+	}
+	runs, err := w.RunAll(fit, plan)
+	if err != nil {
+		return nil, nil, fmt.Errorf("coshh validation: %w", err)
+	}
+	v := &COSHHValidation{K: fit.K, Tolerance: fit.Tolerance, Horizon: COSHHHorizon(runs), FinalClasses: len(runs[0].Fit.Secondary.Classes),
+		Note: "task level on the spec's machine types, each job's tasks as fast on a type as the execution-time model says (exec rate, memory, retrieve rate); COSHH routes by the plan of schedplan.yaml (fitted on the tuning window) and re-classifies when a job fits no class; time averages over [first arrival, horizon]"}
+	v.Grid, v.FitJobs, v.SimJobs = p.coshh.Grid, p.coshh.FitJobs, p.coshh.SimJobs
+	classOf := make([]int, len(w.Jobs))
+	x2, err := fit.Secondary.ScaledRows(in.Jobs, sizes, windowRows(lo, len(w.Jobs)))
+	if err != nil {
+		return nil, nil, err
+	}
+	for q, x := range x2 {
+		classOf[q] = nearestCentre(fit.Plan.Secondary.Centres, x)
+	}
+	var timing COSHHTiming
+	for k, r := range runs {
+		name := []string{"coshh", "fifo", "fair"}[k]
+		v.metricRows(name, r, w.Jobs, classOf, len(fit.Plan.Secondary.Centres))
+		timing.add(name, r)
+		if t := p.vs.Task; t != nil {
+			t.Rows = append(t.Rows, coshhValidationRow(coshhRowNames[k], name, w, r, t.Bounds))
+		}
+	}
+	files := map[string][]byte{}
+	if files["coshh.parquet"], err = v.table(); err != nil {
+		return nil, nil, err
+	}
+	tj, err := json.MarshalIndent(timing, "", "  ")
+	if err != nil {
+		return nil, nil, err
+	}
+	files["coshh-timing.json"] = append(tj, '\n')
+	return v, files, nil
+}
+
+func windowRows(lo, n int) []int {
+	rows := make([]int, n)
+	for k := range rows {
+		rows[k] = lo + k
+	}
+	return rows
+}
+
+// nearestCentre returns the index of the centre nearest x (0 without
+// centres).
+func nearestCentre(centres [][]float64, x []float64) int {
+	best, bestD := 0, math.Inf(1)
+	for c, m := range centres {
+		d := 0.0
+		for i, v := range m {
+			e := x[i] - v
+			d += e * e
+		}
+		if d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+// coshhValidationRow is a run as a task-level validation row (responses in
+// seconds; the bounds are the fluid ones of the same jobs at the
+// cluster's rate, lower bounds still, as the execution-time model only
+// slows tasks down).
+func coshhValidationRow(name, policy string, w *COSHHWindow, r *COSHHRun, b *Bounds) ValidationRow {
+	var m sim.Metrics
+	var dl []float64
+	if b != nil && len(b.Deadlines) == len(w.Jobs) {
+		dl = b.Deadlines
+	}
+	s := m.Compute(task.FluidJobs(w.Jobs), r.Result.Completion, w.Cluster.Rate(), dl)
+	a := Aggregate{Policy: policy, Runs: 1, Mean: s, MeanResponse: Spread{s.Response.Mean, s.Response.Mean, s.Response.Mean}, Missed: float64(s.Missed)}
+	if b == nil {
+		b = &Bounds{}
+	}
+	return ValidationRowOf(name, 0, a, b)
+}
+
+// metricRows adds a run's rows: all jobs, each user, each class.
+func (v *COSHHValidation) metricRows(name string, r *COSHHRun, jobs []task.Job, classOf []int, classes int) {
+	m, h := r.Metrics, v.Horizon
+	all := COSHHMetricRow{Config: name, Scope: "all", Jobs: len(jobs), MeanCompletion: m.MeanCompletion,
+		Alg1Runs: m.Overhead.Arrivals, Alg2Decisions: m.Overhead.Picks, Replans: r.Replans, LPSolves: r.LPSolves}
+	if m.Shares != nil {
+		all.Dissatisfaction, all.Fairness, all.FairnessAbs = m.Shares.Dissatisfaction(h), m.Shares.ShareVariance(h), m.Shares.Fairness(h)
+	}
+	perJob := func(keep func(j int) bool) (maps, local int) {
+		for j, l := range m.JobLocality {
+			if keep(j) {
+				maps, local = maps+l.Maps, local+l.Local
+			}
+		}
+		return maps, local
+	}
+	all.MapTasks, all.LocalMapTasks = perJob(func(int) bool { return true })
+	v.Runs = append(v.Runs, all)
+	for u, um := range m.Users {
+		row := COSHHMetricRow{Config: name, Scope: "user", Key: um.Name, Jobs: um.Jobs, MeanCompletion: um.MeanCompletion}
+		if m.Shares != nil {
+			row.Dissatisfaction, row.MeanContainers = m.Shares.User(u, h)
+		}
+		row.MapTasks, row.LocalMapTasks = perJob(func(j int) bool { return jobs[j].User == um.Name })
+		v.Users = append(v.Users, row)
+	}
+	for c := 0; c < classes; c++ {
+		row := COSHHMetricRow{Config: name, Scope: "class", Key: ClassName(c)}
+		for j := range jobs {
+			if classOf[j] == c {
+				row.Jobs++
+				row.MeanCompletion += r.Result.Completion[j] - jobs[j].Arrival
+			}
+		}
+		if row.Jobs > 0 {
+			row.MeanCompletion /= float64(row.Jobs)
+		}
+		row.MapTasks, row.LocalMapTasks = perJob(func(j int) bool { return classOf[j] == c })
+		v.Classes = append(v.Classes, row)
+	}
+}
+
+func (t *COSHHTiming) add(name string, r *COSHHRun) {
+	o := r.Metrics.Overhead
+	ms := func(ns int64) float64 { return float64(ns) / 1e6 }
+	t.Runs = append(t.Runs, COSHHTimingRun{name, ms(o.ArriveTime.Nanoseconds()), ms(o.PickTime.Nanoseconds()), ms(o.ReplanTime.Nanoseconds()), ms(r.LPTime.Nanoseconds()),
+		ms(r.Metrics.SchedNanos), r.Result.Decisions})
+}
+
+// COSHHTableColumns documents coshh.parquet: one row per configuration ×
+// scope (all, user, class) × key, with COSHHMetricRow's fields.
+const COSHHTableColumns = "configuration, scope (all|user|class), key (user or class name), jobs, mean_completion_s, dissatisfaction, fairness_share_variance, fairness_abs_dev, locality_pct, map_tasks, local_map_tasks, mean_containers, alg1_runs, alg2_decisions, reclassifications, lp_solves"
+
+// table returns coshh.parquet (COSHHTableColumns); values a scope does not
+// define (a class's dissatisfaction) are NaN.
+func (v *COSHHValidation) table() ([]byte, error) {
+	rows := append(append(append([]COSHHMetricRow(nil), v.Runs...), v.Users...), v.Classes...)
+	n := len(rows)
+	cfg, scope, key := make([]string, n), make([]string, n), make([]string, n)
+	jobs, maps, local, a1, a2, rp, lps := make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n)
+	mc, dis, fv, fa, loc, cont := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	for i, r := range rows {
+		cfg[i], scope[i], key[i] = r.Config, r.Scope, r.Key
+		jobs[i], maps[i], local[i] = int64(r.Jobs), int64(r.MapTasks), int64(r.LocalMapTasks)
+		a1[i], a2[i], rp[i], lps[i] = int64(r.Alg1Runs), int64(r.Alg2Decisions), int64(r.Replans), int64(r.LPSolves)
+		mc[i], dis[i], fv[i], fa[i], loc[i], cont[i] = r.MeanCompletion, r.Dissatisfaction, r.Fairness, r.FairnessAbs, r.Locality(), r.MeanContainers
+		switch r.Scope {
+		case "class":
+			dis[i], fv[i], fa[i], cont[i] = math.NaN(), math.NaN(), math.NaN(), math.NaN()
+		case "user":
+			fv[i], fa[i] = math.NaN(), math.NaN()
+		}
+	}
+	t := &data.Table{}
+	t.Add("configuration", cfg)
+	t.Add("scope", scope)
+	t.Add("key", key)
+	t.Add("jobs", jobs)
+	t.Add("mean_completion_s", mc)
+	t.Add("dissatisfaction", dis)
+	t.Add("fairness_share_variance", fv)
+	t.Add("fairness_abs_dev", fa)
+	t.Add("locality_pct", loc)
+	t.Add("map_tasks", maps)
+	t.Add("local_map_tasks", local)
+	t.Add("mean_containers", cont)
+	t.Add("alg1_runs", a1)
+	t.Add("alg2_decisions", a2)
+	t.Add("reclassifications", rp)
+	t.Add("lp_solves", lps)
+	var buf bytes.Buffer
+	if err := data.WriteTable(&buf, t, data.FormatParquet); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// coshhVersion changes when COSHH's tuning or validation changes what it
+// computes, so that older stamps are stale.
+const coshhVersion = 1
+
+// validateCOSHH runs coshhValidate into the validation state and files.
+func (p *pipelineRun) validateCOSHH(files map[string][]byte) error {
+	v, extra, err := p.coshhValidate()
+	if err != nil {
+		return err
+	}
+	p.vs.COSHH = v
+	for n, b := range extra {
+		files[n] = b
+	}
+	return nil
+}
