@@ -36,6 +36,8 @@ type CapacityReport struct {
 	Jobs            int                 `json:"jobs"`
 	Classifications []*CapacityAnalysis `json:"classifications"`
 	Simulated       []WhatIfSim         `json:"simulated,omitempty"`
+	// COSHH is COSHH simulated on the spec and each --what-if.
+	COSHH []COSHHWhatIf `json:"coshh_simulated,omitempty"`
 }
 
 // AnalyseCapacity classifies the jobs (COSHH's primary and secondary
@@ -58,6 +60,11 @@ func AnalyseCapacity(ctx context.Context, q CapacityRequest) (*CapacityReport, e
 		}
 		rep.Classifications = append(rep.Classifications, a)
 	}
+	if len(q.Options.WhatIfs) > 0 {
+		if rep.COSHH, err = SimulateCOSHHWhatIfs(ctx, q.Jobs, q.Sizes, cs, q.Source, q.SizeOpt, q.Spec, q.Options.WhatIfs, primary, secondary, q.Options.Solver, q.Seed); err != nil {
+			return nil, err
+		}
+	}
 	if !q.Simulate {
 		return rep, nil
 	}
@@ -79,5 +86,8 @@ func (rep *CapacityReport) WriteText(out io.Writer) {
 	}
 	if rep.Simulated != nil {
 		WriteWhatIfSims(out, rep.Simulated)
+	}
+	if rep.COSHH != nil {
+		WriteCOSHHWhatIfs(out, rep.COSHH)
 	}
 }

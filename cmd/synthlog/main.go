@@ -31,6 +31,8 @@ func run(args []string) error {
 	fs := flag.NewFlagSet("synthlog", flag.ContinueOnError)
 	n := fs.Int("jobs", 100_000, "number of jobs (1..100,000,000)")
 	users := fs.Int("users", 20, "number of users (1..10,000)")
+	prefix := fs.String("user-prefix", "user", `users are named prefix+number ("-user-prefix U -user-from 1": U1, U2, …, the users of the default cluster spec, seed 003's Table 5)`)
+	from := fs.Int("user-from", 0, "the first user's number (0..1,000,000)")
 	gap := fs.Float64("gap", 1, "mean gap between submissions, in seconds (> 0)")
 	seed := fs.Uint64("seed", 1, "random seed")
 	out := fs.String("out", "", "output file (.parquet, .arrow, .csv or .tsv; required)")
@@ -45,6 +47,8 @@ func run(args []string) error {
 		return fmt.Errorf("-users %d: want 1..10000", *users)
 	case !(*gap > 0) || math.IsInf(*gap, 0) || *gap*float64(*n) > 1e10:
 		return fmt.Errorf("-gap %v: want a positive gap with jobs × gap ≤ 1e10 s", *gap)
+	case *from < 0 || *from > 1_000_000:
+		return fmt.Errorf("-user-from %d: want 0..1000000", *from)
 	case *out == "":
 		return fmt.Errorf("-out is required")
 	}
@@ -53,6 +57,9 @@ func run(args []string) error {
 		return err
 	}
 	j := Generate(*n, *users, *gap, *seed)
+	for u := range j.User.Values {
+		j.User.Values[u] = *prefix + strconv.Itoa(*from+u)
+	}
 	return data.WriteFileAtomic(*out, *force, func(w io.Writer) error { return data.Write(w, j, f) })
 }
 

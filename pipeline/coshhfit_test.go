@@ -1,0 +1,142 @@
+package pipeline
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/schedplan/schedplan/cluster"
+	"github.com/schedplan/schedplan/cluster/task"
+	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/estimate"
+)
+
+// phasedWorkload draws n jobs of seed 003's Table 4 classes (user U{c+1}
+// submits class c): the first half from classes first, the second half
+// from classes second.
+func phasedWorkload(n int, gap float64, first, second []int, seed uint64) *data.Jobs {
+	rng := rand.New(rand.NewPCG(seed, 5))
+	j := &data.Jobs{Source: "phased"}
+	for k := range fbTable4 {
+		j.User.Values = append(j.User.Values, fmt.Sprintf("U%d", k+1))
+	}
+	t := 0.0
+	for i := 0; i < n; i++ {
+		from := first
+		if i >= n/2 {
+			from = second
+		}
+		c := from[rng.IntN(len(from))]
+		cl := fbTable4[c]
+		j.ID.Append(fmt.Sprintf("j%d", i))
+		j.Submit = append(j.Submit, t)
+		t += rng.ExpFloat64() * gap
+		j.User.Codes = append(j.User.Codes, int32(c))
+		j.InputBytes.Values = append(j.InputBytes.Values, cl.input)
+		j.ShuffleBytes.Values = append(j.ShuffleBytes.Values, cl.shuffle)
+		j.OutputBytes.Values = append(j.OutputBytes.Values, cl.output)
+		j.MapTaskSeconds.Values = append(j.MapTaskSeconds.Values, cl.mapSec)
+		j.ReduceTaskSeconds.Values = append(j.ReduceTaskSeconds.Values, cl.redSec)
+	}
+	return j
+}
+
+// phasedWindow fits COSHH (k classes) on the first half of a phased
+// workload and returns the task-level window of its second half.
+func phasedWindow(t *testing.T, first, second []int, k int) (*COSHHWindow, *COSHHFit) {
+	t.Helper()
+	const n = 160
+	spec := cluster.DefaultSpec()
+	j := phasedWorkload(n, 600, first, second, 3)
+	sizes, _, err := estimate.Sizes(j, estimate.SizeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fit, err := FitCOSHH(j, sizes, spec, n/2, k, 0.5, 1, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var shapes []task.Shape
+	for i := n / 2; i < n; i++ {
+		ms, _ := j.MapTaskSeconds.At(i)
+		rs, _ := j.ReduceTaskSeconds.At(i)
+		shapes = append(shapes, task.Shape{ID: i, Arrival: j.Submit[i], User: j.UserAt(i), MapSeconds: ms, ReduceSeconds: rs})
+	}
+	jobs, err := task.Synthesize(shapes, task.SynthOptions{Skew: 0.5, Seed: 1, TaskSeconds: 300, MapContainers: 1, ReduceContainers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx := windowRows(n/2, n/2)
+	if err := COSHHTypeScales(jobs, j.Subset(idx), sizes[n/2:], spec, 1, 0); err != nil {
+		t.Fatal(err)
+	}
+	return &COSHHWindow{J: j, Sizes: sizes, Spec: spec, Cluster: COSHHTaskCluster(spec), Lo: n / 2, Jobs: jobs, Seed: 1}, fit
+}
+
+// Seed 003 Alg. 1: when the second half of the workload brings a class the
+// plan has never seen (huge data loads and data summaries after small jobs
+// and fast aggregates), its first job fits no class: the jobs seen so far
+// are re-classified (k-means warm-started from the centres plus the new
+// job), the LP re-solved and the plan swapped; the new jobs get a class of
+// their own, which no job of the first half shares. Without the new class
+// nothing is re-classified.
+func TestCOSHHReclassifiesNewClass(t *testing.T) {
+	w, fit := phasedWindow(t, []int{0, 5}, []int{0, 5, 4, 9}, 2)
+	if k := len(fit.Plan.Secondary.Centres); k != 2 {
+		t.Fatalf("fit has %d classes, want 2", k)
+	}
+	c, q, err := w.COSHHPolicyOf(fit, nil, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := w.Run(c, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := r.Metrics.Overhead
+	t.Logf("re-classifications %d (calls %d), LP solves %d in %v, re-plan time %v, classes %d → %d, mean completion %.0f s",
+		r.Replans, o.ReplanCalls, r.LPSolves, r.LPTime, o.ReplanTime, len(fit.Plan.Secondary.Centres), len(r.Fit.Secondary.Classes), r.Metrics.MeanCompletion)
+	if r.Replans < 1 || o.Replans != r.Replans || r.LPSolves < r.Replans || o.ReplanTime <= 0 {
+		t.Fatalf("re-classifications %d, router's %d, LP solves %d, time %v: want at least one, counted as overhead", r.Replans, o.Replans, r.LPSolves, o.ReplanTime)
+	}
+	final := c.Router().Plan()
+	if len(final.Secondary.Centres) <= 2 || len(r.Fit.Secondary.Classes) != len(final.Secondary.Centres) {
+		t.Fatalf("the plan in force has %d classes (replanner's %d): the new class was not added", len(final.Secondary.Centres), len(r.Fit.Secondary.Classes))
+	}
+	if r.Fit.Secondary.KRule != "refit" || r.Fit.Secondary.Jobs() <= fit.Rows {
+		t.Errorf("final classification %q of %d jobs: want a refit on more than the %d fitted jobs", r.Fit.Secondary.KRule, r.Fit.Secondary.Jobs(), fit.Rows)
+	}
+	// The new jobs' classes hold no job of the first half.
+	x, err := fit.Secondary.ScaledRows(w.J, w.Sizes, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := map[int]bool{}
+	for i := 0; i < fit.Rows; i++ {
+		old[nearestCentre(final.Secondary.Centres, x[i])] = true
+	}
+	for i := fit.Rows; i < w.J.Len(); i++ {
+		if u := w.J.UserAt(i); u == "U5" || u == "U10" {
+			if cl := nearestCentre(final.Secondary.Centres, x[i]); old[cl] {
+				t.Errorf("row %d (%s, a new kind of job) is in class %d, which first-half jobs share", i, u, cl)
+			}
+		}
+	}
+	if r.Metrics.Overhead.Arrivals != len(w.Jobs) {
+		t.Errorf("Alg. 1 ran %d times for %d jobs", r.Metrics.Overhead.Arrivals, len(w.Jobs))
+	}
+
+	// The same classes in both halves: nothing to re-classify.
+	w2, fit2 := phasedWindow(t, []int{0, 5}, []int{0, 5}, 2)
+	c2, q2, err := w2.COSHHPolicyOf(fit2, nil, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r2, err := w2.Run(c2, q2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r2.Replans != 0 || r2.Metrics.Overhead.ReplanCalls != 0 {
+		t.Errorf("no new class, yet %d re-classifications (%d calls)", r2.Replans, r2.Metrics.Overhead.ReplanCalls)
+	}
+}
