@@ -3,8 +3,8 @@ package pipeline
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
+	"log/slog"
 	"math"
 	"path/filepath"
 
@@ -177,7 +177,7 @@ type COSHHValidation struct {
 // %), the user's mean containers, and COSHH's overhead: Alg. 1 runs, Alg.
 // 2 decisions, re-classifications and LP solves (zero for the baselines).
 // Wall-clock times are not kept here (they differ between identical runs:
-// see coshh-timing.json).
+// logged by the run).
 type COSHHMetricRow struct {
 	Config          string  `json:"configuration"`
 	Scope           string  `json:"scope"`
@@ -202,34 +202,14 @@ func (r COSHHMetricRow) Locality() float64 {
 	return task.COSHHLocality{Maps: r.MapTasks, Local: r.LocalMapTasks}.Percent()
 }
 
-// COSHHTiming is what coshh-timing.json holds: the wall-clock overhead of
-// the validation's runs (ms), which differs between identical runs and so
-// stays out of summary.json, results and the report.
-type COSHHTiming struct {
-	Runs []COSHHTimingRun `json:"runs"`
-}
-
-// COSHHTimingRun is one run's wall-clock overhead: COSHH's Alg. 1 and
-// Alg. 2 calls, its re-classifications (k-means and LP together) and the
-// LP re-solves alone, and the core's scheduling rounds (every policy), in
-// ms, with the policy's decisions (Pick calls).
-type COSHHTimingRun struct {
-	Config    string  `json:"configuration"`
-	Alg1Ms    float64 `json:"alg1_ms"`
-	Alg2Ms    float64 `json:"alg2_ms"`
-	ReplanMs  float64 `json:"reclassification_ms"`
-	LPMs      float64 `json:"lp_resolve_ms"`
-	SchedMs   float64 `json:"scheduling_rounds_ms"`
-	Decisions int     `json:"decisions"`
-}
-
 // coshhRowNames are the task-level validation rows of COSHH's comparison.
 var coshhRowNames = []string{"coshh (emitted plan; exec-time model)", "fifo (exec-time model)", "fair (exec-time model)"}
 
 // coshhValidate simulates COSHH (the plan of the emitted schedplan.yaml in
-// dir) beside FIFO and Fair on the validation window, appends their rows to
-// the task-level table and returns the metrics, coshh.parquet and
-// coshh-timing.json. Without a COSHH fit it returns a note only.
+// the output directory) beside FIFO and Fair on the validation window,
+// appends their rows to the task-level table and returns the metrics and
+// coshh.parquet; the wall-clock overhead is logged (logOverhead). Without
+// a COSHH fit it returns a note only.
 func (p *pipelineRun) coshhValidate() (*COSHHValidation, map[string][]byte, error) {
 	in, fit := p.in, p.coshh.Fit
 	if fit == nil {
@@ -267,11 +247,10 @@ func (p *pipelineRun) coshhValidate() (*COSHHValidation, map[string][]byte, erro
 	for q, x := range x2 {
 		classOf[q] = nearestCentre(fit.Plan.Secondary.Centres, x)
 	}
-	var timing COSHHTiming
 	for k, r := range runs {
 		name := []string{"coshh", "fifo", "fair"}[k]
 		v.metricRows(name, r, w.Jobs, classOf, len(fit.Plan.Secondary.Centres))
-		timing.add(name, r)
+		logOverhead(name, r)
 		if t := p.vs.Task; t != nil {
 			t.Rows = append(t.Rows, coshhValidationRow(coshhRowNames[k], name, w, r, t.Bounds))
 		}
@@ -280,11 +259,6 @@ func (p *pipelineRun) coshhValidate() (*COSHHValidation, map[string][]byte, erro
 	if files["coshh.parquet"], err = v.table(); err != nil {
 		return nil, nil, err
 	}
-	tj, err := json.MarshalIndent(timing, "", "  ")
-	if err != nil {
-		return nil, nil, err
-	}
-	files["coshh-timing.json"] = append(tj, '\n')
 	return v, files, nil
 }
 
@@ -373,11 +347,16 @@ func (v *COSHHValidation) metricRows(name string, r *COSHHRun, jobs []task.Job, 
 	}
 }
 
-func (t *COSHHTiming) add(name string, r *COSHHRun) {
+// logOverhead logs a run's wall-clock scheduler overhead (ms): COSHH's
+// Alg. 1 and Alg. 2 calls, its re-classifications (k-means and LP) and
+// the LP re-solves alone, and the core's scheduling rounds (every policy).
+// It differs between identical runs, so it is logged, not written.
+func logOverhead(name string, r *COSHHRun) {
 	o := r.Metrics.Overhead
 	ms := func(ns int64) float64 { return float64(ns) / 1e6 }
-	t.Runs = append(t.Runs, COSHHTimingRun{name, ms(o.ArriveTime.Nanoseconds()), ms(o.PickTime.Nanoseconds()), ms(o.ReplanTime.Nanoseconds()), ms(r.LPTime.Nanoseconds()),
-		ms(r.Metrics.SchedNanos), r.Result.Decisions})
+	slog.Info("coshh comparison: scheduler overhead", "policy", name, "alg1_ms", ms(o.ArriveTime.Nanoseconds()), "alg2_ms", ms(o.PickTime.Nanoseconds()),
+		"reclassification_ms", ms(o.ReplanTime.Nanoseconds()), "lp_resolve_ms", ms(r.LPTime.Nanoseconds()), "scheduling_rounds_ms", ms(r.Metrics.SchedNanos),
+		"decisions", r.Result.Decisions)
 }
 
 // COSHHTableColumns documents coshh.parquet: one row per configuration ×
