@@ -3,6 +3,8 @@ package pipeline
 import (
 	"fmt"
 	"math/rand/v2"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/schedplan/schedplan/cluster"
@@ -138,5 +140,49 @@ func TestCOSHHReclassifiesNewClass(t *testing.T) {
 	}
 	if r2.Replans != 0 || r2.Metrics.Overhead.ReplanCalls != 0 {
 		t.Errorf("no new class, yet %d re-classifications (%d calls)", r2.Replans, r2.Metrics.Overhead.ReplanCalls)
+	}
+}
+
+// checkCOSHHRun checks a run's COSHH outputs: the bundle's coshh section
+// (k from the grid, a plan), the metrics of COSHH, FIFO and Fair in
+// summary.json and the task-level table, and coshh.parquet's rows.
+func checkCOSHHRun(t *testing.T, res *RunResult, b *Bundle, dir string) {
+	t.Helper()
+	c, v := b.COSHH, res.COSHH
+	if c == nil || v == nil || len(v.Runs) != 3 {
+		t.Fatalf("COSHH: bundle section %v, summary %+v", c, v)
+	}
+	if c.K != v.K || len(v.Grid) != len(COSHHKGrid)*len(COSHHToleranceGrid) || len(c.Secondary.Classes) == 0 || len(c.Secondary.Suggested) != len(b.Cluster.Resources) {
+		t.Errorf("COSHH: bundle k %d, summary k %d, grid %d points, %d classes", c.K, v.K, len(v.Grid), len(c.Secondary.Classes))
+	}
+	if _, err := c.Plan(); err != nil {
+		t.Error(err)
+	}
+	for k, name := range []string{"coshh", "fifo", "fair"} {
+		r := v.Runs[k]
+		if r.Config != name || r.Jobs != res.Split.ValidJobs || !(r.MeanCompletion > 0) || r.MapTasks == 0 {
+			t.Errorf("COSHH comparison row %d: %+v", k, r)
+		}
+	}
+	if co := v.Runs[0]; co.Alg1Runs != res.Split.ValidJobs || co.Alg2Decisions == 0 {
+		t.Errorf("COSHH overhead: %d Alg. 1 runs for %d jobs, %d Alg. 2 decisions", co.Alg1Runs, res.Split.ValidJobs, co.Alg2Decisions)
+	}
+	n := 0
+	for _, r := range res.TaskValidation.Rows {
+		for _, want := range coshhRowNames {
+			if r.Name == want && r.Mean > 0 {
+				n++
+			}
+		}
+	}
+	if n != 3 {
+		t.Errorf("the task-level table has %d of COSHH's 3 rows", n)
+	}
+	tab, err := data.ReadTable(filepath.Join(dir, "coshh.parquet"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := len(v.Runs) + len(v.Users) + len(v.Classes); tab.Len() != want || len(tab.Names) != len(strings.Split(COSHHTableColumns, ", ")) {
+		t.Errorf("coshh.parquet: %d rows × %d columns %v, want %d rows and the columns %s", tab.Len(), len(tab.Names), tab.Names, want, COSHHTableColumns)
 	}
 }

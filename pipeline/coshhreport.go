@@ -13,13 +13,15 @@ import (
 // and the tuning grid.
 func coshhSection(v *COSHHValidation, c *COSHHConfig) (Section, error) {
 	s := Section{ID: "coshh", Title: "COSHH scheduler (task level)"}
-	if v == nil {
+	if v == nil || c == nil {
 		s.Intro = "COSHH was not simulated."
-		return s, nil
-	}
-	if c == nil {
-		s.Intro = v.Note
-		return s, nil
+		if v != nil {
+			s.Intro = v.Note
+		}
+		// The figure's place says why, as every figure of the report does.
+		fig, err := NewFigure("COSHH allocation", "", func() ([]byte, error) { return nil, &NoFigure{Reason: "no COSHH plan"} })
+		s.Figures = []Figure{fig}
+		return s, err
 	}
 	s.Intro = fmt.Sprintf("k = %d classes, re-classification tolerance %g, chosen on the tuning window (fitted on %d jobs, COSHH simulated on the next %d; least mean completion time); the plan fitted on the whole tuning window (%d jobs) is in schedplan.yaml and was simulated from there on the validation window, where it ended with %d classes. λ = %.4g. %s. Scheduler overhead here counts Alg. 1 runs, Alg. 2 decisions, re-classifications and LP solves; their wall-clock times are logged by the run (\"coshh comparison: scheduler overhead\"), not written, as they differ between identical runs.",
 		v.K, v.Tolerance, v.FitJobs, v.SimJobs, c.FittedOn, v.FinalClasses, c.Secondary.Lambda, v.Note)

@@ -127,9 +127,12 @@ func TestRunReportSurvivesExtremeLogs(t *testing.T) {
 				t.Fatal(err)
 			}
 			// Tuning: Pareto front, α0 and k sensitivity, fold scores;
-			// validation: CDFs, per class, σ, load.
-			if n := strings.Count(string(html), "<figure>"); n != 8 {
-				t.Errorf("report.html has %d figures, want 8 (drawn or noted)", n)
+			// validation: CDFs, per class, σ, load; COSHH's allocation.
+			if n := strings.Count(string(html), "<figure>"); n != 9 {
+				t.Errorf("report.html has %d figures, want 9 (drawn or noted)", n)
+			}
+			if !strings.Contains(string(html), `id="coshh"`) {
+				t.Error("report.html has no COSHH section")
 			}
 		})
 	}

@@ -21,7 +21,7 @@ func testConfig() RunConfig {
 	return cfg
 }
 
-var runOutputs = []string{"schedplan.yaml", "capacity-scheduler.xml", "fair-scheduler.xml", "results.parquet", "classes.parquet", "summary.json", "report.html"}
+var runOutputs = []string{"schedplan.yaml", "capacity-scheduler.xml", "fair-scheduler.xml", "results.parquet", "classes.parquet", "coshh.parquet", "summary.json", "report.html"}
 
 func runInto(t *testing.T, dir string, cfg RunConfig, fail func(stage, file string) error) (*RunResult, *Runner, error) {
 	t.Helper()
@@ -85,6 +85,9 @@ func TestRunEndToEndOnEmbeddedTrace(t *testing.T) {
 	if !bytes.Contains(first["summary.json"], []byte(`"tuned_policy": "las_mq:`)) {
 		t.Error("summary.json lacks the tuned policy")
 	}
+	// COSHH: tuned, emitted, and simulated from the emitted plan beside
+	// FIFO and Fair (rows of the task-level table, coshh.parquet).
+	checkCOSHHRun(t, res, b, dir)
 	if res.Bounds.SRPTMean <= 0 || res.Lambda <= 0 {
 		t.Errorf("bounds %+v, λ %v", res.Bounds, res.Lambda)
 	}
@@ -119,7 +122,7 @@ func TestRunEndToEndOnEmbeddedTrace(t *testing.T) {
 	if c.Images < 6 || c.Loaded != c.Images || len(c.External) != 0 {
 		t.Errorf("report in Chromium: %v; external requests %v", c, c.External)
 	}
-	for _, want := range []string{"workload", "classes", "capacity", "tuning", "cv", "bounds", "validation"} {
+	for _, want := range []string{"workload", "classes", "capacity", "tuning", "cv", "bounds", "validation", "coshh"} {
 		if !strings.Contains(strings.Join(c.SectionsIDs, " "), want) {
 			t.Errorf("report lacks section %s (has %v)", want, c.SectionsIDs)
 		}
