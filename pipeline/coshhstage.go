@@ -302,7 +302,9 @@ func coshhValidationRow(name, policy string, w *COSHHWindow, r *COSHHRun, b *Bou
 	if b == nil {
 		b = &Bounds{}
 	}
-	return ValidationRowOf(name, 0, a, b)
+	row := ValidationRowOf(name, 0, a, b)
+	row.Policy = policy + ", exec-time model"
+	return row
 }
 
 // metricRows adds a run's rows: all jobs, each user, each class.
