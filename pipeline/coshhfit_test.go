@@ -6,7 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/schedplan/schedplan/classify"
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/data"
@@ -185,4 +187,46 @@ func checkCOSHHRun(t *testing.T, res *RunResult, b *Bundle, dir string) {
 	if want := len(v.Runs) + len(v.Users) + len(v.Classes); tab.Len() != want || len(tab.Names) != len(strings.Split(COSHHTableColumns, ", ")) {
 		t.Errorf("coshh.parquet: %d rows × %d columns %v, want %d rows and the columns %s", tab.Len(), len(tab.Names), tab.Names, want, COSHHTableColumns)
 	}
+}
+
+// BenchmarkCOSHHRefit times seed 003 Alg. 1's re-classification as the
+// simulation does it (coshhReplanner): k-means on 1,000 jobs of the Table
+// 4 mix warm-started from a k = 10 plan's centres plus one new centre, in
+// ms/refit, and the LP re-solve of the refitted classes (a cold solve:
+// package lp has no warm start), in ms/lp-solve.
+func BenchmarkCOSHHRefit(b *testing.B) {
+	spec := cluster.DefaultSpec()
+	j := fbWorkload(1000, 2000, 1)
+	sizes, _, err := estimate.Sizes(j, estimate.SizeOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	fit, err := FitCOSHH(j, sizes, spec, 500, 10, 0.5, 1, "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	x, err := fit.Secondary.ScaledRows(j, sizes, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	start := append(fit.Secondary.Centres(), x[999])
+	rows := windowRows(0, 1000)
+	var refitNs, lpNs int64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		res, err := fit.Secondary.Refit(j, sizes, rows, start, classify.Options{Seed: 1})
+		if err != nil {
+			b.Fatal(err)
+		}
+		t1 := time.Now()
+		f := COSHHFit{Primary: fit.Primary, Secondary: res}
+		if err := f.solve(spec, ""); err != nil {
+			b.Fatal(err)
+		}
+		refitNs += t1.Sub(t0).Nanoseconds()
+		lpNs += time.Since(t1).Nanoseconds()
+	}
+	b.ReportMetric(float64(refitNs)/1e6/float64(b.N), "ms/refit")
+	b.ReportMetric(float64(lpNs)/1e6/float64(b.N), "ms/lp-solves")
 }
