@@ -19,7 +19,8 @@ import (
 // primary and its solution may be nil (no user with a min share).
 // tolerance is COSHH's re-classification tolerance (0: the default); the
 // returned policy does not re-classify (Replan nil), so a job that fits no
-// class joins its nearest one.
+// class joins its nearest one; COSHHWindow.COSHHPolicyOf builds one that
+// does (seed 003 Alg. 1's re-classification, coshhReplanner).
 func NewCOSHHPolicy(j *data.Jobs, sizes []float64, spec *cluster.Spec, primary, secondary *classify.Result,
 	primarySol, secondarySol *lp.COSHHSolution, tolerance float64) (*task.COSHH, error) {
 	if secondary == nil || len(secondary.Classes) == 0 {
