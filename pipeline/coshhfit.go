@@ -98,16 +98,19 @@ func (f *COSHHFit) solve(spec *cluster.Spec, solver lp.Solver) error {
 // (each refits k-means on every job seen so far and re-solves the LP), and
 // COSHHMaxExtraClasses how many classes re-classifications may add to a
 // plan's k.
+// COSHHRefitRows bounds the jobs a re-classification refits on: the last
+// ones seen (all of them on logs of up to that many jobs).
 const (
 	COSHHReplanLimit     = 20
 	COSHHMaxExtraClasses = 8
+	COSHHRefitRows       = 20000
 )
 
 // coshhReplanner is seed 003 Alg. 1's "else" branch for a simulated window
 // whose task job q is row lo+q of j: when a job fits no class within the
 // tolerance, the classification it broke is refitted (classify.Result
-// .Refit) on every job seen so far — rows 0 … lo+q, the fit's history
-// and the window's arrivals — warm-started from the current centres plus
+// .Refit) on the jobs seen so far — rows 0 … lo+q, the fit's history
+// and the window's arrivals, the last COSHHRefitRows of them — warm-started from the current centres plus
 // the job's own vector as a new centre (while the plan has fewer than k +
 // COSHHMaxExtraClasses classes), in the same feature space, and its LP is
 // re-solved; the router swaps the plan. At most COSHHReplanLimit times a
@@ -151,7 +154,7 @@ func (q *coshhReplanner) replan(job int) (*task.COSHHPlan, error) {
 	fitP, fitS := q.policy.Router().Fits(job)
 	seen := q.lo + job + 1
 	var all, prim []int
-	for i := 0; i < seen; i++ {
+	for i := max(0, seen-COSHHRefitRows); i < seen; i++ {
 		all = append(all, i)
 		if q.shared[i] {
 			prim = append(prim, i)

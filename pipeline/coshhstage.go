@@ -17,9 +17,10 @@ import (
 // COSHH's tuning grid (the tune-coshh stage): every k of COSHHKGrid with
 // every re-classification tolerance of COSHHToleranceGrid, each a
 // classification and two LP solves on the first half of the tuning window
-// and a task-level simulation of COSHH on its second half — 10 runs, about
-// as long as the validation's three (measured on the embedded trace: see
-// the README).
+// and a task-level simulation of COSHH on its second half (at most
+// COSHHGridMaxJobs jobs, the fit taking all before them) — 10 runs of at
+// most 5,000 jobs; on the embedded trace about a third of run's CPU time
+// more (see the README).
 var (
 	COSHHKGrid         = []int{2, 4, 6, 8, 12}
 	COSHHToleranceGrid = []float64{0.5, 2}
@@ -27,8 +28,13 @@ var (
 
 // COSHHMinTuneJobs is the fewest tuning-window jobs COSHH is tuned on (half
 // to fit, half to simulate); with fewer the grid's first point is used,
-// fitted on the whole tuning window.
-const COSHHMinTuneJobs = 40
+// fitted on the whole tuning window. COSHHGridMaxJobs bounds the jobs a
+// grid point simulates (the last of the tuning window; the fit takes every
+// job before them), so that the grid's cost does not grow with the log.
+const (
+	COSHHMinTuneJobs = 40
+	COSHHGridMaxJobs = 5000
+)
 
 // COSHHGridPoint is one point of COSHH's tuning grid: the mean completion
 // time (s) of COSHH on the second half of the tuning window, the classes
@@ -63,7 +69,8 @@ func coshhSizes(in *Inputs) []float64 {
 }
 
 // tuneCOSHH searches COSHH's k and tolerance on the tuning window (fit on
-// its first half, simulate COSHH at task level on its second half, least
+// its first half, simulate COSHH at task level on its second half — at
+// most COSHHGridMaxJobs jobs —, least
 // mean completion time wins; ties: the smaller k, then tolerance) and fits
 // the chosen point on the whole tuning window. A log too small or
 // degenerate for COSHH (no positive span, an LP without solution) leaves a
@@ -75,7 +82,7 @@ func (p *pipelineRun) tuneCOSHH(ctx context.Context) (map[string][]byte, error) 
 	lo := in.Split.TuneJobs
 	best := -1
 	if lo >= COSHHMinTuneJobs {
-		h := lo / 2
+		h := max(lo/2, lo-COSHHGridMaxJobs)
 		st.FitJobs, st.SimJobs = h, lo-h
 		for _, k := range COSHHKGrid {
 			for _, tol := range COSHHToleranceGrid {
@@ -411,7 +418,7 @@ func (v *COSHHValidation) table() ([]byte, error) {
 
 // coshhVersion changes when COSHH's tuning or validation changes what it
 // computes, so that older stamps are stale.
-const coshhVersion = 1
+const coshhVersion = 2
 
 // validateCOSHH runs coshhValidate into the validation state and files.
 func (p *pipelineRun) validateCOSHH(files map[string][]byte) error {
