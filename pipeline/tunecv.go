@@ -7,6 +7,7 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"sync"
 
 	"github.com/schedplan/schedplan/cluster/sim"
 
@@ -636,6 +637,7 @@ func (t *tuneCV) scoreAll(cands []candidate, wins [][]*ScoreWindow) ([][][]Score
 	if err != nil {
 		return nil, err
 	}
+	progress := t.batchProgress(len(cands), len(todo))
 	err = ParallelFor(t.ctx, len(todo), t.opt.Workers, func(_, q int) error {
 		tk := tasks[todo[q]]
 		s, _, err := t.score(t.ctx, cands[tk.c].spec, wins[tk.ch][tk.s], false)
@@ -643,12 +645,34 @@ func (t *tuneCV) scoreAll(cands []candidate, wins [][]*ScoreWindow) ([][][]Score
 			return fmt.Errorf("candidate %s, fold %d, σ %v: %w", cands[tk.c].spec, tk.ch, t.opt.Sigmas[tk.s], err)
 		}
 		out[tk.c][tk.s][tk.ch] = s
+		progress()
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
 	return out, t.opt.Shard.finish(keys, todo, func(k int) Score { return out[tasks[k].c][tasks[k].s][tasks[k].ch] })
+}
+
+// batchProgress returns the function each scored task of a batch of
+// cands candidates (tasks tasks) calls: it tells TuneOptions.Progress the
+// candidates done so far, counting the batch's in proportion to its tasks
+// done, so that a large batch (the first is about 60% of the budget) moves
+// the progress and its ETA as it goes, not at its end.
+func (t *tuneCV) batchProgress(cands, tasks int) func() {
+	if t.opt.Progress == nil || tasks == 0 {
+		return func() {}
+	}
+	var mu sync.Mutex
+	finished := 0
+	return func() {
+		mu.Lock()
+		defer mu.Unlock()
+		finished++
+		if d := t.done + finished*cands/tasks; d < t.opt.Budget && finished < tasks {
+			t.opt.Progress(d, t.opt.Budget)
+		}
+	}
 }
 
 // distinctSpecs counts the distinct specifications of cands.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"log/slog"
 	"strconv"
 	"strings"
 	"time"
@@ -88,18 +87,8 @@ the same flags: the outputs are byte for byte those of one run.`,
 				return err
 			}
 			bar := a.newProgress("run", 1)
-			r := &pipeline.Runner{Dir: out, Force: force, Wait: wait,
-				Hook: func(stage string, ev pipeline.StageEvent, err error) {
-					switch ev {
-					case pipeline.StageStart:
-						bar.describe(stage)
-						slog.Info("stage started", "stage", stage)
-					case pipeline.StageSkip:
-						slog.Info("stage up to date", "stage", stage)
-					}
-				},
-				Progress: func(stage string, done, total int) { bar.set(done, total) },
-			}
+			rp := &pipeline.Reporter{Bar: bar.setETA}
+			r := &pipeline.Runner{Dir: out, Force: force, Wait: wait, Hook: rp.Hook, Progress: rp.Progress}
 			res, err := pipeline.Run(cmd.Context(), in, r)
 			bar.finish()
 			if err != nil || res == nil { // nil: part of the run (--until, --stage)
