@@ -152,12 +152,3 @@ func missingUnits(owner map[int64]int, units int64) error {
 	return fmt.Errorf("%d of %d units are in no part (units %s): a shard is missing (shard i of N holds the units u with u mod N = i)",
 		len(missing), units, strings.Join(list, ", "))
 }
-
-// unitsOfShard lists the units 0..units−1 that shard i of n computes.
-func unitsOfShard(units, i, n int) []int {
-	var out []int
-	for u := i; u < units; u += n {
-		out = append(out, u)
-	}
-	return out
-}
