@@ -3,7 +3,11 @@ package pipeline
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -165,6 +169,53 @@ func TestStageOptionsChecked(t *testing.T) {
 		_, err := Prepare(cfg)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%+v: error %v, want one containing %q", tc.so, err, tc.want)
+		}
+	}
+}
+
+// A sharded search gives the unsharded search's result, also when the folds
+// are sampled and the shortlist is re-scored on the whole folds (which the
+// merge scores itself).
+func TestTuneShardsSampledSearch(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	jobs := poissonJobs(rng, 8000, 0.8, func() float64 { return math.Pow(rng.ExpFloat64(), 2) / 2 })
+	opt := TuneOptions{Budget: 40, SampleJobs: 600, Workers: 2}
+	want, err := TuneCV(context.Background(), jobs, 1, opt, SimulateWindows(nil, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !want.Sampled || want.Shortlist == nil {
+		t.Fatalf("sampled %v, shortlist %v: the case does not sample", want.Sampled, want.Shortlist)
+	}
+	wantJSON, _ := json.Marshal(want)
+	for _, n := range []int{1, 4} {
+		known := map[TuneTask]Score{}
+		units := -1
+		for i := 0; i < n; i++ {
+			o := opt
+			o.Shard = &TuneShard{Index: i, Count: n}
+			if _, err := TuneCV(context.Background(), jobs, 1, o, SimulateWindows(nil, 1)); !errors.Is(err, errShardDone) {
+				t.Fatalf("shard %d/%d: error %v, want errShardDone", i, n, err)
+			}
+			for _, s := range o.Shard.Scored {
+				if s.Unit%n != i || (units >= 0 && s.Units != units) {
+					t.Fatalf("shard %d/%d scored unit %d of %d (units %d before)", i, n, s.Unit, s.Units, units)
+				}
+				units = s.Units
+				known[s.Task] = s.Score
+			}
+		}
+		if len(known) != units {
+			t.Fatalf("%d shards scored %d tasks of %d", n, len(known), units)
+		}
+		o := opt
+		o.Shard = &TuneShard{Known: known}
+		got, err := TuneCV(context.Background(), jobs, 1, o, SimulateWindows(nil, 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if gotJSON, _ := json.Marshal(got); !bytes.Equal(gotJSON, wantJSON) {
+			t.Errorf("%d shards: the merged search differs from the unsharded one", n)
 		}
 	}
 }
