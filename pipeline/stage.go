@@ -370,7 +370,7 @@ func (r *Runner) runStage(name, key, stampPath string, state any, run func() (ma
 	}
 	r.keys[name] = key
 	r.Ran = append(r.Ran, name)
-	slog.Debug("stage done", "stage", name, "files", len(names), "seconds", time.Since(t0).Seconds())
+	slog.Info("stage done", "stage", name, "files", len(names), "seconds", time.Since(t0).Seconds())
 	return nil
 }
 
