@@ -173,7 +173,8 @@ func Run(ctx context.Context, in *Inputs, r *Runner) (*RunResult, error) {
 	defer r.Close()
 	p := &pipelineRun{in: in, r: r}
 	so := &in.Config.Stages
-	for _, s := range p.stages() {
+	stages := p.stages()
+	for k, s := range stages {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("before stage %s: %w", s.name, err)
 		}
@@ -201,8 +202,8 @@ func Run(ctx context.Context, in *Inputs, r *Runner) (*RunResult, error) {
 			return nil, err
 		}
 		p.files = append(p.files, st.Files...)
-		if so.Until == s.name || so.Stage == s.name {
-			return nil, p.mergeDone()
+		if (so.Until == s.name || so.Stage == s.name) && k < len(stages)-1 {
+			return nil, p.mergeDone() // part of the run: no result
 		}
 	}
 	res := p.result()

@@ -526,6 +526,12 @@ func (p *pipelineRun) unitHook() (*UnitHook, error) {
 func (p *pipelineRun) writeShard(ctx context.Context, s stage) error {
 	sp := p.part
 	name := fmt.Sprintf("%s shard %d/%d", s.name, sp.opt.index, sp.opt.count)
+	if p.r.upToDate(filepath.Join(p.r.Dir, StampDir, s.name+".json"), s.name, sp.key, &stamped{State: s.state}) {
+		// Merged already (a retried or resubmitted shard): no part, which
+		// no merge would read.
+		p.r.hook(name, StageSkip, nil)
+		return nil
+	}
 	p.r.hook(name, StageStart, nil)
 	err := p.shardPart(ctx, s)
 	p.r.hook(name, StageDone, err)

@@ -147,6 +147,11 @@ func TestShardMergeRefusesBadParts(t *testing.T) {
 	if left, _ := os.ReadDir(filepath.Join(dir, PartsDir)); len(left) != 0 {
 		t.Errorf("the merge left %d parts", len(left))
 	}
+	// A shard of a stage that is done (a retried pod) writes nothing.
+	shard(cfg, "1/3")
+	if left, _ := os.ReadDir(filepath.Join(dir, PartsDir)); len(left) != 0 {
+		t.Errorf("a shard of a merged stage wrote %d parts", len(left))
+	}
 }
 
 // Stage options are checked with the other parameters, before anything
