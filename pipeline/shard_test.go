@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // runStages runs the pipeline into dir with the stage options.
@@ -222,5 +223,51 @@ func TestTuneShardsSampledSearch(t *testing.T) {
 		if gotJSON, _ := json.Marshal(got); !bytes.Equal(gotJSON, wantJSON) {
 			t.Errorf("%d shards: the merged search differs from the unsharded one", n)
 		}
+	}
+}
+
+// BenchmarkShardedRun times, on the embedded trace with the defaults, one
+// run against a 4-way sharded one whose steps run one after the other
+// (each step is a process of its own on a cluster: Prepare included), and
+// reports the critical path on 4 machines — the steps before tune, the
+// slowest tune shard, the merge, emit, the slowest validate shard, the
+// merge and the report — and the sum of the shards' times.
+func BenchmarkShardedRun(b *testing.B) {
+	cfg := DefaultRunConfig()
+	step := func(dir string, so StageOptions) float64 {
+		t0 := time.Now()
+		c := cfg
+		c.Stages = so
+		in, err := Prepare(c)
+		if err == nil {
+			_, err = Run(context.Background(), in, &Runner{Dir: dir})
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+		return time.Since(t0).Seconds()
+	}
+	const n = 4
+	for range b.N {
+		whole := step(filepath.Join(b.TempDir(), "whole"), StageOptions{})
+		dir := filepath.Join(b.TempDir(), "sharded")
+		critical := step(dir, StageOptions{Until: "capacity"})
+		shards := 0.0
+		for _, stage := range []string{"tune", "validate"} {
+			slowest := 0.0
+			for i := range n {
+				s := step(dir, StageOptions{Stage: stage, Shard: fmt.Sprintf("%d/%d", i, n)})
+				slowest, shards = max(slowest, s), shards+s
+			}
+			critical += slowest + step(dir, StageOptions{Stage: stage, Merge: true})
+			if stage == "tune" {
+				critical += step(dir, StageOptions{Until: "emit"})
+			}
+		}
+		critical += step(dir, StageOptions{})
+		b.ReportMetric(whole, "unsharded-s")
+		b.ReportMetric(critical, "critical-path-4-s")
+		b.ReportMetric(shards, "shards-sum-s")
+		b.ReportMetric(whole/critical, "speedup")
 	}
 }
