@@ -117,6 +117,8 @@ type ScoreWindow struct {
 	Fold   int     // FoldInfo.Index
 	Sigma  float64 // log-normal size-estimation error of the jobs' estimates
 	blocks []scoreBlock
+	// whole is set for the whole folds of a sampled search's final check.
+	whole bool
 }
 
 // Jobs returns how many jobs the window simulates.
@@ -282,7 +284,7 @@ func cvWindows(jobs []sim.Job, c float64, bounds []int, sigmas []float64, sample
 			blocks[i] = scoreBlock{first: u.lo, jobs: jobs[u.lo:u.hi], deadlines: dl, weight: weights[i]}
 		}
 		for k, s := range sigmas {
-			w := &ScoreWindow{Fold: ch, Sigma: s, blocks: blocks}
+			w := &ScoreWindow{Fold: ch, Sigma: s, blocks: blocks, whole: full}
 			if s > 0 {
 				w.blocks = make([]scoreBlock, len(blocks))
 				est := estimate.ErrorModel{Kind: estimate.LogNormal, Sigma: s}.Apply(sizes[lo:hi], estimate.RunRand(seed, uint64(ch*16+k)), nil)

@@ -134,6 +134,8 @@ type RunOptions struct {
 	Workers int
 	// Progress, when set, is told how many simulations are done.
 	Progress func(done, total int)
+	// Units, when set, shards the simulations (see UnitHook).
+	Units *UnitHook
 }
 
 // ExperimentResult holds an experiment's results, one per policy in the
@@ -355,16 +357,19 @@ func RunExperiments(ctx context.Context, opt RunOptions, xs ...*Experiment) ([]*
 	err := ParallelFor(ctx, len(units), workers, func(w, i int) error {
 		u := units[i]
 		x := xs[u.x]
-		var jr *JobRows
-		if x.KeepRows {
-			jr = &JobRows{}
-			rows[i] = jr
+		r, known := opt.Units.known(i, len(units))
+		if !known {
+			if x.KeepRows {
+				r.Rows = &JobRows{}
+			}
+			var err error
+			if r.Summary, err = ws[w].run(x, x.Policies[u.p], runs[u.x][u.k], r.Rows); err != nil {
+				return err
+			}
+			opt.Units.done(i, len(units), r)
 		}
-		s, err := ws[w].run(x, x.Policies[u.p], runs[u.x][u.k], jr)
-		if err != nil {
-			return err
-		}
-		out[u.x].Policies[u.p].Summaries[u.k] = s
+		rows[i] = r.Rows
+		out[u.x].Policies[u.p].Summaries[u.k] = r.Summary
 		if opt.Progress != nil {
 			mu.Lock()
 			finished++

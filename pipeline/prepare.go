@@ -70,6 +70,8 @@ type RunConfig struct {
 	// NoLimits runs a request whose estimated work or memory is beyond
 	// MaxSeconds or MaxBytes instead of refusing it.
 	NoLimits bool `json:"-"`
+	// Stages selects part of the run (StageOptions).
+	Stages StageOptions `json:"-"`
 }
 
 // DefaultRunConfig returns the defaults.
@@ -254,6 +256,9 @@ func (c *RunConfig) checkParams() error {
 		return paramErr("baselines", "", "no policy given")
 	case len(c.Sigmas) == 0:
 		return paramErr("sigmas", "", "no σ given")
+	}
+	if err := c.Stages.check(); err != nil {
+		return err
 	}
 	if _, err := c.Solver.Resolve(); err != nil {
 		return paramErr("solver", c.Solver, "%v", err)

@@ -153,6 +153,8 @@ type pipelineRun struct {
 	coshh coshhState
 	files []string
 	bd    *Bundle
+	// part is the stage being sharded or merged (StageOptions).
+	part *stagePart
 }
 
 // Run runs every stage into r.Dir: the table of stages (stages) walked by one
@@ -168,18 +170,27 @@ func Run(ctx context.Context, in *Inputs, r *Runner) (*RunResult, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	r.shard = in.Config.Stages.sharding()
 	if err := r.Open(); err != nil {
 		return nil, err
 	}
 	defer r.Close()
 	p := &pipelineRun{in: in, r: r}
-	for _, s := range p.stages() {
+	so := &in.Config.Stages
+	stages := p.stages()
+	for k, s := range stages {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("before stage %s: %w", s.name, err)
 		}
 		key, err := r.KeyOf(s.name, s.params, s.deps, s.inputs...)
 		if err != nil {
 			return nil, err
+		}
+		if so.Stage == s.name {
+			p.part = &stagePart{stage: s.name, key: key, opt: so}
+			if so.sharding() {
+				return nil, p.writeShard(ctx, s)
+			}
 		}
 		st := &stamped{State: s.state}
 		err = r.Stage(s.name, key, st, func() (map[string][]byte, error) {
@@ -195,6 +206,9 @@ func Run(ctx context.Context, in *Inputs, r *Runner) (*RunResult, error) {
 			return nil, err
 		}
 		p.files = append(p.files, st.Files...)
+		if (so.Until == s.name || so.Stage == s.name) && k < len(stages)-1 {
+			return nil, p.mergeDone() // part of the run: no result
+		}
 	}
 	res := p.result()
 	res.Skipped, res.Ran = r.Skipped, r.Ran
@@ -329,9 +343,13 @@ func (p *pipelineRun) tune(ctx context.Context) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	shard, err := p.tuneShard()
+	if err != nil {
+		return nil, err
+	}
 	rep, err := TuneLASMQWindows(ctx, in.SimJobs, in.Capacity, in.Split, TuneOptions{
 		Budget: cfg.Budget, Objective: cfg.Objective, Constraints: cons, Folds: cfg.Folds,
-		Current: cfg.Current, Seed: cfg.Seed, Progress: p.r.progress("tune"),
+		Current: cfg.Current, Seed: cfg.Seed, Progress: p.r.progress("tune"), Shard: shard,
 	})
 	if err != nil {
 		return nil, err
@@ -376,7 +394,11 @@ func (p *pipelineRun) emit(context.Context) (map[string][]byte, error) {
 
 // validate: every configuration on the validation window.
 func (p *pipelineRun) validate(ctx context.Context) (map[string][]byte, error) {
-	v, files, err := validate(ctx, p.in, &p.cs, &p.tr, p.boundsOf(), p.r.progress("validate"))
+	units, err := p.unitHook()
+	if err != nil {
+		return nil, err
+	}
+	v, files, err := validate(ctx, p.in, &p.cs, &p.tr, p.boundsOf(), RunOptions{Progress: p.r.progress("validate"), Units: units})
 	if err != nil {
 		return nil, err
 	}

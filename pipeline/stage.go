@@ -63,6 +63,12 @@ type Runner struct {
 	// aborts the stage there. Tests use it to interrupt a run.
 	Fail func(stage, file string) error
 
+	// shard is set for a shard's run (StageOptions.Shard): the directory's
+	// lock is taken shared, so that shards run side by side, temporary
+	// files are left alone (another shard may be writing them), and every
+	// stage must be up to date (shards never compute a stage).
+	shard bool
+
 	keys    map[string]string
 	lock    *dirLock
 	Skipped []string
@@ -114,7 +120,7 @@ func (r *Runner) Open() error {
 		return fmt.Errorf("output directory %s cannot be written: %w", r.Dir, err)
 	}
 	if r.lock == nil {
-		l, err := lockDir(r.Dir, r.Wait)
+		l, err := lockDir(r.Dir, r.Wait, r.shard)
 		if err != nil {
 			return err
 		}
@@ -125,6 +131,9 @@ func (r *Runner) Open() error {
 			r.Close()
 			return err
 		}
+	}
+	if r.shard {
+		return nil
 	}
 	if err := removeLeftovers(r.Dir); err != nil {
 		r.Close()
@@ -205,9 +214,9 @@ var (
 	locks   = map[string]*dirLock{}
 )
 
-// lockDir locks dir's lock file exclusively (waiting for another process
-// when wait is set).
-func lockDir(dir string, wait bool) (*dirLock, error) {
+// lockDir locks dir's lock file exclusively, or shared (waiting for another
+// process when wait is set).
+func lockDir(dir string, wait, shared bool) (*dirLock, error) {
 	path, err := filepath.Abs(filepath.Join(dir, StampDir, LockFile))
 	if err != nil {
 		return nil, err
@@ -224,6 +233,9 @@ func lockDir(dir string, wait bool) (*dirLock, error) {
 		return nil, fmt.Errorf("output directory %s cannot be locked: %w", dir, err)
 	}
 	how := syscall.LOCK_EX
+	if shared {
+		how = syscall.LOCK_SH
+	}
 	if !wait {
 		how |= syscall.LOCK_NB
 	}
@@ -298,6 +310,9 @@ func (r *Runner) Stage(name, key string, state any, run func() (map[string][]byt
 		r.hook(name, StageSkip, nil)
 		slog.Debug("stage up to date, skipped", "stage", name)
 		return nil
+	}
+	if r.shard {
+		return fmt.Errorf("stage %s is not done in %s (or its inputs changed since): a shard reads the stages before its own; run them first (schedplan run --until %s, with the same flags)", name, r.Dir, name)
 	}
 	r.hook(name, StageStart, nil)
 	err := r.runStage(name, key, stampPath, state, run)

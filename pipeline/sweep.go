@@ -279,109 +279,57 @@ func (r *sweepRows) table() *data.Table {
 	return &data.Table{Names: slices.Clone(SweepColumns), Cols: cols}
 }
 
+// sweepParts are the parts of a sweep.
+var sweepParts = PartKind{What: "sweep", IDColumn: "sweep",
+	Check: func(name string, t *data.Table) error {
+		for _, c := range []struct {
+			name string
+			typ  any
+		}{{"runs", []int32{}}, {"seed", []int64{}}, {"error", []string{}}, {"policy", []string{}}} {
+			col := t.Col(c.name)
+			if col == nil || fmt.Sprintf("%T", col) != fmt.Sprintf("%T", c.typ) {
+				return fmt.Errorf("%s: not a sweep part of this schedplan (no %T column %q)", name, c.typ, c.name)
+			}
+		}
+		return nil
+	},
+	Differs: func(aName string, a *data.Table, _ string, b *data.Table) string {
+		pa, pb := readSweepPart(a), readSweepPart(b)
+		for _, d := range []struct{ what, x, y string }{
+			{"runs", fmt.Sprint(pa.runs), fmt.Sprint(pb.runs)},
+			{"seed", fmt.Sprint(pa.seed), fmt.Sprint(pb.seed)},
+			{"policies", pa.policies, pb.policies},
+			{"error model", pa.errKind, pb.errKind},
+		} {
+			if d.x != d.y {
+				return fmt.Sprintf("%s: %s, but %s has %s", d.what, d.y, aName, d.x)
+			}
+		}
+		return ""
+	},
+}
+
 // sweepPart is what a part says of the sweep it belongs to.
 type sweepPart struct {
-	name     string
-	id       string
 	runs     int32
-	units    int64
 	seed     int64
 	errKind  string
 	policies string
 }
 
-func readSweepPart(name string, t *data.Table) (*sweepPart, error) {
-	for _, c := range []struct {
-		name string
-		typ  any
-	}{{"unit", []int64{}}, {"units", []int64{}}, {"sweep", []string{}}, {"runs", []int32{}}, {"seed", []int64{}}, {"error", []string{}}, {"policy", []string{}}} {
-		col := t.Col(c.name)
-		if col == nil || fmt.Sprintf("%T", col) != fmt.Sprintf("%T", c.typ) {
-			return nil, fmt.Errorf("%s: not a sweep part of this schedplan (no %T column %q)", name, c.typ, c.name)
-		}
-	}
-	if t.Len() == 0 {
-		return nil, nil
-	}
+// readSweepPart reads a non-empty part's parameters.
+func readSweepPart(t *data.Table) *sweepPart {
 	pol := slices.Clone(t.Col("policy").([]string))
 	slices.Sort(pol)
-	return &sweepPart{name: name, id: t.Col("sweep").([]string)[0], runs: t.Col("runs").([]int32)[0], units: t.Col("units").([]int64)[0],
-		seed: t.Col("seed").([]int64)[0], errKind: t.Col("error").([]string)[0], policies: strings.Join(slices.Compact(pol), ",")}, nil
-}
-
-// differs names the first parameter two parts of different sweeps disagree
-// on.
-func (a *sweepPart) differs(b *sweepPart) string {
-	for _, d := range []struct{ what, x, y string }{
-		{"runs", fmt.Sprint(a.runs), fmt.Sprint(b.runs)},
-		{"seed", fmt.Sprint(a.seed), fmt.Sprint(b.seed)},
-		{"policies", a.policies, b.policies},
-		{"error model", a.errKind, b.errKind},
-		{"units", fmt.Sprint(a.units), fmt.Sprint(b.units)},
-	} {
-		if d.x != d.y {
-			return fmt.Sprintf("%s: %s, but %s has %s", d.what, d.y, a.name, d.x)
-		}
-	}
-	return fmt.Sprintf("sweep %s, but %s is of sweep %s (another trace, cluster, capacity or settings)", b.id, a.name, a.id)
+	return &sweepPart{runs: t.Col("runs").([]int32)[0], seed: t.Col("seed").([]int64)[0], errKind: t.Col("error").([]string)[0],
+		policies: strings.Join(slices.Compact(pol), ",")}
 }
 
 // MergeSweepParts combines sweep parts (names[k] names parts[k] in
 // messages) into one table ordered by unit, byte-identical to the table of
 // an unsharded sweep. Parts of different sweeps (other runs, seed,
 // policies, error model, trace or settings), a unit in two parts, or units
-// in none (a missing shard) are errors that name them.
+// in none (a missing shard) are errors that name them (see MergeParts).
 func MergeSweepParts(names []string, parts []*data.Table) (*data.Table, error) {
-	var ref *sweepPart
-	var all *data.Table
-	owner := map[int64]int{}
-	for k, t := range parts {
-		p, err := readSweepPart(names[k], t)
-		if err != nil {
-			return nil, err
-		}
-		if p == nil {
-			continue // an empty shard
-		}
-		if ref == nil {
-			ref = p
-		} else if p.id != ref.id || p.runs != ref.runs || p.units != ref.units {
-			return nil, fmt.Errorf("%s is a part of another sweep: %s", names[k], ref.differs(p))
-		}
-		for _, u := range t.Col("unit").([]int64) {
-			if q, dup := owner[u]; dup && q != k {
-				return nil, fmt.Errorf("%s: unit %d is also in %s (part %d; a shard given twice?)", names[k], u, names[q], q+1)
-			}
-			owner[u] = k
-		}
-		if all == nil {
-			all = t.Clone()
-		} else if err := all.AppendTable(t); err != nil {
-			return nil, fmt.Errorf("%s: %w", names[k], err)
-		}
-	}
-	if ref == nil {
-		return nil, fmt.Errorf("no rows in %d parts", len(parts))
-	}
-	var missing []int64
-	for u := int64(0); u < ref.units; u++ {
-		if _, ok := owner[u]; !ok {
-			missing = append(missing, u)
-		}
-	}
-	if len(missing) > 0 {
-		list := make([]string, 0, 10)
-		for _, u := range missing[:min(10, len(missing))] {
-			list = append(list, strconv.FormatInt(u, 10))
-		}
-		if len(missing) > 10 {
-			list = append(list, "…")
-		}
-		return nil, fmt.Errorf("%d of %d units are in no part (units %s): a shard is missing (shard i of N holds the units u with u mod N = i)",
-			len(missing), ref.units, strings.Join(list, ", "))
-	}
-	if err := all.SortStableBy("unit"); err != nil {
-		return nil, err
-	}
-	return all, nil
+	return MergeParts(sweepParts, "", names, parts)
 }

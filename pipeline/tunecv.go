@@ -7,6 +7,7 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"sync"
 
 	"github.com/schedplan/schedplan/cluster/sim"
 
@@ -234,15 +235,17 @@ func TuneCV(ctx context.Context, jobs []sim.Job, c float64, opt TuneOptions, sco
 	// structural candidates up to the budget.
 	base := baselineCandidates(opt.Current, fg)
 	fixed := append(base, structuralCandidates(r)...)
-	if err := t.add(fixed[:max(len(base), min(len(fixed), opt.Budget))], !out.Sampled); err != nil {
+	// The baselines, the structural candidates and the space-filling
+	// sequence (about 60% of the budget) depend on no score: one batch, the
+	// one tune shards split (see TuneShard).
+	first := slices.Clone(fixed[:max(len(base), min(len(fixed), opt.Budget))])
+	if n := int(0.6*float64(opt.Budget)) - distinctSpecs(first); n > 0 {
+		first = append(first, spaceCandidates(n, r)...)
+	}
+	if err := t.add(first, !out.Sampled); err != nil {
 		return nil, err
 	}
 	t.cur = t.bySpec[opt.Current]
-	if n := int(0.6*float64(opt.Budget)) - len(t.res); n > 0 {
-		if err := t.add(spaceCandidates(n, r), !out.Sampled); err != nil {
-			return nil, err
-		}
-	}
 	if err := t.search(!out.Sampled); err != nil {
 		return nil, err
 	}
@@ -626,16 +629,59 @@ func (t *tuneCV) scoreAll(cands []candidate, wins [][]*ScoreWindow) ([][][]Score
 			}
 		}
 	}
-	err := ParallelFor(t.ctx, len(tasks), t.opt.Workers, func(_, k int) error {
-		tk := tasks[k]
+	keys := make([]TuneTask, len(tasks))
+	for k, tk := range tasks {
+		keys[k] = TuneTask{Spec: cands[tk.c].spec, Chunk: tk.ch, Sigma: tk.s, Whole: wins[tk.ch][tk.s].whole}
+	}
+	todo, err := t.opt.Shard.plan(keys, func(k int) *Score { return &out[tasks[k].c][tasks[k].s][tasks[k].ch] })
+	if err != nil {
+		return nil, err
+	}
+	progress := t.batchProgress(len(cands), len(todo))
+	err = ParallelFor(t.ctx, len(todo), t.opt.Workers, func(_, q int) error {
+		tk := tasks[todo[q]]
 		s, _, err := t.score(t.ctx, cands[tk.c].spec, wins[tk.ch][tk.s], false)
 		if err != nil {
 			return fmt.Errorf("candidate %s, fold %d, σ %v: %w", cands[tk.c].spec, tk.ch, t.opt.Sigmas[tk.s], err)
 		}
 		out[tk.c][tk.s][tk.ch] = s
+		progress()
 		return nil
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	return out, t.opt.Shard.finish(keys, todo, func(k int) Score { return out[tasks[k].c][tasks[k].s][tasks[k].ch] })
+}
+
+// batchProgress returns the function each scored task of a batch of
+// cands candidates (tasks tasks) calls: it tells TuneOptions.Progress the
+// candidates done so far, counting the batch's in proportion to its tasks
+// done, so that a large batch (the first is about 60% of the budget) moves
+// the progress and its ETA as it goes, not at its end.
+func (t *tuneCV) batchProgress(cands, tasks int) func() {
+	if t.opt.Progress == nil || tasks == 0 {
+		return func() {}
+	}
+	var mu sync.Mutex
+	finished := 0
+	return func() {
+		mu.Lock()
+		defer mu.Unlock()
+		finished++
+		if d := t.done + finished*cands/tasks; d < t.opt.Budget && finished < tasks {
+			t.opt.Progress(d, t.opt.Budget)
+		}
+	}
+}
+
+// distinctSpecs counts the distinct specifications of cands.
+func distinctSpecs(cands []candidate) int {
+	seen := map[string]bool{}
+	for _, c := range cands {
+		seen[c.spec] = true
+	}
+	return len(seen)
 }
 
 // rescore replaces the scores of the listed candidates by their scores on

@@ -146,6 +146,8 @@ type TuneOptions struct {
 	Blocks int
 	// Progress, when set, is told how many candidates have been scored.
 	Progress func(done, total int)
+	// Shard, when set, shards the scoring (see TuneShard).
+	Shard *TuneShard
 }
 
 // TuneResult is the outcome of a search.

@@ -144,8 +144,8 @@ type validationResults struct {
 	loads  []*ExperimentResult
 }
 
-func (v *validation) run(ctx context.Context, progress func(done, total int)) (*validationResults, error) {
-	out, err := RunExperiments(ctx, RunOptions{Progress: progress}, v.experiments()...)
+func (v *validation) run(ctx context.Context, opt RunOptions) (*validationResults, error) {
+	out, err := RunExperiments(ctx, opt, v.experiments()...)
 	if err != nil {
 		return nil, err
 	}
@@ -249,14 +249,17 @@ func (v *validation) table(r *validationResults, ids []string, classOf []int32) 
 
 // validate simulates every configuration on the validation window and
 // returns the state and results.parquet.
-func validate(ctx context.Context, in *Inputs, cs *classState, tr *TuneReport, b *Bounds, progress func(done, total int)) (*ValidationState, map[string][]byte, error) {
+func validate(ctx context.Context, in *Inputs, cs *classState, tr *TuneReport, b *Bounds, opt RunOptions) (*ValidationState, map[string][]byte, error) {
 	plan, err := planValidation(in, tr, b)
 	if err != nil {
 		return nil, nil, err
 	}
-	res, err := plan.run(ctx, progress)
+	res, err := plan.run(ctx, opt)
 	if err != nil {
 		return nil, nil, err
+	}
+	if opt.Units.sharding() {
+		return nil, nil, errShardDone // a shard writes its units, not the stage's files
 	}
 	st := &ValidationState{Rows: plan.rows(res, b)}
 	var classNames []string

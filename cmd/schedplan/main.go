@@ -73,8 +73,8 @@ func (a *app) setupLogging() error {
 	switch a.logFormat {
 	case "text":
 		slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, opts)))
-	case "json":
-		slog.SetDefault(slog.New(slog.NewJSONHandler(os.Stderr, opts)))
+	case "json": // one object a line, each with an "event" (pipeline.Reporter)
+		slog.SetDefault(slog.New(pipeline.EventHandler(slog.NewJSONHandler(os.Stderr, opts))))
 	default:
 		return fmt.Errorf("--log-format: %q is not text or json", a.logFormat)
 	}

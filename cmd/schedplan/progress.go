@@ -1,8 +1,10 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"sync"
+	"time"
 
 	"github.com/schollz/progressbar/v3"
 )
@@ -49,6 +51,17 @@ func (p *progress) set(done, total int) {
 		}
 		b.Set(done)
 	})
+}
+
+// setETA moves the bar to done of total of a stage, with the estimated
+// seconds left (pipeline.ETA) when known.
+func (p *progress) setETA(stage string, done, total int, eta float64, known bool) {
+	desc := stage
+	if known && done < total {
+		desc = fmt.Sprintf("%s, %s left", stage, time.Duration(eta*float64(time.Second)).Round(time.Second))
+	}
+	p.describe(desc)
+	p.set(done, total)
 }
 
 // describe renames the bar (e.g. to the current stage).

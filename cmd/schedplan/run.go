@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"log/slog"
 	"strconv"
 	"strings"
 	"time"
@@ -47,10 +46,18 @@ A stage whose inputs (log, cluster spec, parameters, the stages it reads) are
 unchanged since the last run into the directory is skipped; files are written
 whole (temporary name, then rename), so an interrupted run (Ctrl-C included)
 leaves no partial file and the next run resumes. A directory schedplan did
-not write, or a file whose inputs changed, is not overwritten without --force.`,
+not write, or a file whose inputs changed, is not overwritten without --force.
+
+Past one machine (deploy/ has the Kubernetes manifests): --until STAGE stops
+after a stage; --stage tune|validate --shard i/N computes shard i of N of the
+stage into parts/ (the stages before must have run; shards of one directory
+run side by side); --stage tune|validate --merge checks the parts (a missing,
+repeated or foreign one is an error) and completes the stage. Give every step
+the same flags: the outputs are byte for byte those of one run.`,
 		Example: `  schedplan run                                  # the embedded trace into ./schedplan-out
   schedplan run --trace jobs.parquet --cluster cluster.yaml --out out/
-  schedplan run --require-improvement --quiet --log-format json   # in a pipeline`,
+  schedplan run --require-improvement --quiet --log-format json   # in a pipeline
+  schedplan run --until capacity && schedplan run --stage tune --shard 0/4   # one shard`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var err error
@@ -80,21 +87,11 @@ not write, or a file whose inputs changed, is not overwritten without --force.`,
 				return err
 			}
 			bar := a.newProgress("run", 1)
-			r := &pipeline.Runner{Dir: out, Force: force, Wait: wait,
-				Hook: func(stage string, ev pipeline.StageEvent, err error) {
-					switch ev {
-					case pipeline.StageStart:
-						bar.describe(stage)
-						slog.Info("stage started", "stage", stage)
-					case pipeline.StageSkip:
-						slog.Info("stage up to date", "stage", stage)
-					}
-				},
-				Progress: func(stage string, done, total int) { bar.set(done, total) },
-			}
+			rp := &pipeline.Reporter{Bar: bar.setETA}
+			r := &pipeline.Runner{Dir: out, Force: force, Wait: wait, Hook: rp.Hook, Progress: rp.Progress}
 			res, err := pipeline.Run(cmd.Context(), in, r)
 			bar.finish()
-			if err != nil {
+			if err != nil || res == nil { // nil: part of the run (--until, --stage)
 				return err
 			}
 			res.WriteText(cmd.OutOrStdout(), out, time.Since(t0))
@@ -132,6 +129,10 @@ not write, or a file whose inputs changed, is not overwritten without --force.`,
 	f.StringVar(&cfg.CurrentConfig, "current-config", "", "the cluster's own fair-scheduler.xml or capacity-scheduler.xml: the current scheduler of the task-level validation (default: Fair, one pool per user)")
 	f.BoolVar(&require, "require-improvement", false, "exit with status 3 when the tuned configuration does not beat the current scheduler (at task level against --current-config when given, else the fluid --current)")
 	f.IntVar(&cfg.ContainerMB, "container-mb", cfg.ContainerMB, "memory of one container, for fair-scheduler.xml's minResources")
+	f.StringVar(&cfg.Stages.Until, "until", "", "stop after this stage: "+strings.Join(pipeline.StageNames, ", "))
+	f.StringVar(&cfg.Stages.Stage, "stage", "", "the stage --shard or --merge is for: tune or validate")
+	f.StringVar(&cfg.Stages.Shard, "shard", "", "compute only shard i of N of --stage (i/N, 0-based) into parts/")
+	f.BoolVar(&cfg.Stages.Merge, "merge", false, "complete --stage from its shards' parts")
 	f.BoolVar(&cfg.NoLimits, "i-know", false, "run even when the estimated work or memory is beyond the limits")
 	return cmd
 }

@@ -1,0 +1,583 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/schedplan/schedplan/cluster/sim"
+	"github.com/schedplan/schedplan/data"
+)
+
+// This file shards the two heavy stages, tune and validate, over processes
+// (Kubernetes Indexed Jobs; see deploy/), on top of the runner's stamps:
+//
+//	schedplan run --until emit                 # the stages before (once)
+//	schedplan run --stage validate --shard i/N # N processes, one part each
+//	schedplan run --stage validate --merge     # the stage from the parts
+//	schedplan run                              # the rest
+//
+// A shard reads the stages before its stage from their stamps (it refuses
+// to compute them: N shards would race), takes the output directory's lock
+// shared (so shards run side by side, and never beside a run), computes its
+// units and writes parts/<stage>-<i>-of-<N>.parquet. The merge checks the
+// parts (MergeParts: a missing shard, a shard given twice, a part of other
+// inputs or parameters — its stage key differs — are errors), feeds the
+// units' results to the stage in the order an unsharded run computes them,
+// and writes the stage's files and stamp: what follows is byte for byte the
+// unsharded run's.
+//
+// The units. Validate: every simulation of the stage's experiments (policy
+// × σ × run, the exact-size runs with their per-job rows, the load curve),
+// numbered as RunExperiments numbers them. Tune: the scoring tasks
+// (candidate × fold × σ) of the search's first batch — the baselines, the
+// structural candidates and the space-filling sequence, about 60% of the
+// budget, which depend on no score; the coordinate search that follows
+// depends on every score before it and runs in the merge, as do the final
+// check of a sampled search and the sensitivity curves.
+
+// StageOptions select part of a run: Until stops after a stage; Stage with
+// Shard ("i/N") computes one shard's part of a stage; Stage with Merge
+// completes the stage from its parts.
+type StageOptions struct {
+	Until string `json:"-"`
+	Stage string `json:"-"`
+	Shard string `json:"-"`
+	Merge bool   `json:"-"`
+
+	index, count int
+}
+
+// ShardedStages are the stages that shard.
+var ShardedStages = []string{"tune", "validate"}
+
+// StageNames are the pipeline's stages in order.
+var StageNames = []string{"ingest", "classify", "capacity", "tune", "bounds", "emit", "validate", "report"}
+
+// check validates the options (RunConfig.checkParams).
+func (o *StageOptions) check() error {
+	if o.Until != "" && !slices.Contains(StageNames, o.Until) {
+		return paramErr("until", o.Until, "no such stage; the stages are %s", strings.Join(StageNames, ", "))
+	}
+	sharding := o.Shard != "" || o.Merge
+	switch {
+	case o.Stage == "" && sharding:
+		return paramErr("stage", "", "--shard and --merge need the stage: --stage %s", strings.Join(ShardedStages, " or "))
+	case o.Stage != "" && !slices.Contains(ShardedStages, o.Stage):
+		return paramErr("stage", o.Stage, "only %s shard", strings.Join(ShardedStages, " and "))
+	case o.Stage != "" && !sharding:
+		return paramErr("stage", o.Stage, "give --shard i/N or --merge")
+	case o.Shard != "" && o.Merge:
+		return paramErr("merge", true, "--shard computes a part and --merge combines them: give one")
+	case o.Stage != "" && o.Until != "":
+		return paramErr("until", o.Until, "a shard or a merge stops after its stage: --until is for whole stages")
+	}
+	if o.Shard != "" {
+		i, n, err := ParseShard(o.Shard)
+		if err != nil {
+			return err
+		}
+		o.index, o.count = i, n
+	}
+	return nil
+}
+
+// sharding reports whether the run computes a shard's part.
+func (o *StageOptions) sharding() bool { return o.count > 0 }
+
+// PartPath is the file shard i of n of a stage writes, relative to the
+// output directory.
+func PartPath(stage string, i, n int) string {
+	return filepath.Join(PartsDir, fmt.Sprintf("%s-%04d-of-%04d.parquet", stage, i, n))
+}
+
+// PartsDir is the folder of the output directory that holds parts.
+const PartsDir = "parts"
+
+// errShardDone ends a shard's stage once its units are computed.
+var errShardDone = errors.New("shard done")
+
+// partKeyColumn is the column of a stage part that holds the stage's key.
+const partKeyColumn = "stage_key"
+
+// stageParts are the parts of a stage.
+func stageParts(stage string) PartKind {
+	return PartKind{What: stage + " stage", IDColumn: partKeyColumn}
+}
+
+// TuneTask is one scoring task of the tuner: a candidate on one chunk under
+// one σ (an index in TuneOptions.Sigmas), on the sampled or whole folds.
+type TuneTask struct {
+	Spec  string
+	Chunk int
+	Sigma int
+	Whole bool
+}
+
+// TuneShard shards the tuner's scoring. With Count > 0 the tuner scores,
+// of the first batch of tasks that are not Known, the tasks q with q mod
+// Count = Index (q numbering the batch's unknown tasks in the tuner's
+// order), records them in Scored and stops (errShardDone). With Count 0
+// the tuner takes Known scores as given and scores the rest itself.
+type TuneShard struct {
+	Index, Count int
+	Known        map[TuneTask]Score
+	// Scored are this shard's tasks (Unit numbers them among Units).
+	Scored []ScoredTask
+
+	stop  bool
+	units int
+}
+
+// ScoredTask is a scored task and its unit number.
+type ScoredTask struct {
+	Unit, Units int
+	Task        TuneTask
+	Score       Score
+}
+
+// plan fills the known scores (set(k) is task k's slot) and returns the
+// tasks to score here.
+func (sh *TuneShard) plan(keys []TuneTask, set func(k int) *Score) ([]int, error) {
+	if sh == nil {
+		return allIndices(len(keys)), nil
+	}
+	var missing []int
+	for k, key := range keys {
+		if s, ok := sh.Known[key]; ok {
+			*set(k) = s
+		} else {
+			missing = append(missing, k)
+		}
+	}
+	if sh.Count == 0 || len(missing) == 0 {
+		return missing, nil
+	}
+	sh.stop, sh.units = true, len(missing)
+	var mine []int
+	for q := sh.Index; q < len(missing); q += sh.Count {
+		mine = append(mine, missing[q])
+	}
+	return mine, nil
+}
+
+// finish records a shard's scored tasks and stops the tuner.
+func (sh *TuneShard) finish(keys []TuneTask, todo []int, get func(k int) Score) error {
+	if sh == nil || !sh.stop {
+		return nil
+	}
+	for q, k := range todo {
+		sh.Scored = append(sh.Scored, ScoredTask{Unit: sh.Index + q*sh.Count, Units: sh.units, Task: keys[k], Score: get(k)})
+	}
+	return errShardDone
+}
+
+// UnitResult is one simulation's output: its summary and, when the
+// experiment keeps rows, its per-job rows.
+type UnitResult struct {
+	Summary sim.Summary
+	Rows    *JobRows
+}
+
+// UnitHook shards RunExperiments' simulations (numbered as RunExperiments
+// lists them). With Count > 0 only the units u with u mod Count = Index are
+// simulated (the others are left zero) and their results collected; units in Known are taken as given.
+type UnitHook struct {
+	Index, Count int
+	Known        map[int]UnitResult
+
+	mu    sync.Mutex
+	units int
+	mine  map[int]UnitResult
+}
+
+// known returns unit i's result when it is given, or (zero, true) when it
+// is another shard's.
+func (h *UnitHook) known(i, n int) (UnitResult, bool) {
+	if h == nil {
+		return UnitResult{}, false
+	}
+	if r, ok := h.Known[i]; ok {
+		return r, true
+	}
+	return UnitResult{}, h.Count > 0 && i%h.Count != h.Index
+}
+
+// done records a unit this shard simulated.
+func (h *UnitHook) done(i, n int, r UnitResult) {
+	if h == nil || h.Count == 0 {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.mine == nil {
+		h.mine = map[int]UnitResult{}
+	}
+	h.units = n
+	h.mine[i] = r
+}
+
+// sharding reports whether the hook computes a shard's part.
+func (h *UnitHook) sharding() bool { return h != nil && h.Count > 0 }
+
+// tunePartTable is a tune part: one row per scored task.
+func tunePartTable(key string, scored []ScoredTask) *data.Table {
+	sort.Slice(scored, func(a, b int) bool { return scored[a].Unit < scored[b].Unit })
+	n := len(scored)
+	unit, units := make([]int64, n), make([]int64, n)
+	keys, spec := make([]string, n), make([]string, n)
+	chunk, sigma := make([]int32, n), make([]int32, n)
+	whole := make([]bool, n)
+	mean, p99, p99s, means, missed := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	for k, s := range scored {
+		unit[k], units[k], keys[k] = int64(s.Unit), int64(s.Units), key
+		spec[k], chunk[k], sigma[k], whole[k] = s.Task.Spec, int32(s.Task.Chunk), int32(s.Task.Sigma), s.Task.Whole
+		mean[k], p99[k], p99s[k], means[k], missed[k] = s.Score.Mean, s.Score.P99, s.Score.P99Slowdown, s.Score.MeanSlowdown, s.Score.Missed
+	}
+	t := &data.Table{}
+	for _, c := range []struct {
+		name string
+		col  any
+	}{{PartUnit, unit}, {PartUnits, units}, {partKeyColumn, keys}, {"policy", spec}, {"chunk", chunk}, {"sigma_index", sigma},
+		{"whole", whole}, {"mean_response", mean}, {"p99_response", p99}, {"p99_slowdown", p99s}, {"mean_slowdown", means}, {"missed_share", missed}} {
+		t.Add(c.name, c.col)
+	}
+	return t
+}
+
+// tuneKnown reads merged tune parts back into scores.
+func tuneKnown(t *data.Table) (map[TuneTask]Score, error) {
+	spec, ok1 := t.Col("policy").([]string)
+	chunk, ok2 := t.Col("chunk").([]int32)
+	sigma, ok3 := t.Col("sigma_index").([]int32)
+	whole, ok4 := t.Col("whole").([]bool)
+	var f [5][]float64
+	ok := ok1 && ok2 && ok3 && ok4
+	for k, name := range []string{"mean_response", "p99_response", "p99_slowdown", "mean_slowdown", "missed_share"} {
+		var okf bool
+		f[k], okf = t.Col(name).([]float64)
+		ok = ok && okf
+	}
+	if !ok {
+		return nil, errors.New("not a tune part of this schedplan (columns missing or of another type)")
+	}
+	out := make(map[TuneTask]Score, t.Len())
+	for i := range spec {
+		out[TuneTask{spec[i], int(chunk[i]), int(sigma[i]), whole[i]}] = Score{f[0][i], f[1][i], f[2][i], f[3][i], f[4][i]}
+	}
+	return out, nil
+}
+
+// summaryField is one numeric field of sim.Summary, flattened.
+type summaryField struct {
+	name  string
+	index []int
+	isInt bool
+}
+
+// summaryFields lists sim.Summary's numeric fields (nested structs
+// flattened, names joined by "_"), so that a part holds every field
+// whatever the summary grows.
+var summaryFields = func() []summaryField {
+	var out []summaryField
+	var walk func(t reflect.Type, prefix string, index []int)
+	walk = func(t reflect.Type, prefix string, index []int) {
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			idx := append(slices.Clone(index), i)
+			name := prefix + strings.ToLower(f.Name)
+			switch f.Type.Kind() {
+			case reflect.Struct:
+				walk(f.Type, name+"_", idx)
+			case reflect.Int:
+				out = append(out, summaryField{"summary_" + name, idx, true})
+			case reflect.Float64:
+				out = append(out, summaryField{"summary_" + name, idx, false})
+			default:
+				panic(fmt.Sprintf("sim.Summary field %s of kind %s: parts cannot hold it", f.Name, f.Type.Kind()))
+			}
+		}
+	}
+	walk(reflect.TypeOf(sim.Summary{}), "", nil)
+	return out
+}()
+
+// validatePartTable is a validate part: for each unit, a summary row (job
+// −1) and then its per-job rows (when the experiment keeps rows).
+func validatePartTable(key string, h *UnitHook) *data.Table {
+	us := make([]int, 0, len(h.mine))
+	for u := range h.mine {
+		us = append(us, u)
+	}
+	sort.Ints(us)
+	var unit, units []int64
+	var keys []string
+	all := &JobRows{}
+	ints := make([][]int64, len(summaryFields))
+	floats := make([][]float64, len(summaryFields))
+	add := func(u int, s *sim.Summary) {
+		unit, units, keys = append(unit, int64(u)), append(units, int64(h.units)), append(keys, key)
+		v := reflect.ValueOf(sim.Summary{})
+		if s != nil {
+			v = reflect.ValueOf(*s)
+		}
+		for k, f := range summaryFields {
+			if fv := v.FieldByIndex(f.index); f.isInt {
+				ints[k] = append(ints[k], fv.Int())
+			} else {
+				floats[k] = append(floats[k], fv.Float())
+			}
+		}
+	}
+	for _, u := range us {
+		r := h.mine[u]
+		add(u, &r.Summary)
+		all.AppendRows(summaryRow)
+		if r.Rows != nil {
+			for range r.Rows.Job {
+				add(u, nil)
+			}
+			all.AppendRows(r.Rows)
+		}
+	}
+	t := &data.Table{}
+	t.Add(PartUnit, unit)
+	t.Add(PartUnits, units)
+	t.Add(partKeyColumn, keys)
+	for k, f := range summaryFields {
+		if f.isInt {
+			t.Add(f.name, ints[k])
+		} else {
+			t.Add(f.name, floats[k])
+		}
+	}
+	rows := all.Table(nil)
+	for k, name := range rows.Names {
+		t.Add(name, rows.Cols[k])
+	}
+	return t
+}
+
+// summaryRow is the job-row part of a unit's summary row.
+var summaryRow = &JobRows{Policy: []string{""}, Run: []int32{-1}, Job: []int32{-1}, Arrival: []float64{0}, Size: []float64{0},
+	Estimate: []float64{0}, Completion: []float64{0}, Response: []float64{0}, Slowdown: []float64{0}, Deadline: []float64{0}, Missed: []bool{false}}
+
+// validateKnown reads merged validate parts back into unit results.
+func validateKnown(t *data.Table) (map[int]UnitResult, error) {
+	bad := errors.New("not a validate part of this schedplan (columns missing or of another type)")
+	unit := t.Col(PartUnit).([]int64)
+	summary := reflect.New(reflect.TypeOf(sim.Summary{})).Elem()
+	cols := make([]any, len(summaryFields))
+	for k, f := range summaryFields {
+		cols[k] = t.Col(f.name)
+		if _, ok := cols[k].([]int64); f.isInt && !ok {
+			return nil, bad
+		} else if _, ok := cols[k].([]float64); !f.isInt && !ok {
+			return nil, bad
+		}
+	}
+	rows := &JobRows{}
+	var ok [11]bool
+	rows.Policy, ok[0] = t.Col("policy").([]string)
+	rows.Run, ok[1] = t.Col("run").([]int32)
+	rows.Job, ok[2] = t.Col("job").([]int32)
+	rows.Arrival, ok[3] = t.Col("arrival").([]float64)
+	rows.Size, ok[4] = t.Col("size").([]float64)
+	rows.Estimate, ok[5] = t.Col("estimate").([]float64)
+	rows.Completion, ok[6] = t.Col("completion").([]float64)
+	rows.Response, ok[7] = t.Col("response").([]float64)
+	rows.Slowdown, ok[8] = t.Col("slowdown").([]float64)
+	rows.Deadline, ok[9] = t.Col("ps_deadline").([]float64)
+	rows.Missed, ok[10] = t.Col("missed_deadline").([]bool)
+	if slices.Contains(ok[:], false) {
+		return nil, bad
+	}
+	out := map[int]UnitResult{}
+	for i := 0; i < len(unit); {
+		if rows.Job[i] != -1 {
+			return nil, fmt.Errorf("unit %d: job rows without a summary row", unit[i])
+		}
+		for k, f := range summaryFields {
+			if fv := summary.FieldByIndex(f.index); f.isInt {
+				fv.SetInt(cols[k].([]int64)[i])
+			} else {
+				fv.SetFloat(cols[k].([]float64)[i])
+			}
+		}
+		r := UnitResult{Summary: summary.Interface().(sim.Summary)}
+		j := i + 1
+		for j < len(unit) && unit[j] == unit[i] {
+			j++
+		}
+		if j > i+1 {
+			r.Rows = rows.slice(i+1, j)
+		}
+		out[int(unit[i])] = r
+		i = j
+	}
+	return out, nil
+}
+
+// slice returns a copy of rows [lo, hi).
+func (r *JobRows) slice(lo, hi int) *JobRows {
+	return &JobRows{
+		Policy: slices.Clone(r.Policy[lo:hi]), Run: slices.Clone(r.Run[lo:hi]), Job: slices.Clone(r.Job[lo:hi]),
+		Arrival: slices.Clone(r.Arrival[lo:hi]), Size: slices.Clone(r.Size[lo:hi]), Estimate: slices.Clone(r.Estimate[lo:hi]),
+		Completion: slices.Clone(r.Completion[lo:hi]), Response: slices.Clone(r.Response[lo:hi]), Slowdown: slices.Clone(r.Slowdown[lo:hi]),
+		Deadline: slices.Clone(r.Deadline[lo:hi]), Missed: slices.Clone(r.Missed[lo:hi]),
+	}
+}
+
+// partName matches a stage's part files.
+func partName(stage string) *regexp.Regexp {
+	return regexp.MustCompile(`^` + regexp.QuoteMeta(stage) + `-[0-9]+-of-[0-9]+\.parquet$`)
+}
+
+// readStageParts reads and merges the parts of a stage in dir, which must
+// all be of the stage's key.
+func readStageParts(dir, stage, key string) (*data.Table, []string, error) {
+	entries, err := os.ReadDir(filepath.Join(dir, PartsDir))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, nil, err
+	}
+	re := partName(stage)
+	var names []string
+	var parts []*data.Table
+	for _, e := range entries {
+		if !e.Type().IsRegular() || !re.MatchString(e.Name()) {
+			continue
+		}
+		p := filepath.Join(dir, PartsDir, e.Name())
+		t, err := data.ReadTable(p, data.FormatParquet)
+		if err != nil {
+			return nil, nil, err
+		}
+		names, parts = append(names, p), append(parts, t)
+	}
+	if len(parts) == 0 {
+		return nil, nil, fmt.Errorf("no part of the %s stage in %s: run the shards first (schedplan run --stage %s --shard i/N)", stage, filepath.Join(dir, PartsDir), stage)
+	}
+	t, err := MergeParts(stageParts(stage), key, names, parts)
+	return t, names, err
+}
+
+// stagePart is the stage a run shards or merges.
+type stagePart struct {
+	stage, key string
+	opt        *StageOptions
+	tune       *TuneShard
+	units      *UnitHook
+	merged     []string // the part files a merge read
+}
+
+// tuneShard is the tune stage's TuneShard: nil unless the stage is
+// sharded or merged.
+func (p *pipelineRun) tuneShard() (*TuneShard, error) {
+	sp := p.part
+	if sp == nil || sp.stage != "tune" {
+		return nil, nil
+	}
+	sp.tune = &TuneShard{Index: sp.opt.index, Count: sp.opt.count}
+	if sp.opt.Merge {
+		t, names, err := readStageParts(p.r.Dir, sp.stage, sp.key)
+		if err != nil {
+			return nil, err
+		}
+		if sp.tune.Known, err = tuneKnown(t); err != nil {
+			return nil, fmt.Errorf("%s: %w", strings.Join(names, ", "), err)
+		}
+		sp.merged = names
+	}
+	return sp.tune, nil
+}
+
+// unitHook is the validate stage's UnitHook: nil unless the stage is
+// sharded or merged.
+func (p *pipelineRun) unitHook() (*UnitHook, error) {
+	sp := p.part
+	if sp == nil || sp.stage != "validate" {
+		return nil, nil
+	}
+	sp.units = &UnitHook{Index: sp.opt.index, Count: sp.opt.count}
+	if sp.opt.Merge {
+		t, names, err := readStageParts(p.r.Dir, sp.stage, sp.key)
+		if err != nil {
+			return nil, err
+		}
+		if sp.units.Known, err = validateKnown(t); err != nil {
+			return nil, fmt.Errorf("%s: %w", strings.Join(names, ", "), err)
+		}
+		sp.merged = names
+	}
+	return sp.units, nil
+}
+
+// writeShard computes a shard's units of stage s and writes its part.
+func (p *pipelineRun) writeShard(ctx context.Context, s stage) error {
+	sp := p.part
+	name := fmt.Sprintf("%s shard %d/%d", s.name, sp.opt.index, sp.opt.count)
+	if p.r.upToDate(filepath.Join(p.r.Dir, StampDir, s.name+".json"), s.name, sp.key, &stamped{State: s.state}) {
+		// Merged already (a retried or resubmitted shard): no part, which
+		// no merge would read.
+		p.r.hook(name, StageSkip, nil)
+		return nil
+	}
+	p.r.hook(name, StageStart, nil)
+	err := p.shardPart(ctx, s)
+	p.r.hook(name, StageDone, err)
+	return err
+}
+
+func (p *pipelineRun) shardPart(ctx context.Context, s stage) error {
+	sp := p.part
+	_, err := interruptible(ctx, func() (map[string][]byte, error) { return s.run(ctx) })
+	switch {
+	case err == nil:
+		return fmt.Errorf("stage %s: every unit is computed already; nothing to shard", s.name)
+	case !errors.Is(err, errShardDone):
+		return fmt.Errorf("stage %s, shard %d/%d: %w", s.name, sp.opt.index, sp.opt.count, err)
+	}
+	var t *data.Table
+	if sp.tune != nil {
+		t = tunePartTable(sp.key, sp.tune.Scored)
+	} else {
+		t = validatePartTable(sp.key, sp.units)
+	}
+	path := filepath.Join(p.r.Dir, PartPath(s.name, sp.opt.index, sp.opt.count))
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := data.WriteTable(&buf, t, data.FormatParquet); err != nil {
+		return err
+	}
+	if err := data.WriteBytesAtomic(path, true, buf.Bytes()); err != nil {
+		return fmt.Errorf("stage %s: %w", s.name, destError(path, err))
+	}
+	slog.Info("shard written", "stage", s.name, "shard", fmt.Sprintf("%d/%d", sp.opt.index, sp.opt.count), "file", path, "rows", t.Len())
+	return nil
+}
+
+// mergeDone removes the parts a merge combined, once the stage's stamp is
+// written (a later merge of other parts must not find them).
+func (p *pipelineRun) mergeDone() error {
+	if p.part == nil {
+		return nil
+	}
+	for _, f := range p.part.merged {
+		if err := os.Remove(f); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
+}
