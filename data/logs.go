@@ -752,3 +752,15 @@ func countLines(path string) (int, bool) {
 	}
 	return int(est) + 1024, true
 }
+
+// ParseSparkUnit parses --spark-job: "application" (or "", the default) or
+// "job".
+func ParseSparkUnit(s string) (SparkUnit, error) {
+	switch u := SparkUnit(s); u {
+	case "", SparkApplication:
+		return SparkApplication, nil
+	case SparkJob:
+		return u, nil
+	}
+	return "", fmt.Errorf("%q is neither %q nor %q", s, SparkApplication, SparkJob)
+}

@@ -133,6 +133,14 @@ func (res *RunResult) WriteText(w io.Writer, dir string, took time.Duration) {
 	if res.OfferedLoad != nil {
 		load = fmt.Sprintf("%.3g", *res.OfferedLoad)
 	}
+	if l := res.Workload.Log; l != nil {
+		for _, line := range strings.Split(l.String(), "\n") {
+			fmt.Fprintln(w, Printable(line))
+		}
+	}
+	if t := res.Workload.Tasks; t != nil {
+		fmt.Fprintf(w, "tasks: %d tasks of %d jobs, from %s; the task level runs them as they ran\n", t.Tasks, t.Jobs, Printable(t.From))
+	}
 	fmt.Fprintf(w, "simulated at capacity %g (%s); offered load %s\n", res.Capacity, res.CapacityFrom, load)
 	for _, m := range res.Warnings {
 		fmt.Fprintf(w, "WARNING: %s\n", m)
@@ -183,7 +191,15 @@ func (w Workload) WriteText(out io.Writer, maxUsers int) {
 	if w.Observed != nil {
 		fmt.Fprint(tw, w.Observed.String())
 	}
+	if t := w.Tasks; t != nil {
+		fmt.Fprintf(tw, "tasks\t%d tasks of %d jobs, from %s (%d of no job in the log, left out)\n", t.Tasks, t.Jobs, Printable(t.From), t.OrphanTasks)
+	}
 	tw.Flush()
+	if w.Log != nil {
+		for _, line := range strings.Split(w.Log.String(), "\n") {
+			fmt.Fprintln(out, Printable(line))
+		}
+	}
 	if len(w.Users) == 0 {
 		return
 	}
