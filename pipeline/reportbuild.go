@@ -145,6 +145,7 @@ func buildReport(in *Inputs, bd *Bundle, cs *classState, capSt *capacityState, t
 		}
 	}
 	rep.Sections = append(rep.Sections, Section{ID: "validation", Title: "Validation", Intro: verdict, Tables: tables, Figures: figs})
+	rep.Sections = append(rep.Sections, vs.Calibration.section())
 
 	var buf bytes.Buffer
 	if err := WriteReport(&buf, rep); err != nil {

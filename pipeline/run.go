@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"reflect"
 	"sort"
@@ -69,6 +70,10 @@ type RunResult struct {
 	// TaskValidation is the task-level view of the validation window (the
 	// emitted YARN files simulated on the spec's machines).
 	TaskValidation *TaskValidation `json:"task_validation,omitempty"`
+	// Calibration is how far the simulated current scheduler is from the
+	// log's observed times on the validation window: how much to trust
+	// the what-ifs.
+	Calibration *CalibrationReport `json:"calibration,omitempty"`
 	// Improvement is 1 − tuned/current mean response on the validation
 	// window (negative: the tuned configuration is worse).
 	Improvement float64  `json:"improvement_over_current"`
@@ -373,6 +378,12 @@ func (p *pipelineRun) validate(ctx context.Context) (map[string][]byte, error) {
 	if v.Task, err = taskValidate(ctx, p.in, &p.cs, &p.tr, p.r.Dir, p.r.progress("validate (task level)")); err != nil {
 		return nil, err
 	}
+	cal, calFiles, err := calibrate(ctx, p.in, v)
+	if err != nil {
+		return nil, err
+	}
+	v.Calibration = cal
+	maps.Copy(files, calFiles)
 	p.vs = *v
 	return files, nil
 }
@@ -419,6 +430,7 @@ func (p *pipelineRun) result() *RunResult {
 		res.Improved = tuned < cur
 	}
 	res.TaskValidation = p.vs.Task
+	res.Calibration = p.vs.Calibration
 	return res
 }
 

@@ -162,6 +162,7 @@ func (res *RunResult) WriteText(w io.Writer, dir string, took time.Duration) {
 	if t := res.TaskValidation; t != nil {
 		t.WriteText(w)
 	}
+	res.Calibration.WriteText(w)
 	fmt.Fprintf(w, "wrote %s/{%s} in %.1f s\n", strings.TrimRight(dir, "/"), strings.Join(res.Files, ","), took.Seconds())
 }
 

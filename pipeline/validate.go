@@ -42,6 +42,9 @@ type ValidationState struct {
 	LoadCurves []XYSeries      `json:"load_curves"`
 	// Task is the task-level view (TaskValidation).
 	Task *TaskValidation `json:"task,omitempty"`
+	// Calibration compares the current scheduler's simulations with the
+	// log's observed times (calibrate).
+	Calibration *CalibrationReport `json:"calibration,omitempty"`
 }
 
 type valConfig struct {
