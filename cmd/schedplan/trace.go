@@ -66,7 +66,9 @@ func (t *traceFlags) inputOptions(cmd *cobra.Command, args []string, lf *logFlag
 }
 
 // sizes returns the size-derivation options the flags set.
-func (t *traceFlags) sizes() estimate.SizeOptions { return estimate.SizeOptions{DN: t.dn, Load: t.load} }
+func (t *traceFlags) sizes() estimate.SizeOptions {
+	return estimate.SizeOptions{DN: t.dn, Load: t.load}
+}
 
 // sizeOptions returns the size-derivation options the flags set, checked.
 func (t *traceFlags) sizeOptions() (estimate.SizeOptions, error) {
