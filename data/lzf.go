@@ -23,7 +23,6 @@ import (
 // ((c&31)<<8 | next byte)+1 back in the output, copied byte by byte (a
 // reference may overlap the bytes it produces).
 
-
 // isLZF reports whether head starts a compress-lzf stream: the chunk magic
 // and a chunk type of 0 or 1 (a text log never starts so).
 func isLZF(head []byte) bool {

@@ -15,6 +15,15 @@ import (
 // ConvertFormats are the output formats of Convert.
 var ConvertFormats = []data.Format{data.FormatParquet, data.FormatArrow, data.FormatArrowStream, data.FormatCSV, data.FormatTSV}
 
+// ConvertFormatNames lists ConvertFormats, comma-separated.
+func ConvertFormatNames() string {
+	names := make([]string, len(ConvertFormats))
+	for k, f := range ConvertFormats {
+		names[k] = string(f)
+	}
+	return strings.Join(names, ", ")
+}
+
 // ConvertOptions are `schedplan convert`'s: the input (Trace, Read), the
 // output and its format (To, else from Out's extension), where to write
 // the log's tasks table ("": nowhere) and whether existing outputs are

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"strings"
-
 	"github.com/schedplan/schedplan/pipeline"
 	"github.com/spf13/cobra"
 )
@@ -52,11 +50,7 @@ without --force, and the input is never modified.`,
 	fl.MarkHidden("dn")
 	fl.MarkHidden("load")
 	fl.StringVarP(&o.Out, "out", "o", "", "output file (required)")
-	names := make([]string, len(pipeline.ConvertFormats))
-	for k, f := range pipeline.ConvertFormats {
-		names[k] = string(f)
-	}
-	fl.StringVar(&o.To, "to", "", "output format: "+strings.Join(names, ", ")+"; default: from --out's extension")
+	fl.StringVar(&o.To, "to", "", "output format: "+pipeline.ConvertFormatNames()+"; default: from --out's extension")
 	fl.BoolVar(&o.Force, "force", false, "overwrite an existing output file")
 	return cmd
 }
