@@ -256,7 +256,7 @@ func calibrate(ctx context.Context, in *Inputs, vs *ValidationState) (*Calibrati
 	obsResp, obsWait := observedTimes(in.Jobs, lo, n)
 	rep := &CalibrationReport{}
 	if !slices.ContainsFunc(obsResp, func(v float64) bool { return !math.IsNaN(v) }) {
-		rep.Note = "no calibration: the validation window's jobs have no observed finish times (the log records no start/finish, or they contradict the submit times)"
+		rep.Note = "none: the validation window's jobs have no observed finish times (the log records no start/finish, or they contradict the submit times)"
 		return rep, nil, nil
 	}
 	rows := &calibrationRows{}

@@ -52,6 +52,13 @@ func runSummary(t *testing.T, args ...string) (string, map[string]any) {
 	if err := json.Unmarshal(b, &sum); err != nil {
 		t.Fatal(err)
 	}
+	html, err := os.ReadFile(filepath.Join(out, "report.html"))
+	if err != nil || !strings.Contains(string(html), "Calibration: how much to trust the what-ifs") {
+		t.Errorf("report.html lacks the calibration section: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "calibration.parquet")); err != nil {
+		t.Error(err)
+	}
 	return msg, sum
 }
 
