@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"strings"
 
+	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 )
@@ -214,4 +215,24 @@ func DescribeLog(o InputOptions, sizes estimate.SizeOptions) (Workload, error) {
 		return Workload{}, err
 	}
 	return DescribeInput(in, s, src), nil
+}
+
+// checkWindowsWork refuses a split whose tuning or validation window holds
+// no work at all (every job of size 0, as a log of failed jobs kept with
+// --keep-failed can give): no bound, gap or slowdown is defined there.
+func checkWindowsWork(jobs []sim.Job, s Split) error {
+	tune, val := s.Windows(jobs)
+	for _, w := range []struct {
+		name string
+		jobs []sim.Job
+	}{{"tuning", tune}, {"validation", val}} {
+		work := 0.0
+		for _, j := range w.jobs {
+			work += j.Size
+		}
+		if !(work > 0) {
+			return fmt.Errorf("the %s window's %d jobs have no work (every size is 0); give a larger log or another split", w.name, len(w.jobs))
+		}
+	}
+	return nil
 }

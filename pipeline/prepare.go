@@ -213,6 +213,9 @@ func Prepare(cfg RunConfig) (*Inputs, error) {
 	if in.Split, err = SplitByTime(in.SimJobs, cfg.Split); err != nil {
 		return nil, paramErr("split", cfg.Split, "%s: %v", in.Jobs.Source, err)
 	}
+	if err := checkWindowsWork(in.SimJobs, in.Split); err != nil {
+		return nil, paramErr("split", cfg.Split, "%s: %v", in.Jobs.Source, err)
+	}
 	if !cfg.NoLimits {
 		if err := CheckCost("run", in.cost()); err != nil {
 			return nil, err

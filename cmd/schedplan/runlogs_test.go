@@ -144,3 +144,39 @@ func TestRunJobHistory(t *testing.T) {
 		t.Errorf("workload %v", wl)
 	}
 }
+
+// TestRunKeepFailed runs an SWF log of 60 jobs, every seventh failed:
+// by default the failed ones are dropped and counted in the summary, with
+// --keep-failed they are simulated too.
+func TestRunKeepFailed(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("; MaxProcs: 64\n")
+	for i := 1; i <= 60; i++ {
+		status := 1
+		if i%7 == 0 {
+			status = 0
+		}
+		procs := 1 + (i*5)%16
+		run := 20 + (i*37)%300
+		b.WriteString(strconv.Itoa(i) + " " + strconv.Itoa(i*45) + " " + strconv.Itoa((i*13)%50) + " " + strconv.Itoa(run) + " " + strconv.Itoa(procs) +
+			" -1 -1 " + strconv.Itoa(procs) + " 600 -1 " + strconv.Itoa(status) + " " + strconv.Itoa(1+i%4) + " 1 1 1 1 -1 -1\n")
+	}
+	path := filepath.Join(t.TempDir(), "cluster.swf")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	msg, sum := runSummary(t, "--trace", path)
+	if !strings.Contains(msg, "swf: 61 records in 1 files: 52 jobs") || !strings.Contains(msg, "dropped 8: failed or killed job (keep with --keep-failed)") {
+		t.Errorf("default:\n%s", msg)
+	}
+	if sum["workload"].(map[string]any)["jobs"].(float64) != 52 {
+		t.Errorf("default: %v jobs", sum["workload"].(map[string]any)["jobs"])
+	}
+	msg, sum = runSummary(t, "--trace", path, "--keep-failed")
+	if !strings.Contains(msg, "60 jobs") || strings.Contains(msg, "dropped") || sum["workload"].(map[string]any)["jobs"].(float64) != 60 {
+		t.Errorf("--keep-failed:\n%s", msg)
+	}
+	if !strings.Contains(msg, "fluid level, 18 jobs") {
+		t.Errorf("--keep-failed: no calibration on the 18 validation jobs:\n%s", msg)
+	}
+}
