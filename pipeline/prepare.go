@@ -272,6 +272,9 @@ func (c *RunConfig) checkParams() error {
 	case len(c.Sigmas) == 0:
 		return paramErr("sigmas", "", "no σ given")
 	}
+	if _, err := data.ParseSparkUnit(string(c.Read.Log.Spark)); err != nil {
+		return paramErr("spark-job", c.Read.Log.Spark, "%v", err)
+	}
 	if _, err := c.Solver.Resolve(); err != nil {
 		return paramErr("solver", c.Solver, "%v", err)
 	}
