@@ -109,24 +109,34 @@ func CalibrationTrust(c *Calibration) string {
 	return "poor"
 }
 
-// observedTimes returns the observed response and wait of the jobs-table
-// rows lo, lo+1, …, lo+n−1 (NaN where the log has none, or where the
-// times contradict each other).
-func observedTimes(j *data.Jobs, lo, n int) (resp, wait []float64) {
+// observedTimes returns the observed response (finish − submit) and wait
+// (start − submit) of the jobs-table rows lo, lo+1, …, lo+n−1: NaN where
+// the log has no such time, or where the times contradict each other (a
+// finish before the submit, a start outside them: clock skew between log
+// sources), which inconsistent counts.
+func observedTimes(j *data.Jobs, lo, n int) (resp, wait []float64, inconsistent int) {
 	resp, wait = make([]float64, n), make([]float64, n)
 	for k := range resp {
 		i := lo + k
 		resp[k], wait[k] = math.NaN(), math.NaN()
 		f, ok := j.Finish.At(i)
-		if !ok || f < j.Submit[i] {
+		if !ok {
+			continue
+		}
+		if f < j.Submit[i] {
+			inconsistent++
 			continue
 		}
 		resp[k] = f - j.Submit[i]
-		if s, ok := j.Start.At(i); ok && s >= j.Submit[i] && s <= f {
-			wait[k] = s - j.Submit[i]
+		if s, ok := j.Start.At(i); ok {
+			if s >= j.Submit[i] && s <= f {
+				wait[k] = s - j.Submit[i]
+			} else {
+				inconsistent++
+			}
 		}
 	}
-	return resp, wait
+	return resp, wait, inconsistent
 }
 
 // CompareObserved computes a calibration from per-job observed and
@@ -253,7 +263,7 @@ func (c *Calibration) verdict() string {
 // returns the report and calibration.parquet (one row per job and level).
 func calibrate(ctx context.Context, in *Inputs, vs *ValidationState) (*CalibrationReport, map[string][]byte, error) {
 	lo, n := in.Split.TuneJobs, in.Split.ValidJobs
-	obsResp, obsWait := observedTimes(in.Jobs, lo, n)
+	obsResp, obsWait, _ := observedTimes(in.Jobs, lo, n)
 	rep := &CalibrationReport{}
 	if !slices.ContainsFunc(obsResp, func(v float64) bool { return !math.IsNaN(v) }) {
 		rep.Note = "none: the validation window's jobs have no observed finish times (the log records no start/finish, or they contradict the submit times)"

@@ -193,7 +193,10 @@ func (w Workload) WriteText(out io.Writer, maxUsers int) {
 		fmt.Fprint(tw, w.Observed.String())
 	}
 	if t := w.Tasks; t != nil {
-		fmt.Fprintf(tw, "tasks\t%d tasks of %d jobs, from %s (%d of no job in the log, left out)\n", t.Tasks, t.Jobs, Printable(t.From), t.OrphanTasks)
+		fmt.Fprintf(tw, "tasks\t%d tasks of %d jobs, from %s\n", t.Tasks, t.Jobs, Printable(t.From))
+		if t.OrphanTasks > 0 {
+			fmt.Fprintf(tw, "tasks left out\t%d, of no job in the log\n", t.OrphanTasks)
+		}
 	}
 	tw.Flush()
 	if w.Log != nil {
