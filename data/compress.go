@@ -21,7 +21,8 @@ import (
 // This file decompresses log streams, told apart by their magic bytes: the
 // codecs Spark writes event logs with (spark.eventLog.compression.codec:
 // lz4 as lz4-java's LZ4BlockOutputStream, snappy as xerial's
-// SnappyOutputStream, zstd frames), plus gzip (and a gzipped tar's first
+// SnappyOutputStream, zstd frames, lzf as compress-lzf's LZFOutputStream
+// in lzf.go), plus gzip (and a gzipped tar's first
 // file, as the public traces are shipped), LZ4 frames and framed snappy.
 
 // openLog opens a file for reading.
@@ -84,6 +85,8 @@ func decompress(r io.Reader, file string) (io.Reader, error) {
 		return bufio.NewReaderSize(&namedReader{&xerialReader{r: br}, file, "snappy"}, 1<<16), nil
 	case bytes.HasPrefix(head, magicSnappyFrm):
 		return bufio.NewReaderSize(&namedReader{s2.NewReader(br, s2.ReaderMaxBlockSize(1<<20)), file, "snappy"}, 1<<16), nil
+	case isLZF(head):
+		return bufio.NewReaderSize(&namedReader{&lzfReader{r: br}, file, "lzf"}, 1<<16), nil
 	}
 	return br, nil
 }

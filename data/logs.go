@@ -20,7 +20,7 @@ import (
 // Log formats: logs of other systems that schedplan converts to its jobs
 // (and tasks) tables. Each reader streams its input.
 const (
-	FormatSparkEventLog Format = "spark-eventlog" // Spark event logs (JSON lines; plain, lz4, snappy, zstd; rolling directories)
+	FormatSparkEventLog Format = "spark-eventlog" // Spark event logs (JSON lines; plain, lz4, lzf, snappy, zstd; rolling and Spark 1.x directories)
 	FormatJHist         Format = "jhist"          // MapReduce job history files (.jhist, Avro-JSON events)
 	FormatRMAppSummary  Format = "rm-app-summary" // YARN ResourceManager application summary log lines
 	FormatSLS           Format = "sls"            // YARN Scheduler Load Simulator JSON trace
@@ -579,7 +579,7 @@ func detectDir(dir string) (Format, error) {
 	for _, e := range entries {
 		n := e.Name()
 		switch {
-		case strings.HasPrefix(n, sparkRollingPrefix):
+		case strings.HasPrefix(n, sparkRollingPrefix), strings.HasPrefix(n, sparkLegacyPrefix):
 			return FormatSparkEventLog, nil
 		case strings.HasSuffix(n, ".jhist"):
 			return FormatJHist, nil
@@ -742,6 +742,9 @@ func countLines(path string) (int, bool) {
 			return 0, false
 		}
 	}
+	if isLZF(buf) {
+		return 0, false
+	}
 	lines := bytes.Count(buf, []byte{'\n'})
 	if lines == 0 || int64(k) == st.Size() {
 		return lines + 1, true
@@ -751,4 +754,16 @@ func countLines(path string) (int, bool) {
 		return 0, false
 	}
 	return int(est) + 1024, true
+}
+
+// ParseSparkUnit parses --spark-job: "application" (or "", the default) or
+// "job".
+func ParseSparkUnit(s string) (SparkUnit, error) {
+	switch u := SparkUnit(s); u {
+	case "", SparkApplication:
+		return SparkApplication, nil
+	case SparkJob:
+		return u, nil
+	}
+	return "", fmt.Errorf("%q is neither %q nor %q", s, SparkApplication, SparkJob)
 }

@@ -18,7 +18,11 @@ import (
 // spark.eventLog.compression.codec: lz4, snappy, zstd — see compress.go),
 // or a rolling directory eventlog_v2_APPID holding events_N_APPID[.codec]
 // files read in order of N (from the last ".compact" file on, when Spark
-// compacted the log). A directory of such logs (spark.eventLog.dir) is read
+// compacted the log; its appstatus_APPID[.inprogress] file is not needed:
+// an application without ApplicationEnd is incomplete), or Spark 1.0–1.2's
+// directory APPID/ of EVENT_LOG_N files and marker files
+// (sparkLegacyPrefix). The codec is told by the stream's magic bytes, lzf
+// included (compress.go). A directory of such logs (spark.eventLog.dir) is read
 // application by application.
 //
 // Events read: SparkListenerApplicationStart/End (App ID, user, times),
@@ -128,6 +132,12 @@ func (s *logState) readSparkPath(path string, dir bool) error {
 		}
 		return s.readSparkFiles(path, files)
 	}
+	if files, err := sparkLegacyFiles(path); err != nil || len(files) > 0 {
+		if err != nil {
+			return err
+		}
+		return s.readSparkFiles(path, files)
+	}
 	entries, err := os.ReadDir(path)
 	if err != nil {
 		return err
@@ -143,6 +153,19 @@ func (s *logState) readSparkPath(path string, dir bool) error {
 			files, err := sparkRollingFiles(p)
 			if err != nil {
 				return err
+			}
+			if err := s.readSparkFiles(p, files); err != nil {
+				return err
+			}
+			apps++
+		case e.IsDir():
+			files, err := sparkLegacyFiles(p)
+			if err != nil {
+				return err
+			}
+			if len(files) == 0 {
+				s.sum.drop("not a Spark event log (directory skipped)", p, 0, "")
+				continue
 			}
 			if err := s.readSparkFiles(p, files); err != nil {
 				return err
@@ -227,6 +250,42 @@ func sparkRollingFiles(dir string) ([]string, error) {
 	}
 	var out []string
 	for _, e := range evs[from:] {
+		out = append(out, filepath.Join(dir, e.name))
+	}
+	return out, nil
+}
+
+// sparkLegacyPrefix names the event files of Spark 1.0–1.2's log
+// directories (EventLoggingListener's LOG_PREFIX): a directory per
+// application holding EVENT_LOG_1 (and EVENT_LOG_2, … when it rolled)
+// beside empty marker files SPARK_VERSION_x, COMPRESSION_CODEC_y (the
+// codec the event files are compressed with) and APPLICATION_COMPLETE
+// (absent while the application runs).
+const sparkLegacyPrefix = "EVENT_LOG_"
+
+// sparkLegacyFiles lists a Spark 1.x log directory's event files in order
+// of their number (none: dir is not such a directory).
+func sparkLegacyFiles(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	type ev struct {
+		n    int64
+		name string
+	}
+	var evs []ev
+	for _, e := range entries {
+		name := e.Name()
+		n, err := strconv.ParseInt(strings.TrimPrefix(name, sparkLegacyPrefix), 10, 64)
+		if !strings.HasPrefix(name, sparkLegacyPrefix) || err != nil || !e.Type().IsRegular() {
+			continue
+		}
+		evs = append(evs, ev{n, name})
+	}
+	sort.Slice(evs, func(a, b int) bool { return evs[a].n < evs[b].n })
+	var out []string
+	for _, e := range evs {
 		out = append(out, filepath.Join(dir, e.name))
 	}
 	return out, nil

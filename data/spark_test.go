@@ -127,6 +127,7 @@ func lz4BlockStream(tb testing.TB, b []byte, blockSize int) []byte {
 func sparkCodecs(tb testing.TB) map[string]func([]byte) []byte {
 	return map[string]func([]byte) []byte{
 		".lz4": func(b []byte) []byte { return lz4BlockStream(tb, b, 4096) },
+		".lzf": func(b []byte) []byte { return lzfStream(b, 0xffff) },
 		".snappy": func(b []byte) []byte {
 			// xerial framing, in 4 KiB chunks, and two streams back to back.
 			var out []byte

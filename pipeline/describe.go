@@ -29,6 +29,10 @@ type Workload struct {
 	// Observed is the observed response and wait distributions, when the
 	// log has finish (and start) times: the current scheduler's ground truth.
 	Observed *Observed `json:"observed,omitempty"`
+	// Log is what the reader of another system's log read and dropped
+	// (nil for a jobs table); Tasks the tasks read with the log.
+	Log   *data.LogSummary `json:"log,omitempty"`
+	Tasks *TasksInfo       `json:"tasks,omitempty"`
 }
 
 // UserCount is one user's share of the jobs.

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/schedplan/schedplan/cluster/sim"
@@ -31,23 +32,14 @@ type Observed struct {
 // no job has both a submit and a finish time.
 func ObservedOf(j *data.Jobs) (o Observed, ok bool) {
 	var resp, wait []float64
-	for i := 0; i < j.Len(); i++ {
-		f, okf := j.Finish.At(i)
-		if !okf {
-			continue
+	r, w, bad := observedTimes(j, 0, j.Len())
+	o.Inconsistent = bad
+	for k := range r {
+		if !math.IsNaN(r[k]) {
+			resp = append(resp, r[k])
 		}
-		r := f - j.Submit[i]
-		if r < 0 {
-			o.Inconsistent++
-			continue
-		}
-		resp = append(resp, r)
-		if s, oks := j.Start.At(i); oks {
-			if w := s - j.Submit[i]; w >= 0 && s <= f {
-				wait = append(wait, w)
-			} else {
-				o.Inconsistent++
-			}
+		if !math.IsNaN(w[k]) {
+			wait = append(wait, w[k])
 		}
 	}
 	if len(resp) == 0 {

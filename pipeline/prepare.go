@@ -22,8 +22,11 @@ import (
 // RunConfig is everything `schedplan run` needs. Its zero fields take the
 // defaults of DefaultRunConfig, unless AsGiven is set.
 type RunConfig struct {
-	Trace   string               `json:"trace"` // data.Open spec
-	Read    data.ReadOptions     `json:"-"`
+	Trace string           `json:"trace"` // data.Open spec
+	Read  data.ReadOptions `json:"-"`
+	// Tasks is a tasks table of the log's jobs (InputOptions.Tasks; "":
+	// none, or the log's own tasks).
+	Tasks   string               `json:"tasks,omitempty"`
 	Sizes   estimate.SizeOptions `json:"sizes"`
 	Cluster string               `json:"cluster"` // cluster spec path, or "default"
 	// Capacity is the fluid server's capacity in the units of the sizes;
@@ -135,6 +138,11 @@ type Inputs struct {
 	Config RunConfig
 	Spec   *cluster.Spec
 	Jobs   *data.Jobs
+	// Tasks are the tasks of the jobs (nil: none), from the log or
+	// Config.Tasks; the task-level validation runs them (TaskJobsWith).
+	Tasks *data.Tasks
+	// Input is the log as read (what a log reader dropped, the tasks).
+	Input  *Input
 	Sizes  []float64 // fluid sizes (seconds of the whole cluster for SWIM)
 	Source estimate.Source
 	// Capacity is the capacity every simulation runs at, in the units of
@@ -156,6 +164,8 @@ type Inputs struct {
 	JobsKey  []byte
 	// CurrentConfigKey is the content of Config.CurrentConfig (nil: none).
 	CurrentConfigKey []byte
+	// TasksKey is a hash of the tasks (nil: none).
+	TasksKey []byte
 }
 
 // Limits of parameters that no sensible run exceeds (a value beyond them
@@ -186,7 +196,11 @@ func Prepare(cfg RunConfig) (*Inputs, error) {
 	if err := CheckWhatIfs(cfg.WhatIfs, in.Spec); err != nil {
 		return nil, err
 	}
-	if in.Jobs, err = data.Open(cfg.Trace, cfg.Read); err != nil {
+	if in.Input, err = ReadInput(InputOptions{Trace: cfg.Trace, Read: cfg.Read, Tasks: cfg.Tasks}); err != nil {
+		return nil, err
+	}
+	in.Jobs, in.Tasks = in.Input.Jobs, in.Input.Tasks
+	if in.TasksKey, err = tasksKey(in.Tasks); err != nil {
 		return nil, err
 	}
 	if in.Sizes, in.Source, err = estimate.Sizes(in.Jobs, cfg.Sizes); err != nil {
@@ -201,6 +215,9 @@ func Prepare(cfg RunConfig) (*Inputs, error) {
 	if in.Split, err = SplitByTime(in.SimJobs, cfg.Split); err != nil {
 		return nil, paramErr("split", cfg.Split, "%s: %v", in.Jobs.Source, err)
 	}
+	if err := checkWindowsWork(in.SimJobs, in.Split); err != nil {
+		return nil, paramErr("split", cfg.Split, "%s: %v", in.Jobs.Source, err)
+	}
 	if !cfg.NoLimits {
 		if err := CheckCost("run", in.cost()); err != nil {
 			return nil, err
@@ -211,7 +228,7 @@ func Prepare(cfg RunConfig) (*Inputs, error) {
 		in.Warnings = append(in.Warnings, w)
 		slog.Warn(w)
 	}
-	in.Workload = Describe(in.Jobs, in.Sizes, in.Source)
+	in.Workload = DescribeInput(in.Input, in.Sizes, in.Source)
 	var buf bytes.Buffer
 	if err := data.Write(&buf, in.Jobs, data.FormatArrow); err != nil {
 		return nil, err
@@ -259,6 +276,9 @@ func (c *RunConfig) checkParams() error {
 	}
 	if err := c.Stages.check(); err != nil {
 		return err
+	}
+	if _, err := data.ParseSparkUnit(string(c.Read.Log.Spark)); err != nil {
+		return paramErr("spark-job", c.Read.Log.Spark, "%v", err)
 	}
 	if _, err := c.Solver.Resolve(); err != nil {
 		return paramErr("solver", c.Solver, "%v", err)

@@ -150,6 +150,7 @@ func buildReport(in *Inputs, bd *Bundle, cs *classState, capSt *capacityState, t
 		return nil, err
 	}
 	rep.Sections = append(rep.Sections, coshh)
+	rep.Sections = append(rep.Sections, vs.Calibration.section())
 
 	var buf bytes.Buffer
 	if err := WriteReport(&buf, rep); err != nil {

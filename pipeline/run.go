@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"reflect"
 	"sort"
@@ -72,6 +73,10 @@ type RunResult struct {
 	// COSHH is COSHH beside FIFO and Fair at task level on the validation
 	// window (seed 003 §5.1's metrics; COSHHValidation), with its tuning.
 	COSHH *COSHHValidation `json:"coshh,omitempty"`
+	// Calibration is how far the simulated current scheduler is from the
+	// log's observed times on the validation window: how much to trust
+	// the what-ifs.
+	Calibration *CalibrationReport `json:"calibration,omitempty"`
 	// Improvement is 1 − tuned/current mean response on the validation
 	// window (negative: the tuned configuration is worse).
 	Improvement float64  `json:"improvement_over_current"`
@@ -285,7 +290,7 @@ func (p *pipelineRun) stages() []stage {
 			CurrentConfig string
 			ContainerMB   int
 		}{cfg.Current, cfg.Baselines, cfg.Sigmas, cfg.Runs, cfg.LoadFactors, cfg.Seed, taskLevelVersion, cfg.CurrentConfig, cfg.ContainerMB},
-			deps: []string{"tune", "tune-coshh", "bounds", "classify", "emit"}, inputs: [][]byte{in.JobsKey, in.TraceKey, in.SpecKey, in.CurrentConfigKey},
+			deps: []string{"tune", "tune-coshh", "bounds", "classify", "emit"}, inputs: [][]byte{in.JobsKey, in.TraceKey, in.SpecKey, in.CurrentConfigKey, in.TasksKey},
 			state: &p.vs, run: p.validate},
 		{name: "report", deps: []string{"ingest", "classify", "capacity", "tune", "tune-coshh", "bounds", "emit", "validate"},
 			state: &struct{}{}, run: p.report},
@@ -407,6 +412,12 @@ func (p *pipelineRun) validate(ctx context.Context) (map[string][]byte, error) {
 	if v.Task, err = taskValidate(ctx, p.in, &p.cs, &p.tr, p.r.Dir, p.r.progress("validate (task level)")); err != nil {
 		return nil, err
 	}
+	cal, calFiles, err := calibrate(ctx, p.in, v)
+	if err != nil {
+		return nil, err
+	}
+	v.Calibration = cal
+	maps.Copy(files, calFiles)
 	p.vs = *v
 	// COSHH beside FIFO and Fair (rows of the task-level table, coshh.parquet).
 	if err := p.validateCOSHH(files); err != nil {
@@ -458,6 +469,7 @@ func (p *pipelineRun) result() *RunResult {
 	}
 	res.TaskValidation = p.vs.Task
 	res.COSHH = p.vs.COSHH
+	res.Calibration = p.vs.Calibration
 	return res
 }
 

@@ -373,6 +373,8 @@ type taskSimulator struct {
 	parsed map[string]*taskPolicy
 	jobs   []task.Job
 	res    sim.Result
+	// firstStart is the last run's first task start of every job.
+	firstStart []float64
 }
 
 // Simulate runs a fresh instance of the policy over the task jobs
@@ -408,7 +410,7 @@ func (t *taskSimulator) Simulate(jobs []sim.Job, first int, capacity float64, sp
 	if err != nil {
 		return nil, err
 	}
-	t.res.Completion = res.Completion
+	t.res.Completion, t.firstStart = res.Completion, res.FirstStart
 	t.res.Response = t.res.Response[:0]
 	for i, c := range res.Completion {
 		t.res.Response = append(t.res.Response, c-t.jobs[i].Arrival)

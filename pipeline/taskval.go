@@ -78,7 +78,7 @@ func taskValidate(ctx context.Context, in *Inputs, cs *classState, tr *TuneRepor
 		return nil, err
 	}
 	lo := in.Split.TuneJobs
-	jobs, err := TaskJobs(in.Jobs, in.SimJobs[lo:], lo, in.Capacity, cl.Rate(), in.Config.Seed)
+	jobs, err := TaskJobsWith(in.Jobs, in.Tasks, in.SimJobs[lo:], lo, in.Capacity, cl.Rate(), in.Config.Seed)
 	if err != nil {
 		return nil, err
 	}

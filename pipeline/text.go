@@ -133,6 +133,14 @@ func (res *RunResult) WriteText(w io.Writer, dir string, took time.Duration) {
 	if res.OfferedLoad != nil {
 		load = fmt.Sprintf("%.3g", *res.OfferedLoad)
 	}
+	if l := res.Workload.Log; l != nil {
+		for _, line := range strings.Split(l.String(), "\n") {
+			fmt.Fprintln(w, Printable(line))
+		}
+	}
+	if t := res.Workload.Tasks; t != nil {
+		fmt.Fprintf(w, "tasks: %d tasks of %d jobs, from %s; the task level runs them as they ran\n", t.Tasks, t.Jobs, Printable(t.From))
+	}
 	fmt.Fprintf(w, "simulated at capacity %g (%s); offered load %s\n", res.Capacity, res.CapacityFrom, load)
 	for _, m := range res.Warnings {
 		fmt.Fprintf(w, "WARNING: %s\n", m)
@@ -157,6 +165,7 @@ func (res *RunResult) WriteText(w io.Writer, dir string, took time.Duration) {
 	if c := res.COSHH; c != nil {
 		c.WriteText(w)
 	}
+	res.Calibration.WriteText(w)
 	fmt.Fprintf(w, "wrote %s/{%s} in %.1f s\n", strings.TrimRight(dir, "/"), strings.Join(res.Files, ","), took.Seconds())
 }
 
@@ -186,7 +195,18 @@ func (w Workload) WriteText(out io.Writer, maxUsers int) {
 	if w.Observed != nil {
 		fmt.Fprint(tw, w.Observed.String())
 	}
+	if t := w.Tasks; t != nil {
+		fmt.Fprintf(tw, "tasks\t%d tasks of %d jobs, from %s\n", t.Tasks, t.Jobs, Printable(t.From))
+		if t.OrphanTasks > 0 {
+			fmt.Fprintf(tw, "tasks left out\t%d, of no job in the log\n", t.OrphanTasks)
+		}
+	}
 	tw.Flush()
+	if w.Log != nil {
+		for _, line := range strings.Split(w.Log.String(), "\n") {
+			fmt.Fprintln(out, Printable(line))
+		}
+	}
 	if len(w.Users) == 0 {
 		return
 	}

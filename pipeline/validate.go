@@ -44,6 +44,9 @@ type ValidationState struct {
 	Task *TaskValidation `json:"task,omitempty"`
 	// COSHH is COSHH beside FIFO and Fair at task level (COSHHValidation).
 	COSHH *COSHHValidation `json:"coshh,omitempty"`
+	// Calibration compares the current scheduler's simulations with the
+	// log's observed times (calibrate).
+	Calibration *CalibrationReport `json:"calibration,omitempty"`
 }
 
 type valConfig struct {

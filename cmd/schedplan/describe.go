@@ -7,20 +7,25 @@ import (
 
 func newDescribeCmd(a *app) *cobra.Command {
 	var tf traceFlags
+	var lf logFlags
 	var asJSON bool
 	var maxUsers int
 	cmd := &cobra.Command{
 		Use:   "describe",
-		Short: "Summarise a job log: jobs, span, arrival rate, size quantiles, users",
+		Short: "Summarise a job log: jobs, span, arrival rate, size quantiles, users, observed response times",
 		Example: `  schedplan describe                      # the embedded SWIM FB-2009 trace
-  schedplan describe --trace jobs.parquet --json`,
-		Args: cobra.NoArgs,
+  schedplan describe --trace jobs.parquet --tasks tasks.parquet --json
+  schedplan describe --format spark-eventlog /var/log/spark-events --spark-job job`,
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := tf.readSized()
+			o, err := tf.inputOptions(cmd, args, &lf)
 			if err != nil {
 				return err
 			}
-			w := pipeline.Describe(s.jobs, s.sizes, s.src)
+			w, err := pipeline.DescribeLog(o, tf.sizes())
+			if err != nil {
+				return err
+			}
 			if asJSON {
 				return writeJSON(cmd.OutOrStdout(), w)
 			}
@@ -29,6 +34,7 @@ func newDescribeCmd(a *app) *cobra.Command {
 		},
 	}
 	tf.register(cmd)
+	lf.register(cmd.Flags(), "a tasks table (.parquet, .arrow or .csv) of the log's jobs: task counts and task-seconds come from it")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON instead of a table")
 	cmd.Flags().IntVar(&maxUsers, "users", 10, "how many users to list (largest first)")
 	return cmd

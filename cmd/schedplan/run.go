@@ -17,6 +17,7 @@ func newRunCmd(a *app) *cobra.Command {
 	cfg.AsGiven = true // the flags below start from the defaults: a zero is what the user typed
 	var (
 		tf                            traceFlags
+		lf                            logFlags
 		out, kFlag, solver, objective string
 		baselines, sigmas, loads      string
 		force, require, wait          bool
@@ -65,6 +66,8 @@ the same flags: the outputs are byte for byte those of one run.`,
 			if cfg.Read, err = tf.readOptions(); err != nil {
 				return err
 			}
+			lf.options(&cfg.Read)
+			cfg.Tasks = lf.tasks
 			if cfg.K, err = classify.ParseK(kFlag); err != nil {
 				return fmt.Errorf("--k: %w", err)
 			}
@@ -105,6 +108,7 @@ the same flags: the outputs are byte for byte those of one run.`,
 	}
 	tf.register(cmd)
 	f := cmd.Flags()
+	lf.register(f, "a tasks table (.parquet, .arrow or .csv) of the log's jobs: task counts and task-seconds come from it, and the task-level validation runs its tasks as they ran")
 	f.StringVar(&cfg.Cluster, "cluster", cfg.Cluster, `cluster spec (YAML), or "default" (the six-resource cluster of Rasooli and Down's COSHH, Table 3)`)
 	f.StringVarP(&out, "out", "o", "schedplan-out", "output directory")
 	f.BoolVar(&wait, "wait", false, "wait for another run that holds the output directory, instead of failing at once")

@@ -51,10 +51,28 @@ func (t *traceFlags) read() (*data.Jobs, error) {
 	return data.Open(t.trace, opt)
 }
 
+// inputOptions returns how to read the log: the flags (the input may be
+// given as the argument instead of --trace) and the log flags.
+func (t *traceFlags) inputOptions(cmd *cobra.Command, args []string, lf *logFlags) (pipeline.InputOptions, error) {
+	if len(args) == 1 {
+		if cmd.Flags().Changed("trace") {
+			return pipeline.InputOptions{}, fmt.Errorf("give the input either as an argument or with --trace, not both")
+		}
+		t.trace = args[0]
+	}
+	opt, err := t.readOptions()
+	lf.options(&opt)
+	return pipeline.InputOptions{Trace: t.trace, Read: opt, Tasks: lf.tasks}, err
+}
+
+// sizes returns the size-derivation options the flags set.
+func (t *traceFlags) sizes() estimate.SizeOptions {
+	return estimate.SizeOptions{DN: t.dn, Load: t.load}
+}
+
 // sizeOptions returns the size-derivation options the flags set, checked.
 func (t *traceFlags) sizeOptions() (estimate.SizeOptions, error) {
-	opt := estimate.SizeOptions{DN: t.dn, Load: t.load}
-	return opt, pipeline.CheckSizeOptions(opt)
+	return t.sizes(), pipeline.CheckSizeOptions(t.sizes())
 }
 
 // sized is a job log with its sizes.

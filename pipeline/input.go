@@ -1,0 +1,238 @@
+package pipeline
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"log/slog"
+	"strings"
+
+	"github.com/schedplan/schedplan/cluster/sim"
+	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/estimate"
+)
+
+// Input is a job log as run, describe and convert read it: its jobs, the
+// tasks that go with them (the log's own, or a tasks table given with
+// --tasks), and, for another system's log, the reader's summary of what it
+// dropped and why.
+type Input struct {
+	Jobs  *data.Jobs
+	Tasks *data.Tasks // nil: no tasks
+	// TasksFrom says where the tasks came from: the log itself, or the
+	// tasks table's path.
+	TasksFrom string
+	// TaskJobs counts the jobs that have tasks, OrphanTasks the tasks whose
+	// job is not in the log (left out).
+	TaskJobs, OrphanTasks int
+	// Log is the log reader's summary; nil for a jobs table.
+	Log *data.LogSummary
+}
+
+// InputOptions say how to read a job log: the data.Open spec, the reader
+// options (format, mapping, the log readers' options) and a tasks table.
+type InputOptions struct {
+	Trace string
+	Read  data.ReadOptions
+	// Tasks is a tasks table (Parquet, Arrow or CSV) whose tasks belong to
+	// the log's jobs ("": none). Jobs take their task counts and
+	// task-seconds from it where the log leaves them out
+	// (data.Jobs.FillFromTasks), and the task-level validation runs its
+	// tasks as they ran instead of synthesising them (TaskJobsWith).
+	Tasks string
+}
+
+// LogFormatOf returns the log format of a trace: format when it is a log
+// format, else the one detected from the content (data.DetectFormat); ""
+// when the trace is a canonical job log (Parquet, Arrow, CSV, SWIM .tsv,
+// embedded).
+func LogFormatOf(trace string, format data.Format) data.Format {
+	if data.IsLogFormat(format) {
+		return format
+	}
+	if format != "" || trace == "embedded" || strings.HasPrefix(trace, "embedded:") {
+		return ""
+	}
+	if d, err := data.DetectFormat(trace); err == nil && data.IsLogFormat(d) {
+		return d
+	}
+	return ""
+}
+
+// LogFormatNames lists the log formats, comma-separated.
+func LogFormatNames() string {
+	var names []string
+	for _, f := range data.LogFormats {
+		names = append(names, string(f))
+	}
+	return strings.Join(names, ", ")
+}
+
+// CheckLogOptions refuses log-reader options that do not apply to a log of
+// format f ("" for a canonical job log): --keep-failed keeps the failed
+// jobs only a log names, --spark-job makes Spark jobs only of a Spark event
+// log.
+func CheckLogOptions(o data.LogOptions, f data.Format) error {
+	if _, err := data.ParseSparkUnit(string(o.Spark)); err != nil {
+		return paramErr("spark-job", o.Spark, "%v", err)
+	}
+	if f == "" && o.KeepFailed {
+		return paramErr("keep-failed", true, "the trace is a jobs table, which holds no failed jobs to keep; --keep-failed is for logs (--format %s)", LogFormatNames())
+	}
+	if o.Spark == data.SparkJob && f != data.FormatSparkEventLog {
+		what := "a jobs table"
+		if f != "" {
+			what = "a " + string(f) + " log"
+		}
+		return paramErr("spark-job", o.Spark, "the trace is %s, not a Spark event log", what)
+	}
+	return nil
+}
+
+// ReadInput reads a job log (data.Open; a log of another system through
+// data.ReadLog, keeping its tasks and its summary) and the tasks table
+// o.Tasks, checking the options first. A log that has tasks of its own
+// refuses a tasks table (which would be the same tasks twice or other
+// ones). On an error reading a log, the Input returned holds the log's
+// summary (Log) when the reader got that far.
+func ReadInput(o InputOptions) (*Input, error) {
+	f := LogFormatOf(o.Trace, o.Read.Format)
+	if err := CheckLogOptions(o.Read.Log, f); err != nil {
+		return nil, err
+	}
+	in := &Input{}
+	if f == "" {
+		j, err := data.Open(o.Trace, o.Read)
+		if err != nil {
+			return nil, err
+		}
+		in.Jobs = j
+	} else {
+		opt := o.Read
+		opt.Format = f
+		opt.Log.Summary = func(s *data.LogSummary) { c := *s; in.Log = &c }
+		lg, err := data.ReadLog(o.Trace, opt)
+		if err != nil {
+			return in, err // in.Log says what was read and dropped
+		}
+		in.Jobs, in.Tasks = lg.Jobs, lg.Tasks
+		if in.Tasks != nil {
+			in.TasksFrom = "the log"
+			in.TaskJobs, in.OrphanTasks = countTaskJobs(in.Jobs, in.Tasks)
+		}
+	}
+	if o.Tasks == "" {
+		return in, nil
+	}
+	if in.Tasks != nil {
+		return nil, paramErr("tasks", o.Tasks, "this %s log has tasks of its own (%d); convert it first, or leave --tasks out", f, in.Tasks.Len())
+	}
+	t, err := data.ReadTasksFile(o.Tasks, data.ReadOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("--tasks: %w", err)
+	}
+	in.Tasks, in.TasksFrom = t, o.Tasks
+	in.TaskJobs, in.OrphanTasks = in.Jobs.FillFromTasks(t)
+	if in.TaskJobs == 0 {
+		return nil, paramErr("tasks", o.Tasks, "none of its %d tasks belongs to a job of %s (job_id must match)", t.Len(), in.Jobs.Source)
+	}
+	if in.OrphanTasks > 0 {
+		slog.Warn("tasks whose job is not in the log are left out", "tasks", o.Tasks, "count", in.OrphanTasks)
+	}
+	return in, nil
+}
+
+// countTaskJobs counts the jobs of j that have tasks in t, and the tasks
+// of no job of j.
+func countTaskJobs(j *data.Jobs, t *data.Tasks) (jobs, orphans int) {
+	ids := make(map[string]bool, j.Len())
+	for i := 0; i < j.Len(); i++ {
+		ids[j.ID.At(i)] = true
+	}
+	seen := map[string]bool{}
+	for i := 0; i < t.Len(); i++ {
+		id := t.JobID.At(i)
+		switch {
+		case !ids[id]:
+			orphans++
+		case !seen[id]:
+			seen[id] = true
+			jobs++
+		}
+	}
+	return jobs, orphans
+}
+
+// TasksInfo is what a run or describe says of the tasks it read.
+type TasksInfo struct {
+	From        string `json:"from"`
+	Tasks       int    `json:"tasks"`
+	Jobs        int    `json:"jobs_with_tasks"`
+	OrphanTasks int    `json:"orphan_tasks"`
+}
+
+// tasksInfo returns the input's TasksInfo (nil without tasks).
+func (in *Input) tasksInfo() *TasksInfo {
+	if in.Tasks == nil {
+		return nil
+	}
+	return &TasksInfo{From: in.TasksFrom, Tasks: in.Tasks.Len(), Jobs: in.TaskJobs, OrphanTasks: in.OrphanTasks}
+}
+
+// tasksKey is the canonical content of the tasks (nil without), for the
+// keys of the stages that read them.
+func tasksKey(t *data.Tasks) ([]byte, error) {
+	if t == nil {
+		return nil, nil
+	}
+	h := sha256.New()
+	if err := data.WriteTasks(h, t, data.FormatArrow); err != nil {
+		return nil, err
+	}
+	return h.Sum(nil), nil
+}
+
+// DescribeInput summarises a log read by ReadInput whose sizes have been
+// derived: Describe, with what the log reader dropped and the tasks.
+func DescribeInput(in *Input, sizes []float64, src estimate.Source) Workload {
+	w := Describe(in.Jobs, sizes, src)
+	w.Log = in.Log
+	w.Tasks = in.tasksInfo()
+	return w
+}
+
+// DescribeLog reads a job log (ReadInput), derives its sizes and
+// summarises it: `schedplan describe`.
+func DescribeLog(o InputOptions, sizes estimate.SizeOptions) (Workload, error) {
+	if err := CheckSizeOptions(sizes); err != nil {
+		return Workload{}, err
+	}
+	in, err := ReadInput(o)
+	if err != nil {
+		return Workload{}, err
+	}
+	s, src, err := estimate.Sizes(in.Jobs, sizes)
+	if err != nil {
+		return Workload{}, err
+	}
+	return DescribeInput(in, s, src), nil
+}
+
+// checkWindowsWork refuses a split whose tuning or validation window holds
+// no work at all (every job of size 0, as a log of failed jobs kept with
+// --keep-failed can give): no bound, gap or slowdown is defined there.
+func checkWindowsWork(jobs []sim.Job, s Split) error {
+	tune, val := s.Windows(jobs)
+	for _, w := range []struct {
+		name string
+		jobs []sim.Job
+	}{{"tuning", tune}, {"validation", val}} {
+		work := 0.0
+		for _, j := range w.jobs {
+			work += j.Size
+		}
+		if !(work > 0) {
+			return fmt.Errorf("the %s window's %d jobs have no work (every size is 0); give a larger log or another split", w.name, len(w.jobs))
+		}
+	}
+	return nil
+}
