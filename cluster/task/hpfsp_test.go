@@ -221,8 +221,9 @@ func (e *fixedEstimator) TaskFinished(int, int, int, float64) error {
 	e.finished++
 	return nil
 }
-func (e *fixedEstimator) RemoveJob(int)                   { e.freed++ }
-func (e *fixedEstimator) StageProgress(j, st int) float64 { return e.s.StageProgress(j, st) }
+func (e *fixedEstimator) ObserveStage(int, int, float64, float64) error { return nil }
+func (e *fixedEstimator) RemoveJob(int)                                 { e.freed++ }
+func (e *fixedEstimator) StageProgress(j, st int) float64               { return e.s.StageProgress(j, st) }
 func (e *fixedEstimator) Remaining(j int) float64 {
 	if e.factor < 0 {
 		return math.NaN() // a broken estimator: HPFSP falls back
