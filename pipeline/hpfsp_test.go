@@ -151,3 +151,107 @@ func TestTuneHPFSP(t *testing.T) {
 		}
 	}
 }
+
+// TestHPFSPProgressReports checks that running tasks' progress feeds seed
+// 002's estimator (eq. 1–5) at the progress reports and that H-PFSP
+// decides on it. One machine of 2 containers, default task time 10 s:
+// C (one 7 s task) and A (two 100 s tasks) arrive at 0, B (three 20 s
+// tasks) at 1. C and A's first task start at 0. Until a task of A ends, its
+// estimate is eq. 18's default unless its running task's progress is
+// reported: at 3 s A has made 0.03 task (below 2% of its 2 tasks), at 6 s
+// 0.06, a sample of exactly 100 s. When C ends at 7 s the free container
+// goes to B (w 15 s of the cluster against A's 96.5 s) with reports,
+// and to A (whose w, from the default, is below B's) without: B then
+// waits for A's first task, about a hundred seconds, and finishes at
+// 140 s instead of 7 + 3·20 = 67 s.
+func TestHPFSPProgressReports(t *testing.T) {
+	cl := task.Uniform(1, 2)
+	one := func(at float64, n int, d float64) task.Job {
+		j := task.Job{Arrival: at, Stages: []task.Stage{{Tasks: make([]task.TaskSpec, n)}}}
+		for k := range j.Stages[0].Tasks {
+			j.Stages[0].Tasks[k] = task.TaskSpec{Duration: d, Containers: 1}
+		}
+		return j
+	}
+	jobs := []task.Job{one(0, 1, 7), one(0, 2, 100), one(1, 3, 20)}
+	const c, a, b = 0, 1, 2
+	var est *estimate.ProgressEstimator
+	newEst := func(s *task.State) (task.RemainingEstimator, error) {
+		e, err := HPFSPEstimator(estimate.ProgressConfig{Default: []float64{10}, Alpha: estimate.NoSmoothing})(s)
+		est, _ = e.(*estimate.ProgressEstimator)
+		return e, err
+	}
+	for _, report := range []float64{0, -1} {
+		p := &task.HPFSP{FairLimit: 0, ReportInterval: report, NewEstimator: newEst}
+		obs := &taskTimeProbe{job: a, at: 6}
+		obs.get = func() *estimate.ProgressEstimator { return est }
+		ck := task.NewChecker(p)
+		r, err := task.Simulate(jobs, cl, p, task.Options{Observer: multiObserver{ck, obs}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := ck.Finish(jobs, r); err != nil {
+			t.Fatal(err)
+		}
+		name := p.Spec()
+		t.Logf("%s: completions C %.0f s, A %.0f s, B %.0f s; A's task time at C's end %.3f s; %d reports", name, r.Completion[c], r.Completion[a], r.Completion[b], obs.got, p.Reports)
+		if report == 0 {
+			if obs.got != 100 {
+				t.Errorf("%s: A's task time when C ends %v s, want exactly 100 s (its running task's rate)", name, obs.got)
+			}
+			if r.Completion[b] != 7+3*20 || p.Reports == 0 {
+				t.Errorf("%s: B completes at %v s (%d reports), want 67 s (it gets C's container at 7 s)", name, r.Completion[b], p.Reports)
+			}
+		} else {
+			if obs.got != 10 && obs.got != 7 {
+				t.Errorf("%s: A's task time when C ends %v s, want a default (no sample yet)", name, obs.got)
+			}
+			if r.Completion[b] <= 100 || p.Reports != 0 {
+				t.Errorf("%s: B completes at %v s (%d reports), want after 100 s (A takes C's container)", name, r.Completion[b], p.Reports)
+			}
+		}
+	}
+}
+
+// taskTimeProbe records a job's estimated task time at the first task end
+// at or after a time.
+type taskTimeProbe struct {
+	get func() *estimate.ProgressEstimator
+	job int
+	at  float64
+	got float64
+	ok  bool
+}
+
+func (o *taskTimeProbe) TaskStarted(*task.State, task.TaskRef) {}
+func (o *taskTimeProbe) TaskKilled(*task.State, task.TaskRef)  {}
+func (o *taskTimeProbe) Dispatched(*task.State)                {}
+func (o *taskTimeProbe) TaskEnded(s *task.State, _ task.TaskRef) {
+	if !o.ok && s.Now() >= o.at {
+		o.got, o.ok = o.get().TaskTime(o.job, 0), true
+	}
+}
+
+// multiObserver passes every call to each of its observers.
+type multiObserver []task.Observer
+
+func (m multiObserver) TaskStarted(s *task.State, t task.TaskRef) {
+	for _, o := range m {
+		o.TaskStarted(s, t)
+	}
+}
+func (m multiObserver) TaskEnded(s *task.State, t task.TaskRef) {
+	for _, o := range m {
+		o.TaskEnded(s, t)
+	}
+}
+func (m multiObserver) TaskKilled(s *task.State, t task.TaskRef) {
+	for _, o := range m {
+		o.TaskKilled(s, t)
+	}
+}
+func (m multiObserver) Dispatched(s *task.State) {
+	for _, o := range m {
+		o.Dispatched(s)
+	}
+}
