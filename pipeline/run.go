@@ -69,6 +69,8 @@ type RunResult struct {
 	// TaskValidation is the task-level view of the validation window (the
 	// emitted YARN files simulated on the spec's machines).
 	TaskValidation *TaskValidation `json:"task_validation,omitempty"`
+	// TunedHPFSP is H-PFSP's tuned configuration (the bundle's h_pfsp).
+	TunedHPFSP *HPFSPConfig `json:"tuned_h_pfsp,omitempty"`
 	// Improvement is 1 − tuned/current mean response on the validation
 	// window (negative: the tuned configuration is worse).
 	Improvement float64  `json:"improvement_over_current"`
@@ -145,6 +147,7 @@ type pipelineRun struct {
 	cs    classState
 	capSt capacityState
 	tr    TuneReport
+	ht    HPFSPTuning
 	bs    boundsState
 	vs    ValidationState
 	files []string
@@ -245,8 +248,16 @@ func (p *pipelineRun) stages() []stage {
 			Current     string
 			Seed        uint64
 		}{cfg.Budget, cfg.Objective, cfg.Constraints, cfg.Folds, cfg.Current, cfg.Seed}, deps: []string{"ingest"}, inputs: [][]byte{in.JobsKey}, state: &p.tr, run: p.tune},
+		{name: "tune_hpfsp", params: struct {
+			Objective  Objective
+			Seed       uint64
+			Limits     []int
+			Thresholds []float64
+			Version    int
+		}{cfg.Objective, cfg.Seed, DefaultFairLimits, HPFSPTuneThresholds, hpfspTuneVersion},
+			deps: []string{"ingest"}, inputs: [][]byte{in.JobsKey, in.TraceKey, in.SpecKey}, state: &p.ht, run: p.tuneHPFSP},
 		{name: "bounds", deps: []string{"ingest"}, inputs: [][]byte{in.JobsKey}, state: &p.bs, run: p.bounds},
-		{name: "emit", params: cfg.ContainerMB, deps: []string{"ingest", "classify", "capacity", "tune", "bounds"},
+		{name: "emit", params: cfg.ContainerMB, deps: []string{"ingest", "classify", "capacity", "tune", "tune_hpfsp", "bounds"},
 			inputs: [][]byte{in.SpecKey}, state: &struct{}{}, run: p.emit},
 		{name: "validate", params: struct {
 			Current       string
@@ -259,9 +270,9 @@ func (p *pipelineRun) stages() []stage {
 			CurrentConfig string
 			ContainerMB   int
 		}{cfg.Current, cfg.Baselines, cfg.Sigmas, cfg.Runs, cfg.LoadFactors, cfg.Seed, taskLevelVersion, cfg.CurrentConfig, cfg.ContainerMB},
-			deps: []string{"tune", "bounds", "classify", "emit"}, inputs: [][]byte{in.JobsKey, in.TraceKey, in.SpecKey, in.CurrentConfigKey},
+			deps: []string{"tune", "tune_hpfsp", "bounds", "classify", "emit"}, inputs: [][]byte{in.JobsKey, in.TraceKey, in.SpecKey, in.CurrentConfigKey},
 			state: &p.vs, run: p.validate},
-		{name: "report", deps: []string{"ingest", "classify", "capacity", "tune", "bounds", "emit", "validate"},
+		{name: "report", deps: []string{"ingest", "classify", "capacity", "tune", "tune_hpfsp", "bounds", "emit", "validate"},
 			state: &struct{}{}, run: p.report},
 	}
 }
@@ -373,6 +384,9 @@ func (p *pipelineRun) validate(ctx context.Context) (map[string][]byte, error) {
 	if v.Task, err = taskValidate(ctx, p.in, &p.cs, &p.tr, p.r.Dir, p.r.progress("validate (task level)")); err != nil {
 		return nil, err
 	}
+	if err := p.validateHPFSP(ctx, v.Task, p.r.progress("validate (task level, h-pfsp)")); err != nil {
+		return nil, err
+	}
 	p.vs = *v
 	return files, nil
 }
@@ -419,6 +433,7 @@ func (p *pipelineRun) result() *RunResult {
 		res.Improved = tuned < cur
 	}
 	res.TaskValidation = p.vs.Task
+	res.TunedHPFSP = p.hpfspConfig()
 	return res
 }
 
@@ -499,6 +514,7 @@ func (p *pipelineRun) bundle() *Bundle {
 	}
 	bd.Capacity = p.capSt.Secondary
 	bd.LASMQ = p.tr.Best.Config()
+	bd.HPFSP = p.hpfspConfig()
 	b := p.boundsOf()
 	bd.Bounds = &BoundsInfo{SRPTMean: b.SRPTMean, FSPMean: b.FSPMean, PSMean: b.PSMean}
 	p.bd = bd

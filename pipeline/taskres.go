@@ -38,6 +38,9 @@ type TaskLevel struct {
 	// is the queue named to the placement policy. Nil: applications name
 	// no queue.
 	Class []string
+	// HPFSPDefault is eq. 18's prior task time per stage (seconds) for
+	// hpfsp run with its online estimator; nil: MeanTaskTimes of Jobs.
+	HPFSPDefault []float64
 }
 
 // TaskCluster turns a cluster spec into a task-level cluster: one machine
@@ -192,6 +195,11 @@ func (r *TaskLevel) parse(spec string) (*taskPolicy, error) {
 	file, hasFile := params["file"]
 	delete(params, "file")
 	switch {
+	case !hasFile && name == "hpfsp":
+		if err := r.hpfspPolicy(tp, params); err != nil {
+			return nil, err
+		}
+		return tp, nil
 	case !hasFile:
 		if _, err := task.NewPolicy(name, params); err != nil {
 			return nil, err

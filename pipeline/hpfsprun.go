@@ -1,0 +1,142 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/schedplan/schedplan/cluster/task"
+	"github.com/schedplan/schedplan/estimate"
+)
+
+// HPFSPTuning is the H-PFSP tuning of a run (the tune_hpfsp stage's
+// state): seed 002's FAIR_LIMIT and progress threshold searched at task
+// level on the tuning window, with the online EWMA estimator whose prior
+// (eq. 18) is the tuning window's mean task time per stage.
+type HPFSPTuning struct {
+	Best  HPFSPEvaluation   `json:"best"`
+	Evals []HPFSPEvaluation `json:"evaluations"`
+	// Jobs and Tasks count the tuning window's task-level jobs.
+	Jobs  int `json:"jobs"`
+	Tasks int `json:"tasks"`
+	// DefaultTaskS is eq. 18's prior task time per stage, in seconds
+	// (the tuning window's means); ReportIntervalS the progress-report
+	// interval the runs used, in seconds.
+	DefaultTaskS    []float64 `json:"default_task_s"`
+	ReportIntervalS float64   `json:"report_interval_s"`
+}
+
+// HPFSPTuneThresholds are the progress thresholds (getStage, Alg. 3) the
+// run's tuning tries with every FAIR_LIMIT of DefaultFairLimits: seed
+// 002's 0.95 and an earlier switch to the reduce stage's fair phase.
+var HPFSPTuneThresholds = []float64{task.DefaultStageThreshold, 0.8}
+
+// hpfspTuneVersion changes when the H-PFSP tuning changes what it
+// computes, so that older stamps are stale.
+const hpfspTuneVersion = 1
+
+// hpfspReportInterval is the progress-report interval of a cluster (the
+// task.HPFSP default: its heartbeat, else task.DefaultReportInterval).
+func hpfspReportInterval(cl *task.Cluster) float64 {
+	if cl.Heartbeat > 0 {
+		return cl.Heartbeat
+	}
+	return task.DefaultReportInterval
+}
+
+// TuneHPFSPWindow tunes H-PFSP on a run's tuning window: its jobs at task
+// level on the cluster spec's machines (TaskJobs, TaskCluster), every
+// FAIR_LIMIT of DefaultFairLimits × HPFSPTuneThresholds under the run's
+// objective, with the online estimator (no job's size is read).
+func TuneHPFSPWindow(ctx context.Context, in *Inputs) (*HPFSPTuning, error) {
+	cl, err := TaskCluster(in.Spec)
+	if err != nil {
+		return nil, err
+	}
+	tune, _ := in.Split.Windows(in.SimJobs)
+	jobs, err := TaskJobs(in.Jobs, tune, 0, in.Capacity, cl.Rate(), in.Config.Seed)
+	if err != nil {
+		return nil, err
+	}
+	h := &HPFSPTuning{Jobs: len(jobs), DefaultTaskS: MeanTaskTimes(jobs, cl), ReportIntervalS: hpfspReportInterval(cl)}
+	for i := range jobs {
+		h.Tasks += jobs[i].NumTasks()
+	}
+	newEst := HPFSPEstimator(estimate.ProgressConfig{Default: h.DefaultTaskS})
+	best, evals, err := TuneHPFSP(ctx, jobs, cl, nil, HPFSPTuneThresholds, in.Config.Objective, newEst, task.Options{})
+	if err != nil {
+		return nil, err
+	}
+	h.Best, h.Evals = best, evals
+	return h, nil
+}
+
+// tuneHPFSP: H-PFSP's FAIR_LIMIT and threshold on the tuning window.
+func (p *pipelineRun) tuneHPFSP(ctx context.Context) (map[string][]byte, error) {
+	h, err := TuneHPFSPWindow(ctx, p.in)
+	if err != nil {
+		return nil, fmt.Errorf("h-pfsp: %w", err)
+	}
+	p.ht = *h
+	return nil, nil
+}
+
+// hpfspConfig is the bundle's h_pfsp section of a run (nil before the
+// tuning).
+func (p *pipelineRun) hpfspConfig() *HPFSPConfig {
+	if p.ht.Evals == nil {
+		return nil
+	}
+	c := p.ht.Best.Config()
+	c.FairLimitUnit, c.ThresholdUnit = HPFSPFairLimitUnit, HPFSPThresholdUnit
+	c.Estimator = HPFSPOnline
+	c.ReportIntervalS = p.ht.ReportIntervalS
+	c.DefaultTaskS = p.ht.DefaultTaskS
+	return c
+}
+
+// Task-level validation row names of H-PFSP and its references.
+const (
+	TaskHPFSPName = "tuned h-pfsp (task; online EWMA estimates, no sizes)"
+	TaskFSPName   = "fsp (task; exact sizes)"
+	TaskPSName    = "fair, one pool (task; PS)"
+)
+
+// validateHPFSP adds the task-level rows of H-PFSP (the tuned parameters,
+// the online estimator with the tuning window's task times as eq. 18's
+// prior) and its references — FSP with exact sizes (the protective
+// schedule H-PFSP improves on) and Fair in one pool (PS: the deadlines it
+// protects) — to the task-level validation tv, on the same validation
+// window and bounds. The tuned LAS_MQ is already in tv.
+func (p *pipelineRun) validateHPFSP(ctx context.Context, tv *TaskValidation, progress func(done, total int)) error {
+	in := p.in
+	cl, err := TaskCluster(in.Spec)
+	if err != nil {
+		return err
+	}
+	lo := in.Split.TuneJobs
+	jobs, err := TaskJobs(in.Jobs, in.SimJobs[lo:], lo, in.Capacity, cl.Rate(), in.Config.Seed)
+	if err != nil {
+		return err
+	}
+	res := &TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: in.Config.ContainerMB, HPFSPDefault: p.ht.DefaultTaskS}
+	hs := p.ht.Best.Config().Spec()
+	rows := []struct{ name, spec string }{{TaskFSPName, "fsp"}, {TaskPSName, "fair"}, {TaskHPFSPName, hs}}
+	var specs []string
+	for _, r := range rows {
+		specs = append(specs, r.spec)
+	}
+	x, err := res.TaskExperiment(specs)
+	if err != nil {
+		return err
+	}
+	out, err := RunExperiments(ctx, RunOptions{Progress: progress}, x)
+	if err != nil {
+		return fmt.Errorf("task-level validation of h-pfsp: %w", err)
+	}
+	for k, r := range rows {
+		row := ValidationRowOf(r.name, 0, out[0].Policies[k].Aggregate(), tv.Bounds)
+		row.Policy = r.spec
+		tv.Rows = append(tv.Rows, row)
+	}
+	return nil
+}
