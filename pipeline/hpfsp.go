@@ -70,6 +70,10 @@ func TuneHPFSP(ctx context.Context, jobs []task.Job, cl *task.Cluster, limits []
 		return HPFSPEvaluation{}, nil, fmt.Errorf("tune h-pfsp: no jobs in the tuning window")
 	}
 	fluid := task.FluidJobs(jobs)
+	dl, err := task.PSDeadlines(jobs, cl)
+	if err != nil {
+		return HPFSPEvaluation{}, nil, fmt.Errorf("tune h-pfsp: %v", err)
+	}
 	var m sim.Metrics
 	var evals []HPFSPEvaluation
 	var s task.Simulator
@@ -86,7 +90,7 @@ func TuneHPFSP(ctx context.Context, jobs []task.Job, cl *task.Cluster, limits []
 			if err != nil {
 				return HPFSPEvaluation{}, evals, fmt.Errorf("tune h-pfsp: %s: %v", p.Spec(), err)
 			}
-			sum := m.Compute(fluid, r.Completion, cl.Rate(), nil)
+			sum := m.Compute(fluid, r.Completion, cl.Rate(), dl)
 			evals = append(evals, HPFSPEvaluation{FairLimit: fl, Threshold: th, Score: ScoreOf(sum)})
 		}
 	}

@@ -2,9 +2,15 @@ package pipeline
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
+	"text/tabwriter"
 
+	"github.com/schedplan/schedplan/cluster"
+	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/cluster/task"
+	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 )
 
@@ -43,17 +49,18 @@ func hpfspReportInterval(cl *task.Cluster) float64 {
 	return task.DefaultReportInterval
 }
 
-// TuneHPFSPWindow tunes H-PFSP on a run's tuning window: its jobs at task
-// level on the cluster spec's machines (TaskJobs, TaskCluster), every
-// FAIR_LIMIT of DefaultFairLimits × HPFSPTuneThresholds under the run's
-// objective, with the online estimator (no job's size is read).
-func TuneHPFSPWindow(ctx context.Context, in *Inputs) (*HPFSPTuning, error) {
-	cl, err := TaskCluster(in.Spec)
+// TuneHPFSPWindow tunes H-PFSP on a tuning window (tune: its fluid jobs,
+// rows 0.. of log, sizes in the units of capacity): its jobs at task level
+// on the cluster spec's machines (TaskJobs, TaskCluster), every FAIR_LIMIT
+// of DefaultFairLimits × HPFSPTuneThresholds (the first threshold only
+// when no job has a second stage) under obj, with the online estimator
+// (no job's size is read).
+func TuneHPFSPWindow(ctx context.Context, log *data.Jobs, tune []sim.Job, capacity float64, spec *cluster.Spec, seed uint64, obj Objective) (*HPFSPTuning, error) {
+	cl, err := TaskCluster(spec)
 	if err != nil {
 		return nil, err
 	}
-	tune, _ := in.Split.Windows(in.SimJobs)
-	jobs, err := TaskJobs(in.Jobs, tune, 0, in.Capacity, cl.Rate(), in.Config.Seed)
+	jobs, err := TaskJobs(log, tune, 0, capacity, cl.Rate(), seed)
 	if err != nil {
 		return nil, err
 	}
@@ -61,8 +68,14 @@ func TuneHPFSPWindow(ctx context.Context, in *Inputs) (*HPFSPTuning, error) {
 	for i := range jobs {
 		h.Tasks += jobs[i].NumTasks()
 	}
+	// The threshold only moves a job from its first stage to the next:
+	// with single-stage jobs every threshold schedules alike.
+	thresholds := HPFSPTuneThresholds[:1]
+	if len(h.DefaultTaskS) > 1 {
+		thresholds = HPFSPTuneThresholds
+	}
 	newEst := HPFSPEstimator(estimate.ProgressConfig{Default: h.DefaultTaskS})
-	best, evals, err := TuneHPFSP(ctx, jobs, cl, nil, HPFSPTuneThresholds, in.Config.Objective, newEst, task.Options{})
+	best, evals, err := TuneHPFSP(ctx, jobs, cl, nil, thresholds, obj, newEst, task.Options{})
 	if err != nil {
 		return nil, err
 	}
@@ -70,9 +83,49 @@ func TuneHPFSPWindow(ctx context.Context, in *Inputs) (*HPFSPTuning, error) {
 	return h, nil
 }
 
+// TuneHPFSPText is tune --policy hpfsp: TuneHPFSPWindow on the window's
+// tuning window, printed as text or, with asJSON, as JSON.
+func TuneHPFSPText(ctx context.Context, out io.Writer, w *Window, seed uint64, obj Objective, asJSON bool) error {
+	tune, _ := w.Split.Windows(w.Jobs)
+	h, err := TuneHPFSPWindow(ctx, w.Log, tune, w.Capacity, w.Spec, seed, obj)
+	if err != nil {
+		return err
+	}
+	if !asJSON {
+		h.WriteText(out, w.Log.Source)
+		return nil
+	}
+	b, err := json.MarshalIndent(struct {
+		Trace string `json:"trace"`
+		*HPFSPTuning
+	}{w.Log.Source, h}, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = out.Write(append(b, '\n'))
+	return err
+}
+
+// WriteText prints the tuning: every candidate's scores and the choice,
+// with the parameters' units.
+func (h *HPFSPTuning) WriteText(w io.Writer, source string) {
+	fmt.Fprintf(w, "trace %s: H-PFSP tuned at task level on the tuning window (%d jobs, %d tasks); sizes online (%s estimator, eq. 18 prior %s s per stage, progress reports every %g s)\n",
+		source, h.Jobs, h.Tasks, HPFSPOnline, fmtFloats(h.DefaultTaskS), h.ReportIntervalS)
+	tw := newTable(w, tabwriter.AlignRight)
+	fmt.Fprintln(tw, "fair_limit (tasks/stage)\tthreshold (map progress)\tmean response (s)\tp99 (s)\tmean slowdown\tp99 slowdown\tmissed PS deadlines\t")
+	for _, e := range h.Evals {
+		sc := e.Score
+		fmt.Fprintf(tw, "%d\t%g\t%.4g\t%.4g\t%.4g\t%.4g\t%.2f%%\t\n", e.FairLimit, e.Threshold, sc.Mean, sc.P99, sc.MeanSlowdown, sc.P99Slowdown, 100*sc.Missed)
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "tuned H-PFSP: %s (FAIR_LIMIT %d %s, threshold %g %s)\n", h.Best.Config().Spec(), h.Best.FairLimit, HPFSPFairLimitUnit, h.Best.Threshold, HPFSPThresholdUnit)
+}
+
 // tuneHPFSP: H-PFSP's FAIR_LIMIT and threshold on the tuning window.
 func (p *pipelineRun) tuneHPFSP(ctx context.Context) (map[string][]byte, error) {
-	h, err := TuneHPFSPWindow(ctx, p.in)
+	in := p.in
+	tune, _ := in.Split.Windows(in.SimJobs)
+	h, err := TuneHPFSPWindow(ctx, in.Jobs, tune, in.Capacity, in.Spec, in.Config.Seed, in.Config.Objective)
 	if err != nil {
 		return nil, fmt.Errorf("h-pfsp: %w", err)
 	}
