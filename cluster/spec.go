@@ -23,6 +23,13 @@ type Spec struct {
 	Name      string         `yaml:"name,omitempty"`
 	Resources []ResourceType `yaml:"resources"`
 	Users     []User         `yaml:"users,omitempty"`
+	// Heartbeat is the NodeManagers' heartbeat interval in seconds (YARN's
+	// yarn.resourcemanager.nodemanagers.heartbeat-interval-ms / 1000): at
+	// task level containers are then assigned at each node's heartbeats
+	// and running tasks report their progress at that interval (H-PFSP's
+	// estimator). 0 (absent): assignment at every event, progress reports
+	// every 3 s.
+	Heartbeat float64 `yaml:"heartbeat_s,omitempty"`
 }
 
 // ResourceType is a set of identical machines.
@@ -134,6 +141,7 @@ const (
 	MaxExecRate      = 1e9
 	MaxMemoryGB      = 1e9 // per machine
 	MaxRetrieveGbps  = 1e9
+	MaxHeartbeat     = 3600 // seconds
 )
 
 // ParseSpec parses and checks a cluster spec; name is used in messages,
@@ -235,6 +243,9 @@ func (s *Spec) check(at func(path string) string) error {
 	}
 	if len(s.Resources) == 0 {
 		return fmt.Errorf("%s: the cluster has no resource types", at("resources"))
+	}
+	if !(s.Heartbeat >= 0 && s.Heartbeat <= MaxHeartbeat) {
+		return fmt.Errorf("%s: must be a number of seconds in [0, %d] (0: assignment at every event), got %v", at("heartbeat_s"), MaxHeartbeat, s.Heartbeat)
 	}
 	if len(s.Resources) > MaxResourceTypes {
 		return fmt.Errorf("%s: %d resource types; schedplan supports at most %d (the capacity LP grows with types × classes): group machines of similar speed into one type", at("resources"), len(s.Resources), MaxResourceTypes)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/estimate"
 )
@@ -253,5 +254,37 @@ func (m multiObserver) TaskKilled(s *task.State, t task.TaskRef) {
 func (m multiObserver) Dispatched(s *task.State) {
 	for _, o := range m {
 		o.Dispatched(s)
+	}
+}
+
+// The cluster spec's heartbeat_s is the task level's node heartbeat and
+// H-PFSP's progress-report interval; without one, reports come every 3 s.
+func TestHPFSPReportIntervalFromSpec(t *testing.T) {
+	for _, c := range []struct {
+		extra string
+		want  float64
+	}{{"", task.DefaultReportInterval}, {"heartbeat_s: 1.5\n", 1.5}} {
+		spec, err := cluster.ParseSpec([]byte("version: 1\nresources:\n  - {name: a, count: 2, slots: 4, exec_rate: 1}\n"+c.extra), "c.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		cl, err := TaskCluster(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := hpfspReportInterval(cl); got != c.want || cl.Heartbeat != spec.Heartbeat {
+			t.Errorf("%q: report interval %v s (heartbeat %v s), want %v s", c.extra, got, cl.Heartbeat, c.want)
+		}
+		// A run reports at that interval: one job of one 10 s task on an
+		// otherwise idle cluster gets a report at each multiple of it
+		// before 10 s.
+		jobs := []task.Job{{Stages: []task.Stage{{Tasks: []task.TaskSpec{{Duration: 10, Containers: 1}}}}}}
+		p := &task.HPFSP{NewEstimator: HPFSPEstimator(estimate.ProgressConfig{Default: []float64{10}})}
+		if _, err := task.Simulate(jobs, cl, p, task.Options{}); err != nil {
+			t.Fatal(err)
+		}
+		if want := int(math.Ceil(10/c.want)) - 1; p.Reports != want {
+			t.Errorf("%q: %d progress reports in 10 s, want %d", c.extra, p.Reports, want)
+		}
 	}
 }

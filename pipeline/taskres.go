@@ -45,9 +45,10 @@ type TaskLevel struct {
 
 // TaskCluster turns a cluster spec into a task-level cluster: one machine
 // type per resource type, its slots as containers, and its node label the
-// name the emitted capacity-scheduler.xml gives it (YARNName).
+// name the emitted capacity-scheduler.xml gives it (YARNName); the spec's
+// heartbeat_s is the nodes' heartbeat.
 func TaskCluster(spec *cluster.Spec) (*task.Cluster, error) {
-	cl := &task.Cluster{}
+	cl := &task.Cluster{Heartbeat: spec.Heartbeat}
 	for _, r := range spec.Resources {
 		cl.Types = append(cl.Types, task.MachineType{Name: r.Name, Count: r.Count, Containers: r.Slots, ExecRate: r.ExecRate, Label: YARNName(r.Name)})
 	}
