@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -286,5 +287,61 @@ func TestHPFSPReportIntervalFromSpec(t *testing.T) {
 		if want := int(math.Ceil(10/c.want)) - 1; p.Reports != want {
 			t.Errorf("%q: %d progress reports in 10 s, want %d", c.extra, p.Reports, want)
 		}
+	}
+}
+
+// At task level hpfsp sizes jobs online by default (it reads no estimate,
+// so it runs once, not per error run); estimator=sizes reads them; other
+// values are refused by name.
+func TestTaskLevelHPFSPEstimator(t *testing.T) {
+	cl := task.Uniform(2, 3)
+	r := &TaskLevel{Cluster: cl, Jobs: noisyJobs(7, 40, cl)}
+	for spec, uses := range map[string]bool{"hpfsp:fair_limit=1": false, "hpfsp:estimator=ewma": false, "hpfsp:estimator=sizes,fair_limit=3": true} {
+		info, err := r.Policy(spec)
+		if err != nil {
+			t.Fatalf("%s: %v", spec, err)
+		}
+		if info.Uses.Estimates != uses {
+			t.Errorf("%s: uses estimates %v, want %v", spec, info.Uses.Estimates, uses)
+		}
+	}
+	for spec, want := range map[string]string{"hpfsp:estimator=oracle": `estimator="oracle"`, "hpfsp:estimator=ewma,fair_limit=-1": "fair_limit -1"} {
+		if _, err := r.Policy(spec); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: error %v, want one with %s", spec, err, want)
+		}
+	}
+	// The online run ignores the jobs' estimates: exact ones and reversed
+	// ones (the largest job's size on the smallest) schedule alike; with
+	// estimator=sizes they do not.
+	x, err := r.TaskExperiment(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim := r.NewSimulator()
+	respond := func(spec string) []float64 {
+		t.Helper()
+		res, err := sim.Simulate(x.Jobs, 0, x.Capacity, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return append([]float64(nil), res.Response...)
+	}
+	exact := make([]float64, len(x.Jobs))
+	for i := range x.Jobs {
+		x.Jobs[i].Estimate = x.Jobs[i].Size
+		exact[i] = x.Jobs[i].Size
+	}
+	online, sized := respond("hpfsp:fair_limit=1"), respond("hpfsp:fair_limit=1,estimator=sizes")
+	sort.Float64s(exact)
+	for i := range x.Jobs {
+		k := sort.SearchFloat64s(exact, x.Jobs[i].Size)
+		x.Jobs[i].Estimate = exact[len(exact)-1-k]
+	}
+	online2, sized2 := respond("hpfsp:fair_limit=1"), respond("hpfsp:fair_limit=1,estimator=sizes")
+	if !slices.Equal(online, online2) {
+		t.Error("the online H-PFSP changed with the jobs' estimates")
+	}
+	if slices.Equal(sized, sized2) {
+		t.Error("estimator=sizes did not change with the jobs' estimates")
 	}
 }
