@@ -236,19 +236,26 @@ func wholeNumber(path string, n *yaml.Node) error {
 // the limits above, and finite non-negative user shares and weights.
 func (s *Spec) Check() error { return s.check(func(path string) string { return path }) }
 
-// check is Check with at naming a field (with its YAML line when known).
-func (s *Spec) check(at func(path string) string) error {
-	if s.Version != SpecVersion {
+// checkTop checks the spec's top-level fields: the version, the number of
+// resource types, the heartbeat.
+func (s *Spec) checkTop(at func(path string) string) error {
+	switch {
+	case s.Version != SpecVersion:
 		return fmt.Errorf("%s: %d is not supported (want %d)", at("version"), s.Version, SpecVersion)
-	}
-	if len(s.Resources) == 0 {
+	case len(s.Resources) == 0:
 		return fmt.Errorf("%s: the cluster has no resource types", at("resources"))
-	}
-	if !(s.Heartbeat >= 0 && s.Heartbeat <= MaxHeartbeat) {
+	case len(s.Resources) > MaxResourceTypes:
+		return fmt.Errorf("%s: %d resource types; schedplan supports at most %d (the capacity LP grows with types × classes): group machines of similar speed into one type", at("resources"), len(s.Resources), MaxResourceTypes)
+	case !(s.Heartbeat >= 0 && s.Heartbeat <= MaxHeartbeat):
 		return fmt.Errorf("%s: must be a number of seconds in [0, %d] (0: assignment at every event), got %v", at("heartbeat_s"), MaxHeartbeat, s.Heartbeat)
 	}
-	if len(s.Resources) > MaxResourceTypes {
-		return fmt.Errorf("%s: %d resource types; schedplan supports at most %d (the capacity LP grows with types × classes): group machines of similar speed into one type", at("resources"), len(s.Resources), MaxResourceTypes)
+	return nil
+}
+
+// check is Check with at naming a field (with its YAML line when known).
+func (s *Spec) check(at func(path string) string) error {
+	if err := s.checkTop(at); err != nil {
+		return err
 	}
 	seen := map[string]bool{}
 	total := 0
