@@ -23,6 +23,13 @@ type Spec struct {
 	Name      string         `yaml:"name,omitempty"`
 	Resources []ResourceType `yaml:"resources"`
 	Users     []User         `yaml:"users,omitempty"`
+	// Heartbeat is the NodeManagers' heartbeat interval in seconds (YARN's
+	// yarn.resourcemanager.nodemanagers.heartbeat-interval-ms / 1000): at
+	// task level containers are then assigned at each node's heartbeats
+	// and running tasks report their progress at that interval (H-PFSP's
+	// estimator). 0 (absent): assignment at every event, progress reports
+	// every 3 s.
+	Heartbeat float64 `yaml:"heartbeat_s,omitempty"`
 }
 
 // ResourceType is a set of identical machines.
@@ -134,6 +141,7 @@ const (
 	MaxExecRate      = 1e9
 	MaxMemoryGB      = 1e9 // per machine
 	MaxRetrieveGbps  = 1e9
+	MaxHeartbeat     = 3600 // seconds
 )
 
 // ParseSpec parses and checks a cluster spec; name is used in messages,
@@ -228,16 +236,26 @@ func wholeNumber(path string, n *yaml.Node) error {
 // the limits above, and finite non-negative user shares and weights.
 func (s *Spec) Check() error { return s.check(func(path string) string { return path }) }
 
+// checkTop checks the spec's top-level fields: the version, the number of
+// resource types, the heartbeat.
+func (s *Spec) checkTop(at func(path string) string) error {
+	switch {
+	case s.Version != SpecVersion:
+		return fmt.Errorf("%s: %d is not supported (want %d)", at("version"), s.Version, SpecVersion)
+	case len(s.Resources) == 0:
+		return fmt.Errorf("%s: the cluster has no resource types", at("resources"))
+	case len(s.Resources) > MaxResourceTypes:
+		return fmt.Errorf("%s: %d resource types; schedplan supports at most %d (the capacity LP grows with types × classes): group machines of similar speed into one type", at("resources"), len(s.Resources), MaxResourceTypes)
+	case !(s.Heartbeat >= 0 && s.Heartbeat <= MaxHeartbeat):
+		return fmt.Errorf("%s: must be a number of seconds in [0, %d] (0: assignment at every event), got %v", at("heartbeat_s"), MaxHeartbeat, s.Heartbeat)
+	}
+	return nil
+}
+
 // check is Check with at naming a field (with its YAML line when known).
 func (s *Spec) check(at func(path string) string) error {
-	if s.Version != SpecVersion {
-		return fmt.Errorf("%s: %d is not supported (want %d)", at("version"), s.Version, SpecVersion)
-	}
-	if len(s.Resources) == 0 {
-		return fmt.Errorf("%s: the cluster has no resource types", at("resources"))
-	}
-	if len(s.Resources) > MaxResourceTypes {
-		return fmt.Errorf("%s: %d resource types; schedplan supports at most %d (the capacity LP grows with types × classes): group machines of similar speed into one type", at("resources"), len(s.Resources), MaxResourceTypes)
+	if err := s.checkTop(at); err != nil {
+		return err
 	}
 	seen := map[string]bool{}
 	total := 0

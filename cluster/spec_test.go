@@ -78,6 +78,9 @@ func TestParseSpecRejectsExtremes(t *testing.T) {
 		{"two documents", res + "---\nversion: 1\nresources: []\n", []string{"line 4", "second YAML document"}},
 		{"unknown user field", res + "users:\n  - {name: u, wieght: 2}\n", []string{"line 5", "wieght"}},
 		{"duplicate user", res + "users:\n  - {name: u}\n  - {name: u}\n", []string{"line 6", "appears twice"}},
+		{"heartbeat negative", res + "heartbeat_s: -1\n", []string{"line 4", "heartbeat_s", "-1"}},
+		{"heartbeat nan", res + "heartbeat_s: .nan\n", []string{"line 4", "heartbeat_s", "NaN"}},
+		{"heartbeat a day", res + "heartbeat_s: 86400\n", []string{"line 4", "heartbeat_s", "[0, 3600]"}},
 	} {
 		_, err := ParseSpec([]byte(tc.yaml), "c.yaml")
 		if err == nil {
@@ -89,6 +92,9 @@ func TestParseSpecRejectsExtremes(t *testing.T) {
 				t.Errorf("%s: error %q lacks %q", tc.name, err, w)
 			}
 		}
+	}
+	if s, err := ParseSpec([]byte(res+"heartbeat_s: 0.5\n"), "c.yaml"); err != nil || s.Heartbeat != 0.5 {
+		t.Errorf("heartbeat_s 0.5: %v", err)
 	}
 	// Whole numbers written as floats stay accepted.
 	if s, err := ParseSpec([]byte("version: 1\nresources:\n  - {name: a, count: 1e3, slots: 4.0, exec_rate: 1}\n"), "c.yaml"); err != nil || s.Resources[0].Count != 1000 {

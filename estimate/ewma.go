@@ -75,6 +75,13 @@ const (
 // unequal durations a sample leans to the harmonic mean (a relative bias of
 // about the squared coefficient of variation of the task times).
 //
+// A stage may instead report as a whole ([ProgressEstimator.ObserveStage]:
+// its progress, as Hadoop reports a job's map and reduce progress, at
+// heartbeats and after its task starts and ends): the busy seconds are
+// then the running tasks counted from the starts and finishes, integrated
+// over time, and a sample is the same ratio, at O(1) per report instead of
+// O(running tasks) per heartbeat.
+//
 // The EWMA starts from the first sample, not from the default: the k-th
 // sample of a stage is weighted 1 − min(α, (k−1)/k), so the first replaces
 // the default, the first 1/(1−α) are averaged evenly and later ones follow
@@ -129,6 +136,14 @@ type stageProgress struct {
 	avg      float64 // EWMA of the samples (seconds per task), valid if samples > 0
 	durSum   float64 // summed durations of finished tasks with a known start
 	durN     float64
+	// Stage-level reports (ObserveStage): running tasks, their busy
+	// seconds integrated up to busyT, and the busy seconds and progress
+	// (tasks) at the last report.
+	agg          bool
+	waited       bool // a report came while the stage before ran
+	running      int
+	busy, busyT  float64
+	lastB, lastD float64
 }
 
 type taskReport struct {
@@ -272,6 +287,71 @@ func checkTime(what string, job, stage, task int, now float64) error {
 	return nil
 }
 
+// integrate brings the stage's busy seconds (running tasks × time) to
+// now.
+func (st *stageProgress) integrate(now float64) {
+	if now > st.busyT {
+		st.busy += float64(st.running) * (now - st.busyT)
+		st.busyT = now
+	}
+}
+
+// ObserveStage records a stage-level progress report: the stage's
+// progress (Hadoop's mapProgress or reduceProgress: the mean over its
+// tasks of their done fraction, in [0, 1]) at time now. It is the cheap
+// alternative to a report per running task (ObserveProgress) that seed
+// 002 eq. 1–2 read literally: between two reports the stage's tasks made
+// ΔP × N(T) tasks of progress in the busy seconds of its running tasks
+// (counted from TaskStarted and TaskFinished and integrated over time), and
+// a sample is their ratio, taken as with per-task reports once the summed
+// progress reaches MinDelta × the stage's tasks. With every running task
+// at a constant rate and all of equal duration d, every sample is exactly
+// d (with unequal durations, the harmonic mean of the running ones).
+//
+// Once a stage has a stage-level report, its progress P (eq. 5) is the
+// last reported one (at least its finished tasks) and per-task reports
+// other than starts are refused: the caller reports the stage after each
+// of its task starts and finishes, and at heartbeats. As with per-task
+// reports, a stage makes no sample while the stage before it runs, and its
+// first report after that (or after a fall of progress: a restart) only
+// sets the baseline. Reports must not go back in time. O(1).
+func (e *ProgressEstimator) ObserveStage(job, stage int, progress, now float64) error {
+	if job < 0 || job >= len(e.jobs) || e.jobs[job] == nil {
+		return fmt.Errorf("progress estimator: job %d is not registered", job)
+	}
+	j := e.jobs[job]
+	if stage < 0 || stage >= len(j.stages) {
+		return fmt.Errorf("progress estimator: job %d: stage %d is not in 0..%d", job, stage, len(j.stages)-1)
+	}
+	if math.IsNaN(now) || math.IsInf(now, 0) {
+		return fmt.Errorf("progress estimator: job %d stage %d: report time %v is not finite", job, stage, now)
+	}
+	if !(progress >= 0 && progress <= 1) {
+		return fmt.Errorf("progress estimator: job %d stage %d: progress %v is not in [0, 1]", job, stage, progress)
+	}
+	st := &j.stages[stage]
+	if st.agg && now < st.busyT {
+		return fmt.Errorf("progress estimator: job %d stage %d: report at %v before the previous one at %v", job, stage, now, st.busyT)
+	}
+	st.integrate(now)
+	d := progress * float64(st.n)
+	first := !st.agg
+	st.agg = true
+	st.done = math.Max(d, float64(st.finished))
+	switch {
+	case !e.prevDone(job, stage):
+		st.waited = true
+		st.pendP, st.pendT = 0, 0
+	case first || st.waited || d < st.lastD:
+		st.waited = false
+		st.pendP, st.pendT = 0, 0
+	default:
+		e.addPiece(st, d-st.lastD, st.busy-st.lastB)
+	}
+	st.lastB, st.lastD = st.busy, d
+	return nil
+}
+
 // TaskStarted records that a task starts (or restarts) at now; it is
 // ObserveProgress with progress 0, and gives the task a known start.
 func (e *ProgressEstimator) TaskStarted(job, stage, task int, now float64) error {
@@ -294,7 +374,14 @@ func (e *ProgressEstimator) ObserveProgress(job, stage, task int, progress, now 
 	if !(progress >= 0 && progress <= 1) {
 		return fmt.Errorf("progress estimator: job %d stage %d task %d: progress %v is not in [0, 1]", job, stage, task, progress)
 	}
+	if st.agg && progress != 0 {
+		return fmt.Errorf("progress estimator: job %d stage %d task %d: the stage reports by ObserveStage; per-task progress %v refused", job, stage, task, progress)
+	}
 	state := tk.state &^ noStart
+	st.integrate(now)
+	if state == taskIdle || state == taskFinished {
+		st.running++
+	}
 	if state == taskFinished {
 		if progress != 0 {
 			return fmt.Errorf("progress estimator: job %d stage %d task %d: progress %v reported after the task finished", job, stage, task, progress)
@@ -327,7 +414,9 @@ func (e *ProgressEstimator) ObserveProgress(job, stage, task int, progress, now 
 			tk.state = taskRunning | known
 		}
 	default:
-		e.addPiece(st, progress-tk.lastP, now-tk.lastT)
+		if !st.agg {
+			e.addPiece(st, progress-tk.lastP, now-tk.lastT)
+		}
 		tk.lastT, tk.lastP = now, progress
 	}
 	return nil
@@ -353,9 +442,17 @@ func (e *ProgressEstimator) TaskFinished(job, stage, task int, now float64) erro
 	case now < tk.lastT:
 		return fmt.Errorf("progress estimator: job %d stage %d task %d: finish at %v before its report at %v", job, stage, task, now, tk.lastT)
 	}
-	st.done += 1 - tk.lastP
-	if state == taskRunning {
-		e.addPiece(st, 1-tk.lastP, now-tk.lastT)
+	st.integrate(now)
+	st.running--
+	if st.agg {
+		// The stage's next report brings the progress; P counts this
+		// task as done at least.
+		st.done = math.Max(st.done, float64(st.finished+1))
+	} else {
+		st.done += 1 - tk.lastP
+		if state == taskRunning {
+			e.addPiece(st, 1-tk.lastP, now-tk.lastT)
+		}
 	}
 	if tk.state&noStart == 0 {
 		st.durSum += now - tk.start

@@ -163,11 +163,25 @@ func (l *LASMQConfig) Spec() string { return l.Policy().Spec() }
 
 // HPFSPConfig holds H-PFSP's parameters (seed 002 Alg. 3): FairLimit in
 // tasks per stage (the fair phase's length; 0: none), Threshold a fraction
-// of the map stage's tasks (getStage's progress threshold).
+// of the map stage's tasks (getStage's progress threshold), each with its
+// unit; and how it sizes jobs: Estimator (ewma: online from the tasks'
+// progress, seed 002 eq. 1–5), the progress-report interval and eq. 18's
+// prior task time per stage, in seconds.
 type HPFSPConfig struct {
-	FairLimit int     `yaml:"fair_limit"`
-	Threshold float64 `yaml:"threshold"`
+	FairLimit       int       `yaml:"fair_limit" json:"fair_limit"`
+	FairLimitUnit   string    `yaml:"fair_limit_unit,omitempty" json:"fair_limit_unit,omitempty"`
+	Threshold       float64   `yaml:"threshold" json:"threshold"`
+	ThresholdUnit   string    `yaml:"threshold_unit,omitempty" json:"threshold_unit,omitempty"`
+	Estimator       string    `yaml:"estimator,omitempty" json:"estimator,omitempty"`
+	ReportIntervalS float64   `yaml:"report_interval_s,omitempty" json:"report_interval_s,omitempty"`
+	DefaultTaskS    []float64 `yaml:"default_task_s,omitempty" json:"default_task_s,omitempty"`
 }
+
+// Units of HPFSPConfig's parameters.
+const (
+	HPFSPFairLimitUnit = "tasks scheduled per stage"
+	HPFSPThresholdUnit = "fraction of the map stage's progress"
+)
 
 // BoundsInfo are the offline bounds on the validation window.
 type BoundsInfo struct {
@@ -200,6 +214,11 @@ const bundleHeader = `# schedplan.yaml — a schedplan configuration bundle (for
 #             classification the classes (centre in scaled space, radius,
 #             alpha, mu), lambda, allocation[type][class] (fraction of the
 #             type's machines) and suggested classes per type
+#   h_pfsp    H-PFSP (seed 002), tuned at task level on the tuning window:
+#             fair_limit (tasks scheduled per stage in the fair phase) and
+#             threshold (map progress at which a job's stage is its reduce
+#             stage); the online estimator, its report interval and eq. 18's
+#             prior task time per stage (seconds)
 #   bounds    offline bounds on the validation window: SRPT (lower bound on
 #             mean response), FSP (protective schedule), PS
 #

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/estimate"
 )
 
@@ -141,9 +142,33 @@ func (b *Bundle) check() error {
 			}
 		}
 	}
+	if h := b.HPFSP; h != nil {
+		errs = append(errs, h.check())
+	}
 	for _, err := range errs {
 		if err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// check is the h_pfsp section's: the parameters task.HPFSP accepts, a
+// known estimator, non-negative times.
+func (h *HPFSPConfig) check() error {
+	p := &task.HPFSP{FairLimit: h.FairLimit, Threshold: h.Threshold, ReportInterval: h.ReportIntervalS}
+	if err := p.Validate(); err != nil {
+		return fmt.Errorf("h_pfsp: %v", err)
+	}
+	if h.Estimator != "" && h.Estimator != HPFSPOnline && h.Estimator != HPFSPSizes {
+		return fmt.Errorf("h_pfsp.estimator: %q: use %s or %s", h.Estimator, HPFSPOnline, HPFSPSizes)
+	}
+	if h.ReportIntervalS < 0 {
+		return fmt.Errorf("h_pfsp.report_interval_s: %v is negative", h.ReportIntervalS)
+	}
+	for s, v := range h.DefaultTaskS {
+		if v < 0 {
+			return fmt.Errorf("h_pfsp.default_task_s[%d]: %v is negative", s, v)
 		}
 	}
 	return nil

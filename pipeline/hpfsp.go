@@ -70,6 +70,10 @@ func TuneHPFSP(ctx context.Context, jobs []task.Job, cl *task.Cluster, limits []
 		return HPFSPEvaluation{}, nil, fmt.Errorf("tune h-pfsp: no jobs in the tuning window")
 	}
 	fluid := task.FluidJobs(jobs)
+	dl, err := task.PSDeadlines(jobs, cl)
+	if err != nil {
+		return HPFSPEvaluation{}, nil, fmt.Errorf("tune h-pfsp: %v", err)
+	}
 	var m sim.Metrics
 	var evals []HPFSPEvaluation
 	var s task.Simulator
@@ -86,7 +90,7 @@ func TuneHPFSP(ctx context.Context, jobs []task.Job, cl *task.Cluster, limits []
 			if err != nil {
 				return HPFSPEvaluation{}, evals, fmt.Errorf("tune h-pfsp: %s: %v", p.Spec(), err)
 			}
-			sum := m.Compute(fluid, r.Completion, cl.Rate(), nil)
+			sum := m.Compute(fluid, r.Completion, cl.Rate(), dl)
 			evals = append(evals, HPFSPEvaluation{FairLimit: fl, Threshold: th, Score: ScoreOf(sum)})
 		}
 	}
@@ -113,4 +117,75 @@ func (h *HPFSPConfig) Spec() string {
 // section.
 func (e HPFSPEvaluation) Config() *HPFSPConfig {
 	return &HPFSPConfig{FairLimit: e.FairLimit, Threshold: e.Threshold}
+}
+
+// MeanTaskTimes returns the mean task time of each stage index of jobs on
+// cl, in seconds (base durations over the cluster's mean exec_rate): eq.
+// 18's prior ("the average execution time of the tasks of the finished
+// jobs") from a window of history. Stages no job has are left out.
+func MeanTaskTimes(jobs []task.Job, cl *task.Cluster) []float64 {
+	var sum, n []float64
+	for i := range jobs {
+		for s, st := range jobs[i].Stages {
+			for len(sum) <= s {
+				sum, n = append(sum, 0), append(n, 0)
+			}
+			for _, t := range st.Tasks {
+				sum[s] += t.Duration
+				n[s]++
+			}
+		}
+	}
+	rate := cl.Rate() / float64(cl.Containers())
+	for s := range sum {
+		if n[s] > 0 {
+			sum[s] /= n[s] * rate
+		}
+	}
+	return sum
+}
+
+// HPFSPOnline is the estimator= value of an hpfsp specification at task
+// level that sizes jobs online (the default); HPFSPSizes reads the jobs'
+// size estimates (exact, or with the experiment's error model).
+const (
+	HPFSPOnline = "ewma"
+	HPFSPSizes  = "sizes"
+)
+
+// hpfspPolicy makes a task-level hpfsp specification (params without
+// file=) run with seed 002's online EWMA estimator (estimator=ewma, the
+// default): it reads no job's size estimate, so it runs once, not once per
+// error run; eq. 18's prior is r.HPFSPDefault, or the mean task times of
+// r's own jobs. estimator=sizes keeps the jobs' estimates (task.HPFSP
+// without an estimator).
+func (r *TaskLevel) hpfspPolicy(tp *taskPolicy, params map[string]string) error {
+	mode := params["estimator"]
+	delete(params, "estimator")
+	switch mode {
+	case "", HPFSPOnline:
+	case HPFSPSizes:
+		tp.make = func() (task.Policy, error) { return task.NewPolicy("hpfsp", params) }
+		return nil
+	default:
+		return fmt.Errorf("hpfsp: estimator=%q: use %s (online, from the tasks' progress) or %s (the jobs' size estimates)", mode, HPFSPOnline, HPFSPSizes)
+	}
+	if _, err := task.NewPolicy("hpfsp", params); err != nil {
+		return err
+	}
+	def := r.HPFSPDefault
+	if def == nil {
+		def = MeanTaskTimes(r.Jobs, r.Cluster)
+	}
+	newEst := HPFSPEstimator(estimate.ProgressConfig{Default: def})
+	tp.uses.Estimates = false
+	tp.make = func() (task.Policy, error) {
+		p, err := task.NewPolicy("hpfsp", params)
+		if err != nil {
+			return nil, err
+		}
+		p.(*task.HPFSP).NewEstimator = newEst
+		return p, nil
+	}
+	return nil
 }

@@ -77,6 +77,8 @@ type RunResult struct {
 	// log's observed times on the validation window: how much to trust
 	// the what-ifs.
 	Calibration *CalibrationReport `json:"calibration,omitempty"`
+	// TunedHPFSP is H-PFSP's tuned configuration (the bundle's h_pfsp).
+	TunedHPFSP *HPFSPConfig `json:"tuned_h_pfsp,omitempty"`
 	// Improvement is 1 − tuned/current mean response on the validation
 	// window (negative: the tuned configuration is worse).
 	Improvement float64  `json:"improvement_over_current"`
@@ -153,6 +155,7 @@ type pipelineRun struct {
 	cs    classState
 	capSt capacityState
 	tr    TuneReport
+	ht    HPFSPTuning
 	bs    boundsState
 	vs    ValidationState
 	coshh coshhState
@@ -276,8 +279,16 @@ func (p *pipelineRun) stages() []stage {
 			Version int
 		}{COSHHKGrid, COSHHToleranceGrid, cfg.Solver, cfg.Seed, coshhVersion}, deps: []string{"ingest"}, inputs: [][]byte{in.SpecKey, in.JobsKey},
 			state: &p.coshh, run: p.tuneCOSHH},
+		{name: "tune-hpfsp", params: struct {
+			Objective  Objective
+			Seed       uint64
+			Limits     []int
+			Thresholds []float64
+			Version    int
+		}{cfg.Objective, cfg.Seed, DefaultFairLimits, HPFSPTuneThresholds, hpfspTuneVersion},
+			deps: []string{"ingest"}, inputs: [][]byte{in.JobsKey, in.TraceKey, in.SpecKey}, state: &p.ht, run: p.tuneHPFSP},
 		{name: "bounds", deps: []string{"ingest"}, inputs: [][]byte{in.JobsKey}, state: &p.bs, run: p.bounds},
-		{name: "emit", params: cfg.ContainerMB, deps: []string{"ingest", "classify", "capacity", "tune", "tune-coshh", "bounds"},
+		{name: "emit", params: cfg.ContainerMB, deps: []string{"ingest", "classify", "capacity", "tune", "tune-coshh", "tune-hpfsp", "bounds"},
 			inputs: [][]byte{in.SpecKey}, state: &struct{}{}, run: p.emit},
 		{name: "validate", params: struct {
 			Current       string
@@ -290,9 +301,9 @@ func (p *pipelineRun) stages() []stage {
 			CurrentConfig string
 			ContainerMB   int
 		}{cfg.Current, cfg.Baselines, cfg.Sigmas, cfg.Runs, cfg.LoadFactors, cfg.Seed, taskLevelVersion, cfg.CurrentConfig, cfg.ContainerMB},
-			deps: []string{"tune", "tune-coshh", "bounds", "classify", "emit"}, inputs: [][]byte{in.JobsKey, in.TraceKey, in.SpecKey, in.CurrentConfigKey, in.TasksKey},
+			deps: []string{"tune", "tune-coshh", "tune-hpfsp", "bounds", "classify", "emit"}, inputs: [][]byte{in.JobsKey, in.TraceKey, in.SpecKey, in.CurrentConfigKey, in.TasksKey},
 			state: &p.vs, run: p.validate},
-		{name: "report", deps: []string{"ingest", "classify", "capacity", "tune", "tune-coshh", "bounds", "emit", "validate"},
+		{name: "report", deps: []string{"ingest", "classify", "capacity", "tune", "tune-coshh", "tune-hpfsp", "bounds", "emit", "validate"},
 			state: &struct{}{}, run: p.report},
 	}
 }
@@ -412,6 +423,9 @@ func (p *pipelineRun) validate(ctx context.Context) (map[string][]byte, error) {
 	if v.Task, err = taskValidate(ctx, p.in, &p.cs, &p.tr, p.r.Dir, p.r.progress("validate (task level)")); err != nil {
 		return nil, err
 	}
+	if err := p.validateHPFSP(ctx, v.Task, p.r.progress("validate (task level, h-pfsp)")); err != nil {
+		return nil, err
+	}
 	cal, calFiles, err := calibrate(ctx, p.in, v)
 	if err != nil {
 		return nil, err
@@ -470,6 +484,7 @@ func (p *pipelineRun) result() *RunResult {
 	res.TaskValidation = p.vs.Task
 	res.COSHH = p.vs.COSHH
 	res.Calibration = p.vs.Calibration
+	res.TunedHPFSP = p.hpfspConfig()
 	return res
 }
 
@@ -550,6 +565,7 @@ func (p *pipelineRun) bundle() *Bundle {
 	}
 	bd.Capacity = p.capSt.Secondary
 	bd.LASMQ = p.tr.Best.Config()
+	bd.HPFSP = p.hpfspConfig()
 	b := p.boundsOf()
 	if p.coshh.Fit != nil {
 		bd.COSHH = COSHHConfigOf(p.coshh.Fit, p.coshh.Grid)

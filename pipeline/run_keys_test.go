@@ -67,7 +67,7 @@ func TestStageKeysCoverEveryInput(t *testing.T) {
 		cfg.Budget, cfg.Runs, cfg.Sigmas, cfg.LoadFactors = 30, 2, []float64{0, 0.5}, []float64{0.8, 1}
 		return cfg
 	}
-	all := []string{"ingest", "classify", "capacity", "tune", "tune-coshh", "bounds", "emit", "validate", "report"}
+	all := []string{"ingest", "classify", "capacity", "tune", "tune-coshh", "tune-hpfsp", "bounds", "emit", "validate", "report"}
 	currentXML := filepath.Join(dir, "fair-scheduler.xml")
 	if err := os.WriteFile(currentXML, []byte(`<?xml version="1.0"?>
 <allocations><queue name="a"><weight>2</weight></queue><queue name="default"/></allocations>
@@ -100,7 +100,7 @@ func TestStageKeysCoverEveryInput(t *testing.T) {
 		}, all[1:]},
 		{"user min_share in cluster.yaml", func(c *RunConfig) {
 			c.Cluster = spec("minshare", "{name: U2,  min_share: 0,  priority: 2}", "{name: U2,  min_share: 3,  priority: 2}")
-		}, []string{"classify", "capacity", "tune-coshh", "emit", "validate", "report"}},
+		}, []string{"classify", "capacity", "tune-coshh", "tune-hpfsp", "emit", "validate", "report"}}, // H-PFSP tunes on the spec's machines
 		{"machine count in cluster.yaml", func(c *RunConfig) {
 			c.Cluster = spec("count", "{name: R2, count: 1,", "{name: R2, count: 2,")
 		}, all[1:]}, // the capacity, and so the simulated load, changes
@@ -113,7 +113,7 @@ func TestStageKeysCoverEveryInput(t *testing.T) {
 		// changes them reruns it.
 		{"what-if", func(c *RunConfig) { c.WhatIfs = []string{"R2=+1"} }, []string{"capacity", "emit", "validate", "report"}},
 		{"budget", func(c *RunConfig) { c.Budget = 31 }, []string{"tune", "emit", "validate", "report"}},
-		{"objective", func(c *RunConfig) { c.Objective = MinP99 }, []string{"tune", "emit", "validate", "report"}},
+		{"objective", func(c *RunConfig) { c.Objective = MinP99 }, []string{"tune", "tune-hpfsp", "emit", "validate", "report"}},
 		{"folds", func(c *RunConfig) { c.Folds = 4 }, []string{"tune", "emit", "validate", "report"}},
 		{"constraints", func(c *RunConfig) { c.Constraints = "p99-slowdown<=current" }, []string{"tune", "emit", "validate", "report"}},
 		{"blocks (no longer used)", func(c *RunConfig) { c.Blocks = 2 }, nil},

@@ -38,13 +38,17 @@ type TaskLevel struct {
 	// is the queue named to the placement policy. Nil: applications name
 	// no queue.
 	Class []string
+	// HPFSPDefault is eq. 18's prior task time per stage (seconds) for
+	// hpfsp run with its online estimator; nil: MeanTaskTimes of Jobs.
+	HPFSPDefault []float64
 }
 
 // TaskCluster turns a cluster spec into a task-level cluster: one machine
 // type per resource type, its slots as containers, and its node label the
-// name the emitted capacity-scheduler.xml gives it (YARNName).
+// name the emitted capacity-scheduler.xml gives it (YARNName); the spec's
+// heartbeat_s is the nodes' heartbeat.
 func TaskCluster(spec *cluster.Spec) (*task.Cluster, error) {
-	cl := &task.Cluster{}
+	cl := &task.Cluster{Heartbeat: spec.Heartbeat}
 	for _, r := range spec.Resources {
 		cl.Types = append(cl.Types, task.MachineType{Name: r.Name, Count: r.Count, Containers: r.Slots, ExecRate: r.ExecRate, Label: YARNName(r.Name)})
 	}
@@ -192,6 +196,11 @@ func (r *TaskLevel) parse(spec string) (*taskPolicy, error) {
 	file, hasFile := params["file"]
 	delete(params, "file")
 	switch {
+	case !hasFile && name == "hpfsp":
+		if err := r.hpfspPolicy(tp, params); err != nil {
+			return nil, err
+		}
+		return tp, nil
 	case !hasFile:
 		if _, err := task.NewPolicy(name, params); err != nil {
 			return nil, err

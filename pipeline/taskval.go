@@ -6,8 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/schedplan/schedplan/cluster/sim"
 )
 
 // TaskValidation is the task-level view of the validation window: the
@@ -94,14 +92,7 @@ func taskValidate(ctx context.Context, in *Inputs, cs *classState, tr *TuneRepor
 	}
 	// Thresholds tuned on sizes in the units of in.Capacity: one unit is
 	// rate / capacity container-seconds.
-	m := tr.Best.Policy()
-	m.Alpha0 *= cl.Rate() / in.Capacity
-	if m.Order == sim.OrderPS {
-		// Containers are discrete: no processor sharing inside a level at
-		// task level. Seed 000's own order, by the containers the remaining
-		// tasks need, stands in for it.
-		m.Order = sim.OrderRemaining
-	}
+	m := TaskLASMQ(tr.Best.Policy(), cl.Rate()/in.Capacity)
 	current, currentSpec := "fair, one pool per user", "fair:pool=user"
 	if in.Config.CurrentConfig != "" {
 		if currentSpec, err = CurrentConfigSpec(in.Config.CurrentConfig); err != nil {

@@ -127,8 +127,8 @@ func WriteWhatIfSims(w io.Writer, sims []WhatIfSim) {
 // TaskConfigs are the configurations a task-level what-if simulates: the
 // current scheduler (the user's own YARN file, else Fair with one pool per
 // user) and the tuned LAS_MQ of a bundle, its thresholds converted to
-// container-seconds (threshold_unit); without a bundle, Hu et al.'s
-// default LAS_MQ, so named.
+// container-seconds (threshold_unit), and its tuned H-PFSP when it has an
+// h_pfsp section; without a bundle, Hu et al.'s default LAS_MQ, so named.
 func TaskConfigs(bundlePath, currentConfig string) (names, specs []string, err error) {
 	names, specs = []string{"current (fair, one pool per user)"}, []string{"fair:pool=user"}
 	if currentConfig != "" {
@@ -156,9 +156,12 @@ func TaskConfigs(bundlePath, currentConfig string) (names, specs []string, err e
 	if err != nil {
 		return nil, nil, fmt.Errorf("--config %s: %w", bundlePath, err)
 	}
-	m := p.(*sim.LASMQ)
-	m.Alpha0 *= per
-	return append(names, "tuned las_mq ("+bundlePath+")"), append(specs, m.Spec()), nil
+	m := TaskLASMQ(p.(*sim.LASMQ), per)
+	names, specs = append(names, "tuned las_mq ("+bundlePath+")"), append(specs, m.Spec())
+	if h := b.HPFSP; h != nil {
+		names, specs = append(names, "tuned h-pfsp ("+bundlePath+")"), append(specs, h.Spec())
+	}
+	return names, specs, nil
 }
 
 // WhatIfLambdas returns λ of the spec and of the last n what-ifs (the
@@ -173,4 +176,17 @@ func (a *CapacityAnalysis) WhatIfLambdas(n int) []float64 {
 		}
 	}
 	return out
+}
+
+// TaskLASMQ returns a tuned LAS_MQ as the task level runs it: its
+// thresholds × perUnit (container-seconds per unit of the sizes it was
+// tuned on) and, for order=ps, seed 000's own order by the containers the
+// remaining tasks need (containers are discrete: no processor sharing
+// inside a level at task level).
+func TaskLASMQ(m *sim.LASMQ, perUnit float64) *sim.LASMQ {
+	m.Alpha0 *= perUnit
+	if m.Order == sim.OrderPS {
+		m.Order = sim.OrderRemaining
+	}
+	return m
 }

@@ -149,7 +149,12 @@ func (res *RunResult) WriteText(w io.Writer, dir string, took time.Duration) {
 		fmt.Fprintf(w, "stages run: %s; up to date: %s\n", strings.Join(res.Ran, ", "), strings.Join(res.Skipped, ", "))
 	}
 	fmt.Fprintf(w, "capacity: λ = %.4g (the cluster sustains %.3g × today's arrival rates)\n", res.Lambda, res.Lambda)
-	fmt.Fprintf(w, "tuned LAS_MQ: %s\n\n", res.TunedSpec)
+	fmt.Fprintf(w, "tuned LAS_MQ: %s\n", res.TunedSpec)
+	if h := res.TunedHPFSP; h != nil {
+		fmt.Fprintf(w, "tuned H-PFSP (task level): %s — FAIR_LIMIT %d %s, threshold %g %s; sizes online (%s estimator, progress reports every %g s)\n",
+			h.Spec(), h.FairLimit, h.FairLimitUnit, h.Threshold, h.ThresholdUnit, h.Estimator, h.ReportIntervalS)
+	}
+	fmt.Fprintln(w)
 	tw := newTable(w, tabwriter.AlignRight)
 	fmt.Fprintln(tw, "validation window\tσ\tmean response (s)\tp99 (s)\tmean slowdown\tp99 slowdown\tgap to SRPT bound\tmissed PS deadlines\t")
 	for _, r := range res.Validation {

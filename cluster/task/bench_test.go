@@ -63,12 +63,19 @@ func BenchmarkLarge(b *testing.B) {
 // benchLarge runs spec on the large workload as a sub-benchmark and
 // reports its figures; extra, if set, reports the policy's own.
 func benchLarge(b *testing.B, spec string, extra func(b *testing.B, p Policy, r *Result)) {
+	p, err := ParsePolicy(spec)
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchLargePolicy(b, spec, func() Policy { return p }, extra)
+}
+
+// benchLargePolicy is benchLarge for a policy built by mk.
+func benchLargePolicy(b *testing.B, name string, mk func() Policy, extra func(b *testing.B, p Policy, r *Result)) {
 	jobs, cl := large()
-	b.Run(spec, func(b *testing.B) {
-		p, err := ParsePolicy(spec)
-		if err != nil {
-			b.Fatal(err)
-		}
+	b.Run(name, func(b *testing.B) {
+		p := mk()
+		var err error
 		var s Simulator
 		var r *Result
 		c0 := cpuTime()

@@ -18,6 +18,10 @@ type RemainingEstimator interface {
 	AddJob(job int, tasks []int) error
 	TaskStarted(job, stage, task int, now float64) error
 	TaskFinished(job, stage, task int, now float64) error
+	// ObserveStage is a stage's progress report (the mean done fraction
+	// of its tasks, as Hadoop reports map and reduce progress), at
+	// heartbeats and after each of the stage's task starts and ends.
+	ObserveStage(job, stage int, progress, now float64) error
 	RemoveJob(job int)
 	StageProgress(job, stage int) float64
 	Remaining(job int) float64
@@ -38,8 +42,13 @@ type RemainingEstimator interface {
 //
 // Job information (Alg. 1: service received, re-estimated remaining time,
 // stage progress) is updated at the job's own events (arrival, task start,
-// task end, completion), as SRPT refreshes its keys: between them a running
-// job's w is overstated by its running tasks' work. The virtual PS runs at
+// task end, completion) and, for every job with running tasks, at each
+// progress report (Alg. 1's UPDATE INTERVAL: ReportInterval, by default
+// the cluster's heartbeat): there the running stages report their
+// progress to the estimator (seed 002 eq. 1–2 use the progress of running
+// tasks, not only finished ones), so a job's estimate follows its tasks'
+// rates long before its first task ends. The reports are HPFSP's timer
+// (it implements Preempter and never kills a task). The virtual PS runs at
 // the cluster's full rate (one second of the whole cluster per second while
 // it holds a job, as FSP's); it is brought to each event's time by whole
 // virtual departures (AdvanceVirtualToFront, an exact snap) and then the
@@ -51,7 +60,9 @@ type RemainingEstimator interface {
 //
 // Cost: O(log n) expected per decision and per notification plus
 // O(stages) per notification for the stage progress (SlackSystem's costs;
-// its Next is O(log m) when the least-w runnable job is completable).
+// its Next is O(log m) when the least-w runnable job is completable); a
+// progress report costs O(stages + log n) per job with running tasks
+// (the stage's progress is O(1) from the State, not a walk of its tasks).
 type HPFSP struct {
 	Base
 	// FairLimit is FAIR_LIMIT (tasks per stage in the fair phase; 0: no
@@ -62,6 +73,12 @@ type HPFSP struct {
 	// NewEstimator, if set, builds the estimator for a run (jobs
 	// numbered as in s.Jobs()).
 	NewEstimator func(s *State) (RemainingEstimator, error)
+	// ReportInterval is the time between progress reports, in seconds:
+	// 0 means the cluster's heartbeat (Cluster.Heartbeat) or, when the
+	// cluster has none (scheduling at events), DefaultReportInterval;
+	// negative means no reports (estimates change only at the job's own
+	// task starts and ends).
+	ReportInterval float64
 
 	s      *State
 	x      SlackSystem
@@ -69,9 +86,21 @@ type HPFSP struct {
 	served []float64 // Attained at the job's last update
 	vt     float64   // time the virtual PS was last brought to
 	tasks  []int
-	// Picks counts Next's reasons (index: PickReason), for tests.
-	Picks [5]int
+	every  float64 // report interval (s), 0: none
+	t0     float64 // reports fall at t0 + k·every
+	nextAt float64 // next report
+	active []int32 // jobs with running tasks
+	actPos []int32 // 1 + index in active, 0: not in it
+	// Picks counts Next's reasons (index: PickReason), for tests;
+	// Reports counts the progress reports (job updates at report times).
+	Picks   [5]int
+	Reports int
 }
+
+// DefaultReportInterval is the progress-report interval, in seconds, when
+// the cluster schedules at events (no heartbeat): Hadoop MapReduce's
+// mapreduce.task.progress-report.interval (3,000 ms).
+const DefaultReportInterval = 3.0
 
 // DefaultFairLimit is FAIR_LIMIT when the specification gives none: seed
 // 002 §IV uses 2 and 5.
@@ -85,7 +114,14 @@ func (p *HPFSP) Spec() string {
 	if th == 0 {
 		th = DefaultStageThreshold
 	}
-	return "hpfsp:fair_limit=" + strconv.Itoa(p.FairLimit) + ",threshold=" + strconv.FormatFloat(th, 'g', -1, 64)
+	spec := "hpfsp:fair_limit=" + strconv.Itoa(p.FairLimit) + ",threshold=" + strconv.FormatFloat(th, 'g', -1, 64)
+	switch {
+	case p.ReportInterval < 0:
+		spec += ",report=off"
+	case p.ReportInterval > 0:
+		spec += ",report=" + strconv.FormatFloat(p.ReportInterval, 'g', -1, 64)
+	}
+	return spec
 }
 
 // Validate checks the parameters.
@@ -95,6 +131,9 @@ func (p *HPFSP) Validate() error {
 	}
 	if p.Threshold != 0 && !(p.Threshold > 0 && p.Threshold <= 1) {
 		return fmt.Errorf("hpfsp: threshold %v is not in (0, 1]", p.Threshold)
+	}
+	if math.IsNaN(p.ReportInterval) || math.IsInf(p.ReportInterval, 0) {
+		return fmt.Errorf("hpfsp: report interval %v is not a finite number of seconds", p.ReportInterval)
 	}
 	return nil
 }
@@ -107,8 +146,20 @@ func (p *HPFSP) Start(s *State) error {
 	if err := p.x.Reset(SlackConfig{FairLimit: p.FairLimit, StageThreshold: p.Threshold}, n); err != nil {
 		return err
 	}
-	p.s, p.vt, p.Picks = s, s.Now(), [5]int{}
+	p.s, p.vt, p.Picks, p.Reports = s, s.Now(), [5]int{}, 0
 	p.served = resize(p.served, n)
+	p.active = p.active[:0]
+	p.actPos = resize(p.actPos, n)
+	clear(p.actPos)
+	p.every = p.ReportInterval
+	if p.every == 0 {
+		p.every = DefaultReportInterval
+		if hb := s.Cluster().Heartbeat; hb > 0 {
+			p.every = hb
+		}
+	}
+	p.every = max(p.every, 0)
+	p.t0, p.nextAt = s.Now(), s.Now()
 	p.est = jobEstimator{s}
 	if p.NewEstimator != nil {
 		e, err := p.NewEstimator(s)
@@ -195,14 +246,79 @@ func (p *HPFSP) Started(t TaskRef) {
 	p.advance()
 	p.must(p.x.TaskScheduled(t.Job, t.Stage))
 	p.must(p.est.TaskStarted(t.Job, t.Stage, t.Task, p.s.Now()))
+	p.observe(t.Job, t.Stage)
+	p.setActive(t.Job)
 	p.update(t.Job)
 }
 
 func (p *HPFSP) Ended(t TaskRef) {
 	p.advance()
 	p.must(p.est.TaskFinished(t.Job, t.Stage, t.Task, p.s.Now()))
+	p.observe(t.Job, t.Stage)
+	p.setActive(t.Job)
 	if !p.s.Done(t.Job) {
 		p.update(t.Job)
+	}
+}
+
+// observe reports a stage's progress to the estimator.
+func (p *HPFSP) observe(j, st int) {
+	p.must(p.est.ObserveStage(j, st, p.s.StageProgress(j, st), p.s.Now()))
+}
+
+// setActive keeps job j in the set of jobs with running tasks iff it has
+// some. O(1).
+func (p *HPFSP) setActive(j int) {
+	in, run := p.actPos[j] != 0, p.s.Running(j) > 0
+	switch {
+	case run && !in:
+		p.active = append(p.active, int32(j))
+		p.actPos[j] = int32(len(p.active))
+	case !run && in:
+		k := p.actPos[j] - 1
+		last := p.active[len(p.active)-1]
+		p.active[k] = last
+		p.actPos[last] = k + 1
+		p.active = p.active[:len(p.active)-1]
+		p.actPos[j] = 0
+	}
+}
+
+// NextPreempt is the time of the next progress report (+Inf when no task
+// runs or reports are off): the first multiple of the interval from the
+// run's start after now. HPFSP never preempts; the engine's preemption
+// timer is its Alg. 1 update timer.
+func (p *HPFSP) NextPreempt() float64 {
+	if p.every <= 0 || len(p.active) == 0 {
+		return math.Inf(1)
+	}
+	if now := p.s.Now(); p.nextAt <= now {
+		p.nextAt = p.t0 + (math.Floor((now-p.t0)/p.every)+1)*p.every
+		if p.nextAt <= now { // rounding at large times
+			p.nextAt = math.Nextafter(now, math.Inf(1))
+		}
+	}
+	return p.nextAt
+}
+
+// Preempt is a progress report (Alg. 1): every job with running tasks
+// reports its running stages' progress, and its service, estimate and
+// stage progress are brought up to date in the slack system. It kills
+// nothing.
+func (p *HPFSP) Preempt(func(TaskRef) error) {
+	if len(p.active) == 0 {
+		return
+	}
+	p.advance()
+	for _, j32 := range p.active {
+		j := int(j32)
+		for st := range p.s.Stages(j) {
+			if p.s.StageRunning(j, st) > 0 {
+				p.observe(j, st)
+			}
+		}
+		p.update(j)
+		p.Reports++
 	}
 }
 
@@ -223,11 +339,12 @@ func (p *HPFSP) Pick(Node) (int, int) {
 // attained work, over the cluster's rate; the State's stage progress.
 type jobEstimator struct{ s *State }
 
-func (jobEstimator) AddJob(int, []int) error                   { return nil }
-func (jobEstimator) TaskStarted(int, int, int, float64) error  { return nil }
-func (jobEstimator) TaskFinished(int, int, int, float64) error { return nil }
-func (jobEstimator) RemoveJob(int)                             {}
-func (e jobEstimator) StageProgress(j, st int) float64         { return e.s.StageProgress(j, st) }
+func (jobEstimator) AddJob(int, []int) error                       { return nil }
+func (jobEstimator) TaskStarted(int, int, int, float64) error      { return nil }
+func (jobEstimator) TaskFinished(int, int, int, float64) error     { return nil }
+func (jobEstimator) ObserveStage(int, int, float64, float64) error { return nil }
+func (jobEstimator) RemoveJob(int)                                 {}
+func (e jobEstimator) StageProgress(j, st int) float64             { return e.s.StageProgress(j, st) }
 func (e jobEstimator) Remaining(j int) float64 {
 	return max(e.s.Jobs()[j].Estimate-e.s.Attained(j), 0) / e.s.Rate()
 }
@@ -241,8 +358,14 @@ func makeHPFSP(params map[string]string) (Policy, error) {
 			p.FairLimit, err = strconv.Atoi(v)
 		case "threshold":
 			p.Threshold, err = strconv.ParseFloat(v, 64)
+		case "report":
+			if v == "off" {
+				p.ReportInterval = -1
+			} else if p.ReportInterval, err = strconv.ParseFloat(v, 64); err == nil && !(p.ReportInterval >= 0) {
+				err = fmt.Errorf("want a number of seconds ≥ 0 (0: the cluster's heartbeat) or off")
+			}
 		default:
-			return nil, fmt.Errorf("hpfsp: unknown parameter %q (known: fair_limit, threshold)", k)
+			return nil, fmt.Errorf("hpfsp: unknown parameter %q (known: fair_limit, threshold, report)", k)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("hpfsp: parameter %s=%q: %v", k, v, err)

@@ -64,9 +64,15 @@ import (
 //     progress is below StageThreshold, 0.95 in seed 002), the one with the
 //     fewest tasks scheduled in its current stage (Alg. 2: "the least tasks
 //     assigned yet", the fair scheduler's deficit), ties to the earlier;
-//  2. a late job, the earliest to have become late (seed 002 does not say;
-//     late jobs have missed their PS deadline, so they go first, as FSP
-//     serves late jobs first);
+//  2. a late job, the one with the least w (ties: the earliest to have
+//     become late). Late jobs have missed their PS deadline, so they go
+//     first, as FSP serves late jobs first; among them, seed 002's own
+//     order applies: a late job has v = 0, so no job is ahead of it and it
+//     is completable (Alg. 4), and Alg. 2 serves the completable job with
+//     the shortest remaining time. (Serving them in the order they became
+//     late degrades to FIFO when a large job the default estimate
+//     undersized goes late first and holds the cluster while the others
+//     go late behind it.)
 //  3. the completable job with the least w (Alg. 2), ties to the one ahead
 //     in the virtual PS. Job c is completable when every running job i
 //     ahead of it has s_i ≥ w_c (Alg. 4), with the relative tolerance
@@ -271,7 +277,10 @@ func (x *SlackSystem) Reset(cfg SlackConfig, n int) error {
 		sa, sb := ja.sched[ja.stage], jb.sched[jb.stage]
 		return sa < sb || (sa == sb && ja.seq < jb.seq)
 	})
-	x.lateQ.reset(n, func(a, b int32) bool { return x.js[a].lateSeq < x.js[b].lateSeq })
+	x.lateQ.reset(n, func(a, b int32) bool {
+		ja, jb := &x.js[a], &x.js[b]
+		return ja.w < jb.w || (ja.w == jb.w && ja.lateSeq < jb.lateSeq)
+	})
 	return nil
 }
 
@@ -396,6 +405,7 @@ func (x *SlackSystem) Serve(job int, work float64) error {
 		return fmt.Errorf("h-pfsp slack system: serve: job %d has finished", job)
 	case slkLate:
 		j.w = x.snapW(j, j.w-work)
+		x.fixLate(int32(job))
 		return nil
 	}
 	w := x.snapW(j, j.w-work)
@@ -440,6 +450,7 @@ func (x *SlackSystem) Reestimate(job int, w float64) error {
 	case slkLate:
 		j.size += w - j.w
 		j.w = w
+		x.fixLate(int32(job))
 		return nil
 	}
 	if w == j.w {
@@ -475,6 +486,13 @@ func (x *SlackSystem) Finish(job int) error {
 	x.fair.remove(int32(job))
 	x.tick()
 	return nil
+}
+
+// fixLate restores the late queue's order after a late job's w changed.
+func (x *SlackSystem) fixLate(job int32) {
+	if x.lateQ.has(job) {
+		x.lateQ.fix(job)
+	}
 }
 
 // SetRunnable tells whether a job has a task it could launch now: only

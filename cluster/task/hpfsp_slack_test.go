@@ -213,7 +213,7 @@ func (r *slackRef) next() (int, PickReason) {
 	}
 	for k := range r.jobs {
 		j := &r.jobs[k]
-		if j.runnable && j.state == slkLate && (best < 0 || j.lateSeq < r.jobs[best].lateSeq) {
+		if j.runnable && j.state == slkLate && (best < 0 || j.w < r.jobs[best].w || (j.w == r.jobs[best].w && j.lateSeq < r.jobs[best].lateSeq)) {
 			best = k
 		}
 	}
@@ -628,4 +628,63 @@ func TestSlackSystemEqualJobsTie(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Late jobs are served by least estimated remaining time, not in the order
+// they became late (issue 14): a large job that went late first must not
+// hold the cluster while small late jobs wait behind it (the pile-up that
+// made H-PFSP degrade to FIFO on one Fig. 5 workload in six). Three jobs
+// (estimates 1, 2, 3), never served, leave the virtual PS in that order as
+// it runs 6 of work; re-estimated while late, the first becomes the
+// largest. Before the fix Next returned job 0 (the first to go late).
+func TestSlackSystemLateByRemaining(t *testing.T) {
+	x, err := NewSlackSystem(SlackConfig{}, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var order []int
+	x.OnLate = func(j int) { order = append(order, j) }
+	for k, e := range []float64{1, 2, 3} {
+		if err := x.AddJob(k, e, 1); err != nil {
+			t.Fatal(err)
+		}
+		if err := x.SetRunnable(k, true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// No service at all: the virtual PS runs them out (work 6).
+	if err := x.AdvanceVirtual(6); err != nil {
+		t.Fatal(err)
+	}
+	if len(order) != 3 || order[0] != 0 || order[1] != 1 || order[2] != 2 {
+		t.Fatalf("late order %v, want [0 1 2]", order)
+	}
+	// Job 0 turns out large (its first estimate was a default), job 2 is
+	// almost done.
+	for k, w := range []float64{50, 2, 0.5} {
+		if err := x.Reestimate(k, w); err != nil {
+			t.Fatal(err)
+		}
+	}
+	next := func(want int) {
+		t.Helper()
+		if j, why := x.Next(); j != want || why != PickLate {
+			t.Errorf("next %d (%v), want %d (late, least remaining)", j, why, want)
+		}
+	}
+	next(2)
+	// Served, job 2 finishes; job 1 is next, then job 0 (served down to
+	// below job 1's w it would go first again).
+	if err := x.Finish(2); err != nil {
+		t.Fatal(err)
+	}
+	next(1)
+	if err := x.Serve(0, 49); err != nil {
+		t.Fatal(err)
+	}
+	next(0)
+	if err := x.SetRunnable(0, false); err != nil {
+		t.Fatal(err)
+	}
+	next(1)
 }

@@ -171,7 +171,7 @@ func TestHPFSPSlowStart(t *testing.T) {
 // TestHPFSPSpec checks the registry entry: defaults, Spec round trip and
 // errors that name the parameter.
 func TestHPFSPSpec(t *testing.T) {
-	for _, spec := range []string{"hpfsp", "hpfsp:fair_limit=5", "hpfsp:fair_limit=0,threshold=0.5", "HPFSP:threshold=1"} {
+	for _, spec := range []string{"hpfsp", "hpfsp:fair_limit=5", "hpfsp:fair_limit=0,threshold=0.5", "HPFSP:threshold=1", "hpfsp:report=off", "hpfsp:report=1.5"} {
 		p, err := ParsePolicy(spec)
 		if err != nil {
 			t.Fatalf("%s: %v", spec, err)
@@ -195,6 +195,9 @@ func TestHPFSPSpec(t *testing.T) {
 		"hpfsp:threshold=NaN":  "threshold NaN",
 		"hpfsp:limit=3":        "unknown parameter \"limit\"",
 		"hpfsp:threshold=-0.1": "threshold -0.1",
+		"hpfsp:report=-2":      "report=\"-2\"",
+		"hpfsp:report=NaN":     "report=\"NaN\"",
+		"hpfsp:report=soon":    "report=\"soon\"",
 	} {
 		if _, err := ParsePolicy(spec); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: error %v, want one naming %s", spec, err, want)
@@ -221,8 +224,9 @@ func (e *fixedEstimator) TaskFinished(int, int, int, float64) error {
 	e.finished++
 	return nil
 }
-func (e *fixedEstimator) RemoveJob(int)                   { e.freed++ }
-func (e *fixedEstimator) StageProgress(j, st int) float64 { return e.s.StageProgress(j, st) }
+func (e *fixedEstimator) ObserveStage(int, int, float64, float64) error { return nil }
+func (e *fixedEstimator) RemoveJob(int)                                 { e.freed++ }
+func (e *fixedEstimator) StageProgress(j, st int) float64               { return e.s.StageProgress(j, st) }
 func (e *fixedEstimator) Remaining(j int) float64 {
 	if e.factor < 0 {
 		return math.NaN() // a broken estimator: HPFSP falls back

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/schedplan/schedplan/cluster/task"
+	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/pipeline"
 )
 
@@ -28,10 +29,11 @@ func TestRunTaskLevelValidation(t *testing.T) {
 			t.Errorf("run output lacks %q:\n%s", want, out)
 		}
 	}
-	tv := readSummary(t, dir).TaskValidation
+	sum := readSummary(t, dir)
+	tv := sum.TaskValidation
 	// COSHH's rows (another cluster model) are checked in package pipeline.
 	tv.Rows = slices.DeleteFunc(tv.Rows, func(r pipeline.ValidationRow) bool { return strings.HasSuffix(r.Name, "exec-time model)") })
-	if tv == nil || len(tv.Rows) != 6 {
+	if tv == nil || len(tv.Rows) != 9 {
 		t.Fatalf("summary.json: task_validation = %+v", tv)
 	}
 	row := map[string]pipeline.ValidationRow{}
@@ -69,6 +71,27 @@ func TestRunTaskLevelValidation(t *testing.T) {
 	}
 	if got := row["fifo"].Mean; math.Abs(got-mean) > 1e-9*mean {
 		t.Errorf("task-level FIFO mean response %v s, direct task.Simulate %v s", got, mean)
+	}
+
+	// Hand check of the tuned H-PFSP row (issue 14): the bundle's h_pfsp
+	// run directly with the online estimator and the tuning window's
+	// prior gives the row's mean.
+	h := sum.TunedHPFSP
+	bd, err := pipeline.LoadBundle(filepath.Join(dir, "schedplan.yaml"))
+	if err != nil || h == nil || bd.HPFSP == nil || bd.HPFSP.FairLimitUnit == "" || bd.HPFSP.Estimator != "ewma" || len(bd.HPFSP.DefaultTaskS) == 0 {
+		t.Fatalf("h_pfsp: summary %+v, bundle %+v (%v)", h, bd.HPFSP, err)
+	}
+	hp := &task.HPFSP{FairLimit: bd.HPFSP.FairLimit, Threshold: bd.HPFSP.Threshold,
+		NewEstimator: pipeline.HPFSPEstimator(estimate.ProgressConfig{Default: bd.HPFSP.DefaultTaskS})}
+	if r, err = task.Simulate(jobs, cl, hp, task.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	hmean := 0.0
+	for i, c := range r.Completion {
+		hmean += (c - jobs[i].Arrival) / float64(len(jobs))
+	}
+	if got := row[h.Spec()].Mean; math.Abs(got-hmean) > 1e-9*hmean || hp.Reports == 0 {
+		t.Errorf("task-level H-PFSP (%s) mean response %v s, direct task.Simulate %v s (%d progress reports)", h.Spec(), got, hmean, hp.Reports)
 	}
 
 	// simulate runs the emitted capacity-scheduler.xml at task level (auto)

@@ -51,8 +51,9 @@ scheduler's and the share of missed PS deadlines within 1 point of it.`,
   schedplan tune --budget 1000 --objective p99 --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if p := strings.ToLower(policy); p != "las_mq" {
-				return fmt.Errorf("--policy %q: only las_mq can be tuned on the fluid core; H-PFSP's FAIR_LIMIT and COSHH's k need the task-level core, which schedplan does not have yet", policy)
+			p := strings.ToLower(policy)
+			if p != "las_mq" && p != "hpfsp" {
+				return fmt.Errorf("--policy %q: use las_mq (fluid core) or hpfsp (task level: FAIR_LIMIT and the progress threshold)", policy)
 			}
 			obj, err := pipeline.ParseObjective(objective)
 			if err != nil {
@@ -67,6 +68,9 @@ scheduler's and the share of missed PS deadlines within 1 point of it.`,
 			}
 			if w.SplitErr != nil {
 				return w.SplitErr
+			}
+			if p == "hpfsp" {
+				return pipeline.TuneHPFSPText(cmd.Context(), cmd.OutOrStdout(), w, seed, obj, asJSON)
 			}
 			cons, err := pipeline.ParseConstraints(constraint)
 			if err != nil {
@@ -105,7 +109,7 @@ scheduler's and the share of missed PS deadlines within 1 point of it.`,
 	wf.register(cmd, "all")
 	cmd.Flags().MarkHidden("window") // tune uses both windows
 	f := cmd.Flags()
-	f.StringVar(&policy, "policy", "las_mq", "policy to tune (las_mq)")
+	f.StringVar(&policy, "policy", "las_mq", "policy to tune: las_mq, or hpfsp (FAIR_LIMIT and threshold at task level on the --cluster machines)")
 	f.IntVar(&budget, "budget", d.Budget, "candidate configurations to simulate")
 	f.StringVar(&objective, "objective", string(d.Objective), "what to minimise: mean, p99 (response), mix (mean and p99 relative to the current scheduler), slowdown, p99-slowdown or missed")
 	f.StringVar(&constraint, "constraint", d.Constraints, `bounds on the other metrics, e.g. "p99-slowdown<=current,missed<=current+0.01", or "none"`)

@@ -1,0 +1,217 @@
+package pipeline
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/schedplan/schedplan/cluster"
+	"github.com/schedplan/schedplan/cluster/sim"
+	"github.com/schedplan/schedplan/cluster/task"
+	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/estimate"
+)
+
+// HPFSPTuning is the H-PFSP tuning of a run (the tune-hpfsp stage's
+// state): seed 002's FAIR_LIMIT and progress threshold searched at task
+// level on the tuning window, with the online EWMA estimator whose prior
+// (eq. 18) is the tuning window's mean task time per stage.
+type HPFSPTuning struct {
+	Best  HPFSPEvaluation   `json:"best"`
+	Evals []HPFSPEvaluation `json:"evaluations"`
+	// Jobs and Tasks count the tuning window's task-level jobs.
+	Jobs  int `json:"jobs"`
+	Tasks int `json:"tasks"`
+	// DefaultTaskS is eq. 18's prior task time per stage, in seconds
+	// (the tuning window's means); ReportIntervalS the progress-report
+	// interval the runs used, in seconds.
+	DefaultTaskS    []float64 `json:"default_task_s"`
+	ReportIntervalS float64   `json:"report_interval_s"`
+}
+
+// HPFSPTuneThresholds are the progress thresholds (getStage, Alg. 3) the
+// run's tuning tries with every FAIR_LIMIT of DefaultFairLimits: seed
+// 002's 0.95 and an earlier switch to the reduce stage's fair phase.
+var HPFSPTuneThresholds = []float64{task.DefaultStageThreshold, 0.8}
+
+// hpfspTuneVersion changes when the H-PFSP tuning changes what it
+// computes, so that older stamps are stale.
+const hpfspTuneVersion = 1
+
+// hpfspReportInterval is the progress-report interval of a cluster (the
+// task.HPFSP default: its heartbeat, else task.DefaultReportInterval).
+func hpfspReportInterval(cl *task.Cluster) float64 {
+	if cl.Heartbeat > 0 {
+		return cl.Heartbeat
+	}
+	return task.DefaultReportInterval
+}
+
+// TuneHPFSPWindow tunes H-PFSP on a tuning window (tune: its fluid jobs,
+// rows 0.. of log, sizes in the units of capacity): its jobs at task level
+// on the cluster spec's machines (TaskJobs, TaskCluster), every FAIR_LIMIT
+// of DefaultFairLimits × HPFSPTuneThresholds (the first threshold only
+// when no job has a second stage) under obj, with the online estimator
+// (no job's size is read).
+func TuneHPFSPWindow(ctx context.Context, log *data.Jobs, tune []sim.Job, capacity float64, spec *cluster.Spec, seed uint64, obj Objective) (*HPFSPTuning, error) {
+	cl, err := TaskCluster(spec)
+	if err != nil {
+		return nil, err
+	}
+	jobs, err := TaskJobs(log, tune, 0, capacity, cl.Rate(), seed)
+	if err != nil {
+		return nil, err
+	}
+	h := &HPFSPTuning{Jobs: len(jobs), DefaultTaskS: MeanTaskTimes(jobs, cl), ReportIntervalS: hpfspReportInterval(cl)}
+	for i := range jobs {
+		h.Tasks += jobs[i].NumTasks()
+	}
+	// The threshold only moves a job from its first stage to the next:
+	// with single-stage jobs every threshold schedules alike.
+	thresholds := HPFSPTuneThresholds[:1]
+	if len(h.DefaultTaskS) > 1 {
+		thresholds = HPFSPTuneThresholds
+	}
+	newEst := HPFSPEstimator(estimate.ProgressConfig{Default: h.DefaultTaskS})
+	best, evals, err := TuneHPFSP(ctx, jobs, cl, nil, thresholds, obj, newEst, task.Options{})
+	if err != nil {
+		return nil, err
+	}
+	h.Best, h.Evals = best, evals
+	return h, nil
+}
+
+// TuneHPFSPText is tune --policy hpfsp: TuneHPFSPWindow on the window's
+// tuning window, printed as text or, with asJSON, as JSON.
+func TuneHPFSPText(ctx context.Context, out io.Writer, w *Window, seed uint64, obj Objective, asJSON bool) error {
+	tune, _ := w.Split.Windows(w.Jobs)
+	h, err := TuneHPFSPWindow(ctx, w.Log, tune, w.Capacity, w.Spec, seed, obj)
+	if err != nil {
+		return err
+	}
+	if !asJSON {
+		h.WriteText(out, w.Log.Source)
+		return nil
+	}
+	b, err := json.MarshalIndent(struct {
+		Trace string `json:"trace"`
+		*HPFSPTuning
+	}{w.Log.Source, h}, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = out.Write(append(b, '\n'))
+	return err
+}
+
+// WriteText prints the tuning: every candidate's scores and the choice,
+// with the parameters' units.
+func (h *HPFSPTuning) WriteText(w io.Writer, source string) {
+	fmt.Fprintf(w, "trace %s: H-PFSP tuned at task level on the tuning window (%d jobs, %d tasks); sizes online (%s estimator, eq. 18 prior %s s per stage, progress reports every %g s)\n",
+		source, h.Jobs, h.Tasks, HPFSPOnline, fmtFloats(h.DefaultTaskS), h.ReportIntervalS)
+	tw := newTable(w, tabwriter.AlignRight)
+	fmt.Fprintln(tw, "fair_limit (tasks/stage)\tthreshold (map progress)\tmean response (s)\tp99 (s)\tmean slowdown\tp99 slowdown\tmissed PS deadlines\t")
+	for _, e := range h.Evals {
+		sc := e.Score
+		fmt.Fprintf(tw, "%d\t%g\t%.4g\t%.4g\t%.4g\t%.4g\t%.2f%%\t\n", e.FairLimit, e.Threshold, sc.Mean, sc.P99, sc.MeanSlowdown, sc.P99Slowdown, 100*sc.Missed)
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "tuned H-PFSP: %s (FAIR_LIMIT %d %s, threshold %g %s)\n", h.Best.Config().Spec(), h.Best.FairLimit, HPFSPFairLimitUnit, h.Best.Threshold, HPFSPThresholdUnit)
+}
+
+// tuneHPFSP: H-PFSP's FAIR_LIMIT and threshold on the tuning window.
+func (p *pipelineRun) tuneHPFSP(ctx context.Context) (map[string][]byte, error) {
+	in := p.in
+	tune, _ := in.Split.Windows(in.SimJobs)
+	h, err := TuneHPFSPWindow(ctx, in.Jobs, tune, in.Capacity, in.Spec, in.Config.Seed, in.Config.Objective)
+	if err != nil {
+		return nil, fmt.Errorf("h-pfsp: %w", err)
+	}
+	p.ht = *h
+	return nil, nil
+}
+
+// hpfspConfig is the bundle's h_pfsp section of a run (nil before the
+// tuning).
+func (p *pipelineRun) hpfspConfig() *HPFSPConfig {
+	if p.ht.Evals == nil {
+		return nil
+	}
+	c := p.ht.Best.Config()
+	c.FairLimitUnit, c.ThresholdUnit = HPFSPFairLimitUnit, HPFSPThresholdUnit
+	c.Estimator = HPFSPOnline
+	c.ReportIntervalS = p.ht.ReportIntervalS
+	c.DefaultTaskS = p.ht.DefaultTaskS
+	return c
+}
+
+// Task-level validation row names of H-PFSP and its references.
+const (
+	TaskHPFSPName = "tuned h-pfsp (task; online EWMA estimates, no sizes)"
+	TaskFSPName   = "fsp (task; exact sizes)"
+	TaskPSName    = "fair, one pool (task; PS)"
+)
+
+// validateHPFSP adds the task-level rows of H-PFSP (the tuned parameters,
+// the online estimator with the tuning window's task times as eq. 18's
+// prior) and its references — FSP with exact sizes (the protective
+// schedule H-PFSP improves on) and Fair in one pool (PS: the deadlines it
+// protects) — to the task-level validation tv, on the same validation
+// window and bounds. The tuned LAS_MQ is already in tv.
+func (p *pipelineRun) validateHPFSP(ctx context.Context, tv *TaskValidation, progress func(done, total int)) error {
+	in := p.in
+	cl, err := TaskCluster(in.Spec)
+	if err != nil {
+		return err
+	}
+	lo := in.Split.TuneJobs
+	jobs, err := TaskJobs(in.Jobs, in.SimJobs[lo:], lo, in.Capacity, cl.Rate(), in.Config.Seed)
+	if err != nil {
+		return err
+	}
+	res := &TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: in.Config.ContainerMB, HPFSPDefault: p.ht.DefaultTaskS}
+	hs := p.ht.Best.Config().Spec()
+	rows := []struct{ name, spec string }{{TaskFSPName, "fsp"}, {TaskPSName, "fair"}, {TaskHPFSPName, hs}}
+	var specs []string
+	for _, r := range rows {
+		specs = append(specs, r.spec)
+	}
+	x, err := res.TaskExperiment(specs)
+	if err != nil {
+		return err
+	}
+	out, err := RunExperiments(ctx, RunOptions{Progress: progress}, x)
+	if err != nil {
+		return fmt.Errorf("task-level validation of h-pfsp: %w", err)
+	}
+	for k, r := range rows {
+		row := ValidationRowOf(r.name, 0, out[0].Policies[k].Aggregate(), tv.Bounds)
+		row.Policy = r.spec
+		tv.Rows = append(tv.Rows, row)
+	}
+	return nil
+}
+
+// hpfspVerdict is the report's sentence on the task-level H-PFSP rows:
+// its mean response and p99 slowdown beside FSP's (exact sizes) and PS's
+// ("" without the rows).
+func hpfspVerdict(t *TaskValidation) string {
+	var h, f, ps *ValidationRow
+	for k := range t.Rows {
+		switch t.Rows[k].Name {
+		case TaskHPFSPName:
+			h = &t.Rows[k]
+		case TaskFSPName:
+			f = &t.Rows[k]
+		case TaskPSName:
+			ps = &t.Rows[k]
+		}
+	}
+	if h == nil || f == nil || ps == nil {
+		return ""
+	}
+	return fmt.Sprintf(" The tuned H-PFSP (%s; sizes estimated online from the tasks' progress) has a mean response of %.4g s against %.4g s for FSP with exact sizes and %.4g s for Fair in one pool (PS); p99 slowdown %.4g against %.4g and %.4g.",
+		h.Policy, h.Mean, f.Mean, ps.Mean, h.P99Slowdown, f.P99Slowdown, ps.P99Slowdown)
+}
