@@ -106,9 +106,9 @@ func TestStageKeysCoverEveryInput(t *testing.T) {
 		}, all[1:]}, // the capacity, and so the simulated load, changes
 		{"the log", func(c *RunConfig) { c.Trace = log2 }, all},
 		{"split", func(c *RunConfig) { c.Split = 0.6 }, all},
-		{"capacity", func(c *RunConfig) { c.Capacity = 60 }, []string{"tune", "tune-coshh", "bounds", "emit", "validate", "report"}},
+		{"capacity", func(c *RunConfig) { c.Capacity = 60 }, []string{"tune", "tune-coshh", "tune-hpfsp", "bounds", "emit", "validate", "report"}},
 		{"k", func(c *RunConfig) { c.K = 3 }, []string{"classify", "capacity", "emit", "validate", "report"}},
-		{"seed", func(c *RunConfig) { c.Seed = 7 }, []string{"classify", "capacity", "tune", "tune-coshh", "emit", "validate", "report"}},
+		{"seed", func(c *RunConfig) { c.Seed = 7 }, []string{"classify", "capacity", "tune", "tune-coshh", "tune-hpfsp", "emit", "validate", "report"}},
 		// validate simulates the emitted YARN files at task level: what
 		// changes them reruns it.
 		{"what-if", func(c *RunConfig) { c.WhatIfs = []string{"R2=+1"} }, []string{"capacity", "emit", "validate", "report"}},

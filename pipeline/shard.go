@@ -62,7 +62,18 @@ type StageOptions struct {
 var ShardedStages = []string{"tune", "validate"}
 
 // StageNames are the pipeline's stages in order.
-var StageNames = []string{"ingest", "classify", "capacity", "tune", "bounds", "emit", "validate", "report"}
+var StageNames = stageNames()
+
+// stageNames reads the names off the stage table (stages), the one place
+// they are listed.
+func stageNames() []string {
+	p := &pipelineRun{in: &Inputs{}}
+	var names []string
+	for _, s := range p.stages() {
+		names = append(names, s.name)
+	}
+	return names
+}
 
 // check validates the options (RunConfig.checkParams).
 func (o *StageOptions) check() error {
