@@ -246,7 +246,7 @@ func (p *pipelineRun) stages() []stage {
 			Seed        uint64
 		}{cfg.Budget, cfg.Objective, cfg.Constraints, cfg.Folds, cfg.Current, cfg.Seed}, deps: []string{"ingest"}, inputs: [][]byte{in.JobsKey}, state: &p.tr, run: p.tune},
 		{name: "bounds", deps: []string{"ingest"}, inputs: [][]byte{in.JobsKey}, state: &p.bs, run: p.bounds},
-		{name: "emit", params: cfg.ContainerMB, deps: []string{"ingest", "classify", "capacity", "tune", "bounds"},
+		{name: "emit", params: struct{ ContainerMB, Layout int }{cfg.ContainerMB, capacityLayoutVersion}, deps: []string{"ingest", "classify", "capacity", "tune", "bounds"},
 			inputs: [][]byte{in.SpecKey}, state: &struct{}{}, run: p.emit},
 		{name: "validate", params: struct {
 			Current       string

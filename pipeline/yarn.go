@@ -110,6 +110,10 @@ func fmtPercent(hundredths int) string {
 	return strconv.FormatFloat(float64(hundredths)/100, 'f', -1, 64)
 }
 
+// capacityLayoutVersion changes when the capacity-scheduler.xml layout
+// changes, so that older stamps of the emit stage are stale.
+const capacityLayoutVersion = 2
+
 // DefaultQueueShare is the share (hundredths of a percent) of every
 // partition the Capacity Scheduler's default queue is guaranteed: enough
 // for applications that name no queue and match no mapping to run.
@@ -393,33 +397,41 @@ func userLimitFactor(abs map[string]float64) (float64, bool) {
 }
 
 // CapacitySchedulerXML renders the bundle as a capacity-scheduler.xml:
-//   - every machine type is a node label (YARNName of its name);
+//   - node labels only where confining classes to machine types is safe
+//     (labelsSafe: every class's load fits its default type's COSHH
+//     allocation with room, and every user is mapped to a class; a request
+//     names one partition, so a labelled job runs on one type). Then every
+//     machine type is a node label (YARNName of its name), a class queue's
+//     capacity on label t is its share of the COSHH allocation of type t,
+//     it may access the labels where that share is positive (a type the LP
+//     leaves unused is split by work share), and its
+//     default-node-label-expression is the type that carries most of its
+//     throughput (default: the largest type). Otherwise the file names no
+//     label (every machine in the default partition) and documents each
+//     class's COSHH allocation in schedplan.coshh.<class>.allocation;
+//     schedplan.node-labels says which and why;
 //   - every job class is a queue under root; its capacity on the default
-//     partition is its share of the offered work (α × mean size), and on
-//     label t its share of the COSHH allocation of type t; it may access
-//     the labels where that share is positive (a type the LP leaves unused is
-//     split by work share). Every positive share is at least 0.01%;
-//   - a queue "default" is guaranteed DefaultQueueShare on every partition
-//     and may use any label: applications that name no queue and match no
-//     mapping run there;
-//   - every queue has a default-node-label-expression (a class: the type that
-//     carries most of its throughput; default: the largest type), so an
-//     application that names no label still gets containers, and every leaf
-//     a user-limit-factor that lets one user use idle capacity up to the
-//     queue's maximum (100%);
-//   - with LAS_MQ, each class queue has one leaf per level (<class>_l0 is
-//     the highest priority; leaf names are unique, as Hadoop 2.x requires
-//     and 3.x needs for short-name submission) whose capacities are the queue
-//     weights, on every partition the class has capacity on; the demotion
-//     thresholds are written beside them as
-//     schedplan.las-mq.<leaf>.demote-after-container-seconds properties
-//     (YARN ignores them; the controller that moves applications between
-//     levels reads them); each leaf's ordering-policy is the tuned order
-//     inside a level (fifo; fair for ps; fifo plus a
-//     schedplan.las-mq.<leaf>.order property for remaining, which YARN
-//     lacks and the controller applies);
+//     partition is its share of the offered work (α × mean size). Every
+//     positive share is at least 0.01%;
+//   - a queue "default" is guaranteed DefaultQueueShare of every partition:
+//     applications that name no queue and match no user mapping run there;
+//   - with LAS_MQ, each class queue and default have one leaf per level
+//     (<queue>_l0 is the highest priority; leaf names are unique, as Hadoop
+//     2.x requires and 3.x needs for short-name submission) whose
+//     capacities are the queue weights; the demotion thresholds are
+//     written beside them as DemoteAfterKey properties (YARN ignores them;
+//     the controller that moves applications between levels reads them);
+//     each leaf's ordering-policy is the tuned order inside a level (fifo;
+//     fair for ps; fifo plus a schedplan.las-mq.<leaf>.order property for
+//     remaining, which YARN lacks and the controller applies). Without
+//     LAS_MQ, default is a leaf with the fair ordering-policy;
+//   - every leaf has a user-limit-factor that lets one user use idle
+//     capacity up to the queue's maximum (100%), minimum-user-limit-percent
+//     LeafMinUserLimitPercent (active users split it evenly) and
+//     maximum-applications 10000;
 //   - yarn.scheduler.capacity.queue-mappings sends each user whose jobs all
-//     fell into one class to that class's first leaf (UserConfig.Class).
+//     fell into one class to that class's first leaf (UserConfig.Class),
+//     and, with LAS_MQ, every other user to default's first level.
 //
 // Root's label settings are left to Hadoop (it ignores root's
 // accessible-node-labels: root always accesses every label at 100%).
@@ -691,14 +703,7 @@ func RenderYARN(b *Bundle, opt FairSchedulerOptions) (map[string][]byte, error) 
 	if err != nil {
 		return nil, fmt.Errorf("the generated capacity-scheduler.xml: %w", err)
 	}
-	csOpt := yarn.CSCheckOptions{ClusterLabels: []string{}}
-	if namesLabels(parsed) {
-		for _, r := range b.Cluster.Resources {
-			csOpt.ClusterLabels = append(csOpt.ClusterLabels, YARNName(r.Name))
-		}
-		csOpt.NoUnlabelledNodes = true
-	}
-	if err := checkCS(cs, csOpt); err != nil {
+	if err := checkCS(cs, capacityCheckOptions(b, parsed)); err != nil {
 		return nil, fmt.Errorf("the generated file breaks YARN's rules: %w", err)
 	}
 	fs, err := FairSchedulerXML(b, opt)
@@ -713,6 +718,21 @@ func RenderYARN(b *Bundle, opt FairSchedulerOptions) (map[string][]byte, error) 
 		return nil, fmt.Errorf("the generated file breaks YARN's rules: %w", err)
 	}
 	return map[string][]byte{"capacity-scheduler.xml": cs, "fair-scheduler.xml": fs}, nil
+}
+
+// capacityCheckOptions describes the cluster an emitted
+// capacity-scheduler.xml is for: when the file names node labels, every
+// machine type of the bundle is labelled with its YARNName and no node is
+// unlabelled; when it names none, the cluster has no labels.
+func capacityCheckOptions(b *Bundle, cs *yarn.CapacityScheduler) yarn.CSCheckOptions {
+	opt := yarn.CSCheckOptions{ClusterLabels: []string{}}
+	if namesLabels(cs) {
+		for _, r := range b.Cluster.Resources {
+			opt.ClusterLabels = append(opt.ClusterLabels, YARNName(r.Name))
+		}
+		opt.NoUnlabelledNodes = true
+	}
+	return opt
 }
 
 // AssignUserClasses records in b.Users[*].Class the class that holds all of

@@ -54,11 +54,7 @@ func checkEmitted(t *testing.T, b *Bundle, files map[string][]byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var labels []string
-	for _, r := range b.Cluster.Resources {
-		labels = append(labels, YARNName(r.Name))
-	}
-	if ps := cs.Check(yarn.CSCheckOptions{ClusterLabels: labels, NoUnlabelledNodes: true}); len(ps) != 0 {
+	if ps := cs.Check(capacityCheckOptions(b, cs)); len(ps) != 0 {
 		t.Fatalf("capacity-scheduler.xml: %v", ps)
 	}
 	for _, c := range b.Classes {

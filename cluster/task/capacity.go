@@ -97,7 +97,7 @@ type Capacity struct {
 	jk     heapKeys // job keys
 	cUse   []int64
 	cRN    []int32
-	dk     heapKeys // job keys: demotion times
+	dk     heapKeys  // job keys: demotion times
 	dem    iheap     // jobs by the time their service reaches their leaf's DemoteAfter
 	cand   []int32   // candidate children on the walked path (a stack)
 	ratio  []float64 // their used / guaranteed
@@ -117,10 +117,10 @@ type cq struct {
 	absMax      []float64
 	g, m        []float64 // per partition: guaranteed and maximum containers
 	ulf, mulp   float64
-	fair        bool      // leaf: ordering-policy fair
-	demote      float64   // leaf: DemoteAfter
+	fair        bool    // leaf: ordering-policy fair
+	demote      float64 // leaf: DemoteAfter
 	demoteTo    string
-	next        int32 // leaf: the leaf its jobs move to, −1 none
+	next        int32   // leaf: the leaf its jobs move to, −1 none
 	used        []int64 // per partition
 	readyN      []int   // per partition: ready tasks of its jobs
 	users       iheap   // leaf: active users by their first ready job
