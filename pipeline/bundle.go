@@ -2,12 +2,11 @@ package pipeline
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/schedplan/schedplan/cluster/sim"
+	"github.com/schedplan/schedplan/internal/yamlstrict"
 	"gopkg.in/yaml.v3"
 )
 
@@ -218,14 +217,9 @@ func MarshalBundle(b *Bundle) ([]byte, error) {
 
 // ParseBundle reads a schedplan.yaml; name is used in messages.
 func ParseBundle(data []byte, name string) (*Bundle, error) {
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
 	var b Bundle
-	if err := dec.Decode(&b); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("%s: empty file", name)
-		}
-		return nil, fmt.Errorf("%s: %w", name, err)
+	if _, err := yamlstrict.Decode(data, name, "configuration bundle", &b); err != nil {
+		return nil, err
 	}
 	if b.Version != BundleVersion {
 		return nil, fmt.Errorf("%s: bundle version %d is not supported (this schedplan reads version %d)", name, b.Version, BundleVersion)
