@@ -144,7 +144,7 @@ func (w *Window) AtLevel(level string, specs []string, seed uint64) (*Window, Re
 // names a policy only the task level has.
 func TaskLevelAuto(specs []string) bool {
 	for _, s := range specs {
-		name, params, err := task.ParseSpec(s)
+		name, params, err := sim.SplitSpec(s)
 		if err != nil {
 			continue
 		}
@@ -185,12 +185,12 @@ func (r *TaskLevel) Policy(spec string) (sim.PolicyInfo, error) {
 	if err != nil {
 		return sim.PolicyInfo{}, err
 	}
-	name, _, _ := task.ParseSpec(spec)
+	name, _, _ := sim.SplitSpec(spec)
 	return sim.PolicyInfo{Name: name, Doc: task.PolicyDoc(name), Uses: p.uses}, nil
 }
 
 func (r *TaskLevel) parse(spec string) (*taskPolicy, error) {
-	name, params, err := task.ParseSpec(spec)
+	name, params, err := sim.SplitSpec(spec)
 	if err != nil {
 		return nil, err
 	}
