@@ -238,6 +238,19 @@ func ParseBundle(data []byte, name string) (*Bundle, error) {
 	return &b, nil
 }
 
+// BundleLASMQSpec returns the policy specification of the tuned LAS_MQ of
+// the bundle at path (simulate --config).
+func BundleLASMQSpec(path string) (string, error) {
+	b, err := LoadBundle(path)
+	if err != nil {
+		return "", paramErr("config", path, "%v", err)
+	}
+	if b.LASMQ == nil {
+		return "", paramErr("config", path, "the bundle has no las_mq section")
+	}
+	return b.LASMQ.Spec(), nil
+}
+
 // LoadBundle reads a schedplan.yaml file.
 func LoadBundle(path string) (*Bundle, error) {
 	data, err := os.ReadFile(path)
