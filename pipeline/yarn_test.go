@@ -119,8 +119,9 @@ func labelledBundle() *Bundle {
 	return b
 }
 
-func TestCapacitySchedulerXML(t *testing.T) {
-	b := labelledBundle()
+// emitCS renders a bundle's capacity-scheduler.xml and parses it back.
+func emitCS(t *testing.T, b *Bundle) ([]byte, *yarn.CapacityScheduler) {
+	t.Helper()
 	out, err := CapacitySchedulerXML(b)
 	if err != nil {
 		t.Fatal(err)
@@ -129,6 +130,12 @@ func TestCapacitySchedulerXML(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return out, cs
+}
+
+func TestCapacitySchedulerXML(t *testing.T) {
+	b := labelledBundle()
+	out, cs := emitCS(t, b)
 	labels := []string{"R1", "gpu_fast", "idle"}
 	if ps := cs.Check(yarn.CSCheckOptions{ClusterLabels: labels, NoUnlabelledNodes: true}); len(ps) != 0 {
 		t.Fatalf("emitted file breaks Hadoop's rules: %v\n%s", ps, out)
@@ -220,14 +227,7 @@ func TestCapacitySchedulerXML(t *testing.T) {
 // its users.
 func TestCapacitySchedulerXMLNoLabels(t *testing.T) {
 	b := sampleBundle()
-	out, err := CapacitySchedulerXML(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := yarn.ParseCapacityScheduler(out)
-	if err != nil {
-		t.Fatal(err)
-	}
+	out, cs := emitCS(t, b)
 	if namesLabels(cs) {
 		t.Fatalf("labels named:\n%s", out)
 	}
@@ -260,9 +260,7 @@ func TestCapacitySchedulerXMLNoLabels(t *testing.T) {
 	// Without LAS_MQ levels the default queue is a leaf that shares
 	// itself among its applications.
 	b.LASMQ = nil
-	if out, err = CapacitySchedulerXML(b); err != nil {
-		t.Fatal(err)
-	}
+	out, _ = emitCS(t, b)
 	if v := props(t, out)[p+"root.default.ordering-policy"]; v != "fair" {
 		t.Errorf("default queue ordering-policy %q, want fair", v)
 	}
