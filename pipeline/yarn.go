@@ -592,7 +592,10 @@ func queueMappings(b *Bundle, p *csPlan) ([]string, string) {
 
 func listNames(names []string) string {
 	const show = 10
-	if len(names) <= show {
+	switch {
+	case len(names) == 1:
+		return "user " + names[0]
+	case len(names) <= show:
 		return "users " + strings.Join(names, ", ")
 	}
 	return fmt.Sprintf("users %s and %d more", strings.Join(names[:show], ", "), len(names)-show)

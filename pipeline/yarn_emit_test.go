@@ -177,7 +177,7 @@ users:
 			if classOf["alice.smith"] == "" || classOf["bob"] == "" || classOf["carol"] != "" || classOf["alice.smith"] == classOf["bob"] {
 				t.Errorf("k = %d: user classes %v", k, classOf)
 			}
-			for _, want := range []string{"u:alice.smith:" + classOf["alice.smith"] + "_l0", "u:bob:" + classOf["bob"] + "_l0", "users carol span several classes", "small_box"} {
+			for _, want := range []string{"u:alice.smith:" + classOf["alice.smith"] + "_l0", "u:bob:" + classOf["bob"] + "_l0", "user carol span several classes", "small_box"} {
 				if !strings.Contains(cs, want) {
 					t.Errorf("k = %d: capacity-scheduler.xml lacks %q", k, want)
 				}
