@@ -1,16 +1,14 @@
 package cluster
 
 import (
-	"bytes"
 	_ "embed"
-	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"strconv"
 	"strings"
 
+	"github.com/schedplan/schedplan/internal/yamlstrict"
 	"gopkg.in/yaml.v3"
 )
 
@@ -149,25 +147,10 @@ const (
 // errors, so a misspelt key does not pass silently; so are a second YAML
 // document and a whole-number field written with a fraction (count: 1.5).
 func ParseSpec(b []byte, name string) (*Spec, error) {
-	dec := yaml.NewDecoder(bytes.NewReader(b))
-	dec.KnownFields(true)
 	var s Spec
-	if err := dec.Decode(&s); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("%s: empty cluster spec", name)
-		}
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	var extra yaml.Node
-	switch err := dec.Decode(&extra); {
-	case err == nil:
-		return nil, fmt.Errorf("%s: line %d: a second YAML document; a cluster spec is one document (remove the \"---\" and what follows, or merge them)", name, extra.Line)
-	case !errors.Is(err, io.EOF):
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	var root yaml.Node
-	if err := yaml.Unmarshal(b, &root); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+	root, err := yamlstrict.Decode(b, name, "cluster spec", &s)
+	if err != nil {
+		return nil, err
 	}
 	nodes := map[string]*yaml.Node{}
 	if len(root.Content) > 0 {

@@ -2,12 +2,11 @@ package pipeline
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/schedplan/schedplan/cluster/sim"
+	"github.com/schedplan/schedplan/internal/yamlstrict"
 	"gopkg.in/yaml.v3"
 )
 
@@ -243,14 +242,9 @@ func MarshalBundle(b *Bundle) ([]byte, error) {
 
 // ParseBundle reads a schedplan.yaml; name is used in messages.
 func ParseBundle(data []byte, name string) (*Bundle, error) {
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
 	var b Bundle
-	if err := dec.Decode(&b); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("%s: empty file", name)
-		}
-		return nil, fmt.Errorf("%s: %w", name, err)
+	if _, err := yamlstrict.Decode(data, name, "configuration bundle", &b); err != nil {
+		return nil, err
 	}
 	if b.Version != BundleVersion {
 		return nil, fmt.Errorf("%s: bundle version %d is not supported (this schedplan reads version %d)", name, b.Version, BundleVersion)
@@ -267,6 +261,19 @@ func ParseBundle(data []byte, name string) (*Bundle, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return &b, nil
+}
+
+// BundleLASMQSpec returns the policy specification of the tuned LAS_MQ of
+// the bundle at path (simulate --config).
+func BundleLASMQSpec(path string) (string, error) {
+	b, err := LoadBundle(path)
+	if err != nil {
+		return "", paramErr("config", path, "%v", err)
+	}
+	if b.LASMQ == nil {
+		return "", paramErr("config", path, "the bundle has no las_mq section")
+	}
+	return b.LASMQ.Spec(), nil
 }
 
 // LoadBundle reads a schedplan.yaml file.

@@ -1,6 +1,8 @@
 package pipeline
 
 import (
+	"io"
+	"log/slog"
 	"math"
 	"strconv"
 	"strings"
@@ -8,6 +10,7 @@ import (
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/cluster/task"
+	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/lp"
 )
 
@@ -50,7 +53,7 @@ func ParseAnyPolicies(param, list string) ([]string, error) {
 	}
 	for _, s := range specs {
 		_, ferr := Fluid.Policy(s)
-		if name, _, err := task.ParseSpec(s); ferr != nil && (err != nil || task.PolicyDoc(name) == "") {
+		if name, _, err := sim.SplitSpec(s); ferr != nil && (err != nil || task.PolicyDoc(name) == "") {
 			return nil, paramErr(param, s, "%v (task level: %s)", ferr, strings.Join(task.PolicyNames(), ", "))
 		}
 	}
@@ -77,4 +80,40 @@ func CheckWhatIfs(whatIfs []string, spec *cluster.Spec) error {
 		}
 	}
 	return nil
+}
+
+// ErrorModelOf is the size-estimation error model of simulate's flags:
+// log-normal σ when sigmaSet, uniform I when uniformSet (not both), else
+// exact estimates; checked.
+func ErrorModelOf(sigmaSet bool, sigma float64, uniformSet bool, i float64) (estimate.ErrorModel, error) {
+	m := estimate.ErrorModel{Kind: estimate.Exact}
+	switch {
+	case sigmaSet && uniformSet:
+		return m, paramErr("sigma", sigma, "--sigma and --uniform are exclusive: choose one error model")
+	case sigmaSet:
+		m = estimate.ErrorModel{Kind: estimate.LogNormal, Sigma: sigma}
+	case uniformSet:
+		m = estimate.ErrorModel{Kind: estimate.Uniform, I: i}
+	}
+	return m, m.Validate()
+}
+
+// LogHandler is the log of the command line: text or json (format) on w,
+// at level debug, info, warn or error, and at least warn when quiet.
+func LogHandler(w io.Writer, format, level string, quiet bool) (slog.Handler, error) {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(level)); err != nil {
+		return nil, paramErr("log-level", level, "%v", err)
+	}
+	if quiet {
+		l = max(l, slog.LevelWarn)
+	}
+	opts := &slog.HandlerOptions{Level: l}
+	switch format {
+	case "text":
+		return slog.NewTextHandler(w, opts), nil
+	case "json": // one object a line, each with an "event" (Reporter)
+		return EventHandler(slog.NewJSONHandler(w, opts)), nil
+	}
+	return nil, paramErr("log-format", format, "not text or json")
 }

@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/schedplan/schedplan/classify"
 	"github.com/schedplan/schedplan/cluster"
@@ -263,8 +264,6 @@ func (c *RunConfig) checkParams() error {
 		return paramErr("split", c.Split, "want a fraction strictly between 0 and 1")
 	case c.K < classify.KUsers:
 		return paramErr("k", c.K, "want auto, users or a positive number")
-	case c.Budget < 1 || c.Budget > MaxBudget:
-		return paramErr("budget", c.Budget, "want 1 to %d candidates", MaxBudget)
 	case c.Runs < 1 || c.Runs > MaxRuns:
 		return paramErr("runs", c.Runs, "want 1 to %d runs", MaxRuns)
 	case c.ContainerMB < 1 || c.ContainerMB > MaxContainerMB:
@@ -285,9 +284,6 @@ func (c *RunConfig) checkParams() error {
 	}
 	if err := c.checkTuneParams(); err != nil {
 		return err
-	}
-	if _, err := Fluid.Policy(c.Current); err != nil {
-		return paramErr("current", c.Current, "%v", err)
 	}
 	for _, b := range c.Baselines {
 		if _, err := Fluid.Policy(b); err != nil {
@@ -310,9 +306,15 @@ func (c *RunConfig) checkParams() error {
 	return nil
 }
 
-// checkTuneParams checks the tuning parameters: objective, constraints and
-// folds.
+// checkTuneParams checks the tuning parameters: budget, objective,
+// constraints, folds and the current scheduler.
 func (c *RunConfig) checkTuneParams() error {
+	if c.Budget < 1 || c.Budget > MaxBudget {
+		return paramErr("budget", c.Budget, "want 1 to %d candidates", MaxBudget)
+	}
+	if _, err := Fluid.Policy(c.Current); err != nil {
+		return paramErr("current", c.Current, "%v", err)
+	}
 	if _, err := ParseObjective(string(c.Objective)); err != nil {
 		return paramErr("objective", c.Objective, "%v", err)
 	}
@@ -323,6 +325,40 @@ func (c *RunConfig) checkTuneParams() error {
 		return paramErr("folds", c.Folds, "want 1 to %d folds", MaxFolds)
 	}
 	return nil
+}
+
+// TuneRequest is what `schedplan tune` is asked, as its flags give it: the
+// policy to tune (las_mq) and the tuning parameters, named as RunConfig
+// names them.
+type TuneRequest struct {
+	Policy, Objective, Constraints, Current string
+	Budget, Folds                           int
+	Seed                                    uint64
+}
+
+// Options checks the request as Prepare checks run's tuning parameters and
+// returns the tuner's options.
+func (t TuneRequest) Options() (TuneOptions, error) {
+	if p := strings.ToLower(t.Policy); p != "las_mq" && p != "hpfsp" {
+		return TuneOptions{}, paramErr("policy", t.Policy, "use las_mq (fluid core) or hpfsp (task level: FAIR_LIMIT and the progress threshold); COSHH's k is tuned by run's tune-coshh stage")
+	}
+	c := RunConfig{Objective: Objective(t.Objective), Constraints: t.Constraints, Current: t.Current, Budget: t.Budget, Folds: t.Folds}
+	if err := c.checkTuneParams(); err != nil {
+		return TuneOptions{}, err
+	}
+	obj, _ := ParseObjective(t.Objective)
+	cons, _ := ParseConstraints(t.Constraints)
+	return TuneOptions{Budget: t.Budget, Objective: obj, Constraints: cons, Current: t.Current, Folds: t.Folds, Seed: t.Seed}, nil
+}
+
+// HPFSP reports whether the request tunes H-PFSP (at task level).
+func (t TuneRequest) HPFSP() bool { return strings.ToLower(t.Policy) == "hpfsp" }
+
+// TracedTuneReport is a tuning report with the trace it was tuned on, as
+// `schedplan tune --json` prints it.
+type TracedTuneReport struct {
+	Trace string `json:"trace"`
+	*TuneReport
 }
 
 // CheckSizeOptions refuses a d/n or load that is not a finite positive

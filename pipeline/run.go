@@ -288,7 +288,7 @@ func (p *pipelineRun) stages() []stage {
 		}{cfg.Objective, cfg.Seed, DefaultFairLimits, HPFSPTuneThresholds, hpfspTuneVersion},
 			deps: []string{"ingest"}, inputs: [][]byte{in.JobsKey, in.TraceKey, in.SpecKey}, state: &p.ht, run: p.tuneHPFSP},
 		{name: "bounds", deps: []string{"ingest"}, inputs: [][]byte{in.JobsKey}, state: &p.bs, run: p.bounds},
-		{name: "emit", params: cfg.ContainerMB, deps: []string{"ingest", "classify", "capacity", "tune", "tune-coshh", "tune-hpfsp", "bounds"},
+		{name: "emit", params: struct{ ContainerMB, Layout int }{cfg.ContainerMB, capacityLayoutVersion}, deps: []string{"ingest", "classify", "capacity", "tune", "tune-coshh", "tune-hpfsp", "bounds"},
 			inputs: [][]byte{in.SpecKey}, state: &struct{}{}, run: p.emit},
 		{name: "validate", params: struct {
 			Current       string

@@ -81,6 +81,50 @@ func SweepPreset(name string) ([]SweepSetting, error) {
 	return out, nil
 }
 
+// SweepRequest is what `schedplan sweep` is asked, as its flags give it:
+// the policies, the settings (the product of Sigmas, Loads and DNs when
+// Grid, else the Preset's) and the shard ("" or i/N).
+type SweepRequest struct {
+	Policies, Preset, Sigmas, Loads, DNs, Shard string
+	Grid                                        bool
+}
+
+// Configure parses the request into s (Policies, Settings, Shard, Shards).
+func (r SweepRequest) Configure(s *Sweep) error {
+	var err error
+	if s.Policies, err = ParsePolicies("policy", r.Policies); err != nil {
+		return err
+	}
+	if r.Grid {
+		var lists [3][]float64
+		for i, f := range []struct{ param, v string }{{"sigmas", r.Sigmas}, {"loads", r.Loads}, {"dns", r.DNs}} {
+			if lists[i], err = ParseFloats(f.param, f.v); err != nil {
+				return err
+			}
+		}
+		s.Settings = SweepGrid(lists[0], lists[1], lists[2])
+	} else if s.Settings, err = SweepPreset(r.Preset); err != nil {
+		return err
+	}
+	s.Shard, s.Shards = 0, 1
+	if r.Shard != "" {
+		s.Shard, s.Shards, err = ParseShard(r.Shard)
+	}
+	return err
+}
+
+// MergeSweepFiles reads sweep part files and merges them (MergeSweepParts).
+func MergeSweepFiles(paths []string) (*data.Table, error) {
+	parts := make([]*data.Table, len(paths))
+	for k, p := range paths {
+		var err error
+		if parts[k], err = data.ReadTable(p, ""); err != nil {
+			return nil, err
+		}
+	}
+	return MergeSweepParts(paths, parts)
+}
+
 // ParseShard parses "i/N" (0 ≤ i < N).
 func ParseShard(s string) (i, n int, err error) {
 	a, b, ok := strings.Cut(s, "/")

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"strconv"
+	"strings"
 
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/cluster/sim"
@@ -146,7 +148,7 @@ func (w *Window) AtLevel(level string, specs []string, seed uint64) (*Window, Re
 // names a policy only the task level has.
 func TaskLevelAuto(specs []string) bool {
 	for _, s := range specs {
-		name, params, err := task.ParseSpec(s)
+		name, params, err := sim.SplitSpec(s)
 		if err != nil {
 			continue
 		}
@@ -169,6 +171,10 @@ type taskPolicy struct {
 	make  func() (task.Policy, error)
 	queue []string
 	uses  sim.Uses
+	// cluster, when set, is the cluster the policy runs on in place of
+	// the resolution's (a capacity-scheduler.xml that names no node label
+	// is for machines without labels).
+	cluster *task.Cluster
 }
 
 // noEstimates lists the task-level policies that never read a job's
@@ -183,12 +189,12 @@ func (r *TaskLevel) Policy(spec string) (sim.PolicyInfo, error) {
 	if err != nil {
 		return sim.PolicyInfo{}, err
 	}
-	name, _, _ := task.ParseSpec(spec)
+	name, _, _ := sim.SplitSpec(spec)
 	return sim.PolicyInfo{Name: name, Doc: task.PolicyDoc(name), Uses: p.uses}, nil
 }
 
 func (r *TaskLevel) parse(spec string) (*taskPolicy, error) {
-	name, params, err := task.ParseSpec(spec)
+	name, params, err := sim.SplitSpec(spec)
 	if err != nil {
 		return nil, err
 	}
@@ -210,11 +216,14 @@ func (r *TaskLevel) parse(spec string) (*taskPolicy, error) {
 	case len(params) > 0:
 		return nil, fmt.Errorf("policy %s: file= takes no other parameters", name)
 	case name == "capacity":
-		root, queue, err := r.loadCapacity(file)
+		root, queue, labelled, err := r.loadCapacity(file)
 		if err != nil {
 			return nil, err
 		}
 		tp.queue = queue
+		if !labelled {
+			tp.cluster = unlabelled(r.Cluster)
+		}
 		tp.make = func() (task.Policy, error) { return &task.Capacity{Root: root}, nil }
 		return tp, nil
 	case name == "fair":
@@ -232,18 +241,20 @@ func (r *TaskLevel) parse(spec string) (*taskPolicy, error) {
 }
 
 // loadCapacity parses and checks a capacity-scheduler.xml and returns its
-// queue tree and every job's leaf (the file's queue mappings applied to
-// the job's user, as an application that names no queue).
-func (r *TaskLevel) loadCapacity(path string) (task.CapacityQueue, []string, error) {
+// queue tree, every job's leaf (the file's queue mappings applied to the
+// job's user, as an application that names no queue) and whether the file
+// names any node label: one that names none is for a cluster whose
+// machines carry no label (every machine in the default partition).
+func (r *TaskLevel) loadCapacity(path string) (root task.CapacityQueue, queue []string, labelled bool, err error) {
 	b, err := readChecked(path, CheckCapacitySchedulerXML)
 	if err != nil {
-		return task.CapacityQueue{}, nil, err
+		return root, nil, false, err
 	}
 	cs, err := yarn.ParseCapacityScheduler(b)
 	if err != nil {
-		return task.CapacityQueue{}, nil, fmt.Errorf("%s: %w", path, err)
+		return root, nil, false, fmt.Errorf("%s: %w", path, err)
 	}
-	queue := make([]string, len(r.Jobs))
+	queue = make([]string, len(r.Jobs))
 	for i := range r.Jobs {
 		q, err := cs.Place(r.Jobs[i].User, nil, "")
 		if c := r.class(i); c != "" {
@@ -255,11 +266,40 @@ func (r *TaskLevel) loadCapacity(path string) (task.CapacityQueue, []string, err
 			}
 		}
 		if err != nil {
-			return task.CapacityQueue{}, nil, fmt.Errorf("%s: job %d: %w", path, r.Jobs[i].ID+1, err)
+			return root, nil, false, fmt.Errorf("%s: job %d: %w", path, r.Jobs[i].ID+1, err)
 		}
 		queue[i] = q.Path
 	}
-	return capacityQueue(cs.Root), queue, nil
+	return capacityQueue(cs, cs.Root), queue, namesLabels(cs), nil
+}
+
+// namesLabels reports whether any queue of the file has settings for,
+// access to, or a default expression naming a node label.
+func namesLabels(cs *yarn.CapacityScheduler) bool {
+	for _, q := range cs.Queues {
+		if q.Parent == nil {
+			continue // root accesses every label (*) whatever the file says
+		}
+		if len(q.Labels) > 1 || q.DefaultNodeLabelExpression != "" {
+			return true
+		}
+		for _, l := range q.AccessibleNodeLabels {
+			if l != yarn.NoLabel {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// unlabelled returns a copy of the cluster whose machines carry no label.
+func unlabelled(cl *task.Cluster) *task.Cluster {
+	c := *cl
+	c.Types = append([]task.MachineType(nil), cl.Types...)
+	for i := range c.Types {
+		c.Types[i].Label = ""
+	}
+	return &c
 }
 
 // readChecked reads a YARN file and applies Hadoop's load-time rules.
@@ -276,9 +316,15 @@ func readChecked(path string, check func([]byte) error) ([]byte, error) {
 
 // capacityQueue converts a parsed Capacity Scheduler queue: capacities as
 // percentages of the parent's on every partition, from the absolute
-// capacities the parser computed (so weights and percentages read alike).
-func capacityQueue(q *yarn.CSQueue) task.CapacityQueue {
-	out := task.CapacityQueue{Name: q.Name, DefaultLabel: q.DefaultNodeLabelExpression, UserLimitFactor: q.UserLimitFactor}
+// capacities the parser computed (so weights and percentages read alike);
+// the leaf's ordering-policy and minimum-user-limit-percent; and the
+// LAS_MQ controller's demotion threshold
+// (schedplan.las-mq.<path>.demote-after-container-seconds, which moves an
+// application to the next sibling leaf), which the simulation applies as
+// the controller would.
+func capacityQueue(cs *yarn.CapacityScheduler, q *yarn.CSQueue) task.CapacityQueue {
+	out := task.CapacityQueue{Name: q.Name, DefaultLabel: q.DefaultNodeLabelExpression, UserLimitFactor: q.UserLimitFactor,
+		MinUserLimitPercent: q.MinimumUserLimitPercent, FairOrder: q.OrderingPolicy == yarn.FairOrdering}
 	if out.UserLimitFactor == 0 {
 		out.UserLimitFactor = 1e-9 // YARN's 0 admits no user; task's 0 means 1
 	}
@@ -308,10 +354,23 @@ func capacityQueue(q *yarn.CSQueue) task.CapacityQueue {
 		c, m := rel(l)
 		out.Labels[l] = task.LabelCapacity{Capacity: c, MaxCapacity: m}
 	}
-	for _, c := range q.Children {
-		out.Children = append(out.Children, capacityQueue(c))
+	for k, c := range q.Children {
+		cq := capacityQueue(cs, c)
+		if v, ok := cs.Values[DemoteAfterKey(c.Path)]; ok && k+1 < len(q.Children) {
+			if t, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil && t > 0 && !math.IsInf(t, 0) {
+				cq.DemoteAfter, cq.DemoteTo = t, q.Children[k+1].Name
+			}
+		}
+		out.Children = append(out.Children, cq)
 	}
 	return out
+}
+
+// DemoteAfterKey is the property that holds the LAS_MQ controller's
+// demotion threshold of a level leaf, in reference-container-seconds of
+// service.
+func DemoteAfterKey(path string) string {
+	return "schedplan.las-mq." + path + ".demote-after-container-seconds"
 }
 
 // loadFair parses and checks a fair-scheduler.xml and returns its queue
@@ -415,7 +474,11 @@ func (t *taskSimulator) Simulate(jobs []sim.Job, first int, capacity float64, sp
 			t.jobs[i].Queue = tp.queue[first+i]
 		}
 	}
-	res, err := t.s.Run(t.jobs, t.r.Cluster, p, t.r.Options)
+	cl := t.r.Cluster
+	if tp.cluster != nil {
+		cl = tp.cluster
+	}
+	res, err := t.s.Run(t.jobs, cl, p, t.r.Options)
 	if err != nil {
 		return nil, err
 	}

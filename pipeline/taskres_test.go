@@ -22,18 +22,27 @@ func TestYARNFilesToTaskTrees(t *testing.T) {
 <property><name>yarn.scheduler.capacity.root.a.maximum-capacity</name><value>50</value></property>
 <property><name>yarn.scheduler.capacity.root.b.capacity</name><value>70</value></property>
 <property><name>yarn.scheduler.capacity.root.b.user-limit-factor</name><value>2</value></property>
+<property><name>yarn.scheduler.capacity.root.b.ordering-policy</name><value>fair</value></property>
+<property><name>yarn.scheduler.capacity.root.b.minimum-user-limit-percent</name><value>25</value></property>
+<property><name>schedplan.las-mq.root.a.demote-after-container-seconds</name><value>120</value></property>
+<property><name>schedplan.las-mq.root.b.demote-after-container-seconds</name><value>99</value></property>
 </configuration>`
 	cs, err := yarn.ParseCapacityScheduler([]byte(csXML))
 	if err != nil {
 		t.Fatal(err)
 	}
-	root := capacityQueue(cs.Root)
+	root := capacityQueue(cs, cs.Root)
 	if len(root.Children) != 2 {
 		t.Fatalf("children %+v", root.Children)
 	}
 	a, b := root.Children[0], root.Children[1]
 	if a.Name != "a" || !near(a.Capacity, 30) || !near(a.MaxCapacity, 50) || b.Name != "b" || !near(b.Capacity, 70) || !near(b.MaxCapacity, 100) || b.UserLimitFactor != 2 {
 		t.Errorf("a %+v, b %+v", a, b)
+	}
+	// b is the last sibling: its threshold has no level to move to.
+	if a.FairOrder || !b.FairOrder || a.MinUserLimitPercent != 100 || b.MinUserLimitPercent != 25 ||
+		a.DemoteAfter != 120 || a.DemoteTo != "b" || b.DemoteAfter != 0 || b.DemoteTo != "" {
+		t.Errorf("ordering, user limit or demotion: a %+v, b %+v", a, b)
 	}
 	fsXML := `<allocations>
 <queue name="alice"><weight>3</weight><minResources>2049 mb, 1 vcores</minResources><maxRunningApps>4</maxRunningApps></queue>

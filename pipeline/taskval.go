@@ -154,7 +154,7 @@ func taskValidate(ctx context.Context, in *Inputs, cs *classState, tr *TuneRepor
 
 // taskLevelVersion changes when the task-level validation changes what it
 // computes, so that older stamps of the validate stage are stale.
-const taskLevelVersion = 2
+const taskLevelVersion = 3
 
 // RequireImprovement is --require-improvement's check: at task level (the
 // tuned LAS_MQ against the user's own scheduler file) when taskLevel is set

@@ -110,10 +110,28 @@ func fmtPercent(hundredths int) string {
 	return strconv.FormatFloat(float64(hundredths)/100, 'f', -1, 64)
 }
 
+// capacityLayoutVersion changes when the capacity-scheduler.xml layout
+// changes, so that older stamps of the emit stage are stale.
+const capacityLayoutVersion = 2
+
 // DefaultQueueShare is the share (hundredths of a percent) of every
 // partition the Capacity Scheduler's default queue is guaranteed: enough
 // for applications that name no queue and match no mapping to run.
 const DefaultQueueShare = 100
+
+// LabelHeadroom is the most of a machine type's COSHH allocation to a class
+// that the class's offered load may use for the class to be confined to
+// that type by a node label (utilisation 0.8: below it, a class alone on
+// its type queues little).
+const LabelHeadroom = 0.8
+
+// LeafMinUserLimitPercent is every leaf's minimum-user-limit-percent: 1
+// (the smallest integer, as Hadoop 2.x reads it) lets n active users of a
+// leaf split it evenly (each may hold the average of the active users'
+// containers, UsersManager.computeUserLimit), as the Fair Scheduler splits
+// a pool, instead of YARN's default 100, which serves a leaf's users in
+// submission order.
+const LeafMinUserLimitPercent = 1
 
 // Roles of the queues of a rendered capacity-scheduler.xml.
 const (
@@ -132,11 +150,13 @@ type csQueue struct {
 	levels     []*csQueue
 	threshold  float64 // LAS_MQ level: demotion threshold in container-seconds (0: last level)
 	desc       string
+	coshh      string // the class's COSHH allocation, when not expressed as labels
 }
 
 // csPlan is the queue tree of a bundle.
 type csPlan struct {
-	labels  []string // one per machine type
+	labels  []string // one per machine type; nil: no node labels
+	why     string   // why there are (no) node labels
 	queues  []*csQueue
 	unit    string  // threshold unit of the bundle
 	perUnit float64 // container-seconds per unit
@@ -147,13 +167,14 @@ func planCapacityScheduler(b *Bundle) (*csPlan, error) {
 	p := &csPlan{}
 	seenLabel := map[string]string{}
 	bestType := -1
+	var labels []string
 	for t, r := range b.Cluster.Resources {
 		l := YARNName(r.Name)
 		if other, dup := seenLabel[l]; dup {
 			return nil, fmt.Errorf("machine types %q and %q map to one node label %q", other, r.Name, l)
 		}
 		seenLabel[l] = r.Name
-		p.labels = append(p.labels, l)
+		labels = append(labels, l)
 		if bestType < 0 || typeCapacity(r) > typeCapacity(b.Cluster.Resources[bestType]) {
 			bestType = t
 		}
@@ -177,6 +198,42 @@ func planCapacityScheduler(b *Bundle) (*csPlan, error) {
 	for i, v := range percentages(work, classTotal) {
 		p.queues[i].share[yarn.NoLabel] = v
 	}
+	var safe bool
+	if safe, p.why = labelsSafe(b, labels); safe {
+		p.labels = labels
+		planLabels(b, p, work, classTotal, bestType)
+	} else {
+		for i, q := range p.queues {
+			q.coshh = coshhAllocation(b, i, labels)
+		}
+	}
+	def := &csQueue{role: defaultQueue, name: "default", path: "root.default", share: map[string]int{yarn.NoLabel: 10000 - classTotal}}
+	if p.labels != nil {
+		def.desc = "the largest machine type"
+		def.labels = append(def.labels, p.labels...)
+		for _, l := range p.labels {
+			def.share[l] = 10000 - classTotal
+		}
+		def.defLabel = p.labels[bestType]
+	}
+	p.queues = append(p.queues, def)
+	if l := b.LASMQ; l != nil && l.K > 1 && nc > 0 {
+		var err error
+		if p.unit, p.perUnit, err = b.ThresholdUnit(); err != nil {
+			return nil, err
+		}
+		for _, q := range p.queues {
+			addLevels(q, l, p.perUnit)
+		}
+	}
+	return p, nil
+}
+
+// planLabels gives every class queue its capacity on every machine type's
+// label (its share of the COSHH allocation of the type) and its default
+// label.
+func planLabels(b *Bundle, p *csPlan, work []float64, classTotal, bestType int) {
+	nc := len(work)
 	for t, l := range p.labels {
 		alloc := make([]float64, nc)
 		used := 0.0
@@ -198,43 +255,89 @@ func planCapacityScheduler(b *Bundle) (*csPlan, error) {
 			}
 		}
 	}
-	for i, q := range p.queues {
-		q.defLabel, q.desc = classLabel(b, i, p.labels, bestType)
-		if q.defLabel != "" && len(q.labels) == 0 {
+	for i, q := range p.queues[:nc] {
+		t, desc := classType(b, i, len(p.labels), bestType)
+		if t < 0 {
+			continue
+		}
+		q.defLabel, q.desc = p.labels[t], desc
+		if len(q.labels) == 0 {
 			q.labels = []string{q.defLabel} // no allocation: idle capacity only
 			q.share[q.defLabel] = 0
 		}
 	}
-	def := &csQueue{role: defaultQueue, desc: "the largest machine type", name: "default", path: "root.default", share: map[string]int{yarn.NoLabel: 10000 - classTotal}}
-	def.labels = append(def.labels, p.labels...)
-	for _, l := range p.labels {
-		def.share[l] = 10000 - classTotal
+}
+
+// labelsSafe decides whether the machine types become node labels. A
+// request names one partition, so a job of a class whose queue defaults to
+// a label runs on that machine type alone, and a job that lands in the
+// default queue on the default queue's; labels are exclusive (the YARN
+// default), so no other job uses their idle machines. That is safe only
+// when the cluster has more than one machine type, every class's load fits
+// within LabelHeadroom of the COSHH allocation of its default type alone
+// (α ≤ LabelHeadroom × machines × μ), and every user with jobs is mapped to
+// a class queue (else all of their jobs share the default queue's one
+// type). Otherwise the file names no labels: every machine is in the
+// default partition, and the classes share it by their capacities. The
+// second result says why, for the file's description.
+func labelsSafe(b *Bundle, labels []string) (bool, string) {
+	const none = "no node labels: deploy with every machine in the default partition (no yarn.node-labels); "
+	switch {
+	case len(labels) < 2:
+		return false, none + "the cluster has one machine type"
+	case b.Capacity == nil:
+		return false, none + "the bundle has no COSHH allocation"
 	}
-	if bestType >= 0 {
-		def.defLabel = p.labels[bestType]
-	}
-	p.queues = append(p.queues, def)
-	if l := b.LASMQ; l != nil && l.K > 1 && nc > 0 {
-		var err error
-		if p.unit, p.perUnit, err = b.ThresholdUnit(); err != nil {
-			return nil, err
+	for _, u := range b.Users {
+		if u.Jobs > 0 && u.Class == "" {
+			return false, none + fmt.Sprintf("the jobs of user %s span classes, and a job of theirs that names no queue would run on one machine type (a request names one partition); COSHH's allocation is documented per class (schedplan.coshh.<class>.allocation) and not enforced", u.Name)
 		}
-		for _, q := range p.queues[:nc] {
-			addLevels(q, l, p.perUnit)
+	}
+	for i, c := range b.Classes {
+		t, _ := classType(b, i, len(labels), -1)
+		if !(c.Alpha > 0) {
+			continue
+		}
+		if t < 0 {
+			return false, none + fmt.Sprintf("COSHH allocates no machine to class %s", c.Name)
+		}
+		carried := b.Capacity.Allocation[t][i]
+		if t < len(c.Mu) {
+			carried *= c.Mu[t]
+		}
+		if !(c.Alpha <= LabelHeadroom*carried) {
+			return false, none + fmt.Sprintf("confined to machine type %s, class %s would use %.3g of its COSHH allocation there (arrivals %.3g jobs/s against %.3g), above %.2g; COSHH's allocation is documented per class (schedplan.coshh.<class>.allocation) and not enforced",
+				b.Cluster.Resources[t].Name, c.Name, c.Alpha/carried, c.Alpha, carried, LabelHeadroom)
 		}
 	}
-	return p, nil
+	return true, "every machine type is an exclusive node label (yarn rmadmin -addToClusterNodeLabels with each type's name, then -replaceLabelsOnNode): every class's load fits within " + strconv.FormatFloat(LabelHeadroom, 'g', -1, 64) + " of the COSHH allocation of its default type, and every user is mapped to its class"
+}
+
+// coshhAllocation renders class i's COSHH allocation, machines of each
+// type, for the file's documentation ("" without one).
+func coshhAllocation(b *Bundle, i int, labels []string) string {
+	cp := b.Capacity
+	if cp == nil {
+		return ""
+	}
+	var parts []string
+	for t, l := range labels {
+		if t < len(cp.Allocation) && i < len(cp.Allocation[t]) && cp.Allocation[t][i] > 0 {
+			parts = append(parts, l+"="+strconv.FormatFloat(cp.Allocation[t][i], 'g', 4, 64))
+		}
+	}
+	return strings.Join(parts, ",")
 }
 
 func typeCapacity(r ResourceInfo) float64 { return float64(r.Count) * float64(r.Slots) * r.ExecRate }
 
-// classLabel picks class i's default node label: the type that carries the
-// most of its throughput in the COSHH allocation (allocation × μ), or the
-// largest type when the allocation gives it none.
-func classLabel(b *Bundle, i int, labels []string, bestType int) (string, string) {
+// classType picks class i's default machine type: the type that carries
+// the most of its throughput in the COSHH allocation (allocation × μ), or
+// bestType when the allocation gives it none (−1: none).
+func classType(b *Bundle, i, types, bestType int) (int, string) {
 	best, bestV := -1, 0.0
 	if cp := b.Capacity; cp != nil {
-		for t := range labels {
+		for t := range types {
 			if t >= len(cp.Allocation) || i >= len(cp.Allocation[t]) {
 				continue
 			}
@@ -248,12 +351,9 @@ func classLabel(b *Bundle, i int, labels []string, bestType int) (string, string
 		}
 	}
 	if best >= 0 {
-		return labels[best], "the machine type carrying most of this class's throughput in the COSHH allocation"
+		return best, "the machine type carrying most of this class's throughput in the COSHH allocation"
 	}
-	if bestType >= 0 {
-		return labels[bestType], "the largest machine type (the COSHH allocation gives this class no machines: it runs on idle capacity only)"
-	}
-	return "", ""
+	return bestType, "the largest machine type (the COSHH allocation gives this class no machines: it runs on idle capacity only)"
 }
 
 // addLevels gives a class queue one leaf per LAS_MQ level, l0 the highest
@@ -297,33 +397,41 @@ func userLimitFactor(abs map[string]float64) (float64, bool) {
 }
 
 // CapacitySchedulerXML renders the bundle as a capacity-scheduler.xml:
-//   - every machine type is a node label (YARNName of its name);
+//   - node labels only where confining classes to machine types is safe
+//     (labelsSafe: every class's load fits its default type's COSHH
+//     allocation with room, and every user is mapped to a class; a request
+//     names one partition, so a labelled job runs on one type). Then every
+//     machine type is a node label (YARNName of its name), a class queue's
+//     capacity on label t is its share of the COSHH allocation of type t,
+//     it may access the labels where that share is positive (a type the LP
+//     leaves unused is split by work share), and its
+//     default-node-label-expression is the type that carries most of its
+//     throughput (default: the largest type). Otherwise the file names no
+//     label (every machine in the default partition) and documents each
+//     class's COSHH allocation in schedplan.coshh.<class>.allocation;
+//     schedplan.node-labels says which and why;
 //   - every job class is a queue under root; its capacity on the default
-//     partition is its share of the offered work (α × mean size), and on
-//     label t its share of the COSHH allocation of type t; it may access
-//     the labels where that share is positive (a type the LP leaves unused is
-//     split by work share). Every positive share is at least 0.01%;
-//   - a queue "default" is guaranteed DefaultQueueShare on every partition
-//     and may use any label: applications that name no queue and match no
-//     mapping run there;
-//   - every queue has a default-node-label-expression (a class: the type that
-//     carries most of its throughput; default: the largest type), so an
-//     application that names no label still gets containers, and every leaf
-//     a user-limit-factor that lets one user use idle capacity up to the
-//     queue's maximum (100%);
-//   - with LAS_MQ, each class queue has one leaf per level (<class>_l0 is
-//     the highest priority; leaf names are unique, as Hadoop 2.x requires
-//     and 3.x needs for short-name submission) whose capacities are the queue
-//     weights, on every partition the class has capacity on; the demotion
-//     thresholds are written beside them as
-//     schedplan.las-mq.<leaf>.demote-after-container-seconds properties
-//     (YARN ignores them; the controller that moves applications between
-//     levels reads them); each leaf's ordering-policy is the tuned order
-//     inside a level (fifo; fair for ps; fifo plus a
-//     schedplan.las-mq.<leaf>.order property for remaining, which YARN
-//     lacks and the controller applies);
+//     partition is its share of the offered work (α × mean size). Every
+//     positive share is at least 0.01%;
+//   - a queue "default" is guaranteed DefaultQueueShare of every partition:
+//     applications that name no queue and match no user mapping run there;
+//   - with LAS_MQ, each class queue and default have one leaf per level
+//     (<queue>_l0 is the highest priority; leaf names are unique, as Hadoop
+//     2.x requires and 3.x needs for short-name submission) whose
+//     capacities are the queue weights; the demotion thresholds are
+//     written beside them as DemoteAfterKey properties (YARN ignores them;
+//     the controller that moves applications between levels reads them);
+//     each leaf's ordering-policy is the tuned order inside a level (fifo;
+//     fair for ps; fifo plus a schedplan.las-mq.<leaf>.order property for
+//     remaining, which YARN lacks and the controller applies). Without
+//     LAS_MQ, default is a leaf with the fair ordering-policy;
+//   - every leaf has a user-limit-factor that lets one user use idle
+//     capacity up to the queue's maximum (100%), minimum-user-limit-percent
+//     LeafMinUserLimitPercent (active users split it evenly) and
+//     maximum-applications 10000;
 //   - yarn.scheduler.capacity.queue-mappings sends each user whose jobs all
-//     fell into one class to that class's first leaf (UserConfig.Class).
+//     fell into one class to that class's first leaf (UserConfig.Class),
+//     and, with LAS_MQ, every other user to default's first level.
 //
 // Root's label settings are left to Hadoop (it ignores root's
 // accessible-node-labels: root always accesses every label at 100%).
@@ -342,6 +450,7 @@ func CapacitySchedulerXML(b *Bundle) ([]byte, error) {
 		names[i] = q.name
 	}
 	add("root.queues", strings.Join(names, ","), "one queue per job class (schedplan's COSHH classes), and default for applications that name no queue and match no mapping")
+	conf.Add("schedplan.node-labels", strconv.FormatBool(p.labels != nil), p.why)
 	mappings, mapDesc := queueMappings(b, p)
 	add("queue-mappings", strings.Join(mappings, ","), mapDesc)
 	var write func(q *csQueue, parentAbs map[string]float64)
@@ -374,11 +483,11 @@ func CapacitySchedulerXML(b *Bundle) ([]byte, error) {
 		if q.defLabel != "" {
 			add(pre+"default-node-label-expression", q.defLabel, "label given to requests that name none: "+q.desc)
 		}
+		if q.coshh != "" {
+			conf.Add("schedplan.coshh."+q.path+".allocation", q.coshh, "COSHH's allocation to this class, machines of each type (not enforced: see schedplan.node-labels); YARN ignores this property")
+		}
 		if len(q.levels) == 0 {
-			if f, ok := userLimitFactor(abs); ok {
-				add(pre+"user-limit-factor", strconv.FormatFloat(f, 'f', -1, 64),
-					"lets one user use idle capacity up to the queue's maximum capacity (YARN's default 1 holds a user to the queue's guaranteed capacity)")
-			}
+			writeLeaf(add, pre, q, abs)
 			return
 		}
 		lv := make([]string, len(q.levels))
@@ -395,7 +504,7 @@ func CapacitySchedulerXML(b *Bundle) ([]byte, error) {
 					"the controller orders this level's applications by estimated remaining work (seed 000 §3.3), least first; YARN ignores this property and orders them FIFO until the controller reorders them")
 			}
 			if k+1 < len(q.levels) {
-				conf.Add("schedplan.las-mq."+c.path+".demote-after-container-seconds", strconv.FormatFloat(c.threshold, 'g', 10, 64),
+				conf.Add(DemoteAfterKey(c.path), strconv.FormatFloat(c.threshold, 'g', 10, 64),
 					fmt.Sprintf("the controller moves an application from %s to %s once its attained service reaches this many reference-container-seconds (= %s %s × %s); YARN ignores this property",
 						c.path, q.levels[k+1].path, strconv.FormatFloat(c.threshold/p.perUnit, 'g', 10, 64), p.unit, strconv.FormatFloat(p.perUnit, 'g', 10, 64)))
 			}
@@ -411,6 +520,29 @@ func CapacitySchedulerXML(b *Bundle) ([]byte, error) {
 	return conf.Marshal("capacity-scheduler.xml: generated by schedplan")
 }
 
+// writeLeaf writes a leaf's application settings: user-limit-factor and
+// minimum-user-limit-percent (a user may use idle capacity up to the
+// queue's maximum; active users split the leaf evenly), maximum-applications,
+// and, for the default queue, the fair ordering-policy (level leaves take
+// LAS_MQ's order, written by their class queue).
+func writeLeaf(add func(name, value, desc string), pre string, q *csQueue, abs map[string]float64) {
+	if f, ok := userLimitFactor(abs); ok {
+		add(pre+"user-limit-factor", strconv.FormatFloat(f, 'f', -1, 64),
+			"lets one user use idle capacity up to the queue's maximum capacity (YARN's default 1 holds a user to the queue's guaranteed capacity)")
+	}
+	add(pre+"minimum-user-limit-percent", strconv.Itoa(LeafMinUserLimitPercent),
+		"active users split the queue evenly, each up to the average of their containers (YARN's default 100 serves users in submission order)")
+	add(pre+"maximum-applications", strconv.Itoa(maxApplications),
+		"YARN's default is yarn.scheduler.capacity.maximum-system-applications × the queue's absolute capacity, which refuses every application of a queue with a small or zero guarantee")
+	if q.role == defaultQueue {
+		add(pre+"ordering-policy", yarn.FairOrdering, "applications share the queue (FairOrderingPolicy: the one holding the fewest containers is served first), as the Fair Scheduler shares a pool; fifo would let one large job hold every container")
+	}
+}
+
+// maxApplications is every leaf's maximum-applications: Hadoop's
+// maximum-system-applications default.
+const maxApplications = 10000
+
 // queueMappings maps every user whose jobs all fell into one class to that
 // class's first leaf, and documents the others.
 func queueMappings(b *Bundle, p *csPlan) ([]string, string) {
@@ -421,6 +553,10 @@ func queueMappings(b *Bundle, p *csPlan) ([]string, string) {
 		} else {
 			leaf[q.name] = q.name
 		}
+	}
+	other := "root.default"
+	if leaf["default"] != "default" {
+		other = "root.default's LAS_MQ levels"
 	}
 	var maps, spanning, unmappable []string
 	for _, u := range b.Users {
@@ -442,17 +578,24 @@ func queueMappings(b *Bundle, p *csPlan) ([]string, string) {
 		desc = "no user's jobs all fell into one class, so no user is mapped"
 	}
 	if len(spanning) > 0 {
-		desc += fmt.Sprintf("; the jobs of %s span several classes: their applications must name their class's queue (e.g. mapreduce.job.queuename=<class>_l0), otherwise they run in root.default", listNames(spanning))
+		desc += fmt.Sprintf("; the jobs of %s span several classes: their applications should name their class's queue (e.g. mapreduce.job.queuename=<class>_l0), otherwise they run in %s", listNames(spanning), other)
 	}
 	if len(unmappable) > 0 {
 		desc += fmt.Sprintf("; %s cannot be mapped (a ',', ':' or space in the name)", listNames(unmappable))
+	}
+	if l := leaf["default"]; l != "default" {
+		maps = append(maps, "u:%user:"+l)
+		desc += "; last, every other user's applications that name no queue (or default) go to " + l + ", the first LAS_MQ level of root.default (default is a parent queue: its levels demote as a class's do)"
 	}
 	return maps, desc
 }
 
 func listNames(names []string) string {
 	const show = 10
-	if len(names) <= show {
+	switch {
+	case len(names) == 1:
+		return "user " + names[0]
+	case len(names) <= show:
 		return "users " + strings.Join(names, ", ")
 	}
 	return fmt.Sprintf("users %s and %d more", strings.Join(names[:show], ", "), len(names)-show)
@@ -550,20 +693,20 @@ func checkFS(data []byte, opt yarn.FSCheckOptions) error {
 
 // RenderYARN renders both YARN files of a bundle (keyed by file name) and
 // checks each with Hadoop's rules for the cluster the bundle describes:
-// every machine type is a label and no node is unlabelled, the labels are
-// the cluster's, and every user of the bundle lands in their own Fair
-// Scheduler queue.
+// when the capacity-scheduler.xml names node labels, every machine type is
+// a label and no node is unlabelled; when it names none, no node has a
+// label; and every user of the bundle lands in their own Fair Scheduler
+// queue.
 func RenderYARN(b *Bundle, opt FairSchedulerOptions) (map[string][]byte, error) {
 	cs, err := CapacitySchedulerXML(b)
 	if err != nil {
 		return nil, err
 	}
-	var labels []string
-	for _, r := range b.Cluster.Resources {
-		labels = append(labels, YARNName(r.Name))
+	parsed, err := yarn.ParseCapacityScheduler(cs)
+	if err != nil {
+		return nil, fmt.Errorf("the generated capacity-scheduler.xml: %w", err)
 	}
-	csOpt := yarn.CSCheckOptions{ClusterLabels: labels, NoUnlabelledNodes: len(labels) > 0}
-	if err := checkCS(cs, csOpt); err != nil {
+	if err := checkCS(cs, capacityCheckOptions(b, parsed)); err != nil {
 		return nil, fmt.Errorf("the generated file breaks YARN's rules: %w", err)
 	}
 	fs, err := FairSchedulerXML(b, opt)
@@ -578,6 +721,21 @@ func RenderYARN(b *Bundle, opt FairSchedulerOptions) (map[string][]byte, error) 
 		return nil, fmt.Errorf("the generated file breaks YARN's rules: %w", err)
 	}
 	return map[string][]byte{"capacity-scheduler.xml": cs, "fair-scheduler.xml": fs}, nil
+}
+
+// capacityCheckOptions describes the cluster an emitted
+// capacity-scheduler.xml is for: when the file names node labels, every
+// machine type of the bundle is labelled with its YARNName and no node is
+// unlabelled; when it names none, the cluster has no labels.
+func capacityCheckOptions(b *Bundle, cs *yarn.CapacityScheduler) yarn.CSCheckOptions {
+	opt := yarn.CSCheckOptions{ClusterLabels: []string{}}
+	if namesLabels(cs) {
+		for _, r := range b.Cluster.Resources {
+			opt.ClusterLabels = append(opt.ClusterLabels, YARNName(r.Name))
+		}
+		opt.NoUnlabelledNodes = true
+	}
+	return opt
 }
 
 // AssignUserClasses records in b.Users[*].Class the class that holds all of

@@ -54,11 +54,7 @@ func checkEmitted(t *testing.T, b *Bundle, files map[string][]byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var labels []string
-	for _, r := range b.Cluster.Resources {
-		labels = append(labels, YARNName(r.Name))
-	}
-	if ps := cs.Check(yarn.CSCheckOptions{ClusterLabels: labels, NoUnlabelledNodes: true}); len(ps) != 0 {
+	if ps := cs.Check(capacityCheckOptions(b, cs)); len(ps) != 0 {
 		t.Fatalf("capacity-scheduler.xml: %v", ps)
 	}
 	for _, c := range b.Classes {
@@ -181,7 +177,7 @@ users:
 			if classOf["alice.smith"] == "" || classOf["bob"] == "" || classOf["carol"] != "" || classOf["alice.smith"] == classOf["bob"] {
 				t.Errorf("k = %d: user classes %v", k, classOf)
 			}
-			for _, want := range []string{"u:alice.smith:" + classOf["alice.smith"] + "_l0", "u:bob:" + classOf["bob"] + "_l0", "users carol span several classes", "small_box"} {
+			for _, want := range []string{"u:alice.smith:" + classOf["alice.smith"] + "_l0", "u:bob:" + classOf["bob"] + "_l0", "user carol span several classes", "small_box"} {
 				if !strings.Contains(cs, want) {
 					t.Errorf("k = %d: capacity-scheduler.xml lacks %q", k, want)
 				}

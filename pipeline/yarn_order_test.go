@@ -45,7 +45,8 @@ func TestEmitLevelOrderingPolicy(t *testing.T) {
 				}
 			}
 		}
-		if want := 3 * len(b.Classes); leaves != want || (orders == want) != tc.controller || (!tc.controller && orders != 0) {
+		// Three levels under every class queue and under default.
+		if want := 3 * (len(b.Classes) + 1); leaves != want || (orders == want) != tc.controller || (!tc.controller && orders != 0) {
 			t.Errorf("%s: %d level ordering policies (want %d), %d controller orders", tc.order, leaves, want, orders)
 		}
 	}

@@ -107,8 +107,21 @@ func percentOf(t *testing.T, s string) float64 {
 	return v
 }
 
-func TestCapacitySchedulerXML(t *testing.T) {
+// labelledBundle is sampleBundle where node labels are safe: every user
+// is mapped to a class, and every class's default type carries its load
+// with room (μ = 10 jobs/s per machine).
+func labelledBundle() *Bundle {
 	b := sampleBundle()
+	b.Users[1].Class = "c1"
+	for i := range b.Classes {
+		b.Classes[i].Mu = []float64{10, 10, 10}
+	}
+	return b
+}
+
+// emitCS renders a bundle's capacity-scheduler.xml and parses it back.
+func emitCS(t *testing.T, b *Bundle) ([]byte, *yarn.CapacityScheduler) {
+	t.Helper()
 	out, err := CapacitySchedulerXML(b)
 	if err != nil {
 		t.Fatal(err)
@@ -117,6 +130,12 @@ func TestCapacitySchedulerXML(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return out, cs
+}
+
+func TestCapacitySchedulerXML(t *testing.T) {
+	b := labelledBundle()
+	out, cs := emitCS(t, b)
 	labels := []string{"R1", "gpu_fast", "idle"}
 	if ps := cs.Check(yarn.CSCheckOptions{ClusterLabels: labels, NoUnlabelledNodes: true}); len(ps) != 0 {
 		t.Fatalf("emitted file breaks Hadoop's rules: %v\n%s", ps, out)
@@ -137,7 +156,8 @@ func TestCapacitySchedulerXML(t *testing.T) {
 		p + "root.c1.default-node-label-expression":                  "R1", // allocation 0.5 on R1 > 0.3 on gpu_fast
 		p + "root.c1.c1_l2.default-node-label-expression":            "R1",
 		p + "root.default.default-node-label-expression":             "gpu_fast", // the largest type
-		p + "queue-mappings":                                         "u:alice:c0_l0",
+		p + "queue-mappings":                                         "u:alice:c0_l0,u:bob.smith:c1_l0,u:%user:default_l0",
+		"schedplan.node-labels":                                      "true",
 	} {
 		if got[k] != want {
 			t.Errorf("%s = %q, want %q", k, got[k], want)
@@ -190,15 +210,59 @@ func TestCapacitySchedulerXML(t *testing.T) {
 			t.Errorf("%s: user-limit-factor %v for smallest absolute capacity %v", q.Path, f, a)
 		}
 	}
-	// Placement: alice is mapped, bob's jobs span classes (default queue).
-	if q, err := cs.Place("alice", nil, ""); err != nil || q.Path != "root.c0.c0_l0" {
-		t.Errorf("alice placed in %v (%v)", q, err)
+	// Placement: alice and bob are mapped, anyone else goes to default's
+	// first level.
+	for user, want := range map[string]string{"alice": "root.c0.c0_l0", "bob.smith": "root.c1.c1_l0", "carol": "root.default.default_l0"} {
+		if q, err := cs.Place(user, nil, ""); err != nil || q.Path != want {
+			t.Errorf("%s placed in %v (%v), want %s", user, q, err, want)
+		}
 	}
-	if q, err := cs.Place("bob.smith", nil, ""); err != nil || q.Path != "root.default" {
-		t.Errorf("bob.smith placed in %v (%v)", q, err)
+}
+
+// Where confining classes to machine types is not safe (here bob's jobs
+// span classes, and no μ says a class's type carries its load), the file
+// names no node label: every queue runs in the default partition, COSHH's
+// allocation is documented, applications that name no queue reach the
+// default queue's LAS_MQ levels, and every leaf shares itself evenly among
+// its users.
+func TestCapacitySchedulerXMLNoLabels(t *testing.T) {
+	b := sampleBundle()
+	out, cs := emitCS(t, b)
+	if namesLabels(cs) {
+		t.Fatalf("labels named:\n%s", out)
 	}
-	if !strings.Contains(got[p+"queue-mappings"+""], "alice") || !strings.Contains(string(out), "the jobs of users bob.smith span several classes") {
-		t.Errorf("queue mappings undocumented:\n%s", out)
+	if ps := cs.Check(yarn.CSCheckOptions{ClusterLabels: []string{}}); len(ps) != 0 {
+		t.Fatalf("emitted file breaks Hadoop's rules: %v\n%s", ps, out)
+	}
+	got := props(t, out)
+	const p = "yarn.scheduler.capacity."
+	for k, want := range map[string]string{
+		"schedplan.node-labels":                            "false",
+		"schedplan.coshh.root.c1.allocation":               "R1=0.5,gpu_fast=0.3",
+		p + "queue-mappings":                               "u:alice:c0_l0,u:%user:default_l0",
+		p + "root.default.queues":                          "default_l0,default_l1,default_l2",
+		p + "root.default.default_l1.maximum-applications": "10000",
+		p + "root.c2.c2_l0.minimum-user-limit-percent":     "1",
+		p + "root.c0.default-node-label-expression":        "",
+	} {
+		if got[k] != want {
+			t.Errorf("%s = %q, want %q", k, got[k], want)
+		}
+	}
+	if !strings.Contains(got["schedplan.node-labels"], "") || !strings.Contains(string(out), "the jobs of user bob.smith span classes") {
+		t.Errorf("no reason given for the missing labels:\n%s", out)
+	}
+	for user, want := range map[string]string{"alice": "root.c0.c0_l0", "bob.smith": "root.default.default_l0"} {
+		if q, err := cs.Place(user, nil, ""); err != nil || q.Path != want {
+			t.Errorf("%s placed in %v (%v), want %s", user, q, err, want)
+		}
+	}
+	// Without LAS_MQ levels the default queue is a leaf that shares
+	// itself among its applications.
+	b.LASMQ = nil
+	out, _ = emitCS(t, b)
+	if v := props(t, out)[p+"root.default.ordering-policy"]; v != "fair" {
+		t.Errorf("default queue ordering-policy %q, want fair", v)
 	}
 }
 
@@ -213,7 +277,7 @@ func TestCapacitySchedulerXMLTinyClass(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := checkCS(out, yarn.CSCheckOptions{NoUnlabelledNodes: true}); err != nil {
+	if err := checkCS(out, yarn.CSCheckOptions{ClusterLabels: []string{}}); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	got := props(t, out)
@@ -238,7 +302,7 @@ func TestCapacitySchedulerXMLTinyClass(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := checkCS(out, yarn.CSCheckOptions{NoUnlabelledNodes: true}); err != nil {
+	if err := checkCS(out, yarn.CSCheckOptions{ClusterLabels: []string{}}); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
 }

@@ -83,11 +83,21 @@ var lasmqParams = []string{"k", "alpha0", "p", "weights", "decay", "strict", "or
 
 func simple(name, doc string, uses Uses, f func() Policy) policyDef {
 	return policyDef{PolicyInfo{Name: name, Doc: doc, Uses: uses}, func(p map[string]string) (Policy, error) {
-		for k := range p {
-			return nil, fmt.Errorf("policy %s takes no parameters (got %q)", name, k)
+		if err := NoParams(name, p); err != nil {
+			return nil, err
 		}
 		return f(), nil
 	}}
+}
+
+// NoParams is the check of a policy that takes no parameters: any
+// parameter is an error. The task-level registry (cluster/task) uses it
+// too.
+func NoParams(name string, params map[string]string) error {
+	for k := range params {
+		return fmt.Errorf("policy %s takes no parameters (got %q)", name, k)
+	}
+	return nil
 }
 
 // DefaultLASMQ returns LAS_MQ as Hu et al. set it in their trace-driven
@@ -98,7 +108,13 @@ func simple(name, doc string, uses Uses, f func() Policy) policyDef {
 // simulations' are. "las_mq" without parameters is this configuration.
 func DefaultLASMQ() *LASMQ { return &LASMQ{K: 10, Alpha0: 1, P: 10} }
 
-func makeLASMQ(p map[string]string) (Policy, error) {
+func makeLASMQ(p map[string]string) (Policy, error) { return ParseLASMQ(p) }
+
+// ParseLASMQ builds a LAS_MQ from its parameters (k, alpha0, p, weights,
+// decay, strict, order; the rest DefaultLASMQ's), as SplitSpec returns
+// them: the one parser of these parameters, which the task-level LAS_MQ
+// (cluster/task) uses for those it shares.
+func ParseLASMQ(p map[string]string) (*LASMQ, error) {
 	m := DefaultLASMQ()
 	decay, hasDecay := 0.0, false
 	for k, v := range p {
@@ -259,24 +275,38 @@ func ParsePolicy(spec string) (Policy, error) {
 // parseSpec splits a specification into a registered name and its
 // parameters.
 func parseSpec(spec string) (string, map[string]string, error) {
-	name, rest, _ := strings.Cut(strings.TrimSpace(spec), ":")
-	name = strings.ToLower(strings.TrimSpace(name))
+	name, params, err := SplitSpec(spec)
+	if err != nil {
+		return "", nil, err
+	}
 	if _, ok := registry[name]; !ok {
 		return "", nil, fmt.Errorf("unknown policy %q (known: %s)", name, strings.Join(PolicyNames(), ", "))
 	}
-	params := map[string]string{}
-	if strings.TrimSpace(rest) != "" {
-		for _, kv := range strings.Split(rest, ",") {
-			k, v, ok := strings.Cut(kv, "=")
-			k = strings.ToLower(strings.TrimSpace(k))
-			if !ok || k == "" {
-				return "", nil, fmt.Errorf("policy %s: parameter %q is not key=value", name, kv)
-			}
-			if _, dup := params[k]; dup {
-				return "", nil, fmt.Errorf("policy %s: parameter %q given twice", name, k)
-			}
-			params[k] = strings.TrimSpace(v)
+	return name, params, nil
+}
+
+// SplitSpec splits a policy specification "name" or
+// "name:key=value,key=value" into its lower-cased name and parameters
+// (keys lower-cased, values trimmed), whatever the name: the grammar of
+// both registries, this fluid one and the task level's (cluster/task). A
+// parameter that is not key=value or is given twice is an error.
+func SplitSpec(spec string) (name string, params map[string]string, err error) {
+	name, rest, _ := strings.Cut(strings.TrimSpace(spec), ":")
+	name = strings.ToLower(strings.TrimSpace(name))
+	params = map[string]string{}
+	if strings.TrimSpace(rest) == "" {
+		return name, params, nil
+	}
+	for _, kv := range strings.Split(rest, ",") {
+		k, v, ok := strings.Cut(kv, "=")
+		k = strings.ToLower(strings.TrimSpace(k))
+		if !ok || k == "" {
+			return "", nil, fmt.Errorf("policy %s: parameter %q is not key=value", name, kv)
 		}
+		if _, dup := params[k]; dup {
+			return "", nil, fmt.Errorf("policy %s: parameter %q given twice", name, k)
+		}
+		params[k] = strings.TrimSpace(v)
 	}
 	return name, params, nil
 }

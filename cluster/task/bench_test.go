@@ -73,6 +73,32 @@ func benchLarge(b *testing.B, spec string, extra func(b *testing.B, p Policy, r 
 // benchLargePolicy is benchLarge for a policy built by mk.
 func benchLargePolicy(b *testing.B, name string, mk func() Policy, extra func(b *testing.B, p Policy, r *Result)) {
 	jobs, cl := large()
+	benchPolicy(b, name, mk, jobs, cl, extra)
+}
+
+// BenchmarkLargeCapacityLevels is the Capacity Scheduler as schedplan
+// emits it: under each of four class queues, LAS_MQ levels l0 (capacity
+// 100, fair ordering-policy, demotion after 200 container-seconds) and l1
+// (capacity 0), users sharing each leaf evenly (minimum-user-limit-percent
+// 1).
+func BenchmarkLargeCapacityLevels(b *testing.B) {
+	jobs, cl := large()
+	root := CapacityQueue{}
+	for k, q := range []string{"a", "b", "c", "d"} {
+		root.Children = append(root.Children, CapacityQueue{Name: q, Capacity: float64(40 - 10*k), Children: []CapacityQueue{
+			{Name: q + "_l0", Capacity: 100, UserLimitFactor: -1, MinUserLimitPercent: 1, FairOrder: true, DemoteAfter: 200, DemoteTo: q + "_l1"},
+			{Name: q + "_l1", UserLimitFactor: -1, MinUserLimitPercent: 1, FairOrder: true}}})
+	}
+	leveled := append([]Job(nil), jobs...)
+	for i := range leveled {
+		leveled[i].Queue += "_l0"
+	}
+	benchPolicy(b, "capacity levels", func() Policy { return &Capacity{Root: root} }, leveled, cl, nil)
+}
+
+// benchPolicy runs the policy mk builds on the jobs as a sub-benchmark and
+// reports its figures; extra, if set, reports the policy's own.
+func benchPolicy(b *testing.B, name string, mk func() Policy, jobs []Job, cl *Cluster, extra func(b *testing.B, p Policy, r *Result)) {
 	b.Run(name, func(b *testing.B) {
 		p := mk()
 		var err error

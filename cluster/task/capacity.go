@@ -27,7 +27,18 @@ type CapacityQueue struct {
 	// MinUserLimitPercent is minimum-user-limit-percent (0 means 100).
 	UserLimitFactor     float64
 	MinUserLimitPercent float64
-	Children            []CapacityQueue
+	// FairOrder is ordering-policy fair (FairOrderingPolicy): a leaf's jobs
+	// are tried by the containers they hold, fewest first (then by
+	// submission); false is fifo, by submission.
+	FairOrder bool
+	// DemoteAfter, on a leaf, is a controller's demotion threshold: a job
+	// whose service (containers × time held, State.Service) reaches it
+	// moves to the leaf DemoteTo (a sibling's short name, or a path), as
+	// schedplan's LAS_MQ controller moves YARN applications between level
+	// queues (moveApplication). 0: no demotion.
+	DemoteAfter float64
+	DemoteTo    string
+	Children    []CapacityQueue
 }
 
 // LabelCapacity is a queue's share of one labelled partition, in percent
@@ -49,7 +60,8 @@ type LabelCapacity struct{ Capacity, MaxCapacity float64 }
 //     lent out) but not beyond its maximum capacity: a task is placed only
 //     if every queue on its path keeps used + task ≤ absolute maximum
 //     capacity × partition containers (canAssignToThisQueue);
-//   - within a leaf, jobs are FIFO (by submission), skipping users above
+//   - within a leaf, jobs are FIFO (by submission; with FairOrder, by the
+//     containers they hold, fewest first, then by submission), skipping users above
 //     the user limit (UsersManager.computeUserLimit): limit = ⌈min(max(used
 //     by active users / active users, current × MinUserLimitPercent/100),
 //     capacity × UserLimitFactor)⌉ containers, where current is the
@@ -59,7 +71,10 @@ type LabelCapacity struct{ Capacity, MaxCapacity float64 }
 //     container over, as YARN).
 //
 // Jobs go to the leaf named by Job.Queue (short name, or path
-// "root.a.b"); an empty queue means "default". Preemption, application
+// "root.a.b"); an empty queue means "default". A job in a leaf with
+// DemoteAfter moves to its DemoteTo leaf (at the next decision after its
+// service crosses the threshold; the crossing times sit in a heap) and
+// keeps its place by submission there. Preemption, application
 // limits (maximum-applications, AM resource percent) and non-exclusive
 // labels are not modelled. Each decision costs O(Σ c²) at worst over the
 // children c of the queues on the walked path plus O(log n) in the leaf
@@ -82,6 +97,8 @@ type Capacity struct {
 	jk     heapKeys // job keys
 	cUse   []int64
 	cRN    []int32
+	dk     heapKeys  // job keys: demotion times
+	dem    iheap     // jobs by the time their service reaches their leaf's DemoteAfter
 	cand   []int32   // candidate children on the walked path (a stack)
 	ratio  []float64 // their used / guaranteed
 	skipU  []int32
@@ -100,6 +117,10 @@ type cq struct {
 	absMax      []float64
 	g, m        []float64 // per partition: guaranteed and maximum containers
 	ulf, mulp   float64
+	fair        bool    // leaf: ordering-policy fair
+	demote      float64 // leaf: DemoteAfter
+	demoteTo    string
+	next        int32   // leaf: the leaf its jobs move to, −1 none
 	used        []int64 // per partition
 	readyN      []int   // per partition: ready tasks of its jobs
 	users       iheap   // leaf: active users by their first ready job
@@ -154,23 +175,25 @@ func (c *Capacity) Start(s *State) error {
 			}
 		}
 	}
+	if err := c.demotions(short); err != nil {
+		return err
+	}
 	for j := range jobs {
 		l, err := c.find(jobs[j].Queue, short)
 		if err != nil {
 			return fmt.Errorf("job %d: %v", j+1, err)
 		}
 		c.leafOf[j] = l
-		q := &c.qs[l]
-		u, ok := q.userIdx[jobs[j].User]
-		if !ok {
-			u = int32(len(c.us))
-			q.userIdx[jobs[j].User] = u
-			c.us = append(c.us, cuser{leaf: l})
+		c.userOf[j] = c.user(l, jobs[j].User)
+		for q := c.qs[l].next; q >= 0; q = c.qs[q].next {
+			c.user(q, jobs[j].User) // where demotion takes the job
 		}
-		c.userOf[j] = u
 	}
+	c.dk.reset(n)
+	c.dem.init(&c.dk)
 	c.uk.reset(len(c.us))
 	c.jk.reset(n)
+	clear(c.jk.k) // FIFO leaves order by submission alone: key 0
 	for i := range c.qs {
 		c.qs[i].users.init(&c.uk)
 	}
@@ -181,6 +204,47 @@ func (c *Capacity) Start(s *State) error {
 	c.cRN = resize(c.cRN, n)
 	clear(c.cUse)
 	clear(c.cRN)
+	return nil
+}
+
+// user returns the index of user name in leaf l, adding it.
+func (c *Capacity) user(l int32, name string) int32 {
+	q := &c.qs[l]
+	u, ok := q.userIdx[name]
+	if !ok {
+		u = int32(len(c.us))
+		q.userIdx[name] = u
+		c.us = append(c.us, cuser{leaf: l})
+	}
+	return u
+}
+
+// demotions resolves every leaf's DemoteTo (a sibling's short name or a
+// path) and refuses cycles.
+func (c *Capacity) demotions(short map[string]int32) error {
+	for i := range c.qs {
+		q := &c.qs[i]
+		if q.demoteTo == "" || q.demote == 0 || !q.leaf {
+			continue
+		}
+		to := q.demoteTo
+		if !strings.Contains(to, ".") {
+			to = q.name[:strings.LastIndexByte(q.name, '.')+1] + to
+		}
+		l, err := c.find(to, short)
+		if err != nil {
+			return fmt.Errorf("queue %s: demotion: %v", q.name, err)
+		}
+		q.next = l
+	}
+	for i := range c.qs {
+		steps := 0
+		for q := c.qs[i].next; q >= 0; q = c.qs[q].next {
+			if steps++; steps > len(c.qs) {
+				return fmt.Errorf("queue %s: demotions form a cycle", c.qs[i].name)
+			}
+		}
+	}
 	return nil
 }
 
@@ -206,7 +270,11 @@ func (c *Capacity) add(q CapacityQueue, parent int32, name, inherited string) er
 	}
 	i := int32(len(c.qs))
 	x := cq{name: name, short: name[strings.LastIndexByte(name, '.')+1:], parent: parent, leaf: len(q.Children) == 0,
-		label: label, ulf: q.UserLimitFactor, mulp: q.MinUserLimitPercent, userIdx: map[string]int32{}}
+		label: label, ulf: q.UserLimitFactor, mulp: q.MinUserLimitPercent, fair: q.FairOrder,
+		demote: q.DemoteAfter, demoteTo: q.DemoteTo, next: -1, userIdx: map[string]int32{}}
+	if !(q.DemoteAfter >= 0) || math.IsInf(q.DemoteAfter, 0) {
+		return fmt.Errorf("queue %s: demotion threshold %v (need a finite number ≥ 0)", name, q.DemoteAfter)
+	}
 	if x.ulf == 0 {
 		x.ulf = 1
 	}
@@ -343,10 +411,48 @@ func (c *Capacity) Started(t TaskRef) { c.sync(int32(t.Job)) }
 func (c *Capacity) Ended(t TaskRef)   { c.sync(int32(t.Job)) }
 
 // sync brings job j's containers held and ready tasks up to date along its
-// path and in its user.
+// path and in its user, and when its leaf demotes, the time its service
+// reaches the threshold.
 func (c *Capacity) sync(j int32) {
 	s := c.s
-	use, rn := int64(s.Running(int(j))), int32(s.Ready(int(j)))
+	c.set(j, int64(s.Running(int(j))), int32(s.Ready(int(j))))
+	leaf := &c.qs[c.leafOf[j]]
+	if leaf.next < 0 {
+		return
+	}
+	t := math.Inf(1)
+	if s.Done(int(j)) {
+		// nothing left to demote
+	} else if svc := s.Service(int(j)); svc >= leaf.demote*(1-1e-9) {
+		t = s.Now()
+	} else if r := s.Running(int(j)); r > 0 {
+		t = s.Now() + (leaf.demote-svc)/float64(r)
+	}
+	if t < math.Inf(1) {
+		c.dem.set(j, key{t, 0})
+	} else if c.dk.in(j) {
+		c.dem.remove(j)
+	}
+}
+
+// demote moves the jobs whose service has reached their leaf's threshold.
+func (c *Capacity) demote() {
+	now := c.s.Now()
+	for c.dem.len() > 0 && c.dk.k[c.dem.min()].a <= now {
+		j := c.dem.pop()
+		use, rn := c.cUse[j], c.cRN[j]
+		c.set(j, 0, 0)
+		l := c.qs[c.leafOf[j]].next
+		c.leafOf[j] = l
+		c.userOf[j] = c.qs[l].userIdx[c.s.Jobs()[j].User]
+		c.set(j, use, rn)
+		c.sync(j) // the next threshold, if the new leaf demotes too
+	}
+}
+
+// set makes job j hold use containers with rn ready tasks along its
+// leaf's path and in its user.
+func (c *Capacity) set(j int32, use int64, rn int32) {
 	du, dn := use-c.cUse[j], rn-c.cRN[j]
 	if du == 0 && dn == 0 {
 		return
@@ -368,7 +474,10 @@ func (c *Capacity) sync(j int32) {
 		leaf.sumActive += du
 	}
 	if rn > 0 {
-		if !c.jk.in(j) {
+		// FIFO: every job's key is 0, so the heap orders by submission.
+		if leaf.fair {
+			u.jobs.set(j, key{float64(use), 0})
+		} else if !c.jk.in(j) {
 			u.jobs.push(j)
 		}
 	} else if c.jk.in(j) {
@@ -377,16 +486,24 @@ func (c *Capacity) sync(j int32) {
 	switch active := u.ready > 0; {
 	case active && !wasActive:
 		leaf.sumActive += u.used
-		leaf.users.set(ui, key{float64(u.jobs.min()), 0})
+		leaf.users.set(ui, c.userKey(u))
 	case !active && wasActive:
 		leaf.sumActive -= u.used
 		leaf.users.remove(ui)
 	case active:
-		leaf.users.set(ui, key{float64(u.jobs.min()), 0})
+		leaf.users.set(ui, c.userKey(u))
 	}
 }
 
+// userKey orders a leaf's active users by their first job in the leaf's
+// order: the leaf's jobs are tried in that order, user by user.
+func (c *Capacity) userKey(u *cuser) key {
+	m := u.jobs.min()
+	return key{c.jk.k[m].a, float64(m)}
+}
+
 func (c *Capacity) Pick(n Node) (int, int) {
+	c.demote()
 	p := c.part[n.Type]
 	j, st := c.assign(0, p, math.Inf(1), n.Free)
 	return int(j), st

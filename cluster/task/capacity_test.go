@@ -80,6 +80,26 @@ func TestCapacityHand(t *testing.T) {
 			{Name: "a", Capacity: 50, UserLimitFactor: 2}, {Name: "b", Capacity: 50}}},
 			Uniform(3, 2), []Job{user("u", inQueue("a", mr(0, 6, 1, 0, 0, 0))), user("v", inQueue("a", mr(0, 2, 1, 0, 0, 0))),
 				user("w", inQueue("b", mr(1, 4, 1, 0, 0, 0)))}, []float64{1, 2, 1}},
+		// ordering-policy fair (FairOrderingPolicy): the job holding
+		// fewer containers goes first, so j (8 tasks) and k (4) alternate
+		// on 4 containers: 2 + 2 a round, k done at 2, j's last 4 run
+		// 2–3. FIFO would run j's 8 first (j at 2, k at 3).
+		{"fair ordering", CapacityQueue{Children: []CapacityQueue{{Name: "a", Capacity: 100, UserLimitFactor: -1, FairOrder: true}}},
+			two, []Job{inQueue("a", mr(0, 8, 1, 0, 0, 0)), inQueue("a", mr(0, 4, 1, 0, 0, 0))}, []float64{3, 2}},
+		{"fifo ordering", CapacityQueue{Children: []CapacityQueue{{Name: "a", Capacity: 100, UserLimitFactor: -1}}},
+			two, []Job{inQueue("a", mr(0, 8, 1, 0, 0, 0)), inQueue("a", mr(0, 4, 1, 0, 0, 0))}, []float64{2, 3}},
+		// The LAS_MQ controller: l0 (100%) demotes after 2
+		// container-seconds to l1 (0%: idle capacity only). On 2
+		// containers A (6 tasks) runs 2 at 0–1 and reaches 2 at t=1, when
+		// B (2 tasks) arrives: A moves to l1, B takes both containers
+		// 1–2 (response 1), A runs 2–4 (response 4). Without demotion A
+		// would finish at 3 and B at 4.
+		{"demotion", CapacityQueue{Children: []CapacityQueue{{Name: "p", Capacity: 100, Children: []CapacityQueue{
+			{Name: "l0", Capacity: 100, UserLimitFactor: -1, DemoteAfter: 2, DemoteTo: "l1"}, {Name: "l1", Capacity: 0, UserLimitFactor: -1}}}}},
+			Uniform(1, 2), []Job{inQueue("l0", mr(0, 6, 1, 0, 0, 0)), inQueue("l0", mr(1, 2, 1, 0, 0, 0))}, []float64{4, 1}},
+		{"no demotion", CapacityQueue{Children: []CapacityQueue{{Name: "p", Capacity: 100, Children: []CapacityQueue{
+			{Name: "l0", Capacity: 100, UserLimitFactor: -1}, {Name: "l1", Capacity: 0, UserLimitFactor: -1}}}}},
+			Uniform(1, 2), []Job{inQueue("l0", mr(0, 6, 1, 0, 0, 0)), inQueue("l0", mr(1, 2, 1, 0, 0, 0))}, []float64{3, 3}},
 	} {
 		r := run(t, tc.jobs, tc.cl, &Capacity{Root: tc.root}, Options{})
 		checkResponses(t, tc.name, responses(tc.jobs, r), tc.want)
@@ -104,6 +124,9 @@ func TestCapacityErrors(t *testing.T) {
 		{"label without machines", CapacityQueue{Children: []CapacityQueue{{Name: "a", Capacity: 100, DefaultLabel: "gpu", Labels: map[string]LabelCapacity{"gpu": {100, 100}}}}}},
 		{"duplicate child", CapacityQueue{Children: []CapacityQueue{{Name: "a", Capacity: 50}, {Name: "a", Capacity: 50}}}},
 		{"bad ulf", CapacityQueue{Children: []CapacityQueue{{Name: "a", Capacity: 100, UserLimitFactor: -2}}}},
+		{"demotion to nowhere", CapacityQueue{Children: []CapacityQueue{{Name: "a", Capacity: 100, DemoteAfter: 1, DemoteTo: "z"}}}},
+		{"demotion cycle", CapacityQueue{Children: []CapacityQueue{{Name: "a", Capacity: 50, DemoteAfter: 1, DemoteTo: "b"}, {Name: "b", Capacity: 50, DemoteAfter: 1, DemoteTo: "a"}}}},
+		{"negative threshold", CapacityQueue{Children: []CapacityQueue{{Name: "a", Capacity: 100, DemoteAfter: -1, DemoteTo: "a"}}}},
 	} {
 		if _, err := Simulate(job, labelled, &Capacity{Root: tc.root}, Options{}); err == nil {
 			t.Errorf("%s: no error", tc.name)

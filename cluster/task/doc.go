@@ -60,8 +60,10 @@
 //     path are sorted by used/guaranteed capacity (insertion sort: there
 //     are few), O(Σ c²) for c children per level at worst;
 //     a leaf keeps its active users in a heap by their first job and each
-//     user its jobs FIFO, so user limits skip users, not jobs; a
-//     notification is O(d + log n).
+//     user its jobs in a heap in the leaf's order (FIFO, or fewest
+//     containers held for the fair ordering-policy), so user limits skip
+//     users, not jobs; a notification is O(d + log n), and so is a
+//     demotion between level leaves (crossing times in a heap).
 //   - H-PFSP (seed 002): the slack system of a virtual PS (SlackSystem:
 //     a treap with a kinetic minimum of slack, heaps of fair-phase and late
 //     jobs); O(log n) expected per decision, O(stages + log n) per

@@ -27,16 +27,14 @@ package task
 // pass silently; every error names the file, the line and the field.
 
 import (
-	"bytes"
 	_ "embed"
-	"errors"
 	"fmt"
-	"io"
 	"maps"
 	"os"
 	"slices"
 	"strings"
 
+	"github.com/schedplan/schedplan/internal/yamlstrict"
 	"gopkg.in/yaml.v3"
 )
 
@@ -156,20 +154,12 @@ func (e profileErr) at(path []string, format string, args ...any) error {
 
 // ParseProfiles parses and checks a profile file; name is used in messages.
 func ParseProfiles(b []byte, name string) (*ProfileSet, error) {
-	dec := yaml.NewDecoder(bytes.NewReader(b))
-	dec.KnownFields(true)
 	var f profileFile
-	if err := dec.Decode(&f); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("%s: empty profile file", name)
-		}
-		return nil, fmt.Errorf("%s: %w", name, err)
+	root, err := yamlstrict.Decode(b, name, "profile file", &f)
+	if err != nil {
+		return nil, err
 	}
-	var root yaml.Node
-	if err := yaml.Unmarshal(b, &root); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	e := profileErr{name: name, root: &root}
+	e := profileErr{name: name, root: root}
 	if f.Version != ProfileVersion {
 		return nil, e.at([]string{"version"}, "%d is not supported (want %d)", f.Version, ProfileVersion)
 	}

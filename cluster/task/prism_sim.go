@@ -53,6 +53,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/schedplan/schedplan/cluster/sim"
 )
 
 // PhaseJob is a job of the phase-level simulation: Count[s] identical tasks
@@ -780,7 +782,7 @@ func (c PrismConfig) Spec() string {
 // error naming it.
 func ParsePrismSpec(spec string) (PrismConfig, error) {
 	c := DefaultPrismConfig()
-	name, params, err := ParseSpec(spec)
+	name, params, err := sim.SplitSpec(spec)
 	if err != nil {
 		return c, err
 	}

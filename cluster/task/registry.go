@@ -33,8 +33,8 @@ var registry = map[string]policyDef{
 
 func noParams(name string, f func() Policy) func(map[string]string) (Policy, error) {
 	return func(p map[string]string) (Policy, error) {
-		for k := range p {
-			return nil, fmt.Errorf("policy %s takes no parameters (got %q)", name, k)
+		if err := sim.NoParams(name, p); err != nil {
+			return nil, err
 		}
 		return f(), nil
 	}
@@ -53,33 +53,8 @@ func PolicyNames() []string {
 // PolicyDoc returns a registered policy's one-line description.
 func PolicyDoc(name string) string { return registry[name].doc }
 
-// ParseSpec splits a policy specification "name" or
-// "name:key=value,key=value" into its lower-cased name and parameters
-// (keys lower-cased, values trimmed). A parameter that is not key=value or
-// is given twice is an error.
-func ParseSpec(spec string) (name string, params map[string]string, err error) {
-	name, rest, _ := strings.Cut(strings.TrimSpace(spec), ":")
-	name = strings.ToLower(strings.TrimSpace(name))
-	params = map[string]string{}
-	if strings.TrimSpace(rest) == "" {
-		return name, params, nil
-	}
-	for _, kv := range strings.Split(rest, ",") {
-		k, v, ok := strings.Cut(kv, "=")
-		k = strings.ToLower(strings.TrimSpace(k))
-		if !ok || k == "" {
-			return "", nil, fmt.Errorf("policy %s: parameter %q is not key=value", name, kv)
-		}
-		if _, dup := params[k]; dup {
-			return "", nil, fmt.Errorf("policy %s: parameter %q given twice", name, k)
-		}
-		params[k] = strings.TrimSpace(v)
-	}
-	return name, params, nil
-}
-
 // NewPolicy builds a fresh task-level policy from a name and parameters
-// (as ParseSpec returns them). Callers that handle some parameters
+// (as sim.SplitSpec returns them). Callers that handle some parameters
 // themselves (e.g. file= for a YARN configuration) take them out first.
 func NewPolicy(name string, params map[string]string) (Policy, error) {
 	def, ok := registry[name]
@@ -95,7 +70,7 @@ func NewPolicy(name string, params map[string]string) (Policy, error) {
 // name is an error that lists the known ones. Lists of specifications
 // split with sim.SplitPolicies.
 func ParsePolicy(spec string) (Policy, error) {
-	name, params, err := ParseSpec(spec)
+	name, params, err := sim.SplitSpec(spec)
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +82,7 @@ func ParsePolicy(spec string) (Policy, error) {
 // two resolutions read k, alpha0, p, weights, decay and strict alike.
 func makeLASMQ(p map[string]string) (Policy, error) {
 	m := DefaultLASMQ()
-	var fluid []string
+	fluid := map[string]string{}
 	for k, v := range p {
 		var err error
 		switch k {
@@ -120,7 +95,7 @@ func makeLASMQ(p map[string]string) (Policy, error) {
 		case "limit":
 			m.Limit, err = strconv.Atoi(v)
 		case "k", "alpha0", "p", "weights", "decay", "strict":
-			fluid = append(fluid, k+"="+v)
+			fluid[k] = v
 		default:
 			return nil, fmt.Errorf("las_mq: unknown parameter %q (known: k, alpha0, p, weights, decay, strict, stage, order, leftover, limit)", k)
 		}
@@ -128,12 +103,10 @@ func makeLASMQ(p map[string]string) (Policy, error) {
 			return nil, fmt.Errorf("las_mq: parameter %s=%q: %v", k, v, err)
 		}
 	}
-	sort.Strings(fluid)
-	f, err := sim.ParsePolicy("las_mq:" + strings.Join(fluid, ","))
+	fm, err := sim.ParseLASMQ(fluid)
 	if err != nil {
 		return nil, err
 	}
-	fm := f.(*sim.LASMQ)
 	m.K, m.Alpha0, m.P, m.Weights, m.Strict = fm.K, fm.Alpha0, fm.P, fm.Weights, fm.Strict
 	if err := m.Validate(); err != nil {
 		return nil, err

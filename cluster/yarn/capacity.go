@@ -21,6 +21,11 @@ const (
 	NoLabel = ""
 	// AnyLabel ("*") gives access to every label.
 	AnyLabel = "*"
+	// FIFOOrdering and FairOrdering are the application ordering policies
+	// a leaf's ordering-policy names without a class name
+	// (FifoOrderingPolicy, FairOrderingPolicy).
+	FIFOOrdering = "fifo"
+	FairOrdering = "fair"
 )
 
 // CapacityKind is how a capacity is written.
@@ -111,6 +116,14 @@ type CSQueue struct {
 	// UserLimitFactor multiplies the queue's capacity to give one user's
 	// limit (default 1; −1: no limit).
 	UserLimitFactor float64
+	// MinimumUserLimitPercent is minimum-user-limit-percent (default 100):
+	// with n users active in a leaf, each is guaranteed at least
+	// min(1/n, this)% of it (UsersManager.computeUserLimit).
+	MinimumUserLimitPercent float64
+	// OrderingPolicy is a leaf's application ordering-policy as written
+	// ("fifo" when unset; "fair"; or a class name): see
+	// CapacitySchedulerConfiguration.getAppOrderingPolicy.
+	OrderingPolicy string
 	// State is the configured state (RUNNING when unset); a queue under a
 	// STOPPED parent is stopped too (see Effective state in Place).
 	State                QueueState
@@ -304,6 +317,14 @@ func (r *csReader) queue(parent *CSQueue, name string) (*CSQueue, error) {
 	}
 	if v, ok := r.get(pre + "user-limit-factor"); ok {
 		q.UserLimitFactor = r.float(pre+"user-limit-factor", v, "CapacitySchedulerConfiguration.getUserLimitFactor")
+	}
+	q.MinimumUserLimitPercent = 100
+	if v, ok := r.get(pre + "minimum-user-limit-percent"); ok {
+		q.MinimumUserLimitPercent = r.float(pre+"minimum-user-limit-percent", v, "CapacitySchedulerConfiguration.getUserLimit")
+	}
+	q.OrderingPolicy = FIFOOrdering
+	if v, ok := r.get(pre + "ordering-policy"); ok {
+		q.OrderingPolicy = strings.TrimSpace(v)
 	}
 	q.State = Running
 	if v, ok := r.get(pre + "state"); ok {

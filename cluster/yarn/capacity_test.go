@@ -162,6 +162,9 @@ func TestCapacitySchedulerRejects(t *testing.T) {
 		// SchedulerUtils.normalizeNodeLabelExpressionInRequest: no label on a
 		// cluster without unlabelled nodes.
 		{"no default label", nil, CSCheckOptions{NoUnlabelledNodes: true}, "cs-default-label", Error, "has no default node label expression"},
+		// CapacitySchedulerConfiguration.getAppOrderingPolicy: neither fifo,
+		// fair nor a class name.
+		{"ordering policy", map[string]string{"root.a.a1.ordering-policy": "lifo"}, CSCheckOptions{}, "cs-ordering-policy", Error, "Unable to construct ordering policy for: lifo"},
 		// CapacitySchedulerConfiguration.getQueueMappings.
 		{"mapping format", map[string]string{"queue-mappings": "u:alice"}, CSCheckOptions{}, "cs-mapping", Error, "Illegal queue mapping"},
 		{"mapping prefix", map[string]string{"queue-mappings": "x:alice:a1"}, CSCheckOptions{}, "cs-mapping", Error, "Illegal queue mapping"},
@@ -218,6 +221,8 @@ func TestCapacitySchedulerRulesHadoopAccepts(t *testing.T) {
 			"root.a.a1.accessible-node-labels.x.capacity": "1w", "root.a.a2.accessible-node-labels.x.capacity": "1w", "root.a.a1.accessible-node-labels.y.capacity": "2w"}},
 		// A maximum capacity of -1 means 100.
 		{"max -1", map[string]string{"root.a.maximum-capacity": "-1"}},
+		// Application ordering policies: fifo, fair, or a class name.
+		{"ordering policies", map[string]string{"root.a.a1.ordering-policy": "fair", "root.a.a2.ordering-policy": "org.example.MyOrderingPolicy", "root.b.ordering-policy": " fifo"}},
 		// Java float syntax.
 		{"java float", map[string]string{"root.a.capacity": "6e1f", "root.b.capacity": " 40 "}},
 	} {

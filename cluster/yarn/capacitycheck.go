@@ -3,6 +3,7 @@ package yarn
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"strings"
 )
 
@@ -51,6 +52,7 @@ func (cs *CapacityScheduler) checkLabels(c *collector, q *CSQueue, opt CSCheckOp
 	if !q.IsLeaf() {
 		return
 	}
+	checkLeafUsers(c, q)
 	where = CSPrefix + q.Path + ".default-node-label-expression"
 	e := q.DefaultNodeLabelExpression
 	switch {
@@ -70,6 +72,22 @@ func (cs *CapacityScheduler) checkLabels(c *collector, q *CSQueue, opt CSCheckOp
 			"default node label expression %q is not a label of the cluster: every request relying on it is refused", e)
 	}
 }
+
+// checkLeafUsers applies CapacitySchedulerConfiguration.getAppOrderingPolicy
+// to a leaf: an ordering-policy other than fifo or fair is loaded as a
+// class, and a value that cannot name one throws ("Unable to construct
+// ordering policy").
+func checkLeafUsers(c *collector, q *CSQueue) {
+	switch p := q.OrderingPolicy; {
+	case p == FIFOOrdering, p == FairOrdering:
+	case !javaClassName.MatchString(p):
+		c.add(Error, "cs-ordering-policy", CSPrefix+q.Path+".ordering-policy", "CapacitySchedulerConfiguration.getAppOrderingPolicy",
+			"Unable to construct ordering policy for: %s (not fifo, fair or a class name)", p)
+	}
+}
+
+// javaClassName matches a fully qualified Java class name.
+var javaClassName = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*(\.[A-Za-z_$][A-Za-z0-9_$]*)+$`)
 
 func minus(a, b []string) []string {
 	var out []string

@@ -62,22 +62,11 @@ are in the README's References.`,
 }
 
 func (a *app) setupLogging() error {
-	var level slog.Level
-	if err := level.UnmarshalText([]byte(a.logLevel)); err != nil {
-		return fmt.Errorf("--log-level: %w", err)
+	h, err := pipeline.LogHandler(os.Stderr, a.logFormat, a.logLevel, a.quiet)
+	if err != nil {
+		return cliError(err)
 	}
-	if a.quiet {
-		level = max(level, slog.LevelWarn)
-	}
-	opts := &slog.HandlerOptions{Level: level}
-	switch a.logFormat {
-	case "text":
-		slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, opts)))
-	case "json": // one object a line, each with an "event" (pipeline.Reporter)
-		slog.SetDefault(slog.New(pipeline.EventHandler(slog.NewJSONHandler(os.Stderr, opts))))
-	default:
-		return fmt.Errorf("--log-format: %q is not text or json", a.logFormat)
-	}
+	slog.SetDefault(slog.New(h))
 	return nil
 }
 

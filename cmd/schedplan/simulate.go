@@ -2,8 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 
@@ -35,16 +33,7 @@ func (e *errorFlags) register(cmd *cobra.Command, sigmaFlag bool) {
 }
 
 func (e *errorFlags) model(cmd *cobra.Command) (estimate.ErrorModel, error) {
-	m := estimate.ErrorModel{Kind: estimate.Exact}
-	switch sig, uni := cmd.Flags().Changed("sigma"), cmd.Flags().Changed("uniform"); {
-	case sig && uni:
-		return m, errors.New("--sigma and --uniform are exclusive: choose one error model")
-	case sig:
-		m = estimate.ErrorModel{Kind: estimate.LogNormal, Sigma: e.sigma}
-	case uni:
-		m = estimate.ErrorModel{Kind: estimate.Uniform, I: e.uniform}
-	}
-	return m, m.Validate()
+	return pipeline.ErrorModelOf(cmd.Flags().Changed("sigma"), e.sigma, cmd.Flags().Changed("uniform"), e.uniform)
 }
 
 // checkCost refuses work beyond the limits unless --i-know.
@@ -98,14 +87,11 @@ the --cluster machines; C is then their rate in container-seconds/s.`,
 				return err
 			}
 			if bundle != "" {
-				b, err := pipeline.LoadBundle(bundle)
+				spec, err := pipeline.BundleLASMQSpec(bundle)
 				if err != nil {
-					return fmt.Errorf("--config: %w", err)
+					return err
 				}
-				if b.LASMQ == nil {
-					return fmt.Errorf("--config %s: the bundle has no las_mq section", bundle)
-				}
-				specs = append(specs, b.LASMQ.Spec())
+				specs = append(specs, spec)
 			}
 			m, err := ef.model(cmd)
 			if err != nil {

@@ -15,12 +15,13 @@ import (
 
 func newSweepCmd(a *app) *cobra.Command {
 	var (
-		tf                                  traceFlags
-		ef                                  errorFlags
-		policies, preset, errKind, clusterP string
-		sigmas, loads, dns, shard, out      string
-		capacity                            float64
-		force                               bool
+		tf                traceFlags
+		ef                errorFlags
+		req               pipeline.SweepRequest
+		errKind, clusterP string
+		out               string
+		capacity          float64
+		force             bool
 	)
 	cmd := &cobra.Command{
 		Use:   "sweep",
@@ -49,31 +50,12 @@ sharding.`,
   schedplan sweep --sigmas 0,0.5,1 --loads 0.5,0.9 --policy fsp+ps,srpt --out s.csv`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s := &pipeline.Sweep{Errors: estimate.ErrorKind(errKind), Runs: ef.runs, Seed: ef.seed, Capacity: capacity, Shards: 1}
-			var err error
-			if s.Policies, err = pipeline.ParsePolicies("policy", policies); err != nil {
-				return err
-			}
+			s := &pipeline.Sweep{Errors: estimate.ErrorKind(errKind), Runs: ef.runs, Seed: ef.seed, Capacity: capacity}
 			fl := cmd.Flags()
-			if fl.Changed("sigmas") || fl.Changed("loads") || fl.Changed("dns") {
-				var sv, lv, dv []float64
-				if sv, err = pipeline.ParseFloats("sigmas", sigmas); err != nil {
-					return err
-				}
-				if lv, err = pipeline.ParseFloats("loads", loads); err != nil {
-					return err
-				}
-				if dv, err = pipeline.ParseFloats("dns", dns); err != nil {
-					return err
-				}
-				s.Settings = pipeline.SweepGrid(sv, lv, dv)
-			} else if s.Settings, err = pipeline.SweepPreset(preset); err != nil {
+			req.Grid = fl.Changed("sigmas") || fl.Changed("loads") || fl.Changed("dns")
+			err := req.Configure(s)
+			if err != nil {
 				return err
-			}
-			if shard != "" {
-				if s.Shard, s.Shards, err = pipeline.ParseShard(shard); err != nil {
-					return err
-				}
 			}
 			if s.Spec, err = cluster.LoadSpec(clusterP); err != nil {
 				return fmt.Errorf("--cluster: %w", err)
@@ -112,15 +94,15 @@ sharding.`,
 	ef.register(cmd, false)
 	f := cmd.Flags()
 	f.MarkHidden("load") // sizes are normalised to each setting's load
-	f.StringVarP(&policies, "policy", "p", "fifo,ps,srpt,fsp+fifo,fsp+ps", "policies, comma-separated")
-	f.StringVar(&preset, "experiment", "sigma", "preset settings: "+strings.Join(pipeline.SweepPresetNames, ", "))
-	f.StringVar(&sigmas, "sigmas", "0", "error magnitudes, comma-separated (σ, or I with --error uniform)")
-	f.StringVar(&loads, "loads", "0.9", "loads, comma-separated")
-	f.StringVar(&dns, "dns", "4", "d/n values, comma-separated")
+	f.StringVarP(&req.Policies, "policy", "p", "fifo,ps,srpt,fsp+fifo,fsp+ps", "policies, comma-separated")
+	f.StringVar(&req.Preset, "experiment", "sigma", "preset settings: "+strings.Join(pipeline.SweepPresetNames, ", "))
+	f.StringVar(&req.Sigmas, "sigmas", "0", "error magnitudes, comma-separated (σ, or I with --error uniform)")
+	f.StringVar(&req.Loads, "loads", "0.9", "loads, comma-separated")
+	f.StringVar(&req.DNs, "dns", "4", "d/n values, comma-separated")
 	f.StringVar(&errKind, "error", string(estimate.LogNormal), "error model: lognormal or uniform")
 	f.Float64Var(&capacity, "capacity", 0, "server capacity C (0: 1, as sizes are normalised to each load)")
 	f.StringVar(&clusterP, "cluster", "default", "cluster spec (YAML) for users' weights")
-	f.StringVar(&shard, "shard", "", "run only shard i of N (i/N, 0-based)")
+	f.StringVar(&req.Shard, "shard", "", "run only shard i of N (i/N, 0-based)")
 	f.StringVarP(&out, "out", "o", "", "results file (.parquet, .arrow or .csv)")
 	f.BoolVar(&force, "force", false, "overwrite --out if it exists")
 	cmd.AddCommand(newSweepMergeCmd())
@@ -145,13 +127,7 @@ func newSweepMergeCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			parts := make([]*data.Table, len(args))
-			for k, p := range args {
-				if parts[k], err = data.ReadTable(p, ""); err != nil {
-					return err
-				}
-			}
-			t, err := pipeline.MergeSweepParts(args, parts)
+			t, err := pipeline.MergeSweepFiles(args)
 			if err != nil {
 				return err
 			}

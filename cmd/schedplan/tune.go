@@ -1,23 +1,17 @@
 package main
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/schedplan/schedplan/pipeline"
 	"github.com/spf13/cobra"
 )
 
 func newTuneCmd(a *app) *cobra.Command {
 	var (
-		tf                traceFlags
-		wf                windowFlags
-		policy, objective string
-		constraint, curr  string
-		budget, blocks    int
-		folds             int
-		seed              uint64
-		asJSON, iKnow     bool
+		tf            traceFlags
+		wf            windowFlags
+		req           pipeline.TuneRequest
+		blocks        int
+		asJSON, iKnow bool
 	)
 	d := pipeline.DefaultRunConfig()
 	cmd := &cobra.Command{
@@ -51,16 +45,9 @@ scheduler's and the share of missed PS deadlines within 1 point of it.`,
   schedplan tune --budget 1000 --objective p99 --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			p := strings.ToLower(policy)
-			if p != "las_mq" && p != "hpfsp" {
-				return fmt.Errorf("--policy %q: use las_mq (fluid core) or hpfsp (task level: FAIR_LIMIT and the progress threshold)", policy)
-			}
-			obj, err := pipeline.ParseObjective(objective)
+			opt, err := req.Options()
 			if err != nil {
-				return fmt.Errorf("--objective: %w", err)
-			}
-			if budget < 1 || budget > pipeline.MaxBudget {
-				return fmt.Errorf("--budget %d: want 1 to %d candidates", budget, pipeline.MaxBudget)
+				return err
 			}
 			w, err := wf.load(&tf)
 			if err != nil {
@@ -69,26 +56,15 @@ scheduler's and the share of missed PS deadlines within 1 point of it.`,
 			if w.SplitErr != nil {
 				return w.SplitErr
 			}
-			if p == "hpfsp" {
-				return pipeline.TuneHPFSPText(cmd.Context(), cmd.OutOrStdout(), w, seed, obj, asJSON)
+			if req.HPFSP() {
+				return pipeline.TuneHPFSPText(cmd.Context(), cmd.OutOrStdout(), w, req.Seed, opt.Objective, asJSON)
 			}
-			cons, err := pipeline.ParseConstraints(constraint)
-			if err != nil {
-				return fmt.Errorf("--constraint: %w", err)
-			}
-			if folds < 1 || folds > pipeline.MaxFolds {
-				return fmt.Errorf("--folds %d: want 1 to %d folds", folds, pipeline.MaxFolds)
-			}
-			if _, err := pipeline.Fluid.Policy(curr); err != nil {
-				return fmt.Errorf("--current: %w", err)
-			}
-			opt := pipeline.TuneOptions{Budget: budget, Objective: obj, Constraints: cons, Current: curr, Folds: folds, Seed: seed}
-			if c := pipeline.TuneCost(budget, w.Split, opt); !iKnow {
+			if c := pipeline.TuneCost(req.Budget, w.Split, opt); !iKnow {
 				if err := pipeline.CheckCost("tune", c); err != nil {
 					return err
 				}
 			}
-			bar := a.newProgress("tune", budget)
+			bar := a.newProgress("tune", req.Budget)
 			opt.Progress = bar.set
 			rep, err := pipeline.TuneLASMQWindows(cmd.Context(), w.Jobs, w.Capacity, w.Split, opt)
 			bar.finish()
@@ -96,10 +72,7 @@ scheduler's and the share of missed PS deadlines within 1 point of it.`,
 				return err
 			}
 			if asJSON {
-				return writeJSON(cmd.OutOrStdout(), struct {
-					Trace string `json:"trace"`
-					*pipeline.TuneReport
-				}{w.Log.Source, rep})
+				return writeJSON(cmd.OutOrStdout(), pipeline.TracedTuneReport{Trace: w.Log.Source, TuneReport: rep})
 			}
 			rep.WriteText(cmd.OutOrStdout(), w.Log.Source)
 			return nil
@@ -109,13 +82,13 @@ scheduler's and the share of missed PS deadlines within 1 point of it.`,
 	wf.register(cmd, "all")
 	cmd.Flags().MarkHidden("window") // tune uses both windows
 	f := cmd.Flags()
-	f.StringVar(&policy, "policy", "las_mq", "policy to tune: las_mq, or hpfsp (FAIR_LIMIT and threshold at task level on the --cluster machines)")
-	f.IntVar(&budget, "budget", d.Budget, "candidate configurations to simulate")
-	f.StringVar(&objective, "objective", string(d.Objective), "what to minimise: mean, p99 (response), mix (mean and p99 relative to the current scheduler), slowdown, p99-slowdown or missed")
-	f.StringVar(&constraint, "constraint", d.Constraints, `bounds on the other metrics, e.g. "p99-slowdown<=current,missed<=current+0.01", or "none"`)
-	f.StringVar(&curr, "current", d.Current, "the scheduler the cluster runs today (policy spec): fold scores are improvements over it")
-	f.IntVar(&folds, "folds", d.Folds, "rolling-origin folds of the tuning window")
-	f.Uint64Var(&seed, "seed", d.Seed, "seed of the estimate draws, the sampling and the bootstrap")
+	f.StringVar(&req.Policy, "policy", "las_mq", "policy to tune: las_mq, or hpfsp (FAIR_LIMIT and threshold at task level on the --cluster machines)")
+	f.IntVar(&req.Budget, "budget", d.Budget, "candidate configurations to simulate")
+	f.StringVar(&req.Objective, "objective", string(d.Objective), "what to minimise: mean, p99 (response), mix (mean and p99 relative to the current scheduler), slowdown, p99-slowdown or missed")
+	f.StringVar(&req.Constraints, "constraint", d.Constraints, `bounds on the other metrics, e.g. "p99-slowdown<=current,missed<=current+0.01", or "none"`)
+	f.StringVar(&req.Current, "current", d.Current, "the scheduler the cluster runs today (policy spec): fold scores are improvements over it")
+	f.IntVar(&req.Folds, "folds", d.Folds, "rolling-origin folds of the tuning window")
+	f.Uint64Var(&req.Seed, "seed", d.Seed, "seed of the estimate draws, the sampling and the bootstrap")
 	f.IntVar(&blocks, "blocks", d.Blocks, "no longer used: the tuning window is scored in --folds folds")
 	_ = f.MarkDeprecated("blocks", "the tuning window is scored in rolling-origin folds (--folds)")
 	f.BoolVar(&iKnow, "i-know", false, "run even when the estimated work is beyond the limits")
