@@ -32,7 +32,7 @@ func TestTuneHPFSPPolicy(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &got); err != nil || len(got.Evals) == 0 {
 		t.Errorf("--json: %v, %d evaluations:\n%s", err, len(got.Evals), out)
 	}
-	if _, err := runCmd(t, []string{"tune"}, "--policy", "coshh"); err == nil || !strings.Contains(err.Error(), `--policy "coshh"`) {
+	if _, err := runCmd(t, []string{"tune"}, "--policy", "coshh"); err == nil || !strings.Contains(err.Error(), "--policy coshh: use las_mq") {
 		t.Errorf("--policy coshh: %v", err)
 	}
 }
