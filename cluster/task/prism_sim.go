@@ -15,8 +15,10 @@ package task
 //
 // The model:
 //   - A machine has a capacity Vector. A running phase of demand d at speed
-//     ρ (PhaseRates over the machine's running phases) finishes ρ seconds of
-//     its profiled duration per second and uses ρ·d (MachineUsage).
+//     ρ (PhaseRates over the machine's running phases, on the capacity left
+//     by the thrashing penalty, ThrashedCapacity with PhaseSimConfig.Thrash)
+//     finishes ρ seconds of its profiled duration per second and uses ρ·d
+//     (MachineUsage).
 //   - All tasks are data-local (HDFS I/O is local disk I/O: Phase.DemandOn
 //     with local = true); the mixes of §6.3 give no placement.
 //   - Reduce tasks become runnable when all of their job's map tasks have
@@ -102,6 +104,9 @@ type PhaseSimConfig struct {
 	Container [NumSides]Vector
 	// MaxTime bounds the simulated time, s (0: 1e9 s).
 	MaxTime float64
+	// Thrash is the thrashing penalty β_r per resource (ThrashedCapacity):
+	// the zero vector is the loss-free contention model.
+	Thrash Vector
 }
 
 // PhaseSimResult is the outcome of a run.
@@ -492,7 +497,7 @@ func (s *PhaseSim) retime(m int) {
 			s.demBuf = append(s.demBuf, k.demand)
 		}
 	}
-	s.rates = PhaseRates(mc.cap, s.demBuf, s.rates)
+	s.rates = PhaseRates(ThrashedCapacity(mc.cap, s.cfg.Thrash, DemandSum(s.demBuf)), s.demBuf, s.rates)
 	i := 0
 	for _, ti := range mc.tasks {
 		if k := &s.ts[ti]; !k.paused {
@@ -616,7 +621,9 @@ func (s *PhaseSim) DecidePrism(m int) []PrismPick {
 	}
 	free := mc.cap.Sub(mc.admitted)
 	clampZero(&free)
-	return s.sel.Select(free, s.total, s.pj)
+	// Eq. 3 divides by C_r, "the capacity of resource r on a single
+	// machine": shares are against the machine's capacity.
+	return s.sel.Select(free, mc.cap, s.pj)
 }
 
 func (s *PhaseSim) applyPicks(m int, picks []PrismPick) int {

@@ -20,7 +20,9 @@ package task
 //     machine's capacity (the paper's cluster is homogeneous); DRF uses the
 //     cluster's total. The two differ by a constant factor (the number of
 //     machines) that only rescales U_fairness against α·U_perf; the caller
-//     passes the one it wants (PrismSelector.Select's shareBase).
+//     passes the one it wants (PrismSelector.Select's shareBase). The
+//     phase-level simulation (PhaseSim) follows the text: the capacity of
+//     the machine the heartbeat comes from.
 //   - Eq. 5: N_rem is the number of the job's tasks of the task's type
 //     (map or reduce) not yet finished (pending, running or paused) and
 //     N_cur the number started and not finished. ε keeps the first term
