@@ -50,8 +50,8 @@ func ParseAnyPolicies(param, list string) ([]string, error) {
 	}
 	for _, s := range specs {
 		_, ferr := Fluid.Policy(s)
-		if name, _, err := task.ParseSpec(s); ferr != nil && (err != nil || task.PolicyDoc(name) == "") {
-			return nil, paramErr(param, s, "%v (task level: %s)", ferr, strings.Join(task.PolicyNames(), ", "))
+		if name, _, err := task.ParseSpec(s); ferr != nil && (err != nil || taskPolicyDoc(name) == "") {
+			return nil, paramErr(param, s, "%v (task level: %s)", ferr, strings.Join(taskPolicyNames(), ", "))
 		}
 	}
 	return specs, nil

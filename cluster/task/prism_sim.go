@@ -121,7 +121,10 @@ type PhaseSimResult struct {
 	// fractions per resource.
 	Usage    UsageTrace
 	MeanUtil Vector
-	ANP      ANPSummary
+	// ANP summarises the ANP of the ANPJobs jobs with a positive running
+	// time (NaN when there are none).
+	ANP     ANPSummary
+	ANPJobs int
 	// MaxOvercommit is the largest admitted demand over capacity seen on a
 	// machine, as a fraction of the capacity, over the resources the
 	// scheduler manages (prism: all four; yarn: those its containers
@@ -735,7 +738,17 @@ func (s *PhaseSim) finish() {
 	if end > t0 {
 		r.MeanUtil, _ = r.Usage.MeanOver(t0, end)
 	}
-	if anp, err := ANP(nil, r.Ideal, r.RunTime); err == nil {
+	// ANP over the jobs that ran for a positive time (a job without tasks,
+	// or whose tasks take 0 s, completes on arrival: its ANP is undefined).
+	var ideal, run []float64
+	for j := range s.jobs {
+		if r.RunTime[j] > 0 {
+			ideal, run = append(ideal, r.Ideal[j]), append(run, r.RunTime[j])
+		}
+	}
+	r.ANPJobs = len(run)
+	r.ANP = ANPSummary{MeanANP: math.NaN(), Unfairness: math.NaN()}
+	if anp, err := ANP(nil, ideal, run); err == nil && len(anp) > 0 {
 		r.ANP = SummariseANP(anp)
 	}
 }
