@@ -132,6 +132,10 @@ type PhaseSimResult struct {
 	// exceeded.
 	MaxOvercommit float64
 	Heartbeats    int
+	// PausedSeconds is the total time PRISM's tasks waited between phases
+	// (T_wait when resumed), s; Resumed the number of resumed phases.
+	PausedSeconds float64
+	Resumed       int
 	// DecisionNanos is the wall-clock time spent deciding at heartbeats, ns.
 	DecisionNanos int64
 }
@@ -650,6 +654,8 @@ func (s *PhaseSim) applyPicks(m int, picks []PrismPick) int {
 		if a.task >= 0 {
 			k := &s.ts[a.task]
 			k.paused = false
+			s.res.PausedSeconds += s.now - k.pausedAt
+			s.res.Resumed++
 			s.setDemand(m, k, s.jobs[k.job].Phases[k.side][k.phase].DemandOn(true))
 			s.checkAdmitted(m)
 		} else {
