@@ -107,6 +107,12 @@ type PhaseSimConfig struct {
 	// Thrash is the thrashing penalty β_r per resource (ThrashedCapacity):
 	// the zero vector is the loss-free contention model.
 	Thrash Vector
+	// OutOfBand makes a machine send a heartbeat at once when something the
+	// scheduler acts on ends there — a task (every scheduler; Hadoop 1's
+	// out-of-band heartbeat) or, under PRISM, a phase (the permission
+	// request of seed 004 Fig. 5 step 3) — besides the periodic ones.
+	// Off: requests wait for the regular heartbeat (Fig. 5 step 4).
+	OutOfBand bool
 }
 
 // PhaseSimResult is the outcome of a run.
@@ -166,6 +172,7 @@ type pmachine struct {
 	admitted Vector  // prism: Σ running demand; yarn: Σ containers
 	slots    [NumSides]int
 	nextHB   float64
+	report   bool // OutOfBand: a task or (prism) phase ended since the last heartbeat
 }
 
 // PhaseSim runs the phase-level simulation. Build with NewPhaseSim.
@@ -301,8 +308,16 @@ func (s *PhaseSim) Run() (*PhaseSimResult, error) {
 		}
 		s.advance(t)
 		s.endPhases()
+		oob := 0
+		if s.cfg.OutOfBand {
+			for m := range s.ms {
+				if s.ms[m].report && m != hb {
+					oob += s.decide(m)
+				}
+			}
+		}
 		if hb >= 0 {
-			started := s.heartbeat(hb)
+			started := s.heartbeat(hb) + oob
 			if started == 0 && !running && s.noTasks() {
 				idle++
 				if idle > 2*len(s.ms)+2 && next == len(s.jobs) {
@@ -427,6 +442,7 @@ func (s *PhaseSim) endPhases() {
 				continue
 			}
 			changed = true
+			mc.report = mc.report || s.cfg.Scheduler == SchedPrism
 			job := &s.jobs[k.job]
 			r := &s.js[k.job]
 			s.setDemand(m, k, Vector{})
@@ -441,6 +457,7 @@ func (s *PhaseSim) endPhases() {
 				continue
 			}
 			// The task is done.
+			mc.report = true
 			switch s.cfg.Scheduler {
 			case SchedFair:
 				mc.slots[k.side]--
@@ -576,9 +593,16 @@ func (s *PhaseSim) noTasks() bool {
 // heartbeat runs the scheduler on machine m and re-arms its heartbeat; it
 // returns the phases started or resumed.
 func (s *PhaseSim) heartbeat(m int) int {
+	s.ms[m].nextHB += s.cfg.Heartbeat
+	return s.decide(m)
+}
+
+// decide runs the scheduler on machine m (a periodic or an out-of-band
+// heartbeat) and returns the phases started or resumed.
+func (s *PhaseSim) decide(m int) int {
 	s.res.Heartbeats++
 	mc := &s.ms[m]
-	mc.nextHB += s.cfg.Heartbeat
+	mc.report = false
 	t0 := time.Now()
 	n := 0
 	switch s.cfg.Scheduler {
