@@ -18,6 +18,12 @@ package task
 // that a phase holds all of its memory whatever its speed (MachineUsage).
 // A phase that needs a resource the machine has none of (C_r = 0) gets
 // speed 0: the task-level core should not place it there.
+//
+// Shared without loss, an oversubscribed resource would still deliver its
+// whole capacity, and over-packing would cost nothing in throughput; seed
+// 004 measured the opposite (§6.1, Figs. 6–7). ThrashedCapacity lowers the
+// capacity of an oversubscribed resource before the speeds are computed
+// (PhaseSimConfig.Thrash; Seed004Thrash for seed 004's runs).
 
 // DemandSum returns the sum of the demands.
 func DemandSum(demands []Vector) Vector {
