@@ -164,6 +164,53 @@ func TestSelectTopK(t *testing.T) {
 	}
 }
 
+// Among jobs of equal share, the top K prefers the one with fewer tasks
+// started and not finished: job 0's three tasks are all paused on other
+// machines (share 0, as job 1's, which has started nothing); with k = 1,
+// job 1 is the candidate, not the lower index (before the fix, job 0 —
+// whose next task would pause in turn — kept job 1 out of the candidates).
+func TestSelectTopKTieStarted(t *testing.T) {
+	m := Seed004Machine()
+	d := Vector{CPU: 1, Disk: 10}
+	jobs := []PrismJob{
+		{Running: [NumSides]int{3, 0}, Remaining: [NumSides]int{10, 0}, Starts: []PrismStart{{Side: MapSide, Local: true, Count: 7, Demand: d}}},
+		{Remaining: [NumSides]int{1, 0}, Starts: []PrismStart{{Side: MapSide, Local: true, Count: 1, Demand: d}}},
+	}
+	s := mustPrismSelector(t, PrismConfig{Alpha: 1, Epsilon: 0.01, A: 0.1, K: 1, MaxPicks: 1})
+	if p := s.Select(m, m, jobs); len(p) != 1 || p[0].Job != 1 {
+		t.Fatalf("k = 1, shares 0 and 0, started 3 and 0: picks %+v, want job 1's map", p)
+	}
+	st := s.Stats()
+	if st.Calls != 1 || st.Picks != 1 || st.StopMaxPicks != 1 || st.Valued != 1 {
+		t.Errorf("stats %+v, want 1 call, 1 pick ended by maxpicks, 1 candidate valued", st)
+	}
+}
+
+// PrismStats counts the rejections by reason: a paused phase that does not
+// fit, a job whose start does not fit, a fitting candidate of utility ≤ 0.
+func TestSelectStats(t *testing.T) {
+	m := Vector{CPU: 4, Memory: 8, Disk: 100, Network: 125}
+	jobs := []PrismJob{
+		// On the machine: a paused phase too big for the free disk, and a
+		// start that does not fit either.
+		{OnMachine: true, Running: [NumSides]int{1, 0}, Remaining: [NumSides]int{2, 0}, Usage: Vector{Disk: 50},
+			Paused: []PrismPaused{{Demand: Vector{Disk: 40}, Wait: 5}},
+			Starts: []PrismStart{{Side: MapSide, Local: true, Count: 1, Demand: Vector{Disk: 40}}}},
+		// The job with the largest share: its fitting start narrows nothing
+		// and, with α = 0, has utility ≤ 0.
+		{OnMachine: true, Running: [NumSides]int{2, 0}, Remaining: [NumSides]int{3, 0}, Usage: Vector{Disk: 90},
+			Starts: []PrismStart{{Side: MapSide, Local: true, Count: 1, Demand: Vector{CPU: 1}}}},
+	}
+	s := mustPrismSelector(t, PrismConfig{Alpha: 0, Epsilon: 0.01, A: 0.1, K: 0})
+	if p := s.Select(Vector{CPU: 4, Memory: 8, Disk: 30, Network: 125}, m, jobs); len(p) != 0 {
+		t.Fatalf("picks %+v, want none", p)
+	}
+	want := PrismStats{Calls: 1, Valued: 3, NoFitPaused: 1, NoFitStart: 1, NotPositiveStart: 1, StopNotPositive: 1}
+	if got := s.Stats(); got != want {
+		t.Errorf("stats %+v, want %+v", got, want)
+	}
+}
+
 // The bounded heap returns the same set as sorting all jobs.
 func TestTopKMatchesSort(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
@@ -172,6 +219,7 @@ func TestTopKMatchesSort(t *testing.T) {
 		jobs := make([]PrismJob, n)
 		for j := range jobs {
 			jobs[j].Usage = Vector{CPU: float64(rng.IntN(5))}
+			jobs[j].Running = [NumSides]int{rng.IntN(3), rng.IntN(2)}
 			if rng.IntN(4) > 0 {
 				jobs[j].Starts = []PrismStart{{Count: rng.IntN(2)}}
 			}
@@ -188,7 +236,11 @@ func TestTopKMatchesSort(t *testing.T) {
 				all = append(all, j)
 			}
 		}
-		sort.SliceStable(all, func(a, b int) bool { return s.shares[all[a]] < s.shares[all[b]] })
+		started := func(j int) int { return jobs[j].Running[MapSide] + jobs[j].Running[ReduceSide] }
+		sort.SliceStable(all, func(a, b int) bool {
+			x, y := all[a], all[b]
+			return s.shares[x] < s.shares[y] || (s.shares[x] == s.shares[y] && started(x) < started(y))
+		})
 		want := all[:min(k, len(all))]
 		slices.Sort(got)
 		slices.Sort(want)

@@ -144,6 +144,8 @@ type PhaseSimResult struct {
 	Resumed       int
 	// DecisionNanos is the wall-clock time spent deciding at heartbeats, ns.
 	DecisionNanos int64
+	// Prism counts PRISM's candidates and why it rejected them.
+	Prism PrismStats
 }
 
 // running task
@@ -330,6 +332,9 @@ func (s *PhaseSim) Run() (*PhaseSimResult, error) {
 		s.record()
 	}
 	s.finish()
+	if s.sel != nil {
+		s.res.Prism = s.sel.Stats()
+	}
 	return &s.res, nil
 }
 
