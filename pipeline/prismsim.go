@@ -5,6 +5,7 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"text/tabwriter"
 
@@ -31,9 +32,9 @@ const PhaseHeartbeat = 3.0
 const maxPhaseSlots = 1 << 16
 
 var phasePolicyDocs = map[string]string{
-	"prism":           "PRISM (seed 004 Alg. 1): phase-level multi-resource scheduling, utility U = U_fairness + α·U_perf; alpha (1), k (20), a (0.1 /s²), epsilon (0.01), maxpicks (0: none). Phase model, sort profile (Fig. 8)",
-	"fair-slots":      "Hadoop 1 Fair Scheduler with slots, seed 004's baseline on PRISM's phase model; map, reduce slots per machine (8, 6: §6.1)",
-	"yarn-containers": "YARN Capacity Scheduler (FIFO) with fixed vcores+memory containers, seed 004's baseline on PRISM's phase model; containers = machine / map, reduce slots (8, 6: §6.1)",
+	"prism":           "PRISM (seed 004 Alg. 1): phase-level multi-resource scheduling, utility U = U_fairness + α·U_perf; alpha (1), k (20), a (0.1 /s²), epsilon (0.01), maxpicks (0: none), hold (1: a paused phase that does not fit holds capacity), oob (1: a phase end is acted on at once, not at the next 3 s heartbeat). Phase model, sort profile (Fig. 8)",
+	"fair-slots":      "Hadoop 1 Fair Scheduler with slots, seed 004's baseline on PRISM's phase model; map, reduce slots per machine (8, 6: §6.1); oob (1: a task end is acted on at once)",
+	"yarn-containers": "YARN Capacity Scheduler (FIFO) with fixed vcores+memory containers, seed 004's baseline on PRISM's phase model; containers = machine / map, reduce slots (8, 6: §6.1); oob (1: a task end is acted on at once)",
 }
 
 // PhasePolicyNames returns the phase-level policies, sorted.
@@ -98,16 +99,25 @@ func (r *TaskLevel) parsePhase(spec string) (*phasePolicy, error) {
 	if len(r.Machines) == 0 {
 		return nil, fmt.Errorf("policy %s: the cluster has no machines", name)
 	}
+	// oob= is the heartbeat model's, common to the three policies.
+	oob := false
+	if v, ok := params["oob"]; ok {
+		if oob, err = strconv.ParseBool(v); err != nil {
+			return nil, fmt.Errorf("policy %s: oob=%q: want 0 or 1", name, v)
+		}
+		delete(params, "oob")
+	}
 	prismSpec := "prism"
 	if name == "prism" {
-		prismSpec = spec
+		prismSpec = specOf(name, params)
 	}
 	runner, err := task.NewPrismRunner(prismSpec, "default")
 	if err != nil {
 		return nil, err
 	}
 	p := &phasePolicy{runner: runner, cfg: task.PhaseSimConfig{Machines: r.Machines, Heartbeat: PhaseHeartbeat,
-		Prism: runner.Config, Thrash: task.Seed004Thrash(), MapSlots: task.Seed004MapSlots, ReduceSlots: task.Seed004ReduceSlots}}
+		Prism: runner.Config, Thrash: task.Seed004Thrash(), MapSlots: task.Seed004MapSlots, ReduceSlots: task.Seed004ReduceSlots,
+		OutOfBand: oob}}
 	switch name {
 	case "prism":
 		p.cfg.Scheduler = task.SchedPrism
@@ -130,7 +140,7 @@ func (r *TaskLevel) parsePhase(spec string) (*phasePolicy, error) {
 		case "reduce":
 			p.cfg.ReduceSlots = n
 		default:
-			return nil, fmt.Errorf("policy %s: unknown parameter %q (known: map, reduce)", name, k)
+			return nil, fmt.Errorf("policy %s: unknown parameter %q (known: map, reduce, oob)", name, k)
 		}
 	}
 	// Containers are sized on the first machine (a cluster of one machine
@@ -142,6 +152,22 @@ func (r *TaskLevel) parsePhase(spec string) (*phasePolicy, error) {
 		{task.CPU: m[task.CPU] / float64(p.cfg.ReduceSlots), task.Memory: m[task.Memory] / float64(p.cfg.ReduceSlots)},
 	}
 	return p, nil
+}
+
+// specOf writes name and params back as a specification (in key order).
+func specOf(name string, params map[string]string) string {
+	if len(params) == 0 {
+		return name
+	}
+	keys := make([]string, 0, len(params))
+	for k := range params {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for i, k := range keys {
+		keys[i] = k + "=" + params[k]
+	}
+	return name + ":" + strings.Join(keys, ",")
 }
 
 // PhaseMetrics are seed 004 §6.3's figures of one phase-level run.

@@ -73,7 +73,20 @@ func TestPhasePolicies(t *testing.T) {
 	if c := yc.cfg.Container[task.MapSide]; c[task.CPU] != 1 || c[task.Memory] != 2 {
 		t.Errorf("yarn map container %v, want 1 core, 2 GB (a machine / 4)", c)
 	}
-	for _, bad := range []string{"prism:k=-1", "prism:beta=1", "fair-slots:map=x", "fair-slots:reduce=0", "yarn-containers:map=100000", "yarn-containers:cores=1"} {
+	// oob= is the heartbeat model's (all three); hold= PRISM's.
+	for _, spec := range []string{"prism:hold=1,oob=1", "fair-slots:oob=1,map=2", "yarn-containers:oob=true"} {
+		pp, err := r.parsePhase(spec)
+		if err != nil {
+			t.Fatalf("%s: %v", spec, err)
+		}
+		if !pp.cfg.OutOfBand || (pp.cfg.Scheduler == task.SchedPrism) != pp.cfg.Prism.Hold {
+			t.Errorf("%s: out of band %v, hold %v", spec, pp.cfg.OutOfBand, pp.cfg.Prism.Hold)
+		}
+	}
+	if pp, _ := r.parsePhase("prism"); pp.cfg.OutOfBand || pp.cfg.Prism.Hold {
+		t.Errorf("prism: out of band or hold on by default")
+	}
+	for _, bad := range []string{"prism:oob=2", "fair-slots:oob=x", "prism:hold=yes", "prism:k=-1", "prism:beta=1", "fair-slots:map=x", "fair-slots:reduce=0", "yarn-containers:map=100000", "yarn-containers:cores=1"} {
 		if _, err := r.Policy(bad); err == nil {
 			t.Errorf("%s: accepted", bad)
 		}

@@ -77,7 +77,9 @@ type PrismSelector struct {
 	picks    []PrismPick   // the result
 	ext      shareExtremes // extremes of shares for U_fairness in O(1)
 	stats    PrismStats
-	rejected bool // a fitting candidate had utility ≤ 0 in this round
+	rejected bool      // a fitting candidate had utility ≤ 0 in this round
+	blocked  PrismPick // this round's best paused phase that does not fit (Hold)
+	held     PrismPick // the paused phase this call holds capacity for (Job −1: none)
 }
 
 // PrismStats counts what Select did and why it rejected candidates, over
@@ -96,6 +98,8 @@ type PrismStats struct {
 	// StopNotPositive: calls that ended with a fitting candidate rejected
 	// only for its utility; StopMaxPicks: calls ended by MaxPicks.
 	StopNotPositive, StopMaxPicks int
+	// Held: calls that held capacity for a paused phase (PrismConfig.Hold).
+	Held int
 }
 
 // Stats returns the counters.
@@ -154,6 +158,7 @@ func (s *PrismSelector) Select(free, shareBase Vector, jobs []PrismJob) []PrismP
 			break
 		}
 		s.rejected = false
+		s.blocked = PrismPick{Job: -1}
 		s.ext.scan(s.shares)
 		if s.epoch++; s.epoch == 0 { // wrapped: forget old rounds
 			clear(s.seen)
@@ -173,6 +178,17 @@ func (s *PrismSelector) Select(free, shareBase Vector, jobs []PrismJob) []PrismP
 		s.topK(jobs)
 		for _, h := range s.heap {
 			consider(int(h.j))
+		}
+		if s.blocked.Job >= 0 && (best.Job < 0 || s.blocked.Utility > best.Utility) {
+			// PrismConfig.Hold: the best candidate is a paused phase that
+			// does not fit; what is picked after it must leave its demand.
+			s.held = s.blocked
+			s.stats.Held++
+			free = free.Sub(s.held.Demand)
+			for r := range free {
+				free[r] = max(free[r], 0)
+			}
+			continue
 		}
 		if best.Job < 0 {
 			if s.rejected {
@@ -198,6 +214,7 @@ func (s *PrismSelector) reset(jobs []PrismJob, base Vector) {
 		s.seen = make([]uint32, n)
 		s.epoch = 0
 	}
+	s.held = PrismPick{Job: -1}
 	s.touched = s.touched[:0]
 	s.onMach = s.onMach[:0]
 	s.picks = s.picks[:0]
@@ -339,6 +356,7 @@ func (s *PrismSelector) bestOf(j int, job *PrismJob, free Vector, best *PrismPic
 		if !demand.Fits(free) {
 			if paused >= 0 {
 				s.stats.NoFitPaused++
+				s.block(j, job, usage, demand, paused, perf)
 			} else {
 				s.stats.NoFitStart++
 			}
@@ -361,7 +379,7 @@ func (s *PrismSelector) bestOf(j int, job *PrismJob, free Vector, best *PrismPic
 		}
 	}
 	for p, x := range job.Paused {
-		if taken == nil || !taken[p] {
+		if (taken == nil || !taken[p]) && (s.held.Job != j || s.held.Paused != p) {
 			consider(x.Demand, -1, p, Urgency(x.Wait, s.cfg.A))
 		}
 	}
@@ -371,6 +389,20 @@ func (s *PrismSelector) bestOf(j int, job *PrismJob, free Vector, best *PrismPic
 	} else if s.canStart(j) {
 		s.stats.Valued++
 		s.stats.NoFitStart++
+	}
+}
+
+// block notes paused phase p of job j, which does not fit, as the round's
+// best such phase if Hold is on, nothing is held yet and its utility is
+// positive and the highest so far.
+func (s *PrismSelector) block(j int, job *PrismJob, usage, demand Vector, p int, perf float64) {
+	if !s.cfg.Hold || s.held.Job >= 0 {
+		return
+	}
+	fair := s.ext.fairness(j, WeightedShare(usage.Add(demand), s.base, job.Weight))
+	u := fair + s.cfg.Alpha*perf
+	if u > 0 && (s.blocked.Job < 0 || u > s.blocked.Utility || (u == s.blocked.Utility && j < s.blocked.Job)) {
+		s.blocked = PrismPick{Job: j, Start: -1, Paused: p, Utility: u, Fairness: fair, Perf: perf, Demand: demand}
 	}
 }
 

@@ -211,6 +211,53 @@ func TestSelectStats(t *testing.T) {
 	}
 }
 
+// PrismConfig.Hold: free disk 20 MB/s; shares (disk) 0.5, 0.3, 0.1. Job
+// 0's task, paused 10 s before a phase of 30 MB/s, does not fit: utility
+// 0.1·10² + (0.4 − 0.7) = 9.7. Job 1 can start a map of 10 MB/s: 2/1 − 2/2
+// + 0 (its share 0.4 stays inside the spread) = 1. Job 2 a task of 1 core
+// and no disk: 1 + (0.4 − 0.25) = 1.15 (its share 0.1 → 0.25 narrows the
+// spread). Without Hold, Alg. 1 as printed drops the paused phase and starts job
+// 1's map (and job 2's task). With Hold, the paused phase (utility 9.7)
+// holds 30 MB/s of the 20 free, so no phase using disk may start: job 1's
+// map waits, job 2's task (no disk) starts.
+func TestSelectHold(t *testing.T) {
+	m := Seed004Machine()
+	jobs := []PrismJob{
+		{OnMachine: true, Usage: Vector{Disk: 50}, Running: [NumSides]int{1, 0}, Remaining: [NumSides]int{1, 0},
+			Paused: []PrismPaused{{Demand: Vector{Disk: 30}, Wait: 10}}},
+		{OnMachine: true, Usage: Vector{Disk: 30}, Running: [NumSides]int{1, 0}, Remaining: [NumSides]int{2, 0},
+			Starts: []PrismStart{{Side: MapSide, Local: true, Count: 1, Demand: Vector{Disk: 10}}}},
+		{OnMachine: true, Usage: Vector{Disk: 10}, Running: [NumSides]int{1, 0}, Remaining: [NumSides]int{2, 0},
+			Starts: []PrismStart{{Side: MapSide, Local: true, Count: 1, Demand: Vector{CPU: 1}}}},
+	}
+	free := Vector{CPU: 4, Memory: 8, Disk: 20, Network: 125}
+	jobsOf := func(p []PrismPick) []int {
+		var o []int
+		for _, x := range p {
+			o = append(o, x.Job)
+		}
+		slices.Sort(o)
+		return o
+	}
+	cfg := DefaultPrismConfig()
+	if got := jobsOf(mustPrismSelector(t, cfg).Select(free, m, jobs)); !slices.Equal(got, []int{1, 2}) {
+		t.Errorf("without hold: picks of jobs %v, want [1 2] (the paused phase is dropped)", got)
+	}
+	cfg.Hold = true
+	s := mustPrismSelector(t, cfg)
+	if got := jobsOf(s.Select(free, m, jobs)); !slices.Equal(got, []int{2}) {
+		t.Errorf("hold: picks of jobs %v, want [2] (job 1's map would take the disk the paused phase waits for)", got)
+	}
+	if st := s.Stats(); st.Held != 1 {
+		t.Errorf("hold: %d heartbeats held, want 1", st.Held)
+	}
+	// Once 30 MB/s are free, the held phase is the first pick.
+	free[Disk] = 30
+	if p := s.Select(free, m, jobs); len(p) == 0 || p[0].Job != 0 || p[0].Paused != 0 {
+		t.Errorf("hold, 30 MB/s free: picks %+v, want job 0's paused phase first", p)
+	}
+}
+
 // The bounded heap returns the same set as sorting all jobs.
 func TestTopKMatchesSort(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
@@ -255,8 +302,10 @@ func TestTopKMatchesSort(t *testing.T) {
 // most once, every pick has a positive utility, and inputs are unchanged.
 func TestSelectNeverExceedsCapacity(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	s := mustPrismSelector(t, PrismConfig{Alpha: 1, Epsilon: 0.01, A: 0.1, K: 5})
-	for it := range 500 {
+	sels := []*PrismSelector{mustPrismSelector(t, PrismConfig{Alpha: 1, Epsilon: 0.01, A: 0.1, K: 5}),
+		mustPrismSelector(t, PrismConfig{Alpha: 1, Epsilon: 0.01, A: 0.1, K: 5, Hold: true})}
+	for it := range 1000 {
+		s := sels[it%2]
 		free := randPrismVector(rng, 8)
 		jobs := randPrismJobs(rng, 1+rng.IntN(30))
 		before := clonePrismJobs(jobs)

@@ -826,11 +826,14 @@ func (c PrismConfig) Spec() string {
 	if c.MaxPicks != d.MaxPicks {
 		s += ",maxpicks=" + strconv.Itoa(c.MaxPicks)
 	}
+	if c.Hold {
+		s += ",hold=1"
+	}
 	return s
 }
 
 // ParsePrismSpec reads a specification "prism" or "prism:alpha=1,k=20,
-// a=0.1" (also epsilon, maxpicks); missing parameters keep
+// a=0.1" (also epsilon, maxpicks, hold=true|false); missing parameters keep
 // DefaultPrismConfig's values. An unknown parameter or a bad value is an
 // error naming it.
 func ParsePrismSpec(spec string) (PrismConfig, error) {
@@ -855,8 +858,10 @@ func ParsePrismSpec(spec string) (PrismConfig, error) {
 			c.K, err = strconv.Atoi(v)
 		case "maxpicks":
 			c.MaxPicks, err = strconv.Atoi(v)
+		case "hold":
+			c.Hold, err = strconv.ParseBool(v)
 		default:
-			return c, fmt.Errorf("prism: unknown parameter %q (known: alpha, k, a, epsilon, maxpicks)", k)
+			return c, fmt.Errorf("prism: unknown parameter %q (known: alpha, k, a, epsilon, maxpicks, hold)", k)
 		}
 		if err != nil {
 			return c, fmt.Errorf("prism: parameter %s=%q: %v", k, v, err)
