@@ -65,7 +65,8 @@ type PrismConfig struct {
 	// not fit. Off by default: at the regular heartbeat the held capacity
 	// idles until the next one and every mean job running time measured
 	// got worse; with out-of-band heartbeats (PhaseSimConfig.OutOfBand)
-	// every one got better (README, PRISM section).
+	// PUMA's and the embedded trace's got better, Gridmix's worse
+	// (TestPhaseSimSeed004Claim).
 	Hold bool
 }
 
