@@ -174,7 +174,11 @@ type pmachine struct {
 	admitted Vector  // prism: Σ running demand; yarn: Σ containers
 	slots    [NumSides]int
 	nextHB   float64
-	report   bool // OutOfBand: a task or (prism) phase ended since the last heartbeat
+	report   bool    // OutOfBand: a task or (prism) phase ended since the last heartbeat
+	upd      float64 // time the running phases' rem were last brought to
+	end      float64 // earliest end of a running phase at the current speeds, s (+Inf: none)
+	use      Vector  // MachineUsage of the running phases
+	hpos     int32   // index in PhaseSim.heap
 }
 
 // PhaseSim runs the phase-level simulation. Build with NewPhaseSim.
@@ -196,6 +200,12 @@ type PhaseSim struct {
 	demBuf []Vector
 	rates  []float64
 	res    PhaseSimResult
+
+	heap     []int32 // machines, a min-heap on their next event (machineBefore)
+	pending  []int32 // OutOfBand: machines with report set, to decide
+	use      Vector  // Σ machine use
+	nRunning int     // tasks running a phase (not paused)
+	nTasks   int     // tasks on machines (running or paused)
 }
 
 // NewPhaseSim checks the configuration and jobs and prepares a run.
@@ -279,55 +289,42 @@ func (s *PhaseSim) Run() (*PhaseSimResult, error) {
 		if next == len(s.jobs) && len(s.active) == 0 {
 			break
 		}
-		// Next event: a phase end, a heartbeat or an arrival.
+		// Next event: a phase end, a heartbeat (the machine at the heap's
+		// top; phase ends first at equal times) or an arrival; at equal
+		// times, phase ends, then arrivals, then heartbeats.
 		t := math.Inf(1)
 		if next < len(s.jobs) {
 			t = s.jobs[next].Arrival
 		}
-		hb := -1
-		for m := range s.ms {
-			if s.ms[m].nextHB < t {
-				t, hb = s.ms[m].nextHB, m
-			}
-		}
-		running := false
-		for m := range s.ms {
-			for _, ti := range s.ms[m].tasks {
-				k := &s.ts[ti]
-				if k.paused {
-					continue
-				}
-				running = true
-				if k.rate > 0 {
-					if e := s.now + k.rem/k.rate; e < t {
-						t, hb = e, -1
-					}
-				}
-			}
+		m := int(s.heap[0])
+		mt, isEnd := s.ms[m].nextEvent()
+		if mt < t || (isEnd && mt == t) {
+			t = mt
+		} else {
+			m = -1
 		}
 		if t > s.cfg.MaxTime {
 			return nil, fmt.Errorf("phase sim (%s): not done by %v s (%d jobs unfinished)", s.cfg.Scheduler, s.cfg.MaxTime, len(s.active))
 		}
-		s.advance(t)
-		s.endPhases()
-		oob := 0
-		if s.cfg.OutOfBand {
-			for m := range s.ms {
-				if s.ms[m].report && m != hb {
-					oob += s.decide(m)
-				}
-			}
+		running := s.nRunning > 0
+		s.now = t
+		if m < 0 {
+			continue // an arrival
 		}
-		if hb >= 0 {
-			started := s.heartbeat(hb) + oob
-			if started == 0 && !running && s.noTasks() {
-				idle++
-				if idle > 2*len(s.ms)+2 && next == len(s.jobs) {
-					return nil, fmt.Errorf("phase sim (%s): stuck at %v s: %d jobs unfinished and no task fits any machine", s.cfg.Scheduler, s.now, len(s.active))
-				}
-			} else {
-				idle = 0
+		if isEnd {
+			s.endPhases(m)
+			s.decidePending()
+			s.record()
+			continue
+		}
+		started := s.heartbeat(m)
+		if started == 0 && !running && s.nTasks == 0 {
+			idle++
+			if idle > 2*len(s.ms)+2 && next == len(s.jobs) {
+				return nil, fmt.Errorf("phase sim (%s): stuck at %v s: %d jobs unfinished and no task fits any machine", s.cfg.Scheduler, s.now, len(s.active))
 			}
+		} else {
+			idle = 0
 		}
 		s.record()
 	}
@@ -336,6 +333,76 @@ func (s *PhaseSim) Run() (*PhaseSimResult, error) {
 		s.res.Prism = s.sel.Stats()
 	}
 	return &s.res, nil
+}
+
+// nextEvent returns the machine's next event time and whether it is a
+// phase end (else its heartbeat).
+func (mc *pmachine) nextEvent() (float64, bool) {
+	if mc.end <= mc.nextHB {
+		return mc.end, true
+	}
+	return mc.nextHB, false
+}
+
+// machineBefore orders machines by next event time, phase ends before
+// heartbeats at equal times, then by index.
+func (s *PhaseSim) machineBefore(a, b int32) bool {
+	ta, ea := s.ms[a].nextEvent()
+	tb, eb := s.ms[b].nextEvent()
+	if ta != tb {
+		return ta < tb
+	}
+	if ea != eb {
+		return ea
+	}
+	return a < b
+}
+
+// fixMachine restores the heap after machine m's next event changed:
+// O(log M).
+func (s *PhaseSim) fixMachine(m int) {
+	h := s.heap
+	i := int(s.ms[m].hpos)
+	for i > 0 {
+		p := (i - 1) / 2
+		if !s.machineBefore(h[i], h[p]) {
+			break
+		}
+		h[i], h[p] = h[p], h[i]
+		s.ms[h[i]].hpos, s.ms[h[p]].hpos = int32(i), int32(p)
+		i = p
+	}
+	for {
+		c := 2*i + 1
+		if c >= len(h) {
+			return
+		}
+		if r := c + 1; r < len(h) && s.machineBefore(h[r], h[c]) {
+			c = r
+		}
+		if !s.machineBefore(h[c], h[i]) {
+			return
+		}
+		h[i], h[c] = h[c], h[i]
+		s.ms[h[i]].hpos, s.ms[h[c]].hpos = int32(i), int32(c)
+		i = c
+	}
+}
+
+// decidePending (OutOfBand) runs the scheduler on the machines where a
+// task or (prism) a phase ended since their last decision, in machine
+// order.
+func (s *PhaseSim) decidePending() {
+	if len(s.pending) == 0 {
+		return
+	}
+	slices.Sort(s.pending)
+	for _, m := range s.pending {
+		if s.ms[m].report {
+			s.decide(int(m))
+		}
+	}
+	s.pending = s.pending[:0]
 }
 
 func (s *PhaseSim) reset() {
@@ -351,10 +418,15 @@ func (s *PhaseSim) reset() {
 		t0 = s.jobs[0].Arrival
 	}
 	H := s.cfg.Heartbeat
+	s.heap = s.heap[:0]
 	for m := range s.ms {
 		s.ms[m].cap = s.cfg.Machines[m]
 		s.ms[m].nextHB = t0 + H*float64(m)/float64(len(s.ms))
+		s.ms[m].upd, s.ms[m].end = t0, math.Inf(1)
+		s.ms[m].hpos = int32(m)
+		s.heap = append(s.heap, int32(m))
 	}
+	s.pending, s.use, s.nRunning, s.nTasks = s.pending[:0], Vector{}, 0, 0
 	s.ts, s.tfree, s.active, s.pj, s.pref = s.ts[:0], s.tfree[:0], s.active[:0], s.pj[:0], s.pref[:0]
 	s.now = t0
 	s.res = PhaseSimResult{Completion: make([]float64, n), RunTime: make([]float64, n), Ideal: make([]float64, n)}
@@ -420,72 +492,84 @@ func (s *PhaseSim) jobDone(j int) {
 	r.pos = -1
 }
 
-// advance moves every running phase to time t.
-func (s *PhaseSim) advance(t float64) {
-	dt := t - s.now
-	if dt > 0 {
-		for i := range s.ms {
-			for _, ti := range s.ms[i].tasks {
-				if k := &s.ts[ti]; !k.paused {
-					k.rem -= k.rate * dt
-				}
+// advance brings machine m's running phases to the current time:
+// O(tasks on m). Every change to m's phases or speeds calls it first.
+func (s *PhaseSim) advance(m int) {
+	mc := &s.ms[m]
+	if dt := s.now - mc.upd; dt > 0 {
+		for _, ti := range mc.tasks {
+			if k := &s.ts[ti]; !k.paused {
+				k.rem -= k.rate * dt
 			}
 		}
 	}
-	s.now = t
+	mc.upd = s.now
 }
 
-// endPhases ends the phases that are done (rem within rounding of 0).
-func (s *PhaseSim) endPhases() {
-	for m := range s.ms {
-		mc := &s.ms[m]
-		changed := false
-		for i := 0; i < len(mc.tasks); i++ {
-			ti := mc.tasks[i]
-			k := &s.ts[ti]
-			if k.paused || k.rem > 1e-9*(1+math.Abs(s.now)) {
-				continue
-			}
-			changed = true
-			mc.report = mc.report || s.cfg.Scheduler == SchedPrism
-			job := &s.jobs[k.job]
-			r := &s.js[k.job]
-			s.setDemand(m, k, Vector{})
-			if k.phase+1 < len(job.Phases[k.side]) {
-				k.phase++
-				k.rem = job.Phases[k.side][k.phase].Duration
-				if s.cfg.Scheduler == SchedPrism {
-					k.paused, k.pausedAt = true, s.now
-				} else {
-					s.setDemand(m, k, job.Phases[k.side][k.phase].DemandOn(true))
-				}
-				continue
-			}
-			// The task is done.
-			mc.report = true
-			switch s.cfg.Scheduler {
-			case SchedFair:
-				mc.slots[k.side]--
-			case SchedYARN:
-				mc.admitted = mc.admitted.Sub(s.cfg.Container[k.side])
-			}
-			r.run[k.side]--
-			r.left[k.side]--
-			mc.tasks[i] = mc.tasks[len(mc.tasks)-1]
-			mc.tasks = mc.tasks[:len(mc.tasks)-1]
-			i--
-			s.tfree = append(s.tfree, ti)
-			j := int(k.job)
-			if r.left == [NumSides]int{} {
-				s.jobDone(j)
-			} else {
-				s.refreshStarts(j)
-			}
+// endPhases ends machine m's phases that are done (rem within rounding of
+// 0): O(tasks on m).
+func (s *PhaseSim) endPhases(m int) {
+	s.advance(m)
+	mc := &s.ms[m]
+	for i := 0; i < len(mc.tasks); i++ {
+		ti := mc.tasks[i]
+		k := &s.ts[ti]
+		if k.paused || k.rem > 1e-9*(1+math.Abs(s.now)) {
+			continue
 		}
-		if changed {
-			s.retime(m)
+		if s.cfg.Scheduler == SchedPrism {
+			s.markReport(m)
+		}
+		job := &s.jobs[k.job]
+		r := &s.js[k.job]
+		s.setDemand(m, k, Vector{})
+		if k.phase+1 < len(job.Phases[k.side]) {
+			k.phase++
+			k.rem = job.Phases[k.side][k.phase].Duration
+			if s.cfg.Scheduler == SchedPrism {
+				k.paused, k.pausedAt = true, s.now
+				s.nRunning--
+			} else {
+				s.setDemand(m, k, job.Phases[k.side][k.phase].DemandOn(true))
+			}
+			continue
+		}
+		// The task is done.
+		s.markReport(m)
+		s.nRunning--
+		s.nTasks--
+		switch s.cfg.Scheduler {
+		case SchedFair:
+			mc.slots[k.side]--
+		case SchedYARN:
+			mc.admitted = mc.admitted.Sub(s.cfg.Container[k.side])
+		}
+		r.run[k.side]--
+		r.left[k.side]--
+		mc.tasks[i] = mc.tasks[len(mc.tasks)-1]
+		mc.tasks = mc.tasks[:len(mc.tasks)-1]
+		i--
+		s.tfree = append(s.tfree, ti)
+		j := int(k.job)
+		if r.left == [NumSides]int{} {
+			s.jobDone(j)
+		} else {
+			s.refreshStarts(j)
 		}
 	}
+	// Also when nothing ended (a phase just short of its end by rounding):
+	// the end is recomputed from the advanced rem.
+	s.retime(m)
+}
+
+// markReport notes that machine m has something for its scheduler
+// (OutOfBand: decided after the current event).
+func (s *PhaseSim) markReport(m int) {
+	mc := &s.ms[m]
+	if !mc.report && s.cfg.OutOfBand {
+		s.pending = append(s.pending, int32(m))
+	}
+	mc.report = true
 }
 
 // setDemand changes task k's current demand on machine m, keeping its
@@ -528,12 +612,21 @@ func (s *PhaseSim) retime(m int) {
 	}
 	s.rates = PhaseRates(ThrashedCapacity(mc.cap, s.cfg.Thrash, DemandSum(s.demBuf)), s.demBuf, s.rates)
 	i := 0
+	mc.end = math.Inf(1)
 	for _, ti := range mc.tasks {
 		if k := &s.ts[ti]; !k.paused {
 			k.rate = s.rates[i]
 			i++
+			if k.rate > 0 {
+				mc.end = min(mc.end, mc.upd+k.rem/k.rate)
+			}
 		}
 	}
+	use := MachineUsage(mc.cap, s.demBuf, s.rates)
+	s.use = s.use.Sub(mc.use).Add(use)
+	clampZero(&s.use)
+	mc.use = use
+	s.fixMachine(m)
 }
 
 // start starts the next task of side of job j on machine m.
@@ -554,6 +647,8 @@ func (s *PhaseSim) start(m, j int, side Side) {
 	}
 	mc := &s.ms[m]
 	mc.tasks = append(mc.tasks, ti)
+	s.nRunning++
+	s.nTasks++
 	switch s.cfg.Scheduler {
 	case SchedFair:
 		mc.slots[side]++
@@ -585,27 +680,22 @@ func (s *PhaseSim) checkAdmitted(m int) {
 	}
 }
 
-// noTasks reports whether no task runs or waits on any machine.
-func (s *PhaseSim) noTasks() bool {
-	for m := range s.ms {
-		if len(s.ms[m].tasks) > 0 {
-			return false
-		}
-	}
-	return true
-}
-
 // heartbeat runs the scheduler on machine m and re-arms its heartbeat; it
 // returns the phases started or resumed.
 func (s *PhaseSim) heartbeat(m int) int {
 	s.ms[m].nextHB += s.cfg.Heartbeat
-	return s.decide(m)
+	n := s.decide(m)
+	if n == 0 {
+		s.fixMachine(m) // decide retimes (and fixes) only when it starts something
+	}
+	return n
 }
 
 // decide runs the scheduler on machine m (a periodic or an out-of-band
 // heartbeat) and returns the phases started or resumed.
 func (s *PhaseSim) decide(m int) int {
 	s.res.Heartbeats++
+	s.advance(m)
 	mc := &s.ms[m]
 	mc.report = false
 	t0 := time.Now()
@@ -683,6 +773,7 @@ func (s *PhaseSim) applyPicks(m int, picks []PrismPick) int {
 		if a.task >= 0 {
 			k := &s.ts[a.task]
 			k.paused = false
+			s.nRunning++
 			s.res.PausedSeconds += s.now - k.pausedAt
 			s.res.Resumed++
 			s.setDemand(m, k, s.jobs[k.job].Phases[k.side][k.phase].DemandOn(true))
@@ -737,22 +828,10 @@ func (s *PhaseSim) heartbeatYARN(m int) int {
 	return n
 }
 
-// record notes the cluster's real use at the current time.
+// record notes the cluster's real use at the current time: O(1) (the
+// machines' use is kept by retime).
 func (s *PhaseSim) record() {
-	var u Vector
-	for m := range s.ms {
-		mc := &s.ms[m]
-		s.demBuf, s.rates = s.demBuf[:0], s.rates[:0]
-		for _, ti := range mc.tasks {
-			if k := &s.ts[ti]; !k.paused {
-				s.demBuf = append(s.demBuf, k.demand)
-				s.rates = append(s.rates, k.rate)
-			}
-		}
-		u = u.Add(MachineUsage(mc.cap, s.demBuf, s.rates))
-	}
-	clampZero(&u)
-	_ = s.res.Usage.Record(s.now, u)
+	_ = s.res.Usage.Record(s.now, s.use)
 }
 
 func (s *PhaseSim) finish() {
