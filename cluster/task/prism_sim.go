@@ -26,6 +26,14 @@ package task
 //   - Scheduling happens only at heartbeats, every Heartbeat seconds per
 //     machine, machine n at offset n·Heartbeat/M.
 //
+// Cost: an event (a phase end or a heartbeat of one machine) costs
+// O(log M + tasks on the machine) in the loop — the machines' next events
+// are in a heap, a machine's phases are advanced only when it is touched,
+// the cluster's use is kept incrementally — plus the scheduler's decision
+// at a heartbeat (PRISM: O(J log K) over the J active jobs, Fair and YARN:
+// O(J) per task started); a job's end costs O(J) (the active list keeps
+// arrival order). BenchmarkPhaseSimEvents prints the time per event.
+//
 // The schedulers and how their use maps onto the same vectors:
 //   - "prism": Alg. 1 (PrismSelector.Select) at each heartbeat with free =
 //     capacity − Σ demand of the machine's running phases. A task that
@@ -321,7 +329,7 @@ func (s *PhaseSim) Run() (*PhaseSimResult, error) {
 		if started == 0 && !running && s.nTasks == 0 {
 			idle++
 			if idle > 2*len(s.ms)+2 && next == len(s.jobs) {
-				return nil, fmt.Errorf("phase sim (%s): stuck at %v s: %d jobs unfinished and no task fits any machine", s.cfg.Scheduler, s.now, len(s.active))
+				return nil, s.stuck()
 			}
 		} else {
 			idle = 0
@@ -333,6 +341,20 @@ func (s *PhaseSim) Run() (*PhaseSimResult, error) {
 		s.res.Prism = s.sel.Stats()
 	}
 	return &s.res, nil
+}
+
+// stuck is the error of a run in which nothing runs and no heartbeat
+// starts anything: no task fits any machine or, under PRISM, no candidate
+// has a positive utility.
+func (s *PhaseSim) stuck() error {
+	err := fmt.Errorf("phase sim (%s): stuck at %v s: %d jobs unfinished and no task fits any machine", s.cfg.Scheduler, s.now, len(s.active))
+	if s.sel != nil {
+		if st := s.sel.Stats(); st.StopNotPositive > 0 {
+			err = fmt.Errorf("phase sim (%s): stuck at %v s: %d jobs unfinished and no candidate phase has a positive utility (with alpha = %v: on an idle cluster no first phase narrows the spread of the shares, eq. 2-3, so U_fairness ≤ 0 and only α·U_perf can start a task)",
+				s.cfg.Scheduler, s.now, len(s.active), s.cfg.Prism.Alpha)
+		}
+	}
+	return err
 }
 
 // nextEvent returns the machine's next event time and whether it is a

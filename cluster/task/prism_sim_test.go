@@ -3,6 +3,7 @@ package task
 import (
 	"math"
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -266,6 +267,23 @@ func seed004Runs(t testing.TB) []seed004Run {
 		out = append(out, run)
 	}
 	return out
+}
+
+// With α = 0 no first phase of an idle cluster has a positive utility
+// (eq. 2–3: raising one share from 0 widens the spread); the run stops
+// with an error that says so rather than "no task fits".
+func TestPhaseSimAlphaZeroStuck(t *testing.T) {
+	job := PhaseJob{Count: [NumSides]int{2, 0}, Weight: 1,
+		Phases: [NumSides][]Phase{{{Kind: PhaseMap, Duration: 3, Demand: Vector{CPU: 1}}}}}
+	cfg := PhaseSimConfig{Scheduler: SchedPrism, Machines: []Vector{Seed004Machine()}, Heartbeat: 3, Prism: DefaultPrismConfig()}
+	cfg.Prism.Alpha = 0
+	s, err := NewPhaseSim(cfg, []PhaseJob{job, job})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Run(); err == nil || !strings.Contains(err.Error(), "positive utility") {
+		t.Fatalf("alpha 0: error %v, want one naming the utility", err)
+	}
 }
 
 // The registry specification round-trips.
