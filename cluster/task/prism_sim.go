@@ -154,6 +154,15 @@ type PhaseSimResult struct {
 	DecisionNanos int64
 	// Prism counts PRISM's candidates and why it rejected them.
 	Prism PrismStats
+	// FreeBefore and FreeAfter are the mean fraction of a machine's
+	// capacity its running phases leave unused at a decision (a
+	// heartbeat), before and after the scheduler starts phases, per
+	// resource; PausedAfter the mean number of tasks paused on the machine
+	// after it (prism). They show where the capacity goes: left free at
+	// decisions (nothing fits) or freed between them (1 − mean
+	// utilisation − FreeAfter, roughly).
+	FreeBefore, FreeAfter Vector
+	PausedAfter           float64
 }
 
 // running task
@@ -731,10 +740,31 @@ func (s *PhaseSim) decide(m int) int {
 		n = s.heartbeatYARN(m)
 	}
 	s.res.DecisionNanos += int64(time.Since(t0))
+	before := mc.use
 	if n > 0 {
 		s.retime(m)
 	}
+	s.noteFree(m, before)
 	return n
+}
+
+// noteFree adds machine m's free capacity before (use before) and after a
+// decision, and its paused tasks, to the result's sums (finish divides).
+func (s *PhaseSim) noteFree(m int, before Vector) {
+	mc := &s.ms[m]
+	for r := range NumDims {
+		if c := mc.cap[r]; c > 0 {
+			s.res.FreeBefore[r] += max(c-before[r], 0) / c
+			s.res.FreeAfter[r] += max(c-mc.use[r], 0) / c
+		}
+	}
+	if s.cfg.Scheduler == SchedPrism {
+		for _, ti := range mc.tasks {
+			if s.ts[ti].paused {
+				s.res.PausedAfter++
+			}
+		}
+	}
 }
 
 // DecidePrism is PRISM's decision at a heartbeat of machine m (Alg. 1):
@@ -858,6 +888,9 @@ func (s *PhaseSim) record() {
 
 func (s *PhaseSim) finish() {
 	r := &s.res
+	if h := float64(r.Heartbeats); h > 0 {
+		r.FreeBefore, r.FreeAfter, r.PausedAfter = r.FreeBefore.Scale(1/h), r.FreeAfter.Scale(1/h), r.PausedAfter/h
+	}
 	if len(s.jobs) == 0 {
 		return
 	}

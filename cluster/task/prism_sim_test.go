@@ -167,6 +167,9 @@ func TestPhaseSimSeed004Shape(t *testing.T) {
 			t.Logf("%s n=%d %-5s: mean job running time %7.1f s, makespan %7.1f s, mean util cpu %.3f mem %.3f disk %.3f net %.3f (fractions), mean ANP %.3f, unfairness (CV of ANP) %.3f, %.1f µs/heartbeat, mean pause %.2f s over %d phases",
 				tc.mix, tc.n, sched, r.MeanRun, r.Makespan, r.MeanUtil[CPU], r.MeanUtil[Memory], r.MeanUtil[Disk], r.MeanUtil[Network],
 				r.ANP.MeanANP, r.ANP.Unfairness, float64(r.DecisionNanos)/float64(r.Heartbeats)/1e3, r.PausedSeconds/max(1, float64(r.Resumed)), r.Resumed)
+			fb, fa := r.FreeBefore, r.FreeAfter
+			t.Logf("    free at decisions (fractions of a machine) before: cpu %.3f mem %.3f disk %.3f net %.3f, after: cpu %.3f mem %.3f disk %.3f net %.3f; paused tasks per machine after %.2f; %+v",
+				fb[CPU], fb[Memory], fb[Disk], fb[Network], fa[CPU], fa[Memory], fa[Disk], fa[Network], r.PausedAfter, r.Prism)
 			if sched != SchedFair && r.MaxOvercommit != 0 {
 				t.Errorf("%s %s: admitted demand exceeded capacity by %.3g of it", tc.mix, sched, r.MaxOvercommit)
 			}
@@ -194,22 +197,23 @@ func TestPhaseSimSeed004Shape(t *testing.T) {
 //	out of band (all three)       817/0.73  462/0.85  478/0.76           478/0.76 519/0.76  382/0.64
 //	  prism hold=1                717/0.80                               508/0.71
 //
-// Where the capacity goes, measured with PrismStats and the free capacity
-// per heartbeat (regular heartbeat, PUMA): utility ≤ 0 ends 5 of 3,416
-// heartbeats (so U_fairness's sign is not the cause at α = 1) and
+// Where the capacity goes (TestPhaseSimSeed004Shape -v prints it:
+// PhaseSimResult.Prism, FreeBefore, FreeAfter, PausedAfter; regular
+// heartbeat, PUMA): utility ≤ 0 ends no heartbeat (0 of 3,701; 3 of 2,159
+// on Gridmix), so U_fairness's sign is not the cause at α = 1, and
 // MaxPicks none; every other candidate rejected did not fit. After a
-// heartbeat 10.5% of the disk is left free, with 8.2 paused tasks per
-// machine none of whose next phases fits it (Fig. 8's merge asks 34 MB/s;
-// the maps that fill the machine free 11 MB/s each, and Alg. 1 gives the
-// gap to the next leading phase). Before a heartbeat 43.5% is free: phases
-// of 1.5–9 s end between heartbeats 3 s apart, and their capacity idles
-// until the next one (Fig. 5 step 4), ≈ 21 points of the disk. Fair's
-// over-packing loses less (disk thrashing β = 0.25 keeps 89% at 1.5×
-// oversubscription). Out of band removes the idle gap, but a phase
-// decided the moment it pauses has urgency p(0) = 0 and the new leading
-// phases take the capacity: PUMA's pause grows to 127 s. Holding capacity
-// for the paused phase of highest utility (PrismConfig.Hold) cuts the
-// pause to 14 s; with out-of-band heartbeats it gives PRISM's best figures,
+// decision 17.4% of the machine's disk is left free (Fair: 14.6%), with
+// 9.7 paused tasks on the machine none of whose next phases fits it
+// (Fig. 8's merge asks 34 MB/s; the maps that fill the machine free 11
+// MB/s each, and Alg. 1 gives the gap to the next leading phase). Before a
+// decision 47.9% is free (Fair: 17.2%): phases of 1.5–9 s end between
+// heartbeats 3 s apart and their capacity idles until the next one (Fig. 5
+// step 4). Fair's over-packing loses less (disk thrashing β = 0.25 keeps
+// 89% at 1.5× oversubscription). Out of band removes the idle gap, but a
+// phase decided the moment it pauses has urgency p(0) = 0 and the new
+// leading phases take the capacity: PUMA's pause grows to 127 s. Holding
+// capacity for the paused phase of highest utility (PrismConfig.Hold) cuts
+// the pause to 14 s; with out-of-band heartbeats it gives PRISM's best figures,
 // still above Fair's mean on PUMA and YARN's on both. The rest is order:
 // eq. 5 values a job's next task at N_rem/(N_cur(N_cur+1)), so PRISM gives
 // parallelism by remaining tasks and a batch's jobs finish together
