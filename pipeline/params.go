@@ -9,7 +9,6 @@ import (
 
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/cluster/sim"
-	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/lp"
 )
@@ -53,8 +52,8 @@ func ParseAnyPolicies(param, list string) ([]string, error) {
 	}
 	for _, s := range specs {
 		_, ferr := Fluid.Policy(s)
-		if name, _, err := sim.SplitSpec(s); ferr != nil && (err != nil || task.PolicyDoc(name) == "") {
-			return nil, paramErr(param, s, "%v (task level: %s)", ferr, strings.Join(task.PolicyNames(), ", "))
+		if name, _, err := sim.SplitSpec(s); ferr != nil && (err != nil || taskPolicyDoc(name) == "") {
+			return nil, paramErr(param, s, "%v (task level: %s)", ferr, strings.Join(taskPolicyNames(), ", "))
 		}
 	}
 	return specs, nil

@@ -7,6 +7,7 @@ import (
 
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/cluster/sim"
+	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 )
@@ -99,6 +100,9 @@ type SimulateReport struct {
 	Errors       string      `json:"estimation_errors"`
 	Seed         uint64      `json:"seed"`
 	Policies     []Aggregate `json:"policies"`
+	// Phase holds the phase-level policies' seed 004 metrics (task level).
+	Phase         []PhaseMetrics `json:"phase_level,omitempty"`
+	phaseMachines []task.Vector
 }
 
 // SimulateExperiment is the experiment simulate runs on a window: the
@@ -126,6 +130,9 @@ func Simulate(ctx context.Context, w *Window, x *Experiment, opt RunOptions) (*S
 	}
 	rep := &SimulateReport{Trace: w.Log.Source, Window: w.Name, Jobs: len(w.Jobs), Capacity: w.Capacity, CapacityFrom: w.CapacityFrom,
 		OfferedLoad: finitePtr(w.OfferedLoad), Overloaded: w.OfferedLoad > 1, Warning: w.Warning(), Errors: x.Errors.String(), Seed: x.Seed}
+	if tl, ok := x.Resolution.(*TaskLevel); ok {
+		rep.Phase, rep.phaseMachines = tl.PhaseMetricsOf(x.Policies), tl.Machines
+	}
 	rows := &JobRows{}
 	for _, p := range res.Policies {
 		rep.Policies = append(rep.Policies, p.Aggregate())

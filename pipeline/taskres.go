@@ -33,6 +33,13 @@ type TaskLevel struct {
 	ContainerMB int
 	// Options are the simulator's options (slow start).
 	Options task.Options
+	// Machines are the capacity vectors of the cluster's machines for the
+	// phase-level policies (PhaseMachines; prism, fair-slots,
+	// yarn-containers).
+	Machines []task.Vector
+	// phase records the phase-level runs' metrics (PhaseMetricsOf); nil
+	// until the first run.
+	phase *phaseRecord
 	// Class, when set, is every job's class queue ("C3"): with a
 	// capacity-scheduler.xml the job's application names that class's
 	// first leaf ("C3_l0", else "C3"), as the emitted file asks of
@@ -118,7 +125,7 @@ func (w *Window) TaskWindow(spec *cluster.Spec, seed uint64, containerMB int) (*
 	tw.Jobs, tw.Capacity = task.FluidJobs(jobs), cl.Rate()
 	tw.CapacityFrom = fmt.Sprintf("task level: %d machines, %d containers of cluster spec %s, total rate in container-seconds/s; sizes in container-seconds", cl.Nodes(), cl.Containers(), spec.Name)
 	tw.OfferedLoad = OfferedLoad(tw.Jobs, tw.Capacity)
-	return &tw, &TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: containerMB}, nil
+	return &tw, &TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: containerMB, Machines: PhaseMachines(spec)}, nil
 }
 
 // AtLevel returns the window and resolution simulate runs at: level
@@ -155,7 +162,7 @@ func TaskLevelAuto(specs []string) bool {
 		if _, ok := params["file"]; ok {
 			return true
 		}
-		if _, notFluid := sim.LookupPolicy(name); notFluid != nil && task.PolicyDoc(name) != "" {
+		if _, notFluid := sim.LookupPolicy(name); notFluid != nil && taskPolicyDoc(name) != "" {
 			return true
 		}
 	}
@@ -180,11 +187,18 @@ type taskPolicy struct {
 // noEstimates lists the task-level policies that never read a job's
 // Estimate; any other (SRPT, FSP, and policies registered later) is run
 // once per error run.
-var noEstimates = map[string]bool{"fifo": true, "fair": true, "capacity": true, "las": true, "las_mq": true}
+var noEstimates = map[string]bool{"fifo": true, "fair": true, "capacity": true, "las": true, "las_mq": true,
+	"prism": true, "fair-slots": true, "yarn-containers": true}
 
 // Policy checks a specification (loading its file, if any) and says what
 // it uses.
 func (r *TaskLevel) Policy(spec string) (sim.PolicyInfo, error) {
+	if name, _, err := sim.SplitSpec(spec); err == nil && phasePolicyDocs[name] != "" {
+		if _, err := r.parsePhase(spec); err != nil {
+			return sim.PolicyInfo{}, err
+		}
+		return sim.PolicyInfo{Name: name, Doc: phasePolicyDocs[name]}, nil
+	}
 	p, err := r.parse(spec)
 	if err != nil {
 		return sim.PolicyInfo{}, err
@@ -455,6 +469,9 @@ func (t *taskSimulator) Simulate(jobs []sim.Job, first int, capacity float64, sp
 	if rate := t.r.Cluster.Rate(); math.Abs(capacity-rate) > 1e-9*rate {
 		return nil, fmt.Errorf("task level: capacity %g is not the cluster's rate %g container-seconds/s", capacity, rate)
 	}
+	if name, _, err := sim.SplitSpec(spec); err == nil && phasePolicyDocs[name] != "" {
+		return t.runPhase(jobs, first, spec)
+	}
 	tp := t.parsed[spec]
 	if tp == nil {
 		var err error
@@ -513,6 +530,9 @@ func PolicyHelp() string {
 	s += "\nTask level (--level task; on the --cluster machines, sizes in container-seconds):\n"
 	for _, n := range task.PolicyNames() {
 		s += fmt.Sprintf("  %-9s %s\n", n, task.PolicyDoc(n))
+	}
+	for _, n := range PhasePolicyNames() {
+		s += fmt.Sprintf("  %-9s %s\n", n, phasePolicyDocs[n])
 	}
 	s += "  capacity:file=PATH  a capacity-scheduler.xml (queues, node labels, user-limit-factor; jobs placed by its queue mappings)\n"
 	s += "  fair:file=PATH      a fair-scheduler.xml (weights, minResources in containers of 1024 MB, placement policy)\n"

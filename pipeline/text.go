@@ -56,6 +56,7 @@ func (rep *SimulateReport) WriteText(out io.Writer) {
 			s.Slowdown.Mean, s.Slowdown.P99, 100*s.MissedShare, s.Makespan, s.Utilisation)
 	}
 	tw.Flush()
+	writePhaseText(out, rep.Phase, rep.phaseMachines)
 }
 
 // WriteBoundsText prints the bounds of a window and each policy's gap.

@@ -127,7 +127,8 @@
 // Seed 004's phase-level scheduling runs in its own event loop,
 // [PhaseSim] (prism_sim.go), not in the engine: there a phase's speed
 // changes whenever another phase starts or ends on its machine
-// ([PhaseRates]) and a PRISM task pauses between phases, both of which
+// ([PhaseRates], with thrashing past capacity, [ThrashedCapacity]) and a
+// PRISM task pauses between phases, both of which
 // move a task's end after its start. PRISM ([PrismSelector], Alg. 1) and
 // two baselines on the same model — Fair with slots and YARN with
 // fixed-size containers — share the machines' capacity vectors and the

@@ -18,6 +18,12 @@ package task
 // that a phase holds all of its memory whatever its speed (MachineUsage).
 // A phase that needs a resource the machine has none of (C_r = 0) gets
 // speed 0: the task-level core should not place it there.
+//
+// Shared without loss, an oversubscribed resource would still deliver its
+// whole capacity, and over-packing would cost nothing in throughput; seed
+// 004 measured the opposite (§6.1, Figs. 6–7). ThrashedCapacity lowers the
+// capacity of an oversubscribed resource before the speeds are computed
+// (PhaseSimConfig.Thrash; Seed004Thrash for seed 004's runs).
 
 // DemandSum returns the sum of the demands.
 func DemandSum(demands []Vector) Vector {
@@ -83,4 +89,26 @@ func MachineUsage(c Vector, demands []Vector, rates []float64) Vector {
 	}
 	u[Memory] = min(held, c[Memory])
 	return u
+}
+
+// ThrashedCapacity is the capacity a machine of capacity c delivers to
+// phases whose demands sum to sum, under the thrashing penalties thrash
+// (one β_r ≥ 0 per resource): where the demand on resource r exceeds the
+// capacity by the factor x_r = sum_r / c_r > 1, the resource delivers
+// c_r / (1 + β_r·(x_r − 1)) instead of c_r — seek thrashing of a disk
+// shared by more streams than it can serve, retransmissions on a
+// saturated link, paging when memory is over-committed (seed 004 §3,
+// §6.1: over-packing makes the running time "again high ... due to
+// multiple tasks competing for bottleneck resources", Figs. 6–7). β_r = 0
+// is the loss-free model (the resource delivers c_r however oversubscribed);
+// β_r = 1 makes the goodput c_r / x_r, so each phase using r runs at
+// 1/x_r² of full speed. Resources that are not oversubscribed keep c_r.
+func ThrashedCapacity(c, thrash, sum Vector) Vector {
+	for r := range NumDims {
+		if thrash[r] > 0 && c[r] > 0 && sum[r] > c[r] {
+			x := sum[r] / c[r]
+			c[r] /= 1 + thrash[r]*(x-1)
+		}
+	}
+	return c
 }

@@ -9,12 +9,16 @@ import (
 	"testing"
 )
 
-// The default profile is seed 004 Fig. 8's sort job, converted as the
+// seed004Classes are the job classes of seed 004's mixes (Tables 1–2), the
+// classes of the default profile file.
+var seed004Classes = []string{"classification", "combiner", "inverted-index", "monsterquery", "self-join", "sort", "webdatascan"}
+
+// The default sort profile is seed 004 Fig. 8's sort job, converted as the
 // file's header says (CPU % / 100 cores, Mem % of 8 GB).
 func TestDefaultProfilesFig8(t *testing.T) {
 	s := DefaultProfiles()
-	if got := s.Classes(); !slices.Equal(got, []string{"sort"}) {
-		t.Fatalf("classes %v", got)
+	if got := s.Classes(); !slices.Equal(got, seed004Classes) {
+		t.Fatalf("classes %v, want %v", got, seed004Classes)
 	}
 	p, ok := s.Lookup("Sort")
 	if !ok || p.Fallback {
@@ -43,6 +47,35 @@ func TestDefaultProfilesFig8(t *testing.T) {
 			}
 			if !ok {
 				t.Errorf("%s phase %d = %+v, want %+v", Side(side), i, g, w)
+			}
+		}
+	}
+}
+
+// The derived profiles (the default file's header): Fig. 8's durations and
+// demands for every class, except one core in the map and reduce phases of
+// the CPU-intensive classes of seed 004 §6 (self-join, Combiner); every
+// mix class has a profile.
+func TestDefaultProfilesDerived(t *testing.T) {
+	s := DefaultProfiles()
+	sort, _ := s.Lookup("sort")
+	for _, m := range []Mix{PUMAMix(), GridmixMix()} {
+		for _, j := range m.Jobs {
+			p, ok := s.Lookup(j.Class)
+			if !ok || p.Fallback || p.Source == "" {
+				t.Fatalf("%s: no profile (%+v)", j.Class, p)
+			}
+			cpuBound := j.Intensity == "cpu"
+			for side := range NumSides {
+				for i, ph := range p.Sides[side] {
+					want := sort.Sides[side][i]
+					if cpuBound && (ph.Kind == PhaseMap || ph.Kind == PhaseReduce) {
+						want.Demand[CPU] = 1
+					}
+					if ph != want {
+						t.Errorf("%s %s phase: %+v, want %+v", j.Class, ph.Kind, ph, want)
+					}
+				}
 			}
 		}
 	}
@@ -87,8 +120,8 @@ func TestTaskPhasesScale(t *testing.T) {
 func TestFallbackProfile(t *testing.T) {
 	mapTask := Vector{CPU: 1, Memory: 1}
 	redTask := Vector{CPU: 0.5, Memory: 2, Network: 10}
-	p := DefaultProfiles().For("Self-Join", mapTask, redTask)
-	if !p.Fallback || p.Class != "self-join" {
+	p := DefaultProfiles().For("Word-Count", mapTask, redTask)
+	if !p.Fallback || p.Class != "word-count" {
 		t.Fatalf("profile %+v", p)
 	}
 	for side, d := range [NumSides]Vector{mapTask, redTask} {
@@ -199,7 +232,7 @@ func TestLoadProfiles(t *testing.T) {
 		t.Errorf("bad file: %v", err)
 	}
 	d, err := LoadProfiles("default")
-	if err != nil || !slices.Equal(d.Classes(), []string{"sort"}) {
+	if err != nil || !slices.Equal(d.Classes(), seed004Classes) {
 		t.Errorf("default: %v %v", d, err)
 	}
 	if !strings.Contains(string(DefaultProfilesYAML()), "Fig. 8") {

@@ -164,6 +164,100 @@ func TestSelectTopK(t *testing.T) {
 	}
 }
 
+// Among jobs of equal share, the top K prefers the one with fewer tasks
+// started and not finished: job 0's three tasks are all paused on other
+// machines (share 0, as job 1's, which has started nothing); with k = 1,
+// job 1 is the candidate, not the lower index (before the fix, job 0 —
+// whose next task would pause in turn — kept job 1 out of the candidates).
+func TestSelectTopKTieStarted(t *testing.T) {
+	m := Seed004Machine()
+	d := Vector{CPU: 1, Disk: 10}
+	jobs := []PrismJob{
+		{Running: [NumSides]int{3, 0}, Remaining: [NumSides]int{10, 0}, Starts: []PrismStart{{Side: MapSide, Local: true, Count: 7, Demand: d}}},
+		{Remaining: [NumSides]int{1, 0}, Starts: []PrismStart{{Side: MapSide, Local: true, Count: 1, Demand: d}}},
+	}
+	s := mustPrismSelector(t, PrismConfig{Alpha: 1, Epsilon: 0.01, A: 0.1, K: 1, MaxPicks: 1})
+	if p := s.Select(m, m, jobs); len(p) != 1 || p[0].Job != 1 {
+		t.Fatalf("k = 1, shares 0 and 0, started 3 and 0: picks %+v, want job 1's map", p)
+	}
+	st := s.Stats()
+	if st.Calls != 1 || st.Picks != 1 || st.StopMaxPicks != 1 || st.Valued != 1 {
+		t.Errorf("stats %+v, want 1 call, 1 pick ended by maxpicks, 1 candidate valued", st)
+	}
+}
+
+// PrismStats counts the rejections by reason: a paused phase that does not
+// fit, a job whose start does not fit, a fitting candidate of utility ≤ 0.
+func TestSelectStats(t *testing.T) {
+	m := Vector{CPU: 4, Memory: 8, Disk: 100, Network: 125}
+	jobs := []PrismJob{
+		// On the machine: a paused phase too big for the free disk, and a
+		// start that does not fit either.
+		{OnMachine: true, Running: [NumSides]int{1, 0}, Remaining: [NumSides]int{2, 0}, Usage: Vector{Disk: 50},
+			Paused: []PrismPaused{{Demand: Vector{Disk: 40}, Wait: 5}},
+			Starts: []PrismStart{{Side: MapSide, Local: true, Count: 1, Demand: Vector{Disk: 40}}}},
+		// The job with the largest share: its fitting start narrows nothing
+		// and, with α = 0, has utility ≤ 0.
+		{OnMachine: true, Running: [NumSides]int{2, 0}, Remaining: [NumSides]int{3, 0}, Usage: Vector{Disk: 90},
+			Starts: []PrismStart{{Side: MapSide, Local: true, Count: 1, Demand: Vector{CPU: 1}}}},
+	}
+	s := mustPrismSelector(t, PrismConfig{Alpha: 0, Epsilon: 0.01, A: 0.1, K: 0})
+	if p := s.Select(Vector{CPU: 4, Memory: 8, Disk: 30, Network: 125}, m, jobs); len(p) != 0 {
+		t.Fatalf("picks %+v, want none", p)
+	}
+	want := PrismStats{Calls: 1, Valued: 3, NoFitPaused: 1, NoFitStart: 1, NotPositiveStart: 1, StopNotPositive: 1}
+	if got := s.Stats(); got != want {
+		t.Errorf("stats %+v, want %+v", got, want)
+	}
+}
+
+// PrismConfig.Hold: free disk 20 MB/s; shares (disk) 0.5, 0.3, 0.1. Job
+// 0's task, paused 10 s before a phase of 30 MB/s, does not fit: utility
+// 0.1·10² + (0.4 − 0.7) = 9.7. Job 1 can start a map of 10 MB/s: 2/1 − 2/2
+// + 0 (its share 0.4 stays inside the spread) = 1. Job 2 a task of 1 core
+// and no disk: 1 + (0.4 − 0.25) = 1.15 (its share 0.1 → 0.25 narrows the
+// spread). Without Hold, Alg. 1 as printed drops the paused phase and starts job
+// 1's map (and job 2's task). With Hold, the paused phase (utility 9.7)
+// holds 30 MB/s of the 20 free, so no phase using disk may start: job 1's
+// map waits, job 2's task (no disk) starts.
+func TestSelectHold(t *testing.T) {
+	m := Seed004Machine()
+	jobs := []PrismJob{
+		{OnMachine: true, Usage: Vector{Disk: 50}, Running: [NumSides]int{1, 0}, Remaining: [NumSides]int{1, 0},
+			Paused: []PrismPaused{{Demand: Vector{Disk: 30}, Wait: 10}}},
+		{OnMachine: true, Usage: Vector{Disk: 30}, Running: [NumSides]int{1, 0}, Remaining: [NumSides]int{2, 0},
+			Starts: []PrismStart{{Side: MapSide, Local: true, Count: 1, Demand: Vector{Disk: 10}}}},
+		{OnMachine: true, Usage: Vector{Disk: 10}, Running: [NumSides]int{1, 0}, Remaining: [NumSides]int{2, 0},
+			Starts: []PrismStart{{Side: MapSide, Local: true, Count: 1, Demand: Vector{CPU: 1}}}},
+	}
+	free := Vector{CPU: 4, Memory: 8, Disk: 20, Network: 125}
+	jobsOf := func(p []PrismPick) []int {
+		var o []int
+		for _, x := range p {
+			o = append(o, x.Job)
+		}
+		slices.Sort(o)
+		return o
+	}
+	cfg := DefaultPrismConfig()
+	if got := jobsOf(mustPrismSelector(t, cfg).Select(free, m, jobs)); !slices.Equal(got, []int{1, 2}) {
+		t.Errorf("without hold: picks of jobs %v, want [1 2] (the paused phase is dropped)", got)
+	}
+	cfg.Hold = true
+	s := mustPrismSelector(t, cfg)
+	if got := jobsOf(s.Select(free, m, jobs)); !slices.Equal(got, []int{2}) {
+		t.Errorf("hold: picks of jobs %v, want [2] (job 1's map would take the disk the paused phase waits for)", got)
+	}
+	if st := s.Stats(); st.Held != 1 {
+		t.Errorf("hold: %d heartbeats held, want 1", st.Held)
+	}
+	// Once 30 MB/s are free, the held phase is the first pick.
+	free[Disk] = 30
+	if p := s.Select(free, m, jobs); len(p) == 0 || p[0].Job != 0 || p[0].Paused != 0 {
+		t.Errorf("hold, 30 MB/s free: picks %+v, want job 0's paused phase first", p)
+	}
+}
+
 // The bounded heap returns the same set as sorting all jobs.
 func TestTopKMatchesSort(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
@@ -172,6 +266,7 @@ func TestTopKMatchesSort(t *testing.T) {
 		jobs := make([]PrismJob, n)
 		for j := range jobs {
 			jobs[j].Usage = Vector{CPU: float64(rng.IntN(5))}
+			jobs[j].Running = [NumSides]int{rng.IntN(3), rng.IntN(2)}
 			if rng.IntN(4) > 0 {
 				jobs[j].Starts = []PrismStart{{Count: rng.IntN(2)}}
 			}
@@ -188,7 +283,11 @@ func TestTopKMatchesSort(t *testing.T) {
 				all = append(all, j)
 			}
 		}
-		sort.SliceStable(all, func(a, b int) bool { return s.shares[all[a]] < s.shares[all[b]] })
+		started := func(j int) int { return jobs[j].Running[MapSide] + jobs[j].Running[ReduceSide] }
+		sort.SliceStable(all, func(a, b int) bool {
+			x, y := all[a], all[b]
+			return s.shares[x] < s.shares[y] || (s.shares[x] == s.shares[y] && started(x) < started(y))
+		})
 		want := all[:min(k, len(all))]
 		slices.Sort(got)
 		slices.Sort(want)
@@ -203,8 +302,10 @@ func TestTopKMatchesSort(t *testing.T) {
 // most once, every pick has a positive utility, and inputs are unchanged.
 func TestSelectNeverExceedsCapacity(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	s := mustPrismSelector(t, PrismConfig{Alpha: 1, Epsilon: 0.01, A: 0.1, K: 5})
-	for it := range 500 {
+	sels := []*PrismSelector{mustPrismSelector(t, PrismConfig{Alpha: 1, Epsilon: 0.01, A: 0.1, K: 5}),
+		mustPrismSelector(t, PrismConfig{Alpha: 1, Epsilon: 0.01, A: 0.1, K: 5, Hold: true})}
+	for it := range 1000 {
+		s := sels[it%2]
 		free := randPrismVector(rng, 8)
 		jobs := randPrismJobs(rng, 1+rng.IntN(30))
 		before := clonePrismJobs(jobs)

@@ -15,14 +15,24 @@ package task
 //
 // The model:
 //   - A machine has a capacity Vector. A running phase of demand d at speed
-//     ρ (PhaseRates over the machine's running phases) finishes ρ seconds of
-//     its profiled duration per second and uses ρ·d (MachineUsage).
+//     ρ (PhaseRates over the machine's running phases, on the capacity left
+//     by the thrashing penalty, ThrashedCapacity with PhaseSimConfig.Thrash)
+//     finishes ρ seconds of its profiled duration per second and uses ρ·d
+//     (MachineUsage).
 //   - All tasks are data-local (HDFS I/O is local disk I/O: Phase.DemandOn
 //     with local = true); the mixes of §6.3 give no placement.
 //   - Reduce tasks become runnable when all of their job's map tasks have
 //     finished (slow start 1, as the engine's default).
 //   - Scheduling happens only at heartbeats, every Heartbeat seconds per
 //     machine, machine n at offset n·Heartbeat/M.
+//
+// Cost: an event (a phase end or a heartbeat of one machine) costs
+// O(log M + tasks on the machine) in the loop — the machines' next events
+// are in a heap, a machine's phases are advanced only when it is touched,
+// the cluster's use is kept incrementally — plus the scheduler's decision
+// at a heartbeat (PRISM: O(J log K) over the J active jobs, Fair and YARN:
+// O(J) per task started); a job's end costs O(J) (the active list keeps
+// arrival order). BenchmarkPhaseSimEvents prints the time per event.
 //
 // The schedulers and how their use maps onto the same vectors:
 //   - "prism": Alg. 1 (PrismSelector.Select) at each heartbeat with free =
@@ -104,6 +114,15 @@ type PhaseSimConfig struct {
 	Container [NumSides]Vector
 	// MaxTime bounds the simulated time, s (0: 1e9 s).
 	MaxTime float64
+	// Thrash is the thrashing penalty β_r per resource (ThrashedCapacity):
+	// the zero vector is the loss-free contention model.
+	Thrash Vector
+	// OutOfBand makes a machine send a heartbeat at once when something the
+	// scheduler acts on ends there — a task (every scheduler; Hadoop 1's
+	// out-of-band heartbeat) or, under PRISM, a phase (the permission
+	// request of seed 004 Fig. 5 step 3) — besides the periodic ones.
+	// Off: requests wait for the regular heartbeat (Fig. 5 step 4).
+	OutOfBand bool
 }
 
 // PhaseSimResult is the outcome of a run.
@@ -118,7 +137,10 @@ type PhaseSimResult struct {
 	// fractions per resource.
 	Usage    UsageTrace
 	MeanUtil Vector
-	ANP      ANPSummary
+	// ANP summarises the ANP of the ANPJobs jobs with a positive running
+	// time (NaN when there are none).
+	ANP     ANPSummary
+	ANPJobs int
 	// MaxOvercommit is the largest admitted demand over capacity seen on a
 	// machine, as a fraction of the capacity, over the resources the
 	// scheduler manages (prism: all four; yarn: those its containers
@@ -126,8 +148,23 @@ type PhaseSimResult struct {
 	// exceeded.
 	MaxOvercommit float64
 	Heartbeats    int
+	// PausedSeconds is the total time PRISM's tasks waited between phases
+	// (T_wait when resumed), s; Resumed the number of resumed phases.
+	PausedSeconds float64
+	Resumed       int
 	// DecisionNanos is the wall-clock time spent deciding at heartbeats, ns.
 	DecisionNanos int64
+	// Prism counts PRISM's candidates and why it rejected them.
+	Prism PrismStats
+	// FreeBefore and FreeAfter are the mean fraction of a machine's
+	// capacity its running phases leave unused at a decision (a
+	// heartbeat), before and after the scheduler starts phases, per
+	// resource; PausedAfter the mean number of tasks paused on the machine
+	// after it (prism). They show where the capacity goes: left free at
+	// decisions (nothing fits) or freed between them (1 − mean
+	// utilisation − FreeAfter, roughly).
+	FreeBefore, FreeAfter Vector
+	PausedAfter           float64
 }
 
 // running task
@@ -156,6 +193,11 @@ type pmachine struct {
 	admitted Vector  // prism: Σ running demand; yarn: Σ containers
 	slots    [NumSides]int
 	nextHB   float64
+	report   bool    // OutOfBand: a task or (prism) phase ended since the last heartbeat
+	upd      float64 // time the running phases' rem were last brought to
+	end      float64 // earliest end of a running phase at the current speeds, s (+Inf: none)
+	use      Vector  // MachineUsage of the running phases
+	hpos     int32   // index in PhaseSim.heap
 }
 
 // PhaseSim runs the phase-level simulation. Build with NewPhaseSim.
@@ -177,6 +219,12 @@ type PhaseSim struct {
 	demBuf []Vector
 	rates  []float64
 	res    PhaseSimResult
+
+	heap     []int32 // machines, a min-heap on their next event (machineBefore)
+	pending  []int32 // OutOfBand: machines with report set, to decide
+	use      Vector  // Σ machine use
+	nRunning int     // tasks running a phase (not paused)
+	nTasks   int     // tasks on machines (running or paused)
 }
 
 // NewPhaseSim checks the configuration and jobs and prepares a run.
@@ -260,52 +308,134 @@ func (s *PhaseSim) Run() (*PhaseSimResult, error) {
 		if next == len(s.jobs) && len(s.active) == 0 {
 			break
 		}
-		// Next event: a phase end, a heartbeat or an arrival.
+		// Next event: a phase end, a heartbeat (the machine at the heap's
+		// top; phase ends first at equal times) or an arrival; at equal
+		// times, phase ends, then arrivals, then heartbeats.
 		t := math.Inf(1)
 		if next < len(s.jobs) {
 			t = s.jobs[next].Arrival
 		}
-		hb := -1
-		for m := range s.ms {
-			if s.ms[m].nextHB < t {
-				t, hb = s.ms[m].nextHB, m
-			}
-		}
-		running := false
-		for m := range s.ms {
-			for _, ti := range s.ms[m].tasks {
-				k := &s.ts[ti]
-				if k.paused {
-					continue
-				}
-				running = true
-				if k.rate > 0 {
-					if e := s.now + k.rem/k.rate; e < t {
-						t, hb = e, -1
-					}
-				}
-			}
+		m := int(s.heap[0])
+		mt, isEnd := s.ms[m].nextEvent()
+		if mt < t || (isEnd && mt == t) {
+			t = mt
+		} else {
+			m = -1
 		}
 		if t > s.cfg.MaxTime {
 			return nil, fmt.Errorf("phase sim (%s): not done by %v s (%d jobs unfinished)", s.cfg.Scheduler, s.cfg.MaxTime, len(s.active))
 		}
-		s.advance(t)
-		s.endPhases()
-		if hb >= 0 {
-			started := s.heartbeat(hb)
-			if started == 0 && !running && s.noTasks() {
-				idle++
-				if idle > 2*len(s.ms)+2 && next == len(s.jobs) {
-					return nil, fmt.Errorf("phase sim (%s): stuck at %v s: %d jobs unfinished and no task fits any machine", s.cfg.Scheduler, s.now, len(s.active))
-				}
-			} else {
-				idle = 0
+		running := s.nRunning > 0
+		s.now = t
+		if m < 0 {
+			continue // an arrival
+		}
+		if isEnd {
+			s.endPhases(m)
+			s.decidePending()
+			s.record()
+			continue
+		}
+		started := s.heartbeat(m)
+		if started == 0 && !running && s.nTasks == 0 {
+			idle++
+			if idle > 2*len(s.ms)+2 && next == len(s.jobs) {
+				return nil, s.stuck()
 			}
+		} else {
+			idle = 0
 		}
 		s.record()
 	}
 	s.finish()
+	if s.sel != nil {
+		s.res.Prism = s.sel.Stats()
+	}
 	return &s.res, nil
+}
+
+// stuck is the error of a run in which nothing runs and no heartbeat
+// starts anything: no task fits any machine or, under PRISM, no candidate
+// has a positive utility.
+func (s *PhaseSim) stuck() error {
+	err := fmt.Errorf("phase sim (%s): stuck at %v s: %d jobs unfinished and no task fits any machine", s.cfg.Scheduler, s.now, len(s.active))
+	if s.sel != nil {
+		if st := s.sel.Stats(); st.StopNotPositive > 0 {
+			err = fmt.Errorf("phase sim (%s): stuck at %v s: %d jobs unfinished and no candidate phase has a positive utility (with alpha = %v: on an idle cluster no first phase narrows the spread of the shares, eq. 2-3, so U_fairness ≤ 0 and only α·U_perf can start a task)",
+				s.cfg.Scheduler, s.now, len(s.active), s.cfg.Prism.Alpha)
+		}
+	}
+	return err
+}
+
+// nextEvent returns the machine's next event time and whether it is a
+// phase end (else its heartbeat).
+func (mc *pmachine) nextEvent() (float64, bool) {
+	if mc.end <= mc.nextHB {
+		return mc.end, true
+	}
+	return mc.nextHB, false
+}
+
+// machineBefore orders machines by next event time, phase ends before
+// heartbeats at equal times, then by index.
+func (s *PhaseSim) machineBefore(a, b int32) bool {
+	ta, ea := s.ms[a].nextEvent()
+	tb, eb := s.ms[b].nextEvent()
+	if ta != tb {
+		return ta < tb
+	}
+	if ea != eb {
+		return ea
+	}
+	return a < b
+}
+
+// fixMachine restores the heap after machine m's next event changed:
+// O(log M).
+func (s *PhaseSim) fixMachine(m int) {
+	h := s.heap
+	i := int(s.ms[m].hpos)
+	for i > 0 {
+		p := (i - 1) / 2
+		if !s.machineBefore(h[i], h[p]) {
+			break
+		}
+		h[i], h[p] = h[p], h[i]
+		s.ms[h[i]].hpos, s.ms[h[p]].hpos = int32(i), int32(p)
+		i = p
+	}
+	for {
+		c := 2*i + 1
+		if c >= len(h) {
+			return
+		}
+		if r := c + 1; r < len(h) && s.machineBefore(h[r], h[c]) {
+			c = r
+		}
+		if !s.machineBefore(h[c], h[i]) {
+			return
+		}
+		h[i], h[c] = h[c], h[i]
+		s.ms[h[i]].hpos, s.ms[h[c]].hpos = int32(i), int32(c)
+		i = c
+	}
+}
+
+// decidePending (OutOfBand) runs the scheduler on the machines where a
+// task or (prism) a phase ended since their last decision, in machine
+// order.
+func (s *PhaseSim) decidePending() {
+	if len(s.pending) == 0 {
+		return
+	}
+	slices.Sort(s.pending)
+	for _, m := range s.pending {
+		if s.ms[m].report {
+			s.decide(int(m))
+		}
+	}
+	s.pending = s.pending[:0]
 }
 
 func (s *PhaseSim) reset() {
@@ -321,10 +451,15 @@ func (s *PhaseSim) reset() {
 		t0 = s.jobs[0].Arrival
 	}
 	H := s.cfg.Heartbeat
+	s.heap = s.heap[:0]
 	for m := range s.ms {
 		s.ms[m].cap = s.cfg.Machines[m]
 		s.ms[m].nextHB = t0 + H*float64(m)/float64(len(s.ms))
+		s.ms[m].upd, s.ms[m].end = t0, math.Inf(1)
+		s.ms[m].hpos = int32(m)
+		s.heap = append(s.heap, int32(m))
 	}
+	s.pending, s.use, s.nRunning, s.nTasks = s.pending[:0], Vector{}, 0, 0
 	s.ts, s.tfree, s.active, s.pj, s.pref = s.ts[:0], s.tfree[:0], s.active[:0], s.pj[:0], s.pref[:0]
 	s.now = t0
 	s.res = PhaseSimResult{Completion: make([]float64, n), RunTime: make([]float64, n), Ideal: make([]float64, n)}
@@ -390,70 +525,84 @@ func (s *PhaseSim) jobDone(j int) {
 	r.pos = -1
 }
 
-// advance moves every running phase to time t.
-func (s *PhaseSim) advance(t float64) {
-	dt := t - s.now
-	if dt > 0 {
-		for i := range s.ms {
-			for _, ti := range s.ms[i].tasks {
-				if k := &s.ts[ti]; !k.paused {
-					k.rem -= k.rate * dt
-				}
+// advance brings machine m's running phases to the current time:
+// O(tasks on m). Every change to m's phases or speeds calls it first.
+func (s *PhaseSim) advance(m int) {
+	mc := &s.ms[m]
+	if dt := s.now - mc.upd; dt > 0 {
+		for _, ti := range mc.tasks {
+			if k := &s.ts[ti]; !k.paused {
+				k.rem -= k.rate * dt
 			}
 		}
 	}
-	s.now = t
+	mc.upd = s.now
 }
 
-// endPhases ends the phases that are done (rem within rounding of 0).
-func (s *PhaseSim) endPhases() {
-	for m := range s.ms {
-		mc := &s.ms[m]
-		changed := false
-		for i := 0; i < len(mc.tasks); i++ {
-			ti := mc.tasks[i]
-			k := &s.ts[ti]
-			if k.paused || k.rem > 1e-9*(1+math.Abs(s.now)) {
-				continue
-			}
-			changed = true
-			job := &s.jobs[k.job]
-			r := &s.js[k.job]
-			s.setDemand(m, k, Vector{})
-			if k.phase+1 < len(job.Phases[k.side]) {
-				k.phase++
-				k.rem = job.Phases[k.side][k.phase].Duration
-				if s.cfg.Scheduler == SchedPrism {
-					k.paused, k.pausedAt = true, s.now
-				} else {
-					s.setDemand(m, k, job.Phases[k.side][k.phase].DemandOn(true))
-				}
-				continue
-			}
-			// The task is done.
-			switch s.cfg.Scheduler {
-			case SchedFair:
-				mc.slots[k.side]--
-			case SchedYARN:
-				mc.admitted = mc.admitted.Sub(s.cfg.Container[k.side])
-			}
-			r.run[k.side]--
-			r.left[k.side]--
-			mc.tasks[i] = mc.tasks[len(mc.tasks)-1]
-			mc.tasks = mc.tasks[:len(mc.tasks)-1]
-			i--
-			s.tfree = append(s.tfree, ti)
-			j := int(k.job)
-			if r.left == [NumSides]int{} {
-				s.jobDone(j)
-			} else {
-				s.refreshStarts(j)
-			}
+// endPhases ends machine m's phases that are done (rem within rounding of
+// 0): O(tasks on m).
+func (s *PhaseSim) endPhases(m int) {
+	s.advance(m)
+	mc := &s.ms[m]
+	for i := 0; i < len(mc.tasks); i++ {
+		ti := mc.tasks[i]
+		k := &s.ts[ti]
+		if k.paused || k.rem > 1e-9*(1+math.Abs(s.now)) {
+			continue
 		}
-		if changed {
-			s.retime(m)
+		if s.cfg.Scheduler == SchedPrism {
+			s.markReport(m)
+		}
+		job := &s.jobs[k.job]
+		r := &s.js[k.job]
+		s.setDemand(m, k, Vector{})
+		if k.phase+1 < len(job.Phases[k.side]) {
+			k.phase++
+			k.rem = job.Phases[k.side][k.phase].Duration
+			if s.cfg.Scheduler == SchedPrism {
+				k.paused, k.pausedAt = true, s.now
+				s.nRunning--
+			} else {
+				s.setDemand(m, k, job.Phases[k.side][k.phase].DemandOn(true))
+			}
+			continue
+		}
+		// The task is done.
+		s.markReport(m)
+		s.nRunning--
+		s.nTasks--
+		switch s.cfg.Scheduler {
+		case SchedFair:
+			mc.slots[k.side]--
+		case SchedYARN:
+			mc.admitted = mc.admitted.Sub(s.cfg.Container[k.side])
+		}
+		r.run[k.side]--
+		r.left[k.side]--
+		mc.tasks[i] = mc.tasks[len(mc.tasks)-1]
+		mc.tasks = mc.tasks[:len(mc.tasks)-1]
+		i--
+		s.tfree = append(s.tfree, ti)
+		j := int(k.job)
+		if r.left == [NumSides]int{} {
+			s.jobDone(j)
+		} else {
+			s.refreshStarts(j)
 		}
 	}
+	// Also when nothing ended (a phase just short of its end by rounding):
+	// the end is recomputed from the advanced rem.
+	s.retime(m)
+}
+
+// markReport notes that machine m has something for its scheduler
+// (OutOfBand: decided after the current event).
+func (s *PhaseSim) markReport(m int) {
+	mc := &s.ms[m]
+	if !mc.report && s.cfg.OutOfBand {
+		s.pending = append(s.pending, int32(m))
+	}
+	mc.report = true
 }
 
 // setDemand changes task k's current demand on machine m, keeping its
@@ -494,14 +643,23 @@ func (s *PhaseSim) retime(m int) {
 			s.demBuf = append(s.demBuf, k.demand)
 		}
 	}
-	s.rates = PhaseRates(mc.cap, s.demBuf, s.rates)
+	s.rates = PhaseRates(ThrashedCapacity(mc.cap, s.cfg.Thrash, DemandSum(s.demBuf)), s.demBuf, s.rates)
 	i := 0
+	mc.end = math.Inf(1)
 	for _, ti := range mc.tasks {
 		if k := &s.ts[ti]; !k.paused {
 			k.rate = s.rates[i]
 			i++
+			if k.rate > 0 {
+				mc.end = min(mc.end, mc.upd+k.rem/k.rate)
+			}
 		}
 	}
+	use := MachineUsage(mc.cap, s.demBuf, s.rates)
+	s.use = s.use.Sub(mc.use).Add(use)
+	clampZero(&s.use)
+	mc.use = use
+	s.fixMachine(m)
 }
 
 // start starts the next task of side of job j on machine m.
@@ -522,6 +680,8 @@ func (s *PhaseSim) start(m, j int, side Side) {
 	}
 	mc := &s.ms[m]
 	mc.tasks = append(mc.tasks, ti)
+	s.nRunning++
+	s.nTasks++
 	switch s.cfg.Scheduler {
 	case SchedFair:
 		mc.slots[side]++
@@ -553,22 +713,24 @@ func (s *PhaseSim) checkAdmitted(m int) {
 	}
 }
 
-// noTasks reports whether no task runs or waits on any machine.
-func (s *PhaseSim) noTasks() bool {
-	for m := range s.ms {
-		if len(s.ms[m].tasks) > 0 {
-			return false
-		}
-	}
-	return true
-}
-
 // heartbeat runs the scheduler on machine m and re-arms its heartbeat; it
 // returns the phases started or resumed.
 func (s *PhaseSim) heartbeat(m int) int {
+	s.ms[m].nextHB += s.cfg.Heartbeat
+	n := s.decide(m)
+	if n == 0 {
+		s.fixMachine(m) // decide retimes (and fixes) only when it starts something
+	}
+	return n
+}
+
+// decide runs the scheduler on machine m (a periodic or an out-of-band
+// heartbeat) and returns the phases started or resumed.
+func (s *PhaseSim) decide(m int) int {
 	s.res.Heartbeats++
+	s.advance(m)
 	mc := &s.ms[m]
-	mc.nextHB += s.cfg.Heartbeat
+	mc.report = false
 	t0 := time.Now()
 	n := 0
 	switch s.cfg.Scheduler {
@@ -580,10 +742,31 @@ func (s *PhaseSim) heartbeat(m int) int {
 		n = s.heartbeatYARN(m)
 	}
 	s.res.DecisionNanos += int64(time.Since(t0))
+	before := mc.use
 	if n > 0 {
 		s.retime(m)
 	}
+	s.noteFree(m, before)
 	return n
+}
+
+// noteFree adds machine m's free capacity before (use before) and after a
+// decision, and its paused tasks, to the result's sums (finish divides).
+func (s *PhaseSim) noteFree(m int, before Vector) {
+	mc := &s.ms[m]
+	for r := range NumDims {
+		if c := mc.cap[r]; c > 0 {
+			s.res.FreeBefore[r] += max(c-before[r], 0) / c
+			s.res.FreeAfter[r] += max(c-mc.use[r], 0) / c
+		}
+	}
+	if s.cfg.Scheduler == SchedPrism {
+		for _, ti := range mc.tasks {
+			if s.ts[ti].paused {
+				s.res.PausedAfter++
+			}
+		}
+	}
 }
 
 // DecidePrism is PRISM's decision at a heartbeat of machine m (Alg. 1):
@@ -618,7 +801,9 @@ func (s *PhaseSim) DecidePrism(m int) []PrismPick {
 	}
 	free := mc.cap.Sub(mc.admitted)
 	clampZero(&free)
-	return s.sel.Select(free, s.total, s.pj)
+	// Eq. 3 divides by C_r, "the capacity of resource r on a single
+	// machine": shares are against the machine's capacity.
+	return s.sel.Select(free, mc.cap, s.pj)
 }
 
 func (s *PhaseSim) applyPicks(m int, picks []PrismPick) int {
@@ -642,6 +827,9 @@ func (s *PhaseSim) applyPicks(m int, picks []PrismPick) int {
 		if a.task >= 0 {
 			k := &s.ts[a.task]
 			k.paused = false
+			s.nRunning++
+			s.res.PausedSeconds += s.now - k.pausedAt
+			s.res.Resumed++
 			s.setDemand(m, k, s.jobs[k.job].Phases[k.side][k.phase].DemandOn(true))
 			s.checkAdmitted(m)
 		} else {
@@ -694,26 +882,17 @@ func (s *PhaseSim) heartbeatYARN(m int) int {
 	return n
 }
 
-// record notes the cluster's real use at the current time.
+// record notes the cluster's real use at the current time: O(1) (the
+// machines' use is kept by retime).
 func (s *PhaseSim) record() {
-	var u Vector
-	for m := range s.ms {
-		mc := &s.ms[m]
-		s.demBuf, s.rates = s.demBuf[:0], s.rates[:0]
-		for _, ti := range mc.tasks {
-			if k := &s.ts[ti]; !k.paused {
-				s.demBuf = append(s.demBuf, k.demand)
-				s.rates = append(s.rates, k.rate)
-			}
-		}
-		u = u.Add(MachineUsage(mc.cap, s.demBuf, s.rates))
-	}
-	clampZero(&u)
-	_ = s.res.Usage.Record(s.now, u)
+	_ = s.res.Usage.Record(s.now, s.use)
 }
 
 func (s *PhaseSim) finish() {
 	r := &s.res
+	if h := float64(r.Heartbeats); h > 0 {
+		r.FreeBefore, r.FreeAfter, r.PausedAfter = r.FreeBefore.Scale(1/h), r.FreeAfter.Scale(1/h), r.PausedAfter/h
+	}
 	if len(s.jobs) == 0 {
 		return
 	}
@@ -730,7 +909,17 @@ func (s *PhaseSim) finish() {
 	if end > t0 {
 		r.MeanUtil, _ = r.Usage.MeanOver(t0, end)
 	}
-	if anp, err := ANP(nil, r.Ideal, r.RunTime); err == nil {
+	// ANP over the jobs that ran for a positive time (a job without tasks,
+	// or whose tasks take 0 s, completes on arrival: its ANP is undefined).
+	var ideal, run []float64
+	for j := range s.jobs {
+		if r.RunTime[j] > 0 {
+			ideal, run = append(ideal, r.Ideal[j]), append(run, r.RunTime[j])
+		}
+	}
+	r.ANPJobs = len(run)
+	r.ANP = ANPSummary{MeanANP: math.NaN(), Unfairness: math.NaN()}
+	if anp, err := ANP(nil, ideal, run); err == nil && len(anp) > 0 {
 		r.ANP = SummariseANP(anp)
 	}
 }
@@ -773,11 +962,14 @@ func (c PrismConfig) Spec() string {
 	if c.MaxPicks != d.MaxPicks {
 		s += ",maxpicks=" + strconv.Itoa(c.MaxPicks)
 	}
+	if c.Hold {
+		s += ",hold=1"
+	}
 	return s
 }
 
 // ParsePrismSpec reads a specification "prism" or "prism:alpha=1,k=20,
-// a=0.1" (also epsilon, maxpicks); missing parameters keep
+// a=0.1" (also epsilon, maxpicks, hold=true|false); missing parameters keep
 // DefaultPrismConfig's values. An unknown parameter or a bad value is an
 // error naming it.
 func ParsePrismSpec(spec string) (PrismConfig, error) {
@@ -802,8 +994,10 @@ func ParsePrismSpec(spec string) (PrismConfig, error) {
 			c.K, err = strconv.Atoi(v)
 		case "maxpicks":
 			c.MaxPicks, err = strconv.Atoi(v)
+		case "hold":
+			c.Hold, err = strconv.ParseBool(v)
 		default:
-			return c, fmt.Errorf("prism: unknown parameter %q (known: alpha, k, a, epsilon, maxpicks)", k)
+			return c, fmt.Errorf("prism: unknown parameter %q (known: alpha, k, a, epsilon, maxpicks, hold)", k)
 		}
 		if err != nil {
 			return c, fmt.Errorf("prism: parameter %s=%q: %v", k, v, err)

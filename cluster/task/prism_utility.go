@@ -20,7 +20,9 @@ package task
 //     machine's capacity (the paper's cluster is homogeneous); DRF uses the
 //     cluster's total. The two differ by a constant factor (the number of
 //     machines) that only rescales U_fairness against α·U_perf; the caller
-//     passes the one it wants (PrismSelector.Select's shareBase).
+//     passes the one it wants (PrismSelector.Select's shareBase). The
+//     phase-level simulation (PhaseSim) follows the text: the capacity of
+//     the machine the heartbeat comes from.
 //   - Eq. 5: N_rem is the number of the job's tasks of the task's type
 //     (map or reduce) not yet finished (pending, running or paused) and
 //     N_cur the number started and not finished. ε keeps the first term
@@ -50,6 +52,22 @@ type PrismConfig struct {
 	// MaxPicks bounds the phases started per heartbeat (0: no bound other
 	// than the machine's free capacity).
 	MaxPicks int
+	// Hold: when the candidate of the highest utility is a paused phase
+	// that does not fit the free capacity, the heartbeat holds its demand
+	// for it — the phases picked after it must fit in what is left besides
+	// it — instead of dropping it (Alg. 1 lines 20–22 as printed). One
+	// phase is held per heartbeat; it starts at a later heartbeat once the
+	// phases running there have freed enough. Without it, eq. 6's urgency
+	// cannot help a paused phase larger than every gap the leading phases
+	// leave (Fig. 8's merge, 34 MB/s of disk, behind maps of 11 MB/s): on
+	// the embedded trace PRISM's tasks waited 574 s on average between
+	// phases. It is YARN's reservation of a node for a container that does
+	// not fit. Off by default: at the regular heartbeat the held capacity
+	// idles until the next one and every mean job running time measured
+	// got worse; with out-of-band heartbeats (PhaseSimConfig.OutOfBand)
+	// PUMA's and the embedded trace's got better, Gridmix's worse
+	// (TestPhaseSimSeed004Claim).
+	Hold bool
 }
 
 // DefaultPrismConfig returns α = 1, ε = 0.01, a = 0.1, k = 20 (seed 004

@@ -1,0 +1,291 @@
+package pipeline
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"text/tabwriter"
+
+	"github.com/schedplan/schedplan/cluster"
+	"github.com/schedplan/schedplan/cluster/sim"
+	"github.com/schedplan/schedplan/cluster/task"
+)
+
+// The phase-level policies of the task resolution (simulate --level task):
+// PRISM (seed 004) and its two baselines run on the phase model of package
+// cluster/task (task.PhaseSim): tasks made of phases with resource demands
+// (the default profile file's sort class, seed 004 Fig. 8) on machines with
+// capacity vectors (cpu cores, GB, MB/s of disk and network), slowed when
+// over-packed (task.Seed004Thrash), scheduled at heartbeats every
+// PhaseHeartbeat seconds. The model has no per-machine speed: exec_rate
+// does not apply.
+
+// PhaseHeartbeat is the heartbeat of the phase-level policies, s: Hadoop
+// 0.20.2's minimum TaskTracker heartbeat interval, the Hadoop PRISM was
+// built on (seed 004 §6).
+const PhaseHeartbeat = 3.0
+
+// maxPhaseSlots bounds fair-slots' and yarn-containers' slot counts.
+const maxPhaseSlots = 1 << 16
+
+var phasePolicyDocs = map[string]string{
+	"prism":           "PRISM (seed 004 Alg. 1): phase-level multi-resource scheduling, utility U = U_fairness + α·U_perf; alpha (1), k (20), a (0.1 /s²), epsilon (0.01), maxpicks (0: none), hold (1: a paused phase that does not fit holds capacity), oob (1: a phase end is acted on at once, not at the next 3 s heartbeat). Phase model, sort profile (Fig. 8)",
+	"fair-slots":      "Hadoop 1 Fair Scheduler with slots, seed 004's baseline on PRISM's phase model; map, reduce slots per machine (8, 6: §6.1); oob (1: a task end is acted on at once)",
+	"yarn-containers": "YARN Capacity Scheduler (FIFO) with fixed vcores+memory containers, seed 004's baseline on PRISM's phase model; containers = machine / map, reduce slots (8, 6: §6.1); oob (1: a task end is acted on at once)",
+}
+
+// PhasePolicyNames returns the phase-level policies, sorted.
+func PhasePolicyNames() []string {
+	names := make([]string, 0, len(phasePolicyDocs))
+	for n := range phasePolicyDocs {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// taskPolicyDoc is the doc of a policy the task level runs: the task
+// registry's or a phase-level policy's; "" for neither.
+func taskPolicyDoc(name string) string {
+	if d := task.PolicyDoc(name); d != "" {
+		return d
+	}
+	return phasePolicyDocs[name]
+}
+
+// taskPolicyNames lists every policy the task level runs.
+func taskPolicyNames() []string {
+	return append(task.PolicyNames(), PhasePolicyNames()...)
+}
+
+// PhaseMachines returns the capacity vectors of spec's machines, count
+// copies per resource type: its resources block (cpu_cores, mem_gb,
+// disk_mb_s, net_mb_s), a field that is 0 (not given) taking seed 004's
+// machine's value (task.Seed004Machine: 4 cores, 8 GB, 100 MB/s, 125 MB/s).
+func PhaseMachines(spec *cluster.Spec) []task.Vector {
+	var out []task.Vector
+	for _, r := range spec.Resources {
+		v := task.Seed004Machine()
+		if m := r.Resources; m != nil {
+			for d, x := range [task.NumDims]float64{m.CPUCores, m.MemGB, m.DiskMBs, m.NetMBs} {
+				if x > 0 {
+					v[d] = x
+				}
+			}
+		}
+		for range r.Count {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// phasePolicy is a parsed phase-level specification.
+type phasePolicy struct {
+	runner *task.PrismRunner // profiles and PRISM parameters (defaults for the baselines)
+	cfg    task.PhaseSimConfig
+}
+
+// parsePhase checks a phase-level specification on the resolution's
+// machines.
+func (r *TaskLevel) parsePhase(spec string) (*phasePolicy, error) {
+	name, params, err := sim.SplitSpec(spec)
+	if err != nil {
+		return nil, err
+	}
+	if len(r.Machines) == 0 {
+		return nil, fmt.Errorf("policy %s: the cluster has no machines", name)
+	}
+	// oob= is the heartbeat model's, common to the three policies.
+	oob := false
+	if v, ok := params["oob"]; ok {
+		if oob, err = strconv.ParseBool(v); err != nil {
+			return nil, fmt.Errorf("policy %s: oob=%q: want 0 or 1", name, v)
+		}
+		delete(params, "oob")
+	}
+	prismSpec := "prism"
+	if name == "prism" {
+		prismSpec = specOf(name, params)
+	}
+	runner, err := task.NewPrismRunner(prismSpec, "default")
+	if err != nil {
+		return nil, err
+	}
+	p := &phasePolicy{runner: runner, cfg: task.PhaseSimConfig{Machines: r.Machines, Heartbeat: PhaseHeartbeat,
+		Prism: runner.Config, Thrash: task.Seed004Thrash(), MapSlots: task.Seed004MapSlots, ReduceSlots: task.Seed004ReduceSlots,
+		OutOfBand: oob}}
+	switch name {
+	case "prism":
+		p.cfg.Scheduler = task.SchedPrism
+		return p, nil
+	case "fair-slots":
+		p.cfg.Scheduler = task.SchedFair
+	case "yarn-containers":
+		p.cfg.Scheduler = task.SchedYARN
+	default:
+		return nil, fmt.Errorf("policy %q is not a phase-level policy (known: %v)", name, PhasePolicyNames())
+	}
+	for k, v := range params {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > maxPhaseSlots {
+			return nil, fmt.Errorf("policy %s: %s=%q: want a whole number of slots in [1, %d]", name, k, v, maxPhaseSlots)
+		}
+		switch k {
+		case "map":
+			p.cfg.MapSlots = n
+		case "reduce":
+			p.cfg.ReduceSlots = n
+		default:
+			return nil, fmt.Errorf("policy %s: unknown parameter %q (known: map, reduce, oob)", name, k)
+		}
+	}
+	// Containers are sized on the first machine (a cluster of one machine
+	// type, as seed 004's; with several types YARN would still ask one
+	// size per task).
+	m := r.Machines[0]
+	p.cfg.Container = [task.NumSides]task.Vector{
+		{task.CPU: m[task.CPU] / float64(p.cfg.MapSlots), task.Memory: m[task.Memory] / float64(p.cfg.MapSlots)},
+		{task.CPU: m[task.CPU] / float64(p.cfg.ReduceSlots), task.Memory: m[task.Memory] / float64(p.cfg.ReduceSlots)},
+	}
+	return p, nil
+}
+
+// specOf writes name and params back as a specification (in key order).
+func specOf(name string, params map[string]string) string {
+	if len(params) == 0 {
+		return name
+	}
+	keys := make([]string, 0, len(params))
+	for k := range params {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for i, k := range keys {
+		keys[i] = k + "=" + params[k]
+	}
+	return name + ":" + strings.Join(keys, ",")
+}
+
+// PhaseMetrics are seed 004 §6.3's figures of one phase-level run.
+type PhaseMetrics struct {
+	Policy string `json:"policy"`
+	// MeanRunTime is the mean job running time (completion − arrival), s;
+	// Makespan the last completion − the first arrival, s.
+	MeanRunTime float64 `json:"mean_job_running_time_s"`
+	Makespan    float64 `json:"makespan_s"`
+	// Utilisation is the time-weighted mean use of each resource over the
+	// makespan, as a fraction of the cluster's capacity (cpu, mem, disk,
+	// net).
+	Utilisation map[string]float64 `json:"utilisation"`
+	// MeanANP is the mean application normalised performance (ideal
+	// running time / running time, dimensionless); Unfairness its
+	// coefficient of variation over the jobs (seed 004 §6.3).
+	MeanANP    *float64 `json:"mean_anp"`          // null when undefined (no job ran)
+	Unfairness *float64 `json:"unfairness_cv_anp"` // null when undefined (mean ANP 0)
+	// ANPJobs is the number of jobs the ANP covers: those with a positive
+	// running time.
+	ANPJobs int `json:"anp_jobs"`
+}
+
+// phaseRecord keeps the metrics of the phase-level runs over all the
+// resolution's jobs, by specification.
+type phaseRecord struct {
+	mu sync.Mutex
+	by map[string]PhaseMetrics
+}
+
+var phaseRecMu sync.Mutex // guards TaskLevel.phase's creation
+
+// phaseRec returns the resolution's record, creating it.
+func (r *TaskLevel) phaseRec() *phaseRecord {
+	phaseRecMu.Lock()
+	defer phaseRecMu.Unlock()
+	if r.phase == nil {
+		r.phase = &phaseRecord{by: map[string]PhaseMetrics{}}
+	}
+	return r.phase
+}
+
+// runPhase simulates the task jobs first.. under a phase-level policy; it
+// records the metrics when the run covers all the resolution's jobs.
+func (t *taskSimulator) runPhase(jobs []sim.Job, first int, spec string) (*sim.Result, error) {
+	pp, err := t.r.parsePhase(spec)
+	if err != nil {
+		return nil, err
+	}
+	pj, err := pp.runner.PhaseJobs(t.r.Jobs[first : first+len(jobs)])
+	if err != nil {
+		return nil, err
+	}
+	s, err := task.NewPhaseSim(pp.cfg, pj)
+	if err != nil {
+		return nil, err
+	}
+	res, err := s.Run()
+	if err != nil {
+		return nil, err
+	}
+	t.res.Completion = append(t.res.Completion[:0], res.Completion...)
+	t.res.Response = append(t.res.Response[:0], res.RunTime...)
+	if first == 0 && len(jobs) == len(t.r.Jobs) {
+		name, _, _ := sim.SplitSpec(spec)
+		m := PhaseMetrics{Policy: name, MeanRunTime: res.MeanRun, Makespan: res.Makespan, Utilisation: map[string]float64{},
+			MeanANP: finitePtr(res.ANP.MeanANP), Unfairness: finitePtr(res.ANP.Unfairness), ANPJobs: res.ANPJobs}
+		if spec != name {
+			m.Policy = spec
+		}
+		for d := range task.NumDims {
+			m.Utilisation[d.String()] = res.MeanUtil[d]
+		}
+		rec := t.r.phaseRec()
+		rec.mu.Lock()
+		rec.by[spec] = m
+		rec.mu.Unlock()
+	}
+	return &t.res, nil
+}
+
+// PhaseMetricsOf returns the recorded metrics of the phase-level policies
+// among specs, in their order.
+func (r *TaskLevel) PhaseMetricsOf(specs []string) []PhaseMetrics {
+	rec := r.phaseRec()
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	var out []PhaseMetrics
+	for _, s := range specs {
+		if m, ok := rec.by[s]; ok {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// writePhaseText prints the phase-level metrics of a simulate report.
+func writePhaseText(out io.Writer, ms []PhaseMetrics, machines []task.Vector) {
+	if len(ms) == 0 {
+		return
+	}
+	desc := ""
+	if len(machines) > 0 {
+		desc = fmt.Sprintf("%d machines (the first: %v)", len(machines), machines[0])
+	}
+	fmt.Fprintf(out, "\nphase level (seed 004 model, %s, heartbeat %g s; utilisation = mean share of the cluster's capacity used):\n", desc, PhaseHeartbeat)
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "policy\tmean job running time (s)\tmakespan (s)\tcpu util\tmem util\tdisk util\tnet util\tmean ANP\tunfairness (CV of ANP)\tANP over jobs\t")
+	for _, m := range ms {
+		fmt.Fprintf(tw, "%s\t%.6g\t%.6g\t%.2f%%\t%.2f%%\t%.2f%%\t%.2f%%\t%s\t%s\t%d\t\n", Printable(m.Policy), m.MeanRunTime, m.Makespan,
+			100*m.Utilisation["cpu"], 100*m.Utilisation["mem"], 100*m.Utilisation["disk"], 100*m.Utilisation["net"], fmtCV(m.MeanANP), fmtCV(m.Unfairness), m.ANPJobs)
+	}
+	tw.Flush()
+}
+
+func fmtCV(x *float64) string {
+	if x == nil {
+		return "undefined"
+	}
+	return strconv.FormatFloat(*x, 'f', 3, 64)
+}
