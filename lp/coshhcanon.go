@@ -1,0 +1,145 @@
+package lp
+
+import (
+	"fmt"
+	"math"
+)
+
+// The canonical allocation. The COSHH LP's optimum λ* is unique, its
+// allocation δ is not (with μ of rank one, for example, any split of every
+// type among the classes that keeps each class at λ*α_i is optimal), so two
+// solvers, or one solver from two starting bases, give different δ and
+// suggested sets. SolveCOSHH therefore solves a second LP at λ held to its
+// optimum,
+//
+//	minimise Σ_it c_it δ_it  s.t.  Σ_t μ_it δ_it ≥ λ_lo α_i,  Σ_i δ_it ≤ n_t,  δ ≥ 0,
+//	λ_lo = λ* (1 − CanonicalTol),
+//
+// with the cost of a machine of type t given to class i
+//
+//	c_it = (max_t' μ_it' / μ_it) · (1 + TieBreak · h(i, t)),
+//
+// the machine weighted by how much slower class i runs there than on its
+// fastest type, times a tie-break factor from a fixed hash h(i, t) ∈ [0, 1)
+// of the class's and the type's positions in the problem. The first factor
+// makes the allocation meaningful: every class gets exactly λ_lo α_i of
+// service (no more: spare machines stay unallocated), each class as much as
+// possible on the types where it runs fastest relative to its best one. The
+// second makes the weights distinct and not of the form a_i + b_t, so that
+// no two allocations (no edge of the optimal face) cost the same unless the
+// data conspire with the hash: the optimum is then a unique vertex, found
+// by CLP and gonum alike, with at most classes + types non-zero δ (so few
+// classes per type). Solving it from the first LP's optimal basis (its
+// point stays feasible at λ_lo ≤ λ*), by column generation with the same
+// pricing, costs a few more simplex iterations.
+//
+// λ_lo sits a relative CanonicalTol below λ* so that the second LP is
+// feasible whatever the last bits of λ* (CLP's and gonum's λ* agree to
+// ~1e-12); the allocation serves λ_lo, so δ is within ~CanonicalTol of an
+// allocation at λ* exactly, and the reported λ is λ*. Finally values below
+// 1e-12 of a type are set to 0 (solver noise at a vertex), so the suggested
+// sets, δ > Eps = 1e-9, are the same for both solvers.
+const (
+	// CanonicalTol is the relative slack of λ in the canonical LP.
+	CanonicalTol = 1e-10
+	// TieBreak is the relative size of the canonical cost's tie-break.
+	TieBreak = 1e-3
+	// deltaZero is the fraction of a type below which δ is set to 0.
+	deltaZero = 1e-12
+)
+
+// canonicalSlacks are the relative slacks of λ tried in turn: CanonicalTol,
+// then larger ones for a badly scaled instance whose λ* the solver found
+// only to its feasibility tolerance (the second LP is then infeasible at
+// the smaller slack).
+var canonicalSlacks = []float64{CanonicalTol, 1e-8, 1e-6}
+
+// canonicalLadder solves phase 2 at each slack until one gives an
+// allocation that checkServes accepts, and records it in sol.
+func (c *coshhLP) canonicalLadder(sol *COSHHSolution) ([][]float64, error) {
+	var err error
+	for _, slack := range canonicalSlacks {
+		var ls *Solution
+		ls, err = c.canonical(sol.Lambda*(1-slack), sol)
+		if err != nil {
+			continue
+		}
+		f := c.fractions(ls)
+		if err = c.checkServes(f, sol.Lambda*(1-slack)); err == nil {
+			sol.Canonical, sol.CanonicalRounds, sol.CanonicalSlack = true, c.rounds, slack
+			return f, nil
+		}
+	}
+	return nil, err
+}
+
+// canonical runs phase 2 on the master: λ ≥ lambdaLo, objective Σ c f (costs per fraction of a type: n_t c_it).
+func (c *coshhLP) canonical(lambdaLo float64, sol *COSHHSolution) (*Solution, error) {
+	if c.cost == nil {
+		c.cost = c.canonicalCosts()
+	}
+	obj := make([]float64, 1+len(c.cols))
+	lo := make([]float64, 1+len(c.cols))
+	lo[0] = lambdaLo
+	for n, idx := range c.cols {
+		obj[1+n] = c.cost[idx]
+	}
+	c.ms.setObjective(Minimize, obj, lo)
+	c.rounds = 0
+	return c.solvePhase(sol)
+}
+
+// canonicalCosts returns n_t c_it for every column (0 where there is none).
+func (c *coshhLP) canonicalCosts() []float64 {
+	cost := make([]float64, len(c.r))
+	for k, i := range c.active {
+		fastest := 0.0
+		for t := 0; t < c.nt; t++ {
+			if c.r[k*c.nt+t] > 0 {
+				fastest = math.Max(fastest, c.p.Mu[i][t])
+			}
+		}
+		for t := 0; t < c.nt; t++ {
+			if c.r[k*c.nt+t] > 0 {
+				cost[k*c.nt+t] = c.p.Counts[t] * fastest / c.p.Mu[i][t] * (1 + TieBreak*tieHash(i, t))
+			}
+		}
+	}
+	return cost
+}
+
+// tieHash is a fixed pseudo-random number in [0, 1) for class i and type t
+// (splitmix64 of the pair).
+func tieHash(i, t int) float64 {
+	z := uint64(i)<<32 ^ uint64(uint32(t)) + 0x9e3779b97f4a7c15
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	z ^= z >> 31
+	return float64(z>>11) / (1 << 53)
+}
+
+// checkServes verifies that fractions f serve every class λ α_i and use no
+// type beyond its machines, to a relative 1e-9: a solver's optimum on a
+// badly scaled instance can break a row by more than that within its own
+// tolerances.
+func (c *coshhLP) checkServes(f [][]float64, lambda float64) error {
+	for k, i := range c.active {
+		served := 0.0
+		for t := 0; t < c.nt; t++ {
+			served += c.r[k*c.nt+t] * f[k][t]
+		}
+		if served < lambda*(1-1e-9) {
+			return fmt.Errorf("class %s is served %.10g × its arrival rate, below λ = %.10g", c.p.ClassNames[i], served, lambda)
+		}
+	}
+	for t := 0; t < c.nt; t++ {
+		sum := 0.0
+		for k := range c.active {
+			sum += f[k][t]
+		}
+		if sum > 1+1e-9 {
+			return fmt.Errorf("type %s is allocated %.10g of its machines", c.p.TypeNames[t], sum)
+		}
+	}
+	return nil
+}
