@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"time"
 )
 
 // COSHHProblem is the input of the COSHH capacity LP (seed 003, §3.2, eq.
@@ -134,6 +135,9 @@ type COSHHSolution struct {
 	// CanonicalSlack is the relative slack of λ the canonical LP was solved
 	// at (CanonicalTol unless the instance is too badly scaled for it).
 	CanonicalSlack float64
+	// CanonicalTime is the time the canonical LP took (its solves and
+	// pricing), LPTime the whole LP work (both phases).
+	CanonicalTime, LPTime time.Duration
 
 	columns []coshhColumn // the final master's columns, for Warm
 }
@@ -259,6 +263,8 @@ func SolveCOSHH(p *COSHHProblem, opt COSHHOptions) (*COSHHSolution, error) {
 // fills sol. A phase 2 that fails leaves phase 1's allocation, with a
 // message.
 func solveCOSHHLP(p *COSHHProblem, active []int, s Solver, opt COSHHOptions, sol *COSHHSolution) error {
+	start := time.Now()
+	defer func() { sol.LPTime = time.Since(start) }()
 	var warm []coshhColumn
 	if opt.Warm != nil {
 		warm = opt.Warm.columns
@@ -283,7 +289,10 @@ func solveCOSHHLP(p *COSHHProblem, active []int, s Solver, opt COSHHOptions, sol
 	}
 	f := c.fractions(ls)
 	if !opt.LambdaOnly {
-		if f2, err := c.canonicalLadder(sol); err != nil {
+		t2 := time.Now()
+		f2, err := c.canonicalLadder(sol)
+		sol.CanonicalTime = time.Since(t2)
+		if err != nil {
 			sol.Messages = append(sol.Messages, fmt.Sprintf("the canonical allocation LP failed (%v): the allocation is the first LP's, one of many optimal ones", err))
 		} else {
 			f = f2

@@ -52,7 +52,7 @@ const (
 // then larger ones for a badly scaled instance whose λ* the solver found
 // only to its feasibility tolerance (the second LP is then infeasible at
 // the smaller slack).
-var canonicalSlacks = []float64{CanonicalTol, 1e-8, 1e-6}
+var canonicalSlacks = []float64{CanonicalTol, 1e-9, 1e-8}
 
 // canonicalLadder solves phase 2 at each slack until one gives an
 // allocation that checkServes accepts, and records it in sol.
