@@ -331,8 +331,8 @@ func (sol *COSHHSolution) fill(p *COSHHProblem, active []int, f [][]float64, typ
 		served := 0.0 // Σ_t μ_it δ_it, jobs/s at λ
 		for t := 0; t < nt; t++ {
 			v := f[k][t]
-			if v < deltaZero {
-				v = 0
+			if v <= 0 || p.Mu[i][t]*v*p.Counts[t] < deltaZero*sol.Lambda*p.Alpha[i] {
+				v = 0 // solver noise: serves < 1e-12 of the class's λα_i
 			}
 			sol.Delta[i][t] = v
 			sol.Machines[i][t] = v * p.Counts[t]

@@ -33,26 +33,34 @@ import (
 // point stays feasible at λ_lo ≤ λ*), by column generation with the same
 // pricing, costs a few more simplex iterations.
 //
-// λ_lo sits a relative CanonicalTol below λ* so that the second LP is
-// feasible whatever the last bits of λ* (CLP's and gonum's λ* agree to
-// ~1e-12); the allocation serves λ_lo, so δ is within ~CanonicalTol of an
-// allocation at λ* exactly, and the reported λ is λ*. Finally values below
-// 1e-12 of a type are set to 0 (solver noise at a vertex), so the suggested
-// sets, δ > Eps = 1e-9, are the same for both solvers.
+// λ_lo sits a relative CanonicalTol = 1e-13 below λ* (about the rounding
+// of λ*: CLP's and gonum's λ* agree to ~1e-15 on ordinary instances) so
+// that the second LP is feasible whatever the last bits of λ*; when a
+// solver still finds it infeasible, or its answer breaks a row by more than
+// a relative 1e-9 (badly scaled instances), the slack is raised to 1e-10,
+// 1e-9, 1e-8 in turn (COSHHSolution.CanonicalSlack), and if all fail the
+// allocation is the first LP's (with a message). The slack frees that
+// fraction of every bottleneck type, which the second LP may hand to a
+// class: such a δ is of the order of the slack times the ratio of the
+// classes' rates, far below the suggestion threshold Eps = 1e-9. The
+// allocation serves λ_lo, and the reported λ is λ*. Finally a δ_it that
+// serves less than 1e-12 of class i's λ α_i is set to 0 (solver noise at a
+// vertex), so that the suggested sets, δ > Eps, are the same for both
+// solvers.
 const (
 	// CanonicalTol is the relative slack of λ in the canonical LP.
-	CanonicalTol = 1e-10
+	CanonicalTol = 1e-13
 	// TieBreak is the relative size of the canonical cost's tie-break.
 	TieBreak = 1e-3
-	// deltaZero is the fraction of a type below which δ is set to 0.
+	// deltaZero: a δ_it that serves less than this fraction of class i's
+	// λ α_i is set to 0.
 	deltaZero = 1e-12
 )
 
 // canonicalSlacks are the relative slacks of λ tried in turn: CanonicalTol,
 // then larger ones for a badly scaled instance whose λ* the solver found
-// only to its feasibility tolerance (the second LP is then infeasible at
-// the smaller slack).
-var canonicalSlacks = []float64{CanonicalTol, 1e-9, 1e-8}
+// only to its feasibility tolerance.
+var canonicalSlacks = []float64{CanonicalTol, 1e-10, 1e-9, 1e-8}
 
 // canonicalLadder solves phase 2 at each slack until one gives an
 // allocation that checkServes accepts, and records it in sol.
