@@ -48,6 +48,9 @@ import (
 // vertex), so that the suggested sets, δ > Eps, are the same for both
 // solvers.
 const (
+	// AllocationRule names the rule above (cached plans made by another
+	// rule are recomputed).
+	AllocationRule = "canonical-v1: min Σ δ·slowdown·(1+1e-3·hash) at λ*(1−1e-13)"
 	// CanonicalTol is the relative slack of λ in the canonical LP.
 	CanonicalTol = 1e-13
 	// TieBreak is the relative size of the canonical cost's tie-break.
