@@ -255,8 +255,10 @@ type clpMaster struct {
 // masterTol is the CLP master's primal and dual feasibility tolerance
 // (CLP's default is 1e-7): the COSHH LP's rows span many orders of
 // magnitude, and at 1e-7 CLP's canonical allocation could serve a class
-// 1e-6 (relative) less than λ_lo α_i.
-const masterTol = 1e-9
+// 1e-6 (relative) less than λ_lo α_i; at 1e-9 it could still take 1e-6 of
+// a bottleneck type from a class that runs there 1e8 times slower than the
+// one it gave it to (the embedded trace with k = 5).
+const masterTol = 1e-11
 
 func newCLPMaster(m *Model) master {
 	c := newCLP()

@@ -135,6 +135,9 @@ type COSHHSolution struct {
 	// CanonicalSlack is the relative slack of λ the canonical LP was solved
 	// at (CanonicalTol unless the instance is too badly scaled for it).
 	CanonicalSlack float64
+	// Polished says the canonical vertex was recomputed from its support
+	// (see coshhpolish.go), so it carries no solver rounding.
+	Polished bool
 	// CanonicalTime is the time the canonical LP took (its solves and
 	// pricing), LPTime the whole LP work (both phases).
 	CanonicalTime, LPTime time.Duration

@@ -63,7 +63,7 @@ const (
 // canonicalSlacks are the relative slacks of λ tried in turn: CanonicalTol,
 // then larger ones for a badly scaled instance whose λ* the solver found
 // only to its feasibility tolerance.
-var canonicalSlacks = []float64{CanonicalTol, 1e-10, 1e-9, 1e-8}
+var canonicalSlacks = []float64{0, CanonicalTol, 1e-10, 1e-9, 1e-8}
 
 // canonicalLadder solves phase 2 at each slack until one gives an
 // allocation that checkServes accepts, and records it in sol.
@@ -78,6 +78,9 @@ func (c *coshhLP) canonicalLadder(sol *COSHHSolution) ([][]float64, error) {
 		f := c.fractions(ls)
 		if err = c.checkServes(f, sol.Lambda*(1-slack)); err == nil {
 			sol.Canonical, sol.CanonicalRounds, sol.CanonicalSlack = true, c.rounds, slack
+			if pf := c.polish(f, sol.Lambda*(1-slack)); pf != nil {
+				f, sol.Polished = pf, true
+			}
 			return f, nil
 		}
 	}
@@ -137,7 +140,7 @@ func (c *coshhLP) checkServes(f [][]float64, lambda float64) error {
 	for k, i := range c.active {
 		served := 0.0
 		for t := 0; t < c.nt; t++ {
-			served += c.r[k*c.nt+t] * f[k][t]
+			served += c.r[k*c.nt+t] * math.Max(f[k][t], 0)
 		}
 		if served < lambda*(1-1e-9) {
 			return fmt.Errorf("class %s is served %.10g × its arrival rate, below λ = %.10g", c.p.ClassNames[i], served, lambda)
@@ -146,7 +149,10 @@ func (c *coshhLP) checkServes(f [][]float64, lambda float64) error {
 	for t := 0; t < c.nt; t++ {
 		sum := 0.0
 		for k := range c.active {
-			sum += f[k][t]
+			if f[k][t] < -1e-12 {
+				return fmt.Errorf("class %s has a negative allocation %g of type %s", c.p.ClassNames[c.active[k]], f[k][t], c.p.TypeNames[t])
+			}
+			sum += math.Max(f[k][t], 0)
 		}
 		if sum > 1+1e-9 {
 			return fmt.Errorf("type %s is allocated %.10g of its machines", c.p.TypeNames[t], sum)

@@ -32,6 +32,12 @@ func TestCOSHHCanonicalAgrees(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(7, 2026))
 	sizes := [][2]int{{2, 2}, {3, 5}, {10, 4}, {20, 10}, {8, 8}}
+	unpolished := 0
+	defer func() {
+		if unpolished > 0 {
+			t.Errorf("%d of 200 canonical allocations were not polished", unpolished)
+		}
+	}()
 	for n := 0; n < 50; n++ {
 		sz := sizes[n%len(sizes)]
 		p := randomCOSHH(r, sz[0], sz[1])
@@ -53,10 +59,13 @@ func TestCOSHHCanonicalAgrees(t *testing.T) {
 					t.Fatal(err)
 				}
 				name := fmt.Sprintf("instance %d (%d×%d) %s %v", n, sz[0], sz[1], s, meth)
-				if !sol.Canonical || sol.CanonicalSlack != CanonicalTol {
+				if !sol.Canonical || sol.CanonicalSlack > CanonicalTol {
 					t.Fatalf("%s: not canonical at slack %g: %v", name, CanonicalTol, sol.Messages)
 				}
 				checkCanonical(t, name, p, sol)
+				if !sol.Polished {
+					unpolished++
+				}
 				if ref == nil {
 					ref = sol
 					continue

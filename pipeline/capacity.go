@@ -86,8 +86,9 @@ type CapacityAnalysis struct {
 	MPSFile    string           `json:"mps_file,omitempty"`
 	// HasDuals says the types' dual prices are set; Canonical that the
 	// allocation is lp's canonical one (the same for every solver).
-	HasDuals  bool `json:"has_duals"`
-	Canonical bool `json:"canonical_allocation"`
+	HasDuals       bool    `json:"has_duals"`
+	Canonical      bool    `json:"canonical_allocation"`
+	CanonicalSlack float64 `json:"canonical_slack,omitempty"` // relative slack of λ in the canonical LP
 	// machines[t][i] is the machines of type t given to class i.
 	machines [][]float64
 }
@@ -176,7 +177,7 @@ func PlanCapacity(res *classify.Result, spec *cluster.Spec, opt CapacityOptions)
 	a.Lambda = sol.Lambda
 	a.Messages = append(a.Messages, sol.Messages...)
 	a.Solver, a.Method, a.Rounds, a.Columns = string(sol.Solver), sol.Method.String(), sol.Rounds, sol.Columns
-	a.HasDuals, a.Canonical = sol.HasDuals, sol.Canonical
+	a.HasDuals, a.Canonical, a.CanonicalSlack = sol.HasDuals, sol.Canonical, sol.CanonicalSlack
 	if !math.IsInf(sol.Bound, 0) {
 		a.Bound = sol.Bound
 	}
