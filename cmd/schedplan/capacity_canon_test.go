@@ -48,11 +48,10 @@ func TestCapacityCanonicalSolversAgree(t *testing.T) {
 	if !lp.CLPAvailable() {
 		t.Skip("needs CLP and gonum")
 	}
-	cases := [][]string{
-		{"-t", "embedded:fb2009-50", "--cluster", capacitySpec(t), "--k", "3"},
-		{"-t", "embedded:fb2009-50", "--k", "5"},
-		{"-t", multiUserLog(t, 400), "--k", "4"},
-		{"-t", multiUserLog(t, 400), "--k", "users"},
+	cases := [][]string{{"-t", "embedded:fb2009-50", "--cluster", capacitySpec(t), "--k", "3"}}
+	synth := multiUserLog(t, 1000)
+	for _, k := range []string{"2", "5", "8", "auto", "users"} {
+		cases = append(cases, []string{"-t", "embedded:fb2009-50", "--k", k}, []string{"-t", synth, "--k", k})
 	}
 	for _, args := range cases {
 		reps := map[string]*pipeline.CapacityReport{}
