@@ -117,3 +117,43 @@ func checkCanonical(t *testing.T, name string, p *COSHHProblem, sol *COSHHSoluti
 		t.Errorf("%s: type duals sum to %.12g, not λ = %.12g", name, sum, sol.Lambda)
 	}
 }
+
+// A warm-started re-solve (COSHHOptions.Warm: the previous solution's
+// columns, here of the problem before a re-classification moved α and μ)
+// gives the same λ and the same canonical allocation as a cold solve, on
+// both backends; the warm start needs no more pricing rounds.
+func TestCOSHHWarmResolve(t *testing.T) {
+	r := rand.New(rand.NewPCG(17, 2026))
+	for n := 0; n < 20; n++ {
+		p := randomCOSHH(r, 30, 8)
+		q := perturbed(p, r)
+		if n%4 == 3 {
+			// A re-classification with one class fewer: names still match.
+			q.ClassNames, q.Alpha, q.Mu = q.ClassNames[:29], q.Alpha[:29], q.Mu[:29]
+		}
+		for _, s := range backends() {
+			prev, err := SolveCOSHH(p, COSHHOptions{Solver: s})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cold, err := SolveCOSHH(q, COSHHOptions{Solver: s})
+			if err != nil {
+				t.Fatal(err)
+			}
+			warm, err := SolveCOSHH(q, COSHHOptions{Solver: s, Warm: prev})
+			if err != nil {
+				t.Fatal(err)
+			}
+			name := fmt.Sprintf("instance %d %s", n, s)
+			if !near(warm.Lambda, cold.Lambda, 1e-9) {
+				t.Errorf("%s: warm λ = %.12g, cold %.12g", name, warm.Lambda, cold.Lambda)
+			}
+			if d := sameAllocation(cold, warm); d != "" {
+				t.Errorf("%s: warm and cold allocations differ: %s", name, d)
+			}
+			if warm.Rounds > cold.Rounds {
+				t.Errorf("%s: warm start took %d rounds, cold %d", name, warm.Rounds, cold.Rounds)
+			}
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"testing"
@@ -8,6 +9,7 @@ import (
 	"github.com/schedplan/schedplan/classify"
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/lp"
 )
 
@@ -109,3 +111,58 @@ resources:
 }
 
 func nearRel(a, b, rel float64) bool { return math.Abs(a-b) <= rel*math.Max(math.Abs(a), math.Abs(b)) }
+
+// COSHHResolver re-solves after a re-classification (the first 30 jobs of
+// the embedded trace, then all 50) warm-started, and gives the plan a cold
+// solve gives.
+func TestCOSHHResolverWarm(t *testing.T) {
+	j, err := data.Open("embedded:fb2009-50", data.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sizes, _, err := estimate.Sizes(j, estimate.SizeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := cluster.DefaultSpec()
+	rows := make([]int, 30)
+	for i := range rows {
+		rows[i] = i
+	}
+	first, err := classify.ClassifyRows(j, sizes, spec, rows, classify.Options{K: 4, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, all, err := classify.COSHH(j, sizes, spec, classify.Options{K: 4, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []lp.Solver{lp.CLP, lp.Gonum} {
+		if s == lp.CLP && !lp.CLPAvailable() {
+			continue
+		}
+		r := &COSHHResolver{Spec: spec, Options: lp.COSHHOptions{Solver: s}}
+		if _, err := r.Plan(nil, first); err != nil {
+			t.Fatal(err)
+		}
+		warm, err := r.Plan(nil, all)
+		if err != nil {
+			t.Fatal(err)
+		}
+		coldSol, err := COSHHSolve(all, spec, lp.COSHHOptions{Solver: s})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cold := COSHHPlan(nil, all, nil, coldSol)
+		if fmt.Sprint(warm.Secondary.Suggested) != fmt.Sprint(cold.Secondary.Suggested) {
+			t.Errorf("%s: warm suggested sets %v, cold %v", s, warm.Secondary.Suggested, cold.Secondary.Suggested)
+		}
+		for i := range coldSol.Delta {
+			for ty, d := range coldSol.Delta[i] {
+				if math.Abs(d-r.LastSecondary.Delta[i][ty]) > 1e-9 {
+					t.Errorf("%s: δ[%d][%d] warm %.12g, cold %.12g", s, i, ty, r.LastSecondary.Delta[i][ty], d)
+				}
+			}
+		}
+	}
+}
