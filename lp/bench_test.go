@@ -86,6 +86,11 @@ func BenchmarkCOSHHCanonical(b *testing.B) {
 				b.ReportMetric(float64(sol.CanonicalRounds), "canonical-rounds")
 				b.ReportMetric(sol.CanonicalTime.Seconds()*1000, "canonical-ms")
 				b.ReportMetric(sol.LPTime.Seconds()*1000, "lp-ms")
+				polished := 0.0
+				if sol.Polished {
+					polished = 1
+				}
+				b.ReportMetric(polished, "polished")
 			})
 		}
 	}
