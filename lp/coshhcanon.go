@@ -13,7 +13,7 @@ import (
 // optimum,
 //
 //	minimise Σ_it c_it δ_it  s.t.  Σ_t μ_it δ_it ≥ λ_lo α_i,  Σ_i δ_it ≤ n_t,  δ ≥ 0,
-//	λ_lo = λ* (1 − CanonicalTol),
+//	λ_lo = λ* (see below for the slack),
 //
 // with the cost of a machine of type t given to class i
 //
@@ -33,25 +33,25 @@ import (
 // point stays feasible at λ_lo ≤ λ*), by column generation with the same
 // pricing, costs a few more simplex iterations.
 //
-// λ_lo sits a relative CanonicalTol = 1e-13 below λ* (about the rounding
-// of λ*: CLP's and gonum's λ* agree to ~1e-15 on ordinary instances) so
-// that the second LP is feasible whatever the last bits of λ*; when a
-// solver still finds it infeasible, or its answer breaks a row by more than
-// a relative 1e-9 (badly scaled instances), the slack is raised to 1e-10,
-// 1e-9, 1e-8 in turn (COSHHSolution.CanonicalSlack), and if all fail the
-// allocation is the first LP's (with a message). The slack frees that
-// fraction of every bottleneck type, which the second LP may hand to a
-// class: such a δ is of the order of the slack times the ratio of the
-// classes' rates, far below the suggestion threshold Eps = 1e-9. The
-// allocation serves λ_lo, and the reported λ is λ*. Finally a δ_it that
-// serves less than 1e-12 of class i's λ α_i is set to 0 (solver noise at a
-// vertex), so that the suggested sets, δ > Eps, are the same for both
-// solvers.
+// λ_lo is λ* itself first (the first LP's optimum is feasible there, so
+// the second LP starts from a feasible basis); when a solver finds that
+// infeasible, or its answer breaks a row by more than a relative 1e-9
+// (badly scaled instances), λ_lo is lowered by a relative CanonicalTol =
+// 1e-13, then 1e-10, 1e-9, 1e-8 (COSHHSolution.CanonicalSlack), and if all
+// fail the allocation is the first LP's (with a message). A slack frees
+// that fraction of every bottleneck type, which the second LP may hand to a
+// class (a sliver of the order of the slack times the ratio of two classes'
+// rates there); the third pass (polish, coshhpolish.go) leaves slivers
+// below 1e-7 of a type out and recomputes the vertex from its support, by
+// the same code for both solvers. The reported λ is λ*. Finally a δ_it
+// that serves less than 1e-12 of class i's λ α_i is set to 0, so that the
+// suggested sets, δ > Eps = 1e-9, are the same for both solvers.
 const (
 	// AllocationRule names the rule above (cached plans made by another
 	// rule are recomputed).
-	AllocationRule = "canonical-v1: min Σ δ·slowdown·(1+1e-3·hash) at λ*(1−1e-13)"
-	// CanonicalTol is the relative slack of λ in the canonical LP.
+	AllocationRule = "canonical-v1: min Σ δ·slowdown·(1+1e-3·hash) at λ*, polished"
+	// CanonicalTol is the first non-zero relative slack of λ tried by the
+	// canonical LP.
 	CanonicalTol = 1e-13
 	// TieBreak is the relative size of the canonical cost's tie-break.
 	TieBreak = 1e-3
