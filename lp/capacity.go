@@ -90,7 +90,7 @@ func WhatIf(p *COSHHProblem, changes []Change, opt COSHHOptions) (*WhatIfResult,
 		counts[c.Type] = math.Max(counts[c.Type], 0)
 	}
 	res := &WhatIfResult{Changes: changes, Counts: counts}
-	opt.MPSFile = ""
+	opt.MPSFile, opt.LambdaOnly = "", true
 	sol, err := SolveCOSHH(p.withCounts(counts), opt)
 	switch {
 	case errors.Is(err, ErrNoMachines):
@@ -140,7 +140,7 @@ func MachinesForTarget(p *COSHHProblem, t int, target float64, opt COSHHOptions)
 	if !(target > 0) || math.IsInf(target, 0) {
 		return nil, fmt.Errorf("target: λ target must be a positive number, got %v", target)
 	}
-	opt.MPSFile = ""
+	opt.MPSFile, opt.LambdaOnly = "", true
 	res := &TargetResult{Type: t, Target: target}
 	limit, err := lambdaLimit(p, t, opt)
 	if err != nil {

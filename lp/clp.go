@@ -252,9 +252,19 @@ type clpMaster struct {
 	solved bool
 }
 
+// masterTol is the CLP master's primal and dual feasibility tolerance
+// (CLP's default is 1e-7): the COSHH LP's rows span many orders of
+// magnitude, and at 1e-7 CLP's canonical allocation could serve a class
+// 1e-6 (relative) less than λ_lo α_i; at 1e-9 it could still take 1e-6 of
+// a bottleneck type from a class that runs there 1e8 times slower than the
+// one it gave it to (the embedded trace with k = 5).
+const masterTol = 1e-11
+
 func newCLPMaster(m *Model) master {
 	c := newCLP()
 	c.load(m)
+	C.Clp_setPrimalTolerance(c.p, masterTol)
+	C.Clp_setDualTolerance(c.p, masterTol)
 	return &clpMaster{c: c}
 }
 
@@ -277,6 +287,16 @@ func (cm *clpMaster) add(cols []newColumn) {
 	cm.c.addColumns(lo, hi, obj, start, index, value)
 }
 
+func (cm *clpMaster) setObjective(sense Sense, obj, lo []float64) {
+	dir := 1.0
+	if sense == Maximize {
+		dir = -1
+	}
+	C.Clp_setOptimizationDirection(cm.c.p, C.double(dir))
+	C.Clp_chgObjCoefficients(cm.c.p, dptr(obj))
+	C.Clp_chgColumnLower(cm.c.p, dptr(clpBound(lo)))
+}
+
 func (cm *clpMaster) solve() (*Solution, error) {
 	how := clpPrimal
 	if !cm.solved {
@@ -284,6 +304,14 @@ func (cm *clpMaster) solve() (*Solution, error) {
 		cm.solved = true
 	}
 	sol, err := cm.c.solve(how)
+	if err == nil && how == clpPrimal && sol.Status == Infeasible {
+		// CLP's primal simplex from the previous basis can report a
+		// feasible master infeasible after setObjective raised a lower bound
+		// (seen on badly scaled COSHH instances): solve it from scratch.
+		it := sol.Iterations
+		sol, err = cm.c.solve(clpInitial)
+		sol.Iterations += it
+	}
 	if sol != nil {
 		sol.Solver = CLP
 	}

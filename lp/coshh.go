@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sort"
 	"strings"
+	"time"
 )
 
 // COSHHProblem is the input of the COSHH capacity LP (seed 003, §3.2, eq.
@@ -38,7 +38,8 @@ const (
 	// improves λ. A basic optimum has at most classes + types non-zero δ, so
 	// the restricted LP stays small even when classes × types is large.
 	ColumnGeneration Method = iota
-	// Full solves the textbook formulation above with every δ_it column.
+	// Full solves the LP with every δ_it column in from the start (no
+	// pricing).
 	Full
 )
 
@@ -58,6 +59,14 @@ type COSHHOptions struct {
 	Eps float64
 	// MPSFile, if set, receives the full textbook model in MPS format (CLP).
 	MPSFile string
+	// LambdaOnly skips the canonical allocation (what-ifs and targets need
+	// λ alone); Delta is then one of the optimal allocations.
+	LambdaOnly bool
+	// Warm, a previous solution, starts column generation from its final
+	// columns (matched by class and type name; the others are ignored): a
+	// re-solve after re-classification, or after the rates or counts
+	// changed, then needs few pricing rounds.
+	Warm *COSHHSolution
 }
 
 // TypeLoad is what one machine type carries in the allocation.
@@ -74,8 +83,18 @@ type TypeLoad struct {
 	// Throughput is the jobs/s the type serves at today's arrival rates
 	// under that routing.
 	Throughput float64
-	// Marginal is dλ/dn_t: how much λ grows per machine added to the type,
-	// for a small addition (the type row's shadow price).
+	// Dual is the dual price of the type's capacity row (phase 1 LP, the
+	// scaled form): dλ per unit of the type's whole capacity (all its
+	// machines). The duals sum to λ (strong duality), so Dual/λ is the share
+	// of λ the type accounts for; a type with Dual > 0 is a bottleneck
+	// (Bottleneck: Dual > 1e-9 λ). Set when COSHHSolution.HasDuals.
+	Dual       float64
+	Bottleneck bool
+	// Marginal is dλ/dn_t = Dual / n_t: how much λ grows per machine added
+	// to the type, for a small addition (the shadow price per machine). At
+	// a degenerate optimum the duals are not unique: then Dual is one valid
+	// price (a supergradient of λ(n)), and the what-ifs give the one-sided
+	// changes.
 	Marginal float64
 }
 
@@ -105,6 +124,25 @@ type COSHHSolution struct {
 	// of column generation (weak duality over every δ column); Bound − λ is
 	// the remaining gap. 0 for Full (solved to CLP's or gonum's optimality).
 	Bound float64
+	// HasDuals says the types' Dual and Marginal are set (the gonum backend
+	// can fail to recover duals on a large full solve).
+	HasDuals bool
+	// Canonical says Delta is the canonical allocation (see the package
+	// documentation); CanonicalRounds is the solves of its LP. False with
+	// COSHHOptions.LambdaOnly, or when that LP failed (said in Messages).
+	Canonical       bool
+	CanonicalRounds int
+	// CanonicalSlack is the relative slack of λ the canonical LP was solved
+	// at (CanonicalTol unless the instance is too badly scaled for it).
+	CanonicalSlack float64
+	// Polished says the canonical vertex was recomputed from its support
+	// (see coshhpolish.go), so it carries no solver rounding.
+	Polished bool
+	// CanonicalTime is the time the canonical LP took (its solves and
+	// pricing), LPTime the whole LP work (both phases).
+	CanonicalTime, LPTime time.Duration
+
+	columns []coshhColumn // the final master's columns, for Warm
 }
 
 // Check validates the problem's shape and numbers; errors name the class or
@@ -211,32 +249,62 @@ func SolveCOSHH(p *COSHHProblem, opt COSHHOptions) (*COSHHSolution, error) {
 	if len(active) == 0 {
 		return nil, ErrNoDemand
 	}
-	var f [][]float64 // f[k][t] fraction of type t for active class k
-	var duals []float64
-	switch opt.Method {
-	case Full:
-		f, duals, err = solveCOSHHFull(p, active, s, opt.MPSFile, sol)
-	default:
-		if opt.MPSFile != "" {
-			m, _ := coshhFullModel(p, active)
-			if err := WriteMPS(m, opt.MPSFile); err != nil {
-				return nil, err
-			}
-		}
-		f, duals, err = solveCOSHHColGen(p, active, s, sol)
-		if errors.Is(err, errNoDuals) {
-			// gonum's dense simplex can fail to give duals on badly scaled
-			// instances: solve the full LP instead, and say so.
-			sol.Messages = append(sol.Messages, fmt.Sprintf("column generation stopped (%v); solved the full LP instead", err))
-			sol.Method = Full
-			f, duals, err = solveCOSHHFull(p, active, s, "", sol)
+	if opt.MPSFile != "" {
+		m, _ := coshhFullModel(p, active)
+		if err := WriteMPS(m, opt.MPSFile); err != nil {
+			return nil, err
 		}
 	}
-	if err != nil {
+	if err := solveCOSHHLP(p, active, s, opt, sol); err != nil {
 		return nil, err
 	}
-	sol.fill(p, active, f, duals, opt.Eps)
 	return sol, nil
+}
+
+// solveCOSHHLP solves phase 1 (λ*, the type rows' duals) and, unless
+// opt.LambdaOnly, phase 2 (the canonical allocation) on one master, and
+// fills sol. A phase 2 that fails leaves phase 1's allocation, with a
+// message.
+func solveCOSHHLP(p *COSHHProblem, active []int, s Solver, opt COSHHOptions, sol *COSHHSolution) error {
+	start := time.Now()
+	defer func() { sol.LPTime = time.Since(start) }()
+	var warm []coshhColumn
+	if opt.Warm != nil {
+		warm = opt.Warm.columns
+	}
+	c, err := newCOSHHLP(p, active, s, opt.Method == Full, warm)
+	if err != nil {
+		return err
+	}
+	defer c.close()
+	ls, err := c.solvePhase(sol)
+	if err != nil {
+		return err
+	}
+	sol.Lambda = ls.X[0]
+	sol.Rounds = c.rounds
+	if sol.Method != Full {
+		sol.Bound = dualBound(c.r, ls.Duals[:c.na], c.na, c.nt)
+	}
+	var duals []float64
+	if ls.DualsAvailable {
+		duals = append([]float64(nil), ls.Duals[c.na:]...)
+	}
+	f := c.fractions(ls)
+	if !opt.LambdaOnly {
+		t2 := time.Now()
+		f2, err := c.canonicalLadder(sol)
+		sol.CanonicalTime = time.Since(t2)
+		if err != nil {
+			sol.Messages = append(sol.Messages, fmt.Sprintf("the canonical allocation LP failed (%v): the allocation is the first LP's, one of many optimal ones", err))
+		} else {
+			f = f2
+		}
+	}
+	sol.Columns = len(c.cols)
+	sol.columns = c.columnNames()
+	sol.fill(p, active, f, duals, opt.Eps)
+	return nil
 }
 
 func verb(n int, one, many string) string {
@@ -266,8 +334,8 @@ func (sol *COSHHSolution) fill(p *COSHHProblem, active []int, f [][]float64, typ
 		served := 0.0 // Σ_t μ_it δ_it, jobs/s at λ
 		for t := 0; t < nt; t++ {
 			v := f[k][t]
-			if v < 1e-13 {
-				v = 0
+			if v <= 0 || p.Mu[i][t]*v*p.Counts[t] < deltaZero*sol.Lambda*p.Alpha[i] {
+				v = 0 // solver noise: serves < 1e-12 of the class's λα_i
 			}
 			sol.Delta[i][t] = v
 			sol.Machines[i][t] = v * p.Counts[t]
@@ -291,11 +359,16 @@ func (sol *COSHHSolution) fill(p *COSHHProblem, active []int, f [][]float64, typ
 		}
 		if tl.Count > 0 {
 			tl.Utilisation /= tl.Count
-			if typeDual != nil {
-				tl.Marginal = typeDual[t] / tl.Count
+		}
+		if typeDual != nil {
+			tl.Dual = math.Max(typeDual[t], 0)
+			if tl.Count > 0 {
+				tl.Marginal = tl.Dual / tl.Count
 			}
+			tl.Bottleneck = tl.Dual > 1e-9*sol.Lambda
 		}
 	}
+	sol.HasDuals = typeDual != nil
 }
 
 // coshhFullModel builds the textbook model: rows for the active classes
@@ -327,45 +400,6 @@ func coshhFullModel(p *COSHHProblem, active []int) (m *Model, col [][]int) {
 	return m, col
 }
 
-// solveCOSHHFull solves the textbook model (writing it as MPS first when
-// mps is set). It returns the fractions and dλ/d(fraction of type t) =
-// n_t × (type row dual).
-func solveCOSHHFull(p *COSHHProblem, active []int, s Solver, mps string, sol *COSHHSolution) ([][]float64, []float64, error) {
-	nt := len(p.Counts)
-	m, col := coshhFullModel(p, active)
-	if mps != "" {
-		if err := WriteMPS(m, mps); err != nil {
-			return nil, nil, err
-		}
-	}
-	ls, err := Solve(m, Options{Solver: s, NoDuals: s == Gonum})
-	if err != nil {
-		return nil, nil, err
-	}
-	if ls.Status != Optimal {
-		return nil, nil, fmt.Errorf("coshh: the LP solve ended %v", ls.Status)
-	}
-	sol.Lambda = ls.Objective
-	sol.Columns, sol.Rounds = len(active)*nt, 1
-	f := make([][]float64, len(active))
-	for k := range active {
-		f[k] = make([]float64, nt)
-		for t := 0; t < nt; t++ {
-			if p.Counts[t] > 0 {
-				f[k][t] = ls.X[col[k][t]] / p.Counts[t]
-			}
-		}
-	}
-	var duals []float64
-	if ls.DualsAvailable {
-		duals = make([]float64, nt)
-		for t := 0; t < nt; t++ {
-			duals[t] = ls.Duals[len(active)+t] * p.Counts[t]
-		}
-	}
-	return f, duals, nil
-}
-
 // dualBound returns an upper bound on λ* from class-row duals y (≤ 0): with
 // u = −y / Σ(−y), the full problem's dual min Σ_t w_t s.t. Σ_i u_i ≥ 1,
 // w_t ≥ r_it u_i is feasible with w_t = max_i r_it u_i, so λ* ≤ Σ_t max_i
@@ -391,179 +425,4 @@ func dualBound(r, y []float64, na, nt int) float64 {
 
 var errNoDuals = errors.New("coshh: no duals for column generation")
 
-// maxRounds bounds column generation (each round adds at least one column).
-const maxRounds = 10000
-
-// solveCOSHHColGen solves the LP by column generation on the scaled form
-//
-//	maximise λ  s.t.  Σ_t r_it f_it − λ ≥ 0 (class rows),  Σ_i f_it ≤ 1 (type rows),  f ≥ 0
-//
-// with f_it = δ_it / n_t and r_it = μ_it n_t / α_i (the number of times type
-// t alone could serve class i's arrivals). With class-row duals u_i ≥ 0
-// (Σ u_i = 1) and type-row duals w_t ≥ 0, column f_it improves λ when its
-// reduced cost r_it u_i − w_t is positive, and λ* ≤ λ + Σ_t max(0, max_i
-// r_it u_i − w_t), so the loop stops with a certified optimum when no
-// column prices out.
-func solveCOSHHColGen(p *COSHHProblem, active []int, s Solver, sol *COSHHSolution) ([][]float64, []float64, error) {
-	nt := len(p.Counts)
-	na := len(active)
-	// Dense r over active classes × types (0 where μ = 0 or n_t = 0).
-	r := make([]float64, na*nt)
-	for k, i := range active {
-		for t := 0; t < nt; t++ {
-			if p.Mu[i][t] > 0 && p.Counts[t] > 0 {
-				r[k*nt+t] = p.Mu[i][t] * p.Counts[t] / p.Alpha[i]
-			}
-		}
-	}
-	in := make([]bool, na*nt) // column in the master
-	var cols []int            // k*nt+t of master columns, in master order (after λ)
-
-	m := NewModel("coshh-master", Maximize)
-	for k := 0; k < na; k++ {
-		m.AddRow("", GE(0))
-	}
-	for t := 0; t < nt; t++ {
-		m.AddRow("", LE(1))
-	}
-	lam := m.AddCol("lambda", 1, NonNeg())
-	for k := 0; k < na; k++ {
-		m.Set(k, lam, -1)
-	}
-	column := func(idx int) newColumn {
-		k, t := idx/nt, idx%nt
-		return newColumn{obj: 0, lo: 0, hi: math.Inf(1), rows: []int32{int32(k), int32(na + t)}, vals: []float64{r[idx], 1}}
-	}
-	addInitial := func(idx int) {
-		if idx < 0 || in[idx] {
-			return
-		}
-		in[idx] = true
-		cols = append(cols, idx)
-		c := column(idx)
-		j := m.AddCol("", 0, NonNeg())
-		m.Set(int(c.rows[0]), j, c.vals[0])
-		m.Set(int(c.rows[1]), j, c.vals[1])
-	}
-	// Initial columns: each class's two best types, and for each type the
-	// class it serves best relative to that class's best type.
-	best := make([]float64, na)
-	for k := 0; k < na; k++ {
-		b1, b2 := -1, -1
-		for t := 0; t < nt; t++ {
-			v := r[k*nt+t]
-			if v <= 0 {
-				continue
-			}
-			switch {
-			case b1 < 0 || v > r[k*nt+b1]:
-				b1, b2 = t, b1
-			case b2 < 0 || v > r[k*nt+b2]:
-				b2 = t
-			}
-		}
-		best[k] = r[k*nt+b1]
-		addInitial(k*nt + b1)
-		if b2 >= 0 {
-			addInitial(k*nt + b2)
-		}
-	}
-	for t := 0; t < nt; t++ {
-		bk, bv := -1, 0.0
-		for k := 0; k < na; k++ {
-			if v := r[k*nt+t] / best[k]; v > bv {
-				bk, bv = k, v
-			}
-		}
-		if bk >= 0 {
-			addInitial(bk*nt + t)
-		}
-	}
-	ms, err := newMaster(m, s)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer ms.close()
-
-	var ls *Solution
-	bestK := make([]int, na)
-	bestRC := make([]float64, na)
-	for round := 1; ; round++ {
-		if round > maxRounds {
-			return nil, nil, fmt.Errorf("coshh: column generation did not converge in %d rounds", maxRounds)
-		}
-		ls, err = ms.solve()
-		if err != nil {
-			return nil, nil, err
-		}
-		if ls.Status != Optimal {
-			return nil, nil, fmt.Errorf("coshh: the restricted LP ended %v in round %d", ls.Status, round)
-		}
-		if !ls.DualsAvailable {
-			return nil, nil, fmt.Errorf("%w: the %s solver gave no duals in round %d: %s", errNoDuals, ls.Solver, round, ls.Note)
-		}
-		sol.Rounds = round
-		// Price every column not in the master: per class and per type the
-		// most positive reduced cost.
-		u := ls.Duals[:na]
-		w := ls.Duals[na:]
-		scale := math.Max(ls.Objective, 1e-300)
-		tol := 1e-11 * scale
-		var add []int
-		for k := range bestK {
-			bestK[k], bestRC[k] = -1, tol
-		}
-		for t := 0; t < nt; t++ {
-			bi, bv := -1, tol
-			wt := w[t]
-			for k := 0; k < na; k++ {
-				idx := k*nt + t
-				rv := r[idx]
-				if rv == 0 || in[idx] {
-					continue
-				}
-				rc := -rv*u[k] - wt // u[k] ≤ 0 is the ≥ row's dual
-				if rc > bv {
-					bi, bv = idx, rc
-				}
-				if rc > bestRC[k] {
-					bestK[k], bestRC[k] = idx, rc
-				}
-			}
-			if bi >= 0 {
-				add = append(add, bi)
-			}
-		}
-		for k := range bestK {
-			if bestK[k] >= 0 {
-				add = append(add, bestK[k])
-			}
-		}
-		sort.Ints(add)
-		var nc []newColumn
-		for n, idx := range add {
-			if n > 0 && add[n-1] == idx {
-				continue
-			}
-			in[idx] = true
-			cols = append(cols, idx)
-			nc = append(nc, column(idx))
-		}
-		if len(nc) == 0 {
-			sol.Bound = dualBound(r, u, na, nt)
-			break
-		}
-		ms.add(nc)
-	}
-	sol.Columns = len(cols)
-	f := make([][]float64, na)
-	for k := range f {
-		f[k] = make([]float64, nt)
-	}
-	for c, idx := range cols {
-		f[idx/nt][idx%nt] = ls.X[1+c]
-	}
-	duals := append([]float64(nil), ls.Duals[na:]...)
-	sol.Lambda = ls.X[lam]
-	return f, duals, nil
-}
+func isNoDuals(err error) bool { return errors.Is(err, errNoDuals) }

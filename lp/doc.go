@@ -11,6 +11,14 @@
 // The COSHH LP (SolveCOSHH) finds the largest λ such that the cluster
 // sustains λ × today's arrival rates, the allocation δ of machine types to
 // job classes and the suggested classes of each type; it is solved by column
-// generation (or, for checking, in full). WhatIf and MachinesForTarget answer
-// capacity-planning questions on the machine counts.
+// generation (or, for checking, in full). The allocation at the optimum is
+// not unique, so a second LP on the same master, at λ held to λ*, picks the
+// canonical one: the least Σ δ_it × (class i's slowdown on type t relative
+// to its fastest type) with a fixed hash tie-break (see CanonicalTol and
+// the comment above it), the same for CLP and gonum to 1e-9. The dual
+// price of each type's capacity row in the first LP (TypeLoad.Dual, λ per
+// the type's machines; Marginal per machine) names the bottleneck types;
+// the prices sum to λ. COSHHOptions.Warm re-solves from a previous
+// solution's columns (re-classification). WhatIf and MachinesForTarget
+// answer capacity-planning questions on the machine counts.
 package lp

@@ -72,7 +72,7 @@ func solveGonum(m *Model, opt Options) (*Solution, error) {
 			return sol, fmt.Errorf("lp: gonum simplex failed on model %q: %w", m.Name, err)
 		}
 		if !opt.NoDuals {
-			if y, basis, err := gonumDuals(c, A, b, z); err != nil {
+			if y, basis, err := gonumDuals(c, A, b, z, opt.warm == nil); err != nil {
 				sol.Note = "duals not computed: " + err.Error()
 			} else {
 				if opt.warm != nil {

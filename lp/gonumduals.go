@@ -17,9 +17,17 @@ import (
 // from a basis recovered from z (the positive columns, completed with
 // independent columns, slacks first), accepted if it is dual feasible
 // (ĉ − Âᵀy ≥ −tol); otherwise by solving the dual LP.
-func gonumDuals(c []float64, A *mat.Dense, b, z []float64) (y []float64, basis []int, err error) {
+//
+// dualLP false skips the dual LP (the column-generation masters: gonum's
+// Simplex can cycle forever on that degenerate LP, as on the embedded
+// trace's COSHH LP with k = 8; the master then goes on without duals, with
+// every column).
+func gonumDuals(c []float64, A *mat.Dense, b, z []float64, dualLP bool) (y []float64, basis []int, err error) {
 	if y, basis := basisDuals(c, A, b, z); y != nil {
 		return y, basis, nil
+	}
+	if !dualLP {
+		return nil, nil, errors.New("no optimal basis recovered from the point")
 	}
 	m, n := A.Dims()
 	if n*(2*m+n) > maxDualEntries {

@@ -18,6 +18,11 @@ type newColumn struct {
 
 type master interface {
 	add(cols []newColumn)
+	// setObjective replaces the objective (sense and every column's
+	// coefficient) and the columns' lower bounds, keeping the basis: the
+	// next solve starts from the previous optimal basis, which stays primal
+	// feasible when no lower bound rises above the column's value.
+	setObjective(sense Sense, obj, lo []float64)
 	solve() (*Solution, error)
 	close()
 }
@@ -49,6 +54,14 @@ func (g *gonumMaster) add(cols []newColumn) {
 		for k, r := range c.rows {
 			g.m.Set(int(r), j, c.vals[k])
 		}
+	}
+}
+
+func (g *gonumMaster) setObjective(sense Sense, obj, lo []float64) {
+	g.m.Sense = sense
+	for j := range obj {
+		g.m.SetObj(j, obj[j])
+		g.m.SetColBounds(j, Bounds{lo[j], g.m.colHi[j]})
 	}
 }
 

@@ -108,7 +108,10 @@ type CapacityPlan struct {
 	// Suggested[t] lists the classes (by name) resource type t should serve.
 	Suggested [][]string `yaml:"suggested"`
 	Load      []float64  `yaml:"type_load"` // fraction of each type in use
-	WhatIfs   []WhatIf   `yaml:"what_ifs,omitempty"`
+	// DualPrices[t] is the dual price of type t's capacity row: dλ per
+	// machine of the type (0: not a bottleneck); absent without duals.
+	DualPrices []float64 `yaml:"dual_prices,omitempty"`
+	WhatIfs    []WhatIf  `yaml:"what_ifs,omitempty"`
 }
 
 // WhatIf is λ after a change of machine counts.

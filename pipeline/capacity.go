@@ -84,6 +84,11 @@ type CapacityAnalysis struct {
 	Bound      float64          `json:"dual_bound,omitempty"`
 	Columns    int              `json:"columns,omitempty"`
 	MPSFile    string           `json:"mps_file,omitempty"`
+	// HasDuals says the types' dual prices are set; Canonical that the
+	// allocation is lp's canonical one (the same for every solver).
+	HasDuals       bool    `json:"has_duals"`
+	Canonical      bool    `json:"canonical_allocation"`
+	CanonicalSlack float64 `json:"canonical_slack,omitempty"` // relative slack of λ in the canonical LP
 	// machines[t][i] is the machines of type t given to class i.
 	machines [][]float64
 }
@@ -108,7 +113,15 @@ type CapacityType struct {
 	Allocated   float64  `json:"allocated"`
 	Utilisation float64  `json:"utilisation"`
 	Throughput  float64  `json:"throughput_per_s"`
-	Marginal    float64  `json:"dlambda_per_machine"`
+	// Marginal is the dual price per machine (dλ per machine added);
+	// DualPrice the dual of the type's capacity row, dλ per the type's
+	// whole capacity (all its machines), and DualShare = DualPrice / λ
+	// (the duals sum to λ). Bottleneck: DualPrice > 0. From the first LP
+	// (λ); absent when the solver gave no duals (HasDuals false).
+	Marginal   float64 `json:"dlambda_per_machine"`
+	DualPrice  float64 `json:"dual_price"`
+	DualShare  float64 `json:"dual_share"`
+	Bottleneck bool    `json:"bottleneck"`
 }
 
 // CapacityWhatIf is λ after a change of machine counts.
@@ -164,6 +177,7 @@ func PlanCapacity(res *classify.Result, spec *cluster.Spec, opt CapacityOptions)
 	a.Lambda = sol.Lambda
 	a.Messages = append(a.Messages, sol.Messages...)
 	a.Solver, a.Method, a.Rounds, a.Columns = string(sol.Solver), sol.Method.String(), sol.Rounds, sol.Columns
+	a.HasDuals, a.Canonical, a.CanonicalSlack = sol.HasDuals, sol.Canonical, sol.CanonicalSlack
 	if !math.IsInf(sol.Bound, 0) {
 		a.Bound = sol.Bound
 	}
@@ -174,7 +188,10 @@ func PlanCapacity(res *classify.Result, spec *cluster.Spec, opt CapacityOptions)
 	}
 	for t, tl := range sol.Types {
 		ct := CapacityType{Name: tl.Name, Count: tl.Count, Allocated: tl.Allocated,
-			Utilisation: tl.Utilisation, Throughput: tl.Throughput, Marginal: tl.Marginal}
+			Utilisation: tl.Utilisation, Throughput: tl.Throughput, Marginal: tl.Marginal, DualPrice: tl.Dual, Bottleneck: tl.Bottleneck}
+		if sol.Lambda > 0 {
+			ct.DualShare = tl.Dual / sol.Lambda
+		}
 		row := make([]float64, len(p.ClassNames))
 		for i := range row {
 			row[i] = sol.Machines[i][t]
@@ -264,6 +281,9 @@ func (a *CapacityAnalysis) Plan() *CapacityPlan {
 	for _, t := range a.Types {
 		plan.Suggested = append(plan.Suggested, t.Suggested)
 		plan.Load = append(plan.Load, t.Allocated)
+		if a.HasDuals {
+			plan.DualPrices = append(plan.DualPrices, t.Marginal)
+		}
 	}
 	for _, w := range a.WhatIfs {
 		plan.WhatIfs = append(plan.WhatIfs, WhatIf{Change: w.Change, Lambda: w.Lambda})
@@ -277,4 +297,27 @@ func (a *CapacityAnalysis) Notes() []string {
 		return []string{a.Reason}
 	}
 	return a.Messages
+}
+
+// dualPriceTable is the report's table of the plan's dual prices (nil
+// without them): per machine type, λ per machine and per the whole type,
+// the share of λ and whether the type is a bottleneck.
+func dualPriceTable(bd *Bundle, p *CapacityPlan) *TableBlock {
+	if len(p.DualPrices) != len(bd.Cluster.Resources) {
+		return nil
+	}
+	t := &TableBlock{Highlight: -1, Caption: "Dual price per machine type (λ per unit of capacity): how much λ grows per machine added (or per the type's machines); the prices sum to λ, and a type with a positive price is a bottleneck",
+		Header: []string{"type", "machines", "λ per machine", "λ per whole type", "share of λ", "bottleneck"}}
+	for k, r := range bd.Cluster.Resources {
+		whole := p.DualPrices[k] * float64(r.Count)
+		share, bn := 0.0, "no"
+		if p.Lambda > 0 {
+			share = whole / p.Lambda
+		}
+		if whole > 1e-9*p.Lambda {
+			bn = "yes"
+		}
+		t.Rows = append(t.Rows, []string{r.Name, fmt.Sprint(r.Count), f4(p.DualPrices[k]), f4(whole), fmt.Sprintf("%.1f%%", 100*share), bn})
+	}
+	return t
 }

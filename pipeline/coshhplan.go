@@ -1,7 +1,10 @@
 package pipeline
 
 import (
+	"fmt"
+
 	"github.com/schedplan/schedplan/classify"
+	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/lp"
 )
@@ -40,4 +43,43 @@ func coshhClasses(res *classify.Result, sol *lp.COSHHSolution) task.COSHHClasses
 		}
 	}
 	return c
+}
+
+// COSHHResolver solves COSHH's two LPs for successive classifications of a
+// growing log (the re-classifications of the COSHH policy's Replan, seed
+// 003 Alg. 1), each warm-started from the previous solutions' columns
+// (lp.COSHHOptions.Warm, matched by class and type name), and returns the
+// routing plan. The canonical allocation does not depend on the start, so
+// a warm re-solve gives the plan a cold one would. Not safe for concurrent
+// use.
+type COSHHResolver struct {
+	Spec    *cluster.Spec
+	Options lp.COSHHOptions
+	// Last holds the latest solutions (nil for a classification without
+	// classes): the next Plan starts from them.
+	LastPrimary, LastSecondary *lp.COSHHSolution
+}
+
+// Plan solves the LPs of primary and secondary (either may be nil or
+// without classes) and returns their routing plan.
+func (r *COSHHResolver) Plan(primary, secondary *classify.Result) (*task.COSHHPlan, error) {
+	ps, err := r.solve(primary, &r.LastPrimary)
+	if err != nil {
+		return nil, fmt.Errorf("primary classification: %w", err)
+	}
+	ss, err := r.solve(secondary, &r.LastSecondary)
+	if err != nil {
+		return nil, fmt.Errorf("secondary classification: %w", err)
+	}
+	return COSHHPlan(primary, secondary, ps, ss), nil
+}
+
+func (r *COSHHResolver) solve(res *classify.Result, last **lp.COSHHSolution) (*lp.COSHHSolution, error) {
+	opt := r.Options
+	opt.Warm = *last
+	sol, err := COSHHSolve(res, r.Spec, opt)
+	if err == nil && sol != nil {
+		*last = sol
+	}
+	return sol, err
 }

@@ -72,6 +72,9 @@ func buildReport(in *Inputs, bd *Bundle, cs *classState, capSt *capacityState, t
 			wt.Rows = append(wt.Rows, []string{wi.Change, f4(wi.Lambda), pct(wi.Lambda/p.Lambda - 1)})
 		}
 		capSec.Tables = []TableBlock{at, wt}
+		if dt := dualPriceTable(bd, p); dt != nil {
+			capSec.Tables = append(capSec.Tables, *dt)
+		}
 	} else {
 		capSec.Intro = "No LP: " + strings.Join(capSt.SecondaryNotes, "; ")
 	}

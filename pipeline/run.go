@@ -260,9 +260,10 @@ func (p *pipelineRun) stages() []stage {
 			Seed uint64
 		}{cfg.K, cfg.Seed}, deps: []string{"ingest"}, inputs: [][]byte{in.SpecKey}, state: &p.cs, run: p.classify},
 		{name: "capacity", params: struct {
-			Solver  lp.Solver
-			WhatIfs []string
-		}{cfg.Solver, cfg.WhatIfs}, deps: []string{"classify"}, inputs: [][]byte{in.SpecKey}, state: &p.capSt, run: p.capacity},
+			Solver     lp.Solver
+			WhatIfs    []string
+			Allocation string
+		}{cfg.Solver, cfg.WhatIfs, lp.AllocationRule}, deps: []string{"classify"}, inputs: [][]byte{in.SpecKey}, state: &p.capSt, run: p.capacity},
 		{name: "tune", params: struct {
 			Budget      int
 			Objective   Objective

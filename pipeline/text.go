@@ -271,15 +271,16 @@ func (cr *CapacityAnalysis) WriteText(out io.Writer) {
 
 	fmt.Fprintln(out)
 	tw = newTable(out, 0)
-	fmt.Fprintln(tw, "type\tmachines\tsuggested classes\tallocated\tbusy at today's rates\tjobs/s\tdλ/machine")
+	fmt.Fprintln(tw, "type\tmachines\tsuggested classes\tallocated\tbusy at today's rates\tjobs/s")
 	for _, t := range cr.Types {
 		sc := strings.Join(t.Suggested, ", ")
 		if sc == "" {
 			sc = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%g\t{%s}\t%.1f%%\t%.1f%%\t%.4g\t%.4g\n", t.Name, t.Count, sc, 100*t.Allocated, 100*t.Utilisation, t.Throughput, t.Marginal)
+		fmt.Fprintf(tw, "%s\t%g\t{%s}\t%.1f%%\t%.1f%%\t%.4g\n", t.Name, t.Count, sc, 100*t.Allocated, 100*t.Utilisation, t.Throughput)
 	}
 	tw.Flush()
+	cr.writeDuals(out)
 
 	if len(cr.WhatIfs) > 0 {
 		fmt.Fprintln(out)
@@ -306,6 +307,26 @@ func (cr *CapacityAnalysis) WriteText(out io.Writer) {
 		}
 		tw.Flush()
 	}
+}
+
+// writeDuals prints the dual price of every type's capacity row.
+func (cr *CapacityAnalysis) writeDuals(out io.Writer) {
+	fmt.Fprintln(out)
+	if !cr.HasDuals {
+		fmt.Fprintln(out, "dual prices: not available (the solver gave no duals)")
+		return
+	}
+	fmt.Fprintln(out, "dual price per machine type (λ per unit of capacity; the prices of all types sum to λ):")
+	tw := newTable(out, 0)
+	fmt.Fprintln(tw, "type\tλ per machine\tλ per whole type\tshare of λ\tbottleneck")
+	for _, t := range cr.Types {
+		bn := "no"
+		if t.Bottleneck {
+			bn = "yes"
+		}
+		fmt.Fprintf(tw, "%s\t%.4g\t%.4g\t%.1f%%\t%s\n", t.Name, t.Marginal, t.DualPrice, 100*t.DualShare, bn)
+	}
+	tw.Flush()
 }
 
 func fmtFrac(v float64) string {

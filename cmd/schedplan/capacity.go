@@ -27,8 +27,8 @@ func newCapacityCmd(a *app) *cobra.Command {
 		Long: `capacity classifies the jobs as Rasooli and Down's COSHH does (primary:
 the jobs of users with min_share > 0; secondary: all jobs) and solves the
 COSHH LP for each: the largest λ such that the cluster sustains λ × today's
-arrival rates, the allocation δ of every machine type to the classes, the
-suggested classes per type (SC_t = {i : δ_it > 0}) and each type's load;
+arrival rates, the canonical allocation δ (the same for every solver), the
+suggested classes per type (SC_t = {i : δ_it > 0}), load and dual price;
 then λ with one machine more and one fewer of each type, with each
 --what-if (TYPE=+N or TYPE=-N, comma-separated changes applied together),
 and, with --target, the least number of machines of each type alone that

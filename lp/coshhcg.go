@@ -1,0 +1,327 @@
+package lp
+
+import (
+	"fmt"
+	"math"
+	"sort"
+)
+
+// coshhLP is the COSHH LP on a restricted master, in the scaled form
+//
+//	maximise λ  s.t.  Σ_t r_it f_it − λ ≥ 0 (class rows),  Σ_i f_it ≤ 1 (type rows),  f ≥ 0
+//
+// with f_it = δ_it / n_t and r_it = μ_it n_t / α_i (the number of times type
+// t alone could serve class i's arrivals). Phase 1 maximises λ by column
+// generation: with class-row duals u_i ≥ 0 (Σ u_i = 1) and type-row duals
+// w_t ≥ 0, column f_it improves λ when its reduced cost r_it u_i − w_t is
+// positive, and λ* ≤ λ + Σ_t max(0, max_i r_it u_i − w_t), so the loop
+// stops with a certified optimum when no column prices out. Phase 2 (the
+// canonical allocation, see canonical) keeps the master and its basis,
+// bounds λ below by λ_lo and minimises Σ c_it f_it, pricing columns in the
+// same way with the phase 2 costs. With full set every column is in the
+// master from the start and nothing is priced.
+type coshhLP struct {
+	p      *COSHHProblem
+	active []int
+	na, nt int
+	r      []float64 // r[k*nt+t] for active class k; 0: no such column
+	cost   []float64 // phase 2 cost of each column per fraction (nil in phase 1)
+	in     []bool    // column in the master
+	cols   []int     // k*nt+t of the master's columns after λ, in master order
+	ms     master
+	full   bool
+	rounds int // solves in the current phase
+}
+
+// coshhColumn names a master column by class and type, so that a later
+// solve of a re-classified problem can start from it (COSHHOptions.Warm).
+type coshhColumn struct{ class, typ string }
+
+// maxRounds bounds column generation (each round adds at least one column).
+const maxRounds = 10000
+
+// newCOSHHLP builds the master: every column when full, else each class's
+// two best types, each type's best class (relative to that class's best
+// type) and the columns of warm that exist in p.
+func newCOSHHLP(p *COSHHProblem, active []int, s Solver, full bool, warm []coshhColumn) (*coshhLP, error) {
+	c := &coshhLP{p: p, active: active, na: len(active), nt: len(p.Counts), full: full}
+	c.r = make([]float64, c.na*c.nt)
+	for k, i := range active {
+		for t := 0; t < c.nt; t++ {
+			if p.Mu[i][t] > 0 && p.Counts[t] > 0 {
+				c.r[k*c.nt+t] = p.Mu[i][t] * p.Counts[t] / p.Alpha[i]
+			}
+		}
+	}
+	c.in = make([]bool, len(c.r))
+	m := NewModel("coshh-master", Maximize)
+	for k := 0; k < c.na; k++ {
+		m.AddRow("", GE(0))
+	}
+	for t := 0; t < c.nt; t++ {
+		m.AddRow("", LE(1))
+	}
+	lam := m.AddCol("lambda", 1, NonNeg())
+	for k := 0; k < c.na; k++ {
+		m.Set(k, lam, -1)
+	}
+	var initial []int
+	if full {
+		initial = c.allColumns()
+	} else {
+		initial = append(c.initialColumns(), c.warmColumns(warm)...)
+	}
+	for _, idx := range initial {
+		if c.in[idx] {
+			continue
+		}
+		c.in[idx] = true
+		c.cols = append(c.cols, idx)
+		col := c.column(idx)
+		j := m.AddCol("", col.obj, NonNeg())
+		m.Set(int(col.rows[0]), j, col.vals[0])
+		m.Set(int(col.rows[1]), j, col.vals[1])
+	}
+	ms, err := newMaster(m, s)
+	if err != nil {
+		return nil, err
+	}
+	c.ms = ms
+	return c, nil
+}
+
+func (c *coshhLP) close() { c.ms.close() }
+
+// column is master column idx: r in its class row, 1 in its type row, its
+// phase 2 cost once there is one.
+func (c *coshhLP) column(idx int) newColumn {
+	k, t := idx/c.nt, idx%c.nt
+	obj := 0.0
+	if c.cost != nil {
+		obj = c.cost[idx]
+	}
+	return newColumn{obj: obj, lo: 0, hi: math.Inf(1), rows: []int32{int32(k), int32(c.na + t)}, vals: []float64{c.r[idx], 1}}
+}
+
+// allColumns lists every existing column.
+func (c *coshhLP) allColumns() []int {
+	var out []int
+	for idx, v := range c.r {
+		if v > 0 {
+			out = append(out, idx)
+		}
+	}
+	return out
+}
+
+// initialColumns are each class's two best types and, for each type, the
+// class it serves best relative to that class's best type.
+func (c *coshhLP) initialColumns() []int {
+	var out []int
+	best := make([]float64, c.na)
+	for k := 0; k < c.na; k++ {
+		b1, b2 := c.twoBest(k)
+		best[k] = c.r[k*c.nt+b1]
+		out = append(out, k*c.nt+b1)
+		if b2 >= 0 {
+			out = append(out, k*c.nt+b2)
+		}
+	}
+	for t := 0; t < c.nt; t++ {
+		bk, bv := -1, 0.0
+		for k := 0; k < c.na; k++ {
+			if v := c.r[k*c.nt+t] / best[k]; v > bv {
+				bk, bv = k, v
+			}
+		}
+		if bk >= 0 {
+			out = append(out, bk*c.nt+t)
+		}
+	}
+	return out
+}
+
+// twoBest returns active class k's types with the largest and second
+// largest r (b2 = -1 when it runs on one type only).
+func (c *coshhLP) twoBest(k int) (b1, b2 int) {
+	b1, b2 = -1, -1
+	for t := 0; t < c.nt; t++ {
+		v := c.r[k*c.nt+t]
+		if v <= 0 {
+			continue
+		}
+		switch {
+		case b1 < 0 || v > c.r[k*c.nt+b1]:
+			b1, b2 = t, b1
+		case b2 < 0 || v > c.r[k*c.nt+b2]:
+			b2 = t
+		}
+	}
+	return b1, b2
+}
+
+// warmColumns maps a previous solve's columns onto this problem by class
+// and type name, keeping those that exist here.
+func (c *coshhLP) warmColumns(warm []coshhColumn) []int {
+	if len(warm) == 0 {
+		return nil
+	}
+	class := make(map[string]int, c.na)
+	for k, i := range c.active {
+		class[c.p.ClassNames[i]] = k
+	}
+	typ := make(map[string]int, c.nt)
+	for t, name := range c.p.TypeNames {
+		typ[name] = t
+	}
+	var out []int
+	for _, w := range warm {
+		k, ok1 := class[w.class]
+		t, ok2 := typ[w.typ]
+		if ok1 && ok2 && c.r[k*c.nt+t] > 0 {
+			out = append(out, k*c.nt+t)
+		}
+	}
+	return out
+}
+
+// columnNames names the master's columns (for a later warm start).
+func (c *coshhLP) columnNames() []coshhColumn {
+	out := make([]coshhColumn, len(c.cols))
+	for n, idx := range c.cols {
+		out[n] = coshhColumn{c.p.ClassNames[c.active[idx/c.nt]], c.p.TypeNames[idx%c.nt]}
+	}
+	return out
+}
+
+// add puts columns (sorted, possibly repeated) into the master.
+func (c *coshhLP) add(idx []int) int {
+	sort.Ints(idx)
+	var nc []newColumn
+	for n, j := range idx {
+		if (n > 0 && idx[n-1] == j) || c.in[j] {
+			continue
+		}
+		c.in[j] = true
+		c.cols = append(c.cols, j)
+		nc = append(nc, c.column(j))
+	}
+	c.ms.add(nc)
+	return len(nc)
+}
+
+// solveRounds solves the master and prices columns in until none improves
+// the current phase's objective (once, when full). It returns errNoDuals
+// when the backend gives no duals to price with.
+func (c *coshhLP) solveRounds() (*Solution, error) {
+	for {
+		if c.rounds >= maxRounds {
+			return nil, fmt.Errorf("coshh: column generation did not converge in %d rounds", maxRounds)
+		}
+		ls, err := c.ms.solve()
+		if err != nil {
+			return nil, err
+		}
+		c.rounds++
+		if ls.Status != Optimal {
+			return nil, fmt.Errorf("coshh: the restricted LP ended %v in round %d", ls.Status, c.rounds)
+		}
+		if c.full {
+			return ls, nil
+		}
+		if !ls.DualsAvailable {
+			return nil, fmt.Errorf("%w: the %s solver gave no duals in round %d: %s", errNoDuals, ls.Solver, c.rounds, ls.Note)
+		}
+		if c.add(c.price(ls)) == 0 {
+			return ls, nil
+		}
+	}
+}
+
+// price returns the columns to add: per type and per class the one with
+// the largest improvement of the objective per unit, among those that
+// improve it by more than the tolerance (see gain).
+func (c *coshhLP) price(ls *Solution) []int {
+	y, w := ls.Duals[:c.na], ls.Duals[c.na:]
+	tol1 := 1e-11 * math.Max(ls.Objective, 1e-300)
+	bestK := make([]int, c.na)
+	gainK := make([]float64, c.na)
+	for k := range bestK {
+		bestK[k] = -1
+	}
+	var add []int
+	for t := 0; t < c.nt; t++ {
+		if idx := c.priceType(t, y, w[t], tol1, bestK, gainK); idx >= 0 {
+			add = append(add, idx)
+		}
+	}
+	for _, idx := range bestK {
+		if idx >= 0 {
+			add = append(add, idx)
+		}
+	}
+	return add
+}
+
+// priceType prices type t's columns outside the master, returns the best
+// and updates each class's best.
+func (c *coshhLP) priceType(t int, y []float64, wt, tol1 float64, bestK []int, gainK []float64) int {
+	bi, bg := -1, 0.0
+	for k := 0; k < c.na; k++ {
+		idx := k*c.nt + t
+		if c.r[idx] == 0 || c.in[idx] {
+			continue
+		}
+		g, tol := c.gain(idx, y[k], wt, tol1)
+		if g <= tol {
+			continue
+		}
+		if bi < 0 || g > bg {
+			bi, bg = idx, g
+		}
+		if bestK[k] < 0 || g > gainK[k] {
+			bestK[k], gainK[k] = idx, g
+		}
+	}
+	return bi
+}
+
+// gain is how much column idx improves the objective per unit, from the
+// duals of its class row (yk) and type row (wt): its reduced cost obj −
+// r yk − wt, signed so that positive improves (phase 1 maximises, phase 2
+// minimises), and the tolerance it must beat: 1e-11 λ in phase 1, 1e-9 of
+// the column's cost in phase 2.
+func (c *coshhLP) gain(idx int, yk, wt, tol1 float64) (g, tol float64) {
+	rc := -c.r[idx]*yk - wt
+	if c.cost == nil {
+		return rc, tol1
+	}
+	return -(c.cost[idx] + rc), 1e-9 * c.cost[idx]
+}
+
+// fractions returns f[k][t] from a master solution.
+func (c *coshhLP) fractions(ls *Solution) [][]float64 {
+	f := make([][]float64, c.na)
+	for k := range f {
+		f[k] = make([]float64, c.nt)
+	}
+	for n, idx := range c.cols {
+		f[idx/c.nt][idx%c.nt] = ls.X[1+n]
+	}
+	return f
+}
+
+// solvePhase runs solveRounds; when the backend gives no duals (gonum's
+// dense simplex can fail to on badly scaled instances) it puts every
+// column in and solves once more, and says so.
+func (c *coshhLP) solvePhase(sol *COSHHSolution) (*Solution, error) {
+	ls, err := c.solveRounds()
+	if err == nil || c.full || !isNoDuals(err) {
+		return ls, err
+	}
+	sol.Messages = append(sol.Messages, fmt.Sprintf("column generation stopped (%v); solved with every column instead", err))
+	sol.Method = Full
+	c.full = true
+	c.add(c.allColumns())
+	return c.solveRounds()
+}
