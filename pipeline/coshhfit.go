@@ -62,12 +62,16 @@ func FitCOSHH(j *data.Jobs, sizes []float64, spec *cluster.Spec, rows, k int, to
 }
 
 // solve solves both LPs and sets the plan, λ and the allocations.
+//
+// A re-solve (f holding an earlier solution, as on a re-classification)
+// starts from the earlier solution's columns (lp.COSHHOptions.Warm), which
+// gives the cold solve's canonical allocation in fewer rounds.
 func (f *COSHHFit) solve(spec *cluster.Spec, solver lp.Solver) error {
 	var err error
-	if f.psol, err = COSHHSolve(f.Primary, spec, lp.COSHHOptions{Solver: solver}); err != nil {
+	if f.psol, err = COSHHSolve(f.Primary, spec, lp.COSHHOptions{Solver: solver, Warm: f.psol}); err != nil {
 		return fmt.Errorf("coshh: primary LP: %w", err)
 	}
-	if f.ssol, err = COSHHSolve(f.Secondary, spec, lp.COSHHOptions{Solver: solver}); err != nil {
+	if f.ssol, err = COSHHSolve(f.Secondary, spec, lp.COSHHOptions{Solver: solver, Warm: f.ssol}); err != nil {
 		return fmt.Errorf("coshh: secondary LP: %w", err)
 	}
 	if f.ssol == nil {
