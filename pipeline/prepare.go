@@ -61,6 +61,9 @@ type RunConfig struct {
 	LoadFactors []float64 `json:"load_factors"`
 	Seed        uint64    `json:"seed"`
 	ContainerMB int       `json:"container_mb"`
+	// Results is which validation jobs' rows results.parquet holds: all,
+	// sample:N, none or auto ("": auto; ParseResults).
+	Results string `json:"results"`
 
 	// AsGiven takes every field as it is: a zero is checked (and refused
 	// where it is not a valid value) instead of replaced by its default.
@@ -82,7 +85,7 @@ func DefaultRunConfig() RunConfig {
 		Baselines: []string{"fifo", FairSpec, "las", "srpt", "fsp+ps", "pfsp"},
 		Sigmas:    []float64{0, 0.25, 0.5, 1}, Runs: 10,
 		LoadFactors: []float64{0.5, 0.7, 0.8, 0.9, 1, 1.1, 1.2},
-		Seed:        1, ContainerMB: 1024,
+		Seed:        1, ContainerMB: 1024, Results: ResultsAuto,
 	}
 }
 
@@ -254,6 +257,9 @@ func (c *RunConfig) checkParams() error {
 		return paramErr("baselines", "", "no policy given")
 	case len(c.Sigmas) == 0:
 		return paramErr("sigmas", "", "no σ given")
+	}
+	if _, err := ParseResults(c.resultsOrDefault()); err != nil {
+		return paramErr("results", c.Results, "%v", err)
 	}
 	if _, err := c.Solver.Resolve(); err != nil {
 		return paramErr("solver", c.Solver, "%v", err)

@@ -258,7 +258,8 @@ func (p *pipelineRun) stages() []stage {
 			TaskLevel     int
 			CurrentConfig string
 			ContainerMB   int
-		}{cfg.Current, cfg.Baselines, cfg.Sigmas, cfg.Runs, cfg.LoadFactors, cfg.Seed, taskLevelVersion, cfg.CurrentConfig, cfg.ContainerMB},
+			Results       string
+		}{cfg.Current, cfg.Baselines, cfg.Sigmas, cfg.Runs, cfg.LoadFactors, cfg.Seed, taskLevelVersion, cfg.CurrentConfig, cfg.ContainerMB, cfg.resultsOrDefault()},
 			deps: []string{"tune", "bounds", "classify", "emit"}, inputs: [][]byte{in.JobsKey, in.TraceKey, in.SpecKey, in.CurrentConfigKey},
 			state: &p.vs, run: p.validate},
 		{name: "report", deps: []string{"ingest", "classify", "capacity", "tune", "bounds", "emit", "validate"},
@@ -364,7 +365,7 @@ func (p *pipelineRun) emit(context.Context) (map[string][]byte, error) {
 
 // validate: every configuration on the validation window.
 func (p *pipelineRun) validate(ctx context.Context) (map[string][]byte, error) {
-	v, files, err := validate(ctx, p.in, &p.cs, &p.tr, p.boundsOf(), p.r.progress("validate"))
+	v, files, err := validate(ctx, p.in, &p.cs, &p.tr, p.boundsOf(), p.r.StreamFile, p.r.progress("validate"))
 	if err != nil {
 		return nil, err
 	}
