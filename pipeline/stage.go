@@ -64,13 +64,13 @@ type Runner struct {
 	// aborts the stage there. Tests use it to interrupt a run.
 	Fail func(stage, file string) error
 
-	keys    map[string]string
-	lock    *dirLock
+	keys map[string]string
+	lock *dirLock
 	// streamed maps the outputs a stage writes itself (StreamFile) to
 	// their temporary files.
 	streamed map[string]string
-	Skipped []string
-	Ran     []string
+	Skipped  []string
+	Ran      []string
 }
 
 // StageEvent is what a Hook is told.
