@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
@@ -149,9 +148,10 @@ type Inputs struct {
 	SimJobs     []sim.Job
 	Split       Split
 	Workload    Workload
-	// Keys of the inputs the stages read, for their stage keys: the log's
-	// canonical content, the cluster spec, and the simulation jobs with
-	// their capacity (weights from the spec included).
+	// Keys of the inputs the stages read, for their stage keys: the SHA-256
+	// of the log's canonical content (its Arrow IPC file, hashed as it is
+	// written rather than held), the cluster spec, and the simulation jobs
+	// with their capacity (weights from the spec included).
 	TraceKey []byte
 	SpecKey  []byte
 	JobsKey  []byte
@@ -213,11 +213,11 @@ func Prepare(cfg RunConfig) (*Inputs, error) {
 		slog.Warn(w)
 	}
 	in.Workload = Describe(in.Jobs, in.Sizes, in.Source)
-	var buf bytes.Buffer
-	if err := data.Write(&buf, in.Jobs, data.FormatArrow); err != nil {
+	th := sha256.New()
+	if err := data.Write(th, in.Jobs, data.FormatArrow); err != nil {
 		return nil, err
 	}
-	in.TraceKey = buf.Bytes()
+	in.TraceKey = th.Sum(nil)
 	if in.SpecKey, err = json.Marshal(in.Spec); err != nil {
 		return nil, err
 	}

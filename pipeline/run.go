@@ -3,7 +3,6 @@ package pipeline
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -457,7 +456,7 @@ func (p *pipelineRun) bundle() *Bundle {
 	in, cfg := p.in, p.in.Config
 	bd := &Bundle{Version: BundleVersion, Generator: "schedplan", Seed: cfg.Seed}
 	bd.Trace = TraceInfo{
-		Source: in.Jobs.Source, SHA256: sha256Hex(in.TraceKey), Jobs: in.Jobs.Len(), SizeSource: string(in.Source),
+		Source: in.Jobs.Source, SHA256: hex.EncodeToString(in.TraceKey), Jobs: in.Jobs.Len(), SizeSource: string(in.Source),
 		DN: cfg.Sizes.DN, Load: cfg.Sizes.Load, TuneJobs: in.Split.TuneJobs, ValidateJobs: in.Split.ValidJobs, SplitTime: in.Split.Time,
 	}
 	bd.Cluster = ClusterInfo{Name: in.Spec.Name, Capacity: in.Spec.Capacity()}
@@ -504,9 +503,4 @@ func (p *pipelineRun) bundle() *Bundle {
 	bd.Bounds = &BoundsInfo{SRPTMean: b.SRPTMean, FSPMean: b.FSPMean, PSMean: b.PSMean}
 	p.bd = bd
 	return bd
-}
-
-func sha256Hex(b []byte) string {
-	s := sha256.Sum256(b)
-	return hex.EncodeToString(s[:])
 }
