@@ -35,10 +35,15 @@ var (
 // strings repeat (dictCols), plain encoding elsewhere, rows in groups of up
 // to 1 Mi.
 func parquetProps(dictCols []string) *parquet.WriterProperties {
+	return parquetPropsGroups(dictCols, 1<<20)
+}
+
+// parquetPropsGroups is parquetProps with row groups of up to rows rows.
+func parquetPropsGroups(dictCols []string, rows int64) *parquet.WriterProperties {
 	opts := []parquet.WriterProperty{
 		parquet.WithCompression(compress.Codecs.Snappy),
 		parquet.WithDictionaryDefault(false),
-		parquet.WithMaxRowGroupLength(1 << 20),
+		parquet.WithMaxRowGroupLength(rows),
 		parquet.WithStats(true),
 		parquet.WithCreatedBy("schedplan"),
 	}
@@ -51,8 +56,13 @@ func parquetProps(dictCols []string) *parquet.WriterProperties {
 // writeParquet writes rec as a Parquet file; the Arrow schema is stored in
 // the file's metadata so types such as dictionaries survive a round trip.
 func writeParquet(w io.Writer, rec arrow.Record, dictCols []string) (err error) {
+	return writeParquetGroups(w, rec, dictCols, 1<<20)
+}
+
+// writeParquetGroups is writeParquet with row groups of up to rows rows.
+func writeParquetGroups(w io.Writer, rec arrow.Record, dictCols []string, rows int64) (err error) {
 	defer recoverTo(&err, "writing Parquet")
-	fw, err := pqarrow.NewFileWriter(rec.Schema(), noCloser{w}, parquetProps(dictCols),
+	fw, err := pqarrow.NewFileWriter(rec.Schema(), noCloser{w}, parquetPropsGroups(dictCols, rows),
 		pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
 	if err != nil {
 		return err
@@ -191,6 +201,15 @@ func readArrowBytes(b []byte, f Format) (tbl arrow.Table, err error) {
 // decode, go through decodeFixedWidth; a column in any other encoding no
 // decoder reads is a *columnError naming the encoding.
 func readParquet(r parquet.ReaderAtSeeker, size int64, choose func(names []string) ([]int, error)) (tbl arrow.Table, err error) {
+	return readParquetGroups(r, size, choose, nil)
+}
+
+// errSplitInGroups is readParquetGroups' refusal of a BYTE_STREAM_SPLIT
+// column, which it decodes only whole.
+var errSplitInGroups = errors.New("BYTE_STREAM_SPLIT column read by row groups")
+
+// readParquetGroups is readParquet for the given row groups only (nil: all).
+func readParquetGroups(r parquet.ReaderAtSeeker, size int64, choose func(names []string) ([]int, error), groups []int) (tbl arrow.Table, err error) {
 	defer recoverTo(&err, "decoding Parquet")
 	if err := checkParquetFrame(r, size); err != nil {
 		return nil, err
@@ -245,11 +264,22 @@ func readParquet(r parquet.ReaderAtSeeker, size int64, choose func(names []strin
 	if err := memoryFor(parquetMemory(pr, allLeaves), fmt.Sprintf("%d columns of %d rows", len(fields), pr.NumRows())); err != nil {
 		return nil, err
 	}
-	rowGroups := make([]int, pr.NumRowGroups())
-	for k := range rowGroups {
-		rowGroups[k] = k
-	}
+	rowGroups := groups
 	nrows := pr.NumRows()
+	if groups == nil {
+		rowGroups = make([]int, pr.NumRowGroups())
+		for k := range rowGroups {
+			rowGroups[k] = k
+		}
+	} else {
+		nrows = 0
+		for _, g := range groups {
+			if g < 0 || g >= pr.NumRowGroups() {
+				return nil, fmt.Errorf("row group %d of %d", g, pr.NumRowGroups())
+			}
+			nrows += pr.MetaData().RowGroup(g).NumRows()
+		}
+	}
 	ctx := context.Background()
 	cols := make([]arrow.Column, 0, len(fields))
 	outFields := make([]arrow.Field, 0, len(fields))
@@ -291,6 +321,9 @@ func readParquet(r parquet.ReaderAtSeeker, size int64, choose func(names []strin
 					return nil, &columnError{name, fmt.Errorf("%d values for %d rows (truncated or corrupt file)", ch.Len(), nrows)}
 				}
 			}
+		}
+		if split && groups != nil {
+			return nil, errSplitInGroups
 		}
 		if split {
 			leaf := fr.Manifest.Fields[k].ColIndex

@@ -30,7 +30,20 @@ type Observed struct {
 // ObservedOf summarises the observed response times of j; ok is false when
 // no job has both a submit and a finish time.
 func ObservedOf(j *data.Jobs) (o Observed, ok bool) {
-	var resp, wait []float64
+	var acc observedAcc
+	acc.add(j)
+	return acc.result()
+}
+
+// observedAcc gathers the observed responses and waits of a log read in
+// parts.
+type observedAcc struct {
+	resp, wait   []float64
+	inconsistent int
+}
+
+// add gathers a part's jobs.
+func (a *observedAcc) add(j *data.Jobs) {
 	for i := 0; i < j.Len(); i++ {
 		f, okf := j.Finish.At(i)
 		if !okf {
@@ -38,23 +51,28 @@ func ObservedOf(j *data.Jobs) (o Observed, ok bool) {
 		}
 		r := f - j.Submit[i]
 		if r < 0 {
-			o.Inconsistent++
+			a.inconsistent++
 			continue
 		}
-		resp = append(resp, r)
+		a.resp = append(a.resp, r)
 		if s, oks := j.Start.At(i); oks {
 			if w := s - j.Submit[i]; w >= 0 && s <= f {
-				wait = append(wait, w)
+				a.wait = append(a.wait, w)
 			} else {
-				o.Inconsistent++
+				a.inconsistent++
 			}
 		}
 	}
-	if len(resp) == 0 {
+}
+
+// result is ObservedOf's result for the parts added.
+func (a *observedAcc) result() (o Observed, ok bool) {
+	o.Inconsistent = a.inconsistent
+	if len(a.resp) == 0 {
 		return o, false
 	}
-	o.Jobs, o.Response = len(resp), sim.QuantilesOf(resp)
-	o.Waited, o.Wait = len(wait), sim.QuantilesOf(wait)
+	o.Jobs, o.Response = len(a.resp), sim.QuantilesOf(a.resp)
+	o.Waited, o.Wait = len(a.wait), sim.QuantilesOf(a.wait)
 	return o, true
 }
 

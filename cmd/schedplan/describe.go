@@ -16,11 +16,18 @@ func newDescribeCmd(a *app) *cobra.Command {
   schedplan describe --trace jobs.parquet --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := tf.readSized()
+			sopt, err := tf.sizeOptions()
 			if err != nil {
 				return err
 			}
-			w := pipeline.Describe(s.jobs, s.sizes, s.src)
+			ropt, err := tf.readOptions()
+			if err != nil {
+				return err
+			}
+			w, err := pipeline.DescribeLog(tf.trace, ropt, sopt)
+			if err != nil {
+				return err
+			}
 			if asJSON {
 				return writeJSON(cmd.OutOrStdout(), w)
 			}
