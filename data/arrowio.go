@@ -303,7 +303,7 @@ func readParquetGroups(r parquet.ReaderAtSeeker, size int64, choose func(names [
 		var ch arrow.Array
 		f := sch.Field(k)
 		if !split {
-			ch, f, err = readField(ctx, fr, k, leaves, rowGroups)
+			ch, f, err = readField(ctx, fr, k, leaves, rowGroups, nrows)
 			if err != nil {
 				return nil, &columnError{name, err}
 			}
@@ -344,7 +344,7 @@ func readParquetGroups(r parquet.ReaderAtSeeker, size int64, choose func(names [
 }
 
 // readField decodes top-level field k with pqarrow.
-func readField(ctx context.Context, fr *pqarrow.FileReader, k int, leaves map[int]bool, rowGroups []int) (arrow.Array, arrow.Field, error) {
+func readField(ctx context.Context, fr *pqarrow.FileReader, k int, leaves map[int]bool, rowGroups []int, rows int64) (arrow.Array, arrow.Field, error) {
 	cr, err := fr.GetFieldReader(ctx, k, leaves, rowGroups)
 	if err != nil {
 		return nil, arrow.Field{}, err
@@ -354,7 +354,7 @@ func readField(ctx context.Context, fr *pqarrow.FileReader, k int, leaves map[in
 	}
 	defer cr.Release()
 	f := *cr.Field()
-	ch, err := cr.NextBatch(fr.ParquetReader().NumRows())
+	ch, err := cr.NextBatch(rows)
 	if err != nil {
 		return nil, arrow.Field{}, err
 	}

@@ -3,8 +3,8 @@ package data
 import (
 	"errors"
 	"fmt"
-	"io"
 	"hash/maphash"
+	"io"
 	"slices"
 
 	"github.com/apache/arrow/go/v17/arrow"
@@ -22,13 +22,13 @@ var ErrNotScannable = errors.New("log cannot be scanned in parts")
 
 // ScanParquet reads a Parquet job log one row group at a time and hands
 // each to f as a table of its own (part; first is the index of its first
-// row in the file), for a caller that only aggregates: its memory is one
+// row in the file, total the file's rows), for a caller that only aggregates: its memory is one
 // row group's, plus 8 bytes a job for the duplicate-id check. Every part
 // passes Validate, and the parts, concatenated, are the table Open returns:
 // in submit-time order and without duplicate job ids; otherwise ScanParquet
 // returns ErrNotScannable (possibly after f has seen some parts, which the
 // caller then drops). An error f returns stops the scan and is returned.
-func ScanParquet(path string, opt ReadOptions, f func(part *Jobs, first int) error) error {
+func ScanParquet(path string, opt ReadOptions, f func(part *Jobs, first, total int) error) error {
 	format := opt.Format
 	if byName, err := FormatOf(path); format == "" && err == nil {
 		format = byName
@@ -46,12 +46,12 @@ func ScanParquet(path string, opt ReadOptions, f func(part *Jobs, first int) err
 		return ErrNotScannable
 	}
 	in := keepOpen{fh} // the Parquet readers close their source
-	groups, err := parquetRowGroups(in)
+	groups, total, err := parquetRowGroups(in)
 	if err != nil {
 		return ErrNotScannable
 	}
 	seed := maphash.MakeSeed()
-	var hashes []uint64
+	hashes := make([]uint64, 0, total)
 	first, last := 0, 0.0
 	for g := 0; g < groups; g++ {
 		part, err := readParquetPart(path, &opt, size, in, g)
@@ -68,7 +68,7 @@ func ScanParquet(path string, opt ReadOptions, f func(part *Jobs, first int) err
 		for i := 0; i < part.Len(); i++ {
 			hashes = append(hashes, maphash.Bytes(seed, part.ID.Bytes(i)))
 		}
-		if err := f(part, first); err != nil {
+		if err := f(part, first, total); err != nil {
 			return err
 		}
 		first += part.Len()
@@ -89,16 +89,22 @@ func ScanParquet(path string, opt ReadOptions, f func(part *Jobs, first int) err
 // keepOpen hides the Close of the file it wraps.
 type keepOpen struct{ parquet.ReaderAtSeeker }
 
-// parquetRowGroups returns the number of row groups of a Parquet file.
-func parquetRowGroups(fh parquet.ReaderAtSeeker) (n int, err error) {
+// parquetRowGroups returns the number of row groups and of rows of a
+// Parquet file (rows capped at maxScanPrealloc: a bound for preallocation
+// only).
+func parquetRowGroups(fh parquet.ReaderAtSeeker) (groups, rows int, err error) {
 	defer recoverTo(&err, "decoding Parquet")
 	pr, err := file.NewParquetReader(fh)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	defer pr.Close()
-	return pr.NumRowGroups(), nil
+	return pr.NumRowGroups(), int(max(0, min(pr.NumRows(), maxScanPrealloc))), nil
 }
+
+// maxScanPrealloc bounds what ScanParquet preallocates from a file's own
+// row count (a corrupt footer must not make it allocate).
+const maxScanPrealloc = 1 << 27
 
 // readParquetPart reads row group g of a Parquet job log as a table, with
 // the checks of Open's Parquet reader.

@@ -72,7 +72,7 @@ func describeFrom(w Workload, first, last float64, sizes []float64, names []stri
 		}
 	}
 	slices.Sort(sizes)
-	w.Size = sim.QuantilesOf(sizes)
+	w.Size = sim.QuantilesOfSorted(sizes)
 	top := (n + 99) / 100
 	if w.TotalWork > 0 {
 		largest := make([]float64, top) // largest first, as they are summed

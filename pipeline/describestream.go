@@ -44,7 +44,10 @@ func describeScan(path string, ropt data.ReadOptions, sopt estimate.SizeOptions)
 		userIdx     = map[string]int{}
 		obs         observedAcc
 	)
-	err := data.ScanParquet(path, ropt, func(part *data.Jobs, row int) error {
+	err := data.ScanParquet(path, ropt, func(part *data.Jobs, row, total int) error {
+		if sizes == nil {
+			sizes = make([]float64, 0, total)
+		}
 		w, s, err := estimate.Weights(part, sopt)
 		if err != nil || row > 0 && s != src {
 			return data.ErrNotScannable

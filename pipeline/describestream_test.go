@@ -116,7 +116,7 @@ func TestScanParquetParts(t *testing.T) {
 	var firsts []int
 	var ids []string
 	var submit []float64
-	err = data.ScanParquet(path, data.ReadOptions{}, func(part *data.Jobs, first int) error {
+	err = data.ScanParquet(path, data.ReadOptions{}, func(part *data.Jobs, first, _ int) error {
 		firsts = append(firsts, first)
 		for i := 0; i < part.Len(); i++ {
 			ids = append(ids, part.ID.At(i))
@@ -138,14 +138,14 @@ func TestScanParquetParts(t *testing.T) {
 		t.Error("parts differ from the whole table")
 	}
 	stop := errors.New("stop")
-	if err := data.ScanParquet(path, data.ReadOptions{}, func(*data.Jobs, int) error { return stop }); !errors.Is(err, stop) {
+	if err := data.ScanParquet(path, data.ReadOptions{}, func(*data.Jobs, int, int) error { return stop }); !errors.Is(err, stop) {
 		t.Errorf("f's error: got %v", err)
 	}
 	j.ID.Offsets, j.ID.Data = nil, nil
 	for i := 0; i < 2500; i++ {
 		j.ID.Append("same" + itoa(i%2000))
 	}
-	if err := data.ScanParquet(writeGroups(t, j, 1000), data.ReadOptions{}, func(*data.Jobs, int) error { return nil }); !errors.Is(err, data.ErrNotScannable) {
+	if err := data.ScanParquet(writeGroups(t, j, 1000), data.ReadOptions{}, func(*data.Jobs, int, int) error { return nil }); !errors.Is(err, data.ErrNotScannable) {
 		t.Errorf("duplicate ids: got %v", err)
 	}
 }

@@ -6,11 +6,14 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/estimate"
 )
 
 // synthJobs is cmd/synthlog's log (Poisson arrivals, 20 users, Weibull(0.5)
@@ -95,5 +98,80 @@ func BenchmarkResidentPerJob(b *testing.B) {
 		b.ReportMetric(float64(table)/n, "table-B/job")
 		b.ReportMetric(float64(all)/n, "prepared-B/job")
 		b.Logf("%d jobs: jobs table %.1f B/job; Prepare's inputs (table, sizes, simulation jobs, keys) %.1f B/job", int(n), float64(table)/n, float64(all)/n)
+	}
+}
+
+// peakDuring returns the largest heap in use, sampled every 5 ms, while f
+// runs, above the heap in use (after GC) before it.
+func peakDuring(f func()) uint64 {
+	base := heapInUse()
+	done := make(chan struct{})
+	peak := make(chan uint64)
+	go func() {
+		var p uint64
+		for {
+			var m runtime.MemStats
+			runtime.ReadMemStats(&m)
+			p = max(p, m.HeapInuse)
+			select {
+			case <-done:
+				peak <- p
+				return
+			case <-time.After(5 * time.Millisecond):
+			}
+		}
+	}()
+	f()
+	close(done)
+	p := <-peak
+	if p < base {
+		return 0
+	}
+	return p - base
+}
+
+// BenchmarkDescribePerJob prints the peak heap per job of describe on a
+// Parquet log in row groups of 64 Ki jobs: scanned (DescribeLog) and read
+// whole (Open, Sizes, Describe: what describe did before). Jobs:
+// SCHEDPLAN_BENCH_JOBS (default 1,000,000).
+func BenchmarkDescribePerJob(b *testing.B) {
+	n := 1_000_000
+	if s := os.Getenv("SCHEDPLAN_BENCH_JOBS"); s != "" {
+		var err error
+		if n, err = strconv.Atoi(s); err != nil || n < 1 {
+			b.Fatalf("SCHEDPLAN_BENCH_JOBS=%q: want a positive integer", s)
+		}
+	}
+	path := filepath.Join(b.TempDir(), "log.parquet")
+	j := synthJobs(n, 1)
+	if err := data.WriteFileAtomic(path, true, func(w io.Writer) error { return data.WriteParquetGroups(w, j, 1<<16) }); err != nil {
+		b.Fatal(err)
+	}
+	j = nil
+	sopt := estimate.DefaultSizeOptions()
+	for i := 0; i < b.N; i++ {
+		var scanned, whole Workload
+		var err error
+		ps := peakDuring(func() { scanned, err = DescribeLog(path, data.ReadOptions{}, sopt) })
+		if err != nil {
+			b.Fatal(err)
+		}
+		pw := peakDuring(func() {
+			jj, err := data.Open(path, data.ReadOptions{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			sizes, src, err := estimate.Sizes(jj, sopt)
+			if err != nil {
+				b.Fatal(err)
+			}
+			whole = Describe(jj, sizes, src)
+		})
+		if !reflect.DeepEqual(scanned, whole) {
+			b.Fatal("scanned and whole descriptions differ")
+		}
+		b.ReportMetric(float64(ps)/float64(n), "scan-peak-B/job")
+		b.ReportMetric(float64(pw)/float64(n), "whole-peak-B/job")
+		b.Logf("%d jobs, row groups of 65,536: describe's peak heap %.1f B/job scanned, %.1f B/job read whole", n, float64(ps)/float64(n), float64(pw)/float64(n))
 	}
 }
