@@ -238,20 +238,9 @@ func readParquetGroups(r parquet.ReaderAtSeeker, size int64, choose func(names [
 	if err != nil {
 		return nil, err
 	}
-	var fields []int
-	if choose == nil {
-		for k := 0; k < sch.NumFields(); k++ {
-			fields = append(fields, k)
-		}
-	} else {
-		names := make([]string, sch.NumFields())
-		for k := range names {
-			names[k] = sch.Field(k).Name
-		}
-		if fields, err = choose(names); err != nil {
-			return nil, err
-		}
-		sort.Ints(fields)
+	fields, err := chooseFields(sch, choose)
+	if err != nil {
+		return nil, err
 	}
 	var allLeaves []int
 	for _, k := range fields {
@@ -264,21 +253,9 @@ func readParquetGroups(r parquet.ReaderAtSeeker, size int64, choose func(names [
 	if err := memoryFor(parquetMemory(pr, allLeaves), fmt.Sprintf("%d columns of %d rows", len(fields), pr.NumRows())); err != nil {
 		return nil, err
 	}
-	rowGroups := groups
-	nrows := pr.NumRows()
-	if groups == nil {
-		rowGroups = make([]int, pr.NumRowGroups())
-		for k := range rowGroups {
-			rowGroups[k] = k
-		}
-	} else {
-		nrows = 0
-		for _, g := range groups {
-			if g < 0 || g >= pr.NumRowGroups() {
-				return nil, fmt.Errorf("row group %d of %d", g, pr.NumRowGroups())
-			}
-			nrows += pr.MetaData().RowGroup(g).NumRows()
-		}
+	rowGroups, nrows, err := selectRowGroups(pr, groups)
+	if err != nil {
+		return nil, err
 	}
 	ctx := context.Background()
 	cols := make([]arrow.Column, 0, len(fields))
@@ -341,6 +318,46 @@ func readParquetGroups(r parquet.ReaderAtSeeker, size int64, choose func(names [
 		outFields = append(outFields, f)
 	}
 	return array.NewTable(arrow.NewSchema(outFields, nil), cols, nrows), nil
+}
+
+// chooseFields returns the schema's fields choose picks (nil: all), in order.
+func chooseFields(sch *arrow.Schema, choose func(names []string) ([]int, error)) ([]int, error) {
+	var fields []int
+	if choose == nil {
+		for k := 0; k < sch.NumFields(); k++ {
+			fields = append(fields, k)
+		}
+		return fields, nil
+	}
+	names := make([]string, sch.NumFields())
+	for k := range names {
+		names[k] = sch.Field(k).Name
+	}
+	fields, err := choose(names)
+	if err != nil {
+		return nil, err
+	}
+	sort.Ints(fields)
+	return fields, nil
+}
+
+// selectRowGroups returns the row groups to read (nil: all) and their rows.
+func selectRowGroups(pr *file.Reader, groups []int) ([]int, int64, error) {
+	if groups == nil {
+		all := make([]int, pr.NumRowGroups())
+		for k := range all {
+			all[k] = k
+		}
+		return all, pr.NumRows(), nil
+	}
+	var rows int64
+	for _, g := range groups {
+		if g < 0 || g >= pr.NumRowGroups() {
+			return nil, 0, fmt.Errorf("row group %d of %d", g, pr.NumRowGroups())
+		}
+		rows += pr.MetaData().RowGroup(g).NumRows()
+	}
+	return groups, rows, nil
 }
 
 // readField decodes top-level field k with pqarrow.

@@ -151,6 +151,14 @@ func (h *hashHeap) Pop() any {
 // (the plot drew at most 2,000 points of the whole sample before).
 const cdfPoints = 2001
 
+// validateJobBytes is what validation holds per validation job, whatever
+// the number of configurations (results are streamed): each worker's
+// buffers (jobs with this run's estimates, sizes, estimates, completions,
+// responses, slowdowns, missed flags and the simulator's own, about 200 B)
+// for GOMAXPROCS workers up to 8, the classes and the sample's flags, and
+// one configuration's sorted responses.
+const validateJobBytes = 8*200 + 5 + 8
+
 // resultChunkRows is how many rows results.parquet's writer builds at a
 // time (one row group each): about 20 MB of buffers.
 const resultChunkRows = 1 << 17
