@@ -419,6 +419,6 @@ func (in *Inputs) cost() Cost {
 	return TuneCost(cfg.Budget, in.Split, TuneOptions{Folds: cfg.Folds}).Add(Cost{
 		Simulations: valSims,
 		JobSteps:    valSims * valN,
-		Bytes:       valN*validateJobBytes + errRuns*summaryBytes,
+		Bytes:       valN*validateJobBytes() + errRuns*summaryBytes,
 	})
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -152,12 +153,15 @@ func (h *hashHeap) Pop() any {
 const cdfPoints = 2001
 
 // validateJobBytes is what validation holds per validation job, whatever
-// the number of configurations (results are streamed): each worker's
-// buffers (jobs with this run's estimates, sizes, estimates, completions,
-// responses, slowdowns, missed flags and the simulator's own, about 200 B)
-// for GOMAXPROCS workers up to 8, the classes and the sample's flags, and
-// one configuration's sorted responses.
-const validateJobBytes = 8*200 + 5 + 8
+// the number of configurations (results are streamed): each of the
+// GOMAXPROCS workers' buffers (the jobs with this run's estimates, 40 B;
+// sizes, estimates, responses, slowdowns and the metrics' sorted copy,
+// 8 B each; the simulator's completions and responses, 16 B; missed
+// flags), about 100 B, plus the classes, the sample's flags and one
+// configuration's sorted responses (13 B).
+func validateJobBytes() float64 {
+	return 100*float64(runtime.GOMAXPROCS(0)) + 13
+}
 
 // resultChunkRows is how many rows results.parquet's writer builds at a
 // time (one row group each): about 20 MB of buffers.
