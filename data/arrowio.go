@@ -35,10 +35,15 @@ var (
 // strings repeat (dictCols), plain encoding elsewhere, rows in groups of up
 // to 1 Mi.
 func parquetProps(dictCols []string) *parquet.WriterProperties {
+	return parquetPropsGroups(dictCols, 1<<20)
+}
+
+// parquetPropsGroups is parquetProps with row groups of up to rows rows.
+func parquetPropsGroups(dictCols []string, rows int64) *parquet.WriterProperties {
 	opts := []parquet.WriterProperty{
 		parquet.WithCompression(compress.Codecs.Snappy),
 		parquet.WithDictionaryDefault(false),
-		parquet.WithMaxRowGroupLength(1 << 20),
+		parquet.WithMaxRowGroupLength(rows),
 		parquet.WithStats(true),
 		parquet.WithCreatedBy("schedplan"),
 	}
@@ -51,8 +56,13 @@ func parquetProps(dictCols []string) *parquet.WriterProperties {
 // writeParquet writes rec as a Parquet file; the Arrow schema is stored in
 // the file's metadata so types such as dictionaries survive a round trip.
 func writeParquet(w io.Writer, rec arrow.Record, dictCols []string) (err error) {
+	return writeParquetGroups(w, rec, dictCols, 1<<20)
+}
+
+// writeParquetGroups is writeParquet with row groups of up to rows rows.
+func writeParquetGroups(w io.Writer, rec arrow.Record, dictCols []string, rows int64) (err error) {
 	defer recoverTo(&err, "writing Parquet")
-	fw, err := pqarrow.NewFileWriter(rec.Schema(), noCloser{w}, parquetProps(dictCols),
+	fw, err := pqarrow.NewFileWriter(rec.Schema(), noCloser{w}, parquetPropsGroups(dictCols, rows),
 		pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
 	if err != nil {
 		return err
@@ -191,6 +201,15 @@ func readArrowBytes(b []byte, f Format) (tbl arrow.Table, err error) {
 // decode, go through decodeFixedWidth; a column in any other encoding no
 // decoder reads is a *columnError naming the encoding.
 func readParquet(r parquet.ReaderAtSeeker, size int64, choose func(names []string) ([]int, error)) (tbl arrow.Table, err error) {
+	return readParquetGroups(r, size, choose, nil)
+}
+
+// errSplitInGroups is readParquetGroups' refusal of a BYTE_STREAM_SPLIT
+// column, which it decodes only whole.
+var errSplitInGroups = errors.New("BYTE_STREAM_SPLIT column read by row groups")
+
+// readParquetGroups is readParquet for the given row groups only (nil: all).
+func readParquetGroups(r parquet.ReaderAtSeeker, size int64, choose func(names []string) ([]int, error), groups []int) (tbl arrow.Table, err error) {
 	defer recoverTo(&err, "decoding Parquet")
 	if err := checkParquetFrame(r, size); err != nil {
 		return nil, err
@@ -219,20 +238,9 @@ func readParquet(r parquet.ReaderAtSeeker, size int64, choose func(names []strin
 	if err != nil {
 		return nil, err
 	}
-	var fields []int
-	if choose == nil {
-		for k := 0; k < sch.NumFields(); k++ {
-			fields = append(fields, k)
-		}
-	} else {
-		names := make([]string, sch.NumFields())
-		for k := range names {
-			names[k] = sch.Field(k).Name
-		}
-		if fields, err = choose(names); err != nil {
-			return nil, err
-		}
-		sort.Ints(fields)
+	fields, err := chooseFields(sch, choose)
+	if err != nil {
+		return nil, err
 	}
 	var allLeaves []int
 	for _, k := range fields {
@@ -245,11 +253,10 @@ func readParquet(r parquet.ReaderAtSeeker, size int64, choose func(names []strin
 	if err := memoryFor(parquetMemory(pr, allLeaves), fmt.Sprintf("%d columns of %d rows", len(fields), pr.NumRows())); err != nil {
 		return nil, err
 	}
-	rowGroups := make([]int, pr.NumRowGroups())
-	for k := range rowGroups {
-		rowGroups[k] = k
+	rowGroups, nrows, err := selectRowGroups(pr, groups)
+	if err != nil {
+		return nil, err
 	}
-	nrows := pr.NumRows()
 	ctx := context.Background()
 	cols := make([]arrow.Column, 0, len(fields))
 	outFields := make([]arrow.Field, 0, len(fields))
@@ -273,7 +280,7 @@ func readParquet(r parquet.ReaderAtSeeker, size int64, choose func(names []strin
 		var ch arrow.Array
 		f := sch.Field(k)
 		if !split {
-			ch, f, err = readField(ctx, fr, k, leaves, rowGroups)
+			ch, f, err = readField(ctx, fr, k, leaves, rowGroups, nrows)
 			if err != nil {
 				return nil, &columnError{name, err}
 			}
@@ -291,6 +298,9 @@ func readParquet(r parquet.ReaderAtSeeker, size int64, choose func(names []strin
 					return nil, &columnError{name, fmt.Errorf("%d values for %d rows (truncated or corrupt file)", ch.Len(), nrows)}
 				}
 			}
+		}
+		if split && groups != nil {
+			return nil, errSplitInGroups
 		}
 		if split {
 			leaf := fr.Manifest.Fields[k].ColIndex
@@ -310,8 +320,48 @@ func readParquet(r parquet.ReaderAtSeeker, size int64, choose func(names []strin
 	return array.NewTable(arrow.NewSchema(outFields, nil), cols, nrows), nil
 }
 
+// chooseFields returns the schema's fields choose picks (nil: all), in order.
+func chooseFields(sch *arrow.Schema, choose func(names []string) ([]int, error)) ([]int, error) {
+	var fields []int
+	if choose == nil {
+		for k := 0; k < sch.NumFields(); k++ {
+			fields = append(fields, k)
+		}
+		return fields, nil
+	}
+	names := make([]string, sch.NumFields())
+	for k := range names {
+		names[k] = sch.Field(k).Name
+	}
+	fields, err := choose(names)
+	if err != nil {
+		return nil, err
+	}
+	sort.Ints(fields)
+	return fields, nil
+}
+
+// selectRowGroups returns the row groups to read (nil: all) and their rows.
+func selectRowGroups(pr *file.Reader, groups []int) ([]int, int64, error) {
+	if groups == nil {
+		all := make([]int, pr.NumRowGroups())
+		for k := range all {
+			all[k] = k
+		}
+		return all, pr.NumRows(), nil
+	}
+	var rows int64
+	for _, g := range groups {
+		if g < 0 || g >= pr.NumRowGroups() {
+			return nil, 0, fmt.Errorf("row group %d of %d", g, pr.NumRowGroups())
+		}
+		rows += pr.MetaData().RowGroup(g).NumRows()
+	}
+	return groups, rows, nil
+}
+
 // readField decodes top-level field k with pqarrow.
-func readField(ctx context.Context, fr *pqarrow.FileReader, k int, leaves map[int]bool, rowGroups []int) (arrow.Array, arrow.Field, error) {
+func readField(ctx context.Context, fr *pqarrow.FileReader, k int, leaves map[int]bool, rowGroups []int, rows int64) (arrow.Array, arrow.Field, error) {
 	cr, err := fr.GetFieldReader(ctx, k, leaves, rowGroups)
 	if err != nil {
 		return nil, arrow.Field{}, err
@@ -321,7 +371,7 @@ func readField(ctx context.Context, fr *pqarrow.FileReader, k int, leaves map[in
 	}
 	defer cr.Release()
 	f := *cr.Field()
-	ch, err := cr.NextBatch(fr.ParquetReader().NumRows())
+	ch, err := cr.NextBatch(rows)
 	if err != nil {
 		return nil, arrow.Field{}, err
 	}

@@ -79,6 +79,37 @@ func SourceOf(j *data.Jobs) (Source, error) {
 // came from, so that no later sum or share (10000·v/Σ) can overflow.
 func Sizes(j *data.Jobs, opt SizeOptions) ([]float64, Source, error) {
 	opt = opt.withDefaults()
+	w, src, err := Weights(j, opt)
+	if err != nil {
+		return nil, "", err
+	}
+	col := sourceColumn(src)
+	if src != FromBytes { // byte weights are checked once normalised
+		if err := checkSizes(j, w, col, ""); err != nil {
+			return nil, "", err
+		}
+		if total, _ := sumChecked(w); total == 0 { // no overflow: n·MaxSize is finite
+			return nil, "", noWork(j, col)
+		}
+	}
+	if src == FromBytes || opt.NormaliseAll {
+		if err := normalise(j, w, col, opt.Load); err != nil {
+			return nil, "", err
+		}
+		if err := checkSizes(j, w, col, " (after normalising to a load)"); err != nil {
+			return nil, "", err
+		}
+	}
+	return w, src, nil
+}
+
+// Weights is the first half of Sizes: every job's weight before
+// normalisation (the size column, the task-seconds, or the bytes rule's w),
+// with the nulls of the chosen column refused. Sizes of a log read in parts
+// (in order) are the parts' weights concatenated and finished by
+// FinishWeights.
+func Weights(j *data.Jobs, opt SizeOptions) ([]float64, Source, error) {
+	opt = opt.withDefaults()
 	if err := opt.check(); err != nil {
 		return nil, "", fmt.Errorf("size options: %w", err)
 	}
@@ -115,23 +146,46 @@ func Sizes(j *data.Jobs, opt SizeOptions) ([]float64, Source, error) {
 			w[i] = float64(in) + (1+opt.DN)*float64(sh) + float64(out)
 		}
 	}
-	if src != FromBytes { // byte weights are checked once normalised
-		if err := checkSizes(j, w, col, ""); err != nil {
-			return nil, "", err
-		}
-		if total, _ := sumChecked(w); total == 0 { // no overflow: n·MaxSize is finite
-			return nil, "", noWork(j, col)
-		}
-	}
-	if src == FromBytes || opt.NormaliseAll {
-		if err := normalise(j, w, col, opt.Load); err != nil {
-			return nil, "", err
-		}
-		if err := checkSizes(j, w, col, " (after normalising to a load)"); err != nil {
-			return nil, "", err
-		}
-	}
 	return w, src, nil
+}
+
+// FinishWeights is the second half of Sizes for the weights w of a whole
+// log (Weights of its parts, concatenated in order) whose first and last
+// submit times are given: it checks and, where Sizes does, normalises w in
+// place, with Sizes' arithmetic in Sizes' order, so that w ends bit for bit
+// as Sizes' result. It returns false where Sizes fails (the caller then
+// reads the log whole for Sizes' error, which names the job).
+func FinishWeights(w []float64, src Source, opt SizeOptions, first, last float64) bool {
+	opt = opt.withDefaults()
+	ok := func() bool {
+		for _, v := range w {
+			if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || v > data.MaxSize {
+				return false
+			}
+		}
+		return true
+	}
+	if src != FromBytes {
+		if !ok() {
+			return false
+		}
+		if total, _ := sumChecked(w); total == 0 {
+			return false
+		}
+	}
+	if src != FromBytes && !opt.NormaliseAll {
+		return true
+	}
+	total, row := sumChecked(w)
+	duration := Duration([]float64{first, last})
+	if row > 0 || total <= 0 || !(duration > 0) || duration > data.MaxTime {
+		return false
+	}
+	mult := opt.Load * duration / total
+	for i := range w {
+		w[i] *= mult
+	}
+	return ok()
 }
 
 // check rejects options that would make every size NaN, infinite or

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/schedplan/schedplan/cluster/sim"
@@ -48,34 +49,47 @@ func Describe(j *data.Jobs, sizes []float64, src estimate.Source) Workload {
 	if n == 0 {
 		return w
 	}
-	w.FirstSubmit, w.LastSubmit = j.Submit[0], j.Submit[n-1]
-	w.Span = w.LastSubmit - w.FirstSubmit
-	if w.Span > 0 {
-		w.ArrivalRate = float64(n) / w.Span
-	}
-	w.TotalWork = floats.Sum(sizes)
-	w.Size = sim.QuantilesOf(sizes)
-	for _, s := range sizes {
-		if s == 0 {
-			w.ZeroSize++
-		}
-	}
-	sorted := append([]float64(nil), sizes...)
-	sort.Sort(sort.Reverse(sort.Float64Slice(sorted)))
-	top := (n + 99) / 100
-	if w.TotalWork > 0 {
-		w.TopShare = floats.Sum(sorted[:top]) / w.TotalWork
-	}
 	names, idx := j.Users()
 	counts := make([]int, len(names))
 	for _, u := range idx {
 		counts[u]++
 	}
+	var obs observedAcc
+	obs.add(j)
+	return describeFrom(w, j.Submit[0], j.Submit[n-1], append([]float64(nil), sizes...), names, counts, &obs)
+}
+
+// describeFrom completes w (source, jobs, size source) from the first and
+// last submit times, every job's size (sorted in place), the users in order
+// of first appearance with their job counts, and the observed times.
+func describeFrom(w Workload, first, last float64, sizes []float64, names []string, counts []int, obs *observedAcc) Workload {
+	n := len(sizes)
+	w.FirstSubmit, w.LastSubmit = first, last
+	w.Span = w.LastSubmit - w.FirstSubmit
+	if w.Span > 0 {
+		w.ArrivalRate = float64(n) / w.Span
+	}
+	w.TotalWork = floats.Sum(sizes)
+	for _, s := range sizes {
+		if s == 0 {
+			w.ZeroSize++
+		}
+	}
+	slices.Sort(sizes)
+	w.Size = sim.QuantilesOfSorted(sizes)
+	top := (n + 99) / 100
+	if w.TotalWork > 0 {
+		largest := make([]float64, top) // largest first, as they are summed
+		for k := range largest {
+			largest[k] = sizes[n-1-k]
+		}
+		w.TopShare = floats.Sum(largest) / w.TotalWork
+	}
 	for k, name := range names {
 		w.Users = append(w.Users, UserCount{User: name, Jobs: counts[k]})
 	}
 	sort.SliceStable(w.Users, func(a, b int) bool { return w.Users[a].Jobs > w.Users[b].Jobs })
-	if o, ok := ObservedOf(j); ok {
+	if o, ok := obs.result(); ok {
 		w.Observed = &o
 	}
 	return w

@@ -126,6 +126,69 @@ type Experiment struct {
 	Resolution Resolution
 	// KeepRows keeps every job's result of every run (PolicyResult.Rows).
 	KeepRows bool
+	// Sink, when set, is handed every simulation's per-job results as the
+	// simulation finishes (RunRows), instead of keeping them: one call at a
+	// time, in the order of the policies and then of the runs whatever the
+	// number of workers, so that what it writes is deterministic. Memory is
+	// then bounded by the workers' buffers, not by policies × runs × jobs.
+	// An error it returns stops the experiments.
+	Sink func(*RunRows) error
+	// Scale, when positive, multiplies every job's size and estimate before
+	// the run (a load factor), in the worker's buffer rather than in a copy
+	// of the jobs held for the whole experiment; 0 leaves them as they are.
+	Scale float64
+}
+
+// RunRows is one simulation's per-job results as an Experiment's Sink sees
+// them. Its slices belong to the runner and are valid only during the call.
+type RunRows struct {
+	// Policy is the index of the policy in Experiment.Policies; Spec its
+	// specification; Run the run number.
+	Policy int
+	Spec   string
+	Run    int
+	// Jobs are the jobs as simulated (this run's estimates and scale).
+	Jobs []sim.Job
+	// Completion is every job's completion time; Metrics holds the
+	// responses, slowdowns and missed deadlines computed from it.
+	Completion []float64
+	Metrics    *sim.Metrics
+	// Deadlines are the experiment's PS deadlines (nil: none).
+	Deadlines []float64
+	// Rows, when set, are the run's rows as a shard's part holds them (one
+	// row per job, in job order); Jobs, Completion and Metrics are then
+	// unset.
+	Rows *JobRows
+}
+
+// Len is the number of jobs of the run.
+func (r *RunRows) Len() int {
+	if r.Rows != nil {
+		return len(r.Rows.Job)
+	}
+	return len(r.Jobs)
+}
+
+// Responses are the jobs' response times, in job order.
+func (r *RunRows) Responses() []float64 {
+	if r.Rows != nil {
+		return r.Rows.Response
+	}
+	return r.Metrics.Response
+}
+
+// AppendTo appends the results of jobs [lo, hi) to rows, skipping the jobs
+// for which keep (when not nil) is false.
+func (r *RunRows) AppendTo(rows *JobRows, lo, hi int, keep func(i int) bool) {
+	for i := lo; i < hi; i++ {
+		switch {
+		case keep != nil && !keep(i):
+		case r.Rows != nil:
+			rows.appendRow(r.Rows, i)
+		default:
+			rows.appendOne(r.Spec, r.Run, i, r.Jobs[i], r.Completion[i], r.Metrics, r.Deadlines)
+		}
+	}
 }
 
 // RunOptions control how experiments run.
@@ -238,6 +301,8 @@ func (x *Experiment) check() ([]sim.PolicyInfo, error) {
 		return nil, fmt.Errorf("%d deadlines for %d jobs", len(x.Deadlines), len(x.Jobs))
 	case x.Blocks < 0:
 		return nil, fmt.Errorf("blocks %d is negative", x.Blocks)
+	case !(x.Scale >= 0) || math.IsInf(x.Scale, 0):
+		return nil, paramErr("scale", x.Scale, "want a finite positive factor, or 0 for none")
 	case len(x.Policies) == 0:
 		return nil, errors.New("no policy to simulate")
 	}
@@ -258,7 +323,7 @@ func (x *Experiment) check() ([]sim.PolicyInfo, error) {
 // result, so that one simulation stands for all (rows are kept per run, as
 // their estimate column differs).
 func (x *Experiment) deterministic(u sim.Uses) bool {
-	return (!u.Estimates || x.Errors.IsExact()) && !x.KeepRows
+	return (!u.Estimates || x.Errors.IsExact()) && !x.KeepRows && x.Sink == nil
 }
 
 // Cost is what a request will take, estimated before it runs.
@@ -352,23 +417,58 @@ func RunExperiments(ctx context.Context, opt RunOptions, xs ...*Experiment) ([]*
 	}
 	ws := make([]worker, workers)
 	rows := make([]*JobRows, len(units))
+	// Units of experiments with a Sink pass their results through one gate,
+	// in unit order (ParallelFor starts units in order, so every earlier
+	// unit is under way when a later one waits: no deadlock).
+	sinkSeq := make([]int, len(units))
+	gate := newSinkGate()
+	nsink := 0
+	for i, u := range units {
+		sinkSeq[i] = -1
+		if xs[u.x].Sink != nil {
+			sinkSeq[i] = nsink
+			nsink++
+		}
+	}
 	var mu sync.Mutex
 	finished := 0
 	err := ParallelFor(ctx, len(units), workers, func(w, i int) error {
 		u := units[i]
 		x := xs[u.x]
+		var emit func(*RunRows) error
+		passed := false
+		if seq := sinkSeq[i]; seq >= 0 {
+			emit = func(rr *RunRows) error {
+				passed = true
+				rr.Policy = u.p
+				return gate.pass(seq, func() error { return x.Sink(rr) })
+			}
+			defer func() {
+				if !passed {
+					gate.pass(seq, nil)
+				}
+			}()
+		}
 		r, known := opt.Units.known(i, len(units))
-		if !known {
+		switch {
+		case !known:
 			if x.KeepRows {
 				r.Rows = &JobRows{}
 			}
 			var err error
-			if r.Summary, err = ws[w].run(x, x.Policies[u.p], runs[u.x][u.k], r.Rows); err != nil {
+			if r.Summary, err = ws[w].run(x, x.Policies[u.p], runs[u.x][u.k], r.Rows, emit); err != nil {
 				return err
 			}
 			opt.Units.done(i, len(units), r)
+		case emit != nil && r.Rows != nil:
+			// A unit merged from a shard's part: its rows as the part holds them.
+			if err := emit(&RunRows{Spec: x.Policies[u.p], Run: runs[u.x][u.k], Rows: r.Rows}); err != nil {
+				return err
+			}
 		}
-		rows[i] = r.Rows
+		if x.KeepRows {
+			rows[i] = r.Rows
+		}
 		out[u.x].Policies[u.p].Summaries[u.k] = r.Summary
 		if opt.Progress != nil {
 			mu.Lock()
@@ -402,8 +502,45 @@ func RunExperiments(ctx context.Context, opt RunOptions, xs ...*Experiment) ([]*
 	return out, nil
 }
 
-// run simulates one run of one policy and summarises it.
-func (w *worker) run(x *Experiment, spec string, run int, rows *JobRows) (sim.Summary, error) {
+// sinkGate lets the units of experiments with a Sink hand their results on
+// one at a time, in unit order.
+type sinkGate struct {
+	mu     sync.Mutex
+	cond   *sync.Cond
+	next   int
+	failed bool
+}
+
+func newSinkGate() *sinkGate {
+	g := &sinkGate{}
+	g.cond = sync.NewCond(&g.mu)
+	return g
+}
+
+// pass waits for unit seq's turn, calls f (nil: the unit failed before it
+// had results) unless an earlier unit failed, and hands the turn on.
+func (g *sinkGate) pass(seq int, f func() error) error {
+	g.mu.Lock()
+	for g.next != seq {
+		g.cond.Wait()
+	}
+	failed := g.failed || f == nil
+	g.mu.Unlock()
+	var err error
+	if !failed {
+		err = f()
+	}
+	g.mu.Lock()
+	g.failed = failed || err != nil
+	g.next++
+	g.cond.Broadcast()
+	g.mu.Unlock()
+	return err
+}
+
+// run simulates one run of one policy and summarises it; emit, when not
+// nil, is handed the per-job results.
+func (w *worker) run(x *Experiment, spec string, run int, rows *JobRows, emit func(*RunRows) error) (sim.Summary, error) {
 	res := x.resolution()
 	if w.sims == nil {
 		w.sims = map[Resolution]Simulator{}
@@ -414,17 +551,26 @@ func (w *worker) run(x *Experiment, spec string, run int, rows *JobRows) (sim.Su
 		w.sims[res] = s
 	}
 	jobs := x.Jobs
+	scaled := x.Scale > 0 && x.Scale != 1
+	if scaled || !x.Errors.IsExact() {
+		w.jobs = append(w.jobs[:0], x.Jobs...)
+		jobs = w.jobs
+	}
+	if scaled {
+		for i := range w.jobs {
+			w.jobs[i].Size *= x.Scale
+			w.jobs[i].Estimate *= x.Scale
+		}
+	}
 	if !x.Errors.IsExact() {
 		w.size = w.size[:0]
-		for _, j := range x.Jobs {
+		for _, j := range jobs {
 			w.size = append(w.size, j.Size)
 		}
 		w.est = x.Errors.Apply(w.size, estimate.RunRand(x.Seed, uint64(run)), w.est)
-		w.jobs = append(w.jobs[:0], x.Jobs...)
 		for i := range w.jobs {
 			w.jobs[i].Estimate = w.est[i]
 		}
-		jobs = w.jobs
 	}
 	done, err := w.simulate(s, x, jobs, spec)
 	if err != nil {
@@ -433,6 +579,12 @@ func (w *worker) run(x *Experiment, spec string, run int, rows *JobRows) (sim.Su
 	sum := w.m.ComputeRun(jobs, done, x.Capacity, x.Deadlines)
 	if rows != nil {
 		rows.Append(spec, run, jobs, done.Completion, &w.m, x.Deadlines)
+	}
+	if emit != nil {
+		rr := &RunRows{Spec: spec, Run: run, Jobs: jobs, Completion: done.Completion, Metrics: &w.m, Deadlines: x.Deadlines}
+		if err := emit(rr); err != nil {
+			return sim.Summary{}, err
+		}
 	}
 	return sum, nil
 }

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -205,6 +206,12 @@ func DescribeInput(in *Input, sizes []float64, src estimate.Source) Workload {
 func DescribeLog(o InputOptions, sizes estimate.SizeOptions) (Workload, error) {
 	if err := CheckSizeOptions(sizes); err != nil {
 		return Workload{}, err
+	}
+	if o.Tasks == "" && LogFormatOf(o.Trace, o.Read.Format) == "" {
+		// A jobs log: a Parquet one is scanned a row group at a time.
+		if w, err := describeScan(o.Trace, o.Read, sizes); !errors.Is(err, data.ErrNotScannable) {
+			return w, err
+		}
 	}
 	in, err := ReadInput(o)
 	if err != nil {

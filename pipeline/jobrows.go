@@ -30,22 +30,50 @@ type JobRows struct {
 // deadlines (nil: none).
 func (r *JobRows) Append(policy string, run int, jobs []sim.Job, completion []float64, m *sim.Metrics, deadlines []float64) {
 	for i, j := range jobs {
-		r.Policy = append(r.Policy, policy)
-		r.Run = append(r.Run, int32(run))
-		r.Job = append(r.Job, int32(i))
-		r.Arrival = append(r.Arrival, j.Arrival)
-		r.Size = append(r.Size, j.Size)
-		r.Estimate = append(r.Estimate, j.Estimate)
-		r.Completion = append(r.Completion, completion[i])
-		r.Response = append(r.Response, m.Response[i])
-		r.Slowdown = append(r.Slowdown, m.Slowdown[i])
-		d, missed := math.NaN(), false
-		if deadlines != nil {
-			d, missed = deadlines[i], m.Missed[i]
-		}
-		r.Deadline = append(r.Deadline, d)
-		r.Missed = append(r.Missed, missed)
+		r.appendOne(policy, run, i, j, completion[i], m, deadlines)
 	}
+}
+
+// appendOne adds job i's row.
+func (r *JobRows) appendOne(policy string, run, i int, j sim.Job, completion float64, m *sim.Metrics, deadlines []float64) {
+	r.Policy = append(r.Policy, policy)
+	r.Run = append(r.Run, int32(run))
+	r.Job = append(r.Job, int32(i))
+	r.Arrival = append(r.Arrival, j.Arrival)
+	r.Size = append(r.Size, j.Size)
+	r.Estimate = append(r.Estimate, j.Estimate)
+	r.Completion = append(r.Completion, completion)
+	r.Response = append(r.Response, m.Response[i])
+	r.Slowdown = append(r.Slowdown, m.Slowdown[i])
+	d, missed := math.NaN(), false
+	if deadlines != nil {
+		d, missed = deadlines[i], m.Missed[i]
+	}
+	r.Deadline = append(r.Deadline, d)
+	r.Missed = append(r.Missed, missed)
+}
+
+// appendRow adds row k of src.
+func (r *JobRows) appendRow(src *JobRows, k int) {
+	r.Policy = append(r.Policy, src.Policy[k])
+	r.Run = append(r.Run, src.Run[k])
+	r.Job = append(r.Job, src.Job[k])
+	r.Arrival = append(r.Arrival, src.Arrival[k])
+	r.Size = append(r.Size, src.Size[k])
+	r.Estimate = append(r.Estimate, src.Estimate[k])
+	r.Completion = append(r.Completion, src.Completion[k])
+	r.Response = append(r.Response, src.Response[k])
+	r.Slowdown = append(r.Slowdown, src.Slowdown[k])
+	r.Deadline = append(r.Deadline, src.Deadline[k])
+	r.Missed = append(r.Missed, src.Missed[k])
+}
+
+// Reset empties the rows, keeping their buffers.
+func (r *JobRows) Reset() {
+	r.Policy, r.Run, r.Job = r.Policy[:0], r.Run[:0], r.Job[:0]
+	r.Arrival, r.Size, r.Estimate = r.Arrival[:0], r.Size[:0], r.Estimate[:0]
+	r.Completion, r.Response, r.Slowdown = r.Completion[:0], r.Response[:0], r.Slowdown[:0]
+	r.Deadline, r.Missed = r.Deadline[:0], r.Missed[:0]
 }
 
 // AppendRows appends all of src's rows.
@@ -66,14 +94,22 @@ func (r *JobRows) AppendRows(src *JobRows) {
 // Table returns the rows as a results table (snake_case columns); ids, when
 // not nil, names the jobs (ids[Job[k]] becomes column job_id).
 func (r *JobRows) Table(ids []string) *data.Table {
+	if ids == nil {
+		return r.table(nil)
+	}
+	return r.table(func(j int32) string { return ids[j] })
+}
+
+// table is Table with the job ids given by a function (nil: no job_id).
+func (r *JobRows) table(id func(j int32) string) *data.Table {
 	t := &data.Table{}
 	t.Add("policy", r.Policy)
 	t.Add("run", r.Run)
 	t.Add("job", r.Job)
-	if ids != nil {
+	if id != nil {
 		col := make([]string, len(r.Job))
 		for k, j := range r.Job {
-			col[k] = ids[j]
+			col[k] = id(j)
 		}
 		t.Add(data.ColJobID, col)
 	}

@@ -31,22 +31,40 @@ type Observed struct {
 // ObservedOf summarises the observed response times of j; ok is false when
 // no job has both a submit and a finish time.
 func ObservedOf(j *data.Jobs) (o Observed, ok bool) {
-	var resp, wait []float64
+	var acc observedAcc
+	acc.add(j)
+	return acc.result()
+}
+
+// observedAcc gathers the observed responses and waits of a log read in
+// parts.
+type observedAcc struct {
+	resp, wait   []float64
+	inconsistent int
+}
+
+// add gathers a part's jobs (observedTimes).
+func (a *observedAcc) add(j *data.Jobs) {
 	r, w, bad := observedTimes(j, 0, j.Len())
-	o.Inconsistent = bad
+	a.inconsistent += bad
 	for k := range r {
 		if !math.IsNaN(r[k]) {
-			resp = append(resp, r[k])
+			a.resp = append(a.resp, r[k])
 		}
 		if !math.IsNaN(w[k]) {
-			wait = append(wait, w[k])
+			a.wait = append(a.wait, w[k])
 		}
 	}
-	if len(resp) == 0 {
+}
+
+// result is ObservedOf's result for the parts added.
+func (a *observedAcc) result() (o Observed, ok bool) {
+	o.Inconsistent = a.inconsistent
+	if len(a.resp) == 0 {
 		return o, false
 	}
-	o.Jobs, o.Response = len(resp), sim.QuantilesOf(resp)
-	o.Waited, o.Wait = len(wait), sim.QuantilesOf(wait)
+	o.Jobs, o.Response = len(a.resp), sim.QuantilesOf(a.resp)
+	o.Waited, o.Wait = len(a.wait), sim.QuantilesOf(a.wait)
 	return o, true
 }
 

@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
@@ -65,6 +64,9 @@ type RunConfig struct {
 	LoadFactors []float64 `json:"load_factors"`
 	Seed        uint64    `json:"seed"`
 	ContainerMB int       `json:"container_mb"`
+	// Results is which validation jobs' rows results.parquet holds: all,
+	// sample:N, none or auto ("": auto; ParseResults).
+	Results string `json:"results"`
 
 	// AsGiven takes every field as it is: a zero is checked (and refused
 	// where it is not a valid value) instead of replaced by its default.
@@ -88,7 +90,7 @@ func DefaultRunConfig() RunConfig {
 		Baselines: []string{"fifo", FairSpec, "las", "srpt", "fsp+ps", "pfsp"},
 		Sigmas:    []float64{0, 0.25, 0.5, 1}, Runs: 10,
 		LoadFactors: []float64{0.5, 0.7, 0.8, 0.9, 1, 1.1, 1.2},
-		Seed:        1, ContainerMB: 1024,
+		Seed:        1, ContainerMB: 1024, Results: ResultsAuto,
 	}
 }
 
@@ -157,9 +159,10 @@ type Inputs struct {
 	SimJobs     []sim.Job
 	Split       Split
 	Workload    Workload
-	// Keys of the inputs the stages read, for their stage keys: the log's
-	// canonical content, the cluster spec, and the simulation jobs with
-	// their capacity (weights from the spec included).
+	// Keys of the inputs the stages read, for their stage keys: the SHA-256
+	// of the log's canonical content (its Arrow IPC file, hashed as it is
+	// written rather than held), the cluster spec, and the simulation jobs
+	// with their capacity (weights from the spec included).
 	TraceKey []byte
 	SpecKey  []byte
 	JobsKey  []byte
@@ -230,11 +233,11 @@ func Prepare(cfg RunConfig) (*Inputs, error) {
 		slog.Warn(w)
 	}
 	in.Workload = DescribeInput(in.Input, in.Sizes, in.Source)
-	var buf bytes.Buffer
-	if err := data.Write(&buf, in.Jobs, data.FormatArrow); err != nil {
+	th := sha256.New()
+	if err := data.Write(th, in.Jobs, data.FormatArrow); err != nil {
 		return nil, err
 	}
-	in.TraceKey = buf.Bytes()
+	in.TraceKey = th.Sum(nil)
 	if in.SpecKey, err = json.Marshal(in.Spec); err != nil {
 		return nil, err
 	}
@@ -278,6 +281,9 @@ func (c *RunConfig) checkParams() error {
 	}
 	if _, err := data.ParseSparkUnit(string(c.Read.Log.Spark)); err != nil {
 		return paramErr("spark-job", c.Read.Log.Spark, "%v", err)
+	}
+	if _, err := ParseResults(c.resultsOrDefault()); err != nil {
+		return paramErr("results", c.Results, "%v", err)
 	}
 	if _, err := c.Solver.Resolve(); err != nil {
 		return paramErr("solver", c.Solver, "%v", err)
@@ -474,6 +480,6 @@ func (in *Inputs) cost() Cost {
 	return TuneCost(cfg.Budget, in.Split, TuneOptions{Folds: cfg.Folds}).Add(Cost{
 		Simulations: valSims,
 		JobSteps:    valSims * valN,
-		Bytes:       configs*valN*jobRowBytes + errRuns*summaryBytes,
+		Bytes:       valN*validateJobBytes() + errRuns*summaryBytes,
 	})
 }

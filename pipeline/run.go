@@ -3,7 +3,6 @@ package pipeline
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -301,7 +300,8 @@ func (p *pipelineRun) stages() []stage {
 			TaskLevel     int
 			CurrentConfig string
 			ContainerMB   int
-		}{cfg.Current, cfg.Baselines, cfg.Sigmas, cfg.Runs, cfg.LoadFactors, cfg.Seed, taskLevelVersion, cfg.CurrentConfig, cfg.ContainerMB},
+			Results       string
+		}{cfg.Current, cfg.Baselines, cfg.Sigmas, cfg.Runs, cfg.LoadFactors, cfg.Seed, taskLevelVersion, cfg.CurrentConfig, cfg.ContainerMB, cfg.resultsOrDefault()},
 			deps: []string{"tune", "tune-coshh", "tune-hpfsp", "bounds", "classify", "emit"}, inputs: [][]byte{in.JobsKey, in.TraceKey, in.SpecKey, in.CurrentConfigKey, in.TasksKey},
 			state: &p.vs, run: p.validate},
 		{name: "report", deps: []string{"ingest", "classify", "capacity", "tune", "tune-coshh", "tune-hpfsp", "bounds", "emit", "validate"},
@@ -415,7 +415,7 @@ func (p *pipelineRun) validate(ctx context.Context) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	v, files, err := validate(ctx, p.in, &p.cs, &p.tr, p.boundsOf(), RunOptions{Progress: p.r.progress("validate"), Units: units})
+	v, files, err := validate(ctx, p.in, &p.cs, &p.tr, p.boundsOf(), p.r.StreamFile, RunOptions{Progress: p.r.progress("validate"), Units: units})
 	if err != nil {
 		return nil, err
 	}
@@ -523,7 +523,7 @@ func (p *pipelineRun) bundle() *Bundle {
 	in, cfg := p.in, p.in.Config
 	bd := &Bundle{Version: BundleVersion, Generator: "schedplan", Seed: cfg.Seed}
 	bd.Trace = TraceInfo{
-		Source: in.Jobs.Source, SHA256: sha256Hex(in.TraceKey), Jobs: in.Jobs.Len(), SizeSource: string(in.Source),
+		Source: in.Jobs.Source, SHA256: hex.EncodeToString(in.TraceKey), Jobs: in.Jobs.Len(), SizeSource: string(in.Source),
 		DN: cfg.Sizes.DN, Load: cfg.Sizes.Load, TuneJobs: in.Split.TuneJobs, ValidateJobs: in.Split.ValidJobs, SplitTime: in.Split.Time,
 	}
 	bd.Cluster = ClusterInfo{Name: in.Spec.Name, Capacity: in.Spec.Capacity()}
@@ -574,9 +574,4 @@ func (p *pipelineRun) bundle() *Bundle {
 	bd.Bounds = &BoundsInfo{SRPTMean: b.SRPTMean, FSPMean: b.FSPMean, PSMean: b.PSMean}
 	p.bd = bd
 	return bd
-}
-
-func sha256Hex(b []byte) string {
-	s := sha256.Sum256(b)
-	return hex.EncodeToString(s[:])
 }

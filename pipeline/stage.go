@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -69,10 +70,13 @@ type Runner struct {
 	// stage must be up to date (shards never compute a stage).
 	shard bool
 
-	keys    map[string]string
-	lock    *dirLock
-	Skipped []string
-	Ran     []string
+	keys map[string]string
+	lock *dirLock
+	// streamed maps the outputs a stage writes itself (StreamFile) to
+	// their temporary files.
+	streamed map[string]string
+	Skipped  []string
+	Ran      []string
 }
 
 // StageEvent is what a Hook is told.
@@ -320,10 +324,95 @@ func (r *Runner) Stage(name, key string, state any, run func() (map[string][]byt
 	return err
 }
 
+// StreamFile creates the temporary file of an output the stage under way
+// writes itself because it is too large to hold (name relative to Dir): the
+// stage writes and closes it and lists name among its files with a nil
+// value; the runner then checks it as it does the other files and renames
+// it into place. A stage that fails leaves no trace of it.
+func (r *Runner) StreamFile(name string) (*os.File, error) {
+	p := filepath.Join(r.Dir, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return nil, err
+	}
+	f, err := os.CreateTemp(filepath.Dir(p), "."+filepath.Base(p)+".tmp-*")
+	if err != nil {
+		return nil, destError(p, err)
+	}
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return nil, err
+	}
+	if r.streamed == nil {
+		r.streamed = map[string]string{}
+	}
+	r.streamed[name] = f.Name()
+	return f, nil
+}
+
+// fileSum returns the SHA-256 of a file, read a buffer at a time.
+func fileSum(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// checkStreamed returns the SHA-256 of a streamed output and, unless Force
+// is set, refuses to replace a file of other content.
+func (r *Runner) checkStreamed(stage, n, tmp string) (string, error) {
+	p := filepath.Join(r.Dir, n)
+	sum, err := fileSum(tmp)
+	if err != nil {
+		return "", fmt.Errorf("stage %s: %w", stage, destError(p, err))
+	}
+	if !r.Force {
+		if old, err := fileSum(p); err == nil && old != sum {
+			return "", fmt.Errorf("stage %s: %s exists with other content (its inputs or parameters changed); pass --force to overwrite", stage, p)
+		}
+	}
+	return sum, nil
+}
+
+// placeStreamed renames a streamed output into place.
+func (r *Runner) placeStreamed(stage, n, tmp string) error {
+	p := filepath.Join(r.Dir, n)
+	if err := os.Rename(tmp, p); err != nil {
+		return fmt.Errorf("stage %s: %w", stage, destError(p, err))
+	}
+	syncDir(filepath.Dir(p))
+	delete(r.streamed, n)
+	return nil
+}
+
+// dropStreamed removes the temporary files of streamed outputs not placed.
+func (r *Runner) dropStreamed() {
+	for n, tmp := range r.streamed {
+		os.Remove(tmp)
+		delete(r.streamed, n)
+	}
+}
+
+// syncDir fsyncs a directory so that a rename in it is durable (errors
+// ignored: not every file system supports it).
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+}
+
 // runStage is Stage after the decision to run: it runs the stage and writes
 // its files and stamp.
 func (r *Runner) runStage(name, key, stampPath string, state any, run func() (map[string][]byte, error)) error {
 	t0 := time.Now()
+	defer r.dropStreamed()
 	files, err := run()
 	if err != nil {
 		return fmt.Errorf("stage %s: %w", name, err)
@@ -333,8 +422,20 @@ func (r *Runner) runStage(name, key, stampPath string, state any, run func() (ma
 		names = append(names, n)
 	}
 	sort.Strings(names)
+	streamSums := map[string]string{}
+	for n, tmp := range r.streamed {
+		if _, ok := files[n]; !ok {
+			return fmt.Errorf("stage %s: streamed output %s not among its files", name, n)
+		}
+		if streamSums[n], err = r.checkStreamed(name, n, tmp); err != nil {
+			return err
+		}
+	}
 	if !r.Force {
 		for _, n := range names {
+			if _, ok := r.streamed[n]; ok {
+				continue // checked above
+			}
 			old, err := os.ReadFile(filepath.Join(r.Dir, n))
 			if err == nil && !bytes.Equal(old, files[n]) {
 				return fmt.Errorf("stage %s: %s exists with other content (its inputs or parameters changed); pass --force to overwrite", name, filepath.Join(r.Dir, n))
@@ -347,14 +448,21 @@ func (r *Runner) runStage(name, key, stampPath string, state any, run func() (ma
 	}
 	for _, n := range names {
 		p := filepath.Join(r.Dir, n)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return fmt.Errorf("stage %s: %w", name, err)
+		if tmp, ok := r.streamed[n]; ok {
+			if err := r.placeStreamed(name, n, tmp); err != nil {
+				return err
+			}
+			st.Files[n] = streamSums[n]
+		} else {
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				return fmt.Errorf("stage %s: %w", name, err)
+			}
+			if err := data.WriteBytesAtomic(p, true, files[n]); err != nil {
+				return fmt.Errorf("stage %s: %w", name, destError(p, err))
+			}
+			sum := sha256.Sum256(files[n])
+			st.Files[n] = hex.EncodeToString(sum[:])
 		}
-		if err := data.WriteBytesAtomic(p, true, files[n]); err != nil {
-			return fmt.Errorf("stage %s: %w", name, destError(p, err))
-		}
-		sum := sha256.Sum256(files[n])
-		st.Files[n] = hex.EncodeToString(sum[:])
 		if r.Fail != nil {
 			if err := r.Fail(name, n); err != nil {
 				return fmt.Errorf("stage %s: %w", name, err)
@@ -438,12 +546,7 @@ func (r *Runner) upToDate(path, name, key string, state any) bool {
 		return false
 	}
 	for n, sum := range st.Files {
-		f, err := os.ReadFile(filepath.Join(r.Dir, n))
-		if err != nil {
-			return false
-		}
-		s := sha256.Sum256(f)
-		if hex.EncodeToString(s[:]) != sum {
+		if s, err := fileSum(filepath.Join(r.Dir, n)); err != nil || s != sum {
 			return false
 		}
 	}

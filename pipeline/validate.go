@@ -1,11 +1,12 @@
 package pipeline
 
 import (
-	"bytes"
+	"bufio"
 	"context"
+	"io"
+	"os"
 
 	"github.com/schedplan/schedplan/cluster/sim"
-	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 )
 
@@ -40,6 +41,9 @@ type ValidationState struct {
 	SigmaBoxes []BoxGroup      `json:"sigma_boxes"`
 	LoadXs     []float64       `json:"load_xs"`
 	LoadCurves []XYSeries      `json:"load_curves"`
+	// Results is which jobs' rows results.parquet holds (all, sample:N or
+	// none; ParseResults).
+	Results string `json:"results"`
 	// Task is the task-level view (TaskValidation).
 	Task *TaskValidation `json:"task,omitempty"`
 	// COSHH is COSHH beside FIFO and Fair at task level (COSHHValidation).
@@ -121,7 +125,7 @@ func planValidation(in *Inputs, tr *TuneReport, b *Bounds) (*validation, error) 
 			v.sized = append(v.sized, c)
 		}
 	}
-	v.exact = &Experiment{Jobs: valJobs, Capacity: in.Capacity, Deadlines: b.Deadlines, Policies: all, Runs: 1, KeepRows: true}
+	v.exact = &Experiment{Jobs: valJobs, Capacity: in.Capacity, Deadlines: b.Deadlines, Policies: all, Runs: 1}
 	for _, s := range cfg.Sigmas {
 		if s > 0 && len(sized) > 0 {
 			v.sigmas = append(v.sigmas, &Experiment{Jobs: valJobs, Capacity: in.Capacity, Deadlines: b.Deadlines, Policies: sized,
@@ -130,7 +134,7 @@ func planValidation(in *Inputs, tr *TuneReport, b *Bounds) (*validation, error) 
 		}
 	}
 	for _, f := range cfg.LoadFactors {
-		v.loads = append(v.loads, &Experiment{Jobs: ScaleSizes(valJobs, f), Capacity: in.Capacity, Policies: all, Runs: 1})
+		v.loads = append(v.loads, &Experiment{Jobs: valJobs, Scale: f, Capacity: in.Capacity, Policies: all, Runs: 1})
 		v.loadOf = append(v.loadOf, f)
 	}
 	return v, nil
@@ -181,26 +185,11 @@ func (v *validation) rows(r *validationResults, b *Bounds) []ValidationRow {
 	return rows
 }
 
-// plots fills the data behind the report's figures.
-func (v *validation) plots(st *ValidationState, r *validationResults, cfg RunConfig, classNames []string, classOf []int32) {
+// plots fills the data behind the report's figures; the CDF and per-class
+// means come from the sink that saw the exact-size runs.
+func (v *validation) plots(st *ValidationState, r *validationResults, cfg RunConfig, classNames []string, rs *resultsSink) {
 	st.ClassNames = classNames
-	for c, vc := range v.configs {
-		resp := r.exact.Policies[c].Rows.Response
-		st.CDF = append(st.CDF, Series{Name: vc.name, Values: resp})
-		sum, cnt := make([]float64, len(classNames)), make([]float64, len(classNames))
-		for i, x := range resp {
-			if k := classOf[i]; k >= 0 && int(k) < len(sum) {
-				sum[k] += x
-				cnt[k]++
-			}
-		}
-		for k := range sum {
-			if cnt[k] > 0 {
-				sum[k] /= cnt[k]
-			}
-		}
-		st.PerClass = append(st.PerClass, Series{Name: vc.name, Values: sum})
-	}
+	st.CDF, st.PerClass = rs.cdf, rs.class
 	st.SigmaXs = cfg.Sigmas
 	for i, c := range v.sized {
 		g := BoxGroup{Name: v.configs[c].name}
@@ -230,58 +219,104 @@ func (v *validation) plots(st *ValidationState, r *validationResults, cfg RunCon
 	}
 }
 
-// table returns results.parquet: one row per validation job and
-// configuration (exact sizes), with the job's id and class.
-func (v *validation) table(r *validationResults, ids []string, classOf []int32) ([]byte, error) {
-	all := &JobRows{}
-	for c := range v.configs {
-		all.AppendRows(r.exact.Policies[c].Rows)
-	}
-	t := all.Table(ids)
-	classCol := make([]int32, len(all.Job))
-	for k, j := range all.Job {
-		classCol[k] = classOf[j]
-	}
-	t.Add("class", classCol)
-	var buf bytes.Buffer
-	if err := data.WriteTable(&buf, t, data.FormatParquet); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
-}
-
 // validate simulates every configuration on the validation window and
-// returns the state and results.parquet.
-func validate(ctx context.Context, in *Inputs, cs *classState, tr *TuneReport, b *Bounds, opt RunOptions) (*ValidationState, map[string][]byte, error) {
+// returns the state and the files to write: results.parquet, streamed by
+// stream (a Runner's StreamFile) as each configuration's exact-size run
+// finishes, holding the rows of the jobs cfg.Results chooses (none: no
+// file). A shard's run (opt.Units sharding) keeps its exact-size units'
+// rows for its part instead and writes nothing; the merge hands the parts'
+// rows to the same stream in the same order.
+func validate(ctx context.Context, in *Inputs, cs *classState, tr *TuneReport, b *Bounds, stream func(name string) (*os.File, error), opt RunOptions) (*ValidationState, map[string][]byte, error) {
 	plan, err := planValidation(in, tr, b)
 	if err != nil {
 		return nil, nil, err
 	}
-	res, err := plan.run(ctx, opt)
-	if err != nil {
-		return nil, nil, err
-	}
 	if opt.Units.sharding() {
+		plan.exact.KeepRows = true
+		if _, err := plan.run(ctx, opt); err != nil {
+			return nil, nil, err
+		}
 		return nil, nil, errShardDone // a shard writes its units, not the stage's files
 	}
-	st := &ValidationState{Rows: plan.rows(res, b)}
 	var classNames []string
 	for _, c := range cs.Secondary.Result.Classes {
 		classNames = append(classNames, ClassName(c.ID)+" "+c.Label)
 	}
-	first := in.Split.TuneJobs
-	classOf := make([]int32, len(plan.jobs))
-	ids := make([]string, len(plan.jobs))
-	for i := range plan.jobs {
-		classOf[i] = cs.Secondary.classOf(first + i)
-		ids[i] = in.Jobs.ID.At(first + i)
+	first, n := in.Split.TuneJobs, len(plan.jobs)
+	classOf := cs.Secondary.classesOf(first, n)
+	id := func(i int) []byte { return in.Jobs.ID.Bytes(first + i) }
+	choice, err := ParseResults(in.Config.resultsOrDefault())
+	if err != nil {
+		return nil, nil, paramErr("results", in.Config.Results, "%v", err)
 	}
-	plan.plots(st, res, in.Config, classNames, classOf)
-	parquet, err := plan.table(res, ids, classOf)
+	choice = choice.Resolve(n)
+	var keep []bool
+	if choice.Mode == ResultsSample {
+		keep = SampleJobs(n, choice.N, id)
+	}
+	var out *bufferedFile
+	files := map[string][]byte{}
+	if choice.Mode != ResultsNone {
+		f, err := stream("results.parquet")
+		if err != nil {
+			return nil, nil, err
+		}
+		out = &bufferedFile{f: f, bw: bufio.NewWriterSize(f, 1<<20)}
+		defer out.f.Close() // a second close is harmless
+		files["results.parquet"] = nil
+	}
+	var w io.Writer
+	if out != nil {
+		w = out
+	}
+	names := make([]string, len(plan.configs))
+	for c, vc := range plan.configs {
+		names[c] = vc.name
+	}
+	rs, err := newResultsSink(w, keep, id, classOf, len(classNames), names)
 	if err != nil {
 		return nil, nil, err
 	}
-	return st, map[string][]byte{"results.parquet": parquet}, nil
+	plan.exact.Sink = rs.sink
+	res, err := plan.run(ctx, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := rs.close(); err != nil {
+		return nil, nil, err
+	}
+	if out != nil {
+		if err := out.finish(); err != nil {
+			return nil, nil, err
+		}
+	}
+	st := &ValidationState{Rows: plan.rows(res, b), Results: choice.String()}
+	plan.plots(st, res, in.Config, classNames, rs)
+	return st, files, nil
+}
+
+// classesOf returns the classes of jobs-table rows [first, first+n) (−1 for
+// a row not classified), in one pass.
+func (c *classOut) classesOf(first, n int) []int32 {
+	out := make([]int32, n)
+	if c.Rows == nil {
+		for i := range out {
+			out[i] = -1
+			if first+i < len(c.Assign) {
+				out[i] = c.Assign[first+i]
+			}
+		}
+		return out
+	}
+	for i := range out {
+		out[i] = -1
+	}
+	for q, r := range c.Rows {
+		if r >= first && r < first+n {
+			out[r-first] = c.Assign[q]
+		}
+	}
+	return out
 }
 
 // classOf returns the class of jobs-table row i (−1 when the row was not

@@ -23,6 +23,10 @@ func QuantilesOf(x []float64) Quantiles {
 	return quantilesSorted(slices.Sorted(slices.Values(x)))
 }
 
+// QuantilesOfSorted is QuantilesOf for a sample already in ascending order
+// (it does not copy it).
+func QuantilesOfSorted(s []float64) Quantiles { return quantilesSorted(s) }
+
 // quantilesSorted summarises an ascending sample.
 func quantilesSorted(s []float64) Quantiles {
 	if len(s) == 0 {

@@ -129,6 +129,7 @@ the same flags: the outputs are byte for byte those of one run.`,
 	f.StringVar(&sigmas, "sigmas", fmtList(cfg.Sigmas), "log-normal σ the policies that use size estimates are validated with")
 	f.StringVar(&loads, "load-factors", fmtList(cfg.LoadFactors), "factors the validation window's load is scaled by for the load curve")
 	f.IntVar(&cfg.Runs, "runs", cfg.Runs, "runs per σ > 0")
+	f.StringVar(&cfg.Results, "results", cfg.Results, "validation jobs whose rows results.parquet holds: all, sample:N (by job-id hash, the same jobs for every configuration), none, or auto (all up to 1,000,000 validation jobs, else sample:1000000)")
 	f.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "random seed of every stochastic stage")
 	f.StringVar(&cfg.CurrentConfig, "current-config", "", "the cluster's own fair-scheduler.xml or capacity-scheduler.xml: the current scheduler of the task-level validation (default: Fair, one pool per user)")
 	f.BoolVar(&require, "require-improvement", false, "exit with status 3 when the tuned configuration does not beat the current scheduler (at task level against --current-config when given, else the fluid --current)")

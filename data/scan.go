@@ -1,0 +1,149 @@
+package data
+
+import (
+	"errors"
+	"fmt"
+	"hash/maphash"
+	"io"
+	"slices"
+
+	"github.com/apache/arrow/go/v17/arrow"
+	"github.com/apache/arrow/go/v17/parquet"
+	"github.com/apache/arrow/go/v17/parquet/file"
+)
+
+// ErrNotScannable is ScanParquet's answer for a log it cannot hand over in
+// parts with Open's guarantees: not a Parquet file, submit times out of
+// order across the file (Open sorts them, or refuses them with Strict), a
+// job id that may repeat, a BYTE_STREAM_SPLIT column, or any input error
+// (Open reports the canonical one). The caller then reads the log with
+// Open.
+var ErrNotScannable = errors.New("log cannot be scanned in parts")
+
+// ScanParquet reads a Parquet job log one row group at a time and hands
+// each to f as a table of its own (part; first is the index of its first
+// row in the file, total the file's rows), for a caller that only aggregates: its memory is one
+// row group's, plus 8 bytes a job for the duplicate-id check. Every part
+// passes Validate, and the parts, concatenated, are the table Open returns:
+// in submit-time order and without duplicate job ids; otherwise ScanParquet
+// returns ErrNotScannable (possibly after f has seen some parts, which the
+// caller then drops). An error f returns stops the scan and is returned.
+func ScanParquet(path string, opt ReadOptions, f func(part *Jobs, first, total int) error) error {
+	format := opt.Format
+	if byName, err := FormatOf(path); format == "" && err == nil {
+		format = byName
+	}
+	if format != FormatParquet {
+		return ErrNotScannable
+	}
+	opt.Format = FormatParquet
+	fh, size, err := openInput(path)
+	if err != nil {
+		return err
+	}
+	defer fh.Close()
+	if size <= 0 {
+		return ErrNotScannable
+	}
+	in := keepOpen{fh} // the Parquet readers close their source
+	groups, total, err := parquetRowGroups(in)
+	if err != nil {
+		return ErrNotScannable
+	}
+	seed := maphash.MakeSeed()
+	hashes := make([]uint64, 0, total)
+	first, last := 0, 0.0
+	for g := 0; g < groups; g++ {
+		part, err := readParquetPart(path, &opt, size, in, g)
+		if err != nil {
+			return ErrNotScannable
+		}
+		if part.Len() == 0 {
+			continue
+		}
+		part.idsChecked = true // checked across the parts below
+		if Validate(part) != nil || !part.SortedBySubmit() || first > 0 && part.Submit[0] < last {
+			return ErrNotScannable
+		}
+		for i := 0; i < part.Len(); i++ {
+			hashes = append(hashes, maphash.Bytes(seed, part.ID.Bytes(i)))
+		}
+		if err := f(part, first, total); err != nil {
+			return err
+		}
+		first += part.Len()
+		last = part.Submit[part.Len()-1]
+	}
+	if first == 0 {
+		return ErrNotScannable
+	}
+	slices.Sort(hashes)
+	for i := 1; i < len(hashes); i++ {
+		if hashes[i] == hashes[i-1] {
+			return ErrNotScannable
+		}
+	}
+	return nil
+}
+
+// keepOpen hides the Close of the file it wraps.
+type keepOpen struct{ parquet.ReaderAtSeeker }
+
+// parquetRowGroups returns the number of row groups and of rows of a
+// Parquet file (rows capped at maxScanPrealloc: a bound for preallocation
+// only).
+func parquetRowGroups(fh parquet.ReaderAtSeeker) (groups, rows int, err error) {
+	defer recoverTo(&err, "decoding Parquet")
+	pr, err := file.NewParquetReader(fh)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer pr.Close()
+	return pr.NumRowGroups(), int(max(0, min(pr.NumRows(), maxScanPrealloc))), nil
+}
+
+// maxScanPrealloc bounds what ScanParquet preallocates from a file's own
+// row count (a corrupt footer must not make it allocate).
+const maxScanPrealloc = 1 << 27
+
+// readParquetPart reads row group g of a Parquet job log as a table, with
+// the checks of Open's Parquet reader.
+func readParquetPart(path string, opt *ReadOptions, size int64, fh parquet.ReaderAtSeeker, g int) (*Jobs, error) {
+	src := newStoppable(fh)
+	choose := func(names []string) ([]int, error) {
+		cols, err := resolveColumns(path, names, opt.Map)
+		if err != nil {
+			return nil, err
+		}
+		var idx []int
+		for _, k := range cols {
+			idx = append(idx, k)
+		}
+		return idx, nil
+	}
+	tbl, err := decodeGuarded(size, func() (arrow.Table, error) {
+		return readParquetGroups(src, size, choose, []int{g})
+	}, src)
+	if err != nil {
+		return nil, err
+	}
+	defer tbl.Release()
+	j, err := jobsFromArrow(tbl, path, opt)
+	if err != nil {
+		return nil, err
+	}
+	j.Source = path
+	return j, nil
+}
+
+// WriteParquetGroups writes j as Write does in Parquet, in row groups of up
+// to rows rows (Write's are 1 Mi rows), the unit ScanParquet reads at a
+// time.
+func WriteParquetGroups(w io.Writer, j *Jobs, rows int) error {
+	if rows < 1 {
+		return fmt.Errorf("row groups of %d rows: want at least 1", rows)
+	}
+	rec := j.record()
+	defer rec.Release()
+	return writeParquetGroups(w, rec, []string{ColUser, ColQueue}, int64(rows))
+}
