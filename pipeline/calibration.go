@@ -270,13 +270,9 @@ func calibrate(ctx context.Context, in *Inputs, vs *ValidationState) (*Calibrati
 		return rep, nil, nil
 	}
 	rows := &calibrationRows{}
-	current := canonicalSpec(in.Config.Current)
-	for c, row := range vs.Rows {
-		if c < len(vs.CDF) && row.Sigma == 0 && canonicalSpec(row.Policy) == current && len(vs.CDF[c].Values) == n {
-			rep.Fluid = CompareObserved("fluid", row.Policy, obsResp, obsWait, vs.CDF[c].Values, nil)
-			rows.add("fluid", obsResp, obsWait, vs.CDF[c].Values, nil)
-			break
-		}
+	if len(vs.currentResp) == n {
+		rep.Fluid = CompareObserved("fluid", in.Config.Current, obsResp, obsWait, vs.currentResp, nil)
+		rows.add("fluid", obsResp, obsWait, vs.currentResp, nil)
 	}
 	if vs.Task != nil {
 		simResp, simWait, err := taskCurrentTimes(ctx, in, vs.Task.Current)

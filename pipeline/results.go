@@ -186,6 +186,10 @@ type resultsSink struct {
 	sorted []float64
 	cdf    []Series
 	class  []Series
+	// current is the policy index whose per-job responses are kept
+	// (currentResp, in job order) for the calibration; −1: none.
+	current     int
+	currentResp []float64
 }
 
 // resultsSchema is results.parquet's columns (empty): JobRows.Table's with
@@ -200,7 +204,7 @@ func resultsSchema() *data.Table {
 // newResultsSink starts a sink writing to w (nil: no rows).
 func newResultsSink(w io.Writer, keep []bool, id func(i int) []byte, classOf []int32, classes int, names []string) (*resultsSink, error) {
 	s := &resultsSink{keep: keep, id: id, classOf: classOf, classes: classes, names: names,
-		cdf: make([]Series, len(names)), class: make([]Series, len(names))}
+		cdf: make([]Series, len(names)), class: make([]Series, len(names)), current: -1}
 	if w != nil {
 		pw, err := data.NewParquetWriter(w, resultsSchema())
 		if err != nil {
@@ -215,6 +219,9 @@ func newResultsSink(w io.Writer, keep []bool, id func(i int) []byte, classOf []i
 func (s *resultsSink) sink(rr *RunRows) error {
 	resp := rr.Responses()
 	s.summarise(rr.Policy, resp)
+	if rr.Policy == s.current {
+		s.currentResp = append(s.currentResp[:0], resp...)
+	}
 	if s.pw == nil {
 		return nil
 	}

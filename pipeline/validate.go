@@ -51,6 +51,10 @@ type ValidationState struct {
 	// Calibration compares the current scheduler's simulations with the
 	// log's observed times (calibrate).
 	Calibration *CalibrationReport `json:"calibration,omitempty"`
+	// currentResp are the current scheduler's per-job responses (exact
+	// sizes, in job order) for the calibration, which runs in the same
+	// stage; nil when it is not among the configurations.
+	currentResp []float64
 }
 
 type valConfig struct {
@@ -277,6 +281,13 @@ func validate(ctx context.Context, in *Inputs, cs *classState, tr *TuneReport, b
 	if err != nil {
 		return nil, nil, err
 	}
+	current := canonicalSpec(in.Config.Current)
+	for c, vc := range plan.configs {
+		if canonicalSpec(vc.spec) == current {
+			rs.current = c
+			break
+		}
+	}
 	plan.exact.Sink = rs.sink
 	res, err := plan.run(ctx, opt)
 	if err != nil {
@@ -290,7 +301,7 @@ func validate(ctx context.Context, in *Inputs, cs *classState, tr *TuneReport, b
 			return nil, nil, err
 		}
 	}
-	st := &ValidationState{Rows: plan.rows(res, b), Results: choice.String()}
+	st := &ValidationState{Rows: plan.rows(res, b), Results: choice.String(), currentResp: rs.currentResp}
 	plan.plots(st, res, in.Config, classNames, rs)
 	return st, files, nil
 }
