@@ -271,6 +271,9 @@ func (s *Spec) check(at func(path string) string) error {
 			return err
 		}
 	}
+	if total == 0 {
+		return fmt.Errorf("%s: the cluster has no machines (every type has count 0)", at("resources"))
+	}
 	users := map[string]bool{}
 	for i, u := range s.Users {
 		where := fmt.Sprintf("users[%d]", i)

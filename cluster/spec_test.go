@@ -34,6 +34,7 @@ func TestParseSpecErrors(t *testing.T) {
 		{"version: 1\nresources: [{name: a, count: 1, slots: 1, exec_rate: 1, speed: 3}]", "field speed not found"},
 		{"version: 1\nresources: [{name: a, count: 1, slots: 1, exec_rate: 1}]\nusers: [{name: u, min_share: -1}]", "min_share"},
 		{"version: 1\nresources: {name: a}", "cannot unmarshal"},
+		{"version: 1\nresources: [{name: a, count: 0, slots: 1, exec_rate: 1}, {name: b, count: 0, slots: 2, exec_rate: 1}]", "no machines"},
 	} {
 		_, err := ParseSpec([]byte(tc.yaml), "c.yaml")
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "c.yaml: ") {

@@ -300,6 +300,7 @@ func (s *PhaseSim) Run() (*PhaseSimResult, error) {
 	s.reset()
 	next := 0
 	idle := 0 // heartbeats in a row with nothing running and nothing started
+	budget := s.heartbeatBudget()
 	for {
 		for next < len(s.jobs) && s.jobs[next].Arrival <= s.now {
 			s.arrive(next)
@@ -322,6 +323,9 @@ func (s *PhaseSim) Run() (*PhaseSimResult, error) {
 			t = mt
 		} else {
 			m = -1
+		}
+		if int64(s.res.Heartbeats) > budget {
+			return nil, fmt.Errorf("phase sim (%s): not done after %d heartbeats, at %v s (%d jobs unfinished): the machines' resources are too small for the tasks' demands", s.cfg.Scheduler, budget, s.now, len(s.active))
 		}
 		if t > s.cfg.MaxTime {
 			return nil, fmt.Errorf("phase sim (%s): not done by %v s (%d jobs unfinished)", s.cfg.Scheduler, s.cfg.MaxTime, len(s.active))
@@ -355,6 +359,19 @@ func (s *PhaseSim) Run() (*PhaseSimResult, error) {
 		s.res.Prism = s.sel.Stats()
 	}
 	return &s.res, nil
+}
+
+// heartbeatBudget bounds a run's heartbeats: per machine, 10⁶ or those
+// of 100 times the arrivals' span, whichever is more. MaxTime alone
+// (1e9 s) allows 3·10⁸ per machine at Hadoop's 3 s, hours of decisions on
+// a cluster whose machines are too small for the tasks (a run thrashing at
+// 10⁻⁹ of full speed); the embedded trace's runs take about 3·10⁴.
+func (s *PhaseSim) heartbeatBudget() int64 {
+	per := 1e6
+	if n := len(s.jobs); n > 0 {
+		per = max(per, 100*(s.jobs[n-1].Arrival-s.jobs[0].Arrival)/s.cfg.Heartbeat)
+	}
+	return int64(min(per, 1e15/float64(max(len(s.ms), 1))) * float64(max(len(s.ms), 1)))
 }
 
 // maxIdleRounds bounds the heartbeat rounds in a row (of every machine)

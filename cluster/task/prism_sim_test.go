@@ -392,3 +392,26 @@ func TestPhaseSimPausedStuck(t *testing.T) {
 		}
 	}
 }
+
+// A machine far too small for its tasks (10⁻⁹ of a core for a 1-core
+// phase) would run to MaxTime, 1e9 s, at a heartbeat every 3 s: the
+// heartbeat budget ends it in seconds with an error.
+func TestPhaseSimHeartbeatBudget(t *testing.T) {
+	job := PhaseJob{Name: "x", Weight: 1, Count: [NumSides]int{1, 0},
+		Phases: [NumSides][]Phase{{{Kind: PhaseMap, Duration: 10, Demand: Vector{CPU: 1}}}}}
+	cfg := PhaseSimConfig{Scheduler: SchedFair, Machines: []Vector{{CPU: 1e-9, Memory: 8, Disk: 100, Network: 100}}, Heartbeat: 3, Prism: DefaultPrismConfig(), MapSlots: 1, ReduceSlots: 1}
+	s, err := NewPhaseSim(cfg, []PhaseJob{job})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := s.Run(); done <- err }()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "heartbeats") {
+			t.Errorf("error %v, want one naming the heartbeats", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("still running after 30 s")
+	}
+}
