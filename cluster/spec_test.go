@@ -81,7 +81,8 @@ func TestParseSpecRejectsExtremes(t *testing.T) {
 		{"duplicate user", res + "users:\n  - {name: u}\n  - {name: u}\n", []string{"line 6", "appears twice"}},
 		{"heartbeat negative", res + "heartbeat_s: -1\n", []string{"line 4", "heartbeat_s", "-1"}},
 		{"heartbeat nan", res + "heartbeat_s: .nan\n", []string{"line 4", "heartbeat_s", "NaN"}},
-		{"heartbeat a day", res + "heartbeat_s: 86400\n", []string{"line 4", "heartbeat_s", "[0, 3600]"}},
+		{"heartbeat a day", res + "heartbeat_s: 86400\n", []string{"line 4", "heartbeat_s", "[0.001, 3600]"}},
+		{"heartbeat a nanosecond", res + "heartbeat_s: 1e-9\n", []string{"line 4", "heartbeat_s", "1e-09", "[0.001, 3600]"}},
 	} {
 		_, err := ParseSpec([]byte(tc.yaml), "c.yaml")
 		if err == nil {
