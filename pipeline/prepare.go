@@ -291,20 +291,24 @@ func (c *RunConfig) checkParams() error {
 		}
 	}
 	for i, s := range c.Sigmas {
-		if !(s >= 0) || !finite(s) {
-			return paramErr("sigmas", s, "σ must be a finite non-negative number")
+		if !(s >= 0 && s <= estimate.MaxSigma) {
+			return paramErr("sigmas", s, "σ must be a number in [0, %d]", estimate.MaxSigma)
 		}
 		if slices.Contains(c.Sigmas[:i], s) {
 			return paramErr("sigmas", s, "σ given twice")
 		}
 	}
 	for _, f := range c.LoadFactors {
-		if !(f > 0) || !finite(f) {
-			return paramErr("load-factors", f, "a load factor must be a finite positive number")
+		if !(f > 0 && f <= MaxLoadFactor) {
+			return paramErr("load-factors", f, "a load factor must be a number in (0, %d]", MaxLoadFactor)
 		}
 	}
 	return nil
 }
+
+// MaxLoadFactor is the largest factor of --load-factors: 1e308 scaled the
+// sizes to +Inf in the middle of the validate stage.
+const MaxLoadFactor = 100
 
 // checkTuneParams checks the tuning parameters: budget, objective,
 // constraints, folds and the current scheduler.
