@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -41,6 +42,37 @@ func TestCOSHHConfigCheck(t *testing.T) {
 		tc.edit(c)
 		if err := c.check(); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want one naming %s", tc.name, err, tc.want)
+		}
+	}
+}
+
+// tune --policy hpfsp refuses the flags only LAS_MQ's search reads
+// (--budget 1 was silently ignored) and accepts them at their defaults.
+func TestTuneRequestHPFSPFlags(t *testing.T) {
+	d := DefaultRunConfig()
+	base := TuneRequest{Policy: "hpfsp", Objective: string(d.Objective), Constraints: d.Constraints, Current: d.Current, Budget: d.Budget, Folds: d.Folds, Seed: 1}
+	if _, err := base.Options(); err != nil {
+		t.Fatalf("defaults: %v", err)
+	}
+	for _, tc := range []struct {
+		edit func(r *TuneRequest)
+		want string
+	}{
+		{func(r *TuneRequest) { r.Budget = 1 }, "--budget"},
+		{func(r *TuneRequest) { r.Folds = 2 }, "--folds"},
+		{func(r *TuneRequest) { r.Constraints = "none" }, "--constraint"},
+		{func(r *TuneRequest) { r.Current = "fifo" }, "--current"},
+	} {
+		r := base
+		tc.edit(&r)
+		_, err := r.Options()
+		var pe *ParamError
+		if err == nil || !errors.As(err, &pe) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: error %v, want a parameter error naming %s", r, err, tc.want)
+		}
+		r.Policy = "las_mq"
+		if _, err := r.Options(); err != nil {
+			t.Errorf("las_mq %+v: %v", r, err)
 		}
 	}
 }

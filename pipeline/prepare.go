@@ -340,6 +340,26 @@ type TuneRequest struct {
 	Seed                                    uint64
 }
 
+// checkHPFSP refuses, with --policy hpfsp, the flags only LAS_MQ's search
+// reads (H-PFSP's tuning scores a fixed grid of FAIR_LIMIT × threshold on
+// the whole tuning window, with the objective and the seed): --budget 1
+// was silently ignored. A flag at its default passes.
+func (t TuneRequest) checkHPFSP() error {
+	if strings.ToLower(t.Policy) != "hpfsp" {
+		return nil
+	}
+	d := DefaultRunConfig()
+	for _, f := range []struct {
+		name     string
+		val, def any
+	}{{"budget", t.Budget, d.Budget}, {"folds", t.Folds, d.Folds}, {"constraint", t.Constraints, d.Constraints}, {"current", t.Current, d.Current}} {
+		if f.val != f.def {
+			return paramErr(f.name, f.val, "tune --policy hpfsp scores a fixed grid of FAIR_LIMIT × threshold on the whole tuning window: --%s is LAS_MQ's (drop it)", f.name)
+		}
+	}
+	return nil
+}
+
 // Options checks the request as Prepare checks run's tuning parameters and
 // returns the tuner's options.
 func (t TuneRequest) Options() (TuneOptions, error) {
@@ -347,6 +367,9 @@ func (t TuneRequest) Options() (TuneOptions, error) {
 		return TuneOptions{}, paramErr("policy", t.Policy, "use las_mq (fluid core) or hpfsp (task level: FAIR_LIMIT and the progress threshold); COSHH's k is tuned by run's tune-coshh stage")
 	}
 	c := RunConfig{Objective: Objective(t.Objective), Constraints: t.Constraints, Current: t.Current, Budget: t.Budget, Folds: t.Folds}
+	if err := t.checkHPFSP(); err != nil {
+		return TuneOptions{}, err
+	}
 	if err := c.checkTuneParams(); err != nil {
 		return TuneOptions{}, err
 	}
