@@ -76,3 +76,18 @@ func TestTuneRequestHPFSPFlags(t *testing.T) {
 		}
 	}
 }
+
+// simulate -p coshh is refused at the flag (it needs the pipeline's plan)
+// instead of failing in its first run after the other policies ran.
+func TestParseAnyPoliciesCOSHH(t *testing.T) {
+	for _, list := range []string{"coshh", "fifo,coshh:tolerance=1", "COSHH"} {
+		_, err := ParseAnyPolicies("policy", list)
+		var pe *ParamError
+		if err == nil || !errors.As(err, &pe) || !strings.Contains(err.Error(), "schedplan run") {
+			t.Errorf("%q: error %v, want a parameter error pointing at schedplan run", list, err)
+		}
+	}
+	if _, err := ParseAnyPolicies("policy", "fifo,hpfsp,prism"); err != nil {
+		t.Errorf("fifo,hpfsp,prism: %v", err)
+	}
+}

@@ -52,8 +52,15 @@ func ParseAnyPolicies(param, list string) ([]string, error) {
 	}
 	for _, s := range specs {
 		_, ferr := Fluid.Policy(s)
-		if name, _, err := sim.SplitSpec(s); ferr != nil && (err != nil || taskPolicyDoc(name) == "") {
+		name, _, err := sim.SplitSpec(s)
+		if ferr != nil && (err != nil || taskPolicyDoc(name) == "") {
 			return nil, paramErr(param, s, "%v (task level: %s)", ferr, strings.Join(taskPolicyNames(), ", "))
+		}
+		if strings.EqualFold(name, "coshh") {
+			// Its plan (classes, the LP's suggested sets) is fitted by
+			// the pipeline; a bare spec failed after the other policies
+			// ran, with a message meant for programmers.
+			return nil, paramErr(param, s, "COSHH routes by a plan fitted on the log (classes and the LP's suggested sets): schedplan run simulates it (the tune-coshh and validate stages; the report's COSHH section)")
 		}
 	}
 	return specs, nil
