@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/schedplan/schedplan/cluster"
 )
 
 // A hand-edited coshh section is refused, naming the field: a negative
@@ -89,5 +91,18 @@ func TestParseAnyPoliciesCOSHH(t *testing.T) {
 	}
 	if _, err := ParseAnyPolicies("policy", "fifo,hpfsp,prism"); err != nil {
 		t.Errorf("fifo,hpfsp,prism: %v", err)
+	}
+}
+
+// A what-if that removes every machine is refused at --what-if (it failed
+// after the LP, naming an empty cluster spec); one that keeps one passes.
+func TestCheckWhatIfsNoMachines(t *testing.T) {
+	spec := &cluster.Spec{Version: cluster.SpecVersion, Resources: []cluster.ResourceType{{Name: "A", Count: 1, Slots: 1, ExecRate: 1}, {Name: "B", Count: 2, Slots: 1, ExecRate: 1}}}
+	var pe *ParamError
+	if err := CheckWhatIfs([]string{"A=-1,B=-2"}, spec); !errors.As(err, &pe) || !strings.Contains(err.Error(), "no machines") {
+		t.Errorf("A=-1,B=-2: %v", err)
+	}
+	if err := CheckWhatIfs([]string{"A=-1", "B=-1"}, spec); err != nil {
+		t.Errorf("A=-1 and B=-1: %v", err)
 	}
 }

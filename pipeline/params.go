@@ -4,6 +4,7 @@ import (
 	"io"
 	"log/slog"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -79,10 +80,17 @@ func CheckWhatIfs(whatIfs []string, spec *cluster.Spec) error {
 		if err != nil {
 			return paramErr("what-if", w, "%v", err)
 		}
+		counts := slices.Clone(p.Counts)
 		for _, c := range cs {
 			if n := p.Counts[c.Type] + c.Delta; !(n >= 0 && n <= MaxMachines) {
 				return paramErr("what-if", w, "%s would have %g machines: want 0 to %g", p.TypeNames[c.Type], n, float64(MaxMachines))
 			}
+			counts[c.Type] += c.Delta
+		}
+		// A cluster without machines has nothing to simulate COSHH on
+		// (it failed after the LP, naming an empty cluster spec).
+		if !slices.ContainsFunc(counts, func(n float64) bool { return n > 0 }) {
+			return paramErr("what-if", w, "leaves the cluster no machines")
 		}
 	}
 	return nil
