@@ -140,6 +140,10 @@ const (
 	MaxMemoryGB      = 1e9 // per machine
 	MaxRetrieveGbps  = 1e9
 	MaxHeartbeat     = 3600 // seconds
+	// MinHeartbeat is the shortest heartbeat_s, 1 ms (YARN gives it in
+	// ms): every heartbeat and progress report is an event of the task
+	// level, so 1e-9 s made a run of an hour's trace 10¹² events.
+	MinHeartbeat = 0.001
 )
 
 // ParseSpec parses and checks a cluster spec; name is used in messages,
@@ -229,8 +233,8 @@ func (s *Spec) checkTop(at func(path string) string) error {
 		return fmt.Errorf("%s: the cluster has no resource types", at("resources"))
 	case len(s.Resources) > MaxResourceTypes:
 		return fmt.Errorf("%s: %d resource types; schedplan supports at most %d (the capacity LP grows with types × classes): group machines of similar speed into one type", at("resources"), len(s.Resources), MaxResourceTypes)
-	case !(s.Heartbeat >= 0 && s.Heartbeat <= MaxHeartbeat):
-		return fmt.Errorf("%s: must be a number of seconds in [0, %d] (0: assignment at every event), got %v", at("heartbeat_s"), MaxHeartbeat, s.Heartbeat)
+	case !(s.Heartbeat == 0 || s.Heartbeat >= MinHeartbeat && s.Heartbeat <= MaxHeartbeat):
+		return fmt.Errorf("%s: must be 0 (assignment at every event) or a number of seconds in [%g, %d], got %v", at("heartbeat_s"), MinHeartbeat, MaxHeartbeat, s.Heartbeat)
 	}
 	return nil
 }
@@ -270,6 +274,9 @@ func (s *Spec) check(at func(path string) string) error {
 		if err := r.checkModel(at(where)); err != nil {
 			return err
 		}
+	}
+	if total == 0 {
+		return fmt.Errorf("%s: the cluster has no machines (every type has count 0)", at("resources"))
 	}
 	users := map[string]bool{}
 	for i, u := range s.Users {

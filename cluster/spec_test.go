@@ -34,6 +34,7 @@ func TestParseSpecErrors(t *testing.T) {
 		{"version: 1\nresources: [{name: a, count: 1, slots: 1, exec_rate: 1, speed: 3}]", "field speed not found"},
 		{"version: 1\nresources: [{name: a, count: 1, slots: 1, exec_rate: 1}]\nusers: [{name: u, min_share: -1}]", "min_share"},
 		{"version: 1\nresources: {name: a}", "cannot unmarshal"},
+		{"version: 1\nresources: [{name: a, count: 0, slots: 1, exec_rate: 1}, {name: b, count: 0, slots: 2, exec_rate: 1}]", "no machines"},
 	} {
 		_, err := ParseSpec([]byte(tc.yaml), "c.yaml")
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "c.yaml: ") {
@@ -80,7 +81,8 @@ func TestParseSpecRejectsExtremes(t *testing.T) {
 		{"duplicate user", res + "users:\n  - {name: u}\n  - {name: u}\n", []string{"line 6", "appears twice"}},
 		{"heartbeat negative", res + "heartbeat_s: -1\n", []string{"line 4", "heartbeat_s", "-1"}},
 		{"heartbeat nan", res + "heartbeat_s: .nan\n", []string{"line 4", "heartbeat_s", "NaN"}},
-		{"heartbeat a day", res + "heartbeat_s: 86400\n", []string{"line 4", "heartbeat_s", "[0, 3600]"}},
+		{"heartbeat a day", res + "heartbeat_s: 86400\n", []string{"line 4", "heartbeat_s", "[0.001, 3600]"}},
+		{"heartbeat a nanosecond", res + "heartbeat_s: 1e-9\n", []string{"line 4", "heartbeat_s", "1e-09", "[0.001, 3600]"}},
 	} {
 		_, err := ParseSpec([]byte(tc.yaml), "c.yaml")
 		if err == nil {

@@ -49,7 +49,7 @@ func TestErrorModels(t *testing.T) {
 }
 
 func TestErrorModelValidate(t *testing.T) {
-	for _, bad := range []ErrorModel{{Kind: LogNormal, Sigma: -1}, {Kind: LogNormal, Sigma: math.NaN()}, {Kind: Uniform, I: 1.5}, {Kind: Uniform, I: -0.1}, {Kind: "gauss"}} {
+	for _, bad := range []ErrorModel{{Kind: LogNormal, Sigma: -1}, {Kind: LogNormal, Sigma: math.NaN()}, {Kind: Uniform, I: 1.5}, {Kind: Uniform, I: -0.1}, {Kind: "gauss"}, {Kind: LogNormal, Sigma: 1e308}, {Kind: LogNormal, Sigma: MaxSigma + 1}} {
 		if bad.Validate() == nil {
 			t.Errorf("%+v: no error", bad)
 		}

@@ -40,6 +40,11 @@ func ParseChanges(p *COSHHProblem, s string) ([]Change, error) {
 		if err != nil || math.IsNaN(d) || math.IsInf(d, 0) {
 			return nil, fmt.Errorf("what-if %q: %q is not a number of machines", part, val)
 		}
+		for _, c := range out {
+			if c.Type == t {
+				return nil, fmt.Errorf("what-if %q: machine type %q is changed twice (give one change per type)", s, name)
+			}
+		}
 		out = append(out, Change{Type: t, Delta: d})
 	}
 	if len(out) == 0 {

@@ -15,7 +15,7 @@ func TestParseChanges(t *testing.T) {
 	if s := FormatChanges(p, cs); s != "R1=+10,R2=-1" {
 		t.Errorf("format: %s", s)
 	}
-	for _, bad := range []string{"R9=+1", "R1", "R1=x", "", "R1=NaN"} {
+	for _, bad := range []string{"R9=+1", "R1", "R1=x", "", "R1=NaN", "R1=+10,R1=+1"} {
 		if _, err := ParseChanges(p, bad); err == nil {
 			t.Errorf("%q accepted", bad)
 		}

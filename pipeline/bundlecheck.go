@@ -145,6 +145,9 @@ func (b *Bundle) check() error {
 	if h := b.HPFSP; h != nil {
 		errs = append(errs, h.check())
 	}
+	if c := b.COSHH; c != nil {
+		errs = append(errs, c.check())
+	}
 	for _, err := range errs {
 		if err != nil {
 			return err
@@ -208,6 +211,71 @@ func finiteFields(v reflect.Value, path string) error {
 			}
 			if err := finiteFields(v.Field(i), name); err != nil {
 				return err
+			}
+		}
+	}
+	return nil
+}
+
+// check is the coshh section's: k ≥ 1, a tolerance ≥ 0, distinct named
+// machine types, and classifications whose classes, μ, allocation and
+// suggested sets match the types (Plan), with non-negative radii, α, μ
+// and allocation fractions in [0, 1].
+func (c *COSHHConfig) check() error {
+	switch {
+	case c.K < 1:
+		return fmt.Errorf("coshh.k: %d classes: want at least 1", c.K)
+	case c.Tolerance < 0:
+		return fmt.Errorf("coshh.tolerance: %v is negative (the re-classification tolerance is ≥ 0)", c.Tolerance)
+	case c.FittedOn < 0:
+		return fmt.Errorf("coshh.fitted_on_jobs: %d is negative", c.FittedOn)
+	case len(c.Types) == 0:
+		return fmt.Errorf("coshh.types: no machine types")
+	}
+	seen := map[string]bool{}
+	for i, t := range c.Types {
+		if t == "" || seen[t] {
+			return fmt.Errorf("coshh.types[%d]: %q is empty or given twice", i, t)
+		}
+		seen[t] = true
+	}
+	if _, err := c.Plan(); err != nil {
+		return err
+	}
+	if err := c.Secondary.check("coshh.secondary", len(c.Types)); err != nil || c.Primary == nil {
+		return err
+	}
+	return c.Primary.check("coshh.primary", len(c.Types))
+}
+
+// check is one classification's part of COSHHConfig.check.
+func (s *COSHHClassification) check(at string, types int) error {
+	if s.Lambda < 0 {
+		return fmt.Errorf("%s.lambda: %v is negative", at, s.Lambda)
+	}
+	for i, cl := range s.Classes {
+		if cl.Radius < 0 || cl.Alpha < 0 || cl.Count < 0 {
+			return fmt.Errorf("%s.classes[%d] (%s): radius %v, alpha %v and count %d must not be negative", at, i, cl.Name, cl.Radius, cl.Alpha, cl.Count)
+		}
+		if len(cl.Centre) != len(s.Scaling) {
+			return fmt.Errorf("%s.classes[%d] (%s): a centre of %d coordinates for %d scaled features", at, i, cl.Name, len(cl.Centre), len(s.Scaling))
+		}
+		for t, m := range cl.Mu {
+			if m < 0 {
+				return fmt.Errorf("%s.classes[%d].mu[%d]: %v is negative", at, i, t, m)
+			}
+		}
+	}
+	if len(s.Allocation) != 0 && len(s.Allocation) != types {
+		return fmt.Errorf("%s.allocation: %d rows for %d machine types", at, len(s.Allocation), types)
+	}
+	for t, row := range s.Allocation {
+		if len(row) != len(s.Classes) {
+			return fmt.Errorf("%s.allocation[%d]: %d fractions for %d classes", at, t, len(row), len(s.Classes))
+		}
+		for i, f := range row {
+			if !(f >= 0 && f <= 1) {
+				return fmt.Errorf("%s.allocation[%d][%d]: %v is not a fraction in [0, 1]", at, t, i, f)
 			}
 		}
 	}

@@ -139,7 +139,31 @@ func ReadInput(o InputOptions) (*Input, error) {
 	if in.OrphanTasks > 0 {
 		slog.Warn("tasks whose job is not in the log are left out", "tasks", o.Tasks, "count", in.OrphanTasks)
 	}
+	if err := checkTaskCover(in.Jobs, o.Tasks, in.TaskJobs); err != nil {
+		return nil, err
+	}
 	return in, nil
+}
+
+// checkTaskCover refuses a tasks table that leaves a job without work when
+// the sizes come from the tasks' seconds: the job had no task in it and no
+// task-seconds of its own (the size estimator then blamed the jobs file's
+// task-seconds column, which the user never gave).
+func checkTaskCover(j *data.Jobs, tasks string, covered int) error {
+	if covered == j.Len() {
+		return nil
+	}
+	if src, err := estimate.SourceOf(j); err != nil || src != estimate.FromTaskSeconds {
+		return nil
+	}
+	for i := 0; i < j.Len(); i++ {
+		_, okm := j.MapTaskSeconds.At(i)
+		_, okr := j.ReduceTaskSeconds.At(i)
+		if !okm && !okr {
+			return paramErr("tasks", tasks, "covers %d of %d jobs: job %q (row %d of %s) has no task in it, and sizes come from the tasks' seconds: give every job's tasks, or leave --tasks out", covered, j.Len(), j.ID.At(i), i+1, j.Source)
+		}
+	}
+	return nil
 }
 
 // countTaskJobs counts the jobs of j that have tasks in t, and the tasks

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/schedplan/schedplan/data"
@@ -19,7 +20,17 @@ func TestReadInputTasks(t *testing.T) {
 	os.WriteFile(tasks, []byte("job_id,stage,task_id,start_time,finish_time,status\n"+
 		"job1,map,1,100,130,SUCCEEDED\njob1,map,2,100,110,SUCCEEDED\njob1,reduce,3,130,190,SUCCEEDED\n"+
 		"job1,map,4,100,105,FAILED\nnosuchjob,map,1,0,1,SUCCEEDED\n"), 0o644)
-	in, err := ReadInput(InputOptions{Trace: "embedded:fb2009-50", Tasks: tasks})
+	// The embedded trace's sizes would come from the tasks' seconds, and
+	// job0 has none: refused at --tasks (before, the size estimator failed
+	// naming the log's task-seconds column, which nobody gave).
+	var pe *ParamError
+	if _, err := ReadInput(InputOptions{Trace: "embedded:fb2009-50", Tasks: tasks}); !errors.As(err, &pe) || pe.Param != "tasks" || !strings.Contains(err.Error(), "covers 1 of 50 jobs") {
+		t.Errorf("a partial tasks table: %v", err)
+	}
+	// With sizes of their own the jobs need not all have tasks.
+	jobs := filepath.Join(dir, "jobs.csv")
+	os.WriteFile(jobs, []byte("job_id,submit_time,user,size\njob0,0,u,10\njob1,5,u,20\n"), 0o644)
+	in, err := ReadInput(InputOptions{Trace: jobs, Tasks: tasks})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +51,6 @@ func TestReadInputTasks(t *testing.T) {
 	}
 	// None of the tasks is the log's.
 	os.WriteFile(tasks, []byte("job_id,task_id\nx,1\n"), 0o644)
-	var pe *ParamError
 	if _, err := ReadInput(InputOptions{Trace: "embedded:fb2009-50", Tasks: tasks}); !errors.As(err, &pe) || pe.Param != "tasks" {
 		t.Errorf("foreign tasks: %v", err)
 	}

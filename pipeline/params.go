@@ -4,6 +4,7 @@ import (
 	"io"
 	"log/slog"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -52,8 +53,15 @@ func ParseAnyPolicies(param, list string) ([]string, error) {
 	}
 	for _, s := range specs {
 		_, ferr := Fluid.Policy(s)
-		if name, _, err := sim.SplitSpec(s); ferr != nil && (err != nil || taskPolicyDoc(name) == "") {
+		name, _, err := sim.SplitSpec(s)
+		if ferr != nil && (err != nil || taskPolicyDoc(name) == "") {
 			return nil, paramErr(param, s, "%v (task level: %s)", ferr, strings.Join(taskPolicyNames(), ", "))
+		}
+		if strings.EqualFold(name, "coshh") {
+			// Its plan (classes, the LP's suggested sets) is fitted by
+			// the pipeline; a bare spec failed after the other policies
+			// ran, with a message meant for programmers.
+			return nil, paramErr(param, s, "COSHH routes by a plan fitted on the log (classes and the LP's suggested sets): schedplan run simulates it (the tune-coshh and validate stages; the report's COSHH section)")
 		}
 	}
 	return specs, nil
@@ -72,10 +80,17 @@ func CheckWhatIfs(whatIfs []string, spec *cluster.Spec) error {
 		if err != nil {
 			return paramErr("what-if", w, "%v", err)
 		}
+		counts := slices.Clone(p.Counts)
 		for _, c := range cs {
 			if n := p.Counts[c.Type] + c.Delta; !(n >= 0 && n <= MaxMachines) {
 				return paramErr("what-if", w, "%s would have %g machines: want 0 to %g", p.TypeNames[c.Type], n, float64(MaxMachines))
 			}
+			counts[c.Type] += c.Delta
+		}
+		// A cluster without machines has nothing to simulate COSHH on
+		// (it failed after the LP, naming an empty cluster spec).
+		if !slices.ContainsFunc(counts, func(n float64) bool { return n > 0 }) {
+			return paramErr("what-if", w, "leaves the cluster no machines")
 		}
 	}
 	return nil

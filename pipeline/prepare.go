@@ -297,20 +297,24 @@ func (c *RunConfig) checkParams() error {
 		}
 	}
 	for i, s := range c.Sigmas {
-		if !(s >= 0) || !finite(s) {
-			return paramErr("sigmas", s, "σ must be a finite non-negative number")
+		if !(s >= 0 && s <= estimate.MaxSigma) {
+			return paramErr("sigmas", s, "σ must be a number in [0, %d]", estimate.MaxSigma)
 		}
 		if slices.Contains(c.Sigmas[:i], s) {
 			return paramErr("sigmas", s, "σ given twice")
 		}
 	}
 	for _, f := range c.LoadFactors {
-		if !(f > 0) || !finite(f) {
-			return paramErr("load-factors", f, "a load factor must be a finite positive number")
+		if !(f > 0 && f <= MaxLoadFactor) {
+			return paramErr("load-factors", f, "a load factor must be a number in (0, %d]", MaxLoadFactor)
 		}
 	}
 	return nil
 }
+
+// MaxLoadFactor is the largest factor of --load-factors: 1e308 scaled the
+// sizes to +Inf in the middle of the validate stage.
+const MaxLoadFactor = 100
 
 // checkTuneParams checks the tuning parameters: budget, objective,
 // constraints, folds and the current scheduler.
@@ -342,6 +346,26 @@ type TuneRequest struct {
 	Seed                                    uint64
 }
 
+// checkHPFSP refuses, with --policy hpfsp, the flags only LAS_MQ's search
+// reads (H-PFSP's tuning scores a fixed grid of FAIR_LIMIT × threshold on
+// the whole tuning window, with the objective and the seed): --budget 1
+// was silently ignored. A flag at its default passes.
+func (t TuneRequest) checkHPFSP() error {
+	if strings.ToLower(t.Policy) != "hpfsp" {
+		return nil
+	}
+	d := DefaultRunConfig()
+	for _, f := range []struct {
+		name     string
+		val, def any
+	}{{"budget", t.Budget, d.Budget}, {"folds", t.Folds, d.Folds}, {"constraint", t.Constraints, d.Constraints}, {"current", t.Current, d.Current}} {
+		if f.val != f.def {
+			return paramErr(f.name, f.val, "tune --policy hpfsp scores a fixed grid of FAIR_LIMIT × threshold on the whole tuning window: --%s is LAS_MQ's (drop it)", f.name)
+		}
+	}
+	return nil
+}
+
 // Options checks the request as Prepare checks run's tuning parameters and
 // returns the tuner's options.
 func (t TuneRequest) Options() (TuneOptions, error) {
@@ -349,6 +373,9 @@ func (t TuneRequest) Options() (TuneOptions, error) {
 		return TuneOptions{}, paramErr("policy", t.Policy, "use las_mq (fluid core) or hpfsp (task level: FAIR_LIMIT and the progress threshold); COSHH's k is tuned by run's tune-coshh stage")
 	}
 	c := RunConfig{Objective: Objective(t.Objective), Constraints: t.Constraints, Current: t.Current, Budget: t.Budget, Folds: t.Folds}
+	if err := t.checkHPFSP(); err != nil {
+		return TuneOptions{}, err
+	}
 	if err := c.checkTuneParams(); err != nil {
 		return TuneOptions{}, err
 	}

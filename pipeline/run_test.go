@@ -196,6 +196,10 @@ func TestPrepareRejectsBadInputsBeforeWriting(t *testing.T) {
 		{"malformed cluster", func(c *RunConfig) { c.Cluster = badCluster }, "slots must be positive"},
 		{"no size column", func(c *RunConfig) { c.Trace = noSize }, "no usable size column"},
 		{"split", func(c *RunConfig) { c.Split = 1 }, "split"},
+		// 1e308 made sizes or estimates +Inf in the validate stage, after
+		// the stages before had written their files.
+		{"load factor 1e308", func(c *RunConfig) { c.LoadFactors = []float64{1, 1e308} }, "load-factors"},
+		{"sigma 1e308", func(c *RunConfig) { c.Sigmas = []float64{0, 1e308} }, "sigmas"},
 	} {
 		cfg := testConfig()
 		tc.edit(&cfg)

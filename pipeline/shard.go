@@ -451,7 +451,7 @@ func (r *JobRows) slice(lo, hi int) *JobRows {
 
 // partName matches a stage's part files.
 func partName(stage string) *regexp.Regexp {
-	return regexp.MustCompile(`^` + regexp.QuoteMeta(stage) + `-[0-9]+-of-[0-9]+\.parquet$`)
+	return regexp.MustCompile(`^` + regexp.QuoteMeta(stage) + `-[0-9]+-of-([0-9]+)\.parquet$`)
 }
 
 // readStageParts reads and merges the parts of a stage in dir, which must
@@ -464,11 +464,18 @@ func readStageParts(dir, stage, key string) (*data.Table, []string, error) {
 	re := partName(stage)
 	var names []string
 	var parts []*data.Table
+	var count, first string // the shard count N of the first part, its file
 	for _, e := range entries {
-		if !e.Type().IsRegular() || !re.MatchString(e.Name()) {
+		m := re.FindStringSubmatch(e.Name())
+		if !e.Type().IsRegular() || m == nil {
 			continue
 		}
 		p := filepath.Join(dir, PartsDir, e.Name())
+		if n := strings.TrimLeft(m[1], "0"); count == "" {
+			count, first = n, p
+		} else if n != count {
+			return nil, nil, fmt.Errorf("%s is a shard of %s, %s of %s: the parts of one merge come from one --shard i/N; remove the other N's parts", p, m[1], first, count)
+		}
 		t, err := data.ReadTable(p, data.FormatParquet)
 		if err != nil {
 			return nil, nil, err

@@ -133,7 +133,9 @@ func TestShardMergeRefusesBadParts(t *testing.T) {
 	merge("units are in no part")
 	shard(cfg, "1/3")
 	shard(cfg, "1/2")
-	merge("given twice")
+	// Parts of another N are named as such (before: "unit 4 is also in
+	// ...: a shard given twice?").
+	merge("the parts of one merge come from one --shard i/N")
 	if err := os.Remove(filepath.Join(dir, PartPath("tune", 1, 2))); err != nil {
 		t.Fatal(err)
 	}

@@ -102,6 +102,10 @@ type HPFSP struct {
 // mapreduce.task.progress-report.interval (3,000 ms).
 const DefaultReportInterval = 3.0
 
+// MinReportInterval is the shortest positive ReportInterval, 1 ms, as
+// cluster.MinHeartbeat: each report is an event, and 1e-300 s never ended.
+const MinReportInterval = 0.001
+
 // DefaultFairLimit is FAIR_LIMIT when the specification gives none: seed
 // 002 §IV uses 2 and 5.
 const DefaultFairLimit = 2
@@ -134,6 +138,9 @@ func (p *HPFSP) Validate() error {
 	}
 	if math.IsNaN(p.ReportInterval) || math.IsInf(p.ReportInterval, 0) {
 		return fmt.Errorf("hpfsp: report interval %v is not a finite number of seconds", p.ReportInterval)
+	}
+	if p.ReportInterval > 0 && p.ReportInterval < MinReportInterval {
+		return fmt.Errorf("hpfsp: report interval %v s is below %g s (every report is an event)", p.ReportInterval, MinReportInterval)
 	}
 	return nil
 }

@@ -198,6 +198,7 @@ func TestHPFSPSpec(t *testing.T) {
 		"hpfsp:report=-2":      "report=\"-2\"",
 		"hpfsp:report=NaN":     "report=\"NaN\"",
 		"hpfsp:report=soon":    "report=\"soon\"",
+		"hpfsp:report=1e-300":  "below 0.001 s",
 	} {
 		if _, err := ParsePolicy(spec); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: error %v, want one naming %s", spec, err, want)

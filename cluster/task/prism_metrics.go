@@ -85,6 +85,8 @@ func (u *UsageTrace) Record(t float64, used Vector) error {
 		case t == last:
 			u.Used[n-1] = used
 			return nil
+		case used == u.Used[n-1]:
+			return nil // the step function goes on unchanged
 		}
 	}
 	u.T = append(u.T, t)

@@ -300,10 +300,12 @@ func (s *PhaseSim) Run() (*PhaseSimResult, error) {
 	s.reset()
 	next := 0
 	idle := 0 // heartbeats in a row with nothing running and nothing started
+	budget := s.heartbeatBudget()
 	for {
 		for next < len(s.jobs) && s.jobs[next].Arrival <= s.now {
 			s.arrive(next)
 			next++
+			idle = 0
 		}
 		if next == len(s.jobs) && len(s.active) == 0 {
 			break
@@ -322,6 +324,9 @@ func (s *PhaseSim) Run() (*PhaseSimResult, error) {
 		} else {
 			m = -1
 		}
+		if int64(s.res.Heartbeats) > budget {
+			return nil, fmt.Errorf("phase sim (%s): not done after %d heartbeats, at %v s (%d jobs unfinished): the machines' resources are too small for the tasks' demands", s.cfg.Scheduler, budget, s.now, len(s.active))
+		}
 		if t > s.cfg.MaxTime {
 			return nil, fmt.Errorf("phase sim (%s): not done by %v s (%d jobs unfinished)", s.cfg.Scheduler, s.cfg.MaxTime, len(s.active))
 		}
@@ -337,10 +342,12 @@ func (s *PhaseSim) Run() (*PhaseSimResult, error) {
 			continue
 		}
 		started := s.heartbeat(m)
-		if started == 0 && !running && s.nTasks == 0 {
+		if started == 0 && !running {
 			idle++
-			if idle > 2*len(s.ms)+2 && next == len(s.jobs) {
-				return nil, s.stuck()
+			if next == len(s.jobs) {
+				if err := s.idleErr(idle); err != nil {
+					return nil, err
+				}
 			}
 		} else {
 			idle = 0
@@ -352,6 +359,52 @@ func (s *PhaseSim) Run() (*PhaseSimResult, error) {
 		s.res.Prism = s.sel.Stats()
 	}
 	return &s.res, nil
+}
+
+// heartbeatBudget bounds a run's heartbeats: per machine, 10⁶ or those
+// of 100 times the arrivals' span, whichever is more. MaxTime alone
+// (1e9 s) allows 3·10⁸ per machine at Hadoop's 3 s, hours of decisions on
+// a cluster whose machines are too small for the tasks (a run thrashing at
+// 10⁻⁹ of full speed); the embedded trace's runs take about 3·10⁴.
+func (s *PhaseSim) heartbeatBudget() int64 {
+	per := 1e6
+	if n := len(s.jobs); n > 0 {
+		per = max(per, 100*(s.jobs[n-1].Arrival-s.jobs[0].Arrival)/s.cfg.Heartbeat)
+	}
+	return int64(min(per, 1e15/float64(max(len(s.ms), 1))) * float64(max(len(s.ms), 1)))
+}
+
+// maxIdleRounds bounds the heartbeat rounds in a row (of every machine)
+// with nothing running and nothing started while paused phases wait for
+// their urgency (eq. 6) to grow: past it a run is stuck (an a or α so
+// small that a paused phase would wait longer than the run's time bound).
+const maxIdleRounds = 100_000
+
+// idleErr is the error of a run idle for idle heartbeats in a row (nothing
+// running, nothing started, every job arrived), nil while waiting can
+// still start something. Without paused phases, or with paused phases
+// whose utility cannot grow (any scheduler but PRISM; PRISM with a = 0 or
+// α = 0, where eq. 6's urgency adds nothing), a round of every machine's
+// heartbeats decides the same again: the run is stuck.
+func (s *PhaseSim) idleErr(idle int) error {
+	rounds := 2*len(s.ms) + 2
+	switch {
+	case s.nTasks == 0 && idle > rounds:
+		return s.stuck()
+	case s.nTasks > 0 && idle > rounds && !s.urgencyGrows():
+		return fmt.Errorf("phase sim (%s): stuck at %v s: %d jobs unfinished, %d tasks paused and nothing running; a paused phase's utility cannot grow (prism a = %v, alpha = %v: eq. 6's urgency α·a·T² stays 0), give a and alpha > 0",
+			s.cfg.Scheduler, s.now, len(s.active), s.nTasks, s.cfg.Prism.A, s.cfg.Prism.Alpha)
+	case idle > maxIdleRounds*len(s.ms):
+		return fmt.Errorf("phase sim (%s): stuck at %v s: %d jobs unfinished, %d tasks paused and nothing started for %d heartbeat rounds (prism a = %v, alpha = %v: eq. 6's urgency α·a·T² grows too slowly), raise a or alpha",
+			s.cfg.Scheduler, s.now, len(s.active), s.nTasks, maxIdleRounds, s.cfg.Prism.A, s.cfg.Prism.Alpha)
+	}
+	return nil
+}
+
+// urgencyGrows reports whether a paused phase's utility grows with its
+// wait: PRISM with a > 0 and α > 0.
+func (s *PhaseSim) urgencyGrows() bool {
+	return s.cfg.Scheduler == SchedPrism && s.cfg.Prism.A > 0 && s.cfg.Prism.Alpha > 0
 }
 
 // stuck is the error of a run in which nothing runs and no heartbeat

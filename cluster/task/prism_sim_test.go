@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 )
 
 // seed004Setup is the cluster and baselines of the PRISM comparison: ten
@@ -360,4 +361,57 @@ func sortOnlyMix() Mix {
 	m := PUMAMix()
 	m.Name, m.Jobs = "sort-only", m.Jobs[:1]
 	return m
+}
+
+// A paused phase whose urgency cannot grow (a = 0: eq. 6 gives 0 at every
+// wait; the job alone, U_fairness = 0) is never resumed: the run fails
+// fast as stuck instead of heartbeating to MaxTime (1e9 s, 3·10⁸
+// heartbeats, gigabytes of usage records).
+func TestPhaseSimPausedStuck(t *testing.T) {
+	job := PhaseJob{Name: "x", Weight: 1, Count: [NumSides]int{1, 0},
+		Phases: [NumSides][]Phase{{{Kind: PhaseMap, Duration: 3, Demand: Vector{CPU: 1}}, {Kind: PhaseMerge, Duration: 1, Demand: Vector{Disk: 10}}}}}
+	for _, tc := range []struct {
+		a, alpha float64
+		want     string
+	}{{0, 1, "cannot grow"}, {1, 0, "stuck"}} {
+		cfg := PhaseSimConfig{Scheduler: SchedPrism, Machines: []Vector{{CPU: 4, Memory: 8, Disk: 100, Network: 100}}, Heartbeat: 4, Prism: DefaultPrismConfig()}
+		cfg.Prism.A, cfg.Prism.Alpha = tc.a, tc.alpha
+		s, err := NewPhaseSim(cfg, []PhaseJob{job})
+		if err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { _, err := s.Run(); done <- err }()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("a %v, alpha %v: error %v, want one containing %q", tc.a, tc.alpha, err, tc.want)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("a %v, alpha %v: still running after 20 s", tc.a, tc.alpha)
+		}
+	}
+}
+
+// A machine far too small for its tasks (10⁻⁹ of a core for a 1-core
+// phase) would run to MaxTime, 1e9 s, at a heartbeat every 3 s: the
+// heartbeat budget ends it in seconds with an error.
+func TestPhaseSimHeartbeatBudget(t *testing.T) {
+	job := PhaseJob{Name: "x", Weight: 1, Count: [NumSides]int{1, 0},
+		Phases: [NumSides][]Phase{{{Kind: PhaseMap, Duration: 10, Demand: Vector{CPU: 1}}}}}
+	cfg := PhaseSimConfig{Scheduler: SchedFair, Machines: []Vector{{CPU: 1e-9, Memory: 8, Disk: 100, Network: 100}}, Heartbeat: 3, Prism: DefaultPrismConfig(), MapSlots: 1, ReduceSlots: 1}
+	s, err := NewPhaseSim(cfg, []PhaseJob{job})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := s.Run(); done <- err }()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "heartbeats") {
+			t.Errorf("error %v, want one naming the heartbeats", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("still running after 30 s")
+	}
 }
