@@ -23,6 +23,22 @@ import (
 // chooser picks the fields of a columnar file to decode from their names.
 type chooser = func(names []string) ([]int, error)
 
+// parquetColumns chooses the columns of a Parquet jobs file that the jobs
+// schema (with mapping m) reads.
+func parquetColumns(path string, m Mapping) chooser {
+	return func(names []string) ([]int, error) {
+		cols, err := resolveColumns(path, names, m)
+		if err != nil {
+			return nil, err
+		}
+		var idx []int
+		for _, k := range cols {
+			idx = append(idx, k)
+		}
+		return idx, nil
+	}
+}
+
 // Memory-use estimates, in bytes of memory per byte of input, of reading a
 // text log (the Jobs table is about as large as its CSV, and appending doubles
 // a slice while it grows) and of an Arrow IPC file (the file in memory, then
@@ -183,17 +199,7 @@ func readText(r io.Reader, name string, opt *ReadOptions) (*Jobs, error) {
 func readColumnar(name string, opt *ReadOptions, size int64, src *stoppableReader, b []byte) (*Jobs, error) {
 	var choose chooser
 	if opt.Format == FormatParquet {
-		choose = func(names []string) ([]int, error) {
-			cols, err := resolveColumns(name, names, opt.Map)
-			if err != nil {
-				return nil, err
-			}
-			var idx []int
-			for _, k := range cols {
-				idx = append(idx, k)
-			}
-			return idx, nil
-		}
+		choose = parquetColumns(name, opt.Map)
 	}
 	tbl, err := decodeColumnar(name, opt.Format, size, src, b, choose)
 	if err != nil {

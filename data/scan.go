@@ -110,17 +110,7 @@ const maxScanPrealloc = 1 << 27
 // the checks of Open's Parquet reader.
 func readParquetPart(path string, opt *ReadOptions, size int64, fh parquet.ReaderAtSeeker, g int) (*Jobs, error) {
 	src := newStoppable(fh)
-	choose := func(names []string) ([]int, error) {
-		cols, err := resolveColumns(path, names, opt.Map)
-		if err != nil {
-			return nil, err
-		}
-		var idx []int
-		for _, k := range cols {
-			idx = append(idx, k)
-		}
-		return idx, nil
-	}
+	choose := parquetColumns(path, opt.Map)
 	tbl, err := decodeGuarded(size, func() (arrow.Table, error) {
 		return readParquetGroups(src, size, choose, []int{g})
 	}, src)
