@@ -171,9 +171,15 @@ func (p *PFSP) plan() {
 	// delta is the slack that counts as none for a job whose estimate is
 	// used up (a tolerance at the scale of the slacks).
 	delta := Tol * math.Max(p.sumTag-float64(m)*p.vt+p.sumEst, 0)
+	// The finished jobs ahead of each running job, kept across the scan:
+	// recounted only when a finished job lies between two running jobs.
+	dc, ds, dnext, dok := 0, 0.0, int32(-1), false
 	for a, j := range p.act {
 		v := p.tag[j] - p.vt
-		dc, ds := p.done.below(j)
+		if !dok || (dnext >= 0 && p.done.less(dnext, j)) {
+			dc, ds, dnext = p.done.belowNext(j)
+			dok = true
+		}
 		aheadAll := a + dc
 		vAhead := sumV + (ds - float64(dc)*p.vt)
 		w := p.w(j)
