@@ -126,15 +126,7 @@ func (t *sumTreap) popMinFrom(x int32) int32 {
 // below returns the number and key sum of the jobs ordered before job j
 // (by key, then index); j need not be in the treap.
 func (t *sumTreap) below(j int32) (int, float64) {
-	c, s, _ := t.belowNext(j)
-	return c, s
-}
-
-// belowNext is below that also returns the first job not before j (−1 if
-// none). For any job k with j ≤ k < next, below(k) equals below(j) bit for
-// bit: no key lies between them, so the descent takes the same path.
-func (t *sumTreap) belowNext(j int32) (int, float64, int32) {
-	c, s, next := 0, 0.0, int32(-1)
+	c, s := 0, 0.0
 	for x := t.root; x >= 0; {
 		if t.less(x, j) {
 			c++
@@ -145,9 +137,8 @@ func (t *sumTreap) belowNext(j int32) (int, float64, int32) {
 			}
 			x = t.right[x]
 		} else {
-			next = x
 			x = t.left[x]
 		}
 	}
-	return c, s, next
+	return c, s
 }
