@@ -39,8 +39,11 @@
 //     O(q + log n) for q non-empty queues.
 //   - PFSP: the slack vector of seed 002 changes non-uniformly on arrival
 //     (each job ahead of the new one gains its own remaining virtual work),
-//     so each event rescans the virtual PS: O(m) per event with m jobs in
-//     the virtual PS. This is the one policy that is not O(log n).
+//     so each event rescans the running jobs ahead of the one with the
+//     least estimated remaining work: O(r log n) per event for r of them.
+//     This is the one policy that is not O(log n): r stays at 1–2 up to
+//     load 1.0 but grows linearly in n when the offered load exceeds 1
+//     (quadratic runs; figures in PFSP's doc).
 //
 // Rate caps (Job.Cap, a job's parallelism) are honoured by FIFO (water-fill
 // in arrival order: O(s) per event for the s jobs served at once) and by

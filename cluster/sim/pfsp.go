@@ -40,6 +40,20 @@ import (
 // ahead of that least-w job in virtual order (few in practice: PFSP, like
 // SRPT, keeps few jobs running), plus a copy to insert an arrival into the
 // sorted slice of running jobs. It is not O(log n) in the worst case.
+//
+// Overload is that worst case. Under an offered load > 1 the unserved
+// large jobs pile up in the running set without end, and so do those of
+// them ahead of the least-w job (usually a small new arrival) in virtual
+// order: the scan per event, and the cost per event, grow linearly in the
+// number of jobs simulated, and a run is quadratic. Measured with
+// BenchmarkPFSPScale (Weibull(0.5) sizes, σ = 0.5, one run, shared 2-core
+// machine): at load 0.9 and 1.0, 0.4–0.6 µs per event at n = 10k to 1M
+// (scan 1.5–2 running jobs per event; at most 30 / 64 running at 100k);
+// at load 1.2, 0.4 µs per event at 10k (6 scanned), 4–6 µs at 100k (77
+// scanned, up to 1,411 running), 18 µs at 300k (19 s a run) and more than
+// 9 minutes a run at 1M. Avoiding the scan needs the minimum slack over
+// a prefix of the running jobs under updates that add to each slack its
+// own v (a kinetic segment tree); that is not done.
 type PFSP struct {
 	jobs []Job
 	c    float64
