@@ -3,6 +3,8 @@ package pipeline
 import (
 	"strings"
 	"testing"
+
+	"github.com/schedplan/schedplan/cluster"
 )
 
 func TestParseShard(t *testing.T) {
@@ -18,6 +20,18 @@ func TestParseShard(t *testing.T) {
 	for _, bad := range []string{"", "1", "0/0", "1/1", "-1/4", "x/4", "0/99999999999", "0/10001"} {
 		if _, _, err := ParseShard(bad); err == nil || !strings.Contains(err.Error(), "shard") {
 			t.Errorf("%q: error %v, want one naming --shard", bad, err)
+		}
+	}
+}
+
+// A cluster spec without a name: field is named "cluster spec", not
+// "cluster spec " followed by nothing.
+func TestTaskClusterUnnamedSpec(t *testing.T) {
+	for _, tc := range []struct{ name, want string }{{"", "cluster spec: "}, {"lab", "cluster spec lab: "}} {
+		spec := &cluster.Spec{Name: tc.name, Resources: []cluster.ResourceType{{Name: "a", Count: 1, Slots: 0}}}
+		_, err := TaskCluster(spec)
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("name %q: error %v, want one starting %q", tc.name, err, tc.want)
 		}
 	}
 }
