@@ -277,7 +277,8 @@ func orEmpty[T any](v []T) []T {
 
 // parseTime parses a time: a number in unit u (integers exactly, so large
 // epoch values in ns keep their precision up to float64's), or an RFC 3339
-// time, as seconds since the Unix epoch.
+// time, as seconds since the Unix epoch. NaN and ±Inf are errors (an
+// empty field, not NaN, is a null time).
 func parseTime(s string, u TimeUnit) (float64, error) {
 	if u != "" && u != Seconds {
 		if v, err := strconv.ParseInt(s, 10, 64); err == nil {
@@ -285,6 +286,10 @@ func parseTime(s string, u TimeUnit) (float64, error) {
 		}
 	}
 	if v, err := strconv.ParseFloat(s, 64); err == nil {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			// Not a null: a null time is an empty field.
+			return 0, fmt.Errorf("%s is not a finite number", s)
+		}
 		return v / u.PerSecond(), nil
 	}
 	t, err := time.Parse(time.RFC3339Nano, s)

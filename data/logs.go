@@ -227,6 +227,12 @@ func (s *logState) eachLine(r io.Reader, file string, fn func(line []byte, ln in
 const maxLine = 256 << 20
 
 func newLineReader(r io.Reader) *lineReader {
+	// A reader that is buffered already (decompress's) is read as it is:
+	// next joins lines longer than its buffer, and a small log then costs
+	// no 1 MiB allocation.
+	if b, ok := r.(*bufio.Reader); ok {
+		return &lineReader{r: b}
+	}
 	return &lineReader{r: bufio.NewReaderSize(r, 1<<20)}
 }
 

@@ -118,6 +118,10 @@ func TestReadTasksCSVMappingAndErrors(t *testing.T) {
 		{"job_id,task_id,containers\nj1,a,x\n", ColContainers, "not an integer", 1},
 		{"job_id,task_id\nj1,\n", ColTaskID, "empty task id", 1},
 		{"job_id,stage\nj1,a\n", ColTaskID, "missing required column", 0},
+		// NaN and ±Inf times are errors, not nulls (a null is an empty field).
+		{"job_id,task_id,start_time\nj1,a,1\nj1,b,NaN\n", ColStart, "is not a finite number", 2},
+		{"job_id,task_id,start_time,finish_time\nj1,a,1,+Inf\n", ColFinish, "is not a finite number", 1},
+		{"job_id,task_id,start_time\nj1,a,-inf\n", ColStart, "is not a finite number", 1},
 	} {
 		_, err := ReadTasksBytes([]byte(c.in), "bad.csv", ReadOptions{Format: FormatCSV})
 		checkInputError(t, err, "bad.csv", c.row, c.col, c.msg)

@@ -189,7 +189,8 @@ func tasksFromArrow(tbl arrow.Table, name string, m Mapping) (*Tasks, error) {
 }
 
 // readTasksCSV reads a tasks table from CSV with a header row; an empty
-// field (or NaN in a float column) is a null.
+// field (or NaN in a seconds column) is a null; a NaN or infinite time
+// is an error naming the row and column.
 func readTasksCSV(r io.Reader, name string, m Mapping) (*Tasks, error) {
 	cr := csv.NewReader(bufio.NewReaderSize(r, 1<<16))
 	cr.ReuseRecord = true

@@ -125,7 +125,12 @@ func MergeSweepFiles(paths []string) (*data.Table, error) {
 	return MergeSweepParts(paths, parts)
 }
 
-// ParseShard parses "i/N" (0 ≤ i < N).
+// MaxShards bounds N in --shard i/N: more shards than this is not a
+// plausible deployment (each shard is a process writing a part), and a
+// huge N only makes a merge check a huge list of missing parts.
+const MaxShards = 10000
+
+// ParseShard parses "i/N" (0 ≤ i < N ≤ MaxShards).
 func ParseShard(s string) (i, n int, err error) {
 	a, b, ok := strings.Cut(s, "/")
 	if ok {
@@ -134,8 +139,8 @@ func ParseShard(s string) (i, n int, err error) {
 			n, err = strconv.Atoi(strings.TrimSpace(b))
 		}
 	}
-	if !ok || err != nil || n < 1 || i < 0 || i >= n {
-		return 0, 0, paramErr("shard", s, "want i/N with 0 ≤ i < N, e.g. 0/8")
+	if !ok || err != nil || n < 1 || n > MaxShards || i < 0 || i >= n {
+		return 0, 0, paramErr("shard", s, "want i/N with 0 ≤ i < N ≤ %d, e.g. 0/8", MaxShards)
 	}
 	return i, n, nil
 }

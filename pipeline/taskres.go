@@ -52,6 +52,15 @@ type TaskLevel struct {
 	HPFSPDefault []float64
 }
 
+// specTitle names a cluster spec in a message: "cluster spec NAME", or
+// just "cluster spec" when the spec has no name: field.
+func specTitle(spec *cluster.Spec) string {
+	if strings.TrimSpace(spec.Name) == "" {
+		return "cluster spec"
+	}
+	return "cluster spec " + spec.Name
+}
+
 // TaskCluster turns a cluster spec into a task-level cluster: one machine
 // type per resource type, its slots as containers, and its node label the
 // name the emitted capacity-scheduler.xml gives it (YARNName); the spec's
@@ -62,7 +71,7 @@ func TaskCluster(spec *cluster.Spec) (*task.Cluster, error) {
 		cl.Types = append(cl.Types, task.MachineType{Name: r.Name, Count: r.Count, Containers: r.Slots, ExecRate: r.ExecRate, Label: YARNName(r.Name)})
 	}
 	if err := cl.Validate(); err != nil {
-		return nil, fmt.Errorf("cluster spec %s: %w", spec.Name, err)
+		return nil, fmt.Errorf("%s: %w", specTitle(spec), err)
 	}
 	return cl, nil
 }
@@ -123,7 +132,7 @@ func (w *Window) TaskWindow(spec *cluster.Spec, seed uint64, containerMB int) (*
 	}
 	tw := *w
 	tw.Jobs, tw.Capacity = task.FluidJobs(jobs), cl.Rate()
-	tw.CapacityFrom = fmt.Sprintf("task level: %d machines, %d containers of cluster spec %s, total rate in container-seconds/s; sizes in container-seconds", cl.Nodes(), cl.Containers(), spec.Name)
+	tw.CapacityFrom = fmt.Sprintf("task level: %d machines, %d containers of %s, total rate in container-seconds/s; sizes in container-seconds", cl.Nodes(), cl.Containers(), specTitle(spec))
 	tw.OfferedLoad = OfferedLoad(tw.Jobs, tw.Capacity)
 	return &tw, &TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: containerMB, Machines: PhaseMachines(spec)}, nil
 }

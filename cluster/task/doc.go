@@ -98,7 +98,8 @@
 // Policies are registered by name (registry.go) and built from
 // specifications with the grammar of package sim's: [ParsePolicy]("fifo"),
 // "fair:pool=user", "capacity:queues=a:60:100/b:40", "las_mq:k=10,alpha0=100,p=10",
-// "srpt", "fsp", "las", "hpfsp:fair_limit=2,threshold=0.95",
+// "srpt", "fsp", "las", "hpfsp:fair_limit=2,threshold=0.95" (threshold in
+// (0, 1]; 0 means the default 0.95),
 // "coshh:tolerance=0.5". Fair and Capacity take their queue trees as plain
 // structs ([FairQueue], [CapacityQueue]); a YAML or XML loader converts
 // into them.

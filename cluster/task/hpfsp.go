@@ -134,7 +134,7 @@ func (p *HPFSP) Validate() error {
 		return fmt.Errorf("hpfsp: fair_limit %d is negative", p.FairLimit)
 	}
 	if p.Threshold != 0 && !(p.Threshold > 0 && p.Threshold <= 1) {
-		return fmt.Errorf("hpfsp: threshold %v is not in (0, 1]", p.Threshold)
+		return fmt.Errorf("hpfsp: threshold %v is not in (0, 1] (or 0: the default, %v)", p.Threshold, DefaultStageThreshold)
 	}
 	if math.IsNaN(p.ReportInterval) || math.IsInf(p.ReportInterval, 0) {
 		return fmt.Errorf("hpfsp: report interval %v is not a finite number of seconds", p.ReportInterval)

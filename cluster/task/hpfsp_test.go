@@ -188,13 +188,17 @@ func TestHPFSPSpec(t *testing.T) {
 	if p, _ := ParsePolicy("hpfsp"); p.(*HPFSP).Spec() != "hpfsp:fair_limit=2,threshold=0.95" {
 		t.Errorf("default spec %q", p.(*HPFSP).Spec())
 	}
+	// threshold=0 is documented as "the default", and the error's range says so.
+	if p, err := ParsePolicy("hpfsp:threshold=0"); err != nil || p.(*HPFSP).Spec() != "hpfsp:fair_limit=2,threshold=0.95" {
+		t.Errorf("threshold=0: %v, %v; want the default 0.95", p, err)
+	}
 	for spec, want := range map[string]string{
 		"hpfsp:fair_limit=-1":  "fair_limit -1",
 		"hpfsp:fair_limit=x":   "fair_limit=\"x\"",
 		"hpfsp:threshold=1.5":  "threshold 1.5",
 		"hpfsp:threshold=NaN":  "threshold NaN",
 		"hpfsp:limit=3":        "unknown parameter \"limit\"",
-		"hpfsp:threshold=-0.1": "threshold -0.1",
+		"hpfsp:threshold=-0.1": "threshold -0.1 is not in (0, 1] (or 0: the default, 0.95)",
 		"hpfsp:report=-2":      "report=\"-2\"",
 		"hpfsp:report=NaN":     "report=\"NaN\"",
 		"hpfsp:report=soon":    "report=\"soon\"",

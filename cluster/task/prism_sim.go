@@ -1022,7 +1022,7 @@ func (c PrismConfig) Spec() string {
 }
 
 // ParsePrismSpec reads a specification "prism" or "prism:alpha=1,k=20,
-// a=0.1" (also epsilon, maxpicks, hold=true|false); missing parameters keep
+// a=0.1" (k ≥ 1; also epsilon, maxpicks, hold=true|false); missing parameters keep
 // DefaultPrismConfig's values. An unknown parameter or a bad value is an
 // error naming it.
 func ParsePrismSpec(spec string) (PrismConfig, error) {
@@ -1044,7 +1044,11 @@ func ParsePrismSpec(spec string) (PrismConfig, error) {
 		case "epsilon":
 			c.Epsilon, err = strconv.ParseFloat(v, 64)
 		case "k":
-			c.K, err = strconv.Atoi(v)
+			// k = 0 leaves Alg. 1 only the jobs already on a machine: on
+			// an idle cluster no job ever starts and the run ends stuck.
+			if c.K, err = strconv.Atoi(v); err == nil && c.K < 1 {
+				err = fmt.Errorf("want an integer ≥ 1 (jobs considered besides those on the machine)")
+			}
 		case "maxpicks":
 			c.MaxPicks, err = strconv.Atoi(v)
 		case "hold":

@@ -293,7 +293,7 @@ func TestPhaseSimAlphaZeroStuck(t *testing.T) {
 
 // The registry specification round-trips.
 func TestPrismSpecRoundTrip(t *testing.T) {
-	for _, spec := range []string{"prism", "prism:alpha=0.5,k=10,a=0.2", "PRISM: a=1, k=0", "prism:alpha=2,k=20,a=0.1,epsilon=0.05,maxpicks=1", "prism:hold=1", "prism:hold=false"} {
+	for _, spec := range []string{"prism", "prism:alpha=0.5,k=10,a=0.2", "PRISM: a=1, k=1", "prism:alpha=2,k=20,a=0.1,epsilon=0.05,maxpicks=1", "prism:hold=1", "prism:hold=false"} {
 		c, err := ParsePrismSpec(spec)
 		if err != nil {
 			t.Fatalf("%q: %v", spec, err)
@@ -303,7 +303,7 @@ func TestPrismSpecRoundTrip(t *testing.T) {
 			t.Errorf("%q → %q → %+v (%v), want %+v", spec, c.Spec(), c2, err, c)
 		}
 	}
-	for _, bad := range []string{"prism:alpha=-1", "prism:k=x", "prism:beta=1", "fair", "prism:a=NaN", "prism:alpha=Inf", "prism:hold=2"} {
+	for _, bad := range []string{"prism:alpha=-1", "prism:k=x", "prism:beta=1", "fair", "prism:a=NaN", "prism:alpha=Inf", "prism:hold=2", "prism:k=0", "prism:k=-3"} {
 		if _, err := ParsePrismSpec(bad); err == nil {
 			t.Errorf("%q: no error", bad)
 		}
