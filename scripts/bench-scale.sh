@@ -23,8 +23,8 @@ for n in $sizes; do
 	rc=$?
 	set -e
 	read -r wall rss <"$dir/time-$n"
-	stages=$(grep '"stage done"' "$dir/log-$n.json" | sed -E 's/.*"stage":"([a-z_]+)".*"seconds":([0-9.e+-]+).*/\1=\2/' | awk -F= '{printf "%s %.1f  ", $1, $2}' || true)
-	for kv in $(grep '"stage done"' "$dir/log-$n.json" | sed -E 's/.*"stage":"([a-z_]+)".*"seconds":([0-9.e+-]+).*/\1=\2/' || true); do
+	stages=$(grep '"stage done"' "$dir/log-$n.json" | sed -E 's/.*"stage":"([a-z_-]+)".*"seconds":([0-9.e+-]+).*/\1=\2/' | awk -F= '{printf "%s %.1f  ", $1, $2}' || true)
+	for kv in $(grep '"stage done"' "$dir/log-$n.json" | sed -E 's/.*"stage":"([a-z_-]+)".*"seconds":([0-9.e+-]+).*/\1=\2/' || true); do
 		stagesec["$n,${kv%%=*}"]=${kv#*=}
 	done
 	status=""
