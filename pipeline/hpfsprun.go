@@ -21,9 +21,12 @@ import (
 type HPFSPTuning struct {
 	Best  HPFSPEvaluation   `json:"best"`
 	Evals []HPFSPEvaluation `json:"evaluations"`
-	// Jobs and Tasks count the tuning window's task-level jobs.
-	Jobs  int `json:"jobs"`
-	Tasks int `json:"tasks"`
+	// Jobs and Tasks count the task-level jobs tuned on: the tuning
+	// window's, its last HPFSPTuneMaxJobs on a longer window (Skipped
+	// counts the jobs before them).
+	Jobs    int `json:"jobs"`
+	Tasks   int `json:"tasks"`
+	Skipped int `json:"skipped_jobs,omitempty"`
 	// DefaultTaskS is eq. 18's prior task time per stage, in seconds
 	// (the tuning window's means); ReportIntervalS the progress-report
 	// interval the runs used, in seconds.
@@ -38,7 +41,7 @@ var HPFSPTuneThresholds = []float64{task.DefaultStageThreshold, 0.8}
 
 // hpfspTuneVersion changes when the H-PFSP tuning changes what it
 // computes, so that older stamps are stale.
-const hpfspTuneVersion = 1
+const hpfspTuneVersion = 2
 
 // hpfspReportInterval is the progress-report interval of a cluster (the
 // task.HPFSP default: its heartbeat, else task.DefaultReportInterval).
@@ -49,8 +52,14 @@ func hpfspReportInterval(cl *task.Cluster) float64 {
 	return task.DefaultReportInterval
 }
 
+// HPFSPTuneMaxJobs bounds the jobs H-PFSP is tuned on: the last ones of the
+// tuning window (nearest the validation window), so that the grid's cost
+// (about 10 CPU-s per run per 100,000 jobs) does not grow with the log.
+var HPFSPTuneMaxJobs = 100000
+
 // TuneHPFSPWindow tunes H-PFSP on a tuning window (tune: its fluid jobs,
-// rows 0.. of log, sizes in the units of capacity): its jobs at task level
+// rows 0.. of log, sizes in the units of capacity; its last
+// HPFSPTuneMaxJobs when it is longer): its jobs at task level
 // on the cluster spec's machines (TaskJobs, TaskCluster), every FAIR_LIMIT
 // of DefaultFairLimits × HPFSPTuneThresholds (the first threshold only
 // when no job has a second stage) under obj, with the online estimator
@@ -60,11 +69,12 @@ func TuneHPFSPWindow(ctx context.Context, log *data.Jobs, tune []sim.Job, capaci
 	if err != nil {
 		return nil, err
 	}
-	jobs, err := TaskJobs(log, tune, 0, capacity, cl.Rate(), seed)
+	lo := max(0, len(tune)-HPFSPTuneMaxJobs)
+	jobs, err := TaskJobs(log, tune[lo:], lo, capacity, cl.Rate(), seed)
 	if err != nil {
 		return nil, err
 	}
-	h := &HPFSPTuning{Jobs: len(jobs), DefaultTaskS: MeanTaskTimes(jobs, cl), ReportIntervalS: hpfspReportInterval(cl)}
+	h := &HPFSPTuning{Jobs: len(jobs), Skipped: lo, DefaultTaskS: MeanTaskTimes(jobs, cl), ReportIntervalS: hpfspReportInterval(cl)}
 	for i := range jobs {
 		h.Tasks += jobs[i].NumTasks()
 	}
