@@ -26,8 +26,14 @@ type chooser = func(names []string) ([]int, error)
 // parquetColumns chooses the columns of a Parquet jobs file that the jobs
 // schema (with mapping m) reads.
 func parquetColumns(path string, m Mapping) chooser {
+	return parquetColumnsOf(path, m, Columns, ColJobID, ColSubmit)
+}
+
+// parquetColumnsOf is parquetColumns for a table with the given canonical
+// columns, two of them required (resolveColumnsOf).
+func parquetColumnsOf(path string, m Mapping, columns []string, req1, req2 string) chooser {
 	return func(names []string) ([]int, error) {
-		cols, err := resolveColumns(path, names, m)
+		cols, err := resolveColumnsOf(path, names, m, columns, req1, req2)
 		if err != nil {
 			return nil, err
 		}

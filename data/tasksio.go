@@ -115,17 +115,7 @@ func ReadTasksBytes(b []byte, name string, opt ReadOptions) (t *Tasks, err error
 		}
 		var choose chooser
 		if opt.Format == FormatParquet {
-			choose = func(names []string) ([]int, error) {
-				cols, err := resolveColumnsOf(name, names, opt.Map, TaskColumns, ColJobID, ColTaskID)
-				if err != nil {
-					return nil, err
-				}
-				var idx []int
-				for _, k := range cols {
-					idx = append(idx, k)
-				}
-				return idx, nil
-			}
+			choose = parquetColumnsOf(name, opt.Map, TaskColumns, ColJobID, ColTaskID)
 		}
 		tbl, derr := decodeColumnar(name, opt.Format, int64(len(b)), newStoppable(bytes.NewReader(b)), b, choose)
 		if derr != nil {

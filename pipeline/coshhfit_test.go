@@ -118,11 +118,12 @@ func TestCOSHHReclassifiesNewClass(t *testing.T) {
 	}
 	old := map[int]bool{}
 	for i := 0; i < fit.Rows; i++ {
-		old[nearestCentre(final.Secondary.Centres, x[i])] = true
+		c, _ := task.NearestCentre(final.Secondary.Centres, x[i])
+		old[int(c)] = true
 	}
 	for i := fit.Rows; i < w.J.Len(); i++ {
 		if u := w.J.UserAt(i); u == "U5" || u == "U10" {
-			if cl := nearestCentre(final.Secondary.Centres, x[i]); old[cl] {
+			if cl, _ := task.NearestCentre(final.Secondary.Centres, x[i]); old[int(cl)] {
 				t.Errorf("row %d (%s, a new kind of job) is in class %d, which first-half jobs share", i, u, cl)
 			}
 		}

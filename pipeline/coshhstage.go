@@ -266,7 +266,8 @@ func (p *pipelineRun) coshhValidate() (*COSHHValidation, map[string][]byte, erro
 		return nil, nil, err
 	}
 	for q, x := range x2 {
-		classOf[q] = nearestCentre(fit.Plan.Secondary.Centres, x)
+		c, _ := task.NearestCentre(fit.Plan.Secondary.Centres, x)
+		classOf[q] = int(c)
 	}
 	for k, r := range runs {
 		name := []string{"coshh", "fifo", "fair"}[k]
@@ -289,23 +290,6 @@ func windowRows(lo, n int) []int {
 		rows[k] = lo + k
 	}
 	return rows
-}
-
-// nearestCentre returns the index of the centre nearest x (0 without
-// centres).
-func nearestCentre(centres [][]float64, x []float64) int {
-	best, bestD := 0, math.Inf(1)
-	for c, m := range centres {
-		d := 0.0
-		for i, v := range m {
-			e := x[i] - v
-			d += e * e
-		}
-		if d < bestD {
-			best, bestD = c, d
-		}
-	}
-	return best
 }
 
 // coshhValidationRow is a run as a task-level validation row (responses in

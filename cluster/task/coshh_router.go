@@ -318,14 +318,15 @@ func (r *COSHHRouter) SetPlan(p *COSHHPlan) error {
 func (r *COSHHRouter) nearestClasses(jb *coshhJob) (c1, c2 int32) {
 	c1 = -1
 	if r.users[jb.user].MinShare > 0 && r.k[0] > 0 && len(jb.x[0]) == len(r.plan.Primary.Centres[0]) {
-		c1, _ = coshhNearest(r.plan.Primary.Centres, jb.x[0])
+		c1, _ = NearestCentre(r.plan.Primary.Centres, jb.x[0])
 	}
-	c2, _ = coshhNearest(r.plan.Secondary.Centres, jb.x[1])
+	c2, _ = NearestCentre(r.plan.Secondary.Centres, jb.x[1])
 	return c1, c2
 }
 
-// coshhNearest returns the index of the centre nearest x and the distance.
-func coshhNearest(centres [][]float64, x []float64) (int32, float64) {
+// NearestCentre returns the index of the centre nearest x (Euclidean; the
+// first on a tie; 0 without centres) and the distance.
+func NearestCentre(centres [][]float64, x []float64) (int32, float64) {
 	best, bestD := int32(0), math.Inf(1)
 	for c, m := range centres {
 		d := 0.0
@@ -395,11 +396,11 @@ func (r *COSHHRouter) Arrive(job, user int, x1, x2 []float64) error {
 	fit := true
 	jb.class[0] = -1
 	if primary {
-		c, d := coshhNearest(r.plan.Primary.Centres, jb.x[0])
+		c, d := NearestCentre(r.plan.Primary.Centres, jb.x[0])
 		jb.class[0] = c
 		fit = r.fits(&r.plan.Primary, c, d)
 	}
-	c, d := coshhNearest(r.plan.Secondary.Centres, jb.x[1])
+	c, d := NearestCentre(r.plan.Secondary.Centres, jb.x[1])
 	jb.class[1] = c
 	fit = fit && r.fits(&r.plan.Secondary, c, d)
 	r.overhead.Arrivals++
@@ -439,10 +440,10 @@ func (r *COSHHRouter) Fits(job int) (primary, secondary bool) {
 	jb := &r.jobs[job]
 	primary = true
 	if c := jb.class[0]; c >= 0 && r.k[0] > 0 {
-		_, d := coshhNearest(r.plan.Primary.Centres, jb.x[0])
+		_, d := NearestCentre(r.plan.Primary.Centres, jb.x[0])
 		primary = r.fits(&r.plan.Primary, c, d)
 	}
-	_, d := coshhNearest(r.plan.Secondary.Centres, jb.x[1])
+	_, d := NearestCentre(r.plan.Secondary.Centres, jb.x[1])
 	return primary, r.fits(&r.plan.Secondary, jb.class[1], d)
 }
 
