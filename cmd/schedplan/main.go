@@ -22,6 +22,7 @@ import (
 type app struct {
 	quiet               bool
 	logFormat, logLevel string
+	prof                profiler
 }
 
 // newRootCmd builds the command tree; every call gives fresh flags.
@@ -39,13 +40,21 @@ are in the README's References.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
-			return a.setupLogging()
+			if err := a.setupLogging(); err != nil {
+				return err
+			}
+			return a.prof.start()
 		},
 	}
 	pf := root.PersistentFlags()
 	pf.BoolVarP(&a.quiet, "quiet", "q", false, "no progress bars and only warnings and errors in the log")
 	pf.StringVar(&a.logFormat, "log-format", "text", "log format: text or json")
 	pf.StringVar(&a.logLevel, "log-level", "info", "log level: debug, info, warn or error")
+	pf.StringVar(&a.prof.cpuPath, "cpuprofile", "", "write a Go CPU profile of the command to this file")
+	pf.StringVar(&a.prof.memPath, "memprofile", "", "write a Go heap profile at the end of the command to this file")
+	_ = pf.MarkHidden("cpuprofile")
+	_ = pf.MarkHidden("memprofile")
+	root.PersistentPostRunE = func(cmd *cobra.Command, args []string) error { return a.prof.stop() }
 	root.AddCommand(newDescribeCmd(a), newConvertCmd(a), newSimulateCmd(a), newSweepCmd(a), newClassifyCmd(a),
 		newCapacityCmd(a), newTuneCmd(a), newBoundsCmd(a), newEmitCmd(a), newRunCmd(a))
 	var wrap func(c *cobra.Command)
