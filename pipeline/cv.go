@@ -12,7 +12,6 @@ import (
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/estimate"
 
-	"gonum.org/v1/gonum/stat"
 )
 
 // This file holds what the cross-validated tuner scores candidates on: the
@@ -407,23 +406,5 @@ func (b *windowBuffers) score() Score {
 // weightedMeanP99 returns the weighted mean and 99th percentile of x; it
 // reorders x and w.
 func weightedMeanP99(x, w []float64) (float64, float64) {
-	if len(x) == 0 {
-		return 0, 0
-	}
-	if !slices.ContainsFunc(w, func(v float64) bool { return v != 1 }) {
-		slices.Sort(x)
-		w = nil
-	} else {
-		sort.Sort(byValue{x, w})
-	}
-	return stat.Mean(x, w), stat.Quantile(0.99, stat.LinInterp, x, w)
-}
-
-type byValue struct{ x, w []float64 }
-
-func (s byValue) Len() int           { return len(s.x) }
-func (s byValue) Less(i, j int) bool { return s.x[i] < s.x[j] }
-func (s byValue) Swap(i, j int) {
-	s.x[i], s.x[j] = s.x[j], s.x[i]
-	s.w[i], s.w[j] = s.w[j], s.w[i]
+	return sim.WeightedMeanQuantile(0.99, x, w)
 }

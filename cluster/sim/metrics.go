@@ -20,7 +20,7 @@ type Quantiles struct {
 // QuantilesOf summarises x (which it does not modify). The zero value is
 // returned for an empty sample.
 func QuantilesOf(x []float64) Quantiles {
-	return quantilesSorted(slices.Sorted(slices.Values(x)))
+	return quantilesInPlace(slices.Clone(x))
 }
 
 // QuantilesOfSorted is QuantilesOf for a sample already in ascending order
@@ -177,16 +177,14 @@ func (m *Metrics) compute(jobs []Job, completion, response []float64, c float64,
 		s.Utilisation = work / (c * s.Makespan)
 	}
 	m.sorted = append(m.sorted[:0], m.Response...)
-	slices.Sort(m.sorted)
-	s.Response = quantilesSorted(m.sorted)
+	s.Response = quantilesInPlace(m.sorted)
 	m.sorted = m.sorted[:0]
 	for _, v := range m.Slowdown {
 		if !math.IsNaN(v) {
 			m.sorted = append(m.sorted, v)
 		}
 	}
-	slices.Sort(m.sorted)
-	s.Slowdown = quantilesSorted(m.sorted)
+	s.Slowdown = quantilesInPlace(m.sorted)
 	return s
 }
 

@@ -1,0 +1,104 @@
+package sim
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"testing"
+
+	"gonum.org/v1/gonum/stat"
+)
+
+// samples returns test samples of many shapes: tiny, tied, sorted,
+// reversed, organ-pipe and heavy-tailed.
+func samples(r *rand.Rand) [][]float64 {
+	var out [][]float64
+	for _, n := range []int{1, 2, 3, 5, 17, 100, 1001, 20000} {
+		u := make([]float64, n)
+		ties := make([]float64, n)
+		tail := make([]float64, n)
+		for i := range u {
+			u[i] = r.Float64()
+			ties[i] = float64(r.IntN(4))
+			tail[i] = math.Pow(-math.Log(1-r.Float64()), 2) * 1e6
+		}
+		asc := slices.Sorted(slices.Values(u))
+		desc := slices.Clone(asc)
+		slices.Reverse(desc)
+		organ := append(slices.Clone(asc[:n/2]), desc[:n-n/2]...)
+		out = append(out, u, ties, tail, asc, desc, organ)
+	}
+	return out
+}
+
+func TestQuantilesBySelectionMatchGonum(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for si, x := range samples(r) {
+		s := slices.Sorted(slices.Values(x))
+		want := quantilesSorted(s)
+		got := QuantilesOf(x)
+		if got.Min != want.Min || got.Max != want.Max || got.P50 != want.P50 || got.P90 != want.P90 || got.P99 != want.P99 {
+			t.Errorf("sample %d (n=%d): got %+v, want %+v", si, len(x), got, want)
+		}
+		if d := math.Abs(got.Mean - want.Mean); d > 1e-12*math.Abs(want.Mean) {
+			t.Errorf("sample %d: mean %v, want %v", si, got.Mean, want.Mean)
+		}
+		for _, k := range []int{0, len(x) / 3, len(x) - 1} {
+			c := slices.Clone(x)
+			selectK(c, k)
+			if c[k] != s[k] || slices.Max(c[:k+1]) != c[k] || slices.Min(c[k:]) != c[k] {
+				t.Errorf("sample %d: selectK(%d) = %v, want %v (or not partitioned)", si, k, c[k], s[k])
+			}
+		}
+	}
+}
+
+func TestWeightedMeanQuantileMatchesGonum(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for si, x := range samples(r) {
+		for _, unit := range []bool{true, false} {
+			w := make([]float64, len(x))
+			for i := range w {
+				w[i] = 1
+				if !unit {
+					w[i] = float64(1 + r.IntN(5))
+				}
+			}
+			for _, p := range []float64{0, 0.01, 0.5, 0.9, 0.99, 1} {
+				sx, sw := slices.Clone(x), slices.Clone(w)
+				sort.Stable(pairs{sx, sw})
+				wantMean, wantQ := stat.Mean(sx, sw), stat.Quantile(p, stat.LinInterp, sx, sw)
+				gotMean, gotQ := WeightedMeanQuantile(p, slices.Clone(x), slices.Clone(w))
+				if math.Abs(gotQ-wantQ) > 1e-12*math.Abs(wantQ) || math.Abs(gotMean-wantMean) > 1e-12*math.Abs(wantMean) {
+					t.Errorf("sample %d (n=%d, unit=%v) p=%v: got (%v, %v), want (%v, %v)", si, len(x), unit, p, gotMean, gotQ, wantMean, wantQ)
+				}
+			}
+		}
+	}
+}
+
+func TestQuantilesNaN(t *testing.T) {
+	q := QuantilesOf([]float64{1, math.NaN(), 3})
+	if !math.IsNaN(q.P50) || !math.IsNaN(q.Mean) {
+		t.Errorf("a sample with NaN: %+v, want NaN quantiles", q)
+	}
+}
+
+func BenchmarkQuantilesOf(b *testing.B) {
+	r := rand.New(rand.NewPCG(5, 6))
+	x := make([]float64, 1_000_000)
+	for i := range x {
+		x[i] = math.Pow(-math.Log(1-r.Float64()), 2)
+	}
+	b.Run("select", func(b *testing.B) {
+		for b.Loop() {
+			_ = QuantilesOf(x)
+		}
+	})
+	b.Run("sort", func(b *testing.B) {
+		for b.Loop() {
+			_ = quantilesSorted(slices.Sorted(slices.Values(x)))
+		}
+	})
+}
