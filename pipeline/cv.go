@@ -11,7 +11,6 @@ import (
 
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/estimate"
-
 )
 
 // This file holds what the cross-validated tuner scores candidates on: the
