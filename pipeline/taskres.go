@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"strconv"
 	"strings"
 
 	"github.com/schedplan/schedplan/cluster"
@@ -293,7 +292,25 @@ func (r *TaskLevel) loadCapacity(path string) (root task.CapacityQueue, queue []
 		}
 		queue[i] = q.Path
 	}
-	return capacityQueue(cs, cs.Root), queue, namesLabels(cs), nil
+	dem, err := demotionsByPath(cs)
+	if err != nil {
+		return root, nil, false, fmt.Errorf("%s: %w", path, err)
+	}
+	return capacityQueue(cs, cs.Root, dem), queue, namesLabels(cs), nil
+}
+
+// demotionsByPath returns the file's LAS_MQ demotion rules by the path of
+// the level they demote from (the rules schedplan's controller applies).
+func demotionsByPath(cs *yarn.CapacityScheduler) (map[string]yarn.Demotion, error) {
+	ds, err := cs.Demotions()
+	if err != nil {
+		return nil, err
+	}
+	m := make(map[string]yarn.Demotion, len(ds))
+	for _, d := range ds {
+		m[d.From.Path] = d
+	}
+	return m, nil
 }
 
 // namesLabels reports whether any queue of the file has settings for,
@@ -341,11 +358,10 @@ func readChecked(path string, check func([]byte) error) ([]byte, error) {
 // percentages of the parent's on every partition, from the absolute
 // capacities the parser computed (so weights and percentages read alike);
 // the leaf's ordering-policy and minimum-user-limit-percent; and the
-// LAS_MQ controller's demotion threshold
-// (schedplan.las-mq.<path>.demote-after-container-seconds, which moves an
-// application to the next sibling leaf), which the simulation applies as
-// the controller would.
-func capacityQueue(cs *yarn.CapacityScheduler, q *yarn.CSQueue) task.CapacityQueue {
+// LAS_MQ demotion rule of dem (yarn.Demotions: the threshold after which
+// `schedplan yarn-controller` moves an application to the next sibling
+// leaf), which the simulation applies as the controller would.
+func capacityQueue(cs *yarn.CapacityScheduler, q *yarn.CSQueue, dem map[string]yarn.Demotion) task.CapacityQueue {
 	out := task.CapacityQueue{Name: q.Name, DefaultLabel: q.DefaultNodeLabelExpression, UserLimitFactor: q.UserLimitFactor,
 		MinUserLimitPercent: q.MinimumUserLimitPercent, FairOrder: q.OrderingPolicy == yarn.FairOrdering}
 	if out.UserLimitFactor == 0 {
@@ -377,23 +393,14 @@ func capacityQueue(cs *yarn.CapacityScheduler, q *yarn.CSQueue) task.CapacityQue
 		c, m := rel(l)
 		out.Labels[l] = task.LabelCapacity{Capacity: c, MaxCapacity: m}
 	}
-	for k, c := range q.Children {
-		cq := capacityQueue(cs, c)
-		if v, ok := cs.Values[DemoteAfterKey(c.Path)]; ok && k+1 < len(q.Children) {
-			if t, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil && t > 0 && !math.IsInf(t, 0) {
-				cq.DemoteAfter, cq.DemoteTo = t, q.Children[k+1].Name
-			}
+	for _, c := range q.Children {
+		cq := capacityQueue(cs, c, dem)
+		if d, ok := dem[c.Path]; ok {
+			cq.DemoteAfter, cq.DemoteTo = d.After, d.To.Name
 		}
 		out.Children = append(out.Children, cq)
 	}
 	return out
-}
-
-// DemoteAfterKey is the property that holds the LAS_MQ controller's
-// demotion threshold of a level leaf, in reference-container-seconds of
-// service.
-func DemoteAfterKey(path string) string {
-	return "schedplan.las-mq." + path + ".demote-after-container-seconds"
 }
 
 // loadFair parses and checks a fair-scheduler.xml and returns its queue

@@ -25,13 +25,16 @@ func TestYARNFilesToTaskTrees(t *testing.T) {
 <property><name>yarn.scheduler.capacity.root.b.ordering-policy</name><value>fair</value></property>
 <property><name>yarn.scheduler.capacity.root.b.minimum-user-limit-percent</name><value>25</value></property>
 <property><name>schedplan.las-mq.root.a.demote-after-container-seconds</name><value>120</value></property>
-<property><name>schedplan.las-mq.root.b.demote-after-container-seconds</name><value>99</value></property>
 </configuration>`
 	cs, err := yarn.ParseCapacityScheduler([]byte(csXML))
 	if err != nil {
 		t.Fatal(err)
 	}
-	root := capacityQueue(cs, cs.Root)
+	dem, err := demotionsByPath(cs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := capacityQueue(cs, cs.Root, dem)
 	if len(root.Children) != 2 {
 		t.Fatalf("children %+v", root.Children)
 	}
@@ -39,7 +42,8 @@ func TestYARNFilesToTaskTrees(t *testing.T) {
 	if a.Name != "a" || !near(a.Capacity, 30) || !near(a.MaxCapacity, 50) || b.Name != "b" || !near(b.Capacity, 70) || !near(b.MaxCapacity, 100) || b.UserLimitFactor != 2 {
 		t.Errorf("a %+v, b %+v", a, b)
 	}
-	// b is the last sibling: its threshold has no level to move to.
+	// b is the last sibling: no demotion (a threshold there is refused, see
+	// yarn.TestControllerRejects).
 	if a.FairOrder || !b.FairOrder || a.MinUserLimitPercent != 100 || b.MinUserLimitPercent != 25 ||
 		a.DemoteAfter != 120 || a.DemoteTo != "b" || b.DemoteAfter != 0 || b.DemoteTo != "" {
 		t.Errorf("ordering, user limit or demotion: a %+v, b %+v", a, b)

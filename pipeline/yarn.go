@@ -419,11 +419,12 @@ func userLimitFactor(abs map[string]float64) (float64, bool) {
 //     (<queue>_l0 is the highest priority; leaf names are unique, as Hadoop
 //     2.x requires and 3.x needs for short-name submission) whose
 //     capacities are the queue weights; the demotion thresholds are
-//     written beside them as DemoteAfterKey properties (YARN ignores them;
-//     the controller that moves applications between levels reads them);
+//     written beside them as yarn.DemoteAfterKey properties (YARN ignores
+//     them; `schedplan yarn-controller` reads them and moves applications
+//     between levels through the ResourceManager's REST API);
 //     each leaf's ordering-policy is the tuned order inside a level (fifo;
 //     fair for ps; fifo plus a schedplan.las-mq.<leaf>.order property for
-//     remaining, which YARN lacks and the controller applies). Without
+//     remaining, which YARN lacks and nothing applies). Without
 //     LAS_MQ, default is a leaf with the fair ordering-policy;
 //   - every leaf has a user-limit-factor that lets one user use idle
 //     capacity up to the queue's maximum (100%), minimum-user-limit-percent
@@ -501,11 +502,11 @@ func CapacitySchedulerXML(b *Bundle) ([]byte, error) {
 			add(c.path+".ordering-policy", policy, policyDesc)
 			if order != "" {
 				conf.Add("schedplan.las-mq."+c.path+".order", order,
-					"the controller orders this level's applications by estimated remaining work (seed 000 §3.3), least first; YARN ignores this property and orders them FIFO until the controller reorders them")
+					"the tuned order inside this level is by estimated remaining work (seed 000 §3.3), least first; neither YARN nor schedplan yarn-controller applies it: YARN serves the level FIFO, which is how schedplan's validation simulates this file")
 			}
 			if k+1 < len(q.levels) {
-				conf.Add(DemoteAfterKey(c.path), strconv.FormatFloat(c.threshold, 'g', 10, 64),
-					fmt.Sprintf("the controller moves an application from %s to %s once its attained service reaches this many reference-container-seconds (= %s %s × %s); YARN ignores this property",
+				conf.Add(yarn.DemoteAfterKey(c.path), strconv.FormatFloat(c.threshold, 'g', 10, 64),
+					fmt.Sprintf("the controller moves an application from %s to %s once its attained service reaches this many reference-container-seconds (= %s %s × %s); YARN ignores this property; `schedplan yarn-controller` applies it",
 						c.path, q.levels[k+1].path, strconv.FormatFloat(c.threshold/p.perUnit, 'g', 10, 64), p.unit, strconv.FormatFloat(p.perUnit, 'g', 10, 64)))
 			}
 		}
@@ -796,7 +797,7 @@ func levelOrdering(o sim.LevelOrder) (policy, desc, controller string) {
 	case sim.OrderPS:
 		return "fair", "LAS_MQ level shared among its applications (FairOrderingPolicy; the tuned order ps)", ""
 	case sim.OrderRemaining:
-		return "fifo", "YARN's closest policy; the controller reorders by remaining work (schedplan.las-mq.<leaf>.order)", string(o)
+		return "fifo", "YARN's closest policy to the tuned order by remaining work (recorded in schedplan.las-mq.<leaf>.order, which nothing applies)", string(o)
 	}
 	return "fifo", "LAS_MQ level served in order of entry (the tuned order fifo)", ""
 }

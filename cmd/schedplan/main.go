@@ -56,7 +56,7 @@ are in the README's References.`,
 	_ = pf.MarkHidden("memprofile")
 	root.PersistentPostRunE = func(cmd *cobra.Command, args []string) error { return a.prof.stop() }
 	root.AddCommand(newDescribeCmd(a), newConvertCmd(a), newSimulateCmd(a), newSweepCmd(a), newClassifyCmd(a),
-		newCapacityCmd(a), newTuneCmd(a), newBoundsCmd(a), newEmitCmd(a), newRunCmd(a))
+		newCapacityCmd(a), newTuneCmd(a), newBoundsCmd(a), newEmitCmd(a), newRunCmd(a), newYARNControllerCmd(a))
 	var wrap func(c *cobra.Command)
 	wrap = func(c *cobra.Command) {
 		if run := c.RunE; run != nil {

@@ -2,7 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/schedplan/schedplan/cluster/task"
+	"github.com/schedplan/schedplan/cluster/yarn"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/pipeline"
 )
@@ -113,6 +117,10 @@ func TestRunTaskLevelValidation(t *testing.T) {
 		t.Errorf("simulate at task level: fifo %v s, direct %v s", rep.Policies[1].Mean.Response.Mean, mean)
 	}
 
+	// yarn-controller reads the emitted file's demotions and moves an
+	// application that passed its level's threshold (a fake RM).
+	checkControllerOnEmitted(t, capXML)
+
 	// --current-config: the user's file is the task-level current scheduler
 	// and feeds --require-improvement; here it is the emitted fair file.
 	dir2 := filepath.Join(t.TempDir(), "out2")
@@ -169,4 +177,45 @@ func readSummary(t *testing.T, dir string) *pipeline.RunResult {
 		t.Fatal(err)
 	}
 	return &sum
+}
+
+// checkControllerOnEmitted runs `yarn-controller --once` on an emitted
+// capacity-scheduler.xml against a fake ResourceManager holding one
+// application in the first LAS_MQ level with far more service than its
+// threshold, and checks that the application is moved to a deeper level.
+func checkControllerOnEmitted(t *testing.T, capXML string) {
+	t.Helper()
+	b, err := os.ReadFile(capXML)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := yarn.ParseCapacityScheduler(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds, err := cs.Demotions()
+	if err != nil || len(ds) == 0 {
+		t.Fatalf("emitted file: demotions %v, %v", ds, err)
+	}
+	from := ds[0].From
+	var moved string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPut {
+			var q struct{ Queue string }
+			_ = json.NewDecoder(r.Body).Decode(&q)
+			moved = q.Queue
+			_ = json.NewEncoder(w).Encode(q)
+			return
+		}
+		fmt.Fprintf(w, `{"apps":{"app":[{"id":"application_1_0001","user":"u","queue":%q,"state":"RUNNING","memorySeconds":%d}]}}`,
+			from.Name, int64(ds[0].After*1024*1e6))
+	}))
+	defer srv.Close()
+	out, err := runCmd(t, []string{"yarn-controller"}, capXML, "--rm", srv.URL, "--once")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if !strings.Contains(out, "moved application_1_0001") || moved == "" || moved == from.Name || cs.Queue(from.Parent.Path+"."+moved) == nil {
+		t.Errorf("yarn-controller: output %q, moved to %q (from %s)", out, moved, from.Path)
+	}
 }
