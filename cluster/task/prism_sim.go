@@ -117,13 +117,54 @@ type PhaseSimConfig struct {
 	// Thrash is the thrashing penalty β_r per resource (ThrashedCapacity):
 	// the zero vector is the loss-free contention model.
 	Thrash Vector
-	// OutOfBand makes a machine send a heartbeat at once when something the
-	// scheduler acts on ends there — a task (every scheduler; Hadoop 1's
-	// out-of-band heartbeat) or, under PRISM, a phase (the permission
-	// request of seed 004 Fig. 5 step 3) — besides the periodic ones.
-	// Off: requests wait for the regular heartbeat (Fig. 5 step 4).
+	// OutOfBand makes a machine send a heartbeat at once when a task ends
+	// there, besides the periodic ones: Hadoop 0.20.2's TaskTracker, on
+	// which seed 004 built both PRISM and its Fair baseline (§6), wakes its
+	// heartbeat loop when a task finishes (TaskTracker.offerService waits
+	// on finishedCount, which reportTaskFinished notifies). YARN 2.0.4's
+	// NodeManager heartbeats at a fixed interval (1 s by default).
 	OutOfBand bool
+	// PhaseOutOfBand (PRISM only) also makes a phase end send a heartbeat
+	// at once. Seed 004's design does not: a paused task's permission
+	// request is forwarded "through the regular heartbeat message" (§4,
+	// Fig. 5 step 4). For what-ifs.
+	PhaseOutOfBand bool
+	// FairAssign is how many tasks the Fair Scheduler starts per
+	// heartbeat of a machine (FairFillSlots, FairOneTask,
+	// FairMapAndReduce).
+	FairAssign FairAssignMode
+	// AMContainer (yarn) is the ApplicationMaster's container: a job's
+	// tasks start only once its AM holds one on some machine, from the
+	// heartbeat after, until the job ends (seed 004 §6.2: "in order to run
+	// a new MapReduce job, scheduler need to run a job controller called
+	// Application Master ... This Application Master also consumes cluster
+	// resources at runtime"). The zero vector: no AM.
+	AMContainer Vector
+	// MaxActiveApps (yarn) bounds the jobs admitted at once, in arrival
+	// order (0: no bound): the Capacity Scheduler's limit from
+	// maximum-am-resource-percent (YARNMaxActiveApps).
+	MaxActiveApps int
 }
+
+// FairAssignMode is how many tasks Hadoop 1's Fair Scheduler assigns per
+// heartbeat.
+type FairAssignMode uint8
+
+// The Fair Scheduler's assignment per heartbeat.
+const (
+	// FairFillSlots fills every free slot of the machine (Hadoop 0.20's
+	// default JobQueueTaskScheduler does; also the phase model's original
+	// Fair).
+	FairFillSlots FairAssignMode = iota
+	// FairOneTask assigns one task, a map if any job needs one, else a
+	// reduce: Hadoop 0.20.2's FairScheduler.assignTasks with its default
+	// mapred.fairscheduler.assignmultiple = false (it returns after the
+	// first task).
+	FairOneTask
+	// FairMapAndReduce assigns at most one map and one reduce:
+	// assignmultiple = true in Hadoop 0.20.2.
+	FairMapAndReduce
+)
 
 // PhaseSimResult is the outcome of a run.
 type PhaseSimResult struct {
@@ -184,7 +225,9 @@ type pjob struct {
 	next, left, run [NumSides]int // next task to start; not finished; started and not finished
 	usage           Vector
 	arrived, done   bool
-	pos             int32 // index in PhaseSim.active, −1 if not active
+	pos             int32   // index in PhaseSim.active, −1 if not active
+	am              int32   // yarn: machine holding the job's AM container, −1 none
+	amAt            float64 // yarn: when the AM was placed, s
 }
 
 type pmachine struct {
@@ -193,7 +236,7 @@ type pmachine struct {
 	admitted Vector  // prism: Σ running demand; yarn: Σ containers
 	slots    [NumSides]int
 	nextHB   float64
-	report   bool    // OutOfBand: a task or (prism) phase ended since the last heartbeat
+	report   bool    // a task (OutOfBand) or a phase (PhaseOutOfBand) ended since the last heartbeat
 	upd      float64 // time the running phases' rem were last brought to
 	end      float64 // earliest end of a running phase at the current speeds, s (+Inf: none)
 	use      Vector  // MachineUsage of the running phases
@@ -253,11 +296,20 @@ func NewPhaseSim(cfg PhaseSimConfig, jobs []PhaseJob) (*PhaseSim, error) {
 		if cfg.MapSlots < 1 || cfg.ReduceSlots < 1 {
 			return nil, fmt.Errorf("phase sim: fair needs ≥ 1 map and reduce slot per machine, got %d and %d", cfg.MapSlots, cfg.ReduceSlots)
 		}
+		if cfg.FairAssign > FairMapAndReduce {
+			return nil, fmt.Errorf("phase sim: fair assign mode %d is unknown (0 fill slots, 1 one task, 2 a map and a reduce per heartbeat)", cfg.FairAssign)
+		}
 	case SchedYARN:
 		for side := range NumSides {
 			if err := cfg.Container[side].Check("phase sim: yarn " + side.String() + " container"); err != nil {
 				return nil, err
 			}
+		}
+		if err := cfg.AMContainer.Check("phase sim: yarn AM container"); err != nil {
+			return nil, err
+		}
+		if cfg.MaxActiveApps < 0 {
+			return nil, fmt.Errorf("phase sim: yarn max active applications must be ≥ 0 (0: no bound), got %d", cfg.MaxActiveApps)
 		}
 	default:
 		return nil, fmt.Errorf("phase sim: unknown scheduler %q (known: prism, fair, yarn)", cfg.Scheduler)
@@ -495,7 +547,7 @@ func (s *PhaseSim) reset() {
 	n := len(s.jobs)
 	s.js = make([]pjob, n)
 	for i := range s.js {
-		s.js[i].pos = -1
+		s.js[i].pos, s.js[i].am = -1, -1
 		s.js[i].left = s.jobs[i].Count
 	}
 	s.ms = make([]pmachine, len(s.cfg.Machines))
@@ -566,6 +618,12 @@ func (s *PhaseSim) jobDone(j int) {
 	r := &s.js[j]
 	r.done = true
 	s.res.Completion[j] = s.now
+	if r.am >= 0 {
+		mc := &s.ms[r.am]
+		mc.admitted = mc.admitted.Sub(s.cfg.AMContainer)
+		clampZero(&mc.admitted)
+		r.am = -1
+	}
 	// Remove from active, keeping the order (FIFO for yarn, ties for fair).
 	pos := int(r.pos)
 	s.pj[pos].Paused, s.pref[pos] = nil, nil
@@ -603,9 +661,6 @@ func (s *PhaseSim) endPhases(m int) {
 		if k.paused || k.rem > 1e-9*(1+math.Abs(s.now)) {
 			continue
 		}
-		if s.cfg.Scheduler == SchedPrism {
-			s.markReport(m)
-		}
 		job := &s.jobs[k.job]
 		r := &s.js[k.job]
 		s.setDemand(m, k, Vector{})
@@ -615,13 +670,18 @@ func (s *PhaseSim) endPhases(m int) {
 			if s.cfg.Scheduler == SchedPrism {
 				k.paused, k.pausedAt = true, s.now
 				s.nRunning--
+				if s.cfg.PhaseOutOfBand {
+					s.markReport(m)
+				}
 			} else {
 				s.setDemand(m, k, job.Phases[k.side][k.phase].DemandOn(true))
 			}
 			continue
 		}
 		// The task is done.
-		s.markReport(m)
+		if s.cfg.OutOfBand {
+			s.markReport(m)
+		}
 		s.nRunning--
 		s.nTasks--
 		switch s.cfg.Scheduler {
@@ -649,10 +709,10 @@ func (s *PhaseSim) endPhases(m int) {
 }
 
 // markReport notes that machine m has something for its scheduler
-// (OutOfBand: decided after the current event).
+// (OutOfBand, PhaseOutOfBand: decided after the current event).
 func (s *PhaseSim) markReport(m int) {
 	mc := &s.ms[m]
-	if !mc.report && s.cfg.OutOfBand {
+	if !mc.report && (s.cfg.OutOfBand || s.cfg.PhaseOutOfBand) {
 		s.pending = append(s.pending, int32(m))
 	}
 	mc.report = true
@@ -896,7 +956,10 @@ func (s *PhaseSim) heartbeatFair(m int) int {
 	mc := &s.ms[m]
 	n := 0
 	for side, slots := range [NumSides]int{s.cfg.MapSlots, s.cfg.ReduceSlots} {
-		for mc.slots[side] < slots {
+		if s.cfg.FairAssign == FairOneTask && n > 0 {
+			break // assignmultiple = false: the first task ends the heartbeat
+		}
+		for k := 0; mc.slots[side] < slots && (k == 0 || s.cfg.FairAssign == FairFillSlots); k++ {
 			best := -1
 			for _, j := range s.active {
 				if s.canStart(int(j), Side(side)) && (best < 0 || s.js[j].run[side] < s.js[best].run[side]) {
@@ -913,19 +976,41 @@ func (s *PhaseSim) heartbeatFair(m int) int {
 	return n
 }
 
+// heartbeatYARN is the Capacity Scheduler's node update: jobs in arrival
+// order (FIFO within the queue), at most MaxActiveApps of them admitted;
+// an admitted job without an ApplicationMaster gets its AM container here
+// if it fits, and its tasks from a later heartbeat; a job with its AM
+// running takes containers while one fits, before the next job.
 func (s *PhaseSim) heartbeatYARN(m int) int {
 	mc := &s.ms[m]
 	n := 0
+	withAM := s.cfg.AMContainer != (Vector{})
 	for k := 0; k < len(s.active); {
+		if s.cfg.MaxActiveApps > 0 && k >= s.cfg.MaxActiveApps {
+			break
+		}
 		j := int(s.active[k])
-		placed := false
-		for side := range NumSides {
-			c := s.cfg.Container[side]
-			if s.canStart(j, side) && c.Fits(mc.cap.Sub(mc.admitted)) {
-				s.start(m, j, side)
+		r := &s.js[j]
+		if withAM && r.am < 0 {
+			if s.cfg.AMContainer.Fits(mc.cap.Sub(mc.admitted)) {
+				r.am, r.amAt = int32(m), s.now
+				mc.admitted = mc.admitted.Add(s.cfg.AMContainer)
+				s.checkAdmitted(m)
 				n++
-				placed = true
-				break
+			}
+			k++
+			continue
+		}
+		placed := false
+		if !withAM || s.now > r.amAt {
+			for side := range NumSides {
+				c := s.cfg.Container[side]
+				if s.canStart(j, side) && c.Fits(mc.cap.Sub(mc.admitted)) {
+					s.start(m, j, side)
+					n++
+					placed = true
+					break
+				}
 			}
 		}
 		if !placed {
