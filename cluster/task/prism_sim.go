@@ -144,6 +144,17 @@ type PhaseSimConfig struct {
 	// order (0: no bound): the Capacity Scheduler's limit from
 	// maximum-am-resource-percent (YARNMaxActiveApps).
 	MaxActiveApps int
+	// SlowStart, in (0, 1], lets a job's reduce tasks start once that
+	// fraction of its maps has finished (at least one): Hadoop's
+	// mapred.reduce.slowstart.completed.maps, 0.05 by default in 0.20.2
+	// and in YARN's MapReduce. A reduce task's first phase (shuffle) then
+	// fetches map outputs as the maps finish: it completes at most the
+	// job's fraction of finished maps of its work and stalls there — its
+	// slot, container or (PRISM) admitted demand held, its resources
+	// unused — until more maps finish (seed 004 §5.1: "the shuffle phase
+	// cannot finish unless all merge phases of the map tasks have
+	// finished"). 0: reduces start when every map has finished.
+	SlowStart float64
 }
 
 // FairAssignMode is how many tasks Hadoop 1's Fair Scheduler assigns per
@@ -228,6 +239,7 @@ type pjob struct {
 	pos             int32   // index in PhaseSim.active, −1 if not active
 	am              int32   // yarn: machine holding the job's AM container, −1 none
 	amAt            float64 // yarn: when the AM was placed, s
+	shuf            []int32 // SlowStart: the job's tasks in their shuffle phase
 }
 
 type pmachine struct {
@@ -241,6 +253,7 @@ type pmachine struct {
 	end      float64 // earliest end of a running phase at the current speeds, s (+Inf: none)
 	use      Vector  // MachineUsage of the running phases
 	hpos     int32   // index in PhaseSim.heap
+	stalled  int     // SlowStart: shuffles waiting for maps
 }
 
 // PhaseSim runs the phase-level simulation. Build with NewPhaseSim.
@@ -267,6 +280,7 @@ type PhaseSim struct {
 	pending  []int32 // OutOfBand: machines with report set, to decide
 	use      Vector  // Σ machine use
 	nRunning int     // tasks running a phase (not paused)
+	nStalled int     // SlowStart: running shuffles waiting for maps
 	nTasks   int     // tasks on machines (running or paused)
 }
 
@@ -313,6 +327,9 @@ func NewPhaseSim(cfg PhaseSimConfig, jobs []PhaseJob) (*PhaseSim, error) {
 		}
 	default:
 		return nil, fmt.Errorf("phase sim: unknown scheduler %q (known: prism, fair, yarn)", cfg.Scheduler)
+	}
+	if !(cfg.SlowStart >= 0 && cfg.SlowStart <= 1) {
+		return nil, fmt.Errorf("phase sim: slow start must be a fraction of maps in [0, 1] (0: all maps), got %v", cfg.SlowStart)
 	}
 	for i, c := range cfg.Machines {
 		if err := c.Check(fmt.Sprintf("phase sim: machine %d capacity", i+1)); err != nil {
@@ -382,7 +399,7 @@ func (s *PhaseSim) Run() (*PhaseSimResult, error) {
 		if t > s.cfg.MaxTime {
 			return nil, fmt.Errorf("phase sim (%s): not done by %v s (%d jobs unfinished)", s.cfg.Scheduler, s.cfg.MaxTime, len(s.active))
 		}
-		running := s.nRunning > 0
+		running := s.nRunning > s.nStalled
 		s.now = t
 		if m < 0 {
 			continue // an arrival
@@ -564,7 +581,7 @@ func (s *PhaseSim) reset() {
 		s.ms[m].hpos = int32(m)
 		s.heap = append(s.heap, int32(m))
 	}
-	s.pending, s.use, s.nRunning, s.nTasks = s.pending[:0], Vector{}, 0, 0
+	s.pending, s.use, s.nRunning, s.nTasks, s.nStalled = s.pending[:0], Vector{}, 0, 0, 0
 	s.ts, s.tfree, s.active, s.pj, s.pref = s.ts[:0], s.tfree[:0], s.active[:0], s.pj[:0], s.pref[:0]
 	s.now = t0
 	s.res = PhaseSimResult{Completion: make([]float64, n), RunTime: make([]float64, n), Ideal: make([]float64, n)}
@@ -595,7 +612,7 @@ func (s *PhaseSim) refreshStarts(j int) {
 	p := &s.pj[r.pos]
 	p.Starts = p.Starts[:0]
 	for side := range NumSides {
-		if side == ReduceSide && r.left[MapSide] > 0 {
+		if side == ReduceSide && !s.reducesReady(j) {
 			break
 		}
 		if n := s.jobs[j].Count[side] - r.next[side]; n > 0 {
@@ -608,7 +625,7 @@ func (s *PhaseSim) refreshStarts(j int) {
 // canStart reports whether job j has a task of side it may start now.
 func (s *PhaseSim) canStart(j int, side Side) bool {
 	r := &s.js[j]
-	if side == ReduceSide && r.left[MapSide] > 0 {
+	if side == ReduceSide && !s.reducesReady(j) {
 		return false
 	}
 	return r.next[side] < s.jobs[j].Count[side]
@@ -643,11 +660,59 @@ func (s *PhaseSim) advance(m int) {
 	if dt := s.now - mc.upd; dt > 0 {
 		for _, ti := range mc.tasks {
 			if k := &s.ts[ti]; !k.paused {
-				k.rem -= k.rate * dt
+				k.rem = max(k.rem-k.rate*dt, s.shuffleFloor(k))
 			}
 		}
 	}
 	mc.upd = s.now
+}
+
+// reducesReady reports whether job j may start its reduce tasks: all its
+// maps have finished or, with SlowStart, ⌈SlowStart × maps⌉ of them (at
+// least one).
+func (s *PhaseSim) reducesReady(j int) bool {
+	n, left := s.jobs[j].Count[MapSide], s.js[j].left[MapSide]
+	if left == 0 {
+		return true
+	}
+	if s.cfg.SlowStart == 0 {
+		return false
+	}
+	return n-left >= max(1, int(math.Ceil(s.cfg.SlowStart*float64(n)-1e-9)))
+}
+
+// shuffleFloor is the work (s at full speed) task k's current phase cannot
+// go below yet: for a shuffle under SlowStart, the share of its duration
+// that fetches the outputs of the job's maps not yet finished; else 0.
+func (s *PhaseSim) shuffleFloor(k *ptask) float64 {
+	if s.cfg.SlowStart == 0 || k.side != ReduceSide || k.phase != 0 {
+		return 0
+	}
+	job := &s.jobs[k.job]
+	n := job.Count[MapSide]
+	if n == 0 {
+		return 0
+	}
+	return job.Phases[ReduceSide][0].Duration * float64(s.js[k.job].left[MapSide]) / float64(n)
+}
+
+// stallTol is the rounding tolerance on a phase's remaining work at time
+// now.
+func stallTol(now float64) float64 { return 1e-9 * (1 + math.Abs(now)) }
+
+// mapsChanging brings every machine holding a shuffle of job j to the
+// current time, before the job's finished maps (its shuffles' floors)
+// change; mapsChanged re-times them after.
+func (s *PhaseSim) mapsChanging(j int) {
+	for _, ti := range s.js[j].shuf {
+		s.advance(int(s.ts[ti].machine))
+	}
+}
+
+func (s *PhaseSim) mapsChanged(j int) {
+	for _, ti := range s.js[j].shuf {
+		s.retime(int(s.ts[ti].machine))
+	}
 }
 
 // endPhases ends machine m's phases that are done (rem within rounding of
@@ -658,11 +723,14 @@ func (s *PhaseSim) endPhases(m int) {
 	for i := 0; i < len(mc.tasks); i++ {
 		ti := mc.tasks[i]
 		k := &s.ts[ti]
-		if k.paused || k.rem > 1e-9*(1+math.Abs(s.now)) {
-			continue
+		if k.paused || k.rem > stallTol(s.now) {
+			continue // running (a stalled shuffle has rem at its floor > 0)
 		}
 		job := &s.jobs[k.job]
 		r := &s.js[k.job]
+		if s.cfg.SlowStart > 0 && k.side == ReduceSide && k.phase == 0 {
+			r.shuf = slices.DeleteFunc(r.shuf, func(x int32) bool { return x == ti })
+		}
 		s.setDemand(m, k, Vector{})
 		if k.phase+1 < len(job.Phases[k.side]) {
 			k.phase++
@@ -691,7 +759,13 @@ func (s *PhaseSim) endPhases(m int) {
 			mc.admitted = mc.admitted.Sub(s.cfg.Container[k.side])
 		}
 		r.run[k.side]--
-		r.left[k.side]--
+		if k.side == MapSide && s.cfg.SlowStart > 0 {
+			s.mapsChanging(int(k.job))
+			r.left[k.side]--
+			s.mapsChanged(int(k.job))
+		} else {
+			r.left[k.side]--
+		}
 		mc.tasks[i] = mc.tasks[len(mc.tasks)-1]
 		mc.tasks = mc.tasks[:len(mc.tasks)-1]
 		i--
@@ -751,20 +825,33 @@ func clampZero(v *Vector) {
 func (s *PhaseSim) retime(m int) {
 	mc := &s.ms[m]
 	s.demBuf = s.demBuf[:0]
+	tol := stallTol(s.now)
+	stalled := 0
 	for _, ti := range mc.tasks {
 		if k := &s.ts[ti]; !k.paused {
+			if f := s.shuffleFloor(k); f > 0 && k.rem-f <= tol {
+				stalled++
+				continue
+			}
 			s.demBuf = append(s.demBuf, k.demand)
 		}
 	}
+	s.nStalled += stalled - mc.stalled
+	mc.stalled = stalled
 	s.rates = PhaseRates(ThrashedCapacity(mc.cap, s.cfg.Thrash, DemandSum(s.demBuf)), s.demBuf, s.rates)
 	i := 0
 	mc.end = math.Inf(1)
 	for _, ti := range mc.tasks {
 		if k := &s.ts[ti]; !k.paused {
+			f := s.shuffleFloor(k)
+			if f > 0 && k.rem-f <= tol {
+				k.rate = 0
+				continue
+			}
 			k.rate = s.rates[i]
 			i++
 			if k.rate > 0 {
-				mc.end = min(mc.end, mc.upd+k.rem/k.rate)
+				mc.end = min(mc.end, mc.upd+(k.rem-f)/k.rate)
 			}
 		}
 	}
@@ -795,6 +882,9 @@ func (s *PhaseSim) start(m, j int, side Side) {
 	mc.tasks = append(mc.tasks, ti)
 	s.nRunning++
 	s.nTasks++
+	if side == ReduceSide && s.cfg.SlowStart > 0 {
+		r.shuf = append(r.shuf, ti)
+	}
 	switch s.cfg.Scheduler {
 	case SchedFair:
 		mc.slots[side]++

@@ -165,6 +165,38 @@ func TestPhaseSimFairAssign(t *testing.T) {
 	}
 }
 
+// Reduce slow start, by hand (Fair, one machine, one map and one reduce
+// slot, heartbeats every 1 s, tiny demands): a job of two 10 s maps and a
+// reduce of shuffle 4 s then reduce 2 s. Map 1 runs 0–10 s, map 2 10–20 s.
+// With slow start 0.5 the reduce starts at 10 s (one map of two done); its
+// shuffle fetches half the map outputs (2 s of work) by 12 s, stalls until
+// map 2 ends at 20 s, finishes at 22 s, and the reduce phase at 24 s.
+// Without it the reduce starts at 20 s and ends at 26 s. A stalled shuffle
+// uses nothing: the cluster's mean use over 12–20 s is the map's alone.
+func TestPhaseSimSlowStart(t *testing.T) {
+	tiny := Vector{CPU: 0.1}
+	job := PhaseJob{Weight: 1, Count: [NumSides]int{2, 1}, Phases: [NumSides][]Phase{
+		{{Kind: PhaseMap, Duration: 10, Demand: tiny}},
+		{{Kind: PhaseShuffle, Duration: 4, Demand: Vector{Network: 10}}, {Kind: PhaseReduce, Duration: 2, Demand: tiny}}}}
+	for _, tc := range []struct{ slow, want float64 }{{0.5, 24}, {0, 26}, {1, 26}} {
+		cfg := PhaseSimConfig{Scheduler: SchedFair, Machines: []Vector{Seed004Machine()}, Heartbeat: 1, MapSlots: 1, ReduceSlots: 1, SlowStart: tc.slow}
+		r := runPhaseSim(t, cfg, []PhaseJob{job})
+		if math.Abs(r.Completion[0]-tc.want) > 1e-9 {
+			t.Errorf("slow start %v: completion %v s, want %v s", tc.slow, r.Completion[0], tc.want)
+		}
+		if tc.slow == 0.5 {
+			if u, _ := r.Usage.MeanOver(12, 20); math.Abs(u[Network]) > 1e-12 || math.Abs(u[CPU]-0.1/4) > 1e-12 {
+				t.Errorf("slow start: mean use over 12–20 s %v, want the map's 0.1 core and no network", u)
+			}
+		}
+	}
+	for _, bad := range []float64{-0.1, 1.5, math.NaN()} {
+		if _, err := NewPhaseSim(PhaseSimConfig{Scheduler: SchedFair, Machines: []Vector{Seed004Machine()}, Heartbeat: 1, MapSlots: 1, ReduceSlots: 1, SlowStart: bad}, nil); err == nil {
+			t.Errorf("slow start %v accepted", bad)
+		}
+	}
+}
+
 // YARN's ApplicationMaster and active-application bound, by hand: one
 // machine of 4 cores and 8 GB, map containers of 1 core and 2 GB, an AM
 // of 4 GB, heartbeats every 1 s, two jobs of two 10 s maps, at most one
