@@ -22,9 +22,11 @@ package task
 //   - All tasks are data-local (HDFS I/O is local disk I/O: Phase.DemandOn
 //     with local = true); the mixes of §6.3 give no placement.
 //   - Reduce tasks become runnable when all of their job's map tasks have
-//     finished (slow start 1, as the engine's default).
+//     finished (slow start 1, as the engine's default), or with SlowStart
+//     once that fraction has, their shuffle stalling until the maps end.
 //   - Scheduling happens only at heartbeats, every Heartbeat seconds per
-//     machine, machine n at offset n·Heartbeat/M.
+//     machine, machine n at offset n·Heartbeat/M, and with OutOfBand also
+//     at once when a task ends there (PhaseOutOfBand: a PRISM phase).
 //
 // Cost: an event (a phase end or a heartbeat of one machine) costs
 // O(log M + tasks on the machine) in the loop — the machines' next events
@@ -32,7 +34,9 @@ package task
 // the cluster's use is kept incrementally — plus the scheduler's decision
 // at a heartbeat (PRISM: O(J log K) over the J active jobs, Fair and YARN:
 // O(J) per task started); a job's end costs O(J) (the active list keeps
-// arrival order). BenchmarkPhaseSimEvents prints the time per event.
+// arrival order); with SlowStart a map's end also re-times the machines
+// holding its job's shuffles, O(the job's reduces × tasks per machine).
+// BenchmarkPhaseSimEvents prints the time per event.
 //
 // The schedulers and how their use maps onto the same vectors:
 //   - "prism": Alg. 1 (PrismSelector.Select) at each heartbeat with free =
@@ -42,13 +46,16 @@ package task
 //     so no phase is slowed.
 //   - "fair": Hadoop 1's Fair Scheduler with slots: MapSlots and ReduceSlots
 //     per machine; a free slot goes to the job with the fewest running
-//     tasks of that type (equal weights; ties: the earlier job). It ignores
+//     tasks of that type (equal weights; ties: the earlier job), as many
+//     per heartbeat as FairAssign allows (Hadoop 0.20.2: one). It ignores
 //     resources: its tasks run their phases back to back with their real
 //     demands, slowed by the contention model when they over-pack.
 //   - "yarn": the Capacity Scheduler (one queue, FIFO within it) with
 //     fixed-size containers: a task of side s reserves Container[s] on its
 //     machine for its whole life and is admitted while Σ reservations fit
-//     the capacity in every resource. YARN reserves vcores and memory only,
+//     the capacity in every resource; with AMContainer a job's
+//     ApplicationMaster holds one first, and MaxActiveApps bounds the jobs
+//     admitted at once. YARN reserves vcores and memory only,
 //     so a container vector with disk = net = 0 reproduces its semantics;
 //     the phases inside run with their real demands (contended on what the
 //     containers do not reserve).
