@@ -306,34 +306,15 @@ func NewPhaseSim(cfg PhaseSimConfig, jobs []PhaseJob) (*PhaseSim, error) {
 		return nil, fmt.Errorf("phase sim: max time must be a finite number > 0 s, got %v", cfg.MaxTime)
 	}
 	s := &PhaseSim{cfg: cfg, jobs: jobs}
-	switch cfg.Scheduler {
-	case SchedPrism:
+	if err := cfg.checkScheduler(); err != nil {
+		return nil, err
+	}
+	if cfg.Scheduler == SchedPrism {
 		sel, err := NewPrismSelector(cfg.Prism)
 		if err != nil {
 			return nil, err
 		}
 		s.sel = sel
-	case SchedFair:
-		if cfg.MapSlots < 1 || cfg.ReduceSlots < 1 {
-			return nil, fmt.Errorf("phase sim: fair needs ≥ 1 map and reduce slot per machine, got %d and %d", cfg.MapSlots, cfg.ReduceSlots)
-		}
-		if cfg.FairAssign > FairMapAndReduce {
-			return nil, fmt.Errorf("phase sim: fair assign mode %d is unknown (0 fill slots, 1 one task, 2 a map and a reduce per heartbeat)", cfg.FairAssign)
-		}
-	case SchedYARN:
-		for side := range NumSides {
-			if err := cfg.Container[side].Check("phase sim: yarn " + side.String() + " container"); err != nil {
-				return nil, err
-			}
-		}
-		if err := cfg.AMContainer.Check("phase sim: yarn AM container"); err != nil {
-			return nil, err
-		}
-		if cfg.MaxActiveApps < 0 {
-			return nil, fmt.Errorf("phase sim: yarn max active applications must be ≥ 0 (0: no bound), got %d", cfg.MaxActiveApps)
-		}
-	default:
-		return nil, fmt.Errorf("phase sim: unknown scheduler %q (known: prism, fair, yarn)", cfg.Scheduler)
 	}
 	if !(cfg.SlowStart >= 0 && cfg.SlowStart <= 1) {
 		return nil, fmt.Errorf("phase sim: slow start must be a fraction of maps in [0, 1] (0: all maps), got %v", cfg.SlowStart)
@@ -344,31 +325,69 @@ func NewPhaseSim(cfg PhaseSimConfig, jobs []PhaseJob) (*PhaseSim, error) {
 		}
 		s.total = s.total.Add(c)
 	}
+	if err := checkPhaseJobs(jobs); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// checkScheduler checks the scheduler's own parameters (PRISM's are
+// checked by NewPrismSelector).
+func (cfg *PhaseSimConfig) checkScheduler() error {
+	switch cfg.Scheduler {
+	case SchedPrism:
+	case SchedFair:
+		if cfg.MapSlots < 1 || cfg.ReduceSlots < 1 {
+			return fmt.Errorf("phase sim: fair needs ≥ 1 map and reduce slot per machine, got %d and %d", cfg.MapSlots, cfg.ReduceSlots)
+		}
+		if cfg.FairAssign > FairMapAndReduce {
+			return fmt.Errorf("phase sim: fair assign mode %d is unknown (0 fill slots, 1 one task, 2 a map and a reduce per heartbeat)", cfg.FairAssign)
+		}
+	case SchedYARN:
+		for side := range NumSides {
+			if err := cfg.Container[side].Check("phase sim: yarn " + side.String() + " container"); err != nil {
+				return err
+			}
+		}
+		if err := cfg.AMContainer.Check("phase sim: yarn AM container"); err != nil {
+			return err
+		}
+		if cfg.MaxActiveApps < 0 {
+			return fmt.Errorf("phase sim: yarn max active applications must be ≥ 0 (0: no bound), got %d", cfg.MaxActiveApps)
+		}
+	default:
+		return fmt.Errorf("phase sim: unknown scheduler %q (known: prism, fair, yarn)", cfg.Scheduler)
+	}
+	return nil
+}
+
+// checkPhaseJobs checks the jobs' arrivals, task counts and phases.
+func checkPhaseJobs(jobs []PhaseJob) error {
 	prev := math.Inf(-1)
 	for i := range jobs {
 		j := &jobs[i]
 		if !(j.Arrival >= prev) || math.IsInf(j.Arrival, 0) {
-			return nil, fmt.Errorf("phase sim: job %d (%s): arrival %v s is not finite or precedes the previous job's", i+1, j.Name, j.Arrival)
+			return fmt.Errorf("phase sim: job %d (%s): arrival %v s is not finite or precedes the previous job's", i+1, j.Name, j.Arrival)
 		}
 		prev = j.Arrival
 		for side := range NumSides {
 			if j.Count[side] < 0 || j.Count[side] > 1<<24 {
-				return nil, fmt.Errorf("phase sim: job %d (%s): %d %s tasks, need 0 to %d", i+1, j.Name, j.Count[side], side, 1<<24)
+				return fmt.Errorf("phase sim: job %d (%s): %d %s tasks, need 0 to %d", i+1, j.Name, j.Count[side], side, 1<<24)
 			}
 			if j.Count[side] > 0 && len(j.Phases[side]) == 0 {
-				return nil, fmt.Errorf("phase sim: job %d (%s): %s tasks without phases", i+1, j.Name, side)
+				return fmt.Errorf("phase sim: job %d (%s): %s tasks without phases", i+1, j.Name, side)
 			}
 			for _, p := range j.Phases[side] {
 				if !(p.Duration >= 0) || p.Duration > MaxAmount {
-					return nil, fmt.Errorf("phase sim: job %d (%s): %s phase duration %v s is not in [0, %g]", i+1, j.Name, p.Kind, p.Duration, float64(MaxAmount))
+					return fmt.Errorf("phase sim: job %d (%s): %s phase duration %v s is not in [0, %g]", i+1, j.Name, p.Kind, p.Duration, float64(MaxAmount))
 				}
 				if err := p.DemandOn(true).Check(fmt.Sprintf("phase sim: job %d (%s): %s phase demand", i+1, j.Name, p.Kind)); err != nil {
-					return nil, err
+					return err
 				}
 			}
 		}
 	}
-	return s, nil
+	return nil
 }
 
 // Run simulates the jobs to completion.
