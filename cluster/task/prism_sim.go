@@ -125,11 +125,13 @@ type PhaseSimConfig struct {
 	// the zero vector is the loss-free contention model.
 	Thrash Vector
 	// OutOfBand makes a machine send a heartbeat at once when a task ends
-	// there, besides the periodic ones: Hadoop 0.20.2's TaskTracker, on
-	// which seed 004 built both PRISM and its Fair baseline (§6), wakes its
-	// heartbeat loop when a task finishes (TaskTracker.offerService waits
-	// on finishedCount, which reportTaskFinished notifies). YARN 2.0.4's
-	// NodeManager heartbeats at a fixed interval (1 s by default).
+	// there, the next periodic one following an interval after it: Hadoop
+	// 0.20.2's TaskTracker, on which seed 004 built both PRISM and its
+	// Fair baseline (§6), wakes its heartbeat loop when a task finishes
+	// (TaskTracker.offerService waits heartbeatInterval − (now −
+	// lastHeartbeat) on finishedCount, which reportTaskFinished notifies).
+	// YARN 2.0.4's NodeManager heartbeats at a fixed interval (1 s by
+	// default).
 	OutOfBand bool
 	// PhaseOutOfBand (PRISM only) also makes a phase end send a heartbeat
 	// at once. Seed 004's design does not: a paused task's permission
@@ -579,8 +581,13 @@ func (s *PhaseSim) decidePending() {
 	}
 	slices.Sort(s.pending)
 	for _, m := range s.pending {
-		if s.ms[m].report {
+		if mc := &s.ms[m]; mc.report {
 			s.decide(int(m))
+			// The TaskTracker's next heartbeat is an interval after this
+			// one (Hadoop 0.20.2's offerService waits heartbeatInterval −
+			// (now − lastHeartbeat)).
+			mc.nextHB = s.now + s.cfg.Heartbeat
+			s.fixMachine(int(m))
 		}
 	}
 	s.pending = s.pending[:0]

@@ -127,11 +127,15 @@ func TestPhaseSimPause(t *testing.T) {
 	// a phase end. With PhaseOutOfBand the permission request is decided
 	// at once, at 3 s; but a phase paused 0 s has urgency p(0) = 0 (eq. 6)
 	// and, the job alone, U_fairness = 0, so U = 0 is not > 0 (Alg. 1 line
-	// 25): the merge still waits for the heartbeat at 4 s.
-	for _, c := range []struct{ task, phase bool }{{true, false}, {true, true}, {false, true}} {
+	// 25), and the next heartbeat is an interval after that one, at 7 s:
+	// the merge runs 7–8 s.
+	for _, c := range []struct {
+		task, phase bool
+		want        float64
+	}{{true, false, 5}, {true, true, 8}, {false, true, 8}} {
 		cfg.OutOfBand, cfg.PhaseOutOfBand = c.task, c.phase
-		if r := runPhaseSim(t, cfg, []PhaseJob{job}); math.Abs(r.Completion[0]-5) > 1e-9 || math.Abs(r.PausedSeconds-1) > 1e-9 {
-			t.Errorf("out of band %+v: completion %v s (paused %v s), want 5 s (1 s)", c, r.Completion[0], r.PausedSeconds)
+		if r := runPhaseSim(t, cfg, []PhaseJob{job}); math.Abs(r.Completion[0]-c.want) > 1e-9 || math.Abs(r.PausedSeconds-(c.want-4)) > 1e-9 {
+			t.Errorf("out of band %+v: completion %v s (paused %v s), want %v s (%v s)", c, r.Completion[0], r.PausedSeconds, c.want, c.want-4)
 		}
 	}
 }
@@ -232,20 +236,26 @@ func TestPhaseSimYARNAM(t *testing.T) {
 }
 
 // Out-of-band heartbeats for the baselines: a task's end frees its slot at
-// once. One map slot, two 3 s tasks, heartbeats every 4 s: the second task
+// once, and the next periodic heartbeat is an interval after it (Hadoop
+// 0.20.2's TaskTracker waits heartbeatInterval − (now − lastHeartbeat)).
+// One map slot, heartbeats every 4 s. Two 3 s tasks of one job: the second
 // starts at the heartbeat at 4 s (ends 7 s), or out of band at 3 s (ends
-// 6 s).
+// 6 s). A 3 s task at 0 s and another job's arriving at 3.5 s: the second
+// starts at the heartbeat at 4 s (ends 7 s); out of band, the heartbeat
+// at 3 s finds nothing to start and moves the next to 7 s (ends 10 s).
 func TestPhaseSimOutOfBand(t *testing.T) {
-	job := PhaseJob{Name: "x", Weight: 1, Count: [NumSides]int{2, 0},
-		Phases: [NumSides][]Phase{{{Kind: PhaseMap, Duration: 3, Demand: Vector{CPU: 1}}}}}
-	for _, oob := range []bool{false, true} {
-		cfg := PhaseSimConfig{Scheduler: SchedFair, Machines: []Vector{Seed004Machine()}, Heartbeat: 4, MapSlots: 1, ReduceSlots: 1, OutOfBand: oob}
-		want := 7.0
-		if oob {
-			want = 6
-		}
-		if r := runPhaseSim(t, cfg, []PhaseJob{job}); math.Abs(r.Completion[0]-want) > 1e-9 {
-			t.Errorf("out of band %v: completion %v s, want %v s", oob, r.Completion[0], want)
+	ph := [NumSides][]Phase{{{Kind: PhaseMap, Duration: 3, Demand: Vector{CPU: 1}}}}
+	two := []PhaseJob{{Name: "x", Weight: 1, Count: [NumSides]int{2, 0}, Phases: ph}}
+	late := []PhaseJob{{Name: "a", Weight: 1, Count: [NumSides]int{1, 0}, Phases: ph}, {Name: "b", Arrival: 3.5, Weight: 1, Count: [NumSides]int{1, 0}, Phases: ph}}
+	for _, tc := range []struct {
+		jobs []PhaseJob
+		oob  bool
+		want float64
+	}{{two, false, 7}, {two, true, 6}, {late, false, 7}, {late, true, 10}} {
+		cfg := PhaseSimConfig{Scheduler: SchedFair, Machines: []Vector{Seed004Machine()}, Heartbeat: 4, MapSlots: 1, ReduceSlots: 1, OutOfBand: tc.oob}
+		r := runPhaseSim(t, cfg, tc.jobs)
+		if got := r.Completion[len(tc.jobs)-1]; math.Abs(got-tc.want) > 1e-9 {
+			t.Errorf("%d jobs, out of band %v: last completion %v s, want %v s", len(tc.jobs), tc.oob, got, tc.want)
 		}
 	}
 }
@@ -296,8 +306,8 @@ func TestPhaseSimSeed004Shape(t *testing.T) {
 //	yarn   513.6 / 0.70 / 0.30 / 1.25                    397.4 / 0.60 / 0.53 / 0.81
 //	Seed004Config (Hadoop 0.20.2: heartbeat at task ends, Fair one task per
 //	heartbeat; YARN 2.0.4: 1 s heartbeats, AM container, ≤ 8 active jobs):
-//	prism  667.2 / 0.78 / 0.34 / 0.39                    500.6 / 0.73 / 0.64 / 0.57
-//	fair   456.3 / 0.86 / 0.37 / 0.29                    507.7 / 0.78 / 0.69 / 0.63
+//	prism  673.6 / 0.83 / 0.36 / 0.40                    512.3 / 0.71 / 0.63 / 0.56
+//	fair   451.0 / 0.85 / 0.37 / 0.31                    519.2 / 0.77 / 0.68 / 0.64
 //	yarn   526.4 / 0.68 / 0.29 / 1.26                    440.0 / 0.55 / 0.49 / 0.86
 //
 // Memory and network utilisation stay ≤ 0.19 for all (printed by the shape
@@ -310,31 +320,33 @@ func TestPhaseSimSeed004Shape(t *testing.T) {
 // (§6.2 names it YARN's overhead) under the Capacity Scheduler's
 // active-application bound. PRISM's gain comes from the task-end
 // heartbeats (its paused phases were waiting up to 3 s with capacity idle).
-// What-ifs (PUMA, Gridmix, mean s): prism hold=1 755.1, 539.6; phases out
-// of band (not the paper's design) 816.7, 478.2; both 717.1, 507.6; Fair
-// with assignmultiple 451.0, 509.0. Thrashing β (Seed004Thrash; prism never
-// over-packs, so it keeps 667.2, 500.6): β = 0: fair 416.1, 476.5, yarn
-// 510.7, 418.3; β = 1: fair 582.0, 624.0, yarn 591.0, 473.7 — no β in
+// What-ifs (PUMA, Gridmix, mean s): prism hold=1 764.6, 557.7; phases out
+// of band (not the paper's design) 805.1, 479.6; both 710.1, 503.8; Fair
+// with assignmultiple 425.9, 512.2. Thrashing β (Seed004Thrash; prism never
+// over-packs, so it keeps 673.6, 512.3): β = 0: fair 423.4, 483.4, yarn
+// 510.7, 418.3; β = 1: fair 564.8, 629.8, yarn 591.0, 473.7 — no β in
 // [0, 1] gives the shape on PUMA, and on Gridmix YARN stays below PRISM.
 // Reduce slow start 0.05 (Hadoop's default, PhaseSimConfig.SlowStart):
-// fair 540.2, 544.3, yarn 537.9, 456.7, and PRISM deadlocks — a stalled
+// fair 537.4, 546.7, yarn 537.9, 456.7, and PRISM deadlocks — a stalled
 // shuffle holds its profiled demand, eq. 5 values a job's first reduce at
 // N_rem/ε, so stalled shuffles fill the machines' disk and no map fits
 // (the paper prints no rule that prevents it); Seed004Config leaves slow
 // start off for all three.
 //
 // Why PRISM still loses (PhaseSimResult.Prism, FreeBefore, FreeAfter,
-// PausedAfter; PUMA): utility ≤ 0 ends almost no decision (6 of 5,533);
-// the candidates rejected did not fit. After a decision 12.7% of a
-// machine's disk is left free with 11.2 paused tasks on it, none of whose
-// next phases fits (Fig. 8's merge asks 34 MB/s, the maps that fill the
-// machine free 11 MB/s each, and Alg. 1 drops a candidate that does not
-// fit and gives the gap to the next leading phase); the mean pause is
-// 27 s. And eq. 5 values a job's next task at N_rem/(N_cur(N_cur+1)), so
-// PRISM gives parallelism by remaining tasks and a batch's jobs finish
-// together (PRISM's mean is 0.74–0.83 of its makespan, Fair's 0.56–0.90,
-// YARN's 0.51–0.55); U_fairness (shares of one machine, ≈ 0.1 per phase)
-// cannot outweigh it at α = 1 (the paper gives no α).
+// PausedAfter; PUMA): its disk utilisation nearly matches Fair's (0.83 vs
+// 0.85, makespan 842 vs 829 s), so the loss in mean is mostly order.
+// Utility ≤ 0 ends almost no decision (1 of 4,327); the candidates
+// rejected did not fit. After a decision 9.3% of a machine's disk is left
+// free with 11.1 paused tasks on it, none of whose next phases fits
+// (Fig. 8's merge asks 34 MB/s, the maps that fill the machine free 11
+// MB/s each, and Alg. 1 drops a candidate that does not fit and gives the
+// gap to the next leading phase); the mean pause is 26 s. And eq. 5
+// values a job's next task at N_rem/(N_cur(N_cur+1)), so PRISM gives
+// parallelism by remaining tasks and a batch's jobs finish together
+// (PRISM's mean is 0.80–0.83 of its makespan, Fair's 0.54–0.92, YARN's
+// 0.51–0.55); U_fairness (shares of one machine, ≈ 0.1 per phase) cannot
+// outweigh it at α = 1 (the paper gives no α).
 func TestPhaseSimSeed004Claim(t *testing.T) {
 	if os.Getenv("PRISM_CLAIM") != "1" {
 		t.Skip("seed 004's shape does not hold in this model (see the doc comment); PRISM_CLAIM=1 runs the check")

@@ -64,9 +64,9 @@ type PrismConfig struct {
 	// phases. It is YARN's reservation of a node for a container that does
 	// not fit. Off by default: the held capacity idles until a later
 	// heartbeat, and in seed 004's setting (Seed004Config) both mixes'
-	// mean job running times got worse (PUMA 667 → 755 s, Gridmix 501 →
-	// 540 s); with phase ends out of band too (PhaseOutOfBand) PUMA's got
-	// better (817 → 717 s), Gridmix's worse (478 → 508 s)
+	// mean job running times got worse (PUMA 674 → 765 s, Gridmix 512 →
+	// 558 s); with phase ends out of band too (PhaseOutOfBand) PUMA's got
+	// better (805 → 710 s), Gridmix's worse (480 → 504 s)
 	// (TestPhaseSimSeed004Claim).
 	Hold bool
 }
