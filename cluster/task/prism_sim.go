@@ -491,6 +491,9 @@ func (s *PhaseSim) idleErr(idle int) error {
 	case s.nTasks > 0 && idle > rounds && !s.urgencyGrows():
 		return fmt.Errorf("phase sim (%s): stuck at %v s: %d jobs unfinished, %d tasks paused and nothing running; a paused phase's utility cannot grow (prism a = %v, alpha = %v: eq. 6's urgency α·a·T² stays 0), give a and alpha > 0",
 			s.cfg.Scheduler, s.now, len(s.active), s.nTasks, s.cfg.Prism.A, s.cfg.Prism.Alpha)
+	case idle > maxIdleRounds*len(s.ms) && s.nStalled > 0:
+		return fmt.Errorf("phase sim (%s): stuck at %v s: %d jobs unfinished, %d tasks paused and %d shuffles stalled waiting for maps (slow start %v) hold capacity no paused phase can get; nothing started for %d heartbeat rounds",
+			s.cfg.Scheduler, s.now, len(s.active), s.nTasks-s.nRunning, s.nStalled, s.cfg.SlowStart, maxIdleRounds)
 	case idle > maxIdleRounds*len(s.ms):
 		return fmt.Errorf("phase sim (%s): stuck at %v s: %d jobs unfinished, %d tasks paused and nothing started for %d heartbeat rounds (prism a = %v, alpha = %v: eq. 6's urgency α·a·T² grows too slowly), raise a or alpha",
 			s.cfg.Scheduler, s.now, len(s.active), s.nTasks, maxIdleRounds, s.cfg.Prism.A, s.cfg.Prism.Alpha)

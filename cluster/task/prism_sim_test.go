@@ -541,3 +541,30 @@ func TestPhaseSimHeartbeatBudget(t *testing.T) {
 		t.Fatal("still running after 30 s")
 	}
 }
+
+// PRISM as printed deadlocks under reduce slow start (TestPhaseSimSeed004Claim's
+// doc): a stalled shuffle keeps its admitted demand, eq. 5 values a job's
+// first reduces far above its next maps, so shuffles waiting for maps
+// take the disk the maps' merges need. One machine (100 MB/s of disk), a
+// job of 12 maps (map 11 MB/s, merge 34 MB/s) and 20 reduces (shuffle
+// 20 MB/s): with slow start 0.05 the run ends stuck with paused merges and
+// stalled shuffles; with slow start off it completes.
+func TestPhaseSimPrismSlowStartDeadlock(t *testing.T) {
+	job := PhaseJob{Weight: 1, Count: [NumSides]int{12, 20}, Phases: [NumSides][]Phase{
+		{{Kind: PhaseMap, Duration: 5, Demand: Vector{CPU: 0.2, Disk: 11}}, {Kind: PhaseMerge, Duration: 1, Demand: Vector{CPU: 0.2, Disk: 34}}},
+		{{Kind: PhaseShuffle, Duration: 5, Demand: Vector{CPU: 0.2, Disk: 20}}, {Kind: PhaseSort, Duration: 1, Demand: Vector{Disk: 10}}, {Kind: PhaseReduce, Duration: 2, Demand: Vector{CPU: 0.2}}}}}
+	cfg := PhaseSimConfig{Scheduler: SchedPrism, Machines: []Vector{Seed004Machine()}, Heartbeat: 3, Prism: DefaultPrismConfig(), OutOfBand: true}
+	if r := runPhaseSim(t, cfg, []PhaseJob{job}); r.MaxOvercommit != 0 {
+		t.Errorf("no slow start: overcommitted by %v", r.MaxOvercommit)
+	}
+	cfg.SlowStart = 0.05
+	s, err := NewPhaseSim(cfg, []PhaseJob{job})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Run()
+	t.Logf("slow start 0.05: %v", err)
+	if err == nil || !strings.Contains(err.Error(), "shuffles stalled") {
+		t.Fatalf("slow start 0.05: error %v, want stuck on stalled shuffles", err)
+	}
+}
