@@ -19,22 +19,20 @@ import (
 // cluster/task (task.PhaseSim): tasks made of phases with resource demands
 // (the default profile file's sort class, seed 004 Fig. 8) on machines with
 // capacity vectors (cpu cores, GB, MB/s of disk and network), slowed when
-// over-packed (task.Seed004Thrash), scheduled at heartbeats every
-// PhaseHeartbeat seconds. The model has no per-machine speed: exec_rate
-// does not apply.
-
-// PhaseHeartbeat is the heartbeat of the phase-level policies, s: Hadoop
-// 0.20.2's minimum TaskTracker heartbeat interval, the Hadoop PRISM was
-// built on (seed 004 §6).
-const PhaseHeartbeat = 3.0
+// over-packed (task.Seed004Thrash), in seed 004's setting
+// (task.Seed004Config): PRISM and fair-slots on Hadoop 0.20.2 (heartbeats
+// every 3 s and at each task end; Fair assigns one task per heartbeat),
+// yarn-containers on YARN 2.0.4 (heartbeats every 1 s, an
+// ApplicationMaster container per job, a bound on the active jobs). The
+// model has no per-machine speed: exec_rate does not apply.
 
 // maxPhaseSlots bounds fair-slots' and yarn-containers' slot counts.
 const maxPhaseSlots = 1 << 16
 
 var phasePolicyDocs = map[string]string{
-	"prism":           "PRISM (seed 004 Alg. 1): phase-level multi-resource scheduling, utility U = U_fairness + α·U_perf; alpha (1), k (20), a (0.1 /s²), epsilon (0.01), maxpicks (0: none), hold (1: a paused phase that does not fit holds capacity), oob (1: a phase end is acted on at once, not at the next 3 s heartbeat). Phase model, sort profile (Fig. 8)",
-	"fair-slots":      "Hadoop 1 Fair Scheduler with slots, seed 004's baseline on PRISM's phase model; map, reduce slots per machine (8, 6: §6.1); oob (1: a task end is acted on at once)",
-	"yarn-containers": "YARN Capacity Scheduler (FIFO) with fixed vcores+memory containers, seed 004's baseline on PRISM's phase model; containers = machine / map, reduce slots (8, 6: §6.1); oob (1: a task end is acted on at once)",
+	"prism":           "PRISM (seed 004 Alg. 1): phase-level multi-resource scheduling, utility U = U_fairness + α·U_perf; alpha (1), k (20), a (0.1 /s²), epsilon (0.01), maxpicks (0: none), hold (1: a paused phase that does not fit holds capacity), oob (1: a task end sends a heartbeat at once, Hadoop 0.20.2; default 1), phaseoob (1: a phase end too, not seed 004's design; default 0). Phase model, sort profile (Fig. 8), heartbeat 3 s",
+	"fair-slots":      "Hadoop 0.20.2 Fair Scheduler with slots, seed 004's baseline on PRISM's phase model; map, reduce slots per machine (8, 6: §6.1); assignmultiple (1: a map and a reduce per heartbeat; default 0: one task, Hadoop's default); oob (1: a task end sends a heartbeat at once; default 1); heartbeat 3 s",
+	"yarn-containers": "YARN 2.0.4 Capacity Scheduler (FIFO) with fixed vcores+memory containers, seed 004's baseline on PRISM's phase model; containers = machine / map, reduce slots (8, 6: §6.1); an ApplicationMaster container per job (1.5 GB), at most one active job per 10 GB of cluster memory; oob (1: a task end sends a heartbeat at once; default 0); heartbeat 1 s",
 }
 
 // PhasePolicyNames returns the phase-level policies, sorted.
@@ -99,13 +97,33 @@ func (r *TaskLevel) parsePhase(spec string) (*phasePolicy, error) {
 	if len(r.Machines) == 0 {
 		return nil, fmt.Errorf("policy %s: the cluster has no machines", name)
 	}
-	// oob= is the heartbeat model's, common to the three policies.
-	oob := false
-	if v, ok := params["oob"]; ok {
-		if oob, err = strconv.ParseBool(v); err != nil {
-			return nil, fmt.Errorf("policy %s: oob=%q: want 0 or 1", name, v)
+	var sched task.PhaseScheduler
+	switch name {
+	case "prism":
+		sched = task.SchedPrism
+	case "fair-slots":
+		sched = task.SchedFair
+	case "yarn-containers":
+		sched = task.SchedYARN
+	default:
+		return nil, fmt.Errorf("policy %q is not a phase-level policy (known: %v)", name, PhasePolicyNames())
+	}
+	cfg := task.Seed004Config(sched, r.Machines)
+	// oob= (all three), phaseoob= (prism) and assignmultiple= (fair-slots)
+	// are the heartbeat model's.
+	assignMultiple := false
+	for key, to := range map[string]*bool{"oob": &cfg.OutOfBand, "phaseoob": &cfg.PhaseOutOfBand, "assignmultiple": &assignMultiple} {
+		v, given := params[key]
+		if !given || (key == "phaseoob" && sched != task.SchedPrism) || (key == "assignmultiple" && sched != task.SchedFair) {
+			continue
 		}
-		delete(params, "oob")
+		if *to, err = strconv.ParseBool(v); err != nil {
+			return nil, fmt.Errorf("policy %s: %s=%q: want 0 or 1", name, key, v)
+		}
+		delete(params, key)
+	}
+	if assignMultiple {
+		cfg.FairAssign = task.FairMapAndReduce
 	}
 	prismSpec := "prism"
 	if name == "prism" {
@@ -115,19 +133,10 @@ func (r *TaskLevel) parsePhase(spec string) (*phasePolicy, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &phasePolicy{runner: runner, cfg: task.PhaseSimConfig{Machines: r.Machines, Heartbeat: PhaseHeartbeat,
-		Prism: runner.Config, Thrash: task.Seed004Thrash(), MapSlots: task.Seed004MapSlots, ReduceSlots: task.Seed004ReduceSlots,
-		OutOfBand: oob}}
-	switch name {
-	case "prism":
-		p.cfg.Scheduler = task.SchedPrism
+	cfg.Prism = runner.Config
+	p := &phasePolicy{runner: runner, cfg: cfg}
+	if sched == task.SchedPrism {
 		return p, nil
-	case "fair-slots":
-		p.cfg.Scheduler = task.SchedFair
-	case "yarn-containers":
-		p.cfg.Scheduler = task.SchedYARN
-	default:
-		return nil, fmt.Errorf("policy %q is not a phase-level policy (known: %v)", name, PhasePolicyNames())
 	}
 	for k, v := range params {
 		n, err := strconv.Atoi(v)
@@ -140,7 +149,7 @@ func (r *TaskLevel) parsePhase(spec string) (*phasePolicy, error) {
 		case "reduce":
 			p.cfg.ReduceSlots = n
 		default:
-			return nil, fmt.Errorf("policy %s: unknown parameter %q (known: map, reduce, oob)", name, k)
+			return nil, fmt.Errorf("policy %s: unknown parameter %q (known: map, reduce, oob%s)", name, k, map[bool]string{true: ", assignmultiple", false: ""}[sched == task.SchedFair])
 		}
 	}
 	// Containers are sized on the first machine (a cluster of one machine
@@ -273,7 +282,7 @@ func writePhaseText(out io.Writer, ms []PhaseMetrics, machines []task.Vector) {
 	if len(machines) > 0 {
 		desc = fmt.Sprintf("%d machines (the first: %v)", len(machines), machines[0])
 	}
-	fmt.Fprintf(out, "\nphase level (seed 004 model, %s, heartbeat %g s; utilisation = mean share of the cluster's capacity used):\n", desc, PhaseHeartbeat)
+	fmt.Fprintf(out, "\nphase level (seed 004 model, %s; heartbeats %g s and at task ends for prism and fair-slots (Hadoop 0.20.2), %g s for yarn-containers (YARN 2.0.4); utilisation = mean share of the cluster's capacity used):\n", desc, task.Seed004HadoopHeartbeat, task.Seed004YARNHeartbeat)
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "policy\tmean job running time (s)\tmakespan (s)\tcpu util\tmem util\tdisk util\tnet util\tmean ANP\tunfairness (CV of ANP)\tANP over jobs\t")
 	for _, m := range ms {

@@ -47,7 +47,8 @@ func TestPhasePolicies(t *testing.T) {
 			t.Fatalf("%s: %v", tc.spec, err)
 		}
 		pp, _ := r.parsePhase(tc.spec)
-		if pp.cfg.Scheduler != tc.sched || pp.cfg.Thrash != task.Seed004Thrash() || pp.cfg.Heartbeat != PhaseHeartbeat {
+		if def := task.Seed004Config(tc.sched, r.Machines); pp.cfg.Scheduler != tc.sched || pp.cfg.Thrash != def.Thrash || pp.cfg.Heartbeat != def.Heartbeat ||
+			pp.cfg.OutOfBand != def.OutOfBand || pp.cfg.FairAssign != def.FairAssign || pp.cfg.AMContainer != def.AMContainer || pp.cfg.MaxActiveApps != def.MaxActiveApps {
 			t.Errorf("%s: config %+v", tc.spec, pp.cfg)
 		}
 		pj, _ := pp.runner.PhaseJobs(jobs)
@@ -73,20 +74,29 @@ func TestPhasePolicies(t *testing.T) {
 	if c := yc.cfg.Container[task.MapSide]; c[task.CPU] != 1 || c[task.Memory] != 2 {
 		t.Errorf("yarn map container %v, want 1 core, 2 GB (a machine / 4)", c)
 	}
-	// oob= is the heartbeat model's (all three); hold= PRISM's.
-	for _, spec := range []string{"prism:hold=1,oob=1", "fair-slots:oob=1,map=2", "yarn-containers:oob=true"} {
-		pp, err := r.parsePhase(spec)
+	// oob= is the heartbeat model's (all three); phaseoob= and hold=
+	// PRISM's; assignmultiple= fair-slots'.
+	for _, tc := range []struct {
+		spec              string
+		oob, phase, multi bool
+	}{{"prism:hold=1,oob=0,phaseoob=1", false, true, false}, {"fair-slots:oob=0,map=2", false, false, false},
+		{"fair-slots:assignmultiple=1", true, false, true}, {"yarn-containers:oob=true", true, false, false}} {
+		pp, err := r.parsePhase(tc.spec)
 		if err != nil {
-			t.Fatalf("%s: %v", spec, err)
+			t.Fatalf("%s: %v", tc.spec, err)
 		}
-		if !pp.cfg.OutOfBand || (pp.cfg.Scheduler == task.SchedPrism) != pp.cfg.Prism.Hold {
-			t.Errorf("%s: out of band %v, hold %v", spec, pp.cfg.OutOfBand, pp.cfg.Prism.Hold)
+		if pp.cfg.OutOfBand != tc.oob || pp.cfg.PhaseOutOfBand != tc.phase || (pp.cfg.FairAssign == task.FairMapAndReduce) != tc.multi ||
+			(pp.cfg.Scheduler == task.SchedPrism) != pp.cfg.Prism.Hold {
+			t.Errorf("%s: out of band %v, phases %v, assign %d, hold %v", tc.spec, pp.cfg.OutOfBand, pp.cfg.PhaseOutOfBand, pp.cfg.FairAssign, pp.cfg.Prism.Hold)
 		}
 	}
-	if pp, _ := r.parsePhase("prism"); pp.cfg.OutOfBand || pp.cfg.Prism.Hold {
-		t.Errorf("prism: out of band or hold on by default")
+	if pp, _ := r.parsePhase("prism"); !pp.cfg.OutOfBand || pp.cfg.PhaseOutOfBand || pp.cfg.Prism.Hold {
+		t.Errorf("prism: want task-end heartbeats (Hadoop 0.20.2), no phase-end ones and no hold by default")
 	}
-	for _, bad := range []string{"prism:oob=2", "fair-slots:oob=x", "prism:hold=yes", "prism:k=-1", "prism:beta=1", "fair-slots:map=x", "fair-slots:reduce=0", "yarn-containers:map=100000", "yarn-containers:cores=1"} {
+	if pp, _ := r.parsePhase("yarn-containers"); pp.cfg.OutOfBand || pp.cfg.Heartbeat != task.Seed004YARNHeartbeat || pp.cfg.AMContainer == (task.Vector{}) {
+		t.Errorf("yarn-containers: want 1 s heartbeats, none out of band, an AM container: %+v", pp.cfg)
+	}
+	for _, bad := range []string{"prism:oob=2", "fair-slots:oob=x", "prism:phaseoob=x", "fair-slots:phaseoob=1", "yarn-containers:assignmultiple=1", "fair-slots:assignmultiple=2", "prism:hold=yes", "prism:k=-1", "prism:beta=1", "fair-slots:map=x", "fair-slots:reduce=0", "yarn-containers:map=100000", "yarn-containers:cores=1"} {
 		if _, err := r.Policy(bad); err == nil {
 			t.Errorf("%s: accepted", bad)
 		}

@@ -22,9 +22,11 @@ package task
 //   - All tasks are data-local (HDFS I/O is local disk I/O: Phase.DemandOn
 //     with local = true); the mixes of §6.3 give no placement.
 //   - Reduce tasks become runnable when all of their job's map tasks have
-//     finished (slow start 1, as the engine's default).
+//     finished (slow start 1, as the engine's default), or with SlowStart
+//     once that fraction has, their shuffle stalling until the maps end.
 //   - Scheduling happens only at heartbeats, every Heartbeat seconds per
-//     machine, machine n at offset n·Heartbeat/M.
+//     machine, machine n at offset n·Heartbeat/M, and with OutOfBand also
+//     at once when a task ends there (PhaseOutOfBand: a PRISM phase).
 //
 // Cost: an event (a phase end or a heartbeat of one machine) costs
 // O(log M + tasks on the machine) in the loop — the machines' next events
@@ -32,7 +34,9 @@ package task
 // the cluster's use is kept incrementally — plus the scheduler's decision
 // at a heartbeat (PRISM: O(J log K) over the J active jobs, Fair and YARN:
 // O(J) per task started); a job's end costs O(J) (the active list keeps
-// arrival order). BenchmarkPhaseSimEvents prints the time per event.
+// arrival order); with SlowStart a map's end also re-times the machines
+// holding its job's shuffles, O(the job's reduces × tasks per machine).
+// BenchmarkPhaseSimEvents prints the time per event.
 //
 // The schedulers and how their use maps onto the same vectors:
 //   - "prism": Alg. 1 (PrismSelector.Select) at each heartbeat with free =
@@ -42,13 +46,16 @@ package task
 //     so no phase is slowed.
 //   - "fair": Hadoop 1's Fair Scheduler with slots: MapSlots and ReduceSlots
 //     per machine; a free slot goes to the job with the fewest running
-//     tasks of that type (equal weights; ties: the earlier job). It ignores
+//     tasks of that type (equal weights; ties: the earlier job), as many
+//     per heartbeat as FairAssign allows (Hadoop 0.20.2: one). It ignores
 //     resources: its tasks run their phases back to back with their real
 //     demands, slowed by the contention model when they over-pack.
 //   - "yarn": the Capacity Scheduler (one queue, FIFO within it) with
 //     fixed-size containers: a task of side s reserves Container[s] on its
 //     machine for its whole life and is admitted while Σ reservations fit
-//     the capacity in every resource. YARN reserves vcores and memory only,
+//     the capacity in every resource; with AMContainer a job's
+//     ApplicationMaster holds one first, and MaxActiveApps bounds the jobs
+//     admitted at once. YARN reserves vcores and memory only,
 //     so a container vector with disk = net = 0 reproduces its semantics;
 //     the phases inside run with their real demands (contended on what the
 //     containers do not reserve).
@@ -117,13 +124,67 @@ type PhaseSimConfig struct {
 	// Thrash is the thrashing penalty β_r per resource (ThrashedCapacity):
 	// the zero vector is the loss-free contention model.
 	Thrash Vector
-	// OutOfBand makes a machine send a heartbeat at once when something the
-	// scheduler acts on ends there — a task (every scheduler; Hadoop 1's
-	// out-of-band heartbeat) or, under PRISM, a phase (the permission
-	// request of seed 004 Fig. 5 step 3) — besides the periodic ones.
-	// Off: requests wait for the regular heartbeat (Fig. 5 step 4).
+	// OutOfBand makes a machine send a heartbeat at once when a task ends
+	// there, the next periodic one following an interval after it: Hadoop
+	// 0.20.2's TaskTracker, on which seed 004 built both PRISM and its
+	// Fair baseline (§6), wakes its heartbeat loop when a task finishes
+	// (TaskTracker.offerService waits heartbeatInterval − (now −
+	// lastHeartbeat) on finishedCount, which reportTaskFinished notifies).
+	// YARN 2.0.4's NodeManager heartbeats at a fixed interval (1 s by
+	// default).
 	OutOfBand bool
+	// PhaseOutOfBand (PRISM only) also makes a phase end send a heartbeat
+	// at once. Seed 004's design does not: a paused task's permission
+	// request is forwarded "through the regular heartbeat message" (§4,
+	// Fig. 5 step 4). For what-ifs.
+	PhaseOutOfBand bool
+	// FairAssign is how many tasks the Fair Scheduler starts per
+	// heartbeat of a machine (FairFillSlots, FairOneTask,
+	// FairMapAndReduce).
+	FairAssign FairAssignMode
+	// AMContainer (yarn) is the ApplicationMaster's container: a job's
+	// tasks start only once its AM holds one on some machine, from the
+	// heartbeat after, until the job ends (seed 004 §6.2: "in order to run
+	// a new MapReduce job, scheduler need to run a job controller called
+	// Application Master ... This Application Master also consumes cluster
+	// resources at runtime"). The zero vector: no AM.
+	AMContainer Vector
+	// MaxActiveApps (yarn) bounds the jobs admitted at once, in arrival
+	// order (0: no bound): the Capacity Scheduler's limit from
+	// maximum-am-resource-percent (YARNMaxActiveApps).
+	MaxActiveApps int
+	// SlowStart, in (0, 1], lets a job's reduce tasks start once that
+	// fraction of its maps has finished (at least one): Hadoop's
+	// mapred.reduce.slowstart.completed.maps, 0.05 by default in 0.20.2
+	// and in YARN's MapReduce. A reduce task's first phase (shuffle) then
+	// fetches map outputs as the maps finish: it completes at most the
+	// job's fraction of finished maps of its work and stalls there — its
+	// slot, container or (PRISM) admitted demand held, its resources
+	// unused — until more maps finish (seed 004 §5.1: "the shuffle phase
+	// cannot finish unless all merge phases of the map tasks have
+	// finished"). 0: reduces start when every map has finished.
+	SlowStart float64
 }
+
+// FairAssignMode is how many tasks Hadoop 1's Fair Scheduler assigns per
+// heartbeat.
+type FairAssignMode uint8
+
+// The Fair Scheduler's assignment per heartbeat.
+const (
+	// FairFillSlots fills every free slot of the machine (Hadoop 0.20's
+	// default JobQueueTaskScheduler does; also the phase model's original
+	// Fair).
+	FairFillSlots FairAssignMode = iota
+	// FairOneTask assigns one task, a map if any job needs one, else a
+	// reduce: Hadoop 0.20.2's FairScheduler.assignTasks with its default
+	// mapred.fairscheduler.assignmultiple = false (it returns after the
+	// first task).
+	FairOneTask
+	// FairMapAndReduce assigns at most one map and one reduce:
+	// assignmultiple = true in Hadoop 0.20.2.
+	FairMapAndReduce
+)
 
 // PhaseSimResult is the outcome of a run.
 type PhaseSimResult struct {
@@ -184,7 +245,10 @@ type pjob struct {
 	next, left, run [NumSides]int // next task to start; not finished; started and not finished
 	usage           Vector
 	arrived, done   bool
-	pos             int32 // index in PhaseSim.active, −1 if not active
+	pos             int32   // index in PhaseSim.active, −1 if not active
+	am              int32   // yarn: machine holding the job's AM container, −1 none
+	amAt            float64 // yarn: when the AM was placed, s
+	shuf            []int32 // SlowStart: the job's tasks in their shuffle phase
 }
 
 type pmachine struct {
@@ -193,11 +257,12 @@ type pmachine struct {
 	admitted Vector  // prism: Σ running demand; yarn: Σ containers
 	slots    [NumSides]int
 	nextHB   float64
-	report   bool    // OutOfBand: a task or (prism) phase ended since the last heartbeat
+	report   bool    // a task (OutOfBand) or a phase (PhaseOutOfBand) ended since the last heartbeat
 	upd      float64 // time the running phases' rem were last brought to
 	end      float64 // earliest end of a running phase at the current speeds, s (+Inf: none)
 	use      Vector  // MachineUsage of the running phases
 	hpos     int32   // index in PhaseSim.heap
+	stalled  int     // SlowStart: shuffles waiting for maps
 }
 
 // PhaseSim runs the phase-level simulation. Build with NewPhaseSim.
@@ -224,6 +289,7 @@ type PhaseSim struct {
 	pending  []int32 // OutOfBand: machines with report set, to decide
 	use      Vector  // Σ machine use
 	nRunning int     // tasks running a phase (not paused)
+	nStalled int     // SlowStart: running shuffles waiting for maps
 	nTasks   int     // tasks on machines (running or paused)
 }
 
@@ -242,25 +308,18 @@ func NewPhaseSim(cfg PhaseSimConfig, jobs []PhaseJob) (*PhaseSim, error) {
 		return nil, fmt.Errorf("phase sim: max time must be a finite number > 0 s, got %v", cfg.MaxTime)
 	}
 	s := &PhaseSim{cfg: cfg, jobs: jobs}
-	switch cfg.Scheduler {
-	case SchedPrism:
+	if err := cfg.checkScheduler(); err != nil {
+		return nil, err
+	}
+	if cfg.Scheduler == SchedPrism {
 		sel, err := NewPrismSelector(cfg.Prism)
 		if err != nil {
 			return nil, err
 		}
 		s.sel = sel
-	case SchedFair:
-		if cfg.MapSlots < 1 || cfg.ReduceSlots < 1 {
-			return nil, fmt.Errorf("phase sim: fair needs ≥ 1 map and reduce slot per machine, got %d and %d", cfg.MapSlots, cfg.ReduceSlots)
-		}
-	case SchedYARN:
-		for side := range NumSides {
-			if err := cfg.Container[side].Check("phase sim: yarn " + side.String() + " container"); err != nil {
-				return nil, err
-			}
-		}
-	default:
-		return nil, fmt.Errorf("phase sim: unknown scheduler %q (known: prism, fair, yarn)", cfg.Scheduler)
+	}
+	if !(cfg.SlowStart >= 0 && cfg.SlowStart <= 1) {
+		return nil, fmt.Errorf("phase sim: slow start must be a fraction of maps in [0, 1] (0: all maps), got %v", cfg.SlowStart)
 	}
 	for i, c := range cfg.Machines {
 		if err := c.Check(fmt.Sprintf("phase sim: machine %d capacity", i+1)); err != nil {
@@ -268,31 +327,69 @@ func NewPhaseSim(cfg PhaseSimConfig, jobs []PhaseJob) (*PhaseSim, error) {
 		}
 		s.total = s.total.Add(c)
 	}
+	if err := checkPhaseJobs(jobs); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// checkScheduler checks the scheduler's own parameters (PRISM's are
+// checked by NewPrismSelector).
+func (cfg *PhaseSimConfig) checkScheduler() error {
+	switch cfg.Scheduler {
+	case SchedPrism:
+	case SchedFair:
+		if cfg.MapSlots < 1 || cfg.ReduceSlots < 1 {
+			return fmt.Errorf("phase sim: fair needs ≥ 1 map and reduce slot per machine, got %d and %d", cfg.MapSlots, cfg.ReduceSlots)
+		}
+		if cfg.FairAssign > FairMapAndReduce {
+			return fmt.Errorf("phase sim: fair assign mode %d is unknown (0 fill slots, 1 one task, 2 a map and a reduce per heartbeat)", cfg.FairAssign)
+		}
+	case SchedYARN:
+		for side := range NumSides {
+			if err := cfg.Container[side].Check("phase sim: yarn " + side.String() + " container"); err != nil {
+				return err
+			}
+		}
+		if err := cfg.AMContainer.Check("phase sim: yarn AM container"); err != nil {
+			return err
+		}
+		if cfg.MaxActiveApps < 0 {
+			return fmt.Errorf("phase sim: yarn max active applications must be ≥ 0 (0: no bound), got %d", cfg.MaxActiveApps)
+		}
+	default:
+		return fmt.Errorf("phase sim: unknown scheduler %q (known: prism, fair, yarn)", cfg.Scheduler)
+	}
+	return nil
+}
+
+// checkPhaseJobs checks the jobs' arrivals, task counts and phases.
+func checkPhaseJobs(jobs []PhaseJob) error {
 	prev := math.Inf(-1)
 	for i := range jobs {
 		j := &jobs[i]
 		if !(j.Arrival >= prev) || math.IsInf(j.Arrival, 0) {
-			return nil, fmt.Errorf("phase sim: job %d (%s): arrival %v s is not finite or precedes the previous job's", i+1, j.Name, j.Arrival)
+			return fmt.Errorf("phase sim: job %d (%s): arrival %v s is not finite or precedes the previous job's", i+1, j.Name, j.Arrival)
 		}
 		prev = j.Arrival
 		for side := range NumSides {
 			if j.Count[side] < 0 || j.Count[side] > 1<<24 {
-				return nil, fmt.Errorf("phase sim: job %d (%s): %d %s tasks, need 0 to %d", i+1, j.Name, j.Count[side], side, 1<<24)
+				return fmt.Errorf("phase sim: job %d (%s): %d %s tasks, need 0 to %d", i+1, j.Name, j.Count[side], side, 1<<24)
 			}
 			if j.Count[side] > 0 && len(j.Phases[side]) == 0 {
-				return nil, fmt.Errorf("phase sim: job %d (%s): %s tasks without phases", i+1, j.Name, side)
+				return fmt.Errorf("phase sim: job %d (%s): %s tasks without phases", i+1, j.Name, side)
 			}
 			for _, p := range j.Phases[side] {
 				if !(p.Duration >= 0) || p.Duration > MaxAmount {
-					return nil, fmt.Errorf("phase sim: job %d (%s): %s phase duration %v s is not in [0, %g]", i+1, j.Name, p.Kind, p.Duration, float64(MaxAmount))
+					return fmt.Errorf("phase sim: job %d (%s): %s phase duration %v s is not in [0, %g]", i+1, j.Name, p.Kind, p.Duration, float64(MaxAmount))
 				}
 				if err := p.DemandOn(true).Check(fmt.Sprintf("phase sim: job %d (%s): %s phase demand", i+1, j.Name, p.Kind)); err != nil {
-					return nil, err
+					return err
 				}
 			}
 		}
 	}
-	return s, nil
+	return nil
 }
 
 // Run simulates the jobs to completion.
@@ -330,7 +427,7 @@ func (s *PhaseSim) Run() (*PhaseSimResult, error) {
 		if t > s.cfg.MaxTime {
 			return nil, fmt.Errorf("phase sim (%s): not done by %v s (%d jobs unfinished)", s.cfg.Scheduler, s.cfg.MaxTime, len(s.active))
 		}
-		running := s.nRunning > 0
+		running := s.nRunning > s.nStalled
 		s.now = t
 		if m < 0 {
 			continue // an arrival
@@ -394,6 +491,9 @@ func (s *PhaseSim) idleErr(idle int) error {
 	case s.nTasks > 0 && idle > rounds && !s.urgencyGrows():
 		return fmt.Errorf("phase sim (%s): stuck at %v s: %d jobs unfinished, %d tasks paused and nothing running; a paused phase's utility cannot grow (prism a = %v, alpha = %v: eq. 6's urgency α·a·T² stays 0), give a and alpha > 0",
 			s.cfg.Scheduler, s.now, len(s.active), s.nTasks, s.cfg.Prism.A, s.cfg.Prism.Alpha)
+	case idle > maxIdleRounds*len(s.ms) && s.nStalled > 0:
+		return fmt.Errorf("phase sim (%s): stuck at %v s: %d jobs unfinished, %d tasks paused and %d shuffles stalled waiting for maps (slow start %v) hold capacity no paused phase can get; nothing started for %d heartbeat rounds",
+			s.cfg.Scheduler, s.now, len(s.active), s.nTasks-s.nRunning, s.nStalled, s.cfg.SlowStart, maxIdleRounds)
 	case idle > maxIdleRounds*len(s.ms):
 		return fmt.Errorf("phase sim (%s): stuck at %v s: %d jobs unfinished, %d tasks paused and nothing started for %d heartbeat rounds (prism a = %v, alpha = %v: eq. 6's urgency α·a·T² grows too slowly), raise a or alpha",
 			s.cfg.Scheduler, s.now, len(s.active), s.nTasks, maxIdleRounds, s.cfg.Prism.A, s.cfg.Prism.Alpha)
@@ -484,8 +584,13 @@ func (s *PhaseSim) decidePending() {
 	}
 	slices.Sort(s.pending)
 	for _, m := range s.pending {
-		if s.ms[m].report {
+		if mc := &s.ms[m]; mc.report {
 			s.decide(int(m))
+			// The TaskTracker's next heartbeat is an interval after this
+			// one (Hadoop 0.20.2's offerService waits heartbeatInterval −
+			// (now − lastHeartbeat)).
+			mc.nextHB = s.now + s.cfg.Heartbeat
+			s.fixMachine(int(m))
 		}
 	}
 	s.pending = s.pending[:0]
@@ -495,7 +600,7 @@ func (s *PhaseSim) reset() {
 	n := len(s.jobs)
 	s.js = make([]pjob, n)
 	for i := range s.js {
-		s.js[i].pos = -1
+		s.js[i].pos, s.js[i].am = -1, -1
 		s.js[i].left = s.jobs[i].Count
 	}
 	s.ms = make([]pmachine, len(s.cfg.Machines))
@@ -512,7 +617,7 @@ func (s *PhaseSim) reset() {
 		s.ms[m].hpos = int32(m)
 		s.heap = append(s.heap, int32(m))
 	}
-	s.pending, s.use, s.nRunning, s.nTasks = s.pending[:0], Vector{}, 0, 0
+	s.pending, s.use, s.nRunning, s.nTasks, s.nStalled = s.pending[:0], Vector{}, 0, 0, 0
 	s.ts, s.tfree, s.active, s.pj, s.pref = s.ts[:0], s.tfree[:0], s.active[:0], s.pj[:0], s.pref[:0]
 	s.now = t0
 	s.res = PhaseSimResult{Completion: make([]float64, n), RunTime: make([]float64, n), Ideal: make([]float64, n)}
@@ -543,7 +648,7 @@ func (s *PhaseSim) refreshStarts(j int) {
 	p := &s.pj[r.pos]
 	p.Starts = p.Starts[:0]
 	for side := range NumSides {
-		if side == ReduceSide && r.left[MapSide] > 0 {
+		if side == ReduceSide && !s.reducesReady(j) {
 			break
 		}
 		if n := s.jobs[j].Count[side] - r.next[side]; n > 0 {
@@ -556,7 +661,7 @@ func (s *PhaseSim) refreshStarts(j int) {
 // canStart reports whether job j has a task of side it may start now.
 func (s *PhaseSim) canStart(j int, side Side) bool {
 	r := &s.js[j]
-	if side == ReduceSide && r.left[MapSide] > 0 {
+	if side == ReduceSide && !s.reducesReady(j) {
 		return false
 	}
 	return r.next[side] < s.jobs[j].Count[side]
@@ -566,6 +671,12 @@ func (s *PhaseSim) jobDone(j int) {
 	r := &s.js[j]
 	r.done = true
 	s.res.Completion[j] = s.now
+	if r.am >= 0 {
+		mc := &s.ms[r.am]
+		mc.admitted = mc.admitted.Sub(s.cfg.AMContainer)
+		clampZero(&mc.admitted)
+		r.am = -1
+	}
 	// Remove from active, keeping the order (FIFO for yarn, ties for fair).
 	pos := int(r.pos)
 	s.pj[pos].Paused, s.pref[pos] = nil, nil
@@ -585,11 +696,59 @@ func (s *PhaseSim) advance(m int) {
 	if dt := s.now - mc.upd; dt > 0 {
 		for _, ti := range mc.tasks {
 			if k := &s.ts[ti]; !k.paused {
-				k.rem -= k.rate * dt
+				k.rem = max(k.rem-k.rate*dt, s.shuffleFloor(k))
 			}
 		}
 	}
 	mc.upd = s.now
+}
+
+// reducesReady reports whether job j may start its reduce tasks: all its
+// maps have finished or, with SlowStart, ⌈SlowStart × maps⌉ of them (at
+// least one).
+func (s *PhaseSim) reducesReady(j int) bool {
+	n, left := s.jobs[j].Count[MapSide], s.js[j].left[MapSide]
+	if left == 0 {
+		return true
+	}
+	if s.cfg.SlowStart == 0 {
+		return false
+	}
+	return n-left >= max(1, int(math.Ceil(s.cfg.SlowStart*float64(n)-1e-9)))
+}
+
+// shuffleFloor is the work (s at full speed) task k's current phase cannot
+// go below yet: for a shuffle under SlowStart, the share of its duration
+// that fetches the outputs of the job's maps not yet finished; else 0.
+func (s *PhaseSim) shuffleFloor(k *ptask) float64 {
+	if s.cfg.SlowStart == 0 || k.side != ReduceSide || k.phase != 0 {
+		return 0
+	}
+	job := &s.jobs[k.job]
+	n := job.Count[MapSide]
+	if n == 0 {
+		return 0
+	}
+	return job.Phases[ReduceSide][0].Duration * float64(s.js[k.job].left[MapSide]) / float64(n)
+}
+
+// stallTol is the rounding tolerance on a phase's remaining work at time
+// now.
+func stallTol(now float64) float64 { return 1e-9 * (1 + math.Abs(now)) }
+
+// mapsChanging brings every machine holding a shuffle of job j to the
+// current time, before the job's finished maps (its shuffles' floors)
+// change; mapsChanged re-times them after.
+func (s *PhaseSim) mapsChanging(j int) {
+	for _, ti := range s.js[j].shuf {
+		s.advance(int(s.ts[ti].machine))
+	}
+}
+
+func (s *PhaseSim) mapsChanged(j int) {
+	for _, ti := range s.js[j].shuf {
+		s.retime(int(s.ts[ti].machine))
+	}
 }
 
 // endPhases ends machine m's phases that are done (rem within rounding of
@@ -600,14 +759,14 @@ func (s *PhaseSim) endPhases(m int) {
 	for i := 0; i < len(mc.tasks); i++ {
 		ti := mc.tasks[i]
 		k := &s.ts[ti]
-		if k.paused || k.rem > 1e-9*(1+math.Abs(s.now)) {
-			continue
-		}
-		if s.cfg.Scheduler == SchedPrism {
-			s.markReport(m)
+		if k.paused || k.rem > stallTol(s.now) {
+			continue // running (a stalled shuffle has rem at its floor > 0)
 		}
 		job := &s.jobs[k.job]
 		r := &s.js[k.job]
+		if s.cfg.SlowStart > 0 && k.side == ReduceSide && k.phase == 0 {
+			r.shuf = slices.DeleteFunc(r.shuf, func(x int32) bool { return x == ti })
+		}
 		s.setDemand(m, k, Vector{})
 		if k.phase+1 < len(job.Phases[k.side]) {
 			k.phase++
@@ -615,13 +774,18 @@ func (s *PhaseSim) endPhases(m int) {
 			if s.cfg.Scheduler == SchedPrism {
 				k.paused, k.pausedAt = true, s.now
 				s.nRunning--
+				if s.cfg.PhaseOutOfBand {
+					s.markReport(m)
+				}
 			} else {
 				s.setDemand(m, k, job.Phases[k.side][k.phase].DemandOn(true))
 			}
 			continue
 		}
 		// The task is done.
-		s.markReport(m)
+		if s.cfg.OutOfBand {
+			s.markReport(m)
+		}
 		s.nRunning--
 		s.nTasks--
 		switch s.cfg.Scheduler {
@@ -631,7 +795,13 @@ func (s *PhaseSim) endPhases(m int) {
 			mc.admitted = mc.admitted.Sub(s.cfg.Container[k.side])
 		}
 		r.run[k.side]--
-		r.left[k.side]--
+		if k.side == MapSide && s.cfg.SlowStart > 0 {
+			s.mapsChanging(int(k.job))
+			r.left[k.side]--
+			s.mapsChanged(int(k.job))
+		} else {
+			r.left[k.side]--
+		}
 		mc.tasks[i] = mc.tasks[len(mc.tasks)-1]
 		mc.tasks = mc.tasks[:len(mc.tasks)-1]
 		i--
@@ -649,10 +819,10 @@ func (s *PhaseSim) endPhases(m int) {
 }
 
 // markReport notes that machine m has something for its scheduler
-// (OutOfBand: decided after the current event).
+// (OutOfBand, PhaseOutOfBand: decided after the current event).
 func (s *PhaseSim) markReport(m int) {
 	mc := &s.ms[m]
-	if !mc.report && s.cfg.OutOfBand {
+	if !mc.report && (s.cfg.OutOfBand || s.cfg.PhaseOutOfBand) {
 		s.pending = append(s.pending, int32(m))
 	}
 	mc.report = true
@@ -691,20 +861,33 @@ func clampZero(v *Vector) {
 func (s *PhaseSim) retime(m int) {
 	mc := &s.ms[m]
 	s.demBuf = s.demBuf[:0]
+	tol := stallTol(s.now)
+	stalled := 0
 	for _, ti := range mc.tasks {
 		if k := &s.ts[ti]; !k.paused {
+			if f := s.shuffleFloor(k); f > 0 && k.rem-f <= tol {
+				stalled++
+				continue
+			}
 			s.demBuf = append(s.demBuf, k.demand)
 		}
 	}
+	s.nStalled += stalled - mc.stalled
+	mc.stalled = stalled
 	s.rates = PhaseRates(ThrashedCapacity(mc.cap, s.cfg.Thrash, DemandSum(s.demBuf)), s.demBuf, s.rates)
 	i := 0
 	mc.end = math.Inf(1)
 	for _, ti := range mc.tasks {
 		if k := &s.ts[ti]; !k.paused {
+			f := s.shuffleFloor(k)
+			if f > 0 && k.rem-f <= tol {
+				k.rate = 0
+				continue
+			}
 			k.rate = s.rates[i]
 			i++
 			if k.rate > 0 {
-				mc.end = min(mc.end, mc.upd+k.rem/k.rate)
+				mc.end = min(mc.end, mc.upd+(k.rem-f)/k.rate)
 			}
 		}
 	}
@@ -735,6 +918,9 @@ func (s *PhaseSim) start(m, j int, side Side) {
 	mc.tasks = append(mc.tasks, ti)
 	s.nRunning++
 	s.nTasks++
+	if side == ReduceSide && s.cfg.SlowStart > 0 {
+		r.shuf = append(r.shuf, ti)
+	}
 	switch s.cfg.Scheduler {
 	case SchedFair:
 		mc.slots[side]++
@@ -896,7 +1082,10 @@ func (s *PhaseSim) heartbeatFair(m int) int {
 	mc := &s.ms[m]
 	n := 0
 	for side, slots := range [NumSides]int{s.cfg.MapSlots, s.cfg.ReduceSlots} {
-		for mc.slots[side] < slots {
+		if s.cfg.FairAssign == FairOneTask && n > 0 {
+			break // assignmultiple = false: the first task ends the heartbeat
+		}
+		for k := 0; mc.slots[side] < slots && (k == 0 || s.cfg.FairAssign == FairFillSlots); k++ {
 			best := -1
 			for _, j := range s.active {
 				if s.canStart(int(j), Side(side)) && (best < 0 || s.js[j].run[side] < s.js[best].run[side]) {
@@ -913,19 +1102,41 @@ func (s *PhaseSim) heartbeatFair(m int) int {
 	return n
 }
 
+// heartbeatYARN is the Capacity Scheduler's node update: jobs in arrival
+// order (FIFO within the queue), at most MaxActiveApps of them admitted;
+// an admitted job without an ApplicationMaster gets its AM container here
+// if it fits, and its tasks from a later heartbeat; a job with its AM
+// running takes containers while one fits, before the next job.
 func (s *PhaseSim) heartbeatYARN(m int) int {
 	mc := &s.ms[m]
 	n := 0
+	withAM := s.cfg.AMContainer != (Vector{})
 	for k := 0; k < len(s.active); {
+		if s.cfg.MaxActiveApps > 0 && k >= s.cfg.MaxActiveApps {
+			break
+		}
 		j := int(s.active[k])
-		placed := false
-		for side := range NumSides {
-			c := s.cfg.Container[side]
-			if s.canStart(j, side) && c.Fits(mc.cap.Sub(mc.admitted)) {
-				s.start(m, j, side)
+		r := &s.js[j]
+		if withAM && r.am < 0 {
+			if s.cfg.AMContainer.Fits(mc.cap.Sub(mc.admitted)) {
+				r.am, r.amAt = int32(m), s.now
+				mc.admitted = mc.admitted.Add(s.cfg.AMContainer)
+				s.checkAdmitted(m)
 				n++
-				placed = true
-				break
+			}
+			k++
+			continue
+		}
+		placed := false
+		if !withAM || s.now > r.amAt {
+			for side := range NumSides {
+				c := s.cfg.Container[side]
+				if s.canStart(j, side) && c.Fits(mc.cap.Sub(mc.admitted)) {
+					s.start(m, j, side)
+					n++
+					placed = true
+					break
+				}
 			}
 		}
 		if !placed {

@@ -62,10 +62,11 @@ type PrismConfig struct {
 	// leave (Fig. 8's merge, 34 MB/s of disk, behind maps of 11 MB/s): on
 	// the embedded trace PRISM's tasks waited 574 s on average between
 	// phases. It is YARN's reservation of a node for a container that does
-	// not fit. Off by default: at the regular heartbeat the held capacity
-	// idles until the next one and every mean job running time measured
-	// got worse; with out-of-band heartbeats (PhaseSimConfig.OutOfBand)
-	// PUMA's and the embedded trace's got better, Gridmix's worse
+	// not fit. Off by default: the held capacity idles until a later
+	// heartbeat, and in seed 004's setting (Seed004Config) both mixes'
+	// mean job running times got worse (PUMA 674 → 765 s, Gridmix 512 →
+	// 558 s); with phase ends out of band too (PhaseOutOfBand) PUMA's got
+	// better (805 → 710 s), Gridmix's worse (480 → 504 s)
 	// (TestPhaseSimSeed004Claim).
 	Hold bool
 }
