@@ -1,9 +1,6 @@
 package sim
 
-import (
-	"math"
-	"sort"
-)
+import "math"
 
 // PFSP is the parallel PFSP of seed 002 without the fair phase, fluid form:
 // the whole cluster is one processor of the given capacity. A virtual PS
@@ -61,13 +58,11 @@ type PFSP struct {
 	rem  []float64 // true remaining work; −1 once finished
 	tag  []float64 // virtual finish tag
 	late []bool    // finished virtually, not really
-	act  []int32   // running, not-late jobs by (tag, index)
+	run  slackTree // running, not-late jobs by (tag, index), with slacks
 	done sumTreap  // finished for real, still in the virtual PS
 	vt   float64
 
 	sumTag, sumEst float64 // over the virtual PS and the running jobs: scale of the slacks
-
-	wheap keyHeap // running, not-late jobs by w (lazy: stale entries skipped)
 
 	lateQ keyHeap // late jobs by PS finish tag
 	vLate float64
@@ -77,6 +72,10 @@ type PFSP struct {
 	nextT  float64
 	work   float64 // the work (capacity × time) the server does until nextT
 	kind   int     // 0 virtual completion, 1 real completion, 2 late completion, 3 slack ahead used up, 4 estimate used up
+
+	// The state of choose's walk.
+	qpm, qbw, qahead, qdelta float64
+	qbest                    int32
 }
 
 func (*PFSP) Name() string { return "pfsp" }
@@ -91,10 +90,9 @@ func (p *PFSP) Start(jobs []Job, c float64) {
 		p.late = make([]bool, n)
 	}
 	p.rem, p.tag, p.late = p.rem[:n], p.tag[:n], p.late[:n]
-	p.act = p.act[:0]
+	p.run.reset(p.tag)
 	p.done.reset(n, p.tag)
 	p.lateQ.reset()
-	p.wheap.reset()
 	p.plan()
 }
 
@@ -104,19 +102,13 @@ func (p *PFSP) w(j int32) float64 {
 	}
 	e := p.jobs[j].Estimate
 	w := e - (p.jobs[j].Size - p.rem[j])
-	if w <= Tol*e {
+	// Used up within Tol, or within the rounding of size − rem (a few
+	// ulps of the size: after the estimate-used-up event snaps rem to
+	// size − e, w can come out as 1e-17 instead of 0 when e ≪ size).
+	if w <= Tol*e+0x1p-50*p.jobs[j].Size {
 		return 0 // the estimate is used up
 	}
 	return w
-}
-
-// actPos returns where job j is or would go in act.
-func (p *PFSP) actPos(j int32) int {
-	key := p.tag[j]
-	return sort.Search(len(p.act), func(i int) bool {
-		o := p.act[i]
-		return p.tag[o] > key || (p.tag[o] == key && o >= j)
-	})
 }
 
 func (p *PFSP) Arrive(t float64, j int) {
@@ -126,99 +118,53 @@ func (p *PFSP) Arrive(t float64, j int) {
 	p.tag[j] = p.vt + est
 	p.sumTag += p.tag[j]
 	p.sumEst += est
-	k := p.actPos(int32(j))
-	p.act = append(p.act, 0)
-	copy(p.act[k+1:], p.act[k:])
-	p.act[k] = int32(j)
-	p.wheap.push(p.w(int32(j)), j)
+	// The new job's slack (eq. 6) from the counts and sums of the jobs
+	// ahead of it, running and finished.
+	jj := int32(j)
+	w, v := p.w(jj), p.tag[j]-p.vt
+	rc, rs, rw := p.run.below(jj)
+	dc, ds := p.done.below(jj)
+	m := p.run.size() + p.done.size() + 1
+	vAhead := (rs - float64(rc)*p.vt) + (ds - float64(dc)*p.vt)
+	s := vAhead + float64(m-rc-dc)*v - (rw + w)
+	// Each running job ahead gains its own v (one more job behind it in
+	// the virtual PS); each one behind gains v − w (0 up to rounding).
+	p.run.addBefore(jj, 1, -p.vt)
+	p.run.addFrom(jj, v-w)
+	p.run.insert(jj, s, w)
 	p.plan()
-}
-
-// minW returns the least w over the running, not-late jobs (+Inf if none),
-// dropping stale heap entries. The served job is considered apart (its w
-// falls while it is served; it is pushed back when it stops).
-func (p *PFSP) minW() float64 {
-	for p.wheap.len() > 0 {
-		e := p.wheap.min()
-		j := e.j
-		if p.rem[j] >= 0 && !p.late[j] && int(j) != p.served && e.key == p.w(j) {
-			break
-		}
-		p.wheap.pop()
-	}
-	g := math.Inf(1)
-	if p.wheap.len() > 0 {
-		g = p.wheap.min().key
-	}
-	if s := p.served; s >= 0 && p.rem[s] >= 0 && !p.late[s] {
-		g = math.Min(g, p.w(int32(s)))
-	}
-	return g
 }
 
 // front returns the job at the front of the virtual PS (−1 if empty).
 func (p *PFSP) front() int32 {
-	f := p.done.min()
-	if len(p.act) > 0 && (f < 0 || p.tag[p.act[0]] < p.tag[f] || (p.tag[p.act[0]] == p.tag[f] && p.act[0] < f)) {
-		f = p.act[0]
+	f, r := p.done.min(), p.run.first()
+	if r >= 0 && (f < 0 || p.tag[r] < p.tag[f] || (p.tag[r] == p.tag[f] && r < f)) {
+		f = r
 	}
 	return f
 }
 
 // plan chooses the served job and the next event.
 func (p *PFSP) plan() {
-	prev := p.served
-	gw := p.minW()
 	p.served, p.nextT, p.kind = -1, math.Inf(1), -1
-	m := len(p.act) + p.done.size()
+	m := p.run.size() + p.done.size()
 	if m > 0 {
 		p.setNext((p.tag[p.front()]-p.vt)*float64(m), 0)
 	}
 	if n := p.lateQ.len(); n > 0 {
 		p.setNext((p.lateQ.min().key-p.vLate)*float64(n), 2)
-		p.requeue(prev)
 		return
 	}
-	best, bestW, bestAhead := int32(-1), 0.0, 0.0
-	prefixMin := math.Inf(1)
-	sumV, sumW := 0.0, 0.0 // over the running jobs ahead
+	if p.run.size() == 0 {
+		return
+	}
 	// delta is the slack that counts as none for a job whose estimate is
 	// used up (a tolerance at the scale of the slacks).
-	delta := Tol * math.Max(p.sumTag-float64(m)*p.vt+p.sumEst, 0)
-	for a, j := range p.act {
-		v := p.tag[j] - p.vt
-		dc, ds := p.done.below(j)
-		aheadAll := a + dc
-		vAhead := sumV + (ds - float64(dc)*p.vt)
-		w := p.w(j)
-		sumW += w
-		ok := w <= prefixMin+Tol*(w+math.Abs(prefixMin))
-		if w == 0 && !math.IsInf(prefixMin, 1) {
-			ok = prefixMin > delta
-		}
-		if ok && (best < 0 || w < bestW) {
-			best, bestW, bestAhead = j, w, prefixMin
-		}
-		s := vAhead + float64(m-aheadAll)*v - sumW
-		prefixMin = math.Min(prefixMin, s)
-		// Nothing behind can beat the least w overall, and once the slack
-		// ahead is below it nothing behind is completable.
-		if best >= 0 && bestW <= gw {
-			break
-		}
-		if gw > delta && prefixMin+Tol*(gw+math.Abs(prefixMin)) < gw {
-			break
-		}
-		sumV += v
-	}
-	if best < 0 {
-		p.requeue(prev)
-		return
-	}
+	p.qdelta = Tol * math.Max(p.sumTag-float64(m)*p.vt+p.sumEst, 0)
+	p.qpm, p.qbest, p.qbw, p.qahead = math.Inf(1), -1, 0, 0
+	p.choose(p.run.root)
+	best, bestW, bestAhead := p.qbest, p.qbw, p.qahead
 	p.served, p.ahead = int(best), bestAhead
-	if prev != p.served {
-		p.requeue(prev)
-	}
 	p.setNext(p.rem[best], 1)
 	if bestW > 0 && bestW < p.rem[best] {
 		// The estimate runs out first: the slack dynamics change then.
@@ -230,19 +176,62 @@ func (p *PFSP) plan() {
 	}
 }
 
+// completable reports whether a running job with estimated remaining work
+// w is completable when the least slack of the running jobs ahead of it is
+// pm (+Inf: none ahead).
+func (p *PFSP) completable(w, pm float64) bool {
+	if w == 0 && !math.IsInf(pm, 1) {
+		return pm > p.qdelta
+	}
+	return w <= pm+Tol*(w+math.Abs(pm))
+}
+
+// choose walks slot x's subtree of the running jobs in virtual order, with
+// qpm the least slack of the running jobs before it, and makes qbest the
+// completable job with the least w (ties: the first), qahead the least
+// slack ahead of it. A subtree is skipped when none of its jobs can be
+// completable and beat qbest (completability only falls as w grows or
+// the slack ahead falls), and taken whole when no slack in it is below
+// qpm (then every job in it has qpm ahead of it, and the first job with
+// its least w wins); only subtrees with a slack below the running minimum
+// are entered.
+func (p *PFSP) choose(x int32) {
+	if x < 0 {
+		return
+	}
+	t := &p.run
+	pm := p.qpm
+	better := func(w float64) bool { return p.qbest < 0 || w < p.qbw }
+	zero := t.zeros[x] > 0 && better(0) && p.completable(0, pm)
+	wp := t.minPosW[x]
+	pos := !math.IsInf(wp, 1) && better(wp) && p.completable(wp, pm)
+	if !zero && !pos {
+		p.qpm = math.Min(pm, t.mn[x])
+		return
+	}
+	if pm <= t.mn[x] {
+		target := wp
+		if zero {
+			target = 0
+		}
+		p.qbest, p.qbw, p.qahead = t.job[t.firstW(x, target)], target, pm
+		return
+	}
+	t.push(x)
+	p.choose(t.left[x])
+	pm = p.qpm
+	if w := t.w[x]; better(w) && p.completable(w, pm) {
+		p.qbest, p.qbw, p.qahead = t.job[x], w, pm
+	}
+	p.qpm = math.Min(pm, t.s[x])
+	p.choose(t.right[x])
+}
+
 // setNext makes the event of the given kind, after the server has done
 // work more, the next one if it comes first.
 func (p *PFSP) setNext(work float64, kind int) {
 	if t := p.now + work/p.c; t < p.nextT {
 		p.nextT, p.work, p.kind = t, work, kind
-	}
-}
-
-// requeue puts a job that stopped being served back in the w heap with its
-// current w.
-func (p *PFSP) requeue(j int) {
-	if j >= 0 && j != p.served && p.rem[j] >= 0 && !p.late[j] {
-		p.wheap.push(p.w(int32(j)), j)
 	}
 }
 
@@ -260,9 +249,11 @@ func (p *PFSP) Advance(t float64, done func(int)) {
 	if t >= p.nextT {
 		work = p.work
 	}
-	if m := len(p.act) + p.done.size(); m > 0 {
+	if m := p.run.size() + p.done.size(); m > 0 {
 		p.vt += work / float64(m)
 	}
+	// The virtual PS does work more: every slack falls by it.
+	p.run.addAll(-work)
 	if p.served >= 0 {
 		p.rem[p.served] -= work
 	} else if n := p.lateQ.len(); n > 0 {
@@ -271,7 +262,11 @@ func (p *PFSP) Advance(t float64, done func(int)) {
 	if t >= p.nextT {
 		switch p.kind {
 		case 0:
-			p.vt = math.Max(p.vt, p.tag[p.front()])
+			if vt := p.tag[p.front()]; vt > p.vt {
+				// The snap is work too: m·(its virtual time).
+				p.run.addAll(-float64(p.run.size()+p.done.size()) * (vt - p.vt))
+				p.vt = vt
+			}
 		case 1:
 			p.rem[p.served] = 0
 		case 2:
@@ -282,15 +277,24 @@ func (p *PFSP) Advance(t float64, done func(int)) {
 		}
 	}
 	p.now = t
-	if s := p.served; s >= 0 && p.rem[s] <= Tol*p.jobs[s].Size {
-		// Finished for real: from the running jobs to the treap of jobs
-		// still in the virtual PS.
-		k := p.actPos(int32(s))
-		p.act = append(p.act[:k], p.act[k+1:]...)
-		p.rem[s] = -1
-		p.sumEst -= p.jobs[s].Estimate
-		p.done.insert(s)
-		done(s)
+	if s := p.served; s >= 0 {
+		// The served job's w fell: the slacks from it on rise by as much.
+		fin := p.rem[s] <= Tol*p.jobs[s].Size
+		w := 0.0
+		if !fin {
+			w = p.w(int32(s))
+		}
+		old := p.run.setW(int32(s), w)
+		p.run.addFrom(int32(s), old-w)
+		if fin {
+			// Finished for real: from the running jobs to the treap of
+			// jobs still in the virtual PS.
+			p.run.remove(int32(s))
+			p.rem[s] = -1
+			p.sumEst -= p.jobs[s].Estimate
+			p.done.insert(s)
+			done(s)
+		}
 	}
 	for p.lateQ.len() > 0 {
 		e := p.lateQ.min()
@@ -310,17 +314,22 @@ func (p *PFSP) Advance(t float64, done func(int)) {
 		if j < 0 || p.tag[j]-p.vt > Tol*p.jobs[j].Estimate {
 			break
 		}
+		// Leaving the virtual PS, j takes its v (about 0) from every
+		// slack, and if still running its w out of them.
+		v := p.tag[j] - p.vt
 		if p.rem[j] >= 0 {
 			// Finished virtually, not really: late.
-			p.act = append(p.act[:0], p.act[1:]...)
+			w := p.run.remove(j)
+			p.run.addAll(w - v)
 			p.late[j] = true
 			p.lateQ.push(p.vLate+p.rem[j], int(j))
 		} else {
 			p.done.popMin()
+			p.run.addAll(-v)
 		}
 		p.sumTag -= p.tag[j]
 	}
-	if len(p.act)+p.done.size() == 0 {
+	if p.run.size()+p.done.size() == 0 {
 		p.vt, p.sumTag = 0, 0
 	}
 	p.plan()
