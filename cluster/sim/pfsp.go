@@ -67,11 +67,12 @@ type PFSP struct {
 	lateQ keyHeap // late jobs by PS finish tag
 	vLate float64
 
-	served int     // job served alone (−1: none, or late jobs share)
-	ahead  float64 // least slack of the running jobs ahead of served
-	nextT  float64
-	work   float64 // the work (capacity × time) the server does until nextT
-	kind   int     // 0 virtual completion, 1 real completion, 2 late completion, 3 slack ahead used up, 4 estimate used up
+	served  int     // job served alone (−1: none, or late jobs share)
+	servedW float64 // its w when chosen (as the slack tree has it)
+	ahead   float64 // least slack of the running jobs ahead of served
+	nextT   float64
+	work    float64 // the work (capacity × time) the server does until nextT
+	kind    int     // 0 virtual completion, 1 real completion, 2 late completion, 3 slack ahead used up, 4 estimate used up
 
 	// The state of choose's walk.
 	qpm, qbw, qahead, qdelta float64
@@ -122,16 +123,24 @@ func (p *PFSP) Arrive(t float64, j int) {
 	// ahead of it, running and finished.
 	jj := int32(j)
 	w, v := p.w(jj), p.tag[j]-p.vt
-	rc, rs, rw := p.run.below(jj)
+	tr := &p.run
+	a, b := tr.split(tr.root, jj)
+	rc, rs, rw := 0, 0.0, 0.0
+	if a >= 0 {
+		rc, rs, rw = int(tr.nd[a].cnt), tr.nd[a].sumTag, tr.nd[a].sumW
+	}
 	dc, ds := p.done.below(jj)
-	m := p.run.size() + p.done.size() + 1
+	m := rc + p.done.size() + 1
+	if b >= 0 {
+		m += int(tr.nd[b].cnt)
+	}
 	vAhead := (rs - float64(rc)*p.vt) + (ds - float64(dc)*p.vt)
 	s := vAhead + float64(m-rc-dc)*v - (rw + w)
 	// Each running job ahead gains its own v (one more job behind it in
 	// the virtual PS); each one behind gains v − w (0 up to rounding).
-	p.run.addBefore(jj, 1, -p.vt)
-	p.run.addFrom(jj, v-w)
-	p.run.insert(jj, s, w)
+	tr.apply(a, 1, -p.vt)
+	tr.apply(b, 0, v-w)
+	tr.root = tr.merge(tr.merge(a, tr.node(jj, s, w)), b)
 	p.plan()
 }
 
@@ -164,7 +173,7 @@ func (p *PFSP) plan() {
 	p.qpm, p.qbest, p.qbw, p.qahead = math.Inf(1), -1, 0, 0
 	p.choose(p.run.root)
 	best, bestW, bestAhead := p.qbest, p.qbw, p.qahead
-	p.served, p.ahead = int(best), bestAhead
+	p.served, p.servedW, p.ahead = int(best), bestW, bestAhead
 	p.setNext(p.rem[best], 1)
 	if bestW > 0 && bestW < p.rem[best] {
 		// The estimate runs out first: the slack dynamics change then.
@@ -200,31 +209,35 @@ func (p *PFSP) choose(x int32) {
 		return
 	}
 	t := &p.run
+	n := &t.nd[x]
 	pm := p.qpm
-	better := func(w float64) bool { return p.qbest < 0 || w < p.qbw }
-	zero := t.zeros[x] > 0 && better(0) && p.completable(0, pm)
-	wp := t.minPosW[x]
-	pos := !math.IsInf(wp, 1) && better(wp) && p.completable(wp, pm)
+	zero := n.zeros > 0 && (p.qbest < 0 || p.qbw > 0) && p.completable(0, pm)
+	wp := n.minPosW
+	pos := wp < math.Inf(1) && (p.qbest < 0 || wp < p.qbw) && p.completable(wp, pm)
 	if !zero && !pos {
-		p.qpm = math.Min(pm, t.mn[x])
+		if n.mn < pm {
+			p.qpm = n.mn
+		}
 		return
 	}
-	if pm <= t.mn[x] {
+	if pm <= n.mn {
 		target := wp
 		if zero {
 			target = 0
 		}
-		p.qbest, p.qbw, p.qahead = t.job[t.firstW(x, target)], target, pm
+		p.qbest, p.qbw, p.qahead = t.nd[t.firstW(x, target)].job, target, pm
 		return
 	}
 	t.push(x)
-	p.choose(t.left[x])
+	p.choose(n.left)
 	pm = p.qpm
-	if w := t.w[x]; better(w) && p.completable(w, pm) {
-		p.qbest, p.qbw, p.qahead = t.job[x], w, pm
+	if w := n.w; (p.qbest < 0 || w < p.qbw) && p.completable(w, pm) {
+		p.qbest, p.qbw, p.qahead = n.job, w, pm
 	}
-	p.qpm = math.Min(pm, t.s[x])
-	p.choose(t.right[x])
+	if n.s < pm {
+		p.qpm = n.s
+	}
+	p.choose(n.right)
 }
 
 // setNext makes the event of the given kind, after the server has done
@@ -284,8 +297,7 @@ func (p *PFSP) Advance(t float64, done func(int)) {
 		if !fin {
 			w = p.w(int32(s))
 		}
-		old := p.run.setW(int32(s), w)
-		p.run.addFrom(int32(s), old-w)
+		p.run.serve(int32(s), w, p.servedW-w)
 		if fin {
 			// Finished for real: from the running jobs to the treap of
 			// jobs still in the virtual PS.

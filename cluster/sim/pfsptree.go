@@ -30,31 +30,32 @@ import "math"
 // proportional to the most jobs running at once, not to the jobs of the
 // run.
 type slackTree struct {
-	tag []float64 // per job (shared with the owner): the order and slopes
-
-	job         []int32 // per slot: its job
-	left, right []int32
-	prio        []uint32
-	cnt, zeros  []int32   // subtree jobs; subtree jobs with w = 0
-	s, w        []float64 // the slot's own slack and w
-	sumTag      []float64 // subtree Σ tag
-	sumW        []float64 // subtree Σ w
-	minPosW     []float64 // subtree least w > 0 (+Inf if none)
-	mn, sl      []float64 // subtree least slack; the tag (slope) of its job
-	melt        []float64 // own-tag additions the subtree's argmin survives
-	lzC, lzA    []float64 // pending for the children: s_k += lzC·tag_k + lzA
-
+	tag  []float64 // per job (shared with the owner): the order and slopes
+	nd   []stNode  // per slot
 	free []int32
 	root int32
 	rng  uint64
 }
 
+// stNode is one slot of a slackTree: a job and its subtree's aggregates.
+type stNode struct {
+	left, right int32
+	job         int32
+	prio        uint32
+	cnt, zeros  int32   // subtree jobs; subtree jobs with w = 0
+	tag         float64 // the job's tag (a copy, for locality)
+	s, w        float64 // the job's own slack and w
+	sumTag      float64 // subtree Σ tag
+	sumW        float64 // subtree Σ w
+	minPosW     float64 // subtree least w > 0 (+Inf if none)
+	mn, sl      float64 // subtree least slack; the tag (slope) of its job
+	melt        float64 // own-tag additions the subtree's argmin survives
+	lzC, lzA    float64 // pending for the children: s_k += lzC·tag_k + lzA
+}
+
 func (t *slackTree) reset(tag []float64) {
 	t.tag = tag
-	t.job, t.left, t.right, t.prio = t.job[:0], t.left[:0], t.right[:0], t.prio[:0]
-	t.cnt, t.zeros, t.s, t.w = t.cnt[:0], t.zeros[:0], t.s[:0], t.w[:0]
-	t.sumTag, t.sumW, t.minPosW = t.sumTag[:0], t.sumW[:0], t.minPosW[:0]
-	t.mn, t.sl, t.melt, t.lzC, t.lzA = t.mn[:0], t.sl[:0], t.melt[:0], t.lzC[:0], t.lzA[:0]
+	t.nd = t.nd[:0]
 	t.free = t.free[:0]
 	t.root = -1
 	t.rng = 0x9e3779b97f4a7c15
@@ -64,83 +65,80 @@ func (t *slackTree) size() int {
 	if t.root < 0 {
 		return 0
 	}
-	return int(t.cnt[t.root])
+	return int(t.nd[t.root].cnt)
 }
 
-// alloc returns a free slot for job j.
-func (t *slackTree) alloc(j int32) int32 {
+// node makes a one-node tree of job j with slack s and estimated remaining
+// work w, and returns its slot.
+func (t *slackTree) node(j int32, s, w float64) int32 {
+	var x int32
 	if n := len(t.free); n > 0 {
-		x := t.free[n-1]
+		x = t.free[n-1]
 		t.free = t.free[:n-1]
-		t.job[x] = j
-		return x
+	} else {
+		t.nd = append(t.nd, stNode{})
+		x = int32(len(t.nd) - 1)
 	}
-	t.job = append(t.job, j)
-	t.left = append(t.left, -1)
-	t.right = append(t.right, -1)
-	t.prio = append(t.prio, 0)
-	t.cnt = append(t.cnt, 0)
-	t.zeros = append(t.zeros, 0)
-	t.s = append(t.s, 0)
-	t.w = append(t.w, 0)
-	t.sumTag = append(t.sumTag, 0)
-	t.sumW = append(t.sumW, 0)
-	t.minPosW = append(t.minPosW, 0)
-	t.mn = append(t.mn, 0)
-	t.sl = append(t.sl, 0)
-	t.melt = append(t.melt, 0)
-	t.lzC = append(t.lzC, 0)
-	t.lzA = append(t.lzA, 0)
-	return int32(len(t.job) - 1)
+	t.rng ^= t.rng << 13
+	t.rng ^= t.rng >> 7
+	t.rng ^= t.rng << 17
+	t.nd[x] = stNode{left: -1, right: -1, job: j, prio: uint32(t.rng >> 32), tag: t.tag[j], s: s, w: w}
+	t.pull(x)
+	return x
 }
 
-// before reports whether job a comes before job b in virtual order.
-func (t *slackTree) before(a, b int32) bool {
-	return t.tag[a] < t.tag[b] || (t.tag[a] == t.tag[b] && a < b)
+// before reports whether slot x's job comes before job j in virtual order.
+func (t *slackTree) before(x, j int32) bool {
+	n := &t.nd[x]
+	return n.tag < t.tag[j] || (n.tag == t.tag[j] && n.job < j)
 }
 
 // pull recomputes slot x's subtree aggregates from its own job and its
 // children. x must have no pending additions (push first): the children's
 // minima do not include them.
 func (t *slackTree) pull(x int32) {
-	c, z := int32(1), int32(0)
-	tg := t.tag[t.job[x]]
-	st, sw := tg, t.w[x]
-	mpw := math.Inf(1)
-	if t.w[x] == 0 {
-		z = 1
+	n := &t.nd[x]
+	n.cnt, n.zeros = 1, 0
+	n.sumTag, n.sumW = n.tag, n.w
+	n.minPosW = math.Inf(1)
+	if n.w == 0 {
+		n.zeros = 1
 	} else {
-		mpw = t.w[x]
+		n.minPosW = n.w
 	}
-	m, sl, melt := t.s[x], tg, math.Inf(1)
-	for _, ch := range [2]int32{t.left[x], t.right[x]} {
-		if ch < 0 {
-			continue
-		}
-		c += t.cnt[ch]
-		z += t.zeros[ch]
-		st += t.sumTag[ch]
-		sw += t.sumW[ch]
-		mpw = math.Min(mpw, t.minPosW[ch])
-		m, sl, melt = combineLines(m, sl, melt, t.mn[ch], t.sl[ch], t.melt[ch])
+	n.mn, n.sl, n.melt = n.s, n.tag, math.Inf(1)
+	if n.left >= 0 {
+		t.pullChild(n, &t.nd[n.left])
 	}
-	t.cnt[x], t.zeros[x], t.sumTag[x], t.sumW[x], t.minPosW[x] = c, z, st, sw, mpw
-	t.mn[x], t.sl[x], t.melt[x] = m, sl, melt
+	if n.right >= 0 {
+		t.pullChild(n, &t.nd[n.right])
+	}
 }
 
-// combineLines merges two lower envelopes given by their current minimum,
-// its slope and its melt: the lesser minimum wins (ties: the lesser slope,
-// which stays least longer as c grows), and the melt shrinks to when the
-// loser's line crosses the winner's, if it ever does.
-func combineLines(m1, s1, t1, m2, s2, t2 float64) (float64, float64, float64) {
+func (t *slackTree) pullChild(n, c *stNode) {
+	n.cnt += c.cnt
+	n.zeros += c.zeros
+	n.sumTag += c.sumTag
+	n.sumW += c.sumW
+	if c.minPosW < n.minPosW {
+		n.minPosW = c.minPosW
+	}
+	// Merge the lower envelopes: the lesser minimum wins (ties: the lesser
+	// slope, which stays least longer as c grows), and the melt shrinks to
+	// when the loser's line crosses the winner's, if it ever does.
+	m1, s1, m2, s2 := n.mn, n.sl, c.mn, c.sl
 	if m2 < m1 || (m2 == m1 && s2 < s1) {
-		m1, s1, t1, m2, s2, t2 = m2, s2, t2, m1, s1, t1
+		m1, s1, m2, s2 = m2, s2, m1, s1
 	}
-	melt := math.Min(t1, t2)
+	if c.melt < n.melt {
+		n.melt = c.melt
+	}
 	if s2 < s1 {
-		melt = math.Min(melt, (m2-m1)/(s1-s2))
+		if x := (m2 - m1) / (s1 - s2); x < n.melt {
+			n.melt = x
+		}
 	}
-	return m1, s1, melt
+	n.mn, n.sl = m1, s1
 }
 
 // apply adds dc·tag_k + da to the slack of every job k in x's subtree.
@@ -148,28 +146,29 @@ func (t *slackTree) apply(x int32, dc, da float64) {
 	if x < 0 {
 		return
 	}
-	if dc != 0 && !(dc < t.melt[x]) {
+	n := &t.nd[x]
+	n.s += dc*n.tag + da
+	if dc != 0 && !(dc < n.melt) {
 		// The minimum may change hands: go down.
 		t.push(x)
-		t.s[x] += dc*t.tag[t.job[x]] + da
-		t.apply(t.left[x], dc, da)
-		t.apply(t.right[x], dc, da)
+		t.apply(n.left, dc, da)
+		t.apply(n.right, dc, da)
 		t.pull(x)
 		return
 	}
-	t.s[x] += dc*t.tag[t.job[x]] + da
-	t.mn[x] += dc*t.sl[x] + da
-	t.melt[x] -= dc
-	t.lzC[x] += dc
-	t.lzA[x] += da
+	n.mn += dc*n.sl + da
+	n.melt -= dc
+	n.lzC += dc
+	n.lzA += da
 }
 
 // push hands x's pending additions to its children.
 func (t *slackTree) push(x int32) {
-	if c, a := t.lzC[x], t.lzA[x]; c != 0 || a != 0 {
-		t.lzC[x], t.lzA[x] = 0, 0
-		t.apply(t.left[x], c, a)
-		t.apply(t.right[x], c, a)
+	n := &t.nd[x]
+	if c, a := n.lzC, n.lzA; c != 0 || a != 0 {
+		n.lzC, n.lzA = 0, 0
+		t.apply(n.left, c, a)
+		t.apply(n.right, c, a)
 	}
 }
 
@@ -180,84 +179,48 @@ func (t *slackTree) addAll(da float64) {
 	}
 }
 
-// addBefore adds dc·tag_k + da to the slack of every job k before job j
-// (j need not be in the tree).
-func (t *slackTree) addBefore(j int32, dc, da float64) {
-	t.addBeforeIn(t.root, j, dc, da)
+// serve sets job j's w to w and adds da to the slack of j and of every
+// job after it.
+func (t *slackTree) serve(j int32, w, da float64) {
+	t.serveIn(t.root, j, w, da)
 }
 
-func (t *slackTree) addBeforeIn(x, j int32, dc, da float64) {
+func (t *slackTree) serveIn(x, j int32, w, da float64) {
 	if x < 0 {
-		return
+		panic("sim: pfsp slack tree: job not found")
 	}
 	t.push(x)
-	if t.before(t.job[x], j) {
-		t.apply(t.left[x], dc, da)
-		t.s[x] += dc*t.tag[t.job[x]] + da
-		t.addBeforeIn(t.right[x], j, dc, da)
-	} else {
-		t.addBeforeIn(t.left[x], j, dc, da)
+	n := &t.nd[x]
+	switch {
+	case n.job == j:
+		n.w = w
+		n.s += da
+		t.apply(n.right, 0, da)
+	case t.before(x, j):
+		t.serveIn(n.right, j, w, da)
+	default:
+		n.s += da
+		t.apply(n.right, 0, da)
+		t.serveIn(n.left, j, w, da)
 	}
 	t.pull(x)
 }
 
-// addFrom adds da to the slack of job j and every job after it.
-func (t *slackTree) addFrom(j int32, da float64) {
-	if da != 0 {
-		t.addFromIn(t.root, j, da)
-	}
-}
-
-func (t *slackTree) addFromIn(x, j int32, da float64) {
-	if x < 0 {
-		return
-	}
-	t.push(x)
-	if t.before(t.job[x], j) {
-		t.addFromIn(t.right[x], j, da)
-	} else {
-		t.apply(t.right[x], 0, da)
-		t.s[x] += da
-		t.addFromIn(t.left[x], j, da)
-	}
-	t.pull(x)
-}
-
-// below returns the number of jobs before job j and their sums of tags and
-// of w.
-func (t *slackTree) below(j int32) (int, float64, float64) {
-	c, st, sw := 0, 0.0, 0.0
-	for x := t.root; x >= 0; {
-		if t.before(t.job[x], j) {
-			c++
-			st += t.tag[t.job[x]]
-			sw += t.w[x]
-			if l := t.left[x]; l >= 0 {
-				c += int(t.cnt[l])
-				st += t.sumTag[l]
-				sw += t.sumW[l]
-			}
-			x = t.right[x]
-		} else {
-			x = t.left[x]
-		}
-	}
-	return c, st, sw
-}
-
+// split splits x's subtree into the jobs before job j and the others.
 func (t *slackTree) split(x, j int32) (int32, int32) {
 	if x < 0 {
 		return -1, -1
 	}
 	t.push(x)
-	if t.before(t.job[x], j) {
-		a, b := t.split(t.right[x], j)
-		t.right[x] = a
+	n := &t.nd[x]
+	if t.before(x, j) {
+		a, b := t.split(n.right, j)
+		n.right = a
 		t.pull(x)
 		return x, b
 	}
-	a, b := t.split(t.left[x], j)
-	t.left[x] = b
+	a, b := t.split(n.left, j)
+	n.left = b
 	t.pull(x)
 	return a, x
 }
@@ -269,29 +232,18 @@ func (t *slackTree) merge(a, b int32) int32 {
 	if b < 0 {
 		return a
 	}
-	if t.prio[a] > t.prio[b] {
+	if t.nd[a].prio > t.nd[b].prio {
 		t.push(a)
-		t.right[a] = t.merge(t.right[a], b)
+		r := t.merge(t.nd[a].right, b)
+		t.nd[a].right = r
 		t.pull(a)
 		return a
 	}
 	t.push(b)
-	t.left[b] = t.merge(a, t.left[b])
+	l := t.merge(a, t.nd[b].left)
+	t.nd[b].left = l
 	t.pull(b)
 	return b
-}
-
-// insert adds job j with slack s and estimated remaining work w.
-func (t *slackTree) insert(j int32, s, w float64) {
-	t.rng ^= t.rng << 13
-	t.rng ^= t.rng >> 7
-	t.rng ^= t.rng << 17
-	x := t.alloc(j)
-	t.left[x], t.right[x], t.prio[x] = -1, -1, uint32(t.rng>>32)
-	t.s[x], t.w[x], t.lzC[x], t.lzA[x] = s, w, 0, 0
-	t.pull(x)
-	a, b := t.split(t.root, j)
-	t.root = t.merge(t.merge(a, x), b)
 }
 
 // remove takes job j out of the tree and returns its w.
@@ -306,60 +258,21 @@ func (t *slackTree) removeIn(x, j int32, w *float64) int32 {
 		panic("sim: pfsp slack tree: job not found")
 	}
 	t.push(x)
-	if t.job[x] == j {
-		*w = t.w[x]
+	n := &t.nd[x]
+	if n.job == j {
+		*w = n.w
 		t.free = append(t.free, x)
-		return t.merge(t.left[x], t.right[x])
+		return t.merge(n.left, n.right)
 	}
-	if t.before(j, t.job[x]) {
-		t.left[x] = t.removeIn(t.left[x], j, w)
+	if t.before(x, j) {
+		r := t.removeIn(n.right, j, w)
+		t.nd[x].right = r
 	} else {
-		t.right[x] = t.removeIn(t.right[x], j, w)
+		l := t.removeIn(n.left, j, w)
+		t.nd[x].left = l
 	}
 	t.pull(x)
 	return x
-}
-
-// setW sets job j's w and returns the old one.
-func (t *slackTree) setW(j int32, w float64) float64 {
-	var old float64
-	t.setWIn(t.root, j, w, &old)
-	return old
-}
-
-func (t *slackTree) setWIn(x, j int32, w float64, old *float64) {
-	if x < 0 {
-		panic("sim: pfsp slack tree: job not found")
-	}
-	if t.job[x] == j {
-		*old = t.w[x]
-		t.w[x] = w
-	} else if t.before(j, t.job[x]) {
-		t.setWIn(t.left[x], j, w, old)
-	} else {
-		t.setWIn(t.right[x], j, w, old)
-	}
-	// w enters no slack aggregate: no push needed, only the w sums.
-	t.pullW(x)
-}
-
-// pullW recomputes only the w aggregates of slot x.
-func (t *slackTree) pullW(x int32) {
-	z := int32(0)
-	sw, mpw := t.w[x], math.Inf(1)
-	if t.w[x] == 0 {
-		z = 1
-	} else {
-		mpw = t.w[x]
-	}
-	for _, ch := range [2]int32{t.left[x], t.right[x]} {
-		if ch >= 0 {
-			z += t.zeros[ch]
-			sw += t.sumW[ch]
-			mpw = math.Min(mpw, t.minPosW[ch])
-		}
-	}
-	t.zeros[x], t.sumW[x], t.minPosW[x] = z, sw, mpw
 }
 
 // first returns the job first in virtual order (−1 if empty).
@@ -368,23 +281,24 @@ func (t *slackTree) first() int32 {
 	if x < 0 {
 		return -1
 	}
-	for t.left[x] >= 0 {
-		x = t.left[x]
+	for t.nd[x].left >= 0 {
+		x = t.nd[x].left
 	}
-	return t.job[x]
+	return t.nd[x].job
 }
 
 // firstW returns the slot of the first job in x's subtree whose w is
 // target (0, or the subtree's least positive w).
 func (t *slackTree) firstW(x int32, target float64) int32 {
 	for {
-		if l := t.left[x]; l >= 0 && ((target == 0 && t.zeros[l] > 0) || (target > 0 && t.minPosW[l] == target)) {
+		n := &t.nd[x]
+		if l := n.left; l >= 0 && ((target == 0 && t.nd[l].zeros > 0) || (target > 0 && t.nd[l].minPosW == target)) {
 			x = l
 			continue
 		}
-		if t.w[x] == target {
+		if n.w == target {
 			return x
 		}
-		x = t.right[x]
+		x = n.right
 	}
 }
