@@ -140,7 +140,7 @@ func (p *PFSP) Arrive(t float64, j int) {
 	// the virtual PS); each one behind gains v − w (0 up to rounding).
 	tr.apply(a, 1, -p.vt)
 	tr.apply(b, 0, v-w)
-	tr.root = tr.merge(tr.merge(a, tr.node(jj, s, w)), b)
+	tr.join(a, b, jj, s, w)
 	p.plan()
 }
 
@@ -297,15 +297,17 @@ func (p *PFSP) Advance(t float64, done func(int)) {
 		if !fin {
 			w = p.w(int32(s))
 		}
-		p.run.serve(int32(s), w, p.servedW-w)
 		if fin {
 			// Finished for real: from the running jobs to the treap of
 			// jobs still in the virtual PS.
-			p.run.remove(int32(s))
+			p.run.removeAdd(int32(s), p.servedW)
 			p.rem[s] = -1
 			p.sumEst -= p.jobs[s].Estimate
 			p.done.insert(s)
 			done(s)
+		} else if w != p.servedW {
+			p.run.serve(int32(s), w, p.servedW-w)
+			p.servedW = w
 		}
 	}
 	for p.lateQ.len() > 0 {

@@ -30,11 +30,12 @@ import "math"
 // proportional to the most jobs running at once, not to the jobs of the
 // run.
 type slackTree struct {
-	tag  []float64 // per job (shared with the owner): the order and slopes
-	nd   []stNode  // per slot
-	free []int32
-	root int32
-	rng  uint64
+	tag    []float64 // per job (shared with the owner): the order and slopes
+	nd     []stNode  // per slot
+	free   []int32
+	root   int32
+	firstJ int32 // the job first in virtual order (−1 if empty)
+	rng    uint64
 }
 
 // stNode is one slot of a slackTree: a job and its subtree's aggregates.
@@ -57,7 +58,7 @@ func (t *slackTree) reset(tag []float64) {
 	t.tag = tag
 	t.nd = t.nd[:0]
 	t.free = t.free[:0]
-	t.root = -1
+	t.root, t.firstJ = -1, -1
 	t.rng = 0x9e3779b97f4a7c15
 }
 
@@ -248,12 +249,27 @@ func (t *slackTree) merge(a, b int32) int32 {
 
 // remove takes job j out of the tree and returns its w.
 func (t *slackTree) remove(j int32) float64 {
+	return t.removeAdd(j, 0)
+}
+
+// removeAdd takes job j out of the tree, adds da to the slacks of the jobs
+// after it, and returns j's w.
+func (t *slackTree) removeAdd(j int32, da float64) float64 {
 	var w float64
-	t.root = t.removeIn(t.root, j, &w)
+	t.root = t.removeIn(t.root, j, da, &w)
+	if j == t.firstJ {
+		t.firstJ = -1
+		if x := t.root; x >= 0 {
+			for t.nd[x].left >= 0 {
+				x = t.nd[x].left
+			}
+			t.firstJ = t.nd[x].job
+		}
+	}
 	return w
 }
 
-func (t *slackTree) removeIn(x, j int32, w *float64) int32 {
+func (t *slackTree) removeIn(x, j int32, da float64, w *float64) int32 {
 	if x < 0 {
 		panic("sim: pfsp slack tree: job not found")
 	}
@@ -262,13 +278,16 @@ func (t *slackTree) removeIn(x, j int32, w *float64) int32 {
 	if n.job == j {
 		*w = n.w
 		t.free = append(t.free, x)
+		t.apply(n.right, 0, da)
 		return t.merge(n.left, n.right)
 	}
 	if t.before(x, j) {
-		r := t.removeIn(n.right, j, w)
+		r := t.removeIn(n.right, j, da, w)
 		t.nd[x].right = r
 	} else {
-		l := t.removeIn(n.left, j, w)
+		n.s += da
+		t.apply(n.right, 0, da)
+		l := t.removeIn(n.left, j, da, w)
 		t.nd[x].left = l
 	}
 	t.pull(x)
@@ -276,15 +295,15 @@ func (t *slackTree) removeIn(x, j int32, w *float64) int32 {
 }
 
 // first returns the job first in virtual order (−1 if empty).
-func (t *slackTree) first() int32 {
-	x := t.root
-	if x < 0 {
-		return -1
+func (t *slackTree) first() int32 { return t.firstJ }
+
+// join puts back together the two parts of a split around job j, with j
+// (slack s, estimated remaining work w) between them.
+func (t *slackTree) join(a, b, j int32, s, w float64) {
+	t.root = t.merge(t.merge(a, t.node(j, s, w)), b)
+	if f := t.firstJ; f < 0 || t.tag[j] < t.tag[f] || (t.tag[j] == t.tag[f] && j < f) {
+		t.firstJ = j
 	}
-	for t.nd[x].left >= 0 {
-		x = t.nd[x].left
-	}
-	return t.nd[x].job
 }
 
 // firstW returns the slot of the first job in x's subtree whose w is
