@@ -76,7 +76,8 @@ type PFSP struct {
 
 	// The state of choose's walk.
 	qpm, qbw, qahead, qdelta float64
-	qbest                    int32
+	qbest                    int32 // a slot of the running-jobs tree
+	qsub                     bool  // qbest is the first job of its subtree with w = qbw
 }
 
 func (*PFSP) Name() string { return "pfsp" }
@@ -170,9 +171,12 @@ func (p *PFSP) plan() {
 	// delta is the slack that counts as none for a job whose estimate is
 	// used up (a tolerance at the scale of the slacks).
 	p.qdelta = Tol * math.Max(p.sumTag-float64(m)*p.vt+p.sumEst, 0)
-	p.qpm, p.qbest, p.qbw, p.qahead = math.Inf(1), -1, 0, 0
+	p.qpm, p.qbest, p.qsub, p.qbw, p.qahead = math.Inf(1), -1, false, 0, 0
 	p.choose(p.run.root)
-	best, bestW, bestAhead := p.qbest, p.qbw, p.qahead
+	if p.qsub {
+		p.qbest = p.run.firstW(p.qbest, p.qbw)
+	}
+	best, bestW, bestAhead := p.run.nd[p.qbest].job, p.qbw, p.qahead
 	p.served, p.servedW, p.ahead = int(best), bestW, bestAhead
 	p.setNext(p.rem[best], 1)
 	if bestW > 0 && bestW < p.rem[best] {
@@ -225,14 +229,16 @@ func (p *PFSP) choose(x int32) {
 		if zero {
 			target = 0
 		}
-		p.qbest, p.qbw, p.qahead = t.nd[t.firstW(x, target)].job, target, pm
+		// The first job of x with that w: found at the end, if it stays
+		// the best.
+		p.qbest, p.qsub, p.qbw, p.qahead = x, true, target, pm
 		return
 	}
 	t.push(x)
 	p.choose(n.left)
 	pm = p.qpm
 	if w := n.w; (p.qbest < 0 || w < p.qbw) && p.completable(w, pm) {
-		p.qbest, p.qbw, p.qahead = n.job, w, pm
+		p.qbest, p.qsub, p.qbw, p.qahead = x, false, w, pm
 	}
 	if n.s < pm {
 		p.qpm = n.s
