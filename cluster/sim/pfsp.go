@@ -25,32 +25,57 @@ import "math"
 // job is late, leaves the slack system, and late jobs go first, sharing the
 // capacity equally (as FSP+PS).
 //
-// Complexity: the slack vector changes non-uniformly when a job arrives
-// (every job ahead of it gains its own v), so slacks are not stored: each
-// event scans the running jobs in virtual order, computing their slacks as
-// it goes. Jobs that finished for real but not virtually (usually most of
-// the virtual PS) are not scanned: they sit in a treap with key sums, which
-// gives their count and Σv ahead of any running job in O(log n). The scan
-// stops at the running job with the least w overall (kept in a lazy heap):
-// it is the answer if completable, and if not no job behind it can be. The
-// cost per event is O(log n) per running job scanned, which is the jobs
-// ahead of that least-w job in virtual order (few in practice: PFSP, like
-// SRPT, keeps few jobs running), plus a copy to insert an arrival into the
-// sorted slice of running jobs. It is not O(log n) in the worst case.
+// Complexity: eq. 6 is s_i = Σ_j min(v_j, v_i) − Σ_{j≤i} w_j over the m
+// jobs of the virtual PS (those ahead of i have v_j ≤ v_i), so the updates
+// are few and regular. The virtual PS's work x lowers every slack by x;
+// serving a job whose w > 0 gives x back to the slacks from it on (its w
+// falls); an arrival (v = w = its estimate) adds to every job ahead of it
+// that job's own v = tag − vt, and nothing to those behind (up to
+// rounding); a job leaving the virtual PS takes its v (0) from every slack
+// and, if late, its w out of them; a real completion adds the job's last w
+// to the slacks behind it. The running (not late) jobs sit in a slackTree
+// (pfsptree.go): a treap in virtual order with lazy additions, where the
+// own-v addition is a kinetic segment tree's "heaten" (each subtree keeps
+// its least slack, the tag of its job as slope, and how many own-v
+// additions it takes for another job to go below; additions short of that
+// are lazy, others recurse). Jobs that finished for real but not
+// virtually sit in a treap with key sums (their count and Σ tag ahead of
+// an arrival, whose slack is computed once, at arrival). Choosing the
+// served job is a walk in virtual order carrying the least slack so far:
+// it skips a subtree none of whose jobs can be completable and beat the
+// best so far (subtrees keep their least positive w and their number of
+// jobs with w = 0), takes a subtree whole when none of its slacks is below
+// the least so far (every job in it then has that least slack ahead of
+// it, and its first job with the least w wins), and enters only the
+// subtrees that hold a new least slack and a possible winner.
 //
-// Overload is that worst case. Under an offered load > 1 the unserved
-// large jobs pile up in the running set without end, and so do those of
-// them ahead of the least-w job (usually a small new arrival) in virtual
-// order: the scan per event, and the cost per event, grow linearly in the
-// number of jobs simulated, and a run is quadratic. Measured with
-// BenchmarkPFSPScale (Weibull(0.5) sizes, σ = 0.5, one run, shared 2-core
-// machine): at load 0.9 and 1.0, 0.4–0.6 µs per event at n = 10k to 1M
-// (scan 1.5–2 running jobs per event; at most 30 / 64 running at 100k);
-// at load 1.2, 0.4 µs per event at 10k (6 scanned), 4–6 µs at 100k (77
-// scanned, up to 1,411 running), 18 µs at 300k (19 s a run) and more than
-// 9 minutes a run at 1M. Avoiding the scan needs the minimum slack over
-// a prefix of the running jobs under updates that add to each slack its
-// own v (a kinetic segment tree); that is not done.
+// Cost per event: O(log n) expected for the treap updates (one split and
+// two merges per arrival, one walk per service or completion); plus the
+// heaten's recursions, amortised polylogarithmic by the kinetic segment
+// tree's analysis for heaten alone (our constant range additions are not
+// covered by it; measured 0.00–0.03 recursions per event); plus the walk:
+// O(log n) per running job whose slack is below every slack ahead of it
+// and that lies on the walk's way (measured 3–16 tree nodes per choice at
+// loads 0.9–1.2 and n up to 1M: one such job, the first, in nearly every
+// event). That last term has no proven bound: running jobs whose slacks
+// and w both fall along the virtual order make the walk visit them all. It
+// is O(log n) per event in practice, overload included. Measured with
+// BenchmarkPFSPScale (Weibull(0.5) sizes, σ = 0.5, CPU time per event on a
+// shared 2-core machine, median of 3 runs), against the previous scan
+// (in brackets; pfspScan in the tests), whose cost grew linearly in n at
+// load 1.2:
+//
+//	µs per event  n = 10k       100k          1M
+//	load 0.9      0.20 (0.23)   0.23 (0.30)   0.28 (0.43)
+//	load 1.0      0.30 (0.31)   0.39 (0.40)   0.52 (0.74)
+//	load 1.2      0.43 (0.47)   0.72 (4.4)    1.35 (> 9 minutes a run)
+//
+// Both trees keep their nodes in slot pools: memory in proportion to the
+// jobs in them at once, not to n. Results are those of the scan up to
+// floating-point rounding (the slacks are summed in another order):
+// TestPFSPMatchesScan compares responses job by job on 550 random
+// instances (relative differences at most 1e-10; about three in four
+// bit-identical).
 type PFSP struct {
 	jobs []Job
 	c    float64
@@ -201,13 +226,14 @@ func (p *PFSP) completable(w, pm float64) bool {
 
 // choose walks slot x's subtree of the running jobs in virtual order, with
 // qpm the least slack of the running jobs before it, and makes qbest the
-// completable job with the least w (ties: the first), qahead the least
-// slack ahead of it. A subtree is skipped when none of its jobs can be
-// completable and beat qbest (completability only falls as w grows or
-// the slack ahead falls), and taken whole when no slack in it is below
-// qpm (then every job in it has qpm ahead of it, and the first job with
-// its least w wins); only subtrees with a slack below the running minimum
-// are entered.
+// completable job with the least w (ties: the first), qbw its w and
+// qahead the least slack ahead of it. A subtree is skipped when none of
+// its jobs can be completable and beat qbest (completability only falls
+// as w grows or the slack ahead falls), and taken whole when no slack in
+// it is below qpm: every job in it then has qpm as the least slack ahead,
+// and its first job with its least w wins (qsub: qbest is that subtree,
+// resolved to the job once the walk is over). Only subtrees with a slack
+// below qpm and a possible winner are entered.
 func (p *PFSP) choose(x int32) {
 	if x < 0 {
 		return

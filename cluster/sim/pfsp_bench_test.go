@@ -15,12 +15,14 @@ import (
 // impl=tree is PFSP; impl=scan is the previous implementation (pfspScan),
 // whose cost per event grows about linearly in n under overload: its
 // load=1.2/n=1000000 case (more than 9 minutes) is skipped unless
-// PFSP_SCAN_LONG is set.
+// PFSP_SCAN_LONG is set, and the n=10000000 cases unless PFSP_SCALE_10M
+// is. cpu-ns/event is the process's CPU time per event (steadier than
+// ns/event, wall time, on a shared machine).
 // Run: go test ./cluster/sim -run '^$' -bench PFSPScale -benchtime 1x -timeout 60m
 func BenchmarkPFSPScale(b *testing.B) {
 	for _, impl := range []string{"tree", "scan"} {
 		for _, load := range []float64{0.9, 1.0, 1.2} {
-			for _, n := range []int{10_000, 100_000, 1_000_000} {
+			for _, n := range []int{10_000, 100_000, 1_000_000, 10_000_000} {
 				b.Run(fmt.Sprintf("impl=%s/load=%.1f/n=%d", impl, load, n), func(b *testing.B) {
 					benchPFSP(b, impl, load, n)
 				})
@@ -33,6 +35,9 @@ func BenchmarkPFSPScale(b *testing.B) {
 func benchPFSP(b *testing.B, impl string, load float64, n int) {
 	if impl == "scan" && load > 1 && n >= 1_000_000 && os.Getenv("PFSP_SCAN_LONG") == "" {
 		b.Skip("more than 9 minutes; set PFSP_SCAN_LONG to run")
+	}
+	if n > 1_000_000 && os.Getenv("PFSP_SCALE_10M") == "" {
+		b.Skip("10M jobs (about 1 GB, minutes): set PFSP_SCALE_10M to run")
 	}
 	jobs := synthetic(n, load, 0.5, 1)
 	var sim Simulator
