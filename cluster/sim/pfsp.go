@@ -149,24 +149,13 @@ func (p *PFSP) Arrive(t float64, j int) {
 	// ahead of it, running and finished.
 	jj := int32(j)
 	w, v := p.w(jj), p.tag[j]-p.vt
-	tr := &p.run
-	a, b := tr.split(tr.root, jj)
-	rc, rs, rw := 0, 0.0, 0.0
-	if a >= 0 {
-		rc, rs, rw = int(tr.nd[a].cnt), tr.nd[a].sumTag, tr.nd[a].sumW
-	}
-	dc, ds := p.done.below(jj)
-	m := rc + p.done.size() + 1
-	if b >= 0 {
-		m += int(tr.nd[b].cnt)
-	}
-	vAhead := (rs - float64(rc)*p.vt) + (ds - float64(dc)*p.vt)
-	s := vAhead + float64(m-rc-dc)*v - (rw + w)
 	// Each running job ahead gains its own v (one more job behind it in
 	// the virtual PS); each one behind gains v − w (0 up to rounding).
-	tr.apply(a, 1, -p.vt)
-	tr.apply(b, 0, v-w)
-	tr.join(a, b, jj, s, w)
+	m := p.run.size() + 1 + p.done.size()
+	x, rc, rs, rw := p.run.arrive(jj, w, p.vt, v-w)
+	dc, ds := p.done.below(jj)
+	vAhead := (rs - float64(rc)*p.vt) + (ds - float64(dc)*p.vt)
+	p.run.finish(x, vAhead+float64(m-rc-dc)*v-(rw+w))
 	p.plan()
 }
 

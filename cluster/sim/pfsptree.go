@@ -36,6 +36,7 @@ type slackTree struct {
 	root   int32
 	firstJ int32 // the job first in virtual order (−1 if empty)
 	rng    uint64
+	path   []int32 // arrive's walk down, for finish
 }
 
 // stNode is one slot of a slackTree: a job and its subtree's aggregates.
@@ -297,10 +298,67 @@ func (t *slackTree) removeIn(x, j int32, da float64, w *float64) int32 {
 // first returns the job first in virtual order (−1 if empty).
 func (t *slackTree) first() int32 { return t.firstJ }
 
-// join puts back together the two parts of a split around job j, with j
-// (slack s, estimated remaining work w) between them.
-func (t *slackTree) join(a, b, j int32, s, w float64) {
-	t.root = t.merge(t.merge(a, t.node(j, s, w)), b)
+// arrive starts inserting job j (estimated remaining work w): on its way
+// down it adds to every job k before j its own tag minus vt and to every
+// job after j the constant d, and returns the new slot and the number of
+// jobs before j and their sums of tags and of w. finish must follow, with
+// j's slack. The walk goes down while the nodes outrank the new one and
+// splits only the subtree below that point (O(1) nodes expected).
+func (t *slackTree) arrive(j int32, w, vt, d float64) (x int32, rc int, rs, rw float64) {
+	x = t.node(j, 0, w)
+	pr := t.nd[x].prio
+	t.path = t.path[:0]
+	y := t.root
+	for y >= 0 && t.nd[y].prio > pr {
+		t.push(y)
+		t.path = append(t.path, y)
+		n := &t.nd[y]
+		if t.before(y, j) {
+			rc++
+			rs += n.tag
+			rw += n.w
+			if l := n.left; l >= 0 {
+				rc += int(t.nd[l].cnt)
+				rs += t.nd[l].sumTag
+				rw += t.nd[l].sumW
+			}
+			n.s += n.tag - vt
+			t.apply(n.left, 1, -vt)
+			y = n.right
+		} else {
+			n.s += d
+			t.apply(n.right, 0, d)
+			y = n.left
+		}
+	}
+	a, b := t.split(y, j)
+	if a >= 0 {
+		rc += int(t.nd[a].cnt)
+		rs += t.nd[a].sumTag
+		rw += t.nd[a].sumW
+		t.apply(a, 1, -vt)
+	}
+	t.apply(b, 0, d)
+	t.nd[x].left, t.nd[x].right = a, b
+	return x, rc, rs, rw
+}
+
+// finish ends the insertion arrive started: slot x gets slack s and takes
+// its place below the walk's path, whose sums are then recomputed.
+func (t *slackTree) finish(x int32, s float64) {
+	t.nd[x].s = s
+	t.pull(x)
+	j := t.nd[x].job
+	if k := len(t.path); k == 0 {
+		t.root = x
+	} else if p := t.path[k-1]; t.before(p, j) {
+		t.nd[p].right = x
+	} else {
+		t.nd[p].left = x
+	}
+	for i := len(t.path) - 1; i >= 0; i-- {
+		t.pull(t.path[i])
+	}
 	if f := t.firstJ; f < 0 || t.tag[j] < t.tag[f] || (t.tag[j] == t.tag[f] && j < f) {
 		t.firstJ = j
 	}

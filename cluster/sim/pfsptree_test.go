@@ -8,7 +8,7 @@ import (
 )
 
 // TestSlackTreeMatchesBruteForce applies random sequences of the slack
-// tree's updates (insert by split and join, own-tag additions to a prefix,
+// tree's updates (insert, own-tag additions to a prefix,
 // constant additions to a suffix or all, service, removal) and checks every
 // job's slack, w and the subtree minima against plain arrays.
 func TestSlackTreeMatchesBruteForce(t *testing.T) {
@@ -29,23 +29,28 @@ func TestSlackTreeMatchesBruteForce(t *testing.T) {
 			case op <= 1 && next < n:
 				j := next
 				next++
-				a, b := tr.split(tr.root, j)
 				vt := rng.Float64() * 10
 				d := rng.NormFloat64()
+				rc, rs, rw := 0, 0.0, 0.0
 				for k := range s {
 					if before(k, j) {
+						rc++
+						rs += tag[k]
+						rw += w[k]
 						s[k] += tag[k] - vt
 					} else {
 						s[k] += d
 					}
 				}
-				tr.apply(a, 1, -vt)
-				tr.apply(b, 0, d)
 				sj, wj := rng.NormFloat64()*100, 0.0
 				if rng.IntN(3) > 0 {
 					wj = float64(rng.IntN(20)) // ties and zeros
 				}
-				tr.join(a, b, j, sj, wj)
+				x, c, ts, tw := tr.arrive(j, wj, vt, d)
+				if c != rc || !close(ts, rs, 1e-12) || !close(tw, rw, 1e-12) {
+					t.Fatalf("seed %d: %d jobs before %d with Σ tag %v, Σ w %v; want %d, %v, %v", seed, c, j, ts, tw, rc, rs, rw)
+				}
+				tr.finish(x, sj)
 				s[j], w[j] = sj, wj
 			case op == 2:
 				d := rng.NormFloat64()
