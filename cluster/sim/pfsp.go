@@ -49,8 +49,8 @@ import "math"
 // it, and its first job with the least w wins), and enters only the
 // subtrees that hold a new least slack and a possible winner.
 //
-// Cost per event: O(log n) expected for the treap updates (one split and
-// two merges per arrival, one walk per service or completion); plus the
+// Cost per event: O(log n) expected for the treap updates (one walk down
+// per arrival, service or completion); plus the
 // heaten's recursions, amortised polylogarithmic by the kinetic segment
 // tree's analysis for heaten alone (our constant range additions are not
 // covered by it; measured 0.00–0.03 recursions per event); plus the walk:
