@@ -50,10 +50,10 @@ import "math"
 // subtrees that hold a new least slack and a possible winner.
 //
 // Cost per event: O(log n) expected for the treap updates (one walk down
-// per arrival, service or completion); plus the
-// heaten's recursions, amortised polylogarithmic by the kinetic segment
-// tree's analysis for heaten alone (our constant range additions are not
-// covered by it; measured 0.00–0.03 recursions per event); plus the walk:
+// per arrival, service or completion); plus the heaten's recursions,
+// amortised polylogarithmic by the kinetic segment tree's analysis for
+// heaten alone (our constant range additions are not covered by it;
+// measured 0.00–0.03 recursions per event); plus the walk:
 // O(log n) per running job whose slack is below every slack ahead of it
 // and that lies on the walk's way (measured 3–16 tree nodes per choice at
 // loads 0.9–1.2 and n up to 1M: one such job, the first, in nearly every
@@ -66,9 +66,14 @@ import "math"
 // load 1.2:
 //
 //	µs per event  n = 10k       100k          1M
-//	load 0.9      0.20 (0.23)   0.23 (0.30)   0.28 (0.43)
-//	load 1.0      0.30 (0.31)   0.39 (0.40)   0.52 (0.74)
-//	load 1.2      0.43 (0.47)   0.72 (4.4)    1.35 (> 9 minutes a run)
+//	load 0.9      0.23 (0.25)   0.22 (0.29)   0.26 (0.39)
+//	load 1.0      0.29 (0.30)   0.34 (0.37)   0.45 (0.63)
+//	load 1.2      0.42 (0.45)   0.63 (4.05)   1.18 (> 9 minutes a run)
+//
+// At load 1.2 the cost still grows slowly with n (log n, and cache misses:
+// the running jobs pile up: on average 690 at once at 100k, 6,900 at 1M);
+// at 10M jobs, 0.43 µs per event at load 0.9, 0.89 at 1.0 and 2.0 at 1.2
+// (one run each; 71 s of CPU for the whole run at 1.2).
 //
 // Both trees keep their nodes in slot pools: memory in proportion to the
 // jobs in them at once, not to n. Results are those of the scan up to
