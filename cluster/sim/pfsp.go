@@ -1,9 +1,6 @@
 package sim
 
-import (
-	"math"
-	"sort"
-)
+import "math"
 
 // PFSP is the parallel PFSP of seed 002 without the fair phase, fluid form:
 // the whole cluster is one processor of the given capacity. A virtual PS
@@ -28,32 +25,62 @@ import (
 // job is late, leaves the slack system, and late jobs go first, sharing the
 // capacity equally (as FSP+PS).
 //
-// Complexity: the slack vector changes non-uniformly when a job arrives
-// (every job ahead of it gains its own v), so slacks are not stored: each
-// event scans the running jobs in virtual order, computing their slacks as
-// it goes. Jobs that finished for real but not virtually (usually most of
-// the virtual PS) are not scanned: they sit in a treap with key sums, which
-// gives their count and Σv ahead of any running job in O(log n). The scan
-// stops at the running job with the least w overall (kept in a lazy heap):
-// it is the answer if completable, and if not no job behind it can be. The
-// cost per event is O(log n) per running job scanned, which is the jobs
-// ahead of that least-w job in virtual order (few in practice: PFSP, like
-// SRPT, keeps few jobs running), plus a copy to insert an arrival into the
-// sorted slice of running jobs. It is not O(log n) in the worst case.
+// Complexity: eq. 6 is s_i = Σ_j min(v_j, v_i) − Σ_{j≤i} w_j over the m
+// jobs of the virtual PS (those ahead of i have v_j ≤ v_i), so the updates
+// are few and regular. The virtual PS's work x lowers every slack by x;
+// serving a job whose w > 0 gives x back to the slacks from it on (its w
+// falls); an arrival (v = w = its estimate) adds to every job ahead of it
+// that job's own v = tag − vt, and nothing to those behind (up to
+// rounding); a job leaving the virtual PS takes its v (0) from every slack
+// and, if late, its w out of them; a real completion adds the job's last w
+// to the slacks behind it. The running (not late) jobs sit in a slackTree
+// (pfsptree.go): a treap in virtual order with lazy additions, where the
+// own-v addition is a kinetic segment tree's "heaten" (each subtree keeps
+// its least slack, the tag of its job as slope, and how many own-v
+// additions it takes for another job to go below; additions short of that
+// are lazy, others recurse). Jobs that finished for real but not
+// virtually sit in a treap with key sums (their count and Σ tag ahead of
+// an arrival, whose slack is computed once, at arrival). Choosing the
+// served job is a walk in virtual order carrying the least slack so far:
+// it skips a subtree none of whose jobs can be completable and beat the
+// best so far (subtrees keep their least positive w and their number of
+// jobs with w = 0), takes a subtree whole when none of its slacks is below
+// the least so far (every job in it then has that least slack ahead of
+// it, and its first job with the least w wins), and enters only the
+// subtrees that hold a new least slack and a possible winner.
 //
-// Overload is that worst case. Under an offered load > 1 the unserved
-// large jobs pile up in the running set without end, and so do those of
-// them ahead of the least-w job (usually a small new arrival) in virtual
-// order: the scan per event, and the cost per event, grow linearly in the
-// number of jobs simulated, and a run is quadratic. Measured with
-// BenchmarkPFSPScale (Weibull(0.5) sizes, σ = 0.5, one run, shared 2-core
-// machine): at load 0.9 and 1.0, 0.4–0.6 µs per event at n = 10k to 1M
-// (scan 1.5–2 running jobs per event; at most 30 / 64 running at 100k);
-// at load 1.2, 0.4 µs per event at 10k (6 scanned), 4–6 µs at 100k (77
-// scanned, up to 1,411 running), 18 µs at 300k (19 s a run) and more than
-// 9 minutes a run at 1M. Avoiding the scan needs the minimum slack over
-// a prefix of the running jobs under updates that add to each slack its
-// own v (a kinetic segment tree); that is not done.
+// Cost per event: O(log n) expected for the treap updates (one walk down
+// per arrival, service or completion); plus the heaten's recursions,
+// amortised polylogarithmic by the kinetic segment tree's analysis for
+// heaten alone (our constant range additions are not covered by it;
+// measured 0.00–0.03 recursions per event); plus the walk:
+// O(log n) per running job whose slack is below every slack ahead of it
+// and that lies on the walk's way (measured 3–16 tree nodes per choice at
+// loads 0.9–1.2 and n up to 1M: one such job, the first, in nearly every
+// event). That last term has no proven bound: running jobs whose slacks
+// and w both fall along the virtual order make the walk visit them all. It
+// is O(log n) per event in practice, overload included. Measured with
+// BenchmarkPFSPScale (Weibull(0.5) sizes, σ = 0.5, CPU time per event on a
+// shared 2-core machine, median of 3 runs), against the previous scan
+// (in brackets; pfspScan in the tests), whose cost grew linearly in n at
+// load 1.2:
+//
+//	µs per event  n = 10k       100k          1M
+//	load 0.9      0.23 (0.25)   0.22 (0.29)   0.26 (0.39)
+//	load 1.0      0.29 (0.30)   0.34 (0.37)   0.45 (0.63)
+//	load 1.2      0.42 (0.45)   0.63 (4.05)   1.18 (> 9 minutes a run)
+//
+// At load 1.2 the cost still grows slowly with n (log n, and cache misses:
+// the running jobs pile up: on average 690 at once at 100k, 6,900 at 1M);
+// at 10M jobs, 0.43 µs per event at load 0.9, 0.89 at 1.0 and 2.0 at 1.2
+// (one run each; 71 s of CPU for the whole run at 1.2).
+//
+// Both trees keep their nodes in slot pools: memory in proportion to the
+// jobs in them at once, not to n. Results are those of the scan up to
+// floating-point rounding (the slacks are summed in another order):
+// TestPFSPMatchesScan compares responses job by job on 550 random
+// instances (relative differences at most 1e-10; about three in four
+// bit-identical).
 type PFSP struct {
 	jobs []Job
 	c    float64
@@ -61,22 +88,26 @@ type PFSP struct {
 	rem  []float64 // true remaining work; −1 once finished
 	tag  []float64 // virtual finish tag
 	late []bool    // finished virtually, not really
-	act  []int32   // running, not-late jobs by (tag, index)
+	run  slackTree // running, not-late jobs by (tag, index), with slacks
 	done sumTreap  // finished for real, still in the virtual PS
 	vt   float64
 
 	sumTag, sumEst float64 // over the virtual PS and the running jobs: scale of the slacks
 
-	wheap keyHeap // running, not-late jobs by w (lazy: stale entries skipped)
-
 	lateQ keyHeap // late jobs by PS finish tag
 	vLate float64
 
-	served int     // job served alone (−1: none, or late jobs share)
-	ahead  float64 // least slack of the running jobs ahead of served
-	nextT  float64
-	work   float64 // the work (capacity × time) the server does until nextT
-	kind   int     // 0 virtual completion, 1 real completion, 2 late completion, 3 slack ahead used up, 4 estimate used up
+	served  int     // job served alone (−1: none, or late jobs share)
+	servedW float64 // its w when chosen (as the slack tree has it)
+	ahead   float64 // least slack of the running jobs ahead of served
+	nextT   float64
+	work    float64 // the work (capacity × time) the server does until nextT
+	kind    int     // 0 virtual completion, 1 real completion, 2 late completion, 3 slack ahead used up, 4 estimate used up
+
+	// The state of choose's walk.
+	qpm, qbw, qahead, qdelta float64
+	qbest                    int32 // a slot of the running-jobs tree
+	qsub                     bool  // qbest is the first job of its subtree with w = qbw
 }
 
 func (*PFSP) Name() string { return "pfsp" }
@@ -91,10 +122,9 @@ func (p *PFSP) Start(jobs []Job, c float64) {
 		p.late = make([]bool, n)
 	}
 	p.rem, p.tag, p.late = p.rem[:n], p.tag[:n], p.late[:n]
-	p.act = p.act[:0]
+	p.run.reset(p.tag)
 	p.done.reset(n, p.tag)
 	p.lateQ.reset()
-	p.wheap.reset()
 	p.plan()
 }
 
@@ -104,19 +134,13 @@ func (p *PFSP) w(j int32) float64 {
 	}
 	e := p.jobs[j].Estimate
 	w := e - (p.jobs[j].Size - p.rem[j])
-	if w <= Tol*e {
+	// Used up within Tol, or within the rounding of size − rem (a few
+	// ulps of the size: after the estimate-used-up event snaps rem to
+	// size − e, w can come out as 1e-17 instead of 0 when e ≪ size).
+	if w <= Tol*e+0x1p-50*p.jobs[j].Size {
 		return 0 // the estimate is used up
 	}
 	return w
-}
-
-// actPos returns where job j is or would go in act.
-func (p *PFSP) actPos(j int32) int {
-	key := p.tag[j]
-	return sort.Search(len(p.act), func(i int) bool {
-		o := p.act[i]
-		return p.tag[o] > key || (p.tag[o] == key && o >= j)
-	})
 }
 
 func (p *PFSP) Arrive(t float64, j int) {
@@ -126,99 +150,53 @@ func (p *PFSP) Arrive(t float64, j int) {
 	p.tag[j] = p.vt + est
 	p.sumTag += p.tag[j]
 	p.sumEst += est
-	k := p.actPos(int32(j))
-	p.act = append(p.act, 0)
-	copy(p.act[k+1:], p.act[k:])
-	p.act[k] = int32(j)
-	p.wheap.push(p.w(int32(j)), j)
+	// The new job's slack (eq. 6) from the counts and sums of the jobs
+	// ahead of it, running and finished.
+	jj := int32(j)
+	w, v := p.w(jj), p.tag[j]-p.vt
+	// Each running job ahead gains its own v (one more job behind it in
+	// the virtual PS); each one behind gains v − w (0 up to rounding).
+	m := p.run.size() + 1 + p.done.size()
+	x, rc, rs, rw := p.run.arrive(jj, w, p.vt, v-w)
+	dc, ds := p.done.below(jj)
+	vAhead := (rs - float64(rc)*p.vt) + (ds - float64(dc)*p.vt)
+	p.run.finish(x, vAhead+float64(m-rc-dc)*v-(rw+w))
 	p.plan()
-}
-
-// minW returns the least w over the running, not-late jobs (+Inf if none),
-// dropping stale heap entries. The served job is considered apart (its w
-// falls while it is served; it is pushed back when it stops).
-func (p *PFSP) minW() float64 {
-	for p.wheap.len() > 0 {
-		e := p.wheap.min()
-		j := e.j
-		if p.rem[j] >= 0 && !p.late[j] && int(j) != p.served && e.key == p.w(j) {
-			break
-		}
-		p.wheap.pop()
-	}
-	g := math.Inf(1)
-	if p.wheap.len() > 0 {
-		g = p.wheap.min().key
-	}
-	if s := p.served; s >= 0 && p.rem[s] >= 0 && !p.late[s] {
-		g = math.Min(g, p.w(int32(s)))
-	}
-	return g
 }
 
 // front returns the job at the front of the virtual PS (−1 if empty).
 func (p *PFSP) front() int32 {
-	f := p.done.min()
-	if len(p.act) > 0 && (f < 0 || p.tag[p.act[0]] < p.tag[f] || (p.tag[p.act[0]] == p.tag[f] && p.act[0] < f)) {
-		f = p.act[0]
+	f, r := p.done.min(), p.run.first()
+	if r >= 0 && (f < 0 || p.tag[r] < p.tag[f] || (p.tag[r] == p.tag[f] && r < f)) {
+		f = r
 	}
 	return f
 }
 
 // plan chooses the served job and the next event.
 func (p *PFSP) plan() {
-	prev := p.served
-	gw := p.minW()
 	p.served, p.nextT, p.kind = -1, math.Inf(1), -1
-	m := len(p.act) + p.done.size()
+	m := p.run.size() + p.done.size()
 	if m > 0 {
 		p.setNext((p.tag[p.front()]-p.vt)*float64(m), 0)
 	}
 	if n := p.lateQ.len(); n > 0 {
 		p.setNext((p.lateQ.min().key-p.vLate)*float64(n), 2)
-		p.requeue(prev)
 		return
 	}
-	best, bestW, bestAhead := int32(-1), 0.0, 0.0
-	prefixMin := math.Inf(1)
-	sumV, sumW := 0.0, 0.0 // over the running jobs ahead
+	if p.run.size() == 0 {
+		return
+	}
 	// delta is the slack that counts as none for a job whose estimate is
 	// used up (a tolerance at the scale of the slacks).
-	delta := Tol * math.Max(p.sumTag-float64(m)*p.vt+p.sumEst, 0)
-	for a, j := range p.act {
-		v := p.tag[j] - p.vt
-		dc, ds := p.done.below(j)
-		aheadAll := a + dc
-		vAhead := sumV + (ds - float64(dc)*p.vt)
-		w := p.w(j)
-		sumW += w
-		ok := w <= prefixMin+Tol*(w+math.Abs(prefixMin))
-		if w == 0 && !math.IsInf(prefixMin, 1) {
-			ok = prefixMin > delta
-		}
-		if ok && (best < 0 || w < bestW) {
-			best, bestW, bestAhead = j, w, prefixMin
-		}
-		s := vAhead + float64(m-aheadAll)*v - sumW
-		prefixMin = math.Min(prefixMin, s)
-		// Nothing behind can beat the least w overall, and once the slack
-		// ahead is below it nothing behind is completable.
-		if best >= 0 && bestW <= gw {
-			break
-		}
-		if gw > delta && prefixMin+Tol*(gw+math.Abs(prefixMin)) < gw {
-			break
-		}
-		sumV += v
+	p.qdelta = Tol * math.Max(p.sumTag-float64(m)*p.vt+p.sumEst, 0)
+	p.qpm, p.qbest, p.qsub, p.qbw, p.qahead = math.Inf(1), -1, false, 0, 0
+	p.choose(p.run.root)
+	if p.qsub {
+		p.qbest = p.run.firstW(p.qbest, p.qbw)
 	}
-	if best < 0 {
-		p.requeue(prev)
-		return
-	}
-	p.served, p.ahead = int(best), bestAhead
-	if prev != p.served {
-		p.requeue(prev)
-	}
+	best, bestW, bestAhead := p.run.nd[p.qbest].job, p.qbw, p.qahead
+	p.served, p.servedW, p.ahead = int(best), bestW, bestAhead
 	p.setNext(p.rem[best], 1)
 	if bestW > 0 && bestW < p.rem[best] {
 		// The estimate runs out first: the slack dynamics change then.
@@ -230,19 +208,69 @@ func (p *PFSP) plan() {
 	}
 }
 
+// completable reports whether a running job with estimated remaining work
+// w is completable when the least slack of the running jobs ahead of it is
+// pm (+Inf: none ahead).
+func (p *PFSP) completable(w, pm float64) bool {
+	if w == 0 && !math.IsInf(pm, 1) {
+		return pm > p.qdelta
+	}
+	return w <= pm+Tol*(w+math.Abs(pm))
+}
+
+// choose walks slot x's subtree of the running jobs in virtual order, with
+// qpm the least slack of the running jobs before it, and makes qbest the
+// completable job with the least w (ties: the first), qbw its w and
+// qahead the least slack ahead of it. A subtree is skipped when none of
+// its jobs can be completable and beat qbest (completability only falls
+// as w grows or the slack ahead falls), and taken whole when no slack in
+// it is below qpm: every job in it then has qpm as the least slack ahead,
+// and its first job with its least w wins (qsub: qbest is that subtree,
+// resolved to the job once the walk is over). Only subtrees with a slack
+// below qpm and a possible winner are entered.
+func (p *PFSP) choose(x int32) {
+	if x < 0 {
+		return
+	}
+	t := &p.run
+	n := &t.nd[x]
+	pm := p.qpm
+	zero := n.zeros > 0 && (p.qbest < 0 || p.qbw > 0) && p.completable(0, pm)
+	wp := n.minPosW
+	pos := wp < math.Inf(1) && (p.qbest < 0 || wp < p.qbw) && p.completable(wp, pm)
+	if !zero && !pos {
+		if n.mn < pm {
+			p.qpm = n.mn
+		}
+		return
+	}
+	if pm <= n.mn {
+		target := wp
+		if zero {
+			target = 0
+		}
+		// The first job of x with that w: found at the end, if it stays
+		// the best.
+		p.qbest, p.qsub, p.qbw, p.qahead = x, true, target, pm
+		return
+	}
+	t.push(x)
+	p.choose(n.left)
+	pm = p.qpm
+	if w := n.w; (p.qbest < 0 || w < p.qbw) && p.completable(w, pm) {
+		p.qbest, p.qsub, p.qbw, p.qahead = x, false, w, pm
+	}
+	if n.s < pm {
+		p.qpm = n.s
+	}
+	p.choose(n.right)
+}
+
 // setNext makes the event of the given kind, after the server has done
 // work more, the next one if it comes first.
 func (p *PFSP) setNext(work float64, kind int) {
 	if t := p.now + work/p.c; t < p.nextT {
 		p.nextT, p.work, p.kind = t, work, kind
-	}
-}
-
-// requeue puts a job that stopped being served back in the w heap with its
-// current w.
-func (p *PFSP) requeue(j int) {
-	if j >= 0 && j != p.served && p.rem[j] >= 0 && !p.late[j] {
-		p.wheap.push(p.w(int32(j)), j)
 	}
 }
 
@@ -260,9 +288,11 @@ func (p *PFSP) Advance(t float64, done func(int)) {
 	if t >= p.nextT {
 		work = p.work
 	}
-	if m := len(p.act) + p.done.size(); m > 0 {
+	if m := p.run.size() + p.done.size(); m > 0 {
 		p.vt += work / float64(m)
 	}
+	// The virtual PS does work more: every slack falls by it.
+	p.run.addAll(-work)
 	if p.served >= 0 {
 		p.rem[p.served] -= work
 	} else if n := p.lateQ.len(); n > 0 {
@@ -271,7 +301,11 @@ func (p *PFSP) Advance(t float64, done func(int)) {
 	if t >= p.nextT {
 		switch p.kind {
 		case 0:
-			p.vt = math.Max(p.vt, p.tag[p.front()])
+			if vt := p.tag[p.front()]; vt > p.vt {
+				// The snap is work too: m·(its virtual time).
+				p.run.addAll(-float64(p.run.size()+p.done.size()) * (vt - p.vt))
+				p.vt = vt
+			}
 		case 1:
 			p.rem[p.served] = 0
 		case 2:
@@ -282,15 +316,25 @@ func (p *PFSP) Advance(t float64, done func(int)) {
 		}
 	}
 	p.now = t
-	if s := p.served; s >= 0 && p.rem[s] <= Tol*p.jobs[s].Size {
-		// Finished for real: from the running jobs to the treap of jobs
-		// still in the virtual PS.
-		k := p.actPos(int32(s))
-		p.act = append(p.act[:k], p.act[k+1:]...)
-		p.rem[s] = -1
-		p.sumEst -= p.jobs[s].Estimate
-		p.done.insert(s)
-		done(s)
+	if s := p.served; s >= 0 {
+		// The served job's w fell: the slacks from it on rise by as much.
+		fin := p.rem[s] <= Tol*p.jobs[s].Size
+		w := 0.0
+		if !fin {
+			w = p.w(int32(s))
+		}
+		if fin {
+			// Finished for real: from the running jobs to the treap of
+			// jobs still in the virtual PS.
+			p.run.removeAdd(int32(s), p.servedW)
+			p.rem[s] = -1
+			p.sumEst -= p.jobs[s].Estimate
+			p.done.insert(s)
+			done(s)
+		} else if w != p.servedW {
+			p.run.serve(int32(s), w, p.servedW-w)
+			p.servedW = w
+		}
 	}
 	for p.lateQ.len() > 0 {
 		e := p.lateQ.min()
@@ -310,17 +354,22 @@ func (p *PFSP) Advance(t float64, done func(int)) {
 		if j < 0 || p.tag[j]-p.vt > Tol*p.jobs[j].Estimate {
 			break
 		}
+		// Leaving the virtual PS, j takes its v (about 0) from every
+		// slack, and if still running its w out of them.
+		v := p.tag[j] - p.vt
 		if p.rem[j] >= 0 {
 			// Finished virtually, not really: late.
-			p.act = append(p.act[:0], p.act[1:]...)
+			w := p.run.remove(j)
+			p.run.addAll(w - v)
 			p.late[j] = true
 			p.lateQ.push(p.vLate+p.rem[j], int(j))
 		} else {
 			p.done.popMin()
+			p.run.addAll(-v)
 		}
 		p.sumTag -= p.tag[j]
 	}
-	if len(p.act)+p.done.size() == 0 {
+	if p.run.size()+p.done.size() == 0 {
 		p.vt, p.sumTag = 0, 0
 	}
 	p.plan()

@@ -2,6 +2,8 @@ package sim
 
 import (
 	"fmt"
+	"os"
+	"syscall"
 	"testing"
 )
 
@@ -10,30 +12,63 @@ import (
 // and 1.2 and reports ns/event and seconds per run, to show how the cost
 // per event grows with n, overload included (validation's load curves run
 // every policy at load factors that push the offered load past 1).
-// Overloaded, the cost per event grows about linearly in n (see PFSP):
-// load=1.2/n=1000000 takes many minutes.
+// impl=tree is PFSP; impl=scan is the previous implementation (pfspScan),
+// whose cost per event grows about linearly in n under overload: its
+// load=1.2/n=1000000 case (more than 9 minutes) is skipped unless
+// PFSP_SCAN_LONG is set, and the n=10000000 cases unless PFSP_SCALE_10M
+// is. cpu-ns/event is the process's CPU time per event (steadier than
+// ns/event, wall time, on a shared machine).
 // Run: go test ./cluster/sim -run '^$' -bench PFSPScale -benchtime 1x -timeout 60m
 func BenchmarkPFSPScale(b *testing.B) {
-	for _, load := range []float64{0.9, 1.0, 1.2} {
-		for _, n := range []int{10_000, 100_000, 300_000, 1_000_000} {
-			b.Run(fmt.Sprintf("load=%.1f/n=%d", load, n), func(b *testing.B) {
-				jobs := synthetic(n, load, 0.5, 1)
-				var sim Simulator
-				p := &PFSP{}
-				events := 0
-				b.ResetTimer()
-				for b.Loop() {
-					r, err := sim.Run(jobs, 1, p)
-					if err != nil {
-						b.Fatal(err)
-					}
-					events = r.Events
-				}
-				sec := b.Elapsed().Seconds() / float64(b.N)
-				b.ReportMetric(float64(events), "events/run")
-				b.ReportMetric(sec*1e9/float64(events), "ns/event")
-				b.ReportMetric(sec, "s/run")
-			})
+	for _, impl := range []string{"tree", "scan"} {
+		for _, load := range []float64{0.9, 1.0, 1.2} {
+			for _, n := range []int{10_000, 100_000, 1_000_000, 10_000_000} {
+				b.Run(fmt.Sprintf("impl=%s/load=%.1f/n=%d", impl, load, n), func(b *testing.B) {
+					benchPFSP(b, impl, load, n)
+				})
+			}
 		}
 	}
+}
+
+// benchPFSP runs one case of BenchmarkPFSPScale.
+func benchPFSP(b *testing.B, impl string, load float64, n int) {
+	if impl == "scan" && load > 1 && n >= 1_000_000 && os.Getenv("PFSP_SCAN_LONG") == "" {
+		b.Skip("more than 9 minutes; set PFSP_SCAN_LONG to run")
+	}
+	if n > 1_000_000 && os.Getenv("PFSP_SCALE_10M") == "" {
+		b.Skip("10M jobs (about 1 GB, minutes): set PFSP_SCALE_10M to run")
+	}
+	jobs := synthetic(n, load, 0.5, 1)
+	var sim Simulator
+	var p Policy = &PFSP{}
+	if impl == "scan" {
+		p = &pfspScan{}
+	}
+	events := 0
+	cpu0 := cpuSeconds()
+	b.ResetTimer()
+	for b.Loop() {
+		r, err := sim.Run(jobs, 1, p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		events = r.Events
+	}
+	sec := b.Elapsed().Seconds() / float64(b.N)
+	b.ReportMetric(float64(events), "events/run")
+	b.ReportMetric(sec*1e9/float64(events), "ns/event")
+	b.ReportMetric((cpuSeconds()-cpu0)/float64(b.N)*1e9/float64(events), "cpu-ns/event")
+	b.ReportMetric(sec, "s/run")
+}
+
+// cpuSeconds returns the process's user and system CPU time so far, in
+// seconds: on a shared machine CPU time per event is steadier than wall
+// time (it counts only this process's work, slowed only by cache sharing).
+func cpuSeconds() float64 {
+	var u syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &u) != nil {
+		return 0
+	}
+	return float64(u.Utime.Nano()+u.Stime.Nano()) / 1e9
 }

@@ -50,7 +50,10 @@ func (p *pfspRef) w(j int32) float64 {
 	}
 	e := p.jobs[j].Estimate
 	w := e - (p.jobs[j].Size - p.rem[j])
-	if w <= Tol*e {
+	// Used up within Tol, or within the rounding of size − rem (a few
+	// ulps of the size: after the estimate-used-up event snaps rem to
+	// size − e, w can come out as 1e-17 instead of 0 when e ≪ size).
+	if w <= Tol*e+0x1p-50*p.jobs[j].Size {
 		return 0 // the estimate is used up
 	}
 	return w

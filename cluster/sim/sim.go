@@ -43,7 +43,7 @@ func HasCaps(jobs []Job) bool {
 // Policy is a fluid scheduling discipline. A policy owns the state of the
 // active jobs (remaining work, attained service, virtual times) and keeps it
 // in structures that make each call O(log n) or better (O(k) for LAS_MQ's k
-// queues, O(m) for PFSP's m virtual jobs: see the package documentation);
+// queues; for PFSP measured, not proven: see the package documentation);
 // the Simulator drives it through time:
 //
 //	Start(jobs, c)      once per run, before any other call

@@ -3,28 +3,35 @@ package sim
 // sumTreap is a treap of jobs keyed by (key, index) that answers "how many
 // jobs, and what sum of keys, are below a given key" in O(log n) expected.
 // PFSP keeps in it the jobs that finished for real but not in the virtual
-// PS. Nodes live in arrays indexed by job.
+// PS. Nodes live in a pool of slots reused through a free list (memory in
+// proportion to the most jobs in the treap at once), each slot holding its
+// key, so that a search touches one cache line per level; inserting goes
+// down from the root and splits only the small subtree below the new node
+// (O(1) rotations expected), removing the least node is one walk down.
 type sumTreap struct {
-	key         []float64 // per job (shared with the owner)
-	left, right []int32
-	prio        []uint32
-	cnt         []int32
-	sum         []float64
-	root        int32
-	rng         uint64
+	key   []float64 // per job (shared with the owner)
+	nd    []sumNode
+	free  []int32
+	root  int32
+	first int32 // slot of the least job (−1 if empty), kept for min
+	rng   uint64
+	path  []int32 // the nodes above an insertion or removal, to re-sum
 }
 
-func (t *sumTreap) reset(n int, key []float64) {
+type sumNode struct {
+	key         float64
+	sum         float64 // Σ key over the subtree
+	left, right int32
+	job         int32
+	cnt         int32
+	prio        uint32
+}
+
+func (t *sumTreap) reset(_ int, key []float64) {
 	t.key = key
-	if cap(t.left) < n {
-		t.left = make([]int32, n)
-		t.right = make([]int32, n)
-		t.prio = make([]uint32, n)
-		t.cnt = make([]int32, n)
-		t.sum = make([]float64, n)
-	}
-	t.left, t.right, t.prio, t.cnt, t.sum = t.left[:n], t.right[:n], t.prio[:n], t.cnt[:n], t.sum[:n]
-	t.root = -1
+	t.nd = t.nd[:0]
+	t.free = t.free[:0]
+	t.root, t.first = -1, -1
 	t.rng = 0x9e3779b97f4a7c15
 }
 
@@ -32,112 +39,138 @@ func (t *sumTreap) size() int {
 	if t.root < 0 {
 		return 0
 	}
-	return int(t.cnt[t.root])
+	return int(t.nd[t.root].cnt)
 }
 
-func (t *sumTreap) less(a, b int32) bool {
-	return t.key[a] < t.key[b] || (t.key[a] == t.key[b] && a < b)
+// less reports whether slot x's job is ordered before job j with key k.
+func (t *sumTreap) less(x int32, k float64, j int32) bool {
+	n := &t.nd[x]
+	return n.key < k || (n.key == k && n.job < j)
 }
 
 func (t *sumTreap) pull(x int32) {
-	c, s := int32(1), t.key[x]
-	if l := t.left[x]; l >= 0 {
-		c += t.cnt[l]
-		s += t.sum[l]
+	n := &t.nd[x]
+	c, s := int32(1), n.key
+	if l := n.left; l >= 0 {
+		c += t.nd[l].cnt
+		s += t.nd[l].sum
 	}
-	if r := t.right[x]; r >= 0 {
-		c += t.cnt[r]
-		s += t.sum[r]
+	if r := n.right; r >= 0 {
+		c += t.nd[r].cnt
+		s += t.nd[r].sum
 	}
-	t.cnt[x], t.sum[x] = c, s
+	n.cnt, n.sum = c, s
 }
 
-// split splits x into (< j) and (≥ j) by (key, index).
-func (t *sumTreap) split(x, j int32) (int32, int32) {
+// split splits x's subtree into the jobs before (k, j) and the others.
+func (t *sumTreap) split(x int32, k float64, j int32) (int32, int32) {
 	if x < 0 {
 		return -1, -1
 	}
-	if t.less(x, j) {
-		a, b := t.split(t.right[x], j)
-		t.right[x] = a
+	if t.less(x, k, j) {
+		a, b := t.split(t.nd[x].right, k, j)
+		t.nd[x].right = a
 		t.pull(x)
 		return x, b
 	}
-	a, b := t.split(t.left[x], j)
-	t.left[x] = b
+	a, b := t.split(t.nd[x].left, k, j)
+	t.nd[x].left = b
 	t.pull(x)
 	return a, x
-}
-
-func (t *sumTreap) merge(a, b int32) int32 {
-	if a < 0 {
-		return b
-	}
-	if b < 0 {
-		return a
-	}
-	if t.prio[a] > t.prio[b] {
-		t.right[a] = t.merge(t.right[a], b)
-		t.pull(a)
-		return a
-	}
-	t.left[b] = t.merge(a, t.left[b])
-	t.pull(b)
-	return b
 }
 
 func (t *sumTreap) insert(j int) {
 	t.rng ^= t.rng << 13
 	t.rng ^= t.rng >> 7
 	t.rng ^= t.rng << 17
-	x := int32(j)
-	t.left[x], t.right[x], t.prio[x] = -1, -1, uint32(t.rng>>32)
+	var x int32
+	if n := len(t.free); n > 0 {
+		x = t.free[n-1]
+		t.free = t.free[:n-1]
+	} else {
+		t.nd = append(t.nd, sumNode{})
+		x = int32(len(t.nd) - 1)
+	}
+	k, jj, pr := t.key[j], int32(j), uint32(t.rng>>32)
+	t.nd[x] = sumNode{key: k, sum: k, left: -1, right: -1, job: jj, cnt: 1, prio: pr}
+	if t.first < 0 || t.less(x, t.nd[t.first].key, t.nd[t.first].job) {
+		t.first = x
+	}
+	// Walk down while the nodes outrank the new one, split the subtree
+	// found there around it, and re-sum the nodes above (sums are
+	// recomputed, not updated, so that they do not drift).
+	link := &t.root
+	t.path = t.path[:0]
+	for *link >= 0 && t.nd[*link].prio > pr {
+		y := *link
+		t.path = append(t.path, y)
+		if t.less(y, k, jj) {
+			link = &t.nd[y].right
+		} else {
+			link = &t.nd[y].left
+		}
+	}
+	a, b := t.split(*link, k, jj)
+	t.nd[x].left, t.nd[x].right = a, b
 	t.pull(x)
-	a, b := t.split(t.root, x)
-	t.root = t.merge(t.merge(a, x), b)
+	*link = x
+	t.repull()
+}
+
+// repull re-sums the nodes on path, bottom up.
+func (t *sumTreap) repull() {
+	for i := len(t.path) - 1; i >= 0; i-- {
+		t.pull(t.path[i])
+	}
 }
 
 // min returns the job with the least key (−1 if empty).
 func (t *sumTreap) min() int32 {
-	x := t.root
-	if x < 0 {
+	if t.first < 0 {
 		return -1
 	}
-	for t.left[x] >= 0 {
-		x = t.left[x]
-	}
-	return x
+	return t.nd[t.first].job
 }
 
 // popMin removes the job with the least key.
 func (t *sumTreap) popMin() {
-	t.root = t.popMinFrom(t.root)
-}
-
-func (t *sumTreap) popMinFrom(x int32) int32 {
-	if t.left[x] < 0 {
-		return t.right[x]
+	link := &t.root
+	t.path = t.path[:0]
+	for t.nd[*link].left >= 0 {
+		y := *link
+		t.path = append(t.path, y)
+		link = &t.nd[y].left
 	}
-	t.left[x] = t.popMinFrom(t.left[x])
-	t.pull(x)
-	return x
+	x := *link
+	*link = t.nd[x].right
+	t.free = append(t.free, x)
+	t.repull()
+	y := t.root
+	if y >= 0 {
+		for t.nd[y].left >= 0 {
+			y = t.nd[y].left
+		}
+	}
+	t.first = y
 }
 
 // below returns the number and key sum of the jobs ordered before job j
 // (by key, then index); j need not be in the treap.
 func (t *sumTreap) below(j int32) (int, float64) {
 	c, s := 0, 0.0
+	k := t.key[j]
 	for x := t.root; x >= 0; {
-		if t.less(x, j) {
+		n := &t.nd[x]
+		if n.key < k || (n.key == k && n.job < j) {
 			c++
-			s += t.key[x]
-			if l := t.left[x]; l >= 0 {
-				c += int(t.cnt[l])
-				s += t.sum[l]
+			s += n.key
+			if l := n.left; l >= 0 {
+				c += int(t.nd[l].cnt)
+				s += t.nd[l].sum
 			}
-			x = t.right[x]
+			x = n.right
 		} else {
-			x = t.left[x]
+			x = n.left
 		}
 	}
 	return c, s

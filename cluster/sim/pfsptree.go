@@ -1,0 +1,383 @@
+package sim
+
+import "math"
+
+// slackTree holds PFSP's running (not late) jobs in virtual order, by
+// (virtual finish tag, index), with each job's slack s and estimated
+// remaining work w. It is a treap with lazy updates (a kinetic segment
+// tree in treap form): every subtree keeps the least slack in it and the
+// tag of the job that has it, and the updates PFSP makes are
+//
+//   - add a constant to the slacks of a prefix, a suffix or all jobs;
+//   - add to every slack in a prefix its own tag minus a constant
+//     (s_k += tag_k − vt: an arrival behind job k adds k's own remaining
+//     virtual work to k's slack).
+//
+// A slack is then a line in the number c of such "own tag" additions, with
+// slope tag_k, and a subtree's minimum is the lower envelope of its lines.
+// Each subtree keeps, beside its least slack, its melt: how much c can grow
+// before another line of the subtree goes below the current minimum. An
+// own-tag addition to a whole subtree whose melt it does not reach is
+// applied lazily in O(1); otherwise it recurses into the children (the
+// minimum changes hands). This is the "heaten" operation of ko_osaga's
+// kinetic segment tree (codeforces.com/blog/entry/130415), amortised
+// polylogarithmic when heaten is the only update; mixed with the constant
+// additions to prefixes and suffixes, which can reorder lines, no bound is
+// proven here (measured: at most 0.03 recursions per PFSP event). The
+// other operations are O(log n) expected. Subtrees also keep job counts and sums of tags and of w (for a
+// new job's slack) and the least positive w and the number of jobs with
+// w = 0 (for PFSP's choice, see PFSP.choose).
+//
+// Nodes live in a pool of slots reused through a free list, so memory is
+// proportional to the most jobs running at once, not to the jobs of the
+// run.
+type slackTree struct {
+	tag    []float64 // per job (shared with the owner): the order and slopes
+	nd     []stNode  // per slot
+	free   []int32
+	root   int32
+	firstJ int32 // the job first in virtual order (−1 if empty)
+	rng    uint64
+	path   []int32 // arrive's walk down, for finish
+}
+
+// stNode is one slot of a slackTree: a job and its subtree's aggregates.
+type stNode struct {
+	left, right int32
+	job         int32
+	prio        uint32
+	cnt, zeros  int32   // subtree jobs; subtree jobs with w = 0
+	tag         float64 // the job's tag (a copy, for locality)
+	s, w        float64 // the job's own slack and w
+	sumTag      float64 // subtree Σ tag
+	sumW        float64 // subtree Σ w
+	minPosW     float64 // subtree least w > 0 (+Inf if none)
+	mn, sl      float64 // subtree least slack; the tag (slope) of its job
+	melt        float64 // own-tag additions the subtree's argmin survives
+	lzC, lzA    float64 // pending for the children: s_k += lzC·tag_k + lzA
+}
+
+func (t *slackTree) reset(tag []float64) {
+	t.tag = tag
+	t.nd = t.nd[:0]
+	t.free = t.free[:0]
+	t.root, t.firstJ = -1, -1
+	t.rng = 0x9e3779b97f4a7c15
+}
+
+func (t *slackTree) size() int {
+	if t.root < 0 {
+		return 0
+	}
+	return int(t.nd[t.root].cnt)
+}
+
+// node makes a one-node tree of job j with slack s and estimated remaining
+// work w, and returns its slot.
+func (t *slackTree) node(j int32, s, w float64) int32 {
+	var x int32
+	if n := len(t.free); n > 0 {
+		x = t.free[n-1]
+		t.free = t.free[:n-1]
+	} else {
+		t.nd = append(t.nd, stNode{})
+		x = int32(len(t.nd) - 1)
+	}
+	t.rng ^= t.rng << 13
+	t.rng ^= t.rng >> 7
+	t.rng ^= t.rng << 17
+	t.nd[x] = stNode{left: -1, right: -1, job: j, prio: uint32(t.rng >> 32), tag: t.tag[j], s: s, w: w}
+	t.pull(x)
+	return x
+}
+
+// before reports whether slot x's job comes before job j in virtual order.
+func (t *slackTree) before(x, j int32) bool {
+	n := &t.nd[x]
+	return n.tag < t.tag[j] || (n.tag == t.tag[j] && n.job < j)
+}
+
+// pull recomputes slot x's subtree aggregates from its own job and its
+// children. x must have no pending additions (push first): the children's
+// minima do not include them.
+func (t *slackTree) pull(x int32) {
+	n := &t.nd[x]
+	n.cnt, n.zeros = 1, 0
+	n.sumTag, n.sumW = n.tag, n.w
+	n.minPosW = math.Inf(1)
+	if n.w == 0 {
+		n.zeros = 1
+	} else {
+		n.minPosW = n.w
+	}
+	n.mn, n.sl, n.melt = n.s, n.tag, math.Inf(1)
+	if n.left >= 0 {
+		t.pullChild(n, &t.nd[n.left])
+	}
+	if n.right >= 0 {
+		t.pullChild(n, &t.nd[n.right])
+	}
+}
+
+func (t *slackTree) pullChild(n, c *stNode) {
+	n.cnt += c.cnt
+	n.zeros += c.zeros
+	n.sumTag += c.sumTag
+	n.sumW += c.sumW
+	if c.minPosW < n.minPosW {
+		n.minPosW = c.minPosW
+	}
+	// Merge the lower envelopes: the lesser minimum wins (ties: the lesser
+	// slope, which stays least longer as c grows), and the melt shrinks to
+	// when the loser's line crosses the winner's, if it ever does.
+	m1, s1, m2, s2 := n.mn, n.sl, c.mn, c.sl
+	if m2 < m1 || (m2 == m1 && s2 < s1) {
+		m1, s1, m2, s2 = m2, s2, m1, s1
+	}
+	if c.melt < n.melt {
+		n.melt = c.melt
+	}
+	if s2 < s1 {
+		if x := (m2 - m1) / (s1 - s2); x < n.melt {
+			n.melt = x
+		}
+	}
+	n.mn, n.sl = m1, s1
+}
+
+// apply adds dc·tag_k + da to the slack of every job k in x's subtree.
+func (t *slackTree) apply(x int32, dc, da float64) {
+	if x < 0 {
+		return
+	}
+	n := &t.nd[x]
+	n.s += dc*n.tag + da
+	if dc != 0 && !(dc < n.melt) {
+		// The minimum may change hands: go down.
+		t.push(x)
+		t.apply(n.left, dc, da)
+		t.apply(n.right, dc, da)
+		t.pull(x)
+		return
+	}
+	n.mn += dc*n.sl + da
+	n.melt -= dc
+	n.lzC += dc
+	n.lzA += da
+}
+
+// push hands x's pending additions to its children.
+func (t *slackTree) push(x int32) {
+	n := &t.nd[x]
+	if c, a := n.lzC, n.lzA; c != 0 || a != 0 {
+		n.lzC, n.lzA = 0, 0
+		t.apply(n.left, c, a)
+		t.apply(n.right, c, a)
+	}
+}
+
+// addAll adds da to every slack.
+func (t *slackTree) addAll(da float64) {
+	if da != 0 {
+		t.apply(t.root, 0, da)
+	}
+}
+
+// serve sets job j's w to w and adds da to the slack of j and of every
+// job after it.
+func (t *slackTree) serve(j int32, w, da float64) {
+	t.serveIn(t.root, j, w, da)
+}
+
+func (t *slackTree) serveIn(x, j int32, w, da float64) {
+	if x < 0 {
+		panic("sim: pfsp slack tree: job not found")
+	}
+	t.push(x)
+	n := &t.nd[x]
+	switch {
+	case n.job == j:
+		n.w = w
+		n.s += da
+		t.apply(n.right, 0, da)
+	case t.before(x, j):
+		t.serveIn(n.right, j, w, da)
+	default:
+		n.s += da
+		t.apply(n.right, 0, da)
+		t.serveIn(n.left, j, w, da)
+	}
+	t.pull(x)
+}
+
+// split splits x's subtree into the jobs before job j and the others.
+func (t *slackTree) split(x, j int32) (int32, int32) {
+	if x < 0 {
+		return -1, -1
+	}
+	t.push(x)
+	n := &t.nd[x]
+	if t.before(x, j) {
+		a, b := t.split(n.right, j)
+		n.right = a
+		t.pull(x)
+		return x, b
+	}
+	a, b := t.split(n.left, j)
+	n.left = b
+	t.pull(x)
+	return a, x
+}
+
+func (t *slackTree) merge(a, b int32) int32 {
+	if a < 0 {
+		return b
+	}
+	if b < 0 {
+		return a
+	}
+	if t.nd[a].prio > t.nd[b].prio {
+		t.push(a)
+		r := t.merge(t.nd[a].right, b)
+		t.nd[a].right = r
+		t.pull(a)
+		return a
+	}
+	t.push(b)
+	l := t.merge(a, t.nd[b].left)
+	t.nd[b].left = l
+	t.pull(b)
+	return b
+}
+
+// remove takes job j out of the tree and returns its w.
+func (t *slackTree) remove(j int32) float64 {
+	return t.removeAdd(j, 0)
+}
+
+// removeAdd takes job j out of the tree, adds da to the slacks of the jobs
+// after it, and returns j's w.
+func (t *slackTree) removeAdd(j int32, da float64) float64 {
+	var w float64
+	t.root = t.removeIn(t.root, j, da, &w)
+	if j == t.firstJ {
+		t.firstJ = -1
+		if x := t.root; x >= 0 {
+			for t.nd[x].left >= 0 {
+				x = t.nd[x].left
+			}
+			t.firstJ = t.nd[x].job
+		}
+	}
+	return w
+}
+
+func (t *slackTree) removeIn(x, j int32, da float64, w *float64) int32 {
+	if x < 0 {
+		panic("sim: pfsp slack tree: job not found")
+	}
+	t.push(x)
+	n := &t.nd[x]
+	if n.job == j {
+		*w = n.w
+		t.free = append(t.free, x)
+		t.apply(n.right, 0, da)
+		return t.merge(n.left, n.right)
+	}
+	if t.before(x, j) {
+		r := t.removeIn(n.right, j, da, w)
+		t.nd[x].right = r
+	} else {
+		n.s += da
+		t.apply(n.right, 0, da)
+		l := t.removeIn(n.left, j, da, w)
+		t.nd[x].left = l
+	}
+	t.pull(x)
+	return x
+}
+
+// first returns the job first in virtual order (−1 if empty).
+func (t *slackTree) first() int32 { return t.firstJ }
+
+// arrive starts inserting job j (estimated remaining work w): on its way
+// down it adds to every job k before j its own tag minus vt and to every
+// job after j the constant d, and returns the new slot and the number of
+// jobs before j and their sums of tags and of w. finish must follow, with
+// j's slack. The walk goes down while the nodes outrank the new one and
+// splits only the subtree below that point (O(1) nodes expected).
+func (t *slackTree) arrive(j int32, w, vt, d float64) (x int32, rc int, rs, rw float64) {
+	x = t.node(j, 0, w)
+	pr := t.nd[x].prio
+	t.path = t.path[:0]
+	y := t.root
+	for y >= 0 && t.nd[y].prio > pr {
+		t.push(y)
+		t.path = append(t.path, y)
+		n := &t.nd[y]
+		if t.before(y, j) {
+			rc++
+			rs += n.tag
+			rw += n.w
+			if l := n.left; l >= 0 {
+				rc += int(t.nd[l].cnt)
+				rs += t.nd[l].sumTag
+				rw += t.nd[l].sumW
+			}
+			n.s += n.tag - vt
+			t.apply(n.left, 1, -vt)
+			y = n.right
+		} else {
+			n.s += d
+			t.apply(n.right, 0, d)
+			y = n.left
+		}
+	}
+	a, b := t.split(y, j)
+	if a >= 0 {
+		rc += int(t.nd[a].cnt)
+		rs += t.nd[a].sumTag
+		rw += t.nd[a].sumW
+		t.apply(a, 1, -vt)
+	}
+	t.apply(b, 0, d)
+	t.nd[x].left, t.nd[x].right = a, b
+	return x, rc, rs, rw
+}
+
+// finish ends the insertion arrive started: slot x gets slack s and takes
+// its place below the walk's path, whose sums are then recomputed.
+func (t *slackTree) finish(x int32, s float64) {
+	t.nd[x].s = s
+	t.pull(x)
+	j := t.nd[x].job
+	if k := len(t.path); k == 0 {
+		t.root = x
+	} else if p := t.path[k-1]; t.before(p, j) {
+		t.nd[p].right = x
+	} else {
+		t.nd[p].left = x
+	}
+	for i := len(t.path) - 1; i >= 0; i-- {
+		t.pull(t.path[i])
+	}
+	if f := t.firstJ; f < 0 || t.tag[j] < t.tag[f] || (t.tag[j] == t.tag[f] && j < f) {
+		t.firstJ = j
+	}
+}
+
+// firstW returns the slot of the first job in x's subtree whose w is
+// target (0, or the subtree's least positive w).
+func (t *slackTree) firstW(x int32, target float64) int32 {
+	for {
+		n := &t.nd[x]
+		if l := n.left; l >= 0 && ((target == 0 && t.nd[l].zeros > 0) || (target > 0 && t.nd[l].minPosW == target)) {
+			x = l
+			continue
+		}
+		if n.w == target {
+			return x
+		}
+		x = n.right
+	}
+}
