@@ -2,6 +2,8 @@ package pipeline
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"log/slog"
 	"math"
 	"sync"
@@ -94,6 +96,8 @@ func (e *ETA) Observe(now time.Time, done, total int) (float64, bool) {
 //	stage_skip   stage (up to date)
 //	stage_end    stage, duration_s, ok (false: the stage failed), error
 //	progress     stage, done, total, eta_s (seconds left; absent until known)
+//	exit         exit_code, flag (when one is to blame): the command's
+//	             final error, level ERROR, the last record (LogExit)
 //
 // Progress is logged at most every Every (default 2 s) per stage, and once
 // when the stage's count is complete. Warnings are logged by the stages
@@ -217,4 +221,18 @@ func (h eventHandler) WithAttrs(as []slog.Attr) slog.Handler {
 
 func (h eventHandler) WithGroup(name string) slog.Handler {
 	return eventHandler{h.Handler.WithGroup(name)}
+}
+
+// LogExit writes a command's final error to w: one JSON object (level
+// ERROR, event "exit", the message, exit_code and attrs) when asJSON, as
+// the JSON log's records are, else the line "prog: message". It writes
+// whatever the log's level, so that a pipeline always sees why the command
+// failed.
+func LogExit(w io.Writer, asJSON bool, prog string, err error, code int, attrs ...any) {
+	if !asJSON {
+		fmt.Fprintf(w, "%s: %v\n", prog, err)
+		return
+	}
+	attrs = append([]any{"event", "exit", "exit_code", code}, attrs...)
+	slog.New(EventHandler(slog.NewJSONHandler(w, nil))).Error(err.Error(), attrs...)
 }

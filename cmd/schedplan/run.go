@@ -123,7 +123,7 @@ the same flags: the outputs are byte for byte those of one run.`,
 	f.StringVar(&cfg.Constraints, "constraint", cfg.Constraints, `tuning constraints, e.g. "p99-slowdown<=current,missed<=current+0.01", or "none"`)
 	f.IntVar(&cfg.Folds, "folds", cfg.Folds, "rolling-origin folds of the tuning window")
 	f.IntVar(&cfg.Blocks, "blocks", cfg.Blocks, "no longer used: the tuning window is scored in --folds folds")
-	_ = f.MarkDeprecated("blocks", "the tuning window is scored in rolling-origin folds (--folds)")
+	deprecate(f, "blocks", "the tuning window is scored in rolling-origin folds (--folds)")
 	f.StringVar(&cfg.Current, "current", cfg.Current, "the scheduler the cluster runs today (policy spec)")
 	f.StringVar(&baselines, "baselines", strings.Join(cfg.Baselines, ","), "policies validated beside the tuned configuration, the current scheduler and Hu et al.'s LAS_MQ default")
 	f.StringVar(&sigmas, "sigmas", fmtList(cfg.Sigmas), "log-normal σ the policies that use size estimates are validated with")
