@@ -1,6 +1,7 @@
 package task
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"time"
@@ -209,6 +210,17 @@ func Simulate(jobs []Job, cl *Cluster, p Policy, opt Options) (*Result, error) {
 // Run simulates policy p over jobs on cluster cl. The Result and its
 // slices belong to the Simulator and are overwritten by its next run.
 func (s *Simulator) Run(jobs []Job, cl *Cluster, p Policy, opt Options) (*Result, error) {
+	return s.RunContext(context.Background(), jobs, cl, p, opt)
+}
+
+// CancelCheckEvery is how many rounds of events a simulation runs between
+// two looks at its context: a cancelled run stops within a few
+// milliseconds, at a cost lost in the noise.
+const CancelCheckEvery = 4096
+
+// RunContext is Run that stops when ctx is done, returning ctx.Err()
+// (checked every CancelCheckEvery rounds of events).
+func (s *Simulator) RunContext(ctx context.Context, jobs []Job, cl *Cluster, p Policy, opt Options) (*Result, error) {
 	if err := cl.Validate(); err != nil {
 		return nil, err
 	}
@@ -245,7 +257,7 @@ func (s *Simulator) Run(jobs []Job, cl *Cluster, p Policy, opt Options) (*Result
 	if err := p.Start(&s.st); err != nil {
 		return nil, fmt.Errorf("%s: %w", p.Name(), err)
 	}
-	if err := s.loop(); err != nil {
+	if err := s.loop(ctx); err != nil {
 		return nil, err
 	}
 	s.finish()
@@ -360,11 +372,16 @@ func resizeBool(s []bool, n int) []bool {
 	return s
 }
 
-func (s *Simulator) loop() error {
+func (s *Simulator) loop(ctx context.Context) error {
 	st := &s.st
 	jobs := st.jobs
 	next := 0
-	for {
+	for round := 1; ; round++ {
+		if round%CancelCheckEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
 		t, stuck := s.nextTime(next)
 		if stuck || math.IsInf(t, 1) {
 			break

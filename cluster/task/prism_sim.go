@@ -57,6 +57,7 @@ package task
 // are comparable.
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -296,12 +297,21 @@ func NewPhaseSim(cfg PhaseSimConfig, jobs []PhaseJob) (*PhaseSim, error) {
 }
 
 // Run simulates the jobs to completion.
-func (s *PhaseSim) Run() (*PhaseSimResult, error) {
+func (s *PhaseSim) Run() (*PhaseSimResult, error) { return s.RunContext(context.Background()) }
+
+// RunContext is Run that stops when ctx is done, returning ctx.Err()
+// (checked every CancelCheckEvery events).
+func (s *PhaseSim) RunContext(ctx context.Context) (*PhaseSimResult, error) {
 	s.reset()
 	next := 0
 	idle := 0 // heartbeats in a row with nothing running and nothing started
 	budget := s.heartbeatBudget()
-	for {
+	for round := 1; ; round++ {
+		if round%CancelCheckEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		for next < len(s.jobs) && s.jobs[next].Arrival <= s.now {
 			s.arrive(next)
 			next++

@@ -1,0 +1,137 @@
+package task
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// cancelWorkload is 20,000 map-reduce jobs (about 2 M task events, seconds
+// of simulation) at load 0.9 on 100 machines of 10 containers.
+func cancelWorkload(t *testing.T) ([]Job, *Cluster) {
+	t.Helper()
+	cl := Uniform(100, 10)
+	rng := rand.New(rand.NewPCG(3, 3))
+	const n = 20000
+	shapes := make([]Shape, n)
+	work := 0.0
+	for i := range shapes {
+		m, r := 1+rng.IntN(159), rng.IntN(41)
+		shapes[i] = Shape{MapTasks: m, ReduceTasks: r, MapSeconds: 30 * float64(m), ReduceSeconds: 60 * float64(r), User: fmt.Sprintf("u%d", rng.IntN(20))}
+		work += 30*float64(m) + 2*60*float64(r)
+	}
+	at := 0.0
+	for i := range shapes {
+		at += rng.ExpFloat64() * work / n / (0.9 * cl.Rate())
+		shapes[i].Arrival = at
+	}
+	jobs, err := Synthesize(shapes, SynthOptions{Skew: 0.5, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return jobs, cl
+}
+
+// cancelAfter runs run with a context cancelled after d and returns its
+// error and how long it went on after the cancel.
+func cancelAfter(d time.Duration, run func(ctx context.Context) error) (error, time.Duration) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var cancelled atomic.Int64 // UnixNano
+	timer := time.AfterFunc(d, func() { cancelled.Store(time.Now().UnixNano()); cancel() })
+	err := run(ctx)
+	timer.Stop()
+	if at := cancelled.Load(); at != 0 {
+		return err, time.Since(time.Unix(0, at))
+	}
+	return err, 0
+}
+
+// A long task-level run stops soon after its context is cancelled, with
+// the context's error, instead of simulating to the end; an uncancelled
+// context changes nothing.
+func TestSimulatorRunContextCancels(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long simulation")
+	}
+	jobs, cl := cancelWorkload(t)
+	var s Simulator
+	for _, spec := range []string{"fifo", "fair"} {
+		p, err := ParsePolicy(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err, after := cancelAfter(50*time.Millisecond, func(ctx context.Context) error {
+			_, err := s.RunContext(ctx, jobs, cl, p, Options{})
+			return err
+		})
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("%s: %v, want context.Canceled (the run went on to the end)", spec, err)
+		}
+		t.Logf("%s: stopped %v after the cancel", spec, after)
+		if after > 500*time.Millisecond {
+			t.Errorf("%s: stopped %v after the cancel, want within 0.5 s", spec, after)
+		}
+	}
+	// The Simulator is whole after a cancelled run.
+	small := jobs[:200]
+	want, err := Simulate(small, cl, &FIFO{}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.RunContext(context.Background(), small, cl, &FIFO{}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range want.Completion {
+		if got.Completion[i] != want.Completion[i] {
+			t.Fatalf("job %d: %v after a cancelled run, %v fresh", i, got.Completion[i], want.Completion[i])
+		}
+	}
+}
+
+// The same for the phase-level loop (PRISM's PhaseSim).
+func TestPhaseSimRunContextCancels(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long simulation")
+	}
+	ms := make([]Vector, 200)
+	for i := range ms {
+		ms[i] = Seed004Machine()
+	}
+	batch := make([]MixJob, 5000)
+	for i := range batch {
+		batch[i] = PUMAMix().Jobs[0]
+	}
+	jobs, err := MixPhaseJobs(batch, DefaultProfiles(), sortPeak())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range jobs {
+		jobs[i].Arrival = float64(i)
+	}
+	for _, cfg := range []PhaseSimConfig{
+		{Scheduler: SchedFair, Machines: ms, Heartbeat: 3, MapSlots: Seed004MapSlots, ReduceSlots: Seed004ReduceSlots, Thrash: Seed004Thrash()},
+		{Scheduler: SchedPrism, Machines: ms, Heartbeat: 3, Prism: DefaultPrismConfig()},
+	} {
+		s, err := NewPhaseSim(cfg, jobs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err, after := cancelAfter(50*time.Millisecond, func(ctx context.Context) error {
+			_, err := s.RunContext(ctx)
+			return err
+		})
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("%s: %v, want context.Canceled (the run went on to the end)", cfg.Scheduler, err)
+		}
+		t.Logf("%s: stopped %v after the cancel", cfg.Scheduler, after)
+		if after > 500*time.Millisecond {
+			t.Errorf("%s: stopped %v after the cancel, want within 0.5 s", cfg.Scheduler, after)
+		}
+	}
+}
