@@ -752,16 +752,9 @@ func (s *Simulator) place(n, g int32) {
 		sg.invDur += ri.inv
 		sg.sod += ri.sod
 	}
-	var slot int32
-	if k := len(s.runFree); k > 0 {
-		slot = s.runFree[k-1]
-		s.runFree = s.runFree[:k-1]
-		ri.gen = s.st.runs[slot].gen
-		s.st.runs[slot] = ri
-	} else {
-		slot = int32(len(s.st.runs))
-		s.st.runs = append(s.st.runs, ri)
-	}
+	slot := takeSlot(&s.st.runs, &s.runFree)
+	ri.gen = s.st.runs[slot].gen // a freed slot's generation, bumped by freeRun
+	s.st.runs[slot] = ri
 	s.ev.push(event{t: st.now + d, g: g, task: k, run: slot, gen: ri.gen})
 	s.res.Tasks++
 	if math.IsNaN(s.res.FirstStart[j]) {

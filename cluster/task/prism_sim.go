@@ -732,15 +732,8 @@ func (s *PhaseSim) start(m, j int, side Side) {
 	r.run[side]++
 	job := &s.jobs[j]
 	k := ptask{job: int32(j), side: side, machine: int32(m), rem: job.Phases[side][0].Duration}
-	var ti int32
-	if n := len(s.tfree); n > 0 {
-		ti = s.tfree[n-1]
-		s.tfree = s.tfree[:n-1]
-		s.ts[ti] = k
-	} else {
-		ti = int32(len(s.ts))
-		s.ts = append(s.ts, k)
-	}
+	ti := takeSlot(&s.ts, &s.tfree)
+	s.ts[ti] = k
 	mc := &s.ms[m]
 	mc.tasks = append(mc.tasks, ti)
 	s.nRunning++
