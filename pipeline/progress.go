@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"math"
+	"strings"
 	"sync"
 	"time"
 )
@@ -221,6 +222,24 @@ func (h eventHandler) WithAttrs(as []slog.Attr) slog.Handler {
 
 func (h eventHandler) WithGroup(name string) slog.Handler {
 	return eventHandler{h.Handler.WithGroup(name)}
+}
+
+// LogFormatArg returns the last --log-format value in a command line's
+// args before "--" (default text), for the final error of a command whose
+// flags may not have been parsed (the error may be the parser's).
+func LogFormatArg(args []string) string {
+	f := "text"
+	for i, a := range args {
+		switch {
+		case a == "--":
+			return f
+		case a == "--log-format" && i+1 < len(args):
+			f = args[i+1]
+		case strings.HasPrefix(a, "--log-format="):
+			f = strings.TrimPrefix(a, "--log-format=")
+		}
+	}
+	return f
 }
 
 // LogExit writes a command's final error to w: one JSON object (level

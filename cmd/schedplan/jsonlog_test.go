@@ -137,21 +137,3 @@ func TestJSONLogNoProgressBars(t *testing.T) {
 		t.Error("progress bars with --quiet")
 	}
 }
-
-func TestLogFormatArg(t *testing.T) {
-	for _, tc := range []struct {
-		args []string
-		want string
-	}{
-		{nil, "text"},
-		{[]string{"run", "--log-format", "json"}, "json"},
-		{[]string{"--log-format=json", "run"}, "json"},
-		{[]string{"run", "--log-format", "json", "--log-format", "text"}, "text"},
-		{[]string{"run", "--", "--log-format", "json"}, "text"},
-		{[]string{"run", "--log-format"}, "text"},
-	} {
-		if got := logFormatArg(tc.args); got != tc.want {
-			t.Errorf("logFormatArg(%q) = %q, want %q", tc.args, got, tc.want)
-		}
-	}
-}

@@ -11,7 +11,6 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 
 	"github.com/schedplan/schedplan/data"
@@ -171,23 +170,6 @@ func exit(w io.Writer, args []string, err error) int {
 	case errors.As(err, &vr):
 		attrs = []any{"flag", vr.GetFlag().Name}
 	}
-	pipeline.LogExit(w, logFormatArg(args) == "json", "schedplan", err, code, attrs...)
+	pipeline.LogExit(w, pipeline.LogFormatArg(args) == "json", "schedplan", err, code, attrs...)
 	return code
-}
-
-// logFormatArg returns the last --log-format value in args before "--"
-// (default text).
-func logFormatArg(args []string) string {
-	f := "text"
-	for i, a := range args {
-		switch {
-		case a == "--":
-			return f
-		case a == "--log-format" && i+1 < len(args):
-			f = args[i+1]
-		case strings.HasPrefix(a, "--log-format="):
-			f = strings.TrimPrefix(a, "--log-format=")
-		}
-	}
-	return f
 }
