@@ -444,12 +444,12 @@ func (r *Runner) runStage(name, key, stampPath string, state any, run func() (ma
 			}
 		}
 	}
+	if err := r.removeStale(name, r.staleFiles(stampPath, files)); err != nil {
+		return err
+	}
 	st := stamp{Stage: name, Key: key, Files: map[string]string{}}
 	if st.State, err = json.Marshal(state); err != nil {
 		return fmt.Errorf("stage %s: state: %w", name, err)
-	}
-	if err := r.removeStale(name, r.staleFiles(stampPath, files)); err != nil {
-		return err
 	}
 	for _, n := range names {
 		p := filepath.Join(r.Dir, n)

@@ -17,7 +17,8 @@ import (
 // (results.parquet after --results none, coshh.parquet or
 // calibration.parquet when the options that produce them are gone). Left in
 // place they would look like this run's. Files the stamp does not list are
-// not schedplan's and are never touched.
+// not schedplan's and are never touched, nor are those in StampDir (the
+// runner's own, which it rewrites itself).
 func (r *Runner) staleFiles(stampPath string, files map[string][]byte) []string {
 	b, err := os.ReadFile(stampPath)
 	if err != nil {
@@ -29,7 +30,7 @@ func (r *Runner) staleFiles(stampPath string, files map[string][]byte) []string 
 	}
 	var stale []string
 	for n := range st.Files {
-		if _, ok := files[n]; ok || !filepath.IsLocal(n) {
+		if _, ok := files[n]; ok || !filepath.IsLocal(n) || strings.HasPrefix(filepath.ToSlash(n), StampDir+"/") {
 			continue
 		}
 		if _, err := os.Lstat(filepath.Join(r.Dir, n)); err == nil {
