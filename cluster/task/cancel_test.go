@@ -3,38 +3,10 @@ package task
 import (
 	"context"
 	"errors"
-	"fmt"
-	"math/rand/v2"
 	"sync/atomic"
 	"testing"
 	"time"
 )
-
-// cancelWorkload is 20,000 map-reduce jobs (about 2 M task events, seconds
-// of simulation) at load 0.9 on 100 machines of 10 containers.
-func cancelWorkload(t *testing.T) ([]Job, *Cluster) {
-	t.Helper()
-	cl := Uniform(100, 10)
-	rng := rand.New(rand.NewPCG(3, 3))
-	const n = 20000
-	shapes := make([]Shape, n)
-	work := 0.0
-	for i := range shapes {
-		m, r := 1+rng.IntN(159), rng.IntN(41)
-		shapes[i] = Shape{MapTasks: m, ReduceTasks: r, MapSeconds: 30 * float64(m), ReduceSeconds: 60 * float64(r), User: fmt.Sprintf("u%d", rng.IntN(20))}
-		work += 30*float64(m) + 2*60*float64(r)
-	}
-	at := 0.0
-	for i := range shapes {
-		at += rng.ExpFloat64() * work / n / (0.9 * cl.Rate())
-		shapes[i].Arrival = at
-	}
-	jobs, err := Synthesize(shapes, SynthOptions{Skew: 0.5, Seed: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return jobs, cl
-}
 
 // cancelAfter runs run with a context cancelled after d and returns its
 // error and how long it went on after the cancel.
@@ -58,7 +30,7 @@ func TestSimulatorRunContextCancels(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a long simulation")
 	}
-	jobs, cl := cancelWorkload(t)
+	jobs, cl := mrWorkload(20000, 100, 3) // about 2 M task events, seconds of simulation
 	var s Simulator
 	for _, spec := range []string{"fifo", "fair"} {
 		p, err := ParsePolicy(spec)
