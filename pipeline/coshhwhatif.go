@@ -64,7 +64,7 @@ func SimulateCOSHHWhatIfs(ctx context.Context, j *data.Jobs, sizes, cs []float64
 		if err != nil {
 			return nil, err
 		}
-		r, err := win.Run(c, nil)
+		r, err := win.Run(ctx, c, nil)
 		if err != nil {
 			return nil, fmt.Errorf("what-if %q: %w", w, err)
 		}
