@@ -8,9 +8,9 @@ import (
 	"time"
 )
 
-// cancelAfter runs run with a context cancelled after d and returns its
-// error and how long it went on after the cancel.
-func cancelAfter(d time.Duration, run func(ctx context.Context) error) (error, time.Duration) {
+// cancelAfter runs run with a context cancelled after d and returns how
+// long it went on after the cancel and its error.
+func cancelAfter(d time.Duration, run func(ctx context.Context) error) (time.Duration, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var cancelled atomic.Int64 // UnixNano
@@ -18,9 +18,9 @@ func cancelAfter(d time.Duration, run func(ctx context.Context) error) (error, t
 	err := run(ctx)
 	timer.Stop()
 	if at := cancelled.Load(); at != 0 {
-		return err, time.Since(time.Unix(0, at))
+		return time.Since(time.Unix(0, at)), err
 	}
-	return err, 0
+	return 0, err
 }
 
 // A long task-level run stops soon after its context is cancelled, with
@@ -37,7 +37,7 @@ func TestSimulatorRunContextCancels(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		err, after := cancelAfter(50*time.Millisecond, func(ctx context.Context) error {
+		after, err := cancelAfter(50*time.Millisecond, func(ctx context.Context) error {
 			_, err := s.RunContext(ctx, jobs, cl, p, Options{})
 			return err
 		})
@@ -94,7 +94,7 @@ func TestPhaseSimRunContextCancels(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		err, after := cancelAfter(50*time.Millisecond, func(ctx context.Context) error {
+		after, err := cancelAfter(50*time.Millisecond, func(ctx context.Context) error {
 			_, err := s.RunContext(ctx)
 			return err
 		})
