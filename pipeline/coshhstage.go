@@ -98,7 +98,7 @@ func (p *pipelineRun) tuneCOSHH(ctx context.Context) (map[string][]byte, error) 
 				if err := ctx.Err(); err != nil {
 					return nil, err
 				}
-				pt := coshhGridPoint(ctx, in, sizes, h, lo, k, tol)
+				pt := coshhGridPoint(in, sizes, h, lo, k, tol)
 				st.Grid = append(st.Grid, pt)
 				if pt.Error != "" {
 					continue
@@ -135,7 +135,7 @@ func (p *pipelineRun) tuneCOSHH(ctx context.Context) (map[string][]byte, error) 
 
 // coshhGridPoint fits k classes on rows [0, h) and simulates COSHH on rows
 // [h, lo).
-func coshhGridPoint(ctx context.Context, in *Inputs, sizes []float64, h, lo, k int, tol float64) COSHHGridPoint {
+func coshhGridPoint(in *Inputs, sizes []float64, h, lo, k int, tol float64) COSHHGridPoint {
 	pt := COSHHGridPoint{K: k, Tolerance: tol}
 	fail := func(err error) COSHHGridPoint { pt.Error = err.Error(); return pt }
 	fit, err := FitCOSHH(in.Jobs, sizes, in.Spec, h, k, tol, in.Config.Seed, in.Config.Solver)
@@ -150,7 +150,7 @@ func coshhGridPoint(ctx context.Context, in *Inputs, sizes []float64, h, lo, k i
 	if err != nil {
 		return fail(err)
 	}
-	r, err := w.Run(ctx, c, q)
+	r, err := w.Run(context.Background(), c, q) // at most COSHHGridMaxJobs jobs; tuneCOSHH looks at ctx between points
 	if err != nil {
 		return fail(err)
 	}
