@@ -68,7 +68,7 @@ func observedLog(t *testing.T, level string, factor float64) string {
 	var resp, wait []float64
 	switch level {
 	case "fluid":
-		res, err := Fluid.NewSimulator().Simulate(in.SimJobs[lo:], lo, in.Capacity, in.Config.Current)
+		res, err := Fluid.NewSimulator().Simulate(context.Background(), in.SimJobs[lo:], lo, in.Capacity, in.Config.Current)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"time"
@@ -279,8 +280,8 @@ func (w *COSHHWindow) COSHHPolicyOf(fit *COSHHFit, plan *task.COSHHPlan, replan 
 
 // Run simulates the window under p (COSHH with its replanner q, or any
 // task-level policy with q nil) and measures seed 003 §5.1's metrics.
-func (w *COSHHWindow) Run(p task.Policy, q *coshhReplanner) (*COSHHRun, error) {
-	m, res, err := task.SimulateCOSHHMetrics(w.Jobs, w.Cluster, p, COSHHUsers(w.Spec), w.Seed, task.Options{})
+func (w *COSHHWindow) Run(ctx context.Context, p task.Policy, q *coshhReplanner) (*COSHHRun, error) {
+	m, res, err := task.SimulateCOSHHMetrics(ctx, w.Jobs, w.Cluster, p, COSHHUsers(w.Spec), w.Seed, task.Options{})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p.Name(), err)
 	}
@@ -300,12 +301,12 @@ var COSHHBaselines = []string{"fifo", "fair"}
 // RunAll simulates COSHH (from fit, routing from plan when not nil, with
 // re-classification) and the baselines on the window, in the order COSHH,
 // FIFO, Fair.
-func (w *COSHHWindow) RunAll(fit *COSHHFit, plan *task.COSHHPlan) ([]*COSHHRun, error) {
+func (w *COSHHWindow) RunAll(ctx context.Context, fit *COSHHFit, plan *task.COSHHPlan) ([]*COSHHRun, error) {
 	c, q, err := w.COSHHPolicyOf(fit, plan, true)
 	if err != nil {
 		return nil, err
 	}
-	co, err := w.Run(c, q)
+	co, err := w.Run(ctx, c, q)
 	if err != nil {
 		return nil, err
 	}
@@ -315,7 +316,7 @@ func (w *COSHHWindow) RunAll(fit *COSHHFit, plan *task.COSHHPlan) ([]*COSHHRun, 
 		if err != nil {
 			return nil, err
 		}
-		r, err := w.Run(p, nil)
+		r, err := w.Run(ctx, p, nil)
 		if err != nil {
 			return nil, err
 		}

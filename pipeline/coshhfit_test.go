@@ -94,7 +94,7 @@ func TestCOSHHReclassifiesNewClass(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := w.Run(c, q)
+	r, err := w.Run(context.Background(), c, q)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +138,7 @@ func TestCOSHHReclassifiesNewClass(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r2, err := w2.Run(c2, q2)
+	r2, err := w2.Run(context.Background(), c2, q2)
 	if err != nil {
 		t.Fatal(err)
 	}

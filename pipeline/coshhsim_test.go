@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -126,7 +127,7 @@ func coshhShape(t *testing.T, errI float64, seed uint64) map[string]*task.COSHHR
 		} else if p, err = task.ParsePolicy(name); err != nil {
 			t.Fatal(err)
 		}
-		m, _, err := task.SimulateCOSHHMetrics(jobs, cl, p, users, 1, task.Options{Observer: &task.Checker{}})
+		m, _, err := task.SimulateCOSHHMetrics(context.Background(), jobs, cl, p, users, 1, task.Options{Observer: &task.Checker{}})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}

@@ -150,7 +150,7 @@ func coshhGridPoint(in *Inputs, sizes []float64, h, lo, k int, tol float64) COSH
 	if err != nil {
 		return fail(err)
 	}
-	r, err := w.Run(c, q)
+	r, err := w.Run(context.Background(), c, q) // at most COSHHGridMaxJobs jobs; tuneCOSHH looks at ctx between points
 	if err != nil {
 		return fail(err)
 	}
@@ -226,7 +226,7 @@ var coshhRowNames = []string{"coshh (emitted plan; exec-time model)", "fifo (exe
 // appends their rows to the task-level table and returns the metrics and
 // coshh.parquet; the wall-clock overhead is logged (logOverhead). Without
 // a COSHH fit it returns a note only.
-func (p *pipelineRun) coshhValidate() (*COSHHValidation, map[string][]byte, error) {
+func (p *pipelineRun) coshhValidate(ctx context.Context) (*COSHHValidation, map[string][]byte, error) {
 	in, fit := p.in, p.coshh.Fit
 	if fit == nil {
 		return &COSHHValidation{Note: "COSHH was not simulated: " + p.coshh.Note, Grid: p.coshh.Grid}, nil, nil
@@ -253,7 +253,7 @@ func (p *pipelineRun) coshhValidate() (*COSHHValidation, map[string][]byte, erro
 	if err != nil {
 		return nil, nil, err
 	}
-	runs, err := w.RunAll(fit, plan)
+	runs, err := w.RunAll(ctx, fit, plan)
 	if err != nil {
 		return nil, nil, fmt.Errorf("coshh validation: %w", err)
 	}
@@ -419,8 +419,8 @@ func (v *COSHHValidation) table() ([]byte, error) {
 const coshhVersion = 2
 
 // validateCOSHH runs coshhValidate into the validation state and files.
-func (p *pipelineRun) validateCOSHH(files map[string][]byte) error {
-	v, extra, err := p.coshhValidate()
+func (p *pipelineRun) validateCOSHH(ctx context.Context, files map[string][]byte) error {
+	v, extra, err := p.coshhValidate(ctx)
 	if err != nil {
 		return err
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"text/tabwriter"
 
 	"github.com/schedplan/schedplan/classify"
 	"github.com/schedplan/schedplan/cluster"
@@ -40,12 +39,7 @@ type COSHHWhatIf struct {
 // suggested sets only.
 func SimulateCOSHHWhatIfs(ctx context.Context, j *data.Jobs, sizes, cs []float64, src estimate.Source, opt estimate.SizeOptions, spec *cluster.Spec,
 	whatIfs []string, primary, secondary *classify.Result, solver lp.Solver, seed uint64) ([]COSHHWhatIf, error) {
-	capacity, _ := SimCapacity(src, opt, spec)
-	fl, err := JobsOf(j, sizes, spec)
-	if err != nil {
-		return nil, err
-	}
-	jobs, err := TaskJobs(j, fl, 0, capacity, spec.Capacity(), seed)
+	jobs, err := whatIfJobs(j, sizes, src, opt, spec, seed)
 	if err != nil {
 		return nil, err
 	}
@@ -57,15 +51,9 @@ func SimulateCOSHHWhatIfs(ctx context.Context, j *data.Jobs, sizes, cs []float64
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		s := spec
-		if w != "" {
-			if s, err = ApplyWhatIf(spec, w); err != nil {
-				return nil, err
-			}
-		}
-		cl, err := TaskCluster(s)
+		s, cl, err := whatIfCluster(spec, w)
 		if err != nil {
-			return nil, fmt.Errorf("what-if %s: %w", w, err)
+			return nil, err
 		}
 		fit := &COSHHFit{Primary: primary, Secondary: secondary, Rows: j.Len()}
 		if err := fit.solve(s, solver); err != nil {
@@ -76,7 +64,7 @@ func SimulateCOSHHWhatIfs(ctx context.Context, j *data.Jobs, sizes, cs []float64
 		if err != nil {
 			return nil, err
 		}
-		r, err := win.Run(c, nil)
+		r, err := win.Run(ctx, c, nil)
 		if err != nil {
 			return nil, fmt.Errorf("what-if %q: %w", w, err)
 		}
@@ -104,15 +92,11 @@ func SimulateCOSHHWhatIfs(ctx context.Context, j *data.Jobs, sizes, cs []float64
 
 // WriteCOSHHWhatIfs prints the COSHH what-ifs as a table.
 func WriteCOSHHWhatIfs(w io.Writer, ws []COSHHWhatIf) {
-	fmt.Fprintf(w, "\nCOSHH simulated at task level on each cluster (whole log, execution-time model; LP re-solved; completion times in seconds)\n")
-	tw := newTable(w, tabwriter.AlignRight)
-	fmt.Fprintln(tw, "cluster\tmachines\tλ\tmean completion (s)\tp99 completion (s)\tvs as specified\t")
-	for _, x := range ws {
-		c := x.Change
-		if c == "" {
-			c = "as specified"
-		}
-		fmt.Fprintf(tw, "%s\t%d\t%.4g\t%.4g\t%.4g\t%s\t\n", c, x.Machines, x.Lambda, x.MeanCompletion, x.P99Completion, pct(x.Delta))
-	}
-	tw.Flush()
+	writeWhatIfTable(w, "COSHH simulated at task level on each cluster (whole log, execution-time model; LP re-solved; completion times in seconds)",
+		"cluster\tmachines\tλ\tmean completion (s)\tp99 completion (s)\tvs as specified\t",
+		func(tw io.Writer) {
+			for _, x := range ws {
+				fmt.Fprintf(tw, "%s\t%d\t%.4g\t%.4g\t%.4g\t%s\t\n", whatIfName(x.Change), x.Machines, x.Lambda, x.MeanCompletion, x.P99Completion, pct(x.Delta))
+			}
+		})
 }

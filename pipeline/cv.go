@@ -356,7 +356,7 @@ func SimulateWindows(res Resolution, c float64) WindowScorer {
 		b.reset()
 		var resp []float64
 		for _, bl := range w.blocks {
-			r, err := b.sim.Simulate(bl.jobs, bl.first, c, spec)
+			r, err := b.sim.Simulate(ctx, bl.jobs, bl.first, c, spec)
 			if err != nil {
 				return Score{}, nil, fmt.Errorf("%s: %w", spec, err)
 			}

@@ -41,8 +41,9 @@ type Simulator interface {
 	// experiment's Jobs (first > 0 when the experiment runs in blocks), so
 	// a resolution that knows more of each job than sim.Job holds (its
 	// tasks, at task level) finds it by index. Each job's Estimate is the
-	// size the policy may believe in this run; its Size is the truth.
-	Simulate(jobs []sim.Job, first int, capacity float64, policy string) (*sim.Result, error)
+	// size the policy may believe in this run; its Size is the truth. A
+	// long run stops with ctx.Err() when ctx is done.
+	Simulate(ctx context.Context, jobs []sim.Job, first int, capacity float64, policy string) (*sim.Result, error)
 }
 
 // Fluid is the fluid resolution: one server of capacity C whose policy gives
@@ -66,7 +67,7 @@ type fluidSimulator struct {
 // fluidPolicyCache is how many parsed policies a fluid simulator keeps.
 const fluidPolicyCache = 16
 
-func (f *fluidSimulator) Simulate(jobs []sim.Job, _ int, c float64, spec string) (*sim.Result, error) {
+func (f *fluidSimulator) Simulate(_ context.Context, jobs []sim.Job, _ int, c float64, spec string) (*sim.Result, error) {
 	p, err := f.policy(spec)
 	if err != nil {
 		return nil, err
@@ -456,7 +457,7 @@ func RunExperiments(ctx context.Context, opt RunOptions, xs ...*Experiment) ([]*
 				r.Rows = &JobRows{}
 			}
 			var err error
-			if r.Summary, err = ws[w].run(x, x.Policies[u.p], runs[u.x][u.k], r.Rows, emit); err != nil {
+			if r.Summary, err = ws[w].run(ctx, x, x.Policies[u.p], runs[u.x][u.k], r.Rows, emit); err != nil {
 				return err
 			}
 			opt.Units.done(i, len(units), r)
@@ -540,7 +541,7 @@ func (g *sinkGate) pass(seq int, f func() error) error {
 
 // run simulates one run of one policy and summarises it; emit, when not
 // nil, is handed the per-job results.
-func (w *worker) run(x *Experiment, spec string, run int, rows *JobRows, emit func(*RunRows) error) (sim.Summary, error) {
+func (w *worker) run(ctx context.Context, x *Experiment, spec string, run int, rows *JobRows, emit func(*RunRows) error) (sim.Summary, error) {
 	res := x.resolution()
 	if w.sims == nil {
 		w.sims = map[Resolution]Simulator{}
@@ -572,7 +573,7 @@ func (w *worker) run(x *Experiment, spec string, run int, rows *JobRows, emit fu
 			w.jobs[i].Estimate = w.est[i]
 		}
 	}
-	done, err := w.simulate(s, x, jobs, spec)
+	done, err := w.simulate(ctx, s, x, jobs, spec)
 	if err != nil {
 		return sim.Summary{}, fmt.Errorf("%s, run %d: %w", spec, run, err)
 	}
@@ -590,15 +591,15 @@ func (w *worker) run(x *Experiment, spec string, run int, rows *JobRows, emit fu
 }
 
 // simulate runs spec over jobs, in blocks when the experiment says so.
-func (w *worker) simulate(s Simulator, x *Experiment, jobs []sim.Job, spec string) (*sim.Result, error) {
+func (w *worker) simulate(ctx context.Context, s Simulator, x *Experiment, jobs []sim.Job, spec string) (*sim.Result, error) {
 	n, b := len(jobs), max(1, x.Blocks)
 	if b == 1 || n < 2*b {
-		return s.Simulate(jobs, 0, x.Capacity, spec)
+		return s.Simulate(ctx, jobs, 0, x.Capacity, spec)
 	}
 	w.done, w.resp = w.done[:0], w.resp[:0]
 	for k := 0; k < b; k++ {
 		lo, hi := k*n/b, (k+1)*n/b
-		r, err := s.Simulate(jobs[lo:hi], lo, x.Capacity, spec)
+		r, err := s.Simulate(ctx, jobs[lo:hi], lo, x.Capacity, spec)
 		if err != nil {
 			return nil, err
 		}

@@ -93,9 +93,9 @@ type recordingSim struct {
 	s Simulator
 }
 
-func (s *recordingSim) Simulate(jobs []sim.Job, first int, c float64, policy string) (*sim.Result, error) {
+func (s *recordingSim) Simulate(ctx context.Context, jobs []sim.Job, first int, c float64, policy string) (*sim.Result, error) {
 	s.r.firsts <- first
-	return s.s.Simulate(jobs, first, c, policy)
+	return s.s.Simulate(ctx, jobs, first, c, policy)
 }
 
 // Blocks: each block is simulated from an empty system and the resolution is

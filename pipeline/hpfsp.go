@@ -86,7 +86,7 @@ func TuneHPFSP(ctx context.Context, jobs []task.Job, cl *task.Cluster, limits []
 			if err := p.Validate(); err != nil {
 				return HPFSPEvaluation{}, evals, fmt.Errorf("tune h-pfsp: %v", err)
 			}
-			r, err := s.Run(jobs, cl, p, opt)
+			r, err := s.RunContext(ctx, jobs, cl, p, opt)
 			if err != nil {
 				return HPFSPEvaluation{}, evals, fmt.Errorf("tune h-pfsp: %s: %v", p.Spec(), err)
 			}

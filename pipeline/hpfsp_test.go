@@ -320,7 +320,7 @@ func TestTaskLevelHPFSPEstimator(t *testing.T) {
 	sim := r.NewSimulator()
 	respond := func(spec string) []float64 {
 		t.Helper()
-		res, err := sim.Simulate(x.Jobs, 0, x.Capacity, spec)
+		res, err := sim.Simulate(context.Background(), x.Jobs, 0, x.Capacity, spec)
 		if err != nil {
 			t.Fatal(err)
 		}

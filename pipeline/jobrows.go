@@ -54,19 +54,7 @@ func (r *JobRows) appendOne(policy string, run, i int, j sim.Job, completion flo
 }
 
 // appendRow adds row k of src.
-func (r *JobRows) appendRow(src *JobRows, k int) {
-	r.Policy = append(r.Policy, src.Policy[k])
-	r.Run = append(r.Run, src.Run[k])
-	r.Job = append(r.Job, src.Job[k])
-	r.Arrival = append(r.Arrival, src.Arrival[k])
-	r.Size = append(r.Size, src.Size[k])
-	r.Estimate = append(r.Estimate, src.Estimate[k])
-	r.Completion = append(r.Completion, src.Completion[k])
-	r.Response = append(r.Response, src.Response[k])
-	r.Slowdown = append(r.Slowdown, src.Slowdown[k])
-	r.Deadline = append(r.Deadline, src.Deadline[k])
-	r.Missed = append(r.Missed, src.Missed[k])
-}
+func (r *JobRows) appendRow(src *JobRows, k int) { r.appendRange(src, k, k+1) }
 
 // Reset empties the rows, keeping their buffers.
 func (r *JobRows) Reset() {
@@ -77,18 +65,21 @@ func (r *JobRows) Reset() {
 }
 
 // AppendRows appends all of src's rows.
-func (r *JobRows) AppendRows(src *JobRows) {
-	r.Policy = append(r.Policy, src.Policy...)
-	r.Run = append(r.Run, src.Run...)
-	r.Job = append(r.Job, src.Job...)
-	r.Arrival = append(r.Arrival, src.Arrival...)
-	r.Size = append(r.Size, src.Size...)
-	r.Estimate = append(r.Estimate, src.Estimate...)
-	r.Completion = append(r.Completion, src.Completion...)
-	r.Response = append(r.Response, src.Response...)
-	r.Slowdown = append(r.Slowdown, src.Slowdown...)
-	r.Deadline = append(r.Deadline, src.Deadline...)
-	r.Missed = append(r.Missed, src.Missed...)
+func (r *JobRows) AppendRows(src *JobRows) { r.appendRange(src, 0, len(src.Policy)) }
+
+// appendRange appends src's rows lo..hi−1.
+func (r *JobRows) appendRange(src *JobRows, lo, hi int) {
+	r.Policy = append(r.Policy, src.Policy[lo:hi]...)
+	r.Run = append(r.Run, src.Run[lo:hi]...)
+	r.Job = append(r.Job, src.Job[lo:hi]...)
+	r.Arrival = append(r.Arrival, src.Arrival[lo:hi]...)
+	r.Size = append(r.Size, src.Size[lo:hi]...)
+	r.Estimate = append(r.Estimate, src.Estimate[lo:hi]...)
+	r.Completion = append(r.Completion, src.Completion[lo:hi]...)
+	r.Response = append(r.Response, src.Response[lo:hi]...)
+	r.Slowdown = append(r.Slowdown, src.Slowdown[lo:hi]...)
+	r.Deadline = append(r.Deadline, src.Deadline[lo:hi]...)
+	r.Missed = append(r.Missed, src.Missed[lo:hi]...)
 }
 
 // Table returns the rows as a results table (snake_case columns); ids, when

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"slices"
@@ -221,7 +222,7 @@ func (r *TaskLevel) phaseRec() *phaseRecord {
 
 // runPhase simulates the task jobs first.. under a phase-level policy; it
 // records the metrics when the run covers all the resolution's jobs.
-func (t *taskSimulator) runPhase(jobs []sim.Job, first int, spec string) (*sim.Result, error) {
+func (t *taskSimulator) runPhase(ctx context.Context, jobs []sim.Job, first int, spec string) (*sim.Result, error) {
 	pp, err := t.r.parsePhase(spec)
 	if err != nil {
 		return nil, err
@@ -234,7 +235,7 @@ func (t *taskSimulator) runPhase(jobs []sim.Job, first int, spec string) (*sim.R
 	if err != nil {
 		return nil, err
 	}
-	res, err := s.Run()
+	res, err := s.RunContext(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"testing"
 
 	"github.com/schedplan/schedplan/cluster"
@@ -42,7 +43,7 @@ func TestPhasePolicies(t *testing.T) {
 		if _, err := r.Policy(tc.spec); err != nil {
 			t.Fatalf("%s: %v", tc.spec, err)
 		}
-		got, err := r.NewSimulator().Simulate(sj, 0, r.Cluster.Rate(), tc.spec)
+		got, err := r.NewSimulator().Simulate(context.Background(), sj, 0, r.Cluster.Rate(), tc.spec)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.spec, err)
 		}

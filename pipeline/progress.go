@@ -2,8 +2,11 @@ package pipeline
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"log/slog"
 	"math"
+	"strings"
 	"sync"
 	"time"
 )
@@ -94,6 +97,8 @@ func (e *ETA) Observe(now time.Time, done, total int) (float64, bool) {
 //	stage_skip   stage (up to date)
 //	stage_end    stage, duration_s, ok (false: the stage failed), error
 //	progress     stage, done, total, eta_s (seconds left; absent until known)
+//	exit         exit_code, flag (when one is to blame): the command's
+//	             final error, level ERROR, the last record (LogExit)
 //
 // Progress is logged at most every Every (default 2 s) per stage, and once
 // when the stage's count is complete. Warnings are logged by the stages
@@ -217,4 +222,36 @@ func (h eventHandler) WithAttrs(as []slog.Attr) slog.Handler {
 
 func (h eventHandler) WithGroup(name string) slog.Handler {
 	return eventHandler{h.Handler.WithGroup(name)}
+}
+
+// LogFormatArg returns the last --log-format value in a command line's
+// args before "--" (default text), for the final error of a command whose
+// flags may not have been parsed (the error may be the parser's).
+func LogFormatArg(args []string) string {
+	f := "text"
+	for i, a := range args {
+		switch {
+		case a == "--":
+			return f
+		case a == "--log-format" && i+1 < len(args):
+			f = args[i+1]
+		case strings.HasPrefix(a, "--log-format="):
+			f = strings.TrimPrefix(a, "--log-format=")
+		}
+	}
+	return f
+}
+
+// LogExit writes a command's final error to w: one JSON object (level
+// ERROR, event "exit", the message, exit_code and attrs) when asJSON, as
+// the JSON log's records are, else the line "prog: message". It writes
+// whatever the log's level, so that a pipeline always sees why the command
+// failed.
+func LogExit(w io.Writer, asJSON bool, prog string, err error, code int, attrs ...any) {
+	if !asJSON {
+		fmt.Fprintf(w, "%s: %v\n", prog, err)
+		return
+	}
+	attrs = append([]any{"event", "exit", "exit_code", code}, attrs...)
+	slog.New(EventHandler(slog.NewJSONHandler(w, nil))).Error(err.Error(), attrs...)
 }

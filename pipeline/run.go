@@ -435,7 +435,7 @@ func (p *pipelineRun) validate(ctx context.Context) (map[string][]byte, error) {
 	maps.Copy(files, calFiles)
 	p.vs = *v
 	// COSHH beside FIFO and Fair (rows of the task-level table, coshh.parquet).
-	if err := p.validateCOSHH(files); err != nil {
+	if err := p.validateCOSHH(ctx, files); err != nil {
 		return nil, err
 	}
 	return files, nil

@@ -39,7 +39,9 @@ const StampDir = ".schedplan"
 //   - a stage whose stamp has the same key and whose files are all present and
 //     unchanged is skipped, and its state is loaded from the stamp;
 //   - a stage that must run never replaces an existing file with different
-//     bytes unless Force is set.
+//     bytes unless Force is set, nor leaves in place a file its earlier
+//     stamp lists and this run does not write (removed with Force, else
+//     the stage is refused).
 //
 // An interrupted run leaves whole files only (the stamp of the stage that was
 // cut short is missing), so the next run redoes that stage and resumes; the
@@ -441,6 +443,9 @@ func (r *Runner) runStage(name, key, stampPath string, state any, run func() (ma
 				return fmt.Errorf("stage %s: %s exists with other content (its inputs or parameters changed); pass --force to overwrite", name, filepath.Join(r.Dir, n))
 			}
 		}
+	}
+	if err := r.removeStale(name, r.staleFiles(stampPath, files)); err != nil {
+		return err
 	}
 	st := stamp{Stage: name, Key: key, Files: map[string]string{}}
 	if st.State, err = json.Marshal(state); err != nil {

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"os"
@@ -478,7 +479,7 @@ type taskSimulator struct {
 // Simulate runs a fresh instance of the policy over the task jobs
 // first..first+len(jobs)−1 with the estimates of jobs; capacity must be the
 // cluster's rate.
-func (t *taskSimulator) Simulate(jobs []sim.Job, first int, capacity float64, spec string) (*sim.Result, error) {
+func (t *taskSimulator) Simulate(ctx context.Context, jobs []sim.Job, first int, capacity float64, spec string) (*sim.Result, error) {
 	if first < 0 || first+len(jobs) > len(t.r.Jobs) {
 		return nil, fmt.Errorf("task level: jobs %d..%d of %d", first, first+len(jobs), len(t.r.Jobs))
 	}
@@ -486,7 +487,7 @@ func (t *taskSimulator) Simulate(jobs []sim.Job, first int, capacity float64, sp
 		return nil, fmt.Errorf("task level: capacity %g is not the cluster's rate %g container-seconds/s", capacity, rate)
 	}
 	if name, _, err := sim.SplitSpec(spec); err == nil && phasePolicyDocs[name] != "" {
-		return t.runPhase(jobs, first, spec)
+		return t.runPhase(ctx, jobs, first, spec)
 	}
 	tp := t.parsed[spec]
 	if tp == nil {
@@ -511,7 +512,7 @@ func (t *taskSimulator) Simulate(jobs []sim.Job, first int, capacity float64, sp
 	if tp.cluster != nil {
 		cl = tp.cluster
 	}
-	res, err := t.s.Run(t.jobs, cl, p, t.r.Options)
+	res, err := t.s.RunContext(ctx, t.jobs, cl, p, t.r.Options)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/cluster/sim"
+	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/lp"
@@ -65,26 +67,15 @@ func ApplyWhatIf(spec *cluster.Spec, whatIf string) (*cluster.Spec, error) {
 // each what-if from the capacity LP (the spec's first).
 func SimulateWhatIfs(ctx context.Context, j *data.Jobs, sizes []float64, src estimate.Source, opt estimate.SizeOptions, spec *cluster.Spec,
 	whatIfs []string, lambda []float64, names, specs []string, seed uint64) ([]WhatIfSim, error) {
-	capacity, _ := SimCapacity(src, opt, spec)
-	fl, err := JobsOf(j, sizes, spec)
-	if err != nil {
-		return nil, err
-	}
-	jobs, err := TaskJobs(j, fl, 0, capacity, spec.Capacity(), seed)
+	jobs, err := whatIfJobs(j, sizes, src, opt, spec, seed)
 	if err != nil {
 		return nil, err
 	}
 	var out []WhatIfSim
 	for k, w := range append([]string{""}, whatIfs...) {
-		s := spec
-		if w != "" {
-			if s, err = ApplyWhatIf(spec, w); err != nil {
-				return nil, err
-			}
-		}
-		cl, err := TaskCluster(s)
+		_, cl, err := whatIfCluster(spec, w)
 		if err != nil {
-			return nil, fmt.Errorf("what-if %s: %w", w, err)
+			return nil, err
 		}
 		x, err := (&TaskLevel{Cluster: cl, Jobs: jobs}).TaskExperiment(specs)
 		if err != nil {
@@ -107,21 +98,59 @@ func SimulateWhatIfs(ctx context.Context, j *data.Jobs, sizes []float64, src est
 	return out, nil
 }
 
-// WriteWhatIfSims prints the simulated what-ifs as a table.
-func WriteWhatIfSims(w io.Writer, sims []WhatIfSim) {
-	fmt.Fprintf(w, "\nsimulated at task level (whole log; responses in seconds)\n")
-	tw := newTable(w, tabwriter.AlignRight)
-	fmt.Fprintln(tw, "cluster\tλ\tmachines\trate (container-s/s)\tconfiguration\tmean response (s)\tp99 response (s)\t")
-	for _, s := range sims {
-		c := s.Change
-		if c == "" {
-			c = "as specified"
-		}
-		for _, r := range s.Rows {
-			fmt.Fprintf(tw, "%s\t%.4g\t%d\t%.4g\t%s\t%.4g\t%.4g\t\n", c, s.Lambda, s.Machines, s.RateCS, r.Name, r.Mean, r.P99)
+// whatIfJobs are the jobs a what-if simulates: the whole log at task
+// level, its sizes converted to container-seconds on spec as it is (the
+// jobs' work does not change with the machines).
+func whatIfJobs(j *data.Jobs, sizes []float64, src estimate.Source, opt estimate.SizeOptions, spec *cluster.Spec, seed uint64) ([]task.Job, error) {
+	capacity, _ := SimCapacity(src, opt, spec)
+	fl, err := JobsOf(j, sizes, spec)
+	if err != nil {
+		return nil, err
+	}
+	return TaskJobs(j, fl, 0, capacity, spec.Capacity(), seed)
+}
+
+// whatIfCluster returns spec after the what-if w ("": spec as it is) and
+// its task-level cluster.
+func whatIfCluster(spec *cluster.Spec, w string) (*cluster.Spec, *task.Cluster, error) {
+	s := spec
+	if w != "" {
+		var err error
+		if s, err = ApplyWhatIf(spec, w); err != nil {
+			return nil, nil, err
 		}
 	}
+	cl, err := TaskCluster(s)
+	if err != nil {
+		return nil, nil, fmt.Errorf("what-if %s: %w", w, err)
+	}
+	return s, cl, nil
+}
+
+// writeWhatIfTable prints a what-if table: a blank line, the title, then
+// the header and the rows (rows writes them) aligned right.
+func writeWhatIfTable(w io.Writer, title, header string, rows func(tw io.Writer)) {
+	fmt.Fprintf(w, "\n%s\n", title)
+	tw := newTable(w, tabwriter.AlignRight)
+	fmt.Fprintln(tw, header)
+	rows(tw)
 	tw.Flush()
+}
+
+// whatIfName names a what-if's cluster in a table.
+func whatIfName(change string) string { return cmp.Or(change, "as specified") }
+
+// WriteWhatIfSims prints the simulated what-ifs as a table.
+func WriteWhatIfSims(w io.Writer, sims []WhatIfSim) {
+	writeWhatIfTable(w, "simulated at task level (whole log; responses in seconds)",
+		"cluster\tλ\tmachines\trate (container-s/s)\tconfiguration\tmean response (s)\tp99 response (s)\t",
+		func(tw io.Writer) {
+			for _, s := range sims {
+				for _, r := range s.Rows {
+					fmt.Fprintf(tw, "%s\t%.4g\t%d\t%.4g\t%s\t%.4g\t%.4g\t\n", whatIfName(s.Change), s.Lambda, s.Machines, s.RateCS, r.Name, r.Mean, r.P99)
+				}
+			}
+		})
 }
 
 // TaskConfigs are the configurations a task-level what-if simulates: the

@@ -24,10 +24,13 @@ func cpuTime() time.Duration {
 // those means) with skewed durations (mean 30 s maps, 60 s reduces), 20
 // users in 4 queues, Poisson arrivals at load 0.9 on 1,000 machines of 10
 // containers.
-func largeWorkload() ([]Job, *Cluster) {
-	cl := Uniform(1000, 10)
-	rng := rand.New(rand.NewPCG(12, 12))
-	const n = 100000
+func largeWorkload() ([]Job, *Cluster) { return mrWorkload(100000, 1000, 12) }
+
+// mrWorkload is n jobs of largeWorkload's kind on machines machines of 10
+// containers, drawn with seed.
+func mrWorkload(n, machines int, seed uint64) ([]Job, *Cluster) {
+	cl := Uniform(machines, 10)
+	rng := rand.New(rand.NewPCG(seed, seed))
 	shapes := make([]Shape, n)
 	work := 0.0
 	for i := range shapes {
@@ -38,10 +41,10 @@ func largeWorkload() ([]Job, *Cluster) {
 	}
 	t := 0.0
 	for i := range shapes {
-		t += rng.ExpFloat64() * work / n / (0.9 * cl.Rate())
+		t += rng.ExpFloat64() * work / float64(n) / (0.9 * cl.Rate())
 		shapes[i].Arrival = t
 	}
-	jobs, err := Synthesize(shapes, SynthOptions{Skew: 0.5, Seed: 12})
+	jobs, err := Synthesize(shapes, SynthOptions{Skew: 0.5, Seed: seed})
 	if err != nil {
 		panic(err)
 	}

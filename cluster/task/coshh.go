@@ -1,6 +1,7 @@
 package task
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -380,8 +381,9 @@ type COSHHUserMetrics struct {
 // a *COSHH policy, replicas are placed on the machines of its jobs'
 // suggested types (COSHHRouter.ReplicaCandidates, seed 003 §3.4) and Alg.
 // 1–2 are timed; for others, on any machine (HDFS's default). opt's
-// Observer, if any, still sees every call.
-func SimulateCOSHHMetrics(jobs []Job, cl *Cluster, p Policy, users map[string]COSHHUser, seed uint64, opt Options) (*COSHHRunMetrics, *Result, error) {
+// Observer, if any, still sees every call. A run stops with ctx.Err() when
+// ctx is done (Simulator.RunContext).
+func SimulateCOSHHMetrics(ctx context.Context, jobs []Job, cl *Cluster, p Policy, users map[string]COSHHUser, seed uint64, opt Options) (*COSHHRunMetrics, *Result, error) {
 	obs := &COSHHObserver{Users: users, Seed: seed, Next: opt.Observer}
 	c, isCOSHH := p.(*COSHH)
 	if isCOSHH {
@@ -389,7 +391,8 @@ func SimulateCOSHHMetrics(jobs []Job, cl *Cluster, p Policy, users map[string]CO
 		obs.Candidates = func(dst []int, job int) []int { return c.Router().ReplicaCandidates(dst, job) }
 	}
 	opt.Observer = obs
-	res, err := Simulate(jobs, cl, p, opt)
+	var s Simulator
+	res, err := s.RunContext(ctx, jobs, cl, p, opt)
 	if err != nil {
 		return nil, nil, err
 	}

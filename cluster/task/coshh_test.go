@@ -1,6 +1,7 @@
 package task
 
 import (
+	"context"
 	"math"
 	"strings"
 	"testing"
@@ -33,7 +34,7 @@ func TestCOSHHPolicyHand(t *testing.T) {
 	jobs[0].TypeScale = []float64{3, 1}
 	jobs[1].TypeScale = []float64{1, 3}
 	c := &COSHH{Plan: twoTypePlan(), X2: [][]float64{{9}, {1}}}
-	m, _, err := SimulateCOSHHMetrics(jobs, cl, c, nil, 1, Options{})
+	m, _, err := SimulateCOSHHMetrics(context.Background(), jobs, cl, c, nil, 1, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +48,7 @@ func TestCOSHHPolicyHand(t *testing.T) {
 	if o := m.Overhead; o.Arrivals != 2 || o.ByStage[COSHHFair] != 6 {
 		t.Errorf("overhead %+v: want 2 arrivals and 6 fairness-stage picks", o)
 	}
-	f, _, err := SimulateCOSHHMetrics(jobs, cl, &FIFO{}, nil, 1, Options{})
+	f, _, err := SimulateCOSHHMetrics(context.Background(), jobs, cl, &FIFO{}, nil, 1, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +96,7 @@ func TestCOSHHPolicyErrors(t *testing.T) {
 	if _, err := Simulate(jobs, cl, &COSHH{Plan: plan}, Options{}); err == nil || !strings.Contains(err.Error(), "feature vectors") {
 		t.Errorf("missing vectors: %v", err)
 	}
-	if _, _, err := SimulateCOSHHMetrics(jobs, cl, &COSHH{Plan: plan, X2: [][]float64{{math.NaN()}}}, nil, 1, Options{}); err == nil {
+	if _, _, err := SimulateCOSHHMetrics(context.Background(), jobs, cl, &COSHH{Plan: plan, X2: [][]float64{{math.NaN()}}}, nil, 1, Options{}); err == nil {
 		t.Error("NaN feature vector: no error")
 	}
 }

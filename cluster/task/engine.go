@@ -1,6 +1,7 @@
 package task
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"time"
@@ -209,6 +210,17 @@ func Simulate(jobs []Job, cl *Cluster, p Policy, opt Options) (*Result, error) {
 // Run simulates policy p over jobs on cluster cl. The Result and its
 // slices belong to the Simulator and are overwritten by its next run.
 func (s *Simulator) Run(jobs []Job, cl *Cluster, p Policy, opt Options) (*Result, error) {
+	return s.RunContext(context.Background(), jobs, cl, p, opt)
+}
+
+// CancelCheckEvery is how many rounds of events a simulation runs between
+// two looks at its context: a cancelled run stops within a few
+// milliseconds, at a cost lost in the noise.
+const CancelCheckEvery = 4096
+
+// RunContext is Run that stops when ctx is done, returning ctx.Err()
+// (checked every CancelCheckEvery rounds of events).
+func (s *Simulator) RunContext(ctx context.Context, jobs []Job, cl *Cluster, p Policy, opt Options) (*Result, error) {
 	if err := cl.Validate(); err != nil {
 		return nil, err
 	}
@@ -245,7 +257,7 @@ func (s *Simulator) Run(jobs []Job, cl *Cluster, p Policy, opt Options) (*Result
 	if err := p.Start(&s.st); err != nil {
 		return nil, fmt.Errorf("%s: %w", p.Name(), err)
 	}
-	if err := s.loop(); err != nil {
+	if err := s.loop(ctx); err != nil {
 		return nil, err
 	}
 	s.finish()
@@ -360,11 +372,16 @@ func resizeBool(s []bool, n int) []bool {
 	return s
 }
 
-func (s *Simulator) loop() error {
+func (s *Simulator) loop(ctx context.Context) error {
 	st := &s.st
 	jobs := st.jobs
 	next := 0
-	for {
+	for round := 1; ; round++ {
+		if round%CancelCheckEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
 		t, stuck := s.nextTime(next)
 		if stuck || math.IsInf(t, 1) {
 			break
@@ -735,16 +752,9 @@ func (s *Simulator) place(n, g int32) {
 		sg.invDur += ri.inv
 		sg.sod += ri.sod
 	}
-	var slot int32
-	if k := len(s.runFree); k > 0 {
-		slot = s.runFree[k-1]
-		s.runFree = s.runFree[:k-1]
-		ri.gen = s.st.runs[slot].gen
-		s.st.runs[slot] = ri
-	} else {
-		slot = int32(len(s.st.runs))
-		s.st.runs = append(s.st.runs, ri)
-	}
+	slot := takeSlot(&s.st.runs, &s.runFree)
+	ri.gen = s.st.runs[slot].gen // a freed slot's generation, bumped by freeRun
+	s.st.runs[slot] = ri
 	s.ev.push(event{t: st.now + d, g: g, task: k, run: slot, gen: ri.gen})
 	s.res.Tasks++
 	if math.IsNaN(s.res.FirstStart[j]) {

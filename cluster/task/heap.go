@@ -161,6 +161,20 @@ func (h *iheap) first(aside *[]int32, ok func(i int32) bool) int32 {
 	return found
 }
 
+// takeSlot returns the index of an element of *items for the caller to
+// fill: the last of the free list *free (its old value left as it was), or
+// else a zero element appended.
+func takeSlot[T any](items *[]T, free *[]int32) int32 {
+	if k := len(*free); k > 0 {
+		i := (*free)[k-1]
+		*free = (*free)[:k-1]
+		return i
+	}
+	var zero T
+	*items = append(*items, zero)
+	return int32(len(*items) - 1)
+}
+
 // resize returns s with length n, reusing its array when it is large
 // enough (the contents are not cleared).
 func resize[T any](s []T, n int) []T {

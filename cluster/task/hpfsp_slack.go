@@ -845,15 +845,8 @@ func (x *SlackSystem) newNode(job int32, s float64) int32 {
 	x.rnd ^= x.rnd << 17
 	nd := slkNode{job: job, prio: uint32(x.rnd >> 32), run: j.state == slkPS, t: j.t, w: j.w, s: s}
 	nd.elig = nd.run && j.runnable
-	var n int32
-	if k := len(x.free); k > 0 {
-		n = x.free[k-1]
-		x.free = x.free[:k-1]
-		x.nodes[n] = nd
-	} else {
-		n = int32(len(x.nodes))
-		x.nodes = append(x.nodes, nd)
-	}
+	n := takeSlot(&x.nodes, &x.free)
+	x.nodes[n] = nd
 	j.node = n
 	x.pull(n)
 	return n

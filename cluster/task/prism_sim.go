@@ -64,6 +64,7 @@ package task
 // are comparable.
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -393,12 +394,21 @@ func checkPhaseJobs(jobs []PhaseJob) error {
 }
 
 // Run simulates the jobs to completion.
-func (s *PhaseSim) Run() (*PhaseSimResult, error) {
+func (s *PhaseSim) Run() (*PhaseSimResult, error) { return s.RunContext(context.Background()) }
+
+// RunContext is Run that stops when ctx is done, returning ctx.Err()
+// (checked every CancelCheckEvery events).
+func (s *PhaseSim) RunContext(ctx context.Context) (*PhaseSimResult, error) {
 	s.reset()
 	next := 0
 	idle := 0 // heartbeats in a row with nothing running and nothing started
 	budget := s.heartbeatBudget()
-	for {
+	for round := 1; ; round++ {
+		if round%CancelCheckEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		for next < len(s.jobs) && s.jobs[next].Arrival <= s.now {
 			s.arrive(next)
 			next++
@@ -905,15 +915,8 @@ func (s *PhaseSim) start(m, j int, side Side) {
 	r.run[side]++
 	job := &s.jobs[j]
 	k := ptask{job: int32(j), side: side, machine: int32(m), rem: job.Phases[side][0].Duration}
-	var ti int32
-	if n := len(s.tfree); n > 0 {
-		ti = s.tfree[n-1]
-		s.tfree = s.tfree[:n-1]
-		s.ts[ti] = k
-	} else {
-		ti = int32(len(s.ts))
-		s.ts = append(s.ts, k)
-	}
+	ti := takeSlot(&s.ts, &s.tfree)
+	s.ts[ti] = k
 	mc := &s.ms[m]
 	mc.tasks = append(mc.tasks, ti)
 	s.nRunning++

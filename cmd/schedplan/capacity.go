@@ -5,7 +5,6 @@ import (
 	"math"
 
 	"github.com/schedplan/schedplan/classify"
-	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/lp"
 	"github.com/schedplan/schedplan/pipeline"
 	"github.com/spf13/cobra"
@@ -53,11 +52,7 @@ reaches λ ≥ the target.`,
 			if err != nil {
 				return fmt.Errorf("--k: %w", err)
 			}
-			spec, err := cluster.LoadSpec(clusterPath)
-			if err != nil {
-				return fmt.Errorf("--cluster: %w", err)
-			}
-			s, err := tf.readSized()
+			spec, s, err := tf.readWithSpec(clusterPath)
 			if err != nil {
 				return err
 			}
@@ -67,11 +62,7 @@ reaches λ ≥ the target.`,
 			if err != nil {
 				return err
 			}
-			if asJSON {
-				return writeJSON(cmd.OutOrStdout(), rep)
-			}
-			rep.WriteText(cmd.OutOrStdout())
-			return nil
+			return printReport(cmd.OutOrStdout(), asJSON, rep)
 		},
 	}
 	tf.register(cmd)

@@ -1,11 +1,9 @@
 package main
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/schedplan/schedplan/classify"
-	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/pipeline"
 	"github.com/spf13/cobra"
 )
@@ -60,11 +58,7 @@ bytes, task counts, priority), predict the sizes of the rest.`,
 					return err
 				}
 			}
-			spec, err := cluster.LoadSpec(clusterPath)
-			if err != nil {
-				return fmt.Errorf("--cluster: %w", err)
-			}
-			s, err := tf.readSized()
+			spec, s, err := tf.readWithSpec(clusterPath)
 			if err != nil {
 				return err
 			}
@@ -75,11 +69,7 @@ bytes, task counts, priority), predict the sizes of the rest.`,
 			if err := rep.WriteTables(out, jobsOut, force); err != nil {
 				return err
 			}
-			if asJSON {
-				return writeJSON(cmd.OutOrStdout(), rep)
-			}
-			rep.WriteText(cmd.OutOrStdout())
-			return nil
+			return printReport(cmd.OutOrStdout(), asJSON, rep)
 		},
 	}
 	tf.register(cmd)

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -15,6 +16,7 @@ import (
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/pipeline"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"golang.org/x/term"
 )
 
@@ -43,6 +45,7 @@ are in the README's References.`,
 			if err := a.setupLogging(); err != nil {
 				return err
 			}
+			warnDeprecated(cmd.Flags())
 			return a.prof.start()
 		},
 	}
@@ -79,10 +82,27 @@ func (a *app) setupLogging() error {
 	return nil
 }
 
-// interactive reports whether progress bars may be drawn: stderr is a
-// terminal and --quiet is off.
-func (a *app) interactive() bool {
-	return !a.quiet && term.IsTerminal(int(os.Stderr.Fd()))
+// interactive reports whether progress bars may be drawn on stderr.
+func (a *app) interactive() bool { return a.barsOn(term.IsTerminal(int(os.Stderr.Fd()))) }
+
+// barsOn reports whether progress bars are drawn: on a terminal, unless
+// --quiet or --log-format json (whose stderr is JSON lines only).
+func (a *app) barsOn(terminal bool) bool { return terminal && !a.quiet && a.logFormat != "json" }
+
+// deprecate hides a flag that is no longer used; setting it is a warning of
+// the log (warnDeprecated), not a line the flag parser prints, which would
+// break a JSON log.
+func deprecate(f *pflag.FlagSet, name, msg string) {
+	_ = f.MarkHidden(name)
+	_ = f.SetAnnotation(name, "deprecated", []string{msg})
+}
+
+func warnDeprecated(f *pflag.FlagSet) {
+	f.Visit(func(fl *pflag.Flag) {
+		if msg := fl.Annotations["deprecated"]; len(msg) > 0 {
+			slog.Warn("--"+fl.Name+" is deprecated: "+msg[0], "flag", fl.Name)
+		}
+	})
 }
 
 // exitError is an error as the command line words it (msg; "" keeps
@@ -125,11 +145,31 @@ func main() {
 		stop() // a second signal kills at once
 	}()
 	if err := newRootCmd().ExecuteContext(ctx); err != nil {
-		fmt.Fprintln(os.Stderr, "schedplan:", err)
-		var ee *exitError
-		if errors.As(err, &ee) {
-			os.Exit(ee.code)
-		}
-		os.Exit(1)
+		os.Exit(exit(os.Stderr, os.Args[1:], err))
 	}
+}
+
+// exit writes the command's final error to w, one JSON object when args
+// ask for --log-format json (the flags may not have been parsed: the error
+// may be the parser's), and returns the exit status.
+func exit(w io.Writer, args []string, err error) int {
+	code := 1
+	var ee *exitError
+	if errors.As(err, &ee) {
+		code = ee.code
+	}
+	var attrs []any
+	var pe *pipeline.ParamError
+	var iv *pflag.InvalidValueError
+	var vr *pflag.ValueRequiredError
+	switch {
+	case errors.As(err, &pe):
+		attrs = []any{"flag", pe.Param}
+	case errors.As(err, &iv):
+		attrs = []any{"flag", iv.GetFlag().Name}
+	case errors.As(err, &vr):
+		attrs = []any{"flag", vr.GetFlag().Name}
+	}
+	pipeline.LogExit(w, pipeline.LogFormatArg(args) == "json", "schedplan", err, code, attrs...)
+	return code
 }

@@ -47,7 +47,10 @@ A stage whose inputs (log, cluster spec, parameters, the stages it reads) are
 unchanged since the last run into the directory is skipped; files are written
 whole (temporary name, then rename), so an interrupted run (Ctrl-C included)
 leaves no partial file and the next run resumes. A directory schedplan did
-not write, or a file whose inputs changed, is not overwritten without --force.
+not write, or a file whose inputs changed, is not overwritten without --force,
+and an earlier run's file this run no longer writes (results.parquet after
+--results none) is not left beside the new ones: the run is refused, or with
+--force the file is removed.
 
 Past one machine (deploy/ has the Kubernetes manifests): --until STAGE stops
 after a stage; --stage tune|validate --shard i/N computes shard i of N of the
@@ -123,7 +126,7 @@ the same flags: the outputs are byte for byte those of one run.`,
 	f.StringVar(&cfg.Constraints, "constraint", cfg.Constraints, `tuning constraints, e.g. "p99-slowdown<=current,missed<=current+0.01", or "none"`)
 	f.IntVar(&cfg.Folds, "folds", cfg.Folds, "rolling-origin folds of the tuning window")
 	f.IntVar(&cfg.Blocks, "blocks", cfg.Blocks, "no longer used: the tuning window is scored in --folds folds")
-	_ = f.MarkDeprecated("blocks", "the tuning window is scored in rolling-origin folds (--folds)")
+	deprecate(f, "blocks", "the tuning window is scored in rolling-origin folds (--folds)")
 	f.StringVar(&cfg.Current, "current", cfg.Current, "the scheduler the cluster runs today (policy spec)")
 	f.StringVar(&baselines, "baselines", strings.Join(cfg.Baselines, ","), "policies validated beside the tuned configuration, the current scheduler and Hu et al.'s LAS_MQ default")
 	f.StringVar(&sigmas, "sigmas", fmtList(cfg.Sigmas), "log-normal σ the policies that use size estimates are validated with")

@@ -23,10 +23,7 @@ func TestRunInterruptedBySIGINTResumes(t *testing.T) {
 		t.Skip("builds the binary")
 	}
 	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "schedplan")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildBinary(t)
 	dir := filepath.Join(tmp, "out")
 	args := []string{"run", "--out", dir, "--budget", "4000", "--runs", "2", "--log-format", "json"}
 	cmd := exec.Command(bin, args...)

@@ -128,11 +128,7 @@ the --cluster machines; C is then their rate in container-seconds/s.`,
 				}
 				slog.Info("per-job results written", "file", out)
 			}
-			if asJSON {
-				return writeJSON(cmd.OutOrStdout(), rep)
-			}
-			rep.WriteText(cmd.OutOrStdout())
-			return nil
+			return printReport(cmd.OutOrStdout(), asJSON, rep)
 		},
 	}
 	tf.register(cmd)
@@ -146,6 +142,16 @@ the --cluster machines; C is then their rate in container-seconds/s.`,
 	f.StringVarP(&out, "out", "o", "", "write per-job results (one row per job, policy and run) to a .parquet, .arrow or .csv file")
 	f.BoolVar(&force, "force", false, "overwrite --out if it exists")
 	return cmd
+}
+
+// printReport prints a command's report: as JSON (writeJSON) when asJSON,
+// else as text.
+func printReport(w io.Writer, asJSON bool, rep interface{ WriteText(io.Writer) }) error {
+	if asJSON {
+		return writeJSON(w, rep)
+	}
+	rep.WriteText(w)
+	return nil
 }
 
 func writeJSON(w io.Writer, v any) error {

@@ -100,6 +100,19 @@ func (t *traceFlags) readSized() (*sized, error) {
 	return &sized{j, sizes, src, opt}, nil
 }
 
+// readWithSpec loads the cluster spec (--cluster) and then the sized log.
+func (t *traceFlags) readWithSpec(clusterPath string) (*cluster.Spec, *sized, error) {
+	spec, err := cluster.LoadSpec(clusterPath)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--cluster: %w", err)
+	}
+	s, err := t.readSized()
+	if err != nil {
+		return nil, nil, err
+	}
+	return spec, s, nil
+}
+
 // containerSeconds returns the sizes in container-seconds of the cluster
 // spec (estimate.ContainerSeconds): the unit of the classes' execution rates
 // μ and of the COSHH LP.
@@ -126,11 +139,7 @@ func (w *windowFlags) register(cmd *cobra.Command, window string) {
 // load reads the trace and prepares the window at the capacity of the
 // cluster spec (or --capacity).
 func (w *windowFlags) load(tf *traceFlags) (*pipeline.Window, error) {
-	spec, err := cluster.LoadSpec(w.cluster)
-	if err != nil {
-		return nil, fmt.Errorf("--cluster: %w", err)
-	}
-	s, err := tf.readSized()
+	spec, s, err := tf.readWithSpec(w.cluster)
 	if err != nil {
 		return nil, err
 	}

@@ -90,7 +90,7 @@ scheduler's and the share of missed PS deadlines within 1 point of it.`,
 	f.IntVar(&req.Folds, "folds", d.Folds, "rolling-origin folds of the tuning window")
 	f.Uint64Var(&req.Seed, "seed", d.Seed, "seed of the estimate draws, the sampling and the bootstrap")
 	f.IntVar(&blocks, "blocks", d.Blocks, "no longer used: the tuning window is scored in --folds folds")
-	_ = f.MarkDeprecated("blocks", "the tuning window is scored in rolling-origin folds (--folds)")
+	deprecate(f, "blocks", "the tuning window is scored in rolling-origin folds (--folds)")
 	f.BoolVar(&iKnow, "i-know", false, "run even when the estimated work is beyond the limits")
 	f.BoolVar(&asJSON, "json", false, "print JSON (with every candidate and the sensitivity curves)")
 	return cmd

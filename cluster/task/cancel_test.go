@@ -1,0 +1,109 @@
+package task
+
+import (
+	"context"
+	"errors"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// cancelAfter runs run with a context cancelled after d and returns how
+// long it went on after the cancel and its error.
+func cancelAfter(d time.Duration, run func(ctx context.Context) error) (time.Duration, error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var cancelled atomic.Int64 // UnixNano
+	timer := time.AfterFunc(d, func() { cancelled.Store(time.Now().UnixNano()); cancel() })
+	err := run(ctx)
+	timer.Stop()
+	if at := cancelled.Load(); at != 0 {
+		return time.Since(time.Unix(0, at)), err
+	}
+	return 0, err
+}
+
+// A long task-level run stops soon after its context is cancelled, with
+// the context's error, instead of simulating to the end; an uncancelled
+// context changes nothing.
+func TestSimulatorRunContextCancels(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long simulation")
+	}
+	jobs, cl := mrWorkload(20000, 100, 3) // about 2 M task events, seconds of simulation
+	var s Simulator
+	for _, spec := range []string{"fifo", "fair"} {
+		p, err := ParsePolicy(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		after, err := cancelAfter(50*time.Millisecond, func(ctx context.Context) error {
+			_, err := s.RunContext(ctx, jobs, cl, p, Options{})
+			return err
+		})
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("%s: %v, want context.Canceled (the run went on to the end)", spec, err)
+		}
+		t.Logf("%s: stopped %v after the cancel", spec, after)
+		if after > 500*time.Millisecond {
+			t.Errorf("%s: stopped %v after the cancel, want within 0.5 s", spec, after)
+		}
+	}
+	// The Simulator is whole after a cancelled run.
+	small := jobs[:200]
+	want, err := Simulate(small, cl, &FIFO{}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.RunContext(context.Background(), small, cl, &FIFO{}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range want.Completion {
+		if got.Completion[i] != want.Completion[i] {
+			t.Fatalf("job %d: %v after a cancelled run, %v fresh", i, got.Completion[i], want.Completion[i])
+		}
+	}
+}
+
+// The same for the phase-level loop (PRISM's PhaseSim).
+func TestPhaseSimRunContextCancels(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long simulation")
+	}
+	ms := make([]Vector, 200)
+	for i := range ms {
+		ms[i] = Seed004Machine()
+	}
+	batch := make([]MixJob, 5000)
+	for i := range batch {
+		batch[i] = PUMAMix().Jobs[0]
+	}
+	jobs, err := MixPhaseJobs(batch, DefaultProfiles(), sortPeak())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range jobs {
+		jobs[i].Arrival = float64(i)
+	}
+	for _, cfg := range []PhaseSimConfig{
+		{Scheduler: SchedFair, Machines: ms, Heartbeat: 3, MapSlots: Seed004MapSlots, ReduceSlots: Seed004ReduceSlots, Thrash: Seed004Thrash()},
+		{Scheduler: SchedPrism, Machines: ms, Heartbeat: 3, Prism: DefaultPrismConfig()},
+	} {
+		s, err := NewPhaseSim(cfg, jobs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		after, err := cancelAfter(50*time.Millisecond, func(ctx context.Context) error {
+			_, err := s.RunContext(ctx)
+			return err
+		})
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("%s: %v, want context.Canceled (the run went on to the end)", cfg.Scheduler, err)
+		}
+		t.Logf("%s: stopped %v after the cancel", cfg.Scheduler, after)
+		if after > 500*time.Millisecond {
+			t.Errorf("%s: stopped %v after the cancel, want within 0.5 s", cfg.Scheduler, after)
+		}
+	}
+}
