@@ -63,18 +63,27 @@ type fluidSimulator struct {
 	pols  []sim.Policy
 }
 
-// fluidPolicyCache is how many parsed policies a fluid simulator keeps.
-const fluidPolicyCache = 16
+// fluidPolicyCache is how many parsed policies a fluid simulator keeps;
+// fluidCacheJobs bounds it further by the jobs of a run: a policy keeps
+// per-job buffers (up to ~40 B a job), so a worker keeps at most
+// fluidCacheJobs / jobs of them (at least one). A validation window of
+// 3 M jobs then holds one policy's buffers per worker, not one per
+// configuration.
+const (
+	fluidPolicyCache = 16
+	fluidCacheJobs   = 1_000_000
+)
 
 func (f *fluidSimulator) Simulate(jobs []sim.Job, _ int, c float64, spec string) (*sim.Result, error) {
-	p, err := f.policy(spec)
+	p, err := f.policy(spec, len(jobs))
 	if err != nil {
 		return nil, err
 	}
 	return f.s.Run(jobs, c, p)
 }
 
-func (f *fluidSimulator) policy(spec string) (sim.Policy, error) {
+// policy returns the parsed policy of spec for a run of n jobs.
+func (f *fluidSimulator) policy(spec string, n int) (sim.Policy, error) {
 	for i, s := range f.specs {
 		if s == spec {
 			return f.pols[i], nil
@@ -84,7 +93,12 @@ func (f *fluidSimulator) policy(spec string) (sim.Policy, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(f.specs) == fluidPolicyCache {
+	keep := fluidPolicyCache
+	if n > 0 {
+		keep = min(keep, max(1, fluidCacheJobs/n))
+	}
+	for len(f.specs) >= keep {
+		f.specs[0], f.pols[0] = "", nil
 		f.specs, f.pols = f.specs[1:], f.pols[1:]
 	}
 	f.specs, f.pols = append(f.specs, spec), append(f.pols, p)

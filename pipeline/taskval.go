@@ -119,11 +119,11 @@ func taskValidate(ctx context.Context, in *Inputs, cs *classState, tr *TuneRepor
 	if err != nil {
 		return nil, err
 	}
-	xn, err := named.TaskExperiment([]string{configs[2].spec})
-	if err != nil {
-		return nil, err
-	}
-	out, err := RunExperiments(ctx, RunOptions{Progress: progress}, x, xn)
+	// The same jobs and deadlines, the class queues named (one copy of the
+	// window's fluid jobs and deadlines for both).
+	xn := *x
+	xn.Policies, xn.Resolution = []string{configs[2].spec}, &named
+	out, err := RunExperiments(ctx, RunOptions{Progress: progress}, x, &xn)
 	if err != nil {
 		return nil, fmt.Errorf("task-level validation: %w", err)
 	}

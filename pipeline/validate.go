@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"os"
+	"slices"
 
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/estimate"
@@ -107,7 +108,11 @@ type validation struct {
 	sigmas  []*Experiment
 	sigmaOf []float64
 	sized   []int
-	// loads[k] runs every configuration at load factor loadOf[k].
+	// loads[k] runs every configuration at load factor loadOf[k]; the
+	// factors that repeat an earlier one share its experiment, and a
+	// factor of 1 is the exact-size experiment itself (the same
+	// simulations: Scale 1 leaves the jobs as they are), so no
+	// (configuration, load) pair is simulated twice.
 	loads  []*Experiment
 	loadOf []float64
 }
@@ -137,15 +142,29 @@ func planValidation(in *Inputs, tr *TuneReport, b *Bounds) (*validation, error) 
 			v.sigmaOf = append(v.sigmaOf, s)
 		}
 	}
+	byFactor := map[float64]*Experiment{1: v.exact}
 	for _, f := range cfg.LoadFactors {
-		v.loads = append(v.loads, &Experiment{Jobs: valJobs, Scale: f, Capacity: in.Capacity, Policies: all, Runs: 1})
+		x := byFactor[f]
+		if x == nil {
+			x = &Experiment{Jobs: valJobs, Scale: f, Capacity: in.Capacity, Policies: all, Runs: 1}
+			byFactor[f] = x
+		}
+		v.loads = append(v.loads, x)
 		v.loadOf = append(v.loadOf, f)
 	}
 	return v, nil
 }
 
+// experiments lists the distinct experiments of the plan, the exact-size
+// one first.
 func (v *validation) experiments() []*Experiment {
-	return append(append([]*Experiment{v.exact}, v.sigmas...), v.loads...)
+	xs := append([]*Experiment{v.exact}, v.sigmas...)
+	for _, x := range v.loads {
+		if !slices.Contains(xs, x) {
+			xs = append(xs, x)
+		}
+	}
+	return xs
 }
 
 // validationResults are the results of a validation's experiments.
@@ -156,11 +175,16 @@ type validationResults struct {
 }
 
 func (v *validation) run(ctx context.Context, opt RunOptions) (*validationResults, error) {
-	out, err := RunExperiments(ctx, opt, v.experiments()...)
+	xs := v.experiments()
+	out, err := RunExperiments(ctx, opt, xs...)
 	if err != nil {
 		return nil, err
 	}
-	return &validationResults{exact: out[0], sigmas: out[1 : 1+len(v.sigmas)], loads: out[1+len(v.sigmas):]}, nil
+	r := &validationResults{exact: out[0], sigmas: out[1 : 1+len(v.sigmas)]}
+	for _, x := range v.loads {
+		r.loads = append(r.loads, out[slices.Index(xs, x)])
+	}
+	return r, nil
 }
 
 // ValidationRowOf is a configuration's aggregate as a validation row.
