@@ -146,7 +146,7 @@ func planValidation(in *Inputs, tr *TuneReport, b *Bounds) (*validation, error) 
 	for _, f := range cfg.LoadFactors {
 		x := byFactor[f]
 		if x == nil {
-			x = &Experiment{Jobs: valJobs, Scale: f, Capacity: in.Capacity, Policies: all, Runs: 1}
+			x = &Experiment{Jobs: valJobs, Scale: f, Capacity: in.Capacity, Policies: all, Runs: 1, MeanOnly: true}
 			byFactor[f] = x
 		}
 		v.loads = append(v.loads, x)
