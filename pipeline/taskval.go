@@ -149,6 +149,7 @@ func taskValidate(ctx context.Context, in *Inputs, cs *classState, tr *TuneRepor
 	if cur > 0 {
 		tv.Improvement, tv.Improved = 1-tuned/cur, tuned < cur
 	}
+	endPhase()
 	return tv, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"os"
+	"runtime"
 	"slices"
 
 	"github.com/schedplan/schedplan/cluster/sim"
@@ -327,8 +328,18 @@ func validate(ctx context.Context, in *Inputs, cs *classState, tr *TuneReport, b
 	}
 	st := &ValidationState{Rows: plan.rows(res, b), Results: choice.String(), currentResp: rs.currentResp}
 	plan.plots(st, res, in.Config, classNames, rs)
+	endPhase()
 	return st, files, nil
 }
+
+// endPhase runs a garbage collection at the end of a phase of the validate
+// stage (the fluid runs, the task-level runs), whose per-job buffers —
+// every worker's simulator, policies and copies of the window — are then
+// garbage. Without it the collector's next goal is twice the phase's peak
+// (GOGC), and the next phase grows the heap up to it before collecting:
+// at a 1 M-job log (300,000 validation jobs) the task-level runs peaked at
+// 553 MB live and the H-PFSP runs after them grew the heap to 957 MB.
+func endPhase() { runtime.GC() }
 
 // classesOf returns the classes of jobs-table rows [first, first+n) (−1 for
 // a row not classified), in one pass.
