@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"testing"
 
@@ -73,6 +74,40 @@ func TestFluidPolicyCacheBoundedByJobs(t *testing.T) {
 			if got[i] != r2.Response[i] {
 				t.Fatalf("%s: job %d response %g after a cache eviction, %g fresh", spec, i, got[i], r2.Response[i])
 			}
+		}
+	}
+}
+
+// The task-level views simulate at most TaskValidateMaxJobs of the
+// validation window (its first jobs, said in the note), and the whole
+// window when it is shorter, with the H-PFSP rows on the same jobs.
+func TestTaskValidateWindowBounded(t *testing.T) {
+	defer func(n int) { TaskValidateMaxJobs = n }(TaskValidateMaxJobs)
+	for _, limit := range []int{600, 1 << 30} {
+		TaskValidateMaxJobs = limit
+		res, _, err := runInto(t, t.TempDir(), testConfig(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tv, window := res.TaskValidation, res.Split.ValidJobs
+		want, note := min(limit, window), TaskBoundsNote
+		if limit < window {
+			note += fmt.Sprintf("; only the validation window's first %d of %d jobs (TaskValidateMaxJobs)", limit, window)
+		}
+		if tv == nil || tv.Bounds.Jobs != want || tv.Note != note {
+			t.Fatalf("TaskValidateMaxJobs %d, window %d: task-level view %+v, want %d jobs and note %q", limit, window, tv, want, note)
+		}
+		hpfsp := 0
+		for _, r := range tv.Rows {
+			if r.Name == TaskHPFSPName {
+				hpfsp++
+				if !(r.Mean > 0) || !(r.Mean >= tv.Bounds.SRPTMean*(1-1e-9)) {
+					t.Errorf("limit %d: H-PFSP mean response %g s below the task bound %g s of the same jobs", limit, r.Mean, tv.Bounds.SRPTMean)
+				}
+			}
+		}
+		if hpfsp != 1 {
+			t.Errorf("limit %d: %d H-PFSP rows", limit, hpfsp)
 		}
 	}
 }
