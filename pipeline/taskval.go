@@ -178,8 +178,9 @@ func taskValidate(ctx context.Context, in *Inputs, cs *classState, tr *TuneRepor
 }
 
 // taskLevelVersion changes when the task-level validation changes what it
-// computes, so that older stamps of the validate stage are stale.
-const taskLevelVersion = 3
+// computes, so that older stamps of the validate stage are stale (4: at
+// most TaskValidateMaxJobs jobs).
+const taskLevelVersion = 4
 
 // RequireImprovement is --require-improvement's check: at task level (the
 // tuned LAS_MQ against the user's own scheduler file) when taskLevel is set
