@@ -275,12 +275,14 @@ func calibrate(ctx context.Context, in *Inputs, vs *ValidationState) (*Calibrati
 		rows.add("fluid", obsResp, obsWait, vs.currentResp, nil)
 	}
 	if vs.Task != nil {
+		// The task-level view's jobs: the window's first m.
 		simResp, simWait, err := taskCurrentTimes(ctx, in, vs.Task.Current)
 		if err != nil {
 			return nil, nil, fmt.Errorf("task-level calibration: %w", err)
 		}
-		rep.Task = CompareObserved("task", vs.Task.Current, obsResp, obsWait, simResp, simWait)
-		rows.add("task", obsResp, obsWait, simResp, simWait)
+		m := len(simResp)
+		rep.Task = CompareObserved("task", vs.Task.Current, obsResp[:m], obsWait[:m], simResp, simWait)
+		rows.add("task", obsResp[:m], obsWait[:m], simResp, simWait)
 	}
 	rep.Note = "the current scheduler simulated on the validation window (from an empty cluster at its first arrival) against the times the log observed; relative errors are (simulated − observed) / observed, times in seconds. The fluid model has no waits (jobs are served from arrival)."
 	if in.Source == estimate.FromBytes || in.Config.Sizes.NormaliseAll {
@@ -294,15 +296,16 @@ func calibrate(ctx context.Context, in *Inputs, vs *ValidationState) (*Calibrati
 }
 
 // taskCurrentTimes simulates the current scheduler (a task-level spec) on
-// the validation window at task level and returns every job's response
-// and wait (first task start − submit), in seconds.
+// the task-level views' jobs of the validation window (taskWindow) and
+// returns every job's response and wait (first task start − submit), in
+// seconds.
 func taskCurrentTimes(ctx context.Context, in *Inputs, spec string) (resp, wait []float64, err error) {
 	cl, err := TaskCluster(in.Spec)
 	if err != nil {
 		return nil, nil, err
 	}
-	lo := in.Split.TuneJobs
-	jobs, err := TaskJobsWith(in.Jobs, in.Tasks, in.SimJobs[lo:], lo, in.Capacity, cl.Rate(), in.Config.Seed)
+	lo, n, _ := taskWindow(in)
+	jobs, err := TaskJobsWith(in.Jobs, in.Tasks, in.SimJobs[lo:lo+n], lo, in.Capacity, cl.Rate(), in.Config.Seed)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -64,18 +64,27 @@ type fluidSimulator struct {
 	pols  []sim.Policy
 }
 
-// fluidPolicyCache is how many parsed policies a fluid simulator keeps.
-const fluidPolicyCache = 16
+// fluidPolicyCache is how many parsed policies a fluid simulator keeps;
+// fluidCacheJobs bounds it further by the jobs of a run: a policy keeps
+// per-job buffers (up to ~40 B a job), so a worker keeps at most
+// fluidCacheJobs / jobs of them (at least one). A validation window of
+// 3 M jobs then holds one policy's buffers per worker, not one per
+// configuration.
+const (
+	fluidPolicyCache = 16
+	fluidCacheJobs   = 1_000_000
+)
 
 func (f *fluidSimulator) Simulate(_ context.Context, jobs []sim.Job, _ int, c float64, spec string) (*sim.Result, error) {
-	p, err := f.policy(spec)
+	p, err := f.policy(spec, len(jobs))
 	if err != nil {
 		return nil, err
 	}
 	return f.s.Run(jobs, c, p)
 }
 
-func (f *fluidSimulator) policy(spec string) (sim.Policy, error) {
+// policy returns the parsed policy of spec for a run of n jobs.
+func (f *fluidSimulator) policy(spec string, n int) (sim.Policy, error) {
 	for i, s := range f.specs {
 		if s == spec {
 			return f.pols[i], nil
@@ -85,7 +94,12 @@ func (f *fluidSimulator) policy(spec string) (sim.Policy, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(f.specs) == fluidPolicyCache {
+	keep := fluidPolicyCache
+	if n > 0 {
+		keep = min(keep, max(1, fluidCacheJobs/n))
+	}
+	for len(f.specs) >= keep {
+		f.specs[0], f.pols[0] = "", nil
 		f.specs, f.pols = f.specs[1:], f.pols[1:]
 	}
 	f.specs, f.pols = append(f.specs, spec), append(f.pols, p)
@@ -134,6 +148,11 @@ type Experiment struct {
 	// then bounded by the workers' buffers, not by policies × runs × jobs.
 	// An error it returns stops the experiments.
 	Sink func(*RunRows) error
+	// MeanOnly, when set, summarises each run by its job count and mean
+	// response only (what a load curve draws), skipping the per-job
+	// metrics and their quantiles; it has no effect with KeepRows or a
+	// Sink, which need them.
+	MeanOnly bool
 	// Scale, when positive, multiplies every job's size and estimate before
 	// the run (a load factor), in the worker's buffer rather than in a copy
 	// of the jobs held for the whole experiment; 0 leaves them as they are.
@@ -577,6 +596,9 @@ func (w *worker) run(ctx context.Context, x *Experiment, spec string, run int, r
 	if err != nil {
 		return sim.Summary{}, fmt.Errorf("%s, run %d: %w", spec, run, err)
 	}
+	if x.MeanOnly && rows == nil && emit == nil {
+		return meanOnlySummary(jobs, done), nil
+	}
 	sum := w.m.ComputeRun(jobs, done, x.Capacity, x.Deadlines)
 	if rows != nil {
 		rows.Append(spec, run, jobs, done.Completion, &w.m, x.Deadlines)
@@ -588,6 +610,26 @@ func (w *worker) run(ctx context.Context, x *Experiment, spec string, run int, r
 		}
 	}
 	return sum, nil
+}
+
+// meanOnlySummary is a run's job count and mean response, bit for bit
+// what sim.Metrics.ComputeRun's summary holds (the responses summed in job
+// order).
+func meanOnlySummary(jobs []sim.Job, r *sim.Result) sim.Summary {
+	s := sim.Summary{Jobs: len(jobs)}
+	if len(jobs) == 0 {
+		return s
+	}
+	sum := 0.0
+	for i, j := range jobs {
+		v := r.Completion[i] - j.Arrival
+		if r.Response != nil {
+			v = r.Response[i]
+		}
+		sum += v
+	}
+	s.Response.Mean = sum / float64(len(jobs))
+	return s
 }
 
 // simulate runs spec over jobs, in blocks when the experiment says so.

@@ -176,8 +176,8 @@ func (p *pipelineRun) validateHPFSP(ctx context.Context, tv *TaskValidation, pro
 	if err != nil {
 		return err
 	}
-	lo := in.Split.TuneJobs
-	jobs, err := TaskJobs(in.Jobs, in.SimJobs[lo:], lo, in.Capacity, cl.Rate(), in.Config.Seed)
+	lo, n, _ := taskWindow(in) // the window of tv's bounds
+	jobs, err := TaskJobs(in.Jobs, in.SimJobs[lo:lo+n], lo, in.Capacity, cl.Rate(), in.Config.Seed)
 	if err != nil {
 		return err
 	}

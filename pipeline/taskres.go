@@ -501,27 +501,45 @@ func (t *taskSimulator) Simulate(ctx context.Context, jobs []sim.Job, first int,
 	if err != nil {
 		return nil, err
 	}
-	t.jobs = append(t.jobs[:0], t.r.Jobs[first:first+len(jobs)]...)
-	for i := range t.jobs {
-		t.jobs[i].Estimate = jobs[i].Estimate
-		if tp.queue != nil {
-			t.jobs[i].Queue = tp.queue[first+i]
+	run := t.r.Jobs[first : first+len(jobs)]
+	if tp.queue != nil || !sameEstimates(run, jobs) {
+		// A copy with this run's estimates and queues (the simulator does
+		// not modify its jobs, so the resolution's are used as they are
+		// otherwise: no copy of the window per worker).
+		t.jobs = append(t.jobs[:0], run...)
+		for i := range t.jobs {
+			t.jobs[i].Estimate = jobs[i].Estimate
+			if tp.queue != nil {
+				t.jobs[i].Queue = tp.queue[first+i]
+			}
 		}
+		run = t.jobs
 	}
 	cl := t.r.Cluster
 	if tp.cluster != nil {
 		cl = tp.cluster
 	}
-	res, err := t.s.RunContext(ctx, t.jobs, cl, p, t.r.Options)
+	res, err := t.s.RunContext(ctx, run, cl, p, t.r.Options)
 	if err != nil {
 		return nil, err
 	}
 	t.res.Completion, t.firstStart = res.Completion, res.FirstStart
 	t.res.Response = t.res.Response[:0]
 	for i, c := range res.Completion {
-		t.res.Response = append(t.res.Response, c-t.jobs[i].Arrival)
+		t.res.Response = append(t.res.Response, c-run[i].Arrival)
 	}
 	return &t.res, nil
+}
+
+// sameEstimates reports whether every task job's estimate is the fluid
+// job's.
+func sameEstimates(tj []task.Job, jobs []sim.Job) bool {
+	for i := range tj {
+		if tj[i].Estimate != jobs[i].Estimate {
+			return false
+		}
+	}
+	return true
 }
 
 // TaskExperiment is an experiment of the policies over the task-level

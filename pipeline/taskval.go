@@ -68,15 +68,39 @@ func CurrentConfigSpec(path string) (string, error) {
 	return "", fmt.Errorf("--current-config %s: neither a fair-scheduler.xml (<allocations>) nor a capacity-scheduler.xml (<configuration>)", path)
 }
 
-// taskValidate simulates the validation window at task level: dir holds
-// the emitted capacity-scheduler.xml and fair-scheduler.xml.
+// TaskValidateMaxJobs bounds the jobs of the validation window that the
+// task-level views simulate (this table, its H-PFSP rows and the
+// task-level calibration): the first ones of the window. The task-level
+// core holds about 1.3 KB a job while it runs on two workers (its
+// simulators' per-job and per-stage state, the task jobs, a copy of them
+// with each scheduler file's queues): the 300,000 validation jobs of a
+// 1 M-job log took 400 MB, and the 3 M of a 10 M-job log would take 4 GB.
+// The note says when the window was cut; a window of at most this many
+// jobs is simulated whole, as before.
+var TaskValidateMaxJobs = 300_000
+
+// taskWindow returns the validation window's jobs the task-level views
+// simulate, rows lo to lo+n−1 of the log, and the note's words when they
+// are not the whole window ("" when they are).
+func taskWindow(in *Inputs) (lo, n int, cut string) {
+	lo, n = in.Split.TuneJobs, len(in.SimJobs)-in.Split.TuneJobs
+	if n > TaskValidateMaxJobs {
+		cut = fmt.Sprintf("; only the validation window's first %d of %d jobs (TaskValidateMaxJobs)", TaskValidateMaxJobs, n)
+		n = TaskValidateMaxJobs
+	}
+	return lo, n, cut
+}
+
+// taskValidate simulates the validation window at task level (at most
+// TaskValidateMaxJobs of its jobs): dir holds the emitted
+// capacity-scheduler.xml and fair-scheduler.xml.
 func taskValidate(ctx context.Context, in *Inputs, cs *classState, tr *TuneReport, dir string, progress func(done, total int)) (*TaskValidation, error) {
 	cl, err := TaskCluster(in.Spec)
 	if err != nil {
 		return nil, err
 	}
-	lo := in.Split.TuneJobs
-	jobs, err := TaskJobsWith(in.Jobs, in.Tasks, in.SimJobs[lo:], lo, in.Capacity, cl.Rate(), in.Config.Seed)
+	lo, n, cut := taskWindow(in)
+	jobs, err := TaskJobsWith(in.Jobs, in.Tasks, in.SimJobs[lo:lo+n], lo, in.Capacity, cl.Rate(), in.Config.Seed)
 	if err != nil {
 		return nil, err
 	}
@@ -119,15 +143,15 @@ func taskValidate(ctx context.Context, in *Inputs, cs *classState, tr *TuneRepor
 	if err != nil {
 		return nil, err
 	}
-	xn, err := named.TaskExperiment([]string{configs[2].spec})
-	if err != nil {
-		return nil, err
-	}
-	out, err := RunExperiments(ctx, RunOptions{Progress: progress}, x, xn)
+	// The same jobs and deadlines, the class queues named (one copy of the
+	// window's fluid jobs and deadlines for both).
+	xn := *x
+	xn.Policies, xn.Resolution = []string{configs[2].spec}, &named
+	out, err := RunExperiments(ctx, RunOptions{Progress: progress}, x, &xn)
 	if err != nil {
 		return nil, fmt.Errorf("task-level validation: %w", err)
 	}
-	tv := &TaskValidation{Bounds: b, RateCS: cl.Rate(), Machines: cl.Nodes(), Containers: cl.Containers(), Current: currentSpec, Note: TaskBoundsNote}
+	tv := &TaskValidation{Bounds: b, RateCS: cl.Rate(), Machines: cl.Nodes(), Containers: cl.Containers(), Current: currentSpec, Note: TaskBoundsNote + cut}
 	for _, j := range jobs {
 		tv.Tasks += j.NumTasks()
 	}
@@ -149,12 +173,14 @@ func taskValidate(ctx context.Context, in *Inputs, cs *classState, tr *TuneRepor
 	if cur > 0 {
 		tv.Improvement, tv.Improved = 1-tuned/cur, tuned < cur
 	}
+	endPhase()
 	return tv, nil
 }
 
 // taskLevelVersion changes when the task-level validation changes what it
-// computes, so that older stamps of the validate stage are stale.
-const taskLevelVersion = 3
+// computes, so that older stamps of the validate stage are stale (4: at
+// most TaskValidateMaxJobs jobs).
+const taskLevelVersion = 4
 
 // RequireImprovement is --require-improvement's check: at task level (the
 // tuned LAS_MQ against the user's own scheduler file) when taskLevel is set

@@ -5,6 +5,8 @@ import (
 	"context"
 	"io"
 	"os"
+	"runtime"
+	"slices"
 
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/estimate"
@@ -107,7 +109,11 @@ type validation struct {
 	sigmas  []*Experiment
 	sigmaOf []float64
 	sized   []int
-	// loads[k] runs every configuration at load factor loadOf[k].
+	// loads[k] runs every configuration at load factor loadOf[k]; the
+	// factors that repeat an earlier one share its experiment, and a
+	// factor of 1 is the exact-size experiment itself (the same
+	// simulations: Scale 1 leaves the jobs as they are), so no
+	// (configuration, load) pair is simulated twice.
 	loads  []*Experiment
 	loadOf []float64
 }
@@ -137,15 +143,29 @@ func planValidation(in *Inputs, tr *TuneReport, b *Bounds) (*validation, error) 
 			v.sigmaOf = append(v.sigmaOf, s)
 		}
 	}
+	byFactor := map[float64]*Experiment{1: v.exact}
 	for _, f := range cfg.LoadFactors {
-		v.loads = append(v.loads, &Experiment{Jobs: valJobs, Scale: f, Capacity: in.Capacity, Policies: all, Runs: 1})
+		x := byFactor[f]
+		if x == nil {
+			x = &Experiment{Jobs: valJobs, Scale: f, Capacity: in.Capacity, Policies: all, Runs: 1, MeanOnly: true}
+			byFactor[f] = x
+		}
+		v.loads = append(v.loads, x)
 		v.loadOf = append(v.loadOf, f)
 	}
 	return v, nil
 }
 
+// experiments lists the distinct experiments of the plan, the exact-size
+// one first.
 func (v *validation) experiments() []*Experiment {
-	return append(append([]*Experiment{v.exact}, v.sigmas...), v.loads...)
+	xs := append([]*Experiment{v.exact}, v.sigmas...)
+	for _, x := range v.loads {
+		if !slices.Contains(xs, x) {
+			xs = append(xs, x)
+		}
+	}
+	return xs
 }
 
 // validationResults are the results of a validation's experiments.
@@ -156,11 +176,16 @@ type validationResults struct {
 }
 
 func (v *validation) run(ctx context.Context, opt RunOptions) (*validationResults, error) {
-	out, err := RunExperiments(ctx, opt, v.experiments()...)
+	xs := v.experiments()
+	out, err := RunExperiments(ctx, opt, xs...)
 	if err != nil {
 		return nil, err
 	}
-	return &validationResults{exact: out[0], sigmas: out[1 : 1+len(v.sigmas)], loads: out[1+len(v.sigmas):]}, nil
+	r := &validationResults{exact: out[0], sigmas: out[1 : 1+len(v.sigmas)]}
+	for _, x := range v.loads {
+		r.loads = append(r.loads, out[slices.Index(xs, x)])
+	}
+	return r, nil
 }
 
 // ValidationRowOf is a configuration's aggregate as a validation row.
@@ -303,8 +328,18 @@ func validate(ctx context.Context, in *Inputs, cs *classState, tr *TuneReport, b
 	}
 	st := &ValidationState{Rows: plan.rows(res, b), Results: choice.String(), currentResp: rs.currentResp}
 	plan.plots(st, res, in.Config, classNames, rs)
+	endPhase()
 	return st, files, nil
 }
+
+// endPhase runs a garbage collection at the end of a phase of the validate
+// stage (the fluid runs, the task-level runs), whose per-job buffers —
+// every worker's simulator, policies and copies of the window — are then
+// garbage. Without it the collector's next goal is twice the phase's peak
+// (GOGC), and the next phase grows the heap up to it before collecting:
+// at a 1 M-job log (300,000 validation jobs) the task-level runs peaked at
+// 553 MB live and the H-PFSP runs after them grew the heap to 957 MB.
+func endPhase() { runtime.GC() }
 
 // classesOf returns the classes of jobs-table rows [first, first+n) (−1 for
 // a row not classified), in one pass.

@@ -1,0 +1,75 @@
+package pipeline
+
+import (
+	"context"
+	"math/rand/v2"
+	"runtime"
+	"testing"
+	"time"
+)
+
+// BenchmarkValidateFluid runs the validate stage's fluid simulations (the
+// default configurations, σ and load factors of planValidation, results
+// summarised by a sink that writes nothing) over a synthetic window of
+// 100,000 Poisson jobs with exponential sizes at load 0.9, and prints the
+// simulations' CPU cost per job (ns/job) and the heap the stage adds per
+// job at its peak (peak-B/job: heap in use sampled every 10 ms, less the
+// heap before).
+func BenchmarkValidateFluid(b *testing.B) {
+	const n = 100_000
+	rng := rand.New(rand.NewPCG(17, 3))
+	jobs := poissonJobs(rng, n, 0.9, func() float64 { return rng.ExpFloat64() })
+	cfg := DefaultRunConfig()
+	sizes := make([]float64, n)
+	for i, j := range jobs {
+		sizes[i] = j.Size
+	}
+	guess := FirstGuess(sizes, 4)
+	tr := &TuneReport{Result: &TuneResult{FirstGuess: guess}, Best: guess}
+	in := &Inputs{Config: cfg, SimJobs: jobs, Split: Split{TuneJobs: 0, ValidJobs: n}, Capacity: 1}
+	bounds, err := ComputeBounds(jobs, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	runtime.GC()
+	var base runtime.MemStats
+	runtime.ReadMemStats(&base)
+	stop := make(chan struct{})
+	peak := make(chan uint64)
+	go func() {
+		p := uint64(0)
+		t := time.NewTicker(10 * time.Millisecond)
+		defer t.Stop()
+		for {
+			var m runtime.MemStats
+			runtime.ReadMemStats(&m)
+			p = max(p, m.HeapInuse)
+			select {
+			case <-stop:
+				peak <- p
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		plan, err := planValidation(in, tr, bounds)
+		if err != nil {
+			b.Fatal(err)
+		}
+		rs, err := newResultsSink(nil, nil, nil, make([]int32, n), 0, make([]string, len(plan.configs)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		plan.exact.Sink = rs.sink
+		if _, err := plan.run(context.Background(), RunOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	close(stop)
+	p := <-peak
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/job")
+	b.ReportMetric(float64(p-min(p, base.HeapInuse))/n, "peak-B/job")
+}
