@@ -302,7 +302,7 @@ func coshhValidationRow(name, policy string, w *COSHHWindow, r *COSHHRun, b *Bou
 	if b != nil && len(b.Deadlines) == len(w.Jobs) {
 		dl = b.Deadlines
 	}
-	s := m.Compute(task.FluidJobs(w.Jobs), r.Result.Completion, w.Cluster.Rate(), dl)
+	s := m.Compute(task.FluidJobs(w.Jobs, w.Cluster), r.Result.Completion, w.Cluster.Rate(), dl)
 	a := Aggregate{Policy: policy, Runs: 1, Mean: s, MeanResponse: Spread{s.Response.Mean, s.Response.Mean, s.Response.Mean}, Missed: float64(s.Missed)}
 	if b == nil {
 		b = &Bounds{}

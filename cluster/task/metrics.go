@@ -43,7 +43,7 @@ type TypeUtil struct {
 // nil, are every job's PS completion time (PSDeadlines, or any reference
 // the caller chooses); they are lower-bound-like at task level.
 func Summarize(jobs []Job, cl *Cluster, r *Result, deadlines []float64) Report {
-	fl := FluidJobs(jobs)
+	fl := FluidJobs(jobs, cl)
 	rate := cl.Rate()
 	var rep Report
 	rep.All = rep.PerJob.Compute(fl, r.Completion, rate, deadlines)
