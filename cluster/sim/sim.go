@@ -141,8 +141,8 @@ func Simulate(jobs []Job, capacity float64, p Policy) (*Result, error) {
 }
 
 // CheckJobs validates a job list: finite non-negative arrivals in
-// non-decreasing order, finite non-negative sizes and estimates, finite
-// weights. Errors name the job (1-based, as a row).
+// non-decreasing order, finite non-negative sizes, estimates, rate caps and
+// times alone, finite weights. Errors name the job (1-based, as a row).
 func CheckJobs(jobs []Job) error {
 	prev := math.Inf(-1)
 	for i, j := range jobs {
