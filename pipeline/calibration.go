@@ -314,7 +314,7 @@ func taskCurrentTimes(ctx context.Context, in *Inputs, spec string) (resp, wait 
 	}
 	r := &TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: in.Config.ContainerMB}
 	ts := &taskSimulator{r: r, parsed: map[string]*taskPolicy{}}
-	res, err := ts.Simulate(ctx, task.FluidJobs(jobs), 0, cl.Rate(), spec)
+	res, err := ts.Simulate(ctx, task.FluidJobs(jobs, cl), 0, cl.Rate(), spec)
 	if err != nil {
 		return nil, nil, err
 	}

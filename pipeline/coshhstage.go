@@ -269,12 +269,18 @@ func (p *pipelineRun) coshhValidate(ctx context.Context) (*COSHHValidation, map[
 		c, _ := task.NearestCentre(fit.Plan.Secondary.Centres, x)
 		classOf[q] = int(c)
 	}
+	var dl []float64 // the task-level rows' capped fair-share deadlines
+	if p.vs.Task != nil {
+		if dl, err = task.PSDeadlines(w.Jobs, w.Cluster); err != nil {
+			return nil, nil, fmt.Errorf("coshh validation: %w", err)
+		}
+	}
 	for k, r := range runs {
 		name := []string{"coshh", "fifo", "fair"}[k]
 		v.metricRows(name, r, w.Jobs, classOf, len(fit.Plan.Secondary.Centres))
 		logOverhead(name, r)
 		if t := p.vs.Task; t != nil {
-			t.Rows = append(t.Rows, coshhValidationRow(coshhRowNames[k], name, w, r, t.Bounds))
+			t.Rows = append(t.Rows, coshhValidationRow(coshhRowNames[k], name, w, r, t.Bounds, dl))
 		}
 	}
 	files := map[string][]byte{}
@@ -293,16 +299,14 @@ func windowRows(lo, n int) []int {
 }
 
 // coshhValidationRow is a run as a task-level validation row (responses in
-// seconds; the bounds are the fluid ones of the same jobs at the
-// cluster's rate, lower bounds still, as the execution-time model only
-// slows tasks down).
-func coshhValidationRow(name, policy string, w *COSHHWindow, r *COSHHRun, b *Bounds) ValidationRow {
+// seconds; slowdowns over each job's time alone on the window's cluster,
+// Job.Alone; dl, when not nil, the jobs' capped fair-share deadlines,
+// task.PSDeadlines; the bounds b are the fluid ones at the cluster's
+// rate, lower bounds still, as the execution-time model only slows tasks
+// down).
+func coshhValidationRow(name, policy string, w *COSHHWindow, r *COSHHRun, b *Bounds, dl []float64) ValidationRow {
 	var m sim.Metrics
-	var dl []float64
-	if b != nil && len(b.Deadlines) == len(w.Jobs) {
-		dl = b.Deadlines
-	}
-	s := m.Compute(task.FluidJobs(w.Jobs), r.Result.Completion, w.Cluster.Rate(), dl)
+	s := m.Compute(task.FluidJobs(w.Jobs, w.Cluster), r.Result.Completion, w.Cluster.Rate(), dl)
 	a := Aggregate{Policy: policy, Runs: 1, Mean: s, MeanResponse: Spread{s.Response.Mean, s.Response.Mean, s.Response.Mean}, Missed: float64(s.Missed)}
 	if b == nil {
 		b = &Bounds{}

@@ -69,7 +69,7 @@ func TuneHPFSP(ctx context.Context, jobs []task.Job, cl *task.Cluster, limits []
 	if len(jobs) == 0 {
 		return HPFSPEvaluation{}, nil, fmt.Errorf("tune h-pfsp: no jobs in the tuning window")
 	}
-	fluid := task.FluidJobs(jobs)
+	fluid := task.FluidJobs(jobs, cl)
 	dl, err := task.PSDeadlines(jobs, cl)
 	if err != nil {
 		return HPFSPEvaluation{}, nil, fmt.Errorf("tune h-pfsp: %v", err)

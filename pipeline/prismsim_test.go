@@ -35,7 +35,7 @@ func TestPhasePolicies(t *testing.T) {
 		{ID: 1, Arrival: 4, Weight: 1, Stages: []task.Stage{{Tasks: []task.TaskSpec{{Duration: 5, Containers: 1}}}}},
 	}
 	r := &TaskLevel{Cluster: task.Uniform(2, 2), Jobs: jobs, Machines: []task.Vector{task.Seed004Machine(), task.Seed004Machine()}}
-	sj := task.FluidJobs(jobs)
+	sj := task.FluidJobs(jobs, r.Cluster)
 	for _, tc := range []struct {
 		spec  string
 		sched task.PhaseScheduler

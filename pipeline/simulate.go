@@ -100,16 +100,28 @@ type SimulateReport struct {
 	Errors       string      `json:"estimation_errors"`
 	Seed         uint64      `json:"seed"`
 	Policies     []Aggregate `json:"policies"`
+	// Note says what slowdowns and missed deadlines are at task level
+	// (TaskMetricsNote); empty for the fluid level.
+	Note string `json:"note,omitempty"`
 	// Phase holds the phase-level policies' seed 004 metrics (task level).
 	Phase         []PhaseMetrics `json:"phase_level,omitempty"`
 	phaseMachines []task.Vector
 }
 
-// SimulateExperiment is the experiment simulate runs on a window: the
-// policies with PS deadlines, Runs runs of the error model (one when it is
-// exact), per-job rows when rows is set.
-func SimulateExperiment(w *Window, policies []string, m estimate.ErrorModel, runs int, seed uint64, rows bool) (*Experiment, error) {
-	deadlines, err := PSDeadlines(w.Jobs, w.Capacity)
+// SimulateExperiment is the experiment simulate runs on a window at
+// resolution res (nil: fluid; see Window.AtLevel): the policies with PS
+// deadlines, Runs runs of the error model (one when it is exact), per-job
+// rows when rows is set. At task level the deadlines are the task jobs'
+// capped fair-share completion times (task.PSDeadlines): fair sharing of
+// the cluster's rate, no job above its parallelism.
+func SimulateExperiment(w *Window, res Resolution, policies []string, m estimate.ErrorModel, runs int, seed uint64, rows bool) (*Experiment, error) {
+	var deadlines []float64
+	var err error
+	if tl, ok := res.(*TaskLevel); ok {
+		deadlines, err = task.PSDeadlines(tl.Jobs, tl.Cluster)
+	} else {
+		deadlines, err = PSDeadlines(w.Jobs, w.Capacity)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", w.Log.Source, err)
 	}
@@ -118,7 +130,7 @@ func SimulateExperiment(w *Window, policies []string, m estimate.ErrorModel, run
 		runs = 1
 	}
 	return &Experiment{Jobs: w.Jobs, Capacity: w.Capacity, Deadlines: deadlines, Policies: policies,
-		Errors: m, Runs: runs, Seed: seed, KeepRows: rows}, nil
+		Errors: m, Runs: runs, Seed: seed, KeepRows: rows, Resolution: res}, nil
 }
 
 // Simulate runs the experiment on the window and returns the report and,
@@ -132,6 +144,7 @@ func Simulate(ctx context.Context, w *Window, x *Experiment, opt RunOptions) (*S
 		OfferedLoad: finitePtr(w.OfferedLoad), Overloaded: w.OfferedLoad > 1, Warning: w.Warning(), Errors: x.Errors.String(), Seed: x.Seed}
 	if tl, ok := x.Resolution.(*TaskLevel); ok {
 		rep.Phase, rep.phaseMachines = tl.PhaseMetricsOf(x.Policies), tl.Machines
+		rep.Note = "task level: " + TaskMetricsNote
 	}
 	rows := &JobRows{}
 	for _, p := range res.Policies {

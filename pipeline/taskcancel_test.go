@@ -36,7 +36,7 @@ func TestTaskLevelSimulateCancels(t *testing.T) {
 		machines[i] = task.Seed004Machine()
 	}
 	r := &TaskLevel{Cluster: cl, Jobs: jobs, Machines: machines}
-	sj := task.FluidJobs(jobs)
+	sj := task.FluidJobs(jobs, cl)
 	for _, spec := range []string{"fair", "prism"} {
 		ctx, cancel := context.WithCancel(context.Background())
 		timer := time.AfterFunc(50*time.Millisecond, cancel)

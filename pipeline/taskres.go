@@ -131,7 +131,7 @@ func (w *Window) TaskWindow(spec *cluster.Spec, seed uint64, containerMB int) (*
 		return nil, nil, err
 	}
 	tw := *w
-	tw.Jobs, tw.Capacity = task.FluidJobs(jobs), cl.Rate()
+	tw.Jobs, tw.Capacity = task.FluidJobs(jobs, cl), cl.Rate()
 	tw.CapacityFrom = fmt.Sprintf("task level: %d machines, %d containers of %s, total rate in container-seconds/s; sizes in container-seconds", cl.Nodes(), cl.Containers(), specTitle(spec))
 	tw.OfferedLoad = OfferedLoad(tw.Jobs, tw.Capacity)
 	return &tw, &TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: containerMB, Machines: PhaseMachines(spec)}, nil
@@ -549,7 +549,7 @@ func (r *TaskLevel) TaskExperiment(policies []string) (*Experiment, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Experiment{Jobs: task.FluidJobs(r.Jobs), Capacity: r.Cluster.Rate(), Deadlines: dl, Policies: policies, Runs: 1, Resolution: r}, nil
+	return &Experiment{Jobs: task.FluidJobs(r.Jobs, r.Cluster), Capacity: r.Cluster.Rate(), Deadlines: dl, Policies: policies, Runs: 1, Resolution: r}, nil
 }
 
 // PolicyHelp lists the policies of both resolutions, one a line, for the

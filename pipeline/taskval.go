@@ -14,7 +14,12 @@ import (
 // the tuned LAS_MQ. Sizes, thresholds and bounds are in container-seconds;
 // the bounds are the fluid ones at the cluster's total rate (RateCS), which
 // are lower bounds for the task level (no task granularity, no stage
-// barrier, no container fragmentation in the fluid server).
+// barrier, no container fragmentation in the fluid server). The rows'
+// slowdowns divide each response by the job's time alone on the empty
+// cluster (task.Job.Alone, a lower bound on it), and their missed
+// deadlines count completions after capped fair sharing
+// (task.PSDeadlines: fluid PS at RateCS with each job capped at its
+// parallelism), not after the uncapped fluid PS of Bounds.
 type TaskValidation struct {
 	Rows []ValidationRow `json:"rows"`
 	// Bounds are the fluid bounds of the window's task jobs at RateCS.
@@ -34,8 +39,12 @@ type TaskValidation struct {
 	Note        string  `json:"note"`
 }
 
+// TaskMetricsNote says what a task-level slowdown and missed deadline
+// are (task.Job.Alone, task.PSDeadlines).
+const TaskMetricsNote = "slowdown = response / the job's time alone on the empty cluster (a lower bound: over its stages, Σ max(stage work / the cluster's rate, longest task / the fastest container's rate)); a missed deadline = a completion after capped fair sharing (fluid PS at the cluster's rate, no job above its parallelism, work / its time alone)"
+
 // TaskBoundsNote says how the two views relate.
-const TaskBoundsNote = "task level: jobs as map/reduce tasks on the cluster spec's containers (sizes and thresholds in container-seconds); the fluid bounds at the cluster's total rate are lower bounds for the task level"
+const TaskBoundsNote = "task level: jobs as map/reduce tasks on the cluster spec's containers (sizes and thresholds in container-seconds); the fluid bounds at the cluster's total rate are lower bounds for the task level; " + TaskMetricsNote
 
 // Task-level validation row names.
 const (
@@ -179,8 +188,9 @@ func taskValidate(ctx context.Context, in *Inputs, cs *classState, tr *TuneRepor
 
 // taskLevelVersion changes when the task-level validation changes what it
 // computes, so that older stamps of the validate stage are stale (4: at
-// most TaskValidateMaxJobs jobs).
-const taskLevelVersion = 4
+// most TaskValidateMaxJobs jobs; 5: slowdowns by the time alone, capped
+// fair-share deadlines).
+const taskLevelVersion = 5
 
 // RequireImprovement is --require-improvement's check: at task level (the
 // tuned LAS_MQ against the user's own scheduler file) when taskLevel is set

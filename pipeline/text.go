@@ -56,6 +56,9 @@ func (rep *SimulateReport) WriteText(out io.Writer) {
 			s.Slowdown.Mean, s.Slowdown.P99, 100*s.MissedShare, s.Makespan, s.Utilisation)
 	}
 	tw.Flush()
+	if rep.Note != "" {
+		fmt.Fprintln(out, rep.Note)
+	}
 	writePhaseText(out, rep.Phase, rep.phaseMachines)
 }
 
@@ -340,7 +343,7 @@ func fmtFrac(v float64) string {
 func (t *TaskValidation) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "\ntask-level validation (%d machines, %d containers, %.4g container-seconds/s; %d tasks): %s\n", t.Machines, t.Containers, t.RateCS, t.Tasks, t.Note)
 	tw := newTable(w, tabwriter.AlignRight)
-	fmt.Fprintln(tw, "task level, validation window\tmean response (s)\tp99 (s)\tmean slowdown\tp99 slowdown\tgap to fluid SRPT bound\tmissed fluid PS deadlines\tpolicy\t")
+	fmt.Fprintln(tw, "task level, validation window\tmean response (s)\tp99 (s)\tmean slowdown\tp99 slowdown\tgap to fluid SRPT bound\tmissed capped fair-share deadlines\tpolicy\t")
 	for _, r := range t.Rows {
 		fmt.Fprintf(tw, "%s\t%.4g\t%.4g\t%.4g\t%.4g\t%+.1f%%\t%.0f\t%s\t\n", r.Name, r.Mean, r.P99, r.MeanSlowdown, r.P99Slowdown, 100*r.Gap, r.Missed, r.Policy)
 	}

@@ -47,7 +47,8 @@ type Summary struct {
 	Jobs     int       `json:"jobs"`
 	Response Quantiles `json:"response"`
 	// Slowdown is response / (size / capacity) over the jobs of positive
-	// size. A zero-size job has no meaningful slowdown (it needs no time
+	// size (response / Job.Alone for jobs that set it: task level).
+	// A zero-size job has no meaningful slowdown (it needs no time
 	// alone on the cluster, and under FIFO it can still wait): its
 	// per-job slowdown is NaN and it is left out of these aggregates;
 	// ZeroSize counts such jobs.
@@ -153,7 +154,7 @@ func (m *Metrics) compute(jobs []Job, completion, response []float64, c float64,
 		}
 		m.Response[i] = r
 		if j.Size > 0 {
-			m.Slowdown[i] = r / (j.Size / c)
+			m.Slowdown[i] = r / j.alone(c)
 		} else {
 			m.Slowdown[i] = math.NaN()
 			s.ZeroSize++

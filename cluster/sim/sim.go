@@ -25,6 +25,20 @@ type Job struct {
 	// implement caps accept capped jobs (FIFO, PS, GPS, LAS_MQ); the others return
 	// an error.
 	Cap float64
+	// Alone is the job's time alone on an empty system, in seconds: the
+	// denominator of its slowdown (Metrics). 0 means Size ÷ capacity, the
+	// fluid server's; a task-level job sets a bound of its own that counts
+	// its task granularity and stage barriers (task.Job.Alone). Policies
+	// ignore it.
+	Alone float64
+}
+
+// alone is the slowdown's denominator: Alone when set, else size ÷ capacity.
+func (j *Job) alone(c float64) float64 {
+	if j.Alone > 0 {
+		return j.Alone
+	}
+	return j.Size / c
 }
 
 // capAware is implemented by the policies that honour Job.Cap.
@@ -127,8 +141,8 @@ func Simulate(jobs []Job, capacity float64, p Policy) (*Result, error) {
 }
 
 // CheckJobs validates a job list: finite non-negative arrivals in
-// non-decreasing order, finite non-negative sizes and estimates, finite
-// weights. Errors name the job (1-based, as a row).
+// non-decreasing order, finite non-negative sizes, estimates, rate caps and
+// times alone, finite weights. Errors name the job (1-based, as a row).
 func CheckJobs(jobs []Job) error {
 	prev := math.Inf(-1)
 	for i, j := range jobs {
@@ -145,6 +159,8 @@ func CheckJobs(jobs []Job) error {
 			return fmt.Errorf("job %d: weight %v is not finite", i+1, j.Weight)
 		case !(j.Cap >= 0) || math.IsInf(j.Cap, 0):
 			return fmt.Errorf("job %d: rate cap %v is not a finite non-negative number", i+1, j.Cap)
+		case !(j.Alone >= 0) || math.IsInf(j.Alone, 0):
+			return fmt.Errorf("job %d: time alone %v is not a finite non-negative number", i+1, j.Alone)
 		}
 		prev = j.Arrival
 	}

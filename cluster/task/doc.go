@@ -109,12 +109,21 @@
 // A [Result] holds completion times, busy container-seconds and a
 // utilisation series per machine type, and the scheduling overhead (wall
 // time of the scheduling rounds per decision). Per-job responses and
-// slowdowns, with per-user and per-queue aggregates and PS-deadline
-// columns, use package sim's [sim.Metrics] on [FluidJobs] at the cluster's
-// total rate, so slowdown is response / (work / Cluster.Rate()) as in the
-// fluid core, and the fluid PS completion times ([PSDeadlines]) are
-// lower-bound-like references for the task level (no task granularity, no
-// stage barriers there).
+// slowdowns, with per-user and per-queue aggregates and deadline columns,
+// use package sim's [sim.Metrics] on [FluidJobs] at the cluster's total
+// rate. A job's slowdown is its response over its time alone on the empty
+// cluster, bounded below by [Job.Alone] (sim.Job.Alone): over its stages,
+// Σ max(stage work / the cluster's rate, longest task / the fastest
+// container's rate), with Job.TypeScale's speeds — not work /
+// Cluster.Rate(), which a job of fewer tasks than the cluster has
+// containers can never reach. The bound is exact when each stage's tasks
+// fit at once on the job's fastest type, and never above the response, so
+// slowdowns are at least 1. The deadlines ([PSDeadlines]) are the
+// completion times of capped fair sharing: fluid PS at the cluster's
+// total rate with each job capped at its parallelism, Work / Alone, so a
+// job alone meets its deadline at Alone. The fluid SRPT, PS and FSP at
+// the cluster's rate (uncapped) remain lower bounds on the task level's
+// responses (no task granularity, no stage barriers there).
 //
 // # Invariants
 //

@@ -126,29 +126,50 @@ func CheckJobs(jobs []Job, cl *Cluster) error {
 	}
 	// Arrivals, estimates and weights as the fluid core checks them (the
 	// work, a sum of checked durations, is then finite).
-	return sim.CheckJobs(FluidJobs(jobs))
+	return sim.CheckJobs(FluidJobs(jobs, nil))
 }
 
 // FluidJobs gives the fluid view of jobs: each job's Size is its Work and
 // its Estimate and Weight carry over. Simulated by package sim on a server
 // of capacity Cluster.Rate(), they give the fluid references of a
-// task-level run (e.g. PS completion times as protective deadlines; these
-// are lower-bound-like references: the fluid server has no task
-// granularity, no stage barriers and no container fragmentation).
-func FluidJobs(jobs []Job) []sim.Job {
+// task-level run (SRPT, PS, FSP: lower bounds, as the fluid server has no
+// task granularity, no stage barriers and no container fragmentation).
+//
+// With a cluster, each job's Alone is its Job.Alone bound on cl (stage
+// barriers, the engine's default), so that package sim's Metrics divide
+// its response by its time alone on the empty cluster rather than by
+// Work / Cluster.Rate(), which no job of fewer tasks than containers can
+// reach. Policies ignore Alone. With cl nil, Alone is 0 (Size / capacity).
+func FluidJobs(jobs []Job, cl *Cluster) []sim.Job {
 	out := make([]sim.Job, len(jobs))
 	for i := range jobs {
 		j := &jobs[i]
 		out[i] = sim.Job{Arrival: j.Arrival, Size: j.Work(), Estimate: j.Estimate, Weight: j.Weight}
+		if cl != nil {
+			out[i].Alone = j.Alone(cl, 0)
+		}
 	}
 	return out
 }
 
-// PSDeadlines returns every job's completion time under fluid processor
-// sharing at the cluster's total rate: the protective deadlines of the
-// PS-deadline columns.
+// PSDeadlines returns every job's completion time under capped fair
+// sharing of the cluster: fluid processor sharing at the cluster's total
+// rate in which each job's rate is capped at its parallelism, Work ÷
+// Job.Alone (max-min fair water-filling, package sim's PS with Job.Cap).
+// A job alone finishes at its Alone bound; jobs together share the rate
+// equally except that none gets more than its tasks could use. These are
+// the protective deadlines of the task-level deadline columns: the
+// completion time of ideal fair sharing among jobs that cannot use more
+// than their tasks allow (not a lower bound: a task-level schedule may
+// beat a job's deadline by favouring it).
 func PSDeadlines(jobs []Job, cl *Cluster) ([]float64, error) {
-	r, err := sim.Simulate(FluidJobs(jobs), cl.Rate(), &sim.PS{})
+	fl := FluidJobs(jobs, cl)
+	for i := range fl {
+		if fl[i].Alone > 0 {
+			fl[i].Cap = fl[i].Size / fl[i].Alone
+		}
+	}
+	r, err := sim.Simulate(fl, cl.Rate(), &sim.PS{})
 	if err != nil {
 		return nil, err
 	}

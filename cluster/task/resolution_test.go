@@ -30,7 +30,7 @@ func fluidMean(t *testing.T, jobs []Job, c float64, spec string) float64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fl := FluidJobs(jobs)
+	fl := FluidJobs(jobs, nil)
 	r, err := sim.Simulate(fl, c, p)
 	if err != nil {
 		t.Fatal(err)
@@ -130,12 +130,15 @@ func TestFSPDeadlines(t *testing.T) {
 	}
 }
 
-// Why one task length cannot be promised: on one machine of 4 containers,
-// A (8 tasks of 1 s) arrives at 0 and B (1 task of 1 s) at 0.001. Under
-// PS at rate 4, B gets 2 containers' worth and finishes at 0.501. Every
-// container is busy with A until t=1, so any non-preemptive scheduler
-// finishes B at 2 at the earliest: 1.499 task lengths late. FSP does
-// that (B is first in the virtual PS).
+// Why a job can be late by about one task length: on one machine of 4
+// containers, A (8 tasks of 1 s) arrives at 0 and B (1 task of 1 s) at
+// 0.001. Under capped fair sharing at rate 4, B's cap is its parallelism,
+// work 1 / alone 1 = 1 container (A's is 8 / 2 = 4), so B runs at 1 and A
+// at 3, and B's deadline is 0.001 + 1 = 1.001. (Uncapped PS gave B 2
+// containers' worth and 0.501, a time no schedule of B's one task can
+// reach.) Every container is busy with A until t=1, so any non-preemptive
+// scheduler finishes B at 2 at the earliest: 0.999 task lengths late. FSP
+// does that (B is first in the virtual PS).
 func TestPSDeadlineGranularity(t *testing.T) {
 	jobs := []Job{mr(0, 8, 1, 0, 0, 0), mr(0.001, 1, 1, 0, 0, 0)}
 	cl := Uniform(1, 4)
@@ -143,8 +146,9 @@ func TestPSDeadlineGranularity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !near(dl[1], 0.501, 1e-12) {
-		t.Fatalf("B's PS deadline %v, want 0.501", dl[1])
+	// A: 0.004 alone by 0.001, 3 more by 1.001, the other 4.996 at 4.
+	if !near(dl[1], 1.001, 1e-12) || !near(dl[0], 2.25, 1e-12) {
+		t.Fatalf("PS deadlines %v, want [2.25 1.001]", dl)
 	}
 	r := runSpec(t, jobs, cl, "fsp", Options{})
 	if r.Completion[1] != 2 {

@@ -108,11 +108,10 @@ the --cluster machines; C is then their rate in container-seconds/s.`,
 			if err != nil {
 				return err
 			}
-			x, err := pipeline.SimulateExperiment(w, specs, m, ef.runs, ef.seed, out != "")
+			x, err := pipeline.SimulateExperiment(w, res, specs, m, ef.runs, ef.seed, out != "")
 			if err != nil {
 				return err
 			}
-			x.Resolution = res
 			if err := ef.checkCost("simulate", x.Cost()); err != nil {
 				return err
 			}

@@ -1,0 +1,66 @@
+package task
+
+import "math"
+
+// Alone returns a lower bound on the job's time alone on the empty
+// cluster cl, in seconds: no schedule of the job on cl (any policy, any
+// placement, with or without heartbeats) completes it sooner after its
+// arrival, so a response divided by it — the task-level slowdown — is at
+// least 1. slowStart is Options.SlowStart (0 means 1: stage barriers).
+//
+// A task of base duration d runs d·TypeScale[t]/ExecRate_t seconds on
+// type t, so on type t the job processes base work at e_t =
+// ExecRate_t/TypeScale[t] per container (TypeScale nil: e_t = ExecRate_t).
+// For a stage of work W_s (Σ duration × containers) whose longest task
+// has base duration D_s, on a cluster of N_t containers of type t (types
+// without machines left out):
+//
+//   - the work bound W_s / Σ_t N_t·e_t: every container of every type busy
+//     on the stage (without TypeScale, W_s / Cluster.Rate());
+//   - the critical task D_s / max_t e_t: the longest task on the type that
+//     runs it fastest.
+//
+// With stage barriers (slowStart 1, the engine's default) the stages run
+// one after the other and the bound is Σ_s max(W_s/R, D_s/e), with R =
+// Σ_t N_t·e_t and e = max_t e_t. With slowStart < 1 a later stage's tasks
+// may run beside the previous stage's, so only the whole job's work and
+// its single longest task bound it: max(Σ_s W_s/R, max_s D_s/e).
+//
+// The bound is the exact optimal alone time (without heartbeats) when
+// each stage's tasks fit at once on the containers of the job's fastest
+// type (e.g. single-container tasks no more than that type's containers):
+// then D_s/e ≥ W_s/R and every task can start at the stage's start. It is
+// 0 for a job without work and is O(tasks + types).
+func (j *Job) Alone(cl *Cluster, slowStart float64) float64 {
+	var rate, best float64 // R and e
+	for t, mt := range cl.Types {
+		if mt.Count <= 0 || mt.Containers <= 0 {
+			continue
+		}
+		e := mt.ExecRate
+		if j.TypeScale != nil {
+			e /= j.TypeScale[t]
+		}
+		rate += float64(mt.Count*mt.Containers) * e
+		best = math.Max(best, e)
+	}
+	if !(rate > 0) || !(best > 0) {
+		return 0
+	}
+	barrier := slowStart == 0 || slowStart >= 1
+	sum, work, longest := 0.0, 0.0, 0.0
+	for s := range j.Stages {
+		w, d := 0.0, 0.0
+		for _, t := range j.Stages[s].Tasks {
+			w += t.Duration * float64(t.Containers)
+			d = math.Max(d, t.Duration)
+		}
+		sum += math.Max(w/rate, d/best)
+		work += w
+		longest = math.Max(longest, d)
+	}
+	if barrier {
+		return sum
+	}
+	return math.Max(work/rate, longest/best)
+}

@@ -1,0 +1,33 @@
+package task
+
+import (
+	"testing"
+	"time"
+
+	"github.com/schedplan/schedplan/cluster/sim"
+)
+
+// BenchmarkPSDeadlines times the task-level deadlines on issue 12's
+// workload (100,000 jobs, ≈10 M tasks, 10,000 containers): capped fair
+// sharing (PSDeadlines, with every job's Alone bound) against the uncapped
+// fluid PS it replaced, and reports both in ms per run and their ratio.
+// Run with -bench PSDeadlines -benchtime 3x.
+func BenchmarkPSDeadlines(b *testing.B) {
+	jobs, cl := large()
+	var capped, plain time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		if _, err := PSDeadlines(jobs, cl); err != nil {
+			b.Fatal(err)
+		}
+		t1 := time.Now()
+		if _, err := sim.Simulate(FluidJobs(jobs, nil), cl.Rate(), &sim.PS{}); err != nil {
+			b.Fatal(err)
+		}
+		capped, plain = capped+t1.Sub(t0), plain+time.Since(t1)
+	}
+	n := float64(b.N)
+	b.ReportMetric(float64(capped.Milliseconds())/n, "capped-ms/op")
+	b.ReportMetric(float64(plain.Milliseconds())/n, "uncapped-ms/op")
+	b.ReportMetric(float64(capped)/float64(plain), "ratio")
+}
