@@ -157,8 +157,11 @@ type TuneResult struct {
 	Evaluated  []Evaluation `json:"evaluated"` // the LAS_MQ candidates, in scoring order
 	VsAlpha0   []Evaluation `json:"sensitivity_alpha0"`
 	VsK        []Evaluation `json:"sensitivity_k"`
-	Objective  Objective    `json:"objective"`
-	Reference  Score        `json:"reference"` // the current scheduler's fold-mean score
+	// CurvesSampled says the sensitivity curves are fold means on the
+	// sampled folds (a search on folds larger than TuneOptions.SampleJobs).
+	CurvesSampled bool      `json:"sensitivity_on_sampled_folds,omitempty"`
+	Objective     Objective `json:"objective"`
+	Reference     Score     `json:"reference"` // the current scheduler's fold-mean score
 }
 
 // FirstGuess places LAS_MQ's thresholds from the size distribution alone,
