@@ -298,7 +298,7 @@ func (t *tuneCV) finalCheck(full [][]*ScoreWindow) (*ShortlistInfo, int, bool, e
 		slack[i] = t.slack(i)
 	}
 	sl := &ShortlistInfo{Rule: fmt.Sprintf(
-		"the %d best feasible candidates by mean fold score on the sampled folds, the best feasible one of every other kind (in-level order; strict or weighted queues; one level) and the named baselines, re-scored on the whole folds, the choice made again among them; when no challenger that beat the current scheduler on the sampled folds stays feasible on the whole ones, the %d best that meet the constraints with 10%% to spare on the sampled folds are added, then 20%%, then 30%%", n, n)}
+		"the %d best feasible candidates by mean fold score on the sampled folds (one of any that score alike on every sampled fold), the best feasible one of every other kind (in-level order; strict or weighted queues; one level) and the named baselines, re-scored on the whole folds, the choice made again among them; when no challenger that beat the current scheduler on the sampled folds stays feasible on the whole ones, the %d best that meet the constraints with 10%% to spare on the sampled folds are added, then 20%%, then 30%%", n, n)}
 	t.curSampled = slices.Clone(t.res[t.cur].Chunks)
 	t.sampledWins, t.wins = t.wins, full
 	var chosen int
@@ -339,10 +339,15 @@ func (t *tuneCV) finalCheck(full [][]*ScoreWindow) (*ShortlistInfo, int, bool, e
 	return sl, chosen, ok, nil
 }
 
-// initialShortlist is the n best of ranked, the best of every other kind
-// and the named baselines.
+// initialShortlist is the n best of ranked (twins aside: see twin), the
+// best of every other kind and the named baselines.
 func (t *tuneCV) initialShortlist(ranked []int, n int) []int {
-	list := slices.Clone(ranked[:min(n, len(ranked))])
+	var list []int
+	for _, i := range ranked {
+		if len(list) < n && !t.twin(i, list) {
+			list = append(list, i)
+		}
+	}
 	kinds := map[string]bool{}
 	for _, i := range list {
 		kinds[kind(&t.res[i])] = true
@@ -377,7 +382,7 @@ func (t *tuneCV) spareCandidates(list, ranked []int, slack [][]float64, margin f
 	}
 	var out []int
 	for _, i := range ranked {
-		spare := len(out) < n && !slices.Contains(list, i)
+		spare := len(out) < n && !slices.Contains(list, i) && !t.twin(i, list) && !t.twin(i, out)
 		for k := range broke {
 			spare = spare && (!broke[k] || slack[i][k] >= margin)
 		}
@@ -386,6 +391,26 @@ func (t *tuneCV) spareCandidates(list, ranked []int, slack [][]float64, margin f
 		}
 	}
 	return out
+}
+
+// twin reports whether candidate i scored exactly as one of list on every
+// sampled chunk (and σ): the sample cannot tell them apart — e.g. the same
+// thresholds with more levels than any sampled job reaches —, so the
+// shortlist re-scores one of them (the best by the rule's order) and keeps
+// its places for candidates that behave differently.
+func (t *tuneCV) twin(i int, list []int) bool {
+	same := func(a, b *CandidateScore) bool {
+		if !slices.Equal(a.Chunks, b.Chunks) || len(a.BySigma) != len(b.BySigma) {
+			return false
+		}
+		for s := range a.BySigma {
+			if !slices.Equal(a.BySigma[s], b.BySigma[s]) {
+				return false
+			}
+		}
+		return true
+	}
+	return slices.ContainsFunc(list, func(j int) bool { return j != i && same(&t.res[i], &t.res[j]) })
 }
 
 // beatCurrent says whether a re-scored candidate beat the current scheduler
@@ -523,7 +548,7 @@ func withTuneDefaults(opt TuneOptions, jobs []sim.Job) TuneOptions {
 		opt.Sigmas = append([]float64{0}, slices.Delete(slices.Clone(opt.Sigmas), i, i+1)...)
 	}
 	if opt.SampleJobs <= 0 {
-		opt.SampleJobs = 10000
+		opt.SampleJobs = 20000
 	}
 	if opt.Shortlist <= 0 {
 		opt.Shortlist = 5

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -13,7 +15,7 @@ import (
 // settings of `run`) is within 1% of what the unsampled tuner finds with
 // the same budget, on the validation window's mean response. It runs the
 // tune stage twice — the default sampled search (TuneOptions.SampleJobs
-// 10,000 per fold, then the final check of the shortlist on the whole
+// 20,000 per fold, then the final check of the shortlist on the whole
 // folds) and the unsampled one (every candidate on the whole folds) — and
 // prints each one's choice, its validation-window mean response (s), the
 // relative gap and both wall times. `make bench-tunequal` runs it on the
@@ -45,8 +47,20 @@ func BenchmarkTuneQuality(b *testing.B) {
 		whole := opt
 		whole.SampleJobs = max(in.Split.TuneJobs, 1) // no chunk is larger: nothing is sampled
 		arms := []*arm{{name: "sampled (default)", opt: opt}, {name: "unsampled", opt: whole}}
-		if os.Getenv("SCHEDPLAN_TUNEQUAL_SAMPLED_ONLY") != "" {
-			arms = arms[:1]
+		// Experiments: SCHEDPLAN_TUNEQUAL_SAMPLE=20000,40000 scores the
+		// sampled search with other per-fold budgets instead, without the
+		// unsampled arm.
+		if v := os.Getenv("SCHEDPLAN_TUNEQUAL_SAMPLE"); v != "" {
+			arms = nil
+			for _, f := range strings.Split(v, ",") {
+				n, err := strconv.Atoi(f)
+				if err != nil || n < 1 {
+					b.Fatalf("SCHEDPLAN_TUNEQUAL_SAMPLE: %q is not a positive job count", f)
+				}
+				o := opt
+				o.SampleJobs = n
+				arms = append(arms, &arm{name: "sampled " + f, opt: o})
+			}
 		}
 		for _, a := range arms {
 			t0 := time.Now()
@@ -69,7 +83,7 @@ func BenchmarkTuneQuality(b *testing.B) {
 			}
 			fmt.Println()
 		}
-		if len(arms) == 2 {
+		if len(arms) == 2 && arms[1].name == "unsampled" {
 			gap := val[0]/val[1] - 1
 			verdict := "within"
 			if gap > 0.01 {
