@@ -17,7 +17,8 @@ import (
 // and auto k takes ≤ 60 s at 10 M jobs. It prints, for COSHH's primary and
 // secondary classifications, k, both inertias and their relative gap, the
 // sample-only centres' gap, and the wall time of each fit.
-// SCHEDPLAN_CLASSQUAL_NOFULL=1 skips the full fit (the timing alone).
+// SCHEDPLAN_CLASSQUAL_NOFULL=1 skips the full fit (the timing alone);
+// SCHEDPLAN_CLASSQUAL_K sets k (auto, users or a number) instead of run's.
 // `make bench-classqual` runs it on the 1 M-job synthetic log.
 func BenchmarkClassifyQuality(b *testing.B) {
 	trace := os.Getenv("SCHEDPLAN_CLASSQUAL_TRACE")
@@ -31,6 +32,11 @@ func BenchmarkClassifyQuality(b *testing.B) {
 		b.Fatal(err)
 	}
 	sizes := coshhSizes(in)
+	if v := os.Getenv("SCHEDPLAN_CLASSQUAL_K"); v != "" {
+		if cfg.K, err = classify.ParseK(v); err != nil {
+			b.Fatalf("SCHEDPLAN_CLASSQUAL_K: %v", err)
+		}
+	}
 	for i := 0; i < b.N; i++ {
 		t0 := time.Now()
 		pr, sec, err := classify.COSHH(in.Jobs, sizes, in.Spec, classify.Options{K: cfg.K, Seed: cfg.Seed})
