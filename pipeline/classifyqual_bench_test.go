@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"testing"
 	"time"
@@ -46,7 +47,7 @@ func BenchmarkClassifyQuality(b *testing.B) {
 		secs := time.Since(t0).Seconds()
 		fmt.Printf("classification quality on %s: %d jobs; default classification (k %s, both classifications) %.1f s wall\n",
 			trace, in.Jobs.Len(), kName(cfg.K), secs)
-		worst := 0.0
+		worst := math.Inf(-1)
 		for _, r := range []*classify.Result{pr, sec} {
 			if len(r.Classes) == 0 {
 				fmt.Printf("  %-9s no classes (%s)\n", r.Name, r.Reason)
