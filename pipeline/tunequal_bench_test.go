@@ -27,6 +27,15 @@ func BenchmarkTuneQuality(b *testing.B) {
 	}
 	cfg := DefaultRunConfig()
 	cfg.Trace = trace
+	// SCHEDPLAN_TUNEQUAL_SEED: another seed of the estimate draws, the
+	// sampling and the bootstrap (the rule's stability over seeds).
+	if v := os.Getenv("SCHEDPLAN_TUNEQUAL_SEED"); v != "" {
+		seed, err := strconv.ParseUint(v, 10, 64)
+		if err != nil {
+			b.Fatalf("SCHEDPLAN_TUNEQUAL_SEED: %v", err)
+		}
+		cfg.Seed = seed
+	}
 	in, err := Prepare(cfg)
 	if err != nil {
 		b.Fatal(err)
@@ -69,8 +78,8 @@ func BenchmarkTuneQuality(b *testing.B) {
 			}
 			a.secs = time.Since(t0).Seconds()
 		}
-		fmt.Printf("tune quality on %s: %d jobs, tuning window %d, validation window %d, budget %d\n",
-			trace, len(in.SimJobs), in.Split.TuneJobs, in.Split.ValidJobs, cfg.Budget)
+		fmt.Printf("tune quality on %s: %d jobs, tuning window %d, validation window %d, budget %d, seed %d\n",
+			trace, len(in.SimJobs), in.Split.TuneJobs, in.Split.ValidJobs, cfg.Budget, cfg.Seed)
 		val := make([]float64, len(arms))
 		for k, a := range arms {
 			cv := a.rep.CV
