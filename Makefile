@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin/schedplan
 
-.PHONY: deps deps-test build run test vet lint bench bench-scale fuzz clean
+.PHONY: deps deps-test build run test vet lint bench bench-scale bench-tunequal bench-classqual fuzz clean
 
 deps:
 	@scripts/deps.sh
@@ -41,6 +41,25 @@ bench: deps
 # (generated on first use; SIZES="100000 1000000" for a shorter table).
 bench-scale: deps
 	@scripts/bench-scale.sh
+
+# Issue 17's accuracy items on a synthetic log of QUALITY_JOBS jobs (1 M by
+# default; generated on first use into SCALE_DIR, as bench-scale does):
+# the default (sampled) tuner against the unsampled one with the same
+# budget, on the validation window's mean response (target: within 1%), and
+# the default classification's inertia against a full k-means fit with the
+# same k (target: within 1%), with the auto-k time.
+SCALE_DIR ?= /tmp/schedplan-scale
+QUALITY_JOBS ?= 1000000
+QUALITY_LOG := $(SCALE_DIR)/log-$(QUALITY_JOBS).parquet
+$(SCALE_DIR)/log-%.parquet:
+	mkdir -p $(SCALE_DIR)
+	$(GO) run ./cmd/synthlog -jobs $* -out $@
+
+bench-tunequal: deps $(QUALITY_LOG)
+	SCHEDPLAN_TUNEQUAL_TRACE=$(QUALITY_LOG) $(GO) test -run '^$$' -bench '^BenchmarkTuneQuality$$' -benchtime 1x -timeout 0 ./pipeline
+
+bench-classqual: deps $(QUALITY_LOG)
+	SCHEDPLAN_CLASSQUAL_TRACE=$(QUALITY_LOG) $(GO) test -run '^$$' -bench '^BenchmarkClassifyQuality$$' -benchtime 1x -timeout 0 ./pipeline
 
 # A short session of every fuzz target.
 fuzz:

@@ -278,7 +278,7 @@ func (r *Result) FeatureRows(j *data.Jobs, sizes []float64, rows []int) (*mat.De
 			return nil, fmt.Errorf("classify: rows must be increasing row numbers below %d", j.Len())
 		}
 	}
-	x := r.Model.paperMatrix(j, rows, r.Model.estimatedTimes(j, sizes, r.SizeFloor))
+	x := r.Model.paperMatrix(j, rows, r.Model.estimatedTimesOf(j, sizes, r.SizeFloor, rows))
 	if n, _ := x.Dims(); n > 0 {
 		if err := finiteRows(j, rows, x, r.Features); err != nil {
 			return nil, err

@@ -116,12 +116,31 @@ const errorStream = 0xC05_E443
 // jobTimes holds every job's estimated execution time on every machine type
 // (the model's times, perturbed by Options.TimeErrors), and its task data.
 type jobTimes struct {
-	types    []MachineType
+	types []MachineType
+	// lo is the first row held: t and taskData cover rows [lo, lo+n).
+	lo       int
 	t        []float64 // row-major n × len(types); +Inf: the job cannot run on the type
 	taskData []float64
 }
 
-func (jt *jobTimes) at(i, t int) float64 { return jt.t[i*len(jt.types)+t] }
+func (jt *jobTimes) at(i, t int) float64 { return jt.t[(i-jt.lo)*len(jt.types)+t] }
+
+func (jt *jobTimes) taskDataAt(i int) float64 { return jt.taskData[i-jt.lo] }
+
+// newJobTimesSpan computes the exact (error-free) execution times of rows
+// [lo, hi) of j only: what a few rows of a large log need.
+func newJobTimesSpan(j *data.Jobs, sizes []float64, types []MachineType, floor, block float64, lo, hi int) *jobTimes {
+	nt := len(types)
+	jt := &jobTimes{types: types, lo: lo, t: make([]float64, (hi-lo)*nt), taskData: make([]float64, hi-lo)}
+	for i := lo; i < hi; i++ {
+		d := JobDemand(j, sizes, i, floor, block)
+		jt.taskData[i-lo] = d.TaskData
+		for t, m := range types {
+			jt.t[(i-lo)*nt+t] = m.ExecTime(d)
+		}
+	}
+	return jt
+}
 
 // newJobTimes computes the execution times of every job of j. Errors
 // (seed 003 §6.3: L̂(i, j) = L(i, j)·(1 + E)) are drawn per job and type, in
@@ -173,7 +192,7 @@ func (c *classRates) add(jt *jobTimes, i int) {
 	if c.sum == nil {
 		c.sum, c.fit = make([]float64, len(jt.types)), make([]int, len(jt.types))
 	}
-	c.taskData.add(jt.taskData[i], true)
+	c.taskData.add(jt.taskDataAt(i), true)
 	for t := range jt.types {
 		if v := jt.at(i, t); !math.IsInf(v, 1) {
 			c.sum[t] += v

@@ -139,6 +139,17 @@ func (m *Model) estimatedTimes(j *data.Jobs, sizes []float64, floor float64) *jo
 	return newJobTimes(j, sizes, m.Types, floor, m.BlockBytes, m.Errors, m.ErrorSeed)
 }
 
+// estimatedTimesOf returns estimatedTimes of at least rows (increasing; nil:
+// all): without errors only the span of rows is computed — a few rows of a
+// large log cost as many —, with errors every row (the draws run in row
+// order over the whole table).
+func (m *Model) estimatedTimesOf(j *data.Jobs, sizes []float64, floor float64, rows []int) *jobTimes {
+	if len(rows) == 0 || !m.Errors.IsExact() {
+		return m.estimatedTimes(j, sizes, floor)
+	}
+	return newJobTimesSpan(j, sizes, m.Types, floor, m.BlockBytes, rows[0], rows[len(rows)-1]+1)
+}
+
 // isRateFeature reports whether a feature is a rate (jobs/s): an
 // exec_rate@<type> or arrival_rate feature.
 func isRateFeature(name string) bool {

@@ -70,7 +70,7 @@ func (r *Result) Refit(j *data.Jobs, sizes []float64, rows []int, start [][]floa
 	if s := span(sub); s > 0 {
 		res.Span = s
 	}
-	jt := r.Model.estimatedTimes(j, sizes, r.SizeFloor)
+	jt := r.Model.estimatedTimesOf(j, sizes, r.SizeFloor, rows)
 	buildClasses(res, j, sizes, rows, jt, km, z, opt)
 	return res, nil
 }

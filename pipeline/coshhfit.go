@@ -40,18 +40,23 @@ type COSHHFit struct {
 // classifications (classify.COSHH, seed 003's features) and solves the LP
 // of each on spec.
 func FitCOSHH(j *data.Jobs, sizes []float64, spec *cluster.Spec, rows, k int, tolerance float64, seed uint64, solver lp.Solver) (*COSHHFit, error) {
-	if rows < 1 || rows > j.Len() || len(sizes) != j.Len() {
-		return nil, fmt.Errorf("coshh: fit on %d of %d jobs (%d sizes)", rows, j.Len(), len(sizes))
+	return fitCOSHHRange(j, sizes, spec, 0, rows, k, tolerance, seed, solver)
+}
+
+// fitCOSHHRange is FitCOSHH on rows [from, rows) of j.
+func fitCOSHHRange(j *data.Jobs, sizes []float64, spec *cluster.Spec, from, rows, k int, tolerance float64, seed uint64, solver lp.Solver) (*COSHHFit, error) {
+	if from < 0 || rows <= from || rows > j.Len() || len(sizes) != j.Len() {
+		return nil, fmt.Errorf("coshh: fit on rows %d..%d of %d jobs (%d sizes)", from, rows, j.Len(), len(sizes))
 	}
-	idx := make([]int, rows)
+	idx := make([]int, rows-from)
 	for i := range idx {
-		idx[i] = i
+		idx[i] = from + i
 	}
 	sub := j
-	if rows < j.Len() {
+	if rows-from < j.Len() {
 		sub = j.Subset(idx)
 	}
-	prim, sec, err := classify.COSHH(sub, sizes[:rows], spec, classify.Options{K: k, Seed: seed})
+	prim, sec, err := classify.COSHH(sub, sizes[from:rows], spec, classify.Options{K: k, Seed: seed})
 	if err != nil {
 		return nil, err
 	}
@@ -126,7 +131,7 @@ type coshhReplanner struct {
 	spec   *cluster.Spec
 	lo     int
 	x1, x2 [][]float64
-	shared []bool // by row: the user has a min share
+	shared map[string]bool // by user: the user has a min share
 	policy *task.COSHH
 	fit    COSHHFit // current classifications and solutions
 	solver lp.Solver
@@ -140,15 +145,7 @@ type coshhReplanner struct {
 func newCOSHHReplanner(j *data.Jobs, sizes []float64, spec *cluster.Spec, lo int, fit *COSHHFit, x1, x2 [][]float64, solver lp.Solver, seed uint64) *coshhReplanner {
 	q := &coshhReplanner{j: j, sizes: sizes, spec: spec, lo: lo, x1: x1, x2: x2, fit: *fit, solver: solver, seed: seed,
 		maxK: len(fit.Secondary.Classes) + COSHHMaxExtraClasses}
-	names, index := j.Users()
-	sh := make([]bool, len(names))
-	for u, n := range names {
-		sh[u] = spec.User(n).MinShare > 0
-	}
-	q.shared = make([]bool, j.Len())
-	for i, u := range index {
-		q.shared[i] = sh[u]
-	}
+	q.shared = map[string]bool{}
 	return q
 }
 
@@ -161,7 +158,7 @@ func (q *coshhReplanner) replan(job int) (*task.COSHHPlan, error) {
 	var all, prim []int
 	for i := max(0, seen-COSHHRefitRows); i < seen; i++ {
 		all = append(all, i)
-		if q.shared[i] {
+		if q.hasShare(i) {
 			prim = append(prim, i)
 		}
 	}
@@ -187,6 +184,18 @@ func (q *coshhReplanner) replan(job int) (*task.COSHHPlan, error) {
 	q.fit = f
 	q.replans++
 	return f.Plan, nil
+}
+
+// hasShare reports whether row i's user has a min share (looked up once
+// per user: a replan reads at most COSHHRefitRows rows, whatever the log).
+func (q *coshhReplanner) hasShare(i int) bool {
+	u := q.j.UserAt(i)
+	v, ok := q.shared[u]
+	if !ok {
+		v = q.spec.User(u).MinShare > 0
+		q.shared[u] = v
+	}
+	return v
 }
 
 func (q *coshhReplanner) refit(res *classify.Result, rows []int, x []float64) (*classify.Result, error) {

@@ -17,8 +17,9 @@ import (
 // COSHH's tuning grid (the tune-coshh stage): every k of COSHHKGrid with
 // every re-classification tolerance of COSHHToleranceGrid, each a
 // classification and two LP solves on the first half of the tuning window
-// and a task-level simulation of COSHH on its second half (at most
-// COSHHGridMaxJobs jobs, the fit taking all before them) — 10 runs of at
+// (at most its last COSHHGridFitMaxJobs jobs before the simulated ones; one
+// fit per k, which the tolerances share) and a task-level simulation of
+// COSHH on its second half (at most COSHHGridMaxJobs jobs) — 10 runs of at
 // most 5,000 jobs; on the embedded trace about a third of run's CPU time
 // more (see the README).
 var (
@@ -29,8 +30,10 @@ var (
 // COSHHMinTuneJobs is the fewest tuning-window jobs COSHH is tuned on (half
 // to fit, half to simulate); with fewer the grid's first point is used,
 // fitted on the whole tuning window. COSHHGridMaxJobs bounds the jobs a
-// grid point simulates (the last of the tuning window; the fit takes every
-// job before them), so that the grid's cost does not grow with the log.
+// grid point simulates (the last of the tuning window) and
+// COSHHGridFitMaxJobs the jobs its classes are fitted on (the last ones
+// before those simulated), so that the grid's cost does not grow with the
+// log; the chosen point is then fitted on the whole tuning window.
 //
 // COSHHValidateMaxJobs bounds the jobs of the validation window that the
 // COSHH comparison (COSHH, FIFO and Fair with the execution-time model)
@@ -42,6 +45,7 @@ var (
 const (
 	COSHHMinTuneJobs     = 40
 	COSHHGridMaxJobs     = 5000
+	COSHHGridFitMaxJobs  = 50000
 	COSHHValidateMaxJobs = 20000
 )
 
@@ -64,8 +68,9 @@ type COSHHGridPoint struct {
 type coshhState struct {
 	Grid []COSHHGridPoint `json:"grid"`
 	Fit  *COSHHFit        `json:"fit,omitempty"`
-	// FitJobs and SimJobs are the grid's windows: fitted on rows [0,
-	// FitJobs), simulated on the next SimJobs.
+	// FitJobs and SimJobs are the grid's windows: fitted on rows
+	// [FitFrom, FitJobs), simulated on the next SimJobs.
+	FitFrom int    `json:"fit_from,omitempty"`
 	FitJobs int    `json:"fit_jobs"`
 	SimJobs int    `json:"sim_jobs"`
 	Note    string `json:"note,omitempty"`
@@ -92,13 +97,17 @@ func (p *pipelineRun) tuneCOSHH(ctx context.Context) (map[string][]byte, error) 
 	best := -1
 	if lo >= COSHHMinTuneJobs {
 		h := max(lo/2, lo-COSHHGridMaxJobs)
-		st.FitJobs, st.SimJobs = h, lo-h
+		st.FitFrom, st.FitJobs, st.SimJobs = max(0, h-COSHHGridFitMaxJobs), h, lo-h
 		for _, k := range COSHHKGrid {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			fit, err := fitCOSHHRange(in.Jobs, sizes, in.Spec, st.FitFrom, h, k, COSHHToleranceGrid[0], in.Config.Seed, in.Config.Solver)
 			for _, tol := range COSHHToleranceGrid {
 				if err := ctx.Err(); err != nil {
 					return nil, err
 				}
-				pt := coshhGridPoint(in, sizes, h, lo, k, tol)
+				pt := coshhGridPoint(in, sizes, fit, err, h, lo, k, tol)
 				st.Grid = append(st.Grid, pt)
 				if pt.Error != "" {
 					continue
@@ -133,15 +142,17 @@ func (p *pipelineRun) tuneCOSHH(ctx context.Context) (map[string][]byte, error) 
 	return nil, nil
 }
 
-// coshhGridPoint fits k classes on rows [0, h) and simulates COSHH on rows
-// [h, lo).
-func coshhGridPoint(in *Inputs, sizes []float64, h, lo, k int, tol float64) COSHHGridPoint {
+// coshhGridPoint simulates COSHH with tolerance tol on rows [h, lo) from
+// fit (k classes fitted before h; fitErr when it could not be fitted).
+func coshhGridPoint(in *Inputs, sizes []float64, fit *COSHHFit, fitErr error, h, lo, k int, tol float64) COSHHGridPoint {
 	pt := COSHHGridPoint{K: k, Tolerance: tol}
 	fail := func(err error) COSHHGridPoint { pt.Error = err.Error(); return pt }
-	fit, err := FitCOSHH(in.Jobs, sizes, in.Spec, h, k, tol, in.Config.Seed, in.Config.Solver)
-	if err != nil {
-		return fail(err)
+	if fitErr != nil {
+		return fail(fitErr)
 	}
+	f := *fit // the tolerances share the fit; each run replans its own copy
+	f.Tolerance = tol
+	fit = &f
 	w, err := NewCOSHHWindow(in, sizes, h, lo, fit.Secondary.SizeFloor)
 	if err != nil {
 		return fail(err)
@@ -178,8 +189,9 @@ type COSHHValidation struct {
 	// the run (re-classifications add classes).
 	FinalClasses int    `json:"final_classes"`
 	Note         string `json:"note"`
-	// Grid is the tuning grid (fitted on FitJobs jobs, simulated on the
-	// next SimJobs of the tuning window).
+	// Grid is the tuning grid (fitted on FitJobs jobs — the last ones
+	// before those simulated, at most COSHHGridFitMaxJobs —, simulated on
+	// the next SimJobs of the tuning window).
 	Grid    []COSHHGridPoint `json:"grid"`
 	FitJobs int              `json:"grid_fit_jobs"`
 	SimJobs int              `json:"grid_sim_jobs"`
@@ -259,7 +271,7 @@ func (p *pipelineRun) coshhValidate(ctx context.Context) (*COSHHValidation, map[
 	}
 	v := &COSHHValidation{K: fit.K, Tolerance: fit.Tolerance, Horizon: COSHHHorizon(runs), FinalClasses: len(runs[0].Fit.Secondary.Classes),
 		Note: "task level on the spec's machine types, each job's tasks as fast on a type as the execution-time model says (exec rate, memory, retrieve rate); COSHH routes by the plan of schedplan.yaml (fitted on the tuning window) and re-classifies when a job fits no class; time averages over [first arrival, horizon]" + cut}
-	v.Grid, v.FitJobs, v.SimJobs = p.coshh.Grid, p.coshh.FitJobs, p.coshh.SimJobs
+	v.Grid, v.FitJobs, v.SimJobs = p.coshh.Grid, p.coshh.FitJobs-p.coshh.FitFrom, p.coshh.SimJobs
 	classOf := make([]int, len(w.Jobs))
 	x2, err := fit.Secondary.ScaledRows(in.Jobs, sizes, windowRows(lo, len(w.Jobs)))
 	if err != nil {

@@ -56,6 +56,10 @@ func tuningSections(tr *TuneReport) ([]Section, error) {
 	for _, e := range tr.Result.VsK {
 		sk.X, sk.Y = append(sk.X, float64(e.Params.K)), append(sk.Y, e.Score.Mean)
 	}
+	curve := "fold means, other parameters at the deployed point"
+	if tr.Result.CurvesSampled {
+		curve = "fold means on the sampled folds (as the search scored them), other parameters at the deployed point"
+	}
 	var figs []Figure
 	for _, f := range []struct {
 		title, caption string
@@ -64,10 +68,10 @@ func tuningSections(tr *TuneReport) ([]Section, error) {
 		{"Pareto front", fmt.Sprintf("every candidate's fold-mean mean response against its fold-mean p99 slowdown (log scales); rings are feasible candidates, crosses infeasible ones; the step line joins the candidates no other beats in both; filled dots are on the front over all five metrics (mean and p99 response, mean and p99 slowdown, missed PS deadlines); the dashed line is the SRPT lower bound on mean response (%.4g s)", cv.SRPTMean), func() ([]byte, error) {
 			return PlotFront("Pareto front: mean response vs p99 slowdown (fold means)", frontPlotOf(cv))
 		}},
-		{"Mean response vs α0", "fold means, other parameters at the deployed point", func() ([]byte, error) {
+		{"Mean response vs α0", curve, func() ([]byte, error) {
 			return PlotLines("Sensitivity to the first threshold (fold means)", "log10 α0", "mean response (s)", []XYSeries{sa}, true)
 		}},
-		{"Mean response vs k", "fold means, other parameters at the deployed point", func() ([]byte, error) {
+		{"Mean response vs k", curve, func() ([]byte, error) {
 			return PlotLines("Sensitivity to the number of queues (fold means)", "k", "mean response (s)", []XYSeries{sk}, true)
 		}},
 	} {

@@ -121,7 +121,11 @@ func (rep *TuneReport) WriteText(out io.Writer, source string) {
 		fmt.Fprintf(tw, "%s\t%.2g\t%.4g\t%.4g\t%.4g\t\n", rr.Name, rr.LoadFactor, rr.Score.Mean, rr.Score.P99, rr.Score.P99Slowdown)
 	}
 	tw.Flush()
-	fmt.Fprintln(out, "\nsensitivity (fold means, other parameters at the deployed point):")
+	on := ""
+	if r.CurvesSampled {
+		on = " on the sampled folds"
+	}
+	fmt.Fprintf(out, "\nsensitivity (fold means%s, other parameters at the deployed point):\n", on)
 	for _, e := range r.VsAlpha0 {
 		fmt.Fprintf(out, "  alpha0 %-10.4g mean %.4g s\n", e.Params.Alpha0, e.Score.Mean)
 	}

@@ -41,9 +41,10 @@ type CandidateScore struct {
 	Violations []string `json:"violations,omitempty"`
 	Pareto     bool     `json:"pareto_front"`
 	// Whole is true when the scores are on the whole folds: always when no
-	// fold was sampled; otherwise for the shortlist (and the sensitivity
-	// curves), whose Sampled and SampledImprovement keep the fold-mean
-	// score and improvement on the sampled folds.
+	// fold was sampled; otherwise for the shortlist, whose Sampled and
+	// SampledImprovement keep the fold-mean score and improvement on the
+	// sampled folds. (The sensitivity curves of a sampled search are on the
+	// sampled folds, like the search.)
 	Whole              bool     `json:"whole_folds"`
 	Sampled            *Score   `json:"sampled_fold_mean,omitempty"`
 	SampledImprovement *float64 `json:"sampled_mean_fold_improvement,omitempty"`
@@ -136,7 +137,8 @@ type CVResult struct {
 	// SigmaRanks is the chosen configuration's rank (1 = best feasible)
 	// under each σ alone.
 	SigmaRanks []int `json:"chosen_rank_by_sigma"`
-	// VsAlpha0 and VsK index the sensitivity candidates.
+	// VsAlpha0 and VsK index the sensitivity candidates (on the sampled
+	// folds when Sampled: see TuneResult).
 	VsAlpha0 []int `json:"sensitivity_alpha0"`
 	VsK      []int `json:"sensitivity_k"`
 	// Explanation says why the choice was made, in sentences.
@@ -156,8 +158,11 @@ type tuneCV struct {
 	cur    int // the current scheduler's index
 	done   int // candidates scored, for progress
 	// curSampled is the current scheduler's scores on the sampled folds,
-	// the reference of the candidates that were not re-scored whole.
-	curSampled []Score
+	// the reference of the candidates that were not re-scored whole, and
+	// sampledWins the sampled windows (nil until the final check swaps
+	// t.wins for the whole folds).
+	curSampled  []Score
+	sampledWins [][]*ScoreWindow
 }
 
 // TuneCV tunes LAS_MQ on jobs (the tuning window, sorted by arrival) on a
@@ -219,10 +224,12 @@ func TuneCV(ctx context.Context, jobs []sim.Job, c float64, opt TuneOptions, sco
 			scored = append(scored, i)
 		}
 	}
+	lap := phaseLogger("tune")
 	wins, infos, err := cvWindows(jobs, c, bounds, opt.Sigmas, opt.SampleJobs, opt.Seed, false)
 	if err != nil {
 		return nil, err
 	}
+	lap("windows")
 	t := &tuneCV{ctx: ctx, opt: opt, score: score, wins: wins, scored: scored, bySpec: map[string]int{}}
 	out := &CVResult{Objective: opt.Objective, Constraints: ConstraintsString(opt.Constraints), Current: opt.Current,
 		Folds: infos, Scored: scored, Sigmas: opt.Sigmas, SampleJobs: opt.SampleJobs, RunnerUp: -1}
@@ -246,9 +253,11 @@ func TuneCV(ctx context.Context, jobs []sim.Job, c float64, opt TuneOptions, sco
 		return nil, err
 	}
 	t.cur = t.bySpec[opt.Current]
+	lap("first batch")
 	if err := t.search(!out.Sampled); err != nil {
 		return nil, err
 	}
+	lap("search")
 	t.evaluate()
 	chosen, ok := t.choose(allIndices(len(t.res)))
 	if out.Sampled {
@@ -256,14 +265,16 @@ func TuneCV(ctx context.Context, jobs []sim.Job, c float64, opt TuneOptions, sco
 		if err != nil {
 			return nil, err
 		}
+		lap("whole windows")
 		if out.Shortlist, chosen, ok, err = t.finalCheck(full); err != nil {
 			return nil, err
 		}
+		lap("final check")
 	}
 	out.NoFeasible = !ok
 	out.Chosen, out.Deployed, out.RunnerUp = chosen, t.deployed(chosen), t.runnerUp(chosen)
 	out.CurrentIdx, out.LASIdx, out.PSIdx, out.FGIdx = t.cur, t.index("las"), t.index("ps"), t.index(fg.canonical().Spec())
-	if err := t.finish(out, c, r); err != nil {
+	if err := t.finish(out, c, r, lap); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -287,9 +298,9 @@ func (t *tuneCV) finalCheck(full [][]*ScoreWindow) (*ShortlistInfo, int, bool, e
 		slack[i] = t.slack(i)
 	}
 	sl := &ShortlistInfo{Rule: fmt.Sprintf(
-		"the %d best feasible candidates by mean fold score on the sampled folds, the best feasible one of every other kind (in-level order; strict or weighted queues; one level) and the named baselines, re-scored on the whole folds, the choice made again among them; when no challenger that beat the current scheduler on the sampled folds stays feasible on the whole ones, the %d best that meet the constraints with 10%% to spare on the sampled folds are added, then 20%%, then 30%%", n, n)}
+		"the %d best feasible candidates by mean fold score on the sampled folds (one of any that score alike on every sampled fold), the best feasible one of every other kind (in-level order; strict or weighted queues; one level) and the named baselines, re-scored on the whole folds, the choice made again among them; when no challenger that beat the current scheduler on the sampled folds stays feasible on the whole ones, the %d best that meet the constraints with 10%% to spare on the sampled folds are added, then 20%%, then 30%%", n, n)}
 	t.curSampled = slices.Clone(t.res[t.cur].Chunks)
-	t.wins = full
+	t.sampledWins, t.wins = t.wins, full
 	var chosen int
 	var ok bool
 	for round := 1; ; round++ {
@@ -328,10 +339,15 @@ func (t *tuneCV) finalCheck(full [][]*ScoreWindow) (*ShortlistInfo, int, bool, e
 	return sl, chosen, ok, nil
 }
 
-// initialShortlist is the n best of ranked, the best of every other kind
-// and the named baselines.
+// initialShortlist is the n best of ranked (twins aside: see twin), the
+// best of every other kind and the named baselines.
 func (t *tuneCV) initialShortlist(ranked []int, n int) []int {
-	list := slices.Clone(ranked[:min(n, len(ranked))])
+	var list []int
+	for _, i := range ranked {
+		if len(list) < n && !t.twin(i, list) {
+			list = append(list, i)
+		}
+	}
 	kinds := map[string]bool{}
 	for _, i := range list {
 		kinds[kind(&t.res[i])] = true
@@ -366,7 +382,7 @@ func (t *tuneCV) spareCandidates(list, ranked []int, slack [][]float64, margin f
 	}
 	var out []int
 	for _, i := range ranked {
-		spare := len(out) < n && !slices.Contains(list, i)
+		spare := len(out) < n && !slices.Contains(list, i) && !t.twin(i, list) && !t.twin(i, out)
 		for k := range broke {
 			spare = spare && (!broke[k] || slack[i][k] >= margin)
 		}
@@ -375,6 +391,26 @@ func (t *tuneCV) spareCandidates(list, ranked []int, slack [][]float64, margin f
 		}
 	}
 	return out
+}
+
+// twin reports whether candidate i scored exactly as one of list on every
+// sampled chunk (and σ): the sample cannot tell them apart — e.g. the same
+// thresholds with more levels than any sampled job reaches —, so the
+// shortlist re-scores one of them (the best by the rule's order) and keeps
+// its places for candidates that behave differently.
+func (t *tuneCV) twin(i int, list []int) bool {
+	same := func(a, b *CandidateScore) bool {
+		if !slices.Equal(a.Chunks, b.Chunks) || len(a.BySigma) != len(b.BySigma) {
+			return false
+		}
+		for s := range a.BySigma {
+			if !slices.Equal(a.BySigma[s], b.BySigma[s]) {
+				return false
+			}
+		}
+		return true
+	}
+	return slices.ContainsFunc(list, func(j int) bool { return j != i && same(&t.res[i], &t.res[j]) })
 }
 
 // beatCurrent says whether a re-scored candidate beat the current scheduler
@@ -455,11 +491,11 @@ func (t *tuneCV) deployed(chosen int) int {
 }
 
 // finish adds what the report shows: the sensitivity curves around the
-// deployed LAS_MQ (scored on the same folds as the choice, but not
-// candidates for it), the Pareto front, the SRPT bound, the rule's
+// deployed LAS_MQ (scored on the folds the search scored on — sampled ones
+// when it sampled —, but not candidates for it), the Pareto front, the SRPT bound, the rule's
 // rolling-origin check, the choice's rank under each σ, its interval and
 // the explanation.
-func (t *tuneCV) finish(out *CVResult, c float64, r sizeRange) error {
+func (t *tuneCV) finish(out *CVResult, c float64, r sizeRange, lap func(string)) error {
 	var err error
 	if d := t.res[out.Deployed].LASMQ; d != nil {
 		va, vk := sensitivityCandidates(*d, r)
@@ -471,10 +507,12 @@ func (t *tuneCV) finish(out *CVResult, c float64, r sizeRange) error {
 		}
 		t.evaluate()
 	}
+	lap("sensitivity")
 	t.front()
 	if out.SRPT, err = t.srpt(); err != nil {
 		return err
 	}
+	lap("srpt")
 	out.SRPTMean = t.foldMeanOf(out.SRPT)
 	out.Candidates = t.res
 	out.Procedure = t.procedure()
@@ -482,6 +520,7 @@ func (t *tuneCV) finish(out *CVResult, c float64, r sizeRange) error {
 	if out.CI, err = t.bootstrap(c, out.Chosen); err != nil {
 		return err
 	}
+	lap("bootstrap")
 	out.Explanation = explain(out)
 	return nil
 }
@@ -509,7 +548,7 @@ func withTuneDefaults(opt TuneOptions, jobs []sim.Job) TuneOptions {
 		opt.Sigmas = append([]float64{0}, slices.Delete(slices.Clone(opt.Sigmas), i, i+1)...)
 	}
 	if opt.SampleJobs <= 0 {
-		opt.SampleJobs = 10000
+		opt.SampleJobs = 20000
 	}
 	if opt.Shortlist <= 0 {
 		opt.Shortlist = 5
@@ -575,11 +614,19 @@ func (t *tuneCV) add(cands []candidate, whole bool) error {
 	return nil
 }
 
-// extra scores candidates outside the budget (the sensitivity curves) on
-// t.wins and returns their indices.
+// extra scores candidates outside the budget (the sensitivity curves) and
+// returns their indices: on the sampled folds when the search was sampled
+// (a curve is a diagnostic around the choice; on the whole folds its 18
+// points would cost more than the final check itself and grow with the
+// log), else on the whole ones.
 func (t *tuneCV) extra(cands []candidate) ([]int, error) {
-	// Called after the final check: t.wins are the whole folds.
-	if err := t.add(cands, true); err != nil {
+	wins, whole := t.wins, true
+	if t.sampledWins != nil {
+		t.wins, whole = t.sampledWins, false
+	}
+	err := t.add(cands, whole)
+	t.wins = wins
+	if err != nil {
 		return nil, err
 	}
 	out := make([]int, len(cands))

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/schedplan/schedplan/cluster/sim"
@@ -53,9 +54,10 @@ func (t *tuneCV) bootstrap(c float64, chosen int) (Interval, error) {
 		}
 		return w
 	}
-	var folds [][2]bootJobs
+	quant := t.opt.Objective != MinMean && t.opt.Objective != MinSlowdown && t.opt.Objective != MinMissed
+	var folds [][2][]bootBlock
 	for _, ch := range t.scored {
-		var pair [2]bootJobs
+		var pair [2][]bootBlock
 		for k, i := range []int{chosen, t.cur} {
 			w := t.wins[ch][worstSigma(i)]
 			_, resp, err := t.score(t.ctx, t.res[i].Policy, w, true)
@@ -65,32 +67,32 @@ func (t *tuneCV) bootstrap(c float64, chosen int) (Interval, error) {
 			if resp == nil {
 				return iv, nil // the scorer keeps no per-job results
 			}
-			if pair[k], err = bootOutcomes(w, resp, c); err != nil {
+			jobs, err := bootOutcomes(w, resp, c)
+			if err != nil {
 				return iv, err
 			}
+			pair[k] = jobs.blocks(min(bootBlocks, len(jobs.resp)), quant)
 		}
 		folds = append(folds, pair)
 	}
 	reps := 1000
-	if t.opt.Objective != MinMean && t.opt.Objective != MinSlowdown && t.opt.Objective != MinMissed {
-		reps = 300 // quantiles: each replicate sorts
+	if quant {
+		reps = 300 // quantiles: each replicate bisects the blocks' values
 	}
 	rng := estimate.RunRand(t.opt.Seed, 1<<20)
 	vals := make([]float64, reps)
-	var a, b bootJobs
+	counts := make([]int, bootBlocks)
 	for r := range vals {
 		sum := 0.0
 		for _, f := range folds {
-			n := len(f[0].resp)
-			nb := min(bootBlocks, n)
-			a, b = a.reset(), b.reset()
+			nb := len(f[0])
+			clear(counts)
 			for k := 0; k < nb; k++ {
-				blk := rng.IntN(nb)
-				lo, hi := blk*n/nb, (blk+1)*n/nb
-				a = a.appendRange(&f[0], lo, hi)
-				b = b.appendRange(&f[1], lo, hi)
+				counts[rng.IntN(nb)]++
 			}
-			sum += t.opt.Objective.Improvement(a.score(t.opt.Objective), b.score(t.opt.Objective))
+			a := replicateScore(f[0], counts[:nb], t.opt.Objective)
+			b := replicateScore(f[1], counts[:nb], t.opt.Objective)
+			sum += t.opt.Objective.Improvement(a, b)
 		}
 		vals[r] = sum / float64(len(folds))
 	}
@@ -128,32 +130,89 @@ func bootOutcomes(w *ScoreWindow, resp []float64, c float64) (bootJobs, error) {
 	return out, nil
 }
 
-func (b bootJobs) reset() bootJobs {
-	return bootJobs{b.resp[:0], b.slow[:0], b.w[:0], b.missed[:0]}
+// bootBlock is one bootstrap block of one policy's outcomes on a fold:
+// the weighted sums a replicate's means are made of and, for objectives
+// that are quantiles, the block's responses and slowdowns sorted with
+// their cumulative weights. A replicate is then a multiset of blocks, and
+// its score costs O(blocks) (means) or O(blocks · log jobs) per bisection
+// step (quantiles), whatever the fold's size.
+type bootBlock struct {
+	sw, sr, ssd, swd, sm float64
+	resp, slow           sortedWeighted
 }
 
-func (b bootJobs) appendRange(f *bootJobs, lo, hi int) bootJobs {
-	b.resp = append(b.resp, f.resp[lo:hi]...)
-	b.slow = append(b.slow, f.slow[lo:hi]...)
-	b.w = append(b.w, f.w[lo:hi]...)
-	b.missed = append(b.missed, f.missed[lo:hi]...)
-	return b
+// sortedWeighted are values in increasing order and their cumulative
+// weights: cw[i] is the weight of x[:i] (len(cw) = len(x)+1).
+type sortedWeighted struct{ x, cw []float64 }
+
+// blocks cuts the outcomes, in submit order, into nb contiguous blocks (jobs
+// [k·n/nb, (k+1)·n/nb)) and summarises each; sorted keeps the sorted values
+// that quantiles need.
+func (b bootJobs) blocks(nb int, sorted bool) []bootBlock {
+	n := len(b.resp)
+	out := make([]bootBlock, nb)
+	for k := range out {
+		lo, hi := k*n/nb, (k+1)*n/nb
+		bl := &out[k]
+		for i := lo; i < hi; i++ {
+			w := b.w[i]
+			bl.sw += w
+			bl.sr += w * b.resp[i]
+			if !math.IsNaN(b.slow[i]) {
+				bl.ssd += w * b.slow[i]
+				bl.swd += w
+			}
+			if b.missed[i] {
+				bl.sm += w
+			}
+		}
+		if sorted {
+			bl.resp = sortWeighted(b.resp[lo:hi], b.w[lo:hi])
+			bl.slow = sortWeighted(b.slow[lo:hi], b.w[lo:hi])
+		}
+	}
+	return out
 }
 
-// score computes the metrics the objective reads (the others stay 0).
-func (b bootJobs) score(o Objective) Score {
+// sortWeighted sorts the non-NaN values of x with their weights.
+func sortWeighted(x, w []float64) sortedWeighted {
+	var p pairs
+	for i, v := range x {
+		if !math.IsNaN(v) {
+			p.x, p.w = append(p.x, v), append(p.w, w[i])
+		}
+	}
+	sort.Stable(p)
+	cw := make([]float64, len(p.x)+1)
+	for i, v := range p.w {
+		cw[i+1] = cw[i] + v
+	}
+	return sortedWeighted{p.x, cw}
+}
+
+// pairs sorts values with their weights.
+type pairs struct{ x, w []float64 }
+
+func (s pairs) Len() int           { return len(s.x) }
+func (s pairs) Less(i, j int) bool { return s.x[i] < s.x[j] }
+func (s pairs) Swap(i, j int) {
+	s.x[i], s.x[j] = s.x[j], s.x[i]
+	s.w[i], s.w[j] = s.w[j], s.w[i]
+}
+
+// replicateScore computes the metrics the objective reads (the others stay
+// 0) on the multiset of blocks that holds counts[k] copies of blocks[k]:
+// the same numbers as pooling the copies' jobs and summarising them (see
+// bootJobsScore in the tests).
+func replicateScore(blocks []bootBlock, counts []int, o Objective) Score {
 	var s Score
 	sw, sr, ssd, swd, sm := 0.0, 0.0, 0.0, 0.0, 0.0
-	for i, w := range b.w {
-		sw += w
-		sr += w * b.resp[i]
-		if !math.IsNaN(b.slow[i]) {
-			ssd += w * b.slow[i]
-			swd += w
+	for k, c := range counts {
+		if c == 0 {
+			continue
 		}
-		if b.missed[i] {
-			sm += w
-		}
+		f, b := float64(c), &blocks[k]
+		sw, sr, ssd, swd, sm = sw+f*b.sw, sr+f*b.sr, ssd+f*b.ssd, swd+f*b.swd, sm+f*b.sm
 	}
 	if sw > 0 {
 		s.Mean, s.Missed = sr/sw, sm/sw
@@ -161,20 +220,101 @@ func (b bootJobs) score(o Objective) Score {
 	if swd > 0 {
 		s.MeanSlowdown = ssd / swd
 	}
+	pick := func(get func(*bootBlock) sortedWeighted) []sortedWeighted {
+		parts := make([]sortedWeighted, len(blocks))
+		for k := range blocks {
+			parts[k] = get(&blocks[k])
+		}
+		return parts
+	}
 	switch o {
 	case MinP99, MinMix:
-		x, w := slices.Clone(b.resp), slices.Clone(b.w)
-		_, s.P99 = weightedMeanP99(x, w)
+		s.P99 = multisetQuantile(0.99, pick(func(b *bootBlock) sortedWeighted { return b.resp }), counts)
 	case MinP99Slowdown:
-		var x, w []float64
-		for i, v := range b.slow {
-			if !math.IsNaN(v) {
-				x, w = append(x, v), append(w, b.w[i])
-			}
-		}
-		_, s.P99Slowdown = weightedMeanP99(x, w)
+		s.P99Slowdown = multisetQuantile(0.99, pick(func(b *bootBlock) sortedWeighted { return b.slow }), counts)
 	}
 	return s
+}
+
+// multisetQuantile is the p-quantile of the values of counts[k] copies of
+// parts[k], as sim.WeightedMeanQuantile (linear interpolation in the
+// sorted pooled values, weighted) computes it on the pooled values — when
+// equal values have equal weights, as copies of one job do —, without
+// pooling them: it bisects on the values' order-preserving bit patterns for
+// the least value v whose pooled weight at or below v reaches p of the
+// total, then interpolates towards the largest value below v.
+func multisetQuantile(p float64, parts []sortedWeighted, counts []int) float64 {
+	total := 0.0
+	lo, hi := uint64(math.MaxUint64), uint64(0)
+	for k, c := range counts {
+		if n := len(parts[k].x); c > 0 && n > 0 {
+			total += float64(c) * parts[k].cw[n]
+			lo, hi = min(lo, orderKey(parts[k].x[0])), max(hi, orderKey(parts[k].x[n-1]))
+		}
+	}
+	if total == 0 {
+		return 0
+	}
+	target := p * total
+	// weightBelow is the pooled weight of the values < v (or ≤ v).
+	weightBelow := func(v float64, orEqual bool) float64 {
+		s := 0.0
+		for k, c := range counts {
+			if c == 0 {
+				continue
+			}
+			x := parts[k].x
+			i := sort.Search(len(x), func(i int) bool { return x[i] > v || !orEqual && x[i] == v })
+			s += float64(c) * parts[k].cw[i]
+		}
+		return s
+	}
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		if weightBelow(fromOrderKey(mid), true) >= target {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	v := fromOrderKey(lo)
+	less := weightBelow(v, false)
+	pred, first, found := math.Inf(-1), 0.0, false
+	for k, c := range counts {
+		if c == 0 {
+			continue
+		}
+		x := parts[k].x
+		i := sort.SearchFloat64s(x, v)
+		if i > 0 {
+			pred = math.Max(pred, x[i-1])
+		}
+		if i < len(x) && x[i] == v && !found {
+			first, found = parts[k].cw[i+1]-parts[k].cw[i], true
+		}
+	}
+	if math.IsInf(pred, -1) || less+first < target {
+		return v // the first pooled value, or not the first copy of v
+	}
+	t := (less + first - target) / first
+	return t*pred + (1-t)*v
+}
+
+// orderKey maps a float64 to a uint64 of the same order (NaN aside), and
+// fromOrderKey back.
+func orderKey(v float64) uint64 {
+	b := math.Float64bits(v)
+	if b>>63 == 1 {
+		return ^b
+	}
+	return b | 1<<63
+}
+
+func fromOrderKey(k uint64) float64 {
+	if k>>63 == 1 {
+		return math.Float64frombits(k &^ (1 << 63))
+	}
+	return math.Float64frombits(^k)
 }
 
 // objectiveLabel names an objective's metric for sentences.

@@ -197,11 +197,21 @@ func (r *CVResult) TuneResult(sizes []float64) *TuneResult {
 			res.Evaluated = append(res.Evaluated, ev(i))
 		}
 	}
+	// The curves are at one fidelity: on a sampled search, every point's
+	// sampled fold mean (a point that was re-scored whole keeps it).
+	curve := func(i int) Evaluation {
+		e := ev(i)
+		if c := &r.Candidates[i]; r.Sampled && c.Whole && c.Sampled != nil {
+			e.Score = *c.Sampled
+		}
+		return e
+	}
+	res.CurvesSampled = r.Sampled
 	for _, i := range r.VsAlpha0 {
-		res.VsAlpha0 = append(res.VsAlpha0, ev(i))
+		res.VsAlpha0 = append(res.VsAlpha0, curve(i))
 	}
 	for _, i := range r.VsK {
-		res.VsK = append(res.VsK, ev(i))
+		res.VsK = append(res.VsK, curve(i))
 	}
 	res.Reference = r.Candidates[r.CurrentIdx].FoldMean
 	return res

@@ -33,7 +33,7 @@ the first guess from the sizes and Hu et al.'s default (k=10, alpha0=1,
 p=10); one level in each order; fine levels towards LAS; a space-filling
 sequence; then a coordinate search, --budget candidates in all. Orders that
 read size estimates are scored under log-normal errors σ = 0, 0.5 and 1 and
-count with their worst metrics. Folds larger than 10,000 jobs are scored on
+count with their worst metrics. Folds larger than 20,000 jobs are scored on
 a sample of their busy periods and the shortlist is re-checked whole.
 
 --objective: mean, p99 (response), mix, slowdown, p99-slowdown or missed
