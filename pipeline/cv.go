@@ -360,7 +360,7 @@ func SimulateWindows(res Resolution, c float64) WindowScorer {
 			if err != nil {
 				return Score{}, nil, fmt.Errorf("%s: %w", spec, err)
 			}
-			b.m.ComputeRun(bl.jobs, r, c, bl.deadlines)
+			b.m.PerJobRun(bl.jobs, r, c, bl.deadlines)
 			if keep {
 				resp = append(resp, b.m.Response...)
 			}

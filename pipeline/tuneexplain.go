@@ -118,7 +118,7 @@ func bootOutcomes(w *ScoreWindow, resp []float64, c float64) (bootJobs, error) {
 		for i, j := range bl.Jobs {
 			r.Completion[i] = j.Arrival + resp[k+i]
 		}
-		m.ComputeRun(bl.Jobs, r, c, bl.Deadlines)
+		m.PerJobRun(bl.Jobs, r, c, bl.Deadlines)
 		for i := range bl.Jobs {
 			out.resp = append(out.resp, resp[k+i])
 			out.slow = append(out.slow, m.Slowdown[i])

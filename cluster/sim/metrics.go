@@ -119,18 +119,27 @@ type Metrics struct {
 // completion − arrival; with a Simulator's Result use ComputeRun, whose
 // responses keep full resolution at epoch times.
 func (m *Metrics) Compute(jobs []Job, completion []float64, c float64, deadlines []float64) Summary {
-	return m.compute(jobs, completion, nil, c, deadlines)
+	return m.compute(jobs, completion, nil, c, deadlines, true)
 }
 
 // ComputeRun is Compute for a run's result: the responses are r.Response,
 // computed on the run's clock (exact to the simulation's tolerance whatever
 // the absolute time).
 func (m *Metrics) ComputeRun(jobs []Job, r *Result, c float64, deadlines []float64) Summary {
-	return m.compute(jobs, r.Completion, r.Response, c, deadlines)
+	return m.compute(jobs, r.Completion, r.Response, c, deadlines, true)
 }
 
-// compute is Compute with responses given (nil: completion − arrival).
-func (m *Metrics) compute(jobs []Job, completion, response []float64, c float64, deadlines []float64) Summary {
+// PerJobRun is ComputeRun for callers that pool the per-job metrics
+// themselves (the tuner's scorer): it fills Response, Slowdown and Missed
+// and returns a summary without the response and slowdown quantiles,
+// which cost more than the rest together.
+func (m *Metrics) PerJobRun(jobs []Job, r *Result, c float64, deadlines []float64) Summary {
+	return m.compute(jobs, r.Completion, r.Response, c, deadlines, false)
+}
+
+// compute is Compute with responses given (nil: completion − arrival);
+// quantiles says whether to summarise the responses and slowdowns.
+func (m *Metrics) compute(jobs []Job, completion, response []float64, c float64, deadlines []float64, quantiles bool) Summary {
 	n := len(jobs)
 	m.Response = resizeF(m.Response, n)
 	m.Slowdown = resizeF(m.Slowdown, n)
@@ -176,6 +185,9 @@ func (m *Metrics) compute(jobs []Job, completion, response []float64, c float64,
 	s.Makespan = last - jobs[0].Arrival
 	if s.Makespan > 0 {
 		s.Utilisation = work / (c * s.Makespan)
+	}
+	if !quantiles {
+		return s
 	}
 	m.sorted = append(m.sorted[:0], m.Response...)
 	s.Response = quantilesInPlace(m.sorted)

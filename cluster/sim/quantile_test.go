@@ -102,3 +102,23 @@ func BenchmarkQuantilesOf(b *testing.B) {
 		}
 	})
 }
+
+func TestPerJobRunMatchesComputeRun(t *testing.T) {
+	jobs := []Job{{Arrival: 0, Size: 2}, {Arrival: 1, Size: 0}, {Arrival: 1.5, Size: 1}}
+	r, err := Simulate(jobs, 1, &PS{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dl := []float64{2, 1, 2}
+	var a, b Metrics
+	full, per := a.ComputeRun(jobs, r, 1, dl), b.PerJobRun(jobs, r, 1, dl)
+	for i := range jobs {
+		if a.Response[i] != b.Response[i] || a.Missed[i] != b.Missed[i] || (a.Slowdown[i] != b.Slowdown[i] && !math.IsNaN(a.Slowdown[i])) {
+			t.Errorf("job %d: per-job metrics differ", i)
+		}
+	}
+	full.Response, full.Slowdown = Quantiles{}, Quantiles{}
+	if full != per {
+		t.Errorf("summary without quantiles %+v, want %+v", per, full)
+	}
+}
