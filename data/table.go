@@ -102,19 +102,29 @@ func WriteTable(w io.Writer, t *Table, f Format) error {
 		rec := t.record()
 		defer rec.Release()
 		if f == FormatParquet {
-			var dict []string
-			for k, c := range t.Cols {
-				if _, ok := c.([]string); ok {
-					dict = append(dict, t.Names[k])
-				}
-			}
-			return writeParquet(w, rec, dict)
+			return writeParquet(w, rec, t.dictColumns())
 		}
 		return writeArrow(w, rec, f == FormatArrowStream)
 	case FormatCSV, FormatTSV:
 		return t.writeText(w, f == FormatTSV)
 	}
 	return fmt.Errorf("writing a table as %q is not supported", f)
+}
+
+// dictColumns are the columns a Parquet file dictionary-encodes: the
+// string columns but job ids. Ids are unique, so a dictionary saves
+// nothing, and a row group's id dictionary outgrows the writer's page limit
+// and falls back to plain encoding part way, which makes arrow's footer
+// list the two encodings in map order: the file's bytes would then change
+// from run to run.
+func (t *Table) dictColumns() []string {
+	var dict []string
+	for k, c := range t.Cols {
+		if _, ok := c.([]string); ok && t.Names[k] != ColJobID {
+			dict = append(dict, t.Names[k])
+		}
+	}
+	return dict
 }
 
 func (t *Table) writeText(w io.Writer, tabs bool) error {

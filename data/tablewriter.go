@@ -21,7 +21,8 @@ type ParquetWriter struct {
 
 // NewParquetWriter starts a Parquet file on w whose columns are those of
 // schema (a Table whose columns may be empty: only their names and types
-// count). Its string columns are dictionary-encoded, as WriteTable does.
+// count). Its string columns are dictionary-encoded as WriteTable's
+// (see dictColumns).
 func NewParquetWriter(w io.Writer, schema *Table) (pw *ParquetWriter, err error) {
 	defer recoverTo(&err, "writing Parquet")
 	if err := schema.check(); err != nil {
@@ -29,13 +30,7 @@ func NewParquetWriter(w io.Writer, schema *Table) (pw *ParquetWriter, err error)
 	}
 	rec := schema.record()
 	defer rec.Release()
-	var dict []string
-	for k, c := range schema.Cols {
-		if _, ok := c.([]string); ok {
-			dict = append(dict, schema.Names[k])
-		}
-	}
-	fw, err := pqarrow.NewFileWriter(rec.Schema(), noCloser{w}, parquetProps(dict),
+	fw, err := pqarrow.NewFileWriter(rec.Schema(), noCloser{w}, parquetProps(schema.dictColumns()),
 		pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
 	if err != nil {
 		return nil, err
