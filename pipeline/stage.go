@@ -443,7 +443,11 @@ func (r *Runner) runStage(name, key, stampPath string, state any, run func() (ma
 		}
 	}
 	st := stamp{Stage: name, Key: key, Files: map[string]string{}}
-	if st.State, err = json.Marshal(state); err != nil {
+	cols := perJobColumnsOf(state)
+	restore := detach(cols) // per-job arrays go to the side file
+	st.State, err = json.Marshal(state)
+	restore()
+	if err != nil {
 		return fmt.Errorf("stage %s: state: %w", name, err)
 	}
 	for _, n := range names {
@@ -467,6 +471,12 @@ func (r *Runner) runStage(name, key, stampPath string, state any, run func() (ma
 			if err := r.Fail(name, n); err != nil {
 				return fmt.Errorf("stage %s: %w", name, err)
 			}
+		}
+	}
+	if cols != nil {
+		side := filepath.Join(r.Dir, sidePath(name))
+		if st.Files[sidePath(name)], err = writeSide(side, cols); err != nil {
+			return fmt.Errorf("stage %s: %w", name, destError(side, err))
 		}
 	}
 	b, err := json.MarshalIndent(st, "", "  ")
@@ -578,5 +588,10 @@ func (r *Runner) upToDate(path, name, key string, state any) bool {
 		return false
 	}
 	pv.Elem().Set(fresh.Elem())
+	if _, ok := st.Files[sidePath(name)]; ok { // checked above with the other files
+		if cols := perJobColumnsOf(state); cols == nil || readSide(filepath.Join(r.Dir, sidePath(name)), cols) != nil {
+			return false
+		}
+	}
 	return true
 }
