@@ -35,7 +35,8 @@ const StampDir = ".schedplan"
 //     hashes the input file's bytes);
 //   - after a stage has written its files (each to a temporary name, then
 //     renamed), the runner records a stamp: the key, the SHA-256 of every file
-//     and the stage's state (a JSON value later stages can use);
+//     and the stage's state (a JSON value later stages can use; its per-job
+//     arrays go to a binary side file the stamp hashes, stagecols.go);
 //   - a stage whose stamp has the same key and whose files are all present and
 //     unchanged is skipped, and its state is loaded from the stamp;
 //   - a stage that must run never replaces an existing file with different
