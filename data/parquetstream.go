@@ -2,6 +2,7 @@ package data
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"sort"
 
@@ -26,13 +27,18 @@ import (
 // of several row groups, no rows. The caller then decodes the file whole,
 // which reports the canonical error, or reads it.
 func readParquetStreamed(path string, opt *ReadOptions, size int64, fh parquet.ReaderAtSeeker) (j *Jobs, ok bool, err error) {
-	names, groupRows, err := parquetLayout(fh, size)
+	names, groupRows, need, err := parquetLayout(fh, size, parquetColumns(path, opt.Map))
 	if err != nil || len(groupRows) == 0 {
 		return nil, false, nil
 	}
 	cols, err := resolveColumns(path, names, opt.Map)
 	if err != nil {
 		return nil, false, nil
+	}
+	// The table, plus one column of one row group: half of what decoding
+	// the file whole needs (parquetMemory).
+	if err := memoryFor(need/2, fmt.Sprintf("%d columns of %s", len(cols), Printable(path))); err != nil {
+		return nil, true, inputErrorf(path, 0, "", "%v", err)
 	}
 	type field struct {
 		canon string
@@ -97,29 +103,42 @@ func atRow(err error, first int) error {
 }
 
 // parquetLayout returns the top-level field names of a Parquet file, as
-// its Arrow schema gives them, and the rows of each row group.
-func parquetLayout(fh parquet.ReaderAtSeeker, size int64) (names []string, groupRows []int64, err error) {
+// its Arrow schema gives them, the rows of each row group, and the memory
+// decoding the fields choose picks whole would need (parquetMemory).
+func parquetLayout(fh parquet.ReaderAtSeeker, size int64, choose chooser) (names []string, groupRows []int64, need int64, err error) {
 	defer recoverTo(&err, "decoding Parquet")
 	if err := checkParquetFrame(fh, size); err != nil {
-		return nil, nil, err
+		return nil, nil, 0, err
 	}
 	pr, err := file.NewParquetReader(keepOpen{fh})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, 0, err
 	}
 	defer pr.Close()
 	fr, err := pqarrow.NewFileReader(pr, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, 0, err
 	}
 	sch, err := fr.Schema()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, 0, err
+	}
+	fields, err := chooseFields(sch, choose)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	leaves := map[int]bool{}
+	for _, k := range fields {
+		leafIndices(&fr.Manifest.Fields[k], leaves)
+	}
+	var all []int
+	for leaf := range leaves {
+		all = append(all, leaf)
 	}
 	for g := 0; g < pr.NumRowGroups(); g++ {
 		groupRows = append(groupRows, max(0, pr.MetaData().RowGroup(g).NumRows()))
 	}
-	return fieldNames(sch), groupRows, nil
+	return fieldNames(sch), groupRows, parquetMemory(pr, all), nil
 }
 
 // jobsAppender concatenates jobs tables of the same columns (the parts of
