@@ -58,7 +58,7 @@ func TestStampPerJobArraysInSideFile(t *testing.T) {
 	}
 
 	// Deadlines: floats, NaN included, bit for bit.
-	bs := boundsState{Deadlines: []float64{1.5, math.NaN(), math.Inf(1), -0.0}}
+	bs := boundsState{Deadlines: []float64{1.5, math.NaN(), math.Inf(1), math.Copysign(0, -1)}}
 	cols := bs.perJobColumns()
 	side := filepath.Join(t.TempDir(), "b.cols")
 	if _, err := writeSide(side, cols); err != nil {
