@@ -140,54 +140,60 @@ func jobsFromArrow(tbl arrow.Table, name string, opt *ReadOptions) (*Jobs, error
 		col := tbl.Column(k)
 		c := &arrowCol{file: name, canon: canon, src: sch.Field(k).Name, chunks: col.Data().Chunks(), n: n,
 			unit: opt.Map.Source(canon).Unit}
-		var err error
-		switch canon {
-		case ColJobID:
-			err = c.strings(&j.ID)
-		case ColSubmit:
-			var v Column[float64]
-			if err = c.times(&v); err == nil {
-				if v.Valid != nil {
-					for i := 0; i < n; i++ {
-						if !v.Valid.Valid(i) {
-							return nil, inputErrorf(name, i+1, c.label(), "null submit time")
-						}
-					}
-				}
-				j.Submit = v.Values
-			}
-		case ColUser:
-			err = c.dict(&j.User)
-		case ColQueue:
-			err = c.dict(&j.Queue)
-		case ColPriority:
-			err = c.int32s(&j.Priority)
-		case ColStart:
-			err = c.times(&j.Start)
-		case ColFinish:
-			err = c.times(&j.Finish)
-		case ColMapTasks:
-			err = c.int32s(&j.MapTasks)
-		case ColReduceTasks:
-			err = c.int32s(&j.ReduceTasks)
-		case ColMapTaskSeconds:
-			err = c.float64s(&j.MapTaskSeconds)
-		case ColReduceTaskSeconds:
-			err = c.float64s(&j.ReduceTaskSeconds)
-		case ColInputBytes:
-			err = c.int64s(&j.InputBytes)
-		case ColShuffleBytes:
-			err = c.int64s(&j.ShuffleBytes)
-		case ColOutputBytes:
-			err = c.int64s(&j.OutputBytes)
-		case ColSize:
-			err = c.float64s(&j.Size)
-		}
-		if err != nil {
+		if err := c.setIn(j); err != nil {
 			return nil, err
 		}
 	}
 	return j, nil
+}
+
+// setIn converts the column into its canonical column of j.
+func (c *arrowCol) setIn(j *Jobs) error {
+	switch c.canon {
+	case ColJobID:
+		return c.strings(&j.ID)
+	case ColSubmit:
+		var v Column[float64]
+		if err := c.times(&v); err != nil {
+			return err
+		}
+		if v.Valid != nil {
+			for i := 0; i < c.n; i++ {
+				if !v.Valid.Valid(i) {
+					return inputErrorf(c.file, i+1, c.label(), "null submit time")
+				}
+			}
+		}
+		j.Submit = v.Values
+		return nil
+	case ColUser:
+		return c.dict(&j.User)
+	case ColQueue:
+		return c.dict(&j.Queue)
+	case ColPriority:
+		return c.int32s(&j.Priority)
+	case ColStart:
+		return c.times(&j.Start)
+	case ColFinish:
+		return c.times(&j.Finish)
+	case ColMapTasks:
+		return c.int32s(&j.MapTasks)
+	case ColReduceTasks:
+		return c.int32s(&j.ReduceTasks)
+	case ColMapTaskSeconds:
+		return c.float64s(&j.MapTaskSeconds)
+	case ColReduceTaskSeconds:
+		return c.float64s(&j.ReduceTaskSeconds)
+	case ColInputBytes:
+		return c.int64s(&j.InputBytes)
+	case ColShuffleBytes:
+		return c.int64s(&j.ShuffleBytes)
+	case ColOutputBytes:
+		return c.int64s(&j.OutputBytes)
+	case ColSize:
+		return c.float64s(&j.Size)
+	}
+	return nil
 }
 
 func fieldNames(s *arrow.Schema) []string {

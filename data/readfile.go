@@ -76,6 +76,9 @@ func readFile(path string, opt ReadOptions) (*Jobs, error) {
 		if size == 0 {
 			return nil, inputErrorf(path, 0, "", "empty file")
 		}
+		if j, ok, err := readParquetStreamed(path, &opt, size, keepOpen{fh}); ok {
+			return finishRead(j, err, path, &opt)
+		}
 		j, err := readColumnar(path, &opt, size, newStoppable(fh), nil)
 		return finishRead(j, err, path, &opt)
 	case opt.Format == FormatArrow || opt.Format == FormatArrowStream:

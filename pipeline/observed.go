@@ -43,16 +43,24 @@ type observedAcc struct {
 	inconsistent int
 }
 
-// add gathers a part's jobs (observedTimes).
+// add gathers a part's jobs (observedTimes), 64 Ki rows at a time: a log
+// without finish times costs nothing, and one with them 16 bytes a job
+// observed instead of 32 bytes a job of the log.
 func (a *observedAcc) add(j *data.Jobs) {
-	r, w, bad := observedTimes(j, 0, j.Len())
-	a.inconsistent += bad
-	for k := range r {
-		if !math.IsNaN(r[k]) {
-			a.resp = append(a.resp, r[k])
-		}
-		if !math.IsNaN(w[k]) {
-			a.wait = append(a.wait, w[k])
+	if !j.Finish.Present() {
+		return // no job has a finish time
+	}
+	const chunk = 1 << 16
+	for lo := 0; lo < j.Len(); lo += chunk {
+		r, w, bad := observedTimes(j, lo, min(chunk, j.Len()-lo))
+		a.inconsistent += bad
+		for k := range r {
+			if !math.IsNaN(r[k]) {
+				a.resp = append(a.resp, r[k])
+			}
+			if !math.IsNaN(w[k]) {
+				a.wait = append(a.wait, w[k])
+			}
 		}
 	}
 }

@@ -78,6 +78,10 @@ type RunConfig struct {
 	NoLimits bool `json:"-"`
 	// Stages selects part of the run (StageOptions).
 	Stages StageOptions `json:"-"`
+	// MemoryLimit is the soft memory limit Prepare sets for the run
+	// (ParseMemoryLimit: auto, none or a size; "": auto). It changes
+	// when the garbage is collected, never a result.
+	MemoryLimit string `json:"-"`
 }
 
 // DefaultRunConfig returns the defaults.
@@ -193,6 +197,9 @@ func Prepare(cfg RunConfig) (*Inputs, error) {
 		return nil, err
 	}
 	in := &Inputs{Config: cfg}
+	if limit, from := applyMemoryLimit(cfg.MemoryLimit); limit > 0 {
+		slog.Info("soft memory limit", "bytes", limit, "from", from)
+	}
 	var err error
 	if in.Spec, err = cluster.LoadSpec(cfg.Cluster); err != nil {
 		return nil, paramErr("cluster", cfg.Cluster, "%v", err)
@@ -281,6 +288,9 @@ func (c *RunConfig) checkParams() error {
 	}
 	if _, err := data.ParseSparkUnit(string(c.Read.Log.Spark)); err != nil {
 		return paramErr("spark-job", c.Read.Log.Spark, "%v", err)
+	}
+	if _, _, err := ParseMemoryLimit(c.MemoryLimit); err != nil {
+		return paramErr("memory-limit", c.MemoryLimit, "%v", err)
 	}
 	if _, err := ParseResults(c.resultsOrDefault()); err != nil {
 		return paramErr("results", c.Results, "%v", err)

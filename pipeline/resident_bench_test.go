@@ -86,18 +86,26 @@ func BenchmarkResidentPerJob(b *testing.B) {
 		n := float64(j.Len())
 		runtime.KeepAlive(j)
 		j = nil
-		base = heapInUse()
 		cfg := DefaultRunConfig()
 		cfg.Trace = path
-		in, err := Prepare(cfg)
-		if err != nil {
+		var in *Inputs
+		peak := peakDuring(func() {
+			if in, err = Prepare(cfg); err != nil {
+				b.Fatal(err)
+			}
+		})
+		runtime.KeepAlive(in)
+		in = nil
+		base = heapInUse()
+		if in, err = Prepare(cfg); err != nil {
 			b.Fatal(err)
 		}
 		all := heapInUse() - base
 		runtime.KeepAlive(in)
 		b.ReportMetric(float64(table)/n, "table-B/job")
 		b.ReportMetric(float64(all)/n, "prepared-B/job")
-		b.Logf("%d jobs: jobs table %.1f B/job; Prepare's inputs (table, sizes, simulation jobs, keys) %.1f B/job", int(n), float64(table)/n, float64(all)/n)
+		b.ReportMetric(float64(peak)/n, "prepare-peak-B/job")
+		b.Logf("%d jobs: jobs table %.1f B/job; Prepare's inputs (table, sizes, simulation jobs, keys) %.1f B/job; Prepare's peak heap %.1f B/job", int(n), float64(table)/n, float64(all)/n, float64(peak)/n)
 	}
 }
 

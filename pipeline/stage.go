@@ -35,7 +35,8 @@ const StampDir = ".schedplan"
 //     hashes the input file's bytes);
 //   - after a stage has written its files (each to a temporary name, then
 //     renamed), the runner records a stamp: the key, the SHA-256 of every file
-//     and the stage's state (a JSON value later stages can use);
+//     and the stage's state (a JSON value later stages can use; its per-job
+//     arrays go to a binary side file the stamp hashes, stagecols.go);
 //   - a stage whose stamp has the same key and whose files are all present and
 //     unchanged is skipped, and its state is loaded from the stamp;
 //   - a stage that must run never replaces an existing file with different
@@ -448,7 +449,11 @@ func (r *Runner) runStage(name, key, stampPath string, state any, run func() (ma
 		return err
 	}
 	st := stamp{Stage: name, Key: key, Files: map[string]string{}}
-	if st.State, err = json.Marshal(state); err != nil {
+	cols := perJobColumnsOf(state)
+	restore := detach(cols) // per-job arrays go to the side file
+	st.State, err = json.Marshal(state)
+	restore()
+	if err != nil {
 		return fmt.Errorf("stage %s: state: %w", name, err)
 	}
 	for _, n := range names {
@@ -472,6 +477,12 @@ func (r *Runner) runStage(name, key, stampPath string, state any, run func() (ma
 			if err := r.Fail(name, n); err != nil {
 				return fmt.Errorf("stage %s: %w", name, err)
 			}
+		}
+	}
+	if cols != nil {
+		side := filepath.Join(r.Dir, sidePath(name))
+		if st.Files[sidePath(name)], err = writeSide(side, cols); err != nil {
+			return fmt.Errorf("stage %s: %w", name, destError(side, err))
 		}
 	}
 	b, err := json.MarshalIndent(st, "", "  ")
@@ -583,5 +594,10 @@ func (r *Runner) upToDate(path, name, key string, state any) bool {
 		return false
 	}
 	pv.Elem().Set(fresh.Elem())
+	if _, ok := st.Files[sidePath(name)]; ok { // checked above with the other files
+		if cols := perJobColumnsOf(state); cols == nil || readSide(filepath.Join(r.Dir, sidePath(name)), cols) != nil {
+			return false
+		}
+	}
 	return true
 }

@@ -1,0 +1,140 @@
+package pipeline
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"runtime/debug"
+	"strconv"
+	"strings"
+)
+
+// The Go runtime collects garbage when the heap has grown by GOGC (100%)
+// since the last collection, so a run's heap peaks near twice its live
+// memory: 2.3 GB live in classify at 10 M jobs made 4.5 GB. A soft memory
+// limit (runtime/debug.SetMemoryLimit) makes it collect sooner as the heap
+// nears the limit, trading CPU time for memory; it never fails a run (a
+// live heap above the limit only makes collections more frequent, the
+// runtime capping them at about half the CPU).
+//
+// `run --memory-limit` sets it:
+//
+//   - a size ("3.5GiB", "4GB", "800MiB", bytes without a unit): that limit;
+//   - "none": none (GOGC alone);
+//   - "auto" (the default): GOMEMLIMIT when the environment sets it (the
+//     runtime reads it itself), else 90% of the memory the process may
+//     have (the least of the machine's RAM, MemTotal, and its cgroup's
+//     limit, memory.max): a run in a container limited to 4 GiB then
+//     collects before it is killed, instead of growing to twice its live
+//     heap. On a machine of 24 GB it is 21.6 GB, well above any peak here:
+//     the default does not lower a run's peak, it keeps it from an OOM kill.
+
+// MemoryLimitAuto and MemoryLimitNone are --memory-limit's words.
+const (
+	MemoryLimitAuto = "auto"
+	MemoryLimitNone = "none"
+)
+
+// autoMemoryShare is the share of the memory the process may have that
+// "auto" sets as the soft limit.
+const autoMemoryShare = 0.9
+
+// minMemoryLimit is the least limit a size may give: below it the runtime
+// would collect without end on any log.
+const minMemoryLimit = 64 << 20
+
+// ParseMemoryLimit parses a --memory-limit: "auto", "none" (−1, 0) or a
+// size in bytes with an optional unit (B, KB, MB, GB, TB in powers of
+// 1000; KiB, MiB, GiB, TiB in powers of 1024).
+func ParseMemoryLimit(s string) (bytes int64, auto bool, err error) {
+	t := strings.TrimSpace(s)
+	switch strings.ToLower(t) {
+	case MemoryLimitAuto, "":
+		return -1, true, nil
+	case MemoryLimitNone:
+		return 0, false, nil
+	}
+	units := []struct {
+		suffix string
+		mult   float64
+	}{{"kib", 1 << 10}, {"mib", 1 << 20}, {"gib", 1 << 30}, {"tib", 1 << 40},
+		{"kb", 1e3}, {"mb", 1e6}, {"gb", 1e9}, {"tb", 1e12}, {"b", 1}}
+	num, mult := strings.ToLower(t), 1.0
+	for _, u := range units {
+		if rest, ok := strings.CutSuffix(num, u.suffix); ok {
+			num, mult = strings.TrimSpace(rest), u.mult
+			break
+		}
+	}
+	v, err := strconv.ParseFloat(num, 64)
+	if err != nil || !(v > 0) || math.IsInf(v, 0) {
+		return 0, false, fmt.Errorf("want auto, none or a size such as 3.5GiB or 4000MB")
+	}
+	b := v * mult
+	if b < minMemoryLimit || b > float64(math.MaxInt64/2) {
+		return 0, false, fmt.Errorf("%s is %.4g bytes: want 64 MiB to 4 EiB", s, b)
+	}
+	return int64(b), false, nil
+}
+
+// applyMemoryLimit sets the soft memory limit --memory-limit asks for (s
+// was checked by ParseMemoryLimit) and returns it in bytes (0: none) and
+// where it came from.
+func applyMemoryLimit(s string) (int64, string) {
+	b, auto, err := ParseMemoryLimit(s)
+	switch {
+	case err != nil:
+		return 0, ""
+	case !auto && b == 0:
+		debug.SetMemoryLimit(math.MaxInt64)
+		return 0, "--memory-limit none"
+	case !auto:
+		debug.SetMemoryLimit(b)
+		return b, "--memory-limit"
+	}
+	if os.Getenv("GOMEMLIMIT") != "" {
+		if l := debug.SetMemoryLimit(-1); l != math.MaxInt64 {
+			return l, "GOMEMLIMIT"
+		}
+		return 0, "GOMEMLIMIT"
+	}
+	have := processMemory()
+	if have <= 0 {
+		return 0, "auto: the memory the process may have is unknown"
+	}
+	l := int64(autoMemoryShare * float64(have))
+	debug.SetMemoryLimit(l)
+	return l, fmt.Sprintf("auto: %.0f%% of the %s the process may have", 100*autoMemoryShare, byteCount(have))
+}
+
+// processMemory returns the memory this process may have: the least of
+// the machine's RAM (MemTotal) and its cgroup's limit (memory.max), 0 when
+// neither is known.
+func processMemory() int64 {
+	have := int64(0)
+	less := func(v int64) {
+		if v > 0 && (have == 0 || v < have) {
+			have = v
+		}
+	}
+	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if rest, ok := strings.CutPrefix(line, "MemTotal:"); ok {
+				if kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64); err == nil {
+					less(kb << 10)
+				}
+			}
+		}
+	}
+	if b, err := os.ReadFile("/sys/fs/cgroup/memory.max"); err == nil {
+		if v, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64); err == nil { // "max": no limit
+			less(v)
+		}
+	}
+	return have
+}
+
+// byteCount formats n bytes in binary units.
+func byteCount(n int64) string {
+	return strconv.FormatFloat(float64(n)/(1<<30), 'f', 1, 64) + " GiB"
+}

@@ -1,0 +1,60 @@
+package pipeline
+
+import (
+	"errors"
+	"math"
+	"runtime/debug"
+	"testing"
+)
+
+func TestParseMemoryLimit(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want int64
+		auto bool
+		bad  bool
+	}{
+		{"auto", -1, true, false}, {"", -1, true, false}, {" AUTO ", -1, true, false},
+		{"none", 0, false, false},
+		{"3.5GiB", 3.5 * (1 << 30), false, false}, {"4GB", 4e9, false, false}, {"4 gb", 4e9, false, false},
+		{"800MiB", 800 << 20, false, false}, {"1000000000", 1e9, false, false}, {"2TB", 2e12, false, false},
+		{"67108864B", 64 << 20, false, false},
+		{"1MB", 0, false, true}, {"0", 0, false, true}, {"-4GB", 0, false, true}, {"NaN", 0, false, true},
+		{"inf", 0, false, true}, {"4XB", 0, false, true}, {"GiB", 0, false, true}, {"1e300TB", 0, false, true},
+	} {
+		got, auto, err := ParseMemoryLimit(tc.in)
+		if (err != nil) != tc.bad || err == nil && (got != tc.want || auto != tc.auto) {
+			t.Errorf("ParseMemoryLimit(%q) = %d, %v, %v; want %d, %v, error %v", tc.in, got, auto, err, tc.want, tc.auto, tc.bad)
+		}
+	}
+}
+
+// TestMemoryLimitFlag checks that Prepare refuses a bad --memory-limit by
+// name before it reads anything, and sets a given one.
+func TestMemoryLimitFlag(t *testing.T) {
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	cfg := DefaultRunConfig()
+	cfg.MemoryLimit = "lots"
+	_, err := Prepare(cfg)
+	var pe *ParamError
+	if !errors.As(err, &pe) || pe.Param != "memory-limit" {
+		t.Fatalf("Prepare with --memory-limit lots: %v, want a ParamError naming it", err)
+	}
+	cfg.MemoryLimit = "1GiB"
+	if _, err := Prepare(cfg); err != nil {
+		t.Fatal(err)
+	}
+	if l := debug.SetMemoryLimit(-1); l != 1<<30 {
+		t.Errorf("limit %d, want 1 GiB", l)
+	}
+	cfg.MemoryLimit = "none"
+	if _, err := Prepare(cfg); err != nil {
+		t.Fatal(err)
+	}
+	if l := debug.SetMemoryLimit(-1); l != math.MaxInt64 {
+		t.Errorf("limit %d, want none", l)
+	}
+	if processMemory() <= 0 {
+		t.Log("the memory the process may have is unknown here")
+	}
+}
