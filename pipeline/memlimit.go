@@ -22,12 +22,16 @@ import (
 //   - a size ("3.5GiB", "4GB", "800MiB", bytes without a unit): that limit;
 //   - "none": none (GOGC alone);
 //   - "auto" (the default): GOMEMLIMIT when the environment sets it (the
-//     runtime reads it itself), else 90% of the memory the process may
-//     have (the least of the machine's RAM, MemTotal, and its cgroup's
-//     limit, memory.max): a run in a container limited to 4 GiB then
-//     collects before it is killed, instead of growing to twice its live
-//     heap. On a machine of 24 GB it is 21.6 GB, well above any peak here:
-//     the default does not lower a run's peak, it keeps it from an OOM kill.
+//     runtime reads it itself), else the least of
+//       - 90% of the memory the process may have (the least of the
+//         machine's RAM, MemTotal, and its cgroup's limit, memory.max): a
+//         run in a container limited to 4 GiB then collects before it is
+//         killed, instead of growing to twice its live heap;
+//       - the heap the log needs with 50% to spare: autoBytesPerJob (350 B)
+//         per job, at least autoMinLimit (768 MiB). The live heap peaks
+//         near 230 B per job (2.3 GB at 10 M jobs, in classify and tune),
+//         so a run collects a little more often near its peak instead of
+//         doubling it: at 10 M jobs 3.5 GB, not 4.5.
 
 // MemoryLimitAuto and MemoryLimitNone are --memory-limit's words.
 const (
@@ -38,6 +42,14 @@ const (
 // autoMemoryShare is the share of the memory the process may have that
 // "auto" sets as the soft limit.
 const autoMemoryShare = 0.9
+
+// autoBytesPerJob and autoMinLimit size "auto"'s limit by the log: the
+// live heap's measured peak per job (~230 B) with 50% to spare, and a
+// floor for small logs, whose heap is mostly not per job.
+const (
+	autoBytesPerJob = 350
+	autoMinLimit    = 768 << 20
+)
 
 // minMemoryLimit is the least limit a size may give: below it the runtime
 // would collect without end on any log.
@@ -78,9 +90,9 @@ func ParseMemoryLimit(s string) (bytes int64, auto bool, err error) {
 }
 
 // applyMemoryLimit sets the soft memory limit --memory-limit asks for (s
-// was checked by ParseMemoryLimit) and returns it in bytes (0: none) and
-// where it came from.
-func applyMemoryLimit(s string) (int64, string) {
+// was checked by ParseMemoryLimit) for a log of jobs jobs and returns it in
+// bytes (0: none) and where it came from.
+func applyMemoryLimit(s string, jobs int) (int64, string) {
 	b, auto, err := ParseMemoryLimit(s)
 	switch {
 	case err != nil:
@@ -103,8 +115,12 @@ func applyMemoryLimit(s string) (int64, string) {
 		return 0, "auto: the memory the process may have is unknown"
 	}
 	l := int64(autoMemoryShare * float64(have))
+	from := fmt.Sprintf("auto: %.0f%% of the %s the process may have", 100*autoMemoryShare, byteCount(have))
+	if need := max(autoMinLimit, autoBytesPerJob*float64(jobs)); need < float64(l) {
+		l, from = int64(need), fmt.Sprintf("auto: %d B per job of %d jobs, at least %s (the live heap's peak with 50%% to spare)", autoBytesPerJob, jobs, byteCount(autoMinLimit))
+	}
 	debug.SetMemoryLimit(l)
-	return l, fmt.Sprintf("auto: %.0f%% of the %s the process may have", 100*autoMemoryShare, byteCount(have))
+	return l, from
 }
 
 // processMemory returns the memory this process may have: the least of

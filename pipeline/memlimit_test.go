@@ -3,7 +3,9 @@ package pipeline
 import (
 	"errors"
 	"math"
+	"os"
 	"runtime/debug"
+	"strings"
 	"testing"
 )
 
@@ -56,5 +58,30 @@ func TestMemoryLimitFlag(t *testing.T) {
 	}
 	if processMemory() <= 0 {
 		t.Log("the memory the process may have is unknown here")
+	}
+}
+
+// "auto" sizes the limit by the log: 350 B a job, at least 768 MiB, at
+// most 90% of the memory the process may have.
+func TestAutoMemoryLimitByJobs(t *testing.T) {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		t.Skip("GOMEMLIMIT set")
+	}
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	have := processMemory()
+	if have < 8<<30 {
+		t.Skipf("this machine may have %d bytes; the test needs 8 GiB", have)
+	}
+	for _, c := range []struct {
+		jobs int
+		want int64
+	}{{0, 768 << 20}, {1_000_000, 768 << 20}, {10_000_000, 3_500_000_000}} {
+		got, from := applyMemoryLimit("auto", c.jobs)
+		if got != c.want || debug.SetMemoryLimit(-1) != c.want || !strings.Contains(from, "per job") {
+			t.Errorf("%d jobs: limit %d (%s), want %d", c.jobs, got, from, c.want)
+		}
+	}
+	if got, _ := applyMemoryLimit("auto", 1<<40); got != int64(autoMemoryShare*float64(have)) {
+		t.Errorf("a huge log: limit %d, want 90%% of %d", got, have)
 	}
 }

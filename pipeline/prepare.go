@@ -197,9 +197,6 @@ func Prepare(cfg RunConfig) (*Inputs, error) {
 		return nil, err
 	}
 	in := &Inputs{Config: cfg}
-	if limit, from := applyMemoryLimit(cfg.MemoryLimit); limit > 0 {
-		slog.Info("soft memory limit", "bytes", limit, "from", from)
-	}
 	var err error
 	if in.Spec, err = cluster.LoadSpec(cfg.Cluster); err != nil {
 		return nil, paramErr("cluster", cfg.Cluster, "%v", err)
@@ -211,6 +208,9 @@ func Prepare(cfg RunConfig) (*Inputs, error) {
 		return nil, err
 	}
 	in.Jobs, in.Tasks = in.Input.Jobs, in.Input.Tasks
+	if limit, from := applyMemoryLimit(cfg.MemoryLimit, in.Jobs.Len()); limit > 0 {
+		slog.Info("soft memory limit", "bytes", limit, "from", from)
+	}
 	if in.TasksKey, err = tasksKey(in.Tasks); err != nil {
 		return nil, err
 	}
