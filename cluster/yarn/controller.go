@@ -70,12 +70,15 @@ func (cs *CapacityScheduler) Demotions() ([]Demotion, error) {
 // RMApp is the part of the ResourceManager's application object the
 // controller reads (Cluster Applications API).
 type RMApp struct {
-	ID            string `json:"id"`
-	User          string `json:"user"`
-	Queue         string `json:"queue"`
-	State         string `json:"state"`
-	MemorySeconds int64  `json:"memorySeconds"` // MB × s of containers so far
-	VcoreSeconds  int64  `json:"vcoreSeconds"`
+	ID    string `json:"id"`
+	User  string `json:"user"`
+	Queue string `json:"queue"`
+	State string `json:"state"`
+	// MemorySeconds (MB × s of containers so far) and VcoreSeconds are
+	// longs in the RM's JSON; float64 decodes any number, so one written
+	// as 1.0e6 or beyond int64 does not fail the whole poll.
+	MemorySeconds float64 `json:"memorySeconds"`
+	VcoreSeconds  float64 `json:"vcoreSeconds"`
 }
 
 // Move is one demotion the controller made (or, dry, would make).
@@ -165,7 +168,7 @@ func (c *Controller) Step(ctx context.Context) ([]Move, error) {
 		if !ok {
 			continue
 		}
-		attained := float64(a.MemorySeconds) / c.opt.ContainerMB
+		attained := a.MemorySeconds / c.opt.ContainerMB
 		if attained < d.After {
 			continue
 		}
