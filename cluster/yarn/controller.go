@@ -96,6 +96,10 @@ func (m Move) String() string {
 	return fmt.Sprintf("%s (%s, %.4g container-s) %s → %s", m.App, m.User, m.Attained, m.From, m.To)
 }
 
+// ErrRMAddress is the error NewController wraps when ControllerOptions.RM
+// is not a ResourceManager's web address.
+var ErrRMAddress = errors.New("resource manager address")
+
 // ControllerOptions configure a Controller.
 type ControllerOptions struct {
 	// RM is the ResourceManager's web address, e.g. http://rm:8088.
@@ -133,7 +137,7 @@ func NewController(cs *CapacityScheduler, opt ControllerOptions) (*Controller, e
 	}
 	base, err := url.Parse(opt.RM)
 	if err != nil || (base.Scheme != "http" && base.Scheme != "https") || base.Host == "" {
-		return nil, fmt.Errorf("resource manager address %q: need http://host:port or https://host:port", opt.RM)
+		return nil, fmt.Errorf("%w %q: need http://host:port or https://host:port", ErrRMAddress, opt.RM)
 	}
 	if opt.ContainerMB == 0 {
 		opt.ContainerMB = 1024

@@ -47,7 +47,9 @@ user.name; Kerberos is not supported). The README says more.`,
 				return fmt.Errorf("%s: %w", args[0], err)
 			}
 			c, err := yarn.NewController(cs, yarn.ControllerOptions{RM: rm, ContainerMB: float64(containerMB), User: user, DryRun: dryRun})
-			if err != nil {
+			if errors.Is(err, yarn.ErrRMAddress) {
+				return fmt.Errorf("--rm: %w", err)
+			} else if err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
 			}
 			w := cmd.OutOrStdout()

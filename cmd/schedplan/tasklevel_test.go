@@ -218,4 +218,8 @@ func checkControllerOnEmitted(t *testing.T, capXML string) {
 	if !strings.Contains(out, "moved application_1_0001") || moved == "" || moved == from.Name || cs.Queue(from.Parent.Path+"."+moved) == nil {
 		t.Errorf("yarn-controller: output %q, moved to %q (from %s)", out, moved, from.Path)
 	}
+	// A bad address is the flag's fault, not the file's.
+	if _, err := runCmd(t, []string{"yarn-controller"}, capXML, "--rm", "rm:8088", "--once"); err == nil || !strings.HasPrefix(err.Error(), "--rm: ") {
+		t.Errorf("--rm rm:8088: error %v, want one naming --rm", err)
+	}
 }
