@@ -90,6 +90,8 @@ type Move struct {
 	Attained float64 `json:"attained_container_seconds"`
 	// Err is why the ResourceManager refused the move ("" when it moved).
 	Err string `json:"error,omitempty"`
+	// DryRun: the move was not made (ControllerOptions.DryRun).
+	DryRun bool `json:"dry_run,omitempty"`
 }
 
 func (m Move) String() string {
@@ -180,7 +182,7 @@ func (c *Controller) Step(ctx context.Context) ([]Move, error) {
 		for next, ok := c.rules[to.Path]; ok && attained >= next.After; next, ok = c.rules[to.Path] {
 			to = next.To
 		}
-		m := Move{App: a.ID, User: a.User, From: d.From.Path, To: to.Path, Attained: attained}
+		m := Move{App: a.ID, User: a.User, From: d.From.Path, To: to.Path, Attained: attained, DryRun: c.opt.DryRun}
 		if !c.opt.DryRun {
 			if err := c.move(ctx, a.ID, to.Name); err != nil {
 				if ctx.Err() != nil {

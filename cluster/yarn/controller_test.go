@@ -240,3 +240,28 @@ func TestControllerNumbersAnyForm(t *testing.T) {
 		t.Errorf("moves %v, want %v", got, want)
 	}
 }
+
+// A dry run's moves say so (the --json lines would otherwise read as made).
+func TestControllerDryRunMovesSaySo(t *testing.T) {
+	cs, err := ParseCapacityScheduler(lasmqFile(map[string]string{"root.c.c_l0": "100"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rm := &fakeRM{apps: []RMApp{{ID: "application_1", Queue: "c_l0", MemorySeconds: 1e9}}}
+	srv := httptest.NewServer(rm)
+	defer srv.Close()
+	for _, dry := range []bool{true, false} {
+		c, err := NewController(cs, ControllerOptions{RM: srv.URL, DryRun: dry})
+		if err != nil {
+			t.Fatal(err)
+		}
+		moves, err := c.Step(context.Background())
+		if err != nil || len(moves) != 1 {
+			t.Fatalf("dry %v: %+v, %v", dry, moves, err)
+		}
+		b, _ := json.Marshal(moves[0])
+		if got := strings.Contains(string(b), `"dry_run":true`); got != dry {
+			t.Errorf("dry run %v: JSON %s", dry, b)
+		}
+	}
+}
