@@ -132,7 +132,7 @@ func buildReport(in *Inputs, bd *Bundle, cs *classState, capSt *capacityState, t
 	if t := vs.Task; t != nil {
 		vt.Caption = "Fluid level (the bound-level view): one server of the cluster's capacity"
 		tables[0] = vt
-		tt := TableBlock{Highlight: -1, SpecsLast: true, Caption: fmt.Sprintf("Task level: %d machines, %d containers, %.4g container-seconds/s, %d tasks; the emitted YARN files loaded back and simulated. The fluid bounds at the cluster's total rate are lower bounds for the task level; "+TaskMetricsNote+".", t.Machines, t.Containers, t.RateCS, t.Tasks),
+		tt := TableBlock{Highlight: -1, SpecsLast: true, Caption: fmt.Sprintf("Task level: %d machines, %d containers, %.4g container-seconds/s, %d tasks; the emitted YARN files loaded back and simulated. Responses in seconds. The fluid bounds at the cluster's total rate are lower bounds for the task level; "+TaskMetricsNote+".", t.Machines, t.Containers, t.RateCS, t.Tasks),
 			Header: []string{"configuration", "mean", "p99", "mean slowdown", "gap to fluid SRPT bound", "missed capped fair-share deadlines", "policy"}}
 		for k, r := range t.Rows {
 			if r.Name == TaskTunedName {

@@ -214,6 +214,9 @@ func Run(ctx context.Context, in *Inputs, r *Runner) (*RunResult, error) {
 		}
 		p.files = append(p.files, st.Files...)
 		if (so.Until == s.name || so.Stage == s.name) && k < len(stages)-1 {
+			if so.Until == s.name {
+				r.noteOutdated(s.name, stages[k+1:])
+			}
 			return nil, p.mergeDone() // part of the run: no result
 		}
 	}

@@ -80,6 +80,9 @@ type Runner struct {
 	streamed map[string]string
 	Skipped  []string
 	Ran      []string
+	// Outdated lists, after a run stopped by --until, the later stages'
+	// files of an earlier run that no longer match this run (outdatedAfter).
+	Outdated []string
 }
 
 // StageEvent is what a Hook is told.

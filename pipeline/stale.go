@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"sort"
@@ -60,4 +61,47 @@ func (r *Runner) removeStale(stage string, stale []string) error {
 	}
 	syncDir(r.Dir)
 	return nil
+}
+
+// outdatedAfter returns, sorted, the files in the directory that the stamps
+// of later (stages a run stopped before, by --until) list when the stage's
+// stamp no longer matches this run: its key, computed from this run's
+// parameters and inputs and the keys of the stages it depends on, differs
+// (or a stage it depends on is itself outdated or never ran). Those files
+// are an earlier run's; the next run without --until rewrites them.
+func (r *Runner) outdatedAfter(later []stage) []string {
+	var out []string
+	for _, s := range later {
+		b, err := os.ReadFile(filepath.Join(r.Dir, StampDir, s.name+".json"))
+		if err != nil {
+			continue // never done here: nothing of it in the directory
+		}
+		var st stamp
+		if json.Unmarshal(b, &st) != nil {
+			continue
+		}
+		if key, err := r.KeyOf(s.name, s.params, s.deps, s.inputs...); err == nil && key == st.Key {
+			r.keys[s.name] = key // current: the stages after it may be too
+			continue
+		}
+		for n := range st.Files {
+			if !filepath.IsLocal(n) || strings.HasPrefix(filepath.ToSlash(n), StampDir+"/") {
+				continue
+			}
+			if _, err := os.Lstat(filepath.Join(r.Dir, n)); err == nil {
+				out = append(out, n)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// noteOutdated records in r.Outdated, and logs as a warning, the files
+// outdatedAfter finds after a run stopped by --until STAGE.
+func (r *Runner) noteOutdated(until string, later []stage) {
+	if r.Outdated = r.outdatedAfter(later); len(r.Outdated) > 0 {
+		slog.Warn("an earlier run's outputs of the stages after --until stay in the directory but no longer match this run's inputs or parameters; a run without --until rewrites them",
+			"until", until, "dir", r.Dir, "files", strings.Join(r.Outdated, ", "))
+	}
 }

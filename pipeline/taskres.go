@@ -18,8 +18,9 @@ import (
 // as map and reduce stages of tasks on the machines of a cluster spec.
 // Experiment job i is Jobs[i]; an experiment over them uses
 // FluidJobs(Jobs) with capacity Cluster.Rate(), so sizes, estimates and the
-// fluid references (PS deadlines, bounds) are in container-seconds at
-// exec_rate 1. Policies are the task registry's ("fifo", "fair:pool=user",
+// fluid references (capped fair-share deadlines, task.PSDeadlines; bounds)
+// are in container-seconds at exec_rate 1; slowdowns are over each job's
+// time alone (task.Job.Alone). Policies are the task registry's ("fifo", "fair:pool=user",
 // "las_mq:k=…", and every policy registered there later) plus
 // "capacity:file=PATH" and "fair:file=PATH", which load a
 // capacity-scheduler.xml or fair-scheduler.xml (parsed and checked by
@@ -543,7 +544,8 @@ func sameEstimates(tj []task.Job, jobs []sim.Job) bool {
 }
 
 // TaskExperiment is an experiment of the policies over the task-level
-// resolution's jobs, with their PS deadlines at the cluster's rate.
+// resolution's jobs, with their capped fair-share deadlines at the
+// cluster's rate (task.PSDeadlines).
 func (r *TaskLevel) TaskExperiment(policies []string) (*Experiment, error) {
 	dl, err := task.PSDeadlines(r.Jobs, r.Cluster)
 	if err != nil {

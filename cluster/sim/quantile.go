@@ -183,7 +183,13 @@ func WeightedMeanQuantile(p float64, x, w []float64) (mean, quantile float64) {
 	if i == 0 {
 		return sum / total, x[0]
 	}
-	t := (before + w[i] - target) / w[i]
+	// Rounding in the cumulative weights can put t just outside [0, 1]:
+	// clamp it, so the quantile never extrapolates past x[i] (nor forms
+	// 0·±Inf when t is 0).
+	t := min(1, (before+w[i]-target)/w[i])
+	if !(t > 0) {
+		return sum / total, x[i]
+	}
 	return sum / total, t*slices.Max(x[:i]) + (1-t)*x[i]
 }
 

@@ -122,3 +122,19 @@ func TestPerJobRunMatchesComputeRun(t *testing.T) {
 		t.Errorf("summary without quantiles %+v, want %+v", per, full)
 	}
 }
+
+// TestWeightedQuantileNoExtrapolation: rounding in the cumulative weights
+// must not push the interpolation weight t below 0 (extrapolating past the
+// largest value, or 0·−Inf) or above 1; the p = 1 quantile is the maximum.
+func TestWeightedQuantileNoExtrapolation(t *testing.T) {
+	for _, c := range []struct{ x, w []float64 }{
+		{[]float64{0.6044167065223657, math.Inf(-1), math.Inf(-1)}, []float64{1, 7.1, 0.3}},
+		{[]float64{0.6, 0.1, 0.2}, []float64{1, 7.1, 0.3}},
+		{[]float64{3, 1, 2, 0.5}, []float64{0.1, 0.2, 0.3, 1.0 / 3}},
+	} {
+		_, q := WeightedMeanQuantile(1, slices.Clone(c.x), slices.Clone(c.w))
+		if want := slices.Max(c.x); q != want {
+			t.Errorf("x=%v w=%v: p=1 quantile %v, want the maximum %v", c.x, c.w, q, want)
+		}
+	}
+}

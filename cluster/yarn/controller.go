@@ -70,12 +70,15 @@ func (cs *CapacityScheduler) Demotions() ([]Demotion, error) {
 // RMApp is the part of the ResourceManager's application object the
 // controller reads (Cluster Applications API).
 type RMApp struct {
-	ID            string `json:"id"`
-	User          string `json:"user"`
-	Queue         string `json:"queue"`
-	State         string `json:"state"`
-	MemorySeconds int64  `json:"memorySeconds"` // MB × s of containers so far
-	VcoreSeconds  int64  `json:"vcoreSeconds"`
+	ID    string `json:"id"`
+	User  string `json:"user"`
+	Queue string `json:"queue"`
+	State string `json:"state"`
+	// MemorySeconds (MB × s of containers so far) and VcoreSeconds are
+	// longs in the RM's JSON; float64 decodes any number, so one written
+	// as 1.0e6 or beyond int64 does not fail the whole poll.
+	MemorySeconds float64 `json:"memorySeconds"`
+	VcoreSeconds  float64 `json:"vcoreSeconds"`
 }
 
 // Move is one demotion the controller made (or, dry, would make).
@@ -87,11 +90,17 @@ type Move struct {
 	Attained float64 `json:"attained_container_seconds"`
 	// Err is why the ResourceManager refused the move ("" when it moved).
 	Err string `json:"error,omitempty"`
+	// DryRun: the move was not made (ControllerOptions.DryRun).
+	DryRun bool `json:"dry_run,omitempty"`
 }
 
 func (m Move) String() string {
 	return fmt.Sprintf("%s (%s, %.4g container-s) %s → %s", m.App, m.User, m.Attained, m.From, m.To)
 }
+
+// ErrRMAddress is the error NewController wraps when ControllerOptions.RM
+// is not a ResourceManager's web address.
+var ErrRMAddress = errors.New("resource manager address")
 
 // ControllerOptions configure a Controller.
 type ControllerOptions struct {
@@ -130,7 +139,7 @@ func NewController(cs *CapacityScheduler, opt ControllerOptions) (*Controller, e
 	}
 	base, err := url.Parse(opt.RM)
 	if err != nil || (base.Scheme != "http" && base.Scheme != "https") || base.Host == "" {
-		return nil, fmt.Errorf("resource manager address %q: need http://host:port or https://host:port", opt.RM)
+		return nil, fmt.Errorf("%w %q: need http://host:port or https://host:port", ErrRMAddress, opt.RM)
 	}
 	if opt.ContainerMB == 0 {
 		opt.ContainerMB = 1024
@@ -165,7 +174,7 @@ func (c *Controller) Step(ctx context.Context) ([]Move, error) {
 		if !ok {
 			continue
 		}
-		attained := float64(a.MemorySeconds) / c.opt.ContainerMB
+		attained := a.MemorySeconds / c.opt.ContainerMB
 		if attained < d.After {
 			continue
 		}
@@ -173,7 +182,7 @@ func (c *Controller) Step(ctx context.Context) ([]Move, error) {
 		for next, ok := c.rules[to.Path]; ok && attained >= next.After; next, ok = c.rules[to.Path] {
 			to = next.To
 		}
-		m := Move{App: a.ID, User: a.User, From: d.From.Path, To: to.Path, Attained: attained}
+		m := Move{App: a.ID, User: a.User, From: d.From.Path, To: to.Path, Attained: attained, DryRun: c.opt.DryRun}
 		if !c.opt.DryRun {
 			if err := c.move(ctx, a.ID, to.Name); err != nil {
 				if ctx.Err() != nil {

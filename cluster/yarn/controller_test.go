@@ -208,3 +208,60 @@ func TestControllerPollErrors(t *testing.T) {
 		})
 	}
 }
+
+// memorySeconds is a number: one written as a float, or beyond int64 (a
+// proxy's rewrite, a counter gone wild), does not make the whole poll fail
+// and so block every other application's demotion.
+func TestControllerNumbersAnyForm(t *testing.T) {
+	cs, err := ParseCapacityScheduler(lasmqFile(map[string]string{"root.c.c_l0": "100"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte(`{"apps":{"app":[
+			{"id":"application_float","queue":"c_l0","memorySeconds":204800.0,"vcoreSeconds":3.0},
+			{"id":"application_huge","queue":"c_l0","memorySeconds":1e20},
+			{"id":"application_negative","queue":"c_l0","memorySeconds":-5}]}}`))
+	}))
+	defer srv.Close()
+	c, err := NewController(cs, ControllerOptions{RM: srv.URL, DryRun: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	moves, err := c.Step(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range moves {
+		got = append(got, m.App+"→"+m.To)
+	}
+	if want := []string{"application_float→root.c.c_l1", "application_huge→root.c.c_l1"}; !slices.Equal(got, want) {
+		t.Errorf("moves %v, want %v", got, want)
+	}
+}
+
+// A dry run's moves say so (the --json lines would otherwise read as made).
+func TestControllerDryRunMovesSaySo(t *testing.T) {
+	cs, err := ParseCapacityScheduler(lasmqFile(map[string]string{"root.c.c_l0": "100"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rm := &fakeRM{apps: []RMApp{{ID: "application_1", Queue: "c_l0", MemorySeconds: 1e9}}}
+	srv := httptest.NewServer(rm)
+	defer srv.Close()
+	for _, dry := range []bool{true, false} {
+		c, err := NewController(cs, ControllerOptions{RM: srv.URL, DryRun: dry})
+		if err != nil {
+			t.Fatal(err)
+		}
+		moves, err := c.Step(context.Background())
+		if err != nil || len(moves) != 1 {
+			t.Fatalf("dry %v: %+v, %v", dry, moves, err)
+		}
+		b, _ := json.Marshal(moves[0])
+		if got := strings.Contains(string(b), `"dry_run":true`); got != dry {
+			t.Errorf("dry run %v: JSON %s", dry, b)
+		}
+	}
+}

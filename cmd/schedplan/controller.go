@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -47,7 +48,9 @@ user.name; Kerberos is not supported). The README says more.`,
 				return fmt.Errorf("%s: %w", args[0], err)
 			}
 			c, err := yarn.NewController(cs, yarn.ControllerOptions{RM: rm, ContainerMB: float64(containerMB), User: user, DryRun: dryRun})
-			if err != nil {
+			if errors.Is(err, yarn.ErrRMAddress) {
+				return fmt.Errorf("--rm: %w", err)
+			} else if err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
 			}
 			w := cmd.OutOrStdout()
@@ -57,7 +60,7 @@ user.name; Kerberos is not supported). The README says more.`,
 				}
 				for _, m := range moves {
 					if asJS {
-						_ = writeJSON(w, m)
+						_ = json.NewEncoder(w).Encode(m) // one line a move
 					} else if m.Err != "" {
 						slog.Warn("move refused", "move", m.String(), "err", m.Err)
 					} else {
@@ -83,7 +86,7 @@ user.name; Kerberos is not supported). The README says more.`,
 	f.IntVar(&containerMB, "container-mb", pipeline.DefaultRunConfig().ContainerMB, "memory of one reference container in MB (emit's and run's --container-mb)")
 	f.BoolVar(&dryRun, "dry-run", false, "print the moves without making them")
 	f.BoolVar(&once, "once", false, "poll once and exit")
-	f.BoolVar(&asJS, "json", false, "one JSON object per move")
+	f.BoolVar(&asJS, "json", false, "one JSON object per move, a line each")
 	_ = cmd.MarkFlagRequired("rm")
 	return cmd
 }

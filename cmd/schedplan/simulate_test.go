@@ -160,3 +160,17 @@ func TestSweepShardMerge(t *testing.T) {
 		}
 	}
 }
+
+// simulate's help says what a task-level slowdown and missed deadline are
+// (over the time alone; capped fair sharing), not only the fluid meaning.
+func TestSimulateHelpTaskMetrics(t *testing.T) {
+	out, err := runCmd(t, []string{"simulate"}, "--help")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"time alone on the empty cluster", "capped fair sharing", "ps_deadline"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("simulate --help does not say %q", want)
+		}
+	}
+}

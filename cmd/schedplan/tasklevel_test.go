@@ -218,4 +218,16 @@ func checkControllerOnEmitted(t *testing.T, capXML string) {
 	if !strings.Contains(out, "moved application_1_0001") || moved == "" || moved == from.Name || cs.Queue(from.Parent.Path+"."+moved) == nil {
 		t.Errorf("yarn-controller: output %q, moved to %q (from %s)", out, moved, from.Path)
 	}
+	// --json: one move a line (JSON Lines, as a long-running controller's
+	// output is read), marked when dry.
+	out, err = runCmd(t, []string{"yarn-controller"}, capXML, "--rm", srv.URL, "--once", "--json", "--dry-run")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	var m map[string]any
+	if err != nil || len(lines) != 1 || json.Unmarshal([]byte(lines[0]), &m) != nil || m["dry_run"] != true {
+		t.Errorf("--json --dry-run: %v, output %q: want one JSON line with dry_run true", err, out)
+	}
+	// A bad address is the flag's fault, not the file's.
+	if _, err := runCmd(t, []string{"yarn-controller"}, capXML, "--rm", "rm:8088", "--once"); err == nil || !strings.HasPrefix(err.Error(), "--rm: ") {
+		t.Errorf("--rm rm:8088: error %v, want one naming --rm", err)
+	}
 }
