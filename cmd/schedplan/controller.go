@@ -69,11 +69,13 @@ user.name; Kerberos is not supported). The README says more.`,
 				}
 			}
 			if once {
-				moves, err := c.Step(cmd.Context())
+				var moves []yarn.Move
+				moves, err = c.Step(cmd.Context())
 				report(moves, nil)
-				return err
+			} else {
+				err = c.Run(cmd.Context(), interval, report)
 			}
-			if err = c.Run(cmd.Context(), interval, report); errors.Is(err, context.Canceled) {
+			if errors.Is(err, context.Canceled) {
 				return nil // Ctrl-C ends a controller normally
 			}
 			return err
