@@ -45,23 +45,7 @@ func selectK(x []float64, k int) {
 			slices.Sort(x[lo:hi])
 			return
 		}
-		a, b, c := x[lo], x[lo+(hi-lo)/2], x[hi-1]
-		pivot := max(min(a, b), min(max(a, b), c))
-		// Dutch national flag: x[lo:lt] < pivot, x[lt:i] == pivot, x[gt:hi] > pivot.
-		lt, i, gt := lo, lo, hi
-		for i < gt {
-			switch v := x[i]; {
-			case v < pivot:
-				x[lt], x[i] = x[i], x[lt]
-				lt++
-				i++
-			case v > pivot:
-				gt--
-				x[gt], x[i] = x[i], x[gt]
-			default:
-				i++
-			}
-		}
+		lt, gt, _, _ := partition3(x, nil, lo, hi)
 		switch {
 		case k < lt:
 			hi = lt
@@ -72,6 +56,52 @@ func selectK(x []float64, k int) {
 		}
 	}
 	slices.Sort(x[lo:hi])
+}
+
+// partition3 partitions x[lo:hi] (and w[lo:hi] with it, unless w is nil)
+// around the median of its first, middle and last values, Dutch national
+// flag style: x[lo:lt] < pivot, x[lt:gt] == pivot, x[gt:hi] > pivot. With
+// w it also returns the weights of the first two parts.
+func partition3(x, w []float64, lo, hi int) (lt, gt int, wLess, wEq float64) {
+	a, b, c := x[lo], x[lo+(hi-lo)/2], x[hi-1]
+	pivot := max(min(a, b), min(max(a, b), c))
+	i := lo
+	lt, gt = lo, hi
+	for i < gt {
+		switch v := x[i]; {
+		case v < pivot:
+			x[lt], x[i] = x[i], x[lt]
+			if w != nil {
+				w[lt], w[i] = w[i], w[lt]
+				wLess += w[lt]
+			}
+			lt++
+			i++
+		case v > pivot:
+			gt--
+			x[gt], x[i] = x[i], x[gt]
+			if w != nil {
+				w[gt], w[i] = w[i], w[gt]
+			}
+		default:
+			if w != nil {
+				wEq += w[i]
+			}
+			i++
+		}
+	}
+	return lt, gt, wLess, wEq
+}
+
+// walk returns the first position in [lo, hi−1] of sorted values whose
+// cumulative weight (before, the weight left of lo, plus theirs) reaches
+// target, the last one when none does, with the weight left of it.
+func walk(w []float64, lo, hi int, before, target float64) (int, float64) {
+	for lo < hi-1 && before+w[lo] < target {
+		before += w[lo]
+		lo++
+	}
+	return lo, before
 }
 
 // quantilesInPlace summarises x, reordering it. The zero value is returned
@@ -135,44 +165,16 @@ func WeightedMeanQuantile(p float64, x, w []float64) (mean, quantile float64) {
 		if budget == 0 {
 			// Unlucky pivots: sort what is left and walk it.
 			sort.Sort(pairs{x[lo:hi], w[lo:hi]})
-			for lo < hi-1 && before+w[lo] < target {
-				before += w[lo]
-				lo++
-			}
+			lo, before = walk(w, lo, hi, before, target)
 			break
 		}
-		a, b, c := x[lo], x[lo+(hi-lo)/2], x[hi-1]
-		pivot := max(min(a, b), min(max(a, b), c))
-		lt, i, gt := lo, lo, hi
-		var wLess, wEq float64
-		for i < gt {
-			switch v := x[i]; {
-			case v < pivot:
-				x[lt], x[i] = x[i], x[lt]
-				w[lt], w[i] = w[i], w[lt]
-				wLess += w[lt]
-				lt++
-				i++
-			case v > pivot:
-				gt--
-				x[gt], x[i] = x[i], x[gt]
-				w[gt], w[i] = w[i], w[gt]
-			default:
-				wEq += w[i]
-				i++
-			}
-		}
+		lt, gt, wLess, wEq := partition3(x, w, lo, hi)
 		switch {
 		case before+wLess >= target && lt > lo:
 			hi = lt
 		case before+wLess+wEq >= target || gt == hi:
 			// The answer is among the values equal to the pivot: walk them.
-			before += wLess
-			lo, hi = lt, gt
-			for lo < hi-1 && before+w[lo] < target {
-				before += w[lo]
-				lo++
-			}
+			lo, before = walk(w, lt, gt, before+wLess, target)
 			hi = lo + 1
 		default:
 			before += wLess + wEq
