@@ -176,29 +176,20 @@ func (b bootJobs) blocks(nb int, sorted bool) []bootBlock {
 
 // sortWeighted sorts the non-NaN values of x with their weights.
 func sortWeighted(x, w []float64) sortedWeighted {
-	var p pairs
+	var vx, vw []float64
 	for i, v := range x {
 		if !math.IsNaN(v) {
-			p.x, p.w = append(p.x, v), append(p.w, w[i])
+			vx, vw = append(vx, v), append(vw, w[i])
 		}
 	}
-	sort.Stable(p)
-	cw := make([]float64, len(p.x)+1)
-	for i, v := range p.w {
+	sim.SortWeighted(vx, vw)
+	cw := make([]float64, len(vx)+1)
+	for i, v := range vw {
 		cw[i+1] = cw[i] + v
 	}
-	return sortedWeighted{p.x, cw}
+	return sortedWeighted{vx, cw}
 }
 
-// pairs sorts values with their weights.
-type pairs struct{ x, w []float64 }
-
-func (s pairs) Len() int           { return len(s.x) }
-func (s pairs) Less(i, j int) bool { return s.x[i] < s.x[j] }
-func (s pairs) Swap(i, j int) {
-	s.x[i], s.x[j] = s.x[j], s.x[i]
-	s.w[i], s.w[j] = s.w[j], s.w[i]
-}
 
 // replicateScore computes the metrics the objective reads (the others stay
 // 0) on the multiset of blocks that holds counts[k] copies of blocks[k]:

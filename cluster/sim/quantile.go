@@ -164,7 +164,7 @@ func WeightedMeanQuantile(p float64, x, w []float64) (mean, quantile float64) {
 	for budget := 2 * bits.Len(uint(n)); hi-lo > 1; budget-- {
 		if budget == 0 {
 			// Unlucky pivots: sort what is left and walk it.
-			sort.Sort(pairs{x[lo:hi], w[lo:hi]})
+			SortWeighted(x[lo:hi], w[lo:hi])
 			lo, before = walk(w, lo, hi, before, target)
 			break
 		}
@@ -194,6 +194,10 @@ func WeightedMeanQuantile(p float64, x, w []float64) (mean, quantile float64) {
 	}
 	return sum / total, t*slices.Max(x[:i]) + (1-t)*x[i]
 }
+
+// SortWeighted sorts x ascending, moving each weight of w with its value;
+// equal values keep their order.
+func SortWeighted(x, w []float64) { sort.Stable(pairs{x, w}) }
 
 // pairs sorts values with their weights.
 type pairs struct{ x, w []float64 }
