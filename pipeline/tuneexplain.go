@@ -190,7 +190,6 @@ func sortWeighted(x, w []float64) sortedWeighted {
 	return sortedWeighted{vx, cw}
 }
 
-
 // replicateScore computes the metrics the objective reads (the others stay
 // 0) on the multiset of blocks that holds counts[k] copies of blocks[k]:
 // the same numbers as pooling the copies' jobs and summarising them (see
