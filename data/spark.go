@@ -212,45 +212,55 @@ func (s *logState) readSparkFiles(name string, files []string) error {
 // sparkRollingFiles lists a rolling event-log directory's event files in
 // order of their index, from the last compacted file on.
 func sparkRollingFiles(dir string) ([]string, error) {
+	files, err := numberedFiles(dir, func(e os.DirEntry) (int64, bool) {
+		name := e.Name()
+		if !strings.HasPrefix(name, "events_") || strings.HasSuffix(name, ".crc") {
+			return 0, false
+		}
+		rest := strings.TrimPrefix(name, "events_")
+		k := strings.IndexByte(rest, '_')
+		if k <= 0 {
+			return 0, false
+		}
+		n, err := strconv.ParseInt(rest[:k], 10, 64)
+		return n, err == nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(files) == 0 {
+		return nil, inputErrorf(dir, 0, "", "a rolling event-log directory without events_N_... files")
+	}
+	from := 0
+	for k, f := range files {
+		if strings.HasSuffix(f, ".compact") {
+			from = k
+		}
+	}
+	return files[from:], nil
+}
+
+// numberedFiles returns the paths of dir's entries that number gives a
+// number, in order of that number.
+func numberedFiles(dir string, number func(os.DirEntry) (int64, bool)) ([]string, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, err
 	}
 	type ev struct {
-		n       int64
-		name    string
-		compact bool
+		n    int64
+		name string
 	}
 	var evs []ev
 	for _, e := range entries {
-		name := e.Name()
-		if !strings.HasPrefix(name, "events_") || strings.HasSuffix(name, ".crc") {
-			continue
+		if n, ok := number(e); ok {
+			evs = append(evs, ev{n, e.Name()})
 		}
-		rest := strings.TrimPrefix(name, "events_")
-		k := strings.IndexByte(rest, '_')
-		if k <= 0 {
-			continue
-		}
-		n, err := strconv.ParseInt(rest[:k], 10, 64)
-		if err != nil {
-			continue
-		}
-		evs = append(evs, ev{n, name, strings.HasSuffix(name, ".compact")})
 	}
-	if len(evs) == 0 {
-		return nil, inputErrorf(dir, 0, "", "a rolling event-log directory without events_N_... files")
-	}
-	sort.Slice(evs, func(a, b int) bool { return evs[a].n < evs[b].n })
-	from := 0
+	sort.SliceStable(evs, func(a, b int) bool { return evs[a].n < evs[b].n })
+	out := make([]string, len(evs))
 	for k, e := range evs {
-		if e.compact {
-			from = k
-		}
-	}
-	var out []string
-	for _, e := range evs[from:] {
-		out = append(out, filepath.Join(dir, e.name))
+		out[k] = filepath.Join(dir, e.name)
 	}
 	return out, nil
 }
@@ -266,29 +276,11 @@ const sparkLegacyPrefix = "EVENT_LOG_"
 // sparkLegacyFiles lists a Spark 1.x log directory's event files in order
 // of their number (none: dir is not such a directory).
 func sparkLegacyFiles(dir string) ([]string, error) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return nil, err
-	}
-	type ev struct {
-		n    int64
-		name string
-	}
-	var evs []ev
-	for _, e := range entries {
+	return numberedFiles(dir, func(e os.DirEntry) (int64, bool) {
 		name := e.Name()
 		n, err := strconv.ParseInt(strings.TrimPrefix(name, sparkLegacyPrefix), 10, 64)
-		if !strings.HasPrefix(name, sparkLegacyPrefix) || err != nil || !e.Type().IsRegular() {
-			continue
-		}
-		evs = append(evs, ev{n, name})
-	}
-	sort.Slice(evs, func(a, b int) bool { return evs[a].n < evs[b].n })
-	var out []string
-	for _, e := range evs {
-		out = append(out, filepath.Join(dir, e.name))
-	}
-	return out, nil
+		return n, strings.HasPrefix(name, sparkLegacyPrefix) && err == nil && e.Type().IsRegular()
+	})
 }
 
 // sparkEvent holds the fields read from any event; each event type fills
