@@ -506,15 +506,9 @@ func (p *pipelineRun) tuneShard() (*TuneShard, error) {
 		return nil, nil
 	}
 	sp.tune = &TuneShard{Index: sp.opt.index, Count: sp.opt.count}
-	if sp.opt.Merge {
-		t, names, err := readStageParts(p.r.Dir, sp.stage, sp.key)
-		if err != nil {
-			return nil, err
-		}
-		if sp.tune.Known, err = tuneKnown(t); err != nil {
-			return nil, fmt.Errorf("%s: %w", strings.Join(names, ", "), err)
-		}
-		sp.merged = names
+	var err error
+	if sp.tune.Known, err = mergedParts(p, tuneKnown); err != nil {
+		return nil, err
 	}
 	return sp.tune, nil
 }
@@ -527,17 +521,32 @@ func (p *pipelineRun) unitHook() (*UnitHook, error) {
 		return nil, nil
 	}
 	sp.units = &UnitHook{Index: sp.opt.index, Count: sp.opt.count}
-	if sp.opt.Merge {
-		t, names, err := readStageParts(p.r.Dir, sp.stage, sp.key)
-		if err != nil {
-			return nil, err
-		}
-		if sp.units.Known, err = validateKnown(t); err != nil {
-			return nil, fmt.Errorf("%s: %w", strings.Join(names, ", "), err)
-		}
-		sp.merged = names
+	var err error
+	if sp.units.Known, err = mergedParts(p, validateKnown); err != nil {
+		return nil, err
 	}
 	return sp.units, nil
+}
+
+// mergedParts reads the parts of a merged stage and parses them with known
+// (the zero K when the stage is sharded, not merged), recording the part
+// files read.
+func mergedParts[K any](p *pipelineRun, known func(*data.Table) (K, error)) (K, error) {
+	var zero K
+	sp := p.part
+	if !sp.opt.Merge {
+		return zero, nil
+	}
+	t, names, err := readStageParts(p.r.Dir, sp.stage, sp.key)
+	if err != nil {
+		return zero, err
+	}
+	k, err := known(t)
+	if err != nil {
+		return zero, fmt.Errorf("%s: %w", strings.Join(names, ", "), err)
+	}
+	sp.merged = names
+	return k, nil
 }
 
 // writeShard computes a shard's units of stage s and writes its part.
