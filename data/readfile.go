@@ -67,7 +67,7 @@ func readFile(path string, opt ReadOptions) (*Jobs, error) {
 			return nil, err
 		}
 	case opt.Format == FormatTSV || opt.Format == FormatCSV:
-		if err := checkMemory(path, textMemoryPerByte*size, fmt.Sprintf("a %s file of %s", opt.Format, byteSize(size))); err != nil {
+		if err := checkMemory(path, textMemoryPerByte*size, fmt.Sprintf("a %s file of %s", opt.Format, ByteSize(size))); err != nil {
 			return nil, err
 		}
 		j, err := readText(fh, path, &opt)
@@ -86,7 +86,7 @@ func readFile(path string, opt ReadOptions) (*Jobs, error) {
 			return nil, err
 		}
 	default:
-		if err := checkMemory(path, size, "a file of "+byteSize(size)); err != nil {
+		if err := checkMemory(path, size, "a file of "+ByteSize(size)); err != nil {
 			return nil, err
 		}
 		b = make([]byte, size)
@@ -121,7 +121,7 @@ func readArrowFile(fh *os.File, path string, size int64) ([]byte, error) {
 	if err := checkArrowMagic(fh, size); err != nil {
 		return nil, inputErrorf(path, 0, "", "%v", err)
 	}
-	if err := checkMemory(path, arrowMemoryPerByte*size, "an Arrow IPC file of "+byteSize(size)); err != nil {
+	if err := checkMemory(path, arrowMemoryPerByte*size, "an Arrow IPC file of "+ByteSize(size)); err != nil {
 		return nil, err
 	}
 	b := make([]byte, size)
@@ -184,7 +184,7 @@ func readAllWithin(r io.Reader, path string) ([]byte, error) {
 		return nil, pathError(path, err)
 	}
 	if int64(len(b)) > limit {
-		return nil, inputErrorf(path, 0, "", "more than the %s of memory available", byteSize(limit))
+		return nil, inputErrorf(path, 0, "", "more than the %s of memory available", ByteSize(limit))
 	}
 	return b, nil
 }
@@ -296,7 +296,7 @@ func memoryFor(need int64, what string) error {
 	if avail < 0 || need <= avail {
 		return nil
 	}
-	return fmt.Errorf("reading %s needs about %s of memory, more than the %s available", what, byteSize(need), byteSize(avail))
+	return fmt.Errorf("reading %s needs about %s of memory, more than the %s available", what, ByteSize(need), ByteSize(avail))
 }
 
 // availableMemory returns how many bytes of memory this process may still
@@ -311,27 +311,8 @@ var availableMemory = func() int64 {
 			avail = v
 		}
 	}
-	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
-		for _, line := range strings.Split(string(b), "\n") {
-			if rest, ok := strings.CutPrefix(line, "MemAvailable:"); ok {
-				if kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64); err == nil {
-					less(kb << 10)
-				}
-			}
-		}
-	}
-	readInt := func(p string) int64 {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return -1
-		}
-		v, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
-		if err != nil {
-			return -1 // "max": no limit
-		}
-		return v
-	}
-	if limit, used := readInt("/sys/fs/cgroup/memory.max"), readInt("/sys/fs/cgroup/memory.current"); limit >= 0 && used >= 0 {
+	less(MemInfo("MemAvailable"))
+	if limit, used := CgroupMemory(); limit >= 0 && used >= 0 {
 		less(max(limit-used, 0))
 	}
 	if limit := debug.SetMemoryLimit(-1); limit != math.MaxInt64 {
@@ -340,8 +321,42 @@ var availableMemory = func() int64 {
 	return avail
 }
 
-// byteSize formats n bytes in binary units.
-func byteSize(n int64) string {
+// MemInfo returns a field of /proc/meminfo ("MemTotal", "MemAvailable")
+// in bytes, −1 when unknown.
+func MemInfo(field string) int64 {
+	b, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return -1
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, field+":"); ok {
+			if kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64); err == nil {
+				return kb << 10
+			}
+		}
+	}
+	return -1
+}
+
+// CgroupMemory returns this process's cgroup (v2) memory limit and use in
+// bytes, −1 for one that is unknown or, for the limit, "max" (none).
+func CgroupMemory() (limit, used int64) {
+	readInt := func(p string) int64 {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return -1
+		}
+		v, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+		if err != nil {
+			return -1
+		}
+		return v
+	}
+	return readInt("/sys/fs/cgroup/memory.max"), readInt("/sys/fs/cgroup/memory.current")
+}
+
+// ByteSize formats n bytes in binary units.
+func ByteSize(n int64) string {
 	const units = "KMGTPE"
 	if n < 1024 {
 		return strconv.FormatInt(n, 10) + " B"

@@ -7,6 +7,8 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+
+	"github.com/schedplan/schedplan/data"
 )
 
 // The Go runtime collects garbage when the heap has grown by GOGC (100%)
@@ -115,9 +117,9 @@ func applyMemoryLimit(s string, jobs int) (int64, string) {
 		return 0, "auto: the memory the process may have is unknown"
 	}
 	l := int64(autoMemoryShare * float64(have))
-	from := fmt.Sprintf("auto: %.0f%% of the %s the process may have", 100*autoMemoryShare, byteCount(have))
+	from := fmt.Sprintf("auto: %.0f%% of the %s the process may have", 100*autoMemoryShare, data.ByteSize(have))
 	if need := max(autoMinLimit, autoBytesPerJob*float64(jobs)); need < float64(l) {
-		l, from = int64(need), fmt.Sprintf("auto: %d B per job of %d jobs, at least %s (the live heap's peak with 50%% to spare)", autoBytesPerJob, jobs, byteCount(autoMinLimit))
+		l, from = int64(need), fmt.Sprintf("auto: %d B per job of %d jobs, at least %s (the live heap's peak with 50%% to spare)", autoBytesPerJob, jobs, data.ByteSize(autoMinLimit))
 	}
 	debug.SetMemoryLimit(l)
 	return l, from
@@ -128,29 +130,11 @@ func applyMemoryLimit(s string, jobs int) (int64, string) {
 // neither is known.
 func processMemory() int64 {
 	have := int64(0)
-	less := func(v int64) {
+	limit, _ := data.CgroupMemory()
+	for _, v := range []int64{data.MemInfo("MemTotal"), limit} {
 		if v > 0 && (have == 0 || v < have) {
 			have = v
 		}
 	}
-	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
-		for _, line := range strings.Split(string(b), "\n") {
-			if rest, ok := strings.CutPrefix(line, "MemTotal:"); ok {
-				if kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64); err == nil {
-					less(kb << 10)
-				}
-			}
-		}
-	}
-	if b, err := os.ReadFile("/sys/fs/cgroup/memory.max"); err == nil {
-		if v, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64); err == nil { // "max": no limit
-			less(v)
-		}
-	}
 	return have
-}
-
-// byteCount formats n bytes in binary units.
-func byteCount(n int64) string {
-	return strconv.FormatFloat(float64(n)/(1<<30), 'f', 1, 64) + " GiB"
 }
