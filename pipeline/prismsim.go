@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -38,12 +39,7 @@ var phasePolicyDocs = map[string]string{
 
 // PhasePolicyNames returns the phase-level policies, sorted.
 func PhasePolicyNames() []string {
-	names := make([]string, 0, len(phasePolicyDocs))
-	for n := range phasePolicyDocs {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names
+	return slices.Sorted(maps.Keys(phasePolicyDocs))
 }
 
 // taskPolicyDoc is the doc of a policy the task level runs: the task

@@ -2,8 +2,8 @@ package sim
 
 import (
 	"fmt"
+	"maps"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -230,12 +230,7 @@ func DecayWeights(k int, d float64) []float64 {
 
 // PolicyNames lists the registered policy names, sorted.
 func PolicyNames() []string {
-	names := make([]string, 0, len(registry))
-	for n := range registry {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
+	return slices.Sorted(maps.Keys(registry))
 }
 
 // PolicyDoc returns a registered policy's one-line description.

@@ -2,8 +2,9 @@ package task
 
 import (
 	"fmt"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -42,12 +43,7 @@ func noParams(name string, f func() Policy) func(map[string]string) (Policy, err
 
 // PolicyNames lists the registered task-level policy names, sorted.
 func PolicyNames() []string {
-	names := make([]string, 0, len(registry))
-	for n := range registry {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
+	return slices.Sorted(maps.Keys(registry))
 }
 
 // PolicyDoc returns a registered policy's one-line description.
