@@ -92,8 +92,9 @@ func ParseMemoryLimit(s string) (bytes int64, auto bool, err error) {
 }
 
 // applyMemoryLimit sets the soft memory limit --memory-limit asks for (s
-// was checked by ParseMemoryLimit) for a log of jobs jobs and returns it in
-// bytes (0: none) and where it came from.
+// was checked by ParseMemoryLimit) for a log of jobs jobs (−1: not read
+// yet, when "auto" is the share of the process's memory alone) and returns
+// it in bytes (0: none) and where it came from.
 func applyMemoryLimit(s string, jobs int) (int64, string) {
 	b, auto, err := ParseMemoryLimit(s)
 	switch {
@@ -118,7 +119,7 @@ func applyMemoryLimit(s string, jobs int) (int64, string) {
 	}
 	l := int64(autoMemoryShare * float64(have))
 	from := fmt.Sprintf("auto: %.0f%% of the %s the process may have", 100*autoMemoryShare, data.ByteSize(have))
-	if need := max(autoMinLimit, autoBytesPerJob*float64(jobs)); need < float64(l) {
+	if need := max(autoMinLimit, autoBytesPerJob*float64(jobs)); jobs >= 0 && need < float64(l) {
 		l, from = int64(need), fmt.Sprintf("auto: %d B per job of %d jobs, at least %s (the live heap's peak with 50%% to spare)", autoBytesPerJob, jobs, data.ByteSize(autoMinLimit))
 	}
 	debug.SetMemoryLimit(l)

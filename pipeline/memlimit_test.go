@@ -84,4 +84,7 @@ func TestAutoMemoryLimitByJobs(t *testing.T) {
 	if got, _ := applyMemoryLimit("auto", 1<<40); got != int64(autoMemoryShare*float64(have)) {
 		t.Errorf("a huge log: limit %d, want 90%% of %d", got, have)
 	}
+	if got, _ := applyMemoryLimit("auto", -1); got != int64(autoMemoryShare*float64(have)) {
+		t.Errorf("before the log is read: limit %d, want 90%% of %d", got, have)
+	}
 }

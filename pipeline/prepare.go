@@ -204,10 +204,13 @@ func Prepare(cfg RunConfig) (*Inputs, error) {
 	if err := CheckWhatIfs(cfg.WhatIfs, in.Spec); err != nil {
 		return nil, err
 	}
+	applyMemoryLimit(cfg.MemoryLimit, -1)
 	if in.Input, err = ReadInput(InputOptions{Trace: cfg.Trace, Read: cfg.Read, Tasks: cfg.Tasks}); err != nil {
 		return nil, err
 	}
 	in.Jobs, in.Tasks = in.Input.Jobs, in.Input.Tasks
+	// The limit holds while the log is read too; "auto" is sized by the
+	// log once its job count is known.
 	if limit, from := applyMemoryLimit(cfg.MemoryLimit, in.Jobs.Len()); limit > 0 {
 		slog.Info("soft memory limit", "bytes", limit, "from", from)
 	}
