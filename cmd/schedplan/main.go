@@ -63,7 +63,13 @@ are in the README's References.`,
 	var wrap func(c *cobra.Command)
 	wrap = func(c *cobra.Command) {
 		if run := c.RunE; run != nil {
-			c.RunE = func(cmd *cobra.Command, args []string) error { return cliError(run(cmd, args)) }
+			c.RunE = func(cmd *cobra.Command, args []string) error {
+				err := run(cmd, args)
+				if err != nil {
+					_ = a.prof.stop() // cobra runs PersistentPostRunE on success only
+				}
+				return cliError(err)
+			}
 		}
 		for _, sub := range c.Commands() {
 			wrap(sub)
