@@ -119,14 +119,36 @@ const (
 
 // Seed004Containers returns the YARN containers of seed 004 §6.1 on
 // machine m: CPU and memory over the optimal slots per side (YARN 2.0.4
-// reserves vcores and memory only, so disk and network are 0). The paper
-// set 128 vcores per machine so that the rounding to whole vcores is
-// negligible; the containers here are not rounded.
+// reserves vcores and memory only, so disk and network are 0), the memory
+// normalised as YARN does (YARNNormalize). The paper set 128 vcores per
+// machine so that the rounding to whole vcores is negligible; the vcores
+// here are not rounded. On Seed004Machine (8 GB) a map container is 1 GB
+// and a reduce container 8/6 GB asked, 2 GB granted: 4 reduces fit a
+// machine's memory, not 6 (the paper does not say it changed YARN's
+// minimum allocation).
 func Seed004Containers(m Vector) [NumSides]Vector {
 	return [NumSides]Vector{
-		{CPU: m[CPU] / Seed004MapSlots, Memory: m[Memory] / Seed004MapSlots},
-		{CPU: m[CPU] / Seed004ReduceSlots, Memory: m[Memory] / Seed004ReduceSlots},
+		YARNNormalize(Vector{CPU: m[CPU] / Seed004MapSlots, Memory: m[Memory] / Seed004MapSlots}),
+		YARNNormalize(Vector{CPU: m[CPU] / Seed004ReduceSlots, Memory: m[Memory] / Seed004ReduceSlots}),
 	}
+}
+
+// YARNMinAllocationGB is YARN 2.0.x's yarn.scheduler.minimum-allocation-mb
+// default, 1,024 MB, in GB: the step of container memory (YARNNormalize)
+// and the unit of the active-application bound (YARNMaxActiveApps).
+const YARNMinAllocationGB = 1.0
+
+// YARNNormalize returns container c as the ResourceManager grants it: its
+// memory rounded up to a multiple of the minimum allocation, at least one
+// (SchedulerUtils.normalizeRequest → Resources.normalize with YARN 2.0.x's
+// DefaultResourceCalculator: roundUp(max(memory, minimum), minimum)).
+// Other resources are unchanged.
+func YARNNormalize(c Vector) Vector {
+	const step = YARNMinAllocationGB
+	if c[Memory] > 0 && !math.IsInf(c[Memory], 0) {
+		c[Memory] = max(math.Ceil(c[Memory]/step-1e-9), 1) * step
+	}
+	return c
 }
 
 // Seed004Thrash is the thrashing penalty (ThrashedCapacity) of the
@@ -162,11 +184,11 @@ const (
 )
 
 // Seed004AMContainer is the container of a MapReduce ApplicationMaster in
-// YARN 2.0.4 on machine m: 1,536 MB (yarn.app.mapreduce.am.resource.mb)
-// and 1 vcore of the 128 per machine seed 004 §6.1 configured. Seed 004
+// YARN 2.0.4 on machine m: 1,536 MB asked (yarn.app.mapreduce.am.resource.mb),
+// 2,048 MB granted (YARNNormalize), and 1 vcore of the 128 per machine seed 004 §6.1 configured. Seed 004
 // §6.2 names the AM's resources as YARN's overhead.
 func Seed004AMContainer(m Vector) Vector {
-	return Vector{CPU: m[CPU] / 128, Memory: 1.5}
+	return YARNNormalize(Vector{CPU: m[CPU] / 128, Memory: 1.5})
 }
 
 // YARNMaxActiveApps is the Capacity Scheduler's bound on a queue's active
@@ -179,7 +201,7 @@ func YARNMaxActiveApps(clusterMemGB float64) int {
 	if !(clusterMemGB > 0) {
 		return 1
 	}
-	return int(min(max(math.Ceil(clusterMemGB/1*0.1), 1), 1<<30))
+	return int(min(max(math.Ceil(clusterMemGB/YARNMinAllocationGB*0.1), 1), 1<<30))
 }
 
 // Seed004Config is the phase-level run of scheduler sched on machines in

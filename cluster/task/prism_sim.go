@@ -80,9 +80,17 @@ import (
 type PhaseJob struct {
 	Name    string
 	Arrival float64 // s
-	Weight  float64 // DRF weight for PRISM (≤ 0 counts as 1)
+	Weight  float64 // DRF weight for PRISM, the Fair Scheduler's job weight (≤ 0 counts as 1)
 	Count   [NumSides]int
 	Phases  [NumSides][]Phase
+}
+
+// fairWeight is the job's weight for the Fair Scheduler (≤ 0 counts as 1).
+func (j *PhaseJob) fairWeight() float64 {
+	if j.Weight > 0 {
+		return j.Weight
+	}
+	return 1
 }
 
 // Ideal is the job's running time with sufficient capacity (every task in
@@ -250,6 +258,9 @@ type pjob struct {
 	am              int32   // yarn: machine holding the job's AM container, −1 none
 	amAt            float64 // yarn: when the AM was placed, s
 	shuf            []int32 // SlowStart: the job's tasks in their shuffle phase
+	// deficit (fair) is the Hadoop 0.20.2 Fair Scheduler's deficit per
+	// side: ∫ (fair share − running tasks) dt, slot-seconds (fairDeficits).
+	deficit [NumSides]float64
 }
 
 type pmachine struct {
@@ -292,6 +303,7 @@ type PhaseSim struct {
 	nRunning int     // tasks running a phase (not paused)
 	nStalled int     // SlowStart: running shuffles waiting for maps
 	nTasks   int     // tasks on machines (running or paused)
+	defAt    float64 // fair: time the jobs' deficits were last brought to
 }
 
 // NewPhaseSim checks the configuration and jobs and prepares a run.
@@ -438,6 +450,9 @@ func (s *PhaseSim) RunContext(ctx context.Context) (*PhaseSimResult, error) {
 			return nil, fmt.Errorf("phase sim (%s): not done by %v s (%d jobs unfinished)", s.cfg.Scheduler, s.cfg.MaxTime, len(s.active))
 		}
 		running := s.nRunning > s.nStalled
+		if s.cfg.Scheduler == SchedFair {
+			s.accrueDeficits(t)
+		}
 		s.now = t
 		if m < 0 {
 			continue // an arrival
@@ -629,7 +644,7 @@ func (s *PhaseSim) reset() {
 	}
 	s.pending, s.use, s.nRunning, s.nTasks, s.nStalled = s.pending[:0], Vector{}, 0, 0, 0
 	s.ts, s.tfree, s.active, s.pj, s.pref = s.ts[:0], s.tfree[:0], s.active[:0], s.pj[:0], s.pref[:0]
-	s.now = t0
+	s.now, s.defAt = t0, t0
 	s.res = PhaseSimResult{Completion: make([]float64, n), RunTime: make([]float64, n), Ideal: make([]float64, n)}
 	s.res.Usage.Capacity = s.total
 	_ = s.res.Usage.Record(t0, Vector{})
@@ -1081,6 +1096,12 @@ func (s *PhaseSim) applyPicks(m int, picks []PrismPick) int {
 	return len(acts)
 }
 
+// heartbeatFair is Hadoop 0.20.2's FairScheduler.assignTasks on machine
+// m: for maps, then reduces, while the machine runs fewer tasks of the
+// side than its cap (CapBasedLoadManager: ⌈slots × min(1, runnable tasks
+// of the side ÷ the cluster's slots)⌉), the job with the highest deficit
+// (DeficitComparator; ties in arrival order) that can start a task of the
+// side gets one; FairAssign says how many tasks a heartbeat assigns.
 func (s *PhaseSim) heartbeatFair(m int) int {
 	mc := &s.ms[m]
 	n := 0
@@ -1088,10 +1109,16 @@ func (s *PhaseSim) heartbeatFair(m int) int {
 		if s.cfg.FairAssign == FairOneTask && n > 0 {
 			break // assignmultiple = false: the first task ends the heartbeat
 		}
-		for k := 0; mc.slots[side] < slots && (k == 0 || s.cfg.FairAssign == FairFillSlots); k++ {
+		runnable := 0
+		for _, j := range s.active {
+			runnable += s.fairRunnable(int(j), Side(side))
+		}
+		total := slots * len(s.ms)
+		limit := int(math.Ceil(float64(slots) * min(1, float64(runnable)/float64(max(total, 1)))))
+		for k := 0; mc.slots[side] < limit && (k == 0 || s.cfg.FairAssign == FairFillSlots); k++ {
 			best := -1
 			for _, j := range s.active {
-				if s.canStart(int(j), Side(side)) && (best < 0 || s.js[j].run[side] < s.js[best].run[side]) {
+				if s.canStart(int(j), Side(side)) && (best < 0 || s.js[j].deficit[side] > s.js[best].deficit[side]) {
 					best = int(j)
 				}
 			}
@@ -1105,11 +1132,61 @@ func (s *PhaseSim) heartbeatFair(m int) int {
 	return n
 }
 
+// fairRunnable is FairScheduler.runnableTasks: job j's tasks of side not
+// finished, or for reduces before the job's reduces may start, those
+// running (none).
+func (s *PhaseSim) fairRunnable(j int, side Side) int {
+	if side == ReduceSide && !s.reducesReady(j) {
+		return s.js[j].run[side]
+	}
+	return s.js[j].left[side]
+}
+
+// accrueDeficits brings the Fair Scheduler's deficits from defAt to t with
+// the state held since (nothing changes between events, so the integral is
+// exact): FairScheduler.updateDeficits, deficit += (fair share − running
+// tasks) × dt, where a job with runnable tasks of a side has the fair share
+// slots of the side × its weight ÷ the weights of the jobs with runnable
+// tasks of the side (updateWeights, updateFairShares: one pool, no minimum
+// shares, the job's priority as its weight), and other jobs 0. Hadoop
+// updates every 500 ms (UPDATE_INTERVAL); here at every event.
+// O(active jobs).
+func (s *PhaseSim) accrueDeficits(t float64) {
+	dt := t - s.defAt
+	s.defAt = t
+	if !(dt > 0) {
+		return
+	}
+	for side, slots := range [NumSides]int{s.cfg.MapSlots, s.cfg.ReduceSlots} {
+		w := 0.0
+		for _, j := range s.active {
+			if s.fairRunnable(int(j), Side(side)) > 0 {
+				w += s.jobs[j].fairWeight()
+			}
+		}
+		total := float64(slots * len(s.ms))
+		for _, j := range s.active {
+			r := &s.js[j]
+			share := 0.0
+			if s.fairRunnable(int(j), Side(side)) > 0 {
+				share = total * s.jobs[j].fairWeight() / w
+			}
+			r.deficit[side] += (share - float64(r.run[side])) * dt
+		}
+	}
+}
+
 // heartbeatYARN is the Capacity Scheduler's node update: jobs in arrival
 // order (FIFO within the queue), at most MaxActiveApps of them admitted;
 // an admitted job without an ApplicationMaster gets its AM container here
 // if it fits, and its tasks from a later heartbeat; a job with its AM
-// running takes containers while one fits, before the next job.
+// running takes containers while one fits, before the next job. An AM or
+// a reduce container ends the heartbeat: their requests name no host or
+// rack (MapReduce's AM asks for reduces, and the client for the AM, at
+// "*"), and the root queue assigns at most one such off-switch container
+// per node update (ParentQueue.assignContainers in YARN 2.0.x: "Do not
+// assign more than one container if ... we've already assigned an
+// off-switch container"); maps are data-local in this model and do not.
 func (s *PhaseSim) heartbeatYARN(m int) int {
 	mc := &s.ms[m]
 	n := 0
@@ -1125,7 +1202,7 @@ func (s *PhaseSim) heartbeatYARN(m int) int {
 				r.am, r.amAt = int32(m), s.now
 				mc.admitted = mc.admitted.Add(s.cfg.AMContainer)
 				s.checkAdmitted(m)
-				n++
+				return n + 1 // off-switch
 			}
 			k++
 			continue
@@ -1137,6 +1214,9 @@ func (s *PhaseSim) heartbeatYARN(m int) int {
 				if s.canStart(j, side) && c.Fits(mc.cap.Sub(mc.admitted)) {
 					s.start(m, j, side)
 					n++
+					if side == ReduceSide {
+						return n // off-switch
+					}
 					placed = true
 					break
 				}

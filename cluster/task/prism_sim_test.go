@@ -568,3 +568,39 @@ func TestPhaseSimPrismSlowStartDeadlock(t *testing.T) {
 		t.Fatalf("slow start 0.05: error %v, want stuck on stalled shuffles", err)
 	}
 }
+
+// Hadoop 0.20.2's Fair Scheduler picks the job with the highest deficit,
+// by hand: one map slot, heartbeats every 1 s; job A has three 10 s maps,
+// job B one, both submitted at 0. Each has a fair share of 0.5 slot. At
+// 0 the deficits tie and A (first) starts; at 10 s A's deficit is
+// (0.5 − 1)·10 = −5 and B's +5, so B runs 10–20 s, and A 20–40 s. Picking
+// the job with the fewest running tasks instead would run all of A first
+// (B at 40 s).
+func TestPhaseSimFairDeficit(t *testing.T) {
+	ph := [NumSides][]Phase{{{Kind: PhaseMap, Duration: 10, Demand: Vector{CPU: 0.1}}}}
+	jobs := []PhaseJob{{Name: "A", Weight: 1, Count: [NumSides]int{3, 0}, Phases: ph}, {Name: "B", Weight: 1, Count: [NumSides]int{1, 0}, Phases: ph}}
+	cfg := PhaseSimConfig{Scheduler: SchedFair, Machines: []Vector{Seed004Machine()}, Heartbeat: 1, MapSlots: 1, ReduceSlots: 1, FairAssign: FairOneTask}
+	r := runPhaseSim(t, cfg, jobs)
+	if want := []float64{40, 20}; math.Abs(r.Completion[0]-want[0]) > 1e-9 || math.Abs(r.Completion[1]-want[1]) > 1e-9 {
+		t.Errorf("completions %v s, want %v s", r.Completion, want)
+	}
+}
+
+// YARN grants container memory in steps of the minimum allocation (1 GB),
+// and a node update assigns at most one off-switch container (a reduce or
+// an AM). By hand: three 10 s reduces on one machine with heartbeats every
+// 1 s start at 0, 1 and 2 s, so the job ends at 12 s, not 10 s.
+func TestPhaseSimYARNOffSwitchAndNormalize(t *testing.T) {
+	for _, tc := range []struct{ ask, want float64 }{{8.0 / 6, 2}, {1.5, 2}, {1, 1}, {0.3, 1}, {0, 0}, {2.0000000001, 2}} {
+		if got := YARNNormalize(Vector{CPU: 0.5, Memory: tc.ask}); got[Memory] != tc.want || got[CPU] != 0.5 {
+			t.Errorf("YARNNormalize(%v GB) = %v, want %v GB", tc.ask, got, tc.want)
+		}
+	}
+	ph := [NumSides][]Phase{nil, {{Kind: PhaseShuffle, Duration: 10, Demand: Vector{CPU: 0.1}}}}
+	job := PhaseJob{Weight: 1, Count: [NumSides]int{0, 3}, Phases: ph}
+	cfg := PhaseSimConfig{Scheduler: SchedYARN, Machines: []Vector{Seed004Machine()}, Heartbeat: 1,
+		Container: [NumSides]Vector{{CPU: 1, Memory: 1}, {CPU: 1, Memory: 1}}}
+	if r := runPhaseSim(t, cfg, []PhaseJob{job}); math.Abs(r.Completion[0]-12) > 1e-9 {
+		t.Errorf("three reduces: job ends at %v s, want 12 s (one off-switch container per heartbeat)", r.Completion[0])
+	}
+}
