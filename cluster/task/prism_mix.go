@@ -184,8 +184,9 @@ const (
 )
 
 // Seed004AMContainer is the container of a MapReduce ApplicationMaster in
-// YARN 2.0.4 on machine m: 1,536 MB asked (yarn.app.mapreduce.am.resource.mb),
-// 2,048 MB granted (YARNNormalize), and 1 vcore of the 128 per machine seed 004 §6.1 configured. Seed 004
+// YARN 2.0.4 on machine m: 1,536 MB asked
+// (yarn.app.mapreduce.am.resource.mb), 2,048 MB granted (YARNNormalize),
+// and 1 vcore of the 128 per machine seed 004 §6.1 configured. Seed 004
 // §6.2 names the AM's resources as YARN's overhead.
 func Seed004AMContainer(m Vector) Vector {
 	return YARNNormalize(Vector{CPU: m[CPU] / 128, Memory: 1.5})
@@ -207,12 +208,13 @@ func YARNMaxActiveApps(clusterMemGB float64) int {
 // Seed004Config is the phase-level run of scheduler sched on machines in
 // seed 004's setting, with Hadoop's behaviour where the paper leaves it at
 // its defaults: PRISM and Fair on Hadoop 0.20.2 (3 s heartbeats and one at
-// each task end; Fair with 8 map and 6 reduce slots and its default of one
-// task per heartbeat, FairOneTask), YARN 2.0.4's Capacity Scheduler (1 s
-// heartbeats, containers sized from the same slots on the first machine,
-// an ApplicationMaster container per job and at most YARNMaxActiveApps
-// jobs at once), the thrashing penalty Seed004Thrash and
-// DefaultPrismConfig.
+// each task end; Fair with 8 map and 6 reduce slots, jobs by deficit and
+// its default of one task per heartbeat, FairOneTask), YARN 2.0.4's
+// Capacity Scheduler (1 s heartbeats, containers sized from the same slots
+// on the first machine and normalised to 1 GB steps, one off-switch
+// container per node update, an ApplicationMaster container per job and
+// at most YARNMaxActiveApps jobs at once), the thrashing penalty
+// Seed004Thrash and DefaultPrismConfig.
 func Seed004Config(sched PhaseScheduler, machines []Vector) PhaseSimConfig {
 	cfg := PhaseSimConfig{Scheduler: sched, Machines: machines, Heartbeat: Seed004HadoopHeartbeat, Prism: DefaultPrismConfig(),
 		MapSlots: Seed004MapSlots, ReduceSlots: Seed004ReduceSlots, Thrash: Seed004Thrash(), OutOfBand: true, FairAssign: FairOneTask}
