@@ -185,6 +185,11 @@ func Run(ctx context.Context, in *Inputs, r *Runner) (*RunResult, error) {
 	p := &pipelineRun{in: in, r: r}
 	so := &in.Config.Stages
 	stages := p.stages()
+	if !so.sharding() {
+		if err := r.checkOutdated(stages, so); err != nil {
+			return nil, err
+		}
+	}
 	for k, s := range stages {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("before stage %s: %w", s.name, err)
@@ -214,9 +219,6 @@ func Run(ctx context.Context, in *Inputs, r *Runner) (*RunResult, error) {
 		}
 		p.files = append(p.files, st.Files...)
 		if (so.Until == s.name || so.Stage == s.name) && k < len(stages)-1 {
-			if so.Until == s.name {
-				r.noteOutdated(s.name, stages[k+1:])
-			}
 			return nil, p.mergeDone() // part of the run: no result
 		}
 	}

@@ -48,9 +48,9 @@ unchanged since the last run into the directory is skipped; files are written
 whole (temporary name, then rename), so an interrupted run (Ctrl-C included)
 leaves no partial file and the next run resumes. A directory schedplan did
 not write, or a file whose inputs changed, is not overwritten without --force,
-and an earlier run's file this run no longer writes (results.parquet after
---results none) is not left beside the new ones: the run is refused, or with
---force the file is removed.
+and an earlier run's file that no longer matches (results.parquet after
+--results none, a later stage's after --until, a part of a stage run whole) is
+not left beside the new ones: the run is refused, or with --force removed.
 
 Past one machine (deploy/ has the Kubernetes manifests): --until STAGE stops
 after a stage; --stage tune|validate --shard i/N computes shard i of N of the
