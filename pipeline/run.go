@@ -65,6 +65,9 @@ type RunResult struct {
 	TunedSpec    string          `json:"tuned_policy"`
 	Bounds       *Bounds         `json:"bounds"`
 	Validation   []ValidationRow `json:"validation"`
+	// ValidationLoad is the validation window's offered load at Capacity
+	// (FluidLoadDef), at which the validation rows were simulated.
+	ValidationLoad *float64 `json:"validation_offered_load"`
 	Current      string          `json:"current"`
 	// TaskValidation is the task-level view of the validation window (the
 	// emitted YARN files simulated on the spec's machines).
@@ -432,6 +435,9 @@ func (p *pipelineRun) validate(ctx context.Context) (map[string][]byte, error) {
 	if err := p.validateHPFSP(ctx, v.Task, p.r.progress("validate (task level, h-pfsp)")); err != nil {
 		return nil, err
 	}
+	for i := range v.Task.Rows { // COSHH's rows, added below, state their own
+		v.Task.Rows[i].OfferedLoad = v.Task.OfferedLoad
+	}
 	cal, calFiles, err := calibrate(ctx, p.in, v)
 	if err != nil {
 		return nil, err
@@ -469,7 +475,7 @@ func (p *pipelineRun) result() *RunResult {
 		Version: BundleVersion, Trace: in.Jobs.Source, Workload: p.wl, Split: in.Split,
 		Capacity: in.Capacity, CapacityFrom: in.CapacityFrom, OfferedLoad: finitePtr(in.OfferedLoad), Overloaded: in.OfferedLoad > 1,
 		Warnings: in.Warnings, Tuned: p.tr.Best, TunedSpec: p.tr.Best.Spec(), Bounds: p.boundsOf(),
-		Validation: p.vs.Rows, Current: cfg.Current, Files: append([]string(nil), p.files...),
+		Validation: p.vs.Rows, ValidationLoad: p.vs.OfferedLoad, Current: cfg.Current, Files: append([]string(nil), p.files...),
 	}
 	if p.capSt.Secondary != nil {
 		res.Lambda = p.capSt.Secondary.Lambda

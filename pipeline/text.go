@@ -25,10 +25,7 @@ func newTable(w io.Writer, align uint) *tabwriter.Writer {
 
 // WriteText prints the report as a table.
 func (rep *SimulateReport) WriteText(out io.Writer) {
-	load := "undefined"
-	if rep.OfferedLoad != nil {
-		load = fmt.Sprintf("%.3g", *rep.OfferedLoad)
-	}
+	load := LoadText(loadOf(rep.OfferedLoad))
 	fmt.Fprintf(out, "trace %s (%s window): %d jobs, capacity %g (%s), offered load %s, estimates %s",
 		Printable(rep.Trace), rep.Window, rep.Jobs, rep.Capacity, rep.CapacityFrom, load, rep.Errors)
 	multi := len(rep.Policies) > 0 && rep.Policies[0].Runs > 1
@@ -137,10 +134,7 @@ func (rep *TuneReport) WriteText(out io.Writer, source string) {
 // WriteText prints what a run did into dir and its verdict.
 func (res *RunResult) WriteText(w io.Writer, dir string, took time.Duration) {
 	fmt.Fprintf(w, "trace %s: %d jobs; tuned on %d, validated on %d\n", Printable(res.Trace), res.Workload.Jobs, res.Split.TuneJobs, res.Split.ValidJobs)
-	load := "undefined"
-	if res.OfferedLoad != nil {
-		load = fmt.Sprintf("%.3g", *res.OfferedLoad)
-	}
+	load := LoadText(loadOf(res.OfferedLoad))
 	if l := res.Workload.Log; l != nil {
 		for _, line := range strings.Split(l.String(), "\n") {
 			fmt.Fprintln(w, Printable(line))
@@ -162,7 +156,7 @@ func (res *RunResult) WriteText(w io.Writer, dir string, took time.Duration) {
 		fmt.Fprintf(w, "tuned H-PFSP (task level): %s — FAIR_LIMIT %d %s, threshold %g %s; sizes online (%s estimator, progress reports every %g s)\n",
 			h.Spec(), h.FairLimit, h.FairLimitUnit, h.Threshold, h.ThresholdUnit, h.Estimator, h.ReportIntervalS)
 	}
-	fmt.Fprintln(w)
+	fmt.Fprintf(w, "\nvalidation window: %s\n", loadSentence(loadOf(res.ValidationLoad), FluidLoadDef))
 	tw := newTable(w, tabwriter.AlignRight)
 	fmt.Fprintln(tw, "validation window\tσ\tmean response (s)\tp99 (s)\tmean slowdown\tp99 slowdown\tgap to SRPT bound\tmissed PS deadlines\t")
 	for _, r := range res.Validation {
@@ -346,10 +340,11 @@ func fmtFrac(v float64) string {
 // WriteText prints the task-level validation table and its verdict.
 func (t *TaskValidation) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "\ntask-level validation (%d machines, %d containers, %.4g container-seconds/s; %d tasks): %s\n", t.Machines, t.Containers, t.RateCS, t.Tasks, t.Note)
+	fmt.Fprintf(w, "%s\n", t.LoadNote())
 	tw := newTable(w, tabwriter.AlignRight)
-	fmt.Fprintln(tw, "task level, validation window\tmean response (s)\tp99 (s)\tmean slowdown\tp99 slowdown\tgap to fluid SRPT bound\tmissed capped fair-share deadlines\tpolicy\t")
+	fmt.Fprintln(tw, "task level, validation window\toffered load\tmean response (s)\tp99 (s)\tmean slowdown\tp99 slowdown\tgap to fluid SRPT bound\tmissed capped fair-share deadlines\tpolicy\t")
 	for _, r := range t.Rows {
-		fmt.Fprintf(tw, "%s\t%.4g\t%.4g\t%.4g\t%.4g\t%+.1f%%\t%.0f\t%s\t\n", r.Name, r.Mean, r.P99, r.MeanSlowdown, r.P99Slowdown, 100*r.Gap, r.Missed, r.Policy)
+		fmt.Fprintf(tw, "%s\t%s\t%.4g\t%.4g\t%.4g\t%.4g\t%+.1f%%\t%.0f\t%s\t\n", r.Name, loadCell(loadOf(r.OfferedLoad)), r.Mean, r.P99, r.MeanSlowdown, r.P99Slowdown, 100*r.Gap, r.Missed, r.Policy)
 	}
 	tw.Flush()
 	if t.Improved {
