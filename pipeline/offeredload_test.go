@@ -22,7 +22,9 @@ import (
 // OfferedLoad's on the fluid jobs at the cluster's rate.
 func TestExecTimeLoadByHand(t *testing.T) {
 	cl := &task.Cluster{Types: []task.MachineType{{Name: "A", Count: 1, Containers: 2, ExecRate: 1}, {Name: "B", Count: 1, Containers: 1, ExecRate: 2}}}
-	stage := func(d float64) []task.Stage { return []task.Stage{{Tasks: []task.TaskSpec{{Duration: d, Containers: 1}}}} }
+	stage := func(d float64) []task.Stage {
+		return []task.Stage{{Tasks: []task.TaskSpec{{Duration: d, Containers: 1}}}}
+	}
 	jobs := []task.Job{{ID: 0, Arrival: 0, Weight: 1, Stages: stage(4), TypeScale: []float64{1, 4}}, {ID: 1, Arrival: 10, Weight: 1, Stages: stage(2)}}
 	load, bound := ExecTimeLoad(jobs, cl)
 	if math.Abs(load-0.21) > 1e-12 || math.Abs(bound-1.0/6) > 1e-12 {

@@ -68,7 +68,7 @@ type RunResult struct {
 	// ValidationLoad is the validation window's offered load at Capacity
 	// (FluidLoadDef), at which the validation rows were simulated.
 	ValidationLoad *float64 `json:"validation_offered_load"`
-	Current      string          `json:"current"`
+	Current        string   `json:"current"`
 	// TaskValidation is the task-level view of the validation window (the
 	// emitted YARN files simulated on the spec's machines).
 	TaskValidation *TaskValidation `json:"task_validation,omitempty"`
