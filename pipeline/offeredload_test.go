@@ -120,7 +120,9 @@ func TestSimulatedViewsStateTheirLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"offered load = " + LoadText(win) + " × each load factor", LoadText(*cv.OfferedLoad) + " OVERLOADED", "no placement needs less than " + LoadText(*cv.OfferedLoadBound)} {
+	tuneJobs, _ := in.Split.Windows(in.SimJobs)
+	for _, want := range []string{"offered load = " + LoadText(win) + " × each load factor", "the window&#39;s " + LoadText(win) + " × the factor",
+		"The tuning window&#39;s offered load " + LoadText(OfferedLoad(tuneJobs, in.Capacity)), LoadText(*cv.OfferedLoad) + " OVERLOADED", "no placement needs less than " + LoadText(*cv.OfferedLoadBound)} {
 		if !strings.Contains(string(html), want) {
 			t.Errorf("report.html lacks %q", want)
 		}

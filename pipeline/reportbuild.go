@@ -81,7 +81,8 @@ func buildReport(in *Inputs, bd *Bundle, cs *classState, capSt *capacityState, t
 	rep.Sections = append(rep.Sections, capSec)
 
 	// Tuning.
-	tuning, err := tuningSections(tr)
+	tuneJobs, _ := in.Split.Windows(in.SimJobs)
+	tuning, err := tuningSections(tr, OfferedLoad(tuneJobs, in.Capacity), loadOf(vs.OfferedLoad))
 	if err != nil {
 		return nil, err
 	}

@@ -99,6 +99,7 @@ func (rep *TuneReport) WriteText(out io.Writer, source string) {
 	}
 	fmt.Fprintf(out, "\ndeployed: %v\n  thresholds %s (attained service, size units)\n  weights    %s\n  policy     %s\n\n",
 		rep.Best, fmtFloats(rep.Best.Thresholds()), fmtFloats(rep.Best.Weights()), rep.Best.Spec())
+	fmt.Fprintf(out, "tuning window: %s\nvalidation window: %s\n", loadSentence(loadOf(rep.TuneLoad), FluidLoadDef), loadSentence(loadOf(rep.ValidationLoad), FluidLoadDef))
 	tw = newTable(out, tabwriter.AlignRight)
 	fmt.Fprintln(tw, "configuration\tfold-mean response (s)\tfold-mean p99 slowdown\tvalidate mean (s)\tvalidate p99 (s)\tvalidate mean slowdown\tvalidate p99 slowdown\tvalidate missed PS deadlines\t")
 	for _, c := range rep.Compare {
@@ -113,9 +114,9 @@ func (rep *TuneReport) WriteText(out io.Writer, source string) {
 	fmt.Fprintf(out, "\non the validation window the tuned configuration %s the best baseline (Hu et al.'s default, fair) by %.1f%% in mean response, at p99 slowdown %.4g and mean slowdown %.4g (fair: %.4g and %.4g)\n\n",
 		verdict, 100*rep.Improvement, t.P99Slowdown, t.MeanSlowdown, f.P99Slowdown, f.MeanSlowdown)
 	tw = newTable(out, tabwriter.AlignRight)
-	fmt.Fprintln(tw, "robustness (validation window)\tload ×\tmean (s)\tp99 (s)\tp99 slowdown\t")
+	fmt.Fprintln(tw, "robustness (validation window)\tload ×\toffered load\tmean (s)\tp99 (s)\tp99 slowdown\t")
 	for _, rr := range rep.Robustness {
-		fmt.Fprintf(tw, "%s\t%.2g\t%.4g\t%.4g\t%.4g\t\n", rr.Name, rr.LoadFactor, rr.Score.Mean, rr.Score.P99, rr.Score.P99Slowdown)
+		fmt.Fprintf(tw, "%s\t%.2g\t%s\t%.4g\t%.4g\t%.4g\t\n", rr.Name, rr.LoadFactor, loadCell(rr.LoadFactor*loadOf(rep.ValidationLoad)), rr.Score.Mean, rr.Score.P99, rr.Score.P99Slowdown)
 	}
 	tw.Flush()
 	on := ""
