@@ -91,7 +91,7 @@ the same flags: the outputs are byte for byte those of one run.`,
 	f.StringVar(&cfg.Cluster, "cluster", cfg.Cluster, `cluster spec (YAML), or "default" (the six-resource cluster of Rasooli and Down's COSHH, Table 3)`)
 	f.StringVarP(&out, "out", "o", "schedplan-out", "output directory")
 	f.BoolVar(&wait, "wait", false, "wait for another run that holds the output directory, instead of failing at once")
-	f.BoolVar(&force, "force", false, "write into a directory schedplan did not create, and overwrite files whose inputs changed")
+	f.BoolVar(&force, "force", false, "write into a directory schedplan did not create, overwrite files whose inputs changed, and remove an earlier run's outputs that no longer match")
 	f.Float64Var(&cfg.Split, "split", cfg.Split, "fraction of the jobs (by submit time) that tune; the rest validate")
 	f.Float64Var(&cfg.Capacity, "capacity", cfg.Capacity, "fluid server capacity in the units of the sizes (0: from the cluster spec, see simulate)")
 	f.StringVar(&req.K, "k", "auto", "classes: auto (silhouette), users, or a number")
