@@ -50,12 +50,12 @@ func coshhSection(v *COSHHValidation, c *COSHHConfig) (Section, error) {
 		mt.Rows = append(mt.Rows, []string{r.Config, fmt.Sprint(r.Jobs), f4(r.MeanCompletion), f4(r.Dissatisfaction), f4(r.Fairness), f4(r.FairnessAbs), f4(r.Locality()),
 			fmt.Sprint(r.Alg1Runs), fmt.Sprint(r.Alg2Decisions), fmt.Sprint(r.Replans), fmt.Sprint(r.LPSolves)})
 	}
-	ut := TableBlock{Highlight: -1, Caption: "Per user: mean completion (s), time-averaged UserDissatisfaction and containers held, Locality (%); the window and offered load above (" + LoadText(loadOf(v.OfferedLoad)) + ")",
+	ut := TableBlock{Highlight: -1, Caption: "Per user: mean completion (s), time-averaged UserDissatisfaction and containers held, Locality (%); the window and offered load above (" + loadCell(loadOf(v.OfferedLoad)) + ")",
 		Header: []string{"scheduler", "user", "jobs", "mean completion (s)", "Dissatisfaction", "mean containers", "Locality (%)"}}
 	for _, r := range v.Users {
 		ut.Rows = append(ut.Rows, []string{r.Config, r.Key, fmt.Sprint(r.Jobs), f4(r.MeanCompletion), f4(r.Dissatisfaction), f4(r.MeanContainers), f4(r.Locality())})
 	}
-	ct := TableBlock{Highlight: -1, Caption: "Per class of the plan (a job's class: its nearest centre): mean completion (s), Locality (%); the window and offered load above (" + LoadText(loadOf(v.OfferedLoad)) + ")",
+	ct := TableBlock{Highlight: -1, Caption: "Per class of the plan (a job's class: its nearest centre): mean completion (s), Locality (%); the window and offered load above (" + loadCell(loadOf(v.OfferedLoad)) + ")",
 		Header: []string{"scheduler", "class", "jobs", "mean completion (s)", "Locality (%)"}}
 	for _, r := range v.Classes {
 		ct.Rows = append(ct.Rows, []string{r.Config, r.Key, fmt.Sprint(r.Jobs), f4(r.MeanCompletion), f4(r.Locality())})
