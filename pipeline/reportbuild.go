@@ -89,7 +89,7 @@ func buildReport(in *Inputs, bd *Bundle, cs *classState, capSt *capacityState, t
 	rep.Sections = append(rep.Sections, tuning...)
 
 	// Bounds.
-	bt := TableBlock{Highlight: -1, Header: []string{"bound (validation window, exact sizes)", "mean response"}, Rows: [][]string{
+	bt := TableBlock{Highlight: -1, Caption: "The validation window's " + loadSentence(loadOf(vs.OfferedLoad), FluidLoadDef), Header: []string{"bound (validation window, exact sizes)", "mean response"}, Rows: [][]string{
 		{"SRPT: lower bound for every policy", f4(b.SRPTMean)},
 		{fmt.Sprintf("FSP: a protective schedule (misses %d PS deadlines)", b.FSPMissed), f4(b.FSPMean)},
 		{"PS: the protective deadlines", f4(b.PSMean)},
