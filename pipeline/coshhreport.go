@@ -44,29 +44,29 @@ func coshhSection(v *COSHHValidation, c *COSHHConfig) (Section, error) {
 		return s, err
 	}
 	s.Figures = []Figure{fig}
-	mt := TableBlock{Highlight: 0, Caption: fmt.Sprintf("Seed 003 §5.1's metrics on the validation window; time averages over the first arrival to %.4g s (the last completion of any run)", v.Horizon),
+	mt := TableBlock{Highlight: 0, Caption: fmt.Sprintf("Seed 003 §5.1's metrics on the validation window; time averages over the first arrival to %.4g s (the last completion of any run). The window's %s", v.Horizon, v.LoadNote()),
 		Header: []string{"scheduler", "jobs", "mean completion (s)", "Dissatisfaction", "Fairness (variance of share/weight)", "Fairness (Σ|Δ − avg|)", "Locality (% local map tasks)", "Alg. 1 runs", "Alg. 2 decisions", "re-classifications", "LP solves"}}
 	for _, r := range v.Runs {
 		mt.Rows = append(mt.Rows, []string{r.Config, fmt.Sprint(r.Jobs), f4(r.MeanCompletion), f4(r.Dissatisfaction), f4(r.Fairness), f4(r.FairnessAbs), f4(r.Locality()),
 			fmt.Sprint(r.Alg1Runs), fmt.Sprint(r.Alg2Decisions), fmt.Sprint(r.Replans), fmt.Sprint(r.LPSolves)})
 	}
-	ut := TableBlock{Highlight: -1, Caption: "Per user: mean completion (s), time-averaged UserDissatisfaction and containers held, Locality (%)",
+	ut := TableBlock{Highlight: -1, Caption: "Per user: mean completion (s), time-averaged UserDissatisfaction and containers held, Locality (%); the window and offered load above (" + loadCell(loadOf(v.OfferedLoad)) + ")",
 		Header: []string{"scheduler", "user", "jobs", "mean completion (s)", "Dissatisfaction", "mean containers", "Locality (%)"}}
 	for _, r := range v.Users {
 		ut.Rows = append(ut.Rows, []string{r.Config, r.Key, fmt.Sprint(r.Jobs), f4(r.MeanCompletion), f4(r.Dissatisfaction), f4(r.MeanContainers), f4(r.Locality())})
 	}
-	ct := TableBlock{Highlight: -1, Caption: "Per class of the plan (a job's class: its nearest centre): mean completion (s), Locality (%)",
+	ct := TableBlock{Highlight: -1, Caption: "Per class of the plan (a job's class: its nearest centre): mean completion (s), Locality (%); the window and offered load above (" + loadCell(loadOf(v.OfferedLoad)) + ")",
 		Header: []string{"scheduler", "class", "jobs", "mean completion (s)", "Locality (%)"}}
 	for _, r := range v.Classes {
 		ct.Rows = append(ct.Rows, []string{r.Config, r.Key, fmt.Sprint(r.Jobs), f4(r.MeanCompletion), f4(r.Locality())})
 	}
-	gt := TableBlock{Highlight: -1, Caption: "Tuning grid (COSHH's mean completion time on the second half of the tuning window)",
-		Header: []string{"k", "tolerance", "mean completion (s)", "classes at the end", "re-classifications", "λ", "error"}}
+	gt := TableBlock{Highlight: -1, Caption: "Tuning grid (COSHH's mean completion time on the second half of the tuning window; offered load: " + ExecLoadDef + ", OVERLOADED above 1: means of an overloaded system)",
+		Header: []string{"k", "tolerance", "offered load", "mean completion (s)", "classes at the end", "re-classifications", "λ", "error"}}
 	for _, g := range v.Grid {
 		if g.K == v.K && g.Tolerance == v.Tolerance && g.Error == "" {
 			gt.Highlight = len(gt.Rows)
 		}
-		gt.Rows = append(gt.Rows, []string{fmt.Sprint(g.K), fmt.Sprint(g.Tolerance), f4(g.MeanCompletion), fmt.Sprint(g.Classes), fmt.Sprint(g.Replans), f4(g.Lambda), strings.TrimSpace(g.Error)})
+		gt.Rows = append(gt.Rows, []string{fmt.Sprint(g.K), fmt.Sprint(g.Tolerance), loadCell(loadOf(g.OfferedLoad)), f4(g.MeanCompletion), fmt.Sprint(g.Classes), fmt.Sprint(g.Replans), f4(g.Lambda), strings.TrimSpace(g.Error)})
 	}
 	s.Tables = []TableBlock{mt, ut, ct, gt}
 	return s, nil
@@ -79,8 +79,8 @@ func (v *COSHHValidation) WriteText(w io.Writer) {
 		fmt.Fprintf(w, "coshh: %s\n\n", v.Note)
 		return
 	}
-	fmt.Fprintf(w, "COSHH (k = %d, tolerance %g, tuned on the tuning window; %d classes at the end) beside FIFO and Fair, task level with the execution-time model, validation window; time averages to %.4g s\n",
-		v.K, v.Tolerance, v.FinalClasses, v.Horizon)
+	fmt.Fprintf(w, "COSHH (k = %d, tolerance %g, tuned on the tuning window; %d classes at the end) beside FIFO and Fair, task level with the execution-time model, validation window; time averages to %.4g s\n%s\n",
+		v.K, v.Tolerance, v.FinalClasses, v.Horizon, v.LoadNote())
 	tw := newTable(w, tabwriter.AlignRight)
 	fmt.Fprintln(tw, "scheduler\tmean completion (s)\tDissatisfaction\tFairness (var share/weight)\tLocality (%)\tAlg. 1 runs\tAlg. 2 decisions\tre-classifications\tLP solves\t")
 	for _, r := range v.Runs {

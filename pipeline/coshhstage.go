@@ -60,7 +60,10 @@ type COSHHGridPoint struct {
 	Classes        int     `json:"classes"`
 	Replans        int     `json:"reclassifications"`
 	Lambda         float64 `json:"lambda"`
-	Error          string  `json:"error,omitempty"`
+	// OfferedLoad is the simulated window's load with the execution-time
+	// model (ExecTimeLoad; null when undefined or not simulated).
+	OfferedLoad *float64 `json:"offered_load,omitempty"`
+	Error       string   `json:"error,omitempty"`
 }
 
 // coshhState is the tune-coshh stage's state: the grid and the chosen fit
@@ -166,6 +169,8 @@ func coshhGridPoint(in *Inputs, sizes []float64, fit *COSHHFit, fitErr error, h,
 		return fail(err)
 	}
 	pt.MeanCompletion, pt.Replans, pt.Lambda = r.Metrics.MeanCompletion, r.Replans, fit.Lambda
+	load, _ := ExecTimeLoad(w.Jobs, w.Cluster)
+	pt.OfferedLoad = finitePtr(load)
 	pt.Classes = len(r.Fit.Secondary.Classes)
 	return pt
 }
@@ -181,10 +186,16 @@ type COSHHValidation struct {
 	Tolerance float64 `json:"tolerance"`
 	// Horizon (s) is the common end of the time averages: the last
 	// completion of any of the runs.
-	Horizon float64          `json:"horizon_s"`
-	Runs    []COSHHMetricRow `json:"runs"`
-	Users   []COSHHMetricRow `json:"users"`
-	Classes []COSHHMetricRow `json:"classes"`
+	Horizon float64 `json:"horizon_s"`
+	// OfferedLoad is the window's load with the execution-time model
+	// (ExecTimeLoad, ExecLoadDef: every job spread over the cluster, as
+	// FIFO and Fair place it) and OfferedLoadBound the least any placement
+	// needs; null when undefined.
+	OfferedLoad      *float64         `json:"offered_load"`
+	OfferedLoadBound *float64         `json:"offered_load_bound"`
+	Runs             []COSHHMetricRow `json:"runs"`
+	Users            []COSHHMetricRow `json:"users"`
+	Classes          []COSHHMetricRow `json:"classes"`
 	// FinalClasses is the number of classes COSHH's plan had at the end of
 	// the run (re-classifications add classes).
 	FinalClasses int    `json:"final_classes"`
@@ -269,7 +280,9 @@ func (p *pipelineRun) coshhValidate(ctx context.Context) (*COSHHValidation, map[
 	if err != nil {
 		return nil, nil, fmt.Errorf("coshh validation: %w", err)
 	}
+	load, bound := ExecTimeLoad(w.Jobs, w.Cluster)
 	v := &COSHHValidation{K: fit.K, Tolerance: fit.Tolerance, Horizon: COSHHHorizon(runs), FinalClasses: len(runs[0].Fit.Secondary.Classes),
+		OfferedLoad: finitePtr(load), OfferedLoadBound: finitePtr(bound),
 		Note: "task level on the spec's machine types, each job's tasks as fast on a type as the execution-time model says (exec rate, memory, retrieve rate); COSHH routes by the plan of schedplan.yaml (fitted on the tuning window) and re-classifies when a job fits no class; time averages over [first arrival, horizon]" + cut}
 	v.Grid, v.FitJobs, v.SimJobs = p.coshh.Grid, p.coshh.FitJobs-p.coshh.FitFrom, p.coshh.SimJobs
 	classOf := make([]int, len(w.Jobs))
@@ -292,7 +305,9 @@ func (p *pipelineRun) coshhValidate(ctx context.Context) (*COSHHValidation, map[
 		v.metricRows(name, r, w.Jobs, classOf, len(fit.Plan.Secondary.Centres))
 		logOverhead(name, r)
 		if t := p.vs.Task; t != nil {
-			t.Rows = append(t.Rows, coshhValidationRow(coshhRowNames[k], name, w, r, t.Bounds, dl))
+			row := coshhValidationRow(coshhRowNames[k], name, w, r, t.Bounds, dl)
+			row.OfferedLoad = v.OfferedLoad
+			t.Rows = append(t.Rows, row)
 		}
 	}
 	files := map[string][]byte{}
@@ -432,7 +447,7 @@ func (v *COSHHValidation) table() ([]byte, error) {
 
 // coshhVersion changes when COSHH's tuning or validation changes what it
 // computes, so that older stamps are stale.
-const coshhVersion = 2
+const coshhVersion = 3 // 3: the grid states its offered load
 
 // validateCOSHH runs coshhValidate into the validation state and files.
 func (p *pipelineRun) validateCOSHH(ctx context.Context, files map[string][]byte) error {

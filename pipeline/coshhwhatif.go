@@ -21,6 +21,11 @@ type COSHHWhatIf struct {
 	Change   string  `json:"change"` // "" for the spec as it is
 	Machines int     `json:"machines"`
 	Lambda   float64 `json:"lambda"`
+	// OfferedLoad is the log's load on the cluster with the execution-time
+	// model (ExecTimeLoad, ExecLoadDef) and OfferedLoadBound the least any
+	// placement needs; null when undefined.
+	OfferedLoad      *float64 `json:"offered_load"`
+	OfferedLoadBound *float64 `json:"offered_load_bound"`
 	// Suggested[t] names the classes machine type t serves.
 	Suggested [][]string `json:"suggested"`
 	// MeanCompletion and P99Completion are completion − arrival (s).
@@ -73,6 +78,8 @@ func SimulateCOSHHWhatIfs(ctx context.Context, j *data.Jobs, sizes, cs []float64
 			resp[i] = r.Result.Completion[i] - jobs[i].Arrival
 		}
 		wi := COSHHWhatIf{Change: w, Machines: cl.Nodes(), Lambda: fit.Lambda, MeanCompletion: r.Metrics.MeanCompletion, P99Completion: sim.QuantilesOf(resp).P99}
+		load, bound := ExecTimeLoad(jobs, cl)
+		wi.OfferedLoad, wi.OfferedLoadBound = finitePtr(load), finitePtr(bound)
 		for t := range s.Resources {
 			names := []string{}
 			if t < len(fit.Plan.Secondary.Suggested) {
@@ -92,11 +99,12 @@ func SimulateCOSHHWhatIfs(ctx context.Context, j *data.Jobs, sizes, cs []float64
 
 // WriteCOSHHWhatIfs prints the COSHH what-ifs as a table.
 func WriteCOSHHWhatIfs(w io.Writer, ws []COSHHWhatIf) {
-	writeWhatIfTable(w, "COSHH simulated at task level on each cluster (whole log, execution-time model; LP re-solved; completion times in seconds)",
-		"cluster\tmachines\tλ\tmean completion (s)\tp99 completion (s)\tvs as specified\t",
+	writeWhatIfTable(w, "COSHH simulated at task level on each cluster (whole log, execution-time model; LP re-solved; completion times in seconds; offered load: "+ExecLoadDef+", and the least any placement needs; OVERLOADED above 1: the means are of an overloaded system)",
+		"cluster\tmachines\tλ\toffered load\tleast load\tmean completion (s)\tp99 completion (s)\tvs as specified\t",
 		func(tw io.Writer) {
 			for _, x := range ws {
-				fmt.Fprintf(tw, "%s\t%d\t%.4g\t%.4g\t%.4g\t%s\t\n", whatIfName(x.Change), x.Machines, x.Lambda, x.MeanCompletion, x.P99Completion, pct(x.Delta))
+				fmt.Fprintf(tw, "%s\t%d\t%.4g\t%s\t%s\t%.4g\t%.4g\t%s\t\n", whatIfName(x.Change), x.Machines, x.Lambda, loadCell(loadOf(x.OfferedLoad)),
+					LoadText(loadOf(x.OfferedLoadBound)), x.MeanCompletion, x.P99Completion, pct(x.Delta))
 			}
 		})
 }

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"strings"
 
+	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
@@ -266,4 +267,47 @@ func checkWindowsWork(jobs []sim.Job, s Split) error {
 		}
 	}
 	return nil
+}
+
+// SizedLog is a job log with every job's size (estimate.Sizes): in the
+// units Src says, derived with Opt.
+type SizedLog struct {
+	Jobs  *data.Jobs
+	Sizes []float64
+	Src   estimate.Source
+	Opt   estimate.SizeOptions
+}
+
+// ReadSpecAndLog loads the cluster spec (clusterPath, --cluster), then
+// checks the size options, reads the job log (trace, with the reader
+// options read gives) and derives every job's size: what the commands that
+// size a log on a cluster read (classify, capacity, simulate, bounds, tune).
+func ReadSpecAndLog(clusterPath, trace string, read func() (data.ReadOptions, error), opt estimate.SizeOptions) (*cluster.Spec, *SizedLog, error) {
+	spec, err := cluster.LoadSpec(clusterPath)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--cluster: %w", err)
+	}
+	if err := CheckSizeOptions(opt); err != nil {
+		return nil, nil, err
+	}
+	ro, err := read()
+	if err != nil {
+		return nil, nil, err
+	}
+	j, err := data.Open(trace, ro)
+	if err != nil {
+		return nil, nil, err
+	}
+	sizes, src, err := estimate.Sizes(j, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	return spec, &SizedLog{j, sizes, src, opt}, nil
+}
+
+// ContainerSeconds returns the sizes in container-seconds of the cluster
+// spec (estimate.ContainerSeconds): the unit of the classes' execution
+// rates μ and of the COSHH LP.
+func (s *SizedLog) ContainerSeconds(spec *cluster.Spec) []float64 {
+	return estimate.ContainerSeconds(s.Sizes, s.Src, s.Opt, spec.Capacity())
 }

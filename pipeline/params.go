@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"fmt"
 	"io"
 	"log/slog"
 	"math"
@@ -8,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/schedplan/schedplan/classify"
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/estimate"
@@ -26,6 +28,43 @@ func ParseFloats(param, s string) ([]float64, error) {
 		out = append(out, v)
 	}
 	return out, nil
+}
+
+// FormatFloats writes numbers as the comma-separated list ParseFloats
+// reads (a flag's default).
+func FormatFloats(v []float64) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = strconv.FormatFloat(x, 'g', -1, 64)
+	}
+	return strings.Join(s, ",")
+}
+
+// RunRequest holds the flags of schedplan run that are parsed into its
+// RunConfig: the classes (--k), the LP solver, the objective and the lists
+// of baselines, σ and load factors.
+type RunRequest struct {
+	K, Solver, Objective, Baselines, Sigmas, LoadFactors string
+}
+
+// Configure parses the request into cfg, naming the flag of an error.
+func (q RunRequest) Configure(cfg *RunConfig) error {
+	var err error
+	if cfg.K, err = classify.ParseK(q.K); err != nil {
+		return fmt.Errorf("--k: %w", err)
+	}
+	if cfg.Solver, err = lp.ParseSolver(q.Solver); err != nil {
+		return fmt.Errorf("--solver: %w", err)
+	}
+	cfg.Objective = Objective(q.Objective)
+	if cfg.Baselines, err = ParsePolicies("baselines", q.Baselines); err != nil {
+		return err
+	}
+	if cfg.Sigmas, err = ParseFloats("sigmas", q.Sigmas); err != nil {
+		return err
+	}
+	cfg.LoadFactors, err = ParseFloats("load-factors", q.LoadFactors)
+	return err
 }
 
 // ParsePolicies splits a comma-separated list of fluid policy

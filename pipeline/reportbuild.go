@@ -81,14 +81,15 @@ func buildReport(in *Inputs, bd *Bundle, cs *classState, capSt *capacityState, t
 	rep.Sections = append(rep.Sections, capSec)
 
 	// Tuning.
-	tuning, err := tuningSections(tr)
+	tuneJobs, _ := in.Split.Windows(in.SimJobs)
+	tuning, err := tuningSections(tr, OfferedLoad(tuneJobs, in.Capacity), loadOf(vs.OfferedLoad))
 	if err != nil {
 		return nil, err
 	}
 	rep.Sections = append(rep.Sections, tuning...)
 
 	// Bounds.
-	bt := TableBlock{Highlight: -1, Header: []string{"bound (validation window, exact sizes)", "mean response"}, Rows: [][]string{
+	bt := TableBlock{Highlight: -1, Caption: "The validation window's " + loadSentence(loadOf(vs.OfferedLoad), FluidLoadDef), Header: []string{"bound (validation window, exact sizes)", "mean response"}, Rows: [][]string{
 		{"SRPT: lower bound for every policy", f4(b.SRPTMean)},
 		{fmt.Sprintf("FSP: a protective schedule (misses %d PS deadlines)", b.FSPMissed), f4(b.FSPMean)},
 		{"PS: the protective deadlines", f4(b.PSMean)},
@@ -96,7 +97,8 @@ func buildReport(in *Inputs, bd *Bundle, cs *classState, capSt *capacityState, t
 	rep.Sections = append(rep.Sections, Section{ID: "bounds", Title: "Bounds", Tables: []TableBlock{bt}})
 
 	// Validation.
-	vt := TableBlock{Highlight: -1, SpecsLast: true, Caption: "Responses in seconds; slowdown = response / (size / capacity)", Header: []string{"configuration", "σ", "runs", "mean", "min–max over runs", "p99", "mean slowdown", "p99 slowdown", "gap to bound", "missed PS deadlines", "policy"}}
+	winLoad := loadSentence(loadOf(vs.OfferedLoad), FluidLoadDef)
+	vt := TableBlock{Highlight: -1, SpecsLast: true, Caption: "Responses in seconds; slowdown = response / (size / capacity); the validation window's " + winLoad, Header: []string{"configuration", "σ", "runs", "mean", "min–max over runs", "p99", "mean slowdown", "p99 slowdown", "gap to bound", "missed PS deadlines", "policy"}}
 	for k, r := range vs.Rows {
 		if r.Name == "tuned las_mq" {
 			vt.Highlight = k
@@ -118,8 +120,8 @@ func buildReport(in *Inputs, bd *Bundle, cs *classState, capSt *capacityState, t
 		{"Sojourn vs σ", fmt.Sprintf("size-based policies, %d runs per σ (box: quartiles over runs)", in.Config.Runs), func() ([]byte, error) {
 			return PlotBoxes("Mean response vs size-estimation error", "σ (log-normal)", "mean response (s)", vs.SigmaXs, vs.SigmaBoxes)
 		}},
-		{"Sojourn vs load", "validation window with every size scaled", func() ([]byte, error) {
-			return PlotLines("Mean response vs offered load, validation window", "load", "mean response (s)", vs.LoadCurves, true)
+		{"Sojourn vs load", loadCurveCaption(vs), func() ([]byte, error) {
+			return PlotLines("Mean response vs offered load, validation window", loadCurveAxis(vs), "mean response (s)", vs.LoadCurves, true)
 		}},
 	} {
 		fig, err := NewFigure(f.title, f.caption, f.plot)
@@ -130,15 +132,15 @@ func buildReport(in *Inputs, bd *Bundle, cs *classState, capSt *capacityState, t
 	}
 	tables := []TableBlock{vt}
 	if t := vs.Task; t != nil {
-		vt.Caption = "Fluid level (the bound-level view): one server of the cluster's capacity"
+		vt.Caption = "Fluid level (the bound-level view): one server of the cluster's capacity; the validation window's " + winLoad
 		tables[0] = vt
-		tt := TableBlock{Highlight: -1, SpecsLast: true, Caption: fmt.Sprintf("Task level: %d machines, %d containers, %.4g container-seconds/s, %d tasks; the emitted YARN files loaded back and simulated. Responses in seconds. The fluid bounds at the cluster's total rate are lower bounds for the task level; "+TaskMetricsNote+".", t.Machines, t.Containers, t.RateCS, t.Tasks),
-			Header: []string{"configuration", "mean", "p99", "mean slowdown", "gap to fluid SRPT bound", "missed capped fair-share deadlines", "policy"}}
+		tt := TableBlock{Highlight: -1, SpecsLast: true, Caption: fmt.Sprintf("Task level: %d machines, %d containers, %.4g container-seconds/s, %d tasks; the emitted YARN files loaded back and simulated. Responses in seconds. The fluid bounds at the cluster's total rate are lower bounds for the task level; "+TaskMetricsNote+". Each row's offered load: %s.", t.Machines, t.Containers, t.RateCS, t.Tasks, t.LoadNote()),
+			Header: []string{"configuration", "offered load", "mean", "p99", "mean slowdown", "gap to fluid SRPT bound", "missed capped fair-share deadlines", "policy"}}
 		for k, r := range t.Rows {
 			if r.Name == TaskTunedName {
 				tt.Highlight = k
 			}
-			tt.Rows = append(tt.Rows, []string{r.Name, f4(r.Mean), f4(r.P99), f4(r.MeanSlowdown), pct(r.Gap), fmt.Sprintf("%.1f (%.1f%%)", r.Missed, 100*r.MissedShare), r.Policy})
+			tt.Rows = append(tt.Rows, []string{r.Name, loadCell(loadOf(r.OfferedLoad)), f4(r.Mean), f4(r.P99), f4(r.MeanSlowdown), pct(r.Gap), fmt.Sprintf("%.1f (%.1f%%)", r.Missed, 100*r.MissedShare), r.Policy})
 		}
 		tables = append(tables, tt)
 		if t.Improved {

@@ -32,20 +32,22 @@ func Verdict(res *RunResult) string {
 // tuningSections renders the tuning part of report.html: the deployed
 // configuration and why (comparison, robustness, Pareto front, sensitivity)
 // and the cross-validation (folds, fold scores, the rule's rolling-origin
-// check, the front's members).
-func tuningSections(tr *TuneReport) ([]Section, error) {
+// check, the front's members). tuneLoad and valLoad are the tuning and
+// validation windows' offered loads (FluidLoadDef), which the tables state.
+func tuningSections(tr *TuneReport, tuneLoad, valLoad float64) ([]Section, error) {
 	cv := tr.CV
 	best := tr.Best
 	ch := &cv.Candidates[cv.Chosen]
-	tt := TableBlock{Highlight: 0, SpecsLast: true, Caption: "Fold means over the tuning window's rolling-origin folds, and the validation window (never seen by the search) simulated whole. Responses in seconds.",
+	tt := TableBlock{Highlight: 0, SpecsLast: true, Caption: "Fold means over the tuning window's rolling-origin folds, and the validation window (never seen by the search) simulated whole. Responses in seconds. The tuning window's " + loadSentence(tuneLoad, FluidLoadDef) + "; the validation window's " + loadSentence(valLoad, FluidLoadDef) + ".",
 		Header: []string{"configuration", "fold-mean response", "fold-mean p99 slowdown", "validate mean", "validate p99", "validate mean slowdown", "validate p99 slowdown", "validate missed PS deadlines", "policy"}}
 	for _, c := range tr.Compare {
 		tt.Rows = append(tt.Rows, []string{c.Name, f4(c.Tune.Mean), f4(c.Tune.P99Slowdown), f4(c.Validate.Mean), f4(c.Validate.P99),
 			f4(c.Validate.MeanSlowdown), f4(c.Validate.P99Slowdown), fmt.Sprintf("%.2f%%", 100*c.Validate.Missed), c.Policy})
 	}
-	rt := TableBlock{Highlight: -1, Caption: "Robustness: validation window at ±20% load", Header: []string{"configuration", "load ×", "mean (s)", "p99 (s)", "p99 slowdown"}}
+	rt := TableBlock{Highlight: -1, Caption: "Robustness: validation window at ±20% load (offered load: the window's " + LoadText(valLoad) + " × the factor; " + FluidLoadDef + "; OVERLOADED above 1: means of an overloaded system)",
+		Header: []string{"configuration", "load ×", "offered load", "mean (s)", "p99 (s)", "p99 slowdown"}}
 	for _, r := range tr.Robustness {
-		rt.Rows = append(rt.Rows, []string{r.Name, fmt.Sprint(r.LoadFactor), f4(r.Score.Mean), f4(r.Score.P99), f4(r.Score.P99Slowdown)})
+		rt.Rows = append(rt.Rows, []string{r.Name, fmt.Sprint(r.LoadFactor), loadCell(r.LoadFactor * valLoad), f4(r.Score.Mean), f4(r.Score.P99), f4(r.Score.P99Slowdown)})
 	}
 
 	var sa, sk XYSeries

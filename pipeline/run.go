@@ -65,7 +65,10 @@ type RunResult struct {
 	TunedSpec    string          `json:"tuned_policy"`
 	Bounds       *Bounds         `json:"bounds"`
 	Validation   []ValidationRow `json:"validation"`
-	Current      string          `json:"current"`
+	// ValidationLoad is the validation window's offered load at Capacity
+	// (FluidLoadDef), at which the validation rows were simulated.
+	ValidationLoad *float64 `json:"validation_offered_load"`
+	Current        string   `json:"current"`
 	// TaskValidation is the task-level view of the validation window (the
 	// emitted YARN files simulated on the spec's machines).
 	TaskValidation *TaskValidation `json:"task_validation,omitempty"`
@@ -185,6 +188,11 @@ func Run(ctx context.Context, in *Inputs, r *Runner) (*RunResult, error) {
 	p := &pipelineRun{in: in, r: r}
 	so := &in.Config.Stages
 	stages := p.stages()
+	if !so.sharding() {
+		if err := r.checkOutdated(stages, so); err != nil {
+			return nil, err
+		}
+	}
 	for k, s := range stages {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("before stage %s: %w", s.name, err)
@@ -214,9 +222,6 @@ func Run(ctx context.Context, in *Inputs, r *Runner) (*RunResult, error) {
 		}
 		p.files = append(p.files, st.Files...)
 		if (so.Until == s.name || so.Stage == s.name) && k < len(stages)-1 {
-			if so.Until == s.name {
-				r.noteOutdated(s.name, stages[k+1:])
-			}
 			return nil, p.mergeDone() // part of the run: no result
 		}
 	}
@@ -430,6 +435,9 @@ func (p *pipelineRun) validate(ctx context.Context) (map[string][]byte, error) {
 	if err := p.validateHPFSP(ctx, v.Task, p.r.progress("validate (task level, h-pfsp)")); err != nil {
 		return nil, err
 	}
+	for i := range v.Task.Rows { // COSHH's rows, added below, state their own
+		v.Task.Rows[i].OfferedLoad = v.Task.OfferedLoad
+	}
 	cal, calFiles, err := calibrate(ctx, p.in, v)
 	if err != nil {
 		return nil, err
@@ -467,7 +475,7 @@ func (p *pipelineRun) result() *RunResult {
 		Version: BundleVersion, Trace: in.Jobs.Source, Workload: p.wl, Split: in.Split,
 		Capacity: in.Capacity, CapacityFrom: in.CapacityFrom, OfferedLoad: finitePtr(in.OfferedLoad), Overloaded: in.OfferedLoad > 1,
 		Warnings: in.Warnings, Tuned: p.tr.Best, TunedSpec: p.tr.Best.Spec(), Bounds: p.boundsOf(),
-		Validation: p.vs.Rows, Current: cfg.Current, Files: append([]string(nil), p.files...),
+		Validation: p.vs.Rows, ValidationLoad: p.vs.OfferedLoad, Current: cfg.Current, Files: append([]string(nil), p.files...),
 	}
 	if p.capSt.Secondary != nil {
 		res.Lambda = p.capSt.Secondary.Lambda

@@ -157,6 +157,54 @@ func TestShardMergeRefusesBadParts(t *testing.T) {
 	}
 }
 
+// A run that computes a sharded stage whole (no --merge) does not leave
+// the parts of an earlier sharded run of it beside its outputs, where a
+// later merge could take them: they are refused before the first stage,
+// and removed with Force. The parts of a stage the run stops before are
+// the sharded run's, and stay.
+func TestWholeRunRefusesOrRemovesStaleParts(t *testing.T) {
+	cfg := DefaultRunConfig()
+	cfg.Budget, cfg.Runs, cfg.Trace = 40, 2, "embedded:fb2009-50"
+	dir := filepath.Join(t.TempDir(), "out")
+	run := func(so StageOptions, force bool) error {
+		t.Helper()
+		cfg := cfg
+		cfg.Stages = so
+		in, err := Prepare(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = Run(context.Background(), in, &Runner{Dir: dir, Force: force})
+		return err
+	}
+	for _, so := range []StageOptions{{Until: "emit"}, {Stage: "validate", Shard: "0/2"}, {Until: "bounds"}} {
+		if err := run(so, false); err != nil {
+			t.Fatalf("%+v: %v", so, err)
+		}
+	}
+	part := filepath.Join(dir, PartPath("validate", 0, 2))
+	if _, err := os.Stat(part); err != nil {
+		t.Fatalf("--until bounds removed the validate part: %v", err)
+	}
+	err := run(StageOptions{}, false)
+	if err == nil || !strings.Contains(err.Error(), PartPath("validate", 0, 2)) || !strings.Contains(err.Error(), "--force") {
+		t.Fatalf("whole run beside a part: error %v, want a refusal naming it", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, StampDir, "validate.json")); err == nil {
+		t.Fatal("the refused run computed validate")
+	}
+	if err := run(StageOptions{}, true); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(part); err == nil {
+		t.Fatal("the part stays after the whole run with force")
+	}
+	// The stage is done: a merge finds it up to date and reads no part.
+	if err := run(StageOptions{Stage: "validate", Merge: true}, false); err != nil {
+		t.Fatalf("merge after the whole run: %v", err)
+	}
+}
+
 // Stage options are checked with the other parameters, before anything
 // runs.
 func TestStageOptionsChecked(t *testing.T) {

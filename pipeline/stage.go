@@ -80,9 +80,11 @@ type Runner struct {
 	streamed map[string]string
 	Skipped  []string
 	Ran      []string
-	// Outdated lists, after a run stopped by --until, the later stages'
-	// files of an earlier run that no longer match this run (outdatedAfter).
-	Outdated []string
+	// Removed lists the files of an earlier run that a run with Force
+	// removed before its first stage because they no longer matched it
+	// (checkOutdated): parts of a stage it computed whole, and outputs of
+	// the stages after the one it stopped at.
+	Removed []string
 }
 
 // StageEvent is what a Hook is told.

@@ -96,16 +96,17 @@ func TestRunnerStaleOutputs(t *testing.T) {
 	}
 }
 
-// A run stopped by --until after a stage whose inputs changed leaves the
-// later stages' files of an earlier run in the directory: they are not
-// removed (no --force, and the user may want them) but they do not pass
-// for current either: the runner names them. A stop that changed nothing
-// names none.
-func TestUntilNamesOutdatedLaterOutputs(t *testing.T) {
+// A run stopped by --until after a stage, when an earlier run's outputs of
+// the later stages no longer match it (their parameters changed), is
+// refused before its first stage, as any stale output is; with Force they
+// are removed with their stamps, so that the directory holds no report of
+// another run, and the next whole run needs no Force. A stop that changed
+// nothing removes nothing.
+func TestUntilRefusesOrRemovesOutdatedLaterOutputs(t *testing.T) {
 	cfg := DefaultRunConfig()
 	cfg.Budget, cfg.Runs, cfg.Trace = 40, 2, "embedded:fb2009-50"
 	dir := filepath.Join(t.TempDir(), "out")
-	run := func(c RunConfig, so StageOptions, force bool) *Runner {
+	run := func(c RunConfig, so StageOptions, force bool) (*Runner, error) {
 		t.Helper()
 		c.Stages = so
 		in, err := Prepare(c)
@@ -113,22 +114,42 @@ func TestUntilNamesOutdatedLaterOutputs(t *testing.T) {
 			t.Fatal(err)
 		}
 		r := &Runner{Dir: dir, Force: force}
-		if _, err := Run(context.Background(), in, r); err != nil {
-			t.Fatal(err)
+		_, err = Run(context.Background(), in, r)
+		return r, err
+	}
+	exists := func(n string) bool {
+		_, err := os.Stat(filepath.Join(dir, n))
+		return err == nil
+	}
+	if _, err := run(cfg, StageOptions{}, false); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := run(cfg, StageOptions{Until: "classify"}, false); err != nil || len(r.Removed) != 0 {
+		t.Fatalf("nothing changed: error %v, removed %v", err, r.Removed)
+	}
+	runs3 := cfg
+	runs3.Runs = 3 // validate's key changes; the stages up to emit are current
+	before := tree(t, dir)
+	_, err := run(runs3, StageOptions{Until: "emit"}, false)
+	if err == nil || !strings.Contains(err.Error(), "results.parquet") || !strings.Contains(err.Error(), "summary.json") || !strings.Contains(err.Error(), "--force") {
+		t.Fatalf("without force: error %v, want a refusal naming validate's and report's files", err)
+	}
+	if after := tree(t, dir); len(after) != len(before) {
+		t.Fatalf("a refused run changed the directory: %d files, was %d", len(after), len(before))
+	}
+	r, err := run(runs3, StageOptions{Until: "emit"}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{"results.parquet", "summary.json", "report.html", filepath.Join(StampDir, "validate.json"), filepath.Join(StampDir, "report.json")} {
+		if exists(n) {
+			t.Errorf("%s stays after --until emit --force", n)
 		}
-		return r
 	}
-	run(cfg, StageOptions{Until: "emit"}, false)
-	if r := run(cfg, StageOptions{Until: "classify"}, false); len(r.Outdated) != 0 {
-		t.Errorf("nothing changed, yet outdated: %v", r.Outdated)
+	if !slices.Contains(r.Removed, "summary.json") || !exists("schedplan.yaml") || !exists(filepath.Join(StampDir, "emit.json")) {
+		t.Errorf("removed %v; want summary.json among them and emit's outputs kept", r.Removed)
 	}
-	k3 := cfg
-	k3.K = 3
-	r := run(k3, StageOptions{Until: "classify"}, true)
-	if !slices.Contains(r.Outdated, "capacity-scheduler.xml") || !slices.Contains(r.Outdated, "schedplan.yaml") {
-		t.Errorf("outdated %v, want emit's files", r.Outdated)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "schedplan.yaml")); err != nil {
-		t.Errorf("an --until run removed a later stage's file: %v", err)
+	if _, err := run(runs3, StageOptions{}, false); err != nil {
+		t.Fatalf("the whole run after --until --force: %v", err)
 	}
 }

@@ -30,6 +30,9 @@ type TaskValidation struct {
 	Machines   int     `json:"machines"`
 	Containers int     `json:"containers"`
 	Tasks      int     `json:"tasks"`
+	// OfferedLoad is the window's load on the cluster (TaskLoadDef; null
+	// when undefined); each row states the load it ran at.
+	OfferedLoad *float64 `json:"offered_load"`
 	// Current names what the current scheduler is at task level.
 	Current string `json:"current"`
 	// Improvement is 1 − tuned/current mean response (task-level LAS_MQ
@@ -160,7 +163,8 @@ func taskValidate(ctx context.Context, in *Inputs, cs *classState, tr *TuneRepor
 	if err != nil {
 		return nil, fmt.Errorf("task-level validation: %w", err)
 	}
-	tv := &TaskValidation{Bounds: b, RateCS: cl.Rate(), Machines: cl.Nodes(), Containers: cl.Containers(), Current: currentSpec, Note: TaskBoundsNote + cut}
+	tv := &TaskValidation{Bounds: b, RateCS: cl.Rate(), Machines: cl.Nodes(), Containers: cl.Containers(), Current: currentSpec, Note: TaskBoundsNote + cut,
+		OfferedLoad: finitePtr(OfferedLoad(x.Jobs, x.Capacity))}
 	for _, j := range jobs {
 		tv.Tasks += j.NumTasks()
 	}

@@ -24,6 +24,9 @@ type WhatIfSim struct {
 	Lambda   float64 `json:"lambda"`
 	RateCS   float64 `json:"rate_container_seconds_per_s"`
 	Machines int     `json:"machines"`
+	// OfferedLoad is the log's load on the cluster (TaskLoadDef; null when
+	// undefined).
+	OfferedLoad *float64 `json:"offered_load"`
 	// Rows are the configurations' responses (seconds).
 	Rows []WhatIfRow `json:"rows"`
 }
@@ -85,7 +88,7 @@ func SimulateWhatIfs(ctx context.Context, j *data.Jobs, sizes []float64, src est
 		if err != nil {
 			return nil, fmt.Errorf("what-if %q: %w", w, err)
 		}
-		ws := WhatIfSim{Change: w, RateCS: cl.Rate(), Machines: cl.Nodes()}
+		ws := WhatIfSim{Change: w, RateCS: cl.Rate(), Machines: cl.Nodes(), OfferedLoad: finitePtr(OfferedLoad(x.Jobs, x.Capacity))}
 		if k < len(lambda) {
 			ws.Lambda = lambda[k]
 		}
@@ -142,12 +145,12 @@ func whatIfName(change string) string { return cmp.Or(change, "as specified") }
 
 // WriteWhatIfSims prints the simulated what-ifs as a table.
 func WriteWhatIfSims(w io.Writer, sims []WhatIfSim) {
-	writeWhatIfTable(w, "simulated at task level (whole log; responses in seconds)",
-		"cluster\tλ\tmachines\trate (container-s/s)\tconfiguration\tmean response (s)\tp99 response (s)\t",
+	writeWhatIfTable(w, "simulated at task level (whole log; responses in seconds; offered load: "+TaskLoadDef+", OVERLOADED above 1: the means are of an overloaded system)",
+		"cluster\tλ\tmachines\trate (container-s/s)\toffered load\tconfiguration\tmean response (s)\tp99 response (s)\t",
 		func(tw io.Writer) {
 			for _, s := range sims {
 				for _, r := range s.Rows {
-					fmt.Fprintf(tw, "%s\t%.4g\t%d\t%.4g\t%s\t%.4g\t%.4g\t\n", whatIfName(s.Change), s.Lambda, s.Machines, s.RateCS, r.Name, r.Mean, r.P99)
+					fmt.Fprintf(tw, "%s\t%.4g\t%d\t%.4g\t%s\t%s\t%.4g\t%.4g\t\n", whatIfName(s.Change), s.Lambda, s.Machines, s.RateCS, loadCell(loadOf(s.OfferedLoad)), r.Name, r.Mean, r.P99)
 				}
 			}
 		})

@@ -25,10 +25,7 @@ func newTable(w io.Writer, align uint) *tabwriter.Writer {
 
 // WriteText prints the report as a table.
 func (rep *SimulateReport) WriteText(out io.Writer) {
-	load := "undefined"
-	if rep.OfferedLoad != nil {
-		load = fmt.Sprintf("%.3g", *rep.OfferedLoad)
-	}
+	load := LoadText(loadOf(rep.OfferedLoad))
 	fmt.Fprintf(out, "trace %s (%s window): %d jobs, capacity %g (%s), offered load %s, estimates %s",
 		Printable(rep.Trace), rep.Window, rep.Jobs, rep.Capacity, rep.CapacityFrom, load, rep.Errors)
 	multi := len(rep.Policies) > 0 && rep.Policies[0].Runs > 1
@@ -102,6 +99,7 @@ func (rep *TuneReport) WriteText(out io.Writer, source string) {
 	}
 	fmt.Fprintf(out, "\ndeployed: %v\n  thresholds %s (attained service, size units)\n  weights    %s\n  policy     %s\n\n",
 		rep.Best, fmtFloats(rep.Best.Thresholds()), fmtFloats(rep.Best.Weights()), rep.Best.Spec())
+	fmt.Fprintf(out, "tuning window: %s\nvalidation window: %s\n", loadSentence(loadOf(rep.TuneLoad), FluidLoadDef), loadSentence(loadOf(rep.ValidationLoad), FluidLoadDef))
 	tw = newTable(out, tabwriter.AlignRight)
 	fmt.Fprintln(tw, "configuration\tfold-mean response (s)\tfold-mean p99 slowdown\tvalidate mean (s)\tvalidate p99 (s)\tvalidate mean slowdown\tvalidate p99 slowdown\tvalidate missed PS deadlines\t")
 	for _, c := range rep.Compare {
@@ -116,9 +114,9 @@ func (rep *TuneReport) WriteText(out io.Writer, source string) {
 	fmt.Fprintf(out, "\non the validation window the tuned configuration %s the best baseline (Hu et al.'s default, fair) by %.1f%% in mean response, at p99 slowdown %.4g and mean slowdown %.4g (fair: %.4g and %.4g)\n\n",
 		verdict, 100*rep.Improvement, t.P99Slowdown, t.MeanSlowdown, f.P99Slowdown, f.MeanSlowdown)
 	tw = newTable(out, tabwriter.AlignRight)
-	fmt.Fprintln(tw, "robustness (validation window)\tload ×\tmean (s)\tp99 (s)\tp99 slowdown\t")
+	fmt.Fprintln(tw, "robustness (validation window)\tload ×\toffered load\tmean (s)\tp99 (s)\tp99 slowdown\t")
 	for _, rr := range rep.Robustness {
-		fmt.Fprintf(tw, "%s\t%.2g\t%.4g\t%.4g\t%.4g\t\n", rr.Name, rr.LoadFactor, rr.Score.Mean, rr.Score.P99, rr.Score.P99Slowdown)
+		fmt.Fprintf(tw, "%s\t%.2g\t%s\t%.4g\t%.4g\t%.4g\t\n", rr.Name, rr.LoadFactor, loadCell(rr.LoadFactor*loadOf(rep.ValidationLoad)), rr.Score.Mean, rr.Score.P99, rr.Score.P99Slowdown)
 	}
 	tw.Flush()
 	on := ""
@@ -137,10 +135,7 @@ func (rep *TuneReport) WriteText(out io.Writer, source string) {
 // WriteText prints what a run did into dir and its verdict.
 func (res *RunResult) WriteText(w io.Writer, dir string, took time.Duration) {
 	fmt.Fprintf(w, "trace %s: %d jobs; tuned on %d, validated on %d\n", Printable(res.Trace), res.Workload.Jobs, res.Split.TuneJobs, res.Split.ValidJobs)
-	load := "undefined"
-	if res.OfferedLoad != nil {
-		load = fmt.Sprintf("%.3g", *res.OfferedLoad)
-	}
+	load := LoadText(loadOf(res.OfferedLoad))
 	if l := res.Workload.Log; l != nil {
 		for _, line := range strings.Split(l.String(), "\n") {
 			fmt.Fprintln(w, Printable(line))
@@ -162,7 +157,7 @@ func (res *RunResult) WriteText(w io.Writer, dir string, took time.Duration) {
 		fmt.Fprintf(w, "tuned H-PFSP (task level): %s — FAIR_LIMIT %d %s, threshold %g %s; sizes online (%s estimator, progress reports every %g s)\n",
 			h.Spec(), h.FairLimit, h.FairLimitUnit, h.Threshold, h.ThresholdUnit, h.Estimator, h.ReportIntervalS)
 	}
-	fmt.Fprintln(w)
+	fmt.Fprintf(w, "\nvalidation window: %s\n", loadSentence(loadOf(res.ValidationLoad), FluidLoadDef))
 	tw := newTable(w, tabwriter.AlignRight)
 	fmt.Fprintln(tw, "validation window\tσ\tmean response (s)\tp99 (s)\tmean slowdown\tp99 slowdown\tgap to SRPT bound\tmissed PS deadlines\t")
 	for _, r := range res.Validation {
@@ -346,10 +341,11 @@ func fmtFrac(v float64) string {
 // WriteText prints the task-level validation table and its verdict.
 func (t *TaskValidation) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "\ntask-level validation (%d machines, %d containers, %.4g container-seconds/s; %d tasks): %s\n", t.Machines, t.Containers, t.RateCS, t.Tasks, t.Note)
+	fmt.Fprintf(w, "%s\n", t.LoadNote())
 	tw := newTable(w, tabwriter.AlignRight)
-	fmt.Fprintln(tw, "task level, validation window\tmean response (s)\tp99 (s)\tmean slowdown\tp99 slowdown\tgap to fluid SRPT bound\tmissed capped fair-share deadlines\tpolicy\t")
+	fmt.Fprintln(tw, "task level, validation window\toffered load\tmean response (s)\tp99 (s)\tmean slowdown\tp99 slowdown\tgap to fluid SRPT bound\tmissed capped fair-share deadlines\tpolicy\t")
 	for _, r := range t.Rows {
-		fmt.Fprintf(tw, "%s\t%.4g\t%.4g\t%.4g\t%.4g\t%+.1f%%\t%.0f\t%s\t\n", r.Name, r.Mean, r.P99, r.MeanSlowdown, r.P99Slowdown, 100*r.Gap, r.Missed, r.Policy)
+		fmt.Fprintf(tw, "%s\t%s\t%.4g\t%.4g\t%.4g\t%.4g\t%+.1f%%\t%.0f\t%s\t\n", r.Name, loadCell(loadOf(r.OfferedLoad)), r.Mean, r.P99, r.MeanSlowdown, r.P99Slowdown, 100*r.Gap, r.Missed, r.Policy)
 	}
 	tw.Flush()
 	if t.Improved {

@@ -49,6 +49,11 @@ type TuneReport struct {
 	// CV is the cross-validated search: folds, every candidate's fold
 	// scores, the Pareto front, the choice and why.
 	CV *CVResult `json:"cv"`
+	// TuneLoad and ValidationLoad are the windows' offered loads at
+	// Capacity (FluidLoadDef; nil when undefined): the robustness rows
+	// run at ValidationLoad × their factor.
+	TuneLoad       *float64 `json:"tune_offered_load,omitempty"`
+	ValidationLoad *float64 `json:"validation_offered_load,omitempty"`
 }
 
 // LoadFactors are the offered-load changes every tuned configuration is
@@ -79,7 +84,8 @@ func TuneLASMQWindows(ctx context.Context, jobs []sim.Job, capacity float64, spl
 		return nil, err
 	}
 	res := cv.TuneResult(opt.Sizes)
-	rep := &TuneReport{Split: split, Capacity: capacity, Result: res, Best: res.Best.Params, CV: cv}
+	rep := &TuneReport{Split: split, Capacity: capacity, Result: res, Best: res.Best.Params, CV: cv,
+		TuneLoad: finitePtr(OfferedLoad(tuneJobs, capacity)), ValidationLoad: finitePtr(OfferedLoad(valJobs, capacity))}
 	names := []string{"tuned las_mq", DefaultLASMQName, "first guess las_mq", "fair"}
 	specs := []string{res.Best.Params.Spec(), sim.DefaultLASMQ().Spec(), res.FirstGuess.Spec(), FairSpec}
 	cands := []int{cv.Deployed, -1, cv.FGIdx, -1}

@@ -30,6 +30,9 @@ type ValidationRow struct {
 	Missed       float64 `json:"missed_deadlines"` // mean over runs
 	MissedShare  float64 `json:"missed_share"`
 	MaxLate      float64 `json:"max_lateness_s"`
+	// OfferedLoad is the load the row was simulated at, when its table's
+	// rows differ in it (the task-level table: TaskLoadDef, ExecLoadDef).
+	OfferedLoad *float64 `json:"offered_load,omitempty"`
 }
 
 // ValidationState holds the validation rows and the data behind the
@@ -41,8 +44,12 @@ type ValidationState struct {
 	PerClass   []Series        `json:"per_class"`
 	SigmaXs    []float64       `json:"sigma_xs"`
 	SigmaBoxes []BoxGroup      `json:"sigma_boxes"`
-	LoadXs     []float64       `json:"load_xs"`
-	LoadCurves []XYSeries      `json:"load_curves"`
+	// OfferedLoad is the validation window's load at the capacity
+	// (FluidLoadDef; null when undefined); the load curve's LoadXs are it
+	// times each load factor (the factors themselves when it is null).
+	OfferedLoad *float64   `json:"offered_load"`
+	LoadXs      []float64  `json:"load_xs"`
+	LoadCurves  []XYSeries `json:"load_curves"`
 	// Results is which jobs' rows results.parquet holds (all, sample:N or
 	// none; ParseResults).
 	Results string `json:"results"`
@@ -236,8 +243,12 @@ func (v *validation) plots(st *ValidationState, r *validationResults, cfg RunCon
 		}
 		st.SigmaBoxes = append(st.SigmaBoxes, g)
 	}
+	base := 1.0 // the factors, when the window's load is undefined
+	if st.OfferedLoad != nil {
+		base = *st.OfferedLoad
+	}
 	for _, f := range v.loadOf {
-		st.LoadXs = append(st.LoadXs, f*cfg.Sizes.Load)
+		st.LoadXs = append(st.LoadXs, f*base)
 	}
 	for c, vc := range v.configs {
 		curve := XYSeries{Name: vc.name, X: st.LoadXs}
@@ -326,7 +337,7 @@ func validate(ctx context.Context, in *Inputs, cs *classState, tr *TuneReport, b
 			return nil, nil, err
 		}
 	}
-	st := &ValidationState{Rows: plan.rows(res, b), Results: choice.String(), currentResp: rs.currentResp}
+	st := &ValidationState{Rows: plan.rows(res, b), Results: choice.String(), currentResp: rs.currentResp, OfferedLoad: finitePtr(OfferedLoad(plan.jobs, in.Capacity))}
 	plan.plots(st, res, in.Config, classNames, rs)
 	endPhase()
 	return st, files, nil

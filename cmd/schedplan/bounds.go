@@ -34,7 +34,7 @@ capacity is in the units of the sizes (see simulate).`,
 			if err != nil {
 				return err
 			}
-			if _, err := checkOut(out, force); err != nil {
+			if _, err := pipeline.CheckOutFile(out, force); err != nil {
 				return err
 			}
 			w, err := wf.load(&tf)

@@ -56,7 +56,7 @@ reaches λ ≥ the target.`,
 			if err != nil {
 				return err
 			}
-			rep, err := pipeline.AnalyseCapacity(cmd.Context(), pipeline.CapacityRequest{Jobs: s.jobs, Sizes: s.sizes, Source: s.src, SizeOpt: s.opt,
+			rep, err := pipeline.AnalyseCapacity(cmd.Context(), pipeline.CapacityRequest{Jobs: s.Jobs, Sizes: s.Sizes, Source: s.Src, SizeOpt: s.Opt,
 				Spec: spec, K: k, Seed: seed, Options: pipeline.CapacityOptions{Solver: solver, WhatIfs: whatIfs, Target: target, MPS: mpsPath},
 				Simulate: simulate, Bundle: bundle, CurrentConfig: currentConfig})
 			if err != nil {

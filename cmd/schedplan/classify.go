@@ -54,7 +54,7 @@ bytes, task counts, priority), predict the sizes of the rest.`,
 				return err
 			}
 			for _, o := range []string{out, jobsOut} {
-				if _, err := checkOut(o, force); err != nil {
+				if _, err := pipeline.CheckOutFile(o, force); err != nil {
 					return err
 				}
 			}
@@ -62,7 +62,7 @@ bytes, task counts, priority), predict the sizes of the rest.`,
 			if err != nil {
 				return err
 			}
-			rep, err := cfg.Classify(s.jobs, s.containerSeconds(spec), spec, opt)
+			rep, err := cfg.Classify(s.Jobs, s.ContainerSeconds(spec), spec, opt)
 			if err != nil {
 				return err
 			}

@@ -36,8 +36,8 @@ user.name; Kerberos is not supported). The README says more.`,
   schedplan yarn-controller out/capacity-scheduler.xml --rm http://rm:8088 --user yarn --interval 5s`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if containerMB < 1 || containerMB > pipeline.MaxContainerMB {
-				return fmt.Errorf("--container-mb %d: want 1 to %d MB", containerMB, pipeline.MaxContainerMB)
+			if err := pipeline.CheckContainerMB(containerMB); err != nil {
+				return err
 			}
 			b, err := os.ReadFile(args[0])
 			if err != nil {

@@ -2,9 +2,7 @@ package main
 
 import (
 	"fmt"
-	"path/filepath"
 
-	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/pipeline"
 	"github.com/spf13/cobra"
 )
@@ -25,34 +23,11 @@ every partition, label access) before writing them.`,
 		Example: `  schedplan emit --config out/schedplan.yaml --out yarn/`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if containerMB < 1 || containerMB > pipeline.MaxContainerMB {
-				return fmt.Errorf("--container-mb %d: want 1 to %d MB", containerMB, pipeline.MaxContainerMB)
-			}
-			if out == "" {
-				return fmt.Errorf("--out: no directory given")
-			}
-			b, err := pipeline.LoadBundle(bundle)
-			if err != nil {
-				return err
-			}
-			files, err := pipeline.RenderYARN(b, pipeline.FairSchedulerOptions{ContainerMB: containerMB})
-			if err != nil {
-				return err
-			}
-			names := []string{"capacity-scheduler.xml", "fair-scheduler.xml"}
-			for _, name := range names {
-				if p := filepath.Join(out, name); !force && exists(p) {
-					return fmt.Errorf("%s: %w", p, data.ErrExists)
-				}
-			}
-			for _, name := range names {
-				p := filepath.Join(out, name)
-				if err := data.WriteBytesAtomic(p, force, files[name]); err != nil {
-					return err
-				}
+			written, err := pipeline.EmitYARNFiles(bundle, out, force, containerMB)
+			for _, p := range written {
 				fmt.Fprintln(cmd.OutOrStdout(), "wrote", p)
 			}
-			return nil
+			return err
 		},
 	}
 	f := cmd.Flags()

@@ -62,6 +62,9 @@ func TestJSONLogFinalError(t *testing.T) {
 		{"checked flag", []string{"--log-format", "json", "run", "--split", "2", "--out", filepath.Join(dir, "o1")}, 1, "--split", "split"},
 		{"missing trace", []string{"run", "--log-format", "json", "--trace", missing, "--out", filepath.Join(dir, "o2")}, 1, "no-such-trace.parquet", ""},
 		{"unknown command", []string{"--log-format", "json", "bogus"}, 1, "bogus", ""},
+		{"unknown flag", []string{"run", "--log-format", "json", "--bogus", "--out", filepath.Join(dir, "o3")}, 1, "--bogus", "bogus"},
+		{"unknown flag with a value", []string{"simulate", "--bogus=3", "--log-format=json"}, 1, "--bogus", "bogus"},
+		{"unknown shorthand flag", []string{"run", "--log-format", "json", "-x"}, 1, "'x'", "x"},
 		{"deprecated flag, then a missing trace", []string{"tune", "--log-format", "json", "--blocks", "3", "--trace", missing}, 1, "no-such-trace.parquet", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -168,6 +168,7 @@ func exit(w io.Writer, args []string, err error) int {
 	var pe *pipeline.ParamError
 	var iv *pflag.InvalidValueError
 	var vr *pflag.ValueRequiredError
+	var ne *pflag.NotExistError // an unknown flag: named as given
 	switch {
 	case errors.As(err, &pe):
 		attrs = []any{"flag", pe.Param}
@@ -175,6 +176,8 @@ func exit(w io.Writer, args []string, err error) int {
 		attrs = []any{"flag", iv.GetFlag().Name}
 	case errors.As(err, &vr):
 		attrs = []any{"flag", vr.GetFlag().Name}
+	case errors.As(err, &ne):
+		attrs = []any{"flag", ne.GetSpecifiedName()}
 	}
 	pipeline.LogExit(w, pipeline.LogFormatArg(args) == "json", "schedplan", err, code, attrs...)
 	return code

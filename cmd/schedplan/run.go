@@ -1,13 +1,9 @@
 package main
 
 import (
-	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
-	"github.com/schedplan/schedplan/classify"
-	"github.com/schedplan/schedplan/lp"
 	"github.com/schedplan/schedplan/pipeline"
 	"github.com/spf13/cobra"
 )
@@ -16,19 +12,12 @@ func newRunCmd(a *app) *cobra.Command {
 	cfg := pipeline.DefaultRunConfig()
 	cfg.AsGiven = true // the flags below start from the defaults: a zero is what the user typed
 	var (
-		tf                            traceFlags
-		lf                            logFlags
-		out, kFlag, solver, objective string
-		baselines, sigmas, loads      string
-		force, require, wait          bool
+		tf                   traceFlags
+		lf                   logFlags
+		out                  string
+		req                  pipeline.RunRequest
+		force, require, wait bool
 	)
-	fmtList := func(v []float64) string {
-		s := make([]string, len(v))
-		for i, x := range v {
-			s[i] = strconv.FormatFloat(x, 'g', -1, 64)
-		}
-		return strings.Join(s, ",")
-	}
 	cmd := &cobra.Command{
 		Use:   "run",
 		Short: "The whole pipeline: from a job log to validated scheduler configurations, results and a report",
@@ -48,9 +37,9 @@ unchanged since the last run into the directory is skipped; files are written
 whole (temporary name, then rename), so an interrupted run (Ctrl-C included)
 leaves no partial file and the next run resumes. A directory schedplan did
 not write, or a file whose inputs changed, is not overwritten without --force,
-and an earlier run's file this run no longer writes (results.parquet after
---results none) is not left beside the new ones: the run is refused, or with
---force the file is removed.
+and an earlier run's file that no longer matches (results.parquet after
+--results none, a later stage's after --until, a part of a stage run whole) is
+not left beside the new ones: the run is refused, or with --force removed.
 
 Past one machine (deploy/ has the Kubernetes manifests): --until STAGE stops
 after a stage; --stage tune|validate --shard i/N computes shard i of N of the
@@ -71,20 +60,7 @@ the same flags: the outputs are byte for byte those of one run.`,
 			}
 			lf.options(&cfg.Read)
 			cfg.Tasks = lf.tasks
-			if cfg.K, err = classify.ParseK(kFlag); err != nil {
-				return fmt.Errorf("--k: %w", err)
-			}
-			if cfg.Solver, err = lp.ParseSolver(solver); err != nil {
-				return fmt.Errorf("--solver: %w", err)
-			}
-			cfg.Objective = pipeline.Objective(objective)
-			if cfg.Baselines, err = pipeline.ParsePolicies("baselines", baselines); err != nil {
-				return err
-			}
-			if cfg.Sigmas, err = pipeline.ParseFloats("sigmas", sigmas); err != nil {
-				return err
-			}
-			if cfg.LoadFactors, err = pipeline.ParseFloats("load-factors", loads); err != nil {
+			if err := req.Configure(&cfg); err != nil {
 				return err
 			}
 			t0 := time.Now()
@@ -115,22 +91,22 @@ the same flags: the outputs are byte for byte those of one run.`,
 	f.StringVar(&cfg.Cluster, "cluster", cfg.Cluster, `cluster spec (YAML), or "default" (the six-resource cluster of Rasooli and Down's COSHH, Table 3)`)
 	f.StringVarP(&out, "out", "o", "schedplan-out", "output directory")
 	f.BoolVar(&wait, "wait", false, "wait for another run that holds the output directory, instead of failing at once")
-	f.BoolVar(&force, "force", false, "write into a directory schedplan did not create, and overwrite files whose inputs changed")
+	f.BoolVar(&force, "force", false, "write into a directory schedplan did not create, overwrite files whose inputs changed, and remove an earlier run's outputs that no longer match")
 	f.Float64Var(&cfg.Split, "split", cfg.Split, "fraction of the jobs (by submit time) that tune; the rest validate")
 	f.Float64Var(&cfg.Capacity, "capacity", cfg.Capacity, "fluid server capacity in the units of the sizes (0: from the cluster spec, see simulate)")
-	f.StringVar(&kFlag, "k", "auto", "classes: auto (silhouette), users, or a number")
-	f.StringVar(&solver, "solver", string(cfg.Solver), "LP solver: clp, gonum or auto")
+	f.StringVar(&req.K, "k", "auto", "classes: auto (silhouette), users, or a number")
+	f.StringVar(&req.Solver, "solver", string(cfg.Solver), "LP solver: clp, gonum or auto")
 	f.StringArrayVar(&cfg.WhatIfs, "what-if", nil, "capacity what-if, e.g. R2=+10,R5=-1 (repeatable)")
 	f.IntVar(&cfg.Budget, "budget", cfg.Budget, "LAS_MQ candidates to simulate when tuning")
-	f.StringVar(&objective, "objective", string(cfg.Objective), "tuning objective: mean, p99, mix, slowdown, p99-slowdown or missed")
+	f.StringVar(&req.Objective, "objective", string(cfg.Objective), "tuning objective: mean, p99, mix, slowdown, p99-slowdown or missed")
 	f.StringVar(&cfg.Constraints, "constraint", cfg.Constraints, `tuning constraints, e.g. "p99-slowdown<=current,missed<=current+0.01", or "none"`)
 	f.IntVar(&cfg.Folds, "folds", cfg.Folds, "rolling-origin folds of the tuning window")
 	f.IntVar(&cfg.Blocks, "blocks", cfg.Blocks, "no longer used: the tuning window is scored in --folds folds")
 	deprecate(f, "blocks", "the tuning window is scored in rolling-origin folds (--folds)")
 	f.StringVar(&cfg.Current, "current", cfg.Current, "the scheduler the cluster runs today (policy spec)")
-	f.StringVar(&baselines, "baselines", strings.Join(cfg.Baselines, ","), "policies validated beside the tuned configuration, the current scheduler and Hu et al.'s LAS_MQ default")
-	f.StringVar(&sigmas, "sigmas", fmtList(cfg.Sigmas), "log-normal σ the policies that use size estimates are validated with")
-	f.StringVar(&loads, "load-factors", fmtList(cfg.LoadFactors), "factors the validation window's load is scaled by for the load curve")
+	f.StringVar(&req.Baselines, "baselines", strings.Join(cfg.Baselines, ","), "policies validated beside the tuned configuration, the current scheduler and Hu et al.'s LAS_MQ default")
+	f.StringVar(&req.Sigmas, "sigmas", pipeline.FormatFloats(cfg.Sigmas), "log-normal σ the policies that use size estimates are validated with")
+	f.StringVar(&req.LoadFactors, "load-factors", pipeline.FormatFloats(cfg.LoadFactors), "factors the validation window's load is scaled by for the load curve")
 	f.IntVar(&cfg.Runs, "runs", cfg.Runs, "runs per σ > 0")
 	f.StringVar(&cfg.Results, "results", cfg.Results, "validation jobs whose rows results.parquet holds: all, sample:N (by job-id hash, the same jobs for every configuration), none, or auto (all up to 1,000,000 validation jobs, else sample:1000000)")
 	f.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "random seed of every stochastic stage")

@@ -98,7 +98,7 @@ the --cluster machines; C is then their rate in container-seconds/s, and
 			if err != nil {
 				return err
 			}
-			if _, err := checkOut(out, force); err != nil {
+			if _, err := pipeline.CheckOutFile(out, force); err != nil {
 				return err
 			}
 			w, err := wf.load(&tf)

@@ -66,7 +66,7 @@ sharding.`,
 			if out == "" {
 				return fmt.Errorf("--out is required (a .parquet, .arrow or .csv file)")
 			}
-			format, err := checkOut(out, force)
+			format, err := pipeline.CheckOutFile(out, force)
 			if err != nil {
 				return err
 			}
@@ -123,7 +123,7 @@ func newSweepMergeCmd() *cobra.Command {
 			if out == "" {
 				return fmt.Errorf("--out is required")
 			}
-			format, err := checkOut(out, force)
+			format, err := pipeline.CheckOutFile(out, force)
 			if err != nil {
 				return err
 			}

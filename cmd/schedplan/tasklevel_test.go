@@ -142,7 +142,10 @@ func TestCapacityWhatIfSimulate(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	for _, want := range []string{"simulated at task level", "R2=+10", "current (fair, one pool per user)", pipeline.DefaultLASMQName} {
+	// Each cluster's rows state the load they ran at; COSHH's, with the
+	// execution-time model, overload Table 3's cluster and say so.
+	for _, want := range []string{"simulated at task level", "R2=+10", "current (fair, one pool per user)", pipeline.DefaultLASMQName,
+		"offered load: " + pipeline.TaskLoadDef, "offered load: " + pipeline.ExecLoadDef, "  1.72 OVERLOADED  "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}

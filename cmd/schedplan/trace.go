@@ -70,54 +70,9 @@ func (t *traceFlags) sizes() estimate.SizeOptions {
 	return estimate.SizeOptions{DN: t.dn, Load: t.load}
 }
 
-// sizeOptions returns the size-derivation options the flags set, checked.
-func (t *traceFlags) sizeOptions() (estimate.SizeOptions, error) {
-	return t.sizes(), pipeline.CheckSizeOptions(t.sizes())
-}
-
-// sized is a job log with its sizes.
-type sized struct {
-	jobs  *data.Jobs
-	sizes []float64
-	src   estimate.Source
-	opt   estimate.SizeOptions
-}
-
-// readSized loads the job log and derives every job's size.
-func (t *traceFlags) readSized() (*sized, error) {
-	opt, err := t.sizeOptions()
-	if err != nil {
-		return nil, err
-	}
-	j, err := t.read()
-	if err != nil {
-		return nil, err
-	}
-	sizes, src, err := estimate.Sizes(j, opt)
-	if err != nil {
-		return nil, err
-	}
-	return &sized{j, sizes, src, opt}, nil
-}
-
 // readWithSpec loads the cluster spec (--cluster) and then the sized log.
-func (t *traceFlags) readWithSpec(clusterPath string) (*cluster.Spec, *sized, error) {
-	spec, err := cluster.LoadSpec(clusterPath)
-	if err != nil {
-		return nil, nil, fmt.Errorf("--cluster: %w", err)
-	}
-	s, err := t.readSized()
-	if err != nil {
-		return nil, nil, err
-	}
-	return spec, s, nil
-}
-
-// containerSeconds returns the sizes in container-seconds of the cluster
-// spec (estimate.ContainerSeconds): the unit of the classes' execution rates
-// μ and of the COSHH LP.
-func (s *sized) containerSeconds(spec *cluster.Spec) []float64 {
-	return estimate.ContainerSeconds(s.sizes, s.src, s.opt, spec.Capacity())
+func (t *traceFlags) readWithSpec(clusterPath string) (*cluster.Spec, *pipeline.SizedLog, error) {
+	return pipeline.ReadSpecAndLog(clusterPath, t.trace, t.readOptions, t.sizes())
 }
 
 // windowFlags place a fluid simulation: the cluster spec (users' weights;
@@ -143,5 +98,5 @@ func (w *windowFlags) load(tf *traceFlags) (*pipeline.Window, error) {
 	if err != nil {
 		return nil, err
 	}
-	return pipeline.OpenWindow(s.jobs, s.sizes, s.src, s.opt, spec, w.capacity, w.split, w.window)
+	return pipeline.OpenWindow(s.Jobs, s.Sizes, s.Src, s.Opt, spec, w.capacity, w.split, w.window)
 }

@@ -1,0 +1,56 @@
+package pipeline
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/schedplan/schedplan/data"
+)
+
+// CheckContainerMB checks --container-mb (the memory of one container, MB)
+// of the commands that take it outside a run (emit, yarn-controller).
+func CheckContainerMB(mb int) error {
+	if mb < 1 || mb > MaxContainerMB {
+		return paramErr("container-mb", mb, "want 1 to %d MB", MaxContainerMB)
+	}
+	return nil
+}
+
+// EmitYARNFiles renders the bundle at path as capacity-scheduler.xml and
+// fair-scheduler.xml into dir (schedplan emit), each written whole; unless
+// force, it writes neither when either exists. It returns the files
+// written, in order, also when a later one fails.
+func EmitYARNFiles(path, dir string, force bool, containerMB int) ([]string, error) {
+	if err := CheckContainerMB(containerMB); err != nil {
+		return nil, err
+	}
+	if dir == "" {
+		return nil, fmt.Errorf("--out: no directory given")
+	}
+	b, err := LoadBundle(path)
+	if err != nil {
+		return nil, err
+	}
+	files, err := RenderYARN(b, FairSchedulerOptions{ContainerMB: containerMB})
+	if err != nil {
+		return nil, err
+	}
+	names := []string{"capacity-scheduler.xml", "fair-scheduler.xml"}
+	for _, name := range names {
+		if p := filepath.Join(dir, name); !force {
+			if _, err := os.Lstat(p); err == nil {
+				return nil, fmt.Errorf("%s: %w", p, data.ErrExists)
+			}
+		}
+	}
+	var written []string
+	for _, name := range names {
+		p := filepath.Join(dir, name)
+		if err := data.WriteBytesAtomic(p, force, files[name]); err != nil {
+			return written, err
+		}
+		written = append(written, p)
+	}
+	return written, nil
+}
