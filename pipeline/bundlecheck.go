@@ -56,18 +56,26 @@ func (b *Bundle) ThresholdUnit() (string, float64, error) {
 
 // withThresholdUnit returns b, or a copy of b whose LAS_MQ configuration
 // states the unit of its thresholds when b leaves it to be derived.
+// The same for the conversion to held container-seconds (HeldPerUnit).
 func (b *Bundle) withThresholdUnit() *Bundle {
-	if b.LASMQ == nil || b.LASMQ.ThresholdUnit != "" {
-		return b
-	}
-	unit, per, err := b.ThresholdUnit()
-	if err != nil {
+	if b.LASMQ == nil || (b.LASMQ.ThresholdUnit != "" && b.LASMQ.HeldPerUnit != 0) {
 		return b
 	}
 	l := *b.LASMQ
-	l.ThresholdUnit, l.ContainerSecondsPerUnit = unit, per
+	if l.ThresholdUnit == "" {
+		unit, per, err := b.ThresholdUnit()
+		if err != nil {
+			return b
+		}
+		l.ThresholdUnit, l.ContainerSecondsPerUnit = unit, per
+	}
 	c := *b
 	c.LASMQ = &l
+	if l.HeldPerUnit == 0 {
+		if h, err := c.HeldPerUnit(); err == nil {
+			l.HeldPerUnit = h
+		}
+	}
 	return &c
 }
 
@@ -135,8 +143,12 @@ func (b *Bundle) check() error {
 		if len(l.Thresholds) > 0 {
 			_, per, err := b.ThresholdUnit()
 			errs = append(errs, err)
+			held, herr := b.HeldPerUnit()
+			if err == nil {
+				errs = append(errs, herr)
+			}
 			for k, v := range l.Thresholds {
-				if !(v > 0) || (err == nil && math.IsInf(v*per, 0)) {
+				if !(v > 0) || (err == nil && math.IsInf(v*per, 0)) || (herr == nil && math.IsInf(v*held, 0)) {
 					errs = append(errs, fmt.Errorf("las_mq.thresholds[%d]: %v is not a positive number of container-seconds", k, v))
 				}
 			}

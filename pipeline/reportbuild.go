@@ -81,7 +81,9 @@ func buildReport(in *Inputs, bd *Bundle, cs *classState, capSt *capacityState, t
 	rep.Sections = append(rep.Sections, capSec)
 
 	// Tuning.
-	tuning, err := tuningSections(tr)
+	trh := *tr
+	trh.HeldPerUnit, _ = bd.HeldPerUnit() // 0 (size units only) when unknown
+	tuning, err := tuningSections(&trh)
 	if err != nil {
 		return nil, err
 	}

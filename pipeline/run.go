@@ -569,6 +569,9 @@ func (p *pipelineRun) bundle() *Bundle {
 	}
 	bd.Capacity = p.capSt.Secondary
 	bd.LASMQ = p.tr.Best.Config()
+	if h, err := HeldPerUnit(in.Capacity, bd.Cluster.Containers()); err == nil {
+		bd.LASMQ.HeldPerUnit = h // tuned at in.Capacity, whatever the size source says
+	}
 	bd.HPFSP = p.hpfspConfig()
 	b := p.boundsOf()
 	if p.coshh.Fit != nil {

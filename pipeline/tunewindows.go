@@ -49,6 +49,11 @@ type TuneReport struct {
 	// CV is the cross-validated search: folds, every candidate's fold
 	// scores, the Pareto front, the choice and why.
 	CV *CVResult `json:"cv"`
+	// HeldPerUnit is the held container-seconds in one unit of the
+	// thresholds (HeldPerUnit: the cluster's containers / Capacity), what
+	// YARN, `schedplan yarn-controller` and the task level count; 0: not
+	// known (the report then states the thresholds in size units only).
+	HeldPerUnit float64 `json:"held_container_seconds_per_unit,omitempty"`
 }
 
 // LoadFactors are the offered-load changes every tuned configuration is

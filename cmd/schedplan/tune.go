@@ -71,6 +71,7 @@ scheduler's and the share of missed PS deadlines within 1 point of it.`,
 			if err != nil {
 				return err
 			}
+			rep.HeldPerUnit, _ = pipeline.HeldPerUnit(w.Capacity, w.Spec.Containers())
 			if asJSON {
 				return writeJSON(cmd.OutOrStdout(), pipeline.TracedTuneReport{Trace: w.Log.Source, TuneReport: rep})
 			}
