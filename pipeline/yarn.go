@@ -155,11 +155,11 @@ type csQueue struct {
 
 // csPlan is the queue tree of a bundle.
 type csPlan struct {
-	labels  []string // one per machine type; nil: no node labels
-	why     string   // why there are (no) node labels
-	queues  []*csQueue
-	unit string  // threshold unit of the bundle
-	held float64 // held container-seconds per unit (Bundle.HeldPerUnit)
+	labels []string // one per machine type; nil: no node labels
+	why    string   // why there are (no) node labels
+	queues []*csQueue
+	unit   string  // threshold unit of the bundle
+	held   float64 // held container-seconds per unit (Bundle.HeldPerUnit)
 }
 
 // planCapacityScheduler decides the queues and their capacities.

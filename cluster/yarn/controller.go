@@ -96,10 +96,10 @@ type RMApp struct {
 
 // Move is one demotion the controller made (or, dry, would make).
 type Move struct {
-	App      string  `json:"app"`
-	User     string  `json:"user"`
-	From     string  `json:"from"`
-	To       string  `json:"to"`
+	App  string `json:"app"`
+	User string `json:"user"`
+	From string `json:"from"`
+	To   string `json:"to"`
 	// Attained is the application's service when it moved, in held
 	// container-seconds (memorySeconds / ContainerMB).
 	Attained float64 `json:"attained_held_container_seconds"`
