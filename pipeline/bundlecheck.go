@@ -143,8 +143,12 @@ func (b *Bundle) check() error {
 		if len(l.Thresholds) > 0 {
 			_, per, err := b.ThresholdUnit()
 			errs = append(errs, err)
+			// The conversion to held container-seconds needs the cluster's
+			// containers, which a bundle for fluid simulation may leave
+			// out: only an explicit bad one is an error here (the YARN
+			// files and the task level refuse a missing one).
 			held, herr := b.HeldPerUnit()
-			if err == nil {
+			if l.HeldPerUnit != 0 {
 				errs = append(errs, herr)
 			}
 			for k, v := range l.Thresholds {

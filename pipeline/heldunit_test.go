@@ -86,6 +86,10 @@ func TestHeldThresholdsEverywhere(t *testing.T) {
 	if !strings.Contains(string(y), "held_container_seconds_per_unit: 1.2\n") {
 		t.Errorf("schedplan.yaml does not carry the conversion:\n%s", y)
 	}
+	bad := strings.Replace(string(y), "held_container_seconds_per_unit: 1.2", "held_container_seconds_per_unit: -1.2", 1)
+	if _, err := ParseBundle([]byte(bad), "bad.yaml"); err == nil || !strings.Contains(err.Error(), "held_container_seconds_per_unit") {
+		t.Errorf("a negative held_container_seconds_per_unit loaded: %v", err)
+	}
 	path := filepath.Join(t.TempDir(), "schedplan.yaml")
 	if err := os.WriteFile(path, y, 0o644); err != nil {
 		t.Fatal(err)

@@ -194,8 +194,9 @@ func taskValidate(ctx context.Context, in *Inputs, cs *classState, tr *TuneRepor
 // taskLevelVersion changes when the task-level validation changes what it
 // computes, so that older stamps of the validate stage are stale (4: at
 // most TaskValidateMaxJobs jobs; 5: slowdowns by the time alone, capped
-// fair-share deadlines).
-const taskLevelVersion = 5
+// fair-share deadlines; 6: the tuned LAS_MQ's thresholds in held
+// container-seconds).
+const taskLevelVersion = 6
 
 // RequireImprovement is --require-improvement's check: at task level (the
 // tuned LAS_MQ against the user's own scheduler file) when taskLevel is set

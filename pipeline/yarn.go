@@ -111,8 +111,9 @@ func fmtPercent(hundredths int) string {
 }
 
 // capacityLayoutVersion changes when the capacity-scheduler.xml layout
-// changes, so that older stamps of the emit stage are stale.
-const capacityLayoutVersion = 2
+// changes, so that older stamps of the emit stage are stale (3: demotion
+// thresholds in held container-seconds, demote-after-held-container-seconds).
+const capacityLayoutVersion = 3
 
 // DefaultQueueShare is the share (hundredths of a percent) of every
 // partition the Capacity Scheduler's default queue is guaranteed: enough
