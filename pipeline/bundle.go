@@ -147,6 +147,10 @@ type LASMQConfig struct {
 	// capacity the thresholds were tuned at (HeldPerUnit). 0: derived
 	// (Bundle.HeldPerUnit).
 	HeldPerUnit float64 `yaml:"held_container_seconds_per_unit,omitempty"`
+	// TaskRefinement, when run checked the thresholds' scale at task level
+	// on the tuning window, is what it saw; Alpha0 and Thresholds are then
+	// the tuned ones × its Chosen multiplier (TunedAlpha0 is the tuner's).
+	TaskRefinement *ThresholdRefinement `yaml:"task_refinement,omitempty"`
 	// Order is the order inside a queue: fifo (omitted), ps or remaining.
 	Order sim.LevelOrder `yaml:"order,omitempty"`
 }
@@ -222,7 +226,10 @@ const bundleHeader = `# schedplan.yaml — a schedplan configuration bundle (for
 #             containers x seconds held, what YARN, schedplan yarn-controller
 #             and capacity-scheduler.xml count), queue weights (first =
 #             highest priority), order inside a queue (fifo when
-#             omitted, ps, remaining)
+#             omitted, ps, remaining); task_refinement: the emitted
+#             capacity-scheduler.xml with the thresholds x 0.5 ... 2 at task
+#             level on the tuning window's last jobs (mean responses in s),
+#             and the multiplier chosen (alpha0 and thresholds include it)
 #   h_pfsp    H-PFSP parameters
 #   coshh     the COSHH scheduler as tuned on the tuning window: k, the
 #             re-classification tolerance, the grid searched, and per

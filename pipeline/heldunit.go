@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"fmt"
 	"math"
 )
@@ -101,4 +102,16 @@ func thresholdsText(th []float64, held float64) string {
 		s += fmt.Sprintf(" = %s %s (× %.4g: the cluster's containers / the tuning capacity)", fmtFloats(h), UnitHeldContainerSeconds, held)
 	}
 	return s
+}
+
+// TuneWindow is TuneLASMQWindows on a window (the log's split, at the
+// window's capacity), its report stating the thresholds in held
+// container-seconds of the window's cluster spec too.
+func TuneWindow(ctx context.Context, w *Window, opt TuneOptions) (*TuneReport, error) {
+	rep, err := TuneLASMQWindows(ctx, w.Jobs, w.Capacity, w.Split, opt)
+	if err != nil {
+		return nil, err
+	}
+	rep.HeldPerUnit, _ = HeldPerUnit(w.Capacity, w.Spec.Containers()) // 0 (size units only) without machines
+	return rep, nil
 }

@@ -104,7 +104,7 @@ func taskWindow(in *Inputs) (lo, n int, cut string) {
 // taskValidate simulates the validation window at task level (at most
 // TaskValidateMaxJobs of its jobs): dir holds the emitted
 // capacity-scheduler.xml and fair-scheduler.xml.
-func taskValidate(ctx context.Context, in *Inputs, cs *classState, tr *TuneReport, dir string, progress func(done, total int)) (*TaskValidation, error) {
+func taskValidate(ctx context.Context, in *Inputs, cs *classState, tr *TuneReport, refined float64, dir string, progress func(done, total int)) (*TaskValidation, error) {
 	cl, err := TaskCluster(in.Spec)
 	if err != nil {
 		return nil, err
@@ -124,13 +124,14 @@ func taskValidate(ctx context.Context, in *Inputs, cs *classState, tr *TuneRepor
 			named.Class[i] = ClassName(cs.Secondary.Result.Classes[k].ID)
 		}
 	}
-	// Thresholds tuned on sizes in the units of in.Capacity, converted to
-	// the held container-seconds the task level counts.
+	// Thresholds tuned on sizes in the units of in.Capacity, × the
+	// refinement's multiplier (as emitted), converted to the held
+	// container-seconds the task level counts.
 	held, err := HeldPerUnit(in.Capacity, cl.Containers())
 	if err != nil {
 		return nil, err
 	}
-	m := TaskLASMQ(tr.Best.Policy(), held)
+	m := TaskLASMQ(tr.Best.Policy(), held*refined)
 	current, currentSpec := "fair, one pool per user", "fair:pool=user"
 	if in.Config.CurrentConfig != "" {
 		if currentSpec, err = CurrentConfigSpec(in.Config.CurrentConfig); err != nil {

@@ -67,7 +67,16 @@ func TestEmittedCapacityPerformsAtTaskLevel(t *testing.T) {
 	if !(cur > 0) || !(tuned > 0) || len(emitted) != 2 {
 		t.Fatalf("rows: current %v, tuned %v, emitted capacity rows %v", cur, tuned, emitted)
 	}
-	checkHeldThresholds(t, r.Dir, res.Tuned, tunedSpec)
+	// The refinement saw only the tuning window; the emitted thresholds are
+	// the tuned ones × its choice.
+	rf := res.ThresholdRefinement
+	if rf == nil || rf.FirstRow < 1 || rf.FirstRow+rf.Jobs-1 > in.Split.TuneJobs || len(rf.Score) != RefineChunks || rf.TunedAlpha0 != res.Tuned.Alpha0 {
+		t.Fatalf("refinement %+v: want one on rows 1..%d (the tuning window) of %d chunks", rf, in.Split.TuneJobs, RefineChunks)
+	}
+	t.Logf("refinement: × %v chosen; scores by chunk %v s", rf.Chosen, rf.Score)
+	deployed := res.Tuned
+	deployed.Alpha0 *= rf.Chosen
+	checkHeldThresholds(t, r.Dir, deployed, tunedSpec)
 	for name, m := range emitted {
 		limit := 1.0
 		if strings.Contains(name, "name their class queue") {
@@ -83,7 +92,7 @@ func TestEmittedCapacityPerformsAtTaskLevel(t *testing.T) {
 }
 
 // checkHeldThresholds checks that the run's emitted demotion thresholds and
-// its task-level tuned LAS_MQ (spec) are the tuned thresholds × 54 held
+// its task-level tuned LAS_MQ (spec) are the deployed thresholds × 54 held
 // container-seconds per cluster-second (the default spec's containers;
 // the embedded trace's sizes are cluster-seconds).
 func checkHeldThresholds(t *testing.T, dir string, best LASMQParams, spec string) {

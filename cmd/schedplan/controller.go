@@ -27,10 +27,9 @@ func newYARNControllerCmd(a *app) *cobra.Command {
 		Long: `YARN never moves an application between queues by itself, so the LAS_MQ
 levels of an emitted capacity-scheduler.xml act only with this controller:
 every --interval it lists the running applications through the
-ResourceManager's REST API and moves each one whose attained service, in
-held container-seconds (memorySeconds / --container-mb), has passed its
-level's schedplan.las-mq.<leaf>.demote-after-held-container-seconds to the
-next level.
+ResourceManager's REST API and moves each one whose attained service in held
+container-seconds (memorySeconds / --container-mb) has passed its level's
+schedplan.las-mq.<leaf>.demote-after-held-container-seconds to the next level.
 The RM must authenticate the caller (simple auth: --user is sent as
 user.name; Kerberos is not supported). The README says more.`,
 		Example: `  schedplan yarn-controller out/capacity-scheduler.xml --rm http://rm:8088 --user yarn --dry-run --once

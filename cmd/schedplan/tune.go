@@ -66,12 +66,11 @@ scheduler's and the share of missed PS deadlines within 1 point of it.`,
 			}
 			bar := a.newProgress("tune", req.Budget)
 			opt.Progress = bar.set
-			rep, err := pipeline.TuneLASMQWindows(cmd.Context(), w.Jobs, w.Capacity, w.Split, opt)
+			rep, err := pipeline.TuneWindow(cmd.Context(), w, opt)
 			bar.finish()
 			if err != nil {
 				return err
 			}
-			rep.HeldPerUnit, _ = pipeline.HeldPerUnit(w.Capacity, w.Spec.Containers())
 			if asJSON {
 				return writeJSON(cmd.OutOrStdout(), pipeline.TracedTuneReport{Trace: w.Log.Source, TuneReport: rep})
 			}
