@@ -102,7 +102,7 @@ func RefineThresholds(ctx context.Context, in *Inputs, cs *classState, b *Bundle
 		if err != nil {
 			return nil, err
 		}
-		res := &TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: in.Config.ContainerMB}
+		res := &TaskLevel{Cluster: cl, Jobs: jobs}
 		named := *res
 		named.Class = make([]string, len(jobs))
 		for i := range jobs {

@@ -1,7 +1,11 @@
 package pipeline
 
 import (
+	"context"
+	"os"
+	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/schedplan/schedplan/cluster/sim"
 )
@@ -53,5 +57,40 @@ func TestRefinePick(t *testing.T) {
 				t.Errorf("%s: chunk 0 score of × %v = %v, want %v", tc.name, ms[k], rf.Score[0][k], v)
 			}
 		}
+	}
+}
+
+// BenchmarkRefine runs the pipeline up to the refine stage on the log named
+// by SCHEDPLAN_SCALE_TRACE (default: the embedded trace) and reports the
+// refine stage's wall time (refine-s) and the jobs it simulated (five
+// multipliers, two rows, RefineChunks chunks).
+func BenchmarkRefine(b *testing.B) {
+	cfg := DefaultRunConfig()
+	if t := os.Getenv("SCHEDPLAN_SCALE_TRACE"); t != "" {
+		cfg.Trace = t
+	}
+	cfg.Stages.Until = "refine"
+	in, err := Prepare(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; i < b.N; i++ {
+		var t0 time.Time
+		var took time.Duration
+		r := &Runner{Dir: filepath.Join(b.TempDir(), "out")}
+		r.Hook = func(stage string, ev StageEvent, err error) {
+			switch {
+			case stage == "refine" && ev == StageStart:
+				t0 = time.Now()
+			case stage == "refine" && ev == StageDone:
+				took = time.Since(t0)
+			}
+		}
+		if _, err := Run(context.Background(), in, r); err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(took.Seconds(), "refine-s")
+		b.ReportMetric(float64(min(in.Split.TuneJobs, RefineMaxJobs)), "jobs")
+		r.Close()
 	}
 }

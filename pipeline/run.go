@@ -297,10 +297,10 @@ func (p *pipelineRun) stages() []stage {
 			deps: []string{"ingest"}, inputs: [][]byte{in.JobsKey, in.TraceKey, in.SpecKey}, state: &p.ht, run: p.tuneHPFSP},
 		{name: "bounds", deps: []string{"ingest"}, inputs: [][]byte{in.JobsKey}, state: &p.bs, run: p.bounds},
 		{name: "refine", params: struct {
-			ContainerMB, MaxJobs, Version, Layout int
-			Multipliers                           []float64
-			Seed                                  uint64
-		}{cfg.ContainerMB, RefineMaxJobs, refineVersion, capacityLayoutVersion, RefineMultipliers, cfg.Seed},
+			MaxJobs, Version, Layout int
+			Multipliers              []float64
+			Seed                     uint64
+		}{RefineMaxJobs, refineVersion, capacityLayoutVersion, RefineMultipliers, cfg.Seed},
 			deps: []string{"ingest", "classify", "capacity", "tune", "tune-coshh", "tune-hpfsp", "bounds"}, inputs: [][]byte{in.JobsKey, in.TraceKey, in.SpecKey, in.TasksKey},
 			state: &p.rf, run: p.refine},
 		{name: "emit", params: struct{ ContainerMB, Layout int }{cfg.ContainerMB, capacityLayoutVersion}, deps: []string{"ingest", "classify", "capacity", "tune", "tune-coshh", "tune-hpfsp", "bounds", "refine"},
