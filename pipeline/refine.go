@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 )
 
 // RefineMultipliers scale the tuned LAS_MQ thresholds in the task-level
@@ -179,4 +180,20 @@ func (s refineState) multiplier() float64 {
 		return 1
 	}
 	return s.Refinement.Chosen
+}
+
+// Text says in a sentence what the refinement saw and chose.
+func (rf *ThresholdRefinement) Text() string {
+	s := fmt.Sprintf("Task-level refinement on the tuning window's rows %d–%d (the emitted capacity-scheduler.xml, mean of its two rows' mean responses, s):", rf.FirstRow, rf.FirstRow+rf.Jobs-1)
+	for k, m := range rf.Multipliers {
+		var sc []string
+		for _, c := range rf.Score {
+			sc = append(sc, fmt.Sprintf("%.4g", c[k]))
+		}
+		s += fmt.Sprintf(" × %g: %s;", m, strings.Join(sc, " / "))
+	}
+	if rf.Chosen == 1 {
+		return s + fmt.Sprintf(" the tuned scale is kept (no multiplier gains %.0f%% on every chunk).", 100*RefineMinGain)
+	}
+	return s + fmt.Sprintf(" the emitted thresholds are the tuned ones × %g.", rf.Chosen)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -51,6 +52,9 @@ func TestRefinePick(t *testing.T) {
 		}
 		if len(rf.Score) != len(tc.chunks) || len(rf.MeanNoQueue) != len(ms) {
 			t.Fatalf("%s: scores %v, no-queue means %v", tc.name, rf.Score, rf.MeanNoQueue)
+		}
+		if txt := rf.Text(); !strings.Contains(txt, "× 0.5: ") || (rf.Chosen != 1) != strings.Contains(txt, "tuned ones ×") {
+			t.Errorf("%s: text %q", tc.name, txt)
 		}
 		for k, v := range tc.score0 {
 			if rf.Score[0][k] != v {

@@ -87,6 +87,9 @@ func buildReport(in *Inputs, bd *Bundle, cs *classState, capSt *capacityState, t
 	if err != nil {
 		return nil, err
 	}
+	if l := bd.LASMQ; l != nil && l.TaskRefinement != nil && len(tuning) > 0 {
+		tuning[0].Intro += " " + l.TaskRefinement.Text()
+	}
 	rep.Sections = append(rep.Sections, tuning...)
 
 	// Bounds.
