@@ -123,3 +123,21 @@ func TuneWindow(ctx context.Context, w *Window, opt TuneOptions) (*TuneReport, e
 	rep.HeldPerUnit, _ = HeldPerUnit(w.Capacity, w.Spec.Containers()) // 0 (size units only) without machines
 	return rep, nil
 }
+
+// deployedText is report.html's sentence on the emitted LAS_MQ thresholds:
+// in held container-seconds, and what the task-level refinement chose ("":
+// no LAS_MQ section).
+func (b *Bundle) deployedText() string {
+	l := b.LASMQ
+	if l == nil {
+		return ""
+	}
+	s := ""
+	if h, err := b.HeldPerUnit(); err == nil {
+		s = " Emitted thresholds: " + thresholdsText(l.Thresholds, h) + "."
+	}
+	if l.TaskRefinement != nil {
+		s += " " + l.TaskRefinement.Text()
+	}
+	return s
+}

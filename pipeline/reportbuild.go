@@ -81,14 +81,12 @@ func buildReport(in *Inputs, bd *Bundle, cs *classState, capSt *capacityState, t
 	rep.Sections = append(rep.Sections, capSec)
 
 	// Tuning.
-	trh := *tr
-	trh.HeldPerUnit, _ = bd.HeldPerUnit() // 0 (size units only) when unknown
-	tuning, err := tuningSections(&trh)
+	tuning, err := tuningSections(tr)
 	if err != nil {
 		return nil, err
 	}
-	if l := bd.LASMQ; l != nil && l.TaskRefinement != nil && len(tuning) > 0 {
-		tuning[0].Intro += " " + l.TaskRefinement.Text()
+	if len(tuning) > 0 {
+		tuning[0].Intro += bd.deployedText()
 	}
 	rep.Sections = append(rep.Sections, tuning...)
 

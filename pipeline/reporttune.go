@@ -81,7 +81,7 @@ func tuningSections(tr *TuneReport) ([]Section, error) {
 		}
 		figs = append(figs, fig)
 	}
-	intro := fmt.Sprintf("Deployed: %v; thresholds %s, weights %s. ", best, thresholdsText(best.Thresholds(), tr.HeldPerUnit), fmtFloats(best.Weights()))
+	intro := fmt.Sprintf("Deployed: %v; thresholds %s, weights %s. ", best, fmtFloats(best.Thresholds()), fmtFloats(best.Weights()))
 	if cv.Deployed != cv.Chosen {
 		intro += fmt.Sprintf("The choice, %s, is not a LAS_MQ configuration; the bundle carries the best LAS_MQ. ", ch.Label())
 	}

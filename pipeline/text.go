@@ -100,8 +100,11 @@ func (rep *TuneReport) WriteText(out io.Writer, source string) {
 	for _, e := range cv.Explanation {
 		fmt.Fprintln(out, e)
 	}
-	fmt.Fprintf(out, "\ndeployed: %v\n  thresholds %s\n  weights    %s\n  policy     %s\n\n",
-		rep.Best, thresholdsText(rep.Best.Thresholds(), rep.HeldPerUnit), fmtFloats(rep.Best.Weights()), rep.Best.Spec())
+	if rep.HeldPerUnit > 0 {
+		fmt.Fprintf(out, "\nthe deployed thresholds as YARN, schedplan yarn-controller and the task level count them: %s\n", thresholdsText(rep.Best.Thresholds(), rep.HeldPerUnit))
+	}
+	fmt.Fprintf(out, "\ndeployed: %v\n  thresholds %s (attained service, size units)\n  weights    %s\n  policy     %s\n\n",
+		rep.Best, fmtFloats(rep.Best.Thresholds()), fmtFloats(rep.Best.Weights()), rep.Best.Spec())
 	tw = newTable(out, tabwriter.AlignRight)
 	fmt.Fprintln(tw, "configuration\tfold-mean response (s)\tfold-mean p99 slowdown\tvalidate mean (s)\tvalidate p99 (s)\tvalidate mean slowdown\tvalidate p99 slowdown\tvalidate missed PS deadlines\t")
 	for _, c := range rep.Compare {
