@@ -86,6 +86,18 @@ func (s *Spec) Capacity() float64 {
 	return c
 }
 
+// Containers counts the cluster's containers: Σ count × slots.
+func (s *Spec) Containers() int {
+	if s == nil {
+		return 0
+	}
+	n := 0
+	for _, r := range s.Resources {
+		n += r.Count * r.Slots
+	}
+	return n
+}
+
 // User returns the named user, or a user with min share 0 and weight 1 when
 // the spec does not list it.
 func (s *Spec) User(name string) User {

@@ -122,7 +122,10 @@ type WhatIf struct {
 
 // LASMQConfig is a multi-level-queue configuration: k queues, demotion
 // thresholds (attained service, in the unit of the job sizes they were tuned
-// on: ThresholdUnit) and queue weights.
+// on: ThresholdUnit, work; the fluid core runs them as they are) and queue
+// weights. What YARN, `schedplan yarn-controller` and the task level count
+// is held time (UnitHeldContainerSeconds): they get the thresholds ×
+// HeldPerUnit.
 type LASMQConfig struct {
 	K          int       `yaml:"k"`
 	Alpha0     float64   `yaml:"alpha0"`
@@ -132,11 +135,22 @@ type LASMQConfig struct {
 	Strict     bool      `yaml:"strict,omitempty"`
 	// ThresholdUnit is the unit of Alpha0 and Thresholds: UnitContainerSeconds
 	// or UnitClusterSeconds; ContainerSecondsPerUnit converts it to
-	// reference-container-seconds (1, or the cluster's capacity in reference
-	// containers). Empty: derived from the trace's size source (see
-	// Bundle.ThresholdUnit).
+	// reference-container-seconds of work (1, or the cluster's capacity in
+	// reference containers). Empty: derived from the trace's size source
+	// (see Bundle.ThresholdUnit).
 	ThresholdUnit           string  `yaml:"threshold_unit,omitempty"`
 	ContainerSecondsPerUnit float64 `yaml:"container_seconds_per_unit,omitempty"`
+	// HeldPerUnit converts Alpha0 and Thresholds to held container-seconds
+	// (containers × seconds held: YARN's memorySeconds / container MB, the
+	// unit of capacity-scheduler.xml's demote-after-held-container-seconds
+	// properties and of the task level): the cluster's containers / the
+	// capacity the thresholds were tuned at (HeldPerUnit). 0: derived
+	// (Bundle.HeldPerUnit).
+	HeldPerUnit float64 `yaml:"held_container_seconds_per_unit,omitempty"`
+	// TaskRefinement, when run checked the thresholds' scale at task level
+	// on the tuning window, is what it saw; Alpha0 and Thresholds are then
+	// the tuned ones × its Chosen multiplier (TunedAlpha0 is the tuner's).
+	TaskRefinement *ThresholdRefinement `yaml:"task_refinement,omitempty"`
 	// Order is the order inside a queue: fifo (omitted), ps or remaining.
 	Order sim.LevelOrder `yaml:"order,omitempty"`
 }
@@ -206,10 +220,16 @@ const bundleHeader = `# schedplan.yaml — a schedplan configuration bundle (for
 #             rates), allocation[type][class] in machines, suggested classes per
 #             type, each type's load, and what-ifs
 #   las_mq    multi-level queue: k queues, demotion thresholds on attained
-#             service (in threshold_unit; container_seconds_per_unit converts
-#             them to reference-container-seconds), queue weights (first =
+#             service (in threshold_unit, work as tuned; container_seconds_per_unit
+#             converts them to reference-container-seconds of work,
+#             held_container_seconds_per_unit to held container-seconds =
+#             containers x seconds held, what YARN, schedplan yarn-controller
+#             and capacity-scheduler.xml count), queue weights (first =
 #             highest priority), order inside a queue (fifo when
-#             omitted, ps, remaining)
+#             omitted, ps, remaining); task_refinement: the emitted
+#             capacity-scheduler.xml with the thresholds x 0.5 ... 2 at task
+#             level on the tuning window's last jobs (mean responses in s),
+#             and the multiplier chosen (alpha0 and thresholds include it)
 #   h_pfsp    H-PFSP parameters
 #   coshh     the COSHH scheduler as tuned on the tuning window: k, the
 #             re-classification tolerance, the grid searched, and per

@@ -56,18 +56,26 @@ func (b *Bundle) ThresholdUnit() (string, float64, error) {
 
 // withThresholdUnit returns b, or a copy of b whose LAS_MQ configuration
 // states the unit of its thresholds when b leaves it to be derived.
+// The same for the conversion to held container-seconds (HeldPerUnit).
 func (b *Bundle) withThresholdUnit() *Bundle {
-	if b.LASMQ == nil || b.LASMQ.ThresholdUnit != "" {
-		return b
-	}
-	unit, per, err := b.ThresholdUnit()
-	if err != nil {
+	if b.LASMQ == nil || (b.LASMQ.ThresholdUnit != "" && b.LASMQ.HeldPerUnit != 0) {
 		return b
 	}
 	l := *b.LASMQ
-	l.ThresholdUnit, l.ContainerSecondsPerUnit = unit, per
+	if l.ThresholdUnit == "" {
+		unit, per, err := b.ThresholdUnit()
+		if err != nil {
+			return b
+		}
+		l.ThresholdUnit, l.ContainerSecondsPerUnit = unit, per
+	}
 	c := *b
 	c.LASMQ = &l
+	if l.HeldPerUnit == 0 {
+		if h, err := c.HeldPerUnit(); err == nil {
+			l.HeldPerUnit = h
+		}
+	}
 	return &c
 }
 
@@ -125,22 +133,7 @@ func (b *Bundle) check() error {
 		}
 	}
 	if l := b.LASMQ; l != nil {
-		sum := 0.0
-		for k, w := range l.Weights {
-			errs = append(errs, nonNeg(fmt.Sprintf("las_mq.weights[%d]", k), w))
-			if sum += w; math.IsInf(sum, 0) {
-				errs = append(errs, fmt.Errorf("las_mq.weights[%d]: %v: the weights' sum overflows", k, w))
-			}
-		}
-		if len(l.Thresholds) > 0 {
-			_, per, err := b.ThresholdUnit()
-			errs = append(errs, err)
-			for k, v := range l.Thresholds {
-				if !(v > 0) || (err == nil && math.IsInf(v*per, 0)) {
-					errs = append(errs, fmt.Errorf("las_mq.thresholds[%d]: %v is not a positive number of container-seconds", k, v))
-				}
-			}
-		}
+		errs = append(errs, b.checkThresholds(l)...)
 	}
 	if h := b.HPFSP; h != nil {
 		errs = append(errs, h.check())
@@ -280,4 +273,39 @@ func (s *COSHHClassification) check(at string, types int) error {
 		}
 	}
 	return nil
+}
+
+// checkThresholds is check's part for the LAS_MQ weights and thresholds:
+// non-negative weights whose sum is finite, positive thresholds that stay
+// finite in reference-container-seconds and in held container-seconds.
+func (b *Bundle) checkThresholds(l *LASMQConfig) []error {
+	var errs []error
+	sum := 0.0
+	for k, w := range l.Weights {
+		if w < 0 {
+			errs = append(errs, fmt.Errorf("las_mq.weights[%d]: %v is negative", k, w))
+		}
+		if sum += w; math.IsInf(sum, 0) {
+			errs = append(errs, fmt.Errorf("las_mq.weights[%d]: %v: the weights' sum overflows", k, w))
+		}
+	}
+	if len(l.Thresholds) == 0 {
+		return errs
+	}
+	_, per, err := b.ThresholdUnit()
+	errs = append(errs, err)
+	// The conversion to held container-seconds needs the cluster's
+	// containers, which a bundle for fluid simulation may leave out: only
+	// an explicit bad one is an error here (the YARN files and the task
+	// level refuse a missing one).
+	held, herr := b.HeldPerUnit()
+	if l.HeldPerUnit != 0 {
+		errs = append(errs, herr)
+	}
+	for k, v := range l.Thresholds {
+		if !(v > 0) || (err == nil && math.IsInf(v*per, 0)) || (herr == nil && math.IsInf(v*held, 0)) {
+			errs = append(errs, fmt.Errorf("las_mq.thresholds[%d]: %v is not a positive number of container-seconds", k, v))
+		}
+	}
+	return errs
 }

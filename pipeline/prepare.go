@@ -497,8 +497,9 @@ func TuneCost(budget int, split Split, opt TuneOptions) Cost {
 		Bytes: cands * float64(folds+1) * float64(len(opt.Sigmas)) * summaryBytes}
 }
 
-// cost estimates the run's simulations: tuning, then on the validation
-// window the bounds and every validation experiment.
+// cost estimates the run's simulations: tuning, the refinement's (two
+// rows per multiplier on at most RefineMaxJobs jobs), then on the
+// validation window the bounds and every validation experiment.
 func (in *Inputs) cost() Cost {
 	cfg := in.Config
 	valN := float64(in.Split.ValidJobs)
@@ -517,9 +518,10 @@ func (in *Inputs) cost() Cost {
 	}
 	errRuns := sized * sigmas * float64(cfg.Runs)
 	valSims := 3 + configs*float64(1+len(cfg.LoadFactors)) + errRuns
+	refine := 2 * float64(len(RefineMultipliers))
 	return TuneCost(cfg.Budget, in.Split, TuneOptions{Folds: cfg.Folds}).Add(Cost{
-		Simulations: valSims,
-		JobSteps:    valSims * valN,
+		Simulations: valSims + refine,
+		JobSteps:    valSims*valN + refine*float64(min(in.Split.TuneJobs, RefineMaxJobs)),
 		Bytes:       valN*validateJobBytes() + errRuns*summaryBytes,
 	})
 }

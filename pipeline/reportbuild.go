@@ -86,6 +86,9 @@ func buildReport(in *Inputs, bd *Bundle, cs *classState, capSt *capacityState, t
 	if err != nil {
 		return nil, err
 	}
+	if len(tuning) > 0 {
+		tuning[0].Intro += bd.deployedText()
+	}
 	rep.Sections = append(rep.Sections, tuning...)
 
 	// Bounds.

@@ -81,6 +81,10 @@ type RunResult struct {
 	Calibration *CalibrationReport `json:"calibration,omitempty"`
 	// TunedHPFSP is H-PFSP's tuned configuration (the bundle's h_pfsp).
 	TunedHPFSP *HPFSPConfig `json:"tuned_h_pfsp,omitempty"`
+	// ThresholdRefinement is the task-level check of the tuned thresholds'
+	// scale on the tuning window (the emitted thresholds are Tuned's ×
+	// its Chosen multiplier).
+	ThresholdRefinement *ThresholdRefinement `json:"threshold_refinement,omitempty"`
 	// Improvement is 1 − tuned/current mean response on the validation
 	// window (negative: the tuned configuration is worse).
 	Improvement float64  `json:"improvement_over_current"`
@@ -161,6 +165,7 @@ type pipelineRun struct {
 	bs    boundsState
 	vs    ValidationState
 	coshh coshhState
+	rf    refineState
 	files []string
 	bd    *Bundle
 	// part is the stage being sharded or merged (StageOptions).
@@ -296,7 +301,14 @@ func (p *pipelineRun) stages() []stage {
 		}{cfg.Objective, cfg.Seed, DefaultFairLimits, HPFSPTuneThresholds, hpfspTuneVersion},
 			deps: []string{"ingest"}, inputs: [][]byte{in.JobsKey, in.TraceKey, in.SpecKey}, state: &p.ht, run: p.tuneHPFSP},
 		{name: "bounds", deps: []string{"ingest"}, inputs: [][]byte{in.JobsKey}, state: &p.bs, run: p.bounds},
-		{name: "emit", params: struct{ ContainerMB, Layout int }{cfg.ContainerMB, capacityLayoutVersion}, deps: []string{"ingest", "classify", "capacity", "tune", "tune-coshh", "tune-hpfsp", "bounds"},
+		{name: "refine", params: struct {
+			MaxJobs, Version, Layout int
+			Multipliers              []float64
+			Seed                     uint64
+		}{RefineMaxJobs, refineVersion, capacityLayoutVersion, RefineMultipliers, cfg.Seed},
+			deps: []string{"ingest", "classify", "capacity", "tune", "tune-coshh", "tune-hpfsp", "bounds"}, inputs: [][]byte{in.JobsKey, in.TraceKey, in.SpecKey, in.TasksKey},
+			state: &p.rf, run: p.refine},
+		{name: "emit", params: struct{ ContainerMB, Layout int }{cfg.ContainerMB, capacityLayoutVersion}, deps: []string{"ingest", "classify", "capacity", "tune", "tune-coshh", "tune-hpfsp", "bounds", "refine"},
 			inputs: [][]byte{in.SpecKey}, state: &struct{}{}, run: p.emit},
 		{name: "validate", params: struct {
 			Current       string
@@ -310,9 +322,9 @@ func (p *pipelineRun) stages() []stage {
 			ContainerMB   int
 			Results       string
 		}{cfg.Current, cfg.Baselines, cfg.Sigmas, cfg.Runs, cfg.LoadFactors, cfg.Seed, taskLevelVersion, cfg.CurrentConfig, cfg.ContainerMB, cfg.resultsOrDefault()},
-			deps: []string{"tune", "tune-coshh", "tune-hpfsp", "bounds", "classify", "emit"}, inputs: [][]byte{in.JobsKey, in.TraceKey, in.SpecKey, in.CurrentConfigKey, in.TasksKey},
+			deps: []string{"tune", "tune-coshh", "tune-hpfsp", "bounds", "classify", "refine", "emit"}, inputs: [][]byte{in.JobsKey, in.TraceKey, in.SpecKey, in.CurrentConfigKey, in.TasksKey},
 			state: &p.vs, run: p.validate},
-		{name: "report", deps: []string{"ingest", "classify", "capacity", "tune", "tune-coshh", "tune-hpfsp", "bounds", "emit", "validate"},
+		{name: "report", deps: []string{"ingest", "classify", "capacity", "tune", "tune-coshh", "tune-hpfsp", "bounds", "refine", "emit", "validate"},
 			state: &struct{}{}, run: p.report},
 	}
 }
@@ -402,6 +414,24 @@ func (p *pipelineRun) boundsOf() *Bounds {
 	return &b
 }
 
+// refineState is the refine stage's state.
+type refineState struct {
+	Refinement *ThresholdRefinement `json:"refinement,omitempty"`
+}
+
+// refine: the tuned thresholds' scale checked at task level on the tuning
+// window (RefineThresholds); the bundle carries the result.
+func (p *pipelineRun) refine(ctx context.Context) (map[string][]byte, error) {
+	p.rf, p.bd = refineState{}, nil // the bundle as tuned
+	rf, err := RefineThresholds(ctx, p.in, &p.cs, p.bundle())
+	if err != nil {
+		return nil, err
+	}
+	p.rf = refineState{Refinement: rf}
+	p.bd = nil // rebuilt with the refinement
+	return nil, nil
+}
+
 // emit: the configuration bundle and the YARN files.
 func (p *pipelineRun) emit(context.Context) (map[string][]byte, error) {
 	bd := p.bundle()
@@ -429,7 +459,7 @@ func (p *pipelineRun) validate(ctx context.Context) (map[string][]byte, error) {
 	}
 	// The emitted files, loaded back from the output directory and
 	// simulated at task level.
-	if v.Task, err = taskValidate(ctx, p.in, &p.cs, &p.tr, p.r.Dir, p.r.progress("validate (task level)")); err != nil {
+	if v.Task, err = taskValidate(ctx, p.in, &p.cs, &p.tr, p.rf.multiplier(), p.r.Dir, p.r.progress("validate (task level)")); err != nil {
 		return nil, err
 	}
 	if err := p.validateHPFSP(ctx, v.Task, p.r.progress("validate (task level, h-pfsp)")); err != nil {
@@ -494,6 +524,7 @@ func (p *pipelineRun) result() *RunResult {
 		res.Improved = tuned < cur
 	}
 	res.TaskValidation = p.vs.Task
+	res.ThresholdRefinement = p.rf.Refinement
 	res.COSHH = p.vs.COSHH
 	res.Calibration = p.vs.Calibration
 	res.TunedHPFSP = p.hpfspConfig()
@@ -577,6 +608,13 @@ func (p *pipelineRun) bundle() *Bundle {
 	}
 	bd.Capacity = p.capSt.Secondary
 	bd.LASMQ = p.tr.Best.Config()
+	if h, err := HeldPerUnit(in.Capacity, bd.Cluster.Containers()); err == nil {
+		bd.LASMQ.HeldPerUnit = h // tuned at in.Capacity, whatever the size source says
+	}
+	if rf := p.rf.Refinement; rf != nil {
+		bd.LASMQ = scaledLASMQ(bd.LASMQ, rf.Chosen)
+		bd.LASMQ.TaskRefinement = rf
+	}
 	bd.HPFSP = p.hpfspConfig()
 	b := p.boundsOf()
 	if p.coshh.Fit != nil {

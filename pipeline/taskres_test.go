@@ -24,7 +24,7 @@ func TestYARNFilesToTaskTrees(t *testing.T) {
 <property><name>yarn.scheduler.capacity.root.b.user-limit-factor</name><value>2</value></property>
 <property><name>yarn.scheduler.capacity.root.b.ordering-policy</name><value>fair</value></property>
 <property><name>yarn.scheduler.capacity.root.b.minimum-user-limit-percent</name><value>25</value></property>
-<property><name>schedplan.las-mq.root.a.demote-after-container-seconds</name><value>120</value></property>
+<property><name>schedplan.las-mq.root.a.demote-after-held-container-seconds</name><value>120</value></property>
 </configuration>`
 	cs, err := yarn.ParseCapacityScheduler([]byte(csXML))
 	if err != nil {

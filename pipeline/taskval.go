@@ -11,7 +11,8 @@ import (
 // TaskValidation is the task-level view of the validation window: the
 // emitted YARN files loaded back and simulated with package cluster/task
 // on the cluster spec's machines, beside FIFO, the current scheduler and
-// the tuned LAS_MQ. Sizes, thresholds and bounds are in container-seconds;
+// the tuned LAS_MQ. Sizes and bounds are in container-seconds of work, the
+// LAS_MQ thresholds in held container-seconds (HeldPerUnit);
 // the bounds are the fluid ones at the cluster's total rate (RateCS), which
 // are lower bounds for the task level (no task granularity, no stage
 // barrier, no container fragmentation in the fluid server). The rows'
@@ -47,7 +48,7 @@ type TaskValidation struct {
 const TaskMetricsNote = "slowdown = response / the job's time alone on the empty cluster (a lower bound: over its stages, Σ max(stage work / the cluster's rate, longest task / the fastest container's rate)); a missed deadline = a completion after capped fair sharing (fluid PS at the cluster's rate, no job above its parallelism, work / its time alone)"
 
 // TaskBoundsNote says how the two views relate.
-const TaskBoundsNote = "task level: jobs as map/reduce tasks on the cluster spec's containers (sizes and thresholds in container-seconds); the fluid bounds at the cluster's total rate are lower bounds for the task level; " + TaskMetricsNote
+const TaskBoundsNote = "task level: jobs as map/reduce tasks on the cluster spec's containers (sizes in container-seconds of work, LAS_MQ thresholds in held container-seconds: containers × seconds held); the fluid bounds at the cluster's total rate are lower bounds for the task level; " + TaskMetricsNote
 
 // Task-level validation row names.
 const (
@@ -106,7 +107,7 @@ func taskWindow(in *Inputs) (lo, n int, cut string) {
 // taskValidate simulates the validation window at task level (at most
 // TaskValidateMaxJobs of its jobs): dir holds the emitted
 // capacity-scheduler.xml and fair-scheduler.xml.
-func taskValidate(ctx context.Context, in *Inputs, cs *classState, tr *TuneReport, dir string, progress func(done, total int)) (*TaskValidation, error) {
+func taskValidate(ctx context.Context, in *Inputs, cs *classState, tr *TuneReport, refined float64, dir string, progress func(done, total int)) (*TaskValidation, error) {
 	cl, err := TaskCluster(in.Spec)
 	if err != nil {
 		return nil, err
@@ -126,9 +127,14 @@ func taskValidate(ctx context.Context, in *Inputs, cs *classState, tr *TuneRepor
 			named.Class[i] = ClassName(cs.Secondary.Result.Classes[k].ID)
 		}
 	}
-	// Thresholds tuned on sizes in the units of in.Capacity: one unit is
-	// rate / capacity container-seconds.
-	m := TaskLASMQ(tr.Best.Policy(), cl.Rate()/in.Capacity)
+	// Thresholds tuned on sizes in the units of in.Capacity, × the
+	// refinement's multiplier (as emitted), converted to the held
+	// container-seconds the task level counts.
+	held, err := HeldPerUnit(in.Capacity, cl.Containers())
+	if err != nil {
+		return nil, err
+	}
+	m := TaskLASMQ(tr.Best.Policy(), held*refined)
 	current, currentSpec := "fair, one pool per user", "fair:pool=user"
 	if in.Config.CurrentConfig != "" {
 		if currentSpec, err = CurrentConfigSpec(in.Config.CurrentConfig); err != nil {
@@ -193,8 +199,9 @@ func taskValidate(ctx context.Context, in *Inputs, cs *classState, tr *TuneRepor
 // taskLevelVersion changes when the task-level validation changes what it
 // computes, so that older stamps of the validate stage are stale (4: at
 // most TaskValidateMaxJobs jobs; 5: slowdowns by the time alone, capped
-// fair-share deadlines).
-const taskLevelVersion = 5
+// fair-share deadlines; 6: the tuned LAS_MQ's thresholds in held
+// container-seconds).
+const taskLevelVersion = 6
 
 // RequireImprovement is --require-improvement's check: at task level (the
 // tuned LAS_MQ against the user's own scheduler file) when taskLevel is set

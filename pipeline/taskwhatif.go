@@ -159,7 +159,7 @@ func WriteWhatIfSims(w io.Writer, sims []WhatIfSim) {
 // TaskConfigs are the configurations a task-level what-if simulates: the
 // current scheduler (the user's own YARN file, else Fair with one pool per
 // user) and the tuned LAS_MQ of a bundle, its thresholds converted to
-// container-seconds (threshold_unit), and its tuned H-PFSP when it has an
+// held container-seconds (Bundle.HeldPerUnit), and its tuned H-PFSP when it has an
 // h_pfsp section; without a bundle, Hu et al.'s default LAS_MQ, so named.
 func TaskConfigs(bundlePath, currentConfig string) (names, specs []string, err error) {
 	names, specs = []string{"current (fair, one pool per user)"}, []string{"fair:pool=user"}
@@ -180,7 +180,7 @@ func TaskConfigs(bundlePath, currentConfig string) (names, specs []string, err e
 	if b.LASMQ == nil {
 		return nil, nil, fmt.Errorf("--config %s: the bundle has no las_mq section", bundlePath)
 	}
-	_, per, err := b.ThresholdUnit()
+	held, err := b.HeldPerUnit()
 	if err != nil {
 		return nil, nil, fmt.Errorf("--config %s: %w", bundlePath, err)
 	}
@@ -188,7 +188,7 @@ func TaskConfigs(bundlePath, currentConfig string) (names, specs []string, err e
 	if err != nil {
 		return nil, nil, fmt.Errorf("--config %s: %w", bundlePath, err)
 	}
-	m := TaskLASMQ(p.(*sim.LASMQ), per)
+	m := TaskLASMQ(p.(*sim.LASMQ), held)
 	names, specs = append(names, "tuned las_mq ("+bundlePath+")"), append(specs, m.Spec())
 	if h := b.HPFSP; h != nil {
 		names, specs = append(names, "tuned h-pfsp ("+bundlePath+")"), append(specs, h.Spec())
@@ -211,8 +211,9 @@ func (a *CapacityAnalysis) WhatIfLambdas(n int) []float64 {
 }
 
 // TaskLASMQ returns a tuned LAS_MQ as the task level runs it: its
-// thresholds × perUnit (container-seconds per unit of the sizes it was
-// tuned on) and, for order=ps, seed 000's own order by the containers the
+// thresholds × held (held container-seconds per unit of the sizes it was
+// tuned on, HeldPerUnit: the task level's service is containers × seconds
+// held) and, for order=ps, seed 000's own order by the containers the
 // remaining tasks need (containers are discrete: no processor sharing
 // inside a level at task level).
 //
@@ -222,8 +223,8 @@ func (a *CapacityAnalysis) WhatIfLambdas(n int) []float64 {
 // (maximum-applications 10000), and with it the tuned configuration is not
 // what was tuned: on a 20-user synthetic log at load 0.9 the 30-job limit
 // made its mean response 2,409 s against 37.8 s without.
-func TaskLASMQ(m *sim.LASMQ, perUnit float64) TaskLASMQPolicy {
-	m.Alpha0 *= perUnit
+func TaskLASMQ(m *sim.LASMQ, held float64) TaskLASMQPolicy {
+	m.Alpha0 *= held
 	if m.Order == sim.OrderPS {
 		m.Order = sim.OrderRemaining
 	}

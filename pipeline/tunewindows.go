@@ -33,9 +33,14 @@ type RobustRow struct {
 
 // TuneReport is what `schedplan tune` and the pipeline's tune stage produce.
 type TuneReport struct {
-	Split    Split       `json:"split"`
-	Capacity float64     `json:"capacity"`
-	Result   *TuneResult `json:"result"`
+	Split    Split   `json:"split"`
+	Capacity float64 `json:"capacity"`
+	// HeldPerUnit is the held container-seconds in one unit of the
+	// thresholds (HeldPerUnit: the cluster's containers / Capacity), what
+	// YARN, `schedplan yarn-controller` and the task level count; 0: not
+	// known (TuneWindow sets it).
+	HeldPerUnit float64     `json:"held_container_seconds_per_unit,omitempty"`
+	Result      *TuneResult `json:"result"`
 	// Best is the LAS_MQ configuration the bundle deploys: the choice of
 	// the cross-validated search when it is a LAS_MQ configuration, else
 	// the best LAS_MQ one (see CVResult.Deployed).

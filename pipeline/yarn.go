@@ -111,8 +111,9 @@ func fmtPercent(hundredths int) string {
 }
 
 // capacityLayoutVersion changes when the capacity-scheduler.xml layout
-// changes, so that older stamps of the emit stage are stale.
-const capacityLayoutVersion = 2
+// changes, so that older stamps of the emit stage are stale (3: demotion
+// thresholds in held container-seconds, demote-after-held-container-seconds).
+const capacityLayoutVersion = 3
 
 // DefaultQueueShare is the share (hundredths of a percent) of every
 // partition the Capacity Scheduler's default queue is guaranteed: enough
@@ -148,18 +149,18 @@ type csQueue struct {
 	labels     []string       // accessible labels, in type order
 	defLabel   string
 	levels     []*csQueue
-	threshold  float64 // LAS_MQ level: demotion threshold in container-seconds (0: last level)
+	threshold  float64 // LAS_MQ level: demotion threshold in held container-seconds (0: last level)
 	desc       string
 	coshh      string // the class's COSHH allocation, when not expressed as labels
 }
 
 // csPlan is the queue tree of a bundle.
 type csPlan struct {
-	labels  []string // one per machine type; nil: no node labels
-	why     string   // why there are (no) node labels
-	queues  []*csQueue
-	unit    string  // threshold unit of the bundle
-	perUnit float64 // container-seconds per unit
+	labels []string // one per machine type; nil: no node labels
+	why    string   // why there are (no) node labels
+	queues []*csQueue
+	unit   string  // threshold unit of the bundle
+	held   float64 // held container-seconds per unit (Bundle.HeldPerUnit)
 }
 
 // planCapacityScheduler decides the queues and their capacities.
@@ -219,11 +220,14 @@ func planCapacityScheduler(b *Bundle) (*csPlan, error) {
 	p.queues = append(p.queues, def)
 	if l := b.LASMQ; l != nil && l.K > 1 && nc > 0 {
 		var err error
-		if p.unit, p.perUnit, err = b.ThresholdUnit(); err != nil {
+		if p.unit, _, err = b.ThresholdUnit(); err != nil {
+			return nil, err
+		}
+		if p.held, err = b.HeldPerUnit(); err != nil {
 			return nil, err
 		}
 		for _, q := range p.queues {
-			addLevels(q, l, p.perUnit)
+			addLevels(q, l, p.held)
 		}
 	}
 	return p, nil
@@ -358,14 +362,15 @@ func classType(b *Bundle, i, types, bestType int) (int, string) {
 
 // addLevels gives a class queue one leaf per LAS_MQ level, l0 the highest
 // priority: on every partition the class has capacity on, the levels split
-// it by the queue weights.
-func addLevels(q *csQueue, l *LASMQConfig, perUnit float64) {
+// it by the queue weights; its demotion threshold is the tuned one × held
+// (held container-seconds per unit of the thresholds, HeldPerUnit).
+func addLevels(q *csQueue, l *LASMQConfig, held float64) {
 	for k := 0; k < l.K; k++ {
 		lv := &csQueue{role: levelQueue, name: fmt.Sprintf("%s_l%d", q.name, k), share: map[string]int{}, labels: q.labels,
 			defLabel: q.defLabel, desc: "as its class queue " + q.path}
 		lv.path = q.path + "." + lv.name
 		if k < len(l.Thresholds) {
-			lv.threshold = l.Thresholds[k] * perUnit
+			lv.threshold = l.Thresholds[k] * held
 		}
 		q.levels = append(q.levels, lv)
 	}
@@ -506,8 +511,8 @@ func CapacitySchedulerXML(b *Bundle) ([]byte, error) {
 			}
 			if k+1 < len(q.levels) {
 				conf.Add(yarn.DemoteAfterKey(c.path), strconv.FormatFloat(c.threshold, 'g', 10, 64),
-					fmt.Sprintf("the controller moves an application from %s to %s once its attained service reaches this many reference-container-seconds (= %s %s × %s); YARN ignores this property; `schedplan yarn-controller` applies it",
-						c.path, q.levels[k+1].path, strconv.FormatFloat(c.threshold/p.perUnit, 'g', 10, 64), p.unit, strconv.FormatFloat(p.perUnit, 'g', 10, 64)))
+					fmt.Sprintf("the controller moves an application from %s to %s once its attained service, in held container-seconds (containers × seconds held: memorySeconds / --container-mb), reaches this value (= the tuned threshold %s %s × %s held container-seconds per %s: the cluster's containers / the capacity it was tuned at); YARN ignores this property; `schedplan yarn-controller` applies it",
+						c.path, q.levels[k+1].path, strconv.FormatFloat(c.threshold/p.held, 'g', 10, 64), p.unit, strconv.FormatFloat(p.held, 'g', 10, 64), strings.TrimSuffix(p.unit, "s")))
 			}
 		}
 	}

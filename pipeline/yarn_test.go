@@ -181,15 +181,16 @@ func TestCapacitySchedulerXML(t *testing.T) {
 			t.Errorf("%s written (Hadoop ignores it)", k)
 		}
 	}
-	// One threshold by hand: α0 = 10 cluster-seconds (sizes from bytes) on
-	// a cluster of 48.06 reference containers is 480.6 container-seconds.
-	if v := got["schedplan.las-mq.root.c0.c0_l0.demote-after-container-seconds"]; v != "480.6" {
-		t.Errorf("l0's threshold = %q container-seconds, want 480.6 (10 cluster-seconds × 48.06)", v)
+	// One threshold by hand: α0 = 10 cluster-seconds (sizes from bytes) is
+	// the whole cluster — 2 + 2·16 + 4 = 38 containers — held for 10 s:
+	// 380 held container-seconds, whatever the exec_rates.
+	if v := got["schedplan.las-mq.root.c0.c0_l0.demote-after-held-container-seconds"]; v != "380" {
+		t.Errorf("l0's threshold = %q held container-seconds, want 380 (10 cluster-seconds × 38 containers)", v)
 	}
-	if v := got["schedplan.las-mq.root.c2.c2_l1.demote-after-container-seconds"]; v != "4806" {
-		t.Errorf("l1's threshold = %q, want 4806", v)
+	if v := got["schedplan.las-mq.root.c2.c2_l1.demote-after-held-container-seconds"]; v != "3800" {
+		t.Errorf("l1's threshold = %q, want 3800", v)
 	}
-	if _, ok := got["schedplan.las-mq.root.c0.c0_l2.demote-after-container-seconds"]; ok {
+	if _, ok := got["schedplan.las-mq.root.c0.c0_l2.demote-after-held-container-seconds"]; ok {
 		t.Error("the last level has a threshold")
 	}
 	// Every leaf's user-limit-factor lets one user reach 100%: f·a ≥ 1 >
@@ -445,10 +446,23 @@ func TestThresholdUnit(t *testing.T) {
 	if _, err := CapacitySchedulerXML(b); err == nil {
 		t.Error("thresholds of unknown unit rendered")
 	}
+	// Container-seconds of work served at 48.06 reference containers by
+	// 38 containers: 10 × 38 / 48.06 held container-seconds.
 	b.LASMQ.ThresholdUnit, b.LASMQ.ContainerSecondsPerUnit = UnitContainerSeconds, 1
 	out, err := CapacitySchedulerXML(b)
-	if err != nil || props(t, out)["schedplan.las-mq.root.c0.c0_l0.demote-after-container-seconds"] != "10" {
-		t.Errorf("explicit unit: %v", err)
+	if v := props(t, out)["schedplan.las-mq.root.c0.c0_l0.demote-after-held-container-seconds"]; err != nil || v != "7.906783188" {
+		t.Errorf("explicit unit: %q, %v; want 7.906783188 (10 × 38 / 48.06)", v, err)
+	}
+	// An explicit conversion is taken as it is (run writes the one of the
+	// capacity it tuned at).
+	b.LASMQ.HeldPerUnit = 2
+	out, err = CapacitySchedulerXML(b)
+	if v := props(t, out)["schedplan.las-mq.root.c0.c0_l0.demote-after-held-container-seconds"]; err != nil || v != "20" {
+		t.Errorf("explicit held_container_seconds_per_unit 2: %q, %v; want 20", v, err)
+	}
+	b.LASMQ.HeldPerUnit = -1
+	if _, err := CapacitySchedulerXML(b); err == nil || !strings.Contains(err.Error(), "held_container_seconds_per_unit") {
+		t.Errorf("negative held_container_seconds_per_unit: %v", err)
 	}
 }
 

@@ -26,13 +26,23 @@ import (
 // Application Queue API, PUT /ws/v1/cluster/apps/{appid}/queue).
 
 // DemoteAfterKey is the property that holds an LAS_MQ level leaf's demotion
-// threshold, in reference-container-seconds of attained service.
+// threshold, in held container-seconds of attained service: containers ×
+// seconds held, what the ResourceManager reports as memorySeconds / the
+// container's MB (whatever the machine's speed).
 func DemoteAfterKey(path string) string {
+	return "schedplan.las-mq." + path + ".demote-after-held-container-seconds"
+}
+
+// oldDemoteAfterKey is the property schedplan wrote before the thresholds
+// were converted to held time: its value is reference-container-seconds of
+// work, which the controller cannot convert (it does not know the machines'
+// speeds), so a file that has it is refused.
+func oldDemoteAfterKey(path string) string {
 	return "schedplan.las-mq." + path + ".demote-after-container-seconds"
 }
 
 // Demotion is one level's rule: an application in From whose attained
-// service reaches After reference-container-seconds moves to To, the next
+// service reaches After held container-seconds moves to To, the next
 // sibling leaf.
 type Demotion struct {
 	From, To *CSQueue
@@ -46,13 +56,16 @@ type Demotion struct {
 func (cs *CapacityScheduler) Demotions() ([]Demotion, error) {
 	var out []Demotion
 	for _, q := range cs.Queues {
+		if _, old := cs.Values[oldDemoteAfterKey(q.Path)]; old {
+			return nil, fmt.Errorf("%s: an older schedplan's threshold in reference-container-seconds of work, not the held container-seconds (memorySeconds / container MB) the controller counts; emit the file again (schedplan emit, or run) to get %s", oldDemoteAfterKey(q.Path), DemoteAfterKey(q.Path))
+		}
 		v, ok := cs.Values[DemoteAfterKey(q.Path)]
 		if !ok {
 			continue
 		}
 		after, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
 		if err != nil || !(after > 0) || math.IsInf(after, 0) {
-			return nil, fmt.Errorf("%s = %q: need a positive number of container-seconds", DemoteAfterKey(q.Path), v)
+			return nil, fmt.Errorf("%s = %q: need a positive number of held container-seconds", DemoteAfterKey(q.Path), v)
 		}
 		if !q.IsLeaf() || q.Parent == nil {
 			return nil, fmt.Errorf("%s: %s is not a leaf queue", DemoteAfterKey(q.Path), q.Path)
@@ -83,11 +96,13 @@ type RMApp struct {
 
 // Move is one demotion the controller made (or, dry, would make).
 type Move struct {
-	App      string  `json:"app"`
-	User     string  `json:"user"`
-	From     string  `json:"from"`
-	To       string  `json:"to"`
-	Attained float64 `json:"attained_container_seconds"`
+	App  string `json:"app"`
+	User string `json:"user"`
+	From string `json:"from"`
+	To   string `json:"to"`
+	// Attained is the application's service when it moved, in held
+	// container-seconds (memorySeconds / ContainerMB).
+	Attained float64 `json:"attained_held_container_seconds"`
 	// Err is why the ResourceManager refused the move ("" when it moved).
 	Err string `json:"error,omitempty"`
 	// DryRun: the move was not made (ControllerOptions.DryRun).
@@ -95,7 +110,7 @@ type Move struct {
 }
 
 func (m Move) String() string {
-	return fmt.Sprintf("%s (%s, %.4g container-s) %s → %s", m.App, m.User, m.Attained, m.From, m.To)
+	return fmt.Sprintf("%s (%s, %.4g held container-s) %s → %s", m.App, m.User, m.Attained, m.From, m.To)
 }
 
 // ErrRMAddress is the error NewController wraps when ControllerOptions.RM
@@ -106,9 +121,11 @@ var ErrRMAddress = errors.New("resource manager address")
 type ControllerOptions struct {
 	// RM is the ResourceManager's web address, e.g. http://rm:8088.
 	RM string
-	// ContainerMB is the memory of one reference container: attained
-	// service is memorySeconds / ContainerMB (YARN's default resource
-	// calculator counts memory only). Default 1024, as `schedplan emit`.
+	// ContainerMB is the memory of one container: attained service is
+	// memorySeconds / ContainerMB, in held container-seconds (YARN's
+	// default resource calculator counts memory only; a container held a
+	// second counts 1 whatever its machine's speed). Default 1024, as
+	// `schedplan emit`.
 	ContainerMB float64
 	// User, when set, is sent as user.name (Hadoop's pseudo
 	// authentication); moves need an authenticated user with the right
@@ -135,7 +152,7 @@ func NewController(cs *CapacityScheduler, opt ControllerOptions) (*Controller, e
 		return nil, err
 	}
 	if len(ds) == 0 {
-		return nil, errors.New("the capacity-scheduler.xml has no schedplan.las-mq.*.demote-after-container-seconds property: nothing to control")
+		return nil, errors.New("the capacity-scheduler.xml has no schedplan.las-mq.*.demote-after-held-container-seconds property: nothing to control")
 	}
 	base, err := url.Parse(opt.RM)
 	if err != nil || (base.Scheme != "http" && base.Scheme != "https") || base.Host == "" {

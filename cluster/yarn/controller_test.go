@@ -265,3 +265,23 @@ func TestControllerDryRunMovesSaySo(t *testing.T) {
 		}
 	}
 }
+
+// A file with the threshold property schedplan wrote before the thresholds
+// were converted to held time (reference-container-seconds of work, which
+// the controller cannot convert) is refused with the way out, not applied
+// in the wrong unit; the property's name says its unit.
+func TestControllerRefusesWorkUnitThresholds(t *testing.T) {
+	if k := DemoteAfterKey("root.c.c_l0"); k != "schedplan.las-mq.root.c.c_l0.demote-after-held-container-seconds" {
+		t.Errorf("DemoteAfterKey = %s", k)
+	}
+	b := strings.Replace(string(lasmqFile(map[string]string{"root.c.c_l1": "500"})), "</configuration>",
+		"<property><name>schedplan.las-mq.root.c.c_l0.demote-after-container-seconds</name><value>100</value></property>\n</configuration>", 1)
+	cs, err := ParseCapacityScheduler([]byte(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = NewController(cs, ControllerOptions{RM: "http://rm:8088"})
+	if err == nil || !strings.Contains(err.Error(), "demote-after-container-seconds") || !strings.Contains(err.Error(), "emit the file again") {
+		t.Errorf("error %v, want the old property refused with the way out", err)
+	}
+}

@@ -27,9 +27,9 @@ func newYARNControllerCmd(a *app) *cobra.Command {
 		Long: `YARN never moves an application between queues by itself, so the LAS_MQ
 levels of an emitted capacity-scheduler.xml act only with this controller:
 every --interval it lists the running applications through the
-ResourceManager's REST API and moves each one whose attained service
-(memorySeconds / --container-mb) has passed its level's
-schedplan.las-mq.<leaf>.demote-after-container-seconds to the next level.
+ResourceManager's REST API and moves each one whose attained service in held
+container-seconds (memorySeconds / --container-mb) has passed its level's
+schedplan.las-mq.<leaf>.demote-after-held-container-seconds to the next level.
 The RM must authenticate the caller (simple auth: --user is sent as
 user.name; Kerberos is not supported). The README says more.`,
 		Example: `  schedplan yarn-controller out/capacity-scheduler.xml --rm http://rm:8088 --user yarn --dry-run --once
@@ -85,7 +85,7 @@ user.name; Kerberos is not supported). The README says more.`,
 	f.StringVar(&rm, "rm", "", "the ResourceManager's web address, e.g. http://rm:8088 (required)")
 	f.StringVar(&user, "user", "", "user.name for the RM's simple authentication")
 	f.DurationVar(&interval, "interval", 5*time.Second, "time between polls")
-	f.IntVar(&containerMB, "container-mb", pipeline.DefaultRunConfig().ContainerMB, "memory of one reference container in MB (emit's and run's --container-mb)")
+	f.IntVar(&containerMB, "container-mb", pipeline.DefaultRunConfig().ContainerMB, "memory of one container in MB (emit's and run's --container-mb): attained service = memorySeconds / this, in held container-seconds")
 	f.BoolVar(&dryRun, "dry-run", false, "print the moves without making them")
 	f.BoolVar(&once, "once", false, "poll once and exit")
 	f.BoolVar(&asJS, "json", false, "one JSON object per move, a line each")

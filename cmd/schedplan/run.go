@@ -25,6 +25,7 @@ func newRunCmd(a *app) *cobra.Command {
 
   ingest → classify (k-means, COSHH classes) → capacity (COSHH LP, what-ifs)
   → tune (LAS_MQ on the first part of the log) → bounds (validation window)
+  → refine (the thresholds' scale at task level, on the tuning window)
   → emit (schedplan.yaml, capacity-scheduler.xml, fair-scheduler.xml)
   → validate (every configuration on the rest of the log, with estimation
     errors and at other loads) → report (summary.json, report.html)

@@ -66,7 +66,7 @@ scheduler's and the share of missed PS deadlines within 1 point of it.`,
 			}
 			bar := a.newProgress("tune", req.Budget)
 			opt.Progress = bar.set
-			rep, err := pipeline.TuneLASMQWindows(cmd.Context(), w.Jobs, w.Capacity, w.Split, opt)
+			rep, err := pipeline.TuneWindow(cmd.Context(), w, opt)
 			bar.finish()
 			if err != nil {
 				return err
