@@ -151,6 +151,9 @@ func buildReport(in *Inputs, bd *Bundle, cs *classState, capSt *capacityState, t
 		} else {
 			verdict += fmt.Sprintf(" At task level the tuned LAS_MQ does NOT beat the current scheduler (%s) (%.1f%%).", t.Current, 100*t.Improvement)
 		}
+		if v := t.EmittedVerdict(); v != "" {
+			verdict += " At task level, " + v + "."
+		}
 		verdict += hpfspVerdict(t)
 	}
 	rep.Sections = append(rep.Sections, Section{ID: "validation", Title: "Validation", Intro: verdict, Tables: tables, Figures: figs})

@@ -54,6 +54,9 @@ const TaskBoundsNote = "task level: jobs as map/reduce tasks on the cluster spec
 const (
 	TaskTunedName   = "tuned las_mq (task)"
 	TaskCurrentName = "current"
+	// TaskEmittedCapacityName starts the names of the rows that load the
+	// emitted capacity-scheduler.xml back (EmittedVerdict).
+	TaskEmittedCapacityName = "emitted capacity-scheduler.xml"
 )
 
 // CurrentConfigSpec returns the task-level policy of a user's own YARN
@@ -145,7 +148,7 @@ func taskValidate(ctx context.Context, in *Inputs, cs *classState, tr *TuneRepor
 	configs := []struct{ name, spec, shown string }{
 		{"fifo", "fifo", "fifo"},
 		{TaskCurrentName + " (" + current + ")", currentSpec, currentSpec},
-		{"emitted capacity-scheduler.xml, no queue named", "capacity:file=" + filepath.Join(dir, "capacity-scheduler.xml"), "capacity:file=capacity-scheduler.xml"},
+		{TaskEmittedCapacityName + ", no queue named", "capacity:file=" + filepath.Join(dir, "capacity-scheduler.xml"), "capacity:file=capacity-scheduler.xml"},
 		{"emitted fair-scheduler.xml", "fair:file=" + filepath.Join(dir, "fair-scheduler.xml"), "fair:file=fair-scheduler.xml"},
 		{TaskTunedName, m.Spec(), m.Spec()},
 	}
@@ -186,7 +189,7 @@ func taskValidate(ctx context.Context, in *Inputs, cs *classState, tr *TuneRepor
 			cur = row.Mean
 		}
 	}
-	row := ValidationRowOf("emitted capacity-scheduler.xml, jobs name their class queue", 0, out[1].Policies[0].Aggregate(), b)
+	row := ValidationRowOf(TaskEmittedCapacityName+", jobs name their class queue", 0, out[1].Policies[0].Aggregate(), b)
 	row.Policy = configs[2].shown + " (queue <class>_l0)"
 	tv.Rows = append(tv.Rows[:3], append([]ValidationRow{row}, tv.Rows[3:]...)...)
 	if cur > 0 {
@@ -194,6 +197,37 @@ func taskValidate(ctx context.Context, in *Inputs, cs *classState, tr *TuneRepor
 	}
 	endPhase()
 	return tv, nil
+}
+
+// EmittedVerdict says how each emitted capacity-scheduler.xml row (the
+// file a user deploys, not the tuned policy it encodes) compares with the
+// current scheduler in mean response, naming the rows that do NOT beat it:
+// the tuned policy's verdict alone would hide a deployed file that loses.
+func (t *TaskValidation) EmittedVerdict() string {
+	var cur *ValidationRow
+	for k := range t.Rows {
+		if strings.HasPrefix(t.Rows[k].Name, TaskCurrentName+" (") {
+			cur = &t.Rows[k]
+		}
+	}
+	if cur == nil || !(cur.Mean > 0) {
+		return ""
+	}
+	var parts []string
+	for _, r := range t.Rows {
+		if !strings.HasPrefix(r.Name, TaskEmittedCapacityName) {
+			continue
+		}
+		how := "beats it by"
+		if !(r.Mean < cur.Mean) {
+			how = "does NOT beat it:"
+		}
+		parts = append(parts, fmt.Sprintf("%s %s %+.1f%% (%.4g s against %.4g s)", strings.TrimPrefix(r.Name, TaskEmittedCapacityName+", "), how, 100*(1-r.Mean/cur.Mean), r.Mean, cur.Mean))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "the emitted capacity-scheduler.xml against the current scheduler (" + t.Current + "), mean response: " + strings.Join(parts, "; ")
 }
 
 // taskLevelVersion changes when the task-level validation changes what it

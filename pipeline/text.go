@@ -356,4 +356,7 @@ func (t *TaskValidation) WriteText(w io.Writer) {
 	} else {
 		fmt.Fprintf(w, "task level: the tuned LAS_MQ does NOT beat the current scheduler (%s): %+.1f%% mean response\n\n", t.Current, -100*t.Improvement)
 	}
+	if v := t.EmittedVerdict(); v != "" {
+		fmt.Fprintf(w, "task level: %s\n\n", v)
+	}
 }
