@@ -1,6 +1,10 @@
 package sim
 
-import "math"
+import (
+	"math"
+
+	"github.com/schedplan/schedplan/internal/treap"
+)
 
 // slackTree holds PFSP's running (not late) jobs in virtual order, by
 // (virtual finish tag, index), with each job's slack s and estimated
@@ -37,7 +41,7 @@ type slackTree struct {
 	free   []int32
 	root   int32
 	firstJ int32 // the job first in virtual order (−1 if empty)
-	rng    uint64
+	rng    treap.Rand
 	path   []int32 // arrive's walk down, for finish
 }
 
@@ -62,7 +66,7 @@ func (t *slackTree) reset(tag []float64) {
 	t.nd = t.nd[:0]
 	t.free = t.free[:0]
 	t.root, t.firstJ = -1, -1
-	t.rng = 0x9e3779b97f4a7c15
+	t.rng = treap.Seed
 }
 
 func (t *slackTree) size() int {
@@ -75,18 +79,8 @@ func (t *slackTree) size() int {
 // node makes a one-node tree of job j with slack s and estimated remaining
 // work w, and returns its slot.
 func (t *slackTree) node(j int32, s, w float64) int32 {
-	var x int32
-	if n := len(t.free); n > 0 {
-		x = t.free[n-1]
-		t.free = t.free[:n-1]
-	} else {
-		t.nd = append(t.nd, stNode{})
-		x = int32(len(t.nd) - 1)
-	}
-	t.rng ^= t.rng << 13
-	t.rng ^= t.rng >> 7
-	t.rng ^= t.rng << 17
-	t.nd[x] = stNode{left: -1, right: -1, job: j, prio: uint32(t.rng >> 32), tag: t.tag[j], s: s, w: w}
+	x := treap.Take(&t.nd, &t.free)
+	t.nd[x] = stNode{left: -1, right: -1, job: j, prio: t.rng.Next(), tag: t.tag[j], s: s, w: w}
 	t.pull(x)
 	return x
 }

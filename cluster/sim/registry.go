@@ -51,11 +51,12 @@ type PolicyInfo struct {
 	Uses   Uses     `json:"uses"`
 }
 
-// policyDef is a registry entry: what the policy is and a constructor from
-// its parameters.
+// policyDef is a registry entry: what the policy is and a constructor
+// from its name and parameters. The name is the entry's key in the
+// registry, written nowhere else (LookupPolicy fills PolicyInfo.Name).
 type policyDef struct {
 	info PolicyInfo
-	make func(params map[string]string) (Policy, error)
+	make func(name string, params map[string]string) (Policy, error)
 }
 
 var (
@@ -64,40 +65,51 @@ var (
 	capsOnly  = Uses{Caps: true}
 )
 
+// registry holds the fluid policies. The task level's registry
+// (cluster/task) refers to it for the policies both resolutions run: a
+// task-level policy of a name registered here is its task-level form.
 var registry = map[string]policyDef{
-	"fifo":     simple("fifo", "first in, first out", capsOnly, func() Policy { return &FIFO{} }),
-	"ps":       simple("ps", "processor sharing: equal shares", capsOnly, func() Policy { return &PS{} }),
-	"gps":      simple("gps", "generalised PS: shares proportional to job weights", weights, func() Policy { return &PS{Weighted: true} }),
-	"srpt":     simple("srpt", "shortest (estimated) remaining processing time", estimates, func() Policy { return &SRPT{} }),
-	"srpt+ps":  simple("srpt+ps", "SRPT; late jobs share equally with the SRPT head", estimates, func() Policy { return &SRPT{LatePS: true} }),
-	"fsp":      simple("fsp", "FSP as in schedsim: same as fsp+fifo", estimates, func() Policy { return &FSP{} }),
-	"fsp+fifo": simple("fsp+fifo", "fair sojourn protocol; late jobs first, one at a time", estimates, func() Policy { return &FSP{} }),
-	"fsp+ps":   simple("fsp+ps", "fair sojourn protocol; late jobs first, sharing equally", estimates, func() Policy { return &FSP{LatePS: true} }),
-	"las":      simple("las", "least attained service", Uses{}, func() Policy { return &LAS{} }),
-	"las_mq": {PolicyInfo{Name: "las_mq", Uses: capsOnly, Params: lasmqParams,
+	"fifo":     simple("first in, first out", capsOnly, func() Policy { return &FIFO{} }),
+	"ps":       simple("processor sharing: equal shares", capsOnly, func() Policy { return &PS{} }),
+	"gps":      simple("generalised PS: shares proportional to job weights", weights, func() Policy { return &PS{Weighted: true} }),
+	"srpt":     simple("shortest (estimated) remaining processing time", estimates, func() Policy { return &SRPT{} }),
+	"srpt+ps":  simple("SRPT; late jobs share equally with the SRPT head", estimates, func() Policy { return &SRPT{LatePS: true} }),
+	"fsp":      simple("FSP as in schedsim: same as fsp+fifo", estimates, func() Policy { return &FSP{} }),
+	"fsp+fifo": simple("fair sojourn protocol; late jobs first, one at a time", estimates, func() Policy { return &FSP{} }),
+	"fsp+ps":   simple("fair sojourn protocol; late jobs first, sharing equally", estimates, func() Policy { return &FSP{LatePS: true} }),
+	"las":      simple("least attained service", Uses{}, func() Policy { return &LAS{} }),
+	"las_mq": {PolicyInfo{Uses: capsOnly, Params: lasmqParams,
 		Doc: "multi-level queue of Hu et al. (IEEE TCC 2019): k, alpha0, p, weights=w1/w2/..., decay, strict, order=fifo|ps|remaining (in-level order); default k=10, alpha0=1, p=10, fifo"}, makeLASMQ},
-	"pfsp": simple("pfsp", "parallel PFSP of Li et al. (TrustCom 2013) without the fair phase", estimates, func() Policy { return &PFSP{} }),
+	"pfsp": simple("parallel PFSP of Li et al. (TrustCom 2013) without the fair phase", estimates, func() Policy { return &PFSP{} }),
 }
 
-var lasmqParams = []string{"k", "alpha0", "p", "weights", "decay", "strict", "order"}
+// lasmqQueueParams are LAS_MQ's parameters that shape its queues (number,
+// thresholds, weights): ParseLASMQ reads them at both resolutions. The
+// fluid LAS_MQ adds order (its in-level order), the task level its own.
+var lasmqQueueParams = []string{"k", "alpha0", "p", "weights", "decay", "strict"}
 
-func simple(name, doc string, uses Uses, f func() Policy) policyDef {
-	return policyDef{PolicyInfo{Name: name, Doc: doc, Uses: uses}, func(p map[string]string) (Policy, error) {
-		if err := NoParams(name, p); err != nil {
-			return nil, err
+var lasmqParams = append(slices.Clip(lasmqQueueParams), "order")
+
+// LASMQQueueParams returns the names of LAS_MQ's parameters that shape its
+// queues (k, alpha0, p, weights, decay, strict), which ParseLASMQ reads:
+// the task-level LAS_MQ hands these to it and reads the others itself.
+func LASMQQueueParams() []string { return slices.Clone(lasmqQueueParams) }
+
+func simple(doc string, uses Uses, f func() Policy) policyDef {
+	return policyDef{PolicyInfo{Doc: doc, Uses: uses}, NoParamsMaker(f)}
+}
+
+// NoParamsMaker returns the registry constructor of a policy that takes no
+// parameters: f's policy, or an error naming the policy and one of the
+// parameters given. Both registries (this one and cluster/task's) use it.
+func NoParamsMaker[P any](f func() P) func(name string, params map[string]string) (P, error) {
+	return func(name string, params map[string]string) (P, error) {
+		for k := range params {
+			var zero P
+			return zero, fmt.Errorf("policy %s takes no parameters (got %q)", name, k)
 		}
 		return f(), nil
-	}}
-}
-
-// NoParams is the check of a policy that takes no parameters: any
-// parameter is an error. The task-level registry (cluster/task) uses it
-// too.
-func NoParams(name string, params map[string]string) error {
-	for k := range params {
-		return fmt.Errorf("policy %s takes no parameters (got %q)", name, k)
 	}
-	return nil
 }
 
 // DefaultLASMQ returns LAS_MQ as Hu et al. set it in their trace-driven
@@ -108,7 +120,7 @@ func NoParams(name string, params map[string]string) error {
 // simulations' are. "las_mq" without parameters is this configuration.
 func DefaultLASMQ() *LASMQ { return &LASMQ{K: 10, Alpha0: 1, P: 10} }
 
-func makeLASMQ(p map[string]string) (Policy, error) { return ParseLASMQ(p) }
+func makeLASMQ(_ string, p map[string]string) (Policy, error) { return ParseLASMQ(p) }
 
 // ParseLASMQ builds a LAS_MQ from its parameters (k, alpha0, p, weights,
 // decay, strict, order; the rest DefaultLASMQ's), as SplitSpec returns
@@ -250,6 +262,7 @@ func LookupPolicy(spec string) (PolicyInfo, error) {
 		return PolicyInfo{}, err
 	}
 	info := registry[name].info
+	info.Name = name
 	if u, ok := p.(interface{ uses() Uses }); ok {
 		info.Uses = u.uses() // what this configuration uses
 	}
@@ -264,7 +277,7 @@ func ParsePolicy(spec string) (Policy, error) {
 	if err != nil {
 		return nil, err
 	}
-	return registry[name].make(params)
+	return registry[name].make(name, params)
 }
 
 // parseSpec splits a specification into a registered name and its

@@ -1,5 +1,7 @@
 package sim
 
+import "github.com/schedplan/schedplan/internal/treap"
+
 // sumTreap is a treap of jobs keyed by (key, index) that answers "how many
 // jobs, and what sum of keys, are below a given key" in O(log n) expected.
 // PFSP keeps in it the jobs that finished for real but not in the virtual
@@ -14,7 +16,7 @@ type sumTreap struct {
 	free  []int32
 	root  int32
 	first int32 // slot of the least job (−1 if empty), kept for min
-	rng   uint64
+	rng   treap.Rand
 	path  []int32 // the nodes above an insertion or removal, to re-sum
 }
 
@@ -32,7 +34,7 @@ func (t *sumTreap) reset(_ int, key []float64) {
 	t.nd = t.nd[:0]
 	t.free = t.free[:0]
 	t.root, t.first = -1, -1
-	t.rng = 0x9e3779b97f4a7c15
+	t.rng = treap.Seed
 }
 
 func (t *sumTreap) size() int {
@@ -80,18 +82,8 @@ func (t *sumTreap) split(x int32, k float64, j int32) (int32, int32) {
 }
 
 func (t *sumTreap) insert(j int) {
-	t.rng ^= t.rng << 13
-	t.rng ^= t.rng >> 7
-	t.rng ^= t.rng << 17
-	var x int32
-	if n := len(t.free); n > 0 {
-		x = t.free[n-1]
-		t.free = t.free[:n-1]
-	} else {
-		t.nd = append(t.nd, sumNode{})
-		x = int32(len(t.nd) - 1)
-	}
-	k, jj, pr := t.key[j], int32(j), uint32(t.rng>>32)
+	x := treap.Take(&t.nd, &t.free)
+	k, jj, pr := t.key[j], int32(j), t.rng.Next()
 	t.nd[x] = sumNode{key: k, sum: k, left: -1, right: -1, job: jj, cnt: 1, prio: pr}
 	if t.first < 0 || t.less(x, t.nd[t.first].key, t.nd[t.first].job) {
 		t.first = x

@@ -133,7 +133,7 @@ func (c *COSHH) Pick(n Node) (int, int) {
 
 // makeCOSHH is the registry's constructor: it takes only the tolerance;
 // the plan and feature vectors come from pipeline.NewCOSHHPolicy.
-func makeCOSHH(p map[string]string) (Policy, error) {
+func makeCOSHH(_ string, p map[string]string) (Policy, error) {
 	c := &COSHH{}
 	for k, v := range p {
 		switch k {

@@ -1,5 +1,7 @@
 package task
 
+import "github.com/schedplan/schedplan/internal/treap"
+
 // key orders the items of an indexed heap: by a, then b, then the item's
 // index (for jobs, the earlier arrival).
 type key struct{ a, b float64 }
@@ -161,19 +163,9 @@ func (h *iheap) first(aside *[]int32, ok func(i int32) bool) int32 {
 	return found
 }
 
-// takeSlot returns the index of an element of *items for the caller to
-// fill: the last of the free list *free (its old value left as it was), or
-// else a zero element appended.
-func takeSlot[T any](items *[]T, free *[]int32) int32 {
-	if k := len(*free); k > 0 {
-		i := (*free)[k-1]
-		*free = (*free)[:k-1]
-		return i
-	}
-	var zero T
-	*items = append(*items, zero)
-	return int32(len(*items) - 1)
-}
+// takeSlot is treap.Take: the slot pool of the slack system's treap,
+// which the engine's runs and PRISM's tasks use too.
+func takeSlot[T any](items *[]T, free *[]int32) int32 { return treap.Take(items, free) }
 
 // resize returns s with length n, reusing its array when it is large
 // enough (the contents are not cleared).

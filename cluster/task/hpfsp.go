@@ -356,7 +356,7 @@ func (e jobEstimator) Remaining(j int) float64 {
 	return max(e.s.Jobs()[j].Estimate-e.s.Attained(j), 0) / e.s.Rate()
 }
 
-func makeHPFSP(params map[string]string) (Policy, error) {
+func makeHPFSP(_ string, params map[string]string) (Policy, error) {
 	p := &HPFSP{FairLimit: DefaultFairLimit}
 	for k, v := range params {
 		var err error

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/schedplan/schedplan/cluster/sim"
+	"github.com/schedplan/schedplan/internal/treap"
 )
 
 // SlackSystem is the bookkeeping of seed 002's H-PFSP scheduler: the
@@ -138,7 +139,7 @@ type SlackSystem struct {
 	v     float64 // virtual time V
 	seq   int64   // arrivals so far
 	late  int64   // jobs that became late so far
-	rnd   uint64
+	rnd   treap.Rand
 	ops   int // updates since the last rebuild
 
 	fair   slkHeap // runnable jobs in their fair phase, by (scheduled, seq)
@@ -271,7 +272,7 @@ func (x *SlackSystem) Reset(cfg SlackConfig, n int) error {
 	clear(x.js)
 	x.nodes = append(x.nodes[:0], slkNode{minS: math.Inf(1), minW: math.Inf(1), up: math.Inf(1), down: math.Inf(1)})
 	x.free = x.free[:0]
-	x.root, x.v, x.seq, x.late, x.ops, x.rnd, x.Fixes = 0, 0, 0, 0, 0, 0x9e3779b97f4a7c15, 0
+	x.root, x.v, x.seq, x.late, x.ops, x.rnd, x.Fixes = 0, 0, 0, 0, 0, treap.Seed, 0
 	x.fair.reset(n, func(a, b int32) bool {
 		ja, jb := &x.js[a], &x.js[b]
 		sa, sb := ja.sched[ja.stage], jb.sched[jb.stage]
@@ -840,10 +841,7 @@ func (x *SlackSystem) front() int32 {
 
 func (x *SlackSystem) newNode(job int32, s float64) int32 {
 	j := &x.js[job]
-	x.rnd ^= x.rnd << 13
-	x.rnd ^= x.rnd >> 7
-	x.rnd ^= x.rnd << 17
-	nd := slkNode{job: job, prio: uint32(x.rnd >> 32), run: j.state == slkPS, t: j.t, w: j.w, s: s}
+	nd := slkNode{job: job, prio: x.rnd.Next(), run: j.state == slkPS, t: j.t, w: j.w, s: s}
 	nd.elig = nd.run && j.runnable
 	n := takeSlot(&x.nodes, &x.free)
 	x.nodes[n] = nd

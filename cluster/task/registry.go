@@ -11,34 +11,44 @@ import (
 	"github.com/schedplan/schedplan/cluster/sim"
 )
 
-// policyDef is a registry entry: a constructor from parameters and a
-// one-line description.
+// policyDef is a registry entry: a one-line description, what the policy
+// reads besides arrivals and tasks, and a constructor from its name and
+// parameters. A fluid form is the task-level form of the fluid policy of
+// the same name (package sim's registry): what it uses is the fluid
+// registry's record, not written here again.
 type policyDef struct {
-	doc  string
-	make func(params map[string]string) (Policy, error)
+	doc   string
+	fluid bool
+	uses  sim.Uses // for a fluid form: taken from the fluid registry
+	make  func(name string, params map[string]string) (Policy, error)
 }
 
-// registry holds the task-level policies. Package sim's registry holds the
-// fluid ones; the grammar of a specification is the same (ParsePolicy).
+// registry holds the task-level policies, each name written once (its
+// key). Package sim's registry holds the fluid ones; the grammar of a
+// specification is the same (ParsePolicy). A name both registries hold
+// names one policy at two resolutions: its entry here is a fluidForm
+// (TestRegistriesAgree checks it).
 var registry = map[string]policyDef{
-	"capacity": {"YARN Capacity Scheduler without a capacity-scheduler.xml: queues=name:capacity[:max]/... (percent; default one queue \"default\" of 100), ulf (user-limit-factor, default 1)", makeCapacity},
-	"coshh":    {"COSHH (seed 003, Alg. 1-2): routes by the LP's suggested classes per machine type; tolerance (re-classification, default 0.5); its plan comes from the pipeline (pipeline.NewCOSHHPolicy)", makeCOSHH},
-	"fifo":     {"YARN FifoScheduler: earliest-submitted job first", noParams("fifo", func() Policy { return &FIFO{} })},
-	"fair":     {"Hadoop Fair Scheduler without an allocation file: pool=user|queue|single (one pool per user, by the job's queue, or one), within=fair|fifo, preempt=seconds (fair-share preemption timeout; default off)", makeFair},
-	"srpt":     {"shortest estimated remaining work (Estimate - attained), refreshed at the job's events; exact estimates: seed 000's IDEAL", noParams("srpt", func() Policy { return &SRPT{} })},
-	"fsp":      {"fair sojourn protocol (FSP+FIFO) over a virtual PS of the estimates at the cluster's rate", noParams("fsp", func() Policy { return &FSP{} })},
-	"las":      {"least attained service (containers x time), refreshed at the job's events", noParams("las", func() Policy { return &LAS{} })},
-	"hpfsp":    {"H-PFSP (seed 002, Alg. 1-4): fair_limit (FAIR_LIMIT, tasks per stage in the fair phase, default 2; 0: none), threshold (getStage's map-progress threshold, default 0.95)", makeHPFSP},
-	"las_mq":   {"multi-level queue (seed 000, Alg. 1-2): k, alpha0 (container-seconds), p, weights=w1/w2/..., decay, strict, stage=true|false, order=remaining|fifo, leftover=even|priority, limit (running jobs, 0: none)", makeLASMQ},
+	"capacity": own("YARN Capacity Scheduler without a capacity-scheduler.xml: queues=name:capacity[:max]/... (percent; default one queue \"default\" of 100), ulf (user-limit-factor, default 1)", sim.Uses{}, makeCapacity),
+	"coshh":    own("COSHH (seed 003, Alg. 1-2): routes by the LP's suggested classes per machine type; tolerance (re-classification, default 0.5); its plan comes from the pipeline (pipeline.NewCOSHHPolicy)", sim.Uses{Estimates: true, Cluster: true}, makeCOSHH),
+	"fifo":     fluidForm("YARN FifoScheduler: earliest-submitted job first", sim.NoParamsMaker(func() Policy { return &FIFO{} })),
+	"fair":     own("Hadoop Fair Scheduler without an allocation file: pool=user|queue|single (one pool per user, by the job's queue, or one), within=fair|fifo, preempt=seconds (fair-share preemption timeout; default off)", sim.Uses{}, makeFair),
+	"srpt":     fluidForm("shortest estimated remaining work (Estimate - attained), refreshed at the job's events; exact estimates: seed 000's IDEAL", sim.NoParamsMaker(func() Policy { return &SRPT{} })),
+	"fsp":      fluidForm("fair sojourn protocol (FSP+FIFO) over a virtual PS of the estimates at the cluster's rate", sim.NoParamsMaker(func() Policy { return &FSP{} })),
+	"las":      fluidForm("least attained service (containers x time), refreshed at the job's events", sim.NoParamsMaker(func() Policy { return &LAS{} })),
+	"hpfsp":    own("H-PFSP (seed 002, Alg. 1-4): fair_limit (FAIR_LIMIT, tasks per stage in the fair phase, default 2; 0: none), threshold (getStage's map-progress threshold, default 0.95)", sim.Uses{Estimates: true}, makeHPFSP),
+	"las_mq":   fluidForm("multi-level queue (seed 000, Alg. 1-2): k, alpha0 (container-seconds), p, weights=w1/w2/..., decay, strict, stage=true|false, order=remaining|fifo, leftover=even|priority, limit (running jobs, 0: none)", makeLASMQ),
 }
 
-func noParams(name string, f func() Policy) func(map[string]string) (Policy, error) {
-	return func(p map[string]string) (Policy, error) {
-		if err := sim.NoParams(name, p); err != nil {
-			return nil, err
-		}
-		return f(), nil
-	}
+// own is the entry of a policy only the task level runs, with what it
+// uses.
+func own(doc string, uses sim.Uses, make func(string, map[string]string) (Policy, error)) policyDef {
+	return policyDef{doc: doc, uses: uses, make: make}
+}
+
+// fluidForm is the entry of the task-level form of a fluid policy.
+func fluidForm(doc string, make func(string, map[string]string) (Policy, error)) policyDef {
+	return policyDef{doc: doc, fluid: true, make: make}
 }
 
 // PolicyNames lists the registered task-level policy names, sorted.
@@ -49,6 +59,29 @@ func PolicyNames() []string {
 // PolicyDoc returns a registered policy's one-line description.
 func PolicyDoc(name string) string { return registry[name].doc }
 
+// LookupPolicy returns what the registry says of a task-level policy (its
+// default configuration): its name, description and what it reads besides
+// arrivals and tasks. Of Uses, only Estimates (the policy reads
+// Job.Estimate) and Cluster (it needs the cluster spec's machine types)
+// apply at the task level: rate caps and job weights are fluid notions. A
+// fluid form reads estimates exactly when the fluid policy of its name
+// does. It reports false for an unknown name.
+func LookupPolicy(name string) (sim.PolicyInfo, bool) {
+	d, ok := registry[name]
+	if !ok {
+		return sim.PolicyInfo{}, false
+	}
+	uses := d.uses
+	if d.fluid {
+		f, err := sim.LookupPolicy(name)
+		if err != nil {
+			panic("task: fluid form of an unknown fluid policy: " + err.Error())
+		}
+		uses = sim.Uses{Estimates: f.Uses.Estimates}
+	}
+	return sim.PolicyInfo{Name: name, Doc: d.doc, Uses: uses}, true
+}
+
 // NewPolicy builds a fresh task-level policy from a name and parameters
 // (as sim.SplitSpec returns them). Callers that handle some parameters
 // themselves (e.g. file= for a YARN configuration) take them out first.
@@ -57,7 +90,7 @@ func NewPolicy(name string, params map[string]string) (Policy, error) {
 	if !ok {
 		return nil, fmt.Errorf("unknown task-level policy %q (known: %s)", name, strings.Join(PolicyNames(), ", "))
 	}
-	return def.make(params)
+	return def.make(name, params)
 }
 
 // ParsePolicy builds a fresh task-level policy from a specification, with
@@ -73,10 +106,14 @@ func ParsePolicy(spec string) (Policy, error) {
 	return NewPolicy(name, params)
 }
 
+// lasmqOwnParams are the task-level LAS_MQ's parameters besides the queue
+// shape's (sim.LASMQQueueParams).
+var lasmqOwnParams = []string{"stage", "order", "leftover", "limit"}
+
 // makeLASMQ takes the task-level parameters (stage, order, leftover,
 // limit) and hands the others to the fluid LAS_MQ's parser (sim), so the
 // two resolutions read k, alpha0, p, weights, decay and strict alike.
-func makeLASMQ(p map[string]string) (Policy, error) {
+func makeLASMQ(_ string, p map[string]string) (Policy, error) {
 	m := DefaultLASMQ()
 	fluid := map[string]string{}
 	for k, v := range p {
@@ -90,10 +127,11 @@ func makeLASMQ(p map[string]string) (Policy, error) {
 			m.LeftoverByPriority, err = oneOf(v, "even", "priority")
 		case "limit":
 			m.Limit, err = strconv.Atoi(v)
-		case "k", "alpha0", "p", "weights", "decay", "strict":
-			fluid[k] = v
 		default:
-			return nil, fmt.Errorf("las_mq: unknown parameter %q (known: k, alpha0, p, weights, decay, strict, stage, order, leftover, limit)", k)
+			if !slices.Contains(sim.LASMQQueueParams(), k) {
+				return nil, fmt.Errorf("las_mq: unknown parameter %q (known: %s)", k, strings.Join(append(sim.LASMQQueueParams(), lasmqOwnParams...), ", "))
+			}
+			fluid[k] = v
 		}
 		if err != nil {
 			return nil, fmt.Errorf("las_mq: parameter %s=%q: %v", k, v, err)
@@ -121,7 +159,7 @@ func oneOf(v, a, b string) (bool, error) {
 	return false, fmt.Errorf("want %s or %s", a, b)
 }
 
-func makeFair(p map[string]string) (Policy, error) {
+func makeFair(_ string, p map[string]string) (Policy, error) {
 	f := &Fair{Placement: PlaceByUser}
 	for k, v := range p {
 		var err error
@@ -155,7 +193,7 @@ func makeFair(p map[string]string) (Policy, error) {
 	return f, nil
 }
 
-func makeCapacity(p map[string]string) (Policy, error) {
+func makeCapacity(_ string, p map[string]string) (Policy, error) {
 	c := &Capacity{}
 	ulf := 0.0
 	queues := "default:100"
