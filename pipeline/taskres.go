@@ -194,12 +194,6 @@ type taskPolicy struct {
 	cluster *task.Cluster
 }
 
-// noEstimates lists the task-level policies that never read a job's
-// Estimate; any other (SRPT, FSP, and policies registered later) is run
-// once per error run.
-var noEstimates = map[string]bool{"fifo": true, "fair": true, "capacity": true, "las": true, "las_mq": true,
-	"prism": true, "fair-slots": true, "yarn-containers": true}
-
 // Policy checks a specification (loading its file, if any) and says what
 // it uses.
 func (r *TaskLevel) Policy(spec string) (sim.PolicyInfo, error) {
@@ -222,7 +216,10 @@ func (r *TaskLevel) parse(spec string) (*taskPolicy, error) {
 	if err != nil {
 		return nil, err
 	}
-	tp := &taskPolicy{uses: sim.Uses{Estimates: !noEstimates[name]}}
+	// What the policy reads is recorded once, in the task registry (an
+	// unknown name fails in task.NewPolicy below).
+	info, _ := task.LookupPolicy(name)
+	tp := &taskPolicy{uses: info.Uses}
 	file, hasFile := params["file"]
 	delete(params, "file")
 	switch {
