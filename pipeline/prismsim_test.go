@@ -123,6 +123,10 @@ func TestPhasePolicies(t *testing.T) {
 	if _, err := small.Policy("fair-slots"); err != nil {
 		t.Errorf("fair-slots on a 0.5 GB machine: %v (slots reserve no memory)", err)
 	}
+	// An unknown name lists the phase-level policies among the known.
+	if _, err := r.Policy("gps"); err == nil || !strings.Contains(err.Error(), "yarn-containers") {
+		t.Errorf("gps at task level: %v, want the known list with the phase-level policies", err)
+	}
 	if _, err := (&TaskLevel{Cluster: r.Cluster, Jobs: jobs}).Policy("prism"); err == nil {
 		t.Error("no machines: accepted")
 	}
