@@ -97,8 +97,8 @@ func (rep *TuneReport) WriteText(out io.Writer, source string) {
 	for _, e := range cv.Explanation {
 		fmt.Fprintln(out, e)
 	}
-	if rep.HeldPerUnit > 0 {
-		fmt.Fprintf(out, "\nthe deployed thresholds as YARN, schedplan yarn-controller and the task level count them: %s\n", thresholdsText(rep.Best.Thresholds(), rep.HeldPerUnit))
+	if th := thresholdsText(rep.Best.Thresholds(), rep.HeldPerUnit); rep.HeldPerUnit > 0 && th != "" {
+		fmt.Fprintf(out, "\nthe deployed thresholds as YARN, schedplan yarn-controller and the task level count them: %s\n", th)
 	}
 	fmt.Fprintf(out, "\ndeployed: %v\n  thresholds %s (attained service, size units)\n  weights    %s\n  policy     %s\n\n",
 		rep.Best, fmtFloats(rep.Best.Thresholds()), fmtFloats(rep.Best.Weights()), rep.Best.Spec())
