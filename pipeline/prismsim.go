@@ -23,9 +23,11 @@ import (
 // capacity vectors (cpu cores, GB, MB/s of disk and network), slowed when
 // over-packed (task.Seed004Thrash), in seed 004's setting
 // (task.Seed004Config): PRISM and fair-slots on Hadoop 0.20.2 (heartbeats
-// every 3 s and at each task end; Fair assigns one task per heartbeat),
-// yarn-containers on YARN 2.0.4 (heartbeats every 1 s, an
-// ApplicationMaster container per job, a bound on the active jobs). The
+// every 3 s and at each task end; Fair serves the largest deficit and
+// assigns one task per heartbeat), yarn-containers on YARN 2.0.4
+// (heartbeats every 1 s, container memory in 1 GB steps, one off-switch
+// container per node update, an ApplicationMaster container per job, a
+// bound on the active jobs). The
 // model has no per-machine speed: exec_rate does not apply.
 
 // maxPhaseSlots bounds fair-slots' and yarn-containers' slot counts.
