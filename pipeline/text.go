@@ -61,7 +61,7 @@ func (rep *SimulateReport) WriteText(out io.Writer) {
 
 // WriteBoundsText prints the bounds of a window and each policy's gap.
 func WriteBoundsText(out io.Writer, w *Window, b *Bounds, rows []BoundsRow) {
-	fmt.Fprintf(out, "trace %s, window %s: %d jobs, capacity %g (%s)\n", Printable(w.Log.Source), w.Name, b.Jobs, b.Capacity, w.CapacityFrom)
+	fmt.Fprintf(out, "trace %s, window %s: %d jobs, capacity %g (%s); %s\n", Printable(w.Log.Source), w.Name, b.Jobs, b.Capacity, w.CapacityFrom, loadSentence(w.OfferedLoad, FluidLoadDef))
 	fmt.Fprintf(out, "lower bound (SRPT, exact sizes)   mean response %.6g s\n", b.SRPTMean)
 	fmt.Fprintf(out, "protective schedule (FSP, exact)  mean response %.6g s (misses %d PS deadlines)\n", b.FSPMean, b.FSPMissed)
 	fmt.Fprintf(out, "processor sharing (the deadlines) mean response %.6g s\n\n", b.PSMean)
