@@ -99,8 +99,11 @@ func (b *Bundle) HeldPerUnit() (float64, error) {
 
 // thresholdsText states tuned thresholds in the unit of the sizes and, when
 // held > 0 (HeldPerUnit), in the held container-seconds that YARN, the
-// controller and the task level count.
+// controller and the task level count; "" when there are none (k = 1).
 func thresholdsText(th []float64, held float64) string {
+	if len(th) == 0 {
+		return ""
+	}
 	s := fmtFloats(th) + " (attained service, size units)"
 	if held > 0 {
 		h := make([]float64, len(th))
@@ -133,7 +136,7 @@ func (b *Bundle) deployedText() string {
 		return ""
 	}
 	s := ""
-	if h, err := b.HeldPerUnit(); err == nil {
+	if h, err := b.HeldPerUnit(); err == nil && len(l.Thresholds) > 0 {
 		s = " Emitted thresholds: " + thresholdsText(l.Thresholds, h) + "."
 	}
 	if l.TaskRefinement != nil {

@@ -125,3 +125,19 @@ func TestRunBundleRecordsHeldPerUnit(t *testing.T) {
 		t.Errorf("held_container_seconds_per_unit %v, want 5.4 (54 containers / capacity 10)", b.LASMQ.HeldPerUnit)
 	}
 }
+
+// A one-level LAS_MQ (k = 1, as tune may deploy) has no thresholds: no
+// sentence states an empty list of them in either unit.
+func TestThresholdsTextNone(t *testing.T) {
+	if s := thresholdsText(nil, 54); s != "" {
+		t.Errorf("no thresholds: %q, want nothing", s)
+	}
+	b := heteroBundle()
+	b.LASMQ = &LASMQConfig{K: 1, Alpha0: 1, P: 10, Weights: []float64{1}}
+	if s := b.deployedText(); strings.Contains(s, "[]") {
+		t.Errorf("k = 1: %q states an empty threshold list", s)
+	}
+	if s := thresholdsText([]float64{2, 4}, 1.5); !strings.Contains(s, "[3 6] held container-seconds") {
+		t.Errorf("thresholds 2, 4 × 1.5: %q", s)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/schedplan/schedplan/cluster/task"
+	"github.com/schedplan/schedplan/data"
 )
 
 // ExecTimeLoad by hand: type A has 2 containers at exec rate 1, type B one
@@ -141,5 +142,22 @@ func TestOverloadNote(t *testing.T) {
 	}
 	if got := loadSentence(math.NaN(), FluidLoadDef); got != "offered load undefined ("+FluidLoadDef+")" {
 		t.Errorf("undefined load: %q", got)
+	}
+}
+
+// schedplan bounds states the window's offered load like every other
+// simulated view: the figure with its definition, marked above 1, and
+// "undefined" when the jobs arrive at one instant.
+func TestBoundsTextStatesLoad(t *testing.T) {
+	for _, tc := range []struct {
+		load float64
+		want string
+	}{{0.469, "offered load 0.469 (" + FluidLoadDef + ")"}, {1.5, "OVERLOADED"}, {math.NaN(), "offered load undefined"}} {
+		w := &Window{Log: &data.Jobs{Source: "x.csv"}, Name: "validate", Capacity: 1, CapacityFrom: "given", OfferedLoad: tc.load}
+		var out strings.Builder
+		WriteBoundsText(&out, w, &Bounds{Jobs: 2, Capacity: 1}, nil)
+		if first, _, _ := strings.Cut(out.String(), "\n"); !strings.Contains(first, tc.want) {
+			t.Errorf("load %v: %q lacks %q", tc.load, first, tc.want)
+		}
 	}
 }

@@ -23,9 +23,11 @@ import (
 // capacity vectors (cpu cores, GB, MB/s of disk and network), slowed when
 // over-packed (task.Seed004Thrash), in seed 004's setting
 // (task.Seed004Config): PRISM and fair-slots on Hadoop 0.20.2 (heartbeats
-// every 3 s and at each task end; Fair assigns one task per heartbeat),
-// yarn-containers on YARN 2.0.4 (heartbeats every 1 s, an
-// ApplicationMaster container per job, a bound on the active jobs). The
+// every 3 s and at each task end; Fair serves the largest deficit and
+// assigns one task per heartbeat), yarn-containers on YARN 2.0.4
+// (heartbeats every 1 s, container memory in 1 GB steps, one off-switch
+// container per node update, an ApplicationMaster container per job, a
+// bound on the active jobs). The
 // model has no per-machine speed: exec_rate does not apply.
 
 // maxPhaseSlots bounds fair-slots' and yarn-containers' slot counts.
@@ -33,8 +35,8 @@ const maxPhaseSlots = 1 << 16
 
 var phasePolicyDocs = map[string]string{
 	"prism":           "PRISM (seed 004 Alg. 1): phase-level multi-resource scheduling, utility U = U_fairness + α·U_perf; alpha (1), k (20), a (0.1 /s²), epsilon (0.01), maxpicks (0: none), hold (1: a paused phase that does not fit holds capacity), oob (1: a task end sends a heartbeat at once, Hadoop 0.20.2; default 1), phaseoob (1: a phase end too, not seed 004's design; default 0). Phase model, sort profile (Fig. 8), heartbeat 3 s",
-	"fair-slots":      "Hadoop 0.20.2 Fair Scheduler with slots, seed 004's baseline on PRISM's phase model; map, reduce slots per machine (8, 6: §6.1); assignmultiple (1: a map and a reduce per heartbeat; default 0: one task, Hadoop's default); oob (1: a task end sends a heartbeat at once; default 1); heartbeat 3 s",
-	"yarn-containers": "YARN 2.0.4 Capacity Scheduler (FIFO) with fixed vcores+memory containers, seed 004's baseline on PRISM's phase model; containers = machine / map, reduce slots (8, 6: §6.1); an ApplicationMaster container per job (1.5 GB), at most one active job per 10 GB of cluster memory; oob (1: a task end sends a heartbeat at once; default 0); heartbeat 1 s",
+	"fair-slots":      "Hadoop 0.20.2 Fair Scheduler with slots, seed 004's baseline on PRISM's phase model; jobs served by largest time-integrated deficit (fair share − running tasks, slot-seconds); map, reduce slots per machine (8, 6: §6.1); assignmultiple (1: a map and a reduce per heartbeat; default 0: one task, Hadoop's default); oob (1: a task end sends a heartbeat at once; default 1); heartbeat 3 s",
+	"yarn-containers": "YARN 2.0.4 Capacity Scheduler (FIFO) with fixed vcores+memory containers, seed 004's baseline on PRISM's phase model; containers = machine / map, reduce slots (8, 6: §6.1); container memory granted in 1 GB steps (a reduce on an 8 GB machine: 8/6 GB asked, 2 GB granted), one AM or reduce container per node heartbeat, an ApplicationMaster container per job (1.5 GB asked, 2 GB granted), at most one active job per 10 GB of cluster memory; oob (1: a task end sends a heartbeat at once; default 0); heartbeat 1 s",
 }
 
 // PhasePolicyNames returns the phase-level policies, sorted.
@@ -151,11 +153,19 @@ func (r *TaskLevel) parsePhase(spec string) (*phasePolicy, error) {
 	}
 	// Containers are sized on the first machine (a cluster of one machine
 	// type, as seed 004's; with several types YARN would still ask one
-	// size per task).
+	// size per task), their memory granted in 1 GB steps as
+	// Seed004Containers' (task.YARNNormalize).
 	m := r.Machines[0]
 	p.cfg.Container = [task.NumSides]task.Vector{
-		{task.CPU: m[task.CPU] / float64(p.cfg.MapSlots), task.Memory: m[task.Memory] / float64(p.cfg.MapSlots)},
-		{task.CPU: m[task.CPU] / float64(p.cfg.ReduceSlots), task.Memory: m[task.Memory] / float64(p.cfg.ReduceSlots)},
+		task.YARNNormalize(task.Vector{task.CPU: m[task.CPU] / float64(p.cfg.MapSlots), task.Memory: m[task.Memory] / float64(p.cfg.MapSlots)}),
+		task.YARNNormalize(task.Vector{task.CPU: m[task.CPU] / float64(p.cfg.ReduceSlots), task.Memory: m[task.Memory] / float64(p.cfg.ReduceSlots)}),
+	}
+	if sched == task.SchedYARN {
+		for i, c := range []task.Vector{p.cfg.AMContainer, p.cfg.Container[task.MapSide], p.cfg.Container[task.ReduceSide]} {
+			if what := [...]string{"ApplicationMaster", "map", "reduce"}[i]; !slices.ContainsFunc(r.Machines, c.Fits) {
+				return nil, fmt.Errorf("policy %s: the %s container (%v, memory granted in %g GB steps) fits no machine of the cluster spec", name, what, c, task.YARNMinAllocationGB)
+			}
+		}
 	}
 	return p, nil
 }

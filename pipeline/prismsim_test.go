@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/schedplan/schedplan/cluster"
@@ -49,7 +50,8 @@ func TestPhasePolicies(t *testing.T) {
 		}
 		pp, _ := r.parsePhase(tc.spec)
 		if def := task.Seed004Config(tc.sched, r.Machines); pp.cfg.Scheduler != tc.sched || pp.cfg.Thrash != def.Thrash || pp.cfg.Heartbeat != def.Heartbeat ||
-			pp.cfg.OutOfBand != def.OutOfBand || pp.cfg.FairAssign != def.FairAssign || pp.cfg.AMContainer != def.AMContainer || pp.cfg.MaxActiveApps != def.MaxActiveApps {
+			pp.cfg.OutOfBand != def.OutOfBand || pp.cfg.FairAssign != def.FairAssign || pp.cfg.AMContainer != def.AMContainer || pp.cfg.MaxActiveApps != def.MaxActiveApps ||
+			(tc.sched == task.SchedYARN && pp.cfg.Container != def.Container) {
 			t.Errorf("%s: config %+v", tc.spec, pp.cfg)
 		}
 		pj, _ := pp.runner.PhaseJobs(jobs)
@@ -74,6 +76,13 @@ func TestPhasePolicies(t *testing.T) {
 	yc, _ := r.parsePhase("yarn-containers:map=4")
 	if c := yc.cfg.Container[task.MapSide]; c[task.CPU] != 1 || c[task.Memory] != 2 {
 		t.Errorf("yarn map container %v, want 1 core, 2 GB (a machine / 4)", c)
+	}
+	// Container memory is granted in 1 GB steps (task.YARNNormalize), as
+	// Seed004Config's: a machine / 3 asks 8/3 GB and gets 3 GB, the default
+	// reduce container (8/6 GB) 2 GB.
+	yc, _ = r.parsePhase("yarn-containers:map=3")
+	if c := yc.cfg.Container; c[task.MapSide][task.Memory] != 3 || c[task.MapSide][task.CPU] != 4.0/3 || c[task.ReduceSide][task.Memory] != 2 {
+		t.Errorf("yarn containers %v, want map 4/3 cores and 3 GB, reduce 2 GB", c)
 	}
 	// oob= is the heartbeat model's (all three); phaseoob= and hold=
 	// PRISM's; assignmultiple= fair-slots'.
@@ -101,6 +110,22 @@ func TestPhasePolicies(t *testing.T) {
 		if _, err := r.Policy(bad); err == nil {
 			t.Errorf("%s: accepted", bad)
 		}
+	}
+	// On machines of 0.5 GB no YARN container fits (memory is granted in
+	// 1 GB steps, an AM gets 2 GB): refused before simulating, naming the
+	// container, not a stalled run.
+	small := &TaskLevel{Cluster: r.Cluster, Jobs: jobs, Machines: []task.Vector{{4, 0.5, 100, 125}}}
+	for _, spec := range []string{"yarn-containers", "yarn-containers:map=1,reduce=1"} {
+		if _, err := small.Policy(spec); err == nil || !strings.Contains(err.Error(), "fits no machine") {
+			t.Errorf("%s on a 0.5 GB machine: %v, want the container that fits no machine", spec, err)
+		}
+	}
+	if _, err := small.Policy("fair-slots"); err != nil {
+		t.Errorf("fair-slots on a 0.5 GB machine: %v (slots reserve no memory)", err)
+	}
+	// An unknown name lists the phase-level policies among the known.
+	if _, err := r.Policy("gps"); err == nil || !strings.Contains(err.Error(), "yarn-containers") {
+		t.Errorf("gps at task level: %v, want the known list with the phase-level policies", err)
 	}
 	if _, err := (&TaskLevel{Cluster: r.Cluster, Jobs: jobs}).Policy("prism"); err == nil {
 		t.Error("no machines: accepted")

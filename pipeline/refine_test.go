@@ -98,3 +98,21 @@ func BenchmarkRefine(b *testing.B) {
 		r.Close()
 	}
 }
+
+// The fluid validation's "tuned las_mq" row is the configuration the
+// bundle and capacity-scheduler.xml carry: when the refinement chose a
+// multiplier other than 1, its thresholds are the tuned ones × it (as
+// scaledLASMQ scales the bundle's), not the fluid tuner's as tuned.
+func TestValidatedTunedIsEmitted(t *testing.T) {
+	best := LASMQParams{K: 3, Alpha0: 8, P: 2, Order: sim.OrderPS}
+	tr := &TuneReport{Best: best, Result: &TuneResult{FirstGuess: LASMQParams{K: 1}}}
+	for _, m := range []float64{1, 0.5} {
+		vc, err := validatedConfigs(testConfig(), tr, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := scaledLASMQ(best.Config(), m).Spec(); vc[0].name != "tuned las_mq" || vc[0].spec != want {
+			t.Errorf("multiplier %v: validated %s %s, want the emitted %s", m, vc[0].name, vc[0].spec, want)
+		}
+	}
+}

@@ -453,7 +453,7 @@ func (p *pipelineRun) validate(ctx context.Context) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	v, files, err := validate(ctx, p.in, &p.cs, &p.tr, p.boundsOf(), p.r.StreamFile, RunOptions{Progress: p.r.progress("validate"), Units: units})
+	v, files, err := validate(ctx, p.in, &p.cs, &p.tr, p.rf.multiplier(), p.boundsOf(), p.r.StreamFile, RunOptions{Progress: p.r.progress("validate"), Units: units})
 	if err != nil {
 		return nil, err
 	}

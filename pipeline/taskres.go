@@ -216,9 +216,11 @@ func (r *TaskLevel) parse(spec string) (*taskPolicy, error) {
 	if err != nil {
 		return nil, err
 	}
-	// What the policy reads is recorded once, in the task registry (an
-	// unknown name fails in task.NewPolicy below).
-	info, _ := task.LookupPolicy(name)
+	// What the policy reads is recorded once, in the task registry.
+	info, ok := task.LookupPolicy(name)
+	if !ok { // the phase-level ones are known here too (Policy)
+		return nil, fmt.Errorf("unknown task-level policy %q (known: %s)", name, strings.Join(taskPolicyNames(), ", "))
+	}
 	tp := &taskPolicy{uses: info.Uses}
 	file, hasFile := params["file"]
 	delete(params, "file")

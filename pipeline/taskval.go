@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/schedplan/schedplan/cluster/yarn"
 )
 
 // TaskValidation is the task-level view of the validation window: the
@@ -78,6 +80,13 @@ func CurrentConfigSpec(path string) (string, error) {
 	case strings.Contains(s, "<configuration"):
 		if err := CheckCapacitySchedulerXML(b); err != nil {
 			return "", fmt.Errorf("--current-config %s: %w", path, err)
+		}
+		// Its LAS_MQ demotions as the task level reads them (an older
+		// schedplan's thresholds in work, not held time, are refused).
+		if cs, err := yarn.ParseCapacityScheduler(b); err == nil {
+			if _, err := cs.Demotions(); err != nil {
+				return "", fmt.Errorf("--current-config %s: %w", path, err)
+			}
 		}
 		return "capacity:file=" + path, nil
 	}

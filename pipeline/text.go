@@ -61,7 +61,7 @@ func (rep *SimulateReport) WriteText(out io.Writer) {
 
 // WriteBoundsText prints the bounds of a window and each policy's gap.
 func WriteBoundsText(out io.Writer, w *Window, b *Bounds, rows []BoundsRow) {
-	fmt.Fprintf(out, "trace %s, window %s: %d jobs, capacity %g (%s)\n", Printable(w.Log.Source), w.Name, b.Jobs, b.Capacity, w.CapacityFrom)
+	fmt.Fprintf(out, "trace %s, window %s: %d jobs, capacity %g (%s); %s\n", Printable(w.Log.Source), w.Name, b.Jobs, b.Capacity, w.CapacityFrom, loadSentence(w.OfferedLoad, FluidLoadDef))
 	fmt.Fprintf(out, "lower bound (SRPT, exact sizes)   mean response %.6g s\n", b.SRPTMean)
 	fmt.Fprintf(out, "protective schedule (FSP, exact)  mean response %.6g s (misses %d PS deadlines)\n", b.FSPMean, b.FSPMissed)
 	fmt.Fprintf(out, "processor sharing (the deadlines) mean response %.6g s\n\n", b.PSMean)
@@ -97,8 +97,8 @@ func (rep *TuneReport) WriteText(out io.Writer, source string) {
 	for _, e := range cv.Explanation {
 		fmt.Fprintln(out, e)
 	}
-	if rep.HeldPerUnit > 0 {
-		fmt.Fprintf(out, "\nthe deployed thresholds as YARN, schedplan yarn-controller and the task level count them: %s\n", thresholdsText(rep.Best.Thresholds(), rep.HeldPerUnit))
+	if th := thresholdsText(rep.Best.Thresholds(), rep.HeldPerUnit); rep.HeldPerUnit > 0 && th != "" {
+		fmt.Fprintf(out, "\nthe deployed thresholds as YARN, schedplan yarn-controller and the task level count them: %s\n", th)
 	}
 	fmt.Fprintf(out, "\ndeployed: %v\n  thresholds %s (attained service, size units)\n  weights    %s\n  policy     %s\n\n",
 		rep.Best, fmtFloats(rep.Best.Thresholds()), fmtFloats(rep.Best.Weights()), rep.Best.Spec())

@@ -71,12 +71,15 @@ type valConfig struct {
 	uses       sim.Uses
 }
 
-// validatedConfigs lists what validation runs: the tuned configuration, Hu
-// et al.'s default and the first guess, the current scheduler and the
+// validatedConfigs lists what validation runs: the tuned configuration as
+// emitted (its thresholds × refined, the refine stage's multiplier), Hu et
+// al.'s default and the first guess, the current scheduler and the
 // baselines (each policy once, however it is spelt), with what each uses.
-func validatedConfigs(cfg RunConfig, tr *TuneReport) ([]valConfig, error) {
+func validatedConfigs(cfg RunConfig, tr *TuneReport, refined float64) ([]valConfig, error) {
+	tuned := tr.Best.Policy()
+	tuned.Alpha0 *= refined // as scaledLASMQ scales the bundle's
 	list := []valConfig{
-		{name: "tuned las_mq", spec: tr.Best.Spec()},
+		{name: "tuned las_mq", spec: tuned.Spec()},
 		{name: DefaultLASMQName, spec: sim.DefaultLASMQ().Spec()},
 		{name: "first guess las_mq", spec: tr.Result.FirstGuess.Spec()},
 		{name: "current (" + cfg.Current + ")", spec: cfg.Current},
@@ -126,9 +129,9 @@ type validation struct {
 }
 
 // planValidation builds the experiments of the validate stage.
-func planValidation(in *Inputs, tr *TuneReport, b *Bounds) (*validation, error) {
+func planValidation(in *Inputs, tr *TuneReport, refined float64, b *Bounds) (*validation, error) {
 	cfg := in.Config
-	configs, err := validatedConfigs(cfg, tr)
+	configs, err := validatedConfigs(cfg, tr, refined)
 	if err != nil {
 		return nil, err
 	}
@@ -266,8 +269,8 @@ func (v *validation) plots(st *ValidationState, r *validationResults, cfg RunCon
 // file). A shard's run (opt.Units sharding) keeps its exact-size units'
 // rows for its part instead and writes nothing; the merge hands the parts'
 // rows to the same stream in the same order.
-func validate(ctx context.Context, in *Inputs, cs *classState, tr *TuneReport, b *Bounds, stream func(name string) (*os.File, error), opt RunOptions) (*ValidationState, map[string][]byte, error) {
-	plan, err := planValidation(in, tr, b)
+func validate(ctx context.Context, in *Inputs, cs *classState, tr *TuneReport, refined float64, b *Bounds, stream func(name string) (*os.File, error), opt RunOptions) (*ValidationState, map[string][]byte, error) {
+	plan, err := planValidation(in, tr, refined, b)
 	if err != nil {
 		return nil, nil, err
 	}

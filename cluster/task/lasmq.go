@@ -15,7 +15,7 @@ import (
 //     completed stages count their exact service.
 //   - A job whose service reaches its queue's threshold α_i moves to the
 //     tail of the queue whose threshold exceeds it (α_0 = Alpha0, α_{i+1}
-//     = P·α_i, in container-seconds; Alg. 1).
+//     = P·α_i, in held container-seconds, like the service; Alg. 1).
 //   - Within a queue, jobs are ordered by the containers their remaining
 //     tasks need, running ones included (§3.3), or by entry into the queue
 //     with InQueueFIFO (the fluid core's order).

@@ -297,13 +297,14 @@ type PhaseSim struct {
 	rates  []float64
 	res    PhaseSimResult
 
-	heap     []int32 // machines, a min-heap on their next event (machineBefore)
-	pending  []int32 // OutOfBand: machines with report set, to decide
-	use      Vector  // Σ machine use
-	nRunning int     // tasks running a phase (not paused)
-	nStalled int     // SlowStart: running shuffles waiting for maps
-	nTasks   int     // tasks on machines (running or paused)
-	defAt    float64 // fair: time the jobs' deficits were last brought to
+	heap     []int32   // machines, a min-heap on their next event (machineBefore)
+	pending  []int32   // OutOfBand: machines with report set, to decide
+	use      Vector    // Σ machine use
+	nRunning int       // tasks running a phase (not paused)
+	nStalled int       // SlowStart: running shuffles waiting for maps
+	nTasks   int       // tasks on machines (running or paused)
+	defAt    float64   // fair: time the jobs' deficits were last brought to
+	defW     []float64 // fair: accrueDeficits' scratch, a weight per active job
 }
 
 // NewPhaseSim checks the configuration and jobs and prepares a run.
@@ -1158,18 +1159,24 @@ func (s *PhaseSim) accrueDeficits(t float64) {
 		return
 	}
 	for side, slots := range [NumSides]int{s.cfg.MapSlots, s.cfg.ReduceSlots} {
+		// The weights of the jobs with runnable tasks (0: none), each
+		// job's read once.
+		s.defW = s.defW[:0]
 		w := 0.0
 		for _, j := range s.active {
+			wj := 0.0
 			if s.fairRunnable(int(j), Side(side)) > 0 {
-				w += s.jobs[j].fairWeight()
+				wj = s.jobs[j].fairWeight()
+				w += wj
 			}
+			s.defW = append(s.defW, wj)
 		}
 		total := float64(slots * len(s.ms))
-		for _, j := range s.active {
+		for k, j := range s.active {
 			r := &s.js[j]
 			share := 0.0
-			if s.fairRunnable(int(j), Side(side)) > 0 {
-				share = total * s.jobs[j].fairWeight() / w
+			if s.defW[k] > 0 {
+				share = total * s.defW[k] / w
 			}
 			r.deficit[side] += (share - float64(r.run[side])) * dt
 		}
