@@ -259,8 +259,14 @@ type pjob struct {
 	amAt            float64 // yarn: when the AM was placed, s
 	shuf            []int32 // SlowStart: the job's tasks in their shuffle phase
 	// deficit (fair) is the Hadoop 0.20.2 Fair Scheduler's deficit per
-	// side: ∫ (fair share − running tasks) dt, slot-seconds (fairDeficits).
-	deficit [NumSides]float64
+	// side, ∫ (fair share − running tasks) dt in slot-seconds, settled at
+	// defAt (fairDeficit adds what accrued since); defG is PhaseSim.fairG
+	// then; runnable and nRunnable are the job's side counted in fairW and
+	// fairTasks (fairSync).
+	deficit, defG [NumSides]float64
+	defAt         float64
+	runnable      [NumSides]bool
+	nRunnable     [NumSides]int
 }
 
 type pmachine struct {
@@ -297,14 +303,22 @@ type PhaseSim struct {
 	rates  []float64
 	res    PhaseSimResult
 
-	heap     []int32   // machines, a min-heap on their next event (machineBefore)
-	pending  []int32   // OutOfBand: machines with report set, to decide
-	use      Vector    // Σ machine use
-	nRunning int       // tasks running a phase (not paused)
-	nStalled int       // SlowStart: running shuffles waiting for maps
-	nTasks   int       // tasks on machines (running or paused)
-	defAt    float64   // fair: time the jobs' deficits were last brought to
-	defW     []float64 // fair: accrueDeficits' scratch, a weight per active job
+	heap     []int32 // machines, a min-heap on their next event (machineBefore)
+	pending  []int32 // OutOfBand: machines with report set, to decide
+	use      Vector  // Σ machine use
+	nRunning int     // tasks running a phase (not paused)
+	nStalled int     // SlowStart: running shuffles waiting for maps
+	nTasks   int     // tasks on machines (running or paused)
+	// Fair Scheduler deficits, kept lazily (fairDeficit): per side, fairW
+	// is the weight of the jobs with runnable tasks, fairTasks their
+	// runnable tasks, and fairG = ∫ (the side's slots ÷ fairW) dt up to
+	// fairAt, so that a runnable job's fair share accrued between two
+	// times is its weight × the difference of fairG.
+	fairW, fairG [NumSides]float64
+	fairN        [NumSides]int // jobs counted in fairW (fairW is 0 when none)
+	fairTasks    [NumSides]int
+	fairAt       float64
+	fairHook     func() // tests: called before every settle and read of the deficits
 }
 
 // NewPhaseSim checks the configuration and jobs and prepares a run.
@@ -451,9 +465,6 @@ func (s *PhaseSim) RunContext(ctx context.Context) (*PhaseSimResult, error) {
 			return nil, fmt.Errorf("phase sim (%s): not done by %v s (%d jobs unfinished)", s.cfg.Scheduler, s.cfg.MaxTime, len(s.active))
 		}
 		running := s.nRunning > s.nStalled
-		if s.cfg.Scheduler == SchedFair {
-			s.accrueDeficits(t)
-		}
 		s.now = t
 		if m < 0 {
 			continue // an arrival
@@ -645,7 +656,8 @@ func (s *PhaseSim) reset() {
 	}
 	s.pending, s.use, s.nRunning, s.nTasks, s.nStalled = s.pending[:0], Vector{}, 0, 0, 0
 	s.ts, s.tfree, s.active, s.pj, s.pref = s.ts[:0], s.tfree[:0], s.active[:0], s.pj[:0], s.pref[:0]
-	s.now, s.defAt = t0, t0
+	s.now, s.fairAt = t0, t0
+	s.fairW, s.fairG, s.fairN, s.fairTasks = [NumSides]float64{}, [NumSides]float64{}, [NumSides]int{}, [NumSides]int{}
 	s.res = PhaseSimResult{Completion: make([]float64, n), RunTime: make([]float64, n), Ideal: make([]float64, n)}
 	s.res.Usage.Capacity = s.total
 	_ = s.res.Usage.Record(t0, Vector{})
@@ -658,6 +670,8 @@ func (s *PhaseSim) arrive(j int) {
 	job := &s.jobs[j]
 	s.pj = append(s.pj, PrismJob{Weight: job.Weight, Remaining: job.Count})
 	s.pref = append(s.pref, nil)
+	s.fairSettle(j)
+	s.fairSync(j)
 	s.refreshStarts(j)
 	if job.Count == [NumSides]int{} {
 		s.jobDone(j)
@@ -696,6 +710,7 @@ func (s *PhaseSim) canStart(j int, side Side) bool {
 func (s *PhaseSim) jobDone(j int) {
 	r := &s.js[j]
 	r.done = true
+	s.fairSync(j)
 	s.res.Completion[j] = s.now
 	if r.am >= 0 {
 		mc := &s.ms[r.am]
@@ -820,6 +835,7 @@ func (s *PhaseSim) endPhases(m int) {
 		case SchedYARN:
 			mc.admitted = mc.admitted.Sub(s.cfg.Container[k.side])
 		}
+		s.fairSettle(int(k.job))
 		r.run[k.side]--
 		if k.side == MapSide && s.cfg.SlowStart > 0 {
 			s.mapsChanging(int(k.job))
@@ -828,6 +844,7 @@ func (s *PhaseSim) endPhases(m int) {
 		} else {
 			r.left[k.side]--
 		}
+		s.fairSync(int(k.job))
 		mc.tasks[i] = mc.tasks[len(mc.tasks)-1]
 		mc.tasks = mc.tasks[:len(mc.tasks)-1]
 		i--
@@ -927,8 +944,10 @@ func (s *PhaseSim) retime(m int) {
 // start starts the next task of side of job j on machine m.
 func (s *PhaseSim) start(m, j int, side Side) {
 	r := &s.js[j]
+	s.fairSettle(j)
 	r.next[side]++
 	r.run[side]++
+	s.fairSync(j)
 	job := &s.jobs[j]
 	k := ptask{job: int32(j), side: side, machine: int32(m), rem: job.Phases[side][0].Duration}
 	ti := takeSlot(&s.ts, &s.tfree)
@@ -1110,17 +1129,23 @@ func (s *PhaseSim) heartbeatFair(m int) int {
 		if s.cfg.FairAssign == FairOneTask && n > 0 {
 			break // assignmultiple = false: the first task ends the heartbeat
 		}
-		runnable := 0
-		for _, j := range s.active {
-			runnable += s.fairRunnable(int(j), Side(side))
-		}
 		total := slots * len(s.ms)
-		limit := int(math.Ceil(float64(slots) * min(1, float64(runnable)/float64(max(total, 1)))))
+		limit := int(math.Ceil(float64(slots) * min(1, float64(s.fairTasks[side])/float64(max(total, 1)))))
 		for k := 0; mc.slots[side] < limit && (k == 0 || s.cfg.FairAssign == FairFillSlots); k++ {
-			best := -1
+			s.fairAdvance()
+			if s.fairHook != nil {
+				s.fairHook()
+			}
+			best, bestD := -1, 0.0
 			for _, j := range s.active {
-				if s.canStart(int(j), Side(side)) && (best < 0 || s.js[j].deficit[side] > s.js[best].deficit[side]) {
-					best = int(j)
+				if !s.canStart(int(j), Side(side)) {
+					continue
+				}
+				// Deficits within rounding of each other tie (jobs with the
+				// same history accrue the same deficit, whatever order
+				// the lazy sums were taken in); ties go to the earliest job.
+				if d := s.fairDeficit(int(j), Side(side)); best < 0 || d > bestD+1e-9*(1+math.Abs(bestD)) {
+					best, bestD = int(j), d
 				}
 			}
 			if best < 0 {
@@ -1143,42 +1168,85 @@ func (s *PhaseSim) fairRunnable(j int, side Side) int {
 	return s.js[j].left[side]
 }
 
-// accrueDeficits brings the Fair Scheduler's deficits from defAt to t with
-// the state held since (nothing changes between events, so the integral is
-// exact): FairScheduler.updateDeficits, deficit += (fair share − running
-// tasks) × dt, where a job with runnable tasks of a side has the fair share
-// slots of the side × its weight ÷ the weights of the jobs with runnable
-// tasks of the side (updateWeights, updateFairShares: one pool, no minimum
-// shares, the job's priority as its weight), and other jobs 0. Hadoop
-// updates every 500 ms (UPDATE_INTERVAL); here at every event.
-// O(active jobs).
-func (s *PhaseSim) accrueDeficits(t float64) {
-	dt := t - s.defAt
-	s.defAt = t
-	if !(dt > 0) {
+// The Fair Scheduler's deficits (FairScheduler.updateDeficits): each job's
+// deficit per side grows by (fair share − running tasks) × dt, where a job
+// with runnable tasks of the side has the fair share slots of the side ×
+// its weight ÷ the weights of the jobs with runnable tasks of the side
+// (updateWeights, updateFairShares: one pool, no minimum shares, the job's
+// priority as its weight), and other jobs 0. Hadoop updates every 500 ms
+// (UPDATE_INTERVAL); here the integral is exact, and kept lazily: fairG
+// integrates the share of a unit of weight, so a job's deficit is settled
+// (fairSettle) only when its running or runnable tasks change (fairSync),
+// O(1), and read (fairDeficit) in O(1) at a heartbeat.
+
+// fairAdvance brings fairG to the current time.
+func (s *PhaseSim) fairAdvance() {
+	if dt := s.now - s.fairAt; dt > 0 {
+		for side, slots := range [NumSides]int{s.cfg.MapSlots, s.cfg.ReduceSlots} {
+			if s.fairN[side] > 0 && s.fairW[side] > 0 {
+				s.fairG[side] += float64(slots*len(s.ms)) / s.fairW[side] * dt
+			}
+		}
+	}
+	s.fairAt = s.now
+}
+
+// fairDeficit is job j's deficit of side at the current time (fairAdvance
+// first).
+func (s *PhaseSim) fairDeficit(j int, side Side) float64 {
+	r := &s.js[j]
+	d := r.deficit[side] - float64(r.run[side])*(s.now-r.defAt)
+	if r.runnable[side] {
+		d += s.jobs[j].fairWeight() * (s.fairG[side] - r.defG[side])
+	}
+	return d
+}
+
+// fairSettle brings job j's deficits to the current time, before its
+// running or runnable tasks change (Fair only).
+func (s *PhaseSim) fairSettle(j int) {
+	if s.cfg.Scheduler != SchedFair {
 		return
 	}
-	for side, slots := range [NumSides]int{s.cfg.MapSlots, s.cfg.ReduceSlots} {
-		// The weights of the jobs with runnable tasks (0: none), each
-		// job's read once.
-		s.defW = s.defW[:0]
-		w := 0.0
-		for _, j := range s.active {
-			wj := 0.0
-			if s.fairRunnable(int(j), Side(side)) > 0 {
-				wj = s.jobs[j].fairWeight()
-				w += wj
-			}
-			s.defW = append(s.defW, wj)
+	s.fairAdvance()
+	if s.fairHook != nil {
+		s.fairHook()
+	}
+	r := &s.js[j]
+	for side := range NumSides {
+		r.deficit[side] = s.fairDeficit(j, side)
+		r.defG[side] = s.fairG[side]
+	}
+	r.defAt = s.now
+}
+
+// fairSync counts job j's runnable tasks of each side again after they
+// changed (fairSettle before the change): its weight joins or leaves
+// fairW when it gains its first or loses its last.
+func (s *PhaseSim) fairSync(j int) {
+	if s.cfg.Scheduler != SchedFair {
+		return
+	}
+	r := &s.js[j]
+	for side := range NumSides {
+		n := 0
+		if !r.done {
+			n = s.fairRunnable(j, side)
 		}
-		total := float64(slots * len(s.ms))
-		for k, j := range s.active {
-			r := &s.js[j]
-			share := 0.0
-			if s.defW[k] > 0 {
-				share = total * s.defW[k] / w
+		s.fairTasks[side] += n - r.nRunnable[side]
+		r.nRunnable[side] = n
+		if rb := n > 0; rb != r.runnable[side] {
+			r.runnable[side] = rb
+			if rb {
+				s.fairN[side]++
+				s.fairW[side] += s.jobs[j].fairWeight()
+			} else {
+				s.fairN[side]--
+				s.fairW[side] -= s.jobs[j].fairWeight()
 			}
-			r.deficit[side] += (share - float64(r.run[side])) * dt
+			if s.fairN[side] == 0 {
+				s.fairW[side] = 0 // no rounding residue
+			}
 		}
 	}
 }
