@@ -208,11 +208,10 @@ func taskValidate(ctx context.Context, in *Inputs, cs *classState, tr *TuneRepor
 	return tv, nil
 }
 
-// EmittedVerdict says how each emitted capacity-scheduler.xml row (the
-// file a user deploys, not the tuned policy it encodes) compares with the
-// current scheduler in mean response, naming the rows that do NOT beat it:
-// the tuned policy's verdict alone would hide a deployed file that loses.
-func (t *TaskValidation) EmittedVerdict() string {
+// emittedRows returns the current scheduler's row and the rows that load
+// the emitted capacity-scheduler.xml back (nil, nil without a current row
+// of positive mean).
+func (t *TaskValidation) emittedRows() (*ValidationRow, []ValidationRow) {
 	var cur *ValidationRow
 	for k := range t.Rows {
 		if strings.HasPrefix(t.Rows[k].Name, TaskCurrentName+" (") {
@@ -220,13 +219,25 @@ func (t *TaskValidation) EmittedVerdict() string {
 		}
 	}
 	if cur == nil || !(cur.Mean > 0) {
-		return ""
+		return nil, nil
 	}
-	var parts []string
+	var rows []ValidationRow
 	for _, r := range t.Rows {
-		if !strings.HasPrefix(r.Name, TaskEmittedCapacityName) {
-			continue
+		if strings.HasPrefix(r.Name, TaskEmittedCapacityName) {
+			rows = append(rows, r)
 		}
+	}
+	return cur, rows
+}
+
+// EmittedVerdict says how each emitted capacity-scheduler.xml row (the
+// file a user deploys, not the tuned policy it encodes) compares with the
+// current scheduler in mean response, naming the rows that do NOT beat it:
+// the tuned policy's verdict alone would hide a deployed file that loses.
+func (t *TaskValidation) EmittedVerdict() string {
+	cur, rows := t.emittedRows()
+	var parts []string
+	for _, r := range rows {
 		how := "beats it by"
 		if !(r.Mean < cur.Mean) {
 			how = "does NOT beat it:"
@@ -247,13 +258,22 @@ func (t *TaskValidation) EmittedVerdict() string {
 const taskLevelVersion = 6
 
 // RequireImprovement is --require-improvement's check: at task level (the
-// tuned LAS_MQ against the user's own scheduler file) when taskLevel is set
-// and the run has a task-level view, else at the fluid level (the tuned
-// configuration against --current).
+// tuned LAS_MQ and every row of the emitted capacity-scheduler.xml against
+// the user's own scheduler file) when taskLevel is set and the run has a
+// task-level view, else at the fluid level (the tuned configuration
+// against --current).
 func (res *RunResult) RequireImprovement(taskLevel bool) error {
 	if t := res.TaskValidation; taskLevel && t != nil {
 		if !t.Improved {
 			return fmt.Errorf("--require-improvement: at task level the tuned LAS_MQ does not beat the current scheduler (%s) on the validation window (%+.1f%%)", t.Current, -100*t.Improvement)
+		}
+		// The deployed artefact must win too, in every way jobs may reach
+		// its queues.
+		cur, rows := t.emittedRows()
+		for _, r := range rows {
+			if !(r.Mean < cur.Mean) {
+				return fmt.Errorf("--require-improvement: at task level the %s does not beat the current scheduler (%s) on the validation window (%.4g s against %.4g s mean response)", r.Name, t.Current, r.Mean, cur.Mean)
+			}
 		}
 		return nil
 	}

@@ -27,3 +27,22 @@ func TestEmittedVerdict(t *testing.T) {
 		t.Errorf("no emitted rows: verdict %q, want none", v)
 	}
 }
+
+// --require-improvement at task level fails when an emitted capacity-file
+// row loses to the current scheduler, even if the tuned policy wins.
+func TestRequireImprovementChecksEmittedFile(t *testing.T) {
+	tv := &TaskValidation{Current: "fair:pool=user", Improved: true, Improvement: 0.1, Rows: []ValidationRow{
+		{Name: TaskCurrentName + " (fair-scheduler.xml)", Mean: 100},
+		{Name: TaskEmittedCapacityName + ", no queue named", Mean: 80},
+		{Name: TaskEmittedCapacityName + ", jobs name their class queue", Mean: 101},
+		{Name: TaskTunedName, Mean: 90},
+	}}
+	res := &RunResult{TaskValidation: tv}
+	if err := res.RequireImprovement(true); err == nil || !strings.Contains(err.Error(), "jobs name their class queue") {
+		t.Errorf("a losing emitted row passed the gate: %v", err)
+	}
+	tv.Rows[2].Mean = 99
+	if err := res.RequireImprovement(true); err != nil {
+		t.Errorf("every row wins: %v", err)
+	}
+}

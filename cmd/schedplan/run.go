@@ -112,7 +112,7 @@ the same flags: the outputs are byte for byte those of one run.`,
 	f.StringVar(&cfg.Results, "results", cfg.Results, "validation jobs whose rows results.parquet holds: all, sample:N (by job-id hash, the same jobs for every configuration), none, or auto (all up to 1,000,000 validation jobs, else sample:1000000)")
 	f.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "random seed of every stochastic stage")
 	f.StringVar(&cfg.CurrentConfig, "current-config", "", "the cluster's own fair-scheduler.xml or capacity-scheduler.xml: the current scheduler of the task-level validation (default: Fair, one pool per user)")
-	f.BoolVar(&require, "require-improvement", false, "exit with status 3 when the tuned configuration does not beat the current scheduler (at task level against --current-config when given, else the fluid --current)")
+	f.BoolVar(&require, "require-improvement", false, "exit with status 3 when the tuned configuration does not beat the current scheduler (at task level against --current-config when given, the emitted capacity-scheduler.xml included, else the fluid --current)")
 	f.IntVar(&cfg.ContainerMB, "container-mb", cfg.ContainerMB, "memory of one container, for fair-scheduler.xml's minResources")
 	f.StringVar(&cfg.Stages.Until, "until", "", "stop after this stage: "+strings.Join(pipeline.StageNames, ", "))
 	f.StringVar(&cfg.Stages.Stage, "stage", "", "the stage --shard or --merge is for: tune or validate")
