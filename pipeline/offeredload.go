@@ -44,18 +44,7 @@ func ExecTimeLoad(jobs []task.Job, cl *task.Cluster) (load, bound float64) {
 	for i := range jobs {
 		j := &jobs[i]
 		first, last = math.Min(first, j.Arrival), math.Max(last, j.Arrival)
-		var rate, best, n float64
-		for t, mt := range cl.Types {
-			if mt.Count <= 0 || mt.Containers <= 0 {
-				continue
-			}
-			e := mt.ExecRate
-			if j.TypeScale != nil {
-				e /= j.TypeScale[t]
-			}
-			c := float64(mt.Count * mt.Containers)
-			rate, n, best = rate+c*e, n+c, math.Max(best, e)
-		}
+		rate, best, n := j.Rates(cl)
 		w := j.Work()
 		if w > 0 {
 			load += w / rate

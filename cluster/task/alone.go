@@ -32,18 +32,7 @@ import "math"
 // then D_s/e ≥ W_s/R and every task can start at the stage's start. It is
 // 0 for a job without work and is O(tasks + types).
 func (j *Job) Alone(cl *Cluster, slowStart float64) float64 {
-	var rate, best float64 // R and e
-	for t, mt := range cl.Types {
-		if mt.Count <= 0 || mt.Containers <= 0 {
-			continue
-		}
-		e := mt.ExecRate
-		if j.TypeScale != nil {
-			e /= j.TypeScale[t]
-		}
-		rate += float64(mt.Count*mt.Containers) * e
-		best = math.Max(best, e)
-	}
+	rate, best, _ := j.Rates(cl) // R and e
 	if !(rate > 0) || !(best > 0) {
 		return 0
 	}
@@ -63,4 +52,24 @@ func (j *Job) Alone(cl *Cluster, slowStart float64) float64 {
 		return sum
 	}
 	return math.Max(work/rate, longest/best)
+}
+
+// Rates returns what cl's containers do for job j: rate, the work per
+// second of all of them at the job's speed on each type (Σ_t N_t·e_jt,
+// e_jt = ExecRate_t / TypeScale_jt, 1 where the job has no TypeScale),
+// best, the fastest e_jt, and containers, Σ_t N_t (types without
+// containers are skipped). O(types).
+func (j *Job) Rates(cl *Cluster) (rate, best, containers float64) {
+	for t, mt := range cl.Types {
+		if mt.Count <= 0 || mt.Containers <= 0 {
+			continue
+		}
+		e := mt.ExecRate
+		if j.TypeScale != nil {
+			e /= j.TypeScale[t]
+		}
+		c := float64(mt.Count * mt.Containers)
+		rate, containers, best = rate+c*e, containers+c, math.Max(best, e)
+	}
+	return rate, best, containers
 }
