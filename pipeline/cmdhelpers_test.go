@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"errors"
+	"github.com/schedplan/schedplan/cluster/yarn"
 	"os"
 	"path/filepath"
 	"strings"
@@ -95,7 +96,20 @@ func TestEmitYARNFiles(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "capacity-scheduler.xml")); err == nil {
 		t.Fatal("a refused emit wrote capacity-scheduler.xml")
 	}
-	if written, err = EmitYARNFiles(filepath.Join(out, "schedplan.yaml"), dir, true, 1024); err != nil || len(written) != 2 {
+	if written, err = EmitYARNFiles(filepath.Join(out, "schedplan.yaml"), dir, true, 3072); err != nil || len(written) != 2 {
 		t.Fatalf("with force: %v, wrote %v", err, written)
+	}
+	// The capacity file records the container size its held thresholds
+	// assume, for yarn-controller.
+	b, err := os.ReadFile(filepath.Join(dir, "capacity-scheduler.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := yarn.ParseCapacityScheduler(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mb, ok, err := cs.FileContainerMB(); err != nil || !ok || mb != 3072 {
+		t.Errorf("%s: %v MB, %v, %v; want 3072 MB", yarn.ContainerMBKey, mb, ok, err)
 	}
 }

@@ -33,6 +33,25 @@ func DemoteAfterKey(path string) string {
 	return "schedplan.las-mq." + path + ".demote-after-held-container-seconds"
 }
 
+// ContainerMBKey is the property in which schedplan records the memory of
+// one container, MB, that an emitted file's held container-seconds assume
+// (emit's --container-mb); FileContainerMB reads it.
+const ContainerMBKey = "schedplan.container-mb"
+
+// FileContainerMB returns the file's ContainerMBKey (ok false when the
+// file has none: a file from before schedplan recorded it).
+func (cs *CapacityScheduler) FileContainerMB() (mb float64, ok bool, err error) {
+	v, ok := cs.Values[ContainerMBKey]
+	if !ok {
+		return 0, false, nil
+	}
+	mb, err = strconv.ParseFloat(strings.TrimSpace(v), 64)
+	if err != nil || !(mb > 0) || math.IsInf(mb, 0) {
+		return 0, true, fmt.Errorf("%s = %q: need a positive number of MB", ContainerMBKey, v)
+	}
+	return mb, true, nil
+}
+
 // oldDemoteAfterKey is the property schedplan wrote before the thresholds
 // were converted to held time: its value is reference-container-seconds of
 // work, which the controller cannot convert (it does not know the machines'
@@ -113,6 +132,10 @@ func (m Move) String() string {
 	return fmt.Sprintf("%s (%s, %.4g held container-s) %s → %s", m.App, m.User, m.Attained, m.From, m.To)
 }
 
+// ErrContainerMB is the error NewController wraps when
+// ControllerOptions.ContainerMB contradicts the file's ContainerMBKey.
+var ErrContainerMB = errors.New("container memory")
+
 // ErrRMAddress is the error NewController wraps when ControllerOptions.RM
 // is not a ResourceManager's web address.
 var ErrRMAddress = errors.New("resource manager address")
@@ -124,8 +147,9 @@ type ControllerOptions struct {
 	// ContainerMB is the memory of one container: attained service is
 	// memorySeconds / ContainerMB, in held container-seconds (YARN's
 	// default resource calculator counts memory only; a container held a
-	// second counts 1 whatever its machine's speed). Default 1024, as
-	// `schedplan emit`.
+	// second counts 1 whatever its machine's speed). 0: the file's
+	// ContainerMBKey, else 1024, as `schedplan emit`; a value that
+	// contradicts the file's is refused (ErrContainerMB).
 	ContainerMB float64
 	// User, when set, is sent as user.name (Hadoop's pseudo
 	// authentication); moves need an authenticated user with the right
@@ -158,7 +182,17 @@ func NewController(cs *CapacityScheduler, opt ControllerOptions) (*Controller, e
 	if err != nil || (base.Scheme != "http" && base.Scheme != "https") || base.Host == "" {
 		return nil, fmt.Errorf("%w %q: need http://host:port or https://host:port", ErrRMAddress, opt.RM)
 	}
-	if opt.ContainerMB == 0 {
+	// The file's container size wins over the default; a different one
+	// asked for would scale every threshold silently, so it is refused.
+	fileMB, inFile, err := cs.FileContainerMB()
+	switch {
+	case err != nil:
+		return nil, err
+	case inFile && opt.ContainerMB != 0 && opt.ContainerMB != fileMB:
+		return nil, fmt.Errorf("%w: %v MB asked, but the file's thresholds are in held container-seconds of %v MB containers (%s); emit the file again with --container-mb %v to change it", ErrContainerMB, opt.ContainerMB, fileMB, ContainerMBKey, opt.ContainerMB)
+	case inFile:
+		opt.ContainerMB = fileMB
+	case opt.ContainerMB == 0:
 		opt.ContainerMB = 1024
 	}
 	if !(opt.ContainerMB > 0) || math.IsInf(opt.ContainerMB, 0) {

@@ -285,3 +285,43 @@ func TestControllerRefusesWorkUnitThresholds(t *testing.T) {
 		t.Errorf("error %v, want the old property refused with the way out", err)
 	}
 }
+
+// The container size a file's thresholds assume (ContainerMBKey) is the
+// controller's default, and a different one asked for is refused: it
+// would scale every threshold silently.
+func TestControllerContainerMBFromFile(t *testing.T) {
+	withMB := func(v string) *CapacityScheduler {
+		b := strings.Replace(string(lasmqFile(map[string]string{"root.c.c_l0": "100"})), "</configuration>",
+			"<property><name>"+ContainerMBKey+"</name><value>"+v+"</value></property>\n</configuration>", 1)
+		cs, err := ParseCapacityScheduler([]byte(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cs
+	}
+	for _, tc := range []struct {
+		cs   *CapacityScheduler
+		ask  float64
+		want float64 // 0: refused
+	}{
+		{withMB("2048"), 0, 2048},
+		{withMB("2048"), 2048, 2048},
+		{withMB("2048"), 1024, 0},
+		{withMB("-1"), 0, 0},
+	} {
+		c, err := NewController(tc.cs, ControllerOptions{RM: "http://rm:8088", ContainerMB: tc.ask})
+		switch {
+		case tc.want == 0 && err == nil:
+			t.Errorf("file %v, asked %v MB: accepted, want refused", tc.cs.Values[ContainerMBKey], tc.ask)
+		case tc.want > 0 && (err != nil || c.opt.ContainerMB != tc.want):
+			t.Errorf("file %v, asked %v MB: %v, %v; want %v MB", tc.cs.Values[ContainerMBKey], tc.ask, c, err, tc.want)
+		}
+	}
+	cs, err := ParseCapacityScheduler(lasmqFile(map[string]string{"root.c.c_l0": "100"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, err := NewController(cs, ControllerOptions{RM: "http://rm:8088"}); err != nil || c.opt.ContainerMB != 1024 {
+		t.Errorf("no size in the file: %v MB, %v; want the default 1024", c.opt.ContainerMB, err)
+	}
+}

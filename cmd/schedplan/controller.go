@@ -47,9 +47,15 @@ user.name; Kerberos is not supported). The README says more.`,
 			if err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
 			}
-			c, err := yarn.NewController(cs, yarn.ControllerOptions{RM: rm, ContainerMB: float64(containerMB), User: user, DryRun: dryRun})
+			mb := 0.0 // the file's, or 1024
+			if cmd.Flags().Changed("container-mb") {
+				mb = float64(containerMB)
+			}
+			c, err := yarn.NewController(cs, yarn.ControllerOptions{RM: rm, ContainerMB: mb, User: user, DryRun: dryRun})
 			if errors.Is(err, yarn.ErrRMAddress) {
 				return fmt.Errorf("--rm: %w", err)
+			} else if errors.Is(err, yarn.ErrContainerMB) {
+				return fmt.Errorf("--container-mb: %w", err)
 			} else if err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
 			}
@@ -85,7 +91,7 @@ user.name; Kerberos is not supported). The README says more.`,
 	f.StringVar(&rm, "rm", "", "the ResourceManager's web address, e.g. http://rm:8088 (required)")
 	f.StringVar(&user, "user", "", "user.name for the RM's simple authentication")
 	f.DurationVar(&interval, "interval", 5*time.Second, "time between polls")
-	f.IntVar(&containerMB, "container-mb", pipeline.DefaultRunConfig().ContainerMB, "memory of one container in MB (emit's and run's --container-mb): attained service = memorySeconds / this, in held container-seconds")
+	f.IntVar(&containerMB, "container-mb", pipeline.DefaultRunConfig().ContainerMB, "memory of one container in MB: attained service = memorySeconds / this, in held container-seconds (default: the file's schedplan.container-mb, emit's and run's --container-mb; else 1024)")
 	f.BoolVar(&dryRun, "dry-run", false, "print the moves without making them")
 	f.BoolVar(&once, "once", false, "poll once and exit")
 	f.BoolVar(&asJS, "json", false, "one JSON object per move, a line each")
