@@ -111,6 +111,36 @@ type RMApp struct {
 	// as 1.0e6 or beyond int64 does not fail the whole poll.
 	MemorySeconds float64 `json:"memorySeconds"`
 	VcoreSeconds  float64 `json:"vcoreSeconds"`
+	// StartedTime, LaunchTime (Hadoop 3: when the ApplicationMaster was
+	// launched; 0 when not reported) are ms since the epoch, ElapsedTime
+	// ms since StartedTime (AMSeconds).
+	StartedTime float64 `json:"startedTime"`
+	LaunchTime  float64 `json:"launchTime"`
+	ElapsedTime float64 `json:"elapsedTime"`
+}
+
+// AMSeconds is how long the application's ApplicationMaster has held its
+// container, s: from LaunchTime when the RM reports it, else (Hadoop 2,
+// which does not) from StartedTime — an upper bound that also counts the
+// time the application waited for its AM. Never negative.
+func (a RMApp) AMSeconds() float64 {
+	ms := a.ElapsedTime
+	if a.LaunchTime > 0 && a.StartedTime > 0 && a.LaunchTime >= a.StartedTime {
+		ms -= a.LaunchTime - a.StartedTime
+	}
+	return max(ms, 0) / 1000
+}
+
+// Attained is the application's attained service in held
+// container-seconds: its memorySeconds, less what its ApplicationMaster
+// held when amMB > 0 (the task containers only, as schedplan's task-level
+// simulation counts them), over containerMB. Never negative.
+func (a RMApp) Attained(containerMB, amMB float64) float64 {
+	ms := a.MemorySeconds
+	if amMB > 0 {
+		ms -= amMB * a.AMSeconds()
+	}
+	return max(ms, 0) / containerMB
 }
 
 // Move is one demotion the controller made (or, dry, would make).
@@ -136,6 +166,10 @@ func (m Move) String() string {
 // ControllerOptions.ContainerMB contradicts the file's ContainerMBKey.
 var ErrContainerMB = errors.New("container memory")
 
+// ErrAMMB is the error NewController wraps when ControllerOptions.AMMB is
+// not a finite number ≥ 0.
+var ErrAMMB = errors.New("am memory")
+
 // ErrRMAddress is the error NewController wraps when ControllerOptions.RM
 // is not a ResourceManager's web address.
 var ErrRMAddress = errors.New("resource manager address")
@@ -151,6 +185,12 @@ type ControllerOptions struct {
 	// ContainerMBKey, else 1024, as `schedplan emit`; a value that
 	// contradicts the file's is refused (ErrContainerMB).
 	ContainerMB float64
+	// AMMB, when > 0, is the ApplicationMaster's container memory, MB:
+	// attained service then leaves out what the AM held (RMApp.Attained),
+	// so that it counts the task containers only, as the thresholds were
+	// tuned and simulated (no AMs). 0 counts every container, as YARN's
+	// memorySeconds does.
+	AMMB float64
 	// User, when set, is sent as user.name (Hadoop's pseudo
 	// authentication); moves need an authenticated user with the right
 	// to administer the application.
@@ -198,6 +238,9 @@ func NewController(cs *CapacityScheduler, opt ControllerOptions) (*Controller, e
 	if !(opt.ContainerMB > 0) || math.IsInf(opt.ContainerMB, 0) {
 		return nil, fmt.Errorf("container memory %v MB: need a positive number", opt.ContainerMB)
 	}
+	if !(opt.AMMB >= 0) || math.IsInf(opt.AMMB, 0) {
+		return nil, fmt.Errorf("%w: ApplicationMaster memory %v MB: need a number ≥ 0", ErrAMMB, opt.AMMB)
+	}
 	if opt.Client == nil {
 		opt.Client = &http.Client{Timeout: 30 * time.Second}
 	}
@@ -225,7 +268,7 @@ func (c *Controller) Step(ctx context.Context) ([]Move, error) {
 		if !ok {
 			continue
 		}
-		attained := a.MemorySeconds / c.opt.ContainerMB
+		attained := a.Attained(c.opt.ContainerMB, c.opt.AMMB)
 		if attained < d.After {
 			continue
 		}

@@ -3,7 +3,9 @@ package yarn
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -323,5 +325,34 @@ func TestControllerContainerMBFromFile(t *testing.T) {
 	}
 	if c, err := NewController(cs, ControllerOptions{RM: "http://rm:8088"}); err != nil || c.opt.ContainerMB != 1024 {
 		t.Errorf("no size in the file: %v MB, %v; want the default 1024", c.opt.ContainerMB, err)
+	}
+}
+
+// Attained service without the ApplicationMaster, by hand: 10 s elapsed,
+// the AM launched 2 s after the start (Hadoop 3 reports launchTime), a
+// 2,048 MB AM: 8 s × 2,048 MB of the memorySeconds are the AM's. Without
+// launchTime the whole elapsed time counts (an upper bound); the result
+// never goes below 0.
+func TestRMAppAttainedWithoutAM(t *testing.T) {
+	a := RMApp{MemorySeconds: 100*1024 + 8*2048, StartedTime: 1e12, LaunchTime: 1e12 + 2000, ElapsedTime: 10000}
+	for _, tc := range []struct {
+		app        RMApp
+		amMB, want float64
+	}{
+		{a, 0, (100*1024 + 8*2048) / 1024.0},
+		{a, 2048, 100},
+		{RMApp{MemorySeconds: 100*1024 + 10*2048, StartedTime: 1e12, ElapsedTime: 10000}, 2048, 100},
+		{RMApp{MemorySeconds: 1024, ElapsedTime: 10000}, 2048, 0},
+	} {
+		if got := tc.app.Attained(1024, tc.amMB); math.Abs(got-tc.want) > 1e-9 {
+			t.Errorf("%+v, AM %v MB: attained %v held container-s, want %v", tc.app, tc.amMB, got, tc.want)
+		}
+	}
+	cs, err := ParseCapacityScheduler(lasmqFile(map[string]string{"root.c.c_l0": "100"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := NewController(cs, ControllerOptions{RM: "http://rm:8088", AMMB: -1}); !errors.Is(err, ErrAMMB) {
+		t.Errorf("AM memory −1 MB: %v, want ErrAMMB", err)
 	}
 }

@@ -18,7 +18,7 @@ func newYARNControllerCmd(a *app) *cobra.Command {
 	var (
 		rm, user           string
 		interval           time.Duration
-		containerMB        int
+		containerMB, amMB  int
 		dryRun, once, asJS bool
 	)
 	cmd := &cobra.Command{
@@ -51,11 +51,13 @@ user.name; Kerberos is not supported). The README says more.`,
 			if cmd.Flags().Changed("container-mb") {
 				mb = float64(containerMB)
 			}
-			c, err := yarn.NewController(cs, yarn.ControllerOptions{RM: rm, ContainerMB: mb, User: user, DryRun: dryRun})
+			c, err := yarn.NewController(cs, yarn.ControllerOptions{RM: rm, ContainerMB: mb, AMMB: float64(amMB), User: user, DryRun: dryRun})
 			if errors.Is(err, yarn.ErrRMAddress) {
 				return fmt.Errorf("--rm: %w", err)
 			} else if errors.Is(err, yarn.ErrContainerMB) {
 				return fmt.Errorf("--container-mb: %w", err)
+			} else if errors.Is(err, yarn.ErrAMMB) {
+				return fmt.Errorf("--am-mb: %w", err)
 			} else if err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
 			}
@@ -91,6 +93,7 @@ user.name; Kerberos is not supported). The README says more.`,
 	f.StringVar(&rm, "rm", "", "the ResourceManager's web address, e.g. http://rm:8088 (required)")
 	f.StringVar(&user, "user", "", "user.name for the RM's simple authentication")
 	f.DurationVar(&interval, "interval", 5*time.Second, "time between polls")
+	f.IntVar(&amMB, "am-mb", 0, "the ApplicationMaster's container memory in MB: attained service leaves out what the AM held, as the tuning and the simulation count (0: every container counts, as YARN's memorySeconds)")
 	f.IntVar(&containerMB, "container-mb", pipeline.DefaultRunConfig().ContainerMB, "memory of one container in MB: attained service = memorySeconds / this, in held container-seconds (default: the file's schedplan.container-mb, emit's and run's --container-mb; else 1024)")
 	f.BoolVar(&dryRun, "dry-run", false, "print the moves without making them")
 	f.BoolVar(&once, "once", false, "poll once and exit")
