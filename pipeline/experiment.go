@@ -333,7 +333,9 @@ func (x *Experiment) check() ([]sim.PolicyInfo, error) {
 	for i, s := range x.Policies {
 		var err error
 		if infos[i], err = x.resolution().Policy(s); err != nil {
-			return nil, fmt.Errorf("%s resolution: %w", x.resolution().Name(), err)
+			// The CLI's policies come from --policy (run's baselines are
+			// checked before, by ParsePolicies).
+			return nil, paramErr("policy", s, "%s resolution: %v", x.resolution().Name(), err)
 		}
 	}
 	return infos, nil

@@ -65,6 +65,7 @@ func TestJSONLogFinalError(t *testing.T) {
 		{"unknown flag", []string{"run", "--log-format", "json", "--bogus", "--out", filepath.Join(dir, "o3")}, 1, "--bogus", "bogus"},
 		{"unknown flag with a value", []string{"simulate", "--bogus=3", "--log-format=json"}, 1, "--bogus", "bogus"},
 		{"unknown shorthand flag", []string{"run", "--log-format", "json", "-x"}, 1, "'x'", "x"},
+		{"bad policy parameter", []string{"simulate", "--log-format", "json", "-p", "las_mq:k=x"}, 1, "k=", "policy"},
 		{"deprecated flag, then a missing trace", []string{"tune", "--log-format", "json", "--blocks", "3", "--trace", missing}, 1, "no-such-trace.parquet", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -138,5 +139,17 @@ func TestJSONLogNoProgressBars(t *testing.T) {
 	}
 	if (&app{logFormat: "text", quiet: true}).barsOn(true) {
 		t.Error("progress bars with --quiet")
+	}
+}
+
+// A parameter error about a flag that was not given names the flag without
+// an empty value ("--stage: …", not "--stage : …").
+func TestCLIErrorFlagNotGiven(t *testing.T) {
+	_, err := runCmd(t, []string{"run"}, "--out", filepath.Join(t.TempDir(), "o"), "--shard", "0/2")
+	if err == nil {
+		t.Fatal("--shard without --stage was accepted")
+	}
+	if msg := cliError(err).Error(); !strings.HasPrefix(msg, "--stage: ") {
+		t.Errorf("message %q, want it to start with \"--stage: \"", msg)
 	}
 }

@@ -133,7 +133,10 @@ func cliError(err error) error {
 	case errors.Is(err, context.Canceled):
 		return &exitError{130, "interrupted: stopped before writing anything more; every file written is whole, and running the same command again resumes", err}
 	case errors.As(err, &pe):
-		return &exitError{1, fmt.Sprintf("--%s %v: %s", pe.Param, pe.Value, pe.Msg), err}
+		if v := fmt.Sprint(pe.Value); v != "" {
+			return &exitError{1, fmt.Sprintf("--%s %s: %s", pe.Param, v, pe.Msg), err}
+		}
+		return &exitError{1, fmt.Sprintf("--%s: %s", pe.Param, pe.Msg), err} // a flag not given
 	case errors.As(err, &tb):
 		return &exitError{1, err.Error() + "; lower --runs or --budget, shard the work, or pass --i-know to run it anyway", err}
 	case errors.Is(err, data.ErrExists):
