@@ -59,6 +59,23 @@ func (rep *SimulateReport) WriteText(out io.Writer) {
 	writePhaseText(out, rep.Phase, rep.phaseMachines)
 }
 
+// BoundsReport is what `schedplan bounds --json` prints: the window, its
+// offered load (FluidLoadDef; null when undefined), the bounds and each
+// policy against them.
+type BoundsReport struct {
+	Trace       string      `json:"trace"`
+	Window      string      `json:"window"`
+	OfferedLoad *float64    `json:"offered_load"`
+	Overloaded  bool        `json:"overloaded"`
+	Bounds      *Bounds     `json:"bounds"`
+	Policies    []BoundsRow `json:"policies"`
+}
+
+// NewBoundsReport collects a bounds measurement on w for printing.
+func NewBoundsReport(w *Window, b *Bounds, rows []BoundsRow) *BoundsReport {
+	return &BoundsReport{Trace: w.Log.Source, Window: w.Name, OfferedLoad: finitePtr(w.OfferedLoad), Overloaded: w.OfferedLoad > 1, Bounds: b, Policies: rows}
+}
+
 // WriteBoundsText prints the bounds of a window and each policy's gap.
 func WriteBoundsText(out io.Writer, w *Window, b *Bounds, rows []BoundsRow) {
 	fmt.Fprintf(out, "trace %s, window %s: %d jobs, capacity %g (%s); %s\n", Printable(w.Log.Source), w.Name, b.Jobs, b.Capacity, w.CapacityFrom, loadSentence(w.OfferedLoad, FluidLoadDef))

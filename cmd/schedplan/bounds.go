@@ -51,12 +51,7 @@ capacity is in the units of the sizes (see simulate).`,
 				}
 			}
 			if asJSON {
-				return writeJSON(cmd.OutOrStdout(), struct {
-					Trace    string               `json:"trace"`
-					Window   string               `json:"window"`
-					Bounds   *pipeline.Bounds     `json:"bounds"`
-					Policies []pipeline.BoundsRow `json:"policies"`
-				}{w.Log.Source, w.Name, b, rows})
+				return writeJSON(cmd.OutOrStdout(), pipeline.NewBoundsReport(w, b, rows))
 			}
 			pipeline.WriteBoundsText(cmd.OutOrStdout(), w, b, rows)
 			return nil
