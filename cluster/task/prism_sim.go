@@ -261,11 +261,10 @@ type pjob struct {
 	// deficit (fair) is the Hadoop 0.20.2 Fair Scheduler's deficit per
 	// side, ∫ (fair share − running tasks) dt in slot-seconds, settled at
 	// defAt (fairDeficit adds what accrued since); defG is PhaseSim.fairG
-	// then; runnable and nRunnable are the job's side counted in fairW and
-	// fairTasks (fairSync).
+	// then; nRunnable is the job's runnable tasks of each side as counted
+	// in fairTasks, and its weight is in fairW while it is > 0 (fairSync).
 	deficit, defG [NumSides]float64
 	defAt         float64
-	runnable      [NumSides]bool
 	nRunnable     [NumSides]int
 }
 
@@ -318,7 +317,7 @@ type PhaseSim struct {
 	fairN        [NumSides]int // jobs counted in fairW (fairW is 0 when none)
 	fairTasks    [NumSides]int
 	fairAt       float64
-	fairHook     func() // tests: called before every settle and read of the deficits
+	fairHook     func() // tests: called at every fairAdvance
 }
 
 // NewPhaseSim checks the configuration and jobs and prepares a run.
@@ -1133,9 +1132,6 @@ func (s *PhaseSim) heartbeatFair(m int) int {
 		limit := int(math.Ceil(float64(slots) * min(1, float64(s.fairTasks[side])/float64(max(total, 1)))))
 		for k := 0; mc.slots[side] < limit && (k == 0 || s.cfg.FairAssign == FairFillSlots); k++ {
 			s.fairAdvance()
-			if s.fairHook != nil {
-				s.fairHook()
-			}
 			best, bestD := -1, 0.0
 			for _, j := range s.active {
 				if !s.canStart(int(j), Side(side)) {
@@ -1179,7 +1175,8 @@ func (s *PhaseSim) fairRunnable(j int, side Side) int {
 // (fairSettle) only when its running or runnable tasks change (fairSync),
 // O(1), and read (fairDeficit) in O(1) at a heartbeat.
 
-// fairAdvance brings fairG to the current time.
+// fairAdvance brings fairG to the current time, before every settle and
+// every read of the deficits.
 func (s *PhaseSim) fairAdvance() {
 	if dt := s.now - s.fairAt; dt > 0 {
 		for side, slots := range [NumSides]int{s.cfg.MapSlots, s.cfg.ReduceSlots} {
@@ -1189,6 +1186,9 @@ func (s *PhaseSim) fairAdvance() {
 		}
 	}
 	s.fairAt = s.now
+	if s.fairHook != nil {
+		s.fairHook()
+	}
 }
 
 // fairDeficit is job j's deficit of side at the current time (fairAdvance
@@ -1196,7 +1196,7 @@ func (s *PhaseSim) fairAdvance() {
 func (s *PhaseSim) fairDeficit(j int, side Side) float64 {
 	r := &s.js[j]
 	d := r.deficit[side] - float64(r.run[side])*(s.now-r.defAt)
-	if r.runnable[side] {
+	if r.nRunnable[side] > 0 {
 		d += s.jobs[j].fairWeight() * (s.fairG[side] - r.defG[side])
 	}
 	return d
@@ -1209,9 +1209,6 @@ func (s *PhaseSim) fairSettle(j int) {
 		return
 	}
 	s.fairAdvance()
-	if s.fairHook != nil {
-		s.fairHook()
-	}
 	r := &s.js[j]
 	for side := range NumSides {
 		r.deficit[side] = s.fairDeficit(j, side)
@@ -1233,10 +1230,10 @@ func (s *PhaseSim) fairSync(j int) {
 		if !r.done {
 			n = s.fairRunnable(j, side)
 		}
+		was := r.nRunnable[side] > 0
 		s.fairTasks[side] += n - r.nRunnable[side]
 		r.nRunnable[side] = n
-		if rb := n > 0; rb != r.runnable[side] {
-			r.runnable[side] = rb
+		if rb := n > 0; rb != was {
 			if rb {
 				s.fairN[side]++
 				s.fairW[side] += s.jobs[j].fairWeight()

@@ -682,7 +682,7 @@ func TestPhaseSimFairDeficitLazyIsExact(t *testing.T) {
 		for side, slots := range [NumSides]int{cfg.MapSlots, cfg.ReduceSlots} {
 			w := 0.0
 			for _, j := range s.active {
-				if s.js[j].runnable[side] {
+				if s.js[j].nRunnable[side] > 0 {
 					w += s.jobs[j].fairWeight()
 				}
 			}
@@ -693,7 +693,7 @@ func TestPhaseSimFairDeficitLazyIsExact(t *testing.T) {
 					exact[j] = d
 				}
 				share := 0.0
-				if s.js[j].runnable[side] {
+				if s.js[j].nRunnable[side] > 0 {
 					share = float64(slots*len(ms)) * s.jobs[j].fairWeight() / w
 				}
 				d[side] += (share - float64(s.js[j].run[side])) * dt
