@@ -626,6 +626,17 @@ type FairSchedulerOptions struct {
 	ContainerVCores int // vcores of one container; default 1
 }
 
+// withDefaults fills the options left at 0 (or below) with their defaults.
+func (o FairSchedulerOptions) withDefaults() FairSchedulerOptions {
+	if o.ContainerMB <= 0 {
+		o.ContainerMB = 1024
+	}
+	if o.ContainerVCores <= 0 {
+		o.ContainerVCores = 1
+	}
+	return o
+}
+
 // FairSchedulerXML renders the bundle's users as a Fair Scheduler allocation
 // file: a queue per user under root, named as the Fair Scheduler's user
 // placement rule looks for it (yarn.CleanName: alice.smith → alice_dot_smith),
@@ -634,12 +645,7 @@ type FairSchedulerOptions struct {
 // fair scheduling inside queues; placement by the queue the application
 // names, else its user's queue (not created on the fly), else default.
 func FairSchedulerXML(b *Bundle, opt FairSchedulerOptions) ([]byte, error) {
-	if opt.ContainerMB <= 0 {
-		opt.ContainerMB = 1024
-	}
-	if opt.ContainerVCores <= 0 {
-		opt.ContainerVCores = 1
-	}
+	opt = opt.withDefaults()
 	root := yarn.NewFSQueue("root")
 	root.SchedulingPolicy = "fair"
 	seen := map[string]string{}
@@ -717,11 +723,8 @@ func checkFS(data []byte, opt yarn.FSCheckOptions) error {
 // label; and every user of the bundle lands in their own Fair Scheduler
 // queue.
 func RenderYARN(b *Bundle, opt FairSchedulerOptions) (map[string][]byte, error) {
-	mb := opt.ContainerMB
-	if mb <= 0 {
-		mb = 1024
-	}
-	cs, err := capacitySchedulerXML(b, mb)
+	opt = opt.withDefaults()
+	cs, err := capacitySchedulerXML(b, opt.ContainerMB)
 	if err != nil {
 		return nil, err
 	}
