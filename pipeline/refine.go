@@ -104,19 +104,12 @@ func RefineThresholds(ctx context.Context, in *Inputs, cs *classState, b *Bundle
 			return nil, err
 		}
 		res := &TaskLevel{Cluster: cl, Jobs: jobs}
-		named := *res
-		named.Class = make([]string, len(jobs))
-		for i := range jobs {
-			if k := cs.Secondary.classOf(a + i); k >= 0 && int(k) < len(cs.Secondary.Result.Classes) {
-				named.Class[i] = ClassName(cs.Secondary.Result.Classes[k].ID)
-			}
-		}
 		x, err := res.TaskExperiment(specs)
 		if err != nil {
 			return nil, err
 		}
 		xn := *x
-		xn.Resolution = &named
+		xn.Resolution = res.namingClassQueues(cs, a)
 		xs = append(xs, x, &xn)
 	}
 	out, err := RunExperiments(ctx, RunOptions{}, xs...)

@@ -132,13 +132,7 @@ func taskValidate(ctx context.Context, in *Inputs, cs *classState, tr *TuneRepor
 	res := &TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: in.Config.ContainerMB}
 	// The jobs of the classified row name their class's queue (the second
 	// capacity row); nothing else does.
-	named := *res
-	named.Class = make([]string, len(jobs))
-	for i := range jobs {
-		if k := cs.Secondary.classOf(lo + i); k >= 0 && int(k) < len(cs.Secondary.Result.Classes) {
-			named.Class[i] = ClassName(cs.Secondary.Result.Classes[k].ID)
-		}
-	}
+	named := res.namingClassQueues(cs, lo)
 	// Thresholds tuned on sizes in the units of in.Capacity, × the
 	// refinement's multiplier (as emitted), converted to the held
 	// container-seconds the task level counts.
@@ -176,7 +170,7 @@ func taskValidate(ctx context.Context, in *Inputs, cs *classState, tr *TuneRepor
 	// The same jobs and deadlines, the class queues named (one copy of the
 	// window's fluid jobs and deadlines for both).
 	xn := *x
-	xn.Policies, xn.Resolution = []string{configs[2].spec}, &named
+	xn.Policies, xn.Resolution = []string{configs[2].spec}, named
 	out, err := RunExperiments(ctx, RunOptions{Progress: progress}, x, &xn)
 	if err != nil {
 		return nil, fmt.Errorf("task-level validation: %w", err)
@@ -228,6 +222,21 @@ func (t *TaskValidation) emittedRows() (*ValidationRow, []ValidationRow) {
 		}
 	}
 	return cur, rows
+}
+
+// namingClassQueues returns a copy of r whose jobs, rows first, first+1, …
+// of the log, name the queue of their class in the secondary
+// classification (a job not classified names none): applications
+// submitted to their class's queue of the emitted capacity-scheduler.xml.
+func (r *TaskLevel) namingClassQueues(cs *classState, first int) *TaskLevel {
+	named := *r
+	named.Class = make([]string, len(r.Jobs))
+	for i := range r.Jobs {
+		if k := cs.Secondary.classOf(first + i); k >= 0 && int(k) < len(cs.Secondary.Result.Classes) {
+			named.Class[i] = ClassName(cs.Secondary.Result.Classes[k].ID)
+		}
+	}
+	return &named
 }
 
 // EmittedVerdict says how each emitted capacity-scheduler.xml row (the
