@@ -35,6 +35,11 @@ type CapacityReport struct {
 	Cluster         string              `json:"cluster"`
 	Jobs            int                 `json:"jobs"`
 	Classifications []*CapacityAnalysis `json:"classifications"`
+	// Sizes says where the work comes from (SizesNote) and Load is the
+	// whole log's load decomposed (LogLoadModel, with the secondary
+	// classification's λ).
+	Sizes string     `json:"sizes"`
+	Load  *LoadModel `json:"load,omitempty"`
 	Simulated       []WhatIfSim         `json:"simulated,omitempty"`
 	// COSHH is COSHH simulated on the spec and each --what-if.
 	COSHH []COSHHWhatIf `json:"coshh_simulated,omitempty"`
@@ -60,6 +65,11 @@ func AnalyseCapacity(ctx context.Context, q CapacityRequest) (*CapacityReport, e
 		}
 		rep.Classifications = append(rep.Classifications, a)
 	}
+	lm, err := LogLoadModel(q.Jobs, cs, q.Spec, secondary.SizeFloor, 0, rep.Classifications[len(rep.Classifications)-1].Lambda)
+	if err != nil {
+		return nil, err
+	}
+	rep.Load, rep.Sizes = &lm, SizesNote(q.Source, q.SizeOpt)
 	if len(q.Options.WhatIfs) > 0 {
 		if rep.COSHH, err = SimulateCOSHHWhatIfs(ctx, q.Jobs, q.Sizes, cs, q.Source, q.SizeOpt, q.Spec, q.Options.WhatIfs, primary, secondary, q.Options.Solver, q.Seed); err != nil {
 			return nil, err
@@ -83,6 +93,11 @@ func (rep *CapacityReport) WriteText(out io.Writer) {
 	for _, a := range rep.Classifications {
 		fmt.Fprintln(out)
 		a.WriteText(out)
+	}
+	if rep.Load != nil {
+		fmt.Fprintln(out)
+		rep.Load.WriteText(out, "whole log")
+		fmt.Fprintln(out, rep.Sizes)
 	}
 	if rep.Simulated != nil {
 		WriteWhatIfSims(out, rep.Simulated)

@@ -62,7 +62,7 @@ func COSHHTaskCluster(spec *cluster.Spec) *task.Cluster {
 // COSHHTypeScales sets each job's Job.TypeScale from the execution-time
 // model of package classify (seed 003 §3.1, Table 3's retrieve rates and
 // memories; see task.COSHHTypeScale), with the true demands (no estimation
-// error): jobs[i] is row i of j. floor is the least compute (s) of a job,
+// error; execModel): jobs[i] is row i of j. floor is the least compute (s) of a job,
 // block the HDFS block size in bytes (0: classify.DefaultBlockBytes).
 func COSHHTypeScales(jobs []task.Job, j *data.Jobs, sizes []float64, spec *cluster.Spec, floor, block float64) error {
 	if len(jobs) != j.Len() || len(sizes) != j.Len() {
@@ -71,19 +71,9 @@ func COSHHTypeScales(jobs []task.Job, j *data.Jobs, sizes []float64, spec *clust
 	if block == 0 {
 		block = classify.DefaultBlockBytes
 	}
-	types := classify.MachineTypes(spec)
-	slots := make([]int, len(types))
-	rates := make([]float64, len(types))
-	for t, mt := range types {
-		slots[t], rates[t] = mt.Slots, mt.ExecRate
-	}
-	times := make([]float64, len(types))
+	m := newExecModel(spec)
 	for i := range jobs {
-		d := classify.JobDemand(j, sizes, i, floor, block)
-		for t, mt := range types {
-			times[t] = mt.ExecTime(d)
-		}
-		jobs[i].TypeScale = task.COSHHTypeScale(times, slots, rates, d.Compute)
+		jobs[i].TypeScale = m.scales(classify.JobDemand(j, sizes, i, floor, block))
 	}
 	return nil
 }

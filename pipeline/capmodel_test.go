@@ -1,0 +1,161 @@
+package pipeline
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/schedplan/schedplan/cluster"
+	"github.com/schedplan/schedplan/cluster/task"
+	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/estimate"
+)
+
+// parseTestSpec parses a cluster spec for a test.
+func parseTestSpec(t testing.TB, yaml string) *cluster.Spec {
+	t.Helper()
+	s, err := cluster.ParseSpec([]byte(yaml), "test.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// homogeneousSpec has one type, no memory and no retrieval rate.
+const homogeneousSpec = `version: 1
+name: homog
+resources:
+  - {name: H, count: 7, slots: 8, exec_rate: 1}
+`
+
+// threeTypeSpec has three types with memories and retrieval rates: a fast
+// type with little memory, a slow one with much, and a middle one.
+const threeTypeSpec = `version: 1
+name: three
+resources:
+  - {name: A, count: 4, slots: 8, exec_rate: 2, memory: 64MB, retrieve_rate: 1Gbps}
+  - {name: B, count: 6, slots: 4, exec_rate: 0.5, memory: 4TB, retrieve_rate: 10Gbps}
+  - {name: C, count: 3, slots: 12, exec_rate: 1, memory: 1GB, retrieve_rate: 4Gbps}
+`
+
+// sizedEmbedded is the embedded trace sized with the defaults.
+func sizedEmbedded(t testing.TB) (*data.Jobs, []float64, estimate.Source, estimate.SizeOptions) {
+	t.Helper()
+	j, err := data.Open("embedded", data.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := estimate.DefaultSizeOptions()
+	sizes, src, err := estimate.Sizes(j, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return j, sizes, src, opt
+}
+
+// sizedTaskSeconds is seed 003's Facebook workload, sized from its
+// task-seconds (measured, not normalised).
+func sizedTaskSeconds(t testing.TB) (*data.Jobs, []float64, estimate.Source, estimate.SizeOptions) {
+	t.Helper()
+	j := fbWorkload(400, 2000, 7)
+	opt := estimate.DefaultSizeOptions()
+	sizes, src, err := estimate.Sizes(j, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if src != estimate.FromTaskSeconds {
+		t.Fatalf("sizes from %s, want task-seconds", src)
+	}
+	return j, sizes, src, opt
+}
+
+func capacityReport(t testing.TB, j *data.Jobs, sizes []float64, src estimate.Source, opt estimate.SizeOptions, spec *cluster.Spec) *CapacityReport {
+	t.Helper()
+	rep, err := AnalyseCapacity(context.Background(), CapacityRequest{Jobs: j, Sizes: sizes, Source: src, SizeOpt: opt, Spec: spec, K: 3, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Load == nil {
+		t.Fatal("no load decomposition")
+	}
+	return rep
+}
+
+// On a homogeneous cluster without memory or retrieval rates every view is
+// the plain model: the memory and data factors are 1, the execution-time
+// load is the plain one, and λ × load = 1 (to 1e-6), on the embedded trace
+// (sizes from bytes) and on a log with task-seconds.
+func TestLoadModelHomogeneousLambdaTimesLoad(t *testing.T) {
+	spec := parseTestSpec(t, homogeneousSpec)
+	for name, sized := range map[string]func(testing.TB) (*data.Jobs, []float64, estimate.Source, estimate.SizeOptions){
+		"embedded": sizedEmbedded, "task-seconds": sizedTaskSeconds} {
+		t.Run(name, func(t *testing.T) {
+			j, sizes, src, opt := sized(t)
+			lm := capacityReport(t, j, sizes, src, opt, spec).Load
+			if lm.MemoryFactor != 1 || lm.DataFactor != 1 || math.Abs(lm.Exec-lm.Plain) > 1e-12*lm.Plain {
+				t.Errorf("factors %v, %v; exec %v, plain %v: want 1, 1 and exec = plain", lm.MemoryFactor, lm.DataFactor, lm.Exec, lm.Plain)
+			}
+			if got := lm.Lambda * lm.Plain; math.Abs(got-1) > 1e-6 {
+				t.Errorf("λ × load = %v × %v = %v, want 1 within 1e-6", lm.Lambda, lm.Plain, got)
+			}
+		})
+	}
+}
+
+// On heterogeneous specs (Table 3; three types with memories and retrieval
+// rates) the decomposition reproduces each view: the plain load is the
+// fluid views' and the task level's at exec_rate, Plain × memory × data is
+// ExecTimeLoad of the task jobs with the execution-time model's type scales
+// (COSHH's rows and the task-level validation), and × placement is 1/λ.
+func TestLoadModelHeterogeneousReproducesViews(t *testing.T) {
+	j, sizes, src, opt := sizedEmbedded(t)
+	for _, spec := range []*cluster.Spec{cluster.DefaultSpec(), parseTestSpec(t, threeTypeSpec)} {
+		t.Run(spec.Name, func(t *testing.T) {
+			rep := capacityReport(t, j, sizes, src, opt, spec)
+			lm := rep.Load
+			if lm.MemoryFactor <= 1 || lm.DataFactor <= 1 {
+				t.Errorf("memory factor %v, data factor %v: want both above 1 on %s", lm.MemoryFactor, lm.DataFactor, spec.Name)
+			}
+			if got := lm.Plain * lm.MemoryFactor * lm.DataFactor; math.Abs(got/lm.Exec-1) > 1e-9 {
+				t.Errorf("plain × memory × data = %v, exec %v", got, lm.Exec)
+			}
+			if got := lm.Exec * lm.PlacementFactor * lm.Lambda; math.Abs(got-1) > 1e-9 {
+				t.Errorf("exec × placement × λ = %v, want 1", got)
+			}
+			// The task level: the log's task jobs, plain and with the
+			// execution-time model's scales.
+			jobs, err := whatIfJobs(j, sizes, src, opt, spec, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cl, err := TaskCluster(spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cs := estimate.ContainerSeconds(sizes, src, opt, spec.Capacity())
+			plain := OfferedLoad(task.FluidJobs(jobs, cl), cl.Rate())
+			if math.Abs(plain/lm.Plain-1) > 1e-6 {
+				t.Errorf("task level at exec_rate: load %v, decomposition's plain %v", plain, lm.Plain)
+			}
+			if err := COSHHTypeScales(jobs, j, cs, spec, 0, 0); err != nil {
+				t.Fatal(err)
+			}
+			exec, _ := ExecTimeLoad(jobs, cl)
+			tm := TaskLoadModel(jobs, cl)
+			if math.Abs(tm.Exec/exec-1) > 1e-9 || math.Abs(tm.Plain*tm.MemoryFactor*tm.DataFactor/exec-1) > 1e-9 {
+				t.Errorf("task jobs: decomposition %v × %v × %v = %v, ExecTimeLoad %v", tm.Plain, tm.MemoryFactor, tm.DataFactor, tm.Exec, exec)
+			}
+			if math.Abs(exec/lm.Exec-1) > 1e-3 {
+				t.Errorf("task jobs' execution-time load %v, the LP's demands' %v: one model, one load", exec, lm.Exec)
+			}
+			var b strings.Builder
+			rep.WriteText(&b)
+			for _, want := range []string{"memory rule: share of the work", "data retrieval: adds", "1/λ, the capacity LP's load", "an ASSUMPTION"} {
+				if !strings.Contains(b.String(), want) {
+					t.Errorf("capacity text lacks %q", want)
+				}
+			}
+		})
+	}
+}
