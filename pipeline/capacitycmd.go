@@ -38,9 +38,9 @@ type CapacityReport struct {
 	// Sizes says where the work comes from (SizesNote) and Load is the
 	// whole log's load decomposed (LogLoadModel, with the secondary
 	// classification's λ).
-	Sizes string     `json:"sizes"`
-	Load  *LoadModel `json:"load,omitempty"`
-	Simulated       []WhatIfSim         `json:"simulated,omitempty"`
+	Sizes     string      `json:"sizes"`
+	Load      *LoadModel  `json:"load,omitempty"`
+	Simulated []WhatIfSim `json:"simulated,omitempty"`
 	// COSHH is COSHH simulated on the spec and each --what-if.
 	COSHH []COSHHWhatIf `json:"coshh_simulated,omitempty"`
 }
