@@ -302,3 +302,28 @@ func SizesNote(src estimate.Source, opt estimate.SizeOptions) string {
 	}
 	return fmt.Sprintf("sizes measured from the log's %s (container-seconds): no --load normalisation is applied; every load above is measured", src)
 }
+
+// windowTypeScales sets the execution-time model's Job.TypeScale of the
+// task jobs of rows lo, lo+1, … of in's log (COSHHTypeScales on their
+// container-seconds of the spec, floored at floor): what the task-level
+// validation, COSHH's rows and the what-ifs simulate, as the LP's μ.
+func windowTypeScales(in *Inputs, jobs []task.Job, lo int, floor float64) error {
+	hi := lo + len(jobs)
+	return COSHHTypeScales(jobs, in.Jobs.Subset(windowRows(lo, len(jobs))), coshhSizes(in)[lo:hi], in.Spec, floor, 0)
+}
+
+// sizeFloor is the run's secondary classification's least job size (the
+// execution-time model's floor on compute; 0 without a classification).
+func sizeFloor(cs *classState) float64 {
+	if cs == nil || cs.Secondary.Result == nil {
+		return 0
+	}
+	return cs.Secondary.Result.SizeFloor
+}
+
+// execLoad is the task jobs' load on cl in the execution-time model
+// (ExecTimeLoad; the plain load when no job has type scales).
+func execLoad(jobs []task.Job, cl *task.Cluster) float64 {
+	l, _ := ExecTimeLoad(jobs, cl)
+	return l
+}

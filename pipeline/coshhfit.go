@@ -235,11 +235,7 @@ func NewCOSHHWindow(in *Inputs, sizes []float64, lo, hi int, floor float64) (*CO
 	if err != nil {
 		return nil, err
 	}
-	idx := make([]int, hi-lo)
-	for k := range idx {
-		idx[k] = lo + k
-	}
-	if err := COSHHTypeScales(jobs, in.Jobs.Subset(idx), sizes[lo:hi], in.Spec, floor, 0); err != nil {
+	if err := windowTypeScales(in, jobs, lo, floor); err != nil {
 		return nil, err
 	}
 	return &COSHHWindow{J: in.Jobs, Sizes: sizes, Spec: in.Spec, Cluster: cl, Lo: lo, Jobs: jobs, Solver: in.Config.Solver, Seed: in.Config.Seed}, nil

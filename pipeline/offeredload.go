@@ -17,8 +17,11 @@ const (
 	// FluidLoadDef defines the fluid views' load (OfferedLoad): the
 	// validation table, the load curve, simulate.
 	FluidLoadDef = "Σ size ÷ (capacity × arrival span)"
-	// TaskLoadDef defines the task-level table's load.
-	TaskLoadDef = "Σ container-seconds ÷ (the cluster's container-seconds/s × arrival span)"
+	// TaskLoadDef defines the task-level table's load: its jobs run in the
+	// execution-time model (ExecTimeLoad, LoadModel), which is the plain
+	// container-seconds ÷ (rate × span) on a spec without memories or
+	// retrieve rates.
+	TaskLoadDef = "Σ container-seconds ÷ (the cluster's container-seconds/s at each job's speed on each machine type in the execution-time model × arrival span)"
 	// ExecLoadDef defines the load of the rows simulated with COSHH's
 	// execution-time model (ExecTimeLoad).
 	ExecLoadDef = "Σ over jobs of the job's container-seconds ÷ the rate of all the cluster's containers at the speed the execution-time model gives the job on each machine type, over the arrival span"

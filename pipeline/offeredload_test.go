@@ -47,7 +47,7 @@ func TestExecTimeLoadByHand(t *testing.T) {
 // window's times each factor), the task-level rows, and COSHH's rows with
 // the execution-time model, which on the embedded trace's validation
 // window overload Table 3's cluster (load 1.66 while the fluid window is
-// at 0.47).
+// at 0.47); the task-level rows run in the same model, at the same load.
 func TestSimulatedViewsStateTheirLoad(t *testing.T) {
 	cfg := DefaultRunConfig()
 	cfg.Budget, cfg.Runs = 40, 2
@@ -87,6 +87,11 @@ func TestSimulatedViewsStateTheirLoad(t *testing.T) {
 	if !(*cv.OfferedLoad > 1) || !(*cv.OfferedLoadBound <= *cv.OfferedLoad) {
 		t.Errorf("COSHH's window: load %v, bound %v; want an overloaded window and bound ≤ load", *cv.OfferedLoad, *cv.OfferedLoadBound)
 	}
+	// One cluster model: the task-level rows run in COSHH's execution-time
+	// model, at its load.
+	if tv.OfferedLoad == nil || math.Abs(*tv.OfferedLoad / *cv.OfferedLoad - 1) > 1e-12 {
+		t.Errorf("task-level load %v, COSHH's %v: want one execution-time model, one load", tv.OfferedLoad, *cv.OfferedLoad)
+	}
 	exec := 0
 	for _, r := range tv.Rows {
 		switch {
@@ -109,7 +114,7 @@ func TestSimulatedViewsStateTheirLoad(t *testing.T) {
 	text := out.String()
 	for _, want := range []string{
 		"validation window: offered load " + LoadText(win) + " (" + FluidLoadDef + ")",
-		"execution-time model rows: offered load " + LoadText(*cv.OfferedLoad) + " (" + ExecLoadDef + "). OVERLOADED",
+		"task-level rows: offered load " + LoadText(*cv.OfferedLoad) + " (" + TaskLoadDef + "). OVERLOADED",
 		"fifo (exec-time model)  " + LoadText(*cv.OfferedLoad) + " OVERLOADED",
 		"the means are of an overloaded system",
 	} {

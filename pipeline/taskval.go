@@ -129,6 +129,11 @@ func taskValidate(ctx context.Context, in *Inputs, cs *classState, tr *TuneRepor
 	if err != nil {
 		return nil, err
 	}
+	// One cluster model: each job as fast on a type as the execution-time
+	// model says (the LP's μ, COSHH's rows; capmodel.go).
+	if err := windowTypeScales(in, jobs, lo, sizeFloor(cs)); err != nil {
+		return nil, err
+	}
 	res := &TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: in.Config.ContainerMB}
 	// The jobs of the classified row name their class's queue (the second
 	// capacity row); nothing else does.
@@ -176,7 +181,7 @@ func taskValidate(ctx context.Context, in *Inputs, cs *classState, tr *TuneRepor
 		return nil, fmt.Errorf("task-level validation: %w", err)
 	}
 	tv := &TaskValidation{Bounds: b, RateCS: cl.Rate(), Machines: cl.Nodes(), Containers: cl.Containers(), Current: currentSpec, Note: TaskBoundsNote + cut,
-		OfferedLoad: finitePtr(OfferedLoad(x.Jobs, x.Capacity))}
+		OfferedLoad: finitePtr(execLoad(jobs, cl))}
 	for _, j := range jobs {
 		tv.Tasks += j.NumTasks()
 	}
@@ -263,8 +268,8 @@ func (t *TaskValidation) EmittedVerdict() string {
 // computes, so that older stamps of the validate stage are stale (4: at
 // most TaskValidateMaxJobs jobs; 5: slowdowns by the time alone, capped
 // fair-share deadlines; 6: the tuned LAS_MQ's thresholds in held
-// container-seconds).
-const taskLevelVersion = 6
+// container-seconds; 7: jobs in the execution-time model, windowTypeScales).
+const taskLevelVersion = 7
 
 // RequireImprovement is --require-improvement's check: at task level (the
 // tuned LAS_MQ and every row of the emitted capacity-scheduler.xml against
