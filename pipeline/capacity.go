@@ -130,6 +130,9 @@ type CapacityWhatIf struct {
 	Lambda float64 `json:"lambda"`
 	Ratio  float64 `json:"ratio"` // λ / base λ
 	Note   string  `json:"note,omitempty"`
+	// Sim is the what-if's replay at today's rate (the secondary
+	// classification's what-ifs; nil when not simulated).
+	Sim *Replay `json:"simulated,omitempty"`
 }
 
 // CapacityTarget is how many machines of one type alone reach a λ target.
@@ -320,4 +323,14 @@ func dualPriceTable(bd *Bundle, p *CapacityPlan) *TableBlock {
 		t.Rows = append(t.Rows, []string{r.Name, fmt.Sprint(r.Count), f4(p.DualPrices[k]), f4(whole), fmt.Sprintf("%.1f%%", 100*share), bn})
 	}
 	return t
+}
+
+// whatIfsSimulated reports whether any what-if has a replay.
+func (a *CapacityAnalysis) whatIfsSimulated() bool {
+	for _, w := range a.WhatIfs {
+		if w.Sim != nil {
+			return true
+		}
+	}
+	return false
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/schedplan/schedplan/classify"
 	"github.com/schedplan/schedplan/cluster"
@@ -38,8 +39,10 @@ type CapacityReport struct {
 	// Sizes says where the work comes from (SizesNote) and Load is the
 	// whole log's load decomposed (LogLoadModel, with the secondary
 	// classification's λ).
-	Sizes     string      `json:"sizes"`
-	Load      *LoadModel  `json:"load,omitempty"`
+	Sizes string     `json:"sizes"`
+	Load  *LoadModel `json:"load,omitempty"`
+	// Headroom is λ checked by task-level replays (nil without an LP).
+	Headroom  *Headroom   `json:"headroom,omitempty"`
 	Simulated []WhatIfSim `json:"simulated,omitempty"`
 	// COSHH is COSHH simulated on the spec and each --what-if.
 	COSHH []COSHHWhatIf `json:"coshh_simulated,omitempty"`
@@ -70,6 +73,9 @@ func AnalyseCapacity(ctx context.Context, q CapacityRequest) (*CapacityReport, e
 		return nil, err
 	}
 	rep.Load, rep.Sizes = &lm, SizesNote(q.Source, q.SizeOpt)
+	if err := rep.replay(ctx, q, cs, primary, secondary); err != nil {
+		return nil, err
+	}
 	if len(q.Options.WhatIfs) > 0 {
 		if rep.COSHH, err = SimulateCOSHHWhatIfs(ctx, q.Jobs, q.Sizes, cs, q.Source, q.SizeOpt, q.Spec, q.Options.WhatIfs, primary, secondary, q.Options.Solver, q.Seed); err != nil {
 			return nil, err
@@ -99,10 +105,44 @@ func (rep *CapacityReport) WriteText(out io.Writer) {
 		rep.Load.WriteText(out, "whole log")
 		fmt.Fprintln(out, rep.Sizes)
 	}
+	if rep.Headroom != nil {
+		rep.Headroom.WriteText(out)
+	}
 	if rep.Simulated != nil {
 		WriteWhatIfSims(out, rep.Simulated)
 	}
 	if rep.COSHH != nil {
 		WriteCOSHHWhatIfs(out, rep.COSHH)
 	}
+}
+
+// replay checks the secondary classification's λ by task-level replays
+// (Headroom) and simulates each of its what-ifs at today's rate beside its
+// λ (CapacityWhatIf.Sim; a what-if that leaves no machine, or whose LP has
+// no solution, gets a note instead).
+func (rep *CapacityReport) replay(ctx context.Context, q CapacityRequest, cs []float64, primary, secondary *classify.Result) error {
+	a := rep.Classifications[len(rep.Classifications)-1]
+	if a.Reason != "" || !(a.Lambda > 0) {
+		return nil
+	}
+	r, err := newReplayer(q.Jobs, q.Sizes, cs, q.Source, q.SizeOpt, q.Spec, primary, secondary, q.Options.Solver, q.Seed)
+	if err != nil {
+		return err
+	}
+	if rep.Headroom, err = r.headroom(ctx, a.Lambda); err != nil {
+		return err
+	}
+	for k := range a.WhatIfs {
+		w := &a.WhatIfs[k]
+		rp, err := r.replay(ctx, w.Change, 1)
+		switch {
+		case ctx.Err() != nil:
+			return ctx.Err()
+		case err != nil:
+			w.Note = strings.TrimSpace(w.Note + " not simulated: " + err.Error())
+		default:
+			w.Sim = &rp
+		}
+	}
+	return nil
 }

@@ -60,16 +60,7 @@ func SimulateCOSHHWhatIfs(ctx context.Context, j *data.Jobs, sizes, cs []float64
 		if err != nil {
 			return nil, err
 		}
-		fit := &COSHHFit{Primary: primary, Secondary: secondary, Rows: j.Len()}
-		if err := fit.solve(s, solver); err != nil {
-			return nil, fmt.Errorf("what-if %q: %w", w, err)
-		}
-		win := &COSHHWindow{J: j, Sizes: cs, Spec: s, Cluster: cl, Jobs: jobs, Solver: solver, Seed: seed}
-		c, _, err := win.COSHHPolicyOf(fit, nil, false)
-		if err != nil {
-			return nil, err
-		}
-		r, err := win.Run(ctx, c, nil)
+		fit, r, err := replayCOSHH(ctx, j, cs, jobs, s, cl, primary, secondary, solver, seed)
 		if err != nil {
 			return nil, fmt.Errorf("what-if %q: %w", w, err)
 		}

@@ -112,6 +112,9 @@ func loadCell(load float64) string {
 func (t *TaskValidation) LoadNote() string {
 	base := loadOf(t.OfferedLoad)
 	s := "task-level rows: " + loadSentence(base, TaskLoadDef)
+	if lm := t.Terms; lm != nil && (lm.MemoryFactor != 1 || lm.DataFactor != 1) {
+		s += fmt.Sprintf("\n  = the window's plain load %s (the containers at their exec_rate, as the fluid window) × memory rule %.3g × data retrieval %.3g", LoadText(lm.Plain), lm.MemoryFactor, lm.DataFactor)
+	}
 	for _, r := range t.Rows {
 		if l := loadOf(r.OfferedLoad); r.OfferedLoad != nil && l != base {
 			return s + "\nexecution-time model rows: " + loadSentence(l, ExecLoadDef)

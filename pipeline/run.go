@@ -38,6 +38,9 @@ type capacityState struct {
 	PrimaryNotes   []string      `json:"primary_notes,omitempty"`
 	Secondary      *CapacityPlan `json:"secondary,omitempty"`
 	SecondaryNotes []string      `json:"secondary_notes,omitempty"`
+	// Check is the load decomposition and the headroom replays
+	// (checkCapacity).
+	Check *CapacityCheck `json:"check,omitempty"`
 }
 
 // boundsState is the bounds stage's state (validation window).
@@ -55,16 +58,18 @@ type RunResult struct {
 	// Capacity is the capacity every simulation ran at (in the units of the
 	// sizes), CapacityFrom where it came from, and OfferedLoad the log's
 	// load at it; Overloaded is set when that load exceeds 1.
-	Capacity     float64         `json:"capacity"`
-	CapacityFrom string          `json:"capacity_from"`
-	OfferedLoad  *float64        `json:"offered_load"` // null when undefined (one arrival instant)
-	Overloaded   bool            `json:"overloaded"`
-	Warnings     []string        `json:"warnings,omitempty"`
-	Lambda       float64         `json:"lambda"`
-	Tuned        LASMQParams     `json:"tuned_las_mq"`
-	TunedSpec    string          `json:"tuned_policy"`
-	Bounds       *Bounds         `json:"bounds"`
-	Validation   []ValidationRow `json:"validation"`
+	Capacity     float64  `json:"capacity"`
+	CapacityFrom string   `json:"capacity_from"`
+	OfferedLoad  *float64 `json:"offered_load"` // null when undefined (one arrival instant)
+	Overloaded   bool     `json:"overloaded"`
+	Warnings     []string `json:"warnings,omitempty"`
+	Lambda       float64  `json:"lambda"`
+	// CapacityCheck decomposes the log's load and checks λ by replays.
+	CapacityCheck *CapacityCheck  `json:"capacity_check,omitempty"`
+	Tuned         LASMQParams     `json:"tuned_las_mq"`
+	TunedSpec     string          `json:"tuned_policy"`
+	Bounds        *Bounds         `json:"bounds"`
+	Validation    []ValidationRow `json:"validation"`
 	// ValidationLoad is the validation window's offered load at Capacity
 	// (FluidLoadDef), at which the validation rows were simulated.
 	ValidationLoad *float64 `json:"validation_offered_load"`
@@ -275,7 +280,8 @@ func (p *pipelineRun) stages() []stage {
 			Solver     lp.Solver
 			WhatIfs    []string
 			Allocation string
-		}{cfg.Solver, cfg.WhatIfs, lp.AllocationRule}, deps: []string{"classify"}, inputs: [][]byte{in.SpecKey}, state: &p.capSt, run: p.capacity},
+			Check      int
+		}{cfg.Solver, cfg.WhatIfs, lp.AllocationRule, capacityCheckVersion}, deps: []string{"classify"}, inputs: [][]byte{in.SpecKey}, state: &p.capSt, run: p.capacity},
 		{name: "tune", params: struct {
 			Budget      int
 			Objective   Objective
@@ -353,7 +359,7 @@ func (p *pipelineRun) classify(context.Context) (map[string][]byte, error) {
 
 // capacity: the COSHH LP of both classifications (what-ifs on the
 // secondary one, which covers every job).
-func (p *pipelineRun) capacity(context.Context) (map[string][]byte, error) {
+func (p *pipelineRun) capacity(ctx context.Context) (map[string][]byte, error) {
 	cfg := p.in.Config
 	for _, c := range []struct {
 		res   *classify.Result
@@ -370,7 +376,13 @@ func (p *pipelineRun) capacity(context.Context) (map[string][]byte, error) {
 		}
 		*c.plan, *c.notes = a.Plan(), a.Notes()
 	}
-	return nil, nil
+	lambda := 0.0
+	if p.capSt.Secondary != nil {
+		lambda = p.capSt.Secondary.Lambda
+	}
+	var err error
+	p.capSt.Check, err = checkCapacity(ctx, p.in, &p.cs, lambda)
+	return nil, err
 }
 
 // tune: LAS_MQ on the tuning window, checked on the rest.
@@ -510,6 +522,7 @@ func (p *pipelineRun) result() *RunResult {
 	if p.capSt.Secondary != nil {
 		res.Lambda = p.capSt.Secondary.Lambda
 	}
+	res.CapacityCheck = p.capSt.Check
 	current := canonicalSpec(cfg.Current)
 	for _, row := range p.vs.Rows {
 		if row.Sigma == 0 && canonicalSpec(row.Policy) == current {

@@ -36,6 +36,9 @@ type TaskValidation struct {
 	// OfferedLoad is the window's load on the cluster (TaskLoadDef; null
 	// when undefined); each row states the load it ran at.
 	OfferedLoad *float64 `json:"offered_load"`
+	// Terms decomposes OfferedLoad: the window's plain load and the
+	// execution-time model's terms (TaskLoadModel).
+	Terms *LoadModel `json:"load_terms,omitempty"`
 	// Current names what the current scheduler is at task level.
 	Current string `json:"current"`
 	// Improvement is 1 − tuned/current mean response (task-level LAS_MQ
@@ -182,6 +185,8 @@ func taskValidate(ctx context.Context, in *Inputs, cs *classState, tr *TuneRepor
 	}
 	tv := &TaskValidation{Bounds: b, RateCS: cl.Rate(), Machines: cl.Nodes(), Containers: cl.Containers(), Current: currentSpec, Note: TaskBoundsNote + cut,
 		OfferedLoad: finitePtr(execLoad(jobs, cl))}
+	terms := TaskLoadModel(jobs, cl)
+	tv.Terms = &terms
 	for _, j := range jobs {
 		tv.Tasks += j.NumTasks()
 	}

@@ -171,7 +171,7 @@ func (res *RunResult) WriteText(w io.Writer, dir string, took time.Duration) {
 	if len(res.Skipped) > 0 {
 		fmt.Fprintf(w, "stages run: %s; up to date: %s\n", strings.Join(res.Ran, ", "), strings.Join(res.Skipped, ", "))
 	}
-	fmt.Fprintf(w, "capacity: λ = %.4g (the cluster sustains %.3g × today's arrival rates)\n", res.Lambda, res.Lambda)
+	fmt.Fprintln(w, res.CapacityCheck.Headline(res.Lambda))
 	fmt.Fprintf(w, "tuned LAS_MQ: %s\n", res.TunedSpec)
 	if h := res.TunedHPFSP; h != nil {
 		fmt.Fprintf(w, "tuned H-PFSP (task level): %s — FAIR_LIMIT %d %s, threshold %g %s; sizes online (%s estimator, progress reports every %g s)\n",
@@ -307,9 +307,21 @@ func (cr *CapacityAnalysis) WriteText(out io.Writer) {
 	if len(cr.WhatIfs) > 0 {
 		fmt.Fprintln(out)
 		tw = newTable(out, 0)
-		fmt.Fprintln(tw, "what-if\tλ\tvs today\t")
+		sims := cr.whatIfsSimulated()
+		if sims {
+			fmt.Fprintln(tw, "what-if\tλ\tvs today\tsimulated at today's rate: mean (s)\tp99 (s)\tunfinished\t")
+		} else {
+			fmt.Fprintln(tw, "what-if\tλ\tvs today\t")
+		}
 		for _, w := range cr.WhatIfs {
-			fmt.Fprintf(tw, "%s\t%.6g\t%+.2f%%\t%s\n", w.Change, w.Lambda, 100*(w.Ratio-1), w.Note)
+			fmt.Fprintf(tw, "%s\t%.6g\t%+.2f%%\t", w.Change, w.Lambda, 100*(w.Ratio-1))
+			switch {
+			case w.Sim != nil:
+				fmt.Fprintf(tw, "%.4g\t%.4g\t%.1f%%\t", w.Sim.Mean, w.Sim.P99, 100*w.Sim.Unfinished)
+			case sims:
+				fmt.Fprint(tw, "-\t-\t-\t")
+			}
+			fmt.Fprintln(tw, w.Note)
 		}
 		tw.Flush()
 	}

@@ -1,0 +1,295 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"text/tabwriter"
+
+	"github.com/schedplan/schedplan/classify"
+	"github.com/schedplan/schedplan/cluster"
+	"github.com/schedplan/schedplan/cluster/sim"
+	"github.com/schedplan/schedplan/cluster/task"
+	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/lp"
+	"gonum.org/v1/gonum/stat"
+)
+
+// ReplayMaxJobs bounds the jobs a capacity replay simulates (the log's
+// first ones), so that the headroom and the what-ifs' responses cost the
+// same on a 1 M-job log as on a 20,000-job one.
+var ReplayMaxJobs = 20_000
+
+// ReplayOverloaded is the share of a replay's work left unfinished at its
+// last arrival above which the replay counts as overloaded: a cluster that
+// keeps up has finished all but its last jobs' work by then; one at load
+// ρ > 1 leaves about 1 − 1/ρ of it.
+const ReplayOverloaded = 0.05
+
+// Replay is the log (at most ReplayMaxJobs of its first jobs) replayed at
+// task level in the execution-time model under COSHH's routing by the LP
+// of the run's classes re-solved on the cluster — the placement λ assumes
+// —, with arrival rates × Factor (arrival times compressed by it).
+type Replay struct {
+	Change string  `json:"change,omitempty"` // what-if ("": the spec as it is)
+	Factor float64 `json:"rate_factor"`
+	Lambda float64 `json:"lambda"`
+	// Load is the replayed jobs' execution-time load at the factor.
+	Load *float64 `json:"offered_load"`
+	Mean float64  `json:"mean_response_s"`
+	P99  float64  `json:"p99_response_s"`
+	// Unfinished is the share of the work unfinished at the last arrival;
+	// Overloaded: above ReplayOverloaded.
+	Unfinished float64 `json:"unfinished_share"`
+	Overloaded bool    `json:"overloaded"`
+}
+
+// Headroom is how far today's arrival rates can grow, from λ, checked by
+// replaying the log at today's rate, at 0.9·λ× and at λ× it.
+type Headroom struct {
+	Lambda  float64  `json:"lambda"`
+	Jobs    int      `json:"jobs_replayed"`
+	Of      int      `json:"jobs"`
+	Replays []Replay `json:"replays"`
+}
+
+// replayer replays a sample of a log on a spec and its what-ifs.
+type replayer struct {
+	j                  *data.Jobs
+	cs                 []float64
+	spec               *cluster.Spec
+	primary, secondary *classify.Result
+	solver             lp.Solver
+	seed               uint64
+	jobs               []task.Job // the sample, in the execution-time model
+}
+
+// newReplayer builds the sample's task jobs (sizes with src and opt as
+// SimulateWhatIfs builds them, cs in container-seconds of spec) with the
+// execution-time model's type scales.
+func newReplayer(j *data.Jobs, sizes, cs []float64, src estimate.Source, opt estimate.SizeOptions, spec *cluster.Spec,
+	primary, secondary *classify.Result, solver lp.Solver, seed uint64) (*replayer, error) {
+	n := min(j.Len(), ReplayMaxJobs)
+	capacity, _ := SimCapacity(src, opt, spec)
+	fl, err := JobsOf(j, sizes, spec)
+	if err != nil {
+		return nil, err
+	}
+	jobs, err := TaskJobs(j, fl[:n], 0, capacity, spec.Capacity(), seed)
+	if err != nil {
+		return nil, err
+	}
+	if err := COSHHTypeScales(jobs, j.Subset(windowRows(0, n)), cs[:n], spec, secondary.SizeFloor, 0); err != nil {
+		return nil, err
+	}
+	return &replayer{j: j, cs: cs, spec: spec, primary: primary, secondary: secondary, solver: solver, seed: seed, jobs: jobs}, nil
+}
+
+// replay runs the sample on the spec after change ("": as it is) with
+// arrival rates × factor.
+func (r *replayer) replay(ctx context.Context, change string, factor float64) (Replay, error) {
+	s, cl, err := whatIfCluster(r.spec, change)
+	if err != nil {
+		return Replay{}, err
+	}
+	jobs := r.jobs
+	if factor != 1 {
+		jobs = make([]task.Job, len(r.jobs))
+		a0 := r.jobs[0].Arrival
+		for i, jb := range r.jobs {
+			jb.Arrival = a0 + (jb.Arrival-a0)/factor
+			jobs[i] = jb
+		}
+	}
+	fit, run, err := replayCOSHH(ctx, r.j, r.cs, jobs, s, cl, r.primary, r.secondary, r.solver, r.seed)
+	if err != nil {
+		return Replay{}, fmt.Errorf("replay %s at ×%.3g: %w", whatIfName(change), factor, err)
+	}
+	out := Replay{Change: change, Factor: factor, Lambda: fit.Lambda, Load: finitePtr(execLoad(jobs, cl))}
+	resp := make([]float64, len(jobs))
+	last, work, left := math.Inf(-1), 0.0, 0.0
+	for i := range jobs {
+		resp[i] = run.Result.Completion[i] - jobs[i].Arrival
+		last = math.Max(last, jobs[i].Arrival)
+	}
+	for i := range jobs {
+		w := jobs[i].Work()
+		work += w
+		if run.Result.Completion[i] > last {
+			left += w
+		}
+	}
+	out.Mean, out.P99 = stat.Mean(resp, nil), sim.QuantilesOf(resp).P99
+	if work > 0 {
+		out.Unfinished = left / work
+	}
+	out.Overloaded = out.Unfinished > ReplayOverloaded
+	return out, nil
+}
+
+// replayCOSHH simulates jobs (rows 0, 1, … of j, in the execution-time
+// model) on spec s (task cluster cl) under COSHH routing by the LP of
+// primary and secondary re-solved on s; it returns that fit (λ on s) and
+// the run.
+func replayCOSHH(ctx context.Context, j *data.Jobs, cs []float64, jobs []task.Job, s *cluster.Spec, cl *task.Cluster,
+	primary, secondary *classify.Result, solver lp.Solver, seed uint64) (*COSHHFit, *COSHHRun, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	fit := &COSHHFit{Primary: primary, Secondary: secondary, Rows: j.Len()}
+	if err := fit.solve(s, solver); err != nil {
+		return nil, nil, err
+	}
+	win := &COSHHWindow{J: j, Sizes: cs, Spec: s, Cluster: cl, Jobs: jobs, Solver: solver, Seed: seed}
+	c, _, err := win.COSHHPolicyOf(fit, nil, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	run, err := win.Run(ctx, c, nil)
+	return fit, run, err
+}
+
+// headroom replays the sample at today's rate, at 0.9·λ× and at λ× it
+// (λ of the spec; only today's when λ is not a finite positive number).
+func (r *replayer) headroom(ctx context.Context, lambda float64) (*Headroom, error) {
+	h := &Headroom{Lambda: lambda, Jobs: len(r.jobs), Of: r.j.Len()}
+	factors := []float64{1}
+	if lambda > 0 && !math.IsInf(lambda, 0) {
+		factors = append(factors, 0.9*lambda, lambda)
+	}
+	for _, f := range factors {
+		rp, err := r.replay(ctx, "", f)
+		if err != nil {
+			return nil, err
+		}
+		h.Replays = append(h.Replays, rp)
+	}
+	return h, nil
+}
+
+// Sentence states the headroom in the user's terms, with the replays that
+// check it.
+func (h *Headroom) Sentence() string {
+	var s string
+	if h.Lambda > 1 {
+		s = fmt.Sprintf("today's arrival rate can grow ×%.3g before the cluster saturates (λ = %.4g)", h.Lambda, h.Lambda)
+	} else {
+		s = fmt.Sprintf("the cluster is short of capacity: λ = %.4g, it sustains only %.3g × today's arrival rate (today's needs %.3g × its capacity)", h.Lambda, h.Lambda, 1/h.Lambda)
+	}
+	if len(h.Replays) == 0 {
+		return s
+	}
+	s += fmt.Sprintf("; checked by a task-level replay (%d of %d jobs, COSHH routing, execution-time model):", h.Jobs, h.Of)
+	for k, rp := range h.Replays {
+		at := "today's rate"
+		switch k {
+		case 1:
+			at = fmt.Sprintf("×%.3g (0.9λ)", rp.Factor)
+		case 2:
+			at = fmt.Sprintf("×%.3g (λ)", rp.Factor)
+		}
+		v := "keeps up"
+		if rp.Overloaded {
+			v = fmt.Sprintf("OVERLOADED (%.0f%% of the work unfinished at the last arrival)", 100*rp.Unfinished)
+		}
+		if k > 0 {
+			s += ";"
+		}
+		s += fmt.Sprintf(" at %s %s, mean %.4g s, p99 %.4g s", at, v, rp.Mean, rp.P99)
+	}
+	return s
+}
+
+// WriteText prints the headroom sentence and its replays as a table.
+func (h *Headroom) WriteText(w io.Writer) {
+	fmt.Fprintf(w, "\nheadroom: %s\n", h.Sentence())
+	tw := newTable(w, tabwriter.AlignRight)
+	fmt.Fprintln(tw, "arrival rate ×\toffered load\tmean response (s)\tp99 response (s)\tunfinished at last arrival\t")
+	for _, rp := range h.Replays {
+		fmt.Fprintf(tw, "%.4g\t%s\t%.4g\t%.4g\t%.1f%%\t\n", rp.Factor, loadCell(loadOf(rp.Load)), rp.Mean, rp.P99, 100*rp.Unfinished)
+	}
+	tw.Flush()
+}
+
+// CapacityCheck is a run's capacity check: where its work comes from
+// (SizesNote), the whole log's load decomposed with the secondary
+// classification's λ (LoadModel) and λ checked by replays (Headroom), or
+// why there is none (Note).
+type CapacityCheck struct {
+	Sizes    string     `json:"sizes"`
+	Load     *LoadModel `json:"load,omitempty"`
+	Headroom *Headroom  `json:"headroom,omitempty"`
+	Note     string     `json:"note,omitempty"`
+}
+
+// checkCapacity computes a run's CapacityCheck from its classifications
+// and λ (0: no LP). A log the replay cannot simulate (an LP without
+// solution on the spec) leaves a note instead of failing the run.
+func checkCapacity(ctx context.Context, in *Inputs, cs *classState, lambda float64) (*CapacityCheck, error) {
+	sec := cs.Secondary.Result
+	out := &CapacityCheck{Sizes: SizesNote(in.Source, in.Config.Sizes)}
+	if sec == nil {
+		out.Note = "no secondary classification"
+		return out, nil
+	}
+	sizes := coshhSizes(in)
+	lm, err := LogLoadModel(in.Jobs, sizes, in.Spec, sec.SizeFloor, 0, lambda)
+	if err != nil {
+		return nil, err
+	}
+	out.Load = &lm
+	if len(sec.Classes) == 0 || !(lambda > 0) {
+		out.Note = "no replay: the capacity LP has no λ"
+		return out, nil
+	}
+	r, err := newReplayer(in.Jobs, in.Sizes, sizes, in.Source, in.Config.Sizes, in.Spec, cs.Primary.Result, sec, in.Config.Solver, in.Config.Seed)
+	if err == nil {
+		out.Headroom, err = r.headroom(ctx, lambda)
+	}
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	if err != nil {
+		out.Note = "no replay: " + err.Error()
+	}
+	return out, nil
+}
+
+// WriteText prints the check: the decomposition, the sizes' note and the
+// headroom.
+func (c *CapacityCheck) WriteText(w io.Writer) {
+	if c.Load != nil {
+		c.Load.WriteText(w, "whole log")
+	}
+	fmt.Fprintln(w, c.Sizes)
+	if c.Headroom != nil {
+		c.Headroom.WriteText(w)
+	}
+	if c.Note != "" {
+		fmt.Fprintf(w, "capacity check: %s\n", c.Note)
+	}
+}
+
+// capacityCheckVersion changes when the capacity stage's check (the load
+// decomposition, the headroom replays) changes what it computes.
+const capacityCheckVersion = 1
+
+// Headline is the run's capacity sentence: λ, what it means for today's
+// arrival rate and the replay that checks it, and 1/λ as the product of
+// the views' loads and the named terms between them.
+func (c *CapacityCheck) Headline(lambda float64) string {
+	s := fmt.Sprintf("capacity: λ = %.4g (the cluster sustains %.3g × today's arrival rates)", lambda, lambda)
+	if c == nil {
+		return s
+	}
+	if h := c.Headroom; h != nil {
+		s = "capacity: " + h.Sentence()
+	}
+	if lm := c.Load; lm != nil && lm.Lambda > 0 {
+		s += fmt.Sprintf("\n  1/λ = %s = fluid load %s × memory rule %.3g × data retrieval %.3g (= the whole log's execution-time load %s, the model of the task-level and COSHH rows) × placement %.4g",
+			LoadText(1/lm.Lambda), LoadText(lm.Plain), lm.MemoryFactor, lm.DataFactor, LoadText(lm.Exec), lm.PlacementFactor)
+	}
+	return s
+}
