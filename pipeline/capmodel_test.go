@@ -1,8 +1,11 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"math"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -157,5 +160,90 @@ func TestLoadModelHeterogeneousReproducesViews(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// The default run on the embedded trace: the headline's capacity sentence,
+// the fluid, task-level and execution-time loads are consistent — 1/λ is
+// the fluid load × the printed terms, the task-level window's load is its
+// fluid load × the same named terms — and λ > 1 exactly when the
+// task-level replay at today's rate keeps up.
+func TestRunCapacityHeadlineConsistent(t *testing.T) {
+	cfg := DefaultRunConfig()
+	cfg.Budget, cfg.Runs = 40, 2
+	in, err := Prepare(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "out")
+	res, err := Run(context.Background(), in, &Runner{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := res.CapacityCheck
+	if c == nil || c.Load == nil || c.Headroom == nil || len(c.Headroom.Replays) != 3 {
+		t.Fatalf("no capacity check, decomposition or headroom replays: %+v", c)
+	}
+	lm := c.Load
+	if lm.Lambda != res.Lambda {
+		t.Errorf("decomposition's λ %v, the run's %v", lm.Lambda, res.Lambda)
+	}
+	if got := lm.Plain * lm.MemoryFactor * lm.DataFactor * lm.PlacementFactor * res.Lambda; math.Abs(got-1) > 1e-9 {
+		t.Errorf("fluid × memory × data × placement × λ = %v, want 1", got)
+	}
+	if math.Abs(lm.Plain / *res.OfferedLoad - 1) > 1e-3 {
+		t.Errorf("decomposition's plain load %v, the run's fluid load %v", lm.Plain, *res.OfferedLoad)
+	}
+	tv := res.TaskValidation
+	if tv == nil || tv.Terms == nil {
+		t.Fatal("no task-level terms")
+	}
+	if got := tv.Terms.Plain * tv.Terms.MemoryFactor * tv.Terms.DataFactor; math.Abs(got / *tv.OfferedLoad - 1) > 1e-9 {
+		t.Errorf("window: plain × memory × data = %v, task-level load %v", got, *tv.OfferedLoad)
+	}
+	if math.Abs(tv.Terms.Plain / *res.ValidationLoad - 1) > 1e-3 {
+		t.Errorf("window's plain load %v, the fluid validation window's %v", tv.Terms.Plain, *res.ValidationLoad)
+	}
+	if today := c.Headroom.Replays[0]; today.Overloaded == (res.Lambda > 1) {
+		t.Errorf("λ = %v but the replay at today's rate has overloaded = %v (%.3g unfinished)", res.Lambda, today.Overloaded, today.Unfinished)
+	}
+	var out bytes.Buffer
+	res.WriteText(&out, dir, 0)
+	for _, want := range []string{
+		"capacity: the cluster is short of capacity: λ = " + fmt.Sprintf("%.4g", res.Lambda),
+		"checked by a task-level replay",
+		"1/λ = " + LoadText(1/res.Lambda) + " = fluid load " + LoadText(lm.Plain),
+		"= the window's plain load " + LoadText(tv.Terms.Plain),
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the run's text lacks %q", want)
+		}
+	}
+}
+
+// Every LP what-if on the embedded trace (Table 3) is replayed at today's
+// rate beside its λ, and a what-if that λ says helps does not make the
+// replay's p99 worse than the spec's.
+func TestCapacityWhatIfsReplayed(t *testing.T) {
+	j, sizes, src, opt := sizedEmbedded(t)
+	rep := capacityReport(t, j, sizes, src, opt, cluster.DefaultSpec())
+	a := rep.Classifications[len(rep.Classifications)-1]
+	if rep.Headroom == nil || len(a.WhatIfs) == 0 {
+		t.Fatal("no headroom or what-ifs")
+	}
+	base := rep.Headroom.Replays[0]
+	for _, w := range a.WhatIfs {
+		if w.Sim == nil {
+			t.Errorf("what-if %s not replayed (%s)", w.Change, w.Note)
+			continue
+		}
+		if w.Ratio > 1+1e-9 && w.Sim.P99 > base.P99 {
+			t.Errorf("what-if %s: λ ×%.4g but the replay's p99 %v > the spec's %v", w.Change, w.Ratio, w.Sim.P99, base.P99)
+		}
+	}
+	var b strings.Builder
+	rep.WriteText(&b)
+	if !strings.Contains(b.String(), "simulated at today's rate: mean (s)") || !strings.Contains(b.String(), "headroom: ") {
+		t.Errorf("capacity text lacks the what-ifs' replays or the headroom:\n%s", b.String())
 	}
 }
