@@ -125,11 +125,15 @@ func DefaultSpec() *Spec {
 	return s
 }
 
-// LoadSpec reads a cluster spec from a YAML file; "" or "default" gives
-// DefaultSpec.
+// LoadSpec reads a cluster spec from a YAML file; "", "default" or
+// "coshh-table3" give DefaultSpec (seed 003 Table 3), "auto" a one-machine
+// AutoSpec that the log's reader sizes (pipeline).
 func LoadSpec(path string) (*Spec, error) {
-	if path == "" || path == "default" {
+	switch path {
+	case "", DefaultName, Table3Name:
 		return DefaultSpec(), nil
+	case AutoName:
+		return AutoSpec(0, 0, 0, "the log"), nil
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -326,4 +327,29 @@ func sizeFloor(cs *classState) float64 {
 func execLoad(jobs []task.Job, cl *task.Cluster) float64 {
 	l, _ := ExecTimeLoad(jobs, cl)
 	return l
+}
+
+// AutoClusterSpec sizes --cluster auto to a sized log: on measured sizes
+// (a size column or task-seconds), the smallest homogeneous cluster at which
+// the log's load is cluster.AutoLoad (cluster.AutoSpec); on sizes
+// normalised to a load — which is that load on any cluster — as many
+// containers as seed 003's Table 3, and the name says so.
+func AutoClusterSpec(j *data.Jobs, sizes []float64, src estimate.Source, opt estimate.SizeOptions) *cluster.Spec {
+	if src == estimate.FromBytes || opt.NormaliseAll {
+		load := opt.Load
+		if load == 0 {
+			load = estimate.DefaultSizeOptions().Load
+		}
+		return cluster.AutoSpecOf(cluster.DefaultSpec().Containers(),
+			fmt.Sprintf("as many containers as seed 003's Table 3: sizes normalised to load %g are at that load on any cluster", load))
+	}
+	work := 0.0
+	for _, s := range sizes {
+		work += s
+	}
+	span := 0.0
+	if n := j.Len(); n > 0 {
+		span = slices.Max(j.Submit) - slices.Min(j.Submit)
+	}
+	return cluster.AutoSpec(work, span, 0, fmt.Sprintf("this log's measured work (%s)", src))
 }

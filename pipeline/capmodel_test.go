@@ -247,3 +247,32 @@ func TestCapacityWhatIfsReplayed(t *testing.T) {
 		t.Errorf("capacity text lacks the what-ifs' replays or the headroom:\n%s", b.String())
 	}
 }
+
+// --cluster auto on a log with measured work is the smallest homogeneous
+// cluster at which the log's load is at most cluster.AutoLoad; its λ is
+// 1/load, above 1, and the replay at today's rate keeps up. Table 3 stays
+// available by name.
+func TestAutoClusterSizedToLog(t *testing.T) {
+	j, sizes, src, opt := sizedTaskSeconds(t)
+	spec := AutoClusterSpec(j, sizes, src, opt)
+	n := spec.Resources[0].Count
+	if len(spec.Resources) != 1 || !strings.Contains(spec.Name, fmt.Sprintf("%d machines", n)) || !strings.Contains(spec.Name, "pass --cluster") {
+		t.Fatalf("auto spec %+v", spec)
+	}
+	rep := capacityReport(t, j, sizes, src, opt, spec)
+	lm := rep.Load
+	perMachine := lm.Plain * float64(n)
+	if !(lm.Plain <= cluster.AutoLoad+1e-6) || !(perMachine/float64(n-1) > cluster.AutoLoad-1e-6 || n == 1) {
+		t.Errorf("%d machines: load %v; want the fewest machines at load ≤ %v", n, lm.Plain, cluster.AutoLoad)
+	}
+	if math.Abs(lm.Lambda*lm.Plain-1) > 1e-6 {
+		t.Errorf("λ × load = %v, want 1", lm.Lambda*lm.Plain)
+	}
+	if today := rep.Headroom.Replays[0]; today.Overloaded == (lm.Lambda > 1) {
+		t.Errorf("λ = %v but the replay at today's rate: overloaded %v (%.3g unfinished)", lm.Lambda, today.Overloaded, today.Unfinished)
+	}
+	t3, err := cluster.LoadSpec(cluster.Table3Name)
+	if err != nil || t3.Name != "coshh-table3" || len(t3.Resources) != 6 {
+		t.Errorf("LoadSpec(%q) = %v, %v; want Table 3", cluster.Table3Name, t3, err)
+	}
+}

@@ -302,6 +302,9 @@ func ReadSpecAndLog(clusterPath, trace string, read func() (data.ReadOptions, er
 	if err != nil {
 		return nil, nil, err
 	}
+	if clusterPath == cluster.AutoName {
+		spec = AutoClusterSpec(j, sizes, src, opt)
+	}
 	return spec, &SizedLog{j, sizes, src, opt}, nil
 }
 

@@ -220,6 +220,9 @@ func Prepare(cfg RunConfig) (*Inputs, error) {
 	if in.Sizes, in.Source, err = estimate.Sizes(in.Jobs, cfg.Sizes); err != nil {
 		return nil, err
 	}
+	if cfg.Cluster == cluster.AutoName {
+		in.Spec = AutoClusterSpec(in.Jobs, in.Sizes, in.Source, cfg.Sizes)
+	}
 	if in.Capacity, in.CapacityFrom, err = RunCapacity(cfg.Capacity, in.Source, cfg.Sizes, in.Spec); err != nil {
 		return nil, err
 	}
