@@ -10,6 +10,7 @@ import (
 
 	"github.com/schedplan/schedplan/classify"
 	"github.com/schedplan/schedplan/cluster"
+	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
@@ -304,22 +305,22 @@ func SizesNote(src estimate.Source, opt estimate.SizeOptions) string {
 	return fmt.Sprintf("sizes measured from the log's %s (container-seconds): no --load normalisation is applied; every load above is measured", src)
 }
 
-// windowTypeScales sets the execution-time model's Job.TypeScale of the
-// task jobs of rows lo, lo+1, … of in's log (COSHHTypeScales on their
-// container-seconds of the spec, floored at floor): what the task-level
-// validation, COSHH's rows and the what-ifs simulate, as the LP's μ.
-func windowTypeScales(in *Inputs, jobs []task.Job, lo int, floor float64) error {
-	hi := lo + len(jobs)
-	return COSHHTypeScales(jobs, in.Jobs.Subset(windowRows(lo, len(jobs))), coshhSizes(in)[lo:hi], in.Spec, floor, 0)
-}
-
-// sizeFloor is the run's secondary classification's least job size (the
-// execution-time model's floor on compute; 0 without a classification).
-func sizeFloor(cs *classState) float64 {
-	if cs == nil || cs.Secondary.Result == nil {
-		return 0
+// ExecModelScales sets the execution-time model's Job.TypeScale (execModel)
+// of the task jobs of rows lo, lo+1, … of j, whose fluid jobs fl have sizes
+// in units of capacity: container-seconds of spec are size ×
+// spec.Capacity() / capacity, as TaskJobs converts them. Every task-level
+// view runs its jobs so — the validation, COSHH's rows, simulate --level
+// task, the what-ifs and replays —, as the LP's μ: one cluster model. A
+// zero-size job keeps scale 1 (its tasks do no work).
+func ExecModelScales(jobs []task.Job, j *data.Jobs, fl []sim.Job, lo int, capacity float64, spec *cluster.Spec) error {
+	if len(fl) != len(jobs) || !(capacity > 0) {
+		return fmt.Errorf("execution-time model: %d task jobs, %d fluid jobs at capacity %v", len(jobs), len(fl), capacity)
 	}
-	return cs.Secondary.Result.SizeFloor
+	cs := make([]float64, len(fl))
+	for i := range fl {
+		cs[i] = fl[i].Size * spec.Capacity() / capacity
+	}
+	return COSHHTypeScales(jobs, j.Subset(windowRows(lo, len(jobs))), cs, spec, 0, 0)
 }
 
 // execLoad is the task jobs' load on cl in the execution-time model

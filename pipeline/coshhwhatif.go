@@ -48,9 +48,6 @@ func SimulateCOSHHWhatIfs(ctx context.Context, j *data.Jobs, sizes, cs []float64
 	if err != nil {
 		return nil, err
 	}
-	if err := COSHHTypeScales(jobs, j, cs, spec, secondary.SizeFloor, 0); err != nil {
-		return nil, err
-	}
 	var out []COSHHWhatIf
 	for _, w := range append([]string{""}, whatIfs...) {
 		if err := ctx.Err(); err != nil {

@@ -84,7 +84,7 @@ func newReplayer(j *data.Jobs, sizes, cs []float64, src estimate.Source, opt est
 	if err != nil {
 		return nil, err
 	}
-	if err := COSHHTypeScales(jobs, j.Subset(windowRows(0, n)), cs[:n], spec, secondary.SizeFloor, 0); err != nil {
+	if err := ExecModelScales(jobs, j, fl[:n], 0, capacity, spec); err != nil {
 		return nil, err
 	}
 	return &replayer{j: j, cs: cs, spec: spec, primary: primary, secondary: secondary, solver: solver, seed: seed, jobs: jobs}, nil

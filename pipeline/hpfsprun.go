@@ -182,6 +182,9 @@ func (p *pipelineRun) validateHPFSP(ctx context.Context, tv *TaskValidation, pro
 	if err != nil {
 		return err
 	}
+	if err := ExecModelScales(jobs, in.Jobs, in.SimJobs[lo:lo+n], lo, in.Capacity, in.Spec); err != nil {
+		return err
+	}
 	res := &TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: in.Config.ContainerMB, HPFSPDefault: p.ht.DefaultTaskS}
 	hs := p.ht.Best.Config().Spec()
 	rows := []struct{ name, spec string }{{TaskFSPName, "fsp"}, {TaskPSName, "fair"}, {TaskHPFSPName, hs}}

@@ -281,7 +281,8 @@ func (p *pipelineRun) stages() []stage {
 			WhatIfs    []string
 			Allocation string
 			Check      int
-		}{cfg.Solver, cfg.WhatIfs, lp.AllocationRule, capacityCheckVersion}, deps: []string{"classify"}, inputs: [][]byte{in.SpecKey}, state: &p.capSt, run: p.capacity},
+			Seed       uint64
+		}{cfg.Solver, cfg.WhatIfs, lp.AllocationRule, capacityCheckVersion, cfg.Seed}, deps: []string{"classify"}, inputs: [][]byte{in.SpecKey}, state: &p.capSt, run: p.capacity},
 		{name: "tune", params: struct {
 			Budget      int
 			Objective   Objective

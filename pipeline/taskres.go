@@ -131,10 +131,13 @@ func (w *Window) TaskWindow(spec *cluster.Spec, seed uint64, containerMB int) (*
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := ExecModelScales(jobs, w.Log, w.Jobs, w.First, w.Capacity, spec); err != nil {
+		return nil, nil, err
+	}
 	tw := *w
 	tw.Jobs, tw.Capacity = task.FluidJobs(jobs, cl), cl.Rate()
 	tw.CapacityFrom = fmt.Sprintf("task level: %d machines, %d containers of %s, total rate in container-seconds/s; sizes in container-seconds", cl.Nodes(), cl.Containers(), specTitle(spec))
-	tw.OfferedLoad = OfferedLoad(tw.Jobs, tw.Capacity)
+	tw.OfferedLoad = execLoad(jobs, cl)
 	return &tw, &TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: containerMB, Machines: PhaseMachines(spec)}, nil
 }
 

@@ -133,8 +133,8 @@ func taskValidate(ctx context.Context, in *Inputs, cs *classState, tr *TuneRepor
 		return nil, err
 	}
 	// One cluster model: each job as fast on a type as the execution-time
-	// model says (the LP's μ, COSHH's rows; capmodel.go).
-	if err := windowTypeScales(in, jobs, lo, sizeFloor(cs)); err != nil {
+	// model says (the LP's μ, COSHH's rows).
+	if err := ExecModelScales(jobs, in.Jobs, in.SimJobs[lo:lo+n], lo, in.Capacity, in.Spec); err != nil {
 		return nil, err
 	}
 	res := &TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: in.Config.ContainerMB}

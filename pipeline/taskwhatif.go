@@ -88,7 +88,7 @@ func SimulateWhatIfs(ctx context.Context, j *data.Jobs, sizes []float64, src est
 		if err != nil {
 			return nil, fmt.Errorf("what-if %q: %w", w, err)
 		}
-		ws := WhatIfSim{Change: w, RateCS: cl.Rate(), Machines: cl.Nodes(), OfferedLoad: finitePtr(OfferedLoad(x.Jobs, x.Capacity))}
+		ws := WhatIfSim{Change: w, RateCS: cl.Rate(), Machines: cl.Nodes(), OfferedLoad: finitePtr(execLoad(jobs, cl))}
 		if k < len(lambda) {
 			ws.Lambda = lambda[k]
 		}
@@ -102,15 +102,20 @@ func SimulateWhatIfs(ctx context.Context, j *data.Jobs, sizes []float64, src est
 }
 
 // whatIfJobs are the jobs a what-if simulates: the whole log at task
-// level, its sizes converted to container-seconds on spec as it is (the
-// jobs' work does not change with the machines).
+// level in the execution-time model (ExecModelScales), its sizes converted
+// to container-seconds on spec as it is (the jobs' work and speeds do not
+// change with the machine counts).
 func whatIfJobs(j *data.Jobs, sizes []float64, src estimate.Source, opt estimate.SizeOptions, spec *cluster.Spec, seed uint64) ([]task.Job, error) {
 	capacity, _ := SimCapacity(src, opt, spec)
 	fl, err := JobsOf(j, sizes, spec)
 	if err != nil {
 		return nil, err
 	}
-	return TaskJobs(j, fl, 0, capacity, spec.Capacity(), seed)
+	jobs, err := TaskJobs(j, fl, 0, capacity, spec.Capacity(), seed)
+	if err != nil {
+		return nil, err
+	}
+	return jobs, ExecModelScales(jobs, j, fl, 0, capacity, spec)
 }
 
 // whatIfCluster returns spec after the what-if w ("": spec as it is) and

@@ -65,6 +65,10 @@ func TestRunTaskLevelValidation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// In the spec's execution-time model, as every task-level view.
+	if err := pipeline.ExecModelScales(jobs, in.Jobs, in.SimJobs[lo:], lo, in.Capacity, in.Spec); err != nil {
+		t.Fatal(err)
+	}
 	r, err := task.Simulate(jobs, cl, &task.FIFO{}, task.Options{})
 	if err != nil {
 		t.Fatal(err)
