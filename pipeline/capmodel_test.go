@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -163,23 +162,14 @@ func TestLoadModelHeterogeneousReproducesViews(t *testing.T) {
 	}
 }
 
-// The default run on the embedded trace: the headline's capacity sentence,
-// the fluid, task-level and execution-time loads are consistent — 1/λ is
-// the fluid load × the printed terms, the task-level window's load is its
-// fluid load × the same named terms — and λ > 1 exactly when the
+// checkCapacityHeadline checks the default run on the embedded trace
+// (TestSimulatedViewsStateTheirLoad runs it): the headline's capacity
+// sentence, the fluid, task-level and execution-time loads are consistent —
+// 1/λ is the fluid load × the printed terms, the task-level window's load
+// is its fluid load × the same named terms — and λ > 1 exactly when the
 // task-level replay at today's rate keeps up.
-func TestRunCapacityHeadlineConsistent(t *testing.T) {
-	cfg := DefaultRunConfig()
-	cfg.Budget, cfg.Runs = 40, 2
-	in, err := Prepare(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := filepath.Join(t.TempDir(), "out")
-	res, err := Run(context.Background(), in, &Runner{Dir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
+func checkCapacityHeadline(t *testing.T, res *RunResult, dir string) {
+	t.Helper()
 	c := res.CapacityCheck
 	if c == nil || c.Load == nil || c.Headroom == nil || len(c.Headroom.Replays) != 3 {
 		t.Fatalf("no capacity check, decomposition or headroom replays: %+v", c)

@@ -60,6 +60,7 @@ func TestSimulatedViewsStateTheirLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkCapacityHeadline(t, res, dir)
 	_, valJobs := in.Split.Windows(in.SimJobs)
 	win := OfferedLoad(valJobs, in.Capacity)
 	if res.ValidationLoad == nil || *res.ValidationLoad != win {
