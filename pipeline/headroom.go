@@ -52,10 +52,12 @@ type Replay struct {
 // Headroom is how far today's arrival rates can grow, from λ, checked by
 // replaying the log at today's rate, at 0.9·λ× and at λ× it.
 type Headroom struct {
-	Lambda  float64  `json:"lambda"`
-	Jobs    int      `json:"jobs_replayed"`
-	Of      int      `json:"jobs"`
-	Replays []Replay `json:"replays"`
+	Lambda float64 `json:"lambda"`
+	// Scheduler is what the replays run (replayScheduler).
+	Scheduler string   `json:"scheduler"`
+	Jobs      int      `json:"jobs_replayed"`
+	Of        int      `json:"jobs"`
+	Replays   []Replay `json:"replays"`
 }
 
 // replayer replays a sample of a log on a spec and its what-ifs.
@@ -106,14 +108,14 @@ func (r *replayer) replay(ctx context.Context, change string, factor float64) (R
 			jobs[i] = jb
 		}
 	}
-	fit, run, err := replayCOSHH(ctx, r.j, r.cs, jobs, s, cl, r.primary, r.secondary, r.solver, r.seed)
+	fit, completion, backlogOf, err := r.simulate(ctx, jobs, s, cl)
 	if err != nil {
 		return Replay{}, fmt.Errorf("replay %s at ×%.3g: %w", whatIfName(change), factor, err)
 	}
 	out := Replay{Change: change, Factor: factor, Lambda: fit.Lambda, Load: finitePtr(execLoad(jobs, cl))}
 	resp := make([]float64, len(jobs))
 	for i := range jobs {
-		resp[i] = run.Result.Completion[i] - jobs[i].Arrival
+		resp[i] = completion[i] - jobs[i].Arrival
 	}
 	out.Mean, out.P99 = stat.Mean(resp, nil), sim.QuantilesOf(resp).P99
 	last, work := jobs[len(jobs)-1].Arrival, 0.0
@@ -121,10 +123,61 @@ func (r *replayer) replay(ctx context.Context, change string, factor float64) (R
 		work += jobs[i].Work()
 	}
 	if work > 0 {
-		out.Unfinished = backlog(jobs, run.Result.Completion, last) / work
+		out.Unfinished = backlog(jobs, backlogOf, last) / work
 	}
 	out.Overloaded = out.Unfinished > ReplayOverloaded
 	return out, nil
+}
+
+// ReplayPolicy is the scheduler a replay runs on a cluster of one machine
+// type, where every placement is λ's: the current scheduler's default
+// (Fair, one pool per user). On several types the replay routes jobs as
+// λ's LP places them (COSHH).
+const ReplayPolicy = "fair:pool=user"
+
+// replayScheduler names the scheduler a replay on spec runs.
+func replayScheduler(spec *cluster.Spec) string {
+	if len(spec.Resources) == 1 {
+		return "Fair, one pool per user"
+	}
+	return "COSHH routing by the LP"
+}
+
+// simulate runs jobs on spec s (task cluster cl) under the replay's
+// scheduler (replayScheduler) and returns the LP re-solved on s (λ there),
+// the jobs' completion times, and those of the run whose unfinished jobs
+// measure the backlog: the same run under COSHH; FIFO on one machine type,
+// where the work left at an instant is the same under any work-conserving
+// scheduler and FIFO leaves at most a few jobs part-done (Fair leaves the
+// big jobs part-done, and counting their whole work would overstate it).
+func (r *replayer) simulate(ctx context.Context, jobs []task.Job, s *cluster.Spec, cl *task.Cluster) (fit *COSHHFit, completion, backlogOf []float64, err error) {
+	if len(s.Resources) != 1 {
+		fit, run, err := replayCOSHH(ctx, r.j, r.cs, jobs, s, cl, r.primary, r.secondary, r.solver, r.seed)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		return fit, run.Result.Completion, run.Result.Completion, nil
+	}
+	fit = &COSHHFit{Primary: r.primary, Secondary: r.secondary, Rows: r.j.Len()}
+	if err := fit.solve(s, r.solver); err != nil {
+		return nil, nil, nil, err
+	}
+	var out [2][]float64
+	for k, spec := range []string{ReplayPolicy, "fifo"} {
+		p, err := task.ParsePolicy(spec)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		res, err := task.Simulate(jobs, cl, p, task.Options{})
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		out[k] = res.Completion
+		if err := ctx.Err(); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	return fit, out[0], out[1], nil
 }
 
 // replayCOSHH simulates jobs (rows 0, 1, … of j, in the execution-time
@@ -152,7 +205,7 @@ func replayCOSHH(ctx context.Context, j *data.Jobs, cs []float64, jobs []task.Jo
 // headroom replays the sample at today's rate, at 0.9·λ× and at λ× it
 // (λ of the spec; only today's when λ is not a finite positive number).
 func (r *replayer) headroom(ctx context.Context, lambda float64) (*Headroom, error) {
-	h := &Headroom{Lambda: lambda, Jobs: len(r.jobs), Of: r.j.Len()}
+	h := &Headroom{Lambda: lambda, Scheduler: replayScheduler(r.spec), Jobs: len(r.jobs), Of: r.j.Len()}
 	factors := []float64{1}
 	if lambda > 0 && !math.IsInf(lambda, 0) {
 		factors = append(factors, 0.9*lambda, lambda)
@@ -179,7 +232,7 @@ func (h *Headroom) Sentence() string {
 	if len(h.Replays) == 0 {
 		return s
 	}
-	s += fmt.Sprintf("; checked by a task-level replay (%d of %d jobs, COSHH routing, execution-time model):", h.Jobs, h.Of)
+	s += fmt.Sprintf("; checked by a task-level replay (%d of %d jobs, %s, execution-time model):", h.Jobs, h.Of, h.Scheduler)
 	for k, rp := range h.Replays {
 		at := "today's rate"
 		switch k {
