@@ -64,6 +64,8 @@ type RunResult struct {
 	Overloaded   bool     `json:"overloaded"`
 	Warnings     []string `json:"warnings,omitempty"`
 	Lambda       float64  `json:"lambda"`
+	// Cluster names the cluster spec (an auto spec says how it was sized).
+	Cluster string `json:"cluster"`
 	// CapacityCheck decomposes the log's load and checks λ by replays.
 	CapacityCheck *CapacityCheck  `json:"capacity_check,omitempty"`
 	Tuned         LASMQParams     `json:"tuned_las_mq"`
@@ -523,7 +525,7 @@ func (p *pipelineRun) result() *RunResult {
 	if p.capSt.Secondary != nil {
 		res.Lambda = p.capSt.Secondary.Lambda
 	}
-	res.CapacityCheck = p.capSt.Check
+	res.CapacityCheck, res.Cluster = p.capSt.Check, in.Spec.Name
 	current := canonicalSpec(cfg.Current)
 	for _, row := range p.vs.Rows {
 		if row.Sigma == 0 && canonicalSpec(row.Policy) == current {

@@ -171,6 +171,7 @@ func (res *RunResult) WriteText(w io.Writer, dir string, took time.Duration) {
 	if len(res.Skipped) > 0 {
 		fmt.Fprintf(w, "stages run: %s; up to date: %s\n", strings.Join(res.Ran, ", "), strings.Join(res.Skipped, ", "))
 	}
+	fmt.Fprintf(w, "cluster %s\n", Printable(res.Cluster))
 	fmt.Fprintln(w, res.CapacityCheck.Headline(res.Lambda))
 	fmt.Fprintf(w, "tuned LAS_MQ: %s\n", res.TunedSpec)
 	if h := res.TunedHPFSP; h != nil {
