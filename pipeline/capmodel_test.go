@@ -266,3 +266,26 @@ func TestAutoClusterSizedToLog(t *testing.T) {
 		t.Errorf("LoadSpec(%q) = %v, %v; want Table 3", cluster.Table3Name, t3, err)
 	}
 }
+
+// SizesNote says whether the loads are measured or an assumption: sizes
+// from bytes are normalised to --load (with how to calibrate it); a size
+// column or task-seconds are measured and not normalised.
+func TestSizesNote(t *testing.T) {
+	for _, tc := range []struct {
+		src  estimate.Source
+		opt  estimate.SizeOptions
+		want []string
+	}{
+		{estimate.FromBytes, estimate.SizeOptions{Load: 0.8}, []string{"normalised", "0.8 (--load)", "ASSUMPTION", "calibrate", "observed utilisation"}},
+		{estimate.FromTaskSeconds, estimate.DefaultSizeOptions(), []string{"measured from the log's task_seconds", "no --load normalisation"}},
+		{estimate.FromSize, estimate.DefaultSizeOptions(), []string{"measured from the log's size", "no --load normalisation"}},
+		{estimate.FromSize, estimate.SizeOptions{Load: 0.5, NormaliseAll: true}, []string{"normalised to load 0.5", "an assumption"}},
+	} {
+		got := SizesNote(tc.src, tc.opt)
+		for _, w := range tc.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("SizesNote(%s, %+v) = %q, lacks %q", tc.src, tc.opt, got, w)
+			}
+		}
+	}
+}
