@@ -315,7 +315,10 @@ func demotionsByPath(cs *yarn.CapacityScheduler) (map[string]yarn.Demotion, erro
 }
 
 // namesLabels reports whether any queue of the file has settings for,
-// access to, or a default expression naming a node label.
+// access to, or a default expression naming a node label. Access to any
+// label ("*", what a queue inherits from root when the file says nothing:
+// QueueNodeLabelsSettings.initializeAccessibleLabels) names none: Hadoop's
+// stock file is for machines without labels.
 func namesLabels(cs *yarn.CapacityScheduler) bool {
 	for _, q := range cs.Queues {
 		if q.Parent == nil {
@@ -325,7 +328,7 @@ func namesLabels(cs *yarn.CapacityScheduler) bool {
 			return true
 		}
 		for _, l := range q.AccessibleNodeLabels {
-			if l != yarn.NoLabel {
+			if l != yarn.NoLabel && l != yarn.AnyLabel {
 				return true
 			}
 		}
