@@ -129,7 +129,8 @@ func taskValidate(ctx context.Context, in *Inputs, cs *classState, tr *TuneRepor
 	if err != nil {
 		return nil, err
 	}
-	res := &TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: in.Config.ContainerMB}
+	// Applications name the queue they named in the log, if it says.
+	res := &TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: in.Config.ContainerMB, Named: LogQueuesOf(in.Jobs, lo, n)}
 	// The jobs of the classified row name their class's queue (the second
 	// capacity row); nothing else does.
 	named := res.namingClassQueues(cs, lo)
@@ -263,8 +264,8 @@ func (t *TaskValidation) EmittedVerdict() string {
 // computes, so that older stamps of the validate stage are stale (4: at
 // most TaskValidateMaxJobs jobs; 5: slowdowns by the time alone, capped
 // fair-share deadlines; 6: the tuned LAS_MQ's thresholds in held
-// container-seconds).
-const taskLevelVersion = 6
+// container-seconds; 7: applications name the log's queue).
+const taskLevelVersion = 7
 
 // RequireImprovement is --require-improvement's check: at task level (the
 // tuned LAS_MQ and every row of the emitted capacity-scheduler.xml against

@@ -29,9 +29,8 @@ func emitFor(t *testing.T, in *Inputs, k int, tuned LASMQParams) (*Bundle, map[s
 	}
 	p := &pipelineRun{in: in, cs: cs, capSt: capacityState{Secondary: a.Plan()}, tr: TuneReport{Best: tuned}, bs: boundsState{Bounds: &Bounds{}}}
 	b := p.bundle()
-	names, userOfRow := in.Jobs.Users()
-	if err := AssignUserClasses(b, names, userOfRow, s.Rows, s.Assign); err != nil {
-		t.Fatal(err)
+	if p.bdErr != nil {
+		t.Fatal(p.bdErr)
 	}
 	files, err := RenderYARN(b, FairSchedulerOptions{ContainerMB: 1024})
 	if err != nil {
@@ -177,7 +176,7 @@ users:
 			if classOf["alice.smith"] == "" || classOf["bob"] == "" || classOf["carol"] != "" || classOf["alice.smith"] == classOf["bob"] {
 				t.Errorf("k = %d: user classes %v", k, classOf)
 			}
-			for _, want := range []string{"u:alice.smith:" + classOf["alice.smith"] + "_l0", "u:bob:" + classOf["bob"] + "_l0", "user carol span several classes", "small_box"} {
+			for _, want := range []string{"u:alice.smith:" + classOf["alice.smith"], "u:bob:" + classOf["bob"], "user carol span several classes", "small_box"} {
 				if !strings.Contains(cs, want) {
 					t.Errorf("k = %d: capacity-scheduler.xml lacks %q", k, want)
 				}
