@@ -353,9 +353,11 @@ func TestFairSchedulerXML(t *testing.T) {
 			t.Errorf("%s placed in %q (%v), want %s", user, q, err, want)
 		}
 	}
-	// A min share YARN cannot express is refused, naming the user.
+	// A min share YARN cannot express is refused, naming the user (on a
+	// cluster of known size it is scaled to fit: TestFairSchedulerMinResourcesFit).
 	b := sampleBundle()
 	b.Users[0].MinShare = 1e300
+	b.Cluster.Resources = nil
 	if _, err := FairSchedulerXML(b, FairSchedulerOptions{}); err == nil || !strings.Contains(err.Error(), `"alice"`) {
 		t.Errorf("min_share 1e300: %v", err)
 	}
@@ -495,5 +497,40 @@ func TestAssignUserClasses(t *testing.T) {
 	}
 	if err := AssignUserClasses(b, users, userOfRow, nil, []int32{0, 0, 0, 0, 7}); err == nil {
 		t.Error("class 7 of 3 accepted")
+	}
+}
+
+// Issue 25: the default cluster's spec users U1–U10, without jobs in the
+// log, got minResources totalling 74 containers on a 54-container
+// cluster. Users without jobs get none, and the rest are scaled to fit.
+func TestFairSchedulerMinResourcesFit(t *testing.T) {
+	b := sampleBundle() // 2 + 2·16 + 4 = 38 containers
+	b.Users = []UserConfig{
+		{Name: "alice", Jobs: 5, MinShare: 30, Weight: 1},
+		{Name: "bob", Jobs: 1, MinShare: 20, Weight: 1},
+		{Name: "U6", MinShare: 15, Weight: 1}, // a spec user with no jobs
+	}
+	out, err := FairSchedulerXML(b, FairSchedulerOptions{ContainerMB: 1024})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs, err := yarn.ParseFairScheduler(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := int64(0)
+	for _, q := range fs.Root.Children {
+		if q.MinResources != nil {
+			sum += q.MinResources.MemoryMB / 1024
+		}
+	}
+	if u6 := fs.Queue("root.U6"); u6 == nil || u6.MinResources != nil {
+		t.Errorf("U6 (no jobs): %+v, want a queue without minResources", u6)
+	}
+	if a := fs.Queue("root.alice"); a == nil || a.MinResources == nil || a.MinResources.MemoryMB != 22*1024 {
+		t.Errorf("alice: %+v, want 30 × 38/50 → 22 containers", a)
+	}
+	if sum > 38 {
+		t.Errorf("Σ minResources = %d containers on a 38-container cluster", sum)
 	}
 }
