@@ -152,7 +152,7 @@ func taskValidate(ctx context.Context, in *Inputs, cs *classState, tr *TuneRepor
 	configs := []struct{ name, spec, shown string }{
 		{"fifo", "fifo", "fifo"},
 		{TaskCurrentName + " (" + current + ")", currentSpec, currentSpec},
-		{TaskEmittedCapacityName + ", no queue named", "capacity:file=" + filepath.Join(dir, "capacity-scheduler.xml"), "capacity:file=capacity-scheduler.xml"},
+		{TaskEmittedCapacityName + routedHow(res.Named), "capacity:file=" + filepath.Join(dir, "capacity-scheduler.xml"), "capacity:file=capacity-scheduler.xml"},
 		{"emitted fair-scheduler.xml", "fair:file=" + filepath.Join(dir, "fair-scheduler.xml"), "fair:file=fair-scheduler.xml"},
 		{TaskTunedName, m.Spec(), m.Spec()},
 	}
@@ -201,6 +201,16 @@ func taskValidate(ctx context.Context, in *Inputs, cs *classState, tr *TuneRepor
 	}
 	endPhase()
 	return tv, nil
+}
+
+// routedHow names how the applications of the emitted
+// capacity-scheduler.xml's routed row reach their queues: the log's queue
+// (named, when the log has a queue column) or none.
+func routedHow(named []string) string {
+	if named != nil {
+		return ", jobs name the log's queue"
+	}
+	return ", no queue named"
 }
 
 // emittedRows returns the current scheduler's row and the rows that load
