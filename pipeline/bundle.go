@@ -82,8 +82,9 @@ type UserConfig struct {
 	// what the queue their applications land in is guaranteed.
 	Work float64 `yaml:"work,omitempty"`
 	// PeakApps is the most of the user's applications in the system at
-	// once (PeakApplications): every leaf's per-user application limit
-	// admits at least twice as many.
+	// once (PeakApplications: in a fluid replay of the tuned LAS_MQ, or
+	// from submit to finish in the log when that is more): every leaf's
+	// per-user application limit admits at least twice as many.
 	PeakApps int `yaml:"peak_apps,omitempty"`
 }
 

@@ -46,7 +46,8 @@ func LogQueueName(q string) string {
 // routeBundle fills the routing fields of bd from the log: every user's
 // class (AssignUserClasses), share of the offered work and peak concurrent
 // applications (PeakApplications over a fluid replay of the bundle's
-// LAS_MQ at the run's capacity), and the log's queues.
+// LAS_MQ at the run's capacity, or as the log recorded them from submit
+// to finish when that is more), and the log's queues.
 func (p *pipelineRun) routeBundle(bd *Bundle) error {
 	in := p.in
 	names, userOfRow := in.Jobs.Users()
@@ -77,6 +78,9 @@ func (p *pipelineRun) routeBundle(bd *Bundle) error {
 		}
 		peak = PeakApplications(arrival, finish, userOfRow[:n], len(names))
 	}
+	for k, v := range observedPeaks(in.Jobs, n, userOfRow, len(names)) {
+		peak[k] = max(peak[k], v)
+	}
 	byName := make(map[string]int, len(names))
 	for k, name := range names {
 		byName[name] = k
@@ -91,6 +95,24 @@ func (p *pipelineRun) routeBundle(bd *Bundle) error {
 	}
 	bd.Queues = logQueues(in.Jobs, in.SimJobs[:n], total)
 	return nil
+}
+
+// observedPeaks returns every user's peak concurrent applications as the
+// log recorded them (submit to finish) over its first n rows, nil when it
+// records no finish times; a row without a finish time, or one before
+// its submit time, is left out.
+func observedPeaks(j *data.Jobs, n int, userOfRow []int32, users int) []int {
+	if !j.Finish.Present() {
+		return nil
+	}
+	var arrival, finish []float64
+	var user []int32
+	for i := range n {
+		if f, ok := j.Finish.At(i); ok && f >= j.Submit[i] {
+			arrival, finish, user = append(arrival, j.Submit[i]), append(finish, f), append(user, userOfRow[i])
+		}
+	}
+	return PeakApplications(arrival, finish, user, users)
 }
 
 // logQueues returns the log's queues (nil when it has no queue column),

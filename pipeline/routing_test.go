@@ -102,7 +102,9 @@ func TestEmitRoutesWorkToCapacity(t *testing.T) {
 		in   *Inputs
 		k    int
 	}{
+		{"embedded trace, k 1", embedded, 1},
 		{"embedded trace, k 5", embedded, 5},
+		{"embedded trace, k 12", embedded, 12},
 		{"6 users, 3 queues", six, 3},
 		{"6 users, --k users", users, classify.KUsers},
 	} {
@@ -112,6 +114,9 @@ func TestEmitRoutesWorkToCapacity(t *testing.T) {
 			cs, err := yarn.ParseCapacityScheduler(files["capacity-scheduler.xml"])
 			if err != nil {
 				t.Fatal(err)
+			}
+			if tc.k == 1 && strings.Contains(string(files["capacity-scheduler.xml"]), "span several classes") {
+				t.Error("with one class, a user is said to span several classes")
 			}
 			shares := routedShares(t, tc.in, cs)
 			demote := map[*yarn.CSQueue]*yarn.CSQueue{}
@@ -176,4 +181,33 @@ func maxAppsPerUser(t *testing.T, cs *yarn.CapacityScheduler, q *yarn.CSQueue) i
 		}
 	}
 	return min(apps, int(float32(apps)*(float32(q.MinimumUserLimitPercent)/100)*float32(q.UserLimitFactor)))
+}
+
+func TestPeakApplications(t *testing.T) {
+	for _, tc := range []struct {
+		name            string
+		arrival, finish []float64
+		user            []int32
+		want            []int
+	}{
+		{"none", nil, nil, nil, []int{0, 0}},
+		{"overlap", []float64{0, 1, 2}, []float64{5, 3, 4}, []int32{0, 0, 0}, []int{3, 0}},
+		{"back to back", []float64{0, 1, 2}, []float64{1, 2, 3}, []int32{0, 0, 0}, []int{1, 0}}, // a finish at an arrival has left
+		{"two users", []float64{0, 0, 1, 1}, []float64{2, 2, 2, 2}, []int32{0, 1, 1, 1}, []int{1, 3}},
+		{"finish before arrival counts as instant", []float64{3, 3}, []float64{1, 4}, []int32{1, 1}, []int{0, 1}},
+		{"bad user ignored", []float64{0}, []float64{1}, []int32{7}, []int{0, 0}},
+	} {
+		got := PeakApplications(tc.arrival, tc.finish, tc.user, 2)
+		if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestLogQueueName(t *testing.T) {
+	for in, want := range map[string]string{"root.prod": "prod", "prod": "prod", "": "default", " root.a.b ": "b", "my queue": "my_queue", "root.": "default"} {
+		if got := LogQueueName(in); got != want {
+			t.Errorf("LogQueueName(%q) = %q, want %q", in, got, want)
+		}
+	}
 }

@@ -43,10 +43,10 @@ type TaskLevel struct {
 	phase *phaseRecord
 	// Class, when set, is every job's class queue ("C3"): with a
 	// capacity-scheduler.xml the job's application names that class's
-	// first leaf ("C3_l0", else "C3"), as the emitted file asks of
-	// applications whose user spans classes; with a fair-scheduler.xml it
-	// is the queue named to the placement policy. Nil: applications name
-	// no queue.
+	// first leaf ("C3_l0" in a file of an older layout, else "C3", the
+	// queue that is its own level 0); with a fair-scheduler.xml it is the
+	// queue named to the placement policy. Nil: applications name no
+	// queue.
 	Class []string
 	// Named, when set, is the queue every job's application names (the
 	// log's queue column, LogQueuesOf); Class overrides it. Nil: the

@@ -194,7 +194,7 @@ func taskValidate(ctx context.Context, in *Inputs, cs *classState, tr *TuneRepor
 		}
 	}
 	row := ValidationRowOf(TaskEmittedCapacityName+", jobs name their class queue", 0, out[1].Policies[0].Aggregate(), b)
-	row.Policy = configs[2].shown + " (queue <class>_l0)"
+	row.Policy = configs[2].shown + " (queue <class>)"
 	tv.Rows = append(tv.Rows[:3], append([]ValidationRow{row}, tv.Rows[3:]...)...)
 	if cur > 0 {
 		tv.Improvement, tv.Improved = 1-tuned/cur, tuned < cur
