@@ -78,6 +78,10 @@ type UserConfig struct {
 	// classified jobs, when one does (capacity-scheduler.xml maps the user
 	// to its queue); empty when the user's jobs span classes.
 	Class string `yaml:"class,omitempty"`
+	// ClassShare is the share of the user's classified jobs that are of
+	// Class (at least UserClassShare; 0 in bundles written before it was
+	// recorded, where Class held all of them).
+	ClassShare float64 `yaml:"class_share,omitempty"`
 	// Work is the user's share of the log's offered work (Σ sizes), 0..1:
 	// what the queue their applications land in is guaranteed.
 	Work float64 `yaml:"work,omitempty"`

@@ -103,7 +103,7 @@ func (b *Bundle) check() error {
 	}
 	for i, u := range b.Users {
 		errs = append(errs, nonNeg(fmt.Sprintf("users[%d].min_share", i), u.MinShare), nonNeg(fmt.Sprintf("users[%d].weight", i), u.Weight),
-			nonNeg(fmt.Sprintf("users[%d].work", i), u.Work))
+			nonNeg(fmt.Sprintf("users[%d].work", i), u.Work), nonNeg(fmt.Sprintf("users[%d].class_share", i), u.ClassShare))
 		if u.PeakApps < 0 {
 			errs = append(errs, fmt.Errorf("users[%d].peak_apps: %d is negative", i, u.PeakApps))
 		}

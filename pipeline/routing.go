@@ -217,23 +217,24 @@ func AssignUserClasses(b *Bundle, users []string, userOfRow []int32, rows []int,
 		jobs[u]++
 	}
 	class := make([]int32, len(users))
+	share := make([]float64, len(users))
 	for i := range class {
 		class[i] = -1
 	}
 	for key, n := range count {
 		u := key / int64(nc)
-		if float64(n) >= UserClassShare*float64(jobs[u]) {
-			class[u] = int32(key % int64(nc))
+		if f := float64(n) / float64(jobs[u]); f >= UserClassShare {
+			class[u], share[u] = int32(key%int64(nc)), f
 		}
 	}
-	byName := map[string]int32{}
+	byName := map[string]int{}
 	for i, n := range users {
-		byName[n] = class[i]
+		byName[n] = i
 	}
 	for i := range b.Users {
-		b.Users[i].Class = ""
-		if c, ok := byName[b.Users[i].Name]; ok && c >= 0 {
-			b.Users[i].Class = b.Classes[c].Name
+		b.Users[i].Class, b.Users[i].ClassShare = "", 0
+		if k, ok := byName[b.Users[i].Name]; ok && class[k] >= 0 {
+			b.Users[i].Class, b.Users[i].ClassShare = b.Classes[class[k]].Name, share[k]
 		}
 	}
 	return nil

@@ -388,8 +388,10 @@ func planLabels(b *Bundle, p *csPlan, work []float64, classTotal, bestType int) 
 // when the cluster has more than one machine type, every class's load fits
 // within LabelHeadroom of the COSHH allocation of its default type alone
 // (α ≤ LabelHeadroom × machines × μ), and every user with jobs is mapped to
-// a class queue (else all of their jobs share the default queue's one
-// type). Otherwise the file names no labels: every machine is in the
+// the queue of a class that holds all of their jobs (ClassShare 1; else
+// their jobs of other classes, or all of them, run on one type that is not
+// theirs), and the top level is the classes (not the log's queues).
+// Otherwise the file names no labels: every machine is in the
 // default partition, and the classes share it by their capacities. The
 // second result says why, for the file's description.
 func labelsSafe(b *Bundle, labels []string) (bool, string) {
@@ -403,7 +405,7 @@ func labelsSafe(b *Bundle, labels []string) (bool, string) {
 		return false, none + "the log's own queues are the top level (applications name them), not the classes COSHH allocates machines to"
 	}
 	for _, u := range b.Users {
-		if u.Jobs > 0 && u.Class == "" {
+		if u.Jobs > 0 && (u.Class == "" || (u.ClassShare > 0 && u.ClassShare < 1)) {
 			return false, none + fmt.Sprintf("the jobs of user %s span classes, and a job of theirs that names no queue would run on one machine type (a request names one partition); COSHH's allocation is documented per class (schedplan.coshh.<class>.allocation) and not enforced", u.Name)
 		}
 	}

@@ -534,3 +534,18 @@ func TestFairSchedulerMinResourcesFit(t *testing.T) {
 		t.Errorf("Σ minResources = %d containers on a 38-container cluster", sum)
 	}
 }
+
+// A user mapped to a class that holds only most of their jobs (≥
+// UserClassShare, < 1) would have the rest confined to that class's
+// machine type: no node labels then.
+func TestCapacitySchedulerXMLPartlyMappedUserNoLabels(t *testing.T) {
+	b := labelledBundle()
+	if _, cs := emitCS(t, b); !namesLabels(cs) {
+		t.Fatal("labelledBundle names no label")
+	}
+	b.Users[1].ClassShare = 0.9
+	out, cs := emitCS(t, b)
+	if namesLabels(cs) || !strings.Contains(string(out), "the jobs of user bob.smith span classes") {
+		t.Errorf("labels named for a user 90%% of whose jobs are of their class:\n%s", out)
+	}
+}
