@@ -211,3 +211,32 @@ func TestLogQueueName(t *testing.T) {
 		}
 	}
 }
+
+// Issue 25: demoted levels (zero decay: weights 1, 0, 0) had capacity 0,
+// no user-limit-factor and minimum-user-limit-percent 1, so Hadoop
+// admitted 100 applications of one user there and refused the 101st move.
+// Every leaf now admits twice the peak of one user, and maximum-system-
+// applications twice the sum of the peaks.
+func TestLevelsAdmitPeakApplications(t *testing.T) {
+	b := sampleBundle()
+	b.LASMQ.Weights = []float64{1, 0, 0}
+	b.Users[0].PeakApps, b.Users[1].PeakApps = 3000, 4000
+	out, cs := emitCS(t, b)
+	if err := CheckCapacitySchedulerXML(out); err != nil {
+		t.Fatal(err)
+	}
+	if v := cs.Values[yarn.CSPrefix+"maximum-applications"]; v != "14000" {
+		t.Errorf("maximum-system-applications %q, want 14000", v)
+	}
+	for _, q := range cs.Queues {
+		if !q.IsLeaf() || q.Parent == nil {
+			continue
+		}
+		if !(q.Partition(yarn.NoLabel).AbsoluteCapacity > 0) {
+			t.Errorf("%s has capacity 0", q.Path)
+		}
+		if got := maxAppsPerUser(t, cs, q); got < 8000 {
+			t.Errorf("%s admits %d applications of one user, want ≥ 8000 (twice the peak)", q.Path, got)
+		}
+	}
+}
