@@ -642,7 +642,7 @@ func sniff(head []byte) Format {
 	switch {
 	case bytes.HasPrefix(trim, []byte("Avro-Json")):
 		return FormatJHist
-	case bytes.HasPrefix(trim, []byte(`{"Event":`)):
+	case isSparkEventLine(trim):
 		return FormatSparkEventLog
 	case bytes.Contains(head, []byte("appId=")) && bytes.Contains(head, []byte("submitTime=")):
 		return FormatRMAppSummary
@@ -675,6 +675,21 @@ func sniff(head []byte) Format {
 		return FormatAlibaba2018
 	}
 	return ""
+}
+
+// isSparkEventLine reports whether the first line of b is a Spark event: a
+// JSON object whose "Event" names a SparkListener event, however a JSON
+// tool spaced or ordered it.
+func isSparkEventLine(b []byte) bool {
+	if bytes.HasPrefix(b, []byte(`{"Event":`)) {
+		return true
+	}
+	if len(b) == 0 || b[0] != '{' {
+		return false
+	}
+	first, _, _ := bytes.Cut(b, []byte{'\n'})
+	name, ok := sparkEventName(first)
+	return ok && strings.Contains(name, "SparkListener")
 }
 
 func allNumeric(fields [][]byte) bool {

@@ -346,20 +346,26 @@ var sparkEventsRead = map[string]bool{
 	"SparkListenerStageCompleted": true, "SparkListenerTaskEnd": true,
 }
 
-// sparkEventName returns the event name at the start of a line without
-// decoding it.
+// sparkEventName returns a line's event name: from the bytes "Event":" in
+// the line's first 64 bytes when Spark's JsonProtocol wrote it (the fast
+// path, which decodes nothing), else by decoding the line as JSON, so that
+// a log re-saved by Python, jq or any other JSON tool (spaces after colons,
+// keys in another order) reads the same.
 func sparkEventName(line []byte) (string, bool) {
 	const key = `"Event":"`
-	k := bytes.Index(line, []byte(key))
-	if k < 0 || k > 64 {
+	if k := bytes.Index(line, []byte(key)); k >= 0 && k <= 64 {
+		rest := line[k+len(key):]
+		if e := bytes.IndexByte(rest, '"'); e >= 0 && bytes.IndexByte(rest[:e], '\\') < 0 {
+			return unsafeString(rest[:e]), true
+		}
+	}
+	var ev struct {
+		Event *string `json:"Event"`
+	}
+	if json.Unmarshal(line, &ev) != nil || ev.Event == nil {
 		return "", false
 	}
-	rest := line[k+len(key):]
-	e := bytes.IndexByte(rest, '"')
-	if e < 0 {
-		return "", false
-	}
-	return unsafeString(rest[:e]), true
+	return *ev.Event, true
 }
 
 func (a *sparkApp) read(r io.Reader, file string) error {
