@@ -156,6 +156,9 @@ type logState struct {
 	sum   LogSummary
 	jobs  jobBuilder
 	tasks taskBuilder
+	// sparkHeld is the Spark application read last, held back until the
+	// next one shows whether it is an earlier attempt (sparkattempt.go).
+	sparkHeld *sparkOutput
 }
 
 func newLogState(f Format, opt *ReadOptions) *logState {

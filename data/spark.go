@@ -53,6 +53,9 @@ import (
 // table keeps the log's totals exactly. Input, shuffle (written) and output
 // bytes are summed over successful tasks.
 
+// sparkCodecExts are the extensions Spark gives compressed event logs.
+var sparkCodecExts = []string{".lz4", ".snappy", ".zstd", ".zst", ".lzf", ".gz"}
+
 // sparkRollingPrefix names a rolling event-log directory.
 const sparkRollingPrefix = "eventlog_v2_"
 
@@ -61,6 +64,7 @@ type sparkApp struct {
 	s        *logState
 	file     string // the file (or rolling directory) the app came from
 	id       string
+	attempt  string // App Attempt ID ("" outside YARN cluster mode)
 	user     string
 	queue    string
 	taskCPUs int32
@@ -116,12 +120,24 @@ func (s *logState) readSparkStream(r io.Reader, file string) error {
 	if err := app.read(r, file); err != nil {
 		return err
 	}
-	return app.finish()
+	if err := app.finish(); err != nil {
+		return err
+	}
+	s.flushSpark()
+	return nil
 }
 
 // readSparkPath reads an event-log file, a rolling event-log directory or a
 // directory of event logs.
 func (s *logState) readSparkPath(path string, dir bool) error {
+	if err := s.readSparkPaths(path, dir); err != nil {
+		return err
+	}
+	s.flushSpark()
+	return nil
+}
+
+func (s *logState) readSparkPaths(path string, dir bool) error {
 	if !dir {
 		return s.readSparkFiles(path, []string{path})
 	}
@@ -142,6 +158,7 @@ func (s *logState) readSparkPath(path string, dir bool) error {
 	if err != nil {
 		return err
 	}
+	sortSparkEntries(entries)
 	apps := 0
 	for _, e := range entries {
 		name := e.Name()
@@ -288,6 +305,7 @@ func sparkLegacyFiles(dir string) ([]string, error) {
 type sparkEvent struct {
 	Event      string            `json:"Event"`
 	AppID      *string           `json:"App ID"`
+	AttemptID  string            `json:"App Attempt ID"`
 	AppName    string            `json:"App Name"`
 	User       string            `json:"User"`
 	Timestamp  *int64            `json:"Timestamp"`
@@ -411,6 +429,7 @@ func (a *sparkApp) event(ev *sparkEvent, file string, line int64) error {
 			a.id = *ev.AppID
 		}
 		a.user = ev.User
+		a.attempt = ev.AttemptID
 		if ev.Timestamp != nil {
 			a.start = msToS(*ev.Timestamp)
 		}
@@ -607,7 +626,8 @@ func (a *sparkApp) appID() string {
 	}
 	base := filepath.Base(a.file)
 	base = strings.TrimPrefix(base, sparkRollingPrefix)
-	for _, ext := range []string{".inprogress", ".lz4", ".snappy", ".zstd", ".zst", ".lzf", ".gz"} {
+	base = strings.TrimSuffix(base, ".inprogress")
+	for _, ext := range sparkCodecExts {
 		base = strings.TrimSuffix(base, ext)
 	}
 	a.id = base
@@ -622,6 +642,7 @@ func (a *sparkApp) finish() error {
 		return nil
 	}
 	id := a.appID()
+	out := &sparkOutput{app: id, attempt: a.attempt, file: a.file}
 	// The tasks' job ids were fixed when they were read (the application
 	// id may have been learnt later only in malformed logs).
 	keepJob := map[string]bool{}
@@ -649,7 +670,7 @@ func (a *sparkApp) finish() error {
 			if r.Submit < 0 {
 				return s.bad(a.endFile, a.endLine, "Timestamp", "negative application start time")
 			}
-			s.addJob(&r)
+			out.jobs = append(out.jobs, r)
 			keepJob[id] = true
 		}
 	} else {
@@ -689,16 +710,16 @@ func (a *sparkApp) finish() error {
 				queue = a.queue
 			}
 			r := row(name, submit, finish, queue, &j.agg)
-			s.addJob(&r)
+			out.jobs = append(out.jobs, r)
 			keepJob[name] = true
 		}
 	}
 	for k := range a.pendingTask {
-		t := &a.pendingTask[k]
-		if keepJob[t.JobID] {
-			s.tasks.add(t)
+		if keepJob[a.pendingTask[k].JobID] {
+			out.tasks = append(out.tasks, a.pendingTask[k])
 		}
 	}
 	a.pendingTask = nil
+	s.holdSpark(out)
 	return nil
 }
