@@ -670,6 +670,8 @@ func sniff(head []byte) Format {
 	}
 	if f := bytes.Split(first, []byte{'\t'}); len(f) >= swimFullMinFields {
 		return FormatSWIMFull
+	} else if len(f) >= tsvFields && len(f) <= tsvMaxFields && allNumeric(f[1:tsvFields]) {
+		return FormatTSV
 	}
 	if len(bytes.Fields(first)) == swfFields && allNumeric(bytes.Fields(first)) {
 		return FormatSWF

@@ -74,6 +74,13 @@ func ReadFile(path string, opt ReadOptions) (*Jobs, error) {
 	if f == "" {
 		var err error
 		if f, err = FormatOf(path); err != nil {
+			// A name without a known extension: SWIM's own traces
+			// (…_withInputPaths_0) are told by their content.
+			if d, derr := DetectFormat(path); derr == nil && d == FormatTSV {
+				f, err = d, nil
+			}
+		}
+		if err != nil {
 			return nil, err
 		}
 	}
