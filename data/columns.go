@@ -256,7 +256,8 @@ func ignoredWhy(name string) string {
 
 // tableNames returns the column names of a jobs table of format f, held
 // in b or, when b is nil, in the file name.
-func tableNames(name string, f Format, b []byte) ([]string, error) {
+func tableNames(name string, f Format, b []byte) (names []string, err error) {
+	defer recoverTo(&err, "decoding")
 	var src io.ReaderAt
 	var size int64
 	if b != nil {
