@@ -23,7 +23,9 @@ import (
 // directory APPID/ of EVENT_LOG_N files and marker files
 // (sparkLegacyPrefix). The codec is told by the stream's magic bytes, lzf
 // included (compress.go). A directory of such logs (spark.eventLog.dir) is read
-// application by application.
+// application by application; of several attempts of one application the
+// last is kept (sparkattempt.go). Lines are JSON however spaced or ordered
+// (sparkEventName).
 //
 // Events read: SparkListenerApplicationStart/End (App ID, user, times),
 // SparkListenerEnvironmentUpdate (spark.yarn.queue, spark.task.cpus),
