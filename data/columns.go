@@ -354,18 +354,26 @@ func stateValues(name string, f Format, b []byte, names []string, k int) ([]stri
 			}
 		}
 	}
-	if b == nil {
-		var err error
-		if b, err = os.ReadFile(name); err != nil {
-			return nil, err
-		}
-	}
 	var tbl arrow.Table
 	var err error
-	if f == FormatParquet {
+	switch {
+	case f == FormatParquet && b == nil: // the column alone, from the file
+		fh, size, err := openInput(name)
+		if err != nil {
+			return nil, err
+		}
+		defer fh.Close()
+		only := func([]string) ([]int, error) { return []int{k}, nil }
+		tbl, err = readParquet(newStoppable(fh), size, only)
+		if err != nil {
+			return nil, err
+		}
+	case f == FormatParquet:
 		only := func([]string) ([]int, error) { return []int{k}, nil }
 		tbl, err = readParquet(newStoppable(bytes.NewReader(b)), int64(len(b)), only)
-	} else {
+	case b == nil:
+		return nil, fmt.Errorf("%s: no content", name)
+	default:
 		tbl, err = readArrowBytes(b, f)
 	}
 	if err != nil {
