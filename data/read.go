@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 )
@@ -81,8 +82,10 @@ func ReadFile(path string, opt ReadOptions) (*Jobs, error) {
 		if f, err = FormatOf(path); err != nil {
 			// A name without a known extension: SWIM's own traces
 			// (…_withInputPaths_0) are told by their content.
-			if d, derr := DetectFormat(path); derr == nil && d == FormatTSV {
-				f, err = d, nil
+			if st, serr := os.Stat(path); serr == nil && st.Mode().IsRegular() {
+				if d, derr := DetectFormat(path); derr == nil && d == FormatTSV {
+					f, err = d, nil
+				}
 			}
 		}
 		if err != nil {
