@@ -113,3 +113,36 @@ func TestEmitYARNFiles(t *testing.T) {
 		t.Errorf("%s: %v MB, %v, %v; want 3072 MB", yarn.ContainerMBKey, mb, ok, err)
 	}
 }
+
+// emit follows the output rule: a missing --out is created (the README's
+// `emit --out yarn/`), the root folder and a folder of other files are
+// refused naming --out, before the bundle is read.
+func TestEmitOutRule(t *testing.T) {
+	cfg := DefaultRunConfig()
+	cfg.Budget, cfg.Runs, cfg.Trace = 40, 2, "embedded:fb2009-50"
+	cfg.Stages.Until = "emit"
+	out := filepath.Join(t.TempDir(), "run")
+	if err := runStages(t, out, cfg, cfg.Stages); err != nil {
+		t.Fatal(err)
+	}
+	bundle := filepath.Join(out, "schedplan.yaml")
+	yarnDir := filepath.Join(t.TempDir(), "new", "yarn")
+	if written, err := EmitYARNFiles(bundle, yarnDir, false, 1024); err != nil || len(written) != 2 {
+		t.Fatalf("into a missing folder: %v, wrote %v", err, written)
+	}
+	if _, err := EmitYARNFiles(bundle, yarnDir, true, 1024); err != nil {
+		t.Errorf("again into its own folder, forced: %v", err)
+	}
+	foreign := t.TempDir()
+	if err := os.WriteFile(filepath.Join(foreign, "notes.txt"), []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{"/", foreign} {
+		if _, err := EmitYARNFiles(filepath.Join(dir, "no-such-bundle.yaml"), dir, false, 1024); err == nil || !strings.HasPrefix(err.Error(), "--out ") {
+			t.Errorf("--out %s: %v, want refused naming --out", dir, err)
+		}
+	}
+	if _, err := os.Stat("/capacity-scheduler.xml"); err == nil {
+		t.Error("/capacity-scheduler.xml exists")
+	}
+}
