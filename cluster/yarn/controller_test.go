@@ -108,6 +108,20 @@ func (f *fakeRM) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// fakeController serves h on loopback and returns a controller of cs on
+// it (opt.RM is the server's address).
+func fakeController(t *testing.T, cs *CapacityScheduler, h http.Handler, opt ControllerOptions) *Controller {
+	t.Helper()
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	opt.RM = srv.URL
+	c, err := NewController(cs, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
 // running is a RUNNING application of the fake RM.
 func running(id, queue string, memorySeconds float64) RMApp {
 	return RMApp{ID: id, User: "u", Queue: queue, State: "RUNNING", MemorySeconds: memorySeconds}
@@ -268,12 +282,7 @@ func TestControllerUntrustedList(t *testing.T) {
 		{"id":"application_1_10","queue":"c_l0","state":"KILLED","memorySeconds":1e9},
 		{"id":12,"queue":"c_l0","state":"RUNNING","memorySeconds":1e9},
 		{"id":"application_1_11","queue":"c_l0","state":"RUNNING","memorySeconds":1e9,"elapsedTime":-Infinity,"note":"NaN in a string"}]}}`}
-	srv := httptest.NewServer(rm)
-	defer srv.Close()
-	c, err := NewController(cs, ControllerOptions{RM: srv.URL})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := fakeController(t, cs, rm, ControllerOptions{})
 	p, err := c.Step(context.Background())
 	if err != nil {
 		t.Fatalf("one bad record failed the poll: %v", err)
@@ -337,12 +346,7 @@ func TestControllerShortNameCollision(t *testing.T) {
 		running("application_1_2", "root.a.l0", 1000*1024),
 		running("application_1_3", "l0", 1000*1024), // which l0?
 	}}
-	srv := httptest.NewServer(rm)
-	defer srv.Close()
-	c, err := NewController(cs, ControllerOptions{RM: srv.URL})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := fakeController(t, cs, rm, ControllerOptions{})
 	p, err := c.Step(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -369,12 +373,7 @@ func TestController403Storm(t *testing.T) {
 		rm.apps = append(rm.apps, running(id, "c_l0", 1e9))
 		rm.denied[id] = true
 	}
-	srv := httptest.NewServer(rm)
-	defer srv.Close()
-	c, err := NewController(cs, ControllerOptions{RM: srv.URL, User: "u"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := fakeController(t, cs, rm, ControllerOptions{User: "u"})
 	var tried []int // the polls that tried moves
 	for poll := 1; poll <= 10; poll++ {
 		p, err := c.Step(context.Background())
@@ -419,12 +418,7 @@ func TestController401(t *testing.T) {
 		t.Fatal(err)
 	}
 	rm := &fakeRM{wantUser: true, apps: []RMApp{running("application_1_1", "c_l0", 1e9)}}
-	srv := httptest.NewServer(rm)
-	defer srv.Close()
-	c, err := NewController(cs, ControllerOptions{RM: srv.URL})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := fakeController(t, cs, rm, ControllerOptions{})
 	if _, err := c.Step(context.Background()); !errors.Is(err, ErrUnauthenticated) {
 		t.Errorf("listing refused with 401: %v, want ErrUnauthenticated", err)
 	}
@@ -443,12 +437,7 @@ func TestController401(t *testing.T) {
 		rm.ServeHTTP(w, r.WithContext(r.Context()))
 	})
 	rm.wantUser = false
-	srv2 := httptest.NewServer(moveRM)
-	defer srv2.Close()
-	c, err = NewController(cs, ControllerOptions{RM: srv2.URL})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c = fakeController(t, cs, moveRM, ControllerOptions{})
 	p, err := c.Step(context.Background())
 	if !errors.Is(err, ErrUnauthenticated) || p.Refused() != 1 || p.Moves[0].Status != http.StatusUnauthorized {
 		t.Errorf("move refused with 401: %+v, %v; want the refused move and ErrUnauthenticated", p, err)
@@ -462,12 +451,7 @@ func TestControllerRunInterval(t *testing.T) {
 		t.Fatal(err)
 	}
 	rm := &fakeRM{}
-	srv := httptest.NewServer(rm)
-	defer srv.Close()
-	c, err := NewController(cs, ControllerOptions{RM: srv.URL})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := fakeController(t, cs, rm, ControllerOptions{})
 	for _, d := range []time.Duration{time.Nanosecond, 999 * time.Millisecond, 0, -time.Second} {
 		if err := c.Run(context.Background(), d, func(Poll, error) {}); !errors.Is(err, ErrInterval) {
 			t.Errorf("interval %v: %v, want ErrInterval", d, err)
@@ -476,7 +460,7 @@ func TestControllerRunInterval(t *testing.T) {
 	if rm.gets != 0 {
 		t.Errorf("%d polls made with a refused interval", rm.gets)
 	}
-	if _, err := NewController(cs, ControllerOptions{RM: srv.URL, AMMB: 999999999999}); !errors.Is(err, ErrAMMB) {
+	if _, err := NewController(cs, ControllerOptions{RM: "http://rm:8088", AMMB: 999999999999}); !errors.Is(err, ErrAMMB) {
 		t.Errorf("AM memory 999999999999 MB: %v, want ErrAMMB", err)
 	}
 }
