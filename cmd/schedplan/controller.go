@@ -32,7 +32,10 @@ ResourceManager's REST API and moves each one whose attained service in held
 container-seconds (memorySeconds / --container-mb) has passed its level's
 schedplan.las-mq.<leaf>.demote-after-held-container-seconds to the next level.
 The RM must authenticate the caller (simple auth: --user is sent as
-user.name; Kerberos is not supported). The README says more.`,
+user.name; Kerberos is not supported): a 401 stops the controller. Records
+the RM lists are checked one by one (only RUNNING applications with a valid
+id and usage, each once); a refused move is retried after a backoff, and
+--once exits non-zero when any move was refused. docs/yarn.md says more.`,
 		Example: `  schedplan yarn-controller out/capacity-scheduler.xml --rm http://rm:8088 --user yarn --dry-run --once
   schedplan yarn-controller out/capacity-scheduler.xml --rm http://rm:8088 --user yarn --interval 5s`,
 		Args: cobra.ExactArgs(1),
