@@ -38,6 +38,9 @@ type (
 			PersistentVolumeClaim struct {
 				ClaimName string `yaml:"claimName"`
 			} `yaml:"persistentVolumeClaim"`
+			ConfigMap struct {
+				Name string `yaml:"name"`
+			} `yaml:"configMap"`
 		} `yaml:"volumes"`
 	}
 	k8sJob struct {
@@ -53,6 +56,24 @@ type (
 			MaxFailedIndexes      *int   `yaml:"maxFailedIndexes"`
 			ActiveDeadlineSeconds *int64 `yaml:"activeDeadlineSeconds"`
 			Template              struct {
+				Metadata k8sMeta `yaml:"metadata"`
+				Spec     podSpec `yaml:"spec"`
+			} `yaml:"template"`
+		} `yaml:"spec"`
+	}
+	k8sDeployment struct {
+		APIVersion string  `yaml:"apiVersion"`
+		Kind       string  `yaml:"kind"`
+		Metadata   k8sMeta `yaml:"metadata"`
+		Spec       struct {
+			Replicas *int `yaml:"replicas"`
+			Strategy struct {
+				Type string `yaml:"type"`
+			} `yaml:"strategy"`
+			Selector struct {
+				MatchLabels map[string]string `yaml:"matchLabels"`
+			} `yaml:"selector"`
+			Template struct {
 				Metadata k8sMeta `yaml:"metadata"`
 				Spec     podSpec `yaml:"spec"`
 			} `yaml:"template"`
@@ -276,9 +297,10 @@ func kubeExpand(arg string, env map[string]string) string {
 	})
 }
 
-// The deploy/ manifests, built as kubectl apply -k builds them, are what a
-// cluster needs: the volume claim every pod mounts, images pinned to the
-// Dockerfile's version, the shard count set once (completions; the
+// The deploy/ manifests, built as kubectl apply -k builds them (and the
+// trace upload pod and the yarn-controller Deployment beside them), are
+// what a cluster needs: the volume claim every pod mounts, images pinned to
+// the Dockerfile's version, the shard count set once (completions; the
 // replacement gives parallelism and SHARDS the same), requests and limits
 // with Go's limit under the container's, and real schedplan commands.
 func TestDeployManifests(t *testing.T) {
@@ -300,6 +322,13 @@ func TestDeployManifests(t *testing.T) {
 		t.Fatalf("trace-upload.yaml: %v", err)
 	}
 	pods := map[string]podSpec{"trace-upload": trace.Spec}
+	var ctl k8sDeployment
+	if err := decodeStrict(deployFile(t, "yarn-controller.yaml"), &ctl); err != nil || ctl.APIVersion != "apps/v1" || ctl.Kind != "Deployment" {
+		t.Fatalf("yarn-controller.yaml: %v", err)
+	}
+	if ctl.Spec.Replicas == nil || *ctl.Spec.Replicas != 1 || ctl.Spec.Strategy.Type != "Recreate" || ctl.Spec.Template.Metadata.Labels["stage"] != ctl.Spec.Selector.MatchLabels["stage"] {
+		t.Errorf("yarn-controller.yaml: want one replica, replaced not rolled (two controllers would move applications twice), selecting its pods")
+	}
 	for _, name := range []string{"schedplan-sweep", "schedplan-sweep-merge"} {
 		var job k8sJob
 		if err := decodeStrict(objs["Job/"+name], &job); err != nil || job.APIVersion != "batch/v1" {
@@ -330,12 +359,15 @@ func TestDeployManifests(t *testing.T) {
 			t.Errorf("%s: want one container and the volume schedplan-data, writable by its user", name)
 			continue
 		}
+		if c := pod.Containers[0]; len(c.VolumeMounts) != 1 || c.VolumeMounts[0].MountPath != "/data" {
+			t.Errorf("%s: the volume is not at /data", name)
+		}
+	}
+	pods["yarn-controller"] = ctl.Spec.Template.Spec
+	for name, pod := range pods {
 		c := pod.Containers[0]
 		if c.Image != "registry.example.internal/schedplan:"+version {
 			t.Errorf("%s: image %s, want the Dockerfile's version %s", name, c.Image, version)
-		}
-		if len(c.VolumeMounts) != 1 || c.VolumeMounts[0].MountPath != "/data" {
-			t.Errorf("%s: the volume is not at /data", name)
 		}
 		req, lim := bytesOf(t, c.Resources.Requests["memory"]), bytesOf(t, c.Resources.Limits["memory"])
 		if req > lim {
