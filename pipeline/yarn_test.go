@@ -468,14 +468,14 @@ func TestThresholdUnit(t *testing.T) {
 	// 38 containers: 10 × 38 / 48.06 held container-seconds.
 	b.LASMQ.ThresholdUnit, b.LASMQ.ContainerSecondsPerUnit = UnitContainerSeconds, 1
 	out, err := CapacitySchedulerXML(b)
-	if v := props(t, out)["schedplan.las-mq.root.c0.c0_l0.demote-after-held-container-seconds"]; err != nil || v != "7.906783188" {
+	if v := props(t, out)["schedplan.las-mq.root.c0.demote-after-held-container-seconds"]; err != nil || v != "7.906783188" {
 		t.Errorf("explicit unit: %q, %v; want 7.906783188 (10 × 38 / 48.06)", v, err)
 	}
 	// An explicit conversion is taken as it is (run writes the one of the
 	// capacity it tuned at).
 	b.LASMQ.HeldPerUnit = 2
 	out, err = CapacitySchedulerXML(b)
-	if v := props(t, out)["schedplan.las-mq.root.c0.c0_l0.demote-after-held-container-seconds"]; err != nil || v != "20" {
+	if v := props(t, out)["schedplan.las-mq.root.c0.demote-after-held-container-seconds"]; err != nil || v != "20" {
 		t.Errorf("explicit held_container_seconds_per_unit 2: %q, %v; want 20", v, err)
 	}
 	b.LASMQ.HeldPerUnit = -1
