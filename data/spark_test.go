@@ -80,8 +80,8 @@ func TestSparkGolden(t *testing.T) {
 	// input bytes, 200 + 300 shuffle bytes written) and one successful
 	// ResultTask (6.5 s, 50 output bytes); the two ExceptionFailure attempts
 	// are tasks but not counted. In job mode job 1 failed and is dropped
-	// with its task; job 0 runs from 1704164650 s to 1704164660 s in pool
-	// etl-pool.
+	// with its task; job 0 runs from 1704164650 s to 1704164660 s in the
+	// application's YARN queue analytics (its Spark pool is etl-pool).
 	logGolden(t, "spark-app", sparkSynthetic, ReadOptions{})
 	logGolden(t, "spark-job", sparkSynthetic, ReadOptions{Log: LogOptions{Spark: SparkJob}})
 	logGolden(t, "spark-job-keep-failed", sparkSynthetic, ReadOptions{Log: LogOptions{Spark: SparkJob, KeepFailed: true}})
