@@ -309,6 +309,9 @@ func taskCurrentTimes(ctx context.Context, in *Inputs, spec string) (resp, wait 
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := ExecModelScales(jobs, in.Jobs, in.SimJobs[lo:lo+n], lo, in.Capacity, in.Spec); err != nil {
+		return nil, nil, err
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}

@@ -41,7 +41,7 @@ var HPFSPTuneThresholds = []float64{task.DefaultStageThreshold, 0.8}
 
 // hpfspTuneVersion changes when the H-PFSP tuning changes what it
 // computes, so that older stamps are stale.
-const hpfspTuneVersion = 2
+const hpfspTuneVersion = 3 // 3: jobs in the execution-time model (ExecModelScales)
 
 // hpfspReportInterval is the progress-report interval of a cluster (the
 // task.HPFSP default: its heartbeat, else task.DefaultReportInterval).
@@ -60,7 +60,7 @@ var HPFSPTuneMaxJobs = 100000
 // TuneHPFSPWindow tunes H-PFSP on a tuning window (tune: its fluid jobs,
 // rows 0.. of log, sizes in the units of capacity; its last
 // HPFSPTuneMaxJobs when it is longer): its jobs at task level
-// on the cluster spec's machines (TaskJobs, TaskCluster), every FAIR_LIMIT
+// on the cluster spec's machines (TaskJobs, TaskCluster; ExecModelScales), every FAIR_LIMIT
 // of DefaultFairLimits × HPFSPTuneThresholds (the first threshold only
 // when no job has a second stage) under obj, with the online estimator
 // (no job's size is read).
@@ -72,6 +72,9 @@ func TuneHPFSPWindow(ctx context.Context, log *data.Jobs, tune []sim.Job, capaci
 	lo := max(0, len(tune)-HPFSPTuneMaxJobs)
 	jobs, err := TaskJobs(log, tune[lo:], lo, capacity, cl.Rate(), seed)
 	if err != nil {
+		return nil, err
+	}
+	if err := ExecModelScales(jobs, log, tune[lo:], lo, capacity, spec); err != nil {
 		return nil, err
 	}
 	h := &HPFSPTuning{Jobs: len(jobs), Skipped: lo, DefaultTaskS: MeanTaskTimes(jobs, cl), ReportIntervalS: hpfspReportInterval(cl)}
