@@ -43,7 +43,8 @@ type Replay struct {
 	Load *float64 `json:"offered_load"`
 	Mean float64  `json:"mean_response_s"`
 	P99  float64  `json:"p99_response_s"`
-	// Unfinished is the share of the work unfinished at the last arrival;
+	// Unfinished is the share of the work unfinished at the last arrival
+	// (of the jobs that could have finished by then alone: backlog);
 	// Overloaded: above ReplayOverloaded.
 	Unfinished float64 `json:"unfinished_share"`
 	Overloaded bool    `json:"overloaded"`
@@ -54,10 +55,16 @@ type Replay struct {
 type Headroom struct {
 	Lambda float64 `json:"lambda"`
 	// Scheduler is what the replays run (replayScheduler).
-	Scheduler string   `json:"scheduler"`
-	Jobs      int      `json:"jobs_replayed"`
-	Of        int      `json:"jobs"`
-	Replays   []Replay `json:"replays"`
+	Scheduler string `json:"scheduler"`
+	Jobs      int    `json:"jobs_replayed"`
+	// Held is the replayed jobs' task-level work (containers × seconds
+	// held) over their sizes in container-seconds: above 1 when the log
+	// gives task-seconds and reduce tasks hold 2 containers (seed 000,
+	// task.SynthOptions), the term between the replay's loads and the
+	// LoadModel's.
+	Held    float64  `json:"held_over_size"`
+	Of      int      `json:"jobs"`
+	Replays []Replay `json:"replays"`
 }
 
 // replayer replays a sample of a log on a spec and its what-ifs.
@@ -69,6 +76,7 @@ type replayer struct {
 	solver             lp.Solver
 	seed               uint64
 	jobs               []task.Job // the sample, in the execution-time model
+	held               float64    // Σ work / Σ size of the sample (Headroom.Held)
 }
 
 // newReplayer builds the sample's task jobs (sizes with src and opt as
@@ -89,7 +97,15 @@ func newReplayer(j *data.Jobs, sizes, cs []float64, src estimate.Source, opt est
 	if err := ExecModelScales(jobs, j, fl[:n], 0, capacity, spec); err != nil {
 		return nil, err
 	}
-	return &replayer{j: j, cs: cs, spec: spec, primary: primary, secondary: secondary, solver: solver, seed: seed, jobs: jobs}, nil
+	work, size := 0.0, 0.0
+	for i := range jobs {
+		work, size = work+jobs[i].Work(), size+fl[i].Size*spec.Capacity()/capacity
+	}
+	held := 1.0
+	if size > 0 {
+		held = work / size
+	}
+	return &replayer{j: j, cs: cs, spec: spec, primary: primary, secondary: secondary, solver: solver, seed: seed, jobs: jobs, held: held}, nil
 }
 
 // replay runs the sample on the spec after change ("": as it is) with
@@ -123,7 +139,7 @@ func (r *replayer) replay(ctx context.Context, change string, factor float64) (R
 		work += jobs[i].Work()
 	}
 	if work > 0 {
-		out.Unfinished = backlog(jobs, backlogOf, last) / work
+		out.Unfinished = backlog(jobs, cl, backlogOf, last) / work
 	}
 	out.Overloaded = out.Unfinished > ReplayOverloaded
 	return out, nil
@@ -205,7 +221,7 @@ func replayCOSHH(ctx context.Context, j *data.Jobs, cs []float64, jobs []task.Jo
 // headroom replays the sample at today's rate, at 0.9·λ× and at λ× it
 // (λ of the spec; only today's when λ is not a finite positive number).
 func (r *replayer) headroom(ctx context.Context, lambda float64) (*Headroom, error) {
-	h := &Headroom{Lambda: lambda, Scheduler: replayScheduler(r.spec), Jobs: len(r.jobs), Of: r.j.Len()}
+	h := &Headroom{Lambda: lambda, Scheduler: replayScheduler(r.spec), Jobs: len(r.jobs), Of: r.j.Len(), Held: r.held}
 	factors := []float64{1}
 	if lambda > 0 && !math.IsInf(lambda, 0) {
 		factors = append(factors, 0.9*lambda, lambda)
@@ -256,6 +272,9 @@ func (h *Headroom) Sentence() string {
 // WriteText prints the headroom sentence and its replays as a table.
 func (h *Headroom) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "\nheadroom: %s\n", h.Sentence())
+	if math.Abs(h.Held-1) > 1e-6 {
+		fmt.Fprintf(w, "the replay's loads are ×%.4g the decomposition's: its tasks hold %.4g× the log's task-seconds in container-seconds (reduce tasks hold 2 containers, seed 000)\n", h.Held, h.Held)
+	}
 	tw := newTable(w, tabwriter.AlignRight)
 	fmt.Fprintln(tw, "arrival rate ×\toffered load\tmean response (s)\tp99 response (s)\tunfinished at last arrival\treplay\t")
 	for _, rp := range h.Replays {
@@ -349,13 +368,17 @@ func (c *CapacityCheck) Headline(lambda float64) string {
 	return s
 }
 
-// backlog is the work of the jobs arrived by t and not finished at t (the
-// whole work of each: an upper bound).
-func backlog(jobs []task.Job, completion []float64, t float64) float64 {
+// backlog is the work of the jobs arrived by t and not finished at t that
+// could have finished by t alone on the empty cluster (task.Job.Alone, a
+// lower bound): a job too big for that is unfinished on any cluster and
+// says nothing of overload (a short log of long jobs). It counts the whole
+// work of each (an upper bound).
+func backlog(jobs []task.Job, cl *task.Cluster, completion []float64, t float64) float64 {
 	b := 0.0
 	for i := range jobs {
-		if jobs[i].Arrival <= t && completion[i] > t {
-			b += jobs[i].Work()
+		j := &jobs[i]
+		if j.Arrival <= t && completion[i] > t && j.Arrival+j.Alone(cl, 0) <= t {
+			b += j.Work()
 		}
 	}
 	return b
