@@ -129,17 +129,22 @@ func TestPhaseSimPause(t *testing.T) {
 	}
 	// A task end's out-of-band heartbeat (Hadoop 0.20.2) does not act on
 	// a phase end. With PhaseOutOfBand the permission request is decided
-	// at once, at 3 s; but a phase paused 0 s has urgency p(0) = 0 (eq. 6)
-	// and, the job alone, U_fairness = 0, so U = 0 is not > 0 (Alg. 1 line
-	// 25), and the next heartbeat is an interval after that one, at 7 s:
-	// the merge runs 7–8 s.
+	// at once, at 3 s. Under eq. 3's DRF spread a phase paused 0 s has
+	// urgency p(0) = 0 (eq. 6) and, the job alone, U_fairness = 0, so U = 0
+	// is not > 0 (Alg. 1 line 25), and the next heartbeat is an interval
+	// after that one, at 7 s: the merge runs 7–8 s. Under the deficit
+	// fairness the lone job is owed the whole cluster, so its merge
+	// improves its fairness and runs at once, 3–4 s.
 	for _, c := range []struct {
 		task, phase bool
+		fairness    PrismFairness
 		want        float64
-	}{{true, false, 5}, {true, true, 8}, {false, true, 8}} {
-		cfg.OutOfBand, cfg.PhaseOutOfBand = c.task, c.phase
-		if r := runPhaseSim(t, cfg, []PhaseJob{job}); math.Abs(r.Completion[0]-c.want) > 1e-9 || math.Abs(r.PausedSeconds-(c.want-4)) > 1e-9 {
-			t.Errorf("out of band %+v: completion %v s (paused %v s), want %v s (%v s)", c, r.Completion[0], r.PausedSeconds, c.want, c.want-4)
+	}{{true, false, FairnessDRFSpread, 5}, {true, true, FairnessDRFSpread, 8}, {false, true, FairnessDRFSpread, 8},
+		{true, false, FairnessDeficit, 5}, {true, true, FairnessDeficit, 4}} {
+		cfg.OutOfBand, cfg.PhaseOutOfBand, cfg.Prism.Fairness = c.task, c.phase, c.fairness
+		wantPause := max(c.want-4, 0)
+		if r := runPhaseSim(t, cfg, []PhaseJob{job}); math.Abs(r.Completion[0]-c.want) > 1e-9 || math.Abs(r.PausedSeconds-wantPause) > 1e-9 {
+			t.Errorf("out of band %+v: completion %v s (paused %v s), want %v s (%v s)", c, r.Completion[0], r.PausedSeconds, c.want, wantPause)
 		}
 	}
 }
@@ -445,26 +450,63 @@ func seed004Runs(t testing.TB) []seed004Run {
 	return out
 }
 
-// With α = 0 no first phase of an idle cluster has a positive utility
-// (eq. 2–3: raising one share from 0 widens the spread); the run stops
-// with an error that says so rather than "no task fits".
-func TestPhaseSimAlphaZeroStuck(t *testing.T) {
+// α = 0 (§5.2: "the algorithm would greedily schedule phases according
+// to the improvement in fairness"). Under eq. 3's DRF spread
+// (LegacyPrismConfig) no first phase of an idle cluster has a positive
+// utility — raising one share from 0 widens the spread — and the run stops
+// with an error that says so. Under the deficit fairness (the default) it
+// runs, greedy by fairness: three jobs of two 1-core maps on one 4-core
+// machine, each job owed 4/3 cores, so each job's first map (1 core)
+// improves its fairness, and a second (owed 1/3 against 1) does not until
+// the deficits grow — every job starts one map at 0 s, none a second
+// there, as Hadoop 0.20.2's Fair Scheduler spreads slots.
+func TestPhaseSimAlphaZero(t *testing.T) {
 	job := PhaseJob{Count: [NumSides]int{2, 0}, Weight: 1,
 		Phases: [NumSides][]Phase{{{Kind: PhaseMap, Duration: 3, Demand: Vector{CPU: 1}}}}}
-	cfg := PhaseSimConfig{Scheduler: SchedPrism, Machines: []Vector{Seed004Machine()}, Heartbeat: 3, Prism: DefaultPrismConfig()}
+	cfg := PhaseSimConfig{Scheduler: SchedPrism, Machines: []Vector{Seed004Machine()}, Heartbeat: 3, Prism: LegacyPrismConfig()}
 	cfg.Prism.Alpha = 0
 	s, err := NewPhaseSim(cfg, []PhaseJob{job, job})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Run(); err == nil || !strings.Contains(err.Error(), "positive utility") {
-		t.Fatalf("alpha 0: error %v, want one naming the utility", err)
+		t.Fatalf("alpha 0, drf spread: error %v, want one naming the utility", err)
+	}
+	cfg.Prism = DefaultPrismConfig()
+	cfg.Prism.Alpha = 0
+	s, err = NewPhaseSim(cfg, []PhaseJob{job, job, job})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.reset()
+	for j := range 3 {
+		s.arrive(j)
+	}
+	picks := s.DecidePrism(0)
+	per := map[int]int{}
+	for _, p := range picks {
+		per[p.Job]++
+		if !(p.Fairness > 0) || p.Utility != p.Fairness {
+			t.Errorf("pick %+v: want utility = U_fairness > 0 at alpha 0", p)
+		}
+	}
+	if len(picks) != 3 || per[0] != 1 || per[1] != 1 || per[2] != 1 {
+		t.Errorf("alpha 0, deficit: picks %+v at 0 s, want one map of each of the 3 jobs", picks)
+	}
+	r, err := s.Run()
+	if err != nil {
+		t.Fatalf("alpha 0, deficit: %v", err)
+	}
+	for j, c := range r.Completion {
+		if !(c > 0) {
+			t.Errorf("alpha 0, deficit: job %d did not complete (%v)", j, c)
+		}
 	}
 }
 
 // The registry specification round-trips.
 func TestPrismSpecRoundTrip(t *testing.T) {
-	for _, spec := range []string{"prism", "prism:alpha=0.5,k=10,a=0.2", "PRISM: a=1, k=1", "prism:alpha=2,k=20,a=0.1,epsilon=0.05,maxpicks=1", "prism:hold=1", "prism:hold=false"} {
+	for _, spec := range []string{"prism", "prism:alpha=0.5,k=10,a=0.2", "PRISM: a=1, k=1", "prism:alpha=2,k=20,a=0.1,epsilon=0.05,maxpicks=1", "prism:hold=1", "prism:hold=false", "prism:fairness=drf", "prism:fairness=DRF,alpha=1,epsilon=0.01", "prism:fairness=deficit"} {
 		c, err := ParsePrismSpec(spec)
 		if err != nil {
 			t.Fatalf("%q: %v", spec, err)
@@ -474,7 +516,7 @@ func TestPrismSpecRoundTrip(t *testing.T) {
 			t.Errorf("%q → %q → %+v (%v), want %+v", spec, c.Spec(), c2, err, c)
 		}
 	}
-	for _, bad := range []string{"prism:alpha=-1", "prism:k=x", "prism:beta=1", "fair", "prism:a=NaN", "prism:alpha=Inf", "prism:hold=2", "prism:k=0", "prism:k=-3"} {
+	for _, bad := range []string{"prism:alpha=-1", "prism:k=x", "prism:beta=1", "fair", "prism:a=NaN", "prism:alpha=Inf", "prism:hold=2", "prism:k=0", "prism:k=-3", "prism:fairness=spread"} {
 		if _, err := ParsePrismSpec(bad); err == nil {
 			t.Errorf("%q: no error", bad)
 		}
@@ -545,7 +587,9 @@ func TestPhaseSimPausedStuck(t *testing.T) {
 		a, alpha float64
 		want     string
 	}{{0, 1, "cannot grow"}, {1, 0, "stuck"}} {
-		cfg := PhaseSimConfig{Scheduler: SchedPrism, Machines: []Vector{{CPU: 4, Memory: 8, Disk: 100, Network: 100}}, Heartbeat: 4, Prism: DefaultPrismConfig()}
+		// The DRF spread reading: a lone job's U_fairness is 0 (under the
+		// deficit reading it is owed the cluster and resumes).
+		cfg := PhaseSimConfig{Scheduler: SchedPrism, Machines: []Vector{{CPU: 4, Memory: 8, Disk: 100, Network: 100}}, Heartbeat: 4, Prism: LegacyPrismConfig()}
 		cfg.Prism.A, cfg.Prism.Alpha = tc.a, tc.alpha
 		s, err := NewPhaseSim(cfg, []PhaseJob{job})
 		if err != nil {
