@@ -412,7 +412,7 @@ func (s *PrismSelector) bestOf(j int, job *PrismJob, free Vector, best *PrismPic
 			}
 			return
 		}
-		if best.Job < 0 || u > best.Utility || (u == best.Utility && j < best.Job) {
+		if best.Job < 0 || s.better(u, j, best) {
 			*best = PrismPick{Job: j, Start: start, Paused: paused, Utility: u, Fairness: fair, Perf: perf, Demand: demand}
 		}
 	}
@@ -428,6 +428,24 @@ func (s *PrismSelector) bestOf(j int, job *PrismJob, free Vector, best *PrismPic
 		s.stats.Valued++
 		s.stats.NoFitStart++
 	}
+}
+
+// better reports whether utility u of job j beats pick best (Job ≥ 0):
+// a higher utility; on a tie the lower job index, except under
+// FairnessDeficit, where utilities within rounding tie and the job owed
+// more goes first — U_fairness is flat (δ) for every job owed at least δ,
+// and greedy by fairness the Fair Scheduler serves the largest deficit.
+func (s *PrismSelector) better(u float64, j int, best *PrismPick) bool {
+	if !s.deficit() {
+		return u > best.Utility || (u == best.Utility && j < best.Job)
+	}
+	if tol := 1e-9 * (1 + math.Abs(best.Utility)); math.Abs(u-best.Utility) > tol {
+		return u > best.Utility
+	}
+	if oj, ob := s.owed[j], s.owed[best.Job]; oj != ob {
+		return oj > ob
+	}
+	return j < best.Job
 }
 
 // block notes paused phase p of job j, which does not fit, as the round's

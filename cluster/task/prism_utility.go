@@ -44,7 +44,7 @@ package task
 //     finite at N_cur = 0; the paper gives no value. Default ε = 0.99:
 //     a job's first task of a type is then worth ≈ 0.01·N_rem, its second
 //     N_rem/2, and a paused phase's urgency 0.1·T² passes both within
-//     seconds, as §5.1–5.2 ask ("without introducing stragglers"; a task
+//     about 10 s (N_rem ≈ 16–30), as §5.1–5.2 ask ("without introducing stragglers"; a task
 //     paused for long "becomes urgent"). The earlier ε = 0.01 made a first
 //     task worth 99·N_rem (≈ 1,600–2,400 on the mixes), which a paused
 //     phase's urgency beats only after 125–155 s.
@@ -55,12 +55,13 @@ package task
 //     of a machine for the mixes' phases), α·U_perf of a job's second task
 //     α·N_rem/2 with N_rem ≈ 8–30, so α ≈ 0.02 puts them on the same order
 //     and neither term only breaks the other's ties. Measured on seed
-//     004's mixes (TestSeed004Fig15): PRISM's mean job running time is below
-//     Fair's and YARN's at every batch size for α ∈ {0.01, 0.02, 0.05,
-//     0.1}; at α = 0.2 and above, PUMA's 100-job batch is not (α = 1:
-//     757 s vs YARN's 640 s), the performance term starting every job's
-//     tasks in parallel. The α was picked knowing this; the range is the
-//     honest statement.
+//     004's mixes (TestSeed004Fig15; mean job running time at each batch
+//     size): PRISM is below Fair and YARN at every size for α = 0.02 and
+//     0.05, not for α = 0.01 (Gridmix 100 jobs: 998 s, YARN 998 s), 0.1
+//     (PUMA 150: 956 s, YARN 933 s), 0.2 or 1 (PUMA 100: 728 s, YARN 640
+//     s): the performance term then starts every job's tasks in parallel
+//     and the batch's jobs finish together. The α was picked knowing
+//     this; the narrow range is the honest statement.
 
 import (
 	"fmt"
@@ -93,11 +94,11 @@ type PrismConfig struct {
 	// the embedded trace PRISM's tasks waited 574 s on average between
 	// phases. It is YARN's reservation of a node for a container that does
 	// not fit. Off by default: the held capacity idles until a later
-	// heartbeat, and in seed 004's setting (Seed004Config) both mixes'
-	// mean job running times got worse (PUMA 674 → 765 s, Gridmix 512 →
-	// 558 s); with phase ends out of band too (PhaseOutOfBand) PUMA's got
-	// better (805 → 710 s), Gridmix's worse (480 → 504 s)
-	// (TestPhaseSimSeed004Claim).
+	// heartbeat, and in seed 004's setting under the earlier reading
+	// (LegacyPrismConfig, Seed004ThrashDiskNet) both mixes' mean job
+	// running times got worse (PUMA 674 → 765 s, Gridmix 512 → 558 s);
+	// with phase ends out of band too (PhaseOutOfBand) PUMA's got better
+	// (805 → 710 s), Gridmix's worse (480 → 504 s).
 	Hold bool
 	// Fairness is the fairness measure of eq. 2–3 and Alg. 1's top k (see
 	// the file comment): FairnessDeficit (DefaultPrismConfig's) or
