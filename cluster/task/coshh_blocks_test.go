@@ -92,8 +92,8 @@ func TestLocalityPickByHand(t *testing.T) {
 	pref := &FIFO{LocalityPreference: true}
 	fair := &Fair{Placement: PlaceInDefault, DefaultFIFO: true, LocalityDelay: 1}
 	for _, tc := range []struct {
-		name  string
-		p     interface {
+		name string
+		p    interface {
 			Policy
 			SetLocality(LocalityOracle)
 		}
