@@ -223,7 +223,7 @@ func TestSeed003Table7(t *testing.T) {
 // Seed 003 §5.4 (Fig. 9): with execution-time errors up to 40% in the
 // classification and the LP, COSHH's mean completion time stays below
 // FIFO's and Fair's.
-func TestCOSHHShapeErrors(t *testing.T) {
+func TestSeed003Fig9Errors(t *testing.T) {
 	if testing.Short() {
 		t.Skip("task-level runs of 100 jobs")
 	}

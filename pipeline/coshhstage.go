@@ -447,7 +447,7 @@ func (v *COSHHValidation) table() ([]byte, error) {
 
 // coshhVersion changes when COSHH's tuning or validation changes what it
 // computes, so that older stamps are stale.
-const coshhVersion = 3 // 3: the grid states its offered load
+const coshhVersion = 4 // 3: the grid states its offered load; 4: map tasks take their job's input blocks local first (locality)
 
 // validateCOSHH runs coshhValidate into the validation state and files.
 func (p *pipelineRun) validateCOSHH(ctx context.Context, files map[string][]byte) error {

@@ -263,8 +263,9 @@ func (t *TaskValidation) EmittedVerdict() string {
 // computes, so that older stamps of the validate stage are stale (4: at
 // most TaskValidateMaxJobs jobs; 5: slowdowns by the time alone, capped
 // fair-share deadlines; 6: the tuned LAS_MQ's thresholds in held
-// container-seconds).
-const taskLevelVersion = 6
+// container-seconds; 7: PRISM's defaults (deficit fairness, ε 0.99, α
+// 0.02) and the phase model's CPU thrashing, for a prism baseline).
+const taskLevelVersion = 7
 
 // RequireImprovement is --require-improvement's check: at task level (the
 // tuned LAS_MQ and every row of the emitted capacity-scheduler.xml against
