@@ -177,17 +177,8 @@ func coshhShapeOf(t *testing.T, classes []fbClass, users []cluster.User, errI fl
 			if p, err = NewCOSHHPolicy(j, sizes, spec, prim, sec, psol, ssol, 0); err != nil {
 				t.Fatal(err)
 			}
-		} else if p, err = task.ParsePolicy(name); err != nil {
+		} else if p, err = COSHHBaseline(name, cl.Nodes()); err != nil {
 			t.Fatal(err)
-		}
-		// Hadoop's locality preference (§5.3 compares locality): FIFO
-		// offers each job a node-local map first, Fair delays a job
-		// without one (delay scheduling, one pass over the cluster).
-		switch q := p.(type) {
-		case *task.FIFO:
-			q.LocalityPreference = true
-		case *task.Fair:
-			q.LocalityDelay = cl.Nodes()
 		}
 		m, _, err := task.SimulateCOSHHMetrics(context.Background(), jobs, cl, p, us, 1, task.Options{Observer: &task.Checker{}})
 		if err != nil {

@@ -353,7 +353,8 @@ type COSHHRunMetrics struct {
 	// PaperDissatisfaction and PaperFairness are seed 003 §5.1's
 	// Dissatisfaction(t) and Fairness(t) averaged over the run's job
 	// completions, where the paper's simulator evaluates them (§5.2;
-	// COSHHShareMetrics.AtCompletions): the figures of Tables 6–9.
+	// COSHHShareMetrics.AtCompletions): the figures of Tables 6–9; the
+	// time averages when no job with tasks completed.
 	PaperDissatisfaction, PaperFairness float64
 	// Locality is the share of local map tasks, in percent; JobLocality
 	// counts each job's map tasks and local ones.
@@ -429,7 +430,10 @@ func SimulateCOSHHMetrics(ctx context.Context, jobs []Job, cl *Cluster, p Policy
 	m.End, m.Shares = end, obs.Metrics
 	if obs.Metrics != nil {
 		m.Dissatisfaction, m.Fairness = obs.Metrics.Dissatisfaction(end), obs.Metrics.Fairness(end)
-		m.PaperDissatisfaction, m.PaperFairness, _ = obs.Metrics.AtCompletions()
+		var n int
+		if m.PaperDissatisfaction, m.PaperFairness, n = obs.Metrics.AtCompletions(); n == 0 {
+			m.PaperDissatisfaction, m.PaperFairness = m.Dissatisfaction, m.Fairness // no job with tasks completed
+		}
 		m.Users = make([]COSHHUserMetrics, len(obs.names))
 		for u, name := range obs.names {
 			m.Users[u].Name = name
