@@ -137,3 +137,29 @@ func TestSeed004Fairness(t *testing.T) {
 		}
 	}
 }
+
+// The earlier reading (LegacyPrismConfig: eq. 3's DRF spread, α = 1,
+// ε = 0.01; Seed004ThrashDiskNet: no CPU thrashing) on the PUMA batch of
+// 100 jobs: PRISM's mean job running time is above Fair's and YARN's
+// (673.6 s against 528.5 s and 580.6 s when it was the default), the
+// figure issue 28 reported and the reason the defaults changed.
+func TestSeed004LegacyReading(t *testing.T) {
+	batch, err := PUMAMix().Batch(100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs, err := MixPhaseJobs(batch, DefaultProfiles(), sortPeak())
+	if err != nil {
+		t.Fatal(err)
+	}
+	mean := map[PhaseScheduler]float64{}
+	for _, sched := range []PhaseScheduler{SchedPrism, SchedFair, SchedYARN} {
+		cfg := seed004Setup(sched)
+		cfg.Prism, cfg.Thrash = LegacyPrismConfig(), Seed004ThrashDiskNet()
+		mean[sched] = runPhaseSim(t, cfg, jobs).MeanRun
+	}
+	t.Logf("legacy reading, PUMA 100 jobs: mean job running time PRISM / Fair / YARN %.1f / %.1f / %.1f s", mean[SchedPrism], mean[SchedFair], mean[SchedYARN])
+	if !(mean[SchedPrism] > mean[SchedFair] && mean[SchedPrism] > mean[SchedYARN]) {
+		t.Errorf("legacy reading: PRISM %.1f s is not above Fair %.1f s and YARN %.1f s", mean[SchedPrism], mean[SchedFair], mean[SchedYARN])
+	}
+}
