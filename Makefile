@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin/schedplan
 
-.PHONY: deps deps-test build run test vet lint bench bench-scale bench-tunequal bench-classqual fuzz clean
+.PHONY: deps deps-test build run test vet lint bench bench-scale bench-tunequal bench-classqual fuzz clean docs
 
 deps:
 	@scripts/deps.sh
@@ -78,3 +78,8 @@ fuzz: deps
 
 clean:
 	rm -rf bin
+
+# Rewrites the transcripts (```console blocks) of README.md and docs/*.md
+# with what their commands print now; `make test` fails while they differ.
+docs: deps
+	SCHEDPLAN_UPDATE_DOCS=1 $(GO) test -count=1 -run '^TestDocTranscripts$$' ./cmd/schedplan
