@@ -111,14 +111,13 @@ type SimulateReport struct {
 // SimulateExperiment is the experiment simulate runs on a window at
 // resolution res (nil: fluid; see Window.AtLevel): the policies with PS
 // deadlines, Runs runs of the error model (one when it is exact), per-job
-// rows when rows is set. At task level the deadlines are the task jobs'
-// capped fair-share completion times (task.PSDeadlines): fair sharing of
-// the cluster's rate, no job above its parallelism.
+// rows when rows is set. At task level the deadlines are the reference
+// scheduler's completions with a tolerance (TaskLevel.ReferenceDeadlines).
 func SimulateExperiment(w *Window, res Resolution, policies []string, m estimate.ErrorModel, runs int, seed uint64, rows bool) (*Experiment, error) {
 	var deadlines []float64
 	var err error
 	if tl, ok := res.(*TaskLevel); ok {
-		deadlines, err = task.PSDeadlines(tl.Jobs, tl.Cluster)
+		deadlines, err = tl.ReferenceDeadlines(context.Background())
 	} else {
 		deadlines, err = PSDeadlines(w.Jobs, w.Capacity)
 	}

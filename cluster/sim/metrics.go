@@ -163,7 +163,7 @@ func (m *Metrics) compute(jobs []Job, completion, response []float64, c float64,
 		}
 		m.Response[i] = r
 		if j.Size > 0 {
-			m.Slowdown[i] = r / j.alone(c)
+			m.Slowdown[i] = j.slowdown(r, c)
 		} else {
 			m.Slowdown[i] = math.NaN()
 			s.ZeroSize++
