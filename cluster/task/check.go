@@ -23,20 +23,24 @@ import (
 //
 // It records the first violation; Err returns it. Use one Checker per run.
 type Checker struct {
-	p      Policy
-	wc     bool
-	elig   func(int) bool
-	init   bool
-	err    error
-	off    []int     // first task of each global stage
-	state  []uint8   // per task: 0 not started, 1 running, 2 ended
-	start  []float64 // per task: start time
-	node   []int32   // per task: node
-	stEnd  []float64 // per global stage: completion time (NaN: not yet)
-	stDone []int32   // per global stage: ended tasks
-	s0     []int     // per job: first global stage
-	used   []int     // per node: containers in use
-	last   []float64 // per job: last task end
+	p  Policy
+	wc bool
+	// forceWC checks work conservation whatever the policy's
+	// WorkConserving says, every arrived job eligible (the tests of
+	// every policy).
+	forceWC bool
+	elig    func(int) bool
+	init    bool
+	err     error
+	off     []int     // first task of each global stage
+	state   []uint8   // per task: 0 not started, 1 running, 2 ended
+	start   []float64 // per task: start time
+	node    []int32   // per task: node
+	stEnd   []float64 // per global stage: completion time (NaN: not yet)
+	stDone  []int32   // per global stage: ended tasks
+	s0      []int     // per job: first global stage
+	used    []int     // per node: containers in use
+	last    []float64 // per job: last task end
 }
 
 // NewChecker returns a checker for a run of policy p.
@@ -61,6 +65,9 @@ func (c *Checker) setup(s *State) {
 	}
 	if e, ok := c.p.(interface{ Eligible(int) bool }); ok {
 		c.elig = e.Eligible
+	}
+	if c.forceWC {
+		c.wc, c.elig = true, nil
 	}
 	jobs := s.Jobs()
 	c.s0 = make([]int, len(jobs))
