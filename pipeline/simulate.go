@@ -103,6 +103,9 @@ type SimulateReport struct {
 	// Note says what slowdowns and missed deadlines are at task level
 	// (TaskMetricsNote); empty for the fluid level.
 	Note string `json:"note,omitempty"`
+	// TaskRuns are the task-level engine's events, tasks and wall time per
+	// policy (task level; not the phase-level policies).
+	TaskRuns []TaskRunStats `json:"task_runs,omitempty"`
 	// Phase holds the phase-level policies' seed 004 metrics (task level).
 	Phase         []PhaseMetrics `json:"phase_level,omitempty"`
 	phaseMachines []task.Vector
@@ -143,6 +146,7 @@ func Simulate(ctx context.Context, w *Window, x *Experiment, opt RunOptions) (*S
 		OfferedLoad: finitePtr(w.OfferedLoad), Overloaded: w.OfferedLoad > 1, Warning: w.Warning(), Errors: x.Errors.String(), Seed: x.Seed}
 	if tl, ok := x.Resolution.(*TaskLevel); ok {
 		rep.Phase, rep.phaseMachines = tl.PhaseMetricsOf(x.Policies), tl.Machines
+		rep.TaskRuns = tl.TaskRunStatsOf(x.Policies)
 		rep.Note = "task level: " + TaskMetricsNote
 	}
 	rows := &JobRows{}

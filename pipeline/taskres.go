@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/cluster/sim"
@@ -57,6 +58,9 @@ type TaskLevel struct {
 	// (TaskExperiment, SimulateExperiment): the current scheduler. Empty:
 	// DefaultTaskReference.
 	Reference string
+	// stats records the engine's events, tasks and wall time per policy
+	// (TaskRunStatsOf); nil until the first run.
+	stats *taskStatsRecord
 	// fluid caches task.FluidJobs(Jobs, Cluster) (each job's time alone is
 	// a small simulation); nil until first needed.
 	fluid []sim.Job
@@ -493,6 +497,9 @@ type taskSimulator struct {
 	res    sim.Result
 	// firstStart is the last run's first task start of every job.
 	firstStart []float64
+	// unrecorded leaves the runs out of TaskRunStatsOf (the reference
+	// deadlines' run).
+	unrecorded bool
 }
 
 // Simulate runs a fresh instance of the policy over the task jobs
@@ -538,9 +545,13 @@ func (t *taskSimulator) Simulate(ctx context.Context, jobs []sim.Job, first int,
 	if tp.cluster != nil {
 		cl = tp.cluster
 	}
+	t0 := time.Now()
 	res, err := t.s.RunContext(ctx, run, cl, p, t.r.Options)
 	if err != nil {
 		return nil, err
+	}
+	if first == 0 && len(jobs) == len(t.r.Jobs) && !t.unrecorded {
+		t.r.recordRun(spec, res.Events, res.Tasks, time.Since(t0))
 	}
 	t.res.Completion, t.firstStart = res.Completion, res.FirstStart
 	t.res.Response = t.res.Response[:0]
@@ -574,7 +585,8 @@ func (r *TaskLevel) ReferenceDeadlines(ctx context.Context) ([]float64, error) {
 	if ref == "" {
 		ref = DefaultTaskReference
 	}
-	res, err := r.NewSimulator().Simulate(ctx, r.fluidJobs(), 0, r.Cluster.Rate(), ref)
+	ts := &taskSimulator{r: r, parsed: map[string]*taskPolicy{}, unrecorded: true}
+	res, err := ts.Simulate(ctx, r.fluidJobs(), 0, r.Cluster.Rate(), ref)
 	if err != nil {
 		return nil, fmt.Errorf("reference scheduler %s of the task-level deadlines: %w", ref, err)
 	}

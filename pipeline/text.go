@@ -56,6 +56,7 @@ func (rep *SimulateReport) WriteText(out io.Writer) {
 	if rep.Note != "" {
 		fmt.Fprintln(out, rep.Note)
 	}
+	writeTaskRunStats(out, rep.TaskRuns)
 	writePhaseText(out, rep.Phase, rep.phaseMachines)
 }
 
