@@ -169,18 +169,13 @@ func TestAloneTimesHand(t *testing.T) {
 	}
 }
 
-// The time alone is attained: every policy, given the job alone, completes
+// The time alone is attained: every work-conserving policy (Capacity
+// without a binding user limit), given the job alone, completes
 // it exactly then; FluidJobs passes it and SlowdownFloor to package sim.
 func TestAloneTimesAttained(t *testing.T) {
-	cl := &Cluster{Types: []MachineType{{Name: "a", Count: 3, Containers: 2, ExecRate: 1}, {Name: "b", Count: 1, Containers: 4, ExecRate: 2.5}}, Heartbeat: 0.3}
-	rng := rand.New(rand.NewPCG(3, 5))
-	jobs := make([]Job, 12)
-	at := 0.0
-	for i := range jobs {
-		at += rng.ExpFloat64() * 30
-		jobs[i] = mr(at, 1+rng.IntN(12), 0.05+rng.Float64()*8, rng.IntN(3), 0.5+rng.Float64()*5, 1+rng.IntN(2))
-	}
-	jobs = append(jobs, Job{Arrival: at + 1})
+	jobs, cl := wcInstance(3, 12, 2)
+	cl.Heartbeat = 0.3
+	jobs = append(jobs, Job{Arrival: jobs[len(jobs)-1].Arrival + 1, Queue: "a"})
 	alone, err := AloneTimes(jobs, cl, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -190,7 +185,7 @@ func TestAloneTimesAttained(t *testing.T) {
 		if fl[i].Alone != alone[i] || fl[i].SlowdownFloor != SlowdownFloor {
 			t.Errorf("job %d: FluidJobs Alone %v and floor %v, want %v and %v", i+1, fl[i].Alone, fl[i].SlowdownFloor, alone[i], SlowdownFloor)
 		}
-		for _, spec := range []string{"fifo", "fair:pool=user", "las_mq", "srpt", "fsp", "las", "capacity"} {
+		for _, spec := range []string{"fifo", "fair:pool=user", "las_mq", "srpt", "fsp", "las", "capacity:queues=a:50/b:50,ulf=100"} {
 			r := runSpec(t, jobs[i:i+1], cl, spec, Options{})
 			if got := r.Completion[0] - jobs[i].Arrival; !near(got, alone[i], 1e-9) {
 				t.Errorf("%s: job %d alone responds in %v, AloneTimes %v", spec, i+1, got, alone[i])
