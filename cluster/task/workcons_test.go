@@ -26,8 +26,10 @@ func wcInstance(seed uint64, n, maxC int) ([]Job, *Cluster) {
 }
 
 // Every registered task-level policy, with its defaults, conserves work at
-// every scheduling round (heartbeat 0): no machine without a reservation
-// has as many free containers as an eligible job's next ready task needs.
+// every decision point — each scheduling round at events (heartbeat 0),
+// each node's heartbeat (heartbeat 0.5 s, with and without an assignment
+// limit of 2) — : no machine without a reservation has as many free
+// containers as a waiting job's next ready task needs.
 // The checker's test is applied to every policy, whatever its
 // WorkConserving says, and every arrived job counts (no Eligible). The
 // documented rules that idle containers are off in these defaults and
@@ -40,12 +42,15 @@ func wcInstance(seed uint64, n, maxC int) ([]Job, *Cluster) {
 // tasks of one container.
 func TestWorkConservationEveryPolicy(t *testing.T) {
 	for _, name := range PolicyNames() {
-		for seed := uint64(1); seed <= 4; seed++ {
+		for seed := uint64(1); seed <= 6; seed++ {
 			maxC := 2
 			if name == "capacity" {
 				maxC = 1 // see TestWorkConservationExceptions
 			}
 			jobs, cl := wcInstance(seed, 60, maxC)
+			if seed > 2 {
+				cl.Heartbeat, cl.MaxAssign = 0.5, int(seed%2)*2
+			}
 			var p Policy
 			var err error
 			switch name {
@@ -70,7 +75,7 @@ func TestWorkConservationEveryPolicy(t *testing.T) {
 				t.Fatalf("%s seed %d: %v", name, seed, err)
 			}
 			if err := c.Finish(jobs, r); err != nil {
-				t.Errorf("%s seed %d: %v", name, seed, err)
+				t.Errorf("%s seed %d (heartbeat %v, max assign %d): %v", name, seed, cl.Heartbeat, cl.MaxAssign, err)
 				break
 			}
 		}
@@ -148,5 +153,27 @@ func TestLASMQDefaultAdmitsEveryJob(t *testing.T) {
 	}
 	if r := responses(jobs, runSpec(t, jobs, cl, "las_mq:limit=30", Options{})); r[30] != 20 {
 		t.Errorf("limit=30: job 31 responds in %v, want 20", r[30])
+	}
+}
+
+// With heartbeats the check runs at each node's heartbeat: LAS_MQ's
+// admission limit idles the machine's second container at its first
+// heartbeat, at 0.
+func TestWorkConservationAtHeartbeats(t *testing.T) {
+	jobs := []Job{mr(0, 1, 10, 0, 0, 0), mr(0, 1, 10, 0, 0, 0)}
+	cl := Uniform(1, 2)
+	cl.Heartbeat = 1
+	p, err := ParsePolicy("las_mq:limit=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := NewChecker(p)
+	c.forceWC = true
+	r, err := Simulate(jobs, cl, p, Options{Observer: c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Finish(jobs, r); err == nil || !strings.Contains(err.Error(), "work conservation at 0: node 0 has 1 free") {
+		t.Errorf("strict check at heartbeats says %v", err)
 	}
 }
