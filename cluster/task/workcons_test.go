@@ -28,7 +28,7 @@ func wcInstance(seed uint64, n, maxC int) ([]Job, *Cluster) {
 // Every registered task-level policy, with its defaults, conserves work at
 // every decision point — each scheduling round at events (heartbeat 0),
 // each node's heartbeat (heartbeat 0.5 s, with and without an assignment
-// limit of 2) — : no machine without a reservation has as many free
+// limit of 2), and a burst of 60 jobs — : no machine without a reservation has as many free
 // containers as a waiting job's next ready task needs.
 // The checker's test is applied to every policy, whatever its
 // WorkConserving says, and every arrived job counts (no Eligible). The
@@ -42,13 +42,18 @@ func wcInstance(seed uint64, n, maxC int) ([]Job, *Cluster) {
 // tasks of one container.
 func TestWorkConservationEveryPolicy(t *testing.T) {
 	for _, name := range PolicyNames() {
-		for seed := uint64(1); seed <= 6; seed++ {
+		for seed := uint64(1); seed <= 7; seed++ {
 			maxC := 2
 			if name == "capacity" {
 				maxC = 1 // see TestWorkConservationExceptions
 			}
 			jobs, cl := wcInstance(seed, 60, maxC)
-			if seed > 2 {
+			switch {
+			case seed == 7: // a burst: 60 jobs in about a second
+				for i := range jobs {
+					jobs[i].Arrival /= 100
+				}
+			case seed > 2:
 				cl.Heartbeat, cl.MaxAssign = 0.5, int(seed%2)*2
 			}
 			var p Policy
