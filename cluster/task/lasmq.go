@@ -73,8 +73,9 @@ type LASMQ struct {
 // DefaultLASMQ is seed 000's configuration at task level: k = 10, α_0 =
 // 100 container-seconds, p = 10, equal weights, stage awareness, order by
 // remaining containers, leftover shared evenly, no admission limit (see
-// Limit: the paper's testbed limit of 30 running jobs left 13% of the
-// containers idle at load 0.9 on a 54-container cluster).
+// Limit: with the paper's testbed limit of 30 running jobs, 1 M synthetic
+// jobs at load 0.9 on the default 54-container cluster had utilisation
+// 0.772 and mean response 77,504 s; without it, 0.896 and 37.7 s).
 func DefaultLASMQ() *LASMQ {
 	return &LASMQ{K: 10, Alpha0: 100, P: 10, StageAware: true}
 }

@@ -137,8 +137,8 @@ func TestWorkConservationExceptions(t *testing.T) {
 }
 
 // LAS_MQ's defaults admit every job (issue 30: at load 0.9 its former
-// default of 30 running jobs left 13% of a 54-container cluster idle and
-// multiplied mean response by 200). 31 one-task jobs of 10 s at 0 on 40
+// default of 30 running jobs gave utilisation 0.772 against 0.896 and a
+// mean response 2,000 times longer on 1 M jobs). 31 one-task jobs of 10 s at 0 on 40
 // containers all respond in 10 s; with limit=30 the last waits for a
 // container freed by a completed job's admission slot.
 func TestLASMQDefaultAdmitsEveryJob(t *testing.T) {
