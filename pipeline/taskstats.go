@@ -20,22 +20,44 @@ type TaskRunStats struct {
 	EventsPerSecond float64 `json:"events_per_second"`
 }
 
-// taskStatsRecord keeps the TaskRunStats of the runs over all the
-// resolution's jobs, by specification.
-type taskStatsRecord struct {
+// specRecord keeps what runs over all a resolution's jobs measured, by
+// policy specification; safe for concurrent use.
+type specRecord[T any] struct {
 	mu sync.Mutex
-	by map[string]*TaskRunStats
+	by map[string]T
 }
 
-var taskStatsMu sync.Mutex // guards TaskLevel.stats's creation
-
-func (r *TaskLevel) statsRec() *taskStatsRecord {
-	taskStatsMu.Lock()
-	defer taskStatsMu.Unlock()
-	if r.stats == nil {
-		r.stats = &taskStatsRecord{by: map[string]*TaskRunStats{}}
+// of returns the records of the specifications, in their order (those
+// never recorded left out).
+func (r *specRecord[T]) of(specs []string) []T {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []T
+	for _, s := range specs {
+		if m, ok := r.by[s]; ok {
+			out = append(out, m)
+		}
 	}
-	return r.stats
+	return out
+}
+
+// taskStatsRecord keeps the TaskRunStats of the runs over all the
+// resolution's jobs, by specification.
+type taskStatsRecord = specRecord[TaskRunStats]
+
+// statsRec returns the resolution's record, creating it.
+func (r *TaskLevel) statsRec() *taskStatsRecord { return recordOf(&r.stats) }
+
+var recordsMu sync.Mutex // guards the creation of a TaskLevel's records
+
+// recordOf returns *p, creating it first if nil.
+func recordOf[T any](p **specRecord[T]) *specRecord[T] {
+	recordsMu.Lock()
+	defer recordsMu.Unlock()
+	if *p == nil {
+		*p = &specRecord[T]{by: map[string]T{}}
+	}
+	return *p
 }
 
 // recordRun adds a run of spec over all the resolution's jobs.
@@ -44,10 +66,7 @@ func (r *TaskLevel) recordRun(spec string, events, tasks int, wall time.Duration
 	rec.mu.Lock()
 	defer rec.mu.Unlock()
 	s := rec.by[spec]
-	if s == nil {
-		s = &TaskRunStats{Policy: spec}
-		rec.by[spec] = s
-	}
+	s.Policy = spec
 	s.Runs++
 	s.Events += int64(events)
 	s.Tasks += int64(tasks)
@@ -55,21 +74,13 @@ func (r *TaskLevel) recordRun(spec string, events, tasks int, wall time.Duration
 	if s.WallSeconds > 0 {
 		s.EventsPerSecond = float64(s.Events) / s.WallSeconds
 	}
+	rec.by[spec] = s
 }
 
 // TaskRunStatsOf returns the recorded stats of the specifications, in
 // their order (those never run over all the jobs left out).
 func (r *TaskLevel) TaskRunStatsOf(specs []string) []TaskRunStats {
-	rec := r.statsRec()
-	rec.mu.Lock()
-	defer rec.mu.Unlock()
-	var out []TaskRunStats
-	for _, s := range specs {
-		if st, ok := rec.by[s]; ok {
-			out = append(out, *st)
-		}
-	}
-	return out
+	return r.statsRec().of(specs)
 }
 
 // writeTaskRunStats prints one line per policy: events, tasks, wall time
