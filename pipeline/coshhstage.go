@@ -296,12 +296,10 @@ func (p *pipelineRun) coshhValidate(ctx context.Context) (*COSHHValidation, map[
 		c, _ := task.NearestCentre(fit.Plan.Secondary.Centres, x)
 		classOf[q] = int(c)
 	}
-	var dl []float64 // the task-level rows' capped fair-share deadlines
-	if p.vs.Task != nil {
-		if dl, err = task.PSDeadlines(w.Jobs, w.Cluster); err != nil {
-			return nil, nil, fmt.Errorf("coshh validation: %w", err)
-		}
-	}
+	// The task-level rows' deadlines: Fair's completions on these jobs
+	// (runs[2], one pool per user), as the task table's other rows
+	// (TaskMetricsNote).
+	dl := task.ReferenceDeadlines(w.Jobs, runs[2].Result.Completion)
 	for k, r := range runs {
 		name := []string{"coshh", "fifo", "fair"}[k]
 		v.metricRows(name, r, w.Jobs, classOf, len(fit.Plan.Secondary.Centres))
@@ -329,8 +327,8 @@ func windowRows(lo, n int) []int {
 
 // coshhValidationRow is a run as a task-level validation row (responses in
 // seconds; slowdowns over each job's time alone on the window's cluster,
-// Job.Alone; dl, when not nil, the jobs' capped fair-share deadlines,
-// task.PSDeadlines; the bounds b are the fluid ones at the cluster's
+// task.FluidJobs; dl, when not nil, the jobs' deadlines,
+// task.ReferenceDeadlines; the bounds b are the fluid ones at the cluster's
 // rate, lower bounds still, as the execution-time model only slows tasks
 // down).
 func coshhValidationRow(name, policy string, w *COSHHWindow, r *COSHHRun, b *Bounds, dl []float64) ValidationRow {

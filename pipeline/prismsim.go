@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"text/tabwriter"
 
 	"github.com/schedplan/schedplan/cluster"
@@ -209,22 +208,10 @@ type PhaseMetrics struct {
 
 // phaseRecord keeps the metrics of the phase-level runs over all the
 // resolution's jobs, by specification.
-type phaseRecord struct {
-	mu sync.Mutex
-	by map[string]PhaseMetrics
-}
-
-var phaseRecMu sync.Mutex // guards TaskLevel.phase's creation
+type phaseRecord = specRecord[PhaseMetrics]
 
 // phaseRec returns the resolution's record, creating it.
-func (r *TaskLevel) phaseRec() *phaseRecord {
-	phaseRecMu.Lock()
-	defer phaseRecMu.Unlock()
-	if r.phase == nil {
-		r.phase = &phaseRecord{by: map[string]PhaseMetrics{}}
-	}
-	return r.phase
-}
+func (r *TaskLevel) phaseRec() *phaseRecord { return recordOf(&r.phase) }
 
 // runPhase simulates the task jobs first.. under a phase-level policy; it
 // records the metrics when the run covers all the resolution's jobs.
@@ -268,16 +255,7 @@ func (t *taskSimulator) runPhase(ctx context.Context, jobs []sim.Job, first int,
 // PhaseMetricsOf returns the recorded metrics of the phase-level policies
 // among specs, in their order.
 func (r *TaskLevel) PhaseMetricsOf(specs []string) []PhaseMetrics {
-	rec := r.phaseRec()
-	rec.mu.Lock()
-	defer rec.mu.Unlock()
-	var out []PhaseMetrics
-	for _, s := range specs {
-		if m, ok := rec.by[s]; ok {
-			out = append(out, m)
-		}
-	}
-	return out
+	return r.phaseRec().of(specs)
 }
 
 // writePhaseText prints the phase-level metrics of a simulate report.

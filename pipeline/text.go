@@ -56,6 +56,7 @@ func (rep *SimulateReport) WriteText(out io.Writer) {
 	if rep.Note != "" {
 		fmt.Fprintln(out, rep.Note)
 	}
+	writeTaskRunStats(out, rep.TaskRuns)
 	writePhaseText(out, rep.Phase, rep.phaseMachines)
 }
 
@@ -368,7 +369,7 @@ func (t *TaskValidation) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "\ntask-level validation (%d machines, %d containers, %.4g container-seconds/s; %d tasks): %s\n", t.Machines, t.Containers, t.RateCS, t.Tasks, t.Note)
 	fmt.Fprintf(w, "%s\n", t.LoadNote())
 	tw := newTable(w, tabwriter.AlignRight)
-	fmt.Fprintln(tw, "task level, validation window\toffered load\tmean response (s)\tp99 (s)\tmean slowdown\tp99 slowdown\tgap to fluid SRPT bound\tmissed capped fair-share deadlines\tpolicy\t")
+	fmt.Fprintln(tw, "task level, validation window\toffered load\tmean response (s)\tp99 (s)\tmean slowdown\tp99 slowdown\tgap to fluid SRPT bound\tmissed deadlines (vs current)\tpolicy\t")
 	for _, r := range t.Rows {
 		fmt.Fprintf(tw, "%s\t%s\t%.4g\t%.4g\t%.4g\t%.4g\t%+.1f%%\t%.0f\t%s\t\n", r.Name, loadCell(loadOf(r.OfferedLoad)), r.Mean, r.P99, r.MeanSlowdown, r.P99Slowdown, 100*r.Gap, r.Missed, r.Policy)
 	}
