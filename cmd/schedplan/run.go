@@ -79,7 +79,7 @@ the same flags: the outputs are byte for byte those of one run.`,
 			}
 			res.WriteText(cmd.OutOrStdout(), out, time.Since(t0))
 			if require {
-				if err := res.RequireImprovement(cfg.CurrentConfig != ""); err != nil {
+				if err := res.RequireImprovement(); err != nil {
 					return &exitError{code: 3, err: err}
 				}
 			}
