@@ -131,7 +131,7 @@ func (rep *TuneReport) WriteText(out io.Writer, source string) {
 		verdict = "does NOT beat"
 	}
 	t, f := rep.Compare[0].Validate, rep.Compare[3].Validate
-	fmt.Fprintf(out, "\non the validation window the tuned configuration %s the best baseline (Hu et al.'s default, fair) by %.1f%% in mean response, at p99 slowdown %.4g and mean slowdown %.4g (fair: %.4g and %.4g)\n\n",
+	fmt.Fprintf(out, "\nfluid-model bound, not a verdict: on the validation window the tuned configuration %s the best baseline (Hu et al.'s default, fair) by %.1f%% in mean response, at p99 slowdown %.4g and mean slowdown %.4g (fair: %.4g and %.4g); the verdict (deploy or keep) is schedplan run's, which replays the YARN files at task level\n\n",
 		verdict, 100*rep.Improvement, t.P99Slowdown, t.MeanSlowdown, f.P99Slowdown, f.MeanSlowdown)
 	tw = newTable(out, tabwriter.AlignRight)
 	fmt.Fprintln(tw, "robustness (validation window)\tload ×\toffered load\tmean (s)\tp99 (s)\tp99 slowdown\t")
