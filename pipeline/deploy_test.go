@@ -110,12 +110,11 @@ func writeSizedLog(t testing.TB, path string, n int, load, meanSize float64, see
 	}
 }
 
-// deployRun runs the pipeline, lightly, on a synthetic log.
-func deployRun(t *testing.T, log string) (*RunResult, string) {
+// runWithVerdict runs the pipeline with cfg into a temporary directory
+// and returns the result (which must have a verdict), the inputs and the
+// directory.
+func runWithVerdict(t *testing.T, cfg RunConfig) (*RunResult, *Inputs, string) {
 	t.Helper()
-	cfg := DefaultRunConfig()
-	cfg.Trace, cfg.K = log, 2
-	cfg.Budget, cfg.Runs, cfg.Sigmas, cfg.LoadFactors, cfg.Baselines = 40, 1, []float64{0}, []float64{1}, []string{"fifo"}
 	in, err := Prepare(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -130,6 +129,16 @@ func deployRun(t *testing.T, log string) (*RunResult, string) {
 	if res.Deploy == nil || res.DeployTuning == nil {
 		t.Fatal("no verdict")
 	}
+	return res, in, dir
+}
+
+// deployRun runs the pipeline, lightly, on a synthetic log.
+func deployRun(t *testing.T, log string) (*RunResult, string) {
+	t.Helper()
+	cfg := DefaultRunConfig()
+	cfg.Trace, cfg.K = log, 2
+	cfg.Budget, cfg.Runs, cfg.Sigmas, cfg.LoadFactors, cfg.Baselines = 40, 1, []float64{0}, []float64{1}, []string{"fifo"}
+	res, _, dir := runWithVerdict(t, cfg)
 	v := res.Deploy
 	t.Logf("%s", v.Sentence())
 	t.Logf("%s", res.DeployTuning.Summary())
@@ -207,21 +216,8 @@ func TestEmbeddedVerdictReplays(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a full run")
 	}
-	in, err := Prepare(DefaultRunConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := filepath.Join(t.TempDir(), "out")
-	r := &Runner{Dir: dir}
-	defer r.Close()
-	res, err := Run(context.Background(), in, r)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, in, dir := runWithVerdict(t, DefaultRunConfig())
 	dt, v := res.DeployTuning, res.Deploy
-	if dt == nil || v == nil {
-		t.Fatal("no verdict")
-	}
 	t.Logf("%s", v.Sentence())
 	// One record: summary.json's tuned policy is the emitted file's.
 	var sum struct {
