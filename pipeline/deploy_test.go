@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/schedplan/schedplan/cluster/yarn"
 )
 
 // The bootstrap interval by hand: a constant sample's is the constant; a
@@ -248,6 +250,18 @@ func TestEmbeddedVerdictReplays(t *testing.T) {
 	if b.LASMQ.Spec() != sum.TunedPolicy || b.Deploy == nil || b.Deploy.Verdict != v.Verdict {
 		t.Errorf("schedplan.yaml: las_mq %s, deploy %+v; summary.json: %s, %s", b.LASMQ.Spec(), b.Deploy, sum.TunedPolicy, v.Verdict)
 	}
+	// schedplan emit renders the run's files again, byte for byte.
+	again := t.TempDir()
+	if _, err := EmitYARNFiles(filepath.Join(dir, "schedplan.yaml"), again, false, in.Config.ContainerMB); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"capacity-scheduler.xml", "fair-scheduler.xml"} {
+		a, err1 := os.ReadFile(filepath.Join(dir, f))
+		b, err2 := os.ReadFile(filepath.Join(again, f))
+		if err1 != nil || err2 != nil || string(a) != string(b) {
+			t.Errorf("%s: emit from schedplan.yaml differs from the run's (%v, %v)", f, err1, err2)
+		}
+	}
 	// Tuning on the tuning window only; the verdict on the validation
 	// window, with other seeds.
 	for _, c := range dt.Chunks {
@@ -308,4 +322,48 @@ func taskTunedSpec(t *testing.T, res *RunResult) string {
 	}
 	t.Fatal("no task-level tuned LAS_MQ row")
 	return ""
+}
+
+// The bundle's deploy section drives both YARN files: the pools'
+// schedulingPolicy of a fair-scheduler.xml candidate, and a KEEP comment in
+// both files when the verdict is keep (and none when it is deploy); the
+// comment leaves the files valid and loadable.
+func TestBundleYARNDeploySection(t *testing.T) {
+	in, err := Prepare(DefaultRunConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := emitFor(t, in, 2, LASMQParams{K: 3, Alpha0: 1, P: 4, Decay: 0.5})
+	for _, tc := range []struct {
+		rec    *DeployRecord
+		policy string
+		keep   bool
+	}{
+		{nil, "fair", false},
+		{&DeployRecord{Verdict: VerdictDeploy, File: FamilyFair, PoolPolicy: "fifo", Current: "fair"}, "fifo", false},
+		{&DeployRecord{Verdict: VerdictKeep, File: FamilyCapacity, Current: "my -- scheduler"}, "fair", true},
+	} {
+		b.Deploy = tc.rec
+		files, err := BundleYARN(b, 1024)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, f := range files {
+			if strings.Contains(string(f), "KEEP your current scheduler") != tc.keep {
+				t.Errorf("%+v: %s says keep: %v, want %v", tc.rec, name, !tc.keep, tc.keep)
+			}
+		}
+		if err := CheckCapacitySchedulerXML(files[FamilyCapacity]); err != nil {
+			t.Errorf("%+v: %v", tc.rec, err)
+		}
+		fs, err := yarn.ParseFairScheduler(files[FamilyFair])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range fs.Root.Children {
+			if q.SchedulingPolicy != tc.policy {
+				t.Errorf("%+v: pool %s schedulingPolicy %q, want %q", tc.rec, q.Path, q.SchedulingPolicy, tc.policy)
+			}
+		}
+	}
 }

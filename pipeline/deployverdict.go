@@ -173,7 +173,10 @@ type DeployRecord struct {
 	Verdict   string `yaml:"verdict"`
 	Candidate string `yaml:"candidate,omitempty"`
 	File      string `yaml:"file,omitempty"`
-	Current   string `yaml:"current"`
+	// PoolPolicy is fair-scheduler.xml's schedulingPolicy inside the pools
+	// (FairSchedulerOptions.PoolPolicy; empty: fair).
+	PoolPolicy string `yaml:"pool_policy,omitempty"`
+	Current    string `yaml:"current"`
 	// Improvement is 1 − candidate/current in the objective (mean paired),
 	// IntervalLo..IntervalHi the Level bootstrap interval of the mean paired
 	// relative difference (negative: better).
@@ -185,10 +188,29 @@ type DeployRecord struct {
 	Reason      string    `yaml:"reason"`
 }
 
-// Record is the verdict's bundle section.
-func (v *DeployVerdict) Record() *DeployRecord {
-	return &DeployRecord{Verdict: v.Verdict, Candidate: v.Candidate, File: v.File, Current: v.CurrentName, Objective: v.Objective,
+// Record is the verdict's bundle section; pool is the contender's
+// fair-scheduler.xml pool policy ("" unless it is one).
+func (v *DeployVerdict) Record(pool string) *DeployRecord {
+	return &DeployRecord{Verdict: v.Verdict, Candidate: v.Candidate, File: v.File, PoolPolicy: pool, Current: v.CurrentName, Objective: v.Objective,
 		Improvement: v.Improvement, IntervalLo: v.Interval.Lo, IntervalHi: v.Interval.Hi, Level: v.Interval.Level, Reason: v.Reason}
+}
+
+// BundleYARN renders a bundle's YARN files as run and emit write them
+// (RenderYARN): the fair-scheduler.xml pools with the deploy section's
+// pool policy, and both files marked KEEP when its verdict is to keep.
+func BundleYARN(b *Bundle, containerMB int) (map[string][]byte, error) {
+	opt := FairSchedulerOptions{ContainerMB: containerMB}
+	if b.Deploy != nil {
+		opt.PoolPolicy = b.Deploy.PoolPolicy
+	}
+	files, err := RenderYARN(b, opt)
+	if err != nil {
+		return nil, err
+	}
+	for name, f := range files {
+		files[name] = withComment(f, b.Deploy.KeepComment(name))
+	}
+	return files, nil
 }
 
 // Text says the record in a sentence.

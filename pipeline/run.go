@@ -474,10 +474,14 @@ func (p *pipelineRun) tuned() LASMQParams {
 
 // deployRecord is the bundle's deploy section (nil before the verdict).
 func (p *pipelineRun) deployRecord() *DeployRecord {
-	if v := p.dp.Verdict; v != nil {
-		return v.Record()
+	v := p.dp.Verdict
+	if v == nil {
+		return nil
 	}
-	return nil
+	if c := p.contender(); c != nil && c.Family == FamilyFair {
+		return v.Record(c.PoolPolicy)
+	}
+	return v.Record("")
 }
 
 // contender returns the deploy tuner's contender (nil: none).
@@ -495,16 +499,9 @@ func (p *pipelineRun) emit(context.Context) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	opt := FairSchedulerOptions{ContainerMB: p.in.Config.ContainerMB}
-	if c := p.contender(); c != nil && c.Family == FamilyFair {
-		opt.PoolPolicy = c.PoolPolicy
-	}
-	files, err := RenderYARN(bd, opt)
+	files, err := BundleYARN(bd, p.in.Config.ContainerMB)
 	if err != nil {
 		return nil, err
-	}
-	for name, f := range files {
-		files[name] = withComment(f, bd.Deploy.KeepComment(name))
 	}
 	files["schedplan.yaml"] = y
 	return files, nil
