@@ -344,8 +344,22 @@ func (t *deployTuner) score(ctx context.Context, idx []int, from, to int) error 
 				c.Feasible, c.Violations = false, append(c.Violations, why)
 			}
 		}
+		c.Score, c.Current = jsonSafe(c.Score), jsonSafe(c.Current)
 	}
 	return nil
+}
+
+// jsonSafe maps a score's metrics that are not finite (NaN: nothing
+// defines them; ±Inf) to math.MaxFloat64, the worst value and still a JSON
+// number, as relImprovement does.
+func jsonSafe(s Score) Score {
+	f := func(v float64) float64 {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return math.MaxFloat64
+		}
+		return v
+	}
+	return Score{f(s.Mean), f(s.P99), f(s.P99Slowdown), f(s.MeanSlowdown), f(s.Missed)}
 }
 
 func addScore(a, b Score) Score {

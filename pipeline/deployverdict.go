@@ -135,6 +135,7 @@ func (v *DeployVerdict) decide(pairs []deployPair, scores [][]Score, cons []Cons
 			v.Violations = append(v.Violations, why)
 		}
 	}
+	v.Score, v.CurrentScore = jsonSafe(v.Score), jsonSafe(v.CurrentScore)
 	switch {
 	case !v.TunerChose:
 		v.Reason = "on the tuning window no candidate beat the current scheduler with its whole interval below 0 and the constraints met"
