@@ -108,7 +108,7 @@ func deploySection(dt *DeployTuning, v *DeployVerdict) (Section, error) {
 		case c.Family == FamilyKeep:
 			f.Marks = append(f.Marks, FrontMark{"current (" + dt.CurrentName + ")", c.Score.P99Slowdown, c.Score.Mean})
 		case c.Family == FamilyReference:
-			f.Marks = append(f.Marks, FrontMark{c.Policy, c.Score.P99Slowdown, c.Score.Mean})
+			f.Marks = append(f.Marks, FrontMark{map[string]string{"las": "LAS", "fsp": "FSP (exact sizes)"}[c.Policy], c.Score.P99Slowdown, c.Score.Mean})
 		case i == dt.Contender:
 			f.Marks = append(f.Marks, FrontMark{"chosen / best candidate", c.Score.P99Slowdown, c.Score.Mean})
 		}
