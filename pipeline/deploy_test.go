@@ -325,9 +325,9 @@ func taskTunedSpec(t *testing.T, res *RunResult) string {
 }
 
 // The bundle's deploy section drives both YARN files: the pools'
-// schedulingPolicy of a fair-scheduler.xml candidate, and a KEEP comment in
-// both files when the verdict is keep (and none when it is deploy); the
-// comment leaves the files valid and loadable.
+// schedulingPolicy of a fair-scheduler.xml candidate, a KEEP comment in
+// both files when the verdict is keep, and with deploy a comment in the
+// file not to deploy only; the comments leave the files valid.
 func TestBundleYARNDeploySection(t *testing.T) {
 	in, err := Prepare(DefaultRunConfig())
 	if err != nil {
@@ -335,13 +335,14 @@ func TestBundleYARNDeploySection(t *testing.T) {
 	}
 	b, _ := emitFor(t, in, 2, LASMQParams{K: 3, Alpha0: 1, P: 4, Decay: 0.5})
 	for _, tc := range []struct {
-		rec    *DeployRecord
-		policy string
-		keep   bool
+		rec       *DeployRecord
+		policy    string
+		commented map[string]string // file → a phrase of its comment
 	}{
-		{nil, "fair", false},
-		{&DeployRecord{Verdict: VerdictDeploy, File: FamilyFair, PoolPolicy: "fifo", Current: "fair"}, "fifo", false},
-		{&DeployRecord{Verdict: VerdictKeep, File: FamilyCapacity, Current: "my -- scheduler"}, "fair", true},
+		{nil, "fair", nil},
+		{&DeployRecord{Verdict: VerdictDeploy, File: FamilyFair, PoolPolicy: "fifo", Current: "fair"}, "fifo", map[string]string{FamilyCapacity: "deploy fair-scheduler.xml, not this file"}},
+		{&DeployRecord{Verdict: VerdictKeep, File: FamilyCapacity, Current: "my -- scheduler"}, "fair",
+			map[string]string{FamilyCapacity: "KEEP your current scheduler (my - - scheduler)", FamilyFair: "KEEP your current scheduler"}},
 	} {
 		b.Deploy = tc.rec
 		files, err := BundleYARN(b, 1024)
@@ -349,8 +350,9 @@ func TestBundleYARNDeploySection(t *testing.T) {
 			t.Fatal(err)
 		}
 		for name, f := range files {
-			if strings.Contains(string(f), "KEEP your current scheduler") != tc.keep {
-				t.Errorf("%+v: %s says keep: %v, want %v", tc.rec, name, !tc.keep, tc.keep)
+			phrase, want := tc.commented[name]
+			if got := strings.Contains(string(f), "schedplan verdict:"); got != want || want && !strings.Contains(string(f), phrase) {
+				t.Errorf("%+v: %s commented %v (want %v, with %q)", tc.rec, name, got, want, phrase)
 			}
 		}
 		if err := CheckCapacitySchedulerXML(files[FamilyCapacity]); err != nil {

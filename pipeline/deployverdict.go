@@ -198,7 +198,8 @@ func (v *DeployVerdict) Record(pool string) *DeployRecord {
 
 // BundleYARN renders a bundle's YARN files as run and emit write them
 // (RenderYARN): the fair-scheduler.xml pools with the deploy section's
-// pool policy, and both files marked KEEP when its verdict is to keep.
+// pool policy, and a comment at the head of each file not to deploy
+// (DeployRecord.Comment).
 func BundleYARN(b *Bundle, containerMB int) (map[string][]byte, error) {
 	opt := FairSchedulerOptions{ContainerMB: containerMB}
 	if b.Deploy != nil {
@@ -209,7 +210,7 @@ func BundleYARN(b *Bundle, containerMB int) (map[string][]byte, error) {
 		return nil, err
 	}
 	for name, f := range files {
-		files[name] = withComment(f, b.Deploy.KeepComment(name))
+		files[name] = withComment(f, b.Deploy.Comment(name))
 	}
 	return files, nil
 }
@@ -222,14 +223,20 @@ func (d *DeployRecord) Text() string {
 	return fmt.Sprintf("Verdict: keep your current scheduler (%s): %s.", d.Current, d.Reason)
 }
 
-// KeepComment is the XML comment emit puts at the head of a YARN file
-// when the verdict is keep ("" otherwise): the file is the best candidate,
-// written for inspection, not to deploy.
-func (d *DeployRecord) KeepComment(file string) string {
-	if d == nil || d.Verdict == VerdictDeploy {
+// Comment is the XML comment emit puts at the head of a YARN file that is
+// not the one to deploy ("" for the file to deploy, or without a record):
+// with keep, both files are the best candidates found, written for
+// inspection; with deploy, the other file is.
+func (d *DeployRecord) Comment(file string) string {
+	var c string
+	switch {
+	case d == nil || d.Verdict == VerdictDeploy && file == d.File:
 		return ""
+	case d.Verdict == VerdictDeploy:
+		c = fmt.Sprintf("schedplan verdict: deploy %s, not this file; this %s is the best candidate of its kind, written for inspection (see schedplan.yaml deploy: and report.html)", d.File, file)
+	default:
+		c = fmt.Sprintf("schedplan verdict: KEEP your current scheduler (%s); this %s is the best candidate found, written for inspection, not to deploy (see schedplan.yaml deploy: and report.html)", d.Current, file)
 	}
-	c := fmt.Sprintf("schedplan verdict: KEEP your current scheduler (%s); this %s is the best candidate found, written for inspection, not to deploy (see schedplan.yaml deploy: and report.html)", d.Current, file)
 	for strings.Contains(c, "--") {
 		c = strings.ReplaceAll(c, "--", "- -")
 	}
