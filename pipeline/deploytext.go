@@ -63,7 +63,7 @@ func (dt *DeployTuning) WriteText(w io.Writer) {
 	if dt == nil {
 		return
 	}
-	fmt.Fprintf(w, "\n%s\n", dt.Summary())
+	fmt.Fprintf(w, "%s\n", dt.Summary())
 	tw := newTable(w, tabwriter.AlignRight)
 	fmt.Fprintln(tw, "candidate (tuning window)\tmean difference\tinterval\tfluid difference\tmean response (s)\tp99 slowdown\tfeasible\tpairs\t")
 	for i := range dt.Candidates {
@@ -82,6 +82,7 @@ func (dt *DeployTuning) WriteText(w io.Writer) {
 		fmt.Fprintf(tw, "%s\t%+.2f%%\t%s\t%s\t%.4g\t%.4g\t%v\t%d\t\n", name, 100*c.Mean, intervalText(c.Interval), fl, c.Score.Mean, c.Score.P99Slowdown, c.Feasible, pairsOf(c.Diffs))
 	}
 	tw.Flush()
+	fmt.Fprintln(w)
 }
 
 // pairsOf counts the differences.

@@ -196,7 +196,7 @@ func (res *RunResult) WriteText(w io.Writer, dir string, took time.Duration) {
 	}
 	res.Calibration.WriteText(w)
 	if v := res.Deploy; v != nil {
-		fmt.Fprintf(w, "\n%s\n\n", v.Sentence())
+		fmt.Fprintf(w, "%s\n\n", v.Sentence())
 	}
 	fmt.Fprintf(w, "wrote %s/{%s} in %.1f s\n", strings.TrimRight(dir, "/"), strings.Join(res.Files, ","), took.Seconds())
 }
