@@ -271,6 +271,10 @@ func sparkFuzzSeeds() [][]byte {
 			`{"Event":"SparkListenerApplicationEnd","Timestamp":4000}`),
 		[]byte(`{"Event":"SparkListenerApplicationStart","App ID":"a","Timestamp":-5}` + "\n" + `{"Event":"SparkListenerApplicationEnd","Timestamp":1e300}`),
 		[]byte(`{"Event":"SparkListenerApplicationStart","App ID":"a","Timestamp":5}` + "\n" + `{"Event":"SparkListenerTaskEnd","Stage ID":0,"Task Info":{"Task ID":1,"Launch Time":9223372036854775807,"Finish Time":9223372036854775807},"Task Metrics":{"Executor Run Time":9223372036854775807}}` + "\n" + `{"Event":"SparkListenerApplicationEnd","Timestamp":6}`),
+		// Re-saved by a JSON tool (keys sorted, spaces), an attempt.
+		[]byte(`{"App Attempt ID": "2", "App ID": "application_1_0001", "Event": "SparkListenerApplicationStart", "Timestamp": 1000, "User": "u"}` + "\n" +
+			`{"Event": "SparkListenerTaskEnd", "Stage ID": 0, "Task Info": {"Finish Time": 1500, "Launch Time": 1200, "Task ID": 0}}` + "\n" +
+			`{"Event" : "SparkListenerApplicationEnd", "Timestamp": 2000}`),
 	}
 }
 

@@ -179,6 +179,8 @@ type pipelineRun struct {
 	dp    deployState
 	files []string
 	bd    *Bundle
+	// bdErr is why the bundle's routing (routeBundle) failed, if it did.
+	bdErr error
 	// part is the stage being sharded or merged (StageOptions).
 	part *stagePart
 }
@@ -445,7 +447,11 @@ const deployVersion = 1
 // and the emitted files carry the choice.
 func (p *pipelineRun) tuneDeploy(ctx context.Context) (map[string][]byte, error) {
 	p.dp, p.bd = deployState{}, nil // the bundle as tuned
-	dt, err := TuneDeploy(ctx, p.in, &p.tr, p.bundle())
+	b := p.bundle()
+	if p.bdErr != nil {
+		return nil, p.bdErr
+	}
+	dt, err := TuneDeploy(ctx, p.in, &p.tr, b)
 	if err != nil {
 		return nil, err
 	}
@@ -495,6 +501,9 @@ func (p *pipelineRun) contender() *DeployCandidate {
 // emit: the configuration bundle and the YARN files.
 func (p *pipelineRun) emit(context.Context) (map[string][]byte, error) {
 	bd := p.bundle()
+	if p.bdErr != nil {
+		return nil, p.bdErr
+	}
 	y, err := MarshalBundle(bd)
 	if err != nil {
 		return nil, err
@@ -679,6 +688,7 @@ func (p *pipelineRun) bundle() *Bundle {
 		bd.LASMQ.HeldPerUnit = h // tuned at in.Capacity, whatever the size source says
 	}
 	bd.Deploy = p.deployRecord()
+	p.bdErr = p.routeBundle(bd)
 	bd.HPFSP = p.hpfspConfig()
 	b := p.boundsOf()
 	if p.coshh.Fit != nil {
