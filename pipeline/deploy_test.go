@@ -168,10 +168,12 @@ func TestDeployKnownAnswers(t *testing.T) {
 		log := filepath.Join(dir, "uniform.csv")
 		writeSizedLog(t, log, 2000, 0.7, 30, 1, func(r *rand.Rand) float64 { return 30 * (0.9 + 0.2*r.Float64()) })
 		res, _ := deployRun(t, log)
-		v := res.Deploy
-		c := res.DeployTuning.Candidates[res.DeployTuning.Contender]
-		fifoLike := c.PoolPolicy == "fifo" || (c.LASMQ != nil && c.LASMQ.Order == "")
-		if v.Deploy() && !fifoLike {
+		v, dt := res.Deploy, res.DeployTuning
+		if !v.Deploy() {
+			return
+		}
+		c := dt.Candidates[dt.Contender]
+		if fifoLike := c.PoolPolicy == "fifo" || (c.LASMQ != nil && c.LASMQ.Order == ""); !fifoLike {
 			t.Errorf("uniform sizes: deploys %s, want keep or a FIFO-like configuration", v.Candidate)
 		}
 	})
@@ -200,6 +202,7 @@ func TestDeployKnownAnswers(t *testing.T) {
 		if v := res.Deploy; v.Deploy() || v.Interval.Hi < 0 {
 			t.Errorf("idle cluster: verdict %s, interval %+v; want keep", v.Verdict, v.Interval)
 		}
+		t.Logf("idle: %s", res.DeployTuning.Summary())
 		for _, f := range []string{"capacity-scheduler.xml", "fair-scheduler.xml"} {
 			b, err := os.ReadFile(filepath.Join(dir, f))
 			if err != nil || !strings.Contains(string(b), "KEEP your current scheduler") {

@@ -235,3 +235,16 @@ func (c *DeployCandidate) fileSpec(path string) string {
 func (c *DeployCandidate) deployable() bool {
 	return c.Family == FamilyFair || c.Family == FamilyCapacity
 }
+
+// differs reports whether any paired difference is not 0: a candidate
+// that does not differ behaves as the current scheduler wherever it ran.
+func (c *DeployCandidate) differs() bool {
+	for _, g := range c.Diffs {
+		for _, v := range g {
+			if v != 0 {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -32,6 +32,9 @@ func (dt *DeployTuning) Summary() string {
 	if r := dt.FluidSpearman; r != nil {
 		s += fmt.Sprintf(" Rank correlation (Spearman) of the LAS_MQ candidates' fluid-model and task-level differences: %.2f.", *r)
 	}
+	if dt.Contender < 0 {
+		s += " Every candidate behaves as the current scheduler: keep."
+	}
 	if dt.Contender >= 0 {
 		c := &dt.Candidates[dt.Contender]
 		s += fmt.Sprintf(" Best candidate (the simplest within %.0f%% of the best): %s, %+.2f%% %s.", 100*DeploySimplerSlack, c.Name, 100*c.Mean, intervalText(c.Interval))
@@ -41,7 +44,7 @@ func (dt *DeployTuning) Summary() string {
 			s += " The tuner keeps the current scheduler: that interval does not lie wholly below 0, or the constraints fail."
 		}
 	}
-	if g := dt.FSPGapClosed; g != nil {
+	if g := dt.FSPGapClosed; g != nil && dt.Contender >= 0 && dt.Candidates[dt.Contender].Mean < 0 {
 		s += fmt.Sprintf(" It closes %.0f%% of the gap between the current scheduler and FSP with exact sizes.", 100**g)
 	}
 	return s

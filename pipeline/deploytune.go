@@ -458,6 +458,15 @@ func (t *deployTuner) pick(fin []int) {
 	}
 	ranked := slices.Clone(fin)
 	slices.SortStableFunc(ranked, t.better)
+	for _, i := range ranked {
+		if cands[i].Family == FamilyCapacity {
+			t.dt.Capacity = i
+			break
+		}
+	}
+	// A candidate that behaves as the current scheduler on every pair is
+	// keep under another name: not a contender.
+	ranked = slices.DeleteFunc(ranked, func(i int) bool { return !cands[i].differs() })
 	if len(ranked) == 0 {
 		return
 	}
@@ -473,12 +482,6 @@ func (t *deployTuner) pick(fin []int) {
 	c := &cands[t.dt.Contender]
 	if c.Feasible && c.Interval.Hi < 0 {
 		t.dt.Chosen = t.dt.Contender
-	}
-	for _, i := range ranked {
-		if cands[i].Family == FamilyCapacity {
-			t.dt.Capacity = i
-			break
-		}
 	}
 	if c.Family == FamilyCapacity {
 		t.dt.Capacity = t.dt.Contender

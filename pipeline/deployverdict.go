@@ -64,7 +64,13 @@ func (v *DeployVerdict) Deploy() bool { return v != nil && v.Verdict == VerdictD
 func verdictOf(ctx context.Context, in *Inputs, dt *DeployTuning, b *Bundle) (*DeployVerdict, error) {
 	v := &DeployVerdict{Verdict: VerdictKeep, Current: dt.Current, CurrentName: dt.CurrentName, Objective: dt.Objective, Constraints: dt.Constraints}
 	if dt.Contender < 0 {
-		v.Reason = "no candidate other than the current scheduler could be scored"
+		// Every candidate behaved as the current scheduler (an idle
+		// cluster), or none could be scored: the difference is 0.
+		v.Reason = "no candidate behaves differently from the current scheduler on the tuning window (every paired difference is 0)"
+		if len(dt.Chunks) == 0 {
+			v.Reason = "the tuning window has no jobs to replay"
+		}
+		v.Interval = Interval{Available: true, Level: DeployLevel, Metric: "relative difference in " + objectiveLabel(v.Objective) + " against the current scheduler"}
 		return v, nil
 	}
 	c := &dt.Candidates[dt.Contender]
@@ -159,7 +165,7 @@ func (v *DeployVerdict) Sentence() string {
 		return fmt.Sprintf("Verdict: deploy %s (%s): it beats the current scheduler (%s) by %.1f%% at task level (%s).", v.File, v.Candidate, v.CurrentName, 100*v.Improvement, iv)
 	}
 	if v.Candidate == "" {
-		return fmt.Sprintf("Verdict: keep your current scheduler (%s): %s.", v.CurrentName, v.Reason)
+		return fmt.Sprintf("Verdict: keep your current scheduler (%s): %s (interval [%+.2f%%, %+.2f%%]).", v.CurrentName, v.Reason, 100*v.Interval.Lo, 100*v.Interval.Hi)
 	}
 	s := fmt.Sprintf("Verdict: keep your current scheduler (%s): %s. The best candidate, %s, differs by %+.1f%% at task level (%s)", v.CurrentName, v.Reason, v.Candidate, 100*v.Mean, iv)
 	if len(v.Violations) > 0 {
