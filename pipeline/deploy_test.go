@@ -253,8 +253,9 @@ func TestEmbeddedVerdictReplays(t *testing.T) {
 	if b.LASMQ.Spec() != sum.TunedPolicy || b.Deploy == nil || b.Deploy.Verdict != v.Verdict {
 		t.Errorf("schedplan.yaml: las_mq %s, deploy %+v; summary.json: %s, %s", b.LASMQ.Spec(), b.Deploy, sum.TunedPolicy, v.Verdict)
 	}
-	// schedplan emit renders the run's files again, byte for byte.
-	again := t.TempDir()
+	// schedplan emit renders the run's files again, byte for byte (into a
+	// folder it creates).
+	again := filepath.Join(t.TempDir(), "missing", "yarn")
 	if _, err := EmitYARNFiles(filepath.Join(dir, "schedplan.yaml"), again, false, in.Config.ContainerMB); err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,8 @@ func CheckContainerMB(mb int) error {
 
 // EmitYARNFiles renders the bundle at path as capacity-scheduler.xml and
 // fair-scheduler.xml into dir (schedplan emit; BundleYARN: as run wrote
-// them, for the same --container-mb), each written whole; unless
+// them, for the same --container-mb), each written whole (dir is created
+// when missing); unless
 // force, it writes neither when either exists. It returns the files
 // written, in order, also when a later one fails.
 func EmitYARNFiles(path, dir string, force bool, containerMB int) ([]string, error) {
@@ -35,6 +36,9 @@ func EmitYARNFiles(path, dir string, force bool, containerMB int) ([]string, err
 	}
 	files, err := BundleYARN(b, containerMB)
 	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
 	names := []string{"capacity-scheduler.xml", "fair-scheduler.xml"}
