@@ -17,6 +17,12 @@
 // read (magic bytes, Parquet footer length, an estimate of the memory reading
 // needs against the memory available), and text formats are streamed.
 //
+// What becomes of each column of a jobs table — used as which canonical
+// column and for what, or ignored and why — is reported (ColumnReport,
+// through ReadOptions.Columns); a state column's failed and killed jobs are
+// dropped unless LogOptions.KeepFailed keeps them. docs/formats.md is
+// generated from these tables (SchemaMarkdown).
+//
 // The optional tasks table (Tasks: one row per task attempt, with stage,
 // times, status, resources, node and phase times) has the same validation,
 // I/O and column mapping, and fills the jobs' task counts and task-seconds

@@ -707,9 +707,12 @@ func (a *sparkApp) finish() error {
 				s.sum.drop("Spark job without a submission time", j.file, j.line, name)
 				continue
 			}
-			queue := j.pool
+			// The YARN queue is what YARN routes by; a pool of Spark's
+			// own fair scheduler inside the application names the queue
+			// only when the log gives no YARN queue (standalone pools).
+			queue := a.queue
 			if queue == "" {
-				queue = a.queue
+				queue = j.pool
 			}
 			r := row(name, submit, finish, queue, &j.agg)
 			out.jobs = append(out.jobs, r)

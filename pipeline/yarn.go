@@ -221,7 +221,11 @@ func planCapacityScheduler(b *Bundle) (*csPlan, error) {
 	var safe bool
 	if safe, p.why = labelsSafe(b, labels); safe {
 		p.labels = labels
-		planLabels(b, p, work[:nc], classTotal, bestType)
+		classWork := make([]float64, nc)
+		for i, c := range b.Classes[:nc] {
+			classWork[i] = c.Alpha * c.MeanSize
+		}
+		planLabels(b, p, classWork, classTotal, bestType)
 	} else {
 		for i, q := range p.queues[:nc] {
 			q.coshh = coshhAllocation(b, i, labels)
@@ -265,8 +269,9 @@ func planCapacityScheduler(b *Bundle) (*csPlan, error) {
 // routed to each (see routing.go): the log's queues when it has them, else
 // one per class (the work of the users mapped to it); and default (the
 // work of everyone else, or of the log's jobs that named no queue). A
-// bundle without routing (no user's or queue's work: written before it
-// was recorded) routes each class's work (α × mean size) to its queue.
+// bundle written before the users' work was recorded takes their share of
+// the jobs instead (userWork); one without jobs either routes each class's
+// work (α × mean size) to its queue.
 func topQueues(b *Bundle, p *csPlan) error {
 	seen := map[string]bool{}
 	add := func(role int, name string, work float64) error {
@@ -292,28 +297,49 @@ func topQueues(b *Bundle, p *csPlan) error {
 	}
 	seen["default"] = true
 	byClass := map[string]int{}
-	routed := 0.0
 	for i, c := range b.Classes {
 		if err := add(classQueue, YARNName(c.Name), 0); err != nil {
 			return fmt.Errorf("class %q: %w", c.Name, err)
 		}
 		byClass[c.Name] = i
 	}
-	for _, u := range b.Users {
-		routed += u.Work
+	work := userWork(b.Users)
+	for k, u := range b.Users {
 		if i, ok := byClass[u.Class]; ok && mappable(u.Name) {
-			p.queues[i].work += u.Work
+			p.queues[i].work += work[k]
 		} else {
-			defWork += u.Work
+			defWork += work[k]
 		}
 	}
-	if !(routed > 0) {
+	if work == nil {
 		for i, c := range b.Classes {
 			p.queues[i].work = c.Alpha * c.MeanSize
 		}
 	}
 	delete(seen, "default")
 	return add(defaultQueue, "default", defWork)
+}
+
+// userWork returns every user's share of the offered work: UserConfig.Work,
+// or, in a bundle written before it was recorded, the user's share of the
+// jobs; nil when neither is known.
+func userWork(users []UserConfig) []float64 {
+	work, jobs := 0.0, 0
+	for _, u := range users {
+		work += u.Work
+		jobs += u.Jobs
+	}
+	if !(work > 0) && jobs == 0 {
+		return nil
+	}
+	out := make([]float64, len(users))
+	for k, u := range users {
+		out[k] = u.Work
+		if !(work > 0) {
+			out[k] = float64(u.Jobs) / float64(jobs)
+		}
+	}
+	return out
 }
 
 // mappable reports whether a queue mapping can name the user (its name has

@@ -162,9 +162,10 @@ func TestCapacitySchedulerXML(t *testing.T) {
 			t.Errorf("%s = %q, want %q", k, got[k], want)
 		}
 	}
-	// A queue and its levels hold its share of the work (this bundle
-	// records no routing: α × mean size, 1 : 3 : 0.9) of the 96% left
-	// after the 1% floor of each of the 4 queues, and of the allocation of
+	// A queue and its levels hold the share of the work routed to it (this
+	// bundle records no work: the users' shares of the jobs, alice's 3 to
+	// c0 and bob's 2 to c1, none to c2 or default) of the 96% left after
+	// the 1% floor of each of the 4 queues; on labels, the allocation of
 	// gpu_fast (1 : 0.3 : 0.2) of the 99% the default queue leaves, within
 	// the 0.01-point rounding of each level.
 	group := func(q, label string) float64 {
@@ -184,7 +185,7 @@ func TestCapacitySchedulerXML(t *testing.T) {
 		q, label string
 		want     float64
 	}{
-		{"c0", "", 1 + 96*1/4.9}, {"c1", "", 1 + 96*3/4.9}, {"c2", "", 1 + 96*0.9/4.9},
+		{"c0", "", 1 + 96*0.6}, {"c1", "", 1 + 96*0.4}, {"c2", "", 1},
 		{"c0", "gpu_fast", 99 * 1 / 1.5}, {"c1", "gpu_fast", 99 * 0.3 / 1.5},
 		{"c2", "idle", 99 * 0.9 / 4.9}, // a type the LP leaves unused: by work
 	} {
@@ -268,6 +269,16 @@ func TestCapacitySchedulerXMLNoLabels(t *testing.T) {
 	if !strings.Contains(got["schedplan.node-labels"], "") || !strings.Contains(string(out), "the jobs of user bob.smith span classes") {
 		t.Errorf("no reason given for the missing labels:\n%s", out)
 	}
+	// bob.smith's applications land in default, which holds his share of
+	// the work (this bundle records none: his 2 of the 5 jobs) of the 96%
+	// the four 1% floors leave.
+	def := 0.0
+	for _, q := range []string{"default", "default_l1", "default_l2"} {
+		def += percentOf(t, got[p+"root."+q+".capacity"])
+	}
+	if math.Abs(def-(1+96*0.4)) > 0.03 {
+		t.Errorf("default and its levels hold %v%%, want %v", def, 1+96*0.4)
+	}
 	for user, want := range map[string]string{"alice": "root.c0", "bob.smith": "root.default"} {
 		if q, err := cs.Place(user, nil, ""); err != nil || q.Path != want {
 			t.Errorf("%s placed in %v (%v), want %s", user, q, err, want)
@@ -287,6 +298,7 @@ func TestCapacitySchedulerXMLNoLabels(t *testing.T) {
 // "queue=C1 has zero capacity, but child queues have positive capacities").
 func TestCapacitySchedulerXMLTinyClass(t *testing.T) {
 	b := sampleBundle()
+	b.Users[0].Class = ""     // nobody is mapped to c0
 	b.Classes[0].Alpha = 1e-9 // work share far below 0.005%
 	b.Capacity.Allocation = [][]float64{{1e-12, 0.5, 0}, {1, 0.3, 0.2}, {0, 0, 0}}
 	out, err := CapacitySchedulerXML(b)
@@ -468,14 +480,14 @@ func TestThresholdUnit(t *testing.T) {
 	// 38 containers: 10 × 38 / 48.06 held container-seconds.
 	b.LASMQ.ThresholdUnit, b.LASMQ.ContainerSecondsPerUnit = UnitContainerSeconds, 1
 	out, err := CapacitySchedulerXML(b)
-	if v := props(t, out)["schedplan.las-mq.root.c0.c0_l0.demote-after-held-container-seconds"]; err != nil || v != "7.906783188" {
+	if v := props(t, out)["schedplan.las-mq.root.c0.demote-after-held-container-seconds"]; err != nil || v != "7.906783188" {
 		t.Errorf("explicit unit: %q, %v; want 7.906783188 (10 × 38 / 48.06)", v, err)
 	}
 	// An explicit conversion is taken as it is (run writes the one of the
 	// capacity it tuned at).
 	b.LASMQ.HeldPerUnit = 2
 	out, err = CapacitySchedulerXML(b)
-	if v := props(t, out)["schedplan.las-mq.root.c0.c0_l0.demote-after-held-container-seconds"]; err != nil || v != "20" {
+	if v := props(t, out)["schedplan.las-mq.root.c0.demote-after-held-container-seconds"]; err != nil || v != "20" {
 		t.Errorf("explicit held_container_seconds_per_unit 2: %q, %v; want 20", v, err)
 	}
 	b.LASMQ.HeldPerUnit = -1
