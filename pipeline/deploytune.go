@@ -50,8 +50,16 @@ const (
 
 // DeployDefaultConstraints are the task-level constraints when the run
 // keeps the tuner's default (DefaultConstraints): relative to the current
-// scheduler, with room for the task level's noise.
-const DeployDefaultConstraints = "p99-slowdown<=1.1*current,missed<=current+0.01"
+// scheduler, with room for the task level's noise. The p99 slowdown bound
+// keeps out orders that starve small jobs (FIFO inside a level: p99
+// slowdowns of 100 and more against Fair's 5 on the embedded trace). No
+// default bound on "missed" (jobs more than 10% + 1 s later than under the
+// current scheduler, task.ReferenceDeadlines): any order that speeds most
+// jobs up delays some, and even FSP with exact sizes delays 6% of the
+// embedded trace's jobs that much (LAS_MQ candidates 5–7%), so a share
+// bound excluded every candidate, the ideal one included; the share is
+// reported, and --constraint "missed<=current+0.05" sets one.
+const DeployDefaultConstraints = "p99-slowdown<=1.1*current"
 
 // DeployChunk is a chunk of a window: rows FirstRow.. of the log (1-based).
 type DeployChunk struct {
