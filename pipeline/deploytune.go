@@ -175,7 +175,14 @@ func taskPairs(in *Inputs, cl *task.Cluster, chunks []DeployChunk, seeds []uint6
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, deployPair{c, s, &TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: in.Config.ContainerMB}})
+			// The model the validation judges in (one cluster model: each
+			// job as fast on a type as the execution-time model says), and
+			// applications naming the queue they named in the log, as
+			// deployed.
+			if err := ExecModelScales(jobs, in.Jobs, in.SimJobs[a:a+ch.Jobs], a, in.Capacity, in.Spec); err != nil {
+				return nil, err
+			}
+			out = append(out, deployPair{c, s, &TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: in.Config.ContainerMB, Named: LogQueuesOf(in.Jobs, a, ch.Jobs)}})
 		}
 	}
 	return out, nil

@@ -454,9 +454,10 @@ type deployState struct {
 }
 
 // deployVersion changes when the tune-deploy stage or the verdict changes
-// what it computes (2: the default missed bound 5%, with deadlines
-// relative to the current scheduler).
-const deployVersion = 2
+// what it computes (2: no default bound on missed deadlines, now relative
+// to the current scheduler; 3: jobs in the execution-time model, and
+// naming the log's queues, as the validation replays them).
+const deployVersion = 3
 
 // tuneDeploy: the deployable candidates rendered from the bundle as tuned
 // and replayed at task level on the tuning window (TuneDeploy); the bundle
