@@ -4,10 +4,11 @@ import (
 	_ "embed"
 	"fmt"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 
+	"github.com/schedplan/schedplan/cluster/task"
+	"github.com/schedplan/schedplan/internal/configfile"
 	"github.com/schedplan/schedplan/internal/yamlstrict"
 	"gopkg.in/yaml.v3"
 )
@@ -131,7 +132,7 @@ func LoadSpec(path string) (*Spec, error) {
 	if path == "" || path == "default" {
 		return DefaultSpec(), nil
 	}
-	b, err := os.ReadFile(path)
+	b, err := configfile.Read(path)
 	if err != nil {
 		return nil, err
 	}
@@ -257,7 +258,7 @@ func (s *Spec) check(at func(path string) string) error {
 		return err
 	}
 	seen := map[string]bool{}
-	total := 0
+	total, machines := 0, 0
 	for i, r := range s.Resources {
 		where := fmt.Sprintf("resources[%d]", i)
 		field := func(f string) string { return fmt.Sprintf("%s (%s)", at(where+"."+f), r.Name) }
@@ -273,8 +274,12 @@ func (s *Spec) check(at func(path string) string) error {
 			return fmt.Errorf("%s: count %d is negative", field("count"), r.Count)
 		case r.Slots <= 0:
 			return fmt.Errorf("%s: slots must be positive, got %d", field("slots"), r.Slots)
+		case r.Slots > task.MaxContainers:
+			return fmt.Errorf("%s: slots %d: a machine has at most %d containers (the task-level simulator's limit)", field("slots"), r.Slots, task.MaxContainers)
 		case r.Count > MaxContainers || r.Slots > MaxContainers || r.Count*r.Slots > MaxContainers-total:
 			return fmt.Errorf("%s: count %d × slots %d takes the cluster past %d containers", field("count"), r.Count, r.Slots, MaxContainers)
+		case r.Count > task.MaxNodes-machines:
+			return fmt.Errorf("%s: count %d takes the cluster past %d machines (the task-level simulator's limit)", field("count"), r.Count, task.MaxNodes)
 		case !(r.ExecRate >= MinExecRate && r.ExecRate <= MaxExecRate):
 			return fmt.Errorf("%s: exec_rate must be a number in [%g, %g], got %v", field("exec_rate"), MinExecRate, MaxExecRate, r.ExecRate)
 		case !(r.MemoryGB >= 0 && r.MemoryGB <= MaxMemoryGB):
@@ -283,6 +288,7 @@ func (s *Spec) check(at func(path string) string) error {
 			return fmt.Errorf("%s: retrieve_rate_gbps must be a number in [0, %g], got %v", field("retrieve_rate_gbps"), MaxRetrieveGbps, r.RetrieveRateGbps)
 		}
 		total += r.Count * r.Slots
+		machines += r.Count
 		if err := r.checkModel(at(where)); err != nil {
 			return err
 		}

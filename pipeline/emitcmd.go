@@ -30,7 +30,7 @@ func EmitYARNFiles(path, dir string, force bool, containerMB int) ([]string, err
 	}
 	b, err := LoadBundle(path)
 	if err != nil {
-		return nil, err
+		return nil, paramErr("config", path, "%v", err)
 	}
 	files, err := RenderYARN(b, FairSchedulerOptions{ContainerMB: containerMB})
 	if err != nil {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
-	"os"
 	"slices"
 	"strings"
 
@@ -16,6 +15,7 @@ import (
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/internal/configfile"
 	"github.com/schedplan/schedplan/lp"
 )
 
@@ -204,11 +204,28 @@ func Prepare(cfg RunConfig) (*Inputs, error) {
 	if err := CheckWhatIfs(cfg.WhatIfs, in.Spec); err != nil {
 		return nil, err
 	}
+	currentSpec := ""
+	if cfg.CurrentConfig != "" {
+		if currentSpec, err = CurrentConfigSpec(cfg.CurrentConfig); err != nil {
+			return nil, err
+		}
+		if in.CurrentConfigKey, err = configfile.Read(cfg.CurrentConfig); err != nil {
+			return nil, paramErr("current-config", cfg.CurrentConfig, "%v", err)
+		}
+	}
 	applyMemoryLimit(cfg.MemoryLimit, -1)
 	if in.Input, err = ReadInput(InputOptions{Trace: cfg.Trace, Read: cfg.Read, Tasks: cfg.Tasks}); err != nil {
 		return nil, err
 	}
 	in.Jobs, in.Tasks = in.Input.Jobs, in.Input.Tasks
+	if err := CheckUserNames(in.Jobs, in.Spec, cfg.Cluster); err != nil {
+		return nil, err
+	}
+	if currentSpec != "" {
+		if err := checkCurrentConfigUsers(cfg.CurrentConfig, currentSpec, in.CurrentConfigKey, in.Jobs); err != nil {
+			return nil, err
+		}
+	}
 	// The limit holds while the log is read too; "auto" is sized by the
 	// log once its job count is known.
 	if limit, from := applyMemoryLimit(cfg.MemoryLimit, in.Jobs.Len()); limit > 0 {
@@ -252,14 +269,6 @@ func Prepare(cfg RunConfig) (*Inputs, error) {
 		return nil, err
 	}
 	in.JobsKey = jobsKey(in.SimJobs, in.Capacity)
-	if cfg.CurrentConfig != "" {
-		if _, err := CurrentConfigSpec(cfg.CurrentConfig); err != nil {
-			return nil, err
-		}
-		if in.CurrentConfigKey, err = os.ReadFile(cfg.CurrentConfig); err != nil {
-			return nil, err
-		}
-	}
 	return in, nil
 }
 

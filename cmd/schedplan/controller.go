@@ -6,10 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 	"time"
 
 	"github.com/schedplan/schedplan/cluster/yarn"
+	"github.com/schedplan/schedplan/internal/configfile"
 	"github.com/schedplan/schedplan/pipeline"
 	"github.com/spf13/cobra"
 )
@@ -39,7 +39,7 @@ user.name; Kerberos is not supported). The README says more.`,
 			if err := pipeline.CheckContainerMB(containerMB); err != nil {
 				return err
 			}
-			b, err := os.ReadFile(args[0])
+			b, err := configfile.Read(args[0])
 			if err != nil {
 				return err
 			}

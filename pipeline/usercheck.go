@@ -1,0 +1,98 @@
+package pipeline
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/schedplan/schedplan/cluster"
+	"github.com/schedplan/schedplan/cluster/yarn"
+	"github.com/schedplan/schedplan/data"
+)
+
+// This file checks, before the first stage, the user names the emitted
+// files and the current scheduler file need: what the emit and validate
+// stages would otherwise find only after classifying and tuning.
+
+// CheckUserNames checks that every user of the log and of the cluster spec
+// has a Fair Scheduler queue of its own in the fair-scheduler.xml schedplan
+// emits (yarn.UserQueueName: not empty or whitespace once trimmed, no
+// control character) and that no two of them share one (a.b and a_dot_b
+// both become root.a_dot_b). Errors name the log and a job of the user,
+// or the spec (clusterPath, --cluster) and its entry, and the names.
+func CheckUserNames(jobs *data.Jobs, spec *cluster.Spec, clusterPath string) error {
+	type owner struct{ user, where string }
+	seen := map[string]owner{}
+	check := func(name, where string) error {
+		q, err := yarn.UserQueueName(name)
+		if err != nil {
+			return fmt.Errorf("%w (%s): fair-scheduler.xml cannot name its queue", err, where)
+		}
+		if o, dup := seen[q]; dup {
+			return fmt.Errorf("users %q (%s) and %q (%s) both get the Fair Scheduler queue root.%s (YARN's user rule trims whitespace and turns '.' into \"_dot_\"); rename one of them", o.user, o.where, name, where, q)
+		}
+		seen[q] = owner{name, where}
+		return nil
+	}
+	names, idx := jobs.Users()
+	first := make([]int, len(names))
+	for i := range first {
+		first[i] = -1
+	}
+	for i, u := range idx {
+		if first[u] < 0 {
+			first[u] = i
+		}
+	}
+	for k, n := range names {
+		where := "a job with no user"
+		if i := first[k]; i >= 0 && i < jobs.ID.Len() {
+			where = "job " + data.Printable(jobs.ID.At(i))
+		}
+		if err := check(n, where); err != nil {
+			return fmt.Errorf("%s: column \"user\": %w", data.Printable(jobs.Source), err)
+		}
+	}
+	inLog := make(map[string]bool, len(names))
+	for _, n := range names {
+		inLog[n] = true
+	}
+	for i, u := range spec.Users {
+		if inLog[u.Name] {
+			continue
+		}
+		if err := check(u.Name, fmt.Sprintf("--cluster users[%d]", i)); err != nil {
+			return paramErr("cluster", clusterPath, "%v", err)
+		}
+	}
+	return nil
+}
+
+// checkCurrentConfigUsers places an application of every user of the log
+// that names no queue with the user's own scheduler file (--current-config
+// path, already checked by CurrentConfigSpec, which gave spec; b is the
+// file), as YARN would: a user the file refuses (no default queue, no rule
+// that matches) is an error of --current-config now, not of the policy the
+// validate stage builds from it later.
+func checkCurrentConfigUsers(path, spec string, b []byte, jobs *data.Jobs) error {
+	var place func(user string) error
+	if strings.HasPrefix(spec, "fair:") {
+		fs, err := yarn.ParseFairScheduler(b)
+		if err != nil {
+			return paramErr("current-config", path, "%v", err)
+		}
+		place = func(u string) error { _, err := fs.Place(u, nil, ""); return err }
+	} else {
+		cs, err := yarn.ParseCapacityScheduler(b)
+		if err != nil {
+			return paramErr("current-config", path, "%v", err)
+		}
+		place = func(u string) error { _, err := cs.Place(u, nil, ""); return err }
+	}
+	names, _ := jobs.Users()
+	for _, n := range names {
+		if err := place(n); err != nil {
+			return paramErr("current-config", path, "the jobs of user %s (%s) that name no queue are refused: %v", data.Printable(n), data.Printable(jobs.Source), err)
+		}
+	}
+	return nil
+}
