@@ -189,7 +189,7 @@ func (p *csvParser) row(j *Jobs, b *csvBuilders, rec []string, quoted []bool, ro
 			v := 0.0
 			if !null {
 				var err error
-				if v, err = strconv.ParseFloat(s, 64); err != nil {
+				if v, err = parseDecimal(s); err != nil {
 					return inputErrorf(p.file, row, p.label(canon, fi), "%q is not a number", s)
 				}
 			}
@@ -285,7 +285,7 @@ func parseTime(s string, u TimeUnit) (float64, error) {
 			return float64(v) / u.PerSecond(), nil
 		}
 	}
-	if v, err := strconv.ParseFloat(s, 64); err == nil {
+	if v, err := parseDecimal(s); err == nil {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			// Not a null: a null time is an empty field.
 			return 0, fmt.Errorf("%s is not a finite number", s)
@@ -299,6 +299,16 @@ func parseTime(s string, u TimeUnit) (float64, error) {
 	return float64(t.Unix()) + float64(t.Nanosecond())/1e9, nil
 }
 
+// parseDecimal is strconv.ParseFloat without the Go literal forms a CSV
+// number does not take: digits separated by underscores (1_000, which
+// ParseFloat reads as 1000) and hexadecimal floats (0x1p4).
+func parseDecimal(s string) (float64, error) {
+	if strings.ContainsAny(s, "_xX") {
+		return 0, fmt.Errorf("%q is not a decimal number", s)
+	}
+	return strconv.ParseFloat(s, 64)
+}
+
 // parseInt parses an integer of the given bit size, accepting whole numbers
 // written as floats ("3.0", "1e6").
 func parseInt(s string, bitSize int) (int64, error) {
@@ -309,7 +319,7 @@ func parseInt(s string, bitSize int) (int64, error) {
 	if errors.Is(err, strconv.ErrRange) {
 		return 0, fmt.Errorf("%s does not fit in int%d", s, bitSize)
 	}
-	f, ferr := strconv.ParseFloat(s, 64)
+	f, ferr := parseDecimal(s)
 	if ferr != nil {
 		return 0, fmt.Errorf("%q is not an integer", s)
 	}

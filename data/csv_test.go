@@ -2,6 +2,7 @@ package data
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 )
 
@@ -105,4 +106,31 @@ func rowOf(err error) int {
 		return ie.Row
 	}
 	return -1
+}
+
+// Go's literal forms are not CSV numbers: 1_000 (which strconv.ParseFloat
+// reads as 1000) and 0x1p4 are refused in every numeric column, naming the
+// row, the column and the value (issue 26).
+func TestCSVRefusesGoNumberForms(t *testing.T) {
+	for _, tc := range []struct{ col, in string }{
+		{"size", "job_id,submit_time,size\nj1,0,1_000\n"},
+		{"input_bytes", "job_id,submit_time,input_bytes\nj1,0,1_000\n"},
+		{"submit_time", "job_id,submit_time,size\nj1,1_000,1\n"},
+		{"map_task_seconds", "job_id,submit_time,map_task_seconds\nj1,0,0x1p4\n"},
+		{"map_tasks", "job_id,submit_time,size,map_tasks\nj1,0,1,1_0\n"},
+	} {
+		_, err := ReadBytes([]byte(tc.in), "n.csv", ReadOptions{Format: FormatCSV})
+		if err == nil {
+			t.Errorf("%s: accepted\n%s", tc.col, tc.in)
+			continue
+		}
+		for _, w := range []string{"n.csv", "row 1", tc.col} {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: error %q lacks %q", tc.col, err, w)
+			}
+		}
+	}
+	if j, err := ReadBytes([]byte("job_id,submit_time,size\nj1,1e3,2.5\n"), "ok.csv", ReadOptions{Format: FormatCSV}); err != nil || j.Submit[0] != 1000 {
+		t.Errorf("1e3: %v", err)
+	}
 }

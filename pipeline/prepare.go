@@ -222,7 +222,7 @@ func Prepare(cfg RunConfig) (*Inputs, error) {
 		return nil, err
 	}
 	if currentSpec != "" {
-		if err := checkCurrentConfigUsers(cfg.CurrentConfig, currentSpec, in.CurrentConfigKey, in.Jobs); err != nil {
+		if err := checkCurrentConfig(cfg.CurrentConfig, currentSpec, in.CurrentConfigKey, in.Jobs, cfg.ContainerMB); err != nil {
 			return nil, err
 		}
 	}
@@ -241,6 +241,9 @@ func Prepare(cfg RunConfig) (*Inputs, error) {
 		return nil, err
 	}
 	if in.SimJobs, err = JobsOf(in.Jobs, in.Sizes, in.Spec); err != nil {
+		return nil, err
+	}
+	if err := checkClock(in.SimJobs, in.Capacity, in.CapacityFrom); err != nil {
 		return nil, err
 	}
 	if in.Split, err = SplitByTime(in.SimJobs, cfg.Split); err != nil {
@@ -294,6 +297,12 @@ func (c *RunConfig) checkParams() error {
 		return paramErr("baselines", "", "no policy given")
 	case len(c.Sigmas) == 0:
 		return paramErr("sigmas", "", "no σ given")
+	case len(c.Sigmas) > MaxListValues:
+		return paramErr("sigmas", fmt.Sprintf("(%d values)", len(c.Sigmas)), "want at most %d σ: each is a set of simulations of every sized policy and a row of the report", MaxListValues)
+	case len(c.LoadFactors) > MaxListValues:
+		return paramErr("load-factors", fmt.Sprintf("(%d values)", len(c.LoadFactors)), "want at most %d load factors: each is a validation of every configuration", MaxListValues)
+	case len(c.Baselines) > MaxListValues:
+		return paramErr("baselines", fmt.Sprintf("(%d policies)", len(c.Baselines)), "want at most %d baselines", MaxListValues)
 	}
 	if err := c.Stages.check(); err != nil {
 		return err
@@ -333,6 +342,11 @@ func (c *RunConfig) checkParams() error {
 	}
 	return nil
 }
+
+// MaxListValues bounds run's lists (--sigmas, --load-factors,
+// --baselines): the run's work grows with each, and a report of thousands
+// of rows is read by no one.
+const MaxListValues = 100
 
 // MaxLoadFactor is the largest factor of --load-factors: 1e308 scaled the
 // sizes to +Inf in the middle of the validate stage.
@@ -416,14 +430,23 @@ type TracedTuneReport struct {
 	*TuneReport
 }
 
+// MaxSizeOption bounds --load and --dn: both multiply job sizes, and a
+// larger value (1e308) overflows them to +Inf.
+const MaxSizeOption = 1e6
+
 // CheckSizeOptions refuses a d/n or load that is not a finite positive
-// number (estimate.Sizes would replace a zero by its default).
+// number (estimate.Sizes would replace a zero by its default) or is above
+// MaxSizeOption.
 func CheckSizeOptions(o estimate.SizeOptions) error {
 	switch {
 	case !(o.DN > 0) || math.IsInf(o.DN, 0):
 		return paramErr("dn", o.DN, "d/n must be a finite positive ratio")
 	case !(o.Load > 0) || math.IsInf(o.Load, 0):
 		return paramErr("load", o.Load, "the offered load must be a finite positive number")
+	case o.DN > MaxSizeOption:
+		return paramErr("dn", o.DN, "d/n must be at most %g", float64(MaxSizeOption))
+	case o.Load > MaxSizeOption:
+		return paramErr("load", o.Load, "the offered load must be at most %g (it multiplies every size)", float64(MaxSizeOption))
 	}
 	return nil
 }

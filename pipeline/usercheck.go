@@ -67,17 +67,23 @@ func CheckUserNames(jobs *data.Jobs, spec *cluster.Spec, clusterPath string) err
 	return nil
 }
 
-// checkCurrentConfigUsers places an application of every user of the log
-// that names no queue with the user's own scheduler file (--current-config
+// checkCurrentConfig checks the user's own scheduler file (--current-config
 // path, already checked by CurrentConfigSpec, which gave spec; b is the
-// file), as YARN would: a user the file refuses (no default queue, no rule
-// that matches) is an error of --current-config now, not of the policy the
-// validate stage builds from it later.
-func checkCurrentConfigUsers(path, spec string, b []byte, jobs *data.Jobs) error {
+// file) as the validate stage will load it, before the first stage: a
+// fair-scheduler.xml's queue tree as the task level converts it with
+// containers of containerMB (a <weight>NaN</weight> is refused), and the
+// placement of an application of every user of the log that names no
+// queue, as YARN would place it. A user the file refuses (no default
+// queue, no rule that matches) is an error of --current-config now, not of
+// the policy the validate stage builds from it later.
+func checkCurrentConfig(path, spec string, b []byte, jobs *data.Jobs, containerMB int) error {
 	var place func(user string) error
 	if strings.HasPrefix(spec, "fair:") {
 		fs, err := yarn.ParseFairScheduler(b)
 		if err != nil {
+			return paramErr("current-config", path, "%v", err)
+		}
+		if err := fairQueue(fs, fs.Root, int64(containerMB)).Check(); err != nil {
 			return paramErr("current-config", path, "%v", err)
 		}
 		place = func(u string) error { _, err := fs.Place(u, nil, ""); return err }

@@ -109,3 +109,20 @@ func TestPrepareCurrentConfigWithoutDefaultQueue(t *testing.T) {
 		}
 	}
 }
+
+// A fair-scheduler.xml with <weight>NaN</weight> as --current-config is
+// refused by Prepare, not by the validate stage (issue 26).
+func TestPrepareCurrentConfigNaNWeight(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "fair-scheduler.xml")
+	body := `<allocations><queue name="default"><weight>NaN</weight></queue><queue name="b"/></allocations>`
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := DefaultRunConfig()
+	cfg.CurrentConfig = p
+	_, err := Prepare(cfg)
+	var pe *ParamError
+	if !errors.As(err, &pe) || pe.Param != "current-config" || !strings.Contains(err.Error(), "root.default") || !strings.Contains(err.Error(), "NaN") {
+		t.Errorf("NaN weight: %v, want a --current-config error naming the queue and the value", err)
+	}
+}

@@ -83,6 +83,9 @@ the --cluster machines; C is then their rate in container-seconds/s, and
   schedplan simulate --policy capacity:file=capacity-scheduler.xml,fair:file=fair-scheduler.xml,las_mq`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := pipeline.CheckWorkers(ef.workers); err != nil {
+				return err
+			}
 			specs, err := pipeline.ParseAnyPolicies("policy", policies)
 			if err != nil {
 				return err
