@@ -32,7 +32,7 @@ func buildReport(in *Inputs, bd *Bundle, cs *classState, capSt *capacityState, t
 	// Workload.
 	wt := TableBlock{Header: []string{"", "value"}, Highlight: -1, Rows: [][]string{
 		{"jobs", fmt.Sprint(w.Jobs)},
-		{"submit span", fmt.Sprintf("%g .. %g s", w.FirstSubmit, w.LastSubmit)},
+		{"submit span", fmt.Sprintf("%s .. %s (%s)", FormatInstant(w.FirstSubmit), FormatInstant(w.LastSubmit), FormatSpan(w.Span))},
 		{"arrival rate", f4(w.ArrivalRate) + " jobs/s"},
 		{"sizes from", string(w.SizeSource)},
 		{"size mean / p50 / p90 / p99 / max", strings.Join([]string{f4(w.Size.Mean), f4(w.Size.P50), f4(w.Size.P90), f4(w.Size.P99), f4(w.Size.Max)}, " / ")},

@@ -96,8 +96,8 @@ func WriteBoundsText(out io.Writer, w *Window, b *Bounds, rows []BoundsRow) {
 // sensitivity.
 func (rep *TuneReport) WriteText(out io.Writer, source string) {
 	s := rep.Split
-	fmt.Fprintf(out, "trace %s: tuning window %d jobs (submit %g..%g s), validation window %d jobs (%g..%g s); capacity %g\n",
-		Printable(source), s.TuneJobs, s.TuneSpan[0], s.TuneSpan[1], s.ValidJobs, s.ValidSpan[0], s.ValidSpan[1], rep.Capacity)
+	fmt.Fprintf(out, "trace %s: tuning window %d jobs (submit %s .. %s), validation window %d jobs (%s .. %s); capacity %g\n",
+		Printable(source), s.TuneJobs, FormatInstant(s.TuneSpan[0]), FormatInstant(s.TuneSpan[1]), s.ValidJobs, FormatInstant(s.ValidSpan[0]), FormatInstant(s.ValidSpan[1]), rep.Capacity)
 	cv, r := rep.CV, rep.Result
 	fmt.Fprintf(out, "objective %s, constraints %s; first guess from sizes: %v\n", cv.Objective, cv.Constraints, r.FirstGuess)
 	tw := newTable(out, tabwriter.AlignRight)
@@ -211,7 +211,7 @@ func (w Workload) WriteText(out io.Writer, maxUsers int) {
 	tw := newTable(out, 0)
 	fmt.Fprintf(tw, "trace\t%s\n", Printable(w.Source))
 	fmt.Fprintf(tw, "jobs\t%d\n", w.Jobs)
-	fmt.Fprintf(tw, "submit times\t%g s .. %g s (span %g s, %.2f h)\n", w.FirstSubmit, w.LastSubmit, w.Span, w.Span/3600)
+	fmt.Fprintf(tw, "submit times\t%s .. %s (span %s)\n", FormatInstant(w.FirstSubmit), FormatInstant(w.LastSubmit), FormatSpan(w.Span))
 	fmt.Fprintf(tw, "arrival rate\t%.4g jobs/s\n", w.ArrivalRate)
 	fmt.Fprintf(tw, "sizes from\t%s (%s)\n", w.SizeSource, SizeUnit(w.SizeSource))
 	fmt.Fprintf(tw, "total work\t%.6g\n", w.TotalWork)
