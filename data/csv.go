@@ -331,8 +331,7 @@ func parseInt(s string, bitSize int) (int64, error) {
 }
 
 // writeCSV writes the canonical columns present in j as CSV with a header
-// row. Nulls are empty fields; floats use the shortest form that parses back
-// to the same bits.
+// row. Nulls are empty fields; floats are written by AppendFloat.
 func writeCSV(w io.Writer, j *Jobs) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	var present []string
@@ -368,10 +367,28 @@ func writeCSV(w io.Writer, j *Jobs) error {
 	return bw.Flush()
 }
 
+// AppendFloat appends v as text: the shortest decimal that parses back to
+// v, or, for a v that is exactly a float32 (a float32 column of a log or
+// table, widened on reading), the shortest that parses back to that
+// float32 when it is shorter: 2.097, not 2.0970001220703125.
+func AppendFloat(b []byte, v float64) []byte {
+	if f := float32(v); float64(f) == v {
+		n := len(b)
+		b = strconv.AppendFloat(b, v, 'g', -1, 32)
+		s32 := len(b) - n
+		b = strconv.AppendFloat(b, v, 'g', -1, 64)
+		if len(b)-n-s32 <= s32 {
+			return append(b[:n], b[n+s32:]...)
+		}
+		return b[:n+s32]
+	}
+	return strconv.AppendFloat(b, v, 'g', -1, 64)
+}
+
 func appendCSVField(b []byte, j *Jobs, col string, i int) []byte {
 	f64 := func(c *Column[float64]) []byte {
 		if v, ok := c.At(i); ok {
-			return strconv.AppendFloat(b, v, 'g', -1, 64)
+			return AppendFloat(b, v)
 		}
 		return b
 	}
@@ -391,7 +408,7 @@ func appendCSVField(b []byte, j *Jobs, col string, i int) []byte {
 	case ColJobID:
 		return appendCSVString(b, j.ID.Bytes(i))
 	case ColSubmit:
-		return strconv.AppendFloat(b, j.Submit[i], 'g', -1, 64)
+		return AppendFloat(b, j.Submit[i])
 	case ColUser:
 		if v, ok := j.User.At(i); ok {
 			return appendCSVString(b, []byte(v))

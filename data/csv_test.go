@@ -2,6 +2,7 @@ package data
 
 import (
 	"bytes"
+	"math"
 	"strings"
 	"testing"
 )
@@ -132,5 +133,31 @@ func TestCSVRefusesGoNumberForms(t *testing.T) {
 	}
 	if j, err := ReadBytes([]byte("job_id,submit_time,size\nj1,1e3,2.5\n"), "ok.csv", ReadOptions{Format: FormatCSV}); err != nil || j.Submit[0] != 1000 {
 		t.Errorf("1e3: %v", err)
+	}
+}
+
+// A float32 value widened to float64 (a REAL column of a Parquet log) is
+// written as the float32 it was, not with float64 noise (issue 26:
+// 2.0970001220703125); every other value keeps its shortest round-trip
+// form.
+func TestAppendFloat(t *testing.T) {
+	for _, tc := range []struct {
+		v    float64
+		want string
+	}{
+		{float64(float32(2.097)), "2.097"},
+		{float64(float32(0.1)), "0.1"},
+		{0.1, "0.1"},
+		{49.81400000000001, "49.81400000000001"},
+		{1e300, "1e+300"},
+		{16777216, "1.6777216e+07"},
+		{16777217, "1.6777217e+07"},
+		{0.5, "0.5"},
+		{math.Inf(1), "+Inf"},
+		{math.NaN(), "NaN"},
+	} {
+		if got := string(AppendFloat([]byte("x"), tc.v)); got != "x"+tc.want {
+			t.Errorf("%v: %q, want %q", tc.v, got, "x"+tc.want)
+		}
 	}
 }

@@ -97,8 +97,7 @@ func colLen(c any) int {
 
 // WriteTable writes t to w as Parquet (Snappy pages), an Arrow IPC file or
 // stream (FormatArrow, FormatArrowStream), CSV with a header row, or TSV with
-// a header row. Floats are written to CSV/TSV in the shortest form that
-// parses back to the same bits. A NaN in a float column means the value
+// a header row. Floats are written to CSV/TSV by AppendFloat. A NaN in a float column means the value
 // does not exist: it is written as NULL (an empty CSV/TSV field).
 func WriteTable(w io.Writer, t *Table, f Format) error {
 	if err := t.check(); err != nil {
@@ -150,7 +149,7 @@ func (t *Table) writeText(w io.Writer, tabs bool) error {
 			case []float64:
 				row[k] = ""
 				if !math.IsNaN(v[i]) { // no value: an empty field, as nanNulls
-					row[k] = strconv.FormatFloat(v[i], 'g', -1, 64)
+					row[k] = string(AppendFloat(nil, v[i]))
 				}
 			case []int64:
 				row[k] = strconv.FormatInt(v[i], 10)
