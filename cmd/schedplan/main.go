@@ -153,7 +153,7 @@ func cliError(err error) error {
 // exits anyway, so that no phase — a read that cannot be interrupted, a
 // library call that does not take a context — keeps it running: the
 // signal stops every command within a second.
-const stopGrace = 800 * time.Millisecond
+const stopGrace = 500 * time.Millisecond
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
