@@ -26,7 +26,7 @@ func buildReport(in *Inputs, bd *Bundle, cs *classState, capSt *capacityState, t
 	w := in.Workload
 	rep := &Report{
 		Title:    "schedplan report: " + w.Source,
-		Subtitle: fmt.Sprintf("%d jobs over %.1f h; tuned on the first %d, validated on the last %d (by submit time); seed %d", w.Jobs, w.Span/3600, in.Split.TuneJobs, in.Split.ValidJobs, in.Config.Seed),
+		Subtitle: fmt.Sprintf("%d jobs over %s; tuned on the first %d, validated on the last %d (by submit time); seed %d", w.Jobs, FormatSpan(w.Span), in.Split.TuneJobs, in.Split.ValidJobs, in.Config.Seed),
 	}
 
 	// Workload.

@@ -101,13 +101,13 @@ func (rep *TuneReport) WriteText(out io.Writer, source string) {
 	cv, r := rep.CV, rep.Result
 	fmt.Fprintf(out, "objective %s, constraints %s; first guess from sizes: %v\n", cv.Objective, cv.Constraints, r.FirstGuess)
 	tw := newTable(out, tabwriter.AlignRight)
-	fmt.Fprintln(tw, "fold\tjobs\tsubmit from (s)\tsimulated jobs\tblocks\tstarts a busy period\t")
+	fmt.Fprintln(tw, "fold\tjobs\tsubmit from\tsimulated jobs\tblocks\tstarts a busy period\t")
 	for _, f := range cv.Folds {
 		name := fmt.Sprint(f.Index)
 		if !slices.Contains(cv.Scored, f.Index) {
 			name += " (tunes only)"
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%g\t%d\t%d\t%v\t\n", name, f.Jobs, f.Span[0], f.Scored, f.Units, f.Exact)
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%d\t%v\t\n", name, f.Jobs, FormatInstant(f.Span[0]), f.Scored, f.Units, f.Exact)
 	}
 	tw.Flush()
 	fmt.Fprintln(out)
