@@ -26,11 +26,7 @@ func TestConfigFilesBounded(t *testing.T) {
 	}
 	f.Close()
 	out := t.TempDir()
-	for _, tc := range []struct {
-		cmd  []string
-		args []string
-		want []string
-	}{
+	checkCmdErrors(t, []cmdError{
 		{[]string{"emit"}, []string{"--config", "/dev/zero", "--out", filepath.Join(out, "e")}, []string{"--config", "/dev/zero", "not a regular file"}},
 		{[]string{"run"}, []string{"--cluster", "/dev/zero", "--out", filepath.Join(out, "r1")}, []string{"--cluster", "not a regular file"}},
 		{[]string{"run"}, []string{"--current-config", big, "--out", filepath.Join(out, "r2")}, []string{"--current-config", "larger than"}},
@@ -38,23 +34,7 @@ func TestConfigFilesBounded(t *testing.T) {
 		{[]string{"simulate"}, []string{"--config", t.TempDir()}, []string{"directory"}},
 		{[]string{"classify"}, []string{"--cluster", "/dev/zero"}, []string{"--cluster", "not a regular file"}},
 		{[]string{"yarn-controller"}, []string{"/dev/zero", "--rm", "http://127.0.0.1:1", "--once", "--dry-run"}, []string{"/dev/zero", "not a regular file"}},
-	} {
-		start := time.Now()
-		got, err := runCmd(t, tc.cmd, tc.args...)
-		if took := time.Since(start); took > 5*time.Second {
-			t.Errorf("%v %v: took %v", tc.cmd, tc.args, took)
-		}
-		if err == nil {
-			t.Errorf("%v %v: accepted\n%s", tc.cmd, tc.args, got)
-			continue
-		}
-		msg := cliError(err).Error()
-		for _, w := range tc.want {
-			if !strings.Contains(msg, w) {
-				t.Errorf("%v %v: error %q lacks %q", tc.cmd, tc.args, msg, w)
-			}
-		}
-	}
+	})
 }
 
 // SIGTERM stops a command within a second even in a phase that does not
