@@ -297,12 +297,9 @@ func (c *RunConfig) checkParams() error {
 		return paramErr("baselines", "", "no policy given")
 	case len(c.Sigmas) == 0:
 		return paramErr("sigmas", "", "no σ given")
-	case len(c.Sigmas) > MaxListValues:
-		return paramErr("sigmas", fmt.Sprintf("(%d values)", len(c.Sigmas)), "want at most %d σ: each is a set of simulations of every sized policy and a row of the report", MaxListValues)
-	case len(c.LoadFactors) > MaxListValues:
-		return paramErr("load-factors", fmt.Sprintf("(%d values)", len(c.LoadFactors)), "want at most %d load factors: each is a validation of every configuration", MaxListValues)
-	case len(c.Baselines) > MaxListValues:
-		return paramErr("baselines", fmt.Sprintf("(%d policies)", len(c.Baselines)), "want at most %d baselines", MaxListValues)
+	}
+	if err := c.checkListLengths(); err != nil {
+		return err
 	}
 	if err := c.Stages.check(); err != nil {
 		return err
@@ -347,6 +344,19 @@ func (c *RunConfig) checkParams() error {
 // --baselines): the run's work grows with each, and a report of thousands
 // of rows is read by no one.
 const MaxListValues = 100
+
+// checkListLengths refuses lists longer than MaxListValues.
+func (c *RunConfig) checkListLengths() error {
+	switch {
+	case len(c.Sigmas) > MaxListValues:
+		return paramErr("sigmas", fmt.Sprintf("(%d values)", len(c.Sigmas)), "want at most %d σ: each is a set of simulations of every sized policy and a row of the report", MaxListValues)
+	case len(c.LoadFactors) > MaxListValues:
+		return paramErr("load-factors", fmt.Sprintf("(%d values)", len(c.LoadFactors)), "want at most %d load factors: each is a validation of every configuration", MaxListValues)
+	case len(c.Baselines) > MaxListValues:
+		return paramErr("baselines", fmt.Sprintf("(%d policies)", len(c.Baselines)), "want at most %d baselines", MaxListValues)
+	}
+	return nil
+}
 
 // MaxLoadFactor is the largest factor of --load-factors: 1e308 scaled the
 // sizes to +Inf in the middle of the validate stage.
