@@ -34,6 +34,9 @@ func CheckUserNames(jobs *data.Jobs, spec *cluster.Spec, clusterPath string) err
 		return nil
 	}
 	names, idx := jobs.Users()
+	if n := len(names) + len(spec.Users); n >= yarn.MaxQueues {
+		return fmt.Errorf("%s: column \"user\": %d users (with the cluster spec's): the fair-scheduler.xml schedplan emits has a queue per user, and at most %d queues", data.Printable(jobs.Source), n, yarn.MaxQueues)
+	}
 	first := make([]int, len(names))
 	for i := range first {
 		first[i] = -1
