@@ -15,7 +15,6 @@ import (
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
-	"github.com/schedplan/schedplan/internal/configfile"
 	"github.com/schedplan/schedplan/lp"
 )
 
@@ -204,13 +203,9 @@ func Prepare(cfg RunConfig) (*Inputs, error) {
 	if err := CheckWhatIfs(cfg.WhatIfs, in.Spec); err != nil {
 		return nil, err
 	}
-	currentSpec := ""
-	if cfg.CurrentConfig != "" {
-		if currentSpec, err = CurrentConfigSpec(cfg.CurrentConfig); err != nil {
+	if cfg.CurrentConfig != "" { // the file alone, before the log is read
+		if _, err := CurrentConfigSpec(cfg.CurrentConfig); err != nil {
 			return nil, err
-		}
-		if in.CurrentConfigKey, err = configfile.Read(cfg.CurrentConfig); err != nil {
-			return nil, paramErr("current-config", cfg.CurrentConfig, "%v", err)
 		}
 	}
 	applyMemoryLimit(cfg.MemoryLimit, -1)
@@ -221,8 +216,8 @@ func Prepare(cfg RunConfig) (*Inputs, error) {
 	if err := CheckUserNames(in.Jobs, in.Spec, cfg.Cluster); err != nil {
 		return nil, err
 	}
-	if currentSpec != "" {
-		if err := checkCurrentConfig(cfg.CurrentConfig, currentSpec, in.CurrentConfigKey, in.Jobs, cfg.ContainerMB); err != nil {
+	if cfg.CurrentConfig != "" {
+		if in.CurrentConfigKey, err = CheckCurrentConfig(cfg.CurrentConfig, in.Jobs, cfg.ContainerMB); err != nil {
 			return nil, err
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/cluster/yarn"
 	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/internal/configfile"
 )
 
 // This file checks, before the first stage, the user names the emitted
@@ -68,6 +69,25 @@ func CheckUserNames(jobs *data.Jobs, spec *cluster.Spec, clusterPath string) err
 		}
 	}
 	return nil
+}
+
+// CheckCurrentConfig checks the user's own scheduler file (--current-config
+// path) for the jobs before anything is simulated: as a YARN file
+// (CurrentConfigSpec), then as checkCurrentConfig does with containers of
+// containerMB (0: 1024). It returns the file's bytes.
+func CheckCurrentConfig(path string, jobs *data.Jobs, containerMB int) ([]byte, error) {
+	spec, err := CurrentConfigSpec(path)
+	if err != nil {
+		return nil, err
+	}
+	b, err := configfile.Read(path)
+	if err != nil {
+		return nil, paramErr("current-config", path, "%v", err)
+	}
+	if containerMB <= 0 {
+		containerMB = 1024
+	}
+	return b, checkCurrentConfig(path, spec, b, jobs, containerMB)
 }
 
 // checkCurrentConfig checks the user's own scheduler file (--current-config

@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -42,12 +44,21 @@ func checkCmdErrors(t *testing.T, cases []cmdError) {
 	}
 }
 
-// Errors name the flag that caused them (issue 26): a capacity at which the
+// Errors name the flag that caused them (issue 26): a --current-config
+// without a default queue was blamed on --policy capacity:file=…, a capacity at which the
 // log's work takes forever was "policy ps left jobs unfinished (internal
 // error)", --load 1e308 was blamed on row 1's input_bytes, and --workers -1
 // was accepted.
 func TestErrorsNameTheirFlag(t *testing.T) {
+	noDefault := filepath.Join(t.TempDir(), "capacity-scheduler.xml")
+	if err := os.WriteFile(noDefault, []byte(`<configuration>
+<property><name>yarn.scheduler.capacity.root.queues</name><value>a</value></property>
+<property><name>yarn.scheduler.capacity.root.a.capacity</name><value>100</value></property>
+</configuration>`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	checkCmdErrors(t, []cmdError{
+		{[]string{"capacity"}, []string{"--simulate", "--current-config", noDefault}, []string{"--current-config", "user default", "unknown queue"}},
 		{[]string{"simulate"}, []string{"--capacity", "1e-320"}, []string{"--capacity 1e-320", "infinite time"}},
 		{[]string{"simulate"}, []string{"--load", "1e308"}, []string{"--load", "at most 1e+06"}},
 		{[]string{"simulate"}, []string{"--dn", "1e308"}, []string{"--dn", "at most 1e+06"}},
