@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin/schedplan
 
-.PHONY: deps deps-test build run test vet lint bench bench-scale bench-tunequal bench-classqual fuzz clean
+.PHONY: deps deps-test build run test vet lint bench bench-scale bench-tunequal bench-classqual fuzz clean docs
 
 deps:
 	@scripts/deps.sh
@@ -26,17 +26,22 @@ test: deps-test
 vet: deps
 	$(GO) vet ./...
 
-# Static checks: staticcheck (pinned) and no non-test function over cyclomatic 30.
-STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
-GOCYCLO := github.com/fzipp/gocyclo/cmd/gocyclo@v0.6.0
+# Static checks: staticcheck and no non-test function over cyclomatic 30.
+# Both are pinned as tool directives in go.mod, so after the first build
+# (module cache) `make lint` downloads nothing.
 lint: deps
-	$(GO) run $(STATICCHECK) ./...
-	@out=$$($(GO) run $(GOCYCLO) -over 30 -ignore "_test.go$$" . || true); \
+	$(GO) tool staticcheck ./...
+	@out=$$($(GO) tool gocyclo -over 30 -ignore "_test.go$$" . || true); \
 	if [ -n "$$out" ]; then echo "functions over cyclomatic complexity 30:"; echo "$$out"; exit 1; fi
 
-# Benchmarks named in the issues; prints the figures.
+# Benchmarks named in the issues; prints the figures. Pick with
+# BENCH (a -bench pattern) and PKG (packages), e.g.
+# `make bench BENCH=CoshhLP PKG=./lp`; BENCHTIME as go test's -benchtime.
+BENCH ?= .
+PKG ?= ./...
+BENCHTIME ?= 1x
 bench: deps
-	$(GO) test -run '^$$' -bench . -benchtime 1x -benchmem ./...
+	$(GO) test -run '^$$' -bench '$(BENCH)' -benchtime $(BENCHTIME) -benchmem $(PKG)
 
 # Issue 17's scale table: `run` on synthetic logs of 100 k, 1 M and 10 M jobs
 # (generated on first use; SIZES="100000 1000000" for a shorter table).
@@ -62,13 +67,20 @@ bench-tunequal: deps $(QUALITY_LOG)
 bench-classqual: deps $(QUALITY_LOG)
 	SCHEDPLAN_CLASSQUAL_TRACE=$(QUALITY_LOG) $(GO) test -run '^$$' -bench '^BenchmarkClassifyQuality$$' -benchtime 1x -timeout 0 ./pipeline
 
-# A short session of every fuzz target.
-fuzz:
-	@for pkg in $$($(GO) list ./...); do \
+# A short session of every fuzz target (FUZZTIME each; PKG to pick
+# packages), e.g. `make fuzz FUZZTIME=5s PKG=./data`.
+FUZZTIME ?= 20s
+fuzz: deps
+	@for pkg in $$($(GO) list $(PKG)); do \
 	  for t in $$($(GO) test -list 'Fuzz.*' $$pkg | grep '^Fuzz'); do \
-	    $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime 20s $$pkg || exit 1; \
+	    $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
 	  done; \
 	done
 
 clean:
 	rm -rf bin
+
+# Rewrites the transcripts (```console blocks) of README.md and docs/*.md
+# with what their commands print now; `make test` fails while they differ.
+docs: deps
+	SCHEDPLAN_UPDATE_DOCS=1 $(GO) test -count=1 -run '^TestDocTranscripts$$' ./cmd/schedplan

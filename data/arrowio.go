@@ -273,6 +273,9 @@ func readParquetGroups(r parquet.ReaderAtSeeker, size int64, choose func(names [
 		leafIndices(&fr.Manifest.Fields[k], leaves)
 		split := false
 		for leaf := range leaves {
+			if err := verifyPageCRCs(r, pr, leaf, rowGroups); err != nil {
+				return nil, &columnError{name, err}
+			}
 			s, err := checkEncodings(pr, leaf, sch.Field(k).Type, false)
 			if err != nil {
 				return nil, &columnError{name, err}

@@ -9,9 +9,19 @@
 // Parquet files may use any encoding of Parquet format 2: arrow-go decodes
 // all but BYTE_STREAM_SPLIT (DuckDB's choice for doubles with
 // parquet_version v2), which this package decodes itself in flat numeric
-// columns; DECIMAL columns read as numbers. Files are checked before they are
+// columns; DECIMAL columns read as numbers. Pages may be compressed with any
+// codec arrow-go registers (Snappy, Gzip, Brotli, Zstd) and with LZ4_RAW
+// and the deprecated Hadoop LZ4, which this package registers
+// (parquetlz4.go); a page whose header carries a CRC is checked against it
+// before it is decoded (parquetcrc.go). Files are checked before they are
 // read (magic bytes, Parquet footer length, an estimate of the memory reading
 // needs against the memory available), and text formats are streamed.
+//
+// What becomes of each column of a jobs table — used as which canonical
+// column and for what, or ignored and why — is reported (ColumnReport,
+// through ReadOptions.Columns); a state column's failed and killed jobs are
+// dropped unless LogOptions.KeepFailed keeps them. docs/formats.md is
+// generated from these tables (SchemaMarkdown).
 //
 // The optional tasks table (Tasks: one row per task attempt, with stage,
 // times, status, resources, node and phase times) has the same validation,

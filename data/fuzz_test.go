@@ -61,6 +61,7 @@ func FuzzReadTSV(f *testing.F) {
 	f.Add([]byte("a\tNaN\t1\t1\t2\t3\n"))
 	f.Add([]byte("a\t1\t1\t1\t2\t3\t4\n"))
 	f.Add([]byte("a\t1\t1\t1\t2\t3\na\t2\t1\t1\t2\t3\n"))
+	f.Add([]byte("job0\t1\t1\t2267942\t0\t1937944\tinputPath1\t\t\njob1\t2\t1\t20791551476\t12295202125\t1491950225\tinputPath2\toutputPath1\t\n")) // SWIM's 9 columns
 	f.Fuzz(func(t *testing.T, in []byte) {
 		j, err := ReadBytes(in, "fuzz", ReadOptions{Format: FormatTSV})
 		checkReadResult(t, j, err, FormatTSV, tsvCanonical)
@@ -79,6 +80,8 @@ func FuzzReadCSV(f *testing.F) {
 	f.Add([]byte("t,id\n5,q\n"), "submit_time=t:ns,job_id=id")
 	f.Add([]byte("job_id,submit_time,user,queue\n\"a\r\nb\",1,\"\",\n\"c\"\"\",2,,\"\"\r\n"), "")
 	f.Add([]byte("job_id,submit_time,start_time,finish_time,priority\na,1,2,3,1\nb,2,1,3,0\n"), "")
+	f.Add([]byte(stateCSV), "")
+	f.Add([]byte("job_id,submit_time,outcome,size\na,1,FAILED,1\nb,2,,1\n"), "state=outcome")
 	f.Fuzz(func(t *testing.T, in []byte, mapping string) {
 		m, err := ParseMapping(mapping)
 		if err != nil {
@@ -138,7 +141,12 @@ func FuzzReadColumnar(f *testing.F) {
 	}
 	small := v2Record(f, v2Source(20)) // Parquet format 2 encodings, data pages v2
 	f.Add(writeV2(f, small, v2Props(parquet.DataPageV2, compress.Codecs.Uncompressed, 1<<20)), uint8(0))
+	f.Add(withPageCRCs(f, writeV2(f, small, v2Props(parquet.DataPageV1, compress.Codecs.Uncompressed, 512))), uint8(0)) // page CRCs
+	f.Add(writeV2(f, small, v2Props(parquet.DataPageV2, parquetLZ4Raw, 512)), uint8(0))
 	small.Release()
+	if b, err := os.ReadFile("testdata/duckdb-v2-lz4raw.parquet"); err == nil { // DuckDB's LZ4_RAW
+		f.Add(b, uint8(0))
+	}
 	formats := []Format{FormatParquet, FormatArrow, FormatArrowStream}
 	// testdata/fuzz holds an input on which arrow-go's page reader spins
 	// forever; decodeGuarded must give up on it (here after 0.3 s, so that

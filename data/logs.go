@@ -156,6 +156,9 @@ type logState struct {
 	sum   LogSummary
 	jobs  jobBuilder
 	tasks taskBuilder
+	// sparkHeld is the Spark application read last, held back until the
+	// next one shows whether it is an earlier attempt (sparkattempt.go).
+	sparkHeld *sparkOutput
 }
 
 func newLogState(f Format, opt *ReadOptions) *logState {
@@ -642,7 +645,7 @@ func sniff(head []byte) Format {
 	switch {
 	case bytes.HasPrefix(trim, []byte("Avro-Json")):
 		return FormatJHist
-	case bytes.HasPrefix(trim, []byte(`{"Event":`)):
+	case isSparkEventLine(trim):
 		return FormatSparkEventLog
 	case bytes.Contains(head, []byte("appId=")) && bytes.Contains(head, []byte("submitTime=")):
 		return FormatRMAppSummary
@@ -667,6 +670,8 @@ func sniff(head []byte) Format {
 	}
 	if f := bytes.Split(first, []byte{'\t'}); len(f) >= swimFullMinFields {
 		return FormatSWIMFull
+	} else if len(f) >= tsvFields && len(f) <= tsvMaxFields && allNumeric(f[1:tsvFields]) {
+		return FormatTSV
 	}
 	if len(bytes.Fields(first)) == swfFields && allNumeric(bytes.Fields(first)) {
 		return FormatSWF
@@ -675,6 +680,21 @@ func sniff(head []byte) Format {
 		return FormatAlibaba2018
 	}
 	return ""
+}
+
+// isSparkEventLine reports whether the first line of b is a Spark event: a
+// JSON object whose "Event" names a SparkListener event, however a JSON
+// tool spaced or ordered it.
+func isSparkEventLine(b []byte) bool {
+	if bytes.HasPrefix(b, []byte(`{"Event":`)) {
+		return true
+	}
+	if len(b) == 0 || b[0] != '{' {
+		return false
+	}
+	first, _, _ := bytes.Cut(b, []byte{'\n'})
+	name, ok := sparkEventName(first)
+	return ok && strings.Contains(name, "SparkListener")
 }
 
 func allNumeric(fields [][]byte) bool {

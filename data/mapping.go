@@ -52,8 +52,9 @@ var timeColumns = map[string]bool{ColSubmit: true, ColStart: true, ColFinish: tr
 // allowed only on time columns (submit_time, start_time, finish_time); the
 // source name may be empty to give only a unit ("submit_time=:ms"). Canonical
 // names must be known and appear once; source names must be distinct.
+// "state=NAME" names the state column (columns.go).
 func ParseMapping(s string) (Mapping, error) {
-	return parseMapping(s, Columns)
+	return parseMapping(s, append(append([]string(nil), Columns...), ColState))
 }
 
 // ParseTaskMapping parses a column mapping for the tasks table (see

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 )
@@ -51,8 +52,13 @@ type ReadOptions struct {
 	Strict bool
 	// Warn receives warnings (for example, that rows were sorted). nil drops them.
 	Warn func(msg string)
-	// Log holds the options of the log readers (logs.go).
+	// Log holds the options of the log readers (logs.go); KeepFailed
+	// also keeps the failed jobs of a jobs table with a state column.
 	Log LogOptions
+	// Columns, when set, receives the report of what became of a jobs
+	// table's columns (columns.go); without it, dropped failed jobs are
+	// a warning.
+	Columns func(*ColumnReport)
 }
 
 func (o *ReadOptions) warn(format string, args ...any) {
@@ -74,6 +80,15 @@ func ReadFile(path string, opt ReadOptions) (*Jobs, error) {
 	if f == "" {
 		var err error
 		if f, err = FormatOf(path); err != nil {
+			// A name without a known extension: SWIM's own traces
+			// (…_withInputPaths_0) are told by their content.
+			if st, serr := os.Stat(path); serr == nil && st.Mode().IsRegular() {
+				if d, derr := DetectFormat(path); derr == nil && d == FormatTSV {
+					f, err = d, nil
+				}
+			}
+		}
+		if err != nil {
 			return nil, err
 		}
 	}
@@ -106,12 +121,17 @@ func ReadBytes(b []byte, name string, opt ReadOptions) (j *Jobs, err error) {
 		}
 		return nil, fmt.Errorf("%s: format %q is not supported", Printable(name), opt.Format)
 	}
-	return finishRead(j, err, name, &opt)
+	return finishRead(j, err, name, b, &opt)
 }
 
-// finishRead completes a read that returned j and err.
-func finishRead(j *Jobs, err error, name string, opt *ReadOptions) (*Jobs, error) {
+// finishRead completes a read that returned j and err, of a file named
+// name held in b (nil: read from the file): the column report, failed jobs
+// dropped, validation.
+func finishRead(j *Jobs, err error, name string, b []byte, opt *ReadOptions) (*Jobs, error) {
 	if err != nil {
+		return nil, err
+	}
+	if j, err = applyColumns(j, name, b, opt); err != nil {
 		return nil, err
 	}
 	j.Source = name

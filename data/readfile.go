@@ -71,16 +71,16 @@ func readFile(path string, opt ReadOptions) (*Jobs, error) {
 			return nil, err
 		}
 		j, err := readText(fh, path, &opt)
-		return finishRead(j, err, path, &opt)
+		return finishRead(j, err, path, nil, &opt)
 	case opt.Format == FormatParquet:
 		if size == 0 {
 			return nil, inputErrorf(path, 0, "", "empty file")
 		}
 		if j, ok, err := readParquetStreamed(path, &opt, size, keepOpen{fh}); ok {
-			return finishRead(j, err, path, &opt)
+			return finishRead(j, err, path, nil, &opt)
 		}
 		j, err := readColumnar(path, &opt, size, newStoppable(fh), nil)
-		return finishRead(j, err, path, &opt)
+		return finishRead(j, err, path, nil, &opt)
 	case opt.Format == FormatArrow || opt.Format == FormatArrowStream:
 		if b, err = readArrowFile(fh, path, size); err != nil {
 			return nil, err

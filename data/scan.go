@@ -15,7 +15,8 @@ import (
 // ErrNotScannable is ScanParquet's answer for a log it cannot hand over in
 // parts with Open's guarantees: not a Parquet file, submit times out of
 // order across the file (Open sorts them, or refuses them with Strict), a
-// job id that may repeat, a BYTE_STREAM_SPLIT column, or any input error
+// job id that may repeat, a BYTE_STREAM_SPLIT column, a state column (whose
+// failed jobs Open drops), or any input error
 // (Open reports the canonical one). The caller then reads the log with
 // Open.
 var ErrNotScannable = errors.New("log cannot be scanned in parts")
@@ -50,6 +51,11 @@ func ScanParquet(path string, opt ReadOptions, f func(part *Jobs, first, total i
 	if err != nil {
 		return ErrNotScannable
 	}
+	names, err := tableNames(path, FormatParquet, nil)
+	if err != nil || stateColumn(names, opt.Map) >= 0 {
+		return ErrNotScannable // failed jobs are dropped by Open
+	}
+	var report *ColumnReport
 	seed := maphash.MakeSeed()
 	hashes := make([]uint64, 0, total)
 	first, last := 0, 0.0
@@ -68,6 +74,9 @@ func ScanParquet(path string, opt ReadOptions, f func(part *Jobs, first, total i
 		for i := 0; i < part.Len(); i++ {
 			hashes = append(hashes, maphash.Bytes(seed, part.ID.Bytes(i)))
 		}
+		if report == nil {
+			report = buildColumnReport(names, opt.Map, part, -1)
+		}
 		if err := f(part, first, total); err != nil {
 			return err
 		}
@@ -82,6 +91,9 @@ func ScanParquet(path string, opt ReadOptions, f func(part *Jobs, first, total i
 		if hashes[i] == hashes[i-1] {
 			return ErrNotScannable
 		}
+	}
+	if opt.Columns != nil {
+		opt.Columns(report)
 	}
 	return nil
 }

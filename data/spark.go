@@ -23,7 +23,9 @@ import (
 // directory APPID/ of EVENT_LOG_N files and marker files
 // (sparkLegacyPrefix). The codec is told by the stream's magic bytes, lzf
 // included (compress.go). A directory of such logs (spark.eventLog.dir) is read
-// application by application.
+// application by application; of several attempts of one application the
+// last is kept (sparkattempt.go). Lines are JSON however spaced or ordered
+// (sparkEventName).
 //
 // Events read: SparkListenerApplicationStart/End (App ID, user, times),
 // SparkListenerEnvironmentUpdate (spark.yarn.queue, spark.task.cpus),
@@ -53,6 +55,9 @@ import (
 // table keeps the log's totals exactly. Input, shuffle (written) and output
 // bytes are summed over successful tasks.
 
+// sparkCodecExts are the extensions Spark gives compressed event logs.
+var sparkCodecExts = []string{".lz4", ".snappy", ".zstd", ".zst", ".lzf", ".gz"}
+
 // sparkRollingPrefix names a rolling event-log directory.
 const sparkRollingPrefix = "eventlog_v2_"
 
@@ -61,6 +66,7 @@ type sparkApp struct {
 	s        *logState
 	file     string // the file (or rolling directory) the app came from
 	id       string
+	attempt  string // App Attempt ID ("" outside YARN cluster mode)
 	user     string
 	queue    string
 	taskCPUs int32
@@ -116,12 +122,24 @@ func (s *logState) readSparkStream(r io.Reader, file string) error {
 	if err := app.read(r, file); err != nil {
 		return err
 	}
-	return app.finish()
+	if err := app.finish(); err != nil {
+		return err
+	}
+	s.flushSpark()
+	return nil
 }
 
 // readSparkPath reads an event-log file, a rolling event-log directory or a
 // directory of event logs.
 func (s *logState) readSparkPath(path string, dir bool) error {
+	if err := s.readSparkPaths(path, dir); err != nil {
+		return err
+	}
+	s.flushSpark()
+	return nil
+}
+
+func (s *logState) readSparkPaths(path string, dir bool) error {
 	if !dir {
 		return s.readSparkFiles(path, []string{path})
 	}
@@ -142,6 +160,7 @@ func (s *logState) readSparkPath(path string, dir bool) error {
 	if err != nil {
 		return err
 	}
+	sortSparkEntries(entries)
 	apps := 0
 	for _, e := range entries {
 		name := e.Name()
@@ -288,6 +307,7 @@ func sparkLegacyFiles(dir string) ([]string, error) {
 type sparkEvent struct {
 	Event      string            `json:"Event"`
 	AppID      *string           `json:"App ID"`
+	AttemptID  string            `json:"App Attempt ID"`
 	AppName    string            `json:"App Name"`
 	User       string            `json:"User"`
 	Timestamp  *int64            `json:"Timestamp"`
@@ -346,20 +366,26 @@ var sparkEventsRead = map[string]bool{
 	"SparkListenerStageCompleted": true, "SparkListenerTaskEnd": true,
 }
 
-// sparkEventName returns the event name at the start of a line without
-// decoding it.
+// sparkEventName returns a line's event name: from the bytes "Event":" in
+// the line's first 64 bytes when Spark's JsonProtocol wrote it (the fast
+// path, which decodes nothing), else by decoding the line as JSON, so that
+// a log re-saved by Python, jq or any other JSON tool (spaces after colons,
+// keys in another order) reads the same.
 func sparkEventName(line []byte) (string, bool) {
 	const key = `"Event":"`
-	k := bytes.Index(line, []byte(key))
-	if k < 0 || k > 64 {
+	if k := bytes.Index(line, []byte(key)); k >= 0 && k <= 64 {
+		rest := line[k+len(key):]
+		if e := bytes.IndexByte(rest, '"'); e >= 0 && bytes.IndexByte(rest[:e], '\\') < 0 {
+			return unsafeString(rest[:e]), true
+		}
+	}
+	var ev struct {
+		Event *string `json:"Event"`
+	}
+	if json.Unmarshal(line, &ev) != nil || ev.Event == nil {
 		return "", false
 	}
-	rest := line[k+len(key):]
-	e := bytes.IndexByte(rest, '"')
-	if e < 0 {
-		return "", false
-	}
-	return unsafeString(rest[:e]), true
+	return *ev.Event, true
 }
 
 func (a *sparkApp) read(r io.Reader, file string) error {
@@ -405,6 +431,7 @@ func (a *sparkApp) event(ev *sparkEvent, file string, line int64) error {
 			a.id = *ev.AppID
 		}
 		a.user = ev.User
+		a.attempt = ev.AttemptID
 		if ev.Timestamp != nil {
 			a.start = msToS(*ev.Timestamp)
 		}
@@ -601,7 +628,8 @@ func (a *sparkApp) appID() string {
 	}
 	base := filepath.Base(a.file)
 	base = strings.TrimPrefix(base, sparkRollingPrefix)
-	for _, ext := range []string{".inprogress", ".lz4", ".snappy", ".zstd", ".zst", ".lzf", ".gz"} {
+	base = strings.TrimSuffix(base, ".inprogress")
+	for _, ext := range sparkCodecExts {
 		base = strings.TrimSuffix(base, ext)
 	}
 	a.id = base
@@ -616,6 +644,7 @@ func (a *sparkApp) finish() error {
 		return nil
 	}
 	id := a.appID()
+	out := &sparkOutput{app: id, attempt: a.attempt, file: a.file}
 	// The tasks' job ids were fixed when they were read (the application
 	// id may have been learnt later only in malformed logs).
 	keepJob := map[string]bool{}
@@ -643,7 +672,7 @@ func (a *sparkApp) finish() error {
 			if r.Submit < 0 {
 				return s.bad(a.endFile, a.endLine, "Timestamp", "negative application start time")
 			}
-			s.addJob(&r)
+			out.jobs = append(out.jobs, r)
 			keepJob[id] = true
 		}
 	} else {
@@ -678,21 +707,24 @@ func (a *sparkApp) finish() error {
 				s.sum.drop("Spark job without a submission time", j.file, j.line, name)
 				continue
 			}
-			queue := j.pool
+			// The YARN queue is what YARN routes by; a pool of Spark's
+			// own fair scheduler inside the application names the queue
+			// only when the log gives no YARN queue (standalone pools).
+			queue := a.queue
 			if queue == "" {
-				queue = a.queue
+				queue = j.pool
 			}
 			r := row(name, submit, finish, queue, &j.agg)
-			s.addJob(&r)
+			out.jobs = append(out.jobs, r)
 			keepJob[name] = true
 		}
 	}
 	for k := range a.pendingTask {
-		t := &a.pendingTask[k]
-		if keepJob[t.JobID] {
-			s.tasks.add(t)
+		if keepJob[a.pendingTask[k].JobID] {
+			out.tasks = append(out.tasks, a.pendingTask[k])
 		}
 	}
 	a.pendingTask = nil
+	s.holdSpark(out)
 	return nil
 }

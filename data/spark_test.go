@@ -80,8 +80,8 @@ func TestSparkGolden(t *testing.T) {
 	// input bytes, 200 + 300 shuffle bytes written) and one successful
 	// ResultTask (6.5 s, 50 output bytes); the two ExceptionFailure attempts
 	// are tasks but not counted. In job mode job 1 failed and is dropped
-	// with its task; job 0 runs from 1704164650 s to 1704164660 s in pool
-	// etl-pool.
+	// with its task; job 0 runs from 1704164650 s to 1704164660 s in the
+	// application's YARN queue analytics (its Spark pool is etl-pool).
 	logGolden(t, "spark-app", sparkSynthetic, ReadOptions{})
 	logGolden(t, "spark-job", sparkSynthetic, ReadOptions{Log: LogOptions{Spark: SparkJob}})
 	logGolden(t, "spark-job-keep-failed", sparkSynthetic, ReadOptions{Log: LogOptions{Spark: SparkJob, KeepFailed: true}})
@@ -271,6 +271,10 @@ func sparkFuzzSeeds() [][]byte {
 			`{"Event":"SparkListenerApplicationEnd","Timestamp":4000}`),
 		[]byte(`{"Event":"SparkListenerApplicationStart","App ID":"a","Timestamp":-5}` + "\n" + `{"Event":"SparkListenerApplicationEnd","Timestamp":1e300}`),
 		[]byte(`{"Event":"SparkListenerApplicationStart","App ID":"a","Timestamp":5}` + "\n" + `{"Event":"SparkListenerTaskEnd","Stage ID":0,"Task Info":{"Task ID":1,"Launch Time":9223372036854775807,"Finish Time":9223372036854775807},"Task Metrics":{"Executor Run Time":9223372036854775807}}` + "\n" + `{"Event":"SparkListenerApplicationEnd","Timestamp":6}`),
+		// Re-saved by a JSON tool (keys sorted, spaces), an attempt.
+		[]byte(`{"App Attempt ID": "2", "App ID": "application_1_0001", "Event": "SparkListenerApplicationStart", "Timestamp": 1000, "User": "u"}` + "\n" +
+			`{"Event": "SparkListenerTaskEnd", "Stage ID": 0, "Task Info": {"Finish Time": 1500, "Launch Time": 1200, "Task ID": 0}}` + "\n" +
+			`{"Event" : "SparkListenerApplicationEnd", "Timestamp": 2000}`),
 	}
 }
 
@@ -309,4 +313,32 @@ func FuzzLZ4BlockStream(f *testing.F) {
 		}
 		io.Copy(io.Discard, bufio.NewReader(io.LimitReader(r, 1<<26)))
 	})
+}
+
+// A Spark job's queue is its application's YARN queue (spark.yarn.queue),
+// which YARN routes by; a fair-scheduler pool inside the application
+// (spark.scheduler.pool) names the queue only when no YARN queue is known
+// (a standalone cluster's pools).
+func TestSparkJobQueueIsYARNQueue(t *testing.T) {
+	log := func(env string) string {
+		return `{"Event":"SparkListenerApplicationStart","App Name":"n","App ID":"app-1","Timestamp":1000,"User":"u"}` + "\n" + env +
+			`{"Event":"SparkListenerJobStart","Job ID":0,"Submission Time":1100,"Stage IDs":[0],"Properties":{"spark.scheduler.pool":"etl"}}` + "\n" +
+			`{"Event":"SparkListenerTaskEnd","Stage ID":0,"Task Info":{"Task ID":0,"Launch Time":1200,"Finish Time":3200,"Failed":false},"Task Metrics":{"Executor Run Time":1900}}` + "\n" +
+			`{"Event":"SparkListenerJobEnd","Job ID":0,"Completion Time":3300,"Job Result":{"Result":"JobSucceeded"}}` + "\n" +
+			`{"Event":"SparkListenerApplicationEnd","Timestamp":4000}` + "\n"
+	}
+	for _, c := range []struct{ env, want string }{
+		{`{"Event":"SparkListenerEnvironmentUpdate","Spark Properties":{"spark.yarn.queue":"prod"}}` + "\n", "prod"},
+		{"", "etl"},
+	} {
+		opt := ReadOptions{Format: FormatSparkEventLog}
+		opt.Log.Spark = SparkJob
+		j, err := ReadBytes([]byte(log(c.env)), "app-1", opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q, ok := j.Queue.At(0); j.Len() != 1 || !ok || q != c.want {
+			t.Errorf("env %q: queue %q (%v), want %q", c.env, q, ok, c.want)
+		}
+	}
 }

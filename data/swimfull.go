@@ -35,6 +35,9 @@ func (s *logState) readSWIMFull(r io.Reader, file string) error {
 	var v [swimFullMinFields]float64
 	return s.eachLine(r, file, func(line []byte, ln int64) error {
 		n := splitTabs(line, f[:])
+		if n >= tsvFields && n <= tsvMaxFields && ln == 1 {
+			return inputErrorf(file, 1, "", "a full-format SWIM line has 12 to 14 tab-separated fields, this one has %d: a sampled SWIM .tsv (6 fields, 9 with paths); read it with --format tsv", n)
+		}
 		if n < swimFullMinFields || n > 14 {
 			return s.bad(file, ln, "", "a full-format SWIM line has 12 to 14 tab-separated fields, this one has %d", n)
 		}

@@ -13,7 +13,16 @@ func TestClusterLogCSV(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	j, err := ReadFile("testdata/cluster-log.csv", ReadOptions{Map: m, Strict: true})
+	// Its state column marks job 5 FAILED and job 9 KILLED: dropped by
+	// default, kept with KeepFailed.
+	d, err := ReadFile("testdata/cluster-log.csv", ReadOptions{Map: m, Strict: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Len() != 10 || d.ID.At(4) != "job_201901_0006" || d.ID.At(7) != "job_201901_0010" {
+		t.Fatalf("%d jobs without the failed ones", d.Len())
+	}
+	j, err := ReadFile("testdata/cluster-log.csv", ReadOptions{Map: m, Strict: true, Log: LogOptions{KeepFailed: true}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,8 +9,19 @@ import (
 )
 
 // SWIM .tsv columns, in file order. The third column (gap since the previous
-// submission) is derived from the second and not stored.
-var tsvColumns = [6]string{ColJobID, ColSubmit, "gap", ColInputBytes, ColShuffleBytes, ColOutputBytes}
+// submission) is derived from the second and not stored. SWIM's
+// WorkloadSynthesis.pl writes two more when its input had paths (the
+// …withInputPaths_N traces): the anonymised map input path ("inputPathN")
+// and reduce output path ("outputPathN"), either empty when unknown, each
+// followed by a tab, so such a row has nine fields, the last empty. The
+// paths are read and ignored (schedplan models no data placement).
+var tsvColumns = [tsvMaxFields]string{ColJobID, ColSubmit, "gap", ColInputBytes, ColShuffleBytes, ColOutputBytes, "input_path", "output_path", ""}
+
+// The fields of a SWIM .tsv row: six, or up to nine with paths.
+const (
+	tsvFields    = 6
+	tsvMaxFields = 9
+)
 
 func readTSV(r io.Reader, name string, opt *ReadOptions) (*Jobs, error) {
 	j := &Jobs{}
@@ -18,31 +29,19 @@ func readTSV(r io.Reader, name string, opt *ReadOptions) (*Jobs, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
 	row := 0
-	var fields [6][]byte
+	var fields [tsvMaxFields][]byte
 	for sc.Scan() {
 		row++
 		line := bytes.TrimRight(sc.Bytes(), "\r")
 		if len(line) == 0 {
 			continue
 		}
-		n := 0
-		for n < 6 {
-			k := bytes.IndexByte(line, '\t')
-			if k < 0 {
-				fields[n] = line
-				n++
-				line = nil
-				break
-			}
-			fields[n] = line[:k]
-			line = line[k+1:]
-			n++
+		n := splitTabs(line, fields[:])
+		if n < tsvFields {
+			return nil, inputErrorf(name, row, tsvColumns[n], "missing: a SWIM .tsv row has 6 tab-separated columns (9 with input and output paths), this one has %d (truncated file?)", n)
 		}
-		if n < 6 {
-			return nil, inputErrorf(name, row, tsvColumns[n], "missing: a SWIM .tsv row has 6 tab-separated columns, this one has %d (truncated file?)", n)
-		}
-		if line != nil {
-			return nil, inputErrorf(name, row, "", "a SWIM .tsv row has 6 tab-separated columns, this one has more")
+		if n > tsvMaxFields || (n == tsvMaxFields && len(fields[tsvMaxFields-1]) > 0) {
+			return nil, inputErrorf(name, row, "", "a SWIM .tsv row has 6 tab-separated columns (9 with input and output paths, the last empty), this one has %d", n)
 		}
 		if len(fields[0]) == 0 {
 			return nil, inputErrorf(name, row, ColJobID, "empty job id")

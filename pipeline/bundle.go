@@ -23,9 +23,12 @@ type Bundle struct {
 	// Seed is the random seed every stochastic stage used.
 	Seed uint64 `yaml:"seed"`
 
-	Trace    TraceInfo      `yaml:"trace"`
-	Cluster  ClusterInfo    `yaml:"cluster"`
-	Users    []UserConfig   `yaml:"users"`
+	Trace   TraceInfo    `yaml:"trace"`
+	Cluster ClusterInfo  `yaml:"cluster"`
+	Users   []UserConfig `yaml:"users"`
+	// Queues are the log's own queues (its queue column), when it has
+	// one: capacity-scheduler.xml keeps them as its top level.
+	Queues   []QueueConfig  `yaml:"queues,omitempty"`
 	Classes  []ClassConfig  `yaml:"classes"`
 	Scaling  []FeatureScale `yaml:"scaling,omitempty"`
 	Capacity *CapacityPlan  `yaml:"capacity,omitempty"`
@@ -71,10 +74,30 @@ type UserConfig struct {
 	Jobs     int     `yaml:"jobs"`
 	MinShare float64 `yaml:"min_share"` // containers
 	Weight   float64 `yaml:"weight"`
-	// Class is the class that holds all of the user's jobs, when one does
-	// (capacity-scheduler.xml maps the user to its queue); empty when the
-	// user's jobs span classes.
+	// Class is the class that holds at least UserClassShare of the user's
+	// classified jobs, when one does (capacity-scheduler.xml maps the user
+	// to its queue); empty when the user's jobs span classes.
 	Class string `yaml:"class,omitempty"`
+	// ClassShare is the share of the user's classified jobs that are of
+	// Class (at least UserClassShare; 0 in bundles written before it was
+	// recorded, where Class held all of them).
+	ClassShare float64 `yaml:"class_share,omitempty"`
+	// Work is the user's share of the log's offered work (Σ sizes), 0..1:
+	// what the queue their applications land in is guaranteed.
+	Work float64 `yaml:"work,omitempty"`
+	// PeakApps is the most of the user's applications in the system at
+	// once (PeakApplications: in a fluid replay of the tuned LAS_MQ, or
+	// from submit to finish in the log when that is more): every leaf's
+	// per-user application limit admits at least twice as many.
+	PeakApps int `yaml:"peak_apps,omitempty"`
+}
+
+// QueueConfig is one queue of the log (its queue column), by the name
+// capacity-scheduler.xml gives it (LogQueueName).
+type QueueConfig struct {
+	Name string  `yaml:"name"`
+	Jobs int     `yaml:"jobs"`
+	Work float64 `yaml:"work"` // share of the log's offered work, 0..1
 }
 
 // ClassConfig is one job class (k-means cluster).

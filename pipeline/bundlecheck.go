@@ -102,7 +102,17 @@ func (b *Bundle) check() error {
 		}
 	}
 	for i, u := range b.Users {
-		errs = append(errs, nonNeg(fmt.Sprintf("users[%d].min_share", i), u.MinShare), nonNeg(fmt.Sprintf("users[%d].weight", i), u.Weight))
+		errs = append(errs, nonNeg(fmt.Sprintf("users[%d].min_share", i), u.MinShare), nonNeg(fmt.Sprintf("users[%d].weight", i), u.Weight),
+			nonNeg(fmt.Sprintf("users[%d].work", i), u.Work), nonNeg(fmt.Sprintf("users[%d].class_share", i), u.ClassShare))
+		if u.PeakApps < 0 {
+			errs = append(errs, fmt.Errorf("users[%d].peak_apps: %d is negative", i, u.PeakApps))
+		}
+	}
+	for i, q := range b.Queues {
+		errs = append(errs, nonNeg(fmt.Sprintf("queues[%d].work", i), q.Work))
+		if q.Name == "" || YARNName(q.Name) != q.Name || q.Jobs < 0 {
+			errs = append(errs, fmt.Errorf("queues[%d]: name %q and jobs %d: need a YARN queue name (letters, digits, '-', '_') and jobs ≥ 0", i, q.Name, q.Jobs))
+		}
 	}
 	classes := map[string]bool{}
 	work := 0.0

@@ -75,9 +75,10 @@ func cliText(err error) string {
 	return err.Error()
 }
 
-// emit writes both YARN files, and refuses, without force, to replace
-// either before writing any.
-func TestEmitYARNFiles(t *testing.T) {
+// emitBundle runs the stages to emit on a small trace and returns the
+// bundle (schedplan.yaml) written.
+func emitBundle(t *testing.T) string {
+	t.Helper()
 	cfg := DefaultRunConfig()
 	cfg.Budget, cfg.Runs, cfg.Trace = 40, 2, "embedded:fb2009-50"
 	cfg.Stages.Until = "emit"
@@ -85,6 +86,13 @@ func TestEmitYARNFiles(t *testing.T) {
 	if err := runStages(t, out, cfg, cfg.Stages); err != nil {
 		t.Fatal(err)
 	}
+	return filepath.Join(out, "schedplan.yaml")
+}
+
+// emit writes both YARN files, and refuses, without force, to replace
+// either before writing any.
+func TestEmitYARNFiles(t *testing.T) {
+	out := filepath.Dir(emitBundle(t))
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "fair-scheduler.xml"), []byte("mine"), 0o644); err != nil {
 		t.Fatal(err)
@@ -111,5 +119,31 @@ func TestEmitYARNFiles(t *testing.T) {
 	}
 	if mb, ok, err := cs.FileContainerMB(); err != nil || !ok || mb != 3072 {
 		t.Errorf("%s: %v MB, %v, %v; want 3072 MB", yarn.ContainerMBKey, mb, ok, err)
+	}
+}
+
+// emit follows the output rule: a missing --out is created (the README's
+// `emit --out yarn/`), the root folder and a folder of other files are
+// refused naming --out, before the bundle is read.
+func TestEmitOutRule(t *testing.T) {
+	bundle := emitBundle(t)
+	yarnDir := filepath.Join(t.TempDir(), "new", "yarn")
+	if written, err := EmitYARNFiles(bundle, yarnDir, false, 1024); err != nil || len(written) != 2 {
+		t.Fatalf("into a missing folder: %v, wrote %v", err, written)
+	}
+	if _, err := EmitYARNFiles(bundle, yarnDir, true, 1024); err != nil {
+		t.Errorf("again into its own folder, forced: %v", err)
+	}
+	foreign := t.TempDir()
+	if err := os.WriteFile(filepath.Join(foreign, "notes.txt"), []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{"/", foreign} {
+		if _, err := EmitYARNFiles(filepath.Join(dir, "no-such-bundle.yaml"), dir, false, 1024); err == nil || !strings.HasPrefix(err.Error(), "--out ") {
+			t.Errorf("--out %s: %v, want refused naming --out", dir, err)
+		}
+	}
+	if _, err := os.Stat("/capacity-scheduler.xml"); err == nil {
+		t.Error("/capacity-scheduler.xml exists")
 	}
 }

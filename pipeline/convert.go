@@ -49,15 +49,16 @@ func Convert(o ConvertOptions, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	for _, out := range []string{o.Out, o.TasksOut} {
-		if out == "" {
+	outs := []struct{ flag, path string }{{"--out", o.Out}, {"--tasks", o.TasksOut}}
+	for _, out := range outs {
+		if out.path == "" {
 			continue
 		}
-		if err := notTheInput(o.Trace, out); err != nil {
+		if err := notTheInput(o.Trace, out.path); err != nil {
 			return err
 		}
-		if _, err := os.Lstat(out); err == nil && !o.Force {
-			return fmt.Errorf("%s exists; pass --force to overwrite", out)
+		if err := CheckOutPath(out.flag, out.path, o.Force); err != nil {
+			return err
 		}
 	}
 	isLog := LogFormatOf(o.Trace, o.Read.Format) != ""
@@ -74,12 +75,19 @@ func Convert(o ConvertOptions, w io.Writer) error {
 	if err != nil {
 		return err
 	}
+	for _, out := range outs {
+		if out.path != "" {
+			if err := MakeOutDir(out.flag, filepath.Dir(out.path)); err != nil {
+				return err
+			}
+		}
+	}
 	if o.TasksOut != "" {
 		if in.Tasks == nil {
 			return fmt.Errorf("--tasks: this %s log has no tasks", in.Log.Format)
 		}
 		if err := data.WriteTasksFile(o.TasksOut, o.Force, in.Tasks); err != nil {
-			return err
+			return destError(o.TasksOut, err)
 		}
 		fmt.Fprintf(w, "wrote %d tasks to %s\n", in.Tasks.Len(), o.TasksOut)
 	}
@@ -87,7 +95,7 @@ func Convert(o ConvertOptions, w io.Writer) error {
 		warnTSVLoss(in.Jobs)
 	}
 	if err := data.WriteFileAtomic(o.Out, o.Force, func(out io.Writer) error { return data.Write(out, in.Jobs, f) }); err != nil {
-		return err
+		return destError(o.Out, err)
 	}
 	size := int64(0)
 	if st, err := os.Stat(o.Out); err == nil {

@@ -34,6 +34,9 @@ type Workload struct {
 	// (nil for a jobs table); Tasks the tasks read with the log.
 	Log   *data.LogSummary `json:"log,omitempty"`
 	Tasks *TasksInfo       `json:"tasks,omitempty"`
+	// Columns says what became of a jobs table's columns (nil for another
+	// system's log).
+	Columns *data.ColumnReport `json:"columns,omitempty"`
 }
 
 // UserCount is one user's share of the jobs.

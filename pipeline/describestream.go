@@ -24,7 +24,9 @@ func describeScan(path string, ropt data.ReadOptions, sopt estimate.SizeOptions)
 		counts      []int
 		userIdx     = map[string]int{}
 		obs         observedAcc
+		columns     *data.ColumnReport
 	)
+	ropt.Columns = func(r *data.ColumnReport) { columns = r }
 	err := data.ScanParquet(path, ropt, func(part *data.Jobs, row, total int) error {
 		if sizes == nil {
 			sizes = make([]float64, 0, total)
@@ -62,6 +64,6 @@ func describeScan(path string, ropt data.ReadOptions, sopt estimate.SizeOptions)
 	if !estimate.FinishWeights(sizes, src, sopt, first, last) {
 		return Workload{}, data.ErrNotScannable
 	}
-	w := Workload{Source: path, Jobs: len(sizes), SizeSource: src}
+	w := Workload{Source: path, Jobs: len(sizes), SizeSource: src, Columns: columns}
 	return describeFrom(w, first, last, sizes, names, counts, &obs), nil
 }

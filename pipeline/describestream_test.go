@@ -14,7 +14,8 @@ import (
 // describeWhole is DescribeLog's reference: the log read whole.
 func describeWhole(t *testing.T, spec string) (Workload, error) {
 	t.Helper()
-	j, err := data.Open(spec, data.ReadOptions{})
+	var columns *data.ColumnReport
+	j, err := data.Open(spec, data.ReadOptions{Columns: func(r *data.ColumnReport) { columns = r }})
 	if err != nil {
 		return Workload{}, err
 	}
@@ -22,7 +23,9 @@ func describeWhole(t *testing.T, spec string) (Workload, error) {
 	if err != nil {
 		return Workload{}, err
 	}
-	return Describe(j, sizes, src), nil
+	w := Describe(j, sizes, src)
+	w.Columns = columns
+	return w, nil
 }
 
 func writeGroups(t *testing.T, j *data.Jobs, rows int) string {

@@ -19,7 +19,9 @@ func CheckContainerMB(mb int) error {
 
 // EmitYARNFiles renders the bundle at path as capacity-scheduler.xml and
 // fair-scheduler.xml into dir (schedplan emit), each written whole; unless
-// force, it writes neither when either exists. It returns the files
+// force, it writes neither when either exists. dir follows the output rule
+// (CheckOutDir: created when missing; a folder of other files, a link or
+// the root refused). It returns the files
 // written, in order, also when a later one fails.
 func EmitYARNFiles(path, dir string, force bool, containerMB int) ([]string, error) {
 	if err := CheckContainerMB(containerMB); err != nil {
@@ -27,6 +29,10 @@ func EmitYARNFiles(path, dir string, force bool, containerMB int) ([]string, err
 	}
 	if dir == "" {
 		return nil, fmt.Errorf("--out: no directory given")
+	}
+	names := []string{"capacity-scheduler.xml", "fair-scheduler.xml"}
+	if err := CheckOutDir("--out", dir, force, names...); err != nil {
+		return nil, err
 	}
 	b, err := LoadBundle(path)
 	if err != nil {
@@ -36,7 +42,6 @@ func EmitYARNFiles(path, dir string, force bool, containerMB int) ([]string, err
 	if err != nil {
 		return nil, err
 	}
-	names := []string{"capacity-scheduler.xml", "fair-scheduler.xml"}
 	for _, name := range names {
 		if p := filepath.Join(dir, name); !force {
 			if _, err := os.Lstat(p); err == nil {
@@ -44,11 +49,14 @@ func EmitYARNFiles(path, dir string, force bool, containerMB int) ([]string, err
 			}
 		}
 	}
+	if err := MakeOutDir("--out", dir); err != nil {
+		return nil, err
+	}
 	var written []string
 	for _, name := range names {
 		p := filepath.Join(dir, name)
 		if err := data.WriteBytesAtomic(p, force, files[name]); err != nil {
-			return written, err
+			return written, destError(p, err)
 		}
 		written = append(written, p)
 	}

@@ -6,11 +6,13 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/internal/cputime"
 )
 
 func testJobs(n int, seed uint64) []sim.Job {
@@ -167,10 +169,11 @@ func TestExperimentChecksAndCancels(t *testing.T) {
 	big := &Experiment{Jobs: testJobs(20000, 4), Capacity: 1, Policies: []string{"srpt", "pfsp"}, Runs: 1000, Seed: 1,
 		Errors: estimate.ErrorModel{Kind: estimate.LogNormal, Sigma: 1}}
 	start := time.Now()
-	time.AfterFunc(50*time.Millisecond, cancel)
+	var cpuAt atomic.Int64 // cputime.Self at the cancel (CPU, not wall time: cputime's doc)
+	time.AfterFunc(50*time.Millisecond, func() { cpuAt.Store(int64(cputime.Self())); cancel() })
 	_, err := big.Run(ctx, RunOptions{})
-	if !errors.Is(err, context.Canceled) || time.Since(start) > time.Second {
-		t.Errorf("cancelled after %v: %v", time.Since(start), err)
+	if cpu := cputime.Self() - time.Duration(cpuAt.Load()); !errors.Is(err, context.Canceled) || cpu > time.Second || time.Since(start) > 30*time.Second {
+		t.Errorf("cancelled after %v, %v of CPU after the cancel: %v", time.Since(start), cpu, err)
 	}
 	// What it would have cost is refused up front.
 	var tb *TooBigError

@@ -71,7 +71,7 @@ func TestHeldThresholdsEverywhere(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := props(t, out)
-	for k, want := range map[string]string{"root.c0.c0_l0": "12", "root.c0.c0_l1": "120", "root.default.default_l1": "120"} {
+	for k, want := range map[string]string{"root.c0": "12", "root.c0_l1": "120", "root.default_l1": "120"} {
 		if v := got["schedplan.las-mq."+k+".demote-after-held-container-seconds"]; v != want {
 			t.Errorf("%s: demote after %q held container-seconds, want %s", k, v, want)
 		}

@@ -28,6 +28,9 @@ type Input struct {
 	TaskJobs, OrphanTasks int
 	// Log is the log reader's summary; nil for a jobs table.
 	Log *data.LogSummary
+	// Columns says what became of a jobs table's columns (used, ignored
+	// and why, failed jobs dropped or kept); nil for another system's log.
+	Columns *data.ColumnReport
 }
 
 // InputOptions say how to read a job log: the data.Open spec, the reader
@@ -70,15 +73,12 @@ func LogFormatNames() string {
 }
 
 // CheckLogOptions refuses log-reader options that do not apply to a log of
-// format f ("" for a canonical job log): --keep-failed keeps the failed
-// jobs only a log names, --spark-job makes Spark jobs only of a Spark event
-// log.
+// format f ("" for a canonical job log): --spark-job makes Spark jobs only
+// of a Spark event log. (--keep-failed applies to a jobs table with a
+// state column too, which ReadInput checks once it has read the header.)
 func CheckLogOptions(o data.LogOptions, f data.Format) error {
 	if _, err := data.ParseSparkUnit(string(o.Spark)); err != nil {
 		return paramErr("spark-job", o.Spark, "%v", err)
-	}
-	if f == "" && o.KeepFailed {
-		return paramErr("keep-failed", true, "the trace is a jobs table, which holds no failed jobs to keep; --keep-failed is for logs (--format %s)", LogFormatNames())
 	}
 	if o.Spark == data.SparkJob && f != data.FormatSparkEventLog {
 		what := "a jobs table"
@@ -103,11 +103,17 @@ func ReadInput(o InputOptions) (*Input, error) {
 	}
 	in := &Input{}
 	if f == "" {
-		j, err := data.Open(o.Trace, o.Read)
+		opt := o.Read
+		opt.Columns = func(r *data.ColumnReport) { in.Columns = r }
+		j, err := data.Open(o.Trace, opt)
 		if err != nil {
 			return nil, err
 		}
 		in.Jobs = j
+		if o.Read.Log.KeepFailed && (in.Columns == nil || in.Columns.State == "") {
+			return nil, paramErr("keep-failed", true, "the trace is a jobs table without a state column (%s), which holds no failed jobs to keep; --keep-failed is for such tables and for logs (--format %s)", strings.Join(data.StateColumns, ", "), LogFormatNames())
+		}
+		logColumns(in.Columns)
 	} else {
 		opt := o.Read
 		opt.Format = f
@@ -221,7 +227,7 @@ func tasksKey(t *data.Tasks) ([]byte, error) {
 // derived: Describe, with what the log reader dropped and the tasks.
 func DescribeInput(in *Input, sizes []float64, src estimate.Source) Workload {
 	w := Describe(in.Jobs, sizes, src)
-	w.Log = in.Log
+	w.Log, w.Columns = in.Log, in.Columns
 	w.Tasks = in.tasksInfo()
 	return w
 }
@@ -234,7 +240,9 @@ func DescribeLog(o InputOptions, sizes estimate.SizeOptions) (Workload, error) {
 	}
 	if o.Tasks == "" && LogFormatOf(o.Trace, o.Read.Format) == "" {
 		// A jobs log: a Parquet one is scanned a row group at a time.
-		if w, err := describeScan(o.Trace, o.Read, sizes); !errors.Is(err, data.ErrNotScannable) {
+		// A table with a state column is not scanned (Open drops its
+		// failed jobs), so --keep-failed has nothing to keep in one that is.
+		if w, err := describeScan(o.Trace, o.Read, sizes); !errors.Is(err, data.ErrNotScannable) && !(err == nil && o.Read.Log.KeepFailed) {
 			return w, err
 		}
 	}
@@ -310,4 +318,23 @@ func ReadSpecAndLog(clusterPath, trace string, read func() (data.ReadOptions, er
 // rates μ and of the COSHH LP.
 func (s *SizedLog) ContainerSeconds(spec *cluster.Spec) []float64 {
 	return estimate.ContainerSeconds(s.Sizes, s.Src, s.Opt, spec.Capacity())
+}
+
+// logColumns logs a jobs table's column report: the columns used at info
+// level, each ignored column and the failed jobs dropped as warnings.
+func logColumns(r *data.ColumnReport) {
+	if r == nil {
+		return
+	}
+	var used []string
+	for _, u := range r.Used {
+		used = append(used, u.Name)
+	}
+	slog.Info("columns used", "columns", strings.Join(used, ","))
+	for _, c := range r.Ignored {
+		slog.Info("column ignored", "column", c.Name, "why", c.Why)
+	}
+	if n := r.FailedTotal(); n > 0 {
+		slog.Warn("failed or killed jobs", "state_column", r.State, "count", n, "kept", r.KeptFailed, "default", "dropped; --keep-failed keeps them")
+	}
 }

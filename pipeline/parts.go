@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -69,6 +70,10 @@ func (k *PartKind) head(name string, t *data.Table) (*partHead, error) {
 	return &partHead{id: t.Col(k.IDColumn).([]string)[0], units: t.Col(PartUnits).([]int64)[0]}, nil
 }
 
+// ErrPartsMissing is wrapped by MergeParts's error when units are in no
+// part: a shard not done yet, or lost.
+var ErrPartsMissing = errors.New("a shard is missing")
+
 // MergeParts combines parts (names[k] names parts[k] in messages) into one
 // table ordered by unit. Parts of another work (another id or number of
 // units), a unit in two parts, and units in no part (a missing shard) are
@@ -120,7 +125,7 @@ func MergeParts(kind PartKind, want string, names []string, parts []*data.Table)
 		}
 	}
 	if ref == nil {
-		return nil, fmt.Errorf("no rows in %d parts", len(parts))
+		return nil, fmt.Errorf("no rows in %d parts: %w", len(parts), ErrPartsMissing)
 	}
 	if err := missingUnits(owner, ref.units); err != nil {
 		return nil, err
@@ -149,6 +154,6 @@ func missingUnits(owner map[int64]int, units int64) error {
 	if len(missing) > 10 {
 		list = append(list, "…")
 	}
-	return fmt.Errorf("%d of %d units are in no part (units %s): a shard is missing (shard i of N holds the units u with u mod N = i)",
-		len(missing), units, strings.Join(list, ", "))
+	return fmt.Errorf("%d of %d units are in no part (units %s): %w (shard i of N holds the units u with u mod N = i)",
+		len(missing), units, strings.Join(list, ", "), ErrPartsMissing)
 }

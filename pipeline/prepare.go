@@ -253,9 +253,11 @@ func Prepare(cfg RunConfig) (*Inputs, error) {
 		}
 	}
 	in.OfferedLoad = OfferedLoad(in.SimJobs, in.Capacity)
-	if w := OverloadWarning(in.OfferedLoad, in.Capacity, in.CapacityFrom); w != "" {
-		in.Warnings = append(in.Warnings, w)
-		slog.Warn(w)
+	for _, w := range []string{OverloadWarning(in.OfferedLoad, in.Capacity, in.CapacityFrom), SmallWindowWarning(in.Split)} {
+		if w != "" {
+			in.Warnings = append(in.Warnings, w)
+			slog.Warn(w)
+		}
 	}
 	in.Workload = DescribeInput(in.Input, in.Sizes, in.Source)
 	th := sha256.New()

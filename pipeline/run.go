@@ -168,6 +168,8 @@ type pipelineRun struct {
 	rf    refineState
 	files []string
 	bd    *Bundle
+	// bdErr is why the bundle's routing (routeBundle) failed, if it did.
+	bdErr error
 	// part is the stage being sharded or merged (StageOptions).
 	part *stagePart
 }
@@ -435,6 +437,9 @@ func (p *pipelineRun) refine(ctx context.Context) (map[string][]byte, error) {
 // emit: the configuration bundle and the YARN files.
 func (p *pipelineRun) emit(context.Context) (map[string][]byte, error) {
 	bd := p.bundle()
+	if p.bdErr != nil {
+		return nil, p.bdErr
+	}
 	y, err := MarshalBundle(bd)
 	if err != nil {
 		return nil, err
@@ -615,6 +620,7 @@ func (p *pipelineRun) bundle() *Bundle {
 		bd.LASMQ = scaledLASMQ(bd.LASMQ, rf.Chosen)
 		bd.LASMQ.TaskRefinement = rf
 	}
+	p.bdErr = p.routeBundle(bd)
 	bd.HPFSP = p.hpfspConfig()
 	b := p.boundsOf()
 	if p.coshh.Fit != nil {

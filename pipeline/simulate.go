@@ -62,6 +62,9 @@ func OpenWindow(j *data.Jobs, sizes []float64, src estimate.Source, opt estimate
 		if w.SplitErr != nil {
 			return nil, w.SplitErr
 		}
+		if msg := SmallWindowWarning(w.Split); msg != "" {
+			slog.Warn(msg)
+		}
 		if tune, val := w.Split.Windows(all); window == "tune" {
 			w.Jobs = tune
 		} else {

@@ -107,8 +107,10 @@ type stamp struct {
 // LockFile is the file in StampDir that Open locks.
 const LockFile = "lock"
 
-// Open prepares the output directory. A directory that exists, is not empty
-// and was not written by schedplan is refused unless Force is set. Open
+// Open prepares the output directory, by the output rule (CheckOutDir): a
+// directory that exists, is not empty and was not written by schedplan,
+// or is a symbolic link, is refused unless Force is set; the root folder
+// always. Open
 // locks the directory (see Runner), checks that files can be created and
 // renamed in it, and removes the temporary files a killed run left, all
 // before any stage computes.
@@ -117,15 +119,8 @@ func (r *Runner) Open() error {
 		return errors.New("no output directory given")
 	}
 	r.keys = map[string]string{}
-	entries, err := os.ReadDir(r.Dir)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-	case err != nil:
-		return fmt.Errorf("output directory %s: %w", r.Dir, err)
-	case len(entries) > 0 && !r.Force:
-		if _, err := os.Stat(filepath.Join(r.Dir, StampDir)); err != nil {
-			return fmt.Errorf("output directory %s exists and was not written by schedplan; choose another or pass --force", r.Dir)
-		}
+	if err := CheckOutDir("--out", r.Dir, r.Force); err != nil {
+		return err
 	}
 	stamps := filepath.Join(r.Dir, StampDir)
 	if err := os.MkdirAll(stamps, 0o755); err != nil {

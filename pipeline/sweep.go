@@ -220,6 +220,8 @@ func (s *Sweep) Check() error {
 		return paramErr("runs", s.Runs, "want 1 to %d runs", MaxRuns)
 	case s.Shards < 1 || s.Shard < 0 || s.Shard >= s.Shards:
 		return paramErr("shard", fmt.Sprintf("%d/%d", s.Shard, s.Shards), "want i/N with 0 ≤ i < N")
+	case s.Shards > len(s.Settings)*s.Runs:
+		return paramErr("shard", fmt.Sprintf("%d/%d", s.Shard, s.Shards), "the sweep has %d units (%d settings × %d runs): at most %d shards, or raise --runs", len(s.Settings)*s.Runs, len(s.Settings), s.Runs, len(s.Settings)*s.Runs)
 	case !(s.Capacity >= 0) || math.IsInf(s.Capacity, 0):
 		return paramErr("capacity", s.Capacity, "want a finite positive capacity (0: 1, as sizes are normalised)")
 	}

@@ -43,11 +43,15 @@ type TaskLevel struct {
 	phase *phaseRecord
 	// Class, when set, is every job's class queue ("C3"): with a
 	// capacity-scheduler.xml the job's application names that class's
-	// first leaf ("C3_l0", else "C3"), as the emitted file asks of
-	// applications whose user spans classes; with a fair-scheduler.xml it
-	// is the queue named to the placement policy. Nil: applications name
-	// no queue.
+	// first leaf ("C3_l0" in a file of an older layout, else "C3", the
+	// queue that is its own level 0); with a fair-scheduler.xml it is the
+	// queue named to the placement policy. Nil: applications name no
+	// queue.
 	Class []string
+	// Named, when set, is the queue every job's application names (the
+	// log's queue column, LogQueuesOf); Class overrides it. Nil: the
+	// applications name no queue.
+	Named []string
 	// HPFSPDefault is eq. 18's prior task time per stage (seconds) for
 	// hpfsp run with its online estimator; nil: MeanTaskTimes of Jobs.
 	HPFSPDefault []float64
@@ -135,7 +139,7 @@ func (w *Window) TaskWindow(spec *cluster.Spec, seed uint64, containerMB int) (*
 	tw.Jobs, tw.Capacity = task.FluidJobs(jobs, cl), cl.Rate()
 	tw.CapacityFrom = fmt.Sprintf("task level: %d machines, %d containers of %s, total rate in container-seconds/s; sizes in container-seconds", cl.Nodes(), cl.Containers(), specTitle(spec))
 	tw.OfferedLoad = OfferedLoad(tw.Jobs, tw.Capacity)
-	return &tw, &TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: containerMB, Machines: PhaseMachines(spec)}, nil
+	return &tw, &TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: containerMB, Machines: PhaseMachines(spec), Named: LogQueuesOf(w.Log, w.First, len(jobs))}, nil
 }
 
 // AtLevel returns the window and resolution simulate runs at: level
@@ -264,8 +268,10 @@ func (r *TaskLevel) parse(spec string) (*taskPolicy, error) {
 }
 
 // loadCapacity parses and checks a capacity-scheduler.xml and returns its
-// queue tree, every job's leaf (the file's queue mappings applied to the
-// job's user, as an application that names no queue) and whether the file
+// queue tree, every job's leaf (as CapacityScheduler.addApplication and
+// the file's queue mappings place an application of the job's user that
+// names its class's queue (Class), else the log's queue (Named), else
+// none) and whether the file
 // names any node label: one that names none is for a cluster whose
 // machines carry no label (every machine in the default partition).
 func (r *TaskLevel) loadCapacity(path string) (root task.CapacityQueue, queue []string, labelled bool, err error) {
@@ -279,7 +285,7 @@ func (r *TaskLevel) loadCapacity(path string) (root task.CapacityQueue, queue []
 	}
 	queue = make([]string, len(r.Jobs))
 	for i := range r.Jobs {
-		q, err := cs.Place(r.Jobs[i].User, nil, "")
+		q, err := cs.Place(r.Jobs[i].User, nil, r.named(i))
 		if c := r.class(i); c != "" {
 			for _, name := range []string{c + "_l0", c} {
 				if cq, cerr := cs.Place(r.Jobs[i].User, nil, name); cerr == nil {
@@ -315,7 +321,10 @@ func demotionsByPath(cs *yarn.CapacityScheduler) (map[string]yarn.Demotion, erro
 }
 
 // namesLabels reports whether any queue of the file has settings for,
-// access to, or a default expression naming a node label.
+// access to, or a default expression naming a node label. Access to any
+// label ("*", what a queue inherits from root when the file says nothing:
+// QueueNodeLabelsSettings.initializeAccessibleLabels) names none: Hadoop's
+// stock file is for machines without labels.
 func namesLabels(cs *yarn.CapacityScheduler) bool {
 	for _, q := range cs.Queues {
 		if q.Parent == nil {
@@ -325,7 +334,7 @@ func namesLabels(cs *yarn.CapacityScheduler) bool {
 			return true
 		}
 		for _, l := range q.AccessibleNodeLabels {
-			if l != yarn.NoLabel {
+			if l != yarn.NoLabel && l != yarn.AnyLabel {
 				return true
 			}
 		}
@@ -406,7 +415,8 @@ func capacityQueue(cs *yarn.CapacityScheduler, q *yarn.CSQueue, dem map[string]y
 
 // loadFair parses and checks a fair-scheduler.xml and returns its queue
 // tree and every job's queue (the file's placement policy applied to the
-// job's user, as an application that names no queue).
+// job's user and the queue its application names: its class's (Class),
+// else the log's (Named), else none).
 func (r *TaskLevel) loadFair(path string) (task.FairQueue, []string, error) {
 	b, err := readChecked(path, CheckFairSchedulerXML)
 	if err != nil {
@@ -418,7 +428,11 @@ func (r *TaskLevel) loadFair(path string) (task.FairQueue, []string, error) {
 	}
 	queue := make([]string, len(r.Jobs))
 	for i := range r.Jobs {
-		if queue[i], err = fs.Place(r.Jobs[i].User, nil, r.class(i)); err != nil {
+		named := r.class(i)
+		if named == "" {
+			named = r.named(i)
+		}
+		if queue[i], err = fs.Place(r.Jobs[i].User, nil, named); err != nil {
 			return task.FairQueue{}, nil, fmt.Errorf("%s: job %d: %w", path, r.Jobs[i].ID+1, err)
 		}
 	}
@@ -457,6 +471,14 @@ func fairQueue(fs *yarn.FairScheduler, q *yarn.FSQueue, mb int64) task.FairQueue
 func (r *TaskLevel) class(i int) string {
 	if i < len(r.Class) {
 		return r.Class[i]
+	}
+	return ""
+}
+
+// named returns the queue job i's application names ("" for none).
+func (r *TaskLevel) named(i int) string {
+	if i < len(r.Named) {
+		return r.Named[i]
 	}
 	return ""
 }

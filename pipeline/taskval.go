@@ -129,7 +129,8 @@ func taskValidate(ctx context.Context, in *Inputs, cs *classState, tr *TuneRepor
 	if err != nil {
 		return nil, err
 	}
-	res := &TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: in.Config.ContainerMB}
+	// Applications name the queue they named in the log, if it says.
+	res := &TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: in.Config.ContainerMB, Named: LogQueuesOf(in.Jobs, lo, n)}
 	// The jobs of the classified row name their class's queue (the second
 	// capacity row); nothing else does.
 	named := res.namingClassQueues(cs, lo)
@@ -151,7 +152,7 @@ func taskValidate(ctx context.Context, in *Inputs, cs *classState, tr *TuneRepor
 	configs := []struct{ name, spec, shown string }{
 		{"fifo", "fifo", "fifo"},
 		{TaskCurrentName + " (" + current + ")", currentSpec, currentSpec},
-		{TaskEmittedCapacityName + ", no queue named", "capacity:file=" + filepath.Join(dir, "capacity-scheduler.xml"), "capacity:file=capacity-scheduler.xml"},
+		{TaskEmittedCapacityName + routedHow(res.Named), "capacity:file=" + filepath.Join(dir, "capacity-scheduler.xml"), "capacity:file=capacity-scheduler.xml"},
 		{"emitted fair-scheduler.xml", "fair:file=" + filepath.Join(dir, "fair-scheduler.xml"), "fair:file=fair-scheduler.xml"},
 		{TaskTunedName, m.Spec(), m.Spec()},
 	}
@@ -193,13 +194,23 @@ func taskValidate(ctx context.Context, in *Inputs, cs *classState, tr *TuneRepor
 		}
 	}
 	row := ValidationRowOf(TaskEmittedCapacityName+", jobs name their class queue", 0, out[1].Policies[0].Aggregate(), b)
-	row.Policy = configs[2].shown + " (queue <class>_l0)"
+	row.Policy = configs[2].shown + " (queue <class>)"
 	tv.Rows = append(tv.Rows[:3], append([]ValidationRow{row}, tv.Rows[3:]...)...)
 	if cur > 0 {
 		tv.Improvement, tv.Improved = 1-tuned/cur, tuned < cur
 	}
 	endPhase()
 	return tv, nil
+}
+
+// routedHow names how the applications of the emitted
+// capacity-scheduler.xml's routed row reach their queues: the log's queue
+// (named, when the log has a queue column) or none.
+func routedHow(named []string) string {
+	if named != nil {
+		return ", jobs name the log's queue"
+	}
+	return ", no queue named"
 }
 
 // emittedRows returns the current scheduler's row and the rows that load
@@ -263,8 +274,8 @@ func (t *TaskValidation) EmittedVerdict() string {
 // computes, so that older stamps of the validate stage are stale (4: at
 // most TaskValidateMaxJobs jobs; 5: slowdowns by the time alone, capped
 // fair-share deadlines; 6: the tuned LAS_MQ's thresholds in held
-// container-seconds).
-const taskLevelVersion = 6
+// container-seconds; 7: applications name the log's queue).
+const taskLevelVersion = 7
 
 // RequireImprovement is --require-improvement's check: at task level (the
 // tuned LAS_MQ and every row of the emitted capacity-scheduler.xml against

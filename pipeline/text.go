@@ -235,6 +235,11 @@ func (w Workload) WriteText(out io.Writer, maxUsers int) {
 			fmt.Fprintln(out, Printable(line))
 		}
 	}
+	if w.Columns != nil {
+		for _, line := range strings.Split(w.Columns.String(), "\n") {
+			fmt.Fprintln(out, Printable(line))
+		}
+	}
 	if len(w.Users) == 0 {
 		return
 	}

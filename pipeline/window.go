@@ -48,3 +48,20 @@ func SplitByTime(jobs []sim.Job, frac float64) (Split, error) {
 func (s Split) Windows(jobs []sim.Job) (tune, validate []sim.Job) {
 	return jobs[:s.TuneJobs], jobs[s.TuneJobs:]
 }
+
+// MinWindowJobs is the fewest jobs a tuning or validation window needs for
+// its mean response time to mean anything: with fewer, one long job moves
+// the mean by more than the differences between policies, so a ranking of
+// policies on it is noise. 100 jobs put the standard error of a mean of
+// heavy-tailed responses (coefficient of variation 2–5, as in the SWIM
+// traces) at 20–50% of the mean; the warning does not stop the run.
+const MinWindowJobs = 100
+
+// SmallWindowWarning says, when either window of s holds fewer than
+// MinWindowJobs jobs, that its results are not to be trusted ("" otherwise).
+func SmallWindowWarning(s Split) string {
+	if s.TuneJobs >= MinWindowJobs && s.ValidJobs >= MinWindowJobs {
+		return ""
+	}
+	return fmt.Sprintf("SMALL WINDOWS: the tuning window holds %d jobs and the validation window %d; with fewer than %d jobs in a window, one long job outweighs the differences between policies, so the tuned configuration and its validation are not to be trusted; use a longer log (or --split to balance the windows)", s.TuneJobs, s.ValidJobs, MinWindowJobs)
+}

@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"regexp"
@@ -113,13 +112,30 @@ func fmtPercent(hundredths int) string {
 // capacityLayoutVersion changes when the capacity-scheduler.xml layout
 // changes, so that older stamps of the emit stage are stale (3: demotion
 // thresholds in held container-seconds, demote-after-held-container-seconds;
-// 4: the container size they assume, schedplan.container-mb).
-const capacityLayoutVersion = 4
+// 4: the container size they assume, schedplan.container-mb; 5: routing by
+// what a cluster knows (the log's queues, users mapped to their class),
+// capacities by the work routed to each queue, LAS_MQ levels as sibling
+// leaves of the queue applications land in, application limits from the
+// log's peak concurrency).
+const capacityLayoutVersion = 5
 
-// DefaultQueueShare is the share (hundredths of a percent) of every
-// partition the Capacity Scheduler's default queue is guaranteed: enough
-// for applications that name no queue and match no mapping to run.
-const DefaultQueueShare = 100
+// MinQueueShare is the least guaranteed capacity (hundredths of a percent
+// of root) of a queue that receives no work by the routing (a class queue
+// no user is mapped to, a default queue every application bypasses), so
+// that an application naming it still runs; all such floors together take
+// at most MaxFloorShare, so the queues that receive the work keep at least
+// 90% of the cluster.
+const (
+	MinQueueShare = 100
+	MaxFloorShare = 1000
+)
+
+// MinLevelShare is the least share of its queue's capacity a LAS_MQ level
+// gets, as a fraction of the queue's weights (zero decay gives the levels
+// after the first weight 0): a leaf with capacity 0 gets no
+// user-limit-factor that lets a user grow, and whether its applications
+// get any user limit at all differs between Hadoop versions.
+const MinLevelShare = 0.01
 
 // LabelHeadroom is the most of a machine type's COSHH allocation to a class
 // that the class's offered load may use for the class to be confined to
@@ -138,30 +154,35 @@ const LeafMinUserLimitPercent = 1
 // Roles of the queues of a rendered capacity-scheduler.xml.
 const (
 	classQueue = iota
-	levelQueue
 	defaultQueue
+	logQueue // a queue of the log's queue column
 )
 
-// csQueue is a queue being rendered.
+// csQueue is a queue being rendered: a top-level queue (a class's, the
+// log's, default) and, with LAS_MQ, each of its levels, all leaves under
+// root.
 type csQueue struct {
 	role       int
 	name, path string
-	share      map[string]int // partition ("" = default) → capacity, hundredths of its parent's
+	share      map[string]int // partition ("" = default) → capacity, hundredths of root's
 	labels     []string       // accessible labels, in type order
 	defLabel   string
-	levels     []*csQueue
-	threshold  float64 // LAS_MQ level: demotion threshold in held container-seconds (0: last level)
+	work       float64 // share of the offered work routed here (top level)
+	level      int     // LAS_MQ level: 0 is the queue applications land in
+	next       *csQueue
+	threshold  float64 // demotion threshold to next, in held container-seconds
 	desc       string
 	coshh      string // the class's COSHH allocation, when not expressed as labels
 }
 
 // csPlan is the queue tree of a bundle.
 type csPlan struct {
-	labels []string // one per machine type; nil: no node labels
-	why    string   // why there are (no) node labels
-	queues []*csQueue
-	unit   string  // threshold unit of the bundle
-	held   float64 // held container-seconds per unit (Bundle.HeldPerUnit)
+	labels []string   // one per machine type; nil: no node labels
+	why    string     // why there are (no) node labels
+	queues []*csQueue // the top level: classes (or the log's queues), then default
+	leaves []*csQueue // every queue under root, each top-level queue followed by its lower levels
+	unit   string     // threshold unit of the bundle
+	held   float64    // held container-seconds per unit (Bundle.HeldPerUnit)
 }
 
 // planCapacityScheduler decides the queues and their capacities.
@@ -181,35 +202,35 @@ func planCapacityScheduler(b *Bundle) (*csPlan, error) {
 			bestType = t
 		}
 	}
-	nc := len(b.Classes)
-	classTotal := 10000
-	if nc > 0 {
-		classTotal -= DefaultQueueShare
+	if err := topQueues(b, p); err != nil {
+		return nil, err
 	}
-	work := make([]float64, nc)
-	seen := map[string]bool{"default": true}
-	for i, c := range b.Classes {
-		work[i] = c.Alpha * c.MeanSize
-		name := YARNName(c.Name)
-		if seen[name] {
-			return nil, fmt.Errorf("class %q: queue name %q is taken", c.Name, name)
-		}
-		seen[name] = true
-		p.queues = append(p.queues, &csQueue{role: classQueue, name: name, path: "root." + name, share: map[string]int{}})
+	work := make([]float64, len(p.queues))
+	for i, q := range p.queues {
+		work[i] = q.work
 	}
-	for i, v := range percentages(work, classTotal) {
+	for i, v := range flooredPercentages(work, 10000) {
 		p.queues[i].share[yarn.NoLabel] = v
+	}
+	def := p.queues[len(p.queues)-1]
+	classTotal := 10000 - def.share[yarn.NoLabel]
+	nc := 0
+	if len(b.Queues) == 0 {
+		nc = len(b.Classes)
 	}
 	var safe bool
 	if safe, p.why = labelsSafe(b, labels); safe {
 		p.labels = labels
-		planLabels(b, p, work, classTotal, bestType)
+		classWork := make([]float64, nc)
+		for i, c := range b.Classes[:nc] {
+			classWork[i] = c.Alpha * c.MeanSize
+		}
+		planLabels(b, p, classWork, classTotal, bestType)
 	} else {
-		for i, q := range p.queues {
+		for i, q := range p.queues[:nc] {
 			q.coshh = coshhAllocation(b, i, labels)
 		}
 	}
-	def := &csQueue{role: defaultQueue, name: "default", path: "root.default", share: map[string]int{yarn.NoLabel: 10000 - classTotal}}
 	if p.labels != nil {
 		def.desc = "the largest machine type"
 		def.labels = append(def.labels, p.labels...)
@@ -218,20 +239,132 @@ func planCapacityScheduler(b *Bundle) (*csPlan, error) {
 		}
 		def.defLabel = p.labels[bestType]
 	}
-	p.queues = append(p.queues, def)
-	if l := b.LASMQ; l != nil && l.K > 1 && nc > 0 {
-		var err error
-		if p.unit, _, err = b.ThresholdUnit(); err != nil {
+	l := b.LASMQ
+	if l == nil || l.K <= 1 {
+		p.leaves = p.queues
+		return p, nil
+	}
+	var err error
+	if p.unit, _, err = b.ThresholdUnit(); err != nil {
+		return nil, err
+	}
+	if p.held, err = b.HeldPerUnit(); err != nil {
+		return nil, err
+	}
+	taken := map[string]bool{}
+	for _, q := range p.queues {
+		taken[q.name] = true
+	}
+	for _, q := range p.queues {
+		levels, err := addLevels(q, l, p.held, taken)
+		if err != nil {
 			return nil, err
 		}
-		if p.held, err = b.HeldPerUnit(); err != nil {
-			return nil, err
-		}
-		for _, q := range p.queues {
-			addLevels(q, l, p.held)
-		}
+		p.leaves = append(p.leaves, levels...)
 	}
 	return p, nil
+}
+
+// topQueues decides the top-level queues and the share of the offered work
+// routed to each (see routing.go): the log's queues when it has them, else
+// one per class (the work of the users mapped to it); and default (the
+// work of everyone else, or of the log's jobs that named no queue). A
+// bundle written before the users' work was recorded takes their share of
+// the jobs instead (userWork); one without jobs either routes each class's
+// work (α × mean size) to its queue.
+func topQueues(b *Bundle, p *csPlan) error {
+	seen := map[string]bool{}
+	add := func(role int, name string, work float64) error {
+		if seen[name] {
+			return fmt.Errorf("queue name %q is taken", name)
+		}
+		seen[name] = true
+		p.queues = append(p.queues, &csQueue{role: role, name: name, path: "root." + name, share: map[string]int{}, work: work})
+		return nil
+	}
+	defWork := 0.0
+	if len(b.Queues) > 0 {
+		for _, q := range b.Queues {
+			if q.Name == "default" {
+				defWork += q.Work
+				continue
+			}
+			if err := add(logQueue, q.Name, q.Work); err != nil {
+				return fmt.Errorf("the log's queue %q: %w", q.Name, err)
+			}
+		}
+		return add(defaultQueue, "default", defWork)
+	}
+	seen["default"] = true
+	byClass := map[string]int{}
+	for i, c := range b.Classes {
+		if err := add(classQueue, YARNName(c.Name), 0); err != nil {
+			return fmt.Errorf("class %q: %w", c.Name, err)
+		}
+		byClass[c.Name] = i
+	}
+	work := userWork(b.Users)
+	for k, u := range b.Users {
+		if i, ok := byClass[u.Class]; ok && mappable(u.Name) {
+			p.queues[i].work += work[k]
+		} else {
+			defWork += work[k]
+		}
+	}
+	if work == nil {
+		for i, c := range b.Classes {
+			p.queues[i].work = c.Alpha * c.MeanSize
+		}
+	}
+	delete(seen, "default")
+	return add(defaultQueue, "default", defWork)
+}
+
+// userWork returns every user's share of the offered work: UserConfig.Work,
+// or, in a bundle written before it was recorded, the user's share of the
+// jobs; nil when neither is known.
+func userWork(users []UserConfig) []float64 {
+	work, jobs := 0.0, 0
+	for _, u := range users {
+		work += u.Work
+		jobs += u.Jobs
+	}
+	if !(work > 0) && jobs == 0 {
+		return nil
+	}
+	out := make([]float64, len(users))
+	for k, u := range users {
+		out[k] = u.Work
+		if !(work > 0) {
+			out[k] = float64(u.Jobs) / float64(jobs)
+		}
+	}
+	return out
+}
+
+// mappable reports whether a queue mapping can name the user (its name has
+// no ',', ':' or space: CapacitySchedulerConfiguration.getQueueMappings
+// splits on them).
+func mappable(user string) bool {
+	return user != "" && !strings.ContainsAny(user, ",: \t\n")
+}
+
+// flooredPercentages splits total hundredths among queues in proportion to
+// the work routed to them: every queue first gets a floor, MinQueueShare
+// but at most MaxFloorShare/len(w) (so the floors together take at most
+// MaxFloorShare), and the rest is split by percentages. With no positive
+// work at all the queues split total evenly.
+func flooredPercentages(w []float64, total int) []int {
+	n := len(w)
+	if n == 0 {
+		return nil
+	}
+	floor := min(MinQueueShare, MaxFloorShare/n, total/n)
+	out := percentages(w, total-floor*n)
+	for i := range out {
+		out[i] += floor
+	}
+	return out
 }
 
 // planLabels gives every class queue its capacity on every machine type's
@@ -281,8 +414,10 @@ func planLabels(b *Bundle, p *csPlan, work []float64, classTotal, bestType int) 
 // when the cluster has more than one machine type, every class's load fits
 // within LabelHeadroom of the COSHH allocation of its default type alone
 // (α ≤ LabelHeadroom × machines × μ), and every user with jobs is mapped to
-// a class queue (else all of their jobs share the default queue's one
-// type). Otherwise the file names no labels: every machine is in the
+// the queue of a class that holds all of their jobs (ClassShare 1; else
+// their jobs of other classes, or all of them, run on one type that is not
+// theirs), and the top level is the classes (not the log's queues).
+// Otherwise the file names no labels: every machine is in the
 // default partition, and the classes share it by their capacities. The
 // second result says why, for the file's description.
 func labelsSafe(b *Bundle, labels []string) (bool, string) {
@@ -292,9 +427,11 @@ func labelsSafe(b *Bundle, labels []string) (bool, string) {
 		return false, none + "the cluster has one machine type"
 	case b.Capacity == nil:
 		return false, none + "the bundle has no COSHH allocation"
+	case len(b.Queues) > 0:
+		return false, none + "the log's own queues are the top level (applications name them), not the classes COSHH allocates machines to"
 	}
 	for _, u := range b.Users {
-		if u.Jobs > 0 && u.Class == "" {
+		if u.Jobs > 0 && (u.Class == "" || (u.ClassShare > 0 && u.ClassShare < 1)) {
 			return false, none + fmt.Sprintf("the jobs of user %s span classes, and a job of theirs that names no queue would run on one machine type (a request names one partition); COSHH's allocation is documented per class (schedplan.coshh.<class>.allocation) and not enforced", u.Name)
 		}
 	}
@@ -361,29 +498,70 @@ func classType(b *Bundle, i, types, bestType int) (int, string) {
 	return bestType, "the largest machine type (the COSHH allocation gives this class no machines: it runs on idle capacity only)"
 }
 
-// addLevels gives a class queue one leaf per LAS_MQ level, l0 the highest
-// priority: on every partition the class has capacity on, the levels split
-// it by the queue weights; its demotion threshold is the tuned one × held
-// (held container-seconds per unit of the thresholds, HeldPerUnit).
-func addLevels(q *csQueue, l *LASMQConfig, held float64) {
-	for k := 0; k < l.K; k++ {
-		lv := &csQueue{role: levelQueue, name: fmt.Sprintf("%s_l%d", q.name, k), share: map[string]int{}, labels: q.labels,
-			defLabel: q.defLabel, desc: "as its class queue " + q.path}
-		lv.path = q.path + "." + lv.name
-		if k < len(l.Thresholds) {
+// addLevels returns a top-level queue's LAS_MQ levels as leaves under
+// root: the queue itself is level 0 (applications land in it, by name or
+// mapping) and q.name_l1 … its lower levels, to which the controller
+// demotes (each level's next sibling: yarn.Demotions). The levels are
+// siblings, not children, so that the queue stays a leaf that accepts
+// submissions (CapacityScheduler.addApplication refuses a parent queue)
+// and keeps its path. On every partition the levels split the queue's
+// capacity by the queue weights, each level at least MinLevelShare of
+// them; a demotion threshold is the tuned one × held (held
+// container-seconds per unit of the thresholds, HeldPerUnit).
+func addLevels(q *csQueue, l *LASMQConfig, held float64, taken map[string]bool) ([]*csQueue, error) {
+	levels := []*csQueue{q}
+	for k := 1; k < l.K; k++ {
+		name := fmt.Sprintf("%s_l%d", q.name, k)
+		if taken[name] {
+			return nil, fmt.Errorf("queue %s: the name of its LAS_MQ level %d, %s, is taken", q.path, k, name)
+		}
+		taken[name] = true
+		levels = append(levels, &csQueue{role: q.role, name: name, path: "root." + name, share: map[string]int{}, labels: q.labels,
+			defLabel: q.defLabel, level: k, desc: fmt.Sprintf("as %s, whose LAS_MQ level %d this is", q.path, k)})
+	}
+	for k, lv := range levels {
+		if k < len(l.Thresholds) && k+1 < len(levels) {
 			lv.threshold = l.Thresholds[k] * held
+			lv.next = levels[k+1]
 		}
-		q.levels = append(q.levels, lv)
 	}
+	w := levelWeights(l.Weights, l.K)
+	shares := map[string][]int{}
 	for part, s := range q.share {
-		split := make([]int, l.K)
+		shares[part] = make([]int, l.K)
 		if s > 0 {
-			split = percentages(l.Weights, 10000)
-		}
-		for k, v := range split {
-			q.levels[k].share[part] = v
+			shares[part] = percentages(w, s)
 		}
 	}
+	for part, split := range shares {
+		for k, v := range split {
+			levels[k].share[part] = v
+		}
+	}
+	return levels, nil
+}
+
+// levelWeights returns k LAS_MQ queue weights, each at least
+// MinLevelShare of their sum (all equal when none is positive).
+func levelWeights(w []float64, k int) []float64 {
+	out := make([]float64, k)
+	sum := 0.0
+	for i := range out {
+		if i < len(w) && w[i] > 0 && !math.IsInf(w[i], 0) {
+			out[i] = w[i]
+			sum += w[i]
+		}
+	}
+	if !(sum > 0) {
+		for i := range out {
+			out[i] = 1
+		}
+		return out
+	}
+	for i := range out {
+		out[i] = max(out[i], MinLevelShare*sum)
+	}
+	return out
 }
 
 // userLimitFactor returns a factor that lets one user grow to the whole of
@@ -403,47 +581,55 @@ func userLimitFactor(abs map[string]float64) (float64, bool) {
 }
 
 // CapacitySchedulerXML renders the bundle as a capacity-scheduler.xml:
+//   - the top level is where applications land (see routing.go): the
+//     log's own queues when the log has a queue column (applications name
+//     them, as they did), else one queue per job class, to which each user
+//     whose jobs are mostly (UserClassShare) of that class is mapped; and
+//     "default", where every other application lands (it names no queue
+//     and matches no mapping);
+//   - each top-level queue's capacity on the default partition is the
+//     share of the offered work routed to it (Bundle.Users[].Work,
+//     Bundle.Queues[].Work); a queue that receives none keeps a floor
+//     (MinQueueShare, all floors together at most MaxFloorShare), so the
+//     queues that receive the work hold at least 90% and no queue has
+//     capacity 0;
 //   - node labels only where confining classes to machine types is safe
-//     (labelsSafe: every class's load fits its default type's COSHH
-//     allocation with room, and every user is mapped to a class; a request
-//     names one partition, so a labelled job runs on one type). Then every
-//     machine type is a node label (YARNName of its name), a class queue's
-//     capacity on label t is its share of the COSHH allocation of type t,
-//     it may access the labels where that share is positive (a type the LP
-//     leaves unused is split by work share), and its
-//     default-node-label-expression is the type that carries most of its
-//     throughput (default: the largest type). Otherwise the file names no
-//     label (every machine in the default partition) and documents each
+//     (labelsSafe: class queues, every class's load fits its default
+//     type's COSHH allocation with room, and every user is mapped to a
+//     class; a request names one partition, so a labelled job runs on one
+//     type). Then every machine type is a node label (YARNName of its
+//     name), a class queue's capacity on label t is its share of the COSHH
+//     allocation of type t, it may access the labels where that share is
+//     positive (a type the LP leaves unused is split by work share), and
+//     its default-node-label-expression is the type that carries most of
+//     its throughput (default: the largest type). Otherwise the file names
+//     no label (every machine in the default partition) and documents each
 //     class's COSHH allocation in schedplan.coshh.<class>.allocation;
 //     schedplan.node-labels says which and why;
-//   - every job class is a queue under root; its capacity on the default
-//     partition is its share of the offered work (α × mean size). Every
-//     positive share is at least 0.01%;
-//   - a queue "default" is guaranteed DefaultQueueShare of every partition:
-//     applications that name no queue and match no user mapping run there;
-//   - with LAS_MQ, each class queue and default have one leaf per level
-//     (<queue>_l0 is the highest priority; leaf names are unique, as Hadoop
-//     2.x requires and 3.x needs for short-name submission) whose
-//     capacities are the queue weights; the demotion thresholds are
-//     written beside them as yarn.DemoteAfterKey properties (YARN ignores
-//     them; `schedplan yarn-controller` reads them and moves applications
-//     between levels through the ResourceManager's REST API);
-//     each leaf's ordering-policy is the tuned order inside a level (fifo;
-//     fair for ps; fifo plus a schedplan.las-mq.<leaf>.order property for
-//     remaining, which YARN lacks and nothing applies). Without
-//     LAS_MQ, default is a leaf with the fair ordering-policy;
+//   - with LAS_MQ, each top-level queue is its level 0 and has sibling
+//     leaves <queue>_l1 … for the lower levels (addLevels: a queue that
+//     stays a leaf accepts submissions by its name); the levels split the
+//     queue's capacity by the queue weights (each at least MinLevelShare);
+//     the demotion thresholds are written beside them as
+//     yarn.DemoteAfterKey properties (YARN ignores them; `schedplan
+//     yarn-controller` reads them and moves applications to the next
+//     level through the ResourceManager's REST API); each leaf's
+//     ordering-policy is the tuned order inside a level (fifo; fair for
+//     ps; fifo plus a schedplan.las-mq.<leaf>.order property for
+//     remaining, which YARN lacks and nothing applies). Without LAS_MQ,
+//     default and the log's queues have the fair ordering-policy;
 //   - every leaf has a user-limit-factor that lets one user use idle
-//     capacity up to the queue's maximum (100%), minimum-user-limit-percent
-//     LeafMinUserLimitPercent (active users split it evenly) and
-//     maximum-applications 10000;
-//   - yarn.scheduler.capacity.queue-mappings sends each user whose jobs all
-//     fell into one class to that class's first leaf (UserConfig.Class),
-//     and, with LAS_MQ, every other user to default's first level.
+//     capacity up to the queue's maximum (100%),
+//     minimum-user-limit-percent LeafMinUserLimitPercent (active users
+//     split it evenly) and a maximum-applications that admits, per user,
+//     at least twice the log's peak concurrent applications of one user
+//     (leafApplications);
+//   - yarn.scheduler.capacity.queue-mappings maps each user whose jobs are
+//     mostly of one class to that class's queue (UserConfig.Class).
 //
 // Root's label settings are left to Hadoop (it ignores root's
 // accessible-node-labels: root always accesses every label at 100%).
-// Sibling capacities sum to exactly 100 on every partition, and a queue
-// with capacity 0 on a partition has children with capacity 0 there
+// Sibling capacities sum to exactly 100 on every partition
 // (AbstractParentQueue.setChildQueues).
 func CapacitySchedulerXML(b *Bundle) ([]byte, error) { return capacitySchedulerXML(b, 0) }
 
@@ -458,30 +644,48 @@ func capacitySchedulerXML(b *Bundle, containerMB int) ([]byte, error) {
 	}
 	conf := &yarn.Configuration{}
 	add := func(name, value, desc string) { conf.Add(yarn.CSPrefix+name, value, desc) }
-	names := make([]string, len(p.queues))
-	for i, q := range p.queues {
+	names := make([]string, len(p.leaves))
+	for i, q := range p.leaves {
 		names[i] = q.name
 	}
-	add("root.queues", strings.Join(names, ","), "one queue per job class (schedplan's COSHH classes), and default for applications that name no queue and match no mapping")
+	top := "one queue per job class (schedplan's COSHH classes), and default for applications that name no queue and match no mapping"
+	if len(b.Queues) > 0 {
+		top = "the log's own queues (applications name them, as they did), and default for applications that name no queue"
+	}
+	if len(p.leaves) > len(p.queues) {
+		top += "; each is its LAS_MQ level 0, followed by its lower levels <queue>_l1 …"
+	}
+	add("root.queues", strings.Join(names, ","), top)
 	conf.Add("schedplan.node-labels", strconv.FormatBool(p.labels != nil), p.why)
 	mappings, mapDesc := queueMappings(b, p)
-	add("queue-mappings", strings.Join(mappings, ","), mapDesc)
+	if len(mappings) > 0 {
+		add("queue-mappings", strings.Join(mappings, ","), mapDesc)
+	} else {
+		conf.Add("schedplan.queue-mappings", "none", mapDesc+"; YARN ignores this property")
+	}
+	lim := leafApplications(b)
+	if lim.system > defaultMaxApplications {
+		add("maximum-applications", strconv.Itoa(lim.system), fmt.Sprintf("maximum-system-applications: twice the sum of the log's peak concurrent applications of each user (%d); YARN's default is %d", lim.system/2, defaultMaxApplications))
+	}
 	demotes := false // a level has a demote-after threshold
-	var write func(q *csQueue, parentAbs map[string]float64)
-	write = func(q *csQueue, parentAbs map[string]float64) {
+	levels := len(p.leaves) > len(p.queues)
+	policy, policyDesc, order := "", "", ""
+	if levels {
+		policy, policyDesc, order = levelOrdering(b.LASMQ.Order)
+	}
+	for _, q := range p.leaves {
 		pre := q.path + "."
 		abs := map[string]float64{}
 		for part, s := range q.share {
-			abs[part] = float64(s) / 10000 * parentAbs[part]
+			abs[part] = float64(s) / 10000
 		}
-		capDesc, lvlDesc := "share of the offered work (α × mean job size)", "share of the COSHH allocation of this machine type"
-		switch q.role {
-		case defaultQueue:
-			capDesc = "guaranteed to applications that name no queue and match no mapping"
+		capDesc, lvlDesc := "share of the offered work routed here (the work of the applications that land in this queue)", "share of the COSHH allocation of this machine type"
+		switch {
+		case q.level > 0:
+			capDesc = fmt.Sprintf("LAS_MQ level %d: the queue weight's share of %s", q.level, strings.TrimSuffix(q.path, fmt.Sprintf("_l%d", q.level)))
 			lvlDesc = capDesc
-		case levelQueue:
-			capDesc = "LAS_MQ queue weight (share of the class queue)"
-			lvlDesc = capDesc
+		case q.work == 0:
+			capDesc = "no work is routed here: a floor, so that applications naming this queue run"
 		}
 		add(pre+"capacity", fmtPercent(q.share[yarn.NoLabel]), capDesc)
 		add(pre+"maximum-capacity", "100", "")
@@ -500,37 +704,23 @@ func capacitySchedulerXML(b *Bundle, containerMB int) ([]byte, error) {
 		if q.coshh != "" {
 			conf.Add("schedplan.coshh."+q.path+".allocation", q.coshh, "COSHH's allocation to this class, machines of each type (not enforced: see schedplan.node-labels); YARN ignores this property")
 		}
-		if len(q.levels) == 0 {
-			writeLeaf(add, pre, q, abs)
-			return
-		}
-		lv := make([]string, len(q.levels))
-		for k, c := range q.levels {
-			lv[k] = c.name
-		}
-		add(pre+"queues", strings.Join(lv, ","), "LAS_MQ levels: "+lv[0]+" is the highest priority")
-		policy, policyDesc, order := levelOrdering(b.LASMQ.Order)
-		for k, c := range q.levels {
-			write(c, abs)
-			add(c.path+".ordering-policy", policy, policyDesc)
+		writeLeaf(add, pre, abs, lim)
+		switch {
+		case levels:
+			add(pre+"ordering-policy", policy, policyDesc)
 			if order != "" {
-				conf.Add("schedplan.las-mq."+c.path+".order", order,
+				conf.Add("schedplan.las-mq."+q.path+".order", order,
 					"the tuned order inside this level is by estimated remaining work (seed 000 §3.3), least first; neither YARN nor schedplan yarn-controller applies it: YARN serves the level FIFO, which is how schedplan's validation simulates this file")
 			}
-			if k+1 < len(q.levels) {
-				demotes = true
-				conf.Add(yarn.DemoteAfterKey(c.path), strconv.FormatFloat(c.threshold, 'g', 10, 64),
-					fmt.Sprintf("the controller moves an application from %s to %s once its attained service, in held container-seconds (containers × seconds held: memorySeconds / --container-mb), reaches this value (= the tuned threshold %s %s × %s held container-seconds per %s: the cluster's containers / the capacity it was tuned at); YARN ignores this property; `schedplan yarn-controller` applies it",
-						c.path, q.levels[k+1].path, strconv.FormatFloat(c.threshold/p.held, 'g', 10, 64), p.unit, strconv.FormatFloat(p.held, 'g', 10, 64), strings.TrimSuffix(p.unit, "s")))
-			}
+		case q.role != classQueue:
+			add(pre+"ordering-policy", yarn.FairOrdering, "applications share the queue (FairOrderingPolicy: the one holding the fewest containers is served first), as the Fair Scheduler shares a pool; fifo would let one large job hold every container")
 		}
-	}
-	rootAbs := map[string]float64{yarn.NoLabel: 1}
-	for _, l := range p.labels {
-		rootAbs[l] = 1
-	}
-	for _, q := range p.queues {
-		write(q, rootAbs)
+		if q.next != nil {
+			demotes = true
+			conf.Add(yarn.DemoteAfterKey(q.path), strconv.FormatFloat(q.threshold, 'g', 10, 64),
+				fmt.Sprintf("the controller moves an application from %s to %s once its attained service, in held container-seconds (containers × seconds held: memorySeconds / --container-mb), reaches this value (= the tuned threshold %s %s × %s held container-seconds per %s: the cluster's containers / the capacity it was tuned at); YARN ignores this property; `schedplan yarn-controller` applies it",
+					q.path, q.next.path, strconv.FormatFloat(q.threshold/p.held, 'g', 10, 64), p.unit, strconv.FormatFloat(p.held, 'g', 10, 64), strings.TrimSuffix(p.unit, "s")))
+		}
 	}
 	if containerMB > 0 && demotes {
 		conf.Add(yarn.ContainerMBKey, strconv.Itoa(containerMB),
@@ -539,72 +729,93 @@ func capacitySchedulerXML(b *Bundle, containerMB int) ([]byte, error) {
 	return conf.Marshal("capacity-scheduler.xml: generated by schedplan")
 }
 
-// writeLeaf writes a leaf's application settings: user-limit-factor and
-// minimum-user-limit-percent (a user may use idle capacity up to the
-// queue's maximum; active users split the leaf evenly), maximum-applications,
-// and, for the default queue, the fair ordering-policy (level leaves take
-// LAS_MQ's order, written by their class queue).
-func writeLeaf(add func(name, value, desc string), pre string, q *csQueue, abs map[string]float64) {
-	if f, ok := userLimitFactor(abs); ok {
-		add(pre+"user-limit-factor", strconv.FormatFloat(f, 'f', -1, 64),
+// defaultMaxApplications is Hadoop's maximum-system-applications default
+// (CapacitySchedulerConfiguration.DEFAULT_MAXIMUM_SYSTEM_APPLICATIIONS).
+const defaultMaxApplications = 10000
+
+// appLimits are the application limits the leaves must admit.
+type appLimits struct {
+	perUser int // applications of one user in one leaf
+	system  int // applications in the system (and in one leaf)
+}
+
+// leafApplications derives the application limits from the log's peak
+// concurrency (UserConfig.PeakApps: a fluid replay of the tuned LAS_MQ;
+// a user's applications may all be in one level): twice the largest peak
+// of one user, and twice the sum of the users' peaks (at least
+// defaultMaxApplications). Twice: the task level's and YARN's applications
+// run longer than the fluid replay's.
+func leafApplications(b *Bundle) appLimits {
+	peak, sum := 0, 0
+	for _, u := range b.Users {
+		peak = max(peak, u.PeakApps)
+		sum += u.PeakApps
+	}
+	return appLimits{perUser: max(2*peak, 1), system: max(2*sum, defaultMaxApplications)}
+}
+
+// writeLeaf writes a leaf's user and application limits:
+// user-limit-factor and minimum-user-limit-percent (a user may use idle
+// capacity up to the queue's maximum; active users split the leaf evenly)
+// and maximum-applications, so that Hadoop's per-user application limit,
+// min(maximum-applications, ⌊maximum-applications ×
+// minimum-user-limit-percent/100 × user-limit-factor⌋)
+// (AbstractLeafQueue.setupQueueConfigs, Hadoop 3.4; LeafQueue in 2.x),
+// admits lim.perUser: a move (the controller's demotion) or submission
+// beyond it is refused.
+func writeLeaf(add func(name, value, desc string), pre string, abs map[string]float64, lim appLimits) {
+	ulf, ok := userLimitFactor(abs)
+	if ok {
+		add(pre+"user-limit-factor", strconv.FormatFloat(ulf, 'f', -1, 64),
 			"lets one user use idle capacity up to the queue's maximum capacity (YARN's default 1 holds a user to the queue's guaranteed capacity)")
+	} else {
+		ulf = 1
 	}
 	add(pre+"minimum-user-limit-percent", strconv.Itoa(LeafMinUserLimitPercent),
 		"active users split the queue evenly, each up to the average of their containers (YARN's default 100 serves users in submission order)")
-	add(pre+"maximum-applications", strconv.Itoa(maxApplications),
-		"YARN's default is yarn.scheduler.capacity.maximum-system-applications × the queue's absolute capacity, which refuses every application of a queue with a small or zero guarantee")
-	if q.role == defaultQueue {
-		add(pre+"ordering-policy", yarn.FairOrdering, "applications share the queue (FairOrderingPolicy: the one holding the fewest containers is served first), as the Fair Scheduler shares a pool; fifo would let one large job hold every container")
-	}
+	need := int(math.Ceil(float64(lim.perUser)*100/(LeafMinUserLimitPercent*ulf))) + 1
+	apps := max(lim.system, need)
+	add(pre+"maximum-applications", strconv.Itoa(apps),
+		fmt.Sprintf("admits %d applications of one user (maximum-applications × minimum-user-limit-percent/100 × user-limit-factor, AbstractLeafQueue.setupQueueConfigs): twice the log's peak concurrent applications of one user; YARN's default is maximum-system-applications × the queue's absolute capacity", lim.perUser))
 }
 
-// maxApplications is every leaf's maximum-applications: Hadoop's
-// maximum-system-applications default.
-const maxApplications = 10000
-
-// queueMappings maps every user whose jobs all fell into one class to that
-// class's first leaf, and documents the others.
+// queueMappings maps every user whose jobs are mostly of one class
+// (UserConfig.Class) to that class's queue, and says where everyone else
+// lands.
 func queueMappings(b *Bundle, p *csPlan) ([]string, string) {
-	leaf := map[string]string{}
-	for _, q := range p.queues {
-		if len(q.levels) > 0 {
-			leaf[q.name] = q.levels[0].name
-		} else {
-			leaf[q.name] = q.name
-		}
+	if len(b.Queues) > 0 {
+		return nil, "no user is mapped: every application names its queue, as in the log; applications that name none run in root.default"
 	}
-	other := "root.default"
-	if leaf["default"] != "default" {
-		other = "root.default's LAS_MQ levels"
+	class := map[string]bool{}
+	for _, q := range p.queues {
+		if q.role == classQueue {
+			class[q.name] = true
+		}
 	}
 	var maps, spanning, unmappable []string
 	for _, u := range b.Users {
 		if u.Jobs == 0 {
 			continue
 		}
-		target, ok := leaf[YARNName(u.Class)]
-		switch {
-		case u.Class == "" || !ok:
+		switch target := YARNName(u.Class); {
+		case u.Class == "" || !class[target]:
 			spanning = append(spanning, u.Name)
-		case strings.ContainsAny(u.Name, ",: \t\n") || u.Name == "":
+		case !mappable(u.Name):
 			unmappable = append(unmappable, u.Name)
 		default:
 			maps = append(maps, "u:"+u.Name+":"+target)
 		}
 	}
-	desc := "user → queue: each user whose jobs all fell into one class is sent to that class's first leaf when an application names no queue"
+	share := strconv.FormatFloat(100*UserClassShare, 'g', -1, 64) + "%"
+	desc := "user → queue: each user at least " + share + " of whose jobs fell into one class is sent to that class's queue when an application names no queue"
 	if len(maps) == 0 {
-		desc = "no user's jobs all fell into one class, so no user is mapped"
+		desc = "no user has at least " + share + " of their jobs in one class, so no user is mapped"
 	}
 	if len(spanning) > 0 {
-		desc += fmt.Sprintf("; the jobs of %s span several classes: their applications should name their class's queue (e.g. mapreduce.job.queuename=<class>_l0), otherwise they run in %s", listNames(spanning), other)
+		desc += fmt.Sprintf("; the jobs of %s span several classes: their applications run in root.default, guaranteed the share of the offered work they bring", listNames(spanning))
 	}
 	if len(unmappable) > 0 {
-		desc += fmt.Sprintf("; %s cannot be mapped (a ',', ':' or space in the name)", listNames(unmappable))
-	}
-	if l := leaf["default"]; l != "default" {
-		maps = append(maps, "u:%user:"+l)
-		desc += "; last, every other user's applications that name no queue (or default) go to " + l + ", the first LAS_MQ level of root.default (default is a parent queue: its levels demote as a class's do)"
+		desc += fmt.Sprintf("; %s cannot be mapped (a ',', ':' or space in the name) and run in root.default", listNames(unmappable))
 	}
 	return maps, desc
 }
@@ -641,7 +852,8 @@ func (o FairSchedulerOptions) withDefaults() FairSchedulerOptions {
 // file: a queue per user under root, named as the Fair Scheduler's user
 // placement rule looks for it (yarn.CleanName: alice.smith → alice_dot_smith),
 // with the user's weight and, when it has a min share, minResources (min
-// share containers × container size); a default queue for everyone else;
+// share containers × container size; users with jobs only, scaled to fit
+// the cluster: fairMinShares); a default queue for everyone else;
 // fair scheduling inside queues; placement by the queue the application
 // names, else its user's queue (not created on the fly), else default.
 func FairSchedulerXML(b *Bundle, opt FairSchedulerOptions) ([]byte, error) {
@@ -649,7 +861,8 @@ func FairSchedulerXML(b *Bundle, opt FairSchedulerOptions) ([]byte, error) {
 	root := yarn.NewFSQueue("root")
 	root.SchedulingPolicy = "fair"
 	seen := map[string]string{}
-	for _, u := range b.Users {
+	minShare := fairMinShares(b)
+	for i, u := range b.Users {
 		name, err := yarn.UserQueueName(u.Name)
 		if err != nil {
 			return nil, fmt.Errorf("fair-scheduler.xml: %w", err)
@@ -663,8 +876,8 @@ func FairSchedulerXML(b *Bundle, opt FairSchedulerOptions) ([]byte, error) {
 		if u.Weight > 0 {
 			q.Weight = u.Weight
 		}
-		if u.MinShare > 0 {
-			c := math.Ceil(u.MinShare)
+		if minShare[i] > 0 {
+			c := float64(minShare[i])
 			mb, vc := c*float64(opt.ContainerMB), c*float64(opt.ContainerVCores)
 			if mb > math.MaxInt32 || vc > math.MaxInt32 {
 				return nil, fmt.Errorf("fair-scheduler.xml: user %q: min_share %v containers × %d MB is more memory than YARN can express (%d MB)", u.Name, u.MinShare, opt.ContainerMB, math.MaxInt32)
@@ -685,6 +898,35 @@ func FairSchedulerXML(b *Bundle, opt FairSchedulerOptions) ([]byte, error) {
 		},
 	}
 	return fs.Marshal("fair-scheduler.xml: generated by schedplan")
+}
+
+// fairMinShares returns every user's minResources in containers: the
+// spec's min_share rounded up, for users with jobs in the log only (a spec
+// user without jobs gets none: a guarantee to nobody only shrinks the
+// others'), and scaled down (rounding down) when together they exceed the
+// cluster's containers, so that Σ minResources fits the cluster (the Fair
+// Scheduler grants min shares first, and a sum above the cluster leaves
+// them unmet in proportion anyway). A bundle without job counts (every
+// user 0) keeps every user's min_share.
+func fairMinShares(b *Bundle) []int {
+	out := make([]int, len(b.Users))
+	withJobs := false
+	for _, u := range b.Users {
+		withJobs = withJobs || u.Jobs > 0
+	}
+	sum := 0
+	for i, u := range b.Users {
+		if u.MinShare > 0 && (u.Jobs > 0 || !withJobs) {
+			out[i] = int(min(math.Ceil(u.MinShare), math.MaxInt32))
+			sum += out[i]
+		}
+	}
+	if total := b.Cluster.Containers(); total > 0 && sum > total {
+		for i := range out {
+			out[i] = int(float64(out[i]) * float64(total) / float64(sum))
+		}
+	}
+	return out
 }
 
 // CheckCapacitySchedulerXML parses a capacity-scheduler.xml and applies
@@ -762,55 +1004,6 @@ func capacityCheckOptions(b *Bundle, cs *yarn.CapacityScheduler) yarn.CSCheckOpt
 		opt.NoUnlabelledNodes = true
 	}
 	return opt
-}
-
-// AssignUserClasses records in b.Users[*].Class the class that holds all of
-// a user's jobs, when there is one (the capacity-scheduler.xml queue
-// mappings send such users to their class's queue). users are the names of
-// the users of the jobs classified, userOfRow the user of every row of the
-// jobs table, and rows/assign the classification (rows nil: every row, in
-// order; assign[q] the class of row rows[q]). Users whose jobs span classes
-// keep Class empty.
-func AssignUserClasses(b *Bundle, users []string, userOfRow []int32, rows []int, assign []int32) error {
-	class := make([]int32, len(users))
-	for i := range class {
-		class[i] = -1
-	}
-	const spans = -2
-	for q, c := range assign {
-		row := q
-		if rows != nil {
-			if q >= len(rows) {
-				return errors.New("classification: more assignments than rows")
-			}
-			row = rows[q]
-		}
-		if row < 0 || row >= len(userOfRow) || int(userOfRow[row]) >= len(users) || userOfRow[row] < 0 {
-			return fmt.Errorf("classification: row %d has no user", row)
-		}
-		if c < 0 || int(c) >= len(b.Classes) {
-			return fmt.Errorf("classification: row %d is in class %d of %d", row, c, len(b.Classes))
-		}
-		u := userOfRow[row]
-		switch class[u] {
-		case -1:
-			class[u] = c
-		case c, spans:
-		default:
-			class[u] = spans
-		}
-	}
-	byName := map[string]int32{}
-	for i, n := range users {
-		byName[n] = class[i]
-	}
-	for i := range b.Users {
-		b.Users[i].Class = ""
-		if c, ok := byName[b.Users[i].Name]; ok && c >= 0 {
-			b.Users[i].Class = b.Classes[c].Name
-		}
-	}
-	return nil
 }
 
 // levelOrdering maps LAS_MQ's order inside a level to the leaf's YARN

@@ -111,9 +111,12 @@ func checkHeldThresholds(t *testing.T, dir string, best LASMQParams, spec string
 	}
 	th := best.Thresholds()
 	for _, d := range ds {
-		k := strings.LastIndex(d.From.Name, "_l")
-		level, err := strconv.Atoi(d.From.Name[k+2:])
-		if k < 0 || err != nil || level >= len(th) {
+		// Level 0 is the queue itself (C3), level k its sibling C3_l<k>.
+		level, err := 0, error(nil)
+		if k := strings.LastIndex(d.From.Name, "_l"); k >= 0 {
+			level, err = strconv.Atoi(d.From.Name[k+2:])
+		}
+		if err != nil || level >= len(th) {
 			t.Fatalf("%s: not a level leaf of %d thresholds", d.From.Path, len(th))
 		}
 		if want := th[level] * 54; math.Abs(d.After-want) > 1e-9*want {

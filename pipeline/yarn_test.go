@@ -143,36 +143,54 @@ func TestCapacitySchedulerXML(t *testing.T) {
 	got := props(t, out)
 	const p = "yarn.scheduler.capacity."
 	for k, want := range map[string]string{
-		p + "root.queues":                                            "c0,c1,c2,default",
-		p + "root.c0.queues":                                         "c0_l0,c0_l1,c0_l2", // unique leaf names
-		p + "root.c1.accessible-node-labels":                         "R1,gpu_fast,idle",
-		p + "root.c0.accessible-node-labels":                         "gpu_fast,idle", // no R1: the LP gives c0 none of it
-		p + "root.c1.accessible-node-labels.R1.capacity":             "99",            // c1 alone on R1; default keeps 1
-		p + "root.default.capacity":                                  "1",
-		p + "root.default.accessible-node-labels.gpu_fast.capacity":  "1",
-		p + "root.c0.c0_l0.capacity":                                 "50", // weights 3:2:1
-		p + "root.c0.c0_l1.accessible-node-labels.gpu_fast.capacity": "33.33",
-		p + "root.c0.default-node-label-expression":                  "gpu_fast",
-		p + "root.c1.default-node-label-expression":                  "R1", // allocation 0.5 on R1 > 0.3 on gpu_fast
-		p + "root.c1.c1_l2.default-node-label-expression":            "R1",
-		p + "root.default.default-node-label-expression":             "gpu_fast", // the largest type
-		p + "queue-mappings":                                         "u:alice:c0_l0,u:bob.smith:c1_l0,u:%user:default_l0",
-		"schedplan.node-labels":                                      "true",
+		// Each queue is its level 0, its lower levels beside it.
+		p + "root.queues":                                           "c0,c0_l1,c0_l2,c1,c1_l1,c1_l2,c2,c2_l1,c2_l2,default,default_l1,default_l2",
+		p + "root.c1.accessible-node-labels":                        "R1,gpu_fast,idle",
+		p + "root.c0.accessible-node-labels":                        "gpu_fast,idle", // no R1: the LP gives c0 none of it
+		p + "root.c1.accessible-node-labels.R1.capacity":            "49.5",          // c1 alone on R1 (default keeps 1), × weights 3/6
+		p + "root.default.capacity":                                 "0.5",           // the floor, × 3/6: no work is routed to default
+		p + "root.default.accessible-node-labels.gpu_fast.capacity": "0.5",
+		p + "root.c0_l1.accessible-node-labels.gpu_fast.capacity":   "22", // 66 × 2/6
+		p + "root.c0.default-node-label-expression":                 "gpu_fast",
+		p + "root.c1.default-node-label-expression":                 "R1", // allocation 0.5 on R1 > 0.3 on gpu_fast
+		p + "root.c1_l2.default-node-label-expression":              "R1",
+		p + "root.default.default-node-label-expression":            "gpu_fast", // the largest type
+		p + "queue-mappings":                                        "u:alice:c0,u:bob.smith:c1",
+		"schedplan.node-labels":                                     "true",
 	} {
 		if got[k] != want {
 			t.Errorf("%s = %q, want %q", k, got[k], want)
 		}
 	}
-	// Shares of the work (α × mean size: 1 : 3 : 0.9) and of the allocation
-	// of gpu_fast (1 : 0.3 : 0.2), of the 99% the default queue leaves,
-	// within the 0.01-point rounding.
-	for k, want := range map[string]float64{
-		"root.c0.capacity": 99 * 1 / 4.9, "root.c1.capacity": 99 * 3 / 4.9, "root.c2.capacity": 99 * 0.9 / 4.9,
-		"root.c0.accessible-node-labels.gpu_fast.capacity": 99 * 1 / 1.5, "root.c1.accessible-node-labels.gpu_fast.capacity": 99 * 0.3 / 1.5,
-		"root.c2.accessible-node-labels.idle.capacity": 99 * 0.9 / 4.9, // a type the LP leaves unused: by work
+	// A queue and its levels hold the share of the work routed to it (this
+	// bundle records no work: the users' shares of the jobs, alice's 3 to
+	// c0 and bob's 2 to c1, none to c2 or default) of the 96% left after
+	// the 1% floor of each of the 4 queues; on labels, the allocation of
+	// gpu_fast (1 : 0.3 : 0.2) of the 99% the default queue leaves, within
+	// the 0.01-point rounding of each level.
+	group := func(q, label string) float64 {
+		key := ".capacity"
+		if label != "" {
+			key = ".accessible-node-labels." + label + ".capacity"
+		}
+		sum := 0.0
+		for _, leaf := range []string{q, q + "_l1", q + "_l2"} {
+			if v, ok := got[p+"root."+leaf+key]; ok {
+				sum += percentOf(t, v)
+			}
+		}
+		return sum
+	}
+	for _, c := range []struct {
+		q, label string
+		want     float64
+	}{
+		{"c0", "", 1 + 96*0.6}, {"c1", "", 1 + 96*0.4}, {"c2", "", 1},
+		{"c0", "gpu_fast", 99 * 1 / 1.5}, {"c1", "gpu_fast", 99 * 0.3 / 1.5},
+		{"c2", "idle", 99 * 0.9 / 4.9}, // a type the LP leaves unused: by work
 	} {
-		if v := percentOf(t, got[p+k]); math.Abs(v-want) > 0.011 {
-			t.Errorf("%s = %v, want %.4f", k, v, want)
+		if v := group(c.q, c.label); math.Abs(v-c.want) > 0.031 {
+			t.Errorf("%s on %q: %v, want %.4f", c.q, c.label, v, c.want)
 		}
 	}
 	// Hadoop ignores root's label settings: none are written.
@@ -184,13 +202,13 @@ func TestCapacitySchedulerXML(t *testing.T) {
 	// One threshold by hand: α0 = 10 cluster-seconds (sizes from bytes) is
 	// the whole cluster — 2 + 2·16 + 4 = 38 containers — held for 10 s:
 	// 380 held container-seconds, whatever the exec_rates.
-	if v := got["schedplan.las-mq.root.c0.c0_l0.demote-after-held-container-seconds"]; v != "380" {
+	if v := got["schedplan.las-mq.root.c0.demote-after-held-container-seconds"]; v != "380" {
 		t.Errorf("l0's threshold = %q held container-seconds, want 380 (10 cluster-seconds × 38 containers)", v)
 	}
-	if v := got["schedplan.las-mq.root.c2.c2_l1.demote-after-held-container-seconds"]; v != "3800" {
+	if v := got["schedplan.las-mq.root.c2_l1.demote-after-held-container-seconds"]; v != "3800" {
 		t.Errorf("l1's threshold = %q, want 3800", v)
 	}
-	if _, ok := got["schedplan.las-mq.root.c0.c0_l2.demote-after-held-container-seconds"]; ok {
+	if _, ok := got["schedplan.las-mq.root.c0_l2.demote-after-held-container-seconds"]; ok {
 		t.Error("the last level has a threshold")
 	}
 	// Every leaf's user-limit-factor lets one user reach 100%: f·a ≥ 1 >
@@ -211,9 +229,9 @@ func TestCapacitySchedulerXML(t *testing.T) {
 			t.Errorf("%s: user-limit-factor %v for smallest absolute capacity %v", q.Path, f, a)
 		}
 	}
-	// Placement: alice and bob are mapped, anyone else goes to default's
-	// first level.
-	for user, want := range map[string]string{"alice": "root.c0.c0_l0", "bob.smith": "root.c1.c1_l0", "carol": "root.default.default_l0"} {
+	// Placement: alice and bob are mapped, anyone else goes to default
+	// (its first level).
+	for user, want := range map[string]string{"alice": "root.c0", "bob.smith": "root.c1", "carol": "root.default"} {
 		if q, err := cs.Place(user, nil, ""); err != nil || q.Path != want {
 			t.Errorf("%s placed in %v (%v), want %s", user, q, err, want)
 		}
@@ -238,13 +256,11 @@ func TestCapacitySchedulerXMLNoLabels(t *testing.T) {
 	got := props(t, out)
 	const p = "yarn.scheduler.capacity."
 	for k, want := range map[string]string{
-		"schedplan.node-labels":                            "false",
-		"schedplan.coshh.root.c1.allocation":               "R1=0.5,gpu_fast=0.3",
-		p + "queue-mappings":                               "u:alice:c0_l0,u:%user:default_l0",
-		p + "root.default.queues":                          "default_l0,default_l1,default_l2",
-		p + "root.default.default_l1.maximum-applications": "10000",
-		p + "root.c2.c2_l0.minimum-user-limit-percent":     "1",
-		p + "root.c0.default-node-label-expression":        "",
+		"schedplan.node-labels":                     "false",
+		"schedplan.coshh.root.c1.allocation":        "R1=0.5,gpu_fast=0.3",
+		p + "queue-mappings":                        "u:alice:c0",
+		p + "root.c2.minimum-user-limit-percent":    "1",
+		p + "root.c0.default-node-label-expression": "",
 	} {
 		if got[k] != want {
 			t.Errorf("%s = %q, want %q", k, got[k], want)
@@ -253,7 +269,17 @@ func TestCapacitySchedulerXMLNoLabels(t *testing.T) {
 	if !strings.Contains(got["schedplan.node-labels"], "") || !strings.Contains(string(out), "the jobs of user bob.smith span classes") {
 		t.Errorf("no reason given for the missing labels:\n%s", out)
 	}
-	for user, want := range map[string]string{"alice": "root.c0.c0_l0", "bob.smith": "root.default.default_l0"} {
+	// bob.smith's applications land in default, which holds his share of
+	// the work (this bundle records none: his 2 of the 5 jobs) of the 96%
+	// the four 1% floors leave.
+	def := 0.0
+	for _, q := range []string{"default", "default_l1", "default_l2"} {
+		def += percentOf(t, got[p+"root."+q+".capacity"])
+	}
+	if math.Abs(def-(1+96*0.4)) > 0.03 {
+		t.Errorf("default and its levels hold %v%%, want %v", def, 1+96*0.4)
+	}
+	for user, want := range map[string]string{"alice": "root.c0", "bob.smith": "root.default"} {
 		if q, err := cs.Place(user, nil, ""); err != nil || q.Path != want {
 			t.Errorf("%s placed in %v (%v), want %s", user, q, err, want)
 		}
@@ -272,6 +298,7 @@ func TestCapacitySchedulerXMLNoLabels(t *testing.T) {
 // "queue=C1 has zero capacity, but child queues have positive capacities").
 func TestCapacitySchedulerXMLTinyClass(t *testing.T) {
 	b := sampleBundle()
+	b.Users[0].Class = ""     // nobody is mapped to c0
 	b.Classes[0].Alpha = 1e-9 // work share far below 0.005%
 	b.Capacity.Allocation = [][]float64{{1e-12, 0.5, 0}, {1, 0.3, 0.2}, {0, 0, 0}}
 	out, err := CapacitySchedulerXML(b)
@@ -281,16 +308,17 @@ func TestCapacitySchedulerXMLTinyClass(t *testing.T) {
 	if err := checkCS(out, yarn.CSCheckOptions{ClusterLabels: []string{}}); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
+	// The tiny class keeps the floor (1%, split among its levels): no
+	// leaf has capacity 0.
 	got := props(t, out)
-	if v := got["yarn.scheduler.capacity.root.c0.capacity"]; v != "0.01" {
-		t.Errorf("tiny class capacity %q, want the 0.01 floor", v)
+	if v := got["yarn.scheduler.capacity.root.c0.capacity"]; v != "0.5" {
+		t.Errorf("tiny class capacity %q, want 0.5 (the 1%% floor × level weight 3/6)", v)
 	}
-	// The old output is refused by the checker, as by Hadoop.
-	old := strings.Replace(string(out), "<name>yarn.scheduler.capacity.root.c0.capacity</name>\n    <value>0.01</value>",
-		"<name>yarn.scheduler.capacity.root.c0.capacity</name>\n    <value>0</value>", 1)
-	old = strings.Replace(old, "<name>yarn.scheduler.capacity.root.c1.capacity</name>\n    <value>", "<name>yarn.scheduler.capacity.root.c1.capacity</name>\n    <value>0.01", 1)
-	if err := CheckCapacitySchedulerXML([]byte(old)); err == nil || !strings.Contains(err.Error(), "queue=c0 has zero capacity, but child queues have positive capacities") {
-		t.Errorf("zero-capacity parent not refused: %v", err)
+	_, cs := emitCS(t, b)
+	for _, q := range cs.Queues {
+		if q.IsLeaf() && !(q.Partition(yarn.NoLabel).AbsoluteCapacity > 0) {
+			t.Errorf("%s has capacity 0", q.Path)
+		}
 	}
 	// A class with no arrivals and no allocation gets idle capacity only:
 	// capacity 0 with levels at 0, on the largest type.
@@ -337,9 +365,11 @@ func TestFairSchedulerXML(t *testing.T) {
 			t.Errorf("%s placed in %q (%v), want %s", user, q, err, want)
 		}
 	}
-	// A min share YARN cannot express is refused, naming the user.
+	// A min share YARN cannot express is refused, naming the user (on a
+	// cluster of known size it is scaled to fit: TestFairSchedulerMinResourcesFit).
 	b := sampleBundle()
 	b.Users[0].MinShare = 1e300
+	b.Cluster.Resources = nil
 	if _, err := FairSchedulerXML(b, FairSchedulerOptions{}); err == nil || !strings.Contains(err.Error(), `"alice"`) {
 		t.Errorf("min_share 1e300: %v", err)
 	}
@@ -450,14 +480,14 @@ func TestThresholdUnit(t *testing.T) {
 	// 38 containers: 10 × 38 / 48.06 held container-seconds.
 	b.LASMQ.ThresholdUnit, b.LASMQ.ContainerSecondsPerUnit = UnitContainerSeconds, 1
 	out, err := CapacitySchedulerXML(b)
-	if v := props(t, out)["schedplan.las-mq.root.c0.c0_l0.demote-after-held-container-seconds"]; err != nil || v != "7.906783188" {
+	if v := props(t, out)["schedplan.las-mq.root.c0.demote-after-held-container-seconds"]; err != nil || v != "7.906783188" {
 		t.Errorf("explicit unit: %q, %v; want 7.906783188 (10 × 38 / 48.06)", v, err)
 	}
 	// An explicit conversion is taken as it is (run writes the one of the
 	// capacity it tuned at).
 	b.LASMQ.HeldPerUnit = 2
 	out, err = CapacitySchedulerXML(b)
-	if v := props(t, out)["schedplan.las-mq.root.c0.c0_l0.demote-after-held-container-seconds"]; err != nil || v != "20" {
+	if v := props(t, out)["schedplan.las-mq.root.c0.demote-after-held-container-seconds"]; err != nil || v != "20" {
 		t.Errorf("explicit held_container_seconds_per_unit 2: %q, %v; want 20", v, err)
 	}
 	b.LASMQ.HeldPerUnit = -1
@@ -479,5 +509,55 @@ func TestAssignUserClasses(t *testing.T) {
 	}
 	if err := AssignUserClasses(b, users, userOfRow, nil, []int32{0, 0, 0, 0, 7}); err == nil {
 		t.Error("class 7 of 3 accepted")
+	}
+}
+
+// Issue 25: the default cluster's spec users U1–U10, without jobs in the
+// log, got minResources totalling 74 containers on a 54-container
+// cluster. Users without jobs get none, and the rest are scaled to fit.
+func TestFairSchedulerMinResourcesFit(t *testing.T) {
+	b := sampleBundle() // 2 + 2·16 + 4 = 38 containers
+	b.Users = []UserConfig{
+		{Name: "alice", Jobs: 5, MinShare: 30, Weight: 1},
+		{Name: "bob", Jobs: 1, MinShare: 20, Weight: 1},
+		{Name: "U6", MinShare: 15, Weight: 1}, // a spec user with no jobs
+	}
+	out, err := FairSchedulerXML(b, FairSchedulerOptions{ContainerMB: 1024})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs, err := yarn.ParseFairScheduler(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := int64(0)
+	for _, q := range fs.Root.Children {
+		if q.MinResources != nil {
+			sum += q.MinResources.MemoryMB / 1024
+		}
+	}
+	if u6 := fs.Queue("root.U6"); u6 == nil || u6.MinResources != nil {
+		t.Errorf("U6 (no jobs): %+v, want a queue without minResources", u6)
+	}
+	if a := fs.Queue("root.alice"); a == nil || a.MinResources == nil || a.MinResources.MemoryMB != 22*1024 {
+		t.Errorf("alice: %+v, want 30 × 38/50 → 22 containers", a)
+	}
+	if sum > 38 {
+		t.Errorf("Σ minResources = %d containers on a 38-container cluster", sum)
+	}
+}
+
+// A user mapped to a class that holds only most of their jobs (≥
+// UserClassShare, < 1) would have the rest confined to that class's
+// machine type: no node labels then.
+func TestCapacitySchedulerXMLPartlyMappedUserNoLabels(t *testing.T) {
+	b := labelledBundle()
+	if _, cs := emitCS(t, b); !namesLabels(cs) {
+		t.Fatal("labelledBundle names no label")
+	}
+	b.Users[1].ClassShare = 0.9
+	out, cs := emitCS(t, b)
+	if namesLabels(cs) || !strings.Contains(string(out), "the jobs of user bob.smith span classes") {
+		t.Errorf("labels named for a user 90%% of whose jobs are of their class:\n%s", out)
 	}
 }

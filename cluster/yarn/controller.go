@@ -1,12 +1,9 @@
 package yarn
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"net/http"
 	"net/url"
@@ -99,50 +96,6 @@ func (cs *CapacityScheduler) Demotions() ([]Demotion, error) {
 	return out, nil
 }
 
-// RMApp is the part of the ResourceManager's application object the
-// controller reads (Cluster Applications API).
-type RMApp struct {
-	ID    string `json:"id"`
-	User  string `json:"user"`
-	Queue string `json:"queue"`
-	State string `json:"state"`
-	// MemorySeconds (MB × s of containers so far) and VcoreSeconds are
-	// longs in the RM's JSON; float64 decodes any number, so one written
-	// as 1.0e6 or beyond int64 does not fail the whole poll.
-	MemorySeconds float64 `json:"memorySeconds"`
-	VcoreSeconds  float64 `json:"vcoreSeconds"`
-	// StartedTime, LaunchTime (Hadoop 3: when the ApplicationMaster was
-	// launched; 0 when not reported) are ms since the epoch, ElapsedTime
-	// ms since StartedTime (AMSeconds).
-	StartedTime float64 `json:"startedTime"`
-	LaunchTime  float64 `json:"launchTime"`
-	ElapsedTime float64 `json:"elapsedTime"`
-}
-
-// AMSeconds is how long the application's ApplicationMaster has held its
-// container, s: from LaunchTime when the RM reports it, else (Hadoop 2,
-// which does not) from StartedTime — an upper bound that also counts the
-// time the application waited for its AM. Never negative.
-func (a RMApp) AMSeconds() float64 {
-	ms := a.ElapsedTime
-	if a.LaunchTime > 0 && a.StartedTime > 0 && a.LaunchTime >= a.StartedTime {
-		ms -= a.LaunchTime - a.StartedTime
-	}
-	return max(ms, 0) / 1000
-}
-
-// Attained is the application's attained service in held
-// container-seconds: its memorySeconds, less what its ApplicationMaster
-// held when amMB > 0 (the task containers only, as schedplan's task-level
-// simulation counts them), over containerMB. Never negative.
-func (a RMApp) Attained(containerMB, amMB float64) float64 {
-	ms := a.MemorySeconds
-	if amMB > 0 {
-		ms -= amMB * a.AMSeconds()
-	}
-	return max(ms, 0) / containerMB
-}
-
 // Move is one demotion the controller made (or, dry, would make).
 type Move struct {
 	App  string `json:"app"`
@@ -152,8 +105,10 @@ type Move struct {
 	// Attained is the application's service when it moved, in held
 	// container-seconds (memorySeconds / ContainerMB).
 	Attained float64 `json:"attained_held_container_seconds"`
-	// Err is why the ResourceManager refused the move ("" when it moved).
-	Err string `json:"error,omitempty"`
+	// Err is why the ResourceManager refused the move ("" when it moved),
+	// Status its HTTP status (0 when the request got no answer).
+	Err    string `json:"error,omitempty"`
+	Status int    `json:"status,omitempty"`
 	// DryRun: the move was not made (ControllerOptions.DryRun).
 	DryRun bool `json:"dry_run,omitempty"`
 }
@@ -162,17 +117,70 @@ func (m Move) String() string {
 	return fmt.Sprintf("%s (%s, %.4g held container-s) %s → %s", m.App, m.User, m.Attained, m.From, m.To)
 }
 
-// ErrContainerMB is the error NewController wraps when
-// ControllerOptions.ContainerMB contradicts the file's ContainerMBKey.
-var ErrContainerMB = errors.New("container memory")
+// Skip is a record of the ResourceManager's application list that a poll
+// left alone, and why: a malformed record costs that record, not the poll.
+type Skip struct {
+	App    string `json:"app"`
+	Queue  string `json:"queue,omitempty"`
+	Reason string `json:"reason"`
+}
 
-// ErrAMMB is the error NewController wraps when ControllerOptions.AMMB is
-// not a finite number ≥ 0.
-var ErrAMMB = errors.New("am memory")
+// Poll is what one Step did.
+type Poll struct {
+	// Moves are the moves made (or refused, Move.Err; or, dry, planned).
+	Moves []Move
+	// Skipped are the records left alone: not RUNNING, listed again, a
+	// malformed id or usage, a short queue name two leaves share.
+	Skipped []Skip
+	// Deferred counts the applications due to move whose earlier move was
+	// refused and whose retry is backed off (ControllerOptions: a refused
+	// move waits 1, 3, 7, … polls, at most MaxRetryPolls).
+	Deferred int
+}
 
-// ErrRMAddress is the error NewController wraps when ControllerOptions.RM
-// is not a ResourceManager's web address.
-var ErrRMAddress = errors.New("resource manager address")
+// Refused returns how many of the poll's moves the ResourceManager refused.
+func (p Poll) Refused() int {
+	n := 0
+	for _, m := range p.Moves {
+		if m.Err != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// Errors NewController and Run wrap, so that a command line can name the
+// flag concerned.
+var (
+	// ErrContainerMB: ControllerOptions.ContainerMB contradicts the file's
+	// ContainerMBKey.
+	ErrContainerMB = errors.New("container memory")
+	// ErrAMMB: ControllerOptions.AMMB is not a number from 0 to MaxAMMB.
+	ErrAMMB = errors.New("am memory")
+	// ErrRMAddress: ControllerOptions.RM is not a ResourceManager's web
+	// address.
+	ErrRMAddress = errors.New("resource manager address")
+	// ErrInterval: Run's poll interval is below MinInterval.
+	ErrInterval = errors.New("poll interval")
+)
+
+// MinInterval is the shortest poll interval Run accepts: every poll lists
+// the cluster's running applications, which costs the ResourceManager as
+// much as a user opening its web UI.
+const MinInterval = time.Second
+
+// MaxAMMB bounds ControllerOptions.AMMB: 16 TiB, the largest container
+// schedplan accepts (pipeline.MaxContainerMB). Beyond it the AM's share
+// would cancel every application's service, and nothing would demote.
+const MaxAMMB = 1 << 24
+
+// MaxRetryPolls bounds the polls a refused move waits before its retry
+// (the wait doubles with each refusal of the same application: 1, 3, 7, …).
+const MaxRetryPolls = 63
+
+// MaxBackoff bounds Run's wait after polls that failed or whose every move
+// was refused (the wait doubles from the interval with each such poll).
+const MaxBackoff = 10 * time.Minute
 
 // ControllerOptions configure a Controller.
 type ControllerOptions struct {
@@ -189,11 +197,12 @@ type ControllerOptions struct {
 	// attained service then leaves out what the AM held (RMApp.Attained),
 	// so that it counts the task containers only, as the thresholds were
 	// tuned and simulated (no AMs). 0 counts every container, as YARN's
-	// memorySeconds does.
+	// memorySeconds does. At most MaxAMMB.
 	AMMB float64
 	// User, when set, is sent as user.name (Hadoop's pseudo
 	// authentication); moves need an authenticated user with the right
-	// to administer the application.
+	// to administer the application. An RM that answers 401 wants one
+	// (ErrUnauthenticated).
 	User string
 	// DryRun reports the moves without making them.
 	DryRun bool
@@ -205,8 +214,17 @@ type ControllerOptions struct {
 type Controller struct {
 	opt   ControllerOptions
 	base  *url.URL
-	rules map[string]Demotion // by the From leaf's path and short name
+	rules map[string]Demotion // by the From leaf's full path
+	// names maps every queue's short name to the paths that have it: a
+	// Hadoop 2.x RM reports an application's queue by its short name,
+	// which names a rule only when one queue of the file has it.
+	names map[string][]string
+	// retry holds, for each application whose move was refused, how many
+	// refusals in a row and how many polls to wait before the next try.
+	retry map[string]*retry
 }
+
+type retry struct{ refusals, wait int }
 
 // NewController returns a controller for the demotion rules of cs. It fails
 // when cs has none.
@@ -238,38 +256,72 @@ func NewController(cs *CapacityScheduler, opt ControllerOptions) (*Controller, e
 	if !(opt.ContainerMB > 0) || math.IsInf(opt.ContainerMB, 0) {
 		return nil, fmt.Errorf("container memory %v MB: need a positive number", opt.ContainerMB)
 	}
-	if !(opt.AMMB >= 0) || math.IsInf(opt.AMMB, 0) {
-		return nil, fmt.Errorf("%w: ApplicationMaster memory %v MB: need a number ≥ 0", ErrAMMB, opt.AMMB)
+	if !(opt.AMMB >= 0 && opt.AMMB <= MaxAMMB) {
+		return nil, fmt.Errorf("%w: ApplicationMaster memory %v MB: need 0 to %d MB", ErrAMMB, opt.AMMB, MaxAMMB)
 	}
 	if opt.Client == nil {
 		opt.Client = &http.Client{Timeout: 30 * time.Second}
 	}
-	c := &Controller{opt: opt, base: base, rules: map[string]Demotion{}}
+	c := &Controller{opt: opt, base: base, rules: map[string]Demotion{}, names: map[string][]string{}, retry: map[string]*retry{}}
 	for _, d := range ds {
 		c.rules[d.From.Path] = d
-		c.rules[d.From.Name] = d // 2.x reports the leaf's short name
+	}
+	for _, q := range cs.Queues {
+		c.names[q.Name] = append(c.names[q.Name], q.Path)
 	}
 	return c, nil
 }
 
-// Step polls the running and accepted applications once and demotes every
-// one whose attained service has passed its level's threshold, to the
-// deepest level it has passed (several at once when the poll interval was
-// long). A refused move is reported in its Move, not as an error; the error
-// is for a poll that failed.
-func (c *Controller) Step(ctx context.Context) ([]Move, error) {
-	apps, err := c.apps(ctx)
-	if err != nil {
-		return nil, err
+// rule returns the demotion rule of the queue an application is in, as
+// the RM reports it: a full path (Hadoop 3) or a short name (2.x). A short
+// name that several queues of the file share names none (why says so).
+func (c *Controller) rule(queue string) (d Demotion, ok bool, why string) {
+	if d, ok := c.rules[queue]; ok {
+		return d, true, ""
 	}
-	var moves []Move
+	paths := c.names[queue]
+	switch {
+	case strings.Contains(queue, "."), len(paths) == 0:
+		return Demotion{}, false, ""
+	case len(paths) > 1:
+		for _, p := range paths {
+			if _, ok := c.rules[p]; ok {
+				return Demotion{}, false, fmt.Sprintf("queue %q is the short name of %s: which one is ambiguous (Hadoop 3 reports full paths; Hadoop 2 needs distinct leaf names)", queue, strings.Join(paths, ", "))
+			}
+		}
+		return Demotion{}, false, ""
+	}
+	d, ok = c.rules[paths[0]]
+	return d, ok, ""
+}
+
+// Step polls the running applications once and demotes every one whose
+// attained service has passed its level's threshold, to the deepest level
+// it has passed (several at once when the poll interval was long). A
+// refused move is reported in its Move, not as an error, and retried after
+// a backoff (Poll.Deferred); the error is for a poll that failed, or
+// wraps ErrUnauthenticated when the RM refused the caller as
+// unauthenticated (no move will ever succeed as it is).
+func (c *Controller) Step(ctx context.Context) (Poll, error) {
+	apps, skipped, err := c.apps(ctx)
+	if err != nil {
+		return Poll{}, err
+	}
+	p := Poll{Skipped: skipped}
+	due := map[string]bool{}
 	for _, a := range apps {
-		d, ok := c.rules[a.Queue]
-		if !ok {
-			continue
+		d, ok, why := c.rule(a.Queue)
+		if why != "" {
+			p.Skipped = append(p.Skipped, Skip{App: a.ID, Queue: a.Queue, Reason: why})
 		}
 		attained := a.Attained(c.opt.ContainerMB, c.opt.AMMB)
-		if attained < d.After {
+		if !ok || attained < d.After {
+			continue
+		}
+		due[a.ID] = true
+		if r := c.retry[a.ID]; r != nil && r.wait > 0 {
+			r.wait--
+			p.Deferred++
 			continue
 		}
 		to := d.To
@@ -278,105 +330,98 @@ func (c *Controller) Step(ctx context.Context) ([]Move, error) {
 		}
 		m := Move{App: a.ID, User: a.User, From: d.From.Path, To: to.Path, Attained: attained, DryRun: c.opt.DryRun}
 		if !c.opt.DryRun {
-			if err := c.move(ctx, a.ID, to.Name); err != nil {
+			// The target in the form the RM reported the application's
+			// queue: Hadoop 3's CapacityScheduler.moveApplication finds a
+			// queue by full path or unambiguous short name
+			// (CSQueueStore.get); 2.x by short name only.
+			target := to.Name
+			if strings.Contains(a.Queue, ".") {
+				target = to.Path
+			}
+			if err := c.move(ctx, a.ID, target); err != nil {
 				if ctx.Err() != nil {
-					return moves, ctx.Err()
+					return p, ctx.Err()
 				}
 				m.Err = err.Error()
+				var re *RMError
+				if errors.As(err, &re) {
+					m.Status = re.Status
+				}
+				c.refused(a.ID)
+				p.Moves = append(p.Moves, m)
+				if errors.Is(err, ErrUnauthenticated) {
+					return p, err
+				}
+				continue
 			}
 		}
-		moves = append(moves, m)
+		delete(c.retry, a.ID)
+		p.Moves = append(p.Moves, m)
 	}
-	return moves, nil
+	for id := range c.retry {
+		if !due[id] { // moved by someone else, or ended
+			delete(c.retry, id)
+		}
+	}
+	return p, nil
 }
 
-// Run calls Step every interval until ctx ends, passing each step's moves
-// (or error) to report.
-func (c *Controller) Run(ctx context.Context, interval time.Duration, report func([]Move, error)) error {
-	if interval <= 0 {
-		return fmt.Errorf("poll interval %v: need a positive duration", interval)
+// refused backs off the next try of app's move: after the k-th refusal in
+// a row it waits 2^k − 1 polls, at most MaxRetryPolls.
+func (c *Controller) refused(app string) {
+	r := c.retry[app]
+	if r == nil {
+		r = &retry{}
+		c.retry[app] = r
 	}
-	t := time.NewTicker(interval)
-	defer t.Stop()
+	r.refusals++
+	r.wait = min(1<<min(r.refusals, 16)-1, MaxRetryPolls)
+}
+
+// Run calls Step every interval (at least MinInterval) until ctx ends,
+// passing each poll (or error) to report. After a poll that failed, or
+// whose every move was refused, the wait doubles, up to MaxBackoff. Run
+// returns the error of a poll the RM refused as unauthenticated
+// (ErrUnauthenticated): no later poll would do better.
+func (c *Controller) Run(ctx context.Context, interval time.Duration, report func(Poll, error)) error {
+	if interval < MinInterval {
+		return fmt.Errorf("%w %v: need at least %v", ErrInterval, interval, MinInterval)
+	}
+	bad := 0 // polls in a row that failed or had every move refused
 	for {
-		moves, err := c.Step(ctx)
+		p, err := c.Step(ctx)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		report(moves, err)
+		report(p, err)
+		if errors.Is(err, ErrUnauthenticated) {
+			return err
+		}
+		if err != nil || (len(p.Moves) > 0 && p.Refused() == len(p.Moves)) {
+			bad++
+		} else {
+			bad = 0
+		}
+		t := time.NewTimer(Backoff(interval, bad))
 		select {
 		case <-ctx.Done():
+			t.Stop()
 			return ctx.Err()
 		case <-t.C:
 		}
 	}
 }
 
-// maxRMResponse bounds what the controller reads of one RM response.
-const maxRMResponse = 256 << 20
-
-func (c *Controller) url(path string, q url.Values) string {
-	u := *c.base
-	u.Path = strings.TrimSuffix(u.Path, "/") + path
-	if c.opt.User != "" {
-		q.Set("user.name", c.opt.User)
-	}
-	u.RawQuery = q.Encode()
-	return u.String()
-}
-
-func (c *Controller) apps(ctx context.Context) ([]RMApp, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.url("/ws/v1/cluster/apps", url.Values{"states": {"RUNNING,ACCEPTED"}}), nil)
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Accept", "application/json")
-	body, err := c.do(req)
-	if err != nil {
-		return nil, fmt.Errorf("listing applications: %w", err)
-	}
-	var resp struct {
-		Apps *struct {
-			App []RMApp `json:"app"`
-		} `json:"apps"`
-	}
-	if err := json.Unmarshal(body, &resp); err != nil {
-		return nil, fmt.Errorf("listing applications: not the RM's JSON: %w", err)
-	}
-	if resp.Apps == nil { // the RM writes "apps": null when there are none
-		return nil, nil
-	}
-	return resp.Apps.App, nil
-}
-
-func (c *Controller) move(ctx context.Context, app, queue string) error {
-	b, _ := json.Marshal(map[string]string{"queue": queue})
-	req, err := http.NewRequestWithContext(ctx, http.MethodPut, c.url("/ws/v1/cluster/apps/"+url.PathEscape(app)+"/queue", url.Values{}), bytes.NewReader(b))
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json")
-	_, err = c.do(req)
-	return err
-}
-
-func (c *Controller) do(req *http.Request) ([]byte, error) {
-	resp, err := c.opt.Client.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxRMResponse))
-	if err != nil {
-		return nil, err
-	}
-	if resp.StatusCode/100 != 2 {
-		msg := strings.TrimSpace(string(body))
-		if len(msg) > 300 {
-			msg = msg[:300] + "…"
+// Backoff is Run's wait after bad polls in a row that failed or had every
+// move refused: interval × 2^bad, at most MaxBackoff (and never less than
+// interval).
+func Backoff(interval time.Duration, bad int) time.Duration {
+	d := interval
+	for range bad {
+		if d >= MaxBackoff/2 {
+			return max(MaxBackoff, interval)
 		}
-		return nil, fmt.Errorf("%s %s: %s: %s", req.Method, req.URL.Path, resp.Status, msg)
+		d *= 2
 	}
-	return body, nil
+	return d
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // lasmqFile is a capacity-scheduler.xml with one class queue c of three
@@ -42,22 +43,40 @@ func lasmqFile(demote map[string]string) []byte {
 	return []byte(b.String())
 }
 
-// fakeRM serves the two ResourceManager REST calls the controller makes.
+// fakeRM serves the two ResourceManager REST calls the controller makes,
+// on loopback. Its list is served as given (body, when set, verbatim):
+// the controller must not trust it.
 type fakeRM struct {
-	mu   sync.Mutex
-	apps []RMApp
-	puts []string // "app→queue"
-	user string   // user.name of the last request
+	mu     sync.Mutex
+	apps   []RMApp
+	body   string          // when set, the list's JSON as is
+	denied map[string]bool // ids whose moves get 403
+	// wantUser: requests without user.name get 401 (an RM with simple
+	// authentication that refuses anonymous callers).
+	wantUser bool
+	puts     []string // "app→queue"
+	paths    []string // the PUTs' escaped paths
+	gets     int
+	user     string // user.name of the last request
 }
 
 func (f *fakeRM) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.user = r.URL.Query().Get("user.name")
+	if f.wantUser && f.user == "" {
+		http.Error(w, `{"RemoteException":{"message":"Authentication required"}}`, http.StatusUnauthorized)
+		return
+	}
 	switch {
 	case r.Method == http.MethodGet && r.URL.Path == "/ws/v1/cluster/apps":
-		if r.URL.Query().Get("states") != "RUNNING,ACCEPTED" {
-			http.Error(w, "want states=RUNNING,ACCEPTED", http.StatusBadRequest)
+		f.gets++
+		if r.URL.Query().Get("states") != "RUNNING" {
+			http.Error(w, "want states=RUNNING", http.StatusBadRequest)
+			return
+		}
+		if f.body != "" {
+			_, _ = w.Write([]byte(f.body))
 			return
 		}
 		var body any = map[string]any{"apps": nil}
@@ -66,13 +85,15 @@ func (f *fakeRM) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		_ = json.NewEncoder(w).Encode(body)
 	case r.Method == http.MethodPut && strings.HasSuffix(r.URL.Path, "/queue"):
+		f.paths = append(f.paths, r.URL.EscapedPath())
 		id := strings.TrimSuffix(strings.TrimPrefix(r.URL.Path, "/ws/v1/cluster/apps/"), "/queue")
 		var req struct{ Queue string }
 		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
 		}
-		if id == "application_denied" {
+		f.puts = append(f.puts, id+"→"+req.Queue)
+		if f.denied[id] {
 			http.Error(w, `{"RemoteException":{"message":"User anonymous does not have permission"}}`, http.StatusForbidden)
 			return
 		}
@@ -81,11 +102,29 @@ func (f *fakeRM) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				f.apps[i].Queue = req.Queue
 			}
 		}
-		f.puts = append(f.puts, id+"→"+req.Queue)
 		_ = json.NewEncoder(w).Encode(req)
 	default:
 		http.NotFound(w, r)
 	}
+}
+
+// fakeController serves h on loopback and returns a controller of cs on
+// it (opt.RM is the server's address).
+func fakeController(t *testing.T, cs *CapacityScheduler, h http.Handler, opt ControllerOptions) *Controller {
+	t.Helper()
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	opt.RM = srv.URL
+	c, err := NewController(cs, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// running is a RUNNING application of the fake RM.
+func running(id, queue string, memorySeconds float64) RMApp {
+	return RMApp{ID: id, User: "u", Queue: queue, State: "RUNNING", MemorySeconds: memorySeconds}
 }
 
 func TestControllerDemotes(t *testing.T) {
@@ -95,13 +134,13 @@ func TestControllerDemotes(t *testing.T) {
 	}
 	const mb = 2048
 	rm := &fakeRM{apps: []RMApp{
-		{ID: "application_below", User: "u", Queue: "c_l0", MemorySeconds: 99 * mb},
-		{ID: "application_once", User: "u", Queue: "c_l0", MemorySeconds: 150 * mb},
-		{ID: "application_twice", User: "u", Queue: "root.c.c_l0", MemorySeconds: 5000 * mb}, // 3.x reports paths
-		{ID: "application_last", User: "u", Queue: "c_l2", MemorySeconds: 1e6 * mb},
-		{ID: "application_other", User: "u", Queue: "default", MemorySeconds: 1e6 * mb},
-		{ID: "application_denied", User: "v", Queue: "c_l1", MemorySeconds: 1000 * mb},
-	}}
+		running("application_1_1", "c_l0", 99*mb),          // below
+		running("application_1_2", "c_l0", 150*mb),         // once
+		running("application_1_3", "root.c.c_l0", 5000*mb), // twice; 3.x reports paths
+		running("application_1_4", "c_l2", 1e6*mb),         // last level
+		running("application_1_5", "default", 1e6*mb),      // no rule
+		running("application_1_6", "c_l1", 1000*mb),        // denied
+	}, denied: map[string]bool{"application_1_6": true}}
 	srv := httptest.NewServer(rm)
 	defer srv.Close()
 
@@ -109,49 +148,55 @@ func TestControllerDemotes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	moves, err := dry.Step(context.Background())
+	p, err := dry.Step(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(moves) != 3 || len(rm.puts) != 0 {
-		t.Fatalf("dry run: %d moves %+v and %d PUTs, want 3 moves and no PUT", len(moves), moves, len(rm.puts))
+	if len(p.Moves) != 3 || len(rm.puts) != 0 {
+		t.Fatalf("dry run: %d moves %+v and %d PUTs, want 3 moves and no PUT", len(p.Moves), p.Moves, len(rm.puts))
 	}
 
 	c, err := NewController(cs, ControllerOptions{RM: srv.URL, ContainerMB: mb, User: "yarnadmin"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	moves, err = c.Step(context.Background())
+	p, err = c.Step(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := map[string]Move{}
-	for _, m := range moves {
+	for _, m := range p.Moves {
 		got[m.App] = m
 	}
-	want := map[string]string{"application_once": "root.c.c_l1", "application_twice": "root.c.c_l2", "application_denied": "root.c.c_l2"}
+	want := map[string]string{"application_1_2": "root.c.c_l1", "application_1_3": "root.c.c_l2", "application_1_6": "root.c.c_l2"}
 	for app, to := range want {
 		if got[app].To != to {
 			t.Errorf("%s moved to %q, want %q", app, got[app].To, to)
 		}
 	}
-	if len(moves) != len(want) {
-		t.Errorf("moves %+v, want exactly %v", moves, want)
+	if len(p.Moves) != len(want) {
+		t.Errorf("moves %+v, want exactly %v", p.Moves, want)
 	}
-	if e := got["application_denied"].Err; !strings.Contains(e, "403") || !strings.Contains(e, "permission") {
-		t.Errorf("a refused move reports %q, want the RM's status and message", e)
+	if m := got["application_1_6"]; m.Status != 403 || !strings.Contains(m.Err, "403") || !strings.Contains(m.Err, "permission") {
+		t.Errorf("a refused move reports %q (status %d), want the RM's status and message", m.Err, m.Status)
 	}
-	if !slices.Equal(rm.puts, []string{"application_once→c_l1", "application_twice→c_l2"}) {
-		t.Errorf("PUTs %v: want moves by short leaf name", rm.puts)
+	// The target in the form the RM reported: a short name to a 2.x RM, the
+	// full path to a 3.x one.
+	if !slices.Equal(rm.puts, []string{"application_1_2→c_l1", "application_1_3→root.c.c_l2", "application_1_6→c_l2"}) {
+		t.Errorf("PUTs %v", rm.puts)
 	}
 	if rm.user != "yarnadmin" {
 		t.Errorf("user.name %q, want yarnadmin", rm.user)
 	}
-	// The moved applications are where they belong: a second poll only
-	// retries the refused move.
-	moves, err = c.Step(context.Background())
-	if err != nil || len(moves) != 1 || moves[0].App != "application_denied" {
-		t.Errorf("second poll: %+v, %v; want only the refused move again", moves, err)
+	// The moved applications are where they belong, and the refused move
+	// waits one poll before its retry.
+	p, err = c.Step(context.Background())
+	if err != nil || len(p.Moves) != 0 || p.Deferred != 1 {
+		t.Errorf("second poll: %+v, %v; want no move and the refused one deferred", p, err)
+	}
+	p, err = c.Step(context.Background())
+	if err != nil || len(p.Moves) != 1 || p.Moves[0].App != "application_1_6" {
+		t.Errorf("third poll: %+v, %v; want the refused move retried", p, err)
 	}
 }
 
@@ -211,35 +256,212 @@ func TestControllerPollErrors(t *testing.T) {
 	}
 }
 
-// memorySeconds is a number: one written as a float, or beyond int64 (a
-// proxy's rewrite, a counter gone wild), does not make the whole poll fail
-// and so block every other application's demotion.
-func TestControllerNumbersAnyForm(t *testing.T) {
+// The RM's list is not trusted: each record is checked on its own. A
+// usage that is no finite number ≥ 0 (a bare NaN token, 1e400, a string), an
+// empty or malformed id, a FINISHED or KILLED application and a second
+// listing of an id cost that record only; the others are moved, each once,
+// with its id escaped once.
+func TestControllerUntrustedList(t *testing.T) {
 	cs, err := ParseCapacityScheduler(lasmqFile(map[string]string{"root.c.c_l0": "100"}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, _ = w.Write([]byte(`{"apps":{"app":[
-			{"id":"application_float","queue":"c_l0","memorySeconds":204800.0,"vcoreSeconds":3.0},
-			{"id":"application_huge","queue":"c_l0","memorySeconds":1e20},
-			{"id":"application_negative","queue":"c_l0","memorySeconds":-5}]}}`))
-	}))
-	defer srv.Close()
-	c, err := NewController(cs, ControllerOptions{RM: srv.URL, DryRun: true})
+	rm := &fakeRM{body: `{"apps":{"app":[
+		{"id":"application_1_1","queue":"c_l0","state":"RUNNING","memorySeconds":204800.0},
+		{"id":"application_1_2","queue":"c_l0","state":"RUNNING","memorySeconds":1e20},
+		{"id":"application_1_1","queue":"c_l0","state":"RUNNING","memorySeconds":204800},
+		{"id":"application_1_1","queue":"c_l0","state":"RUNNING","memorySeconds":204800},
+		{"id":"application_1_3","queue":"c_l0","state":"RUNNING","memorySeconds":NaN},
+		{"id":"application_1_4","queue":"c_l0","state":"RUNNING","memorySeconds":1e400},
+		{"id":"application_1_5","queue":"c_l0","state":"RUNNING","memorySeconds":"lots"},
+		{"id":"application_1_6","queue":"c_l0","state":"RUNNING","memorySeconds":-5},
+		{"id":"application_1_7","queue":"c_l0","state":"RUNNING"},
+		{"id":"","queue":"c_l0","state":"RUNNING","memorySeconds":1e9},
+		{"id":"application_1_8/../x y","queue":"c_l0","state":"RUNNING","memorySeconds":1e9},
+		{"id":"application_1_9","queue":"c_l0","state":"FINISHED","memorySeconds":1e9},
+		{"id":"application_1_10","queue":"c_l0","state":"KILLED","memorySeconds":1e9},
+		{"id":12,"queue":"c_l0","state":"RUNNING","memorySeconds":1e9},
+		{"id":"application_1_11","queue":"c_l0","state":"RUNNING","memorySeconds":1e9,"elapsedTime":-Infinity,"note":"NaN in a string"}]}}`}
+	c := fakeController(t, cs, rm, ControllerOptions{})
+	p, err := c.Step(context.Background())
+	if err != nil {
+		t.Fatalf("one bad record failed the poll: %v", err)
+	}
+	if want := []string{"application_1_1→c_l1", "application_1_2→c_l1"}; !slices.Equal(rm.puts, want) {
+		t.Errorf("PUTs %v, want %v", rm.puts, want)
+	}
+	if want := []string{"/ws/v1/cluster/apps/application_1_1/queue", "/ws/v1/cluster/apps/application_1_2/queue"}; !slices.Equal(rm.paths, want) {
+		t.Errorf("PUT paths %v, want %v", rm.paths, want)
+	}
+	why := map[string]string{}
+	for _, s := range p.Skipped {
+		why[s.App] += s.Reason + ";"
+	}
+	for app, want := range map[string]string{
+		"application_1_1":  "listed again",
+		"application_1_3":  "memorySeconds null",
+		"application_1_4":  "memorySeconds 1e400",
+		"application_1_5":  `memorySeconds "lots"`,
+		"application_1_6":  "memorySeconds -5",
+		"application_1_7":  "no memorySeconds",
+		"":                 `id ""`,
+		"application_1_9":  "state FINISHED",
+		"application_1_10": "state KILLED",
+		"application_1_11": "elapsedTime null",
+	} {
+		if !strings.Contains(why[app], want) {
+			t.Errorf("%q skipped for %q, want a reason saying %q", app, why[app], want)
+		}
+	}
+	if !strings.Contains(why[""], "record 14") || !strings.Contains(why["application_1_8/../x y"], "not a YARN application id") {
+		t.Errorf("skips %+v: want the numeric id's record and the malformed id named", p.Skipped)
+	}
+	if strings.Count(why["application_1_1"], "listed again") != 2 {
+		t.Errorf("application_1_1: %q, want its two extra listings skipped", why["application_1_1"])
+	}
+}
+
+// Rules are keyed by full queue path: two leaves named l0 under a and b
+// have their own thresholds, and an application an RM reports by the
+// shared short name is skipped, not moved by the other leaf's rule.
+func TestControllerShortNameCollision(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("<configuration>\n")
+	for k, v := range map[string]string{
+		CSPrefix + "root.queues": "a,b", CSPrefix + "root.a.capacity": "50", CSPrefix + "root.b.capacity": "50",
+		CSPrefix + "root.a.queues": "l0,l1", CSPrefix + "root.b.queues": "l0,l1",
+		CSPrefix + "root.a.l0.capacity": "50", CSPrefix + "root.a.l1.capacity": "50",
+		CSPrefix + "root.b.l0.capacity": "50", CSPrefix + "root.b.l1.capacity": "50",
+		DemoteAfterKey("root.a.l0"): "100", DemoteAfterKey("root.b.l0"): "1000000",
+	} {
+		fmt.Fprintf(&b, "<property><name>%s</name><value>%s</value></property>\n", k, v)
+	}
+	b.WriteString("</configuration>\n")
+	cs, err := ParseCapacityScheduler([]byte(b.String()))
 	if err != nil {
 		t.Fatal(err)
 	}
-	moves, err := c.Step(context.Background())
+	rm := &fakeRM{apps: []RMApp{
+		running("application_1_1", "root.b.l0", 1000*1024), // below b.l0's threshold, above a.l0's
+		running("application_1_2", "root.a.l0", 1000*1024),
+		running("application_1_3", "l0", 1000*1024), // which l0?
+	}}
+	c := fakeController(t, cs, rm, ControllerOptions{})
+	p, err := c.Step(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for _, m := range moves {
-		got = append(got, m.App+"→"+m.To)
+	if want := []string{"application_1_2→root.a.l1"}; !slices.Equal(rm.puts, want) {
+		t.Errorf("PUTs %v, want %v", rm.puts, want)
 	}
-	if want := []string{"application_float→root.c.c_l1", "application_huge→root.c.c_l1"}; !slices.Equal(got, want) {
-		t.Errorf("moves %v, want %v", got, want)
+	if len(p.Skipped) != 1 || p.Skipped[0].App != "application_1_3" || !strings.Contains(p.Skipped[0].Reason, "ambiguous") {
+		t.Errorf("skipped %+v, want application_1_3's ambiguous short name", p.Skipped)
+	}
+}
+
+// A storm of refusals (403 on every move) is backed off: each refused
+// application is retried after 1, 3, 7, … polls, not at every poll, and
+// Run's wait doubles up to MaxBackoff.
+func TestController403Storm(t *testing.T) {
+	cs, err := ParseCapacityScheduler(lasmqFile(map[string]string{"root.c.c_l0": "100"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rm := &fakeRM{denied: map[string]bool{}}
+	for i := range 5 {
+		id := fmt.Sprintf("application_1_%d", i)
+		rm.apps = append(rm.apps, running(id, "c_l0", 1e9))
+		rm.denied[id] = true
+	}
+	c := fakeController(t, cs, rm, ControllerOptions{User: "u"})
+	var tried []int // the polls that tried moves
+	for poll := 1; poll <= 10; poll++ {
+		p, err := c.Step(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(p.Moves) > 0 {
+			if p.Refused() != 5 || len(p.Moves) != 5 {
+				t.Fatalf("poll %d: %d moves, %d refused; want 5 refused", poll, len(p.Moves), p.Refused())
+			}
+			tried = append(tried, poll)
+		} else if p.Deferred != 5 {
+			t.Errorf("poll %d: %d deferred, want 5", poll, p.Deferred)
+		}
+	}
+	if want := []int{1, 3, 7}; !slices.Equal(tried, want) || len(rm.puts) != 15 {
+		t.Errorf("moves tried at polls %v (%d PUTs), want %v (15)", tried, len(rm.puts), want)
+	}
+	for _, tc := range []struct {
+		interval time.Duration
+		bad      int
+		want     time.Duration
+	}{
+		{5 * time.Second, 0, 5 * time.Second},
+		{5 * time.Second, 1, 10 * time.Second},
+		{5 * time.Second, 3, 40 * time.Second},
+		{5 * time.Second, 100, MaxBackoff},
+		{time.Hour, 2, time.Hour},
+	} {
+		if got := Backoff(tc.interval, tc.bad); got != tc.want {
+			t.Errorf("Backoff(%v, %d) = %v, want %v", tc.interval, tc.bad, got, tc.want)
+		}
+	}
+}
+
+// An RM that wants an authenticated caller (401) stops the controller with
+// ErrUnauthenticated, whether it refuses the listing or the move: no later
+// poll would do better.
+func TestController401(t *testing.T) {
+	cs, err := ParseCapacityScheduler(lasmqFile(map[string]string{"root.c.c_l0": "100"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rm := &fakeRM{wantUser: true, apps: []RMApp{running("application_1_1", "c_l0", 1e9)}}
+	c := fakeController(t, cs, rm, ControllerOptions{})
+	if _, err := c.Step(context.Background()); !errors.Is(err, ErrUnauthenticated) {
+		t.Errorf("listing refused with 401: %v, want ErrUnauthenticated", err)
+	}
+	polls := 0
+	err = c.Run(context.Background(), MinInterval, func(Poll, error) { polls++ })
+	if !errors.Is(err, ErrUnauthenticated) || polls != 1 {
+		t.Errorf("Run: %v after %d polls, want ErrUnauthenticated after 1", err, polls)
+	}
+
+	// The listing is open, the move wants a user.
+	moveRM := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPut {
+			http.Error(w, "Authentication required", http.StatusUnauthorized)
+			return
+		}
+		rm.ServeHTTP(w, r.WithContext(r.Context()))
+	})
+	rm.wantUser = false
+	c = fakeController(t, cs, moveRM, ControllerOptions{})
+	p, err := c.Step(context.Background())
+	if !errors.Is(err, ErrUnauthenticated) || p.Refused() != 1 || p.Moves[0].Status != http.StatusUnauthorized {
+		t.Errorf("move refused with 401: %+v, %v; want the refused move and ErrUnauthenticated", p, err)
+	}
+}
+
+// Run refuses an interval below MinInterval before it polls.
+func TestControllerRunInterval(t *testing.T) {
+	cs, err := ParseCapacityScheduler(lasmqFile(map[string]string{"root.c.c_l0": "100"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rm := &fakeRM{}
+	c := fakeController(t, cs, rm, ControllerOptions{})
+	for _, d := range []time.Duration{time.Nanosecond, 999 * time.Millisecond, 0, -time.Second} {
+		if err := c.Run(context.Background(), d, func(Poll, error) {}); !errors.Is(err, ErrInterval) {
+			t.Errorf("interval %v: %v, want ErrInterval", d, err)
+		}
+	}
+	if rm.gets != 0 {
+		t.Errorf("%d polls made with a refused interval", rm.gets)
+	}
+	if _, err := NewController(cs, ControllerOptions{RM: "http://rm:8088", AMMB: 999999999999}); !errors.Is(err, ErrAMMB) {
+		t.Errorf("AM memory 999999999999 MB: %v, want ErrAMMB", err)
 	}
 }
 
@@ -249,7 +471,7 @@ func TestControllerDryRunMovesSaySo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rm := &fakeRM{apps: []RMApp{{ID: "application_1", Queue: "c_l0", MemorySeconds: 1e9}}}
+	rm := &fakeRM{apps: []RMApp{running("application_1_1", "c_l0", 1e9)}}
 	srv := httptest.NewServer(rm)
 	defer srv.Close()
 	for _, dry := range []bool{true, false} {
@@ -257,11 +479,11 @@ func TestControllerDryRunMovesSaySo(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		moves, err := c.Step(context.Background())
-		if err != nil || len(moves) != 1 {
-			t.Fatalf("dry %v: %+v, %v", dry, moves, err)
+		p, err := c.Step(context.Background())
+		if err != nil || len(p.Moves) != 1 {
+			t.Fatalf("dry %v: %+v, %v", dry, p, err)
 		}
-		b, _ := json.Marshal(moves[0])
+		b, _ := json.Marshal(p.Moves[0])
 		if got := strings.Contains(string(b), `"dry_run":true`); got != dry {
 			t.Errorf("dry run %v: JSON %s", dry, b)
 		}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"path/filepath"
+
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/pipeline"
@@ -46,6 +48,9 @@ capacity is in the units of the sizes (see simulate).`,
 				return err
 			}
 			if out != "" {
+				if err := pipeline.MakeOutDir("--out", filepath.Dir(out)); err != nil {
+					return err
+				}
 				if err := data.WriteTableFile(out, force, w.DeadlinesTable(b)); err != nil {
 					return err
 				}

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/schedplan/schedplan/classify"
+	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/pipeline"
 	"github.com/spf13/cobra"
 )
@@ -53,8 +56,15 @@ bytes, task counts, priority), predict the sizes of the rest.`,
 			if err != nil {
 				return err
 			}
-			for _, o := range []string{out, jobsOut} {
-				if _, err := pipeline.CheckOutFile(o, force); err != nil {
+			outs := []struct{ flag, path string }{{"--out", out}, {"--jobs-out", jobsOut}}
+			for _, o := range outs {
+				if o.path == "" {
+					continue
+				}
+				if _, err := data.FormatOf(o.path); err != nil {
+					return fmt.Errorf("%s: %w", o.flag, err)
+				}
+				if err := pipeline.CheckOutPath(o.flag, o.path, force); err != nil {
 					return err
 				}
 			}
@@ -65,6 +75,13 @@ bytes, task counts, priority), predict the sizes of the rest.`,
 			rep, err := cfg.Classify(s.Jobs, s.ContainerSeconds(spec), spec, opt)
 			if err != nil {
 				return err
+			}
+			for _, o := range outs {
+				if o.path != "" {
+					if err := pipeline.MakeOutDir(o.flag, filepath.Dir(o.path)); err != nil {
+						return err
+					}
+				}
 			}
 			if err := rep.WriteTables(out, jobsOut, force); err != nil {
 				return err

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"time"
 
@@ -31,13 +32,22 @@ ResourceManager's REST API and moves each one whose attained service in held
 container-seconds (memorySeconds / --container-mb) has passed its level's
 schedplan.las-mq.<leaf>.demote-after-held-container-seconds to the next level.
 The RM must authenticate the caller (simple auth: --user is sent as
-user.name; Kerberos is not supported). The README says more.`,
+user.name; Kerberos is not supported): a 401 stops the controller. Records
+the RM lists are checked one by one (only RUNNING applications with a valid
+id and usage, each once); a refused move is retried after a backoff, and
+--once exits non-zero when any move was refused. docs/yarn.md says more.`,
 		Example: `  schedplan yarn-controller out/capacity-scheduler.xml --rm http://rm:8088 --user yarn --dry-run --once
   schedplan yarn-controller out/capacity-scheduler.xml --rm http://rm:8088 --user yarn --interval 5s`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := pipeline.CheckContainerMB(containerMB); err != nil {
 				return err
+			}
+			if interval < yarn.MinInterval {
+				return fmt.Errorf("--interval %v: need at least %v (every poll lists the cluster's running applications)", interval, yarn.MinInterval)
+			}
+			if amMB < 0 || amMB > yarn.MaxAMMB {
+				return fmt.Errorf("--am-mb %d: need 0 to %d MB", amMB, yarn.MaxAMMB)
 			}
 			b, err := configfile.Read(args[0])
 			if err != nil {
@@ -56,33 +66,16 @@ user.name; Kerberos is not supported). The README says more.`,
 				return fmt.Errorf("--rm: %w", err)
 			} else if errors.Is(err, yarn.ErrContainerMB) {
 				return fmt.Errorf("--container-mb: %w", err)
-			} else if errors.Is(err, yarn.ErrAMMB) {
-				return fmt.Errorf("--am-mb: %w", err)
 			} else if err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
 			}
-			w := cmd.OutOrStdout()
-			report := func(moves []yarn.Move, err error) {
-				if err != nil {
-					slog.Warn("poll failed; retrying at the next interval", "err", err)
-				}
-				for _, m := range moves {
-					if asJS {
-						_ = json.NewEncoder(w).Encode(m) // one line a move
-					} else if m.Err != "" {
-						slog.Warn("move refused", "move", m.String(), "err", m.Err)
-					} else {
-						fmt.Fprintln(w, map[bool]string{false: "moved", true: "would move"}[dryRun], m.String())
-					}
-				}
-			}
+			report := controllerReport(cmd.OutOrStdout(), asJS, dryRun)
 			if once {
-				var moves []yarn.Move
-				moves, err = c.Step(cmd.Context())
-				report(moves, nil)
-			} else {
-				err = c.Run(cmd.Context(), interval, report)
+				p, err := c.Step(cmd.Context())
+				report(p, err)
+				return onceError(p, controllerError(err, user))
 			}
+			err = controllerError(c.Run(cmd.Context(), interval, report), user)
 			if errors.Is(err, context.Canceled) {
 				return nil // Ctrl-C ends a controller normally
 			}
@@ -92,12 +85,67 @@ user.name; Kerberos is not supported). The README says more.`,
 	f := cmd.Flags()
 	f.StringVar(&rm, "rm", "", "the ResourceManager's web address, e.g. http://rm:8088 (required)")
 	f.StringVar(&user, "user", "", "user.name for the RM's simple authentication")
-	f.DurationVar(&interval, "interval", 5*time.Second, "time between polls")
-	f.IntVar(&amMB, "am-mb", 0, "the ApplicationMaster's container memory in MB: attained service leaves out what the AM held, as the tuning and the simulation count (0: every container counts, as YARN's memorySeconds)")
+	f.DurationVar(&interval, "interval", 5*time.Second, "time between polls (at least 1s; doubled, up to 10m, after polls that fail or whose every move is refused)")
+	f.IntVar(&amMB, "am-mb", 0, "the ApplicationMaster's container memory in MB (0 to 16777216): attained service leaves out what the AM held, as the tuning and the simulation count (0: every container counts, as YARN's memorySeconds)")
 	f.IntVar(&containerMB, "container-mb", pipeline.DefaultRunConfig().ContainerMB, "memory of one container in MB: attained service = memorySeconds / this, in held container-seconds (default: the file's schedplan.container-mb, emit's and run's --container-mb; else 1024)")
 	f.BoolVar(&dryRun, "dry-run", false, "print the moves without making them")
 	f.BoolVar(&once, "once", false, "poll once and exit")
 	f.BoolVar(&asJS, "json", false, "one JSON object per move, a line each")
 	_ = cmd.MarkFlagRequired("rm")
 	return cmd
+}
+
+// controllerReport returns the function that prints a poll: its moves on
+// w (one JSON object a line with asJS), refusals, skipped records and
+// the poll's error in the log.
+func controllerReport(w io.Writer, asJS, dryRun bool) func(yarn.Poll, error) {
+	return func(p yarn.Poll, err error) {
+		if err != nil && !errors.Is(err, context.Canceled) {
+			slog.Warn("poll failed", "err", err)
+		}
+		for _, s := range p.Skipped {
+			slog.Warn("application record skipped", "app", s.App, "queue", s.Queue, "reason", s.Reason)
+		}
+		if p.Deferred > 0 {
+			slog.Info("refused moves waiting for their retry", "applications", p.Deferred)
+		}
+		for _, m := range p.Moves {
+			if asJS {
+				_ = json.NewEncoder(w).Encode(m) // one line a move
+			} else if m.Err != "" {
+				slog.Warn("move refused; retried after a backoff", "move", m.String(), "err", m.Err)
+			} else {
+				fmt.Fprintln(w, map[bool]string{false: "moved", true: "would move"}[dryRun], m.String())
+			}
+		}
+	}
+}
+
+// controllerError names --user in an error of an RM that wants an
+// authenticated caller.
+func controllerError(err error, user string) error {
+	switch {
+	case !errors.Is(err, yarn.ErrUnauthenticated):
+		return err
+	case user == "":
+		return fmt.Errorf("--user: the ResourceManager refused the requests as unauthenticated; pass --user NAME (simple authentication): %w", err)
+	default:
+		return fmt.Errorf("--user %s: the ResourceManager refused it as unauthenticated (Kerberos is not supported): %w", user, err)
+	}
+}
+
+// onceError is --once's error: the poll's, else one when any move was
+// refused (an operator's script must not read a refused move as done).
+func onceError(p yarn.Poll, err error) error {
+	if err != nil {
+		return err
+	}
+	if n := p.Refused(); n > 0 {
+		for _, m := range p.Moves {
+			if m.Err != "" {
+				return fmt.Errorf("%d of %d moves refused by the ResourceManager; first: %s: %s", n, len(p.Moves), m.App, m.Err)
+			}
+		}
+	}
+	return nil
 }

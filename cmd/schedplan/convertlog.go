@@ -17,7 +17,7 @@ type logFlags struct {
 
 func (l *logFlags) register(fl *pflag.FlagSet, tasksUsage string) {
 	fl.StringVar(&l.tasks, "tasks", "", tasksUsage)
-	fl.BoolVar(&l.keepFailed, "keep-failed", false, "keep failed and killed jobs of a log (dropped and counted by default)")
+	fl.BoolVar(&l.keepFailed, "keep-failed", false, "keep failed and killed jobs of a log or of a jobs table with a state column (dropped and counted by default)")
 	fl.StringVar(&l.sparkUnit, "spark-job", string(data.SparkApplication), `what a job is in a Spark event log: "application" or "job" (each Spark job, APP_ID/JOB_ID)`)
 }
 

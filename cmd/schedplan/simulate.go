@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"path/filepath"
 
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
@@ -126,6 +127,9 @@ the --cluster machines; C is then their rate in container-seconds/s, and
 				return err
 			}
 			if out != "" {
+				if err := pipeline.MakeOutDir("--out", filepath.Dir(out)); err != nil {
+					return err
+				}
 				if err := data.WriteTableFile(out, force, rows); err != nil {
 					return err
 				}

@@ -1,10 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
-	"io"
 	"log/slog"
 	"strings"
+	"time"
 
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/data"
@@ -69,7 +70,7 @@ sharding.`,
 			if out == "" {
 				return fmt.Errorf("--out is required (a .parquet, .arrow or .csv file)")
 			}
-			format, err := pipeline.CheckOutFile(out, force)
+			format, err := pipeline.CheckRerunOutFile(out, force)
 			if err != nil {
 				return err
 			}
@@ -86,11 +87,7 @@ sharding.`,
 			if err != nil {
 				return err
 			}
-			if err := data.WriteFileAtomic(out, force, func(w io.Writer) error { return data.WriteTable(w, t, format) }); err != nil {
-				return err
-			}
-			slog.Info("sweep written", "file", out, "rows", t.Len())
-			return nil
+			return writeSweepTable(out, force, t, format, "sweep written")
 		},
 	}
 	tf.register(cmd)
@@ -107,7 +104,7 @@ sharding.`,
 	f.StringVar(&clusterP, "cluster", "default", "cluster spec (YAML) for users' weights")
 	f.StringVar(&req.Shard, "shard", "", "run only shard i of N (i/N, 0-based)")
 	f.StringVarP(&out, "out", "o", "", "results file (.parquet, .arrow or .csv)")
-	f.BoolVar(&force, "force", false, "overwrite --out if it exists")
+	f.BoolVar(&force, "force", false, "replace --out when it exists with other contents (the same contents are left as they are: a re-run)")
 	cmd.AddCommand(newSweepMergeCmd())
 	return cmd
 }
@@ -116,32 +113,50 @@ func newSweepMergeCmd() *cobra.Command {
 	var (
 		out   string
 		force bool
+		wait  time.Duration
 	)
 	cmd := &cobra.Command{
-		Use:     "merge PART...",
-		Short:   "Combine sweep part files into one table, ordered by unit; fail on a missing, repeated or foreign part",
-		Example: `  schedplan sweep merge --out sweep.parquet part-*.parquet`,
-		Args:    cobra.MinimumNArgs(1),
+		Use:   "merge PART...",
+		Short: "Combine sweep part files into one table, ordered by unit; fail on a missing, repeated or foreign part",
+		Example: `  schedplan sweep merge --out sweep.parquet part-*.parquet
+  schedplan sweep merge --wait 2h --out /data/sweep.parquet '/data/sweep/part-*.parquet'`,
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
 				return fmt.Errorf("--out is required")
 			}
-			format, err := pipeline.CheckOutFile(out, force)
+			format, err := pipeline.CheckRerunOutFile(out, force)
 			if err != nil {
 				return err
 			}
-			t, err := pipeline.MergeSweepFiles(args)
+			if wait < 0 {
+				return fmt.Errorf("--wait %v: need a duration ≥ 0", wait)
+			}
+			t, parts, err := pipeline.WaitMergeSweepFiles(cmd.Context(), args, wait, pipeline.SweepMergePoll)
 			if err != nil {
 				return err
 			}
-			if err := data.WriteFileAtomic(out, force, func(w io.Writer) error { return data.WriteTable(w, t, format) }); err != nil {
-				return err
-			}
-			slog.Info("sweep parts merged", "parts", len(args), "rows", t.Len(), "file", out)
-			return nil
+			return writeSweepTable(out, force, t, format, "sweep parts merged", "parts", len(parts))
 		},
 	}
 	cmd.Flags().StringVarP(&out, "out", "o", "", "merged file (.parquet, .arrow or .csv)")
-	cmd.Flags().BoolVar(&force, "force", false, "overwrite --out if it exists")
+	cmd.Flags().BoolVar(&force, "force", false, "replace --out when it exists with other contents (the same contents are left as they are: a re-run)")
+	cmd.Flags().DurationVar(&wait, "wait", 0, "wait up to this long for missing parts (a quoted glob such as 'parts/part-*.parquet' is expanded again at each try), instead of failing at once")
 	return cmd
+}
+
+// writeSweepTable writes a sweep's (or a merge's) table to out, as a step
+// that may run again: the same bytes already there are left as they are,
+// other bytes are refused unless force (pipeline.WriteOutRerun).
+func writeSweepTable(out string, force bool, t *data.Table, format data.Format, msg string, attrs ...any) error {
+	var buf bytes.Buffer
+	if err := data.WriteTable(&buf, t, format); err != nil {
+		return err
+	}
+	unchanged, err := pipeline.WriteOutRerun("--out", out, force, buf.Bytes())
+	if err != nil {
+		return err
+	}
+	slog.Info(msg, append(attrs, "file", out, "rows", t.Len(), "unchanged", unchanged)...)
+	return nil
 }

@@ -1,0 +1,242 @@
+package pipeline
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/schedplan/schedplan/classify"
+	"github.com/schedplan/schedplan/cluster/yarn"
+)
+
+// sixUserLog writes a log of 6 users submitting to 3 queues (prod, dev,
+// default; each user mostly to one), sizes spread over three orders of
+// magnitude, and returns its path.
+func sixUserLog(t *testing.T, withQueue bool) string {
+	t.Helper()
+	r := rand.New(rand.NewPCG(6, 3))
+	var b strings.Builder
+	b.WriteString("job_id,submit_time,user")
+	if withQueue {
+		b.WriteString(",queue")
+	}
+	b.WriteString(",size\n")
+	queues := []string{"root.prod", "root.dev", "default"}
+	ts := 0.0
+	for i := 0; i < 1200; i++ {
+		ts += r.ExpFloat64() * 30
+		u := r.IntN(6)
+		q := queues[u%3]
+		if r.IntN(10) == 0 {
+			q = queues[r.IntN(3)]
+		}
+		size := math.Pow(10, float64(u%3)) * (1 + 9*r.Float64())
+		fmt.Fprintf(&b, "j%d,%.3f,u%d", i, ts, u+1)
+		if withQueue {
+			fmt.Fprintf(&b, ",%s", q)
+		}
+		fmt.Fprintf(&b, ",%.3f\n", size)
+	}
+	path := filepath.Join(t.TempDir(), "jobs.csv")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// routedShares places every application of the validation window as
+// Hadoop's placement code would (yarn.CapacityScheduler.Place: the queue it
+// names — the log's — then the mappings) and returns the share of them in
+// each leaf.
+func routedShares(t *testing.T, in *Inputs, cs *yarn.CapacityScheduler) map[*yarn.CSQueue]float64 {
+	t.Helper()
+	lo := in.Split.TuneJobs
+	n := in.Jobs.Len() - lo
+	named := LogQueuesOf(in.Jobs, lo, n)
+	out := map[*yarn.CSQueue]float64{}
+	for k := range n {
+		req := ""
+		if named != nil {
+			req = named[k]
+		}
+		q, err := cs.Place(in.Jobs.UserAt(lo+k), nil, req)
+		if err != nil {
+			t.Fatalf("row %d: %v", lo+k+1, err)
+		}
+		out[q] += 1 / float64(n)
+	}
+	return out
+}
+
+// Issue 25: on the embedded trace (one user, no queue column), a log of 6
+// users and 3 queues, and the same users without a queue column classified
+// with --k users, every application of the validation window lands in a
+// queue with guaranteed capacity > 0, and the queues that receive work
+// (with the levels their applications are demoted to) hold ≥ 90% of the
+// cluster; every leaf's per-user application limit
+// (AbstractLeafQueue.setupQueueConfigs) admits the log's peak concurrent
+// applications of one user. The old files sent everything to
+// root.default (1%) and demoted levels admitted 100 applications per user.
+func TestEmitRoutesWorkToCapacity(t *testing.T) {
+	embedded, err := Prepare(DefaultRunConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	withQueue, noQueue := DefaultRunConfig(), DefaultRunConfig()
+	withQueue.Trace, noQueue.Trace = sixUserLog(t, true), sixUserLog(t, false)
+	six, err := Prepare(withQueue)
+	if err != nil {
+		t.Fatal(err)
+	}
+	users, err := Prepare(noQueue)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		in   *Inputs
+		k    int
+	}{
+		{"embedded trace, k 1", embedded, 1},
+		{"embedded trace, k 5", embedded, 5},
+		{"embedded trace, k 12", embedded, 12},
+		{"6 users, 3 queues", six, 3},
+		{"6 users, --k users", users, classify.KUsers},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b, files := emitFor(t, tc.in, tc.k, LASMQParams{K: 5, Alpha0: 10, P: 2, Decay: 0})
+			checkEmitted(t, b, files)
+			cs, err := yarn.ParseCapacityScheduler(files["capacity-scheduler.xml"])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.k == 1 && strings.Contains(string(files["capacity-scheduler.xml"]), "span several classes") {
+				t.Error("with one class, a user is said to span several classes")
+			}
+			shares := routedShares(t, tc.in, cs)
+			demote := map[*yarn.CSQueue]*yarn.CSQueue{}
+			ds, err := cs.Demotions()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range ds {
+				demote[d.From] = d.To
+			}
+			held := 0.0
+			var lines []string
+			for q, s := range shares {
+				c := q.Partition(yarn.NoLabel).AbsoluteCapacity
+				if !(c > 0) {
+					t.Errorf("%.1f%% of the applications land in %s, guaranteed %v", 100*s, q.Path, c)
+				}
+				// The queue and the levels the controller demotes to.
+				for l := q; l != nil; l = demote[l] {
+					held += l.Partition(yarn.NoLabel).AbsoluteCapacity
+				}
+				lines = append(lines, fmt.Sprintf("%s: %.1f%% of the applications, guaranteed %.2f%%", q.Path, 100*s, 100*c))
+			}
+			sort.Strings(lines)
+			t.Logf("validation window: %s; with their levels %.2f%%", strings.Join(lines, "; "), 100*held)
+			if held < 0.9-1e-9 {
+				t.Errorf("the queues that receive work hold %.2f%% of the cluster, want ≥ 90%%", 100*held)
+			}
+			peak := 0
+			for _, u := range b.Users {
+				peak = max(peak, u.PeakApps)
+			}
+			if peak < 1 {
+				t.Fatalf("no user has a peak: %+v", b.Users)
+			}
+			for _, q := range cs.Queues {
+				if q.IsLeaf() && q.Parent != nil {
+					if got := maxAppsPerUser(t, cs, q); got < peak {
+						t.Errorf("%s admits %d applications of one user, the log's peak is %d", q.Path, got, peak)
+					}
+				}
+			}
+		})
+	}
+}
+
+// maxAppsPerUser is Hadoop's per-user application limit of a leaf:
+// min(maximum-applications, (int)(maximum-applications ×
+// minimum-user-limit-percent/100 × user-limit-factor)) in float32
+// (AbstractLeafQueue.setupQueueConfigs); maximum-applications defaults to
+// maximum-system-applications × the absolute capacity.
+func maxAppsPerUser(t *testing.T, cs *yarn.CapacityScheduler, q *yarn.CSQueue) int {
+	t.Helper()
+	system := 10000
+	if v, ok := cs.Values[yarn.CSPrefix+"maximum-applications"]; ok {
+		fmt.Sscan(v, &system)
+	}
+	apps := int(float32(system) * float32(q.Partition(yarn.NoLabel).AbsoluteCapacity))
+	if v, ok := cs.Values[yarn.CSPrefix+q.Path+".maximum-applications"]; ok {
+		if _, err := fmt.Sscan(v, &apps); err != nil {
+			t.Fatalf("%s.maximum-applications = %q", q.Path, v)
+		}
+	}
+	return min(apps, int(float32(apps)*(float32(q.MinimumUserLimitPercent)/100)*float32(q.UserLimitFactor)))
+}
+
+func TestPeakApplications(t *testing.T) {
+	for _, tc := range []struct {
+		name            string
+		arrival, finish []float64
+		user            []int32
+		want            []int
+	}{
+		{"none", nil, nil, nil, []int{0, 0}},
+		{"overlap", []float64{0, 1, 2}, []float64{5, 3, 4}, []int32{0, 0, 0}, []int{3, 0}},
+		{"back to back", []float64{0, 1, 2}, []float64{1, 2, 3}, []int32{0, 0, 0}, []int{1, 0}}, // a finish at an arrival has left
+		{"two users", []float64{0, 0, 1, 1}, []float64{2, 2, 2, 2}, []int32{0, 1, 1, 1}, []int{1, 3}},
+		{"finish before arrival counts as instant", []float64{3, 3}, []float64{1, 4}, []int32{1, 1}, []int{0, 1}},
+		{"bad user ignored", []float64{0}, []float64{1}, []int32{7}, []int{0, 0}},
+	} {
+		got := PeakApplications(tc.arrival, tc.finish, tc.user, 2)
+		if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestLogQueueName(t *testing.T) {
+	for in, want := range map[string]string{"root.prod": "prod", "prod": "prod", "": "default", " root.a.b ": "b", "my queue": "my_queue", "root.": "default"} {
+		if got := LogQueueName(in); got != want {
+			t.Errorf("LogQueueName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// Issue 25: demoted levels (zero decay: weights 1, 0, 0) had capacity 0,
+// no user-limit-factor and minimum-user-limit-percent 1, so Hadoop
+// admitted 100 applications of one user there and refused the 101st move.
+// Every leaf now admits twice the peak of one user, and maximum-system-
+// applications twice the sum of the peaks.
+func TestLevelsAdmitPeakApplications(t *testing.T) {
+	b := sampleBundle()
+	b.LASMQ.Weights = []float64{1, 0, 0}
+	b.Users[0].PeakApps, b.Users[1].PeakApps = 3000, 4000
+	out, cs := emitCS(t, b)
+	if err := CheckCapacitySchedulerXML(out); err != nil {
+		t.Fatal(err)
+	}
+	if v := cs.Values[yarn.CSPrefix+"maximum-applications"]; v != "14000" {
+		t.Errorf("maximum-system-applications %q, want 14000", v)
+	}
+	for _, q := range cs.Queues {
+		if !q.IsLeaf() || q.Parent == nil {
+			continue
+		}
+		if !(q.Partition(yarn.NoLabel).AbsoluteCapacity > 0) {
+			t.Errorf("%s has capacity 0", q.Path)
+		}
+		if got := maxAppsPerUser(t, cs, q); got < 8000 {
+			t.Errorf("%s admits %d applications of one user, want ≥ 8000 (twice the peak)", q.Path, got)
+		}
+	}
+}
