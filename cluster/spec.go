@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/internal/configfile"
 	"github.com/schedplan/schedplan/internal/yamlstrict"
 	"gopkg.in/yaml.v3"
@@ -159,6 +158,15 @@ const (
 	MinHeartbeat = 0.001
 )
 
+// MaxSlots (containers of one machine) and MaxMachines (of the cluster)
+// are the task-level core's limits (task.MaxContainers, task.MaxNodes; a
+// test checks they agree), so that a spec it cannot simulate is refused
+// when read, not at the first task-level stage.
+const (
+	MaxSlots    = 1 << 20
+	MaxMachines = 1 << 24
+)
+
 // ParseSpec parses and checks a cluster spec; name is used in messages,
 // which also give the YAML line of the offending value. Unknown fields are
 // errors, so a misspelt key does not pass silently; so are a second YAML
@@ -274,12 +282,12 @@ func (s *Spec) check(at func(path string) string) error {
 			return fmt.Errorf("%s: count %d is negative", field("count"), r.Count)
 		case r.Slots <= 0:
 			return fmt.Errorf("%s: slots must be positive, got %d", field("slots"), r.Slots)
-		case r.Slots > task.MaxContainers:
-			return fmt.Errorf("%s: slots %d: a machine has at most %d containers (the task-level simulator's limit)", field("slots"), r.Slots, task.MaxContainers)
+		case r.Slots > MaxSlots:
+			return fmt.Errorf("%s: slots %d: a machine has at most %d containers (the task-level simulator's limit)", field("slots"), r.Slots, MaxSlots)
 		case r.Count > MaxContainers || r.Slots > MaxContainers || r.Count*r.Slots > MaxContainers-total:
 			return fmt.Errorf("%s: count %d × slots %d takes the cluster past %d containers", field("count"), r.Count, r.Slots, MaxContainers)
-		case r.Count > task.MaxNodes-machines:
-			return fmt.Errorf("%s: count %d takes the cluster past %d machines (the task-level simulator's limit)", field("count"), r.Count, task.MaxNodes)
+		case r.Count > MaxMachines-machines:
+			return fmt.Errorf("%s: count %d takes the cluster past %d machines (the task-level simulator's limit)", field("count"), r.Count, MaxMachines)
 		case !(r.ExecRate >= MinExecRate && r.ExecRate <= MaxExecRate):
 			return fmt.Errorf("%s: exec_rate must be a number in [%g, %g], got %v", field("exec_rate"), MinExecRate, MaxExecRate, r.ExecRate)
 		case !(r.MemoryGB >= 0 && r.MemoryGB <= MaxMemoryGB):

@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"fmt"
+	"github.com/schedplan/schedplan/cluster/task"
 	"strings"
 	"testing"
 )
@@ -184,5 +185,13 @@ func TestSpecUnitErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "c.yaml: ") {
 			t.Errorf("%s: error %v, want one containing %q", tc.fields, err, tc.want)
 		}
+	}
+}
+
+// The spec's per-machine and machine-count limits are the task-level
+// core's.
+func TestSpecLimitsAreTaskLimits(t *testing.T) {
+	if MaxSlots != task.MaxContainers || MaxMachines != task.MaxNodes {
+		t.Errorf("MaxSlots %d, MaxMachines %d; the task level's are %d and %d", MaxSlots, MaxMachines, task.MaxContainers, task.MaxNodes)
 	}
 }
