@@ -220,6 +220,9 @@ func (w Workload) WriteText(out io.Writer, maxUsers int) {
 	fmt.Fprintf(tw, "zero-size jobs\t%d\n", w.ZeroSize)
 	fmt.Fprintf(tw, "work in largest 1%% of jobs\t%.1f%%\n", 100*w.TopShare)
 	fmt.Fprintf(tw, "users\t%d\n", len(w.Users))
+	if w.UserNames != "" {
+		fmt.Fprintf(tw, "user names\t%s\n", Printable(w.UserNames))
+	}
 	if w.Observed != nil {
 		fmt.Fprint(tw, w.Observed.String())
 	}

@@ -21,19 +21,6 @@ import (
 // both become root.a_dot_b). Errors name the log and a job of the user,
 // or the spec (clusterPath, --cluster) and its entry, and the names.
 func CheckUserNames(jobs *data.Jobs, spec *cluster.Spec, clusterPath string) error {
-	type owner struct{ user, where string }
-	seen := map[string]owner{}
-	check := func(name, where string) error {
-		q, err := yarn.UserQueueName(name)
-		if err != nil {
-			return fmt.Errorf("%w (%s): fair-scheduler.xml cannot name its queue", err, where)
-		}
-		if o, dup := seen[q]; dup {
-			return fmt.Errorf("users %q (%s) and %q (%s) both get the Fair Scheduler queue root.%s (YARN's user rule trims whitespace and turns '.' into \"_dot_\"); rename one of them", o.user, o.where, name, where, q)
-		}
-		seen[q] = owner{name, where}
-		return nil
-	}
 	names, idx := jobs.Users()
 	if n := len(names) + len(spec.Users); n >= yarn.MaxQueues {
 		return fmt.Errorf("%s: column \"user\": %d users (with the cluster spec's): the fair-scheduler.xml schedplan emits has a queue per user, and at most %d queues", data.Printable(jobs.Source), n, yarn.MaxQueues)
@@ -47,12 +34,13 @@ func CheckUserNames(jobs *data.Jobs, spec *cluster.Spec, clusterPath string) err
 			first[u] = i
 		}
 	}
+	q := userQueues{}
 	for k, n := range names {
 		where := "a job with no user"
 		if i := first[k]; i >= 0 && i < jobs.ID.Len() {
 			where = "job " + data.Printable(jobs.ID.At(i))
 		}
-		if err := check(n, where); err != nil {
+		if err := q.add(n, where); err != nil {
 			return fmt.Errorf("%s: column \"user\": %w", data.Printable(jobs.Source), err)
 		}
 	}
@@ -64,10 +52,47 @@ func CheckUserNames(jobs *data.Jobs, spec *cluster.Spec, clusterPath string) err
 		if inLog[u.Name] {
 			continue
 		}
-		if err := check(u.Name, fmt.Sprintf("--cluster users[%d]", i)); err != nil {
+		if err := q.add(u.Name, fmt.Sprintf("--cluster users[%d]", i)); err != nil {
 			return paramErr("cluster", clusterPath, "%v", err)
 		}
 	}
+	return nil
+}
+
+// userNamesProblem is CheckUserNames' verdict on a log's user names alone
+// ("" when they pass), for describe.
+func userNamesProblem(names []string) string {
+	q := userQueues{}
+	for _, n := range names {
+		if err := q.add(n, ""); err != nil {
+			return err.Error() + "; run refuses this log"
+		}
+	}
+	return ""
+}
+
+// userQueues holds the Fair Scheduler queue of each user added, and who
+// gave it (a job, a spec entry).
+type userQueues map[string][2]string
+
+// add checks user name's queue (yarn.UserQueueName) and that no user added
+// before has it; where says where the name comes from ("" for nowhere in
+// particular).
+func (q userQueues) add(name, where string) error {
+	at := func(w string) string {
+		if w == "" {
+			return ""
+		}
+		return " (" + w + ")"
+	}
+	queue, err := yarn.UserQueueName(name)
+	if err != nil {
+		return fmt.Errorf("%w%s: fair-scheduler.xml cannot name its queue", err, at(where))
+	}
+	if o, dup := q[queue]; dup {
+		return fmt.Errorf("users %q%s and %q%s both get the Fair Scheduler queue root.%s (YARN's user rule trims whitespace and turns '.' into \"_dot_\"); rename one of them", o[0], at(o[1]), name, at(where), queue)
+	}
+	q[queue] = [2]string{name, where}
 	return nil
 }
 

@@ -126,3 +126,24 @@ func TestPrepareCurrentConfigNaNWeight(t *testing.T) {
 		t.Errorf("NaN weight: %v, want a --current-config error naming the queue and the value", err)
 	}
 }
+
+// describe says when the log's user names would stop run (issue 26: they
+// passed describe and failed at the emit stage).
+func TestDescribeFlagsUserNames(t *testing.T) {
+	opt := DefaultRunConfig().Sizes
+	w, err := DescribeLog(InputOptions{Trace: writeUserLog(t, "alice", "a.b", "a_dot_b")}, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(w.UserNames, "root.a_dot_b") || !strings.Contains(w.UserNames, "run refuses") {
+		t.Errorf("colliding names: %q", w.UserNames)
+	}
+	var b strings.Builder
+	w.WriteText(&b, 10)
+	if !strings.Contains(b.String(), "user names") {
+		t.Errorf("describe's text lacks the user names line:\n%s", b.String())
+	}
+	if w, err := DescribeLog(InputOptions{Trace: writeUserLog(t, "alice", "a.b", "a_b")}, opt); err != nil || w.UserNames != "" {
+		t.Errorf("distinct names: %q, %v", w.UserNames, err)
+	}
+}
