@@ -36,6 +36,7 @@ type Bundle struct {
 	HPFSP    *HPFSPConfig   `yaml:"h_pfsp,omitempty"`
 	COSHH    *COSHHConfig   `yaml:"coshh,omitempty"`
 	Bounds   *BoundsInfo    `yaml:"bounds,omitempty"`
+	Deploy   *DeployRecord  `yaml:"deploy,omitempty"`
 }
 
 // TraceInfo identifies the job log and the windows used for tuning and validation.
@@ -170,10 +171,6 @@ type LASMQConfig struct {
 	// capacity the thresholds were tuned at (HeldPerUnit). 0: derived
 	// (Bundle.HeldPerUnit).
 	HeldPerUnit float64 `yaml:"held_container_seconds_per_unit,omitempty"`
-	// TaskRefinement, when run checked the thresholds' scale at task level
-	// on the tuning window, is what it saw; Alpha0 and Thresholds are then
-	// the tuned ones × its Chosen multiplier (TunedAlpha0 is the tuner's).
-	TaskRefinement *ThresholdRefinement `yaml:"task_refinement,omitempty"`
 	// Order is the order inside a queue: fifo (omitted), ps or remaining.
 	Order sim.LevelOrder `yaml:"order,omitempty"`
 }
@@ -249,10 +246,9 @@ const bundleHeader = `# schedplan.yaml — a schedplan configuration bundle (for
 #             containers x seconds held, what YARN, schedplan yarn-controller
 #             and capacity-scheduler.xml count), queue weights (first =
 #             highest priority), order inside a queue (fifo when
-#             omitted, ps, remaining); task_refinement: the emitted
-#             capacity-scheduler.xml with the thresholds x 0.5 ... 2 at task
-#             level on the tuning window's last jobs (mean responses in s),
-#             and the multiplier chosen (alpha0 and thresholds include it)
+#             omitted, ps, remaining): the levels capacity-scheduler.xml
+#             implements, as replayed at task level (thresholds x the
+#             multiplier the task-level deploy tuner chose)
 #   h_pfsp    H-PFSP parameters
 #   coshh     the COSHH scheduler as tuned on the tuning window: k, the
 #             re-classification tolerance, the grid searched, and per
@@ -266,6 +262,9 @@ const bundleHeader = `# schedplan.yaml — a schedplan configuration bundle (for
 #             prior task time per stage (seconds)
 #   bounds    offline bounds on the validation window: SRPT (lower bound on
 #             mean response), FSP (protective schedule), PS
+#   deploy    the run's verdict (deploy or keep your current scheduler), the
+#             file it concerns and the interval of its paired difference
+#             against the current scheduler at task level
 #
 # Load it back with: schedplan simulate --config schedplan.yaml
 `

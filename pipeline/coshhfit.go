@@ -307,6 +307,26 @@ func (w *COSHHWindow) Run(ctx context.Context, p task.Policy, q *coshhReplanner)
 // 003 §5: Hadoop's FIFO and Fair sharing, one pool per user).
 var COSHHBaselines = []string{"fifo", "fair"}
 
+// COSHHBaseline returns baseline name (task.ParsePolicy) with Hadoop's
+// locality preference as seed 003 §5 compares locality: FIFO offers each
+// job a node-local map first (task.FIFO.LocalityPreference), Fair delays a
+// job without one for up to one pass over the cluster's nodes (delay
+// scheduling, task.Fair.LocalityDelay). Other policies are returned as
+// parsed.
+func COSHHBaseline(name string, nodes int) (task.Policy, error) {
+	p, err := task.ParsePolicy(name)
+	if err != nil {
+		return nil, err
+	}
+	switch q := p.(type) {
+	case *task.FIFO:
+		q.LocalityPreference = true
+	case *task.Fair:
+		q.LocalityDelay = nodes
+	}
+	return p, nil
+}
+
 // RunAll simulates COSHH (from fit, routing from plan when not nil, with
 // re-classification) and the baselines on the window, in the order COSHH,
 // FIFO, Fair.
@@ -321,7 +341,7 @@ func (w *COSHHWindow) RunAll(ctx context.Context, fit *COSHHFit, plan *task.COSH
 	}
 	out := []*COSHHRun{co}
 	for _, name := range COSHHBaselines {
-		p, err := task.ParsePolicy(name)
+		p, err := COSHHBaseline(name, w.Cluster.Nodes())
 		if err != nil {
 			return nil, err
 		}

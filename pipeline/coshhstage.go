@@ -210,9 +210,11 @@ type COSHHValidation struct {
 
 // COSHHMetricRow is one configuration's seed 003 §5.1 metrics over a scope
 // (all jobs, one user or one class): jobs, mean completion − arrival (s),
-// time-averaged Dissatisfaction and Fairness (variance of share/weight over
-// the active users; FairnessAbs is seed 003's Σ|Δ − avg|) — scope "all"
-// and "user" only —, map tasks and local ones (Locality = 100·local/maps,
+// Dissatisfaction and Fairness (variance of share/weight over the active
+// users; FairnessAbs is seed 003's Σ|Δ − avg|) — scope "all" and "user"
+// only; for "all", Dissatisfaction and FairnessAbs are seed 003's,
+// averaged over the run's job completions (task.COSHHRunMetrics
+// .PaperDissatisfaction), the rest time averages —, map tasks and local ones (Locality = 100·local/maps,
 // %), the user's mean containers, and COSHH's overhead: Alg. 1 runs, Alg.
 // 2 decisions, re-classifications and LP solves (zero for the baselines).
 // Wall-clock times are not kept here (they differ between identical runs:
@@ -283,7 +285,7 @@ func (p *pipelineRun) coshhValidate(ctx context.Context) (*COSHHValidation, map[
 	load, bound := ExecTimeLoad(w.Jobs, w.Cluster)
 	v := &COSHHValidation{K: fit.K, Tolerance: fit.Tolerance, Horizon: COSHHHorizon(runs), FinalClasses: len(runs[0].Fit.Secondary.Classes),
 		OfferedLoad: finitePtr(load), OfferedLoadBound: finitePtr(bound),
-		Note: "task level on the spec's machine types, each job's tasks as fast on a type as the execution-time model says (exec rate, memory, retrieve rate); COSHH routes by the plan of schedplan.yaml (fitted on the tuning window) and re-classifies when a job fits no class; time averages over [first arrival, horizon]" + cut}
+		Note: "task level on the spec's machine types, each job's tasks as fast on a type as the execution-time model says (exec rate, memory, retrieve rate); COSHH routes by the plan of schedplan.yaml (fitted on the tuning window) and re-classifies when a job fits no class; FIFO with Hadoop's locality preference, Fair with delay scheduling; Dissatisfaction and Fairness (Σ|Δ − avg|) of all jobs at the job completions (seed 003 §5.2), the other time averages over [first arrival, horizon]" + cut}
 	v.Grid, v.FitJobs, v.SimJobs = p.coshh.Grid, p.coshh.FitJobs-p.coshh.FitFrom, p.coshh.SimJobs
 	classOf := make([]int, len(w.Jobs))
 	x2, err := fit.Secondary.ScaledRows(in.Jobs, sizes, windowRows(lo, len(w.Jobs)))
@@ -294,12 +296,10 @@ func (p *pipelineRun) coshhValidate(ctx context.Context) (*COSHHValidation, map[
 		c, _ := task.NearestCentre(fit.Plan.Secondary.Centres, x)
 		classOf[q] = int(c)
 	}
-	var dl []float64 // the task-level rows' capped fair-share deadlines
-	if p.vs.Task != nil {
-		if dl, err = task.PSDeadlines(w.Jobs, w.Cluster); err != nil {
-			return nil, nil, fmt.Errorf("coshh validation: %w", err)
-		}
-	}
+	// The task-level rows' deadlines: Fair's completions on these jobs
+	// (runs[2], one pool per user), as the task table's other rows
+	// (TaskMetricsNote).
+	dl := task.ReferenceDeadlines(w.Jobs, runs[2].Result.Completion)
 	for k, r := range runs {
 		name := []string{"coshh", "fifo", "fair"}[k]
 		v.metricRows(name, r, w.Jobs, classOf, len(fit.Plan.Secondary.Centres))
@@ -327,8 +327,8 @@ func windowRows(lo, n int) []int {
 
 // coshhValidationRow is a run as a task-level validation row (responses in
 // seconds; slowdowns over each job's time alone on the window's cluster,
-// Job.Alone; dl, when not nil, the jobs' capped fair-share deadlines,
-// task.PSDeadlines; the bounds b are the fluid ones at the cluster's
+// task.FluidJobs; dl, when not nil, the jobs' deadlines,
+// task.ReferenceDeadlines; the bounds b are the fluid ones at the cluster's
 // rate, lower bounds still, as the execution-time model only slows tasks
 // down).
 func coshhValidationRow(name, policy string, w *COSHHWindow, r *COSHHRun, b *Bounds, dl []float64) ValidationRow {
@@ -349,7 +349,10 @@ func (v *COSHHValidation) metricRows(name string, r *COSHHRun, jobs []task.Job, 
 	all := COSHHMetricRow{Config: name, Scope: "all", Jobs: len(jobs), MeanCompletion: m.MeanCompletion,
 		Alg1Runs: m.Overhead.Arrivals, Alg2Decisions: m.Overhead.Picks, Replans: r.Replans, LPSolves: r.LPSolves}
 	if m.Shares != nil {
-		all.Dissatisfaction, all.Fairness, all.FairnessAbs = m.Shares.Dissatisfaction(h), m.Shares.ShareVariance(h), m.Shares.Fairness(h)
+		// Seed 003 §5.1's Dissatisfaction and Fairness where the paper
+		// evaluates them, at the run's job completions (§5.2); the share
+		// variance, not the paper's, over [first arrival, horizon].
+		all.Dissatisfaction, all.Fairness, all.FairnessAbs = m.PaperDissatisfaction, m.Shares.ShareVariance(h), m.PaperFairness
 	}
 	perJob := func(keep func(j int) bool) (maps, local int) {
 		for j, l := range m.JobLocality {
@@ -447,7 +450,7 @@ func (v *COSHHValidation) table() ([]byte, error) {
 
 // coshhVersion changes when COSHH's tuning or validation changes what it
 // computes, so that older stamps are stale.
-const coshhVersion = 3 // 3: the grid states its offered load
+const coshhVersion = 4 // 3: the grid states its offered load; 4: map tasks take their job's input blocks local first (locality)
 
 // validateCOSHH runs coshhValidate into the validation state and files.
 func (p *pipelineRun) validateCOSHH(ctx context.Context, files map[string][]byte) error {

@@ -18,7 +18,8 @@ func CheckContainerMB(mb int) error {
 }
 
 // EmitYARNFiles renders the bundle at path as capacity-scheduler.xml and
-// fair-scheduler.xml into dir (schedplan emit), each written whole; unless
+// fair-scheduler.xml into dir (schedplan emit; BundleYARN: as run wrote
+// them, for the same --container-mb), each written whole; unless
 // force, it writes neither when either exists. dir follows the output rule
 // (CheckOutDir: created when missing; a folder of other files, a link or
 // the root refused). It returns the files
@@ -38,7 +39,7 @@ func EmitYARNFiles(path, dir string, force bool, containerMB int) ([]string, err
 	if err != nil {
 		return nil, paramErr("config", path, "%v", err)
 	}
-	files, err := RenderYARN(b, FairSchedulerOptions{ContainerMB: containerMB})
+	files, err := BundleYARN(b, containerMB)
 	if err != nil {
 		return nil, err
 	}

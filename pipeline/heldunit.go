@@ -47,8 +47,8 @@ const UnitHeldContainerSeconds = "held container-seconds"
 // the work the fluid tuner chose. That spread is the fluid model's
 // approximation of the machines (every job spread over every container),
 // not a unit: no single factor is right for every job, this one is right
-// for the cluster as a whole and for the fluid model, and the refine stage
-// (RefineThresholds) checks the scale at task level.
+// for the cluster as a whole and for the fluid model, and the tune-deploy
+// stage (TuneDeploy) replays thresholds × DeployMultipliers at task level.
 func HeldPerUnit(capacity float64, containers int) (float64, error) {
 	if !(capacity > 0) || math.IsInf(capacity, 0) {
 		return 0, fmt.Errorf("capacity %v: need a finite positive number of size units per second to convert LAS_MQ thresholds to %s", capacity, UnitHeldContainerSeconds)
@@ -128,8 +128,8 @@ func TuneWindow(ctx context.Context, w *Window, opt TuneOptions) (*TuneReport, e
 }
 
 // deployedText is report.html's sentence on the emitted LAS_MQ thresholds:
-// in held container-seconds, and what the task-level refinement chose ("":
-// no LAS_MQ section).
+// in held container-seconds, and the run's verdict ("": no LAS_MQ
+// section).
 func (b *Bundle) deployedText() string {
 	l := b.LASMQ
 	if l == nil {
@@ -139,8 +139,8 @@ func (b *Bundle) deployedText() string {
 	if h, err := b.HeldPerUnit(); err == nil && len(l.Thresholds) > 0 {
 		s = " Emitted thresholds: " + thresholdsText(l.Thresholds, h) + "."
 	}
-	if l.TaskRefinement != nil {
-		s += " " + l.TaskRefinement.Text()
+	if d := b.Deploy; d != nil {
+		s += " " + d.Text()
 	}
 	return s
 }

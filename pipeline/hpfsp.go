@@ -70,13 +70,19 @@ func TuneHPFSP(ctx context.Context, jobs []task.Job, cl *task.Cluster, limits []
 		return HPFSPEvaluation{}, nil, fmt.Errorf("tune h-pfsp: no jobs in the tuning window")
 	}
 	fluid := task.FluidJobs(jobs, cl)
-	dl, err := task.PSDeadlines(jobs, cl)
+	var s task.Simulator
+	// Deadlines: the reference scheduler's completions (TaskMetricsNote).
+	refPolicy, err := task.ParsePolicy(DefaultTaskReference)
 	if err != nil {
-		return HPFSPEvaluation{}, nil, fmt.Errorf("tune h-pfsp: %v", err)
+		return HPFSPEvaluation{}, nil, err
 	}
+	rr, err := s.RunContext(ctx, jobs, cl, refPolicy, opt)
+	if err != nil {
+		return HPFSPEvaluation{}, nil, fmt.Errorf("tune h-pfsp: reference %s: %v", DefaultTaskReference, err)
+	}
+	dl := task.ReferenceDeadlines(jobs, rr.Completion)
 	var m sim.Metrics
 	var evals []HPFSPEvaluation
-	var s task.Simulator
 	for _, fl := range limits {
 		for _, th := range thresholds {
 			if err := ctx.Err(); err != nil {

@@ -21,7 +21,7 @@ type JobRows struct {
 	Completion []float64
 	Response   []float64
 	Slowdown   []float64 // NaN for zero-size jobs
-	Deadline   []float64 // PS completion time (task level: capped fair sharing, task.PSDeadlines); NaN when not computed
+	Deadline   []float64 // PS completion time (task level: the reference scheduler's, task.ReferenceDeadlines); NaN when not computed
 	Missed     []bool
 }
 

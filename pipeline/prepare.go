@@ -557,10 +557,10 @@ func (in *Inputs) cost() Cost {
 	}
 	errRuns := sized * sigmas * float64(cfg.Runs)
 	valSims := 3 + configs*float64(1+len(cfg.LoadFactors)) + errRuns
-	refine := 2 * float64(len(RefineMultipliers))
+	deploy, deployJobs := DeployCost()
 	return TuneCost(cfg.Budget, in.Split, TuneOptions{Folds: cfg.Folds}).Add(Cost{
-		Simulations: valSims + refine,
-		JobSteps:    valSims*valN + refine*float64(min(in.Split.TuneJobs, RefineMaxJobs)),
+		Simulations: valSims + deploy,
+		JobSteps:    valSims*valN + deployJobs,
 		Bytes:       valN*validateJobBytes() + errRuns*summaryBytes,
 	})
 }

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"text/tabwriter"
 
 	"github.com/schedplan/schedplan/cluster"
@@ -34,7 +33,7 @@ import (
 const maxPhaseSlots = 1 << 16
 
 var phasePolicyDocs = map[string]string{
-	"prism":           "PRISM (seed 004 Alg. 1): phase-level multi-resource scheduling, utility U = U_fairness + α·U_perf; alpha (1), k (20), a (0.1 /s²), epsilon (0.01), maxpicks (0: none), hold (1: a paused phase that does not fit holds capacity), oob (1: a task end sends a heartbeat at once, Hadoop 0.20.2; default 1), phaseoob (1: a phase end too, not seed 004's design; default 0). Phase model, sort profile (Fig. 8), heartbeat 3 s",
+	"prism":           "PRISM (seed 004 Alg. 1): phase-level multi-resource scheduling, utility U = U_fairness + α·U_perf; alpha (0.02), k (20), a (0.1 /s²), epsilon (0.99), fairness (deficit: each job's Hadoop 0.20.2 deficit; drf: eq. 3's spread of DRF shares), maxpicks (0: none), hold (1: a paused phase that does not fit holds capacity), oob (1: a task end sends a heartbeat at once, Hadoop 0.20.2; default 1), phaseoob (1: a phase end too, not seed 004's design; default 0). Phase model, sort profile (Fig. 8), heartbeat 3 s",
 	"fair-slots":      "Hadoop 0.20.2 Fair Scheduler with slots, seed 004's baseline on PRISM's phase model; jobs served by largest time-integrated deficit (fair share − running tasks, slot-seconds); map, reduce slots per machine (8, 6: §6.1); assignmultiple (1: a map and a reduce per heartbeat; default 0: one task, Hadoop's default); oob (1: a task end sends a heartbeat at once; default 1); heartbeat 3 s",
 	"yarn-containers": "YARN 2.0.4 Capacity Scheduler (FIFO) with fixed vcores+memory containers, seed 004's baseline on PRISM's phase model; containers = machine / map, reduce slots (8, 6: §6.1); container memory granted in 1 GB steps (a reduce on an 8 GB machine: 8/6 GB asked, 2 GB granted), one AM or reduce container per node heartbeat, an ApplicationMaster container per job (1.5 GB asked, 2 GB granted), at most one active job per 10 GB of cluster memory; oob (1: a task end sends a heartbeat at once; default 0); heartbeat 1 s",
 }
@@ -209,22 +208,10 @@ type PhaseMetrics struct {
 
 // phaseRecord keeps the metrics of the phase-level runs over all the
 // resolution's jobs, by specification.
-type phaseRecord struct {
-	mu sync.Mutex
-	by map[string]PhaseMetrics
-}
-
-var phaseRecMu sync.Mutex // guards TaskLevel.phase's creation
+type phaseRecord = specRecord[PhaseMetrics]
 
 // phaseRec returns the resolution's record, creating it.
-func (r *TaskLevel) phaseRec() *phaseRecord {
-	phaseRecMu.Lock()
-	defer phaseRecMu.Unlock()
-	if r.phase == nil {
-		r.phase = &phaseRecord{by: map[string]PhaseMetrics{}}
-	}
-	return r.phase
-}
+func (r *TaskLevel) phaseRec() *phaseRecord { return recordOf(&r.phase) }
 
 // runPhase simulates the task jobs first.. under a phase-level policy; it
 // records the metrics when the run covers all the resolution's jobs.
@@ -268,16 +255,7 @@ func (t *taskSimulator) runPhase(ctx context.Context, jobs []sim.Job, first int,
 // PhaseMetricsOf returns the recorded metrics of the phase-level policies
 // among specs, in their order.
 func (r *TaskLevel) PhaseMetricsOf(specs []string) []PhaseMetrics {
-	rec := r.phaseRec()
-	rec.mu.Lock()
-	defer rec.mu.Unlock()
-	var out []PhaseMetrics
-	for _, s := range specs {
-		if m, ok := rec.by[s]; ok {
-			out = append(out, m)
-		}
-	}
-	return out
+	return r.phaseRec().of(specs)
 }
 
 // writePhaseText prints the phase-level metrics of a simulate report.

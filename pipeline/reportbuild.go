@@ -28,6 +28,14 @@ func buildReport(in *Inputs, bd *Bundle, cs *classState, capSt *capacityState, t
 		Title:    "schedplan report: " + w.Source,
 		Subtitle: fmt.Sprintf("%d jobs over %s; tuned on the first %d, validated on the last %d (by submit time); seed %d", w.Jobs, FormatSpan(w.Span), in.Split.TuneJobs, in.Split.ValidJobs, in.Config.Seed),
 	}
+	// The one verdict first.
+	if res.DeployTuning != nil && res.Deploy != nil {
+		vsec, err := deploySection(res.DeployTuning, res.Deploy)
+		if err != nil {
+			return nil, err
+		}
+		rep.Sections = append(rep.Sections, vsec)
+	}
 
 	// Workload.
 	wt := TableBlock{Header: []string{"", "value"}, Highlight: -1, Rows: [][]string{
@@ -138,7 +146,7 @@ func buildReport(in *Inputs, bd *Bundle, cs *classState, capSt *capacityState, t
 		vt.Caption = "Fluid level (the bound-level view): one server of the cluster's capacity; the validation window's " + winLoad
 		tables[0] = vt
 		tt := TableBlock{Highlight: -1, SpecsLast: true, Caption: fmt.Sprintf("Task level: %d machines, %d containers, %.4g container-seconds/s, %d tasks; the emitted YARN files loaded back and simulated. Responses in seconds. The fluid bounds at the cluster's total rate are lower bounds for the task level; "+TaskMetricsNote+". Each row's offered load: %s.", t.Machines, t.Containers, t.RateCS, t.Tasks, t.LoadNote()),
-			Header: []string{"configuration", "offered load", "mean", "p99", "mean slowdown", "gap to fluid SRPT bound", "missed capped fair-share deadlines", "policy"}}
+			Header: []string{"configuration", "offered load", "mean", "p99", "mean slowdown", "gap to fluid SRPT bound", "missed deadlines (vs current)", "policy"}}
 		for k, r := range t.Rows {
 			if r.Name == TaskTunedName {
 				tt.Highlight = k
@@ -146,13 +154,9 @@ func buildReport(in *Inputs, bd *Bundle, cs *classState, capSt *capacityState, t
 			tt.Rows = append(tt.Rows, []string{r.Name, loadCell(loadOf(r.OfferedLoad)), f4(r.Mean), f4(r.P99), f4(r.MeanSlowdown), pct(r.Gap), fmt.Sprintf("%.1f (%.1f%%)", r.Missed, 100*r.MissedShare), r.Policy})
 		}
 		tables = append(tables, tt)
-		if t.Improved {
-			verdict += fmt.Sprintf(" At task level the tuned LAS_MQ beats the current scheduler (%s) by %.1f%% in mean response.", t.Current, 100*t.Improvement)
-		} else {
-			verdict += fmt.Sprintf(" At task level the tuned LAS_MQ does NOT beat the current scheduler (%s) (%.1f%%).", t.Current, 100*t.Improvement)
-		}
+		verdict += " At task level, " + OneReplayNote + ", " + t.RowsText() + "."
 		if v := t.EmittedVerdict(); v != "" {
-			verdict += " At task level, " + v + "."
+			verdict += " " + v + "."
 		}
 		verdict += hpfspVerdict(t)
 	}

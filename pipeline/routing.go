@@ -45,9 +45,11 @@ func LogQueueName(q string) string {
 
 // routeBundle fills the routing fields of bd from the log: every user's
 // class (AssignUserClasses), share of the offered work and peak concurrent
-// applications (PeakApplications over a fluid replay of the bundle's
-// LAS_MQ at the run's capacity, or as the log recorded them from submit
-// to finish when that is more), and the log's queues.
+// applications (PeakApplications over a fluid replay of the fluid tuner's
+// LAS_MQ at the run's capacity — the same for every deploy candidate, so
+// that the file the tune-deploy stage replays is the file emit writes — or
+// as the log recorded them from submit to finish when that is more), and
+// the log's queues.
 func (p *pipelineRun) routeBundle(bd *Bundle) error {
 	in := p.in
 	names, userOfRow := in.Jobs.Users()
@@ -65,8 +67,8 @@ func (p *pipelineRun) routeBundle(bd *Bundle) error {
 		total += in.SimJobs[i].Size
 	}
 	peak := make([]int, len(names))
-	if l := bd.LASMQ; l != nil && n > 0 && in.Capacity > 0 {
-		res, err := sim.Simulate(in.SimJobs[:n], in.Capacity, l.Policy())
+	if bd.LASMQ != nil && n > 0 && in.Capacity > 0 {
+		res, err := sim.Simulate(in.SimJobs[:n], in.Capacity, p.tr.Best.Policy())
 		if err != nil {
 			return fmt.Errorf("peak applications per user: %w", err)
 		}

@@ -81,17 +81,28 @@ type RunResult struct {
 	Calibration *CalibrationReport `json:"calibration,omitempty"`
 	// TunedHPFSP is H-PFSP's tuned configuration (the bundle's h_pfsp).
 	TunedHPFSP *HPFSPConfig `json:"tuned_h_pfsp,omitempty"`
-	// ThresholdRefinement is the task-level check of the tuned thresholds'
-	// scale on the tuning window (the emitted thresholds are Tuned's ×
-	// its Chosen multiplier).
-	ThresholdRefinement *ThresholdRefinement `json:"threshold_refinement,omitempty"`
-	// Improvement is 1 − tuned/current mean response on the validation
-	// window (negative: the tuned configuration is worse).
-	Improvement float64  `json:"improvement_over_current"`
-	Improved    bool     `json:"improved"`
-	Skipped     []string `json:"-"`
-	Ran         []string `json:"-"`
-	Files       []string `json:"files"`
+	// DeployTuning is the task-level deploy tuner's record (every
+	// candidate replayed as emitted on the tuning window).
+	DeployTuning *DeployTuning `json:"deploy_tuning,omitempty"`
+	// Verdict is the run's one verdict (VerdictDeploy, VerdictKeep), Deploy
+	// how it was reached; Improved is Verdict == deploy, Improvement the
+	// contender's mean paired improvement over the current scheduler at
+	// task level on the validation window (1 − candidate/current in the
+	// objective; negative: worse) and ImprovementInterval the bootstrap
+	// interval of its mean paired relative difference (negative: better).
+	Verdict             string         `json:"verdict"`
+	Deploy              *DeployVerdict `json:"deploy,omitempty"`
+	Improvement         float64        `json:"improvement_over_current"`
+	ImprovementInterval *Interval      `json:"improvement_interval,omitempty"`
+	Improved            bool           `json:"improved"`
+	// FluidImprovement is 1 − tuned/current mean response of the fluid
+	// model on the validation window (FluidImproved: positive): a bound of
+	// what the levels could do without tasks, not the verdict.
+	FluidImprovement float64  `json:"fluid_improvement_over_current"`
+	FluidImproved    bool     `json:"fluid_improved"`
+	Skipped          []string `json:"-"`
+	Ran              []string `json:"-"`
+	Files            []string `json:"files"`
 
 	// TunedRow and CurrentRow are the validation rows (exact sizes) the
 	// verdict compares: response beside slowdown and missed deadlines.
@@ -165,7 +176,7 @@ type pipelineRun struct {
 	bs    boundsState
 	vs    ValidationState
 	coshh coshhState
-	rf    refineState
+	dp    deployState
 	files []string
 	bd    *Bundle
 	// bdErr is why the bundle's routing (routeBundle) failed, if it did.
@@ -303,14 +314,19 @@ func (p *pipelineRun) stages() []stage {
 		}{cfg.Objective, cfg.Seed, DefaultFairLimits, HPFSPTuneThresholds, hpfspTuneVersion},
 			deps: []string{"ingest"}, inputs: [][]byte{in.JobsKey, in.TraceKey, in.SpecKey}, state: &p.ht, run: p.tuneHPFSP},
 		{name: "bounds", deps: []string{"ingest"}, inputs: [][]byte{in.JobsKey}, state: &p.bs, run: p.bounds},
-		{name: "refine", params: struct {
-			MaxJobs, Version, Layout int
-			Multipliers              []float64
-			Seed                     uint64
-		}{RefineMaxJobs, refineVersion, capacityLayoutVersion, RefineMultipliers, cfg.Seed},
-			deps: []string{"ingest", "classify", "capacity", "tune", "tune-coshh", "tune-hpfsp", "bounds"}, inputs: [][]byte{in.JobsKey, in.TraceKey, in.SpecKey, in.TasksKey},
-			state: &p.rf, run: p.refine},
-		{name: "emit", params: struct{ ContainerMB, Layout int }{cfg.ContainerMB, capacityLayoutVersion}, deps: []string{"ingest", "classify", "capacity", "tune", "tune-coshh", "tune-hpfsp", "bounds", "refine"},
+		{name: "tune-deploy", params: struct {
+			ChunkJobs, Chunks, Seeds, Finalists, Version, Layout int
+			Multipliers                                          []float64
+			Orders                                               []sim.LevelOrder
+			Seed                                                 uint64
+			Objective                                            Objective
+			Constraints, CurrentConfig                           string
+			ContainerMB                                          int
+		}{DeployChunkJobs, DeployChunks, DeployTuneSeeds, DeployFinalists, deployVersion, capacityLayoutVersion, DeployMultipliers, DeployLevelOrders,
+			cfg.Seed, cfg.Objective, cfg.Constraints, cfg.CurrentConfig, cfg.ContainerMB},
+			deps: []string{"ingest", "classify", "capacity", "tune", "tune-coshh", "tune-hpfsp", "bounds"}, inputs: [][]byte{in.JobsKey, in.TraceKey, in.SpecKey, in.TasksKey, in.CurrentConfigKey},
+			state: &p.dp, run: p.tuneDeploy},
+		{name: "emit", params: struct{ ContainerMB, Layout int }{cfg.ContainerMB, capacityLayoutVersion}, deps: []string{"ingest", "classify", "capacity", "tune", "tune-coshh", "tune-hpfsp", "bounds", "tune-deploy"},
 			inputs: [][]byte{in.SpecKey}, state: &struct{}{}, run: p.emit},
 		{name: "validate", params: struct {
 			Current       string
@@ -324,9 +340,9 @@ func (p *pipelineRun) stages() []stage {
 			ContainerMB   int
 			Results       string
 		}{cfg.Current, cfg.Baselines, cfg.Sigmas, cfg.Runs, cfg.LoadFactors, cfg.Seed, taskLevelVersion, cfg.CurrentConfig, cfg.ContainerMB, cfg.resultsOrDefault()},
-			deps: []string{"tune", "tune-coshh", "tune-hpfsp", "bounds", "classify", "refine", "emit"}, inputs: [][]byte{in.JobsKey, in.TraceKey, in.SpecKey, in.CurrentConfigKey, in.TasksKey},
+			deps: []string{"tune", "tune-coshh", "tune-hpfsp", "bounds", "classify", "tune-deploy", "emit"}, inputs: [][]byte{in.JobsKey, in.TraceKey, in.SpecKey, in.CurrentConfigKey, in.TasksKey},
 			state: &p.vs, run: p.validate},
-		{name: "report", deps: []string{"ingest", "classify", "capacity", "tune", "tune-coshh", "tune-hpfsp", "bounds", "refine", "emit", "validate"},
+		{name: "report", deps: []string{"ingest", "classify", "capacity", "tune", "tune-coshh", "tune-hpfsp", "bounds", "tune-deploy", "emit", "validate"},
 			state: &struct{}{}, run: p.report},
 	}
 }
@@ -416,22 +432,71 @@ func (p *pipelineRun) boundsOf() *Bounds {
 	return &b
 }
 
-// refineState is the refine stage's state.
-type refineState struct {
-	Refinement *ThresholdRefinement `json:"refinement,omitempty"`
+// deployState is the tune-deploy stage's state.
+type deployState struct {
+	Tuning  *DeployTuning  `json:"tuning,omitempty"`
+	Verdict *DeployVerdict `json:"verdict,omitempty"`
 }
 
-// refine: the tuned thresholds' scale checked at task level on the tuning
-// window (RefineThresholds); the bundle carries the result.
-func (p *pipelineRun) refine(ctx context.Context) (map[string][]byte, error) {
-	p.rf, p.bd = refineState{}, nil // the bundle as tuned
-	rf, err := RefineThresholds(ctx, p.in, &p.cs, p.bundle())
+// deployVersion changes when the tune-deploy stage or the verdict changes
+// what it computes (2: the default missed bound 5%, with deadlines
+// relative to the current scheduler).
+const deployVersion = 2
+
+// tuneDeploy: the deployable candidates rendered from the bundle as tuned
+// and replayed at task level on the tuning window (TuneDeploy); the bundle
+// and the emitted files carry the choice.
+func (p *pipelineRun) tuneDeploy(ctx context.Context) (map[string][]byte, error) {
+	p.dp, p.bd = deployState{}, nil // the bundle as tuned
+	b := p.bundle()
+	if p.bdErr != nil {
+		return nil, p.bdErr
+	}
+	dt, err := TuneDeploy(ctx, p.in, &p.tr, b)
 	if err != nil {
 		return nil, err
 	}
-	p.rf = refineState{Refinement: rf}
-	p.bd = nil // rebuilt with the refinement
+	p.dp = deployState{Tuning: dt}
+	p.bd = nil // rebuilt with the choice
+	// The one verdict: the contender's file, rendered as emit writes it,
+	// against the current scheduler on the validation window.
+	v, err := verdictOf(ctx, p.in, dt, p.bundle())
+	if err != nil {
+		return nil, err
+	}
+	p.dp.Verdict, p.bd = v, nil
 	return nil, nil
+}
+
+// tuned returns the LAS_MQ configuration the emitted capacity-scheduler.xml
+// implements, the one record of "the tuned configuration": the deploy
+// tuner's capacity candidate (thresholds × its multiplier, its leaves'
+// order), else the fluid tuner's.
+func (p *pipelineRun) tuned() LASMQParams {
+	if dt := p.dp.Tuning; dt != nil && dt.Capacity >= 0 {
+		return *dt.Candidates[dt.Capacity].LASMQ
+	}
+	return p.tr.Best
+}
+
+// deployRecord is the bundle's deploy section (nil before the verdict).
+func (p *pipelineRun) deployRecord() *DeployRecord {
+	v := p.dp.Verdict
+	if v == nil {
+		return nil
+	}
+	if c := p.contender(); c != nil && c.Family == FamilyFair {
+		return v.Record(c.PoolPolicy)
+	}
+	return v.Record("")
+}
+
+// contender returns the deploy tuner's contender (nil: none).
+func (p *pipelineRun) contender() *DeployCandidate {
+	if dt := p.dp.Tuning; dt != nil && dt.Contender >= 0 {
+		return &dt.Candidates[dt.Contender]
+	}
+	return nil
 }
 
 // emit: the configuration bundle and the YARN files.
@@ -444,7 +509,7 @@ func (p *pipelineRun) emit(context.Context) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	files, err := RenderYARN(bd, FairSchedulerOptions{ContainerMB: p.in.Config.ContainerMB})
+	files, err := BundleYARN(bd, p.in.Config.ContainerMB)
 	if err != nil {
 		return nil, err
 	}
@@ -458,13 +523,14 @@ func (p *pipelineRun) validate(ctx context.Context) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	v, files, err := validate(ctx, p.in, &p.cs, &p.tr, p.rf.multiplier(), p.boundsOf(), p.r.StreamFile, RunOptions{Progress: p.r.progress("validate"), Units: units})
+	tuned := p.tuned()
+	v, files, err := validate(ctx, p.in, &p.cs, &p.tr, tuned, p.boundsOf(), p.r.StreamFile, RunOptions{Progress: p.r.progress("validate"), Units: units})
 	if err != nil {
 		return nil, err
 	}
 	// The emitted files, loaded back from the output directory and
 	// simulated at task level.
-	if v.Task, err = taskValidate(ctx, p.in, &p.cs, &p.tr, p.rf.multiplier(), p.r.Dir, p.r.progress("validate (task level)")); err != nil {
+	if v.Task, err = taskValidate(ctx, p.in, &p.cs, tuned, p.r.Dir, p.r.progress("validate (task level)")); err != nil {
 		return nil, err
 	}
 	if err := p.validateHPFSP(ctx, v.Task, p.r.progress("validate (task level, h-pfsp)")); err != nil {
@@ -509,7 +575,7 @@ func (p *pipelineRun) result() *RunResult {
 	res := &RunResult{
 		Version: BundleVersion, Trace: in.Jobs.Source, Workload: p.wl, Split: in.Split,
 		Capacity: in.Capacity, CapacityFrom: in.CapacityFrom, OfferedLoad: finitePtr(in.OfferedLoad), Overloaded: in.OfferedLoad > 1,
-		Warnings: in.Warnings, Tuned: p.tr.Best, TunedSpec: p.tr.Best.Spec(), Bounds: p.boundsOf(),
+		Warnings: in.Warnings, Tuned: p.tuned(), TunedSpec: p.tuned().Spec(), Bounds: p.boundsOf(),
 		Validation: p.vs.Rows, ValidationLoad: p.vs.OfferedLoad, Current: cfg.Current, Files: append([]string(nil), p.files...),
 	}
 	if p.capSt.Secondary != nil {
@@ -525,11 +591,17 @@ func (p *pipelineRun) result() *RunResult {
 		}
 	}
 	if cur, tuned := res.CurrentRow.Mean, res.TunedRow.Mean; cur > 0 {
-		res.Improvement = 1 - tuned/cur
-		res.Improved = tuned < cur
+		res.FluidImprovement = 1 - tuned/cur
+		res.FluidImproved = tuned < cur
 	}
 	res.TaskValidation = p.vs.Task
-	res.ThresholdRefinement = p.rf.Refinement
+	res.DeployTuning = p.dp.Tuning
+	if v := p.dp.Verdict; v != nil {
+		res.Deploy = v
+		res.Verdict, res.Improved, res.Improvement = v.Verdict, v.Deploy(), v.Improvement
+		iv := v.Interval
+		res.ImprovementInterval = &iv
+	}
 	res.COSHH = p.vs.COSHH
 	res.Calibration = p.vs.Calibration
 	res.TunedHPFSP = p.hpfspConfig()
@@ -612,14 +684,11 @@ func (p *pipelineRun) bundle() *Bundle {
 		bd.Scaling = append(bd.Scaling, fs)
 	}
 	bd.Capacity = p.capSt.Secondary
-	bd.LASMQ = p.tr.Best.Config()
+	bd.LASMQ = p.tuned().Config()
 	if h, err := HeldPerUnit(in.Capacity, bd.Cluster.Containers()); err == nil {
 		bd.LASMQ.HeldPerUnit = h // tuned at in.Capacity, whatever the size source says
 	}
-	if rf := p.rf.Refinement; rf != nil {
-		bd.LASMQ = scaledLASMQ(bd.LASMQ, rf.Chosen)
-		bd.LASMQ.TaskRefinement = rf
-	}
+	bd.Deploy = p.deployRecord()
 	p.bdErr = p.routeBundle(bd)
 	bd.HPFSP = p.hpfspConfig()
 	b := p.boundsOf()

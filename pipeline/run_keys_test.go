@@ -67,7 +67,7 @@ func TestStageKeysCoverEveryInput(t *testing.T) {
 		cfg.Budget, cfg.Runs, cfg.Sigmas, cfg.LoadFactors = 30, 2, []float64{0, 0.5}, []float64{0.8, 1}
 		return cfg
 	}
-	all := []string{"ingest", "classify", "capacity", "tune", "tune-coshh", "tune-hpfsp", "bounds", "refine", "emit", "validate", "report"}
+	all := []string{"ingest", "classify", "capacity", "tune", "tune-coshh", "tune-hpfsp", "bounds", "tune-deploy", "emit", "validate", "report"}
 	currentXML := filepath.Join(dir, "fair-scheduler.xml")
 	if err := os.WriteFile(currentXML, []byte(`<?xml version="1.0"?>
 <allocations><queue name="a"><weight>2</weight></queue><queue name="default"/></allocations>
@@ -100,26 +100,27 @@ func TestStageKeysCoverEveryInput(t *testing.T) {
 		}, all[1:]},
 		{"user min_share in cluster.yaml", func(c *RunConfig) {
 			c.Cluster = spec("minshare", "{name: U2,  min_share: 0,  priority: 2}", "{name: U2,  min_share: 3,  priority: 2}")
-		}, []string{"classify", "capacity", "tune-coshh", "tune-hpfsp", "refine", "emit", "validate", "report"}}, // H-PFSP tunes on the spec's machines
+		}, []string{"classify", "capacity", "tune-coshh", "tune-hpfsp", "tune-deploy", "emit", "validate", "report"}}, // H-PFSP tunes on the spec's machines
 		{"machine count in cluster.yaml", func(c *RunConfig) {
 			c.Cluster = spec("count", "{name: R2, count: 1,", "{name: R2, count: 2,")
 		}, all[1:]}, // the capacity, and so the simulated load, changes
 		{"the log", func(c *RunConfig) { c.Trace = log2 }, all},
 		{"split", func(c *RunConfig) { c.Split = 0.6 }, all},
-		{"capacity", func(c *RunConfig) { c.Capacity = 60 }, []string{"tune", "tune-coshh", "tune-hpfsp", "bounds", "refine", "emit", "validate", "report"}},
-		{"k", func(c *RunConfig) { c.K = 3 }, []string{"classify", "capacity", "refine", "emit", "validate", "report"}},
-		{"seed", func(c *RunConfig) { c.Seed = 7 }, []string{"classify", "capacity", "tune", "tune-coshh", "tune-hpfsp", "refine", "emit", "validate", "report"}},
+		{"capacity", func(c *RunConfig) { c.Capacity = 60 }, []string{"tune", "tune-coshh", "tune-hpfsp", "bounds", "tune-deploy", "emit", "validate", "report"}},
+		{"k", func(c *RunConfig) { c.K = 3 }, []string{"classify", "capacity", "tune-deploy", "emit", "validate", "report"}},
+		{"seed", func(c *RunConfig) { c.Seed = 7 }, []string{"classify", "capacity", "tune", "tune-coshh", "tune-hpfsp", "tune-deploy", "emit", "validate", "report"}},
 		// validate simulates the emitted YARN files at task level: what
 		// changes them reruns it.
-		{"what-if", func(c *RunConfig) { c.WhatIfs = []string{"R2=+1"} }, []string{"capacity", "refine", "emit", "validate", "report"}},
-		{"budget", func(c *RunConfig) { c.Budget = 31 }, []string{"tune", "refine", "emit", "validate", "report"}},
-		{"objective", func(c *RunConfig) { c.Objective = MinP99 }, []string{"tune", "tune-hpfsp", "refine", "emit", "validate", "report"}},
-		{"folds", func(c *RunConfig) { c.Folds = 4 }, []string{"tune", "refine", "emit", "validate", "report"}},
-		{"constraints", func(c *RunConfig) { c.Constraints = "p99-slowdown<=current" }, []string{"tune", "refine", "emit", "validate", "report"}},
+		{"what-if", func(c *RunConfig) { c.WhatIfs = []string{"R2=+1"} }, []string{"capacity", "tune-deploy", "emit", "validate", "report"}},
+		{"budget", func(c *RunConfig) { c.Budget = 31 }, []string{"tune", "tune-deploy", "emit", "validate", "report"}},
+		{"objective", func(c *RunConfig) { c.Objective = MinP99 }, []string{"tune", "tune-hpfsp", "tune-deploy", "emit", "validate", "report"}},
+		{"folds", func(c *RunConfig) { c.Folds = 4 }, []string{"tune", "tune-deploy", "emit", "validate", "report"}},
+		{"constraints", func(c *RunConfig) { c.Constraints = "p99-slowdown<=current" }, []string{"tune", "tune-deploy", "emit", "validate", "report"}},
 		{"blocks (no longer used)", func(c *RunConfig) { c.Blocks = 2 }, nil},
-		{"container MB", func(c *RunConfig) { c.ContainerMB = 2048 }, []string{"emit", "validate", "report"}},
-		{"current config", func(c *RunConfig) { c.CurrentConfig = currentXML }, []string{"validate", "report"}},
-		{"current", func(c *RunConfig) { c.Current = "fifo" }, []string{"tune", "refine", "emit", "validate", "report"}},
+		{"container MB", func(c *RunConfig) { c.ContainerMB = 2048 }, []string{"tune-deploy", "emit", "validate", "report"}},
+		// The current scheduler is what every candidate is paired against.
+		{"current config", func(c *RunConfig) { c.CurrentConfig = currentXML }, []string{"tune-deploy", "emit", "validate", "report"}},
+		{"current", func(c *RunConfig) { c.Current = "fifo" }, []string{"tune", "tune-deploy", "emit", "validate", "report"}},
 		{"baselines", func(c *RunConfig) { c.Baselines = []string{"srpt"} }, []string{"validate", "report"}},
 		{"sigmas", func(c *RunConfig) { c.Sigmas = []float64{0, 0.25} }, []string{"validate", "report"}},
 		{"runs", func(c *RunConfig) { c.Runs = 3 }, []string{"validate", "report"}},

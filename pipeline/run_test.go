@@ -74,7 +74,7 @@ func TestRunEndToEndOnEmbeddedTrace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	vc, err := validatedConfigs(testConfig(), &TuneReport{Best: res.Tuned, Result: &TuneResult{FirstGuess: LASMQParams{K: 1}}}, 1)
+	vc, err := validatedConfigs(testConfig(), &TuneReport{Best: res.Tuned, Result: &TuneResult{FirstGuess: LASMQParams{K: 1}}}, res.Tuned)
 	if err != nil {
 		t.Fatal(err)
 	}

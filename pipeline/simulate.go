@@ -109,6 +109,9 @@ type SimulateReport struct {
 	// Note says what slowdowns and missed deadlines are at task level
 	// (TaskMetricsNote); empty for the fluid level.
 	Note string `json:"note,omitempty"`
+	// TaskRuns are the task-level engine's events, tasks and wall time per
+	// policy (task level; not the phase-level policies).
+	TaskRuns []TaskRunStats `json:"task_runs,omitempty"`
 	// Phase holds the phase-level policies' seed 004 metrics (task level).
 	Phase         []PhaseMetrics `json:"phase_level,omitempty"`
 	phaseMachines []task.Vector
@@ -117,14 +120,13 @@ type SimulateReport struct {
 // SimulateExperiment is the experiment simulate runs on a window at
 // resolution res (nil: fluid; see Window.AtLevel): the policies with PS
 // deadlines, Runs runs of the error model (one when it is exact), per-job
-// rows when rows is set. At task level the deadlines are the task jobs'
-// capped fair-share completion times (task.PSDeadlines): fair sharing of
-// the cluster's rate, no job above its parallelism.
+// rows when rows is set. At task level the deadlines are the reference
+// scheduler's completions with a tolerance (TaskLevel.ReferenceDeadlines).
 func SimulateExperiment(w *Window, res Resolution, policies []string, m estimate.ErrorModel, runs int, seed uint64, rows bool) (*Experiment, error) {
 	var deadlines []float64
 	var err error
 	if tl, ok := res.(*TaskLevel); ok {
-		deadlines, err = task.PSDeadlines(tl.Jobs, tl.Cluster)
+		deadlines, err = tl.ReferenceDeadlines(context.Background())
 	} else {
 		deadlines, err = PSDeadlines(w.Jobs, w.Capacity)
 	}
@@ -150,6 +152,7 @@ func Simulate(ctx context.Context, w *Window, x *Experiment, opt RunOptions) (*S
 		OfferedLoad: finitePtr(w.OfferedLoad), Overloaded: w.OfferedLoad > 1, Warning: w.Warning(), Errors: x.Errors.String(), Seed: x.Seed}
 	if tl, ok := x.Resolution.(*TaskLevel); ok {
 		rep.Phase, rep.phaseMachines = tl.PhaseMetricsOf(x.Policies), tl.Machines
+		rep.TaskRuns = tl.TaskRunStatsOf(x.Policies)
 		rep.Note = "task level: " + TaskMetricsNote
 	}
 	rows := &JobRows{}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"time"
 
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/cluster/sim"
@@ -18,10 +19,11 @@ import (
 // as map and reduce stages of tasks on the machines of a cluster spec.
 // Experiment job i is Jobs[i]; an experiment over them uses
 // FluidJobs(Jobs) with capacity Cluster.Rate(), so sizes, estimates and the
-// fluid references (capped fair-share deadlines, task.PSDeadlines; bounds)
-// are in container-seconds at exec_rate 1; slowdowns are over each job's
-// time alone (task.Job.Alone). Policies are the task registry's ("fifo", "fair:pool=user",
-// "las_mq:k=…", and every policy registered there later) plus
+// fluid bounds are in container-seconds at exec_rate 1; slowdowns are
+// bounded slowdowns over each job's time alone (task.FluidJobs); deadlines
+// come from a reference scheduler (ReferenceDeadlines). Policies are the
+// task registry's ("fifo", "fair:pool=user", "las_mq:k=…", and every
+// policy registered there later) plus
 // "capacity:file=PATH" and "fair:file=PATH", which load a
 // capacity-scheduler.xml or fair-scheduler.xml (parsed and checked by
 // package cluster/yarn, Hadoop's load-time rules) and place every job as
@@ -55,6 +57,26 @@ type TaskLevel struct {
 	// HPFSPDefault is eq. 18's prior task time per stage (seconds) for
 	// hpfsp run with its online estimator; nil: MeanTaskTimes of Jobs.
 	HPFSPDefault []float64
+	// Reference is the policy specification whose completions, with
+	// task.ReferenceDeadlines' tolerance, are the jobs' deadlines
+	// (TaskExperiment, SimulateExperiment): the current scheduler. Empty:
+	// DefaultTaskReference.
+	Reference string
+	// stats records the engine's events, tasks and wall time per policy
+	// (TaskRunStatsOf); nil until the first run.
+	stats *taskStatsRecord
+	// fluid caches task.FluidJobs(Jobs, Cluster) (each job's time alone is
+	// a small simulation); nil until first needed.
+	fluid []sim.Job
+}
+
+// fluidJobs returns task.FluidJobs of the resolution's jobs on its
+// cluster, computed once.
+func (r *TaskLevel) fluidJobs() []sim.Job {
+	if r.fluid == nil {
+		r.fluid = task.FluidJobs(r.Jobs, r.Cluster)
+	}
+	return r.fluid
 }
 
 // specTitle names a cluster spec in a message: "cluster spec NAME", or
@@ -135,11 +157,13 @@ func (w *Window) TaskWindow(spec *cluster.Spec, seed uint64, containerMB int) (*
 	if err != nil {
 		return nil, nil, err
 	}
+	tl := &TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: containerMB, Machines: PhaseMachines(spec)}
 	tw := *w
-	tw.Jobs, tw.Capacity = task.FluidJobs(jobs, cl), cl.Rate()
+	tw.Jobs, tw.Capacity = tl.fluidJobs(), cl.Rate()
 	tw.CapacityFrom = fmt.Sprintf("task level: %d machines, %d containers of %s, total rate in container-seconds/s; sizes in container-seconds", cl.Nodes(), cl.Containers(), specTitle(spec))
 	tw.OfferedLoad = OfferedLoad(tw.Jobs, tw.Capacity)
-	return &tw, &TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: containerMB, Machines: PhaseMachines(spec), Named: LogQueuesOf(w.Log, w.First, len(jobs))}, nil
+	tl.Named = LogQueuesOf(w.Log, w.First, len(jobs))
+	return &tw, tl, nil
 }
 
 // AtLevel returns the window and resolution simulate runs at: level
@@ -496,6 +520,9 @@ type taskSimulator struct {
 	res    sim.Result
 	// firstStart is the last run's first task start of every job.
 	firstStart []float64
+	// unrecorded leaves the runs out of TaskRunStatsOf (the reference
+	// deadlines' run).
+	unrecorded bool
 }
 
 // Simulate runs a fresh instance of the policy over the task jobs
@@ -541,9 +568,13 @@ func (t *taskSimulator) Simulate(ctx context.Context, jobs []sim.Job, first int,
 	if tp.cluster != nil {
 		cl = tp.cluster
 	}
+	t0 := time.Now()
 	res, err := t.s.RunContext(ctx, run, cl, p, t.r.Options)
 	if err != nil {
 		return nil, err
+	}
+	if first == 0 && len(jobs) == len(t.r.Jobs) && !t.unrecorded {
+		t.r.recordRun(spec, res.Events, res.Tasks, time.Since(t0))
 	}
 	t.res.Completion, t.firstStart = res.Completion, res.FirstStart
 	t.res.Response = t.res.Response[:0]
@@ -564,15 +595,36 @@ func sameEstimates(tj []task.Job, jobs []sim.Job) bool {
 	return true
 }
 
+// DefaultTaskReference is the reference scheduler of the task-level
+// deadlines when TaskLevel.Reference is empty: the current scheduler of a
+// run without --current-config (Fair, one pool per user).
+const DefaultTaskReference = "fair:pool=user"
+
+// ReferenceDeadlines runs the reference scheduler (Reference, else
+// DefaultTaskReference) over the resolution's jobs, exact estimates, and
+// returns their deadlines: task.ReferenceDeadlines of its completions.
+func (r *TaskLevel) ReferenceDeadlines(ctx context.Context) ([]float64, error) {
+	ref := r.Reference
+	if ref == "" {
+		ref = DefaultTaskReference
+	}
+	ts := &taskSimulator{r: r, parsed: map[string]*taskPolicy{}, unrecorded: true}
+	res, err := ts.Simulate(ctx, r.fluidJobs(), 0, r.Cluster.Rate(), ref)
+	if err != nil {
+		return nil, fmt.Errorf("reference scheduler %s of the task-level deadlines: %w", ref, err)
+	}
+	return task.ReferenceDeadlines(r.Jobs, res.Completion), nil
+}
+
 // TaskExperiment is an experiment of the policies over the task-level
-// resolution's jobs, with their capped fair-share deadlines at the
-// cluster's rate (task.PSDeadlines).
+// resolution's jobs, with their deadlines from the reference scheduler
+// (ReferenceDeadlines: one more simulation).
 func (r *TaskLevel) TaskExperiment(policies []string) (*Experiment, error) {
-	dl, err := task.PSDeadlines(r.Jobs, r.Cluster)
+	dl, err := r.ReferenceDeadlines(context.Background())
 	if err != nil {
 		return nil, err
 	}
-	return &Experiment{Jobs: task.FluidJobs(r.Jobs, r.Cluster), Capacity: r.Cluster.Rate(), Deadlines: dl, Policies: policies, Runs: 1, Resolution: r}, nil
+	return &Experiment{Jobs: r.fluidJobs(), Capacity: r.Cluster.Rate(), Deadlines: dl, Policies: policies, Runs: 1, Resolution: r}, nil
 }
 
 // PolicyHelp lists the policies of both resolutions, one a line, for the

@@ -9,44 +9,50 @@ import (
 	"github.com/schedplan/schedplan/estimate"
 )
 
-// Task-level slowdowns divide by the job's time alone (task.Job.Alone) and
-// task-level deadlines are capped fair sharing (task.PSDeadlines), in
-// TaskExperiment and in simulate's experiment; the fluid experiment keeps
-// uncapped PS. One machine of 4 containers: A (8 tasks of 1 s) at 0, B (1
-// task of 1 s) at 0.001. Alone: A max(8/4, 1) = 2, B max(1/4, 1) = 1.
-// Capped fair sharing: B runs at its cap 1 from 0.001 to 1.001, A at 3
-// then 4: 0.004 + 3 + 4.996 = 8 at 2.25. Uncapped PS gives B 2 from 0.001:
-// 0.501, and A 2.25 too. FIFO runs A's tasks 0–1 and 1–2, then B 2–3.
+// Task-level slowdowns divide by the job's time alone (task.AloneTimes,
+// bounded at task.SlowdownFloor) and task-level deadlines are the
+// reference scheduler's completions with a tolerance
+// (task.ReferenceDeadlines), in TaskExperiment and in simulate's
+// experiment; the fluid experiment keeps PS. One machine of 4 containers:
+// A (8 tasks of 10 s) at 0, B (1 task of 10 s) at 0.01. Alone: A 20, B 10.
+// Fair (the reference): A's first 4 tasks 0–10; at 10 B gets a container
+// (10–20) and A 3 (10–20), then A's last 20–30: A 30, B 20. Deadlines: A
+// 30 + 3 + 1 = 34, B 20 + 1.999 + 1 = 22.999. FIFO runs A's tasks 0–10 and
+// 10–20, then B 20–30: B misses by 7.001, A (20) does not; Fair misses
+// none.
 func TestTaskLevelSlowdownAndDeadlines(t *testing.T) {
 	tasks := func(n int) []task.TaskSpec {
 		s := make([]task.TaskSpec, n)
 		for i := range s {
-			s[i] = task.TaskSpec{Duration: 1, Containers: 1}
+			s[i] = task.TaskSpec{Duration: 10, Containers: 1}
 		}
 		return s
 	}
 	jobs := []task.Job{
-		{Arrival: 0, Estimate: 8, Stages: []task.Stage{{Tasks: tasks(8)}}},
-		{Arrival: 0.001, Estimate: 1, Stages: []task.Stage{{Tasks: tasks(1)}}},
+		{Arrival: 0, Estimate: 80, Stages: []task.Stage{{Tasks: tasks(8)}}},
+		{Arrival: 0.01, Estimate: 10, Stages: []task.Stage{{Tasks: tasks(1)}}},
 	}
 	tl := &TaskLevel{Cluster: task.Uniform(1, 4), Jobs: jobs}
-	x, err := tl.TaskExperiment([]string{"fifo"})
+	x, err := tl.TaskExperiment([]string{"fifo", "fair:pool=user"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	near := func(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
-	if !near(x.Deadlines[0], 2.25) || !near(x.Deadlines[1], 1.001) || x.Jobs[0].Alone != 2 || x.Jobs[1].Alone != 1 {
-		t.Fatalf("deadlines %v, alone %v %v; want [2.25 1.001], 2 and 1", x.Deadlines, x.Jobs[0].Alone, x.Jobs[1].Alone)
+	if !near(x.Deadlines[0], 34) || !near(x.Deadlines[1], 22.999) || !near(x.Jobs[0].Alone, 20) || !near(x.Jobs[1].Alone, 10) {
+		t.Fatalf("deadlines %v, alone %v %v; want [34 22.999], 20 and 10", x.Deadlines, x.Jobs[0].Alone, x.Jobs[1].Alone)
 	}
 	out, err := RunExperiments(context.Background(), RunOptions{}, x)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Responses 2 and 2.999: slowdowns 2/2 = 1 and 2.999/1 (work/rate
-	// would give 2/2 and 2.999/0.25); B misses its deadline, A does not.
+	// FIFO: responses 20 and 29.99: slowdowns 20/20 = 1 and 29.99/10
+	// (work/rate would give 20/20 and 29.99/2.5); B misses, A does not.
 	s := out[0].Policies[0].Aggregate().Mean
-	if !near(s.Slowdown.Min, 1) || !near(s.Slowdown.Max, 2.999) || s.Missed != 1 || !near(s.MaxLate, 1.999) {
-		t.Errorf("summary %+v", s)
+	if !near(s.Slowdown.Min, 1) || !near(s.Slowdown.Max, 2.999) || s.Missed != 1 || !near(s.MaxLate, 7.001) {
+		t.Errorf("fifo summary %+v", s)
+	}
+	if f := out[0].Policies[1].Aggregate().Mean; f.Missed != 0 {
+		t.Errorf("fair, the reference, misses %d deadlines", f.Missed)
 	}
 
 	w := &Window{Jobs: x.Jobs, Capacity: x.Capacity}
@@ -54,14 +60,14 @@ func TestTaskLevelSlowdownAndDeadlines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !near(xs.Deadlines[1], 1.001) || xs.Resolution != Resolution(tl) {
+	if !near(xs.Deadlines[1], 22.999) || xs.Resolution != Resolution(tl) {
 		t.Errorf("simulate at task level: deadlines %v, resolution %v", xs.Deadlines, xs.Resolution)
 	}
 	xf, err := SimulateExperiment(w, nil, []string{"fifo"}, estimate.ErrorModel{}, 1, 1, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !near(xf.Deadlines[1], 0.501) || !near(xf.Deadlines[0], 2.25) || xf.Resolution != nil {
+	if !near(xf.Deadlines[1], 5.01) || !near(xf.Deadlines[0], 22.5) || xf.Resolution != nil { // PS at 4
 		t.Errorf("simulate fluid: deadlines %v, resolution %v", xf.Deadlines, xf.Resolution)
 	}
 }

@@ -28,21 +28,23 @@ func TestEmittedVerdict(t *testing.T) {
 	}
 }
 
-// --require-improvement at task level fails when an emitted capacity-file
-// row loses to the current scheduler, even if the tuned policy wins.
-func TestRequireImprovementChecksEmittedFile(t *testing.T) {
-	tv := &TaskValidation{Current: "fair:pool=user", Improved: true, Improvement: 0.1, Rows: []ValidationRow{
-		{Name: TaskCurrentName + " (fair-scheduler.xml)", Mean: 100},
-		{Name: TaskEmittedCapacityName + ", no queue named", Mean: 80},
-		{Name: TaskEmittedCapacityName + ", jobs name their class queue", Mean: 101},
-		{Name: TaskTunedName, Mean: 90},
-	}}
-	res := &RunResult{TaskValidation: tv}
-	if err := res.RequireImprovement(true); err == nil || !strings.Contains(err.Error(), "jobs name their class queue") {
-		t.Errorf("a losing emitted row passed the gate: %v", err)
+// --require-improvement passes only on the one verdict's deploy: a keep
+// fails with the verdict's sentence (the best candidate and its
+// interval), and a result without a verdict fails.
+func TestRequireImprovementUsesVerdict(t *testing.T) {
+	v := &DeployVerdict{Verdict: VerdictKeep, Candidate: "capacity-scheduler.xml, LAS_MQ", Family: FamilyCapacity, File: FamilyCapacity, CurrentName: "fair, one pool per user",
+		Objective: MinMean, Mean: -0.02, Improvement: 0.02, Interval: Interval{Available: true, Lo: -0.05, Hi: 0.01, Level: 0.95}, Chunks: make([]DeployChunk, 4), Seeds: make([]uint64, 10),
+		Reason: "on the validation window the interval's upper end (+1.00%) is not below 0"}
+	res := &RunResult{Deploy: v, TaskValidation: &TaskValidation{Improved: true, Improvement: 0.2}}
+	err := res.RequireImprovement()
+	if err == nil || !strings.Contains(err.Error(), "keep your current scheduler") || !strings.Contains(err.Error(), "[-5.00%, +1.00%]") {
+		t.Errorf("a keep verdict passed the gate, or the error hides the interval: %v", err)
 	}
-	tv.Rows[2].Mean = 99
-	if err := res.RequireImprovement(true); err != nil {
-		t.Errorf("every row wins: %v", err)
+	v.Verdict = VerdictDeploy
+	if err := res.RequireImprovement(); err != nil {
+		t.Errorf("a deploy verdict failed the gate: %v", err)
+	}
+	if err := (&RunResult{Improved: true}).RequireImprovement(); err == nil {
+		t.Error("a result without a verdict passed the gate")
 	}
 }

@@ -56,6 +56,7 @@ func (rep *SimulateReport) WriteText(out io.Writer) {
 	if rep.Note != "" {
 		fmt.Fprintln(out, rep.Note)
 	}
+	writeTaskRunStats(out, rep.TaskRuns)
 	writePhaseText(out, rep.Phase, rep.phaseMachines)
 }
 
@@ -131,7 +132,7 @@ func (rep *TuneReport) WriteText(out io.Writer, source string) {
 		verdict = "does NOT beat"
 	}
 	t, f := rep.Compare[0].Validate, rep.Compare[3].Validate
-	fmt.Fprintf(out, "\non the validation window the tuned configuration %s the best baseline (Hu et al.'s default, fair) by %.1f%% in mean response, at p99 slowdown %.4g and mean slowdown %.4g (fair: %.4g and %.4g)\n\n",
+	fmt.Fprintf(out, "\nfluid-model bound, not a verdict: on the validation window the tuned configuration %s the best baseline (Hu et al.'s default, fair) by %.1f%% in mean response, at p99 slowdown %.4g and mean slowdown %.4g (fair: %.4g and %.4g); the verdict (deploy or keep) is schedplan run's, which replays the YARN files at task level\n\n",
 		verdict, 100*rep.Improvement, t.P99Slowdown, t.MeanSlowdown, f.P99Slowdown, f.MeanSlowdown)
 	tw = newTable(out, tabwriter.AlignRight)
 	fmt.Fprintln(tw, "robustness (validation window)\tload ×\toffered load\tmean (s)\tp99 (s)\tp99 slowdown\t")
@@ -172,7 +173,7 @@ func (res *RunResult) WriteText(w io.Writer, dir string, took time.Duration) {
 		fmt.Fprintf(w, "stages run: %s; up to date: %s\n", strings.Join(res.Ran, ", "), strings.Join(res.Skipped, ", "))
 	}
 	fmt.Fprintf(w, "capacity: λ = %.4g (the cluster sustains %.3g × today's arrival rates)\n", res.Lambda, res.Lambda)
-	fmt.Fprintf(w, "tuned LAS_MQ: %s\n", res.TunedSpec)
+	fmt.Fprintf(w, "tuned LAS_MQ (the levels capacity-scheduler.xml implements): %s\n", res.TunedSpec)
 	if h := res.TunedHPFSP; h != nil {
 		fmt.Fprintf(w, "tuned H-PFSP (task level): %s — FAIR_LIMIT %d %s, threshold %g %s; sizes online (%s estimator, progress reports every %g s)\n",
 			h.Spec(), h.FairLimit, h.FairLimitUnit, h.Threshold, h.ThresholdUnit, h.Estimator, h.ReportIntervalS)
@@ -186,14 +187,18 @@ func (res *RunResult) WriteText(w io.Writer, dir string, took time.Duration) {
 		}
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "\n%s\n", Verdict(res))
+	fmt.Fprintf(w, "\n%s\n", FluidBound(res))
 	if t := res.TaskValidation; t != nil {
 		t.WriteText(w)
 	}
+	res.DeployTuning.WriteText(w)
 	if c := res.COSHH; c != nil {
 		c.WriteText(w)
 	}
 	res.Calibration.WriteText(w)
+	if v := res.Deploy; v != nil {
+		fmt.Fprintf(w, "%s\n\n", v.Sentence())
+	}
 	fmt.Fprintf(w, "wrote %s/{%s} in %.1f s\n", strings.TrimRight(dir, "/"), strings.Join(res.Files, ","), took.Seconds())
 }
 
@@ -371,17 +376,13 @@ func (t *TaskValidation) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "\ntask-level validation (%d machines, %d containers, %.4g container-seconds/s; %d tasks): %s\n", t.Machines, t.Containers, t.RateCS, t.Tasks, t.Note)
 	fmt.Fprintf(w, "%s\n", t.LoadNote())
 	tw := newTable(w, tabwriter.AlignRight)
-	fmt.Fprintln(tw, "task level, validation window\toffered load\tmean response (s)\tp99 (s)\tmean slowdown\tp99 slowdown\tgap to fluid SRPT bound\tmissed capped fair-share deadlines\tpolicy\t")
+	fmt.Fprintln(tw, "task level, validation window\toffered load\tmean response (s)\tp99 (s)\tmean slowdown\tp99 slowdown\tgap to fluid SRPT bound\tmissed deadlines (vs current)\tpolicy\t")
 	for _, r := range t.Rows {
 		fmt.Fprintf(tw, "%s\t%s\t%.4g\t%.4g\t%.4g\t%.4g\t%+.1f%%\t%.0f\t%s\t\n", r.Name, loadCell(loadOf(r.OfferedLoad)), r.Mean, r.P99, r.MeanSlowdown, r.P99Slowdown, 100*r.Gap, r.Missed, r.Policy)
 	}
 	tw.Flush()
-	if t.Improved {
-		fmt.Fprintf(w, "task level: the tuned LAS_MQ beats the current scheduler (%s) by %.1f%% in mean response\n\n", t.Current, 100*t.Improvement)
-	} else {
-		fmt.Fprintf(w, "task level: the tuned LAS_MQ does NOT beat the current scheduler (%s): %+.1f%% mean response\n\n", t.Current, -100*t.Improvement)
-	}
+	fmt.Fprintf(w, "task level, %s: %s\n\n", OneReplayNote, t.RowsText())
 	if v := t.EmittedVerdict(); v != "" {
-		fmt.Fprintf(w, "task level: %s\n\n", v)
+		fmt.Fprintf(w, "task level, %s: %s\n\n", OneReplayNote, v)
 	}
 }

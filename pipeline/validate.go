@@ -72,12 +72,10 @@ type valConfig struct {
 }
 
 // validatedConfigs lists what validation runs: the tuned configuration as
-// emitted (its thresholds × refined, the refine stage's multiplier), Hu et
+// emitted (tuned: the levels capacity-scheduler.xml implements), Hu et
 // al.'s default and the first guess, the current scheduler and the
 // baselines (each policy once, however it is spelt), with what each uses.
-func validatedConfigs(cfg RunConfig, tr *TuneReport, refined float64) ([]valConfig, error) {
-	tuned := tr.Best.Policy()
-	tuned.Alpha0 *= refined // as scaledLASMQ scales the bundle's
+func validatedConfigs(cfg RunConfig, tr *TuneReport, tuned LASMQParams) ([]valConfig, error) {
 	list := []valConfig{
 		{name: "tuned las_mq", spec: tuned.Spec()},
 		{name: DefaultLASMQName, spec: sim.DefaultLASMQ().Spec()},
@@ -129,9 +127,9 @@ type validation struct {
 }
 
 // planValidation builds the experiments of the validate stage.
-func planValidation(in *Inputs, tr *TuneReport, refined float64, b *Bounds) (*validation, error) {
+func planValidation(in *Inputs, tr *TuneReport, tuned LASMQParams, b *Bounds) (*validation, error) {
 	cfg := in.Config
-	configs, err := validatedConfigs(cfg, tr, refined)
+	configs, err := validatedConfigs(cfg, tr, tuned)
 	if err != nil {
 		return nil, err
 	}
@@ -269,8 +267,8 @@ func (v *validation) plots(st *ValidationState, r *validationResults, cfg RunCon
 // file). A shard's run (opt.Units sharding) keeps its exact-size units'
 // rows for its part instead and writes nothing; the merge hands the parts'
 // rows to the same stream in the same order.
-func validate(ctx context.Context, in *Inputs, cs *classState, tr *TuneReport, refined float64, b *Bounds, stream func(name string) (*os.File, error), opt RunOptions) (*ValidationState, map[string][]byte, error) {
-	plan, err := planValidation(in, tr, refined, b)
+func validate(ctx context.Context, in *Inputs, cs *classState, tr *TuneReport, tuned LASMQParams, b *Bounds, stream func(name string) (*os.File, error), opt RunOptions) (*ValidationState, map[string][]byte, error) {
+	plan, err := planValidation(in, tr, tuned, b)
 	if err != nil {
 		return nil, nil, err
 	}

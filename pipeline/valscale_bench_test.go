@@ -54,7 +54,7 @@ func BenchmarkValidateFluid(b *testing.B) {
 	}()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		plan, err := planValidation(in, tr, 1, bounds)
+		plan, err := planValidation(in, tr, tr.Best, bounds)
 		if err != nil {
 			b.Fatal(err)
 		}

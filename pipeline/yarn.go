@@ -835,6 +835,10 @@ func listNames(names []string) string {
 type FairSchedulerOptions struct {
 	ContainerMB     int // memory of one container; default 1024
 	ContainerVCores int // vcores of one container; default 1
+	// PoolPolicy is every pool's schedulingPolicy: "fair" (the default:
+	// a pool's applications share it) or "fifo" (served in submission
+	// order, FifoPolicy).
+	PoolPolicy string
 }
 
 // withDefaults fills the options left at 0 (or below) with their defaults.
@@ -845,6 +849,9 @@ func (o FairSchedulerOptions) withDefaults() FairSchedulerOptions {
 	if o.ContainerVCores <= 0 {
 		o.ContainerVCores = 1
 	}
+	if o.PoolPolicy == "" {
+		o.PoolPolicy = "fair"
+	}
 	return o
 }
 
@@ -854,7 +861,8 @@ func (o FairSchedulerOptions) withDefaults() FairSchedulerOptions {
 // with the user's weight and, when it has a min share, minResources (min
 // share containers × container size; users with jobs only, scaled to fit
 // the cluster: fairMinShares); a default queue for everyone else;
-// fair scheduling inside queues; placement by the queue the application
+// opt.PoolPolicy inside queues (default fair); placement by the queue the
+// application
 // names, else its user's queue (not created on the fly), else default.
 func FairSchedulerXML(b *Bundle, opt FairSchedulerOptions) ([]byte, error) {
 	opt = opt.withDefaults()
@@ -872,7 +880,7 @@ func FairSchedulerXML(b *Bundle, opt FairSchedulerOptions) ([]byte, error) {
 		}
 		seen[name] = u.Name
 		q := root.Add(yarn.NewFSQueue(name))
-		q.SchedulingPolicy = "fair"
+		q.SchedulingPolicy = opt.PoolPolicy
 		if u.Weight > 0 {
 			q.Weight = u.Weight
 		}
@@ -887,7 +895,7 @@ func FairSchedulerXML(b *Bundle, opt FairSchedulerOptions) ([]byte, error) {
 	}
 	if seen["default"] == "" {
 		q := root.Add(yarn.NewFSQueue("default"))
-		q.SchedulingPolicy = "fair"
+		q.SchedulingPolicy = opt.PoolPolicy
 	}
 	fs := &yarn.FairScheduler{
 		Root: root, DefaultQueueSchedulingPolicy: "fair", PlacementConfigured: true,

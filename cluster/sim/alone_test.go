@@ -43,3 +43,28 @@ func TestAloneSlowdown(t *testing.T) {
 		}
 	}
 }
+
+// Job.SlowdownFloor bounds the denominator below by min(response, floor):
+// response / max(alone, min(response, floor)).
+func TestSlowdownFloor(t *testing.T) {
+	var m Metrics
+	for _, tc := range []struct {
+		name                  string
+		resp, alone, floor, w float64
+	}{
+		{"no floor", 0.5, 0.01, 0, 50},
+		{"response within the floor", 0.5, 0.01, 1, 1},
+		{"response beyond the floor", 3, 0.01, 1, 3},
+		{"alone beyond the floor", 3, 2, 1, 1.5},
+		{"faster than alone", 0.5, 0.8, 1, 0.625},
+	} {
+		j := []Job{{Arrival: 1, Size: 1, Alone: tc.alone, SlowdownFloor: tc.floor}}
+		m.Compute(j, []float64{1 + tc.resp}, 1, nil)
+		if got := m.Slowdown[0]; math.Abs(got-tc.w) > 1e-12 {
+			t.Errorf("%s: slowdown %v, want %v", tc.name, got, tc.w)
+		}
+	}
+	if err := CheckJobs([]Job{{Size: 1, SlowdownFloor: math.NaN()}}); err == nil || !strings.Contains(err.Error(), "slowdown floor") {
+		t.Errorf("NaN floor: %v", err)
+	}
+}

@@ -47,7 +47,8 @@ type Summary struct {
 	Jobs     int       `json:"jobs"`
 	Response Quantiles `json:"response"`
 	// Slowdown is response / (size / capacity) over the jobs of positive
-	// size (response / Job.Alone for jobs that set it: task level).
+	// size (response / Job.Alone for jobs that set it, with
+	// Job.SlowdownFloor: task level).
 	// A zero-size job has no meaningful slowdown (it needs no time
 	// alone on the cluster, and under FIFO it can still wait): its
 	// per-job slowdown is NaN and it is left out of these aggregates;
@@ -163,7 +164,7 @@ func (m *Metrics) compute(jobs []Job, completion, response []float64, c float64,
 		}
 		m.Response[i] = r
 		if j.Size > 0 {
-			m.Slowdown[i] = r / j.alone(c)
+			m.Slowdown[i] = j.slowdown(r, c)
 		} else {
 			m.Slowdown[i] = math.NaN()
 			s.ZeroSize++

@@ -28,17 +28,28 @@ type Job struct {
 	// Alone is the job's time alone on an empty system, in seconds: the
 	// denominator of its slowdown (Metrics). 0 means Size ÷ capacity, the
 	// fluid server's; a task-level job sets a bound of its own that counts
-	// its task granularity and stage barriers (task.Job.Alone). Policies
+	// its task granularity and stage barriers (task.FluidJobs). Policies
 	// ignore it.
 	Alone float64
+	// SlowdownFloor, when positive, bounds the slowdown's denominator
+	// below, in seconds: the slowdown is response / max(alone,
+	// min(response, SlowdownFloor)) — the bounded slowdown of Feitelson et
+	// al. (a job that responds within the floor counts 1, or its
+	// response / alone when it beat its time alone). Policies ignore it.
+	SlowdownFloor float64
 }
 
-// alone is the slowdown's denominator: Alone when set, else size ÷ capacity.
-func (j *Job) alone(c float64) float64 {
+// slowdown is response r over the job's time alone (Alone when set, else
+// size ÷ capacity c), the denominator at least min(r, SlowdownFloor).
+func (j *Job) slowdown(r, c float64) float64 {
+	a := j.Size / c
 	if j.Alone > 0 {
-		return j.Alone
+		a = j.Alone
 	}
-	return j.Size / c
+	if j.SlowdownFloor > 0 {
+		a = math.Max(a, math.Min(r, j.SlowdownFloor))
+	}
+	return r / a
 }
 
 // capAware is implemented by the policies that honour Job.Cap.
@@ -161,6 +172,8 @@ func CheckJobs(jobs []Job) error {
 			return fmt.Errorf("job %d: rate cap %v is not a finite non-negative number", i+1, j.Cap)
 		case !(j.Alone >= 0) || math.IsInf(j.Alone, 0):
 			return fmt.Errorf("job %d: time alone %v is not a finite non-negative number", i+1, j.Alone)
+		case !(j.SlowdownFloor >= 0) || math.IsInf(j.SlowdownFloor, 0):
+			return fmt.Errorf("job %d: slowdown floor %v is not a finite non-negative number", i+1, j.SlowdownFloor)
 		}
 		prev = j.Arrival
 	}

@@ -1,6 +1,9 @@
 package task
 
-import "math"
+import (
+	"fmt"
+	"math"
+)
 
 // Alone returns a lower bound on the job's time alone on the empty
 // cluster cl, in seconds: no schedule of the job on cl (any policy, any
@@ -72,4 +75,42 @@ func (j *Job) Rates(cl *Cluster) (rate, best, containers float64) {
 		rate, containers, best = rate+c*e, containers+c, math.Max(best, e)
 	}
 	return rate, best, containers
+}
+
+// AloneTimes returns every job's time alone: its response when it is the
+// only job on the empty cluster cl, run by the engine under its own rules
+// (opt.SlowStart's stage barrier, cl's heartbeats and assignment limit,
+// machine types fastest first, the exec rates and TypeScale of the types
+// its tasks land on) with FIFO, which offers every free container to the
+// job. It is attainable by construction — the job alone under any
+// work-conserving policy completes exactly then — and it is the
+// denominator of the task-level slowdown (FluidJobs). It is not a lower
+// bound on the job's response among other jobs: a job that finds the fast
+// containers free and the slow ones held by others may finish sooner than
+// alone, where the engine also fills the slow ones (Job.Alone is the lower
+// bound). A job without tasks has time alone 0.
+//
+// Each job is one small simulation on a reused Simulator: O(nodes + tasks
+// log tasks) for the job (heartbeats: the nodes' heartbeats while it has
+// ready tasks), so O(jobs·nodes + tasks log tasks) for all.
+func AloneTimes(jobs []Job, cl *Cluster, opt Options) ([]float64, error) {
+	out := make([]float64, len(jobs))
+	if len(jobs) == 0 {
+		return out, nil
+	}
+	var s Simulator
+	one := make([]Job, 1)
+	opt.Observer, opt.UtilBuckets = nil, 1
+	for i := range jobs {
+		if jobs[i].NumTasks() == 0 {
+			continue
+		}
+		one[0] = jobs[i]
+		r, err := s.Run(one, cl, &FIFO{}, opt)
+		if err != nil {
+			return nil, fmt.Errorf("job %d alone: %w", i+1, err)
+		}
+		out[i] = r.Completion[0] - jobs[i].Arrival
+	}
+	return out, nil
 }

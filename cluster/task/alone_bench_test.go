@@ -31,3 +31,19 @@ func BenchmarkPSDeadlines(b *testing.B) {
 	b.ReportMetric(float64(plain.Milliseconds())/n, "uncapped-ms/op")
 	b.ReportMetric(float64(capped)/float64(plain), "ratio")
 }
+
+// BenchmarkAloneTimes times every job's simulated time alone on issue 12's
+// workload (100,000 jobs, ≈10 M tasks, 1,000 machines): one small
+// simulation per job, against BenchmarkTaskEvents' full runs. Run with
+// -run '^$' -bench AloneTimes -benchtime 1x.
+func BenchmarkAloneTimes(b *testing.B) {
+	jobs, cl := large()
+	c0 := cpuTime()
+	for b.Loop() {
+		if _, err := AloneTimes(jobs, cl, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/run")
+	b.ReportMetric((cpuTime()-c0).Seconds()/float64(b.N), "cpu-s/run")
+}

@@ -71,8 +71,10 @@ func TestAloneMatchesEngine(t *testing.T) {
 }
 
 // Invariant: no job's response under any policy, alone or not, is below
-// its bound, so every task-level slowdown is at least 1, and a job alone
-// meets its capped fair-share deadline's arrival + Alone.
+// its bound, nor is the time alone (AloneTimes), and a job alone meets its
+// capped fair-share deadline's arrival + Alone. (A slowdown, over the time
+// alone, may be below 1: a job that finds the slow containers held by
+// others runs on fast ones only, sooner than alone.)
 func TestAloneBoundsResponses(t *testing.T) {
 	cl := &Cluster{Types: []MachineType{{Name: "a", Count: 3, Containers: 2, ExecRate: 1}, {Name: "b", Count: 1, Containers: 4, ExecRate: 2.5}}}
 	rng := rand.New(rand.NewPCG(7, 11))
@@ -86,18 +88,21 @@ func TestAloneBoundsResponses(t *testing.T) {
 			jobs[i].TypeScale = []float64{1 + rng.Float64()*3, 1 + rng.Float64()*3}
 		}
 	}
+	alone, err := AloneTimes(jobs, cl, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range jobs {
+		if b := jobs[i].Alone(cl, 0); alone[i] < b*(1-1e-9) {
+			t.Errorf("job %d: time alone %v below its bound %v", i+1, alone[i], b)
+		}
+	}
 	for _, ss := range []float64{0, 0.4} {
 		for _, spec := range []string{"fifo", "fair:pool=user", "las_mq:k=3,alpha0=5,p=4", "srpt", "fsp", "las"} {
 			r := runSpec(t, jobs, cl, spec, Options{SlowStart: ss})
 			for i := range jobs {
 				if resp, b := r.Completion[i]-jobs[i].Arrival, jobs[i].Alone(cl, ss); resp < b*(1-1e-9) {
 					t.Errorf("%s, slow start %v: job %d responds in %v, below its alone bound %v", spec, ss, i+1, resp, b)
-				}
-			}
-			if ss == 0 {
-				rep := Summarize(jobs, cl, r, nil)
-				if rep.All.Slowdown.Min < 1-1e-9 {
-					t.Errorf("%s: slowdown %v below 1", spec, rep.All.Slowdown.Min)
 				}
 			}
 		}
@@ -109,6 +114,82 @@ func TestAloneBoundsResponses(t *testing.T) {
 		}
 		if want := jobs[i].Arrival + jobs[i].Alone(cl, 0); !near(dl[0], want, 1e-9) {
 			t.Errorf("job %d alone: deadline %v, want arrival + Alone = %v", i+1, dl[0], want)
+		}
+	}
+}
+
+// Hand-computed times alone under the engine's rules (AloneTimes), beside
+// the lower bound Job.Alone, which ignores heartbeats, the assignment
+// limit and the slow containers the engine fills.
+func TestAloneTimesHand(t *testing.T) {
+	tasks := func(d ...float64) Job {
+		j := Job{Arrival: 0.4, Stages: []Stage{{}}}
+		for _, x := range d {
+			j.Stages[0].Tasks = append(j.Stages[0].Tasks, TaskSpec{Duration: x, Containers: 1})
+		}
+		return j
+	}
+	hb := func(cl *Cluster, h float64, limit int) *Cluster { cl.Heartbeat, cl.MaxAssign = h, limit; return cl }
+	twoStages := mr(0.4, 2, 1, 1, 2, 2)
+	for _, tc := range []struct {
+		name         string
+		job          Job
+		cl           *Cluster
+		alone, lower float64
+	}{
+		// Two machines of one container, heartbeat 1 s: node 0 beats at
+		// 0, 1, 2, …, node 1 at 0.5, 1.5, …. Tasks 1, 2, 0.5 s arrive at
+		// 0.4: node 1 takes the first at 0.5 (ends 1.5), node 0 the
+		// second at 1 (ends 3), node 1 the third at its 1.5 beat (ends
+		// 2): done at 3, 2.6 after arrival. Bound: max(3.5/2, 2) = 2.
+		{"heartbeats", tasks(1, 2, 0.5), hb(Uniform(2, 1), 1, 0), 2.6, 2},
+		// One machine of 2 containers, heartbeat 1 s, one task per beat:
+		// beats at 1 (task 1, ends 2), 2 (task 2, ends 4), 3 (task 3,
+		// ends 3.5): done at 4, 3.6 after arrival. Bound max(3.5/2, 2).
+		{"assignment limit", tasks(1, 2, 0.5), hb(Uniform(1, 2), 1, 1), 3.6, 2},
+		// No heartbeats: the fast container runs the first task (1 s),
+		// the slow one (rate 0.01) the second: 100 s. Bound max(2/1.01, 1).
+		{"slow container", tasks(1, 1), &Cluster{Types: []MachineType{{Name: "fast", Count: 1, Containers: 1, ExecRate: 1}, {Name: "slow", Count: 1, Containers: 1, ExecRate: 0.01}}}, 100, 2 / 1.01},
+		// Stage barrier, heartbeat 1 s on one machine of 2 containers:
+		// both maps at 1 (end 2), the reduce (2 containers, 2 s) at the
+		// beat of 2: done at 4, 3.6 after arrival; bound 1 + 2.
+		{"stages", twoStages, hb(Uniform(1, 2), 1, 0), 3.6, 3},
+		{"no tasks", Job{Arrival: 3}, Uniform(1, 1), 0, 0},
+	} {
+		got, err := AloneTimes([]Job{tc.job}, tc.cl, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if !near(got[0], tc.alone, 1e-9) {
+			t.Errorf("%s: AloneTimes = %v, want %v", tc.name, got[0], tc.alone)
+		}
+		if b := tc.job.Alone(tc.cl, 0); !near(b, tc.lower, 1e-12) {
+			t.Errorf("%s: Job.Alone = %v, want %v", tc.name, b, tc.lower)
+		}
+	}
+}
+
+// The time alone is attained: every work-conserving policy (Capacity
+// without a binding user limit), given the job alone, completes
+// it exactly then; FluidJobs passes it and SlowdownFloor to package sim.
+func TestAloneTimesAttained(t *testing.T) {
+	jobs, cl := wcInstance(3, 12, 2)
+	cl.Heartbeat = 0.3
+	jobs = append(jobs, Job{Arrival: jobs[len(jobs)-1].Arrival + 1, Queue: "a"})
+	alone, err := AloneTimes(jobs, cl, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fl := FluidJobs(jobs, cl)
+	for i := range jobs {
+		if fl[i].Alone != alone[i] || fl[i].SlowdownFloor != SlowdownFloor {
+			t.Errorf("job %d: FluidJobs Alone %v and floor %v, want %v and %v", i+1, fl[i].Alone, fl[i].SlowdownFloor, alone[i], SlowdownFloor)
+		}
+		for _, spec := range []string{"fifo", "fair:pool=user", "las_mq", "srpt", "fsp", "las", "capacity:queues=a:50/b:50,ulf=100"} {
+			r := runSpec(t, jobs[i:i+1], cl, spec, Options{})
+			if got := r.Completion[0] - jobs[i].Arrival; !near(got, alone[i], 1e-9) {
+				t.Errorf("%s: job %d alone responds in %v, AloneTimes %v", spec, i+1, got, alone[i])
+			}
 		}
 	}
 }

@@ -15,28 +15,33 @@ import (
 //   - every task starts once and ends once (a preempted task starts
 //     again), at max(start + duration · Job.TypeScale / exec_rate, end of
 //     the previous stage), and every job completes when its last task ends;
-//   - work conservation, for policies whose WorkConserving() is true and
-//     at events (not with heartbeats): after a scheduling round, no machine
-//     without a reservation has as many free containers as an eligible
-//     job's next ready task needs (a job is eligible unless the policy's
-//     Eligible(j) says otherwise).
+//   - work conservation, for policies whose WorkConserving() is true:
+//     after a scheduling round at events, no machine without a
+//     reservation has as many free containers as an eligible job's next
+//     ready task needs (a job is eligible unless the policy's Eligible(j)
+//     says otherwise); with heartbeats, the same of each node after its
+//     heartbeat, unless the assignment limit (MaxAssign) ended it.
 //
 // It records the first violation; Err returns it. Use one Checker per run.
 type Checker struct {
-	p      Policy
-	wc     bool
-	elig   func(int) bool
-	init   bool
-	err    error
-	off    []int     // first task of each global stage
-	state  []uint8   // per task: 0 not started, 1 running, 2 ended
-	start  []float64 // per task: start time
-	node   []int32   // per task: node
-	stEnd  []float64 // per global stage: completion time (NaN: not yet)
-	stDone []int32   // per global stage: ended tasks
-	s0     []int     // per job: first global stage
-	used   []int     // per node: containers in use
-	last   []float64 // per job: last task end
+	p  Policy
+	wc bool
+	// forceWC checks work conservation whatever the policy's
+	// WorkConserving says, every arrived job eligible (the tests of
+	// every policy).
+	forceWC bool
+	elig    func(int) bool
+	init    bool
+	err     error
+	off     []int     // first task of each global stage
+	state   []uint8   // per task: 0 not started, 1 running, 2 ended
+	start   []float64 // per task: start time
+	node    []int32   // per task: node
+	stEnd   []float64 // per global stage: completion time (NaN: not yet)
+	stDone  []int32   // per global stage: ended tasks
+	s0      []int     // per job: first global stage
+	used    []int     // per node: containers in use
+	last    []float64 // per job: last task end
 }
 
 // NewChecker returns a checker for a run of policy p.
@@ -61,6 +66,9 @@ func (c *Checker) setup(s *State) {
 	}
 	if e, ok := c.p.(interface{ Eligible(int) bool }); ok {
 		c.elig = e.Eligible
+	}
+	if c.forceWC {
+		c.wc, c.elig = true, nil
 	}
 	jobs := s.Jobs()
 	c.s0 = make([]int, len(jobs))
@@ -185,10 +193,39 @@ func (c *Checker) Dispatched(s *State) {
 	if !c.init {
 		c.setup(s)
 	}
-	if !c.wc || s.TotalReady() == 0 {
+	need, who := c.leastNeed(s)
+	if who < 0 {
 		return
 	}
-	need, who := math.MaxInt, -1
+	for n := 0; n < s.NumNodes(); n++ {
+		if c.idle(s, n, need, who) {
+			return
+		}
+	}
+}
+
+// Heartbeat checks work conservation on node n after its heartbeat (with
+// heartbeats, a node is a decision point only at its own heartbeats),
+// unless the heartbeat's assignment limit ended it.
+func (c *Checker) Heartbeat(s *State, n int, limited bool) {
+	if !c.init {
+		c.setup(s)
+	}
+	if limited {
+		return
+	}
+	if need, who := c.leastNeed(s); who >= 0 {
+		c.idle(s, n, need, who)
+	}
+}
+
+// leastNeed returns the fewest containers a ready task of an eligible job
+// needs, and that job (−1: none, or the check is off).
+func (c *Checker) leastNeed(s *State) (need, who int) {
+	need, who = math.MaxInt, -1
+	if !c.wc || s.TotalReady() == 0 {
+		return need, who
+	}
 	jobs := s.Jobs()
 	for j := range jobs {
 		if !s.Arrived(j) || s.Done(j) || s.Ready(j) == 0 || (c.elig != nil && !c.elig(j)) {
@@ -200,15 +237,17 @@ func (c *Checker) Dispatched(s *State) {
 			}
 		}
 	}
-	if who < 0 {
-		return
+	return need, who
+}
+
+// idle records a violation if node n, not reserved, has need free
+// containers while job who waits.
+func (c *Checker) idle(s *State, n, need, who int) bool {
+	if s.NodeReserved(n) < 0 && s.NodeFree(n) >= need {
+		c.failf("work conservation at %v: node %d has %d free containers while job %d waits with a ready task of %d", s.Now(), n, s.NodeFree(n), who+1, need)
+		return true
 	}
-	for n := 0; n < s.NumNodes(); n++ {
-		if s.NodeReserved(n) < 0 && s.NodeFree(n) >= need {
-			c.failf("work conservation at %v: node %d has %d free containers while job %d waits with a ready task of %d", s.Now(), n, s.NodeFree(n), who+1, need)
-			return
-		}
-	}
+	return false
 }
 
 // Finish checks the end of a run: every task ran once, every job

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"strconv"
 )
 
@@ -153,12 +152,12 @@ func makeCOSHH(_ string, p map[string]string) (Policy, error) {
 // COSHHObserver measures seed 003 §5.1's user and locality metrics of a
 // run under any policy (so that FIFO and Fair are measured as COSHH is):
 // each user's containers and demand (a ready task) feed COSHHShareMetrics;
-// each map task (first stage) reads one input block whose
-// COSHHReplication replicas are drawn, when the task starts, with
-// COSHHPlaceReplicas from Candidates(job) (nil: every machine, Hadoop's
-// default placement), and is local if one replica is on its node. Drawing
-// a block's replicas at its task's start is distributed as drawing them at
-// submission: the draw does not depend on the node. Demand is refreshed
+// each map task (first stage) reads one input block of its job, placed by
+// Blocks (COSHHBlocks: COSHHReplication replicas from Candidates(job), nil
+// meaning every machine, Hadoop's default placement; made from Candidates
+// and Seed when nil), a block local to the task's node first as Hadoop's
+// JobInProgress hands them out, and is local if one replica is on its
+// node. Demand is refreshed
 // for the task's user at each start and end and for every user after each
 // scheduling round (Dispatched, O(live jobs)); with heartbeats, rounds
 // without a task start are not seen.
@@ -166,6 +165,8 @@ type COSHHObserver struct {
 	Users      map[string]COSHHUser
 	Candidates func(dst []int, job int) []int
 	Seed       uint64
+	// Blocks places the jobs' input blocks (nil: made at the first call).
+	Blocks *COSHHBlocks
 	// Next, when set, also sees every call (e.g. the Checker).
 	Next Observer
 
@@ -174,14 +175,11 @@ type COSHHObserver struct {
 	JobLocality []COSHHLocality
 	Metrics     *COSHHShareMetrics
 
-	rng      *rand.Rand
 	names    []string // the run's users
 	user     []int    // job → user
 	assigned []float64
 	live     []int // arrived, not done (compacted lazily)
 	seen     int   // jobs scanned for arrival
-	cand     []int
-	reps     []int
 }
 
 func (o *COSHHObserver) init(s *State) {
@@ -205,7 +203,9 @@ func (o *COSHHObserver) init(s *State) {
 	}
 	o.assigned = make([]float64, len(names))
 	o.JobLocality = make([]COSHHLocality, len(s.Jobs()))
-	o.rng = rand.New(rand.NewPCG(o.Seed, 0xC05_4E91))
+	if o.Blocks == nil {
+		o.Blocks = NewCOSHHBlocks(s.Jobs(), s.Cluster().Nodes(), o.Seed, o.Candidates)
+	}
 }
 
 func (o *COSHHObserver) demand(s *State, user int) bool {
@@ -222,13 +222,7 @@ func (o *COSHHObserver) TaskStarted(s *State, t TaskRef) {
 	o.init(s)
 	o.scan(s)
 	if t.Stage == 0 {
-		cl := s.Cluster()
-		o.cand = o.cand[:0]
-		if o.Candidates != nil {
-			o.cand = o.Candidates(o.cand, t.Job)
-		}
-		o.reps = COSHHPlaceReplicas(o.reps[:0], o.cand, cl.Nodes(), COSHHReplication, o.rng)
-		local := COSHHLocal(o.reps, t.Node)
+		local := o.Blocks.Take(t.Job, t.Node)
 		o.Locality.Add(local)
 		o.JobLocality[t.Job].Add(local)
 	}
@@ -240,12 +234,24 @@ func (o *COSHHObserver) TaskStarted(s *State, t TaskRef) {
 	}
 }
 
-// TaskEnded implements Observer.
+// TaskEnded implements Observer; the end of a job's last task is an
+// evaluation point of the §5.1 metrics (COSHHShareMetrics.Sample).
 func (o *COSHHObserver) TaskEnded(s *State, t TaskRef) {
 	o.release(s, t)
+	if jobEnds(s, t) {
+		o.Metrics.Sample()
+	}
 	if o.Next != nil {
 		o.Next.TaskEnded(s, t)
 	}
+}
+
+// jobEnds reports whether task t's end, being observed, completes its job:
+// it is of the last stage and the stage's other tasks are done (the
+// engine counts it done before its observers hear of it).
+func jobEnds(s *State, t TaskRef) bool {
+	last := s.Stages(t.Job) - 1
+	return t.Stage == last && s.StageDone(t.Job, last) == len(s.Jobs()[t.Job].Stages[last].Tasks)
 }
 
 // TaskKilled implements Observer: a preempted task gives its containers
@@ -344,6 +350,12 @@ type COSHHRunMetrics struct {
 	// the first scheduling round, at the first arrival, to the last
 	// completion; COSHHShareMetrics).
 	Dissatisfaction, Fairness float64
+	// PaperDissatisfaction and PaperFairness are seed 003 §5.1's
+	// Dissatisfaction(t) and Fairness(t) averaged over the run's job
+	// completions, where the paper's simulator evaluates them (§5.2;
+	// COSHHShareMetrics.AtCompletions): the figures of Tables 6–9; the
+	// time averages when no job with tasks completed.
+	PaperDissatisfaction, PaperFairness float64
 	// Locality is the share of local map tasks, in percent; JobLocality
 	// counts each job's map tasks and local ones.
 	Locality    float64
@@ -380,7 +392,10 @@ type COSHHUserMetrics struct {
 // gives min shares and weights by user name; seed draws the replicas. For
 // a *COSHH policy, replicas are placed on the machines of its jobs'
 // suggested types (COSHHRouter.ReplicaCandidates, seed 003 §3.4) and Alg.
-// 1–2 are timed; for others, on any machine (HDFS's default). opt's
+// 1–2 are timed; for others, on any machine (HDFS's default). A policy
+// with a SetLocality(LocalityOracle) method gets the run's block
+// placement (COSHHBlocks), which FIFO's LocalityPreference and Fair's
+// LocalityDelay use when set. opt's
 // Observer, if any, still sees every call. A run stops with ctx.Err() when
 // ctx is done (Simulator.RunContext).
 func SimulateCOSHHMetrics(ctx context.Context, jobs []Job, cl *Cluster, p Policy, users map[string]COSHHUser, seed uint64, opt Options) (*COSHHRunMetrics, *Result, error) {
@@ -389,6 +404,10 @@ func SimulateCOSHHMetrics(ctx context.Context, jobs []Job, cl *Cluster, p Policy
 	if isCOSHH {
 		c.TimeDecisions = true
 		obs.Candidates = func(dst []int, job int) []int { return c.Router().ReplicaCandidates(dst, job) }
+	}
+	obs.Blocks = NewCOSHHBlocks(jobs, cl.Nodes(), seed, obs.Candidates)
+	if la, ok := p.(interface{ SetLocality(LocalityOracle) }); ok {
+		la.SetLocality(obs.Blocks)
 	}
 	opt.Observer = obs
 	var s Simulator
@@ -411,6 +430,10 @@ func SimulateCOSHHMetrics(ctx context.Context, jobs []Job, cl *Cluster, p Policy
 	m.End, m.Shares = end, obs.Metrics
 	if obs.Metrics != nil {
 		m.Dissatisfaction, m.Fairness = obs.Metrics.Dissatisfaction(end), obs.Metrics.Fairness(end)
+		var n int
+		if m.PaperDissatisfaction, m.PaperFairness, n = obs.Metrics.AtCompletions(); n == 0 {
+			m.PaperDissatisfaction, m.PaperFairness = m.Dissatisfaction, m.Fairness // no job with tasks completed
+		}
 		m.Users = make([]COSHHUserMetrics, len(obs.names))
 		for u, name := range obs.names {
 			m.Users[u].Name = name

@@ -6,7 +6,27 @@ import (
 )
 
 // COSHHShareMetrics accumulates the user metrics of seed 003 §5.1 over a
-// run, time-averaged over [t0, t]:
+// run, time-averaged over [t0, t] and sampled at the instants Sample is
+// called (the job completions: AtCompletions). §5.1 defines, with
+// Demand(U, t) the user's unassigned tasks and AssignedSlots(U, t) the
+// slots running her tasks:
+//
+//	UserDissatisfaction(U, t) = (U.min_share − |AssignedSlots(U, t)|) /
+//	    U.min_share × U.weight, for |Demand(U, t)| > 0 and
+//	    |AssignedSlots(U, t)| < U.min_share (else 0);
+//	Dissatisfaction(t) = Σ_{U ∈ Users} UserDissatisfaction(U, t);
+//	Δ(U, t) = AssignedSlots(U, t) − U.min_share;
+//	avg(w, t) = Σ_{U ∈ Users_w} Δ(U, t) / |Users_w|, Users_w the users of
+//	    weight w;
+//	Fairness(t) = Σ_{w ∈ weights} Σ_{U ∈ Users_w} |Δ(U, t) − avg(w, t)|;
+//
+// and compares algorithms by Dissatisfaction(T) and Fairness(T) for "an
+// experiment which is run for time T". Read literally at the end of a run
+// both are constants (no demand, no slots), so T cannot be the last
+// instant; §5.2 says the simulator's evaluation part "calculates the
+// desired performance metrics whenever a job is completed": AtCompletions
+// is the mean of Dissatisfaction(t) and Fairness(t) over those instants
+// of the run, each run at its own horizon. In terms of this type:
 //
 //   - Dissatisfaction(t) = Σ_U (U.min_share − |AssignedSlots(U, t)|) /
 //     U.min_share × U.weight, over the users with demand (unassigned tasks)
@@ -43,6 +63,26 @@ type COSHHShareMetrics struct {
 	sx, sxx     float64
 	variance    float64
 	varianceInt float64
+
+	samples             int
+	sampleDis, sampleFr float64
+}
+
+// Sample records the current Dissatisfaction(t) and Fairness(t) as one
+// evaluation point (a job completion, §5.2).
+func (m *COSHHShareMetrics) Sample() {
+	m.samples++
+	m.sampleDis += m.dis
+	m.sampleFr += m.fair
+}
+
+// AtCompletions returns the means of Dissatisfaction(t) and Fairness(t)
+// over the Sample instants and their number (NaN, NaN, 0 without any).
+func (m *COSHHShareMetrics) AtCompletions() (dissatisfaction, fairness float64, n int) {
+	if m.samples == 0 {
+		return math.NaN(), math.NaN(), 0
+	}
+	return m.sampleDis / float64(m.samples), m.sampleFr / float64(m.samples), m.samples
 }
 
 // NewCOSHHShareMetrics starts the metrics at time t0 with every user idle

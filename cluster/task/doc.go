@@ -111,17 +111,18 @@
 // time of the scheduling rounds per decision). Per-job responses and
 // slowdowns, with per-user and per-queue aggregates and deadline columns,
 // use package sim's [sim.Metrics] on [FluidJobs] at the cluster's total
-// rate. A job's slowdown is its response over its time alone on the empty
-// cluster, bounded below by [Job.Alone] (sim.Job.Alone): over its stages,
-// Σ max(stage work / the cluster's rate, longest task / the fastest
-// container's rate), with Job.TypeScale's speeds — not work /
-// Cluster.Rate(), which a job of fewer tasks than the cluster has
-// containers can never reach. The bound is exact when each stage's tasks
-// fit at once on the job's fastest type, and never above the response, so
-// slowdowns are at least 1. The deadlines ([PSDeadlines]) are the
-// completion times of capped fair sharing: fluid PS at the cluster's
-// total rate with each job capped at its parallelism, Work / Alone, so a
-// job alone meets its deadline at Alone. The fluid SRPT, PS and FSP at
+// rate. A job's slowdown is its response r over max(its time alone,
+// min(r, [SlowdownFloor])) — a bounded slowdown — where the time alone
+// ([AloneTimes]) is its response as the only job on the empty cluster
+// under the engine's own rules (heartbeats, types fastest first, exec
+// rates, stage barriers): attained by every work-conserving policy, not
+// work / Cluster.Rate(), which a job of fewer tasks than the cluster has
+// containers can never reach. [Job.Alone] is a lower bound on it. The
+// deadlines ([ReferenceDeadlines]) are a reference scheduler's
+// completions, plus a tenth of its response and a second: the reference
+// (Fair, one pool per user, in the pipeline) misses none. [PSDeadlines]
+// are the completion times of capped fair sharing, which no
+// non-preemptive scheduler meets. The fluid SRPT, PS and FSP at
 // the cluster's rate (uncapped) remain lower bounds on the task level's
 // responses (no task granularity, no stage barriers there).
 //
@@ -130,7 +131,8 @@
 // [Checker] is an [Observer] that verifies every run of the tests: no
 // container double-booked, no machine above its containers, no task of a
 // later stage before its job's slow-start point, every task run once and
-// ended on time, and work conservation for work-conserving policies.
+// ended on time, and work conservation for work-conserving policies (at
+// events and at each node's heartbeat).
 //
 // # Phases (PRISM)
 //

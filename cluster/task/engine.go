@@ -48,6 +48,13 @@ type Observer interface {
 	Dispatched(s *State)
 }
 
+// HeartbeatObserver is an Observer that also sees each node's heartbeat
+// that offered the node to the policy: limited says the heartbeat's
+// assignment limit (Cluster.MaxAssign) ended it.
+type HeartbeatObserver interface {
+	Heartbeat(s *State, node int, limited bool)
+}
+
 // Result is the outcome of one run.
 type Result struct {
 	// Completion[j] is job j's completion time, FirstStart[j] the start
@@ -945,9 +952,12 @@ func (s *Simulator) heartbeat(n int32) {
 	}
 	t0 := time.Now()
 	d0 := s.decisions
-	s.offer(n, st.cl.MaxAssign)
+	res := s.offer(n, st.cl.MaxAssign)
 	if s.decisions > d0 {
 		s.res.SchedNanos += int64(time.Since(t0))
+	}
+	if ho, ok := s.obs.(HeartbeatObserver); ok {
+		ho.Heartbeat(st, int(n), res == offerLimit)
 	}
 	if st.free[n] > 0 {
 		s.arm(n, st.now+st.cl.Heartbeat*(1-1e-9))

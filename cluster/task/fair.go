@@ -72,6 +72,18 @@ type Fair struct {
 	DefaultFIFO bool
 	// Preemption kills tasks for starved queues (fairpreempt.go).
 	Preemption bool
+	// LocalityDelay > 0 turns on delay scheduling (Zaharia et al., EuroSys
+	// 2010, Alg. 2, as Hadoop's Fair Scheduler does it) when the run gives
+	// a LocalityOracle (SetLocality): a job whose next task is a map with
+	// no block on the offered node is passed over, up to LocalityDelay
+	// times in a row, before it may start a non-local map; starting a
+	// local map resets its count. The policy is then not work-conserving
+	// (a node may idle while jobs wait for locality) and declines nodes
+	// one by one (PerNode). 0: off.
+	LocalityDelay int
+	loc           LocalityOracle
+	skips         []int32 // per job: times passed over for locality in a row
+	node          int     // the node of the current Pick
 
 	s      *State
 	qs     []fq
@@ -127,7 +139,35 @@ func (*Fair) Name() string { return "fair" }
 
 // WorkConserving is true when no queue has a MaxShare (jobs held back by
 // MaxRunningApps are not eligible).
-func (f *Fair) WorkConserving() bool { return f.wc }
+func (f *Fair) WorkConserving() bool { return f.wc && !f.delaying() }
+
+// SetLocality gives the policy the run's block placement (LocalityDelay).
+func (f *Fair) SetLocality(l LocalityOracle) { f.loc = l }
+
+// PerNode is true with delay scheduling: a node passed over for locality
+// says nothing of the others of its type.
+func (f *Fair) PerNode() bool { return f.delaying() }
+
+func (f *Fair) delaying() bool { return f.LocalityDelay > 0 && f.loc != nil }
+
+// localOK is delay scheduling's test for job x whose next task is of
+// stage st on the current node: a task of a later stage, a map with a
+// local block (its count reset), or a map of a job passed over
+// LocalityDelay times; otherwise the job is passed over once more.
+func (f *Fair) localOK(x int32, st int) bool {
+	if st != 0 {
+		return true
+	}
+	if f.loc.HasLocal(int(x), f.node) {
+		f.skips[x] = 0
+		return true
+	}
+	if int(f.skips[x]) >= f.LocalityDelay {
+		return true
+	}
+	f.skips[x]++
+	return false
+}
 
 // Eligible reports whether job j is runnable (MaxRunningApps).
 func (f *Fair) Eligible(j int) bool { return f.run[j] }
@@ -460,6 +500,10 @@ func (f *Fair) queueKey(c *fq) key {
 }
 
 func (f *Fair) Pick(n Node) (int, int) {
+	f.node = n.Index
+	if f.delaying() && len(f.skips) != len(f.s.Jobs()) {
+		f.skips = make([]int32, len(f.s.Jobs()))
+	}
 	j, st := f.assign(0, math.MaxInt64, n.Free)
 	return int(j), st
 }
@@ -480,7 +524,7 @@ func (f *Fair) assign(q int32, head int64, free int) (j int32, st int) {
 		j = c.jobs.first(&f.skipA, func(x int32) bool {
 			var need int
 			st, need = nextTask(f.s, int(x), free)
-			return int64(need) <= head
+			return int64(need) <= head && (!f.delaying() || f.localOK(x, st))
 		})
 		if j < 0 {
 			st = -1

@@ -135,22 +135,48 @@ func CheckJobs(jobs []Job, cl *Cluster) error {
 // task-level run (SRPT, PS, FSP: lower bounds, as the fluid server has no
 // task granularity, no stage barriers and no container fragmentation).
 //
-// With a cluster, each job's Alone is its Job.Alone bound on cl (stage
-// barriers, the engine's default), so that package sim's Metrics divide
-// its response by its time alone on the empty cluster rather than by
-// Work / Cluster.Rate(), which no job of fewer tasks than containers can
-// reach. Policies ignore Alone. With cl nil, Alone is 0 (Size / capacity).
+// With a cluster, each job's Alone is its time alone on cl: AloneTimes
+// with the engine's default options (stage barriers), the response the
+// job attains alone on the empty cluster under the engine's rules; and its
+// SlowdownFloor is SlowdownFloor. Package sim's Metrics divide a response
+// r by max(Alone, min(r, SlowdownFloor)): a bounded slowdown over a time
+// the job attains, not one over Work / Cluster.Rate(), which no job of
+// fewer tasks than containers can reach. (Jobs that cl cannot run keep
+// their Job.Alone bound: the simulation refuses them anyway.) Policies
+// ignore both. With cl nil, both are 0 (slowdown over Size / capacity).
 func FluidJobs(jobs []Job, cl *Cluster) []sim.Job {
 	out := make([]sim.Job, len(jobs))
 	for i := range jobs {
 		j := &jobs[i]
 		out[i] = sim.Job{Arrival: j.Arrival, Size: j.Work(), Estimate: j.Estimate, Weight: j.Weight}
-		if cl != nil {
-			out[i].Alone = j.Alone(cl, 0)
+	}
+	if cl == nil {
+		return out
+	}
+	alone, err := AloneTimes(jobs, cl, Options{})
+	for i := range out {
+		a := 0.0
+		if err == nil {
+			a = alone[i]
+		} else {
+			a = jobs[i].Alone(cl, 0)
 		}
+		out[i].Alone, out[i].SlowdownFloor = a, SlowdownFloor
 	}
 	return out
 }
+
+// SlowdownFloor is the bounded slowdown's threshold at task level, in
+// seconds: a job's slowdown is its response r / max(its time alone, min(r,
+// SlowdownFloor)) (sim.Job.SlowdownFloor), Feitelson et al.'s bounded
+// slowdown ("Theory and practice in parallel job scheduling", JSSPP 1997):
+// a job that responds within a second counts 1. Half the embedded
+// trace's jobs run alone in under 20 ms; one that waits a second for a
+// container held by a non-preemptible task would otherwise count a
+// slowdown of 10^5 and swamp the mean. One second is YARN's default
+// NodeManager heartbeat (yarn.resourcemanager.nodemanagers.heartbeat-
+// interval-ms = 1000 in yarn-default.xml): no YARN job responds sooner.
+const SlowdownFloor = 1.0
 
 // PSDeadlines returns every job's completion time under capped fair
 // sharing of the cluster: fluid processor sharing at the cluster's total
@@ -163,10 +189,10 @@ func FluidJobs(jobs []Job, cl *Cluster) []sim.Job {
 // than their tasks allow (not a lower bound: a task-level schedule may
 // beat a job's deadline by favouring it).
 func PSDeadlines(jobs []Job, cl *Cluster) ([]float64, error) {
-	fl := FluidJobs(jobs, cl)
+	fl := FluidJobs(jobs, nil)
 	for i := range fl {
-		if fl[i].Alone > 0 {
-			fl[i].Cap = fl[i].Size / fl[i].Alone
+		if a := jobs[i].Alone(cl, 0); a > 0 {
+			fl[i].Cap = fl[i].Size / a
 		}
 	}
 	r, err := sim.Simulate(fl, cl.Rate(), &sim.PS{})

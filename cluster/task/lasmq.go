@@ -26,8 +26,14 @@ import (
 //     with ready tasks (the job holding the fewest containers first; Alg.
 //     2 line 13, work conservation), or in queue priority order with
 //     LeftoverByPriority (as the fluid core does).
-//   - At most Limit jobs run at once (admission, §4; 30 in the paper; 0:
-//     no limit); the others wait in submission order.
+//   - At most Limit jobs run at once (0: no limit); the others wait in
+//     submission order. Seed 000's YARN plug-in admits at most 30 (§4,
+//     "because too many running jobs may cause hanging"), for every
+//     policy it compares, and measures responses from admission; here a
+//     response counts from arrival and the limit binds LAS_MQ alone, so it
+//     is off by default. It is the one rule by which LAS_MQ leaves
+//     containers idle while tasks wait: an admitted job whose tasks all
+//     run, or that waits at its stage barrier, keeps its place.
 //
 // Demotions happen exactly when the service estimate crosses a threshold:
 // between a job's own task starts and ends its estimate grows linearly, so
@@ -66,9 +72,12 @@ type LASMQ struct {
 
 // DefaultLASMQ is seed 000's configuration at task level: k = 10, α_0 =
 // 100 container-seconds, p = 10, equal weights, stage awareness, order by
-// remaining containers, leftover shared evenly, at most 30 running jobs.
+// remaining containers, leftover shared evenly, no admission limit (see
+// Limit: with the paper's testbed limit of 30 running jobs, 1 M synthetic
+// jobs at load 0.9 on the default 54-container cluster had utilisation
+// 0.772 and mean response 77,504 s; without it, 0.896 and 37.7 s).
 func DefaultLASMQ() *LASMQ {
-	return &LASMQ{K: 10, Alpha0: 100, P: 10, StageAware: true, Limit: 30}
+	return &LASMQ{K: 10, Alpha0: 100, P: 10, StageAware: true}
 }
 
 func (*LASMQ) Name() string         { return "las_mq" }

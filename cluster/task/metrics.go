@@ -5,11 +5,11 @@ import "github.com/schedplan/schedplan/cluster/sim"
 // Report summarises a run with package sim's metrics, so that both
 // resolutions report alike.
 type Report struct {
-	// All covers every job: responses, slowdowns (response / the job's
-	// time alone on the empty cluster, bounded below by Job.Alone: task
-	// granularity and stage barriers count, so a slowdown is at least 1),
-	// makespan, utilisation and, with deadlines, the deadline columns
-	// (PSDeadlines: capped fair sharing).
+	// All covers every job: responses, slowdowns (bounded slowdowns over
+	// the job's time alone on the empty cluster, FluidJobs: task
+	// granularity, stage barriers and slow containers count), makespan,
+	// utilisation and, with deadlines, the deadline columns (e.g.
+	// ReferenceDeadlines).
 	All sim.Summary
 	// Users and Queues aggregate the jobs of each Job.User and Job.Queue,
 	// in order of first appearance. A group's Utilisation is its work over
@@ -41,8 +41,10 @@ type TypeUtil struct {
 }
 
 // Summarize computes the report of run r of jobs on cl. deadlines, when not
-// nil, are every job's reference completion time: PSDeadlines (capped fair
-// sharing of the cluster) or any reference the caller chooses.
+// nil, are every job's deadline: ReferenceDeadlines (a reference
+// scheduler's completions), PSDeadlines (capped fair sharing of the
+// cluster) or any the caller chooses. Each job's time alone is simulated
+// (AloneTimes).
 func Summarize(jobs []Job, cl *Cluster, r *Result, deadlines []float64) Report {
 	fl := FluidJobs(jobs, cl)
 	rate := cl.Rate()

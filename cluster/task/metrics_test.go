@@ -28,11 +28,12 @@ func TestSummarize(t *testing.T) {
 	switch {
 	case a.Jobs != 2 || a.Response.Mean != 2 || a.Makespan != 2:
 		t.Errorf("all: %+v", a)
-	// Alone bounds (R = 4, fastest e = 2): job 1 max(4/4, 2/2) = 1, job 2
-	// max(2/4, 2/2) = 1, so both slowdowns are 2/1 (work/rate would give
-	// 2/1 and 2/0.5 = 4, as if job 2's one task could use the cluster).
-	case a.Slowdown.Min != 2 || a.Slowdown.Max != 2:
-		t.Errorf("slowdowns %+v, want 2 and 2", a.Slowdown)
+	// Times alone (AloneTimes): job 1's tasks on b (1 s) and a (2 s): 2;
+	// job 2's one task on b: 1 (= SlowdownFloor). Slowdowns 2/2 and 2/1
+	// (work/rate would give 2/1 and 2/0.5 = 4, as if job 2's one task
+	// could use the cluster).
+	case a.Slowdown.Min != 1 || a.Slowdown.Max != 2:
+		t.Errorf("slowdowns %+v, want 1 and 2", a.Slowdown)
 	case a.Missed != 2 || a.MaxLate != 1:
 		t.Errorf("missed %d, max late %v; want 2 and 1", a.Missed, a.MaxLate)
 	case !near(a.Utilisation, 6.0/(4*2), 1e-12):
@@ -88,4 +89,12 @@ func FuzzParsePolicy(f *testing.F) {
 			t.Errorf("%q: policy without a name", spec)
 		}
 	})
+}
+
+// Reference deadlines by hand: completion + 10% of the reference response
+// + 1 s.
+func TestReferenceDeadlines(t *testing.T) {
+	jobs := []Job{{Arrival: 0}, {Arrival: 5}, {Arrival: 7}}
+	got := ReferenceDeadlines(jobs, []float64{10, 5, 27})
+	checkResponses(t, "deadlines", got, []float64{12, 6, 30})
 }

@@ -8,8 +8,13 @@ import "math"
 // caller (the task-level core's PRISM policy) fills it from its state;
 // PrismSelector.Select does not modify it.
 type PrismJob struct {
-	// Weight is the job's DRF weight (≤ 0 counts as 1).
+	// Weight is the job's DRF weight (≤ 0 counts as 1; FairnessDRFSpread).
 	Weight float64
+	// Owed is e_j of FairnessDeficit (prism_utility.go): the share of the
+	// cluster, in shareBase units, the job is owed by its next heartbeat —
+	// its Hadoop 0.20.2 deficit over the heartbeat plus its fair share
+	// minus its dominant share of Usage. Unused under FairnessDRFSpread.
+	Owed float64
 	// Usage is what the job's running phases demand, on all machines.
 	Usage Vector
 	// Running[s] is N_current of eq. 5: the job's tasks of side s started
@@ -65,6 +70,7 @@ type PrismSelector struct {
 	base Vector // shareBase of the current call
 
 	shares   []float64     // s_j, updated as picks add usage
+	owed     []float64     // FairnessDeficit: e_j, updated as picks add usage
 	overlay  []int32       // job → index in touched, or −1
 	touched  []jobDelta    // jobs changed by this heartbeat's picks
 	startOff []int32       // job → offset of its Starts in left
@@ -133,7 +139,7 @@ func (s *PrismSelector) Config() PrismConfig { return s.cfg }
 // dominant shares against shareBase (see the comment on eq. 3). It
 // repeats: gather the candidate phases — from every job with tasks on the
 // machine, its paused phases and its next leading phase; from the K jobs
-// with the lowest weighted dominant share that can start a task (ties: the
+// with the highest deficit (topK) that can start a task (ties: the
 // fewest tasks started and not finished, then the lower index), their
 // next leading phase; a job's next leading phase is that of its first
 // data-local group whose demand fits, else of its first group that fits —
@@ -159,7 +165,9 @@ func (s *PrismSelector) Select(free, shareBase Vector, jobs []PrismJob) []PrismP
 		}
 		s.rejected = false
 		s.blocked = PrismPick{Job: -1}
-		s.ext.scan(s.shares)
+		if !s.deficit() {
+			s.ext.scan(s.shares)
+		}
 		if s.epoch++; s.epoch == 0 { // wrapped: forget old rounds
 			clear(s.seen)
 			s.epoch = 1
@@ -208,6 +216,7 @@ func (s *PrismSelector) reset(jobs []PrismJob, base Vector) {
 	n := len(jobs)
 	s.base = base
 	s.shares = prismResize(s.shares, n)
+	s.owed = prismResize(s.owed, n)
 	s.overlay = prismResize(s.overlay, n)
 	s.startOff = prismResize(s.startOff, n+1)
 	if len(s.seen) != n {
@@ -221,7 +230,8 @@ func (s *PrismSelector) reset(jobs []PrismJob, base Vector) {
 	s.left = s.left[:0]
 	for j := range jobs {
 		job := &jobs[j]
-		s.shares[j] = WeightedShare(job.Usage, base, job.Weight)
+		s.shares[j] = s.share(job.Usage, job.Weight)
+		s.owed[j] = job.Owed
 		s.overlay[j] = -1
 		s.startOff[j] = int32(len(s.left))
 		for _, g := range job.Starts {
@@ -232,6 +242,29 @@ func (s *PrismSelector) reset(jobs []PrismJob, base Vector) {
 		}
 	}
 	s.startOff[n] = int32(len(s.left))
+}
+
+// deficit reports whether the fairness term is FairnessDeficit.
+func (s *PrismSelector) deficit() bool { return s.cfg.Fairness == FairnessDeficit }
+
+// share is a job's fairness share of usage: its dominant share against
+// the call's shareBase, divided by its weight under FairnessDRFSpread
+// (under FairnessDeficit the weight is in the fair share, PrismJob.Owed).
+func (s *PrismSelector) share(usage Vector, weight float64) float64 {
+	if s.deficit() {
+		weight = 1
+	}
+	return WeightedShare(usage, s.base, weight)
+}
+
+// fairness is U_fairness (eq. 2) of adding demand to job j, whose usage in
+// this heartbeat is usage.
+func (s *PrismSelector) fairness(j int, weight float64, usage, demand Vector) float64 {
+	after := s.share(usage.Add(demand), weight)
+	if s.deficit() {
+		return DeficitFairness(s.owed[j], after-s.shares[j])
+	}
+	return s.ext.fairness(j, after)
 }
 
 func prismResize[T any](x []T, n int) []T {
@@ -259,9 +292,11 @@ func (s *PrismSelector) canStart(j int) bool {
 	return false
 }
 
-// topK fills s.heap with the K jobs with the lowest weighted dominant
-// share (the highest DRF deficit) that can start a task, ties to the lower
-// index: a max-heap of size K, O(J log K).
+// topK fills s.heap with the K jobs with the highest deficit that can
+// start a task — under FairnessDeficit the highest e_j (PrismJob.Owed),
+// under FairnessDRFSpread the lowest weighted dominant share — ties to
+// fewer tasks started, then the lower index: a max-heap of size K,
+// O(J log K).
 func (s *PrismSelector) topK(jobs []PrismJob) {
 	k := s.cfg.K
 	h := s.heap[:0]
@@ -269,7 +304,11 @@ func (s *PrismSelector) topK(jobs []PrismJob) {
 		if k == 0 || !s.canStart(j) {
 			continue
 		}
-		it := topKItem{s.shares[j], int32(s.started(j, &jobs[j])), int32(j)}
+		key := s.shares[j]
+		if s.deficit() {
+			key = -s.owed[j] // the highest deficit first
+		}
+		it := topKItem{key, int32(s.started(j, &jobs[j])), int32(j)}
 		if len(h) < k {
 			h = append(h, it)
 			topKUp(h, len(h)-1)
@@ -362,8 +401,7 @@ func (s *PrismSelector) bestOf(j int, job *PrismJob, free Vector, best *PrismPic
 			}
 			return
 		}
-		after := WeightedShare(usage.Add(demand), s.base, job.Weight)
-		fair := s.ext.fairness(j, after)
+		fair := s.fairness(j, job.Weight, usage, demand)
 		u := fair + s.cfg.Alpha*perf
 		if !(u > 0) {
 			s.rejected = true
@@ -374,7 +412,7 @@ func (s *PrismSelector) bestOf(j int, job *PrismJob, free Vector, best *PrismPic
 			}
 			return
 		}
-		if best.Job < 0 || u > best.Utility || (u == best.Utility && j < best.Job) {
+		if best.Job < 0 || s.better(u, j, best) {
 			*best = PrismPick{Job: j, Start: start, Paused: paused, Utility: u, Fairness: fair, Perf: perf, Demand: demand}
 		}
 	}
@@ -392,6 +430,24 @@ func (s *PrismSelector) bestOf(j int, job *PrismJob, free Vector, best *PrismPic
 	}
 }
 
+// better reports whether utility u of job j beats pick best (Job ≥ 0):
+// a higher utility; on a tie the lower job index, except under
+// FairnessDeficit, where utilities within rounding tie and the job owed
+// more goes first — U_fairness is flat (δ) for every job owed at least δ,
+// and greedy by fairness the Fair Scheduler serves the largest deficit.
+func (s *PrismSelector) better(u float64, j int, best *PrismPick) bool {
+	if !s.deficit() {
+		return u > best.Utility || (u == best.Utility && j < best.Job)
+	}
+	if tol := 1e-9 * (1 + math.Abs(best.Utility)); math.Abs(u-best.Utility) > tol {
+		return u > best.Utility
+	}
+	if oj, ob := s.owed[j], s.owed[best.Job]; oj != ob {
+		return oj > ob
+	}
+	return j < best.Job
+}
+
 // block notes paused phase p of job j, which does not fit, as the round's
 // best such phase if Hold is on, nothing is held yet and its utility is
 // positive and the highest so far.
@@ -399,7 +455,7 @@ func (s *PrismSelector) block(j int, job *PrismJob, usage, demand Vector, p int,
 	if !s.cfg.Hold || s.held.Job >= 0 {
 		return
 	}
-	fair := s.ext.fairness(j, WeightedShare(usage.Add(demand), s.base, job.Weight))
+	fair := s.fairness(j, job.Weight, usage, demand)
 	u := fair + s.cfg.Alpha*perf
 	if u > 0 && (s.blocked.Job < 0 || u > s.blocked.Utility || (u == s.blocked.Utility && j < s.blocked.Job)) {
 		s.blocked = PrismPick{Job: j, Start: -1, Paused: p, Utility: u, Fairness: fair, Perf: perf, Demand: demand}
@@ -453,6 +509,8 @@ func (s *PrismSelector) apply(p PrismPick, jobs []PrismJob) {
 	} else {
 		s.taken[k][p.Paused] = true
 	}
-	s.shares[j] = WeightedShare(d.usage, s.base, job.Weight)
+	after := s.share(d.usage, job.Weight)
+	s.owed[j] -= after - s.shares[j]
+	s.shares[j] = after
 	s.picks = append(s.picks, p)
 }

@@ -45,7 +45,7 @@ func TestSelectByHand(t *testing.T) {
 		},
 	}
 	before := clonePrismJobs(jobs)
-	s := mustPrismSelector(t, DefaultPrismConfig())
+	s := mustPrismSelector(t, LegacyPrismConfig())
 	got := s.Select(m, m, jobs)
 	want := []PrismPick{
 		{Job: 0, Start: 0, Paused: -1, Utility: 396.25, Fairness: 0.25, Perf: 396, Demand: task},
@@ -95,9 +95,9 @@ func TestPausedPhaseWaitsThenResumes(t *testing.T) {
 		{Usage: Vector{CPU: 3}, Running: [NumSides]int{0, 1}, Remaining: [NumSides]int{0, 1},
 			Paused: []PrismPaused{{Demand: Vector{CPU: 1}}}},
 	}
-	// Fairness cost: spread 0.5 → 0.75, −0.25; p(T) = 0.1·T² > 0.25 from
-	// T > √2.5 ≈ 1.58 s.
-	s := mustPrismSelector(t, DefaultPrismConfig())
+	// Fairness cost (eq. 3's DRF spread, α = 1): spread 0.5 → 0.75,
+	// −0.25; p(T) = 0.1·T² > 0.25 from T > √2.5 ≈ 1.58 s.
+	s := mustPrismSelector(t, LegacyPrismConfig())
 	for _, c := range []struct {
 		wait   float64
 		resume bool
@@ -107,6 +107,50 @@ func TestPausedPhaseWaitsThenResumes(t *testing.T) {
 		if got := len(picks) == 1; got != c.resume {
 			t.Errorf("wait %v s: picks %+v, want resume = %v", c.wait, picks, c.resume)
 		}
+	}
+}
+
+// The deficit fairness (FairnessDeficit): U_fairness = |e_j| − |e_j − δ|
+// with e_j the share job j is owed (PrismJob.Owed) and δ the share the
+// phase adds, here against one Seed004Machine (a core is 0.25); the top k
+// are the jobs owed the most. At α = 0 the choice is by fairness alone.
+func TestSelectDeficitFairness(t *testing.T) {
+	m := Seed004Machine()
+	core := Vector{CPU: 1}
+	job := func(owed float64, onMachine bool) PrismJob {
+		return PrismJob{Owed: owed, OnMachine: onMachine, Remaining: [NumSides]int{4, 0},
+			Starts: []PrismStart{{Side: MapSide, Local: true, Count: 4, Demand: core}}}
+	}
+	cfg := DefaultPrismConfig()
+	cfg.Alpha, cfg.MaxPicks = 0, 1
+	for _, tc := range []struct {
+		name     string
+		k        int
+		jobs     []PrismJob
+		wantJob  int
+		wantFair float64
+	}{
+		{"the most owed first", 20, []PrismJob{job(0.3, false), job(0.5, false)}, 1, 0.25},
+		{"partly owed", 20, []PrismJob{job(0.2, false), job(-1, false)}, 0, 0.2 - 0.05},
+		{"top k = 1 leaves out the less owed", 1, []PrismJob{job(0.2, false), job(0.5, false)}, 1, 0.25},
+		{"a job on the machine is a candidate whatever its deficit", 1, []PrismJob{job(0.4, true), job(0.5, false)}, 1, 0.25},
+		{"above its share: nothing at α = 0", 20, []PrismJob{job(-0.1, false), job(0.1, false)}, -1, 0},
+	} {
+		cfg.K = tc.k
+		s := mustPrismSelector(t, cfg)
+		picks := s.Select(m, m, tc.jobs)
+		if tc.wantJob < 0 {
+			if len(picks) != 0 {
+				t.Errorf("%s: picks %+v, want none", tc.name, picks)
+			}
+			continue
+		}
+		if len(picks) != 1 || picks[0].Job != tc.wantJob || !prismNear(picks[0].Fairness, tc.wantFair) {
+			t.Errorf("%s: picks %+v, want job %d with U_fairness %v", tc.name, picks, tc.wantJob, tc.wantFair)
+		}
+	}
+	if got := DeficitFairness(0.1, 0.25); !prismNear(got, 0.1-0.15) {
+		t.Errorf("DeficitFairness(0.1, 0.25) = %v, want −0.05", got)
 	}
 }
 
@@ -239,7 +283,7 @@ func TestSelectHold(t *testing.T) {
 		slices.Sort(o)
 		return o
 	}
-	cfg := DefaultPrismConfig()
+	cfg := LegacyPrismConfig()
 	if got := jobsOf(mustPrismSelector(t, cfg).Select(free, m, jobs)); !slices.Equal(got, []int{1, 2}) {
 		t.Errorf("without hold: picks of jobs %v, want [1 2] (the paused phase is dropped)", got)
 	}
@@ -350,7 +394,7 @@ func TestSelectMaxPicks(t *testing.T) {
 	if got := len(s.Select(m, m, []PrismJob{job})); got != 3 {
 		t.Errorf("MaxPicks 3: %d picks", got)
 	}
-	s = mustPrismSelector(t, DefaultPrismConfig())
+	s = mustPrismSelector(t, LegacyPrismConfig())
 	if got := len(s.Select(m, m, []PrismJob{job})); got != 8 {
 		t.Errorf("no bound: %d picks, want all 8 tasks", got)
 	}
@@ -430,7 +474,7 @@ func benchHeartbeats(n, count int) (free, base Vector, beats [][]PrismJob) {
 // 1,000 running jobs.
 func BenchmarkPrismSelect1000Jobs(b *testing.B) {
 	free, base, beats := benchHeartbeats(1000, 32)
-	s := mustPrismSelector(b, DefaultPrismConfig())
+	s := mustPrismSelector(b, LegacyPrismConfig())
 	var times []time.Duration
 	picks := 0
 	b.ReportAllocs()

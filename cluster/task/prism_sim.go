@@ -266,6 +266,10 @@ type pjob struct {
 	deficit, defG [NumSides]float64
 	defAt         float64
 	nRunnable     [NumSides]int
+	// prism (FairnessDeficit): the job's Hadoop 0.20.2 deficit is
+	// weight × (PhaseSim.prismG − pg0) − pS, where pS = ∫ its dominant
+	// share dt, settled at pAt (prismDeficit).
+	pg0, pS, pAt float64
 }
 
 type pmachine struct {
@@ -318,6 +322,13 @@ type PhaseSim struct {
 	fairTasks    [NumSides]int
 	fairAt       float64
 	fairHook     func() // tests: called at every fairAdvance
+	// PRISM's deficits (FairnessDeficit): prismG = ∫ (machines ÷ the
+	// weights of the unfinished jobs) dt up to prismAt, so that a job's
+	// fair share accrued between two times, in machine capacities, is its
+	// weight × the difference; prismBase is one machine's capacity (the
+	// cluster's mean), the unit of the shares.
+	prismG, prismW, prismAt float64
+	prismBase               Vector
 }
 
 // NewPhaseSim checks the configuration and jobs and prepares a run.
@@ -518,18 +529,22 @@ const maxIdleRounds = 100_000
 // still start something. Without paused phases, or with paused phases
 // whose utility cannot grow (any scheduler but PRISM; PRISM with a = 0 or
 // α = 0, where eq. 6's urgency adds nothing), a round of every machine's
-// heartbeats decides the same again: the run is stuck.
+// heartbeats decides the same again: the run is stuck. Under PRISM's
+// FairnessDeficit an idle job's deficit grows, so its utility does: the
+// run waits up to maxIdleRounds before it is called stuck.
 func (s *PhaseSim) idleErr(idle int) error {
 	rounds := 2*len(s.ms) + 2
 	switch {
-	case s.nTasks == 0 && idle > rounds:
+	case s.nTasks == 0 && idle > rounds && !s.prismDeficits():
 		return s.stuck()
-	case s.nTasks > 0 && idle > rounds && !s.urgencyGrows():
+	case s.nTasks > 0 && idle > rounds && !s.urgencyGrows() && !s.prismDeficits():
 		return fmt.Errorf("phase sim (%s): stuck at %v s: %d jobs unfinished, %d tasks paused and nothing running; a paused phase's utility cannot grow (prism a = %v, alpha = %v: eq. 6's urgency α·a·T² stays 0), give a and alpha > 0",
 			s.cfg.Scheduler, s.now, len(s.active), s.nTasks, s.cfg.Prism.A, s.cfg.Prism.Alpha)
 	case idle > maxIdleRounds*len(s.ms) && s.nStalled > 0:
 		return fmt.Errorf("phase sim (%s): stuck at %v s: %d jobs unfinished, %d tasks paused and %d shuffles stalled waiting for maps (slow start %v) hold capacity no paused phase can get; nothing started for %d heartbeat rounds",
 			s.cfg.Scheduler, s.now, len(s.active), s.nTasks-s.nRunning, s.nStalled, s.cfg.SlowStart, maxIdleRounds)
+	case idle > maxIdleRounds*len(s.ms) && s.nTasks == 0:
+		return s.stuck()
 	case idle > maxIdleRounds*len(s.ms):
 		return fmt.Errorf("phase sim (%s): stuck at %v s: %d jobs unfinished, %d tasks paused and nothing started for %d heartbeat rounds (prism a = %v, alpha = %v: eq. 6's urgency α·a·T² grows too slowly), raise a or alpha",
 			s.cfg.Scheduler, s.now, len(s.active), s.nTasks, maxIdleRounds, s.cfg.Prism.A, s.cfg.Prism.Alpha)
@@ -656,6 +671,8 @@ func (s *PhaseSim) reset() {
 	s.pending, s.use, s.nRunning, s.nTasks, s.nStalled = s.pending[:0], Vector{}, 0, 0, 0
 	s.ts, s.tfree, s.active, s.pj, s.pref = s.ts[:0], s.tfree[:0], s.active[:0], s.pj[:0], s.pref[:0]
 	s.now, s.fairAt = t0, t0
+	s.prismG, s.prismW, s.prismAt = 0, 0, t0
+	s.prismBase = s.total.Scale(1 / float64(len(s.ms)))
 	s.fairW, s.fairG, s.fairN, s.fairTasks = [NumSides]float64{}, [NumSides]float64{}, [NumSides]int{}, [NumSides]int{}
 	s.res = PhaseSimResult{Completion: make([]float64, n), RunTime: make([]float64, n), Ideal: make([]float64, n)}
 	s.res.Usage.Capacity = s.total
@@ -669,6 +686,7 @@ func (s *PhaseSim) arrive(j int) {
 	job := &s.jobs[j]
 	s.pj = append(s.pj, PrismJob{Weight: job.Weight, Remaining: job.Count})
 	s.pref = append(s.pref, nil)
+	s.prismJoin(j)
 	s.fairSettle(j)
 	s.fairSync(j)
 	s.refreshStarts(j)
@@ -709,6 +727,7 @@ func (s *PhaseSim) canStart(j int, side Side) bool {
 func (s *PhaseSim) jobDone(j int) {
 	r := &s.js[j]
 	r.done = true
+	s.prismLeave(j)
 	s.fairSync(j)
 	s.res.Completion[j] = s.now
 	if r.am >= 0 {
@@ -874,6 +893,7 @@ func (s *PhaseSim) markReport(m int) {
 // job's usage and (prism) the machine's admitted demand.
 func (s *PhaseSim) setDemand(m int, k *ptask, d Vector) {
 	r := &s.js[k.job]
+	s.prismSettle(int(k.job))
 	r.usage = r.usage.Sub(k.demand).Add(d)
 	clampZero(&r.usage)
 	if s.cfg.Scheduler == SchedPrism {
@@ -1077,9 +1097,91 @@ func (s *PhaseSim) DecidePrism(m int) []PrismPick {
 	}
 	free := mc.cap.Sub(mc.admitted)
 	clampZero(&free)
+	if s.prismDeficits() {
+		// Shares in units of one machine's capacity (eq. 3's C_r), the
+		// cluster's mean: the fair shares are of the cluster.
+		s.prismAdvance()
+		for pos, j := range s.active {
+			p := &s.pj[pos]
+			sh := s.js[j].usage.DominantShare(s.prismBase)
+			p.Owed = s.prismDeficit(int(j))/s.cfg.Heartbeat + s.prismFairShare(int(j)) - sh
+		}
+		return s.sel.Select(free, s.prismBase, s.pj)
+	}
 	// Eq. 3 divides by C_r, "the capacity of resource r on a single
 	// machine": shares are against the machine's capacity.
 	return s.sel.Select(free, mc.cap, s.pj)
+}
+
+// PRISM's fairness under FairnessDeficit (prism_utility.go): each
+// unfinished job's fair share is its weight over the weights of the
+// unfinished jobs, of the cluster (Hadoop 0.20.2's updateFairShares with
+// one pool and no minimum shares; 0.20.2 counts jobs with runnable tasks,
+// here every unfinished job, since a PRISM task paused between phases
+// still needs the cluster), and its deficit ∫ (fair share − dominant share
+// of what its running phases demand) dt (updateDeficits, with resources
+// for slots), kept lazily and exactly as the Fair baseline's.
+
+// prismDeficits reports whether the run keeps PRISM's deficits.
+func (s *PhaseSim) prismDeficits() bool {
+	return s.cfg.Scheduler == SchedPrism && s.cfg.Prism.Fairness == FairnessDeficit
+}
+
+// prismAdvance brings prismG to the current time.
+func (s *PhaseSim) prismAdvance() {
+	if dt := s.now - s.prismAt; dt > 0 && s.prismW > 0 {
+		s.prismG += float64(len(s.ms)) / s.prismW * dt
+	}
+	s.prismAt = s.now
+}
+
+// prismJoin starts job j's deficit at its arrival.
+func (s *PhaseSim) prismJoin(j int) {
+	if !s.prismDeficits() {
+		return
+	}
+	s.prismAdvance()
+	s.prismW += s.jobs[j].fairWeight()
+	r := &s.js[j]
+	r.pg0, r.pS, r.pAt = s.prismG, 0, s.now
+}
+
+// prismLeave removes job j's weight at its end.
+func (s *PhaseSim) prismLeave(j int) {
+	if !s.prismDeficits() {
+		return
+	}
+	s.prismAdvance()
+	if s.prismW -= s.jobs[j].fairWeight(); len(s.active) <= 1 {
+		s.prismW = 0 // no rounding residue
+	}
+}
+
+// prismSettle brings job j's ∫ share dt to the current time, before its
+// usage changes.
+func (s *PhaseSim) prismSettle(j int) {
+	if !s.prismDeficits() {
+		return
+	}
+	r := &s.js[j]
+	r.pS += r.usage.DominantShare(s.prismBase) * (s.now - r.pAt)
+	r.pAt = s.now
+}
+
+// prismFairShare is job j's fair share now, in machine capacities.
+func (s *PhaseSim) prismFairShare(j int) float64 {
+	if !(s.prismW > 0) {
+		return 0
+	}
+	return s.jobs[j].fairWeight() * float64(len(s.ms)) / s.prismW
+}
+
+// prismDeficit is job j's deficit now, machine-capacity seconds
+// (prismAdvance first).
+func (s *PhaseSim) prismDeficit(j int) float64 {
+	r := &s.js[j]
+	held := r.pS + r.usage.DominantShare(s.prismBase)*(s.now-r.pAt)
+	return s.jobs[j].fairWeight()*(s.prismG-r.pg0) - held
 }
 
 func (s *PhaseSim) applyPicks(m int, picks []PrismPick) int {
@@ -1384,11 +1486,19 @@ func (c PrismConfig) Spec() string {
 	if c.Hold {
 		s += ",hold=1"
 	}
+	if c.Fairness != d.Fairness {
+		f := c.Fairness
+		if f == "" {
+			f = FairnessDRFSpread
+		}
+		s += ",fairness=" + string(f)
+	}
 	return s
 }
 
 // ParsePrismSpec reads a specification "prism" or "prism:alpha=1,k=20,
-// a=0.1" (k ≥ 1; also epsilon, maxpicks, hold=true|false); missing parameters keep
+// a=0.1" (k ≥ 1; also epsilon, maxpicks, hold=true|false,
+// fairness=deficit|drf); missing parameters keep
 // DefaultPrismConfig's values. An unknown parameter or a bad value is an
 // error naming it.
 func ParsePrismSpec(spec string) (PrismConfig, error) {
@@ -1419,8 +1529,13 @@ func ParsePrismSpec(spec string) (PrismConfig, error) {
 			c.MaxPicks, err = strconv.Atoi(v)
 		case "hold":
 			c.Hold, err = strconv.ParseBool(v)
+		case "fairness":
+			c.Fairness = PrismFairness(strings.ToLower(strings.TrimSpace(v)))
+			if c.Fairness != FairnessDeficit && c.Fairness != FairnessDRFSpread {
+				err = fmt.Errorf("want %s or %s", FairnessDeficit, FairnessDRFSpread)
+			}
 		default:
-			return c, fmt.Errorf("prism: unknown parameter %q (known: alpha, k, a, epsilon, maxpicks, hold)", k)
+			return c, fmt.Errorf("prism: unknown parameter %q (known: alpha, k, a, epsilon, maxpicks, hold, fairness)", k)
 		}
 		if err != nil {
 			return c, fmt.Errorf("prism: parameter %s=%q: %v", k, v, err)

@@ -37,7 +37,7 @@ var registry = map[string]policyDef{
 	"fsp":      fluidForm("fair sojourn protocol (FSP+FIFO) over a virtual PS of the estimates at the cluster's rate", sim.NoParamsMaker(func() Policy { return &FSP{} })),
 	"las":      fluidForm("least attained service (containers x time), refreshed at the job's events", sim.NoParamsMaker(func() Policy { return &LAS{} })),
 	"hpfsp":    own("H-PFSP (seed 002, Alg. 1-4): fair_limit (FAIR_LIMIT, tasks per stage in the fair phase, default 2; 0: none), threshold (getStage's map-progress threshold, default 0.95)", sim.Uses{Estimates: true}, makeHPFSP),
-	"las_mq":   fluidForm("multi-level queue (seed 000, Alg. 1-2): k, alpha0 (held container-seconds: containers × seconds held, not work), p, weights=w1/w2/..., decay, strict, stage=true|false, order=remaining|fifo, leftover=even|priority, limit (running jobs, 0: none)", makeLASMQ),
+	"las_mq":   fluidForm("multi-level queue (seed 000, Alg. 1-2): k, alpha0 (held container-seconds: containers × seconds held, not work), p, weights=w1/w2/..., decay, strict, stage=true|false, order=remaining|fifo, leftover=even|priority, limit (running jobs admitted at once; default 0: none)", makeLASMQ),
 }
 
 // own is the entry of a policy only the task level runs, with what it

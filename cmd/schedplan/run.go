@@ -25,8 +25,14 @@ func newRunCmd(a *app) *cobra.Command {
 
   ingest → classify (k-means, COSHH classes) → capacity (COSHH LP, what-ifs)
   → tune (LAS_MQ on the first part of the log) → bounds (validation window)
-  → refine (the thresholds' scale at task level, on the tuning window)
-  → emit (schedplan.yaml, capacity-scheduler.xml, fair-scheduler.xml)
+  → tune-deploy (every deployable candidate — keep the current scheduler,
+    fair-scheduler.xml pools, capacity-scheduler.xml LAS_MQ levels — rendered
+    and replayed at task level on chunks of the tuning window × task seeds,
+    paired against the current scheduler; then the verdict: the best one
+    against the current scheduler on the validation window, deploy only when
+    the bootstrap interval of the paired difference lies below 0)
+  → emit (schedplan.yaml, capacity-scheduler.xml, fair-scheduler.xml; the
+    chosen candidate's, marked KEEP when the verdict is to keep)
   → validate (every configuration on the rest of the log, with estimation
     errors and at other loads) → report (summary.json, report.html)
 
@@ -79,7 +85,7 @@ the same flags: the outputs are byte for byte those of one run.`,
 			}
 			res.WriteText(cmd.OutOrStdout(), out, time.Since(t0))
 			if require {
-				if err := res.RequireImprovement(cfg.CurrentConfig != ""); err != nil {
+				if err := res.RequireImprovement(); err != nil {
 					return &exitError{code: 3, err: err}
 				}
 			}
@@ -112,7 +118,7 @@ the same flags: the outputs are byte for byte those of one run.`,
 	f.StringVar(&cfg.Results, "results", cfg.Results, "validation jobs whose rows results.parquet holds: all, sample:N (by job-id hash, the same jobs for every configuration), none, or auto (all up to 1,000,000 validation jobs, else sample:1000000)")
 	f.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "random seed of every stochastic stage")
 	f.StringVar(&cfg.CurrentConfig, "current-config", "", "the cluster's own fair-scheduler.xml or capacity-scheduler.xml: the current scheduler of the task-level validation (default: Fair, one pool per user)")
-	f.BoolVar(&require, "require-improvement", false, "exit with status 3 when the tuned configuration does not beat the current scheduler (at task level against --current-config when given, the emitted capacity-scheduler.xml included, else the fluid --current)")
+	f.BoolVar(&require, "require-improvement", false, "exit with status 3 unless the verdict is deploy: the chosen file beats the current scheduler (--current-config, else Fair with one pool per user) at task level on the validation window with its whole interval below 0")
 	f.IntVar(&cfg.ContainerMB, "container-mb", cfg.ContainerMB, "memory of one container, for fair-scheduler.xml's minResources")
 	f.StringVar(&cfg.Stages.Until, "until", "", "stop after this stage: "+strings.Join(pipeline.StageNames, ", "))
 	f.StringVar(&cfg.Stages.Stage, "stage", "", "the stage --shard or --merge is for: tune or validate")

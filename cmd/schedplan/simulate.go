@@ -76,7 +76,8 @@ finish after their PS completion time (their protective deadline).
 --level task (auto: for file= or task-only policies) runs the jobs as map and
 reduce tasks (from task counts and task-seconds, else sizes, seeded skew) on
 the --cluster machines; C is then their rate in container-seconds/s, and
-` + pipeline.TaskMetricsNote + ` (--out's ps_deadline column is that deadline).`,
+` + pipeline.TaskMetricsNote + ` (--out's ps_deadline column is that deadline). Below the table, each
+policy's task-level engine events, tasks, wall time and events per second.`,
 		Example: `  schedplan simulate --policy fifo,ps,srpt,fsp+ps,las,las_mq
   schedplan simulate --policy fsp+ps,srpt --sigma 0.5 --runs 100 --seed 1
   schedplan simulate --policy las_mq:k=10,alpha0=1,p=10,gps --window validate --json

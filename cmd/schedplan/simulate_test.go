@@ -162,13 +162,14 @@ func TestSweepShardMerge(t *testing.T) {
 }
 
 // simulate's help says what a task-level slowdown and missed deadline are
-// (over the time alone; capped fair sharing), not only the fluid meaning.
+// (a bounded slowdown over the time alone; later than under the reference
+// scheduler), not only the fluid meaning.
 func TestSimulateHelpTaskMetrics(t *testing.T) {
 	out, err := runCmd(t, []string{"simulate"}, "--help")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"time alone on the empty cluster", "capped fair sharing", "ps_deadline"} {
+	for _, want := range []string{"max(time alone, min(response, 1 s))", "only job on the empty cluster", "than under the reference scheduler", "ps_deadline"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("simulate --help does not say %q", want)
 		}

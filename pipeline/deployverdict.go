@@ -1,0 +1,264 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Verdicts.
+const (
+	VerdictDeploy = "deploy"
+	VerdictKeep   = "keep"
+)
+
+// DeployVerdict is the run's one verdict: the deploy tuner's contender,
+// replayed from the emitted file at task level on chunks of the validation
+// window (never seen by any tuning) × DeployValidateSeeds task seeds
+// (disjoint from the tuning seeds), paired against the current scheduler.
+// Deploy only when the tuner chose it, the bootstrap interval of the mean
+// paired relative difference lies below 0 and the constraints hold on the
+// validation chunks; else keep the current scheduler.
+type DeployVerdict struct {
+	Verdict string `json:"verdict"`
+	// Candidate, Family and File name the contender and the file to
+	// deploy ("" for keep: no candidate other than it).
+	Candidate string `json:"candidate"`
+	Family    string `json:"family"`
+	File      string `json:"file,omitempty"`
+	// Current is the current scheduler's task-level spec and CurrentName
+	// what it is (--current-config, else Fair with one pool per user).
+	Current     string    `json:"current"`
+	CurrentName string    `json:"current_name"`
+	Objective   Objective `json:"objective"`
+	// Diffs[c][s] are the paired relative differences (negative: the
+	// contender is better), Mean their mean and Interval its bootstrap
+	// interval; Improvement is −Mean.
+	Chunks      []DeployChunk `json:"chunks"`
+	Seeds       []uint64      `json:"seeds"`
+	Diffs       [][]float64   `json:"differences"`
+	Mean        float64       `json:"mean_difference"`
+	Improvement float64       `json:"improvement"`
+	Interval    Interval      `json:"interval"`
+	// Score and CurrentScore are the two's metrics averaged over the
+	// pairs; Violations the constraints the contender breaks there.
+	Score        Score    `json:"score"`
+	CurrentScore Score    `json:"current_score"`
+	Constraints  string   `json:"constraints"`
+	Violations   []string `json:"violations,omitempty"`
+	// TunerChose says the tuner chose the contender over keep on the
+	// tuning window; Reason says why the verdict is what it is.
+	TunerChose bool   `json:"tuner_chose"`
+	Reason     string `json:"reason"`
+}
+
+// Deploy reports whether the verdict is to deploy.
+func (v *DeployVerdict) Deploy() bool { return v != nil && v.Verdict == VerdictDeploy }
+
+// verdictOf replays the deploy tuner's contender (its file rendered from
+// bundle b as emit writes it) against the current scheduler on the
+// validation window and decides.
+func verdictOf(ctx context.Context, in *Inputs, dt *DeployTuning, b *Bundle) (*DeployVerdict, error) {
+	v := &DeployVerdict{Verdict: VerdictKeep, Current: dt.Current, CurrentName: dt.CurrentName, Objective: dt.Objective, Constraints: dt.Constraints}
+	if dt.Contender < 0 {
+		// Every candidate behaved as the current scheduler (an idle
+		// cluster), or none could be scored: the difference is 0.
+		v.Reason = "no candidate behaves differently from the current scheduler on the tuning window (every paired difference is 0)"
+		if len(dt.Chunks) == 0 {
+			v.Reason = "the tuning window has no jobs to replay"
+		}
+		v.Interval = Interval{Available: true, Level: DeployLevel, Metric: "relative difference in " + objectiveLabel(v.Objective) + " against the current scheduler"}
+		return v, nil
+	}
+	c := &dt.Candidates[dt.Contender]
+	v.Candidate, v.Family, v.File, v.TunerChose = c.Name, c.Family, c.Family, dt.Chosen == dt.Contender
+	_, cons, err := deployConstraints(in.Config.Constraints)
+	if err != nil {
+		return nil, err
+	}
+	cl, err := TaskCluster(in.Spec)
+	if err != nil {
+		return nil, err
+	}
+	lo, n, _ := taskWindow(in)
+	v.Chunks = deployChunks(lo, n, DeployChunks, DeployChunkJobs)
+	seeds := DeployValidateSeeds
+	if in.Tasks != nil {
+		seeds = 1
+	}
+	for k := range seeds {
+		v.Seeds = append(v.Seeds, deploySeed(in.Config.Seed, "validate", k))
+	}
+	dir, err := os.MkdirTemp("", "schedplan-verdict-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	f, err := c.render(b, FairSchedulerOptions{ContainerMB: in.Config.ContainerMB})
+	if err != nil {
+		return nil, err
+	}
+	path := filepath.Join(dir, c.Family)
+	if err := os.WriteFile(path, f, 0o600); err != nil {
+		return nil, err
+	}
+	spec := c.fileSpec(path)
+	pairs, err := taskPairs(in, cl, v.Chunks, v.Seeds, 0, len(v.Seeds))
+	if err != nil {
+		return nil, err
+	}
+	scores, err := replay(ctx, pairs, []string{dt.Current, spec})
+	if err != nil {
+		return nil, fmt.Errorf("verdict: %w", err)
+	}
+	v.decide(pairs, scores, cons, in.Config.Seed)
+	return v, nil
+}
+
+// decide fills the differences, the interval and the verdict from the
+// pairs' scores ([pair][current, contender]).
+func (v *DeployVerdict) decide(pairs []deployPair, scores [][]Score, cons []Constraint, seed uint64) {
+	v.Diffs = make([][]float64, len(v.Chunks))
+	var sum, cur Score
+	for p, pr := range pairs {
+		v.Diffs[pr.chunk] = append(v.Diffs[pr.chunk], pairedDiff(v.Objective, scores[p][1], scores[p][0]))
+		sum, cur = addScore(sum, scores[p][1]), addScore(cur, scores[p][0])
+	}
+	if len(pairs) == 0 {
+		v.Reason = "the validation window has no jobs to replay"
+		return
+	}
+	v.Score, v.CurrentScore = scaleScore(sum, 1/float64(len(pairs))), scaleScore(cur, 1/float64(len(pairs)))
+	v.Mean = meanOfGroups(v.Diffs)
+	v.Improvement = -v.Mean
+	v.Interval = PairedBootstrap(v.Diffs, DeployLevel, DeployReplicates, deploySeed(seed, "validate-boot", 0))
+	v.Interval.Metric = "relative difference in " + objectiveLabel(v.Objective) + " against the current scheduler"
+	for _, con := range cons {
+		if ok, why := con.Check(v.Score, v.CurrentScore); !ok {
+			v.Violations = append(v.Violations, why)
+		}
+	}
+	v.Score, v.CurrentScore = jsonSafe(v.Score), jsonSafe(v.CurrentScore)
+	switch {
+	case !v.TunerChose:
+		v.Reason = "on the tuning window no candidate beat the current scheduler with its whole interval below 0 and the constraints met"
+	case !(v.Interval.Hi < 0):
+		v.Reason = fmt.Sprintf("on the validation window the interval's upper end (%+.2f%%) is not below 0", 100*v.Interval.Hi)
+	case len(v.Violations) > 0:
+		v.Reason = "on the validation window it breaks the constraints"
+	default:
+		v.Verdict = VerdictDeploy
+		v.Reason = "on the validation window its whole interval lies below 0 and the constraints hold"
+	}
+}
+
+// Sentence is the verdict in one sentence, as every output states it.
+func (v *DeployVerdict) Sentence() string {
+	if v == nil {
+		return ""
+	}
+	iv := fmt.Sprintf("%.0f%% interval of the mean paired difference in %s [%+.2f%%, %+.2f%%] over %d chunks × %d task seeds of the validation window", 100*v.Interval.Level, objectiveLabel(v.Objective), 100*v.Interval.Lo, 100*v.Interval.Hi, len(v.Chunks), len(v.Seeds))
+	if v.Deploy() {
+		return fmt.Sprintf("Verdict: deploy %s (%s): it beats the current scheduler (%s) by %.1f%% at task level (%s).", v.File, v.Candidate, v.CurrentName, 100*v.Improvement, iv)
+	}
+	if v.Candidate == "" {
+		return fmt.Sprintf("Verdict: keep your current scheduler (%s): %s (interval [%+.2f%%, %+.2f%%]).", v.CurrentName, v.Reason, 100*v.Interval.Lo, 100*v.Interval.Hi)
+	}
+	s := fmt.Sprintf("Verdict: keep your current scheduler (%s): %s. The best candidate, %s, differs by %+.1f%% at task level (%s)", v.CurrentName, v.Reason, v.Candidate, 100*v.Mean, iv)
+	if len(v.Violations) > 0 {
+		s += "; it breaks " + fmt.Sprint(v.Violations)
+	}
+	return s + "."
+}
+
+// DeployRecord is schedplan.yaml's deploy section: the run's verdict, the
+// candidate and file it concerns, and its task-level interval.
+type DeployRecord struct {
+	Verdict   string `yaml:"verdict"`
+	Candidate string `yaml:"candidate,omitempty"`
+	File      string `yaml:"file,omitempty"`
+	// PoolPolicy is fair-scheduler.xml's schedulingPolicy inside the pools
+	// (FairSchedulerOptions.PoolPolicy; empty: fair).
+	PoolPolicy string `yaml:"pool_policy,omitempty"`
+	Current    string `yaml:"current"`
+	// Improvement is 1 − candidate/current in the objective (mean paired),
+	// IntervalLo..IntervalHi the Level bootstrap interval of the mean paired
+	// relative difference (negative: better).
+	Objective   Objective `yaml:"objective"`
+	Improvement float64   `yaml:"improvement"`
+	IntervalLo  float64   `yaml:"interval_lo"`
+	IntervalHi  float64   `yaml:"interval_hi"`
+	Level       float64   `yaml:"level"`
+	Reason      string    `yaml:"reason"`
+}
+
+// Record is the verdict's bundle section; pool is the contender's
+// fair-scheduler.xml pool policy ("" unless it is one).
+func (v *DeployVerdict) Record(pool string) *DeployRecord {
+	return &DeployRecord{Verdict: v.Verdict, Candidate: v.Candidate, File: v.File, PoolPolicy: pool, Current: v.CurrentName, Objective: v.Objective,
+		Improvement: v.Improvement, IntervalLo: v.Interval.Lo, IntervalHi: v.Interval.Hi, Level: v.Interval.Level, Reason: v.Reason}
+}
+
+// BundleYARN renders a bundle's YARN files as run and emit write them
+// (RenderYARN): the fair-scheduler.xml pools with the deploy section's
+// pool policy, and a comment at the head of each file not to deploy
+// (DeployRecord.Comment).
+func BundleYARN(b *Bundle, containerMB int) (map[string][]byte, error) {
+	opt := FairSchedulerOptions{ContainerMB: containerMB}
+	if b.Deploy != nil {
+		opt.PoolPolicy = b.Deploy.PoolPolicy
+	}
+	files, err := RenderYARN(b, opt)
+	if err != nil {
+		return nil, err
+	}
+	for name, f := range files {
+		files[name] = withComment(f, b.Deploy.Comment(name))
+	}
+	return files, nil
+}
+
+// Text says the record in a sentence.
+func (d *DeployRecord) Text() string {
+	if d.Verdict == VerdictDeploy {
+		return fmt.Sprintf("Verdict: deploy %s (%s), %.1f%% better than %s at task level.", d.File, d.Candidate, 100*d.Improvement, d.Current)
+	}
+	return fmt.Sprintf("Verdict: keep your current scheduler (%s): %s.", d.Current, d.Reason)
+}
+
+// Comment is the XML comment emit puts at the head of a YARN file that is
+// not the one to deploy ("" for the file to deploy, or without a record):
+// with keep, both files are the best candidates found, written for
+// inspection; with deploy, the other file is.
+func (d *DeployRecord) Comment(file string) string {
+	var c string
+	switch {
+	case d == nil || d.Verdict == VerdictDeploy && file == d.File:
+		return ""
+	case d.Verdict == VerdictDeploy:
+		c = fmt.Sprintf("schedplan verdict: deploy %s, not this file; this %s is the best candidate of its kind, written for inspection (see schedplan.yaml deploy: and report.html)", d.File, file)
+	default:
+		c = fmt.Sprintf("schedplan verdict: KEEP your current scheduler (%s); this %s is the best candidate found, written for inspection, not to deploy (see schedplan.yaml deploy: and report.html)", d.Current, file)
+	}
+	for strings.Contains(c, "--") {
+		c = strings.ReplaceAll(c, "--", "- -")
+	}
+	return "<!-- " + c + " -->\n"
+}
+
+// withComment returns an XML file with comment inserted after its XML
+// declaration (the file as it is when comment is "").
+func withComment(file []byte, comment string) []byte {
+	if comment == "" {
+		return file
+	}
+	decl, rest, ok := bytes.Cut(file, []byte("?>\n"))
+	if !ok {
+		return append([]byte(comment), file...)
+	}
+	out := append(append([]byte(nil), decl...), "?>\n"...)
+	return append(append(out, comment...), rest...)
+}
