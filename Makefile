@@ -7,9 +7,10 @@ BIN := bin/schedplan
 deps:
 	@scripts/deps.sh
 
-# The tests also need Chromium (the report's end-to-end test).
+# The tests also need Chromium (the report's end-to-end test) and DuckDB's
+# npm package (the Parquet outputs' independent reader).
 deps-test:
-	@scripts/deps.sh --browser
+	@scripts/deps.sh --browser --duckdb
 
 build: deps
 	$(GO) build -o $(BIN) ./cmd/schedplan

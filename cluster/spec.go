@@ -4,10 +4,10 @@ import (
 	_ "embed"
 	"fmt"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 
+	"github.com/schedplan/schedplan/internal/configfile"
 	"github.com/schedplan/schedplan/internal/yamlstrict"
 	"gopkg.in/yaml.v3"
 )
@@ -135,7 +135,7 @@ func LoadSpec(path string) (*Spec, error) {
 	case AutoName:
 		return AutoSpec(0, 0, 0, "the log"), nil
 	}
-	b, err := os.ReadFile(path)
+	b, err := configfile.Read(path)
 	if err != nil {
 		return nil, err
 	}
@@ -160,6 +160,15 @@ const (
 	// ms): every heartbeat and progress report is an event of the task
 	// level, so 1e-9 s made a run of an hour's trace 10¹² events.
 	MinHeartbeat = 0.001
+)
+
+// MaxSlots (containers of one machine) and MaxMachines (of the cluster)
+// are the task-level core's limits (task.MaxContainers, task.MaxNodes; a
+// test checks they agree), so that a spec it cannot simulate is refused
+// when read, not at the first task-level stage.
+const (
+	MaxSlots    = 1 << 20
+	MaxMachines = 1 << 24
 )
 
 // ParseSpec parses and checks a cluster spec; name is used in messages,
@@ -261,7 +270,7 @@ func (s *Spec) check(at func(path string) string) error {
 		return err
 	}
 	seen := map[string]bool{}
-	total := 0
+	total, machines := 0, 0
 	for i, r := range s.Resources {
 		where := fmt.Sprintf("resources[%d]", i)
 		field := func(f string) string { return fmt.Sprintf("%s (%s)", at(where+"."+f), r.Name) }
@@ -277,8 +286,12 @@ func (s *Spec) check(at func(path string) string) error {
 			return fmt.Errorf("%s: count %d is negative", field("count"), r.Count)
 		case r.Slots <= 0:
 			return fmt.Errorf("%s: slots must be positive, got %d", field("slots"), r.Slots)
+		case r.Slots > MaxSlots:
+			return fmt.Errorf("%s: slots %d: a machine has at most %d containers (the task-level simulator's limit)", field("slots"), r.Slots, MaxSlots)
 		case r.Count > MaxContainers || r.Slots > MaxContainers || r.Count*r.Slots > MaxContainers-total:
 			return fmt.Errorf("%s: count %d × slots %d takes the cluster past %d containers", field("count"), r.Count, r.Slots, MaxContainers)
+		case r.Count > MaxMachines-machines:
+			return fmt.Errorf("%s: count %d takes the cluster past %d machines (the task-level simulator's limit)", field("count"), r.Count, MaxMachines)
 		case !(r.ExecRate >= MinExecRate && r.ExecRate <= MaxExecRate):
 			return fmt.Errorf("%s: exec_rate must be a number in [%g, %g], got %v", field("exec_rate"), MinExecRate, MaxExecRate, r.ExecRate)
 		case !(r.MemoryGB >= 0 && r.MemoryGB <= MaxMemoryGB):
@@ -287,6 +300,7 @@ func (s *Spec) check(at func(path string) string) error {
 			return fmt.Errorf("%s: retrieve_rate_gbps must be a number in [0, %g], got %v", field("retrieve_rate_gbps"), MaxRetrieveGbps, r.RetrieveRateGbps)
 		}
 		total += r.Count * r.Slots
+		machines += r.Count
 		if err := r.checkModel(at(where)); err != nil {
 			return err
 		}

@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"fmt"
+	"github.com/schedplan/schedplan/cluster/task"
 	"strings"
 	"testing"
 )
@@ -72,6 +73,8 @@ func TestParseSpecRejectsExtremes(t *testing.T) {
 		{"priority negative", res + "users:\n  - {name: u, priority: -3}\n", []string{"line 5", "priority", "-3"}},
 		{"count × slots overflow", "version: 1\nresources:\n  - {name: a, count: 4611686018427387904, slots: 4, exec_rate: 1}\n", []string{"line 3", "count", "4611686018427387904", "containers"}},
 		{"containers over the limit", "version: 1\nresources:\n  - {name: a, count: 1000000, slots: 1000, exec_rate: 1}\n  - {name: b, count: 1000000, slots: 1000, exec_rate: 1}\n", []string{"line 4", "resources[1].count", "(b)"}},
+		{"slots 1e9 on one machine", "version: 1\nresources:\n  - {name: a, count: 1, slots: 1000000000, exec_rate: 1}\n", []string{"line 3", "resources[0].slots", "(a)", "1000000000", "at most 1048576"}},
+		{"machines over the limit", "version: 1\nresources:\n  - {name: a, count: 20000000, slots: 1, exec_rate: 1}\n", []string{"line 3", "resources[0].count", "16777216 machines"}},
 		{"exec_rate inf", "version: 1\nresources:\n  - {name: a, count: 1, slots: 1, exec_rate: .inf}\n", []string{"line 3", "exec_rate", "+Inf"}},
 		{"exec_rate tiny", "version: 1\nresources:\n  - {name: a, count: 1, slots: 1, exec_rate: 1e-300}\n", []string{"line 3", "exec_rate"}},
 		{"memory negative", "version: 1\nresources:\n  - {name: a, count: 1, slots: 1, exec_rate: 1, memory_gb: -1}\n", []string{"line 3", "memory_gb", "-1"}},
@@ -182,5 +185,13 @@ func TestSpecUnitErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "c.yaml: ") {
 			t.Errorf("%s: error %v, want one containing %q", tc.fields, err, tc.want)
 		}
+	}
+}
+
+// The spec's per-machine and machine-count limits are the task-level
+// core's.
+func TestSpecLimitsAreTaskLimits(t *testing.T) {
+	if MaxSlots != task.MaxContainers || MaxMachines != task.MaxNodes {
+		t.Errorf("MaxSlots %d, MaxMachines %d; the task level's are %d and %d", MaxSlots, MaxMachines, task.MaxContainers, task.MaxNodes)
 	}
 }

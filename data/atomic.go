@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 )
 
 // WriteFileAtomic creates path (mode 0644) with the bytes write produces, so
@@ -36,6 +37,8 @@ func WriteFileAtomic(path string, force bool, write func(w io.Writer) error) (er
 		return err
 	}
 	tmp := f.Name()
+	pending.Store(tmp, struct{}{})
+	defer pending.Delete(tmp)
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("%s: writing failed: %v", Printable(path), r)
@@ -100,5 +103,18 @@ func WriteBytesAtomic(path string, force bool, b []byte) error {
 	return WriteFileAtomic(path, force, func(w io.Writer) error {
 		_, err := w.Write(b)
 		return err
+	})
+}
+
+// pending holds the temporary files of the writes under way.
+var pending sync.Map
+
+// RemovePending removes the temporary files of the WriteFileAtomic calls
+// under way, so that a process that must exit at once (a signal it could
+// not wait out) leaves no partial file; their targets are left as they were.
+func RemovePending() {
+	pending.Range(func(k, _ any) bool {
+		os.Remove(k.(string))
+		return true
 	})
 }

@@ -189,7 +189,7 @@ func (p *csvParser) row(j *Jobs, b *csvBuilders, rec []string, quoted []bool, ro
 			v := 0.0
 			if !null {
 				var err error
-				if v, err = strconv.ParseFloat(s, 64); err != nil {
+				if v, err = parseDecimal(s); err != nil {
 					return inputErrorf(p.file, row, p.label(canon, fi), "%q is not a number", s)
 				}
 			}
@@ -285,7 +285,7 @@ func parseTime(s string, u TimeUnit) (float64, error) {
 			return float64(v) / u.PerSecond(), nil
 		}
 	}
-	if v, err := strconv.ParseFloat(s, 64); err == nil {
+	if v, err := parseDecimal(s); err == nil {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			// Not a null: a null time is an empty field.
 			return 0, fmt.Errorf("%s is not a finite number", s)
@@ -299,6 +299,16 @@ func parseTime(s string, u TimeUnit) (float64, error) {
 	return float64(t.Unix()) + float64(t.Nanosecond())/1e9, nil
 }
 
+// parseDecimal is strconv.ParseFloat without the Go literal forms a CSV
+// number does not take: digits separated by underscores (1_000, which
+// ParseFloat reads as 1000) and hexadecimal floats (0x1p4).
+func parseDecimal(s string) (float64, error) {
+	if strings.ContainsAny(s, "_xX") {
+		return 0, fmt.Errorf("%q is not a decimal number", s)
+	}
+	return strconv.ParseFloat(s, 64)
+}
+
 // parseInt parses an integer of the given bit size, accepting whole numbers
 // written as floats ("3.0", "1e6").
 func parseInt(s string, bitSize int) (int64, error) {
@@ -309,7 +319,7 @@ func parseInt(s string, bitSize int) (int64, error) {
 	if errors.Is(err, strconv.ErrRange) {
 		return 0, fmt.Errorf("%s does not fit in int%d", s, bitSize)
 	}
-	f, ferr := strconv.ParseFloat(s, 64)
+	f, ferr := parseDecimal(s)
 	if ferr != nil {
 		return 0, fmt.Errorf("%q is not an integer", s)
 	}
@@ -321,8 +331,7 @@ func parseInt(s string, bitSize int) (int64, error) {
 }
 
 // writeCSV writes the canonical columns present in j as CSV with a header
-// row. Nulls are empty fields; floats use the shortest form that parses back
-// to the same bits.
+// row. Nulls are empty fields; floats are written by AppendFloat.
 func writeCSV(w io.Writer, j *Jobs) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	var present []string
@@ -358,10 +367,28 @@ func writeCSV(w io.Writer, j *Jobs) error {
 	return bw.Flush()
 }
 
+// AppendFloat appends v as text: the shortest decimal that parses back to
+// v, or, for a v that is exactly a float32 (a float32 column of a log or
+// table, widened on reading), the shortest that parses back to that
+// float32 when it is shorter: 2.097, not 2.0970001220703125.
+func AppendFloat(b []byte, v float64) []byte {
+	if f := float32(v); float64(f) == v {
+		n := len(b)
+		b = strconv.AppendFloat(b, v, 'g', -1, 32)
+		s32 := len(b) - n
+		b = strconv.AppendFloat(b, v, 'g', -1, 64)
+		if len(b)-n-s32 <= s32 {
+			return append(b[:n], b[n+s32:]...)
+		}
+		return b[:n+s32]
+	}
+	return strconv.AppendFloat(b, v, 'g', -1, 64)
+}
+
 func appendCSVField(b []byte, j *Jobs, col string, i int) []byte {
 	f64 := func(c *Column[float64]) []byte {
 		if v, ok := c.At(i); ok {
-			return strconv.AppendFloat(b, v, 'g', -1, 64)
+			return AppendFloat(b, v)
 		}
 		return b
 	}
@@ -381,7 +408,7 @@ func appendCSVField(b []byte, j *Jobs, col string, i int) []byte {
 	case ColJobID:
 		return appendCSVString(b, j.ID.Bytes(i))
 	case ColSubmit:
-		return strconv.AppendFloat(b, j.Submit[i], 'g', -1, 64)
+		return AppendFloat(b, j.Submit[i])
 	case ColUser:
 		if v, ok := j.User.At(i); ok {
 			return appendCSVString(b, []byte(v))

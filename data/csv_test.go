@@ -2,6 +2,8 @@ package data
 
 import (
 	"bytes"
+	"math"
+	"strings"
 	"testing"
 )
 
@@ -105,4 +107,57 @@ func rowOf(err error) int {
 		return ie.Row
 	}
 	return -1
+}
+
+// Go's literal forms are not CSV numbers: 1_000 (which strconv.ParseFloat
+// reads as 1000) and 0x1p4 are refused in every numeric column, naming the
+// row, the column and the value (issue 26).
+func TestCSVRefusesGoNumberForms(t *testing.T) {
+	for _, tc := range []struct{ col, in string }{
+		{"size", "job_id,submit_time,size\nj1,0,1_000\n"},
+		{"input_bytes", "job_id,submit_time,input_bytes\nj1,0,1_000\n"},
+		{"submit_time", "job_id,submit_time,size\nj1,1_000,1\n"},
+		{"map_task_seconds", "job_id,submit_time,map_task_seconds\nj1,0,0x1p4\n"},
+		{"map_tasks", "job_id,submit_time,size,map_tasks\nj1,0,1,1_0\n"},
+	} {
+		_, err := ReadBytes([]byte(tc.in), "n.csv", ReadOptions{Format: FormatCSV})
+		if err == nil {
+			t.Errorf("%s: accepted\n%s", tc.col, tc.in)
+			continue
+		}
+		for _, w := range []string{"n.csv", "row 1", tc.col} {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: error %q lacks %q", tc.col, err, w)
+			}
+		}
+	}
+	if j, err := ReadBytes([]byte("job_id,submit_time,size\nj1,1e3,2.5\n"), "ok.csv", ReadOptions{Format: FormatCSV}); err != nil || j.Submit[0] != 1000 {
+		t.Errorf("1e3: %v", err)
+	}
+}
+
+// A float32 value widened to float64 (a REAL column of a Parquet log) is
+// written as the float32 it was, not with float64 noise (issue 26:
+// 2.0970001220703125); every other value keeps its shortest round-trip
+// form.
+func TestAppendFloat(t *testing.T) {
+	for _, tc := range []struct {
+		v    float64
+		want string
+	}{
+		{float64(float32(2.097)), "2.097"},
+		{float64(float32(0.1)), "0.1"},
+		{0.1, "0.1"},
+		{49.81400000000001, "49.81400000000001"},
+		{1e300, "1e+300"},
+		{16777216, "1.6777216e+07"},
+		{16777217, "1.6777217e+07"},
+		{0.5, "0.5"},
+		{math.Inf(1), "+Inf"},
+		{math.NaN(), "NaN"},
+	} {
+		if got := string(AppendFloat([]byte("x"), tc.v)); got != "x"+tc.want {
+			t.Errorf("%v: %q, want %q", tc.v, got, "x"+tc.want)
+		}
+	}
 }

@@ -6,12 +6,18 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/apache/arrow/go/v17/arrow"
 	"github.com/apache/arrow/go/v17/arrow/array"
 	"github.com/apache/arrow/go/v17/arrow/memory"
 )
+
+// TableFormat versions how WriteTable encodes a table, so that files
+// written by an older encoding are known stale (pipeline stage keys hash
+// it). 2: a NaN is written as NULL and float columns are nullable.
+const TableFormat = 2
 
 // Table is a generic columnar table for results files (per-job results,
 // classes, sweeps). Cols[k] is the column named Names[k]; each column is a
@@ -91,8 +97,8 @@ func colLen(c any) int {
 
 // WriteTable writes t to w as Parquet (Snappy pages), an Arrow IPC file or
 // stream (FormatArrow, FormatArrowStream), CSV with a header row, or TSV with
-// a header row. Floats are written to CSV/TSV in the shortest form that
-// parses back to the same bits.
+// a header row. Floats are written to CSV/TSV by AppendFloat. A NaN in a float column means the value
+// does not exist: it is written as NULL (an empty CSV/TSV field).
 func WriteTable(w io.Writer, t *Table, f Format) error {
 	if err := t.check(); err != nil {
 		return err
@@ -141,7 +147,10 @@ func (t *Table) writeText(w io.Writer, tabs bool) error {
 		for k, c := range t.Cols {
 			switch v := c.(type) {
 			case []float64:
-				row[k] = strconv.FormatFloat(v[i], 'g', -1, 64)
+				row[k] = ""
+				if !math.IsNaN(v[i]) { // no value: an empty field, as nanNulls
+					row[k] = string(AppendFloat(nil, v[i]))
+				}
 			case []int64:
 				row[k] = strconv.FormatInt(v[i], 10)
 			case []int32:
@@ -172,7 +181,7 @@ func (t *Table) record() arrow.Record {
 		var a arrow.Array
 		switch v := c.(type) {
 		case []float64:
-			a = primitiveArray(arrow.PrimitiveTypes.Float64, len(v), arrow.Float64Traits.CastToBytes(v), nil)
+			a = primitiveArray(arrow.PrimitiveTypes.Float64, len(v), arrow.Float64Traits.CastToBytes(v), nanNulls(v))
 		case []int64:
 			a = primitiveArray(arrow.PrimitiveTypes.Int64, len(v), arrow.Int64Traits.CastToBytes(v), nil)
 		case []int32:
@@ -188,7 +197,10 @@ func (t *Table) record() arrow.Record {
 			a = b.NewArray()
 			b.Release()
 		}
-		fields[k] = arrow.Field{Name: t.Names[k], Type: a.DataType()}
+		// Float columns are nullable (nanNulls), whether or not this part
+		// of a table has a NaN, so that every part has the same schema.
+		_, isFloat := c.([]float64)
+		fields[k] = arrow.Field{Name: t.Names[k], Type: a.DataType(), Nullable: isFloat}
 		arrs[k] = a
 	}
 	rec := array.NewRecord(arrow.NewSchema(fields, nil), arrs, int64(t.Len()))
@@ -196,6 +208,24 @@ func (t *Table) record() arrow.Record {
 		a.Release()
 	}
 	return rec
+}
+
+// nanNulls returns the validity bitmap (Arrow's LSB layout) of a float
+// column in which NaN means "no value", nil when the column has no NaN.
+// Written as NULL, such a value is skipped by a reader's avg() or sum()
+// (DuckDB's avg over a NaN is NaN); ReadTable reads it back as NaN.
+func nanNulls(v []float64) []byte {
+	first := slices.IndexFunc(v, math.IsNaN)
+	if first < 0 {
+		return nil
+	}
+	valid := make([]byte, (len(v)+7)/8)
+	for i, x := range v {
+		if !math.IsNaN(x) {
+			valid[i/8] |= 1 << (i % 8)
+		}
+	}
+	return valid
 }
 
 // primitiveArray wraps a fixed-width value buffer (and optional validity

@@ -242,7 +242,7 @@ func readTasksCSV(r io.Reader, name string, m Mapping) (*Tasks, error) {
 			var err error
 			if isTime {
 				v, err = parseTime(s, m.Source(canon).Unit)
-			} else if v, err = strconv.ParseFloat(s, 64); err != nil {
+			} else if v, err = parseDecimal(s); err != nil {
 				err = fmt.Errorf("%q is not a number", s)
 			}
 			if err != nil {

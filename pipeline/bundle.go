@@ -3,9 +3,9 @@ package pipeline
 import (
 	"bytes"
 	"fmt"
-	"os"
 
 	"github.com/schedplan/schedplan/cluster/sim"
+	"github.com/schedplan/schedplan/internal/configfile"
 	"github.com/schedplan/schedplan/internal/yamlstrict"
 	"gopkg.in/yaml.v3"
 )
@@ -323,7 +323,7 @@ func BundleLASMQSpec(path string) (string, error) {
 
 // LoadBundle reads a schedplan.yaml file.
 func LoadBundle(path string) (*Bundle, error) {
-	data, err := os.ReadFile(path)
+	data, err := configfile.Read(path)
 	if err != nil {
 		return nil, err
 	}

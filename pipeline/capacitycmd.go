@@ -55,6 +55,11 @@ func AnalyseCapacity(ctx context.Context, q CapacityRequest) (*CapacityReport, e
 	if err := CheckWhatIfs(q.Options.WhatIfs, q.Spec); err != nil {
 		return nil, err
 	}
+	if q.Simulate && q.CurrentConfig != "" {
+		if _, err := CheckCurrentConfig(q.CurrentConfig, q.Jobs, 0); err != nil {
+			return nil, err
+		}
+	}
 	cs := estimate.ContainerSeconds(q.Sizes, q.Source, q.SizeOpt, q.Spec.Capacity())
 	primary, secondary, err := classify.COSHH(q.Jobs, cs, q.Spec, classify.Options{K: q.K, Seed: q.Seed})
 	if err != nil {

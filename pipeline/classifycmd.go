@@ -10,6 +10,14 @@ import (
 	"github.com/schedplan/schedplan/data"
 )
 
+// Bounds of classify's counts: every restart is a k-means fit of the whole
+// log (a billion restarts ran until killed), and each class is a queue of
+// the emitted files and a row of the capacity LP.
+const (
+	MaxRestarts = 1000
+	MaxClasses  = 1000
+)
+
 // ClassifyConfig is what `schedplan classify` is asked, as its flags give
 // it: k (auto, users or N) and the range --k auto tries, the features (or
 // the feature set), the scaling, the k-means seeding, restarts and seed,
@@ -41,10 +49,14 @@ func (c ClassifyConfig) Options() (classify.Options, error) {
 		return opt, paramErr("init", c.Init, "%v", err)
 	}
 	switch {
-	case c.Restarts < 1:
-		return opt, paramErr("restarts", c.Restarts, "want at least 1")
+	case c.Restarts < 1 || c.Restarts > MaxRestarts:
+		return opt, paramErr("restarts", c.Restarts, "want 1 to %d k-means restarts (each is a full k-means fit of the log)", MaxRestarts)
 	case c.KMin < 1 || c.KMax < c.KMin:
 		return opt, paramErr("k-min", c.KMin, "with --k-max %d: want 1 ≤ k-min ≤ k-max", c.KMax)
+	case c.KMax > MaxClasses:
+		return opt, paramErr("k-max", c.KMax, "want at most %d classes", MaxClasses)
+	case opt.K > MaxClasses:
+		return opt, paramErr("k", c.K, "want at most %d classes", MaxClasses)
 	case c.Holdout != 0 && !(c.Holdout > 0 && c.Holdout < 1):
 		return opt, paramErr("holdout", c.Holdout, "not a fraction in (0, 1)")
 	}

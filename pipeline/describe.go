@@ -37,6 +37,9 @@ type Workload struct {
 	// Columns says what became of a jobs table's columns (nil for another
 	// system's log).
 	Columns *data.ColumnReport `json:"columns,omitempty"`
+	// UserNames says why the emitted fair-scheduler.xml could not carry
+	// the log's user names ("" when it can: CheckUserNames).
+	UserNames string `json:"user_names_problem,omitempty"`
 }
 
 // UserCount is one user's share of the jobs.
@@ -91,6 +94,7 @@ func describeFrom(w Workload, first, last float64, sizes []float64, names []stri
 	for k, name := range names {
 		w.Users = append(w.Users, UserCount{User: name, Jobs: counts[k]})
 	}
+	w.UserNames = userNamesProblem(names)
 	sort.SliceStable(w.Users, func(a, b int) bool { return w.Users[a].Jobs > w.Users[b].Jobs })
 	if o, ok := obs.result(); ok {
 		w.Observed = &o

@@ -37,7 +37,7 @@ func EmitYARNFiles(path, dir string, force bool, containerMB int) ([]string, err
 	}
 	b, err := LoadBundle(path)
 	if err != nil {
-		return nil, err
+		return nil, paramErr("config", path, "%v", err)
 	}
 	files, err := BundleYARN(b, containerMB)
 	if err != nil {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"time"
 )
 
 // ParamError is a parameter with a value that cannot be used. Param is the
@@ -50,7 +49,7 @@ type TooBigError struct {
 
 func (e *TooBigError) Error() string {
 	return fmt.Sprintf("%s would simulate %.3g jobs in %.3g simulations (about %s on %d cores) and hold %s of results: beyond the limits of %s and %s",
-		e.What, e.Cost.JobSteps, e.Cost.Simulations, fmtDuration(e.Seconds), e.Workers, fmtBytes(e.Cost.Bytes), fmtDuration(MaxSeconds), fmtBytes(MaxBytes))
+		e.What, e.Cost.JobSteps, e.Cost.Simulations, FormatSpan(e.Seconds), e.Workers, fmtBytes(e.Cost.Bytes), FormatSpan(MaxSeconds), fmtBytes(MaxBytes))
 }
 
 // CheckCost refuses a request whose cost exceeds the limits.
@@ -61,13 +60,6 @@ func CheckCost(what string, c Cost) error {
 		return &TooBigError{What: what, Cost: c, Seconds: sec, Workers: w}
 	}
 	return nil
-}
-
-func fmtDuration(sec float64) string {
-	if sec > 1e9 || math.IsInf(sec, 0) {
-		return fmt.Sprintf("%.3g years", sec/(365.25*86400))
-	}
-	return time.Duration(sec * float64(time.Second)).Round(time.Second).String()
 }
 
 func fmtBytes(b float64) string {

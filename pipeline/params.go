@@ -106,9 +106,15 @@ func ParseAnyPolicies(param, list string) ([]string, error) {
 	return specs, nil
 }
 
+// MaxWhatIfs bounds the --what-if flags of one command.
+const MaxWhatIfs = 100
+
 // CheckWhatIfs parses capacity what-ifs against the spec's machine types
 // and refuses counts no cluster has (negative, or above MaxMachines).
 func CheckWhatIfs(whatIfs []string, spec *cluster.Spec) error {
+	if len(whatIfs) > MaxWhatIfs {
+		return paramErr("what-if", fmt.Sprintf("(%d of them)", len(whatIfs)), "want at most %d what-ifs: each re-solves the capacity LP and simulates the log at task level (about 0.5 s each on the embedded trace)", MaxWhatIfs)
+	}
 	p := &lp.COSHHProblem{}
 	for _, r := range spec.Resources {
 		p.TypeNames = append(p.TypeNames, r.Name)

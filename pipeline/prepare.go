@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
-	"os"
 	"slices"
 	"strings"
 
@@ -204,11 +203,24 @@ func Prepare(cfg RunConfig) (*Inputs, error) {
 	if err := CheckWhatIfs(cfg.WhatIfs, in.Spec); err != nil {
 		return nil, err
 	}
+	if cfg.CurrentConfig != "" { // the file alone, before the log is read
+		if _, err := CurrentConfigSpec(cfg.CurrentConfig); err != nil {
+			return nil, err
+		}
+	}
 	applyMemoryLimit(cfg.MemoryLimit, -1)
 	if in.Input, err = ReadInput(InputOptions{Trace: cfg.Trace, Read: cfg.Read, Tasks: cfg.Tasks}); err != nil {
 		return nil, err
 	}
 	in.Jobs, in.Tasks = in.Input.Jobs, in.Input.Tasks
+	if err := CheckUserNames(in.Jobs, in.Spec, cfg.Cluster); err != nil {
+		return nil, err
+	}
+	if cfg.CurrentConfig != "" {
+		if in.CurrentConfigKey, err = CheckCurrentConfig(cfg.CurrentConfig, in.Jobs, cfg.ContainerMB); err != nil {
+			return nil, err
+		}
+	}
 	// The limit holds while the log is read too; "auto" is sized by the
 	// log once its job count is known.
 	if limit, from := applyMemoryLimit(cfg.MemoryLimit, in.Jobs.Len()); limit > 0 {
@@ -227,6 +239,9 @@ func Prepare(cfg RunConfig) (*Inputs, error) {
 		return nil, err
 	}
 	if in.SimJobs, err = JobsOf(in.Jobs, in.Sizes, in.Spec); err != nil {
+		return nil, err
+	}
+	if err := checkClock(in.SimJobs, in.Capacity, in.CapacityFrom); err != nil {
 		return nil, err
 	}
 	if in.Split, err = SplitByTime(in.SimJobs, cfg.Split); err != nil {
@@ -257,14 +272,6 @@ func Prepare(cfg RunConfig) (*Inputs, error) {
 		return nil, err
 	}
 	in.JobsKey = jobsKey(in.SimJobs, in.Capacity)
-	if cfg.CurrentConfig != "" {
-		if _, err := CurrentConfigSpec(cfg.CurrentConfig); err != nil {
-			return nil, err
-		}
-		if in.CurrentConfigKey, err = os.ReadFile(cfg.CurrentConfig); err != nil {
-			return nil, err
-		}
-	}
 	return in, nil
 }
 
@@ -290,6 +297,9 @@ func (c *RunConfig) checkParams() error {
 		return paramErr("baselines", "", "no policy given")
 	case len(c.Sigmas) == 0:
 		return paramErr("sigmas", "", "no σ given")
+	}
+	if err := c.checkListLengths(); err != nil {
+		return err
 	}
 	if err := c.Stages.check(); err != nil {
 		return err
@@ -326,6 +336,24 @@ func (c *RunConfig) checkParams() error {
 		if !(f > 0 && f <= MaxLoadFactor) {
 			return paramErr("load-factors", f, "a load factor must be a number in (0, %d]", MaxLoadFactor)
 		}
+	}
+	return nil
+}
+
+// MaxListValues bounds run's lists (--sigmas, --load-factors,
+// --baselines): the run's work grows with each, and a report of thousands
+// of rows is read by no one.
+const MaxListValues = 100
+
+// checkListLengths refuses lists longer than MaxListValues.
+func (c *RunConfig) checkListLengths() error {
+	switch {
+	case len(c.Sigmas) > MaxListValues:
+		return paramErr("sigmas", fmt.Sprintf("(%d values)", len(c.Sigmas)), "want at most %d σ: each is a set of simulations of every sized policy and a row of the report", MaxListValues)
+	case len(c.LoadFactors) > MaxListValues:
+		return paramErr("load-factors", fmt.Sprintf("(%d values)", len(c.LoadFactors)), "want at most %d load factors: each is a validation of every configuration", MaxListValues)
+	case len(c.Baselines) > MaxListValues:
+		return paramErr("baselines", fmt.Sprintf("(%d policies)", len(c.Baselines)), "want at most %d baselines", MaxListValues)
 	}
 	return nil
 }
@@ -412,14 +440,23 @@ type TracedTuneReport struct {
 	*TuneReport
 }
 
+// MaxSizeOption bounds --load and --dn: both multiply job sizes, and a
+// larger value (1e308) overflows them to +Inf.
+const MaxSizeOption = 1e6
+
 // CheckSizeOptions refuses a d/n or load that is not a finite positive
-// number (estimate.Sizes would replace a zero by its default).
+// number (estimate.Sizes would replace a zero by its default) or is above
+// MaxSizeOption.
 func CheckSizeOptions(o estimate.SizeOptions) error {
 	switch {
 	case !(o.DN > 0) || math.IsInf(o.DN, 0):
 		return paramErr("dn", o.DN, "d/n must be a finite positive ratio")
 	case !(o.Load > 0) || math.IsInf(o.Load, 0):
 		return paramErr("load", o.Load, "the offered load must be a finite positive number")
+	case o.DN > MaxSizeOption:
+		return paramErr("dn", o.DN, "d/n must be at most %g", float64(MaxSizeOption))
+	case o.Load > MaxSizeOption:
+		return paramErr("load", o.Load, "the offered load must be at most %g (it multiplies every size)", float64(MaxSizeOption))
 	}
 	return nil
 }

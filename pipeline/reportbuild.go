@@ -26,7 +26,7 @@ func buildReport(in *Inputs, bd *Bundle, cs *classState, capSt *capacityState, t
 	w := in.Workload
 	rep := &Report{
 		Title:    "schedplan report: " + w.Source,
-		Subtitle: fmt.Sprintf("%d jobs over %.1f h; tuned on the first %d, validated on the last %d (by submit time); seed %d", w.Jobs, w.Span/3600, in.Split.TuneJobs, in.Split.ValidJobs, in.Config.Seed),
+		Subtitle: fmt.Sprintf("%d jobs over %s; tuned on the first %d, validated on the last %d (by submit time); seed %d", w.Jobs, FormatSpan(w.Span), in.Split.TuneJobs, in.Split.ValidJobs, in.Config.Seed),
 	}
 	// The one verdict first.
 	if res.DeployTuning != nil && res.Deploy != nil {
@@ -40,7 +40,7 @@ func buildReport(in *Inputs, bd *Bundle, cs *classState, capSt *capacityState, t
 	// Workload.
 	wt := TableBlock{Header: []string{"", "value"}, Highlight: -1, Rows: [][]string{
 		{"jobs", fmt.Sprint(w.Jobs)},
-		{"submit span", fmt.Sprintf("%g .. %g s", w.FirstSubmit, w.LastSubmit)},
+		{"submit span", fmt.Sprintf("%s .. %s (%s)", FormatInstant(w.FirstSubmit), FormatInstant(w.LastSubmit), FormatSpan(w.Span))},
 		{"arrival rate", f4(w.ArrivalRate) + " jobs/s"},
 		{"sizes from", string(w.SizeSource)},
 		{"size mean / p50 / p90 / p99 / max", strings.Join([]string{f4(w.Size.Mean), f4(w.Size.P50), f4(w.Size.P90), f4(w.Size.P99), f4(w.Size.Max)}, " / ")},

@@ -359,7 +359,7 @@ func foldTable(cv *CVResult) (TableBlock, []XYSeries) {
 		label string
 		idx   int
 	}{{"chosen", cv.Chosen}, {"runner-up", cv.RunnerUp}, {"plain LAS", cv.LASIdx}, {"PS", cv.PSIdx}, {"first guess", cv.FGIdx}}
-	header := []string{"fold", "jobs", "submit from (s)", "simulated jobs (blocks)", "starts a busy period", "SRPT bound (s)", "current mean (s)"}
+	header := []string{"fold", "jobs", "submit from", "simulated jobs (blocks)", "starts a busy period", "SRPT bound (s)", "current mean (s)"}
 	for _, nm := range named {
 		if nm.idx >= 0 {
 			header = append(header, nm.label)
@@ -378,7 +378,7 @@ func foldTable(cv *CVResult) (TableBlock, []XYSeries) {
 		}
 	}
 	for _, f := range cv.Folds {
-		row := []string{fmt.Sprint(f.Index), fmt.Sprint(f.Jobs), fmt.Sprintf("%g", f.Span[0]), fmt.Sprintf("%d (%d)", f.Scored, f.Units), fmt.Sprint(f.Exact),
+		row := []string{fmt.Sprint(f.Index), fmt.Sprint(f.Jobs), FormatInstant(f.Span[0]), fmt.Sprintf("%d (%d)", f.Scored, f.Units), fmt.Sprint(f.Exact),
 			f4(cv.SRPT[f.Index]), f4(cv.Candidates[cv.CurrentIdx].Chunks[f.Index].Mean)}
 		k := slices.Index(cv.Scored, f.Index)
 		li := 0

@@ -49,6 +49,9 @@ func OpenWindow(j *data.Jobs, sizes []float64, src estimate.Source, opt estimate
 	if err != nil {
 		return nil, err
 	}
+	if err := checkClock(all, w.Capacity, w.CapacityFrom); err != nil {
+		return nil, err
+	}
 	w.Jobs = all
 	if w.Split, err = SplitByTime(all, split); err != nil {
 		w.SplitErr = paramErr("split", split, "%s: %v", j.Source, err)

@@ -89,6 +89,11 @@ type SweepRequest struct {
 	Grid                                        bool
 }
 
+// MaxSweepSettings bounds the settings of a --sigmas × --loads × --dns
+// grid, before it is built; the work of the settings allowed is then
+// estimated and checked (Sweep.Cost).
+const MaxSweepSettings = 100_000
+
 // Configure parses the request into s (Policies, Settings, Shard, Shards).
 func (r SweepRequest) Configure(s *Sweep) error {
 	var err error
@@ -101,6 +106,9 @@ func (r SweepRequest) Configure(s *Sweep) error {
 			if lists[i], err = ParseFloats(f.param, f.v); err != nil {
 				return err
 			}
+		}
+		if n := float64(len(lists[0])) * float64(len(lists[1])) * float64(len(lists[2])); n > MaxSweepSettings {
+			return paramErr("sigmas", fmt.Sprintf("(%d values)", len(lists[0])), "with %d --loads and %d --dns: %.0f settings, want at most %d", len(lists[1]), len(lists[2]), n, MaxSweepSettings)
 		}
 		s.Settings = SweepGrid(lists[0], lists[1], lists[2])
 	} else if s.Settings, err = SweepPreset(r.Preset); err != nil {

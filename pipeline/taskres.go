@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
 	"strings"
 	"time"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/cluster/yarn"
 	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/internal/configfile"
 )
 
 // TaskLevel is the task-level resolution (package cluster/task): the jobs
@@ -381,7 +381,7 @@ func unlabelled(cl *task.Cluster) *task.Cluster {
 
 // readChecked reads a YARN file and applies Hadoop's load-time rules.
 func readChecked(path string, check func([]byte) error) ([]byte, error) {
-	b, err := os.ReadFile(path)
+	b, err := configfile.Read(path)
 	if err != nil {
 		return nil, err
 	}

@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/schedplan/schedplan/cluster/yarn"
+	"github.com/schedplan/schedplan/internal/configfile"
 )
 
 // TaskValidation is the task-level view of the validation window: the
@@ -70,7 +70,7 @@ const (
 // configuration), fair:file= for a fair-scheduler.xml (an allocations
 // file).
 func CurrentConfigSpec(path string) (string, error) {
-	b, err := os.ReadFile(path)
+	b, err := configfile.Read(path)
 	if err != nil {
 		return "", fmt.Errorf("--current-config: %w", err)
 	}

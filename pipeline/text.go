@@ -97,18 +97,18 @@ func WriteBoundsText(out io.Writer, w *Window, b *Bounds, rows []BoundsRow) {
 // sensitivity.
 func (rep *TuneReport) WriteText(out io.Writer, source string) {
 	s := rep.Split
-	fmt.Fprintf(out, "trace %s: tuning window %d jobs (submit %g..%g s), validation window %d jobs (%g..%g s); capacity %g\n",
-		Printable(source), s.TuneJobs, s.TuneSpan[0], s.TuneSpan[1], s.ValidJobs, s.ValidSpan[0], s.ValidSpan[1], rep.Capacity)
+	fmt.Fprintf(out, "trace %s: tuning window %d jobs (submit %s .. %s), validation window %d jobs (%s .. %s); capacity %g\n",
+		Printable(source), s.TuneJobs, FormatInstant(s.TuneSpan[0]), FormatInstant(s.TuneSpan[1]), s.ValidJobs, FormatInstant(s.ValidSpan[0]), FormatInstant(s.ValidSpan[1]), rep.Capacity)
 	cv, r := rep.CV, rep.Result
 	fmt.Fprintf(out, "objective %s, constraints %s; first guess from sizes: %v\n", cv.Objective, cv.Constraints, r.FirstGuess)
 	tw := newTable(out, tabwriter.AlignRight)
-	fmt.Fprintln(tw, "fold\tjobs\tsubmit from (s)\tsimulated jobs\tblocks\tstarts a busy period\t")
+	fmt.Fprintln(tw, "fold\tjobs\tsubmit from\tsimulated jobs\tblocks\tstarts a busy period\t")
 	for _, f := range cv.Folds {
 		name := fmt.Sprint(f.Index)
 		if !slices.Contains(cv.Scored, f.Index) {
 			name += " (tunes only)"
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%g\t%d\t%d\t%v\t\n", name, f.Jobs, f.Span[0], f.Scored, f.Units, f.Exact)
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%d\t%v\t\n", name, f.Jobs, FormatInstant(f.Span[0]), f.Scored, f.Units, f.Exact)
 	}
 	tw.Flush()
 	fmt.Fprintln(out)
@@ -217,7 +217,7 @@ func (w Workload) WriteText(out io.Writer, maxUsers int) {
 	tw := newTable(out, 0)
 	fmt.Fprintf(tw, "trace\t%s\n", Printable(w.Source))
 	fmt.Fprintf(tw, "jobs\t%d\n", w.Jobs)
-	fmt.Fprintf(tw, "submit times\t%g s .. %g s (span %g s, %.2f h)\n", w.FirstSubmit, w.LastSubmit, w.Span, w.Span/3600)
+	fmt.Fprintf(tw, "submit times\t%s .. %s (span %s)\n", FormatInstant(w.FirstSubmit), FormatInstant(w.LastSubmit), FormatSpan(w.Span))
 	fmt.Fprintf(tw, "arrival rate\t%.4g jobs/s\n", w.ArrivalRate)
 	fmt.Fprintf(tw, "sizes from\t%s (%s)\n", w.SizeSource, SizeUnit(w.SizeSource))
 	fmt.Fprintf(tw, "total work\t%.6g\n", w.TotalWork)
@@ -226,6 +226,9 @@ func (w Workload) WriteText(out io.Writer, maxUsers int) {
 	fmt.Fprintf(tw, "zero-size jobs\t%d\n", w.ZeroSize)
 	fmt.Fprintf(tw, "work in largest 1%% of jobs\t%.1f%%\n", 100*w.TopShare)
 	fmt.Fprintf(tw, "users\t%d\n", len(w.Users))
+	if w.UserNames != "" {
+		fmt.Fprintf(tw, "user names\t%s\n", Printable(w.UserNames))
+	}
 	if w.Observed != nil {
 		fmt.Fprint(tw, w.Observed.String())
 	}

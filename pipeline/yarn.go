@@ -871,9 +871,9 @@ func FairSchedulerXML(b *Bundle, opt FairSchedulerOptions) ([]byte, error) {
 	seen := map[string]string{}
 	minShare := fairMinShares(b)
 	for i, u := range b.Users {
-		name := yarn.CleanName(u.Name)
-		if name == "" || strings.ContainsFunc(name, func(r rune) bool { return r < ' ' || r == 0xFFFD }) {
-			return nil, fmt.Errorf("fair-scheduler.xml: user %q has no usable queue name", u.Name)
+		name, err := yarn.UserQueueName(u.Name)
+		if err != nil {
+			return nil, fmt.Errorf("fair-scheduler.xml: %w", err)
 		}
 		if other, dup := seen[name]; dup {
 			return nil, fmt.Errorf("fair-scheduler.xml: users %q and %q map to one queue name %q", other, u.Name, name)

@@ -205,14 +205,43 @@ func (f *Fair) Start(s *State) error {
 	return f.setupPreempt()
 }
 
-func (f *Fair) add(c FairQueue, parent int32, name string) error {
+// Check applies the rules Start applies to the queue tree rooted at q (a
+// finite weight, shares and limits that are not negative, a min share not
+// above the max share, children with distinct names free of '.'), so that
+// a caller can refuse an allocation file before it simulates anything.
+func (q FairQueue) Check() error { return q.check("root") }
+
+func (q FairQueue) check(name string) error {
+	if err := q.checkOwn(name); err != nil {
+		return err
+	}
+	if err := checkChildren(name, len(q.Children), func(k int) string { return q.Children[k].Name }); err != nil {
+		return err
+	}
+	for _, ch := range q.Children {
+		if err := ch.check(name + "." + ch.Name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkOwn checks the queue's own settings (not its children's).
+func (q FairQueue) checkOwn(name string) error {
 	switch {
-	case math.IsNaN(c.Weight) || math.IsInf(c.Weight, 0):
-		return fmt.Errorf("fair: queue %s: weight %v is not finite", name, c.Weight)
-	case c.MinShare < 0 || c.MaxShare < 0 || c.MaxRunningApps < 0:
+	case math.IsNaN(q.Weight) || math.IsInf(q.Weight, 0):
+		return fmt.Errorf("fair: queue %s: weight %v is not finite", name, q.Weight)
+	case q.MinShare < 0 || q.MaxShare < 0 || q.MaxRunningApps < 0:
 		return fmt.Errorf("fair: queue %s: negative minShare, maxShare or maxRunningApps", name)
-	case c.MaxShare > 0 && c.MinShare > c.MaxShare:
-		return fmt.Errorf("fair: queue %s: min share %d above max share %d", name, c.MinShare, c.MaxShare)
+	case q.MaxShare > 0 && q.MinShare > q.MaxShare:
+		return fmt.Errorf("fair: queue %s: min share %d above max share %d", name, q.MinShare, q.MaxShare)
+	}
+	return nil
+}
+
+func (f *Fair) add(c FairQueue, parent int32, name string) error {
+	if err := c.checkOwn(name); err != nil {
+		return err
 	}
 	w := c.Weight
 	if w <= 0 {

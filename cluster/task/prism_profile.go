@@ -30,10 +30,10 @@ import (
 	_ "embed"
 	"fmt"
 	"maps"
-	"os"
 	"slices"
 	"strings"
 
+	"github.com/schedplan/schedplan/internal/configfile"
 	"github.com/schedplan/schedplan/internal/yamlstrict"
 	"gopkg.in/yaml.v3"
 )
@@ -89,7 +89,7 @@ func LoadProfiles(path string) (*ProfileSet, error) {
 	if path == "" || path == "default" {
 		return DefaultProfiles(), nil
 	}
-	b, err := os.ReadFile(path)
+	b, err := configfile.Read(path)
 	if err != nil {
 		return nil, err
 	}

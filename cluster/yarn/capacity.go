@@ -189,8 +189,11 @@ type CapacityScheduler struct {
 // Queue returns the queue with the full path, or nil.
 func (cs *CapacityScheduler) Queue(path string) *CSQueue { return cs.byPath[path] }
 
-// maxQueues bounds the queue tree a file may declare.
-const maxQueues = 1 << 20
+// MaxQueues bounds the queues a scheduler file (capacity-scheduler.xml or
+// fair-scheduler.xml) may declare: every queue is state of the task-level
+// simulation of the file (a fair-scheduler.xml of 200,000 queues took
+// 18 s to simulate the embedded trace), and no cluster runs more.
+const MaxQueues = 100_000
 
 // ParseCapacityScheduler reads a capacity-scheduler.xml. It fails when the
 // file is not a Hadoop configuration or declares no queues under root (Hadoop
@@ -294,8 +297,8 @@ func sortedLabels(set map[string]bool) []string {
 // queue reads queue name under parent and its subtree
 // (CapacitySchedulerQueueManager.parseQueue, AbstractCSQueue.setupQueueConfigs).
 func (r *csReader) queue(parent *CSQueue, name string) (*CSQueue, error) {
-	if len(r.cs.Queues) >= maxQueues {
-		return nil, fmt.Errorf("more than %d queues", maxQueues)
+	if len(r.cs.Queues) >= MaxQueues {
+		return nil, fmt.Errorf("more than %d queues", MaxQueues)
 	}
 	q := &CSQueue{Name: name, Path: name, Parent: parent, Partitions: map[string]*Partition{}}
 	if parent != nil {

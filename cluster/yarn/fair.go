@@ -88,7 +88,8 @@ var fsTextTags = map[string]bool{
 
 // ParseFairScheduler reads a Fair Scheduler allocation file. It fails when
 // the file is not XML or its top element is not <allocations> (Hadoop
-// refuses both); everything else Hadoop refuses is reported by Check.
+// refuses both), or declares more than MaxQueues queues; everything else
+// Hadoop refuses is reported by Check.
 func ParseFairScheduler(data []byte) (*FairScheduler, error) {
 	root, err := parseDOM(data)
 	if err != nil {
@@ -103,6 +104,9 @@ func ParseFairScheduler(data []byte) (*FairScheduler, error) {
 	}}
 	p.top(root)
 	fs := p.fs
+	if len(fs.Queues) > MaxQueues {
+		return nil, fmt.Errorf("%d queues: schedplan reads at most %d", len(fs.Queues), MaxQueues)
+	}
 	fs.problems = p.col.list
 	return fs, nil
 }

@@ -1,10 +1,12 @@
 package yarn
 
 import (
+	"fmt"
 	"math"
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // whitespace is the table FairSchedulerUtilities.trimQueueName trims (Guava
@@ -129,3 +131,15 @@ func parseConfBool(s string, def bool) bool {
 
 // parseJavaBool is Boolean.parseBoolean: true only for "true" in any case.
 func parseJavaBool(s string) bool { return strings.EqualFold(s, "true") }
+
+// UserQueueName is the queue the Fair Scheduler's user placement rule
+// creates for user name (CleanName), or an error when the name gives no
+// usable queue: empty once trimmed, or holding control characters or
+// invalid UTF-8, which an allocation file cannot carry.
+func UserQueueName(name string) (string, error) {
+	q := CleanName(name)
+	if q == "" || strings.ContainsFunc(q, func(r rune) bool { return r < ' ' || r == utf8.RuneError }) {
+		return "", fmt.Errorf("user %q has no usable queue name (empty or whitespace once trimmed, or a control character)", name)
+	}
+	return q, nil
+}

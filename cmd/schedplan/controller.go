@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"time"
 
 	"github.com/schedplan/schedplan/cluster/yarn"
+	"github.com/schedplan/schedplan/internal/configfile"
 	"github.com/schedplan/schedplan/pipeline"
 	"github.com/spf13/cobra"
 )
@@ -49,7 +49,7 @@ id and usage, each once); a refused move is retried after a backoff, and
 			if amMB < 0 || amMB > yarn.MaxAMMB {
 				return fmt.Errorf("--am-mb %d: need 0 to %d MB", amMB, yarn.MaxAMMB)
 			}
-			b, err := os.ReadFile(args[0])
+			b, err := configfile.Read(args[0])
 			if err != nil {
 				return err
 			}

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/pipeline"
@@ -147,11 +148,21 @@ func cliError(err error) error {
 	return err
 }
 
+// stopGrace is how long a command may take to stop on its own after
+// SIGINT or SIGTERM (every stage checks its context) before the process
+// exits anyway, so that no phase — a read that cannot be interrupted, a
+// library call that does not take a context — keeps it running: the
+// signal stops every command within a second.
+const stopGrace = 500 * time.Millisecond
+
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	go func() {
 		<-ctx.Done()
 		stop() // a second signal kills at once
+		time.Sleep(stopGrace)
+		data.RemovePending()
+		os.Exit(exit(os.Stderr, os.Args[1:], &exitError{130, "interrupted: stopped at once; every file written is whole, and running the same command again resumes", context.Canceled}))
 	}()
 	if err := newRootCmd().ExecuteContext(ctx); err != nil {
 		os.Exit(exit(os.Stderr, os.Args[1:], err))

@@ -85,6 +85,9 @@ policy's task-level engine events, tasks, wall time and events per second.`,
   schedplan simulate --policy capacity:file=capacity-scheduler.xml,fair:file=fair-scheduler.xml,las_mq`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := pipeline.CheckWorkers(ef.workers); err != nil {
+				return err
+			}
 			specs, err := pipeline.ParseAnyPolicies("policy", policies)
 			if err != nil {
 				return err

@@ -51,6 +51,9 @@ sharding.`,
   schedplan sweep --sigmas 0,0.5,1 --loads 0.5,0.9 --policy fsp+ps,srpt --out s.csv`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := pipeline.CheckWorkers(ef.workers); err != nil {
+				return err
+			}
 			s := &pipeline.Sweep{Errors: estimate.ErrorKind(errKind), Runs: ef.runs, Seed: ef.seed, Capacity: capacity}
 			fl := cmd.Flags()
 			req.Grid = fl.Changed("sigmas") || fl.Changed("loads") || fl.Changed("dns")
