@@ -109,7 +109,12 @@ func openInput(path string) (*os.File, int64, error) {
 		fh.Close()
 		return nil, 0, pathError(path, err)
 	}
-	if !st.Mode().IsRegular() {
+	if m := st.Mode(); m&(fs.ModeDevice|fs.ModeCharDevice) != 0 {
+		// A device never ends or ends anywhere (/dev/zero, /dev/urandom,
+		// a tty): no log is one. Pipes and FIFOs are read.
+		fh.Close()
+		return nil, 0, inputErrorf(path, 0, "", "is a device, not a log file or a pipe")
+	} else if !m.IsRegular() {
 		return fh, -1, nil
 	}
 	return fh, st.Size(), nil
@@ -174,17 +179,43 @@ func pathError(path string, err error) error {
 }
 
 // readAllWithin reads r whole, refusing more than the memory available.
+// It reads into chunks and joins them once at the end, a chunk at a time,
+// instead of growing one buffer: growing a buffer of gigabytes copies it
+// whole at each doubling, and such a copy cannot be interrupted, so a
+// signal (or the garbage collector's stop of the world) would wait for
+// it: a `--trace /dev/zero` took 1.0–1.5 s to stop after SIGTERM.
 func readAllWithin(r io.Reader, path string) ([]byte, error) {
 	limit := availableMemory()
 	if limit < 0 {
 		limit = math.MaxInt64 - 1
 	}
-	b, err := io.ReadAll(io.LimitReader(r, limit+1))
-	if err != nil {
-		return nil, pathError(path, err)
+	var chunks [][]byte
+	var total int64
+	size := 64 << 10
+	for {
+		buf := make([]byte, size)
+		n, err := io.ReadFull(r, buf)
+		if n > 0 {
+			chunks = append(chunks, buf[:n])
+			total += int64(n)
+		}
+		if total > limit {
+			return nil, inputErrorf(path, 0, "", "more than the %s of memory available", ByteSize(limit))
+		}
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			break
+		}
+		if err != nil {
+			return nil, pathError(path, err)
+		}
+		size = min(2*size, 16<<20)
 	}
-	if int64(len(b)) > limit {
-		return nil, inputErrorf(path, 0, "", "more than the %s of memory available", ByteSize(limit))
+	if len(chunks) == 1 {
+		return chunks[0], nil
+	}
+	b := make([]byte, 0, total)
+	for _, c := range chunks {
+		b = append(b, c...)
 	}
 	return b, nil
 }

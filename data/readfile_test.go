@@ -138,3 +138,17 @@ func TestStuckDecoderStops(t *testing.T) {
 		t.Errorf("%d goroutines after the time-out, %d before: the decoder still runs", n, before)
 	}
 }
+
+// A device is refused at once, naming it: /dev/zero never ends, and was
+// read until memory ran out (a signal then had gigabytes to unmap).
+func TestReadFileRefusesDevice(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero")
+	}
+	for _, f := range []Format{FormatCSV, FormatArrow, FormatParquet, FormatTSV} {
+		_, err := ReadFile("/dev/zero", ReadOptions{Format: f})
+		if err == nil || !strings.Contains(err.Error(), "/dev/zero") || !strings.Contains(err.Error(), "device") {
+			t.Errorf("%s: %v, want a device error naming /dev/zero", f, err)
+		}
+	}
+}
