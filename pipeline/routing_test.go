@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -238,5 +239,31 @@ func TestLevelsAdmitPeakApplications(t *testing.T) {
 		if got := maxAppsPerUser(t, cs, q); got < 8000 {
 			t.Errorf("%s admits %d applications of one user, want ≥ 8000 (twice the peak)", q.Path, got)
 		}
+	}
+}
+
+// The deploy tuner and the verdict replay a log with a queue column as the
+// emitted file routes it: every application names its log queue, as in the
+// validation stage (before, they named none and all ran in root.default of
+// a file that keeps the log's queues and maps no user).
+func TestDeployPairsNameLogQueues(t *testing.T) {
+	cfg := DefaultRunConfig()
+	cfg.Trace = sixUserLog(t, true)
+	in, err := Prepare(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl, err := TaskCluster(in.Spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunks := []DeployChunk{{FirstRow: 11, Jobs: 20}}
+	pairs, err := taskPairs(in, cl, chunks, []uint64{1}, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := LogQueuesOf(in.Jobs, 10, 20)
+	if got := pairs[0].res.Named; !slices.Equal(got, want) {
+		t.Fatalf("replayed applications name %q, want the log's queues %q", got, want)
 	}
 }

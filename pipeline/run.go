@@ -440,8 +440,9 @@ type deployState struct {
 
 // deployVersion changes when the tune-deploy stage or the verdict changes
 // what it computes (2: the default missed bound 5%, with deadlines
-// relative to the current scheduler).
-const deployVersion = 2
+// relative to the current scheduler; 3: applications name the log's
+// queues).
+const deployVersion = 3
 
 // tuneDeploy: the deployable candidates rendered from the bundle as tuned
 // and replayed at task level on the tuning window (TuneDeploy); the bundle
