@@ -1,11 +1,13 @@
 package pipeline
 
 import (
+	"encoding/xml"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -265,5 +267,48 @@ func TestDeployPairsNameLogQueues(t *testing.T) {
 	want := LogQueuesOf(in.Jobs, 10, 20)
 	if got := pairs[0].res.Named; !slices.Equal(got, want) {
 		t.Fatalf("replayed applications name %q, want the log's queues %q", got, want)
+	}
+}
+
+// A leaf's maximum-applications description states the per-user limit
+// Hadoop derives from the file (it said "admits 40" where Hadoop admits
+// min(maximum-applications, maximum-applications × minimum-user-limit-
+// percent/100 × user-limit-factor), e.g. 10,000).
+func TestLeafApplicationsDescription(t *testing.T) {
+	b := sampleBundle()
+	b.Users[0].PeakApps, b.Users[1].PeakApps = 20, 3
+	out, cs := emitCS(t, b)
+	var conf struct {
+		Props []struct {
+			Name string `xml:"name"`
+			Desc string `xml:"description"`
+		} `xml:"property"`
+	}
+	if err := xml.Unmarshal(out, &conf); err != nil {
+		t.Fatal(err)
+	}
+	admits := regexp.MustCompile(`^admits (\d+) applications of one user`)
+	checked := 0
+	for _, p := range conf.Props {
+		path, ok := strings.CutSuffix(strings.TrimPrefix(p.Name, yarn.CSPrefix), ".maximum-applications")
+		if !ok || path == "" || !strings.HasPrefix(path, "root.") {
+			continue
+		}
+		m := admits.FindStringSubmatch(p.Desc)
+		if m == nil {
+			t.Errorf("%s: description %q states no limit", p.Name, p.Desc)
+			continue
+		}
+		want := maxAppsPerUser(t, cs, cs.Queue(path))
+		if m[1] != fmt.Sprint(want) {
+			t.Errorf("%s: description says %s applications of one user, Hadoop admits %d", p.Name, m[1], want)
+		}
+		if want < 40 {
+			t.Errorf("%s admits %d, want ≥ 40 (twice the peak)", path, want)
+		}
+		checked++
+	}
+	if checked == 0 {
+		t.Fatal("no leaf's maximum-applications")
 	}
 }
