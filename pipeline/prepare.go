@@ -258,6 +258,9 @@ func Prepare(cfg RunConfig) (*Inputs, error) {
 		if _, err := CurrentConfigSpec(cfg.CurrentConfig); err != nil {
 			return nil, err
 		}
+		if err := checkCurrentPlacement(cfg.CurrentConfig, in.Jobs); err != nil {
+			return nil, err
+		}
 		if in.CurrentConfigKey, err = os.ReadFile(cfg.CurrentConfig); err != nil {
 			return nil, err
 		}

@@ -312,3 +312,29 @@ func TestLeafApplicationsDescription(t *testing.T) {
 		t.Fatal("no leaf's maximum-applications")
 	}
 }
+
+// A --current-config that refuses some of the log's applications (a queue
+// it lacks) is an error of Prepare, before the first stage, naming the row,
+// user and queue (it used to surface in tune-deploy or validate, as a
+// --policy error); one that places them all passes.
+func TestCurrentConfigPlacesTheLog(t *testing.T) {
+	queues, users := sixUserLog(t, true), sixUserLog(t, false)
+	for _, c := range []struct {
+		log, file, want string
+	}{
+		{queues, "testdata/hadoop/capacity-scheduler.xml", `row 1 of`},
+		{queues, "testdata/hadoop/fair-scheduler.xml", `queue "dev"): application rejected: root.dev is not a leaf queue`},
+		{users, "testdata/hadoop/capacity-scheduler.xml", ""},
+		{users, "testdata/hadoop/fair-scheduler.xml", ""},
+	} {
+		cfg := DefaultRunConfig()
+		cfg.Trace, cfg.CurrentConfig = c.log, c.file
+		_, err := Prepare(cfg)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: %v", c.file, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "--current-config")):
+			t.Errorf("%s: error %v, want one naming --current-config and %q", c.file, err, c.want)
+		}
+	}
+}

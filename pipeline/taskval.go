@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/schedplan/schedplan/cluster/yarn"
+	"github.com/schedplan/schedplan/data"
 )
 
 // TaskValidation is the task-level view of the validation window: the
@@ -92,6 +93,49 @@ func CurrentConfigSpec(path string) (string, error) {
 		return "capacity:file=" + path, nil
 	}
 	return "", fmt.Errorf("--current-config %s: neither a fair-scheduler.xml (<allocations>) nor a capacity-scheduler.xml (<configuration>)", path)
+}
+
+// checkCurrentPlacement places the application of every distinct user and
+// log queue of j through the --current-config file at path, as the
+// task-level replays of the current scheduler do (the file's placement
+// rules or queue mappings; Place), so that a file that refuses some of the
+// log's applications (a queue it lacks) is reported before the first stage,
+// not by the tune-deploy or validate stage.
+func checkCurrentPlacement(path string, j *data.Jobs) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("--current-config: %w", err)
+	}
+	var place func(user, queue string) error
+	if strings.Contains(string(b), "<allocations") {
+		fs, err := yarn.ParseFairScheduler(b)
+		if err != nil {
+			return fmt.Errorf("--current-config %s: %w", path, err)
+		}
+		place = func(user, queue string) error { _, err := fs.Place(user, nil, queue); return err }
+	} else {
+		cs, err := yarn.ParseCapacityScheduler(b)
+		if err != nil {
+			return fmt.Errorf("--current-config %s: %w", path, err)
+		}
+		place = func(user, queue string) error { _, err := cs.Place(user, nil, queue); return err }
+	}
+	named := LogQueuesOf(j, 0, j.Len())
+	seen := map[[2]string]bool{}
+	for i := range j.Len() {
+		key := [2]string{j.UserAt(i), ""}
+		if named != nil {
+			key[1] = named[i]
+		}
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		if err := place(key[0], key[1]); err != nil {
+			return fmt.Errorf("--current-config %s: row %d of %s (user %q, queue %q): %w; the current scheduler's file must place every application of the log (give the file the cluster ran when it was written)", path, i+1, Printable(j.Source), key[0], key[1], err)
+		}
+	}
+	return nil
 }
 
 // TaskValidateMaxJobs bounds the jobs of the validation window that the
