@@ -373,3 +373,31 @@ func TestBundleYARNDeploySection(t *testing.T) {
 		}
 	}
 }
+
+// A deploy verdict says what to do next with its file: a
+// capacity-scheduler.xml is refreshed and needs the controller; a
+// fair-scheduler.xml replaces the allocation file, and a cluster on another
+// scheduler must switch yarn.resourcemanager.scheduler.class.
+func TestVerdictSentenceNextStep(t *testing.T) {
+	for _, c := range []struct {
+		family, current string
+		want, not       []string
+	}{
+		{FamilyCapacity, "fair:pool=user", []string{"Next:", "yarn rmadmin -refreshQueues", "schedplan yarn-controller capacity-scheduler.xml"}, nil},
+		{FamilyFair, "fair:file=/etc/hadoop/fair-scheduler.xml", []string{"Next:", "yarn.scheduler.fair.allocation.file"}, []string{"scheduler.class"}},
+		{FamilyFair, "capacity:file=/etc/hadoop/capacity-scheduler.xml", []string{"Next:", "yarn.resourcemanager.scheduler.class", "FairScheduler"}, nil},
+	} {
+		v := &DeployVerdict{Verdict: VerdictDeploy, Family: c.family, File: c.family, Candidate: "x", Current: c.current, CurrentName: "cur", Interval: Interval{Available: true, Level: 0.95, Lo: -0.2, Hi: -0.1}}
+		s := v.Sentence()
+		for _, w := range c.want {
+			if !strings.Contains(s, w) {
+				t.Errorf("%s against %s: %q lacks %q", c.family, c.current, s, w)
+			}
+		}
+		for _, w := range c.not {
+			if strings.Contains(s, w) {
+				t.Errorf("%s against %s: %q has %q", c.family, c.current, s, w)
+			}
+		}
+	}
+}

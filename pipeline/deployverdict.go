@@ -162,7 +162,7 @@ func (v *DeployVerdict) Sentence() string {
 	}
 	iv := fmt.Sprintf("%.0f%% interval of the mean paired difference in %s [%+.2f%%, %+.2f%%] over %d chunks × %d task seeds of the validation window", 100*v.Interval.Level, objectiveLabel(v.Objective), 100*v.Interval.Lo, 100*v.Interval.Hi, len(v.Chunks), len(v.Seeds))
 	if v.Deploy() {
-		return fmt.Sprintf("Verdict: deploy %s (%s): it beats the current scheduler (%s) by %.1f%% at task level (%s).", v.File, v.Candidate, v.CurrentName, 100*v.Improvement, iv)
+		return fmt.Sprintf("Verdict: deploy %s (%s): it beats the current scheduler (%s) by %.1f%% at task level (%s). %s", v.File, v.Candidate, v.CurrentName, 100*v.Improvement, iv, v.nextStep())
 	}
 	if v.Candidate == "" {
 		return fmt.Sprintf("Verdict: keep your current scheduler (%s): %s (interval [%+.2f%%, %+.2f%%]).", v.CurrentName, v.Reason, 100*v.Interval.Lo, 100*v.Interval.Hi)
@@ -172,6 +172,26 @@ func (v *DeployVerdict) Sentence() string {
 		s += "; it breaks " + fmt.Sprint(v.Violations)
 	}
 	return s + "."
+}
+
+// nextStep says what to do with a deploy verdict's file (docs/yarn.md):
+// a capacity-scheduler.xml is refreshed in place and its LAS_MQ levels
+// need the controller; a fair-scheduler.xml is reloaded by the Fair
+// Scheduler (AllocationFileLoaderService.ALLOC_RELOAD_INTERVAL_MS: 10 s; the
+// file is FairSchedulerConfiguration.ALLOCATION_FILE), and a cluster that
+// runs another scheduler today must switch yarn.resourcemanager.scheduler.class.
+func (v *DeployVerdict) nextStep() string {
+	switch v.Family {
+	case FamilyCapacity:
+		return "Next: save your $HADOOP_CONF_DIR/capacity-scheduler.xml, put " + v.File + " in its place, run `yarn rmadmin -refreshQueues`, and run `schedplan yarn-controller " + v.File + " --rm http://RM:8088 --user USER`, which applies its LAS_MQ levels (docs/yarn.md)."
+	case FamilyFair:
+		s := "Next: save your allocation file (yarn.scheduler.fair.allocation.file, default fair-scheduler.xml) and put " + v.File + " in its place; the Fair Scheduler reloads it within 10 s"
+		if !strings.HasPrefix(v.Current, "fair:") {
+			s += "; the cluster runs another scheduler today, so set yarn.resourcemanager.scheduler.class to org.apache.hadoop.yarn.server.resourcemanager.scheduler.fair.FairScheduler in yarn-site.xml and restart the ResourceManager"
+		}
+		return s + " (docs/yarn.md)."
+	}
+	return ""
 }
 
 // DeployRecord is schedplan.yaml's deploy section: the run's verdict, the
