@@ -401,3 +401,16 @@ func TestVerdictSentenceNextStep(t *testing.T) {
 		}
 	}
 }
+
+// With keep, only the file of the best candidate found says it is that;
+// the other says it is the best of its kind (fair-scheduler.xml claimed to
+// be the best candidate when capacity-scheduler.xml was).
+func TestKeepCommentNamesTheBestFile(t *testing.T) {
+	d := &DeployRecord{Verdict: VerdictKeep, File: FamilyCapacity, Current: "cur"}
+	if c := d.Comment(FamilyCapacity); !strings.Contains(c, "is the best candidate found") {
+		t.Errorf("capacity-scheduler.xml: %s", c)
+	}
+	if c := d.Comment(FamilyFair); strings.Contains(c, "best candidate found") || !strings.Contains(c, "best candidate of its kind (the best found was capacity-scheduler.xml)") {
+		t.Errorf("fair-scheduler.xml: %s", c)
+	}
+}

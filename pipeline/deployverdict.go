@@ -251,8 +251,9 @@ func (d *DeployRecord) Text() string {
 
 // Comment is the XML comment emit puts at the head of a YARN file that is
 // not the one to deploy ("" for the file to deploy, or without a record):
-// with keep, both files are the best candidates found, written for
-// inspection; with deploy, the other file is.
+// with keep, both files are written for inspection (the verdict's file
+// the best candidate found, the other the best of its kind); with deploy,
+// the other file is.
 func (d *DeployRecord) Comment(file string) string {
 	var c string
 	switch {
@@ -261,7 +262,14 @@ func (d *DeployRecord) Comment(file string) string {
 	case d.Verdict == VerdictDeploy:
 		c = fmt.Sprintf("schedplan verdict: deploy %s, not this file; this %s is the best candidate of its kind, written for inspection (see schedplan.yaml deploy: and report.html)", d.File, file)
 	default:
-		c = fmt.Sprintf("schedplan verdict: KEEP your current scheduler (%s); this %s is the best candidate found, written for inspection, not to deploy (see schedplan.yaml deploy: and report.html)", d.Current, file)
+		best := "the best candidate found"
+		switch {
+		case d.File == "":
+			best = "the best candidate of its kind"
+		case file != d.File:
+			best = "the best candidate of its kind (the best found was " + d.File + ")"
+		}
+		c = fmt.Sprintf("schedplan verdict: KEEP your current scheduler (%s); this %s is %s, written for inspection, not to deploy (see schedplan.yaml deploy: and report.html)", d.Current, file, best)
 	}
 	for strings.Contains(c, "--") {
 		c = strings.ReplaceAll(c, "--", "- -")
