@@ -414,3 +414,24 @@ func TestKeepCommentNamesTheBestFile(t *testing.T) {
 		t.Errorf("fair-scheduler.xml: %s", c)
 	}
 }
+
+// NotToDeploy finds the verdict comment of a file not to deploy (so that
+// yarn-controller warns before applying a KEEP file) and nothing in the
+// file to deploy or a file schedplan did not mark.
+func TestNotToDeploy(t *testing.T) {
+	file := []byte("<?xml version=\"1.0\"?>\n<configuration>\n  <property><name>a</name><value>b</value></property>\n</configuration>\n")
+	for _, c := range []struct {
+		rec  *DeployRecord
+		want string
+	}{
+		{nil, ""},
+		{&DeployRecord{Verdict: VerdictDeploy, File: FamilyCapacity}, ""},
+		{&DeployRecord{Verdict: VerdictDeploy, File: FamilyFair}, "deploy fair-scheduler.xml, not this file"},
+		{&DeployRecord{Verdict: VerdictKeep, File: FamilyCapacity, Current: "cur"}, "KEEP your current scheduler (cur)"},
+	} {
+		got := NotToDeploy(withComment(file, c.rec.Comment(FamilyCapacity)))
+		if c.want == "" && got != "" || !strings.Contains(got, c.want) || strings.Contains(got, "-->") {
+			t.Errorf("%+v: %q, want %q", c.rec, got, c.want)
+		}
+	}
+}

@@ -277,6 +277,20 @@ func (d *DeployRecord) Comment(file string) string {
 	return "<!-- " + c + " -->\n"
 }
 
+// NotToDeploy returns the verdict comment (DeployRecord.Comment) at the
+// head of an emitted YARN file that is not the one to deploy — keep, or
+// the other file deploys — and "" for any other file.
+func NotToDeploy(file []byte) string {
+	head, _, _ := bytes.Cut(file, []byte("<configuration"))
+	head, _, _ = bytes.Cut(head, []byte("<allocations"))
+	_, c, ok := bytes.Cut(head, []byte("<!-- schedplan verdict: "))
+	if !ok {
+		return ""
+	}
+	c, _, _ = bytes.Cut(c, []byte(" -->"))
+	return string(c)
+}
+
 // withComment returns an XML file with comment inserted after its XML
 // declaration (the file as it is when comment is "").
 func withComment(file []byte, comment string) []byte {
