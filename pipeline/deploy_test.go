@@ -385,7 +385,7 @@ func TestVerdictSentenceNextStep(t *testing.T) {
 	}{
 		{FamilyCapacity, "fair:pool=user", []string{"Next:", "yarn rmadmin -refreshQueues", "schedplan yarn-controller capacity-scheduler.xml"}, nil},
 		{FamilyFair, "fair:file=/etc/hadoop/fair-scheduler.xml", []string{"Next:", "yarn.scheduler.fair.allocation.file"}, []string{"scheduler.class"}},
-		{FamilyFair, "capacity:file=/etc/hadoop/capacity-scheduler.xml", []string{"Next:", "yarn.resourcemanager.scheduler.class", "FairScheduler"}, nil},
+		{FamilyFair, "capacity:file=/etc/hadoop/capacity-scheduler.xml", []string{"Next:", "yarn.resourcemanager.scheduler.class", "FairScheduler", "restart the ResourceManager"}, []string{"save your allocation file"}},
 	} {
 		v := &DeployVerdict{Verdict: VerdictDeploy, Family: c.family, File: c.family, Candidate: "x", Current: c.current, CurrentName: "cur", Interval: Interval{Available: true, Level: 0.95, Lo: -0.2, Hi: -0.1}}
 		s := v.Sentence()

@@ -185,11 +185,10 @@ func (v *DeployVerdict) nextStep() string {
 	case FamilyCapacity:
 		return "Next: save your $HADOOP_CONF_DIR/capacity-scheduler.xml, put " + v.File + " in its place, run `yarn rmadmin -refreshQueues`, and run `schedplan yarn-controller " + v.File + " --rm http://RM:8088 --user USER`, which applies its LAS_MQ levels (docs/yarn.md)."
 	case FamilyFair:
-		s := "Next: save your allocation file (yarn.scheduler.fair.allocation.file, default fair-scheduler.xml) and put " + v.File + " in its place; the Fair Scheduler reloads it within 10 s"
 		if !strings.HasPrefix(v.Current, "fair:") {
-			s += "; the cluster runs another scheduler today, so set yarn.resourcemanager.scheduler.class to org.apache.hadoop.yarn.server.resourcemanager.scheduler.fair.FairScheduler in yarn-site.xml and restart the ResourceManager"
+			return "Next: the cluster runs another scheduler today: put " + v.File + " in $HADOOP_CONF_DIR, set yarn.resourcemanager.scheduler.class to org.apache.hadoop.yarn.server.resourcemanager.scheduler.fair.FairScheduler in yarn-site.xml (keep a copy to roll back) and restart the ResourceManager (docs/yarn.md)."
 		}
-		return s + " (docs/yarn.md)."
+		return "Next: save your allocation file (yarn.scheduler.fair.allocation.file, default fair-scheduler.xml) and put " + v.File + " in its place; the Fair Scheduler reloads it within 10 s (docs/yarn.md)."
 	}
 	return ""
 }
