@@ -168,11 +168,17 @@ type deployPair struct {
 }
 
 // taskPairs builds the task-level jobs of every chunk with every seed of
-// seeds[from:to]; their applications name the log's queues (Named), as
-// the validation stage's do, so that a log with a queue column is replayed
-// as the emitted file routes it (by the queues it keeps), not all in
+// seeds[from:to], as the validation stage does: their deadlines ("missed")
+// are the current scheduler's completions (Reference: --current-config,
+// else Fair with one pool per user), and their applications name the
+// log's queues (Named), so that a log with a queue column is replayed as
+// the emitted file routes it (by the queues it keeps), not all in
 // root.default.
 func taskPairs(in *Inputs, cl *task.Cluster, chunks []DeployChunk, seeds []uint64, from, to int) ([]deployPair, error) {
+	current, _, err := currentTask(in.Config)
+	if err != nil {
+		return nil, err
+	}
 	var out []deployPair
 	for c, ch := range chunks {
 		a := ch.FirstRow - 1
@@ -181,7 +187,7 @@ func taskPairs(in *Inputs, cl *task.Cluster, chunks []DeployChunk, seeds []uint6
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, deployPair{c, s, &TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: in.Config.ContainerMB, Named: LogQueuesOf(in.Jobs, a, ch.Jobs)}})
+			out = append(out, deployPair{c, s, &TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: in.Config.ContainerMB, Named: LogQueuesOf(in.Jobs, a, ch.Jobs), Reference: current}})
 		}
 	}
 	return out, nil
