@@ -15,7 +15,9 @@ import (
 	"testing"
 
 	"github.com/schedplan/schedplan/classify"
+	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/cluster/yarn"
+	"github.com/schedplan/schedplan/data"
 )
 
 // sixUserLog writes a log of 6 users submitting to 3 queues (prod, dev,
@@ -324,7 +326,7 @@ func TestCurrentConfigPlacesTheLog(t *testing.T) {
 		log, file, want string
 	}{
 		{queues, "testdata/hadoop/capacity-scheduler.xml", `row 1 of`},
-		{queues, "testdata/hadoop/fair-scheduler.xml", `queue "dev"): application rejected: root.dev is not a leaf queue`},
+		{queues, "testdata/hadoop/fair-scheduler.xml", `queue "root.dev"): application rejected: root.dev is not a leaf queue`},
 		{users, "testdata/hadoop/capacity-scheduler.xml", ""},
 		{users, "testdata/hadoop/fair-scheduler.xml", ""},
 	} {
@@ -371,4 +373,51 @@ func TestDeployPairsReferenceIsCurrentConfig(t *testing.T) {
 	if m := scores[0][0].Missed; m != 0 {
 		t.Errorf("the current scheduler misses %v of its own deadlines, want 0", m)
 	}
+}
+
+// The task level places a log's queue as the log wrote it first (what the
+// cluster's own file knows it by: "root.a.x"), then by its name in
+// schedplan's files ("x"): the current scheduler's replay put an
+// application of root.a.x wherever the file's fallback rules put "x".
+func TestLogQueuePlacedAsWritten(t *testing.T) {
+	dir := t.TempDir()
+	fair := filepath.Join(dir, "fair-scheduler.xml")
+	const xmlText = `<?xml version="1.0"?>
+<allocations>
+  <queue name="a"><queue name="x"/></queue>
+  <queue name="b"/>
+  <queuePlacementPolicy>
+    <rule name="specified" create="false"/>
+    <rule name="default" queue="b"/>
+  </queuePlacementPolicy>
+</allocations>
+`
+	if err := os.WriteFile(fair, []byte(xmlText), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := &TaskLevel{Jobs: []task.Job{{ID: 0, User: "u"}, {ID: 1, User: "u"}, {ID: 2, User: "u"}}, Named: []string{"root.a.x", "x", "my queue"}}
+	_, queue, err := r.loadFair(fair)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"root.a.x", "root.b", "root.b"}; !slices.Equal(queue, want) {
+		t.Errorf("placed in %q, want %q", queue, want)
+	}
+	if got := LogQueuesOf(mustJobs(t, "job_id,submit_time,size,queue\nj,1,1, root.a.x \n"), 0, 1); !slices.Equal(got, []string{"root.a.x"}) {
+		t.Errorf("LogQueuesOf = %q, want the queue as written", got)
+	}
+}
+
+// mustJobs reads a CSV log.
+func mustJobs(t *testing.T, csv string) *data.Jobs {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "jobs.csv")
+	if err := os.WriteFile(path, []byte(csv), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	j, err := data.ReadFile(path, data.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return j
 }

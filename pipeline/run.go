@@ -441,8 +441,9 @@ type deployState struct {
 // deployVersion changes when the tune-deploy stage or the verdict changes
 // what it computes (2: the default missed bound 5%, with deadlines
 // relative to the current scheduler; 3: applications name the log's
-// queues, and the deadlines are --current-config's completions, not Fair
-// with one pool per user's).
+// queues — as written first, then by their name in schedplan's files —
+// and the deadlines are --current-config's completions, not Fair with one
+// pool per user's).
 const deployVersion = 3
 
 // tuneDeploy: the deployable candidates rendered from the bundle as tuned

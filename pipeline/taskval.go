@@ -112,13 +112,19 @@ func checkCurrentPlacement(path string, j *data.Jobs) error {
 		if err != nil {
 			return fmt.Errorf("--current-config %s: %w", path, err)
 		}
-		place = func(user, queue string) error { _, err := fs.Place(user, nil, queue); return err }
+		place = func(user, queue string) error {
+			_, err := placeLogQueue(queue, func(name string) (string, error) { return fs.Place(user, nil, name) })
+			return err
+		}
 	} else {
 		cs, err := yarn.ParseCapacityScheduler(b)
 		if err != nil {
 			return fmt.Errorf("--current-config %s: %w", path, err)
 		}
-		place = func(user, queue string) error { _, err := cs.Place(user, nil, queue); return err }
+		place = func(user, queue string) error {
+			_, err := placeLogQueue(queue, func(name string) (*yarn.CSQueue, error) { return cs.Place(user, nil, name) })
+			return err
+		}
 	}
 	named := LogQueuesOf(j, 0, j.Len())
 	seen := map[[2]string]bool{}
@@ -323,8 +329,9 @@ func (t *TaskValidation) EmittedVerdict() string {
 // defaults (deficit fairness, ε 0.99, α 0.02) and the phase model's CPU
 // thrashing, for a prism baseline; 9: slowdowns over the simulated time
 // alone, bounded at 1 s; deadlines from the current scheduler's
-// completions).
-const taskLevelVersion = 9
+// completions; 10: a log's queue placed as written first, then by its
+// name in schedplan's files).
+const taskLevelVersion = 10
 
 // OneReplayNote qualifies the task-level validation table's comparisons:
 // one replay of the window with the run's seed, descriptive; the verdict
