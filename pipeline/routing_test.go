@@ -254,19 +254,7 @@ func TestLevelsAdmitPeakApplications(t *testing.T) {
 func TestDeployPairsNameLogQueues(t *testing.T) {
 	cfg := DefaultRunConfig()
 	cfg.Trace = sixUserLog(t, true)
-	in, err := Prepare(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cl, err := TaskCluster(in.Spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	chunks := []DeployChunk{{FirstRow: 11, Jobs: 20}}
-	pairs, err := taskPairs(in, cl, chunks, []uint64{1}, 0, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	in, pairs := deployPairsOf(t, cfg, DeployChunk{FirstRow: 11, Jobs: 20})
 	want := LogQueuesOf(in.Jobs, 10, 20)
 	if got := pairs[0].res.Named; !slices.Equal(got, want) {
 		t.Fatalf("replayed applications name %q, want the log's queues %q", got, want)
@@ -350,18 +338,7 @@ func TestCurrentConfigPlacesTheLog(t *testing.T) {
 func TestDeployPairsReferenceIsCurrentConfig(t *testing.T) {
 	cfg := DefaultRunConfig()
 	cfg.Trace, cfg.CurrentConfig = sixUserLog(t, false), "testdata/hadoop/capacity-scheduler.xml"
-	in, err := Prepare(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cl, err := TaskCluster(in.Spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pairs, err := taskPairs(in, cl, []DeployChunk{{FirstRow: 1, Jobs: 200}}, []uint64{1}, 0, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, pairs := deployPairsOf(t, cfg, DeployChunk{FirstRow: 1, Jobs: 200})
 	want := "capacity:file=" + cfg.CurrentConfig
 	if got := pairs[0].res.Reference; got != want {
 		t.Fatalf("deadlines from %q, want the current scheduler %q", got, want)
@@ -420,4 +397,23 @@ func mustJobs(t *testing.T, csv string) *data.Jobs {
 		t.Fatal(err)
 	}
 	return j
+}
+
+// deployPairsOf prepares cfg's log and returns the deploy tuner's pair of
+// chunk with one task seed.
+func deployPairsOf(t *testing.T, cfg RunConfig, chunk DeployChunk) (*Inputs, []deployPair) {
+	t.Helper()
+	in, err := Prepare(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl, err := TaskCluster(in.Spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pairs, err := taskPairs(in, cl, []DeployChunk{chunk}, []uint64{1}, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return in, pairs
 }
