@@ -231,7 +231,12 @@ const bundleHeader = `# schedplan.yaml — a schedplan configuration bundle (for
 # Sections:
 #   trace     the job log, its size rule (dn, load) and the tune/validate split
 #   cluster   machine types (count, slots, exec_rate); capacity in reference containers
-#   users     per-user min_share (containers) and weight, as in fair-scheduler.xml
+#   users     per-user min_share (containers) and weight, as in fair-scheduler.xml;
+#             the class most of their jobs are of (class, class_share), their
+#             share of the offered work (work) and their peak concurrent
+#             applications (peak_apps): capacity-scheduler.xml's routing
+#   queues    the log's own queues (its queue column), with their jobs and
+#             share of the offered work: capacity-scheduler.xml keeps them
 #   classes   k-means job classes: centroid (original units, see scaling), mean
 #             size, alpha (arrivals/s) and mu (jobs/s per machine of each type)
 #   scaling   per-feature scaling used by the classifier: z = (f(x) - mean) / sd,
@@ -249,7 +254,6 @@ const bundleHeader = `# schedplan.yaml — a schedplan configuration bundle (for
 #             omitted, ps, remaining): the levels capacity-scheduler.xml
 #             implements, as replayed at task level (thresholds x the
 #             multiplier the task-level deploy tuner chose)
-#   h_pfsp    H-PFSP parameters
 #   coshh     the COSHH scheduler as tuned on the tuning window: k, the
 #             re-classification tolerance, the grid searched, and per
 #             classification the classes (centre in scaled space, radius,

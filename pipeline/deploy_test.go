@@ -373,3 +373,65 @@ func TestBundleYARNDeploySection(t *testing.T) {
 		}
 	}
 }
+
+// A deploy verdict says what to do next with its file: a
+// capacity-scheduler.xml is refreshed and needs the controller; a
+// fair-scheduler.xml replaces the allocation file, and a cluster on another
+// scheduler must switch yarn.resourcemanager.scheduler.class.
+func TestVerdictSentenceNextStep(t *testing.T) {
+	for _, c := range []struct {
+		family, current string
+		want, not       []string
+	}{
+		{FamilyCapacity, "fair:pool=user", []string{"Next:", "yarn rmadmin -refreshQueues", "schedplan yarn-controller capacity-scheduler.xml"}, nil},
+		{FamilyFair, "fair:file=/etc/hadoop/fair-scheduler.xml", []string{"Next:", "yarn.scheduler.fair.allocation.file"}, []string{"scheduler.class"}},
+		{FamilyFair, "capacity:file=/etc/hadoop/capacity-scheduler.xml", []string{"Next:", "yarn.resourcemanager.scheduler.class", "FairScheduler", "restart the ResourceManager"}, []string{"save your allocation file"}},
+	} {
+		v := &DeployVerdict{Verdict: VerdictDeploy, Family: c.family, File: c.family, Candidate: "x", Current: c.current, CurrentName: "cur", Interval: Interval{Available: true, Level: 0.95, Lo: -0.2, Hi: -0.1}}
+		s := v.Sentence()
+		for _, w := range c.want {
+			if !strings.Contains(s, w) {
+				t.Errorf("%s against %s: %q lacks %q", c.family, c.current, s, w)
+			}
+		}
+		for _, w := range c.not {
+			if strings.Contains(s, w) {
+				t.Errorf("%s against %s: %q has %q", c.family, c.current, s, w)
+			}
+		}
+	}
+}
+
+// With keep, only the file of the best candidate found says it is that;
+// the other says it is the best of its kind (fair-scheduler.xml claimed to
+// be the best candidate when capacity-scheduler.xml was).
+func TestKeepCommentNamesTheBestFile(t *testing.T) {
+	d := &DeployRecord{Verdict: VerdictKeep, File: FamilyCapacity, Current: "cur"}
+	if c := d.Comment(FamilyCapacity); !strings.Contains(c, "is the best candidate found") {
+		t.Errorf("capacity-scheduler.xml: %s", c)
+	}
+	if c := d.Comment(FamilyFair); strings.Contains(c, "best candidate found") || !strings.Contains(c, "best candidate of its kind (the best found was capacity-scheduler.xml)") {
+		t.Errorf("fair-scheduler.xml: %s", c)
+	}
+}
+
+// NotToDeploy finds the verdict comment of a file not to deploy (so that
+// yarn-controller warns before applying a KEEP file) and nothing in the
+// file to deploy or a file schedplan did not mark.
+func TestNotToDeploy(t *testing.T) {
+	file := []byte("<?xml version=\"1.0\"?>\n<configuration>\n  <property><name>a</name><value>b</value></property>\n</configuration>\n")
+	for _, c := range []struct {
+		rec  *DeployRecord
+		want string
+	}{
+		{nil, ""},
+		{&DeployRecord{Verdict: VerdictDeploy, File: FamilyCapacity}, ""},
+		{&DeployRecord{Verdict: VerdictDeploy, File: FamilyFair}, "deploy fair-scheduler.xml, not this file"},
+		{&DeployRecord{Verdict: VerdictKeep, File: FamilyCapacity, Current: "cur"}, "KEEP your current scheduler (cur)"},
+	} {
+		got := NotToDeploy(withComment(file, c.rec.Comment(FamilyCapacity)))
+		if c.want == "" && got != "" || !strings.Contains(got, c.want) || strings.Contains(got, "-->") {
+			t.Errorf("%+v: %q, want %q", c.rec, got, c.want)
+		}
+	}
+}

@@ -24,8 +24,12 @@ func intervalText(iv *Interval) string {
 
 // Summary says in sentences how the deploy tuner scored and chose.
 func (dt *DeployTuning) Summary() string {
-	s := fmt.Sprintf("Task-level deploy tuning: %d candidates (rendered files, replayed as deployed: applications name no queue) on %d chunks of the tuning window × %d task seeds (screening: %d seed), paired against the current scheduler (%s) in %s; constraints %s.",
-		dt.deployableCount(), len(dt.Chunks), len(dt.Seeds), dt.ScreenSeeds, dt.CurrentName, objectiveLabel(dt.Objective), dt.Constraints)
+	named := "applications name no queue"
+	if dt.LogQueues {
+		named = "applications name their log queue"
+	}
+	s := fmt.Sprintf("Task-level deploy tuning: %d candidates (rendered files, replayed as deployed: %s) on %d chunks of the tuning window × %d task seeds (screening: %d seed), paired against the current scheduler (%s) in %s; constraints %s.",
+		dt.deployableCount(), named, len(dt.Chunks), len(dt.Seeds), dt.ScreenSeeds, dt.CurrentName, objectiveLabel(dt.Objective), dt.Constraints)
 	if dt.TasksReplayed {
 		s += " The log's tasks are replayed as they ran (one seed)."
 	}
@@ -126,7 +130,7 @@ func deploySection(dt *DeployTuning, v *DeployVerdict) (Section, error) {
 		if c.Fluid != nil {
 			fl = fmt.Sprintf("%+.2f%%", 100**c.Fluid)
 		}
-		tb.Rows = append(tb.Rows, []string{c.Name, fmt.Sprintf("%+.2f%%", 100*c.Mean), intervalText(c.Interval), fl, f4(c.Score.Mean), f4(c.Score.P99Slowdown), fmt.Sprint(c.Feasible), fmt.Sprint(pairsOf(c.Diffs)), c.Policy})
+		tb.Rows = append(tb.Rows, []string{c.Name, fmt.Sprintf("%+.2f%%", 100*c.Mean), intervalText(c.Interval), fl, f4(c.Score.Mean), f4(c.Score.P99Slowdown), fmt.Sprint(c.Feasible), fmt.Sprint(pairsOf(c.Diffs)), shownSpec(c.Policy)})
 	}
 	sec.Tables = append(sec.Tables, tb)
 	fig, err := NewFigure("Task-level Pareto front", "Every candidate at task level on the tuning window (filled: on the front of all five metrics), the current scheduler, LAS and FSP with exact sizes marked.", func() ([]byte, error) {

@@ -136,6 +136,9 @@ type DeployTuning struct {
 	// TasksReplayed is set when the log has a tasks table (the seeds then
 	// only synthesise the jobs it lacks).
 	TasksReplayed bool `json:"tasks_replayed,omitempty"`
+	// LogQueues is set when the log has a queue column: the replayed
+	// applications name their log queue (else none).
+	LogQueues bool `json:"log_queues,omitempty"`
 }
 
 // deployConstraints returns the task-level constraints of a run's
@@ -165,8 +168,17 @@ type deployPair struct {
 }
 
 // taskPairs builds the task-level jobs of every chunk with every seed of
-// seeds[from:to].
+// seeds[from:to], as the validation stage does: their deadlines ("missed")
+// are the current scheduler's completions (Reference: --current-config,
+// else Fair with one pool per user), and their applications name the
+// log's queues (Named), so that a log with a queue column is replayed as
+// the emitted file routes it (by the queues it keeps), not all in
+// root.default.
 func taskPairs(in *Inputs, cl *task.Cluster, chunks []DeployChunk, seeds []uint64, from, to int) ([]deployPair, error) {
+	current, _, err := currentTask(in.Config)
+	if err != nil {
+		return nil, err
+	}
 	var out []deployPair
 	for c, ch := range chunks {
 		a := ch.FirstRow - 1
@@ -182,7 +194,7 @@ func taskPairs(in *Inputs, cl *task.Cluster, chunks []DeployChunk, seeds []uint6
 			if err := ExecModelScales(jobs, in.Jobs, in.SimJobs[a:a+ch.Jobs], a, in.Capacity, in.Spec); err != nil {
 				return nil, err
 			}
-			out = append(out, deployPair{c, s, &TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: in.Config.ContainerMB, Named: LogQueuesOf(in.Jobs, a, ch.Jobs)}})
+			out = append(out, deployPair{c, s, &TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: in.Config.ContainerMB, Named: LogQueuesOf(in.Jobs, a, ch.Jobs), Reference: current}})
 		}
 	}
 	return out, nil
@@ -283,6 +295,7 @@ func TuneDeploy(ctx context.Context, in *Inputs, tr *TuneReport, b *Bundle) (*De
 		Objective: cfg.Objective, Constraints: consText, Current: keep, CurrentName: keepName,
 		Chunks:      deployChunks(0, in.Split.TuneJobs, DeployChunks, DeployChunkJobs),
 		ScreenSeeds: 1, Candidates: cands, Contender: -1, Capacity: -1, TasksReplayed: in.Tasks != nil,
+		LogQueues: in.Jobs.Queue.Present(),
 	}}
 	for k := range seeds {
 		t.dt.Seeds = append(t.dt.Seeds, deploySeed(cfg.Seed, "tune", k))

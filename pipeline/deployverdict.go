@@ -162,7 +162,7 @@ func (v *DeployVerdict) Sentence() string {
 	}
 	iv := fmt.Sprintf("%.0f%% interval of the mean paired difference in %s [%+.2f%%, %+.2f%%] over %d chunks × %d task seeds of the validation window", 100*v.Interval.Level, objectiveLabel(v.Objective), 100*v.Interval.Lo, 100*v.Interval.Hi, len(v.Chunks), len(v.Seeds))
 	if v.Deploy() {
-		return fmt.Sprintf("Verdict: deploy %s (%s): it beats the current scheduler (%s) by %.1f%% at task level (%s).", v.File, v.Candidate, v.CurrentName, 100*v.Improvement, iv)
+		return fmt.Sprintf("Verdict: deploy %s (%s): it beats the current scheduler (%s) by %.1f%% at task level (%s). %s", v.File, v.Candidate, v.CurrentName, 100*v.Improvement, iv, v.nextStep())
 	}
 	if v.Candidate == "" {
 		return fmt.Sprintf("Verdict: keep your current scheduler (%s): %s (interval [%+.2f%%, %+.2f%%]).", v.CurrentName, v.Reason, 100*v.Interval.Lo, 100*v.Interval.Hi)
@@ -172,6 +172,25 @@ func (v *DeployVerdict) Sentence() string {
 		s += "; it breaks " + fmt.Sprint(v.Violations)
 	}
 	return s + "."
+}
+
+// nextStep says what to do with a deploy verdict's file (docs/yarn.md):
+// a capacity-scheduler.xml is refreshed in place and its LAS_MQ levels
+// need the controller; a fair-scheduler.xml is reloaded by the Fair
+// Scheduler (AllocationFileLoaderService.ALLOC_RELOAD_INTERVAL_MS: 10 s; the
+// file is FairSchedulerConfiguration.ALLOCATION_FILE), and a cluster that
+// runs another scheduler today must switch yarn.resourcemanager.scheduler.class.
+func (v *DeployVerdict) nextStep() string {
+	switch v.Family {
+	case FamilyCapacity:
+		return "Next: save your $HADOOP_CONF_DIR/capacity-scheduler.xml, put " + v.File + " in its place, run `yarn rmadmin -refreshQueues`, and run `schedplan yarn-controller " + v.File + " --rm http://RM:8088 --user USER`, which applies its LAS_MQ levels (docs/yarn.md)."
+	case FamilyFair:
+		if !strings.HasPrefix(v.Current, "fair:") {
+			return "Next: the cluster runs another scheduler today: put " + v.File + " in $HADOOP_CONF_DIR, set yarn.resourcemanager.scheduler.class to org.apache.hadoop.yarn.server.resourcemanager.scheduler.fair.FairScheduler in yarn-site.xml (keep a copy to roll back) and restart the ResourceManager (docs/yarn.md)."
+		}
+		return "Next: save your allocation file (yarn.scheduler.fair.allocation.file, default fair-scheduler.xml) and put " + v.File + " in its place; the Fair Scheduler reloads it within 10 s (docs/yarn.md)."
+	}
+	return ""
 }
 
 // DeployRecord is schedplan.yaml's deploy section: the run's verdict, the
@@ -231,8 +250,9 @@ func (d *DeployRecord) Text() string {
 
 // Comment is the XML comment emit puts at the head of a YARN file that is
 // not the one to deploy ("" for the file to deploy, or without a record):
-// with keep, both files are the best candidates found, written for
-// inspection; with deploy, the other file is.
+// with keep, both files are written for inspection (the verdict's file
+// the best candidate found, the other the best of its kind); with deploy,
+// the other file is.
 func (d *DeployRecord) Comment(file string) string {
 	var c string
 	switch {
@@ -241,12 +261,33 @@ func (d *DeployRecord) Comment(file string) string {
 	case d.Verdict == VerdictDeploy:
 		c = fmt.Sprintf("schedplan verdict: deploy %s, not this file; this %s is the best candidate of its kind, written for inspection (see schedplan.yaml deploy: and report.html)", d.File, file)
 	default:
-		c = fmt.Sprintf("schedplan verdict: KEEP your current scheduler (%s); this %s is the best candidate found, written for inspection, not to deploy (see schedplan.yaml deploy: and report.html)", d.Current, file)
+		best := "the best candidate found"
+		switch {
+		case d.File == "":
+			best = "the best candidate of its kind"
+		case file != d.File:
+			best = "the best candidate of its kind (the best found was " + d.File + ")"
+		}
+		c = fmt.Sprintf("schedplan verdict: KEEP your current scheduler (%s); this %s is %s, written for inspection, not to deploy (see schedplan.yaml deploy: and report.html)", d.Current, file, best)
 	}
 	for strings.Contains(c, "--") {
 		c = strings.ReplaceAll(c, "--", "- -")
 	}
 	return "<!-- " + c + " -->\n"
+}
+
+// NotToDeploy returns the verdict comment (DeployRecord.Comment) at the
+// head of an emitted YARN file that is not the one to deploy — keep, or
+// the other file deploys — and "" for any other file.
+func NotToDeploy(file []byte) string {
+	head, _, _ := bytes.Cut(file, []byte("<configuration"))
+	head, _, _ = bytes.Cut(head, []byte("<allocations"))
+	_, c, ok := bytes.Cut(head, []byte("<!-- schedplan verdict: "))
+	if !ok {
+		return ""
+	}
+	c, _, _ = bytes.Cut(c, []byte(" -->"))
+	return string(c)
 }
 
 // withComment returns an XML file with comment inserted after its XML

@@ -114,7 +114,7 @@ func buildReport(in *Inputs, bd *Bundle, cs *classState, capSt *capacityState, t
 		if r.Name == "tuned las_mq" {
 			vt.Highlight = k
 		}
-		vt.Rows = append(vt.Rows, []string{r.Name, fmt.Sprint(r.Sigma), fmt.Sprint(r.Runs), f4(r.Mean), f4(r.MeanMin) + "–" + f4(r.MeanMax), f4(r.P99), f4(r.MeanSlowdown), f4(r.P99Slowdown), pct(r.Gap), fmt.Sprintf("%.1f (%.1f%%)", r.Missed, 100*r.MissedShare), r.Policy})
+		vt.Rows = append(vt.Rows, []string{r.Name, fmt.Sprint(r.Sigma), fmt.Sprint(r.Runs), f4(r.Mean), f4(r.MeanMin) + "–" + f4(r.MeanMax), f4(r.P99), f4(r.MeanSlowdown), f4(r.P99Slowdown), pct(r.Gap), fmt.Sprintf("%.1f (%.1f%%)", r.Missed, 100*r.MissedShare), shownSpec(r.Policy)})
 	}
 	verdict := Verdict(res)
 	var figs []Figure
@@ -151,7 +151,7 @@ func buildReport(in *Inputs, bd *Bundle, cs *classState, capSt *capacityState, t
 			if r.Name == TaskTunedName {
 				tt.Highlight = k
 			}
-			tt.Rows = append(tt.Rows, []string{r.Name, loadCell(loadOf(r.OfferedLoad)), f4(r.Mean), f4(r.P99), f4(r.MeanSlowdown), pct(r.Gap), fmt.Sprintf("%.1f (%.1f%%)", r.Missed, 100*r.MissedShare), r.Policy})
+			tt.Rows = append(tt.Rows, []string{r.Name, loadCell(loadOf(r.OfferedLoad)), f4(r.Mean), f4(r.P99), f4(r.MeanSlowdown), pct(r.Gap), fmt.Sprintf("%.1f (%.1f%%)", r.Missed, 100*r.MissedShare), shownSpec(r.Policy)})
 		}
 		tables = append(tables, tt)
 		verdict += " At task level, " + OneReplayNote + ", " + t.RowsText() + "."

@@ -53,7 +53,7 @@ func tuningSections(tr *TuneReport, tuneLoad, valLoad float64) ([]Section, error
 		Header: []string{"configuration", "fold-mean response", "fold-mean p99 slowdown", "validate mean", "validate p99", "validate mean slowdown", "validate p99 slowdown", "validate missed PS deadlines", "policy"}}
 	for _, c := range tr.Compare {
 		tt.Rows = append(tt.Rows, []string{c.Name, f4(c.Tune.Mean), f4(c.Tune.P99Slowdown), f4(c.Validate.Mean), f4(c.Validate.P99),
-			f4(c.Validate.MeanSlowdown), f4(c.Validate.P99Slowdown), fmt.Sprintf("%.2f%%", 100*c.Validate.Missed), c.Policy})
+			f4(c.Validate.MeanSlowdown), f4(c.Validate.P99Slowdown), fmt.Sprintf("%.2f%%", 100*c.Validate.Missed), shownSpec(c.Policy)})
 	}
 	rt := TableBlock{Highlight: -1, Caption: "Robustness: validation window at ±20% load (offered load: the window's " + LoadText(valLoad) + " × the factor; " + FluidLoadDef + "; OVERLOADED above 1: means of an overloaded system)",
 		Header: []string{"configuration", "load ×", "offered load", "mean (s)", "p99 (s)", "p99 slowdown"}}
@@ -443,7 +443,7 @@ func frontTable(cv *CVResult) TableBlock {
 			pt.Highlight = len(pt.Rows)
 		}
 		m := c.FoldMean
-		pt.Rows = append(pt.Rows, []string{c.Label(), pctS(c.Improvement), f4(m.Mean), f4(m.P99), f4(m.MeanSlowdown), f4(m.P99Slowdown), fmt.Sprintf("%.2f%%", 100*m.Missed), fmt.Sprint(c.Feasible), c.Policy})
+		pt.Rows = append(pt.Rows, []string{c.Label(), pctS(c.Improvement), f4(m.Mean), f4(m.P99), f4(m.MeanSlowdown), f4(m.P99Slowdown), fmt.Sprintf("%.2f%%", 100*m.Missed), fmt.Sprint(c.Feasible), shownSpec(c.Policy)})
 	}
 	return pt
 }

@@ -144,8 +144,9 @@ func logQueues(j *data.Jobs, jobs []sim.Job, total float64) []QueueConfig {
 }
 
 // LogQueuesOf returns the queue each of the log's rows lo, lo+1, …,
-// lo+n−1 names (LogQueueName), nil when the log has no queue column: what
-// the task level's applications name (TaskLevel.Named).
+// lo+n−1 names, as the log wrote it (trimmed; "" for none), nil when the
+// log has no queue column: what the task level's applications name
+// (TaskLevel.Named; placed by logQueueNames).
 func LogQueuesOf(j *data.Jobs, lo, n int) []string {
 	if !j.Queue.Present() {
 		return nil
@@ -153,9 +154,40 @@ func LogQueuesOf(j *data.Jobs, lo, n int) []string {
 	out := make([]string, n)
 	for k := range out {
 		q, _ := j.Queue.At(lo + k)
-		out[k] = LogQueueName(q)
+		out[k] = strings.TrimSpace(q)
 	}
 	return out
+}
+
+// logQueueNames returns the names an application that named q in the log
+// tries in turn: q as written — what the cluster's own scheduler file
+// (--current-config) knows it by, e.g. "root.dev.adhoc" — then its name in
+// schedplan's files (LogQueueName, "adhoc"), when that differs. No queue
+// is "default".
+func logQueueNames(q string) []string {
+	name := LogQueueName(q)
+	if q == "" || q == name {
+		return []string{name}
+	}
+	return []string{q, name}
+}
+
+// placeLogQueue places an application that named q in the log with place
+// (a file's placement: Place), trying logQueueNames(q) in turn; the error
+// is the one for q as written.
+func placeLogQueue[T any](q string, place func(name string) (T, error)) (T, error) {
+	var first error
+	for _, name := range logQueueNames(q) {
+		v, err := place(name)
+		if err == nil {
+			return v, nil
+		}
+		if first == nil {
+			first = err
+		}
+	}
+	var zero T
+	return zero, first
 }
 
 // PeakApplications returns, for each of users users, the most of their

@@ -1,17 +1,23 @@
 package pipeline
 
 import (
+	"context"
+	"encoding/xml"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/schedplan/schedplan/classify"
+	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/cluster/yarn"
+	"github.com/schedplan/schedplan/data"
 )
 
 // sixUserLog writes a log of 6 users submitting to 3 queues (prod, dev,
@@ -239,4 +245,175 @@ func TestLevelsAdmitPeakApplications(t *testing.T) {
 			t.Errorf("%s admits %d applications of one user, want ≥ 8000 (twice the peak)", q.Path, got)
 		}
 	}
+}
+
+// The deploy tuner and the verdict replay a log with a queue column as the
+// emitted file routes it: every application names its log queue, as in the
+// validation stage (before, they named none and all ran in root.default of
+// a file that keeps the log's queues and maps no user).
+func TestDeployPairsNameLogQueues(t *testing.T) {
+	cfg := DefaultRunConfig()
+	cfg.Trace = sixUserLog(t, true)
+	in, pairs := deployPairsOf(t, cfg, DeployChunk{FirstRow: 11, Jobs: 20})
+	want := LogQueuesOf(in.Jobs, 10, 20)
+	if got := pairs[0].res.Named; !slices.Equal(got, want) {
+		t.Fatalf("replayed applications name %q, want the log's queues %q", got, want)
+	}
+}
+
+// A leaf's maximum-applications description states the per-user limit
+// Hadoop derives from the file (it said "admits 40" where Hadoop admits
+// min(maximum-applications, maximum-applications × minimum-user-limit-
+// percent/100 × user-limit-factor), e.g. 10,000).
+func TestLeafApplicationsDescription(t *testing.T) {
+	b := sampleBundle()
+	b.Users[0].PeakApps, b.Users[1].PeakApps = 20, 3
+	out, cs := emitCS(t, b)
+	var conf struct {
+		Props []struct {
+			Name string `xml:"name"`
+			Desc string `xml:"description"`
+		} `xml:"property"`
+	}
+	if err := xml.Unmarshal(out, &conf); err != nil {
+		t.Fatal(err)
+	}
+	admits := regexp.MustCompile(`^admits (\d+) applications of one user`)
+	checked := 0
+	for _, p := range conf.Props {
+		path, ok := strings.CutSuffix(strings.TrimPrefix(p.Name, yarn.CSPrefix), ".maximum-applications")
+		if !ok || path == "" || !strings.HasPrefix(path, "root.") {
+			continue
+		}
+		m := admits.FindStringSubmatch(p.Desc)
+		if m == nil {
+			t.Errorf("%s: description %q states no limit", p.Name, p.Desc)
+			continue
+		}
+		want := maxAppsPerUser(t, cs, cs.Queue(path))
+		if m[1] != fmt.Sprint(want) {
+			t.Errorf("%s: description says %s applications of one user, Hadoop admits %d", p.Name, m[1], want)
+		}
+		if want < 40 {
+			t.Errorf("%s admits %d, want ≥ 40 (twice the peak)", path, want)
+		}
+		checked++
+	}
+	if checked == 0 {
+		t.Fatal("no leaf's maximum-applications")
+	}
+}
+
+// A --current-config that refuses some of the log's applications (a queue
+// it lacks) is an error of Prepare, before the first stage, naming the row,
+// user and queue (it used to surface in tune-deploy or validate, as a
+// --policy error); one that places them all passes.
+func TestCurrentConfigPlacesTheLog(t *testing.T) {
+	queues, users := sixUserLog(t, true), sixUserLog(t, false)
+	for _, c := range []struct {
+		log, file, want string
+	}{
+		{queues, "testdata/hadoop/capacity-scheduler.xml", `row 1 of`},
+		{queues, "testdata/hadoop/fair-scheduler.xml", `queue "root.dev"): application rejected: root.dev is not a leaf queue`},
+		{users, "testdata/hadoop/capacity-scheduler.xml", ""},
+		{users, "testdata/hadoop/fair-scheduler.xml", ""},
+	} {
+		cfg := DefaultRunConfig()
+		cfg.Trace, cfg.CurrentConfig = c.log, c.file
+		_, err := Prepare(cfg)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: %v", c.file, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "current-config")):
+			t.Errorf("%s: error %v, want one naming --current-config and %q", c.file, err, c.want)
+		}
+	}
+}
+
+// The deploy tuner's and the verdict's deadlines are the --current-config
+// file's completions, as the docs and the validation stage say (they were
+// Fair with one pool per user's, so the current scheduler itself "missed"
+// 54% of them on the embedded trace with Hadoop's stock
+// capacity-scheduler.xml).
+func TestDeployPairsReferenceIsCurrentConfig(t *testing.T) {
+	cfg := DefaultRunConfig()
+	cfg.Trace, cfg.CurrentConfig = sixUserLog(t, false), "testdata/hadoop/capacity-scheduler.xml"
+	_, pairs := deployPairsOf(t, cfg, DeployChunk{FirstRow: 1, Jobs: 200})
+	want := "capacity:file=" + cfg.CurrentConfig
+	if got := pairs[0].res.Reference; got != want {
+		t.Fatalf("deadlines from %q, want the current scheduler %q", got, want)
+	}
+	scores, err := replay(context.Background(), pairs, []string{want})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := scores[0][0].Missed; m != 0 {
+		t.Errorf("the current scheduler misses %v of its own deadlines, want 0", m)
+	}
+}
+
+// The task level places a log's queue as the log wrote it first (what the
+// cluster's own file knows it by: "root.a.x"), then by its name in
+// schedplan's files ("x"): the current scheduler's replay put an
+// application of root.a.x wherever the file's fallback rules put "x".
+func TestLogQueuePlacedAsWritten(t *testing.T) {
+	dir := t.TempDir()
+	fair := filepath.Join(dir, "fair-scheduler.xml")
+	const xmlText = `<?xml version="1.0"?>
+<allocations>
+  <queue name="a"><queue name="x"/></queue>
+  <queue name="b"/>
+  <queuePlacementPolicy>
+    <rule name="specified" create="false"/>
+    <rule name="default" queue="b"/>
+  </queuePlacementPolicy>
+</allocations>
+`
+	if err := os.WriteFile(fair, []byte(xmlText), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := &TaskLevel{Jobs: []task.Job{{ID: 0, User: "u"}, {ID: 1, User: "u"}, {ID: 2, User: "u"}}, Named: []string{"root.a.x", "x", "my queue"}}
+	_, queue, err := r.loadFair(fair)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"root.a.x", "root.b", "root.b"}; !slices.Equal(queue, want) {
+		t.Errorf("placed in %q, want %q", queue, want)
+	}
+	if got := LogQueuesOf(mustJobs(t, "job_id,submit_time,size,queue\nj,1,1, root.a.x \n"), 0, 1); !slices.Equal(got, []string{"root.a.x"}) {
+		t.Errorf("LogQueuesOf = %q, want the queue as written", got)
+	}
+}
+
+// mustJobs reads a CSV log.
+func mustJobs(t *testing.T, csv string) *data.Jobs {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "jobs.csv")
+	if err := os.WriteFile(path, []byte(csv), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	j, err := data.ReadFile(path, data.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return j
+}
+
+// deployPairsOf prepares cfg's log and returns the deploy tuner's pair of
+// chunk with one task seed.
+func deployPairsOf(t *testing.T, cfg RunConfig, chunk DeployChunk) (*Inputs, []deployPair) {
+	t.Helper()
+	in, err := Prepare(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl, err := TaskCluster(in.Spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pairs, err := taskPairs(in, cl, []DeployChunk{chunk}, []uint64{1}, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return in, pairs
 }

@@ -455,8 +455,10 @@ type deployState struct {
 
 // deployVersion changes when the tune-deploy stage or the verdict changes
 // what it computes (2: no default bound on missed deadlines, now relative
-// to the current scheduler; 3: jobs in the execution-time model, and
-// naming the log's queues, as the validation replays them).
+// to the current scheduler; 3: jobs in the execution-time model;
+// applications name the log's queues — as written first, then by their
+// name in schedplan's files — and the deadlines are --current-config's
+// completions, not Fair with one pool per user's).
 const deployVersion = 3
 
 // tuneDeploy: the deployable candidates rendered from the bundle as tuned

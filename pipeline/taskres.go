@@ -312,7 +312,7 @@ func (r *TaskLevel) loadCapacity(path string) (root task.CapacityQueue, queue []
 	}
 	queue = make([]string, len(r.Jobs))
 	for i := range r.Jobs {
-		q, err := cs.Place(r.Jobs[i].User, nil, r.named(i))
+		q, err := placeLogQueue(r.named(i), func(name string) (*yarn.CSQueue, error) { return cs.Place(r.Jobs[i].User, nil, name) })
 		if c := r.class(i); c != "" {
 			for _, name := range []string{c + "_l0", c} {
 				if cq, cerr := cs.Place(r.Jobs[i].User, nil, name); cerr == nil {
@@ -455,11 +455,13 @@ func (r *TaskLevel) loadFair(path string) (task.FairQueue, []string, error) {
 	}
 	queue := make([]string, len(r.Jobs))
 	for i := range r.Jobs {
-		named := r.class(i)
-		if named == "" {
-			named = r.named(i)
+		place := func(name string) (string, error) { return fs.Place(r.Jobs[i].User, nil, name) }
+		if c := r.class(i); c != "" {
+			queue[i], err = place(c)
+		} else {
+			queue[i], err = placeLogQueue(r.named(i), place)
 		}
-		if queue[i], err = fs.Place(r.Jobs[i].User, nil, named); err != nil {
+		if err != nil {
 			return task.FairQueue{}, nil, fmt.Errorf("%s: job %d: %w", path, r.Jobs[i].ID+1, err)
 		}
 	}

@@ -289,8 +289,10 @@ func (t *TaskValidation) EmittedVerdict() string {
 // defaults (deficit fairness, ε 0.99, α 0.02) and the phase model's CPU
 // thrashing, for a prism baseline; 9: slowdowns over the simulated time
 // alone, bounded at 1 s; deadlines from the current scheduler's
-// completions; 10: jobs in the execution-time model, ExecModelScales).
-const taskLevelVersion = 10
+// completions; 10: jobs in the execution-time model, ExecModelScales; 11:
+// a log's queue placed as written first, then by its name in schedplan's
+// files).
+const taskLevelVersion = 11
 
 // OneReplayNote qualifies the task-level validation table's comparisons:
 // one replay of the window with the run's seed, descriptive; the verdict

@@ -44,7 +44,7 @@ func (rep *SimulateReport) WriteText(out io.Writer) {
 	fmt.Fprintln(tw, head+"p50\tp90\tp99\tmax resp\tmean slowdown\tp99 slowdown\tmissed\tmakespan (s)\tutil\t")
 	for _, p := range rep.Policies {
 		s := p.Mean
-		fmt.Fprintf(tw, "%s\t%.6g\t", p.Policy, s.Response.Mean)
+		fmt.Fprintf(tw, "%s\t%.6g\t", shownSpec(p.Policy), s.Response.Mean)
 		if multi {
 			fmt.Fprintf(tw, "%.6g\t%.6g\t%.6g\t", p.MeanResponse.Min, p.MeanResponse.P50, p.MeanResponse.Max)
 		}
@@ -86,7 +86,7 @@ func WriteBoundsText(out io.Writer, w *Window, b *Bounds, rows []BoundsRow) {
 	tw := newTable(out, tabwriter.AlignRight)
 	fmt.Fprintln(tw, "policy\tmean response (s)\tgap to bound\tmissed deadlines\tshare\tmax lateness (s)\t")
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%.6g\t%+.1f%%\t%d\t%.1f%%\t%.4g\t\n", r.Policy, r.Mean, 100*r.Gap, r.Missed, 100*r.MissedShare, r.MaxLate)
+		fmt.Fprintf(tw, "%s\t%.6g\t%+.1f%%\t%d\t%.1f%%\t%.4g\t\n", shownSpec(r.Policy), r.Mean, 100*r.Gap, r.Missed, 100*r.MissedShare, r.MaxLate)
 	}
 	tw.Flush()
 }
@@ -174,7 +174,7 @@ func (res *RunResult) WriteText(w io.Writer, dir string, took time.Duration) {
 	}
 	fmt.Fprintf(w, "cluster %s\n", Printable(res.Cluster))
 	fmt.Fprintln(w, res.CapacityCheck.Headline(res.Lambda))
-	fmt.Fprintf(w, "tuned LAS_MQ (the levels capacity-scheduler.xml implements): %s\n", res.TunedSpec)
+	fmt.Fprintf(w, "tuned LAS_MQ (the levels capacity-scheduler.xml implements): %s\n", shownSpec(res.TunedSpec))
 	if h := res.TunedHPFSP; h != nil {
 		fmt.Fprintf(w, "tuned H-PFSP (task level): %s — FAIR_LIMIT %d %s, threshold %g %s; sizes online (%s estimator, progress reports every %g s)\n",
 			h.Spec(), h.FairLimit, h.FairLimitUnit, h.Threshold, h.ThresholdUnit, h.Estimator, h.ReportIntervalS)
@@ -391,7 +391,7 @@ func (t *TaskValidation) WriteText(w io.Writer) {
 	tw := newTable(w, tabwriter.AlignRight)
 	fmt.Fprintln(tw, "task level, validation window\toffered load\tmean response (s)\tp99 (s)\tmean slowdown\tp99 slowdown\tgap to fluid SRPT bound\tmissed deadlines (vs current)\tpolicy\t")
 	for _, r := range t.Rows {
-		fmt.Fprintf(tw, "%s\t%s\t%.4g\t%.4g\t%.4g\t%.4g\t%+.1f%%\t%.0f\t%s\t\n", r.Name, loadCell(loadOf(r.OfferedLoad)), r.Mean, r.P99, r.MeanSlowdown, r.P99Slowdown, 100*r.Gap, r.Missed, r.Policy)
+		fmt.Fprintf(tw, "%s\t%s\t%.4g\t%.4g\t%.4g\t%.4g\t%+.1f%%\t%.0f\t%s\t\n", r.Name, loadCell(loadOf(r.OfferedLoad)), r.Mean, r.P99, r.MeanSlowdown, r.P99Slowdown, 100*r.Gap, r.Missed, shownSpec(r.Policy))
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "task level, %s: %s\n\n", OneReplayNote, t.RowsText())

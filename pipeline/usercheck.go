@@ -125,7 +125,7 @@ func CheckCurrentConfig(path string, jobs *data.Jobs, containerMB int) ([]byte, 
 // queue, no rule that matches) is an error of --current-config now, not of
 // the policy the validate stage builds from it later.
 func checkCurrentConfig(path, spec string, b []byte, jobs *data.Jobs, containerMB int) error {
-	var place func(user string) error
+	var place func(user, queue string) error
 	if strings.HasPrefix(spec, "fair:") {
 		fs, err := yarn.ParseFairScheduler(b)
 		if err != nil {
@@ -134,18 +134,36 @@ func checkCurrentConfig(path, spec string, b []byte, jobs *data.Jobs, containerM
 		if err := fairQueue(fs, fs.Root, int64(containerMB)).Check(); err != nil {
 			return paramErr("current-config", path, "%v", err)
 		}
-		place = func(u string) error { _, err := fs.Place(u, nil, ""); return err }
+		place = func(user, queue string) error {
+			_, err := placeLogQueue(queue, func(name string) (string, error) { return fs.Place(user, nil, name) })
+			return err
+		}
 	} else {
 		cs, err := yarn.ParseCapacityScheduler(b)
 		if err != nil {
 			return paramErr("current-config", path, "%v", err)
 		}
-		place = func(u string) error { _, err := cs.Place(u, nil, ""); return err }
+		place = func(user, queue string) error {
+			_, err := placeLogQueue(queue, func(name string) (*yarn.CSQueue, error) { return cs.Place(user, nil, name) })
+			return err
+		}
 	}
-	names, _ := jobs.Users()
-	for _, n := range names {
-		if err := place(n); err != nil {
-			return paramErr("current-config", path, "the jobs of user %s (%s) that name no queue are refused: %v", data.Printable(n), data.Printable(jobs.Source), err)
+	// Every (user, the queue the log says the application named) once, as
+	// the task level places the log's applications (TaskLevel.Named).
+	named := LogQueuesOf(jobs, 0, jobs.Len())
+	seen := map[[2]string]bool{}
+	for i := range jobs.Len() {
+		key := [2]string{jobs.UserAt(i), ""}
+		if named != nil {
+			key[1] = named[i]
+		}
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		if err := place(key[0], key[1]); err != nil {
+			return paramErr("current-config", path, "row %d of %s (user %q, queue %q): %v; the current scheduler's file must place every application of the log (give the file the cluster ran when it was written)",
+				i+1, data.Printable(jobs.Source), key[0], key[1], err)
 		}
 	}
 	return nil

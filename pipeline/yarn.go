@@ -775,8 +775,10 @@ func writeLeaf(add func(name, value, desc string), pre string, abs map[string]fl
 		"active users split the queue evenly, each up to the average of their containers (YARN's default 100 serves users in submission order)")
 	need := int(math.Ceil(float64(lim.perUser)*100/(LeafMinUserLimitPercent*ulf))) + 1
 	apps := max(lim.system, need)
+	// Hadoop's limit, in its float arithmetic (AbstractLeafQueue.setupQueueConfigs).
+	admitted := min(apps, int(float32(apps)*(float32(LeafMinUserLimitPercent)/100)*float32(ulf)))
 	add(pre+"maximum-applications", strconv.Itoa(apps),
-		fmt.Sprintf("admits %d applications of one user (maximum-applications × minimum-user-limit-percent/100 × user-limit-factor, AbstractLeafQueue.setupQueueConfigs): twice the log's peak concurrent applications of one user; YARN's default is maximum-system-applications × the queue's absolute capacity", lim.perUser))
+		fmt.Sprintf("admits %d applications of one user (min(maximum-applications, maximum-applications × minimum-user-limit-percent/100 × user-limit-factor), AbstractLeafQueue.setupQueueConfigs): at least twice the log's peak concurrent applications of one user (%d); YARN's default is maximum-system-applications × the queue's absolute capacity", admitted, lim.perUser/2))
 }
 
 // queueMappings maps every user whose jobs are mostly of one class

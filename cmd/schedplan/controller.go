@@ -57,6 +57,9 @@ id and usage, each once); a refused move is retried after a backoff, and
 			if err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
 			}
+			if v := pipeline.NotToDeploy(b); v != "" {
+				slog.Warn("the file is marked not to deploy: its run's verdict keeps the current scheduler or deploys the other file", "file", args[0], "verdict", v)
+			}
 			mb := 0.0 // the file's, or 1024
 			if cmd.Flags().Changed("container-mb") {
 				mb = float64(containerMB)

@@ -65,3 +65,15 @@ func TestSimulateLoadsBundle(t *testing.T) {
 		t.Errorf("a bundle of another version was accepted: %v", err)
 	}
 }
+
+// run --help states the task-level default constraints the verdict uses
+// (the flag's default is the fluid tuner's only).
+func TestRunHelpDeployConstraints(t *testing.T) {
+	out, err := runCmd(t, []string{"run"}, "--help")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, pipeline.DeployDefaultConstraints) {
+		t.Errorf("run --help does not name the task-level default %q", pipeline.DeployDefaultConstraints)
+	}
+}
