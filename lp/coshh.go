@@ -284,7 +284,7 @@ func solveCOSHHLP(p *COSHHProblem, active []int, s Solver, opt COSHHOptions, sol
 	sol.Lambda = ls.X[0]
 	sol.Rounds = c.rounds
 	if sol.Method != Full {
-		sol.Bound = dualBound(c.r, ls.Duals[:c.na], c.na, c.nt)
+		sol.Bound = c.dualBound(ls.Duals[:c.na])
 	}
 	var duals []float64
 	if ls.DualsAvailable {
@@ -404,7 +404,7 @@ func coshhFullModel(p *COSHHProblem, active []int) (m *Model, col [][]int) {
 // u = −y / Σ(−y), the full problem's dual min Σ_t w_t s.t. Σ_i u_i ≥ 1,
 // w_t ≥ r_it u_i is feasible with w_t = max_i r_it u_i, so λ* ≤ Σ_t max_i
 // r_it u_i (weak duality).
-func dualBound(r, y []float64, na, nt int) float64 {
+func (c *coshhLP) dualBound(y []float64) float64 {
 	sum := 0.0
 	for _, v := range y {
 		sum += math.Max(-v, 0)
@@ -412,13 +412,19 @@ func dualBound(r, y []float64, na, nt int) float64 {
 	if !(sum > 0) {
 		return math.Inf(1)
 	}
-	ub := 0.0
-	for t := 0; t < nt; t++ {
-		best := 0.0
-		for k := 0; k < na; k++ {
-			best = math.Max(best, r[k*nt+t]*math.Max(-y[k], 0)/sum)
+	best := make([]float64, c.nt)
+	for k := 0; k < c.na; k++ {
+		u := math.Max(-y[k], 0) / sum
+		if u == 0 {
+			continue
 		}
-		ub += best
+		for t := 0; t < c.nt; t++ {
+			best[t] = math.Max(best[t], c.r(k*c.nt+t)*u)
+		}
+	}
+	ub := 0.0
+	for _, v := range best {
+		ub += v
 	}
 	return ub
 }
