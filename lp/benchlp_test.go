@@ -78,7 +78,7 @@ func benchLPSize(t *testing.T, nc, nt int, clpBin string, timeout time.Duration,
 	fmt.Printf("schedplan column generation (λ only): %6.1f CPU-s %6.1f wall-s  λ = %.15g  rounds %d, master columns %d, gap to dual bound %.1e\n",
 		cg.cpu.Seconds(), cg.wall.Seconds(), cg.sol.Lambda, cg.sol.Rounds, cg.sol.Columns, cg.sol.Bound-cg.sol.Lambda)
 	if !full {
-		fmt.Printf("full LP and clp binary: not run (%d columns; the MPS file would be ~%.0f GB)\n", nc*nt, float64(nc)*float64(nt)*60/1e9)
+		fmt.Printf("full LP and clp binary: not run (%d columns; the MPS file would be ~%.1f GB)\n", nc*nt, float64(nc)*float64(nt)*60/1e9)
 		return
 	}
 	mps := filepath.Join(t.TempDir(), fmt.Sprintf("coshh-%dx%d.mps", nc, nt))

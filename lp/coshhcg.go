@@ -65,42 +65,30 @@ func newCOSHHLP(p *COSHHProblem, active []int, s Solver, full bool, warm []coshh
 	for k := 0; k < c.na; k++ {
 		m.Set(k, lam, -1)
 	}
-	var initial []int
-	if full {
-		initial = c.allColumns()
-	} else {
-		initial = append(c.initialColumns(), c.warmColumns(warm)...)
-	}
-	for _, idx := range initial {
-		if _, ok := c.in[idx]; ok {
-			continue
-		}
-		c.in[idx] = int32(len(c.cols))
-		c.cols = append(c.cols, idx)
-		col := c.column(idx)
-		j := m.AddCol("", col.obj, NonNeg())
-		m.Set(int(col.rows[0]), j, col.vals[0])
-		m.Set(int(col.rows[1]), j, col.vals[1])
-	}
 	ms, err := newMaster(m, s)
 	if err != nil {
 		return nil, err
 	}
 	c.ms = ms
+	if full {
+		c.add(c.allColumns())
+	} else {
+		c.add(append(c.initialColumns(), c.warmColumns(warm)...))
+	}
 	return c, nil
 }
 
 func (c *coshhLP) close() { c.ms.close() }
 
-// column is master column idx: r in its class row, 1 in its type row, its
-// phase 2 cost once there is one.
-func (c *coshhLP) column(idx int) newColumn {
+// column appends master column idx to nc: r in its class row, 1 in its
+// type row, its phase 2 cost once there is one.
+func (c *coshhLP) column(nc *newColumns, idx int) {
 	k, t := idx/c.nt, idx%c.nt
 	obj := 0.0
 	if c.phase2 {
 		obj = c.cost(idx)
 	}
-	return newColumn{obj: obj, lo: 0, hi: math.Inf(1), rows: []int32{int32(k), int32(c.na + t)}, vals: []float64{c.r(idx), 1}}
+	nc.append(obj, 0, math.Inf(1), []int32{int32(k), int32(c.na + t)}, []float64{c.r(idx), 1})
 }
 
 // r is column idx's coefficient in its class row: μ_it n_t / α_i, the
@@ -266,7 +254,7 @@ func (c *coshhLP) columnNames() []coshhColumn {
 // add puts columns (sorted, possibly repeated) into the master.
 func (c *coshhLP) add(idx []int) int {
 	sort.Ints(idx)
-	var nc []newColumn
+	nc := &newColumns{}
 	for n, j := range idx {
 		if n > 0 && idx[n-1] == j {
 			continue
@@ -276,10 +264,12 @@ func (c *coshhLP) add(idx []int) int {
 		}
 		c.in[j] = int32(len(c.cols))
 		c.cols = append(c.cols, j)
-		nc = append(nc, c.column(j))
+		c.column(nc, j)
 	}
-	c.ms.add(nc)
-	return len(nc)
+	if len(nc.obj) > 0 {
+		c.ms.add(nc)
+	}
+	return len(nc.obj)
 }
 
 // solveRounds solves the master and prices columns in until none improves
