@@ -147,3 +147,36 @@ func TestCOSHHColGenEqualsFullMid(t *testing.T) {
 		}
 	}
 }
+
+// TestCOSHHFullLambdaOnly: Full with LambdaOnly solves the textbook model;
+// λ, the allocation's feasibility and the type duals (which sum to λ)
+// agree with column generation on the scaled master.
+func TestCOSHHFullLambdaOnly(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 2026))
+	for n := 0; n < 6; n++ {
+		p := randomCOSHH(r, 5+r.IntN(40), 2+r.IntN(10))
+		for _, s := range backends() {
+			full, err := SolveCOSHH(p, COSHHOptions{Solver: s, Method: Full, LambdaOnly: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cg, err := SolveCOSHH(p, COSHHOptions{Solver: s, LambdaOnly: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !near(full.Lambda, cg.Lambda, 1e-9) {
+				t.Errorf("instance %d %s: full λ = %.15g, column generation %.15g", n, s, full.Lambda, cg.Lambda)
+			}
+			checkCOSHH(t, p, full)
+			if full.HasDuals {
+				sum := 0.0
+				for _, tl := range full.Types {
+					sum += tl.Dual
+				}
+				if !near(sum, full.Lambda, 1e-7) {
+					t.Errorf("instance %d %s: type duals sum to %.12g, λ = %.12g", n, s, sum, full.Lambda)
+				}
+			}
+		}
+	}
+}
