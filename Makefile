@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin/schedplan
 
-.PHONY: deps deps-test build run test vet lint bench bench-scale bench-tunequal bench-classqual fuzz clean docs
+.PHONY: deps deps-test build run test vet lint bench bench-lp bench-scale bench-tunequal bench-classqual fuzz clean docs
 
 deps:
 	@scripts/deps.sh
@@ -42,6 +42,16 @@ PKG ?= ./...
 BENCHTIME ?= 1x
 bench: deps
 	$(GO) test -run '^$$' -bench '$(BENCH)' -benchtime $(BENCHTIME) -benchmem $(PKG)
+
+# Issue 30's LP table: the COSHH LP at 2,000 × 500 and 20,000 × 5,000
+# (LP_SIZES), schedplan's column generation and full solve against the
+# `clp` binary on the same MPS file (skipped with a note when not
+# installed; LP_TIMEOUT bounds it), CPU seconds and |Δλ|; see TestBenchLP.
+LP_SIZES ?= 2000x500,20000x5000
+LP_TIMEOUT ?= 300s
+bench-lp: deps
+	SCHEDPLAN_BENCH_LP=1 SCHEDPLAN_BENCH_LP_SIZES=$(LP_SIZES) SCHEDPLAN_BENCH_LP_TIMEOUT=$(LP_TIMEOUT) \
+		$(GO) test -run '^TestBenchLP$$' -count 1 -v -timeout 0 ./lp
 
 # Issue 17's scale table: `run` on synthetic logs of 100 k, 1 M and 10 M jobs
 # (generated on first use; SIZES="100000 1000000" for a shorter table).

@@ -89,37 +89,44 @@ func (c *coshhLP) canonicalLadder(sol *COSHHSolution) ([][]float64, error) {
 
 // canonical runs phase 2 on the master: λ ≥ lambdaLo, objective Σ c f (costs per fraction of a type: n_t c_it).
 func (c *coshhLP) canonical(lambdaLo float64, sol *COSHHSolution) (*Solution, error) {
-	if c.cost == nil {
-		c.cost = c.canonicalCosts()
+	if !c.phase2 {
+		c.canonicalCosts()
 	}
 	obj := make([]float64, 1+len(c.cols))
 	lo := make([]float64, 1+len(c.cols))
 	lo[0] = lambdaLo
 	for n, idx := range c.cols {
-		obj[1+n] = c.cost[idx]
+		obj[1+n] = c.cost(idx)
 	}
 	c.ms.setObjective(Minimize, obj, lo)
 	c.rounds = 0
 	return c.solvePhase(sol)
 }
 
-// canonicalCosts returns n_t c_it for every column (0 where there is none).
-func (c *coshhLP) canonicalCosts() []float64 {
-	cost := make([]float64, len(c.r))
+// canonicalCosts switches the columns' objective to the phase 2 cost
+// (see cost), computing each class's fastest rate.
+func (c *coshhLP) canonicalCosts() {
+	c.fastest = make([]float64, c.na)
 	for k, i := range c.active {
-		fastest := 0.0
 		for t := 0; t < c.nt; t++ {
-			if c.r[k*c.nt+t] > 0 {
-				fastest = math.Max(fastest, c.p.Mu[i][t])
-			}
-		}
-		for t := 0; t < c.nt; t++ {
-			if c.r[k*c.nt+t] > 0 {
-				cost[k*c.nt+t] = c.p.Counts[t] * fastest / c.p.Mu[i][t] * (1 + TieBreak*tieHash(i, t))
+			if c.p.Mu[i][t] > 0 && c.p.Counts[t] > 0 {
+				c.fastest[k] = math.Max(c.fastest[k], c.p.Mu[i][t])
 			}
 		}
 	}
-	return cost
+	c.phase2 = true
+}
+
+// cost is column idx's phase 2 cost per fraction of its type: n_t c_it
+// (0 where there is no column).
+func (c *coshhLP) cost(idx int) float64 {
+	k, t := idx/c.nt, idx%c.nt
+	i := c.active[k]
+	mu := c.p.Mu[i][t]
+	if !(mu > 0 && c.p.Counts[t] > 0) {
+		return 0
+	}
+	return c.p.Counts[t] * c.fastest[k] / mu * (1 + TieBreak*tieHash(i, t))
 }
 
 // tieHash is a fixed pseudo-random number in [0, 1) for class i and type t
@@ -140,7 +147,9 @@ func (c *coshhLP) checkServes(f [][]float64, lambda float64) error {
 	for k, i := range c.active {
 		served := 0.0
 		for t := 0; t < c.nt; t++ {
-			served += c.r[k*c.nt+t] * math.Max(f[k][t], 0)
+			if f[k][t] > 0 {
+				served += c.r(k*c.nt+t) * f[k][t]
+			}
 		}
 		if served < lambda*(1-1e-9) {
 			return fmt.Errorf("class %s is served %.10g × its arrival rate, below λ = %.10g", c.p.ClassNames[i], served, lambda)

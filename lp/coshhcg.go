@@ -24,13 +24,17 @@ type coshhLP struct {
 	p      *COSHHProblem
 	active []int
 	na, nt int
-	r      []float64 // r[k*nt+t] for active class k; 0: no such column
-	cost   []float64 // phase 2 cost of each column per fraction (nil in phase 1)
-	in     []bool    // column in the master
-	cols   []int     // k*nt+t of the master's columns after λ, in master order
-	ms     master
-	full   bool
-	rounds int // solves in the current phase
+	// Column idx = k*nt+t (active class k, type t) has r(idx) in its class
+	// row and, in phase 2, cost(idx) in the objective; both are computed
+	// from p when needed (at 20,000 classes × 5,000 types a dense copy
+	// would take 800 MB each).
+	fastest []float64     // per active class: max μ over types with machines (phase 2 costs)
+	phase2  bool          // the objective is the canonical cost
+	in      map[int]int32 // column idx → its position in cols
+	cols    []int         // k*nt+t of the master's columns after λ, in master order
+	ms      master
+	full    bool
+	rounds  int // solves in the current phase
 }
 
 // coshhColumn names a master column by class and type, so that a later
@@ -40,20 +44,16 @@ type coshhColumn struct{ class, typ string }
 // maxRounds bounds column generation (each round adds at least one column).
 const maxRounds = 10000
 
+// initialTop is how many of each class's fastest types the first master
+// holds.
+const initialTop = 5
+
 // newCOSHHLP builds the master: every column when full, else each class's
 // two best types, each type's best class (relative to that class's best
 // type) and the columns of warm that exist in p.
 func newCOSHHLP(p *COSHHProblem, active []int, s Solver, full bool, warm []coshhColumn) (*coshhLP, error) {
 	c := &coshhLP{p: p, active: active, na: len(active), nt: len(p.Counts), full: full}
-	c.r = make([]float64, c.na*c.nt)
-	for k, i := range active {
-		for t := 0; t < c.nt; t++ {
-			if p.Mu[i][t] > 0 && p.Counts[t] > 0 {
-				c.r[k*c.nt+t] = p.Mu[i][t] * p.Counts[t] / p.Alpha[i]
-			}
-		}
-	}
-	c.in = make([]bool, len(c.r))
+	c.in = make(map[int]int32)
 	m := NewModel("coshh-master", Maximize)
 	for k := 0; k < c.na; k++ {
 		m.AddRow("", GE(0))
@@ -65,72 +65,80 @@ func newCOSHHLP(p *COSHHProblem, active []int, s Solver, full bool, warm []coshh
 	for k := 0; k < c.na; k++ {
 		m.Set(k, lam, -1)
 	}
-	var initial []int
-	if full {
-		initial = c.allColumns()
-	} else {
-		initial = append(c.initialColumns(), c.warmColumns(warm)...)
-	}
-	for _, idx := range initial {
-		if c.in[idx] {
-			continue
-		}
-		c.in[idx] = true
-		c.cols = append(c.cols, idx)
-		col := c.column(idx)
-		j := m.AddCol("", col.obj, NonNeg())
-		m.Set(int(col.rows[0]), j, col.vals[0])
-		m.Set(int(col.rows[1]), j, col.vals[1])
-	}
 	ms, err := newMaster(m, s)
 	if err != nil {
 		return nil, err
 	}
 	c.ms = ms
+	if full {
+		c.add(c.allColumns())
+	} else {
+		c.add(append(c.initialColumns(), c.warmColumns(warm)...))
+	}
 	return c, nil
 }
 
 func (c *coshhLP) close() { c.ms.close() }
 
-// column is master column idx: r in its class row, 1 in its type row, its
-// phase 2 cost once there is one.
-func (c *coshhLP) column(idx int) newColumn {
+// column appends master column idx to nc: r in its class row, 1 in its
+// type row, its phase 2 cost once there is one.
+func (c *coshhLP) column(nc *newColumns, idx int) {
 	k, t := idx/c.nt, idx%c.nt
 	obj := 0.0
-	if c.cost != nil {
-		obj = c.cost[idx]
+	if c.phase2 {
+		obj = c.cost(idx)
 	}
-	return newColumn{obj: obj, lo: 0, hi: math.Inf(1), rows: []int32{int32(k), int32(c.na + t)}, vals: []float64{c.r[idx], 1}}
+	nc.append(obj, 0, math.Inf(1), []int32{int32(k), int32(c.na + t)}, []float64{c.r(idx), 1})
+}
+
+// r is column idx's coefficient in its class row: μ_it n_t / α_i, the
+// number of times type t alone could serve class i's arrivals (0: no such
+// column).
+func (c *coshhLP) r(idx int) float64 {
+	i, t := c.active[idx/c.nt], idx%c.nt
+	if mu, n := c.p.Mu[i][t], c.p.Counts[t]; mu > 0 && n > 0 {
+		return mu * n / c.p.Alpha[i]
+	}
+	return 0
 }
 
 // allColumns lists every existing column.
 func (c *coshhLP) allColumns() []int {
 	var out []int
-	for idx, v := range c.r {
-		if v > 0 {
+	for idx := 0; idx < c.na*c.nt; idx++ {
+		if c.r(idx) > 0 {
 			out = append(out, idx)
 		}
 	}
 	return out
 }
 
-// initialColumns are each class's two best types and, for each type, the
-// class it serves best relative to that class's best type.
+// initialColumns are each class's two best types by r, its fastest types
+// (by μ, the best at equal prices per machine: initialTop of them, and more
+// for a class that needs a large share of the cluster, see initialCounts)
+// and, for each type, the class it serves best relative to that class's
+// best type.
 func (c *coshhLP) initialColumns() []int {
 	var out []int
 	best := make([]float64, c.na)
-	for k := 0; k < c.na; k++ {
+	want := c.initialCounts()
+	var top []int
+	for k, i := range c.active {
 		b1, b2 := c.twoBest(k)
-		best[k] = c.r[k*c.nt+b1]
+		best[k] = c.r(k*c.nt + b1)
 		out = append(out, k*c.nt+b1)
 		if b2 >= 0 {
 			out = append(out, k*c.nt+b2)
+		}
+		top = c.fastestTypes(i, want[k], top[:0])
+		for _, t := range top {
+			out = append(out, k*c.nt+t)
 		}
 	}
 	for t := 0; t < c.nt; t++ {
 		bk, bv := -1, 0.0
 		for k := 0; k < c.na; k++ {
-			if v := c.r[k*c.nt+t] / best[k]; v > bv {
+			if v := c.r(k*c.nt+t) / best[k]; v > bv {
 				bk, bv = k, v
 			}
 		}
@@ -141,19 +149,68 @@ func (c *coshhLP) initialColumns() []int {
 	return out
 }
 
+// initialCounts returns how many of its fastest types each active class
+// starts with: initialTop, plus twice the number of types the class would
+// fill if every class ran on its fastest type at the λ that then uses the
+// whole cluster (its share α_i / max_t μ_it of the machines that demand
+// needs, times the number of types). A class that needs much of the
+// cluster (heavy, slow jobs) so starts with many columns instead of
+// gaining a few per round.
+func (c *coshhLP) initialCounts() []int {
+	need := make([]float64, c.na)
+	sum := 0.0
+	for k, i := range c.active {
+		fast := 0.0
+		for t, m := range c.p.Mu[i] {
+			if c.p.Counts[t] > 0 {
+				fast = math.Max(fast, m)
+			}
+		}
+		need[k] = c.p.Alpha[i] / fast
+		sum += need[k]
+	}
+	out := make([]int, c.na)
+	for k := range out {
+		out[k] = min(c.nt, initialTop+int(math.Ceil(2*need[k]/sum*float64(c.nt))))
+	}
+	return out
+}
+
+// fastestTypes appends to top the n types with machines where class i
+// runs fastest, fastest first.
+func (c *coshhLP) fastestTypes(i, n int, top []int) []int {
+	mu := c.p.Mu[i]
+	for t := 0; t < c.nt; t++ {
+		if mu[t] <= 0 || c.p.Counts[t] <= 0 || (len(top) == n && mu[t] <= mu[top[n-1]]) {
+			continue
+		}
+		at := len(top)
+		for at > 0 && mu[top[at-1]] < mu[t] {
+			at--
+		}
+		top = append(top, 0)
+		copy(top[at+1:], top[at:])
+		top[at] = t
+		if len(top) > n {
+			top = top[:n]
+		}
+	}
+	return top
+}
+
 // twoBest returns active class k's types with the largest and second
 // largest r (b2 = -1 when it runs on one type only).
 func (c *coshhLP) twoBest(k int) (b1, b2 int) {
 	b1, b2 = -1, -1
 	for t := 0; t < c.nt; t++ {
-		v := c.r[k*c.nt+t]
+		v := c.r(k*c.nt + t)
 		if v <= 0 {
 			continue
 		}
 		switch {
-		case b1 < 0 || v > c.r[k*c.nt+b1]:
+		case b1 < 0 || v > c.r(k*c.nt+b1):
 			b1, b2 = t, b1
-		case b2 < 0 || v > c.r[k*c.nt+b2]:
+		case b2 < 0 || v > c.r(k*c.nt+b2):
 			b2 = t
 		}
 	}
@@ -178,7 +235,7 @@ func (c *coshhLP) warmColumns(warm []coshhColumn) []int {
 	for _, w := range warm {
 		k, ok1 := class[w.class]
 		t, ok2 := typ[w.typ]
-		if ok1 && ok2 && c.r[k*c.nt+t] > 0 {
+		if ok1 && ok2 && c.r(k*c.nt+t) > 0 {
 			out = append(out, k*c.nt+t)
 		}
 	}
@@ -197,17 +254,22 @@ func (c *coshhLP) columnNames() []coshhColumn {
 // add puts columns (sorted, possibly repeated) into the master.
 func (c *coshhLP) add(idx []int) int {
 	sort.Ints(idx)
-	var nc []newColumn
+	nc := &newColumns{}
 	for n, j := range idx {
-		if (n > 0 && idx[n-1] == j) || c.in[j] {
+		if n > 0 && idx[n-1] == j {
 			continue
 		}
-		c.in[j] = true
+		if _, ok := c.in[j]; ok {
+			continue
+		}
+		c.in[j] = int32(len(c.cols))
 		c.cols = append(c.cols, j)
-		nc = append(nc, c.column(j))
+		c.column(nc, j)
 	}
-	c.ms.add(nc)
-	return len(nc)
+	if len(nc.obj) > 0 {
+		c.ms.add(nc)
+	}
+	return len(nc.obj)
 }
 
 // solveRounds solves the master and prices columns in until none improves
@@ -236,67 +298,6 @@ func (c *coshhLP) solveRounds() (*Solution, error) {
 			return ls, nil
 		}
 	}
-}
-
-// price returns the columns to add: per type and per class the one with
-// the largest improvement of the objective per unit, among those that
-// improve it by more than the tolerance (see gain).
-func (c *coshhLP) price(ls *Solution) []int {
-	y, w := ls.Duals[:c.na], ls.Duals[c.na:]
-	tol1 := 1e-11 * math.Max(ls.Objective, 1e-300)
-	bestK := make([]int, c.na)
-	gainK := make([]float64, c.na)
-	for k := range bestK {
-		bestK[k] = -1
-	}
-	var add []int
-	for t := 0; t < c.nt; t++ {
-		if idx := c.priceType(t, y, w[t], tol1, bestK, gainK); idx >= 0 {
-			add = append(add, idx)
-		}
-	}
-	for _, idx := range bestK {
-		if idx >= 0 {
-			add = append(add, idx)
-		}
-	}
-	return add
-}
-
-// priceType prices type t's columns outside the master, returns the best
-// and updates each class's best.
-func (c *coshhLP) priceType(t int, y []float64, wt, tol1 float64, bestK []int, gainK []float64) int {
-	bi, bg := -1, 0.0
-	for k := 0; k < c.na; k++ {
-		idx := k*c.nt + t
-		if c.r[idx] == 0 || c.in[idx] {
-			continue
-		}
-		g, tol := c.gain(idx, y[k], wt, tol1)
-		if g <= tol {
-			continue
-		}
-		if bi < 0 || g > bg {
-			bi, bg = idx, g
-		}
-		if bestK[k] < 0 || g > gainK[k] {
-			bestK[k], gainK[k] = idx, g
-		}
-	}
-	return bi
-}
-
-// gain is how much column idx improves the objective per unit, from the
-// duals of its class row (yk) and type row (wt): its reduced cost obj −
-// r yk − wt, signed so that positive improves (phase 1 maximises, phase 2
-// minimises), and the tolerance it must beat: 1e-11 λ in phase 1, 1e-9 of
-// the column's cost in phase 2.
-func (c *coshhLP) gain(idx int, yk, wt, tol1 float64) (g, tol float64) {
-	rc := -c.r[idx]*yk - wt
-	if c.cost == nil {
-		return rc, tol1
-	}
-	return -(c.cost[idx] + rc), 1e-9 * c.cost[idx]
 }
 
 // fractions returns f[k][t] from a master solution.

@@ -79,7 +79,7 @@ func (c *coshhLP) polishEquations(f [][]float64, lambdaLo float64) *polishSystem
 			}
 		}
 		for t := 0; t < c.nt; t++ {
-			if c.r[k*c.nt+t] > 0 && (f[k][t] > polishSliver || t == top) {
+			if (f[k][t] > polishSliver || t == top) && c.r(k*c.nt+t) > 0 {
 				sys.cols = append(sys.cols, k*c.nt+t)
 			}
 		}
@@ -112,7 +112,7 @@ func (c *coshhLP) polishEquations(f [][]float64, lambdaLo float64) *polishSystem
 		k, t := idx/c.nt, idx%c.nt
 		sys.rowsOf[p] = [2]int{k, typeRow[t]}
 		sys.rows[k] = append(sys.rows[k], p)
-		sys.coef[k] = append(sys.coef[k], c.r[idx])
+		sys.coef[k] = append(sys.coef[k], c.r(idx))
 		if tr := typeRow[t]; tr >= 0 {
 			sys.rows[tr] = append(sys.rows[tr], p)
 			sys.coef[tr] = append(sys.coef[tr], 1)

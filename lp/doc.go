@@ -11,7 +11,12 @@
 // The COSHH LP (SolveCOSHH) finds the largest λ such that the cluster
 // sustains λ × today's arrival rates, the allocation δ of machine types to
 // job classes and the suggested classes of each type; it is solved by column
-// generation (or, for checking, in full). The allocation at the optimum is
+// generation (or, for checking, in full). Column generation keeps no dense
+// copy of the classes × types LP: a pricing round reads μ row by row on a
+// few goroutines and adds each class's best improving columns and each
+// type's best (coshhprice.go); the first master holds more of the fastest
+// types of the classes that need much of the cluster. Full with LambdaOnly
+// solves the textbook model (the one MPSFile writes) in one CLP call. The allocation at the optimum is
 // not unique, so a second LP on the same master, at λ held to λ*, picks the
 // canonical one: the least Σ δ_it × (class i's slowdown on type t relative
 // to its fastest type) with a fixed hash tie-break (see CanonicalTol and

@@ -8,16 +8,29 @@ package lp
 // optimal basis (recovered from the solution; gonum's Simplex accepts an
 // initial basis), with duals from that basis.
 
-// newColumn is a column to add: objective, bounds and entries.
-type newColumn struct {
-	obj    float64
-	lo, hi float64
-	rows   []int32
-	vals   []float64
+// newColumns are columns to add, column-major: column k has objective
+// obj[k], bounds [lo[k], hi[k]] and entries index/value[start[k]:start[k+1]]
+// (the arrays CLP's Clp_addColumns takes, so a full COSHH LP of 10⁶
+// columns is handed over without a per-column allocation).
+type newColumns struct {
+	obj, lo, hi []float64
+	start       []int32 // len(obj)+1
+	index       []int32
+	value       []float64
+}
+
+// append adds one column.
+func (nc *newColumns) append(obj, lo, hi float64, rows []int32, vals []float64) {
+	if len(nc.start) == 0 {
+		nc.start = append(nc.start, 0)
+	}
+	nc.obj, nc.lo, nc.hi = append(nc.obj, obj), append(nc.lo, lo), append(nc.hi, hi)
+	nc.index, nc.value = append(nc.index, rows...), append(nc.value, vals...)
+	nc.start = append(nc.start, int32(len(nc.index)))
 }
 
 type master interface {
-	add(cols []newColumn)
+	add(cols *newColumns)
 	// setObjective replaces the objective (sense and every column's
 	// coefficient) and the columns' lower bounds, keeping the basis: the
 	// next solve starts from the previous optimal basis, which stays primal
@@ -48,11 +61,11 @@ type gonumMaster struct {
 	warm *gonumWarm
 }
 
-func (g *gonumMaster) add(cols []newColumn) {
-	for _, c := range cols {
-		j := g.m.AddCol("", c.obj, Bounds{c.lo, c.hi})
-		for k, r := range c.rows {
-			g.m.Set(int(r), j, c.vals[k])
+func (g *gonumMaster) add(cols *newColumns) {
+	for k := range cols.obj {
+		j := g.m.AddCol("", cols.obj[k], Bounds{cols.lo[k], cols.hi[k]})
+		for p := cols.start[k]; p < cols.start[k+1]; p++ {
+			g.m.Set(int(cols.index[p]), j, cols.value[p])
 		}
 	}
 }
