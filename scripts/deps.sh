@@ -16,7 +16,7 @@ for arg in "$@"; do
 	esac
 done
 DUCKDB_NODE_API=@duckdb/node-api@1.5.6-r.1
-mods="${SCHEDPLAN_NODE_MODULES:-$HOME/.cache/schedplan-node/node_modules}"
+mods="${SCHEDPLAN_NODE_MODULES:-${HOME:-/root}/.cache/schedplan-node/node_modules}"
 need=()
 command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
 pkg-config --exists clp 2>/dev/null || need+=(coinor-libclp-dev)
