@@ -203,8 +203,9 @@ func Prepare(cfg RunConfig) (*Inputs, error) {
 	if err := CheckWhatIfs(cfg.WhatIfs, in.Spec); err != nil {
 		return nil, err
 	}
+	var currentSpec string
 	if cfg.CurrentConfig != "" { // the file alone, before the log is read
-		if _, err := CurrentConfigSpec(cfg.CurrentConfig); err != nil {
+		if in.CurrentConfigKey, currentSpec, err = readCurrentConfig(cfg.CurrentConfig); err != nil {
 			return nil, err
 		}
 	}
@@ -216,8 +217,8 @@ func Prepare(cfg RunConfig) (*Inputs, error) {
 	if err := CheckUserNames(in.Jobs, in.Spec, cfg.Cluster); err != nil {
 		return nil, err
 	}
-	if cfg.CurrentConfig != "" {
-		if in.CurrentConfigKey, err = CheckCurrentConfig(cfg.CurrentConfig, in.Jobs, cfg.ContainerMB); err != nil {
+	if cfg.CurrentConfig != "" { // then against the log (CheckCurrentConfig)
+		if err := checkCurrentConfig(cfg.CurrentConfig, currentSpec, in.CurrentConfigKey, in.Jobs, cfg.ContainerMB); err != nil {
 			return nil, err
 		}
 	}

@@ -70,10 +70,25 @@ const (
 // configuration), fair:file= for a fair-scheduler.xml (an allocations
 // file).
 func CurrentConfigSpec(path string) (string, error) {
+	_, spec, err := readCurrentConfig(path)
+	return spec, err
+}
+
+// readCurrentConfig reads the user's own scheduler file (--current-config
+// path) once and returns its bytes and its task-level policy
+// (CurrentConfigSpec).
+func readCurrentConfig(path string) ([]byte, string, error) {
 	b, err := configfile.Read(path)
 	if err != nil {
-		return "", fmt.Errorf("--current-config: %w", err)
+		return nil, "", fmt.Errorf("--current-config: %w", err)
 	}
+	spec, err := currentConfigSpecOf(path, b)
+	return b, spec, err
+}
+
+// currentConfigSpecOf is CurrentConfigSpec on b, the bytes of the file at
+// path.
+func currentConfigSpecOf(path string, b []byte) (string, error) {
 	s := string(b)
 	switch {
 	case strings.Contains(s, "<allocations"):

@@ -7,7 +7,6 @@ import (
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/cluster/yarn"
 	"github.com/schedplan/schedplan/data"
-	"github.com/schedplan/schedplan/internal/configfile"
 )
 
 // This file checks, before the first stage, the user names the emitted
@@ -101,16 +100,9 @@ func (q userQueues) add(name, where string) error {
 // (CurrentConfigSpec), then as checkCurrentConfig does with containers of
 // containerMB (0: 1024). It returns the file's bytes.
 func CheckCurrentConfig(path string, jobs *data.Jobs, containerMB int) ([]byte, error) {
-	spec, err := CurrentConfigSpec(path)
+	b, spec, err := readCurrentConfig(path)
 	if err != nil {
 		return nil, err
-	}
-	b, err := configfile.Read(path)
-	if err != nil {
-		return nil, paramErr("current-config", path, "%v", err)
-	}
-	if containerMB <= 0 {
-		containerMB = 1024
 	}
 	return b, checkCurrentConfig(path, spec, b, jobs, containerMB)
 }
@@ -119,12 +111,15 @@ func CheckCurrentConfig(path string, jobs *data.Jobs, containerMB int) ([]byte, 
 // path, already checked by CurrentConfigSpec, which gave spec; b is the
 // file) as the validate stage will load it, before the first stage: a
 // fair-scheduler.xml's queue tree as the task level converts it with
-// containers of containerMB (a <weight>NaN</weight> is refused), and the
+// containers of containerMB (0: 1024; a <weight>NaN</weight> is refused), and the
 // placement of an application of every user of the log that names no
 // queue, as YARN would place it. A user the file refuses (no default
 // queue, no rule that matches) is an error of --current-config now, not of
 // the policy the validate stage builds from it later.
 func checkCurrentConfig(path, spec string, b []byte, jobs *data.Jobs, containerMB int) error {
+	if containerMB <= 0 {
+		containerMB = 1024
+	}
 	var place func(user, queue string) error
 	if strings.HasPrefix(spec, "fair:") {
 		fs, err := yarn.ParseFairScheduler(b)
