@@ -188,8 +188,18 @@ type pipelineRun struct {
 	bd    *Bundle
 	// bdErr is why the bundle's routing (routeBundle) failed, if it did.
 	bdErr error
+	// peaks is routeBundle's fluid replay (fluidPeaks), kept across the
+	// bundle's rebuilds.
+	peaks fluidPeakCache
 	// part is the stage being sharded or merged (StageOptions).
 	part *stagePart
+}
+
+// fluidPeakCache is every user's peak concurrent applications (peak) in the
+// fluid replay of the LAS_MQ of.
+type fluidPeakCache struct {
+	of   LASMQParams
+	peak []int
 }
 
 // Run runs every stage into r.Dir: the table of stages (stages) walked by one
