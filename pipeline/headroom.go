@@ -76,6 +76,7 @@ type replayer struct {
 	solver             lp.Solver
 	seed               uint64
 	jobs               []task.Job // the sample, in the execution-time model
+	work               float64    // Σ work of the sample (the same at every rate)
 	held               float64    // Σ work / Σ size of the sample (Headroom.Held)
 }
 
@@ -105,7 +106,7 @@ func newReplayer(j *data.Jobs, sizes, cs []float64, src estimate.Source, opt est
 	if size > 0 {
 		held = work / size
 	}
-	return &replayer{j: j, cs: cs, spec: spec, primary: primary, secondary: secondary, solver: solver, seed: seed, jobs: jobs, held: held}, nil
+	return &replayer{j: j, cs: cs, spec: spec, primary: primary, secondary: secondary, solver: solver, seed: seed, jobs: jobs, work: work, held: held}, nil
 }
 
 // replay runs the sample on the spec after change ("": as it is) with
@@ -134,12 +135,8 @@ func (r *replayer) replay(ctx context.Context, change string, factor float64) (R
 		resp[i] = completion[i] - jobs[i].Arrival
 	}
 	out.Mean, out.P99 = stat.Mean(resp, nil), sim.QuantilesOf(resp).P99
-	last, work := jobs[len(jobs)-1].Arrival, 0.0
-	for i := range jobs {
-		work += jobs[i].Work()
-	}
-	if work > 0 {
-		out.Unfinished = backlog(jobs, cl, backlogOf, last) / work
+	if r.work > 0 {
+		out.Unfinished = backlog(jobs, cl, backlogOf, jobs[len(jobs)-1].Arrival) / r.work
 	}
 	out.Overloaded = out.Unfinished > ReplayOverloaded
 	return out, nil
