@@ -81,26 +81,18 @@ type replayer struct {
 }
 
 // newReplayer builds the sample's task jobs (sizes with src and opt as
-// SimulateWhatIfs builds them, cs in container-seconds of spec) with the
-// execution-time model's type scales.
+// SimulateWhatIfs builds them, firstWhatIfJobs; cs in container-seconds of
+// spec) with the execution-time model's type scales.
 func newReplayer(j *data.Jobs, sizes, cs []float64, src estimate.Source, opt estimate.SizeOptions, spec *cluster.Spec,
 	primary, secondary *classify.Result, solver lp.Solver, seed uint64) (*replayer, error) {
-	n := min(j.Len(), ReplayMaxJobs)
+	jobs, err := firstWhatIfJobs(j, sizes, src, opt, spec, seed, min(j.Len(), ReplayMaxJobs))
+	if err != nil {
+		return nil, err
+	}
 	capacity, _ := SimCapacity(src, opt, spec)
-	fl, err := JobsOf(j, sizes, spec)
-	if err != nil {
-		return nil, err
-	}
-	jobs, err := TaskJobs(j, fl[:n], 0, capacity, spec.Capacity(), seed)
-	if err != nil {
-		return nil, err
-	}
-	if err := ExecModelScales(jobs, j, fl[:n], 0, capacity, spec); err != nil {
-		return nil, err
-	}
 	work, size := 0.0, 0.0
 	for i := range jobs {
-		work, size = work+jobs[i].Work(), size+fl[i].Size*spec.Capacity()/capacity
+		work, size = work+jobs[i].Work(), size+sizes[i]*spec.Capacity()/capacity
 	}
 	held := 1.0
 	if size > 0 {
