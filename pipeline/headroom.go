@@ -76,36 +76,29 @@ type replayer struct {
 	solver             lp.Solver
 	seed               uint64
 	jobs               []task.Job // the sample, in the execution-time model
+	work               float64    // Σ work of the sample (the same at every rate)
 	held               float64    // Σ work / Σ size of the sample (Headroom.Held)
 }
 
 // newReplayer builds the sample's task jobs (sizes with src and opt as
-// SimulateWhatIfs builds them, cs in container-seconds of spec) with the
-// execution-time model's type scales.
+// SimulateWhatIfs builds them, firstWhatIfJobs; cs in container-seconds of
+// spec) with the execution-time model's type scales.
 func newReplayer(j *data.Jobs, sizes, cs []float64, src estimate.Source, opt estimate.SizeOptions, spec *cluster.Spec,
 	primary, secondary *classify.Result, solver lp.Solver, seed uint64) (*replayer, error) {
-	n := min(j.Len(), ReplayMaxJobs)
+	jobs, err := firstWhatIfJobs(j, sizes, src, opt, spec, seed, min(j.Len(), ReplayMaxJobs))
+	if err != nil {
+		return nil, err
+	}
 	capacity, _ := SimCapacity(src, opt, spec)
-	fl, err := JobsOf(j, sizes, spec)
-	if err != nil {
-		return nil, err
-	}
-	jobs, err := TaskJobs(j, fl[:n], 0, capacity, spec.Capacity(), seed)
-	if err != nil {
-		return nil, err
-	}
-	if err := ExecModelScales(jobs, j, fl[:n], 0, capacity, spec); err != nil {
-		return nil, err
-	}
 	work, size := 0.0, 0.0
 	for i := range jobs {
-		work, size = work+jobs[i].Work(), size+fl[i].Size*spec.Capacity()/capacity
+		work, size = work+jobs[i].Work(), size+sizes[i]*spec.Capacity()/capacity
 	}
 	held := 1.0
 	if size > 0 {
 		held = work / size
 	}
-	return &replayer{j: j, cs: cs, spec: spec, primary: primary, secondary: secondary, solver: solver, seed: seed, jobs: jobs, held: held}, nil
+	return &replayer{j: j, cs: cs, spec: spec, primary: primary, secondary: secondary, solver: solver, seed: seed, jobs: jobs, work: work, held: held}, nil
 }
 
 // replay runs the sample on the spec after change ("": as it is) with
@@ -134,12 +127,8 @@ func (r *replayer) replay(ctx context.Context, change string, factor float64) (R
 		resp[i] = completion[i] - jobs[i].Arrival
 	}
 	out.Mean, out.P99 = stat.Mean(resp, nil), sim.QuantilesOf(resp).P99
-	last, work := jobs[len(jobs)-1].Arrival, 0.0
-	for i := range jobs {
-		work += jobs[i].Work()
-	}
-	if work > 0 {
-		out.Unfinished = backlog(jobs, cl, backlogOf, last) / work
+	if r.work > 0 {
+		out.Unfinished = backlog(jobs, cl, backlogOf, jobs[len(jobs)-1].Arrival) / r.work
 	}
 	out.Overloaded = out.Unfinished > ReplayOverloaded
 	return out, nil

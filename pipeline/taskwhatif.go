@@ -106,11 +106,18 @@ func SimulateWhatIfs(ctx context.Context, j *data.Jobs, sizes []float64, src est
 // to container-seconds on spec as it is (the jobs' work and speeds do not
 // change with the machine counts).
 func whatIfJobs(j *data.Jobs, sizes []float64, src estimate.Source, opt estimate.SizeOptions, spec *cluster.Spec, seed uint64) ([]task.Job, error) {
+	return firstWhatIfJobs(j, sizes, src, opt, spec, seed, j.Len())
+}
+
+// firstWhatIfJobs are whatIfJobs of the log's first n rows (the same jobs:
+// a job's tasks are synthesised from its row and the seed alone).
+func firstWhatIfJobs(j *data.Jobs, sizes []float64, src estimate.Source, opt estimate.SizeOptions, spec *cluster.Spec, seed uint64, n int) ([]task.Job, error) {
 	capacity, _ := SimCapacity(src, opt, spec)
 	fl, err := JobsOf(j, sizes, spec)
 	if err != nil {
 		return nil, err
 	}
+	fl = fl[:n]
 	jobs, err := TaskJobs(j, fl, 0, capacity, spec.Capacity(), seed)
 	if err != nil {
 		return nil, err
