@@ -305,11 +305,8 @@ func taskCurrentTimes(ctx context.Context, in *Inputs, spec string) (resp, wait 
 		return nil, nil, err
 	}
 	lo, n, _ := taskWindow(in)
-	jobs, err := TaskJobsWith(in.Jobs, in.Tasks, in.SimJobs[lo:lo+n], lo, in.Capacity, cl.Rate(), in.Config.Seed)
+	jobs, err := ModelTaskJobs(in.Jobs, in.Tasks, in.SimJobs[lo:lo+n], lo, in.Capacity, in.Spec, cl.Rate(), in.Config.Seed)
 	if err != nil {
-		return nil, nil, err
-	}
-	if err := ExecModelScales(jobs, in.Jobs, in.SimJobs[lo:lo+n], lo, in.Capacity, in.Spec); err != nil {
 		return nil, nil, err
 	}
 	if err := ctx.Err(); err != nil {

@@ -305,6 +305,19 @@ func SizesNote(src estimate.Source, opt estimate.SizeOptions) string {
 	return fmt.Sprintf("sizes measured from the log's %s (container-seconds): no --load normalisation is applied; every load above is measured", src)
 }
 
+// ModelTaskJobs returns the task-level jobs of rows lo, lo+1, … of j (fluid
+// jobs fl with sizes in units of capacity; real tasks from t when it is not
+// nil, else synthesised at rate with seed: TaskJobsWith) in the
+// execution-time model of spec (ExecModelScales): the one way every
+// task-level view builds its jobs.
+func ModelTaskJobs(j *data.Jobs, t *data.Tasks, fl []sim.Job, lo int, capacity float64, spec *cluster.Spec, rate float64, seed uint64) ([]task.Job, error) {
+	jobs, err := TaskJobsWith(j, t, fl, lo, capacity, rate, seed)
+	if err != nil {
+		return nil, err
+	}
+	return jobs, ExecModelScales(jobs, j, fl, lo, capacity, spec)
+}
+
 // ExecModelScales sets the execution-time model's Job.TypeScale (execModel)
 // of the task jobs of rows lo, lo+1, … of j, whose fluid jobs fl have sizes
 // in units of capacity: container-seconds of spec are size ×

@@ -231,11 +231,8 @@ func NewCOSHHWindow(in *Inputs, sizes []float64, lo, hi int, floor float64) (*CO
 	if err != nil {
 		return nil, err
 	}
-	jobs, err := TaskJobs(in.Jobs, in.SimJobs[lo:hi], lo, in.Capacity, cl.Rate(), in.Config.Seed)
+	jobs, err := ModelTaskJobs(in.Jobs, nil, in.SimJobs[lo:hi], lo, in.Capacity, in.Spec, cl.Rate(), in.Config.Seed)
 	if err != nil {
-		return nil, err
-	}
-	if err := ExecModelScales(jobs, in.Jobs, in.SimJobs[lo:hi], lo, in.Capacity, in.Spec); err != nil {
 		return nil, err
 	}
 	return &COSHHWindow{J: in.Jobs, Sizes: sizes, Spec: in.Spec, Cluster: cl, Lo: lo, Jobs: jobs, Solver: in.Config.Solver, Seed: in.Config.Seed}, nil

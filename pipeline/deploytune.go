@@ -183,15 +183,12 @@ func taskPairs(in *Inputs, cl *task.Cluster, chunks []DeployChunk, seeds []uint6
 	for c, ch := range chunks {
 		a := ch.FirstRow - 1
 		for s := from; s < to; s++ {
-			jobs, err := TaskJobsWith(in.Jobs, in.Tasks, in.SimJobs[a:a+ch.Jobs], a, in.Capacity, cl.Rate(), seeds[s])
-			if err != nil {
-				return nil, err
-			}
 			// The model the validation judges in (one cluster model: each
 			// job as fast on a type as the execution-time model says), and
 			// applications naming the queue they named in the log, as
 			// deployed.
-			if err := ExecModelScales(jobs, in.Jobs, in.SimJobs[a:a+ch.Jobs], a, in.Capacity, in.Spec); err != nil {
+			jobs, err := ModelTaskJobs(in.Jobs, in.Tasks, in.SimJobs[a:a+ch.Jobs], a, in.Capacity, in.Spec, cl.Rate(), seeds[s])
+			if err != nil {
 				return nil, err
 			}
 			out = append(out, deployPair{c, s, &TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: in.Config.ContainerMB, Named: LogQueuesOf(in.Jobs, a, ch.Jobs), Reference: current}})

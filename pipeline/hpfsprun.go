@@ -70,11 +70,8 @@ func TuneHPFSPWindow(ctx context.Context, log *data.Jobs, tune []sim.Job, capaci
 		return nil, err
 	}
 	lo := max(0, len(tune)-HPFSPTuneMaxJobs)
-	jobs, err := TaskJobs(log, tune[lo:], lo, capacity, cl.Rate(), seed)
+	jobs, err := ModelTaskJobs(log, nil, tune[lo:], lo, capacity, spec, cl.Rate(), seed)
 	if err != nil {
-		return nil, err
-	}
-	if err := ExecModelScales(jobs, log, tune[lo:], lo, capacity, spec); err != nil {
 		return nil, err
 	}
 	h := &HPFSPTuning{Jobs: len(jobs), Skipped: lo, DefaultTaskS: MeanTaskTimes(jobs, cl), ReportIntervalS: hpfspReportInterval(cl)}
@@ -181,11 +178,8 @@ func (p *pipelineRun) validateHPFSP(ctx context.Context, tv *TaskValidation, pro
 		return err
 	}
 	lo, n, _ := taskWindow(in) // the window of tv's bounds
-	jobs, err := TaskJobs(in.Jobs, in.SimJobs[lo:lo+n], lo, in.Capacity, cl.Rate(), in.Config.Seed)
+	jobs, err := ModelTaskJobs(in.Jobs, nil, in.SimJobs[lo:lo+n], lo, in.Capacity, in.Spec, cl.Rate(), in.Config.Seed)
 	if err != nil {
-		return err
-	}
-	if err := ExecModelScales(jobs, in.Jobs, in.SimJobs[lo:lo+n], lo, in.Capacity, in.Spec); err != nil {
 		return err
 	}
 	res := &TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: in.Config.ContainerMB, HPFSPDefault: p.ht.DefaultTaskS}

@@ -153,11 +153,8 @@ func (w *Window) TaskWindow(spec *cluster.Spec, seed uint64, containerMB int) (*
 	if err != nil {
 		return nil, nil, err
 	}
-	jobs, err := TaskJobs(w.Log, w.Jobs, w.First, w.Capacity, cl.Rate(), seed)
+	jobs, err := ModelTaskJobs(w.Log, nil, w.Jobs, w.First, w.Capacity, spec, cl.Rate(), seed)
 	if err != nil {
-		return nil, nil, err
-	}
-	if err := ExecModelScales(jobs, w.Log, w.Jobs, w.First, w.Capacity, spec); err != nil {
 		return nil, nil, err
 	}
 	tl := &TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: containerMB, Machines: PhaseMachines(spec)}

@@ -144,13 +144,10 @@ func taskValidate(ctx context.Context, in *Inputs, cs *classState, tuned LASMQPa
 		return nil, err
 	}
 	lo, n, cut := taskWindow(in)
-	jobs, err := TaskJobsWith(in.Jobs, in.Tasks, in.SimJobs[lo:lo+n], lo, in.Capacity, cl.Rate(), in.Config.Seed)
-	if err != nil {
-		return nil, err
-	}
 	// One cluster model: each job as fast on a type as the execution-time
 	// model says (the LP's μ, COSHH's rows).
-	if err := ExecModelScales(jobs, in.Jobs, in.SimJobs[lo:lo+n], lo, in.Capacity, in.Spec); err != nil {
+	jobs, err := ModelTaskJobs(in.Jobs, in.Tasks, in.SimJobs[lo:lo+n], lo, in.Capacity, in.Spec, cl.Rate(), in.Config.Seed)
+	if err != nil {
 		return nil, err
 	}
 	// Applications name the queue they named in the log, if it says.

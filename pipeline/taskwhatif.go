@@ -118,11 +118,7 @@ func firstWhatIfJobs(j *data.Jobs, sizes []float64, src estimate.Source, opt est
 		return nil, err
 	}
 	fl = fl[:n]
-	jobs, err := TaskJobs(j, fl, 0, capacity, spec.Capacity(), seed)
-	if err != nil {
-		return nil, err
-	}
-	return jobs, ExecModelScales(jobs, j, fl, 0, capacity, spec)
+	return ModelTaskJobs(j, nil, fl, 0, capacity, spec, spec.Capacity(), seed)
 }
 
 // whatIfCluster returns spec after the what-if w ("": spec as it is) and
