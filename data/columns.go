@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow/go/v17/arrow"
 	"github.com/apache/arrow/go/v17/arrow/array"
 	"github.com/apache/arrow/go/v17/arrow/ipc"
+	"github.com/apache/arrow/go/v17/parquet"
 	"github.com/apache/arrow/go/v17/parquet/file"
 	"github.com/apache/arrow/go/v17/parquet/pqarrow"
 )
@@ -357,20 +358,19 @@ func stateValues(name string, f Format, b []byte, names []string, k int) ([]stri
 	var tbl arrow.Table
 	var err error
 	switch {
-	case f == FormatParquet && b == nil: // the column alone, from the file
-		fh, size, err := openInput(name)
-		if err != nil {
-			return nil, err
+	case f == FormatParquet: // the column alone
+		var src parquet.ReaderAtSeeker = bytes.NewReader(b)
+		size := int64(len(b))
+		if b == nil { // from the file
+			fh, n, err := openInput(name)
+			if err != nil {
+				return nil, err
+			}
+			defer fh.Close()
+			src, size = fh, n
 		}
-		defer fh.Close()
 		only := func([]string) ([]int, error) { return []int{k}, nil }
-		tbl, err = readParquet(newStoppable(fh), size, only)
-		if err != nil {
-			return nil, err
-		}
-	case f == FormatParquet:
-		only := func([]string) ([]int, error) { return []int{k}, nil }
-		tbl, err = readParquet(newStoppable(bytes.NewReader(b)), int64(len(b)), only)
+		tbl, err = readParquet(newStoppable(src), size, only)
 	case b == nil:
 		return nil, fmt.Errorf("%s: no content", name)
 	default:
