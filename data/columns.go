@@ -391,22 +391,19 @@ func stateValues(name string, f Format, b []byte, names []string, k int) ([]stri
 	return out, nil
 }
 
-// appendStrings appends the values of a string-like array ("" for nulls
-// and for values of other types).
+// appendStrings appends the values of a string, large-string, binary or
+// dictionary-of-strings array (stringValue), "" for nulls and for values
+// of other types.
 func appendStrings(out []string, a arrow.Array) []string {
+	bin, isBinary := a.(*array.Binary)
 	for i := 0; i < a.Len(); i++ {
 		v := ""
-		if a.IsValid(i) {
-			switch c := a.(type) {
-			case *array.String:
-				v = c.Value(i)
-			case *array.LargeString:
-				v = c.Value(i)
-			case *array.Binary:
-				v = string(c.Value(i))
-			case *array.Dictionary:
-				v = fmt.Sprint(c.Dictionary().GetOneForMarshal(c.GetValueIndex(i)))
-			}
+		switch {
+		case !a.IsValid(i):
+		case isBinary:
+			v = string(bin.Value(i))
+		default:
+			v, _ = stringValue(a, i)
 		}
 		out = append(out, v)
 	}
