@@ -322,39 +322,10 @@ func tableNames(name string, f Format, b []byte) (names []string, err error) {
 	return nil, fmt.Errorf("format %q has no columns", f)
 }
 
-// stateValues returns the state column's values (column k of names), one
-// per row in file order ("" for a null).
-func stateValues(name string, f Format, b []byte, names []string, k int) ([]string, error) {
-	if f == FormatCSV {
-		var r io.Reader
-		if b != nil {
-			r = bytes.NewReader(b)
-		} else {
-			fh, err := os.Open(name)
-			if err != nil {
-				return nil, err
-			}
-			defer fh.Close()
-			r = fh
-		}
-		sc := newCSVScanner(r)
-		if _, _, err := sc.next(); err != nil {
-			return nil, err
-		}
-		var out []string
-		for {
-			rec, _, err := sc.next()
-			if err == io.EOF {
-				return out, nil
-			}
-			if err != nil {
-				return nil, err
-			}
-			if k < len(rec) {
-				out = append(out, strings.Clone(rec[k]))
-			}
-		}
-	}
+// stateValues returns the values of the state column (column k) of a
+// Parquet or Arrow table, one per row in file order ("" for a null). A CSV
+// table's are read with its rows (Jobs.states).
+func stateValues(name string, f Format, b []byte, k int) ([]string, error) {
 	var tbl arrow.Table
 	var err error
 	switch {
@@ -419,6 +390,8 @@ func applyColumns(j *Jobs, name string, b []byte, opt *ReadOptions) (*Jobs, erro
 	if f != FormatCSV && f != FormatTSV && f != FormatParquet && f != FormatArrow && f != FormatArrowStream {
 		return j, nil
 	}
+	csvStates := j.states
+	j.states = nil
 	names, err := tableNames(name, f, b)
 	if err != nil {
 		return j, nil // the reader has read it: a report is not worth an error
@@ -429,9 +402,12 @@ func applyColumns(j *Jobs, name string, b []byte, opt *ReadOptions) (*Jobs, erro
 	}
 	r := buildColumnReport(names, opt.Map, j, state)
 	if state >= 0 {
-		vals, err := stateValues(name, f, b, names, state)
-		if err != nil {
-			return nil, inputErrorf(name, 0, names[state], "reading the state column: %v", err)
+		vals := csvStates
+		if f != FormatCSV {
+			var err error
+			if vals, err = stateValues(name, f, b, state); err != nil {
+				return nil, inputErrorf(name, 0, names[state], "reading the state column: %v", err)
+			}
 		}
 		if len(vals) != j.Len() {
 			return nil, inputErrorf(name, 0, names[state], "%d states for %d jobs", len(vals), j.Len())
