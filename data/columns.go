@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow/go/v17/arrow"
 	"github.com/apache/arrow/go/v17/arrow/array"
 	"github.com/apache/arrow/go/v17/arrow/ipc"
+	"github.com/apache/arrow/go/v17/parquet"
 	"github.com/apache/arrow/go/v17/parquet/file"
 	"github.com/apache/arrow/go/v17/parquet/pqarrow"
 )
@@ -321,56 +322,26 @@ func tableNames(name string, f Format, b []byte) (names []string, err error) {
 	return nil, fmt.Errorf("format %q has no columns", f)
 }
 
-// stateValues returns the state column's values (column k of names), one
-// per row in file order ("" for a null).
-func stateValues(name string, f Format, b []byte, names []string, k int) ([]string, error) {
-	if f == FormatCSV {
-		var r io.Reader
-		if b != nil {
-			r = bytes.NewReader(b)
-		} else {
-			fh, err := os.Open(name)
+// stateValues returns the values of the state column (column k) of a
+// Parquet or Arrow table, one per row in file order ("" for a null). A CSV
+// table's are read with its rows (Jobs.states).
+func stateValues(name string, f Format, b []byte, k int) ([]string, error) {
+	var tbl arrow.Table
+	var err error
+	switch {
+	case f == FormatParquet: // the column alone
+		var src parquet.ReaderAtSeeker = bytes.NewReader(b)
+		size := int64(len(b))
+		if b == nil { // from the file
+			fh, n, err := openInput(name)
 			if err != nil {
 				return nil, err
 			}
 			defer fh.Close()
-			r = fh
+			src, size = fh, n
 		}
-		sc := newCSVScanner(r)
-		if _, _, err := sc.next(); err != nil {
-			return nil, err
-		}
-		var out []string
-		for {
-			rec, _, err := sc.next()
-			if err == io.EOF {
-				return out, nil
-			}
-			if err != nil {
-				return nil, err
-			}
-			if k < len(rec) {
-				out = append(out, strings.Clone(rec[k]))
-			}
-		}
-	}
-	var tbl arrow.Table
-	var err error
-	switch {
-	case f == FormatParquet && b == nil: // the column alone, from the file
-		fh, size, err := openInput(name)
-		if err != nil {
-			return nil, err
-		}
-		defer fh.Close()
 		only := func([]string) ([]int, error) { return []int{k}, nil }
-		tbl, err = readParquet(newStoppable(fh), size, only)
-		if err != nil {
-			return nil, err
-		}
-	case f == FormatParquet:
-		only := func([]string) ([]int, error) { return []int{k}, nil }
-		tbl, err = readParquet(newStoppable(bytes.NewReader(b)), int64(len(b)), only)
+		tbl, err = readParquet(newStoppable(src), size, only)
 	case b == nil:
 		return nil, fmt.Errorf("%s: no content", name)
 	default:
@@ -391,22 +362,19 @@ func stateValues(name string, f Format, b []byte, names []string, k int) ([]stri
 	return out, nil
 }
 
-// appendStrings appends the values of a string-like array ("" for nulls
-// and for values of other types).
+// appendStrings appends the values of a string, large-string, binary or
+// dictionary-of-strings array (stringValue), "" for nulls and for values
+// of other types.
 func appendStrings(out []string, a arrow.Array) []string {
+	bin, isBinary := a.(*array.Binary)
 	for i := 0; i < a.Len(); i++ {
 		v := ""
-		if a.IsValid(i) {
-			switch c := a.(type) {
-			case *array.String:
-				v = c.Value(i)
-			case *array.LargeString:
-				v = c.Value(i)
-			case *array.Binary:
-				v = string(c.Value(i))
-			case *array.Dictionary:
-				v = fmt.Sprint(c.Dictionary().GetOneForMarshal(c.GetValueIndex(i)))
-			}
+		switch {
+		case !a.IsValid(i):
+		case isBinary:
+			v = string(bin.Value(i))
+		default:
+			v, _ = stringValue(a, i)
 		}
 		out = append(out, v)
 	}
@@ -422,6 +390,8 @@ func applyColumns(j *Jobs, name string, b []byte, opt *ReadOptions) (*Jobs, erro
 	if f != FormatCSV && f != FormatTSV && f != FormatParquet && f != FormatArrow && f != FormatArrowStream {
 		return j, nil
 	}
+	csvStates := j.states
+	j.states = nil
 	names, err := tableNames(name, f, b)
 	if err != nil {
 		return j, nil // the reader has read it: a report is not worth an error
@@ -432,9 +402,12 @@ func applyColumns(j *Jobs, name string, b []byte, opt *ReadOptions) (*Jobs, erro
 	}
 	r := buildColumnReport(names, opt.Map, j, state)
 	if state >= 0 {
-		vals, err := stateValues(name, f, b, names, state)
-		if err != nil {
-			return nil, inputErrorf(name, 0, names[state], "reading the state column: %v", err)
+		vals := csvStates
+		if f != FormatCSV {
+			var err error
+			if vals, err = stateValues(name, f, b, state); err != nil {
+				return nil, inputErrorf(name, 0, names[state], "reading the state column: %v", err)
+			}
 		}
 		if len(vals) != j.Len() {
 			return nil, inputErrorf(name, 0, names[state], "%d states for %d jobs", len(vals), j.Len())

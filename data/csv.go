@@ -35,6 +35,7 @@ func readCSV(r io.Reader, name string, opt *ReadOptions) (*Jobs, error) {
 		return nil, err
 	}
 	p := &csvParser{file: name, header: header, m: opt.Map}
+	state := stateColumn(header, opt.Map) // kept for applyColumns
 	j := &Jobs{}
 	var b csvBuilders
 	b.init(cols)
@@ -56,6 +57,9 @@ func readCSV(r io.Reader, name string, opt *ReadOptions) (*Jobs, error) {
 		}
 		if err := p.row(j, &b, rec, quoted, row); err != nil {
 			return nil, err
+		}
+		if state >= 0 {
+			j.states = append(j.states, strings.Clone(rec[state]))
 		}
 	}
 	b.finish(j)

@@ -180,6 +180,9 @@ type Jobs struct {
 	// idsChecked tells the next Validate that the ids are known unique
 	// (set by the log readers, which drop duplicates; cleared by Validate).
 	idsChecked bool
+	// states holds a CSV table's state column, a value a row in file
+	// order, read with the rows for applyColumns (which clears it).
+	states []string
 }
 
 // Len returns the number of jobs.

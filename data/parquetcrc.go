@@ -31,6 +31,7 @@ var errPageCRC = errors.New("page checksum (CRC-32) mismatch: the file is corrup
 func verifyPageCRCs(r io.ReaderAt, pr *file.Reader, leaf int, groups []int) error {
 	md := pr.MetaData()
 	var buf []byte
+	chunk := bufio.NewReaderSize(nil, 64<<10) // Reset to each chunk
 	for _, g := range groups {
 		cc, err := md.RowGroup(g).ColumnChunk(leaf)
 		if err != nil {
@@ -44,7 +45,8 @@ func verifyPageCRCs(r io.ReaderAt, pr *file.Reader, leaf int, groups []int) erro
 		if start < 0 || total <= 0 {
 			continue // arrow-go reports the bad frame when it reads the chunk
 		}
-		br := &countingReader{r: bufio.NewReaderSize(io.NewSectionReader(r, start, total), 64<<10)}
+		chunk.Reset(io.NewSectionReader(r, start, total))
+		br := &countingReader{r: chunk}
 		for page := 0; br.n < total; page++ {
 			h, err := readPageHeader(br)
 			if err != nil || h.size < 0 || h.size > total-br.n {

@@ -58,6 +58,18 @@ import (
 // sparkCodecExts are the extensions Spark gives compressed event logs.
 var sparkCodecExts = []string{".lz4", ".snappy", ".zstd", ".zst", ".lzf", ".gz"}
 
+// sparkLogName is an event log's name (a file or rolling directory)
+// without the rolling prefix, ".inprogress" and the codec's extension:
+// APP_ID, or APP_ID_ATTEMPT for an attempt in YARN cluster mode.
+func sparkLogName(name string) string {
+	name = strings.TrimPrefix(name, sparkRollingPrefix)
+	name = strings.TrimSuffix(name, ".inprogress")
+	for _, ext := range sparkCodecExts {
+		name = strings.TrimSuffix(name, ext)
+	}
+	return name
+}
+
 // sparkRollingPrefix names a rolling event-log directory.
 const sparkRollingPrefix = "eventlog_v2_"
 
@@ -626,14 +638,8 @@ func (a *sparkApp) appID() string {
 	if a.id != "" {
 		return a.id
 	}
-	base := filepath.Base(a.file)
-	base = strings.TrimPrefix(base, sparkRollingPrefix)
-	base = strings.TrimSuffix(base, ".inprogress")
-	for _, ext := range sparkCodecExts {
-		base = strings.TrimSuffix(base, ext)
-	}
-	a.id = base
-	return base
+	a.id = sparkLogName(filepath.Base(a.file))
+	return a.id
 }
 
 // finish turns the application (or its jobs) into jobs and its tasks into

@@ -4,7 +4,6 @@ import (
 	"os"
 	"sort"
 	"strconv"
-	"strings"
 )
 
 // Spark on YARN retries a failed application master: each attempt writes
@@ -92,16 +91,8 @@ func (s *logState) flushSpark() {
 // eventlog_v2_APP_1 sorts beside a file APP_2: the attempts of an
 // application are read one after another.
 func sortSparkEntries(entries []os.DirEntry) {
-	key := func(e os.DirEntry) string {
-		name := strings.TrimPrefix(e.Name(), sparkRollingPrefix)
-		name = strings.TrimSuffix(name, ".inprogress")
-		for _, ext := range sparkCodecExts {
-			name = strings.TrimSuffix(name, ext)
-		}
-		return name
-	}
 	sort.SliceStable(entries, func(a, b int) bool {
-		ka, kb := key(entries[a]), key(entries[b])
+		ka, kb := sparkLogName(entries[a].Name()), sparkLogName(entries[b].Name())
 		if ka != kb {
 			return ka < kb
 		}
