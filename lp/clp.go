@@ -14,7 +14,7 @@ package lp
 #include <signal.h>
 #include "coin/Clp_C_Interface.h"
 
-// clp_solve runs one solve (0 initial, 1 primal, 2 dual, 3 initial dual) and puts the
+// clp_solve runs one solve (0 initial, 1 primal, 2 dual) and puts the
 // SIGINT handler back exactly as it was: CLP installs its own handler for
 // the solve and restores the previous one with signal(), which drops the
 // SA_ONSTACK flag of the Go runtime's handler, so that a later Ctrl-C
@@ -26,7 +26,6 @@ static void clp_solve(Clp_Simplex *m, int how) {
 	switch (how) {
 	case 1: Clp_primal(m, 0); break;
 	case 2: Clp_dual(m, 0); break;
-	case 3: Clp_initialDualSolve(m); break;
 	default: Clp_initialSolve(m);
 	}
 	sigaction(SIGINT, &saved, NULL);
@@ -160,10 +159,9 @@ func (c *clpModel) setLimits(opt Options) {
 
 // how a CLP solve starts.
 const (
-	clpInitial     = iota // Clp_initialSolve: presolve, CLP's choice of method
-	clpPrimal             // Clp_primal from the current basis (warm start after adding columns)
-	clpDual               // Clp_dual from the current basis (warm start after changing bounds)
-	clpInitialDual        // Clp_initialDualSolve: presolve, dual simplex (a master's first solve)
+	clpInitial = iota // Clp_initialSolve: presolve, CLP's choice of method
+	clpPrimal         // Clp_primal from the current basis (warm start after adding columns)
+	clpDual           // Clp_dual from the current basis (warm start after changing bounds)
 )
 
 // solve runs CLP and copies the results out.

@@ -314,7 +314,9 @@ func taskCurrentTimes(ctx context.Context, in *Inputs, spec string) (resp, wait 
 	}
 	r := &TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: in.Config.ContainerMB}
 	ts := &taskSimulator{r: r, parsed: map[string]*taskPolicy{}}
-	res, err := ts.Simulate(ctx, task.FluidJobs(jobs, cl), 0, cl.Rate(), spec)
+	// Simulate reads only the fluid jobs' estimates: no times alone
+	// (FluidJobs with a cluster simulates every job alone first).
+	res, err := ts.Simulate(ctx, task.FluidJobs(jobs, nil), 0, cl.Rate(), spec)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -300,12 +300,16 @@ func (p *pipelineRun) coshhValidate(ctx context.Context) (*COSHHValidation, map[
 	// (runs[2], one pool per user), as the task table's other rows
 	// (TaskMetricsNote).
 	dl := task.ReferenceDeadlines(w.Jobs, runs[2].Result.Completion)
+	var fluid []sim.Job // the rows' jobs, their times alone simulated once
+	if p.vs.Task != nil {
+		fluid = task.FluidJobs(w.Jobs, w.Cluster)
+	}
 	for k, r := range runs {
 		name := []string{"coshh", "fifo", "fair"}[k]
 		v.metricRows(name, r, w.Jobs, classOf, len(fit.Plan.Secondary.Centres))
 		logOverhead(name, r)
 		if t := p.vs.Task; t != nil {
-			row := coshhValidationRow(coshhRowNames[k], name, w, r, t.Bounds, dl)
+			row := coshhValidationRow(coshhRowNames[k], name, fluid, w, r, t.Bounds, dl)
 			row.OfferedLoad = v.OfferedLoad
 			t.Rows = append(t.Rows, row)
 		}
@@ -327,13 +331,13 @@ func windowRows(lo, n int) []int {
 
 // coshhValidationRow is a run as a task-level validation row (responses in
 // seconds; slowdowns over each job's time alone on the window's cluster,
-// task.FluidJobs; dl, when not nil, the jobs' deadlines,
+// fluid: task.FluidJobs of the window's jobs on its cluster; dl, when not nil, the jobs' deadlines,
 // task.ReferenceDeadlines; the bounds b are the fluid ones at the cluster's
 // rate, lower bounds still, as the execution-time model only slows tasks
 // down).
-func coshhValidationRow(name, policy string, w *COSHHWindow, r *COSHHRun, b *Bounds, dl []float64) ValidationRow {
+func coshhValidationRow(name, policy string, fluid []sim.Job, w *COSHHWindow, r *COSHHRun, b *Bounds, dl []float64) ValidationRow {
 	var m sim.Metrics
-	s := m.Compute(task.FluidJobs(w.Jobs, w.Cluster), r.Result.Completion, w.Cluster.Rate(), dl)
+	s := m.Compute(fluid, r.Result.Completion, w.Cluster.Rate(), dl)
 	a := Aggregate{Policy: policy, Runs: 1, Mean: s, MeanResponse: Spread{s.Response.Mean, s.Response.Mean, s.Response.Mean}, Missed: float64(s.Missed)}
 	if b == nil {
 		b = &Bounds{}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -68,6 +69,21 @@ type TaskLevel struct {
 	// fluid caches task.FluidJobs(Jobs, Cluster) (each job's time alone is
 	// a small simulation); nil until first needed.
 	fluid []sim.Job
+	// ref is the reference scheduler's run of ReferenceDeadlines, which an
+	// experiment's run of the same specification over the same jobs and
+	// estimates reuses (the current scheduler is also one of the policies
+	// compared); set before any experiment runs, nil until then.
+	ref *refRun
+}
+
+// refRun is a run over all of a resolution's jobs with their own
+// estimates.
+type refRun struct {
+	owner              *TaskLevel // the resolution run (not a copy of it)
+	spec               string
+	completion, starts []float64
+	events, tasks      int
+	wall               time.Duration
 }
 
 // fluidJobs returns task.FluidJobs of the resolution's jobs on its
@@ -525,6 +541,9 @@ type taskSimulator struct {
 	// unrecorded leaves the runs out of TaskRunStatsOf (the reference
 	// deadlines' run).
 	unrecorded bool
+	// keepRef keeps a run over all the jobs with their own estimates as
+	// TaskLevel.ref (the reference deadlines' run).
+	keepRef bool
 }
 
 // Simulate runs a fresh instance of the policy over the task jobs
@@ -547,6 +566,13 @@ func (t *taskSimulator) Simulate(ctx context.Context, jobs []sim.Job, first int,
 			return nil, err
 		}
 		t.parsed[spec] = tp
+	}
+	full := first == 0 && len(jobs) == len(t.r.Jobs)
+	if ref := t.r.ref; ref != nil && ref.owner == t.r && ref.spec == spec && full && sameEstimates(t.r.Jobs, jobs) {
+		if !t.unrecorded {
+			t.r.recordRun(spec, ref.events, ref.tasks, ref.wall)
+		}
+		return t.result(t.r.Jobs, slices.Clone(ref.completion), slices.Clone(ref.starts)), nil
 	}
 	p, err := tp.make()
 	if err != nil {
@@ -575,15 +601,26 @@ func (t *taskSimulator) Simulate(ctx context.Context, jobs []sim.Job, first int,
 	if err != nil {
 		return nil, err
 	}
-	if first == 0 && len(jobs) == len(t.r.Jobs) && !t.unrecorded {
-		t.r.recordRun(spec, res.Events, res.Tasks, time.Since(t0))
+	wall := time.Since(t0)
+	if full && !t.unrecorded {
+		t.r.recordRun(spec, res.Events, res.Tasks, wall)
 	}
-	t.res.Completion, t.firstStart = res.Completion, res.FirstStart
+	if full && t.keepRef && sameEstimates(t.r.Jobs, jobs) {
+		t.r.ref = &refRun{owner: t.r, spec: spec, completion: slices.Clone(res.Completion), starts: slices.Clone(res.FirstStart),
+			events: res.Events, tasks: res.Tasks, wall: wall}
+	}
+	return t.result(run, res.Completion, res.FirstStart), nil
+}
+
+// result is the run's result: the completions and first task starts of
+// run's jobs, and their responses.
+func (t *taskSimulator) result(run []task.Job, completion, firstStart []float64) *sim.Result {
+	t.res.Completion, t.firstStart = completion, firstStart
 	t.res.Response = t.res.Response[:0]
-	for i, c := range res.Completion {
+	for i, c := range completion {
 		t.res.Response = append(t.res.Response, c-run[i].Arrival)
 	}
-	return &t.res, nil
+	return &t.res
 }
 
 // sameEstimates reports whether every task job's estimate is the fluid
@@ -610,7 +647,7 @@ func (r *TaskLevel) ReferenceDeadlines(ctx context.Context) ([]float64, error) {
 	if ref == "" {
 		ref = DefaultTaskReference
 	}
-	ts := &taskSimulator{r: r, parsed: map[string]*taskPolicy{}, unrecorded: true}
+	ts := &taskSimulator{r: r, parsed: map[string]*taskPolicy{}, unrecorded: true, keepRef: true}
 	res, err := ts.Simulate(ctx, r.fluidJobs(), 0, r.Cluster.Rate(), ref)
 	if err != nil {
 		return nil, fmt.Errorf("reference scheduler %s of the task-level deadlines: %w", ref, err)

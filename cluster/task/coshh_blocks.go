@@ -53,13 +53,18 @@ func (b *COSHHBlocks) draw(j int) {
 		return
 	}
 	n := len(b.jobs[j].Stages[0].Tasks)
-	b.cand = b.cand[:0]
-	if b.Candidates != nil {
-		b.cand = b.Candidates(b.cand, j)
-	}
+	b.candidates(j)
 	b.pending[j] = make([][]int, n)
 	for k := range b.pending[j] {
 		b.pending[j][k] = COSHHPlaceReplicas(nil, b.cand, b.machines, COSHHReplication, b.rng)
+	}
+}
+
+// candidates sets b.cand to job j's candidate machines (none: every one).
+func (b *COSHHBlocks) candidates(j int) {
+	b.cand = b.cand[:0]
+	if b.Candidates != nil {
+		b.cand = b.Candidates(b.cand, j)
 	}
 }
 
@@ -89,10 +94,7 @@ func (b *COSHHBlocks) Take(job, node int) bool {
 	b.draw(job)
 	p := b.pending[job]
 	if len(p) == 0 {
-		b.cand = b.cand[:0]
-		if b.Candidates != nil {
-			b.cand = b.Candidates(b.cand, job)
-		}
+		b.candidates(job)
 		return COSHHLocal(COSHHPlaceReplicas(nil, b.cand, b.machines, COSHHReplication, b.rng), node)
 	}
 	k := b.localIndex(job, node)

@@ -202,6 +202,10 @@ func (f *Fair) Start(s *State) error {
 	clear(f.cUse)
 	clear(f.cRC)
 	clear(f.cRN)
+	if f.LocalityDelay > 0 {
+		f.skips = resize(f.skips, n)
+		clear(f.skips)
+	}
 	return f.setupPreempt()
 }
 
@@ -501,9 +505,6 @@ func (f *Fair) queueKey(c *fq) key {
 
 func (f *Fair) Pick(n Node) (int, int) {
 	f.node = n.Index
-	if f.delaying() && len(f.skips) != len(f.s.Jobs()) {
-		f.skips = make([]int32, len(f.s.Jobs()))
-	}
 	j, st := f.assign(0, math.MaxInt64, n.Free)
 	return int(j), st
 }

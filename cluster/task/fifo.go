@@ -10,8 +10,10 @@ package task
 // to the earliest job with a ready map task whose block is on the node, or
 // a ready task of a later stage (no locality), else to the earliest job:
 // Hadoop 1's JobQueueTaskScheduler, which offers each job of the queue a
-// node-local map task before any job a non-local one. O(log n) per job
-// passed over.
+// node-local map task before any job a non-local one. Each pick passes
+// over every queued job ahead of the one it takes, each at O(log n) (set
+// aside and put back) plus LocalityOracle.HasLocal's cost: O(queued jobs ·
+// (log n + HasLocal)) per pick when few jobs have a block on the node.
 type FIFO struct {
 	jobOrder
 	// LocalityPreference turns the locality preference on (off: the
