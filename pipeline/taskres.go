@@ -11,6 +11,8 @@ import (
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/cluster/task"
+	_ "github.com/schedplan/schedplan/cluster/task/all" // the names of coshh and hpfsp (task.Register)
+	"github.com/schedplan/schedplan/cluster/task/prism"
 	"github.com/schedplan/schedplan/cluster/yarn"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/internal/configfile"
@@ -40,7 +42,7 @@ type TaskLevel struct {
 	// Machines are the capacity vectors of the cluster's machines for the
 	// phase-level policies (PhaseMachines; prism, fair-slots,
 	// yarn-containers).
-	Machines []task.Vector
+	Machines []prism.Vector
 	// phase records the phase-level runs' metrics (PhaseMetricsOf); nil
 	// until the first run.
 	phase *phaseRecord

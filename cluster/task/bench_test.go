@@ -127,8 +127,9 @@ func benchPolicy(b *testing.B, name string, mk func() Policy, jobs []Job, cl *Cl
 // BenchmarkTaskEvents runs every registered task-level policy, with its
 // defaults, on the large workload (≈10 M task events: 100,000 jobs, ≈10 M
 // tasks; target ≤ 10 s per policy) and reports events per second beside
-// benchPolicy's figures. COSHH runs with a one-class plan (its plan comes
-// from the pipeline); Capacity with the workload's four queues. Run alone
+// benchPolicy's figures. COSHH runs in its own package with a one-class
+// plan (BenchmarkCOSHHTaskEvents); Capacity with the workload's four
+// queues. Run alone
 // with -run '^$' -bench TaskEvents -benchtime 1x.
 func BenchmarkTaskEvents(b *testing.B) {
 	jobs, cl := large()
@@ -150,13 +151,7 @@ func BenchmarkTaskEvents(b *testing.B) {
 				return p
 			}
 		case "coshh":
-			x2 := make([][]float64, len(jobs))
-			for i := range x2 {
-				x2[i] = []float64{0}
-			}
-			mk = func() Policy {
-				return &COSHH{Plan: &COSHHPlan{Secondary: COSHHClasses{Centres: [][]float64{{0}}, Suggested: [][]int{{0}}}}, X2: x2}
-			}
+			continue // its plan comes from the pipeline: BenchmarkCOSHHTaskEvents (package coshh)
 		}
 		benchPolicy(b, name, mk, jobs, cl, func(b *testing.B, _ Policy, r *Result) {
 			b.ReportMetric(float64(r.Events)/(b.Elapsed().Seconds()/float64(b.N)), "events/s")

@@ -26,6 +26,8 @@ var layers = []struct {
 	{"leaves: the job-log model, the fluid core, the LP, YARN's file rules", []string{"data", "cluster/sim", "lp", "cluster/yarn"}},
 	{"derived inputs: job sizes, the cluster spec", []string{"estimate", "cluster"}},
 	{"models on them: classes, the task-level core", []string{"classify", "cluster/task"}},
+	{"task-level policies and simulators of their own, on the core", []string{"cluster/task/coshh", "cluster/task/hpfsp", "cluster/task/prism", "cluster/task/internal/tasktest"}},
+	{"the task-level registry, whole", []string{"cluster/task/all"}},
 	{"the stages, wired (orchestration)", []string{"pipeline"}},
 	{"commands", []string{"cmd/..."}},
 }
@@ -144,8 +146,9 @@ func TestLayerOf(t *testing.T) {
 		want int
 	}{
 		{"internal/treap", 0}, {"data", 1}, {"cluster/sim", 1}, {"cluster", 2},
-		{"cluster/task", 3}, {"pipeline", 4}, {"cmd/schedplan", 5}, {"nowhere", -1},
-		{path.Join("cmd", "x", "y"), 5},
+		{"cluster/task", 3}, {"cluster/task/coshh", 4}, {"cluster/task/internal/tasktest", 4}, {"cluster/task/all", 5},
+		{"pipeline", 6}, {"cmd/schedplan", 7}, {"nowhere", -1},
+		{path.Join("cmd", "x", "y"), 7},
 	} {
 		if got := layerOf(c.p); got != c.want {
 			t.Errorf("layerOf(%q) = %d, want %d", c.p, got, c.want)
