@@ -175,22 +175,3 @@ func BenchmarkCOSHHPolicy(b *testing.B) {
 	b.ReportMetric(pickNs/float64(b.N), "ns/pick-mean")
 	b.ReportMetric(decNs/float64(b.N), "ns/decision")
 }
-
-// BenchmarkCOSHHTaskEvents is package task's BenchmarkTaskEvents for COSHH
-// (whose plan comes from the pipeline): a one-class plan on issue 12's
-// large workload (≈10 M task events), reporting events per second beside
-// tasktest.BenchLargePolicy's figures. Run alone with -run '^$' -bench
-// COSHHTaskEvents -benchtime 1x.
-func BenchmarkCOSHHTaskEvents(b *testing.B) {
-	jobs, _ := tasktest.Large()
-	x2 := make([][]float64, len(jobs))
-	for i := range x2 {
-		x2[i] = []float64{0}
-	}
-	mk := func() task.Policy {
-		return &COSHH{Plan: &COSHHPlan{Secondary: COSHHClasses{Centres: [][]float64{{0}}, Suggested: [][]int{{0}}}}, X2: x2}
-	}
-	tasktest.BenchLargePolicy(b, "coshh", mk, func(b *testing.B, _ task.Policy, r *task.Result) {
-		b.ReportMetric(float64(r.Events)/(b.Elapsed().Seconds()/float64(b.N)), "events/s")
-	})
-}
