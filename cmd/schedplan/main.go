@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/schedplan/schedplan/cmd/schedplan/internal/gcpause"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/pipeline"
 	"github.com/spf13/cobra"
@@ -43,6 +44,7 @@ are in the README's References.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
+			gcpause.Resume() // the command's work starts here (see package gcpause)
 			if err := a.setupLogging(); err != nil {
 				return err
 			}
