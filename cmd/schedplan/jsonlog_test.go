@@ -12,7 +12,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/schedplan/schedplan/cmd/schedplan/internal/gcpause"
+	"github.com/schedplan/schedplan/internal/gcpause"
 )
 
 // buildBinary returns schedplan built into a temporary directory, once

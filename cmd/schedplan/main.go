@@ -14,8 +14,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/schedplan/schedplan/cmd/schedplan/internal/gcpause"
 	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/internal/gcpause"
 	"github.com/schedplan/schedplan/pipeline"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
