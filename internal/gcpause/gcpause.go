@@ -1,5 +1,7 @@
 // Package gcpause keeps the garbage collector off while schedplan starts,
-// until a command begins its work (Resume).
+// until a command begins its work (Resume). Only package main imports it:
+// a library or test binary that did would run without collections until
+// something called Resume.
 //
 // The packages schedplan links allocate about 3.7 MB in their init
 // functions — goccy/go-json's type caches (arrow-go's JSON support) 2.3 MB,
@@ -7,11 +9,11 @@
 // the remainder — almost all of it live for the life of the process. The
 // runtime starts its first collection at about 3 MB, in the middle of those
 // init functions: a collection that frees about 0.5 MB, yet whose mark runs
-// on through `schedplan --help` beside it and costs a fifth of the process's
-// CPU time and 40% of its page faults. With this package imported by package
-// main, the init functions and the parsing of the command line allocate
-// without a collection, so that --help, usage errors and shell completion
-// never collect, and a command collects as GOGC says from Resume on.
+// on beside `schedplan --help` and costs a fifth of the process's CPU time
+// and 40% of its page faults. With this package imported, the init
+// functions and the parsing of the command line allocate without a
+// collection, so that --help, usage errors and shell completion never
+// collect, and a command collects as GOGC says from Resume on.
 //
 // For its init function to run before those of the packages that allocate,
 // the package imports nothing that has to be initialised first: Go
@@ -20,7 +22,9 @@
 // after every github.com path, which is after the collection has started.
 // So it calls runtime/debug's implementation, which the runtime provides by
 // a push linkname (runtime.setGCPercent in runtime/mgcpacer.go), directly;
-// TestSetGCPercent checks that it is SetGCPercent's.
+// TestSetGCPercent checks that it is SetGCPercent's, and cmd/schedplan's
+// TestHelpStartsNoCollection that the init runs first and no collection
+// starts.
 package gcpause
 
 import (
