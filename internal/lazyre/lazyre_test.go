@@ -7,7 +7,7 @@ func TestNew(t *testing.T) {
 	if !re().MatchString("aab") || re().MatchString("ab ") {
 		t.Errorf("%v does not match as ^a+b$", re())
 	}
-	if re() != re() {
+	if first, again := re(), re(); first != again {
 		t.Error("each call compiled the expression again")
 	}
 	bad := New(`(`) // compiles nothing yet
