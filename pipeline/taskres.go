@@ -294,13 +294,13 @@ func (r *TaskLevel) parse(spec string) (*taskPolicy, error) {
 		tp.make = func() (task.Policy, error) { return &task.Capacity{Root: root}, nil }
 		return tp, nil
 	case name == "fair":
-		root, queue, err := r.loadFair(file)
+		root, queue, users, err := r.loadFair(file)
 		if err != nil {
 			return nil, err
 		}
 		tp.queue = queue
 		tp.make = func() (task.Policy, error) {
-			return &task.Fair{Root: root, Placement: task.PlaceByQueue}, nil
+			return &task.Fair{Root: root, Placement: task.PlaceByQueue, UserMaxApps: users.named, UserMaxAppsDefault: users.def}, nil
 		}
 		return tp, nil
 	}
@@ -454,17 +454,21 @@ func capacityQueue(cs *yarn.CapacityScheduler, q *yarn.CSQueue, dem map[string]y
 }
 
 // loadFair parses and checks a fair-scheduler.xml and returns its queue
-// tree and every job's queue (the file's placement policy applied to the
+// tree, every job's queue (the file's placement policy applied to the
 // job's user and the queue its application names: its class's (Class),
-// else the log's (Named), else none).
-func (r *TaskLevel) loadFair(path string) (task.FairQueue, []string, error) {
+// else the log's (Named), else none) and its per-user application limits.
+func (r *TaskLevel) loadFair(path string) (task.FairQueue, []string, fairUserLimits, error) {
 	b, err := readChecked(path, CheckFairSchedulerXML)
 	if err != nil {
-		return task.FairQueue{}, nil, err
+		return task.FairQueue{}, nil, fairUserLimits{}, err
 	}
 	fs, err := yarn.ParseFairScheduler(b)
 	if err != nil {
-		return task.FairQueue{}, nil, fmt.Errorf("%s: %w", path, err)
+		return task.FairQueue{}, nil, fairUserLimits{}, fmt.Errorf("%s: %w", path, err)
+	}
+	users, err := userLimitsOf(fs)
+	if err != nil {
+		return task.FairQueue{}, nil, fairUserLimits{}, fmt.Errorf("%s: %w", path, err)
 	}
 	queue := make([]string, len(r.Jobs))
 	for i := range r.Jobs {
@@ -475,14 +479,14 @@ func (r *TaskLevel) loadFair(path string) (task.FairQueue, []string, error) {
 			queue[i], err = placeLogQueue(r.named(i), place)
 		}
 		if err != nil {
-			return task.FairQueue{}, nil, fmt.Errorf("%s: job %d: %w", path, r.Jobs[i].ID+1, err)
+			return task.FairQueue{}, nil, fairUserLimits{}, fmt.Errorf("%s: job %d: %w", path, r.Jobs[i].ID+1, err)
 		}
 	}
 	mb := r.ContainerMB
 	if mb <= 0 {
 		mb = 1024
 	}
-	return fairQueue(fs, fs.Root, int64(mb)), queue, nil
+	return fairQueue(fs, fs.Root, int64(mb)), queue, users, nil
 }
 
 // fairQueue converts a parsed Fair Scheduler queue; memory amounts become
