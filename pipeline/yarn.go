@@ -841,6 +841,9 @@ type FairSchedulerOptions struct {
 	// a pool's applications share it) or "fifo" (served in submission
 	// order, FifoPolicy).
 	PoolPolicy string
+	// Knobs are a tuned file's pool weights and maxRunningApps (nil: the
+	// plain file's; fairtuned.go).
+	Knobs *FairKnobs
 }
 
 // withDefaults fills the options left at 0 (or below) with their defaults.
@@ -872,6 +875,10 @@ func FairSchedulerXML(b *Bundle, opt FairSchedulerOptions) ([]byte, error) {
 	root.SchedulingPolicy = "fair"
 	seen := map[string]string{}
 	minShare := fairMinShares(b)
+	if err := opt.Knobs.check("fair-scheduler.xml: fair_knobs"); err != nil {
+		return nil, err
+	}
+	weights, maxApps := opt.Knobs.fairPools(b.Users)
 	for i, u := range b.Users {
 		name, err := yarn.UserQueueName(u.Name)
 		if err != nil {
@@ -883,9 +890,7 @@ func FairSchedulerXML(b *Bundle, opt FairSchedulerOptions) ([]byte, error) {
 		seen[name] = u.Name
 		q := root.Add(yarn.NewFSQueue(name))
 		q.SchedulingPolicy = opt.PoolPolicy
-		if u.Weight > 0 {
-			q.Weight = u.Weight
-		}
+		setPool(q, weights[i], maxApps[i])
 		if minShare[i] > 0 {
 			c := float64(minShare[i])
 			mb, vc := c*float64(opt.ContainerMB), c*float64(opt.ContainerVCores)
