@@ -499,8 +499,13 @@ func (t *deployTuner) pick(fin []int) {
 	best := ranked[0]
 	t.dt.Contender = best
 	if cands[best].Feasible {
+		// A simpler candidate within the slack, and one the tuner would
+		// choose too when it would choose the best: within the noise, not
+		// a gain traded for nothing.
+		wins := cands[best].Interval.Hi < 0
 		for _, i := range ranked {
-			if cands[i].Feasible && cands[i].Mean <= cands[best].Mean+DeploySimplerSlack && cands[i].Complexity < cands[t.dt.Contender].Complexity {
+			if cands[i].Feasible && cands[i].Mean <= cands[best].Mean+DeploySimplerSlack && (!wins || cands[i].Interval.Hi < 0) &&
+				cands[i].Complexity < cands[t.dt.Contender].Complexity {
 				t.dt.Contender = i
 			}
 		}
