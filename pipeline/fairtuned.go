@@ -37,7 +37,7 @@ const (
 var (
 	FairTunedPolicies    = []string{"fair", "fifo"}
 	FairTunedWeights     = []string{FairWeightsSpec, FairWeightsWork, FairWeightsInverse}
-	FairTunedAppsPerPeak = []float64{0, 0.25, 1}
+	FairTunedAppsPerPeak = []float64{0, 1, 4}
 )
 
 // FairKnobs are the settings a tuned fair-scheduler.xml adds to the plain
