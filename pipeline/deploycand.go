@@ -118,10 +118,18 @@ func deployCandidates(tr *TuneReport, b *Bundle, keep, keepName string, opt Fair
 			return nil, err
 		}
 	}
-	for _, k := range fairTunedKnobs() {
+	for _, k := range fairTunedKnobs(len(b.Queues) > 0) {
 		for _, pol := range FairTunedPolicies {
 			name := "fair-scheduler.xml tuned, " + pol + " inside each user's pool, " + k.String()
-			if err := add(DeployCandidate{Name: name, Family: FamilyFair, Complexity: 2, PoolPolicy: pol, Fair: &k}); err != nil {
+			if k.Layout == FairLayoutQueues {
+				name = "fair-scheduler.xml tuned, " + pol + " inside " + k.String()
+			}
+			err := add(DeployCandidate{Name: name, Family: FamilyFair, Complexity: 2, PoolPolicy: pol, Fair: &k})
+			switch {
+			case err != nil && k.Layout == FairLayoutQueues:
+				// The log's queue names and its users' clash under
+				// Hadoop's rules (RenderYARN): no such file to offer.
+			case err != nil:
 				return nil, err
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/schedplan/schedplan/cluster/yarn"
 )
@@ -24,6 +25,17 @@ const (
 	FairWeightsInverse = "inverse-work"
 )
 
+// Pool layouts of a tuned fair-scheduler.xml (FairKnobs.Layout).
+const (
+	// FairLayoutUsers is one pool per user, as the plain file.
+	FairLayoutUsers = ""
+	// FairLayoutQueues is one pool per queue of the log (Bundle.Queues),
+	// where the applications that name it land; the others go to their
+	// user's pool if the file has one, else default. Only for a log with a
+	// queue column; without maxRunningApps (the peaks are per user).
+	FairLayoutQueues = "queues"
+)
+
 // FairWeightMin and FairWeightMax bound a tuned pool weight.
 const (
 	FairWeightMin = 0.1
@@ -31,9 +43,11 @@ const (
 )
 
 // The fair-tuned candidates' grid (FairTunedGrid): schedulingPolicy inside
-// the pools × weight rule × maxRunningApps per pool, a multiple of the
-// user's peak concurrent applications (UserConfig.PeakApps; 0: no limit).
-// The point with spec weights and no limit is the plain file, not tuned.
+// the pools × (user pools: weight rule × maxRunningApps per pool, a
+// multiple of the user's peak concurrent applications (UserConfig.PeakApps;
+// 0: no limit) — the point with spec weights and no limit is the plain
+// file, not tuned; and, for a log with queues, pools per log queue × weight
+// rule).
 var (
 	FairTunedPolicies    = []string{"fair", "fifo"}
 	FairTunedWeights     = []string{FairWeightsSpec, FairWeightsWork, FairWeightsInverse}
@@ -45,6 +59,8 @@ var (
 // the bundle's users, so that emit renders the same file from
 // schedplan.yaml's deploy section. The zero value is the plain file.
 type FairKnobs struct {
+	// Layout is the pools' layout (FairLayoutUsers, FairLayoutQueues).
+	Layout string `yaml:"layout,omitempty" json:"layout,omitempty"`
 	// Weights is the pools' weight rule (FairWeightsSpec, FairWeightsWork,
 	// FairWeightsInverse).
 	Weights string `yaml:"weights,omitempty" json:"weights,omitempty"`
@@ -58,17 +74,23 @@ type FairKnobs struct {
 // FairTunedGrid is how many fair-tuned candidates deployCandidates lists
 // at most (byte-identical files once): it does not grow with the log.
 func FairTunedGrid() int {
-	return len(FairTunedPolicies) * (len(FairTunedWeights)*len(FairTunedAppsPerPeak) - 1)
+	return len(FairTunedPolicies) * (len(FairTunedWeights)*len(FairTunedAppsPerPeak) - 1 + len(FairTunedWeights))
 }
 
-// fairTunedKnobs lists the grid's knobs other than the plain file's.
-func fairTunedKnobs() []FairKnobs {
+// fairTunedKnobs lists the grid's knobs other than the plain file's; the
+// log-queue layout when the log has queues.
+func fairTunedKnobs(logQueues bool) []FairKnobs {
 	var out []FairKnobs
 	for _, w := range FairTunedWeights {
 		for _, a := range FairTunedAppsPerPeak {
 			if k := (FairKnobs{Weights: w, AppsPerPeak: a}); !k.plain() {
 				out = append(out, k)
 			}
+		}
+	}
+	if logQueues {
+		for _, w := range FairTunedWeights {
+			out = append(out, FairKnobs{Layout: FairLayoutQueues, Weights: w})
 		}
 	}
 	return out
@@ -81,6 +103,12 @@ func (k *FairKnobs) plain() bool { return k == nil || *k == FairKnobs{} }
 func (k *FairKnobs) check(field string) error {
 	if k == nil {
 		return nil
+	}
+	if k.Layout != FairLayoutUsers && k.Layout != FairLayoutQueues {
+		return fmt.Errorf("%s.layout: %q is not %q (one pool per log queue) or empty (one per user)", field, k.Layout, FairLayoutQueues)
+	}
+	if k.Layout == FairLayoutQueues && k.AppsPerPeak != 0 {
+		return fmt.Errorf("%s.apps_per_peak: %v: pools per log queue take no maxRunningApps", field, k.AppsPerPeak)
 	}
 	if !slices.Contains(FairTunedWeights, k.Weights) {
 		return fmt.Errorf("%s.weights: %q is not one of %q", field, k.Weights, FairTunedWeights)
@@ -97,6 +125,9 @@ func (k *FairKnobs) String() string {
 		return "spec weights, no maxRunningApps"
 	}
 	w := map[string]string{FairWeightsSpec: "spec weights", FairWeightsWork: "weights ∝ work", FairWeightsInverse: "weights ∝ 1/work"}[k.Weights]
+	if k.Layout == FairLayoutQueues {
+		return "a pool per log queue, " + map[string]string{FairWeightsSpec: "weights 1"}[k.Weights] + strings.TrimPrefix(w, "spec weights")
+	}
 	if k.AppsPerPeak > 0 {
 		return fmt.Sprintf("%s, maxRunningApps %g × peak apps", w, k.AppsPerPeak)
 	}
@@ -114,23 +145,7 @@ func (k *FairKnobs) fairPools(users []UserConfig) (weights []float64, maxApps []
 		return weights, maxApps
 	}
 	if k.Weights != FairWeightsSpec {
-		work := userWork(users)
-		active := 0
-		for _, w := range work {
-			if w > 0 {
-				active++
-			}
-		}
-		for i, w := range work {
-			if !(w > 0) {
-				continue
-			}
-			r := w * float64(active)
-			if k.Weights == FairWeightsInverse {
-				r = 1 / r
-			}
-			weights[i] = math.Min(FairWeightMax, math.Max(FairWeightMin, r))
-		}
+		k.weigh(weights, userWork(users))
 	}
 	if k.AppsPerPeak > 0 {
 		for i, u := range users {
@@ -140,6 +155,71 @@ func (k *FairKnobs) fairPools(users []UserConfig) (weights []float64, maxApps []
 		}
 	}
 	return weights, maxApps
+}
+
+// weigh sets weights[i] by the knobs' rule from work[i], the shares of
+// the offered work (left as they are where the share is 0).
+func (k *FairKnobs) weigh(weights, work []float64) {
+	active := 0
+	for _, w := range work {
+		if w > 0 {
+			active++
+		}
+	}
+	for i, w := range work {
+		if !(w > 0) {
+			continue
+		}
+		r := w * float64(active)
+		if k.Weights == FairWeightsInverse {
+			r = 1 / r
+		}
+		weights[i] = math.Min(FairWeightMax, math.Max(FairWeightMin, r))
+	}
+}
+
+// fairQueuesXML renders the log-queue layout (FairLayoutQueues): a pool
+// per queue of the log (Bundle.Queues), weighted by the knobs' rule from
+// the queues' shares of the work, a default pool, opt.PoolPolicy inside
+// them, and the plain file's placement.
+func fairQueuesXML(b *Bundle, opt FairSchedulerOptions) ([]byte, error) {
+	if len(b.Queues) == 0 {
+		return nil, fmt.Errorf("fair-scheduler.xml: fair_knobs.layout %s: the bundle has no log queues", FairLayoutQueues)
+	}
+	root := yarn.NewFSQueue("root")
+	root.SchedulingPolicy = "fair"
+	weights, work := make([]float64, len(b.Queues)), make([]float64, len(b.Queues))
+	for i, q := range b.Queues {
+		weights[i], work[i] = 1, q.Work
+	}
+	if opt.Knobs.Weights != FairWeightsSpec {
+		opt.Knobs.weigh(weights, work)
+	}
+	seen := map[string]bool{}
+	for i, lq := range b.Queues {
+		if seen[lq.Name] {
+			return nil, fmt.Errorf("fair-scheduler.xml: log queue %q twice", lq.Name)
+		}
+		seen[lq.Name] = true
+		q := root.Add(yarn.NewFSQueue(lq.Name))
+		q.SchedulingPolicy, q.Weight = opt.PoolPolicy, weights[i]
+	}
+	if !seen["default"] {
+		root.Add(yarn.NewFSQueue("default")).SchedulingPolicy = opt.PoolPolicy
+	}
+	fs := &yarn.FairScheduler{Root: root, DefaultQueueSchedulingPolicy: "fair", PlacementConfigured: true, Placement: fairPlacement()}
+	return fs.Marshal("fair-scheduler.xml: generated by schedplan")
+}
+
+// fairPlacement is the placement of schedplan's fair-scheduler.xml: the
+// queue the application names if the file has it, else its user's pool if
+// the file has one, else root.default.
+func fairPlacement() []yarn.PlacementRule {
+	return []yarn.PlacementRule{
+		{Name: "specified", Create: false},
+		{Name: "user", Create: false},
+		{Name: "default", Create: true, Queue: "root.default"},
+	}
 }
 
 // setPool applies a user's tuned weight and maxRunningApps to its queue.

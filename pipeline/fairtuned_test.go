@@ -79,10 +79,46 @@ func TestFairTunedFile(t *testing.T) {
 	}
 }
 
+// Pools per log queue, hand-computed: prod has 0.6 of the work, adhoc 0.4;
+// ∝ work: 1.2 and 0.8; ∝ 1/work: 1/1.2 and 1/0.8 = 1.25; spec: 1. An
+// application naming prod lands in root.prod, one naming none in
+// root.default (no user has a pool); a bundle without log queues is
+// refused.
+func TestFairTunedQueuePools(t *testing.T) {
+	for _, tc := range []struct {
+		weights     string
+		prod, adhoc float64
+	}{{FairWeightsSpec, 1, 1}, {FairWeightsWork, 1.2, 0.8}, {FairWeightsInverse, 1 / 1.2, 1.25}} {
+		b := tunedBundle()
+		b.Queues = []QueueConfig{{Name: "prod", Jobs: 3, Work: 0.6}, {Name: "adhoc", Jobs: 2, Work: 0.4}}
+		f, err := FairSchedulerXML(b, FairSchedulerOptions{PoolPolicy: "fifo", Knobs: &FairKnobs{Layout: FairLayoutQueues, Weights: tc.weights}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := CheckFairSchedulerXML(f); err != nil {
+			t.Error(err)
+		}
+		fs, _ := yarn.ParseFairScheduler(f)
+		p, a, d := fs.Queue("root.prod"), fs.Queue("root.adhoc"), fs.Queue("root.default")
+		if p == nil || a == nil || d == nil || math.Abs(p.Weight-tc.prod) > 1e-6 || math.Abs(a.Weight-tc.adhoc) > 1e-6 || p.SchedulingPolicy != "fifo" || fs.Queue("root.alice") != nil {
+			t.Errorf("%s: pools %+v", tc.weights, fs.Root.Children)
+		}
+		if got, err := fs.Place("alice", nil, "prod"); err != nil || got != "root.prod" {
+			t.Errorf("an application naming prod goes to %s (%v)", got, err)
+		}
+		if got, err := fs.Place("alice", nil, ""); err != nil || got != "root.default" {
+			t.Errorf("an application naming no queue goes to %s (%v)", got, err)
+		}
+	}
+	if _, err := FairSchedulerXML(tunedBundle(), FairSchedulerOptions{Knobs: &FairKnobs{Layout: FairLayoutQueues}}); err == nil {
+		t.Error("log-queue pools rendered without log queues")
+	}
+}
+
 // Knobs the renderer does not know are refused, by the renderer and when
 // schedplan.yaml is read.
 func TestFairKnobsRefused(t *testing.T) {
-	for _, k := range []FairKnobs{{Weights: "heavy"}, {AppsPerPeak: -1}, {AppsPerPeak: math.NaN()}, {AppsPerPeak: math.Inf(1)}} {
+	for _, k := range []FairKnobs{{Weights: "heavy"}, {Layout: "classes"}, {Layout: FairLayoutQueues, AppsPerPeak: 1}, {AppsPerPeak: -1}, {AppsPerPeak: math.NaN()}, {AppsPerPeak: math.Inf(1)}} {
 		if _, err := FairSchedulerXML(tunedBundle(), FairSchedulerOptions{Knobs: &k}); err == nil {
 			t.Errorf("%+v: rendered", k)
 		}
@@ -105,8 +141,8 @@ func TestDeployCandidatesFairTuned(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if FairTunedGrid() != 16 {
-		t.Errorf("grid %d, want 2 policies × (3 weight rules × 3 limits − the plain point) = 16", FairTunedGrid())
+	if FairTunedGrid() != 22 {
+		t.Errorf("grid %d, want 2 policies × (3 weight rules × 3 limits − the plain point + 3 weight rules of log-queue pools) = 22", FairTunedGrid())
 	}
 	tuned := 0
 	for i, c := range cands {
@@ -134,8 +170,17 @@ func TestDeployCandidatesFairTuned(t *testing.T) {
 		}
 		b.Deploy = nil
 	}
-	if tuned != FairTunedGrid() {
-		t.Errorf("%d tuned candidates, want %d", tuned, FairTunedGrid())
+	if want := FairTunedGrid() - 6; tuned != want {
+		t.Errorf("%d tuned candidates, want %d (a log without queues)", tuned, want)
+	}
+	// A log with queues: the log-queue pools too.
+	b.Queues = []QueueConfig{{Name: "prod", Jobs: 3, Work: 0.6}, {Name: "adhoc", Jobs: 2, Work: 0.4}}
+	cands, err = deployCandidates(tr, b, "fair:pool=user", "fair", FairSchedulerOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(slices.DeleteFunc(cands, func(c DeployCandidate) bool { return c.Complexity != 2 })); n != FairTunedGrid() {
+		t.Errorf("a log with queues: %d tuned candidates, want %d", n, FairTunedGrid())
 	}
 	// One user, no peaks: the weight rules and limits change nothing, and
 	// byte-identical files are listed once.
