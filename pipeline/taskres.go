@@ -300,7 +300,7 @@ func (r *TaskLevel) parse(spec string) (*taskPolicy, error) {
 		}
 		tp.queue = queue
 		tp.make = func() (task.Policy, error) {
-			return &task.Fair{Root: root, Placement: task.PlaceByQueue, UserMaxApps: users.named, UserMaxAppsDefault: users.def}, nil
+			return &task.Fair{Root: root, Placement: task.PlaceByQueue, UserMaxApps: users.named, UserMaxAppsDefault: users.def, QueueMaxAppsDefault: users.queueDef}, nil
 		}
 		return tp, nil
 	}
@@ -457,18 +457,18 @@ func capacityQueue(cs *yarn.CapacityScheduler, q *yarn.CSQueue, dem map[string]y
 // tree, every job's queue (the file's placement policy applied to the
 // job's user and the queue its application names: its class's (Class),
 // else the log's (Named), else none) and its per-user application limits.
-func (r *TaskLevel) loadFair(path string) (task.FairQueue, []string, fairUserLimits, error) {
+func (r *TaskLevel) loadFair(path string) (task.FairQueue, []string, fairAppLimits, error) {
 	b, err := readChecked(path, CheckFairSchedulerXML)
 	if err != nil {
-		return task.FairQueue{}, nil, fairUserLimits{}, err
+		return task.FairQueue{}, nil, fairAppLimits{}, err
 	}
 	fs, err := yarn.ParseFairScheduler(b)
 	if err != nil {
-		return task.FairQueue{}, nil, fairUserLimits{}, fmt.Errorf("%s: %w", path, err)
+		return task.FairQueue{}, nil, fairAppLimits{}, fmt.Errorf("%s: %w", path, err)
 	}
 	users, err := userLimitsOf(fs)
 	if err != nil {
-		return task.FairQueue{}, nil, fairUserLimits{}, fmt.Errorf("%s: %w", path, err)
+		return task.FairQueue{}, nil, fairAppLimits{}, fmt.Errorf("%s: %w", path, err)
 	}
 	queue := make([]string, len(r.Jobs))
 	for i := range r.Jobs {
@@ -479,7 +479,7 @@ func (r *TaskLevel) loadFair(path string) (task.FairQueue, []string, fairUserLim
 			queue[i], err = placeLogQueue(r.named(i), place)
 		}
 		if err != nil {
-			return task.FairQueue{}, nil, fairUserLimits{}, fmt.Errorf("%s: job %d: %w", path, r.Jobs[i].ID+1, err)
+			return task.FairQueue{}, nil, fairAppLimits{}, fmt.Errorf("%s: job %d: %w", path, r.Jobs[i].ID+1, err)
 		}
 	}
 	mb := r.ContainerMB
@@ -504,8 +504,12 @@ func fairQueue(fs *yarn.FairScheduler, q *yarn.FSQueue, mb int64) task.FairQueue
 	if r := q.MaxResources; r != nil && !r.Percent && r.MemoryMB < math.MaxInt64 {
 		out.MaxShare = int(max(1, min(r.MemoryMB/mb, math.MaxInt32)))
 	}
-	if q.MaxRunningApps >= 0 && q.MaxRunningApps < math.MaxInt32 {
-		out.MaxRunningApps = int(q.MaxRunningApps)
+	apps := q.MaxRunningApps
+	if apps < 0 {
+		apps = fs.QueueMaxAppsDefault // AllocationConfiguration.getQueueMaxApps
+	}
+	if apps >= 0 && apps < math.MaxInt32 {
+		out.MaxRunningApps = int(apps)
 	}
 	for _, c := range q.Children {
 		out.Children = append(out.Children, fairQueue(fs, c, mb))
@@ -688,6 +692,6 @@ func PolicyHelp() string {
 		s += fmt.Sprintf("  %-9s %s\n", n, phasePolicyDocs[n])
 	}
 	s += "  capacity:file=PATH  a capacity-scheduler.xml (queues, node labels, user-limit-factor; jobs placed by its queue mappings)\n"
-	s += "  fair:file=PATH      a fair-scheduler.xml (weights, minResources in containers of 1024 MB, placement policy)\n"
+	s += "  fair:file=PATH      a fair-scheduler.xml (weights, minResources in containers of 1024 MB, maxRunningApps per queue and user, placement policy)\n"
 	return s
 }

@@ -91,7 +91,8 @@ func TestYARNFilesToTaskTrees(t *testing.T) {
 // u's two jobs (4 tasks of 1 s each, two machines of 2 containers) the
 // second waits for the first: they end at 1 and 2; without the <user>
 // element they share the cluster and both end at 2. userMaxAppsDefault
-// does the same for users without an element; a limit of 0 is refused.
+// does the same for users without an element, queueMaxAppsDefault for
+// queues without maxRunningApps; a limit of 0 is refused.
 func TestFairFileUserLimits(t *testing.T) {
 	job := task.Job{User: "u", Queue: "", Stages: []task.Stage{{Tasks: make([]task.TaskSpec, 4)}}}
 	for i := range job.Stages[0].Tasks {
@@ -104,6 +105,10 @@ func TestFairFileUserLimits(t *testing.T) {
 		{"no limit", "", []float64{2, 2}},
 		{"user element", `<user name="u"><maxRunningApps>1</maxRunningApps></user>`, []float64{1, 2}},
 		{"userMaxAppsDefault", `<userMaxAppsDefault>1</userMaxAppsDefault>`, []float64{1, 2}},
+		// queueMaxAppsDefault applies to every queue without maxRunningApps
+		// (AllocationConfiguration.getQueueMaxApps), u's and root.
+		{"queueMaxAppsDefault", `<queueMaxAppsDefault>1</queueMaxAppsDefault>`, []float64{1, 2}},
+		{"queueMaxAppsDefault 0", `<queueMaxAppsDefault>0</queueMaxAppsDefault>`, nil},
 		{"limit 0", `<user name="u"><maxRunningApps>0</maxRunningApps></user>`, nil},
 	} {
 		path := filepath.Join(t.TempDir(), "fair-scheduler.xml")

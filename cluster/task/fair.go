@@ -78,6 +78,10 @@ type Fair struct {
 	// 0: no limit); see fairapps.go.
 	UserMaxApps        map[string]int
 	UserMaxAppsDefault int
+	// QueueMaxAppsDefault is the maxRunningApps of the queues created for
+	// jobs (queueMaxAppsDefault, which Hadoop applies to every queue
+	// without its own: AllocationConfiguration.getQueueMaxApps; 0: none).
+	QueueMaxAppsDefault int
 	// LocalityDelay > 0 turns on delay scheduling (Zaharia et al., EuroSys
 	// 2010, Alg. 2, as Hadoop's Fair Scheduler does it) when the run gives
 	// a LocalityOracle (SetLocality): a job whose next task is a map with
@@ -215,6 +219,9 @@ func (f *Fair) Start(s *State) error {
 	if err := f.users.setup(jobs, f.UserMaxApps, f.UserMaxAppsDefault); err != nil {
 		return err
 	}
+	if f.QueueMaxAppsDefault < 0 {
+		return fmt.Errorf("fair: queueMaxAppsDefault %d is negative", f.QueueMaxAppsDefault)
+	}
 	return f.setupPreempt()
 }
 
@@ -338,7 +345,7 @@ func (f *Fair) place(j *Job) (int32, error) {
 				return -1, fmt.Errorf("cannot create queue %s.%s under leaf queue %s", f.qs[q].name, part, f.qs[q].name)
 			}
 			next = int32(len(f.qs))
-			f.qs = append(f.qs, fq{name: f.qs[q].name + "." + part, parent: q, weight: 1, leaf: true, fifo: f.DefaultFIFO})
+			f.qs = append(f.qs, fq{name: f.qs[q].name + "." + part, parent: q, weight: 1, leaf: true, fifo: f.DefaultFIFO, maxApps: max(0, f.QueueMaxAppsDefault)})
 			f.qs[q].children = append(f.qs[q].children, next)
 			f.qs[q].leaf = false
 		}

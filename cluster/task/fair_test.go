@@ -193,6 +193,14 @@ func TestFairUserMaxApps(t *testing.T) {
 		{"submission order over the lists", &Fair{Root: FairQueue{Children: []FairQueue{{Name: "a", MaxRunningApps: 1}, {Name: "b"}}}, UserMaxApps: map[string]int{"u": 1}},
 			[]Job{as("u", "a", mr(0, 4, 1, 0, 0, 0)), as("u", "b", mr(0, 2, 1, 0, 0, 0)), as("u", "a", mr(0, 2, 1, 0, 0, 0)), as("v", "a", mr(0, 2, 1, 0, 0, 0))},
 			[]float64{1, 2, 3, 2}, false},
+		// queueMaxAppsDefault 1 for the queues created for jobs: x's two
+		// jobs run one after the other (x1 shares with y 2 + 2 and ends at
+		// 2, then x2 alone ends at 3); y is another queue.
+		{"queueMaxAppsDefault", &Fair{QueueMaxAppsDefault: 1},
+			[]Job{as("u", "x", mr(0, 4, 1, 0, 0, 0)), as("u", "x", mr(0, 4, 1, 0, 0, 0)), as("u", "y", mr(0, 4, 1, 0, 0, 0))},
+			[]float64{2, 3, 2}, false},
+		{"negative queueMaxAppsDefault", &Fair{QueueMaxAppsDefault: -1},
+			[]Job{as("u", "a", mr(0, 1, 1, 0, 0, 0))}, nil, true},
 		{"a user with jobs and a limit of 0", &Fair{Root: FairQueue{Children: []FairQueue{{Name: "a"}}}, UserMaxApps: map[string]int{"u": 0}},
 			[]Job{as("u", "a", mr(0, 1, 1, 0, 0, 0))}, nil, true},
 		{"negative default", &Fair{Root: FairQueue{Children: []FairQueue{{Name: "a"}}}, UserMaxAppsDefault: -1},
