@@ -692,6 +692,6 @@ func PolicyHelp() string {
 		s += fmt.Sprintf("  %-9s %s\n", n, phasePolicyDocs[n])
 	}
 	s += "  capacity:file=PATH  a capacity-scheduler.xml (queues, node labels, user-limit-factor; jobs placed by its queue mappings)\n"
-	s += "  fair:file=PATH      a fair-scheduler.xml (weights, minResources in containers of 1024 MB, maxRunningApps per queue and user, placement policy)\n"
+	s += "  fair:file=PATH      a fair-scheduler.xml (weights, minResources in containers of 1024 MB, placement policy)\n"
 	return s
 }
