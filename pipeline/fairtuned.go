@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/schedplan/schedplan/cluster/yarn"
 )
@@ -125,10 +124,12 @@ func (k *FairKnobs) String() string {
 		return "spec weights, no maxRunningApps"
 	}
 	w := map[string]string{FairWeightsSpec: "spec weights", FairWeightsWork: "weights ∝ work", FairWeightsInverse: "weights ∝ 1/work"}[k.Weights]
-	if k.Layout == FairLayoutQueues {
-		return "a pool per log queue, " + map[string]string{FairWeightsSpec: "weights 1"}[k.Weights] + strings.TrimPrefix(w, "spec weights")
-	}
-	if k.AppsPerPeak > 0 {
+	switch {
+	case k.Layout == FairLayoutQueues && k.Weights == FairWeightsSpec:
+		return "a pool per log queue, weights 1"
+	case k.Layout == FairLayoutQueues:
+		return "a pool per log queue, " + w
+	case k.AppsPerPeak > 0:
 		return fmt.Sprintf("%s, maxRunningApps %g × peak apps", w, k.AppsPerPeak)
 	}
 	return w + ", no maxRunningApps"
