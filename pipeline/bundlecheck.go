@@ -114,6 +114,9 @@ func (b *Bundle) check() error {
 			errs = append(errs, fmt.Errorf("queues[%d]: name %q and jobs %d: need a YARN queue name (letters, digits, '-', '_') and jobs ≥ 0", i, q.Name, q.Jobs))
 		}
 	}
+	if d := b.Deploy; d != nil {
+		errs = append(errs, d.FairKnobs.check("deploy.fair_knobs"))
+	}
 	classes := map[string]bool{}
 	work := 0.0
 	for i, c := range b.Classes {

@@ -51,8 +51,9 @@ const DeployFluidConfigs = 3
 type DeployCandidate struct {
 	Name   string `json:"name"`
 	Family string `json:"family"`
-	// Complexity orders the families, simplest first: 0 keep, 1 a
-	// fair-scheduler.xml, 2 a capacity-scheduler.xml with LAS_MQ levels.
+	// Complexity orders the kinds, simplest first: 0 keep, 1 a plain
+	// fair-scheduler.xml, 2 a tuned one (Fair set), 3 a
+	// capacity-scheduler.xml with LAS_MQ levels.
 	Complexity int `json:"complexity"`
 	// Policy is the task-level specification: the current scheduler's, or
 	// fair:file= / capacity:file= of the rendered file.
@@ -61,11 +62,12 @@ type DeployCandidate struct {
 	// the units of the sizes, × Multiplier; Order as its leaves' YARN
 	// ordering-policy: fifo or fair, ps), Origin the fluid configuration
 	// it came from; PoolPolicy is a fair-scheduler.xml's schedulingPolicy
-	// inside the pools.
+	// inside the pools and Fair a tuned one's knobs (nil: plain).
 	LASMQ      *LASMQParams `json:"las_mq,omitempty"`
 	Origin     string       `json:"origin,omitempty"`
 	Multiplier float64      `json:"threshold_multiplier,omitempty"`
 	PoolPolicy string       `json:"pool_policy,omitempty"`
+	Fair       *FairKnobs   `json:"fair_knobs,omitempty"`
 	// Diffs[c][s] is the paired relative difference in the objective
 	// (−Objective.Improvement: negative is better) against the current
 	// scheduler on chunk c with task seed s, for the seeds it ran with;
@@ -91,8 +93,10 @@ type DeployCandidate struct {
 
 // deployCandidates lists the candidates, simplest first: keep (the
 // current scheduler, task-level spec keep), fair-scheduler.xml with fair
-// and with fifo pools, then capacity-scheduler.xml from the fluid tuner's
-// best LAS_MQ configurations × DeployMultipliers × DeployLevelOrders.
+// and with fifo pools, the tuned fair-scheduler.xml files (fairTunedKnobs
+// × those pool policies), then capacity-scheduler.xml from the fluid
+// tuner's best LAS_MQ configurations × DeployMultipliers ×
+// DeployLevelOrders.
 // Candidates whose rendered files are byte-identical are listed once.
 func deployCandidates(tr *TuneReport, b *Bundle, keep, keepName string, opt FairSchedulerOptions) ([]DeployCandidate, error) {
 	out := []DeployCandidate{{Name: "keep: the current scheduler (" + keepName + ")", Family: FamilyKeep, Policy: keep}}
@@ -114,6 +118,22 @@ func deployCandidates(tr *TuneReport, b *Bundle, keep, keepName string, opt Fair
 			return nil, err
 		}
 	}
+	for _, k := range fairTunedKnobs(len(b.Queues) > 0) {
+		for _, pol := range FairTunedPolicies {
+			name := "fair-scheduler.xml tuned, " + pol + " inside each user's pool, " + k.String()
+			if k.Layout == FairLayoutQueues {
+				name = "fair-scheduler.xml tuned, " + pol + " inside " + k.String()
+			}
+			err := add(DeployCandidate{Name: name, Family: FamilyFair, Complexity: 2, PoolPolicy: pol, Fair: &k})
+			switch {
+			case err != nil && k.Layout == FairLayoutQueues:
+				// The log's queue names and its users' clash under
+				// Hadoop's rules (RenderYARN): no such file to offer.
+			case err != nil:
+				return nil, err
+			}
+		}
+	}
 	for _, fc := range fluidConfigs(tr) {
 		for _, m := range DeployMultipliers {
 			for _, o := range DeployLevelOrders {
@@ -125,7 +145,7 @@ func deployCandidates(tr *TuneReport, b *Bundle, keep, keepName string, opt Fair
 					leaves = "fair"
 				}
 				name := fmt.Sprintf("capacity-scheduler.xml, LAS_MQ k=%d (%s) thresholds × %g, %s leaves", p.K, fc.origin, m, leaves)
-				if err := add(DeployCandidate{Name: name, Family: FamilyCapacity, Complexity: 2, LASMQ: &p, Origin: fc.origin, Multiplier: m}); err != nil {
+				if err := add(DeployCandidate{Name: name, Family: FamilyCapacity, Complexity: 3, LASMQ: &p, Origin: fc.origin, Multiplier: m}); err != nil {
 					return nil, err
 				}
 			}
@@ -214,7 +234,7 @@ func (c *DeployCandidate) files(b *Bundle, opt FairSchedulerOptions) (map[string
 	case FamilyKeep, FamilyReference:
 		return nil, nil
 	case FamilyFair:
-		opt.PoolPolicy = c.PoolPolicy
+		opt.PoolPolicy, opt.Knobs = c.PoolPolicy, c.Fair
 	case FamilyCapacity:
 		b = withLASMQ(b, *c.LASMQ)
 	}

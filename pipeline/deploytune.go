@@ -412,9 +412,10 @@ func (t *deployTuner) better(a, b int) int {
 }
 
 // finalists are the DeployFinalists best candidates other than keep by
-// the screening (feasible first), and the best of every family that has
-// none among them, so that the simplest family that wins is always
-// scored on every seed.
+// the screening (feasible first), and the best of every kind (Complexity:
+// plain fair-scheduler.xml, tuned, capacity-scheduler.xml) that has none
+// among them, so that the simplest kind that wins is always scored on
+// every seed.
 func (t *deployTuner) finalists() []int {
 	var idx []int
 	for i, c := range t.dt.Candidates {
@@ -424,9 +425,9 @@ func (t *deployTuner) finalists() []int {
 	}
 	slices.SortStableFunc(idx, t.better)
 	fin := idx[:min(DeployFinalists, len(idx))]
-	for _, fam := range []string{FamilyFair, FamilyCapacity} {
-		has := slices.ContainsFunc(fin, func(i int) bool { return t.dt.Candidates[i].Family == fam })
-		if k := slices.IndexFunc(idx, func(i int) bool { return t.dt.Candidates[i].Family == fam }); !has && k >= 0 {
+	for _, kind := range []int{1, 2, 3} {
+		has := slices.ContainsFunc(fin, func(i int) bool { return t.dt.Candidates[i].Complexity == kind })
+		if k := slices.IndexFunc(idx, func(i int) bool { return t.dt.Candidates[i].Complexity == kind }); !has && k >= 0 {
 			fin = append(fin, idx[k])
 		}
 	}
@@ -498,8 +499,13 @@ func (t *deployTuner) pick(fin []int) {
 	best := ranked[0]
 	t.dt.Contender = best
 	if cands[best].Feasible {
+		// A simpler candidate within the slack, and one the tuner would
+		// choose too when it would choose the best: within the noise, not
+		// a gain traded for nothing.
+		wins := cands[best].Interval.Hi < 0
 		for _, i := range ranked {
-			if cands[i].Feasible && cands[i].Mean <= cands[best].Mean+DeploySimplerSlack && cands[i].Complexity < cands[t.dt.Contender].Complexity {
+			if cands[i].Feasible && cands[i].Mean <= cands[best].Mean+DeploySimplerSlack && (!wins || cands[i].Interval.Hi < 0) &&
+				cands[i].Complexity < cands[t.dt.Contender].Complexity {
 				t.dt.Contender = i
 			}
 		}
@@ -560,9 +566,9 @@ func (t *deployTuner) fluid(ctx context.Context, tr *TuneReport) error {
 // DeployCost bounds the task-level simulations of the tune-deploy stage
 // and its verdict, and their job steps: they do not grow with the log.
 func DeployCost() (sims, jobSteps float64) {
-	cands := float64(3 + DeployFluidConfigs*len(DeployMultipliers)*len(DeployLevelOrders))
+	cands := float64(3 + FairTunedGrid() + DeployFluidConfigs*len(DeployMultipliers)*len(DeployLevelOrders))
 	screen := cands * float64(DeployChunks)
-	final := float64(DeployFinalists+3) * float64(DeployChunks*(DeployTuneSeeds-1))
+	final := float64(DeployFinalists+4) * float64(DeployChunks*(DeployTuneSeeds-1))
 	verdict := 2 * float64(DeployChunks*DeployValidateSeeds)
 	sims = screen + final + verdict
 	return sims, sims * float64(DeployChunkJobs)

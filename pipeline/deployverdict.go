@@ -29,6 +29,8 @@ type DeployVerdict struct {
 	Candidate string `json:"candidate"`
 	Family    string `json:"family"`
 	File      string `json:"file,omitempty"`
+	// FairKnobs are a tuned fair-scheduler.xml contender's knobs.
+	FairKnobs *FairKnobs `json:"fair_knobs,omitempty"`
 	// Current is the current scheduler's task-level spec and CurrentName
 	// what it is (--current-config, else Fair with one pool per user).
 	Current     string    `json:"current"`
@@ -75,6 +77,7 @@ func verdictOf(ctx context.Context, in *Inputs, dt *DeployTuning, b *Bundle) (*D
 	}
 	c := &dt.Candidates[dt.Contender]
 	v.Candidate, v.Family, v.File, v.TunerChose = c.Name, c.Family, c.Family, dt.Chosen == dt.Contender
+	v.FairKnobs = c.Fair
 	_, cons, err := deployConstraints(in.Config.Constraints)
 	if err != nil {
 		return nil, err
@@ -212,6 +215,9 @@ type DeployRecord struct {
 	IntervalHi  float64   `yaml:"interval_hi"`
 	Level       float64   `yaml:"level"`
 	Reason      string    `yaml:"reason"`
+	// FairKnobs are a tuned fair-scheduler.xml's pool weights and
+	// maxRunningApps (nil: the plain file).
+	FairKnobs *FairKnobs `yaml:"fair_knobs,omitempty"`
 }
 
 // Record is the verdict's bundle section; pool is the contender's
@@ -228,7 +234,7 @@ func (v *DeployVerdict) Record(pool string) *DeployRecord {
 func BundleYARN(b *Bundle, containerMB int) (map[string][]byte, error) {
 	opt := FairSchedulerOptions{ContainerMB: containerMB}
 	if b.Deploy != nil {
-		opt.PoolPolicy = b.Deploy.PoolPolicy
+		opt.PoolPolicy, opt.Knobs = b.Deploy.PoolPolicy, b.Deploy.FairKnobs
 	}
 	files, err := RenderYARN(b, opt)
 	if err != nil {

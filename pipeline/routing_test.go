@@ -373,7 +373,7 @@ func TestLogQueuePlacedAsWritten(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := &TaskLevel{Jobs: []task.Job{{ID: 0, User: "u"}, {ID: 1, User: "u"}, {ID: 2, User: "u"}}, Named: []string{"root.a.x", "x", "my queue"}}
-	_, queue, err := r.loadFair(fair)
+	_, queue, _, err := r.loadFair(fair)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -296,13 +296,13 @@ func (r *TaskLevel) parse(spec string) (*taskPolicy, error) {
 		tp.make = func() (task.Policy, error) { return &task.Capacity{Root: root}, nil }
 		return tp, nil
 	case name == "fair":
-		root, queue, err := r.loadFair(file)
+		root, queue, users, err := r.loadFair(file)
 		if err != nil {
 			return nil, err
 		}
 		tp.queue = queue
 		tp.make = func() (task.Policy, error) {
-			return &task.Fair{Root: root, Placement: task.PlaceByQueue}, nil
+			return &task.Fair{Root: root, Placement: task.PlaceByQueue, UserMaxApps: users.named, UserMaxAppsDefault: users.def, QueueMaxAppsDefault: users.queueDef}, nil
 		}
 		return tp, nil
 	}
@@ -456,17 +456,21 @@ func capacityQueue(cs *yarn.CapacityScheduler, q *yarn.CSQueue, dem map[string]y
 }
 
 // loadFair parses and checks a fair-scheduler.xml and returns its queue
-// tree and every job's queue (the file's placement policy applied to the
+// tree, every job's queue (the file's placement policy applied to the
 // job's user and the queue its application names: its class's (Class),
-// else the log's (Named), else none).
-func (r *TaskLevel) loadFair(path string) (task.FairQueue, []string, error) {
+// else the log's (Named), else none) and its per-user application limits.
+func (r *TaskLevel) loadFair(path string) (task.FairQueue, []string, fairAppLimits, error) {
 	b, err := readChecked(path, CheckFairSchedulerXML)
 	if err != nil {
-		return task.FairQueue{}, nil, err
+		return task.FairQueue{}, nil, fairAppLimits{}, err
 	}
 	fs, err := yarn.ParseFairScheduler(b)
 	if err != nil {
-		return task.FairQueue{}, nil, fmt.Errorf("%s: %w", path, err)
+		return task.FairQueue{}, nil, fairAppLimits{}, fmt.Errorf("%s: %w", path, err)
+	}
+	users, err := userLimitsOf(fs)
+	if err != nil {
+		return task.FairQueue{}, nil, fairAppLimits{}, fmt.Errorf("%s: %w", path, err)
 	}
 	queue := make([]string, len(r.Jobs))
 	for i := range r.Jobs {
@@ -477,14 +481,14 @@ func (r *TaskLevel) loadFair(path string) (task.FairQueue, []string, error) {
 			queue[i], err = placeLogQueue(r.named(i), place)
 		}
 		if err != nil {
-			return task.FairQueue{}, nil, fmt.Errorf("%s: job %d: %w", path, r.Jobs[i].ID+1, err)
+			return task.FairQueue{}, nil, fairAppLimits{}, fmt.Errorf("%s: job %d: %w", path, r.Jobs[i].ID+1, err)
 		}
 	}
 	mb := r.ContainerMB
 	if mb <= 0 {
 		mb = 1024
 	}
-	return fairQueue(fs, fs.Root, int64(mb)), queue, nil
+	return fairQueue(fs, fs.Root, int64(mb)), queue, users, nil
 }
 
 // fairQueue converts a parsed Fair Scheduler queue; memory amounts become
@@ -502,8 +506,12 @@ func fairQueue(fs *yarn.FairScheduler, q *yarn.FSQueue, mb int64) task.FairQueue
 	if r := q.MaxResources; r != nil && !r.Percent && r.MemoryMB < math.MaxInt64 {
 		out.MaxShare = int(max(1, min(r.MemoryMB/mb, math.MaxInt32)))
 	}
-	if q.MaxRunningApps >= 0 && q.MaxRunningApps < math.MaxInt32 {
-		out.MaxRunningApps = int(q.MaxRunningApps)
+	apps := q.MaxRunningApps
+	if apps < 0 {
+		apps = fs.QueueMaxAppsDefault // AllocationConfiguration.getQueueMaxApps
+	}
+	if apps >= 0 && apps < math.MaxInt32 {
+		out.MaxRunningApps = int(apps)
 	}
 	for _, c := range q.Children {
 		out.Children = append(out.Children, fairQueue(fs, c, mb))

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -82,5 +83,54 @@ func TestYARNFilesToTaskTrees(t *testing.T) {
 	}
 	if info, _ := r.Policy("srpt"); !info.Uses.Estimates {
 		t.Error("srpt does not say it uses estimates")
+	}
+}
+
+// A fair-scheduler.xml's per-user application limits reach the task level
+// (AllocationConfiguration.getUserMaxApps): user u may run one job, so of
+// u's two jobs (4 tasks of 1 s each, two machines of 2 containers) the
+// second waits for the first: they end at 1 and 2; without the <user>
+// element they share the cluster and both end at 2. userMaxAppsDefault
+// does the same for users without an element, queueMaxAppsDefault for
+// queues without maxRunningApps; a limit of 0 is refused.
+func TestFairFileUserLimits(t *testing.T) {
+	job := task.Job{User: "u", Queue: "", Stages: []task.Stage{{Tasks: make([]task.TaskSpec, 4)}}}
+	for i := range job.Stages[0].Tasks {
+		job.Stages[0].Tasks[i] = task.TaskSpec{Duration: 1, Containers: 1}
+	}
+	for _, tc := range []struct {
+		name, extra string
+		want        []float64
+	}{
+		{"no limit", "", []float64{2, 2}},
+		{"user element", `<user name="u"><maxRunningApps>1</maxRunningApps></user>`, []float64{1, 2}},
+		{"userMaxAppsDefault", `<userMaxAppsDefault>1</userMaxAppsDefault>`, []float64{1, 2}},
+		// queueMaxAppsDefault applies to every queue without maxRunningApps
+		// (AllocationConfiguration.getQueueMaxApps), u's and root.
+		{"queueMaxAppsDefault", `<queueMaxAppsDefault>1</queueMaxAppsDefault>`, []float64{1, 2}},
+		{"queueMaxAppsDefault 0", `<queueMaxAppsDefault>0</queueMaxAppsDefault>`, nil},
+		{"limit 0", `<user name="u"><maxRunningApps>0</maxRunningApps></user>`, nil},
+	} {
+		path := filepath.Join(t.TempDir(), "fair-scheduler.xml")
+		xml := "<allocations>" + tc.extra + `<queue name="u"/><queue name="default"/></allocations>`
+		if err := os.WriteFile(path, []byte(xml), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r := &TaskLevel{Cluster: task.Uniform(2, 2), Jobs: []task.Job{job, job}}
+		res, err := r.NewSimulator().Simulate(context.Background(), r.fluidJobs(), 0, r.Cluster.Rate(), "fair:file="+path)
+		if tc.want == nil {
+			if err == nil {
+				t.Errorf("%s: accepted", tc.name)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		for k, w := range tc.want {
+			if !near(res.Response[k], w) {
+				t.Errorf("%s: job %d response %v, want %v", tc.name, k, res.Response[k], w)
+			}
+		}
 	}
 }
