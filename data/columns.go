@@ -284,7 +284,7 @@ func tableNames(name string, f Format, b []byte) (names []string, err error) {
 				return nil, err
 			}
 			n := bytes.Count(bytes.TrimRight(line, "\r\n"), []byte{'\t'}) + 1
-			return tsvColumns[:min(max(n, tsvFields), tsvMaxFields-1)], nil
+			return tsvColumns[:min(max(n, TSVFields), TSVMaxFields-1)], nil
 		}
 		header, _, err := sc.next()
 		if err != nil {

@@ -27,7 +27,7 @@ func readCSV(r io.Reader, name string, opt *ReadOptions) (*Jobs, error) {
 		return nil, inputErrorf(name, 0, "", "empty file: no header row")
 	}
 	if err != nil {
-		return nil, csvErr(name, 0, err)
+		return nil, CSVError(name, 0, err)
 	}
 	header = cleanHeader(header)
 	cols, err := resolveColumns(name, header, opt.Map)
@@ -47,7 +47,7 @@ func readCSV(r io.Reader, name string, opt *ReadOptions) (*Jobs, error) {
 		}
 		row++
 		if err != nil {
-			return nil, csvErr(name, row, err)
+			return nil, CSVError(name, row, err)
 		}
 		if len(rec) < len(header) {
 			return nil, inputErrorf(name, row, header[len(rec)], "missing: the row has %d fields, the header %d (truncated file?)", len(rec), len(header))
@@ -76,7 +76,7 @@ func readCSVHeader(cr *csv.Reader, name string) ([]string, error) {
 		return nil, inputErrorf(name, 0, "", "empty file: no header row")
 	}
 	if err != nil {
-		return nil, csvErr(name, 0, err)
+		return nil, CSVError(name, 0, err)
 	}
 	return cleanHeader(header), nil
 }
@@ -94,9 +94,9 @@ func cleanHeader(header []string) []string {
 	return header
 }
 
-// csvErr turns a CSV reading error (the scanner's or encoding/csv's) into
+// CSVError turns a CSV reading error (the scanner's or encoding/csv's) into
 // an InputError.
-func csvErr(name string, row int, err error) error {
+func CSVError(name string, row int, err error) error {
 	var pe *csv.ParseError
 	if errors.As(err, &pe) {
 		return inputErrorf(name, row, "", "malformed CSV at line %d, byte %d: %v", pe.Line, pe.Column, pe.Err)

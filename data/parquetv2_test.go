@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"flag"
 	"fmt"
 	"math"
 	"math/big"
@@ -21,7 +22,11 @@ import (
 	"github.com/xitongsys/parquet-go/writer"
 )
 
-var update = updateGolden // -update also rewrites testdata/arrowgo-v2.parquet
+// updateGolden (-update) rewrites docs/formats.md (TestFormatsDoc) and
+// testdata/arrowgo-v2.parquet.
+var updateGolden = flag.Bool("update", false, "rewrite docs/formats.md and testdata/arrowgo-v2.parquet")
+
+var update = updateGolden
 
 // v2Source is the table held by testdata/duckdb-v2*.parquet and
 // testdata/arrowgo-v2.parquet, computed here in the order DuckDB evaluates

@@ -193,7 +193,7 @@ func readTasksCSV(r io.Reader, name string, m Mapping) (*Tasks, error) {
 	if err != nil {
 		return nil, err
 	}
-	var b taskBuilder
+	var b TaskBuilder
 	b.force = map[string]bool{}
 	for c := range cols {
 		b.force[c] = true
@@ -213,12 +213,12 @@ func readTasksCSV(r io.Reader, name string, m Mapping) (*Tasks, error) {
 		}
 		row++
 		if err != nil {
-			return nil, csvErr(name, row, err)
+			return nil, CSVError(name, row, err)
 		}
 		if len(rec) != len(header) {
 			return nil, inputErrorf(name, row, "", "the row has %d fields, the header %d", len(rec), len(header))
 		}
-		r := newTaskRow()
+		r := NewTaskRow()
 		field := func(canon string) (string, bool) {
 			k, ok := cols[canon]
 			if !ok {
@@ -301,9 +301,9 @@ func readTasksCSV(r io.Reader, name string, m Mapping) (*Tasks, error) {
 		if perr != nil {
 			return nil, perr
 		}
-		b.add(&r)
+		b.Add(&r)
 	}
-	t := b.tasks(name)
+	t := b.Tasks(name)
 	if t == nil {
 		t = &Tasks{}
 	}

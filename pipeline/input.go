@@ -10,6 +10,8 @@ import (
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/data"
+	_ "github.com/schedplan/schedplan/data/logs" // the log formats' readers
+	"github.com/schedplan/schedplan/data/spark"
 	"github.com/schedplan/schedplan/estimate"
 )
 
@@ -66,7 +68,7 @@ func LogFormatOf(trace string, format data.Format) data.Format {
 // LogFormatNames lists the log formats, comma-separated.
 func LogFormatNames() string {
 	var names []string
-	for _, f := range data.LogFormats {
+	for _, f := range data.LogFormats() {
 		names = append(names, string(f))
 	}
 	return strings.Join(names, ", ")
@@ -80,7 +82,7 @@ func CheckLogOptions(o data.LogOptions, f data.Format) error {
 	if _, err := data.ParseSparkUnit(string(o.Spark)); err != nil {
 		return paramErr("spark-job", o.Spark, "%v", err)
 	}
-	if o.Spark == data.SparkJob && f != data.FormatSparkEventLog {
+	if o.Spark == data.SparkJob && f != spark.Name {
 		what := "a jobs table"
 		if f != "" {
 			what = "a " + string(f) + " log"

@@ -22,8 +22,11 @@ var layers = []struct {
 	name     string
 	packages []string
 }{
-	{"tools shared by tests and packages", []string{"internal/..."}},
+	{"tools shared by tests and packages", []string{"internal/...", "data/internal/compress"}},
 	{"leaves: the job-log model, the fluid core, the LP, YARN's file rules", []string{"data", "cluster/sim", "lp", "cluster/yarn"}},
+	{"what the log readers share", []string{"data/internal/logread"}},
+	{"the log readers, one package a format", []string{"data/spark", "data/jhist", "data/rmsummary", "data/sls", "data/google", "data/alibaba", "data/swf", "data/swimfull"}},
+	{"the table of log formats", []string{"data/logs"}},
 	{"derived inputs: job sizes, the cluster spec", []string{"estimate", "cluster"}},
 	{"models on them: classes, the task-level core", []string{"classify", "cluster/task"}},
 	{"the stages, wired (orchestration)", []string{"pipeline"}},
@@ -143,9 +146,10 @@ func TestLayerOf(t *testing.T) {
 		p    string
 		want int
 	}{
-		{"internal/treap", 0}, {"data", 1}, {"cluster/sim", 1}, {"cluster", 2},
-		{"cluster/task", 3}, {"pipeline", 4}, {"cmd/schedplan", 5}, {"nowhere", -1},
-		{path.Join("cmd", "x", "y"), 5},
+		{"internal/treap", 0}, {"data", 1}, {"cluster/sim", 1}, {"data/internal/compress", 0},
+		{"data/internal/logread", 2}, {"data/swf", 3}, {"data/logs", 4}, {"cluster", 5},
+		{"cluster/task", 6}, {"pipeline", 7}, {"cmd/schedplan", 8}, {"nowhere", -1},
+		{path.Join("cmd", "x", "y"), 8},
 	} {
 		if got := layerOf(c.p); got != c.want {
 			t.Errorf("layerOf(%q) = %d, want %d", c.p, got, c.want)
