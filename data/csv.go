@@ -11,6 +11,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/schedplan/schedplan/data/internal/colfile"
+	"github.com/schedplan/schedplan/data/internal/csvscan"
 )
 
 // CSV job logs have a header row naming the columns (canonical names, or
@@ -21,8 +24,8 @@ import (
 // or RFC 3339 times; integer columns accept whole numbers written as floats.
 
 func readCSV(r io.Reader, name string, opt *ReadOptions) (*Jobs, error) {
-	sc := newCSVScanner(r)
-	header, _, err := sc.next()
+	sc := csvscan.New(r)
+	header, _, err := sc.Next()
 	if err == io.EOF {
 		return nil, inputErrorf(name, 0, "", "empty file: no header row")
 	}
@@ -41,7 +44,7 @@ func readCSV(r io.Reader, name string, opt *ReadOptions) (*Jobs, error) {
 	b.init(cols)
 	row := 0
 	for {
-		rec, quoted, err := sc.next()
+		rec, quoted, err := sc.Next()
 		if err == io.EOF {
 			break
 		}
@@ -372,22 +375,9 @@ func writeCSV(w io.Writer, j *Jobs) error {
 }
 
 // AppendFloat appends v as text: the shortest decimal that parses back to
-// v, or, for a v that is exactly a float32 (a float32 column of a log or
-// table, widened on reading), the shortest that parses back to that
-// float32 when it is shorter: 2.097, not 2.0970001220703125.
-func AppendFloat(b []byte, v float64) []byte {
-	if f := float32(v); float64(f) == v {
-		n := len(b)
-		b = strconv.AppendFloat(b, v, 'g', -1, 32)
-		s32 := len(b) - n
-		b = strconv.AppendFloat(b, v, 'g', -1, 64)
-		if len(b)-n-s32 <= s32 {
-			return append(b[:n], b[n+s32:]...)
-		}
-		return b[:n+s32]
-	}
-	return strconv.AppendFloat(b, v, 'g', -1, 64)
-}
+// v, or for a v that is exactly a float32 the shortest that parses back to
+// that float32 when it is shorter (colfile.AppendFloat).
+func AppendFloat(b []byte, v float64) []byte { return colfile.AppendFloat(b, v) }
 
 func appendCSVField(b []byte, j *Jobs, col string, i int) []byte {
 	f64 := func(c *Column[float64]) []byte {

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/schedplan/schedplan/data/internal/colfile"
 )
 
 // Format names a job-log file format.
@@ -113,7 +115,7 @@ func ReadBytes(b []byte, name string, opt ReadOptions) (j *Jobs, err error) {
 		if len(b) == 0 {
 			return nil, inputErrorf(name, 0, "", "empty file")
 		}
-		j, err = readColumnar(name, &opt, int64(len(b)), newStoppable(bytes.NewReader(b)), b)
+		j, err = readColumnar(name, &opt, int64(len(b)), colfile.NewStoppable(bytes.NewReader(b)), b)
 	default:
 		if IsLogFormat(opt.Format) { // other systems' logs (logs.go)
 			j, err = readLogBytes(b, name, &opt)
@@ -148,7 +150,7 @@ func decodeError(name string, err error) error {
 	if errors.As(err, &ie) {
 		return ie
 	}
-	var ce *columnError
+	var ce *colfile.ColumnError
 	if errors.As(err, &ce) {
 		return inputErrorf(name, 0, ce.Col, "%v", ce.Err)
 	}
@@ -202,9 +204,9 @@ func Write(w io.Writer, j *Jobs, f Format) error {
 		rec := j.record()
 		defer rec.Release()
 		if f == FormatParquet {
-			return writeParquet(w, rec, []string{ColUser, ColQueue})
+			return colfile.WriteParquet(w, rec, []string{ColUser, ColQueue})
 		}
-		return writeArrow(w, rec, f == FormatArrowStream)
+		return colfile.WriteArrow(w, rec, f == FormatArrowStream)
 	}
 	return fmt.Errorf("writing format %q is not supported", f)
 }

@@ -22,7 +22,8 @@ var layers = []struct {
 	name     string
 	packages []string
 }{
-	{"tools shared by tests and packages", []string{"internal/...", "data/internal/compress"}},
+	{"tools shared by tests and packages", []string{"internal/...", "data/internal/compress", "data/internal/csvscan"}},
+	{"data's Parquet and Arrow IPC codec", []string{"data/internal/colfile"}},
 	{"leaves: the job-log model, the fluid core, the LP, YARN's file rules", []string{"data", "cluster/sim", "lp", "cluster/yarn"}},
 	{"what the log readers share", []string{"data/internal/logread"}},
 	{"the log readers, one package a format", []string{"data/spark", "data/jhist", "data/rmsummary", "data/sls", "data/google", "data/alibaba", "data/swf", "data/swimfull"}},
@@ -146,10 +147,10 @@ func TestLayerOf(t *testing.T) {
 		p    string
 		want int
 	}{
-		{"internal/treap", 0}, {"data", 1}, {"cluster/sim", 1}, {"data/internal/compress", 0},
-		{"data/internal/logread", 2}, {"data/swf", 3}, {"data/logs", 4}, {"cluster", 5},
-		{"cluster/task", 6}, {"pipeline", 7}, {"cmd/schedplan", 8}, {"nowhere", -1},
-		{path.Join("cmd", "x", "y"), 8},
+		{"internal/treap", 0}, {"data", 2}, {"cluster/sim", 2}, {"data/internal/compress", 0},
+		{"data/internal/colfile", 1}, {"data/internal/logread", 3}, {"data/swf", 4}, {"data/logs", 5},
+		{"cluster", 6}, {"cluster/task", 7}, {"pipeline", 8}, {"cmd/schedplan", 9}, {"nowhere", -1},
+		{path.Join("cmd", "x", "y"), 9},
 	} {
 		if got := layerOf(c.p); got != c.want {
 			t.Errorf("layerOf(%q) = %d, want %d", c.p, got, c.want)

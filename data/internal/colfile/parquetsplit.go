@@ -1,4 +1,4 @@
-package data
+package colfile
 
 import (
 	"encoding/binary"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/apache/arrow/go/v17/arrow"
 	"github.com/apache/arrow/go/v17/arrow/array"
+	"github.com/apache/arrow/go/v17/arrow/bitutil"
 	"github.com/apache/arrow/go/v17/arrow/memory"
 	"github.com/apache/arrow/go/v17/parquet"
 	"github.com/apache/arrow/go/v17/parquet/file"
@@ -55,7 +56,7 @@ func arrowGoDecodes(t parquet.Type, e int64) bool {
 }
 
 // fixedWidth returns the byte width of the values of a flat (not nested,
-// not repeated) FLOAT, DOUBLE, INT32 or INT64 column that decodeFixedWidth
+// not repeated) FLOAT, DOUBLE, INT32 or INT64 column that DecodeFixedWidth
 // can read into Arrow type dt, or 0.
 func fixedWidth(descr *schema.Column, dt arrow.DataType) int {
 	if descr.MaxRepetitionLevel() != 0 || descr.MaxDefinitionLevel() > 1 {
@@ -82,8 +83,8 @@ func fixedWidth(descr *schema.Column, dt arrow.DataType) int {
 
 // checkEncodings checks the encodings of Parquet leaf column col, as listed
 // in its column chunks' metadata (pages false) or as found in its data pages
-// (pages true). It reports whether the column needs decodeFixedWidth (it has
-// BYTE_STREAM_SPLIT pages and decodeFixedWidth reads it into dt), and an
+// (pages true). It reports whether the column needs DecodeFixedWidth (it has
+// BYTE_STREAM_SPLIT pages and DecodeFixedWidth reads it into dt), and an
 // error naming any encoding nothing here decodes.
 func checkEncodings(pr *file.Reader, col int, dt arrow.DataType, pages bool) (split bool, err error) {
 	descr := pr.MetaData().Schema.Column(col)
@@ -135,12 +136,12 @@ func checkEncodings(pr *file.Reader, col int, dt arrow.DataType, pages bool) (sp
 	return split, nil
 }
 
-// decodeFixedWidth decodes Parquet leaf column col, a flat FLOAT, DOUBLE,
+// DecodeFixedWidth decodes Parquet leaf column col, a flat FLOAT, DOUBLE,
 // INT32 or INT64 column (see fixedWidth), into an Arrow array of type dt.
 // It reads PLAIN, PLAIN_DICTIONARY/RLE_DICTIONARY and BYTE_STREAM_SPLIT
 // pages, in data pages v1 (levels RLE-encoded with a length prefix) and v2.
 // Every length is checked against the page it comes from.
-func decodeFixedWidth(pr *file.Reader, col int, dt arrow.DataType, mem memory.Allocator) (arrow.Array, error) {
+func DecodeFixedWidth(pr *file.Reader, col int, dt arrow.DataType, mem memory.Allocator) (arrow.Array, error) {
 	descr := pr.MetaData().Schema.Column(col)
 	w := fixedWidth(descr, dt)
 	if w == 0 {
@@ -153,9 +154,10 @@ func decodeFixedWidth(pr *file.Reader, col int, dt arrow.DataType, mem memory.Al
 	values := mem.Allocate(int(n) * w)
 	clear(values)
 	nullable := descr.MaxDefinitionLevel() == 1
-	var valid Bitmap
+	var valid []byte // an Arrow validity bitmap, all valid at first
 	if nullable {
-		valid = NewBitmap(int(n))
+		valid = make([]byte, bitutil.BytesForBits(n))
+		bitutil.SetBitsTo(valid, 0, n, true)
 	}
 	dec := fixedWidthDecoder{w: w, nullable: nullable, values: values, valid: valid}
 	for rg := 0; rg < pr.NumRowGroups(); rg++ {
@@ -167,23 +169,26 @@ func decodeFixedWidth(pr *file.Reader, col int, dt arrow.DataType, mem memory.Al
 	if int64(row) != n {
 		return nil, fmt.Errorf("the row groups hold %d rows, the file declares %d (corrupt file)", row, n)
 	}
-	nulls := valid.Nulls(int(n))
+	nulls := 0
+	if valid != nil {
+		nulls = int(n) - bitutil.CountSetBits(valid, 0, int(n))
+	}
 	var vb *memory.Buffer
 	if nulls > 0 {
-		vb = memory.NewBufferBytes(bitmapBytes(valid, int(n)))
+		vb = memory.NewBufferBytes(valid)
 	}
 	d := array.NewData(dt, int(n), []*memory.Buffer{vb, memory.NewBufferBytes(values)}, nil, nulls, 0)
 	defer d.Release()
 	return array.MakeFromData(d), nil
 }
 
-// fixedWidthDecoder is decodeFixedWidth's state: the column's values and
+// fixedWidthDecoder is DecodeFixedWidth's state: the column's values and
 // validity so far, and scratch space reused across pages.
 type fixedWidthDecoder struct {
 	w        int    // bytes per value
 	nullable bool   // the column has definition levels (0 null, 1 present)
 	values   []byte // all rows' values, w bytes each
-	valid    Bitmap // rows' validity, if nullable
+	valid    []byte // rows' validity (an Arrow bitmap), if nullable
 	row      int    // rows decoded so far
 	levels   []uint8
 	dict     []byte // the row group's dictionary values, w bytes each
@@ -356,7 +361,7 @@ func (d *fixedWidthDecoder) store(page []byte, nv int) {
 		src := page
 		for i, l := range d.levels {
 			if l == 0 {
-				d.valid.SetNull(row + i)
+				bitutil.ClearBit(d.valid, row+i)
 				continue
 			}
 			copy(d.values[(row+i)*w:(row+i+1)*w], src[:w])

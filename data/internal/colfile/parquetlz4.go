@@ -1,4 +1,4 @@
-package data
+package colfile
 
 import (
 	"encoding/binary"
@@ -20,13 +20,13 @@ import (
 
 // Parquet's compression codec numbers (parquet.thrift CompressionCodec).
 const (
-	parquetLZ4    = compress.Compression(5)
-	parquetLZ4Raw = compress.Compression(7)
+	ParquetLZ4    = compress.Compression(5)
+	ParquetLZ4Raw = compress.Compression(7)
 )
 
 func init() {
-	compress.RegisterCodec(parquetLZ4Raw, lz4RawCodec{})
-	compress.RegisterCodec(parquetLZ4, lz4HadoopCodec{})
+	compress.RegisterCodec(ParquetLZ4Raw, lz4RawCodec{})
+	compress.RegisterCodec(ParquetLZ4, lz4HadoopCodec{})
 }
 
 // lz4RawCodec is Parquet's LZ4_RAW: one LZ4 block per page.

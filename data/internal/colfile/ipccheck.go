@@ -1,4 +1,4 @@
-package data
+package colfile
 
 import (
 	"bytes"
@@ -184,12 +184,12 @@ func checkSchema(t fbTable) error {
 // checkIPCSchema checks the schema of an Arrow IPC file (in its footer) or
 // stream (its first message).
 func checkIPCSchema(b []byte) error {
-	if bytes.HasPrefix(b, arrowMagic) {
+	if bytes.HasPrefix(b, ArrowMagic) {
 		// file: ... <footer flatbuffer> <int32 footer length> "ARROW1"
-		if len(b) < len(arrowMagic)*2+4 {
+		if len(b) < len(ArrowMagic)*2+4 {
 			return errCorruptIPC
 		}
-		end := len(b) - len(arrowMagic) - 4
+		end := len(b) - len(ArrowMagic) - 4
 		n := int(int32(binary.LittleEndian.Uint32(b[end:])))
 		if n <= 0 || n > end {
 			return errCorruptIPC

@@ -1,4 +1,4 @@
-package data
+package colfile
 
 import (
 	"bytes"
@@ -20,26 +20,28 @@ import (
 	"github.com/apache/arrow/go/v17/parquet/compress"
 	"github.com/apache/arrow/go/v17/parquet/file"
 	"github.com/apache/arrow/go/v17/parquet/pqarrow"
+
+	"github.com/schedplan/schedplan/internal/sysmem"
 )
 
 // This file moves arrow.Records in and out of Parquet and Arrow IPC bytes.
 // Both the jobs table and the generic results Table go through it.
 
 var (
-	parquetMagic = []byte("PAR1")
-	arrowMagic   = []byte("ARROW1")
+	ParquetMagic = []byte("PAR1")
+	ArrowMagic   = []byte("ARROW1")
 )
 
-// parquetProps are the writer properties of every Parquet file schedplan
+// ParquetProps are the writer properties of every Parquet file schedplan
 // writes: Snappy pages (fast to decode), dictionary encoding only where
 // strings repeat (dictCols), plain encoding elsewhere, rows in groups of up
 // to 1 Mi.
-func parquetProps(dictCols []string) *parquet.WriterProperties {
-	return parquetPropsGroups(dictCols, 1<<20)
+func ParquetProps(dictCols []string) *parquet.WriterProperties {
+	return ParquetPropsGroups(dictCols, 1<<20)
 }
 
-// parquetPropsGroups is parquetProps with row groups of up to rows rows.
-func parquetPropsGroups(dictCols []string, rows int64) *parquet.WriterProperties {
+// ParquetPropsGroups is ParquetProps with row groups of up to rows rows.
+func ParquetPropsGroups(dictCols []string, rows int64) *parquet.WriterProperties {
 	opts := []parquet.WriterProperty{
 		parquet.WithCompression(compress.Codecs.Snappy),
 		parquet.WithDictionaryDefault(false),
@@ -53,16 +55,16 @@ func parquetPropsGroups(dictCols []string, rows int64) *parquet.WriterProperties
 	return parquet.NewWriterProperties(opts...)
 }
 
-// writeParquet writes rec as a Parquet file; the Arrow schema is stored in
+// WriteParquet writes rec as a Parquet file; the Arrow schema is stored in
 // the file's metadata so types such as dictionaries survive a round trip.
-func writeParquet(w io.Writer, rec arrow.Record, dictCols []string) (err error) {
-	return writeParquetGroups(w, rec, dictCols, 1<<20)
+func WriteParquet(w io.Writer, rec arrow.Record, dictCols []string) (err error) {
+	return WriteParquetGroups(w, rec, dictCols, 1<<20)
 }
 
-// writeParquetGroups is writeParquet with row groups of up to rows rows.
-func writeParquetGroups(w io.Writer, rec arrow.Record, dictCols []string, rows int64) (err error) {
-	defer recoverTo(&err, "writing Parquet")
-	fw, err := pqarrow.NewFileWriter(rec.Schema(), noCloser{w}, parquetPropsGroups(dictCols, rows),
+// WriteParquetGroups is WriteParquet with row groups of up to rows rows.
+func WriteParquetGroups(w io.Writer, rec arrow.Record, dictCols []string, rows int64) (err error) {
+	defer RecoverTo(&err, "writing Parquet")
+	fw, err := pqarrow.NewFileWriter(rec.Schema(), NoCloser{w}, ParquetPropsGroups(dictCols, rows),
 		pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
 	if err != nil {
 		return err
@@ -74,10 +76,10 @@ func writeParquetGroups(w io.Writer, rec arrow.Record, dictCols []string, rows i
 	return fw.Close()
 }
 
-// writeArrow writes rec as an Arrow IPC file or, with stream set, an Arrow
+// WriteArrow writes rec as an Arrow IPC file or, with stream set, an Arrow
 // IPC stream.
-func writeArrow(w io.Writer, rec arrow.Record, stream bool) (err error) {
-	defer recoverTo(&err, "writing Arrow IPC")
+func WriteArrow(w io.Writer, rec arrow.Record, stream bool) (err error) {
+	defer RecoverTo(&err, "writing Arrow IPC")
 	if stream {
 		iw := ipc.NewWriter(w, ipc.WithSchema(rec.Schema()))
 		if err := iw.Write(rec); err != nil {
@@ -96,6 +98,11 @@ func writeArrow(w io.Writer, rec arrow.Record, stream bool) (err error) {
 	}
 	return fw.Close()
 }
+
+// NoCloser hides any Close method of the writer it wraps.
+type NoCloser struct{ W io.Writer }
+
+func (n NoCloser) Write(p []byte) (int, error) { return n.W.Write(p) }
 
 // tellWriter is the io.WriteSeeker the Arrow IPC file writer wants; it only
 // ever asks for the current position.
@@ -117,30 +124,30 @@ func (t *tellWriter) Seek(off int64, whence int) (int64, error) {
 	return t.pos, errors.New("tellWriter: cannot seek")
 }
 
-// readArrowBytes decodes a Parquet file or an Arrow IPC file or stream held
-// in b into an arrow.Table (which the caller must Release). For FormatArrow
-// and FormatArrowStream, file and stream are told apart by their magic bytes.
-func readArrowBytes(b []byte, f Format) (tbl arrow.Table, err error) {
-	defer recoverTo(&err, "decoding")
-	mem := newBoundedAllocator(len(b))
-	switch f {
-	case FormatParquet:
-		return readParquet(newStoppable(bytes.NewReader(b)), int64(len(b)), nil)
-	case FormatArrow, FormatArrowStream:
+// ReadArrowBytes decodes an Arrow IPC file or stream held in b, told apart
+// by their magic bytes, or with parquet set a Parquet file, into an
+// arrow.Table (which the caller must Release).
+func ReadArrowBytes(b []byte, parquet bool) (tbl arrow.Table, err error) {
+	defer RecoverTo(&err, "decoding")
+	mem := NewBoundedAllocator(len(b))
+	switch {
+	case parquet:
+		return ReadParquet(NewStoppable(bytes.NewReader(b)), int64(len(b)), nil)
+	default:
 		if len(b) == 0 {
 			return nil, errors.New("empty file")
 		}
 		if err := checkIPCSchema(b); err != nil {
-			if !bytes.HasPrefix(b, arrowMagic) {
+			if !bytes.HasPrefix(b, ArrowMagic) {
 				return nil, fmt.Errorf("neither an Arrow IPC file (no ARROW1 magic) nor a readable stream: %w", err)
 			}
-			if !bytes.HasSuffix(b, arrowMagic) {
+			if !bytes.HasSuffix(b, ArrowMagic) {
 				return nil, errors.New("truncated Arrow IPC file (no ARROW1 magic at the end)")
 			}
 			return nil, err
 		}
-		if bytes.HasPrefix(b, arrowMagic) {
-			if !bytes.HasSuffix(b, arrowMagic) {
+		if bytes.HasPrefix(b, ArrowMagic) {
+			if !bytes.HasSuffix(b, ArrowMagic) {
 				return nil, errors.New("truncated Arrow IPC file (no ARROW1 magic at the end)")
 			}
 			fr, err := ipc.NewFileReader(bytes.NewReader(b), ipc.WithAllocator(mem))
@@ -188,39 +195,38 @@ func readArrowBytes(b []byte, f Format) (tbl arrow.Table, err error) {
 		}
 		return array.NewTableFromRecords(sr.Schema(), recs), nil
 	}
-	return nil, fmt.Errorf("format %q is not Parquet or Arrow", f)
 }
 
-// readParquet decodes the Parquet file of size bytes that r reads into an
+// ReadParquet decodes the Parquet file of size bytes that r reads into an
 // arrow.Table holding the fields choose picks from the file's top-level field
 // names (all when choose is nil), in file order. Columns are decoded one
 // after the other on the calling goroutine (not pqarrow's worker
-// goroutines), so that a decoder panic on a corrupt file reaches recoverTo
+// goroutines), so that a decoder panic on a corrupt file reaches RecoverTo
 // instead of killing the process, and fields nobody wants are never decoded.
 // Flat fixed-width columns in BYTE_STREAM_SPLIT, which arrow-go v17 does not
-// decode, go through decodeFixedWidth; a column in any other encoding no
-// decoder reads is a *columnError naming the encoding.
-func readParquet(r parquet.ReaderAtSeeker, size int64, choose func(names []string) ([]int, error)) (tbl arrow.Table, err error) {
-	return readParquetGroups(r, size, choose, nil)
+// decode, go through DecodeFixedWidth; a column in any other encoding no
+// decoder reads is a *ColumnError naming the encoding.
+func ReadParquet(r parquet.ReaderAtSeeker, size int64, choose func(names []string) ([]int, error)) (tbl arrow.Table, err error) {
+	return ReadParquetGroups(r, size, choose, nil)
 }
 
-// errSplitInGroups is readParquetGroups' refusal of a BYTE_STREAM_SPLIT
+// ErrSplitInGroups is ReadParquetGroups' refusal of a BYTE_STREAM_SPLIT
 // column, which it decodes only whole.
-var errSplitInGroups = errors.New("BYTE_STREAM_SPLIT column read by row groups")
+var ErrSplitInGroups = errors.New("BYTE_STREAM_SPLIT column read by row groups")
 
-// readParquetGroups is readParquet for the given row groups only (nil: all).
-func readParquetGroups(r parquet.ReaderAtSeeker, size int64, choose func(names []string) ([]int, error), groups []int) (tbl arrow.Table, err error) {
-	defer recoverTo(&err, "decoding Parquet")
-	if err := checkParquetFrame(r, size); err != nil {
+// ReadParquetGroups is ReadParquet for the given row groups only (nil: all).
+func ReadParquetGroups(r parquet.ReaderAtSeeker, size int64, choose func(names []string) ([]int, error), groups []int) (tbl arrow.Table, err error) {
+	defer RecoverTo(&err, "decoding Parquet")
+	if err := CheckParquetFrame(r, size); err != nil {
 		return nil, err
 	}
-	mem := newBoundedAllocator(int(min(size, 1<<40)))
-	if s, ok := r.(*stoppableReader); ok {
+	mem := NewBoundedAllocator(int(min(size, 1<<40)))
+	if s, ok := r.(*StoppableReader); ok {
 		mem.stop = &s.stop
 	}
 	props := parquet.NewReaderProperties(mem)
 	// Read column chunks through a buffer rather than whole: a corrupt chunk
-	// length then costs no allocation, and reads reach r (see stoppableReader).
+	// length then costs no allocation, and reads reach r (see StoppableReader).
 	// No chunk is longer than the file, so a small file gets a small buffer:
 	// 1 MiB per column made a 2 KB file cost ~9 ms to read.
 	props.BufferedStreamEnabled, props.BufferSize = true, min(max(size, 4<<10), 1<<20)
@@ -240,19 +246,19 @@ func readParquetGroups(r parquet.ReaderAtSeeker, size int64, choose func(names [
 	if err != nil {
 		return nil, err
 	}
-	fields, err := chooseFields(sch, choose)
+	fields, err := ChooseFields(sch, choose)
 	if err != nil {
 		return nil, err
 	}
 	var allLeaves []int
 	for _, k := range fields {
 		leaves := map[int]bool{}
-		leafIndices(&fr.Manifest.Fields[k], leaves)
+		LeafIndices(&fr.Manifest.Fields[k], leaves)
 		for leaf := range leaves {
 			allLeaves = append(allLeaves, leaf)
 		}
 	}
-	if err := memoryFor(parquetMemory(pr, allLeaves), fmt.Sprintf("%d columns of %d rows", len(fields), pr.NumRows())); err != nil {
+	if err := sysmem.Check(ParquetMemory(pr, allLeaves), fmt.Sprintf("%d columns of %d rows", len(fields), pr.NumRows())); err != nil {
 		return nil, err
 	}
 	rowGroups, nrows, err := selectRowGroups(pr, groups)
@@ -270,15 +276,15 @@ func readParquetGroups(r parquet.ReaderAtSeeker, size int64, choose func(names [
 	for _, k := range fields {
 		name := sch.Field(k).Name
 		leaves := map[int]bool{}
-		leafIndices(&fr.Manifest.Fields[k], leaves)
+		LeafIndices(&fr.Manifest.Fields[k], leaves)
 		split := false
 		for leaf := range leaves {
 			if err := verifyPageCRCs(r, pr, leaf, rowGroups); err != nil {
-				return nil, &columnError{name, err}
+				return nil, &ColumnError{name, err}
 			}
 			s, err := checkEncodings(pr, leaf, sch.Field(k).Type, false)
 			if err != nil {
-				return nil, &columnError{name, err}
+				return nil, &ColumnError{name, err}
 			}
 			split = split || s
 		}
@@ -287,7 +293,7 @@ func readParquetGroups(r parquet.ReaderAtSeeker, size int64, choose func(names [
 		if !split {
 			ch, f, err = readField(ctx, fr, k, leaves, rowGroups, nrows)
 			if err != nil {
-				return nil, &columnError{name, err}
+				return nil, &ColumnError{name, err}
 			}
 			if int64(ch.Len()) != nrows { // pqarrow drops page errors: find what failed
 				ch.Release()
@@ -295,25 +301,25 @@ func readParquetGroups(r parquet.ReaderAtSeeker, size int64, choose func(names [
 				for leaf := range leaves {
 					s, err := checkEncodings(pr, leaf, f.Type, true)
 					if err != nil {
-						return nil, &columnError{name, err}
+						return nil, &ColumnError{name, err}
 					}
 					split = split || s
 				}
 				if !split {
-					return nil, &columnError{name, fmt.Errorf("%d values for %d rows (truncated or corrupt file)", ch.Len(), nrows)}
+					return nil, &ColumnError{name, fmt.Errorf("%d values for %d rows (truncated or corrupt file)", ch.Len(), nrows)}
 				}
 			}
 		}
 		if split && groups != nil {
-			return nil, errSplitInGroups
+			return nil, ErrSplitInGroups
 		}
 		if split {
 			leaf := fr.Manifest.Fields[k].ColIndex
 			if !fr.Manifest.Fields[k].IsLeaf() {
-				return nil, &columnError{name, errors.New("BYTE_STREAM_SPLIT in a nested column")}
+				return nil, &ColumnError{name, errors.New("BYTE_STREAM_SPLIT in a nested column")}
 			}
-			if ch, err = decodeFixedWidth(pr, leaf, f.Type, mem); err != nil {
-				return nil, &columnError{name, err}
+			if ch, err = DecodeFixedWidth(pr, leaf, f.Type, mem); err != nil {
+				return nil, &ColumnError{name, err}
 			}
 		}
 		chunked := arrow.NewChunked(f.Type, []arrow.Array{ch})
@@ -325,8 +331,8 @@ func readParquetGroups(r parquet.ReaderAtSeeker, size int64, choose func(names [
 	return array.NewTable(arrow.NewSchema(outFields, nil), cols, nrows), nil
 }
 
-// chooseFields returns the schema's fields choose picks (nil: all), in order.
-func chooseFields(sch *arrow.Schema, choose func(names []string) ([]int, error)) ([]int, error) {
+// ChooseFields returns the schema's fields choose picks (nil: all), in order.
+func ChooseFields(sch *arrow.Schema, choose func(names []string) ([]int, error)) ([]int, error) {
 	var fields []int
 	if choose == nil {
 		for k := 0; k < sch.NumFields(); k++ {
@@ -390,18 +396,18 @@ func readField(ctx context.Context, fr *pqarrow.FileReader, k int, leaves map[in
 	return a, f, err
 }
 
-// columnError is a problem with one column of a columnar file.
-type columnError struct {
+// ColumnError is a problem with one column of a columnar file.
+type ColumnError struct {
 	Col string
 	Err error
 }
 
-func (e *columnError) Error() string { return fmt.Sprintf("column %q: %v", e.Col, e.Err) }
-func (e *columnError) Unwrap() error { return e.Err }
+func (e *ColumnError) Error() string { return fmt.Sprintf("column %q: %v", e.Col, e.Err) }
+func (e *ColumnError) Unwrap() error { return e.Err }
 
-// checkParquetFrame checks the frame of a Parquet file without reading it:
+// CheckParquetFrame checks the frame of a Parquet file without reading it:
 // "PAR1" at both ends and a footer length that fits in the file.
-func checkParquetFrame(r io.ReaderAt, size int64) error {
+func CheckParquetFrame(r io.ReaderAt, size int64) error {
 	if size < 12 {
 		return errors.New("not a Parquet file (shorter than its frame)")
 	}
@@ -409,13 +415,13 @@ func checkParquetFrame(r io.ReaderAt, size int64) error {
 	if _, err := r.ReadAt(head[:4], 0); err != nil {
 		return err
 	}
-	if !bytes.Equal(head[:4], parquetMagic) {
+	if !bytes.Equal(head[:4], ParquetMagic) {
 		return errors.New("not a Parquet file (no PAR1 magic at the start)")
 	}
 	if _, err := r.ReadAt(tail[:], size-8); err != nil {
 		return err
 	}
-	if !bytes.Equal(tail[4:], parquetMagic) {
+	if !bytes.Equal(tail[4:], ParquetMagic) {
 		return errors.New("truncated Parquet file (no PAR1 magic at the end)")
 	}
 	if n := int64(binary.LittleEndian.Uint32(tail[:4])); n > size-12 {
@@ -453,69 +459,69 @@ func checkStoredArrowSchema(pr *file.Reader) error {
 	return nil
 }
 
-// leafIndices adds the Parquet leaf column indices under f to out.
-func leafIndices(f *pqarrow.SchemaField, out map[int]bool) {
+// LeafIndices adds the Parquet leaf column indices under f to out.
+func LeafIndices(f *pqarrow.SchemaField, out map[int]bool) {
 	if f.IsLeaf() {
 		out[f.ColIndex] = true
 	}
 	for k := range f.Children {
-		leafIndices(&f.Children[k], out)
+		LeafIndices(&f.Children[k], out)
 	}
 }
 
-// boundedAllocator is the allocator of every decoder: it refuses (by a
-// panic that recoverTo turns into an error) any single allocation larger
+// BoundedAllocator is the allocator of every decoder: it refuses (by a
+// panic that RecoverTo turns into an error) any single allocation larger
 // than its limit, so that a corrupt length field in a small file cannot make
 // the process ask for terabytes and die of it.
 //
 // It is also how a decoder stuck in a loop is stopped: once stop is set
-// (decodeGuarded's time-out), every allocation panics, and arrow-go's page
+// (DecodeGuarded's time-out), every allocation panics, and arrow-go's page
 // reader allocates a buffer on every turn of its loops.
-type boundedAllocator struct {
+type BoundedAllocator struct {
 	*memory.GoAllocator
 	limit int
 	stop  *atomic.Bool
 }
 
-// newBoundedAllocator returns an allocator for decoding a file of size
+// NewBoundedAllocator returns an allocator for decoding a file of size
 // bytes: 1 GiB plus 64 times the file's size per allocation, far above what
 // real data needs (decoded columns of highly compressed files included).
-func newBoundedAllocator(size int) *boundedAllocator {
-	return &boundedAllocator{GoAllocator: memory.NewGoAllocator(), limit: allocBase + 64*size}
+func NewBoundedAllocator(size int) *BoundedAllocator {
+	return &BoundedAllocator{GoAllocator: memory.NewGoAllocator(), limit: AllocBase + 64*size}
 }
 
-// allocBase is the part of boundedAllocator's limit that does not grow with
+// AllocBase is the part of BoundedAllocator's limit that does not grow with
 // the input. A variable so that the fuzz targets can lower it.
-var allocBase = 1 << 30
+var AllocBase = 1 << 30
 
-func (a *boundedAllocator) check(n int) {
+func (a *BoundedAllocator) check(n int) {
 	if a.stop != nil && a.stop.Load() {
 		panic(errStopped)
 	}
 	if n < 0 || n > a.limit {
-		panic(fmt.Sprintf("refusing to allocate %d bytes for a %d-byte input (corrupt length field?)", n, (a.limit-allocBase)/64))
+		panic(fmt.Sprintf("refusing to allocate %d bytes for a %d-byte input (corrupt length field?)", n, (a.limit-AllocBase)/64))
 	}
 }
 
-func (a *boundedAllocator) Allocate(n int) []byte { a.check(n); return a.GoAllocator.Allocate(n) }
+func (a *BoundedAllocator) Allocate(n int) []byte { a.check(n); return a.GoAllocator.Allocate(n) }
 
-func (a *boundedAllocator) Reallocate(n int, b []byte) []byte {
+func (a *BoundedAllocator) Reallocate(n int, b []byte) []byte {
 	a.check(n)
 	return a.GoAllocator.Reallocate(n, b)
 }
 
-// decodeGuarded runs decode (readParquet or readArrowBytes on an input of
+// DecodeGuarded runs decode (ReadParquet or ReadArrowBytes on an input of
 // size bytes) under a time budget: arrow-go's Parquet page reader can spin
 // forever on some corrupt page headers (found by FuzzReadColumnar), and a
 // goroutine cannot be killed, so the decoder runs on its own goroutine
 // (panics recovered there) and an input that does not finish in 10 s plus
 // 1 s per MiB is reported as corrupt.
 //
-// A Parquet decoder reads through src (a stoppableReader) and allocates from
-// a boundedAllocator tied to it; on time-out decodeGuarded stops src, so that
+// A Parquet decoder reads through src (a StoppableReader) and allocates from
+// a BoundedAllocator tied to it; on time-out DecodeGuarded stops src, so that
 // every read and allocation of the stuck goroutine fails and it ends. A loop
 // that neither reads nor allocates would still be abandoned.
-func decodeGuarded(size int64, decode func() (arrow.Table, error), src *stoppableReader) (arrow.Table, error) {
+func DecodeGuarded(size int64, decode func() (arrow.Table, error), src *StoppableReader) (arrow.Table, error) {
 	type result struct {
 		tbl arrow.Table
 		err error
@@ -531,7 +537,7 @@ func decodeGuarded(size int64, decode func() (arrow.Table, error), src *stoppabl
 		}()
 		r.tbl, r.err = decode()
 	}()
-	budget := decodeBudget + time.Duration(size>>20)*time.Second
+	budget := DecodeBudget + time.Duration(size>>20)*time.Second
 	timer := time.NewTimer(budget)
 	defer timer.Stop()
 	select {
@@ -545,38 +551,42 @@ func decodeGuarded(size int64, decode func() (arrow.Table, error), src *stoppabl
 	}
 }
 
-// stoppableReader is the source a Parquet decoder reads: once stopped, every
+// StoppableReader is the source a Parquet decoder reads: once stopped, every
 // read fails.
-type stoppableReader struct {
+type StoppableReader struct {
 	r    parquet.ReaderAtSeeker
 	stop atomic.Bool
 }
 
-func newStoppable(r parquet.ReaderAtSeeker) *stoppableReader { return &stoppableReader{r: r} }
+// NewStoppable returns a StoppableReader of r.
+func NewStoppable(r parquet.ReaderAtSeeker) *StoppableReader { return &StoppableReader{r: r} }
+
+// Stopped reports whether DecodeGuarded stopped s (its decoder timed out).
+func (s *StoppableReader) Stopped() bool { return s.stop.Load() }
 
 var errStopped = errors.New("decoding stopped: it took too long")
 
-func (s *stoppableReader) ReadAt(p []byte, off int64) (int, error) {
+func (s *StoppableReader) ReadAt(p []byte, off int64) (int, error) {
 	if s.stop.Load() {
 		return 0, errStopped
 	}
 	return s.r.ReadAt(p, off)
 }
 
-func (s *stoppableReader) Seek(off int64, whence int) (int64, error) {
+func (s *StoppableReader) Seek(off int64, whence int) (int64, error) {
 	if s.stop.Load() {
 		return 0, errStopped
 	}
 	return s.r.Seek(off, whence)
 }
 
-// decodeBudget is the time decodeGuarded allows any input, before 1 s per
+// DecodeBudget is the time DecodeGuarded allows any input, before 1 s per
 // MiB. A variable so tests can shorten it.
-var decodeBudget = 10 * time.Second
+var DecodeBudget = 10 * time.Second
 
-// recoverTo turns a panic inside a third-party encoder or decoder into an
+// RecoverTo turns a panic inside a third-party encoder or decoder into an
 // error, so bad input never crashes the process.
-func recoverTo(err *error, what string) {
+func RecoverTo(err *error, what string) {
 	if r := recover(); r != nil {
 		*err = fmt.Errorf("%s: %v (corrupt or truncated input?)", what, r)
 	}

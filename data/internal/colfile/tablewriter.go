@@ -1,4 +1,4 @@
-package data
+package colfile
 
 import (
 	"fmt"
@@ -21,16 +21,15 @@ type ParquetWriter struct {
 
 // NewParquetWriter starts a Parquet file on w whose columns are those of
 // schema (a Table whose columns may be empty: only their names and types
-// count). Its string columns are dictionary-encoded as WriteTable's
-// (see dictColumns).
-func NewParquetWriter(w io.Writer, schema *Table) (pw *ParquetWriter, err error) {
-	defer recoverTo(&err, "writing Parquet")
-	if err := schema.check(); err != nil {
+// count); dictCols are dictionary-encoded (Table.DictColumns).
+func NewParquetWriter(w io.Writer, schema *Table, dictCols []string) (pw *ParquetWriter, err error) {
+	defer RecoverTo(&err, "writing Parquet")
+	if err := schema.Check(); err != nil {
 		return nil, err
 	}
-	rec := schema.record()
+	rec := schema.Record()
 	defer rec.Release()
-	fw, err := pqarrow.NewFileWriter(rec.Schema(), noCloser{w}, parquetProps(schema.dictColumns()),
+	fw, err := pqarrow.NewFileWriter(rec.Schema(), NoCloser{W: w}, ParquetProps(dictCols),
 		pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
 	if err != nil {
 		return nil, err
@@ -42,14 +41,14 @@ func NewParquetWriter(w io.Writer, schema *Table) (pw *ParquetWriter, err error)
 // t must have the writer's columns, in order and of the same types; a table
 // without rows writes nothing.
 func (p *ParquetWriter) Write(t *Table) (err error) {
-	defer recoverTo(&err, "writing Parquet")
-	if err := t.check(); err != nil {
+	defer RecoverTo(&err, "writing Parquet")
+	if err := t.Check(); err != nil {
 		return err
 	}
 	if t.Len() == 0 {
 		return nil
 	}
-	rec := t.record()
+	rec := t.Record()
 	defer rec.Release()
 	if !rec.Schema().Equal(p.schema) {
 		return fmt.Errorf("writing Parquet: part's columns %v differ from the file's %v", rec.Schema(), p.schema)
@@ -63,6 +62,6 @@ func (p *ParquetWriter) Rows() int64 { return p.rows }
 
 // Close writes the file's footer. The underlying writer is not closed.
 func (p *ParquetWriter) Close() (err error) {
-	defer recoverTo(&err, "writing Parquet")
+	defer RecoverTo(&err, "writing Parquet")
 	return p.fw.Close()
 }

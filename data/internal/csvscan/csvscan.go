@@ -1,4 +1,4 @@
-package data
+package csvscan
 
 import (
 	"bufio"
@@ -8,13 +8,13 @@ import (
 	"io"
 )
 
-// csvScanner reads CSV records (RFC 4180: fields separated by commas,
+// Scanner reads CSV records (RFC 4180: fields separated by commas,
 // records by "\n" or "\r\n", fields optionally enclosed in double quotes
 // with "" for a quote inside). Unlike encoding/csv it keeps every byte of a
 // quoted field, "\r\n" included, and tells a quoted empty field ("", the
 // empty string) from an empty one (a null). Blank lines are skipped; a "\r"
 // just before the end of the file ends the record like "\r\n".
-type csvScanner struct {
+type Scanner struct {
 	r       *bufio.Reader
 	line    int    // physical lines read so far
 	long    []byte // a line longer than r's buffer
@@ -25,36 +25,37 @@ type csvScanner struct {
 	maxSize int // longest record accepted, in bytes
 }
 
-// csvMaxRecord is the longest CSV line and record accepted (a job is a few
+// MaxRecord is the longest CSV line and record accepted (a job is a few
 // hundred bytes): a file that is not CSV, or a quote that is never closed,
 // would otherwise take the rest of the file into one field.
-const csvMaxRecord = 1 << 20
+const MaxRecord = 1 << 20
 
-// csvSyntaxError is a malformed record; Line and Byte (1-based) locate it.
-type csvSyntaxError struct {
+// SyntaxError is a malformed record; Line and Byte (1-based) locate it.
+type SyntaxError struct {
 	Line, Byte int
 	Msg        string
 }
 
-func (e *csvSyntaxError) Error() string {
+func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("malformed CSV at line %d, byte %d: %s", e.Line, e.Byte, e.Msg)
 }
 
-func newCSVScanner(r io.Reader) *csvScanner {
-	return &csvScanner{r: bufio.NewReaderSize(r, 1<<16), maxSize: csvMaxRecord}
+// New returns a Scanner of r.
+func New(r io.Reader) *Scanner {
+	return &Scanner{r: bufio.NewReaderSize(r, 1<<16), maxSize: MaxRecord}
 }
 
-// readLine returns the next physical line with its "\n" (none at the end of
+// ReadLine returns the next physical line with its "\n" (none at the end of
 // the file), or nil at the end of the file. The line is valid until the next
 // call.
-func (s *csvScanner) readLine() ([]byte, error) {
+func (s *Scanner) ReadLine() ([]byte, error) {
 	line, err := s.r.ReadSlice('\n')
 	if errors.Is(err, bufio.ErrBufferFull) {
 		s.long = append(s.long[:0], line...)
 		for errors.Is(err, bufio.ErrBufferFull) {
 			line, err = s.r.ReadSlice('\n')
 			if len(s.long)+len(line) > s.maxSize {
-				return nil, &csvSyntaxError{s.line + 1, 1, fmt.Sprintf("line longer than %d MiB (not a CSV file?)", s.maxSize>>20)}
+				return nil, &SyntaxError{s.line + 1, 1, fmt.Sprintf("line longer than %d MiB (not a CSV file?)", s.maxSize>>20)}
 			}
 			s.long = append(s.long, line...)
 		}
@@ -70,13 +71,13 @@ func (s *csvScanner) readLine() ([]byte, error) {
 	return line, nil
 }
 
-// next reads the next record. It returns io.EOF after the last one. The
+// Next reads the next record. It returns io.EOF after the last one. The
 // fields are valid until the next call; quoted[k] tells whether field k was
 // enclosed in quotes.
-func (s *csvScanner) next() (fields []string, quoted []bool, err error) {
+func (s *Scanner) Next() (fields []string, quoted []bool, err error) {
 	var line []byte
 	for { // skip blank lines
-		if line, err = s.readLine(); err != nil {
+		if line, err = s.ReadLine(); err != nil {
 			return nil, nil, err
 		}
 		if line == nil {
@@ -97,13 +98,13 @@ func (s *csvScanner) next() (fields []string, quoted []bool, err error) {
 				if i < 0 { // the field goes on on the next line
 					s.buf = append(s.buf, line[pos:]...)
 					if len(s.buf) > s.maxSize {
-						return nil, nil, &csvSyntaxError{openLine, openByte, fmt.Sprintf("quoted field longer than %d MiB (a quote not closed?)", s.maxSize>>20)}
+						return nil, nil, &SyntaxError{openLine, openByte, fmt.Sprintf("quoted field longer than %d MiB (a quote not closed?)", s.maxSize>>20)}
 					}
-					if line, err = s.readLine(); err != nil {
+					if line, err = s.ReadLine(); err != nil {
 						return nil, nil, err
 					}
 					if line == nil {
-						return nil, nil, &csvSyntaxError{openLine, openByte, "quoted field not closed before the end of the file"}
+						return nil, nil, &SyntaxError{openLine, openByte, "quoted field not closed before the end of the file"}
 					}
 					pos = 0
 					continue
@@ -125,7 +126,7 @@ func (s *csvScanner) next() (fields []string, quoted []bool, err error) {
 			case isLineEnd(rest):
 				return s.record(), s.quoted, nil
 			default:
-				return nil, nil, &csvSyntaxError{s.line, pos + 1, `extraneous or missing " in a quoted field`}
+				return nil, nil, &SyntaxError{s.line, pos + 1, `extraneous or missing " in a quoted field`}
 			}
 		}
 		// unquoted field: up to the next comma or the end of the line
@@ -140,7 +141,7 @@ func (s *csvScanner) next() (fields []string, quoted []bool, err error) {
 					break scan
 				}
 			case '"':
-				return nil, nil, &csvSyntaxError{s.line, end + 1, `bare " in a field that is not quoted`}
+				return nil, nil, &SyntaxError{s.line, end + 1, `bare " in a field that is not quoted`}
 			}
 		}
 		s.buf = append(s.buf, line[pos:end]...)
@@ -152,14 +153,14 @@ func (s *csvScanner) next() (fields []string, quoted []bool, err error) {
 	}
 }
 
-func (s *csvScanner) endField(quoted bool) {
+func (s *Scanner) endField(quoted bool) {
 	s.ends = append(s.ends, len(s.buf))
 	s.quoted = append(s.quoted, quoted)
 }
 
 // record returns the fields of the current record as strings sharing one
 // allocation.
-func (s *csvScanner) record() []string {
+func (s *Scanner) record() []string {
 	all := string(s.buf)
 	s.fields = s.fields[:0]
 	start := 0
