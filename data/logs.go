@@ -106,7 +106,7 @@ const (
 // under which `schedplan convert` reads and writes logs, 900 MiB: without
 // it Go's collector lets the heap grow to twice the live table before it
 // collects, and a ten-million-job log would peak at about 1.2 GiB instead of
-// about 0.85 GiB (BenchmarkConvertSWF10M).
+// about 0.85 GiB (BenchmarkConvertSWF10M, package data/swf).
 const SoftMemoryLimit = 900 << 20
 
 // Log is what a log reader produces.

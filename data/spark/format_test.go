@@ -32,6 +32,3 @@ func TestSparkEventName(t *testing.T) {
 		}
 	}
 }
-
-// sparkSynthetic is a synthetic event log of three applications.
-const sparkSynthetic = "../testdata/logs/spark/app-synthetic-3x"

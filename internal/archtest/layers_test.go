@@ -25,7 +25,7 @@ var layers = []struct {
 	{"tools shared by tests and packages", []string{"internal/...", "data/internal/compress", "data/internal/csvscan"}},
 	{"data's Parquet and Arrow IPC codec", []string{"data/internal/colfile"}},
 	{"leaves: the job-log model, the fluid core, the LP, YARN's file rules", []string{"data", "cluster/sim", "lp", "cluster/yarn"}},
-	{"what the log readers share", []string{"data/internal/logread"}},
+	{"what the log readers and their tests share", []string{"data/internal/logread", "data/internal/logtest"}},
 	{"the log readers, one package a format", []string{"data/spark", "data/jhist", "data/rmsummary", "data/sls", "data/google", "data/alibaba", "data/swf", "data/swimfull"}},
 	{"the table of log formats", []string{"data/logs"}},
 	{"derived inputs: job sizes, the cluster spec", []string{"estimate", "cluster"}},

@@ -1,4 +1,4 @@
-package logs
+package spark
 
 import (
 	"bytes"
@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/schedplan/schedplan/data"
-	"github.com/schedplan/schedplan/data/spark"
+	"github.com/schedplan/schedplan/data/internal/logtest"
 )
 
 // pythonJSON re-encodes one JSON line the way Python's json.dumps writes it
@@ -66,16 +66,16 @@ func TestSparkReSavedJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, opt := range []data.ReadOptions{{Strict: true}, {Strict: true, Format: spark.Name}} {
+	for _, opt := range []data.ReadOptions{{Strict: true}, {Strict: true, Format: Name}} {
 		got, err := data.ReadLog(p, opt)
 		if err != nil {
 			t.Fatalf("format %q: %v", opt.Format, err)
 		}
 		got.Jobs.Source = want.Jobs.Source
-		if d := diffJobs(want.Jobs, got.Jobs, nil); d != "" {
+		if d := logtest.DiffJobs(want.Jobs, got.Jobs); d != "" {
 			t.Errorf("jobs differ: %s", d)
 		}
-		if d := diffTasks(want.Tasks, got.Tasks); d != "" {
+		if d := logtest.DiffTasks(want.Tasks, got.Tasks); d != "" {
 			t.Errorf("tasks differ: %s", d)
 		}
 	}

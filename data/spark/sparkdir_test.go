@@ -1,4 +1,4 @@
-package logs
+package spark
 
 import (
 	"bytes"
@@ -9,7 +9,7 @@ import (
 
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/data/internal/compress"
-	"github.com/schedplan/schedplan/data/spark"
+	"github.com/schedplan/schedplan/data/internal/logtest"
 )
 
 const sparkLegacyDir = "../testdata/logs/spark/spark1-dir/local-1426533911241"
@@ -20,7 +20,7 @@ const sparkLegacyDir = "../testdata/logs/spark/spark1-dir/local-1426533911241"
 // as the application's directory and as the directory of such directories,
 // and detected from the content.
 func TestSparkLegacyDir(t *testing.T) {
-	got := logGolden(t, "spark1-dir", sparkLegacyDir, data.ReadOptions{})
+	got := logtest.Golden(t, "spark1-dir", sparkLegacyDir, data.ReadOptions{})
 	want, err := data.ReadLog(sparkReal, data.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -31,13 +31,13 @@ func TestSparkLegacyDir(t *testing.T) {
 			t.Fatalf("%s: %v", p, err)
 		}
 		lg.Jobs.Source = want.Jobs.Source
-		if d := diffJobs(want.Jobs, lg.Jobs, nil); d != "" {
+		if d := logtest.DiffJobs(want.Jobs, lg.Jobs); d != "" {
 			t.Errorf("%s: jobs differ from the single file's: %s", p, d)
 		}
-		if d := diffTasks(want.Tasks, lg.Tasks); d != "" {
+		if d := logtest.DiffTasks(want.Tasks, lg.Tasks); d != "" {
 			t.Errorf("%s: tasks differ: %s", p, d)
 		}
-		if f, err := data.DetectFormat(p); err != nil || f != spark.Name {
+		if f, err := data.DetectFormat(p); err != nil || f != Name {
 			t.Errorf("%s detected as %q, %v", p, f, err)
 		}
 	}
@@ -84,10 +84,10 @@ func TestSparkLZFDirs(t *testing.T) {
 			t.Fatalf("%s: %v", p, err)
 		}
 		lg.Jobs.Source = want.Jobs.Source
-		if d := diffJobs(want.Jobs, lg.Jobs, nil); d != "" {
+		if d := logtest.DiffJobs(want.Jobs, lg.Jobs); d != "" {
 			t.Errorf("%s: jobs differ: %s", p, d)
 		}
-		if d := diffTasks(want.Tasks, lg.Tasks); d != "" {
+		if d := logtest.DiffTasks(want.Tasks, lg.Tasks); d != "" {
 			t.Errorf("%s: tasks differ: %s", p, d)
 		}
 	}

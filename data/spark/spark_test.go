@@ -1,11 +1,9 @@
-package logs
+package spark
 
 import (
-	"bufio"
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,7 +14,7 @@ import (
 
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/data/internal/compress"
-	"github.com/schedplan/schedplan/data/spark"
+	"github.com/schedplan/schedplan/data/internal/logtest"
 )
 
 const (
@@ -52,7 +50,7 @@ func TestSparkRealLog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if lg.Summary.Format != spark.Name {
+	if lg.Summary.Format != Name {
 		t.Errorf("detected %s", lg.Summary.Format)
 	}
 	if lg.Jobs.Len() != 1 || lg.Tasks.Len() != wantTasks {
@@ -84,10 +82,10 @@ func TestSparkGolden(t *testing.T) {
 	// are tasks but not counted. In job mode job 1 failed and is dropped
 	// with its task; job 0 runs from 1704164650 s to 1704164660 s in the
 	// application's YARN queue analytics (its Spark pool is etl-pool).
-	logGolden(t, "spark-app", sparkSynthetic, data.ReadOptions{})
-	logGolden(t, "spark-job", sparkSynthetic, data.ReadOptions{Log: data.LogOptions{Spark: data.SparkJob}})
-	logGolden(t, "spark-job-keep-failed", sparkSynthetic, data.ReadOptions{Log: data.LogOptions{Spark: data.SparkJob, KeepFailed: true}})
-	logGolden(t, "spark-real", sparkReal, data.ReadOptions{})
+	logtest.Golden(t, "spark-app", sparkSynthetic, data.ReadOptions{})
+	logtest.Golden(t, "spark-job", sparkSynthetic, data.ReadOptions{Log: data.LogOptions{Spark: data.SparkJob}})
+	logtest.Golden(t, "spark-job-keep-failed", sparkSynthetic, data.ReadOptions{Log: data.LogOptions{Spark: data.SparkJob, KeepFailed: true}})
+	logtest.Golden(t, "spark-real", sparkReal, data.ReadOptions{})
 }
 
 // sparkCodecs compress an event log the way Spark's codecs do.
@@ -141,10 +139,10 @@ func TestSparkCompressedAndRolling(t *testing.T) {
 	same := func(name string, got *data.Log) {
 		t.Helper()
 		got.Jobs.Source = want.Jobs.Source
-		if d := diffJobs(want.Jobs, got.Jobs, nil); d != "" {
+		if d := logtest.DiffJobs(want.Jobs, got.Jobs); d != "" {
 			t.Errorf("%s: jobs differ: %s", name, d)
 		}
-		if d := diffTasks(want.Tasks, got.Tasks); d != "" {
+		if d := logtest.DiffTasks(want.Tasks, got.Tasks); d != "" {
 			t.Errorf("%s: tasks differ: %s", name, d)
 		}
 	}
@@ -179,7 +177,7 @@ func TestSparkCompressedAndRolling(t *testing.T) {
 	}
 	for _, p := range []string{roll, filepath.Dir(roll)} {
 		f, err := data.DetectFormat(p)
-		if err != nil || f != spark.Name {
+		if err != nil || f != Name {
 			t.Fatalf("DetectFormat(%s) = %v, %v", p, f, err)
 		}
 		got, err := data.ReadLog(p, data.ReadOptions{})
@@ -194,8 +192,8 @@ func TestSparkBadRecord(t *testing.T) {
 	b, _ := os.ReadFile(sparkSynthetic)
 	lines := strings.SplitAfter(string(b), "\n")
 	bad := strings.Join(lines[:9], "") + `{"Event":"SparkListenerTaskEnd","Stage ID":0,"Task Info":{"Task ID":` + "\n" + strings.Join(lines[9:], "")
-	checkBadRecord(t, spark.Name, bad, "app.log", 10, "")
-	checkBadRecord(t, spark.Name, strings.Join(lines[:3], "")+"not json at all\n"+strings.Join(lines[3:], ""), "app.log", 4, "Event")
+	logtest.CheckBadRecord(t, Name, bad, "app.log", 10, "")
+	logtest.CheckBadRecord(t, Name, strings.Join(lines[:3], "")+"not json at all\n"+strings.Join(lines[3:], ""), "app.log", 4, "Event")
 }
 
 // TestSparkTruncatedLZ4 reads an lz4 log cut in its middle (a log still
@@ -206,7 +204,7 @@ func TestSparkTruncatedLZ4(t *testing.T) {
 	z := compress.LZ4BlockStream(plain, 1024)
 	cut := z[:len(z)-100] // loses the last block: job 1 and the application never end
 	var sum *data.LogSummary
-	opt := data.ReadOptions{Format: spark.Name, Log: data.LogOptions{Spark: data.SparkJob, Summary: func(s *data.LogSummary) { sum = s }}}
+	opt := data.ReadOptions{Format: Name, Log: data.LogOptions{Spark: data.SparkJob, Summary: func(s *data.LogSummary) { sum = s }}}
 	j, err := data.ReadBytes(cut, "cut.lz4", opt)
 	if err != nil {
 		t.Fatal(err)
@@ -253,7 +251,7 @@ func TestSparkFuzzSeedsSmall(t *testing.T) {
 		if len(s) > maxSparkFuzzSeed {
 			t.Errorf("seed %d is %d bytes, over %d: the fuzzer's minimizer stalls on it", i, len(s), maxSparkFuzzSeed)
 		}
-		if _, err := data.ReadBytes(s, "seed", data.ReadOptions{Format: spark.Name}); err != nil && i == 0 {
+		if _, err := data.ReadBytes(s, "seed", data.ReadOptions{Format: Name}); err != nil && i == 0 {
 			t.Errorf("seed 0 should read: %v", err)
 		}
 	}
@@ -263,23 +261,7 @@ func FuzzReadSparkEventLog(f *testing.F) {
 	for _, s := range sparkFuzzSeeds() {
 		f.Add(s)
 	}
-	f.Fuzz(func(t *testing.T, b []byte) { checkLogRead(t, b, spark.Name) })
-}
-
-// FuzzLZ4BlockStream feeds arbitrary bytes behind the LZ4Block magic to
-// the decompressor: it must fail cleanly, never panic or allocate without
-// bound.
-func FuzzLZ4BlockStream(f *testing.F) {
-	plain, _ := os.ReadFile(sparkSynthetic)
-	f.Add(compress.LZ4BlockStream(plain[:3000], 1024))
-	f.Add([]byte("LZ4Block\x20\xff\xff\xff\x7f\xff\xff\xff\x7f\x00\x00\x00\x00"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		r, err := compress.Decompress(bytes.NewReader(append(append([]byte(nil), []byte("LZ4Block")...), data...)), "fuzz")
-		if err != nil {
-			return
-		}
-		io.Copy(io.Discard, bufio.NewReader(io.LimitReader(r, 1<<26)))
-	})
+	f.Fuzz(func(t *testing.T, b []byte) { logtest.CheckRead(t, b, Name) })
 }
 
 // A Spark job's queue is its application's YARN queue (spark.yarn.queue),
@@ -298,7 +280,7 @@ func TestSparkJobQueueIsYARNQueue(t *testing.T) {
 		{`{"Event":"SparkListenerEnvironmentUpdate","Spark Properties":{"spark.yarn.queue":"prod"}}` + "\n", "prod"},
 		{"", "etl"},
 	} {
-		opt := data.ReadOptions{Format: spark.Name}
+		opt := data.ReadOptions{Format: Name}
 		opt.Log.Spark = data.SparkJob
 		j, err := data.ReadBytes([]byte(log(c.env)), "app-1", opt)
 		if err != nil {

@@ -1,4 +1,4 @@
-package logs
+package swf
 
 import (
 	"bufio"
@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/schedplan/schedplan/data"
-	"github.com/schedplan/schedplan/data/swf"
 )
 
 // BenchmarkConvertSWF10M converts a 10,000,000-line SWF log to Parquet:
@@ -45,7 +44,7 @@ func BenchmarkConvertSWF10M(b *testing.B) {
 	var elapsed, cpu time.Duration
 	for it := 0; it < b.N; it++ {
 		t0, c0 := time.Now(), cpuTime()
-		lg, err := data.ReadLog(in, data.ReadOptions{Format: swf.Name})
+		lg, err := data.ReadLog(in, data.ReadOptions{Format: Name})
 		if err != nil {
 			b.Fatal(err)
 		}
