@@ -82,6 +82,45 @@ func IsLogFormat(f Format) bool {
 	return lookupLogFormat(f) != nil
 }
 
+// ResolveFormat returns the format Open reads spec as: f when it is given,
+// a SWIM .tsv for an embedded trace, else the format ReadFile tells from
+// the path's name and content. It consults the table of log formats once;
+// passed on as ReadOptions.Format, the result spares Open, ReadFile and
+// ReadLog detecting it again. An error is the one Open would return.
+func ResolveFormat(spec string, f Format) (Format, error) {
+	switch {
+	case f != "":
+		return f, nil
+	case spec == "embedded" || strings.HasPrefix(spec, "embedded:"):
+		return FormatTSV, nil
+	}
+	return resolveFormat(spec)
+}
+
+// resolveFormat is ReadFile's choice of a format for path: Parquet and
+// Arrow by name (never logs), a log format told by the content (or the
+// names of a directory's files), else CSV or .tsv by name, else a SWIM .tsv
+// told by its content (SWIM's own traces, …_withInputPaths_0, have no
+// extension).
+func resolveFormat(path string) (Format, error) {
+	byName, nameErr := FormatOf(path)
+	if nameErr == nil && byName != FormatCSV && byName != FormatTSV {
+		return byName, nil
+	}
+	d, derr := DetectFormat(path)
+	switch {
+	case derr == nil && IsLogFormat(d):
+		return d, nil
+	case nameErr == nil:
+		return byName, nil
+	case derr == nil && d == FormatTSV:
+		if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
+			return FormatTSV, nil
+		}
+	}
+	return "", nameErr
+}
+
 // errNotDetected is returned by DetectFormat for content it cannot place.
 var errNotDetected = errors.New("cannot tell the log format from the content")
 

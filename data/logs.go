@@ -251,35 +251,6 @@ func dropSizeless(lg *Log, s *LogSummary) {
 	}
 }
 
-// readLogHook is ReadFile's entry to the log readers: it reads path as a
-// log when opt.Format is a log format, or when the format is not given and
-// the content (or a directory) shows a log format. ok is false when path is
-// not a log, and ReadFile goes on as before.
-func readLogHook(path string, opt *ReadOptions) (j *Jobs, ok bool, err error) {
-	f := opt.Format
-	if f == "" {
-		byName, nameErr := FormatOf(path)
-		if nameErr == nil && byName != FormatCSV && byName != FormatTSV {
-			return nil, false, nil // Parquet and Arrow are never logs
-		}
-		d, err := DetectFormat(path)
-		if err != nil || !IsLogFormat(d) {
-			return nil, false, nil
-		}
-		f = d
-	}
-	if !IsLogFormat(f) {
-		return nil, false, nil
-	}
-	o := *opt
-	o.Format = f
-	lg, err := ReadLog(path, o)
-	if err != nil {
-		return nil, true, err
-	}
-	return lg.Jobs, true, nil
-}
-
 // readLogBytes is ReadBytes's entry to the log readers (one file's content;
 // not sorted yet).
 func readLogBytes(b []byte, name string, opt *ReadOptions) (*Jobs, error) {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -75,26 +74,20 @@ func (o *ReadOptions) warn(format string, args ...any) {
 // estimate of the memory reading it needs, which must not exceed the memory
 // available; CSV and .tsv files are read as a stream.
 func ReadFile(path string, opt ReadOptions) (*Jobs, error) {
-	if j, ok, err := readLogHook(path, &opt); ok { // other systems' logs (logs.go), streamed
-		return j, err
-	}
-	f := opt.Format
-	if f == "" {
-		var err error
-		if f, err = FormatOf(path); err != nil {
-			// A name without a known extension: SWIM's own traces
-			// (…_withInputPaths_0) are told by their content.
-			if st, serr := os.Stat(path); serr == nil && st.Mode().IsRegular() {
-				if d, derr := DetectFormat(path); derr == nil && d == FormatTSV {
-					f, err = d, nil
-				}
-			}
-		}
+	if opt.Format == "" {
+		f, err := resolveFormat(path)
 		if err != nil {
 			return nil, err
 		}
+		opt.Format = f
 	}
-	opt.Format = f
+	if IsLogFormat(opt.Format) { // other systems' logs (logs.go), streamed
+		lg, err := ReadLog(path, opt)
+		if err != nil {
+			return nil, err
+		}
+		return lg.Jobs, nil
+	}
 	return readFile(path, opt)
 }
 
