@@ -29,7 +29,5 @@ type logState struct{ *logread.State }
 
 func read(path string, src io.Reader, opt *data.ReadOptions) (*data.Log, error) {
 	s := &logState{logread.New(Name, opt)}
-	return s.Read(path, src, func(path string, dir bool) error {
-		return s.ReadFiles(path, dir, logread.Files{Deep: true, Suffix: ".jhist"}, s.readJHist)
-	}, s.readJHist)
+	return s.ReadAll(path, src, logread.Files{Deep: true, Suffix: ".jhist"}, s.readJHist)
 }

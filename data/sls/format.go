@@ -42,7 +42,5 @@ var Rumen = data.LogFormat{
 type logState struct{ *logread.State }
 
 func (s *logState) read(path string, src io.Reader, stream logread.StreamFunc) (*data.Log, error) {
-	return s.Read(path, src, func(path string, dir bool) error {
-		return s.ReadFiles(path, dir, logread.Files{}, stream)
-	}, stream)
+	return s.ReadAll(path, src, logread.Files{}, stream)
 }

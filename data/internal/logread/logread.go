@@ -58,6 +58,14 @@ func (s *State) Read(path string, src io.Reader, readPath func(path string, dir 
 	return &data.Log{Jobs: s.Jobs.Jobs(path), Tasks: s.Tasks.Tasks(path), Summary: s.Sum}, nil
 }
 
+// ReadAll is Read for a format whose files are read one by one (ReadFiles
+// with o).
+func (s *State) ReadAll(path string, src io.Reader, o Files, stream StreamFunc) (*data.Log, error) {
+	return s.Read(path, src, func(path string, dir bool) error {
+		return s.ReadFiles(path, dir, o, stream)
+	}, stream)
+}
+
 // Files says how ReadFiles reads a directory: Deep walks its
 // subdirectories too, Suffix keeps only the files so named ("" keeps
 // all), Reserve sizes the jobs table from each file's line count (a

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -125,30 +126,27 @@ func CheckBadRecord(t testing.TB, f data.Format, content, file string, line int,
 // DiffJobs says how two tables differ, "" when their CSV renderings (every
 // column, every value exactly) are the same.
 func DiffJobs(a, b *data.Jobs) string {
-	var x, y bytes.Buffer
-	if err := data.Write(&x, a, data.FormatCSV); err != nil {
-		return err.Error()
-	}
-	if err := data.Write(&y, b, data.FormatCSV); err != nil {
-		return err.Error()
-	}
-	if !bytes.Equal(x.Bytes(), y.Bytes()) {
-		return fmt.Sprintf("the tables differ:\n%s\nand\n%s", x.String(), y.String())
-	}
-	return ""
+	return diffCSV("tables", func(w io.Writer) error { return data.Write(w, a, data.FormatCSV) },
+		func(w io.Writer) error { return data.Write(w, b, data.FormatCSV) })
 }
 
 // DiffTasks is DiffJobs for tasks tables.
 func DiffTasks(a, b *data.Tasks) string {
-	var x, y bytes.Buffer
-	if err := data.WriteTasks(&x, a, data.FormatCSV); err != nil {
+	return diffCSV("tasks", func(w io.Writer) error { return data.WriteTasks(w, a, data.FormatCSV) },
+		func(w io.Writer) error { return data.WriteTasks(w, b, data.FormatCSV) })
+}
+
+// diffCSV compares what x and y write: "" when the same, else both.
+func diffCSV(what string, x, y func(io.Writer) error) string {
+	var bx, by bytes.Buffer
+	if err := x(&bx); err != nil {
 		return err.Error()
 	}
-	if err := data.WriteTasks(&y, b, data.FormatCSV); err != nil {
+	if err := y(&by); err != nil {
 		return err.Error()
 	}
-	if !bytes.Equal(x.Bytes(), y.Bytes()) {
-		return fmt.Sprintf("the tasks differ:\n%s\nand\n%s", x.String(), y.String())
+	if !bytes.Equal(bx.Bytes(), by.Bytes()) {
+		return fmt.Sprintf("the %s differ:\n%s\nand\n%s", what, bx.String(), by.String())
 	}
 	return ""
 }
