@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin/schedplan
 
-.PHONY: deps deps-test build run test vet lint bench bench-lp bench-scale bench-tunequal bench-classqual fuzz clean docs
+.PHONY: deps deps-test build run test vet lint bench bench-lp bench-scale bench-startup bench-tunequal bench-classqual fuzz clean docs
 
 deps:
 	@scripts/deps.sh
@@ -57,6 +57,12 @@ bench-lp: deps
 # (generated on first use; SIZES="100000 1000000" for a shorter table).
 bench-scale: deps
 	@scripts/bench-scale.sh
+
+# Issue 30's start-up figure: the median and p90 wall time of
+# `schedplan --help` over RUNS (50) runs, the CPU time one start costs, and
+# the binary's size, plain and stripped.
+bench-startup: deps
+	@scripts/bench-startup.sh
 
 # Issue 17's accuracy items on a synthetic log of QUALITY_JOBS jobs (1 M by
 # default; generated on first use into SCALE_DIR, as bench-scale does):

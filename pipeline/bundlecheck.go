@@ -6,7 +6,7 @@ import (
 	"reflect"
 	"strings"
 
-	"github.com/schedplan/schedplan/cluster/task"
+	"github.com/schedplan/schedplan/cluster/task/hpfsp"
 	"github.com/schedplan/schedplan/estimate"
 )
 
@@ -159,10 +159,10 @@ func (b *Bundle) check() error {
 	return nil
 }
 
-// check is the h_pfsp section's: the parameters task.HPFSP accepts, a
+// check is the h_pfsp section's: the parameters hpfsp.HPFSP accepts, a
 // known estimator, non-negative times.
 func (h *HPFSPConfig) check() error {
-	p := &task.HPFSP{FairLimit: h.FairLimit, Threshold: h.Threshold, ReportInterval: h.ReportIntervalS}
+	p := &hpfsp.HPFSP{FairLimit: h.FairLimit, Threshold: h.Threshold, ReportInterval: h.ReportIntervalS}
 	if err := p.Validate(); err != nil {
 		return fmt.Errorf("h_pfsp: %v", err)
 	}

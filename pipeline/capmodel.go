@@ -12,6 +12,7 @@ import (
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/cluster/task"
+	"github.com/schedplan/schedplan/cluster/task/coshh"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 )
@@ -27,7 +28,7 @@ import (
 // there when T exceeds the machine's memory (the memory rule). The LP's μ
 // is 1 / the class's mean time_t; at task level a job's tasks run
 // TypeScale_t = time_t · slots_t · exec_rate_t / W times slower than at the
-// container's exec_rate (task.COSHHTypeScale; MaxCOSHHTypeScale where they
+// container's exec_rate (coshh.COSHHTypeScale; MaxCOSHHTypeScale where they
 // do not fit); the fluid capacity and the plain task level are the model
 // without its two terms (time_t = W / (slots_t · exec_rate_t)).
 // COSHHTypeScales (the task-level validation, COSHH's rows, the what-ifs)
@@ -53,7 +54,7 @@ func (m *execModel) scales(d classify.Demand) []float64 {
 	for t, mt := range m.types {
 		m.times[t] = mt.ExecTime(d)
 	}
-	return task.COSHHTypeScale(m.times, m.slots, m.rates, d.Compute)
+	return coshh.COSHHTypeScale(m.times, m.slots, m.rates, d.Compute)
 }
 
 // LoadModel is a job set's offered load in the one cluster model every
@@ -148,7 +149,7 @@ func (a *loadAcc) add(arrival, w float64, scale []float64) {
 		if scale != nil {
 			s = scale[t]
 		}
-		if s >= task.MaxCOSHHTypeScale {
+		if s >= coshh.MaxCOSHHTypeScale {
 			m = s
 			a.noFit[t] += w
 		} else {
@@ -256,7 +257,7 @@ func (lm *LoadModel) memoryText() string {
 	if len(parts) == 0 {
 		return "every job's tasks fit every type (or the spec gives no memory)"
 	}
-	return fmt.Sprintf("share of the work whose tasks do not fit (run %g× slower there): %s", float64(task.MaxCOSHHTypeScale), strings.Join(parts, ", "))
+	return fmt.Sprintf("share of the work whose tasks do not fit (run %g× slower there): %s", float64(coshh.MaxCOSHHTypeScale), strings.Join(parts, ", "))
 }
 
 // dataText says what the data term adds on each type, types with the same

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/schedplan/schedplan/classify"
-	"github.com/schedplan/schedplan/cluster/task"
+	"github.com/schedplan/schedplan/cluster/task/coshh"
 )
 
 // COSHHConfig is schedplan.yaml's coshh section: the COSHH scheduler's plan
@@ -77,7 +77,7 @@ func COSHHConfigOf(f *COSHHFit, grid []COSHHGridPoint) *COSHHConfig {
 	return c
 }
 
-func coshhClassification(res *classify.Result, pc *task.COSHHClasses, lambda float64, delta [][]float64) COSHHClassification {
+func coshhClassification(res *classify.Result, pc *coshh.COSHHClasses, lambda float64, delta [][]float64) COSHHClassification {
 	out := COSHHClassification{Lambda: lambda}
 	for f, name := range res.Features {
 		fs := FeatureScale{Feature: name}
@@ -113,10 +113,10 @@ func coshhClassification(res *classify.Result, pc *task.COSHHClasses, lambda flo
 	return out
 }
 
-// Plan returns the routing plan of the section (task.COSHHPlan): centres,
+// Plan returns the routing plan of the section (coshh.COSHHPlan): centres,
 // radii, suggested sets and the types each class can run on.
-func (c *COSHHConfig) Plan() (*task.COSHHPlan, error) {
-	p := &task.COSHHPlan{}
+func (c *COSHHConfig) Plan() (*coshh.COSHHPlan, error) {
+	p := &coshh.COSHHPlan{}
 	var err error
 	if p.Secondary, err = c.Secondary.classes(len(c.Types)); err != nil {
 		return nil, fmt.Errorf("coshh.secondary: %w", err)
@@ -129,8 +129,8 @@ func (c *COSHHConfig) Plan() (*task.COSHHPlan, error) {
 	return p, nil
 }
 
-func (s *COSHHClassification) classes(types int) (task.COSHHClasses, error) {
-	var out task.COSHHClasses
+func (s *COSHHClassification) classes(types int) (coshh.COSHHClasses, error) {
+	var out coshh.COSHHClasses
 	index := map[string]int{}
 	for i, cl := range s.Classes {
 		if len(cl.Mu) != types {

@@ -9,6 +9,7 @@ import (
 	"github.com/schedplan/schedplan/classify"
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/cluster/task"
+	"github.com/schedplan/schedplan/cluster/task/coshh"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/lp"
 )
@@ -17,14 +18,14 @@ import (
 // log: both classifications with K classes, the LP of each on the cluster
 // spec, and the routing plan (classes, radii, suggested sets) the task-level
 // COSHH policy starts from. Tolerance is Alg. 1's re-classification
-// tolerance (task.COSHHConfig.Tolerance).
+// tolerance (coshh.COSHHConfig.Tolerance).
 type COSHHFit struct {
 	K         int              `json:"k"`
 	Tolerance float64          `json:"tolerance"`
 	Rows      int              `json:"rows"`
 	Primary   *classify.Result `json:"primary"`
 	Secondary *classify.Result `json:"secondary"`
-	Plan      *task.COSHHPlan  `json:"plan"`
+	Plan      *coshh.COSHHPlan `json:"plan"`
 	// Lambda is λ of the secondary classification's LP; Delta[i][t] its
 	// allocation, class i's fraction of type t's machines;
 	// PrimaryDelta the primary's (nil without primary classes).
@@ -132,7 +133,7 @@ type coshhReplanner struct {
 	lo     int
 	x1, x2 [][]float64
 	shared map[string]bool // by user: the user has a min share
-	policy *task.COSHH
+	policy *coshh.COSHH
 	fit    COSHHFit // current classifications and solutions
 	solver lp.Solver
 	seed   uint64
@@ -149,7 +150,7 @@ func newCOSHHReplanner(j *data.Jobs, sizes []float64, spec *cluster.Spec, lo int
 	return q
 }
 
-func (q *coshhReplanner) replan(job int) (*task.COSHHPlan, error) {
+func (q *coshhReplanner) replan(job int) (*coshh.COSHHPlan, error) {
 	if q.replans >= COSHHReplanLimit {
 		return nil, nil
 	}
@@ -241,7 +242,7 @@ func NewCOSHHWindow(in *Inputs, sizes []float64, lo, hi int, floor float64) (*CO
 // COSHHRun is one configuration's run on a window: its metrics and, for
 // COSHH, the re-classifications and LP solves.
 type COSHHRun struct {
-	Metrics  *task.COSHHRunMetrics
+	Metrics  *coshh.COSHHRunMetrics
 	Result   *task.Result
 	Replans  int
 	LPSolves int
@@ -253,7 +254,7 @@ type COSHHRun struct {
 // COSHHPolicyOf returns the COSHH policy of a fit for the window, routing
 // from plan (the fit's own when nil: e.g. the plan read back from the
 // emitted schedplan.yaml), re-classifying (Alg. 1) when replan is set.
-func (w *COSHHWindow) COSHHPolicyOf(fit *COSHHFit, plan *task.COSHHPlan, replan bool) (*task.COSHH, *coshhReplanner, error) {
+func (w *COSHHWindow) COSHHPolicyOf(fit *COSHHFit, plan *coshh.COSHHPlan, replan bool) (*coshh.COSHH, *coshhReplanner, error) {
 	rows := make([]int, len(w.Jobs))
 	for k := range rows {
 		rows[k] = w.Lo + k
@@ -261,7 +262,7 @@ func (w *COSHHWindow) COSHHPolicyOf(fit *COSHHFit, plan *task.COSHHPlan, replan 
 	if plan == nil {
 		plan = fit.Plan
 	}
-	c := &task.COSHH{Plan: plan, Users: COSHHUsers(w.Spec), Tolerance: fit.Tolerance}
+	c := &coshh.COSHH{Plan: plan, Users: COSHHUsers(w.Spec), Tolerance: fit.Tolerance}
 	var err error
 	if c.X2, err = fit.Secondary.ScaledRows(w.J, w.Sizes, rows); err != nil {
 		return nil, nil, fmt.Errorf("coshh: secondary features: %w", err)
@@ -283,7 +284,7 @@ func (w *COSHHWindow) COSHHPolicyOf(fit *COSHHFit, plan *task.COSHHPlan, replan 
 // Run simulates the window under p (COSHH with its replanner q, or any
 // task-level policy with q nil) and measures seed 003 §5.1's metrics.
 func (w *COSHHWindow) Run(ctx context.Context, p task.Policy, q *coshhReplanner) (*COSHHRun, error) {
-	m, res, err := task.SimulateCOSHHMetrics(ctx, w.Jobs, w.Cluster, p, COSHHUsers(w.Spec), w.Seed, task.Options{})
+	m, res, err := coshh.SimulateCOSHHMetrics(ctx, w.Jobs, w.Cluster, p, COSHHUsers(w.Spec), w.Seed, task.Options{})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p.Name(), err)
 	}
@@ -323,7 +324,7 @@ func COSHHBaseline(name string, nodes int) (task.Policy, error) {
 // RunAll simulates COSHH (from fit, routing from plan when not nil, with
 // re-classification) and the baselines on the window, in the order COSHH,
 // FIFO, Fair.
-func (w *COSHHWindow) RunAll(ctx context.Context, fit *COSHHFit, plan *task.COSHHPlan) ([]*COSHHRun, error) {
+func (w *COSHHWindow) RunAll(ctx context.Context, fit *COSHHFit, plan *coshh.COSHHPlan) ([]*COSHHRun, error) {
 	c, q, err := w.COSHHPolicyOf(fit, plan, true)
 	if err != nil {
 		return nil, err

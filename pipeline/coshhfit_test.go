@@ -12,6 +12,7 @@ import (
 	"github.com/schedplan/schedplan/classify"
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/cluster/task"
+	"github.com/schedplan/schedplan/cluster/task/coshh"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 )
@@ -118,12 +119,12 @@ func TestCOSHHReclassifiesNewClass(t *testing.T) {
 	}
 	old := map[int]bool{}
 	for i := 0; i < fit.Rows; i++ {
-		c, _ := task.NearestCentre(final.Secondary.Centres, x[i])
+		c, _ := coshh.NearestCentre(final.Secondary.Centres, x[i])
 		old[int(c)] = true
 	}
 	for i := fit.Rows; i < w.J.Len(); i++ {
 		if u := w.J.UserAt(i); u == "U5" || u == "U10" {
-			if cl, _ := task.NearestCentre(final.Secondary.Centres, x[i]); old[int(cl)] {
+			if cl, _ := coshh.NearestCentre(final.Secondary.Centres, x[i]); old[int(cl)] {
 				t.Errorf("row %d (%s, a new kind of job) is in class %d, which first-half jobs share", i, u, cl)
 			}
 		}

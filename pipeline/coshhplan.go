@@ -5,23 +5,23 @@ import (
 
 	"github.com/schedplan/schedplan/classify"
 	"github.com/schedplan/schedplan/cluster"
-	"github.com/schedplan/schedplan/cluster/task"
+	"github.com/schedplan/schedplan/cluster/task/coshh"
 	"github.com/schedplan/schedplan/lp"
 )
 
 // COSHHPlan turns COSHH's two classifications and their LP solutions into
-// the routing plan of the task-level COSHH policy (task.COSHHRouter, seed
+// the routing plan of the task-level COSHH policy (coshh.COSHHRouter, seed
 // 003 Alg. 1–2): per classification the class centres and radii in its
 // scaled feature space (a job's vector there: classify.Result.ScaledRows),
 // the suggested classes SC_t of every machine type from the LP, and which
 // classes can run on which type (μ > 0). A classification without classes
 // or without a solution (nil) suggests nothing.
-func COSHHPlan(primary, secondary *classify.Result, primarySol, secondarySol *lp.COSHHSolution) *task.COSHHPlan {
-	return &task.COSHHPlan{Primary: coshhClasses(primary, primarySol), Secondary: coshhClasses(secondary, secondarySol)}
+func COSHHPlan(primary, secondary *classify.Result, primarySol, secondarySol *lp.COSHHSolution) *coshh.COSHHPlan {
+	return &coshh.COSHHPlan{Primary: coshhClasses(primary, primarySol), Secondary: coshhClasses(secondary, secondarySol)}
 }
 
-func coshhClasses(res *classify.Result, sol *lp.COSHHSolution) task.COSHHClasses {
-	var c task.COSHHClasses
+func coshhClasses(res *classify.Result, sol *lp.COSHHSolution) coshh.COSHHClasses {
+	var c coshh.COSHHClasses
 	if res == nil || len(res.Classes) == 0 {
 		return c
 	}
@@ -62,7 +62,7 @@ type COSHHResolver struct {
 
 // Plan solves the LPs of primary and secondary (either may be nil or
 // without classes) and returns their routing plan.
-func (r *COSHHResolver) Plan(primary, secondary *classify.Result) (*task.COSHHPlan, error) {
+func (r *COSHHResolver) Plan(primary, secondary *classify.Result) (*coshh.COSHHPlan, error) {
 	ps, err := r.solve(primary, &r.LastPrimary)
 	if err != nil {
 		return nil, fmt.Errorf("primary classification: %w", err)

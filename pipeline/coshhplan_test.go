@@ -6,7 +6,7 @@ import (
 
 	"github.com/schedplan/schedplan/classify"
 	"github.com/schedplan/schedplan/cluster"
-	"github.com/schedplan/schedplan/cluster/task"
+	"github.com/schedplan/schedplan/cluster/task/coshh"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/lp"
@@ -44,7 +44,7 @@ func TestCOSHHPlanRoutes(t *testing.T) {
 	for _, rt := range spec.Resources {
 		machines = append(machines, rt.Count)
 	}
-	r, err := task.NewCOSHHRouter(task.COSHHConfig{Users: []task.COSHHUser{{Weight: 1}}, Machines: machines, Plan: plan})
+	r, err := coshh.NewCOSHHRouter(coshh.COSHHConfig{Users: []coshh.COSHHUser{{Weight: 1}}, Machines: machines, Plan: plan})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,11 +68,11 @@ func TestCOSHHPlanRoutes(t *testing.T) {
 		job, stage := r.Pick(ty)
 		_, c := r.Class(job)
 		switch stage {
-		case task.COSHHFair:
+		case coshh.COSHHFair:
 			if !slices.Contains(sol.Suggested[ty], c) {
 				t.Errorf("type %s: job of class %d, SC = %v", spec.Resources[ty].Name, c, sol.Suggested[ty])
 			}
-		case task.COSHHFallback:
+		case coshh.COSHHFallback:
 			if sec.Classes[c].Mu[ty] == 0 {
 				t.Errorf("type %s: fallback to class %d, which cannot run there", spec.Resources[ty].Name, c)
 			}

@@ -6,6 +6,7 @@ import (
 	"github.com/schedplan/schedplan/classify"
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/cluster/task"
+	"github.com/schedplan/schedplan/cluster/task/coshh"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/lp"
 )
@@ -22,11 +23,11 @@ import (
 // class joins its nearest one; COSHHWindow.COSHHPolicyOf builds one that
 // does (seed 003 Alg. 1's re-classification, coshhReplanner).
 func NewCOSHHPolicy(j *data.Jobs, sizes []float64, spec *cluster.Spec, primary, secondary *classify.Result,
-	primarySol, secondarySol *lp.COSHHSolution, tolerance float64) (*task.COSHH, error) {
+	primarySol, secondarySol *lp.COSHHSolution, tolerance float64) (*coshh.COSHH, error) {
 	if secondary == nil || len(secondary.Classes) == 0 {
 		return nil, fmt.Errorf("coshh: the secondary classification has no classes")
 	}
-	c := &task.COSHH{Plan: COSHHPlan(primary, secondary, primarySol, secondarySol), Users: COSHHUsers(spec), Tolerance: tolerance}
+	c := &coshh.COSHH{Plan: COSHHPlan(primary, secondary, primarySol, secondarySol), Users: COSHHUsers(spec), Tolerance: tolerance}
 	var err error
 	if c.X2, err = secondary.ScaledRows(j, sizes, nil); err != nil {
 		return nil, fmt.Errorf("coshh: secondary features: %w", err)
@@ -41,10 +42,10 @@ func NewCOSHHPolicy(j *data.Jobs, sizes []float64, spec *cluster.Spec, primary, 
 
 // COSHHUsers returns spec's users as COSHH sees them, by name: min share
 // (containers) and weight (cluster.User.EffectiveWeight).
-func COSHHUsers(spec *cluster.Spec) map[string]task.COSHHUser {
-	us := make(map[string]task.COSHHUser, len(spec.Users))
+func COSHHUsers(spec *cluster.Spec) map[string]coshh.COSHHUser {
+	us := make(map[string]coshh.COSHHUser, len(spec.Users))
 	for _, u := range spec.Users {
-		us[u.Name] = task.COSHHUser{MinShare: u.MinShare, Weight: u.EffectiveWeight()}
+		us[u.Name] = coshh.COSHHUser{MinShare: u.MinShare, Weight: u.EffectiveWeight()}
 	}
 	return us
 }
@@ -61,7 +62,7 @@ func COSHHTaskCluster(spec *cluster.Spec) *task.Cluster {
 
 // COSHHTypeScales sets each job's Job.TypeScale from the execution-time
 // model of package classify (seed 003 §3.1, Table 3's retrieve rates and
-// memories; see task.COSHHTypeScale), with the true demands (no estimation
+// memories; see coshh.COSHHTypeScale), with the true demands (no estimation
 // error; execModel): jobs[i] is row i of j. floor is the least compute (s) of a job,
 // block the HDFS block size in bytes (0: classify.DefaultBlockBytes).
 func COSHHTypeScales(jobs []task.Job, j *data.Jobs, sizes []float64, spec *cluster.Spec, floor, block float64) error {

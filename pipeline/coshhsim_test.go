@@ -11,6 +11,7 @@ import (
 	"github.com/schedplan/schedplan/classify"
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/cluster/task"
+	"github.com/schedplan/schedplan/cluster/task/coshh"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/lp"
@@ -110,14 +111,14 @@ func table4Workload(classes []fbClass, n int, gap float64, seed uint64) *data.Jo
 // memory and retrieve-rate terms from the simulated durations (a what-if:
 // TypeScale nil, so a task runs at its machine's exec_rate alone; COSHH's
 // plan still assumes them).
-func coshhShape(t *testing.T, errI float64, seed uint64, flat bool) map[string]*task.COSHHRunMetrics {
+func coshhShape(t *testing.T, errI float64, seed uint64, flat bool) map[string]*coshh.COSHHRunMetrics {
 	t.Helper()
 	return coshhShapeOf(t, fbTable4, nil, errI, seed, flat)
 }
 
 // coshhShapeOf is coshhShape on the classes of a Table 4 workload, with
 // users (nil: the default spec's, Table 5's Facebook users).
-func coshhShapeOf(t *testing.T, classes []fbClass, users []cluster.User, errI float64, seed uint64, flat bool) map[string]*task.COSHHRunMetrics {
+func coshhShapeOf(t *testing.T, classes []fbClass, users []cluster.User, errI float64, seed uint64, flat bool) map[string]*coshh.COSHHRunMetrics {
 	t.Helper()
 	spec := cluster.DefaultSpec()
 	if users != nil {
@@ -170,7 +171,7 @@ func coshhShapeOf(t *testing.T, classes []fbClass, users []cluster.User, errI fl
 	}
 	cl := COSHHTaskCluster(spec)
 	us := COSHHUsers(spec)
-	out := map[string]*task.COSHHRunMetrics{}
+	out := map[string]*coshh.COSHHRunMetrics{}
 	for _, name := range []string{"fifo", "fair", "coshh"} {
 		var p task.Policy
 		if name == "coshh" {
@@ -180,7 +181,7 @@ func coshhShapeOf(t *testing.T, classes []fbClass, users []cluster.User, errI fl
 		} else if p, err = COSHHBaseline(name, cl.Nodes()); err != nil {
 			t.Fatal(err)
 		}
-		m, _, err := task.SimulateCOSHHMetrics(context.Background(), jobs, cl, p, us, 1, task.Options{Observer: &task.Checker{}})
+		m, _, err := coshh.SimulateCOSHHMetrics(context.Background(), jobs, cl, p, us, 1, task.Options{Observer: &task.Checker{}})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/cluster/task"
+	"github.com/schedplan/schedplan/cluster/task/coshh"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 )
@@ -213,7 +214,7 @@ type COSHHValidation struct {
 // Dissatisfaction and Fairness (variance of share/weight over the active
 // users; FairnessAbs is seed 003's Σ|Δ − avg|) — scope "all" and "user"
 // only; for "all", Dissatisfaction and FairnessAbs are seed 003's,
-// averaged over the run's job completions (task.COSHHRunMetrics
+// averaged over the run's job completions (coshh.COSHHRunMetrics
 // .PaperDissatisfaction), the rest time averages —, map tasks and local ones (Locality = 100·local/maps,
 // %), the user's mean containers, and COSHH's overhead: Alg. 1 runs, Alg.
 // 2 decisions, re-classifications and LP solves (zero for the baselines).
@@ -240,7 +241,7 @@ type COSHHMetricRow struct {
 // Locality returns the row's share of local map tasks in percent (NaN
 // without map tasks).
 func (r COSHHMetricRow) Locality() float64 {
-	return task.COSHHLocality{Maps: r.MapTasks, Local: r.LocalMapTasks}.Percent()
+	return coshh.COSHHLocality{Maps: r.MapTasks, Local: r.LocalMapTasks}.Percent()
 }
 
 // coshhRowNames are the task-level validation rows of COSHH's comparison.
@@ -293,7 +294,7 @@ func (p *pipelineRun) coshhValidate(ctx context.Context) (*COSHHValidation, map[
 		return nil, nil, err
 	}
 	for q, x := range x2 {
-		c, _ := task.NearestCentre(fit.Plan.Secondary.Centres, x)
+		c, _ := coshh.NearestCentre(fit.Plan.Secondary.Centres, x)
 		classOf[q] = int(c)
 	}
 	// The task-level rows' deadlines: Fair's completions on these jobs

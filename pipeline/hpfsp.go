@@ -6,22 +6,23 @@ import (
 
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/cluster/task"
+	"github.com/schedplan/schedplan/cluster/task/hpfsp"
 	"github.com/schedplan/schedplan/estimate"
 )
 
 // Compile-time check: seed 002's EWMA estimator is what the task-level
 // H-PFSP policy reads.
-var _ task.RemainingEstimator = (*estimate.ProgressEstimator)(nil)
+var _ hpfsp.RemainingEstimator = (*estimate.ProgressEstimator)(nil)
 
-// HPFSPEstimator returns a task.HPFSP.NewEstimator that builds, for each
+// HPFSPEstimator returns a hpfsp.HPFSP.NewEstimator that builds, for each
 // run, seed 002's online EWMA estimator (estimate.ProgressEstimator, eq.
 // 1–5 and 18) with cfg. Unless cfg.Slots is set, every stage's N(S) is the
 // cluster's containers, so that Remaining is in seconds of the whole
 // cluster, the unit of H-PFSP's slack system. cfg.Default (eq. 18's task
 // time of a job without samples, per stage, in seconds) should come from
 // history, e.g. the tuning window's mean task times.
-func HPFSPEstimator(cfg estimate.ProgressConfig) func(*task.State) (task.RemainingEstimator, error) {
-	return func(s *task.State) (task.RemainingEstimator, error) {
+func HPFSPEstimator(cfg estimate.ProgressConfig) func(*task.State) (hpfsp.RemainingEstimator, error) {
+	return func(s *task.State) (hpfsp.RemainingEstimator, error) {
 		c := cfg
 		if c.Slots == nil {
 			stages := 1
@@ -56,12 +57,12 @@ var DefaultFairLimits = []int{0, 1, 2, 3, 5, 8, 12}
 // is small and discrete (seed 002 §IV), so the search is exhaustive:
 // O(candidates) task-level runs.
 func TuneHPFSP(ctx context.Context, jobs []task.Job, cl *task.Cluster, limits []int, thresholds []float64, obj Objective,
-	newEst func(*task.State) (task.RemainingEstimator, error), opt task.Options) (HPFSPEvaluation, []HPFSPEvaluation, error) {
+	newEst func(*task.State) (hpfsp.RemainingEstimator, error), opt task.Options) (HPFSPEvaluation, []HPFSPEvaluation, error) {
 	if len(limits) == 0 {
 		limits = DefaultFairLimits
 	}
 	if len(thresholds) == 0 {
-		thresholds = []float64{task.DefaultStageThreshold}
+		thresholds = []float64{hpfsp.DefaultStageThreshold}
 	}
 	if _, err := ParseObjective(string(obj)); err != nil {
 		return HPFSPEvaluation{}, nil, err
@@ -88,7 +89,7 @@ func TuneHPFSP(ctx context.Context, jobs []task.Job, cl *task.Cluster, limits []
 			if err := ctx.Err(); err != nil {
 				return HPFSPEvaluation{}, evals, err
 			}
-			p := &task.HPFSP{FairLimit: fl, Threshold: th, NewEstimator: newEst}
+			p := &hpfsp.HPFSP{FairLimit: fl, Threshold: th, NewEstimator: newEst}
 			if err := p.Validate(); err != nil {
 				return HPFSPEvaluation{}, evals, fmt.Errorf("tune h-pfsp: %v", err)
 			}
@@ -116,7 +117,7 @@ func TuneHPFSP(ctx context.Context, jobs []task.Job, cl *task.Cluster, limits []
 // Spec returns the configuration as a task-level policy specification
 // (task.ParsePolicy).
 func (h *HPFSPConfig) Spec() string {
-	return (&task.HPFSP{FairLimit: h.FairLimit, Threshold: h.Threshold}).Spec()
+	return (&hpfsp.HPFSP{FairLimit: h.FairLimit, Threshold: h.Threshold}).Spec()
 }
 
 // Config returns the evaluation's parameters as the bundle's h_pfsp
@@ -163,7 +164,7 @@ const (
 // file=) run with seed 002's online EWMA estimator (estimator=ewma, the
 // default): it reads no job's size estimate, so it runs once, not once per
 // error run; eq. 18's prior is r.HPFSPDefault, or the mean task times of
-// r's own jobs. estimator=sizes keeps the jobs' estimates (task.HPFSP
+// r's own jobs. estimator=sizes keeps the jobs' estimates (hpfsp.HPFSP
 // without an estimator).
 func (r *TaskLevel) hpfspPolicy(tp *taskPolicy, params map[string]string) error {
 	mode := params["estimator"]
@@ -190,7 +191,7 @@ func (r *TaskLevel) hpfspPolicy(tp *taskPolicy, params map[string]string) error 
 		if err != nil {
 			return nil, err
 		}
-		p.(*task.HPFSP).NewEstimator = newEst
+		p.(*hpfsp.HPFSP).NewEstimator = newEst
 		return p, nil
 	}
 	return nil

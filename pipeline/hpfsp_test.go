@@ -11,6 +11,7 @@ import (
 
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/cluster/task"
+	"github.com/schedplan/schedplan/cluster/task/hpfsp"
 	"github.com/schedplan/schedplan/estimate"
 )
 
@@ -60,7 +61,7 @@ func TestHPFSPFairLimitEWMA(t *testing.T) {
 		sort.Float64s(sorted)
 		median := sorted[len(sorted)/2]
 		for li, fl := range limits {
-			p := &task.HPFSP{FairLimit: fl, NewEstimator: HPFSPEstimator(estimate.ProgressConfig{Default: []float64{60}})}
+			p := &hpfsp.HPFSP{FairLimit: fl, NewEstimator: HPFSPEstimator(estimate.ProgressConfig{Default: []float64{60}})}
 			c := task.NewChecker(p)
 			r, err := task.Simulate(jobs, cl, p, task.Options{Observer: c})
 			if err != nil {
@@ -135,7 +136,7 @@ func TestTuneHPFSP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if h := p.(*task.HPFSP); h.FairLimit != best.FairLimit || h.Threshold != best.Threshold {
+	if h := p.(*hpfsp.HPFSP); h.FairLimit != best.FairLimit || h.Threshold != best.Threshold {
 		t.Errorf("bundle section %+v reads back as %+v", best.Config(), h)
 	}
 	for name, c := range map[string]struct {
@@ -178,13 +179,13 @@ func TestHPFSPProgressReports(t *testing.T) {
 	jobs := []task.Job{one(0, 1, 7), one(0, 2, 100), one(1, 3, 20)}
 	const c, a, b = 0, 1, 2
 	var est *estimate.ProgressEstimator
-	newEst := func(s *task.State) (task.RemainingEstimator, error) {
+	newEst := func(s *task.State) (hpfsp.RemainingEstimator, error) {
 		e, err := HPFSPEstimator(estimate.ProgressConfig{Default: []float64{10}, Alpha: estimate.NoSmoothing})(s)
 		est, _ = e.(*estimate.ProgressEstimator)
 		return e, err
 	}
 	for _, report := range []float64{0, -1} {
-		p := &task.HPFSP{FairLimit: 0, ReportInterval: report, NewEstimator: newEst}
+		p := &hpfsp.HPFSP{FairLimit: 0, ReportInterval: report, NewEstimator: newEst}
 		obs := &taskTimeProbe{job: a, at: 6}
 		obs.get = func() *estimate.ProgressEstimator { return est }
 		ck := task.NewChecker(p)
@@ -264,7 +265,7 @@ func TestHPFSPReportIntervalFromSpec(t *testing.T) {
 	for _, c := range []struct {
 		extra string
 		want  float64
-	}{{"", task.DefaultReportInterval}, {"heartbeat_s: 1.5\n", 1.5}} {
+	}{{"", hpfsp.DefaultReportInterval}, {"heartbeat_s: 1.5\n", 1.5}} {
 		spec, err := cluster.ParseSpec([]byte("version: 1\nresources:\n  - {name: a, count: 2, slots: 4, exec_rate: 1}\n"+c.extra), "c.yaml")
 		if err != nil {
 			t.Fatal(err)
@@ -280,7 +281,7 @@ func TestHPFSPReportIntervalFromSpec(t *testing.T) {
 		// otherwise idle cluster gets a report at each multiple of it
 		// before 10 s.
 		jobs := []task.Job{{Stages: []task.Stage{{Tasks: []task.TaskSpec{{Duration: 10, Containers: 1}}}}}}
-		p := &task.HPFSP{NewEstimator: HPFSPEstimator(estimate.ProgressConfig{Default: []float64{10}})}
+		p := &hpfsp.HPFSP{NewEstimator: HPFSPEstimator(estimate.ProgressConfig{Default: []float64{10}})}
 		if _, err := task.Simulate(jobs, cl, p, task.Options{}); err != nil {
 			t.Fatal(err)
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/cluster/task"
+	"github.com/schedplan/schedplan/cluster/task/hpfsp"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 )
@@ -37,19 +38,19 @@ type HPFSPTuning struct {
 // HPFSPTuneThresholds are the progress thresholds (getStage, Alg. 3) the
 // run's tuning tries with every FAIR_LIMIT of DefaultFairLimits: seed
 // 002's 0.95 and an earlier switch to the reduce stage's fair phase.
-var HPFSPTuneThresholds = []float64{task.DefaultStageThreshold, 0.8}
+var HPFSPTuneThresholds = []float64{hpfsp.DefaultStageThreshold, 0.8}
 
 // hpfspTuneVersion changes when the H-PFSP tuning changes what it
 // computes, so that older stamps are stale.
 const hpfspTuneVersion = 3 // 3: jobs in the execution-time model (ExecModelScales)
 
 // hpfspReportInterval is the progress-report interval of a cluster (the
-// task.HPFSP default: its heartbeat, else task.DefaultReportInterval).
+// hpfsp.HPFSP default: its heartbeat, else hpfsp.DefaultReportInterval).
 func hpfspReportInterval(cl *task.Cluster) float64 {
 	if cl.Heartbeat > 0 {
 		return cl.Heartbeat
 	}
-	return task.DefaultReportInterval
+	return hpfsp.DefaultReportInterval
 }
 
 // HPFSPTuneMaxJobs bounds the jobs H-PFSP is tuned on: the last ones of the

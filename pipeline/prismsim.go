@@ -13,15 +13,16 @@ import (
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/cluster/task"
+	"github.com/schedplan/schedplan/cluster/task/prism"
 )
 
 // The phase-level policies of the task resolution (simulate --level task):
 // PRISM (seed 004) and its two baselines run on the phase model of package
-// cluster/task (task.PhaseSim): tasks made of phases with resource demands
+// cluster/task (prism.PhaseSim): tasks made of phases with resource demands
 // (the default profile file's sort class, seed 004 Fig. 8) on machines with
 // capacity vectors (cpu cores, GB, MB/s of disk and network), slowed when
-// over-packed (task.Seed004Thrash), in seed 004's setting
-// (task.Seed004Config): PRISM and fair-slots on Hadoop 0.20.2 (heartbeats
+// over-packed (prism.Seed004Thrash), in seed 004's setting
+// (prism.Seed004Config): PRISM and fair-slots on Hadoop 0.20.2 (heartbeats
 // every 3 s and at each task end; Fair serves the largest deficit and
 // assigns one task per heartbeat), yarn-containers on YARN 2.0.4
 // (heartbeats every 1 s, container memory in 1 GB steps, one off-switch
@@ -60,13 +61,13 @@ func taskPolicyNames() []string {
 // PhaseMachines returns the capacity vectors of spec's machines, count
 // copies per resource type: its resources block (cpu_cores, mem_gb,
 // disk_mb_s, net_mb_s), a field that is 0 (not given) taking seed 004's
-// machine's value (task.Seed004Machine: 4 cores, 8 GB, 100 MB/s, 125 MB/s).
-func PhaseMachines(spec *cluster.Spec) []task.Vector {
-	var out []task.Vector
+// machine's value (prism.Seed004Machine: 4 cores, 8 GB, 100 MB/s, 125 MB/s).
+func PhaseMachines(spec *cluster.Spec) []prism.Vector {
+	var out []prism.Vector
 	for _, r := range spec.Resources {
-		v := task.Seed004Machine()
+		v := prism.Seed004Machine()
 		if m := r.Resources; m != nil {
-			for d, x := range [task.NumDims]float64{m.CPUCores, m.MemGB, m.DiskMBs, m.NetMBs} {
+			for d, x := range [prism.NumDims]float64{m.CPUCores, m.MemGB, m.DiskMBs, m.NetMBs} {
 				if x > 0 {
 					v[d] = x
 				}
@@ -81,8 +82,8 @@ func PhaseMachines(spec *cluster.Spec) []task.Vector {
 
 // phasePolicy is a parsed phase-level specification.
 type phasePolicy struct {
-	runner *task.PrismRunner // profiles and PRISM parameters (defaults for the baselines)
-	cfg    task.PhaseSimConfig
+	runner *prism.PrismRunner // profiles and PRISM parameters (defaults for the baselines)
+	cfg    prism.PhaseSimConfig
 }
 
 // parsePhase checks a phase-level specification on the resolution's
@@ -95,24 +96,24 @@ func (r *TaskLevel) parsePhase(spec string) (*phasePolicy, error) {
 	if len(r.Machines) == 0 {
 		return nil, fmt.Errorf("policy %s: the cluster has no machines", name)
 	}
-	var sched task.PhaseScheduler
+	var sched prism.PhaseScheduler
 	switch name {
 	case "prism":
-		sched = task.SchedPrism
+		sched = prism.SchedPrism
 	case "fair-slots":
-		sched = task.SchedFair
+		sched = prism.SchedFair
 	case "yarn-containers":
-		sched = task.SchedYARN
+		sched = prism.SchedYARN
 	default:
 		return nil, fmt.Errorf("policy %q is not a phase-level policy (known: %v)", name, PhasePolicyNames())
 	}
-	cfg := task.Seed004Config(sched, r.Machines)
+	cfg := prism.Seed004Config(sched, r.Machines)
 	// oob= (all three), phaseoob= (prism) and assignmultiple= (fair-slots)
 	// are the heartbeat model's.
 	assignMultiple := false
 	for key, to := range map[string]*bool{"oob": &cfg.OutOfBand, "phaseoob": &cfg.PhaseOutOfBand, "assignmultiple": &assignMultiple} {
 		v, given := params[key]
-		if !given || (key == "phaseoob" && sched != task.SchedPrism) || (key == "assignmultiple" && sched != task.SchedFair) {
+		if !given || (key == "phaseoob" && sched != prism.SchedPrism) || (key == "assignmultiple" && sched != prism.SchedFair) {
 			continue
 		}
 		if *to, err = strconv.ParseBool(v); err != nil {
@@ -121,19 +122,19 @@ func (r *TaskLevel) parsePhase(spec string) (*phasePolicy, error) {
 		delete(params, key)
 	}
 	if assignMultiple {
-		cfg.FairAssign = task.FairMapAndReduce
+		cfg.FairAssign = prism.FairMapAndReduce
 	}
 	prismSpec := "prism"
 	if name == "prism" {
 		prismSpec = specOf(name, params)
 	}
-	runner, err := task.NewPrismRunner(prismSpec, "default")
+	runner, err := prism.NewPrismRunner(prismSpec, "default")
 	if err != nil {
 		return nil, err
 	}
 	cfg.Prism = runner.Config
 	p := &phasePolicy{runner: runner, cfg: cfg}
-	if sched == task.SchedPrism {
+	if sched == prism.SchedPrism {
 		return p, nil
 	}
 	for k, v := range params {
@@ -147,22 +148,22 @@ func (r *TaskLevel) parsePhase(spec string) (*phasePolicy, error) {
 		case "reduce":
 			p.cfg.ReduceSlots = n
 		default:
-			return nil, fmt.Errorf("policy %s: unknown parameter %q (known: map, reduce, oob%s)", name, k, map[bool]string{true: ", assignmultiple", false: ""}[sched == task.SchedFair])
+			return nil, fmt.Errorf("policy %s: unknown parameter %q (known: map, reduce, oob%s)", name, k, map[bool]string{true: ", assignmultiple", false: ""}[sched == prism.SchedFair])
 		}
 	}
 	// Containers are sized on the first machine (a cluster of one machine
 	// type, as seed 004's; with several types YARN would still ask one
 	// size per task), their memory granted in 1 GB steps as
-	// Seed004Containers' (task.YARNNormalize).
+	// Seed004Containers' (prism.YARNNormalize).
 	m := r.Machines[0]
-	p.cfg.Container = [task.NumSides]task.Vector{
-		task.YARNNormalize(task.Vector{task.CPU: m[task.CPU] / float64(p.cfg.MapSlots), task.Memory: m[task.Memory] / float64(p.cfg.MapSlots)}),
-		task.YARNNormalize(task.Vector{task.CPU: m[task.CPU] / float64(p.cfg.ReduceSlots), task.Memory: m[task.Memory] / float64(p.cfg.ReduceSlots)}),
+	p.cfg.Container = [prism.NumSides]prism.Vector{
+		prism.YARNNormalize(prism.Vector{prism.CPU: m[prism.CPU] / float64(p.cfg.MapSlots), prism.Memory: m[prism.Memory] / float64(p.cfg.MapSlots)}),
+		prism.YARNNormalize(prism.Vector{prism.CPU: m[prism.CPU] / float64(p.cfg.ReduceSlots), prism.Memory: m[prism.Memory] / float64(p.cfg.ReduceSlots)}),
 	}
-	if sched == task.SchedYARN {
-		for i, c := range []task.Vector{p.cfg.AMContainer, p.cfg.Container[task.MapSide], p.cfg.Container[task.ReduceSide]} {
+	if sched == prism.SchedYARN {
+		for i, c := range []prism.Vector{p.cfg.AMContainer, p.cfg.Container[prism.MapSide], p.cfg.Container[prism.ReduceSide]} {
 			if what := [...]string{"ApplicationMaster", "map", "reduce"}[i]; !slices.ContainsFunc(r.Machines, c.Fits) {
-				return nil, fmt.Errorf("policy %s: the %s container (%v, memory granted in %g GB steps) fits no machine of the cluster spec", name, what, c, task.YARNMinAllocationGB)
+				return nil, fmt.Errorf("policy %s: the %s container (%v, memory granted in %g GB steps) fits no machine of the cluster spec", name, what, c, prism.YARNMinAllocationGB)
 			}
 		}
 	}
@@ -224,7 +225,7 @@ func (t *taskSimulator) runPhase(ctx context.Context, jobs []sim.Job, first int,
 	if err != nil {
 		return nil, err
 	}
-	s, err := task.NewPhaseSim(pp.cfg, pj)
+	s, err := prism.NewPhaseSim(pp.cfg, pj)
 	if err != nil {
 		return nil, err
 	}
@@ -241,7 +242,7 @@ func (t *taskSimulator) runPhase(ctx context.Context, jobs []sim.Job, first int,
 		if spec != name {
 			m.Policy = spec
 		}
-		for d := range task.NumDims {
+		for d := range prism.NumDims {
 			m.Utilisation[d.String()] = res.MeanUtil[d]
 		}
 		rec := t.r.phaseRec()
@@ -259,7 +260,7 @@ func (r *TaskLevel) PhaseMetricsOf(specs []string) []PhaseMetrics {
 }
 
 // writePhaseText prints the phase-level metrics of a simulate report.
-func writePhaseText(out io.Writer, ms []PhaseMetrics, machines []task.Vector) {
+func writePhaseText(out io.Writer, ms []PhaseMetrics, machines []prism.Vector) {
 	if len(ms) == 0 {
 		return
 	}
@@ -267,7 +268,7 @@ func writePhaseText(out io.Writer, ms []PhaseMetrics, machines []task.Vector) {
 	if len(machines) > 0 {
 		desc = fmt.Sprintf("%d machines (the first: %v)", len(machines), machines[0])
 	}
-	fmt.Fprintf(out, "\nphase level (seed 004 model, %s; heartbeats %g s and at task ends for prism and fair-slots (Hadoop 0.20.2), %g s for yarn-containers (YARN 2.0.4); utilisation = mean share of the cluster's capacity used):\n", desc, task.Seed004HadoopHeartbeat, task.Seed004YARNHeartbeat)
+	fmt.Fprintf(out, "\nphase level (seed 004 model, %s; heartbeats %g s and at task ends for prism and fair-slots (Hadoop 0.20.2), %g s for yarn-containers (YARN 2.0.4); utilisation = mean share of the cluster's capacity used):\n", desc, prism.Seed004HadoopHeartbeat, prism.Seed004YARNHeartbeat)
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "policy\tmean job running time (s)\tmakespan (s)\tcpu util\tmem util\tdisk util\tnet util\tmean ANP\tunfairness (CV of ANP)\tANP over jobs\t")
 	for _, m := range ms {

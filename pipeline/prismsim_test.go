@@ -7,6 +7,7 @@ import (
 
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/cluster/task"
+	"github.com/schedplan/schedplan/cluster/task/prism"
 )
 
 // A spec's resources block gives the machines' capacity vectors; fields not
@@ -17,7 +18,7 @@ func TestPhaseMachines(t *testing.T) {
 		{Name: "b", Count: 1},
 	}}
 	ms := PhaseMachines(spec)
-	want := []task.Vector{{16, 8, 400, 125}, {16, 8, 400, 125}, task.Seed004Machine()}
+	want := []prism.Vector{{16, 8, 400, 125}, {16, 8, 400, 125}, prism.Seed004Machine()}
 	if len(ms) != len(want) {
 		t.Fatalf("machines %v", ms)
 	}
@@ -28,19 +29,19 @@ func TestPhaseMachines(t *testing.T) {
 	}
 }
 
-// The resolution runs the phase-level policies as task.PhaseSim does on
+// The resolution runs the phase-level policies as prism.PhaseSim does on
 // the same jobs, and checks their parameters.
 func TestPhasePolicies(t *testing.T) {
 	jobs := []task.Job{
 		{ID: 0, Arrival: 0, Weight: 1, Stages: []task.Stage{{Tasks: []task.TaskSpec{{Duration: 10, Containers: 1}, {Duration: 30, Containers: 1}}}, {Tasks: []task.TaskSpec{{Duration: 20, Containers: 1}}}}},
 		{ID: 1, Arrival: 4, Weight: 1, Stages: []task.Stage{{Tasks: []task.TaskSpec{{Duration: 5, Containers: 1}}}}},
 	}
-	r := &TaskLevel{Cluster: task.Uniform(2, 2), Jobs: jobs, Machines: []task.Vector{task.Seed004Machine(), task.Seed004Machine()}}
+	r := &TaskLevel{Cluster: task.Uniform(2, 2), Jobs: jobs, Machines: []prism.Vector{prism.Seed004Machine(), prism.Seed004Machine()}}
 	sj := task.FluidJobs(jobs, r.Cluster)
 	for _, tc := range []struct {
 		spec  string
-		sched task.PhaseScheduler
-	}{{"prism:alpha=0.5", task.SchedPrism}, {"fair-slots:map=2,reduce=1", task.SchedFair}, {"yarn-containers", task.SchedYARN}} {
+		sched prism.PhaseScheduler
+	}{{"prism:alpha=0.5", prism.SchedPrism}, {"fair-slots:map=2,reduce=1", prism.SchedFair}, {"yarn-containers", prism.SchedYARN}} {
 		if _, err := r.Policy(tc.spec); err != nil {
 			t.Fatalf("%s: %v", tc.spec, err)
 		}
@@ -49,13 +50,13 @@ func TestPhasePolicies(t *testing.T) {
 			t.Fatalf("%s: %v", tc.spec, err)
 		}
 		pp, _ := r.parsePhase(tc.spec)
-		if def := task.Seed004Config(tc.sched, r.Machines); pp.cfg.Scheduler != tc.sched || pp.cfg.Thrash != def.Thrash || pp.cfg.Heartbeat != def.Heartbeat ||
+		if def := prism.Seed004Config(tc.sched, r.Machines); pp.cfg.Scheduler != tc.sched || pp.cfg.Thrash != def.Thrash || pp.cfg.Heartbeat != def.Heartbeat ||
 			pp.cfg.OutOfBand != def.OutOfBand || pp.cfg.FairAssign != def.FairAssign || pp.cfg.AMContainer != def.AMContainer || pp.cfg.MaxActiveApps != def.MaxActiveApps ||
-			(tc.sched == task.SchedYARN && pp.cfg.Container != def.Container) {
+			(tc.sched == prism.SchedYARN && pp.cfg.Container != def.Container) {
 			t.Errorf("%s: config %+v", tc.spec, pp.cfg)
 		}
 		pj, _ := pp.runner.PhaseJobs(jobs)
-		s, _ := task.NewPhaseSim(pp.cfg, pj)
+		s, _ := prism.NewPhaseSim(pp.cfg, pj)
 		want, err := s.Run()
 		if err != nil {
 			t.Fatal(err)
@@ -74,14 +75,14 @@ func TestPhasePolicies(t *testing.T) {
 		t.Errorf("fair-slots slots %d/%d", fs.cfg.MapSlots, fs.cfg.ReduceSlots)
 	}
 	yc, _ := r.parsePhase("yarn-containers:map=4")
-	if c := yc.cfg.Container[task.MapSide]; c[task.CPU] != 1 || c[task.Memory] != 2 {
+	if c := yc.cfg.Container[prism.MapSide]; c[prism.CPU] != 1 || c[prism.Memory] != 2 {
 		t.Errorf("yarn map container %v, want 1 core, 2 GB (a machine / 4)", c)
 	}
-	// Container memory is granted in 1 GB steps (task.YARNNormalize), as
+	// Container memory is granted in 1 GB steps (prism.YARNNormalize), as
 	// Seed004Config's: a machine / 3 asks 8/3 GB and gets 3 GB, the default
 	// reduce container (8/6 GB) 2 GB.
 	yc, _ = r.parsePhase("yarn-containers:map=3")
-	if c := yc.cfg.Container; c[task.MapSide][task.Memory] != 3 || c[task.MapSide][task.CPU] != 4.0/3 || c[task.ReduceSide][task.Memory] != 2 {
+	if c := yc.cfg.Container; c[prism.MapSide][prism.Memory] != 3 || c[prism.MapSide][prism.CPU] != 4.0/3 || c[prism.ReduceSide][prism.Memory] != 2 {
 		t.Errorf("yarn containers %v, want map 4/3 cores and 3 GB, reduce 2 GB", c)
 	}
 	// oob= is the heartbeat model's (all three); phaseoob= and hold=
@@ -95,15 +96,15 @@ func TestPhasePolicies(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tc.spec, err)
 		}
-		if pp.cfg.OutOfBand != tc.oob || pp.cfg.PhaseOutOfBand != tc.phase || (pp.cfg.FairAssign == task.FairMapAndReduce) != tc.multi ||
-			(pp.cfg.Scheduler == task.SchedPrism) != pp.cfg.Prism.Hold {
+		if pp.cfg.OutOfBand != tc.oob || pp.cfg.PhaseOutOfBand != tc.phase || (pp.cfg.FairAssign == prism.FairMapAndReduce) != tc.multi ||
+			(pp.cfg.Scheduler == prism.SchedPrism) != pp.cfg.Prism.Hold {
 			t.Errorf("%s: out of band %v, phases %v, assign %d, hold %v", tc.spec, pp.cfg.OutOfBand, pp.cfg.PhaseOutOfBand, pp.cfg.FairAssign, pp.cfg.Prism.Hold)
 		}
 	}
 	if pp, _ := r.parsePhase("prism"); !pp.cfg.OutOfBand || pp.cfg.PhaseOutOfBand || pp.cfg.Prism.Hold {
 		t.Errorf("prism: want task-end heartbeats (Hadoop 0.20.2), no phase-end ones and no hold by default")
 	}
-	if pp, _ := r.parsePhase("yarn-containers"); pp.cfg.OutOfBand || pp.cfg.Heartbeat != task.Seed004YARNHeartbeat || pp.cfg.AMContainer == (task.Vector{}) {
+	if pp, _ := r.parsePhase("yarn-containers"); pp.cfg.OutOfBand || pp.cfg.Heartbeat != prism.Seed004YARNHeartbeat || pp.cfg.AMContainer == (prism.Vector{}) {
 		t.Errorf("yarn-containers: want 1 s heartbeats, none out of band, an AM container: %+v", pp.cfg)
 	}
 	for _, bad := range []string{"prism:oob=2", "fair-slots:oob=x", "prism:phaseoob=x", "fair-slots:phaseoob=1", "yarn-containers:assignmultiple=1", "fair-slots:assignmultiple=2", "prism:hold=yes", "prism:k=-1", "prism:beta=1", "fair-slots:map=x", "fair-slots:reduce=0", "yarn-containers:map=100000", "yarn-containers:cores=1"} {
@@ -114,7 +115,7 @@ func TestPhasePolicies(t *testing.T) {
 	// On machines of 0.5 GB no YARN container fits (memory is granted in
 	// 1 GB steps, an AM gets 2 GB): refused before simulating, naming the
 	// container, not a stalled run.
-	small := &TaskLevel{Cluster: r.Cluster, Jobs: jobs, Machines: []task.Vector{{4, 0.5, 100, 125}}}
+	small := &TaskLevel{Cluster: r.Cluster, Jobs: jobs, Machines: []prism.Vector{{4, 0.5, 100, 125}}}
 	for _, spec := range []string{"yarn-containers", "yarn-containers:map=1,reduce=1"} {
 		if _, err := small.Policy(spec); err == nil || !strings.Contains(err.Error(), "fits no machine") {
 			t.Errorf("%s on a 0.5 GB machine: %v, want the container that fits no machine", spec, err)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"sync"
 )
 
 // Report is the content of report.html: sections of text, tables and
@@ -67,7 +68,9 @@ func (f Figure) DataURI() template.URL {
 	return template.URL("data:image/png;base64," + base64.StdEncoding.EncodeToString(f.PNG))
 }
 
-var reportTmpl = template.Must(template.New("report").Parse(`<!DOCTYPE html>
+// reportTmpl is parsed on first use, not at start-up.
+var reportTmpl = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("report").Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -117,6 +120,7 @@ p.note { border: 1px dashed #bbb; color: #555; padding: 2em; text-align: center;
 </body>
 </html>
 `))
+})
 
 // WriteReport renders r as HTML.
-func WriteReport(w io.Writer, r *Report) error { return reportTmpl.Execute(w, r) }
+func WriteReport(w io.Writer, r *Report) error { return reportTmpl().Execute(w, r) }

@@ -220,7 +220,7 @@ func TestRunnerStreamFile(t *testing.T) {
 	leftovers := func() []string {
 		var out []string
 		filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-			if err == nil && leftover.MatchString(d.Name()) {
+			if err == nil && leftover().MatchString(d.Name()) {
 				out = append(out, p)
 			}
 			return nil

@@ -7,7 +7,7 @@ import (
 
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/cluster/sim"
-	"github.com/schedplan/schedplan/cluster/task"
+	"github.com/schedplan/schedplan/cluster/task/prism"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 )
@@ -114,7 +114,7 @@ type SimulateReport struct {
 	TaskRuns []TaskRunStats `json:"task_runs,omitempty"`
 	// Phase holds the phase-level policies' seed 004 metrics (task level).
 	Phase         []PhaseMetrics `json:"phase_level,omitempty"`
-	phaseMachines []task.Vector
+	phaseMachines []prism.Vector
 }
 
 // SimulateExperiment is the experiment simulate runs on a window at

@@ -13,7 +13,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -21,6 +20,7 @@ import (
 	"time"
 
 	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/internal/lazyre"
 )
 
 // StampDir is the folder, inside an output directory, that records what each
@@ -184,7 +184,7 @@ func checkWritable(dir string) error {
 
 // leftover matches the temporary files schedplan writes (data.WriteFileAtomic:
 // os.CreateTemp(dir, "."+base+".tmp-*"), whose * is digits).
-var leftover = regexp.MustCompile(`^\..+\.tmp-[0-9]+$`)
+var leftover = lazyre.New(`^\..+\.tmp-[0-9]+$`)
 
 // removeLeftovers removes, in dir and its immediate subdirectories (where
 // stages write, .schedplan included), the temporary files of an earlier run
@@ -198,7 +198,7 @@ func removeLeftovers(dir string) error {
 		if d.IsDir() && p != dir && filepath.Dir(p) != filepath.Clean(dir) {
 			return filepath.SkipDir
 		}
-		if d.Type().IsRegular() && leftover.MatchString(d.Name()) {
+		if d.Type().IsRegular() && leftover().MatchString(d.Name()) {
 			if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return fmt.Errorf("removing the leftover temporary file %s: %w", p, err)
 			}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/schedplan/schedplan/cluster/task"
+	"github.com/schedplan/schedplan/cluster/task/prism"
 	"github.com/schedplan/schedplan/internal/cputime"
 )
 
@@ -33,9 +34,9 @@ func TestTaskLevelSimulateCancels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	machines := make([]task.Vector, 100)
+	machines := make([]prism.Vector, 100)
 	for i := range machines {
-		machines[i] = task.Seed004Machine()
+		machines[i] = prism.Seed004Machine()
 	}
 	r := &TaskLevel{Cluster: cl, Jobs: jobs, Machines: machines}
 	sj := task.FluidJobs(jobs, cl)

@@ -11,6 +11,8 @@ import (
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/cluster/task"
+	_ "github.com/schedplan/schedplan/cluster/task/all" // the names of coshh and hpfsp (task.Register)
+	"github.com/schedplan/schedplan/cluster/task/prism"
 	"github.com/schedplan/schedplan/cluster/yarn"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/internal/configfile"
@@ -40,7 +42,7 @@ type TaskLevel struct {
 	// Machines are the capacity vectors of the cluster's machines for the
 	// phase-level policies (PhaseMachines; prism, fair-slots,
 	// yarn-containers).
-	Machines []task.Vector
+	Machines []prism.Vector
 	// phase records the phase-level runs' metrics (PhaseMetricsOf); nil
 	// until the first run.
 	phase *phaseRecord
@@ -671,19 +673,19 @@ func (r *TaskLevel) TaskExperiment(policies []string) (*Experiment, error) {
 // (package cluster/task, every policy registered there), plus the YARN
 // files the task level loads.
 func PolicyHelp() string {
-	s := ""
+	var s strings.Builder // every command line builds it: no copy per line
 	for _, n := range sim.PolicyNames() {
 		info, _ := sim.LookupPolicy(n)
-		s += fmt.Sprintf("  %-9s %s (uses %s)\n", n, info.Doc, info.Uses)
+		fmt.Fprintf(&s, "  %-9s %s (uses %s)\n", n, info.Doc, info.Uses)
 	}
-	s += "\nTask level (--level task; on the --cluster machines, sizes in container-seconds):\n"
+	s.WriteString("\nTask level (--level task; on the --cluster machines, sizes in container-seconds):\n")
 	for _, n := range task.PolicyNames() {
-		s += fmt.Sprintf("  %-9s %s\n", n, task.PolicyDoc(n))
+		fmt.Fprintf(&s, "  %-9s %s\n", n, task.PolicyDoc(n))
 	}
 	for _, n := range PhasePolicyNames() {
-		s += fmt.Sprintf("  %-9s %s\n", n, phasePolicyDocs[n])
+		fmt.Fprintf(&s, "  %-9s %s\n", n, phasePolicyDocs[n])
 	}
-	s += "  capacity:file=PATH  a capacity-scheduler.xml (queues, node labels, user-limit-factor; jobs placed by its queue mappings)\n"
-	s += "  fair:file=PATH      a fair-scheduler.xml (weights, minResources in containers of 1024 MB, placement policy)\n"
-	return s
+	s.WriteString("  capacity:file=PATH  a capacity-scheduler.xml (queues, node labels, user-limit-factor; jobs placed by its queue mappings)\n")
+	s.WriteString("  fair:file=PATH      a fair-scheduler.xml (weights, minResources in containers of 1024 MB, placement policy)\n")
+	return s.String()
 }

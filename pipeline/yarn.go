@@ -3,13 +3,13 @@ package pipeline
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/cluster/yarn"
+	"github.com/schedplan/schedplan/internal/lazyre"
 )
 
 // This file renders a Bundle as YARN scheduler configuration:
@@ -17,14 +17,14 @@ import (
 // fair-scheduler.xml (a Fair Scheduler allocation file), and checks both
 // with cluster/yarn, which applies Hadoop's own load-time rules.
 
-var yarnNameRe = regexp.MustCompile(`[^0-9A-Za-z_-]`)
+var yarnNameRe = lazyre.New(`[^0-9A-Za-z_-]`)
 
 // YARNName turns s into a valid YARN node-label (and Capacity Scheduler
 // queue) name: letters, digits, '-' and '_', starting with a letter or digit
 // (NodeLabelUtil's rule; '.' separates queue path components and is never
 // allowed in a name).
 func YARNName(s string) string {
-	n := yarnNameRe.ReplaceAllString(s, "_")
+	n := yarnNameRe().ReplaceAllString(s, "_")
 	if n == "" || n[0] == '_' || n[0] == '-' {
 		n = "q" + n
 	}

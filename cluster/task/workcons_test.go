@@ -25,6 +25,12 @@ func wcInstance(seed uint64, n, maxC int) ([]Job, *Cluster) {
 	return jobs, cl
 }
 
+// HandPlanned builds, by name, a policy whose plan comes from the pipeline
+// (COSHH's classes and suggested machine types) by hand for a workload of
+// wcInstance's two machine types. The policy's package fills it from
+// register_test.go, since these tests cannot import it.
+var HandPlanned = map[string]func(jobs []Job) Policy{}
+
 // Every registered task-level policy, with its defaults, conserves work at
 // every decision point — each scheduling round at events (heartbeat 0),
 // each node's heartbeat (heartbeat 0.5 s, with and without an assignment
@@ -41,6 +47,9 @@ func wcInstance(seed uint64, n, maxC int) ([]Job, *Cluster) {
 // rather than skip to a later application — so Capacity runs here on
 // tasks of one container.
 func TestWorkConservationEveryPolicy(t *testing.T) {
+	if len(HandPlanned) == 0 {
+		t.Fatal("no policy of cluster/task/coshh: register_test.go links every registered policy into these tests")
+	}
 	for _, name := range PolicyNames() {
 		for seed := uint64(1); seed <= 7; seed++ {
 			maxC := 2
@@ -58,15 +67,11 @@ func TestWorkConservationEveryPolicy(t *testing.T) {
 			}
 			var p Policy
 			var err error
-			switch name {
-			case "capacity": // the instance's queues, elastic, no user limit
+			switch {
+			case name == "capacity": // the instance's queues, elastic, no user limit
 				p, err = ParsePolicy("capacity:queues=a:50/b:50,ulf=100")
-			case "coshh": // the plan comes from the pipeline: a hand one
-				x2 := make([][]float64, len(jobs))
-				for i := range x2 {
-					x2[i] = []float64{float64(i % 11)}
-				}
-				p = &COSHH{Plan: twoTypePlan(), X2: x2}
+			case HandPlanned[name] != nil: // the plan comes from the pipeline: a hand one
+				p = HandPlanned[name](jobs)
 			default:
 				p, err = NewPolicy(name, nil)
 			}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/internal/gcpause"
 	"github.com/schedplan/schedplan/pipeline"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -43,6 +44,7 @@ are in the README's References.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
+			gcpause.Resume() // the command's work starts here (see package gcpause)
 			if err := a.setupLogging(); err != nil {
 				return err
 			}

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/schedplan/schedplan/cluster/task"
+	"github.com/schedplan/schedplan/cluster/task/hpfsp"
 	"github.com/schedplan/schedplan/cluster/yarn"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/pipeline"
@@ -89,7 +90,7 @@ func TestRunTaskLevelValidation(t *testing.T) {
 	if err != nil || h == nil || bd.HPFSP == nil || bd.HPFSP.FairLimitUnit == "" || bd.HPFSP.Estimator != "ewma" || len(bd.HPFSP.DefaultTaskS) == 0 {
 		t.Fatalf("h_pfsp: summary %+v, bundle %+v (%v)", h, bd.HPFSP, err)
 	}
-	hp := &task.HPFSP{FairLimit: bd.HPFSP.FairLimit, Threshold: bd.HPFSP.Threshold,
+	hp := &hpfsp.HPFSP{FairLimit: bd.HPFSP.FairLimit, Threshold: bd.HPFSP.Threshold,
 		NewEstimator: pipeline.HPFSPEstimator(estimate.ProgressConfig{Default: bd.HPFSP.DefaultTaskS})}
 	if r, err = task.Simulate(jobs, cl, hp, task.Options{}); err != nil {
 		t.Fatal(err)

@@ -30,6 +30,8 @@ var layers = []struct {
 	{"the table of log formats", []string{"data/logs"}},
 	{"derived inputs: job sizes, the cluster spec", []string{"estimate", "cluster"}},
 	{"models on them: classes, the task-level core", []string{"classify", "cluster/task"}},
+	{"task-level policies and simulators of their own, on the core", []string{"cluster/task/coshh", "cluster/task/hpfsp", "cluster/task/prism", "cluster/task/internal/tasktest"}},
+	{"the task-level registry, whole", []string{"cluster/task/all"}},
 	{"the stages, wired (orchestration)", []string{"pipeline"}},
 	{"commands", []string{"cmd/..."}},
 }
@@ -149,8 +151,9 @@ func TestLayerOf(t *testing.T) {
 	}{
 		{"internal/treap", 0}, {"data", 2}, {"cluster/sim", 2}, {"data/internal/compress", 0},
 		{"data/internal/colfile", 1}, {"data/internal/logread", 3}, {"data/swf", 4}, {"data/logs", 5},
-		{"cluster", 6}, {"cluster/task", 7}, {"pipeline", 8}, {"cmd/schedplan", 9}, {"nowhere", -1},
-		{path.Join("cmd", "x", "y"), 9},
+		{"cluster", 6}, {"cluster/task", 7}, {"cluster/task/coshh", 8}, {"cluster/task/internal/tasktest", 8},
+		{"cluster/task/all", 9}, {"pipeline", 10}, {"cmd/schedplan", 11}, {"nowhere", -1},
+		{path.Join("cmd", "x", "y"), 11},
 	} {
 		if got := layerOf(c.p); got != c.want {
 			t.Errorf("layerOf(%q) = %d, want %d", c.p, got, c.want)

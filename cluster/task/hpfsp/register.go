@@ -1,0 +1,13 @@
+package hpfsp
+
+import (
+	"github.com/schedplan/schedplan/cluster/sim"
+	"github.com/schedplan/schedplan/cluster/task"
+)
+
+// init adds "hpfsp" to the task-level registry (task.Register), so that
+// task.ParsePolicy("hpfsp:fair_limit=2") resolves in every program that
+// imports this package.
+func init() {
+	task.Register("hpfsp", "H-PFSP (seed 002, Alg. 1-4): fair_limit (FAIR_LIMIT, tasks per stage in the fair phase, default 2; 0: none), threshold (getStage's map-progress threshold, default 0.95)", sim.Uses{Estimates: true}, makeHPFSP)
+}
