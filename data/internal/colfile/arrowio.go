@@ -130,71 +130,69 @@ func (t *tellWriter) Seek(off int64, whence int) (int64, error) {
 func ReadArrowBytes(b []byte, parquet bool) (tbl arrow.Table, err error) {
 	defer RecoverTo(&err, "decoding")
 	mem := NewBoundedAllocator(len(b))
-	switch {
-	case parquet:
+	if parquet {
 		return ReadParquet(NewStoppable(bytes.NewReader(b)), int64(len(b)), nil)
-	default:
-		if len(b) == 0 {
-			return nil, errors.New("empty file")
-		}
-		if err := checkIPCSchema(b); err != nil {
-			if !bytes.HasPrefix(b, ArrowMagic) {
-				return nil, fmt.Errorf("neither an Arrow IPC file (no ARROW1 magic) nor a readable stream: %w", err)
-			}
-			if !bytes.HasSuffix(b, ArrowMagic) {
-				return nil, errors.New("truncated Arrow IPC file (no ARROW1 magic at the end)")
-			}
-			return nil, err
-		}
-		if bytes.HasPrefix(b, ArrowMagic) {
-			if !bytes.HasSuffix(b, ArrowMagic) {
-				return nil, errors.New("truncated Arrow IPC file (no ARROW1 magic at the end)")
-			}
-			fr, err := ipc.NewFileReader(bytes.NewReader(b), ipc.WithAllocator(mem))
-			if err != nil {
-				return nil, err
-			}
-			defer fr.Close()
-			recs := make([]arrow.Record, 0, fr.NumRecords())
-			defer func() {
-				for _, r := range recs {
-					r.Release()
-				}
-			}()
-			for i := 0; i < fr.NumRecords(); i++ {
-				r, err := fr.Record(i)
-				if err != nil {
-					return nil, fmt.Errorf("record batch %d: %w", i, err)
-				}
-				r.Retain()
-				recs = append(recs, r)
-			}
-			return array.NewTableFromRecords(fr.Schema(), recs), nil
-		}
-		if len(b) == 0 {
-			return nil, errors.New("empty file")
-		}
-		sr, err := ipc.NewReader(bytes.NewReader(b), ipc.WithAllocator(mem))
-		if err != nil {
+	}
+	if len(b) == 0 {
+		return nil, errors.New("empty file")
+	}
+	if err := checkIPCSchema(b); err != nil {
+		if !bytes.HasPrefix(b, ArrowMagic) {
 			return nil, fmt.Errorf("neither an Arrow IPC file (no ARROW1 magic) nor a readable stream: %w", err)
 		}
-		defer sr.Release()
-		var recs []arrow.Record
+		if !bytes.HasSuffix(b, ArrowMagic) {
+			return nil, errors.New("truncated Arrow IPC file (no ARROW1 magic at the end)")
+		}
+		return nil, err
+	}
+	if bytes.HasPrefix(b, ArrowMagic) {
+		if !bytes.HasSuffix(b, ArrowMagic) {
+			return nil, errors.New("truncated Arrow IPC file (no ARROW1 magic at the end)")
+		}
+		fr, err := ipc.NewFileReader(bytes.NewReader(b), ipc.WithAllocator(mem))
+		if err != nil {
+			return nil, err
+		}
+		defer fr.Close()
+		recs := make([]arrow.Record, 0, fr.NumRecords())
 		defer func() {
 			for _, r := range recs {
 				r.Release()
 			}
 		}()
-		for sr.Next() {
-			r := sr.Record()
+		for i := 0; i < fr.NumRecords(); i++ {
+			r, err := fr.Record(i)
+			if err != nil {
+				return nil, fmt.Errorf("record batch %d: %w", i, err)
+			}
 			r.Retain()
 			recs = append(recs, r)
 		}
-		if err := sr.Err(); err != nil {
-			return nil, fmt.Errorf("reading the Arrow IPC stream (truncated?): %w", err)
-		}
-		return array.NewTableFromRecords(sr.Schema(), recs), nil
+		return array.NewTableFromRecords(fr.Schema(), recs), nil
 	}
+	if len(b) == 0 {
+		return nil, errors.New("empty file")
+	}
+	sr, err := ipc.NewReader(bytes.NewReader(b), ipc.WithAllocator(mem))
+	if err != nil {
+		return nil, fmt.Errorf("neither an Arrow IPC file (no ARROW1 magic) nor a readable stream: %w", err)
+	}
+	defer sr.Release()
+	var recs []arrow.Record
+	defer func() {
+		for _, r := range recs {
+			r.Release()
+		}
+	}()
+	for sr.Next() {
+		r := sr.Record()
+		r.Retain()
+		recs = append(recs, r)
+	}
+	if err := sr.Err(); err != nil {
+		return nil, fmt.Errorf("reading the Arrow IPC stream (truncated?): %w", err)
+	}
+	return array.NewTableFromRecords(sr.Schema(), recs), nil
 }
 
 // ReadParquet decodes the Parquet file of size bytes that r reads into an
