@@ -84,7 +84,8 @@ bench-classqual: deps $(QUALITY_LOG)
 	SCHEDPLAN_CLASSQUAL_TRACE=$(QUALITY_LOG) $(GO) test -run '^$$' -bench '^BenchmarkClassifyQuality$$' -benchtime 1x -timeout 0 ./pipeline
 
 # A short session of every fuzz target (FUZZTIME each; PKG to pick
-# packages), e.g. `make fuzz FUZZTIME=5s PKG=./data`.
+# packages), e.g. `make fuzz FUZZTIME=5s PKG=./data/spark` (`PKG=./data/...`:
+# the readers' targets, each in its format's package).
 FUZZTIME ?= 20s
 fuzz: deps
 	@for pkg in $$($(GO) list $(PKG)); do \

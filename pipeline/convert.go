@@ -61,7 +61,10 @@ func Convert(o ConvertOptions, w io.Writer) error {
 			return err
 		}
 	}
-	isLog := LogFormatOf(o.Trace, o.Read.Format) != ""
+	if rf, err := data.ResolveFormat(o.Trace, o.Read.Format); err == nil {
+		o.Read.Format = rf // detected once: ReadInput reads it as given
+	}
+	isLog := data.IsLogFormat(o.Read.Format)
 	if !isLog && o.TasksOut != "" {
 		return fmt.Errorf("--tasks: the input is a job log without tasks; --tasks writes the tasks of a log (--format %s)", LogFormatNames())
 	}

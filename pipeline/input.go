@@ -10,6 +10,8 @@ import (
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/data"
+	_ "github.com/schedplan/schedplan/data/logs" // the log formats' readers
+	"github.com/schedplan/schedplan/data/spark"
 	"github.com/schedplan/schedplan/estimate"
 )
 
@@ -47,18 +49,12 @@ type InputOptions struct {
 }
 
 // LogFormatOf returns the log format of a trace: format when it is a log
-// format, else the one detected from the content (data.DetectFormat); ""
+// format, else the one detected from the content (data.ResolveFormat); ""
 // when the trace is a canonical job log (Parquet, Arrow, CSV, SWIM .tsv,
 // embedded).
 func LogFormatOf(trace string, format data.Format) data.Format {
-	if data.IsLogFormat(format) {
-		return format
-	}
-	if format != "" || trace == "embedded" || strings.HasPrefix(trace, "embedded:") {
-		return ""
-	}
-	if d, err := data.DetectFormat(trace); err == nil && data.IsLogFormat(d) {
-		return d
+	if f, err := data.ResolveFormat(trace, format); err == nil && data.IsLogFormat(f) {
+		return f
 	}
 	return ""
 }
@@ -66,7 +62,7 @@ func LogFormatOf(trace string, format data.Format) data.Format {
 // LogFormatNames lists the log formats, comma-separated.
 func LogFormatNames() string {
 	var names []string
-	for _, f := range data.LogFormats {
+	for _, f := range data.LogFormats() {
 		names = append(names, string(f))
 	}
 	return strings.Join(names, ", ")
@@ -80,7 +76,7 @@ func CheckLogOptions(o data.LogOptions, f data.Format) error {
 	if _, err := data.ParseSparkUnit(string(o.Spark)); err != nil {
 		return paramErr("spark-job", o.Spark, "%v", err)
 	}
-	if o.Spark == data.SparkJob && f != data.FormatSparkEventLog {
+	if o.Spark == data.SparkJob && f != spark.Name {
 		what := "a jobs table"
 		if f != "" {
 			what = "a " + string(f) + " log"
@@ -97,13 +93,21 @@ func CheckLogOptions(o data.LogOptions, f data.Format) error {
 // ones). On an error reading a log, the Input returned holds the log's
 // summary (Log) when the reader got that far.
 func ReadInput(o InputOptions) (*Input, error) {
-	f := LogFormatOf(o.Trace, o.Read.Format)
+	rf, rerr := data.ResolveFormat(o.Trace, o.Read.Format) // the trace's one detection
+	f := rf
+	if !data.IsLogFormat(f) {
+		f = ""
+	}
 	if err := CheckLogOptions(o.Read.Log, f); err != nil {
 		return nil, err
 	}
 	in := &Input{}
 	if f == "" {
+		if rerr != nil {
+			return nil, rerr // data.Open's error
+		}
 		opt := o.Read
+		opt.Format = rf
 		opt.Columns = func(r *data.ColumnReport) { in.Columns = r }
 		j, err := data.Open(o.Trace, opt)
 		if err != nil {
@@ -238,7 +242,10 @@ func DescribeLog(o InputOptions, sizes estimate.SizeOptions) (Workload, error) {
 	if err := CheckSizeOptions(sizes); err != nil {
 		return Workload{}, err
 	}
-	if o.Tasks == "" && LogFormatOf(o.Trace, o.Read.Format) == "" {
+	if f, err := data.ResolveFormat(o.Trace, o.Read.Format); err == nil {
+		o.Read.Format = f // detected once: the scan and ReadInput read it as given
+	}
+	if o.Tasks == "" && !data.IsLogFormat(o.Read.Format) {
 		// A jobs log: a Parquet one is scanned a row group at a time.
 		// A table with a state column is not scanned (Open drops its
 		// failed jobs), so --keep-failed has nothing to keep in one that is.

@@ -22,8 +22,12 @@ var layers = []struct {
 	name     string
 	packages []string
 }{
-	{"tools shared by tests and packages", []string{"internal/..."}},
+	{"tools shared by tests and packages", []string{"internal/...", "data/internal/compress", "data/internal/csvscan"}},
+	{"data's Parquet and Arrow IPC codec", []string{"data/internal/colfile"}},
 	{"leaves: the job-log model, the fluid core, the LP, YARN's file rules", []string{"data", "cluster/sim", "lp", "cluster/yarn"}},
+	{"what the log readers and their tests share", []string{"data/internal/logread", "data/internal/logtest"}},
+	{"the log readers, one package a format", []string{"data/spark", "data/jhist", "data/rmsummary", "data/sls", "data/google", "data/alibaba", "data/swf", "data/swimfull"}},
+	{"the table of log formats", []string{"data/logs"}},
 	{"derived inputs: job sizes, the cluster spec", []string{"estimate", "cluster"}},
 	{"models on them: classes, the task-level core", []string{"classify", "cluster/task"}},
 	{"task-level policies and simulators of their own, on the core", []string{"cluster/task/coshh", "cluster/task/hpfsp", "cluster/task/prism", "cluster/task/internal/tasktest"}},
@@ -145,10 +149,11 @@ func TestLayerOf(t *testing.T) {
 		p    string
 		want int
 	}{
-		{"internal/treap", 0}, {"data", 1}, {"cluster/sim", 1}, {"cluster", 2},
-		{"cluster/task", 3}, {"cluster/task/coshh", 4}, {"cluster/task/internal/tasktest", 4}, {"cluster/task/all", 5},
-		{"pipeline", 6}, {"cmd/schedplan", 7}, {"nowhere", -1},
-		{path.Join("cmd", "x", "y"), 7},
+		{"internal/treap", 0}, {"data", 2}, {"cluster/sim", 2}, {"data/internal/compress", 0},
+		{"data/internal/colfile", 1}, {"data/internal/logread", 3}, {"data/swf", 4}, {"data/logs", 5},
+		{"cluster", 6}, {"cluster/task", 7}, {"cluster/task/coshh", 8}, {"cluster/task/internal/tasktest", 8},
+		{"cluster/task/all", 9}, {"pipeline", 10}, {"cmd/schedplan", 11}, {"nowhere", -1},
+		{path.Join("cmd", "x", "y"), 11},
 	} {
 		if got := layerOf(c.p); got != c.want {
 			t.Errorf("layerOf(%q) = %d, want %d", c.p, got, c.want)
