@@ -2,7 +2,9 @@ package pipeline
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
+	"hash/crc32"
 	"image/color"
 	"math"
 	"sort"
@@ -110,10 +112,42 @@ func (logTicks) Ticks(lo, hi float64) []plot.Tick {
 		return []plot.Tick{{Value: lo, Label: fmt.Sprintf("%g", lo)}}
 	}
 	ticks := plot.LogTicks{Prec: -1}.Ticks(lo, hi)
+	labelled := 0
 	for i := range ticks {
-		if ticks[i].Label != "" { // powers of ten drift when multiplied up: 9.999…e+305
-			ticks[i].Label = strconv.FormatFloat(ticks[i].Value, 'g', 3, 64)
+		if ticks[i].Label != "" && ticks[i].Value >= lo && ticks[i].Value <= hi {
+			labelled++
 		}
+	}
+	// Within about a decade fewer than two powers of ten are in range:
+	// label the minor ticks at 2 and 5 × 10^k too (every minor tick when
+	// that is still too few), or the axis shows no value.
+	minor := func(v float64) bool { return false }
+	if labelled < 2 {
+		minor = func(v float64) bool {
+			m := v / math.Pow(10, math.Floor(math.Log10(v)+1e-9))
+			return math.Abs(m-2) < 1e-6 || math.Abs(m-5) < 1e-6
+		}
+		n := 0
+		for _, t := range ticks {
+			if (t.Label != "" || minor(t.Value)) && t.Value >= lo && t.Value <= hi {
+				n++
+			}
+		}
+		if n < 2 {
+			minor = func(float64) bool { return true }
+		}
+	}
+	labelled = 0
+	for i := range ticks {
+		if ticks[i].Label != "" || minor(ticks[i].Value) { // powers of ten drift when multiplied up: 9.999…e+305
+			ticks[i].Label = strconv.FormatFloat(ticks[i].Value, 'g', 3, 64)
+			if ticks[i].Value >= lo && ticks[i].Value <= hi {
+				labelled++
+			}
+		}
+	}
+	if labelled < 2 { // a range narrower than the gap between minor ticks
+		ticks = append(ticks, plot.Tick{Value: lo, Label: strconv.FormatFloat(lo, 'g', 3, 64)}, plot.Tick{Value: hi, Label: strconv.FormatFloat(hi, 'g', 3, 64)})
 	}
 	return ticks
 }
@@ -135,7 +169,39 @@ func renderPNG(p *plot.Plot) ([]byte, error) {
 	if _, err := c.WriteTo(&buf); err != nil {
 		return nil, err
 	}
-	return buf.Bytes(), nil
+	return withTicksChunk(buf.Bytes(), labelledTicks(&p.X), labelledTicks(&p.Y)), nil
+}
+
+// TicksKeyword is the keyword of the tEXt chunk renderPNG adds to every
+// plot: "x=N y=M", the number of labelled ticks drawn on each axis, so that
+// a test of the report (in a browser) can check that every plot says what
+// its axes measure without reading pixels.
+const TicksKeyword = "schedplan-ticks"
+
+// labelledTicks counts the ticks with a label that the axis draws within
+// its range.
+func labelledTicks(ax *plot.Axis) int {
+	n := 0
+	for _, t := range ax.Tick.Marker.Ticks(ax.Min, ax.Max) {
+		if t.Label != "" && t.Value >= ax.Min && t.Value <= ax.Max {
+			n++
+		}
+	}
+	return n
+}
+
+// withTicksChunk inserts a tEXt chunk (TicksKeyword) before a PNG's IEND
+// chunk, the last 12 bytes of the file.
+func withTicksChunk(png []byte, x, y int) []byte {
+	if len(png) < 12 {
+		return png
+	}
+	body := append([]byte("tEXt"+TicksKeyword+"\x00"), fmt.Sprintf("x=%d y=%d", x, y)...)
+	chunk := binary.BigEndian.AppendUint32(nil, uint32(len(body)-4))
+	chunk = append(chunk, body...)
+	chunk = binary.BigEndian.AppendUint32(chunk, crc32.ChecksumIEEE(body))
+	end := len(png) - 12
+	return append(append(png[:end:end], chunk...), png[end:]...)
 }
 
 func newPlot(title, x, y string) *plot.Plot {

@@ -468,8 +468,9 @@ type deployState struct {
 // to the current scheduler; 3: jobs in the execution-time model;
 // applications name the log's queues — as written first, then by their
 // name in schedplan's files — and the deadlines are --current-config's
-// completions, not Fair with one pool per user's).
-const deployVersion = 3
+// completions, not Fair with one pool per user's; 4: intervals print
+// enough digits not to read +0.00% when not zero).
+const deployVersion = 4
 
 // tuneDeploy: the deployable candidates rendered from the bundle as tuned
 // and replayed at task level on the tuning window (TuneDeploy); the bundle
