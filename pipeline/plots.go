@@ -216,7 +216,7 @@ func drawOutsideLegend(p *plot.Plot, dc draw.Canvas) {
 		defer func() { p.Title.Text = title }()
 	}
 	p.Legend = plot.NewLegend()
-	p.Draw(draw.Crop(dc, 0, -(w+gap), 0, -top))
+	p.Draw(draw.Crop(dc, 0, -(w + gap), 0, -top))
 	p.Legend = leg
 	lc := draw.Crop(dc, dc.Size().X-w, 0, 0, -(top + gap))
 	leg.Left, leg.Top, leg.XOffs, leg.YOffs = true, true, 0, 0
