@@ -22,7 +22,7 @@ func newCapacityCmd(a *app) *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "capacity",
-		Short: "Solve the COSHH capacity LP: λ, allocation of machine types to job classes, what-ifs",
+		Short: "How much more load the cluster can take (λ), which job classes each machine type should serve, and what-ifs (COSHH's LP)",
 		Long: `capacity classifies the jobs as Rasooli and Down's COSHH does (primary:
 the jobs of users with min_share > 0; secondary: all jobs) and solves the
 COSHH LP for each: the largest λ such that the cluster sustains λ × today's

@@ -20,7 +20,7 @@ func newClassifyCmd(a *app) *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "classify",
-		Short: "Classify jobs with k-means: COSHH's primary and secondary classes with α and μ",
+		Short: "Group the jobs into classes by size and shape with k-means, with each class's arrival rate and speed per machine type (COSHH's classes)",
 		Long: `classify groups the jobs into classes of "common jobs" with k-means
 (k-means++ seeding, parallel restarts, least inertia kept) on scaled
 features, as Rasooli and Down's COSHH does (§3.1): a primary classification

@@ -20,7 +20,7 @@ func newRunCmd(a *app) *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "run",
-		Short: "The whole pipeline: from a job log to validated scheduler configurations, results and a report",
+		Short: "From a job log to scheduler files to deploy (or a reason to keep yours), checked by replay, with a report",
 		Long: `run reads a job log and runs every stage into an output directory:
 
   ingest → classify (k-means, COSHH classes) → capacity (COSHH LP, what-ifs)
