@@ -62,8 +62,9 @@ their response times, slowdowns and missed deadlines. By default (the fluid
 level) the cluster is one server of capacity C that shares its rate among
 the running jobs as the policy says (the model of Dell'Amico's simulator);
 --level task runs the jobs as map and reduce tasks on the --cluster
-machines, as YARN would. Fluid level: each policy runs with sizes derived from the log (the SWIM bytes rule with --dn and
---load) and the users' weights of the cluster spec. C is in the units of the
+machines, as YARN would. Fluid level: sizes are derived from the log
+(the SWIM bytes rule with --dn and --load), users' weights from the cluster
+spec. C is in the units of the
 sizes: 1 for sizes normalised to a load (seconds of the whole cluster), else
 the spec's containers. Policies that use size estimates see them exact, or
 with log-normal (--sigma) or uniform (--uniform) errors redrawn for each of
