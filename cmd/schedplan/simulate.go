@@ -64,9 +64,8 @@ the running jobs as the policy says (the model of Dell'Amico's simulator);
 --level task runs the jobs as map and reduce tasks on the --cluster
 machines, as YARN would. Fluid level: sizes are derived from the log
 (the SWIM bytes rule with --dn and --load), users' weights from the cluster
-spec. C is in the units of the
-sizes: 1 for sizes normalised to a load (seconds of the whole cluster), else
-the spec's containers. Policies that use size estimates see them exact, or
+spec; C is in the units of the sizes: 1 for sizes normalised to a load
+(seconds of the whole cluster), else the spec's containers. Policies that use size estimates see them exact, or
 with log-normal (--sigma) or uniform (--uniform) errors redrawn for each of
 --runs runs (run r draws from PCG(--seed, r), the same for every policy).
 
