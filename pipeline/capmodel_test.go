@@ -214,11 +214,15 @@ func checkCapacityHeadline(t *testing.T, res *RunResult, dir string) {
 	}
 	var out bytes.Buffer
 	res.WriteText(&out, dir, 0)
+	if tv.Terms.MemoryFactor != 1 || tv.Terms.DataFactor != 1 { // else the task-level load is the plain one
+		if want := "= the window's plain load " + LoadText(tv.Terms.Plain); !strings.Contains(out.String(), want) {
+			t.Errorf("the run's text lacks %q", want)
+		}
+	}
 	for _, want := range []string{
 		capacity,
 		"checked by a task-level replay",
 		"1/λ = " + LoadText(1/res.Lambda) + " = fluid load " + LoadText(lm.Plain),
-		"= the window's plain load " + LoadText(tv.Terms.Plain),
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("the run's text lacks %q", want)
