@@ -197,13 +197,32 @@ func checkCapacityHeadline(t *testing.T, res *RunResult, dir string) {
 	if today := c.Headroom.Replays[0]; today.Overloaded == (res.Lambda > 1) {
 		t.Errorf("λ = %v but the replay at today's rate has overloaded = %v (%.3g unfinished)", res.Lambda, today.Overloaded, today.Unfinished)
 	}
+	// The growth before the p99 doubles: bracketed by the replays the
+	// bisection ran (within the target at or below the factor, not above).
+	h := c.Headroom
+	if res.Lambda > 1 && (h.P99Factor < 1 || h.P99Factor > res.Lambda || h.P99Target != P99TargetFactor*h.Replays[0].P99) {
+		t.Errorf("p99 headroom: factor %v (λ %v), target %v (today's p99 %v)", h.P99Factor, res.Lambda, h.P99Target, h.Replays[0].P99)
+	}
+	for _, rp := range h.P99Search {
+		if ok := !rp.Overloaded && rp.P99 <= h.P99Target; ok != (rp.Factor <= h.P99Factor) {
+			t.Errorf("p99 search: the replay at ×%v (p99 %v, overloaded %v) is on the wrong side of ×%v", rp.Factor, rp.P99, rp.Overloaded, h.P99Factor)
+		}
+	}
+	capacity := "capacity: the cluster is short of capacity: λ = " + fmt.Sprintf("%.4g", res.Lambda)
+	if res.Lambda > 1 {
+		capacity = fmt.Sprintf("capacity: today's arrival rate can grow ×%.3g before the cluster saturates (λ = %.4g); by replay, ×%.3g before ", res.Lambda, res.Lambda, h.P99Factor)
+	}
 	var out bytes.Buffer
 	res.WriteText(&out, dir, 0)
+	if tv.Terms.MemoryFactor != 1 || tv.Terms.DataFactor != 1 { // else the task-level load is the plain one
+		if want := "= the window's plain load " + LoadText(tv.Terms.Plain); !strings.Contains(out.String(), want) {
+			t.Errorf("the run's text lacks %q", want)
+		}
+	}
 	for _, want := range []string{
-		"capacity: the cluster is short of capacity: λ = " + fmt.Sprintf("%.4g", res.Lambda),
+		capacity,
 		"checked by a task-level replay",
 		"1/λ = " + LoadText(1/res.Lambda) + " = fluid load " + LoadText(lm.Plain),
-		"= the window's plain load " + LoadText(tv.Terms.Plain),
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("the run's text lacks %q", want)

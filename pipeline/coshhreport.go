@@ -79,8 +79,8 @@ func (v *COSHHValidation) WriteText(w io.Writer) {
 		fmt.Fprintf(w, "coshh: %s\n\n", v.Note)
 		return
 	}
-	fmt.Fprintf(w, "COSHH (k = %d, tolerance %g, tuned on the tuning window; %d classes at the end) beside FIFO and Fair, task level with the execution-time model, validation window; time averages to %.4g s\n%s\n",
-		v.K, v.Tolerance, v.FinalClasses, v.Horizon, v.LoadNote())
+	fmt.Fprintf(w, "COSHH (k = %d, tolerance %g, tuned on the tuning window; %d classes at the end) beside FIFO and Fair, task level with the execution-time model, validation window; Dissatisfaction and Fairness are time averages over the %s from the window's first arrival to the last completion\n%s\n",
+		v.K, v.Tolerance, v.FinalClasses, FormatSpan(v.Horizon-v.FirstArrival), v.LoadNote())
 	tw := newTable(w, tabwriter.AlignRight)
 	fmt.Fprintln(tw, "scheduler\tmean completion (s)\tDissatisfaction\tFairness (var share/weight)\tLocality (%)\tAlg. 1 runs\tAlg. 2 decisions\tre-classifications\tLP solves\t")
 	for _, r := range v.Runs {

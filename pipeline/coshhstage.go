@@ -188,6 +188,9 @@ type COSHHValidation struct {
 	// Horizon (s) is the common end of the time averages: the last
 	// completion of any of the runs.
 	Horizon float64 `json:"horizon_s"`
+	// FirstArrival (s) is the start of the time averages: the window's
+	// first arrival.
+	FirstArrival float64 `json:"first_arrival_s"`
 	// OfferedLoad is the window's load with the execution-time model
 	// (ExecTimeLoad, ExecLoadDef: every job spread over the cluster, as
 	// FIFO and Fair place it) and OfferedLoadBound the least any placement
@@ -284,7 +287,11 @@ func (p *pipelineRun) coshhValidate(ctx context.Context) (*COSHHValidation, map[
 		return nil, nil, fmt.Errorf("coshh validation: %w", err)
 	}
 	load, bound := ExecTimeLoad(w.Jobs, w.Cluster)
-	v := &COSHHValidation{K: fit.K, Tolerance: fit.Tolerance, Horizon: COSHHHorizon(runs), FinalClasses: len(runs[0].Fit.Secondary.Classes),
+	first := 0.0
+	if len(w.Jobs) > 0 {
+		first = w.Jobs[0].Arrival
+	}
+	v := &COSHHValidation{K: fit.K, Tolerance: fit.Tolerance, Horizon: COSHHHorizon(runs), FirstArrival: first, FinalClasses: len(runs[0].Fit.Secondary.Classes),
 		OfferedLoad: finitePtr(load), OfferedLoadBound: finitePtr(bound),
 		Note: "task level on the spec's machine types, each job's tasks as fast on a type as the execution-time model says (exec rate, memory, retrieve rate); COSHH routes by the plan of schedplan.yaml (fitted on the tuning window) and re-classifies when a job fits no class; FIFO with Hadoop's locality preference, Fair with delay scheduling; Dissatisfaction and Fairness (Σ|Δ − avg|) of all jobs at the job completions (seed 003 §5.2), the other time averages over [first arrival, horizon]" + cut}
 	v.Grid, v.FitJobs, v.SimJobs = p.coshh.Grid, p.coshh.FitJobs-p.coshh.FitFrom, p.coshh.SimJobs
@@ -455,7 +462,7 @@ func (v *COSHHValidation) table() ([]byte, error) {
 
 // coshhVersion changes when COSHH's tuning or validation changes what it
 // computes, so that older stamps are stale.
-const coshhVersion = 5 // 3: the grid states its offered load; 4: map tasks take their job's input blocks local first (locality); 5: type scales by ExecModelScales (a zero-size job keeps scale 1)
+const coshhVersion = 6 // 3: the grid states its offered load; 4: map tasks take their job's input blocks local first (locality); 5: type scales by ExecModelScales (a zero-size job keeps scale 1); 6: the time averages' first arrival recorded
 
 // validateCOSHH runs coshhValidate into the validation state and files.
 func (p *pipelineRun) validateCOSHH(ctx context.Context, files map[string][]byte) error {

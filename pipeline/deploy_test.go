@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/cluster/yarn"
 )
 
@@ -139,6 +140,7 @@ func deployRun(t *testing.T, log string) (*RunResult, string) {
 	t.Helper()
 	cfg := DefaultRunConfig()
 	cfg.Trace, cfg.K = log, 2
+	cfg.Cluster = cluster.Table3Name // the logs' loads are on its 48.06 containers
 	cfg.Budget, cfg.Runs, cfg.Sigmas, cfg.LoadFactors, cfg.Baselines = 40, 1, []float64{0}, []float64{1}, []string{"fifo"}
 	res, _, dir := runWithVerdict(t, cfg)
 	v := res.Deploy
@@ -245,7 +247,11 @@ func TestEmbeddedVerdictReplays(t *testing.T) {
 	if dt.Capacity < 0 || *dt.Candidates[dt.Capacity].LASMQ != sum.Tuned {
 		t.Errorf("summary.json's tuned LAS_MQ %+v is not the emitted capacity candidate's", sum.Tuned)
 	}
-	checkHeldThresholds(t, dir, sum.Tuned, taskTunedSpec(t, res))
+	checkHeldThresholds(t, dir, sum.Tuned, taskTunedSpec(t, res), in.Spec.Containers())
+	// The default run (the cluster sized to the log): the capacity
+	// sentence and the views' loads agree, λ > 1 exactly when the replay at
+	// today's rate keeps up.
+	checkCapacityHeadline(t, res, dir)
 	b, err := LoadBundle(filepath.Join(dir, "schedplan.yaml"))
 	if err != nil {
 		t.Fatal(err)

@@ -19,7 +19,7 @@ func intervalText(iv *Interval) string {
 	if iv == nil || !iv.Available {
 		return ""
 	}
-	return fmt.Sprintf("[%+.2f%%, %+.2f%%]", 100*iv.Lo, 100*iv.Hi)
+	return "[" + pctPrecise(iv.Lo) + ", " + pctPrecise(iv.Hi) + "]"
 }
 
 // Summary says in sentences how the deploy tuner scored and chose.
@@ -105,7 +105,7 @@ func pairsOf(groups [][]float64) int {
 // tuner: the verdict, the candidates' table and the task-level Pareto
 // front with the choice, the current scheduler, LAS and FSP marked.
 func deploySection(dt *DeployTuning, v *DeployVerdict) (Section, error) {
-	sec := Section{ID: "verdict", Title: "Verdict", Intro: v.Sentence() + " " + dt.Summary()}
+	sec := Section{ID: "verdict", Title: "How the verdict was reached", Intro: v.Sentence() + " " + dt.Summary()}
 	tb := TableBlock{Highlight: -1, SpecsLast: true, Caption: "Candidates replayed at task level on the tuning window: the mean paired relative difference against the current scheduler in the objective (negative: better), its 95% bootstrap interval (finalists), the fluid model's difference on the same chunks, and the metrics averaged over the pairs (screened candidates: one seed; finalists and references: every seed).",
 		Header: []string{"candidate", "mean difference", "interval", "fluid difference", "mean response (s)", "p99 slowdown", "feasible", "pairs", "policy"}}
 	f := FrontPlot{XLabel: "p99 slowdown (mean over pairs)", YLabel: "mean response (s, mean over pairs)", HLine: math.NaN()}

@@ -149,7 +149,7 @@ func (v *DeployVerdict) decide(pairs []deployPair, scores [][]Score, cons []Cons
 	case !v.TunerChose:
 		v.Reason = "on the tuning window no candidate beat the current scheduler with its whole interval below 0 and the constraints met"
 	case !(v.Interval.Hi < 0):
-		v.Reason = fmt.Sprintf("on the validation window the interval's upper end (%+.2f%%) is not below 0", 100*v.Interval.Hi)
+		v.Reason = fmt.Sprintf("on the validation window the interval's upper end (%s) is not below 0", pctPrecise(v.Interval.Hi))
 	case len(v.Violations) > 0:
 		v.Reason = "on the validation window it breaks the constraints"
 	default:
@@ -163,37 +163,18 @@ func (v *DeployVerdict) Sentence() string {
 	if v == nil {
 		return ""
 	}
-	iv := fmt.Sprintf("%.0f%% interval of the mean paired difference in %s [%+.2f%%, %+.2f%%] over %d chunks × %d task seeds of the validation window", 100*v.Interval.Level, objectiveLabel(v.Objective), 100*v.Interval.Lo, 100*v.Interval.Hi, len(v.Chunks), len(v.Seeds))
+	iv := fmt.Sprintf("%.0f%% interval of the mean paired difference in %s [%s, %s] over %d chunks × %d task seeds of the validation window", 100*v.Interval.Level, objectiveLabel(v.Objective), pctPrecise(v.Interval.Lo), pctPrecise(v.Interval.Hi), len(v.Chunks), len(v.Seeds))
 	if v.Deploy() {
-		return fmt.Sprintf("Verdict: deploy %s (%s): it beats the current scheduler (%s) by %.1f%% at task level (%s). %s", v.File, v.Candidate, v.CurrentName, 100*v.Improvement, iv, v.nextStep())
+		return fmt.Sprintf("Verdict: deploy %s (%s): it beats the current scheduler (%s) by %.1f%% at task level (%s).", v.File, v.Candidate, v.CurrentName, 100*v.Improvement, iv)
 	}
 	if v.Candidate == "" {
-		return fmt.Sprintf("Verdict: keep your current scheduler (%s): %s (interval [%+.2f%%, %+.2f%%]).", v.CurrentName, v.Reason, 100*v.Interval.Lo, 100*v.Interval.Hi)
+		return fmt.Sprintf("Verdict: keep your current scheduler (%s): %s (interval [%s, %s]).", v.CurrentName, v.Reason, pctPrecise(v.Interval.Lo), pctPrecise(v.Interval.Hi))
 	}
 	s := fmt.Sprintf("Verdict: keep your current scheduler (%s): %s. The best candidate, %s, differs by %+.1f%% at task level (%s)", v.CurrentName, v.Reason, v.Candidate, 100*v.Mean, iv)
 	if len(v.Violations) > 0 {
 		s += "; it breaks " + fmt.Sprint(v.Violations)
 	}
 	return s + "."
-}
-
-// nextStep says what to do with a deploy verdict's file (docs/yarn.md):
-// a capacity-scheduler.xml is refreshed in place and its LAS_MQ levels
-// need the controller; a fair-scheduler.xml is reloaded by the Fair
-// Scheduler (AllocationFileLoaderService.ALLOC_RELOAD_INTERVAL_MS: 10 s; the
-// file is FairSchedulerConfiguration.ALLOCATION_FILE), and a cluster that
-// runs another scheduler today must switch yarn.resourcemanager.scheduler.class.
-func (v *DeployVerdict) nextStep() string {
-	switch v.Family {
-	case FamilyCapacity:
-		return "Next: save your $HADOOP_CONF_DIR/capacity-scheduler.xml, put " + v.File + " in its place, run `yarn rmadmin -refreshQueues`, and run `schedplan yarn-controller " + v.File + " --rm http://RM:8088 --user USER`, which applies its LAS_MQ levels (docs/yarn.md)."
-	case FamilyFair:
-		if !strings.HasPrefix(v.Current, "fair:") {
-			return "Next: the cluster runs another scheduler today: put " + v.File + " in $HADOOP_CONF_DIR, set yarn.resourcemanager.scheduler.class to org.apache.hadoop.yarn.server.resourcemanager.scheduler.fair.FairScheduler in yarn-site.xml (keep a copy to roll back) and restart the ResourceManager (docs/yarn.md)."
-		}
-		return "Next: save your allocation file (yarn.scheduler.fair.allocation.file, default fair-scheduler.xml) and put " + v.File + " in its place; the Fair Scheduler reloads it within 10 s (docs/yarn.md)."
-	}
-	return ""
 }
 
 // DeployRecord is schedplan.yaml's deploy section: the run's verdict, the

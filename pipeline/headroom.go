@@ -65,7 +65,27 @@ type Headroom struct {
 	Held    float64  `json:"held_over_size"`
 	Of      int      `json:"jobs"`
 	Replays []Replay `json:"replays"`
+	// P99Target is the p99 response the rate may grow to (P99TargetFactor
+	// × today's replayed p99), P99Factor the largest rate factor (at most
+	// λ) whose replay keeps up with a p99 within it, found by bisection
+	// (P99Search: the replays it ran, to P99Resolution); 0 when today's
+	// p99 already exceeds it or there is no λ.
+	P99Target float64  `json:"p99_target_s,omitempty"`
+	P99Factor float64  `json:"p99_factor,omitempty"`
+	P99Search []Replay `json:"p99_search,omitempty"`
+	// P99Limit says what stops the growth at the first factor above
+	// P99Factor: "p99" (the target) or "overloaded" (the replay falls
+	// behind first).
+	P99Limit string `json:"p99_limit,omitempty"`
 }
+
+// P99TargetFactor sets the headroom's p99 target: this many times today's
+// replayed p99 response ("before the p99 response doubles").
+const P99TargetFactor = 2
+
+// P99Resolution is the bisection's stopping ratio between the factors that
+// bracket the p99 target (1%).
+const P99Resolution = 1.01
 
 // replayer replays a sample of a log on a spec and its what-ifs.
 type replayer struct {
@@ -222,7 +242,65 @@ func (r *replayer) headroom(ctx context.Context, lambda float64) (*Headroom, err
 		}
 		h.Replays = append(h.Replays, rp)
 	}
-	return h, nil
+	return h, h.searchP99(ctx, r)
+}
+
+// within reports whether a replay keeps up with a p99 within the target.
+func (h *Headroom) within(rp Replay) bool { return !rp.Overloaded && rp.P99 <= h.P99Target }
+
+// searchP99 finds P99Factor: the largest rate factor in [1, λ] whose replay
+// keeps up within P99Target, by bisection on a log scale between today's
+// rate and λ (the replays at 1 and λ are h.Replays' first and last).
+func (h *Headroom) searchP99(ctx context.Context, r *replayer) error {
+	if len(h.Replays) < 3 || !(h.Lambda > 1) {
+		return nil
+	}
+	today, atLambda := h.Replays[0], h.Replays[len(h.Replays)-1]
+	h.P99Target = P99TargetFactor * today.P99
+	if !h.within(today) || !(h.P99Target > 0) {
+		return nil
+	}
+	if h.within(atLambda) {
+		h.P99Factor = h.Lambda
+		return nil
+	}
+	lo, hi, fail := 1.0, h.Lambda, atLambda
+	for hi > lo*P99Resolution {
+		mid := math.Sqrt(lo * hi)
+		rp, err := r.replay(ctx, "", mid)
+		if err != nil {
+			return err
+		}
+		h.P99Search = append(h.P99Search, rp)
+		if h.within(rp) {
+			lo = mid
+		} else {
+			hi, fail = mid, rp
+		}
+	}
+	h.P99Factor, h.P99Limit = lo, "p99"
+	if fail.Overloaded {
+		h.P99Limit = "overloaded"
+	}
+	return nil
+}
+
+// p99Sentence says how far the rate can grow before the p99 response
+// exceeds the target ("" when there is no search).
+func (h *Headroom) p99Sentence() string {
+	switch {
+	case h.P99Target == 0:
+		return ""
+	case h.P99Factor == 0:
+		return fmt.Sprintf("; today's replay is already beyond the p99 target %s", FormatSpan(h.P99Target))
+	case h.P99Factor == h.Lambda:
+		return fmt.Sprintf("; the p99 response stays within %s (%g × today's) up to λ", FormatSpan(h.P99Target), float64(P99TargetFactor))
+	}
+	what := fmt.Sprintf("the p99 response exceeds %s (%g × today's %s)", FormatSpan(h.P99Target), float64(P99TargetFactor), FormatSpan(h.Replays[0].P99))
+	if h.P99Limit == "overloaded" {
+		what = fmt.Sprintf("the replay falls behind (overloaded; its p99 still within %s, %g × today's)", FormatSpan(h.P99Target), float64(P99TargetFactor))
+	}
+	return fmt.Sprintf("; by replay, ×%.3g before %s (%d more replays, to %g%%)", h.P99Factor, what, len(h.P99Search), 100*(P99Resolution-1))
 }
 
 // Sentence states the headroom in the user's terms, with the replays that
@@ -230,7 +308,7 @@ func (r *replayer) headroom(ctx context.Context, lambda float64) (*Headroom, err
 func (h *Headroom) Sentence() string {
 	var s string
 	if h.Lambda > 1 {
-		s = fmt.Sprintf("today's arrival rate can grow ×%.3g before the cluster saturates (λ = %.4g)", h.Lambda, h.Lambda)
+		s = fmt.Sprintf("today's arrival rate can grow ×%.3g before the cluster saturates (λ = %.4g)%s", h.Lambda, h.Lambda, h.p99Sentence())
 	} else {
 		s = fmt.Sprintf("the cluster is short of capacity: λ = %.4g, it sustains only %.3g × today's arrival rate (today's needs %.3g × its capacity)", h.Lambda, h.Lambda, 1/h.Lambda)
 	}
@@ -337,7 +415,7 @@ func (c *CapacityCheck) WriteText(w io.Writer) {
 
 // capacityCheckVersion changes when the capacity stage's check (the load
 // decomposition, the headroom replays) changes what it computes.
-const capacityCheckVersion = 1
+const capacityCheckVersion = 2 // 2: the rate factor before the p99 doubles
 
 // Headline is the run's capacity sentence: λ, what it means for today's
 // arrival rate and the replay that checks it, and 1/λ as the product of

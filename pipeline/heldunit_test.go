@@ -108,11 +108,11 @@ func TestHeldThresholdsEverywhere(t *testing.T) {
 }
 
 // run records the conversion of the capacity it tuned at: with --capacity
-// 10 on the default spec's 54 containers, one unit of the sizes is 5.4
+// 10 on Table 3's 54 containers, one unit of the sizes is 5.4
 // held container-seconds, whatever the size source suggests.
 func TestRunBundleRecordsHeldPerUnit(t *testing.T) {
 	cfg := DefaultRunConfig()
-	cfg.Capacity = 10
+	cfg.Capacity, cfg.Cluster = 10, cluster.Table3Name
 	in, err := Prepare(cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/data"
 )
@@ -50,7 +51,7 @@ func TestExecTimeLoadByHand(t *testing.T) {
 // at 0.47); the task-level rows run in the same model, at the same load.
 func TestSimulatedViewsStateTheirLoad(t *testing.T) {
 	cfg := DefaultRunConfig()
-	cfg.Budget, cfg.Runs = 40, 2
+	cfg.Budget, cfg.Runs, cfg.Cluster = 40, 2, cluster.Table3Name
 	in, err := Prepare(cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -2,7 +2,9 @@ package pipeline
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
+	"hash/crc32"
 	"image/color"
 	"math"
 	"sort"
@@ -104,16 +106,60 @@ func setAxis(ax *plot.Axis, s span, logScale bool) error {
 // tick at +Inf above 1e308).
 type logTicks struct{}
 
+// maxDecades is the most powers of ten a log axis labels.
+const maxDecades = 6
+
 func (logTicks) Ticks(lo, hi float64) []plot.Tick {
 	lo, hi = math.Min(math.Max(lo, 1e-300), 1e308), math.Max(math.Min(hi, 1e308), 1e-300)
 	if lo >= hi {
 		return []plot.Tick{{Value: lo, Label: fmt.Sprintf("%g", lo)}}
 	}
 	ticks := plot.LogTicks{Prec: -1}.Ticks(lo, hi)
-	for i := range ticks {
-		if ticks[i].Label != "" { // powers of ten drift when multiplied up: 9.999…e+305
-			ticks[i].Label = strconv.FormatFloat(ticks[i].Value, 'g', 3, 64)
+	// Over more than maxDecades label every k-th power only, or the labels
+	// run into each other.
+	if k := math.Ceil((math.Log10(hi) - math.Log10(lo)) / maxDecades); k > 1 {
+		for i := range ticks {
+			if e := math.Round(math.Log10(ticks[i].Value)); ticks[i].Label != "" && math.Mod(e, k) != 0 {
+				ticks[i].Label = ""
+			}
 		}
+	}
+	labelled := 0
+	for i := range ticks {
+		if ticks[i].Label != "" && ticks[i].Value >= lo && ticks[i].Value <= hi {
+			labelled++
+		}
+	}
+	// Within about a decade fewer than two powers of ten are in range:
+	// label the minor ticks at 2 and 5 × 10^k too (every minor tick when
+	// that is still too few), or the axis shows no value.
+	minor := func(v float64) bool { return false }
+	if labelled < 2 {
+		minor = func(v float64) bool {
+			m := v / math.Pow(10, math.Floor(math.Log10(v)+1e-9))
+			return math.Abs(m-2) < 1e-6 || math.Abs(m-5) < 1e-6
+		}
+		n := 0
+		for _, t := range ticks {
+			if (t.Label != "" || minor(t.Value)) && t.Value >= lo && t.Value <= hi {
+				n++
+			}
+		}
+		if n < 2 {
+			minor = func(float64) bool { return true }
+		}
+	}
+	labelled = 0
+	for i := range ticks {
+		if ticks[i].Label != "" || minor(ticks[i].Value) { // powers of ten drift when multiplied up: 9.999…e+305
+			ticks[i].Label = strconv.FormatFloat(ticks[i].Value, 'g', 3, 64)
+			if ticks[i].Value >= lo && ticks[i].Value <= hi {
+				labelled++
+			}
+		}
+	}
+	if labelled < 2 { // a range narrower than the gap between minor ticks
+		ticks = append(ticks, plot.Tick{Value: lo, Label: strconv.FormatFloat(lo, 'g', 3, 64)}, plot.Tick{Value: hi, Label: strconv.FormatFloat(hi, 'g', 3, 64)})
 	}
 	return ticks
 }
@@ -130,12 +176,86 @@ func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
 func renderPNG(p *plot.Plot) ([]byte, error) {
 	c := vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(plotWidth, plotHeight), vgimg.UseDPI(plotDPI))}
-	p.Draw(draw.New(c))
+	drawOutsideLegend(p, draw.New(c))
 	var buf bytes.Buffer
 	if _, err := c.WriteTo(&buf); err != nil {
 		return nil, err
 	}
-	return buf.Bytes(), nil
+	return withTicksChunk(buf.Bytes(), labelledTicks(&p.X), labelledTicks(&p.Y)), nil
+}
+
+// drawOutsideLegend draws p with its legend beside the data, not over it:
+// the plot in what the legend leaves, the legend at the top of the strip to
+// its right, or below the plot when it is wider than legendShare of the
+// figure. An empty legend, or one taller than half the figure, stays where
+// p puts it.
+func drawOutsideLegend(p *plot.Plot, dc draw.Canvas) {
+	leg := p.Legend
+	size := leg.Rectangle(dc).Size()
+	w := size.X
+	if w <= 0 || size.Y > dc.Size().Y/2 {
+		p.Draw(dc)
+		return
+	}
+	gap := vg.Points(6)
+	if w > legendShare*dc.Size().X { // a wide legend goes below the plot
+		leg.Padding = vg.Points(2)
+		h := leg.Rectangle(dc).Size().Y + gap
+		p.Legend = plot.NewLegend()
+		p.Draw(draw.Crop(dc, 0, 0, h+gap, 0))
+		p.Legend = leg
+		leg.Left, leg.Top, leg.XOffs, leg.YOffs = true, true, 0, 0
+		leg.Draw(draw.Crop(dc, gap, 0, 0, -(dc.Size().Y - h)))
+		return
+	}
+	top := vg.Length(0) // the title, centred over the whole figure
+	if title := p.Title.Text; title != "" {
+		dc.FillText(p.Title.TextStyle, vg.Point{X: dc.Center().X, Y: dc.Max.Y}, title)
+		top = p.Title.TextStyle.Height(title) + p.Title.Padding
+		p.Title.Text = ""
+		defer func() { p.Title.Text = title }()
+	}
+	p.Legend = plot.NewLegend()
+	p.Draw(draw.Crop(dc, 0, -(w + gap), 0, -top))
+	p.Legend = leg
+	lc := draw.Crop(dc, dc.Size().X-w, 0, 0, -(top + gap))
+	leg.Left, leg.Top, leg.XOffs, leg.YOffs = true, true, 0, 0
+	leg.Draw(lc)
+}
+
+// legendShare is the widest legend drawOutsideLegend moves beside a plot.
+const legendShare = 0.45
+
+// TicksKeyword is the keyword of the tEXt chunk renderPNG adds to every
+// plot: "x=N y=M", the number of labelled ticks drawn on each axis, so that
+// a test of the report (in a browser) can check that every plot says what
+// its axes measure without reading pixels.
+const TicksKeyword = "schedplan-ticks"
+
+// labelledTicks counts the ticks with a label that the axis draws within
+// its range.
+func labelledTicks(ax *plot.Axis) int {
+	n := 0
+	for _, t := range ax.Tick.Marker.Ticks(ax.Min, ax.Max) {
+		if t.Label != "" && t.Value >= ax.Min && t.Value <= ax.Max {
+			n++
+		}
+	}
+	return n
+}
+
+// withTicksChunk inserts a tEXt chunk (TicksKeyword) before a PNG's IEND
+// chunk, the last 12 bytes of the file.
+func withTicksChunk(png []byte, x, y int) []byte {
+	if len(png) < 12 {
+		return png
+	}
+	body := append([]byte("tEXt"+TicksKeyword+"\x00"), fmt.Sprintf("x=%d y=%d", x, y)...)
+	chunk := binary.BigEndian.AppendUint32(nil, uint32(len(body)-4))
+	chunk = append(chunk, body...)
+	chunk = binary.BigEndian.AppendUint32(chunk, crc32.ChecksumIEEE(body))
+	end := len(png) - 12
+	return append(append(png[:end:end], chunk...), png[end:]...)
 }
 
 func newPlot(title, x, y string) *plot.Plot {
@@ -224,8 +344,13 @@ func PlotBars(title, ylabel string, categories []string, series []Series) ([]byt
 func plotBars(title, ylabel string, categories []string, series []Series) ([]byte, error) {
 	p := newPlot(title, "", ylabel)
 	n := len(series)
-	w := vg.Points(math.Max(4, math.Min(20, 300/float64(max(1, n*len(categories))))))
+	w := vg.Points(math.Max(4, math.Min(20, 220/float64(max(1, n*len(categories))))))
 	ys := span{0, 0} // bars start at 0
+	height, ticks := barScale(series)
+	if ticks != nil {
+		p.Y.Label.Text = ylabel + " (log scale)"
+		p.Y.Tick.Marker = ticks
+	}
 	for k, s := range series {
 		if len(s.Values) == 0 {
 			continue
@@ -236,8 +361,8 @@ func plotBars(title, ylabel string, categories []string, series []Series) ([]byt
 			if !finite(x) {
 				x, bad = 0, bad+1
 			}
-			v[i] = x
-			ys.add(x)
+			v[i] = height(x)
+			ys.add(v[i])
 		}
 		b, err := plotter.NewBarChart(v, w)
 		if err != nil {
@@ -249,11 +374,58 @@ func plotBars(title, ylabel string, categories []string, series []Series) ([]byt
 		p.Add(b)
 		p.Legend.Add(dropped(s.Name, bad, "values not finite, drawn as 0, and"), b)
 	}
+	marker := p.Y.Tick.Marker
 	if err := setAxis(&p.Y, ys, false); err != nil {
 		return nil, err
 	}
+	p.Y.Tick.Marker = marker
 	p.NominalX(categories...)
 	return renderPNG(p)
+}
+
+// barLogRatio is the ratio of the largest to the smallest positive bar
+// beyond which bars are drawn on a log scale: on a linear one the largest
+// hides the others.
+const barLogRatio = 20
+
+// barScale returns how tall a value's bar is drawn, and the ticks of the
+// value axis: the identity and nil (the default ticks) when the positive
+// values span less than barLogRatio; else the bar rises log10(x / floor)
+// from floor, the power of ten at or below the smallest positive value
+// (values at or below floor have no height), with ticks at 1, 2 and 5 ×
+// each power of ten labelled with the values they stand for.
+func barScale(series []Series) (func(float64) float64, plot.Ticker) {
+	lo, hi := math.Inf(1), 0.0
+	for _, s := range series {
+		for _, x := range s.Values {
+			if finite(x) && x > 0 {
+				lo, hi = math.Min(lo, x), math.Max(hi, x)
+			}
+		}
+	}
+	if !(hi > barLogRatio*lo) {
+		return func(x float64) float64 { return x }, nil
+	}
+	e0, e1 := math.Floor(math.Log10(lo)), math.Ceil(math.Log10(hi))
+	step := math.Max(1, math.Ceil((e1-e0)/10)) // at most about ten powers labelled
+	mantissas := []float64{1}
+	if e1-e0 <= 3 {
+		mantissas = []float64{1, 2, 5}
+	}
+	var ticks plot.ConstantTicks
+	for e := e0; e <= e1; e += step {
+		for _, m := range mantissas {
+			if v := m * math.Pow(10, e); m == 1 || v <= hi*1.05 {
+				ticks = append(ticks, plot.Tick{Value: math.Log10(m) + e - e0, Label: strconv.FormatFloat(v, 'g', 3, 64)})
+			}
+		}
+	}
+	return func(x float64) float64 {
+		if !(x > 0) {
+			return 0
+		}
+		return math.Max(0, math.Log10(x)-e0)
+	}, ticks
 }
 
 // PlotBoxes draws, for every x value, one box per group (over runs). Values

@@ -27,7 +27,7 @@ type RunConfig struct {
 	// none, or the log's own tasks).
 	Tasks   string               `json:"tasks,omitempty"`
 	Sizes   estimate.SizeOptions `json:"sizes"`
-	Cluster string               `json:"cluster"` // cluster spec path, or "default"
+	Cluster string               `json:"cluster"` // cluster spec path, "auto" (the default) or "coshh-table3"
 	// Capacity is the fluid server's capacity in the units of the sizes;
 	// 0 takes it from the cluster spec (SimCapacity).
 	Capacity  float64   `json:"capacity"`
@@ -86,7 +86,7 @@ type RunConfig struct {
 // DefaultRunConfig returns the defaults.
 func DefaultRunConfig() RunConfig {
 	return RunConfig{
-		Trace: "embedded", Sizes: estimate.DefaultSizeOptions(), Cluster: "default",
+		Trace: "embedded", Sizes: estimate.DefaultSizeOptions(), Cluster: cluster.AutoName,
 		Split: 0.7, K: classify.KAuto, Solver: lp.Auto,
 		Budget: 500, Objective: MinMean, Constraints: DefaultConstraints, Folds: 5, Blocks: 4,
 		Current:   FairSpec,

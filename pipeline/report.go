@@ -15,6 +15,9 @@ import (
 type Report struct {
 	Title    string
 	Subtitle string
+	// Decision, when set, is the first screen: above the sections and
+	// their index.
+	Decision *Decision
 	Sections []Section
 }
 
@@ -89,13 +92,23 @@ tr.best td { background: #e8f5e9; font-weight: 600; }
 table.specs td:last-child { text-align: left; font-family: monospace; font-size: 0.85em; word-break: break-all; max-width: 22em; }
 figure { margin: 1.5em 0; } figure img { max-width: 100%; border: 1px solid #eee; }
 figcaption { color: #555; font-size: 0.9em; }
+div.decision { border: 2px solid #4a7; border-radius: 6px; padding: 0.2em 1.2em 0.8em; margin: 1em 0 1.5em; background: #f6fbf7; }
+div.decision h2 { margin: 0.5em 0; } div.decision h3 { margin: 0.6em 0 0.2em; }
+table.facts { margin: 0.5em 0; font-size: 0.95em; } table.facts th, table.facts td { border: none; text-align: left; vertical-align: top; padding: 0.15em 0.6em 0.15em 0; background: none; }
+table.facts th { white-space: nowrap; color: #555; font-weight: 600; }
 p.note { border: 1px dashed #bbb; color: #555; padding: 2em; text-align: center; }
 </style>
 </head>
 <body>
 <h1>{{.Title}}</h1>
 <p class="sub">{{.Subtitle}}</p>
-<nav>{{range .Sections}}<a href="#{{.ID}}">{{.Title}}</a>{{end}}</nav>
+{{with .Decision}}<div id="decision" class="decision">
+<h2>{{.Headline}}</h2>
+<table class="facts">{{range .Facts}}<tr><th>{{index . 0}}</th><td>{{index . 1}}</td></tr>{{end}}</table>
+{{if .Steps}}<h3>Next steps</h3>
+<ol>{{range .Steps}}<li>{{.}}</li>{{end}}</ol>{{end}}
+</div>
+{{end}}<nav>{{range .Sections}}<a href="#{{.ID}}">{{.Title}}</a>{{end}}</nav>
 {{range .Sections}}
 <section id="{{.ID}}">
 <h2>{{.Title}}</h2>

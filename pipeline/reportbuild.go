@@ -28,7 +28,9 @@ func buildReport(in *Inputs, bd *Bundle, cs *classState, capSt *capacityState, t
 		Title:    "schedplan report: " + w.Source,
 		Subtitle: fmt.Sprintf("%d jobs over %s; tuned on the first %d, validated on the last %d (by submit time); seed %d", w.Jobs, FormatSpan(w.Span), in.Split.TuneJobs, in.Split.ValidJobs, in.Config.Seed),
 	}
-	// The one verdict first.
+	// The one verdict first: the decision on the first screen, then how
+	// it was reached.
+	rep.Decision = res.Deploy.Decision("")
 	if res.DeployTuning != nil && res.Deploy != nil {
 		vsec, err := deploySection(res.DeployTuning, res.Deploy)
 		if err != nil {

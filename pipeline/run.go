@@ -361,7 +361,8 @@ func (p *pipelineRun) stages() []stage {
 		}{cfg.Current, cfg.Baselines, cfg.Sigmas, cfg.Runs, cfg.LoadFactors, cfg.Seed, taskLevelVersion, cfg.CurrentConfig, cfg.ContainerMB, cfg.resultsOrDefault()},
 			deps: []string{"tune", "tune-coshh", "tune-hpfsp", "bounds", "classify", "tune-deploy", "emit"}, inputs: [][]byte{in.JobsKey, in.TraceKey, in.SpecKey, in.CurrentConfigKey, in.TasksKey},
 			state: &p.vs, run: p.validate},
-		{name: "report", deps: []string{"ingest", "classify", "capacity", "tune", "tune-coshh", "tune-hpfsp", "bounds", "tune-deploy", "emit", "validate"},
+		{name: "report", params: struct{ Version int }{reportVersion},
+			deps:  []string{"ingest", "classify", "capacity", "tune", "tune-coshh", "tune-hpfsp", "bounds", "tune-deploy", "emit", "validate"},
 			state: &struct{}{}, run: p.report},
 	}
 }
@@ -469,8 +470,14 @@ type deployState struct {
 // applications name the log's queues — as written first, then by their
 // name in schedplan's files — and the deadlines are --current-config's
 // completions, not Fair with one pool per user's; 4: tuned
-// fair-scheduler.xml candidates, per-user maxRunningApps at task level).
-const deployVersion = 4
+// fair-scheduler.xml candidates, per-user maxRunningApps at task level;
+// 5: intervals print enough digits not to read +0.00% when not zero).
+const deployVersion = 5
+
+// reportVersion changes when report.html changes for the same stage
+// results (2: the decision on the first screen, legends beside the plots,
+// log-scale bars, labelled ticks on log axes within a decade).
+const reportVersion = 2
 
 // tuneDeploy: the deployable candidates rendered from the bundle as tuned
 // and replayed at task level on the tuning window (TuneDeploy); the bundle

@@ -138,6 +138,19 @@ func TestRunEndToEndOnEmbeddedTrace(t *testing.T) {
 			t.Errorf("report lacks the table %q (captions: %q)", want, c.Captions)
 		}
 	}
+	// Issue 29: the verdict sentence is on the first screen (1,000 px at
+	// 1400 px wide), and every plot labels both axes with values.
+	if c.DecisionTop < 0 || c.DecisionBottom > 1000 {
+		t.Errorf("the verdict sentence spans %v..%v px, want it within the first 1,000 px", c.DecisionTop, c.DecisionBottom)
+	}
+	if len(c.Plots) != c.Images {
+		t.Errorf("%d of %d images are PNG data", len(c.Plots), c.Images)
+	}
+	for _, p := range c.Plots {
+		if x, y, ok := plotTicks(p.PNG); !ok || x < 1 || y < 1 {
+			t.Errorf("plot %q: labelled ticks x=%d y=%d (chunk found: %v), want at least one on each axis (a heat map of one machine type has one column)", p.Alt, x, y, ok)
+		}
+	}
 	shot := filepath.Join(os.TempDir(), "schedplan-report-screenshot.png")
 	if err := os.WriteFile(shot, c.Screenshot, 0o644); err == nil {
 		t.Logf("report screenshot: %s (%d bytes); %v", shot, len(c.Screenshot), c)

@@ -201,6 +201,12 @@ func (res *RunResult) WriteText(w io.Writer, dir string, took time.Duration) {
 		fmt.Fprintf(w, "%s\n\n", v.Sentence())
 	}
 	fmt.Fprintf(w, "wrote %s/{%s} in %.1f s\n", strings.TrimRight(dir, "/"), strings.Join(res.Files, ","), took.Seconds())
+	if steps := res.Deploy.NextSteps(dir); len(steps) > 0 {
+		fmt.Fprintf(w, "\nnext steps:\n")
+		for i, s := range steps {
+			fmt.Fprintf(w, "  %d. %s\n", i+1, s)
+		}
+	}
 }
 
 // SizeUnit names the unit of sizes from src (without NormaliseAll).

@@ -18,7 +18,7 @@ func newBoundsCmd(a *app) *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "bounds",
-		Short: "Protective offline bounds: PS deadlines, the SRPT lower bound, FSP's value; and each policy's gap and deadline misses",
+		Short: "How good any scheduler could be on the log (the SRPT lower bound), and how far each policy is from it and from fair-share deadlines",
 		Long: `bounds computes, with exact sizes on the fluid model, every job's PS
 completion time (its protective deadline), the SRPT mean response (a lower
 bound on every policy's mean response) and the FSP mean response (a feasible

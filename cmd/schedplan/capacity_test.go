@@ -116,7 +116,7 @@ func TestCapacityMPS(t *testing.T) {
 func TestCapacityBadFlags(t *testing.T) {
 	cases := map[string][]string{
 		"no machine type \"R9\"": {"--what-if", "R9=+1"},
-		"would have -4 machines": {"--what-if", "R1=-5"},
+		"would have -4 machines": {"--what-if", "R1=-5", "--cluster", "coshh-table3"},
 		"--what-if R2=+1e300":    {"--what-if", "R2=+1e300"},
 		"unknown solver":         {"--solver", "cplex"},
 		"positive number":        {"--target", "-1"},

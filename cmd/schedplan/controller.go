@@ -24,7 +24,7 @@ func newYARNControllerCmd(a *app) *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "yarn-controller CAPACITY_SCHEDULER_XML",
-		Short: "Apply an emitted capacity-scheduler.xml's LAS_MQ demotions on a running YARN cluster",
+		Short: "Move running applications down the emitted capacity-scheduler.xml's levels as they use service (needed for its LAS_MQ levels to act)",
 		Long: `YARN never moves an application between queues by itself, so the LAS_MQ
 levels of an emitted capacity-scheduler.xml act only with this controller:
 every --interval it lists the running applications through the

@@ -40,7 +40,7 @@ func TestSimulateAndRunValidationAgree(t *testing.T) {
 	log := twoUserLog(t, 500, 0.7)
 	dir := filepath.Join(t.TempDir(), "out")
 	if out, err := runCmd(t, []string{"run"}, "--trace", log, "--out", dir, "--k", "2", "--budget", "30", "--runs", "3",
-		"--sigmas", "0,0.5", "--baselines", "ps,srpt", "--seed", "5"); err != nil {
+		"--sigmas", "0,0.5", "--baselines", "ps,srpt", "--seed", "5", "--cluster", "coshh-table3"); err != nil {
 		t.Fatal(err, out)
 	}
 	sum := readSummary(t, dir)
@@ -49,7 +49,7 @@ func TestSimulateAndRunValidationAgree(t *testing.T) {
 	}
 	simulate := func(args ...string) *pipeline.SimulateReport {
 		t.Helper()
-		out, err := runCmd(t, []string{"simulate"}, append([]string{"--trace", log, "--window", "validate", "--json", "--seed", "5"}, args...)...)
+		out, err := runCmd(t, []string{"simulate"}, append([]string{"--trace", log, "--window", "validate", "--json", "--seed", "5", "--cluster", "coshh-table3"}, args...)...)
 		if err != nil {
 			t.Fatal(err, out)
 		}
@@ -125,12 +125,12 @@ func TestRunSigmaRowsForEveryEstimatePolicy(t *testing.T) {
 // in the output and in summary.json (issue 10, "Numbers that mislead").
 func TestOverloadIsReported(t *testing.T) {
 	log := twoUserLog(t, 300, 3)
-	out, err := runCmd(t, []string{"simulate"}, "--trace", log, "--policy", "ps")
+	out, err := runCmd(t, []string{"simulate"}, "--trace", log, "--policy", "ps", "--cluster", "coshh-table3")
 	if err != nil || !strings.Contains(out, "capacity 48.06") || !strings.Contains(out, "WARNING: OVERLOADED: the offered load is 3") {
 		t.Errorf("simulate on an overloaded log: %v\n%s", err, out)
 	}
 	dir := filepath.Join(t.TempDir(), "out")
-	out, err = runCmd(t, []string{"run"}, "--trace", log, "--out", dir, "--k", "2", "--budget", "20", "--runs", "2", "--load-factors", "1")
+	out, err = runCmd(t, []string{"run"}, "--trace", log, "--out", dir, "--k", "2", "--budget", "20", "--runs", "2", "--load-factors", "1", "--cluster", "coshh-table3")
 	if err != nil || !strings.Contains(out, "WARNING: OVERLOADED") {
 		t.Errorf("run on an overloaded log: %v\n%s", err, out)
 	}

@@ -35,12 +35,17 @@ func newRootCmd() *cobra.Command {
 	root := &cobra.Command{
 		Use:   "schedplan",
 		Short: "Offline scheduler planning from historical job logs",
-		Long: `schedplan reads a cluster's job log (Parquet, Arrow IPC, SWIM .tsv or CSV),
-derives job sizes, classifies jobs, solves the COSHH capacity LP, tunes
-scheduler settings, computes bounds and validates configurations by
-simulation. A trace is a file or "embedded" (the SWIM Facebook 2009 sample in
-the binary; "embedded:fb2009-50" is its first 50 jobs). The papers behind it
-are in the README's References.`,
+		Long: `schedplan turns your cluster's job log into YARN scheduler settings and
+tells you whether they would beat the scheduler you run today. Start with
+"schedplan run --trace jobs.parquet --out out": it sizes and groups the jobs,
+works out how much more load the cluster can take, tunes a
+capacity-scheduler.xml and a fair-scheduler.xml on the older part of the log,
+replays them as YARN would run them on the newer part against your current
+scheduler, and says "deploy" or "keep" with a confidence interval
+(out/report.html). A log is Parquet, Arrow IPC, CSV or SWIM .tsv (other
+systems' logs: "schedplan convert"); "embedded" is the SWIM Facebook 2009
+sample in the binary. The methods come from papers (COSHH, LAS_MQ, H-PFSP,
+PRISM, Dell'Amico's simulator): docs/papers.md.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {

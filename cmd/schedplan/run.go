@@ -20,7 +20,7 @@ func newRunCmd(a *app) *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "run",
-		Short: "The whole pipeline: from a job log to validated scheduler configurations, results and a report",
+		Short: "From a job log to scheduler files to deploy (or a reason to keep yours), checked by replay, with a report",
 		Long: `run reads a job log and runs every stage into an output directory:
 
   ingest → classify (k-means, COSHH classes) → capacity (COSHH LP, what-ifs)
@@ -95,7 +95,7 @@ the same flags: the outputs are byte for byte those of one run.`,
 	tf.register(cmd)
 	f := cmd.Flags()
 	lf.register(f, "a tasks table (.parquet, .arrow or .csv) of the log's jobs: task counts and task-seconds come from it, and the task-level validation runs its tasks as they ran")
-	f.StringVar(&cfg.Cluster, "cluster", cfg.Cluster, `cluster spec (YAML), "default" or "coshh-table3" (the six-resource cluster of Rasooli and Down's COSHH, Table 3), or "auto" (a homogeneous cluster sized for offered load 0.7 on the log's measured work)`)
+	f.StringVar(&cfg.Cluster, "cluster", cfg.Cluster, `cluster spec (YAML); "auto" (the default) a homogeneous cluster sized for offered load 0.7 on the log's measured work (on sizes normalised to a load: as many containers as Table 3); "coshh-table3" the six-resource cluster of Rasooli and Down's COSHH (Table 3)`)
 	f.StringVarP(&out, "out", "o", "schedplan-out", "output directory")
 	f.BoolVar(&wait, "wait", false, "wait for another run that holds the output directory, instead of failing at once")
 	f.BoolVar(&force, "force", false, "write into a directory schedplan did not create, overwrite files whose inputs changed, and remove an earlier run's outputs that no longer match")

@@ -31,7 +31,7 @@ func TestRunRequireImprovement(t *testing.T) {
 	} else if !strings.Contains(out, "Verdict: deploy") {
 		t.Errorf("output does not say deploy:\n%s", out)
 	}
-	out, err := runCmd(t, []string{"run"}, "--out", filepath.Join(dir, "b"), "--budget", "60", "--runs", "2", "--require-improvement")
+	out, err := runCmd(t, []string{"run"}, "--out", filepath.Join(dir, "b"), "--budget", "60", "--runs", "2", "--require-improvement", "--cluster", "coshh-table3")
 	var ee *exitError
 	if !errors.As(err, &ee) || ee.code != 3 {
 		t.Fatalf("want exit status 3, got %v\n%s", err, out)

@@ -56,13 +56,16 @@ func newSimulateCmd(a *app) *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "simulate",
-		Short: "Simulate scheduling policies on a job log (fluid or task level) and compare their metrics",
-		Long: `simulate runs each policy on the job log in the fluid model of Dell'Amico's
-simulator (one server of capacity C; the policy gives every active job a
-rate), with sizes derived from the log (the SWIM bytes rule with --dn and
---load) and the users' weights of the cluster spec. C is in the units of the
-sizes: 1 for sizes normalised to a load (seconds of the whole cluster), else
-the spec's containers. Policies that use size estimates see them exact, or
+		Short: "Replay the job log under scheduling policies and compare response times, slowdowns and missed deadlines",
+		Long: `simulate replays the job log under each policy you name and compares
+their response times, slowdowns and missed deadlines. By default (the fluid
+level) the cluster is one server of capacity C that shares its rate among
+the running jobs as the policy says (the model of Dell'Amico's simulator);
+--level task runs the jobs as map and reduce tasks on the --cluster
+machines, as YARN would. Fluid level: sizes are derived from the log
+(the SWIM bytes rule with --dn and --load), users' weights from the cluster
+spec; C is in the units of the sizes: 1 for sizes normalised to a load
+(seconds of the whole cluster), else the spec's containers. Policies that use size estimates see them exact, or
 with log-normal (--sigma) or uniform (--uniform) errors redrawn for each of
 --runs runs (run r draws from PCG(--seed, r), the same for every policy).
 

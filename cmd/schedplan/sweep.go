@@ -26,7 +26,7 @@ func newSweepCmd(a *app) *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "sweep",
-		Short: "Run Dell'Amico's simulator experiments as data: mean sojourn vs σ, vs load, vs d/n (shardable)",
+		Short: "How policies fare as size estimates get worse, load rises or sizes change (Dell'Amico's experiments; shardable)",
 		Long: `sweep runs every policy on every setting (estimation error σ, load, d/n) for
 --runs runs: one row per (setting, run, policy) with the run's mean, p50,
 p90, p99 and max response (s), mean and p99 slowdown, missed PS deadlines,

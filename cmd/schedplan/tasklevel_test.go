@@ -143,7 +143,7 @@ func TestRunTaskLevelValidation(t *testing.T) {
 }
 
 func TestCapacityWhatIfSimulate(t *testing.T) {
-	out, err := runCmd(t, []string{"capacity"}, "--trace", "embedded:fb2009-50", "--what-if", "R2=+10", "--simulate")
+	out, err := runCmd(t, []string{"capacity"}, "--trace", "embedded:fb2009-50", "--cluster", "coshh-table3", "--what-if", "R2=+10", "--simulate")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}

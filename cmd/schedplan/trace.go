@@ -85,7 +85,7 @@ type windowFlags struct {
 func (w *windowFlags) register(cmd *cobra.Command, window string) {
 	d := pipeline.DefaultRunConfig()
 	f := cmd.Flags()
-	f.StringVar(&w.cluster, "cluster", d.Cluster, `cluster spec (YAML): users' weights, and the capacity; "default" or "coshh-table3" is the six-resource cluster of Rasooli and Down's COSHH (Table 3); "auto" a homogeneous cluster sized to the log`)
+	f.StringVar(&w.cluster, "cluster", d.Cluster, `cluster spec (YAML); "auto" (the default) a homogeneous cluster sized for offered load 0.7 on the log's measured work (on sizes normalised to a load: as many containers as Table 3); "coshh-table3" the six-resource cluster of Rasooli and Down's COSHH (Table 3)`)
 	f.Float64Var(&w.capacity, "capacity", 0, "fluid server capacity in the units of the sizes (0: 1 for sizes normalised to a load, else the cluster spec's containers)")
 	f.Float64Var(&w.split, "split", d.Split, "fraction of the jobs (by submit time) that tune; the rest validate")
 	f.StringVar(&w.window, "window", window, "jobs to use: all, tune or validate (see --split)")

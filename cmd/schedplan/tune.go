@@ -16,7 +16,7 @@ func newTuneCmd(a *app) *cobra.Command {
 	d := pipeline.DefaultRunConfig()
 	cmd := &cobra.Command{
 		Use:   "tune",
-		Short: "Tune LAS_MQ's thresholds and queue weights on the past, validate on the future",
+		Short: "Tune the multi-level queue's (LAS_MQ) thresholds and weights on the older part of the log, check them on the newer",
 		Long: `tune searches LAS_MQ's parameters — number of queues k, first threshold
 alpha0, step p, queue-weight decay (0: strict priority) and the order inside
 a queue (fifo, ps, or remaining: least estimated remaining work first) — on
