@@ -3,23 +3,8 @@ package pipeline
 import (
 	"bytes"
 	"fmt"
-	"math"
 	"strings"
 )
-
-func f4(v float64) string {
-	if math.IsNaN(v) {
-		return "–"
-	}
-	return fmt.Sprintf("%.4g", v)
-}
-
-func pct(v float64) string {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return "–"
-	}
-	return fmt.Sprintf("%+.1f%%", 100*v)
-}
 
 // buildReport renders report.html from the stages' states.
 func buildReport(in *Inputs, bd *Bundle, cs *classState, capSt *capacityState, tr *TuneReport, b *Bounds, vs *ValidationState, res *RunResult) ([]byte, error) {
@@ -181,12 +166,4 @@ func classNames(bd *Bundle) []string {
 		out = append(out, c.Name)
 	}
 	return out
-}
-
-func fmtFloats(v []float64) string {
-	parts := make([]string, len(v))
-	for i, x := range v {
-		parts[i] = fmt.Sprintf("%.4g", x)
-	}
-	return "[" + strings.Join(parts, " ") + "]"
 }

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"math"
 	"reflect"
 	"sort"
 
@@ -635,14 +634,6 @@ func (p *pipelineRun) result() *RunResult {
 	res.Calibration = p.vs.Calibration
 	res.TunedHPFSP = p.hpfspConfig()
 	return res
-}
-
-// finite returns &v, or nil for NaN and ±Inf (which JSON cannot hold).
-func finitePtr(v float64) *float64 {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return nil
-	}
-	return &v
 }
 
 // canonicalSpec is a fluid policy specification as the registry writes it

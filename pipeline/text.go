@@ -8,20 +8,12 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 )
 
 // Plain-text renderings of results, for terminals (the report is the HTML
 // rendering). Every figure carries its unit; names that come from input
 // files pass through Printable.
-
-// Printable is data.Printable: names from logs cannot drive the terminal.
-var Printable = data.Printable
-
-func newTable(w io.Writer, align uint) *tabwriter.Writer {
-	return tabwriter.NewWriter(w, 0, 0, 2, ' ', align)
-}
 
 // WriteText prints the report as a table.
 func (rep *SimulateReport) WriteText(out io.Writer) {
