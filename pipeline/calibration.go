@@ -13,6 +13,7 @@ import (
 	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/pipeline/report"
 	"gonum.org/v1/gonum/floats"
 )
 
@@ -168,13 +169,13 @@ func CompareObserved(level, policy string, obsResp, obsWait, simResp, simWait []
 		if o <= 0 {
 			return nil
 		}
-		return finitePtr((s - o) / o)
+		return report.FinitePtr((s - o) / o)
 	}
 	c.MeanError = rel(c.Simulated.MeanResponse, c.Observed.MeanResponse)
 	c.P50Error = rel(c.Simulated.P50Response, c.Observed.P50Response)
 	c.P99Error = rel(c.Simulated.P99Response, c.Observed.P99Response)
 	if len(ow) > 0 {
-		c.WaitError = finitePtr(floats.Sum(sw)/float64(len(sw)) - floats.Sum(ow)/float64(len(ow)))
+		c.WaitError = report.FinitePtr(floats.Sum(sw)/float64(len(sw)) - floats.Sum(ow)/float64(len(ow)))
 	}
 	c.KS = KSDistance(or, sr)
 	sort.Float64s(ratios)
@@ -196,7 +197,7 @@ func statsOf(resp, wait []float64) CalibrationStats {
 	st := CalibrationStats{MeanResponse: q.Mean, P50Response: q.P50, P99Response: q.P99, WaitJobs: len(wait)}
 	if len(wait) > 0 {
 		w := sim.QuantilesOf(wait)
-		st.MeanWait, st.P50Wait, st.P99Wait = finitePtr(w.Mean), finitePtr(w.P50), finitePtr(w.P99)
+		st.MeanWait, st.P50Wait, st.P99Wait = report.FinitePtr(w.Mean), report.FinitePtr(w.P50), report.FinitePtr(w.P99)
 	}
 	return st
 }
@@ -398,8 +399,8 @@ func (r *CalibrationReport) WriteText(w io.Writer) {
 }
 
 // section is the report's calibration section.
-func (r *CalibrationReport) section() Section {
-	s := Section{ID: "calibration", Title: "Calibration: how much to trust the what-ifs"}
+func (r *CalibrationReport) section() report.Section {
+	s := report.Section{ID: "calibration", Title: "Calibration: how much to trust the what-ifs"}
 	if r == nil {
 		s.Intro = "no calibration in this run"
 		return s
@@ -410,11 +411,11 @@ func (r *CalibrationReport) section() Section {
 			return "–"
 		}
 		if unit == "%" {
-			return pct(*v)
+			return report.Pct(*v)
 		}
-		return f4(*v) + unit
+		return report.F4(*v) + unit
 	}
-	t := TableBlock{Highlight: -1, Caption: "The current scheduler simulated against the log's observed times, on the validation window",
+	t := report.TableBlock{Highlight: -1, Caption: "The current scheduler simulated against the log's observed times, on the validation window",
 		Header: []string{"level", "jobs", "mean response obs / sim (s)", "error", "p50 obs / sim (s)", "error", "p99 obs / sim (s)", "error", "mean wait obs / sim (s)", "KS distance", "median per-job error", "within ×2", "trust"}}
 	for _, c := range []*Calibration{r.Fluid, r.Task} {
 		if c == nil {
@@ -422,14 +423,14 @@ func (r *CalibrationReport) section() Section {
 		}
 		s.Intro += " " + c.Verdict
 		t.Rows = append(t.Rows, []string{c.Level, fmt.Sprint(c.Jobs),
-			f4(c.Observed.MeanResponse) + " / " + f4(c.Simulated.MeanResponse), opt(c.MeanError, "%"),
-			f4(c.Observed.P50Response) + " / " + f4(c.Simulated.P50Response), opt(c.P50Error, "%"),
-			f4(c.Observed.P99Response) + " / " + f4(c.Simulated.P99Response), opt(c.P99Error, "%"),
+			report.F4(c.Observed.MeanResponse) + " / " + report.F4(c.Simulated.MeanResponse), opt(c.MeanError, "%"),
+			report.F4(c.Observed.P50Response) + " / " + report.F4(c.Simulated.P50Response), opt(c.P50Error, "%"),
+			report.F4(c.Observed.P99Response) + " / " + report.F4(c.Simulated.P99Response), opt(c.P99Error, "%"),
 			opt(c.Observed.MeanWait, "") + " / " + opt(c.Simulated.MeanWait, ""),
 			fmt.Sprintf("%.3f", c.KS), fmt.Sprintf("×%.2f", math.Exp(c.MedianLogRatio)), fmt.Sprintf("%.0f%%", 100*c.Within2), c.Trust})
 	}
 	if len(t.Rows) > 0 {
-		s.Tables = []TableBlock{t}
+		s.Tables = []report.TableBlock{t}
 	}
 	return s
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/schedplan/schedplan/classify"
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/lp"
+	"github.com/schedplan/schedplan/pipeline/report"
 )
 
 // COSHHProblem turns a classification into the COSHH LP's input: one class
@@ -305,11 +306,11 @@ func (a *CapacityAnalysis) Notes() []string {
 // dualPriceTable is the report's table of the plan's dual prices (nil
 // without them): per machine type, λ per machine and per the whole type,
 // the share of λ and whether the type is a bottleneck.
-func dualPriceTable(bd *Bundle, p *CapacityPlan) *TableBlock {
+func dualPriceTable(bd *Bundle, p *CapacityPlan) *report.TableBlock {
 	if len(p.DualPrices) != len(bd.Cluster.Resources) {
 		return nil
 	}
-	t := &TableBlock{Highlight: -1, Caption: "Dual price per machine type (λ per unit of capacity): how much λ grows per machine added (or per the type's machines); the prices sum to λ, and a type with a positive price is a bottleneck",
+	t := &report.TableBlock{Highlight: -1, Caption: "Dual price per machine type (λ per unit of capacity): how much λ grows per machine added (or per the type's machines); the prices sum to λ, and a type with a positive price is a bottleneck",
 		Header: []string{"type", "machines", "λ per machine", "λ per whole type", "share of λ", "bottleneck"}}
 	for k, r := range bd.Cluster.Resources {
 		whole := p.DualPrices[k] * float64(r.Count)
@@ -320,7 +321,7 @@ func dualPriceTable(bd *Bundle, p *CapacityPlan) *TableBlock {
 		if whole > 1e-9*p.Lambda {
 			bn = "yes"
 		}
-		t.Rows = append(t.Rows, []string{r.Name, fmt.Sprint(r.Count), f4(p.DualPrices[k]), f4(whole), fmt.Sprintf("%.1f%%", 100*share), bn})
+		t.Rows = append(t.Rows, []string{r.Name, fmt.Sprint(r.Count), report.F4(p.DualPrices[k]), report.F4(whole), fmt.Sprintf("%.1f%%", 100*share), bn})
 	}
 	return t
 }

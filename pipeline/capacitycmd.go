@@ -10,6 +10,7 @@ import (
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/pipeline/report"
 )
 
 // CapacityRequest is what `schedplan capacity` analyses: a sized job log
@@ -100,7 +101,7 @@ func AnalyseCapacity(ctx context.Context, q CapacityRequest) (*CapacityReport, e
 
 // WriteText prints the report's tables.
 func (rep *CapacityReport) WriteText(out io.Writer) {
-	fmt.Fprintf(out, "trace %s (%d jobs), cluster %s\n", Printable(rep.Trace), rep.Jobs, rep.Cluster)
+	fmt.Fprintf(out, "trace %s (%d jobs), cluster %s\n", report.Printable(rep.Trace), rep.Jobs, rep.Cluster)
 	for _, a := range rep.Classifications {
 		fmt.Fprintln(out)
 		a.WriteText(out)

@@ -8,6 +8,7 @@ import (
 	"github.com/schedplan/schedplan/classify"
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/pipeline/report"
 )
 
 // Bounds of classify's counts: every restart is a k-means fit of the whole
@@ -125,7 +126,7 @@ func (r *ClassifyReport) WriteTables(out, jobsOut string, force bool) error {
 // WriteText prints the report: the trace, both classifications, the size
 // predictor and the files written.
 func (r *ClassifyReport) WriteText(w io.Writer) {
-	fmt.Fprintf(w, "trace %s: %d jobs, arrival rate %.4g jobs/s; cluster %s\n", Printable(r.Trace), r.Jobs, r.ArrivalRate, r.Cluster)
+	fmt.Fprintf(w, "trace %s: %d jobs, arrival rate %.4g jobs/s; cluster %s\n", report.Printable(r.Trace), r.Jobs, r.ArrivalRate, r.Cluster)
 	for _, c := range []*classify.Result{r.Primary, r.Secondary} {
 		fmt.Fprintln(w)
 		c.WriteText(w)

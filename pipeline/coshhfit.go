@@ -11,6 +11,7 @@ import (
 	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/lp"
+	"github.com/schedplan/schedplan/pipeline/report"
 )
 
 // COSHHFit is a COSHH plan (seed 003 §3) fitted on the first Rows jobs of a
@@ -89,13 +90,13 @@ func (f *COSHHFit) solve(spec *cluster.Spec, solver lp.Solver) error {
 	if f.psol != nil {
 		f.PrimaryDelta = f.psol.Delta
 	}
-	if !finite(f.Lambda) {
+	if !report.Finite(f.Lambda) {
 		return fmt.Errorf("coshh: λ = %v", f.Lambda)
 	}
 	for _, dd := range [][][]float64{f.Delta, f.PrimaryDelta} {
 		for _, row := range dd {
 			for _, v := range row {
-				if !finite(v) {
+				if !report.Finite(v) {
 					return fmt.Errorf("coshh: allocation %v is not finite", v)
 				}
 			}

@@ -11,6 +11,7 @@ import (
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/lp"
+	"github.com/schedplan/schedplan/pipeline/report"
 )
 
 // COSHHWhatIf is COSHH simulated on a cluster (the spec, or the spec after
@@ -67,7 +68,7 @@ func SimulateCOSHHWhatIfs(ctx context.Context, j *data.Jobs, sizes, cs []float64
 		}
 		wi := COSHHWhatIf{Change: w, Machines: cl.Nodes(), Lambda: fit.Lambda, MeanCompletion: r.Metrics.MeanCompletion, P99Completion: sim.QuantilesOf(resp).P99}
 		load, bound := ExecTimeLoad(jobs, cl)
-		wi.OfferedLoad, wi.OfferedLoadBound = finitePtr(load), finitePtr(bound)
+		wi.OfferedLoad, wi.OfferedLoadBound = report.FinitePtr(load), report.FinitePtr(bound)
 		for t := range s.Resources {
 			names := []string{}
 			if t < len(fit.Plan.Secondary.Suggested) {
@@ -92,7 +93,7 @@ func WriteCOSHHWhatIfs(w io.Writer, ws []COSHHWhatIf) {
 		func(tw io.Writer) {
 			for _, x := range ws {
 				fmt.Fprintf(tw, "%s\t%d\t%.4g\t%s\t%s\t%.4g\t%.4g\t%s\t\n", whatIfName(x.Change), x.Machines, x.Lambda, loadCell(loadOf(x.OfferedLoad)),
-					LoadText(loadOf(x.OfferedLoadBound)), x.MeanCompletion, x.P99Completion, pct(x.Delta))
+					LoadText(loadOf(x.OfferedLoadBound)), x.MeanCompletion, x.P99Completion, report.Pct(x.Delta))
 			}
 		})
 }

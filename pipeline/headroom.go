@@ -14,6 +14,7 @@ import (
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/lp"
+	"github.com/schedplan/schedplan/pipeline/report"
 	"gonum.org/v1/gonum/stat"
 )
 
@@ -121,7 +122,7 @@ func (r *replayer) replay(ctx context.Context, change string, factor float64) (R
 	if err != nil {
 		return Replay{}, fmt.Errorf("replay %s at ×%.3g: %w", whatIfName(change), factor, err)
 	}
-	out := Replay{Change: change, Factor: factor, Lambda: fit.Lambda, Load: finitePtr(execLoad(jobs, cl))}
+	out := Replay{Change: change, Factor: factor, Lambda: fit.Lambda, Load: report.FinitePtr(execLoad(jobs, cl))}
 	resp := make([]float64, len(jobs))
 	for i := range jobs {
 		resp[i] = completion[i] - jobs[i].Arrival
@@ -264,7 +265,7 @@ func (h *Headroom) WriteText(w io.Writer) {
 	if math.Abs(h.Held-1) > 1e-6 {
 		fmt.Fprintf(w, "the replay's loads are ×%.4g the decomposition's: its tasks hold %.4g× the log's task-seconds in container-seconds (reduce tasks hold 2 containers, seed 000)\n", h.Held, h.Held)
 	}
-	tw := newTable(w, tabwriter.AlignRight)
+	tw := report.NewTable(w, tabwriter.AlignRight)
 	fmt.Fprintln(tw, "arrival rate ×\toffered load\tmean response (s)\tp99 response (s)\tunfinished at last arrival\treplay\t")
 	for _, rp := range h.Replays {
 		v := "keeps up"

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"github.com/schedplan/schedplan/pipeline/report"
 	"math"
 )
 
@@ -104,13 +105,13 @@ func thresholdsText(th []float64, held float64) string {
 	if len(th) == 0 {
 		return ""
 	}
-	s := fmtFloats(th) + " (attained service, size units)"
+	s := report.FmtFloats(th) + " (attained service, size units)"
 	if held > 0 {
 		h := make([]float64, len(th))
 		for i, v := range th {
 			h[i] = v * held
 		}
-		s += fmt.Sprintf(" = %s %s (× %.4g: the cluster's containers / the tuning capacity)", fmtFloats(h), UnitHeldContainerSeconds, held)
+		s += fmt.Sprintf(" = %s %s (× %.4g: the cluster's containers / the tuning capacity)", report.FmtFloats(h), UnitHeldContainerSeconds, held)
 	}
 	return s
 }

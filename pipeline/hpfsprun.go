@@ -12,6 +12,7 @@ import (
 	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/pipeline/report"
 )
 
 // HPFSPTuning is the H-PFSP tuning of a run (the tune-hpfsp stage's
@@ -120,8 +121,8 @@ func TuneHPFSPText(ctx context.Context, out io.Writer, w *Window, seed uint64, o
 // with the parameters' units.
 func (h *HPFSPTuning) WriteText(w io.Writer, source string) {
 	fmt.Fprintf(w, "trace %s: H-PFSP tuned at task level on the tuning window (%d jobs, %d tasks); sizes online (%s estimator, eq. 18 prior %s s per stage, progress reports every %g s)\n",
-		source, h.Jobs, h.Tasks, HPFSPOnline, fmtFloats(h.DefaultTaskS), h.ReportIntervalS)
-	tw := newTable(w, tabwriter.AlignRight)
+		source, h.Jobs, h.Tasks, HPFSPOnline, report.FmtFloats(h.DefaultTaskS), h.ReportIntervalS)
+	tw := report.NewTable(w, tabwriter.AlignRight)
 	fmt.Fprintln(tw, "fair_limit (tasks/stage)\tthreshold (map progress)\tmean response (s)\tp99 (s)\tmean slowdown\tp99 slowdown\tmissed deadlines (vs fair)\t")
 	for _, e := range h.Evals {
 		sc := e.Score

@@ -13,6 +13,7 @@ import (
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/cluster/task"
+	"github.com/schedplan/schedplan/pipeline/report"
 )
 
 // The phase-level policies of the task resolution (simulate --level task):
@@ -237,7 +238,7 @@ func (t *taskSimulator) runPhase(ctx context.Context, jobs []sim.Job, first int,
 	if first == 0 && len(jobs) == len(t.r.Jobs) {
 		name, _, _ := sim.SplitSpec(spec)
 		m := PhaseMetrics{Policy: name, MeanRunTime: res.MeanRun, Makespan: res.Makespan, Utilisation: map[string]float64{},
-			MeanANP: finitePtr(res.ANP.MeanANP), Unfairness: finitePtr(res.ANP.Unfairness), ANPJobs: res.ANPJobs}
+			MeanANP: report.FinitePtr(res.ANP.MeanANP), Unfairness: report.FinitePtr(res.ANP.Unfairness), ANPJobs: res.ANPJobs}
 		if spec != name {
 			m.Policy = spec
 		}
@@ -271,7 +272,7 @@ func writePhaseText(out io.Writer, ms []PhaseMetrics, machines []task.Vector) {
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "policy\tmean job running time (s)\tmakespan (s)\tcpu util\tmem util\tdisk util\tnet util\tmean ANP\tunfairness (CV of ANP)\tANP over jobs\t")
 	for _, m := range ms {
-		fmt.Fprintf(tw, "%s\t%.6g\t%.6g\t%.2f%%\t%.2f%%\t%.2f%%\t%.2f%%\t%s\t%s\t%d\t\n", Printable(m.Policy), m.MeanRunTime, m.Makespan,
+		fmt.Fprintf(tw, "%s\t%.6g\t%.6g\t%.2f%%\t%.2f%%\t%.2f%%\t%.2f%%\t%s\t%s\t%d\t\n", report.Printable(m.Policy), m.MeanRunTime, m.Makespan,
 			100*m.Utilisation["cpu"], 100*m.Utilisation["mem"], 100*m.Utilisation["disk"], 100*m.Utilisation["net"], fmtCV(m.MeanANP), fmtCV(m.Unfairness), m.ANPJobs)
 	}
 	tw.Flush()

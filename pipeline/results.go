@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/pipeline/report"
 )
 
 // Which jobs' rows results.parquet holds (RunConfig.Results):
@@ -184,8 +185,8 @@ type resultsSink struct {
 
 	chunk  JobRows
 	sorted []float64
-	cdf    []Series
-	class  []Series
+	cdf    []report.Series
+	class  []report.Series
 	// current is the policy index whose per-job responses are kept
 	// (currentResp, in job order) for the calibration; −1: none.
 	current     int
@@ -204,7 +205,7 @@ func resultsSchema() *data.Table {
 // newResultsSink starts a sink writing to w (nil: no rows).
 func newResultsSink(w io.Writer, keep []bool, id func(i int) []byte, classOf []int32, classes int, names []string) (*resultsSink, error) {
 	s := &resultsSink{keep: keep, id: id, classOf: classOf, classes: classes, names: names,
-		cdf: make([]Series, len(names)), class: make([]Series, len(names)), current: -1}
+		cdf: make([]report.Series, len(names)), class: make([]report.Series, len(names)), current: -1}
 	if w != nil {
 		pw, err := data.NewParquetWriter(w, resultsSchema())
 		if err != nil {
@@ -251,7 +252,7 @@ func (s *resultsSink) summarise(p int, resp []float64) {
 	s.sorted = s.sorted[:0]
 	sum, cnt := make([]float64, s.classes), make([]float64, s.classes)
 	for i, x := range resp {
-		if finite(x) {
+		if report.Finite(x) {
 			s.sorted = append(s.sorted, x)
 		}
 		if k := s.classOf[i]; k >= 0 && int(k) < len(sum) {
@@ -264,9 +265,9 @@ func (s *resultsSink) summarise(p int, resp []float64) {
 			sum[k] /= cnt[k]
 		}
 	}
-	s.class[p] = Series{Name: s.names[p], Values: sum}
+	s.class[p] = report.Series{Name: s.names[p], Values: sum}
 	slices.Sort(s.sorted)
-	s.cdf[p] = Series{Name: dropped(s.names[p], len(resp)-len(s.sorted), "not finite"), Values: quantilePoints(s.sorted, cdfPoints)}
+	s.cdf[p] = report.Series{Name: report.Dropped(s.names[p], len(resp)-len(s.sorted), "not finite"), Values: quantilePoints(s.sorted, cdfPoints)}
 }
 
 // quantilePoints returns m evenly spaced quantiles of sorted (nearest rank:

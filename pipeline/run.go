@@ -16,6 +16,7 @@ import (
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/lp"
+	"github.com/schedplan/schedplan/pipeline/report"
 )
 
 // classState is the classify stage's state.
@@ -601,7 +602,7 @@ func (p *pipelineRun) result() *RunResult {
 	in, cfg := p.in, p.in.Config
 	res := &RunResult{
 		Version: BundleVersion, Trace: in.Jobs.Source, Workload: p.wl, Split: in.Split,
-		Capacity: in.Capacity, CapacityFrom: in.CapacityFrom, OfferedLoad: finitePtr(in.OfferedLoad), Overloaded: in.OfferedLoad > 1,
+		Capacity: in.Capacity, CapacityFrom: in.CapacityFrom, OfferedLoad: report.FinitePtr(in.OfferedLoad), Overloaded: in.OfferedLoad > 1,
 		Warnings: in.Warnings, Tuned: p.tuned(), TunedSpec: p.tuned().Spec(), Bounds: p.boundsOf(),
 		Validation: p.vs.Rows, ValidationLoad: p.vs.OfferedLoad, Current: cfg.Current, Files: append([]string(nil), p.files...),
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/pipeline/report"
 )
 
 // Window is a window of a job log prepared for fluid simulation: its jobs
@@ -149,7 +150,7 @@ func Simulate(ctx context.Context, w *Window, x *Experiment, opt RunOptions) (*S
 		return nil, nil, err
 	}
 	rep := &SimulateReport{Trace: w.Log.Source, Window: w.Name, Jobs: len(w.Jobs), Capacity: w.Capacity, CapacityFrom: w.CapacityFrom,
-		OfferedLoad: finitePtr(w.OfferedLoad), Overloaded: w.OfferedLoad > 1, Warning: w.Warning(), Errors: x.Errors.String(), Seed: x.Seed}
+		OfferedLoad: report.FinitePtr(w.OfferedLoad), Overloaded: w.OfferedLoad > 1, Warning: w.Warning(), Errors: x.Errors.String(), Seed: x.Seed}
 	if tl, ok := x.Resolution.(*TaskLevel); ok {
 		rep.Phase, rep.phaseMachines = tl.PhaseMetricsOf(x.Policies), tl.Machines
 		rep.TaskRuns = tl.TaskRunStatsOf(x.Policies)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/schedplan/schedplan/cluster/yarn"
 	"github.com/schedplan/schedplan/internal/configfile"
+	"github.com/schedplan/schedplan/pipeline/report"
 )
 
 // TaskValidation is the task-level view of the validation window: the
@@ -198,7 +199,7 @@ func taskValidate(ctx context.Context, in *Inputs, cs *classState, tuned LASMQPa
 		return nil, fmt.Errorf("task-level validation: %w", err)
 	}
 	tv := &TaskValidation{Bounds: b, RateCS: cl.Rate(), Machines: cl.Nodes(), Containers: cl.Containers(), Current: currentSpec, Note: TaskBoundsNote + cut,
-		OfferedLoad: finitePtr(execLoad(jobs, cl))}
+		OfferedLoad: report.FinitePtr(execLoad(jobs, cl))}
 	terms := TaskLoadModel(jobs, cl)
 	tv.Terms = &terms
 	for _, j := range jobs {

@@ -14,6 +14,7 @@ import (
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/lp"
+	"github.com/schedplan/schedplan/pipeline/report"
 )
 
 // WhatIfSim is a cluster (the spec, or the spec after a what-if) with λ from
@@ -88,7 +89,7 @@ func SimulateWhatIfs(ctx context.Context, j *data.Jobs, sizes []float64, src est
 		if err != nil {
 			return nil, fmt.Errorf("what-if %q: %w", w, err)
 		}
-		ws := WhatIfSim{Change: w, RateCS: cl.Rate(), Machines: cl.Nodes(), OfferedLoad: finitePtr(execLoad(jobs, cl))}
+		ws := WhatIfSim{Change: w, RateCS: cl.Rate(), Machines: cl.Nodes(), OfferedLoad: report.FinitePtr(execLoad(jobs, cl))}
 		if k < len(lambda) {
 			ws.Lambda = lambda[k]
 		}
@@ -142,7 +143,7 @@ func whatIfCluster(spec *cluster.Spec, w string) (*cluster.Spec, *task.Cluster, 
 // the header and the rows (rows writes them) aligned right.
 func writeWhatIfTable(w io.Writer, title, header string, rows func(tw io.Writer)) {
 	fmt.Fprintf(w, "\n%s\n", title)
-	tw := newTable(w, tabwriter.AlignRight)
+	tw := report.NewTable(w, tabwriter.AlignRight)
 	fmt.Fprintln(tw, header)
 	rows(tw)
 	tw.Flush()

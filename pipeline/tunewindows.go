@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/schedplan/schedplan/cluster/sim"
+	"github.com/schedplan/schedplan/pipeline/report"
 )
 
 // FairSpec is the fluid stand-in for the Hadoop Fair Scheduler: weighted
@@ -90,7 +91,7 @@ func TuneLASMQWindows(ctx context.Context, jobs []sim.Job, capacity float64, spl
 	}
 	res := cv.TuneResult(opt.Sizes)
 	rep := &TuneReport{Split: split, Capacity: capacity, Result: res, Best: res.Best.Params, CV: cv,
-		TuneLoad: finitePtr(OfferedLoad(tuneJobs, capacity)), ValidationLoad: finitePtr(OfferedLoad(valJobs, capacity))}
+		TuneLoad: report.FinitePtr(OfferedLoad(tuneJobs, capacity)), ValidationLoad: report.FinitePtr(OfferedLoad(valJobs, capacity))}
 	names := []string{"tuned las_mq", DefaultLASMQName, "first guess las_mq", "fair"}
 	specs := []string{res.Best.Params.Spec(), sim.DefaultLASMQ().Spec(), res.FirstGuess.Spec(), FairSpec}
 	cands := []int{cv.Deployed, -1, cv.FGIdx, -1}

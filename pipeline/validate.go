@@ -10,6 +10,7 @@ import (
 
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/pipeline/report"
 )
 
 // ValidationRow is one configuration on the validation window: metrics
@@ -38,18 +39,18 @@ type ValidationRow struct {
 // ValidationState holds the validation rows and the data behind the
 // report's plots.
 type ValidationState struct {
-	Rows       []ValidationRow `json:"rows"`
-	CDF        []Series        `json:"cdf"`
-	ClassNames []string        `json:"class_names"`
-	PerClass   []Series        `json:"per_class"`
-	SigmaXs    []float64       `json:"sigma_xs"`
-	SigmaBoxes []BoxGroup      `json:"sigma_boxes"`
+	Rows       []ValidationRow   `json:"rows"`
+	CDF        []report.Series   `json:"cdf"`
+	ClassNames []string          `json:"class_names"`
+	PerClass   []report.Series   `json:"per_class"`
+	SigmaXs    []float64         `json:"sigma_xs"`
+	SigmaBoxes []report.BoxGroup `json:"sigma_boxes"`
 	// OfferedLoad is the validation window's load at the capacity
 	// (FluidLoadDef; null when undefined); the load curve's LoadXs are it
 	// times each load factor (the factors themselves when it is null).
-	OfferedLoad *float64   `json:"offered_load"`
-	LoadXs      []float64  `json:"load_xs"`
-	LoadCurves  []XYSeries `json:"load_curves"`
+	OfferedLoad *float64          `json:"offered_load"`
+	LoadXs      []float64         `json:"load_xs"`
+	LoadCurves  []report.XYSeries `json:"load_curves"`
 	// Results is which jobs' rows results.parquet holds (all, sample:N or
 	// none; ParseResults).
 	Results string `json:"results"`
@@ -229,7 +230,7 @@ func (v *validation) plots(st *ValidationState, r *validationResults, cfg RunCon
 	st.CDF, st.PerClass = rs.cdf, rs.class
 	st.SigmaXs = cfg.Sigmas
 	for i, c := range v.sized {
-		g := BoxGroup{Name: v.configs[c].name}
+		g := report.BoxGroup{Name: v.configs[c].name}
 		for _, s := range cfg.Sigmas {
 			var sample []float64
 			if s == 0 {
@@ -252,7 +253,7 @@ func (v *validation) plots(st *ValidationState, r *validationResults, cfg RunCon
 		st.LoadXs = append(st.LoadXs, f*base)
 	}
 	for c, vc := range v.configs {
-		curve := XYSeries{Name: vc.name, X: st.LoadXs}
+		curve := report.XYSeries{Name: vc.name, X: st.LoadXs}
 		for k := range v.loadOf {
 			curve.Y = append(curve.Y, r.loads[k].Policies[c].Summaries[0].Response.Mean)
 		}
@@ -338,7 +339,7 @@ func validate(ctx context.Context, in *Inputs, cs *classState, tr *TuneReport, t
 			return nil, nil, err
 		}
 	}
-	st := &ValidationState{Rows: plan.rows(res, b), Results: choice.String(), currentResp: rs.currentResp, OfferedLoad: finitePtr(OfferedLoad(plan.jobs, in.Capacity))}
+	st := &ValidationState{Rows: plan.rows(res, b), Results: choice.String(), currentResp: rs.currentResp, OfferedLoad: report.FinitePtr(OfferedLoad(plan.jobs, in.Capacity))}
 	plan.plots(st, res, in.Config, classNames, rs)
 	endPhase()
 	return st, files, nil

@@ -26,6 +26,7 @@ var layers = []struct {
 	{"leaves: the job-log model, the fluid core, the LP, YARN's file rules", []string{"data", "cluster/sim", "lp", "cluster/yarn"}},
 	{"derived inputs: job sizes, the cluster spec", []string{"estimate", "cluster"}},
 	{"models on them: classes, the task-level core", []string{"classify", "cluster/task"}},
+	{"the report's model, plots and formatting", []string{"pipeline/report"}},
 	{"the stages, wired (orchestration)", []string{"pipeline"}},
 	{"commands", []string{"cmd/..."}},
 }
@@ -144,8 +145,8 @@ func TestLayerOf(t *testing.T) {
 		want int
 	}{
 		{"internal/treap", 0}, {"data", 1}, {"cluster/sim", 1}, {"cluster", 2},
-		{"cluster/task", 3}, {"pipeline", 4}, {"cmd/schedplan", 5}, {"nowhere", -1},
-		{path.Join("cmd", "x", "y"), 5},
+		{"cluster/task", 3}, {"pipeline/report", 4}, {"pipeline", 5}, {"cmd/schedplan", 6}, {"nowhere", -1},
+		{path.Join("cmd", "x", "y"), 6},
 	} {
 		if got := layerOf(c.p); got != c.want {
 			t.Errorf("layerOf(%q) = %d, want %d", c.p, got, c.want)

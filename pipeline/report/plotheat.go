@@ -1,4 +1,4 @@
-package pipeline
+package report
 
 import (
 	"fmt"
@@ -30,7 +30,7 @@ const maxHeatCells = 400
 // matrix without a finite value, without cells, of ragged rows or of
 // labels that do not match is a NoFigure.
 func PlotHeatMap(title, xlabel, ylabel string, rows, cols []string, z [][]float64) ([]byte, error) {
-	return guard(func() ([]byte, error) { return plotHeatMap(title, xlabel, ylabel, rows, cols, z) })
+	return Guard(func() ([]byte, error) { return plotHeatMap(title, xlabel, ylabel, rows, cols, z) })
 }
 
 func plotHeatMap(title, xlabel, ylabel string, rows, cols []string, z [][]float64) ([]byte, error) {
@@ -40,7 +40,7 @@ func plotHeatMap(title, xlabel, ylabel string, rows, cols []string, z [][]float6
 	if len(rows) != len(z) || len(cols) != len(z[0]) {
 		return nil, &NoFigure{Reason: fmt.Sprintf("%d × %d labels for a %d × %d matrix", len(rows), len(cols), len(z), len(z[0]))}
 	}
-	s := emptySpan()
+	s := EmptySpan()
 	grid := make([][]float64, len(z))
 	for r, row := range z {
 		if len(row) != len(cols) {
@@ -48,18 +48,18 @@ func plotHeatMap(title, xlabel, ylabel string, rows, cols []string, z [][]float6
 		}
 		grid[r] = make([]float64, len(row))
 		for c, v := range row {
-			if !finite(v) {
+			if !Finite(v) {
 				v = math.NaN()
 			} else {
-				s.add(v)
+				s.Add(v)
 			}
 			grid[r][c] = v
 		}
 	}
-	if s.empty() {
+	if s.Empty() {
 		return nil, &NoFigure{Reason: "no finite values to draw"}
 	}
-	lo, hi := s.lo, s.hi
+	lo, hi := s.Lo, s.Hi
 	if math.IsInf(hi-lo, 0) {
 		return nil, &NoFigure{Reason: fmt.Sprintf("the values span %g to %g, more than a colour scale can show", lo, hi)}
 	}
@@ -68,7 +68,7 @@ func plotHeatMap(title, xlabel, ylabel string, rows, cols []string, z [][]float6
 		pad := math.Max(math.Abs(hi)/10, 1e-300)
 		lo, hi = math.Max(lo-pad, -math.MaxFloat64), math.Min(hi+pad, math.MaxFloat64)
 	}
-	p := newPlot(title, xlabel, ylabel)
+	p := NewPlot(title, xlabel, ylabel)
 	p.Legend.Top = false
 	h := plotter.NewHeatMap(heatGrid{grid}, whiteRed{n: 64})
 	h.Min, h.Max = lo, hi
@@ -91,7 +91,7 @@ func plotHeatMap(title, xlabel, ylabel string, rows, cols []string, z [][]float6
 		for i := range l.TextStyle {
 			l.TextStyle[i].XAlign, l.TextStyle[i].YAlign = -0.5, -0.5
 			l.TextStyle[i].Font.Size = vg.Points(8)
-			if v := z[i/len(cols)][i%len(cols)]; finite(v) && (v-lo)/(hi-lo) > 0.6 {
+			if v := z[i/len(cols)][i%len(cols)]; Finite(v) && (v-lo)/(hi-lo) > 0.6 {
 				l.TextStyle[i].Color = color.White // legible on dark red
 			}
 		}
@@ -101,13 +101,13 @@ func plotHeatMap(title, xlabel, ylabel string, rows, cols []string, z [][]float6
 	p.NominalY(rows...)
 	p.X.Min, p.X.Max = -0.5, float64(len(cols))-0.5
 	p.Y.Min, p.Y.Max = -0.5, float64(len(rows))-0.5
-	p.Title.Text = fmt.Sprintf("%s (white %s … dark red %s)", title, cellLabel(s.lo), cellLabel(s.hi))
-	return renderPNG(p)
+	p.Title.Text = fmt.Sprintf("%s (white %s … dark red %s)", title, cellLabel(s.Lo), cellLabel(s.Hi))
+	return RenderPNG(p)
 }
 
 // cellLabel writes a cell's value briefly ("–" when not finite).
 func cellLabel(v float64) string {
-	if !finite(v) {
+	if !Finite(v) {
 		return "–"
 	}
 	return fmt.Sprintf("%.3g", v)

@@ -1,4 +1,4 @@
-package pipeline
+package report
 
 import (
 	"encoding/base64"

@@ -1,4 +1,4 @@
-package pipeline
+package report
 
 import (
 	"bytes"
@@ -49,9 +49,9 @@ type NoFigure struct{ Reason string }
 
 func (e *NoFigure) Error() string { return "no figure: " + e.Reason }
 
-// guard turns a panic of the plotting library into a NoFigure: a figure
+// Guard turns a panic of the plotting library into a NoFigure: a figure
 // must never take the report down with it.
-func guard(f func() ([]byte, error)) (b []byte, err error) {
+func Guard(f func() ([]byte, error)) (b []byte, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			b, err = nil, &NoFigure{Reason: fmt.Sprintf("the figure could not be drawn (%v)", r)}
@@ -60,23 +60,26 @@ func guard(f func() ([]byte, error)) (b []byte, err error) {
 	return f()
 }
 
-// span is the range of the values drawn on one axis.
-type span struct{ lo, hi float64 }
+// Span is the range of the values drawn on one axis.
+type Span struct{ Lo, Hi float64 }
 
-func emptySpan() span { return span{math.Inf(1), math.Inf(-1)} }
+// EmptySpan is the span of no value (Add widens it).
+func EmptySpan() Span { return Span{math.Inf(1), math.Inf(-1)} }
 
-func (s *span) add(v float64) { s.lo, s.hi = math.Min(s.lo, v), math.Max(s.hi, v) }
+// Add widens s to hold v.
+func (s *Span) Add(v float64) { s.Lo, s.Hi = math.Min(s.Lo, v), math.Max(s.Hi, v) }
 
-func (s span) empty() bool { return s.lo > s.hi }
+// Empty reports whether s holds no value.
+func (s Span) Empty() bool { return s.Lo > s.Hi }
 
-// setAxis fixes an axis to the span of the values drawn on it, with room
+// SetAxis fixes an axis to the span of the values drawn on it, with room
 // around a single value. Gonum's own ranging panics on a flat range it
 // cannot widen (Min−1 == Min for 9.2e18), on a log axis without positive
 // values, and cannot represent a range wider than the largest float64.
-func setAxis(ax *plot.Axis, s span, logScale bool) error {
-	lo, hi := s.lo, s.hi
+func SetAxis(ax *plot.Axis, s Span, logScale bool) error {
+	lo, hi := s.Lo, s.Hi
 	switch {
-	case s.empty():
+	case s.Empty():
 		return &NoFigure{Reason: "no finite values to draw"}
 	case logScale && !(lo > 0):
 		return &NoFigure{Reason: "no positive values for a log scale"}
@@ -118,17 +121,19 @@ func (logTicks) Ticks(lo, hi float64) []plot.Tick {
 	return ticks
 }
 
-// dropped names how many values of a series were not drawn.
-func dropped(name string, n int, why string) string {
+// Dropped names how many values of a series were not drawn.
+func Dropped(name string, n int, why string) string {
 	if n == 0 {
 		return name
 	}
 	return fmt.Sprintf("%s (%d %s not drawn)", name, n, why)
 }
 
-func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+// Finite reports whether v is neither NaN nor ±Inf.
+func Finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
-func renderPNG(p *plot.Plot) ([]byte, error) {
+// RenderPNG renders p as the report's PNG.
+func RenderPNG(p *plot.Plot) ([]byte, error) {
 	c := vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(plotWidth, plotHeight), vgimg.UseDPI(plotDPI))}
 	p.Draw(draw.New(c))
 	var buf bytes.Buffer
@@ -138,7 +143,8 @@ func renderPNG(p *plot.Plot) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-func newPlot(title, x, y string) *plot.Plot {
+// NewPlot is a plot with the report's title and axis labels.
+func NewPlot(title, x, y string) *plot.Plot {
 	p := plot.New()
 	p.Title.Text = title
 	p.X.Label.Text = x
@@ -152,16 +158,16 @@ func newPlot(title, x, y string) *plot.Plot {
 // are drawn at the smallest positive value of all series; values that are
 // not finite are left out, and the legend says how many).
 func PlotCDF(title, xlabel string, series []Series) ([]byte, error) {
-	return guard(func() ([]byte, error) { return plotCDF(title, xlabel, series) })
+	return Guard(func() ([]byte, error) { return plotCDF(title, xlabel, series) })
 }
 
 func plotCDF(title, xlabel string, series []Series) ([]byte, error) {
-	p := newPlot(title, xlabel+" (log scale)", "fraction of jobs ≤ x")
+	p := NewPlot(title, xlabel+" (log scale)", "fraction of jobs ≤ x")
 	p.X.Scale = plot.LogScale{}
 	floor := math.Inf(1)
 	for _, s := range series {
 		for _, v := range s.Values {
-			if v > 0 && v < floor && finite(v) {
+			if v > 0 && v < floor && Finite(v) {
 				floor = v
 			}
 		}
@@ -169,11 +175,11 @@ func plotCDF(title, xlabel string, series []Series) ([]byte, error) {
 	if math.IsInf(floor, 1) {
 		floor = 1
 	}
-	xs := emptySpan()
+	xs := EmptySpan()
 	for k, s := range series {
 		v := make([]float64, 0, len(s.Values))
 		for _, x := range s.Values {
-			if finite(x) {
+			if Finite(x) {
 				v = append(v, x)
 			}
 		}
@@ -191,8 +197,8 @@ func plotCDF(title, xlabel string, series []Series) ([]byte, error) {
 			pts = append(pts, plotter.XY{X: math.Max(v[i], floor), Y: float64(i+1) / float64(len(v))})
 		}
 		pts = append(pts, plotter.XY{X: math.Max(v[len(v)-1], floor), Y: 1})
-		xs.add(pts[0].X)
-		xs.add(pts[len(pts)-1].X)
+		xs.Add(pts[0].X)
+		xs.Add(pts[len(pts)-1].X)
 		l, err := plotter.NewLine(pts)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", s.Name, err)
@@ -201,9 +207,9 @@ func plotCDF(title, xlabel string, series []Series) ([]byte, error) {
 		l.Dashes = plotutil.Dashes(k)
 		l.Width = vg.Points(1.5)
 		p.Add(l)
-		p.Legend.Add(dropped(s.Name, len(s.Values)-len(v), "not finite"), l)
+		p.Legend.Add(Dropped(s.Name, len(s.Values)-len(v), "not finite"), l)
 	}
-	if err := setAxis(&p.X, xs, true); err != nil {
+	if err := SetAxis(&p.X, xs, true); err != nil {
 		return nil, err
 	}
 	p.Y.Min, p.Y.Max = 0, 1
@@ -211,21 +217,21 @@ func plotCDF(title, xlabel string, series []Series) ([]byte, error) {
 	p.Legend.Top = false
 	p.Legend.XOffs = -vg.Points(5)
 	p.Legend.YOffs = vg.Points(5)
-	return renderPNG(p)
+	return RenderPNG(p)
 }
 
 // PlotBars draws grouped bars: one group per category, one bar per series;
 // series[s].Values[c] is the bar of series s in category c. A value that is
 // not finite is drawn as 0 and counted in the legend.
 func PlotBars(title, ylabel string, categories []string, series []Series) ([]byte, error) {
-	return guard(func() ([]byte, error) { return plotBars(title, ylabel, categories, series) })
+	return Guard(func() ([]byte, error) { return plotBars(title, ylabel, categories, series) })
 }
 
 func plotBars(title, ylabel string, categories []string, series []Series) ([]byte, error) {
-	p := newPlot(title, "", ylabel)
+	p := NewPlot(title, "", ylabel)
 	n := len(series)
 	w := vg.Points(math.Max(4, math.Min(20, 300/float64(max(1, n*len(categories))))))
-	ys := span{0, 0} // bars start at 0
+	ys := Span{0, 0} // bars start at 0
 	for k, s := range series {
 		if len(s.Values) == 0 {
 			continue
@@ -233,11 +239,11 @@ func plotBars(title, ylabel string, categories []string, series []Series) ([]byt
 		v := make(plotter.Values, len(s.Values))
 		bad := 0
 		for i, x := range s.Values {
-			if !finite(x) {
+			if !Finite(x) {
 				x, bad = 0, bad+1
 			}
 			v[i] = x
-			ys.add(x)
+			ys.Add(x)
 		}
 		b, err := plotter.NewBarChart(v, w)
 		if err != nil {
@@ -247,38 +253,38 @@ func plotBars(title, ylabel string, categories []string, series []Series) ([]byt
 		b.LineStyle.Width = 0
 		b.Offset = w * vg.Length(float64(k)-float64(n-1)/2)
 		p.Add(b)
-		p.Legend.Add(dropped(s.Name, bad, "values not finite, drawn as 0, and"), b)
+		p.Legend.Add(Dropped(s.Name, bad, "values not finite, drawn as 0, and"), b)
 	}
-	if err := setAxis(&p.Y, ys, false); err != nil {
+	if err := SetAxis(&p.Y, ys, false); err != nil {
 		return nil, err
 	}
 	p.NominalX(categories...)
-	return renderPNG(p)
+	return RenderPNG(p)
 }
 
 // PlotBoxes draws, for every x value, one box per group (over runs). Values
 // that are not finite are left out.
 func PlotBoxes(title, xlabel, ylabel string, xs []float64, groups []BoxGroup) ([]byte, error) {
-	return guard(func() ([]byte, error) { return plotBoxes(title, xlabel, ylabel, xs, groups) })
+	return Guard(func() ([]byte, error) { return plotBoxes(title, xlabel, ylabel, xs, groups) })
 }
 
 func plotBoxes(title, xlabel, ylabel string, xs []float64, groups []BoxGroup) ([]byte, error) {
-	p := newPlot(title, xlabel, ylabel)
+	p := NewPlot(title, xlabel, ylabel)
 	n := len(groups)
 	w := vg.Points(math.Max(4, math.Min(16, 400/float64(max(1, n*len(xs))))))
 	names := make([]string, len(xs))
 	for i, x := range xs {
 		names[i] = fmt.Sprintf("%g", x)
 	}
-	ys := emptySpan()
+	ys := EmptySpan()
 	for k, g := range groups {
 		drawn, bad := false, 0
 		for i, sample := range g.Samples {
 			v := make(plotter.Values, 0, len(sample))
 			for _, x := range sample {
-				if finite(x) {
+				if Finite(x) {
 					v = append(v, x)
-					ys.add(x)
+					ys.Add(x)
 				}
 			}
 			bad += len(sample) - len(v)
@@ -297,40 +303,40 @@ func plotBoxes(title, xlabel, ylabel string, xs []float64, groups []BoxGroup) ([
 		}
 		if drawn {
 			// Box plots draw no legend thumbnail: a thick line of the fill colour stands in.
-			p.Legend.Add(dropped(g.Name, bad, "values not finite"), &plotter.Line{LineStyle: draw.LineStyle{Color: plotutil.Color(k), Width: vg.Points(6)}})
+			p.Legend.Add(Dropped(g.Name, bad, "values not finite"), &plotter.Line{LineStyle: draw.LineStyle{Color: plotutil.Color(k), Width: vg.Points(6)}})
 		}
 	}
-	if err := setAxis(&p.Y, ys, false); err != nil {
+	if err := SetAxis(&p.Y, ys, false); err != nil {
 		return nil, err
 	}
 	p.NominalX(names...)
-	return renderPNG(p)
+	return RenderPNG(p)
 }
 
 // PlotLines draws curves with points; logY puts the y axis on a log scale.
 // Points with a coordinate that is not finite (or, on a log axis, not
 // positive) are left out, and the legend says how many.
 func PlotLines(title, xlabel, ylabel string, series []XYSeries, logY bool) ([]byte, error) {
-	return guard(func() ([]byte, error) { return plotLines(title, xlabel, ylabel, series, logY) })
+	return Guard(func() ([]byte, error) { return plotLines(title, xlabel, ylabel, series, logY) })
 }
 
 func plotLines(title, xlabel, ylabel string, series []XYSeries, logY bool) ([]byte, error) {
-	p := newPlot(title, xlabel, ylabel)
+	p := NewPlot(title, xlabel, ylabel)
 	if logY {
 		p.Y.Scale = plot.LogScale{}
 	}
-	xs, ys := emptySpan(), emptySpan()
+	xs, ys := EmptySpan(), EmptySpan()
 	for k, s := range series {
 		n := min(len(s.X), len(s.Y))
 		pts := make(plotter.XYs, 0, n)
 		for i := 0; i < n; i++ {
 			x, y := s.X[i], s.Y[i]
-			if !finite(x) || !finite(y) || logY && !(y > 0) {
+			if !Finite(x) || !Finite(y) || logY && !(y > 0) {
 				continue
 			}
 			pts = append(pts, plotter.XY{X: x, Y: y})
-			xs.add(x)
-			ys.add(y)
+			xs.Add(x)
+			ys.Add(y)
 		}
 		if len(pts) == 0 {
 			continue
@@ -347,13 +353,13 @@ func plotLines(title, xlabel, ylabel string, series []XYSeries, logY bool) ([]by
 		if logY {
 			why = "not finite or not positive"
 		}
-		p.Legend.Add(dropped(s.Name, n-len(pts), why), l, sc)
+		p.Legend.Add(Dropped(s.Name, n-len(pts), why), l, sc)
 	}
-	if err := setAxis(&p.X, xs, false); err != nil {
+	if err := SetAxis(&p.X, xs, false); err != nil {
 		return nil, err
 	}
-	if err := setAxis(&p.Y, ys, logY); err != nil {
+	if err := SetAxis(&p.Y, ys, logY); err != nil {
 		return nil, err
 	}
-	return renderPNG(p)
+	return RenderPNG(p)
 }

@@ -1,4 +1,4 @@
-package pipeline
+package report
 
 import (
 	"fmt"
@@ -14,7 +14,7 @@ import (
 // terminal's: one way to print a figure everywhere.
 
 // F4 prints v with 4 significant digits ("–" for NaN).
-func f4(v float64) string {
+func F4(v float64) string {
 	if math.IsNaN(v) {
 		return "–"
 	}
@@ -22,7 +22,7 @@ func f4(v float64) string {
 }
 
 // Pct prints the fraction v as a signed percentage ("–" for NaN and ±Inf).
-func pct(v float64) string {
+func Pct(v float64) string {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return "–"
 	}
@@ -30,7 +30,7 @@ func pct(v float64) string {
 }
 
 // FmtFloats prints v as [a b c] with 4 significant digits each.
-func fmtFloats(v []float64) string {
+func FmtFloats(v []float64) string {
 	parts := make([]string, len(v))
 	for i, x := range v {
 		parts[i] = fmt.Sprintf("%.4g", x)
@@ -42,12 +42,12 @@ func fmtFloats(v []float64) string {
 var Printable = data.Printable
 
 // NewTable is the terminal's table writer: columns two spaces apart.
-func newTable(w io.Writer, align uint) *tabwriter.Writer {
+func NewTable(w io.Writer, align uint) *tabwriter.Writer {
 	return tabwriter.NewWriter(w, 0, 0, 2, ' ', align)
 }
 
 // FinitePtr returns &v, or nil for NaN and ±Inf (which JSON cannot hold).
-func finitePtr(v float64) *float64 {
+func FinitePtr(v float64) *float64 {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return nil
 	}
