@@ -182,7 +182,6 @@ const (
 	MaxContainerMB = 1 << 24 // 16 TiB per container
 	MaxBudget      = 1 << 30
 	MaxFolds       = 1000
-	MaxRuns        = 1 << 30
 )
 
 // Prepare loads and checks every input of a run — every parameter, the
@@ -567,4 +566,12 @@ func (in *Inputs) cost() Cost {
 		JobSteps:    valSims*valN + deployJobs,
 		Bytes:       valN*validateJobBytes() + errRuns*summaryBytes,
 	})
+}
+
+// resultsOrDefault is c.Results, auto when empty.
+func (c *RunConfig) resultsOrDefault() string {
+	if c.Results == "" {
+		return ResultsAuto
+	}
+	return c.Results
 }

@@ -313,11 +313,3 @@ func (b *bufferedFile) finish() error {
 	}
 	return b.f.Close()
 }
-
-// resultsOrDefault is c.Results, auto when empty.
-func (c *RunConfig) resultsOrDefault() string {
-	if c.Results == "" {
-		return ResultsAuto
-	}
-	return c.Results
-}
