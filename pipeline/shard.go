@@ -390,16 +390,6 @@ func validateKnown(t *data.Table) (map[int]UnitResult, error) {
 	return out, nil
 }
 
-// slice returns a copy of rows [lo, hi).
-func (r *JobRows) slice(lo, hi int) *JobRows {
-	return &JobRows{
-		Policy: slices.Clone(r.Policy[lo:hi]), Run: slices.Clone(r.Run[lo:hi]), Job: slices.Clone(r.Job[lo:hi]),
-		Arrival: slices.Clone(r.Arrival[lo:hi]), Size: slices.Clone(r.Size[lo:hi]), Estimate: slices.Clone(r.Estimate[lo:hi]),
-		Completion: slices.Clone(r.Completion[lo:hi]), Response: slices.Clone(r.Response[lo:hi]), Slowdown: slices.Clone(r.Slowdown[lo:hi]),
-		Deadline: slices.Clone(r.Deadline[lo:hi]), Missed: slices.Clone(r.Missed[lo:hi]),
-	}
-}
-
 // partName matches a stage's part files.
 func partName(stage string) *regexp.Regexp {
 	return regexp.MustCompile(`^` + regexp.QuoteMeta(stage) + `-[0-9]+-of-([0-9]+)\.parquet$`)
