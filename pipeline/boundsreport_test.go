@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 )
 
 // bounds --json states the window's offered load (null when undefined)
@@ -17,7 +18,7 @@ func TestBoundsReportStatesLoad(t *testing.T) {
 		want string
 	}{{1.5, `"offered_load":1.5,"overloaded":true`}, {0.5, `"offered_load":0.5,"overloaded":false`}, {math.NaN(), `"offered_load":null,"overloaded":false`}} {
 		w := &Window{Log: &data.Jobs{Source: "x"}, Name: "all", OfferedLoad: tc.load}
-		b, err := json.Marshal(NewBoundsReport(w, &Bounds{}, nil))
+		b, err := json.Marshal(NewBoundsReport(w, &experiment.Bounds{}, nil))
 		if err != nil {
 			t.Fatal(err)
 		}

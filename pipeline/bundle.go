@@ -7,6 +7,7 @@ import (
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/internal/configfile"
 	"github.com/schedplan/schedplan/internal/yamlstrict"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 	"gopkg.in/yaml.v3"
 )
 
@@ -317,10 +318,10 @@ func ParseBundle(data []byte, name string) (*Bundle, error) {
 func BundleLASMQSpec(path string) (string, error) {
 	b, err := LoadBundle(path)
 	if err != nil {
-		return "", paramErr("config", path, "%v", err)
+		return "", experiment.ParamErr("config", path, "%v", err)
 	}
 	if b.LASMQ == nil {
-		return "", paramErr("config", path, "the bundle has no las_mq section")
+		return "", experiment.ParamErr("config", path, "the bundle has no las_mq section")
 	}
 	return b.LASMQ.Spec(), nil
 }

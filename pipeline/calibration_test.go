@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 )
 
 func TestKSDistance(t *testing.T) {
@@ -68,7 +69,7 @@ func observedLog(t *testing.T, level string, factor float64) string {
 	var resp, wait []float64
 	switch level {
 	case "fluid":
-		res, err := Fluid.NewSimulator().Simulate(context.Background(), in.SimJobs[lo:], lo, in.Capacity, in.Config.Current)
+		res, err := experiment.Fluid.NewSimulator().Simulate(context.Background(), in.SimJobs[lo:], lo, in.Capacity, in.Config.Current)
 		if err != nil {
 			t.Fatal(err)
 		}

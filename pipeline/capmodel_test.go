@@ -12,6 +12,7 @@ import (
 	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 )
 
 // parseTestSpec parses a cluster spec for a test.
@@ -136,7 +137,7 @@ func TestLoadModelHeterogeneousReproducesViews(t *testing.T) {
 				t.Fatal(err)
 			}
 			cs := estimate.ContainerSeconds(sizes, src, opt, spec.Capacity())
-			plain := OfferedLoad(task.FluidJobs(jobs, cl), cl.Rate())
+			plain := experiment.OfferedLoad(task.FluidJobs(jobs, cl), cl.Rate())
 			if math.Abs(plain/lm.Plain-1) > 1e-6 {
 				t.Errorf("task level at exec_rate: load %v, decomposition's plain %v", plain, lm.Plain)
 			}

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/schedplan/schedplan/cluster/sim"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 )
 
 // MaxClock bounds, in seconds, the time a fluid simulation of a log can
@@ -34,7 +35,7 @@ func checkClock(jobs []sim.Job, capacity float64, from string) error {
 		param, value = "capacity", capacity
 	}
 	if math.IsInf(end, 0) || math.IsNaN(end) {
-		return paramErr(param, value, "at capacity %v the log's work (%.4g) takes an infinite time; give a larger capacity", capacity, work)
+		return experiment.ParamErr(param, value, "at capacity %v the log's work (%.4g) takes an infinite time; give a larger capacity", capacity, work)
 	}
-	return paramErr(param, value, "at capacity %v the log's work (%.4g) takes %.3g s, past the %.0e s a simulation can time; give a larger capacity", capacity, work, end, MaxClock)
+	return experiment.ParamErr(param, value, "at capacity %v the log's work (%.4g) takes %.3g s, past the %.0e s a simulation can time; give a larger capacity", capacity, work, end, MaxClock)
 }

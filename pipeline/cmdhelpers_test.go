@@ -3,6 +3,7 @@ package pipeline
 import (
 	"errors"
 	"github.com/schedplan/schedplan/cluster/yarn"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 	"os"
 	"path/filepath"
 	"strings"
@@ -33,7 +34,7 @@ func TestCommandChecks(t *testing.T) {
 	if f, err := CheckOutFile(have, true); f != data.FormatParquet || err != nil {
 		t.Errorf("existing --out with force: %q, %v", f, err)
 	}
-	var pe *ParamError
+	var pe *experiment.ParamError
 	if err := CheckContainerMB(0); !errors.As(err, &pe) || pe.Param != "container-mb" {
 		t.Errorf("--container-mb 0: %v", err)
 	}
@@ -68,7 +69,7 @@ func TestCommandChecks(t *testing.T) {
 
 // cliText words a ParamError as the command line does.
 func cliText(err error) string {
-	var pe *ParamError
+	var pe *experiment.ParamError
 	if errors.As(err, &pe) {
 		return "--" + pe.Param + " " + pe.Msg
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/schedplan/schedplan/cluster"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 )
 
 // A hand-edited coshh section is refused, naming the field: a negative
@@ -68,7 +69,7 @@ func TestTuneRequestHPFSPFlags(t *testing.T) {
 		r := base
 		tc.edit(&r)
 		_, err := r.Options()
-		var pe *ParamError
+		var pe *experiment.ParamError
 		if err == nil || !errors.As(err, &pe) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%+v: error %v, want a parameter error naming %s", r, err, tc.want)
 		}
@@ -84,7 +85,7 @@ func TestTuneRequestHPFSPFlags(t *testing.T) {
 func TestParseAnyPoliciesCOSHH(t *testing.T) {
 	for _, list := range []string{"coshh", "fifo,coshh:tolerance=1", "COSHH"} {
 		_, err := ParseAnyPolicies("policy", list)
-		var pe *ParamError
+		var pe *experiment.ParamError
 		if err == nil || !errors.As(err, &pe) || !strings.Contains(err.Error(), "schedplan run") {
 			t.Errorf("%q: error %v, want a parameter error pointing at schedplan run", list, err)
 		}
@@ -98,7 +99,7 @@ func TestParseAnyPoliciesCOSHH(t *testing.T) {
 // after the LP, naming an empty cluster spec); one that keeps one passes.
 func TestCheckWhatIfsNoMachines(t *testing.T) {
 	spec := &cluster.Spec{Version: cluster.SpecVersion, Resources: []cluster.ResourceType{{Name: "A", Count: 1, Slots: 1, ExecRate: 1}, {Name: "B", Count: 2, Slots: 1, ExecRate: 1}}}
-	var pe *ParamError
+	var pe *experiment.ParamError
 	if err := CheckWhatIfs([]string{"A=-1,B=-2"}, spec); !errors.As(err, &pe) || !strings.Contains(err.Error(), "no machines") {
 		t.Errorf("A=-1,B=-2: %v", err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/report"
 )
 
@@ -336,12 +337,12 @@ func windowRows(lo, n int) []int {
 // task.ReferenceDeadlines; the bounds b are the fluid ones at the cluster's
 // rate, lower bounds still, as the execution-time model only slows tasks
 // down).
-func coshhValidationRow(name, policy string, fluid []sim.Job, w *COSHHWindow, r *COSHHRun, b *Bounds, dl []float64) ValidationRow {
+func coshhValidationRow(name, policy string, fluid []sim.Job, w *COSHHWindow, r *COSHHRun, b *experiment.Bounds, dl []float64) ValidationRow {
 	var m sim.Metrics
 	s := m.Compute(fluid, r.Result.Completion, w.Cluster.Rate(), dl)
-	a := Aggregate{Policy: policy, Runs: 1, Mean: s, MeanResponse: Spread{s.Response.Mean, s.Response.Mean, s.Response.Mean}, Missed: float64(s.Missed)}
+	a := experiment.Aggregate{Policy: policy, Runs: 1, Mean: s, MeanResponse: experiment.Spread{Min: s.Response.Mean, P50: s.Response.Mean, Max: s.Response.Mean}, Missed: float64(s.Missed)}
 	if b == nil {
-		b = &Bounds{}
+		b = &experiment.Bounds{}
 	}
 	row := ValidationRowOf(name, 0, a, b)
 	row.Policy = policy + ", exec-time model"

@@ -11,6 +11,7 @@ import (
 
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 )
 
 // This file holds what the cross-validated tuner scores candidates on: the
@@ -275,7 +276,7 @@ func cvWindows(jobs []sim.Job, c float64, bounds []int, sigmas []float64, sample
 		infos[ch] = info
 		blocks := make([]scoreBlock, len(units))
 		for i, u := range units {
-			dl, err := PSDeadlines(jobs[u.lo:u.hi], c)
+			dl, err := experiment.PSDeadlines(jobs[u.lo:u.hi], c)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -329,7 +330,7 @@ func (w *ScoreWindow) Blocks() []WindowBlock {
 
 // windowBuffers are one goroutine's buffers for scoring windows.
 type windowBuffers struct {
-	sim     Simulator
+	sim     experiment.Simulator
 	m       sim.Metrics
 	resp    []float64
 	slow    []float64
@@ -342,9 +343,9 @@ type windowBuffers struct {
 // window on the resolution (nil: Fluid) with capacity c and pools the
 // per-job results with the blocks' weights. A block's jobs are passed as
 // jobs first.. of the tuning window, the jobs TuneCV was given.
-func SimulateWindows(res Resolution, c float64) WindowScorer {
+func SimulateWindows(res experiment.Resolution, c float64) WindowScorer {
 	if res == nil {
-		res = Fluid
+		res = experiment.Fluid
 	}
 	pool := sync.Pool{New: func() any { return &windowBuffers{sim: res.NewSimulator()} }}
 	return func(ctx context.Context, spec string, w *ScoreWindow, keep bool) (Score, []float64, error) {

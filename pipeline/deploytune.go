@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/schedplan/schedplan/cluster/task"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 )
 
 // Bounds of the task-level deploy tuner's cost: none grows with the log.
@@ -200,7 +201,7 @@ func taskPairs(in *Inputs, cl *task.Cluster, chunks []DeployChunk, seeds []uint6
 // replay runs the policies (specs[0] the current scheduler's) on every
 // pair and returns each pair's scores, [pair][policy].
 func replay(ctx context.Context, pairs []deployPair, specs []string) ([][]Score, error) {
-	xs := make([]*Experiment, len(pairs))
+	xs := make([]*experiment.Experiment, len(pairs))
 	for i, p := range pairs {
 		x, err := p.res.TaskExperiment(specs)
 		if err != nil {
@@ -208,7 +209,7 @@ func replay(ctx context.Context, pairs []deployPair, specs []string) ([][]Score,
 		}
 		xs[i] = x
 	}
-	out, err := RunExperiments(ctx, RunOptions{}, xs...)
+	out, err := experiment.RunExperiments(ctx, experiment.RunOptions{}, xs...)
 	if err != nil {
 		return nil, err
 	}
@@ -529,16 +530,16 @@ func (t *deployTuner) fluid(ctx context.Context, tr *TuneReport) error {
 	if len(idx) == 0 {
 		return nil
 	}
-	var xs []*Experiment
+	var xs []*experiment.Experiment
 	for _, ch := range t.dt.Chunks {
 		jobs := t.in.SimJobs[ch.FirstRow-1 : ch.FirstRow-1+ch.Jobs]
-		dl, err := PSDeadlines(jobs, t.in.Capacity)
+		dl, err := experiment.PSDeadlines(jobs, t.in.Capacity)
 		if err != nil {
 			return err
 		}
-		xs = append(xs, &Experiment{Jobs: jobs, Capacity: t.in.Capacity, Deadlines: dl, Policies: specs, Runs: 1})
+		xs = append(xs, &experiment.Experiment{Jobs: jobs, Capacity: t.in.Capacity, Deadlines: dl, Policies: specs, Runs: 1})
 	}
-	out, err := RunExperiments(ctx, RunOptions{}, xs...)
+	out, err := experiment.RunExperiments(ctx, experiment.RunOptions{}, xs...)
 	if err != nil {
 		return fmt.Errorf("deploy tuning (fluid): %w", err)
 	}

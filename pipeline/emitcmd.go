@@ -6,13 +6,14 @@ import (
 	"path/filepath"
 
 	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 )
 
 // CheckContainerMB checks --container-mb (the memory of one container, MB)
 // of the commands that take it outside a run (emit, yarn-controller).
 func CheckContainerMB(mb int) error {
 	if mb < 1 || mb > MaxContainerMB {
-		return paramErr("container-mb", mb, "want 1 to %d MB", MaxContainerMB)
+		return experiment.ParamErr("container-mb", mb, "want 1 to %d MB", MaxContainerMB)
 	}
 	return nil
 }
@@ -37,7 +38,7 @@ func EmitYARNFiles(path, dir string, force bool, containerMB int) ([]string, err
 	}
 	b, err := LoadBundle(path)
 	if err != nil {
-		return nil, paramErr("config", path, "%v", err)
+		return nil, experiment.ParamErr("config", path, "%v", err)
 	}
 	files, err := BundleYARN(b, containerMB)
 	if err != nil {

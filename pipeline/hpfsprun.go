@@ -12,6 +12,7 @@ import (
 	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/report"
 )
 
@@ -194,7 +195,7 @@ func (p *pipelineRun) validateHPFSP(ctx context.Context, tv *TaskValidation, pro
 	if err != nil {
 		return err
 	}
-	out, err := RunExperiments(ctx, RunOptions{Progress: progress}, x)
+	out, err := experiment.RunExperiments(ctx, experiment.RunOptions{Progress: progress}, x)
 	if err != nil {
 		return fmt.Errorf("task-level validation of h-pfsp: %w", err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 )
 
 // Input is a job log as run, describe and convert read it: its jobs, the
@@ -78,14 +79,14 @@ func LogFormatNames() string {
 // state column too, which ReadInput checks once it has read the header.)
 func CheckLogOptions(o data.LogOptions, f data.Format) error {
 	if _, err := data.ParseSparkUnit(string(o.Spark)); err != nil {
-		return paramErr("spark-job", o.Spark, "%v", err)
+		return experiment.ParamErr("spark-job", o.Spark, "%v", err)
 	}
 	if o.Spark == data.SparkJob && f != data.FormatSparkEventLog {
 		what := "a jobs table"
 		if f != "" {
 			what = "a " + string(f) + " log"
 		}
-		return paramErr("spark-job", o.Spark, "the trace is %s, not a Spark event log", what)
+		return experiment.ParamErr("spark-job", o.Spark, "the trace is %s, not a Spark event log", what)
 	}
 	return nil
 }
@@ -111,7 +112,7 @@ func ReadInput(o InputOptions) (*Input, error) {
 		}
 		in.Jobs = j
 		if o.Read.Log.KeepFailed && (in.Columns == nil || in.Columns.State == "") {
-			return nil, paramErr("keep-failed", true, "the trace is a jobs table without a state column (%s), which holds no failed jobs to keep; --keep-failed is for such tables and for logs (--format %s)", strings.Join(data.StateColumns, ", "), LogFormatNames())
+			return nil, experiment.ParamErr("keep-failed", true, "the trace is a jobs table without a state column (%s), which holds no failed jobs to keep; --keep-failed is for such tables and for logs (--format %s)", strings.Join(data.StateColumns, ", "), LogFormatNames())
 		}
 		logColumns(in.Columns)
 	} else {
@@ -132,7 +133,7 @@ func ReadInput(o InputOptions) (*Input, error) {
 		return in, nil
 	}
 	if in.Tasks != nil {
-		return nil, paramErr("tasks", o.Tasks, "this %s log has tasks of its own (%d); convert it first, or leave --tasks out", f, in.Tasks.Len())
+		return nil, experiment.ParamErr("tasks", o.Tasks, "this %s log has tasks of its own (%d); convert it first, or leave --tasks out", f, in.Tasks.Len())
 	}
 	t, err := data.ReadTasksFile(o.Tasks, data.ReadOptions{})
 	if err != nil {
@@ -141,7 +142,7 @@ func ReadInput(o InputOptions) (*Input, error) {
 	in.Tasks, in.TasksFrom = t, o.Tasks
 	in.TaskJobs, in.OrphanTasks = in.Jobs.FillFromTasks(t)
 	if in.TaskJobs == 0 {
-		return nil, paramErr("tasks", o.Tasks, "none of its %d tasks belongs to a job of %s (job_id must match)", t.Len(), in.Jobs.Source)
+		return nil, experiment.ParamErr("tasks", o.Tasks, "none of its %d tasks belongs to a job of %s (job_id must match)", t.Len(), in.Jobs.Source)
 	}
 	if in.OrphanTasks > 0 {
 		slog.Warn("tasks whose job is not in the log are left out", "tasks", o.Tasks, "count", in.OrphanTasks)
@@ -167,7 +168,7 @@ func checkTaskCover(j *data.Jobs, tasks string, covered int) error {
 		_, okm := j.MapTaskSeconds.At(i)
 		_, okr := j.ReduceTaskSeconds.At(i)
 		if !okm && !okr {
-			return paramErr("tasks", tasks, "covers %d of %d jobs: job %q (row %d of %s) has no task in it, and sizes come from the tasks' seconds: give every job's tasks, or leave --tasks out", covered, j.Len(), j.ID.At(i), i+1, j.Source)
+			return experiment.ParamErr("tasks", tasks, "covers %d of %d jobs: job %q (row %d of %s) has no task in it, and sizes come from the tasks' seconds: give every job's tasks, or leave --tasks out", covered, j.Len(), j.ID.At(i), i+1, j.Source)
 		}
 	}
 	return nil
@@ -260,7 +261,7 @@ func DescribeLog(o InputOptions, sizes estimate.SizeOptions) (Workload, error) {
 // checkWindowsWork refuses a split whose tuning or validation window holds
 // no work at all (every job of size 0, as a log of failed jobs kept with
 // --keep-failed can give): no bound, gap or slowdown is defined there.
-func checkWindowsWork(jobs []sim.Job, s Split) error {
+func checkWindowsWork(jobs []sim.Job, s experiment.Split) error {
 	tune, val := s.Windows(jobs)
 	for _, w := range []struct {
 		name string

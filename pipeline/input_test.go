@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 )
 
 // TestReadInputTasks reads the embedded trace with a tasks table: the jobs
@@ -23,7 +24,7 @@ func TestReadInputTasks(t *testing.T) {
 	// The embedded trace's sizes would come from the tasks' seconds, and
 	// job0 has none: refused at --tasks (before, the size estimator failed
 	// naming the log's task-seconds column, which nobody gave).
-	var pe *ParamError
+	var pe *experiment.ParamError
 	if _, err := ReadInput(InputOptions{Trace: "embedded:fb2009-50", Tasks: tasks}); !errors.As(err, &pe) || pe.Param != "tasks" || !strings.Contains(err.Error(), "covers 1 of 50 jobs") {
 		t.Errorf("a partial tasks table: %v", err)
 	}

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"errors"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 	"math"
 	"os"
 	"runtime/debug"
@@ -38,7 +39,7 @@ func TestMemoryLimitFlag(t *testing.T) {
 	cfg := DefaultRunConfig()
 	cfg.MemoryLimit = "lots"
 	_, err := Prepare(cfg)
-	var pe *ParamError
+	var pe *experiment.ParamError
 	if !errors.As(err, &pe) || pe.Param != "memory-limit" {
 		t.Fatalf("Prepare with --memory-limit lots: %v, want a ParamError naming it", err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 )
 
 // ExecTimeLoad by hand: type A has 2 containers at exec rate 1, type B one
@@ -33,7 +34,7 @@ func TestExecTimeLoadByHand(t *testing.T) {
 	}
 	jobs[0].TypeScale = nil
 	load, _ = ExecTimeLoad(jobs, cl)
-	if want := OfferedLoad(task.FluidJobs(jobs, cl), cl.Rate()); math.Abs(load-want) > 1e-12 {
+	if want := experiment.OfferedLoad(task.FluidJobs(jobs, cl), cl.Rate()); math.Abs(load-want) > 1e-12 {
 		t.Errorf("without type scales: %v, want OfferedLoad's %v", load, want)
 	}
 	if l, b := ExecTimeLoad(jobs[:1], cl); !math.IsNaN(l) || !math.IsNaN(b) {
@@ -62,7 +63,7 @@ func TestSimulatedViewsStateTheirLoad(t *testing.T) {
 	}
 	checkCapacityHeadline(t, res, dir)
 	_, valJobs := in.Split.Windows(in.SimJobs)
-	win := OfferedLoad(valJobs, in.Capacity)
+	win := experiment.OfferedLoad(valJobs, in.Capacity)
 	if res.ValidationLoad == nil || *res.ValidationLoad != win {
 		t.Fatalf("validation_offered_load %v, want the window's %v", res.ValidationLoad, win)
 	}
@@ -129,7 +130,7 @@ func TestSimulatedViewsStateTheirLoad(t *testing.T) {
 	}
 	tuneJobs, _ := in.Split.Windows(in.SimJobs)
 	for _, want := range []string{"offered load = " + LoadText(win) + " × each load factor", "the window&#39;s " + LoadText(win) + " × the factor",
-		"The tuning window&#39;s offered load " + LoadText(OfferedLoad(tuneJobs, in.Capacity)), LoadText(*cv.OfferedLoad) + " OVERLOADED", "no placement needs less than " + LoadText(*cv.OfferedLoadBound)} {
+		"The tuning window&#39;s offered load " + LoadText(experiment.OfferedLoad(tuneJobs, in.Capacity)), LoadText(*cv.OfferedLoad) + " OVERLOADED", "no placement needs less than " + LoadText(*cv.OfferedLoadBound)} {
 		if !strings.Contains(string(html), want) {
 			t.Errorf("report.html lacks %q", want)
 		}
@@ -161,7 +162,7 @@ func TestBoundsTextStatesLoad(t *testing.T) {
 	}{{0.469, "offered load 0.469 (" + FluidLoadDef + ")"}, {1.5, "OVERLOADED"}, {math.NaN(), "offered load undefined"}} {
 		w := &Window{Log: &data.Jobs{Source: "x.csv"}, Name: "validate", Capacity: 1, CapacityFrom: "given", OfferedLoad: tc.load}
 		var out strings.Builder
-		WriteBoundsText(&out, w, &Bounds{Jobs: 2, Capacity: 1}, nil)
+		WriteBoundsText(&out, w, &experiment.Bounds{Jobs: 2, Capacity: 1}, nil)
 		if first, _, _ := strings.Cut(out.String(), "\n"); !strings.Contains(first, tc.want) {
 			t.Errorf("load %v: %q lacks %q", tc.load, first, tc.want)
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 )
 
 // The output rule (every command's --out): a missing folder is accepted
@@ -141,7 +142,7 @@ func TestSweepMergeWaits(t *testing.T) {
 	for i := range 3 {
 		s := &Sweep{Jobs: in.Jobs, Spec: cluster.DefaultSpec(), Policies: []string{"srpt", "ps"}, Errors: "lognormal",
 			Settings: SweepGrid([]float64{0, 0.5}, []float64{0.9}, []float64{4}), Runs: 3, Seed: 1, Shard: i, Shards: 3}
-		tab, err := s.Run(context.Background(), RunOptions{})
+		tab, err := s.Run(context.Background(), experiment.RunOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

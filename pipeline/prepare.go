@@ -16,6 +16,7 @@ import (
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/lp"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 )
 
 // RunConfig is everything `schedplan run` needs. Its zero fields take the
@@ -93,7 +94,7 @@ func DefaultRunConfig() RunConfig {
 		Baselines: []string{"fifo", FairSpec, "las", "srpt", "fsp+ps", "pfsp"},
 		Sigmas:    []float64{0, 0.25, 0.5, 1}, Runs: 10,
 		LoadFactors: []float64{0.5, 0.7, 0.8, 0.9, 1, 1.1, 1.2},
-		Seed:        1, ContainerMB: 1024, Results: ResultsAuto,
+		Seed:        1, ContainerMB: 1024, Results: experiment.ResultsAuto,
 	}
 }
 
@@ -160,7 +161,7 @@ type Inputs struct {
 	OfferedLoad float64
 	Warnings    []string
 	SimJobs     []sim.Job
-	Split       Split
+	Split       experiment.Split
 	Workload    Workload
 	// Keys of the inputs the stages read, for their stage keys: the SHA-256
 	// of the log's canonical content (its Arrow IPC file, hashed as it is
@@ -197,7 +198,7 @@ func Prepare(cfg RunConfig) (*Inputs, error) {
 	in := &Inputs{Config: cfg}
 	var err error
 	if in.Spec, err = cluster.LoadSpec(cfg.Cluster); err != nil {
-		return nil, paramErr("cluster", cfg.Cluster, "%v", err)
+		return nil, experiment.ParamErr("cluster", cfg.Cluster, "%v", err)
 	}
 	if err := CheckWhatIfs(cfg.WhatIfs, in.Spec); err != nil {
 		return nil, err
@@ -238,25 +239,25 @@ func Prepare(cfg RunConfig) (*Inputs, error) {
 	if in.Capacity, in.CapacityFrom, err = RunCapacity(cfg.Capacity, in.Source, cfg.Sizes, in.Spec); err != nil {
 		return nil, err
 	}
-	if in.SimJobs, err = JobsOf(in.Jobs, in.Sizes, in.Spec); err != nil {
+	if in.SimJobs, err = experiment.JobsOf(in.Jobs, in.Sizes, in.Spec); err != nil {
 		return nil, err
 	}
 	if err := checkClock(in.SimJobs, in.Capacity, in.CapacityFrom); err != nil {
 		return nil, err
 	}
-	if in.Split, err = SplitByTime(in.SimJobs, cfg.Split); err != nil {
-		return nil, paramErr("split", cfg.Split, "%s: %v", in.Jobs.Source, err)
+	if in.Split, err = experiment.SplitByTime(in.SimJobs, cfg.Split); err != nil {
+		return nil, experiment.ParamErr("split", cfg.Split, "%s: %v", in.Jobs.Source, err)
 	}
 	if err := checkWindowsWork(in.SimJobs, in.Split); err != nil {
-		return nil, paramErr("split", cfg.Split, "%s: %v", in.Jobs.Source, err)
+		return nil, experiment.ParamErr("split", cfg.Split, "%s: %v", in.Jobs.Source, err)
 	}
 	if !cfg.NoLimits {
-		if err := CheckCost("run", in.cost()); err != nil {
+		if err := experiment.CheckCost("run", in.cost()); err != nil {
 			return nil, err
 		}
 	}
-	in.OfferedLoad = OfferedLoad(in.SimJobs, in.Capacity)
-	for _, w := range []string{OverloadWarning(in.OfferedLoad, in.Capacity, in.CapacityFrom), SmallWindowWarning(in.Split)} {
+	in.OfferedLoad = experiment.OfferedLoad(in.SimJobs, in.Capacity)
+	for _, w := range []string{OverloadWarning(in.OfferedLoad, in.Capacity, in.CapacityFrom), experiment.SmallWindowWarning(in.Split)} {
 		if w != "" {
 			in.Warnings = append(in.Warnings, w)
 			slog.Warn(w)
@@ -284,19 +285,19 @@ func (c *RunConfig) checkParams() error {
 	}
 	switch {
 	case !(c.Capacity >= 0) || !finite(c.Capacity):
-		return paramErr("capacity", c.Capacity, "want a finite positive capacity, or 0 for the cluster spec's")
+		return experiment.ParamErr("capacity", c.Capacity, "want a finite positive capacity, or 0 for the cluster spec's")
 	case !(c.Split > 0 && c.Split < 1):
-		return paramErr("split", c.Split, "want a fraction strictly between 0 and 1")
+		return experiment.ParamErr("split", c.Split, "want a fraction strictly between 0 and 1")
 	case c.K < classify.KUsers:
-		return paramErr("k", c.K, "want auto, users or a positive number")
-	case c.Runs < 1 || c.Runs > MaxRuns:
-		return paramErr("runs", c.Runs, "want 1 to %d runs", MaxRuns)
+		return experiment.ParamErr("k", c.K, "want auto, users or a positive number")
+	case c.Runs < 1 || c.Runs > experiment.MaxRuns:
+		return experiment.ParamErr("runs", c.Runs, "want 1 to %d runs", experiment.MaxRuns)
 	case c.ContainerMB < 1 || c.ContainerMB > MaxContainerMB:
-		return paramErr("container-mb", c.ContainerMB, "want 1 to %d MB", MaxContainerMB)
+		return experiment.ParamErr("container-mb", c.ContainerMB, "want 1 to %d MB", MaxContainerMB)
 	case len(c.Baselines) == 0:
-		return paramErr("baselines", "", "no policy given")
+		return experiment.ParamErr("baselines", "", "no policy given")
 	case len(c.Sigmas) == 0:
-		return paramErr("sigmas", "", "no σ given")
+		return experiment.ParamErr("sigmas", "", "no σ given")
 	}
 	if err := c.checkListLengths(); err != nil {
 		return err
@@ -305,36 +306,36 @@ func (c *RunConfig) checkParams() error {
 		return err
 	}
 	if _, err := data.ParseSparkUnit(string(c.Read.Log.Spark)); err != nil {
-		return paramErr("spark-job", c.Read.Log.Spark, "%v", err)
+		return experiment.ParamErr("spark-job", c.Read.Log.Spark, "%v", err)
 	}
 	if _, _, err := ParseMemoryLimit(c.MemoryLimit); err != nil {
-		return paramErr("memory-limit", c.MemoryLimit, "%v", err)
+		return experiment.ParamErr("memory-limit", c.MemoryLimit, "%v", err)
 	}
-	if _, err := ParseResults(c.resultsOrDefault()); err != nil {
-		return paramErr("results", c.Results, "%v", err)
+	if _, err := experiment.ParseResults(c.resultsOrDefault()); err != nil {
+		return experiment.ParamErr("results", c.Results, "%v", err)
 	}
 	if _, err := c.Solver.Resolve(); err != nil {
-		return paramErr("solver", c.Solver, "%v", err)
+		return experiment.ParamErr("solver", c.Solver, "%v", err)
 	}
 	if err := c.checkTuneParams(); err != nil {
 		return err
 	}
 	for _, b := range c.Baselines {
-		if _, err := Fluid.Policy(b); err != nil {
-			return paramErr("baselines", b, "%v", err)
+		if _, err := experiment.Fluid.Policy(b); err != nil {
+			return experiment.ParamErr("baselines", b, "%v", err)
 		}
 	}
 	for i, s := range c.Sigmas {
 		if !(s >= 0 && s <= estimate.MaxSigma) {
-			return paramErr("sigmas", s, "σ must be a number in [0, %d]", estimate.MaxSigma)
+			return experiment.ParamErr("sigmas", s, "σ must be a number in [0, %d]", estimate.MaxSigma)
 		}
 		if slices.Contains(c.Sigmas[:i], s) {
-			return paramErr("sigmas", s, "σ given twice")
+			return experiment.ParamErr("sigmas", s, "σ given twice")
 		}
 	}
 	for _, f := range c.LoadFactors {
 		if !(f > 0 && f <= MaxLoadFactor) {
-			return paramErr("load-factors", f, "a load factor must be a number in (0, %d]", MaxLoadFactor)
+			return experiment.ParamErr("load-factors", f, "a load factor must be a number in (0, %d]", MaxLoadFactor)
 		}
 	}
 	return nil
@@ -349,11 +350,11 @@ const MaxListValues = 100
 func (c *RunConfig) checkListLengths() error {
 	switch {
 	case len(c.Sigmas) > MaxListValues:
-		return paramErr("sigmas", fmt.Sprintf("(%d values)", len(c.Sigmas)), "want at most %d σ: each is a set of simulations of every sized policy and a row of the report", MaxListValues)
+		return experiment.ParamErr("sigmas", fmt.Sprintf("(%d values)", len(c.Sigmas)), "want at most %d σ: each is a set of simulations of every sized policy and a row of the report", MaxListValues)
 	case len(c.LoadFactors) > MaxListValues:
-		return paramErr("load-factors", fmt.Sprintf("(%d values)", len(c.LoadFactors)), "want at most %d load factors: each is a validation of every configuration", MaxListValues)
+		return experiment.ParamErr("load-factors", fmt.Sprintf("(%d values)", len(c.LoadFactors)), "want at most %d load factors: each is a validation of every configuration", MaxListValues)
 	case len(c.Baselines) > MaxListValues:
-		return paramErr("baselines", fmt.Sprintf("(%d policies)", len(c.Baselines)), "want at most %d baselines", MaxListValues)
+		return experiment.ParamErr("baselines", fmt.Sprintf("(%d policies)", len(c.Baselines)), "want at most %d baselines", MaxListValues)
 	}
 	return nil
 }
@@ -366,19 +367,19 @@ const MaxLoadFactor = 100
 // constraints, folds and the current scheduler.
 func (c *RunConfig) checkTuneParams() error {
 	if c.Budget < 1 || c.Budget > MaxBudget {
-		return paramErr("budget", c.Budget, "want 1 to %d candidates", MaxBudget)
+		return experiment.ParamErr("budget", c.Budget, "want 1 to %d candidates", MaxBudget)
 	}
-	if _, err := Fluid.Policy(c.Current); err != nil {
-		return paramErr("current", c.Current, "%v", err)
+	if _, err := experiment.Fluid.Policy(c.Current); err != nil {
+		return experiment.ParamErr("current", c.Current, "%v", err)
 	}
 	if _, err := ParseObjective(string(c.Objective)); err != nil {
-		return paramErr("objective", c.Objective, "%v", err)
+		return experiment.ParamErr("objective", c.Objective, "%v", err)
 	}
 	if _, err := ParseConstraints(c.Constraints); err != nil {
-		return paramErr("constraint", c.Constraints, "%v", err)
+		return experiment.ParamErr("constraint", c.Constraints, "%v", err)
 	}
 	if c.Folds < 1 || c.Folds > MaxFolds {
-		return paramErr("folds", c.Folds, "want 1 to %d folds", MaxFolds)
+		return experiment.ParamErr("folds", c.Folds, "want 1 to %d folds", MaxFolds)
 	}
 	return nil
 }
@@ -406,7 +407,7 @@ func (t TuneRequest) checkHPFSP() error {
 		val, def any
 	}{{"budget", t.Budget, d.Budget}, {"folds", t.Folds, d.Folds}, {"constraint", t.Constraints, d.Constraints}, {"current", t.Current, d.Current}} {
 		if f.val != f.def {
-			return paramErr(f.name, f.val, "tune --policy hpfsp scores a fixed grid of FAIR_LIMIT × threshold on the whole tuning window: --%s is LAS_MQ's (drop it)", f.name)
+			return experiment.ParamErr(f.name, f.val, "tune --policy hpfsp scores a fixed grid of FAIR_LIMIT × threshold on the whole tuning window: --%s is LAS_MQ's (drop it)", f.name)
 		}
 	}
 	return nil
@@ -416,7 +417,7 @@ func (t TuneRequest) checkHPFSP() error {
 // returns the tuner's options.
 func (t TuneRequest) Options() (TuneOptions, error) {
 	if p := strings.ToLower(t.Policy); p != "las_mq" && p != "hpfsp" {
-		return TuneOptions{}, paramErr("policy", t.Policy, "use las_mq (fluid core) or hpfsp (task level: FAIR_LIMIT and the progress threshold); COSHH's k is tuned by run's tune-coshh stage")
+		return TuneOptions{}, experiment.ParamErr("policy", t.Policy, "use las_mq (fluid core) or hpfsp (task level: FAIR_LIMIT and the progress threshold); COSHH's k is tuned by run's tune-coshh stage")
 	}
 	c := RunConfig{Objective: Objective(t.Objective), Constraints: t.Constraints, Current: t.Current, Budget: t.Budget, Folds: t.Folds}
 	if err := t.checkHPFSP(); err != nil {
@@ -450,13 +451,13 @@ const MaxSizeOption = 1e6
 func CheckSizeOptions(o estimate.SizeOptions) error {
 	switch {
 	case !(o.DN > 0) || math.IsInf(o.DN, 0):
-		return paramErr("dn", o.DN, "d/n must be a finite positive ratio")
+		return experiment.ParamErr("dn", o.DN, "d/n must be a finite positive ratio")
 	case !(o.Load > 0) || math.IsInf(o.Load, 0):
-		return paramErr("load", o.Load, "the offered load must be a finite positive number")
+		return experiment.ParamErr("load", o.Load, "the offered load must be a finite positive number")
 	case o.DN > MaxSizeOption:
-		return paramErr("dn", o.DN, "d/n must be at most %g", float64(MaxSizeOption))
+		return experiment.ParamErr("dn", o.DN, "d/n must be at most %g", float64(MaxSizeOption))
 	case o.Load > MaxSizeOption:
-		return paramErr("load", o.Load, "the offered load must be at most %g (it multiplies every size)", float64(MaxSizeOption))
+		return experiment.ParamErr("load", o.Load, "the offered load must be at most %g (it multiplies every size)", float64(MaxSizeOption))
 	}
 	return nil
 }
@@ -470,7 +471,7 @@ func RunCapacity(given float64, src estimate.Source, opt estimate.SizeOptions, s
 	}
 	c, from := SimCapacity(src, opt, spec)
 	if !(c > 0) || math.IsInf(c, 0) {
-		return 0, "", paramErr("capacity", given, "the cluster spec's capacity is %v: give one", c)
+		return 0, "", experiment.ParamErr("capacity", given, "the cluster spec's capacity is %v: give one", c)
 	}
 	return c, from, nil
 }
@@ -523,7 +524,7 @@ func jobsKey(jobs []sim.Job, capacity float64) []byte {
 // baselines (13) on the whole window when chunks are sampled; the SRPT
 // bound and the bootstrap (3) on the window; and the comparisons (8) and
 // robustness rows (6) on the validation window.
-func TuneCost(budget int, split Split, opt TuneOptions) Cost {
+func TuneCost(budget int, split experiment.Split, opt TuneOptions) experiment.Cost {
 	opt = withTuneDefaults(opt, nil)
 	folds := min(opt.Folds, max(1, split.TuneJobs-1))
 	perChunk := math.Ceil(float64(split.TuneJobs) / float64(folds+1))
@@ -535,20 +536,20 @@ func TuneCost(budget int, split Split, opt TuneOptions) Cost {
 	}
 	tune += 3 * float64(split.TuneJobs)
 	val := 8.0 + 6
-	return Cost{Simulations: cands*float64(folds+1) + val + 3, JobSteps: tune + val*float64(split.ValidJobs),
-		Bytes: cands * float64(folds+1) * float64(len(opt.Sigmas)) * summaryBytes}
+	return experiment.Cost{Simulations: cands*float64(folds+1) + val + 3, JobSteps: tune + val*float64(split.ValidJobs),
+		Bytes: cands * float64(folds+1) * float64(len(opt.Sigmas)) * experiment.SummaryBytes}
 }
 
 // cost estimates the run's simulations: tuning, the refinement's (two
 // rows per multiplier on at most RefineMaxJobs jobs), then on the
 // validation window the bounds and every validation experiment.
-func (in *Inputs) cost() Cost {
+func (in *Inputs) cost() experiment.Cost {
 	cfg := in.Config
 	valN := float64(in.Split.ValidJobs)
 	configs := float64(4 + len(cfg.Baselines))
 	sized := 0.0
 	for _, s := range append([]string{cfg.Current}, cfg.Baselines...) {
-		if info, err := Fluid.Policy(s); err == nil && info.Uses.Estimates {
+		if info, err := experiment.Fluid.Policy(s); err == nil && info.Uses.Estimates {
 			sized++
 		}
 	}
@@ -561,17 +562,17 @@ func (in *Inputs) cost() Cost {
 	errRuns := sized * sigmas * float64(cfg.Runs)
 	valSims := 3 + configs*float64(1+len(cfg.LoadFactors)) + errRuns
 	deploy, deployJobs := DeployCost()
-	return TuneCost(cfg.Budget, in.Split, TuneOptions{Folds: cfg.Folds}).Add(Cost{
+	return TuneCost(cfg.Budget, in.Split, TuneOptions{Folds: cfg.Folds}).Add(experiment.Cost{
 		Simulations: valSims + deploy,
 		JobSteps:    valSims*valN + deployJobs,
-		Bytes:       valN*validateJobBytes() + errRuns*summaryBytes,
+		Bytes:       valN*experiment.ValidateJobBytes() + errRuns*experiment.SummaryBytes,
 	})
 }
 
 // resultsOrDefault is c.Results, auto when empty.
 func (c *RunConfig) resultsOrDefault() string {
 	if c.Results == "" {
-		return ResultsAuto
+		return experiment.ResultsAuto
 	}
 	return c.Results
 }

@@ -3,16 +3,17 @@ package pipeline
 import (
 	"bytes"
 	"fmt"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/report"
 	"strings"
 )
 
 // buildReport renders report.html from the stages' states.
-func buildReport(in *Inputs, bd *Bundle, cs *classState, capSt *capacityState, tr *TuneReport, b *Bounds, vs *ValidationState, res *RunResult) ([]byte, error) {
+func buildReport(in *Inputs, bd *Bundle, cs *classState, capSt *capacityState, tr *TuneReport, b *experiment.Bounds, vs *ValidationState, res *RunResult) ([]byte, error) {
 	w := in.Workload
 	rep := &report.Report{
 		Title:    "schedplan report: " + w.Source,
-		Subtitle: fmt.Sprintf("%d jobs over %s; tuned on the first %d, validated on the last %d (by submit time); seed %d", w.Jobs, FormatSpan(w.Span), in.Split.TuneJobs, in.Split.ValidJobs, in.Config.Seed),
+		Subtitle: fmt.Sprintf("%d jobs over %s; tuned on the first %d, validated on the last %d (by submit time); seed %d", w.Jobs, experiment.FormatSpan(w.Span), in.Split.TuneJobs, in.Split.ValidJobs, in.Config.Seed),
 	}
 	// The one verdict first.
 	if res.DeployTuning != nil && res.Deploy != nil {
@@ -26,7 +27,7 @@ func buildReport(in *Inputs, bd *Bundle, cs *classState, capSt *capacityState, t
 	// Workload.
 	wt := report.TableBlock{Header: []string{"", "value"}, Highlight: -1, Rows: [][]string{
 		{"jobs", fmt.Sprint(w.Jobs)},
-		{"submit span", fmt.Sprintf("%s .. %s (%s)", FormatInstant(w.FirstSubmit), FormatInstant(w.LastSubmit), FormatSpan(w.Span))},
+		{"submit span", fmt.Sprintf("%s .. %s (%s)", experiment.FormatInstant(w.FirstSubmit), experiment.FormatInstant(w.LastSubmit), experiment.FormatSpan(w.Span))},
 		{"arrival rate", report.F4(w.ArrivalRate) + " jobs/s"},
 		{"sizes from", string(w.SizeSource)},
 		{"size mean / p50 / p90 / p99 / max", strings.Join([]string{report.F4(w.Size.Mean), report.F4(w.Size.P50), report.F4(w.Size.P90), report.F4(w.Size.P99), report.F4(w.Size.Max)}, " / ")},
@@ -76,7 +77,7 @@ func buildReport(in *Inputs, bd *Bundle, cs *classState, capSt *capacityState, t
 
 	// Tuning.
 	tuneJobs, _ := in.Split.Windows(in.SimJobs)
-	tuning, err := tuningSections(tr, OfferedLoad(tuneJobs, in.Capacity), loadOf(vs.OfferedLoad))
+	tuning, err := tuningSections(tr, experiment.OfferedLoad(tuneJobs, in.Capacity), loadOf(vs.OfferedLoad))
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/report"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -379,7 +380,7 @@ func foldTable(cv *CVResult) (report.TableBlock, []report.XYSeries) {
 		}
 	}
 	for _, f := range cv.Folds {
-		row := []string{fmt.Sprint(f.Index), fmt.Sprint(f.Jobs), FormatInstant(f.Span[0]), fmt.Sprintf("%d (%d)", f.Scored, f.Units), fmt.Sprint(f.Exact),
+		row := []string{fmt.Sprint(f.Index), fmt.Sprint(f.Jobs), experiment.FormatInstant(f.Span[0]), fmt.Sprintf("%d (%d)", f.Scored, f.Units), fmt.Sprint(f.Exact),
 			report.F4(cv.SRPT[f.Index]), report.F4(cv.Candidates[cv.CurrentIdx].Chunks[f.Index].Mean)}
 		k := slices.Index(cv.Scored, f.Index)
 		li := 0

@@ -16,6 +16,7 @@ import (
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/lp"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/report"
 )
 
@@ -45,16 +46,16 @@ type capacityState struct {
 
 // boundsState is the bounds stage's state (validation window).
 type boundsState struct {
-	Bounds    *Bounds   `json:"bounds"`
-	Deadlines []float64 `json:"deadlines"`
+	Bounds    *experiment.Bounds `json:"bounds"`
+	Deadlines []float64          `json:"deadlines"`
 }
 
 // RunResult is what a run produced (also summary.json).
 type RunResult struct {
-	Version  int      `json:"version"`
-	Trace    string   `json:"trace"`
-	Workload Workload `json:"workload"`
-	Split    Split    `json:"split"`
+	Version  int              `json:"version"`
+	Trace    string           `json:"trace"`
+	Workload Workload         `json:"workload"`
+	Split    experiment.Split `json:"split"`
 	// Capacity is the capacity every simulation ran at (in the units of the
 	// sizes), CapacityFrom where it came from, and OfferedLoad the log's
 	// load at it; Overloaded is set when that load exceeds 1.
@@ -67,11 +68,11 @@ type RunResult struct {
 	// Cluster names the cluster spec (an auto spec says how it was sized).
 	Cluster string `json:"cluster"`
 	// CapacityCheck decomposes the log's load and checks λ by replays.
-	CapacityCheck *CapacityCheck  `json:"capacity_check,omitempty"`
-	Tuned         LASMQParams     `json:"tuned_las_mq"`
-	TunedSpec     string          `json:"tuned_policy"`
-	Bounds        *Bounds         `json:"bounds"`
-	Validation    []ValidationRow `json:"validation"`
+	CapacityCheck *CapacityCheck     `json:"capacity_check,omitempty"`
+	Tuned         LASMQParams        `json:"tuned_las_mq"`
+	TunedSpec     string             `json:"tuned_policy"`
+	Bounds        *experiment.Bounds `json:"bounds"`
+	Validation    []ValidationRow    `json:"validation"`
 	// ValidationLoad is the validation window's offered load at Capacity
 	// (FluidLoadDef), at which the validation rows were simulated.
 	ValidationLoad *float64 `json:"validation_offered_load"`
@@ -210,7 +211,7 @@ type fluidPeakCache struct {
 // the directory stays resumable.
 func Run(ctx context.Context, in *Inputs, r *Runner) (*RunResult, error) {
 	if r.Dir == "" {
-		return nil, ErrNoOutputDir
+		return nil, experiment.ErrNoOutputDir
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -441,7 +442,7 @@ func (p *pipelineRun) tune(ctx context.Context) (map[string][]byte, error) {
 // bounds: on the validation window.
 func (p *pipelineRun) bounds(context.Context) (map[string][]byte, error) {
 	_, valJobs := p.in.Split.Windows(p.in.SimJobs)
-	b, err := ComputeBounds(valJobs, p.in.Capacity)
+	b, err := experiment.ComputeBounds(valJobs, p.in.Capacity)
 	if err != nil {
 		return nil, err
 	}
@@ -451,7 +452,7 @@ func (p *pipelineRun) bounds(context.Context) (map[string][]byte, error) {
 
 // boundsOf returns the bounds with their deadlines (which the stamp keeps
 // apart).
-func (p *pipelineRun) boundsOf() *Bounds {
+func (p *pipelineRun) boundsOf() *experiment.Bounds {
 	b := *p.bs.Bounds
 	b.Deadlines = p.bs.Deadlines
 	return &b
@@ -552,7 +553,7 @@ func (p *pipelineRun) validate(ctx context.Context) (map[string][]byte, error) {
 		return nil, err
 	}
 	tuned := p.tuned()
-	v, files, err := validate(ctx, p.in, &p.cs, &p.tr, tuned, p.boundsOf(), p.r.StreamFile, RunOptions{Progress: p.r.progress("validate"), Units: units})
+	v, files, err := validate(ctx, p.in, &p.cs, &p.tr, tuned, p.boundsOf(), p.r.StreamFile, experiment.RunOptions{Progress: p.r.progress("validate"), Units: units})
 	if err != nil {
 		return nil, err
 	}

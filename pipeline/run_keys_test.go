@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/schedplan/schedplan/cluster"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 )
 
 // writeTwoUserLog writes a CSV log of n jobs of users U1 and U2 (both in
@@ -151,7 +152,7 @@ func TestRunConfigZeroValues(t *testing.T) {
 		t.Errorf("embedded trace at capacity %v (%s), load %v", in.Capacity, in.CapacityFrom, in.OfferedLoad)
 	}
 	_, err = Prepare(RunConfig{AsGiven: true})
-	var pe *ParamError
+	var pe *experiment.ParamError
 	if !errors.As(err, &pe) {
 		t.Errorf("a zero config as given: %v", err)
 	}

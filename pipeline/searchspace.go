@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/schedplan/schedplan/cluster/sim"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 
 	"gonum.org/v1/gonum/stat"
 )
@@ -41,7 +42,7 @@ func currentName(spec string) string { return "current (" + spec + ")" }
 // usesEstimates reports whether a policy specification reads size
 // estimates (as the fluid resolution's registry says).
 func usesEstimates(spec string) bool {
-	info, err := Fluid.Policy(spec)
+	info, err := experiment.Fluid.Policy(spec)
 	return err == nil && info.Uses.Estimates
 }
 

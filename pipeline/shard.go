@@ -16,6 +16,7 @@ import (
 
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 )
 
 // This file shards the two heavy stages, tune and validate, over processes
@@ -77,20 +78,20 @@ func stageNames() []string {
 // check validates the options (RunConfig.checkParams).
 func (o *StageOptions) check() error {
 	if o.Until != "" && !slices.Contains(StageNames, o.Until) {
-		return paramErr("until", o.Until, "no such stage; the stages are %s", strings.Join(StageNames, ", "))
+		return experiment.ParamErr("until", o.Until, "no such stage; the stages are %s", strings.Join(StageNames, ", "))
 	}
 	sharding := o.Shard != "" || o.Merge
 	switch {
 	case o.Stage == "" && sharding:
-		return paramErr("stage", "", "--shard and --merge need the stage: --stage %s", strings.Join(ShardedStages, " or "))
+		return experiment.ParamErr("stage", "", "--shard and --merge need the stage: --stage %s", strings.Join(ShardedStages, " or "))
 	case o.Stage != "" && !slices.Contains(ShardedStages, o.Stage):
-		return paramErr("stage", o.Stage, "only %s shard", strings.Join(ShardedStages, " and "))
+		return experiment.ParamErr("stage", o.Stage, "only %s shard", strings.Join(ShardedStages, " and "))
 	case o.Stage != "" && !sharding:
-		return paramErr("stage", o.Stage, "give --shard i/N or --merge")
+		return experiment.ParamErr("stage", o.Stage, "give --shard i/N or --merge")
 	case o.Shard != "" && o.Merge:
-		return paramErr("merge", true, "--shard computes a part and --merge combines them: give one")
+		return experiment.ParamErr("merge", true, "--shard computes a part and --merge combines them: give one")
 	case o.Stage != "" && o.Until != "":
-		return paramErr("until", o.Until, "a shard or a merge stops after its stage: --until is for whole stages")
+		return experiment.ParamErr("until", o.Until, "a shard or a merge stops after its stage: --until is for whole stages")
 	}
 	if o.Shard != "" {
 		i, n, err := ParseShard(o.Shard)
@@ -276,19 +277,19 @@ var summaryFields = func() []summaryField {
 
 // validatePartTable is a validate part: for each unit, a summary row (job
 // −1) and then its per-job rows (when the experiment keeps rows).
-func validatePartTable(key string, h *UnitHook) *data.Table {
-	us := make([]int, 0, len(h.mine))
-	for u := range h.mine {
+func validatePartTable(key string, h *experiment.UnitHook) *data.Table {
+	us := make([]int, 0, len(h.Mine))
+	for u := range h.Mine {
 		us = append(us, u)
 	}
 	sort.Ints(us)
 	var unit, units []int64
 	var keys []string
-	all := &JobRows{}
+	all := &experiment.JobRows{}
 	ints := make([][]int64, len(summaryFields))
 	floats := make([][]float64, len(summaryFields))
 	add := func(u int, s *sim.Summary) {
-		unit, units, keys = append(unit, int64(u)), append(units, int64(h.units)), append(keys, key)
+		unit, units, keys = append(unit, int64(u)), append(units, int64(h.Units)), append(keys, key)
 		v := reflect.ValueOf(sim.Summary{})
 		if s != nil {
 			v = reflect.ValueOf(*s)
@@ -302,7 +303,7 @@ func validatePartTable(key string, h *UnitHook) *data.Table {
 		}
 	}
 	for _, u := range us {
-		r := h.mine[u]
+		r := h.Mine[u]
 		add(u, &r.Summary)
 		all.AppendRows(summaryRow)
 		if r.Rows != nil {
@@ -331,11 +332,11 @@ func validatePartTable(key string, h *UnitHook) *data.Table {
 }
 
 // summaryRow is the job-row part of a unit's summary row.
-var summaryRow = &JobRows{Policy: []string{""}, Run: []int32{-1}, Job: []int32{-1}, Arrival: []float64{0}, Size: []float64{0},
+var summaryRow = &experiment.JobRows{Policy: []string{""}, Run: []int32{-1}, Job: []int32{-1}, Arrival: []float64{0}, Size: []float64{0},
 	Estimate: []float64{0}, Completion: []float64{0}, Response: []float64{0}, Slowdown: []float64{0}, Deadline: []float64{0}, Missed: []bool{false}}
 
 // validateKnown reads merged validate parts back into unit results.
-func validateKnown(t *data.Table) (map[int]UnitResult, error) {
+func validateKnown(t *data.Table) (map[int]experiment.UnitResult, error) {
 	bad := errors.New("not a validate part of this schedplan (columns missing or of another type)")
 	unit := t.Col(PartUnit).([]int64)
 	summary := reflect.New(reflect.TypeOf(sim.Summary{})).Elem()
@@ -348,7 +349,7 @@ func validateKnown(t *data.Table) (map[int]UnitResult, error) {
 			return nil, bad
 		}
 	}
-	rows := &JobRows{}
+	rows := &experiment.JobRows{}
 	var ok [11]bool
 	rows.Policy, ok[0] = t.Col("policy").([]string)
 	rows.Run, ok[1] = t.Col("run").([]int32)
@@ -364,7 +365,7 @@ func validateKnown(t *data.Table) (map[int]UnitResult, error) {
 	if slices.Contains(ok[:], false) {
 		return nil, bad
 	}
-	out := map[int]UnitResult{}
+	out := map[int]experiment.UnitResult{}
 	for i := 0; i < len(unit); {
 		if rows.Job[i] != -1 {
 			return nil, fmt.Errorf("unit %d: job rows without a summary row", unit[i])
@@ -376,13 +377,13 @@ func validateKnown(t *data.Table) (map[int]UnitResult, error) {
 				fv.SetFloat(cols[k].([]float64)[i])
 			}
 		}
-		r := UnitResult{Summary: summary.Interface().(sim.Summary)}
+		r := experiment.UnitResult{Summary: summary.Interface().(sim.Summary)}
 		j := i + 1
 		for j < len(unit) && unit[j] == unit[i] {
 			j++
 		}
 		if j > i+1 {
-			r.Rows = rows.slice(i+1, j)
+			r.Rows = rows.Slice(i+1, j)
 		}
 		out[int(unit[i])] = r
 		i = j
@@ -435,7 +436,7 @@ type stagePart struct {
 	stage, key string
 	opt        *StageOptions
 	tune       *TuneShard
-	units      *UnitHook
+	units      *experiment.UnitHook
 	merged     []string // the part files a merge read
 }
 
@@ -456,12 +457,12 @@ func (p *pipelineRun) tuneShard() (*TuneShard, error) {
 
 // unitHook is the validate stage's UnitHook: nil unless the stage is
 // sharded or merged.
-func (p *pipelineRun) unitHook() (*UnitHook, error) {
+func (p *pipelineRun) unitHook() (*experiment.UnitHook, error) {
 	sp := p.part
 	if sp == nil || sp.stage != "validate" {
 		return nil, nil
 	}
-	sp.units = &UnitHook{Index: sp.opt.index, Count: sp.opt.count}
+	sp.units = &experiment.UnitHook{Index: sp.opt.index, Count: sp.opt.count}
 	var err error
 	if sp.units.Known, err = mergedParts(p, validateKnown); err != nil {
 		return nil, err

@@ -10,6 +10,7 @@ import (
 	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/report"
 )
 
@@ -23,7 +24,7 @@ type Window struct {
 	// First is the log row of Jobs[0]; Split is the log's tune/validate
 	// split (SplitErr says why there is none).
 	First    int
-	Split    Split
+	Split    experiment.Split
 	SplitErr error
 	// Capacity is in the units of the sizes (RunCapacity), CapacityFrom
 	// says where it came from, OfferedLoad is the window's load there.
@@ -39,14 +40,14 @@ type Window struct {
 // (0: SimCapacity of spec). A load above 1 is logged as a warning.
 func OpenWindow(j *data.Jobs, sizes []float64, src estimate.Source, opt estimate.SizeOptions, spec *cluster.Spec, capacity, split float64, window string) (*Window, error) {
 	if !(capacity >= 0) {
-		return nil, paramErr("capacity", capacity, "want a positive capacity, or 0 for the cluster spec's")
+		return nil, experiment.ParamErr("capacity", capacity, "want a positive capacity, or 0 for the cluster spec's")
 	}
 	w := &Window{Log: j, Name: window, Spec: spec}
 	var err error
 	if w.Capacity, w.CapacityFrom, err = RunCapacity(capacity, src, opt, spec); err != nil {
 		return nil, err
 	}
-	all, err := JobsOf(j, sizes, spec)
+	all, err := experiment.JobsOf(j, sizes, spec)
 	if err != nil {
 		return nil, err
 	}
@@ -54,8 +55,8 @@ func OpenWindow(j *data.Jobs, sizes []float64, src estimate.Source, opt estimate
 		return nil, err
 	}
 	w.Jobs = all
-	if w.Split, err = SplitByTime(all, split); err != nil {
-		w.SplitErr = paramErr("split", split, "%s: %v", j.Source, err)
+	if w.Split, err = experiment.SplitByTime(all, split); err != nil {
+		w.SplitErr = experiment.ParamErr("split", split, "%s: %v", j.Source, err)
 	}
 	switch window {
 	case "all":
@@ -63,7 +64,7 @@ func OpenWindow(j *data.Jobs, sizes []float64, src estimate.Source, opt estimate
 		if w.SplitErr != nil {
 			return nil, w.SplitErr
 		}
-		if msg := SmallWindowWarning(w.Split); msg != "" {
+		if msg := experiment.SmallWindowWarning(w.Split); msg != "" {
 			slog.Warn(msg)
 		}
 		if tune, val := w.Split.Windows(all); window == "tune" {
@@ -72,9 +73,9 @@ func OpenWindow(j *data.Jobs, sizes []float64, src estimate.Source, opt estimate
 			w.Jobs, w.First = val, w.Split.TuneJobs
 		}
 	default:
-		return nil, paramErr("window", window, "use all, tune or validate")
+		return nil, experiment.ParamErr("window", window, "use all, tune or validate")
 	}
-	w.OfferedLoad = OfferedLoad(w.Jobs, w.Capacity)
+	w.OfferedLoad = experiment.OfferedLoad(w.Jobs, w.Capacity)
 	if msg := w.Warning(); msg != "" {
 		slog.Warn(msg)
 	}
@@ -96,17 +97,17 @@ func (w *Window) IDs() []string {
 // SimulateReport is what `schedplan simulate` prints: every policy's runs
 // aggregated (the same aggregates as the validation table).
 type SimulateReport struct {
-	Trace        string      `json:"trace"`
-	Window       string      `json:"window"`
-	Jobs         int         `json:"jobs"`
-	Capacity     float64     `json:"capacity"`
-	CapacityFrom string      `json:"capacity_from"`
-	OfferedLoad  *float64    `json:"offered_load"` // null when undefined (one arrival instant)
-	Overloaded   bool        `json:"overloaded"`
-	Warning      string      `json:"warning,omitempty"`
-	Errors       string      `json:"estimation_errors"`
-	Seed         uint64      `json:"seed"`
-	Policies     []Aggregate `json:"policies"`
+	Trace        string                 `json:"trace"`
+	Window       string                 `json:"window"`
+	Jobs         int                    `json:"jobs"`
+	Capacity     float64                `json:"capacity"`
+	CapacityFrom string                 `json:"capacity_from"`
+	OfferedLoad  *float64               `json:"offered_load"` // null when undefined (one arrival instant)
+	Overloaded   bool                   `json:"overloaded"`
+	Warning      string                 `json:"warning,omitempty"`
+	Errors       string                 `json:"estimation_errors"`
+	Seed         uint64                 `json:"seed"`
+	Policies     []experiment.Aggregate `json:"policies"`
 	// Note says what slowdowns and missed deadlines are at task level
 	// (TaskMetricsNote); empty for the fluid level.
 	Note string `json:"note,omitempty"`
@@ -123,13 +124,13 @@ type SimulateReport struct {
 // deadlines, Runs runs of the error model (one when it is exact), per-job
 // rows when rows is set. At task level the deadlines are the reference
 // scheduler's completions with a tolerance (TaskLevel.ReferenceDeadlines).
-func SimulateExperiment(w *Window, res Resolution, policies []string, m estimate.ErrorModel, runs int, seed uint64, rows bool) (*Experiment, error) {
+func SimulateExperiment(w *Window, res experiment.Resolution, policies []string, m estimate.ErrorModel, runs int, seed uint64, rows bool) (*experiment.Experiment, error) {
 	var deadlines []float64
 	var err error
 	if tl, ok := res.(*TaskLevel); ok {
 		deadlines, err = tl.ReferenceDeadlines(context.Background())
 	} else {
-		deadlines, err = PSDeadlines(w.Jobs, w.Capacity)
+		deadlines, err = experiment.PSDeadlines(w.Jobs, w.Capacity)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", w.Log.Source, err)
@@ -138,13 +139,13 @@ func SimulateExperiment(w *Window, res Resolution, policies []string, m estimate
 		slog.Info("exact sizes: every run would be the same; running once")
 		runs = 1
 	}
-	return &Experiment{Jobs: w.Jobs, Capacity: w.Capacity, Deadlines: deadlines, Policies: policies,
+	return &experiment.Experiment{Jobs: w.Jobs, Capacity: w.Capacity, Deadlines: deadlines, Policies: policies,
 		Errors: m, Runs: runs, Seed: seed, KeepRows: rows, Resolution: res}, nil
 }
 
 // Simulate runs the experiment on the window and returns the report and,
 // when the experiment keeps rows, the per-job results table.
-func Simulate(ctx context.Context, w *Window, x *Experiment, opt RunOptions) (*SimulateReport, *data.Table, error) {
+func Simulate(ctx context.Context, w *Window, x *experiment.Experiment, opt experiment.RunOptions) (*SimulateReport, *data.Table, error) {
 	res, err := x.Run(ctx, opt)
 	if err != nil {
 		return nil, nil, err
@@ -156,7 +157,7 @@ func Simulate(ctx context.Context, w *Window, x *Experiment, opt RunOptions) (*S
 		rep.TaskRuns = tl.TaskRunStatsOf(x.Policies)
 		rep.Note = "task level: " + TaskMetricsNote
 	}
-	rows := &JobRows{}
+	rows := &experiment.JobRows{}
 	for _, p := range res.Policies {
 		rep.Policies = append(rep.Policies, p.Aggregate())
 		if p.Rows != nil {
@@ -181,13 +182,13 @@ type BoundsRow struct {
 
 // MeasureBounds computes the window's bounds and measures each policy
 // against them (exact sizes).
-func MeasureBounds(ctx context.Context, w *Window, policies []string) (*Bounds, []BoundsRow, error) {
-	b, err := ComputeBounds(w.Jobs, w.Capacity)
+func MeasureBounds(ctx context.Context, w *Window, policies []string) (*experiment.Bounds, []BoundsRow, error) {
+	b, err := experiment.ComputeBounds(w.Jobs, w.Capacity)
 	if err != nil {
 		return nil, nil, err
 	}
-	x := &Experiment{Jobs: w.Jobs, Capacity: w.Capacity, Deadlines: b.Deadlines, Policies: policies, Runs: 1}
-	res, err := x.Run(ctx, RunOptions{})
+	x := &experiment.Experiment{Jobs: w.Jobs, Capacity: w.Capacity, Deadlines: b.Deadlines, Policies: policies, Runs: 1}
+	res, err := x.Run(ctx, experiment.RunOptions{})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -201,7 +202,7 @@ func MeasureBounds(ctx context.Context, w *Window, policies []string) (*Bounds, 
 }
 
 // DeadlinesTable is the window's jobs with their PS deadlines.
-func (w *Window) DeadlinesTable(b *Bounds) *data.Table {
+func (w *Window) DeadlinesTable(b *experiment.Bounds) *data.Table {
 	n := len(w.Jobs)
 	arr, size := make([]float64, n), make([]float64, n)
 	for i, j := range w.Jobs {

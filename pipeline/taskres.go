@@ -14,6 +14,7 @@ import (
 	"github.com/schedplan/schedplan/cluster/yarn"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/internal/configfile"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 )
 
 // TaskLevel is the task-level resolution (package cluster/task): the jobs
@@ -185,7 +186,7 @@ func (w *Window) TaskWindow(spec *cluster.Spec, seed uint64, containerMB int) (*
 // AtLevel returns the window and resolution simulate runs at: level
 // "fluid" (the window as it is, resolution nil: Fluid), "task" (TaskWindow
 // on the window's cluster spec), or "auto" (task when TaskLevelAuto).
-func (w *Window) AtLevel(level string, specs []string, seed uint64) (*Window, Resolution, error) {
+func (w *Window) AtLevel(level string, specs []string, seed uint64) (*Window, experiment.Resolution, error) {
 	switch level {
 	case "auto":
 		if !TaskLevelAuto(specs) {
@@ -195,7 +196,7 @@ func (w *Window) AtLevel(level string, specs []string, seed uint64) (*Window, Re
 		return w, nil, nil
 	case "task":
 	default:
-		return nil, nil, paramErr("level", level, "use fluid, task or auto")
+		return nil, nil, experiment.ParamErr("level", level, "use fluid, task or auto")
 	}
 	tw, r, err := w.TaskWindow(w.Spec, seed, 0)
 	if err != nil {
@@ -526,7 +527,7 @@ func (r *TaskLevel) named(i int) string {
 }
 
 // NewSimulator returns a task-level simulator.
-func (r *TaskLevel) NewSimulator() Simulator {
+func (r *TaskLevel) NewSimulator() experiment.Simulator {
 	return &taskSimulator{r: r, parsed: map[string]*taskPolicy{}}
 }
 
@@ -658,12 +659,12 @@ func (r *TaskLevel) ReferenceDeadlines(ctx context.Context) ([]float64, error) {
 // TaskExperiment is an experiment of the policies over the task-level
 // resolution's jobs, with their deadlines from the reference scheduler
 // (ReferenceDeadlines: one more simulation).
-func (r *TaskLevel) TaskExperiment(policies []string) (*Experiment, error) {
+func (r *TaskLevel) TaskExperiment(policies []string) (*experiment.Experiment, error) {
 	dl, err := r.ReferenceDeadlines(context.Background())
 	if err != nil {
 		return nil, err
 	}
-	return &Experiment{Jobs: r.fluidJobs(), Capacity: r.Cluster.Rate(), Deadlines: dl, Policies: policies, Runs: 1, Resolution: r}, nil
+	return &experiment.Experiment{Jobs: r.fluidJobs(), Capacity: r.Cluster.Rate(), Deadlines: dl, Policies: policies, Runs: 1, Resolution: r}, nil
 }
 
 // PolicyHelp lists the policies of both resolutions, one a line, for the

@@ -7,6 +7,7 @@ import (
 
 	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 )
 
 // Task-level slowdowns divide by the job's time alone (task.AloneTimes,
@@ -41,7 +42,7 @@ func TestTaskLevelSlowdownAndDeadlines(t *testing.T) {
 	if !near(x.Deadlines[0], 34) || !near(x.Deadlines[1], 22.999) || !near(x.Jobs[0].Alone, 20) || !near(x.Jobs[1].Alone, 10) {
 		t.Fatalf("deadlines %v, alone %v %v; want [34 22.999], 20 and 10", x.Deadlines, x.Jobs[0].Alone, x.Jobs[1].Alone)
 	}
-	out, err := RunExperiments(context.Background(), RunOptions{}, x)
+	out, err := experiment.RunExperiments(context.Background(), experiment.RunOptions{}, x)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +61,7 @@ func TestTaskLevelSlowdownAndDeadlines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !near(xs.Deadlines[1], 22.999) || xs.Resolution != Resolution(tl) {
+	if !near(xs.Deadlines[1], 22.999) || xs.Resolution != experiment.Resolution(tl) {
 		t.Errorf("simulate at task level: deadlines %v, resolution %v", xs.Deadlines, xs.Resolution)
 	}
 	xf, err := SimulateExperiment(w, nil, []string{"fifo"}, estimate.ErrorModel{}, 1, 1, false)

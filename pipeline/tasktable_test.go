@@ -7,6 +7,7 @@ import (
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 )
 
 // TestTaskJobsWithRealTasks builds the task-level job of the real Spark
@@ -26,7 +27,7 @@ func TestTaskJobsWithRealTasks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fl, err := JobsOf(lg.Jobs, sizes, spec)
+	fl, err := experiment.JobsOf(lg.Jobs, sizes, spec)
 	if err != nil {
 		t.Fatal(err)
 	}

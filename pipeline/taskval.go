@@ -9,6 +9,7 @@ import (
 
 	"github.com/schedplan/schedplan/cluster/yarn"
 	"github.com/schedplan/schedplan/internal/configfile"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/report"
 )
 
@@ -28,7 +29,7 @@ import (
 type TaskValidation struct {
 	Rows []ValidationRow `json:"rows"`
 	// Bounds are the fluid bounds of the window's task jobs at RateCS.
-	Bounds *Bounds `json:"bounds"`
+	Bounds *experiment.Bounds `json:"bounds"`
 	// RateCS is the cluster's total rate, container-seconds per second;
 	// Machines and Containers count the spec's machines and containers.
 	RateCS     float64 `json:"rate_container_seconds_per_s"`
@@ -186,7 +187,7 @@ func taskValidate(ctx context.Context, in *Inputs, cs *classState, tuned LASMQPa
 	if err != nil {
 		return nil, err
 	}
-	b, err := ComputeBounds(x.Jobs, x.Capacity)
+	b, err := experiment.ComputeBounds(x.Jobs, x.Capacity)
 	if err != nil {
 		return nil, err
 	}
@@ -194,7 +195,7 @@ func taskValidate(ctx context.Context, in *Inputs, cs *classState, tuned LASMQPa
 	// window's fluid jobs and deadlines for both).
 	xn := *x
 	xn.Policies, xn.Resolution = []string{configs[2].spec}, named
-	out, err := RunExperiments(ctx, RunOptions{Progress: progress}, x, &xn)
+	out, err := experiment.RunExperiments(ctx, experiment.RunOptions{Progress: progress}, x, &xn)
 	if err != nil {
 		return nil, fmt.Errorf("task-level validation: %w", err)
 	}

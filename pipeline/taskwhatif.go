@@ -14,6 +14,7 @@ import (
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/lp"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/report"
 )
 
@@ -50,14 +51,14 @@ func ApplyWhatIf(spec *cluster.Spec, whatIf string) (*cluster.Spec, error) {
 	}
 	cs, err := lp.ParseChanges(p, whatIf)
 	if err != nil {
-		return nil, paramErr("what-if", whatIf, "%v", err)
+		return nil, experiment.ParamErr("what-if", whatIf, "%v", err)
 	}
 	out := *spec
 	out.Resources = append([]cluster.ResourceType(nil), spec.Resources...)
 	for _, c := range cs {
 		n := float64(out.Resources[c.Type].Count) + c.Delta
 		if n != math.Trunc(n) || n < 0 || n > MaxMachines {
-			return nil, paramErr("what-if", whatIf, "%s would have %v machines", out.Resources[c.Type].Name, n)
+			return nil, experiment.ParamErr("what-if", whatIf, "%s would have %v machines", out.Resources[c.Type].Name, n)
 		}
 		out.Resources[c.Type].Count = int(n)
 	}
@@ -85,7 +86,7 @@ func SimulateWhatIfs(ctx context.Context, j *data.Jobs, sizes []float64, src est
 		if err != nil {
 			return nil, err
 		}
-		res, err := x.Run(ctx, RunOptions{})
+		res, err := x.Run(ctx, experiment.RunOptions{})
 		if err != nil {
 			return nil, fmt.Errorf("what-if %q: %w", w, err)
 		}
@@ -114,7 +115,7 @@ func whatIfJobs(j *data.Jobs, sizes []float64, src estimate.Source, opt estimate
 // a job's tasks are synthesised from its row and the seed alone).
 func firstWhatIfJobs(j *data.Jobs, sizes []float64, src estimate.Source, opt estimate.SizeOptions, spec *cluster.Spec, seed uint64, n int) ([]task.Job, error) {
 	capacity, _ := SimCapacity(src, opt, spec)
-	fl, err := JobsOf(j, sizes, spec)
+	fl, err := experiment.JobsOf(j, sizes, spec)
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/report"
 )
 
@@ -57,21 +58,21 @@ func (rep *SimulateReport) WriteText(out io.Writer) {
 // offered load (FluidLoadDef; null when undefined), the bounds and each
 // policy against them.
 type BoundsReport struct {
-	Trace       string      `json:"trace"`
-	Window      string      `json:"window"`
-	OfferedLoad *float64    `json:"offered_load"`
-	Overloaded  bool        `json:"overloaded"`
-	Bounds      *Bounds     `json:"bounds"`
-	Policies    []BoundsRow `json:"policies"`
+	Trace       string             `json:"trace"`
+	Window      string             `json:"window"`
+	OfferedLoad *float64           `json:"offered_load"`
+	Overloaded  bool               `json:"overloaded"`
+	Bounds      *experiment.Bounds `json:"bounds"`
+	Policies    []BoundsRow        `json:"policies"`
 }
 
 // NewBoundsReport collects a bounds measurement on w for printing.
-func NewBoundsReport(w *Window, b *Bounds, rows []BoundsRow) *BoundsReport {
+func NewBoundsReport(w *Window, b *experiment.Bounds, rows []BoundsRow) *BoundsReport {
 	return &BoundsReport{Trace: w.Log.Source, Window: w.Name, OfferedLoad: report.FinitePtr(w.OfferedLoad), Overloaded: w.OfferedLoad > 1, Bounds: b, Policies: rows}
 }
 
 // WriteBoundsText prints the bounds of a window and each policy's gap.
-func WriteBoundsText(out io.Writer, w *Window, b *Bounds, rows []BoundsRow) {
+func WriteBoundsText(out io.Writer, w *Window, b *experiment.Bounds, rows []BoundsRow) {
 	fmt.Fprintf(out, "trace %s, window %s: %d jobs, capacity %g (%s); %s\n", report.Printable(w.Log.Source), w.Name, b.Jobs, b.Capacity, w.CapacityFrom, loadSentence(w.OfferedLoad, FluidLoadDef))
 	fmt.Fprintf(out, "lower bound (SRPT, exact sizes)   mean response %.6g s\n", b.SRPTMean)
 	fmt.Fprintf(out, "protective schedule (FSP, exact)  mean response %.6g s (misses %d PS deadlines)\n", b.FSPMean, b.FSPMissed)
@@ -91,7 +92,7 @@ func WriteBoundsText(out io.Writer, w *Window, b *Bounds, rows []BoundsRow) {
 func (rep *TuneReport) WriteText(out io.Writer, source string) {
 	s := rep.Split
 	fmt.Fprintf(out, "trace %s: tuning window %d jobs (submit %s .. %s), validation window %d jobs (%s .. %s); capacity %g\n",
-		report.Printable(source), s.TuneJobs, FormatInstant(s.TuneSpan[0]), FormatInstant(s.TuneSpan[1]), s.ValidJobs, FormatInstant(s.ValidSpan[0]), FormatInstant(s.ValidSpan[1]), rep.Capacity)
+		report.Printable(source), s.TuneJobs, experiment.FormatInstant(s.TuneSpan[0]), experiment.FormatInstant(s.TuneSpan[1]), s.ValidJobs, experiment.FormatInstant(s.ValidSpan[0]), experiment.FormatInstant(s.ValidSpan[1]), rep.Capacity)
 	cv, r := rep.CV, rep.Result
 	fmt.Fprintf(out, "objective %s, constraints %s; first guess from sizes: %v\n", cv.Objective, cv.Constraints, r.FirstGuess)
 	tw := report.NewTable(out, tabwriter.AlignRight)
@@ -101,7 +102,7 @@ func (rep *TuneReport) WriteText(out io.Writer, source string) {
 		if !slices.Contains(cv.Scored, f.Index) {
 			name += " (tunes only)"
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%d\t%v\t\n", name, f.Jobs, FormatInstant(f.Span[0]), f.Scored, f.Units, f.Exact)
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%d\t%v\t\n", name, f.Jobs, experiment.FormatInstant(f.Span[0]), f.Scored, f.Units, f.Exact)
 	}
 	tw.Flush()
 	fmt.Fprintln(out)
@@ -210,7 +211,7 @@ func (w Workload) WriteText(out io.Writer, maxUsers int) {
 	tw := report.NewTable(out, 0)
 	fmt.Fprintf(tw, "trace\t%s\n", report.Printable(w.Source))
 	fmt.Fprintf(tw, "jobs\t%d\n", w.Jobs)
-	fmt.Fprintf(tw, "submit times\t%s .. %s (span %s)\n", FormatInstant(w.FirstSubmit), FormatInstant(w.LastSubmit), FormatSpan(w.Span))
+	fmt.Fprintf(tw, "submit times\t%s .. %s (span %s)\n", experiment.FormatInstant(w.FirstSubmit), experiment.FormatInstant(w.LastSubmit), experiment.FormatSpan(w.Span))
 	fmt.Fprintf(tw, "arrival rate\t%.4g jobs/s\n", w.ArrivalRate)
 	fmt.Fprintf(tw, "sizes from\t%s (%s)\n", w.SizeSource, SizeUnit(w.SizeSource))
 	fmt.Fprintf(tw, "total work\t%.6g\n", w.TotalWork)

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/schedplan/schedplan/cluster/sim"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 
 	"gonum.org/v1/gonum/stat"
 )
@@ -685,7 +686,7 @@ func (t *tuneCV) scoreAll(cands []candidate, wins [][]*ScoreWindow) ([][][]Score
 		return nil, err
 	}
 	progress := t.batchProgress(len(cands), len(todo))
-	err = ParallelFor(t.ctx, len(todo), t.opt.Workers, func(_, q int) error {
+	err = experiment.ParallelFor(t.ctx, len(todo), t.opt.Workers, func(_, q int) error {
 		tk := tasks[todo[q]]
 		s, _, err := t.score(t.ctx, cands[tk.c].spec, wins[tk.ch][tk.s], false)
 		if err != nil {
@@ -1031,7 +1032,7 @@ func (t *tuneCV) search(whole bool) error {
 // srpt returns the SRPT mean response with exact sizes on every chunk.
 func (t *tuneCV) srpt() ([]float64, error) {
 	out := make([]float64, len(t.wins))
-	err := ParallelFor(t.ctx, len(t.wins), t.opt.Workers, func(_, ch int) error {
+	err := experiment.ParallelFor(t.ctx, len(t.wins), t.opt.Workers, func(_, ch int) error {
 		s, _, err := t.score(t.ctx, "srpt", t.wins[ch][0], false)
 		out[ch] = s.Mean
 		return err

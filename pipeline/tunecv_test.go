@@ -13,6 +13,7 @@ import (
 
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 )
 
 // Busy periods by hand (capacity 1): job 0 (size 2) and job 1 (t = 1,
@@ -124,12 +125,12 @@ func TestWindowScoreIsExactOnBusyPeriods(t *testing.T) {
 		if !infos[ch].Exact || infos[ch].Units < 2 || infos[ch].Scored != infos[ch].Jobs {
 			t.Fatalf("chunk %d: %+v", ch, infos[ch])
 		}
-		dl, err := PSDeadlines(jobs[lo:hi], 1)
+		dl, err := experiment.PSDeadlines(jobs[lo:hi], 1)
 		if err != nil {
 			t.Fatal(err)
 		}
 		specs := []string{"ps", "las", "srpt", "las_mq:k=4,alpha0=1,p=4,decay=0,order=ps"}
-		res, err := (&Experiment{Jobs: jobs[lo:hi], Capacity: 1, Deadlines: dl, Policies: specs, Runs: 1}).Run(context.Background(), RunOptions{})
+		res, err := (&experiment.Experiment{Jobs: jobs[lo:hi], Capacity: 1, Deadlines: dl, Policies: specs, Runs: 1}).Run(context.Background(), experiment.RunOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -229,7 +230,7 @@ type cvRun struct {
 // baselines on the rest (exact sizes, with the rest's PS deadlines).
 func tuneAndHoldOut(t testing.TB, jobs []sim.Job, opt TuneOptions) cvRun {
 	t.Helper()
-	split, err := SplitByTime(jobs, 0.7)
+	split, err := experiment.SplitByTime(jobs, 0.7)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,7 +240,7 @@ func tuneAndHoldOut(t testing.TB, jobs []sim.Job, opt TuneOptions) cvRun {
 	}
 	cv := rep.CV
 	_, val := split.Windows(jobs)
-	dl, err := PSDeadlines(val, 1)
+	dl, err := experiment.PSDeadlines(val, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,7 +249,7 @@ func tuneAndHoldOut(t testing.TB, jobs []sim.Job, opt TuneOptions) cvRun {
 	for _, i := range idx {
 		specs = append(specs, cv.Candidates[i].Policy)
 	}
-	res, err := (&Experiment{Jobs: val, Capacity: 1, Deadlines: dl, Policies: specs, Runs: 1}).Run(context.Background(), RunOptions{})
+	res, err := (&experiment.Experiment{Jobs: val, Capacity: 1, Deadlines: dl, Policies: specs, Runs: 1}).Run(context.Background(), experiment.RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/schedplan/schedplan/cluster/sim"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/report"
 )
 
@@ -34,8 +35,8 @@ type RobustRow struct {
 
 // TuneReport is what `schedplan tune` and the pipeline's tune stage produce.
 type TuneReport struct {
-	Split    Split   `json:"split"`
-	Capacity float64 `json:"capacity"`
+	Split    experiment.Split `json:"split"`
+	Capacity float64          `json:"capacity"`
 	// HeldPerUnit is the held container-seconds in one unit of the
 	// thresholds (HeldPerUnit: the cluster's containers / Capacity), what
 	// YARN, `schedplan yarn-controller` and the task level count; 0: not
@@ -77,7 +78,7 @@ const DefaultLASMQName = "las_mq default (Hu et al.)"
 // scheduler, plain LAS and PS — on both windows (the tuning window's score
 // being the fold mean), and the robustness rows at ±20% load. Every
 // simulation runs on the fluid resolution.
-func TuneLASMQWindows(ctx context.Context, jobs []sim.Job, capacity float64, split Split, opt TuneOptions) (*TuneReport, error) {
+func TuneLASMQWindows(ctx context.Context, jobs []sim.Job, capacity float64, split experiment.Split, opt TuneOptions) (*TuneReport, error) {
 	tuneJobs, valJobs := split.Windows(jobs)
 	if opt.Sizes == nil {
 		opt.Sizes = make([]float64, len(tuneJobs))
@@ -91,7 +92,7 @@ func TuneLASMQWindows(ctx context.Context, jobs []sim.Job, capacity float64, spl
 	}
 	res := cv.TuneResult(opt.Sizes)
 	rep := &TuneReport{Split: split, Capacity: capacity, Result: res, Best: res.Best.Params, CV: cv,
-		TuneLoad: report.FinitePtr(OfferedLoad(tuneJobs, capacity)), ValidationLoad: report.FinitePtr(OfferedLoad(valJobs, capacity))}
+		TuneLoad: report.FinitePtr(experiment.OfferedLoad(tuneJobs, capacity)), ValidationLoad: report.FinitePtr(experiment.OfferedLoad(valJobs, capacity))}
 	names := []string{"tuned las_mq", DefaultLASMQName, "first guess las_mq", "fair"}
 	specs := []string{res.Best.Params.Spec(), sim.DefaultLASMQ().Spec(), res.FirstGuess.Spec(), FairSpec}
 	cands := []int{cv.Deployed, -1, cv.FGIdx, -1}
@@ -106,26 +107,26 @@ func TuneLASMQWindows(ctx context.Context, jobs []sim.Job, capacity float64, spl
 		c := &cv.Candidates[b]
 		names, specs, cands = append(names, c.Label()), append(specs, c.Policy), append(cands, b)
 	}
-	deadlines, err := PSDeadlines(valJobs, capacity)
+	deadlines, err := experiment.PSDeadlines(valJobs, capacity)
 	if err != nil {
 		return nil, err
 	}
 	// Robustness: the tuned configuration, the default and Fair at ±20% load.
 	robust := []int{0, 1, 3}
-	xs := []*Experiment{{Jobs: valJobs, Capacity: capacity, Deadlines: deadlines, Policies: specs, Runs: 1}}
+	xs := []*experiment.Experiment{{Jobs: valJobs, Capacity: capacity, Deadlines: deadlines, Policies: specs, Runs: 1}}
 	var factors []float64
 	for _, f := range LoadFactors {
 		if f == 1 {
 			continue
 		}
-		x := &Experiment{Jobs: ScaleSizes(valJobs, f), Capacity: capacity, Runs: 1}
+		x := &experiment.Experiment{Jobs: ScaleSizes(valJobs, f), Capacity: capacity, Runs: 1}
 		for _, c := range robust {
 			x.Policies = append(x.Policies, specs[c])
 		}
 		xs = append(xs, x)
 		factors = append(factors, f)
 	}
-	out, err := RunExperiments(ctx, RunOptions{Workers: opt.Workers}, xs...)
+	out, err := experiment.RunExperiments(ctx, experiment.RunOptions{Workers: opt.Workers}, xs...)
 	if err != nil {
 		return nil, err
 	}

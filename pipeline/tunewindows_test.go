@@ -11,6 +11,7 @@ import (
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 )
 
 // poissonJobs draws n jobs with Poisson arrivals and sizes from draw, scaled
@@ -35,7 +36,7 @@ func TestBoundsHoldOnRandomTraces(t *testing.T) {
 	for seed := uint64(1); seed <= 20; seed++ {
 		rng := rand.New(rand.NewPCG(seed, 7))
 		jobs := poissonJobs(rng, 300, 0.5+rng.Float64(), func() float64 { return math.Pow(rng.Float64(), -1.5) - 0.9 })
-		b, err := ComputeBounds(jobs, 1)
+		b, err := experiment.ComputeBounds(jobs, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -46,7 +47,7 @@ func TestBoundsHoldOnRandomTraces(t *testing.T) {
 		if b.FSPMissed != 0 {
 			t.Errorf("seed %d: FSP with exact sizes missed %d PS deadlines", seed, b.FSPMissed)
 		}
-		res, err := (&Experiment{Jobs: jobs, Capacity: 1, Policies: sim.PolicyNames(), Runs: 1}).Run(context.Background(), RunOptions{})
+		res, err := (&experiment.Experiment{Jobs: jobs, Capacity: 1, Policies: sim.PolicyNames(), Runs: 1}).Run(context.Background(), experiment.RunOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -69,7 +70,7 @@ func TestTunedAlpha0SeparatesBimodalSizes(t *testing.T) {
 		}
 		return 100
 	})
-	split, err := SplitByTime(jobs, 0.7)
+	split, err := experiment.SplitByTime(jobs, 0.7)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +100,7 @@ func embeddedSimJobs(t testing.TB) []sim.Job {
 	if err != nil {
 		t.Fatal(err)
 	}
-	jobs, err := JobsOf(j, sizes, nil)
+	jobs, err := experiment.JobsOf(j, sizes, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +109,7 @@ func embeddedSimJobs(t testing.TB) []sim.Job {
 
 func TestTuneEmbeddedTrace(t *testing.T) {
 	jobs := embeddedSimJobs(t)
-	split, err := SplitByTime(jobs, 0.7)
+	split, err := experiment.SplitByTime(jobs, 0.7)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +142,7 @@ func TestTuneEmbeddedTrace(t *testing.T) {
 // run and candidate-fold simulations per second.
 func BenchmarkTune500(b *testing.B) {
 	jobs := embeddedSimJobs(b)
-	split, err := SplitByTime(jobs, 0.7)
+	split, err := experiment.SplitByTime(jobs, 0.7)
 	if err != nil {
 		b.Fatal(err)
 	}

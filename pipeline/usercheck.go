@@ -7,6 +7,7 @@ import (
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/cluster/yarn"
 	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 )
 
 // This file checks, before the first stage, the user names the emitted
@@ -52,7 +53,7 @@ func CheckUserNames(jobs *data.Jobs, spec *cluster.Spec, clusterPath string) err
 			continue
 		}
 		if err := q.add(u.Name, fmt.Sprintf("--cluster users[%d]", i)); err != nil {
-			return paramErr("cluster", clusterPath, "%v", err)
+			return experiment.ParamErr("cluster", clusterPath, "%v", err)
 		}
 	}
 	return nil
@@ -124,10 +125,10 @@ func checkCurrentConfig(path, spec string, b []byte, jobs *data.Jobs, containerM
 	if strings.HasPrefix(spec, "fair:") {
 		fs, err := yarn.ParseFairScheduler(b)
 		if err != nil {
-			return paramErr("current-config", path, "%v", err)
+			return experiment.ParamErr("current-config", path, "%v", err)
 		}
 		if err := fairQueue(fs, fs.Root, int64(containerMB)).Check(); err != nil {
-			return paramErr("current-config", path, "%v", err)
+			return experiment.ParamErr("current-config", path, "%v", err)
 		}
 		place = func(user, queue string) error {
 			_, err := placeLogQueue(queue, func(name string) (string, error) { return fs.Place(user, nil, name) })
@@ -136,7 +137,7 @@ func checkCurrentConfig(path, spec string, b []byte, jobs *data.Jobs, containerM
 	} else {
 		cs, err := yarn.ParseCapacityScheduler(b)
 		if err != nil {
-			return paramErr("current-config", path, "%v", err)
+			return experiment.ParamErr("current-config", path, "%v", err)
 		}
 		place = func(user, queue string) error {
 			_, err := placeLogQueue(queue, func(name string) (*yarn.CSQueue, error) { return cs.Place(user, nil, name) })
@@ -157,7 +158,7 @@ func checkCurrentConfig(path, spec string, b []byte, jobs *data.Jobs, containerM
 		}
 		seen[key] = true
 		if err := place(key[0], key[1]); err != nil {
-			return paramErr("current-config", path, "row %d of %s (user %q, queue %q): %v; the current scheduler's file must place every application of the log (give the file the cluster ran when it was written)",
+			return experiment.ParamErr("current-config", path, "row %d of %s (user %q, queue %q): %v; the current scheduler's file must place every application of the log (give the file the cluster ran when it was written)",
 				i+1, data.Printable(jobs.Source), key[0], key[1], err)
 		}
 	}

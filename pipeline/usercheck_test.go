@@ -3,6 +3,7 @@ package pipeline
 import (
 	"errors"
 	"fmt"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 	"os"
 	"path/filepath"
 	"strings"
@@ -74,7 +75,7 @@ func TestPrepareRefusesSpecUserCollision(t *testing.T) {
 	cfg.Trace = writeUserLog(t, "alice", "a.b")
 	cfg.Cluster = spec
 	_, err := Prepare(cfg)
-	var pe *ParamError
+	var pe *experiment.ParamError
 	if !errors.As(err, &pe) || pe.Param != "cluster" || !strings.Contains(err.Error(), "users[0]") || !strings.Contains(err.Error(), "root.a_dot_b") {
 		t.Errorf("spec user a_dot_b beside log user a.b: %v, want a --cluster error naming users[0] and the queue", err)
 	}
@@ -103,7 +104,7 @@ func TestPrepareCurrentConfigWithoutDefaultQueue(t *testing.T) {
 		cfg := DefaultRunConfig()
 		cfg.CurrentConfig = p
 		_, err := Prepare(cfg)
-		var pe *ParamError
+		var pe *experiment.ParamError
 		if !errors.As(err, &pe) || pe.Param != "current-config" || !strings.Contains(err.Error(), "user default") {
 			t.Errorf("%s: %v, want a --current-config error naming the user", tc.name, err)
 		}
@@ -121,7 +122,7 @@ func TestPrepareCurrentConfigNaNWeight(t *testing.T) {
 	cfg := DefaultRunConfig()
 	cfg.CurrentConfig = p
 	_, err := Prepare(cfg)
-	var pe *ParamError
+	var pe *experiment.ParamError
 	if !errors.As(err, &pe) || pe.Param != "current-config" || !strings.Contains(err.Error(), "root.default") || !strings.Contains(err.Error(), "NaN") {
 		t.Errorf("NaN weight: %v, want a --current-config error naming the queue and the value", err)
 	}

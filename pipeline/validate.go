@@ -10,6 +10,7 @@ import (
 
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/report"
 )
 
@@ -95,7 +96,7 @@ func validatedConfigs(cfg RunConfig, tr *TuneReport, tuned LASMQParams) ([]valCo
 		}
 		if key := sim.SpecOf(p); !seen[key] {
 			seen[key] = true
-			info, err := Fluid.Policy(c.spec)
+			info, err := experiment.Fluid.Policy(c.spec)
 			if err != nil {
 				return nil, err
 			}
@@ -112,10 +113,10 @@ type validation struct {
 	configs []valConfig
 	jobs    []sim.Job
 	// exact runs every configuration with exact sizes and keeps per-job rows.
-	exact *Experiment
+	exact *experiment.Experiment
 	// sigmas[k] runs the configurations that use size estimates (sized)
 	// with log-normal errors of σ = sigmaOf[k] > 0.
-	sigmas  []*Experiment
+	sigmas  []*experiment.Experiment
 	sigmaOf []float64
 	sized   []int
 	// loads[k] runs every configuration at load factor loadOf[k]; the
@@ -123,12 +124,12 @@ type validation struct {
 	// factor of 1 is the exact-size experiment itself (the same
 	// simulations: Scale 1 leaves the jobs as they are), so no
 	// (configuration, load) pair is simulated twice.
-	loads  []*Experiment
+	loads  []*experiment.Experiment
 	loadOf []float64
 }
 
 // planValidation builds the experiments of the validate stage.
-func planValidation(in *Inputs, tr *TuneReport, tuned LASMQParams, b *Bounds) (*validation, error) {
+func planValidation(in *Inputs, tr *TuneReport, tuned LASMQParams, b *experiment.Bounds) (*validation, error) {
 	cfg := in.Config
 	configs, err := validatedConfigs(cfg, tr, tuned)
 	if err != nil {
@@ -144,19 +145,19 @@ func planValidation(in *Inputs, tr *TuneReport, tuned LASMQParams, b *Bounds) (*
 			v.sized = append(v.sized, c)
 		}
 	}
-	v.exact = &Experiment{Jobs: valJobs, Capacity: in.Capacity, Deadlines: b.Deadlines, Policies: all, Runs: 1}
+	v.exact = &experiment.Experiment{Jobs: valJobs, Capacity: in.Capacity, Deadlines: b.Deadlines, Policies: all, Runs: 1}
 	for _, s := range cfg.Sigmas {
 		if s > 0 && len(sized) > 0 {
-			v.sigmas = append(v.sigmas, &Experiment{Jobs: valJobs, Capacity: in.Capacity, Deadlines: b.Deadlines, Policies: sized,
+			v.sigmas = append(v.sigmas, &experiment.Experiment{Jobs: valJobs, Capacity: in.Capacity, Deadlines: b.Deadlines, Policies: sized,
 				Errors: estimate.ErrorModel{Kind: estimate.LogNormal, Sigma: s}, Runs: cfg.Runs, Seed: cfg.Seed})
 			v.sigmaOf = append(v.sigmaOf, s)
 		}
 	}
-	byFactor := map[float64]*Experiment{1: v.exact}
+	byFactor := map[float64]*experiment.Experiment{1: v.exact}
 	for _, f := range cfg.LoadFactors {
 		x := byFactor[f]
 		if x == nil {
-			x = &Experiment{Jobs: valJobs, Scale: f, Capacity: in.Capacity, Policies: all, Runs: 1, MeanOnly: true}
+			x = &experiment.Experiment{Jobs: valJobs, Scale: f, Capacity: in.Capacity, Policies: all, Runs: 1, MeanOnly: true}
 			byFactor[f] = x
 		}
 		v.loads = append(v.loads, x)
@@ -167,8 +168,8 @@ func planValidation(in *Inputs, tr *TuneReport, tuned LASMQParams, b *Bounds) (*
 
 // experiments lists the distinct experiments of the plan, the exact-size
 // one first.
-func (v *validation) experiments() []*Experiment {
-	xs := append([]*Experiment{v.exact}, v.sigmas...)
+func (v *validation) experiments() []*experiment.Experiment {
+	xs := append([]*experiment.Experiment{v.exact}, v.sigmas...)
 	for _, x := range v.loads {
 		if !slices.Contains(xs, x) {
 			xs = append(xs, x)
@@ -179,14 +180,14 @@ func (v *validation) experiments() []*Experiment {
 
 // validationResults are the results of a validation's experiments.
 type validationResults struct {
-	exact  *ExperimentResult
-	sigmas []*ExperimentResult
-	loads  []*ExperimentResult
+	exact  *experiment.ExperimentResult
+	sigmas []*experiment.ExperimentResult
+	loads  []*experiment.ExperimentResult
 }
 
-func (v *validation) run(ctx context.Context, opt RunOptions) (*validationResults, error) {
+func (v *validation) run(ctx context.Context, opt experiment.RunOptions) (*validationResults, error) {
 	xs := v.experiments()
-	out, err := RunExperiments(ctx, opt, xs...)
+	out, err := experiment.RunExperiments(ctx, opt, xs...)
 	if err != nil {
 		return nil, err
 	}
@@ -198,7 +199,7 @@ func (v *validation) run(ctx context.Context, opt RunOptions) (*validationResult
 }
 
 // ValidationRowOf is a configuration's aggregate as a validation row.
-func ValidationRowOf(name string, sigma float64, a Aggregate, b *Bounds) ValidationRow {
+func ValidationRowOf(name string, sigma float64, a experiment.Aggregate, b *experiment.Bounds) ValidationRow {
 	m := a.Mean
 	return ValidationRow{
 		Name: name, Policy: a.Policy, Sigma: sigma, Runs: a.Runs,
@@ -210,7 +211,7 @@ func ValidationRowOf(name string, sigma float64, a Aggregate, b *Bounds) Validat
 
 // rows returns the validation table: every configuration with exact sizes,
 // then each σ > 0 for the configurations that use estimates.
-func (v *validation) rows(r *validationResults, b *Bounds) []ValidationRow {
+func (v *validation) rows(r *validationResults, b *experiment.Bounds) []ValidationRow {
 	var rows []ValidationRow
 	for c, vc := range v.configs {
 		rows = append(rows, ValidationRowOf(vc.name, 0, r.exact.Policies[c].Aggregate(), b))
@@ -225,9 +226,9 @@ func (v *validation) rows(r *validationResults, b *Bounds) []ValidationRow {
 
 // plots fills the data behind the report's figures; the CDF and per-class
 // means come from the sink that saw the exact-size runs.
-func (v *validation) plots(st *ValidationState, r *validationResults, cfg RunConfig, classNames []string, rs *resultsSink) {
+func (v *validation) plots(st *ValidationState, r *validationResults, cfg RunConfig, classNames []string, rs *experiment.ResultsSink) {
 	st.ClassNames = classNames
-	st.CDF, st.PerClass = rs.cdf, rs.class
+	st.CDF, st.PerClass = rs.Cdf, rs.Class
 	st.SigmaXs = cfg.Sigmas
 	for i, c := range v.sized {
 		g := report.BoxGroup{Name: v.configs[c].name}
@@ -268,12 +269,12 @@ func (v *validation) plots(st *ValidationState, r *validationResults, cfg RunCon
 // file). A shard's run (opt.Units sharding) keeps its exact-size units'
 // rows for its part instead and writes nothing; the merge hands the parts'
 // rows to the same stream in the same order.
-func validate(ctx context.Context, in *Inputs, cs *classState, tr *TuneReport, tuned LASMQParams, b *Bounds, stream func(name string) (*os.File, error), opt RunOptions) (*ValidationState, map[string][]byte, error) {
+func validate(ctx context.Context, in *Inputs, cs *classState, tr *TuneReport, tuned LASMQParams, b *experiment.Bounds, stream func(name string) (*os.File, error), opt experiment.RunOptions) (*ValidationState, map[string][]byte, error) {
 	plan, err := planValidation(in, tr, tuned, b)
 	if err != nil {
 		return nil, nil, err
 	}
-	if opt.Units.sharding() {
+	if opt.Units.Sharding() {
 		plan.exact.KeepRows = true
 		if _, err := plan.run(ctx, opt); err != nil {
 			return nil, nil, err
@@ -287,24 +288,24 @@ func validate(ctx context.Context, in *Inputs, cs *classState, tr *TuneReport, t
 	first, n := in.Split.TuneJobs, len(plan.jobs)
 	classOf := cs.Secondary.classesOf(first, n)
 	id := func(i int) []byte { return in.Jobs.ID.Bytes(first + i) }
-	choice, err := ParseResults(in.Config.resultsOrDefault())
+	choice, err := experiment.ParseResults(in.Config.resultsOrDefault())
 	if err != nil {
-		return nil, nil, paramErr("results", in.Config.Results, "%v", err)
+		return nil, nil, experiment.ParamErr("results", in.Config.Results, "%v", err)
 	}
 	choice = choice.Resolve(n)
 	var keep []bool
-	if choice.Mode == ResultsSample {
-		keep = SampleJobs(n, choice.N, id)
+	if choice.Mode == experiment.ResultsSample {
+		keep = experiment.SampleJobs(n, choice.N, id)
 	}
-	var out *bufferedFile
+	var out *experiment.BufferedFile
 	files := map[string][]byte{}
-	if choice.Mode != ResultsNone {
+	if choice.Mode != experiment.ResultsNone {
 		f, err := stream("results.parquet")
 		if err != nil {
 			return nil, nil, err
 		}
-		out = &bufferedFile{f: f, bw: bufio.NewWriterSize(f, 1<<20)}
-		defer out.f.Close() // a second close is harmless
+		out = &experiment.BufferedFile{F: f, Bw: bufio.NewWriterSize(f, 1<<20)}
+		defer out.F.Close() // a second close is harmless
 		files["results.parquet"] = nil
 	}
 	var w io.Writer
@@ -315,31 +316,31 @@ func validate(ctx context.Context, in *Inputs, cs *classState, tr *TuneReport, t
 	for c, vc := range plan.configs {
 		names[c] = vc.name
 	}
-	rs, err := newResultsSink(w, keep, id, classOf, len(classNames), names)
+	rs, err := experiment.NewResultsSink(w, keep, id, classOf, len(classNames), names)
 	if err != nil {
 		return nil, nil, err
 	}
 	current := canonicalSpec(in.Config.Current)
 	for c, vc := range plan.configs {
 		if canonicalSpec(vc.spec) == current {
-			rs.current = c
+			rs.Current = c
 			break
 		}
 	}
-	plan.exact.Sink = rs.sink
+	plan.exact.Sink = rs.Sink
 	res, err := plan.run(ctx, opt)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := rs.close(); err != nil {
+	if err := rs.Close(); err != nil {
 		return nil, nil, err
 	}
 	if out != nil {
-		if err := out.finish(); err != nil {
+		if err := out.Finish(); err != nil {
 			return nil, nil, err
 		}
 	}
-	st := &ValidationState{Rows: plan.rows(res, b), Results: choice.String(), currentResp: rs.currentResp, OfferedLoad: report.FinitePtr(OfferedLoad(plan.jobs, in.Capacity))}
+	st := &ValidationState{Rows: plan.rows(res, b), Results: choice.String(), currentResp: rs.CurrentResp, OfferedLoad: report.FinitePtr(experiment.OfferedLoad(plan.jobs, in.Capacity))}
 	plan.plots(st, res, in.Config, classNames, rs)
 	endPhase()
 	return st, files, nil

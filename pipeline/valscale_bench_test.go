@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 	"math/rand/v2"
 	"runtime"
 	"testing"
@@ -26,8 +27,8 @@ func BenchmarkValidateFluid(b *testing.B) {
 	}
 	guess := FirstGuess(sizes, 4)
 	tr := &TuneReport{Result: &TuneResult{FirstGuess: guess}, Best: guess}
-	in := &Inputs{Config: cfg, SimJobs: jobs, Split: Split{TuneJobs: 0, ValidJobs: n}, Capacity: 1}
-	bounds, err := ComputeBounds(jobs, 1)
+	in := &Inputs{Config: cfg, SimJobs: jobs, Split: experiment.Split{TuneJobs: 0, ValidJobs: n}, Capacity: 1}
+	bounds, err := experiment.ComputeBounds(jobs, 1)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -58,12 +59,12 @@ func BenchmarkValidateFluid(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		rs, err := newResultsSink(nil, nil, nil, make([]int32, n), 0, make([]string, len(plan.configs)))
+		rs, err := experiment.NewResultsSink(nil, nil, nil, make([]int32, n), 0, make([]string, len(plan.configs)))
 		if err != nil {
 			b.Fatal(err)
 		}
-		plan.exact.Sink = rs.sink
-		if _, err := plan.run(context.Background(), RunOptions{}); err != nil {
+		plan.exact.Sink = rs.Sink
+		if _, err := plan.run(context.Background(), experiment.RunOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/schedplan/schedplan/classify"
 	"github.com/schedplan/schedplan/cluster/yarn"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 )
 
 // emitFor builds the bundle run would emit for k classes (the tuned LAS_MQ
@@ -27,7 +28,7 @@ func emitFor(t *testing.T, in *Inputs, k int, tuned LASMQParams) (*Bundle, map[s
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &pipelineRun{in: in, cs: cs, capSt: capacityState{Secondary: a.Plan()}, tr: TuneReport{Best: tuned}, bs: boundsState{Bounds: &Bounds{}}}
+	p := &pipelineRun{in: in, cs: cs, capSt: capacityState{Secondary: a.Plan()}, tr: TuneReport{Best: tuned}, bs: boundsState{Bounds: &experiment.Bounds{}}}
 	b := p.bundle()
 	if p.bdErr != nil {
 		t.Fatal(p.bdErr)

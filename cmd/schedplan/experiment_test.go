@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/schedplan/schedplan/pipeline"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 )
 
 // twoUserLog writes a CSV log of users U1 and U2 of the default cluster spec
@@ -71,7 +72,7 @@ func TestSimulateAndRunValidationAgree(t *testing.T) {
 		return pipeline.ValidationRow{}
 	}
 	for _, c := range []struct {
-		a     pipeline.Aggregate
+		a     experiment.Aggregate
 		sigma float64
 	}{{exact.Policies[0], 0}, {exact.Policies[1], 0}, {exact.Policies[2], 0}, {noisy.Policies[0], 0.5}} {
 		got := row(c.a.Policy, c.sigma)

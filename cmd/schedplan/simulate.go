@@ -9,6 +9,7 @@ import (
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/pipeline"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/spf13/cobra"
 )
 
@@ -38,11 +39,11 @@ func (e *errorFlags) model(cmd *cobra.Command) (estimate.ErrorModel, error) {
 }
 
 // checkCost refuses work beyond the limits unless --i-know.
-func (e *errorFlags) checkCost(what string, c pipeline.Cost) error {
+func (e *errorFlags) checkCost(what string, c experiment.Cost) error {
 	if e.iKnow {
 		return nil
 	}
-	return pipeline.CheckCost(what, c)
+	return experiment.CheckCost(what, c)
 }
 
 func newSimulateCmd(a *app) *cobra.Command {
@@ -85,7 +86,7 @@ policy's task-level engine events, tasks, wall time and events per second.`,
   schedplan simulate --policy capacity:file=capacity-scheduler.xml,fair:file=fair-scheduler.xml,las_mq`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := pipeline.CheckWorkers(ef.workers); err != nil {
+			if err := experiment.CheckWorkers(ef.workers); err != nil {
 				return err
 			}
 			specs, err := pipeline.ParseAnyPolicies("policy", policies)
@@ -122,7 +123,7 @@ policy's task-level engine events, tasks, wall time and events per second.`,
 				return err
 			}
 			bar := a.newProgress("simulate", 1)
-			rep, rows, err := pipeline.Simulate(cmd.Context(), w, x, pipeline.RunOptions{Workers: ef.workers, Progress: bar.set})
+			rep, rows, err := pipeline.Simulate(cmd.Context(), w, x, experiment.RunOptions{Workers: ef.workers, Progress: bar.set})
 			bar.finish()
 			if err != nil {
 				return err

@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/schedplan/schedplan/pipeline"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/spf13/cobra"
 )
 
@@ -60,7 +61,7 @@ scheduler's and the share of missed PS deadlines within 1 point of it.`,
 				return pipeline.TuneHPFSPText(cmd.Context(), cmd.OutOrStdout(), w, req.Seed, opt.Objective, asJSON)
 			}
 			if c := pipeline.TuneCost(req.Budget, w.Split, opt); !iKnow {
-				if err := pipeline.CheckCost("tune", c); err != nil {
+				if err := experiment.CheckCost("tune", c); err != nil {
 					return err
 				}
 			}

@@ -1,4 +1,4 @@
-package pipeline
+package experiment
 
 import (
 	"fmt"
@@ -145,8 +145,8 @@ func JobsOf(j *data.Jobs, sizes []float64, spec *cluster.Spec) ([]sim.Job, error
 	return out, nil
 }
 
-// slice returns a copy of rows [lo, hi).
-func (r *JobRows) slice(lo, hi int) *JobRows {
+// Slice returns a copy of rows [lo, hi).
+func (r *JobRows) Slice(lo, hi int) *JobRows {
 	return &JobRows{
 		Policy: slices.Clone(r.Policy[lo:hi]), Run: slices.Clone(r.Run[lo:hi]), Job: slices.Clone(r.Job[lo:hi]),
 		Arrival: slices.Clone(r.Arrival[lo:hi]), Size: slices.Clone(r.Size[lo:hi]), Estimate: slices.Clone(r.Estimate[lo:hi]),

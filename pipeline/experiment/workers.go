@@ -1,4 +1,4 @@
-package pipeline
+package experiment
 
 // MaxWorkers bounds --workers: more goroutines than this only add memory
 // (each holds a simulation's state) on any machine schedplan runs on.
@@ -8,7 +8,7 @@ const MaxWorkers = 4096
 // 0 means GOMAXPROCS.
 func CheckWorkers(n int) error {
 	if n < 0 || n > MaxWorkers {
-		return paramErr("workers", n, "want 0 (one per core) to %d parallel simulations", MaxWorkers)
+		return ParamErr("workers", n, "want 0 (one per core) to %d parallel simulations", MaxWorkers)
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package pipeline
+package experiment
 
 import (
 	"errors"
@@ -20,7 +20,7 @@ func (e *ParamError) Error() string {
 	return fmt.Sprintf("%s = %v: %s", e.Param, e.Value, e.Msg)
 }
 
-func paramErr(param string, value any, format string, args ...any) error {
+func ParamErr(param string, value any, format string, args ...any) error {
 	return &ParamError{Param: param, Value: value, Msg: fmt.Sprintf(format, args...)}
 }
 

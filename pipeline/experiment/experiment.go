@@ -1,4 +1,4 @@
-package pipeline
+package experiment
 
 import (
 	"context"
@@ -54,14 +54,14 @@ type fluid struct{}
 
 func (fluid) Name() string                               { return "fluid" }
 func (fluid) Policy(spec string) (sim.PolicyInfo, error) { return sim.LookupPolicy(spec) }
-func (fluid) NewSimulator() Simulator                    { return &fluidSimulator{} }
+func (fluid) NewSimulator() Simulator                    { return &FluidSimulator{} }
 
-// fluidSimulator keeps one sim.Simulator and the policies it parsed last
+// FluidSimulator keeps one sim.Simulator and the policies it parsed last
 // (a policy instance keeps its buffers between runs).
-type fluidSimulator struct {
+type FluidSimulator struct {
 	s     sim.Simulator
-	specs []string
-	pols  []sim.Policy
+	Specs []string
+	Pols  []sim.Policy
 }
 
 // fluidPolicyCache is how many parsed policies a fluid simulator keeps;
@@ -71,38 +71,38 @@ type fluidSimulator struct {
 // 3 M jobs then holds one policy's buffers per worker, not one per
 // configuration.
 const (
-	fluidPolicyCache = 16
-	fluidCacheJobs   = 1_000_000
+	FluidPolicyCache = 16
+	FluidCacheJobs   = 1_000_000
 )
 
-func (f *fluidSimulator) Simulate(_ context.Context, jobs []sim.Job, _ int, c float64, spec string) (*sim.Result, error) {
-	p, err := f.policy(spec, len(jobs))
+func (f *FluidSimulator) Simulate(_ context.Context, jobs []sim.Job, _ int, c float64, spec string) (*sim.Result, error) {
+	p, err := f.Policy(spec, len(jobs))
 	if err != nil {
 		return nil, err
 	}
 	return f.s.Run(jobs, c, p)
 }
 
-// policy returns the parsed policy of spec for a run of n jobs.
-func (f *fluidSimulator) policy(spec string, n int) (sim.Policy, error) {
-	for i, s := range f.specs {
+// Policy returns the parsed policy of spec for a run of n jobs.
+func (f *FluidSimulator) Policy(spec string, n int) (sim.Policy, error) {
+	for i, s := range f.Specs {
 		if s == spec {
-			return f.pols[i], nil
+			return f.Pols[i], nil
 		}
 	}
 	p, err := sim.ParsePolicy(spec)
 	if err != nil {
 		return nil, err
 	}
-	keep := fluidPolicyCache
+	keep := FluidPolicyCache
 	if n > 0 {
-		keep = min(keep, max(1, fluidCacheJobs/n))
+		keep = min(keep, max(1, FluidCacheJobs/n))
 	}
-	for len(f.specs) >= keep {
-		f.specs[0], f.pols[0] = "", nil
-		f.specs, f.pols = f.specs[1:], f.pols[1:]
+	for len(f.Specs) >= keep {
+		f.Specs[0], f.Pols[0] = "", nil
+		f.Specs, f.Pols = f.Specs[1:], f.Pols[1:]
 	}
-	f.specs, f.pols = append(f.specs, spec), append(f.pols, p)
+	f.Specs, f.Pols = append(f.Specs, spec), append(f.Pols, p)
 	return p, nil
 }
 
@@ -314,15 +314,15 @@ func (x *Experiment) runs() []int {
 func (x *Experiment) check() ([]sim.PolicyInfo, error) {
 	switch {
 	case !(x.Capacity > 0) || math.IsInf(x.Capacity, 0):
-		return nil, paramErr("capacity", x.Capacity, "want a finite positive number")
+		return nil, ParamErr("capacity", x.Capacity, "want a finite positive number")
 	case x.Runs < 1 || x.Runs > MaxRuns:
-		return nil, paramErr("runs", x.Runs, "want 1 to %d runs", MaxRuns)
+		return nil, ParamErr("runs", x.Runs, "want 1 to %d runs", MaxRuns)
 	case x.Deadlines != nil && len(x.Deadlines) != len(x.Jobs):
 		return nil, fmt.Errorf("%d deadlines for %d jobs", len(x.Deadlines), len(x.Jobs))
 	case x.Blocks < 0:
 		return nil, fmt.Errorf("blocks %d is negative", x.Blocks)
 	case !(x.Scale >= 0) || math.IsInf(x.Scale, 0):
-		return nil, paramErr("scale", x.Scale, "want a finite positive factor, or 0 for none")
+		return nil, ParamErr("scale", x.Scale, "want a finite positive factor, or 0 for none")
 	case len(x.Policies) == 0:
 		return nil, errors.New("no policy to simulate")
 	}
@@ -335,7 +335,7 @@ func (x *Experiment) check() ([]sim.PolicyInfo, error) {
 		if infos[i], err = x.resolution().Policy(s); err != nil {
 			// The CLI's policies come from --policy (run's baselines are
 			// checked before, by ParsePolicies).
-			return nil, paramErr("policy", s, "%s resolution: %v", x.resolution().Name(), err)
+			return nil, ParamErr("policy", s, "%s resolution: %v", x.resolution().Name(), err)
 		}
 	}
 	return infos, nil
@@ -375,7 +375,7 @@ func (x *Experiment) Cost() Cost {
 		}
 		c.Simulations += sims
 		c.JobSteps += sims * float64(len(x.Jobs))
-		c.Bytes += runs * summaryBytes
+		c.Bytes += runs * SummaryBytes
 		if x.KeepRows {
 			c.Bytes += runs * float64(len(x.Jobs)) * jobRowBytes
 		}
@@ -385,7 +385,7 @@ func (x *Experiment) Cost() Cost {
 
 // Sizes of results in memory, for Cost.
 const (
-	summaryBytes = 200
+	SummaryBytes = 200
 	jobRowBytes  = 90
 )
 

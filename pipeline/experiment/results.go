@@ -1,4 +1,4 @@
-package pipeline
+package experiment
 
 import (
 	"bufio"
@@ -153,14 +153,14 @@ func (h *hashHeap) Pop() any {
 // (the plot drew at most 2,000 points of the whole sample before).
 const cdfPoints = 2001
 
-// validateJobBytes is what validation holds per validation job, whatever
+// ValidateJobBytes is what validation holds per validation job, whatever
 // the number of configurations (results are streamed): each of the
 // GOMAXPROCS workers' buffers (the jobs with this run's estimates, 40 B;
 // sizes, estimates, responses, slowdowns and the metrics' sorted copy,
 // 8 B each; the simulator's completions and responses, 16 B; missed
 // flags), about 100 B, plus the classes, the sample's flags and one
 // configuration's sorted responses (13 B).
-func validateJobBytes() float64 {
+func ValidateJobBytes() float64 {
 	return 100*float64(runtime.GOMAXPROCS(0)) + 13
 }
 
@@ -168,14 +168,14 @@ func validateJobBytes() float64 {
 // time (one row group each): about 20 MB of buffers.
 const resultChunkRows = 1 << 17
 
-// resultsSink is the validation's Experiment.Sink for the exact-size runs:
+// ResultsSink is the validation's Experiment.Sink for the exact-size runs:
 // it writes each configuration's per-job rows to results.parquet as the
 // configuration's simulation finishes, a row group at a time, and keeps of
 // the responses only what the report draws: the CDF's quantiles and the
 // per-class means. Its memory is the classes of the window's jobs (4 B a
 // job), the sample's flags (1 B a job) and one configuration's sorted
 // responses while it is summarised, whatever the number of configurations.
-type resultsSink struct {
+type ResultsSink struct {
 	pw      *data.ParquetWriter // nil: no rows written
 	keep    []bool              // nil: every job
 	id      func(i int) []byte
@@ -185,12 +185,12 @@ type resultsSink struct {
 
 	chunk  JobRows
 	sorted []float64
-	cdf    []report.Series
-	class  []report.Series
-	// current is the policy index whose per-job responses are kept
+	Cdf    []report.Series
+	Class  []report.Series
+	// Current is the policy index whose per-job responses are kept
 	// (currentResp, in job order) for the calibration; −1: none.
-	current     int
-	currentResp []float64
+	Current     int
+	CurrentResp []float64
 }
 
 // resultsSchema is results.parquet's columns (empty): JobRows.Table's with
@@ -202,10 +202,10 @@ func resultsSchema() *data.Table {
 	return t
 }
 
-// newResultsSink starts a sink writing to w (nil: no rows).
-func newResultsSink(w io.Writer, keep []bool, id func(i int) []byte, classOf []int32, classes int, names []string) (*resultsSink, error) {
-	s := &resultsSink{keep: keep, id: id, classOf: classOf, classes: classes, names: names,
-		cdf: make([]report.Series, len(names)), class: make([]report.Series, len(names)), current: -1}
+// NewResultsSink starts a sink writing to w (nil: no rows).
+func NewResultsSink(w io.Writer, keep []bool, id func(i int) []byte, classOf []int32, classes int, names []string) (*ResultsSink, error) {
+	s := &ResultsSink{keep: keep, id: id, classOf: classOf, classes: classes, names: names,
+		Cdf: make([]report.Series, len(names)), Class: make([]report.Series, len(names)), Current: -1}
 	if w != nil {
 		pw, err := data.NewParquetWriter(w, resultsSchema())
 		if err != nil {
@@ -216,12 +216,12 @@ func newResultsSink(w io.Writer, keep []bool, id func(i int) []byte, classOf []i
 	return s, nil
 }
 
-// sink is the Experiment.Sink.
-func (s *resultsSink) sink(rr *RunRows) error {
+// Sink is the Experiment.Sink.
+func (s *ResultsSink) Sink(rr *RunRows) error {
 	resp := rr.Responses()
 	s.summarise(rr.Policy, resp)
-	if rr.Policy == s.current {
-		s.currentResp = append(s.currentResp[:0], resp...)
+	if rr.Policy == s.Current {
+		s.CurrentResp = append(s.CurrentResp[:0], resp...)
 	}
 	if s.pw == nil {
 		return nil
@@ -248,7 +248,7 @@ func (s *resultsSink) sink(rr *RunRows) error {
 }
 
 // summarise keeps a configuration's CDF quantiles and per-class means.
-func (s *resultsSink) summarise(p int, resp []float64) {
+func (s *ResultsSink) summarise(p int, resp []float64) {
 	s.sorted = s.sorted[:0]
 	sum, cnt := make([]float64, s.classes), make([]float64, s.classes)
 	for i, x := range resp {
@@ -265,15 +265,15 @@ func (s *resultsSink) summarise(p int, resp []float64) {
 			sum[k] /= cnt[k]
 		}
 	}
-	s.class[p] = report.Series{Name: s.names[p], Values: sum}
+	s.Class[p] = report.Series{Name: s.names[p], Values: sum}
 	slices.Sort(s.sorted)
-	s.cdf[p] = report.Series{Name: report.Dropped(s.names[p], len(resp)-len(s.sorted), "not finite"), Values: quantilePoints(s.sorted, cdfPoints)}
+	s.Cdf[p] = report.Series{Name: report.Dropped(s.names[p], len(resp)-len(s.sorted), "not finite"), Values: QuantilePoints(s.sorted, cdfPoints)}
 }
 
-// quantilePoints returns m evenly spaced quantiles of sorted (nearest rank:
+// QuantilePoints returns m evenly spaced quantiles of sorted (nearest rank:
 // sorted[round(k(n−1)/(m−1))]), or a copy of sorted when it has at most m
 // values.
-func quantilePoints(sorted []float64, m int) []float64 {
+func QuantilePoints(sorted []float64, m int) []float64 {
 	n := len(sorted)
 	if n <= m {
 		return append([]float64(nil), sorted...)
@@ -285,31 +285,31 @@ func quantilePoints(sorted []float64, m int) []float64 {
 	return out
 }
 
-// close finishes results.parquet.
-func (s *resultsSink) close() error {
+// Close finishes results.parquet.
+func (s *ResultsSink) Close() error {
 	if s.pw == nil {
 		return nil
 	}
 	return s.pw.Close()
 }
 
-// bufferedFile is a file written through a buffer, flushed, synced and
+// BufferedFile is a file written through a buffer, flushed, synced and
 // closed by finish.
-type bufferedFile struct {
-	f  *os.File
-	bw *bufio.Writer
+type BufferedFile struct {
+	F  *os.File
+	Bw *bufio.Writer
 }
 
-func (b *bufferedFile) Write(p []byte) (int, error) { return b.bw.Write(p) }
+func (b *BufferedFile) Write(p []byte) (int, error) { return b.Bw.Write(p) }
 
-func (b *bufferedFile) finish() error {
-	if err := b.bw.Flush(); err != nil {
-		b.f.Close()
+func (b *BufferedFile) Finish() error {
+	if err := b.Bw.Flush(); err != nil {
+		b.F.Close()
 		return err
 	}
-	if err := b.f.Sync(); err != nil {
-		b.f.Close()
+	if err := b.F.Sync(); err != nil {
+		b.F.Close()
 		return err
 	}
-	return b.f.Close()
+	return b.F.Close()
 }

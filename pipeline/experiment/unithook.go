@@ -1,4 +1,4 @@
-package pipeline
+package experiment
 
 import (
 	"sync"
@@ -21,8 +21,8 @@ type UnitHook struct {
 	Known        map[int]UnitResult
 
 	mu    sync.Mutex
-	units int
-	mine  map[int]UnitResult
+	Units int
+	Mine  map[int]UnitResult
 }
 
 // known returns unit i's result when it is given, or (zero, true) when it
@@ -44,12 +44,12 @@ func (h *UnitHook) done(i, n int, r UnitResult) {
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.mine == nil {
-		h.mine = map[int]UnitResult{}
+	if h.Mine == nil {
+		h.Mine = map[int]UnitResult{}
 	}
-	h.units = n
-	h.mine[i] = r
+	h.Units = n
+	h.Mine[i] = r
 }
 
-// sharding reports whether the hook computes a shard's part.
-func (h *UnitHook) sharding() bool { return h != nil && h.Count > 0 }
+// Sharding reports whether the hook computes a shard's part.
+func (h *UnitHook) Sharding() bool { return h != nil && h.Count > 0 }
