@@ -202,20 +202,6 @@ func statsOf(resp, wait []float64) CalibrationStats {
 	return st
 }
 
-// quantileSorted is the q-quantile of an ascending sample, interpolated
-// linearly (sim.QuantilesOf's rule).
-func quantileSorted(s []float64, q float64) float64 {
-	if len(s) == 0 {
-		return math.NaN()
-	}
-	h := q * float64(len(s)-1)
-	lo := int(math.Floor(h))
-	if lo+1 >= len(s) {
-		return s[len(s)-1]
-	}
-	return s[lo] + (h-float64(lo))*(s[lo+1]-s[lo])
-}
-
 // KSDistance is the two-sample Kolmogorov–Smirnov statistic of a and b:
 // sup over x of |F_a(x) − F_b(x)| for their empirical CDFs (0 for an
 // empty sample). Values within 1 µs or a relative 1e-9 of each other

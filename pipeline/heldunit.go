@@ -3,19 +3,8 @@ package pipeline
 import (
 	"context"
 	"fmt"
-	"github.com/schedplan/schedplan/pipeline/report"
 	"math"
 )
-
-// UnitHeldContainerSeconds is the unit every consumer of the emitted LAS_MQ
-// thresholds counts attained service in: containers × seconds held. YARN's
-// memorySeconds / the container's MB (`schedplan yarn-controller`), the
-// task-level simulation's service (task.State.Service) and the
-// capacity-scheduler.xml's demotion properties are all in it. A task of
-// base duration d (reference-container-seconds of work) holds its
-// container d / exec_rate seconds, so held time is not work on a cluster
-// whose exec_rates are not all 1.
-const UnitHeldContainerSeconds = "held container-seconds"
 
 // HeldPerUnit is the one conversion of LAS_MQ thresholds from the unit the
 // fluid tuner measured them in (the job sizes' unit, served at capacity
@@ -96,24 +85,6 @@ func (b *Bundle) HeldPerUnit() (float64, error) {
 		return 0, fmt.Errorf("las_mq: cluster.capacity %v reference containers, %d containers (cluster.resources): %w", b.Cluster.Capacity, b.Cluster.Containers(), err)
 	}
 	return h, nil
-}
-
-// thresholdsText states tuned thresholds in the unit of the sizes and, when
-// held > 0 (HeldPerUnit), in the held container-seconds that YARN, the
-// controller and the task level count; "" when there are none (k = 1).
-func thresholdsText(th []float64, held float64) string {
-	if len(th) == 0 {
-		return ""
-	}
-	s := report.FmtFloats(th) + " (attained service, size units)"
-	if held > 0 {
-		h := make([]float64, len(th))
-		for i, v := range th {
-			h[i] = v * held
-		}
-		s += fmt.Sprintf(" = %s %s (× %.4g: the cluster's containers / the tuning capacity)", report.FmtFloats(h), UnitHeldContainerSeconds, held)
-	}
-	return s
 }
 
 // TuneWindow is TuneLASMQWindows on a window (the log's split, at the
