@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 )
 
 // PairedBootstrap returns a seeded percentile-bootstrap interval, at the
@@ -44,7 +45,7 @@ func PairedBootstrap(groups [][]float64, level float64, reps int, seed uint64) I
 	}
 	slices.Sort(vals)
 	iv.Available = true
-	iv.Lo, iv.Hi = quantileSorted(vals, (1-level)/2), quantileSorted(vals, (1+level)/2)
+	iv.Lo, iv.Hi = experiment.QuantileSorted(vals, (1-level)/2), experiment.QuantileSorted(vals, (1+level)/2)
 	return iv
 }
 

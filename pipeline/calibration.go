@@ -13,6 +13,7 @@ import (
 	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/report"
 	"gonum.org/v1/gonum/floats"
 )
@@ -179,7 +180,7 @@ func CompareObserved(level, policy string, obsResp, obsWait, simResp, simWait []
 	}
 	c.KS = KSDistance(or, sr)
 	sort.Float64s(ratios)
-	c.MedianLogRatio, c.P90LogRatio = quantileSorted(ratios, 0.5), quantileSorted(ratios, 0.9)
+	c.MedianLogRatio, c.P90LogRatio = experiment.QuantileSorted(ratios, 0.5), experiment.QuantileSorted(ratios, 0.9)
 	n2 := 0
 	for _, r := range ratios {
 		if r <= math.Ln2+1e-12 {

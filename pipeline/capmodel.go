@@ -14,6 +14,7 @@ import (
 	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 )
 
 // execModel is the one execution-time model of a cluster spec that every
@@ -234,13 +235,13 @@ func (lm *LoadModel) setLambda(lambda float64) {
 // factors between them, each with its size. what names the job set.
 func (lm *LoadModel) WriteText(w io.Writer, what string) {
 	fmt.Fprintf(w, "offered load in one execution-time model (%s: %d jobs over %.6g s; the product of the factors reproduces each view):\n", what, lm.Jobs, lm.Span)
-	fmt.Fprintf(w, "  %-8s containers at their exec_rate: Σ work ÷ (%.4g container-s/s × span) — the fluid views' and the plain task level's load\n", LoadText(lm.Plain), lm.Rate)
+	fmt.Fprintf(w, "  %-8s containers at their exec_rate: Σ work ÷ (%.4g container-s/s × span) — the fluid views' and the plain task level's load\n", experiment.LoadText(lm.Plain), lm.Rate)
 	fmt.Fprintf(w, "  ×%-7.4g memory rule: %s\n", lm.MemoryFactor, lm.memoryText())
 	fmt.Fprintf(w, "  ×%-7.4g data retrieval: %s\n", lm.DataFactor, lm.dataText())
-	fmt.Fprintf(w, "  = %-6s execution-time load (every job spread over every type, as FIFO and Fair place it): the task-level validation's and COSHH's rows\n", LoadText(lm.Exec))
+	fmt.Fprintf(w, "  = %-6s execution-time load (every job spread over every type, as FIFO and Fair place it): the task-level validation's and COSHH's rows\n", experiment.LoadText(lm.Exec))
 	if lm.Lambda > 0 {
 		fmt.Fprintf(w, "  ×%-7.4g placement: the LP's classes on the types that run them fastest (class means; below 1 routing helps)\n", lm.PlacementFactor)
-		fmt.Fprintf(w, "  = %-6s 1/λ, the capacity LP's load (λ = %.4g)\n", LoadText(1/lm.Lambda), lm.Lambda)
+		fmt.Fprintf(w, "  = %-6s 1/λ, the capacity LP's load (λ = %.4g)\n", experiment.LoadText(1/lm.Lambda), lm.Lambda)
 	}
 }
 

@@ -203,8 +203,8 @@ func checkCapacityHeadline(t *testing.T, res *RunResult, dir string) {
 	for _, want := range []string{
 		"capacity: the cluster is short of capacity: λ = " + fmt.Sprintf("%.4g", res.Lambda),
 		"checked by a task-level replay",
-		"1/λ = " + LoadText(1/res.Lambda) + " = fluid load " + LoadText(lm.Plain),
-		"= the window's plain load " + LoadText(tv.Terms.Plain),
+		"1/λ = " + experiment.LoadText(1/res.Lambda) + " = fluid load " + experiment.LoadText(lm.Plain),
+		"= the window's plain load " + experiment.LoadText(tv.Terms.Plain),
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("the run's text lacks %q", want)

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"fmt"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/report"
 	"io"
 	"strings"
@@ -51,23 +52,23 @@ func coshhSection(v *COSHHValidation, c *COSHHConfig) (report.Section, error) {
 		mt.Rows = append(mt.Rows, []string{r.Config, fmt.Sprint(r.Jobs), report.F4(r.MeanCompletion), report.F4(r.Dissatisfaction), report.F4(r.Fairness), report.F4(r.FairnessAbs), report.F4(r.Locality()),
 			fmt.Sprint(r.Alg1Runs), fmt.Sprint(r.Alg2Decisions), fmt.Sprint(r.Replans), fmt.Sprint(r.LPSolves)})
 	}
-	ut := report.TableBlock{Highlight: -1, Caption: "Per user: mean completion (s), time-averaged UserDissatisfaction and containers held, Locality (%); the window and offered load above (" + loadCell(loadOf(v.OfferedLoad)) + ")",
+	ut := report.TableBlock{Highlight: -1, Caption: "Per user: mean completion (s), time-averaged UserDissatisfaction and containers held, Locality (%); the window and offered load above (" + experiment.LoadCell(experiment.LoadOf(v.OfferedLoad)) + ")",
 		Header: []string{"scheduler", "user", "jobs", "mean completion (s)", "Dissatisfaction", "mean containers", "Locality (%)"}}
 	for _, r := range v.Users {
 		ut.Rows = append(ut.Rows, []string{r.Config, r.Key, fmt.Sprint(r.Jobs), report.F4(r.MeanCompletion), report.F4(r.Dissatisfaction), report.F4(r.MeanContainers), report.F4(r.Locality())})
 	}
-	ct := report.TableBlock{Highlight: -1, Caption: "Per class of the plan (a job's class: its nearest centre): mean completion (s), Locality (%); the window and offered load above (" + loadCell(loadOf(v.OfferedLoad)) + ")",
+	ct := report.TableBlock{Highlight: -1, Caption: "Per class of the plan (a job's class: its nearest centre): mean completion (s), Locality (%); the window and offered load above (" + experiment.LoadCell(experiment.LoadOf(v.OfferedLoad)) + ")",
 		Header: []string{"scheduler", "class", "jobs", "mean completion (s)", "Locality (%)"}}
 	for _, r := range v.Classes {
 		ct.Rows = append(ct.Rows, []string{r.Config, r.Key, fmt.Sprint(r.Jobs), report.F4(r.MeanCompletion), report.F4(r.Locality())})
 	}
-	gt := report.TableBlock{Highlight: -1, Caption: "Tuning grid (COSHH's mean completion time on the second half of the tuning window; offered load: " + ExecLoadDef + ", OVERLOADED above 1: means of an overloaded system)",
+	gt := report.TableBlock{Highlight: -1, Caption: "Tuning grid (COSHH's mean completion time on the second half of the tuning window; offered load: " + experiment.ExecLoadDef + ", OVERLOADED above 1: means of an overloaded system)",
 		Header: []string{"k", "tolerance", "offered load", "mean completion (s)", "classes at the end", "re-classifications", "λ", "error"}}
 	for _, g := range v.Grid {
 		if g.K == v.K && g.Tolerance == v.Tolerance && g.Error == "" {
 			gt.Highlight = len(gt.Rows)
 		}
-		gt.Rows = append(gt.Rows, []string{fmt.Sprint(g.K), fmt.Sprint(g.Tolerance), loadCell(loadOf(g.OfferedLoad)), report.F4(g.MeanCompletion), fmt.Sprint(g.Classes), fmt.Sprint(g.Replans), report.F4(g.Lambda), strings.TrimSpace(g.Error)})
+		gt.Rows = append(gt.Rows, []string{fmt.Sprint(g.K), fmt.Sprint(g.Tolerance), experiment.LoadCell(experiment.LoadOf(g.OfferedLoad)), report.F4(g.MeanCompletion), fmt.Sprint(g.Classes), fmt.Sprint(g.Replans), report.F4(g.Lambda), strings.TrimSpace(g.Error)})
 	}
 	s.Tables = []report.TableBlock{mt, ut, ct, gt}
 	return s, nil

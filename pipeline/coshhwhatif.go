@@ -11,6 +11,7 @@ import (
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/lp"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/report"
 )
 
@@ -88,12 +89,12 @@ func SimulateCOSHHWhatIfs(ctx context.Context, j *data.Jobs, sizes, cs []float64
 
 // WriteCOSHHWhatIfs prints the COSHH what-ifs as a table.
 func WriteCOSHHWhatIfs(w io.Writer, ws []COSHHWhatIf) {
-	writeWhatIfTable(w, "COSHH simulated at task level on each cluster (whole log, execution-time model; LP re-solved; completion times in seconds; offered load: "+ExecLoadDef+", and the least any placement needs; OVERLOADED above 1: the means are of an overloaded system)",
+	writeWhatIfTable(w, "COSHH simulated at task level on each cluster (whole log, execution-time model; LP re-solved; completion times in seconds; offered load: "+experiment.ExecLoadDef+", and the least any placement needs; OVERLOADED above 1: the means are of an overloaded system)",
 		"cluster\tmachines\tλ\toffered load\tleast load\tmean completion (s)\tp99 completion (s)\tvs as specified\t",
 		func(tw io.Writer) {
 			for _, x := range ws {
-				fmt.Fprintf(tw, "%s\t%d\t%.4g\t%s\t%s\t%.4g\t%.4g\t%s\t\n", whatIfName(x.Change), x.Machines, x.Lambda, loadCell(loadOf(x.OfferedLoad)),
-					LoadText(loadOf(x.OfferedLoadBound)), x.MeanCompletion, x.P99Completion, report.Pct(x.Delta))
+				fmt.Fprintf(tw, "%s\t%d\t%.4g\t%s\t%s\t%.4g\t%.4g\t%s\t\n", whatIfName(x.Change), x.Machines, x.Lambda, experiment.LoadCell(experiment.LoadOf(x.OfferedLoad)),
+					experiment.LoadText(experiment.LoadOf(x.OfferedLoadBound)), x.MeanCompletion, x.P99Completion, report.Pct(x.Delta))
 			}
 		})
 }

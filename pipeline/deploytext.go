@@ -131,7 +131,7 @@ func deploySection(dt *DeployTuning, v *DeployVerdict) (report.Section, error) {
 		if c.Fluid != nil {
 			fl = fmt.Sprintf("%+.2f%%", 100**c.Fluid)
 		}
-		tb.Rows = append(tb.Rows, []string{c.Name, fmt.Sprintf("%+.2f%%", 100*c.Mean), intervalText(c.Interval), fl, report.F4(c.Score.Mean), report.F4(c.Score.P99Slowdown), fmt.Sprint(c.Feasible), fmt.Sprint(pairsOf(c.Diffs)), shownSpec(c.Policy)})
+		tb.Rows = append(tb.Rows, []string{c.Name, fmt.Sprintf("%+.2f%%", 100*c.Mean), intervalText(c.Interval), fl, report.F4(c.Score.Mean), report.F4(c.Score.P99Slowdown), fmt.Sprint(c.Feasible), fmt.Sprint(pairsOf(c.Diffs)), report.ShownSpec(c.Policy)})
 	}
 	sec.Tables = append(sec.Tables, tb)
 	fig, err := report.NewFigure("Task-level Pareto front", "Every candidate at task level on the tuning window (filled: on the front of all five metrics), the current scheduler, LAS and FSP with exact sizes marked.", func() ([]byte, error) {

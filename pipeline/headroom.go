@@ -14,6 +14,7 @@ import (
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/lp"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/report"
 	"gonum.org/v1/gonum/stat"
 )
@@ -272,7 +273,7 @@ func (h *Headroom) WriteText(w io.Writer) {
 		if rp.Overloaded {
 			v = "OVERLOADED"
 		}
-		fmt.Fprintf(tw, "%.4g\t%s\t%.4g\t%.4g\t%.1f%%\t%s\t\n", rp.Factor, loadCell(loadOf(rp.Load)), rp.Mean, rp.P99, 100*rp.Unfinished, v)
+		fmt.Fprintf(tw, "%.4g\t%s\t%.4g\t%.4g\t%.1f%%\t%s\t\n", rp.Factor, experiment.LoadCell(experiment.LoadOf(rp.Load)), rp.Mean, rp.P99, 100*rp.Unfinished, v)
 	}
 	tw.Flush()
 }
@@ -353,7 +354,7 @@ func (c *CapacityCheck) Headline(lambda float64) string {
 	}
 	if lm := c.Load; lm != nil && lm.Lambda > 0 {
 		s += fmt.Sprintf("\n  1/λ = %s = fluid load %s × memory rule %.3g × data retrieval %.3g (= the whole log's execution-time load %s, the model of the task-level and COSHH rows) × placement %.4g",
-			LoadText(1/lm.Lambda), LoadText(lm.Plain), lm.MemoryFactor, lm.DataFactor, LoadText(lm.Exec), lm.PlacementFactor)
+			experiment.LoadText(1/lm.Lambda), experiment.LoadText(lm.Plain), lm.MemoryFactor, lm.DataFactor, experiment.LoadText(lm.Exec), lm.PlacementFactor)
 	}
 	return s
 }

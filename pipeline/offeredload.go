@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/schedplan/schedplan/cluster/task"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 )
 
 // ExecTimeLoad returns the offered load of task jobs on cl when each job's
@@ -46,14 +47,14 @@ func ExecTimeLoad(jobs []task.Job, cl *task.Cluster) (load, bound float64) {
 // the execution-time model), each with its definition and, above 1, that
 // its means are of an overloaded system.
 func (t *TaskValidation) LoadNote() string {
-	base := loadOf(t.OfferedLoad)
-	s := "task-level rows: " + loadSentence(base, TaskLoadDef)
+	base := experiment.LoadOf(t.OfferedLoad)
+	s := "task-level rows: " + experiment.LoadSentence(base, experiment.TaskLoadDef)
 	if lm := t.Terms; lm != nil && (lm.MemoryFactor != 1 || lm.DataFactor != 1) {
-		s += fmt.Sprintf("\n  = the window's plain load %s (the containers at their exec_rate, as the fluid window) × memory rule %.3g × data retrieval %.3g", LoadText(lm.Plain), lm.MemoryFactor, lm.DataFactor)
+		s += fmt.Sprintf("\n  = the window's plain load %s (the containers at their exec_rate, as the fluid window) × memory rule %.3g × data retrieval %.3g", experiment.LoadText(lm.Plain), lm.MemoryFactor, lm.DataFactor)
 	}
 	for _, r := range t.Rows {
-		if l := loadOf(r.OfferedLoad); r.OfferedLoad != nil && l != base {
-			return s + "\nexecution-time model rows: " + loadSentence(l, ExecLoadDef)
+		if l := experiment.LoadOf(r.OfferedLoad); r.OfferedLoad != nil && l != base {
+			return s + "\nexecution-time model rows: " + experiment.LoadSentence(l, experiment.ExecLoadDef)
 		}
 	}
 	return s
@@ -63,12 +64,12 @@ func (t *TaskValidation) LoadNote() string {
 // execution-time model (ExecLoadDef), the least any placement needs, and,
 // above 1, that the means are of an overloaded system.
 func (v *COSHHValidation) LoadNote() string {
-	load, bound := loadOf(v.OfferedLoad), loadOf(v.OfferedLoadBound)
-	s := fmt.Sprintf("offered load %s (%s); no placement needs less than %s (every container as fast as the job's fastest machine type)", LoadText(load), ExecLoadDef, LoadText(bound))
-	if n := OverloadNote(load); n != "" {
+	load, bound := experiment.LoadOf(v.OfferedLoad), experiment.LoadOf(v.OfferedLoadBound)
+	s := fmt.Sprintf("offered load %s (%s); no placement needs less than %s (every container as fast as the job's fastest machine type)", experiment.LoadText(load), experiment.ExecLoadDef, experiment.LoadText(bound))
+	if n := experiment.OverloadNote(load); n != "" {
 		s += ". " + n
 		if bound <= 1 {
-			s += fmt.Sprintf(" (a scheduler that keeps jobs on their fastest machine types, as COSHH routes them, may keep up: the least load is %s)", LoadText(bound))
+			s += fmt.Sprintf(" (a scheduler that keeps jobs on their fastest machine types, as COSHH routes them, may keep up: the least load is %s)", experiment.LoadText(bound))
 		}
 	}
 	return s
@@ -80,7 +81,7 @@ func loadCurveAxis(vs *ValidationState) string {
 	if vs.OfferedLoad == nil {
 		return "load factor (× every size)"
 	}
-	return "offered load (" + FluidLoadDef + ")"
+	return "offered load (" + experiment.FluidLoadDef + ")"
 }
 
 // loadCurveCaption says what the load curve's loads are and that its
@@ -89,5 +90,5 @@ func loadCurveCaption(vs *ValidationState) string {
 	if vs.OfferedLoad == nil {
 		return "validation window with every size scaled by each load factor (the window's offered load is undefined: its jobs arrive at one instant)"
 	}
-	return fmt.Sprintf("validation window with every size scaled: offered load = %s × each load factor; at loads above 1 the means are of an overloaded system (queues grow with the window's length)", LoadText(*vs.OfferedLoad))
+	return fmt.Sprintf("validation window with every size scaled: offered load = %s × each load factor; at loads above 1 the means are of an overloaded system (queues grow with the window's length)", experiment.LoadText(*vs.OfferedLoad))
 }

@@ -115,9 +115,9 @@ func TestSimulatedViewsStateTheirLoad(t *testing.T) {
 	res.WriteText(&out, dir, 0)
 	text := out.String()
 	for _, want := range []string{
-		"validation window: offered load " + LoadText(win) + " (" + FluidLoadDef + ")",
-		"task-level rows: offered load " + LoadText(*cv.OfferedLoad) + " (" + TaskLoadDef + "). OVERLOADED",
-		"fifo (exec-time model)  " + LoadText(*cv.OfferedLoad) + " OVERLOADED",
+		"validation window: offered load " + experiment.LoadText(win) + " (" + experiment.FluidLoadDef + ")",
+		"task-level rows: offered load " + experiment.LoadText(*cv.OfferedLoad) + " (" + experiment.TaskLoadDef + "). OVERLOADED",
+		"fifo (exec-time model)  " + experiment.LoadText(*cv.OfferedLoad) + " OVERLOADED",
 		"the means are of an overloaded system",
 	} {
 		if !strings.Contains(text, want) {
@@ -129,8 +129,8 @@ func TestSimulatedViewsStateTheirLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	tuneJobs, _ := in.Split.Windows(in.SimJobs)
-	for _, want := range []string{"offered load = " + LoadText(win) + " × each load factor", "the window&#39;s " + LoadText(win) + " × the factor",
-		"The tuning window&#39;s offered load " + LoadText(experiment.OfferedLoad(tuneJobs, in.Capacity)), LoadText(*cv.OfferedLoad) + " OVERLOADED", "no placement needs less than " + LoadText(*cv.OfferedLoadBound)} {
+	for _, want := range []string{"offered load = " + experiment.LoadText(win) + " × each load factor", "the window&#39;s " + experiment.LoadText(win) + " × the factor",
+		"The tuning window&#39;s offered load " + experiment.LoadText(experiment.OfferedLoad(tuneJobs, in.Capacity)), experiment.LoadText(*cv.OfferedLoad) + " OVERLOADED", "no placement needs less than " + experiment.LoadText(*cv.OfferedLoadBound)} {
 		if !strings.Contains(string(html), want) {
 			t.Errorf("report.html lacks %q", want)
 		}
@@ -143,11 +143,11 @@ func TestOverloadNote(t *testing.T) {
 		load float64
 		want string
 	}{{0.9, ""}, {1, ""}, {math.NaN(), ""}, {38.2, "OVERLOADED (offered load 38.2 > 1)"}} {
-		if got := OverloadNote(tc.load); (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
+		if got := experiment.OverloadNote(tc.load); (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
 			t.Errorf("OverloadNote(%v) = %q, want %q", tc.load, got, tc.want)
 		}
 	}
-	if got := loadSentence(math.NaN(), FluidLoadDef); got != "offered load undefined ("+FluidLoadDef+")" {
+	if got := experiment.LoadSentence(math.NaN(), experiment.FluidLoadDef); got != "offered load undefined ("+experiment.FluidLoadDef+")" {
 		t.Errorf("undefined load: %q", got)
 	}
 }
@@ -159,7 +159,7 @@ func TestBoundsTextStatesLoad(t *testing.T) {
 	for _, tc := range []struct {
 		load float64
 		want string
-	}{{0.469, "offered load 0.469 (" + FluidLoadDef + ")"}, {1.5, "OVERLOADED"}, {math.NaN(), "offered load undefined"}} {
+	}{{0.469, "offered load 0.469 (" + experiment.FluidLoadDef + ")"}, {1.5, "OVERLOADED"}, {math.NaN(), "offered load undefined"}} {
 		w := &Window{Log: &data.Jobs{Source: "x.csv"}, Name: "validate", Capacity: 1, CapacityFrom: "given", OfferedLoad: tc.load}
 		var out strings.Builder
 		WriteBoundsText(&out, w, &experiment.Bounds{Jobs: 2, Capacity: 1}, nil)

@@ -77,7 +77,7 @@ func buildReport(in *Inputs, bd *Bundle, cs *classState, capSt *capacityState, t
 
 	// Tuning.
 	tuneJobs, _ := in.Split.Windows(in.SimJobs)
-	tuning, err := tuningSections(tr, experiment.OfferedLoad(tuneJobs, in.Capacity), loadOf(vs.OfferedLoad))
+	tuning, err := tuningSections(tr, experiment.OfferedLoad(tuneJobs, in.Capacity), experiment.LoadOf(vs.OfferedLoad))
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +87,7 @@ func buildReport(in *Inputs, bd *Bundle, cs *classState, capSt *capacityState, t
 	rep.Sections = append(rep.Sections, tuning...)
 
 	// Bounds.
-	bt := report.TableBlock{Highlight: -1, Caption: "The validation window's " + loadSentence(loadOf(vs.OfferedLoad), FluidLoadDef), Header: []string{"bound (validation window, exact sizes)", "mean response"}, Rows: [][]string{
+	bt := report.TableBlock{Highlight: -1, Caption: "The validation window's " + experiment.LoadSentence(experiment.LoadOf(vs.OfferedLoad), experiment.FluidLoadDef), Header: []string{"bound (validation window, exact sizes)", "mean response"}, Rows: [][]string{
 		{"SRPT: lower bound for every policy", report.F4(b.SRPTMean)},
 		{fmt.Sprintf("FSP: a protective schedule (misses %d PS deadlines)", b.FSPMissed), report.F4(b.FSPMean)},
 		{"PS: the protective deadlines", report.F4(b.PSMean)},
@@ -95,13 +95,13 @@ func buildReport(in *Inputs, bd *Bundle, cs *classState, capSt *capacityState, t
 	rep.Sections = append(rep.Sections, report.Section{ID: "bounds", Title: "Bounds", Tables: []report.TableBlock{bt}})
 
 	// Validation.
-	winLoad := loadSentence(loadOf(vs.OfferedLoad), FluidLoadDef)
+	winLoad := experiment.LoadSentence(experiment.LoadOf(vs.OfferedLoad), experiment.FluidLoadDef)
 	vt := report.TableBlock{Highlight: -1, SpecsLast: true, Caption: "Responses in seconds; slowdown = response / (size / capacity); the validation window's " + winLoad, Header: []string{"configuration", "σ", "runs", "mean", "min–max over runs", "p99", "mean slowdown", "p99 slowdown", "gap to bound", "missed PS deadlines", "policy"}}
 	for k, r := range vs.Rows {
 		if r.Name == "tuned las_mq" {
 			vt.Highlight = k
 		}
-		vt.Rows = append(vt.Rows, []string{r.Name, fmt.Sprint(r.Sigma), fmt.Sprint(r.Runs), report.F4(r.Mean), report.F4(r.MeanMin) + "–" + report.F4(r.MeanMax), report.F4(r.P99), report.F4(r.MeanSlowdown), report.F4(r.P99Slowdown), report.Pct(r.Gap), fmt.Sprintf("%.1f (%.1f%%)", r.Missed, 100*r.MissedShare), shownSpec(r.Policy)})
+		vt.Rows = append(vt.Rows, []string{r.Name, fmt.Sprint(r.Sigma), fmt.Sprint(r.Runs), report.F4(r.Mean), report.F4(r.MeanMin) + "–" + report.F4(r.MeanMax), report.F4(r.P99), report.F4(r.MeanSlowdown), report.F4(r.P99Slowdown), report.Pct(r.Gap), fmt.Sprintf("%.1f (%.1f%%)", r.Missed, 100*r.MissedShare), report.ShownSpec(r.Policy)})
 	}
 	verdict := Verdict(res)
 	var figs []report.Figure
@@ -138,7 +138,7 @@ func buildReport(in *Inputs, bd *Bundle, cs *classState, capSt *capacityState, t
 			if r.Name == TaskTunedName {
 				tt.Highlight = k
 			}
-			tt.Rows = append(tt.Rows, []string{r.Name, loadCell(loadOf(r.OfferedLoad)), report.F4(r.Mean), report.F4(r.P99), report.F4(r.MeanSlowdown), report.Pct(r.Gap), fmt.Sprintf("%.1f (%.1f%%)", r.Missed, 100*r.MissedShare), shownSpec(r.Policy)})
+			tt.Rows = append(tt.Rows, []string{r.Name, experiment.LoadCell(experiment.LoadOf(r.OfferedLoad)), report.F4(r.Mean), report.F4(r.P99), report.F4(r.MeanSlowdown), report.Pct(r.Gap), fmt.Sprintf("%.1f (%.1f%%)", r.Missed, 100*r.MissedShare), report.ShownSpec(r.Policy)})
 		}
 		tables = append(tables, tt)
 		verdict += " At task level, " + OneReplayNote + ", " + t.RowsText() + "."

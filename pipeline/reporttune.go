@@ -51,16 +51,16 @@ func tuningSections(tr *TuneReport, tuneLoad, valLoad float64) ([]report.Section
 	cv := tr.CV
 	best := tr.Best
 	ch := &cv.Candidates[cv.Chosen]
-	tt := report.TableBlock{Highlight: 0, SpecsLast: true, Caption: "Fold means over the tuning window's rolling-origin folds, and the validation window (never seen by the search) simulated whole. Responses in seconds. The tuning window's " + loadSentence(tuneLoad, FluidLoadDef) + "; the validation window's " + loadSentence(valLoad, FluidLoadDef) + ".",
+	tt := report.TableBlock{Highlight: 0, SpecsLast: true, Caption: "Fold means over the tuning window's rolling-origin folds, and the validation window (never seen by the search) simulated whole. Responses in seconds. The tuning window's " + experiment.LoadSentence(tuneLoad, experiment.FluidLoadDef) + "; the validation window's " + experiment.LoadSentence(valLoad, experiment.FluidLoadDef) + ".",
 		Header: []string{"configuration", "fold-mean response", "fold-mean p99 slowdown", "validate mean", "validate p99", "validate mean slowdown", "validate p99 slowdown", "validate missed PS deadlines", "policy"}}
 	for _, c := range tr.Compare {
 		tt.Rows = append(tt.Rows, []string{c.Name, report.F4(c.Tune.Mean), report.F4(c.Tune.P99Slowdown), report.F4(c.Validate.Mean), report.F4(c.Validate.P99),
-			report.F4(c.Validate.MeanSlowdown), report.F4(c.Validate.P99Slowdown), fmt.Sprintf("%.2f%%", 100*c.Validate.Missed), shownSpec(c.Policy)})
+			report.F4(c.Validate.MeanSlowdown), report.F4(c.Validate.P99Slowdown), fmt.Sprintf("%.2f%%", 100*c.Validate.Missed), report.ShownSpec(c.Policy)})
 	}
-	rt := report.TableBlock{Highlight: -1, Caption: "Robustness: validation window at ±20% load (offered load: the window's " + LoadText(valLoad) + " × the factor; " + FluidLoadDef + "; OVERLOADED above 1: means of an overloaded system)",
+	rt := report.TableBlock{Highlight: -1, Caption: "Robustness: validation window at ±20% load (offered load: the window's " + experiment.LoadText(valLoad) + " × the factor; " + experiment.FluidLoadDef + "; OVERLOADED above 1: means of an overloaded system)",
 		Header: []string{"configuration", "load ×", "offered load", "mean (s)", "p99 (s)", "p99 slowdown"}}
 	for _, r := range tr.Robustness {
-		rt.Rows = append(rt.Rows, []string{r.Name, fmt.Sprint(r.LoadFactor), loadCell(r.LoadFactor * valLoad), report.F4(r.Score.Mean), report.F4(r.Score.P99), report.F4(r.Score.P99Slowdown)})
+		rt.Rows = append(rt.Rows, []string{r.Name, fmt.Sprint(r.LoadFactor), experiment.LoadCell(r.LoadFactor * valLoad), report.F4(r.Score.Mean), report.F4(r.Score.P99), report.F4(r.Score.P99Slowdown)})
 	}
 
 	var sa, sk report.XYSeries
@@ -445,7 +445,7 @@ func frontTable(cv *CVResult) report.TableBlock {
 			pt.Highlight = len(pt.Rows)
 		}
 		m := c.FoldMean
-		pt.Rows = append(pt.Rows, []string{c.Label(), pctS(c.Improvement), report.F4(m.Mean), report.F4(m.P99), report.F4(m.MeanSlowdown), report.F4(m.P99Slowdown), fmt.Sprintf("%.2f%%", 100*m.Missed), fmt.Sprint(c.Feasible), shownSpec(c.Policy)})
+		pt.Rows = append(pt.Rows, []string{c.Label(), pctS(c.Improvement), report.F4(m.Mean), report.F4(m.P99), report.F4(m.MeanSlowdown), report.F4(m.P99Slowdown), fmt.Sprintf("%.2f%%", 100*m.Missed), fmt.Sprint(c.Feasible), report.ShownSpec(c.Policy)})
 	}
 	return pt
 }

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"bytes"
+	"github.com/schedplan/schedplan/pipeline/report"
 	"regexp"
 	"strings"
 	"testing"
@@ -19,7 +20,7 @@ func TestShownSpec(t *testing.T) {
 		{"fifo", "fifo"},
 		{"coshh, exec-time model", "coshh, exec-time model"},
 	} {
-		if got := shownSpec(c.in); got != c.want {
+		if got := report.ShownSpec(c.in); got != c.want {
 			t.Errorf("shownSpec(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}

@@ -155,12 +155,12 @@ func whatIfName(change string) string { return cmp.Or(change, "as specified") }
 
 // WriteWhatIfSims prints the simulated what-ifs as a table.
 func WriteWhatIfSims(w io.Writer, sims []WhatIfSim) {
-	writeWhatIfTable(w, "simulated at task level (whole log; responses in seconds; offered load: "+TaskLoadDef+", OVERLOADED above 1: the means are of an overloaded system)",
+	writeWhatIfTable(w, "simulated at task level (whole log; responses in seconds; offered load: "+experiment.TaskLoadDef+", OVERLOADED above 1: the means are of an overloaded system)",
 		"cluster\tλ\tmachines\trate (container-s/s)\toffered load\tconfiguration\tmean response (s)\tp99 response (s)\t",
 		func(tw io.Writer) {
 			for _, s := range sims {
 				for _, r := range s.Rows {
-					fmt.Fprintf(tw, "%s\t%.4g\t%d\t%.4g\t%s\t%s\t%.4g\t%.4g\t\n", whatIfName(s.Change), s.Lambda, s.Machines, s.RateCS, loadCell(loadOf(s.OfferedLoad)), r.Name, r.Mean, r.P99)
+					fmt.Fprintf(tw, "%s\t%.4g\t%d\t%.4g\t%s\t%s\t%.4g\t%.4g\t\n", whatIfName(s.Change), s.Lambda, s.Machines, s.RateCS, experiment.LoadCell(experiment.LoadOf(s.OfferedLoad)), r.Name, r.Mean, r.P99)
 				}
 			}
 		})

@@ -18,7 +18,7 @@ import (
 
 // WriteText prints the report as a table.
 func (rep *SimulateReport) WriteText(out io.Writer) {
-	load := LoadText(loadOf(rep.OfferedLoad))
+	load := experiment.LoadText(experiment.LoadOf(rep.OfferedLoad))
 	fmt.Fprintf(out, "trace %s (%s window): %d jobs, capacity %g (%s), offered load %s, estimates %s",
 		report.Printable(rep.Trace), rep.Window, rep.Jobs, rep.Capacity, rep.CapacityFrom, load, rep.Errors)
 	multi := len(rep.Policies) > 0 && rep.Policies[0].Runs > 1
@@ -37,7 +37,7 @@ func (rep *SimulateReport) WriteText(out io.Writer) {
 	fmt.Fprintln(tw, head+"p50\tp90\tp99\tmax resp\tmean slowdown\tp99 slowdown\tmissed\tmakespan (s)\tutil\t")
 	for _, p := range rep.Policies {
 		s := p.Mean
-		fmt.Fprintf(tw, "%s\t%.6g\t", shownSpec(p.Policy), s.Response.Mean)
+		fmt.Fprintf(tw, "%s\t%.6g\t", report.ShownSpec(p.Policy), s.Response.Mean)
 		if multi {
 			fmt.Fprintf(tw, "%.6g\t%.6g\t%.6g\t", p.MeanResponse.Min, p.MeanResponse.P50, p.MeanResponse.Max)
 		}
@@ -72,14 +72,14 @@ func NewBoundsReport(w *Window, b *experiment.Bounds, rows []BoundsRow) *BoundsR
 
 // WriteBoundsText prints the bounds of a window and each policy's gap.
 func WriteBoundsText(out io.Writer, w *Window, b *experiment.Bounds, rows []BoundsRow) {
-	fmt.Fprintf(out, "trace %s, window %s: %d jobs, capacity %g (%s); %s\n", report.Printable(w.Log.Source), w.Name, b.Jobs, b.Capacity, w.CapacityFrom, loadSentence(w.OfferedLoad, FluidLoadDef))
+	fmt.Fprintf(out, "trace %s, window %s: %d jobs, capacity %g (%s); %s\n", report.Printable(w.Log.Source), w.Name, b.Jobs, b.Capacity, w.CapacityFrom, experiment.LoadSentence(w.OfferedLoad, experiment.FluidLoadDef))
 	fmt.Fprintf(out, "lower bound (SRPT, exact sizes)   mean response %.6g s\n", b.SRPTMean)
 	fmt.Fprintf(out, "protective schedule (FSP, exact)  mean response %.6g s (misses %d PS deadlines)\n", b.FSPMean, b.FSPMissed)
 	fmt.Fprintf(out, "processor sharing (the deadlines) mean response %.6g s\n\n", b.PSMean)
 	tw := report.NewTable(out, tabwriter.AlignRight)
 	fmt.Fprintln(tw, "policy\tmean response (s)\tgap to bound\tmissed deadlines\tshare\tmax lateness (s)\t")
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%.6g\t%+.1f%%\t%d\t%.1f%%\t%.4g\t\n", shownSpec(r.Policy), r.Mean, 100*r.Gap, r.Missed, 100*r.MissedShare, r.MaxLate)
+		fmt.Fprintf(tw, "%s\t%.6g\t%+.1f%%\t%d\t%.1f%%\t%.4g\t\n", report.ShownSpec(r.Policy), r.Mean, 100*r.Gap, r.Missed, 100*r.MissedShare, r.MaxLate)
 	}
 	tw.Flush()
 }
@@ -87,7 +87,7 @@ func WriteBoundsText(out io.Writer, w *Window, b *experiment.Bounds, rows []Boun
 // WriteText prints what a run did into dir and its verdict.
 func (res *RunResult) WriteText(w io.Writer, dir string, took time.Duration) {
 	fmt.Fprintf(w, "trace %s: %d jobs; tuned on %d, validated on %d\n", report.Printable(res.Trace), res.Workload.Jobs, res.Split.TuneJobs, res.Split.ValidJobs)
-	load := LoadText(loadOf(res.OfferedLoad))
+	load := experiment.LoadText(experiment.LoadOf(res.OfferedLoad))
 	if l := res.Workload.Log; l != nil {
 		for _, line := range strings.Split(l.String(), "\n") {
 			fmt.Fprintln(w, report.Printable(line))
@@ -105,12 +105,12 @@ func (res *RunResult) WriteText(w io.Writer, dir string, took time.Duration) {
 	}
 	fmt.Fprintf(w, "cluster %s\n", report.Printable(res.Cluster))
 	fmt.Fprintln(w, res.CapacityCheck.Headline(res.Lambda))
-	fmt.Fprintf(w, "tuned LAS_MQ (the levels capacity-scheduler.xml implements): %s\n", shownSpec(res.TunedSpec))
+	fmt.Fprintf(w, "tuned LAS_MQ (the levels capacity-scheduler.xml implements): %s\n", report.ShownSpec(res.TunedSpec))
 	if h := res.TunedHPFSP; h != nil {
 		fmt.Fprintf(w, "tuned H-PFSP (task level): %s — FAIR_LIMIT %d %s, threshold %g %s; sizes online (%s estimator, progress reports every %g s)\n",
 			h.Spec(), h.FairLimit, h.FairLimitUnit, h.Threshold, h.ThresholdUnit, h.Estimator, h.ReportIntervalS)
 	}
-	fmt.Fprintf(w, "\nvalidation window: %s\n", loadSentence(loadOf(res.ValidationLoad), FluidLoadDef))
+	fmt.Fprintf(w, "\nvalidation window: %s\n", experiment.LoadSentence(experiment.LoadOf(res.ValidationLoad), experiment.FluidLoadDef))
 	tw := report.NewTable(w, tabwriter.AlignRight)
 	fmt.Fprintln(tw, "validation window\tσ\tmean response (s)\tp99 (s)\tmean slowdown\tp99 slowdown\tgap to SRPT bound\tmissed PS deadlines\t")
 	for _, r := range res.Validation {
@@ -322,7 +322,7 @@ func (t *TaskValidation) WriteText(w io.Writer) {
 	tw := report.NewTable(w, tabwriter.AlignRight)
 	fmt.Fprintln(tw, "task level, validation window\toffered load\tmean response (s)\tp99 (s)\tmean slowdown\tp99 slowdown\tgap to fluid SRPT bound\tmissed deadlines (vs current)\tpolicy\t")
 	for _, r := range t.Rows {
-		fmt.Fprintf(tw, "%s\t%s\t%.4g\t%.4g\t%.4g\t%.4g\t%+.1f%%\t%.0f\t%s\t\n", r.Name, loadCell(loadOf(r.OfferedLoad)), r.Mean, r.P99, r.MeanSlowdown, r.P99Slowdown, 100*r.Gap, r.Missed, shownSpec(r.Policy))
+		fmt.Fprintf(tw, "%s\t%s\t%.4g\t%.4g\t%.4g\t%.4g\t%+.1f%%\t%.0f\t%s\t\n", r.Name, experiment.LoadCell(experiment.LoadOf(r.OfferedLoad)), r.Mean, r.P99, r.MeanSlowdown, r.P99Slowdown, 100*r.Gap, r.Missed, report.ShownSpec(r.Policy))
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "task level, %s: %s\n\n", OneReplayNote, t.RowsText())

@@ -9,6 +9,7 @@ import (
 
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/pipeline/report"
 
 	"gonum.org/v1/gonum/stat"
 )
@@ -376,7 +377,7 @@ func explain(r *CVResult) []string {
 		ci = fmt.Sprintf("; %.0f%% block-bootstrap interval %s to %s", 100*r.CI.Level, pctS(r.CI.Lo), pctS(r.CI.Hi))
 	}
 	out = append(out, fmt.Sprintf("Chosen: %s (%s). Mean fold score %s (folds: %s%s). Fold means: %s; the current scheduler: %s.",
-		ch.Label(), shownSpec(ch.Policy), pctS(ch.Improvement), foldList(ch.Folds), ci, metricsLine(ch.FoldMean), metricsLine(cur.FoldMean)))
+		ch.Label(), report.ShownSpec(ch.Policy), pctS(ch.Improvement), foldList(ch.Folds), ci, metricsLine(ch.FoldMean), metricsLine(cur.FoldMean)))
 	out = append(out, fmt.Sprintf("Slowdown cost: p99 slowdown %.4g against %.4g for the current scheduler, mean slowdown %.4g against %.4g, %.2f%% of jobs later than under PS against %.2f%%.",
 		ch.FoldMean.P99Slowdown, cur.FoldMean.P99Slowdown, ch.FoldMean.MeanSlowdown, cur.FoldMean.MeanSlowdown, 100*ch.FoldMean.Missed, 100*cur.FoldMean.Missed))
 	if r.RunnerUp >= 0 {

@@ -39,7 +39,7 @@ func (rep *TuneReport) WriteText(out io.Writer, source string) {
 	}
 	fmt.Fprintf(out, "\ndeployed: %v\n  thresholds %s (attained service, size units)\n  weights    %s\n  policy     %s\n\n",
 		rep.Best, report.FmtFloats(rep.Best.Thresholds()), report.FmtFloats(rep.Best.Weights()), rep.Best.Spec())
-	fmt.Fprintf(out, "tuning window: %s\nvalidation window: %s\n", loadSentence(loadOf(rep.TuneLoad), FluidLoadDef), loadSentence(loadOf(rep.ValidationLoad), FluidLoadDef))
+	fmt.Fprintf(out, "tuning window: %s\nvalidation window: %s\n", experiment.LoadSentence(experiment.LoadOf(rep.TuneLoad), experiment.FluidLoadDef), experiment.LoadSentence(experiment.LoadOf(rep.ValidationLoad), experiment.FluidLoadDef))
 	tw = report.NewTable(out, tabwriter.AlignRight)
 	fmt.Fprintln(tw, "configuration\tfold-mean response (s)\tfold-mean p99 slowdown\tvalidate mean (s)\tvalidate p99 (s)\tvalidate mean slowdown\tvalidate p99 slowdown\tvalidate missed PS deadlines\t")
 	for _, c := range rep.Compare {
@@ -56,7 +56,7 @@ func (rep *TuneReport) WriteText(out io.Writer, source string) {
 	tw = report.NewTable(out, tabwriter.AlignRight)
 	fmt.Fprintln(tw, "robustness (validation window)\tload ×\toffered load\tmean (s)\tp99 (s)\tp99 slowdown\t")
 	for _, rr := range rep.Robustness {
-		fmt.Fprintf(tw, "%s\t%.2g\t%s\t%.4g\t%.4g\t%.4g\t\n", rr.Name, rr.LoadFactor, loadCell(rr.LoadFactor*loadOf(rep.ValidationLoad)), rr.Score.Mean, rr.Score.P99, rr.Score.P99Slowdown)
+		fmt.Fprintf(tw, "%s\t%.2g\t%s\t%.4g\t%.4g\t%.4g\t\n", rr.Name, rr.LoadFactor, experiment.LoadCell(rr.LoadFactor*experiment.LoadOf(rep.ValidationLoad)), rr.Score.Mean, rr.Score.P99, rr.Score.P99Slowdown)
 	}
 	tw.Flush()
 	on := ""

@@ -1,12 +1,12 @@
-package pipeline
+package experiment
 
 import (
 	"math"
 )
 
-// quantileSorted is the q-quantile of an ascending sample, interpolated
+// QuantileSorted is the q-quantile of an ascending sample, interpolated
 // linearly (sim.QuantilesOf's rule).
-func quantileSorted(s []float64, q float64) float64 {
+func QuantileSorted(s []float64, q float64) float64 {
 	if len(s) == 0 {
 		return math.NaN()
 	}

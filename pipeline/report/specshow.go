@@ -1,17 +1,17 @@
-package pipeline
+package report
 
 import (
 	"strconv"
 	"strings"
 )
 
-// shownSpec is a policy specification as shown to people (the console,
+// ShownSpec is a policy specification as shown to people (the console,
 // report.html): every numeric parameter value, and each number of a
 // /-separated list of numbers (weights=…), at 4 significant figures;
 // names, file paths and other values unchanged. summary.json and
 // schedplan.yaml keep the exact specification, which ParsePolicy reads
 // back.
-func shownSpec(spec string) string {
+func ShownSpec(spec string) string {
 	name, params, ok := strings.Cut(spec, ":")
 	if !ok || !strings.Contains(params, "=") {
 		return spec

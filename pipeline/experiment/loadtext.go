@@ -1,4 +1,4 @@
-package pipeline
+package experiment
 
 import (
 	"fmt"
@@ -34,8 +34,8 @@ func LoadText(load float64) string {
 	return fmt.Sprintf("%.3g", load)
 }
 
-// loadOf reads a stated load back (NaN when undefined).
-func loadOf(p *float64) float64 {
+// LoadOf reads a stated load back (NaN when undefined).
+func LoadOf(p *float64) float64 {
 	if p == nil {
 		return math.NaN()
 	}
@@ -51,9 +51,9 @@ func OverloadNote(load float64) string {
 	return fmt.Sprintf("OVERLOADED (offered load %s > 1): queues grow with the window's length, and the means are of an overloaded system — they measure the window's length more than the scheduler", LoadText(load))
 }
 
-// loadSentence states a view's load: "offered load X (definition)", and
+// LoadSentence states a view's load: "offered load X (definition)", and
 // the overload note when it is above 1.
-func loadSentence(load float64, def string) string {
+func LoadSentence(load float64, def string) string {
 	s := fmt.Sprintf("offered load %s (%s)", LoadText(load), def)
 	if n := OverloadNote(load); n != "" {
 		s += ". " + n
@@ -61,8 +61,8 @@ func loadSentence(load float64, def string) string {
 	return s
 }
 
-// loadCell is a row's load in a table: the figure, marked when above 1.
-func loadCell(load float64) string {
+// LoadCell is a row's load in a table: the figure, marked when above 1.
+func LoadCell(load float64) string {
 	if load > 1 {
 		return LoadText(load) + " OVERLOADED"
 	}
