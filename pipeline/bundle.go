@@ -8,6 +8,7 @@ import (
 	"github.com/schedplan/schedplan/internal/configfile"
 	"github.com/schedplan/schedplan/internal/yamlstrict"
 	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 	"gopkg.in/yaml.v3"
 )
 
@@ -29,15 +30,15 @@ type Bundle struct {
 	Users   []UserConfig `yaml:"users"`
 	// Queues are the log's own queues (its queue column), when it has
 	// one: capacity-scheduler.xml keeps them as its top level.
-	Queues   []QueueConfig  `yaml:"queues,omitempty"`
-	Classes  []ClassConfig  `yaml:"classes"`
-	Scaling  []FeatureScale `yaml:"scaling,omitempty"`
-	Capacity *CapacityPlan  `yaml:"capacity,omitempty"`
-	LASMQ    *LASMQConfig   `yaml:"las_mq,omitempty"`
-	HPFSP    *HPFSPConfig   `yaml:"h_pfsp,omitempty"`
-	COSHH    *COSHHConfig   `yaml:"coshh,omitempty"`
-	Bounds   *BoundsInfo    `yaml:"bounds,omitempty"`
-	Deploy   *DeployRecord  `yaml:"deploy,omitempty"`
+	Queues   []QueueConfig      `yaml:"queues,omitempty"`
+	Classes  []ClassConfig      `yaml:"classes"`
+	Scaling  []FeatureScale     `yaml:"scaling,omitempty"`
+	Capacity *CapacityPlan      `yaml:"capacity,omitempty"`
+	LASMQ    *tuner.LASMQConfig `yaml:"las_mq,omitempty"`
+	HPFSP    *HPFSPConfig       `yaml:"h_pfsp,omitempty"`
+	COSHH    *COSHHConfig       `yaml:"coshh,omitempty"`
+	Bounds   *BoundsInfo        `yaml:"bounds,omitempty"`
+	Deploy   *DeployRecord      `yaml:"deploy,omitempty"`
 }
 
 // TraceInfo identifies the job log and the windows used for tuning and validation.

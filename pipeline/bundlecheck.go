@@ -8,6 +8,7 @@ import (
 
 	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 // Units of the LAS_MQ thresholds (attained service).
@@ -288,7 +289,7 @@ func (s *COSHHClassification) check(at string, types int) error {
 // checkThresholds is check's part for the LAS_MQ weights and thresholds:
 // non-negative weights whose sum is finite, positive thresholds that stay
 // finite in reference-container-seconds and in held container-seconds.
-func (b *Bundle) checkThresholds(l *LASMQConfig) []error {
+func (b *Bundle) checkThresholds(l *tuner.LASMQConfig) []error {
 	var errs []error
 	sum := 0.0
 	for k, w := range l.Weights {

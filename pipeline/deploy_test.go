@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/schedplan/schedplan/cluster/yarn"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 // The bootstrap interval by hand: a constant sample's is the constant; a
@@ -31,20 +32,20 @@ func TestPairedBootstrap(t *testing.T) {
 		{"idle cluster", [][]float64{{0, 0, 0}, {0, 0, 0}}, 0.95, 0, 0},
 		{"empty groups ignored", [][]float64{{}, {2, 2}}, 0.95, 2, 2},
 	} {
-		iv := PairedBootstrap(tc.groups, tc.level, 4000, 7)
+		iv := tuner.PairedBootstrap(tc.groups, tc.level, 4000, 7)
 		if !iv.Available || math.Abs(iv.Lo-tc.lo) > 1e-12 || math.Abs(iv.Hi-tc.hi) > 1e-12 {
 			t.Errorf("%s: interval %+v, want [%v, %v]", tc.name, iv, tc.lo, tc.hi)
 		}
-		if again := PairedBootstrap(tc.groups, tc.level, 4000, 7); again != iv {
+		if again := tuner.PairedBootstrap(tc.groups, tc.level, 4000, 7); again != iv {
 			t.Errorf("%s: not reproducible: %+v then %+v", tc.name, iv, again)
 		}
 	}
-	if iv := PairedBootstrap(nil, 0.95, 100, 1); iv.Available {
+	if iv := tuner.PairedBootstrap(nil, 0.95, 100, 1); iv.Available {
 		t.Errorf("no difference: interval %+v, want none", iv)
 	}
 	// Chunks are resampled whole: two chunks of opposite sign give an
 	// interval that reaches both, far wider than the pooled differences'.
-	iv := PairedBootstrap([][]float64{{-1, -1, -1, -1}, {1, 1, 1, 1}}, 0.95, 4000, 3)
+	iv := tuner.PairedBootstrap([][]float64{{-1, -1, -1, -1}, {1, 1, 1, 1}}, 0.95, 4000, 3)
 	if iv.Lo > -0.99 || iv.Hi < 0.99 {
 		t.Errorf("two opposite chunks: interval %+v, want about [−1, 1]", iv)
 	}
@@ -60,11 +61,11 @@ func TestSpearman(t *testing.T) {
 		{[]float64{1, 2, 3}, []float64{1, 3, 2}, 0.5},
 		{[]float64{1, 1, 2}, []float64{5, 5, 9}, 1},
 	} {
-		if got := Spearman(tc.x, tc.y); math.Abs(got-tc.want) > 1e-12 {
+		if got := tuner.Spearman(tc.x, tc.y); math.Abs(got-tc.want) > 1e-12 {
 			t.Errorf("Spearman(%v, %v) = %v, want %v", tc.x, tc.y, got, tc.want)
 		}
 	}
-	if got := Spearman([]float64{1, 2}, []float64{1, 2}); !math.IsNaN(got) {
+	if got := tuner.Spearman([]float64{1, 2}, []float64{1, 2}); !math.IsNaN(got) {
 		t.Errorf("two pairs: %v, want NaN", got)
 	}
 }
@@ -226,11 +227,11 @@ func TestEmbeddedVerdictReplays(t *testing.T) {
 	t.Logf("%s", v.Sentence())
 	// One record: summary.json's tuned policy is the emitted file's.
 	var sum struct {
-		TunedPolicy string      `json:"tuned_policy"`
-		Tuned       LASMQParams `json:"tuned_las_mq"`
-		Verdict     string      `json:"verdict"`
-		Improved    bool        `json:"improved"`
-		Interval    *Interval   `json:"improvement_interval"`
+		TunedPolicy string            `json:"tuned_policy"`
+		Tuned       tuner.LASMQParams `json:"tuned_las_mq"`
+		Verdict     string            `json:"verdict"`
+		Improved    bool              `json:"improved"`
+		Interval    *tuner.Interval   `json:"improvement_interval"`
 	}
 	raw, err := os.ReadFile(filepath.Join(dir, "summary.json"))
 	if err != nil {
@@ -337,7 +338,7 @@ func TestBundleYARNDeploySection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := emitFor(t, in, 2, LASMQParams{K: 3, Alpha0: 1, P: 4, Decay: 0.5})
+	b, _ := emitFor(t, in, 2, tuner.LASMQParams{K: 3, Alpha0: 1, P: 4, Decay: 0.5})
 	for _, tc := range []struct {
 		rec       *DeployRecord
 		policy    string
@@ -387,7 +388,7 @@ func TestVerdictSentenceNextStep(t *testing.T) {
 		{FamilyFair, "fair:file=/etc/hadoop/fair-scheduler.xml", []string{"Next:", "yarn.scheduler.fair.allocation.file"}, []string{"scheduler.class"}},
 		{FamilyFair, "capacity:file=/etc/hadoop/capacity-scheduler.xml", []string{"Next:", "yarn.resourcemanager.scheduler.class", "FairScheduler", "restart the ResourceManager"}, []string{"save your allocation file"}},
 	} {
-		v := &DeployVerdict{Verdict: VerdictDeploy, Family: c.family, File: c.family, Candidate: "x", Current: c.current, CurrentName: "cur", Interval: Interval{Available: true, Level: 0.95, Lo: -0.2, Hi: -0.1}}
+		v := &DeployVerdict{Verdict: VerdictDeploy, Family: c.family, File: c.family, Candidate: "x", Current: c.current, CurrentName: "cur", Interval: tuner.Interval{Available: true, Level: 0.95, Lo: -0.2, Hi: -0.1}}
 		s := v.Sentence()
 		for _, w := range c.want {
 			if !strings.Contains(s, w) {

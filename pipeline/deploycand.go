@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/schedplan/schedplan/cluster/sim"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 // Families of deployable candidates, simplest first (their Complexity).
@@ -62,21 +63,21 @@ type DeployCandidate struct {
 	// ordering-policy: fifo or fair, ps), Origin the fluid configuration
 	// it came from; PoolPolicy is a fair-scheduler.xml's schedulingPolicy
 	// inside the pools.
-	LASMQ      *LASMQParams `json:"las_mq,omitempty"`
-	Origin     string       `json:"origin,omitempty"`
-	Multiplier float64      `json:"threshold_multiplier,omitempty"`
-	PoolPolicy string       `json:"pool_policy,omitempty"`
+	LASMQ      *tuner.LASMQParams `json:"las_mq,omitempty"`
+	Origin     string             `json:"origin,omitempty"`
+	Multiplier float64            `json:"threshold_multiplier,omitempty"`
+	PoolPolicy string             `json:"pool_policy,omitempty"`
 	// Diffs[c][s] is the paired relative difference in the objective
 	// (−Objective.Improvement: negative is better) against the current
 	// scheduler on chunk c with task seed s, for the seeds it ran with;
 	// Mean is their mean, Interval (finalists) its bootstrap interval.
-	Diffs    [][]float64 `json:"differences"`
-	Mean     float64     `json:"mean_difference"`
-	Interval *Interval   `json:"interval,omitempty"`
+	Diffs    [][]float64     `json:"differences"`
+	Mean     float64         `json:"mean_difference"`
+	Interval *tuner.Interval `json:"interval,omitempty"`
 	// Score is the candidate's metrics averaged over the pairs it ran on,
 	// Current the current scheduler's over the same pairs.
-	Score   Score `json:"score"`
-	Current Score `json:"current_score"`
+	Score   tuner.Score `json:"score"`
+	Current tuner.Score `json:"current_score"`
 	// Fluid is the LAS_MQ candidate's fluid-model difference on the same
 	// chunks (the fluid tuner's view), nil for the others.
 	Fluid      *float64 `json:"fluid_difference,omitempty"`
@@ -94,7 +95,7 @@ type DeployCandidate struct {
 // and with fifo pools, then capacity-scheduler.xml from the fluid tuner's
 // best LAS_MQ configurations × DeployMultipliers × DeployLevelOrders.
 // Candidates whose rendered files are byte-identical are listed once.
-func deployCandidates(tr *TuneReport, b *Bundle, keep, keepName string, opt FairSchedulerOptions) ([]DeployCandidate, error) {
+func deployCandidates(tr *tuner.TuneReport, b *Bundle, keep, keepName string, opt FairSchedulerOptions) ([]DeployCandidate, error) {
 	out := []DeployCandidate{{Name: "keep: the current scheduler (" + keepName + ")", Family: FamilyKeep, Policy: keep}}
 	var seen [][]byte
 	add := func(c DeployCandidate) error {
@@ -137,7 +138,7 @@ func deployCandidates(tr *TuneReport, b *Bundle, keep, keepName string, opt Fair
 // fluidConfig is a LAS_MQ configuration of the fluid search and where it
 // came from.
 type fluidConfig struct {
-	p      LASMQParams
+	p      tuner.LASMQParams
 	origin string
 }
 
@@ -145,9 +146,9 @@ type fluidConfig struct {
 // capacity candidates start from (DeployFluidConfigs): the deployed one,
 // the best other feasible ones by mean fold improvement, and the first
 // guess; each once, orders inside a level left to the candidates.
-func fluidConfigs(tr *TuneReport) []fluidConfig {
+func fluidConfigs(tr *tuner.TuneReport) []fluidConfig {
 	out := []fluidConfig{{tr.Best, "fluid choice"}}
-	key := func(p LASMQParams) string { p.Order = ""; return p.Spec() }
+	key := func(p tuner.LASMQParams) string { p.Order = ""; return p.Spec() }
 	seen := map[string]bool{key(tr.Best): true}
 	if cv := tr.CV; cv != nil {
 		idx := make([]int, 0, len(cv.Candidates))
@@ -170,7 +171,7 @@ func fluidConfigs(tr *TuneReport) []fluidConfig {
 		}
 	}
 	if fg := tr.Result.FirstGuess; fg.K > 0 && !seen[key(fg)] {
-		out = append(out, fluidConfig{fg, nameFirstGuess})
+		out = append(out, fluidConfig{fg, tuner.NameFirstGuess})
 	}
 	return out
 }
@@ -188,7 +189,7 @@ func cmpFloat(a, b float64) int {
 
 // withLASMQ returns a copy of bundle b whose las_mq is p (the held
 // container-seconds per unit kept: p is in the units b's were tuned in).
-func withLASMQ(b *Bundle, p LASMQParams) *Bundle {
+func withLASMQ(b *Bundle, p tuner.LASMQParams) *Bundle {
 	s := *b
 	s.LASMQ = p.Config()
 	if b.LASMQ != nil {

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"fmt"
 	"github.com/schedplan/schedplan/pipeline/report"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 	"io"
 	"math"
 	"text/tabwriter"
@@ -16,7 +17,7 @@ func (c *DeployCandidate) shown() bool {
 
 // intervalText is an interval of relative differences in percent ("" when
 // not computed).
-func intervalText(iv *Interval) string {
+func intervalText(iv *tuner.Interval) string {
 	if iv == nil || !iv.Available {
 		return ""
 	}
@@ -30,7 +31,7 @@ func (dt *DeployTuning) Summary() string {
 		named = "applications name their log queue"
 	}
 	s := fmt.Sprintf("Task-level deploy tuning: %d candidates (rendered files, replayed as deployed: %s) on %d chunks of the tuning window × %d task seeds (screening: %d seed), paired against the current scheduler (%s) in %s; constraints %s.",
-		dt.deployableCount(), named, len(dt.Chunks), len(dt.Seeds), dt.ScreenSeeds, dt.CurrentName, objectiveLabel(dt.Objective), dt.Constraints)
+		dt.deployableCount(), named, len(dt.Chunks), len(dt.Seeds), dt.ScreenSeeds, dt.CurrentName, tuner.ObjectiveLabel(dt.Objective), dt.Constraints)
 	if dt.TasksReplayed {
 		s += " The log's tasks are replayed as they ran (one seed)."
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,24 +32,24 @@ type DeployVerdict struct {
 	File      string `json:"file,omitempty"`
 	// Current is the current scheduler's task-level spec and CurrentName
 	// what it is (--current-config, else Fair with one pool per user).
-	Current     string    `json:"current"`
-	CurrentName string    `json:"current_name"`
-	Objective   Objective `json:"objective"`
+	Current     string          `json:"current"`
+	CurrentName string          `json:"current_name"`
+	Objective   tuner.Objective `json:"objective"`
 	// Diffs[c][s] are the paired relative differences (negative: the
 	// contender is better), Mean their mean and Interval its bootstrap
 	// interval; Improvement is −Mean.
-	Chunks      []DeployChunk `json:"chunks"`
-	Seeds       []uint64      `json:"seeds"`
-	Diffs       [][]float64   `json:"differences"`
-	Mean        float64       `json:"mean_difference"`
-	Improvement float64       `json:"improvement"`
-	Interval    Interval      `json:"interval"`
+	Chunks      []DeployChunk  `json:"chunks"`
+	Seeds       []uint64       `json:"seeds"`
+	Diffs       [][]float64    `json:"differences"`
+	Mean        float64        `json:"mean_difference"`
+	Improvement float64        `json:"improvement"`
+	Interval    tuner.Interval `json:"interval"`
 	// Score and CurrentScore are the two's metrics averaged over the
 	// pairs; Violations the constraints the contender breaks there.
-	Score        Score    `json:"score"`
-	CurrentScore Score    `json:"current_score"`
-	Constraints  string   `json:"constraints"`
-	Violations   []string `json:"violations,omitempty"`
+	Score        tuner.Score `json:"score"`
+	CurrentScore tuner.Score `json:"current_score"`
+	Constraints  string      `json:"constraints"`
+	Violations   []string    `json:"violations,omitempty"`
 	// TunerChose says the tuner chose the contender over keep on the
 	// tuning window; Reason says why the verdict is what it is.
 	TunerChose bool   `json:"tuner_chose"`
@@ -70,7 +71,7 @@ func verdictOf(ctx context.Context, in *Inputs, dt *DeployTuning, b *Bundle) (*D
 		if len(dt.Chunks) == 0 {
 			v.Reason = "the tuning window has no jobs to replay"
 		}
-		v.Interval = Interval{Available: true, Level: DeployLevel, Metric: "relative difference in " + objectiveLabel(v.Objective) + " against the current scheduler"}
+		v.Interval = tuner.Interval{Available: true, Level: DeployLevel, Metric: "relative difference in " + tuner.ObjectiveLabel(v.Objective) + " against the current scheduler"}
 		return v, nil
 	}
 	c := &dt.Candidates[dt.Contender]
@@ -120,9 +121,9 @@ func verdictOf(ctx context.Context, in *Inputs, dt *DeployTuning, b *Bundle) (*D
 
 // decide fills the differences, the interval and the verdict from the
 // pairs' scores ([pair][current, contender]).
-func (v *DeployVerdict) decide(pairs []deployPair, scores [][]Score, cons []Constraint, seed uint64) {
+func (v *DeployVerdict) decide(pairs []deployPair, scores [][]tuner.Score, cons []tuner.Constraint, seed uint64) {
 	v.Diffs = make([][]float64, len(v.Chunks))
-	var sum, cur Score
+	var sum, cur tuner.Score
 	for p, pr := range pairs {
 		v.Diffs[pr.chunk] = append(v.Diffs[pr.chunk], pairedDiff(v.Objective, scores[p][1], scores[p][0]))
 		sum, cur = addScore(sum, scores[p][1]), addScore(cur, scores[p][0])
@@ -132,10 +133,10 @@ func (v *DeployVerdict) decide(pairs []deployPair, scores [][]Score, cons []Cons
 		return
 	}
 	v.Score, v.CurrentScore = scaleScore(sum, 1/float64(len(pairs))), scaleScore(cur, 1/float64(len(pairs)))
-	v.Mean = meanOfGroups(v.Diffs)
+	v.Mean = tuner.MeanOfGroups(v.Diffs)
 	v.Improvement = -v.Mean
-	v.Interval = PairedBootstrap(v.Diffs, DeployLevel, DeployReplicates, deploySeed(seed, "validate-boot", 0))
-	v.Interval.Metric = "relative difference in " + objectiveLabel(v.Objective) + " against the current scheduler"
+	v.Interval = tuner.PairedBootstrap(v.Diffs, DeployLevel, DeployReplicates, deploySeed(seed, "validate-boot", 0))
+	v.Interval.Metric = "relative difference in " + tuner.ObjectiveLabel(v.Objective) + " against the current scheduler"
 	for _, con := range cons {
 		if ok, why := con.Check(v.Score, v.CurrentScore); !ok {
 			v.Violations = append(v.Violations, why)
@@ -160,7 +161,7 @@ func (v *DeployVerdict) Sentence() string {
 	if v == nil {
 		return ""
 	}
-	iv := fmt.Sprintf("%.0f%% interval of the mean paired difference in %s [%+.2f%%, %+.2f%%] over %d chunks × %d task seeds of the validation window", 100*v.Interval.Level, objectiveLabel(v.Objective), 100*v.Interval.Lo, 100*v.Interval.Hi, len(v.Chunks), len(v.Seeds))
+	iv := fmt.Sprintf("%.0f%% interval of the mean paired difference in %s [%+.2f%%, %+.2f%%] over %d chunks × %d task seeds of the validation window", 100*v.Interval.Level, tuner.ObjectiveLabel(v.Objective), 100*v.Interval.Lo, 100*v.Interval.Hi, len(v.Chunks), len(v.Seeds))
 	if v.Deploy() {
 		return fmt.Sprintf("Verdict: deploy %s (%s): it beats the current scheduler (%s) by %.1f%% at task level (%s). %s", v.File, v.Candidate, v.CurrentName, 100*v.Improvement, iv, v.nextStep())
 	}
@@ -206,12 +207,12 @@ type DeployRecord struct {
 	// Improvement is 1 − candidate/current in the objective (mean paired),
 	// IntervalLo..IntervalHi the Level bootstrap interval of the mean paired
 	// relative difference (negative: better).
-	Objective   Objective `yaml:"objective"`
-	Improvement float64   `yaml:"improvement"`
-	IntervalLo  float64   `yaml:"interval_lo"`
-	IntervalHi  float64   `yaml:"interval_hi"`
-	Level       float64   `yaml:"level"`
-	Reason      string    `yaml:"reason"`
+	Objective   tuner.Objective `yaml:"objective"`
+	Improvement float64         `yaml:"improvement"`
+	IntervalLo  float64         `yaml:"interval_lo"`
+	IntervalHi  float64         `yaml:"interval_hi"`
+	Level       float64         `yaml:"level"`
+	Reason      string          `yaml:"reason"`
 }
 
 // Record is the verdict's bundle section; pool is the contender's

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 	"math"
 )
 
@@ -41,10 +42,10 @@ import (
 // stage (TuneDeploy) replays thresholds × DeployMultipliers at task level.
 func HeldPerUnit(capacity float64, containers int) (float64, error) {
 	if !(capacity > 0) || math.IsInf(capacity, 0) {
-		return 0, fmt.Errorf("capacity %v: need a finite positive number of size units per second to convert LAS_MQ thresholds to %s", capacity, UnitHeldContainerSeconds)
+		return 0, fmt.Errorf("capacity %v: need a finite positive number of size units per second to convert LAS_MQ thresholds to %s", capacity, tuner.UnitHeldContainerSeconds)
 	}
 	if containers < 1 {
-		return 0, fmt.Errorf("%d containers: need at least one to convert LAS_MQ thresholds to %s", containers, UnitHeldContainerSeconds)
+		return 0, fmt.Errorf("%d containers: need at least one to convert LAS_MQ thresholds to %s", containers, tuner.UnitHeldContainerSeconds)
 	}
 	h := float64(containers) / capacity
 	if math.IsInf(h, 0) {
@@ -90,8 +91,8 @@ func (b *Bundle) HeldPerUnit() (float64, error) {
 // TuneWindow is TuneLASMQWindows on a window (the log's split, at the
 // window's capacity), its report stating the thresholds in held
 // container-seconds of the window's cluster spec too.
-func TuneWindow(ctx context.Context, w *Window, opt TuneOptions) (*TuneReport, error) {
-	rep, err := TuneLASMQWindows(ctx, w.Jobs, w.Capacity, w.Split, opt)
+func TuneWindow(ctx context.Context, w *Window, opt tuner.TuneOptions) (*tuner.TuneReport, error) {
+	rep, err := tuner.TuneLASMQWindows(ctx, w.Jobs, w.Capacity, w.Split, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -109,7 +110,7 @@ func (b *Bundle) deployedText() string {
 	}
 	s := ""
 	if h, err := b.HeldPerUnit(); err == nil && len(l.Thresholds) > 0 {
-		s = " Emitted thresholds: " + thresholdsText(l.Thresholds, h) + "."
+		s = " Emitted thresholds: " + tuner.ThresholdsText(l.Thresholds, h) + "."
 	}
 	if d := b.Deploy; d != nil {
 		s += " " + d.Text()

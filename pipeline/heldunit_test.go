@@ -9,6 +9,7 @@ import (
 
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/cluster/task"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 // HeldPerUnit by hand: the whole cluster (all its containers) held for the
@@ -120,7 +121,7 @@ func TestRunBundleRecordsHeldPerUnit(t *testing.T) {
 	if n := cluster.DefaultSpec().Containers(); n != 54 {
 		t.Fatalf("default spec: %d containers, want 54", n)
 	}
-	b, _ := emitFor(t, in, 2, LASMQParams{K: 2, Alpha0: 1, P: 2})
+	b, _ := emitFor(t, in, 2, tuner.LASMQParams{K: 2, Alpha0: 1, P: 2})
 	if b.LASMQ.HeldPerUnit != 5.4 {
 		t.Errorf("held_container_seconds_per_unit %v, want 5.4 (54 containers / capacity 10)", b.LASMQ.HeldPerUnit)
 	}
@@ -129,15 +130,15 @@ func TestRunBundleRecordsHeldPerUnit(t *testing.T) {
 // A one-level LAS_MQ (k = 1, as tune may deploy) has no thresholds: no
 // sentence states an empty list of them in either unit.
 func TestThresholdsTextNone(t *testing.T) {
-	if s := thresholdsText(nil, 54); s != "" {
+	if s := tuner.ThresholdsText(nil, 54); s != "" {
 		t.Errorf("no thresholds: %q, want nothing", s)
 	}
 	b := heteroBundle()
-	b.LASMQ = &LASMQConfig{K: 1, Alpha0: 1, P: 10, Weights: []float64{1}}
+	b.LASMQ = &tuner.LASMQConfig{K: 1, Alpha0: 1, P: 10, Weights: []float64{1}}
 	if s := b.deployedText(); strings.Contains(s, "[]") {
 		t.Errorf("k = 1: %q states an empty threshold list", s)
 	}
-	if s := thresholdsText([]float64{2, 4}, 1.5); !strings.Contains(s, "[3 6] held container-seconds") {
+	if s := tuner.ThresholdsText([]float64{2, 4}, 1.5); !strings.Contains(s, "[3 6] held container-seconds") {
 		t.Errorf("thresholds 2, 4 × 1.5: %q", s)
 	}
 }

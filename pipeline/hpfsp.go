@@ -7,6 +7,7 @@ import (
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 // Compile-time check: seed 002's EWMA estimator is what the task-level
@@ -39,9 +40,9 @@ func HPFSPEstimator(cfg estimate.ProgressConfig) func(*task.State) (task.Remaini
 
 // HPFSPEvaluation is one simulated H-PFSP candidate on the tuning window.
 type HPFSPEvaluation struct {
-	FairLimit int     `json:"fair_limit"` // tasks per stage in the fair phase
-	Threshold float64 `json:"threshold"`  // map-progress fraction of getStage
-	Score     Score   `json:"score"`      // responses in seconds
+	FairLimit int         `json:"fair_limit"` // tasks per stage in the fair phase
+	Threshold float64     `json:"threshold"`  // map-progress fraction of getStage
+	Score     tuner.Score `json:"score"`      // responses in seconds
 }
 
 // DefaultFairLimits are the FAIR_LIMIT candidates TuneHPFSP tries when
@@ -55,7 +56,7 @@ var DefaultFairLimits = []int{0, 1, 2, 3, 5, 8, 12}
 // (ties: the smaller FAIR_LIMIT, then the earlier threshold). The space
 // is small and discrete (seed 002 §IV), so the search is exhaustive:
 // O(candidates) task-level runs.
-func TuneHPFSP(ctx context.Context, jobs []task.Job, cl *task.Cluster, limits []int, thresholds []float64, obj Objective,
+func TuneHPFSP(ctx context.Context, jobs []task.Job, cl *task.Cluster, limits []int, thresholds []float64, obj tuner.Objective,
 	newEst func(*task.State) (task.RemainingEstimator, error), opt task.Options) (HPFSPEvaluation, []HPFSPEvaluation, error) {
 	if len(limits) == 0 {
 		limits = DefaultFairLimits
@@ -63,7 +64,7 @@ func TuneHPFSP(ctx context.Context, jobs []task.Job, cl *task.Cluster, limits []
 	if len(thresholds) == 0 {
 		thresholds = []float64{task.DefaultStageThreshold}
 	}
-	if _, err := ParseObjective(string(obj)); err != nil {
+	if _, err := tuner.ParseObjective(string(obj)); err != nil {
 		return HPFSPEvaluation{}, nil, err
 	}
 	if len(jobs) == 0 {
@@ -97,7 +98,7 @@ func TuneHPFSP(ctx context.Context, jobs []task.Job, cl *task.Cluster, limits []
 				return HPFSPEvaluation{}, evals, fmt.Errorf("tune h-pfsp: %s: %v", p.Spec(), err)
 			}
 			sum := m.Compute(fluid, r.Completion, cl.Rate(), dl)
-			evals = append(evals, HPFSPEvaluation{FairLimit: fl, Threshold: th, Score: ScoreOf(sum)})
+			evals = append(evals, HPFSPEvaluation{FairLimit: fl, Threshold: th, Score: tuner.ScoreOf(sum)})
 		}
 	}
 	ref := evals[0].Score

@@ -12,6 +12,7 @@ import (
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 // noisyJobs is seed 002 §IV.B's Fig. 5 workload, scaled down: Poisson
@@ -115,7 +116,7 @@ func TestTuneHPFSP(t *testing.T) {
 	jobs := noisyJobs(3, 400, cl)
 	newEst := HPFSPEstimator(estimate.ProgressConfig{Default: []float64{60}})
 	limits := []int{0, 2, 5, 40}
-	best, evals, err := TuneHPFSP(context.Background(), jobs, cl, limits, []float64{0.95, 0.5}, MinMean, newEst, task.Options{})
+	best, evals, err := TuneHPFSP(context.Background(), jobs, cl, limits, []float64{0.95, 0.5}, tuner.MinMean, newEst, task.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,12 +142,12 @@ func TestTuneHPFSP(t *testing.T) {
 	for name, c := range map[string]struct {
 		jobs   []task.Job
 		limits []int
-		obj    Objective
+		obj    tuner.Objective
 		want   string
 	}{
-		"no jobs":   {nil, nil, MinMean, "no jobs"},
+		"no jobs":   {nil, nil, tuner.MinMean, "no jobs"},
 		"objective": {jobs, nil, "median", "unknown objective \"median\""},
-		"limit":     {jobs, []int{-3}, MinMean, "fair_limit -3"},
+		"limit":     {jobs, []int{-3}, tuner.MinMean, "fair_limit -3"},
 	} {
 		if _, _, err := TuneHPFSP(context.Background(), c.jobs, cl, c.limits, nil, c.obj, nil, task.Options{}); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want one with %q", name, err, c.want)

@@ -14,6 +14,7 @@ import (
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/report"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 // HPFSPTuning is the H-PFSP tuning of a run (the tune-hpfsp stage's
@@ -66,7 +67,7 @@ var HPFSPTuneMaxJobs = 100000
 // of DefaultFairLimits × HPFSPTuneThresholds (the first threshold only
 // when no job has a second stage) under obj, with the online estimator
 // (no job's size is read).
-func TuneHPFSPWindow(ctx context.Context, log *data.Jobs, tune []sim.Job, capacity float64, spec *cluster.Spec, seed uint64, obj Objective) (*HPFSPTuning, error) {
+func TuneHPFSPWindow(ctx context.Context, log *data.Jobs, tune []sim.Job, capacity float64, spec *cluster.Spec, seed uint64, obj tuner.Objective) (*HPFSPTuning, error) {
 	cl, err := TaskCluster(spec)
 	if err != nil {
 		return nil, err
@@ -97,7 +98,7 @@ func TuneHPFSPWindow(ctx context.Context, log *data.Jobs, tune []sim.Job, capaci
 
 // TuneHPFSPText is tune --policy hpfsp: TuneHPFSPWindow on the window's
 // tuning window, printed as text or, with asJSON, as JSON.
-func TuneHPFSPText(ctx context.Context, out io.Writer, w *Window, seed uint64, obj Objective, asJSON bool) error {
+func TuneHPFSPText(ctx context.Context, out io.Writer, w *Window, seed uint64, obj tuner.Objective, asJSON bool) error {
 	tune, _ := w.Split.Windows(w.Jobs)
 	h, err := TuneHPFSPWindow(ctx, w.Log, tune, w.Capacity, w.Spec, seed, obj)
 	if err != nil {

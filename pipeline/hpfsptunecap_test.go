@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 	"testing"
 )
 
@@ -17,7 +18,7 @@ func TestTuneHPFSPWindowBounded(t *testing.T) {
 	defer func(n int) { HPFSPTuneMaxJobs = n }(HPFSPTuneMaxJobs)
 	for _, limit := range []int{500, len(tune) + 1} {
 		HPFSPTuneMaxJobs = limit
-		h, err := TuneHPFSPWindow(context.Background(), in.Jobs, tune, in.Capacity, in.Spec, 1, MinMean)
+		h, err := TuneHPFSPWindow(context.Background(), in.Jobs, tune, in.Capacity, in.Spec, 1, tuner.MinMean)
 		if err != nil {
 			t.Fatal(err)
 		}

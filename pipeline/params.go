@@ -15,6 +15,7 @@ import (
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/lp"
 	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 // ParseFloats parses a comma-separated list of finite numbers given for
@@ -57,7 +58,7 @@ func (q RunRequest) Configure(cfg *RunConfig) error {
 	if cfg.Solver, err = lp.ParseSolver(q.Solver); err != nil {
 		return fmt.Errorf("--solver: %w", err)
 	}
-	cfg.Objective = Objective(q.Objective)
+	cfg.Objective = tuner.Objective(q.Objective)
 	if cfg.Baselines, err = ParsePolicies("baselines", q.Baselines); err != nil {
 		return err
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/lp"
 	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 // RunConfig is everything `schedplan run` needs. Its zero fields take the
@@ -31,13 +32,13 @@ type RunConfig struct {
 	Cluster string               `json:"cluster"` // cluster spec path, or "default"
 	// Capacity is the fluid server's capacity in the units of the sizes;
 	// 0 takes it from the cluster spec (SimCapacity).
-	Capacity  float64   `json:"capacity"`
-	Split     float64   `json:"split"`
-	K         int       `json:"k"` // classify.KAuto, KUsers or fixed
-	Solver    lp.Solver `json:"solver"`
-	WhatIfs   []string  `json:"what_ifs"`
-	Budget    int       `json:"budget"`
-	Objective Objective `json:"objective"`
+	Capacity  float64         `json:"capacity"`
+	Split     float64         `json:"split"`
+	K         int             `json:"k"` // classify.KAuto, KUsers or fixed
+	Solver    lp.Solver       `json:"solver"`
+	WhatIfs   []string        `json:"what_ifs"`
+	Budget    int             `json:"budget"`
+	Objective tuner.Objective `json:"objective"`
 	// Constraints bound the tuned configuration's other metrics
 	// (ParseConstraints; default DefaultConstraints; "none": none).
 	Constraints string `json:"constraints"`
@@ -89,9 +90,9 @@ func DefaultRunConfig() RunConfig {
 	return RunConfig{
 		Trace: "embedded", Sizes: estimate.DefaultSizeOptions(), Cluster: "default",
 		Split: 0.7, K: classify.KAuto, Solver: lp.Auto,
-		Budget: 500, Objective: MinMean, Constraints: DefaultConstraints, Folds: 5, Blocks: 4,
-		Current:   FairSpec,
-		Baselines: []string{"fifo", FairSpec, "las", "srpt", "fsp+ps", "pfsp"},
+		Budget: 500, Objective: tuner.MinMean, Constraints: tuner.DefaultConstraints, Folds: 5, Blocks: 4,
+		Current:   tuner.FairSpec,
+		Baselines: []string{"fifo", tuner.FairSpec, "las", "srpt", "fsp+ps", "pfsp"},
 		Sigmas:    []float64{0, 0.25, 0.5, 1}, Runs: 10,
 		LoadFactors: []float64{0.5, 0.7, 0.8, 0.9, 1, 1.1, 1.2},
 		Seed:        1, ContainerMB: 1024, Results: experiment.ResultsAuto,
@@ -372,10 +373,10 @@ func (c *RunConfig) checkTuneParams() error {
 	if _, err := experiment.Fluid.Policy(c.Current); err != nil {
 		return experiment.ParamErr("current", c.Current, "%v", err)
 	}
-	if _, err := ParseObjective(string(c.Objective)); err != nil {
+	if _, err := tuner.ParseObjective(string(c.Objective)); err != nil {
 		return experiment.ParamErr("objective", c.Objective, "%v", err)
 	}
-	if _, err := ParseConstraints(c.Constraints); err != nil {
+	if _, err := tuner.ParseConstraints(c.Constraints); err != nil {
 		return experiment.ParamErr("constraint", c.Constraints, "%v", err)
 	}
 	if c.Folds < 1 || c.Folds > MaxFolds {
@@ -415,20 +416,20 @@ func (t TuneRequest) checkHPFSP() error {
 
 // Options checks the request as Prepare checks run's tuning parameters and
 // returns the tuner's options.
-func (t TuneRequest) Options() (TuneOptions, error) {
+func (t TuneRequest) Options() (tuner.TuneOptions, error) {
 	if p := strings.ToLower(t.Policy); p != "las_mq" && p != "hpfsp" {
-		return TuneOptions{}, experiment.ParamErr("policy", t.Policy, "use las_mq (fluid core) or hpfsp (task level: FAIR_LIMIT and the progress threshold); COSHH's k is tuned by run's tune-coshh stage")
+		return tuner.TuneOptions{}, experiment.ParamErr("policy", t.Policy, "use las_mq (fluid core) or hpfsp (task level: FAIR_LIMIT and the progress threshold); COSHH's k is tuned by run's tune-coshh stage")
 	}
-	c := RunConfig{Objective: Objective(t.Objective), Constraints: t.Constraints, Current: t.Current, Budget: t.Budget, Folds: t.Folds}
+	c := RunConfig{Objective: tuner.Objective(t.Objective), Constraints: t.Constraints, Current: t.Current, Budget: t.Budget, Folds: t.Folds}
 	if err := t.checkHPFSP(); err != nil {
-		return TuneOptions{}, err
+		return tuner.TuneOptions{}, err
 	}
 	if err := c.checkTuneParams(); err != nil {
-		return TuneOptions{}, err
+		return tuner.TuneOptions{}, err
 	}
-	obj, _ := ParseObjective(t.Objective)
-	cons, _ := ParseConstraints(t.Constraints)
-	return TuneOptions{Budget: t.Budget, Objective: obj, Constraints: cons, Current: t.Current, Folds: t.Folds, Seed: t.Seed}, nil
+	obj, _ := tuner.ParseObjective(t.Objective)
+	cons, _ := tuner.ParseConstraints(t.Constraints)
+	return tuner.TuneOptions{Budget: t.Budget, Objective: obj, Constraints: cons, Current: t.Current, Folds: t.Folds, Seed: t.Seed}, nil
 }
 
 // HPFSP reports whether the request tunes H-PFSP (at task level).
@@ -438,7 +439,7 @@ func (t TuneRequest) HPFSP() bool { return strings.ToLower(t.Policy) == "hpfsp" 
 // `schedplan tune --json` prints it.
 type TracedTuneReport struct {
 	Trace string `json:"trace"`
-	*TuneReport
+	*tuner.TuneReport
 }
 
 // MaxSizeOption bounds --load and --dn: both multiply job sizes, and a
@@ -524,8 +525,8 @@ func jobsKey(jobs []sim.Job, capacity float64) []byte {
 // baselines (13) on the whole window when chunks are sampled; the SRPT
 // bound and the bootstrap (3) on the window; and the comparisons (8) and
 // robustness rows (6) on the validation window.
-func TuneCost(budget int, split experiment.Split, opt TuneOptions) experiment.Cost {
-	opt = withTuneDefaults(opt, nil)
+func TuneCost(budget int, split experiment.Split, opt tuner.TuneOptions) experiment.Cost {
+	opt = tuner.WithTuneDefaults(opt, nil)
 	folds := min(opt.Folds, max(1, split.TuneJobs-1))
 	perChunk := math.Ceil(float64(split.TuneJobs) / float64(folds+1))
 	scored := math.Min(float64(split.TuneJobs), float64(folds+1)*math.Min(perChunk, float64(opt.SampleJobs)))
@@ -562,7 +563,7 @@ func (in *Inputs) cost() experiment.Cost {
 	errRuns := sized * sigmas * float64(cfg.Runs)
 	valSims := 3 + configs*float64(1+len(cfg.LoadFactors)) + errRuns
 	deploy, deployJobs := DeployCost()
-	return TuneCost(cfg.Budget, in.Split, TuneOptions{Folds: cfg.Folds}).Add(experiment.Cost{
+	return TuneCost(cfg.Budget, in.Split, tuner.TuneOptions{Folds: cfg.Folds}).Add(experiment.Cost{
 		Simulations: valSims + deploy,
 		JobSteps:    valSims*valN + deployJobs,
 		Bytes:       valN*experiment.ValidateJobBytes() + errRuns*experiment.SummaryBytes,

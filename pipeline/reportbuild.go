@@ -5,11 +5,12 @@ import (
 	"fmt"
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/report"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 	"strings"
 )
 
 // buildReport renders report.html from the stages' states.
-func buildReport(in *Inputs, bd *Bundle, cs *classState, capSt *capacityState, tr *TuneReport, b *experiment.Bounds, vs *ValidationState, res *RunResult) ([]byte, error) {
+func buildReport(in *Inputs, bd *Bundle, cs *classState, capSt *capacityState, tr *tuner.TuneReport, b *experiment.Bounds, vs *ValidationState, res *RunResult) ([]byte, error) {
 	w := in.Workload
 	rep := &report.Report{
 		Title:    "schedplan report: " + w.Source,

@@ -11,6 +11,7 @@ import (
 
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/report"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
@@ -47,7 +48,7 @@ func FluidBound(res *RunResult) string {
 // and the cross-validation (folds, fold scores, the rule's rolling-origin
 // check, the front's members). tuneLoad and valLoad are the tuning and
 // validation windows' offered loads (FluidLoadDef), which the tables state.
-func tuningSections(tr *TuneReport, tuneLoad, valLoad float64) ([]report.Section, error) {
+func tuningSections(tr *tuner.TuneReport, tuneLoad, valLoad float64) ([]report.Section, error) {
 	cv := tr.CV
 	best := tr.Best
 	ch := &cv.Candidates[cv.Chosen]
@@ -116,7 +117,7 @@ func tuningSections(tr *TuneReport, tuneLoad, valLoad float64) ([]report.Section
 	pt := frontTable(cv)
 	ci := "not available"
 	if cv.CI.Available {
-		ci = fmt.Sprintf("%s to %s (%.0f%%, %d replicates)", pctS(cv.CI.Lo), pctS(cv.CI.Hi), 100*cv.CI.Level, cv.CI.Replicates)
+		ci = fmt.Sprintf("%s to %s (%.0f%%, %d replicates)", tuner.PctS(cv.CI.Lo), tuner.PctS(cv.CI.Hi), 100*cv.CI.Level, cv.CI.Replicates)
 	}
 	cvIntro := fmt.Sprintf("%d folds; block-bootstrap interval of the choice's mean fold score: %s. ", len(cv.Scored), ci) + strings.Join(cv.Explanation[n:], " ")
 	cvSec := report.Section{ID: "cv", Title: "Cross-validation", Intro: cvIntro, Tables: []report.TableBlock{ft, pt},
@@ -148,11 +149,11 @@ type FrontMark struct {
 // frontPlotOf builds the report's front: fold-mean p99 slowdown against
 // fold-mean mean response, the current scheduler, plain LAS, PS, the first
 // guess and the choice marked, the SRPT bound as the line.
-func frontPlotOf(cv *CVResult) FrontPlot {
+func frontPlotOf(cv *tuner.CVResult) FrontPlot {
 	f := FrontPlot{XLabel: "p99 slowdown (fold mean)", YLabel: "mean response (s, fold mean)", HLine: cv.SRPTMean, HLineName: "SRPT bound (mean response)"}
 	for i := range cv.Candidates {
 		c := &cv.Candidates[i]
-		if c.Origin == originSensitivity {
+		if c.Origin == tuner.OriginSensitivity {
 			continue
 		}
 		f.X, f.Y, f.OnFront = append(f.X, c.FoldMean.P99Slowdown), append(f.Y, c.FoldMean.Mean), append(f.OnFront, c.Pareto)
@@ -356,7 +357,7 @@ func staircase(pts plotter.XYs) plotter.XYs {
 // foldTable lists the folds with the fold scores of the choice, the
 // runner-up and the named baselines, and the rule's pick from each fold's
 // past; lines are the same fold scores for the plot (in %).
-func foldTable(cv *CVResult) (report.TableBlock, []report.XYSeries) {
+func foldTable(cv *tuner.CVResult) (report.TableBlock, []report.XYSeries) {
 	named := []struct {
 		label string
 		idx   int
@@ -368,7 +369,7 @@ func foldTable(cv *CVResult) (report.TableBlock, []report.XYSeries) {
 		}
 	}
 	header = append(header, "rule's pick from the past")
-	ft := report.TableBlock{Highlight: -1, Header: header, Caption: fmt.Sprintf("Fold scores: improvement over the current scheduler (%s) in %s; chunk 0 only tunes", cv.Current, objectiveLabel(cv.Objective))}
+	ft := report.TableBlock{Highlight: -1, Header: header, Caption: fmt.Sprintf("Fold scores: improvement over the current scheduler (%s) in %s; chunk 0 only tunes", cv.Current, tuner.ObjectiveLabel(cv.Objective))}
 	var lines []report.XYSeries
 	for _, nm := range named {
 		if nm.idx >= 0 {
@@ -392,7 +393,7 @@ func foldTable(cv *CVResult) (report.TableBlock, []report.XYSeries) {
 				row = append(row, "–")
 			} else {
 				v := cv.Candidates[nm.idx].Folds[k]
-				row = append(row, pctS(v))
+				row = append(row, tuner.PctS(v))
 				lines[li].X, lines[li].Y = append(lines[li].X, float64(f.Index)), append(lines[li].Y, 100*math.Max(v, -2))
 			}
 			li++
@@ -400,7 +401,7 @@ func foldTable(cv *CVResult) (report.TableBlock, []report.XYSeries) {
 		pick := "–"
 		for _, p := range cv.Procedure {
 			if p.Fold == f.Index {
-				pick = fmt.Sprintf("%s: %s (best %s)", cv.Candidates[p.Pick].Label(), pctS(p.Improvement), pctS(p.Best))
+				pick = fmt.Sprintf("%s: %s (best %s)", cv.Candidates[p.Pick].Label(), tuner.PctS(p.Improvement), tuner.PctS(p.Best))
 			}
 		}
 		ft.Rows = append(ft.Rows, append(row, pick))
@@ -409,7 +410,7 @@ func foldTable(cv *CVResult) (report.TableBlock, []report.XYSeries) {
 	for _, nm := range named {
 		if nm.idx >= 0 {
 			c := &cv.Candidates[nm.idx]
-			mean = append(mean, fmt.Sprintf("%s ± %.1f", pctS(c.Improvement), 100*c.SE))
+			mean = append(mean, fmt.Sprintf("%s ± %.1f", tuner.PctS(c.Improvement), 100*c.SE))
 		}
 	}
 	ft.Rows = append(ft.Rows, append(mean, ""))
@@ -418,7 +419,7 @@ func foldTable(cv *CVResult) (report.TableBlock, []report.XYSeries) {
 
 // frontTable lists the Pareto front over the five fold-mean metrics (at
 // most 30 rows, the choice among them).
-func frontTable(cv *CVResult) report.TableBlock {
+func frontTable(cv *tuner.CVResult) report.TableBlock {
 	pt := report.TableBlock{Highlight: -1, SpecsLast: true, Caption: "Pareto front over the five fold-mean metrics (responses in seconds)",
 		Header: []string{"candidate", "mean fold score", "mean response", "p99 response", "mean slowdown", "p99 slowdown", "missed PS deadlines", "feasible", "policy"}}
 	var onFront []int
@@ -445,7 +446,7 @@ func frontTable(cv *CVResult) report.TableBlock {
 			pt.Highlight = len(pt.Rows)
 		}
 		m := c.FoldMean
-		pt.Rows = append(pt.Rows, []string{c.Label(), pctS(c.Improvement), report.F4(m.Mean), report.F4(m.P99), report.F4(m.MeanSlowdown), report.F4(m.P99Slowdown), fmt.Sprintf("%.2f%%", 100*m.Missed), fmt.Sprint(c.Feasible), report.ShownSpec(c.Policy)})
+		pt.Rows = append(pt.Rows, []string{c.Label(), tuner.PctS(c.Improvement), report.F4(m.Mean), report.F4(m.P99), report.F4(m.MeanSlowdown), report.F4(m.P99Slowdown), fmt.Sprintf("%.2f%%", 100*m.Missed), fmt.Sprint(c.Feasible), report.ShownSpec(c.Policy)})
 	}
 	return pt
 }

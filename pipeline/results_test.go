@@ -16,6 +16,7 @@ import (
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 func TestParseResults(t *testing.T) {
@@ -177,7 +178,7 @@ func rowsTable(r *experiment.JobRows) string { return fmt.Sprintf("%v", *r) }
 func TestExperimentScale(t *testing.T) {
 	jobs := testJobs(300, 2)
 	x := &experiment.Experiment{Jobs: jobs, Capacity: 1, Policies: []string{"srpt", "las"}, Runs: 1, Scale: 1.3}
-	y := &experiment.Experiment{Jobs: ScaleSizes(jobs, 1.3), Capacity: 1, Policies: []string{"srpt", "las"}, Runs: 1}
+	y := &experiment.Experiment{Jobs: tuner.ScaleSizes(jobs, 1.3), Capacity: 1, Policies: []string{"srpt", "las"}, Runs: 1}
 	a, err := x.Run(context.Background(), experiment.RunOptions{})
 	if err != nil {
 		t.Fatal(err)

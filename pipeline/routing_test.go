@@ -18,6 +18,7 @@ import (
 	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/cluster/yarn"
 	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 // sixUserLog writes a log of 6 users submitting to 3 queues (prod, dev,
@@ -115,7 +116,7 @@ func TestEmitRoutesWorkToCapacity(t *testing.T) {
 		{"6 users, --k users", users, classify.KUsers},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			b, files := emitFor(t, tc.in, tc.k, LASMQParams{K: 5, Alpha0: 10, P: 2, Decay: 0})
+			b, files := emitFor(t, tc.in, tc.k, tuner.LASMQParams{K: 5, Alpha0: 10, P: 2, Decay: 0})
 			checkEmitted(t, b, files)
 			cs, err := yarn.ParseCapacityScheduler(files["capacity-scheduler.xml"])
 			if err != nil {

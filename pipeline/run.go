@@ -18,6 +18,7 @@ import (
 	"github.com/schedplan/schedplan/lp"
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/report"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 // classState is the classify stage's state.
@@ -69,7 +70,7 @@ type RunResult struct {
 	Cluster string `json:"cluster"`
 	// CapacityCheck decomposes the log's load and checks λ by replays.
 	CapacityCheck *CapacityCheck     `json:"capacity_check,omitempty"`
-	Tuned         LASMQParams        `json:"tuned_las_mq"`
+	Tuned         tuner.LASMQParams  `json:"tuned_las_mq"`
 	TunedSpec     string             `json:"tuned_policy"`
 	Bounds        *experiment.Bounds `json:"bounds"`
 	Validation    []ValidationRow    `json:"validation"`
@@ -98,11 +99,11 @@ type RunResult struct {
 	// task level on the validation window (1 − candidate/current in the
 	// objective; negative: worse) and ImprovementInterval the bootstrap
 	// interval of its mean paired relative difference (negative: better).
-	Verdict             string         `json:"verdict"`
-	Deploy              *DeployVerdict `json:"deploy,omitempty"`
-	Improvement         float64        `json:"improvement_over_current"`
-	ImprovementInterval *Interval      `json:"improvement_interval,omitempty"`
-	Improved            bool           `json:"improved"`
+	Verdict             string          `json:"verdict"`
+	Deploy              *DeployVerdict  `json:"deploy,omitempty"`
+	Improvement         float64         `json:"improvement_over_current"`
+	ImprovementInterval *tuner.Interval `json:"improvement_interval,omitempty"`
+	Improved            bool            `json:"improved"`
 	// FluidImprovement is 1 − tuned/current mean response of the fluid
 	// model on the validation window (FluidImproved: positive): a bound of
 	// what the levels could do without tasks, not the verdict.
@@ -179,7 +180,7 @@ type pipelineRun struct {
 	wl    Workload
 	cs    classState
 	capSt capacityState
-	tr    TuneReport
+	tr    tuner.TuneReport
 	ht    HPFSPTuning
 	bs    boundsState
 	vs    ValidationState
@@ -199,7 +200,7 @@ type pipelineRun struct {
 // fluidPeakCache is every user's peak concurrent applications (peak) in the
 // fluid replay of the LAS_MQ of.
 type fluidPeakCache struct {
-	of   LASMQParams
+	of   tuner.LASMQParams
 	peak []int
 }
 
@@ -311,7 +312,7 @@ func (p *pipelineRun) stages() []stage {
 		}{cfg.Solver, cfg.WhatIfs, lp.AllocationRule, capacityCheckVersion, cfg.Seed}, deps: []string{"classify"}, inputs: [][]byte{in.SpecKey}, state: &p.capSt, run: p.capacity},
 		{name: "tune", params: struct {
 			Budget      int
-			Objective   Objective
+			Objective   tuner.Objective
 			Constraints string
 			Folds       int
 			Current     string
@@ -326,7 +327,7 @@ func (p *pipelineRun) stages() []stage {
 		}{COSHHKGrid, COSHHToleranceGrid, cfg.Solver, cfg.Seed, coshhVersion}, deps: []string{"ingest"}, inputs: [][]byte{in.SpecKey, in.JobsKey},
 			state: &p.coshh, run: p.tuneCOSHH},
 		{name: "tune-hpfsp", params: struct {
-			Objective  Objective
+			Objective  tuner.Objective
 			Seed       uint64
 			Limits     []int
 			Thresholds []float64
@@ -339,7 +340,7 @@ func (p *pipelineRun) stages() []stage {
 			Multipliers                                          []float64
 			Orders                                               []sim.LevelOrder
 			Seed                                                 uint64
-			Objective                                            Objective
+			Objective                                            tuner.Objective
 			Constraints, CurrentConfig                           string
 			ContainerMB                                          int
 		}{DeployChunkJobs, DeployChunks, DeployTuneSeeds, DeployFinalists, deployVersion, capacityLayoutVersion, DeployMultipliers, DeployLevelOrders,
@@ -420,7 +421,7 @@ func (p *pipelineRun) capacity(ctx context.Context) (map[string][]byte, error) {
 // tune: LAS_MQ on the tuning window, checked on the rest.
 func (p *pipelineRun) tune(ctx context.Context) (map[string][]byte, error) {
 	in, cfg := p.in, p.in.Config
-	cons, err := ParseConstraints(cfg.Constraints)
+	cons, err := tuner.ParseConstraints(cfg.Constraints)
 	if err != nil {
 		return nil, err
 	}
@@ -428,7 +429,7 @@ func (p *pipelineRun) tune(ctx context.Context) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep, err := TuneLASMQWindows(ctx, in.SimJobs, in.Capacity, in.Split, TuneOptions{
+	rep, err := tuner.TuneLASMQWindows(ctx, in.SimJobs, in.Capacity, in.Split, tuner.TuneOptions{
 		Budget: cfg.Budget, Objective: cfg.Objective, Constraints: cons, Folds: cfg.Folds,
 		Current: cfg.Current, Seed: cfg.Seed, Progress: p.r.progress("tune"), Shard: shard,
 	})
@@ -501,7 +502,7 @@ func (p *pipelineRun) tuneDeploy(ctx context.Context) (map[string][]byte, error)
 // implements, the one record of "the tuned configuration": the deploy
 // tuner's capacity candidate (thresholds × its multiplier, its leaves'
 // order), else the fluid tuner's.
-func (p *pipelineRun) tuned() LASMQParams {
+func (p *pipelineRun) tuned() tuner.LASMQParams {
 	if dt := p.dp.Tuning; dt != nil && dt.Capacity >= 0 {
 		return *dt.Candidates[dt.Capacity].LASMQ
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 // writeTwoUserLog writes a CSV log of n jobs of users U1 and U2 (both in
@@ -114,7 +115,7 @@ func TestStageKeysCoverEveryInput(t *testing.T) {
 		// changes them reruns it.
 		{"what-if", func(c *RunConfig) { c.WhatIfs = []string{"R2=+1"} }, []string{"capacity", "tune-deploy", "emit", "validate", "report"}},
 		{"budget", func(c *RunConfig) { c.Budget = 31 }, []string{"tune", "tune-deploy", "emit", "validate", "report"}},
-		{"objective", func(c *RunConfig) { c.Objective = MinP99 }, []string{"tune", "tune-hpfsp", "tune-deploy", "emit", "validate", "report"}},
+		{"objective", func(c *RunConfig) { c.Objective = tuner.MinP99 }, []string{"tune", "tune-hpfsp", "tune-deploy", "emit", "validate", "report"}},
 		{"folds", func(c *RunConfig) { c.Folds = 4 }, []string{"tune", "tune-deploy", "emit", "validate", "report"}},
 		{"constraints", func(c *RunConfig) { c.Constraints = "p99-slowdown<=current" }, []string{"tune", "tune-deploy", "emit", "validate", "report"}},
 		{"blocks (no longer used)", func(c *RunConfig) { c.Blocks = 2 }, nil},

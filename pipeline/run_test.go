@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 // testConfig is the default configuration with a smaller search and fewer
@@ -74,7 +75,7 @@ func TestRunEndToEndOnEmbeddedTrace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	vc, err := validatedConfigs(testConfig(), &TuneReport{Best: res.Tuned, Result: &TuneResult{FirstGuess: LASMQParams{K: 1}}}, res.Tuned)
+	vc, err := validatedConfigs(testConfig(), &tuner.TuneReport{Best: res.Tuned, Result: &tuner.TuneResult{FirstGuess: tuner.LASMQParams{K: 1}}}, res.Tuned)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 // This file shards the two heavy stages, tune and validate, over processes
@@ -124,7 +125,7 @@ func stageParts(stage string) PartKind {
 }
 
 // tunePartTable is a tune part: one row per scored task.
-func tunePartTable(key string, scored []ScoredTask) *data.Table {
+func tunePartTable(key string, scored []tuner.ScoredTask) *data.Table {
 	sort.Slice(scored, func(a, b int) bool { return scored[a].Unit < scored[b].Unit })
 	n := len(scored)
 	unit, units := make([]int64, n), make([]int64, n)
@@ -149,7 +150,7 @@ func tunePartTable(key string, scored []ScoredTask) *data.Table {
 }
 
 // tuneKnown reads merged tune parts back into scores.
-func tuneKnown(t *data.Table) (map[TuneTask]Score, error) {
+func tuneKnown(t *data.Table) (map[tuner.TuneTask]tuner.Score, error) {
 	spec, ok1 := t.Col("policy").([]string)
 	chunk, ok2 := t.Col("chunk").([]int32)
 	sigma, ok3 := t.Col("sigma_index").([]int32)
@@ -164,9 +165,9 @@ func tuneKnown(t *data.Table) (map[TuneTask]Score, error) {
 	if !ok {
 		return nil, errors.New("not a tune part of this schedplan (columns missing or of another type)")
 	}
-	out := make(map[TuneTask]Score, t.Len())
+	out := make(map[tuner.TuneTask]tuner.Score, t.Len())
 	for i := range spec {
-		out[TuneTask{spec[i], int(chunk[i]), int(sigma[i]), whole[i]}] = Score{f[0][i], f[1][i], f[2][i], f[3][i], f[4][i]}
+		out[tuner.TuneTask{Spec: spec[i], Chunk: int(chunk[i]), Sigma: int(sigma[i]), Whole: whole[i]}] = tuner.Score{Mean: f[0][i], P99: f[1][i], P99Slowdown: f[2][i], MeanSlowdown: f[3][i], Missed: f[4][i]}
 	}
 	return out, nil
 }
@@ -365,19 +366,19 @@ func readStageParts(dir, stage, key string) (*data.Table, []string, error) {
 type stagePart struct {
 	stage, key string
 	opt        *StageOptions
-	tune       *TuneShard
+	tune       *tuner.TuneShard
 	units      *experiment.UnitHook
 	merged     []string // the part files a merge read
 }
 
 // tuneShard is the tune stage's TuneShard: nil unless the stage is
 // sharded or merged.
-func (p *pipelineRun) tuneShard() (*TuneShard, error) {
+func (p *pipelineRun) tuneShard() (*tuner.TuneShard, error) {
 	sp := p.part
 	if sp == nil || sp.stage != "tune" {
 		return nil, nil
 	}
-	sp.tune = &TuneShard{Index: sp.opt.index, Count: sp.opt.count}
+	sp.tune = &tuner.TuneShard{Index: sp.opt.index, Count: sp.opt.count}
 	var err error
 	if sp.tune.Known, err = mergedParts(p, tuneKnown); err != nil {
 		return nil, err
@@ -443,7 +444,7 @@ func (p *pipelineRun) shardPart(ctx context.Context, s stage) error {
 	switch {
 	case err == nil:
 		return fmt.Errorf("stage %s: every unit is computed already; nothing to shard", s.name)
-	case !errors.Is(err, errShardDone):
+	case !errors.Is(err, tuner.ErrShardDone):
 		return fmt.Errorf("stage %s, shard %d/%d: %w", s.name, sp.opt.index, sp.opt.count, err)
 	}
 	var t *data.Table

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 	"io/fs"
 	"math"
 	"math/rand/v2"
@@ -140,7 +141,7 @@ func TestShardMergeRefusesBadParts(t *testing.T) {
 		t.Fatal(err)
 	}
 	other := cfg
-	other.Objective = MinP99
+	other.Objective = tuner.MinP99
 	shard(other, "1/3")
 	merge("is a part of another tune stage")
 	shard(cfg, "1/3")
@@ -235,8 +236,8 @@ func TestStageOptionsChecked(t *testing.T) {
 func TestTuneShardsSampledSearch(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 3))
 	jobs := poissonJobs(rng, 8000, 0.8, func() float64 { return math.Pow(rng.ExpFloat64(), 2) / 2 })
-	opt := TuneOptions{Budget: 40, SampleJobs: 600, Workers: 2}
-	want, err := TuneCV(context.Background(), jobs, 1, opt, SimulateWindows(nil, 1))
+	opt := tuner.TuneOptions{Budget: 40, SampleJobs: 600, Workers: 2}
+	want, err := tuner.TuneCV(context.Background(), jobs, 1, opt, tuner.SimulateWindows(nil, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,12 +246,12 @@ func TestTuneShardsSampledSearch(t *testing.T) {
 	}
 	wantJSON, _ := json.Marshal(want)
 	for _, n := range []int{1, 4} {
-		known := map[TuneTask]Score{}
+		known := map[tuner.TuneTask]tuner.Score{}
 		units := -1
 		for i := 0; i < n; i++ {
 			o := opt
-			o.Shard = &TuneShard{Index: i, Count: n}
-			if _, err := TuneCV(context.Background(), jobs, 1, o, SimulateWindows(nil, 1)); !errors.Is(err, errShardDone) {
+			o.Shard = &tuner.TuneShard{Index: i, Count: n}
+			if _, err := tuner.TuneCV(context.Background(), jobs, 1, o, tuner.SimulateWindows(nil, 1)); !errors.Is(err, tuner.ErrShardDone) {
 				t.Fatalf("shard %d/%d: error %v, want errShardDone", i, n, err)
 			}
 			for _, s := range o.Shard.Scored {
@@ -265,8 +266,8 @@ func TestTuneShardsSampledSearch(t *testing.T) {
 			t.Fatalf("%d shards scored %d tasks of %d", n, len(known), units)
 		}
 		o := opt
-		o.Shard = &TuneShard{Known: known}
-		got, err := TuneCV(context.Background(), jobs, 1, o, SimulateWindows(nil, 1))
+		o.Shard = &tuner.TuneShard{Known: known}
+		got, err := tuner.TuneCV(context.Background(), jobs, 1, o, tuner.SimulateWindows(nil, 1))
 		if err != nil {
 			t.Fatal(err)
 		}

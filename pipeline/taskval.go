@@ -11,6 +11,7 @@ import (
 	"github.com/schedplan/schedplan/internal/configfile"
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/report"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 // TaskValidation is the task-level view of the validation window: the
@@ -140,7 +141,7 @@ func taskWindow(in *Inputs) (lo, n int, cut string) {
 // taskValidate simulates the validation window at task level (at most
 // TaskValidateMaxJobs of its jobs): dir holds the emitted
 // capacity-scheduler.xml and fair-scheduler.xml.
-func taskValidate(ctx context.Context, in *Inputs, cs *classState, tuned LASMQParams, dir string, progress func(done, total int)) (*TaskValidation, error) {
+func taskValidate(ctx context.Context, in *Inputs, cs *classState, tuned tuner.LASMQParams, dir string, progress func(done, total int)) (*TaskValidation, error) {
 	cl, err := TaskCluster(in.Spec)
 	if err != nil {
 		return nil, err

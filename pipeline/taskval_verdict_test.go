@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"github.com/schedplan/schedplan/pipeline/tuner"
 	"strings"
 	"testing"
 )
@@ -33,7 +34,7 @@ func TestEmittedVerdict(t *testing.T) {
 // interval), and a result without a verdict fails.
 func TestRequireImprovementUsesVerdict(t *testing.T) {
 	v := &DeployVerdict{Verdict: VerdictKeep, Candidate: "capacity-scheduler.xml, LAS_MQ", Family: FamilyCapacity, File: FamilyCapacity, CurrentName: "fair, one pool per user",
-		Objective: MinMean, Mean: -0.02, Improvement: 0.02, Interval: Interval{Available: true, Lo: -0.05, Hi: 0.01, Level: 0.95}, Chunks: make([]DeployChunk, 4), Seeds: make([]uint64, 10),
+		Objective: tuner.MinMean, Mean: -0.02, Improvement: 0.02, Interval: tuner.Interval{Available: true, Lo: -0.05, Hi: 0.01, Level: 0.95}, Chunks: make([]DeployChunk, 4), Seeds: make([]uint64, 10),
 		Reason: "on the validation window the interval's upper end (+1.00%) is not below 0"}
 	res := &RunResult{Deploy: v, TaskValidation: &TaskValidation{Improved: true, Improvement: 0.2}}
 	err := res.RequireImprovement()

@@ -16,6 +16,7 @@ import (
 	"github.com/schedplan/schedplan/lp"
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/report"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 // WhatIfSim is a cluster (the spec, or the spec after a what-if) with λ from
@@ -181,7 +182,7 @@ func TaskConfigs(bundlePath, currentConfig string) (names, specs []string, err e
 		names[0], specs[0] = "current ("+currentConfig+")", s
 	}
 	if bundlePath == "" {
-		return append(names, DefaultLASMQName), append(specs, sim.DefaultLASMQ().Spec()), nil
+		return append(names, tuner.DefaultLASMQName), append(specs, sim.DefaultLASMQ().Spec()), nil
 	}
 	b, err := LoadBundle(bundlePath)
 	if err != nil {

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 	"os"
 	"strconv"
 	"strings"
@@ -40,17 +41,17 @@ func BenchmarkTuneQuality(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	cons, err := ParseConstraints(cfg.Constraints)
+	cons, err := tuner.ParseConstraints(cfg.Constraints)
 	if err != nil {
 		b.Fatal(err)
 	}
-	opt := TuneOptions{Budget: cfg.Budget, Objective: cfg.Objective, Constraints: cons, Folds: cfg.Folds,
+	opt := tuner.TuneOptions{Budget: cfg.Budget, Objective: cfg.Objective, Constraints: cons, Folds: cfg.Folds,
 		Current: cfg.Current, Seed: cfg.Seed}
 	for i := 0; i < b.N; i++ {
 		type arm struct {
 			name string
-			opt  TuneOptions
-			rep  *TuneReport
+			opt  tuner.TuneOptions
+			rep  *tuner.TuneReport
 			secs float64
 		}
 		whole := opt
@@ -73,7 +74,7 @@ func BenchmarkTuneQuality(b *testing.B) {
 		}
 		for _, a := range arms {
 			t0 := time.Now()
-			if a.rep, err = TuneLASMQWindows(context.Background(), in.SimJobs, in.Capacity, in.Split, a.opt); err != nil {
+			if a.rep, err = tuner.TuneLASMQWindows(context.Background(), in.SimJobs, in.Capacity, in.Split, a.opt); err != nil {
 				b.Fatal(err)
 			}
 			a.secs = time.Since(t0).Seconds()
@@ -107,15 +108,15 @@ func BenchmarkTuneQuality(b *testing.B) {
 
 // validationMean is the validation-window mean response (s) of the
 // configuration spec in a tune report's comparison rows.
-func validationMean(rep *TuneReport, spec string) float64 {
+func validationMean(rep *tuner.TuneReport, spec string) float64 {
 	for _, c := range rep.Compare {
 		if c.Policy == spec {
 			return c.Validate.Mean
 		}
 	}
-	if canonicalLASMQ(spec) != "" {
+	if tuner.CanonicalLASMQ(spec) != "" {
 		for _, c := range rep.Compare {
-			if canonicalLASMQ(c.Policy) == canonicalLASMQ(spec) {
+			if tuner.CanonicalLASMQ(c.Policy) == tuner.CanonicalLASMQ(spec) {
 				return c.Validate.Mean
 			}
 		}

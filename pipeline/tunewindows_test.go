@@ -12,6 +12,7 @@ import (
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 // poissonJobs draws n jobs with Poisson arrivals and sizes from draw, scaled
@@ -74,7 +75,7 @@ func TestTunedAlpha0SeparatesBimodalSizes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := TuneLASMQWindows(context.Background(), jobs, 1, split, TuneOptions{Budget: 200})
+	rep, err := tuner.TuneLASMQWindows(context.Background(), jobs, 1, split, tuner.TuneOptions{Budget: 200})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +117,7 @@ func TestTuneEmbeddedTrace(t *testing.T) {
 	if split.TuneJobs+split.ValidJobs != len(jobs) || split.TuneJobs < 4000 {
 		t.Fatalf("split %+v", split)
 	}
-	rep, err := TuneLASMQWindows(context.Background(), jobs, 1, split, TuneOptions{Budget: 150})
+	rep, err := tuner.TuneLASMQWindows(context.Background(), jobs, 1, split, tuner.TuneOptions{Budget: 150})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,11 +152,11 @@ func BenchmarkTune500(b *testing.B) {
 	start := time.Now()
 	n, sims := 0, 0
 	for i := 0; i < b.N; i++ {
-		res, err := TuneCV(context.Background(), tuneJobs, 1, TuneOptions{Budget: 500, Folds: 5}, SimulateWindows(nil, 1))
+		res, err := tuner.TuneCV(context.Background(), tuneJobs, 1, tuner.TuneOptions{Budget: 500, Folds: 5}, tuner.SimulateWindows(nil, 1))
 		if err != nil {
 			b.Fatal(err)
 		}
-		n += countScored(res.Candidates)
+		n += tuner.CountScored(res.Candidates)
 		for _, c := range res.Candidates {
 			sims += len(res.Folds) * max(1, len(c.BySigma))
 		}

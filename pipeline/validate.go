@@ -12,6 +12,7 @@ import (
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/report"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 // ValidationRow is one configuration on the validation window: metrics
@@ -77,10 +78,10 @@ type valConfig struct {
 // emitted (tuned: the levels capacity-scheduler.xml implements), Hu et
 // al.'s default and the first guess, the current scheduler and the
 // baselines (each policy once, however it is spelt), with what each uses.
-func validatedConfigs(cfg RunConfig, tr *TuneReport, tuned LASMQParams) ([]valConfig, error) {
+func validatedConfigs(cfg RunConfig, tr *tuner.TuneReport, tuned tuner.LASMQParams) ([]valConfig, error) {
 	list := []valConfig{
 		{name: "tuned las_mq", spec: tuned.Spec()},
-		{name: DefaultLASMQName, spec: sim.DefaultLASMQ().Spec()},
+		{name: tuner.DefaultLASMQName, spec: sim.DefaultLASMQ().Spec()},
 		{name: "first guess las_mq", spec: tr.Result.FirstGuess.Spec()},
 		{name: "current (" + cfg.Current + ")", spec: cfg.Current},
 	}
@@ -129,7 +130,7 @@ type validation struct {
 }
 
 // planValidation builds the experiments of the validate stage.
-func planValidation(in *Inputs, tr *TuneReport, tuned LASMQParams, b *experiment.Bounds) (*validation, error) {
+func planValidation(in *Inputs, tr *tuner.TuneReport, tuned tuner.LASMQParams, b *experiment.Bounds) (*validation, error) {
 	cfg := in.Config
 	configs, err := validatedConfigs(cfg, tr, tuned)
 	if err != nil {
@@ -269,7 +270,7 @@ func (v *validation) plots(st *ValidationState, r *validationResults, cfg RunCon
 // file). A shard's run (opt.Units sharding) keeps its exact-size units'
 // rows for its part instead and writes nothing; the merge hands the parts'
 // rows to the same stream in the same order.
-func validate(ctx context.Context, in *Inputs, cs *classState, tr *TuneReport, tuned LASMQParams, b *experiment.Bounds, stream func(name string) (*os.File, error), opt experiment.RunOptions) (*ValidationState, map[string][]byte, error) {
+func validate(ctx context.Context, in *Inputs, cs *classState, tr *tuner.TuneReport, tuned tuner.LASMQParams, b *experiment.Bounds, stream func(name string) (*os.File, error), opt experiment.RunOptions) (*ValidationState, map[string][]byte, error) {
 	plan, err := planValidation(in, tr, tuned, b)
 	if err != nil {
 		return nil, nil, err
@@ -279,7 +280,7 @@ func validate(ctx context.Context, in *Inputs, cs *classState, tr *TuneReport, t
 		if _, err := plan.run(ctx, opt); err != nil {
 			return nil, nil, err
 		}
-		return nil, nil, errShardDone // a shard writes its units, not the stage's files
+		return nil, nil, tuner.ErrShardDone // a shard writes its units, not the stage's files
 	}
 	var classNames []string
 	for _, c := range cs.Secondary.Result.Classes {

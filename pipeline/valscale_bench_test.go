@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 	"math/rand/v2"
 	"runtime"
 	"testing"
@@ -25,8 +26,8 @@ func BenchmarkValidateFluid(b *testing.B) {
 	for i, j := range jobs {
 		sizes[i] = j.Size
 	}
-	guess := FirstGuess(sizes, 4)
-	tr := &TuneReport{Result: &TuneResult{FirstGuess: guess}, Best: guess}
+	guess := tuner.FirstGuess(sizes, 4)
+	tr := &tuner.TuneReport{Result: &tuner.TuneResult{FirstGuess: guess}, Best: guess}
 	in := &Inputs{Config: cfg, SimJobs: jobs, Split: experiment.Split{TuneJobs: 0, ValidJobs: n}, Capacity: 1}
 	bounds, err := experiment.ComputeBounds(jobs, 1)
 	if err != nil {

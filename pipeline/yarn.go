@@ -10,6 +10,7 @@ import (
 
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/cluster/yarn"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 // This file renders a Bundle as YARN scheduler configuration:
@@ -508,7 +509,7 @@ func classType(b *Bundle, i, types, bestType int) (int, string) {
 // capacity by the queue weights, each level at least MinLevelShare of
 // them; a demotion threshold is the tuned one × held (held
 // container-seconds per unit of the thresholds, HeldPerUnit).
-func addLevels(q *csQueue, l *LASMQConfig, held float64, taken map[string]bool) ([]*csQueue, error) {
+func addLevels(q *csQueue, l *tuner.LASMQConfig, held float64, taken map[string]bool) ([]*csQueue, error) {
 	levels := []*csQueue{q}
 	for k := 1; k < l.K; k++ {
 		name := fmt.Sprintf("%s_l%d", q.name, k)

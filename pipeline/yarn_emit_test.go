@@ -12,11 +12,12 @@ import (
 	"github.com/schedplan/schedplan/cluster/yarn"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 // emitFor builds the bundle run would emit for k classes (the tuned LAS_MQ
 // replaced by tuned, since only its shape matters here) and renders it.
-func emitFor(t *testing.T, in *Inputs, k int, tuned LASMQParams) (*Bundle, map[string][]byte) {
+func emitFor(t *testing.T, in *Inputs, k int, tuned tuner.LASMQParams) (*Bundle, map[string][]byte) {
 	t.Helper()
 	sizes := estimate.ContainerSeconds(in.Sizes, in.Source, in.Config.Sizes, in.Spec.Capacity())
 	pr, s, err := classify.COSHH(in.Jobs, sizes, in.Spec, classify.Options{K: k, Seed: 1})
@@ -28,7 +29,7 @@ func emitFor(t *testing.T, in *Inputs, k int, tuned LASMQParams) (*Bundle, map[s
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &pipelineRun{in: in, cs: cs, capSt: capacityState{Secondary: a.Plan()}, tr: TuneReport{Best: tuned}, bs: boundsState{Bounds: &experiment.Bounds{}}}
+	p := &pipelineRun{in: in, cs: cs, capSt: capacityState{Secondary: a.Plan()}, tr: tuner.TuneReport{Best: tuned}, bs: boundsState{Bounds: &experiment.Bounds{}}}
 	b := p.bundle()
 	if p.bdErr != nil {
 		t.Fatal(p.bdErr)
@@ -106,7 +107,7 @@ func TestEmitEmbeddedTraceK2to12(t *testing.T) {
 		t.Fatal(err)
 	}
 	for k := 2; k <= 12; k++ {
-		b, files := emitFor(t, in, k, LASMQParams{K: 10, Alpha0: 1, P: 10, Decay: 1})
+		b, files := emitFor(t, in, k, tuner.LASMQParams{K: 10, Alpha0: 1, P: 10, Decay: 1})
 		checkEmitted(t, b, files)
 		if len(b.Classes) != k {
 			t.Errorf("k = %d: %d classes", k, len(b.Classes))
@@ -162,7 +163,7 @@ users:
 		t.Fatal(err)
 	}
 	for _, k := range []int{2, 3, 5} {
-		b, files := emitFor(t, in, k, LASMQParams{K: 3, Alpha0: 10, P: 10, Decay: 0.5})
+		b, files := emitFor(t, in, k, tuner.LASMQParams{K: 3, Alpha0: 10, P: 10, Decay: 0.5})
 		checkEmitted(t, b, files)
 		cs := string(files["capacity-scheduler.xml"])
 		for _, u := range b.Users {

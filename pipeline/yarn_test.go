@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/schedplan/schedplan/cluster/yarn"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 func sampleBundle() *Bundle {
@@ -30,7 +31,7 @@ func sampleBundle() *Bundle {
 			// type × class, in machines
 			Allocation: [][]float64{{0, 0.5, 0}, {1, 0.3, 0.2}, {0, 0, 0}},
 		},
-		LASMQ: &LASMQConfig{K: 3, Alpha0: 10, P: 10, Thresholds: []float64{10, 100}, Weights: []float64{3, 2, 1}},
+		LASMQ: &tuner.LASMQConfig{K: 3, Alpha0: 10, P: 10, Thresholds: []float64{10, 100}, Weights: []float64{3, 2, 1}},
 	}
 }
 

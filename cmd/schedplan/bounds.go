@@ -6,6 +6,7 @@ import (
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/pipeline"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 	"github.com/spf13/cobra"
 )
 
@@ -65,7 +66,7 @@ capacity is in the units of the sizes (see simulate).`,
 	tf.register(cmd)
 	wf.register(cmd, "all")
 	f := cmd.Flags()
-	f.StringVarP(&policies, "policy", "p", "fifo,"+pipeline.FairSpec+",las,"+sim.DefaultLASMQ().Spec()+",srpt,fsp+ps", "policies to measure against the bounds")
+	f.StringVarP(&policies, "policy", "p", "fifo,"+tuner.FairSpec+",las,"+sim.DefaultLASMQ().Spec()+",srpt,fsp+ps", "policies to measure against the bounds")
 	f.BoolVar(&asJSON, "json", false, "print JSON")
 	f.StringVarP(&out, "out", "o", "", "write every job's PS deadline to a .parquet, .arrow or .csv file")
 	f.BoolVar(&force, "force", false, "overwrite --out")

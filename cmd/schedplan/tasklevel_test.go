@@ -17,6 +17,7 @@ import (
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/pipeline"
 	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 // TestRunTaskLevelValidation: run simulates the YARN files it emits at task
@@ -149,7 +150,7 @@ func TestCapacityWhatIfSimulate(t *testing.T) {
 	}
 	// Each cluster's rows state the load they ran at; COSHH's, with the
 	// execution-time model, overload Table 3's cluster and say so.
-	for _, want := range []string{"simulated at task level", "R2=+10", "current (fair, one pool per user)", pipeline.DefaultLASMQName,
+	for _, want := range []string{"simulated at task level", "R2=+10", "current (fair, one pool per user)", tuner.DefaultLASMQName,
 		"offered load: " + experiment.TaskLoadDef, "offered load: " + experiment.ExecLoadDef, "  1.72 OVERLOADED  "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)

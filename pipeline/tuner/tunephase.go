@@ -1,4 +1,4 @@
-package pipeline
+package tuner
 
 import (
 	"log/slog"

@@ -1,4 +1,4 @@
-package pipeline
+package tuner
 
 import (
 	"fmt"
@@ -36,7 +36,7 @@ type bootJobs struct {
 // the folds as scored (under the σ that is the chosen candidate's worst
 // when it uses estimates).
 func (t *tuneCV) bootstrap(c float64, chosen int) (Interval, error) {
-	iv := Interval{Level: bootLevel, Metric: objectiveLabel(t.opt.Objective)}
+	iv := Interval{Level: bootLevel, Metric: ObjectiveLabel(t.opt.Objective)}
 	if chosen == t.cur {
 		iv.Available = true // the current scheduler against itself: 0
 		return iv, nil
@@ -308,21 +308,21 @@ func fromOrderKey(k uint64) float64 {
 	return math.Float64frombits(^k)
 }
 
-// objectiveLabel names an objective's metric for sentences.
-func objectiveLabel(o Objective) string {
+// ObjectiveLabel names an objective's metric for sentences.
+func ObjectiveLabel(o Objective) string {
 	if o == MinMix {
 		return "mean and p99 response (mix)"
 	}
-	for _, m := range scoreMetrics {
-		if m.name == string(o) {
+	for _, m := range ScoreMetrics {
+		if m.Name == string(o) {
 			return strings.TrimSuffix(m.label, " (s)")
 		}
 	}
 	return string(o)
 }
 
-// pctS renders a fraction as signed percent.
-func pctS(v float64) string {
+// PctS renders a fraction as signed percent.
+func PctS(v float64) string {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return "–"
 	}
@@ -336,7 +336,7 @@ func pctS(v float64) string {
 func foldList(v []float64) string {
 	parts := make([]string, len(v))
 	for i, x := range v {
-		parts[i] = pctS(x)
+		parts[i] = PctS(x)
 	}
 	return strings.Join(parts, ", ")
 }
@@ -368,29 +368,29 @@ func explain(r *CVResult) []string {
 	nf := len(r.Scored)
 	var out []string
 	out = append(out, fmt.Sprintf("Rule: the feasible candidate with the best mean fold score — the improvement over the current scheduler (%s) in %s, averaged over %d rolling-origin folds (fold i is scored on the i-th chunk of the tuning window after the chunks before it) — up to one standard error, among those that meet %s on every fold. %d candidates were scored.",
-		r.Current, objectiveLabel(r.Objective), nf, r.Constraints, countScored(c)))
+		r.Current, ObjectiveLabel(r.Objective), nf, r.Constraints, CountScored(c)))
 	if r.NoFeasible {
 		out = append(out, "No candidate met the constraints: the current scheduler is kept.")
 	}
 	ci := ""
 	if r.CI.Available {
-		ci = fmt.Sprintf("; %.0f%% block-bootstrap interval %s to %s", 100*r.CI.Level, pctS(r.CI.Lo), pctS(r.CI.Hi))
+		ci = fmt.Sprintf("; %.0f%% block-bootstrap interval %s to %s", 100*r.CI.Level, PctS(r.CI.Lo), PctS(r.CI.Hi))
 	}
 	out = append(out, fmt.Sprintf("Chosen: %s (%s). Mean fold score %s (folds: %s%s). Fold means: %s; the current scheduler: %s.",
-		ch.Label(), report.ShownSpec(ch.Policy), pctS(ch.Improvement), foldList(ch.Folds), ci, metricsLine(ch.FoldMean), metricsLine(cur.FoldMean)))
+		ch.Label(), report.ShownSpec(ch.Policy), PctS(ch.Improvement), foldList(ch.Folds), ci, metricsLine(ch.FoldMean), metricsLine(cur.FoldMean)))
 	out = append(out, fmt.Sprintf("Slowdown cost: p99 slowdown %.4g against %.4g for the current scheduler, mean slowdown %.4g against %.4g, %.2f%% of jobs later than under PS against %.2f%%.",
 		ch.FoldMean.P99Slowdown, cur.FoldMean.P99Slowdown, ch.FoldMean.MeanSlowdown, cur.FoldMean.MeanSlowdown, 100*ch.FoldMean.Missed, 100*cur.FoldMean.Missed))
 	if r.RunnerUp >= 0 {
 		ru := &c[r.RunnerUp]
 		out = append(out, fmt.Sprintf("Over the runner-up, %s: %s against %s mean fold score (folds: %s); the choice is ahead on %d of %d folds.",
-			ru.Label(), pctS(ch.Improvement), pctS(ru.Improvement), foldList(ru.Folds), wins(ch, ru), nf))
+			ru.Label(), PctS(ch.Improvement), PctS(ru.Improvement), foldList(ru.Folds), wins(ch, ru), nf))
 	}
 	for _, b := range []int{r.LASIdx, r.PSIdx, r.FGIdx} {
 		if b < 0 || b == r.Chosen {
 			continue
 		}
 		x := &c[b]
-		s := fmt.Sprintf("Over %s: %s mean fold score (folds: %s), p99 slowdown %.4g, missed %.2f%%", x.Label(), pctS(x.Improvement), foldList(x.Folds), x.FoldMean.P99Slowdown, 100*x.FoldMean.Missed)
+		s := fmt.Sprintf("Over %s: %s mean fold score (folds: %s), p99 slowdown %.4g, missed %.2f%%", x.Label(), PctS(x.Improvement), foldList(x.Folds), x.FoldMean.P99Slowdown, 100*x.FoldMean.Missed)
 		if !x.Feasible {
 			s += "; infeasible: " + strings.Join(x.Violations, "; ")
 		} else {
@@ -401,7 +401,7 @@ func explain(r *CVResult) []string {
 	if r.Deployed != r.Chosen {
 		d := &c[r.Deployed]
 		out = append(out, fmt.Sprintf("%s is not a LAS_MQ configuration; the bundle carries the best LAS_MQ, %s, with mean fold score %s (%s).",
-			ch.Label(), d.Label(), pctS(d.Improvement), metricsLine(d.FoldMean)))
+			ch.Label(), d.Label(), PctS(d.Improvement), metricsLine(d.FoldMean)))
 	}
 	if ch.UsesEstimates {
 		ranks := make([]string, len(r.SigmaRanks))
@@ -412,7 +412,7 @@ func explain(r *CVResult) []string {
 	}
 	if r.Shortlist != nil {
 		out = append(out, fmt.Sprintf("Folds larger than %d jobs were scored on a sample of their busy periods; shortlist: %s. The winner's sampled mean response was %s from its whole-fold value, its mean fold score %.2f points.",
-			r.SampleJobs, r.Shortlist.Rule, pctS(r.Shortlist.Gap), 100*r.Shortlist.ImprovementGap))
+			r.SampleJobs, r.Shortlist.Rule, PctS(r.Shortlist.Gap), 100*r.Shortlist.ImprovementGap))
 	} else {
 		out = append(out, "Every fold was simulated whole (no fold exceeded the sampling budget).")
 	}
@@ -426,10 +426,10 @@ func explain(r *CVResult) []string {
 	return out
 }
 
-func countScored(c []CandidateScore) int {
+func CountScored(c []CandidateScore) int {
 	n := 0
 	for i := range c {
-		if c[i].Origin != originSensitivity {
+		if c[i].Origin != OriginSensitivity {
 			n++
 		}
 	}

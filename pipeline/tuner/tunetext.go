@@ -1,4 +1,4 @@
-package pipeline
+package tuner
 
 import (
 	"fmt"
@@ -34,7 +34,7 @@ func (rep *TuneReport) WriteText(out io.Writer, source string) {
 	for _, e := range cv.Explanation {
 		fmt.Fprintln(out, e)
 	}
-	if th := thresholdsText(rep.Best.Thresholds(), rep.HeldPerUnit); rep.HeldPerUnit > 0 && th != "" {
+	if th := ThresholdsText(rep.Best.Thresholds(), rep.HeldPerUnit); rep.HeldPerUnit > 0 && th != "" {
 		fmt.Fprintf(out, "\nthe deployed thresholds as YARN, schedplan yarn-controller and the task level count them: %s\n", th)
 	}
 	fmt.Fprintf(out, "\ndeployed: %v\n  thresholds %s (attained service, size units)\n  weights    %s\n  policy     %s\n\n",
@@ -72,10 +72,10 @@ func (rep *TuneReport) WriteText(out io.Writer, source string) {
 	}
 }
 
-// thresholdsText states tuned thresholds in the unit of the sizes and, when
+// ThresholdsText states tuned thresholds in the unit of the sizes and, when
 // held > 0 (HeldPerUnit), in the held container-seconds that YARN, the
 // controller and the task level count; "" when there are none (k = 1).
-func thresholdsText(th []float64, held float64) string {
+func ThresholdsText(th []float64, held float64) string {
 	if len(th) == 0 {
 		return ""
 	}

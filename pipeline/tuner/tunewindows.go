@@ -1,4 +1,4 @@
-package pipeline
+package tuner
 
 import (
 	"context"
@@ -156,16 +156,16 @@ func (r *CVResult) candidateOf(spec string, idx int) int {
 		return idx
 	}
 	for i := range r.Candidates {
-		if r.Candidates[i].Policy == spec || canonicalLASMQ(r.Candidates[i].Policy) == canonicalLASMQ(spec) && canonicalLASMQ(spec) != "" {
+		if r.Candidates[i].Policy == spec || CanonicalLASMQ(r.Candidates[i].Policy) == CanonicalLASMQ(spec) && CanonicalLASMQ(spec) != "" {
 			return i
 		}
 	}
 	return -1
 }
 
-// canonicalLASMQ returns the specification of a las_mq policy with its
+// CanonicalLASMQ returns the specification of a las_mq policy with its
 // inactive parameters fixed (see LASMQParams.canonical), "" for others.
-func canonicalLASMQ(spec string) string {
+func CanonicalLASMQ(spec string) string {
 	p, err := sim.ParsePolicy(spec)
 	if err != nil {
 		return ""
@@ -206,7 +206,7 @@ func (r *CVResult) TuneResult(sizes []float64) *TuneResult {
 		res.Best = Evaluation{Params: res.FirstGuess}
 	}
 	for i := range r.Candidates {
-		if r.Candidates[i].LASMQ != nil && r.Candidates[i].Origin != originSensitivity {
+		if r.Candidates[i].LASMQ != nil && r.Candidates[i].Origin != OriginSensitivity {
 			res.Evaluated = append(res.Evaluated, ev(i))
 		}
 	}

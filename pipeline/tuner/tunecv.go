@@ -1,4 +1,4 @@
-package pipeline
+package tuner
 
 import (
 	"context"
@@ -204,7 +204,7 @@ func TuneCV(ctx context.Context, jobs []sim.Job, c float64, opt TuneOptions, sco
 	if opt.Budget < 1 {
 		return nil, errors.New("tuning budget must be at least 1")
 	}
-	opt = withTuneDefaults(opt, jobs)
+	opt = WithTuneDefaults(opt, jobs)
 	if opt.Folds < 1 {
 		return nil, fmt.Errorf("folds %d: need at least 1", opt.Folds)
 	}
@@ -220,13 +220,13 @@ func TuneCV(ctx context.Context, jobs []sim.Job, c float64, opt TuneOptions, sco
 	if folds < 1 {
 		bounds, scored = []int{0, len(jobs)}, []int{0}
 	} else {
-		bounds = planChunks(jobs, c, folds)
+		bounds = PlanChunks(jobs, c, folds)
 		for i := 1; i <= folds; i++ {
 			scored = append(scored, i)
 		}
 	}
 	lap := phaseLogger("tune")
-	wins, infos, err := cvWindows(jobs, c, bounds, opt.Sigmas, opt.SampleJobs, opt.Seed, false)
+	wins, infos, err := CvWindows(jobs, c, bounds, opt.Sigmas, opt.SampleJobs, opt.Seed, false)
 	if err != nil {
 		return nil, err
 	}
@@ -262,7 +262,7 @@ func TuneCV(ctx context.Context, jobs []sim.Job, c float64, opt TuneOptions, sco
 	t.evaluate()
 	chosen, ok := t.choose(allIndices(len(t.res)))
 	if out.Sampled {
-		full, _, err := cvWindows(jobs, c, bounds, opt.Sigmas, opt.SampleJobs, opt.Seed, true)
+		full, _, err := CvWindows(jobs, c, bounds, opt.Sigmas, opt.SampleJobs, opt.Seed, true)
 		if err != nil {
 			return nil, err
 		}
@@ -351,10 +351,10 @@ func (t *tuneCV) initialShortlist(ranked []int, n int) []int {
 	}
 	kinds := map[string]bool{}
 	for _, i := range list {
-		kinds[kind(&t.res[i])] = true
+		kinds[Kind(&t.res[i])] = true
 	}
 	for _, i := range ranked {
-		if k := kind(&t.res[i]); !kinds[k] {
+		if k := Kind(&t.res[i]); !kinds[k] {
 			kinds[k] = true
 			list = append(list, i)
 		}
@@ -431,7 +431,7 @@ func (t *tuneCV) slack(i int) []float64 {
 		out[k] = 1
 		for _, ch := range t.scored {
 			if b := c.Bound(ref[ch]); b > 0 {
-				out[k] = math.Min(out[k], (b-metricOf(c.Metric, t.res[i].Chunks[ch]))/b)
+				out[k] = math.Min(out[k], (b-MetricOf(c.Metric, t.res[i].Chunks[ch]))/b)
 			}
 		}
 	}
@@ -452,7 +452,7 @@ func (t *tuneCV) feasibleUnder(cs []Constraint, i int) (bool, []string) {
 func (t *tuneCV) ranked() []int {
 	var feas []int
 	for i := range t.res {
-		if t.res[i].Feasible && t.res[i].Origin != originSensitivity {
+		if t.res[i].Feasible && t.res[i].Origin != OriginSensitivity {
 			feas = append(feas, i)
 		}
 	}
@@ -526,7 +526,7 @@ func (t *tuneCV) finish(out *CVResult, c float64, r sizeRange, lap func(string))
 	return nil
 }
 
-func withTuneDefaults(opt TuneOptions, jobs []sim.Job) TuneOptions {
+func WithTuneDefaults(opt TuneOptions, jobs []sim.Job) TuneOptions {
 	if opt.Objective == "" {
 		opt.Objective = MinMean
 	}
@@ -605,7 +605,7 @@ func (t *tuneCV) add(cands []candidate, whole bool) error {
 		cs := CandidateScore{Name: c.name, Policy: c.spec, LASMQ: c.params, Origin: c.origin, UsesEstimates: c.est, Whole: whole}
 		cs.setScores(scores[i])
 		t.res = append(t.res, cs)
-		if c.origin != originSensitivity {
+		if c.origin != OriginSensitivity {
 			t.done++
 			if t.opt.Progress != nil {
 				t.opt.Progress(min(t.done, t.opt.Budget), t.opt.Budget)
@@ -818,12 +818,12 @@ func (t *tuneCV) front() {
 	var means []Score
 	for i := range t.res {
 		t.res[i].Pareto = false
-		if t.res[i].Origin != originSensitivity {
+		if t.res[i].Origin != OriginSensitivity {
 			pool = append(pool, i)
 			means = append(means, t.res[i].FoldMean)
 		}
 	}
-	for _, k := range paretoFront(means) {
+	for _, k := range ParetoFront(means) {
 		t.res[pool[k]].Pareto = true
 	}
 }
@@ -872,7 +872,7 @@ func (t *tuneCV) view() ruleView {
 func (t *tuneCV) pick(pool []int, v ruleView) int {
 	best := -1
 	for _, i := range pool {
-		if t.res[i].Origin != originSensitivity && v.feas(i) && (best < 0 || t.prefer(i, best, v)) {
+		if t.res[i].Origin != OriginSensitivity && v.feas(i) && (best < 0 || t.prefer(i, best, v)) {
 			best = i
 		}
 	}
@@ -883,7 +883,7 @@ func (t *tuneCV) pick(pool []int, v ruleView) int {
 	lcb := ruleView{imp: func(i int) float64 { return v.imp(i) - v.se(i) }, p99: v.p99}
 	choice := best
 	for _, i := range pool {
-		if t.res[i].Origin != originSensitivity && v.feas(i) && v.imp(i) >= floor && t.prefer(i, choice, lcb) {
+		if t.res[i].Origin != OriginSensitivity && v.feas(i) && v.imp(i) >= floor && t.prefer(i, choice, lcb) {
 			choice = i
 		}
 	}
@@ -931,16 +931,16 @@ func (t *tuneCV) choose(pool []int) (int, bool) {
 func (t *tuneCV) runnerUp(chosen int) int {
 	var pool []int
 	for i := range t.res {
-		if i != chosen && t.res[i].Whole == t.res[chosen].Whole && kind(&t.res[i]) != kind(&t.res[chosen]) {
+		if i != chosen && t.res[i].Whole == t.res[chosen].Whole && Kind(&t.res[i]) != Kind(&t.res[chosen]) {
 			pool = append(pool, i)
 		}
 	}
 	return t.pick(pool, t.view())
 }
 
-// kind names a candidate's family: its policy, and for LAS_MQ its in-level
+// Kind names a candidate's family: its policy, and for LAS_MQ its in-level
 // order, strict or weighted queues, one level or several.
-func kind(c *CandidateScore) string {
+func Kind(c *CandidateScore) string {
 	if c.LASMQ == nil {
 		return c.Policy
 	}
@@ -967,7 +967,7 @@ func (t *tuneCV) searchValue(i int) float64 {
 	for _, c := range t.opt.Constraints {
 		for _, ch := range t.scored {
 			b := c.Bound(ref[ch])
-			if x := metricOf(c.Metric, cs.Chunks[ch]); x > b {
+			if x := MetricOf(c.Metric, cs.Chunks[ch]); x > b {
 				v += math.Min((x-b)/math.Max(b, 1e-9), 1e6)
 			}
 		}
@@ -1075,7 +1075,7 @@ func (t *tuneCV) procedure() []FoldPick {
 			se[i] = standardError(scores)
 			feas[i], _ = t.feasible(cs.Chunks, cur, past)
 			p99[i] = m.P99Slowdown
-			if cs.Feasible && cs.Origin != originSensitivity {
+			if cs.Feasible && cs.Origin != OriginSensitivity {
 				best = math.Max(best, cs.Folds[k])
 			}
 		}
@@ -1128,7 +1128,7 @@ func (t *tuneCV) sigmaRanks(chosen int) []int {
 		mine := at(chosen, s)
 		ranks[s] = 1
 		for i := range t.res {
-			if i != chosen && t.res[i].Feasible && t.res[i].Origin != originSensitivity &&
+			if i != chosen && t.res[i].Feasible && t.res[i].Origin != OriginSensitivity &&
 				t.res[i].Whole == t.res[chosen].Whole && at(i, s) > mine+1e-12 {
 				ranks[s]++
 			}

@@ -1,4 +1,4 @@
-package pipeline
+package tuner
 
 import (
 	"context"
@@ -28,10 +28,10 @@ import (
 // a busy period longer than the block limit is cut into pieces, each
 // simulated from empty (an approximation the report names).
 
-// busyStarts returns the indices of the jobs that start a busy period of
+// BusyStarts returns the indices of the jobs that start a busy period of
 // jobs (sorted by arrival) on a server of capacity c: job 0, and every job
 // that arrives when the work of the jobs before it has drained.
-func busyStarts(jobs []sim.Job, c float64) []int {
+func BusyStarts(jobs []sim.Job, c float64) []int {
 	var starts []int
 	work, last := 0.0, 0.0
 	for i, j := range jobs {
@@ -71,12 +71,12 @@ type FoldInfo struct {
 	Sampled bool `json:"sampled"`
 }
 
-// planChunks cuts n jobs into parts+1 chunks of about equal job count, each
+// PlanChunks cuts n jobs into parts+1 chunks of about equal job count, each
 // cut moved to the nearest busy-period start within a quarter of a chunk so
 // that most chunks are exact. It returns the parts+2 boundaries.
-func planChunks(jobs []sim.Job, c float64, parts int) []int {
+func PlanChunks(jobs []sim.Job, c float64, parts int) []int {
 	n := len(jobs)
-	starts := busyStarts(jobs, c)
+	starts := BusyStarts(jobs, c)
 	b := make([]int, parts+2)
 	b[parts+1] = n
 	width := float64(n) / float64(parts+1)
@@ -129,13 +129,13 @@ func (w *ScoreWindow) Jobs() int {
 	return n
 }
 
-// jobSpan is a block candidate of a chunk: jobs [lo, hi) of the tuning window.
-type jobSpan struct{ lo, hi int }
+// JobSpan is a block candidate of a chunk: jobs [lo, hi) of the tuning window.
+type JobSpan struct{ Lo, Hi int }
 
 // chunkUnits cuts jobs [lo, hi) of the tuning window into its busy periods,
 // each cut further into pieces of at most maxJobs jobs.
-func chunkUnits(starts []int, lo, hi, maxJobs int) []jobSpan {
-	var out []jobSpan
+func chunkUnits(starts []int, lo, hi, maxJobs int) []JobSpan {
+	var out []JobSpan
 	k := sort.SearchInts(starts, lo+1)
 	prev := lo
 	for ; ; k++ {
@@ -144,7 +144,7 @@ func chunkUnits(starts []int, lo, hi, maxJobs int) []jobSpan {
 			end = starts[k]
 		}
 		for a := prev; a < end; a += maxJobs {
-			out = append(out, jobSpan{a, min(a+maxJobs, end)})
+			out = append(out, JobSpan{a, min(a+maxJobs, end)})
 		}
 		if end == hi {
 			return out
@@ -153,7 +153,7 @@ func chunkUnits(starts []int, lo, hi, maxJobs int) []jobSpan {
 	}
 }
 
-// sampleUnits picks the blocks a chunk is scored on when it has more than
+// SampleUnits picks the blocks a chunk is scored on when it has more than
 // budget jobs, by a fixed rule: the units (busy periods) are sorted by
 // their work — a busy period's length, the load it carries — and sampled
 // systematically with probability proportional to their job count (a random
@@ -165,10 +165,10 @@ func chunkUnits(starts []int, lo, hi, maxJobs int) []jobSpan {
 // probability n/s and its jobs weigh s/n. s is set so that the expected
 // number of sampled jobs is the budget. It returns the chosen units and
 // their weights.
-func sampleUnits(jobs []sim.Job, units []jobSpan, budget int, rng *rand.Rand) ([]jobSpan, []float64) {
+func SampleUnits(jobs []sim.Job, units []JobSpan, budget int, rng *rand.Rand) ([]JobSpan, []float64) {
 	total := 0
 	for _, u := range units {
-		total += u.hi - u.lo
+		total += u.Hi - u.Lo
 	}
 	if total <= budget {
 		w := make([]float64, len(units))
@@ -179,7 +179,7 @@ func sampleUnits(jobs []sim.Job, units []jobSpan, budget int, rng *rand.Rand) ([
 	}
 	work := make([]float64, len(units))
 	for i, u := range units {
-		for _, j := range jobs[u.lo:u.hi] {
+		for _, j := range jobs[u.Lo:u.Hi] {
 			work[i] += j.Size
 		}
 	}
@@ -192,7 +192,7 @@ func sampleUnits(jobs []sim.Job, units []jobSpan, budget int, rng *rand.Rand) ([
 	expect := func(s float64) float64 {
 		e := 0.0
 		for _, u := range units {
-			n := float64(u.hi - u.lo)
+			n := float64(u.Hi - u.Lo)
 			e += n * math.Min(1, n/s)
 		}
 		return e
@@ -208,12 +208,12 @@ func sampleUnits(jobs []sim.Job, units []jobSpan, budget int, rng *rand.Rand) ([
 	}
 	s := hi
 	start := rng.Float64() * s
-	var picked []jobSpan
+	var picked []JobSpan
 	var weights []float64
 	cum := 0.0
 	for _, i := range order {
 		u := units[i]
-		n := float64(u.hi - u.lo)
+		n := float64(u.Hi - u.Lo)
 		switch {
 		case n >= s:
 			picked, weights = append(picked, u), append(weights, 1)
@@ -231,20 +231,20 @@ func sampleUnits(jobs []sim.Job, units []jobSpan, budget int, rng *rand.Rand) ([
 	for i := range idx {
 		idx[i] = i
 	}
-	sort.Slice(idx, func(a, b int) bool { return picked[idx[a]].lo < picked[idx[b]].lo })
-	outU, outW := make([]jobSpan, len(idx)), make([]float64, len(idx))
+	sort.Slice(idx, func(a, b int) bool { return picked[idx[a]].Lo < picked[idx[b]].Lo })
+	outU, outW := make([]JobSpan, len(idx)), make([]float64, len(idx))
 	for k, i := range idx {
 		outU[k], outW[k] = picked[i], weights[i]
 	}
 	return outU, outW
 }
 
-// cvWindows builds the tuner's windows: for each chunk, its blocks (all of
+// CvWindows builds the tuner's windows: for each chunk, its blocks (all of
 // them, or a sample when the chunk has more than sampleJobs jobs; full
 // keeps every block) with estimates drawn for each σ; and the folds'
 // descriptions. Windows are indexed [chunk][σ].
-func cvWindows(jobs []sim.Job, c float64, bounds []int, sigmas []float64, sampleJobs int, seed uint64, full bool) ([][]*ScoreWindow, []FoldInfo, error) {
-	starts := busyStarts(jobs, c)
+func CvWindows(jobs []sim.Job, c float64, bounds []int, sigmas []float64, sampleJobs int, seed uint64, full bool) ([][]*ScoreWindow, []FoldInfo, error) {
+	starts := BusyStarts(jobs, c)
 	maxBlock := max(1, sampleJobs/4)
 	if full {
 		maxBlock = max(maxBlock, len(jobs))
@@ -264,23 +264,23 @@ func cvWindows(jobs []sim.Job, c float64, bounds []int, sigmas []float64, sample
 			weights[i] = 1
 		}
 		if !full {
-			units, weights = sampleUnits(jobs, units, sampleJobs, estimate.RunRand(seed, uint64(1000+ch)))
+			units, weights = SampleUnits(jobs, units, sampleJobs, estimate.RunRand(seed, uint64(1000+ch)))
 		}
 		_, exact := slices.BinarySearch(starts, lo)
 		info := FoldInfo{Index: ch, Jobs: hi - lo, First: lo, Span: [2]float64{jobs[lo].Arrival, jobs[hi-1].Arrival}, Exact: exact, Units: len(units)}
 		for i, u := range units {
-			info.Scored += u.hi - u.lo
+			info.Scored += u.Hi - u.Lo
 			info.Sampled = info.Sampled || weights[i] != 1
 		}
 		info.Sampled = info.Sampled || info.Scored < info.Jobs
 		infos[ch] = info
 		blocks := make([]scoreBlock, len(units))
 		for i, u := range units {
-			dl, err := experiment.PSDeadlines(jobs[u.lo:u.hi], c)
+			dl, err := experiment.PSDeadlines(jobs[u.Lo:u.Hi], c)
 			if err != nil {
 				return nil, nil, err
 			}
-			blocks[i] = scoreBlock{first: u.lo, jobs: jobs[u.lo:u.hi], deadlines: dl, weight: weights[i]}
+			blocks[i] = scoreBlock{first: u.Lo, jobs: jobs[u.Lo:u.Hi], deadlines: dl, weight: weights[i]}
 		}
 		for k, s := range sigmas {
 			w := &ScoreWindow{Fold: ch, Sigma: s, blocks: blocks, whole: full}

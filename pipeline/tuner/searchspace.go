@@ -1,4 +1,4 @@
-package pipeline
+package tuner
 
 import (
 	"math"
@@ -26,14 +26,14 @@ const (
 	originFine        = "fine levels"
 	originSpace       = "space-filling"
 	originSearch      = "coordinate search"
-	originSensitivity = "sensitivity"
+	OriginSensitivity = "sensitivity"
 )
 
 // Names of the baselines every search contains.
 const (
 	nameLAS        = "plain LAS"
 	namePS         = "PS"
-	nameFirstGuess = "first guess"
+	NameFirstGuess = "first guess"
 )
 
 // currentName names the current scheduler in tables.
@@ -109,7 +109,7 @@ func baselineCandidates(current string, fg LASMQParams) []candidate {
 	for _, b := range []struct {
 		name string
 		p    LASMQParams
-	}{{nameFirstGuess, fg}, {DefaultLASMQName, LASMQParams{K: hu.K, Alpha0: hu.Alpha0, P: hu.P, Decay: 1}}} {
+	}{{NameFirstGuess, fg}, {DefaultLASMQName, LASMQParams{K: hu.K, Alpha0: hu.Alpha0, P: hu.P, Decay: 1}}} {
 		c := lasmqCandidate(b.p, originBaseline)
 		c.name = b.name
 		out = append(out, c)
@@ -249,12 +249,12 @@ func sensitivityCandidates(best LASMQParams, r sizeRange) (va, vk []candidate) {
 	for _, a := range logspace(r.q01, r.q99, 9) {
 		p := best
 		p.Alpha0 = roundSig(a)
-		va = append(va, lasmqCandidate(p, originSensitivity))
+		va = append(va, lasmqCandidate(p, OriginSensitivity))
 	}
 	for _, k := range []int{1, 2, 3, 4, 5, 6, 8, 10, 12} {
 		p := best
 		p.K = k
-		vk = append(vk, lasmqCandidate(p, originSensitivity))
+		vk = append(vk, lasmqCandidate(p, OriginSensitivity))
 	}
 	return va, vk
 }

@@ -1,4 +1,4 @@
-package pipeline
+package tuner
 
 import (
 	"context"
@@ -46,7 +46,7 @@ func TestTuneCVFindsBowlMinimum(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if n := countScored(res.Candidates); n > 300 {
+		if n := CountScored(res.Candidates); n > 300 {
 			t.Errorf("spent %d > budget 300", n)
 		}
 		results = append(results, res)
@@ -100,7 +100,7 @@ func TestLASMQParams(t *testing.T) {
 		if m := p.(*sim.LASMQ); m.Order != o && !(m.Order == "" && o == sim.OrderFIFO) || m.K != 3 || m.Alpha0 != 2 || m.P != 4 || !reflect.DeepEqual(m.Weights, c.Weights()) {
 			t.Errorf("%s parsed as %+v", c.Spec(), m)
 		}
-		if got := canonicalLASMQ(c.Spec()); got != c.canonical().Spec() {
+		if got := CanonicalLASMQ(c.Spec()); got != c.canonical().Spec() {
 			t.Errorf("canonical %q, want %q", got, c.canonical().Spec())
 		}
 		b := c.Config()

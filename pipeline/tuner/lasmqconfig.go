@@ -1,4 +1,4 @@
-package pipeline
+package tuner
 
 import (
 	"github.com/schedplan/schedplan/cluster/sim"

@@ -1,11 +1,11 @@
-package pipeline
+package tuner
 
 import (
 	"errors"
 )
 
-// errShardDone ends a shard's stage once its units are computed.
-var errShardDone = errors.New("shard done")
+// ErrShardDone ends a shard's stage once its units are computed.
+var ErrShardDone = errors.New("shard done")
 
 // TuneTask is one scoring task of the tuner: a candidate on one chunk under
 // one σ (an index in TuneOptions.Sigmas), on the sampled or whole folds.
@@ -71,5 +71,5 @@ func (sh *TuneShard) finish(keys []TuneTask, todo []int, get func(k int) Score) 
 	for q, k := range todo {
 		sh.Scored = append(sh.Scored, ScoredTask{Unit: sh.Index + q*sh.Count, Units: sh.units, Task: keys[k], Score: get(k)})
 	}
-	return errShardDone
+	return ErrShardDone
 }

@@ -1,4 +1,4 @@
-package pipeline
+package tuner
 
 import (
 	"fmt"
@@ -10,9 +10,9 @@ import (
 // The metrics a candidate is judged on, all to be minimised. Responses are
 // in seconds; slowdown is response / (size / capacity); missed is the share
 // of jobs that finish after their PS completion time (0.01 = 1%).
-var scoreMetrics = []struct {
-	name, label string
-	of          func(Score) float64
+var ScoreMetrics = []struct {
+	Name, label string
+	Of          func(Score) float64
 }{
 	{"mean", "mean response (s)", func(s Score) float64 { return s.Mean }},
 	{"p99", "p99 response (s)", func(s Score) float64 { return s.P99 }},
@@ -21,11 +21,11 @@ var scoreMetrics = []struct {
 	{"missed", "missed PS deadlines (share)", func(s Score) float64 { return s.Missed }},
 }
 
-// metricOf returns the named metric of s (NaN for an unknown name).
-func metricOf(name string, s Score) float64 {
-	for _, m := range scoreMetrics {
-		if m.name == name {
-			return worstIfNaN(m.of(s))
+// MetricOf returns the named metric of s (NaN for an unknown name).
+func MetricOf(name string, s Score) float64 {
+	for _, m := range ScoreMetrics {
+		if m.Name == name {
+			return worstIfNaN(m.Of(s))
 		}
 	}
 	return math.NaN()
@@ -41,8 +41,8 @@ func worstIfNaN(v float64) float64 {
 
 func metricNames() string {
 	var n []string
-	for _, m := range scoreMetrics {
-		n = append(n, m.name)
+	for _, m := range ScoreMetrics {
+		n = append(n, m.Name)
 	}
 	return strings.Join(n, ", ")
 }
@@ -59,7 +59,7 @@ func (o Objective) Improvement(s, ref Score) float64 {
 	if o == "" {
 		name = string(MinMean)
 	}
-	return relImprovement(metricOf(name, s), metricOf(name, ref))
+	return relImprovement(MetricOf(name, s), MetricOf(name, ref))
 }
 
 func relImprovement(v, ref float64) float64 {
@@ -120,7 +120,7 @@ func parseConstraint(s string) (Constraint, error) {
 	if !ok {
 		return Constraint{}, fmt.Errorf("need METRIC<=BOUND")
 	}
-	if math.IsNaN(metricOf(name, Score{})) {
+	if math.IsNaN(MetricOf(name, Score{})) {
 		return Constraint{}, fmt.Errorf("unknown metric %q (known: %s)", name, metricNames())
 	}
 	c := Constraint{Metric: name, Factor: 1}
@@ -183,12 +183,12 @@ func (c Constraint) Bound(current Score) float64 {
 	if !c.RelCurrent {
 		return c.Plus
 	}
-	return c.Factor*metricOf(c.Metric, current) + c.Plus
+	return c.Factor*MetricOf(c.Metric, current) + c.Plus
 }
 
 // Check says whether s satisfies the constraint and, if not, why.
 func (c Constraint) Check(s, current Score) (bool, string) {
-	v, b := metricOf(c.Metric, s), c.Bound(current)
+	v, b := MetricOf(c.Metric, s), c.Bound(current)
 	// A relative tolerance, so that the current scheduler (and any policy
 	// that equals it) satisfies a bound "≤ current" despite rounding.
 	if v <= b*(1+1e-9)+1e-12 {
@@ -209,12 +209,12 @@ func ConstraintsString(cs []Constraint) string {
 	return strings.Join(parts, ",")
 }
 
-// dominates reports whether a is at least as good as b in every metric and
+// Dominates reports whether a is at least as good as b in every metric and
 // better in one (all minimised).
-func dominates(a, b Score) bool {
+func Dominates(a, b Score) bool {
 	better := false
-	for _, m := range scoreMetrics {
-		va, vb := worstIfNaN(m.of(a)), worstIfNaN(m.of(b))
+	for _, m := range ScoreMetrics {
+		va, vb := worstIfNaN(m.Of(a)), worstIfNaN(m.Of(b))
 		if va > vb {
 			return false
 		}
@@ -223,14 +223,14 @@ func dominates(a, b Score) bool {
 	return better
 }
 
-// paretoFront returns the indices of the scores no other score dominates,
+// ParetoFront returns the indices of the scores no other score dominates,
 // in the order given. Equal scores are all on the front.
-func paretoFront(scores []Score) []int {
+func ParetoFront(scores []Score) []int {
 	var front []int
 	for i, a := range scores {
 		dominated := false
 		for j, b := range scores {
-			if j != i && dominates(b, a) {
+			if j != i && Dominates(b, a) {
 				dominated = true
 				break
 			}

@@ -1,4 +1,4 @@
-package pipeline
+package tuner
 
 import (
 	"math"
@@ -49,8 +49,8 @@ func PairedBootstrap(groups [][]float64, level float64, reps int, seed uint64) I
 	return iv
 }
 
-// meanOfGroups is the mean of every value of every group (NaN without one).
-func meanOfGroups(groups [][]float64) float64 {
+// MeanOfGroups is the mean of every value of every group (NaN without one).
+func MeanOfGroups(groups [][]float64) float64 {
 	sum, n := 0.0, 0
 	for _, g := range groups {
 		for _, v := range g {
