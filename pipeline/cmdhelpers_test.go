@@ -2,12 +2,13 @@ package pipeline
 
 import (
 	"errors"
-	"github.com/schedplan/schedplan/cluster/yarn"
-	"github.com/schedplan/schedplan/pipeline/experiment"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/schedplan/schedplan/cluster/yarn"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"

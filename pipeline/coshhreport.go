@@ -2,11 +2,12 @@ package pipeline
 
 import (
 	"fmt"
-	"github.com/schedplan/schedplan/pipeline/experiment"
-	"github.com/schedplan/schedplan/pipeline/report"
 	"io"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/report"
 )
 
 // coshhSection is the report's COSHH part: the emitted plan's allocation

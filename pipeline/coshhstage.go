@@ -323,14 +323,6 @@ func (p *pipelineRun) coshhValidate(ctx context.Context) (*COSHHValidation, map[
 	return v, files, nil
 }
 
-func windowRows(lo, n int) []int {
-	rows := make([]int, n)
-	for k := range rows {
-		rows[k] = lo + k
-	}
-	return rows
-}
-
 // coshhValidationRow is a run as a task-level validation row (responses in
 // seconds; slowdowns over each job's time alone on the window's cluster,
 // fluid: task.FluidJobs of the window's jobs on its cluster; dl, when not nil, the jobs' deadlines,

@@ -2,11 +2,12 @@ package pipeline
 
 import (
 	"fmt"
-	"github.com/schedplan/schedplan/pipeline/report"
-	"github.com/schedplan/schedplan/pipeline/tuner"
 	"io"
 	"math"
 	"text/tabwriter"
+
+	"github.com/schedplan/schedplan/pipeline/report"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 // shown reports whether a candidate appears in the deploy tables: keep,

@@ -1,10 +1,10 @@
 package pipeline
 
 import (
-	"context"
 	"fmt"
-	"github.com/schedplan/schedplan/pipeline/tuner"
 	"math"
+
+	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 // HeldPerUnit is the one conversion of LAS_MQ thresholds from the unit the
@@ -86,18 +86,6 @@ func (b *Bundle) HeldPerUnit() (float64, error) {
 		return 0, fmt.Errorf("las_mq: cluster.capacity %v reference containers, %d containers (cluster.resources): %w", b.Cluster.Capacity, b.Cluster.Containers(), err)
 	}
 	return h, nil
-}
-
-// TuneWindow is TuneLASMQWindows on a window (the log's split, at the
-// window's capacity), its report stating the thresholds in held
-// container-seconds of the window's cluster spec too.
-func TuneWindow(ctx context.Context, w *Window, opt tuner.TuneOptions) (*tuner.TuneReport, error) {
-	rep, err := tuner.TuneLASMQWindows(ctx, w.Jobs, w.Capacity, w.Split, opt)
-	if err != nil {
-		return nil, err
-	}
-	rep.HeldPerUnit, _ = HeldPerUnit(w.Capacity, w.Spec.Containers()) // 0 (size units only) without machines
-	return rep, nil
 }
 
 // deployedText is report.html's sentence on the emitted LAS_MQ thresholds:

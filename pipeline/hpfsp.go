@@ -152,14 +152,6 @@ func MeanTaskTimes(jobs []task.Job, cl *task.Cluster) []float64 {
 	return sum
 }
 
-// HPFSPOnline is the estimator= value of an hpfsp specification at task
-// level that sizes jobs online (the default); HPFSPSizes reads the jobs'
-// size estimates (exact, or with the experiment's error model).
-const (
-	HPFSPOnline = "ewma"
-	HPFSPSizes  = "sizes"
-)
-
 // hpfspPolicy makes a task-level hpfsp specification (params without
 // file=) run with seed 002's online EWMA estimator (estimator=ewma, the
 // default): it reads no job's size estimate, so it runs once, not once per

@@ -2,8 +2,9 @@ package pipeline
 
 import (
 	"context"
-	"github.com/schedplan/schedplan/pipeline/tuner"
 	"testing"
+
+	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 // TestTuneHPFSPWindowBounded checks that H-PFSP is tuned on the last

@@ -2,12 +2,13 @@ package pipeline
 
 import (
 	"errors"
-	"github.com/schedplan/schedplan/pipeline/experiment"
 	"math"
 	"os"
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/schedplan/schedplan/pipeline/experiment"
 )
 
 func TestParseMemoryLimit(t *testing.T) {

@@ -3,10 +3,11 @@ package pipeline
 import (
 	"bytes"
 	"fmt"
+	"strings"
+
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/report"
 	"github.com/schedplan/schedplan/pipeline/tuner"
-	"strings"
 )
 
 // buildReport renders report.html from the stages' states.

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/schedplan/schedplan/pipeline/tuner"
 	"io/fs"
 	"math"
 	"math/rand/v2"
@@ -15,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 // runStages runs the pipeline into dir with the stage options.

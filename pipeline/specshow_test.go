@@ -2,10 +2,11 @@ package pipeline
 
 import (
 	"bytes"
-	"github.com/schedplan/schedplan/pipeline/report"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/schedplan/schedplan/pipeline/report"
 )
 
 func TestShownSpec(t *testing.T) {

@@ -52,10 +52,6 @@ type TaskValidation struct {
 	Note        string  `json:"note"`
 }
 
-// TaskMetricsNote says what a task-level slowdown and missed deadline
-// are (task.FluidJobs, task.SlowdownFloor, task.ReferenceDeadlines).
-const TaskMetricsNote = "slowdown = response / max(time alone, min(response, 1 s)), a bounded slowdown: time alone = the job's response as the only job on the empty cluster under the simulator's rules (heartbeats, exec rates, stage barrier); a missed deadline = a completion later by more than a tenth of its response + 1 s than under the reference scheduler (the current one: fair:pool=user unless --current-config) on the same tasks, which thus misses none"
-
 // TaskBoundsNote says how the two views relate.
 const TaskBoundsNote = "task level: jobs as map/reduce tasks on the cluster spec's containers (sizes in container-seconds of work, LAS_MQ thresholds in held container-seconds: containers × seconds held); the fluid bounds at the cluster's total rate are lower bounds for the task level; " + TaskMetricsNote
 

@@ -1,9 +1,10 @@
 package pipeline
 
 import (
-	"github.com/schedplan/schedplan/pipeline/tuner"
 	"strings"
 	"testing"
+
+	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 // The emitted capacity file's rows get their own verdict against the

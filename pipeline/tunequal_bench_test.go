@@ -3,12 +3,13 @@ package pipeline
 import (
 	"context"
 	"fmt"
-	"github.com/schedplan/schedplan/pipeline/tuner"
 	"os"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 // BenchmarkTuneQuality is issue 17's tuning acceptance item: the tuned

@@ -3,11 +3,12 @@ package pipeline
 import (
 	"errors"
 	"fmt"
-	"github.com/schedplan/schedplan/pipeline/experiment"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/schedplan/schedplan/pipeline/experiment"
 )
 
 // writeUserLog writes a CSV log whose jobs cycle through users and returns

@@ -2,12 +2,13 @@ package pipeline
 
 import (
 	"context"
-	"github.com/schedplan/schedplan/pipeline/experiment"
-	"github.com/schedplan/schedplan/pipeline/tuner"
 	"math/rand/v2"
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 // BenchmarkValidateFluid runs the validate stage's fluid simulations (the

@@ -1,9 +1,10 @@
 package pipeline
 
 import (
-	"github.com/schedplan/schedplan/pipeline/experiment"
 	"strings"
 	"testing"
+
+	"github.com/schedplan/schedplan/pipeline/experiment"
 )
 
 // TestSmallWindowWarning checks the warning's threshold on both windows,
