@@ -1,6 +1,9 @@
 package pipeline
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
@@ -23,4 +26,46 @@ type DeployRecord struct {
 	IntervalHi  float64         `yaml:"interval_hi"`
 	Level       float64         `yaml:"level"`
 	Reason      string          `yaml:"reason"`
+}
+
+// Verdicts.
+const (
+	VerdictDeploy = "deploy"
+	VerdictKeep   = "keep"
+)
+
+// Text says the record in a sentence.
+func (d *DeployRecord) Text() string {
+	if d.Verdict == VerdictDeploy {
+		return fmt.Sprintf("Verdict: deploy %s (%s), %.1f%% better than %s at task level.", d.File, d.Candidate, 100*d.Improvement, d.Current)
+	}
+	return fmt.Sprintf("Verdict: keep your current scheduler (%s): %s.", d.Current, d.Reason)
+}
+
+// Comment is the XML comment emit puts at the head of a YARN file that is
+// not the one to deploy ("" for the file to deploy, or without a record):
+// with keep, both files are written for inspection (the verdict's file
+// the best candidate found, the other the best of its kind); with deploy,
+// the other file is.
+func (d *DeployRecord) Comment(file string) string {
+	var c string
+	switch {
+	case d == nil || d.Verdict == VerdictDeploy && file == d.File:
+		return ""
+	case d.Verdict == VerdictDeploy:
+		c = fmt.Sprintf("schedplan verdict: deploy %s, not this file; this %s is the best candidate of its kind, written for inspection (see schedplan.yaml deploy: and report.html)", d.File, file)
+	default:
+		best := "the best candidate found"
+		switch {
+		case d.File == "":
+			best = "the best candidate of its kind"
+		case file != d.File:
+			best = "the best candidate of its kind (the best found was " + d.File + ")"
+		}
+		c = fmt.Sprintf("schedplan verdict: KEEP your current scheduler (%s); this %s is %s, written for inspection, not to deploy (see schedplan.yaml deploy: and report.html)", d.Current, file, best)
+	}
+	for strings.Contains(c, "--") {
+		c = strings.ReplaceAll(c, "--", "- -")
+	}
+	return "<!-- " + c + " -->\n"
 }

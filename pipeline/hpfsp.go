@@ -114,12 +114,6 @@ func TuneHPFSP(ctx context.Context, jobs []task.Job, cl *task.Cluster, limits []
 	return evals[best], evals, nil
 }
 
-// Spec returns the configuration as a task-level policy specification
-// (task.ParsePolicy).
-func (h *HPFSPConfig) Spec() string {
-	return (&task.HPFSP{FairLimit: h.FairLimit, Threshold: h.Threshold}).Spec()
-}
-
 // Config returns the evaluation's parameters as the bundle's h_pfsp
 // section.
 func (e HPFSPEvaluation) Config() *HPFSPConfig {

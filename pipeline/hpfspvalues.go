@@ -1,5 +1,7 @@
 package pipeline
 
+import "github.com/schedplan/schedplan/cluster/task"
+
 // HPFSPOnline is the estimator= value of an hpfsp specification at task
 // level that sizes jobs online (the default); HPFSPSizes reads the jobs'
 // size estimates (exact, or with the experiment's error model).
@@ -7,3 +9,9 @@ const (
 	HPFSPOnline = "ewma"
 	HPFSPSizes  = "sizes"
 )
+
+// Spec returns the configuration as a task-level policy specification
+// (task.ParsePolicy).
+func (h *HPFSPConfig) Spec() string {
+	return (&task.HPFSP{FairLimit: h.FairLimit, Threshold: h.Threshold}).Spec()
+}
