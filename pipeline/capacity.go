@@ -11,6 +11,7 @@ import (
 	"github.com/schedplan/schedplan/classify"
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/lp"
+	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/report"
 )
 
@@ -246,11 +247,11 @@ func FormatLambda(v float64) string {
 }
 
 // Plan is the bundle's projection of the analysis (nil without an LP).
-func (a *CapacityAnalysis) Plan() *CapacityPlan {
+func (a *CapacityAnalysis) Plan() *bundle.CapacityPlan {
 	if a.Reason != "" || a.Types == nil {
 		return nil
 	}
-	plan := &CapacityPlan{Solver: a.Solver, Lambda: a.Lambda, Allocation: a.machines}
+	plan := &bundle.CapacityPlan{Solver: a.Solver, Lambda: a.Lambda, Allocation: a.machines}
 	for _, t := range a.Types {
 		plan.Suggested = append(plan.Suggested, t.Suggested)
 		plan.Load = append(plan.Load, t.Allocated)
@@ -259,7 +260,7 @@ func (a *CapacityAnalysis) Plan() *CapacityPlan {
 		}
 	}
 	for _, w := range a.WhatIfs {
-		plan.WhatIfs = append(plan.WhatIfs, WhatIf{Change: w.Change, Lambda: w.Lambda})
+		plan.WhatIfs = append(plan.WhatIfs, bundle.WhatIf{Change: w.Change, Lambda: w.Lambda})
 	}
 	return plan
 }
@@ -275,7 +276,7 @@ func (a *CapacityAnalysis) Notes() []string {
 // dualPriceTable is the report's table of the plan's dual prices (nil
 // without them): per machine type, λ per machine and per the whole type,
 // the share of λ and whether the type is a bottleneck.
-func dualPriceTable(bd *Bundle, p *CapacityPlan) *report.TableBlock {
+func dualPriceTable(bd *bundle.Bundle, p *bundle.CapacityPlan) *report.TableBlock {
 	if len(p.DualPrices) != len(bd.Cluster.Resources) {
 		return nil
 	}

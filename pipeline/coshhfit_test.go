@@ -14,6 +14,7 @@ import (
 	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/pipeline/bundle"
 )
 
 // phasedWorkload draws n jobs of seed 003's Table 4 classes (user U{c+1}
@@ -150,7 +151,7 @@ func TestCOSHHReclassifiesNewClass(t *testing.T) {
 // checkCOSHHRun checks a run's COSHH outputs: the bundle's coshh section
 // (k from the grid, a plan), the metrics of COSHH, FIFO and Fair in
 // summary.json and the task-level table, and coshh.parquet's rows.
-func checkCOSHHRun(t *testing.T, res *RunResult, b *Bundle, dir string) {
+func checkCOSHHRun(t *testing.T, res *RunResult, b *bundle.Bundle, dir string) {
 	t.Helper()
 	c, v := b.COSHH, res.COSHH
 	if c == nil || v == nil || len(v.Runs) != 3 {

@@ -6,6 +6,7 @@ import (
 	"github.com/schedplan/schedplan/classify"
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/lp"
+	"github.com/schedplan/schedplan/pipeline/bundle"
 )
 
 // COSHHProblem turns a classification into the COSHH LP's input: one class
@@ -28,7 +29,7 @@ func COSHHProblem(res *classify.Result, spec *cluster.Spec) (*lp.COSHHProblem, e
 		}
 	}
 	for _, c := range res.Classes {
-		p.ClassNames = append(p.ClassNames, ClassName(c.ID))
+		p.ClassNames = append(p.ClassNames, bundle.ClassName(c.ID))
 		p.Alpha = append(p.Alpha, c.Alpha)
 		p.Mu = append(p.Mu, c.Mu)
 	}

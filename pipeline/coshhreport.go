@@ -6,6 +6,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/report"
 )
@@ -14,7 +15,7 @@ import (
 // as a class × machine-type heat map, seed 003 §5.1's metrics of COSHH,
 // FIFO and Fair on the validation window (all jobs, per user, per class)
 // and the tuning grid.
-func coshhSection(v *COSHHValidation, c *COSHHConfig) (report.Section, error) {
+func coshhSection(v *COSHHValidation, c *bundle.COSHHConfig) (report.Section, error) {
 	s := report.Section{ID: "coshh", Title: "COSHH scheduler (task level)"}
 	if v == nil || c == nil {
 		s.Intro = "COSHH was not simulated."

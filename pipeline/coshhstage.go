@@ -12,6 +12,7 @@ import (
 	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/report"
 )
@@ -258,7 +259,7 @@ func (p *pipelineRun) coshhValidate(ctx context.Context) (*COSHHValidation, map[
 	if fit == nil {
 		return &COSHHValidation{Note: "COSHH was not simulated: " + p.coshh.Note, Grid: p.coshh.Grid}, nil, nil
 	}
-	b, err := LoadBundle(filepath.Join(p.r.Dir, "schedplan.yaml"))
+	b, err := bundle.LoadBundle(filepath.Join(p.r.Dir, "schedplan.yaml"))
 	if err != nil {
 		return nil, nil, fmt.Errorf("coshh: reading the emitted bundle back: %w", err)
 	}
@@ -371,7 +372,7 @@ func (v *COSHHValidation) metricRows(name string, r *COSHHRun, jobs []task.Job, 
 		v.Users = append(v.Users, row)
 	}
 	for c := 0; c < classes; c++ {
-		row := COSHHMetricRow{Config: name, Scope: "class", Key: ClassName(c)}
+		row := COSHHMetricRow{Config: name, Scope: "class", Key: bundle.ClassName(c)}
 		for j := range jobs {
 			if classOf[j] == c {
 				row.Jobs++

@@ -11,6 +11,7 @@ import (
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/lp"
+	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/report"
 )
@@ -74,7 +75,7 @@ func SimulateCOSHHWhatIfs(ctx context.Context, j *data.Jobs, sizes, cs []float64
 			names := []string{}
 			if t < len(fit.Plan.Secondary.Suggested) {
 				for _, i := range fit.Plan.Secondary.Suggested[t] {
-					names = append(names, ClassName(i))
+					names = append(names, bundle.ClassName(i))
 				}
 			}
 			wi.Suggested = append(wi.Suggested, names)

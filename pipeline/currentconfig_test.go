@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"github.com/schedplan/schedplan/pipeline/bundle"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,7 +13,7 @@ import (
 // controller and the task level refuse) is refused by Prepare, before the
 // first stage, not by the validate stage after every stage before it ran.
 func TestCurrentConfigOldThresholdsRefusedByPrepare(t *testing.T) {
-	out, err := CapacitySchedulerXML(heteroBundle())
+	out, err := bundle.CapacitySchedulerXML(heteroBundle())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/schedplan/schedplan/cluster/yarn"
+	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
@@ -247,7 +248,7 @@ func TestEmbeddedVerdictReplays(t *testing.T) {
 		t.Errorf("summary.json's tuned LAS_MQ %+v is not the emitted capacity candidate's", sum.Tuned)
 	}
 	checkHeldThresholds(t, dir, sum.Tuned, taskTunedSpec(t, res))
-	b, err := LoadBundle(filepath.Join(dir, "schedplan.yaml"))
+	b, err := bundle.LoadBundle(filepath.Join(dir, "schedplan.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -340,13 +341,13 @@ func TestBundleYARNDeploySection(t *testing.T) {
 	}
 	b, _ := emitFor(t, in, 2, tuner.LASMQParams{K: 3, Alpha0: 1, P: 4, Decay: 0.5})
 	for _, tc := range []struct {
-		rec       *DeployRecord
+		rec       *bundle.DeployRecord
 		policy    string
 		commented map[string]string // file → a phrase of its comment
 	}{
 		{nil, "fair", nil},
-		{&DeployRecord{Verdict: VerdictDeploy, File: FamilyFair, PoolPolicy: "fifo", Current: "fair"}, "fifo", map[string]string{FamilyCapacity: "deploy fair-scheduler.xml, not this file"}},
-		{&DeployRecord{Verdict: VerdictKeep, File: FamilyCapacity, Current: "my -- scheduler"}, "fair",
+		{&bundle.DeployRecord{Verdict: bundle.VerdictDeploy, File: FamilyFair, PoolPolicy: "fifo", Current: "fair"}, "fifo", map[string]string{FamilyCapacity: "deploy fair-scheduler.xml, not this file"}},
+		{&bundle.DeployRecord{Verdict: bundle.VerdictKeep, File: FamilyCapacity, Current: "my -- scheduler"}, "fair",
 			map[string]string{FamilyCapacity: "KEEP your current scheduler (my - - scheduler)", FamilyFair: "KEEP your current scheduler"}},
 	} {
 		b.Deploy = tc.rec
@@ -360,7 +361,7 @@ func TestBundleYARNDeploySection(t *testing.T) {
 				t.Errorf("%+v: %s commented %v (want %v, with %q)", tc.rec, name, got, want, phrase)
 			}
 		}
-		if err := CheckCapacitySchedulerXML(files[FamilyCapacity]); err != nil {
+		if err := bundle.CheckCapacitySchedulerXML(files[FamilyCapacity]); err != nil {
 			t.Errorf("%+v: %v", tc.rec, err)
 		}
 		fs, err := yarn.ParseFairScheduler(files[FamilyFair])
@@ -388,7 +389,7 @@ func TestVerdictSentenceNextStep(t *testing.T) {
 		{FamilyFair, "fair:file=/etc/hadoop/fair-scheduler.xml", []string{"Next:", "yarn.scheduler.fair.allocation.file"}, []string{"scheduler.class"}},
 		{FamilyFair, "capacity:file=/etc/hadoop/capacity-scheduler.xml", []string{"Next:", "yarn.resourcemanager.scheduler.class", "FairScheduler", "restart the ResourceManager"}, []string{"save your allocation file"}},
 	} {
-		v := &DeployVerdict{Verdict: VerdictDeploy, Family: c.family, File: c.family, Candidate: "x", Current: c.current, CurrentName: "cur", Interval: tuner.Interval{Available: true, Level: 0.95, Lo: -0.2, Hi: -0.1}}
+		v := &DeployVerdict{Verdict: bundle.VerdictDeploy, Family: c.family, File: c.family, Candidate: "x", Current: c.current, CurrentName: "cur", Interval: tuner.Interval{Available: true, Level: 0.95, Lo: -0.2, Hi: -0.1}}
 		s := v.Sentence()
 		for _, w := range c.want {
 			if !strings.Contains(s, w) {
@@ -407,7 +408,7 @@ func TestVerdictSentenceNextStep(t *testing.T) {
 // the other says it is the best of its kind (fair-scheduler.xml claimed to
 // be the best candidate when capacity-scheduler.xml was).
 func TestKeepCommentNamesTheBestFile(t *testing.T) {
-	d := &DeployRecord{Verdict: VerdictKeep, File: FamilyCapacity, Current: "cur"}
+	d := &bundle.DeployRecord{Verdict: bundle.VerdictKeep, File: FamilyCapacity, Current: "cur"}
 	if c := d.Comment(FamilyCapacity); !strings.Contains(c, "is the best candidate found") {
 		t.Errorf("capacity-scheduler.xml: %s", c)
 	}
@@ -422,13 +423,13 @@ func TestKeepCommentNamesTheBestFile(t *testing.T) {
 func TestNotToDeploy(t *testing.T) {
 	file := []byte("<?xml version=\"1.0\"?>\n<configuration>\n  <property><name>a</name><value>b</value></property>\n</configuration>\n")
 	for _, c := range []struct {
-		rec  *DeployRecord
+		rec  *bundle.DeployRecord
 		want string
 	}{
 		{nil, ""},
-		{&DeployRecord{Verdict: VerdictDeploy, File: FamilyCapacity}, ""},
-		{&DeployRecord{Verdict: VerdictDeploy, File: FamilyFair}, "deploy fair-scheduler.xml, not this file"},
-		{&DeployRecord{Verdict: VerdictKeep, File: FamilyCapacity, Current: "cur"}, "KEEP your current scheduler (cur)"},
+		{&bundle.DeployRecord{Verdict: bundle.VerdictDeploy, File: FamilyCapacity}, ""},
+		{&bundle.DeployRecord{Verdict: bundle.VerdictDeploy, File: FamilyFair}, "deploy fair-scheduler.xml, not this file"},
+		{&bundle.DeployRecord{Verdict: bundle.VerdictKeep, File: FamilyCapacity, Current: "cur"}, "KEEP your current scheduler (cur)"},
 	} {
 		got := NotToDeploy(withComment(file, c.rec.Comment(FamilyCapacity)))
 		if c.want == "" && got != "" || !strings.Contains(got, c.want) || strings.Contains(got, "-->") {

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/schedplan/schedplan/cluster/sim"
+	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
@@ -95,7 +96,7 @@ type DeployCandidate struct {
 // and with fifo pools, then capacity-scheduler.xml from the fluid tuner's
 // best LAS_MQ configurations × DeployMultipliers × DeployLevelOrders.
 // Candidates whose rendered files are byte-identical are listed once.
-func deployCandidates(tr *tuner.TuneReport, b *Bundle, keep, keepName string, opt FairSchedulerOptions) ([]DeployCandidate, error) {
+func deployCandidates(tr *tuner.TuneReport, b *bundle.Bundle, keep, keepName string, opt bundle.FairSchedulerOptions) ([]DeployCandidate, error) {
 	out := []DeployCandidate{{Name: "keep: the current scheduler (" + keepName + ")", Family: FamilyKeep, Policy: keep}}
 	var seen [][]byte
 	add := func(c DeployCandidate) error {
@@ -189,7 +190,7 @@ func cmpFloat(a, b float64) int {
 
 // withLASMQ returns a copy of bundle b whose las_mq is p (the held
 // container-seconds per unit kept: p is in the units b's were tuned in).
-func withLASMQ(b *Bundle, p tuner.LASMQParams) *Bundle {
+func withLASMQ(b *bundle.Bundle, p tuner.LASMQParams) *bundle.Bundle {
 	s := *b
 	s.LASMQ = p.Config()
 	if b.LASMQ != nil {
@@ -199,7 +200,7 @@ func withLASMQ(b *Bundle, p tuner.LASMQParams) *Bundle {
 }
 
 // render returns the candidate's file as emit writes it (nil for keep).
-func (c *DeployCandidate) render(b *Bundle, opt FairSchedulerOptions) ([]byte, error) {
+func (c *DeployCandidate) render(b *bundle.Bundle, opt bundle.FairSchedulerOptions) ([]byte, error) {
 	files, err := c.files(b, opt)
 	if err != nil || files == nil {
 		return nil, err
@@ -210,7 +211,7 @@ func (c *DeployCandidate) render(b *Bundle, opt FairSchedulerOptions) ([]byte, e
 // files renders both YARN files with the candidate's settings (RenderYARN
 // of the bundle variant): its capacity-scheduler.xml levels or its
 // fair-scheduler.xml pools, the other file as b has it. Keep: nil.
-func (c *DeployCandidate) files(b *Bundle, opt FairSchedulerOptions) (map[string][]byte, error) {
+func (c *DeployCandidate) files(b *bundle.Bundle, opt bundle.FairSchedulerOptions) (map[string][]byte, error) {
 	switch c.Family {
 	case FamilyKeep, FamilyReference:
 		return nil, nil
@@ -219,7 +220,7 @@ func (c *DeployCandidate) files(b *Bundle, opt FairSchedulerOptions) (map[string
 	case FamilyCapacity:
 		b = withLASMQ(b, *c.LASMQ)
 	}
-	return RenderYARN(b, opt)
+	return bundle.RenderYARN(b, opt)
 }
 
 // fileSpec is the task-level specification that loads the candidate's

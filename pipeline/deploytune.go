@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/schedplan/schedplan/cluster/task"
+	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
@@ -193,7 +194,7 @@ func taskPairs(in *Inputs, cl *task.Cluster, chunks []DeployChunk, seeds []uint6
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, deployPair{c, s, &TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: in.Config.ContainerMB, Named: LogQueuesOf(in.Jobs, a, ch.Jobs), Reference: current}})
+			out = append(out, deployPair{c, s, &TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: in.Config.ContainerMB, Named: bundle.LogQueuesOf(in.Jobs, a, ch.Jobs), Reference: current}})
 		}
 	}
 	return out, nil
@@ -247,7 +248,7 @@ type deployTuner struct {
 // current scheduler, and picks the contender and the choice (see
 // DeployTuning). All candidates are screened on the first seed, the
 // DeployFinalists best feasible on every seed.
-func TuneDeploy(ctx context.Context, in *Inputs, tr *tuner.TuneReport, b *Bundle) (*DeployTuning, error) {
+func TuneDeploy(ctx context.Context, in *Inputs, tr *tuner.TuneReport, b *bundle.Bundle) (*DeployTuning, error) {
 	cfg := in.Config
 	keep, keepName, err := currentTask(cfg)
 	if err != nil {
@@ -261,7 +262,7 @@ func TuneDeploy(ctx context.Context, in *Inputs, tr *tuner.TuneReport, b *Bundle
 	if err != nil {
 		return nil, err
 	}
-	opt := FairSchedulerOptions{ContainerMB: cfg.ContainerMB}
+	opt := bundle.FairSchedulerOptions{ContainerMB: cfg.ContainerMB}
 	cands, err := deployCandidates(tr, b, keep, keepName, opt)
 	if err != nil {
 		return nil, err

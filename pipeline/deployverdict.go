@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
@@ -52,13 +53,13 @@ type DeployVerdict struct {
 }
 
 // Deploy reports whether the verdict is to deploy.
-func (v *DeployVerdict) Deploy() bool { return v != nil && v.Verdict == VerdictDeploy }
+func (v *DeployVerdict) Deploy() bool { return v != nil && v.Verdict == bundle.VerdictDeploy }
 
 // verdictOf replays the deploy tuner's contender (its file rendered from
 // bundle b as emit writes it) against the current scheduler on the
 // validation window and decides.
-func verdictOf(ctx context.Context, in *Inputs, dt *DeployTuning, b *Bundle) (*DeployVerdict, error) {
-	v := &DeployVerdict{Verdict: VerdictKeep, Current: dt.Current, CurrentName: dt.CurrentName, Objective: dt.Objective, Constraints: dt.Constraints}
+func verdictOf(ctx context.Context, in *Inputs, dt *DeployTuning, b *bundle.Bundle) (*DeployVerdict, error) {
+	v := &DeployVerdict{Verdict: bundle.VerdictKeep, Current: dt.Current, CurrentName: dt.CurrentName, Objective: dt.Objective, Constraints: dt.Constraints}
 	if dt.Contender < 0 {
 		// Every candidate behaved as the current scheduler (an idle
 		// cluster), or none could be scored: the difference is 0.
@@ -93,7 +94,7 @@ func verdictOf(ctx context.Context, in *Inputs, dt *DeployTuning, b *Bundle) (*D
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	f, err := c.render(b, FairSchedulerOptions{ContainerMB: in.Config.ContainerMB})
+	f, err := c.render(b, bundle.FairSchedulerOptions{ContainerMB: in.Config.ContainerMB})
 	if err != nil {
 		return nil, err
 	}
@@ -146,7 +147,7 @@ func (v *DeployVerdict) decide(pairs []deployPair, scores [][]tuner.Score, cons 
 	case len(v.Violations) > 0:
 		v.Reason = "on the validation window it breaks the constraints"
 	default:
-		v.Verdict = VerdictDeploy
+		v.Verdict = bundle.VerdictDeploy
 		v.Reason = "on the validation window its whole interval lies below 0 and the constraints hold"
 	}
 }
@@ -191,8 +192,8 @@ func (v *DeployVerdict) nextStep() string {
 
 // Record is the verdict's bundle section; pool is the contender's
 // fair-scheduler.xml pool policy ("" unless it is one).
-func (v *DeployVerdict) Record(pool string) *DeployRecord {
-	return &DeployRecord{Verdict: v.Verdict, Candidate: v.Candidate, File: v.File, PoolPolicy: pool, Current: v.CurrentName, Objective: v.Objective,
+func (v *DeployVerdict) Record(pool string) *bundle.DeployRecord {
+	return &bundle.DeployRecord{Verdict: v.Verdict, Candidate: v.Candidate, File: v.File, PoolPolicy: pool, Current: v.CurrentName, Objective: v.Objective,
 		Improvement: v.Improvement, IntervalLo: v.Interval.Lo, IntervalHi: v.Interval.Hi, Level: v.Interval.Level, Reason: v.Reason}
 }
 
@@ -200,12 +201,12 @@ func (v *DeployVerdict) Record(pool string) *DeployRecord {
 // (RenderYARN): the fair-scheduler.xml pools with the deploy section's
 // pool policy, and a comment at the head of each file not to deploy
 // (DeployRecord.Comment).
-func BundleYARN(b *Bundle, containerMB int) (map[string][]byte, error) {
-	opt := FairSchedulerOptions{ContainerMB: containerMB}
+func BundleYARN(b *bundle.Bundle, containerMB int) (map[string][]byte, error) {
+	opt := bundle.FairSchedulerOptions{ContainerMB: containerMB}
 	if b.Deploy != nil {
 		opt.PoolPolicy = b.Deploy.PoolPolicy
 	}
-	files, err := RenderYARN(b, opt)
+	files, err := bundle.RenderYARN(b, opt)
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/experiment"
 )
 
@@ -36,7 +37,7 @@ func EmitYARNFiles(path, dir string, force bool, containerMB int) ([]string, err
 	if err := CheckOutDir("--out", dir, force, names...); err != nil {
 		return nil, err
 	}
-	b, err := LoadBundle(path)
+	b, err := bundle.LoadBundle(path)
 	if err != nil {
 		return nil, experiment.ParamErr("config", path, "%v", err)
 	}

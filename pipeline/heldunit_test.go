@@ -9,6 +9,7 @@ import (
 
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/cluster/task"
+	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
@@ -29,7 +30,7 @@ func TestHeldPerUnit(t *testing.T) {
 		{"homogeneous exec_rate 0.5", 5, 10, 2},
 		{"homogeneous exec_rate 1", 16, 16, 1},
 	} {
-		got, err := HeldPerUnit(tc.capacity, tc.containers)
+		got, err := bundle.HeldPerUnit(tc.capacity, tc.containers)
 		if err != nil || math.Abs(got-tc.want) > 1e-12*tc.want {
 			t.Errorf("%s: %v, %v; want %v", tc.name, got, err, tc.want)
 		}
@@ -38,7 +39,7 @@ func TestHeldPerUnit(t *testing.T) {
 		capacity   float64
 		containers int
 	}{{0, 1}, {-1, 1}, {math.NaN(), 1}, {math.Inf(1), 1}, {1, 0}, {1e-320, 1 << 40}} {
-		if h, err := HeldPerUnit(tc.capacity, tc.containers); err == nil {
+		if h, err := bundle.HeldPerUnit(tc.capacity, tc.containers); err == nil {
 			t.Errorf("capacity %v, %d containers: %v, want an error", tc.capacity, tc.containers, h)
 		}
 	}
@@ -47,10 +48,10 @@ func TestHeldPerUnit(t *testing.T) {
 // heteroBundle is a bundle of a cluster of one machine of 4 containers at
 // exec_rate 1 and one of 2 at 0.5 (5 reference containers, 6 containers),
 // with LAS_MQ thresholds 10 and 100 container-seconds of work.
-func heteroBundle() *Bundle {
+func heteroBundle() *bundle.Bundle {
 	b := sampleBundle()
 	b.Trace.SizeSource = "size"
-	b.Cluster = ClusterInfo{Capacity: 5, Resources: []ResourceInfo{
+	b.Cluster = bundle.ClusterInfo{Capacity: 5, Resources: []bundle.ResourceInfo{
 		{Name: "fast", Count: 1, Slots: 4, ExecRate: 1}, {Name: "slow", Count: 1, Slots: 2, ExecRate: 0.5}}}
 	b.Capacity = nil
 	return b
@@ -67,7 +68,7 @@ func TestHeldThresholdsEverywhere(t *testing.T) {
 	if err != nil || math.Abs(h-1.2) > 1e-12 {
 		t.Fatalf("HeldPerUnit = %v, %v; want 1.2", h, err)
 	}
-	out, err := CapacitySchedulerXML(b)
+	out, err := bundle.CapacitySchedulerXML(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +81,7 @@ func TestHeldThresholdsEverywhere(t *testing.T) {
 	if !strings.Contains(string(out), "× 1.2 held container-seconds per container-second") {
 		t.Errorf("the property's description does not state the conversion:\n%s", out)
 	}
-	y, err := MarshalBundle(b)
+	y, err := bundle.MarshalBundle(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +89,7 @@ func TestHeldThresholdsEverywhere(t *testing.T) {
 		t.Errorf("schedplan.yaml does not carry the conversion:\n%s", y)
 	}
 	bad := strings.Replace(string(y), "held_container_seconds_per_unit: 1.2", "held_container_seconds_per_unit: -1.2", 1)
-	if _, err := ParseBundle([]byte(bad), "bad.yaml"); err == nil || !strings.Contains(err.Error(), "held_container_seconds_per_unit") {
+	if _, err := bundle.ParseBundle([]byte(bad), "bad.yaml"); err == nil || !strings.Contains(err.Error(), "held_container_seconds_per_unit") {
 		t.Errorf("a negative held_container_seconds_per_unit loaded: %v", err)
 	}
 	path := filepath.Join(t.TempDir(), "schedplan.yaml")
@@ -135,7 +136,7 @@ func TestThresholdsTextNone(t *testing.T) {
 	}
 	b := heteroBundle()
 	b.LASMQ = &tuner.LASMQConfig{K: 1, Alpha0: 1, P: 10, Weights: []float64{1}}
-	if s := b.deployedText(); strings.Contains(s, "[]") {
+	if s := b.DeployedText(); strings.Contains(s, "[]") {
 		t.Errorf("k = 1: %q states an empty threshold list", s)
 	}
 	if s := tuner.ThresholdsText([]float64{2, 4}, 1.5); !strings.Contains(s, "[3 6] held container-seconds") {

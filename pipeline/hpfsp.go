@@ -7,6 +7,7 @@ import (
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
@@ -116,8 +117,8 @@ func TuneHPFSP(ctx context.Context, jobs []task.Job, cl *task.Cluster, limits []
 
 // Config returns the evaluation's parameters as the bundle's h_pfsp
 // section.
-func (e HPFSPEvaluation) Config() *HPFSPConfig {
-	return &HPFSPConfig{FairLimit: e.FairLimit, Threshold: e.Threshold}
+func (e HPFSPEvaluation) Config() *bundle.HPFSPConfig {
+	return &bundle.HPFSPConfig{FairLimit: e.FairLimit, Threshold: e.Threshold}
 }
 
 // MeanTaskTimes returns the mean task time of each stage index of jobs on
@@ -156,12 +157,12 @@ func (r *TaskLevel) hpfspPolicy(tp *taskPolicy, params map[string]string) error 
 	mode := params["estimator"]
 	delete(params, "estimator")
 	switch mode {
-	case "", HPFSPOnline:
-	case HPFSPSizes:
+	case "", bundle.HPFSPOnline:
+	case bundle.HPFSPSizes:
 		tp.make = func() (task.Policy, error) { return task.NewPolicy("hpfsp", params) }
 		return nil
 	default:
-		return fmt.Errorf("hpfsp: estimator=%q: use %s (online, from the tasks' progress) or %s (the jobs' size estimates)", mode, HPFSPOnline, HPFSPSizes)
+		return fmt.Errorf("hpfsp: estimator=%q: use %s (online, from the tasks' progress) or %s (the jobs' size estimates)", mode, bundle.HPFSPOnline, bundle.HPFSPSizes)
 	}
 	if _, err := task.NewPolicy("hpfsp", params); err != nil {
 		return err

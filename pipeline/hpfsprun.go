@@ -12,6 +12,7 @@ import (
 	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/report"
 	"github.com/schedplan/schedplan/pipeline/tuner"
@@ -123,7 +124,7 @@ func TuneHPFSPText(ctx context.Context, out io.Writer, w *Window, seed uint64, o
 // with the parameters' units.
 func (h *HPFSPTuning) WriteText(w io.Writer, source string) {
 	fmt.Fprintf(w, "trace %s: H-PFSP tuned at task level on the tuning window (%d jobs, %d tasks); sizes online (%s estimator, eq. 18 prior %s s per stage, progress reports every %g s)\n",
-		source, h.Jobs, h.Tasks, HPFSPOnline, report.FmtFloats(h.DefaultTaskS), h.ReportIntervalS)
+		source, h.Jobs, h.Tasks, bundle.HPFSPOnline, report.FmtFloats(h.DefaultTaskS), h.ReportIntervalS)
 	tw := report.NewTable(w, tabwriter.AlignRight)
 	fmt.Fprintln(tw, "fair_limit (tasks/stage)\tthreshold (map progress)\tmean response (s)\tp99 (s)\tmean slowdown\tp99 slowdown\tmissed deadlines (vs fair)\t")
 	for _, e := range h.Evals {
@@ -132,7 +133,7 @@ func (h *HPFSPTuning) WriteText(w io.Writer, source string) {
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "(%s)\n", TaskMetricsNote)
-	fmt.Fprintf(w, "tuned H-PFSP: %s (FAIR_LIMIT %d %s, threshold %g %s)\n", h.Best.Config().Spec(), h.Best.FairLimit, HPFSPFairLimitUnit, h.Best.Threshold, HPFSPThresholdUnit)
+	fmt.Fprintf(w, "tuned H-PFSP: %s (FAIR_LIMIT %d %s, threshold %g %s)\n", h.Best.Config().Spec(), h.Best.FairLimit, bundle.HPFSPFairLimitUnit, h.Best.Threshold, bundle.HPFSPThresholdUnit)
 }
 
 // tuneHPFSP: H-PFSP's FAIR_LIMIT and threshold on the tuning window.
@@ -149,13 +150,13 @@ func (p *pipelineRun) tuneHPFSP(ctx context.Context) (map[string][]byte, error) 
 
 // hpfspConfig is the bundle's h_pfsp section of a run (nil before the
 // tuning).
-func (p *pipelineRun) hpfspConfig() *HPFSPConfig {
+func (p *pipelineRun) hpfspConfig() *bundle.HPFSPConfig {
 	if p.ht.Evals == nil {
 		return nil
 	}
 	c := p.ht.Best.Config()
-	c.FairLimitUnit, c.ThresholdUnit = HPFSPFairLimitUnit, HPFSPThresholdUnit
-	c.Estimator = HPFSPOnline
+	c.FairLimitUnit, c.ThresholdUnit = bundle.HPFSPFairLimitUnit, bundle.HPFSPThresholdUnit
+	c.Estimator = bundle.HPFSPOnline
 	c.ReportIntervalS = p.ht.ReportIntervalS
 	c.DefaultTaskS = p.ht.DefaultTaskS
 	return c

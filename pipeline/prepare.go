@@ -463,19 +463,6 @@ func CheckSizeOptions(o estimate.SizeOptions) error {
 	return nil
 }
 
-// SimCapacity is the capacity fluid simulations run at, in the units of the
-// sizes: 1 when the sizes are normalised to a load (they are then seconds
-// of the whole cluster, seed 001's unit: the reference simulator runs at
-// capacity 1), else the cluster spec's capacity in reference containers
-// (sizes from a size column or task-seconds are container-seconds). It is
-// the inverse of estimate.ContainerSeconds.
-func SimCapacity(src estimate.Source, opt estimate.SizeOptions, spec *cluster.Spec) (float64, string) {
-	if src == estimate.FromBytes || opt.NormaliseAll {
-		return 1, "sizes normalised to a load: seconds of the whole cluster"
-	}
-	return spec.Capacity(), fmt.Sprintf("cluster spec %s: %g reference containers (sizes in container-seconds)", spec.Name, spec.Capacity())
-}
-
 // jobsKey is the canonical content of the simulation jobs and capacity.
 func jobsKey(jobs []sim.Job, capacity float64) []byte {
 	h := sha256.New()

@@ -5,13 +5,14 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/report"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 // buildReport renders report.html from the stages' states.
-func buildReport(in *Inputs, bd *Bundle, cs *classState, capSt *capacityState, tr *tuner.TuneReport, b *experiment.Bounds, vs *ValidationState, res *RunResult) ([]byte, error) {
+func buildReport(in *Inputs, bd *bundle.Bundle, cs *classState, capSt *capacityState, tr *tuner.TuneReport, b *experiment.Bounds, vs *ValidationState, res *RunResult) ([]byte, error) {
 	w := in.Workload
 	rep := &report.Report{
 		Title:    "schedplan report: " + w.Source,
@@ -44,7 +45,7 @@ func buildReport(in *Inputs, bd *Bundle, cs *classState, capSt *capacityState, t
 	ct := report.TableBlock{Highlight: -1, Caption: fmt.Sprintf("Secondary classification (all jobs): k = %d (%s), features %s", sec.K, sec.KRule, strings.Join(sec.Features, ", ")),
 		Header: []string{"class", "label", "jobs", "share", "mean size", "α (jobs/s)", "input bytes", "shuffle bytes", "output bytes"}}
 	for _, c := range sec.Classes {
-		ct.Rows = append(ct.Rows, []string{ClassName(c.ID), c.Label, fmt.Sprint(c.Count), fmt.Sprintf("%.1f%%", 100*c.Share), report.F4(c.MeanSize), report.F4(c.Alpha), report.F4(c.MeanInputBytes), report.F4(c.MeanShuffleBytes), report.F4(c.MeanOutputBytes)})
+		ct.Rows = append(ct.Rows, []string{bundle.ClassName(c.ID), c.Label, fmt.Sprint(c.Count), fmt.Sprintf("%.1f%%", 100*c.Share), report.F4(c.MeanSize), report.F4(c.Alpha), report.F4(c.MeanInputBytes), report.F4(c.MeanShuffleBytes), report.F4(c.MeanOutputBytes)})
 	}
 	intro := "k-means (k-means++ seeding, restarts) on log-scaled features; sizes here are container-seconds of the cluster."
 	if p := cs.Primary.Result; len(p.Classes) == 0 {
@@ -84,7 +85,7 @@ func buildReport(in *Inputs, bd *Bundle, cs *classState, capSt *capacityState, t
 		return nil, err
 	}
 	if len(tuning) > 0 {
-		tuning[0].Intro += bd.deployedText()
+		tuning[0].Intro += bd.DeployedText()
 	}
 	rep.Sections = append(rep.Sections, tuning...)
 
@@ -164,7 +165,7 @@ func buildReport(in *Inputs, bd *Bundle, cs *classState, capSt *capacityState, t
 	return buf.Bytes(), nil
 }
 
-func classNames(bd *Bundle) []string {
+func classNames(bd *bundle.Bundle) []string {
 	var out []string
 	for _, c := range bd.Classes {
 		out = append(out, c.Name)

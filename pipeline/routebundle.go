@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/schedplan/schedplan/cluster/sim"
+	"github.com/schedplan/schedplan/pipeline/bundle"
 )
 
 // routeBundle fills the routing fields of bd from the log: every user's
@@ -13,12 +14,12 @@ import (
 // that the file the tune-deploy stage replays is the file emit writes — or
 // as the log recorded them from submit to finish when that is more), and
 // the log's queues.
-func (p *pipelineRun) routeBundle(bd *Bundle) error {
+func (p *pipelineRun) routeBundle(bd *bundle.Bundle) error {
 	in := p.in
 	names, userOfRow := in.Jobs.Users()
 	sec := p.cs.Secondary
 	if sec.Result != nil {
-		if err := AssignUserClasses(bd, names, userOfRow, sec.Rows, sec.Assign); err != nil {
+		if err := bundle.AssignUserClasses(bd, names, userOfRow, sec.Rows, sec.Assign); err != nil {
 			return err
 		}
 	}
@@ -37,7 +38,7 @@ func (p *pipelineRun) routeBundle(bd *Bundle) error {
 		}
 		copy(peak, fluid)
 	}
-	for k, v := range observedPeaks(in.Jobs, n, userOfRow, len(names)) {
+	for k, v := range bundle.ObservedPeaks(in.Jobs, n, userOfRow, len(names)) {
 		peak[k] = max(peak[k], v)
 	}
 	byName := make(map[string]int, len(names))
@@ -52,7 +53,7 @@ func (p *pipelineRun) routeBundle(bd *Bundle) error {
 			bd.Users[i].PeakApps = peak[k]
 		}
 	}
-	bd.Queues = logQueues(in.Jobs, in.SimJobs[:n], total)
+	bd.Queues = bundle.LogQueues(in.Jobs, in.SimJobs[:n], total)
 	return nil
 }
 
@@ -76,7 +77,7 @@ func (p *pipelineRun) fluidPeaks(n int, userOfRow []int32, users int) ([]int, er
 		arrival[i] = jobs[i].Arrival
 		finish[i] = arrival[i] + res.Response[i]
 	}
-	peak := PeakApplications(arrival, finish, userOfRow[:n], users)
+	peak := bundle.PeakApplications(arrival, finish, userOfRow[:n], users)
 	p.peaks = fluidPeakCache{of: best, peak: peak}
 	return peak, nil
 }

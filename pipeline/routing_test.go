@@ -18,6 +18,7 @@ import (
 	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/cluster/yarn"
 	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
@@ -64,7 +65,7 @@ func routedShares(t *testing.T, in *Inputs, cs *yarn.CapacityScheduler) map[*yar
 	t.Helper()
 	lo := in.Split.TuneJobs
 	n := in.Jobs.Len() - lo
-	named := LogQueuesOf(in.Jobs, lo, n)
+	named := bundle.LogQueuesOf(in.Jobs, lo, n)
 	out := map[*yarn.CSQueue]float64{}
 	for k := range n {
 		req := ""
@@ -204,7 +205,7 @@ func TestPeakApplications(t *testing.T) {
 		{"finish before arrival counts as instant", []float64{3, 3}, []float64{1, 4}, []int32{1, 1}, []int{0, 1}},
 		{"bad user ignored", []float64{0}, []float64{1}, []int32{7}, []int{0, 0}},
 	} {
-		got := PeakApplications(tc.arrival, tc.finish, tc.user, 2)
+		got := bundle.PeakApplications(tc.arrival, tc.finish, tc.user, 2)
 		if fmt.Sprint(got) != fmt.Sprint(tc.want) {
 			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
 		}
@@ -213,7 +214,7 @@ func TestPeakApplications(t *testing.T) {
 
 func TestLogQueueName(t *testing.T) {
 	for in, want := range map[string]string{"root.prod": "prod", "prod": "prod", "": "default", " root.a.b ": "b", "my queue": "my_queue", "root.": "default"} {
-		if got := LogQueueName(in); got != want {
+		if got := bundle.LogQueueName(in); got != want {
 			t.Errorf("LogQueueName(%q) = %q, want %q", in, got, want)
 		}
 	}
@@ -229,7 +230,7 @@ func TestLevelsAdmitPeakApplications(t *testing.T) {
 	b.LASMQ.Weights = []float64{1, 0, 0}
 	b.Users[0].PeakApps, b.Users[1].PeakApps = 3000, 4000
 	out, cs := emitCS(t, b)
-	if err := CheckCapacitySchedulerXML(out); err != nil {
+	if err := bundle.CheckCapacitySchedulerXML(out); err != nil {
 		t.Fatal(err)
 	}
 	if v := cs.Values[yarn.CSPrefix+"maximum-applications"]; v != "14000" {
@@ -256,7 +257,7 @@ func TestDeployPairsNameLogQueues(t *testing.T) {
 	cfg := DefaultRunConfig()
 	cfg.Trace = sixUserLog(t, true)
 	in, pairs := deployPairsOf(t, cfg, DeployChunk{FirstRow: 11, Jobs: 20})
-	want := LogQueuesOf(in.Jobs, 10, 20)
+	want := bundle.LogQueuesOf(in.Jobs, 10, 20)
 	if got := pairs[0].res.Named; !slices.Equal(got, want) {
 		t.Fatalf("replayed applications name %q, want the log's queues %q", got, want)
 	}
@@ -381,7 +382,7 @@ func TestLogQueuePlacedAsWritten(t *testing.T) {
 	if want := []string{"root.a.x", "root.b", "root.b"}; !slices.Equal(queue, want) {
 		t.Errorf("placed in %q, want %q", queue, want)
 	}
-	if got := LogQueuesOf(mustJobs(t, "job_id,submit_time,size,queue\nj,1,1, root.a.x \n"), 0, 1); !slices.Equal(got, []string{"root.a.x"}) {
+	if got := bundle.LogQueuesOf(mustJobs(t, "job_id,submit_time,size,queue\nj,1,1, root.a.x \n"), 0, 1); !slices.Equal(got, []string{"root.a.x"}) {
 		t.Errorf("LogQueuesOf = %q, want the queue as written", got)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/lp"
+	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/report"
 	"github.com/schedplan/schedplan/pipeline/tuner"
@@ -36,10 +37,10 @@ type classOut struct {
 // capacityState is the capacity stage's state: the bundle's projection of
 // each classification's plan, or why there is none.
 type capacityState struct {
-	Primary        *CapacityPlan `json:"primary,omitempty"`
-	PrimaryNotes   []string      `json:"primary_notes,omitempty"`
-	Secondary      *CapacityPlan `json:"secondary,omitempty"`
-	SecondaryNotes []string      `json:"secondary_notes,omitempty"`
+	Primary        *bundle.CapacityPlan `json:"primary,omitempty"`
+	PrimaryNotes   []string             `json:"primary_notes,omitempty"`
+	Secondary      *bundle.CapacityPlan `json:"secondary,omitempty"`
+	SecondaryNotes []string             `json:"secondary_notes,omitempty"`
 	// Check is the load decomposition and the headroom replays
 	// (checkCapacity).
 	Check *CapacityCheck `json:"check,omitempty"`
@@ -89,7 +90,7 @@ type RunResult struct {
 	// the what-ifs.
 	Calibration *CalibrationReport `json:"calibration,omitempty"`
 	// TunedHPFSP is H-PFSP's tuned configuration (the bundle's h_pfsp).
-	TunedHPFSP *HPFSPConfig `json:"tuned_h_pfsp,omitempty"`
+	TunedHPFSP *bundle.HPFSPConfig `json:"tuned_h_pfsp,omitempty"`
 	// DeployTuning is the task-level deploy tuner's record (every
 	// candidate replayed as emitted on the tuning window).
 	DeployTuning *DeployTuning `json:"deploy_tuning,omitempty"`
@@ -187,7 +188,7 @@ type pipelineRun struct {
 	coshh coshhState
 	dp    deployState
 	files []string
-	bd    *Bundle
+	bd    *bundle.Bundle
 	// bdErr is why the bundle's routing (routeBundle) failed, if it did.
 	bdErr error
 	// peaks is routeBundle's fluid replay (fluidPeaks), kept across the
@@ -343,11 +344,11 @@ func (p *pipelineRun) stages() []stage {
 			Objective                                            tuner.Objective
 			Constraints, CurrentConfig                           string
 			ContainerMB                                          int
-		}{DeployChunkJobs, DeployChunks, DeployTuneSeeds, DeployFinalists, deployVersion, capacityLayoutVersion, DeployMultipliers, DeployLevelOrders,
+		}{DeployChunkJobs, DeployChunks, DeployTuneSeeds, DeployFinalists, deployVersion, bundle.CapacityLayoutVersion, DeployMultipliers, DeployLevelOrders,
 			cfg.Seed, cfg.Objective, cfg.Constraints, cfg.CurrentConfig, cfg.ContainerMB},
 			deps: []string{"ingest", "classify", "capacity", "tune", "tune-coshh", "tune-hpfsp", "bounds"}, inputs: [][]byte{in.JobsKey, in.TraceKey, in.SpecKey, in.TasksKey, in.CurrentConfigKey},
 			state: &p.dp, run: p.tuneDeploy},
-		{name: "emit", params: struct{ ContainerMB, Layout int }{cfg.ContainerMB, capacityLayoutVersion}, deps: []string{"ingest", "classify", "capacity", "tune", "tune-coshh", "tune-hpfsp", "bounds", "tune-deploy"},
+		{name: "emit", params: struct{ ContainerMB, Layout int }{cfg.ContainerMB, bundle.CapacityLayoutVersion}, deps: []string{"ingest", "classify", "capacity", "tune", "tune-coshh", "tune-hpfsp", "bounds", "tune-deploy"},
 			inputs: [][]byte{in.SpecKey}, state: &struct{}{}, run: p.emit},
 		{name: "validate", params: struct {
 			Current       string
@@ -397,7 +398,7 @@ func (p *pipelineRun) capacity(ctx context.Context) (map[string][]byte, error) {
 	for _, c := range []struct {
 		res   *classify.Result
 		opt   CapacityOptions
-		plan  **CapacityPlan
+		plan  **bundle.CapacityPlan
 		notes *[]string
 	}{
 		{p.cs.Primary.Result, CapacityOptions{Solver: cfg.Solver}, &p.capSt.Primary, &p.capSt.PrimaryNotes},
@@ -510,7 +511,7 @@ func (p *pipelineRun) tuned() tuner.LASMQParams {
 }
 
 // deployRecord is the bundle's deploy section (nil before the verdict).
-func (p *pipelineRun) deployRecord() *DeployRecord {
+func (p *pipelineRun) deployRecord() *bundle.DeployRecord {
 	v := p.dp.Verdict
 	if v == nil {
 		return nil
@@ -535,7 +536,7 @@ func (p *pipelineRun) emit(context.Context) (map[string][]byte, error) {
 	if p.bdErr != nil {
 		return nil, p.bdErr
 	}
-	y, err := MarshalBundle(bd)
+	y, err := bundle.MarshalBundle(bd)
 	if err != nil {
 		return nil, err
 	}
@@ -603,7 +604,7 @@ func (p *pipelineRun) report(context.Context) (map[string][]byte, error) {
 func (p *pipelineRun) result() *RunResult {
 	in, cfg := p.in, p.in.Config
 	res := &RunResult{
-		Version: BundleVersion, Trace: in.Jobs.Source, Workload: p.wl, Split: in.Split,
+		Version: bundle.BundleVersion, Trace: in.Jobs.Source, Workload: p.wl, Split: in.Split,
 		Capacity: in.Capacity, CapacityFrom: in.CapacityFrom, OfferedLoad: report.FinitePtr(in.OfferedLoad), Overloaded: in.OfferedLoad > 1,
 		Warnings: in.Warnings, Tuned: p.tuned(), TunedSpec: p.tuned().Spec(), Bounds: p.boundsOf(),
 		Validation: p.vs.Rows, ValidationLoad: p.vs.OfferedLoad, Current: cfg.Current, Files: append([]string(nil), p.files...),
@@ -658,19 +659,19 @@ func (r *Runner) progress(stage string) func(done, total int) {
 }
 
 // bundle assembles schedplan.yaml from the stages' states (once).
-func (p *pipelineRun) bundle() *Bundle {
+func (p *pipelineRun) bundle() *bundle.Bundle {
 	if p.bd != nil {
 		return p.bd
 	}
 	in, cfg := p.in, p.in.Config
-	bd := &Bundle{Version: BundleVersion, Generator: "schedplan", Seed: cfg.Seed}
-	bd.Trace = TraceInfo{
+	bd := &bundle.Bundle{Version: bundle.BundleVersion, Generator: "schedplan", Seed: cfg.Seed}
+	bd.Trace = bundle.TraceInfo{
 		Source: in.Jobs.Source, SHA256: hex.EncodeToString(in.TraceKey), Jobs: in.Jobs.Len(), SizeSource: string(in.Source),
 		DN: cfg.Sizes.DN, Load: cfg.Sizes.Load, TuneJobs: in.Split.TuneJobs, ValidateJobs: in.Split.ValidJobs, SplitTime: in.Split.Time,
 	}
-	bd.Cluster = ClusterInfo{Name: in.Spec.Name, Capacity: in.Spec.Capacity()}
+	bd.Cluster = bundle.ClusterInfo{Name: in.Spec.Name, Capacity: in.Spec.Capacity()}
 	for _, r := range in.Spec.Resources {
-		bd.Cluster.Resources = append(bd.Cluster.Resources, ResourceInfo{Name: r.Name, Count: r.Count, Slots: r.Slots, ExecRate: r.ExecRate})
+		bd.Cluster.Resources = append(bd.Cluster.Resources, bundle.ResourceInfo{Name: r.Name, Count: r.Count, Slots: r.Slots, ExecRate: r.ExecRate})
 	}
 	names, idx := in.Jobs.Users()
 	counts := make([]int, len(names))
@@ -680,18 +681,18 @@ func (p *pipelineRun) bundle() *Bundle {
 	seen := map[string]bool{}
 	for k, n := range names {
 		u := in.Spec.User(n)
-		bd.Users = append(bd.Users, UserConfig{Name: n, Jobs: counts[k], MinShare: u.MinShare, Weight: u.EffectiveWeight()})
+		bd.Users = append(bd.Users, bundle.UserConfig{Name: n, Jobs: counts[k], MinShare: u.MinShare, Weight: u.EffectiveWeight()})
 		seen[n] = true
 	}
 	for _, u := range in.Spec.Users {
 		if !seen[u.Name] {
-			bd.Users = append(bd.Users, UserConfig{Name: u.Name, MinShare: u.MinShare, Weight: u.EffectiveWeight()})
+			bd.Users = append(bd.Users, bundle.UserConfig{Name: u.Name, MinShare: u.MinShare, Weight: u.EffectiveWeight()})
 		}
 	}
 	res := p.cs.Secondary.Result
 	for _, c := range res.Classes {
-		bd.Classes = append(bd.Classes, ClassConfig{
-			Name: ClassName(c.ID), Label: c.Label, Count: c.Count, Share: c.Share, Centroid: c.Centroid,
+		bd.Classes = append(bd.Classes, bundle.ClassConfig{
+			Name: bundle.ClassName(c.ID), Label: c.Label, Count: c.Count, Share: c.Share, Centroid: c.Centroid,
 			MeanSize: c.MeanSize, Alpha: c.Alpha, Mu: c.Mu,
 		})
 	}
@@ -700,7 +701,7 @@ func (p *pipelineRun) bundle() *Bundle {
 		if f < len(res.Scaling.Methods) {
 			m = res.Scaling.Methods[f]
 		}
-		fs := FeatureScale{Feature: name, Log: m == classify.Log}
+		fs := bundle.FeatureScale{Feature: name, Log: m == classify.Log}
 		if f < len(res.Scaling.Mean) {
 			fs.Mean, fs.SD = res.Scaling.Mean[f], res.Scaling.Std[f]
 		}
@@ -708,7 +709,7 @@ func (p *pipelineRun) bundle() *Bundle {
 	}
 	bd.Capacity = p.capSt.Secondary
 	bd.LASMQ = p.tuned().Config()
-	if h, err := HeldPerUnit(in.Capacity, bd.Cluster.Containers()); err == nil {
+	if h, err := bundle.HeldPerUnit(in.Capacity, bd.Cluster.Containers()); err == nil {
 		bd.LASMQ.HeldPerUnit = h // tuned at in.Capacity, whatever the size source says
 	}
 	bd.Deploy = p.deployRecord()
@@ -718,7 +719,7 @@ func (p *pipelineRun) bundle() *Bundle {
 	if p.coshh.Fit != nil {
 		bd.COSHH = COSHHConfigOf(p.coshh.Fit, p.coshh.Grid)
 	}
-	bd.Bounds = &BoundsInfo{SRPTMean: b.SRPTMean, FSPMean: b.FSPMean, PSMean: b.PSMean}
+	bd.Bounds = &bundle.BoundsInfo{SRPTMean: b.SRPTMean, FSPMean: b.FSPMean, PSMean: b.PSMean}
 	p.bd = bd
 	return bd
 }

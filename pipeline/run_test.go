@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
@@ -57,13 +58,13 @@ func TestRunEndToEndOnEmbeddedTrace(t *testing.T) {
 	first := snapshot(t, dir)
 
 	// The emitted configurations obey YARN's rules and load back.
-	if err := CheckCapacitySchedulerXML(first["capacity-scheduler.xml"]); err != nil {
+	if err := bundle.CheckCapacitySchedulerXML(first["capacity-scheduler.xml"]); err != nil {
 		t.Error(err)
 	}
-	if err := CheckFairSchedulerXML(first["fair-scheduler.xml"]); err != nil {
+	if err := bundle.CheckFairSchedulerXML(first["fair-scheduler.xml"]); err != nil {
 		t.Error(err)
 	}
-	b, err := ParseBundle(first["schedplan.yaml"], "schedplan.yaml")
+	b, err := bundle.ParseBundle(first["schedplan.yaml"], "schedplan.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/schedplan/schedplan/cluster/yarn"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/internal/configfile"
+	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/experiment"
 )
 
@@ -112,7 +113,7 @@ func specTitle(spec *cluster.Spec) string {
 func TaskCluster(spec *cluster.Spec) (*task.Cluster, error) {
 	cl := &task.Cluster{Heartbeat: spec.Heartbeat}
 	for _, r := range spec.Resources {
-		cl.Types = append(cl.Types, task.MachineType{Name: r.Name, Count: r.Count, Containers: r.Slots, ExecRate: r.ExecRate, Label: YARNName(r.Name)})
+		cl.Types = append(cl.Types, task.MachineType{Name: r.Name, Count: r.Count, Containers: r.Slots, ExecRate: r.ExecRate, Label: bundle.YARNName(r.Name)})
 	}
 	if err := cl.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", specTitle(spec), err)
@@ -179,7 +180,7 @@ func (w *Window) TaskWindow(spec *cluster.Spec, seed uint64, containerMB int) (*
 	tw.Jobs, tw.Capacity = tl.fluidJobs(), cl.Rate()
 	tw.CapacityFrom = fmt.Sprintf("task level: %d machines, %d containers of %s, total rate in container-seconds/s; sizes in container-seconds", cl.Nodes(), cl.Containers(), specTitle(spec))
 	tw.OfferedLoad = execLoad(jobs, cl)
-	tl.Named = LogQueuesOf(w.Log, w.First, len(jobs))
+	tl.Named = bundle.LogQueuesOf(w.Log, w.First, len(jobs))
 	return &tw, tl, nil
 }
 
@@ -316,7 +317,7 @@ func (r *TaskLevel) parse(spec string) (*taskPolicy, error) {
 // names any node label: one that names none is for a cluster whose
 // machines carry no label (every machine in the default partition).
 func (r *TaskLevel) loadCapacity(path string) (root task.CapacityQueue, queue []string, labelled bool, err error) {
-	b, err := readChecked(path, CheckCapacitySchedulerXML)
+	b, err := readChecked(path, bundle.CheckCapacitySchedulerXML)
 	if err != nil {
 		return root, nil, false, err
 	}
@@ -326,7 +327,7 @@ func (r *TaskLevel) loadCapacity(path string) (root task.CapacityQueue, queue []
 	}
 	queue = make([]string, len(r.Jobs))
 	for i := range r.Jobs {
-		q, err := placeLogQueue(r.named(i), func(name string) (*yarn.CSQueue, error) { return cs.Place(r.Jobs[i].User, nil, name) })
+		q, err := bundle.PlaceLogQueue(r.named(i), func(name string) (*yarn.CSQueue, error) { return cs.Place(r.Jobs[i].User, nil, name) })
 		if c := r.class(i); c != "" {
 			for _, name := range []string{c + "_l0", c} {
 				if cq, cerr := cs.Place(r.Jobs[i].User, nil, name); cerr == nil {
@@ -344,7 +345,7 @@ func (r *TaskLevel) loadCapacity(path string) (root task.CapacityQueue, queue []
 	if err != nil {
 		return root, nil, false, fmt.Errorf("%s: %w", path, err)
 	}
-	return capacityQueue(cs, cs.Root, dem), queue, namesLabels(cs), nil
+	return capacityQueue(cs, cs.Root, dem), queue, bundle.NamesLabels(cs), nil
 }
 
 // demotionsByPath returns the file's LAS_MQ demotion rules by the path of
@@ -437,7 +438,7 @@ func capacityQueue(cs *yarn.CapacityScheduler, q *yarn.CSQueue, dem map[string]y
 // job's user and the queue its application names: its class's (Class),
 // else the log's (Named), else none).
 func (r *TaskLevel) loadFair(path string) (task.FairQueue, []string, error) {
-	b, err := readChecked(path, CheckFairSchedulerXML)
+	b, err := readChecked(path, bundle.CheckFairSchedulerXML)
 	if err != nil {
 		return task.FairQueue{}, nil, err
 	}
@@ -451,7 +452,7 @@ func (r *TaskLevel) loadFair(path string) (task.FairQueue, []string, error) {
 		if c := r.class(i); c != "" {
 			queue[i], err = place(c)
 		} else {
-			queue[i], err = placeLogQueue(r.named(i), place)
+			queue[i], err = bundle.PlaceLogQueue(r.named(i), place)
 		}
 		if err != nil {
 			return task.FairQueue{}, nil, fmt.Errorf("%s: job %d: %w", path, r.Jobs[i].ID+1, err)

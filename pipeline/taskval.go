@@ -9,6 +9,7 @@ import (
 
 	"github.com/schedplan/schedplan/cluster/yarn"
 	"github.com/schedplan/schedplan/internal/configfile"
+	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/report"
 	"github.com/schedplan/schedplan/pipeline/tuner"
@@ -91,12 +92,12 @@ func currentConfigSpecOf(path string, b []byte) (string, error) {
 	s := string(b)
 	switch {
 	case strings.Contains(s, "<allocations"):
-		if err := CheckFairSchedulerXML(b); err != nil {
+		if err := bundle.CheckFairSchedulerXML(b); err != nil {
 			return "", fmt.Errorf("--current-config %s: %w", path, err)
 		}
 		return "fair:file=" + path, nil
 	case strings.Contains(s, "<configuration"):
-		if err := CheckCapacitySchedulerXML(b); err != nil {
+		if err := bundle.CheckCapacitySchedulerXML(b); err != nil {
 			return "", fmt.Errorf("--current-config %s: %w", path, err)
 		}
 		// Its LAS_MQ demotions as the task level reads them (an older
@@ -150,13 +151,13 @@ func taskValidate(ctx context.Context, in *Inputs, cs *classState, tuned tuner.L
 		return nil, err
 	}
 	// Applications name the queue they named in the log, if it says.
-	res := &TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: in.Config.ContainerMB, Named: LogQueuesOf(in.Jobs, lo, n)}
+	res := &TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: in.Config.ContainerMB, Named: bundle.LogQueuesOf(in.Jobs, lo, n)}
 	// The jobs of the classified row name their class's queue (the second
 	// capacity row); nothing else does.
-	named := res.namingClassQueues(cs, lo)
+	named := namingClassQueues(res, cs, lo)
 	// The thresholds as emitted, in the units of in.Capacity, converted to
 	// the held container-seconds the task level counts.
-	held, err := HeldPerUnit(in.Capacity, cl.Containers())
+	held, err := bundle.HeldPerUnit(in.Capacity, cl.Containers())
 	if err != nil {
 		return nil, err
 	}
@@ -261,12 +262,12 @@ func (t *TaskValidation) emittedRows() (*ValidationRow, []ValidationRow) {
 // of the log, name the queue of their class in the secondary
 // classification (a job not classified names none): applications
 // submitted to their class's queue of the emitted capacity-scheduler.xml.
-func (r *TaskLevel) namingClassQueues(cs *classState, first int) *TaskLevel {
+func namingClassQueues(r *TaskLevel, cs *classState, first int) *TaskLevel {
 	named := *r
 	named.Class = make([]string, len(r.Jobs))
 	for i := range r.Jobs {
 		if k := cs.Secondary.classOf(first + i); k >= 0 && int(k) < len(cs.Secondary.Result.Classes) {
-			named.Class[i] = ClassName(cs.Secondary.Result.Classes[k].ID)
+			named.Class[i] = bundle.ClassName(cs.Secondary.Result.Classes[k].ID)
 		}
 	}
 	return &named

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
@@ -34,7 +35,7 @@ func TestEmittedVerdict(t *testing.T) {
 // fails with the verdict's sentence (the best candidate and its
 // interval), and a result without a verdict fails.
 func TestRequireImprovementUsesVerdict(t *testing.T) {
-	v := &DeployVerdict{Verdict: VerdictKeep, Candidate: "capacity-scheduler.xml, LAS_MQ", Family: FamilyCapacity, File: FamilyCapacity, CurrentName: "fair, one pool per user",
+	v := &DeployVerdict{Verdict: bundle.VerdictKeep, Candidate: "capacity-scheduler.xml, LAS_MQ", Family: FamilyCapacity, File: FamilyCapacity, CurrentName: "fair, one pool per user",
 		Objective: tuner.MinMean, Mean: -0.02, Improvement: 0.02, Interval: tuner.Interval{Available: true, Lo: -0.05, Hi: 0.01, Level: 0.95}, Chunks: make([]DeployChunk, 4), Seeds: make([]uint64, 10),
 		Reason: "on the validation window the interval's upper end (+1.00%) is not below 0"}
 	res := &RunResult{Deploy: v, TaskValidation: &TaskValidation{Improved: true, Improvement: 0.2}}
@@ -42,7 +43,7 @@ func TestRequireImprovementUsesVerdict(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "keep your current scheduler") || !strings.Contains(err.Error(), "[-5.00%, +1.00%]") {
 		t.Errorf("a keep verdict passed the gate, or the error hides the interval: %v", err)
 	}
-	v.Verdict = VerdictDeploy
+	v.Verdict = bundle.VerdictDeploy
 	if err := res.RequireImprovement(); err != nil {
 		t.Errorf("a deploy verdict failed the gate: %v", err)
 	}

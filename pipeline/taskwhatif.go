@@ -14,6 +14,7 @@ import (
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/lp"
+	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/report"
 	"github.com/schedplan/schedplan/pipeline/tuner"
@@ -184,7 +185,7 @@ func TaskConfigs(bundlePath, currentConfig string) (names, specs []string, err e
 	if bundlePath == "" {
 		return append(names, tuner.DefaultLASMQName), append(specs, sim.DefaultLASMQ().Spec()), nil
 	}
-	b, err := LoadBundle(bundlePath)
+	b, err := bundle.LoadBundle(bundlePath)
 	if err != nil {
 		return nil, nil, fmt.Errorf("--config: %w", err)
 	}

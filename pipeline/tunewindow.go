@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 
+	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
@@ -14,6 +15,6 @@ func TuneWindow(ctx context.Context, w *Window, opt tuner.TuneOptions) (*tuner.T
 	if err != nil {
 		return nil, err
 	}
-	rep.HeldPerUnit, _ = HeldPerUnit(w.Capacity, w.Spec.Containers()) // 0 (size units only) without machines
+	rep.HeldPerUnit, _ = bundle.HeldPerUnit(w.Capacity, w.Spec.Containers()) // 0 (size units only) without machines
 	return rep, nil
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/cluster/yarn"
 	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/experiment"
 )
 
@@ -131,7 +132,7 @@ func checkCurrentConfig(path, spec string, b []byte, jobs *data.Jobs, containerM
 			return experiment.ParamErr("current-config", path, "%v", err)
 		}
 		place = func(user, queue string) error {
-			_, err := placeLogQueue(queue, func(name string) (string, error) { return fs.Place(user, nil, name) })
+			_, err := bundle.PlaceLogQueue(queue, func(name string) (string, error) { return fs.Place(user, nil, name) })
 			return err
 		}
 	} else {
@@ -140,13 +141,13 @@ func checkCurrentConfig(path, spec string, b []byte, jobs *data.Jobs, containerM
 			return experiment.ParamErr("current-config", path, "%v", err)
 		}
 		place = func(user, queue string) error {
-			_, err := placeLogQueue(queue, func(name string) (*yarn.CSQueue, error) { return cs.Place(user, nil, name) })
+			_, err := bundle.PlaceLogQueue(queue, func(name string) (*yarn.CSQueue, error) { return cs.Place(user, nil, name) })
 			return err
 		}
 	}
 	// Every (user, the queue the log says the application named) once, as
 	// the task level places the log's applications (TaskLevel.Named).
-	named := LogQueuesOf(jobs, 0, jobs.Len())
+	named := bundle.LogQueuesOf(jobs, 0, jobs.Len())
 	seen := map[[2]string]bool{}
 	for i := range jobs.Len() {
 		key := [2]string{jobs.UserAt(i), ""}

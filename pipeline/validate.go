@@ -10,6 +10,7 @@ import (
 
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/report"
 	"github.com/schedplan/schedplan/pipeline/tuner"
@@ -284,7 +285,7 @@ func validate(ctx context.Context, in *Inputs, cs *classState, tr *tuner.TuneRep
 	}
 	var classNames []string
 	for _, c := range cs.Secondary.Result.Classes {
-		classNames = append(classNames, ClassName(c.ID)+" "+c.Label)
+		classNames = append(classNames, bundle.ClassName(c.ID)+" "+c.Label)
 	}
 	first, n := in.Split.TuneJobs, len(plan.jobs)
 	classOf := cs.Secondary.classesOf(first, n)

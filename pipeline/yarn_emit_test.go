@@ -11,13 +11,14 @@ import (
 	"github.com/schedplan/schedplan/classify"
 	"github.com/schedplan/schedplan/cluster/yarn"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 // emitFor builds the bundle run would emit for k classes (the tuned LAS_MQ
 // replaced by tuned, since only its shape matters here) and renders it.
-func emitFor(t *testing.T, in *Inputs, k int, tuned tuner.LASMQParams) (*Bundle, map[string][]byte) {
+func emitFor(t *testing.T, in *Inputs, k int, tuned tuner.LASMQParams) (*bundle.Bundle, map[string][]byte) {
 	t.Helper()
 	sizes := estimate.ContainerSeconds(in.Sizes, in.Source, in.Config.Sizes, in.Spec.Capacity())
 	pr, s, err := classify.COSHH(in.Jobs, sizes, in.Spec, classify.Options{K: k, Seed: 1})
@@ -34,7 +35,7 @@ func emitFor(t *testing.T, in *Inputs, k int, tuned tuner.LASMQParams) (*Bundle,
 	if p.bdErr != nil {
 		t.Fatal(p.bdErr)
 	}
-	files, err := RenderYARN(b, FairSchedulerOptions{ContainerMB: 1024})
+	files, err := bundle.RenderYARN(b, bundle.FairSchedulerOptions{ContainerMB: 1024})
 	if err != nil {
 		t.Fatalf("k = %d: %v", k, err)
 	}
@@ -49,13 +50,13 @@ func emitFor(t *testing.T, in *Inputs, k int, tuned tuner.LASMQParams) (*Bundle,
 // QueuePlacementPolicy and UserPlacementRule with cleanName), and checks
 // that every class has a leaf whose default label it may use and that every
 // user lands where the files say.
-func checkEmitted(t *testing.T, b *Bundle, files map[string][]byte) {
+func checkEmitted(t *testing.T, b *bundle.Bundle, files map[string][]byte) {
 	t.Helper()
 	cs, err := yarn.ParseCapacityScheduler(files["capacity-scheduler.xml"])
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ps := cs.Check(capacityCheckOptions(b, cs)); len(ps) != 0 {
+	if ps := cs.Check(bundle.CapacityCheckOptions(b, cs)); len(ps) != 0 {
 		t.Fatalf("capacity-scheduler.xml: %v", ps)
 	}
 	for _, c := range b.Classes {

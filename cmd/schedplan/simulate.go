@@ -9,6 +9,7 @@ import (
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/pipeline"
+	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/spf13/cobra"
 )
@@ -48,12 +49,12 @@ func (e *errorFlags) checkCost(what string, c experiment.Cost) error {
 
 func newSimulateCmd(a *app) *cobra.Command {
 	var (
-		tf                    traceFlags
-		wf                    windowFlags
-		ef                    errorFlags
-		policies, bundle, out string
-		level                 string
-		asJSON, force         bool
+		tf                        traceFlags
+		wf                        windowFlags
+		ef                        errorFlags
+		policies, bundleFile, out string
+		level                     string
+		asJSON, force             bool
 	)
 	cmd := &cobra.Command{
 		Use:   "simulate",
@@ -93,8 +94,8 @@ policy's task-level engine events, tasks, wall time and events per second.`,
 			if err != nil {
 				return err
 			}
-			if bundle != "" {
-				spec, err := pipeline.BundleLASMQSpec(bundle)
+			if bundleFile != "" {
+				spec, err := bundle.BundleLASMQSpec(bundleFile)
 				if err != nil {
 					return err
 				}
@@ -146,7 +147,7 @@ policy's task-level engine events, tasks, wall time and events per second.`,
 	f := cmd.Flags()
 	f.StringVarP(&policies, "policy", "p", "fifo,ps,gps,srpt,fsp+ps,las,las_mq", "policies to simulate, comma-separated")
 	f.StringVar(&level, "level", "auto", "resolution: fluid, task (tasks on the --cluster machines; see the policies above), or auto (task when a policy loads a file= or exists only at task level)")
-	f.StringVar(&bundle, "config", "", "a schedplan.yaml bundle whose tuned LAS_MQ is simulated too")
+	f.StringVar(&bundleFile, "config", "", "a schedplan.yaml bundle whose tuned LAS_MQ is simulated too")
 	f.BoolVar(&asJSON, "json", false, "print JSON instead of a table")
 	f.StringVarP(&out, "out", "o", "", "write per-job results (one row per job, policy and run) to a .parquet, .arrow or .csv file")
 	f.BoolVar(&force, "force", false, "overwrite --out if it exists")

@@ -16,6 +16,7 @@ import (
 	"github.com/schedplan/schedplan/cluster/yarn"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/pipeline"
+	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
@@ -87,7 +88,7 @@ func TestRunTaskLevelValidation(t *testing.T) {
 	// run directly with the online estimator and the tuning window's
 	// prior gives the row's mean.
 	h := sum.TunedHPFSP
-	bd, err := pipeline.LoadBundle(filepath.Join(dir, "schedplan.yaml"))
+	bd, err := bundle.LoadBundle(filepath.Join(dir, "schedplan.yaml"))
 	if err != nil || h == nil || bd.HPFSP == nil || bd.HPFSP.FairLimitUnit == "" || bd.HPFSP.Estimator != "ewma" || len(bd.HPFSP.DefaultTaskS) == 0 {
 		t.Fatalf("h_pfsp: summary %+v, bundle %+v (%v)", h, bd.HPFSP, err)
 	}

@@ -1,4 +1,4 @@
-package pipeline
+package bundle
 
 import (
 	"fmt"
@@ -59,7 +59,7 @@ type COSHHClass struct {
 	Mu     []float64 `yaml:"mu"`
 }
 
-func coshhClassification(res *classify.Result, pc *task.COSHHClasses, lambda float64, delta [][]float64) COSHHClassification {
+func CoshhClassification(res *classify.Result, pc *task.COSHHClasses, lambda float64, delta [][]float64) COSHHClassification {
 	out := COSHHClassification{Lambda: lambda}
 	for f, name := range res.Features {
 		fs := FeatureScale{Feature: name}

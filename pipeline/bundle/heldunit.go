@@ -1,4 +1,4 @@
-package pipeline
+package bundle
 
 import (
 	"fmt"
@@ -88,10 +88,10 @@ func (b *Bundle) HeldPerUnit() (float64, error) {
 	return h, nil
 }
 
-// deployedText is report.html's sentence on the emitted LAS_MQ thresholds:
+// DeployedText is report.html's sentence on the emitted LAS_MQ thresholds:
 // in held container-seconds, and the run's verdict ("": no LAS_MQ
 // section).
-func (b *Bundle) deployedText() string {
+func (b *Bundle) DeployedText() string {
 	l := b.LASMQ
 	if l == nil {
 		return ""

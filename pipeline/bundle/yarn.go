@@ -1,4 +1,4 @@
-package pipeline
+package bundle
 
 import (
 	"fmt"
@@ -32,7 +32,7 @@ func YARNName(s string) string {
 	return n
 }
 
-// percentages splits total hundredths of a percent in proportion to w by
+// Percentages splits total hundredths of a percent in proportion to w by
 // largest-remainder rounding, so that the parts sum to exactly total; then
 // every positive weight that rounded to 0 takes one hundredth from the
 // largest part (a queue with a positive share never gets capacity 0), when
@@ -40,7 +40,7 @@ func YARNName(s string) string {
 // all-zero (or empty) weights split evenly. Only integers decide the loop
 // bounds, and the weights are scaled by their maximum first, so no product
 // or sum overflows (1e308 weights included).
-func percentages(w []float64, total int) []int {
+func Percentages(w []float64, total int) []int {
 	n := len(w)
 	out := make([]int, n)
 	if n == 0 || total <= 0 {
@@ -110,7 +110,7 @@ func fmtPercent(hundredths int) string {
 	return strconv.FormatFloat(float64(hundredths)/100, 'f', -1, 64)
 }
 
-// capacityLayoutVersion changes when the capacity-scheduler.xml layout
+// CapacityLayoutVersion changes when the capacity-scheduler.xml layout
 // changes, so that older stamps of the emit stage are stale (3: demotion
 // thresholds in held container-seconds, demote-after-held-container-seconds;
 // 4: the container size they assume, schedplan.container-mb; 5: routing by
@@ -118,7 +118,7 @@ func fmtPercent(hundredths int) string {
 // capacities by the work routed to each queue, LAS_MQ levels as sibling
 // leaves of the queue applications land in, application limits from the
 // log's peak concurrency).
-const capacityLayoutVersion = 5
+const CapacityLayoutVersion = 5
 
 // MinQueueShare is the least guaranteed capacity (hundredths of a percent
 // of root) of a queue that receives no work by the routing (a class queue
@@ -361,7 +361,7 @@ func flooredPercentages(w []float64, total int) []int {
 		return nil
 	}
 	floor := min(MinQueueShare, MaxFloorShare/n, total/n)
-	out := percentages(w, total-floor*n)
+	out := Percentages(w, total-floor*n)
 	for i := range out {
 		out[i] += floor
 	}
@@ -387,7 +387,7 @@ func planLabels(b *Bundle, p *csPlan, work []float64, classTotal, bestType int) 
 		if !(used > 0) {
 			copy(alloc, work) // a type the LP leaves unused is split by work
 		}
-		for i, v := range percentages(alloc, classTotal) {
+		for i, v := range Percentages(alloc, classTotal) {
 			if alloc[i] > 0 {
 				p.queues[i].share[l] = v
 				p.queues[i].labels = append(p.queues[i].labels, l)
@@ -531,7 +531,7 @@ func addLevels(q *csQueue, l *tuner.LASMQConfig, held float64, taken map[string]
 	for part, s := range q.share {
 		shares[part] = make([]int, l.K)
 		if s > 0 {
-			shares[part] = percentages(w, s)
+			shares[part] = Percentages(w, s)
 		}
 	}
 	for part, split := range shares {
@@ -944,10 +944,10 @@ func fairMinShares(b *Bundle) []int {
 // Hadoop's load-time rules (cluster/yarn); any problem, error or warning, is
 // an error.
 func CheckCapacitySchedulerXML(data []byte) error {
-	return checkCS(data, yarn.CSCheckOptions{})
+	return CheckCS(data, yarn.CSCheckOptions{})
 }
 
-func checkCS(data []byte, opt yarn.CSCheckOptions) error {
+func CheckCS(data []byte, opt yarn.CSCheckOptions) error {
 	cs, err := yarn.ParseCapacityScheduler(data)
 	if err != nil {
 		return fmt.Errorf("capacity-scheduler.xml: %w", err)
@@ -985,7 +985,7 @@ func RenderYARN(b *Bundle, opt FairSchedulerOptions) (map[string][]byte, error) 
 	if err != nil {
 		return nil, fmt.Errorf("the generated capacity-scheduler.xml: %w", err)
 	}
-	if err := checkCS(cs, capacityCheckOptions(b, parsed)); err != nil {
+	if err := CheckCS(cs, CapacityCheckOptions(b, parsed)); err != nil {
 		return nil, fmt.Errorf("the generated file breaks YARN's rules: %w", err)
 	}
 	fs, err := FairSchedulerXML(b, opt)
@@ -1002,13 +1002,13 @@ func RenderYARN(b *Bundle, opt FairSchedulerOptions) (map[string][]byte, error) 
 	return map[string][]byte{"capacity-scheduler.xml": cs, "fair-scheduler.xml": fs}, nil
 }
 
-// capacityCheckOptions describes the cluster an emitted
+// CapacityCheckOptions describes the cluster an emitted
 // capacity-scheduler.xml is for: when the file names node labels, every
 // machine type of the bundle is labelled with its YARNName and no node is
 // unlabelled; when it names none, the cluster has no labels.
-func capacityCheckOptions(b *Bundle, cs *yarn.CapacityScheduler) yarn.CSCheckOptions {
+func CapacityCheckOptions(b *Bundle, cs *yarn.CapacityScheduler) yarn.CSCheckOptions {
 	opt := yarn.CSCheckOptions{ClusterLabels: []string{}}
-	if namesLabels(cs) {
+	if NamesLabels(cs) {
 		for _, r := range b.Cluster.Resources {
 			opt.ClusterLabels = append(opt.ClusterLabels, YARNName(r.Name))
 		}

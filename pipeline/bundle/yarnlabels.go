@@ -1,15 +1,15 @@
-package pipeline
+package bundle
 
 import (
 	"github.com/schedplan/schedplan/cluster/yarn"
 )
 
-// namesLabels reports whether any queue of the file has settings for,
+// NamesLabels reports whether any queue of the file has settings for,
 // access to, or a default expression naming a node label. Access to any
 // label ("*", what a queue inherits from root when the file says nothing:
 // QueueNodeLabelsSettings.initializeAccessibleLabels) names none: Hadoop's
 // stock file is for machines without labels.
-func namesLabels(cs *yarn.CapacityScheduler) bool {
+func NamesLabels(cs *yarn.CapacityScheduler) bool {
 	for _, q := range cs.Queues {
 		if q.Parent == nil {
 			continue // root accesses every label (*) whatever the file says

@@ -1,4 +1,4 @@
-package pipeline
+package bundle
 
 import (
 	"fmt"
@@ -150,7 +150,7 @@ func (b *Bundle) check() error {
 		errs = append(errs, h.check())
 	}
 	if c := b.COSHH; c != nil {
-		errs = append(errs, c.check())
+		errs = append(errs, c.Check())
 	}
 	for _, err := range errs {
 		if err != nil {
@@ -221,11 +221,11 @@ func finiteFields(v reflect.Value, path string) error {
 	return nil
 }
 
-// check is the coshh section's: k ≥ 1, a tolerance ≥ 0, distinct named
+// Check is the coshh section's: k ≥ 1, a tolerance ≥ 0, distinct named
 // machine types, and classifications whose classes, μ, allocation and
 // suggested sets match the types (Plan), with non-negative radii, α, μ
 // and allocation fractions in [0, 1].
-func (c *COSHHConfig) check() error {
+func (c *COSHHConfig) Check() error {
 	switch {
 	case c.K < 1:
 		return fmt.Errorf("coshh.k: %d classes: want at least 1", c.K)

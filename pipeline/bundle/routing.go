@@ -1,4 +1,4 @@
-package pipeline
+package bundle
 
 import (
 	"errors"
@@ -43,11 +43,11 @@ func LogQueueName(q string) string {
 	return YARNName(q)
 }
 
-// observedPeaks returns every user's peak concurrent applications as the
+// ObservedPeaks returns every user's peak concurrent applications as the
 // log recorded them (submit to finish) over its first n rows, nil when it
 // records no finish times; a row without a finish time, or one before
 // its submit time, is left out.
-func observedPeaks(j *data.Jobs, n int, userOfRow []int32, users int) []int {
+func ObservedPeaks(j *data.Jobs, n int, userOfRow []int32, users int) []int {
 	if !j.Finish.Present() {
 		return nil
 	}
@@ -61,10 +61,10 @@ func observedPeaks(j *data.Jobs, n int, userOfRow []int32, users int) []int {
 	return PeakApplications(arrival, finish, user, users)
 }
 
-// logQueues returns the log's queues (nil when it has no queue column),
+// LogQueues returns the log's queues (nil when it has no queue column),
 // each with its jobs and share of the offered work, in order of first
 // appearance.
-func logQueues(j *data.Jobs, jobs []sim.Job, total float64) []QueueConfig {
+func LogQueues(j *data.Jobs, jobs []sim.Job, total float64) []QueueConfig {
 	if !j.Queue.Present() {
 		return nil
 	}
@@ -116,10 +116,10 @@ func logQueueNames(q string) []string {
 	return []string{q, name}
 }
 
-// placeLogQueue places an application that named q in the log with place
+// PlaceLogQueue places an application that named q in the log with place
 // (a file's placement: Place), trying logQueueNames(q) in turn; the error
 // is the one for q as written.
-func placeLogQueue[T any](q string, place func(name string) (T, error)) (T, error) {
+func PlaceLogQueue[T any](q string, place func(name string) (T, error)) (T, error) {
 	var first error
 	for _, name := range logQueueNames(q) {
 		v, err := place(name)
