@@ -15,6 +15,7 @@ import (
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/report"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"gonum.org/v1/gonum/floats"
 )
 
@@ -288,20 +289,20 @@ func calibrate(ctx context.Context, in *Inputs, vs *ValidationState) (*Calibrati
 // returns every job's response and wait (first task start − submit), in
 // seconds.
 func taskCurrentTimes(ctx context.Context, in *Inputs, spec string) (resp, wait []float64, err error) {
-	cl, err := TaskCluster(in.Spec)
+	cl, err := tasklevel.TaskCluster(in.Spec)
 	if err != nil {
 		return nil, nil, err
 	}
 	lo, n, _ := taskWindow(in)
-	jobs, err := ModelTaskJobs(in.Jobs, in.Tasks, in.SimJobs[lo:lo+n], lo, in.Capacity, in.Spec, cl.Rate(), in.Config.Seed)
+	jobs, err := tasklevel.ModelTaskJobs(in.Jobs, in.Tasks, in.SimJobs[lo:lo+n], lo, in.Capacity, in.Spec, cl.Rate(), in.Config.Seed)
 	if err != nil {
 		return nil, nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
-	r := &TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: in.Config.ContainerMB}
-	ts := &taskSimulator{r: r, parsed: map[string]*taskPolicy{}}
+	r := &tasklevel.TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: in.Config.ContainerMB}
+	ts := &tasklevel.TaskSimulator{R: r, Parsed: map[string]*tasklevel.TaskPolicy{}}
 	// Simulate reads only the fluid jobs' estimates: no times alone
 	// (FluidJobs with a cluster simulates every job alone first).
 	res, err := ts.Simulate(ctx, task.FluidJobs(jobs, nil), 0, cl.Rate(), spec)
@@ -311,7 +312,7 @@ func taskCurrentTimes(ctx context.Context, in *Inputs, spec string) (resp, wait 
 	resp = slices.Clone(res.Response)
 	wait = make([]float64, len(jobs))
 	for i := range jobs {
-		wait[i] = ts.firstStart[i] - jobs[i].Arrival // NaN for a job without tasks
+		wait[i] = ts.FirstStart[i] - jobs[i].Arrival // NaN for a job without tasks
 	}
 	return resp, wait, nil
 }

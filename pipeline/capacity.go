@@ -13,6 +13,7 @@ import (
 	"github.com/schedplan/schedplan/lp"
 	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/report"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
 )
 
 // CapacityOptions control a capacity plan.
@@ -130,7 +131,7 @@ func PlanCapacity(res *classify.Result, spec *cluster.Spec, opt CapacityOptions)
 		}
 		return a, nil
 	}
-	p, err := COSHHProblem(res, spec)
+	p, err := tasklevel.COSHHProblem(res, spec)
 	if err != nil {
 		return nil, err
 	}

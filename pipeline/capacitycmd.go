@@ -11,6 +11,7 @@ import (
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/pipeline/report"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
 )
 
 // CapacityRequest is what `schedplan capacity` analyses: a sized job log
@@ -40,8 +41,8 @@ type CapacityReport struct {
 	// Sizes says where the work comes from (SizesNote) and Load is the
 	// whole log's load decomposed (LogLoadModel, with the secondary
 	// classification's λ).
-	Sizes string     `json:"sizes"`
-	Load  *LoadModel `json:"load,omitempty"`
+	Sizes string               `json:"sizes"`
+	Load  *tasklevel.LoadModel `json:"load,omitempty"`
 	// Headroom is λ checked by task-level replays (nil without an LP).
 	Headroom  *Headroom   `json:"headroom,omitempty"`
 	Simulated []WhatIfSim `json:"simulated,omitempty"`
@@ -74,11 +75,11 @@ func AnalyseCapacity(ctx context.Context, q CapacityRequest) (*CapacityReport, e
 		}
 		rep.Classifications = append(rep.Classifications, a)
 	}
-	lm, err := LogLoadModel(q.Jobs, cs, q.Spec, secondary.SizeFloor, 0, rep.Classifications[len(rep.Classifications)-1].Lambda)
+	lm, err := tasklevel.LogLoadModel(q.Jobs, cs, q.Spec, secondary.SizeFloor, 0, rep.Classifications[len(rep.Classifications)-1].Lambda)
 	if err != nil {
 		return nil, err
 	}
-	rep.Load, rep.Sizes = &lm, SizesNote(q.Source, q.SizeOpt)
+	rep.Load, rep.Sizes = &lm, tasklevel.SizesNote(q.Source, q.SizeOpt)
 	if err := rep.replay(ctx, q, cs, primary, secondary); err != nil {
 		return nil, err
 	}

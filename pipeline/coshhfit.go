@@ -12,6 +12,7 @@ import (
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/lp"
 	"github.com/schedplan/schedplan/pipeline/report"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
 )
 
 // COSHHFit is a COSHH plan (seed 003 §3) fitted on the first Rows jobs of a
@@ -75,16 +76,16 @@ func fitCOSHHRange(j *data.Jobs, sizes []float64, spec *cluster.Spec, from, rows
 // gives the cold solve's canonical allocation in fewer rounds.
 func (f *COSHHFit) solve(spec *cluster.Spec, solver lp.Solver) error {
 	var err error
-	if f.psol, err = COSHHSolve(f.Primary, spec, lp.COSHHOptions{Solver: solver, Warm: f.psol}); err != nil {
+	if f.psol, err = tasklevel.COSHHSolve(f.Primary, spec, lp.COSHHOptions{Solver: solver, Warm: f.psol}); err != nil {
 		return fmt.Errorf("coshh: primary LP: %w", err)
 	}
-	if f.ssol, err = COSHHSolve(f.Secondary, spec, lp.COSHHOptions{Solver: solver, Warm: f.ssol}); err != nil {
+	if f.ssol, err = tasklevel.COSHHSolve(f.Secondary, spec, lp.COSHHOptions{Solver: solver, Warm: f.ssol}); err != nil {
 		return fmt.Errorf("coshh: secondary LP: %w", err)
 	}
 	if f.ssol == nil {
 		return fmt.Errorf("coshh: the secondary classification has no classes")
 	}
-	f.Plan = COSHHPlan(f.Primary, f.Secondary, f.psol, f.ssol)
+	f.Plan = tasklevel.COSHHPlan(f.Primary, f.Secondary, f.psol, f.ssol)
 	f.Lambda = f.ssol.Lambda
 	f.Delta = f.ssol.Delta
 	if f.psol != nil {
@@ -228,11 +229,11 @@ type COSHHWindow struct {
 
 // NewCOSHHWindow builds the window of rows [lo, hi) of in's log.
 func NewCOSHHWindow(in *Inputs, sizes []float64, lo, hi int, floor float64) (*COSHHWindow, error) {
-	cl, err := TaskCluster(in.Spec)
+	cl, err := tasklevel.TaskCluster(in.Spec)
 	if err != nil {
 		return nil, err
 	}
-	jobs, err := ModelTaskJobs(in.Jobs, nil, in.SimJobs[lo:hi], lo, in.Capacity, in.Spec, cl.Rate(), in.Config.Seed)
+	jobs, err := tasklevel.ModelTaskJobs(in.Jobs, nil, in.SimJobs[lo:hi], lo, in.Capacity, in.Spec, cl.Rate(), in.Config.Seed)
 	if err != nil {
 		return nil, err
 	}
@@ -262,7 +263,7 @@ func (w *COSHHWindow) COSHHPolicyOf(fit *COSHHFit, plan *task.COSHHPlan, replan 
 	if plan == nil {
 		plan = fit.Plan
 	}
-	c := &task.COSHH{Plan: plan, Users: COSHHUsers(w.Spec), Tolerance: fit.Tolerance}
+	c := &task.COSHH{Plan: plan, Users: tasklevel.COSHHUsers(w.Spec), Tolerance: fit.Tolerance}
 	var err error
 	if c.X2, err = fit.Secondary.ScaledRows(w.J, w.Sizes, rows); err != nil {
 		return nil, nil, fmt.Errorf("coshh: secondary features: %w", err)
@@ -284,7 +285,7 @@ func (w *COSHHWindow) COSHHPolicyOf(fit *COSHHFit, plan *task.COSHHPlan, replan 
 // Run simulates the window under p (COSHH with its replanner q, or any
 // task-level policy with q nil) and measures seed 003 §5.1's metrics.
 func (w *COSHHWindow) Run(ctx context.Context, p task.Policy, q *coshhReplanner) (*COSHHRun, error) {
-	m, res, err := task.SimulateCOSHHMetrics(ctx, w.Jobs, w.Cluster, p, COSHHUsers(w.Spec), w.Seed, task.Options{})
+	m, res, err := task.SimulateCOSHHMetrics(ctx, w.Jobs, w.Cluster, p, tasklevel.COSHHUsers(w.Spec), w.Seed, task.Options{})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p.Name(), err)
 	}

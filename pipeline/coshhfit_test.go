@@ -15,6 +15,7 @@ import (
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/pipeline/bundle"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
 )
 
 // phasedWorkload draws n jobs of seed 003's Table 4 classes (user U{c+1}
@@ -72,11 +73,11 @@ func phasedWindow(t *testing.T, first, second []int, k int) (*COSHHWindow, *COSH
 	if err != nil {
 		t.Fatal(err)
 	}
-	idx := windowRows(n/2, n/2)
-	if err := COSHHTypeScales(jobs, j.Subset(idx), sizes[n/2:], spec, 1, 0); err != nil {
+	idx := tasklevel.WindowRows(n/2, n/2)
+	if err := tasklevel.COSHHTypeScales(jobs, j.Subset(idx), sizes[n/2:], spec, 1, 0); err != nil {
 		t.Fatal(err)
 	}
-	return &COSHHWindow{J: j, Sizes: sizes, Spec: spec, Cluster: COSHHTaskCluster(spec), Lo: n / 2, Jobs: jobs, Seed: 1}, fit
+	return &COSHHWindow{J: j, Sizes: sizes, Spec: spec, Cluster: tasklevel.COSHHTaskCluster(spec), Lo: n / 2, Jobs: jobs, Seed: 1}, fit
 }
 
 // Seed 003 Alg. 1: when the second half of the workload brings a class the
@@ -213,7 +214,7 @@ func BenchmarkCOSHHRefit(b *testing.B) {
 		b.Fatal(err)
 	}
 	start := append(fit.Secondary.Centres(), x[999])
-	rows := windowRows(0, 1000)
+	rows := tasklevel.WindowRows(0, 1000)
 	var refitNs, lpNs int64
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

@@ -15,6 +15,7 @@ import (
 	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/report"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
 )
 
 // COSHH's tuning grid (the tune-coshh stage): every k of COSHHKGrid with
@@ -172,7 +173,7 @@ func coshhGridPoint(in *Inputs, sizes []float64, fit *COSHHFit, fitErr error, h,
 		return fail(err)
 	}
 	pt.MeanCompletion, pt.Replans, pt.Lambda = r.Metrics.MeanCompletion, r.Replans, fit.Lambda
-	load, _ := ExecTimeLoad(w.Jobs, w.Cluster)
+	load, _ := tasklevel.ExecTimeLoad(w.Jobs, w.Cluster)
 	pt.OfferedLoad = report.FinitePtr(load)
 	pt.Classes = len(r.Fit.Secondary.Classes)
 	return pt
@@ -285,13 +286,13 @@ func (p *pipelineRun) coshhValidate(ctx context.Context) (*COSHHValidation, map[
 	if err != nil {
 		return nil, nil, fmt.Errorf("coshh validation: %w", err)
 	}
-	load, bound := ExecTimeLoad(w.Jobs, w.Cluster)
+	load, bound := tasklevel.ExecTimeLoad(w.Jobs, w.Cluster)
 	v := &COSHHValidation{K: fit.K, Tolerance: fit.Tolerance, Horizon: COSHHHorizon(runs), FinalClasses: len(runs[0].Fit.Secondary.Classes),
 		OfferedLoad: report.FinitePtr(load), OfferedLoadBound: report.FinitePtr(bound),
 		Note: "task level on the spec's machine types, each job's tasks as fast on a type as the execution-time model says (exec rate, memory, retrieve rate); COSHH routes by the plan of schedplan.yaml (fitted on the tuning window) and re-classifies when a job fits no class; FIFO with Hadoop's locality preference, Fair with delay scheduling; Dissatisfaction and Fairness (Σ|Δ − avg|) of all jobs at the job completions (seed 003 §5.2), the other time averages over [first arrival, horizon]" + cut}
 	v.Grid, v.FitJobs, v.SimJobs = p.coshh.Grid, p.coshh.FitJobs-p.coshh.FitFrom, p.coshh.SimJobs
 	classOf := make([]int, len(w.Jobs))
-	x2, err := fit.Secondary.ScaledRows(in.Jobs, sizes, windowRows(lo, len(w.Jobs)))
+	x2, err := fit.Secondary.ScaledRows(in.Jobs, sizes, tasklevel.WindowRows(lo, len(w.Jobs)))
 	if err != nil {
 		return nil, nil, err
 	}

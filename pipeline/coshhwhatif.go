@@ -14,6 +14,7 @@ import (
 	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/report"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
 )
 
 // COSHHWhatIf is COSHH simulated on a cluster (the spec, or the spec after
@@ -69,7 +70,7 @@ func SimulateCOSHHWhatIfs(ctx context.Context, j *data.Jobs, sizes, cs []float64
 			resp[i] = r.Result.Completion[i] - jobs[i].Arrival
 		}
 		wi := COSHHWhatIf{Change: w, Machines: cl.Nodes(), Lambda: fit.Lambda, MeanCompletion: r.Metrics.MeanCompletion, P99Completion: sim.QuantilesOf(resp).P99}
-		load, bound := ExecTimeLoad(jobs, cl)
+		load, bound := tasklevel.ExecTimeLoad(jobs, cl)
 		wi.OfferedLoad, wi.OfferedLoadBound = report.FinitePtr(load), report.FinitePtr(bound)
 		for t := range s.Resources {
 			names := []string{}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/schedplan/schedplan/cluster/task"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
 )
 
 // --current-config accepts the scheduler files clusters have: Hadoop
@@ -30,7 +31,7 @@ func TestCurrentConfigStockFiles(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := &TaskLevel{Cluster: cl, Jobs: jobs}
+			r := &tasklevel.TaskLevel{Cluster: cl, Jobs: jobs}
 			x, err := r.TaskExperiment([]string{spec})
 			if err != nil {
 				t.Fatal(err)

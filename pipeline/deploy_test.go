@@ -13,6 +13,7 @@ import (
 
 	"github.com/schedplan/schedplan/cluster/yarn"
 	"github.com/schedplan/schedplan/pipeline/bundle"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
@@ -292,7 +293,7 @@ func TestEmbeddedVerdictReplays(t *testing.T) {
 		t.Fatal("no candidate to replay")
 	}
 	c := dt.Candidates[dt.Contender]
-	cl, err := TaskCluster(in.Spec)
+	cl, err := tasklevel.TaskCluster(in.Spec)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
@@ -167,7 +168,7 @@ func currentTask(cfg RunConfig) (spec, name string, err error) {
 // deployPair is one (chunk, seed) replay: its task-level jobs.
 type deployPair struct {
 	chunk, seed int
-	res         *TaskLevel
+	res         *tasklevel.TaskLevel
 }
 
 // taskPairs builds the task-level jobs of every chunk with every seed of
@@ -190,11 +191,11 @@ func taskPairs(in *Inputs, cl *task.Cluster, chunks []DeployChunk, seeds []uint6
 			// job as fast on a type as the execution-time model says), and
 			// applications naming the queue they named in the log, as
 			// deployed.
-			jobs, err := ModelTaskJobs(in.Jobs, in.Tasks, in.SimJobs[a:a+ch.Jobs], a, in.Capacity, in.Spec, cl.Rate(), seeds[s])
+			jobs, err := tasklevel.ModelTaskJobs(in.Jobs, in.Tasks, in.SimJobs[a:a+ch.Jobs], a, in.Capacity, in.Spec, cl.Rate(), seeds[s])
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, deployPair{c, s, &TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: in.Config.ContainerMB, Named: bundle.LogQueuesOf(in.Jobs, a, ch.Jobs), Reference: current}})
+			out = append(out, deployPair{c, s, &tasklevel.TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: in.Config.ContainerMB, Named: bundle.LogQueuesOf(in.Jobs, a, ch.Jobs), Reference: current}})
 		}
 	}
 	return out, nil
@@ -258,7 +259,7 @@ func TuneDeploy(ctx context.Context, in *Inputs, tr *tuner.TuneReport, b *bundle
 	if err != nil {
 		return nil, fmt.Errorf("--constraint: %w", err)
 	}
-	cl, err := TaskCluster(in.Spec)
+	cl, err := tasklevel.TaskCluster(in.Spec)
 	if err != nil {
 		return nil, err
 	}

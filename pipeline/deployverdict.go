@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/schedplan/schedplan/pipeline/bundle"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
@@ -76,7 +77,7 @@ func verdictOf(ctx context.Context, in *Inputs, dt *DeployTuning, b *bundle.Bund
 	if err != nil {
 		return nil, err
 	}
-	cl, err := TaskCluster(in.Spec)
+	cl, err := tasklevel.TaskCluster(in.Spec)
 	if err != nil {
 		return nil, err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/internal/cputime"
 	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
 )
 
 func testJobs(n int, seed uint64) []sim.Job {
@@ -196,10 +197,10 @@ func TestOfferedLoad(t *testing.T) {
 	if l := experiment.OfferedLoad(jobs, 2); l != 60.0/(2*20) {
 		t.Errorf("load %v, want 1.5", l)
 	}
-	if w := OverloadWarning(1.5, 2, "given"); w == "" {
+	if w := tasklevel.OverloadWarning(1.5, 2, "given"); w == "" {
 		t.Error("no warning above 1")
 	}
-	if w := OverloadWarning(0.9, 2, "given"); w != "" {
+	if w := tasklevel.OverloadWarning(0.9, 2, "given"); w != "" {
 		t.Errorf("warning at 0.9: %s", w)
 	}
 }

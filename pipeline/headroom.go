@@ -16,6 +16,7 @@ import (
 	"github.com/schedplan/schedplan/lp"
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/report"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"gonum.org/v1/gonum/stat"
 )
 
@@ -91,7 +92,7 @@ func newReplayer(j *data.Jobs, sizes, cs []float64, src estimate.Source, opt est
 	if err != nil {
 		return nil, err
 	}
-	capacity, _ := SimCapacity(src, opt, spec)
+	capacity, _ := tasklevel.SimCapacity(src, opt, spec)
 	work, size := 0.0, 0.0
 	for i := range jobs {
 		work, size = work+jobs[i].Work(), size+sizes[i]*spec.Capacity()/capacity
@@ -123,7 +124,7 @@ func (r *replayer) replay(ctx context.Context, change string, factor float64) (R
 	if err != nil {
 		return Replay{}, fmt.Errorf("replay %s at ×%.3g: %w", whatIfName(change), factor, err)
 	}
-	out := Replay{Change: change, Factor: factor, Lambda: fit.Lambda, Load: report.FinitePtr(execLoad(jobs, cl))}
+	out := Replay{Change: change, Factor: factor, Lambda: fit.Lambda, Load: report.FinitePtr(tasklevel.ExecLoad(jobs, cl))}
 	resp := make([]float64, len(jobs))
 	for i := range jobs {
 		resp[i] = completion[i] - jobs[i].Arrival
@@ -283,10 +284,10 @@ func (h *Headroom) WriteText(w io.Writer) {
 // classification's λ (LoadModel) and λ checked by replays (Headroom), or
 // why there is none (Note).
 type CapacityCheck struct {
-	Sizes    string     `json:"sizes"`
-	Load     *LoadModel `json:"load,omitempty"`
-	Headroom *Headroom  `json:"headroom,omitempty"`
-	Note     string     `json:"note,omitempty"`
+	Sizes    string               `json:"sizes"`
+	Load     *tasklevel.LoadModel `json:"load,omitempty"`
+	Headroom *Headroom            `json:"headroom,omitempty"`
+	Note     string               `json:"note,omitempty"`
 }
 
 // checkCapacity computes a run's CapacityCheck from its classifications
@@ -294,13 +295,13 @@ type CapacityCheck struct {
 // solution on the spec) leaves a note instead of failing the run.
 func checkCapacity(ctx context.Context, in *Inputs, cs *classState, lambda float64) (*CapacityCheck, error) {
 	sec := cs.Secondary.Result
-	out := &CapacityCheck{Sizes: SizesNote(in.Source, in.Config.Sizes)}
+	out := &CapacityCheck{Sizes: tasklevel.SizesNote(in.Source, in.Config.Sizes)}
 	if sec == nil {
 		out.Note = "no secondary classification"
 		return out, nil
 	}
 	sizes := coshhSizes(in)
-	lm, err := LogLoadModel(in.Jobs, sizes, in.Spec, sec.SizeFloor, 0, lambda)
+	lm, err := tasklevel.LogLoadModel(in.Jobs, sizes, in.Spec, sec.SizeFloor, 0, lambda)
 	if err != nil {
 		return nil, err
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/report"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
@@ -23,8 +24,8 @@ import (
 // level on the tuning window, with the online EWMA estimator whose prior
 // (eq. 18) is the tuning window's mean task time per stage.
 type HPFSPTuning struct {
-	Best  HPFSPEvaluation   `json:"best"`
-	Evals []HPFSPEvaluation `json:"evaluations"`
+	Best  tasklevel.HPFSPEvaluation   `json:"best"`
+	Evals []tasklevel.HPFSPEvaluation `json:"evaluations"`
 	// Jobs and Tasks count the task-level jobs tuned on: the tuning
 	// window's, its last HPFSPTuneMaxJobs on a longer window (Skipped
 	// counts the jobs before them).
@@ -69,16 +70,16 @@ var HPFSPTuneMaxJobs = 100000
 // when no job has a second stage) under obj, with the online estimator
 // (no job's size is read).
 func TuneHPFSPWindow(ctx context.Context, log *data.Jobs, tune []sim.Job, capacity float64, spec *cluster.Spec, seed uint64, obj tuner.Objective) (*HPFSPTuning, error) {
-	cl, err := TaskCluster(spec)
+	cl, err := tasklevel.TaskCluster(spec)
 	if err != nil {
 		return nil, err
 	}
 	lo := max(0, len(tune)-HPFSPTuneMaxJobs)
-	jobs, err := ModelTaskJobs(log, nil, tune[lo:], lo, capacity, spec, cl.Rate(), seed)
+	jobs, err := tasklevel.ModelTaskJobs(log, nil, tune[lo:], lo, capacity, spec, cl.Rate(), seed)
 	if err != nil {
 		return nil, err
 	}
-	h := &HPFSPTuning{Jobs: len(jobs), Skipped: lo, DefaultTaskS: MeanTaskTimes(jobs, cl), ReportIntervalS: hpfspReportInterval(cl)}
+	h := &HPFSPTuning{Jobs: len(jobs), Skipped: lo, DefaultTaskS: tasklevel.MeanTaskTimes(jobs, cl), ReportIntervalS: hpfspReportInterval(cl)}
 	for i := range jobs {
 		h.Tasks += jobs[i].NumTasks()
 	}
@@ -88,8 +89,8 @@ func TuneHPFSPWindow(ctx context.Context, log *data.Jobs, tune []sim.Job, capaci
 	if len(h.DefaultTaskS) > 1 {
 		thresholds = HPFSPTuneThresholds
 	}
-	newEst := HPFSPEstimator(estimate.ProgressConfig{Default: h.DefaultTaskS})
-	best, evals, err := TuneHPFSP(ctx, jobs, cl, nil, thresholds, obj, newEst, task.Options{})
+	newEst := tasklevel.HPFSPEstimator(estimate.ProgressConfig{Default: h.DefaultTaskS})
+	best, evals, err := tasklevel.TuneHPFSP(ctx, jobs, cl, nil, thresholds, obj, newEst, task.Options{})
 	if err != nil {
 		return nil, err
 	}
@@ -99,7 +100,7 @@ func TuneHPFSPWindow(ctx context.Context, log *data.Jobs, tune []sim.Job, capaci
 
 // TuneHPFSPText is tune --policy hpfsp: TuneHPFSPWindow on the window's
 // tuning window, printed as text or, with asJSON, as JSON.
-func TuneHPFSPText(ctx context.Context, out io.Writer, w *Window, seed uint64, obj tuner.Objective, asJSON bool) error {
+func TuneHPFSPText(ctx context.Context, out io.Writer, w *tasklevel.Window, seed uint64, obj tuner.Objective, asJSON bool) error {
 	tune, _ := w.Split.Windows(w.Jobs)
 	h, err := TuneHPFSPWindow(ctx, w.Log, tune, w.Capacity, w.Spec, seed, obj)
 	if err != nil {
@@ -132,7 +133,7 @@ func (h *HPFSPTuning) WriteText(w io.Writer, source string) {
 		fmt.Fprintf(tw, "%d\t%g\t%.4g\t%.4g\t%.4g\t%.4g\t%.2f%%\t\n", e.FairLimit, e.Threshold, sc.Mean, sc.P99, sc.MeanSlowdown, sc.P99Slowdown, 100*sc.Missed)
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "(%s)\n", TaskMetricsNote)
+	fmt.Fprintf(w, "(%s)\n", tasklevel.TaskMetricsNote)
 	fmt.Fprintf(w, "tuned H-PFSP: %s (FAIR_LIMIT %d %s, threshold %g %s)\n", h.Best.Config().Spec(), h.Best.FairLimit, bundle.HPFSPFairLimitUnit, h.Best.Threshold, bundle.HPFSPThresholdUnit)
 }
 
@@ -177,16 +178,16 @@ const (
 // window and bounds. The tuned LAS_MQ is already in tv.
 func (p *pipelineRun) validateHPFSP(ctx context.Context, tv *TaskValidation, progress func(done, total int)) error {
 	in := p.in
-	cl, err := TaskCluster(in.Spec)
+	cl, err := tasklevel.TaskCluster(in.Spec)
 	if err != nil {
 		return err
 	}
 	lo, n, _ := taskWindow(in) // the window of tv's bounds
-	jobs, err := ModelTaskJobs(in.Jobs, nil, in.SimJobs[lo:lo+n], lo, in.Capacity, in.Spec, cl.Rate(), in.Config.Seed)
+	jobs, err := tasklevel.ModelTaskJobs(in.Jobs, nil, in.SimJobs[lo:lo+n], lo, in.Capacity, in.Spec, cl.Rate(), in.Config.Seed)
 	if err != nil {
 		return err
 	}
-	res := &TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: in.Config.ContainerMB, HPFSPDefault: p.ht.DefaultTaskS}
+	res := &tasklevel.TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: in.Config.ContainerMB, HPFSPDefault: p.ht.DefaultTaskS}
 	hs := p.ht.Best.Config().Spec()
 	rows := []struct{ name, spec string }{{TaskFSPName, "fsp"}, {TaskPSName, "fair"}, {TaskHPFSPName, hs}}
 	var specs []string

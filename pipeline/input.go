@@ -12,6 +12,7 @@ import (
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
 )
 
 // Input is a job log as run, describe and convert read it: its jobs, the
@@ -312,7 +313,7 @@ func ReadSpecAndLog(clusterPath, trace string, read func() (data.ReadOptions, er
 		return nil, nil, err
 	}
 	if clusterPath == cluster.AutoName {
-		spec = AutoClusterSpec(j, sizes, src, opt)
+		spec = tasklevel.AutoClusterSpec(j, sizes, src, opt)
 	}
 	return spec, &SizedLog{j, sizes, src, opt}, nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
 )
 
 // ExecTimeLoad by hand: type A has 2 containers at exec rate 1, type B one
@@ -28,16 +29,16 @@ func TestExecTimeLoadByHand(t *testing.T) {
 		return []task.Stage{{Tasks: []task.TaskSpec{{Duration: d, Containers: 1}}}}
 	}
 	jobs := []task.Job{{ID: 0, Arrival: 0, Weight: 1, Stages: stage(4), TypeScale: []float64{1, 4}}, {ID: 1, Arrival: 10, Weight: 1, Stages: stage(2)}}
-	load, bound := ExecTimeLoad(jobs, cl)
+	load, bound := tasklevel.ExecTimeLoad(jobs, cl)
 	if math.Abs(load-0.21) > 1e-12 || math.Abs(bound-1.0/6) > 1e-12 {
 		t.Errorf("ExecTimeLoad = %v, %v; want 0.21, 1/6", load, bound)
 	}
 	jobs[0].TypeScale = nil
-	load, _ = ExecTimeLoad(jobs, cl)
+	load, _ = tasklevel.ExecTimeLoad(jobs, cl)
 	if want := experiment.OfferedLoad(task.FluidJobs(jobs, cl), cl.Rate()); math.Abs(load-want) > 1e-12 {
 		t.Errorf("without type scales: %v, want OfferedLoad's %v", load, want)
 	}
-	if l, b := ExecTimeLoad(jobs[:1], cl); !math.IsNaN(l) || !math.IsNaN(b) {
+	if l, b := tasklevel.ExecTimeLoad(jobs[:1], cl); !math.IsNaN(l) || !math.IsNaN(b) {
 		t.Errorf("one job: %v, %v; want NaN (no span)", l, b)
 	}
 }
@@ -160,7 +161,7 @@ func TestBoundsTextStatesLoad(t *testing.T) {
 		load float64
 		want string
 	}{{0.469, "offered load 0.469 (" + experiment.FluidLoadDef + ")"}, {1.5, "OVERLOADED"}, {math.NaN(), "offered load undefined"}} {
-		w := &Window{Log: &data.Jobs{Source: "x.csv"}, Name: "validate", Capacity: 1, CapacityFrom: "given", OfferedLoad: tc.load}
+		w := &tasklevel.Window{Log: &data.Jobs{Source: "x.csv"}, Name: "validate", Capacity: 1, CapacityFrom: "given", OfferedLoad: tc.load}
 		var out strings.Builder
 		WriteBoundsText(&out, w, &experiment.Bounds{Jobs: 2, Capacity: 1}, nil)
 		if first, _, _ := strings.Cut(out.String(), "\n"); !strings.Contains(first, tc.want) {

@@ -15,6 +15,7 @@ import (
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/lp"
 	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
@@ -95,8 +96,8 @@ func ParseAnyPolicies(param, list string) ([]string, error) {
 	for _, s := range specs {
 		_, ferr := experiment.Fluid.Policy(s)
 		name, _, err := sim.SplitSpec(s)
-		if ferr != nil && (err != nil || taskPolicyDoc(name) == "") {
-			return nil, experiment.ParamErr(param, s, "%v (task level: %s)", ferr, strings.Join(taskPolicyNames(), ", "))
+		if ferr != nil && (err != nil || tasklevel.TaskPolicyDoc(name) == "") {
+			return nil, experiment.ParamErr(param, s, "%v (task level: %s)", ferr, strings.Join(tasklevel.TaskPolicyNames(), ", "))
 		}
 		if strings.EqualFold(name, "coshh") {
 			// Its plan (classes, the LP's suggested sets) is fitted by

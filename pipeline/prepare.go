@@ -17,6 +17,7 @@ import (
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/lp"
 	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
@@ -235,15 +236,15 @@ func Prepare(cfg RunConfig) (*Inputs, error) {
 		return nil, err
 	}
 	if cfg.Cluster == cluster.AutoName {
-		in.Spec = AutoClusterSpec(in.Jobs, in.Sizes, in.Source, cfg.Sizes)
+		in.Spec = tasklevel.AutoClusterSpec(in.Jobs, in.Sizes, in.Source, cfg.Sizes)
 	}
-	if in.Capacity, in.CapacityFrom, err = RunCapacity(cfg.Capacity, in.Source, cfg.Sizes, in.Spec); err != nil {
+	if in.Capacity, in.CapacityFrom, err = tasklevel.RunCapacity(cfg.Capacity, in.Source, cfg.Sizes, in.Spec); err != nil {
 		return nil, err
 	}
 	if in.SimJobs, err = experiment.JobsOf(in.Jobs, in.Sizes, in.Spec); err != nil {
 		return nil, err
 	}
-	if err := checkClock(in.SimJobs, in.Capacity, in.CapacityFrom); err != nil {
+	if err := tasklevel.CheckClock(in.SimJobs, in.Capacity, in.CapacityFrom); err != nil {
 		return nil, err
 	}
 	if in.Split, err = experiment.SplitByTime(in.SimJobs, cfg.Split); err != nil {
@@ -258,7 +259,7 @@ func Prepare(cfg RunConfig) (*Inputs, error) {
 		}
 	}
 	in.OfferedLoad = experiment.OfferedLoad(in.SimJobs, in.Capacity)
-	for _, w := range []string{OverloadWarning(in.OfferedLoad, in.Capacity, in.CapacityFrom), experiment.SmallWindowWarning(in.Split)} {
+	for _, w := range []string{tasklevel.OverloadWarning(in.OfferedLoad, in.Capacity, in.CapacityFrom), experiment.SmallWindowWarning(in.Split)} {
 		if w != "" {
 			in.Warnings = append(in.Warnings, w)
 			slog.Warn(w)

@@ -8,6 +8,7 @@ import (
 	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/report"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
@@ -135,7 +136,7 @@ func buildReport(in *Inputs, bd *bundle.Bundle, cs *classState, capSt *capacityS
 	if t := vs.Task; t != nil {
 		vt.Caption = "Fluid level (the bound-level view): one server of the cluster's capacity; the validation window's " + winLoad
 		tables[0] = vt
-		tt := report.TableBlock{Highlight: -1, SpecsLast: true, Caption: fmt.Sprintf("Task level: %d machines, %d containers, %.4g container-seconds/s, %d tasks; the emitted YARN files loaded back and simulated. Responses in seconds. The fluid bounds at the cluster's total rate are lower bounds for the task level; "+TaskMetricsNote+". Each row's offered load: %s.", t.Machines, t.Containers, t.RateCS, t.Tasks, t.LoadNote()),
+		tt := report.TableBlock{Highlight: -1, SpecsLast: true, Caption: fmt.Sprintf("Task level: %d machines, %d containers, %.4g container-seconds/s, %d tasks; the emitted YARN files loaded back and simulated. Responses in seconds. The fluid bounds at the cluster's total rate are lower bounds for the task level; "+tasklevel.TaskMetricsNote+". Each row's offered load: %s.", t.Machines, t.Containers, t.RateCS, t.Tasks, t.LoadNote()),
 			Header: []string{"configuration", "offered load", "mean", "p99", "mean slowdown", "gap to fluid SRPT bound", "missed deadlines (vs current)", "policy"}}
 		for k, r := range t.Rows {
 			if r.Name == TaskTunedName {

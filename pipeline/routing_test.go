@@ -19,6 +19,7 @@ import (
 	"github.com/schedplan/schedplan/cluster/yarn"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/pipeline/bundle"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
@@ -374,8 +375,8 @@ func TestLogQueuePlacedAsWritten(t *testing.T) {
 	if err := os.WriteFile(fair, []byte(xmlText), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r := &TaskLevel{Jobs: []task.Job{{ID: 0, User: "u"}, {ID: 1, User: "u"}, {ID: 2, User: "u"}}, Named: []string{"root.a.x", "x", "my queue"}}
-	_, queue, err := r.loadFair(fair)
+	r := &tasklevel.TaskLevel{Jobs: []task.Job{{ID: 0, User: "u"}, {ID: 1, User: "u"}, {ID: 2, User: "u"}}, Named: []string{"root.a.x", "x", "my queue"}}
+	_, queue, err := r.LoadFair(fair)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -409,7 +410,7 @@ func deployPairsOf(t *testing.T, cfg RunConfig, chunk DeployChunk) (*Inputs, []d
 	if err != nil {
 		t.Fatal(err)
 	}
-	cl, err := TaskCluster(in.Spec)
+	cl, err := tasklevel.TaskCluster(in.Spec)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/report"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
@@ -333,7 +334,7 @@ func (p *pipelineRun) stages() []stage {
 			Limits     []int
 			Thresholds []float64
 			Version    int
-		}{cfg.Objective, cfg.Seed, DefaultFairLimits, HPFSPTuneThresholds, hpfspTuneVersion},
+		}{cfg.Objective, cfg.Seed, tasklevel.DefaultFairLimits, HPFSPTuneThresholds, hpfspTuneVersion},
 			deps: []string{"ingest"}, inputs: [][]byte{in.JobsKey, in.TraceKey, in.SpecKey}, state: &p.ht, run: p.tuneHPFSP},
 		{name: "bounds", deps: []string{"ingest"}, inputs: [][]byte{in.JobsKey}, state: &p.bs, run: p.bounds},
 		{name: "tune-deploy", params: struct {

@@ -12,6 +12,7 @@ import (
 	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/report"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
@@ -43,7 +44,7 @@ type TaskValidation struct {
 	OfferedLoad *float64 `json:"offered_load"`
 	// Terms decomposes OfferedLoad: the window's plain load and the
 	// execution-time model's terms (TaskLoadModel).
-	Terms *LoadModel `json:"load_terms,omitempty"`
+	Terms *tasklevel.LoadModel `json:"load_terms,omitempty"`
 	// Current names what the current scheduler is at task level.
 	Current string `json:"current"`
 	// Improvement is 1 − tuned/current mean response (task-level LAS_MQ
@@ -54,7 +55,7 @@ type TaskValidation struct {
 }
 
 // TaskBoundsNote says how the two views relate.
-const TaskBoundsNote = "task level: jobs as map/reduce tasks on the cluster spec's containers (sizes in container-seconds of work, LAS_MQ thresholds in held container-seconds: containers × seconds held); the fluid bounds at the cluster's total rate are lower bounds for the task level; " + TaskMetricsNote
+const TaskBoundsNote = "task level: jobs as map/reduce tasks on the cluster spec's containers (sizes in container-seconds of work, LAS_MQ thresholds in held container-seconds: containers × seconds held); the fluid bounds at the cluster's total rate are lower bounds for the task level; " + tasklevel.TaskMetricsNote
 
 // Task-level validation row names.
 const (
@@ -139,19 +140,19 @@ func taskWindow(in *Inputs) (lo, n int, cut string) {
 // TaskValidateMaxJobs of its jobs): dir holds the emitted
 // capacity-scheduler.xml and fair-scheduler.xml.
 func taskValidate(ctx context.Context, in *Inputs, cs *classState, tuned tuner.LASMQParams, dir string, progress func(done, total int)) (*TaskValidation, error) {
-	cl, err := TaskCluster(in.Spec)
+	cl, err := tasklevel.TaskCluster(in.Spec)
 	if err != nil {
 		return nil, err
 	}
 	lo, n, cut := taskWindow(in)
 	// One cluster model: each job as fast on a type as the execution-time
 	// model says (the LP's μ, COSHH's rows).
-	jobs, err := ModelTaskJobs(in.Jobs, in.Tasks, in.SimJobs[lo:lo+n], lo, in.Capacity, in.Spec, cl.Rate(), in.Config.Seed)
+	jobs, err := tasklevel.ModelTaskJobs(in.Jobs, in.Tasks, in.SimJobs[lo:lo+n], lo, in.Capacity, in.Spec, cl.Rate(), in.Config.Seed)
 	if err != nil {
 		return nil, err
 	}
 	// Applications name the queue they named in the log, if it says.
-	res := &TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: in.Config.ContainerMB, Named: bundle.LogQueuesOf(in.Jobs, lo, n)}
+	res := &tasklevel.TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: in.Config.ContainerMB, Named: bundle.LogQueuesOf(in.Jobs, lo, n)}
 	// The jobs of the classified row name their class's queue (the second
 	// capacity row); nothing else does.
 	named := namingClassQueues(res, cs, lo)
@@ -198,8 +199,8 @@ func taskValidate(ctx context.Context, in *Inputs, cs *classState, tuned tuner.L
 		return nil, fmt.Errorf("task-level validation: %w", err)
 	}
 	tv := &TaskValidation{Bounds: b, RateCS: cl.Rate(), Machines: cl.Nodes(), Containers: cl.Containers(), Current: currentSpec, Note: TaskBoundsNote + cut,
-		OfferedLoad: report.FinitePtr(execLoad(jobs, cl))}
-	terms := TaskLoadModel(jobs, cl)
+		OfferedLoad: report.FinitePtr(tasklevel.ExecLoad(jobs, cl))}
+	terms := tasklevel.TaskLoadModel(jobs, cl)
 	tv.Terms = &terms
 	for _, j := range jobs {
 		tv.Tasks += j.NumTasks()
@@ -262,7 +263,7 @@ func (t *TaskValidation) emittedRows() (*ValidationRow, []ValidationRow) {
 // of the log, name the queue of their class in the secondary
 // classification (a job not classified names none): applications
 // submitted to their class's queue of the emitted capacity-scheduler.xml.
-func namingClassQueues(r *TaskLevel, cs *classState, first int) *TaskLevel {
+func namingClassQueues(r *tasklevel.TaskLevel, cs *classState, first int) *tasklevel.TaskLevel {
 	named := *r
 	named.Class = make([]string, len(r.Jobs))
 	for i := range r.Jobs {

@@ -17,6 +17,7 @@ import (
 	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/report"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
@@ -84,7 +85,7 @@ func SimulateWhatIfs(ctx context.Context, j *data.Jobs, sizes []float64, src est
 		if err != nil {
 			return nil, err
 		}
-		x, err := (&TaskLevel{Cluster: cl, Jobs: jobs}).TaskExperiment(specs)
+		x, err := (&tasklevel.TaskLevel{Cluster: cl, Jobs: jobs}).TaskExperiment(specs)
 		if err != nil {
 			return nil, err
 		}
@@ -92,7 +93,7 @@ func SimulateWhatIfs(ctx context.Context, j *data.Jobs, sizes []float64, src est
 		if err != nil {
 			return nil, fmt.Errorf("what-if %q: %w", w, err)
 		}
-		ws := WhatIfSim{Change: w, RateCS: cl.Rate(), Machines: cl.Nodes(), OfferedLoad: report.FinitePtr(execLoad(jobs, cl))}
+		ws := WhatIfSim{Change: w, RateCS: cl.Rate(), Machines: cl.Nodes(), OfferedLoad: report.FinitePtr(tasklevel.ExecLoad(jobs, cl))}
 		if k < len(lambda) {
 			ws.Lambda = lambda[k]
 		}
@@ -116,13 +117,13 @@ func whatIfJobs(j *data.Jobs, sizes []float64, src estimate.Source, opt estimate
 // firstWhatIfJobs are whatIfJobs of the log's first n rows (the same jobs:
 // a job's tasks are synthesised from its row and the seed alone).
 func firstWhatIfJobs(j *data.Jobs, sizes []float64, src estimate.Source, opt estimate.SizeOptions, spec *cluster.Spec, seed uint64, n int) ([]task.Job, error) {
-	capacity, _ := SimCapacity(src, opt, spec)
+	capacity, _ := tasklevel.SimCapacity(src, opt, spec)
 	fl, err := experiment.JobsOf(j, sizes, spec)
 	if err != nil {
 		return nil, err
 	}
 	fl = fl[:n]
-	return ModelTaskJobs(j, nil, fl, 0, capacity, spec, spec.Capacity(), seed)
+	return tasklevel.ModelTaskJobs(j, nil, fl, 0, capacity, spec, spec.Capacity(), seed)
 }
 
 // whatIfCluster returns spec after the what-if w ("": spec as it is) and
@@ -135,7 +136,7 @@ func whatIfCluster(spec *cluster.Spec, w string) (*cluster.Spec, *task.Cluster, 
 			return nil, nil, err
 		}
 	}
-	cl, err := TaskCluster(s)
+	cl, err := tasklevel.TaskCluster(s)
 	if err != nil {
 		return nil, nil, fmt.Errorf("what-if %s: %w", w, err)
 	}

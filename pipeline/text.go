@@ -10,6 +10,7 @@ import (
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/report"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
 )
 
 // Plain-text renderings of results, for terminals (the report is the HTML
@@ -20,21 +21,21 @@ import (
 // offered load (FluidLoadDef; null when undefined), the bounds and each
 // policy against them.
 type BoundsReport struct {
-	Trace       string             `json:"trace"`
-	Window      string             `json:"window"`
-	OfferedLoad *float64           `json:"offered_load"`
-	Overloaded  bool               `json:"overloaded"`
-	Bounds      *experiment.Bounds `json:"bounds"`
-	Policies    []BoundsRow        `json:"policies"`
+	Trace       string                `json:"trace"`
+	Window      string                `json:"window"`
+	OfferedLoad *float64              `json:"offered_load"`
+	Overloaded  bool                  `json:"overloaded"`
+	Bounds      *experiment.Bounds    `json:"bounds"`
+	Policies    []tasklevel.BoundsRow `json:"policies"`
 }
 
 // NewBoundsReport collects a bounds measurement on w for printing.
-func NewBoundsReport(w *Window, b *experiment.Bounds, rows []BoundsRow) *BoundsReport {
+func NewBoundsReport(w *tasklevel.Window, b *experiment.Bounds, rows []tasklevel.BoundsRow) *BoundsReport {
 	return &BoundsReport{Trace: w.Log.Source, Window: w.Name, OfferedLoad: report.FinitePtr(w.OfferedLoad), Overloaded: w.OfferedLoad > 1, Bounds: b, Policies: rows}
 }
 
 // WriteBoundsText prints the bounds of a window and each policy's gap.
-func WriteBoundsText(out io.Writer, w *Window, b *experiment.Bounds, rows []BoundsRow) {
+func WriteBoundsText(out io.Writer, w *tasklevel.Window, b *experiment.Bounds, rows []tasklevel.BoundsRow) {
 	fmt.Fprintf(out, "trace %s, window %s: %d jobs, capacity %g (%s); %s\n", report.Printable(w.Log.Source), w.Name, b.Jobs, b.Capacity, w.CapacityFrom, experiment.LoadSentence(w.OfferedLoad, experiment.FluidLoadDef))
 	fmt.Fprintf(out, "lower bound (SRPT, exact sizes)   mean response %.6g s\n", b.SRPTMean)
 	fmt.Fprintf(out, "protective schedule (FSP, exact)  mean response %.6g s (misses %d PS deadlines)\n", b.FSPMean, b.FSPMissed)

@@ -9,6 +9,7 @@ import (
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
 )
 
 // This file checks, before the first stage, the user names the emitted
@@ -128,7 +129,7 @@ func checkCurrentConfig(path, spec string, b []byte, jobs *data.Jobs, containerM
 		if err != nil {
 			return experiment.ParamErr("current-config", path, "%v", err)
 		}
-		if err := fairQueue(fs, fs.Root, int64(containerMB)).Check(); err != nil {
+		if err := tasklevel.FairQueue(fs, fs.Root, int64(containerMB)).Check(); err != nil {
 			return experiment.ParamErr("current-config", path, "%v", err)
 		}
 		place = func(user, queue string) error {

@@ -6,6 +6,7 @@ import (
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/pipeline"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 	"github.com/spf13/cobra"
 )
@@ -44,7 +45,7 @@ capacity is in the units of the sizes (see simulate).`,
 			if err != nil {
 				return err
 			}
-			b, rows, err := pipeline.MeasureBounds(cmd.Context(), w, specs)
+			b, rows, err := tasklevel.MeasureBounds(cmd.Context(), w, specs)
 			if err != nil {
 				return err
 			}

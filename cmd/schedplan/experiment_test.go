@@ -12,6 +12,7 @@ import (
 
 	"github.com/schedplan/schedplan/pipeline"
 	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
 )
 
 // twoUserLog writes a CSV log of users U1 and U2 of the default cluster spec
@@ -48,13 +49,13 @@ func TestSimulateAndRunValidationAgree(t *testing.T) {
 	if sum.Capacity != 48.06 || sum.Overloaded {
 		t.Errorf("run simulated at capacity %v (%s), overloaded %v", sum.Capacity, sum.CapacityFrom, sum.Overloaded)
 	}
-	simulate := func(args ...string) *pipeline.SimulateReport {
+	simulate := func(args ...string) *tasklevel.SimulateReport {
 		t.Helper()
 		out, err := runCmd(t, []string{"simulate"}, append([]string{"--trace", log, "--window", "validate", "--json", "--seed", "5"}, args...)...)
 		if err != nil {
 			t.Fatal(err, out)
 		}
-		var rep pipeline.SimulateReport
+		var rep tasklevel.SimulateReport
 		if err := json.Unmarshal([]byte(out), &rep); err != nil {
 			t.Fatal(err, out)
 		}

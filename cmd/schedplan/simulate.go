@@ -11,6 +11,7 @@ import (
 	"github.com/schedplan/schedplan/pipeline"
 	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/spf13/cobra"
 )
 
@@ -69,7 +70,7 @@ with log-normal (--sigma) or uniform (--uniform) errors redrawn for each of
 --runs runs (run r draws from PCG(--seed, r), the same for every policy).
 
 Policies (--policy, comma-separated; parameters after a colon):
-` + pipeline.PolicyHelp() + `
+` + tasklevel.PolicyHelp() + `
 The table gives metrics averaged over the runs (responses in seconds) and
 the min, median and max of the per-run mean response. Slowdown is response /
 (size / C) over jobs of positive size; "missed" is the share of jobs that
@@ -78,7 +79,7 @@ finish after their PS completion time (their protective deadline).
 --level task (auto: for file= or task-only policies) runs the jobs as map and
 reduce tasks (from task counts and task-seconds, else sizes, seeded skew) on
 the --cluster machines; C is then their rate in container-seconds/s, and
-` + pipeline.TaskMetricsNote + ` (--out's ps_deadline column is that deadline). Below the table, each
+` + tasklevel.TaskMetricsNote + ` (--out's ps_deadline column is that deadline). Below the table, each
 policy's task-level engine events, tasks, wall time and events per second.`,
 		Example: `  schedplan simulate --policy fifo,ps,srpt,fsp+ps,las,las_mq
   schedplan simulate --policy fsp+ps,srpt --sigma 0.5 --runs 100 --seed 1
@@ -116,7 +117,7 @@ policy's task-level engine events, tasks, wall time and events per second.`,
 			if err != nil {
 				return err
 			}
-			x, err := pipeline.SimulateExperiment(w, res, specs, m, ef.runs, ef.seed, out != "")
+			x, err := tasklevel.SimulateExperiment(w, res, specs, m, ef.runs, ef.seed, out != "")
 			if err != nil {
 				return err
 			}
@@ -124,7 +125,7 @@ policy's task-level engine events, tasks, wall time and events per second.`,
 				return err
 			}
 			bar := a.newProgress("simulate", 1)
-			rep, rows, err := pipeline.Simulate(cmd.Context(), w, x, experiment.RunOptions{Workers: ef.workers, Progress: bar.set})
+			rep, rows, err := tasklevel.Simulate(cmd.Context(), w, x, experiment.RunOptions{Workers: ef.workers, Progress: bar.set})
 			bar.finish()
 			if err != nil {
 				return err

@@ -18,6 +18,7 @@ import (
 	"github.com/schedplan/schedplan/pipeline"
 	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
@@ -59,17 +60,17 @@ func TestRunTaskLevelValidation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cl, err := pipeline.TaskCluster(in.Spec)
+	cl, err := tasklevel.TaskCluster(in.Spec)
 	if err != nil {
 		t.Fatal(err)
 	}
 	lo := in.Split.TuneJobs
-	jobs, err := pipeline.TaskJobs(in.Jobs, in.SimJobs[lo:], lo, in.Capacity, cl.Rate(), in.Config.Seed)
+	jobs, err := tasklevel.TaskJobs(in.Jobs, in.SimJobs[lo:], lo, in.Capacity, cl.Rate(), in.Config.Seed)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// In the spec's execution-time model, as every task-level view.
-	if err := pipeline.ExecModelScales(jobs, in.Jobs, in.SimJobs[lo:], lo, in.Capacity, in.Spec); err != nil {
+	if err := tasklevel.ExecModelScales(jobs, in.Jobs, in.SimJobs[lo:], lo, in.Capacity, in.Spec); err != nil {
 		t.Fatal(err)
 	}
 	r, err := task.Simulate(jobs, cl, &task.FIFO{}, task.Options{})
@@ -93,7 +94,7 @@ func TestRunTaskLevelValidation(t *testing.T) {
 		t.Fatalf("h_pfsp: summary %+v, bundle %+v (%v)", h, bd.HPFSP, err)
 	}
 	hp := &task.HPFSP{FairLimit: bd.HPFSP.FairLimit, Threshold: bd.HPFSP.Threshold,
-		NewEstimator: pipeline.HPFSPEstimator(estimate.ProgressConfig{Default: bd.HPFSP.DefaultTaskS})}
+		NewEstimator: tasklevel.HPFSPEstimator(estimate.ProgressConfig{Default: bd.HPFSP.DefaultTaskS})}
 	if r, err = task.Simulate(jobs, cl, hp, task.Options{}); err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +113,7 @@ func TestRunTaskLevelValidation(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	var rep pipeline.SimulateReport
+	var rep tasklevel.SimulateReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/pipeline"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/spf13/cobra"
 )
 
@@ -93,10 +94,10 @@ func (w *windowFlags) register(cmd *cobra.Command, window string) {
 
 // load reads the trace and prepares the window at the capacity of the
 // cluster spec (or --capacity).
-func (w *windowFlags) load(tf *traceFlags) (*pipeline.Window, error) {
+func (w *windowFlags) load(tf *traceFlags) (*tasklevel.Window, error) {
 	spec, s, err := tf.readWithSpec(w.cluster)
 	if err != nil {
 		return nil, err
 	}
-	return pipeline.OpenWindow(s.Jobs, s.Sizes, s.Src, s.Opt, spec, w.capacity, w.split, w.window)
+	return tasklevel.OpenWindow(s.Jobs, s.Sizes, s.Src, s.Opt, spec, w.capacity, w.split, w.window)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/schedplan/schedplan/pipeline"
 	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/spf13/cobra"
 )
 
@@ -67,7 +68,7 @@ scheduler's and the share of missed PS deadlines within 1 point of it.`,
 			}
 			bar := a.newProgress("tune", req.Budget)
 			opt.Progress = bar.set
-			rep, err := pipeline.TuneWindow(cmd.Context(), w, opt)
+			rep, err := tasklevel.TuneWindow(cmd.Context(), w, opt)
 			bar.finish()
 			if err != nil {
 				return err

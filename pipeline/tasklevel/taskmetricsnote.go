@@ -1,4 +1,4 @@
-package pipeline
+package tasklevel
 
 // TaskMetricsNote says what a task-level slowdown and missed deadline
 // are (task.FluidJobs, task.SlowdownFloor, task.ReferenceDeadlines).

@@ -1,4 +1,4 @@
-package pipeline
+package tasklevel
 
 import (
 	"context"
@@ -51,7 +51,7 @@ func OpenWindow(j *data.Jobs, sizes []float64, src estimate.Source, opt estimate
 	if err != nil {
 		return nil, err
 	}
-	if err := checkClock(all, w.Capacity, w.CapacityFrom); err != nil {
+	if err := CheckClock(all, w.Capacity, w.CapacityFrom); err != nil {
 		return nil, err
 	}
 	w.Jobs = all

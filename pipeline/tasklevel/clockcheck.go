@@ -1,4 +1,4 @@
-package pipeline
+package tasklevel
 
 import (
 	"math"
@@ -14,11 +14,11 @@ import (
 // cannot finish their jobs.
 const MaxClock = 1e15
 
-// checkClock refuses a capacity at which the jobs' work cannot be timed:
+// CheckClock refuses a capacity at which the jobs' work cannot be timed:
 // the last arrival plus the total work at capacity beyond MaxClock. The
 // error names --capacity when the capacity was given (from "given"), else
 // --cluster, whose spec gave it.
-func checkClock(jobs []sim.Job, capacity float64, from string) error {
+func CheckClock(jobs []sim.Job, capacity float64, from string) error {
 	if len(jobs) == 0 {
 		return nil
 	}

@@ -1,6 +1,6 @@
-package pipeline
+package tasklevel
 
-func windowRows(lo, n int) []int {
+func WindowRows(lo, n int) []int {
 	rows := make([]int, n)
 	for k := range rows {
 		rows[k] = lo + k

@@ -1,4 +1,4 @@
-package pipeline
+package tasklevel
 
 import (
 	"context"
@@ -153,7 +153,7 @@ func MeanTaskTimes(jobs []task.Job, cl *task.Cluster) []float64 {
 // error run; eq. 18's prior is r.HPFSPDefault, or the mean task times of
 // r's own jobs. estimator=sizes keeps the jobs' estimates (task.HPFSP
 // without an estimator).
-func (r *TaskLevel) hpfspPolicy(tp *taskPolicy, params map[string]string) error {
+func (r *TaskLevel) hpfspPolicy(tp *TaskPolicy, params map[string]string) error {
 	mode := params["estimator"]
 	delete(params, "estimator")
 	switch mode {

@@ -1,4 +1,4 @@
-package pipeline
+package tasklevel
 
 import (
 	"context"
@@ -179,7 +179,7 @@ func (w *Window) TaskWindow(spec *cluster.Spec, seed uint64, containerMB int) (*
 	tw := *w
 	tw.Jobs, tw.Capacity = tl.fluidJobs(), cl.Rate()
 	tw.CapacityFrom = fmt.Sprintf("task level: %d machines, %d containers of %s, total rate in container-seconds/s; sizes in container-seconds", cl.Nodes(), cl.Containers(), specTitle(spec))
-	tw.OfferedLoad = execLoad(jobs, cl)
+	tw.OfferedLoad = ExecLoad(jobs, cl)
 	tl.Named = bundle.LogQueuesOf(w.Log, w.First, len(jobs))
 	return &tw, tl, nil
 }
@@ -218,7 +218,7 @@ func TaskLevelAuto(specs []string) bool {
 		if _, ok := params["file"]; ok {
 			return true
 		}
-		if _, notFluid := sim.LookupPolicy(name); notFluid != nil && taskPolicyDoc(name) != "" {
+		if _, notFluid := sim.LookupPolicy(name); notFluid != nil && TaskPolicyDoc(name) != "" {
 			return true
 		}
 	}
@@ -228,9 +228,9 @@ func TaskLevelAuto(specs []string) bool {
 // Name is "task".
 func (r *TaskLevel) Name() string { return "task" }
 
-// taskPolicy is a parsed specification: a constructor of fresh policy
+// TaskPolicy is a parsed specification: a constructor of fresh policy
 // instances and the queue every job lands in (nil: the jobs' own).
-type taskPolicy struct {
+type TaskPolicy struct {
 	make  func() (task.Policy, error)
 	queue []string
 	uses  sim.Uses
@@ -257,7 +257,7 @@ func (r *TaskLevel) Policy(spec string) (sim.PolicyInfo, error) {
 	return sim.PolicyInfo{Name: name, Doc: task.PolicyDoc(name), Uses: p.uses}, nil
 }
 
-func (r *TaskLevel) parse(spec string) (*taskPolicy, error) {
+func (r *TaskLevel) parse(spec string) (*TaskPolicy, error) {
 	name, params, err := sim.SplitSpec(spec)
 	if err != nil {
 		return nil, err
@@ -265,9 +265,9 @@ func (r *TaskLevel) parse(spec string) (*taskPolicy, error) {
 	// What the policy reads is recorded once, in the task registry.
 	info, ok := task.LookupPolicy(name)
 	if !ok { // the phase-level ones are known here too (Policy)
-		return nil, fmt.Errorf("unknown task-level policy %q (known: %s)", name, strings.Join(taskPolicyNames(), ", "))
+		return nil, fmt.Errorf("unknown task-level policy %q (known: %s)", name, strings.Join(TaskPolicyNames(), ", "))
 	}
-	tp := &taskPolicy{uses: info.Uses}
+	tp := &TaskPolicy{uses: info.Uses}
 	file, hasFile := params["file"]
 	delete(params, "file")
 	switch {
@@ -296,7 +296,7 @@ func (r *TaskLevel) parse(spec string) (*taskPolicy, error) {
 		tp.make = func() (task.Policy, error) { return &task.Capacity{Root: root}, nil }
 		return tp, nil
 	case name == "fair":
-		root, queue, err := r.loadFair(file)
+		root, queue, err := r.LoadFair(file)
 		if err != nil {
 			return nil, err
 		}
@@ -341,16 +341,16 @@ func (r *TaskLevel) loadCapacity(path string) (root task.CapacityQueue, queue []
 		}
 		queue[i] = q.Path
 	}
-	dem, err := demotionsByPath(cs)
+	dem, err := DemotionsByPath(cs)
 	if err != nil {
 		return root, nil, false, fmt.Errorf("%s: %w", path, err)
 	}
-	return capacityQueue(cs, cs.Root, dem), queue, bundle.NamesLabels(cs), nil
+	return CapacityQueue(cs, cs.Root, dem), queue, bundle.NamesLabels(cs), nil
 }
 
-// demotionsByPath returns the file's LAS_MQ demotion rules by the path of
+// DemotionsByPath returns the file's LAS_MQ demotion rules by the path of
 // the level they demote from (the rules schedplan's controller applies).
-func demotionsByPath(cs *yarn.CapacityScheduler) (map[string]yarn.Demotion, error) {
+func DemotionsByPath(cs *yarn.CapacityScheduler) (map[string]yarn.Demotion, error) {
 	ds, err := cs.Demotions()
 	if err != nil {
 		return nil, err
@@ -384,14 +384,14 @@ func readChecked(path string, check func([]byte) error) ([]byte, error) {
 	return b, nil
 }
 
-// capacityQueue converts a parsed Capacity Scheduler queue: capacities as
+// CapacityQueue converts a parsed Capacity Scheduler queue: capacities as
 // percentages of the parent's on every partition, from the absolute
 // capacities the parser computed (so weights and percentages read alike);
 // the leaf's ordering-policy and minimum-user-limit-percent; and the
 // LAS_MQ demotion rule of dem (yarn.Demotions: the threshold after which
 // `schedplan yarn-controller` moves an application to the next sibling
 // leaf), which the simulation applies as the controller would.
-func capacityQueue(cs *yarn.CapacityScheduler, q *yarn.CSQueue, dem map[string]yarn.Demotion) task.CapacityQueue {
+func CapacityQueue(cs *yarn.CapacityScheduler, q *yarn.CSQueue, dem map[string]yarn.Demotion) task.CapacityQueue {
 	out := task.CapacityQueue{Name: q.Name, DefaultLabel: q.DefaultNodeLabelExpression, UserLimitFactor: q.UserLimitFactor,
 		MinUserLimitPercent: q.MinimumUserLimitPercent, FairOrder: q.OrderingPolicy == yarn.FairOrdering}
 	if out.UserLimitFactor == 0 {
@@ -424,7 +424,7 @@ func capacityQueue(cs *yarn.CapacityScheduler, q *yarn.CSQueue, dem map[string]y
 		out.Labels[l] = task.LabelCapacity{Capacity: c, MaxCapacity: m}
 	}
 	for _, c := range q.Children {
-		cq := capacityQueue(cs, c, dem)
+		cq := CapacityQueue(cs, c, dem)
 		if d, ok := dem[c.Path]; ok {
 			cq.DemoteAfter, cq.DemoteTo = d.After, d.To.Name
 		}
@@ -433,11 +433,11 @@ func capacityQueue(cs *yarn.CapacityScheduler, q *yarn.CSQueue, dem map[string]y
 	return out
 }
 
-// loadFair parses and checks a fair-scheduler.xml and returns its queue
+// LoadFair parses and checks a fair-scheduler.xml and returns its queue
 // tree and every job's queue (the file's placement policy applied to the
 // job's user and the queue its application names: its class's (Class),
 // else the log's (Named), else none).
-func (r *TaskLevel) loadFair(path string) (task.FairQueue, []string, error) {
+func (r *TaskLevel) LoadFair(path string) (task.FairQueue, []string, error) {
 	b, err := readChecked(path, bundle.CheckFairSchedulerXML)
 	if err != nil {
 		return task.FairQueue{}, nil, err
@@ -462,12 +462,12 @@ func (r *TaskLevel) loadFair(path string) (task.FairQueue, []string, error) {
 	if mb <= 0 {
 		mb = 1024
 	}
-	return fairQueue(fs, fs.Root, int64(mb)), queue, nil
+	return FairQueue(fs, fs.Root, int64(mb)), queue, nil
 }
 
-// fairQueue converts a parsed Fair Scheduler queue; memory amounts become
+// FairQueue converts a parsed Fair Scheduler queue; memory amounts become
 // containers of mb MB (minResources rounded up, maxResources down).
-func fairQueue(fs *yarn.FairScheduler, q *yarn.FSQueue, mb int64) task.FairQueue {
+func FairQueue(fs *yarn.FairScheduler, q *yarn.FSQueue, mb int64) task.FairQueue {
 	out := task.FairQueue{Name: q.Name, Weight: q.Weight}
 	pol := q.SchedulingPolicy
 	if pol == "" {
@@ -484,7 +484,7 @@ func fairQueue(fs *yarn.FairScheduler, q *yarn.FSQueue, mb int64) task.FairQueue
 		out.MaxRunningApps = int(q.MaxRunningApps)
 	}
 	for _, c := range q.Children {
-		out.Children = append(out.Children, fairQueue(fs, c, mb))
+		out.Children = append(out.Children, FairQueue(fs, c, mb))
 	}
 	return out
 }
@@ -507,17 +507,17 @@ func (r *TaskLevel) named(i int) string {
 
 // NewSimulator returns a task-level simulator.
 func (r *TaskLevel) NewSimulator() experiment.Simulator {
-	return &taskSimulator{r: r, parsed: map[string]*taskPolicy{}}
+	return &TaskSimulator{R: r, Parsed: map[string]*TaskPolicy{}}
 }
 
-type taskSimulator struct {
-	r      *TaskLevel
+type TaskSimulator struct {
+	R      *TaskLevel
 	s      task.Simulator
-	parsed map[string]*taskPolicy
+	Parsed map[string]*TaskPolicy
 	jobs   []task.Job
 	res    sim.Result
-	// firstStart is the last run's first task start of every job.
-	firstStart []float64
+	// FirstStart is the last run's first task start of every job.
+	FirstStart []float64
 	// unrecorded leaves the runs out of TaskRunStatsOf (the reference
 	// deadlines' run).
 	unrecorded bool
@@ -529,36 +529,36 @@ type taskSimulator struct {
 // Simulate runs a fresh instance of the policy over the task jobs
 // first..first+len(jobs)−1 with the estimates of jobs; capacity must be the
 // cluster's rate.
-func (t *taskSimulator) Simulate(ctx context.Context, jobs []sim.Job, first int, capacity float64, spec string) (*sim.Result, error) {
-	if first < 0 || first+len(jobs) > len(t.r.Jobs) {
-		return nil, fmt.Errorf("task level: jobs %d..%d of %d", first, first+len(jobs), len(t.r.Jobs))
+func (t *TaskSimulator) Simulate(ctx context.Context, jobs []sim.Job, first int, capacity float64, spec string) (*sim.Result, error) {
+	if first < 0 || first+len(jobs) > len(t.R.Jobs) {
+		return nil, fmt.Errorf("task level: jobs %d..%d of %d", first, first+len(jobs), len(t.R.Jobs))
 	}
-	if rate := t.r.Cluster.Rate(); math.Abs(capacity-rate) > 1e-9*rate {
+	if rate := t.R.Cluster.Rate(); math.Abs(capacity-rate) > 1e-9*rate {
 		return nil, fmt.Errorf("task level: capacity %g is not the cluster's rate %g container-seconds/s", capacity, rate)
 	}
 	if name, _, err := sim.SplitSpec(spec); err == nil && phasePolicyDocs[name] != "" {
 		return t.runPhase(ctx, jobs, first, spec)
 	}
-	tp := t.parsed[spec]
+	tp := t.Parsed[spec]
 	if tp == nil {
 		var err error
-		if tp, err = t.r.parse(spec); err != nil {
+		if tp, err = t.R.parse(spec); err != nil {
 			return nil, err
 		}
-		t.parsed[spec] = tp
+		t.Parsed[spec] = tp
 	}
-	full := first == 0 && len(jobs) == len(t.r.Jobs)
-	if ref := t.r.ref; ref != nil && ref.owner == t.r && ref.spec == spec && full && sameEstimates(t.r.Jobs, jobs) {
+	full := first == 0 && len(jobs) == len(t.R.Jobs)
+	if ref := t.R.ref; ref != nil && ref.owner == t.R && ref.spec == spec && full && sameEstimates(t.R.Jobs, jobs) {
 		if !t.unrecorded {
-			t.r.recordRun(spec, ref.events, ref.tasks, ref.wall)
+			t.R.recordRun(spec, ref.events, ref.tasks, ref.wall)
 		}
-		return t.result(t.r.Jobs, slices.Clone(ref.completion), slices.Clone(ref.starts)), nil
+		return t.result(t.R.Jobs, slices.Clone(ref.completion), slices.Clone(ref.starts)), nil
 	}
 	p, err := tp.make()
 	if err != nil {
 		return nil, err
 	}
-	run := t.r.Jobs[first : first+len(jobs)]
+	run := t.R.Jobs[first : first+len(jobs)]
 	if tp.queue != nil || !sameEstimates(run, jobs) {
 		// A copy with this run's estimates and queues (the simulator does
 		// not modify its jobs, so the resolution's are used as they are
@@ -572,21 +572,21 @@ func (t *taskSimulator) Simulate(ctx context.Context, jobs []sim.Job, first int,
 		}
 		run = t.jobs
 	}
-	cl := t.r.Cluster
+	cl := t.R.Cluster
 	if tp.cluster != nil {
 		cl = tp.cluster
 	}
 	t0 := time.Now()
-	res, err := t.s.RunContext(ctx, run, cl, p, t.r.Options)
+	res, err := t.s.RunContext(ctx, run, cl, p, t.R.Options)
 	if err != nil {
 		return nil, err
 	}
 	wall := time.Since(t0)
 	if full && !t.unrecorded {
-		t.r.recordRun(spec, res.Events, res.Tasks, wall)
+		t.R.recordRun(spec, res.Events, res.Tasks, wall)
 	}
-	if full && t.keepRef && sameEstimates(t.r.Jobs, jobs) {
-		t.r.ref = &refRun{owner: t.r, spec: spec, completion: slices.Clone(res.Completion), starts: slices.Clone(res.FirstStart),
+	if full && t.keepRef && sameEstimates(t.R.Jobs, jobs) {
+		t.R.ref = &refRun{owner: t.R, spec: spec, completion: slices.Clone(res.Completion), starts: slices.Clone(res.FirstStart),
 			events: res.Events, tasks: res.Tasks, wall: wall}
 	}
 	return t.result(run, res.Completion, res.FirstStart), nil
@@ -594,8 +594,8 @@ func (t *taskSimulator) Simulate(ctx context.Context, jobs []sim.Job, first int,
 
 // result is the run's result: the completions and first task starts of
 // run's jobs, and their responses.
-func (t *taskSimulator) result(run []task.Job, completion, firstStart []float64) *sim.Result {
-	t.res.Completion, t.firstStart = completion, firstStart
+func (t *TaskSimulator) result(run []task.Job, completion, firstStart []float64) *sim.Result {
+	t.res.Completion, t.FirstStart = completion, firstStart
 	t.res.Response = t.res.Response[:0]
 	for i, c := range completion {
 		t.res.Response = append(t.res.Response, c-run[i].Arrival)
@@ -627,7 +627,7 @@ func (r *TaskLevel) ReferenceDeadlines(ctx context.Context) ([]float64, error) {
 	if ref == "" {
 		ref = DefaultTaskReference
 	}
-	ts := &taskSimulator{r: r, parsed: map[string]*taskPolicy{}, unrecorded: true, keepRef: true}
+	ts := &TaskSimulator{R: r, Parsed: map[string]*TaskPolicy{}, unrecorded: true, keepRef: true}
 	res, err := ts.Simulate(ctx, r.fluidJobs(), 0, r.Cluster.Rate(), ref)
 	if err != nil {
 		return nil, fmt.Errorf("reference scheduler %s of the task-level deadlines: %w", ref, err)

@@ -1,4 +1,4 @@
-package pipeline
+package tasklevel
 
 import (
 	"fmt"
@@ -334,12 +334,12 @@ func ExecModelScales(jobs []task.Job, j *data.Jobs, fl []sim.Job, lo int, capaci
 	for i := range fl {
 		cs[i] = fl[i].Size * spec.Capacity() / capacity
 	}
-	return COSHHTypeScales(jobs, j.Subset(windowRows(lo, len(jobs))), cs, spec, 0, 0)
+	return COSHHTypeScales(jobs, j.Subset(WindowRows(lo, len(jobs))), cs, spec, 0, 0)
 }
 
-// execLoad is the task jobs' load on cl in the execution-time model
+// ExecLoad is the task jobs' load on cl in the execution-time model
 // (ExecTimeLoad; the plain load when no job has type scales).
-func execLoad(jobs []task.Job, cl *task.Cluster) float64 {
+func ExecLoad(jobs []task.Job, cl *task.Cluster) float64 {
 	l, _ := ExecTimeLoad(jobs, cl)
 	return l
 }

@@ -1,4 +1,4 @@
-package pipeline
+package tasklevel
 
 import (
 	"math"
@@ -15,7 +15,7 @@ import (
 // each lasting its own finish − launch time, where TaskJobs synthesises
 // durations from the job's task-seconds.
 func TestTaskJobsWithRealTasks(t *testing.T) {
-	lg, err := data.ReadLog("../data/testdata/logs/spark/local-1426633911242", data.ReadOptions{})
+	lg, err := data.ReadLog("../../data/testdata/logs/spark/local-1426633911242", data.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package pipeline
+package tasklevel
 
 import (
 	"context"
@@ -44,17 +44,17 @@ func PhasePolicyNames() []string {
 	return slices.Sorted(maps.Keys(phasePolicyDocs))
 }
 
-// taskPolicyDoc is the doc of a policy the task level runs: the task
+// TaskPolicyDoc is the doc of a policy the task level runs: the task
 // registry's or a phase-level policy's; "" for neither.
-func taskPolicyDoc(name string) string {
+func TaskPolicyDoc(name string) string {
 	if d := task.PolicyDoc(name); d != "" {
 		return d
 	}
 	return phasePolicyDocs[name]
 }
 
-// taskPolicyNames lists every policy the task level runs.
-func taskPolicyNames() []string {
+// TaskPolicyNames lists every policy the task level runs.
+func TaskPolicyNames() []string {
 	return append(task.PolicyNames(), PhasePolicyNames()...)
 }
 
@@ -216,12 +216,12 @@ func (r *TaskLevel) phaseRec() *phaseRecord { return recordOf(&r.phase) }
 
 // runPhase simulates the task jobs first.. under a phase-level policy; it
 // records the metrics when the run covers all the resolution's jobs.
-func (t *taskSimulator) runPhase(ctx context.Context, jobs []sim.Job, first int, spec string) (*sim.Result, error) {
-	pp, err := t.r.parsePhase(spec)
+func (t *TaskSimulator) runPhase(ctx context.Context, jobs []sim.Job, first int, spec string) (*sim.Result, error) {
+	pp, err := t.R.parsePhase(spec)
 	if err != nil {
 		return nil, err
 	}
-	pj, err := pp.runner.PhaseJobs(t.r.Jobs[first : first+len(jobs)])
+	pj, err := pp.runner.PhaseJobs(t.R.Jobs[first : first+len(jobs)])
 	if err != nil {
 		return nil, err
 	}
@@ -235,7 +235,7 @@ func (t *taskSimulator) runPhase(ctx context.Context, jobs []sim.Job, first int,
 	}
 	t.res.Completion = append(t.res.Completion[:0], res.Completion...)
 	t.res.Response = append(t.res.Response[:0], res.RunTime...)
-	if first == 0 && len(jobs) == len(t.r.Jobs) {
+	if first == 0 && len(jobs) == len(t.R.Jobs) {
 		name, _, _ := sim.SplitSpec(spec)
 		m := PhaseMetrics{Policy: name, MeanRunTime: res.MeanRun, Makespan: res.Makespan, Utilisation: map[string]float64{},
 			MeanANP: report.FinitePtr(res.ANP.MeanANP), Unfairness: report.FinitePtr(res.ANP.Unfairness), ANPJobs: res.ANPJobs}
@@ -245,7 +245,7 @@ func (t *taskSimulator) runPhase(ctx context.Context, jobs []sim.Job, first int,
 		for d := range task.NumDims {
 			m.Utilisation[d.String()] = res.MeanUtil[d]
 		}
-		rec := t.r.phaseRec()
+		rec := t.R.phaseRec()
 		rec.mu.Lock()
 		rec.by[spec] = m
 		rec.mu.Unlock()
