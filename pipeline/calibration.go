@@ -112,36 +112,6 @@ func CalibrationTrust(c *Calibration) string {
 	return "poor"
 }
 
-// observedTimes returns the observed response (finish − submit) and wait
-// (start − submit) of the jobs-table rows lo, lo+1, …, lo+n−1: NaN where
-// the log has no such time, or where the times contradict each other (a
-// finish before the submit, a start outside them: clock skew between log
-// sources), which inconsistent counts.
-func observedTimes(j *data.Jobs, lo, n int) (resp, wait []float64, inconsistent int) {
-	resp, wait = make([]float64, n), make([]float64, n)
-	for k := range resp {
-		i := lo + k
-		resp[k], wait[k] = math.NaN(), math.NaN()
-		f, ok := j.Finish.At(i)
-		if !ok {
-			continue
-		}
-		if f < j.Submit[i] {
-			inconsistent++
-			continue
-		}
-		resp[k] = f - j.Submit[i]
-		if s, ok := j.Start.At(i); ok {
-			if s >= j.Submit[i] && s <= f {
-				wait[k] = s - j.Submit[i]
-			} else {
-				inconsistent++
-			}
-		}
-	}
-	return resp, wait, inconsistent
-}
-
 // CompareObserved computes a calibration from per-job observed and
 // simulated responses and waits (seconds; NaN where unknown; simWait nil
 // when the level has no waits).

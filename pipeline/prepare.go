@@ -15,93 +15,13 @@ import (
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
-	"github.com/schedplan/schedplan/lp"
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
-// RunConfig is everything `schedplan run` needs. Its zero fields take the
-// defaults of DefaultRunConfig, unless AsGiven is set.
-type RunConfig struct {
-	Trace string           `json:"trace"` // data.Open spec
-	Read  data.ReadOptions `json:"-"`
-	// Tasks is a tasks table of the log's jobs (InputOptions.Tasks; "":
-	// none, or the log's own tasks).
-	Tasks   string               `json:"tasks,omitempty"`
-	Sizes   estimate.SizeOptions `json:"sizes"`
-	Cluster string               `json:"cluster"` // cluster spec path, or "default"
-	// Capacity is the fluid server's capacity in the units of the sizes;
-	// 0 takes it from the cluster spec (SimCapacity).
-	Capacity  float64         `json:"capacity"`
-	Split     float64         `json:"split"`
-	K         int             `json:"k"` // classify.KAuto, KUsers or fixed
-	Solver    lp.Solver       `json:"solver"`
-	WhatIfs   []string        `json:"what_ifs"`
-	Budget    int             `json:"budget"`
-	Objective tuner.Objective `json:"objective"`
-	// Constraints bound the tuned configuration's other metrics
-	// (ParseConstraints; default DefaultConstraints; "none": none).
-	Constraints string `json:"constraints"`
-	// Folds is the number of rolling-origin folds of the tuning window.
-	Folds int `json:"folds"`
-	// Blocks is no longer used (see TuneOptions.Blocks).
-	Blocks int `json:"blocks"`
-	// Current is the scheduler the cluster runs today (a policy spec);
-	// RequireImprovement compares the tuned configuration with it.
-	Current string `json:"current"`
-	// CurrentConfig is the user's own fair-scheduler.xml or
-	// capacity-scheduler.xml: the current scheduler of the task-level
-	// validation, whose verdict then feeds --require-improvement ("": Fair
-	// with one pool per user).
-	CurrentConfig string `json:"current_config,omitempty"`
-	// Baselines are validated besides the tuned configuration, Current and
-	// the bounds.
-	Baselines []string `json:"baselines"`
-	// Sigmas, Runs: the size-estimation errors (log-normal σ) the policies
-	// that use size estimates are re-run with, Runs times each.
-	Sigmas []float64 `json:"sigmas"`
-	Runs   int       `json:"runs"`
-	// LoadFactors scale the validation window's load for the load curve.
-	LoadFactors []float64 `json:"load_factors"`
-	Seed        uint64    `json:"seed"`
-	ContainerMB int       `json:"container_mb"`
-	// Results is which validation jobs' rows results.parquet holds: all,
-	// sample:N, none or auto ("": auto; ParseResults).
-	Results string `json:"results"`
-
-	// AsGiven takes every field as it is: a zero is checked (and refused
-	// where it is not a valid value) instead of replaced by its default.
-	// The CLI sets it, as its flags start from DefaultRunConfig: a zero
-	// there is what the user typed.
-	AsGiven bool `json:"-"`
-	// NoLimits runs a request whose estimated work or memory is beyond
-	// MaxSeconds or MaxBytes instead of refusing it.
-	NoLimits bool `json:"-"`
-	// Stages selects part of the run (StageOptions).
-	Stages StageOptions `json:"-"`
-	// MemoryLimit is the soft memory limit Prepare sets for the run
-	// (ParseMemoryLimit: auto, none or a size; "": auto). It changes
-	// when the garbage is collected, never a result.
-	MemoryLimit string `json:"-"`
-}
-
-// DefaultRunConfig returns the defaults.
-func DefaultRunConfig() RunConfig {
-	return RunConfig{
-		Trace: "embedded", Sizes: estimate.DefaultSizeOptions(), Cluster: "default",
-		Split: 0.7, K: classify.KAuto, Solver: lp.Auto,
-		Budget: 500, Objective: tuner.MinMean, Constraints: tuner.DefaultConstraints, Folds: 5, Blocks: 4,
-		Current:   tuner.FairSpec,
-		Baselines: []string{"fifo", tuner.FairSpec, "las", "srpt", "fsp+ps", "pfsp"},
-		Sigmas:    []float64{0, 0.25, 0.5, 1}, Runs: 10,
-		LoadFactors: []float64{0.5, 0.7, 0.8, 0.9, 1, 1.1, 1.2},
-		Seed:        1, ContainerMB: 1024, Results: experiment.ResultsAuto,
-	}
-}
-
 // withDefaults fills the zero fields with the defaults (not with AsGiven).
-func (c RunConfig) withDefaults() RunConfig {
+func withDefaults(c RunConfig) RunConfig {
 	if c.AsGiven {
 		return c
 	}
@@ -141,60 +61,14 @@ func (c RunConfig) withDefaults() RunConfig {
 	return c
 }
 
-// Inputs are what Prepare read and checked: everything the stages need,
-// before any output exists.
-type Inputs struct {
-	Config RunConfig
-	Spec   *cluster.Spec
-	Jobs   *data.Jobs
-	// Tasks are the tasks of the jobs (nil: none), from the log or
-	// Config.Tasks; the task-level validation runs them (TaskJobsWith).
-	Tasks *data.Tasks
-	// Input is the log as read (what a log reader dropped, the tasks).
-	Input  *Input
-	Sizes  []float64 // fluid sizes (seconds of the whole cluster for SWIM)
-	Source estimate.Source
-	// Capacity is the capacity every simulation runs at, in the units of
-	// Sizes, and CapacityFrom says where it came from.
-	Capacity     float64
-	CapacityFrom string
-	// OfferedLoad is the log's offered load at Capacity (OfferedLoad);
-	// above 1 the cluster cannot keep up, which Warnings says.
-	OfferedLoad float64
-	Warnings    []string
-	SimJobs     []sim.Job
-	Split       experiment.Split
-	Workload    Workload
-	// Keys of the inputs the stages read, for their stage keys: the SHA-256
-	// of the log's canonical content (its Arrow IPC file, hashed as it is
-	// written rather than held), the cluster spec, and the simulation jobs
-	// with their capacity (weights from the spec included).
-	TraceKey []byte
-	SpecKey  []byte
-	JobsKey  []byte
-	// CurrentConfigKey is the content of Config.CurrentConfig (nil: none).
-	CurrentConfigKey []byte
-	// TasksKey is a hash of the tasks (nil: none).
-	TasksKey []byte
-}
-
-// Limits of parameters that no sensible run exceeds (a value beyond them
-// is a typo or an attack, refused with its name).
-const (
-	MaxMachines    = 1e7     // machines of one type after a what-if
-	MaxContainerMB = 1 << 24 // 16 TiB per container
-	MaxBudget      = 1 << 30
-	MaxFolds       = 1000
-)
-
 // Prepare loads and checks every input of a run — every parameter, the
 // cluster spec, the trace and its sizes, the policies named, the split, and
 // the work and memory the run will take — so that a run with a bad input
 // stops before it writes anything. Errors about a parameter are
 // *ParamError; a run beyond the limits is a *TooBigError.
 func Prepare(cfg RunConfig) (*Inputs, error) {
-	cfg = cfg.withDefaults()
-	if err := cfg.checkParams(); err != nil {
+	cfg = withDefaults(cfg)
+	if err := checkParams(&cfg); err != nil {
 		return nil, err
 	}
 	in := &Inputs{Config: cfg}
@@ -254,7 +128,7 @@ func Prepare(cfg RunConfig) (*Inputs, error) {
 		return nil, experiment.ParamErr("split", cfg.Split, "%s: %v", in.Jobs.Source, err)
 	}
 	if !cfg.NoLimits {
-		if err := experiment.CheckCost("run", in.cost()); err != nil {
+		if err := experiment.CheckCost("run", inputsCost(in)); err != nil {
 			return nil, err
 		}
 	}
@@ -280,7 +154,7 @@ func Prepare(cfg RunConfig) (*Inputs, error) {
 
 // checkParams checks every parameter that can be checked without reading
 // the inputs.
-func (c *RunConfig) checkParams() error {
+func checkParams(c *RunConfig) error {
 	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 	if err := CheckSizeOptions(c.Sizes); err != nil {
 		return err
@@ -301,10 +175,10 @@ func (c *RunConfig) checkParams() error {
 	case len(c.Sigmas) == 0:
 		return experiment.ParamErr("sigmas", "", "no σ given")
 	}
-	if err := c.checkListLengths(); err != nil {
+	if err := checkListLengths(c); err != nil {
 		return err
 	}
-	if err := c.Stages.check(); err != nil {
+	if err := checkStageOptions(&c.Stages); err != nil {
 		return err
 	}
 	if _, err := data.ParseSparkUnit(string(c.Read.Log.Spark)); err != nil {
@@ -319,7 +193,7 @@ func (c *RunConfig) checkParams() error {
 	if _, err := c.Solver.Resolve(); err != nil {
 		return experiment.ParamErr("solver", c.Solver, "%v", err)
 	}
-	if err := c.checkTuneParams(); err != nil {
+	if err := checkTuneParams(c); err != nil {
 		return err
 	}
 	for _, b := range c.Baselines {
@@ -349,7 +223,7 @@ func (c *RunConfig) checkParams() error {
 const MaxListValues = 100
 
 // checkListLengths refuses lists longer than MaxListValues.
-func (c *RunConfig) checkListLengths() error {
+func checkListLengths(c *RunConfig) error {
 	switch {
 	case len(c.Sigmas) > MaxListValues:
 		return experiment.ParamErr("sigmas", fmt.Sprintf("(%d values)", len(c.Sigmas)), "want at most %d σ: each is a set of simulations of every sized policy and a row of the report", MaxListValues)
@@ -367,7 +241,7 @@ const MaxLoadFactor = 100
 
 // checkTuneParams checks the tuning parameters: budget, objective,
 // constraints, folds and the current scheduler.
-func (c *RunConfig) checkTuneParams() error {
+func checkTuneParams(c *RunConfig) error {
 	if c.Budget < 1 || c.Budget > MaxBudget {
 		return experiment.ParamErr("budget", c.Budget, "want 1 to %d candidates", MaxBudget)
 	}
@@ -425,7 +299,7 @@ func (t TuneRequest) Options() (tuner.TuneOptions, error) {
 	if err := t.checkHPFSP(); err != nil {
 		return tuner.TuneOptions{}, err
 	}
-	if err := c.checkTuneParams(); err != nil {
+	if err := checkTuneParams(&c); err != nil {
 		return tuner.TuneOptions{}, err
 	}
 	obj, _ := tuner.ParseObjective(t.Objective)
@@ -441,27 +315,6 @@ func (t TuneRequest) HPFSP() bool { return strings.ToLower(t.Policy) == "hpfsp" 
 type TracedTuneReport struct {
 	Trace string `json:"trace"`
 	*tuner.TuneReport
-}
-
-// MaxSizeOption bounds --load and --dn: both multiply job sizes, and a
-// larger value (1e308) overflows them to +Inf.
-const MaxSizeOption = 1e6
-
-// CheckSizeOptions refuses a d/n or load that is not a finite positive
-// number (estimate.Sizes would replace a zero by its default) or is above
-// MaxSizeOption.
-func CheckSizeOptions(o estimate.SizeOptions) error {
-	switch {
-	case !(o.DN > 0) || math.IsInf(o.DN, 0):
-		return experiment.ParamErr("dn", o.DN, "d/n must be a finite positive ratio")
-	case !(o.Load > 0) || math.IsInf(o.Load, 0):
-		return experiment.ParamErr("load", o.Load, "the offered load must be a finite positive number")
-	case o.DN > MaxSizeOption:
-		return experiment.ParamErr("dn", o.DN, "d/n must be at most %g", float64(MaxSizeOption))
-	case o.Load > MaxSizeOption:
-		return experiment.ParamErr("load", o.Load, "the offered load must be at most %g (it multiplies every size)", float64(MaxSizeOption))
-	}
-	return nil
 }
 
 // jobsKey is the canonical content of the simulation jobs and capacity.
@@ -509,7 +362,7 @@ func TuneCost(budget int, split experiment.Split, opt tuner.TuneOptions) experim
 // cost estimates the run's simulations: tuning, the refinement's (two
 // rows per multiplier on at most RefineMaxJobs jobs), then on the
 // validation window the bounds and every validation experiment.
-func (in *Inputs) cost() experiment.Cost {
+func inputsCost(in *Inputs) experiment.Cost {
 	cfg := in.Config
 	valN := float64(in.Split.ValidJobs)
 	configs := float64(4 + len(cfg.Baselines))
@@ -533,12 +386,4 @@ func (in *Inputs) cost() experiment.Cost {
 		JobSteps:    valSims*valN + deployJobs,
 		Bytes:       valN*experiment.ValidateJobBytes() + errRuns*experiment.SummaryBytes,
 	})
-}
-
-// resultsOrDefault is c.Results, auto when empty.
-func (c *RunConfig) resultsOrDefault() string {
-	if c.Results == "" {
-		return experiment.ResultsAuto
-	}
-	return c.Results
 }

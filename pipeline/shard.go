@@ -47,18 +47,6 @@ import (
 // depends on every score before it and runs in the merge, as do the final
 // check of a sampled search and the sensitivity curves.
 
-// StageOptions select part of a run: Until stops after a stage; Stage with
-// Shard ("i/N") computes one shard's part of a stage; Stage with Merge
-// completes the stage from its parts.
-type StageOptions struct {
-	Until string `json:"-"`
-	Stage string `json:"-"`
-	Shard string `json:"-"`
-	Merge bool   `json:"-"`
-
-	index, count int
-}
-
 // ShardedStages are the stages that shard.
 var ShardedStages = []string{"tune", "validate"}
 
@@ -76,8 +64,8 @@ func stageNames() []string {
 	return names
 }
 
-// check validates the options (RunConfig.checkParams).
-func (o *StageOptions) check() error {
+// checkStageOptions validates the options (checkParams).
+func checkStageOptions(o *StageOptions) error {
 	if o.Until != "" && !slices.Contains(StageNames, o.Until) {
 		return experiment.ParamErr("until", o.Until, "no such stage; the stages are %s", strings.Join(StageNames, ", "))
 	}
@@ -103,9 +91,6 @@ func (o *StageOptions) check() error {
 	}
 	return nil
 }
-
-// sharding reports whether the run computes a shard's part.
-func (o *StageOptions) sharding() bool { return o.count > 0 }
 
 // PartPath is the file shard i of n of a stage writes, relative to the
 // output directory.
