@@ -14,6 +14,7 @@ import (
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/schedplan/schedplan/pipeline/report"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"gonum.org/v1/gonum/floats"
@@ -220,9 +221,9 @@ func (c *Calibration) verdict() string {
 // validation window (the fluid one of vs's exact rows, and a task-level
 // one when vs has a task-level view) with the log's observed times, and
 // returns the report and calibration.parquet (one row per job and level).
-func calibrate(ctx context.Context, in *Inputs, vs *ValidationState) (*CalibrationReport, map[string][]byte, error) {
+func calibrate(ctx context.Context, in *inputs.Inputs, vs *ValidationState) (*CalibrationReport, map[string][]byte, error) {
 	lo, n := in.Split.TuneJobs, in.Split.ValidJobs
-	obsResp, obsWait, _ := observedTimes(in.Jobs, lo, n)
+	obsResp, obsWait, _ := inputs.ObservedTimes(in.Jobs, lo, n)
 	rep := &CalibrationReport{}
 	if !slices.ContainsFunc(obsResp, func(v float64) bool { return !math.IsNaN(v) }) {
 		rep.Note = "none: the validation window's jobs have no observed finish times (the log records no start/finish, or they contradict the submit times)"
@@ -258,7 +259,7 @@ func calibrate(ctx context.Context, in *Inputs, vs *ValidationState) (*Calibrati
 // the task-level views' jobs of the validation window (taskWindow) and
 // returns every job's response and wait (first task start − submit), in
 // seconds.
-func taskCurrentTimes(ctx context.Context, in *Inputs, spec string) (resp, wait []float64, err error) {
+func taskCurrentTimes(ctx context.Context, in *inputs.Inputs, spec string) (resp, wait []float64, err error) {
 	cl, err := tasklevel.TaskCluster(in.Spec)
 	if err != nil {
 		return nil, nil, err

@@ -10,6 +10,7 @@ import (
 
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/inputs"
 )
 
 func TestKSDistance(t *testing.T) {
@@ -106,8 +107,8 @@ func observedLog(t *testing.T, level string, factor float64) string {
 	return path
 }
 
-func calibrationConfig(trace string) RunConfig {
-	cfg := DefaultRunConfig()
+func calibrationConfig(trace string) inputs.RunConfig {
+	cfg := inputs.DefaultRunConfig()
 	cfg.Trace, cfg.Budget, cfg.Runs, cfg.Folds = trace, 8, 1, 2
 	cfg.Sigmas, cfg.LoadFactors = []float64{0}, []float64{1}
 	return cfg

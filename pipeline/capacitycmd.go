@@ -10,6 +10,7 @@ import (
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/schedplan/schedplan/pipeline/report"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
 )
@@ -58,7 +59,7 @@ func AnalyseCapacity(ctx context.Context, q CapacityRequest) (*CapacityReport, e
 		return nil, err
 	}
 	if q.Simulate && q.CurrentConfig != "" {
-		if _, err := CheckCurrentConfig(q.CurrentConfig, q.Jobs, 0); err != nil {
+		if _, err := inputs.CheckCurrentConfig(q.CurrentConfig, q.Jobs, 0); err != nil {
 			return nil, err
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/schedplan/schedplan/classify"
+	"github.com/schedplan/schedplan/pipeline/inputs"
 )
 
 // BenchmarkClassifyQuality is issue 17's classification acceptance item:
@@ -26,7 +27,7 @@ func BenchmarkClassifyQuality(b *testing.B) {
 	if trace == "" {
 		b.Skip("set SCHEDPLAN_CLASSQUAL_TRACE to a log")
 	}
-	cfg := DefaultRunConfig()
+	cfg := inputs.DefaultRunConfig()
 	cfg.Trace = trace
 	in, err := Prepare(cfg)
 	if err != nil {

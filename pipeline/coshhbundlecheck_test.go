@@ -8,6 +8,7 @@ import (
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/inputs"
 )
 
 // A hand-edited coshh section is refused, naming the field: a negative
@@ -53,7 +54,7 @@ func TestCOSHHConfigCheck(t *testing.T) {
 // tune --policy hpfsp refuses the flags only LAS_MQ's search reads
 // (--budget 1 was silently ignored) and accepts them at their defaults.
 func TestTuneRequestHPFSPFlags(t *testing.T) {
-	d := DefaultRunConfig()
+	d := inputs.DefaultRunConfig()
 	base := TuneRequest{Policy: "hpfsp", Objective: string(d.Objective), Constraints: d.Constraints, Current: d.Current, Budget: d.Budget, Folds: d.Folds, Seed: 1}
 	if _, err := base.Options(); err != nil {
 		t.Fatalf("defaults: %v", err)

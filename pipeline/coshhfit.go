@@ -11,6 +11,7 @@ import (
 	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/lp"
+	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/schedplan/schedplan/pipeline/report"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
 )
@@ -228,7 +229,7 @@ type COSHHWindow struct {
 }
 
 // NewCOSHHWindow builds the window of rows [lo, hi) of in's log.
-func NewCOSHHWindow(in *Inputs, sizes []float64, lo, hi int, floor float64) (*COSHHWindow, error) {
+func NewCOSHHWindow(in *inputs.Inputs, sizes []float64, lo, hi int, floor float64) (*COSHHWindow, error) {
 	cl, err := tasklevel.TaskCluster(in.Spec)
 	if err != nil {
 		return nil, err

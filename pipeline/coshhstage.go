@@ -14,6 +14,7 @@ import (
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/schedplan/schedplan/pipeline/report"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
 )
@@ -85,7 +86,7 @@ type coshhState struct {
 
 // coshhSizes are the log's sizes in container-seconds of the spec (what the
 // classify stage classifies).
-func coshhSizes(in *Inputs) []float64 {
+func coshhSizes(in *inputs.Inputs) []float64 {
 	return estimate.ContainerSeconds(in.Sizes, in.Source, in.Config.Sizes, in.Spec.Capacity())
 }
 
@@ -151,7 +152,7 @@ func (p *pipelineRun) tuneCOSHH(ctx context.Context) (map[string][]byte, error) 
 
 // coshhGridPoint simulates COSHH with tolerance tol on rows [h, lo) from
 // fit (k classes fitted before h; fitErr when it could not be fitted).
-func coshhGridPoint(in *Inputs, sizes []float64, fit *COSHHFit, fitErr error, h, lo, k int, tol float64) COSHHGridPoint {
+func coshhGridPoint(in *inputs.Inputs, sizes []float64, fit *COSHHFit, fitErr error, h, lo, k int, tol float64) COSHHGridPoint {
 	pt := COSHHGridPoint{K: k, Tolerance: tol}
 	fail := func(err error) COSHHGridPoint { pt.Error = err.Error(); return pt }
 	if fitErr != nil {

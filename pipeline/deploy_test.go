@@ -13,6 +13,7 @@ import (
 
 	"github.com/schedplan/schedplan/cluster/yarn"
 	"github.com/schedplan/schedplan/pipeline/bundle"
+	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
@@ -118,7 +119,7 @@ func writeSizedLog(t testing.TB, path string, n int, load, meanSize float64, see
 // runWithVerdict runs the pipeline with cfg into a temporary directory
 // and returns the result (which must have a verdict), the inputs and the
 // directory.
-func runWithVerdict(t *testing.T, cfg RunConfig) (*RunResult, *Inputs, string) {
+func runWithVerdict(t *testing.T, cfg inputs.RunConfig) (*RunResult, *inputs.Inputs, string) {
 	t.Helper()
 	in, err := Prepare(cfg)
 	if err != nil {
@@ -140,7 +141,7 @@ func runWithVerdict(t *testing.T, cfg RunConfig) (*RunResult, *Inputs, string) {
 // deployRun runs the pipeline, lightly, on a synthetic log.
 func deployRun(t *testing.T, log string) (*RunResult, string) {
 	t.Helper()
-	cfg := DefaultRunConfig()
+	cfg := inputs.DefaultRunConfig()
 	cfg.Trace, cfg.K = log, 2
 	cfg.Budget, cfg.Runs, cfg.Sigmas, cfg.LoadFactors, cfg.Baselines = 40, 1, []float64{0}, []float64{1}, []string{"fifo"}
 	res, _, dir := runWithVerdict(t, cfg)
@@ -224,7 +225,7 @@ func TestEmbeddedVerdictReplays(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a full run")
 	}
-	res, in, dir := runWithVerdict(t, DefaultRunConfig())
+	res, in, dir := runWithVerdict(t, inputs.DefaultRunConfig())
 	dt, v := res.DeployTuning, res.Deploy
 	t.Logf("%s", v.Sentence())
 	// One record: summary.json's tuned policy is the emitted file's.
@@ -336,7 +337,7 @@ func taskTunedSpec(t *testing.T, res *RunResult) string {
 // both files when the verdict is keep, and with deploy a comment in the
 // file not to deploy only; the comments leave the files valid.
 func TestBundleYARNDeploySection(t *testing.T) {
-	in, err := Prepare(DefaultRunConfig())
+	in, err := Prepare(inputs.DefaultRunConfig())
 	if err != nil {
 		t.Fatal(err)
 	}

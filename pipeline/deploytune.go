@@ -11,6 +11,7 @@ import (
 	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
@@ -157,11 +158,11 @@ func deployConstraints(s string) (string, []tuner.Constraint, error) {
 
 // currentTask returns the current scheduler at task level: its spec and
 // name (--current-config, else Fair with one pool per user).
-func currentTask(cfg RunConfig) (spec, name string, err error) {
+func currentTask(cfg inputs.RunConfig) (spec, name string, err error) {
 	if cfg.CurrentConfig == "" {
 		return "fair:pool=user", "fair, one pool per user", nil
 	}
-	spec, err = CurrentConfigSpec(cfg.CurrentConfig)
+	spec, err = inputs.CurrentConfigSpec(cfg.CurrentConfig)
 	return spec, filepath.Base(cfg.CurrentConfig), err
 }
 
@@ -178,7 +179,7 @@ type deployPair struct {
 // log's queues (Named), so that a log with a queue column is replayed as
 // the emitted file routes it (by the queues it keeps), not all in
 // root.default.
-func taskPairs(in *Inputs, cl *task.Cluster, chunks []DeployChunk, seeds []uint64, from, to int) ([]deployPair, error) {
+func taskPairs(in *inputs.Inputs, cl *task.Cluster, chunks []DeployChunk, seeds []uint64, from, to int) ([]deployPair, error) {
 	current, _, err := currentTask(in.Config)
 	if err != nil {
 		return nil, err
@@ -233,7 +234,7 @@ func pairedDiff(o tuner.Objective, s, ref tuner.Score) float64 {
 
 // deployTuner scores the candidates.
 type deployTuner struct {
-	in   *Inputs
+	in   *inputs.Inputs
 	dt   *DeployTuning
 	cons []tuner.Constraint
 	cl   *task.Cluster
@@ -249,7 +250,7 @@ type deployTuner struct {
 // current scheduler, and picks the contender and the choice (see
 // DeployTuning). All candidates are screened on the first seed, the
 // DeployFinalists best feasible on every seed.
-func TuneDeploy(ctx context.Context, in *Inputs, tr *tuner.TuneReport, b *bundle.Bundle) (*DeployTuning, error) {
+func TuneDeploy(ctx context.Context, in *inputs.Inputs, tr *tuner.TuneReport, b *bundle.Bundle) (*DeployTuning, error) {
 	cfg := in.Config
 	keep, keepName, err := currentTask(cfg)
 	if err != nil {

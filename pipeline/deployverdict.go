@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/schedplan/schedplan/pipeline/bundle"
+	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
@@ -59,7 +60,7 @@ func (v *DeployVerdict) Deploy() bool { return v != nil && v.Verdict == bundle.V
 // verdictOf replays the deploy tuner's contender (its file rendered from
 // bundle b as emit writes it) against the current scheduler on the
 // validation window and decides.
-func verdictOf(ctx context.Context, in *Inputs, dt *DeployTuning, b *bundle.Bundle) (*DeployVerdict, error) {
+func verdictOf(ctx context.Context, in *inputs.Inputs, dt *DeployTuning, b *bundle.Bundle) (*DeployVerdict, error) {
 	v := &DeployVerdict{Verdict: bundle.VerdictKeep, Current: dt.Current, CurrentName: dt.CurrentName, Objective: dt.Objective, Constraints: dt.Constraints}
 	if dt.Contender < 0 {
 		// Every candidate behaved as the current scheduler (an idle

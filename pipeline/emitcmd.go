@@ -8,13 +8,14 @@ import (
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/inputs"
 )
 
 // CheckContainerMB checks --container-mb (the memory of one container, MB)
 // of the commands that take it outside a run (emit, yarn-controller).
 func CheckContainerMB(mb int) error {
-	if mb < 1 || mb > MaxContainerMB {
-		return experiment.ParamErr("container-mb", mb, "want 1 to %d MB", MaxContainerMB)
+	if mb < 1 || mb > inputs.MaxContainerMB {
+		return experiment.ParamErr("container-mb", mb, "want 1 to %d MB", inputs.MaxContainerMB)
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/pipeline/bundle"
+	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
@@ -113,7 +114,7 @@ func TestHeldThresholdsEverywhere(t *testing.T) {
 // 10 on the default spec's 54 containers, one unit of the sizes is 5.4
 // held container-seconds, whatever the size source suggests.
 func TestRunBundleRecordsHeldPerUnit(t *testing.T) {
-	cfg := DefaultRunConfig()
+	cfg := inputs.DefaultRunConfig()
 	cfg.Capacity = 10
 	in, err := Prepare(cfg)
 	if err != nil {

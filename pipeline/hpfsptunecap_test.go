@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
@@ -11,7 +12,7 @@ import (
 // HPFSPTuneMaxJobs jobs of a longer tuning window, and on all of a shorter
 // one.
 func TestTuneHPFSPWindowBounded(t *testing.T) {
-	in, err := Prepare(DefaultRunConfig())
+	in, err := Prepare(inputs.DefaultRunConfig())
 	if err != nil {
 		t.Fatal(err)
 	}

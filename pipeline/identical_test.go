@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/schedplan/schedplan/pipeline"
+	"github.com/schedplan/schedplan/pipeline/inputs"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/identical.sha256 from this run (TestRunOutputsIdentical)")
@@ -49,7 +50,7 @@ func TestRunOutputsIdentical(t *testing.T) {
 		t.Skip("one full run with the defaults")
 	}
 	dir := filepath.Join(t.TempDir(), "out")
-	in, err := pipeline.Prepare(pipeline.DefaultRunConfig())
+	in, err := pipeline.Prepare(inputs.DefaultRunConfig())
 	if err != nil {
 		t.Fatal(err)
 	}

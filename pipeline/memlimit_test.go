@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/inputs"
 )
 
 func TestParseMemoryLimit(t *testing.T) {
@@ -37,7 +38,7 @@ func TestParseMemoryLimit(t *testing.T) {
 // name before it reads anything, and sets a given one.
 func TestMemoryLimitFlag(t *testing.T) {
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
-	cfg := DefaultRunConfig()
+	cfg := inputs.DefaultRunConfig()
 	cfg.MemoryLimit = "lots"
 	_, err := Prepare(cfg)
 	var pe *experiment.ParamError

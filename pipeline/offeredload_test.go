@@ -13,6 +13,7 @@ import (
 	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
 )
 
@@ -51,7 +52,7 @@ func TestExecTimeLoadByHand(t *testing.T) {
 // window overload Table 3's cluster (load 1.66 while the fluid window is
 // at 0.47); the task-level rows run in the same model, at the same load.
 func TestSimulatedViewsStateTheirLoad(t *testing.T) {
-	cfg := DefaultRunConfig()
+	cfg := inputs.DefaultRunConfig()
 	cfg.Budget, cfg.Runs = 40, 2
 	in, err := Prepare(cfg)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/inputs"
 )
 
 // The output rule (every command's --out): a missing folder is accepted
@@ -133,7 +134,7 @@ func TestOutWriteRerun(t *testing.T) {
 // the wait ends first, it fails naming what is missing; a foreign part
 // fails at once.
 func TestSweepMergeWaits(t *testing.T) {
-	in, err := ReadInput(InputOptions{Trace: "embedded:fb2009-50"})
+	in, err := inputs.ReadInput(inputs.InputOptions{Trace: "embedded:fb2009-50"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/lp"
 	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
@@ -51,7 +52,7 @@ type RunRequest struct {
 }
 
 // Configure parses the request into cfg, naming the flag of an error.
-func (q RunRequest) Configure(cfg *RunConfig) error {
+func (q RunRequest) Configure(cfg *inputs.RunConfig) error {
 	var err error
 	if cfg.K, err = classify.ParseK(q.K); err != nil {
 		return fmt.Errorf("--k: %w", err)
@@ -130,8 +131,8 @@ func CheckWhatIfs(whatIfs []string, spec *cluster.Spec) error {
 		}
 		counts := slices.Clone(p.Counts)
 		for _, c := range cs {
-			if n := p.Counts[c.Type] + c.Delta; !(n >= 0 && n <= MaxMachines) {
-				return experiment.ParamErr("what-if", w, "%s would have %g machines: want 0 to %g", p.TypeNames[c.Type], n, float64(MaxMachines))
+			if n := p.Counts[c.Type] + c.Delta; !(n >= 0 && n <= inputs.MaxMachines) {
+				return experiment.ParamErr("what-if", w, "%s would have %g machines: want 0 to %g", p.TypeNames[c.Type], n, float64(inputs.MaxMachines))
 			}
 			counts[c.Type] += c.Delta
 		}

@@ -16,16 +16,17 @@ import (
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 // withDefaults fills the zero fields with the defaults (not with AsGiven).
-func withDefaults(c RunConfig) RunConfig {
+func withDefaults(c inputs.RunConfig) inputs.RunConfig {
 	if c.AsGiven {
 		return c
 	}
-	d := DefaultRunConfig()
+	d := inputs.DefaultRunConfig()
 	def := func(v *string, dv string) {
 		if *v == "" {
 			*v = dv
@@ -66,12 +67,12 @@ func withDefaults(c RunConfig) RunConfig {
 // the work and memory the run will take — so that a run with a bad input
 // stops before it writes anything. Errors about a parameter are
 // *ParamError; a run beyond the limits is a *TooBigError.
-func Prepare(cfg RunConfig) (*Inputs, error) {
+func Prepare(cfg inputs.RunConfig) (*inputs.Inputs, error) {
 	cfg = withDefaults(cfg)
 	if err := checkParams(&cfg); err != nil {
 		return nil, err
 	}
-	in := &Inputs{Config: cfg}
+	in := &inputs.Inputs{Config: cfg}
 	var err error
 	if in.Spec, err = cluster.LoadSpec(cfg.Cluster); err != nil {
 		return nil, experiment.ParamErr("cluster", cfg.Cluster, "%v", err)
@@ -81,20 +82,20 @@ func Prepare(cfg RunConfig) (*Inputs, error) {
 	}
 	var currentSpec string
 	if cfg.CurrentConfig != "" { // the file alone, before the log is read
-		if in.CurrentConfigKey, currentSpec, err = readCurrentConfig(cfg.CurrentConfig); err != nil {
+		if in.CurrentConfigKey, currentSpec, err = inputs.ReadCurrentConfig(cfg.CurrentConfig); err != nil {
 			return nil, err
 		}
 	}
 	applyMemoryLimit(cfg.MemoryLimit, -1)
-	if in.Input, err = ReadInput(InputOptions{Trace: cfg.Trace, Read: cfg.Read, Tasks: cfg.Tasks}); err != nil {
+	if in.Input, err = inputs.ReadInput(inputs.InputOptions{Trace: cfg.Trace, Read: cfg.Read, Tasks: cfg.Tasks}); err != nil {
 		return nil, err
 	}
 	in.Jobs, in.Tasks = in.Input.Jobs, in.Input.Tasks
-	if err := CheckUserNames(in.Jobs, in.Spec, cfg.Cluster); err != nil {
+	if err := inputs.CheckUserNames(in.Jobs, in.Spec, cfg.Cluster); err != nil {
 		return nil, err
 	}
 	if cfg.CurrentConfig != "" { // then against the log (CheckCurrentConfig)
-		if err := checkCurrentConfig(cfg.CurrentConfig, currentSpec, in.CurrentConfigKey, in.Jobs, cfg.ContainerMB); err != nil {
+		if err := inputs.CheckCurrentConfigBytes(cfg.CurrentConfig, currentSpec, in.CurrentConfigKey, in.Jobs, cfg.ContainerMB); err != nil {
 			return nil, err
 		}
 	}
@@ -103,7 +104,7 @@ func Prepare(cfg RunConfig) (*Inputs, error) {
 	if limit, from := applyMemoryLimit(cfg.MemoryLimit, in.Jobs.Len()); limit > 0 {
 		slog.Info("soft memory limit", "bytes", limit, "from", from)
 	}
-	if in.TasksKey, err = tasksKey(in.Tasks); err != nil {
+	if in.TasksKey, err = inputs.TasksKey(in.Tasks); err != nil {
 		return nil, err
 	}
 	if in.Sizes, in.Source, err = estimate.Sizes(in.Jobs, cfg.Sizes); err != nil {
@@ -124,7 +125,7 @@ func Prepare(cfg RunConfig) (*Inputs, error) {
 	if in.Split, err = experiment.SplitByTime(in.SimJobs, cfg.Split); err != nil {
 		return nil, experiment.ParamErr("split", cfg.Split, "%s: %v", in.Jobs.Source, err)
 	}
-	if err := checkWindowsWork(in.SimJobs, in.Split); err != nil {
+	if err := inputs.CheckWindowsWork(in.SimJobs, in.Split); err != nil {
 		return nil, experiment.ParamErr("split", cfg.Split, "%s: %v", in.Jobs.Source, err)
 	}
 	if !cfg.NoLimits {
@@ -139,7 +140,7 @@ func Prepare(cfg RunConfig) (*Inputs, error) {
 			slog.Warn(w)
 		}
 	}
-	in.Workload = DescribeInput(in.Input, in.Sizes, in.Source)
+	in.Workload = inputs.DescribeInput(in.Input, in.Sizes, in.Source)
 	th := sha256.New()
 	if err := data.Write(th, in.Jobs, data.FormatArrow); err != nil {
 		return nil, err
@@ -154,9 +155,9 @@ func Prepare(cfg RunConfig) (*Inputs, error) {
 
 // checkParams checks every parameter that can be checked without reading
 // the inputs.
-func checkParams(c *RunConfig) error {
+func checkParams(c *inputs.RunConfig) error {
 	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
-	if err := CheckSizeOptions(c.Sizes); err != nil {
+	if err := inputs.CheckSizeOptions(c.Sizes); err != nil {
 		return err
 	}
 	switch {
@@ -168,8 +169,8 @@ func checkParams(c *RunConfig) error {
 		return experiment.ParamErr("k", c.K, "want auto, users or a positive number")
 	case c.Runs < 1 || c.Runs > experiment.MaxRuns:
 		return experiment.ParamErr("runs", c.Runs, "want 1 to %d runs", experiment.MaxRuns)
-	case c.ContainerMB < 1 || c.ContainerMB > MaxContainerMB:
-		return experiment.ParamErr("container-mb", c.ContainerMB, "want 1 to %d MB", MaxContainerMB)
+	case c.ContainerMB < 1 || c.ContainerMB > inputs.MaxContainerMB:
+		return experiment.ParamErr("container-mb", c.ContainerMB, "want 1 to %d MB", inputs.MaxContainerMB)
 	case len(c.Baselines) == 0:
 		return experiment.ParamErr("baselines", "", "no policy given")
 	case len(c.Sigmas) == 0:
@@ -187,7 +188,7 @@ func checkParams(c *RunConfig) error {
 	if _, _, err := ParseMemoryLimit(c.MemoryLimit); err != nil {
 		return experiment.ParamErr("memory-limit", c.MemoryLimit, "%v", err)
 	}
-	if _, err := experiment.ParseResults(c.resultsOrDefault()); err != nil {
+	if _, err := experiment.ParseResults(c.ResultsOrDefault()); err != nil {
 		return experiment.ParamErr("results", c.Results, "%v", err)
 	}
 	if _, err := c.Solver.Resolve(); err != nil {
@@ -223,7 +224,7 @@ func checkParams(c *RunConfig) error {
 const MaxListValues = 100
 
 // checkListLengths refuses lists longer than MaxListValues.
-func checkListLengths(c *RunConfig) error {
+func checkListLengths(c *inputs.RunConfig) error {
 	switch {
 	case len(c.Sigmas) > MaxListValues:
 		return experiment.ParamErr("sigmas", fmt.Sprintf("(%d values)", len(c.Sigmas)), "want at most %d σ: each is a set of simulations of every sized policy and a row of the report", MaxListValues)
@@ -241,9 +242,9 @@ const MaxLoadFactor = 100
 
 // checkTuneParams checks the tuning parameters: budget, objective,
 // constraints, folds and the current scheduler.
-func checkTuneParams(c *RunConfig) error {
-	if c.Budget < 1 || c.Budget > MaxBudget {
-		return experiment.ParamErr("budget", c.Budget, "want 1 to %d candidates", MaxBudget)
+func checkTuneParams(c *inputs.RunConfig) error {
+	if c.Budget < 1 || c.Budget > inputs.MaxBudget {
+		return experiment.ParamErr("budget", c.Budget, "want 1 to %d candidates", inputs.MaxBudget)
 	}
 	if _, err := experiment.Fluid.Policy(c.Current); err != nil {
 		return experiment.ParamErr("current", c.Current, "%v", err)
@@ -254,8 +255,8 @@ func checkTuneParams(c *RunConfig) error {
 	if _, err := tuner.ParseConstraints(c.Constraints); err != nil {
 		return experiment.ParamErr("constraint", c.Constraints, "%v", err)
 	}
-	if c.Folds < 1 || c.Folds > MaxFolds {
-		return experiment.ParamErr("folds", c.Folds, "want 1 to %d folds", MaxFolds)
+	if c.Folds < 1 || c.Folds > inputs.MaxFolds {
+		return experiment.ParamErr("folds", c.Folds, "want 1 to %d folds", inputs.MaxFolds)
 	}
 	return nil
 }
@@ -277,7 +278,7 @@ func (t TuneRequest) checkHPFSP() error {
 	if strings.ToLower(t.Policy) != "hpfsp" {
 		return nil
 	}
-	d := DefaultRunConfig()
+	d := inputs.DefaultRunConfig()
 	for _, f := range []struct {
 		name     string
 		val, def any
@@ -295,7 +296,7 @@ func (t TuneRequest) Options() (tuner.TuneOptions, error) {
 	if p := strings.ToLower(t.Policy); p != "las_mq" && p != "hpfsp" {
 		return tuner.TuneOptions{}, experiment.ParamErr("policy", t.Policy, "use las_mq (fluid core) or hpfsp (task level: FAIR_LIMIT and the progress threshold); COSHH's k is tuned by run's tune-coshh stage")
 	}
-	c := RunConfig{Objective: tuner.Objective(t.Objective), Constraints: t.Constraints, Current: t.Current, Budget: t.Budget, Folds: t.Folds}
+	c := inputs.RunConfig{Objective: tuner.Objective(t.Objective), Constraints: t.Constraints, Current: t.Current, Budget: t.Budget, Folds: t.Folds}
 	if err := t.checkHPFSP(); err != nil {
 		return tuner.TuneOptions{}, err
 	}
@@ -362,7 +363,7 @@ func TuneCost(budget int, split experiment.Split, opt tuner.TuneOptions) experim
 // cost estimates the run's simulations: tuning, the refinement's (two
 // rows per multiplier on at most RefineMaxJobs jobs), then on the
 // validation window the bounds and every validation experiment.
-func inputsCost(in *Inputs) experiment.Cost {
+func inputsCost(in *inputs.Inputs) experiment.Cost {
 	cfg := in.Config
 	valN := float64(in.Split.ValidJobs)
 	configs := float64(4 + len(cfg.Baselines))

@@ -7,13 +7,14 @@ import (
 
 	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/schedplan/schedplan/pipeline/report"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 // buildReport renders report.html from the stages' states.
-func buildReport(in *Inputs, bd *bundle.Bundle, cs *classState, capSt *capacityState, tr *tuner.TuneReport, b *experiment.Bounds, vs *ValidationState, res *RunResult) ([]byte, error) {
+func buildReport(in *inputs.Inputs, bd *bundle.Bundle, cs *classState, capSt *capacityState, tr *tuner.TuneReport, b *experiment.Bounds, vs *ValidationState, res *RunResult) ([]byte, error) {
 	w := in.Workload
 	rep := &report.Report{
 		Title:    "schedplan report: " + w.Source,

@@ -19,6 +19,7 @@ import (
 	"github.com/schedplan/schedplan/cluster/yarn"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/pipeline/bundle"
+	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
@@ -62,7 +63,7 @@ func sixUserLog(t *testing.T, withQueue bool) string {
 // Hadoop's placement code would (yarn.CapacityScheduler.Place: the queue it
 // names — the log's — then the mappings) and returns the share of them in
 // each leaf.
-func routedShares(t *testing.T, in *Inputs, cs *yarn.CapacityScheduler) map[*yarn.CSQueue]float64 {
+func routedShares(t *testing.T, in *inputs.Inputs, cs *yarn.CapacityScheduler) map[*yarn.CSQueue]float64 {
 	t.Helper()
 	lo := in.Split.TuneJobs
 	n := in.Jobs.Len() - lo
@@ -92,11 +93,11 @@ func routedShares(t *testing.T, in *Inputs, cs *yarn.CapacityScheduler) map[*yar
 // applications of one user. The old files sent everything to
 // root.default (1%) and demoted levels admitted 100 applications per user.
 func TestEmitRoutesWorkToCapacity(t *testing.T) {
-	embedded, err := Prepare(DefaultRunConfig())
+	embedded, err := Prepare(inputs.DefaultRunConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
-	withQueue, noQueue := DefaultRunConfig(), DefaultRunConfig()
+	withQueue, noQueue := inputs.DefaultRunConfig(), inputs.DefaultRunConfig()
 	withQueue.Trace, noQueue.Trace = sixUserLog(t, true), sixUserLog(t, false)
 	six, err := Prepare(withQueue)
 	if err != nil {
@@ -108,7 +109,7 @@ func TestEmitRoutesWorkToCapacity(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name string
-		in   *Inputs
+		in   *inputs.Inputs
 		k    int
 	}{
 		{"embedded trace, k 1", embedded, 1},
@@ -255,7 +256,7 @@ func TestLevelsAdmitPeakApplications(t *testing.T) {
 // validation stage (before, they named none and all ran in root.default of
 // a file that keeps the log's queues and maps no user).
 func TestDeployPairsNameLogQueues(t *testing.T) {
-	cfg := DefaultRunConfig()
+	cfg := inputs.DefaultRunConfig()
 	cfg.Trace = sixUserLog(t, true)
 	in, pairs := deployPairsOf(t, cfg, DeployChunk{FirstRow: 11, Jobs: 20})
 	want := bundle.LogQueuesOf(in.Jobs, 10, 20)
@@ -321,7 +322,7 @@ func TestCurrentConfigPlacesTheLog(t *testing.T) {
 		{users, "testdata/hadoop/capacity-scheduler.xml", ""},
 		{users, "testdata/hadoop/fair-scheduler.xml", ""},
 	} {
-		cfg := DefaultRunConfig()
+		cfg := inputs.DefaultRunConfig()
 		cfg.Trace, cfg.CurrentConfig = c.log, c.file
 		_, err := Prepare(cfg)
 		switch {
@@ -339,7 +340,7 @@ func TestCurrentConfigPlacesTheLog(t *testing.T) {
 // 54% of them on the embedded trace with Hadoop's stock
 // capacity-scheduler.xml).
 func TestDeployPairsReferenceIsCurrentConfig(t *testing.T) {
-	cfg := DefaultRunConfig()
+	cfg := inputs.DefaultRunConfig()
 	cfg.Trace, cfg.CurrentConfig = sixUserLog(t, false), "testdata/hadoop/capacity-scheduler.xml"
 	_, pairs := deployPairsOf(t, cfg, DeployChunk{FirstRow: 1, Jobs: 200})
 	want := "capacity:file=" + cfg.CurrentConfig
@@ -404,7 +405,7 @@ func mustJobs(t *testing.T, csv string) *data.Jobs {
 
 // deployPairsOf prepares cfg's log and returns the deploy tuner's pair of
 // chunk with one task seed.
-func deployPairsOf(t *testing.T, cfg RunConfig, chunk DeployChunk) (*Inputs, []deployPair) {
+func deployPairsOf(t *testing.T, cfg inputs.RunConfig, chunk DeployChunk) (*inputs.Inputs, []deployPair) {
 	t.Helper()
 	in, err := Prepare(cfg)
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/schedplan/schedplan/lp"
 	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/schedplan/schedplan/pipeline/report"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/schedplan/schedplan/pipeline/tuner"
@@ -57,7 +58,7 @@ type boundsState struct {
 type RunResult struct {
 	Version  int              `json:"version"`
 	Trace    string           `json:"trace"`
-	Workload Workload         `json:"workload"`
+	Workload inputs.Workload  `json:"workload"`
 	Split    experiment.Split `json:"split"`
 	// Capacity is the capacity every simulation ran at (in the units of the
 	// sizes), CapacityFrom where it came from, and OfferedLoad the log's
@@ -177,9 +178,9 @@ func (s *stamped) UnmarshalJSON(b []byte) error {
 
 // pipelineRun is one run's states, filled stage by stage.
 type pipelineRun struct {
-	in    *Inputs
+	in    *inputs.Inputs
 	r     *Runner
-	wl    Workload
+	wl    inputs.Workload
 	cs    classState
 	capSt capacityState
 	tr    tuner.TuneReport
@@ -212,14 +213,14 @@ type fluidPeakCache struct {
 // in comes from Prepare. When ctx is cancelled the stage under way is
 // abandoned without writing anything and Run returns ctx.Err() (wrapped):
 // the directory stays resumable.
-func Run(ctx context.Context, in *Inputs, r *Runner) (*RunResult, error) {
+func Run(ctx context.Context, in *inputs.Inputs, r *Runner) (*RunResult, error) {
 	if r.Dir == "" {
 		return nil, experiment.ErrNoOutputDir
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	r.shard = in.Config.Stages.sharding()
+	r.shard = in.Config.Stages.Sharding()
 	if err := r.Open(); err != nil {
 		return nil, err
 	}
@@ -227,7 +228,7 @@ func Run(ctx context.Context, in *Inputs, r *Runner) (*RunResult, error) {
 	p := &pipelineRun{in: in, r: r}
 	so := &in.Config.Stages
 	stages := p.stages()
-	if !so.sharding() {
+	if !so.Sharding() {
 		if err := r.checkOutdated(stages, so); err != nil {
 			return nil, err
 		}
@@ -242,7 +243,7 @@ func Run(ctx context.Context, in *Inputs, r *Runner) (*RunResult, error) {
 		}
 		if so.Stage == s.name {
 			p.part = &stagePart{stage: s.name, key: key, opt: so}
-			if so.sharding() {
+			if so.Sharding() {
 				return nil, p.writeShard(ctx, s)
 			}
 		}
@@ -362,7 +363,7 @@ func (p *pipelineRun) stages() []stage {
 			CurrentConfig string
 			ContainerMB   int
 			Results       string
-		}{cfg.Current, cfg.Baselines, cfg.Sigmas, cfg.Runs, cfg.LoadFactors, cfg.Seed, taskLevelVersion, cfg.CurrentConfig, cfg.ContainerMB, cfg.resultsOrDefault()},
+		}{cfg.Current, cfg.Baselines, cfg.Sigmas, cfg.Runs, cfg.LoadFactors, cfg.Seed, taskLevelVersion, cfg.CurrentConfig, cfg.ContainerMB, cfg.ResultsOrDefault()},
 			deps: []string{"tune", "tune-coshh", "tune-hpfsp", "bounds", "classify", "tune-deploy", "emit"}, inputs: [][]byte{in.JobsKey, in.TraceKey, in.SpecKey, in.CurrentConfigKey, in.TasksKey},
 			state: &p.vs, run: p.validate},
 		{name: "report", deps: []string{"ingest", "classify", "capacity", "tune", "tune-coshh", "tune-hpfsp", "bounds", "tune-deploy", "emit", "validate"},

@@ -12,20 +12,21 @@ import (
 
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/pipeline/bundle"
+	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 // testConfig is the default configuration with a smaller search and fewer
 // runs, so the end-to-end tests stay quick.
-func testConfig() RunConfig {
-	cfg := DefaultRunConfig()
+func testConfig() inputs.RunConfig {
+	cfg := inputs.DefaultRunConfig()
 	cfg.Budget, cfg.Runs = 120, 3
 	return cfg
 }
 
 var runOutputs = []string{"schedplan.yaml", "capacity-scheduler.xml", "fair-scheduler.xml", "results.parquet", "classes.parquet", "coshh.parquet", "summary.json", "report.html"}
 
-func runInto(t *testing.T, dir string, cfg RunConfig, fail func(stage, file string) error) (*RunResult, *Runner, error) {
+func runInto(t *testing.T, dir string, cfg inputs.RunConfig, fail func(stage, file string) error) (*RunResult, *Runner, error) {
 	t.Helper()
 	in, err := Prepare(cfg)
 	if err != nil {
@@ -190,18 +191,18 @@ func TestPrepareRejectsBadInputsBeforeWriting(t *testing.T) {
 	os.WriteFile(noSize, []byte("job_id,submit_time,user\na,1,u\nb,2,u\n"), 0o644)
 	for _, tc := range []struct {
 		name string
-		edit func(*RunConfig)
+		edit func(*inputs.RunConfig)
 		want string
 	}{
-		{"unknown policy", func(c *RunConfig) { c.Baselines = []string{"fifo", "shortest-first"} }, `unknown policy "shortest-first"`},
-		{"bad current", func(c *RunConfig) { c.Current = "las_mq:k=0" }, "las_mq"},
-		{"malformed cluster", func(c *RunConfig) { c.Cluster = badCluster }, "slots must be positive"},
-		{"no size column", func(c *RunConfig) { c.Trace = noSize }, "no usable size column"},
-		{"split", func(c *RunConfig) { c.Split = 1 }, "split"},
+		{"unknown policy", func(c *inputs.RunConfig) { c.Baselines = []string{"fifo", "shortest-first"} }, `unknown policy "shortest-first"`},
+		{"bad current", func(c *inputs.RunConfig) { c.Current = "las_mq:k=0" }, "las_mq"},
+		{"malformed cluster", func(c *inputs.RunConfig) { c.Cluster = badCluster }, "slots must be positive"},
+		{"no size column", func(c *inputs.RunConfig) { c.Trace = noSize }, "no usable size column"},
+		{"split", func(c *inputs.RunConfig) { c.Split = 1 }, "split"},
 		// 1e308 made sizes or estimates +Inf in the validate stage, after
 		// the stages before had written their files.
-		{"load factor 1e308", func(c *RunConfig) { c.LoadFactors = []float64{1, 1e308} }, "load-factors"},
-		{"sigma 1e308", func(c *RunConfig) { c.Sigmas = []float64{0, 1e308} }, "sigmas"},
+		{"load factor 1e308", func(c *inputs.RunConfig) { c.LoadFactors = []float64{1, 1e308} }, "load-factors"},
+		{"sigma 1e308", func(c *inputs.RunConfig) { c.Sigmas = []float64{0, 1e308} }, "sigmas"},
 	} {
 		cfg := testConfig()
 		tc.edit(&cfg)

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"github.com/schedplan/schedplan/pipeline/inputs"
 	"os"
 	"runtime"
 	"runtime/pprof"
@@ -22,7 +23,7 @@ func BenchmarkScaleRun(b *testing.B) {
 	stop := watchPeak(b, os.Getenv("SCHEDPLAN_SCALE_PEAKPROF"))
 	defer stop()
 	for i := 0; i < b.N; i++ {
-		cfg := DefaultRunConfig()
+		cfg := inputs.DefaultRunConfig()
 		cfg.Trace = trace
 		if r := os.Getenv("SCHEDPLAN_SCALE_RESULTS"); r != "" {
 			cfg.Results = r

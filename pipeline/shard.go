@@ -17,6 +17,7 @@ import (
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
@@ -56,7 +57,7 @@ var StageNames = stageNames()
 // stageNames reads the names off the stage table (stages), the one place
 // they are listed.
 func stageNames() []string {
-	p := &pipelineRun{in: &Inputs{}}
+	p := &pipelineRun{in: &inputs.Inputs{}}
 	var names []string
 	for _, s := range p.stages() {
 		names = append(names, s.name)
@@ -65,7 +66,7 @@ func stageNames() []string {
 }
 
 // checkStageOptions validates the options (checkParams).
-func checkStageOptions(o *StageOptions) error {
+func checkStageOptions(o *inputs.StageOptions) error {
 	if o.Until != "" && !slices.Contains(StageNames, o.Until) {
 		return experiment.ParamErr("until", o.Until, "no such stage; the stages are %s", strings.Join(StageNames, ", "))
 	}
@@ -87,7 +88,7 @@ func checkStageOptions(o *StageOptions) error {
 		if err != nil {
 			return err
 		}
-		o.index, o.count = i, n
+		o.Index, o.Count = i, n
 	}
 	return nil
 }
@@ -350,7 +351,7 @@ func readStageParts(dir, stage, key string) (*data.Table, []string, error) {
 // stagePart is the stage a run shards or merges.
 type stagePart struct {
 	stage, key string
-	opt        *StageOptions
+	opt        *inputs.StageOptions
 	tune       *tuner.TuneShard
 	units      *experiment.UnitHook
 	merged     []string // the part files a merge read
@@ -363,7 +364,7 @@ func (p *pipelineRun) tuneShard() (*tuner.TuneShard, error) {
 	if sp == nil || sp.stage != "tune" {
 		return nil, nil
 	}
-	sp.tune = &tuner.TuneShard{Index: sp.opt.index, Count: sp.opt.count}
+	sp.tune = &tuner.TuneShard{Index: sp.opt.Index, Count: sp.opt.Count}
 	var err error
 	if sp.tune.Known, err = mergedParts(p, tuneKnown); err != nil {
 		return nil, err
@@ -378,7 +379,7 @@ func (p *pipelineRun) unitHook() (*experiment.UnitHook, error) {
 	if sp == nil || sp.stage != "validate" {
 		return nil, nil
 	}
-	sp.units = &experiment.UnitHook{Index: sp.opt.index, Count: sp.opt.count}
+	sp.units = &experiment.UnitHook{Index: sp.opt.Index, Count: sp.opt.Count}
 	var err error
 	if sp.units.Known, err = mergedParts(p, validateKnown); err != nil {
 		return nil, err
@@ -410,7 +411,7 @@ func mergedParts[K any](p *pipelineRun, known func(*data.Table) (K, error)) (K, 
 // writeShard computes a shard's units of stage s and writes its part.
 func (p *pipelineRun) writeShard(ctx context.Context, s stage) error {
 	sp := p.part
-	name := fmt.Sprintf("%s shard %d/%d", s.name, sp.opt.index, sp.opt.count)
+	name := fmt.Sprintf("%s shard %d/%d", s.name, sp.opt.Index, sp.opt.Count)
 	if p.r.upToDate(filepath.Join(p.r.Dir, StampDir, s.name+".json"), s.name, sp.key, &stamped{State: s.state}) {
 		// Merged already (a retried or resubmitted shard): no part, which
 		// no merge would read.
@@ -430,7 +431,7 @@ func (p *pipelineRun) shardPart(ctx context.Context, s stage) error {
 	case err == nil:
 		return fmt.Errorf("stage %s: every unit is computed already; nothing to shard", s.name)
 	case !errors.Is(err, tuner.ErrShardDone):
-		return fmt.Errorf("stage %s, shard %d/%d: %w", s.name, sp.opt.index, sp.opt.count, err)
+		return fmt.Errorf("stage %s, shard %d/%d: %w", s.name, sp.opt.Index, sp.opt.Count, err)
 	}
 	var t *data.Table
 	if sp.tune != nil {
@@ -438,7 +439,7 @@ func (p *pipelineRun) shardPart(ctx context.Context, s stage) error {
 	} else {
 		t = validatePartTable(sp.key, sp.units)
 	}
-	path := filepath.Join(p.r.Dir, PartPath(s.name, sp.opt.index, sp.opt.count))
+	path := filepath.Join(p.r.Dir, PartPath(s.name, sp.opt.Index, sp.opt.Count))
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
@@ -449,7 +450,7 @@ func (p *pipelineRun) shardPart(ctx context.Context, s stage) error {
 	if err := data.WriteBytesAtomic(path, true, buf.Bytes()); err != nil {
 		return fmt.Errorf("stage %s: %w", s.name, destError(path, err))
 	}
-	slog.Info("shard written", "stage", s.name, "shard", fmt.Sprintf("%d/%d", sp.opt.index, sp.opt.count), "file", path, "rows", t.Len())
+	slog.Info("shard written", "stage", s.name, "shard", fmt.Sprintf("%d/%d", sp.opt.Index, sp.opt.Count), "file", path, "rows", t.Len())
 	return nil
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/schedplan/schedplan/pipeline/report"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/schedplan/schedplan/pipeline/tuner"
@@ -78,7 +79,7 @@ var TaskValidateMaxJobs = 300_000
 // taskWindow returns the validation window's jobs the task-level views
 // simulate, rows lo to lo+n−1 of the log, and the note's words when they
 // are not the whole window ("" when they are).
-func taskWindow(in *Inputs) (lo, n int, cut string) {
+func taskWindow(in *inputs.Inputs) (lo, n int, cut string) {
 	lo, n = in.Split.TuneJobs, len(in.SimJobs)-in.Split.TuneJobs
 	if n > TaskValidateMaxJobs {
 		cut = fmt.Sprintf("; only the validation window's first %d of %d jobs (TaskValidateMaxJobs)", TaskValidateMaxJobs, n)
@@ -90,7 +91,7 @@ func taskWindow(in *Inputs) (lo, n int, cut string) {
 // taskValidate simulates the validation window at task level (at most
 // TaskValidateMaxJobs of its jobs): dir holds the emitted
 // capacity-scheduler.xml and fair-scheduler.xml.
-func taskValidate(ctx context.Context, in *Inputs, cs *classState, tuned tuner.LASMQParams, dir string, progress func(done, total int)) (*TaskValidation, error) {
+func taskValidate(ctx context.Context, in *inputs.Inputs, cs *classState, tuned tuner.LASMQParams, dir string, progress func(done, total int)) (*TaskValidation, error) {
 	cl, err := tasklevel.TaskCluster(in.Spec)
 	if err != nil {
 		return nil, err
@@ -116,7 +117,7 @@ func taskValidate(ctx context.Context, in *Inputs, cs *classState, tuned tuner.L
 	m := TaskLASMQ(tuned.Policy(), held)
 	current, currentSpec := "fair, one pool per user", "fair:pool=user"
 	if in.Config.CurrentConfig != "" {
-		if currentSpec, err = CurrentConfigSpec(in.Config.CurrentConfig); err != nil {
+		if currentSpec, err = inputs.CurrentConfigSpec(in.Config.CurrentConfig); err != nil {
 			return nil, err
 		}
 		current = filepath.Base(in.Config.CurrentConfig)

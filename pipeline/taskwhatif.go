@@ -16,6 +16,7 @@ import (
 	"github.com/schedplan/schedplan/lp"
 	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/schedplan/schedplan/pipeline/report"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/schedplan/schedplan/pipeline/tuner"
@@ -60,7 +61,7 @@ func ApplyWhatIf(spec *cluster.Spec, whatIf string) (*cluster.Spec, error) {
 	out.Resources = append([]cluster.ResourceType(nil), spec.Resources...)
 	for _, c := range cs {
 		n := float64(out.Resources[c.Type].Count) + c.Delta
-		if n != math.Trunc(n) || n < 0 || n > MaxMachines {
+		if n != math.Trunc(n) || n < 0 || n > inputs.MaxMachines {
 			return nil, experiment.ParamErr("what-if", whatIf, "%s would have %v machines", out.Resources[c.Type].Name, n)
 		}
 		out.Resources[c.Type].Count = int(n)
@@ -177,7 +178,7 @@ func WriteWhatIfSims(w io.Writer, sims []WhatIfSim) {
 func TaskConfigs(bundlePath, currentConfig string) (names, specs []string, err error) {
 	names, specs = []string{"current (fair, one pool per user)"}, []string{"fair:pool=user"}
 	if currentConfig != "" {
-		s, err := CurrentConfigSpec(currentConfig)
+		s, err := inputs.CurrentConfigSpec(currentConfig)
 		if err != nil {
 			return nil, nil, err
 		}

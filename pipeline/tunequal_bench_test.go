@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
@@ -27,7 +28,7 @@ func BenchmarkTuneQuality(b *testing.B) {
 	if trace == "" {
 		b.Skip("set SCHEDPLAN_TUNEQUAL_TRACE to a log")
 	}
-	cfg := DefaultRunConfig()
+	cfg := inputs.DefaultRunConfig()
 	cfg.Trace = trace
 	// SCHEDPLAN_TUNEQUAL_SEED: another seed of the estimate draws, the
 	// sampling and the bootstrap (the rule's stability over seeds).

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/inputs"
 )
 
 // writeUserLog writes a CSV log whose jobs cycle through users and returns
@@ -42,7 +43,7 @@ func TestPrepareRefusesUnusableUserNames(t *testing.T) {
 		{"control character", []string{"alice", "x\x01y"}, []string{`"x\x01y"`, "job j1"}},
 		{"collide by trimming", []string{"bob", `" bob"`}, []string{`"bob" (job j0)`, `" bob" (job j1)`, "root.bob"}},
 	} {
-		cfg := DefaultRunConfig()
+		cfg := inputs.DefaultRunConfig()
 		cfg.Trace = writeUserLog(t, tc.users...)
 		_, err := Prepare(cfg)
 		if err == nil {
@@ -56,7 +57,7 @@ func TestPrepareRefusesUnusableUserNames(t *testing.T) {
 		}
 	}
 	// Distinct names that stay distinct pass.
-	cfg := DefaultRunConfig()
+	cfg := inputs.DefaultRunConfig()
 	cfg.Trace = writeUserLog(t, "alice", "a.b", "a_b")
 	cfg.NoLimits = true
 	if _, err := Prepare(cfg); err != nil {
@@ -72,7 +73,7 @@ func TestPrepareRefusesSpecUserCollision(t *testing.T) {
 	if err := os.WriteFile(spec, []byte("version: 1\nresources:\n  - {name: a, count: 4, slots: 4, exec_rate: 1}\nusers:\n  - {name: a_dot_b, min_share: 2}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg := DefaultRunConfig()
+	cfg := inputs.DefaultRunConfig()
 	cfg.Trace = writeUserLog(t, "alice", "a.b")
 	cfg.Cluster = spec
 	_, err := Prepare(cfg)
@@ -102,7 +103,7 @@ func TestPrepareCurrentConfigWithoutDefaultQueue(t *testing.T) {
 		if err := os.WriteFile(p, []byte(tc.body), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		cfg := DefaultRunConfig()
+		cfg := inputs.DefaultRunConfig()
 		cfg.CurrentConfig = p
 		_, err := Prepare(cfg)
 		var pe *experiment.ParamError
@@ -120,7 +121,7 @@ func TestPrepareCurrentConfigNaNWeight(t *testing.T) {
 	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg := DefaultRunConfig()
+	cfg := inputs.DefaultRunConfig()
 	cfg.CurrentConfig = p
 	_, err := Prepare(cfg)
 	var pe *experiment.ParamError
@@ -132,8 +133,8 @@ func TestPrepareCurrentConfigNaNWeight(t *testing.T) {
 // describe says when the log's user names would stop run (issue 26: they
 // passed describe and failed at the emit stage).
 func TestDescribeFlagsUserNames(t *testing.T) {
-	opt := DefaultRunConfig().Sizes
-	w, err := DescribeLog(InputOptions{Trace: writeUserLog(t, "alice", "a.b", "a_dot_b")}, opt)
+	opt := inputs.DefaultRunConfig().Sizes
+	w, err := inputs.DescribeLog(inputs.InputOptions{Trace: writeUserLog(t, "alice", "a.b", "a_dot_b")}, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +146,7 @@ func TestDescribeFlagsUserNames(t *testing.T) {
 	if !strings.Contains(b.String(), "user names") {
 		t.Errorf("describe's text lacks the user names line:\n%s", b.String())
 	}
-	if w, err := DescribeLog(InputOptions{Trace: writeUserLog(t, "alice", "a.b", "a_b")}, opt); err != nil || w.UserNames != "" {
+	if w, err := inputs.DescribeLog(inputs.InputOptions{Trace: writeUserLog(t, "alice", "a.b", "a_b")}, opt); err != nil || w.UserNames != "" {
 		t.Errorf("distinct names: %q, %v", w.UserNames, err)
 	}
 }

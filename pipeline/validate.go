@@ -12,6 +12,7 @@ import (
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/schedplan/schedplan/pipeline/report"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
@@ -79,7 +80,7 @@ type valConfig struct {
 // emitted (tuned: the levels capacity-scheduler.xml implements), Hu et
 // al.'s default and the first guess, the current scheduler and the
 // baselines (each policy once, however it is spelt), with what each uses.
-func validatedConfigs(cfg RunConfig, tr *tuner.TuneReport, tuned tuner.LASMQParams) ([]valConfig, error) {
+func validatedConfigs(cfg inputs.RunConfig, tr *tuner.TuneReport, tuned tuner.LASMQParams) ([]valConfig, error) {
 	list := []valConfig{
 		{name: "tuned las_mq", spec: tuned.Spec()},
 		{name: tuner.DefaultLASMQName, spec: sim.DefaultLASMQ().Spec()},
@@ -131,7 +132,7 @@ type validation struct {
 }
 
 // planValidation builds the experiments of the validate stage.
-func planValidation(in *Inputs, tr *tuner.TuneReport, tuned tuner.LASMQParams, b *experiment.Bounds) (*validation, error) {
+func planValidation(in *inputs.Inputs, tr *tuner.TuneReport, tuned tuner.LASMQParams, b *experiment.Bounds) (*validation, error) {
 	cfg := in.Config
 	configs, err := validatedConfigs(cfg, tr, tuned)
 	if err != nil {
@@ -228,7 +229,7 @@ func (v *validation) rows(r *validationResults, b *experiment.Bounds) []Validati
 
 // plots fills the data behind the report's figures; the CDF and per-class
 // means come from the sink that saw the exact-size runs.
-func (v *validation) plots(st *ValidationState, r *validationResults, cfg RunConfig, classNames []string, rs *experiment.ResultsSink) {
+func (v *validation) plots(st *ValidationState, r *validationResults, cfg inputs.RunConfig, classNames []string, rs *experiment.ResultsSink) {
 	st.ClassNames = classNames
 	st.CDF, st.PerClass = rs.Cdf, rs.Class
 	st.SigmaXs = cfg.Sigmas
@@ -271,7 +272,7 @@ func (v *validation) plots(st *ValidationState, r *validationResults, cfg RunCon
 // file). A shard's run (opt.Units sharding) keeps its exact-size units'
 // rows for its part instead and writes nothing; the merge hands the parts'
 // rows to the same stream in the same order.
-func validate(ctx context.Context, in *Inputs, cs *classState, tr *tuner.TuneReport, tuned tuner.LASMQParams, b *experiment.Bounds, stream func(name string) (*os.File, error), opt experiment.RunOptions) (*ValidationState, map[string][]byte, error) {
+func validate(ctx context.Context, in *inputs.Inputs, cs *classState, tr *tuner.TuneReport, tuned tuner.LASMQParams, b *experiment.Bounds, stream func(name string) (*os.File, error), opt experiment.RunOptions) (*ValidationState, map[string][]byte, error) {
 	plan, err := planValidation(in, tr, tuned, b)
 	if err != nil {
 		return nil, nil, err
@@ -290,7 +291,7 @@ func validate(ctx context.Context, in *Inputs, cs *classState, tr *tuner.TuneRep
 	first, n := in.Split.TuneJobs, len(plan.jobs)
 	classOf := cs.Secondary.classesOf(first, n)
 	id := func(i int) []byte { return in.Jobs.ID.Bytes(first + i) }
-	choice, err := experiment.ParseResults(in.Config.resultsOrDefault())
+	choice, err := experiment.ParseResults(in.Config.ResultsOrDefault())
 	if err != nil {
 		return nil, nil, experiment.ParamErr("results", in.Config.Results, "%v", err)
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
@@ -22,14 +23,14 @@ func BenchmarkValidateFluid(b *testing.B) {
 	const n = 100_000
 	rng := rand.New(rand.NewPCG(17, 3))
 	jobs := poissonJobs(rng, n, 0.9, func() float64 { return rng.ExpFloat64() })
-	cfg := DefaultRunConfig()
+	cfg := inputs.DefaultRunConfig()
 	sizes := make([]float64, n)
 	for i, j := range jobs {
 		sizes[i] = j.Size
 	}
 	guess := tuner.FirstGuess(sizes, 4)
 	tr := &tuner.TuneReport{Result: &tuner.TuneResult{FirstGuess: guess}, Best: guess}
-	in := &Inputs{Config: cfg, SimJobs: jobs, Split: experiment.Split{TuneJobs: 0, ValidJobs: n}, Capacity: 1}
+	in := &inputs.Inputs{Config: cfg, SimJobs: jobs, Split: experiment.Split{TuneJobs: 0, ValidJobs: n}, Capacity: 1}
 	bounds, err := experiment.ComputeBounds(jobs, 1)
 	if err != nil {
 		b.Fatal(err)

@@ -13,12 +13,13 @@ import (
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 // emitFor builds the bundle run would emit for k classes (the tuned LAS_MQ
 // replaced by tuned, since only its shape matters here) and renders it.
-func emitFor(t *testing.T, in *Inputs, k int, tuned tuner.LASMQParams) (*bundle.Bundle, map[string][]byte) {
+func emitFor(t *testing.T, in *inputs.Inputs, k int, tuned tuner.LASMQParams) (*bundle.Bundle, map[string][]byte) {
 	t.Helper()
 	sizes := estimate.ContainerSeconds(in.Sizes, in.Source, in.Config.Sizes, in.Spec.Capacity())
 	pr, s, err := classify.COSHH(in.Jobs, sizes, in.Spec, classify.Options{K: k, Seed: 1})
@@ -103,7 +104,7 @@ func checkEmitted(t *testing.T, b *bundle.Bundle, files map[string][]byte) {
 // Issue 10: the files emitted for the embedded trace with --k 2 … 12 load
 // in YARN (with --k 8 a class queue had capacity 0 and levels at 100).
 func TestEmitEmbeddedTraceK2to12(t *testing.T) {
-	in, err := Prepare(DefaultRunConfig())
+	in, err := Prepare(inputs.DefaultRunConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +158,7 @@ users:
 	if err := os.WriteFile(logPath, []byte(rows.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg := DefaultRunConfig()
+	cfg := inputs.DefaultRunConfig()
 	cfg.Trace, cfg.Cluster = logPath, specPath
 	in, err := Prepare(cfg)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/cluster/yarn"
+	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
@@ -15,7 +16,7 @@ import (
 // counterpart), and the remaining-work order, which YARN lacks, a property
 // for the controller; the files still obey Hadoop's rules.
 func TestEmitLevelOrderingPolicy(t *testing.T) {
-	in, err := Prepare(DefaultRunConfig())
+	in, err := Prepare(inputs.DefaultRunConfig())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/schedplan/schedplan/pipeline"
 	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/spf13/cobra"
 )
@@ -31,7 +32,7 @@ func (e *errorFlags) register(cmd *cobra.Command, sigmaFlag bool) {
 		f.Float64Var(&e.uniform, "uniform", 0, "uniform size-estimation error: estimate = size·(1+E), E ~ U[−I, I], I in [0, 1]")
 	}
 	f.IntVar(&e.runs, "runs", 1, "independent runs (estimation errors redrawn per run)")
-	f.Uint64Var(&e.seed, "seed", pipeline.DefaultRunConfig().Seed, "random seed; run r draws from PCG(seed, r)")
+	f.Uint64Var(&e.seed, "seed", inputs.DefaultRunConfig().Seed, "random seed; run r draws from PCG(seed, r)")
 	f.IntVar(&e.workers, "workers", 0, "parallel simulations (default: GOMAXPROCS); results do not depend on it")
 	f.BoolVar(&e.iKnow, "i-know", false, "run even when the estimated work or memory is beyond the limits")
 }

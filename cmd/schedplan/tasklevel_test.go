@@ -18,6 +18,7 @@ import (
 	"github.com/schedplan/schedplan/pipeline"
 	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
@@ -56,7 +57,7 @@ func TestRunTaskLevelValidation(t *testing.T) {
 	}
 
 	// Hand check: FIFO over the validation window's task jobs, directly.
-	in, err := pipeline.Prepare(pipeline.RunConfig{Trace: "embedded:fb2009-50", Budget: 20})
+	in, err := pipeline.Prepare(inputs.RunConfig{Trace: "embedded:fb2009-50", Budget: 20})
 	if err != nil {
 		t.Fatal(err)
 	}

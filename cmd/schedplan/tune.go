@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/schedplan/schedplan/pipeline"
 	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/spf13/cobra"
 )
@@ -15,7 +16,7 @@ func newTuneCmd(a *app) *cobra.Command {
 		blocks        int
 		asJSON, iKnow bool
 	)
-	d := pipeline.DefaultRunConfig()
+	d := inputs.DefaultRunConfig()
 	cmd := &cobra.Command{
 		Use:   "tune",
 		Short: "Tune LAS_MQ's thresholds and queue weights on the past, validate on the future",

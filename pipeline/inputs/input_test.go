@@ -1,4 +1,4 @@
-package pipeline
+package inputs
 
 import (
 	"errors"
@@ -61,9 +61,9 @@ func TestReadInputTasks(t *testing.T) {
 		o    InputOptions
 		flag string
 	}{
-		{InputOptions{Trace: "../data/testdata/logs/spark/local-1426633911242", Tasks: tasks}, "tasks"},
+		{InputOptions{Trace: "../../data/testdata/logs/spark/local-1426633911242", Tasks: tasks}, "tasks"},
 		{InputOptions{Trace: "embedded:fb2009-50", Read: data.ReadOptions{Log: data.LogOptions{Spark: data.SparkJob}}}, "spark-job"},
-		{InputOptions{Trace: "../data/testdata/logs/sample.swf", Read: data.ReadOptions{Log: data.LogOptions{Spark: data.SparkJob}}}, "spark-job"},
+		{InputOptions{Trace: "../../data/testdata/logs/sample.swf", Read: data.ReadOptions{Log: data.LogOptions{Spark: data.SparkJob}}}, "spark-job"},
 		{InputOptions{Trace: "embedded:fb2009-50", Read: data.ReadOptions{Log: data.LogOptions{KeepFailed: true}}}, "keep-failed"},
 		{InputOptions{Trace: "embedded", Read: data.ReadOptions{Log: data.LogOptions{Spark: "stage"}}}, "spark-job"},
 	} {

@@ -1,4 +1,4 @@
-package pipeline
+package inputs
 
 import (
 	"math"
@@ -159,8 +159,8 @@ func CheckSizeOptions(o estimate.SizeOptions) error {
 	return nil
 }
 
-// resultsOrDefault is c.Results, auto when empty.
-func (c *RunConfig) resultsOrDefault() string {
+// ResultsOrDefault is c.Results, auto when empty.
+func (c *RunConfig) ResultsOrDefault() string {
 	if c.Results == "" {
 		return experiment.ResultsAuto
 	}
@@ -176,8 +176,8 @@ type StageOptions struct {
 	Shard string `json:"-"`
 	Merge bool   `json:"-"`
 
-	index, count int
+	Index, Count int
 }
 
-// sharding reports whether the run computes a shard's part.
-func (o *StageOptions) sharding() bool { return o.count > 0 }
+// Sharding reports whether the run computes a shard's part.
+func (o *StageOptions) Sharding() bool { return o.Count > 0 }

@@ -1,11 +1,11 @@
-package pipeline
+package inputs
 
 import (
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 )
 
-// describeScan is DescribeLog on a Parquet jobs log scanned in parts: it
+// DescribeScan is DescribeLog on a Parquet jobs log scanned in parts: it
 // gives the Workload Describe gives for the log read whole and its sizes
 // derived, holding one row group's table and 8 bytes a job of sizes (for
 // exact quantiles and the top 1%'s share: they are sorted once), 8 bytes a
@@ -15,7 +15,7 @@ import (
 // for any other log, or one the scan refuses (unsorted, a possible
 // duplicate id, an input error), which is then read whole, so errors are
 // those of data.Open and estimate.Sizes.
-func describeScan(path string, ropt data.ReadOptions, sopt estimate.SizeOptions) (Workload, error) {
+func DescribeScan(path string, ropt data.ReadOptions, sopt estimate.SizeOptions) (Workload, error) {
 	var (
 		sizes       []float64
 		src         estimate.Source

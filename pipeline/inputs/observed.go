@@ -1,4 +1,4 @@
-package pipeline
+package inputs
 
 import (
 	"fmt"
@@ -52,7 +52,7 @@ func (a *observedAcc) add(j *data.Jobs) {
 	}
 	const chunk = 1 << 16
 	for lo := 0; lo < j.Len(); lo += chunk {
-		r, w, bad := observedTimes(j, lo, min(chunk, j.Len()-lo))
+		r, w, bad := ObservedTimes(j, lo, min(chunk, j.Len()-lo))
 		a.inconsistent += bad
 		for k := range r {
 			if !math.IsNaN(r[k]) {
@@ -93,12 +93,12 @@ func (o Observed) String() string {
 	return b.String()
 }
 
-// observedTimes returns the observed response (finish − submit) and wait
+// ObservedTimes returns the observed response (finish − submit) and wait
 // (start − submit) of the jobs-table rows lo, lo+1, …, lo+n−1: NaN where
 // the log has no such time, or where the times contradict each other (a
 // finish before the submit, a start outside them: clock skew between log
 // sources), which inconsistent counts.
-func observedTimes(j *data.Jobs, lo, n int) (resp, wait []float64, inconsistent int) {
+func ObservedTimes(j *data.Jobs, lo, n int) (resp, wait []float64, inconsistent int) {
 	resp, wait = make([]float64, n), make([]float64, n)
 	for k := range resp {
 		i := lo + k

@@ -1,4 +1,4 @@
-package pipeline
+package inputs
 
 import (
 	"crypto/sha256"
@@ -212,9 +212,9 @@ func (in *Input) tasksInfo() *TasksInfo {
 	return &TasksInfo{From: in.TasksFrom, Tasks: in.Tasks.Len(), Jobs: in.TaskJobs, OrphanTasks: in.OrphanTasks}
 }
 
-// tasksKey is the canonical content of the tasks (nil without), for the
+// TasksKey is the canonical content of the tasks (nil without), for the
 // keys of the stages that read them.
-func tasksKey(t *data.Tasks) ([]byte, error) {
+func TasksKey(t *data.Tasks) ([]byte, error) {
 	if t == nil {
 		return nil, nil
 	}
@@ -244,7 +244,7 @@ func DescribeLog(o InputOptions, sizes estimate.SizeOptions) (Workload, error) {
 		// A jobs log: a Parquet one is scanned a row group at a time.
 		// A table with a state column is not scanned (Open drops its
 		// failed jobs), so --keep-failed has nothing to keep in one that is.
-		if w, err := describeScan(o.Trace, o.Read, sizes); !errors.Is(err, data.ErrNotScannable) && !(err == nil && o.Read.Log.KeepFailed) {
+		if w, err := DescribeScan(o.Trace, o.Read, sizes); !errors.Is(err, data.ErrNotScannable) && !(err == nil && o.Read.Log.KeepFailed) {
 			return w, err
 		}
 	}
@@ -259,10 +259,10 @@ func DescribeLog(o InputOptions, sizes estimate.SizeOptions) (Workload, error) {
 	return DescribeInput(in, s, src), nil
 }
 
-// checkWindowsWork refuses a split whose tuning or validation window holds
+// CheckWindowsWork refuses a split whose tuning or validation window holds
 // no work at all (every job of size 0, as a log of failed jobs kept with
 // --keep-failed can give): no bound, gap or slowdown is defined there.
-func checkWindowsWork(jobs []sim.Job, s experiment.Split) error {
+func CheckWindowsWork(jobs []sim.Job, s experiment.Split) error {
 	tune, val := s.Windows(jobs)
 	for _, w := range []struct {
 		name string

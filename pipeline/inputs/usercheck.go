@@ -1,4 +1,4 @@
-package pipeline
+package inputs
 
 import (
 	"fmt"
@@ -103,14 +103,14 @@ func (q userQueues) add(name, where string) error {
 // (CurrentConfigSpec), then as checkCurrentConfig does with containers of
 // containerMB (0: 1024). It returns the file's bytes.
 func CheckCurrentConfig(path string, jobs *data.Jobs, containerMB int) ([]byte, error) {
-	b, spec, err := readCurrentConfig(path)
+	b, spec, err := ReadCurrentConfig(path)
 	if err != nil {
 		return nil, err
 	}
-	return b, checkCurrentConfig(path, spec, b, jobs, containerMB)
+	return b, CheckCurrentConfigBytes(path, spec, b, jobs, containerMB)
 }
 
-// checkCurrentConfig checks the user's own scheduler file (--current-config
+// CheckCurrentConfigBytes checks the user's own scheduler file (--current-config
 // path, already checked by CurrentConfigSpec, which gave spec; b is the
 // file) as the validate stage will load it, before the first stage: a
 // fair-scheduler.xml's queue tree as the task level converts it with
@@ -119,7 +119,7 @@ func CheckCurrentConfig(path string, jobs *data.Jobs, containerMB int) ([]byte, 
 // queue, as YARN would place it. A user the file refuses (no default
 // queue, no rule that matches) is an error of --current-config now, not of
 // the policy the validate stage builds from it later.
-func checkCurrentConfig(path, spec string, b []byte, jobs *data.Jobs, containerMB int) error {
+func CheckCurrentConfigBytes(path, spec string, b []byte, jobs *data.Jobs, containerMB int) error {
 	if containerMB <= 0 {
 		containerMB = 1024
 	}

@@ -1,4 +1,4 @@
-package pipeline
+package inputs
 
 import (
 	"context"
@@ -27,7 +27,7 @@ func TestCurrentConfigStockFiles(t *testing.T) {
 	}
 	for _, file := range []string{"capacity-scheduler.xml", "nested-capacity-scheduler.xml", "fair-scheduler.xml"} {
 		t.Run(file, func(t *testing.T) {
-			spec, err := CurrentConfigSpec(filepath.Join("testdata", "hadoop", file))
+			spec, err := CurrentConfigSpec(filepath.Join("..", "testdata", "hadoop", file))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,4 +1,4 @@
-package pipeline
+package inputs
 
 import (
 	"fmt"
@@ -14,14 +14,14 @@ import (
 // configuration), fair:file= for a fair-scheduler.xml (an allocations
 // file).
 func CurrentConfigSpec(path string) (string, error) {
-	_, spec, err := readCurrentConfig(path)
+	_, spec, err := ReadCurrentConfig(path)
 	return spec, err
 }
 
-// readCurrentConfig reads the user's own scheduler file (--current-config
+// ReadCurrentConfig reads the user's own scheduler file (--current-config
 // path) once and returns its bytes and its task-level policy
 // (CurrentConfigSpec).
-func readCurrentConfig(path string) ([]byte, string, error) {
+func ReadCurrentConfig(path string) ([]byte, string, error) {
 	b, err := configfile.Read(path)
 	if err != nil {
 		return nil, "", fmt.Errorf("--current-config: %w", err)
