@@ -3,10 +3,8 @@ package pipeline
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"log/slog"
 	"math"
-	"path/filepath"
 
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/cluster/task"
@@ -88,66 +86,6 @@ type coshhState struct {
 // classify stage classifies).
 func coshhSizes(in *inputs.Inputs) []float64 {
 	return estimate.ContainerSeconds(in.Sizes, in.Source, in.Config.Sizes, in.Spec.Capacity())
-}
-
-// tuneCOSHH searches COSHH's k and tolerance on the tuning window (fit on
-// its first half, simulate COSHH at task level on its second half — at
-// most COSHHGridMaxJobs jobs —, least
-// mean completion time wins; ties: the smaller k, then tolerance) and fits
-// the chosen point on the whole tuning window. A log too small or
-// degenerate for COSHH (no positive span, an LP without solution) leaves a
-// note instead of failing the run.
-func (p *pipelineRun) tuneCOSHH(ctx context.Context) (map[string][]byte, error) {
-	in := p.in
-	st := coshhState{}
-	sizes := coshhSizes(in)
-	lo := in.Split.TuneJobs
-	best := -1
-	if lo >= COSHHMinTuneJobs {
-		h := max(lo/2, lo-COSHHGridMaxJobs)
-		st.FitFrom, st.FitJobs, st.SimJobs = max(0, h-COSHHGridFitMaxJobs), h, lo-h
-		for _, k := range COSHHKGrid {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			fit, err := fitCOSHHRange(in.Jobs, sizes, in.Spec, st.FitFrom, h, k, COSHHToleranceGrid[0], in.Config.Seed, in.Config.Solver)
-			for _, tol := range COSHHToleranceGrid {
-				if err := ctx.Err(); err != nil {
-					return nil, err
-				}
-				pt := coshhGridPoint(in, sizes, fit, err, h, lo, k, tol)
-				st.Grid = append(st.Grid, pt)
-				if pt.Error != "" {
-					continue
-				}
-				if best < 0 || pt.MeanCompletion < st.Grid[best].MeanCompletion {
-					best = len(st.Grid) - 1
-				}
-			}
-		}
-	}
-	k, tol := COSHHKGrid[0], COSHHToleranceGrid[0]
-	if best >= 0 {
-		k, tol = st.Grid[best].K, st.Grid[best].Tolerance
-	} else if len(st.Grid) > 0 {
-		st.Note = "no point of the grid could be simulated (" + st.Grid[0].Error + "); "
-	}
-	if lo < 1 {
-		st.Note += "no tuning window"
-		p.coshh = st
-		return nil, nil
-	}
-	fit, err := FitCOSHH(in.Jobs, sizes, in.Spec, lo, k, tol, in.Config.Seed, in.Config.Solver)
-	if err != nil {
-		st.Note += "COSHH could not be fitted on the tuning window: " + err.Error()
-	} else {
-		st.Fit = fit
-		if best < 0 && len(st.Grid) == 0 {
-			st.Note = fmt.Sprintf("the tuning window has %d jobs (< %d): k = %d, tolerance %g without a search", lo, COSHHMinTuneJobs, k, tol)
-		}
-	}
-	p.coshh = st
-	return nil, nil
 }
 
 // coshhGridPoint simulates COSHH with tolerance tol on rows [h, lo) from
@@ -250,81 +188,6 @@ func (r COSHHMetricRow) Locality() float64 {
 
 // coshhRowNames are the task-level validation rows of COSHH's comparison.
 var coshhRowNames = []string{"coshh (emitted plan; exec-time model)", "fifo (exec-time model)", "fair (exec-time model)"}
-
-// coshhValidate simulates COSHH (the plan of the emitted schedplan.yaml in
-// the output directory) beside FIFO and Fair on the validation window,
-// appends their rows to the task-level table and returns the metrics and
-// coshh.parquet; the wall-clock overhead is logged (logOverhead). Without
-// a COSHH fit it returns a note only.
-func (p *pipelineRun) coshhValidate(ctx context.Context) (*COSHHValidation, map[string][]byte, error) {
-	in, fit := p.in, p.coshh.Fit
-	if fit == nil {
-		return &COSHHValidation{Note: "COSHH was not simulated: " + p.coshh.Note, Grid: p.coshh.Grid}, nil, nil
-	}
-	b, err := bundle.LoadBundle(filepath.Join(p.r.Dir, "schedplan.yaml"))
-	if err != nil {
-		return nil, nil, fmt.Errorf("coshh: reading the emitted bundle back: %w", err)
-	}
-	if b.COSHH == nil {
-		return nil, nil, fmt.Errorf("coshh: the emitted schedplan.yaml has no coshh section")
-	}
-	plan, err := b.COSHH.Plan()
-	if err != nil {
-		return nil, nil, fmt.Errorf("coshh: the emitted schedplan.yaml: %w", err)
-	}
-	sizes := coshhSizes(in)
-	lo, hi := in.Split.TuneJobs, in.Jobs.Len()
-	cut := ""
-	if hi-lo > COSHHValidateMaxJobs {
-		cut = fmt.Sprintf("; only the validation window's first %d of %d jobs (COSHHValidateMaxJobs)", COSHHValidateMaxJobs, hi-lo)
-		hi = lo + COSHHValidateMaxJobs
-	}
-	w, err := NewCOSHHWindow(in, sizes, lo, hi, fit.Secondary.SizeFloor)
-	if err != nil {
-		return nil, nil, err
-	}
-	runs, err := w.RunAll(ctx, fit, plan)
-	if err != nil {
-		return nil, nil, fmt.Errorf("coshh validation: %w", err)
-	}
-	load, bound := tasklevel.ExecTimeLoad(w.Jobs, w.Cluster)
-	v := &COSHHValidation{K: fit.K, Tolerance: fit.Tolerance, Horizon: COSHHHorizon(runs), FinalClasses: len(runs[0].Fit.Secondary.Classes),
-		OfferedLoad: report.FinitePtr(load), OfferedLoadBound: report.FinitePtr(bound),
-		Note: "task level on the spec's machine types, each job's tasks as fast on a type as the execution-time model says (exec rate, memory, retrieve rate); COSHH routes by the plan of schedplan.yaml (fitted on the tuning window) and re-classifies when a job fits no class; FIFO with Hadoop's locality preference, Fair with delay scheduling; Dissatisfaction and Fairness (Σ|Δ − avg|) of all jobs at the job completions (seed 003 §5.2), the other time averages over [first arrival, horizon]" + cut}
-	v.Grid, v.FitJobs, v.SimJobs = p.coshh.Grid, p.coshh.FitJobs-p.coshh.FitFrom, p.coshh.SimJobs
-	classOf := make([]int, len(w.Jobs))
-	x2, err := fit.Secondary.ScaledRows(in.Jobs, sizes, tasklevel.WindowRows(lo, len(w.Jobs)))
-	if err != nil {
-		return nil, nil, err
-	}
-	for q, x := range x2 {
-		c, _ := task.NearestCentre(fit.Plan.Secondary.Centres, x)
-		classOf[q] = int(c)
-	}
-	// The task-level rows' deadlines: Fair's completions on these jobs
-	// (runs[2], one pool per user), as the task table's other rows
-	// (TaskMetricsNote).
-	dl := task.ReferenceDeadlines(w.Jobs, runs[2].Result.Completion)
-	var fluid []sim.Job // the rows' jobs, their times alone simulated once
-	if p.vs.Task != nil {
-		fluid = task.FluidJobs(w.Jobs, w.Cluster)
-	}
-	for k, r := range runs {
-		name := []string{"coshh", "fifo", "fair"}[k]
-		v.metricRows(name, r, w.Jobs, classOf, len(fit.Plan.Secondary.Centres))
-		logOverhead(name, r)
-		if t := p.vs.Task; t != nil {
-			row := coshhValidationRow(coshhRowNames[k], name, fluid, w, r, t.Bounds, dl)
-			row.OfferedLoad = v.OfferedLoad
-			t.Rows = append(t.Rows, row)
-		}
-	}
-	files := map[string][]byte{}
-	if files["coshh.parquet"], err = v.table(); err != nil {
-		return nil, nil, err
-	}
-	return v, files, nil
-}
 
 // coshhValidationRow is a run as a task-level validation row (responses in
 // seconds; slowdowns over each job's time alone on the window's cluster,
@@ -452,16 +315,3 @@ func (v *COSHHValidation) table() ([]byte, error) {
 // coshhVersion changes when COSHH's tuning or validation changes what it
 // computes, so that older stamps are stale.
 const coshhVersion = 5 // 3: the grid states its offered load; 4: map tasks take their job's input blocks local first (locality); 5: type scales by ExecModelScales (a zero-size job keeps scale 1)
-
-// validateCOSHH runs coshhValidate into the validation state and files.
-func (p *pipelineRun) validateCOSHH(ctx context.Context, files map[string][]byte) error {
-	v, extra, err := p.coshhValidate(ctx)
-	if err != nil {
-		return err
-	}
-	p.vs.COSHH = v
-	for n, b := range extra {
-		files[n] = b
-	}
-	return nil
-}

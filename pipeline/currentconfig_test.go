@@ -1,12 +1,13 @@
 package pipeline
 
 import (
-	"github.com/schedplan/schedplan/pipeline/bundle"
-	"github.com/schedplan/schedplan/pipeline/inputs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/schedplan/schedplan/pipeline/bundle"
+	"github.com/schedplan/schedplan/pipeline/inputs"
 )
 
 // --current-config with an older schedplan's capacity-scheduler.xml (its

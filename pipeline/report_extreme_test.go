@@ -3,12 +3,13 @@ package pipeline
 import (
 	"context"
 	"fmt"
-	"github.com/schedplan/schedplan/pipeline/inputs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/schedplan/schedplan/pipeline/inputs"
 )
 
 // fastConfig is the default configuration cut down to seconds per run.

@@ -24,18 +24,6 @@ import (
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
-// classState is the classify stage's state.
-type classState struct {
-	Primary   classOut `json:"primary"`
-	Secondary classOut `json:"secondary"`
-}
-
-type classOut struct {
-	Result *classify.Result `json:"result"`
-	Rows   []int            `json:"rows,omitempty"`
-	Assign []int32          `json:"assign"`
-}
-
 // capacityState is the capacity stage's state: the bundle's projection of
 // each classification's plan, or why there is none.
 type capacityState struct {
@@ -640,16 +628,6 @@ func (p *pipelineRun) result() *RunResult {
 	res.Calibration = p.vs.Calibration
 	res.TunedHPFSP = p.hpfspConfig()
 	return res
-}
-
-// canonicalSpec is a fluid policy specification as the registry writes it
-// (the spec itself when it does not parse).
-func canonicalSpec(spec string) string {
-	p, err := sim.ParsePolicy(spec)
-	if err != nil {
-		return spec
-	}
-	return sim.SpecOf(p)
 }
 
 // progress returns the runner's progress callback for a stage.

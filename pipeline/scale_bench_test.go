@@ -2,12 +2,13 @@ package pipeline
 
 import (
 	"context"
-	"github.com/schedplan/schedplan/pipeline/inputs"
 	"os"
 	"runtime"
 	"runtime/pprof"
 	"testing"
 	"time"
+
+	"github.com/schedplan/schedplan/pipeline/inputs"
 )
 
 // BenchmarkScaleRun runs the whole pipeline (defaults, --force) on the log

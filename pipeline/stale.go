@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/schedplan/schedplan/pipeline/inputs"
 	"io/fs"
 	"log/slog"
 	"maps"
@@ -14,6 +13,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/schedplan/schedplan/pipeline/inputs"
 )
 
 // staleFiles returns, sorted, the files that the stage's earlier stamp (at

@@ -3,12 +3,13 @@ package pipeline
 import (
 	"context"
 	"encoding/json"
-	"github.com/schedplan/schedplan/pipeline/inputs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/schedplan/schedplan/pipeline/inputs"
 )
 
 // A stage that no longer writes one of its earlier outputs (its parameters

@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -272,16 +271,4 @@ func (t *TaskValidation) RowsText() string {
 		return fmt.Sprintf("the tuned LAS_MQ policy (not a deployed file) beats the current scheduler (%s) by %.1f%% in mean response", t.Current, 100*t.Improvement)
 	}
 	return fmt.Sprintf("the tuned LAS_MQ policy (not a deployed file) does NOT beat the current scheduler (%s): %+.1f%% mean response", t.Current, -100*t.Improvement)
-}
-
-// RequireImprovement is --require-improvement's check: it passes only
-// when the run's one verdict (DeployVerdict, task level) is to deploy. A
-// result without a verdict (no tune-deploy stage) fails.
-func (res *RunResult) RequireImprovement() error {
-	if v := res.Deploy; v.Deploy() {
-		return nil
-	} else if v != nil {
-		return fmt.Errorf("--require-improvement: %s", v.Sentence())
-	}
-	return errors.New("--require-improvement: the run has no verdict (the tune-deploy stage did not run)")
 }

@@ -381,20 +381,3 @@ func (c *classOut) classesOf(first, n int) []int32 {
 	}
 	return out
 }
-
-// classOf returns the class of jobs-table row i (−1 when the row was not
-// classified).
-func (c *classOut) classOf(i int) int32 {
-	if c.Rows == nil {
-		if i < len(c.Assign) {
-			return c.Assign[i]
-		}
-		return -1
-	}
-	for q, r := range c.Rows {
-		if r == i {
-			return c.Assign[q]
-		}
-	}
-	return -1
-}
