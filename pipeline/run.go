@@ -603,9 +603,9 @@ func (p *pipelineRun) result() *RunResult {
 		res.Lambda = p.capSt.Secondary.Lambda
 	}
 	res.CapacityCheck, res.Cluster = p.capSt.Check, in.Spec.Name
-	current := canonicalSpec(cfg.Current)
+	current := experiment.CanonicalSpec(cfg.Current)
 	for _, row := range p.vs.Rows {
-		if row.Sigma == 0 && canonicalSpec(row.Policy) == current {
+		if row.Sigma == 0 && experiment.CanonicalSpec(row.Policy) == current {
 			res.CurrentRow = row
 		}
 		if row.Name == "tuned las_mq" && row.Sigma == 0 {

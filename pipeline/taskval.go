@@ -113,7 +113,7 @@ func taskValidate(ctx context.Context, in *inputs.Inputs, cs *classState, tuned 
 	if err != nil {
 		return nil, err
 	}
-	m := TaskLASMQ(tuned.Policy(), held)
+	m := tasklevel.TaskLASMQ(tuned.Policy(), held)
 	current, currentSpec := "fair, one pool per user", "fair:pool=user"
 	if in.Config.CurrentConfig != "" {
 		if currentSpec, err = inputs.CurrentConfigSpec(in.Config.CurrentConfig); err != nil {

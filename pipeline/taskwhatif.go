@@ -202,7 +202,7 @@ func TaskConfigs(bundlePath, currentConfig string) (names, specs []string, err e
 	if err != nil {
 		return nil, nil, fmt.Errorf("--config %s: %w", bundlePath, err)
 	}
-	m := TaskLASMQ(p.(*sim.LASMQ), held)
+	m := tasklevel.TaskLASMQ(p.(*sim.LASMQ), held)
 	names, specs = append(names, "tuned las_mq ("+bundlePath+")"), append(specs, m.Spec())
 	if h := b.HPFSP; h != nil {
 		names, specs = append(names, "tuned h-pfsp ("+bundlePath+")"), append(specs, h.Spec())

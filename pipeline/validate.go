@@ -323,9 +323,9 @@ func validate(ctx context.Context, in *inputs.Inputs, cs *classState, tr *tuner.
 	if err != nil {
 		return nil, nil, err
 	}
-	current := canonicalSpec(in.Config.Current)
+	current := experiment.CanonicalSpec(in.Config.Current)
 	for c, vc := range plan.configs {
-		if canonicalSpec(vc.spec) == current {
+		if experiment.CanonicalSpec(vc.spec) == current {
 			rs.Current = c
 			break
 		}
