@@ -2,8 +2,9 @@ package pipeline
 
 import "github.com/schedplan/schedplan/classify"
 
-// classState is the classify stage's state.
-type classState struct {
+// classPair is the classify stage's state: the primary and secondary
+// classifications (package pipeline's classState).
+type classPair struct {
 	Primary   classOut `json:"primary"`
 	Secondary classOut `json:"secondary"`
 }
@@ -29,4 +30,28 @@ func (c *classOut) classOf(i int) int32 {
 		}
 	}
 	return -1
+}
+
+// classesOf returns the classes of jobs-table rows [first, first+n) (−1 for
+// a row not classified), in one pass.
+func (c *classOut) classesOf(first, n int) []int32 {
+	out := make([]int32, n)
+	if c.Rows == nil {
+		for i := range out {
+			out[i] = -1
+			if first+i < len(c.Assign) {
+				out[i] = c.Assign[first+i]
+			}
+		}
+		return out
+	}
+	for i := range out {
+		out[i] = -1
+	}
+	for q, r := range c.Rows {
+		if r >= first && r < first+n {
+			out[r-first] = c.Assign[q]
+		}
+	}
+	return out
 }

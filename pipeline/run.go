@@ -24,6 +24,10 @@ import (
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
+// classState is the classify stage's state (classPair, with the stage
+// state's methods).
+type classState classPair
+
 // capacityState is the capacity stage's state: the bundle's projection of
 // each classification's plan, or why there is none.
 type capacityState struct {
@@ -405,7 +409,7 @@ func (p *pipelineRun) capacity(ctx context.Context) (map[string][]byte, error) {
 		lambda = p.capSt.Secondary.Lambda
 	}
 	var err error
-	p.capSt.Check, err = checkCapacity(ctx, p.in, &p.cs, lambda)
+	p.capSt.Check, err = checkCapacity(ctx, p.in, (*classPair)(&p.cs), lambda)
 	return nil, err
 }
 
@@ -545,13 +549,13 @@ func (p *pipelineRun) validate(ctx context.Context) (map[string][]byte, error) {
 		return nil, err
 	}
 	tuned := p.tuned()
-	v, files, err := validate(ctx, p.in, &p.cs, &p.tr, tuned, p.boundsOf(), p.r.StreamFile, experiment.RunOptions{Progress: p.r.progress("validate"), Units: units})
+	v, files, err := validate(ctx, p.in, (*classPair)(&p.cs), &p.tr, tuned, p.boundsOf(), p.r.StreamFile, experiment.RunOptions{Progress: p.r.progress("validate"), Units: units})
 	if err != nil {
 		return nil, err
 	}
 	// The emitted files, loaded back from the output directory and
 	// simulated at task level.
-	if v.Task, err = taskValidate(ctx, p.in, &p.cs, tuned, p.r.Dir, p.r.progress("validate (task level)")); err != nil {
+	if v.Task, err = taskValidate(ctx, p.in, (*classPair)(&p.cs), tuned, p.r.Dir, p.r.progress("validate (task level)")); err != nil {
 		return nil, err
 	}
 	if err := p.validateHPFSP(ctx, v.Task, p.r.progress("validate (task level, h-pfsp)")); err != nil {

@@ -272,7 +272,7 @@ func (v *validation) plots(st *ValidationState, r *validationResults, cfg inputs
 // file). A shard's run (opt.Units sharding) keeps its exact-size units'
 // rows for its part instead and writes nothing; the merge hands the parts'
 // rows to the same stream in the same order.
-func validate(ctx context.Context, in *inputs.Inputs, cs *classState, tr *tuner.TuneReport, tuned tuner.LASMQParams, b *experiment.Bounds, stream func(name string) (*os.File, error), opt experiment.RunOptions) (*ValidationState, map[string][]byte, error) {
+func validate(ctx context.Context, in *inputs.Inputs, cs *classPair, tr *tuner.TuneReport, tuned tuner.LASMQParams, b *experiment.Bounds, stream func(name string) (*os.File, error), opt experiment.RunOptions) (*ValidationState, map[string][]byte, error) {
 	plan, err := planValidation(in, tr, tuned, b)
 	if err != nil {
 		return nil, nil, err
@@ -357,27 +357,3 @@ func validate(ctx context.Context, in *inputs.Inputs, cs *classState, tr *tuner.
 // at a 1 M-job log (300,000 validation jobs) the task-level runs peaked at
 // 553 MB live and the H-PFSP runs after them grew the heap to 957 MB.
 func endPhase() { runtime.GC() }
-
-// classesOf returns the classes of jobs-table rows [first, first+n) (−1 for
-// a row not classified), in one pass.
-func (c *classOut) classesOf(first, n int) []int32 {
-	out := make([]int32, n)
-	if c.Rows == nil {
-		for i := range out {
-			out[i] = -1
-			if first+i < len(c.Assign) {
-				out[i] = c.Assign[first+i]
-			}
-		}
-		return out
-	}
-	for i := range out {
-		out[i] = -1
-	}
-	for q, r := range c.Rows {
-		if r >= first && r < first+n {
-			out[r-first] = c.Assign[q]
-		}
-	}
-	return out
-}
