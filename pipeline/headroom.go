@@ -294,7 +294,7 @@ type CapacityCheck struct {
 // checkCapacity computes a run's CapacityCheck from its classifications
 // and λ (0: no LP). A log the replay cannot simulate (an LP without
 // solution on the spec) leaves a note instead of failing the run.
-func checkCapacity(ctx context.Context, in *inputs.Inputs, cs *classPair, lambda float64) (*CapacityCheck, error) {
+func checkCapacity(ctx context.Context, in *inputs.Inputs, cs *inputs.Classes, lambda float64) (*CapacityCheck, error) {
 	sec := cs.Secondary.Result
 	out := &CapacityCheck{Sizes: tasklevel.SizesNote(in.Source, in.Config.Sizes)}
 	if sec == nil {

@@ -26,7 +26,7 @@ import (
 
 // classState is the classify stage's state (classPair, with the stage
 // state's methods).
-type classState classPair
+type classState inputs.Classes
 
 // capacityState is the capacity stage's state: the bundle's projection of
 // each classification's plan, or why there is none.
@@ -377,7 +377,7 @@ func (p *pipelineRun) classify(context.Context) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.cs = classState{Primary: classOut{pr, pr.Rows, pr.Assign}, Secondary: classOut{sec, sec.Rows, sec.Assign}}
+	p.cs = classState{Primary: inputs.ClassOut{Result: pr, Rows: pr.Rows, Assign: pr.Assign}, Secondary: inputs.ClassOut{Result: sec, Rows: sec.Rows, Assign: sec.Assign}}
 	var buf bytes.Buffer
 	if err := data.WriteTable(&buf, classify.Table(pr, sec), data.FormatParquet); err != nil {
 		return nil, err
@@ -409,7 +409,7 @@ func (p *pipelineRun) capacity(ctx context.Context) (map[string][]byte, error) {
 		lambda = p.capSt.Secondary.Lambda
 	}
 	var err error
-	p.capSt.Check, err = checkCapacity(ctx, p.in, (*classPair)(&p.cs), lambda)
+	p.capSt.Check, err = checkCapacity(ctx, p.in, (*inputs.Classes)(&p.cs), lambda)
 	return nil, err
 }
 
@@ -549,13 +549,13 @@ func (p *pipelineRun) validate(ctx context.Context) (map[string][]byte, error) {
 		return nil, err
 	}
 	tuned := p.tuned()
-	v, files, err := validate(ctx, p.in, (*classPair)(&p.cs), &p.tr, tuned, p.boundsOf(), p.r.StreamFile, experiment.RunOptions{Progress: p.r.progress("validate"), Units: units})
+	v, files, err := validate(ctx, p.in, (*inputs.Classes)(&p.cs), &p.tr, tuned, p.boundsOf(), p.r.StreamFile, experiment.RunOptions{Progress: p.r.progress("validate"), Units: units})
 	if err != nil {
 		return nil, err
 	}
 	// The emitted files, loaded back from the output directory and
 	// simulated at task level.
-	if v.Task, err = taskValidate(ctx, p.in, (*classPair)(&p.cs), tuned, p.r.Dir, p.r.progress("validate (task level)")); err != nil {
+	if v.Task, err = taskValidate(ctx, p.in, (*inputs.Classes)(&p.cs), tuned, p.r.Dir, p.r.progress("validate (task level)")); err != nil {
 		return nil, err
 	}
 	if err := p.validateHPFSP(ctx, v.Task, p.r.progress("validate (task level, h-pfsp)")); err != nil {

@@ -90,7 +90,7 @@ func taskWindow(in *inputs.Inputs) (lo, n int, cut string) {
 // taskValidate simulates the validation window at task level (at most
 // TaskValidateMaxJobs of its jobs): dir holds the emitted
 // capacity-scheduler.xml and fair-scheduler.xml.
-func taskValidate(ctx context.Context, in *inputs.Inputs, cs *classPair, tuned tuner.LASMQParams, dir string, progress func(done, total int)) (*TaskValidation, error) {
+func taskValidate(ctx context.Context, in *inputs.Inputs, cs *inputs.Classes, tuned tuner.LASMQParams, dir string, progress func(done, total int)) (*TaskValidation, error) {
 	cl, err := tasklevel.TaskCluster(in.Spec)
 	if err != nil {
 		return nil, err
@@ -214,11 +214,11 @@ func (t *TaskValidation) emittedRows() (*ValidationRow, []ValidationRow) {
 // of the log, name the queue of their class in the secondary
 // classification (a job not classified names none): applications
 // submitted to their class's queue of the emitted capacity-scheduler.xml.
-func namingClassQueues(r *tasklevel.TaskLevel, cs *classPair, first int) *tasklevel.TaskLevel {
+func namingClassQueues(r *tasklevel.TaskLevel, cs *inputs.Classes, first int) *tasklevel.TaskLevel {
 	named := *r
 	named.Class = make([]string, len(r.Jobs))
 	for i := range r.Jobs {
-		if k := cs.Secondary.classOf(first + i); k >= 0 && int(k) < len(cs.Secondary.Result.Classes) {
+		if k := cs.Secondary.ClassOf(first + i); k >= 0 && int(k) < len(cs.Secondary.Result.Classes) {
 			named.Class[i] = bundle.ClassName(cs.Secondary.Result.Classes[k].ID)
 		}
 	}

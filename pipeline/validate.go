@@ -272,7 +272,7 @@ func (v *validation) plots(st *ValidationState, r *validationResults, cfg inputs
 // file). A shard's run (opt.Units sharding) keeps its exact-size units'
 // rows for its part instead and writes nothing; the merge hands the parts'
 // rows to the same stream in the same order.
-func validate(ctx context.Context, in *inputs.Inputs, cs *classPair, tr *tuner.TuneReport, tuned tuner.LASMQParams, b *experiment.Bounds, stream func(name string) (*os.File, error), opt experiment.RunOptions) (*ValidationState, map[string][]byte, error) {
+func validate(ctx context.Context, in *inputs.Inputs, cs *inputs.Classes, tr *tuner.TuneReport, tuned tuner.LASMQParams, b *experiment.Bounds, stream func(name string) (*os.File, error), opt experiment.RunOptions) (*ValidationState, map[string][]byte, error) {
 	plan, err := planValidation(in, tr, tuned, b)
 	if err != nil {
 		return nil, nil, err
@@ -289,7 +289,7 @@ func validate(ctx context.Context, in *inputs.Inputs, cs *classPair, tr *tuner.T
 		classNames = append(classNames, bundle.ClassName(c.ID)+" "+c.Label)
 	}
 	first, n := in.Split.TuneJobs, len(plan.jobs)
-	classOf := cs.Secondary.classesOf(first, n)
+	classOf := cs.Secondary.ClassesOf(first, n)
 	id := func(i int) []byte { return in.Jobs.ID.Bytes(first + i) }
 	choice, err := experiment.ParseResults(in.Config.ResultsOrDefault())
 	if err != nil {

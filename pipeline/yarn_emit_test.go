@@ -26,7 +26,7 @@ func emitFor(t *testing.T, in *inputs.Inputs, k int, tuned tuner.LASMQParams) (*
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs := classState{Primary: classOut{pr, pr.Rows, pr.Assign}, Secondary: classOut{s, s.Rows, s.Assign}}
+	cs := classState{Primary: inputs.ClassOut{Result: pr, Rows: pr.Rows, Assign: pr.Assign}, Secondary: inputs.ClassOut{Result: s, Rows: s.Rows, Assign: s.Assign}}
 	a, err := PlanCapacity(s, in.Spec, CapacityOptions{})
 	if err != nil {
 		t.Fatal(err)

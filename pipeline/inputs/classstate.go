@@ -1,23 +1,23 @@
-package pipeline
+package inputs
 
 import "github.com/schedplan/schedplan/classify"
 
-// classPair is the classify stage's state: the primary and secondary
+// Classes is the classify stage's state: the primary and secondary
 // classifications (package pipeline's classState).
-type classPair struct {
-	Primary   classOut `json:"primary"`
-	Secondary classOut `json:"secondary"`
+type Classes struct {
+	Primary   ClassOut `json:"primary"`
+	Secondary ClassOut `json:"secondary"`
 }
 
-type classOut struct {
+type ClassOut struct {
 	Result *classify.Result `json:"result"`
 	Rows   []int            `json:"rows,omitempty"`
 	Assign []int32          `json:"assign"`
 }
 
-// classOf returns the class of jobs-table row i (−1 when the row was not
+// ClassOf returns the class of jobs-table row i (−1 when the row was not
 // classified).
-func (c *classOut) classOf(i int) int32 {
+func (c *ClassOut) ClassOf(i int) int32 {
 	if c.Rows == nil {
 		if i < len(c.Assign) {
 			return c.Assign[i]
@@ -32,9 +32,9 @@ func (c *classOut) classOf(i int) int32 {
 	return -1
 }
 
-// classesOf returns the classes of jobs-table rows [first, first+n) (−1 for
+// ClassesOf returns the classes of jobs-table rows [first, first+n) (−1 for
 // a row not classified), in one pass.
-func (c *classOut) classesOf(first, n int) []int32 {
+func (c *ClassOut) ClassesOf(first, n int) []int32 {
 	out := make([]int32, n)
 	if c.Rows == nil {
 		for i := range out {
