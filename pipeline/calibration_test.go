@@ -11,6 +11,7 @@ import (
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/inputs"
+	"github.com/schedplan/schedplan/pipeline/validation"
 )
 
 func TestKSDistance(t *testing.T) {
@@ -24,7 +25,7 @@ func TestKSDistance(t *testing.T) {
 		{[]float64{1}, []float64{1, 2}, 0.5},
 		{nil, []float64{1}, 0},
 	} {
-		if got := KSDistance(c.a, c.b); math.Abs(got-c.want) > 1e-12 {
+		if got := validation.KSDistance(c.a, c.b); math.Abs(got-c.want) > 1e-12 {
 			t.Errorf("KS(%v, %v) = %v, want %v", c.a, c.b, got, c.want)
 		}
 	}
@@ -35,7 +36,7 @@ func TestCompareObservedHand(t *testing.T) {
 	nan := math.NaN()
 	obs := []float64{10, 20, 40, nan}
 	sim := []float64{20, 20, 10, 5}
-	c := CompareObserved("fluid", "gps", obs, []float64{1, nan, 3, nan}, sim, nil)
+	c := validation.CompareObserved("fluid", "gps", obs, []float64{1, nan, 3, nan}, sim, nil)
 	if c.Jobs != 3 {
 		t.Fatalf("jobs %d, want 3 (one unobserved)", c.Jobs)
 	}
@@ -50,7 +51,7 @@ func TestCompareObservedHand(t *testing.T) {
 	if c.Trust != "poor" || !strings.Contains(c.Verdict, "POOR") {
 		t.Errorf("trust %s: %s", c.Trust, c.Verdict)
 	}
-	if CompareObserved("fluid", "gps", []float64{nan}, []float64{nan}, []float64{1}, nil) != nil {
+	if validation.CompareObserved("fluid", "gps", []float64{nan}, []float64{nan}, []float64{1}, nil) != nil {
 		t.Error("a calibration without observed jobs")
 	}
 }
@@ -77,7 +78,7 @@ func observedLog(t *testing.T, level string, factor float64) string {
 		resp = res.Response
 		wait = make([]float64, n) // served from arrival
 	case "task":
-		if resp, wait, err = taskCurrentTimes(context.Background(), in, "fair:pool=user"); err != nil {
+		if resp, wait, err = validation.TaskCurrentTimes(context.Background(), in, "fair:pool=user"); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/schedplan/schedplan/classify"
 	"github.com/schedplan/schedplan/pipeline/inputs"
+	"github.com/schedplan/schedplan/pipeline/validation"
 )
 
 // BenchmarkClassifyQuality is issue 17's classification acceptance item:
@@ -33,7 +34,7 @@ func BenchmarkClassifyQuality(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	sizes := coshhSizes(in)
+	sizes := validation.COSHHSizes(in)
 	if v := os.Getenv("SCHEDPLAN_CLASSQUAL_K"); v != "" {
 		if cfg.K, err = classify.ParseK(v); err != nil {
 			b.Fatalf("SCHEDPLAN_CLASSQUAL_K: %v", err)

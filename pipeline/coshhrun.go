@@ -10,6 +10,7 @@ import (
 	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/report"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
+	"github.com/schedplan/schedplan/pipeline/validation"
 )
 
 // tuneCOSHH searches COSHH's k and tolerance on the tuning window (fit on
@@ -21,23 +22,23 @@ import (
 // note instead of failing the run.
 func (p *pipelineRun) tuneCOSHH(ctx context.Context) (map[string][]byte, error) {
 	in := p.in
-	st := coshhState{}
-	sizes := coshhSizes(in)
+	st := validation.COSHHState{}
+	sizes := validation.COSHHSizes(in)
 	lo := in.Split.TuneJobs
 	best := -1
-	if lo >= COSHHMinTuneJobs {
-		h := max(lo/2, lo-COSHHGridMaxJobs)
-		st.FitFrom, st.FitJobs, st.SimJobs = max(0, h-COSHHGridFitMaxJobs), h, lo-h
-		for _, k := range COSHHKGrid {
+	if lo >= validation.COSHHMinTuneJobs {
+		h := max(lo/2, lo-validation.COSHHGridMaxJobs)
+		st.FitFrom, st.FitJobs, st.SimJobs = max(0, h-validation.COSHHGridFitMaxJobs), h, lo-h
+		for _, k := range validation.COSHHKGrid {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			fit, err := fitCOSHHRange(in.Jobs, sizes, in.Spec, st.FitFrom, h, k, COSHHToleranceGrid[0], in.Config.Seed, in.Config.Solver)
-			for _, tol := range COSHHToleranceGrid {
+			fit, err := validation.FitCOSHHRange(in.Jobs, sizes, in.Spec, st.FitFrom, h, k, validation.COSHHToleranceGrid[0], in.Config.Seed, in.Config.Solver)
+			for _, tol := range validation.COSHHToleranceGrid {
 				if err := ctx.Err(); err != nil {
 					return nil, err
 				}
-				pt := coshhGridPoint(in, sizes, fit, err, h, lo, k, tol)
+				pt := validation.COSHHGridPointOf(in, sizes, fit, err, h, lo, k, tol)
 				st.Grid = append(st.Grid, pt)
 				if pt.Error != "" {
 					continue
@@ -48,7 +49,7 @@ func (p *pipelineRun) tuneCOSHH(ctx context.Context) (map[string][]byte, error) 
 			}
 		}
 	}
-	k, tol := COSHHKGrid[0], COSHHToleranceGrid[0]
+	k, tol := validation.COSHHKGrid[0], validation.COSHHToleranceGrid[0]
 	if best >= 0 {
 		k, tol = st.Grid[best].K, st.Grid[best].Tolerance
 	} else if len(st.Grid) > 0 {
@@ -59,13 +60,13 @@ func (p *pipelineRun) tuneCOSHH(ctx context.Context) (map[string][]byte, error) 
 		p.coshh = st
 		return nil, nil
 	}
-	fit, err := FitCOSHH(in.Jobs, sizes, in.Spec, lo, k, tol, in.Config.Seed, in.Config.Solver)
+	fit, err := validation.FitCOSHH(in.Jobs, sizes, in.Spec, lo, k, tol, in.Config.Seed, in.Config.Solver)
 	if err != nil {
 		st.Note += "COSHH could not be fitted on the tuning window: " + err.Error()
 	} else {
 		st.Fit = fit
 		if best < 0 && len(st.Grid) == 0 {
-			st.Note = fmt.Sprintf("the tuning window has %d jobs (< %d): k = %d, tolerance %g without a search", lo, COSHHMinTuneJobs, k, tol)
+			st.Note = fmt.Sprintf("the tuning window has %d jobs (< %d): k = %d, tolerance %g without a search", lo, validation.COSHHMinTuneJobs, k, tol)
 		}
 	}
 	p.coshh = st
@@ -77,10 +78,10 @@ func (p *pipelineRun) tuneCOSHH(ctx context.Context) (map[string][]byte, error) 
 // appends their rows to the task-level table and returns the metrics and
 // coshh.parquet; the wall-clock overhead is logged (logOverhead). Without
 // a COSHH fit it returns a note only.
-func (p *pipelineRun) coshhValidate(ctx context.Context) (*COSHHValidation, map[string][]byte, error) {
+func (p *pipelineRun) coshhValidate(ctx context.Context) (*validation.COSHHValidation, map[string][]byte, error) {
 	in, fit := p.in, p.coshh.Fit
 	if fit == nil {
-		return &COSHHValidation{Note: "COSHH was not simulated: " + p.coshh.Note, Grid: p.coshh.Grid}, nil, nil
+		return &validation.COSHHValidation{Note: "COSHH was not simulated: " + p.coshh.Note, Grid: p.coshh.Grid}, nil, nil
 	}
 	b, err := bundle.LoadBundle(filepath.Join(p.r.Dir, "schedplan.yaml"))
 	if err != nil {
@@ -93,14 +94,14 @@ func (p *pipelineRun) coshhValidate(ctx context.Context) (*COSHHValidation, map[
 	if err != nil {
 		return nil, nil, fmt.Errorf("coshh: the emitted schedplan.yaml: %w", err)
 	}
-	sizes := coshhSizes(in)
+	sizes := validation.COSHHSizes(in)
 	lo, hi := in.Split.TuneJobs, in.Jobs.Len()
 	cut := ""
-	if hi-lo > COSHHValidateMaxJobs {
-		cut = fmt.Sprintf("; only the validation window's first %d of %d jobs (COSHHValidateMaxJobs)", COSHHValidateMaxJobs, hi-lo)
-		hi = lo + COSHHValidateMaxJobs
+	if hi-lo > validation.COSHHValidateMaxJobs {
+		cut = fmt.Sprintf("; only the validation window's first %d of %d jobs (COSHHValidateMaxJobs)", validation.COSHHValidateMaxJobs, hi-lo)
+		hi = lo + validation.COSHHValidateMaxJobs
 	}
-	w, err := NewCOSHHWindow(in, sizes, lo, hi, fit.Secondary.SizeFloor)
+	w, err := validation.NewCOSHHWindow(in, sizes, lo, hi, fit.Secondary.SizeFloor)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -109,7 +110,7 @@ func (p *pipelineRun) coshhValidate(ctx context.Context) (*COSHHValidation, map[
 		return nil, nil, fmt.Errorf("coshh validation: %w", err)
 	}
 	load, bound := tasklevel.ExecTimeLoad(w.Jobs, w.Cluster)
-	v := &COSHHValidation{K: fit.K, Tolerance: fit.Tolerance, Horizon: COSHHHorizon(runs), FinalClasses: len(runs[0].Fit.Secondary.Classes),
+	v := &validation.COSHHValidation{K: fit.K, Tolerance: fit.Tolerance, Horizon: validation.COSHHHorizon(runs), FinalClasses: len(runs[0].Fit.Secondary.Classes),
 		OfferedLoad: report.FinitePtr(load), OfferedLoadBound: report.FinitePtr(bound),
 		Note: "task level on the spec's machine types, each job's tasks as fast on a type as the execution-time model says (exec rate, memory, retrieve rate); COSHH routes by the plan of schedplan.yaml (fitted on the tuning window) and re-classifies when a job fits no class; FIFO with Hadoop's locality preference, Fair with delay scheduling; Dissatisfaction and Fairness (Σ|Δ − avg|) of all jobs at the job completions (seed 003 §5.2), the other time averages over [first arrival, horizon]" + cut}
 	v.Grid, v.FitJobs, v.SimJobs = p.coshh.Grid, p.coshh.FitJobs-p.coshh.FitFrom, p.coshh.SimJobs
@@ -132,16 +133,16 @@ func (p *pipelineRun) coshhValidate(ctx context.Context) (*COSHHValidation, map[
 	}
 	for k, r := range runs {
 		name := []string{"coshh", "fifo", "fair"}[k]
-		v.metricRows(name, r, w.Jobs, classOf, len(fit.Plan.Secondary.Centres))
-		logOverhead(name, r)
+		v.MetricRows(name, r, w.Jobs, classOf, len(fit.Plan.Secondary.Centres))
+		validation.LogOverhead(name, r)
 		if t := p.vs.Task; t != nil {
-			row := coshhValidationRow(coshhRowNames[k], name, fluid, w, r, t.Bounds, dl)
+			row := validation.COSHHValidationRow(validation.COSHHRowNames[k], name, fluid, w, r, t.Bounds, dl)
 			row.OfferedLoad = v.OfferedLoad
 			t.Rows = append(t.Rows, row)
 		}
 	}
 	files := map[string][]byte{}
-	if files["coshh.parquet"], err = v.table(); err != nil {
+	if files["coshh.parquet"], err = v.Table(); err != nil {
 		return nil, nil, err
 	}
 	return v, files, nil

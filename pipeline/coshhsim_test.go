@@ -15,6 +15,7 @@ import (
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/lp"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
+	"github.com/schedplan/schedplan/pipeline/validation"
 )
 
 // fbClass is one Facebook job category of seed 003, Table 4 (Chen et al.):
@@ -178,7 +179,7 @@ func coshhShapeOf(t *testing.T, classes []fbClass, users []cluster.User, errI fl
 			if p, err = tasklevel.NewCOSHHPolicy(j, sizes, spec, prim, sec, psol, ssol, 0); err != nil {
 				t.Fatal(err)
 			}
-		} else if p, err = COSHHBaseline(name, cl.Nodes()); err != nil {
+		} else if p, err = validation.COSHHBaseline(name, cl.Nodes()); err != nil {
 			t.Fatal(err)
 		}
 		m, _, err := task.SimulateCOSHHMetrics(context.Background(), jobs, cl, p, us, 1, task.Options{Observer: &task.Checker{}})

@@ -16,6 +16,7 @@ import (
 	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/schedplan/schedplan/pipeline/tuner"
+	"github.com/schedplan/schedplan/pipeline/validation"
 )
 
 // The bootstrap interval by hand: a constant sample's is the constant; a
@@ -324,7 +325,7 @@ func TestEmbeddedVerdictReplays(t *testing.T) {
 func taskTunedSpec(t *testing.T, res *RunResult) string {
 	t.Helper()
 	for _, row := range res.TaskValidation.Rows {
-		if row.Name == TaskTunedName {
+		if row.Name == validation.TaskTunedName {
 			return row.Policy
 		}
 	}

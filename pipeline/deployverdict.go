@@ -12,6 +12,7 @@ import (
 	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/schedplan/schedplan/pipeline/tuner"
+	"github.com/schedplan/schedplan/pipeline/validation"
 )
 
 // DeployVerdict is the run's one verdict: the deploy tuner's contender,
@@ -82,7 +83,7 @@ func verdictOf(ctx context.Context, in *inputs.Inputs, dt *DeployTuning, b *bund
 	if err != nil {
 		return nil, err
 	}
-	lo, n, _ := taskWindow(in)
+	lo, n, _ := validation.TaskWindow(in)
 	v.Chunks = deployChunks(lo, n, DeployChunks, DeployChunkJobs)
 	seeds := DeployValidateSeeds
 	if in.Tasks != nil {

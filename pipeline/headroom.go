@@ -18,6 +18,7 @@ import (
 	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/schedplan/schedplan/pipeline/report"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
+	"github.com/schedplan/schedplan/pipeline/validation"
 	"gonum.org/v1/gonum/stat"
 )
 
@@ -159,7 +160,7 @@ func replayScheduler(spec *cluster.Spec) string {
 // where the work left at an instant is the same under any work-conserving
 // scheduler and FIFO leaves at most a few jobs part-done (Fair leaves the
 // big jobs part-done, and counting their whole work would overstate it).
-func (r *replayer) simulate(ctx context.Context, jobs []task.Job, s *cluster.Spec, cl *task.Cluster) (fit *COSHHFit, completion, backlogOf []float64, err error) {
+func (r *replayer) simulate(ctx context.Context, jobs []task.Job, s *cluster.Spec, cl *task.Cluster) (fit *validation.COSHHFit, completion, backlogOf []float64, err error) {
 	if len(s.Resources) != 1 {
 		fit, run, err := replayCOSHH(ctx, r.j, r.cs, jobs, s, cl, r.primary, r.secondary, r.solver, r.seed)
 		if err != nil {
@@ -167,8 +168,8 @@ func (r *replayer) simulate(ctx context.Context, jobs []task.Job, s *cluster.Spe
 		}
 		return fit, run.Result.Completion, run.Result.Completion, nil
 	}
-	fit = &COSHHFit{Primary: r.primary, Secondary: r.secondary, Rows: r.j.Len()}
-	if err := fit.solve(s, r.solver); err != nil {
+	fit = &validation.COSHHFit{Primary: r.primary, Secondary: r.secondary, Rows: r.j.Len()}
+	if err := fit.Solve(s, r.solver); err != nil {
 		return nil, nil, nil, err
 	}
 	var out [2][]float64
@@ -194,15 +195,15 @@ func (r *replayer) simulate(ctx context.Context, jobs []task.Job, s *cluster.Spe
 // primary and secondary re-solved on s; it returns that fit (λ on s) and
 // the run.
 func replayCOSHH(ctx context.Context, j *data.Jobs, cs []float64, jobs []task.Job, s *cluster.Spec, cl *task.Cluster,
-	primary, secondary *classify.Result, solver lp.Solver, seed uint64) (*COSHHFit, *COSHHRun, error) {
+	primary, secondary *classify.Result, solver lp.Solver, seed uint64) (*validation.COSHHFit, *validation.COSHHRun, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
-	fit := &COSHHFit{Primary: primary, Secondary: secondary, Rows: j.Len()}
-	if err := fit.solve(s, solver); err != nil {
+	fit := &validation.COSHHFit{Primary: primary, Secondary: secondary, Rows: j.Len()}
+	if err := fit.Solve(s, solver); err != nil {
 		return nil, nil, err
 	}
-	win := &COSHHWindow{J: j, Sizes: cs, Spec: s, Cluster: cl, Jobs: jobs, Solver: solver, Seed: seed}
+	win := &validation.COSHHWindow{J: j, Sizes: cs, Spec: s, Cluster: cl, Jobs: jobs, Solver: solver, Seed: seed}
 	c, _, err := win.COSHHPolicyOf(fit, nil, false)
 	if err != nil {
 		return nil, nil, err
@@ -301,7 +302,7 @@ func checkCapacity(ctx context.Context, in *inputs.Inputs, cs *inputs.Classes, l
 		out.Note = "no secondary classification"
 		return out, nil
 	}
-	sizes := coshhSizes(in)
+	sizes := validation.COSHHSizes(in)
 	lm, err := tasklevel.LogLoadModel(in.Jobs, sizes, in.Spec, sec.SizeFloor, 0, lambda)
 	if err != nil {
 		return nil, err

@@ -17,6 +17,7 @@ import (
 	"github.com/schedplan/schedplan/pipeline/report"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/schedplan/schedplan/pipeline/tuner"
+	"github.com/schedplan/schedplan/pipeline/validation"
 )
 
 // HPFSPTuning is the H-PFSP tuning of a run (the tune-hpfsp stage's
@@ -176,13 +177,13 @@ const (
 // schedule H-PFSP improves on) and Fair in one pool (PS: the deadlines it
 // protects) — to the task-level validation tv, on the same validation
 // window and bounds. The tuned LAS_MQ is already in tv.
-func (p *pipelineRun) validateHPFSP(ctx context.Context, tv *TaskValidation, progress func(done, total int)) error {
+func (p *pipelineRun) validateHPFSP(ctx context.Context, tv *validation.TaskValidation, progress func(done, total int)) error {
 	in := p.in
 	cl, err := tasklevel.TaskCluster(in.Spec)
 	if err != nil {
 		return err
 	}
-	lo, n, _ := taskWindow(in) // the window of tv's bounds
+	lo, n, _ := validation.TaskWindow(in) // the window of tv's bounds
 	jobs, err := tasklevel.ModelTaskJobs(in.Jobs, nil, in.SimJobs[lo:lo+n], lo, in.Capacity, in.Spec, cl.Rate(), in.Config.Seed)
 	if err != nil {
 		return err
@@ -203,7 +204,7 @@ func (p *pipelineRun) validateHPFSP(ctx context.Context, tv *TaskValidation, pro
 		return fmt.Errorf("task-level validation of h-pfsp: %w", err)
 	}
 	for k, r := range rows {
-		row := ValidationRowOf(r.name, 0, out[0].Policies[k].Aggregate(), tv.Bounds)
+		row := validation.ValidationRowOf(r.name, 0, out[0].Policies[k].Aggregate(), tv.Bounds)
 		row.Policy = r.spec
 		tv.Rows = append(tv.Rows, row)
 	}
@@ -213,8 +214,8 @@ func (p *pipelineRun) validateHPFSP(ctx context.Context, tv *TaskValidation, pro
 // hpfspVerdict is the report's sentence on the task-level H-PFSP rows:
 // its mean response and p99 slowdown beside FSP's (exact sizes) and PS's
 // ("" without the rows).
-func hpfspVerdict(t *TaskValidation) string {
-	var h, f, ps *ValidationRow
+func hpfspVerdict(t *validation.TaskValidation) string {
+	var h, f, ps *validation.ValidationRow
 	for k := range t.Rows {
 		switch t.Rows[k].Name {
 		case TaskHPFSPName:

@@ -15,6 +15,7 @@ import (
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
+	"github.com/schedplan/schedplan/pipeline/validation"
 )
 
 // ExecTimeLoad by hand: type A has 2 containers at exec rate 1, type B one
@@ -74,7 +75,7 @@ func TestSimulatedViewsStateTheirLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	var st struct {
-		State ValidationState `json:"state"`
+		State validation.ValidationState `json:"state"`
 	}
 	if err := json.Unmarshal(b, &st); err != nil {
 		t.Fatal(err)

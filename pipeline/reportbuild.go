@@ -11,10 +11,11 @@ import (
 	"github.com/schedplan/schedplan/pipeline/report"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/schedplan/schedplan/pipeline/tuner"
+	"github.com/schedplan/schedplan/pipeline/validation"
 )
 
 // buildReport renders report.html from the stages' states.
-func buildReport(in *inputs.Inputs, bd *bundle.Bundle, cs *classState, capSt *capacityState, tr *tuner.TuneReport, b *experiment.Bounds, vs *ValidationState, res *RunResult) ([]byte, error) {
+func buildReport(in *inputs.Inputs, bd *bundle.Bundle, cs *classState, capSt *capacityState, tr *tuner.TuneReport, b *experiment.Bounds, vs *validation.ValidationState, res *RunResult) ([]byte, error) {
 	w := in.Workload
 	rep := &report.Report{
 		Title:    "schedplan report: " + w.Source,
@@ -123,8 +124,8 @@ func buildReport(in *inputs.Inputs, bd *bundle.Bundle, cs *classState, capSt *ca
 		{"Sojourn vs σ", fmt.Sprintf("size-based policies, %d runs per σ (box: quartiles over runs)", in.Config.Runs), func() ([]byte, error) {
 			return report.PlotBoxes("Mean response vs size-estimation error", "σ (log-normal)", "mean response (s)", vs.SigmaXs, vs.SigmaBoxes)
 		}},
-		{"Sojourn vs load", loadCurveCaption(vs), func() ([]byte, error) {
-			return report.PlotLines("Mean response vs offered load, validation window", loadCurveAxis(vs), "mean response (s)", vs.LoadCurves, true)
+		{"Sojourn vs load", validation.LoadCurveCaption(vs), func() ([]byte, error) {
+			return report.PlotLines("Mean response vs offered load, validation window", validation.LoadCurveAxis(vs), "mean response (s)", vs.LoadCurves, true)
 		}},
 	} {
 		fig, err := report.NewFigure(f.title, f.caption, f.plot)
@@ -140,25 +141,25 @@ func buildReport(in *inputs.Inputs, bd *bundle.Bundle, cs *classState, capSt *ca
 		tt := report.TableBlock{Highlight: -1, SpecsLast: true, Caption: fmt.Sprintf("Task level: %d machines, %d containers, %.4g container-seconds/s, %d tasks; the emitted YARN files loaded back and simulated. Responses in seconds. The fluid bounds at the cluster's total rate are lower bounds for the task level; "+tasklevel.TaskMetricsNote+". Each row's offered load: %s.", t.Machines, t.Containers, t.RateCS, t.Tasks, t.LoadNote()),
 			Header: []string{"configuration", "offered load", "mean", "p99", "mean slowdown", "gap to fluid SRPT bound", "missed deadlines (vs current)", "policy"}}
 		for k, r := range t.Rows {
-			if r.Name == TaskTunedName {
+			if r.Name == validation.TaskTunedName {
 				tt.Highlight = k
 			}
 			tt.Rows = append(tt.Rows, []string{r.Name, experiment.LoadCell(experiment.LoadOf(r.OfferedLoad)), report.F4(r.Mean), report.F4(r.P99), report.F4(r.MeanSlowdown), report.Pct(r.Gap), fmt.Sprintf("%.1f (%.1f%%)", r.Missed, 100*r.MissedShare), report.ShownSpec(r.Policy)})
 		}
 		tables = append(tables, tt)
-		verdict += " At task level, " + OneReplayNote + ", " + t.RowsText() + "."
+		verdict += " At task level, " + validation.OneReplayNote + ", " + t.RowsText() + "."
 		if v := t.EmittedVerdict(); v != "" {
 			verdict += " " + v + "."
 		}
 		verdict += hpfspVerdict(t)
 	}
 	rep.Sections = append(rep.Sections, report.Section{ID: "validation", Title: "Validation", Intro: verdict, Tables: tables, Figures: figs})
-	coshh, err := coshhSection(vs.COSHH, bd.COSHH)
+	coshh, err := validation.COSHHSection(vs.COSHH, bd.COSHH)
 	if err != nil {
 		return nil, err
 	}
 	rep.Sections = append(rep.Sections, coshh)
-	rep.Sections = append(rep.Sections, vs.Calibration.section())
+	rep.Sections = append(rep.Sections, vs.Calibration.Section())
 
 	var buf bytes.Buffer
 	if err := report.WriteReport(&buf, rep); err != nil {

@@ -22,6 +22,7 @@ import (
 	"github.com/schedplan/schedplan/pipeline/report"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/schedplan/schedplan/pipeline/tuner"
+	"github.com/schedplan/schedplan/pipeline/validation"
 )
 
 // classState is the classify stage's state (classPair, with the stage
@@ -64,25 +65,25 @@ type RunResult struct {
 	// Cluster names the cluster spec (an auto spec says how it was sized).
 	Cluster string `json:"cluster"`
 	// CapacityCheck decomposes the log's load and checks λ by replays.
-	CapacityCheck *CapacityCheck     `json:"capacity_check,omitempty"`
-	Tuned         tuner.LASMQParams  `json:"tuned_las_mq"`
-	TunedSpec     string             `json:"tuned_policy"`
-	Bounds        *experiment.Bounds `json:"bounds"`
-	Validation    []ValidationRow    `json:"validation"`
+	CapacityCheck *CapacityCheck             `json:"capacity_check,omitempty"`
+	Tuned         tuner.LASMQParams          `json:"tuned_las_mq"`
+	TunedSpec     string                     `json:"tuned_policy"`
+	Bounds        *experiment.Bounds         `json:"bounds"`
+	Validation    []validation.ValidationRow `json:"validation"`
 	// ValidationLoad is the validation window's offered load at Capacity
 	// (FluidLoadDef), at which the validation rows were simulated.
 	ValidationLoad *float64 `json:"validation_offered_load"`
 	Current        string   `json:"current"`
 	// TaskValidation is the task-level view of the validation window (the
 	// emitted YARN files simulated on the spec's machines).
-	TaskValidation *TaskValidation `json:"task_validation,omitempty"`
+	TaskValidation *validation.TaskValidation `json:"task_validation,omitempty"`
 	// COSHH is COSHH beside FIFO and Fair at task level on the validation
 	// window (seed 003 §5.1's metrics; COSHHValidation), with its tuning.
-	COSHH *COSHHValidation `json:"coshh,omitempty"`
+	COSHH *validation.COSHHValidation `json:"coshh,omitempty"`
 	// Calibration is how far the simulated current scheduler is from the
 	// log's observed times on the validation window: how much to trust
 	// the what-ifs.
-	Calibration *CalibrationReport `json:"calibration,omitempty"`
+	Calibration *validation.CalibrationReport `json:"calibration,omitempty"`
 	// TunedHPFSP is H-PFSP's tuned configuration (the bundle's h_pfsp).
 	TunedHPFSP *bundle.HPFSPConfig `json:"tuned_h_pfsp,omitempty"`
 	// DeployTuning is the task-level deploy tuner's record (every
@@ -110,8 +111,8 @@ type RunResult struct {
 
 	// TunedRow and CurrentRow are the validation rows (exact sizes) the
 	// verdict compares: response beside slowdown and missed deadlines.
-	TunedRow   ValidationRow `json:"tuned_validation"`
-	CurrentRow ValidationRow `json:"current_validation"`
+	TunedRow   validation.ValidationRow `json:"tuned_validation"`
+	CurrentRow validation.ValidationRow `json:"current_validation"`
 }
 
 // stage is one row of the pipeline's table: its name, its parameters and the
@@ -178,8 +179,8 @@ type pipelineRun struct {
 	tr    tuner.TuneReport
 	ht    HPFSPTuning
 	bs    boundsState
-	vs    ValidationState
-	coshh coshhState
+	vs    validation.ValidationState
+	coshh validation.COSHHState
 	dp    deployState
 	files []string
 	bd    *bundle.Bundle
@@ -319,7 +320,7 @@ func (p *pipelineRun) stages() []stage {
 			Solver  lp.Solver
 			Seed    uint64
 			Version int
-		}{COSHHKGrid, COSHHToleranceGrid, cfg.Solver, cfg.Seed, coshhVersion}, deps: []string{"ingest"}, inputs: [][]byte{in.SpecKey, in.JobsKey},
+		}{validation.COSHHKGrid, validation.COSHHToleranceGrid, cfg.Solver, cfg.Seed, validation.COSHHVersion}, deps: []string{"ingest"}, inputs: [][]byte{in.SpecKey, in.JobsKey},
 			state: &p.coshh, run: p.tuneCOSHH},
 		{name: "tune-hpfsp", params: struct {
 			Objective  tuner.Objective
@@ -355,7 +356,7 @@ func (p *pipelineRun) stages() []stage {
 			CurrentConfig string
 			ContainerMB   int
 			Results       string
-		}{cfg.Current, cfg.Baselines, cfg.Sigmas, cfg.Runs, cfg.LoadFactors, cfg.Seed, taskLevelVersion, cfg.CurrentConfig, cfg.ContainerMB, cfg.ResultsOrDefault()},
+		}{cfg.Current, cfg.Baselines, cfg.Sigmas, cfg.Runs, cfg.LoadFactors, cfg.Seed, validation.TaskLevelVersion, cfg.CurrentConfig, cfg.ContainerMB, cfg.ResultsOrDefault()},
 			deps: []string{"tune", "tune-coshh", "tune-hpfsp", "bounds", "classify", "tune-deploy", "emit"}, inputs: [][]byte{in.JobsKey, in.TraceKey, in.SpecKey, in.CurrentConfigKey, in.TasksKey},
 			state: &p.vs, run: p.validate},
 		{name: "report", deps: []string{"ingest", "classify", "capacity", "tune", "tune-coshh", "tune-hpfsp", "bounds", "tune-deploy", "emit", "validate"},
@@ -549,13 +550,13 @@ func (p *pipelineRun) validate(ctx context.Context) (map[string][]byte, error) {
 		return nil, err
 	}
 	tuned := p.tuned()
-	v, files, err := validate(ctx, p.in, (*inputs.Classes)(&p.cs), &p.tr, tuned, p.boundsOf(), p.r.StreamFile, experiment.RunOptions{Progress: p.r.progress("validate"), Units: units})
+	v, files, err := validation.Validate(ctx, p.in, (*inputs.Classes)(&p.cs), &p.tr, tuned, p.boundsOf(), p.r.StreamFile, experiment.RunOptions{Progress: p.r.progress("validate"), Units: units})
 	if err != nil {
 		return nil, err
 	}
 	// The emitted files, loaded back from the output directory and
 	// simulated at task level.
-	if v.Task, err = taskValidate(ctx, p.in, (*inputs.Classes)(&p.cs), tuned, p.r.Dir, p.r.progress("validate (task level)")); err != nil {
+	if v.Task, err = validation.TaskValidate(ctx, p.in, (*inputs.Classes)(&p.cs), tuned, p.r.Dir, p.r.progress("validate (task level)")); err != nil {
 		return nil, err
 	}
 	if err := p.validateHPFSP(ctx, v.Task, p.r.progress("validate (task level, h-pfsp)")); err != nil {
@@ -564,7 +565,7 @@ func (p *pipelineRun) validate(ctx context.Context) (map[string][]byte, error) {
 	for i := range v.Task.Rows { // COSHH's rows, added below, state their own
 		v.Task.Rows[i].OfferedLoad = v.Task.OfferedLoad
 	}
-	cal, calFiles, err := calibrate(ctx, p.in, v)
+	cal, calFiles, err := validation.Calibrate(ctx, p.in, v)
 	if err != nil {
 		return nil, err
 	}
@@ -701,7 +702,7 @@ func (p *pipelineRun) bundle() *bundle.Bundle {
 	bd.HPFSP = p.hpfspConfig()
 	b := p.boundsOf()
 	if p.coshh.Fit != nil {
-		bd.COSHH = COSHHConfigOf(p.coshh.Fit, p.coshh.Grid)
+		bd.COSHH = validation.COSHHConfigOf(p.coshh.Fit, p.coshh.Grid)
 	}
 	bd.Bounds = &bundle.BoundsInfo{SRPTMean: b.SRPTMean, FSPMean: b.FSPMean, PSMean: b.PSMean}
 	p.bd = bd

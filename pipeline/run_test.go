@@ -14,6 +14,7 @@ import (
 	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/schedplan/schedplan/pipeline/tuner"
+	"github.com/schedplan/schedplan/pipeline/validation"
 )
 
 // testConfig is the default configuration with a smaller search and fewer
@@ -77,7 +78,7 @@ func TestRunEndToEndOnEmbeddedTrace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	vc, err := validatedConfigs(testConfig(), &tuner.TuneReport{Best: res.Tuned, Result: &tuner.TuneResult{FirstGuess: tuner.LASMQParams{K: 1}}}, res.Tuned)
+	vc, err := validation.ValidatedConfigs(testConfig(), &tuner.TuneReport{Best: res.Tuned, Result: &tuner.TuneResult{FirstGuess: tuner.LASMQParams{K: 1}}}, res.Tuned)
 	if err != nil {
 		t.Fatal(err)
 	}

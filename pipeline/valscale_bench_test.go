@@ -10,6 +10,7 @@ import (
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/schedplan/schedplan/pipeline/tuner"
+	"github.com/schedplan/schedplan/pipeline/validation"
 )
 
 // BenchmarkValidateFluid runs the validate stage's fluid simulations (the
@@ -58,16 +59,16 @@ func BenchmarkValidateFluid(b *testing.B) {
 	}()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		plan, err := planValidation(in, tr, tr.Best, bounds)
+		plan, err := validation.PlanValidation(in, tr, tr.Best, bounds)
 		if err != nil {
 			b.Fatal(err)
 		}
-		rs, err := experiment.NewResultsSink(nil, nil, nil, make([]int32, n), 0, make([]string, len(plan.configs)))
+		rs, err := experiment.NewResultsSink(nil, nil, nil, make([]int32, n), 0, make([]string, len(plan.Configs)))
 		if err != nil {
 			b.Fatal(err)
 		}
-		plan.exact.Sink = rs.Sink
-		if _, err := plan.run(context.Background(), experiment.RunOptions{}); err != nil {
+		plan.Exact.Sink = rs.Sink
+		if _, err := plan.Run(context.Background(), experiment.RunOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}

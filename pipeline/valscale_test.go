@@ -9,6 +9,7 @@ import (
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/validation"
 )
 
 // A MeanOnly experiment's summaries are the job count and the mean
@@ -83,15 +84,15 @@ func TestFluidPolicyCacheBoundedByJobs(t *testing.T) {
 // validation window (its first jobs, said in the note), and the whole
 // window when it is shorter, with the H-PFSP rows on the same jobs.
 func TestTaskValidateWindowBounded(t *testing.T) {
-	defer func(n int) { TaskValidateMaxJobs = n }(TaskValidateMaxJobs)
+	defer func(n int) { validation.TaskValidateMaxJobs = n }(validation.TaskValidateMaxJobs)
 	for _, limit := range []int{600, 1 << 30} {
-		TaskValidateMaxJobs = limit
+		validation.TaskValidateMaxJobs = limit
 		res, _, err := runInto(t, t.TempDir(), testConfig(), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		tv, window := res.TaskValidation, res.Split.ValidJobs
-		want, note := min(limit, window), TaskBoundsNote
+		want, note := min(limit, window), validation.TaskBoundsNote
 		if limit < window {
 			note += fmt.Sprintf("; only the validation window's first %d of %d jobs (TaskValidateMaxJobs)", limit, window)
 		}

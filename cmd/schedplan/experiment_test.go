@@ -13,6 +13,7 @@ import (
 	"github.com/schedplan/schedplan/pipeline"
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
+	"github.com/schedplan/schedplan/pipeline/validation"
 )
 
 // twoUserLog writes a CSV log of users U1 and U2 of the default cluster spec
@@ -63,21 +64,21 @@ func TestSimulateAndRunValidationAgree(t *testing.T) {
 	}
 	exact := simulate("--policy", "gps,ps,srpt")
 	noisy := simulate("--policy", "srpt", "--sigma", "0.5", "--runs", "3")
-	row := func(policy string, sigma float64) pipeline.ValidationRow {
+	row := func(policy string, sigma float64) validation.ValidationRow {
 		for _, r := range sum.Validation {
 			if r.Policy == policy && r.Sigma == sigma {
 				return r
 			}
 		}
 		t.Fatalf("no validation row for %s at σ %v", policy, sigma)
-		return pipeline.ValidationRow{}
+		return validation.ValidationRow{}
 	}
 	for _, c := range []struct {
 		a     experiment.Aggregate
 		sigma float64
 	}{{exact.Policies[0], 0}, {exact.Policies[1], 0}, {exact.Policies[2], 0}, {noisy.Policies[0], 0.5}} {
 		got := row(c.a.Policy, c.sigma)
-		want := pipeline.ValidationRowOf(got.Name, c.sigma, c.a, sum.Bounds)
+		want := validation.ValidationRowOf(got.Name, c.sigma, c.a, sum.Bounds)
 		if got != want {
 			t.Errorf("%s σ=%v: run's validation %+v\nsimulate          %+v", c.a.Policy, c.sigma, got, want)
 		}

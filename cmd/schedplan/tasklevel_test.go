@@ -21,6 +21,7 @@ import (
 	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/schedplan/schedplan/pipeline/tuner"
+	"github.com/schedplan/schedplan/pipeline/validation"
 )
 
 // TestRunTaskLevelValidation: run simulates the YARN files it emits at task
@@ -41,11 +42,11 @@ func TestRunTaskLevelValidation(t *testing.T) {
 	sum := readSummary(t, dir)
 	tv := sum.TaskValidation
 	// COSHH's rows (another cluster model) are checked in package pipeline.
-	tv.Rows = slices.DeleteFunc(tv.Rows, func(r pipeline.ValidationRow) bool { return strings.HasSuffix(r.Name, "exec-time model)") })
+	tv.Rows = slices.DeleteFunc(tv.Rows, func(r validation.ValidationRow) bool { return strings.HasSuffix(r.Name, "exec-time model)") })
 	if tv == nil || len(tv.Rows) != 9 {
 		t.Fatalf("summary.json: task_validation = %+v", tv)
 	}
-	row := map[string]pipeline.ValidationRow{}
+	row := map[string]validation.ValidationRow{}
 	for _, r := range tv.Rows {
 		if !(r.Mean > 0) || math.IsInf(r.Mean, 0) || r.Runs != 1 {
 			t.Errorf("task-level row %+v", r)

@@ -1,4 +1,4 @@
-package pipeline
+package validation
 
 import (
 	"fmt"
@@ -39,18 +39,18 @@ func (v *COSHHValidation) LoadNote() string {
 	return s
 }
 
-// loadCurveAxis is the load curve's x axis: the window's offered load
+// LoadCurveAxis is the load curve's x axis: the window's offered load
 // times each factor, or the factors when the window's load is undefined.
-func loadCurveAxis(vs *ValidationState) string {
+func LoadCurveAxis(vs *ValidationState) string {
 	if vs.OfferedLoad == nil {
 		return "load factor (× every size)"
 	}
 	return "offered load (" + experiment.FluidLoadDef + ")"
 }
 
-// loadCurveCaption says what the load curve's loads are and that its
+// LoadCurveCaption says what the load curve's loads are and that its
 // points above 1 are of an overloaded system.
-func loadCurveCaption(vs *ValidationState) string {
+func LoadCurveCaption(vs *ValidationState) string {
 	if vs.OfferedLoad == nil {
 		return "validation window with every size scaled by each load factor (the window's offered load is undefined: its jobs arrive at one instant)"
 	}

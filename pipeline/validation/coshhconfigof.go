@@ -1,4 +1,4 @@
-package pipeline
+package validation
 
 import "github.com/schedplan/schedplan/pipeline/bundle"
 

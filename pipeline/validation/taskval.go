@@ -1,4 +1,4 @@
-package pipeline
+package validation
 
 import (
 	"context"
@@ -75,10 +75,10 @@ const (
 // jobs is simulated whole, as before.
 var TaskValidateMaxJobs = 300_000
 
-// taskWindow returns the validation window's jobs the task-level views
+// TaskWindow returns the validation window's jobs the task-level views
 // simulate, rows lo to lo+n−1 of the log, and the note's words when they
 // are not the whole window ("" when they are).
-func taskWindow(in *inputs.Inputs) (lo, n int, cut string) {
+func TaskWindow(in *inputs.Inputs) (lo, n int, cut string) {
 	lo, n = in.Split.TuneJobs, len(in.SimJobs)-in.Split.TuneJobs
 	if n > TaskValidateMaxJobs {
 		cut = fmt.Sprintf("; only the validation window's first %d of %d jobs (TaskValidateMaxJobs)", TaskValidateMaxJobs, n)
@@ -87,15 +87,15 @@ func taskWindow(in *inputs.Inputs) (lo, n int, cut string) {
 	return lo, n, cut
 }
 
-// taskValidate simulates the validation window at task level (at most
+// TaskValidate simulates the validation window at task level (at most
 // TaskValidateMaxJobs of its jobs): dir holds the emitted
 // capacity-scheduler.xml and fair-scheduler.xml.
-func taskValidate(ctx context.Context, in *inputs.Inputs, cs *inputs.Classes, tuned tuner.LASMQParams, dir string, progress func(done, total int)) (*TaskValidation, error) {
+func TaskValidate(ctx context.Context, in *inputs.Inputs, cs *inputs.Classes, tuned tuner.LASMQParams, dir string, progress func(done, total int)) (*TaskValidation, error) {
 	cl, err := tasklevel.TaskCluster(in.Spec)
 	if err != nil {
 		return nil, err
 	}
-	lo, n, cut := taskWindow(in)
+	lo, n, cut := TaskWindow(in)
 	// One cluster model: each job as fast on a type as the execution-time
 	// model says (the LP's μ, COSHH's rows).
 	jobs, err := tasklevel.ModelTaskJobs(in.Jobs, in.Tasks, in.SimJobs[lo:lo+n], lo, in.Capacity, in.Spec, cl.Rate(), in.Config.Seed)
@@ -245,7 +245,7 @@ func (t *TaskValidation) EmittedVerdict() string {
 	return "the emitted capacity-scheduler.xml against the current scheduler (" + t.Current + "), mean response: " + strings.Join(parts, "; ")
 }
 
-// taskLevelVersion changes when the task-level validation changes what it
+// TaskLevelVersion changes when the task-level validation changes what it
 // computes, so that older stamps of the validate stage are stale (4: at
 // most TaskValidateMaxJobs jobs; 5: slowdowns by the time alone, capped
 // fair-share deadlines; 6: the tuned LAS_MQ's thresholds in held
@@ -256,7 +256,7 @@ func (t *TaskValidation) EmittedVerdict() string {
 // completions; 10: jobs in the execution-time model, ExecModelScales; 11:
 // a log's queue placed as written first, then by its name in schedplan's
 // files).
-const taskLevelVersion = 11
+const TaskLevelVersion = 11
 
 // OneReplayNote qualifies the task-level validation table's comparisons:
 // one replay of the window with the run's seed, descriptive; the verdict

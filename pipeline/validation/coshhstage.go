@@ -1,4 +1,4 @@
-package pipeline
+package validation
 
 import (
 	"bytes"
@@ -69,9 +69,9 @@ type COSHHGridPoint struct {
 	Error       string   `json:"error,omitempty"`
 }
 
-// coshhState is the tune-coshh stage's state: the grid and the chosen fit
+// COSHHState is the tune-coshh stage's state: the grid and the chosen fit
 // (on the whole tuning window), or Note saying why there is none.
-type coshhState struct {
+type COSHHState struct {
 	Grid []COSHHGridPoint `json:"grid"`
 	Fit  *COSHHFit        `json:"fit,omitempty"`
 	// FitJobs and SimJobs are the grid's windows: fitted on rows
@@ -82,15 +82,15 @@ type coshhState struct {
 	Note    string `json:"note,omitempty"`
 }
 
-// coshhSizes are the log's sizes in container-seconds of the spec (what the
+// COSHHSizes are the log's sizes in container-seconds of the spec (what the
 // classify stage classifies).
-func coshhSizes(in *inputs.Inputs) []float64 {
+func COSHHSizes(in *inputs.Inputs) []float64 {
 	return estimate.ContainerSeconds(in.Sizes, in.Source, in.Config.Sizes, in.Spec.Capacity())
 }
 
-// coshhGridPoint simulates COSHH with tolerance tol on rows [h, lo) from
+// COSHHGridPointOf simulates COSHH with tolerance tol on rows [h, lo) from
 // fit (k classes fitted before h; fitErr when it could not be fitted).
-func coshhGridPoint(in *inputs.Inputs, sizes []float64, fit *COSHHFit, fitErr error, h, lo, k int, tol float64) COSHHGridPoint {
+func COSHHGridPointOf(in *inputs.Inputs, sizes []float64, fit *COSHHFit, fitErr error, h, lo, k int, tol float64) COSHHGridPoint {
 	pt := COSHHGridPoint{K: k, Tolerance: tol}
 	fail := func(err error) COSHHGridPoint { pt.Error = err.Error(); return pt }
 	if fitErr != nil {
@@ -186,16 +186,16 @@ func (r COSHHMetricRow) Locality() float64 {
 	return task.COSHHLocality{Maps: r.MapTasks, Local: r.LocalMapTasks}.Percent()
 }
 
-// coshhRowNames are the task-level validation rows of COSHH's comparison.
-var coshhRowNames = []string{"coshh (emitted plan; exec-time model)", "fifo (exec-time model)", "fair (exec-time model)"}
+// COSHHRowNames are the task-level validation rows of COSHH's comparison.
+var COSHHRowNames = []string{"coshh (emitted plan; exec-time model)", "fifo (exec-time model)", "fair (exec-time model)"}
 
-// coshhValidationRow is a run as a task-level validation row (responses in
+// COSHHValidationRow is a run as a task-level validation row (responses in
 // seconds; slowdowns over each job's time alone on the window's cluster,
 // fluid: task.FluidJobs of the window's jobs on its cluster; dl, when not nil, the jobs' deadlines,
 // task.ReferenceDeadlines; the bounds b are the fluid ones at the cluster's
 // rate, lower bounds still, as the execution-time model only slows tasks
 // down).
-func coshhValidationRow(name, policy string, fluid []sim.Job, w *COSHHWindow, r *COSHHRun, b *experiment.Bounds, dl []float64) ValidationRow {
+func COSHHValidationRow(name, policy string, fluid []sim.Job, w *COSHHWindow, r *COSHHRun, b *experiment.Bounds, dl []float64) ValidationRow {
 	var m sim.Metrics
 	s := m.Compute(fluid, r.Result.Completion, w.Cluster.Rate(), dl)
 	a := experiment.Aggregate{Policy: policy, Runs: 1, Mean: s, MeanResponse: experiment.Spread{Min: s.Response.Mean, P50: s.Response.Mean, Max: s.Response.Mean}, Missed: float64(s.Missed)}
@@ -207,8 +207,8 @@ func coshhValidationRow(name, policy string, fluid []sim.Job, w *COSHHWindow, r 
 	return row
 }
 
-// metricRows adds a run's rows: all jobs, each user, each class.
-func (v *COSHHValidation) metricRows(name string, r *COSHHRun, jobs []task.Job, classOf []int, classes int) {
+// MetricRows adds a run's rows: all jobs, each user, each class.
+func (v *COSHHValidation) MetricRows(name string, r *COSHHRun, jobs []task.Job, classOf []int, classes int) {
 	m, h := r.Metrics, v.Horizon
 	all := COSHHMetricRow{Config: name, Scope: "all", Jobs: len(jobs), MeanCompletion: m.MeanCompletion,
 		Alg1Runs: m.Overhead.Arrivals, Alg2Decisions: m.Overhead.Picks, Replans: r.Replans, LPSolves: r.LPSolves}
@@ -252,11 +252,11 @@ func (v *COSHHValidation) metricRows(name string, r *COSHHRun, jobs []task.Job, 
 	}
 }
 
-// logOverhead logs a run's wall-clock scheduler overhead (ms): COSHH's
+// LogOverhead logs a run's wall-clock scheduler overhead (ms): COSHH's
 // Alg. 1 and Alg. 2 calls, its re-classifications (k-means and LP) and
 // the LP re-solves alone, and the core's scheduling rounds (every policy).
 // It differs between identical runs, so it is logged, not written.
-func logOverhead(name string, r *COSHHRun) {
+func LogOverhead(name string, r *COSHHRun) {
 	o := r.Metrics.Overhead
 	ms := func(ns int64) float64 { return float64(ns) / 1e6 }
 	slog.Info("coshh comparison: scheduler overhead", "policy", name, "alg1_ms", ms(o.ArriveTime.Nanoseconds()), "alg2_ms", ms(o.PickTime.Nanoseconds()),
@@ -268,9 +268,9 @@ func logOverhead(name string, r *COSHHRun) {
 // scope (all, user, class) × key, with COSHHMetricRow's fields.
 const COSHHTableColumns = "configuration, scope (all|user|class), key (user or class name), jobs, mean_completion_s, dissatisfaction, fairness_share_variance, fairness_abs_dev, locality_pct, map_tasks, local_map_tasks, mean_containers, alg1_runs, alg2_decisions, reclassifications, lp_solves"
 
-// table returns coshh.parquet (COSHHTableColumns); values a scope does not
+// Table returns coshh.parquet (COSHHTableColumns); values a scope does not
 // define (a class's dissatisfaction) are NaN.
-func (v *COSHHValidation) table() ([]byte, error) {
+func (v *COSHHValidation) Table() ([]byte, error) {
 	rows := append(append(append([]COSHHMetricRow(nil), v.Runs...), v.Users...), v.Classes...)
 	n := len(rows)
 	cfg, scope, key := make([]string, n), make([]string, n), make([]string, n)
@@ -312,6 +312,6 @@ func (v *COSHHValidation) table() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// coshhVersion changes when COSHH's tuning or validation changes what it
+// COSHHVersion changes when COSHH's tuning or validation changes what it
 // computes, so that older stamps are stale.
-const coshhVersion = 5 // 3: the grid states its offered load; 4: map tasks take their job's input blocks local first (locality); 5: type scales by ExecModelScales (a zero-size job keeps scale 1)
+const COSHHVersion = 5 // 3: the grid states its offered load; 4: map tasks take their job's input blocks local first (locality); 5: type scales by ExecModelScales (a zero-size job keeps scale 1)

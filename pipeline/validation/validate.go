@@ -1,4 +1,4 @@
-package pipeline
+package validation
 
 import (
 	"bufio"
@@ -76,11 +76,11 @@ type valConfig struct {
 	uses       sim.Uses
 }
 
-// validatedConfigs lists what validation runs: the tuned configuration as
+// ValidatedConfigs lists what validation runs: the tuned configuration as
 // emitted (tuned: the levels capacity-scheduler.xml implements), Hu et
 // al.'s default and the first guess, the current scheduler and the
 // baselines (each policy once, however it is spelt), with what each uses.
-func validatedConfigs(cfg inputs.RunConfig, tr *tuner.TuneReport, tuned tuner.LASMQParams) ([]valConfig, error) {
+func ValidatedConfigs(cfg inputs.RunConfig, tr *tuner.TuneReport, tuned tuner.LASMQParams) ([]valConfig, error) {
 	list := []valConfig{
 		{name: "tuned las_mq", spec: tuned.Spec()},
 		{name: tuner.DefaultLASMQName, spec: sim.DefaultLASMQ().Spec()},
@@ -113,10 +113,10 @@ func validatedConfigs(cfg inputs.RunConfig, tr *tuner.TuneReport, tuned tuner.LA
 // validation is the validate stage's plan: the configurations and the
 // experiments that run them on the validation window.
 type validation struct {
-	configs []valConfig
+	Configs []valConfig
 	jobs    []sim.Job
-	// exact runs every configuration with exact sizes and keeps per-job rows.
-	exact *experiment.Experiment
+	// Exact runs every configuration with exact sizes and keeps per-job rows.
+	Exact *experiment.Experiment
 	// sigmas[k] runs the configurations that use size estimates (sized)
 	// with log-normal errors of σ = sigmaOf[k] > 0.
 	sigmas  []*experiment.Experiment
@@ -131,15 +131,15 @@ type validation struct {
 	loadOf []float64
 }
 
-// planValidation builds the experiments of the validate stage.
-func planValidation(in *inputs.Inputs, tr *tuner.TuneReport, tuned tuner.LASMQParams, b *experiment.Bounds) (*validation, error) {
+// PlanValidation builds the experiments of the validate stage.
+func PlanValidation(in *inputs.Inputs, tr *tuner.TuneReport, tuned tuner.LASMQParams, b *experiment.Bounds) (*validation, error) {
 	cfg := in.Config
-	configs, err := validatedConfigs(cfg, tr, tuned)
+	configs, err := ValidatedConfigs(cfg, tr, tuned)
 	if err != nil {
 		return nil, err
 	}
 	_, valJobs := in.Split.Windows(in.SimJobs)
-	v := &validation{configs: configs, jobs: valJobs}
+	v := &validation{Configs: configs, jobs: valJobs}
 	var all, sized []string
 	for c, vc := range configs {
 		all = append(all, vc.spec)
@@ -148,7 +148,7 @@ func planValidation(in *inputs.Inputs, tr *tuner.TuneReport, tuned tuner.LASMQPa
 			v.sized = append(v.sized, c)
 		}
 	}
-	v.exact = &experiment.Experiment{Jobs: valJobs, Capacity: in.Capacity, Deadlines: b.Deadlines, Policies: all, Runs: 1}
+	v.Exact = &experiment.Experiment{Jobs: valJobs, Capacity: in.Capacity, Deadlines: b.Deadlines, Policies: all, Runs: 1}
 	for _, s := range cfg.Sigmas {
 		if s > 0 && len(sized) > 0 {
 			v.sigmas = append(v.sigmas, &experiment.Experiment{Jobs: valJobs, Capacity: in.Capacity, Deadlines: b.Deadlines, Policies: sized,
@@ -156,7 +156,7 @@ func planValidation(in *inputs.Inputs, tr *tuner.TuneReport, tuned tuner.LASMQPa
 			v.sigmaOf = append(v.sigmaOf, s)
 		}
 	}
-	byFactor := map[float64]*experiment.Experiment{1: v.exact}
+	byFactor := map[float64]*experiment.Experiment{1: v.Exact}
 	for _, f := range cfg.LoadFactors {
 		x := byFactor[f]
 		if x == nil {
@@ -172,7 +172,7 @@ func planValidation(in *inputs.Inputs, tr *tuner.TuneReport, tuned tuner.LASMQPa
 // experiments lists the distinct experiments of the plan, the exact-size
 // one first.
 func (v *validation) experiments() []*experiment.Experiment {
-	xs := append([]*experiment.Experiment{v.exact}, v.sigmas...)
+	xs := append([]*experiment.Experiment{v.Exact}, v.sigmas...)
 	for _, x := range v.loads {
 		if !slices.Contains(xs, x) {
 			xs = append(xs, x)
@@ -188,7 +188,7 @@ type validationResults struct {
 	loads  []*experiment.ExperimentResult
 }
 
-func (v *validation) run(ctx context.Context, opt experiment.RunOptions) (*validationResults, error) {
+func (v *validation) Run(ctx context.Context, opt experiment.RunOptions) (*validationResults, error) {
 	xs := v.experiments()
 	out, err := experiment.RunExperiments(ctx, opt, xs...)
 	if err != nil {
@@ -216,12 +216,12 @@ func ValidationRowOf(name string, sigma float64, a experiment.Aggregate, b *expe
 // then each σ > 0 for the configurations that use estimates.
 func (v *validation) rows(r *validationResults, b *experiment.Bounds) []ValidationRow {
 	var rows []ValidationRow
-	for c, vc := range v.configs {
+	for c, vc := range v.Configs {
 		rows = append(rows, ValidationRowOf(vc.name, 0, r.exact.Policies[c].Aggregate(), b))
 	}
 	for k, s := range v.sigmaOf {
 		for i, c := range v.sized {
-			rows = append(rows, ValidationRowOf(v.configs[c].name, s, r.sigmas[k].Policies[i].Aggregate(), b))
+			rows = append(rows, ValidationRowOf(v.Configs[c].name, s, r.sigmas[k].Policies[i].Aggregate(), b))
 		}
 	}
 	return rows
@@ -234,7 +234,7 @@ func (v *validation) plots(st *ValidationState, r *validationResults, cfg inputs
 	st.CDF, st.PerClass = rs.Cdf, rs.Class
 	st.SigmaXs = cfg.Sigmas
 	for i, c := range v.sized {
-		g := report.BoxGroup{Name: v.configs[c].name}
+		g := report.BoxGroup{Name: v.Configs[c].name}
 		for _, s := range cfg.Sigmas {
 			var sample []float64
 			if s == 0 {
@@ -256,7 +256,7 @@ func (v *validation) plots(st *ValidationState, r *validationResults, cfg inputs
 	for _, f := range v.loadOf {
 		st.LoadXs = append(st.LoadXs, f*base)
 	}
-	for c, vc := range v.configs {
+	for c, vc := range v.Configs {
 		curve := report.XYSeries{Name: vc.name, X: st.LoadXs}
 		for k := range v.loadOf {
 			curve.Y = append(curve.Y, r.loads[k].Policies[c].Summaries[0].Response.Mean)
@@ -265,21 +265,21 @@ func (v *validation) plots(st *ValidationState, r *validationResults, cfg inputs
 	}
 }
 
-// validate simulates every configuration on the validation window and
+// Validate simulates every configuration on the validation window and
 // returns the state and the files to write: results.parquet, streamed by
 // stream (a Runner's StreamFile) as each configuration's exact-size run
 // finishes, holding the rows of the jobs cfg.Results chooses (none: no
 // file). A shard's run (opt.Units sharding) keeps its exact-size units'
 // rows for its part instead and writes nothing; the merge hands the parts'
 // rows to the same stream in the same order.
-func validate(ctx context.Context, in *inputs.Inputs, cs *inputs.Classes, tr *tuner.TuneReport, tuned tuner.LASMQParams, b *experiment.Bounds, stream func(name string) (*os.File, error), opt experiment.RunOptions) (*ValidationState, map[string][]byte, error) {
-	plan, err := planValidation(in, tr, tuned, b)
+func Validate(ctx context.Context, in *inputs.Inputs, cs *inputs.Classes, tr *tuner.TuneReport, tuned tuner.LASMQParams, b *experiment.Bounds, stream func(name string) (*os.File, error), opt experiment.RunOptions) (*ValidationState, map[string][]byte, error) {
+	plan, err := PlanValidation(in, tr, tuned, b)
 	if err != nil {
 		return nil, nil, err
 	}
 	if opt.Units.Sharding() {
-		plan.exact.KeepRows = true
-		if _, err := plan.run(ctx, opt); err != nil {
+		plan.Exact.KeepRows = true
+		if _, err := plan.Run(ctx, opt); err != nil {
 			return nil, nil, err
 		}
 		return nil, nil, tuner.ErrShardDone // a shard writes its units, not the stage's files
@@ -315,8 +315,8 @@ func validate(ctx context.Context, in *inputs.Inputs, cs *inputs.Classes, tr *tu
 	if out != nil {
 		w = out
 	}
-	names := make([]string, len(plan.configs))
-	for c, vc := range plan.configs {
+	names := make([]string, len(plan.Configs))
+	for c, vc := range plan.Configs {
 		names[c] = vc.name
 	}
 	rs, err := experiment.NewResultsSink(w, keep, id, classOf, len(classNames), names)
@@ -324,14 +324,14 @@ func validate(ctx context.Context, in *inputs.Inputs, cs *inputs.Classes, tr *tu
 		return nil, nil, err
 	}
 	current := experiment.CanonicalSpec(in.Config.Current)
-	for c, vc := range plan.configs {
+	for c, vc := range plan.Configs {
 		if experiment.CanonicalSpec(vc.spec) == current {
 			rs.Current = c
 			break
 		}
 	}
-	plan.exact.Sink = rs.Sink
-	res, err := plan.run(ctx, opt)
+	plan.Exact.Sink = rs.Sink
+	res, err := plan.Run(ctx, opt)
 	if err != nil {
 		return nil, nil, err
 	}

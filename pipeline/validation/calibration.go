@@ -1,4 +1,4 @@
-package pipeline
+package validation
 
 import (
 	"bytes"
@@ -217,11 +217,11 @@ func (c *Calibration) verdict() string {
 	return head + ": POOR — the model does not reproduce the cluster; the what-ifs compare policies under the model's assumptions only. Check the cluster spec (--cluster, --capacity), the size units and --current."
 }
 
-// calibrate compares the current scheduler's simulations on the
+// Calibrate compares the current scheduler's simulations on the
 // validation window (the fluid one of vs's exact rows, and a task-level
 // one when vs has a task-level view) with the log's observed times, and
 // returns the report and calibration.parquet (one row per job and level).
-func calibrate(ctx context.Context, in *inputs.Inputs, vs *ValidationState) (*CalibrationReport, map[string][]byte, error) {
+func Calibrate(ctx context.Context, in *inputs.Inputs, vs *ValidationState) (*CalibrationReport, map[string][]byte, error) {
 	lo, n := in.Split.TuneJobs, in.Split.ValidJobs
 	obsResp, obsWait, _ := inputs.ObservedTimes(in.Jobs, lo, n)
 	rep := &CalibrationReport{}
@@ -236,7 +236,7 @@ func calibrate(ctx context.Context, in *inputs.Inputs, vs *ValidationState) (*Ca
 	}
 	if vs.Task != nil {
 		// The task-level view's jobs: the window's first m.
-		simResp, simWait, err := taskCurrentTimes(ctx, in, vs.Task.Current)
+		simResp, simWait, err := TaskCurrentTimes(ctx, in, vs.Task.Current)
 		if err != nil {
 			return nil, nil, fmt.Errorf("task-level calibration: %w", err)
 		}
@@ -255,16 +255,16 @@ func calibrate(ctx context.Context, in *inputs.Inputs, vs *ValidationState) (*Ca
 	return rep, map[string][]byte{"calibration.parquet": b}, nil
 }
 
-// taskCurrentTimes simulates the current scheduler (a task-level spec) on
+// TaskCurrentTimes simulates the current scheduler (a task-level spec) on
 // the task-level views' jobs of the validation window (taskWindow) and
 // returns every job's response and wait (first task start − submit), in
 // seconds.
-func taskCurrentTimes(ctx context.Context, in *inputs.Inputs, spec string) (resp, wait []float64, err error) {
+func TaskCurrentTimes(ctx context.Context, in *inputs.Inputs, spec string) (resp, wait []float64, err error) {
 	cl, err := tasklevel.TaskCluster(in.Spec)
 	if err != nil {
 		return nil, nil, err
 	}
-	lo, n, _ := taskWindow(in)
+	lo, n, _ := TaskWindow(in)
 	jobs, err := tasklevel.ModelTaskJobs(in.Jobs, in.Tasks, in.SimJobs[lo:lo+n], lo, in.Capacity, in.Spec, cl.Rate(), in.Config.Seed)
 	if err != nil {
 		return nil, nil, err
@@ -357,8 +357,8 @@ func (r *CalibrationReport) WriteText(w io.Writer) {
 	fmt.Fprintln(w)
 }
 
-// section is the report's calibration section.
-func (r *CalibrationReport) section() report.Section {
+// Section is the report's calibration section.
+func (r *CalibrationReport) Section() report.Section {
 	s := report.Section{ID: "calibration", Title: "Calibration: how much to trust the what-ifs"}
 	if r == nil {
 		s.Intro = "no calibration in this run"

@@ -1,4 +1,4 @@
-package pipeline
+package validation
 
 import (
 	"context"
@@ -43,11 +43,11 @@ type COSHHFit struct {
 // classifications (classify.COSHH, seed 003's features) and solves the LP
 // of each on spec.
 func FitCOSHH(j *data.Jobs, sizes []float64, spec *cluster.Spec, rows, k int, tolerance float64, seed uint64, solver lp.Solver) (*COSHHFit, error) {
-	return fitCOSHHRange(j, sizes, spec, 0, rows, k, tolerance, seed, solver)
+	return FitCOSHHRange(j, sizes, spec, 0, rows, k, tolerance, seed, solver)
 }
 
-// fitCOSHHRange is FitCOSHH on rows [from, rows) of j.
-func fitCOSHHRange(j *data.Jobs, sizes []float64, spec *cluster.Spec, from, rows, k int, tolerance float64, seed uint64, solver lp.Solver) (*COSHHFit, error) {
+// FitCOSHHRange is FitCOSHH on rows [from, rows) of j.
+func FitCOSHHRange(j *data.Jobs, sizes []float64, spec *cluster.Spec, from, rows, k int, tolerance float64, seed uint64, solver lp.Solver) (*COSHHFit, error) {
 	if from < 0 || rows <= from || rows > j.Len() || len(sizes) != j.Len() {
 		return nil, fmt.Errorf("coshh: fit on rows %d..%d of %d jobs (%d sizes)", from, rows, j.Len(), len(sizes))
 	}
@@ -64,18 +64,18 @@ func fitCOSHHRange(j *data.Jobs, sizes []float64, spec *cluster.Spec, from, rows
 		return nil, err
 	}
 	f := &COSHHFit{K: k, Tolerance: tolerance, Rows: rows, Primary: prim, Secondary: sec}
-	if err := f.solve(spec, solver); err != nil {
+	if err := f.Solve(spec, solver); err != nil {
 		return nil, err
 	}
 	return f, nil
 }
 
-// solve solves both LPs and sets the plan, λ and the allocations.
+// Solve solves both LPs and sets the plan, λ and the allocations.
 //
 // A re-solve (f holding an earlier solution, as on a re-classification)
 // starts from the earlier solution's columns (lp.COSHHOptions.Warm), which
 // gives the cold solve's canonical allocation in fewer rounds.
-func (f *COSHHFit) solve(spec *cluster.Spec, solver lp.Solver) error {
+func (f *COSHHFit) Solve(spec *cluster.Spec, solver lp.Solver) error {
 	var err error
 	if f.psol, err = tasklevel.COSHHSolve(f.Primary, spec, lp.COSHHOptions{Solver: solver, Warm: f.psol}); err != nil {
 		return fmt.Errorf("coshh: primary LP: %w", err)
@@ -178,7 +178,7 @@ func (q *coshhReplanner) replan(job int) (*task.COSHHPlan, error) {
 		}
 	}
 	t0 := time.Now()
-	err = f.solve(q.spec, q.solver)
+	err = f.Solve(q.spec, q.solver)
 	q.lpTime += time.Since(t0)
 	q.lpSolves++
 	if err != nil {

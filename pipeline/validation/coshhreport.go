@@ -1,4 +1,4 @@
-package pipeline
+package validation
 
 import (
 	"fmt"
@@ -11,11 +11,11 @@ import (
 	"github.com/schedplan/schedplan/pipeline/report"
 )
 
-// coshhSection is the report's COSHH part: the emitted plan's allocation
+// COSHHSection is the report's COSHH part: the emitted plan's allocation
 // as a class × machine-type heat map, seed 003 §5.1's metrics of COSHH,
 // FIFO and Fair on the validation window (all jobs, per user, per class)
 // and the tuning grid.
-func coshhSection(v *COSHHValidation, c *bundle.COSHHConfig) (report.Section, error) {
+func COSHHSection(v *COSHHValidation, c *bundle.COSHHConfig) (report.Section, error) {
 	s := report.Section{ID: "coshh", Title: "COSHH scheduler (task level)"}
 	if v == nil || c == nil {
 		s.Intro = "COSHH was not simulated."
