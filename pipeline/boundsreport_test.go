@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
 )
 
 // bounds --json states the window's offered load (null when undefined)
@@ -16,8 +18,8 @@ func TestBoundsReportStatesLoad(t *testing.T) {
 		load float64
 		want string
 	}{{1.5, `"offered_load":1.5,"overloaded":true`}, {0.5, `"offered_load":0.5,"overloaded":false`}, {math.NaN(), `"offered_load":null,"overloaded":false`}} {
-		w := &Window{Log: &data.Jobs{Source: "x"}, Name: "all", OfferedLoad: tc.load}
-		b, err := json.Marshal(NewBoundsReport(w, &Bounds{}, nil))
+		w := &tasklevel.Window{Log: &data.Jobs{Source: "x"}, Name: "all", OfferedLoad: tc.load}
+		b, err := json.Marshal(NewBoundsReport(w, &experiment.Bounds{}, nil))
 		if err != nil {
 			t.Fatal(err)
 		}

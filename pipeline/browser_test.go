@@ -15,6 +15,7 @@ import (
 
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
+	"github.com/schedplan/schedplan/pipeline/report"
 )
 
 // chromiumPath finds a Chromium to drive. Outside CI a missing browser skips
@@ -154,14 +155,14 @@ func (c BrowserCheck) String() string {
 }
 
 func TestReportRendersInChromium(t *testing.T) {
-	png, err := PlotCDF("t", "x", []Series{{"a", []float64{1, 2, 3}}})
+	png, err := report.PlotCDF("t", "x", []report.Series{{Name: "a", Values: []float64{1, 2, 3}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &Report{Title: "browser check", Sections: []Section{{ID: "a", Title: "A", Figures: []Figure{{Title: "f1", PNG: png}, {Title: "f2", PNG: png}}}}}
+	r := &report.Report{Title: "browser check", Sections: []report.Section{{ID: "a", Title: "A", Figures: []report.Figure{{Title: "f1", PNG: png}, {Title: "f2", PNG: png}}}}}
 	path := filepath.Join(t.TempDir(), "report.html")
 	f, _ := os.Create(path)
-	if err := WriteReport(f, r); err != nil {
+	if err := report.WriteReport(f, r); err != nil {
 		t.Fatal(err)
 	}
 	f.Close()

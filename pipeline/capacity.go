@@ -11,38 +11,10 @@ import (
 	"github.com/schedplan/schedplan/classify"
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/lp"
+	"github.com/schedplan/schedplan/pipeline/bundle"
+	"github.com/schedplan/schedplan/pipeline/report"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
 )
-
-// COSHHProblem turns a classification into the COSHH LP's input: one class
-// per classify class (named C1, C2, … in class order), one machine type per
-// resource type of the spec.
-func COSHHProblem(res *classify.Result, spec *cluster.Spec) (*lp.COSHHProblem, error) {
-	p := &lp.COSHHProblem{}
-	for _, name := range res.Resources {
-		found := false
-		for _, rt := range spec.Resources {
-			if rt.Name == name {
-				p.TypeNames = append(p.TypeNames, name)
-				p.Counts = append(p.Counts, float64(rt.Count))
-				found = true
-				break
-			}
-		}
-		if !found {
-			return nil, fmt.Errorf("resource type %q of the classification is not in the cluster spec", name)
-		}
-	}
-	for _, c := range res.Classes {
-		p.ClassNames = append(p.ClassNames, ClassName(c.ID))
-		p.Alpha = append(p.Alpha, c.Alpha)
-		p.Mu = append(p.Mu, c.Mu)
-	}
-	return p, nil
-}
-
-// ClassName is the name of class id (0-based) in LP tables, queues and the
-// bundle: C1, C2, ….
-func ClassName(id int) string { return fmt.Sprintf("C%d", id+1) }
 
 // CapacityOptions control a capacity plan.
 type CapacityOptions struct {
@@ -159,7 +131,7 @@ func PlanCapacity(res *classify.Result, spec *cluster.Spec, opt CapacityOptions)
 		}
 		return a, nil
 	}
-	p, err := COSHHProblem(res, spec)
+	p, err := tasklevel.COSHHProblem(res, spec)
 	if err != nil {
 		return nil, err
 	}
@@ -276,11 +248,11 @@ func FormatLambda(v float64) string {
 }
 
 // Plan is the bundle's projection of the analysis (nil without an LP).
-func (a *CapacityAnalysis) Plan() *CapacityPlan {
+func (a *CapacityAnalysis) Plan() *bundle.CapacityPlan {
 	if a.Reason != "" || a.Types == nil {
 		return nil
 	}
-	plan := &CapacityPlan{Solver: a.Solver, Lambda: a.Lambda, Allocation: a.machines}
+	plan := &bundle.CapacityPlan{Solver: a.Solver, Lambda: a.Lambda, Allocation: a.machines}
 	for _, t := range a.Types {
 		plan.Suggested = append(plan.Suggested, t.Suggested)
 		plan.Load = append(plan.Load, t.Allocated)
@@ -289,7 +261,7 @@ func (a *CapacityAnalysis) Plan() *CapacityPlan {
 		}
 	}
 	for _, w := range a.WhatIfs {
-		plan.WhatIfs = append(plan.WhatIfs, WhatIf{Change: w.Change, Lambda: w.Lambda})
+		plan.WhatIfs = append(plan.WhatIfs, bundle.WhatIf{Change: w.Change, Lambda: w.Lambda})
 	}
 	return plan
 }
@@ -305,11 +277,11 @@ func (a *CapacityAnalysis) Notes() []string {
 // dualPriceTable is the report's table of the plan's dual prices (nil
 // without them): per machine type, λ per machine and per the whole type,
 // the share of λ and whether the type is a bottleneck.
-func dualPriceTable(bd *Bundle, p *CapacityPlan) *TableBlock {
+func dualPriceTable(bd *bundle.Bundle, p *bundle.CapacityPlan) *report.TableBlock {
 	if len(p.DualPrices) != len(bd.Cluster.Resources) {
 		return nil
 	}
-	t := &TableBlock{Highlight: -1, Caption: "Dual price per machine type (λ per unit of capacity): how much λ grows per machine added (or per the type's machines); the prices sum to λ, and a type with a positive price is a bottleneck",
+	t := &report.TableBlock{Highlight: -1, Caption: "Dual price per machine type (λ per unit of capacity): how much λ grows per machine added (or per the type's machines); the prices sum to λ, and a type with a positive price is a bottleneck",
 		Header: []string{"type", "machines", "λ per machine", "λ per whole type", "share of λ", "bottleneck"}}
 	for k, r := range bd.Cluster.Resources {
 		whole := p.DualPrices[k] * float64(r.Count)
@@ -320,7 +292,7 @@ func dualPriceTable(bd *Bundle, p *CapacityPlan) *TableBlock {
 		if whole > 1e-9*p.Lambda {
 			bn = "yes"
 		}
-		t.Rows = append(t.Rows, []string{r.Name, fmt.Sprint(r.Count), f4(p.DualPrices[k]), f4(whole), fmt.Sprintf("%.1f%%", 100*share), bn})
+		t.Rows = append(t.Rows, []string{r.Name, fmt.Sprint(r.Count), report.F4(p.DualPrices[k]), report.F4(whole), fmt.Sprintf("%.1f%%", 100*share), bn})
 	}
 	return t
 }

@@ -10,6 +10,9 @@ import (
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/pipeline/inputs"
+	"github.com/schedplan/schedplan/pipeline/report"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
 )
 
 // CapacityRequest is what `schedplan capacity` analyses: a sized job log
@@ -39,8 +42,8 @@ type CapacityReport struct {
 	// Sizes says where the work comes from (SizesNote) and Load is the
 	// whole log's load decomposed (LogLoadModel, with the secondary
 	// classification's λ).
-	Sizes string     `json:"sizes"`
-	Load  *LoadModel `json:"load,omitempty"`
+	Sizes string               `json:"sizes"`
+	Load  *tasklevel.LoadModel `json:"load,omitempty"`
 	// Headroom is λ checked by task-level replays (nil without an LP).
 	Headroom  *Headroom   `json:"headroom,omitempty"`
 	Simulated []WhatIfSim `json:"simulated,omitempty"`
@@ -56,7 +59,7 @@ func AnalyseCapacity(ctx context.Context, q CapacityRequest) (*CapacityReport, e
 		return nil, err
 	}
 	if q.Simulate && q.CurrentConfig != "" {
-		if _, err := CheckCurrentConfig(q.CurrentConfig, q.Jobs, 0); err != nil {
+		if _, err := inputs.CheckCurrentConfig(q.CurrentConfig, q.Jobs, 0); err != nil {
 			return nil, err
 		}
 	}
@@ -73,11 +76,11 @@ func AnalyseCapacity(ctx context.Context, q CapacityRequest) (*CapacityReport, e
 		}
 		rep.Classifications = append(rep.Classifications, a)
 	}
-	lm, err := LogLoadModel(q.Jobs, cs, q.Spec, secondary.SizeFloor, 0, rep.Classifications[len(rep.Classifications)-1].Lambda)
+	lm, err := tasklevel.LogLoadModel(q.Jobs, cs, q.Spec, secondary.SizeFloor, 0, rep.Classifications[len(rep.Classifications)-1].Lambda)
 	if err != nil {
 		return nil, err
 	}
-	rep.Load, rep.Sizes = &lm, SizesNote(q.Source, q.SizeOpt)
+	rep.Load, rep.Sizes = &lm, tasklevel.SizesNote(q.Source, q.SizeOpt)
 	if err := rep.replay(ctx, q, cs, primary, secondary); err != nil {
 		return nil, err
 	}
@@ -100,7 +103,7 @@ func AnalyseCapacity(ctx context.Context, q CapacityRequest) (*CapacityReport, e
 
 // WriteText prints the report's tables.
 func (rep *CapacityReport) WriteText(out io.Writer) {
-	fmt.Fprintf(out, "trace %s (%d jobs), cluster %s\n", Printable(rep.Trace), rep.Jobs, rep.Cluster)
+	fmt.Fprintf(out, "trace %s (%d jobs), cluster %s\n", report.Printable(rep.Trace), rep.Jobs, rep.Cluster)
 	for _, a := range rep.Classifications {
 		fmt.Fprintln(out)
 		a.WriteText(out)

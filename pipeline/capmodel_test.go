@@ -12,6 +12,8 @@ import (
 	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
 )
 
 // parseTestSpec parses a cluster spec for a test.
@@ -131,20 +133,20 @@ func TestLoadModelHeterogeneousReproducesViews(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cl, err := TaskCluster(spec)
+			cl, err := tasklevel.TaskCluster(spec)
 			if err != nil {
 				t.Fatal(err)
 			}
 			cs := estimate.ContainerSeconds(sizes, src, opt, spec.Capacity())
-			plain := OfferedLoad(task.FluidJobs(jobs, cl), cl.Rate())
+			plain := experiment.OfferedLoad(task.FluidJobs(jobs, cl), cl.Rate())
 			if math.Abs(plain/lm.Plain-1) > 1e-6 {
 				t.Errorf("task level at exec_rate: load %v, decomposition's plain %v", plain, lm.Plain)
 			}
-			if err := COSHHTypeScales(jobs, j, cs, spec, 0, 0); err != nil {
+			if err := tasklevel.COSHHTypeScales(jobs, j, cs, spec, 0, 0); err != nil {
 				t.Fatal(err)
 			}
-			exec, _ := ExecTimeLoad(jobs, cl)
-			tm := TaskLoadModel(jobs, cl)
+			exec, _ := tasklevel.ExecTimeLoad(jobs, cl)
+			tm := tasklevel.TaskLoadModel(jobs, cl)
 			if math.Abs(tm.Exec/exec-1) > 1e-9 || math.Abs(tm.Plain*tm.MemoryFactor*tm.DataFactor/exec-1) > 1e-9 {
 				t.Errorf("task jobs: decomposition %v × %v × %v = %v, ExecTimeLoad %v", tm.Plain, tm.MemoryFactor, tm.DataFactor, tm.Exec, exec)
 			}
@@ -215,14 +217,14 @@ func checkCapacityHeadline(t *testing.T, res *RunResult, dir string) {
 	var out bytes.Buffer
 	res.WriteText(&out, dir, 0)
 	if tv.Terms.MemoryFactor != 1 || tv.Terms.DataFactor != 1 { // else the task-level load is the plain one
-		if want := "= the window's plain load " + LoadText(tv.Terms.Plain); !strings.Contains(out.String(), want) {
+		if want := "= the window's plain load " + experiment.LoadText(tv.Terms.Plain); !strings.Contains(out.String(), want) {
 			t.Errorf("the run's text lacks %q", want)
 		}
 	}
 	for _, want := range []string{
 		capacity,
 		"checked by a task-level replay",
-		"1/λ = " + LoadText(1/res.Lambda) + " = fluid load " + LoadText(lm.Plain),
+		"1/λ = " + experiment.LoadText(1/res.Lambda) + " = fluid load " + experiment.LoadText(lm.Plain),
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("the run's text lacks %q", want)
@@ -263,7 +265,7 @@ func TestCapacityWhatIfsReplayed(t *testing.T) {
 // available by name.
 func TestAutoClusterSizedToLog(t *testing.T) {
 	j, sizes, src, opt := sizedTaskSeconds(t)
-	spec := AutoClusterSpec(j, sizes, src, opt)
+	spec := tasklevel.AutoClusterSpec(j, sizes, src, opt)
 	n := spec.Resources[0].Count
 	if len(spec.Resources) != 1 || !strings.Contains(spec.Name, fmt.Sprintf("%d machines", n)) || !strings.Contains(spec.Name, "pass --cluster") {
 		t.Fatalf("auto spec %+v", spec)
@@ -300,7 +302,7 @@ func TestSizesNote(t *testing.T) {
 		{estimate.FromSize, estimate.DefaultSizeOptions(), []string{"measured from the log's size", "no --load normalisation"}},
 		{estimate.FromSize, estimate.SizeOptions{Load: 0.5, NormaliseAll: true}, []string{"normalised to load 0.5", "an assumption"}},
 	} {
-		got := SizesNote(tc.src, tc.opt)
+		got := tasklevel.SizesNote(tc.src, tc.opt)
 		for _, w := range tc.want {
 			if !strings.Contains(got, w) {
 				t.Errorf("SizesNote(%s, %+v) = %q, lacks %q", tc.src, tc.opt, got, w)

@@ -11,6 +11,7 @@ import (
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/lp"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
 )
 
 // A 2-class, 2-type workload through the execution-time model (classify's
@@ -141,7 +142,7 @@ func TestCOSHHResolverWarm(t *testing.T) {
 		if s == lp.CLP && !lp.CLPAvailable() {
 			continue
 		}
-		r := &COSHHResolver{Spec: spec, Options: lp.COSHHOptions{Solver: s}}
+		r := &tasklevel.COSHHResolver{Spec: spec, Options: lp.COSHHOptions{Solver: s}}
 		if _, err := r.Plan(nil, first); err != nil {
 			t.Fatal(err)
 		}
@@ -149,11 +150,11 @@ func TestCOSHHResolverWarm(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		coldSol, err := COSHHSolve(all, spec, lp.COSHHOptions{Solver: s})
+		coldSol, err := tasklevel.COSHHSolve(all, spec, lp.COSHHOptions{Solver: s})
 		if err != nil {
 			t.Fatal(err)
 		}
-		cold := COSHHPlan(nil, all, nil, coldSol)
+		cold := tasklevel.COSHHPlan(nil, all, nil, coldSol)
 		if fmt.Sprint(warm.Secondary.Suggested) != fmt.Sprint(cold.Secondary.Suggested) {
 			t.Errorf("%s: warm suggested sets %v, cold %v", s, warm.Secondary.Suggested, cold.Secondary.Suggested)
 		}

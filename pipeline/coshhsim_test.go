@@ -15,6 +15,8 @@ import (
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/lp"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
+	"github.com/schedplan/schedplan/pipeline/validation"
 )
 
 // fbClass is one Facebook job category of seed 003, Table 4 (Chen et al.):
@@ -137,11 +139,11 @@ func coshhShapeOf(t *testing.T, classes []fbClass, users []cluster.User, errI fl
 	if err != nil {
 		t.Fatal(err)
 	}
-	psol, err := COSHHSolve(prim, spec, lp.COSHHOptions{})
+	psol, err := tasklevel.COSHHSolve(prim, spec, lp.COSHHOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ssol, err := COSHHSolve(sec, spec, lp.COSHHOptions{})
+	ssol, err := tasklevel.COSHHSolve(sec, spec, lp.COSHHOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +163,7 @@ func coshhShapeOf(t *testing.T, classes []fbClass, users []cluster.User, errI fl
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := COSHHTypeScales(jobs, j, sizes, spec, 1, 0); err != nil {
+	if err := tasklevel.COSHHTypeScales(jobs, j, sizes, spec, 1, 0); err != nil {
 		t.Fatal(err)
 	}
 	if flat {
@@ -169,16 +171,16 @@ func coshhShapeOf(t *testing.T, classes []fbClass, users []cluster.User, errI fl
 			jobs[i].TypeScale = nil
 		}
 	}
-	cl := COSHHTaskCluster(spec)
-	us := COSHHUsers(spec)
+	cl := tasklevel.COSHHTaskCluster(spec)
+	us := tasklevel.COSHHUsers(spec)
 	out := map[string]*coshh.COSHHRunMetrics{}
 	for _, name := range []string{"fifo", "fair", "coshh"} {
 		var p task.Policy
 		if name == "coshh" {
-			if p, err = NewCOSHHPolicy(j, sizes, spec, prim, sec, psol, ssol, 0); err != nil {
+			if p, err = tasklevel.NewCOSHHPolicy(j, sizes, spec, prim, sec, psol, ssol, 0); err != nil {
 				t.Fatal(err)
 			}
-		} else if p, err = COSHHBaseline(name, cl.Nodes()); err != nil {
+		} else if p, err = validation.COSHHBaseline(name, cl.Nodes()); err != nil {
 			t.Fatal(err)
 		}
 		m, _, err := coshh.SimulateCOSHHMetrics(context.Background(), jobs, cl, p, us, 1, task.Options{Observer: &task.Checker{}})
@@ -321,7 +323,7 @@ func BenchmarkCOSHHReplan(b *testing.B) {
 			b.Fatal(err)
 		}
 		t0 := time.Now()
-		if _, err := COSHHSolve(sec, spec, lp.COSHHOptions{}); err != nil {
+		if _, err := tasklevel.COSHHSolve(sec, spec, lp.COSHHOptions{}); err != nil {
 			b.Fatal(err)
 		}
 		lpNs += time.Since(t0).Nanoseconds()

@@ -11,6 +11,10 @@ import (
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/lp"
+	"github.com/schedplan/schedplan/pipeline/bundle"
+	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/report"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
 )
 
 // COSHHWhatIf is COSHH simulated on a cluster (the spec, or the spec after
@@ -66,13 +70,13 @@ func SimulateCOSHHWhatIfs(ctx context.Context, j *data.Jobs, sizes, cs []float64
 			resp[i] = r.Result.Completion[i] - jobs[i].Arrival
 		}
 		wi := COSHHWhatIf{Change: w, Machines: cl.Nodes(), Lambda: fit.Lambda, MeanCompletion: r.Metrics.MeanCompletion, P99Completion: sim.QuantilesOf(resp).P99}
-		load, bound := ExecTimeLoad(jobs, cl)
-		wi.OfferedLoad, wi.OfferedLoadBound = finitePtr(load), finitePtr(bound)
+		load, bound := tasklevel.ExecTimeLoad(jobs, cl)
+		wi.OfferedLoad, wi.OfferedLoadBound = report.FinitePtr(load), report.FinitePtr(bound)
 		for t := range s.Resources {
 			names := []string{}
 			if t < len(fit.Plan.Secondary.Suggested) {
 				for _, i := range fit.Plan.Secondary.Suggested[t] {
-					names = append(names, ClassName(i))
+					names = append(names, bundle.ClassName(i))
 				}
 			}
 			wi.Suggested = append(wi.Suggested, names)
@@ -87,12 +91,12 @@ func SimulateCOSHHWhatIfs(ctx context.Context, j *data.Jobs, sizes, cs []float64
 
 // WriteCOSHHWhatIfs prints the COSHH what-ifs as a table.
 func WriteCOSHHWhatIfs(w io.Writer, ws []COSHHWhatIf) {
-	writeWhatIfTable(w, "COSHH simulated at task level on each cluster (whole log, execution-time model; LP re-solved; completion times in seconds; offered load: "+ExecLoadDef+", and the least any placement needs; OVERLOADED above 1: the means are of an overloaded system)",
+	writeWhatIfTable(w, "COSHH simulated at task level on each cluster (whole log, execution-time model; LP re-solved; completion times in seconds; offered load: "+experiment.ExecLoadDef+", and the least any placement needs; OVERLOADED above 1: the means are of an overloaded system)",
 		"cluster\tmachines\tλ\toffered load\tleast load\tmean completion (s)\tp99 completion (s)\tvs as specified\t",
 		func(tw io.Writer) {
 			for _, x := range ws {
-				fmt.Fprintf(tw, "%s\t%d\t%.4g\t%s\t%s\t%.4g\t%.4g\t%s\t\n", whatIfName(x.Change), x.Machines, x.Lambda, loadCell(loadOf(x.OfferedLoad)),
-					LoadText(loadOf(x.OfferedLoadBound)), x.MeanCompletion, x.P99Completion, pct(x.Delta))
+				fmt.Fprintf(tw, "%s\t%d\t%.4g\t%s\t%s\t%.4g\t%.4g\t%s\t\n", whatIfName(x.Change), x.Machines, x.Lambda, experiment.LoadCell(experiment.LoadOf(x.OfferedLoad)),
+					experiment.LoadText(experiment.LoadOf(x.OfferedLoadBound)), x.MeanCompletion, x.P99Completion, report.Pct(x.Delta))
 			}
 		})
 }

@@ -13,6 +13,11 @@ import (
 
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/cluster/yarn"
+	"github.com/schedplan/schedplan/pipeline/bundle"
+	"github.com/schedplan/schedplan/pipeline/inputs"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
+	"github.com/schedplan/schedplan/pipeline/tuner"
+	"github.com/schedplan/schedplan/pipeline/validation"
 )
 
 // The bootstrap interval by hand: a constant sample's is the constant; a
@@ -32,20 +37,20 @@ func TestPairedBootstrap(t *testing.T) {
 		{"idle cluster", [][]float64{{0, 0, 0}, {0, 0, 0}}, 0.95, 0, 0},
 		{"empty groups ignored", [][]float64{{}, {2, 2}}, 0.95, 2, 2},
 	} {
-		iv := PairedBootstrap(tc.groups, tc.level, 4000, 7)
+		iv := tuner.PairedBootstrap(tc.groups, tc.level, 4000, 7)
 		if !iv.Available || math.Abs(iv.Lo-tc.lo) > 1e-12 || math.Abs(iv.Hi-tc.hi) > 1e-12 {
 			t.Errorf("%s: interval %+v, want [%v, %v]", tc.name, iv, tc.lo, tc.hi)
 		}
-		if again := PairedBootstrap(tc.groups, tc.level, 4000, 7); again != iv {
+		if again := tuner.PairedBootstrap(tc.groups, tc.level, 4000, 7); again != iv {
 			t.Errorf("%s: not reproducible: %+v then %+v", tc.name, iv, again)
 		}
 	}
-	if iv := PairedBootstrap(nil, 0.95, 100, 1); iv.Available {
+	if iv := tuner.PairedBootstrap(nil, 0.95, 100, 1); iv.Available {
 		t.Errorf("no difference: interval %+v, want none", iv)
 	}
 	// Chunks are resampled whole: two chunks of opposite sign give an
 	// interval that reaches both, far wider than the pooled differences'.
-	iv := PairedBootstrap([][]float64{{-1, -1, -1, -1}, {1, 1, 1, 1}}, 0.95, 4000, 3)
+	iv := tuner.PairedBootstrap([][]float64{{-1, -1, -1, -1}, {1, 1, 1, 1}}, 0.95, 4000, 3)
 	if iv.Lo > -0.99 || iv.Hi < 0.99 {
 		t.Errorf("two opposite chunks: interval %+v, want about [−1, 1]", iv)
 	}
@@ -61,11 +66,11 @@ func TestSpearman(t *testing.T) {
 		{[]float64{1, 2, 3}, []float64{1, 3, 2}, 0.5},
 		{[]float64{1, 1, 2}, []float64{5, 5, 9}, 1},
 	} {
-		if got := Spearman(tc.x, tc.y); math.Abs(got-tc.want) > 1e-12 {
+		if got := tuner.Spearman(tc.x, tc.y); math.Abs(got-tc.want) > 1e-12 {
 			t.Errorf("Spearman(%v, %v) = %v, want %v", tc.x, tc.y, got, tc.want)
 		}
 	}
-	if got := Spearman([]float64{1, 2}, []float64{1, 2}); !math.IsNaN(got) {
+	if got := tuner.Spearman([]float64{1, 2}, []float64{1, 2}); !math.IsNaN(got) {
 		t.Errorf("two pairs: %v, want NaN", got)
 	}
 }
@@ -116,7 +121,7 @@ func writeSizedLog(t testing.TB, path string, n int, load, meanSize float64, see
 // runWithVerdict runs the pipeline with cfg into a temporary directory
 // and returns the result (which must have a verdict), the inputs and the
 // directory.
-func runWithVerdict(t *testing.T, cfg RunConfig) (*RunResult, *Inputs, string) {
+func runWithVerdict(t *testing.T, cfg inputs.RunConfig) (*RunResult, *inputs.Inputs, string) {
 	t.Helper()
 	in, err := Prepare(cfg)
 	if err != nil {
@@ -138,7 +143,7 @@ func runWithVerdict(t *testing.T, cfg RunConfig) (*RunResult, *Inputs, string) {
 // deployRun runs the pipeline, lightly, on a synthetic log.
 func deployRun(t *testing.T, log string) (*RunResult, string) {
 	t.Helper()
-	cfg := DefaultRunConfig()
+	cfg := inputs.DefaultRunConfig()
 	cfg.Trace, cfg.K = log, 2
 	cfg.Cluster = cluster.Table3Name // the logs' loads are on its 48.06 containers
 	cfg.Budget, cfg.Runs, cfg.Sigmas, cfg.LoadFactors, cfg.Baselines = 40, 1, []float64{0}, []float64{1}, []string{"fifo"}
@@ -223,16 +228,16 @@ func TestEmbeddedVerdictReplays(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a full run")
 	}
-	res, in, dir := runWithVerdict(t, DefaultRunConfig())
+	res, in, dir := runWithVerdict(t, inputs.DefaultRunConfig())
 	dt, v := res.DeployTuning, res.Deploy
 	t.Logf("%s", v.Sentence())
 	// One record: summary.json's tuned policy is the emitted file's.
 	var sum struct {
-		TunedPolicy string      `json:"tuned_policy"`
-		Tuned       LASMQParams `json:"tuned_las_mq"`
-		Verdict     string      `json:"verdict"`
-		Improved    bool        `json:"improved"`
-		Interval    *Interval   `json:"improvement_interval"`
+		TunedPolicy string            `json:"tuned_policy"`
+		Tuned       tuner.LASMQParams `json:"tuned_las_mq"`
+		Verdict     string            `json:"verdict"`
+		Improved    bool              `json:"improved"`
+		Interval    *tuner.Interval   `json:"improvement_interval"`
 	}
 	raw, err := os.ReadFile(filepath.Join(dir, "summary.json"))
 	if err != nil {
@@ -252,7 +257,7 @@ func TestEmbeddedVerdictReplays(t *testing.T) {
 	// sentence and the views' loads agree, λ > 1 exactly when the replay at
 	// today's rate keeps up.
 	checkCapacityHeadline(t, res, dir)
-	b, err := LoadBundle(filepath.Join(dir, "schedplan.yaml"))
+	b, err := bundle.LoadBundle(filepath.Join(dir, "schedplan.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -296,7 +301,7 @@ func TestEmbeddedVerdictReplays(t *testing.T) {
 		t.Fatal("no candidate to replay")
 	}
 	c := dt.Candidates[dt.Contender]
-	cl, err := TaskCluster(in.Spec)
+	cl, err := tasklevel.TaskCluster(in.Spec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -326,7 +331,7 @@ func TestEmbeddedVerdictReplays(t *testing.T) {
 func taskTunedSpec(t *testing.T, res *RunResult) string {
 	t.Helper()
 	for _, row := range res.TaskValidation.Rows {
-		if row.Name == TaskTunedName {
+		if row.Name == validation.TaskTunedName {
 			return row.Policy
 		}
 	}
@@ -339,19 +344,19 @@ func taskTunedSpec(t *testing.T, res *RunResult) string {
 // both files when the verdict is keep, and with deploy a comment in the
 // file not to deploy only; the comments leave the files valid.
 func TestBundleYARNDeploySection(t *testing.T) {
-	in, err := Prepare(DefaultRunConfig())
+	in, err := Prepare(inputs.DefaultRunConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := emitFor(t, in, 2, LASMQParams{K: 3, Alpha0: 1, P: 4, Decay: 0.5})
+	b, _ := emitFor(t, in, 2, tuner.LASMQParams{K: 3, Alpha0: 1, P: 4, Decay: 0.5})
 	for _, tc := range []struct {
-		rec       *DeployRecord
+		rec       *bundle.DeployRecord
 		policy    string
 		commented map[string]string // file → a phrase of its comment
 	}{
 		{nil, "fair", nil},
-		{&DeployRecord{Verdict: VerdictDeploy, File: FamilyFair, PoolPolicy: "fifo", Current: "fair"}, "fifo", map[string]string{FamilyCapacity: "deploy fair-scheduler.xml, not this file"}},
-		{&DeployRecord{Verdict: VerdictKeep, File: FamilyCapacity, Current: "my -- scheduler"}, "fair",
+		{&bundle.DeployRecord{Verdict: bundle.VerdictDeploy, File: FamilyFair, PoolPolicy: "fifo", Current: "fair"}, "fifo", map[string]string{FamilyCapacity: "deploy fair-scheduler.xml, not this file"}},
+		{&bundle.DeployRecord{Verdict: bundle.VerdictKeep, File: FamilyCapacity, Current: "my -- scheduler"}, "fair",
 			map[string]string{FamilyCapacity: "KEEP your current scheduler (my - - scheduler)", FamilyFair: "KEEP your current scheduler"}},
 	} {
 		b.Deploy = tc.rec
@@ -365,7 +370,7 @@ func TestBundleYARNDeploySection(t *testing.T) {
 				t.Errorf("%+v: %s commented %v (want %v, with %q)", tc.rec, name, got, want, phrase)
 			}
 		}
-		if err := CheckCapacitySchedulerXML(files[FamilyCapacity]); err != nil {
+		if err := bundle.CheckCapacitySchedulerXML(files[FamilyCapacity]); err != nil {
 			t.Errorf("%+v: %v", tc.rec, err)
 		}
 		fs, err := yarn.ParseFairScheduler(files[FamilyFair])
@@ -393,7 +398,7 @@ func TestVerdictSentenceNextStep(t *testing.T) {
 		{FamilyFair, "fair:file=/etc/hadoop/fair-scheduler.xml", []string{"Next:", "yarn.scheduler.fair.allocation.file"}, []string{"scheduler.class"}},
 		{FamilyFair, "capacity:file=/etc/hadoop/capacity-scheduler.xml", []string{"Next:", "yarn.resourcemanager.scheduler.class", "FairScheduler", "restart the ResourceManager"}, []string{"save your allocation file"}},
 	} {
-		v := &DeployVerdict{Verdict: VerdictDeploy, Family: c.family, File: c.family, Candidate: "x", Current: c.current, CurrentName: "cur", Interval: Interval{Available: true, Level: 0.95, Lo: -0.2, Hi: -0.1}}
+		v := &DeployVerdict{Verdict: bundle.VerdictDeploy, Family: c.family, File: c.family, Candidate: "x", Current: c.current, CurrentName: "cur", Interval: tuner.Interval{Available: true, Level: 0.95, Lo: -0.2, Hi: -0.1}}
 		s := v.Sentence()
 		for _, w := range c.want {
 			if !strings.Contains(s, w) {
@@ -412,7 +417,7 @@ func TestVerdictSentenceNextStep(t *testing.T) {
 // the other says it is the best of its kind (fair-scheduler.xml claimed to
 // be the best candidate when capacity-scheduler.xml was).
 func TestKeepCommentNamesTheBestFile(t *testing.T) {
-	d := &DeployRecord{Verdict: VerdictKeep, File: FamilyCapacity, Current: "cur"}
+	d := &bundle.DeployRecord{Verdict: bundle.VerdictKeep, File: FamilyCapacity, Current: "cur"}
 	if c := d.Comment(FamilyCapacity); !strings.Contains(c, "is the best candidate found") {
 		t.Errorf("capacity-scheduler.xml: %s", c)
 	}
@@ -427,13 +432,13 @@ func TestKeepCommentNamesTheBestFile(t *testing.T) {
 func TestNotToDeploy(t *testing.T) {
 	file := []byte("<?xml version=\"1.0\"?>\n<configuration>\n  <property><name>a</name><value>b</value></property>\n</configuration>\n")
 	for _, c := range []struct {
-		rec  *DeployRecord
+		rec  *bundle.DeployRecord
 		want string
 	}{
 		{nil, ""},
-		{&DeployRecord{Verdict: VerdictDeploy, File: FamilyCapacity}, ""},
-		{&DeployRecord{Verdict: VerdictDeploy, File: FamilyFair}, "deploy fair-scheduler.xml, not this file"},
-		{&DeployRecord{Verdict: VerdictKeep, File: FamilyCapacity, Current: "cur"}, "KEEP your current scheduler (cur)"},
+		{&bundle.DeployRecord{Verdict: bundle.VerdictDeploy, File: FamilyCapacity}, ""},
+		{&bundle.DeployRecord{Verdict: bundle.VerdictDeploy, File: FamilyFair}, "deploy fair-scheduler.xml, not this file"},
+		{&bundle.DeployRecord{Verdict: bundle.VerdictKeep, File: FamilyCapacity, Current: "cur"}, "KEEP your current scheduler (cur)"},
 	} {
 		got := NotToDeploy(withComment(file, c.rec.Comment(FamilyCapacity)))
 		if c.want == "" && got != "" || !strings.Contains(got, c.want) || strings.Contains(got, "-->") {

@@ -6,6 +6,8 @@ import (
 	"slices"
 
 	"github.com/schedplan/schedplan/cluster/sim"
+	"github.com/schedplan/schedplan/pipeline/bundle"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 // Families of deployable candidates, simplest first (their Complexity).
@@ -63,22 +65,22 @@ type DeployCandidate struct {
 	// ordering-policy: fifo or fair, ps), Origin the fluid configuration
 	// it came from; PoolPolicy is a fair-scheduler.xml's schedulingPolicy
 	// inside the pools and Fair a tuned one's knobs (nil: plain).
-	LASMQ      *LASMQParams `json:"las_mq,omitempty"`
-	Origin     string       `json:"origin,omitempty"`
-	Multiplier float64      `json:"threshold_multiplier,omitempty"`
-	PoolPolicy string       `json:"pool_policy,omitempty"`
-	Fair       *FairKnobs   `json:"fair_knobs,omitempty"`
+	LASMQ      *tuner.LASMQParams `json:"las_mq,omitempty"`
+	Origin     string             `json:"origin,omitempty"`
+	Multiplier float64            `json:"threshold_multiplier,omitempty"`
+	PoolPolicy string             `json:"pool_policy,omitempty"`
+	Fair       *bundle.FairKnobs  `json:"fair_knobs,omitempty"`
 	// Diffs[c][s] is the paired relative difference in the objective
 	// (−Objective.Improvement: negative is better) against the current
 	// scheduler on chunk c with task seed s, for the seeds it ran with;
 	// Mean is their mean, Interval (finalists) its bootstrap interval.
-	Diffs    [][]float64 `json:"differences"`
-	Mean     float64     `json:"mean_difference"`
-	Interval *Interval   `json:"interval,omitempty"`
+	Diffs    [][]float64     `json:"differences"`
+	Mean     float64         `json:"mean_difference"`
+	Interval *tuner.Interval `json:"interval,omitempty"`
 	// Score is the candidate's metrics averaged over the pairs it ran on,
 	// Current the current scheduler's over the same pairs.
-	Score   Score `json:"score"`
-	Current Score `json:"current_score"`
+	Score   tuner.Score `json:"score"`
+	Current tuner.Score `json:"current_score"`
 	// Fluid is the LAS_MQ candidate's fluid-model difference on the same
 	// chunks (the fluid tuner's view), nil for the others.
 	Fluid      *float64 `json:"fluid_difference,omitempty"`
@@ -93,12 +95,12 @@ type DeployCandidate struct {
 
 // deployCandidates lists the candidates, simplest first: keep (the
 // current scheduler, task-level spec keep), fair-scheduler.xml with fair
-// and with fifo pools, the tuned fair-scheduler.xml files (fairTunedKnobs
+// and with fifo pools, the tuned fair-scheduler.xml files (bundle.FairTunedKnobs
 // × those pool policies), then capacity-scheduler.xml from the fluid
 // tuner's best LAS_MQ configurations × DeployMultipliers ×
 // DeployLevelOrders.
 // Candidates whose rendered files are byte-identical are listed once.
-func deployCandidates(tr *TuneReport, b *Bundle, keep, keepName string, opt FairSchedulerOptions) ([]DeployCandidate, error) {
+func deployCandidates(tr *tuner.TuneReport, b *bundle.Bundle, keep, keepName string, opt bundle.FairSchedulerOptions) ([]DeployCandidate, error) {
 	out := []DeployCandidate{{Name: "keep: the current scheduler (" + keepName + ")", Family: FamilyKeep, Policy: keep}}
 	var seen [][]byte
 	add := func(c DeployCandidate) error {
@@ -118,15 +120,15 @@ func deployCandidates(tr *TuneReport, b *Bundle, keep, keepName string, opt Fair
 			return nil, err
 		}
 	}
-	for _, k := range fairTunedKnobs(len(b.Queues) > 0) {
-		for _, pol := range FairTunedPolicies {
+	for _, k := range bundle.FairTunedKnobs(len(b.Queues) > 0) {
+		for _, pol := range bundle.FairTunedPolicies {
 			name := "fair-scheduler.xml tuned, " + pol + " inside each user's pool, " + k.String()
-			if k.Layout == FairLayoutQueues {
+			if k.Layout == bundle.FairLayoutQueues {
 				name = "fair-scheduler.xml tuned, " + pol + " inside " + k.String()
 			}
 			err := add(DeployCandidate{Name: name, Family: FamilyFair, Complexity: 2, PoolPolicy: pol, Fair: &k})
 			switch {
-			case err != nil && k.Layout == FairLayoutQueues:
+			case err != nil && k.Layout == bundle.FairLayoutQueues:
 				// The log's queue names and its users' clash under
 				// Hadoop's rules (RenderYARN): no such file to offer.
 			case err != nil:
@@ -157,7 +159,7 @@ func deployCandidates(tr *TuneReport, b *Bundle, keep, keepName string, opt Fair
 // fluidConfig is a LAS_MQ configuration of the fluid search and where it
 // came from.
 type fluidConfig struct {
-	p      LASMQParams
+	p      tuner.LASMQParams
 	origin string
 }
 
@@ -165,9 +167,9 @@ type fluidConfig struct {
 // capacity candidates start from (DeployFluidConfigs): the deployed one,
 // the best other feasible ones by mean fold improvement, and the first
 // guess; each once, orders inside a level left to the candidates.
-func fluidConfigs(tr *TuneReport) []fluidConfig {
+func fluidConfigs(tr *tuner.TuneReport) []fluidConfig {
 	out := []fluidConfig{{tr.Best, "fluid choice"}}
-	key := func(p LASMQParams) string { p.Order = ""; return p.Spec() }
+	key := func(p tuner.LASMQParams) string { p.Order = ""; return p.Spec() }
 	seen := map[string]bool{key(tr.Best): true}
 	if cv := tr.CV; cv != nil {
 		idx := make([]int, 0, len(cv.Candidates))
@@ -190,7 +192,7 @@ func fluidConfigs(tr *TuneReport) []fluidConfig {
 		}
 	}
 	if fg := tr.Result.FirstGuess; fg.K > 0 && !seen[key(fg)] {
-		out = append(out, fluidConfig{fg, nameFirstGuess})
+		out = append(out, fluidConfig{fg, tuner.NameFirstGuess})
 	}
 	return out
 }
@@ -208,7 +210,7 @@ func cmpFloat(a, b float64) int {
 
 // withLASMQ returns a copy of bundle b whose las_mq is p (the held
 // container-seconds per unit kept: p is in the units b's were tuned in).
-func withLASMQ(b *Bundle, p LASMQParams) *Bundle {
+func withLASMQ(b *bundle.Bundle, p tuner.LASMQParams) *bundle.Bundle {
 	s := *b
 	s.LASMQ = p.Config()
 	if b.LASMQ != nil {
@@ -218,7 +220,7 @@ func withLASMQ(b *Bundle, p LASMQParams) *Bundle {
 }
 
 // render returns the candidate's file as emit writes it (nil for keep).
-func (c *DeployCandidate) render(b *Bundle, opt FairSchedulerOptions) ([]byte, error) {
+func (c *DeployCandidate) render(b *bundle.Bundle, opt bundle.FairSchedulerOptions) ([]byte, error) {
 	files, err := c.files(b, opt)
 	if err != nil || files == nil {
 		return nil, err
@@ -229,7 +231,7 @@ func (c *DeployCandidate) render(b *Bundle, opt FairSchedulerOptions) ([]byte, e
 // files renders both YARN files with the candidate's settings (RenderYARN
 // of the bundle variant): its capacity-scheduler.xml levels or its
 // fair-scheduler.xml pools, the other file as b has it. Keep: nil.
-func (c *DeployCandidate) files(b *Bundle, opt FairSchedulerOptions) (map[string][]byte, error) {
+func (c *DeployCandidate) files(b *bundle.Bundle, opt bundle.FairSchedulerOptions) (map[string][]byte, error) {
 	switch c.Family {
 	case FamilyKeep, FamilyReference:
 		return nil, nil
@@ -238,7 +240,7 @@ func (c *DeployCandidate) files(b *Bundle, opt FairSchedulerOptions) (map[string
 	case FamilyCapacity:
 		b = withLASMQ(b, *c.LASMQ)
 	}
-	return RenderYARN(b, opt)
+	return bundle.RenderYARN(b, opt)
 }
 
 // fileSpec is the task-level specification that loads the candidate's

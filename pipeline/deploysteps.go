@@ -4,32 +4,27 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-)
 
-// Decision is the first screen of report.html: the verdict in one line,
-// the facts it rests on, and what to do next.
-type Decision struct {
-	Headline string
-	Facts    [][2]string // label, text
-	Steps    []string
-}
+	"github.com/schedplan/schedplan/pipeline/report"
+	"github.com/schedplan/schedplan/pipeline/tuner"
+)
 
 // Decision returns the verdict's first screen. dir is the output directory
 // the steps name the files in.
-func (v *DeployVerdict) Decision(dir string) *Decision {
+func (v *DeployVerdict) Decision(dir string) *report.Decision {
 	if v == nil {
 		return nil
 	}
-	d := &Decision{Steps: v.NextSteps(dir)}
+	d := &report.Decision{Steps: v.NextSteps(dir)}
 	if v.Deploy() {
-		d.Headline = fmt.Sprintf("Deploy %s: %.1f%% lower %s than your current scheduler (%s)", v.File, 100*v.Improvement, objectiveLabel(v.Objective), v.CurrentName)
+		d.Headline = fmt.Sprintf("Deploy %s: %.1f%% lower %s than your current scheduler (%s)", v.File, 100*v.Improvement, tuner.ObjectiveLabel(v.Objective), v.CurrentName)
 	} else {
 		d.Headline = fmt.Sprintf("Keep your current scheduler (%s)", v.CurrentName)
 	}
 	if v.Candidate != "" {
 		d.Facts = append(d.Facts,
 			[2]string{"best candidate", v.Candidate},
-			[2]string{"its difference", fmt.Sprintf("%+.1f%% in %s (negative: better), %.0f%% interval [%s, %s]", 100*v.Mean, objectiveLabel(v.Objective), 100*v.Interval.Level, pctPrecise(v.Interval.Lo), pctPrecise(v.Interval.Hi))},
+			[2]string{"its difference", fmt.Sprintf("%+.1f%% in %s (negative: better), %.0f%% interval [%s, %s]", 100*v.Mean, tuner.ObjectiveLabel(v.Objective), 100*v.Interval.Level, pctPrecise(v.Interval.Lo), pctPrecise(v.Interval.Hi))},
 			[2]string{"trade-off", fmt.Sprintf("p99 slowdown %.3g against %.3g today; %.1f%% of jobs finish later than under the current scheduler (by more than a tenth of their response + 1 s)", v.Score.P99Slowdown, v.CurrentScore.P99Slowdown, 100*v.Score.Missed)})
 	}
 	d.Facts = append(d.Facts,

@@ -5,6 +5,9 @@ import (
 	"io"
 	"math"
 	"text/tabwriter"
+
+	"github.com/schedplan/schedplan/pipeline/report"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 // shown reports whether a candidate appears in the deploy tables: keep,
@@ -15,7 +18,7 @@ func (c *DeployCandidate) shown() bool {
 
 // intervalText is an interval of relative differences in percent ("" when
 // not computed).
-func intervalText(iv *Interval) string {
+func intervalText(iv *tuner.Interval) string {
 	if iv == nil || !iv.Available {
 		return ""
 	}
@@ -29,7 +32,7 @@ func (dt *DeployTuning) Summary() string {
 		named = "applications name their log queue"
 	}
 	s := fmt.Sprintf("Task-level deploy tuning: %d candidates (rendered files, replayed as deployed: %s) on %d chunks of the tuning window × %d task seeds (screening: %d seed), paired against the current scheduler (%s) in %s; constraints %s.",
-		dt.deployableCount(), named, len(dt.Chunks), len(dt.Seeds), dt.ScreenSeeds, dt.CurrentName, objectiveLabel(dt.Objective), dt.Constraints)
+		dt.deployableCount(), named, len(dt.Chunks), len(dt.Seeds), dt.ScreenSeeds, dt.CurrentName, tuner.ObjectiveLabel(dt.Objective), dt.Constraints)
 	if dt.TasksReplayed {
 		s += " The log's tasks are replayed as they ran (one seed)."
 	}
@@ -71,7 +74,7 @@ func (dt *DeployTuning) WriteText(w io.Writer) {
 		return
 	}
 	fmt.Fprintf(w, "%s\n", dt.Summary())
-	tw := newTable(w, tabwriter.AlignRight)
+	tw := report.NewTable(w, tabwriter.AlignRight)
 	fmt.Fprintln(tw, "candidate (tuning window)\tmean difference\tinterval\tfluid difference\tmean response (s)\tp99 slowdown\tfeasible\tpairs\t")
 	for i := range dt.Candidates {
 		c := &dt.Candidates[i]
@@ -104,9 +107,9 @@ func pairsOf(groups [][]float64) int {
 // deploySection is report.html's section on the one verdict and the deploy
 // tuner: the verdict, the candidates' table and the task-level Pareto
 // front with the choice, the current scheduler, LAS and FSP marked.
-func deploySection(dt *DeployTuning, v *DeployVerdict) (Section, error) {
-	sec := Section{ID: "verdict", Title: "How the verdict was reached", Intro: v.Sentence() + " " + dt.Summary()}
-	tb := TableBlock{Highlight: -1, SpecsLast: true, Caption: "Candidates replayed at task level on the tuning window: the mean paired relative difference against the current scheduler in the objective (negative: better), its 95% bootstrap interval (finalists), the fluid model's difference on the same chunks, and the metrics averaged over the pairs (screened candidates: one seed; finalists and references: every seed).",
+func deploySection(dt *DeployTuning, v *DeployVerdict) (report.Section, error) {
+	sec := report.Section{ID: "verdict", Title: "How the verdict was reached", Intro: v.Sentence() + " " + dt.Summary()}
+	tb := report.TableBlock{Highlight: -1, SpecsLast: true, Caption: "Candidates replayed at task level on the tuning window: the mean paired relative difference against the current scheduler in the objective (negative: better), its 95% bootstrap interval (finalists), the fluid model's difference on the same chunks, and the metrics averaged over the pairs (screened candidates: one seed; finalists and references: every seed).",
 		Header: []string{"candidate", "mean difference", "interval", "fluid difference", "mean response (s)", "p99 slowdown", "feasible", "pairs", "policy"}}
 	f := FrontPlot{XLabel: "p99 slowdown (mean over pairs)", YLabel: "mean response (s, mean over pairs)", HLine: math.NaN()}
 	for i := range dt.Candidates {
@@ -130,10 +133,10 @@ func deploySection(dt *DeployTuning, v *DeployVerdict) (Section, error) {
 		if c.Fluid != nil {
 			fl = fmt.Sprintf("%+.2f%%", 100**c.Fluid)
 		}
-		tb.Rows = append(tb.Rows, []string{c.Name, fmt.Sprintf("%+.2f%%", 100*c.Mean), intervalText(c.Interval), fl, f4(c.Score.Mean), f4(c.Score.P99Slowdown), fmt.Sprint(c.Feasible), fmt.Sprint(pairsOf(c.Diffs)), shownSpec(c.Policy)})
+		tb.Rows = append(tb.Rows, []string{c.Name, fmt.Sprintf("%+.2f%%", 100*c.Mean), intervalText(c.Interval), fl, report.F4(c.Score.Mean), report.F4(c.Score.P99Slowdown), fmt.Sprint(c.Feasible), fmt.Sprint(pairsOf(c.Diffs)), report.ShownSpec(c.Policy)})
 	}
 	sec.Tables = append(sec.Tables, tb)
-	fig, err := NewFigure("Task-level Pareto front", "Every candidate at task level on the tuning window (filled: on the front of all five metrics), the current scheduler, LAS and FSP with exact sizes marked.", func() ([]byte, error) {
+	fig, err := report.NewFigure("Task-level Pareto front", "Every candidate at task level on the tuning window (filled: on the front of all five metrics), the current scheduler, LAS and FSP with exact sizes marked.", func() ([]byte, error) {
 		return PlotFront("Deployable candidates at task level, tuning window", f)
 	})
 	if err != nil {

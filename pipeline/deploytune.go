@@ -9,6 +9,11 @@ import (
 	"slices"
 
 	"github.com/schedplan/schedplan/cluster/task"
+	"github.com/schedplan/schedplan/pipeline/bundle"
+	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/inputs"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 // Bounds of the task-level deploy tuner's cost: none grows with the log.
@@ -105,8 +110,8 @@ func deploySeed(seed uint64, purpose string, k int) uint64 {
 // replayed as emitted on chunks of the tuning window (never the
 // validation window) × task seeds, paired against the current scheduler.
 type DeployTuning struct {
-	Objective   Objective `json:"objective"`
-	Constraints string    `json:"constraints"`
+	Objective   tuner.Objective `json:"objective"`
+	Constraints string          `json:"constraints"`
 	// Current is the current scheduler's task-level spec and CurrentName
 	// what it is.
 	Current     string        `json:"current"`
@@ -143,28 +148,28 @@ type DeployTuning struct {
 
 // deployConstraints returns the task-level constraints of a run's
 // --constraint (DeployDefaultConstraints for the tuner's default).
-func deployConstraints(s string) (string, []Constraint, error) {
-	if s == DefaultConstraints {
+func deployConstraints(s string) (string, []tuner.Constraint, error) {
+	if s == tuner.DefaultConstraints {
 		s = DeployDefaultConstraints
 	}
-	c, err := ParseConstraints(s)
+	c, err := tuner.ParseConstraints(s)
 	return s, c, err
 }
 
 // currentTask returns the current scheduler at task level: its spec and
 // name (--current-config, else Fair with one pool per user).
-func currentTask(cfg RunConfig) (spec, name string, err error) {
+func currentTask(cfg inputs.RunConfig) (spec, name string, err error) {
 	if cfg.CurrentConfig == "" {
 		return "fair:pool=user", "fair, one pool per user", nil
 	}
-	spec, err = CurrentConfigSpec(cfg.CurrentConfig)
+	spec, err = inputs.CurrentConfigSpec(cfg.CurrentConfig)
 	return spec, filepath.Base(cfg.CurrentConfig), err
 }
 
 // deployPair is one (chunk, seed) replay: its task-level jobs.
 type deployPair struct {
 	chunk, seed int
-	res         *TaskLevel
+	res         *tasklevel.TaskLevel
 }
 
 // taskPairs builds the task-level jobs of every chunk with every seed of
@@ -174,7 +179,7 @@ type deployPair struct {
 // log's queues (Named), so that a log with a queue column is replayed as
 // the emitted file routes it (by the queues it keeps), not all in
 // root.default.
-func taskPairs(in *Inputs, cl *task.Cluster, chunks []DeployChunk, seeds []uint64, from, to int) ([]deployPair, error) {
+func taskPairs(in *inputs.Inputs, cl *task.Cluster, chunks []DeployChunk, seeds []uint64, from, to int) ([]deployPair, error) {
 	current, _, err := currentTask(in.Config)
 	if err != nil {
 		return nil, err
@@ -187,11 +192,11 @@ func taskPairs(in *Inputs, cl *task.Cluster, chunks []DeployChunk, seeds []uint6
 			// job as fast on a type as the execution-time model says), and
 			// applications naming the queue they named in the log, as
 			// deployed.
-			jobs, err := ModelTaskJobs(in.Jobs, in.Tasks, in.SimJobs[a:a+ch.Jobs], a, in.Capacity, in.Spec, cl.Rate(), seeds[s])
+			jobs, err := tasklevel.ModelTaskJobs(in.Jobs, in.Tasks, in.SimJobs[a:a+ch.Jobs], a, in.Capacity, in.Spec, cl.Rate(), seeds[s])
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, deployPair{c, s, &TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: in.Config.ContainerMB, Named: LogQueuesOf(in.Jobs, a, ch.Jobs), Reference: current}})
+			out = append(out, deployPair{c, s, &tasklevel.TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: in.Config.ContainerMB, Named: bundle.LogQueuesOf(in.Jobs, a, ch.Jobs), Reference: current}})
 		}
 	}
 	return out, nil
@@ -199,8 +204,8 @@ func taskPairs(in *Inputs, cl *task.Cluster, chunks []DeployChunk, seeds []uint6
 
 // replay runs the policies (specs[0] the current scheduler's) on every
 // pair and returns each pair's scores, [pair][policy].
-func replay(ctx context.Context, pairs []deployPair, specs []string) ([][]Score, error) {
-	xs := make([]*Experiment, len(pairs))
+func replay(ctx context.Context, pairs []deployPair, specs []string) ([][]tuner.Score, error) {
+	xs := make([]*experiment.Experiment, len(pairs))
 	for i, p := range pairs {
 		x, err := p.res.TaskExperiment(specs)
 		if err != nil {
@@ -208,14 +213,14 @@ func replay(ctx context.Context, pairs []deployPair, specs []string) ([][]Score,
 		}
 		xs[i] = x
 	}
-	out, err := RunExperiments(ctx, RunOptions{}, xs...)
+	out, err := experiment.RunExperiments(ctx, experiment.RunOptions{}, xs...)
 	if err != nil {
 		return nil, err
 	}
-	scores := make([][]Score, len(out))
+	scores := make([][]tuner.Score, len(out))
 	for i, r := range out {
 		for k := range specs {
-			scores[i] = append(scores[i], ScoreOf(r.Policies[k].Aggregate().Mean))
+			scores[i] = append(scores[i], tuner.ScoreOf(r.Policies[k].Aggregate().Mean))
 		}
 	}
 	return scores, nil
@@ -223,19 +228,19 @@ func replay(ctx context.Context, pairs []deployPair, specs []string) ([][]Score,
 
 // pairedDiff is −Objective.Improvement of s over the current scheduler's
 // ref, bounded to ±1e6 (a metric nothing defines is the worst).
-func pairedDiff(o Objective, s, ref Score) float64 {
+func pairedDiff(o tuner.Objective, s, ref tuner.Score) float64 {
 	return math.Max(-1e6, math.Min(1e6, -o.Improvement(s, ref)))
 }
 
 // deployTuner scores the candidates.
 type deployTuner struct {
-	in   *Inputs
+	in   *inputs.Inputs
 	dt   *DeployTuning
-	cons []Constraint
+	cons []tuner.Constraint
 	cl   *task.Cluster
 	// sums of the candidates' and the current scheduler's scores over
 	// their pairs, and the pair counts.
-	sum, cur []Score
+	sum, cur []tuner.Score
 	n        []int
 }
 
@@ -245,7 +250,7 @@ type deployTuner struct {
 // current scheduler, and picks the contender and the choice (see
 // DeployTuning). All candidates are screened on the first seed, the
 // DeployFinalists best feasible on every seed.
-func TuneDeploy(ctx context.Context, in *Inputs, tr *TuneReport, b *Bundle) (*DeployTuning, error) {
+func TuneDeploy(ctx context.Context, in *inputs.Inputs, tr *tuner.TuneReport, b *bundle.Bundle) (*DeployTuning, error) {
 	cfg := in.Config
 	keep, keepName, err := currentTask(cfg)
 	if err != nil {
@@ -255,11 +260,11 @@ func TuneDeploy(ctx context.Context, in *Inputs, tr *TuneReport, b *Bundle) (*De
 	if err != nil {
 		return nil, fmt.Errorf("--constraint: %w", err)
 	}
-	cl, err := TaskCluster(in.Spec)
+	cl, err := tasklevel.TaskCluster(in.Spec)
 	if err != nil {
 		return nil, err
 	}
-	opt := FairSchedulerOptions{ContainerMB: cfg.ContainerMB}
+	opt := bundle.FairSchedulerOptions{ContainerMB: cfg.ContainerMB}
 	cands, err := deployCandidates(tr, b, keep, keepName, opt)
 	if err != nil {
 		return nil, err
@@ -300,7 +305,7 @@ func TuneDeploy(ctx context.Context, in *Inputs, tr *TuneReport, b *Bundle) (*De
 	if len(t.dt.Chunks) == 0 {
 		return t.dt, nil
 	}
-	t.sum, t.cur, t.n = make([]Score, len(cands)), make([]Score, len(cands)), make([]int, len(cands))
+	t.sum, t.cur, t.n = make([]tuner.Score, len(cands)), make([]tuner.Score, len(cands)), make([]int, len(cands))
 	for i := range cands {
 		cands[i].Diffs = make([][]float64, len(t.dt.Chunks))
 	}
@@ -361,7 +366,7 @@ func (t *deployTuner) score(ctx context.Context, idx []int, from, to int) error 
 	}
 	for _, i := range idx {
 		c := &cands[i]
-		c.Mean = meanOfGroups(c.Diffs)
+		c.Mean = tuner.MeanOfGroups(c.Diffs)
 		c.Score, c.Current = scaleScore(t.sum[i], 1/float64(t.n[i])), scaleScore(t.cur[i], 1/float64(t.n[i]))
 		c.Feasible, c.Violations = true, nil
 		for _, con := range t.cons {
@@ -377,22 +382,22 @@ func (t *deployTuner) score(ctx context.Context, idx []int, from, to int) error 
 // jsonSafe maps a score's metrics that are not finite (NaN: nothing
 // defines them; ±Inf) to math.MaxFloat64, the worst value and still a JSON
 // number, as relImprovement does.
-func jsonSafe(s Score) Score {
+func jsonSafe(s tuner.Score) tuner.Score {
 	f := func(v float64) float64 {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return math.MaxFloat64
 		}
 		return v
 	}
-	return Score{f(s.Mean), f(s.P99), f(s.P99Slowdown), f(s.MeanSlowdown), f(s.Missed)}
+	return tuner.Score{Mean: f(s.Mean), P99: f(s.P99), P99Slowdown: f(s.P99Slowdown), MeanSlowdown: f(s.MeanSlowdown), Missed: f(s.Missed)}
 }
 
-func addScore(a, b Score) Score {
-	return Score{a.Mean + b.Mean, a.P99 + b.P99, a.P99Slowdown + b.P99Slowdown, a.MeanSlowdown + b.MeanSlowdown, a.Missed + b.Missed}
+func addScore(a, b tuner.Score) tuner.Score {
+	return tuner.Score{Mean: a.Mean + b.Mean, P99: a.P99 + b.P99, P99Slowdown: a.P99Slowdown + b.P99Slowdown, MeanSlowdown: a.MeanSlowdown + b.MeanSlowdown, Missed: a.Missed + b.Missed}
 }
 
-func scaleScore(a Score, f float64) Score {
-	return Score{a.Mean * f, a.P99 * f, a.P99Slowdown * f, a.MeanSlowdown * f, a.Missed * f}
+func scaleScore(a tuner.Score, f float64) tuner.Score {
+	return tuner.Score{Mean: a.Mean * f, P99: a.P99 * f, P99Slowdown: a.P99Slowdown * f, MeanSlowdown: a.MeanSlowdown * f, Missed: a.Missed * f}
 }
 
 // better orders candidates a before b: feasible first, then by mean
@@ -464,11 +469,11 @@ func (t *deployTuner) gap() {
 // front marks the candidates (keep and the references included) on the
 // Pareto front of their scores.
 func (t *deployTuner) front() {
-	scores := make([]Score, len(t.dt.Candidates))
+	scores := make([]tuner.Score, len(t.dt.Candidates))
 	for i, c := range t.dt.Candidates {
 		scores[i] = c.Score
 	}
-	for _, i := range paretoFront(scores) {
+	for _, i := range tuner.ParetoFront(scores) {
 		t.dt.Candidates[i].Pareto = true
 	}
 }
@@ -478,8 +483,8 @@ func (t *deployTuner) front() {
 func (t *deployTuner) pick(fin []int) {
 	cands := t.dt.Candidates
 	for _, i := range fin {
-		iv := PairedBootstrap(cands[i].Diffs, DeployLevel, DeployReplicates, deploySeed(t.in.Config.Seed, "tune-boot", i))
-		iv.Metric = "relative difference in " + objectiveLabel(t.dt.Objective) + " against the current scheduler"
+		iv := tuner.PairedBootstrap(cands[i].Diffs, DeployLevel, DeployReplicates, deploySeed(t.in.Config.Seed, "tune-boot", i))
+		iv.Metric = "relative difference in " + tuner.ObjectiveLabel(t.dt.Objective) + " against the current scheduler"
 		cands[i].Interval = &iv
 	}
 	ranked := slices.Clone(fin)
@@ -522,7 +527,7 @@ func (t *deployTuner) pick(fin []int) {
 // fluid records the capacity candidates' fluid-model differences on the
 // chunks (their LAS_MQ against the fluid current scheduler) and their rank
 // correlation with the task-level screening differences.
-func (t *deployTuner) fluid(ctx context.Context, tr *TuneReport) error {
+func (t *deployTuner) fluid(ctx context.Context, tr *tuner.TuneReport) error {
 	cands := t.dt.Candidates
 	specs := []string{t.in.Config.Current}
 	var idx []int
@@ -535,16 +540,16 @@ func (t *deployTuner) fluid(ctx context.Context, tr *TuneReport) error {
 	if len(idx) == 0 {
 		return nil
 	}
-	var xs []*Experiment
+	var xs []*experiment.Experiment
 	for _, ch := range t.dt.Chunks {
 		jobs := t.in.SimJobs[ch.FirstRow-1 : ch.FirstRow-1+ch.Jobs]
-		dl, err := PSDeadlines(jobs, t.in.Capacity)
+		dl, err := experiment.PSDeadlines(jobs, t.in.Capacity)
 		if err != nil {
 			return err
 		}
-		xs = append(xs, &Experiment{Jobs: jobs, Capacity: t.in.Capacity, Deadlines: dl, Policies: specs, Runs: 1})
+		xs = append(xs, &experiment.Experiment{Jobs: jobs, Capacity: t.in.Capacity, Deadlines: dl, Policies: specs, Runs: 1})
 	}
-	out, err := RunExperiments(ctx, RunOptions{}, xs...)
+	out, err := experiment.RunExperiments(ctx, experiment.RunOptions{}, xs...)
 	if err != nil {
 		return fmt.Errorf("deploy tuning (fluid): %w", err)
 	}
@@ -552,12 +557,12 @@ func (t *deployTuner) fluid(ctx context.Context, tr *TuneReport) error {
 	for k, i := range idx {
 		d := 0.0
 		for _, r := range out {
-			d += pairedDiff(t.dt.Objective, ScoreOf(r.Policies[k+1].Aggregate().Mean), ScoreOf(r.Policies[0].Aggregate().Mean)) / float64(len(out))
+			d += pairedDiff(t.dt.Objective, tuner.ScoreOf(r.Policies[k+1].Aggregate().Mean), tuner.ScoreOf(r.Policies[0].Aggregate().Mean)) / float64(len(out))
 		}
 		cands[i].Fluid = &d
 		fl, tk = append(fl, d), append(tk, cands[i].Mean)
 	}
-	if r := Spearman(fl, tk); !math.IsNaN(r) {
+	if r := tuner.Spearman(fl, tk); !math.IsNaN(r) {
 		t.dt.FluidSpearman = &r
 	}
 	return nil
@@ -566,7 +571,7 @@ func (t *deployTuner) fluid(ctx context.Context, tr *TuneReport) error {
 // DeployCost bounds the task-level simulations of the tune-deploy stage
 // and its verdict, and their job steps: they do not grow with the log.
 func DeployCost() (sims, jobSteps float64) {
-	cands := float64(3 + FairTunedGrid() + DeployFluidConfigs*len(DeployMultipliers)*len(DeployLevelOrders))
+	cands := float64(3 + bundle.FairTunedGrid() + DeployFluidConfigs*len(DeployMultipliers)*len(DeployLevelOrders))
 	screen := cands * float64(DeployChunks)
 	final := float64(DeployFinalists+4) * float64(DeployChunks*(DeployTuneSeeds-1))
 	verdict := 2 * float64(DeployChunks*DeployValidateSeeds)

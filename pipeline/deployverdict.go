@@ -6,13 +6,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
-)
 
-// Verdicts.
-const (
-	VerdictDeploy = "deploy"
-	VerdictKeep   = "keep"
+	"github.com/schedplan/schedplan/pipeline/bundle"
+	"github.com/schedplan/schedplan/pipeline/inputs"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
+	"github.com/schedplan/schedplan/pipeline/tuner"
+	"github.com/schedplan/schedplan/pipeline/validation"
 )
 
 // DeployVerdict is the run's one verdict: the deploy tuner's contender,
@@ -30,27 +29,27 @@ type DeployVerdict struct {
 	Family    string `json:"family"`
 	File      string `json:"file,omitempty"`
 	// FairKnobs are a tuned fair-scheduler.xml contender's knobs.
-	FairKnobs *FairKnobs `json:"fair_knobs,omitempty"`
+	FairKnobs *bundle.FairKnobs `json:"fair_knobs,omitempty"`
 	// Current is the current scheduler's task-level spec and CurrentName
 	// what it is (--current-config, else Fair with one pool per user).
-	Current     string    `json:"current"`
-	CurrentName string    `json:"current_name"`
-	Objective   Objective `json:"objective"`
+	Current     string          `json:"current"`
+	CurrentName string          `json:"current_name"`
+	Objective   tuner.Objective `json:"objective"`
 	// Diffs[c][s] are the paired relative differences (negative: the
 	// contender is better), Mean their mean and Interval its bootstrap
 	// interval; Improvement is −Mean.
-	Chunks      []DeployChunk `json:"chunks"`
-	Seeds       []uint64      `json:"seeds"`
-	Diffs       [][]float64   `json:"differences"`
-	Mean        float64       `json:"mean_difference"`
-	Improvement float64       `json:"improvement"`
-	Interval    Interval      `json:"interval"`
+	Chunks      []DeployChunk  `json:"chunks"`
+	Seeds       []uint64       `json:"seeds"`
+	Diffs       [][]float64    `json:"differences"`
+	Mean        float64        `json:"mean_difference"`
+	Improvement float64        `json:"improvement"`
+	Interval    tuner.Interval `json:"interval"`
 	// Score and CurrentScore are the two's metrics averaged over the
 	// pairs; Violations the constraints the contender breaks there.
-	Score        Score    `json:"score"`
-	CurrentScore Score    `json:"current_score"`
-	Constraints  string   `json:"constraints"`
-	Violations   []string `json:"violations,omitempty"`
+	Score        tuner.Score `json:"score"`
+	CurrentScore tuner.Score `json:"current_score"`
+	Constraints  string      `json:"constraints"`
+	Violations   []string    `json:"violations,omitempty"`
 	// TunerChose says the tuner chose the contender over keep on the
 	// tuning window; Reason says why the verdict is what it is.
 	TunerChose bool   `json:"tuner_chose"`
@@ -58,13 +57,13 @@ type DeployVerdict struct {
 }
 
 // Deploy reports whether the verdict is to deploy.
-func (v *DeployVerdict) Deploy() bool { return v != nil && v.Verdict == VerdictDeploy }
+func (v *DeployVerdict) Deploy() bool { return v != nil && v.Verdict == bundle.VerdictDeploy }
 
 // verdictOf replays the deploy tuner's contender (its file rendered from
 // bundle b as emit writes it) against the current scheduler on the
 // validation window and decides.
-func verdictOf(ctx context.Context, in *Inputs, dt *DeployTuning, b *Bundle) (*DeployVerdict, error) {
-	v := &DeployVerdict{Verdict: VerdictKeep, Current: dt.Current, CurrentName: dt.CurrentName, Objective: dt.Objective, Constraints: dt.Constraints}
+func verdictOf(ctx context.Context, in *inputs.Inputs, dt *DeployTuning, b *bundle.Bundle) (*DeployVerdict, error) {
+	v := &DeployVerdict{Verdict: bundle.VerdictKeep, Current: dt.Current, CurrentName: dt.CurrentName, Objective: dt.Objective, Constraints: dt.Constraints}
 	if dt.Contender < 0 {
 		// Every candidate behaved as the current scheduler (an idle
 		// cluster), or none could be scored: the difference is 0.
@@ -72,7 +71,7 @@ func verdictOf(ctx context.Context, in *Inputs, dt *DeployTuning, b *Bundle) (*D
 		if len(dt.Chunks) == 0 {
 			v.Reason = "the tuning window has no jobs to replay"
 		}
-		v.Interval = Interval{Available: true, Level: DeployLevel, Metric: "relative difference in " + objectiveLabel(v.Objective) + " against the current scheduler"}
+		v.Interval = tuner.Interval{Available: true, Level: DeployLevel, Metric: "relative difference in " + tuner.ObjectiveLabel(v.Objective) + " against the current scheduler"}
 		return v, nil
 	}
 	c := &dt.Candidates[dt.Contender]
@@ -82,11 +81,11 @@ func verdictOf(ctx context.Context, in *Inputs, dt *DeployTuning, b *Bundle) (*D
 	if err != nil {
 		return nil, err
 	}
-	cl, err := TaskCluster(in.Spec)
+	cl, err := tasklevel.TaskCluster(in.Spec)
 	if err != nil {
 		return nil, err
 	}
-	lo, n, _ := taskWindow(in)
+	lo, n, _ := validation.TaskWindow(in)
 	v.Chunks = deployChunks(lo, n, DeployChunks, DeployChunkJobs)
 	seeds := DeployValidateSeeds
 	if in.Tasks != nil {
@@ -100,7 +99,7 @@ func verdictOf(ctx context.Context, in *Inputs, dt *DeployTuning, b *Bundle) (*D
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	f, err := c.render(b, FairSchedulerOptions{ContainerMB: in.Config.ContainerMB})
+	f, err := c.render(b, bundle.FairSchedulerOptions{ContainerMB: in.Config.ContainerMB})
 	if err != nil {
 		return nil, err
 	}
@@ -123,9 +122,9 @@ func verdictOf(ctx context.Context, in *Inputs, dt *DeployTuning, b *Bundle) (*D
 
 // decide fills the differences, the interval and the verdict from the
 // pairs' scores ([pair][current, contender]).
-func (v *DeployVerdict) decide(pairs []deployPair, scores [][]Score, cons []Constraint, seed uint64) {
+func (v *DeployVerdict) decide(pairs []deployPair, scores [][]tuner.Score, cons []tuner.Constraint, seed uint64) {
 	v.Diffs = make([][]float64, len(v.Chunks))
-	var sum, cur Score
+	var sum, cur tuner.Score
 	for p, pr := range pairs {
 		v.Diffs[pr.chunk] = append(v.Diffs[pr.chunk], pairedDiff(v.Objective, scores[p][1], scores[p][0]))
 		sum, cur = addScore(sum, scores[p][1]), addScore(cur, scores[p][0])
@@ -135,10 +134,10 @@ func (v *DeployVerdict) decide(pairs []deployPair, scores [][]Score, cons []Cons
 		return
 	}
 	v.Score, v.CurrentScore = scaleScore(sum, 1/float64(len(pairs))), scaleScore(cur, 1/float64(len(pairs)))
-	v.Mean = meanOfGroups(v.Diffs)
+	v.Mean = tuner.MeanOfGroups(v.Diffs)
 	v.Improvement = -v.Mean
-	v.Interval = PairedBootstrap(v.Diffs, DeployLevel, DeployReplicates, deploySeed(seed, "validate-boot", 0))
-	v.Interval.Metric = "relative difference in " + objectiveLabel(v.Objective) + " against the current scheduler"
+	v.Interval = tuner.PairedBootstrap(v.Diffs, DeployLevel, DeployReplicates, deploySeed(seed, "validate-boot", 0))
+	v.Interval.Metric = "relative difference in " + tuner.ObjectiveLabel(v.Objective) + " against the current scheduler"
 	for _, con := range cons {
 		if ok, why := con.Check(v.Score, v.CurrentScore); !ok {
 			v.Violations = append(v.Violations, why)
@@ -153,7 +152,7 @@ func (v *DeployVerdict) decide(pairs []deployPair, scores [][]Score, cons []Cons
 	case len(v.Violations) > 0:
 		v.Reason = "on the validation window it breaks the constraints"
 	default:
-		v.Verdict = VerdictDeploy
+		v.Verdict = bundle.VerdictDeploy
 		v.Reason = "on the validation window its whole interval lies below 0 and the constraints hold"
 	}
 }
@@ -163,7 +162,7 @@ func (v *DeployVerdict) Sentence() string {
 	if v == nil {
 		return ""
 	}
-	iv := fmt.Sprintf("%.0f%% interval of the mean paired difference in %s [%s, %s] over %d chunks × %d task seeds of the validation window", 100*v.Interval.Level, objectiveLabel(v.Objective), pctPrecise(v.Interval.Lo), pctPrecise(v.Interval.Hi), len(v.Chunks), len(v.Seeds))
+	iv := fmt.Sprintf("%.0f%% interval of the mean paired difference in %s [%s, %s] over %d chunks × %d task seeds of the validation window", 100*v.Interval.Level, tuner.ObjectiveLabel(v.Objective), pctPrecise(v.Interval.Lo), pctPrecise(v.Interval.Hi), len(v.Chunks), len(v.Seeds))
 	if v.Deploy() {
 		return fmt.Sprintf("Verdict: deploy %s (%s): it beats the current scheduler (%s) by %.1f%% at task level (%s).", v.File, v.Candidate, v.CurrentName, 100*v.Improvement, iv)
 	}
@@ -177,34 +176,10 @@ func (v *DeployVerdict) Sentence() string {
 	return s + "."
 }
 
-// DeployRecord is schedplan.yaml's deploy section: the run's verdict, the
-// candidate and file it concerns, and its task-level interval.
-type DeployRecord struct {
-	Verdict   string `yaml:"verdict"`
-	Candidate string `yaml:"candidate,omitempty"`
-	File      string `yaml:"file,omitempty"`
-	// PoolPolicy is fair-scheduler.xml's schedulingPolicy inside the pools
-	// (FairSchedulerOptions.PoolPolicy; empty: fair).
-	PoolPolicy string `yaml:"pool_policy,omitempty"`
-	Current    string `yaml:"current"`
-	// Improvement is 1 − candidate/current in the objective (mean paired),
-	// IntervalLo..IntervalHi the Level bootstrap interval of the mean paired
-	// relative difference (negative: better).
-	Objective   Objective `yaml:"objective"`
-	Improvement float64   `yaml:"improvement"`
-	IntervalLo  float64   `yaml:"interval_lo"`
-	IntervalHi  float64   `yaml:"interval_hi"`
-	Level       float64   `yaml:"level"`
-	Reason      string    `yaml:"reason"`
-	// FairKnobs are a tuned fair-scheduler.xml's pool weights and
-	// maxRunningApps (nil: the plain file).
-	FairKnobs *FairKnobs `yaml:"fair_knobs,omitempty"`
-}
-
 // Record is the verdict's bundle section; pool is the contender's
 // fair-scheduler.xml pool policy ("" unless it is one).
-func (v *DeployVerdict) Record(pool string) *DeployRecord {
-	return &DeployRecord{Verdict: v.Verdict, Candidate: v.Candidate, File: v.File, PoolPolicy: pool, Current: v.CurrentName, Objective: v.Objective,
+func (v *DeployVerdict) Record(pool string) *bundle.DeployRecord {
+	return &bundle.DeployRecord{Verdict: v.Verdict, Candidate: v.Candidate, File: v.File, PoolPolicy: pool, Current: v.CurrentName, Objective: v.Objective,
 		Improvement: v.Improvement, IntervalLo: v.Interval.Lo, IntervalHi: v.Interval.Hi, Level: v.Interval.Level, Reason: v.Reason}
 }
 
@@ -212,12 +187,12 @@ func (v *DeployVerdict) Record(pool string) *DeployRecord {
 // (RenderYARN): the fair-scheduler.xml pools with the deploy section's
 // pool policy, and a comment at the head of each file not to deploy
 // (DeployRecord.Comment).
-func BundleYARN(b *Bundle, containerMB int) (map[string][]byte, error) {
-	opt := FairSchedulerOptions{ContainerMB: containerMB}
+func BundleYARN(b *bundle.Bundle, containerMB int) (map[string][]byte, error) {
+	opt := bundle.FairSchedulerOptions{ContainerMB: containerMB}
 	if b.Deploy != nil {
 		opt.PoolPolicy, opt.Knobs = b.Deploy.PoolPolicy, b.Deploy.FairKnobs
 	}
-	files, err := RenderYARN(b, opt)
+	files, err := bundle.RenderYARN(b, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -225,42 +200,6 @@ func BundleYARN(b *Bundle, containerMB int) (map[string][]byte, error) {
 		files[name] = withComment(f, b.Deploy.Comment(name))
 	}
 	return files, nil
-}
-
-// Text says the record in a sentence.
-func (d *DeployRecord) Text() string {
-	if d.Verdict == VerdictDeploy {
-		return fmt.Sprintf("Verdict: deploy %s (%s), %.1f%% better than %s at task level.", d.File, d.Candidate, 100*d.Improvement, d.Current)
-	}
-	return fmt.Sprintf("Verdict: keep your current scheduler (%s): %s.", d.Current, d.Reason)
-}
-
-// Comment is the XML comment emit puts at the head of a YARN file that is
-// not the one to deploy ("" for the file to deploy, or without a record):
-// with keep, both files are written for inspection (the verdict's file
-// the best candidate found, the other the best of its kind); with deploy,
-// the other file is.
-func (d *DeployRecord) Comment(file string) string {
-	var c string
-	switch {
-	case d == nil || d.Verdict == VerdictDeploy && file == d.File:
-		return ""
-	case d.Verdict == VerdictDeploy:
-		c = fmt.Sprintf("schedplan verdict: deploy %s, not this file; this %s is the best candidate of its kind, written for inspection (see schedplan.yaml deploy: and report.html)", d.File, file)
-	default:
-		best := "the best candidate found"
-		switch {
-		case d.File == "":
-			best = "the best candidate of its kind"
-		case file != d.File:
-			best = "the best candidate of its kind (the best found was " + d.File + ")"
-		}
-		c = fmt.Sprintf("schedplan verdict: KEEP your current scheduler (%s); this %s is %s, written for inspection, not to deploy (see schedplan.yaml deploy: and report.html)", d.Current, file, best)
-	}
-	for strings.Contains(c, "--") {
-		c = strings.ReplaceAll(c, "--", "- -")
-	}
-	return "<!-- " + c + " -->\n"
 }
 
 // NotToDeploy returns the verdict comment (DeployRecord.Comment) at the

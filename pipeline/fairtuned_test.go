@@ -10,16 +10,20 @@ import (
 
 	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/cluster/yarn"
+	"github.com/schedplan/schedplan/pipeline/bundle"
+	"github.com/schedplan/schedplan/pipeline/inputs"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 // tunedBundle is sampleBundle with the users' shares of the work and peak
 // applications: alice 3/4 of the work and 8 applications at once, bob 1/4
 // and 2, carol no jobs.
-func tunedBundle() *Bundle {
+func tunedBundle() *bundle.Bundle {
 	b := sampleBundle()
 	b.Users[0].Work, b.Users[0].PeakApps = 0.75, 8
 	b.Users[1].Work, b.Users[1].PeakApps = 0.25, 2
-	b.Users = append(b.Users, UserConfig{Name: "carol", Weight: 3})
+	b.Users = append(b.Users, bundle.UserConfig{Name: "carol", Weight: 3})
 	return b
 }
 
@@ -35,26 +39,26 @@ func TestFairTunedFile(t *testing.T) {
 		maxApps int64
 	}
 	for _, tc := range []struct {
-		knobs *FairKnobs
+		knobs *bundle.FairKnobs
 		want  map[string]pool
 	}{
 		{nil, map[string]pool{"alice": {1, -1}, "bob_dot_smith": {2, -1}, "carol": {3, -1}}},
-		{&FairKnobs{Weights: FairWeightsWork}, map[string]pool{"alice": {1.5, -1}, "bob_dot_smith": {0.5, -1}, "carol": {3, -1}}},
-		{&FairKnobs{Weights: FairWeightsInverse, AppsPerPeak: 0.25}, map[string]pool{"alice": {float64(float32(2.0 / 3)), 2}, "bob_dot_smith": {2, 1}, "carol": {3, -1}}},
-		{&FairKnobs{AppsPerPeak: 1}, map[string]pool{"alice": {1, 8}, "bob_dot_smith": {2, 2}, "carol": {3, -1}}},
+		{&bundle.FairKnobs{Weights: bundle.FairWeightsWork}, map[string]pool{"alice": {1.5, -1}, "bob_dot_smith": {0.5, -1}, "carol": {3, -1}}},
+		{&bundle.FairKnobs{Weights: bundle.FairWeightsInverse, AppsPerPeak: 0.25}, map[string]pool{"alice": {float64(float32(2.0 / 3)), 2}, "bob_dot_smith": {2, 1}, "carol": {3, -1}}},
+		{&bundle.FairKnobs{AppsPerPeak: 1}, map[string]pool{"alice": {1, 8}, "bob_dot_smith": {2, 2}, "carol": {3, -1}}},
 	} {
-		f, err := FairSchedulerXML(tunedBundle(), FairSchedulerOptions{Knobs: tc.knobs})
+		f, err := bundle.FairSchedulerXML(tunedBundle(), bundle.FairSchedulerOptions{Knobs: tc.knobs})
 		if err != nil {
 			t.Fatalf("%v: %v", tc.knobs, err)
 		}
-		if err := CheckFairSchedulerXML(f); err != nil {
+		if err := bundle.CheckFairSchedulerXML(f); err != nil {
 			t.Errorf("%v: %v", tc.knobs, err)
 		}
 		fs, err := yarn.ParseFairScheduler(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		tree := fairQueue(fs, fs.Root, 1024)
+		tree := tasklevel.FairQueue(fs, fs.Root, 1024)
 		for name, w := range tc.want {
 			q := fs.Queue("root." + name)
 			if q == nil || math.Abs(q.Weight-w.weight) > 1e-6 || q.MaxRunningApps != w.maxApps {
@@ -69,13 +73,13 @@ func TestFairTunedFile(t *testing.T) {
 	// Clamped to [0.1, 10]: 1% of the work against 99%.
 	b := tunedBundle()
 	b.Users[0].Work, b.Users[1].Work = 0.99, 0.01
-	f, err := FairSchedulerXML(b, FairSchedulerOptions{Knobs: &FairKnobs{Weights: FairWeightsWork}})
+	f, err := bundle.FairSchedulerXML(b, bundle.FairSchedulerOptions{Knobs: &bundle.FairKnobs{Weights: bundle.FairWeightsWork}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	fs, _ := yarn.ParseFairScheduler(f)
-	if a, s := fs.Queue("root.alice").Weight, fs.Queue("root.bob_dot_smith").Weight; math.Abs(a-1.98) > 1e-6 || math.Abs(s-FairWeightMin) > 1e-6 {
-		t.Errorf("clamped weights %v, %v; want 1.98, %v", a, s, FairWeightMin)
+	if a, s := fs.Queue("root.alice").Weight, fs.Queue("root.bob_dot_smith").Weight; math.Abs(a-1.98) > 1e-6 || math.Abs(s-bundle.FairWeightMin) > 1e-6 {
+		t.Errorf("clamped weights %v, %v; want 1.98, %v", a, s, bundle.FairWeightMin)
 	}
 }
 
@@ -88,14 +92,14 @@ func TestFairTunedQueuePools(t *testing.T) {
 	for _, tc := range []struct {
 		weights     string
 		prod, adhoc float64
-	}{{FairWeightsSpec, 1, 1}, {FairWeightsWork, 1.2, 0.8}, {FairWeightsInverse, 1 / 1.2, 1.25}} {
+	}{{bundle.FairWeightsSpec, 1, 1}, {bundle.FairWeightsWork, 1.2, 0.8}, {bundle.FairWeightsInverse, 1 / 1.2, 1.25}} {
 		b := tunedBundle()
-		b.Queues = []QueueConfig{{Name: "prod", Jobs: 3, Work: 0.6}, {Name: "adhoc", Jobs: 2, Work: 0.4}}
-		f, err := FairSchedulerXML(b, FairSchedulerOptions{PoolPolicy: "fifo", Knobs: &FairKnobs{Layout: FairLayoutQueues, Weights: tc.weights}})
+		b.Queues = []bundle.QueueConfig{{Name: "prod", Jobs: 3, Work: 0.6}, {Name: "adhoc", Jobs: 2, Work: 0.4}}
+		f, err := bundle.FairSchedulerXML(b, bundle.FairSchedulerOptions{PoolPolicy: "fifo", Knobs: &bundle.FairKnobs{Layout: bundle.FairLayoutQueues, Weights: tc.weights}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := CheckFairSchedulerXML(f); err != nil {
+		if err := bundle.CheckFairSchedulerXML(f); err != nil {
 			t.Error(err)
 		}
 		fs, _ := yarn.ParseFairScheduler(f)
@@ -110,7 +114,7 @@ func TestFairTunedQueuePools(t *testing.T) {
 			t.Errorf("an application naming no queue goes to %s (%v)", got, err)
 		}
 	}
-	if _, err := FairSchedulerXML(tunedBundle(), FairSchedulerOptions{Knobs: &FairKnobs{Layout: FairLayoutQueues}}); err == nil {
+	if _, err := bundle.FairSchedulerXML(tunedBundle(), bundle.FairSchedulerOptions{Knobs: &bundle.FairKnobs{Layout: bundle.FairLayoutQueues}}); err == nil {
 		t.Error("log-queue pools rendered without log queues")
 	}
 }
@@ -118,13 +122,13 @@ func TestFairTunedQueuePools(t *testing.T) {
 // Knobs the renderer does not know are refused, by the renderer and when
 // schedplan.yaml is read.
 func TestFairKnobsRefused(t *testing.T) {
-	for _, k := range []FairKnobs{{Weights: "heavy"}, {Layout: "classes"}, {Layout: FairLayoutQueues, AppsPerPeak: 1}, {AppsPerPeak: -1}, {AppsPerPeak: math.NaN()}, {AppsPerPeak: math.Inf(1)}} {
-		if _, err := FairSchedulerXML(tunedBundle(), FairSchedulerOptions{Knobs: &k}); err == nil {
+	for _, k := range []bundle.FairKnobs{{Weights: "heavy"}, {Layout: "classes"}, {Layout: bundle.FairLayoutQueues, AppsPerPeak: 1}, {AppsPerPeak: -1}, {AppsPerPeak: math.NaN()}, {AppsPerPeak: math.Inf(1)}} {
+		if _, err := bundle.FairSchedulerXML(tunedBundle(), bundle.FairSchedulerOptions{Knobs: &k}); err == nil {
 			t.Errorf("%+v: rendered", k)
 		}
 		b := tunedBundle()
-		b.Deploy = &DeployRecord{Verdict: VerdictDeploy, File: FamilyFair, FairKnobs: &k}
-		if err := b.check(); err == nil {
+		b.Deploy = &bundle.DeployRecord{Verdict: bundle.VerdictDeploy, File: FamilyFair, FairKnobs: &k}
+		if err := b.Check(); err == nil {
 			t.Errorf("%+v: the bundle check passes", k)
 		}
 	}
@@ -136,13 +140,13 @@ func TestFairKnobsRefused(t *testing.T) {
 // bundle's deploy section renders the same file (emit).
 func TestDeployCandidatesFairTuned(t *testing.T) {
 	b := tunedBundle()
-	tr := &TuneReport{Best: LASMQParams{K: 3, Alpha0: 1, P: 4, Decay: 0.5}, Result: &TuneResult{}}
-	cands, err := deployCandidates(tr, b, "fair:pool=user", "fair", FairSchedulerOptions{})
+	tr := &tuner.TuneReport{Best: tuner.LASMQParams{K: 3, Alpha0: 1, P: 4, Decay: 0.5}, Result: &tuner.TuneResult{}}
+	cands, err := deployCandidates(tr, b, "fair:pool=user", "fair", bundle.FairSchedulerOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if FairTunedGrid() != 22 {
-		t.Errorf("grid %d, want 2 policies × (3 weight rules × 3 limits − the plain point + 3 weight rules of log-queue pools) = 22", FairTunedGrid())
+	if bundle.FairTunedGrid() != 22 {
+		t.Errorf("grid %d, want 2 policies × (3 weight rules × 3 limits − the plain point + 3 weight rules of log-queue pools) = 22", bundle.FairTunedGrid())
 	}
 	tuned := 0
 	for i, c := range cands {
@@ -153,40 +157,40 @@ func TestDeployCandidatesFairTuned(t *testing.T) {
 			continue
 		}
 		tuned++
-		if c.Family != FamilyFair || c.Fair.plain() {
+		if c.Family != FamilyFair || c.Fair.Plain() {
 			t.Errorf("%s: family %s, knobs %+v", c.Name, c.Family, c.Fair)
 		}
-		f, err := c.render(b, FairSchedulerOptions{})
+		f, err := c.render(b, bundle.FairSchedulerOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := CheckFairSchedulerXML(f); err != nil {
+		if err := bundle.CheckFairSchedulerXML(f); err != nil {
 			t.Errorf("%s: %v", c.Name, err)
 		}
-		b.Deploy = &DeployRecord{Verdict: VerdictDeploy, File: FamilyFair, PoolPolicy: c.PoolPolicy, FairKnobs: c.Fair}
+		b.Deploy = &bundle.DeployRecord{Verdict: bundle.VerdictDeploy, File: FamilyFair, PoolPolicy: c.PoolPolicy, FairKnobs: c.Fair}
 		files, err := BundleYARN(b, 1024)
 		if err != nil || !bytes.Equal(files[FamilyFair], f) {
 			t.Errorf("%s: emit from the deploy section renders another file (%v)", c.Name, err)
 		}
 		b.Deploy = nil
 	}
-	if want := FairTunedGrid() - 6; tuned != want {
+	if want := bundle.FairTunedGrid() - 6; tuned != want {
 		t.Errorf("%d tuned candidates, want %d (a log without queues)", tuned, want)
 	}
 	// A log with queues: the log-queue pools too.
-	b.Queues = []QueueConfig{{Name: "prod", Jobs: 3, Work: 0.6}, {Name: "adhoc", Jobs: 2, Work: 0.4}}
-	cands, err = deployCandidates(tr, b, "fair:pool=user", "fair", FairSchedulerOptions{})
+	b.Queues = []bundle.QueueConfig{{Name: "prod", Jobs: 3, Work: 0.6}, {Name: "adhoc", Jobs: 2, Work: 0.4}}
+	cands, err = deployCandidates(tr, b, "fair:pool=user", "fair", bundle.FairSchedulerOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := len(slices.DeleteFunc(cands, func(c DeployCandidate) bool { return c.Complexity != 2 })); n != FairTunedGrid() {
-		t.Errorf("a log with queues: %d tuned candidates, want %d", n, FairTunedGrid())
+	if n := len(slices.DeleteFunc(cands, func(c DeployCandidate) bool { return c.Complexity != 2 })); n != bundle.FairTunedGrid() {
+		t.Errorf("a log with queues: %d tuned candidates, want %d", n, bundle.FairTunedGrid())
 	}
 	// One user, no peaks: the weight rules and limits change nothing, and
 	// byte-identical files are listed once.
 	one := sampleBundle()
 	one.Users = one.Users[:1]
-	cands, err = deployCandidates(tr, one, "fair:pool=user", "fair", FairSchedulerOptions{})
+	cands, err = deployCandidates(tr, one, "fair:pool=user", "fair", bundle.FairSchedulerOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,14 +222,14 @@ func TestDeployPickSimplest(t *testing.T) {
 		cands := []DeployCandidate{
 			{Name: "keep", Family: FamilyKeep, Diffs: flat(0), Feasible: true},
 			{Name: "plain", Family: FamilyFair, Complexity: 1, Diffs: tc.plain, Feasible: true},
-			{Name: "tuned", Family: FamilyFair, Complexity: 2, Diffs: tc.tuned, Feasible: tc.tunedFeasible, Fair: &FairKnobs{AppsPerPeak: 1}},
-			{Name: "capacity", Family: FamilyCapacity, Complexity: 3, Diffs: tc.cap, Feasible: true, LASMQ: &LASMQParams{K: 2}},
+			{Name: "tuned", Family: FamilyFair, Complexity: 2, Diffs: tc.tuned, Feasible: tc.tunedFeasible, Fair: &bundle.FairKnobs{AppsPerPeak: 1}},
+			{Name: "capacity", Family: FamilyCapacity, Complexity: 3, Diffs: tc.cap, Feasible: true, LASMQ: &tuner.LASMQParams{K: 2}},
 		}
 		for i := range cands {
-			cands[i].Mean = meanOfGroups(cands[i].Diffs)
+			cands[i].Mean = tuner.MeanOfGroups(cands[i].Diffs)
 		}
 		dt := &DeployTuning{Candidates: cands, Contender: -1, Capacity: -1}
-		tu := &deployTuner{in: &Inputs{Config: DefaultRunConfig()}, dt: dt}
+		tu := &deployTuner{in: &inputs.Inputs{Config: inputs.DefaultRunConfig()}, dt: dt}
 		tu.pick([]int{1, 2, 3})
 		if dt.Contender != tc.want {
 			t.Errorf("%s: contender %d (%s), want %d", tc.name, dt.Contender, cands[max(dt.Contender, 0)].Name, tc.want)
@@ -238,8 +242,8 @@ func TestDeployPickSimplest(t *testing.T) {
 // the file replayed.
 func TestFairTunedFileLoads(t *testing.T) {
 	b := tunedBundle()
-	c := DeployCandidate{Family: FamilyFair, Complexity: 2, PoolPolicy: "fifo", Fair: &FairKnobs{Weights: FairWeightsInverse, AppsPerPeak: 0.25}}
-	f, err := c.render(b, FairSchedulerOptions{})
+	c := DeployCandidate{Family: FamilyFair, Complexity: 2, PoolPolicy: "fifo", Fair: &bundle.FairKnobs{Weights: bundle.FairWeightsInverse, AppsPerPeak: 0.25}}
+	f, err := c.render(b, bundle.FairSchedulerOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,8 +251,8 @@ func TestFairTunedFileLoads(t *testing.T) {
 	if err := os.WriteFile(path, f, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r := &TaskLevel{Cluster: nil}
-	root, _, _, err := r.loadFair(path)
+	r := &tasklevel.TaskLevel{Cluster: nil}
+	root, _, _, err := r.LoadFair(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/schedplan/schedplan/cluster"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
 )
 
 func TestParseShard(t *testing.T) {
@@ -29,7 +30,7 @@ func TestParseShard(t *testing.T) {
 func TestTaskClusterUnnamedSpec(t *testing.T) {
 	for _, tc := range []struct{ name, want string }{{"", "cluster spec: "}, {"lab", "cluster spec lab: "}} {
 		spec := &cluster.Spec{Name: tc.name, Resources: []cluster.ResourceType{{Name: "a", Count: 1, Slots: 0}}}
-		_, err := TaskCluster(spec)
+		_, err := tasklevel.TaskCluster(spec)
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("name %q: error %v, want one starting %q", tc.name, err, tc.want)
 		}

@@ -14,6 +14,11 @@ import (
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/lp"
+	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/inputs"
+	"github.com/schedplan/schedplan/pipeline/report"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
+	"github.com/schedplan/schedplan/pipeline/validation"
 	"gonum.org/v1/gonum/stat"
 )
 
@@ -109,7 +114,7 @@ func newReplayer(j *data.Jobs, sizes, cs []float64, src estimate.Source, opt est
 	if err != nil {
 		return nil, err
 	}
-	capacity, _ := SimCapacity(src, opt, spec)
+	capacity, _ := tasklevel.SimCapacity(src, opt, spec)
 	work, size := 0.0, 0.0
 	for i := range jobs {
 		work, size = work+jobs[i].Work(), size+sizes[i]*spec.Capacity()/capacity
@@ -141,7 +146,7 @@ func (r *replayer) replay(ctx context.Context, change string, factor float64) (R
 	if err != nil {
 		return Replay{}, fmt.Errorf("replay %s at ×%.3g: %w", whatIfName(change), factor, err)
 	}
-	out := Replay{Change: change, Factor: factor, Lambda: fit.Lambda, Load: finitePtr(execLoad(jobs, cl))}
+	out := Replay{Change: change, Factor: factor, Lambda: fit.Lambda, Load: report.FinitePtr(tasklevel.ExecLoad(jobs, cl))}
 	resp := make([]float64, len(jobs))
 	for i := range jobs {
 		resp[i] = completion[i] - jobs[i].Arrival
@@ -175,7 +180,7 @@ func replayScheduler(spec *cluster.Spec) string {
 // where the work left at an instant is the same under any work-conserving
 // scheduler and FIFO leaves at most a few jobs part-done (Fair leaves the
 // big jobs part-done, and counting their whole work would overstate it).
-func (r *replayer) simulate(ctx context.Context, jobs []task.Job, s *cluster.Spec, cl *task.Cluster) (fit *COSHHFit, completion, backlogOf []float64, err error) {
+func (r *replayer) simulate(ctx context.Context, jobs []task.Job, s *cluster.Spec, cl *task.Cluster) (fit *validation.COSHHFit, completion, backlogOf []float64, err error) {
 	if len(s.Resources) != 1 {
 		fit, run, err := replayCOSHH(ctx, r.j, r.cs, jobs, s, cl, r.primary, r.secondary, r.solver, r.seed)
 		if err != nil {
@@ -183,8 +188,8 @@ func (r *replayer) simulate(ctx context.Context, jobs []task.Job, s *cluster.Spe
 		}
 		return fit, run.Result.Completion, run.Result.Completion, nil
 	}
-	fit = &COSHHFit{Primary: r.primary, Secondary: r.secondary, Rows: r.j.Len()}
-	if err := fit.solve(s, r.solver); err != nil {
+	fit = &validation.COSHHFit{Primary: r.primary, Secondary: r.secondary, Rows: r.j.Len()}
+	if err := fit.Solve(s, r.solver); err != nil {
 		return nil, nil, nil, err
 	}
 	var out [2][]float64
@@ -210,15 +215,15 @@ func (r *replayer) simulate(ctx context.Context, jobs []task.Job, s *cluster.Spe
 // primary and secondary re-solved on s; it returns that fit (λ on s) and
 // the run.
 func replayCOSHH(ctx context.Context, j *data.Jobs, cs []float64, jobs []task.Job, s *cluster.Spec, cl *task.Cluster,
-	primary, secondary *classify.Result, solver lp.Solver, seed uint64) (*COSHHFit, *COSHHRun, error) {
+	primary, secondary *classify.Result, solver lp.Solver, seed uint64) (*validation.COSHHFit, *validation.COSHHRun, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
-	fit := &COSHHFit{Primary: primary, Secondary: secondary, Rows: j.Len()}
-	if err := fit.solve(s, solver); err != nil {
+	fit := &validation.COSHHFit{Primary: primary, Secondary: secondary, Rows: j.Len()}
+	if err := fit.Solve(s, solver); err != nil {
 		return nil, nil, err
 	}
-	win := &COSHHWindow{J: j, Sizes: cs, Spec: s, Cluster: cl, Jobs: jobs, Solver: solver, Seed: seed}
+	win := &validation.COSHHWindow{J: j, Sizes: cs, Spec: s, Cluster: cl, Jobs: jobs, Solver: solver, Seed: seed}
 	c, _, err := win.COSHHPolicyOf(fit, nil, false)
 	if err != nil {
 		return nil, nil, err
@@ -292,13 +297,13 @@ func (h *Headroom) p99Sentence() string {
 	case h.P99Target == 0:
 		return ""
 	case h.P99Factor == 0:
-		return fmt.Sprintf("; today's replay is already beyond the p99 target %s", FormatSpan(h.P99Target))
+		return fmt.Sprintf("; today's replay is already beyond the p99 target %s", experiment.FormatSpan(h.P99Target))
 	case h.P99Factor == h.Lambda:
-		return fmt.Sprintf("; the p99 response stays within %s (%g × today's) up to λ", FormatSpan(h.P99Target), float64(P99TargetFactor))
+		return fmt.Sprintf("; the p99 response stays within %s (%g × today's) up to λ", experiment.FormatSpan(h.P99Target), float64(P99TargetFactor))
 	}
-	what := fmt.Sprintf("the p99 response exceeds %s (%g × today's %s)", FormatSpan(h.P99Target), float64(P99TargetFactor), FormatSpan(h.Replays[0].P99))
+	what := fmt.Sprintf("the p99 response exceeds %s (%g × today's %s)", experiment.FormatSpan(h.P99Target), float64(P99TargetFactor), experiment.FormatSpan(h.Replays[0].P99))
 	if h.P99Limit == "overloaded" {
-		what = fmt.Sprintf("the replay falls behind (overloaded; its p99 still within %s, %g × today's)", FormatSpan(h.P99Target), float64(P99TargetFactor))
+		what = fmt.Sprintf("the replay falls behind (overloaded; its p99 still within %s, %g × today's)", experiment.FormatSpan(h.P99Target), float64(P99TargetFactor))
 	}
 	return fmt.Sprintf("; by replay, ×%.3g before %s (%d more replays, to %g%%)", h.P99Factor, what, len(h.P99Search), 100*(P99Resolution-1))
 }
@@ -342,14 +347,14 @@ func (h *Headroom) WriteText(w io.Writer) {
 	if math.Abs(h.Held-1) > 1e-6 {
 		fmt.Fprintf(w, "the replay's loads are ×%.4g the decomposition's: its tasks hold %.4g× the log's task-seconds in container-seconds (reduce tasks hold 2 containers, seed 000)\n", h.Held, h.Held)
 	}
-	tw := newTable(w, tabwriter.AlignRight)
+	tw := report.NewTable(w, tabwriter.AlignRight)
 	fmt.Fprintln(tw, "arrival rate ×\toffered load\tmean response (s)\tp99 response (s)\tunfinished at last arrival\treplay\t")
 	for _, rp := range h.Replays {
 		v := "keeps up"
 		if rp.Overloaded {
 			v = "OVERLOADED"
 		}
-		fmt.Fprintf(tw, "%.4g\t%s\t%.4g\t%.4g\t%.1f%%\t%s\t\n", rp.Factor, loadCell(loadOf(rp.Load)), rp.Mean, rp.P99, 100*rp.Unfinished, v)
+		fmt.Fprintf(tw, "%.4g\t%s\t%.4g\t%.4g\t%.1f%%\t%s\t\n", rp.Factor, experiment.LoadCell(experiment.LoadOf(rp.Load)), rp.Mean, rp.P99, 100*rp.Unfinished, v)
 	}
 	tw.Flush()
 }
@@ -359,24 +364,24 @@ func (h *Headroom) WriteText(w io.Writer) {
 // classification's λ (LoadModel) and λ checked by replays (Headroom), or
 // why there is none (Note).
 type CapacityCheck struct {
-	Sizes    string     `json:"sizes"`
-	Load     *LoadModel `json:"load,omitempty"`
-	Headroom *Headroom  `json:"headroom,omitempty"`
-	Note     string     `json:"note,omitempty"`
+	Sizes    string               `json:"sizes"`
+	Load     *tasklevel.LoadModel `json:"load,omitempty"`
+	Headroom *Headroom            `json:"headroom,omitempty"`
+	Note     string               `json:"note,omitempty"`
 }
 
 // checkCapacity computes a run's CapacityCheck from its classifications
 // and λ (0: no LP). A log the replay cannot simulate (an LP without
 // solution on the spec) leaves a note instead of failing the run.
-func checkCapacity(ctx context.Context, in *Inputs, cs *classState, lambda float64) (*CapacityCheck, error) {
+func checkCapacity(ctx context.Context, in *inputs.Inputs, cs *inputs.Classes, lambda float64) (*CapacityCheck, error) {
 	sec := cs.Secondary.Result
-	out := &CapacityCheck{Sizes: SizesNote(in.Source, in.Config.Sizes)}
+	out := &CapacityCheck{Sizes: tasklevel.SizesNote(in.Source, in.Config.Sizes)}
 	if sec == nil {
 		out.Note = "no secondary classification"
 		return out, nil
 	}
-	sizes := coshhSizes(in)
-	lm, err := LogLoadModel(in.Jobs, sizes, in.Spec, sec.SizeFloor, 0, lambda)
+	sizes := validation.COSHHSizes(in)
+	lm, err := tasklevel.LogLoadModel(in.Jobs, sizes, in.Spec, sec.SizeFloor, 0, lambda)
 	if err != nil {
 		return nil, err
 	}
@@ -430,7 +435,7 @@ func (c *CapacityCheck) Headline(lambda float64) string {
 	}
 	if lm := c.Load; lm != nil && lm.Lambda > 0 {
 		s += fmt.Sprintf("\n  1/λ = %s = fluid load %s × memory rule %.3g × data retrieval %.3g (= the whole log's execution-time load %s, the model of the task-level and COSHH rows) × placement %.4g",
-			LoadText(1/lm.Lambda), LoadText(lm.Plain), lm.MemoryFactor, lm.DataFactor, LoadText(lm.Exec), lm.PlacementFactor)
+			experiment.LoadText(1/lm.Lambda), experiment.LoadText(lm.Plain), lm.MemoryFactor, lm.DataFactor, experiment.LoadText(lm.Exec), lm.PlacementFactor)
 	}
 	return s
 }

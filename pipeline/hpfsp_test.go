@@ -13,6 +13,8 @@ import (
 	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/cluster/task/hpfsp"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 // noisyJobs is seed 002 §IV.B's Fig. 5 workload, scaled down: Poisson
@@ -61,7 +63,7 @@ func TestHPFSPFairLimitEWMA(t *testing.T) {
 		sort.Float64s(sorted)
 		median := sorted[len(sorted)/2]
 		for li, fl := range limits {
-			p := &hpfsp.HPFSP{FairLimit: fl, NewEstimator: HPFSPEstimator(estimate.ProgressConfig{Default: []float64{60}})}
+			p := &hpfsp.HPFSP{FairLimit: fl, NewEstimator: tasklevel.HPFSPEstimator(estimate.ProgressConfig{Default: []float64{60}})}
 			c := task.NewChecker(p)
 			r, err := task.Simulate(jobs, cl, p, task.Options{Observer: c})
 			if err != nil {
@@ -114,9 +116,9 @@ func TestHPFSPFairLimitEWMA(t *testing.T) {
 func TestTuneHPFSP(t *testing.T) {
 	cl := task.Uniform(10, 3)
 	jobs := noisyJobs(3, 400, cl)
-	newEst := HPFSPEstimator(estimate.ProgressConfig{Default: []float64{60}})
+	newEst := tasklevel.HPFSPEstimator(estimate.ProgressConfig{Default: []float64{60}})
 	limits := []int{0, 2, 5, 40}
-	best, evals, err := TuneHPFSP(context.Background(), jobs, cl, limits, []float64{0.95, 0.5}, MinMean, newEst, task.Options{})
+	best, evals, err := tasklevel.TuneHPFSP(context.Background(), jobs, cl, limits, []float64{0.95, 0.5}, tuner.MinMean, newEst, task.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,14 +144,14 @@ func TestTuneHPFSP(t *testing.T) {
 	for name, c := range map[string]struct {
 		jobs   []task.Job
 		limits []int
-		obj    Objective
+		obj    tuner.Objective
 		want   string
 	}{
-		"no jobs":   {nil, nil, MinMean, "no jobs"},
+		"no jobs":   {nil, nil, tuner.MinMean, "no jobs"},
 		"objective": {jobs, nil, "median", "unknown objective \"median\""},
-		"limit":     {jobs, []int{-3}, MinMean, "fair_limit -3"},
+		"limit":     {jobs, []int{-3}, tuner.MinMean, "fair_limit -3"},
 	} {
-		if _, _, err := TuneHPFSP(context.Background(), c.jobs, cl, c.limits, nil, c.obj, nil, task.Options{}); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, _, err := tasklevel.TuneHPFSP(context.Background(), c.jobs, cl, c.limits, nil, c.obj, nil, task.Options{}); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want one with %q", name, err, c.want)
 		}
 	}
@@ -180,7 +182,7 @@ func TestHPFSPProgressReports(t *testing.T) {
 	const c, a, b = 0, 1, 2
 	var est *estimate.ProgressEstimator
 	newEst := func(s *task.State) (hpfsp.RemainingEstimator, error) {
-		e, err := HPFSPEstimator(estimate.ProgressConfig{Default: []float64{10}, Alpha: estimate.NoSmoothing})(s)
+		e, err := tasklevel.HPFSPEstimator(estimate.ProgressConfig{Default: []float64{10}, Alpha: estimate.NoSmoothing})(s)
 		est, _ = e.(*estimate.ProgressEstimator)
 		return e, err
 	}
@@ -270,7 +272,7 @@ func TestHPFSPReportIntervalFromSpec(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cl, err := TaskCluster(spec)
+		cl, err := tasklevel.TaskCluster(spec)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -281,7 +283,7 @@ func TestHPFSPReportIntervalFromSpec(t *testing.T) {
 		// otherwise idle cluster gets a report at each multiple of it
 		// before 10 s.
 		jobs := []task.Job{{Stages: []task.Stage{{Tasks: []task.TaskSpec{{Duration: 10, Containers: 1}}}}}}
-		p := &hpfsp.HPFSP{NewEstimator: HPFSPEstimator(estimate.ProgressConfig{Default: []float64{10}})}
+		p := &hpfsp.HPFSP{NewEstimator: tasklevel.HPFSPEstimator(estimate.ProgressConfig{Default: []float64{10}})}
 		if _, err := task.Simulate(jobs, cl, p, task.Options{}); err != nil {
 			t.Fatal(err)
 		}
@@ -296,7 +298,7 @@ func TestHPFSPReportIntervalFromSpec(t *testing.T) {
 // values are refused by name.
 func TestTaskLevelHPFSPEstimator(t *testing.T) {
 	cl := task.Uniform(2, 3)
-	r := &TaskLevel{Cluster: cl, Jobs: noisyJobs(7, 40, cl)}
+	r := &tasklevel.TaskLevel{Cluster: cl, Jobs: noisyJobs(7, 40, cl)}
 	for spec, uses := range map[string]bool{"hpfsp:fair_limit=1": false, "hpfsp:estimator=ewma": false, "hpfsp:estimator=sizes,fair_limit=3": true} {
 		info, err := r.Policy(spec)
 		if err != nil {

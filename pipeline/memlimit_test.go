@@ -7,6 +7,9 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/inputs"
 )
 
 func TestParseMemoryLimit(t *testing.T) {
@@ -35,10 +38,10 @@ func TestParseMemoryLimit(t *testing.T) {
 // name before it reads anything, and sets a given one.
 func TestMemoryLimitFlag(t *testing.T) {
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
-	cfg := DefaultRunConfig()
+	cfg := inputs.DefaultRunConfig()
 	cfg.MemoryLimit = "lots"
 	_, err := Prepare(cfg)
-	var pe *ParamError
+	var pe *experiment.ParamError
 	if !errors.As(err, &pe) || pe.Param != "memory-limit" {
 		t.Fatalf("Prepare with --memory-limit lots: %v, want a ParamError naming it", err)
 	}

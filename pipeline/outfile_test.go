@@ -11,6 +11,8 @@ import (
 
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/inputs"
 )
 
 // The output rule (every command's --out): a missing folder is accepted
@@ -132,7 +134,7 @@ func TestOutWriteRerun(t *testing.T) {
 // the wait ends first, it fails naming what is missing; a foreign part
 // fails at once.
 func TestSweepMergeWaits(t *testing.T) {
-	in, err := ReadInput(InputOptions{Trace: "embedded:fb2009-50"})
+	in, err := inputs.ReadInput(inputs.InputOptions{Trace: "embedded:fb2009-50"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +143,7 @@ func TestSweepMergeWaits(t *testing.T) {
 	for i := range 3 {
 		s := &Sweep{Jobs: in.Jobs, Spec: cluster.DefaultSpec(), Policies: []string{"srpt", "ps"}, Errors: "lognormal",
 			Settings: SweepGrid([]float64{0, 0.5}, []float64{0.9}, []float64{4}), Runs: 3, Seed: 1, Shard: i, Shards: 3}
-		tab, err := s.Run(context.Background(), RunOptions{})
+		tab, err := s.Run(context.Background(), experiment.RunOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,6 +9,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/report"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
@@ -45,23 +48,23 @@ func FluidBound(res *RunResult) string {
 // and the cross-validation (folds, fold scores, the rule's rolling-origin
 // check, the front's members). tuneLoad and valLoad are the tuning and
 // validation windows' offered loads (FluidLoadDef), which the tables state.
-func tuningSections(tr *TuneReport, tuneLoad, valLoad float64) ([]Section, error) {
+func tuningSections(tr *tuner.TuneReport, tuneLoad, valLoad float64) ([]report.Section, error) {
 	cv := tr.CV
 	best := tr.Best
 	ch := &cv.Candidates[cv.Chosen]
-	tt := TableBlock{Highlight: 0, SpecsLast: true, Caption: "Fold means over the tuning window's rolling-origin folds, and the validation window (never seen by the search) simulated whole. Responses in seconds. The tuning window's " + loadSentence(tuneLoad, FluidLoadDef) + "; the validation window's " + loadSentence(valLoad, FluidLoadDef) + ".",
+	tt := report.TableBlock{Highlight: 0, SpecsLast: true, Caption: "Fold means over the tuning window's rolling-origin folds, and the validation window (never seen by the search) simulated whole. Responses in seconds. The tuning window's " + experiment.LoadSentence(tuneLoad, experiment.FluidLoadDef) + "; the validation window's " + experiment.LoadSentence(valLoad, experiment.FluidLoadDef) + ".",
 		Header: []string{"configuration", "fold-mean response", "fold-mean p99 slowdown", "validate mean", "validate p99", "validate mean slowdown", "validate p99 slowdown", "validate missed PS deadlines", "policy"}}
 	for _, c := range tr.Compare {
-		tt.Rows = append(tt.Rows, []string{c.Name, f4(c.Tune.Mean), f4(c.Tune.P99Slowdown), f4(c.Validate.Mean), f4(c.Validate.P99),
-			f4(c.Validate.MeanSlowdown), f4(c.Validate.P99Slowdown), fmt.Sprintf("%.2f%%", 100*c.Validate.Missed), shownSpec(c.Policy)})
+		tt.Rows = append(tt.Rows, []string{c.Name, report.F4(c.Tune.Mean), report.F4(c.Tune.P99Slowdown), report.F4(c.Validate.Mean), report.F4(c.Validate.P99),
+			report.F4(c.Validate.MeanSlowdown), report.F4(c.Validate.P99Slowdown), fmt.Sprintf("%.2f%%", 100*c.Validate.Missed), report.ShownSpec(c.Policy)})
 	}
-	rt := TableBlock{Highlight: -1, Caption: "Robustness: validation window at ±20% load (offered load: the window's " + LoadText(valLoad) + " × the factor; " + FluidLoadDef + "; OVERLOADED above 1: means of an overloaded system)",
+	rt := report.TableBlock{Highlight: -1, Caption: "Robustness: validation window at ±20% load (offered load: the window's " + experiment.LoadText(valLoad) + " × the factor; " + experiment.FluidLoadDef + "; OVERLOADED above 1: means of an overloaded system)",
 		Header: []string{"configuration", "load ×", "offered load", "mean (s)", "p99 (s)", "p99 slowdown"}}
 	for _, r := range tr.Robustness {
-		rt.Rows = append(rt.Rows, []string{r.Name, fmt.Sprint(r.LoadFactor), loadCell(r.LoadFactor * valLoad), f4(r.Score.Mean), f4(r.Score.P99), f4(r.Score.P99Slowdown)})
+		rt.Rows = append(rt.Rows, []string{r.Name, fmt.Sprint(r.LoadFactor), experiment.LoadCell(r.LoadFactor * valLoad), report.F4(r.Score.Mean), report.F4(r.Score.P99), report.F4(r.Score.P99Slowdown)})
 	}
 
-	var sa, sk XYSeries
+	var sa, sk report.XYSeries
 	sa.Name, sk.Name = "mean response", "mean response"
 	for _, e := range tr.Result.VsAlpha0 {
 		sa.X, sa.Y = append(sa.X, math.Log10(e.Params.Alpha0)), append(sa.Y, e.Score.Mean)
@@ -73,7 +76,7 @@ func tuningSections(tr *TuneReport, tuneLoad, valLoad float64) ([]Section, error
 	if tr.Result.CurvesSampled {
 		curve = "fold means on the sampled folds (as the search scored them), other parameters at the deployed point"
 	}
-	var figs []Figure
+	var figs []report.Figure
 	for _, f := range []struct {
 		title, caption string
 		plot           func() ([]byte, error)
@@ -82,31 +85,31 @@ func tuningSections(tr *TuneReport, tuneLoad, valLoad float64) ([]Section, error
 			return PlotFront("Pareto front: mean response vs p99 slowdown (fold means)", frontPlotOf(cv))
 		}},
 		{"Mean response vs α0", curve, func() ([]byte, error) {
-			return PlotLines("Sensitivity to the first threshold (fold means)", "log10 α0", "mean response (s)", []XYSeries{sa}, true)
+			return report.PlotLines("Sensitivity to the first threshold (fold means)", "log10 α0", "mean response (s)", []report.XYSeries{sa}, true)
 		}},
 		{"Mean response vs k", curve, func() ([]byte, error) {
-			return PlotLines("Sensitivity to the number of queues (fold means)", "k", "mean response (s)", []XYSeries{sk}, true)
+			return report.PlotLines("Sensitivity to the number of queues (fold means)", "k", "mean response (s)", []report.XYSeries{sk}, true)
 		}},
 	} {
-		fig, err := NewFigure(f.title, f.caption, f.plot)
+		fig, err := report.NewFigure(f.title, f.caption, f.plot)
 		if err != nil {
 			return nil, err
 		}
 		figs = append(figs, fig)
 	}
-	intro := fmt.Sprintf("Deployed: %v; thresholds %s, weights %s. ", best, fmtFloats(best.Thresholds()), fmtFloats(best.Weights()))
+	intro := fmt.Sprintf("Deployed: %v; thresholds %s, weights %s. ", best, report.FmtFloats(best.Thresholds()), report.FmtFloats(best.Weights()))
 	if cv.Deployed != cv.Chosen {
 		intro += fmt.Sprintf("The choice, %s, is not a LAS_MQ configuration; the bundle carries the best LAS_MQ. ", ch.Label())
 	}
 	n := min(3, len(cv.Explanation))
 	intro += strings.Join(cv.Explanation[:n], " ")
-	tuning := Section{ID: "tuning", Title: "Tuned LAS_MQ", Intro: intro, Tables: []TableBlock{tt, rt}, Figures: figs}
+	tuning := report.Section{ID: "tuning", Title: "Tuned LAS_MQ", Intro: intro, Tables: []report.TableBlock{tt, rt}, Figures: figs}
 
 	// Cross-validation: the folds and every named configuration's fold
 	// scores, and the front.
 	ft, lines := foldTable(cv)
-	foldFig, err := NewFigure("Fold scores", "improvement over the current scheduler on each fold (values below −200% drawn at −200%)", func() ([]byte, error) {
-		return PlotLines("Fold scores", "fold", "improvement over the current scheduler (%)", lines, false)
+	foldFig, err := report.NewFigure("Fold scores", "improvement over the current scheduler on each fold (values below −200% drawn at −200%)", func() ([]byte, error) {
+		return report.PlotLines("Fold scores", "fold", "improvement over the current scheduler (%)", lines, false)
 	})
 	if err != nil {
 		return nil, err
@@ -114,12 +117,12 @@ func tuningSections(tr *TuneReport, tuneLoad, valLoad float64) ([]Section, error
 	pt := frontTable(cv)
 	ci := "not available"
 	if cv.CI.Available {
-		ci = fmt.Sprintf("%s to %s (%.0f%%, %d replicates)", pctS(cv.CI.Lo), pctS(cv.CI.Hi), 100*cv.CI.Level, cv.CI.Replicates)
+		ci = fmt.Sprintf("%s to %s (%.0f%%, %d replicates)", tuner.PctS(cv.CI.Lo), tuner.PctS(cv.CI.Hi), 100*cv.CI.Level, cv.CI.Replicates)
 	}
 	cvIntro := fmt.Sprintf("%d folds; block-bootstrap interval of the choice's mean fold score: %s. ", len(cv.Scored), ci) + strings.Join(cv.Explanation[n:], " ")
-	cvSec := Section{ID: "cv", Title: "Cross-validation", Intro: cvIntro, Tables: []TableBlock{ft, pt},
-		Figures: []Figure{foldFig}}
-	return []Section{tuning, cvSec}, nil
+	cvSec := report.Section{ID: "cv", Title: "Cross-validation", Intro: cvIntro, Tables: []report.TableBlock{ft, pt},
+		Figures: []report.Figure{foldFig}}
+	return []report.Section{tuning, cvSec}, nil
 }
 
 // FrontPlot is the data of a Pareto-front figure: every candidate as a
@@ -146,11 +149,11 @@ type FrontMark struct {
 // frontPlotOf builds the report's front: fold-mean p99 slowdown against
 // fold-mean mean response, the current scheduler, plain LAS, PS, the first
 // guess and the choice marked, the SRPT bound as the line.
-func frontPlotOf(cv *CVResult) FrontPlot {
+func frontPlotOf(cv *tuner.CVResult) FrontPlot {
 	f := FrontPlot{XLabel: "p99 slowdown (fold mean)", YLabel: "mean response (s, fold mean)", HLine: cv.SRPTMean, HLineName: "SRPT bound (mean response)"}
 	for i := range cv.Candidates {
 		c := &cv.Candidates[i]
-		if c.Origin == originSensitivity {
+		if c.Origin == tuner.OriginSensitivity {
 			continue
 		}
 		f.X, f.Y, f.OnFront = append(f.X, c.FoldMean.P99Slowdown), append(f.Y, c.FoldMean.Mean), append(f.OnFront, c.Pareto)
@@ -176,20 +179,20 @@ func frontPlotOf(cv *CVResult) FrontPlot {
 // (the title says how many). Non-finite points are left out; with none
 // left, the axes span [1, 10].
 func PlotFront(title string, f FrontPlot) ([]byte, error) {
-	return guard(func() ([]byte, error) { return plotFront(title, f) })
+	return report.Guard(func() ([]byte, error) { return plotFront(title, f) })
 }
 
 // frontPoints are a FrontPlot's finite points and the spans the axes cover.
 type frontPoints struct {
 	all, front plotter.XYs
 	feasible   []bool // per point of all
-	sx, sy     span
+	sx, sy     report.Span
 }
 
 func frontPointsOf(f FrontPlot) frontPoints {
-	d := frontPoints{sx: emptySpan(), sy: emptySpan()}
+	d := frontPoints{sx: report.EmptySpan(), sy: report.EmptySpan()}
 	for i := range f.X {
-		if !finite(f.X[i]) || !finite(f.Y[i]) {
+		if !report.Finite(f.X[i]) || !report.Finite(f.Y[i]) {
 			continue
 		}
 		pt := plotter.XY{X: f.X[i], Y: f.Y[i]}
@@ -197,24 +200,24 @@ func frontPointsOf(f FrontPlot) frontPoints {
 		d.feasible = append(d.feasible, f.Feasible == nil || f.Feasible[i])
 		if i < len(f.OnFront) && f.OnFront[i] {
 			d.front = append(d.front, pt)
-			d.sx.add(pt.X)
-			d.sy.add(pt.Y)
+			d.sx.Add(pt.X)
+			d.sy.Add(pt.Y)
 		}
 	}
 	for _, m := range f.Marks {
-		if finite(m.X) && finite(m.Y) {
-			d.sx.add(m.X)
-			d.sy.add(m.Y)
+		if report.Finite(m.X) && report.Finite(m.Y) {
+			d.sx.Add(m.X)
+			d.sy.Add(m.Y)
 		}
 	}
-	if d.sx.empty() {
+	if d.sx.Empty() {
 		for _, q := range d.all {
-			d.sx.add(q.X)
-			d.sy.add(q.Y)
+			d.sx.Add(q.X)
+			d.sy.Add(q.Y)
 		}
 	}
-	if finite(f.HLine) {
-		d.sy.add(f.HLine)
+	if report.Finite(f.HLine) {
+		d.sy.Add(f.HLine)
 	}
 	return d
 }
@@ -248,17 +251,17 @@ func addLine(p *plot.Plot, pts plotter.XYs, c color.Color, dashes []vg.Length, n
 
 func plotFront(title string, f FrontPlot) ([]byte, error) {
 	d := frontPointsOf(f)
-	logX, logY := d.sx.lo > 0, d.sy.lo > 0
-	p := newPlot(title, f.XLabel, f.YLabel)
+	logX, logY := d.sx.Lo > 0, d.sy.Lo > 0
+	p := report.NewPlot(title, f.XLabel, f.YLabel)
 	for _, a := range []struct {
 		ax  *plot.Axis
-		s   span
+		s   report.Span
 		log bool
 	}{{&p.X, d.sx, logX}, {&p.Y, d.sy, logY}} {
 		if a.log {
 			a.ax.Scale = plot.LogScale{}
 		}
-		if err := setAxis(a.ax, padSpan(a.s, a.log), a.log); err != nil {
+		if err := report.SetAxis(a.ax, padSpan(a.s, a.log), a.log); err != nil {
 			return nil, err
 		}
 		if a.log && a.ax.Max/a.ax.Min < 100 {
@@ -290,19 +293,19 @@ func plotFront(title string, f FrontPlot) ([]byte, error) {
 	err = errors.Join(err, addScatter(p, d.front, draw.GlyphStyle{Color: plotutil.Color(2), Radius: vg.Points(2.5), Shape: draw.CircleGlyph{}}, "front in all five metrics"))
 	markColors := []int{0, 4, 3, 5, 1}
 	for k, m := range f.Marks {
-		if finite(m.X) && finite(m.Y) {
+		if report.Finite(m.X) && report.Finite(m.Y) {
 			g := draw.GlyphStyle{Color: plotutil.Color(markColors[k%len(markColors)]), Radius: vg.Points(5), Shape: plotutil.Shape(k + 1)}
 			err = errors.Join(err, addScatter(p, plotter.XYs{{X: m.X, Y: m.Y}}, g, m.Name))
 		}
 	}
-	if finite(f.HLine) && (f.HLine > 0 || !logY) {
+	if report.Finite(f.HLine) && (f.HLine > 0 || !logY) {
 		err = errors.Join(err, addLine(p, plotter.XYs{{X: p.X.Min, Y: f.HLine}, {X: p.X.Max, Y: f.HLine}}, color.Black, []vg.Length{vg.Points(4), vg.Points(3)}, f.HLineName))
 	}
 	if err != nil {
 		return nil, err
 	}
 	p.Legend.Left = false
-	return renderPNG(p)
+	return report.RenderPNG(p)
 }
 
 // clipStairs keeps the staircase inside the plot's axes.
@@ -318,15 +321,15 @@ func clipStairs(s plotter.XYs, p *plot.Plot) plotter.XYs {
 
 // padSpan widens a span a little so that points on its edges show: by a
 // factor of 1.3 on a log axis, by 5% of the width on a linear one.
-func padSpan(s span, logScale bool) span {
+func padSpan(s report.Span, logScale bool) report.Span {
 	switch {
-	case s.empty():
+	case s.Empty():
 		return s
 	case logScale:
-		return span{s.lo / 1.3, math.Min(s.hi*1.3, math.MaxFloat64)}
+		return report.Span{Lo: s.Lo / 1.3, Hi: math.Min(s.Hi*1.3, math.MaxFloat64)}
 	}
-	pad := (s.hi - s.lo) / 20
-	return span{s.lo - pad, s.hi + pad}
+	pad := (s.Hi - s.Lo) / 20
+	return report.Span{Lo: s.Lo - pad, Hi: s.Hi + pad}
 }
 
 // staircase returns the points no other point beats in both coordinates
@@ -354,7 +357,7 @@ func staircase(pts plotter.XYs) plotter.XYs {
 // foldTable lists the folds with the fold scores of the choice, the
 // runner-up and the named baselines, and the rule's pick from each fold's
 // past; lines are the same fold scores for the plot (in %).
-func foldTable(cv *CVResult) (TableBlock, []XYSeries) {
+func foldTable(cv *tuner.CVResult) (report.TableBlock, []report.XYSeries) {
 	named := []struct {
 		label string
 		idx   int
@@ -366,20 +369,20 @@ func foldTable(cv *CVResult) (TableBlock, []XYSeries) {
 		}
 	}
 	header = append(header, "rule's pick from the past")
-	ft := TableBlock{Highlight: -1, Header: header, Caption: fmt.Sprintf("Fold scores: improvement over the current scheduler (%s) in %s; chunk 0 only tunes", cv.Current, objectiveLabel(cv.Objective))}
-	var lines []XYSeries
+	ft := report.TableBlock{Highlight: -1, Header: header, Caption: fmt.Sprintf("Fold scores: improvement over the current scheduler (%s) in %s; chunk 0 only tunes", cv.Current, tuner.ObjectiveLabel(cv.Objective))}
+	var lines []report.XYSeries
 	for _, nm := range named {
 		if nm.idx >= 0 {
 			name := nm.label
 			if c := &cv.Candidates[nm.idx]; c.Name == "" {
 				name += ": " + c.Label()
 			}
-			lines = append(lines, XYSeries{Name: name})
+			lines = append(lines, report.XYSeries{Name: name})
 		}
 	}
 	for _, f := range cv.Folds {
-		row := []string{fmt.Sprint(f.Index), fmt.Sprint(f.Jobs), FormatInstant(f.Span[0]), fmt.Sprintf("%d (%d)", f.Scored, f.Units), fmt.Sprint(f.Exact),
-			f4(cv.SRPT[f.Index]), f4(cv.Candidates[cv.CurrentIdx].Chunks[f.Index].Mean)}
+		row := []string{fmt.Sprint(f.Index), fmt.Sprint(f.Jobs), experiment.FormatInstant(f.Span[0]), fmt.Sprintf("%d (%d)", f.Scored, f.Units), fmt.Sprint(f.Exact),
+			report.F4(cv.SRPT[f.Index]), report.F4(cv.Candidates[cv.CurrentIdx].Chunks[f.Index].Mean)}
 		k := slices.Index(cv.Scored, f.Index)
 		li := 0
 		for _, nm := range named {
@@ -390,7 +393,7 @@ func foldTable(cv *CVResult) (TableBlock, []XYSeries) {
 				row = append(row, "–")
 			} else {
 				v := cv.Candidates[nm.idx].Folds[k]
-				row = append(row, pctS(v))
+				row = append(row, tuner.PctS(v))
 				lines[li].X, lines[li].Y = append(lines[li].X, float64(f.Index)), append(lines[li].Y, 100*math.Max(v, -2))
 			}
 			li++
@@ -398,16 +401,16 @@ func foldTable(cv *CVResult) (TableBlock, []XYSeries) {
 		pick := "–"
 		for _, p := range cv.Procedure {
 			if p.Fold == f.Index {
-				pick = fmt.Sprintf("%s: %s (best %s)", cv.Candidates[p.Pick].Label(), pctS(p.Improvement), pctS(p.Best))
+				pick = fmt.Sprintf("%s: %s (best %s)", cv.Candidates[p.Pick].Label(), tuner.PctS(p.Improvement), tuner.PctS(p.Best))
 			}
 		}
 		ft.Rows = append(ft.Rows, append(row, pick))
 	}
-	mean := []string{"mean ± SE", "", "", "", "", f4(cv.SRPTMean), f4(cv.Candidates[cv.CurrentIdx].FoldMean.Mean)}
+	mean := []string{"mean ± SE", "", "", "", "", report.F4(cv.SRPTMean), report.F4(cv.Candidates[cv.CurrentIdx].FoldMean.Mean)}
 	for _, nm := range named {
 		if nm.idx >= 0 {
 			c := &cv.Candidates[nm.idx]
-			mean = append(mean, fmt.Sprintf("%s ± %.1f", pctS(c.Improvement), 100*c.SE))
+			mean = append(mean, fmt.Sprintf("%s ± %.1f", tuner.PctS(c.Improvement), 100*c.SE))
 		}
 	}
 	ft.Rows = append(ft.Rows, append(mean, ""))
@@ -416,8 +419,8 @@ func foldTable(cv *CVResult) (TableBlock, []XYSeries) {
 
 // frontTable lists the Pareto front over the five fold-mean metrics (at
 // most 30 rows, the choice among them).
-func frontTable(cv *CVResult) TableBlock {
-	pt := TableBlock{Highlight: -1, SpecsLast: true, Caption: "Pareto front over the five fold-mean metrics (responses in seconds)",
+func frontTable(cv *tuner.CVResult) report.TableBlock {
+	pt := report.TableBlock{Highlight: -1, SpecsLast: true, Caption: "Pareto front over the five fold-mean metrics (responses in seconds)",
 		Header: []string{"candidate", "mean fold score", "mean response", "p99 response", "mean slowdown", "p99 slowdown", "missed PS deadlines", "feasible", "policy"}}
 	var onFront []int
 	for i := range cv.Candidates {
@@ -443,7 +446,7 @@ func frontTable(cv *CVResult) TableBlock {
 			pt.Highlight = len(pt.Rows)
 		}
 		m := c.FoldMean
-		pt.Rows = append(pt.Rows, []string{c.Label(), pctS(c.Improvement), f4(m.Mean), f4(m.P99), f4(m.MeanSlowdown), f4(m.P99Slowdown), fmt.Sprintf("%.2f%%", 100*m.Missed), fmt.Sprint(c.Feasible), shownSpec(c.Policy)})
+		pt.Rows = append(pt.Rows, []string{c.Label(), tuner.PctS(c.Improvement), report.F4(m.Mean), report.F4(m.P99), report.F4(m.MeanSlowdown), report.F4(m.P99Slowdown), fmt.Sprintf("%.2f%%", 100*m.Missed), fmt.Sprint(c.Feasible), report.ShownSpec(c.Policy)})
 	}
 	return pt
 }

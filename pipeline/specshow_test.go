@@ -5,6 +5,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/schedplan/schedplan/pipeline/report"
+	"github.com/schedplan/schedplan/pipeline/validation"
 )
 
 func TestShownSpec(t *testing.T) {
@@ -19,7 +22,7 @@ func TestShownSpec(t *testing.T) {
 		{"fifo", "fifo"},
 		{"coshh, exec-time model", "coshh, exec-time model"},
 	} {
-		if got := shownSpec(c.in); got != c.want {
+		if got := report.ShownSpec(c.in); got != c.want {
 			t.Errorf("shownSpec(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
@@ -47,7 +50,7 @@ func hasLongFloat(line string) bool {
 func TestRunTextShortSpecs(t *testing.T) {
 	exact := "las_mq:k=6,alpha0=0.023353970614622185,p=13.24047850025826,decay=0.5,order=ps"
 	task := "las_mq:k=6,alpha0=1.261114413189598,p=13.24047850025826,decay=0.5,order=remaining,limit=0"
-	res := &RunResult{TunedSpec: exact, TaskValidation: &TaskValidation{Rows: []ValidationRow{{Name: TaskTunedName, Policy: task}}}}
+	res := &RunResult{TunedSpec: exact, TaskValidation: &validation.TaskValidation{Rows: []validation.ValidationRow{{Name: validation.TaskTunedName, Policy: task}}}}
 	var b bytes.Buffer
 	res.WriteText(&b, t.TempDir(), 0)
 	for _, want := range []string{"alpha0=0.02335,p=13.24,", "alpha0=1.261,p=13.24,"} {

@@ -21,6 +21,7 @@ import (
 
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/internal/lazyre"
+	"github.com/schedplan/schedplan/pipeline/bundle"
 )
 
 // StampDir is the folder, inside an output directory, that records what each
@@ -285,7 +286,7 @@ func (l *dirLock) release() error {
 // stages it depends on and any extra bytes (such as an input file's content).
 func (r *Runner) KeyOf(stage string, params any, deps []string, extra ...[]byte) (string, error) {
 	h := sha256.New()
-	fmt.Fprintf(h, "schedplan stage %s format %d tables %d\n", stage, BundleVersion, data.TableFormat)
+	fmt.Fprintf(h, "schedplan stage %s format %d tables %d\n", stage, bundle.BundleVersion, data.TableFormat)
 	p, err := json.Marshal(params)
 	if err != nil {
 		return "", fmt.Errorf("stage %s: parameters: %w", stage, err)

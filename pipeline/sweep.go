@@ -15,6 +15,7 @@ import (
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 )
 
 // SweepSetting is one point of a sweep: the size-estimation error's
@@ -66,7 +67,7 @@ func SweepPreset(name string) ([]SweepSetting, error) {
 	} else if _, ok := sweepPresets[name]; ok {
 		names = []string{name}
 	} else {
-		return nil, paramErr("experiment", name, "use %s", strings.Join(SweepPresetNames, ", "))
+		return nil, experiment.ParamErr("experiment", name, "use %s", strings.Join(SweepPresetNames, ", "))
 	}
 	var out []SweepSetting
 	seen := map[SweepSetting]bool{}
@@ -108,7 +109,7 @@ func (r SweepRequest) Configure(s *Sweep) error {
 			}
 		}
 		if n := float64(len(lists[0])) * float64(len(lists[1])) * float64(len(lists[2])); n > MaxSweepSettings {
-			return paramErr("sigmas", fmt.Sprintf("(%d values)", len(lists[0])), "with %d --loads and %d --dns: %.0f settings, want at most %d", len(lists[1]), len(lists[2]), n, MaxSweepSettings)
+			return experiment.ParamErr("sigmas", fmt.Sprintf("(%d values)", len(lists[0])), "with %d --loads and %d --dns: %.0f settings, want at most %d", len(lists[1]), len(lists[2]), n, MaxSweepSettings)
 		}
 		s.Settings = SweepGrid(lists[0], lists[1], lists[2])
 	} else if s.Settings, err = SweepPreset(r.Preset); err != nil {
@@ -148,7 +149,7 @@ func ParseShard(s string) (i, n int, err error) {
 		}
 	}
 	if !ok || err != nil || n < 1 || n > MaxShards || i < 0 || i >= n {
-		return 0, 0, paramErr("shard", s, "want i/N with 0 ≤ i < N ≤ %d, e.g. 0/8", MaxShards)
+		return 0, 0, experiment.ParamErr("shard", s, "want i/N with 0 ≤ i < N ≤ %d, e.g. 0/8", MaxShards)
 	}
 	return i, n, nil
 }
@@ -191,39 +192,39 @@ func (s *Sweep) capacity() float64 {
 // Check validates the sweep's parameters.
 func (s *Sweep) Check() error {
 	if len(s.Policies) == 0 {
-		return paramErr("policy", "", "no policy given")
+		return experiment.ParamErr("policy", "", "no policy given")
 	}
 	for _, p := range s.Policies {
-		if _, err := Fluid.Policy(p); err != nil {
-			return paramErr("policy", p, "%v", err)
+		if _, err := experiment.Fluid.Policy(p); err != nil {
+			return experiment.ParamErr("policy", p, "%v", err)
 		}
 	}
 	if s.Errors != estimate.LogNormal && s.Errors != estimate.Uniform {
-		return paramErr("error", s.Errors, "use lognormal or uniform")
+		return experiment.ParamErr("error", s.Errors, "use lognormal or uniform")
 	}
 	if len(s.Settings) == 0 {
-		return paramErr("sigmas", "", "no setting")
+		return experiment.ParamErr("sigmas", "", "no setting")
 	}
 	for _, set := range s.Settings {
 		if err := s.model(set).Validate(); err != nil {
-			return paramErr("sigmas", set.Sigma, "%v", err)
+			return experiment.ParamErr("sigmas", set.Sigma, "%v", err)
 		}
 		if !(set.Load > 0) || math.IsInf(set.Load, 0) {
-			return paramErr("loads", set.Load, "a load must be a finite positive number")
+			return experiment.ParamErr("loads", set.Load, "a load must be a finite positive number")
 		}
 		if !(set.DN > 0) || math.IsInf(set.DN, 0) {
-			return paramErr("dns", set.DN, "d/n must be a finite positive ratio")
+			return experiment.ParamErr("dns", set.DN, "d/n must be a finite positive ratio")
 		}
 	}
 	switch {
-	case s.Runs < 1 || s.Runs > MaxRuns:
-		return paramErr("runs", s.Runs, "want 1 to %d runs", MaxRuns)
+	case s.Runs < 1 || s.Runs > experiment.MaxRuns:
+		return experiment.ParamErr("runs", s.Runs, "want 1 to %d runs", experiment.MaxRuns)
 	case s.Shards < 1 || s.Shard < 0 || s.Shard >= s.Shards:
-		return paramErr("shard", fmt.Sprintf("%d/%d", s.Shard, s.Shards), "want i/N with 0 ≤ i < N")
+		return experiment.ParamErr("shard", fmt.Sprintf("%d/%d", s.Shard, s.Shards), "want i/N with 0 ≤ i < N")
 	case s.Shards > len(s.Settings)*s.Runs:
-		return paramErr("shard", fmt.Sprintf("%d/%d", s.Shard, s.Shards), "the sweep has %d units (%d settings × %d runs): at most %d shards, or raise --runs", len(s.Settings)*s.Runs, len(s.Settings), s.Runs, len(s.Settings)*s.Runs)
+		return experiment.ParamErr("shard", fmt.Sprintf("%d/%d", s.Shard, s.Shards), "the sweep has %d units (%d settings × %d runs): at most %d shards, or raise --runs", len(s.Settings)*s.Runs, len(s.Settings), s.Runs, len(s.Settings)*s.Runs)
 	case !(s.Capacity >= 0) || math.IsInf(s.Capacity, 0):
-		return paramErr("capacity", s.Capacity, "want a finite positive capacity (0: 1, as sizes are normalised)")
+		return experiment.ParamErr("capacity", s.Capacity, "want a finite positive capacity (0: 1, as sizes are normalised)")
 	}
 	return nil
 }
@@ -233,11 +234,11 @@ func (s *Sweep) model(set SweepSetting) estimate.ErrorModel {
 }
 
 // Cost estimates the shard's work and memory.
-func (s *Sweep) Cost() Cost {
+func (s *Sweep) Cost() experiment.Cost {
 	units := float64(len(s.Settings)) * float64(s.Runs) / float64(max(1, s.Shards))
 	n := float64(s.Jobs.Len())
 	p := float64(len(s.Policies))
-	return Cost{Simulations: units * p, JobSteps: units * p * n, Bytes: units * p * 3 * summaryBytes}
+	return experiment.Cost{Simulations: units * p, JobSteps: units * p * n, Bytes: units * p * 3 * experiment.SummaryBytes}
 }
 
 // ID identifies the sweep's parameters and input (not its shard), so that
@@ -258,7 +259,7 @@ func (s *Sweep) ID() (string, error) {
 }
 
 // Run runs the shard's units and returns its part of the results table.
-func (s *Sweep) Run(ctx context.Context, opt RunOptions) (*data.Table, error) {
+func (s *Sweep) Run(ctx context.Context, opt experiment.RunOptions) (*data.Table, error) {
 	if err := s.Check(); err != nil {
 		return nil, err
 	}
@@ -269,7 +270,7 @@ func (s *Sweep) Run(ctx context.Context, opt RunOptions) (*data.Table, error) {
 	type sized struct{ load, dn float64 }
 	jobs := map[sized][]sim.Job{}
 	deadlines := map[sized][]float64{}
-	var xs []*Experiment
+	var xs []*experiment.Experiment
 	var setOf []int
 	for si, set := range s.Settings {
 		first := si * s.Runs
@@ -283,18 +284,18 @@ func (s *Sweep) Run(ctx context.Context, opt RunOptions) (*data.Table, error) {
 			if err != nil {
 				return nil, err
 			}
-			if jobs[k], err = JobsOf(s.Jobs, sizes, s.Spec); err != nil {
+			if jobs[k], err = experiment.JobsOf(s.Jobs, sizes, s.Spec); err != nil {
 				return nil, err
 			}
-			if deadlines[k], err = PSDeadlines(jobs[k], s.capacity()); err != nil {
+			if deadlines[k], err = experiment.PSDeadlines(jobs[k], s.capacity()); err != nil {
 				return nil, fmt.Errorf("%s: %w", s.Jobs.Source, err)
 			}
 		}
-		xs = append(xs, &Experiment{Jobs: jobs[k], Capacity: s.capacity(), Deadlines: deadlines[k], Policies: s.Policies,
+		xs = append(xs, &experiment.Experiment{Jobs: jobs[k], Capacity: s.capacity(), Deadlines: deadlines[k], Policies: s.Policies,
 			Errors: s.model(set), Runs: s.Runs, Seed: s.Seed, Select: sel})
 		setOf = append(setOf, si)
 	}
-	res, err := RunExperiments(ctx, opt, xs...)
+	res, err := experiment.RunExperiments(ctx, opt, xs...)
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/cluster/yarn"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
 )
 
 // The YARN files convert to the task level's queue trees with YARN's
@@ -31,11 +32,11 @@ func TestYARNFilesToTaskTrees(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dem, err := demotionsByPath(cs)
+	dem, err := tasklevel.DemotionsByPath(cs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	root := capacityQueue(cs, cs.Root, dem)
+	root := tasklevel.CapacityQueue(cs, cs.Root, dem)
 	if len(root.Children) != 2 {
 		t.Fatalf("children %+v", root.Children)
 	}
@@ -57,7 +58,7 @@ func TestYARNFilesToTaskTrees(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fr := fairQueue(fs, fs.Root, 1024)
+	fr := tasklevel.FairQueue(fs, fs.Root, 1024)
 	al, df := fr.Children[0], fr.Children[1]
 	if al.Weight != 3 || al.MinShare != 3 || al.MaxRunningApps != 4 || al.FIFO || !df.FIFO || df.MinShare != 0 {
 		t.Errorf("alice %+v, default %+v", al, df)
@@ -69,7 +70,7 @@ func TestYARNFilesToTaskTrees(t *testing.T) {
 	csPath, fsPath := filepath.Join(dir, "cs.xml"), filepath.Join(dir, "fs.xml")
 	os.WriteFile(csPath, []byte(csXML), 0o644)
 	os.WriteFile(fsPath, []byte(fsXML), 0o644)
-	r := &TaskLevel{Cluster: task.Uniform(2, 2), Jobs: []task.Job{{User: "alice", Stages: []task.Stage{{Tasks: []task.TaskSpec{{Duration: 1, Containers: 1}}}}}}}
+	r := &tasklevel.TaskLevel{Cluster: task.Uniform(2, 2), Jobs: []task.Job{{User: "alice", Stages: []task.Stage{{Tasks: []task.TaskSpec{{Duration: 1, Containers: 1}}}}}}}
 	for _, spec := range []string{"fair:file=" + fsPath, "las", "fifo", "srpt"} {
 		if _, err := r.Policy(spec); err != nil {
 			t.Errorf("%s: %v", spec, err)
@@ -116,8 +117,8 @@ func TestFairFileUserLimits(t *testing.T) {
 		if err := os.WriteFile(path, []byte(xml), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		r := &TaskLevel{Cluster: task.Uniform(2, 2), Jobs: []task.Job{job, job}}
-		res, err := r.NewSimulator().Simulate(context.Background(), r.fluidJobs(), 0, r.Cluster.Rate(), "fair:file="+path)
+		r := &tasklevel.TaskLevel{Cluster: task.Uniform(2, 2), Jobs: []task.Job{job, job}}
+		res, err := r.NewSimulator().Simulate(context.Background(), task.FluidJobs(r.Jobs, r.Cluster), 0, r.Cluster.Rate(), "fair:file="+path)
 		if tc.want == nil {
 			if err == nil {
 				t.Errorf("%s: accepted", tc.name)

@@ -14,6 +14,12 @@ import (
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/lp"
+	"github.com/schedplan/schedplan/pipeline/bundle"
+	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/inputs"
+	"github.com/schedplan/schedplan/pipeline/report"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 // WhatIfSim is a cluster (the spec, or the spec after a what-if) with λ from
@@ -49,14 +55,14 @@ func ApplyWhatIf(spec *cluster.Spec, whatIf string) (*cluster.Spec, error) {
 	}
 	cs, err := lp.ParseChanges(p, whatIf)
 	if err != nil {
-		return nil, paramErr("what-if", whatIf, "%v", err)
+		return nil, experiment.ParamErr("what-if", whatIf, "%v", err)
 	}
 	out := *spec
 	out.Resources = append([]cluster.ResourceType(nil), spec.Resources...)
 	for _, c := range cs {
 		n := float64(out.Resources[c.Type].Count) + c.Delta
-		if n != math.Trunc(n) || n < 0 || n > MaxMachines {
-			return nil, paramErr("what-if", whatIf, "%s would have %v machines", out.Resources[c.Type].Name, n)
+		if n != math.Trunc(n) || n < 0 || n > inputs.MaxMachines {
+			return nil, experiment.ParamErr("what-if", whatIf, "%s would have %v machines", out.Resources[c.Type].Name, n)
 		}
 		out.Resources[c.Type].Count = int(n)
 	}
@@ -80,15 +86,15 @@ func SimulateWhatIfs(ctx context.Context, j *data.Jobs, sizes []float64, src est
 		if err != nil {
 			return nil, err
 		}
-		x, err := (&TaskLevel{Cluster: cl, Jobs: jobs}).TaskExperiment(specs)
+		x, err := (&tasklevel.TaskLevel{Cluster: cl, Jobs: jobs}).TaskExperiment(specs)
 		if err != nil {
 			return nil, err
 		}
-		res, err := x.Run(ctx, RunOptions{})
+		res, err := x.Run(ctx, experiment.RunOptions{})
 		if err != nil {
 			return nil, fmt.Errorf("what-if %q: %w", w, err)
 		}
-		ws := WhatIfSim{Change: w, RateCS: cl.Rate(), Machines: cl.Nodes(), OfferedLoad: finitePtr(execLoad(jobs, cl))}
+		ws := WhatIfSim{Change: w, RateCS: cl.Rate(), Machines: cl.Nodes(), OfferedLoad: report.FinitePtr(tasklevel.ExecLoad(jobs, cl))}
 		if k < len(lambda) {
 			ws.Lambda = lambda[k]
 		}
@@ -112,13 +118,13 @@ func whatIfJobs(j *data.Jobs, sizes []float64, src estimate.Source, opt estimate
 // firstWhatIfJobs are whatIfJobs of the log's first n rows (the same jobs:
 // a job's tasks are synthesised from its row and the seed alone).
 func firstWhatIfJobs(j *data.Jobs, sizes []float64, src estimate.Source, opt estimate.SizeOptions, spec *cluster.Spec, seed uint64, n int) ([]task.Job, error) {
-	capacity, _ := SimCapacity(src, opt, spec)
-	fl, err := JobsOf(j, sizes, spec)
+	capacity, _ := tasklevel.SimCapacity(src, opt, spec)
+	fl, err := experiment.JobsOf(j, sizes, spec)
 	if err != nil {
 		return nil, err
 	}
 	fl = fl[:n]
-	return ModelTaskJobs(j, nil, fl, 0, capacity, spec, spec.Capacity(), seed)
+	return tasklevel.ModelTaskJobs(j, nil, fl, 0, capacity, spec, spec.Capacity(), seed)
 }
 
 // whatIfCluster returns spec after the what-if w ("": spec as it is) and
@@ -131,7 +137,7 @@ func whatIfCluster(spec *cluster.Spec, w string) (*cluster.Spec, *task.Cluster, 
 			return nil, nil, err
 		}
 	}
-	cl, err := TaskCluster(s)
+	cl, err := tasklevel.TaskCluster(s)
 	if err != nil {
 		return nil, nil, fmt.Errorf("what-if %s: %w", w, err)
 	}
@@ -142,7 +148,7 @@ func whatIfCluster(spec *cluster.Spec, w string) (*cluster.Spec, *task.Cluster, 
 // the header and the rows (rows writes them) aligned right.
 func writeWhatIfTable(w io.Writer, title, header string, rows func(tw io.Writer)) {
 	fmt.Fprintf(w, "\n%s\n", title)
-	tw := newTable(w, tabwriter.AlignRight)
+	tw := report.NewTable(w, tabwriter.AlignRight)
 	fmt.Fprintln(tw, header)
 	rows(tw)
 	tw.Flush()
@@ -153,12 +159,12 @@ func whatIfName(change string) string { return cmp.Or(change, "as specified") }
 
 // WriteWhatIfSims prints the simulated what-ifs as a table.
 func WriteWhatIfSims(w io.Writer, sims []WhatIfSim) {
-	writeWhatIfTable(w, "simulated at task level (whole log; responses in seconds; offered load: "+TaskLoadDef+", OVERLOADED above 1: the means are of an overloaded system)",
+	writeWhatIfTable(w, "simulated at task level (whole log; responses in seconds; offered load: "+experiment.TaskLoadDef+", OVERLOADED above 1: the means are of an overloaded system)",
 		"cluster\tλ\tmachines\trate (container-s/s)\toffered load\tconfiguration\tmean response (s)\tp99 response (s)\t",
 		func(tw io.Writer) {
 			for _, s := range sims {
 				for _, r := range s.Rows {
-					fmt.Fprintf(tw, "%s\t%.4g\t%d\t%.4g\t%s\t%s\t%.4g\t%.4g\t\n", whatIfName(s.Change), s.Lambda, s.Machines, s.RateCS, loadCell(loadOf(s.OfferedLoad)), r.Name, r.Mean, r.P99)
+					fmt.Fprintf(tw, "%s\t%.4g\t%d\t%.4g\t%s\t%s\t%.4g\t%.4g\t\n", whatIfName(s.Change), s.Lambda, s.Machines, s.RateCS, experiment.LoadCell(experiment.LoadOf(s.OfferedLoad)), r.Name, r.Mean, r.P99)
 				}
 			}
 		})
@@ -172,16 +178,16 @@ func WriteWhatIfSims(w io.Writer, sims []WhatIfSim) {
 func TaskConfigs(bundlePath, currentConfig string) (names, specs []string, err error) {
 	names, specs = []string{"current (fair, one pool per user)"}, []string{"fair:pool=user"}
 	if currentConfig != "" {
-		s, err := CurrentConfigSpec(currentConfig)
+		s, err := inputs.CurrentConfigSpec(currentConfig)
 		if err != nil {
 			return nil, nil, err
 		}
 		names[0], specs[0] = "current ("+currentConfig+")", s
 	}
 	if bundlePath == "" {
-		return append(names, DefaultLASMQName), append(specs, sim.DefaultLASMQ().Spec()), nil
+		return append(names, tuner.DefaultLASMQName), append(specs, sim.DefaultLASMQ().Spec()), nil
 	}
-	b, err := LoadBundle(bundlePath)
+	b, err := bundle.LoadBundle(bundlePath)
 	if err != nil {
 		return nil, nil, fmt.Errorf("--config: %w", err)
 	}
@@ -196,7 +202,7 @@ func TaskConfigs(bundlePath, currentConfig string) (names, specs []string, err e
 	if err != nil {
 		return nil, nil, fmt.Errorf("--config %s: %w", bundlePath, err)
 	}
-	m := TaskLASMQ(p.(*sim.LASMQ), held)
+	m := tasklevel.TaskLASMQ(p.(*sim.LASMQ), held)
 	names, specs = append(names, "tuned las_mq ("+bundlePath+")"), append(specs, m.Spec())
 	if h := b.HPFSP; h != nil {
 		names, specs = append(names, "tuned h-pfsp ("+bundlePath+")"), append(specs, h.Spec())
@@ -217,31 +223,3 @@ func (a *CapacityAnalysis) WhatIfLambdas(n int) []float64 {
 	}
 	return out
 }
-
-// TaskLASMQ returns a tuned LAS_MQ as the task level runs it: its
-// thresholds × held (held container-seconds per unit of the sizes it was
-// tuned on, HeldPerUnit: the task level's service is containers × seconds
-// held) and, for order=ps, seed 000's own order by the containers the
-// remaining tasks need (containers are discrete: no processor sharing
-// inside a level at task level).
-//
-// Its Spec sets no admission limit (limit=0). Seed 000's task-level default
-// runs at most 30 jobs at once; the fluid tuner chose the thresholds without
-// such a limit and the emitted capacity-scheduler.xml has none
-// (maximum-applications 10000), and with it the tuned configuration is not
-// what was tuned: on a 20-user synthetic log at load 0.9 the 30-job limit
-// made its mean response 2,409 s against 37.8 s without.
-func TaskLASMQ(m *sim.LASMQ, held float64) TaskLASMQPolicy {
-	m.Alpha0 *= held
-	if m.Order == sim.OrderPS {
-		m.Order = sim.OrderRemaining
-	}
-	return TaskLASMQPolicy{m}
-}
-
-// TaskLASMQPolicy is a fluid LAS_MQ configuration run at task level without
-// an admission limit (see TaskLASMQ).
-type TaskLASMQPolicy struct{ *sim.LASMQ }
-
-// Spec is the task-level policy specification.
-func (m TaskLASMQPolicy) Spec() string { return m.LASMQ.Spec() + ",limit=0" }

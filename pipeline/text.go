@@ -3,167 +3,61 @@ package pipeline
 import (
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
 
-	"github.com/schedplan/schedplan/data"
-	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/report"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
 )
 
 // Plain-text renderings of results, for terminals (the report is the HTML
 // rendering). Every figure carries its unit; names that come from input
 // files pass through Printable.
 
-// Printable is data.Printable: names from logs cannot drive the terminal.
-var Printable = data.Printable
-
-func newTable(w io.Writer, align uint) *tabwriter.Writer {
-	return tabwriter.NewWriter(w, 0, 0, 2, ' ', align)
-}
-
-// WriteText prints the report as a table.
-func (rep *SimulateReport) WriteText(out io.Writer) {
-	load := LoadText(loadOf(rep.OfferedLoad))
-	fmt.Fprintf(out, "trace %s (%s window): %d jobs, capacity %g (%s), offered load %s, estimates %s",
-		Printable(rep.Trace), rep.Window, rep.Jobs, rep.Capacity, rep.CapacityFrom, load, rep.Errors)
-	multi := len(rep.Policies) > 0 && rep.Policies[0].Runs > 1
-	if multi {
-		fmt.Fprintf(out, ", %d runs (seed %d)", rep.Policies[0].Runs, rep.Seed)
-	}
-	fmt.Fprintln(out)
-	if rep.Warning != "" {
-		fmt.Fprintf(out, "WARNING: %s\n", rep.Warning)
-	}
-	tw := newTable(out, tabwriter.AlignRight)
-	head := "policy\tmean resp (s)\t"
-	if multi {
-		head += "min\tmedian\tmax\t"
-	}
-	fmt.Fprintln(tw, head+"p50\tp90\tp99\tmax resp\tmean slowdown\tp99 slowdown\tmissed\tmakespan (s)\tutil\t")
-	for _, p := range rep.Policies {
-		s := p.Mean
-		fmt.Fprintf(tw, "%s\t%.6g\t", shownSpec(p.Policy), s.Response.Mean)
-		if multi {
-			fmt.Fprintf(tw, "%.6g\t%.6g\t%.6g\t", p.MeanResponse.Min, p.MeanResponse.P50, p.MeanResponse.Max)
-		}
-		fmt.Fprintf(tw, "%.4g\t%.4g\t%.4g\t%.4g\t%.4g\t%.4g\t%.2f%%\t%.6g\t%.3f\t\n",
-			s.Response.P50, s.Response.P90, s.Response.P99, s.Response.Max,
-			s.Slowdown.Mean, s.Slowdown.P99, 100*s.MissedShare, s.Makespan, s.Utilisation)
-	}
-	tw.Flush()
-	if rep.Note != "" {
-		fmt.Fprintln(out, rep.Note)
-	}
-	writeTaskRunStats(out, rep.TaskRuns)
-	writePhaseText(out, rep.Phase, rep.phaseMachines)
-}
-
 // BoundsReport is what `schedplan bounds --json` prints: the window, its
 // offered load (FluidLoadDef; null when undefined), the bounds and each
 // policy against them.
 type BoundsReport struct {
-	Trace       string      `json:"trace"`
-	Window      string      `json:"window"`
-	OfferedLoad *float64    `json:"offered_load"`
-	Overloaded  bool        `json:"overloaded"`
-	Bounds      *Bounds     `json:"bounds"`
-	Policies    []BoundsRow `json:"policies"`
+	Trace       string                `json:"trace"`
+	Window      string                `json:"window"`
+	OfferedLoad *float64              `json:"offered_load"`
+	Overloaded  bool                  `json:"overloaded"`
+	Bounds      *experiment.Bounds    `json:"bounds"`
+	Policies    []tasklevel.BoundsRow `json:"policies"`
 }
 
 // NewBoundsReport collects a bounds measurement on w for printing.
-func NewBoundsReport(w *Window, b *Bounds, rows []BoundsRow) *BoundsReport {
-	return &BoundsReport{Trace: w.Log.Source, Window: w.Name, OfferedLoad: finitePtr(w.OfferedLoad), Overloaded: w.OfferedLoad > 1, Bounds: b, Policies: rows}
+func NewBoundsReport(w *tasklevel.Window, b *experiment.Bounds, rows []tasklevel.BoundsRow) *BoundsReport {
+	return &BoundsReport{Trace: w.Log.Source, Window: w.Name, OfferedLoad: report.FinitePtr(w.OfferedLoad), Overloaded: w.OfferedLoad > 1, Bounds: b, Policies: rows}
 }
 
 // WriteBoundsText prints the bounds of a window and each policy's gap.
-func WriteBoundsText(out io.Writer, w *Window, b *Bounds, rows []BoundsRow) {
-	fmt.Fprintf(out, "trace %s, window %s: %d jobs, capacity %g (%s); %s\n", Printable(w.Log.Source), w.Name, b.Jobs, b.Capacity, w.CapacityFrom, loadSentence(w.OfferedLoad, FluidLoadDef))
+func WriteBoundsText(out io.Writer, w *tasklevel.Window, b *experiment.Bounds, rows []tasklevel.BoundsRow) {
+	fmt.Fprintf(out, "trace %s, window %s: %d jobs, capacity %g (%s); %s\n", report.Printable(w.Log.Source), w.Name, b.Jobs, b.Capacity, w.CapacityFrom, experiment.LoadSentence(w.OfferedLoad, experiment.FluidLoadDef))
 	fmt.Fprintf(out, "lower bound (SRPT, exact sizes)   mean response %.6g s\n", b.SRPTMean)
 	fmt.Fprintf(out, "protective schedule (FSP, exact)  mean response %.6g s (misses %d PS deadlines)\n", b.FSPMean, b.FSPMissed)
 	fmt.Fprintf(out, "processor sharing (the deadlines) mean response %.6g s\n\n", b.PSMean)
-	tw := newTable(out, tabwriter.AlignRight)
+	tw := report.NewTable(out, tabwriter.AlignRight)
 	fmt.Fprintln(tw, "policy\tmean response (s)\tgap to bound\tmissed deadlines\tshare\tmax lateness (s)\t")
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%.6g\t%+.1f%%\t%d\t%.1f%%\t%.4g\t\n", shownSpec(r.Policy), r.Mean, 100*r.Gap, r.Missed, 100*r.MissedShare, r.MaxLate)
+		fmt.Fprintf(tw, "%s\t%.6g\t%+.1f%%\t%d\t%.1f%%\t%.4g\t\n", report.ShownSpec(r.Policy), r.Mean, 100*r.Gap, r.Missed, 100*r.MissedShare, r.MaxLate)
 	}
 	tw.Flush()
-}
-
-// WriteText prints the tuning report of a trace: the folds, why the choice
-// was made, the deployed configuration, the comparison on both windows
-// (slowdowns and missed PS deadlines beside responses), robustness and
-// sensitivity.
-func (rep *TuneReport) WriteText(out io.Writer, source string) {
-	s := rep.Split
-	fmt.Fprintf(out, "trace %s: tuning window %d jobs (submit %s .. %s), validation window %d jobs (%s .. %s); capacity %g\n",
-		Printable(source), s.TuneJobs, FormatInstant(s.TuneSpan[0]), FormatInstant(s.TuneSpan[1]), s.ValidJobs, FormatInstant(s.ValidSpan[0]), FormatInstant(s.ValidSpan[1]), rep.Capacity)
-	cv, r := rep.CV, rep.Result
-	fmt.Fprintf(out, "objective %s, constraints %s; first guess from sizes: %v\n", cv.Objective, cv.Constraints, r.FirstGuess)
-	tw := newTable(out, tabwriter.AlignRight)
-	fmt.Fprintln(tw, "fold\tjobs\tsubmit from\tsimulated jobs\tblocks\tstarts a busy period\t")
-	for _, f := range cv.Folds {
-		name := fmt.Sprint(f.Index)
-		if !slices.Contains(cv.Scored, f.Index) {
-			name += " (tunes only)"
-		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%d\t%v\t\n", name, f.Jobs, FormatInstant(f.Span[0]), f.Scored, f.Units, f.Exact)
-	}
-	tw.Flush()
-	fmt.Fprintln(out)
-	for _, e := range cv.Explanation {
-		fmt.Fprintln(out, e)
-	}
-	if th := thresholdsText(rep.Best.Thresholds(), rep.HeldPerUnit); rep.HeldPerUnit > 0 && th != "" {
-		fmt.Fprintf(out, "\nthe deployed thresholds as YARN, schedplan yarn-controller and the task level count them: %s\n", th)
-	}
-	fmt.Fprintf(out, "\ndeployed: %v\n  thresholds %s (attained service, size units)\n  weights    %s\n  policy     %s\n\n",
-		rep.Best, fmtFloats(rep.Best.Thresholds()), fmtFloats(rep.Best.Weights()), rep.Best.Spec())
-	fmt.Fprintf(out, "tuning window: %s\nvalidation window: %s\n", loadSentence(loadOf(rep.TuneLoad), FluidLoadDef), loadSentence(loadOf(rep.ValidationLoad), FluidLoadDef))
-	tw = newTable(out, tabwriter.AlignRight)
-	fmt.Fprintln(tw, "configuration\tfold-mean response (s)\tfold-mean p99 slowdown\tvalidate mean (s)\tvalidate p99 (s)\tvalidate mean slowdown\tvalidate p99 slowdown\tvalidate missed PS deadlines\t")
-	for _, c := range rep.Compare {
-		fmt.Fprintf(tw, "%s\t%.4g\t%.4g\t%.4g\t%.4g\t%.4g\t%.4g\t%.2f%%\t\n", c.Name, c.Tune.Mean, c.Tune.P99Slowdown, c.Validate.Mean, c.Validate.P99, c.Validate.MeanSlowdown, c.Validate.P99Slowdown, 100*c.Validate.Missed)
-	}
-	tw.Flush()
-	verdict := "beats"
-	if rep.Improvement <= 0 {
-		verdict = "does NOT beat"
-	}
-	t, f := rep.Compare[0].Validate, rep.Compare[3].Validate
-	fmt.Fprintf(out, "\nfluid-model bound, not a verdict: on the validation window the tuned configuration %s the best baseline (Hu et al.'s default, fair) by %.1f%% in mean response, at p99 slowdown %.4g and mean slowdown %.4g (fair: %.4g and %.4g); the verdict (deploy or keep) is schedplan run's, which replays the YARN files at task level\n\n",
-		verdict, 100*rep.Improvement, t.P99Slowdown, t.MeanSlowdown, f.P99Slowdown, f.MeanSlowdown)
-	tw = newTable(out, tabwriter.AlignRight)
-	fmt.Fprintln(tw, "robustness (validation window)\tload ×\toffered load\tmean (s)\tp99 (s)\tp99 slowdown\t")
-	for _, rr := range rep.Robustness {
-		fmt.Fprintf(tw, "%s\t%.2g\t%s\t%.4g\t%.4g\t%.4g\t\n", rr.Name, rr.LoadFactor, loadCell(rr.LoadFactor*loadOf(rep.ValidationLoad)), rr.Score.Mean, rr.Score.P99, rr.Score.P99Slowdown)
-	}
-	tw.Flush()
-	on := ""
-	if r.CurvesSampled {
-		on = " on the sampled folds"
-	}
-	fmt.Fprintf(out, "\nsensitivity (fold means%s, other parameters at the deployed point):\n", on)
-	for _, e := range r.VsAlpha0 {
-		fmt.Fprintf(out, "  alpha0 %-10.4g mean %.4g s\n", e.Params.Alpha0, e.Score.Mean)
-	}
-	for _, e := range r.VsK {
-		fmt.Fprintf(out, "  k %-15d mean %.4g s\n", e.Params.K, e.Score.Mean)
-	}
 }
 
 // WriteText prints what a run did into dir and its verdict.
 func (res *RunResult) WriteText(w io.Writer, dir string, took time.Duration) {
-	fmt.Fprintf(w, "trace %s: %d jobs; tuned on %d, validated on %d\n", Printable(res.Trace), res.Workload.Jobs, res.Split.TuneJobs, res.Split.ValidJobs)
-	load := LoadText(loadOf(res.OfferedLoad))
+	fmt.Fprintf(w, "trace %s: %d jobs; tuned on %d, validated on %d\n", report.Printable(res.Trace), res.Workload.Jobs, res.Split.TuneJobs, res.Split.ValidJobs)
+	load := experiment.LoadText(experiment.LoadOf(res.OfferedLoad))
 	if l := res.Workload.Log; l != nil {
 		for _, line := range strings.Split(l.String(), "\n") {
-			fmt.Fprintln(w, Printable(line))
+			fmt.Fprintln(w, report.Printable(line))
 		}
 	}
 	if t := res.Workload.Tasks; t != nil {
-		fmt.Fprintf(w, "tasks: %d tasks of %d jobs, from %s; the task level runs them as they ran\n", t.Tasks, t.Jobs, Printable(t.From))
+		fmt.Fprintf(w, "tasks: %d tasks of %d jobs, from %s; the task level runs them as they ran\n", t.Tasks, t.Jobs, report.Printable(t.From))
 	}
 	fmt.Fprintf(w, "simulated at capacity %g (%s); offered load %s\n", res.Capacity, res.CapacityFrom, load)
 	for _, m := range res.Warnings {
@@ -172,15 +66,15 @@ func (res *RunResult) WriteText(w io.Writer, dir string, took time.Duration) {
 	if len(res.Skipped) > 0 {
 		fmt.Fprintf(w, "stages run: %s; up to date: %s\n", strings.Join(res.Ran, ", "), strings.Join(res.Skipped, ", "))
 	}
-	fmt.Fprintf(w, "cluster %s\n", Printable(res.Cluster))
+	fmt.Fprintf(w, "cluster %s\n", report.Printable(res.Cluster))
 	fmt.Fprintln(w, res.CapacityCheck.Headline(res.Lambda))
-	fmt.Fprintf(w, "tuned LAS_MQ (the levels capacity-scheduler.xml implements): %s\n", shownSpec(res.TunedSpec))
+	fmt.Fprintf(w, "tuned LAS_MQ (the levels capacity-scheduler.xml implements): %s\n", report.ShownSpec(res.TunedSpec))
 	if h := res.TunedHPFSP; h != nil {
 		fmt.Fprintf(w, "tuned H-PFSP (task level): %s — FAIR_LIMIT %d %s, threshold %g %s; sizes online (%s estimator, progress reports every %g s)\n",
 			h.Spec(), h.FairLimit, h.FairLimitUnit, h.Threshold, h.ThresholdUnit, h.Estimator, h.ReportIntervalS)
 	}
-	fmt.Fprintf(w, "\nvalidation window: %s\n", loadSentence(loadOf(res.ValidationLoad), FluidLoadDef))
-	tw := newTable(w, tabwriter.AlignRight)
+	fmt.Fprintf(w, "\nvalidation window: %s\n", experiment.LoadSentence(experiment.LoadOf(res.ValidationLoad), experiment.FluidLoadDef))
+	tw := report.NewTable(w, tabwriter.AlignRight)
 	fmt.Fprintln(tw, "validation window\tσ\tmean response (s)\tp99 (s)\tmean slowdown\tp99 slowdown\tgap to SRPT bound\tmissed PS deadlines\t")
 	for _, r := range res.Validation {
 		if r.Sigma == 0 {
@@ -209,68 +103,6 @@ func (res *RunResult) WriteText(w io.Writer, dir string, took time.Duration) {
 	}
 }
 
-// SizeUnit names the unit of sizes from src (without NormaliseAll).
-func SizeUnit(src estimate.Source) string {
-	if src == estimate.FromBytes {
-		return "seconds of the whole cluster, normalised to the load"
-	}
-	return "container-seconds"
-}
-
-// WriteText prints the workload summary and its largest users (at most
-// maxUsers of them).
-func (w Workload) WriteText(out io.Writer, maxUsers int) {
-	tw := newTable(out, 0)
-	fmt.Fprintf(tw, "trace\t%s\n", Printable(w.Source))
-	fmt.Fprintf(tw, "jobs\t%d\n", w.Jobs)
-	fmt.Fprintf(tw, "submit times\t%s .. %s (span %s)\n", FormatInstant(w.FirstSubmit), FormatInstant(w.LastSubmit), FormatSpan(w.Span))
-	fmt.Fprintf(tw, "arrival rate\t%.4g jobs/s\n", w.ArrivalRate)
-	fmt.Fprintf(tw, "sizes from\t%s (%s)\n", w.SizeSource, SizeUnit(w.SizeSource))
-	fmt.Fprintf(tw, "total work\t%.6g\n", w.TotalWork)
-	fmt.Fprintf(tw, "size mean\t%.4g\n", w.Size.Mean)
-	fmt.Fprintf(tw, "size p50 / p90 / p99 / max\t%.4g / %.4g / %.4g / %.4g\n", w.Size.P50, w.Size.P90, w.Size.P99, w.Size.Max)
-	fmt.Fprintf(tw, "zero-size jobs\t%d\n", w.ZeroSize)
-	fmt.Fprintf(tw, "work in largest 1%% of jobs\t%.1f%%\n", 100*w.TopShare)
-	fmt.Fprintf(tw, "users\t%d\n", len(w.Users))
-	if w.UserNames != "" {
-		fmt.Fprintf(tw, "user names\t%s\n", Printable(w.UserNames))
-	}
-	if w.Observed != nil {
-		fmt.Fprint(tw, w.Observed.String())
-	}
-	if t := w.Tasks; t != nil {
-		fmt.Fprintf(tw, "tasks\t%d tasks of %d jobs, from %s\n", t.Tasks, t.Jobs, Printable(t.From))
-		if t.OrphanTasks > 0 {
-			fmt.Fprintf(tw, "tasks left out\t%d, of no job in the log\n", t.OrphanTasks)
-		}
-	}
-	tw.Flush()
-	if w.Log != nil {
-		for _, line := range strings.Split(w.Log.String(), "\n") {
-			fmt.Fprintln(out, Printable(line))
-		}
-	}
-	if w.Columns != nil {
-		for _, line := range strings.Split(w.Columns.String(), "\n") {
-			fmt.Fprintln(out, Printable(line))
-		}
-	}
-	if len(w.Users) == 0 {
-		return
-	}
-	fmt.Fprintln(out)
-	tw = newTable(out, tabwriter.AlignRight)
-	fmt.Fprintln(tw, "user\tjobs\tshare\t")
-	for k, u := range w.Users {
-		if k == maxUsers {
-			fmt.Fprintf(tw, "(%d more)\t\t\t\n", len(w.Users)-k)
-			break
-		}
-		fmt.Fprintf(tw, "%s\t%d\t%.1f%%\t\n", Printable(u.User), u.Jobs, 100*float64(u.Jobs)/float64(w.Jobs))
-	}
-	tw.Flush()
-}
-
 // WriteText prints the analysis: λ, the allocation per class and type, the
 // types' suggested classes and load, the what-ifs and targets.
 func (cr *CapacityAnalysis) WriteText(out io.Writer) {
@@ -296,7 +128,7 @@ func (cr *CapacityAnalysis) WriteText(out io.Writer) {
 	}
 
 	fmt.Fprintln(out)
-	tw := newTable(out, tabwriter.AlignRight)
+	tw := report.NewTable(out, tabwriter.AlignRight)
 	fmt.Fprint(tw, "class\tlabel\tjobs\tα (jobs/s)\tmean size\t")
 	for _, t := range cr.Types {
 		fmt.Fprintf(tw, "δ %s\t", t.Name)
@@ -312,7 +144,7 @@ func (cr *CapacityAnalysis) WriteText(out io.Writer) {
 	tw.Flush()
 
 	fmt.Fprintln(out)
-	tw = newTable(out, 0)
+	tw = report.NewTable(out, 0)
 	fmt.Fprintln(tw, "type\tmachines\tsuggested classes\tallocated\tbusy at today's rates\tjobs/s")
 	for _, t := range cr.Types {
 		sc := strings.Join(t.Suggested, ", ")
@@ -326,7 +158,7 @@ func (cr *CapacityAnalysis) WriteText(out io.Writer) {
 
 	if len(cr.WhatIfs) > 0 {
 		fmt.Fprintln(out)
-		tw = newTable(out, 0)
+		tw = report.NewTable(out, 0)
 		sims := cr.whatIfsSimulated()
 		if sims {
 			fmt.Fprintln(tw, "what-if\tλ\tvs today\tsimulated at today's rate: mean (s)\tp99 (s)\tunfinished\t")
@@ -350,7 +182,7 @@ func (cr *CapacityAnalysis) WriteText(out io.Writer) {
 	}
 	if len(cr.Targets) > 0 {
 		fmt.Fprintf(out, "\nto reach λ = %g with one machine type alone:\n", cr.Target)
-		tw = newTable(out, 0)
+		tw = report.NewTable(out, 0)
 		fmt.Fprintln(tw, "type\tmachines\tchange\tλ there\tλ with unlimited machines")
 		for _, t := range cr.Targets {
 			if !t.Reachable {
@@ -371,7 +203,7 @@ func (cr *CapacityAnalysis) writeDuals(out io.Writer) {
 		return
 	}
 	fmt.Fprintln(out, "dual price per machine type (λ per unit of capacity; the prices of all types sum to λ):")
-	tw := newTable(out, 0)
+	tw := report.NewTable(out, 0)
 	fmt.Fprintln(tw, "type\tλ per machine\tλ per whole type\tshare of λ\tbottleneck")
 	for _, t := range cr.Types {
 		bn := "no"
@@ -388,20 +220,4 @@ func fmtFrac(v float64) string {
 		return "0"
 	}
 	return fmt.Sprintf("%.4f", v)
-}
-
-// WriteText prints the task-level validation table and its verdict.
-func (t *TaskValidation) WriteText(w io.Writer) {
-	fmt.Fprintf(w, "\ntask-level validation (%d machines, %d containers, %.4g container-seconds/s; %d tasks): %s\n", t.Machines, t.Containers, t.RateCS, t.Tasks, t.Note)
-	fmt.Fprintf(w, "%s\n", t.LoadNote())
-	tw := newTable(w, tabwriter.AlignRight)
-	fmt.Fprintln(tw, "task level, validation window\toffered load\tmean response (s)\tp99 (s)\tmean slowdown\tp99 slowdown\tgap to fluid SRPT bound\tmissed deadlines (vs current)\tpolicy\t")
-	for _, r := range t.Rows {
-		fmt.Fprintf(tw, "%s\t%s\t%.4g\t%.4g\t%.4g\t%.4g\t%+.1f%%\t%.0f\t%s\t\n", r.Name, loadCell(loadOf(r.OfferedLoad)), r.Mean, r.P99, r.MeanSlowdown, r.P99Slowdown, 100*r.Gap, r.Missed, shownSpec(r.Policy))
-	}
-	tw.Flush()
-	fmt.Fprintf(w, "task level, %s: %s\n\n", OneReplayNote, t.RowsText())
-	if v := t.EmittedVerdict(); v != "" {
-		fmt.Fprintf(w, "task level, %s: %s\n\n", OneReplayNote, v)
-	}
 }

@@ -10,13 +10,14 @@ import (
 
 	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/cluster/yarn"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 // checkHeldThresholds checks that the run's emitted demotion thresholds and
 // its task-level tuned LAS_MQ (spec) are the deployed thresholds × 54 held
 // container-seconds per cluster-second (the default spec's containers;
 // the embedded trace's sizes are cluster-seconds).
-func checkHeldThresholds(t *testing.T, dir string, best LASMQParams, spec string, containers int) {
+func checkHeldThresholds(t *testing.T, dir string, best tuner.LASMQParams, spec string, containers int) {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(dir, "capacity-scheduler.xml"))
 	if err != nil {

@@ -6,6 +6,8 @@ import (
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/pipeline"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 	"github.com/spf13/cobra"
 )
 
@@ -43,7 +45,7 @@ capacity is in the units of the sizes (see simulate).`,
 			if err != nil {
 				return err
 			}
-			b, rows, err := pipeline.MeasureBounds(cmd.Context(), w, specs)
+			b, rows, err := tasklevel.MeasureBounds(cmd.Context(), w, specs)
 			if err != nil {
 				return err
 			}
@@ -65,7 +67,7 @@ capacity is in the units of the sizes (see simulate).`,
 	tf.register(cmd)
 	wf.register(cmd, "all")
 	f := cmd.Flags()
-	f.StringVarP(&policies, "policy", "p", "fifo,"+pipeline.FairSpec+",las,"+sim.DefaultLASMQ().Spec()+",srpt,fsp+ps", "policies to measure against the bounds")
+	f.StringVarP(&policies, "policy", "p", "fifo,"+tuner.FairSpec+",las,"+sim.DefaultLASMQ().Spec()+",srpt,fsp+ps", "policies to measure against the bounds")
 	f.BoolVar(&asJSON, "json", false, "print JSON")
 	f.StringVarP(&out, "out", "o", "", "write every job's PS deadline to a .parquet, .arrow or .csv file")
 	f.BoolVar(&force, "force", false, "overwrite --out")

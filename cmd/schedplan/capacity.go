@@ -7,6 +7,7 @@ import (
 	"github.com/schedplan/schedplan/classify"
 	"github.com/schedplan/schedplan/lp"
 	"github.com/schedplan/schedplan/pipeline"
+	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/spf13/cobra"
 )
 
@@ -67,7 +68,7 @@ reaches λ ≥ the target.`,
 	}
 	tf.register(cmd)
 	f := cmd.Flags()
-	f.StringVar(&clusterPath, "cluster", pipeline.DefaultRunConfig().Cluster, `cluster spec (YAML); "auto" (the default) a homogeneous cluster sized for offered load 0.7 on the log's measured work (on sizes normalised to a load: as many containers as Table 3); "coshh-table3" the six-resource cluster of Rasooli and Down's COSHH (Table 3)`)
+	f.StringVar(&clusterPath, "cluster", inputs.DefaultRunConfig().Cluster, `cluster spec (YAML); "auto" (the default) a homogeneous cluster sized for offered load 0.7 on the log's measured work (on sizes normalised to a load: as many containers as Table 3); "coshh-table3" the six-resource cluster of Rasooli and Down's COSHH (Table 3)`)
 	f.StringVar(&solverName, "solver", "", "LP solver: clp (default when built with cgo) or gonum")
 	f.StringArrayVar(&whatIfs, "what-if", nil, "machine changes applied together, e.g. R1=+10,R2=-1 (repeatable)")
 	f.Float64Var(&target, "target", 0, "λ target: how many machines of each type alone reach it")

@@ -8,6 +8,7 @@ import (
 	"github.com/schedplan/schedplan/classify"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/pipeline"
+	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/spf13/cobra"
 )
 
@@ -100,7 +101,7 @@ bytes, task counts, priority), predict the sizes of the rest.`,
 	f.StringVar(&cfg.Init, "init", "k-means++", "k-means seeding: k-means++, greedy (2+ln k candidates per step, the best kept) or uniform")
 	f.IntVar(&cfg.Restarts, "restarts", 10, "k-means restarts (run in parallel; the least inertia is kept)")
 	f.Uint64Var(&cfg.Seed, "seed", 0, "random seed (results do not depend on the number of cores)")
-	f.StringVar(&clusterPath, "cluster", pipeline.DefaultRunConfig().Cluster, `cluster spec (YAML); "auto" (the default) a homogeneous cluster sized for offered load 0.7 on the log's measured work (on sizes normalised to a load: as many containers as Table 3); "coshh-table3" the six-resource cluster of Rasooli and Down's COSHH (Table 3)`)
+	f.StringVar(&clusterPath, "cluster", inputs.DefaultRunConfig().Cluster, `cluster spec (YAML); "auto" (the default) a homogeneous cluster sized for offered load 0.7 on the log's measured work (on sizes normalised to a load: as many containers as Table 3); "coshh-table3" the six-resource cluster of Rasooli and Down's COSHH (Table 3)`)
 	f.StringVar(&out, "out", "", "write the classes table (.parquet, .arrow, .csv or .tsv)")
 	f.StringVar(&jobsOut, "jobs-out", "", "write every job's class in each classification (.parquet, .arrow, .csv or .tsv)")
 	f.BoolVar(&force, "force", false, "overwrite existing output files")

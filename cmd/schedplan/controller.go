@@ -12,6 +12,7 @@ import (
 	"github.com/schedplan/schedplan/cluster/yarn"
 	"github.com/schedplan/schedplan/internal/configfile"
 	"github.com/schedplan/schedplan/pipeline"
+	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/spf13/cobra"
 )
 
@@ -90,7 +91,7 @@ id and usage, each once); a refused move is retried after a backoff, and
 	f.StringVar(&user, "user", "", "user.name for the RM's simple authentication")
 	f.DurationVar(&interval, "interval", 5*time.Second, "time between polls (at least 1s; doubled, up to 10m, after polls that fail or whose every move is refused)")
 	f.IntVar(&amMB, "am-mb", 0, "the ApplicationMaster's container memory in MB (0 to 16777216): attained service leaves out what the AM held, as the tuning and the simulation count (0: every container counts, as YARN's memorySeconds)")
-	f.IntVar(&containerMB, "container-mb", pipeline.DefaultRunConfig().ContainerMB, "memory of one container in MB: attained service = memorySeconds / this, in held container-seconds (default: the file's schedplan.container-mb, emit's and run's --container-mb; else 1024)")
+	f.IntVar(&containerMB, "container-mb", inputs.DefaultRunConfig().ContainerMB, "memory of one container in MB: attained service = memorySeconds / this, in held container-seconds (default: the file's schedplan.container-mb, emit's and run's --container-mb; else 1024)")
 	f.BoolVar(&dryRun, "dry-run", false, "print the moves without making them")
 	f.BoolVar(&once, "once", false, "poll once and exit")
 	f.BoolVar(&asJS, "json", false, "one JSON object per move, a line each")

@@ -11,6 +11,9 @@ import (
 	"testing"
 
 	"github.com/schedplan/schedplan/pipeline"
+	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
+	"github.com/schedplan/schedplan/pipeline/validation"
 )
 
 // twoUserLog writes a CSV log of users U1 and U2 of the default cluster spec
@@ -47,13 +50,13 @@ func TestSimulateAndRunValidationAgree(t *testing.T) {
 	if sum.Capacity != 48.06 || sum.Overloaded {
 		t.Errorf("run simulated at capacity %v (%s), overloaded %v", sum.Capacity, sum.CapacityFrom, sum.Overloaded)
 	}
-	simulate := func(args ...string) *pipeline.SimulateReport {
+	simulate := func(args ...string) *tasklevel.SimulateReport {
 		t.Helper()
 		out, err := runCmd(t, []string{"simulate"}, append([]string{"--trace", log, "--window", "validate", "--json", "--seed", "5", "--cluster", "coshh-table3"}, args...)...)
 		if err != nil {
 			t.Fatal(err, out)
 		}
-		var rep pipeline.SimulateReport
+		var rep tasklevel.SimulateReport
 		if err := json.Unmarshal([]byte(out), &rep); err != nil {
 			t.Fatal(err, out)
 		}
@@ -61,21 +64,21 @@ func TestSimulateAndRunValidationAgree(t *testing.T) {
 	}
 	exact := simulate("--policy", "gps,ps,srpt")
 	noisy := simulate("--policy", "srpt", "--sigma", "0.5", "--runs", "3")
-	row := func(policy string, sigma float64) pipeline.ValidationRow {
+	row := func(policy string, sigma float64) validation.ValidationRow {
 		for _, r := range sum.Validation {
 			if r.Policy == policy && r.Sigma == sigma {
 				return r
 			}
 		}
 		t.Fatalf("no validation row for %s at σ %v", policy, sigma)
-		return pipeline.ValidationRow{}
+		return validation.ValidationRow{}
 	}
 	for _, c := range []struct {
-		a     pipeline.Aggregate
+		a     experiment.Aggregate
 		sigma float64
 	}{{exact.Policies[0], 0}, {exact.Policies[1], 0}, {exact.Policies[2], 0}, {noisy.Policies[0], 0.5}} {
 		got := row(c.a.Policy, c.sigma)
-		want := pipeline.ValidationRowOf(got.Name, c.sigma, c.a, sum.Bounds)
+		want := validation.ValidationRowOf(got.Name, c.sigma, c.a, sum.Bounds)
 		if got != want {
 			t.Errorf("%s σ=%v: run's validation %+v\nsimulate          %+v", c.a.Policy, c.sigma, got, want)
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/internal/gcpause"
 	"github.com/schedplan/schedplan/pipeline"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
@@ -133,8 +134,8 @@ func (e *exitError) Unwrap() error { return e.err }
 // cliError words library errors for the command line: a parameter becomes
 // its flag, and errors the user can act on say how.
 func cliError(err error) error {
-	var pe *pipeline.ParamError
-	var tb *pipeline.TooBigError
+	var pe *experiment.ParamError
+	var tb *experiment.TooBigError
 	switch {
 	case err == nil:
 		return nil
@@ -149,7 +150,7 @@ func cliError(err error) error {
 		return &exitError{1, err.Error() + "; lower --runs or --budget, shard the work, or pass --i-know to run it anyway", err}
 	case errors.Is(err, data.ErrExists):
 		return &exitError{1, err.Error() + " (pass --force to overwrite)", err}
-	case errors.Is(err, pipeline.ErrNoOutputDir):
+	case errors.Is(err, experiment.ErrNoOutputDir):
 		return &exitError{1, "--out: " + err.Error(), err}
 	}
 	return err
@@ -186,7 +187,7 @@ func exit(w io.Writer, args []string, err error) int {
 		code = ee.code
 	}
 	var attrs []any
-	var pe *pipeline.ParamError
+	var pe *experiment.ParamError
 	var iv *pflag.InvalidValueError
 	var vr *pflag.ValueRequiredError
 	var ne *pflag.NotExistError // an unknown flag: named as given

@@ -5,11 +5,12 @@ import (
 	"time"
 
 	"github.com/schedplan/schedplan/pipeline"
+	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/spf13/cobra"
 )
 
 func newRunCmd(a *app) *cobra.Command {
-	cfg := pipeline.DefaultRunConfig()
+	cfg := inputs.DefaultRunConfig()
 	cfg.AsGiven = true // the flags below start from the defaults: a zero is what the user typed
 	var (
 		tf                   traceFlags

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/schedplan/schedplan/pipeline"
+	"github.com/schedplan/schedplan/pipeline/bundle"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 // --require-improvement follows the one verdict. Against the cluster's
@@ -46,8 +48,8 @@ func TestRunRequireImprovement(t *testing.T) {
 
 func TestSimulateLoadsBundle(t *testing.T) {
 	dir := t.TempDir()
-	b := &pipeline.Bundle{Version: pipeline.BundleVersion, Trace: pipeline.TraceInfo{SizeSource: "bytes"}, Cluster: pipeline.ClusterInfo{Capacity: 1}, LASMQ: pipeline.LASMQParams{K: 3, Alpha0: 0.5, P: 4, Decay: 0.5}.Config()}
-	y, err := pipeline.MarshalBundle(b)
+	b := &bundle.Bundle{Version: bundle.BundleVersion, Trace: bundle.TraceInfo{SizeSource: "bytes"}, Cluster: bundle.ClusterInfo{Capacity: 1}, LASMQ: tuner.LASMQParams{K: 3, Alpha0: 0.5, P: 4, Decay: 0.5}.Config()}
+	y, err := bundle.MarshalBundle(b)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/pipeline"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/spf13/cobra"
 )
 
@@ -51,7 +52,7 @@ sharding.`,
   schedplan sweep --sigmas 0,0.5,1 --loads 0.5,0.9 --policy fsp+ps,srpt --out s.csv`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := pipeline.CheckWorkers(ef.workers); err != nil {
+			if err := experiment.CheckWorkers(ef.workers); err != nil {
 				return err
 			}
 			s := &pipeline.Sweep{Errors: estimate.ErrorKind(errKind), Runs: ef.runs, Seed: ef.seed, Capacity: capacity}
@@ -82,7 +83,7 @@ sharding.`,
 			}
 			slog.Info("sweep", "settings", len(s.Settings), "runs", s.Runs, "shard", fmt.Sprintf("%d/%d", s.Shard, s.Shards))
 			bar := a.newProgress("sweep", 1)
-			t, err := s.Run(cmd.Context(), pipeline.RunOptions{Workers: ef.workers, Progress: bar.set})
+			t, err := s.Run(cmd.Context(), experiment.RunOptions{Workers: ef.workers, Progress: bar.set})
 			bar.finish()
 			if err != nil {
 				return err

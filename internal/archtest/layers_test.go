@@ -32,6 +32,13 @@ var layers = []struct {
 	{"models on them: classes, the task-level core", []string{"classify", "cluster/task"}},
 	{"task-level policies and simulators of their own, on the core", []string{"cluster/task/coshh", "cluster/task/hpfsp", "cluster/task/prism", "cluster/task/internal/tasktest"}},
 	{"the task-level registry, whole", []string{"cluster/task/all"}},
+	{"the report's model, plots and formatting", []string{"pipeline/report"}},
+	{"the experiment runner (every simulation)", []string{"pipeline/experiment"}},
+	{"the tuner (LAS_MQ on the tuning window)", []string{"pipeline/tuner"}},
+	{"the configuration bundle and its YARN files", []string{"pipeline/bundle"}},
+	{"the task-level simulation and its models", []string{"pipeline/tasklevel"}},
+	{"the run's parameters and inputs", []string{"pipeline/inputs"}},
+	{"validation by simulation (fluid, task level, COSHH)", []string{"pipeline/validation"}},
 	{"the stages, wired (orchestration)", []string{"pipeline"}},
 	{"commands", []string{"cmd/..."}},
 }
@@ -152,8 +159,10 @@ func TestLayerOf(t *testing.T) {
 		{"internal/treap", 0}, {"data", 2}, {"cluster/sim", 2}, {"data/internal/compress", 0},
 		{"data/internal/colfile", 1}, {"data/internal/logread", 3}, {"data/swf", 4}, {"data/logs", 5},
 		{"cluster", 6}, {"cluster/task", 7}, {"cluster/task/coshh", 8}, {"cluster/task/internal/tasktest", 8},
-		{"cluster/task/all", 9}, {"pipeline", 10}, {"cmd/schedplan", 11}, {"nowhere", -1},
-		{path.Join("cmd", "x", "y"), 11},
+		{"cluster/task/all", 9}, {"pipeline/report", 10}, {"pipeline/experiment", 11}, {"pipeline/tuner", 12},
+		{"pipeline/bundle", 13}, {"pipeline/tasklevel", 14}, {"pipeline/inputs", 15}, {"pipeline/validation", 16},
+		{"pipeline", 17}, {"cmd/schedplan", 18}, {"nowhere", -1},
+		{path.Join("cmd", "x", "y"), 18},
 	} {
 		if got := layerOf(c.p); got != c.want {
 			t.Errorf("layerOf(%q) = %d, want %d", c.p, got, c.want)

@@ -1,0 +1,9 @@
+package tasklevel
+
+func WindowRows(lo, n int) []int {
+	rows := make([]int, n)
+	for k := range rows {
+		rows[k] = lo + k
+	}
+	return rows
+}
