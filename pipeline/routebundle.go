@@ -13,7 +13,10 @@ import (
 // LAS_MQ at the run's capacity — the same for every deploy candidate, so
 // that the file the tune-deploy stage replays is the file emit writes — or
 // as the log recorded them from submit to finish when that is more), and
-// the log's queues.
+// the log's queues. The shares and peaks come from the tuning window only:
+// the tuned fair-scheduler.xml's weights and maxRunningApps are knobs, and
+// the verdict replays them on the validation window, which must not have
+// set them.
 func (p *pipelineRun) routeBundle(bd *bundle.Bundle) error {
 	in := p.in
 	names, userOfRow := in.Jobs.Users()
@@ -23,7 +26,7 @@ func (p *pipelineRun) routeBundle(bd *bundle.Bundle) error {
 			return err
 		}
 	}
-	n := min(len(in.SimJobs), in.Jobs.Len())
+	n := min(len(in.SimJobs), in.Jobs.Len(), in.Split.TuneJobs)
 	work := make([]float64, len(names))
 	total := 0.0
 	for i := range n {

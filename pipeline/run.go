@@ -469,8 +469,9 @@ type deployState struct {
 // name in schedplan's files — and the deadlines are --current-config's
 // completions, not Fair with one pool per user's; 4: tuned
 // fair-scheduler.xml candidates, per-user maxRunningApps at task level;
-// 5: intervals print enough digits not to read +0.00% when not zero).
-const deployVersion = 5
+// 5: intervals print enough digits not to read +0.00% when not zero;
+// 6: users' work shares and peak applications from the tuning window).
+const deployVersion = 6
 
 // reportVersion changes when report.html changes for the same stage
 // results (2: the decision on the first screen, legends beside the plots,
