@@ -455,7 +455,7 @@ func (v *COSHHValidation) table() ([]byte, error) {
 
 // coshhVersion changes when COSHH's tuning or validation changes what it
 // computes, so that older stamps are stale.
-const coshhVersion = 5 // 3: the grid states its offered load; 4: map tasks take their job's input blocks local first (locality); 5: type scales by ExecModelScales (a zero-size job keeps scale 1)
+const coshhVersion = 6 // 3: the grid states its offered load; 4: map tasks take their job's input blocks local first (locality); 5: type scales by ExecModelScales (a zero-size job keeps scale 1); 6: the FIFO baseline is Hadoop 1's JobQueueTaskScheduler (no job passed over for locality)
 
 // validateCOSHH runs coshhValidate into the validation state and files.
 func (p *pipelineRun) validateCOSHH(ctx context.Context, files map[string][]byte) error {
