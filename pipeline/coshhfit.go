@@ -311,18 +311,20 @@ var COSHHBaselines = []string{"fifo", "fair"}
 // locality. The model has one rack (rack-local = any node), so that is
 // FIFO's order with the job's input blocks handed out node-local first
 // (coshh.COSHHBlocks.Take); task.FIFO.LocalityPreference, which passes
-// jobs over, is not Hadoop's rule. Fair gets delay scheduling (Hadoop 1's
-// FairScheduler.getAllowedLocalityLevel: a job waits up to the locality
-// delay, 1.5 heartbeat intervals by default, for a node-local slot) as a
-// skip count of one pass over the cluster's nodes (task.Fair
-// .LocalityDelay). Other policies are returned as parsed.
+// jobs over, is not Hadoop's rule. Fair gets delay scheduling: Hadoop 1's
+// FairScheduler.getAllowedLocalityLevel lets a job launch a non-local map
+// once it has waited the locality delay (node, then rack; each
+// min(15 s, 1.5 heartbeat intervals) by default, FairScheduler
+// .assignTasks), which with one rack is 1.5 heartbeat intervals; as a
+// skip count (task.Fair.LocalityDelay) that is 1.5 offers of every node.
+// Other policies are returned as parsed.
 func COSHHBaseline(name string, nodes int) (task.Policy, error) {
 	p, err := task.ParsePolicy(name)
 	if err != nil {
 		return nil, err
 	}
 	if q, ok := p.(*task.Fair); ok {
-		q.LocalityDelay = nodes
+		q.LocalityDelay = (3*nodes + 1) / 2
 	}
 	return p, nil
 }

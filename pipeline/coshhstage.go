@@ -286,7 +286,7 @@ func (p *pipelineRun) coshhValidate(ctx context.Context) (*COSHHValidation, map[
 	load, bound := ExecTimeLoad(w.Jobs, w.Cluster)
 	v := &COSHHValidation{K: fit.K, Tolerance: fit.Tolerance, Horizon: COSHHHorizon(runs), FinalClasses: len(runs[0].Fit.Secondary.Classes),
 		OfferedLoad: finitePtr(load), OfferedLoadBound: finitePtr(bound),
-		Note: "task level on the spec's machine types, each job's tasks as fast on a type as the execution-time model says (exec rate, memory, retrieve rate); COSHH routes by the plan of schedplan.yaml (fitted on the tuning window) and re-classifies when a job fits no class; FIFO with Hadoop's locality preference, Fair with delay scheduling; Dissatisfaction and Fairness (Σ|Δ − avg|) of all jobs at the job completions (seed 003 §5.2), the other time averages over [first arrival, horizon]" + cut}
+		Note: "task level on the spec's machine types, each job's tasks as fast on a type as the execution-time model says (exec rate, memory, retrieve rate); COSHH routes by the plan of schedplan.yaml (fitted on the tuning window) and re-classifies when a job fits no class; FIFO as Hadoop 1's JobQueueTaskScheduler (the head job's node-local map first), Fair with delay scheduling (1.5 offers of every node); Dissatisfaction and Fairness (Σ|Δ − avg|) of all jobs at the job completions (seed 003 §5.2), the other time averages over [first arrival, horizon]" + cut}
 	v.Grid, v.FitJobs, v.SimJobs = p.coshh.Grid, p.coshh.FitJobs-p.coshh.FitFrom, p.coshh.SimJobs
 	classOf := make([]int, len(w.Jobs))
 	x2, err := fit.Secondary.ScaledRows(in.Jobs, sizes, windowRows(lo, len(w.Jobs)))
@@ -455,7 +455,7 @@ func (v *COSHHValidation) table() ([]byte, error) {
 
 // coshhVersion changes when COSHH's tuning or validation changes what it
 // computes, so that older stamps are stale.
-const coshhVersion = 6 // 3: the grid states its offered load; 4: map tasks take their job's input blocks local first (locality); 5: type scales by ExecModelScales (a zero-size job keeps scale 1); 6: the FIFO baseline is Hadoop 1's JobQueueTaskScheduler (no job passed over for locality)
+const coshhVersion = 6 // 3: the grid states its offered load; 4: map tasks take their job's input blocks local first (locality); 5: type scales by ExecModelScales (a zero-size job keeps scale 1); 6: the FIFO baseline is Hadoop 1's JobQueueTaskScheduler (no job passed over for locality), Fair's locality delay 1.5 offers of every node
 
 // validateCOSHH runs coshhValidate into the validation state and files.
 func (p *pipelineRun) validateCOSHH(ctx context.Context, files map[string][]byte) error {
