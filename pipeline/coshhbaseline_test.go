@@ -24,14 +24,14 @@ func (f *firstOnNode) TaskStarted(s *task.State, t task.TaskRef) {
 	f.Checker.TaskStarted(s, t)
 }
 
-// TestCOSHHBaselineHadoopLocality: COSHHBaseline's FIFO follows Hadoop 1's
+// TestSeed003BaselineHadoopLocality: COSHHBaseline's FIFO follows Hadoop 1's
 // JobQueueTaskScheduler.assignTasks, which gives a free slot to the head
 // job's local map, else its non-local one, and never passes the head job
 // over for a later job's local block; Fair's delay scheduling does pass a
 // job over for a node without its blocks. Two jobs of two maps arrive
 // together on two one-container nodes; job 0's blocks are on node 1, job
 // 1's on node 0.
-func TestCOSHHBaselineHadoopLocality(t *testing.T) {
+func TestSeed003BaselineHadoopLocality(t *testing.T) {
 	jobs := make([]task.Job, 2)
 	for j := range jobs {
 		jobs[j] = task.Job{ID: j, User: "u", Stages: []task.Stage{{Tasks: []task.TaskSpec{{Duration: 10, Containers: 1}, {Duration: 10, Containers: 1}}}}}
@@ -54,6 +54,7 @@ func TestCOSHHBaselineHadoopLocality(t *testing.T) {
 		if _, err := s.Run(jobs, cl, p, task.Options{Observer: obs}); err != nil {
 			t.Fatalf("%s: %v", tc.policy, err)
 		}
+		t.Logf("%s: the first task on node 0 is job %d's, on node 1 job %d's (job 0's blocks on node 1, job 1's on node 0)", tc.policy, obs.first[0], obs.first[1])
 		for node, want := range tc.firstOnNode {
 			if got := obs.first[node]; got != want {
 				t.Errorf("%s: first task on node %d is job %d's, want job %d's", tc.policy, node, got, want)
