@@ -117,7 +117,7 @@ func (p *pipelineRun) coshhValidate(ctx context.Context) (*validation.COSHHValid
 	}
 	v := &validation.COSHHValidation{K: fit.K, Tolerance: fit.Tolerance, Horizon: validation.COSHHHorizon(runs), FirstArrival: first, FinalClasses: len(runs[0].Fit.Secondary.Classes),
 		OfferedLoad: report.FinitePtr(load), OfferedLoadBound: report.FinitePtr(bound),
-		Note: "task level on the spec's machine types, each job's tasks as fast on a type as the execution-time model says (exec rate, memory, retrieve rate); COSHH routes by the plan of schedplan.yaml (fitted on the tuning window) and re-classifies when a job fits no class; FIFO with Hadoop's locality preference, Fair with delay scheduling; Dissatisfaction and Fairness (Σ|Δ − avg|) of all jobs at the job completions (seed 003 §5.2), the other time averages over [first arrival, horizon]" + cut}
+		Note: "task level on the spec's machine types, each job's tasks as fast on a type as the execution-time model says (exec rate, memory, retrieve rate); COSHH routes by the plan of schedplan.yaml (fitted on the tuning window) and re-classifies when a job fits no class; FIFO as Hadoop 1's JobQueueTaskScheduler (the head job's node-local map first), Fair with delay scheduling (1.5 offers of every node); Dissatisfaction and Fairness (Σ|Δ − avg|) of all jobs at the job completions (seed 003 §5.2), the other time averages over [first arrival, horizon]" + cut}
 	v.Grid, v.FitJobs, v.SimJobs = p.coshh.Grid, p.coshh.FitJobs-p.coshh.FitFrom, p.coshh.SimJobs
 	classOf := make([]int, len(w.Jobs))
 	x2, err := fit.Secondary.ScaledRows(in.Jobs, sizes, tasklevel.WindowRows(lo, len(w.Jobs)))

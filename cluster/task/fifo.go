@@ -8,9 +8,10 @@ package task
 //
 // With LocalityPreference and a LocalityOracle (SetLocality), a node goes
 // to the earliest job with a ready map task whose block is on the node, or
-// a ready task of a later stage (no locality), else to the earliest job:
-// Hadoop 1's JobQueueTaskScheduler, which offers each job of the queue a
-// node-local map task before any job a non-local one. Each pick passes
+// a ready task of a later stage (no locality), else to the earliest job.
+// That is stronger than Hadoop 1's JobQueueTaskScheduler.assignTasks,
+// which never passes the head job over (it takes the job's node- or
+// rack-local map, else a non-local one). Each pick passes
 // over every queued job ahead of the one it takes, each at O(log n) (set
 // aside and put back) plus LocalityOracle.HasLocal's cost: O(queued jobs ·
 // (log n + HasLocal)) per pick when few jobs have a block on the node.

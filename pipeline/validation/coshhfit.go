@@ -305,21 +305,29 @@ func (w *COSHHWindow) Run(ctx context.Context, p task.Policy, q *coshhReplanner)
 var COSHHBaselines = []string{"fifo", "fair"}
 
 // COSHHBaseline returns baseline name (task.ParsePolicy) with Hadoop's
-// locality preference as seed 003 §5 compares locality: FIFO offers each
-// job a node-local map first (task.FIFO.LocalityPreference), Fair delays a
-// job without one for up to one pass over the cluster's nodes (delay
-// scheduling, task.Fair.LocalityDelay). Other policies are returned as
-// parsed.
+// locality rules of seed 003's era (Hadoop 0.20/1.x), as §5 compares
+// locality. FIFO is returned as parsed: Hadoop 1's JobQueueTaskScheduler
+// .assignTasks offers a free slot to the jobs in queue order and gives the
+// first job with a map left one of its node-local maps, else a rack-local
+// one (JobInProgress.obtainNewNodeOrRackLocalMapTask), else a non-local
+// one (obtainNewNonLocalMapTask): it never passes the head job over for
+// locality. The model has one rack (rack-local = any node), so that is
+// FIFO's order with the job's input blocks handed out node-local first
+// (coshh.COSHHBlocks.Take); task.FIFO.LocalityPreference, which passes
+// jobs over, is not Hadoop's rule. Fair gets delay scheduling: Hadoop 1's
+// FairScheduler.getAllowedLocalityLevel lets a job launch a non-local map
+// once it has waited the locality delay (node, then rack; each
+// min(15 s, 1.5 heartbeat intervals) by default, FairScheduler
+// .assignTasks), which with one rack is 1.5 heartbeat intervals; as a
+// skip count (task.Fair.LocalityDelay) that is 1.5 offers of every node.
+// Other policies are returned as parsed.
 func COSHHBaseline(name string, nodes int) (task.Policy, error) {
 	p, err := task.ParsePolicy(name)
 	if err != nil {
 		return nil, err
 	}
-	switch q := p.(type) {
-	case *task.FIFO:
-		q.LocalityPreference = true
-	case *task.Fair:
-		q.LocalityDelay = nodes
+	if q, ok := p.(*task.Fair); ok {
+		q.LocalityDelay = (3*nodes + 1) / 2
 	}
 	return p, nil
 }
