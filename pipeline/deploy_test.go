@@ -385,21 +385,31 @@ func TestBundleYARNDeploySection(t *testing.T) {
 	}
 }
 
-// A deploy verdict says what to do next with its file: a
+
+// A verdict says what to do next, in three steps: a deployed
 // capacity-scheduler.xml is refreshed and needs the controller; a
 // fair-scheduler.xml replaces the allocation file, and a cluster on another
-// scheduler must switch yarn.resourcemanager.scheduler.class.
-func TestVerdictSentenceNextStep(t *testing.T) {
+// scheduler must switch yarn.resourcemanager.scheduler.class; each says how
+// to roll back; keep says what would give a verdict that can change.
+func TestVerdictNextSteps(t *testing.T) {
 	for _, c := range []struct {
 		family, current string
 		want, not       []string
 	}{
-		{FamilyCapacity, "fair:pool=user", []string{"Next:", "yarn rmadmin -refreshQueues", "schedplan yarn-controller capacity-scheduler.xml"}, nil},
-		{FamilyFair, "fair:file=/etc/hadoop/fair-scheduler.xml", []string{"Next:", "yarn.scheduler.fair.allocation.file"}, []string{"scheduler.class"}},
-		{FamilyFair, "capacity:file=/etc/hadoop/capacity-scheduler.xml", []string{"Next:", "yarn.resourcemanager.scheduler.class", "FairScheduler", "restart the ResourceManager"}, []string{"save your allocation file"}},
+		{FamilyCapacity, "fair:pool=user", []string{"yarn rmadmin -refreshQueues", "schedplan yarn-controller out/capacity-scheduler.xml", "To roll back"}, nil},
+		{FamilyFair, "fair:file=/etc/hadoop/fair-scheduler.xml", []string{"yarn.scheduler.fair.allocation.file", "To roll back"}, []string{"scheduler.class"}},
+		{FamilyFair, "capacity:file=/etc/hadoop/capacity-scheduler.xml", []string{"yarn.resourcemanager.scheduler.class", "FairScheduler", "restart the ResourceManager", "To roll back"}, []string{"Save your allocation file"}},
+		{"", "fair:pool=user", []string{"Nothing to change", "--current-config"}, []string{"yarn"}},
 	} {
 		v := &DeployVerdict{Verdict: bundle.VerdictDeploy, Family: c.family, File: c.family, Candidate: "x", Current: c.current, CurrentName: "cur", Interval: tuner.Interval{Available: true, Level: 0.95, Lo: -0.2, Hi: -0.1}}
-		s := v.Sentence()
+		if c.family == "" {
+			v.Verdict = bundle.VerdictKeep
+		}
+		steps := v.NextSteps("out")
+		if len(steps) != 3 {
+			t.Errorf("%s against %s: %d steps, want 3: %q", c.family, c.current, len(steps), steps)
+		}
+		s := strings.Join(steps, "\n")
 		for _, w := range c.want {
 			if !strings.Contains(s, w) {
 				t.Errorf("%s against %s: %q lacks %q", c.family, c.current, s, w)
