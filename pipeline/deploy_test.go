@@ -385,7 +385,6 @@ func TestBundleYARNDeploySection(t *testing.T) {
 	}
 }
 
-
 // A verdict says what to do next, in three steps: a deployed
 // capacity-scheduler.xml is refreshed and needs the controller; a
 // fair-scheduler.xml replaces the allocation file, and a cluster on another
