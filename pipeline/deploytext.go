@@ -111,17 +111,17 @@ func deploySection(dt *DeployTuning, v *DeployVerdict) (report.Section, error) {
 	sec := report.Section{ID: "verdict", Title: "Verdict", Intro: v.Sentence() + " " + dt.Summary()}
 	tb := report.TableBlock{Highlight: -1, SpecsLast: true, Caption: "Candidates replayed at task level on the tuning window: the mean paired relative difference against the current scheduler in the objective (negative: better), its 95% bootstrap interval (finalists), the fluid model's difference on the same chunks, and the metrics averaged over the pairs (screened candidates: one seed; finalists and references: every seed).",
 		Header: []string{"candidate", "mean difference", "interval", "fluid difference", "mean response (s)", "p99 slowdown", "feasible", "pairs", "policy"}}
-	f := FrontPlot{XLabel: "p99 slowdown (mean over pairs)", YLabel: "mean response (s, mean over pairs)", HLine: math.NaN()}
+	f := tuner.FrontPlot{XLabel: "p99 slowdown (mean over pairs)", YLabel: "mean response (s, mean over pairs)", HLine: math.NaN()}
 	for i := range dt.Candidates {
 		c := &dt.Candidates[i]
 		f.X, f.Y, f.OnFront, f.Feasible = append(f.X, c.Score.P99Slowdown), append(f.Y, c.Score.Mean), append(f.OnFront, c.Pareto), append(f.Feasible, c.Feasible)
 		switch {
 		case c.Family == FamilyKeep:
-			f.Marks = append(f.Marks, FrontMark{"current (" + dt.CurrentName + ")", c.Score.P99Slowdown, c.Score.Mean})
+			f.Marks = append(f.Marks, tuner.FrontMark{Name: "current (" + dt.CurrentName + ")", X: c.Score.P99Slowdown, Y: c.Score.Mean})
 		case c.Family == FamilyReference:
-			f.Marks = append(f.Marks, FrontMark{map[string]string{"las": "LAS", "fsp": "FSP (exact sizes)"}[c.Policy], c.Score.P99Slowdown, c.Score.Mean})
+			f.Marks = append(f.Marks, tuner.FrontMark{Name: map[string]string{"las": "LAS", "fsp": "FSP (exact sizes)"}[c.Policy], X: c.Score.P99Slowdown, Y: c.Score.Mean})
 		case i == dt.Contender:
-			f.Marks = append(f.Marks, FrontMark{"chosen / best candidate", c.Score.P99Slowdown, c.Score.Mean})
+			f.Marks = append(f.Marks, tuner.FrontMark{Name: "chosen / best candidate", X: c.Score.P99Slowdown, Y: c.Score.Mean})
 		}
 		if !c.shown() {
 			continue
@@ -137,7 +137,7 @@ func deploySection(dt *DeployTuning, v *DeployVerdict) (report.Section, error) {
 	}
 	sec.Tables = append(sec.Tables, tb)
 	fig, err := report.NewFigure("Task-level Pareto front", "Every candidate at task level on the tuning window (filled: on the front of all five metrics), the current scheduler, LAS and FSP with exact sizes marked.", func() ([]byte, error) {
-		return PlotFront("Deployable candidates at task level, tuning window", f)
+		return tuner.PlotFront("Deployable candidates at task level, tuning window", f)
 	})
 	if err != nil {
 		return sec, err

@@ -75,7 +75,7 @@ func tuningSections(tr *tuner.TuneReport, tuneLoad, valLoad float64) ([]report.S
 		plot           func() ([]byte, error)
 	}{
 		{"Pareto front", fmt.Sprintf("every candidate's fold-mean mean response against its fold-mean p99 slowdown (log scales); rings are feasible candidates, crosses infeasible ones; the step line joins the candidates no other beats in both; filled dots are on the front over all five metrics (mean and p99 response, mean and p99 slowdown, missed PS deadlines); the dashed line is the SRPT lower bound on mean response (%.4g s)", cv.SRPTMean), func() ([]byte, error) {
-			return PlotFront("Pareto front: mean response vs p99 slowdown (fold means)", frontPlotOf(cv))
+			return tuner.PlotFront("Pareto front: mean response vs p99 slowdown (fold means)", tuner.FrontPlotOf(cv))
 		}},
 		{"Mean response vs α0", curve, func() ([]byte, error) {
 			return report.PlotLines("Sensitivity to the first threshold (fold means)", "log10 α0", "mean response (s)", []report.XYSeries{sa}, true)

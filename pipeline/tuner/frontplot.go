@@ -1,4 +1,4 @@
-package pipeline
+package tuner
 
 import (
 	"cmp"
@@ -9,7 +9,6 @@ import (
 	"slices"
 
 	"github.com/schedplan/schedplan/pipeline/report"
-	"github.com/schedplan/schedplan/pipeline/tuner"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
@@ -108,14 +107,14 @@ func plotFront(title string, f FrontPlot) ([]byte, error) {
 	return report.RenderPNG(p)
 }
 
-// frontPlotOf builds the report's front: fold-mean p99 slowdown against
+// FrontPlotOf builds the report's front: fold-mean p99 slowdown against
 // fold-mean mean response, the current scheduler, plain LAS, PS, the first
 // guess and the choice marked, the SRPT bound as the line.
-func frontPlotOf(cv *tuner.CVResult) FrontPlot {
+func FrontPlotOf(cv *CVResult) FrontPlot {
 	f := FrontPlot{XLabel: "p99 slowdown (fold mean)", YLabel: "mean response (s, fold mean)", HLine: cv.SRPTMean, HLineName: "SRPT bound (mean response)"}
 	for i := range cv.Candidates {
 		c := &cv.Candidates[i]
-		if c.Origin == tuner.OriginSensitivity {
+		if c.Origin == OriginSensitivity {
 			continue
 		}
 		f.X, f.Y, f.OnFront = append(f.X, c.FoldMean.P99Slowdown), append(f.Y, c.FoldMean.Mean), append(f.OnFront, c.Pareto)
