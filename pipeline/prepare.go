@@ -18,6 +18,7 @@ import (
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
+	"github.com/schedplan/schedplan/pipeline/tunedeploy"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
@@ -381,7 +382,7 @@ func inputsCost(in *inputs.Inputs) experiment.Cost {
 	}
 	errRuns := sized * sigmas * float64(cfg.Runs)
 	valSims := 3 + configs*float64(1+len(cfg.LoadFactors)) + errRuns
-	deploy, deployJobs := DeployCost()
+	deploy, deployJobs := tunedeploy.DeployCost()
 	return TuneCost(cfg.Budget, in.Split, tuner.TuneOptions{Folds: cfg.Folds}).Add(experiment.Cost{
 		Simulations: valSims + deploy,
 		JobSteps:    valSims*valN + deployJobs,

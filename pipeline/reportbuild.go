@@ -10,6 +10,7 @@ import (
 	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/schedplan/schedplan/pipeline/report"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
+	"github.com/schedplan/schedplan/pipeline/tunedeploy"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 	"github.com/schedplan/schedplan/pipeline/validation"
 )
@@ -23,7 +24,7 @@ func buildReport(in *inputs.Inputs, bd *bundle.Bundle, cs *classState, capSt *ca
 	}
 	// The one verdict first.
 	if res.DeployTuning != nil && res.Deploy != nil {
-		vsec, err := deploySection(res.DeployTuning, res.Deploy)
+		vsec, err := tunedeploy.DeploySection(res.DeployTuning, res.Deploy)
 		if err != nil {
 			return nil, err
 		}

@@ -21,6 +21,7 @@ import (
 	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/schedplan/schedplan/pipeline/report"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
+	"github.com/schedplan/schedplan/pipeline/tunedeploy"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 	"github.com/schedplan/schedplan/pipeline/validation"
 )
@@ -88,18 +89,18 @@ type RunResult struct {
 	TunedHPFSP *bundle.HPFSPConfig `json:"tuned_h_pfsp,omitempty"`
 	// DeployTuning is the task-level deploy tuner's record (every
 	// candidate replayed as emitted on the tuning window).
-	DeployTuning *DeployTuning `json:"deploy_tuning,omitempty"`
+	DeployTuning *tunedeploy.DeployTuning `json:"deploy_tuning,omitempty"`
 	// Verdict is the run's one verdict (VerdictDeploy, VerdictKeep), Deploy
 	// how it was reached; Improved is Verdict == deploy, Improvement the
 	// contender's mean paired improvement over the current scheduler at
 	// task level on the validation window (1 − candidate/current in the
 	// objective; negative: worse) and ImprovementInterval the bootstrap
 	// interval of its mean paired relative difference (negative: better).
-	Verdict             string          `json:"verdict"`
-	Deploy              *DeployVerdict  `json:"deploy,omitempty"`
-	Improvement         float64         `json:"improvement_over_current"`
-	ImprovementInterval *tuner.Interval `json:"improvement_interval,omitempty"`
-	Improved            bool            `json:"improved"`
+	Verdict             string                    `json:"verdict"`
+	Deploy              *tunedeploy.DeployVerdict `json:"deploy,omitempty"`
+	Improvement         float64                   `json:"improvement_over_current"`
+	ImprovementInterval *tuner.Interval           `json:"improvement_interval,omitempty"`
+	Improved            bool                      `json:"improved"`
 	// FluidImprovement is 1 − tuned/current mean response of the fluid
 	// model on the validation window (FluidImproved: positive): a bound of
 	// what the levels could do without tasks, not the verdict.
@@ -339,7 +340,7 @@ func (p *pipelineRun) stages() []stage {
 			Objective                                            tuner.Objective
 			Constraints, CurrentConfig                           string
 			ContainerMB                                          int
-		}{DeployChunkJobs, DeployChunks, DeployTuneSeeds, DeployFinalists, deployVersion, bundle.CapacityLayoutVersion, DeployMultipliers, DeployLevelOrders,
+		}{tunedeploy.DeployChunkJobs, tunedeploy.DeployChunks, tunedeploy.DeployTuneSeeds, tunedeploy.DeployFinalists, deployVersion, bundle.CapacityLayoutVersion, tunedeploy.DeployMultipliers, tunedeploy.DeployLevelOrders,
 			cfg.Seed, cfg.Objective, cfg.Constraints, cfg.CurrentConfig, cfg.ContainerMB},
 			deps: []string{"ingest", "classify", "capacity", "tune", "tune-coshh", "tune-hpfsp", "bounds"}, inputs: [][]byte{in.JobsKey, in.TraceKey, in.SpecKey, in.TasksKey, in.CurrentConfigKey},
 			state: &p.dp, run: p.tuneDeploy},
@@ -457,8 +458,8 @@ func (p *pipelineRun) boundsOf() *experiment.Bounds {
 
 // deployState is the tune-deploy stage's state.
 type deployState struct {
-	Tuning  *DeployTuning  `json:"tuning,omitempty"`
-	Verdict *DeployVerdict `json:"verdict,omitempty"`
+	Tuning  *tunedeploy.DeployTuning  `json:"tuning,omitempty"`
+	Verdict *tunedeploy.DeployVerdict `json:"verdict,omitempty"`
 }
 
 // deployVersion changes when the tune-deploy stage or the verdict changes
@@ -478,7 +479,7 @@ func (p *pipelineRun) tuneDeploy(ctx context.Context) (map[string][]byte, error)
 	if p.bdErr != nil {
 		return nil, p.bdErr
 	}
-	dt, err := TuneDeploy(ctx, p.in, &p.tr, b)
+	dt, err := tunedeploy.TuneDeploy(ctx, p.in, &p.tr, b)
 	if err != nil {
 		return nil, err
 	}
@@ -486,7 +487,7 @@ func (p *pipelineRun) tuneDeploy(ctx context.Context) (map[string][]byte, error)
 	p.bd = nil // rebuilt with the choice
 	// The one verdict: the contender's file, rendered as emit writes it,
 	// against the current scheduler on the validation window.
-	v, err := verdictOf(ctx, p.in, dt, p.bundle())
+	v, err := tunedeploy.VerdictOf(ctx, p.in, dt, p.bundle())
 	if err != nil {
 		return nil, err
 	}
@@ -511,14 +512,14 @@ func (p *pipelineRun) deployRecord() *bundle.DeployRecord {
 	if v == nil {
 		return nil
 	}
-	if c := p.contender(); c != nil && c.Family == FamilyFair {
+	if c := p.contender(); c != nil && c.Family == tunedeploy.FamilyFair {
 		return v.Record(c.PoolPolicy)
 	}
 	return v.Record("")
 }
 
 // contender returns the deploy tuner's contender (nil: none).
-func (p *pipelineRun) contender() *DeployCandidate {
+func (p *pipelineRun) contender() *tunedeploy.DeployCandidate {
 	if dt := p.dp.Tuning; dt != nil && dt.Contender >= 0 {
 		return &dt.Candidates[dt.Contender]
 	}
@@ -535,7 +536,7 @@ func (p *pipelineRun) emit(context.Context) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	files, err := BundleYARN(bd, p.in.Config.ContainerMB)
+	files, err := tunedeploy.BundleYARN(bd, p.in.Config.ContainerMB)
 	if err != nil {
 		return nil, err
 	}

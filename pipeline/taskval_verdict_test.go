@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/schedplan/schedplan/pipeline/bundle"
+	"github.com/schedplan/schedplan/pipeline/tunedeploy"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 	"github.com/schedplan/schedplan/pipeline/validation"
 )
@@ -36,8 +37,8 @@ func TestEmittedVerdict(t *testing.T) {
 // fails with the verdict's sentence (the best candidate and its
 // interval), and a result without a verdict fails.
 func TestRequireImprovementUsesVerdict(t *testing.T) {
-	v := &DeployVerdict{Verdict: bundle.VerdictKeep, Candidate: "capacity-scheduler.xml, LAS_MQ", Family: FamilyCapacity, File: FamilyCapacity, CurrentName: "fair, one pool per user",
-		Objective: tuner.MinMean, Mean: -0.02, Improvement: 0.02, Interval: tuner.Interval{Available: true, Lo: -0.05, Hi: 0.01, Level: 0.95}, Chunks: make([]DeployChunk, 4), Seeds: make([]uint64, 10),
+	v := &tunedeploy.DeployVerdict{Verdict: bundle.VerdictKeep, Candidate: "capacity-scheduler.xml, LAS_MQ", Family: tunedeploy.FamilyCapacity, File: tunedeploy.FamilyCapacity, CurrentName: "fair, one pool per user",
+		Objective: tuner.MinMean, Mean: -0.02, Improvement: 0.02, Interval: tuner.Interval{Available: true, Lo: -0.05, Hi: 0.01, Level: 0.95}, Chunks: make([]tunedeploy.DeployChunk, 4), Seeds: make([]uint64, 10),
 		Reason: "on the validation window the interval's upper end (+1.00%) is not below 0"}
 	res := &RunResult{Deploy: v, TaskValidation: &validation.TaskValidation{Improved: true, Improvement: 0.2}}
 	err := res.RequireImprovement()

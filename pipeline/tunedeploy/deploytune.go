@@ -1,4 +1,4 @@
-package pipeline
+package tunedeploy
 
 import (
 	"context"
@@ -72,10 +72,10 @@ type DeployChunk struct {
 	Jobs     int `json:"jobs"`
 }
 
-// deployChunks cuts rows lo..lo+n−1 into at most count chunks of at most
+// DeployChunksOf cuts rows lo..lo+n−1 into at most count chunks of at most
 // maxJobs contiguous rows each, spread evenly, the last one ending at the
 // window's end.
-func deployChunks(lo, n, count, maxJobs int) []DeployChunk {
+func DeployChunksOf(lo, n, count, maxJobs int) []DeployChunk {
 	if n <= 0 || count <= 0 {
 		return nil
 	}
@@ -92,9 +92,9 @@ func deployChunks(lo, n, count, maxJobs int) []DeployChunk {
 	return out
 }
 
-// deploySeed derives the task seed k of a purpose (tuning or validation:
+// DeploySeed derives the task seed k of a purpose (tuning or validation:
 // disjoint streams) from the run's seed (SplitMix64's finaliser).
-func deploySeed(seed uint64, purpose string, k int) uint64 {
+func DeploySeed(seed uint64, purpose string, k int) uint64 {
 	z := seed ^ 0x9e3779b97f4a7c15*uint64(k+1)
 	for _, c := range purpose {
 		z = z*0x100000001b3 ^ uint64(c)
@@ -166,25 +166,25 @@ func currentTask(cfg inputs.RunConfig) (spec, name string, err error) {
 	return spec, filepath.Base(cfg.CurrentConfig), err
 }
 
-// deployPair is one (chunk, seed) replay: its task-level jobs.
-type deployPair struct {
+// DeployPair is one (chunk, seed) replay: its task-level jobs.
+type DeployPair struct {
 	chunk, seed int
-	res         *tasklevel.TaskLevel
+	Res         *tasklevel.TaskLevel
 }
 
-// taskPairs builds the task-level jobs of every chunk with every seed of
+// TaskPairs builds the task-level jobs of every chunk with every seed of
 // seeds[from:to], as the validation stage does: their deadlines ("missed")
 // are the current scheduler's completions (Reference: --current-config,
 // else Fair with one pool per user), and their applications name the
 // log's queues (Named), so that a log with a queue column is replayed as
 // the emitted file routes it (by the queues it keeps), not all in
 // root.default.
-func taskPairs(in *inputs.Inputs, cl *task.Cluster, chunks []DeployChunk, seeds []uint64, from, to int) ([]deployPair, error) {
+func TaskPairs(in *inputs.Inputs, cl *task.Cluster, chunks []DeployChunk, seeds []uint64, from, to int) ([]DeployPair, error) {
 	current, _, err := currentTask(in.Config)
 	if err != nil {
 		return nil, err
 	}
-	var out []deployPair
+	var out []DeployPair
 	for c, ch := range chunks {
 		a := ch.FirstRow - 1
 		for s := from; s < to; s++ {
@@ -196,18 +196,18 @@ func taskPairs(in *inputs.Inputs, cl *task.Cluster, chunks []DeployChunk, seeds 
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, deployPair{c, s, &tasklevel.TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: in.Config.ContainerMB, Named: bundle.LogQueuesOf(in.Jobs, a, ch.Jobs), Reference: current}})
+			out = append(out, DeployPair{c, s, &tasklevel.TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: in.Config.ContainerMB, Named: bundle.LogQueuesOf(in.Jobs, a, ch.Jobs), Reference: current}})
 		}
 	}
 	return out, nil
 }
 
-// replay runs the policies (specs[0] the current scheduler's) on every
+// Replay runs the policies (specs[0] the current scheduler's) on every
 // pair and returns each pair's scores, [pair][policy].
-func replay(ctx context.Context, pairs []deployPair, specs []string) ([][]tuner.Score, error) {
+func Replay(ctx context.Context, pairs []DeployPair, specs []string) ([][]tuner.Score, error) {
 	xs := make([]*experiment.Experiment, len(pairs))
 	for i, p := range pairs {
-		x, err := p.res.TaskExperiment(specs)
+		x, err := p.Res.TaskExperiment(specs)
 		if err != nil {
 			return nil, err
 		}
@@ -226,9 +226,9 @@ func replay(ctx context.Context, pairs []deployPair, specs []string) ([][]tuner.
 	return scores, nil
 }
 
-// pairedDiff is −Objective.Improvement of s over the current scheduler's
+// PairedDiff is −Objective.Improvement of s over the current scheduler's
 // ref, bounded to ±1e6 (a metric nothing defines is the worst).
-func pairedDiff(o tuner.Objective, s, ref tuner.Score) float64 {
+func PairedDiff(o tuner.Objective, s, ref tuner.Score) float64 {
 	return math.Max(-1e6, math.Min(1e6, -o.Improvement(s, ref)))
 }
 
@@ -287,7 +287,7 @@ func TuneDeploy(ctx context.Context, in *inputs.Inputs, tr *tuner.TuneReport, b 
 		if err := os.WriteFile(path, f, 0o600); err != nil {
 			return nil, err
 		}
-		cands[i].Policy = cands[i].fileSpec(path)
+		cands[i].Policy = cands[i].FileSpec(path)
 	}
 	seeds := 1
 	if in.Tasks == nil {
@@ -295,12 +295,12 @@ func TuneDeploy(ctx context.Context, in *inputs.Inputs, tr *tuner.TuneReport, b 
 	}
 	t := &deployTuner{in: in, cons: cons, cl: cl, dt: &DeployTuning{
 		Objective: cfg.Objective, Constraints: consText, Current: keep, CurrentName: keepName,
-		Chunks:      deployChunks(0, in.Split.TuneJobs, DeployChunks, DeployChunkJobs),
+		Chunks:      DeployChunksOf(0, in.Split.TuneJobs, DeployChunks, DeployChunkJobs),
 		ScreenSeeds: 1, Candidates: cands, Contender: -1, Capacity: -1, TasksReplayed: in.Tasks != nil,
 		LogQueues: in.Jobs.Queue.Present(),
 	}}
 	for k := range seeds {
-		t.dt.Seeds = append(t.dt.Seeds, deploySeed(cfg.Seed, "tune", k))
+		t.dt.Seeds = append(t.dt.Seeds, DeploySeed(cfg.Seed, "tune", k))
 	}
 	if len(t.dt.Chunks) == 0 {
 		return t.dt, nil
@@ -330,7 +330,7 @@ func TuneDeploy(ctx context.Context, in *inputs.Inputs, tr *tuner.TuneReport, b 
 	// The stored policies name the files as emit writes them.
 	for i := range cands {
 		if cands[i].deployable() {
-			cands[i].Policy = cands[i].fileSpec(cands[i].Family)
+			cands[i].Policy = cands[i].FileSpec(cands[i].Family)
 		}
 	}
 	return t.dt, nil
@@ -347,11 +347,11 @@ func (t *deployTuner) score(ctx context.Context, idx []int, from, to int) error 
 	for _, i := range idx {
 		specs = append(specs, cands[i].Policy)
 	}
-	pairs, err := taskPairs(t.in, t.cl, t.dt.Chunks, t.dt.Seeds, from, to)
+	pairs, err := TaskPairs(t.in, t.cl, t.dt.Chunks, t.dt.Seeds, from, to)
 	if err != nil {
 		return err
 	}
-	scores, err := replay(ctx, pairs, specs)
+	scores, err := Replay(ctx, pairs, specs)
 	if err != nil {
 		return fmt.Errorf("task-level deploy tuning: %w", err)
 	}
@@ -359,7 +359,7 @@ func (t *deployTuner) score(ctx context.Context, idx []int, from, to int) error 
 		ref := scores[p][0]
 		for k, i := range idx {
 			s := scores[p][k+1]
-			cands[i].Diffs[pr.chunk] = append(cands[i].Diffs[pr.chunk], pairedDiff(t.dt.Objective, s, ref))
+			cands[i].Diffs[pr.chunk] = append(cands[i].Diffs[pr.chunk], PairedDiff(t.dt.Objective, s, ref))
 			t.sum[i], t.cur[i] = addScore(t.sum[i], s), addScore(t.cur[i], ref)
 			t.n[i]++
 		}
@@ -482,7 +482,7 @@ func (t *deployTuner) front() {
 func (t *deployTuner) pick(fin []int) {
 	cands := t.dt.Candidates
 	for _, i := range fin {
-		iv := tuner.PairedBootstrap(cands[i].Diffs, DeployLevel, DeployReplicates, deploySeed(t.in.Config.Seed, "tune-boot", i))
+		iv := tuner.PairedBootstrap(cands[i].Diffs, DeployLevel, DeployReplicates, DeploySeed(t.in.Config.Seed, "tune-boot", i))
 		iv.Metric = "relative difference in " + tuner.ObjectiveLabel(t.dt.Objective) + " against the current scheduler"
 		cands[i].Interval = &iv
 	}
@@ -551,7 +551,7 @@ func (t *deployTuner) fluid(ctx context.Context, tr *tuner.TuneReport) error {
 	for k, i := range idx {
 		d := 0.0
 		for _, r := range out {
-			d += pairedDiff(t.dt.Objective, tuner.ScoreOf(r.Policies[k+1].Aggregate().Mean), tuner.ScoreOf(r.Policies[0].Aggregate().Mean)) / float64(len(out))
+			d += PairedDiff(t.dt.Objective, tuner.ScoreOf(r.Policies[k+1].Aggregate().Mean), tuner.ScoreOf(r.Policies[0].Aggregate().Mean)) / float64(len(out))
 		}
 		cands[i].Fluid = &d
 		fl, tk = append(fl, d), append(tk, cands[i].Mean)

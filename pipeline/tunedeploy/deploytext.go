@@ -1,4 +1,4 @@
-package pipeline
+package tunedeploy
 
 import (
 	"fmt"
@@ -104,10 +104,10 @@ func pairsOf(groups [][]float64) int {
 	return n
 }
 
-// deploySection is report.html's section on the one verdict and the deploy
+// DeploySection is report.html's section on the one verdict and the deploy
 // tuner: the verdict, the candidates' table and the task-level Pareto
 // front with the choice, the current scheduler, LAS and FSP marked.
-func deploySection(dt *DeployTuning, v *DeployVerdict) (report.Section, error) {
+func DeploySection(dt *DeployTuning, v *DeployVerdict) (report.Section, error) {
 	sec := report.Section{ID: "verdict", Title: "Verdict", Intro: v.Sentence() + " " + dt.Summary()}
 	tb := report.TableBlock{Highlight: -1, SpecsLast: true, Caption: "Candidates replayed at task level on the tuning window: the mean paired relative difference against the current scheduler in the objective (negative: better), its 95% bootstrap interval (finalists), the fluid model's difference on the same chunks, and the metrics averaged over the pairs (screened candidates: one seed; finalists and references: every seed).",
 		Header: []string{"candidate", "mean difference", "interval", "fluid difference", "mean response (s)", "p99 slowdown", "feasible", "pairs", "policy"}}

@@ -1,4 +1,4 @@
-package pipeline
+package tunedeploy
 
 import (
 	"bytes"
@@ -58,10 +58,10 @@ type DeployVerdict struct {
 // Deploy reports whether the verdict is to deploy.
 func (v *DeployVerdict) Deploy() bool { return v != nil && v.Verdict == bundle.VerdictDeploy }
 
-// verdictOf replays the deploy tuner's contender (its file rendered from
+// VerdictOf replays the deploy tuner's contender (its file rendered from
 // bundle b as emit writes it) against the current scheduler on the
 // validation window and decides.
-func verdictOf(ctx context.Context, in *inputs.Inputs, dt *DeployTuning, b *bundle.Bundle) (*DeployVerdict, error) {
+func VerdictOf(ctx context.Context, in *inputs.Inputs, dt *DeployTuning, b *bundle.Bundle) (*DeployVerdict, error) {
 	v := &DeployVerdict{Verdict: bundle.VerdictKeep, Current: dt.Current, CurrentName: dt.CurrentName, Objective: dt.Objective, Constraints: dt.Constraints}
 	if dt.Contender < 0 {
 		// Every candidate behaved as the current scheduler (an idle
@@ -84,13 +84,13 @@ func verdictOf(ctx context.Context, in *inputs.Inputs, dt *DeployTuning, b *bund
 		return nil, err
 	}
 	lo, n, _ := validation.TaskWindow(in)
-	v.Chunks = deployChunks(lo, n, DeployChunks, DeployChunkJobs)
+	v.Chunks = DeployChunksOf(lo, n, DeployChunks, DeployChunkJobs)
 	seeds := DeployValidateSeeds
 	if in.Tasks != nil {
 		seeds = 1
 	}
 	for k := range seeds {
-		v.Seeds = append(v.Seeds, deploySeed(in.Config.Seed, "validate", k))
+		v.Seeds = append(v.Seeds, DeploySeed(in.Config.Seed, "validate", k))
 	}
 	dir, err := os.MkdirTemp("", "schedplan-verdict-")
 	if err != nil {
@@ -105,12 +105,12 @@ func verdictOf(ctx context.Context, in *inputs.Inputs, dt *DeployTuning, b *bund
 	if err := os.WriteFile(path, f, 0o600); err != nil {
 		return nil, err
 	}
-	spec := c.fileSpec(path)
-	pairs, err := taskPairs(in, cl, v.Chunks, v.Seeds, 0, len(v.Seeds))
+	spec := c.FileSpec(path)
+	pairs, err := TaskPairs(in, cl, v.Chunks, v.Seeds, 0, len(v.Seeds))
 	if err != nil {
 		return nil, err
 	}
-	scores, err := replay(ctx, pairs, []string{dt.Current, spec})
+	scores, err := Replay(ctx, pairs, []string{dt.Current, spec})
 	if err != nil {
 		return nil, fmt.Errorf("verdict: %w", err)
 	}
@@ -120,11 +120,11 @@ func verdictOf(ctx context.Context, in *inputs.Inputs, dt *DeployTuning, b *bund
 
 // decide fills the differences, the interval and the verdict from the
 // pairs' scores ([pair][current, contender]).
-func (v *DeployVerdict) decide(pairs []deployPair, scores [][]tuner.Score, cons []tuner.Constraint, seed uint64) {
+func (v *DeployVerdict) decide(pairs []DeployPair, scores [][]tuner.Score, cons []tuner.Constraint, seed uint64) {
 	v.Diffs = make([][]float64, len(v.Chunks))
 	var sum, cur tuner.Score
 	for p, pr := range pairs {
-		v.Diffs[pr.chunk] = append(v.Diffs[pr.chunk], pairedDiff(v.Objective, scores[p][1], scores[p][0]))
+		v.Diffs[pr.chunk] = append(v.Diffs[pr.chunk], PairedDiff(v.Objective, scores[p][1], scores[p][0]))
 		sum, cur = addScore(sum, scores[p][1]), addScore(cur, scores[p][0])
 	}
 	if len(pairs) == 0 {
@@ -134,7 +134,7 @@ func (v *DeployVerdict) decide(pairs []deployPair, scores [][]tuner.Score, cons 
 	v.Score, v.CurrentScore = scaleScore(sum, 1/float64(len(pairs))), scaleScore(cur, 1/float64(len(pairs)))
 	v.Mean = tuner.MeanOfGroups(v.Diffs)
 	v.Improvement = -v.Mean
-	v.Interval = tuner.PairedBootstrap(v.Diffs, DeployLevel, DeployReplicates, deploySeed(seed, "validate-boot", 0))
+	v.Interval = tuner.PairedBootstrap(v.Diffs, DeployLevel, DeployReplicates, DeploySeed(seed, "validate-boot", 0))
 	v.Interval.Metric = "relative difference in " + tuner.ObjectiveLabel(v.Objective) + " against the current scheduler"
 	for _, con := range cons {
 		if ok, why := con.Check(v.Score, v.CurrentScore); !ok {
@@ -214,7 +214,7 @@ func BundleYARN(b *bundle.Bundle, containerMB int) (map[string][]byte, error) {
 		return nil, err
 	}
 	for name, f := range files {
-		files[name] = withComment(f, b.Deploy.Comment(name))
+		files[name] = WithComment(f, b.Deploy.Comment(name))
 	}
 	return files, nil
 }
@@ -233,9 +233,9 @@ func NotToDeploy(file []byte) string {
 	return string(c)
 }
 
-// withComment returns an XML file with comment inserted after its XML
+// WithComment returns an XML file with comment inserted after its XML
 // declaration (the file as it is when comment is "").
-func withComment(file []byte, comment string) []byte {
+func WithComment(file []byte, comment string) []byte {
 	if comment == "" {
 		return file
 	}

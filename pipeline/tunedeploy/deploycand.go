@@ -1,4 +1,4 @@
-package pipeline
+package tunedeploy
 
 import (
 	"bytes"
@@ -223,9 +223,9 @@ func (c *DeployCandidate) files(b *bundle.Bundle, opt bundle.FairSchedulerOption
 	return bundle.RenderYARN(b, opt)
 }
 
-// fileSpec is the task-level specification that loads the candidate's
+// FileSpec is the task-level specification that loads the candidate's
 // file from path (fair:file= or capacity:file=).
-func (c *DeployCandidate) fileSpec(path string) string {
+func (c *DeployCandidate) FileSpec(path string) string {
 	if c.Family == FamilyFair {
 		return "fair:file=" + path
 	}
