@@ -120,3 +120,10 @@ func (cr *CapacityAnalysis) writeDuals(out io.Writer) {
 	}
 	tw.Flush()
 }
+
+func fmtFrac(v float64) string {
+	if v == 0 {
+		return "0"
+	}
+	return fmt.Sprintf("%.4f", v)
+}

@@ -44,13 +44,13 @@ func (q RunRequest) Configure(cfg *inputs.RunConfig) error {
 		return fmt.Errorf("--solver: %w", err)
 	}
 	cfg.Objective = tuner.Objective(q.Objective)
-	if cfg.Baselines, err = ParsePolicies("baselines", q.Baselines); err != nil {
+	if cfg.Baselines, err = experiment.ParsePolicies("baselines", q.Baselines); err != nil {
 		return err
 	}
-	if cfg.Sigmas, err = ParseFloats("sigmas", q.Sigmas); err != nil {
+	if cfg.Sigmas, err = experiment.ParseFloats("sigmas", q.Sigmas); err != nil {
 		return err
 	}
-	cfg.LoadFactors, err = ParseFloats("load-factors", q.LoadFactors)
+	cfg.LoadFactors, err = experiment.ParseFloats("load-factors", q.LoadFactors)
 	return err
 }
 
@@ -77,9 +77,6 @@ func ParseAnyPolicies(param, list string) ([]string, error) {
 	}
 	return specs, nil
 }
-
-// MaxWhatIfs bounds the --what-if flags of one command.
-const MaxWhatIfs = 100
 
 // ErrorModelOf is the size-estimation error model of simulate's flags:
 // log-normal σ when sigmaSet, uniform I when uniformSet (not both), else

@@ -98,13 +98,13 @@ const MaxSweepSettings = 100_000
 // Configure parses the request into s (Policies, Settings, Shard, Shards).
 func (r SweepRequest) Configure(s *Sweep) error {
 	var err error
-	if s.Policies, err = ParsePolicies("policy", r.Policies); err != nil {
+	if s.Policies, err = experiment.ParsePolicies("policy", r.Policies); err != nil {
 		return err
 	}
 	if r.Grid {
 		var lists [3][]float64
 		for i, f := range []struct{ param, v string }{{"sigmas", r.Sigmas}, {"loads", r.Loads}, {"dns", r.DNs}} {
-			if lists[i], err = ParseFloats(f.param, f.v); err != nil {
+			if lists[i], err = experiment.ParseFloats(f.param, f.v); err != nil {
 				return err
 			}
 		}

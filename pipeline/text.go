@@ -96,10 +96,3 @@ func (res *RunResult) WriteText(w io.Writer, dir string, took time.Duration) {
 	}
 	fmt.Fprintf(w, "wrote %s/{%s} in %.1f s\n", strings.TrimRight(dir, "/"), strings.Join(res.Files, ","), took.Seconds())
 }
-
-func fmtFrac(v float64) string {
-	if v == 0 {
-		return "0"
-	}
-	return fmt.Sprintf("%.4f", v)
-}

@@ -41,3 +41,6 @@ func CheckWhatIfs(whatIfs []string, spec *cluster.Spec) error {
 	}
 	return nil
 }
+
+// MaxWhatIfs bounds the --what-if flags of one command.
+const MaxWhatIfs = 100

@@ -6,6 +6,7 @@ import (
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/pipeline"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 	"github.com/spf13/cobra"
@@ -34,7 +35,7 @@ capacity is in the units of the sizes (see simulate).`,
   schedplan bounds --window validate --policy fifo,gps,las_mq:k=8,alpha0=2,p=4 --out deadlines.parquet`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			specs, err := pipeline.ParsePolicies("policy", policies)
+			specs, err := experiment.ParsePolicies("policy", policies)
 			if err != nil {
 				return err
 			}

@@ -1,4 +1,4 @@
-package pipeline
+package experiment
 
 import (
 	"math"
@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/schedplan/schedplan/cluster/sim"
-	"github.com/schedplan/schedplan/pipeline/experiment"
 )
 
 // ParseFloats parses a comma-separated list of finite numbers given for
@@ -16,7 +15,7 @@ func ParseFloats(param, s string) ([]float64, error) {
 	for _, f := range strings.Split(s, ",") {
 		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
 		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, experiment.ParamErr(param, strconv.Quote(s), "%q is not a finite number", f)
+			return nil, ParamErr(param, strconv.Quote(s), "%q is not a finite number", f)
 		}
 		out = append(out, v)
 	}
@@ -28,11 +27,11 @@ func ParseFloats(param, s string) ([]float64, error) {
 func ParsePolicies(param, list string) ([]string, error) {
 	specs := sim.SplitPolicies(list)
 	if len(specs) == 0 {
-		return nil, experiment.ParamErr(param, strconv.Quote(list), "no policy given")
+		return nil, ParamErr(param, strconv.Quote(list), "no policy given")
 	}
 	for _, s := range specs {
-		if _, err := experiment.Fluid.Policy(s); err != nil {
-			return nil, experiment.ParamErr(param, s, "%v", err)
+		if _, err := Fluid.Policy(s); err != nil {
+			return nil, ParamErr(param, s, "%v", err)
 		}
 	}
 	return specs, nil
