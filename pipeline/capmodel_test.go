@@ -12,6 +12,7 @@ import (
 	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/pipeline/capacity"
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
 )
@@ -74,9 +75,9 @@ func sizedTaskSeconds(t testing.TB) (*data.Jobs, []float64, estimate.Source, est
 	return j, sizes, src, opt
 }
 
-func capacityReport(t testing.TB, j *data.Jobs, sizes []float64, src estimate.Source, opt estimate.SizeOptions, spec *cluster.Spec) *CapacityReport {
+func capacityReport(t testing.TB, j *data.Jobs, sizes []float64, src estimate.Source, opt estimate.SizeOptions, spec *cluster.Spec) *capacity.CapacityReport {
 	t.Helper()
-	rep, err := AnalyseCapacity(context.Background(), CapacityRequest{Jobs: j, Sizes: sizes, Source: src, SizeOpt: opt, Spec: spec, K: 3, Seed: 1})
+	rep, err := capacity.AnalyseCapacity(context.Background(), capacity.CapacityRequest{Jobs: j, Sizes: sizes, Source: src, SizeOpt: opt, Spec: spec, K: 3, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +130,7 @@ func TestLoadModelHeterogeneousReproducesViews(t *testing.T) {
 			}
 			// The task level: the log's task jobs, plain and with the
 			// execution-time model's scales.
-			jobs, err := whatIfJobs(j, sizes, src, opt, spec, 1)
+			jobs, err := capacity.WhatIfJobs(j, sizes, src, opt, spec, 1)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -15,6 +15,7 @@ import (
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/pipeline/bundle"
+	"github.com/schedplan/schedplan/pipeline/capacity"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/schedplan/schedplan/pipeline/validation"
 )
@@ -246,8 +247,8 @@ func TestCOSHHWhatIfSimulated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := AnalyseCapacity(context.Background(), CapacityRequest{Jobs: j, Sizes: sizes, Source: src, Spec: cluster.DefaultSpec(), K: 4, Seed: 1,
-		Options: CapacityOptions{WhatIfs: []string{"R3=+2"}}})
+	rep, err := capacity.AnalyseCapacity(context.Background(), capacity.CapacityRequest{Jobs: j, Sizes: sizes, Source: src, Spec: cluster.DefaultSpec(), K: 4, Seed: 1,
+		Options: capacity.CapacityOptions{WhatIfs: []string{"R3=+2"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/pipeline/bundle"
+	"github.com/schedplan/schedplan/pipeline/capacity"
 	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
@@ -97,7 +98,7 @@ func TestHeldThresholdsEverywhere(t *testing.T) {
 	if err := os.WriteFile(path, y, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, specs, err := TaskConfigs(path, "")
+	_, specs, err := capacity.TaskConfigs(path, "")
 	if err != nil {
 		t.Fatal(err)
 	}

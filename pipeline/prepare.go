@@ -15,6 +15,7 @@ import (
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/pipeline/capacity"
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
@@ -78,7 +79,7 @@ func Prepare(cfg inputs.RunConfig) (*inputs.Inputs, error) {
 	if in.Spec, err = cluster.LoadSpec(cfg.Cluster); err != nil {
 		return nil, experiment.ParamErr("cluster", cfg.Cluster, "%v", err)
 	}
-	if err := CheckWhatIfs(cfg.WhatIfs, in.Spec); err != nil {
+	if err := capacity.CheckWhatIfs(cfg.WhatIfs, in.Spec); err != nil {
 		return nil, err
 	}
 	var currentSpec string

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/schedplan/schedplan/pipeline/bundle"
+	"github.com/schedplan/schedplan/pipeline/capacity"
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/schedplan/schedplan/pipeline/report"
@@ -74,7 +75,7 @@ func buildReport(in *inputs.Inputs, bd *bundle.Bundle, cs *classState, capSt *ca
 			wt.Rows = append(wt.Rows, []string{wi.Change, report.F4(wi.Lambda), report.Pct(wi.Lambda/p.Lambda - 1)})
 		}
 		capSec.Tables = []report.TableBlock{at, wt}
-		if dt := dualPriceTable(bd, p); dt != nil {
+		if dt := capacity.DualPriceTable(bd, p); dt != nil {
 			capSec.Tables = append(capSec.Tables, *dt)
 		}
 	} else {

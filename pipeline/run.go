@@ -17,6 +17,7 @@ import (
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/lp"
 	"github.com/schedplan/schedplan/pipeline/bundle"
+	"github.com/schedplan/schedplan/pipeline/capacity"
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/schedplan/schedplan/pipeline/report"
@@ -39,7 +40,7 @@ type capacityState struct {
 	SecondaryNotes []string             `json:"secondary_notes,omitempty"`
 	// Check is the load decomposition and the headroom replays
 	// (checkCapacity).
-	Check *CapacityCheck `json:"check,omitempty"`
+	Check *capacity.CapacityCheck `json:"check,omitempty"`
 }
 
 // boundsState is the bounds stage's state (validation window).
@@ -66,7 +67,7 @@ type RunResult struct {
 	// Cluster names the cluster spec (an auto spec says how it was sized).
 	Cluster string `json:"cluster"`
 	// CapacityCheck decomposes the log's load and checks λ by replays.
-	CapacityCheck *CapacityCheck             `json:"capacity_check,omitempty"`
+	CapacityCheck *capacity.CapacityCheck    `json:"capacity_check,omitempty"`
 	Tuned         tuner.LASMQParams          `json:"tuned_las_mq"`
 	TunedSpec     string                     `json:"tuned_policy"`
 	Bounds        *experiment.Bounds         `json:"bounds"`
@@ -306,7 +307,7 @@ func (p *pipelineRun) stages() []stage {
 			Allocation string
 			Check      int
 			Seed       uint64
-		}{cfg.Solver, cfg.WhatIfs, lp.AllocationRule, capacityCheckVersion, cfg.Seed}, deps: []string{"classify"}, inputs: [][]byte{in.SpecKey}, state: &p.capSt, run: p.capacity},
+		}{cfg.Solver, cfg.WhatIfs, lp.AllocationRule, capacity.CapacityCheckVersion, cfg.Seed}, deps: []string{"classify"}, inputs: [][]byte{in.SpecKey}, state: &p.capSt, run: p.capacity},
 		{name: "tune", params: struct {
 			Budget      int
 			Objective   tuner.Objective
@@ -393,14 +394,14 @@ func (p *pipelineRun) capacity(ctx context.Context) (map[string][]byte, error) {
 	cfg := p.in.Config
 	for _, c := range []struct {
 		res   *classify.Result
-		opt   CapacityOptions
+		opt   capacity.CapacityOptions
 		plan  **bundle.CapacityPlan
 		notes *[]string
 	}{
-		{p.cs.Primary.Result, CapacityOptions{Solver: cfg.Solver}, &p.capSt.Primary, &p.capSt.PrimaryNotes},
-		{p.cs.Secondary.Result, CapacityOptions{Solver: cfg.Solver, WhatIfs: cfg.WhatIfs}, &p.capSt.Secondary, &p.capSt.SecondaryNotes},
+		{p.cs.Primary.Result, capacity.CapacityOptions{Solver: cfg.Solver}, &p.capSt.Primary, &p.capSt.PrimaryNotes},
+		{p.cs.Secondary.Result, capacity.CapacityOptions{Solver: cfg.Solver, WhatIfs: cfg.WhatIfs}, &p.capSt.Secondary, &p.capSt.SecondaryNotes},
 	} {
-		a, err := PlanCapacity(c.res, p.in.Spec, c.opt)
+		a, err := capacity.PlanCapacity(c.res, p.in.Spec, c.opt)
 		if err != nil {
 			return nil, fmt.Errorf("%s classification: %w", c.res.Name, err)
 		}
@@ -411,7 +412,7 @@ func (p *pipelineRun) capacity(ctx context.Context) (map[string][]byte, error) {
 		lambda = p.capSt.Secondary.Lambda
 	}
 	var err error
-	p.capSt.Check, err = checkCapacity(ctx, p.in, (*inputs.Classes)(&p.cs), lambda)
+	p.capSt.Check, err = capacity.CheckCapacity(ctx, p.in, (*inputs.Classes)(&p.cs), lambda)
 	return nil, err
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/schedplan/schedplan/cluster/yarn"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/pipeline/bundle"
+	"github.com/schedplan/schedplan/pipeline/capacity"
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/schedplan/schedplan/pipeline/tuner"
@@ -27,7 +28,7 @@ func emitFor(t *testing.T, in *inputs.Inputs, k int, tuned tuner.LASMQParams) (*
 		t.Fatal(err)
 	}
 	cs := classState{Primary: inputs.ClassOut{Result: pr, Rows: pr.Rows, Assign: pr.Assign}, Secondary: inputs.ClassOut{Result: s, Rows: s.Rows, Assign: s.Assign}}
-	a, err := PlanCapacity(s, in.Spec, CapacityOptions{})
+	a, err := capacity.PlanCapacity(s, in.Spec, capacity.CapacityOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

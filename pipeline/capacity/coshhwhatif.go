@@ -1,4 +1,4 @@
-package pipeline
+package capacity
 
 import (
 	"context"
@@ -48,7 +48,7 @@ type COSHHWhatIf struct {
 // suggested sets only.
 func SimulateCOSHHWhatIfs(ctx context.Context, j *data.Jobs, sizes, cs []float64, src estimate.Source, opt estimate.SizeOptions, spec *cluster.Spec,
 	whatIfs []string, primary, secondary *classify.Result, solver lp.Solver, seed uint64) ([]COSHHWhatIf, error) {
-	jobs, err := whatIfJobs(j, sizes, src, opt, spec, seed)
+	jobs, err := WhatIfJobs(j, sizes, src, opt, spec, seed)
 	if err != nil {
 		return nil, err
 	}

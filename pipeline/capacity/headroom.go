@@ -1,4 +1,4 @@
-package pipeline
+package capacity
 
 import (
 	"context"
@@ -292,10 +292,10 @@ type CapacityCheck struct {
 	Note     string               `json:"note,omitempty"`
 }
 
-// checkCapacity computes a run's CapacityCheck from its classifications
+// CheckCapacity computes a run's CapacityCheck from its classifications
 // and λ (0: no LP). A log the replay cannot simulate (an LP without
 // solution on the spec) leaves a note instead of failing the run.
-func checkCapacity(ctx context.Context, in *inputs.Inputs, cs *inputs.Classes, lambda float64) (*CapacityCheck, error) {
+func CheckCapacity(ctx context.Context, in *inputs.Inputs, cs *inputs.Classes, lambda float64) (*CapacityCheck, error) {
 	sec := cs.Secondary.Result
 	out := &CapacityCheck{Sizes: tasklevel.SizesNote(in.Source, in.Config.Sizes)}
 	if sec == nil {
@@ -340,9 +340,9 @@ func (c *CapacityCheck) WriteText(w io.Writer) {
 	}
 }
 
-// capacityCheckVersion changes when the capacity stage's check (the load
+// CapacityCheckVersion changes when the capacity stage's check (the load
 // decomposition, the headroom replays) changes what it computes.
-const capacityCheckVersion = 1
+const CapacityCheckVersion = 1
 
 // Headline is the run's capacity sentence: λ, what it means for today's
 // arrival rate and the replay that checks it, and 1/λ as the product of

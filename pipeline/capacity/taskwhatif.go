@@ -1,4 +1,4 @@
-package pipeline
+package capacity
 
 import (
 	"cmp"
@@ -76,7 +76,7 @@ func ApplyWhatIf(spec *cluster.Spec, whatIf string) (*cluster.Spec, error) {
 // each what-if from the capacity LP (the spec's first).
 func SimulateWhatIfs(ctx context.Context, j *data.Jobs, sizes []float64, src estimate.Source, opt estimate.SizeOptions, spec *cluster.Spec,
 	whatIfs []string, lambda []float64, names, specs []string, seed uint64) ([]WhatIfSim, error) {
-	jobs, err := whatIfJobs(j, sizes, src, opt, spec, seed)
+	jobs, err := WhatIfJobs(j, sizes, src, opt, spec, seed)
 	if err != nil {
 		return nil, err
 	}
@@ -107,11 +107,11 @@ func SimulateWhatIfs(ctx context.Context, j *data.Jobs, sizes []float64, src est
 	return out, nil
 }
 
-// whatIfJobs are the jobs a what-if simulates: the whole log at task
+// WhatIfJobs are the jobs a what-if simulates: the whole log at task
 // level in the execution-time model (ExecModelScales), its sizes converted
 // to container-seconds on spec as it is (the jobs' work and speeds do not
 // change with the machine counts).
-func whatIfJobs(j *data.Jobs, sizes []float64, src estimate.Source, opt estimate.SizeOptions, spec *cluster.Spec, seed uint64) ([]task.Job, error) {
+func WhatIfJobs(j *data.Jobs, sizes []float64, src estimate.Source, opt estimate.SizeOptions, spec *cluster.Spec, seed uint64) ([]task.Job, error) {
 	return firstWhatIfJobs(j, sizes, src, opt, spec, seed, j.Len())
 }
 

@@ -1,4 +1,4 @@
-package pipeline
+package capacity
 
 import (
 	"cmp"
@@ -274,10 +274,10 @@ func (a *CapacityAnalysis) Notes() []string {
 	return a.Messages
 }
 
-// dualPriceTable is the report's table of the plan's dual prices (nil
+// DualPriceTable is the report's table of the plan's dual prices (nil
 // without them): per machine type, λ per machine and per the whole type,
 // the share of λ and whether the type is a bottleneck.
-func dualPriceTable(bd *bundle.Bundle, p *bundle.CapacityPlan) *report.TableBlock {
+func DualPriceTable(bd *bundle.Bundle, p *bundle.CapacityPlan) *report.TableBlock {
 	if len(p.DualPrices) != len(bd.Cluster.Resources) {
 		return nil
 	}
