@@ -17,7 +17,7 @@ import (
 )
 
 // buildReport renders report.html from the stages' states.
-func buildReport(in *inputs.Inputs, bd *bundle.Bundle, cs *classState, capSt *capacityState, tr *tuner.TuneReport, b *experiment.Bounds, vs *validation.ValidationState, res *RunResult) ([]byte, error) {
+func buildReport(in *inputs.Inputs, bd *bundle.Bundle, cs *inputs.Classes, capSt *capacityState, tr *tuner.TuneReport, b *experiment.Bounds, vs *validation.ValidationState, res *RunResult) ([]byte, error) {
 	w := in.Workload
 	rep := &report.Report{
 		Title:    "schedplan report: " + w.Source,
