@@ -164,13 +164,6 @@ func (p *pipelineRun) hpfspConfig() *bundle.HPFSPConfig {
 	return c
 }
 
-// Task-level validation row names of H-PFSP and its references.
-const (
-	TaskHPFSPName = "tuned h-pfsp (task; online EWMA estimates, no sizes)"
-	TaskFSPName   = "fsp (task; exact sizes)"
-	TaskPSName    = "fair, one pool (task; PS)"
-)
-
 // validateHPFSP adds the task-level rows of H-PFSP (the tuned parameters,
 // the online estimator with the tuning window's task times as eq. 18's
 // prior) and its references — FSP with exact sizes (the protective

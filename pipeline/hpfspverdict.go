@@ -27,3 +27,10 @@ func hpfspVerdict(t *validation.TaskValidation) string {
 	return fmt.Sprintf(" The tuned H-PFSP (%s; sizes estimated online from the tasks' progress) has a mean response of %.4g s against %.4g s for FSP with exact sizes and %.4g s for Fair in one pool (PS); p99 slowdown %.4g against %.4g and %.4g.",
 		h.Policy, h.Mean, f.Mean, ps.Mean, h.P99Slowdown, f.P99Slowdown, ps.P99Slowdown)
 }
+
+// Task-level validation row names of H-PFSP and its references.
+const (
+	TaskHPFSPName = "tuned h-pfsp (task; online EWMA estimates, no sizes)"
+	TaskFSPName   = "fsp (task; exact sizes)"
+	TaskPSName    = "fair, one pool (task; PS)"
+)
