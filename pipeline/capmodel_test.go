@@ -14,6 +14,7 @@ import (
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/pipeline/capacity"
 	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/runreport"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
 )
 
@@ -171,7 +172,7 @@ func TestLoadModelHeterogeneousReproducesViews(t *testing.T) {
 // 1/λ is the fluid load × the printed terms, the task-level window's load
 // is its fluid load × the same named terms — and λ > 1 exactly when the
 // task-level replay at today's rate keeps up.
-func checkCapacityHeadline(t *testing.T, res *RunResult, dir string) {
+func checkCapacityHeadline(t *testing.T, res *runreport.RunResult, dir string) {
 	t.Helper()
 	c := res.CapacityCheck
 	if c == nil || c.Load == nil || c.Headroom == nil || len(c.Headroom.Replays) != 3 {

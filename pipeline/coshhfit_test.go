@@ -16,6 +16,7 @@ import (
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/capacity"
+	"github.com/schedplan/schedplan/pipeline/runreport"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/schedplan/schedplan/pipeline/validation"
 )
@@ -154,7 +155,7 @@ func TestCOSHHReclassifiesNewClass(t *testing.T) {
 // checkCOSHHRun checks a run's COSHH outputs: the bundle's coshh section
 // (k from the grid, a plan), the metrics of COSHH, FIFO and Fair in
 // summary.json and the task-level table, and coshh.parquet's rows.
-func checkCOSHHRun(t *testing.T, res *RunResult, b *bundle.Bundle, dir string) {
+func checkCOSHHRun(t *testing.T, res *runreport.RunResult, b *bundle.Bundle, dir string) {
 	t.Helper()
 	c, v := b.COSHH, res.COSHH
 	if c == nil || v == nil || len(v.Runs) != 3 {

@@ -14,6 +14,7 @@ import (
 	"github.com/schedplan/schedplan/cluster/yarn"
 	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/inputs"
+	"github.com/schedplan/schedplan/pipeline/runreport"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/schedplan/schedplan/pipeline/tunedeploy"
 	"github.com/schedplan/schedplan/pipeline/tuner"
@@ -121,7 +122,7 @@ func writeSizedLog(t testing.TB, path string, n int, load, meanSize float64, see
 // runWithVerdict runs the pipeline with cfg into a temporary directory
 // and returns the result (which must have a verdict), the inputs and the
 // directory.
-func runWithVerdict(t *testing.T, cfg inputs.RunConfig) (*RunResult, *inputs.Inputs, string) {
+func runWithVerdict(t *testing.T, cfg inputs.RunConfig) (*runreport.RunResult, *inputs.Inputs, string) {
 	t.Helper()
 	in, err := Prepare(cfg)
 	if err != nil {
@@ -141,7 +142,7 @@ func runWithVerdict(t *testing.T, cfg inputs.RunConfig) (*RunResult, *inputs.Inp
 }
 
 // deployRun runs the pipeline, lightly, on a synthetic log.
-func deployRun(t *testing.T, log string) (*RunResult, string) {
+func deployRun(t *testing.T, log string) (*runreport.RunResult, string) {
 	t.Helper()
 	cfg := inputs.DefaultRunConfig()
 	cfg.Trace, cfg.K = log, 2
@@ -323,7 +324,7 @@ func TestEmbeddedVerdictReplays(t *testing.T) {
 }
 
 // taskTunedSpec is the task-level tuned LAS_MQ row's policy.
-func taskTunedSpec(t *testing.T, res *RunResult) string {
+func taskTunedSpec(t *testing.T, res *runreport.RunResult) string {
 	t.Helper()
 	for _, row := range res.TaskValidation.Rows {
 		if row.Name == validation.TaskTunedName {

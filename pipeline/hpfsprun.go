@@ -15,6 +15,7 @@ import (
 	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/report"
+	"github.com/schedplan/schedplan/pipeline/runreport"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 	"github.com/schedplan/schedplan/pipeline/validation"
@@ -183,7 +184,7 @@ func (p *pipelineRun) validateHPFSP(ctx context.Context, tv *validation.TaskVali
 	}
 	res := &tasklevel.TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: in.Config.ContainerMB, HPFSPDefault: p.ht.DefaultTaskS}
 	hs := p.ht.Best.Config().Spec()
-	rows := []struct{ name, spec string }{{TaskFSPName, "fsp"}, {TaskPSName, "fair"}, {TaskHPFSPName, hs}}
+	rows := []struct{ name, spec string }{{runreport.TaskFSPName, "fsp"}, {runreport.TaskPSName, "fair"}, {runreport.TaskHPFSPName, hs}}
 	var specs []string
 	for _, r := range rows {
 		specs = append(specs, r.spec)

@@ -21,6 +21,7 @@ import (
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/schedplan/schedplan/pipeline/report"
+	"github.com/schedplan/schedplan/pipeline/runreport"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/schedplan/schedplan/pipeline/tunedeploy"
 	"github.com/schedplan/schedplan/pipeline/tuner"
@@ -97,7 +98,7 @@ type pipelineRun struct {
 	r     *Runner
 	wl    inputs.Workload
 	cs    classState
-	capSt capacityState
+	capSt runreport.CapacityState
 	tr    tuner.TuneReport
 	ht    HPFSPTuning
 	bs    boundsState
@@ -128,7 +129,7 @@ type fluidPeakCache struct {
 // in comes from Prepare. When ctx is cancelled the stage under way is
 // abandoned without writing anything and Run returns ctx.Err() (wrapped):
 // the directory stays resumable.
-func Run(ctx context.Context, in *inputs.Inputs, r *Runner) (*RunResult, error) {
+func Run(ctx context.Context, in *inputs.Inputs, r *Runner) (*runreport.RunResult, error) {
 	if r.Dir == "" {
 		return nil, experiment.ErrNoOutputDir
 	}
@@ -509,7 +510,7 @@ func (p *pipelineRun) report(context.Context) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	html, err := buildReport(p.in, p.bundle(), (*inputs.Classes)(&p.cs), &p.capSt, &p.tr, p.boundsOf(), &p.vs, res)
+	html, err := runreport.BuildReport(p.in, p.bundle(), (*inputs.Classes)(&p.cs), &p.capSt, &p.tr, p.boundsOf(), &p.vs, res)
 	if err != nil {
 		return nil, err
 	}
@@ -518,9 +519,9 @@ func (p *pipelineRun) report(context.Context) (map[string][]byte, error) {
 
 // result assembles the run's result from the stages' states and the files
 // written so far.
-func (p *pipelineRun) result() *RunResult {
+func (p *pipelineRun) result() *runreport.RunResult {
 	in, cfg := p.in, p.in.Config
-	res := &RunResult{
+	res := &runreport.RunResult{
 		Version: bundle.BundleVersion, Trace: in.Jobs.Source, Workload: p.wl, Split: in.Split,
 		Capacity: in.Capacity, CapacityFrom: in.CapacityFrom, OfferedLoad: report.FinitePtr(in.OfferedLoad), Overloaded: in.OfferedLoad > 1,
 		Warnings: in.Warnings, Tuned: p.tuned(), TunedSpec: p.tuned().Spec(), Bounds: p.boundsOf(),

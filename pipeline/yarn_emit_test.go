@@ -15,6 +15,7 @@ import (
 	"github.com/schedplan/schedplan/pipeline/capacity"
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/inputs"
+	"github.com/schedplan/schedplan/pipeline/runreport"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
@@ -32,7 +33,7 @@ func emitFor(t *testing.T, in *inputs.Inputs, k int, tuned tuner.LASMQParams) (*
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &pipelineRun{in: in, cs: cs, capSt: capacityState{Secondary: a.Plan()}, tr: tuner.TuneReport{Best: tuned}, bs: boundsState{Bounds: &experiment.Bounds{}}}
+	p := &pipelineRun{in: in, cs: cs, capSt: runreport.CapacityState{Secondary: a.Plan()}, tr: tuner.TuneReport{Best: tuned}, bs: boundsState{Bounds: &experiment.Bounds{}}}
 	b := p.bundle()
 	if p.bdErr != nil {
 		t.Fatal(p.bdErr)

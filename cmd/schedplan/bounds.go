@@ -7,6 +7,7 @@ import (
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/pipeline"
 	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/runreport"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 	"github.com/spf13/cobra"
@@ -59,9 +60,9 @@ capacity is in the units of the sizes (see simulate).`,
 				}
 			}
 			if asJSON {
-				return writeJSON(cmd.OutOrStdout(), pipeline.NewBoundsReport(w, b, rows))
+				return writeJSON(cmd.OutOrStdout(), runreport.NewBoundsReport(w, b, rows))
 			}
-			pipeline.WriteBoundsText(cmd.OutOrStdout(), w, b, rows)
+			runreport.WriteBoundsText(cmd.OutOrStdout(), w, b, rows)
 			return nil
 		},
 	}

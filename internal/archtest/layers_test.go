@@ -35,6 +35,7 @@ var layers = []struct {
 	{"validation by simulation (fluid, task level, COSHH)", []string{"pipeline/validation"}},
 	{"tune-deploy: the deployable candidates and the verdict", []string{"pipeline/tunedeploy"}},
 	{"the capacity plan, its headroom and what-ifs", []string{"pipeline/capacity"}},
+	{"the run's result, report and text", []string{"pipeline/runreport"}},
 	{"the stages, wired (orchestration)", []string{"pipeline"}},
 	{"commands", []string{"cmd/..."}},
 }
@@ -153,8 +154,8 @@ func TestLayerOf(t *testing.T) {
 		want int
 	}{
 		{"internal/treap", 0}, {"data", 1}, {"cluster/sim", 1}, {"cluster", 2},
-		{"cluster/task", 3}, {"pipeline/report", 4}, {"pipeline/experiment", 5}, {"pipeline/tuner", 6}, {"pipeline/bundle", 7}, {"pipeline/tasklevel", 8}, {"pipeline/inputs", 9}, {"pipeline/validation", 10}, {"pipeline/tunedeploy", 11}, {"pipeline/capacity", 12}, {"pipeline", 13}, {"cmd/schedplan", 14}, {"nowhere", -1},
-		{path.Join("cmd", "x", "y"), 14},
+		{"cluster/task", 3}, {"pipeline/report", 4}, {"pipeline/experiment", 5}, {"pipeline/tuner", 6}, {"pipeline/bundle", 7}, {"pipeline/tasklevel", 8}, {"pipeline/inputs", 9}, {"pipeline/validation", 10}, {"pipeline/tunedeploy", 11}, {"pipeline/capacity", 12}, {"pipeline/runreport", 13}, {"pipeline", 14}, {"cmd/schedplan", 15}, {"nowhere", -1},
+		{path.Join("cmd", "x", "y"), 15},
 	} {
 		if got := layerOf(c.p); got != c.want {
 			t.Errorf("layerOf(%q) = %d, want %d", c.p, got, c.want)

@@ -1,4 +1,4 @@
-package pipeline
+package runreport
 
 import (
 	"github.com/schedplan/schedplan/pipeline/bundle"
@@ -78,9 +78,9 @@ type RunResult struct {
 	CurrentRow validation.ValidationRow `json:"current_validation"`
 }
 
-// capacityState is the capacity stage's state: the bundle's projection of
+// CapacityState is the capacity stage's state: the bundle's projection of
 // each classification's plan, or why there is none.
-type capacityState struct {
+type CapacityState struct {
 	Primary        *bundle.CapacityPlan `json:"primary,omitempty"`
 	PrimaryNotes   []string             `json:"primary_notes,omitempty"`
 	Secondary      *bundle.CapacityPlan `json:"secondary,omitempty"`

@@ -1,4 +1,4 @@
-package pipeline
+package runreport
 
 import (
 	"bytes"
@@ -16,8 +16,8 @@ import (
 	"github.com/schedplan/schedplan/pipeline/validation"
 )
 
-// buildReport renders report.html from the stages' states.
-func buildReport(in *inputs.Inputs, bd *bundle.Bundle, cs *inputs.Classes, capSt *capacityState, tr *tuner.TuneReport, b *experiment.Bounds, vs *validation.ValidationState, res *RunResult) ([]byte, error) {
+// BuildReport renders report.html from the stages' states.
+func BuildReport(in *inputs.Inputs, bd *bundle.Bundle, cs *inputs.Classes, capSt *CapacityState, tr *tuner.TuneReport, b *experiment.Bounds, vs *validation.ValidationState, res *RunResult) ([]byte, error) {
 	w := in.Workload
 	rep := &report.Report{
 		Title:    "schedplan report: " + w.Source,
