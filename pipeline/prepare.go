@@ -88,7 +88,7 @@ func Prepare(cfg inputs.RunConfig) (*inputs.Inputs, error) {
 			return nil, err
 		}
 	}
-	applyMemoryLimit(cfg.MemoryLimit, -1)
+	inputs.ApplyMemoryLimit(cfg.MemoryLimit, -1)
 	if in.Input, err = inputs.ReadInput(inputs.InputOptions{Trace: cfg.Trace, Read: cfg.Read, Tasks: cfg.Tasks}); err != nil {
 		return nil, err
 	}
@@ -103,7 +103,7 @@ func Prepare(cfg inputs.RunConfig) (*inputs.Inputs, error) {
 	}
 	// The limit holds while the log is read too; "auto" is sized by the
 	// log once its job count is known.
-	if limit, from := applyMemoryLimit(cfg.MemoryLimit, in.Jobs.Len()); limit > 0 {
+	if limit, from := inputs.ApplyMemoryLimit(cfg.MemoryLimit, in.Jobs.Len()); limit > 0 {
 		slog.Info("soft memory limit", "bytes", limit, "from", from)
 	}
 	if in.TasksKey, err = inputs.TasksKey(in.Tasks); err != nil {
@@ -187,7 +187,7 @@ func checkParams(c *inputs.RunConfig) error {
 	if _, err := data.ParseSparkUnit(string(c.Read.Log.Spark)); err != nil {
 		return experiment.ParamErr("spark-job", c.Read.Log.Spark, "%v", err)
 	}
-	if _, _, err := ParseMemoryLimit(c.MemoryLimit); err != nil {
+	if _, _, err := inputs.ParseMemoryLimit(c.MemoryLimit); err != nil {
 		return experiment.ParamErr("memory-limit", c.MemoryLimit, "%v", err)
 	}
 	if _, err := experiment.ParseResults(c.ResultsOrDefault()); err != nil {

@@ -28,7 +28,7 @@ var layers = []struct {
 	{"models on them: classes, the task-level core", []string{"classify", "cluster/task"}},
 	{"the report's model, plots and formatting", []string{"pipeline/report"}},
 	{"the experiment runner (every simulation)", []string{"pipeline/experiment"}},
-	{"the tuner (LAS_MQ on the tuning window)", []string{"pipeline/tuner"}},
+	{"the tuner (LAS_MQ on the tuning window), sweeps", []string{"pipeline/tuner", "pipeline/sweep"}},
 	{"the configuration bundle and its YARN files", []string{"pipeline/bundle"}},
 	{"the task-level simulation and its models", []string{"pipeline/tasklevel"}},
 	{"the run's parameters and inputs", []string{"pipeline/inputs"}},

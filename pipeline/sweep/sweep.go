@@ -1,4 +1,4 @@
-package pipeline
+package sweep
 
 import (
 	"context"
@@ -340,7 +340,7 @@ func (r *sweepRows) table() *data.Table {
 }
 
 // sweepParts are the parts of a sweep.
-var sweepParts = PartKind{What: "sweep", IDColumn: "sweep",
+var sweepParts = experiment.PartKind{What: "sweep", IDColumn: "sweep",
 	Check: func(name string, t *data.Table) error {
 		for _, c := range []struct {
 			name string
@@ -391,5 +391,5 @@ func readSweepPart(t *data.Table) *sweepPart {
 // policies, error model, trace or settings), a unit in two parts, or units
 // in none (a missing shard) are errors that name them (see MergeParts).
 func MergeSweepParts(names []string, parts []*data.Table) (*data.Table, error) {
-	return MergeParts(sweepParts, "", names, parts)
+	return experiment.MergeParts(sweepParts, "", names, parts)
 }

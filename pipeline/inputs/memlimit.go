@@ -1,4 +1,4 @@
-package pipeline
+package inputs
 
 import (
 	"fmt"
@@ -41,9 +41,9 @@ const (
 	MemoryLimitNone = "none"
 )
 
-// autoMemoryShare is the share of the memory the process may have that
+// AutoMemoryShare is the share of the memory the process may have that
 // "auto" sets as the soft limit.
-const autoMemoryShare = 0.9
+const AutoMemoryShare = 0.9
 
 // autoBytesPerJob and autoMinLimit size "auto"'s limit by the log: the
 // live heap's measured peak per job (~230 B) with 50% to spare, and a
@@ -91,11 +91,11 @@ func ParseMemoryLimit(s string) (bytes int64, auto bool, err error) {
 	return int64(b), false, nil
 }
 
-// applyMemoryLimit sets the soft memory limit --memory-limit asks for (s
+// ApplyMemoryLimit sets the soft memory limit --memory-limit asks for (s
 // was checked by ParseMemoryLimit) for a log of jobs jobs (−1: not read
 // yet, when "auto" is the share of the process's memory alone) and returns
 // it in bytes (0: none) and where it came from.
-func applyMemoryLimit(s string, jobs int) (int64, string) {
+func ApplyMemoryLimit(s string, jobs int) (int64, string) {
 	b, auto, err := ParseMemoryLimit(s)
 	switch {
 	case err != nil:
@@ -113,12 +113,12 @@ func applyMemoryLimit(s string, jobs int) (int64, string) {
 		}
 		return 0, "GOMEMLIMIT"
 	}
-	have := processMemory()
+	have := ProcessMemory()
 	if have <= 0 {
 		return 0, "auto: the memory the process may have is unknown"
 	}
-	l := int64(autoMemoryShare * float64(have))
-	from := fmt.Sprintf("auto: %.0f%% of the %s the process may have", 100*autoMemoryShare, data.ByteSize(have))
+	l := int64(AutoMemoryShare * float64(have))
+	from := fmt.Sprintf("auto: %.0f%% of the %s the process may have", 100*AutoMemoryShare, data.ByteSize(have))
 	if need := max(autoMinLimit, autoBytesPerJob*float64(jobs)); jobs >= 0 && need < float64(l) {
 		l, from = int64(need), fmt.Sprintf("auto: %d B per job of %d jobs, at least %s (the live heap's peak with 50%% to spare)", autoBytesPerJob, jobs, data.ByteSize(autoMinLimit))
 	}
@@ -126,10 +126,10 @@ func applyMemoryLimit(s string, jobs int) (int64, string) {
 	return l, from
 }
 
-// processMemory returns the memory this process may have: the least of
+// ProcessMemory returns the memory this process may have: the least of
 // the machine's RAM (MemTotal) and its cgroup's limit (memory.max), 0 when
 // neither is known.
-func processMemory() int64 {
+func ProcessMemory() int64 {
 	have := int64(0)
 	limit, _ := data.CgroupMemory()
 	for _, v := range []int64{data.MemInfo("MemTotal"), limit} {

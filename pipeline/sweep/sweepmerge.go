@@ -1,4 +1,4 @@
-package pipeline
+package sweep
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 )
 
 // SweepMergePoll is how often WaitMergeSweepFiles looks for the parts
@@ -33,8 +34,8 @@ func WaitMergeSweepFiles(ctx context.Context, patterns []string, wait, poll time
 		if err == nil {
 			t, err = MergeSweepFiles(names)
 		}
-		if err == nil || !errors.Is(err, ErrPartsMissing) || !time.Now().Before(deadline) {
-			if err != nil && wait > 0 && errors.Is(err, ErrPartsMissing) {
+		if err == nil || !errors.Is(err, experiment.ErrPartsMissing) || !time.Now().Before(deadline) {
+			if err != nil && wait > 0 && errors.Is(err, experiment.ErrPartsMissing) {
 				err = fmt.Errorf("after waiting %v for the shards: %w", wait, err)
 			}
 			return t, names, err
@@ -65,7 +66,7 @@ func expandParts(patterns []string) ([]string, error) {
 			}
 		}
 		if len(matches) == 0 || (len(matches) == 1 && !exists(matches[0])) {
-			return nil, fmt.Errorf("%s: no such part yet: %w", p, ErrPartsMissing)
+			return nil, fmt.Errorf("%s: no such part yet: %w", p, experiment.ErrPartsMissing)
 		}
 		names = append(names, matches...)
 	}
