@@ -12,7 +12,9 @@ import (
 	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/pipeline/capacity"
 	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/runreport"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
 )
 
@@ -74,9 +76,9 @@ func sizedTaskSeconds(t testing.TB) (*data.Jobs, []float64, estimate.Source, est
 	return j, sizes, src, opt
 }
 
-func capacityReport(t testing.TB, j *data.Jobs, sizes []float64, src estimate.Source, opt estimate.SizeOptions, spec *cluster.Spec) *CapacityReport {
+func capacityReport(t testing.TB, j *data.Jobs, sizes []float64, src estimate.Source, opt estimate.SizeOptions, spec *cluster.Spec) *capacity.CapacityReport {
 	t.Helper()
-	rep, err := AnalyseCapacity(context.Background(), CapacityRequest{Jobs: j, Sizes: sizes, Source: src, SizeOpt: opt, Spec: spec, K: 3, Seed: 1})
+	rep, err := capacity.AnalyseCapacity(context.Background(), capacity.CapacityRequest{Jobs: j, Sizes: sizes, Source: src, SizeOpt: opt, Spec: spec, K: 3, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +131,7 @@ func TestLoadModelHeterogeneousReproducesViews(t *testing.T) {
 			}
 			// The task level: the log's task jobs, plain and with the
 			// execution-time model's scales.
-			jobs, err := whatIfJobs(j, sizes, src, opt, spec, 1)
+			jobs, err := capacity.WhatIfJobs(j, sizes, src, opt, spec, 1)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -170,7 +172,7 @@ func TestLoadModelHeterogeneousReproducesViews(t *testing.T) {
 // 1/λ is the fluid load × the printed terms, the task-level window's load
 // is its fluid load × the same named terms — and λ > 1 exactly when the
 // task-level replay at today's rate keeps up.
-func checkCapacityHeadline(t *testing.T, res *RunResult, dir string) {
+func checkCapacityHeadline(t *testing.T, res *runreport.RunResult, dir string) {
 	t.Helper()
 	c := res.CapacityCheck
 	if c == nil || c.Load == nil || c.Headroom == nil || len(c.Headroom.Replays) != 3 {
@@ -202,7 +204,7 @@ func checkCapacityHeadline(t *testing.T, res *RunResult, dir string) {
 	// The growth before the p99 doubles: bracketed by the replays the
 	// bisection ran (within the target at or below the factor, not above).
 	h := c.Headroom
-	if res.Lambda > 1 && (h.P99Factor < 1 || h.P99Factor > res.Lambda || h.P99Target != P99TargetFactor*h.Replays[0].P99) {
+	if res.Lambda > 1 && (h.P99Factor < 1 || h.P99Factor > res.Lambda || h.P99Target != capacity.P99TargetFactor*h.Replays[0].P99) {
 		t.Errorf("p99 headroom: factor %v (λ %v), target %v (today's p99 %v)", h.P99Factor, res.Lambda, h.P99Target, h.Replays[0].P99)
 	}
 	for _, rp := range h.P99Search {

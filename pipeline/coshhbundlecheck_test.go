@@ -7,6 +7,7 @@ import (
 
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/pipeline/bundle"
+	"github.com/schedplan/schedplan/pipeline/capacity"
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/inputs"
 )
@@ -102,10 +103,10 @@ func TestParseAnyPoliciesCOSHH(t *testing.T) {
 func TestCheckWhatIfsNoMachines(t *testing.T) {
 	spec := &cluster.Spec{Version: cluster.SpecVersion, Resources: []cluster.ResourceType{{Name: "A", Count: 1, Slots: 1, ExecRate: 1}, {Name: "B", Count: 2, Slots: 1, ExecRate: 1}}}
 	var pe *experiment.ParamError
-	if err := CheckWhatIfs([]string{"A=-1,B=-2"}, spec); !errors.As(err, &pe) || !strings.Contains(err.Error(), "no machines") {
+	if err := capacity.CheckWhatIfs([]string{"A=-1,B=-2"}, spec); !errors.As(err, &pe) || !strings.Contains(err.Error(), "no machines") {
 		t.Errorf("A=-1,B=-2: %v", err)
 	}
-	if err := CheckWhatIfs([]string{"A=-1", "B=-1"}, spec); err != nil {
+	if err := capacity.CheckWhatIfs([]string{"A=-1", "B=-1"}, spec); err != nil {
 		t.Errorf("A=-1 and B=-1: %v", err)
 	}
 }

@@ -16,6 +16,8 @@ import (
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/pipeline/bundle"
+	"github.com/schedplan/schedplan/pipeline/capacity"
+	"github.com/schedplan/schedplan/pipeline/runreport"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/schedplan/schedplan/pipeline/validation"
 )
@@ -154,7 +156,7 @@ func TestCOSHHReclassifiesNewClass(t *testing.T) {
 // checkCOSHHRun checks a run's COSHH outputs: the bundle's coshh section
 // (k from the grid, a plan), the metrics of COSHH, FIFO and Fair in
 // summary.json and the task-level table, and coshh.parquet's rows.
-func checkCOSHHRun(t *testing.T, res *RunResult, b *bundle.Bundle, dir string) {
+func checkCOSHHRun(t *testing.T, res *runreport.RunResult, b *bundle.Bundle, dir string) {
 	t.Helper()
 	c, v := b.COSHH, res.COSHH
 	if c == nil || v == nil || len(v.Runs) != 3 {
@@ -247,8 +249,8 @@ func TestCOSHHWhatIfSimulated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := AnalyseCapacity(context.Background(), CapacityRequest{Jobs: j, Sizes: sizes, Source: src, Spec: cluster.DefaultSpec(), K: 4, Seed: 1,
-		Options: CapacityOptions{WhatIfs: []string{"R3=+2"}}})
+	rep, err := capacity.AnalyseCapacity(context.Background(), capacity.CapacityRequest{Jobs: j, Sizes: sizes, Source: src, Spec: cluster.DefaultSpec(), K: 4, Seed: 1,
+		Options: capacity.CapacityOptions{WhatIfs: []string{"R3=+2"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

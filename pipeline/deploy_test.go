@@ -15,7 +15,9 @@ import (
 	"github.com/schedplan/schedplan/cluster/yarn"
 	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/inputs"
+	"github.com/schedplan/schedplan/pipeline/runreport"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
+	"github.com/schedplan/schedplan/pipeline/tunedeploy"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 	"github.com/schedplan/schedplan/pipeline/validation"
 )
@@ -80,14 +82,14 @@ func TestSpearman(t *testing.T) {
 func TestDeployChunks(t *testing.T) {
 	for _, tc := range []struct {
 		lo, n, count, max int
-		want              []DeployChunk
+		want              []tunedeploy.DeployChunk
 	}{
-		{0, 100_000, 4, 4000, []DeployChunk{{1, 4000}, {32001, 4000}, {64001, 4000}, {96001, 4000}}},
-		{10, 1000, 4, 4000, []DeployChunk{{11, 333}, {344, 333}, {678, 333}}},
-		{0, 200, 4, 4000, []DeployChunk{{1, 200}}},
+		{0, 100_000, 4, 4000, []tunedeploy.DeployChunk{{FirstRow: 1, Jobs: 4000}, {FirstRow: 32001, Jobs: 4000}, {FirstRow: 64001, Jobs: 4000}, {FirstRow: 96001, Jobs: 4000}}},
+		{10, 1000, 4, 4000, []tunedeploy.DeployChunk{{FirstRow: 11, Jobs: 333}, {FirstRow: 344, Jobs: 333}, {FirstRow: 678, Jobs: 333}}},
+		{0, 200, 4, 4000, []tunedeploy.DeployChunk{{FirstRow: 1, Jobs: 200}}},
 		{0, 0, 4, 4000, nil},
 	} {
-		got := deployChunks(tc.lo, tc.n, tc.count, tc.max)
+		got := tunedeploy.DeployChunksOf(tc.lo, tc.n, tc.count, tc.max)
 		if fmt.Sprint(got) != fmt.Sprint(tc.want) {
 			t.Errorf("deployChunks(%d, %d, %d, %d) = %v, want %v", tc.lo, tc.n, tc.count, tc.max, got, tc.want)
 		}
@@ -95,7 +97,7 @@ func TestDeployChunks(t *testing.T) {
 			t.Errorf("last chunk %v does not end at the window's end %d", got[len(got)-1], tc.lo+tc.n)
 		}
 	}
-	if a, b := deploySeed(1, "tune", 0), deploySeed(1, "validate", 0); a == b || a == deploySeed(1, "tune", 1) || a == deploySeed(2, "tune", 0) {
+	if a, b := tunedeploy.DeploySeed(1, "tune", 0), tunedeploy.DeploySeed(1, "validate", 0); a == b || a == tunedeploy.DeploySeed(1, "tune", 1) || a == tunedeploy.DeploySeed(2, "tune", 0) {
 		t.Error("derived seeds collide")
 	}
 }
@@ -121,7 +123,7 @@ func writeSizedLog(t testing.TB, path string, n int, load, meanSize float64, see
 // runWithVerdict runs the pipeline with cfg into a temporary directory
 // and returns the result (which must have a verdict), the inputs and the
 // directory.
-func runWithVerdict(t *testing.T, cfg inputs.RunConfig) (*RunResult, *inputs.Inputs, string) {
+func runWithVerdict(t *testing.T, cfg inputs.RunConfig) (*runreport.RunResult, *inputs.Inputs, string) {
 	t.Helper()
 	in, err := Prepare(cfg)
 	if err != nil {
@@ -141,7 +143,7 @@ func runWithVerdict(t *testing.T, cfg inputs.RunConfig) (*RunResult, *inputs.Inp
 }
 
 // deployRun runs the pipeline, lightly, on a synthetic log.
-func deployRun(t *testing.T, log string) (*RunResult, string) {
+func deployRun(t *testing.T, log string) (*runreport.RunResult, string) {
 	t.Helper()
 	cfg := inputs.DefaultRunConfig()
 	cfg.Trace, cfg.K = log, 2
@@ -194,7 +196,7 @@ func TestDeployKnownAnswers(t *testing.T) {
 		})
 		res, dir := deployRun(t, log)
 		v := res.Deploy
-		if !v.Deploy() || v.Family != FamilyCapacity || !(v.Interval.Hi < 0) || res.Tuned.K < 2 {
+		if !v.Deploy() || v.Family != tunedeploy.FamilyCapacity || !(v.Interval.Hi < 0) || res.Tuned.K < 2 {
 			t.Fatalf("bimodal sizes at load 0.7: verdict %s (%s, %s), interval %+v; want a multi-level capacity-scheduler.xml deployed", v.Verdict, v.Candidate, v.Reason, v.Interval)
 		}
 		b, err := os.ReadFile(filepath.Join(dir, "capacity-scheduler.xml"))
@@ -280,7 +282,7 @@ func TestEmbeddedVerdictReplays(t *testing.T) {
 	// Tuning on the tuning window only; the verdict on the validation
 	// window, with other seeds.
 	for _, c := range dt.Chunks {
-		if c.FirstRow < 1 || c.FirstRow-1+c.Jobs > in.Split.TuneJobs || c.Jobs > DeployChunkJobs {
+		if c.FirstRow < 1 || c.FirstRow-1+c.Jobs > in.Split.TuneJobs || c.Jobs > tunedeploy.DeployChunkJobs {
 			t.Errorf("tuning chunk %+v outside rows 1..%d", c, in.Split.TuneJobs)
 		}
 	}
@@ -307,19 +309,19 @@ func TestEmbeddedVerdictReplays(t *testing.T) {
 	}
 	var seeds []uint64
 	for k := range 10 {
-		seeds = append(seeds, deploySeed(in.Config.Seed, "replay-check", k))
+		seeds = append(seeds, tunedeploy.DeploySeed(in.Config.Seed, "replay-check", k))
 	}
-	pairs, err := taskPairs(in, cl, v.Chunks, seeds, 0, len(seeds))
+	pairs, err := tunedeploy.TaskPairs(in, cl, v.Chunks, seeds, 0, len(seeds))
 	if err != nil {
 		t.Fatal(err)
 	}
-	scores, err := replay(context.Background(), pairs, []string{dt.Current, c.fileSpec(filepath.Join(dir, v.File))})
+	scores, err := tunedeploy.Replay(context.Background(), pairs, []string{dt.Current, c.FileSpec(filepath.Join(dir, v.File))})
 	if err != nil {
 		t.Fatal(err)
 	}
 	mean := 0.0
 	for _, s := range scores {
-		mean += pairedDiff(v.Objective, s[1], s[0]) / float64(len(scores))
+		mean += tunedeploy.PairedDiff(v.Objective, s[1], s[0]) / float64(len(scores))
 	}
 	t.Logf("claimed %+.2f%% in [%+.2f%%, %+.2f%%]; replayed with 10 other seeds: %+.2f%%", 100*v.Mean, 100*v.Interval.Lo, 100*v.Interval.Hi, 100*mean)
 	if mean < v.Interval.Lo || mean > v.Interval.Hi {
@@ -328,7 +330,7 @@ func TestEmbeddedVerdictReplays(t *testing.T) {
 }
 
 // taskTunedSpec is the task-level tuned LAS_MQ row's policy.
-func taskTunedSpec(t *testing.T, res *RunResult) string {
+func taskTunedSpec(t *testing.T, res *runreport.RunResult) string {
 	t.Helper()
 	for _, row := range res.TaskValidation.Rows {
 		if row.Name == validation.TaskTunedName {
@@ -355,12 +357,12 @@ func TestBundleYARNDeploySection(t *testing.T) {
 		commented map[string]string // file → a phrase of its comment
 	}{
 		{nil, "fair", nil},
-		{&bundle.DeployRecord{Verdict: bundle.VerdictDeploy, File: FamilyFair, PoolPolicy: "fifo", Current: "fair"}, "fifo", map[string]string{FamilyCapacity: "deploy fair-scheduler.xml, not this file"}},
-		{&bundle.DeployRecord{Verdict: bundle.VerdictKeep, File: FamilyCapacity, Current: "my -- scheduler"}, "fair",
-			map[string]string{FamilyCapacity: "KEEP your current scheduler (my - - scheduler)", FamilyFair: "KEEP your current scheduler"}},
+		{&bundle.DeployRecord{Verdict: bundle.VerdictDeploy, File: tunedeploy.FamilyFair, PoolPolicy: "fifo", Current: "fair"}, "fifo", map[string]string{tunedeploy.FamilyCapacity: "deploy fair-scheduler.xml, not this file"}},
+		{&bundle.DeployRecord{Verdict: bundle.VerdictKeep, File: tunedeploy.FamilyCapacity, Current: "my -- scheduler"}, "fair",
+			map[string]string{tunedeploy.FamilyCapacity: "KEEP your current scheduler (my - - scheduler)", tunedeploy.FamilyFair: "KEEP your current scheduler"}},
 	} {
 		b.Deploy = tc.rec
-		files, err := BundleYARN(b, 1024)
+		files, err := tunedeploy.BundleYARN(b, 1024)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -370,10 +372,10 @@ func TestBundleYARNDeploySection(t *testing.T) {
 				t.Errorf("%+v: %s commented %v (want %v, with %q)", tc.rec, name, got, want, phrase)
 			}
 		}
-		if err := bundle.CheckCapacitySchedulerXML(files[FamilyCapacity]); err != nil {
+		if err := bundle.CheckCapacitySchedulerXML(files[tunedeploy.FamilyCapacity]); err != nil {
 			t.Errorf("%+v: %v", tc.rec, err)
 		}
-		fs, err := yarn.ParseFairScheduler(files[FamilyFair])
+		fs, err := yarn.ParseFairScheduler(files[tunedeploy.FamilyFair])
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -395,12 +397,12 @@ func TestVerdictNextSteps(t *testing.T) {
 		family, current string
 		want, not       []string
 	}{
-		{FamilyCapacity, "fair:pool=user", []string{"yarn rmadmin -refreshQueues", "schedplan yarn-controller out/capacity-scheduler.xml", "To roll back"}, nil},
-		{FamilyFair, "fair:file=/etc/hadoop/fair-scheduler.xml", []string{"yarn.scheduler.fair.allocation.file", "To roll back"}, []string{"scheduler.class"}},
-		{FamilyFair, "capacity:file=/etc/hadoop/capacity-scheduler.xml", []string{"yarn.resourcemanager.scheduler.class", "FairScheduler", "restart the ResourceManager", "To roll back"}, []string{"Save your allocation file"}},
+		{tunedeploy.FamilyCapacity, "fair:pool=user", []string{"yarn rmadmin -refreshQueues", "schedplan yarn-controller out/capacity-scheduler.xml", "To roll back"}, nil},
+		{tunedeploy.FamilyFair, "fair:file=/etc/hadoop/fair-scheduler.xml", []string{"yarn.scheduler.fair.allocation.file", "To roll back"}, []string{"scheduler.class"}},
+		{tunedeploy.FamilyFair, "capacity:file=/etc/hadoop/capacity-scheduler.xml", []string{"yarn.resourcemanager.scheduler.class", "FairScheduler", "restart the ResourceManager", "To roll back"}, []string{"Save your allocation file"}},
 		{"", "fair:pool=user", []string{"Nothing to change", "--current-config"}, []string{"yarn"}},
 	} {
-		v := &DeployVerdict{Verdict: bundle.VerdictDeploy, Family: c.family, File: c.family, Candidate: "x", Current: c.current, CurrentName: "cur", Interval: tuner.Interval{Available: true, Level: 0.95, Lo: -0.2, Hi: -0.1}}
+		v := &tunedeploy.DeployVerdict{Verdict: bundle.VerdictDeploy, Family: c.family, File: c.family, Candidate: "x", Current: c.current, CurrentName: "cur", Interval: tuner.Interval{Available: true, Level: 0.95, Lo: -0.2, Hi: -0.1}}
 		if c.family == "" {
 			v.Verdict = bundle.VerdictKeep
 		}
@@ -426,11 +428,11 @@ func TestVerdictNextSteps(t *testing.T) {
 // the other says it is the best of its kind (fair-scheduler.xml claimed to
 // be the best candidate when capacity-scheduler.xml was).
 func TestKeepCommentNamesTheBestFile(t *testing.T) {
-	d := &bundle.DeployRecord{Verdict: bundle.VerdictKeep, File: FamilyCapacity, Current: "cur"}
-	if c := d.Comment(FamilyCapacity); !strings.Contains(c, "is the best candidate found") {
+	d := &bundle.DeployRecord{Verdict: bundle.VerdictKeep, File: tunedeploy.FamilyCapacity, Current: "cur"}
+	if c := d.Comment(tunedeploy.FamilyCapacity); !strings.Contains(c, "is the best candidate found") {
 		t.Errorf("capacity-scheduler.xml: %s", c)
 	}
-	if c := d.Comment(FamilyFair); strings.Contains(c, "best candidate found") || !strings.Contains(c, "best candidate of its kind (the best found was capacity-scheduler.xml)") {
+	if c := d.Comment(tunedeploy.FamilyFair); strings.Contains(c, "best candidate found") || !strings.Contains(c, "best candidate of its kind (the best found was capacity-scheduler.xml)") {
 		t.Errorf("fair-scheduler.xml: %s", c)
 	}
 }
@@ -445,11 +447,11 @@ func TestNotToDeploy(t *testing.T) {
 		want string
 	}{
 		{nil, ""},
-		{&bundle.DeployRecord{Verdict: bundle.VerdictDeploy, File: FamilyCapacity}, ""},
-		{&bundle.DeployRecord{Verdict: bundle.VerdictDeploy, File: FamilyFair}, "deploy fair-scheduler.xml, not this file"},
-		{&bundle.DeployRecord{Verdict: bundle.VerdictKeep, File: FamilyCapacity, Current: "cur"}, "KEEP your current scheduler (cur)"},
+		{&bundle.DeployRecord{Verdict: bundle.VerdictDeploy, File: tunedeploy.FamilyCapacity}, ""},
+		{&bundle.DeployRecord{Verdict: bundle.VerdictDeploy, File: tunedeploy.FamilyFair}, "deploy fair-scheduler.xml, not this file"},
+		{&bundle.DeployRecord{Verdict: bundle.VerdictKeep, File: tunedeploy.FamilyCapacity, Current: "cur"}, "KEEP your current scheduler (cur)"},
 	} {
-		got := NotToDeploy(withComment(file, c.rec.Comment(FamilyCapacity)))
+		got := tunedeploy.NotToDeploy(tunedeploy.WithComment(file, c.rec.Comment(tunedeploy.FamilyCapacity)))
 		if c.want == "" && got != "" || !strings.Contains(got, c.want) || strings.Contains(got, "-->") {
 			t.Errorf("%+v: %q, want %q", c.rec, got, c.want)
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/inputs"
+	"github.com/schedplan/schedplan/pipeline/tunedeploy"
 )
 
 // CheckContainerMB checks --container-mb (the memory of one container, MB)
@@ -42,7 +43,7 @@ func EmitYARNFiles(path, dir string, force bool, containerMB int) ([]string, err
 	if err != nil {
 		return nil, experiment.ParamErr("config", path, "%v", err)
 	}
-	files, err := BundleYARN(b, containerMB)
+	files, err := tunedeploy.BundleYARN(b, containerMB)
 	if err != nil {
 		return nil, err
 	}

@@ -10,7 +10,9 @@ import (
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/pipeline/bundle"
+	"github.com/schedplan/schedplan/pipeline/capacity"
 	"github.com/schedplan/schedplan/pipeline/inputs"
+	"github.com/schedplan/schedplan/pipeline/internal/bundletest"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
@@ -50,7 +52,7 @@ func TestHeldPerUnit(t *testing.T) {
 // exec_rate 1 and one of 2 at 0.5 (5 reference containers, 6 containers),
 // with LAS_MQ thresholds 10 and 100 container-seconds of work.
 func heteroBundle() *bundle.Bundle {
-	b := sampleBundle()
+	b := bundletest.Sample()
 	b.Trace.SizeSource = "size"
 	b.Cluster = bundle.ClusterInfo{Capacity: 5, Resources: []bundle.ResourceInfo{
 		{Name: "fast", Count: 1, Slots: 4, ExecRate: 1}, {Name: "slow", Count: 1, Slots: 2, ExecRate: 0.5}}}
@@ -97,7 +99,7 @@ func TestHeldThresholdsEverywhere(t *testing.T) {
 	if err := os.WriteFile(path, y, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, specs, err := TaskConfigs(path, "")
+	_, specs, err := capacity.TaskConfigs(path, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/report"
+	"github.com/schedplan/schedplan/pipeline/runreport"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 	"github.com/schedplan/schedplan/pipeline/validation"
@@ -165,13 +166,6 @@ func (p *pipelineRun) hpfspConfig() *bundle.HPFSPConfig {
 	return c
 }
 
-// Task-level validation row names of H-PFSP and its references.
-const (
-	TaskHPFSPName = "tuned h-pfsp (task; online EWMA estimates, no sizes)"
-	TaskFSPName   = "fsp (task; exact sizes)"
-	TaskPSName    = "fair, one pool (task; PS)"
-)
-
 // validateHPFSP adds the task-level rows of H-PFSP (the tuned parameters,
 // the online estimator with the tuning window's task times as eq. 18's
 // prior) and its references — FSP with exact sizes (the protective
@@ -191,7 +185,7 @@ func (p *pipelineRun) validateHPFSP(ctx context.Context, tv *validation.TaskVali
 	}
 	res := &tasklevel.TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: in.Config.ContainerMB, HPFSPDefault: p.ht.DefaultTaskS}
 	hs := p.ht.Best.Config().Spec()
-	rows := []struct{ name, spec string }{{TaskFSPName, "fsp"}, {TaskPSName, "fair"}, {TaskHPFSPName, hs}}
+	rows := []struct{ name, spec string }{{runreport.TaskFSPName, "fsp"}, {runreport.TaskPSName, "fair"}, {runreport.TaskHPFSPName, hs}}
 	var specs []string
 	for _, r := range rows {
 		specs = append(specs, r.spec)
@@ -210,26 +204,4 @@ func (p *pipelineRun) validateHPFSP(ctx context.Context, tv *validation.TaskVali
 		tv.Rows = append(tv.Rows, row)
 	}
 	return nil
-}
-
-// hpfspVerdict is the report's sentence on the task-level H-PFSP rows:
-// its mean response and p99 slowdown beside FSP's (exact sizes) and PS's
-// ("" without the rows).
-func hpfspVerdict(t *validation.TaskValidation) string {
-	var h, f, ps *validation.ValidationRow
-	for k := range t.Rows {
-		switch t.Rows[k].Name {
-		case TaskHPFSPName:
-			h = &t.Rows[k]
-		case TaskFSPName:
-			f = &t.Rows[k]
-		case TaskPSName:
-			ps = &t.Rows[k]
-		}
-	}
-	if h == nil || f == nil || ps == nil {
-		return ""
-	}
-	return fmt.Sprintf(" The tuned H-PFSP (%s; sizes estimated online from the tasks' progress) has a mean response of %.4g s against %.4g s for FSP with exact sizes and %.4g s for Fair in one pool (PS); p99 slowdown %.4g against %.4g and %.4g.",
-		h.Policy, h.Mean, f.Mean, ps.Mean, h.P99Slowdown, f.P99Slowdown, ps.P99Slowdown)
 }

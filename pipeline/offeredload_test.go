@@ -15,6 +15,7 @@ import (
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/inputs"
+	"github.com/schedplan/schedplan/pipeline/runreport"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/schedplan/schedplan/pipeline/validation"
 )
@@ -166,7 +167,7 @@ func TestBoundsTextStatesLoad(t *testing.T) {
 	}{{0.469, "offered load 0.469 (" + experiment.FluidLoadDef + ")"}, {1.5, "OVERLOADED"}, {math.NaN(), "offered load undefined"}} {
 		w := &tasklevel.Window{Log: &data.Jobs{Source: "x.csv"}, Name: "validate", Capacity: 1, CapacityFrom: "given", OfferedLoad: tc.load}
 		var out strings.Builder
-		WriteBoundsText(&out, w, &experiment.Bounds{Jobs: 2, Capacity: 1}, nil)
+		runreport.WriteBoundsText(&out, w, &experiment.Bounds{Jobs: 2, Capacity: 1}, nil)
 		if first, _, _ := strings.Cut(out.String(), "\n"); !strings.Contains(first, tc.want) {
 			t.Errorf("load %v: %q lacks %q", tc.load, first, tc.want)
 		}

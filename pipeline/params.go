@@ -4,13 +4,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"math"
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/schedplan/schedplan/classify"
-	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/lp"
@@ -19,20 +16,6 @@ import (
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
-
-// ParseFloats parses a comma-separated list of finite numbers given for
-// param.
-func ParseFloats(param, s string) ([]float64, error) {
-	var out []float64
-	for _, f := range strings.Split(s, ",") {
-		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, experiment.ParamErr(param, strconv.Quote(s), "%q is not a finite number", f)
-		}
-		out = append(out, v)
-	}
-	return out, nil
-}
 
 // FormatFloats writes numbers as the comma-separated list ParseFloats
 // reads (a flag's default).
@@ -61,29 +44,14 @@ func (q RunRequest) Configure(cfg *inputs.RunConfig) error {
 		return fmt.Errorf("--solver: %w", err)
 	}
 	cfg.Objective = tuner.Objective(q.Objective)
-	if cfg.Baselines, err = ParsePolicies("baselines", q.Baselines); err != nil {
+	if cfg.Baselines, err = experiment.ParsePolicies("baselines", q.Baselines); err != nil {
 		return err
 	}
-	if cfg.Sigmas, err = ParseFloats("sigmas", q.Sigmas); err != nil {
+	if cfg.Sigmas, err = experiment.ParseFloats("sigmas", q.Sigmas); err != nil {
 		return err
 	}
-	cfg.LoadFactors, err = ParseFloats("load-factors", q.LoadFactors)
+	cfg.LoadFactors, err = experiment.ParseFloats("load-factors", q.LoadFactors)
 	return err
-}
-
-// ParsePolicies splits a comma-separated list of fluid policy
-// specifications given for param (sim.SplitPolicies) and checks each.
-func ParsePolicies(param, list string) ([]string, error) {
-	specs := sim.SplitPolicies(list)
-	if len(specs) == 0 {
-		return nil, experiment.ParamErr(param, strconv.Quote(list), "no policy given")
-	}
-	for _, s := range specs {
-		if _, err := experiment.Fluid.Policy(s); err != nil {
-			return nil, experiment.ParamErr(param, s, "%v", err)
-		}
-	}
-	return specs, nil
 }
 
 // ParseAnyPolicies splits a list of policy specifications of either
@@ -108,41 +76,6 @@ func ParseAnyPolicies(param, list string) ([]string, error) {
 		}
 	}
 	return specs, nil
-}
-
-// MaxWhatIfs bounds the --what-if flags of one command.
-const MaxWhatIfs = 100
-
-// CheckWhatIfs parses capacity what-ifs against the spec's machine types
-// and refuses counts no cluster has (negative, or above MaxMachines).
-func CheckWhatIfs(whatIfs []string, spec *cluster.Spec) error {
-	if len(whatIfs) > MaxWhatIfs {
-		return experiment.ParamErr("what-if", fmt.Sprintf("(%d of them)", len(whatIfs)), "want at most %d what-ifs: each re-solves the capacity LP and simulates the log at task level (about 0.5 s each on the embedded trace)", MaxWhatIfs)
-	}
-	p := &lp.COSHHProblem{}
-	for _, r := range spec.Resources {
-		p.TypeNames = append(p.TypeNames, r.Name)
-		p.Counts = append(p.Counts, float64(r.Count))
-	}
-	for _, w := range whatIfs {
-		cs, err := lp.ParseChanges(p, w)
-		if err != nil {
-			return experiment.ParamErr("what-if", w, "%v", err)
-		}
-		counts := slices.Clone(p.Counts)
-		for _, c := range cs {
-			if n := p.Counts[c.Type] + c.Delta; !(n >= 0 && n <= inputs.MaxMachines) {
-				return experiment.ParamErr("what-if", w, "%s would have %g machines: want 0 to %g", p.TypeNames[c.Type], n, float64(inputs.MaxMachines))
-			}
-			counts[c.Type] += c.Delta
-		}
-		// A cluster without machines has nothing to simulate COSHH on
-		// (it failed after the LP, naming an empty cluster spec).
-		if !slices.ContainsFunc(counts, func(n float64) bool { return n > 0 }) {
-			return experiment.ParamErr("what-if", w, "leaves the cluster no machines")
-		}
-	}
-	return nil
 }
 
 // ErrorModelOf is the size-estimation error model of simulate's flags:

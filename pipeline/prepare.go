@@ -15,9 +15,11 @@ import (
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/pipeline/capacity"
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
+	"github.com/schedplan/schedplan/pipeline/tunedeploy"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
@@ -77,7 +79,7 @@ func Prepare(cfg inputs.RunConfig) (*inputs.Inputs, error) {
 	if in.Spec, err = cluster.LoadSpec(cfg.Cluster); err != nil {
 		return nil, experiment.ParamErr("cluster", cfg.Cluster, "%v", err)
 	}
-	if err := CheckWhatIfs(cfg.WhatIfs, in.Spec); err != nil {
+	if err := capacity.CheckWhatIfs(cfg.WhatIfs, in.Spec); err != nil {
 		return nil, err
 	}
 	var currentSpec string
@@ -86,7 +88,7 @@ func Prepare(cfg inputs.RunConfig) (*inputs.Inputs, error) {
 			return nil, err
 		}
 	}
-	applyMemoryLimit(cfg.MemoryLimit, -1)
+	inputs.ApplyMemoryLimit(cfg.MemoryLimit, -1)
 	if in.Input, err = inputs.ReadInput(inputs.InputOptions{Trace: cfg.Trace, Read: cfg.Read, Tasks: cfg.Tasks}); err != nil {
 		return nil, err
 	}
@@ -101,7 +103,7 @@ func Prepare(cfg inputs.RunConfig) (*inputs.Inputs, error) {
 	}
 	// The limit holds while the log is read too; "auto" is sized by the
 	// log once its job count is known.
-	if limit, from := applyMemoryLimit(cfg.MemoryLimit, in.Jobs.Len()); limit > 0 {
+	if limit, from := inputs.ApplyMemoryLimit(cfg.MemoryLimit, in.Jobs.Len()); limit > 0 {
 		slog.Info("soft memory limit", "bytes", limit, "from", from)
 	}
 	if in.TasksKey, err = inputs.TasksKey(in.Tasks); err != nil {
@@ -185,7 +187,7 @@ func checkParams(c *inputs.RunConfig) error {
 	if _, err := data.ParseSparkUnit(string(c.Read.Log.Spark)); err != nil {
 		return experiment.ParamErr("spark-job", c.Read.Log.Spark, "%v", err)
 	}
-	if _, _, err := ParseMemoryLimit(c.MemoryLimit); err != nil {
+	if _, _, err := inputs.ParseMemoryLimit(c.MemoryLimit); err != nil {
 		return experiment.ParamErr("memory-limit", c.MemoryLimit, "%v", err)
 	}
 	if _, err := experiment.ParseResults(c.ResultsOrDefault()); err != nil {
@@ -381,7 +383,7 @@ func inputsCost(in *inputs.Inputs) experiment.Cost {
 	}
 	errRuns := sized * sigmas * float64(cfg.Runs)
 	valSims := 3 + configs*float64(1+len(cfg.LoadFactors)) + errRuns
-	deploy, deployJobs := DeployCost()
+	deploy, deployJobs := tunedeploy.DeployCost()
 	return TuneCost(cfg.Budget, in.Split, tuner.TuneOptions{Folds: cfg.Folds}).Add(experiment.Cost{
 		Simulations: valSims + deploy,
 		JobSteps:    valSims*valN + deployJobs,

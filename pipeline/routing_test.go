@@ -20,7 +20,9 @@ import (
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/inputs"
+	"github.com/schedplan/schedplan/pipeline/internal/bundletest"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
+	"github.com/schedplan/schedplan/pipeline/tunedeploy"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
@@ -228,7 +230,7 @@ func TestLogQueueName(t *testing.T) {
 // Every leaf now admits twice the peak of one user, and maximum-system-
 // applications twice the sum of the peaks.
 func TestLevelsAdmitPeakApplications(t *testing.T) {
-	b := sampleBundle()
+	b := bundletest.Sample()
 	b.LASMQ.Weights = []float64{1, 0, 0}
 	b.Users[0].PeakApps, b.Users[1].PeakApps = 3000, 4000
 	out, cs := emitCS(t, b)
@@ -258,9 +260,9 @@ func TestLevelsAdmitPeakApplications(t *testing.T) {
 func TestDeployPairsNameLogQueues(t *testing.T) {
 	cfg := inputs.DefaultRunConfig()
 	cfg.Trace = sixUserLog(t, true)
-	in, pairs := deployPairsOf(t, cfg, DeployChunk{FirstRow: 11, Jobs: 20})
+	in, pairs := deployPairsOf(t, cfg, tunedeploy.DeployChunk{FirstRow: 11, Jobs: 20})
 	want := bundle.LogQueuesOf(in.Jobs, 10, 20)
-	if got := pairs[0].res.Named; !slices.Equal(got, want) {
+	if got := pairs[0].Res.Named; !slices.Equal(got, want) {
 		t.Fatalf("replayed applications name %q, want the log's queues %q", got, want)
 	}
 }
@@ -270,7 +272,7 @@ func TestDeployPairsNameLogQueues(t *testing.T) {
 // min(maximum-applications, maximum-applications × minimum-user-limit-
 // percent/100 × user-limit-factor), e.g. 10,000).
 func TestLeafApplicationsDescription(t *testing.T) {
-	b := sampleBundle()
+	b := bundletest.Sample()
 	b.Users[0].PeakApps, b.Users[1].PeakApps = 20, 3
 	out, cs := emitCS(t, b)
 	var conf struct {
@@ -342,12 +344,12 @@ func TestCurrentConfigPlacesTheLog(t *testing.T) {
 func TestDeployPairsReferenceIsCurrentConfig(t *testing.T) {
 	cfg := inputs.DefaultRunConfig()
 	cfg.Trace, cfg.CurrentConfig = sixUserLog(t, false), "testdata/hadoop/capacity-scheduler.xml"
-	_, pairs := deployPairsOf(t, cfg, DeployChunk{FirstRow: 1, Jobs: 200})
+	_, pairs := deployPairsOf(t, cfg, tunedeploy.DeployChunk{FirstRow: 1, Jobs: 200})
 	want := "capacity:file=" + cfg.CurrentConfig
-	if got := pairs[0].res.Reference; got != want {
+	if got := pairs[0].Res.Reference; got != want {
 		t.Fatalf("deadlines from %q, want the current scheduler %q", got, want)
 	}
-	scores, err := replay(context.Background(), pairs, []string{want})
+	scores, err := tunedeploy.Replay(context.Background(), pairs, []string{want})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -405,7 +407,7 @@ func mustJobs(t *testing.T, csv string) *data.Jobs {
 
 // deployPairsOf prepares cfg's log and returns the deploy tuner's pair of
 // chunk with one task seed.
-func deployPairsOf(t *testing.T, cfg inputs.RunConfig, chunk DeployChunk) (*inputs.Inputs, []deployPair) {
+func deployPairsOf(t *testing.T, cfg inputs.RunConfig, chunk tunedeploy.DeployChunk) (*inputs.Inputs, []tunedeploy.DeployPair) {
 	t.Helper()
 	in, err := Prepare(cfg)
 	if err != nil {
@@ -415,7 +417,7 @@ func deployPairsOf(t *testing.T, cfg inputs.RunConfig, chunk DeployChunk) (*inpu
 	if err != nil {
 		t.Fatal(err)
 	}
-	pairs, err := taskPairs(in, cl, []DeployChunk{chunk}, []uint64{1}, 0, 1)
+	pairs, err := tunedeploy.TaskPairs(in, cl, []tunedeploy.DeployChunk{chunk}, []uint64{1}, 0, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

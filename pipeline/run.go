@@ -17,10 +17,13 @@ import (
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/lp"
 	"github.com/schedplan/schedplan/pipeline/bundle"
+	"github.com/schedplan/schedplan/pipeline/capacity"
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/schedplan/schedplan/pipeline/report"
+	"github.com/schedplan/schedplan/pipeline/runreport"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
+	"github.com/schedplan/schedplan/pipeline/tunedeploy"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 	"github.com/schedplan/schedplan/pipeline/validation"
 )
@@ -29,90 +32,10 @@ import (
 // state's methods).
 type classState inputs.Classes
 
-// capacityState is the capacity stage's state: the bundle's projection of
-// each classification's plan, or why there is none.
-type capacityState struct {
-	Primary        *bundle.CapacityPlan `json:"primary,omitempty"`
-	PrimaryNotes   []string             `json:"primary_notes,omitempty"`
-	Secondary      *bundle.CapacityPlan `json:"secondary,omitempty"`
-	SecondaryNotes []string             `json:"secondary_notes,omitempty"`
-	// Check is the load decomposition and the headroom replays
-	// (checkCapacity).
-	Check *CapacityCheck `json:"check,omitempty"`
-}
-
 // boundsState is the bounds stage's state (validation window).
 type boundsState struct {
 	Bounds    *experiment.Bounds `json:"bounds"`
 	Deadlines []float64          `json:"deadlines"`
-}
-
-// RunResult is what a run produced (also summary.json).
-type RunResult struct {
-	Version  int              `json:"version"`
-	Trace    string           `json:"trace"`
-	Workload inputs.Workload  `json:"workload"`
-	Split    experiment.Split `json:"split"`
-	// Capacity is the capacity every simulation ran at (in the units of the
-	// sizes), CapacityFrom where it came from, and OfferedLoad the log's
-	// load at it; Overloaded is set when that load exceeds 1.
-	Capacity     float64  `json:"capacity"`
-	CapacityFrom string   `json:"capacity_from"`
-	OfferedLoad  *float64 `json:"offered_load"` // null when undefined (one arrival instant)
-	Overloaded   bool     `json:"overloaded"`
-	Warnings     []string `json:"warnings,omitempty"`
-	Lambda       float64  `json:"lambda"`
-	// Cluster names the cluster spec (an auto spec says how it was sized).
-	Cluster string `json:"cluster"`
-	// CapacityCheck decomposes the log's load and checks λ by replays.
-	CapacityCheck *CapacityCheck             `json:"capacity_check,omitempty"`
-	Tuned         tuner.LASMQParams          `json:"tuned_las_mq"`
-	TunedSpec     string                     `json:"tuned_policy"`
-	Bounds        *experiment.Bounds         `json:"bounds"`
-	Validation    []validation.ValidationRow `json:"validation"`
-	// ValidationLoad is the validation window's offered load at Capacity
-	// (FluidLoadDef), at which the validation rows were simulated.
-	ValidationLoad *float64 `json:"validation_offered_load"`
-	Current        string   `json:"current"`
-	// TaskValidation is the task-level view of the validation window (the
-	// emitted YARN files simulated on the spec's machines).
-	TaskValidation *validation.TaskValidation `json:"task_validation,omitempty"`
-	// COSHH is COSHH beside FIFO and Fair at task level on the validation
-	// window (seed 003 §5.1's metrics; COSHHValidation), with its tuning.
-	COSHH *validation.COSHHValidation `json:"coshh,omitempty"`
-	// Calibration is how far the simulated current scheduler is from the
-	// log's observed times on the validation window: how much to trust
-	// the what-ifs.
-	Calibration *validation.CalibrationReport `json:"calibration,omitempty"`
-	// TunedHPFSP is H-PFSP's tuned configuration (the bundle's h_pfsp).
-	TunedHPFSP *bundle.HPFSPConfig `json:"tuned_h_pfsp,omitempty"`
-	// DeployTuning is the task-level deploy tuner's record (every
-	// candidate replayed as emitted on the tuning window).
-	DeployTuning *DeployTuning `json:"deploy_tuning,omitempty"`
-	// Verdict is the run's one verdict (VerdictDeploy, VerdictKeep), Deploy
-	// how it was reached; Improved is Verdict == deploy, Improvement the
-	// contender's mean paired improvement over the current scheduler at
-	// task level on the validation window (1 − candidate/current in the
-	// objective; negative: worse) and ImprovementInterval the bootstrap
-	// interval of its mean paired relative difference (negative: better).
-	Verdict             string          `json:"verdict"`
-	Deploy              *DeployVerdict  `json:"deploy,omitempty"`
-	Improvement         float64         `json:"improvement_over_current"`
-	ImprovementInterval *tuner.Interval `json:"improvement_interval,omitempty"`
-	Improved            bool            `json:"improved"`
-	// FluidImprovement is 1 − tuned/current mean response of the fluid
-	// model on the validation window (FluidImproved: positive): a bound of
-	// what the levels could do without tasks, not the verdict.
-	FluidImprovement float64  `json:"fluid_improvement_over_current"`
-	FluidImproved    bool     `json:"fluid_improved"`
-	Skipped          []string `json:"-"`
-	Ran              []string `json:"-"`
-	Files            []string `json:"files"`
-
-	// TunedRow and CurrentRow are the validation rows (exact sizes) the
-	// verdict compares: response beside slowdown and missed deadlines.
-	TunedRow   validation.ValidationRow `json:"tuned_validation"`
-	CurrentRow validation.ValidationRow `json:"current_validation"`
 }
 
 // stage is one row of the pipeline's table: its name, its parameters and the
@@ -175,7 +98,7 @@ type pipelineRun struct {
 	r     *Runner
 	wl    inputs.Workload
 	cs    classState
-	capSt capacityState
+	capSt runreport.CapacityState
 	tr    tuner.TuneReport
 	ht    HPFSPTuning
 	bs    boundsState
@@ -206,7 +129,7 @@ type fluidPeakCache struct {
 // in comes from Prepare. When ctx is cancelled the stage under way is
 // abandoned without writing anything and Run returns ctx.Err() (wrapped):
 // the directory stays resumable.
-func Run(ctx context.Context, in *inputs.Inputs, r *Runner) (*RunResult, error) {
+func Run(ctx context.Context, in *inputs.Inputs, r *Runner) (*runreport.RunResult, error) {
 	if r.Dir == "" {
 		return nil, experiment.ErrNoOutputDir
 	}
@@ -305,7 +228,7 @@ func (p *pipelineRun) stages() []stage {
 			Allocation string
 			Check      int
 			Seed       uint64
-		}{cfg.Solver, cfg.WhatIfs, lp.AllocationRule, capacityCheckVersion, cfg.Seed}, deps: []string{"classify"}, inputs: [][]byte{in.SpecKey}, state: &p.capSt, run: p.capacity},
+		}{cfg.Solver, cfg.WhatIfs, lp.AllocationRule, capacity.CapacityCheckVersion, cfg.Seed}, deps: []string{"classify"}, inputs: [][]byte{in.SpecKey}, state: &p.capSt, run: p.capacity},
 		{name: "tune", params: struct {
 			Budget      int
 			Objective   tuner.Objective
@@ -339,7 +262,7 @@ func (p *pipelineRun) stages() []stage {
 			Objective                                            tuner.Objective
 			Constraints, CurrentConfig                           string
 			ContainerMB                                          int
-		}{DeployChunkJobs, DeployChunks, DeployTuneSeeds, DeployFinalists, deployVersion, bundle.CapacityLayoutVersion, DeployMultipliers, DeployLevelOrders,
+		}{tunedeploy.DeployChunkJobs, tunedeploy.DeployChunks, tunedeploy.DeployTuneSeeds, tunedeploy.DeployFinalists, deployVersion, bundle.CapacityLayoutVersion, tunedeploy.DeployMultipliers, tunedeploy.DeployLevelOrders,
 			cfg.Seed, cfg.Objective, cfg.Constraints, cfg.CurrentConfig, cfg.ContainerMB},
 			deps: []string{"ingest", "classify", "capacity", "tune", "tune-coshh", "tune-hpfsp", "bounds"}, inputs: [][]byte{in.JobsKey, in.TraceKey, in.SpecKey, in.TasksKey, in.CurrentConfigKey},
 			state: &p.dp, run: p.tuneDeploy},
@@ -393,14 +316,14 @@ func (p *pipelineRun) capacity(ctx context.Context) (map[string][]byte, error) {
 	cfg := p.in.Config
 	for _, c := range []struct {
 		res   *classify.Result
-		opt   CapacityOptions
+		opt   capacity.CapacityOptions
 		plan  **bundle.CapacityPlan
 		notes *[]string
 	}{
-		{p.cs.Primary.Result, CapacityOptions{Solver: cfg.Solver}, &p.capSt.Primary, &p.capSt.PrimaryNotes},
-		{p.cs.Secondary.Result, CapacityOptions{Solver: cfg.Solver, WhatIfs: cfg.WhatIfs}, &p.capSt.Secondary, &p.capSt.SecondaryNotes},
+		{p.cs.Primary.Result, capacity.CapacityOptions{Solver: cfg.Solver}, &p.capSt.Primary, &p.capSt.PrimaryNotes},
+		{p.cs.Secondary.Result, capacity.CapacityOptions{Solver: cfg.Solver, WhatIfs: cfg.WhatIfs}, &p.capSt.Secondary, &p.capSt.SecondaryNotes},
 	} {
-		a, err := PlanCapacity(c.res, p.in.Spec, c.opt)
+		a, err := capacity.PlanCapacity(c.res, p.in.Spec, c.opt)
 		if err != nil {
 			return nil, fmt.Errorf("%s classification: %w", c.res.Name, err)
 		}
@@ -411,7 +334,7 @@ func (p *pipelineRun) capacity(ctx context.Context) (map[string][]byte, error) {
 		lambda = p.capSt.Secondary.Lambda
 	}
 	var err error
-	p.capSt.Check, err = checkCapacity(ctx, p.in, (*inputs.Classes)(&p.cs), lambda)
+	p.capSt.Check, err = capacity.CheckCapacity(ctx, p.in, (*inputs.Classes)(&p.cs), lambda)
 	return nil, err
 }
 
@@ -458,8 +381,8 @@ func (p *pipelineRun) boundsOf() *experiment.Bounds {
 
 // deployState is the tune-deploy stage's state.
 type deployState struct {
-	Tuning  *DeployTuning  `json:"tuning,omitempty"`
-	Verdict *DeployVerdict `json:"verdict,omitempty"`
+	Tuning  *tunedeploy.DeployTuning  `json:"tuning,omitempty"`
+	Verdict *tunedeploy.DeployVerdict `json:"verdict,omitempty"`
 }
 
 // deployVersion changes when the tune-deploy stage or the verdict changes
@@ -487,7 +410,7 @@ func (p *pipelineRun) tuneDeploy(ctx context.Context) (map[string][]byte, error)
 	if p.bdErr != nil {
 		return nil, p.bdErr
 	}
-	dt, err := TuneDeploy(ctx, p.in, &p.tr, b)
+	dt, err := tunedeploy.TuneDeploy(ctx, p.in, &p.tr, b)
 	if err != nil {
 		return nil, err
 	}
@@ -495,7 +418,7 @@ func (p *pipelineRun) tuneDeploy(ctx context.Context) (map[string][]byte, error)
 	p.bd = nil // rebuilt with the choice
 	// The one verdict: the contender's file, rendered as emit writes it,
 	// against the current scheduler on the validation window.
-	v, err := verdictOf(ctx, p.in, dt, p.bundle())
+	v, err := tunedeploy.VerdictOf(ctx, p.in, dt, p.bundle())
 	if err != nil {
 		return nil, err
 	}
@@ -520,7 +443,7 @@ func (p *pipelineRun) deployRecord() *bundle.DeployRecord {
 	if v == nil {
 		return nil
 	}
-	if c := p.contender(); c != nil && c.Family == FamilyFair {
+	if c := p.contender(); c != nil && c.Family == tunedeploy.FamilyFair {
 		r := v.Record(c.PoolPolicy)
 		r.FairKnobs = c.Fair
 		return r
@@ -529,7 +452,7 @@ func (p *pipelineRun) deployRecord() *bundle.DeployRecord {
 }
 
 // contender returns the deploy tuner's contender (nil: none).
-func (p *pipelineRun) contender() *DeployCandidate {
+func (p *pipelineRun) contender() *tunedeploy.DeployCandidate {
 	if dt := p.dp.Tuning; dt != nil && dt.Contender >= 0 {
 		return &dt.Candidates[dt.Contender]
 	}
@@ -546,7 +469,7 @@ func (p *pipelineRun) emit(context.Context) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	files, err := BundleYARN(bd, p.in.Config.ContainerMB)
+	files, err := tunedeploy.BundleYARN(bd, p.in.Config.ContainerMB)
 	if err != nil {
 		return nil, err
 	}
@@ -598,7 +521,7 @@ func (p *pipelineRun) report(context.Context) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	html, err := buildReport(p.in, p.bundle(), &p.cs, &p.capSt, &p.tr, p.boundsOf(), &p.vs, res)
+	html, err := runreport.BuildReport(p.in, p.bundle(), (*inputs.Classes)(&p.cs), &p.capSt, &p.tr, p.boundsOf(), &p.vs, res)
 	if err != nil {
 		return nil, err
 	}
@@ -607,9 +530,9 @@ func (p *pipelineRun) report(context.Context) (map[string][]byte, error) {
 
 // result assembles the run's result from the stages' states and the files
 // written so far.
-func (p *pipelineRun) result() *RunResult {
+func (p *pipelineRun) result() *runreport.RunResult {
 	in, cfg := p.in, p.in.Config
-	res := &RunResult{
+	res := &runreport.RunResult{
 		Version: bundle.BundleVersion, Trace: in.Jobs.Source, Workload: p.wl, Split: in.Split,
 		Capacity: in.Capacity, CapacityFrom: in.CapacityFrom, OfferedLoad: report.FinitePtr(in.OfferedLoad), Overloaded: in.OfferedLoad > 1,
 		Warnings: in.Warnings, Tuned: p.tuned(), TunedSpec: p.tuned().Spec(), Bounds: p.boundsOf(),

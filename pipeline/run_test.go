@@ -14,6 +14,7 @@ import (
 	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/schedplan/schedplan/pipeline/report"
+	"github.com/schedplan/schedplan/pipeline/runreport"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 	"github.com/schedplan/schedplan/pipeline/validation"
 )
@@ -28,7 +29,7 @@ func testConfig() inputs.RunConfig {
 
 var runOutputs = []string{"schedplan.yaml", "capacity-scheduler.xml", "fair-scheduler.xml", "results.parquet", "classes.parquet", "coshh.parquet", "summary.json", "report.html"}
 
-func runInto(t *testing.T, dir string, cfg inputs.RunConfig, fail func(stage, file string) error) (*RunResult, *Runner, error) {
+func runInto(t *testing.T, dir string, cfg inputs.RunConfig, fail func(stage, file string) error) (*runreport.RunResult, *Runner, error) {
 	t.Helper()
 	in, err := Prepare(cfg)
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/inputs"
+	"github.com/schedplan/schedplan/pipeline/sweep"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
@@ -84,7 +85,7 @@ func checkStageOptions(o *inputs.StageOptions) error {
 		return experiment.ParamErr("until", o.Until, "a shard or a merge stops after its stage: --until is for whole stages")
 	}
 	if o.Shard != "" {
-		i, n, err := ParseShard(o.Shard)
+		i, n, err := sweep.ParseShard(o.Shard)
 		if err != nil {
 			return err
 		}
@@ -106,8 +107,8 @@ const PartsDir = "parts"
 const partKeyColumn = "stage_key"
 
 // stageParts are the parts of a stage.
-func stageParts(stage string) PartKind {
-	return PartKind{What: stage + " stage", IDColumn: partKeyColumn}
+func stageParts(stage string) experiment.PartKind {
+	return experiment.PartKind{What: stage + " stage", IDColumn: partKeyColumn}
 }
 
 // tunePartTable is a tune part: one row per scored task.
@@ -128,7 +129,7 @@ func tunePartTable(key string, scored []tuner.ScoredTask) *data.Table {
 	for _, c := range []struct {
 		name string
 		col  any
-	}{{PartUnit, unit}, {PartUnits, units}, {partKeyColumn, keys}, {"policy", spec}, {"chunk", chunk}, {"sigma_index", sigma},
+	}{{experiment.PartUnit, unit}, {experiment.PartUnits, units}, {partKeyColumn, keys}, {"policy", spec}, {"chunk", chunk}, {"sigma_index", sigma},
 		{"whole", whole}, {"mean_response", mean}, {"p99_response", p99}, {"p99_slowdown", p99s}, {"mean_slowdown", means}, {"missed_share", missed}} {
 		t.Add(c.name, c.col)
 	}
@@ -231,8 +232,8 @@ func validatePartTable(key string, h *experiment.UnitHook) *data.Table {
 		}
 	}
 	t := &data.Table{}
-	t.Add(PartUnit, unit)
-	t.Add(PartUnits, units)
+	t.Add(experiment.PartUnit, unit)
+	t.Add(experiment.PartUnits, units)
 	t.Add(partKeyColumn, keys)
 	for k, f := range summaryFields {
 		if f.isInt {
@@ -255,7 +256,7 @@ var summaryRow = &experiment.JobRows{Policy: []string{""}, Run: []int32{-1}, Job
 // validateKnown reads merged validate parts back into unit results.
 func validateKnown(t *data.Table) (map[int]experiment.UnitResult, error) {
 	bad := errors.New("not a validate part of this schedplan (columns missing or of another type)")
-	unit := t.Col(PartUnit).([]int64)
+	unit := t.Col(experiment.PartUnit).([]int64)
 	summary := reflect.New(reflect.TypeOf(sim.Summary{})).Elem()
 	cols := make([]any, len(summaryFields))
 	for k, f := range summaryFields {
@@ -344,7 +345,7 @@ func readStageParts(dir, stage, key string) (*data.Table, []string, error) {
 	if len(parts) == 0 {
 		return nil, nil, fmt.Errorf("no part of the %s stage in %s: run the shards first (schedplan run --stage %s --shard i/N)", stage, filepath.Join(dir, PartsDir), stage)
 	}
-	t, err := MergeParts(stageParts(stage), key, names, parts)
+	t, err := experiment.MergeParts(stageParts(stage), key, names, parts)
 	return t, names, err
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/runreport"
 	"github.com/schedplan/schedplan/pipeline/validation"
 )
 
@@ -101,7 +102,7 @@ func TestTaskValidateWindowBounded(t *testing.T) {
 		}
 		hpfsp := 0
 		for _, r := range tv.Rows {
-			if r.Name == TaskHPFSPName {
+			if r.Name == runreport.TaskHPFSPName {
 				hpfsp++
 				if !(r.Mean > 0) || !(r.Mean >= tv.Bounds.SRPTMean*(1-1e-9)) {
 					t.Errorf("limit %d: H-PFSP mean response %g s below the task bound %g s of the same jobs", limit, r.Mean, tv.Bounds.SRPTMean)

@@ -12,8 +12,10 @@ import (
 	"github.com/schedplan/schedplan/cluster/yarn"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/pipeline/bundle"
+	"github.com/schedplan/schedplan/pipeline/capacity"
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/inputs"
+	"github.com/schedplan/schedplan/pipeline/runreport"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
@@ -27,11 +29,11 @@ func emitFor(t *testing.T, in *inputs.Inputs, k int, tuned tuner.LASMQParams) (*
 		t.Fatal(err)
 	}
 	cs := classState{Primary: inputs.ClassOut{Result: pr, Rows: pr.Rows, Assign: pr.Assign}, Secondary: inputs.ClassOut{Result: s, Rows: s.Rows, Assign: s.Assign}}
-	a, err := PlanCapacity(s, in.Spec, CapacityOptions{})
+	a, err := capacity.PlanCapacity(s, in.Spec, capacity.CapacityOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &pipelineRun{in: in, cs: cs, capSt: capacityState{Secondary: a.Plan()}, tr: tuner.TuneReport{Best: tuned}, bs: boundsState{Bounds: &experiment.Bounds{}}}
+	p := &pipelineRun{in: in, cs: cs, capSt: runreport.CapacityState{Secondary: a.Plan()}, tr: tuner.TuneReport{Best: tuned}, bs: boundsState{Bounds: &experiment.Bounds{}}}
 	b := p.bundle()
 	if p.bdErr != nil {
 		t.Fatal(p.bdErr)

@@ -9,32 +9,8 @@ import (
 
 	"github.com/schedplan/schedplan/cluster/yarn"
 	"github.com/schedplan/schedplan/pipeline/bundle"
-	"github.com/schedplan/schedplan/pipeline/tuner"
+	"github.com/schedplan/schedplan/pipeline/internal/bundletest"
 )
-
-func sampleBundle() *bundle.Bundle {
-	return &bundle.Bundle{
-		Version: bundle.BundleVersion,
-		Trace:   bundle.TraceInfo{SizeSource: "bytes"},
-		Cluster: bundle.ClusterInfo{Capacity: 48.06, Resources: []bundle.ResourceInfo{
-			{Name: "R1", Count: 1, Slots: 2, ExecRate: 0.01},
-			{Name: "gpu.fast", Count: 2, Slots: 16, ExecRate: 1},
-			{Name: "idle", Count: 1, Slots: 4, ExecRate: 1},
-		}},
-		Users: []bundle.UserConfig{{Name: "alice", Jobs: 3, MinShare: 5, Weight: 1, Class: "c0"}, {Name: "bob.smith", Jobs: 2, Weight: 2}},
-		Classes: []bundle.ClassConfig{
-			{Name: "c0", Label: "small", Alpha: 1, MeanSize: 1},
-			{Name: "c1", Label: "large", Alpha: 0.1, MeanSize: 30},
-			{Name: "c2", Label: "medium", Alpha: 0.3, MeanSize: 3},
-		},
-		Capacity: &bundle.CapacityPlan{
-			Lambda: 1.02,
-			// type × class, in machines
-			Allocation: [][]float64{{0, 0.5, 0}, {1, 0.3, 0.2}, {0, 0, 0}},
-		},
-		LASMQ: &tuner.LASMQConfig{K: 3, Alpha0: 10, P: 10, Thresholds: []float64{10, 100}, Weights: []float64{3, 2, 1}},
-	}
-}
 
 func TestPercentages(t *testing.T) {
 	for _, w := range [][]float64{
@@ -109,11 +85,11 @@ func percentOf(t *testing.T, s string) float64 {
 	return v
 }
 
-// labelledBundle is sampleBundle where node labels are safe: every user
+// labelledBundle is bundletest.Sample where node labels are safe: every user
 // is mapped to a class, and every class's default type carries its load
 // with room (μ = 10 jobs/s per machine).
 func labelledBundle() *bundle.Bundle {
-	b := sampleBundle()
+	b := bundletest.Sample()
 	b.Users[1].Class = "c1"
 	for i := range b.Classes {
 		b.Classes[i].Mu = []float64{10, 10, 10}
@@ -247,7 +223,7 @@ func TestCapacitySchedulerXML(t *testing.T) {
 // default queue's LAS_MQ levels, and every leaf shares itself evenly among
 // its users.
 func TestCapacitySchedulerXMLNoLabels(t *testing.T) {
-	b := sampleBundle()
+	b := bundletest.Sample()
 	out, cs := emitCS(t, b)
 	if bundle.NamesLabels(cs) {
 		t.Fatalf("labels named:\n%s", out)
@@ -299,7 +275,7 @@ func TestCapacitySchedulerXMLNoLabels(t *testing.T) {
 // levels had 100, which Hadoop refuses (AbstractParentQueue.setChildQueues:
 // "queue=C1 has zero capacity, but child queues have positive capacities").
 func TestCapacitySchedulerXMLTinyClass(t *testing.T) {
-	b := sampleBundle()
+	b := bundletest.Sample()
 	b.Users[0].Class = ""     // nobody is mapped to c0
 	b.Classes[0].Alpha = 1e-9 // work share far below 0.005%
 	b.Capacity.Allocation = [][]float64{{1e-12, 0.5, 0}, {1, 0.3, 0.2}, {0, 0, 0}}
@@ -324,7 +300,7 @@ func TestCapacitySchedulerXMLTinyClass(t *testing.T) {
 	}
 	// A class with no arrivals and no allocation gets idle capacity only:
 	// capacity 0 with levels at 0, on the largest type.
-	b = sampleBundle()
+	b = bundletest.Sample()
 	b.Classes[2].Alpha = 0
 	b.Capacity.Allocation = [][]float64{{0, 0.5, 0}, {1, 0.3, 0}, {0, 0, 0}}
 	b.Cluster.Resources[2].Count = 0
@@ -339,7 +315,7 @@ func TestCapacitySchedulerXMLTinyClass(t *testing.T) {
 }
 
 func TestFairSchedulerXML(t *testing.T) {
-	out, err := bundle.FairSchedulerXML(sampleBundle(), bundle.FairSchedulerOptions{ContainerMB: 2048})
+	out, err := bundle.FairSchedulerXML(bundletest.Sample(), bundle.FairSchedulerOptions{ContainerMB: 2048})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -369,13 +345,13 @@ func TestFairSchedulerXML(t *testing.T) {
 	}
 	// A min share YARN cannot express is refused, naming the user (on a
 	// cluster of known size it is scaled to fit: TestFairSchedulerMinResourcesFit).
-	b := sampleBundle()
+	b := bundletest.Sample()
 	b.Users[0].MinShare = 1e300
 	b.Cluster.Resources = nil
 	if _, err := bundle.FairSchedulerXML(b, bundle.FairSchedulerOptions{}); err == nil || !strings.Contains(err.Error(), `"alice"`) {
 		t.Errorf("min_share 1e300: %v", err)
 	}
-	b = sampleBundle()
+	b = bundletest.Sample()
 	b.Users = append(b.Users, bundle.UserConfig{Name: "bob_dot_smith"})
 	if _, err := bundle.FairSchedulerXML(b, bundle.FairSchedulerOptions{}); err == nil {
 		t.Error("two users with one queue name accepted")
@@ -383,7 +359,7 @@ func TestFairSchedulerXML(t *testing.T) {
 }
 
 func TestBundleRoundTrip(t *testing.T) {
-	b := sampleBundle()
+	b := bundletest.Sample()
 	out, err := bundle.MarshalBundle(b)
 	if err != nil {
 		t.Fatal(err)
@@ -420,7 +396,7 @@ func TestBundleRoundTrip(t *testing.T) {
 // emit --config spin forever. Values that cannot be represented are refused
 // when the bundle is loaded, naming the file and the field.
 func TestParseBundleRejectsNonRepresentable(t *testing.T) {
-	out, err := bundle.MarshalBundle(sampleBundle())
+	out, err := bundle.MarshalBundle(bundletest.Sample())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -447,7 +423,7 @@ func TestParseBundleRejectsNonRepresentable(t *testing.T) {
 		}
 	}
 	// Rendering a bundle with extreme but finite weights terminates.
-	b := sampleBundle()
+	b := bundletest.Sample()
 	b.LASMQ.Weights = []float64{1e307, 1e307, 1}
 	b.Classes[1].MeanSize = 1e300
 	done := make(chan error, 1)
@@ -463,7 +439,7 @@ func TestParseBundleRejectsNonRepresentable(t *testing.T) {
 }
 
 func TestThresholdUnit(t *testing.T) {
-	b := sampleBundle()
+	b := bundletest.Sample()
 	for src, want := range map[string][2]any{"bytes": {bundle.UnitClusterSeconds, 48.06}, "size": {bundle.UnitContainerSeconds, 1.0}, "task_seconds": {bundle.UnitContainerSeconds, 1.0}} {
 		b.Trace.SizeSource = src
 		u, per, err := b.ThresholdUnit()
@@ -499,7 +475,7 @@ func TestThresholdUnit(t *testing.T) {
 }
 
 func TestAssignUserClasses(t *testing.T) {
-	b := sampleBundle()
+	b := bundletest.Sample()
 	users := []string{"alice", "bob.smith"}
 	userOfRow := []int32{0, 1, 0, 1, 0}
 	// Rows 1..4 classified (row 0 not): alice in c2 twice, bob in c0 and c1.
@@ -518,7 +494,7 @@ func TestAssignUserClasses(t *testing.T) {
 // log, got minResources totalling 74 containers on a 54-container
 // cluster. Users without jobs get none, and the rest are scaled to fit.
 func TestFairSchedulerMinResourcesFit(t *testing.T) {
-	b := sampleBundle() // 2 + 2·16 + 4 = 38 containers
+	b := bundletest.Sample() // 2 + 2·16 + 4 = 38 containers
 	b.Users = []bundle.UserConfig{
 		{Name: "alice", Jobs: 5, MinShare: 30, Weight: 1},
 		{Name: "bob", Jobs: 1, MinShare: 20, Weight: 1},

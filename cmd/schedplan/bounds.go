@@ -6,6 +6,8 @@ import (
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/pipeline"
+	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/runreport"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 	"github.com/spf13/cobra"
@@ -34,7 +36,7 @@ capacity is in the units of the sizes (see simulate).`,
   schedplan bounds --window validate --policy fifo,gps,las_mq:k=8,alpha0=2,p=4 --out deadlines.parquet`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			specs, err := pipeline.ParsePolicies("policy", policies)
+			specs, err := experiment.ParsePolicies("policy", policies)
 			if err != nil {
 				return err
 			}
@@ -58,9 +60,9 @@ capacity is in the units of the sizes (see simulate).`,
 				}
 			}
 			if asJSON {
-				return writeJSON(cmd.OutOrStdout(), pipeline.NewBoundsReport(w, b, rows))
+				return writeJSON(cmd.OutOrStdout(), runreport.NewBoundsReport(w, b, rows))
 			}
-			pipeline.WriteBoundsText(cmd.OutOrStdout(), w, b, rows)
+			runreport.WriteBoundsText(cmd.OutOrStdout(), w, b, rows)
 			return nil
 		},
 	}

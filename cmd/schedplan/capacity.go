@@ -6,7 +6,7 @@ import (
 
 	"github.com/schedplan/schedplan/classify"
 	"github.com/schedplan/schedplan/lp"
-	"github.com/schedplan/schedplan/pipeline"
+	"github.com/schedplan/schedplan/pipeline/capacity"
 	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/spf13/cobra"
 )
@@ -57,8 +57,8 @@ reaches λ ≥ the target.`,
 			if err != nil {
 				return err
 			}
-			rep, err := pipeline.AnalyseCapacity(cmd.Context(), pipeline.CapacityRequest{Jobs: s.Jobs, Sizes: s.Sizes, Source: s.Src, SizeOpt: s.Opt,
-				Spec: spec, K: k, Seed: seed, Options: pipeline.CapacityOptions{Solver: solver, WhatIfs: whatIfs, Target: target, MPS: mpsPath},
+			rep, err := capacity.AnalyseCapacity(cmd.Context(), capacity.CapacityRequest{Jobs: s.Jobs, Sizes: s.Sizes, Source: s.Src, SizeOpt: s.Opt,
+				Spec: spec, K: k, Seed: seed, Options: capacity.CapacityOptions{Solver: solver, WhatIfs: whatIfs, Target: target, MPS: mpsPath},
 				Simulate: simulate, Bundle: bundle, CurrentConfig: currentConfig})
 			if err != nil {
 				return err

@@ -11,7 +11,7 @@ import (
 
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/lp"
-	"github.com/schedplan/schedplan/pipeline"
+	"github.com/schedplan/schedplan/pipeline/capacity"
 )
 
 // capacityRun runs "schedplan capacity args..." in-process (see runCmd).
@@ -72,7 +72,7 @@ func TestCapacityJSON(t *testing.T) {
 		if err != nil {
 			t.Fatal(err, out)
 		}
-		var rep pipeline.CapacityReport
+		var rep capacity.CapacityReport
 		if err := json.Unmarshal([]byte(out), &rep); err != nil {
 			t.Fatal(err, out)
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/schedplan/schedplan/internal/configfile"
 	"github.com/schedplan/schedplan/pipeline"
 	"github.com/schedplan/schedplan/pipeline/inputs"
+	"github.com/schedplan/schedplan/pipeline/tunedeploy"
 	"github.com/spf13/cobra"
 )
 
@@ -58,7 +59,7 @@ id and usage, each once); a refused move is retried after a backoff, and
 			if err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
 			}
-			if v := pipeline.NotToDeploy(b); v != "" {
+			if v := tunedeploy.NotToDeploy(b); v != "" {
 				slog.Warn("the file is marked not to deploy: its run's verdict keeps the current scheduler or deploys the other file", "file", args[0], "verdict", v)
 			}
 			mb := 0.0 // the file's, or 1024

@@ -12,6 +12,7 @@ import (
 
 	"github.com/schedplan/schedplan/pipeline"
 	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/runreport"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/schedplan/schedplan/pipeline/validation"
 )
@@ -100,7 +101,7 @@ func TestRunSigmaRowsForEveryEstimatePolicy(t *testing.T) {
 		t.Fatal(err, out)
 	}
 	b, _ := os.ReadFile(filepath.Join(dir, "summary.json"))
-	var sum pipeline.RunResult
+	var sum runreport.RunResult
 	if err := json.Unmarshal(b, &sum); err != nil {
 		t.Fatal(err)
 	}

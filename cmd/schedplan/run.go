@@ -6,6 +6,7 @@ import (
 
 	"github.com/schedplan/schedplan/pipeline"
 	"github.com/schedplan/schedplan/pipeline/inputs"
+	"github.com/schedplan/schedplan/pipeline/tunedeploy"
 	"github.com/spf13/cobra"
 )
 
@@ -107,7 +108,7 @@ the same flags: the outputs are byte for byte those of one run.`,
 	f.StringArrayVar(&cfg.WhatIfs, "what-if", nil, "capacity what-if, e.g. R2=+10,R5=-1 (repeatable)")
 	f.IntVar(&cfg.Budget, "budget", cfg.Budget, "LAS_MQ candidates to simulate when tuning")
 	f.StringVar(&req.Objective, "objective", string(cfg.Objective), "tuning objective: mean, p99, mix, slowdown, p99-slowdown or missed")
-	f.StringVar(&cfg.Constraints, "constraint", cfg.Constraints, `tuning constraints, e.g. "p99-slowdown<=current,missed<=current+0.01", or "none"; the default is the fluid tuner's, and the task-level deploy tuner and verdict then use "`+pipeline.DeployDefaultConstraints+`" (a value of your own applies to both)`)
+	f.StringVar(&cfg.Constraints, "constraint", cfg.Constraints, `tuning constraints, e.g. "p99-slowdown<=current,missed<=current+0.01", or "none"; the default is the fluid tuner's, and the task-level deploy tuner and verdict then use "`+tunedeploy.DeployDefaultConstraints+`" (a value of your own applies to both)`)
 	f.IntVar(&cfg.Folds, "folds", cfg.Folds, "rolling-origin folds of the tuning window")
 	f.IntVar(&cfg.Blocks, "blocks", cfg.Blocks, "no longer used: the tuning window is scored in --folds folds")
 	deprecate(f, "blocks", "the tuning window is scored in rolling-origin folds (--folds)")
@@ -125,7 +126,7 @@ the same flags: the outputs are byte for byte those of one run.`,
 	f.StringVar(&cfg.Stages.Stage, "stage", "", "the stage --shard or --merge is for: tune or validate")
 	f.StringVar(&cfg.Stages.Shard, "shard", "", "compute only shard i of N of --stage (i/N, 0-based) into parts/")
 	f.BoolVar(&cfg.Stages.Merge, "merge", false, "complete --stage from its shards' parts")
-	f.StringVar(&cfg.MemoryLimit, "memory-limit", pipeline.MemoryLimitAuto, "Go's soft memory limit for the run: a size (3.5GiB, 4000MB), none, or auto (GOMEMLIMIT, else 350 B per job and at least 768 MiB, at most 90% of the RAM or cgroup limit)")
+	f.StringVar(&cfg.MemoryLimit, "memory-limit", inputs.MemoryLimitAuto, "Go's soft memory limit for the run: a size (3.5GiB, 4000MB), none, or auto (GOMEMLIMIT, else 350 B per job and at least 768 MiB, at most 90% of the RAM or cgroup limit)")
 	f.BoolVar(&cfg.NoLimits, "i-know", false, "run even when the estimated work or memory is beyond the limits")
 	return cmd
 }

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schedplan/schedplan/pipeline"
 	"github.com/schedplan/schedplan/pipeline/bundle"
+	"github.com/schedplan/schedplan/pipeline/tunedeploy"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
@@ -75,7 +75,7 @@ func TestRunHelpDeployConstraints(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out, pipeline.DeployDefaultConstraints) {
-		t.Errorf("run --help does not name the task-level default %q", pipeline.DeployDefaultConstraints)
+	if !strings.Contains(out, tunedeploy.DeployDefaultConstraints) {
+		t.Errorf("run --help does not name the task-level default %q", tunedeploy.DeployDefaultConstraints)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/pipeline"
 	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/sweep"
 	"github.com/spf13/cobra"
 )
 
@@ -19,7 +20,7 @@ func newSweepCmd(a *app) *cobra.Command {
 	var (
 		tf                traceFlags
 		ef                errorFlags
-		req               pipeline.SweepRequest
+		req               sweep.SweepRequest
 		errKind, clusterP string
 		out               string
 		capacity          float64
@@ -55,7 +56,7 @@ sharding.`,
 			if err := experiment.CheckWorkers(ef.workers); err != nil {
 				return err
 			}
-			s := &pipeline.Sweep{Errors: estimate.ErrorKind(errKind), Runs: ef.runs, Seed: ef.seed, Capacity: capacity}
+			s := &sweep.Sweep{Errors: estimate.ErrorKind(errKind), Runs: ef.runs, Seed: ef.seed, Capacity: capacity}
 			fl := cmd.Flags()
 			req.Grid = fl.Changed("sigmas") || fl.Changed("loads") || fl.Changed("dns")
 			err := req.Configure(s)
@@ -96,7 +97,7 @@ sharding.`,
 	f := cmd.Flags()
 	f.MarkHidden("load") // sizes are normalised to each setting's load
 	f.StringVarP(&req.Policies, "policy", "p", "fifo,ps,srpt,fsp+fifo,fsp+ps", "policies, comma-separated")
-	f.StringVar(&req.Preset, "experiment", "sigma", "preset settings: "+strings.Join(pipeline.SweepPresetNames, ", "))
+	f.StringVar(&req.Preset, "experiment", "sigma", "preset settings: "+strings.Join(sweep.SweepPresetNames, ", "))
 	f.StringVar(&req.Sigmas, "sigmas", "0", "error magnitudes, comma-separated (σ, or I with --error uniform)")
 	f.StringVar(&req.Loads, "loads", "0.9", "loads, comma-separated")
 	f.StringVar(&req.DNs, "dns", "4", "d/n values, comma-separated")
@@ -133,7 +134,7 @@ func newSweepMergeCmd() *cobra.Command {
 			if wait < 0 {
 				return fmt.Errorf("--wait %v: need a duration ≥ 0", wait)
 			}
-			t, parts, err := pipeline.WaitMergeSweepFiles(cmd.Context(), args, wait, pipeline.SweepMergePoll)
+			t, parts, err := sweep.WaitMergeSweepFiles(cmd.Context(), args, wait, sweep.SweepMergePoll)
 			if err != nil {
 				return err
 			}

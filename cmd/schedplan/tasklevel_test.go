@@ -20,6 +20,7 @@ import (
 	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/inputs"
+	"github.com/schedplan/schedplan/pipeline/runreport"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 	"github.com/schedplan/schedplan/pipeline/validation"
@@ -180,9 +181,9 @@ func TestSimulateLevel(t *testing.T) {
 }
 
 // readSummary reads a run's summary.json.
-func readSummary(t *testing.T, dir string) *pipeline.RunResult {
+func readSummary(t *testing.T, dir string) *runreport.RunResult {
 	t.Helper()
-	var sum pipeline.RunResult
+	var sum runreport.RunResult
 	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
 	if err != nil {
 		t.Fatal(err)

@@ -34,11 +34,15 @@ var layers = []struct {
 	{"the task-level registry, whole", []string{"cluster/task/all"}},
 	{"the report's model, plots and formatting", []string{"pipeline/report"}},
 	{"the experiment runner (every simulation)", []string{"pipeline/experiment"}},
-	{"the tuner (LAS_MQ on the tuning window)", []string{"pipeline/tuner"}},
+	{"the tuner (LAS_MQ on the tuning window), sweeps", []string{"pipeline/tuner", "pipeline/sweep"}},
 	{"the configuration bundle and its YARN files", []string{"pipeline/bundle"}},
+	{"a sample bundle for the tests", []string{"pipeline/internal/bundletest"}},
 	{"the task-level simulation and its models", []string{"pipeline/tasklevel"}},
 	{"the run's parameters and inputs", []string{"pipeline/inputs"}},
 	{"validation by simulation (fluid, task level, COSHH)", []string{"pipeline/validation"}},
+	{"tune-deploy: the deployable candidates and the verdict", []string{"pipeline/tunedeploy"}},
+	{"the capacity plan, its headroom and what-ifs", []string{"pipeline/capacity"}},
+	{"the run's result, report and text", []string{"pipeline/runreport"}},
 	{"the stages, wired (orchestration)", []string{"pipeline"}},
 	{"commands", []string{"cmd/..."}},
 }
@@ -160,9 +164,10 @@ func TestLayerOf(t *testing.T) {
 		{"data/internal/colfile", 1}, {"data/internal/logread", 3}, {"data/swf", 4}, {"data/logs", 5},
 		{"cluster", 6}, {"cluster/task", 7}, {"cluster/task/coshh", 8}, {"cluster/task/internal/tasktest", 8},
 		{"cluster/task/all", 9}, {"pipeline/report", 10}, {"pipeline/experiment", 11}, {"pipeline/tuner", 12},
-		{"pipeline/bundle", 13}, {"pipeline/tasklevel", 14}, {"pipeline/inputs", 15}, {"pipeline/validation", 16},
-		{"pipeline", 17}, {"cmd/schedplan", 18}, {"nowhere", -1},
-		{path.Join("cmd", "x", "y"), 18},
+		{"pipeline/bundle", 13}, {"pipeline/internal/bundletest", 14}, {"pipeline/tasklevel", 15}, {"pipeline/inputs", 16},
+		{"pipeline/validation", 17}, {"pipeline/tunedeploy", 18}, {"pipeline/capacity", 19}, {"pipeline/runreport", 20},
+		{"pipeline", 21}, {"cmd/schedplan", 22}, {"nowhere", -1},
+		{path.Join("cmd", "x", "y"), 22},
 	} {
 		if got := layerOf(c.p); got != c.want {
 			t.Errorf("layerOf(%q) = %d, want %d", c.p, got, c.want)

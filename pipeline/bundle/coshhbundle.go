@@ -59,7 +59,9 @@ type COSHHClass struct {
 	Mu     []float64 `yaml:"mu"`
 }
 
-func CoshhClassification(res *classify.Result, pc *coshh.COSHHClasses, lambda float64, delta [][]float64) COSHHClassification {
+// COSHHClassificationOf is a classification as the bundle's COSHH section
+// holds it: its classes with their rates, the LP's λ and allocation δ.
+func COSHHClassificationOf(res *classify.Result, pc *coshh.COSHHClasses, lambda float64, delta [][]float64) COSHHClassification {
 	out := COSHHClassification{Lambda: lambda}
 	for f, name := range res.Features {
 		fs := FeatureScale{Feature: name}

@@ -951,6 +951,8 @@ func CheckCapacitySchedulerXML(data []byte) error {
 	return CheckCS(data, yarn.CSCheckOptions{})
 }
 
+// CheckCS checks a capacity-scheduler.xml with opt (YARN's load-time
+// rules, package cluster/yarn).
 func CheckCS(data []byte, opt yarn.CSCheckOptions) error {
 	cs, err := yarn.ParseCapacityScheduler(data)
 	if err != nil {

@@ -20,6 +20,7 @@ func (e *ParamError) Error() string {
 	return fmt.Sprintf("%s = %v: %s", e.Param, e.Value, e.Msg)
 }
 
+// ParamErr is a *ParamError for param and value, its reason formatted.
 func ParamErr(param string, value any, format string, args ...any) error {
 	return &ParamError{Param: param, Value: value, Msg: fmt.Sprintf(format, args...)}
 }

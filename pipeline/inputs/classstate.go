@@ -9,6 +9,8 @@ type Classes struct {
 	Secondary ClassOut `json:"secondary"`
 }
 
+// ClassOut is one classification of the log: the result, the rows it
+// classified and each row's class.
 type ClassOut struct {
 	Result *classify.Result `json:"result"`
 	Rows   []int            `json:"rows,omitempty"`

@@ -520,6 +520,7 @@ func (r *TaskLevel) NewSimulator() experiment.Simulator {
 	return &TaskSimulator{R: r, Parsed: map[string]*TaskPolicy{}}
 }
 
+// TaskSimulator is TaskLevel's Simulator (one per worker).
 type TaskSimulator struct {
 	R      *TaskLevel
 	s      task.Simulator

@@ -239,11 +239,11 @@ func SampleUnits(jobs []sim.Job, units []JobSpan, budget int, rng *rand.Rand) ([
 	return outU, outW
 }
 
-// CvWindows builds the tuner's windows: for each chunk, its blocks (all of
+// CVWindows builds the tuner's windows: for each chunk, its blocks (all of
 // them, or a sample when the chunk has more than sampleJobs jobs; full
 // keeps every block) with estimates drawn for each σ; and the folds'
 // descriptions. Windows are indexed [chunk][σ].
-func CvWindows(jobs []sim.Job, c float64, bounds []int, sigmas []float64, sampleJobs int, seed uint64, full bool) ([][]*ScoreWindow, []FoldInfo, error) {
+func CVWindows(jobs []sim.Job, c float64, bounds []int, sigmas []float64, sampleJobs int, seed uint64, full bool) ([][]*ScoreWindow, []FoldInfo, error) {
 	starts := BusyStarts(jobs, c)
 	maxBlock := max(1, sampleJobs/4)
 	if full {

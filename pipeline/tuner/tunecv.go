@@ -226,7 +226,7 @@ func TuneCV(ctx context.Context, jobs []sim.Job, c float64, opt TuneOptions, sco
 		}
 	}
 	lap := phaseLogger("tune")
-	wins, infos, err := CvWindows(jobs, c, bounds, opt.Sigmas, opt.SampleJobs, opt.Seed, false)
+	wins, infos, err := CVWindows(jobs, c, bounds, opt.Sigmas, opt.SampleJobs, opt.Seed, false)
 	if err != nil {
 		return nil, err
 	}
@@ -262,7 +262,7 @@ func TuneCV(ctx context.Context, jobs []sim.Job, c float64, opt TuneOptions, sco
 	t.evaluate()
 	chosen, ok := t.choose(allIndices(len(t.res)))
 	if out.Sampled {
-		full, _, err := CvWindows(jobs, c, bounds, opt.Sigmas, opt.SampleJobs, opt.Seed, true)
+		full, _, err := CVWindows(jobs, c, bounds, opt.Sigmas, opt.SampleJobs, opt.Seed, true)
 		if err != nil {
 			return nil, err
 		}
@@ -526,6 +526,8 @@ func (t *tuneCV) finish(out *CVResult, c float64, r sizeRange, lap func(string))
 	return nil
 }
 
+// WithTuneDefaults fills the zero fields of opt with the tuner's defaults
+// for jobs.
 func WithTuneDefaults(opt TuneOptions, jobs []sim.Job) TuneOptions {
 	if opt.Objective == "" {
 		opt.Objective = MinMean

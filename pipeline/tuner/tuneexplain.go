@@ -426,6 +426,8 @@ func explain(r *CVResult) []string {
 	return out
 }
 
+// CountScored is the number of candidates of c the search scored (the
+// sensitivity curves' points left out).
 func CountScored(c []CandidateScore) int {
 	n := 0
 	for i := range c {
