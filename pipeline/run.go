@@ -398,8 +398,9 @@ const deployVersion = 6
 
 // reportVersion changes when report.html changes for the same stage
 // results (2: the decision on the first screen, legends beside the plots,
-// log-scale bars, labelled ticks on log axes within a decade).
-const reportVersion = 2
+// log-scale bars, labelled ticks on log axes within a decade; 3: the
+// capacity section's headroom, its replays and the load decomposition).
+const reportVersion = 3
 
 // tuneDeploy: the deployable candidates rendered from the bundle as tuned
 // and replayed at task level on the tuning window (TuneDeploy); the bundle

@@ -80,6 +80,14 @@ func BuildReport(in *inputs.Inputs, bd *bundle.Bundle, cs *inputs.Classes, capSt
 		if dt := capacity.DualPriceTable(bd, p); dt != nil {
 			capSec.Tables = append(capSec.Tables, *dt)
 		}
+		if c := res.CapacityCheck; c != nil {
+			// The headroom in the user's terms, checked by replays, and 1/λ
+			// as the product of the views' loads (the console's headline).
+			capSec.Intro = strings.ReplaceAll(strings.TrimPrefix(c.Headline(p.Lambda), "capacity: "), "\n  ", "; ") + ". " + capSec.Intro
+			if h := c.Headroom; h != nil {
+				capSec.Tables = append(capSec.Tables, headroomTable(h))
+			}
+		}
 	} else {
 		capSec.Intro = "No LP: " + strings.Join(capSt.SecondaryNotes, "; ")
 	}
@@ -178,4 +186,19 @@ func classNames(bd *bundle.Bundle) []string {
 		out = append(out, c.Name)
 	}
 	return out
+}
+
+// headroomTable is the capacity check's replays: today's rate, 0.9λ and λ,
+// then the bisection's toward the p99 target.
+func headroomTable(h *capacity.Headroom) report.TableBlock {
+	t := report.TableBlock{Highlight: -1, Caption: fmt.Sprintf("The log replayed at task level at scaled arrival rates (%d of %d jobs, %s, execution-time model)", h.Jobs, h.Of, h.Scheduler),
+		Header: []string{"arrival rate ×", "offered load", "mean response (s)", "p99 response (s)", "unfinished at last arrival", "replay"}}
+	for _, rp := range append(append([]capacity.Replay(nil), h.Replays...), h.P99Search...) {
+		v := "keeps up"
+		if rp.Overloaded {
+			v = "OVERLOADED"
+		}
+		t.Rows = append(t.Rows, []string{report.F4(rp.Factor), experiment.LoadCell(experiment.LoadOf(rp.Load)), report.F4(rp.Mean), report.F4(rp.P99), fmt.Sprintf("%.1f%%", 100*rp.Unfinished), v})
+	}
+	return t
 }
