@@ -20,6 +20,8 @@ import (
 type slackRef struct {
 	fairLimit int
 	thr       float64
+	lateFirst bool // SlackConfig.LateFirst
+	fallback  bool // SlackConfig.Fallback
 	jobs      []refJob
 	ps        []int // jobs in the virtual PS
 	seq, late int64
@@ -217,11 +219,18 @@ func (r *slackRef) next() (int, PickReason) {
 			best = k
 		}
 	}
-	if best >= 0 {
+	if best >= 0 && r.lateFirst {
 		return best, PickLate
 	}
-	if c, _ := r.bestCompletable(); c >= 0 {
+	c, _ := r.bestCompletable()
+	if best >= 0 && (c < 0 || r.jobs[best].w <= r.jobs[c].w) {
+		return best, PickLate
+	}
+	if c >= 0 {
 		return c, PickCompletable
+	}
+	if !r.fallback {
+		return -1, PickNone
 	}
 	for _, k := range r.order() {
 		if r.jobs[k].runnable && r.jobs[k].state == slkPS {
@@ -323,11 +332,14 @@ func TestSlackSystemMatchesReference(t *testing.T) {
 		if inst%2 == 1 {
 			fair = 1 + rng.IntN(3)
 		}
-		x, err := NewSlackSystem(SlackConfig{FairLimit: fair}, n)
+		// Seed 002's Alg. 2 as printed, then each addition and both.
+		cfg := SlackConfig{FairLimit: fair, LateFirst: inst%4 >= 2, Fallback: inst%8 >= 4}
+		x, err := NewSlackSystem(cfg, n)
 		if err != nil {
 			t.Fatal(err)
 		}
 		r := newSlackRef(fair, DefaultStageThreshold, n)
+		r.lateFirst, r.fallback = cfg.LateFirst, cfg.Fallback
 		added := 0
 		running := func() []int {
 			var out []int
