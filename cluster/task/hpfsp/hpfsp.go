@@ -242,17 +242,22 @@ func (p *HPFSP) advanceBy(work float64) {
 	}
 }
 
-// serve records job j's service since its last update (eq. 7 and 9) and,
-// under eq. 8 (not BusyPS), runs the virtual PS for the same work.
-func (p *HPFSP) serve(j int) {
-	s := p.s
-	a := s.Attained(j)
+// service returns job j's service since its last update, in seconds of
+// the whole cluster (eq. 10's Δt̂: container-seconds over the cluster's
+// rate), and marks it counted.
+func (p *HPFSP) service(j int) float64 {
+	a := p.s.Attained(j)
 	if a <= p.served[j] {
-		return
+		return 0
 	}
-	work := (a - p.served[j]) / s.Rate()
-	p.must(p.x.Serve(j, work))
+	work := (a - p.served[j]) / p.s.Rate()
 	p.served[j] = a
+	return work
+}
+
+// advanceServed runs the virtual PS for work (eq. 8), unless it runs at the
+// cluster's full rate (BusyPS).
+func (p *HPFSP) advanceServed(work float64) {
 	if !p.BusyPS {
 		p.advanceBy(work)
 	}
@@ -272,7 +277,10 @@ func (p *HPFSP) remaining(j int) float64 {
 // remaining-time estimate, its stages' progress and whether it can launch.
 func (p *HPFSP) update(j int) {
 	s := p.s
-	p.serve(j)
+	if work := p.service(j); work > 0 {
+		p.must(p.x.Serve(j, work)) // eq. 7 and 9
+		p.advanceServed(work)
+	}
 	p.must(p.x.Reestimate(j, p.remaining(j)))
 	for st := range s.Stages(j) {
 		pr := p.est.StageProgress(j, st)
@@ -318,7 +326,10 @@ func (p *HPFSP) Ended(t task.TaskRef) {
 	p.must(p.est.TaskFinished(t.Job, t.Stage, t.Task, p.s.Now()))
 	p.observe(t.Job, t.Stage)
 	p.setActive(t.Job)
-	if !p.s.Done(t.Job) {
+	// Under eq. 8 a job's last task is left to Done, which finishes it
+	// before its service advances the virtual PS: that service would
+	// otherwise run it out of the virtual PS (late) as it finishes.
+	if !p.s.Done(t.Job) && (p.BusyPS || p.s.RemainingContainers(t.Job) > 0) {
 		p.update(t.Job)
 	}
 }
@@ -386,12 +397,10 @@ func (p *HPFSP) Preempt(func(task.TaskRef) error) {
 
 func (p *HPFSP) Done(j int) {
 	p.advance()
-	if !p.BusyPS {
-		// The service of the job's last tasks advances the virtual PS
-		// too (eq. 8).
-		p.serve(j)
-	}
+	work := p.service(j)
 	p.must(p.x.Finish(j))
+	p.advanceServed(work) // the last tasks' service advances the virtual PS too
+
 	p.est.RemoveJob(j)
 }
 

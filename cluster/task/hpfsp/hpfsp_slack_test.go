@@ -700,3 +700,57 @@ func TestSlackSystemLateByRemaining(t *testing.T) {
 	}
 	next(1)
 }
+
+// Alg. 2 as printed, by hand, and each addition. Jobs of sizes 1, 2, 3
+// (slacks 2, 2, 0): with jobs 1 and 2 not runnable, job 3 (w = 3 > s1 =
+// 2) is not completable, so Alg. 2 assigns nobody; Fallback gives it the
+// container (the first runnable job of the virtual PS). Then job 1 goes
+// late and is re-estimated to 10: a late job competes by w, so the
+// completable job 2 (w = 2) goes first; LateFirst serves the late job.
+// Before issue 28 Next always used both additions.
+func TestSlackSystemAlgorithm2AsPrinted(t *testing.T) {
+	for _, c := range []struct {
+		cfg             SlackConfig
+		idle, late      int
+		idleWhy, lateWh PickReason
+	}{
+		{SlackConfig{}, -1, 1, PickNone, PickCompletable},
+		{SlackConfig{Fallback: true}, 2, 1, PickPSOrder, PickCompletable},
+		{SlackConfig{LateFirst: true}, -1, 0, PickNone, PickLate},
+		{SlackConfig{LateFirst: true, Fallback: true}, 2, 0, PickPSOrder, PickLate},
+	} {
+		x, err := NewSlackSystem(c.cfg, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, e := range []float64{1, 2, 3} {
+			if err := x.AddJob(k, e, 1); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := x.SetRunnable(2, true); err != nil {
+			t.Fatal(err)
+		}
+		if j, why := x.Next(); j != c.idle || why != c.idleWhy {
+			t.Errorf("%+v, only job 2 runnable: next %d (%v), want %d (%v)", c.cfg, j, why, c.idle, c.idleWhy)
+		}
+		// The virtual PS runs 3 of work: job 0 (v = 1) leaves it, late.
+		if err := x.AdvanceVirtual(3); err != nil {
+			t.Fatal(err)
+		}
+		if !x.IsLate(0) {
+			t.Fatalf("%+v: job 0 not late after the virtual PS ran it out", c.cfg)
+		}
+		if err := x.Reestimate(0, 10); err != nil {
+			t.Fatal(err)
+		}
+		for k := range 3 {
+			if err := x.SetRunnable(k, true); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if j, why := x.Next(); j != c.late || why != c.lateWh {
+			t.Errorf("%+v, late job 0 (w 10) beside job 1 (w 2): next %d (%v), want %d (%v)", c.cfg, j, why, c.late, c.lateWh)
+		}
+	}
+}
