@@ -61,10 +61,10 @@ func table1Jobs(seed uint64) []Job {
 // Seed 000's shape (§5.2, Fig. 6: mean arrival gap 50 s on the private
 // testbed of 4 machines × 30 containers = 120): mean response time
 // LAS_MQ < Fair < FIFO, averaged over 10 workloads as the paper averages
-// repeated experiments, with LAS_MQ at the paper's settings (k = 10, α_0 =
-// 100 container-seconds, p = 10, stage awareness, order by remaining
-// containers, leftover shared evenly, 30 running jobs) and Fair sharing
-// one pool by job priority.
+// repeated experiments, with LAS_MQ at its defaults ("las_mq":
+// DefaultLASMQ: k = 10, α_0 = 1 held container-second, p = 10, stage
+// awareness, order by remaining containers, leftover shared evenly, no
+// admission limit) and Fair sharing one pool by job priority.
 func TestSeed000Shape(t *testing.T) {
 	cl := Uniform(4, 30)
 	specs := []string{"las_mq", "fair:pool=single", "fifo"}
