@@ -93,4 +93,11 @@ func TestSeed000Shape(t *testing.T) {
 	if !(sum[0] < sum[1] && sum[1] < sum[2]) {
 		t.Errorf("mean responses %v (las_mq, fair, fifo), want increasing", sum)
 	}
+	// The band: Fig. 6(b) reports cuts of about 45% against Fair and 65%
+	// against FIFO; this model's are smaller (6%, 18%: task durations are
+	// not the paper's, docs/FIDELITY.md), and the test holds them to at
+	// least 2% and 10%.
+	if sum[1] < 1.02*sum[0] || sum[2] < 1.1*sum[0] {
+		t.Errorf("mean responses %v (las_mq, fair, fifo): LAS_MQ's lead is below the band (2%% on Fair, 10%% on FIFO)", sum)
+	}
 }
