@@ -4,9 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/schedplan/schedplan/data"
-	"github.com/schedplan/schedplan/estimate"
 )
 
 // TestSeed000InQueueOrder is seed 000's claim for Alg. 1 line 10 (§3.3,
@@ -19,15 +16,7 @@ import (
 // response by 20% to 80% against FIFO queues (the paper states no size;
 // measured 66%, 69.9 s against 207.1 s).
 func TestSeed000InQueueOrder(t *testing.T) {
-	j, err := data.Open("embedded:fb2009", data.ReadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sizes, _, err := estimate.Sizes(j, estimate.DefaultSizeOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	jobs := exact(j.Submit, sizes)
+	jobs := traceJobs(t, 0)
 	specs := []string{DefaultLASMQ().Spec(), "las_mq", "gps"}
 	mean := make([]float64, len(specs))
 	var row []string
