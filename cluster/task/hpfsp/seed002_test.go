@@ -103,3 +103,43 @@ func TestSeed002Figure3b(t *testing.T) {
 	}
 	t.Logf("row: Fig. 3(b) flow times by size 5..1 (s): %s", strings.Join(row, "; "))
 }
+
+// TestSeed002AdditionsEffect measures what each addition to Algorithm 2
+// does on issue 12's map-reduce workload (2,000 jobs, 60 containers, load
+// 0.9; exact estimates), a row of docs/FIDELITY.md. As printed the
+// schedule is not work-conserving: a job whose remaining time exceeds the
+// slack of a running job ahead of it in the virtual PS is not completable,
+// serving that job leaves its slack unchanged (eq. 6–9), and with the
+// virtual PS advanced only by served work (eq. 8) the block lasts until it
+// finishes while containers idle. The shape held: the algorithm as printed
+// has a longer makespan than Fair and a mean response at least 3 times
+// that of either fallback=ps or vps=busy, which each bring the makespan
+// back within 1% of Fair's; late_first changes nothing alone.
+func TestSeed002AdditionsEffect(t *testing.T) {
+	jobs, cl := tasktest.MRWorkload(2000, 6, 1)
+	specs := append([]string{"fair:pool=single"}, seed002Variants...)
+	mean := map[string]float64{}
+	span := map[string]float64{}
+	var row []string
+	for _, spec := range specs {
+		r := tasktest.RunSpec(t, jobs, cl, spec, task.Options{})
+		mean[spec] = tasktest.Mean(tasktest.Responses(jobs, r))
+		for _, c := range r.Completion {
+			span[spec] = max(span[spec], c)
+		}
+		row = append(row, fmt.Sprintf("%s %.0f s (makespan %.0f s)", spec, mean[spec], span[spec]))
+	}
+	t.Logf("row: mean response %s", strings.Join(row, "; "))
+	fair, printed := "fair:pool=single", "hpfsp"
+	if span[printed] <= span[fair] {
+		t.Errorf("as printed: makespan %v s, not above Fair's %v s (no idle containers?)", span[printed], span[fair])
+	}
+	for _, v := range []string{"hpfsp:fallback=ps", "hpfsp:vps=busy"} {
+		if mean[printed] < 3*mean[v] || span[v] > 1.01*span[fair] {
+			t.Errorf("%s: mean %v s (as printed %v s), makespan %v s (Fair %v s): want the printed mean ≥ 3× and the makespan within 1%% of Fair's", v, mean[v], mean[printed], span[v], span[fair])
+		}
+	}
+	if mean["hpfsp:late_first=1"] != mean[printed] {
+		t.Errorf("late_first alone: mean %v s, as printed %v s", mean["hpfsp:late_first=1"], mean[printed])
+	}
+}
