@@ -219,7 +219,7 @@ func (p *HPFSP) must(err error) {
 }
 
 // advance brings the virtual PS to now when it runs at the cluster's full
-// rate (BusyPS); under eq. 8 it moves only with service (serve).
+// rate (BusyPS); under eq. 8 it moves only with service (advanceServed).
 func (p *HPFSP) advance() {
 	now := p.s.Now()
 	work := now - p.vt
@@ -400,7 +400,6 @@ func (p *HPFSP) Done(j int) {
 	work := p.service(j)
 	p.must(p.x.Finish(j))
 	p.advanceServed(work) // the last tasks' service advances the virtual PS too
-
 	p.est.RemoveJob(j)
 }
 

@@ -116,7 +116,7 @@ func TestHPFSPSlowStart(t *testing.T) {
 // TestHPFSPSpec checks the registry entry: defaults, Spec round trip and
 // errors that name the parameter.
 func TestHPFSPSpec(t *testing.T) {
-	for _, spec := range []string{"hpfsp", "hpfsp:fair_limit=5", "hpfsp:fair_limit=0,threshold=0.5", "HPFSP:threshold=1", "hpfsp:report=off", "hpfsp:report=1.5"} {
+	for _, spec := range []string{"hpfsp", "hpfsp:fair_limit=5", "hpfsp:fair_limit=0,threshold=0.5", "HPFSP:threshold=1", "hpfsp:report=off", "hpfsp:report=1.5", "hpfsp:late_first=1", "hpfsp:fallback=ps,vps=busy", "hpfsp:late_first=true,fallback=PS,vps=busy", "hpfsp:late_first=0,fallback=none,vps=work"} {
 		p, err := task.ParsePolicy(spec)
 		if err != nil {
 			t.Fatalf("%s: %v", spec, err)
@@ -133,6 +133,9 @@ func TestHPFSPSpec(t *testing.T) {
 	if p, _ := task.ParsePolicy("hpfsp"); p.(*HPFSP).Spec() != "hpfsp:fair_limit=2,threshold=0.95" {
 		t.Errorf("default spec %q", p.(*HPFSP).Spec())
 	}
+	if p, _ := task.ParsePolicy("hpfsp:vps=busy,late_first=1,fallback=ps"); p.(*HPFSP).Spec() != "hpfsp:fair_limit=2,threshold=0.95,late_first=1,fallback=ps,vps=busy" {
+		t.Errorf("additions' spec %q", p.(*HPFSP).Spec())
+	}
 	// threshold=0 is documented as "the default", and the error's range says so.
 	if p, err := task.ParsePolicy("hpfsp:threshold=0"); err != nil || p.(*HPFSP).Spec() != "hpfsp:fair_limit=2,threshold=0.95" {
 		t.Errorf("threshold=0: %v, %v; want the default 0.95", p, err)
@@ -148,6 +151,9 @@ func TestHPFSPSpec(t *testing.T) {
 		"hpfsp:report=NaN":     "report=\"NaN\"",
 		"hpfsp:report=soon":    "report=\"soon\"",
 		"hpfsp:report=1e-300":  "below 0.001 s",
+		"hpfsp:late_first=yes": "late_first=\"yes\"",
+		"hpfsp:fallback=fifo":  "want none or ps",
+		"hpfsp:vps=idle":       "want work or busy",
 	} {
 		if _, err := task.ParsePolicy(spec); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: error %v, want one naming %s", spec, err, want)
