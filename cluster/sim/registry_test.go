@@ -63,6 +63,7 @@ func TestSeed000DefaultLASMQ(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(p, m) {
 		t.Errorf("%q parses to %+v (%v)", m.Spec(), p, err)
 	}
+	t.Logf("row: Hu et al.'s default %s", m.Spec())
 	fifo := *m
 	fifo.Order = ""
 	if p, err := ParsePolicy("las_mq"); err != nil || !reflect.DeepEqual(p, &fifo) {

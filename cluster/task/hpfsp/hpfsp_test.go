@@ -70,6 +70,7 @@ func TestSeed002Figure4(t *testing.T) {
 			t.Errorf("fair_limit=%d: mean slowdown %.3f not below Fair's %.3f", fl, sd[len(sd)-1], fair)
 		}
 	}
+	t.Logf("row: Fig. 4 mean slowdown by FAIR_LIMIT 0, 2, 5, 10, 40: %.2f (Fair %.2f)", sd, fair)
 	if sd[len(sd)-1] <= sd[1] {
 		t.Errorf("mean slowdown with fair_limit 40 (%.3f) not above fair_limit 2's (%.3f)", sd[len(sd)-1], sd[1])
 	}
