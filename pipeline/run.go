@@ -315,8 +315,7 @@ func (p *pipelineRun) stages() []stage {
 			Folds       int
 			Current     string
 			Seed        uint64
-			Version     int
-		}{cfg.Budget, cfg.Objective, cfg.Constraints, cfg.Folds, cfg.Current, cfg.Seed, tuneVersion}, deps: []string{"ingest"}, inputs: [][]byte{in.JobsKey}, state: &p.tr, run: p.tune},
+		}{cfg.Budget, cfg.Objective, cfg.Constraints, cfg.Folds, cfg.Current, cfg.Seed}, deps: []string{"ingest"}, inputs: [][]byte{in.JobsKey}, state: &p.tr, run: p.tune},
 		{name: "tune-coshh", params: struct {
 			KGrid   []int
 			TolGrid []float64

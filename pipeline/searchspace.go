@@ -91,11 +91,6 @@ func sizeRangeOf(sizes []float64) sizeRange {
 	return r
 }
 
-// tuneVersion changes when the tune stage's search changes what it
-// computes (run.go stamps it): 1: Hu et al.'s default orders a queue by
-// remaining work, Alg. 1 line 10 (issue 28).
-const tuneVersion = 1
-
 // baselineCandidates are the configurations every search contains, so that
 // the tuner never returns something worse on the folds than a
 // configuration it could have named: the current scheduler, plain LAS, PS,
@@ -113,7 +108,7 @@ func baselineCandidates(current string, fg LASMQParams) []candidate {
 	for _, b := range []struct {
 		name string
 		p    LASMQParams
-	}{{nameFirstGuess, fg}, {DefaultLASMQName, LASMQParams{K: hu.K, Alpha0: hu.Alpha0, P: hu.P, Decay: 1, Order: hu.Order}}} {
+	}{{nameFirstGuess, fg}, {DefaultLASMQName, LASMQParams{K: hu.K, Alpha0: hu.Alpha0, P: hu.P, Decay: 1}}} {
 		c := lasmqCandidate(b.p, originBaseline)
 		c.name = b.name
 		out = append(out, c)

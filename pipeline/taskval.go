@@ -303,8 +303,7 @@ func (t *TaskValidation) EmittedVerdict() string {
 // alone, bounded at 1 s; deadlines from the current scheduler's
 // completions; 10: jobs in the execution-time model, ExecModelScales; 11:
 // a log's queue placed as written first, then by its name in schedplan's
-// files); 12: H-PFSP's Algorithm 2 as printed, Hu et al.'s LAS_MQ ordered
-// by remaining work (issue 28)).
+// files); 12: H-PFSP's Algorithm 2 as printed (issue 28)).
 const taskLevelVersion = 12
 
 // OneReplayNote qualifies the task-level validation table's comparisons:

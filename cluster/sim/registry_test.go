@@ -42,7 +42,7 @@ func TestSpecRoundTrip(t *testing.T) {
 			t.Errorf("%s: spec %q is not a fixed point (%q)", s, back, SpecOf(q))
 		}
 	}
-	if got := DefaultLASMQ().Spec(); got != "las_mq:k=10,alpha0=1,p=10,order=remaining" {
+	if got := DefaultLASMQ().Spec(); got != "las_mq:k=10,alpha0=1,p=10" {
 		t.Errorf("default LAS_MQ spec %q", got)
 	}
 	if got := (&LASMQ{K: 3, Alpha0: 0.5, P: 4, Weights: DecayWeights(3, 0.5)}).Spec(); got != "las_mq:k=3,alpha0=0.5,p=4,decay=0.5" {
@@ -51,23 +51,15 @@ func TestSpecRoundTrip(t *testing.T) {
 }
 
 // Hu et al., IEEE TCC 2019, §5.4.1: the trace simulations use 10 queues,
-// step 10 and a first threshold of 1; Alg. 1 line 10 orders a queue by the
-// containers of the jobs' remaining tasks (issue 28: the baseline was FIFO
-// in each queue). "las_mq" without order= keeps FIFO.
-func TestSeed000DefaultLASMQ(t *testing.T) {
+// step 10 and a first threshold of 1.
+func TestDefaultLASMQIsTheTraceSimulationSetting(t *testing.T) {
 	m := DefaultLASMQ()
-	if m.K != 10 || m.Alpha0 != 1 || m.P != 10 || m.Weights != nil || m.Strict || m.Order != OrderRemaining {
+	if m.K != 10 || m.Alpha0 != 1 || m.P != 10 || m.Weights != nil || m.Strict {
 		t.Errorf("default %+v", m)
 	}
-	p, err := ParsePolicy(m.Spec())
+	p, err := ParsePolicy("las_mq")
 	if err != nil || !reflect.DeepEqual(p, m) {
-		t.Errorf("%q parses to %+v (%v)", m.Spec(), p, err)
-	}
-	t.Logf("row: Hu et al.'s default %s", m.Spec())
-	fifo := *m
-	fifo.Order = ""
-	if p, err := ParsePolicy("las_mq"); err != nil || !reflect.DeepEqual(p, &fifo) {
-		t.Errorf(`"las_mq" parses to %+v (%v), want %+v`, p, err, &fifo)
+		t.Errorf(`"las_mq" parses to %+v (%v)`, p, err)
 	}
 }
 
