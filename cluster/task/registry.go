@@ -162,6 +162,11 @@ func makeLASMQ(_ string, p map[string]string) (Policy, error) {
 	return m, nil
 }
 
+// OneOf parses a two-valued policy parameter: false for a, true for b
+// (case-insensitive); the error names both. Policies registered from other
+// packages (task.Register) use it.
+func OneOf(v, a, b string) (bool, error) { return oneOf(v, a, b) }
+
 // oneOf parses a two-valued parameter: false for a, true for b.
 func oneOf(v, a, b string) (bool, error) {
 	switch strings.ToLower(v) {

@@ -32,16 +32,37 @@ type RemainingEstimator interface {
 
 // HPFSP is seed 002's H-PFSP scheduler at task level: the slack system of
 // a virtual processor sharing ([SlackSystem]) decides which job gets each
-// free container:
+// free container. By default it is Algorithm 2 as printed:
 //
 //  1. jobs in their fair phase (Alg. 3: fewer than FairLimit tasks
 //     scheduled in their current stage, whose map progress is below
 //     Threshold), fewest scheduled first;
-//  2. late jobs (out of the virtual PS, not finished), in the order they
-//     became late;
-//  3. the completable job (Alg. 4) with the shortest estimated remaining
-//     time (Alg. 2);
-//  4. otherwise the first runnable job of the virtual PS.
+//  2. the completable job (Alg. 4) with the shortest estimated remaining
+//     time (Alg. 2); a late job (out of the virtual PS, not finished) is
+//     completable and competes by its remaining time;
+//  3. otherwise nobody: the container stays idle until the next event.
+//
+// and the virtual PS advances by eq. 8: by the work the real schedule did
+// (each job's service, in seconds of the whole cluster, at its updates),
+// shared equally by the m jobs in it.
+//
+// Three additions are options, off by default (seed 002 prints none of
+// them; docs/FIDELITY.md gives their measured effect):
+//
+//   - LateFirst ("late_first=1"): late jobs before the completable ones,
+//     as FSP serves late jobs first (SlackConfig.LateFirst);
+//   - Fallback ("fallback=ps"): a container no completable job takes goes
+//     to the first runnable job of the virtual PS, so the schedule is
+//     work-conserving (SlackConfig.Fallback);
+//   - BusyPS ("vps=busy"): the virtual PS runs at the cluster's full rate
+//     (one second of the whole cluster per second while it holds a job, as
+//     FSP's), whether the real cluster is busy or not; it is brought to
+//     each event's time by whole virtual departures
+//     (AdvanceVirtualToFront, an exact snap) and then the rest
+//     (AdvanceVirtual).
+//
+// Before issue 28 all three were on and were the only behaviour
+// ("hpfsp:late_first=1,fallback=ps,vps=busy" is that scheduler).
 //
 // Job information (Alg. 1: service received, re-estimated remaining time,
 // stage progress) is updated at the job's own events (arrival, task start,
@@ -51,11 +72,7 @@ type RemainingEstimator interface {
 // progress to the estimator (seed 002 eq. 1–2 use the progress of running
 // tasks, not only finished ones), so a job's estimate follows its tasks'
 // rates long before its first task ends. The reports are HPFSP's timer
-// (it implements Preempter and never kills a task). The virtual PS runs at
-// the cluster's full rate (one second of the whole cluster per second while
-// it holds a job, as FSP's); it is brought to each event's time by whole
-// virtual departures (AdvanceVirtualToFront, an exact snap) and then the
-// rest (AdvanceVirtual).
+// (it implements Preempter and never kills a task).
 //
 // Sizes come from NewEstimator (seed 002's EWMA estimator, wired by
 // package pipeline) or, when it is nil, from each job's Estimate: w =
@@ -73,6 +90,11 @@ type HPFSP struct {
 	// DefaultStageThreshold, 0.95).
 	FairLimit int
 	Threshold float64
+	// LateFirst, Fallback and BusyPS are the additions to Algorithm 2
+	// described above (all false: the algorithm as printed).
+	LateFirst bool
+	Fallback  bool
+	BusyPS    bool
 	// NewEstimator, if set, builds the estimator for a run (jobs
 	// numbered as in s.Jobs()).
 	NewEstimator func(s *task.State) (RemainingEstimator, error)
@@ -122,6 +144,15 @@ func (p *HPFSP) Spec() string {
 		th = DefaultStageThreshold
 	}
 	spec := "hpfsp:fair_limit=" + strconv.Itoa(p.FairLimit) + ",threshold=" + strconv.FormatFloat(th, 'g', -1, 64)
+	if p.LateFirst {
+		spec += ",late_first=1"
+	}
+	if p.Fallback {
+		spec += ",fallback=ps"
+	}
+	if p.BusyPS {
+		spec += ",vps=busy"
+	}
 	switch {
 	case p.ReportInterval < 0:
 		spec += ",report=off"
@@ -153,7 +184,7 @@ func (p *HPFSP) Start(s *task.State) error {
 		return err
 	}
 	n := len(s.Jobs())
-	if err := p.x.Reset(SlackConfig{FairLimit: p.FairLimit, StageThreshold: p.Threshold}, n); err != nil {
+	if err := p.x.Reset(SlackConfig{FairLimit: p.FairLimit, StageThreshold: p.Threshold, LateFirst: p.LateFirst, Fallback: p.Fallback}, n); err != nil {
 		return err
 	}
 	p.s, p.vt, p.Picks, p.Reports = s, s.Now(), [5]int{}, 0
@@ -187,12 +218,20 @@ func (p *HPFSP) must(err error) {
 	}
 }
 
-// advance brings the virtual PS to now: whole departures by the exact
-// snap, then the rest.
+// advance brings the virtual PS to now when it runs at the cluster's full
+// rate (BusyPS); under eq. 8 it moves only with service (advanceServed).
 func (p *HPFSP) advance() {
 	now := p.s.Now()
 	work := now - p.vt
 	p.vt = now
+	if p.BusyPS {
+		p.advanceBy(work)
+	}
+}
+
+// advanceBy runs the virtual PS for work seconds of the whole cluster:
+// whole departures by the exact snap, then the rest.
+func (p *HPFSP) advanceBy(work float64) {
 	for work > 0 && p.x.Len() > 0 {
 		if nw := p.x.NextVirtualWork(); work >= nw {
 			work -= p.x.AdvanceVirtualToFront()
@@ -200,6 +239,27 @@ func (p *HPFSP) advance() {
 		}
 		p.must(p.x.AdvanceVirtual(work))
 		return
+	}
+}
+
+// service returns job j's service since its last update, in seconds of
+// the whole cluster (eq. 10's Δt̂: container-seconds over the cluster's
+// rate), and marks it counted.
+func (p *HPFSP) service(j int) float64 {
+	a := p.s.Attained(j)
+	if a <= p.served[j] {
+		return 0
+	}
+	work := (a - p.served[j]) / p.s.Rate()
+	p.served[j] = a
+	return work
+}
+
+// advanceServed runs the virtual PS for work (eq. 8), unless it runs at the
+// cluster's full rate (BusyPS).
+func (p *HPFSP) advanceServed(work float64) {
+	if !p.BusyPS {
+		p.advanceBy(work)
 	}
 }
 
@@ -217,9 +277,9 @@ func (p *HPFSP) remaining(j int) float64 {
 // remaining-time estimate, its stages' progress and whether it can launch.
 func (p *HPFSP) update(j int) {
 	s := p.s
-	if a := s.Attained(j); a > p.served[j] {
-		p.must(p.x.Serve(j, (a-p.served[j])/s.Rate()))
-		p.served[j] = a
+	if work := p.service(j); work > 0 {
+		p.must(p.x.Serve(j, work)) // eq. 7 and 9
+		p.advanceServed(work)
 	}
 	p.must(p.x.Reestimate(j, p.remaining(j)))
 	for st := range s.Stages(j) {
@@ -266,7 +326,10 @@ func (p *HPFSP) Ended(t task.TaskRef) {
 	p.must(p.est.TaskFinished(t.Job, t.Stage, t.Task, p.s.Now()))
 	p.observe(t.Job, t.Stage)
 	p.setActive(t.Job)
-	if !p.s.Done(t.Job) {
+	// Under eq. 8 a job's last task is left to Done, which finishes it
+	// before its service advances the virtual PS: that service would
+	// otherwise run it out of the virtual PS (late) as it finishes.
+	if !p.s.Done(t.Job) && (p.BusyPS || p.s.RemainingContainers(t.Job) > 0) {
 		p.update(t.Job)
 	}
 }
@@ -334,7 +397,9 @@ func (p *HPFSP) Preempt(func(task.TaskRef) error) {
 
 func (p *HPFSP) Done(j int) {
 	p.advance()
+	work := p.service(j)
 	p.must(p.x.Finish(j))
+	p.advanceServed(work) // the last tasks' service advances the virtual PS too
 	p.est.RemoveJob(j)
 }
 
@@ -368,6 +433,12 @@ func makeHPFSP(_ string, params map[string]string) (task.Policy, error) {
 			p.FairLimit, err = strconv.Atoi(v)
 		case "threshold":
 			p.Threshold, err = strconv.ParseFloat(v, 64)
+		case "late_first":
+			p.LateFirst, err = strconv.ParseBool(v)
+		case "fallback":
+			p.Fallback, err = task.OneOf(v, "none", "ps")
+		case "vps":
+			p.BusyPS, err = task.OneOf(v, "work", "busy")
 		case "report":
 			if v == "off" {
 				p.ReportInterval = -1
@@ -375,7 +446,7 @@ func makeHPFSP(_ string, params map[string]string) (task.Policy, error) {
 				err = fmt.Errorf("want a number of seconds ≥ 0 (0: the cluster's heartbeat) or off")
 			}
 		default:
-			return nil, fmt.Errorf("hpfsp: unknown parameter %q (known: fair_limit, threshold, report)", k)
+			return nil, fmt.Errorf("hpfsp: unknown parameter %q (known: fair_limit, threshold, late_first, fallback, vps, report)", k)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("hpfsp: parameter %s=%q: %v", k, v, err)

@@ -58,32 +58,34 @@ import (
 // # The order (Alg. 2–4)
 //
 // Next returns the job that gets the next free container among the jobs
-// the caller marked runnable (that have a task to launch):
+// the caller marked runnable (that have a task to launch). By default it
+// is seed 002's Algorithm 2 as printed (the H-PFSP comparator):
 //
 //  1. a job in its fair phase (Alg. 3: in its current stage it has
 //     scheduled fewer than FairLimit tasks; its stage is the first whose
 //     progress is below StageThreshold, 0.95 in seed 002), the one with the
 //     fewest tasks scheduled in its current stage (Alg. 2: "the least tasks
 //     assigned yet", the fair scheduler's deficit), ties to the earlier;
-//  2. a late job, the one with the least w (ties: the earliest to have
-//     become late). Late jobs have missed their PS deadline, so they go
-//     first, as FSP serves late jobs first; among them, seed 002's own
-//     order applies: a late job has v = 0, so no job is ahead of it and it
-//     is completable (Alg. 4), and Alg. 2 serves the completable job with
-//     the shortest remaining time. (Serving them in the order they became
-//     late degrades to FIFO when a large job the default estimate
-//     undersized goes late first and holds the cluster while the others
-//     go late behind it.)
-//  3. the completable job with the least w (Alg. 2), ties to the one ahead
+//  2. the completable job with the least w (Alg. 2 lines 12–13: "assign
+//     job with shortest remaining processing time"), ties to the one ahead
 //     in the virtual PS. Job c is completable when every running job i
 //     ahead of it has s_i ≥ w_c (Alg. 4), with the relative tolerance
 //     sim.Tol; a job with w = 0 (its estimate used up) is completable only
 //     while the jobs ahead have slack above sim.Tol × (Σv + Σw), since
-//     serving it eats their slack — the rules of the fluid sim.PFSP;
-//  4. the first runnable job in the virtual PS (Alg. 2 gives no container to
-//     jobs that are not completable; the containers they would leave idle
-//     go to the job PS would finish first, so the schedule stays
-//     work-conserving).
+//     serving it eats their slack — the rules of the fluid sim.PFSP. A
+//     late job (out of the virtual PS, not finished) has v = 0: no job is
+//     ahead of it, so it is completable and competes by its w (ties: late
+//     jobs first, the earliest to have become late);
+//  3. none: Alg. 2 gives no container to a job that is not completable,
+//     so the container stays idle until the next event.
+//
+// Two additions are options of SlackConfig, off by default:
+//
+//   - LateFirst: late jobs go before the completable ones (step 2 split
+//     in two), as FSP serves late jobs first;
+//   - Fallback: instead of step 3, the first runnable job in the virtual
+//     PS (the job PS would finish first), so the schedule stays
+//     work-conserving.
 //
 // # Driving it from a task-level policy
 //
@@ -163,6 +165,14 @@ type SlackConfig struct {
 	// while map progress < 0.95, else the reduce stage). 0 means
 	// DefaultStageThreshold.
 	StageThreshold float64
+	// LateFirst serves late jobs (out of the virtual PS, not finished)
+	// before every completable job, the least w first; seed 002's Alg. 2
+	// has no such rule (a late job is completable and competes by w).
+	LateFirst bool
+	// Fallback gives a free container that no completable job can take to
+	// the first runnable job of the virtual PS (work conservation); seed
+	// 002's Alg. 2 leaves it idle.
+	Fallback bool
 }
 
 // DefaultStageThreshold is seed 002's getStage threshold (Alg. 3).
@@ -173,11 +183,11 @@ type PickReason uint8
 
 // Reasons of Next, in its order.
 const (
-	PickNone        PickReason = iota // no runnable job
+	PickNone        PickReason = iota // no runnable job, or none completable (without Fallback)
 	PickFair                          // in its fair phase (Alg. 3)
-	PickLate                          // late: out of the virtual PS, not finished
+	PickLate                          // late: out of the virtual PS, not finished (first with LateFirst, else the least w)
 	PickCompletable                   // the completable job with the least w (Alg. 2, 4)
-	PickPSOrder                       // no runnable job is completable: the first in the virtual PS
+	PickPSOrder                       // Fallback: no runnable job is completable, the first in the virtual PS
 )
 
 func (r PickReason) String() string {
@@ -712,20 +722,33 @@ func (x *SlackSystem) completable(w, ahead, delta float64) bool {
 
 // Next returns the runnable job that gets the next free container, and
 // why (the order of Alg. 2 described on SlackSystem); −1, PickNone if no
-// job is runnable. It does not change the system: the caller reports the
+// job may have it. It does not change the system: the caller reports the
 // launch (TaskScheduled, SetRunnable) before asking again.
 func (x *SlackSystem) Next() (int, PickReason) {
 	if x.fair.len() > 0 {
 		return int(x.fair.top()), PickFair
 	}
+	late := int32(-1)
 	if x.lateQ.len() > 0 {
-		return int(x.lateQ.top()), PickLate
+		late = x.lateQ.top()
+		if x.cfg.LateFirst {
+			return int(late), PickLate
+		}
 	}
 	if x.nodes[x.root].nElig == 0 {
+		if late >= 0 {
+			return int(late), PickLate
+		}
 		return -1, PickNone
 	}
-	if c, _ := x.BestCompletable(); c >= 0 {
+	c, _ := x.BestCompletable()
+	switch {
+	case late >= 0 && (c < 0 || x.js[late].w <= x.js[c].w):
+		return int(late), PickLate
+	case c >= 0:
 		return c, PickCompletable
+	case !x.cfg.Fallback:
+		return -1, PickNone
 	}
 	n := x.root
 	for {

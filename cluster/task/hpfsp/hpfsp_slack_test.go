@@ -20,6 +20,8 @@ import (
 type slackRef struct {
 	fairLimit int
 	thr       float64
+	lateFirst bool // SlackConfig.LateFirst
+	fallback  bool // SlackConfig.Fallback
 	jobs      []refJob
 	ps        []int // jobs in the virtual PS
 	seq, late int64
@@ -217,11 +219,18 @@ func (r *slackRef) next() (int, PickReason) {
 			best = k
 		}
 	}
-	if best >= 0 {
+	if best >= 0 && r.lateFirst {
 		return best, PickLate
 	}
-	if c, _ := r.bestCompletable(); c >= 0 {
+	c, _ := r.bestCompletable()
+	if best >= 0 && (c < 0 || r.jobs[best].w <= r.jobs[c].w) {
+		return best, PickLate
+	}
+	if c >= 0 {
 		return c, PickCompletable
+	}
+	if !r.fallback {
+		return -1, PickNone
 	}
 	for _, k := range r.order() {
 		if r.jobs[k].runnable && r.jobs[k].state == slkPS {
@@ -323,11 +332,14 @@ func TestSlackSystemMatchesReference(t *testing.T) {
 		if inst%2 == 1 {
 			fair = 1 + rng.IntN(3)
 		}
-		x, err := NewSlackSystem(SlackConfig{FairLimit: fair}, n)
+		// Seed 002's Alg. 2 as printed, then each addition and both.
+		cfg := SlackConfig{FairLimit: fair, LateFirst: inst%4 >= 2, Fallback: inst%8 >= 4}
+		x, err := NewSlackSystem(cfg, n)
 		if err != nil {
 			t.Fatal(err)
 		}
 		r := newSlackRef(fair, DefaultStageThreshold, n)
+		r.lateFirst, r.fallback = cfg.LateFirst, cfg.Fallback
 		added := 0
 		running := func() []int {
 			var out []int
@@ -687,4 +699,58 @@ func TestSlackSystemLateByRemaining(t *testing.T) {
 		t.Fatal(err)
 	}
 	next(1)
+}
+
+// Alg. 2 as printed, by hand, and each addition. Jobs of sizes 1, 2, 3
+// (slacks 2, 2, 0): with jobs 1 and 2 not runnable, job 3 (w = 3 > s1 =
+// 2) is not completable, so Alg. 2 assigns nobody; Fallback gives it the
+// container (the first runnable job of the virtual PS). Then job 1 goes
+// late and is re-estimated to 10: a late job competes by w, so the
+// completable job 2 (w = 2) goes first; LateFirst serves the late job.
+// Before issue 28 Next always used both additions.
+func TestSlackSystemAlgorithm2AsPrinted(t *testing.T) {
+	for _, c := range []struct {
+		cfg             SlackConfig
+		idle, late      int
+		idleWhy, lateWh PickReason
+	}{
+		{SlackConfig{}, -1, 1, PickNone, PickCompletable},
+		{SlackConfig{Fallback: true}, 2, 1, PickPSOrder, PickCompletable},
+		{SlackConfig{LateFirst: true}, -1, 0, PickNone, PickLate},
+		{SlackConfig{LateFirst: true, Fallback: true}, 2, 0, PickPSOrder, PickLate},
+	} {
+		x, err := NewSlackSystem(c.cfg, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, e := range []float64{1, 2, 3} {
+			if err := x.AddJob(k, e, 1); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := x.SetRunnable(2, true); err != nil {
+			t.Fatal(err)
+		}
+		if j, why := x.Next(); j != c.idle || why != c.idleWhy {
+			t.Errorf("%+v, only job 2 runnable: next %d (%v), want %d (%v)", c.cfg, j, why, c.idle, c.idleWhy)
+		}
+		// The virtual PS runs 3 of work: job 0 (v = 1) leaves it, late.
+		if err := x.AdvanceVirtual(3); err != nil {
+			t.Fatal(err)
+		}
+		if !x.IsLate(0) {
+			t.Fatalf("%+v: job 0 not late after the virtual PS ran it out", c.cfg)
+		}
+		if err := x.Reestimate(0, 10); err != nil {
+			t.Fatal(err)
+		}
+		for k := range 3 {
+			if err := x.SetRunnable(k, true); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if j, why := x.Next(); j != c.late || why != c.lateWh {
+			t.Errorf("%+v, late job 0 (w 10) beside job 1 (w 2): next %d (%v), want %d (%v)", c.cfg, j, why, c.late, c.lateWh)
+		}
+	}
 }
