@@ -59,7 +59,11 @@ func (c *coshhLP) price(ls *Solution) []int {
 		pr.b[t] = sign * w[t]
 		pr.maxB = math.Max(pr.maxB, pr.b[t])
 	}
-	pr.tol1 = 1e-11 * math.Max(ls.Objective, 1e-300)
+	rel := 1e-11
+	if c.priceTol > 0 {
+		rel = c.priceTol
+	}
+	pr.tol1 = rel * math.Max(ls.Objective, 1e-300)
 	workers := min(runtime.GOMAXPROCS(0), priceWorkers, max(1, c.na/64))
 	tops := make([][priceClassTop]int, c.na) // -1: none
 	bests := make([]priceBest, workers)
