@@ -55,3 +55,16 @@ func (c *clpModel) setTolerances(tol float64) {
 	C.Clp_setPrimalTolerance(c.p, C.double(tol))
 	C.Clp_setDualTolerance(c.p, C.double(tol))
 }
+
+// deleteColumns removes the columns in which (CLP keeps the other
+// columns' basis statuses).
+func (c *clpModel) deleteColumns(which []int32) {
+	if len(which) == 0 {
+		return
+	}
+	C.Clp_deleteColumns(c.p, C.int(len(which)), iptr(which))
+	c.ncols -= len(which)
+}
+
+// columnStatus returns column j's basis status.
+func (c *clpModel) columnStatus(j int) int { return int(C.Clp_getColumnStatus(c.p, C.int(j))) }

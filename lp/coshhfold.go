@@ -26,15 +26,24 @@ import (
 // (price, dualBound). A folded class with an improving column gets its row
 // back, with its home column basic and its row at its bound, so the
 // previous optimum stays a basic feasible point and CLP's primal simplex
-// continues from it. A basic optimum has at most types − 1 classes on two
-// or more types, so the master has at most about twice as many rows as
-// there are types instead of classes + types: at 20,000 classes × 5,000
-// types CLP's iterations over 25,000 rows were 94% of the CPU.
+// continues from it.
 //
-// Every class starts folded at its fastest type. Rounds run at CLP's
-// default tolerances (pricing at 1e-9 λ) until nothing improves, then at
-// masterTol (pricing at 1e-11 λ) until nothing improves: the answer has
-// the same certificate as coshhLP's.
+// Every class starts folded at the type greedyHomes gives it; after the
+// first solve the heavy classes (those that need a large share of a type,
+// see heavy) get their rows and their fastest types' columns. A class that
+// gets a row keeps it; a priced folded class brings foldedTop columns, and
+// non-basic columns far from pricing in leave the master (drop). Rounds
+// run at CLP's default tolerances (pricing at 1e-9 λ) until nothing
+// improves, then at masterTol (pricing at 1e-11 λ) until nothing improves:
+// the answer has the same certificate as coshhLP's.
+//
+// What it gains: CLP's iterations (steepest-edge pricing over the master's
+// columns, factorisation) are nearly all the CPU, and they grow faster than
+// the master's rows. A basic optimum has at most types − 1 classes on two
+// or more types, but on random instances most classes still get a row
+// before the end (the greedy homes are not the LP's), so the gain is a
+// warm start (the early rounds run on a few thousand rows) and a smaller
+// master, not a smaller final row count.
 type coshhFold struct {
 	c  *coshhLP // the problem, r, price and dualBound; c.in holds every master and folded column
 	cm *clpModel
@@ -43,11 +52,9 @@ type coshhFold struct {
 	home, row []int
 	// lamCoef[t] is λ's coefficient in type row t (a_t).
 	lamCoef []float64
-	// byHome[t] lists the classes folded at t when the master was built.
-	byHome [][]int32
-	cols   []int // master columns after λ (idx = k*nt+t)
-	tight  bool
-	rounds int
+	cols    []int // master columns after λ (idx = k*nt+t)
+	tight   bool
+	rounds  int
 }
 
 // looseTol is the pricing tolerance (relative to λ) while CLP runs at its
@@ -90,10 +97,9 @@ func solveCOSHHFolded(p *COSHHProblem, active []int, eps float64, sol *COSHHSolu
 // type.
 func newCOSHHFold(p *COSHHProblem, active []int) *coshhFold {
 	c := &coshhLP{p: p, active: active, na: len(active), nt: len(p.Counts), in: make(map[int]int32)}
-	f := &coshhFold{c: c, home: make([]int, c.na), row: make([]int, c.na), lamCoef: make([]float64, c.nt), byHome: make([][]int32, c.nt)}
+	f := &coshhFold{c: c, home: make([]int, c.na), row: make([]int, c.na), lamCoef: make([]float64, c.nt)}
 	for k, h := range c.greedyHomes() {
 		f.home[k], f.row[k] = h, -1
-		f.byHome[h] = append(f.byHome[h], int32(k))
 		f.lamCoef[h] += 1 / c.r(k*c.nt+h)
 		c.in[k*c.nt+h] = -1
 	}
@@ -138,6 +144,7 @@ func (f *coshhFold) solveRounds() (*Solution, []float64, error) {
 		how = clpPrimal
 		c.trace("round %d: %d class rows, %d columns, solve %v (%d iterations), λ %.15g", f.rounds, f.cm.nrows-c.nt, len(f.cols), time.Since(t0), ls.Iterations, ls.X[0])
 		duals := f.duals(ls)
+		f.drop(ls, duals)
 		t0 = time.Now()
 		add := c.price(&Solution{Objective: ls.X[0], Duals: duals})
 		add = f.limitFolded(add)
@@ -215,15 +222,8 @@ func (f *coshhFold) grow(add []int) int {
 			f.cm.setRowStatus(r, clpAtLower)
 		}
 	}
-	for t := range touched {
-		a := 0.0
-		for _, k := range f.byHome[t] {
-			if f.home[k] == t {
-				a += 1 / c.r(int(k)*c.nt+t)
-			}
-		}
-		f.lamCoef[t] = a
-		f.cm.setCoefficient(t, 0, a)
+	if len(touched) > 0 {
+		f.setLambdaColumn()
 	}
 	if len(nc.obj) == 0 {
 		return 0
@@ -237,6 +237,24 @@ func (f *coshhFold) grow(add []int) int {
 		f.cm.setColumnStatus(j, clpBasic)
 	}
 	return len(nc.obj)
+}
+
+// setLambdaColumn recomputes λ's coefficient in every type row from the
+// folded classes and changes those that differ in the master.
+func (f *coshhFold) setLambdaColumn() {
+	c := f.c
+	a := make([]float64, c.nt)
+	for k, h := range f.home {
+		if h >= 0 {
+			a[h] += 1 / c.r(k*c.nt+h)
+		}
+	}
+	for t, v := range a {
+		if v != f.lamCoef[t] {
+			f.lamCoef[t] = v
+			f.cm.setCoefficient(t, 0, v)
+		}
+	}
 }
 
 // column appends master column idx (r in its class's row, 1 in its type
@@ -322,7 +340,7 @@ const heavyShare = 0.25
 
 // foldedTop is how many priced columns a folded class brings when it gets
 // its row (light classes run on one or two types at the optimum).
-const foldedTop = 2
+const foldedTop = 1
 
 // limitFolded keeps, of the priced columns (price lists each type's best,
 // then each class's best first), at most foldedTop per folded class.
@@ -341,4 +359,40 @@ func (f *coshhFold) limitFolded(add []int) []int {
 		out = append(out, idx)
 	}
 	return out
+}
+
+// dropGain: a non-basic column at 0 whose gain r u_k − w_t is below
+// −dropGain w_t (its type costs it more than a tenth more than the
+// type's price) leaves the master when the master has more than
+// dropAbove columns per row; pricing brings it back if it improves again.
+// CLP's iterations cost in proportion to the master's columns
+// (steepest-edge pricing over them), and a round adds up to
+// priceClassTop columns per class.
+const (
+	dropGain  = 0.1
+	dropAbove = 2
+)
+
+// drop removes the master's columns that dropGain describes.
+func (f *coshhFold) drop(ls *Solution, duals []float64) {
+	c := f.c
+	if len(f.cols) <= dropAbove*f.cm.nrows {
+		return
+	}
+	var which []int32
+	keep := f.cols[:0]
+	for n, idx := range f.cols {
+		k, t := idx/c.nt, idx%c.nt
+		w := duals[c.na+t]
+		if ls.X[1+n] == 0 && w > 0 && f.cm.columnStatus(1+n) != clpBasic && -c.r(idx)*duals[k]-w < -dropGain*w {
+			which = append(which, int32(1+n))
+			delete(c.in, idx)
+			continue
+		}
+		c.in[idx] = int32(len(keep))
+		keep = append(keep, idx)
+	}
+	f.cols = keep
+	f.cm.deleteColumns(which)
+	c.trace("dropped %d columns", len(which))
 }
