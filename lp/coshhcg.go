@@ -49,6 +49,8 @@ type coshhLP struct {
 	// priceTol, if set, replaces phase 1's pricing tolerance (1e-11 λ) by
 	// priceTol λ.
 	priceTol float64
+	// classTop, if set, replaces priceClassTop (at most priceClassTop).
+	classTop int
 }
 
 // coshhColumn names a master column by class and type, so that a later

@@ -57,6 +57,10 @@ type coshhFold struct {
 	rounds  int
 }
 
+// foldClassTop is how many improving columns of a class with a row a
+// round adds (priceClassTop on the explicit master).
+const foldClassTop = 4
+
 // looseTol is the pricing tolerance (relative to λ) while CLP runs at its
 // default tolerances.
 const looseTol = 1e-9
@@ -96,7 +100,7 @@ func solveCOSHHFolded(p *COSHHProblem, active []int, eps float64, sol *COSHHSolu
 // newCOSHHFold builds the master with every class folded at its fastest
 // type.
 func newCOSHHFold(p *COSHHProblem, active []int) *coshhFold {
-	c := &coshhLP{p: p, active: active, na: len(active), nt: len(p.Counts), in: make(map[int]int32)}
+	c := &coshhLP{p: p, active: active, na: len(active), nt: len(p.Counts), in: make(map[int]int32), classTop: foldClassTop}
 	f := &coshhFold{c: c, home: make([]int, c.na), row: make([]int, c.na), lamCoef: make([]float64, c.nt)}
 	for k, h := range c.greedyHomes() {
 		f.home[k], f.row[k] = h, -1

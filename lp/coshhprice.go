@@ -174,14 +174,18 @@ func (pr *pricer) consider(idx int, top *[priceClassTop]int, gains *[priceClassT
 		best.idx[t], best.gain[t] = idx, g
 	}
 	// Insert into the class's top list (sorted by gain, best first).
+	lim := priceClassTop
+	if c.classTop > 0 {
+		lim = c.classTop
+	}
 	n := 0
-	for n < priceClassTop && top[n] >= 0 && gains[n] >= g {
+	for n < lim && top[n] >= 0 && gains[n] >= g {
 		n++
 	}
-	if n == priceClassTop {
+	if n == lim {
 		return
 	}
-	copy(top[n+1:], top[n:priceClassTop-1])
-	copy(gains[n+1:], gains[n:priceClassTop-1])
+	copy(top[n+1:lim], top[n:lim-1])
+	copy(gains[n+1:lim], gains[n:lim-1])
 	top[n], gains[n] = idx, g
 }
