@@ -68,3 +68,16 @@ func (c *clpModel) deleteColumns(which []int32) {
 
 // columnStatus returns column j's basis status.
 func (c *clpModel) columnStatus(j int) int { return int(C.Clp_getColumnStatus(c.p, C.int(j))) }
+
+// deleteRows removes the rows in which (CLP keeps the other rows' basis
+// statuses).
+func (c *clpModel) deleteRows(which []int32) {
+	if len(which) == 0 {
+		return
+	}
+	C.Clp_deleteRows(c.p, C.int(len(which)), iptr(which))
+	c.nrows -= len(which)
+}
+
+// rowStatus returns row i's basis status.
+func (c *clpModel) rowStatus(i int) int { return int(C.Clp_getRowStatus(c.p, C.int(i))) }

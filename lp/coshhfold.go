@@ -149,6 +149,7 @@ func (f *coshhFold) solveRounds() (*Solution, []float64, error) {
 		c.trace("round %d: %d class rows, %d columns, solve %v (%d iterations), λ %.15g", f.rounds, f.cm.nrows-c.nt, len(f.cols), time.Since(t0), ls.Iterations, ls.X[0])
 		duals := f.duals(ls)
 		f.drop(ls, duals)
+		f.foldBack(ls, duals)
 		t0 = time.Now()
 		add := c.price(&Solution{Objective: ls.X[0], Duals: duals})
 		add = f.limitFolded(add)
@@ -399,4 +400,85 @@ func (f *coshhFold) drop(ls *Solution, duals []float64) {
 	f.cols = keep
 	f.cm.deleteColumns(which)
 	c.trace("dropped %d columns", len(which))
+}
+
+// foldBackMin: foldBack acts when at least this fraction of the class rows
+// can go.
+const foldBackMin = 0.05
+
+// foldBack folds classes with a row back into λ's column when the master
+// serves them on one type alone, their row tight and that column basic,
+// and none of their other columns improves: the row and the class's
+// columns leave the master (the basis stays square: one row and one basic
+// column go) and the point does not move. Pricing brings the class back
+// if its other types improve again.
+func (f *coshhFold) foldBack(ls *Solution, duals []float64) {
+	c := f.c
+	const none, many = -1, -2
+	only := make(map[int]int) // class with a row → its one serving column position, or many
+	for n, idx := range f.cols {
+		k := idx / c.nt
+		if f.home[k] >= 0 {
+			continue
+		}
+		if _, ok := only[k]; !ok {
+			only[k] = none
+		}
+		basic := f.cm.columnStatus(1+n) == clpBasic
+		if ls.X[1+n] > 0 || basic {
+			if only[k] == none && basic && ls.X[1+n] > 0 {
+				only[k] = n
+			} else {
+				only[k] = many
+			}
+			continue
+		}
+		if gain := -c.r(idx)*duals[k] - duals[c.na+idx%c.nt]; gain > 0 {
+			only[k] = many
+		}
+	}
+	var fold []int
+	for k, n := range only {
+		if n >= 0 && f.cm.rowStatus(f.row[k]) != clpBasic {
+			fold = append(fold, k)
+		}
+	}
+	if float64(len(fold)) < foldBackMin*float64(f.cm.nrows-c.nt) {
+		return
+	}
+	rows := make([]int32, 0, len(fold))
+	for _, k := range fold {
+		n := only[k]
+		f.home[k] = f.cols[n] % c.nt
+		rows = append(rows, int32(f.row[k]))
+		f.row[k] = -1
+	}
+	var which []int32
+	keep := f.cols[:0]
+	for n, idx := range f.cols {
+		k := idx / c.nt
+		if h := f.home[k]; h >= 0 {
+			which = append(which, int32(1+n))
+			if idx%c.nt == h {
+				c.in[idx] = -1
+			} else {
+				delete(c.in, idx)
+			}
+			continue
+		}
+		c.in[idx] = int32(len(keep))
+		keep = append(keep, idx)
+	}
+	f.cols = keep
+	f.cm.deleteColumns(which)
+	f.cm.deleteRows(rows)
+	// Renumber the remaining class rows (in their old order).
+	sort.Slice(rows, func(a, b int) bool { return rows[a] < rows[b] })
+	for k, r := range f.row {
+		if r >= 0 {
+			f.row[k] = r - sort.Search(len(rows), func(i int) bool { return int(rows[i]) >= r })
+		}
+	}
+	f.setLambdaColumn()
+	c.trace("folded back %d classes", len(fold))
 }
