@@ -30,20 +30,22 @@ import (
 //
 // Every class starts folded at the type greedyHomes gives it; after the
 // first solve the heavy classes (those that need a large share of a type,
-// see heavy) get their rows and their fastest types' columns. A class that
-// gets a row keeps it; a priced folded class brings foldedTop columns, and
-// non-basic columns far from pricing in leave the master (drop). Rounds
-// run at CLP's default tolerances (pricing at 1e-9 λ) until nothing
-// improves, then at masterTol (pricing at 1e-11 λ) until nothing improves:
-// the answer has the same certificate as coshhLP's.
+// see heavy) get their rows and their fastest types' columns. A priced
+// folded class brings foldedTop columns; a class with a row gets its
+// foldClassTop best improving columns a round. After each solve,
+// non-basic columns far from pricing in leave the master (drop), and a
+// class that the master serves on one type alone, with no improving
+// column, is folded back (foldBack). Rounds run at CLP's default
+// tolerances (pricing at 1e-9 λ) until nothing improves, then at
+// masterTol (pricing at 1e-11 λ) until nothing improves: the answer has
+// the same certificate as coshhLP's.
 //
-// What it gains: CLP's iterations (steepest-edge pricing over the master's
-// columns, factorisation) are nearly all the CPU, and they grow faster than
-// the master's rows. A basic optimum has at most types − 1 classes on two
-// or more types, but on random instances most classes still get a row
-// before the end (the greedy homes are not the LP's), so the gain is a
-// warm start (the early rounds run on a few thousand rows) and a smaller
-// master, not a smaller final row count.
+// What it gains: CLP's iterations (steepest-edge pricing and the ratio
+// test over the master, whose basis inverse is dense through λ's column,
+// and refactorisation) are nearly all the CPU, and their cost grows
+// faster than the master's rows. A basic optimum has at most types − 1
+// classes on two or more types; with foldBack the final master of
+// 5,000 × 1,250 has 326 class rows instead of 5,000.
 type coshhFold struct {
 	c  *coshhLP // the problem, r, price and dualBound; c.in holds every master and folded column
 	cm *clpModel
@@ -403,8 +405,12 @@ func (f *coshhFold) drop(ls *Solution, duals []float64) {
 }
 
 // foldBackMin: foldBack acts when at least this fraction of the class rows
-// can go.
-const foldBackMin = 0.05
+// can go. foldBackKeep: it leaves foldBackKeep × types class rows (a
+// master with too few rows moves a few classes a round, in many rounds).
+const (
+	foldBackMin  = 0.05
+	foldBackKeep = 1
+)
 
 // foldBack folds classes with a row back into λ's column when the master
 // serves them on one type alone, their row tight and that column basic,
@@ -414,6 +420,9 @@ const foldBackMin = 0.05
 // if its other types improve again.
 func (f *coshhFold) foldBack(ls *Solution, duals []float64) {
 	c := f.c
+	if f.cm.nrows-c.nt <= foldBackKeep*c.nt {
+		return
+	}
 	const none, many = -1, -2
 	only := make(map[int]int) // class with a row → its one serving column position, or many
 	for n, idx := range f.cols {
@@ -446,6 +455,7 @@ func (f *coshhFold) foldBack(ls *Solution, duals []float64) {
 	if float64(len(fold)) < foldBackMin*float64(f.cm.nrows-c.nt) {
 		return
 	}
+	fold = fold[:min(len(fold), f.cm.nrows-c.nt-foldBackKeep*c.nt)]
 	rows := make([]int32, 0, len(fold))
 	for _, k := range fold {
 		n := only[k]
