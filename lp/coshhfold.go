@@ -154,7 +154,7 @@ func (f *coshhFold) solveRounds() (*Solution, []float64, error) {
 		f.foldBack(ls, duals)
 		t0 = time.Now()
 		add := c.price(&Solution{Objective: ls.X[0], Duals: duals})
-		add = f.limitFolded(add)
+		add = f.limitFolded(add, duals)
 		if f.rounds == 1 {
 			add = append(add, f.heavy()...)
 		}
@@ -350,15 +350,46 @@ const heavyShare = 0.25
 const foldedTop = 1
 
 // limitFolded keeps, of the priced columns (price lists each type's best,
-// then each class's best first), at most foldedTop per folded class.
-func (f *coshhFold) limitFolded(add []int) []int {
+// then each class's best first), at most foldedTop per folded class, and
+// columns of at most unfoldCap × types folded classes, those with the
+// best gains: a round that would give most classes rows at once (when the
+// prices move, many homes stop being the cheapest) makes a master as big
+// as the explicit one; foldBack and later rounds move the rest.
+func (f *coshhFold) limitFolded(add []int, duals []float64) []int {
 	c := f.c
+	gain := func(idx int) float64 { return -c.r(idx)*duals[idx/c.nt] - duals[c.na+idx%c.nt] }
+	best := map[int]float64{} // folded class → its best priced gain
+	for _, idx := range add {
+		if k := idx / c.nt; f.home[k] >= 0 {
+			if g, ok := best[k]; !ok || gain(idx) > g {
+				best[k] = gain(idx)
+			}
+		}
+	}
+	capN := int(unfoldCap * float64(c.nt))
+	allow := best
+	if len(best) > capN {
+		ks := make([]int, 0, len(best))
+		for k := range best {
+			ks = append(ks, k)
+		}
+		sort.Slice(ks, func(a, b int) bool {
+			if best[ks[a]] != best[ks[b]] {
+				return best[ks[a]] > best[ks[b]]
+			}
+			return ks[a] < ks[b]
+		})
+		allow = make(map[int]float64, capN)
+		for _, k := range ks[:capN] {
+			allow[k] = 0
+		}
+	}
 	seen := map[int]int{}
 	out := add[:0]
 	for _, idx := range add {
 		k := idx / c.nt
 		if f.home[k] >= 0 {
-			if seen[k] >= foldedTop {
+			if _, ok := allow[k]; !ok || seen[k] >= foldedTop {
 				continue
 			}
 			seen[k]++
@@ -367,6 +398,9 @@ func (f *coshhFold) limitFolded(add []int) []int {
 	}
 	return out
 }
+
+// unfoldCap bounds the folded classes a round gives rows, per type.
+const unfoldCap = 0.5
 
 // dropGain: a non-basic column at 0 whose gain r u_k − w_t is below
 // −dropGain w_t (its type costs it more than a tenth more than the
