@@ -31,7 +31,8 @@ import (
 // Every class starts folded at the type greedyHomes gives it; after the
 // first solve the heavy classes (those that need a large share of a type,
 // see heavy) get their rows and their fastest types' columns. A priced
-// folded class brings foldedTop columns; a class with a row gets its
+// folded class brings foldedTop columns (at most unfoldCap × types such
+// classes a round, see limitFolded); a class with a row gets its
 // foldClassTop best improving columns a round. After each solve,
 // non-basic columns far from pricing in leave the master (drop), and a
 // class that the master serves on one type alone, with no improving
@@ -44,8 +45,8 @@ import (
 // test over the master, whose basis inverse is dense through λ's column,
 // and refactorisation) are nearly all the CPU, and their cost grows
 // faster than the master's rows. A basic optimum has at most types − 1
-// classes on two or more types; with foldBack the final master of
-// 5,000 × 1,250 has 326 class rows instead of 5,000.
+// classes on two or more types; with foldBack the master of 5,000 ×
+// 1,250 keeps about 1,250 class rows instead of 5,000.
 type coshhFold struct {
 	c  *coshhLP // the problem, r, price and dualBound; c.in holds every master and folded column
 	cm *clpModel
