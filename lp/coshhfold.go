@@ -176,13 +176,14 @@ func (f *coshhFold) solveRounds() (*Solution, []float64, error) {
 			if gap <= certifiedGap*ls.X[0] || f.fresh {
 				return ls, duals, nil
 			}
-			// The warm basis's duals do not certify λ (seen once at
-			// 20,000 × 5,000 after the master was cut): solve afresh.
+			// The duals do not certify λ: solve afresh once more.
 			c.trace("gap %.3g to the dual bound: solving the master afresh", gap)
 			f.fresh, how = true, clpInitial
 			continue
 		}
-		f.tight = true
+		// At masterTol, from a fresh solve: after the fold-backs, CLP's warm
+		// primal has returned a basis whose duals did not certify λ.
+		f.tight, how = true, clpInitial
 		c.priceTol = 0
 		f.cm.setTolerances(masterTol)
 	}
