@@ -437,12 +437,22 @@ func (f *coshhFold) drop(ls *Solution, duals []float64) {
 	if len(f.cols) <= dropAbove*f.cm.nrows {
 		return
 	}
+	n := f.removeColumns(func(n, idx int) bool {
+		k, t := idx/c.nt, idx%c.nt
+		w := duals[c.na+t]
+		return ls.X[1+n] == 0 && w > 0 && f.cm.columnStatus(1+n) != clpBasic && -c.r(idx)*duals[k]-w < -dropGain*w
+	})
+	c.trace("dropped %d columns", n)
+}
+
+// removeColumns takes the master columns for which gone(position, idx)
+// holds out of the master and c.in, and renumbers the others.
+func (f *coshhFold) removeColumns(gone func(n, idx int) bool) int {
+	c := f.c
 	var which []int32
 	keep := f.cols[:0]
 	for n, idx := range f.cols {
-		k, t := idx/c.nt, idx%c.nt
-		w := duals[c.na+t]
-		if ls.X[1+n] == 0 && w > 0 && f.cm.columnStatus(1+n) != clpBasic && -c.r(idx)*duals[k]-w < -dropGain*w {
+		if gone(n, idx) {
 			which = append(which, int32(1+n))
 			delete(c.in, idx)
 			continue
@@ -452,7 +462,7 @@ func (f *coshhFold) drop(ls *Solution, duals []float64) {
 	}
 	f.cols = keep
 	f.cm.deleteColumns(which)
-	c.trace("dropped %d columns", len(which))
+	return len(which)
 }
 
 // foldBackMin: foldBack acts when at least this fraction of the class rows
@@ -514,24 +524,10 @@ func (f *coshhFold) foldBack(ls *Solution, duals []float64) {
 		rows = append(rows, int32(f.row[k]))
 		f.row[k] = -1
 	}
-	var which []int32
-	keep := f.cols[:0]
-	for n, idx := range f.cols {
-		k := idx / c.nt
-		if h := f.home[k]; h >= 0 {
-			which = append(which, int32(1+n))
-			if idx%c.nt == h {
-				c.in[idx] = -1
-			} else {
-				delete(c.in, idx)
-			}
-			continue
-		}
-		c.in[idx] = int32(len(keep))
-		keep = append(keep, idx)
+	f.removeColumns(func(_, idx int) bool { return f.home[idx/c.nt] >= 0 })
+	for _, k := range fold {
+		c.in[k*c.nt+f.home[k]] = -1
 	}
-	f.cols = keep
-	f.cm.deleteColumns(which)
 	f.cm.deleteRows(rows)
 	// Renumber the remaining class rows (in their old order).
 	sort.Slice(rows, func(a, b int) bool { return rows[a] < rows[b] })
