@@ -13,3 +13,8 @@ func solveCLP(m *Model, opt Options) (*Solution, error) {
 func newCLPMaster(m *Model) master { return &gonumMaster{m: m, warm: &gonumWarm{}} }
 
 func solveMPSFile(path string) (*Solution, error) { return nil, errNoCLP }
+
+// solveCOSHHFolded is unreachable without cgo (Solver.Resolve refuses CLP).
+func solveCOSHHFolded(p *COSHHProblem, active []int, eps float64, sol *COSHHSolution) error {
+	return errNoCLP
+}

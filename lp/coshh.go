@@ -271,6 +271,9 @@ func solveCOSHHLP(p *COSHHProblem, active []int, s Solver, opt COSHHOptions, sol
 	if opt.Method == Full && opt.LambdaOnly {
 		return solveCOSHHTextbook(p, active, s, opt.Eps, sol)
 	}
+	if opt.LambdaOnly && s == CLP && opt.Warm == nil {
+		return solveCOSHHFolded(p, active, opt.Eps, sol)
+	}
 	var warm []coshhColumn
 	if opt.Warm != nil {
 		warm = opt.Warm.columns

@@ -4,7 +4,18 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"time"
 )
+
+// coshhTrace, when set (by tests and benchmarks), receives a line per
+// column generation step.
+var coshhTrace func(format string, a ...any)
+
+func (c *coshhLP) trace(format string, a ...any) {
+	if coshhTrace != nil {
+		coshhTrace(format, a...)
+	}
+}
 
 // coshhLP is the COSHH LP on a restricted master, in the scaled form
 //
@@ -35,6 +46,11 @@ type coshhLP struct {
 	ms      master
 	full    bool
 	rounds  int // solves in the current phase
+	// priceTol, if set, replaces phase 1's pricing tolerance (1e-11 λ) by
+	// priceTol λ.
+	priceTol float64
+	// classTop, if set, replaces priceClassTop (at most priceClassTop).
+	classTop int
 }
 
 // coshhColumn names a master column by class and type, so that a later
@@ -70,11 +86,13 @@ func newCOSHHLP(p *COSHHProblem, active []int, s Solver, full bool, warm []coshh
 		return nil, err
 	}
 	c.ms = ms
+	t0 := time.Now()
 	if full {
 		c.add(c.allColumns())
 	} else {
 		c.add(append(c.initialColumns(), c.warmColumns(warm)...))
 	}
+	c.trace("first master: %d columns in %v", len(c.cols), time.Since(t0))
 	return c, nil
 }
 
@@ -280,11 +298,13 @@ func (c *coshhLP) solveRounds() (*Solution, error) {
 		if c.rounds >= maxRounds {
 			return nil, fmt.Errorf("coshh: column generation did not converge in %d rounds", maxRounds)
 		}
+		t0 := time.Now()
 		ls, err := c.ms.solve()
 		if err != nil {
 			return nil, err
 		}
 		c.rounds++
+		c.trace("round %d: master %d columns, solve %v (%d iterations), objective %.15g", c.rounds, len(c.cols), time.Since(t0), ls.Iterations, ls.Objective)
 		if ls.Status != Optimal {
 			return nil, fmt.Errorf("coshh: the restricted LP ended %v in round %d", ls.Status, c.rounds)
 		}
@@ -294,7 +314,10 @@ func (c *coshhLP) solveRounds() (*Solution, error) {
 		if !ls.DualsAvailable {
 			return nil, fmt.Errorf("%w: the %s solver gave no duals in round %d: %s", errNoDuals, ls.Solver, c.rounds, ls.Note)
 		}
-		if c.add(c.price(ls)) == 0 {
+		t0 = time.Now()
+		n := c.add(c.price(ls))
+		c.trace("round %d: priced and added %d columns in %v", c.rounds, n, time.Since(t0))
+		if n == 0 {
 			return ls, nil
 		}
 	}

@@ -59,7 +59,11 @@ func (c *coshhLP) price(ls *Solution) []int {
 		pr.b[t] = sign * w[t]
 		pr.maxB = math.Max(pr.maxB, pr.b[t])
 	}
-	pr.tol1 = 1e-11 * math.Max(ls.Objective, 1e-300)
+	rel := 1e-11
+	if c.priceTol > 0 {
+		rel = c.priceTol
+	}
+	pr.tol1 = rel * math.Max(ls.Objective, 1e-300)
 	workers := min(runtime.GOMAXPROCS(0), priceWorkers, max(1, c.na/64))
 	tops := make([][priceClassTop]int, c.na) // -1: none
 	bests := make([]priceBest, workers)
@@ -170,14 +174,18 @@ func (pr *pricer) consider(idx int, top *[priceClassTop]int, gains *[priceClassT
 		best.idx[t], best.gain[t] = idx, g
 	}
 	// Insert into the class's top list (sorted by gain, best first).
+	lim := priceClassTop
+	if c.classTop > 0 {
+		lim = c.classTop
+	}
 	n := 0
-	for n < priceClassTop && top[n] >= 0 && gains[n] >= g {
+	for n < lim && top[n] >= 0 && gains[n] >= g {
 		n++
 	}
-	if n == priceClassTop {
+	if n == lim {
 		return
 	}
-	copy(top[n+1:], top[n:priceClassTop-1])
-	copy(gains[n+1:], gains[n:priceClassTop-1])
+	copy(top[n+1:lim], top[n:lim-1])
+	copy(gains[n+1:lim], gains[n:lim-1])
 	top[n], gains[n] = idx, g
 }

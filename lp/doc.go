@@ -15,8 +15,12 @@
 // copy of the classes × types LP: a pricing round reads μ row by row on a
 // few goroutines and adds each class's best improving columns and each
 // type's best (coshhprice.go); the first master holds more of the fastest
-// types of the classes that need much of the cluster. Full with LambdaOnly
-// solves the textbook model (the one MPSFile writes) in one CLP call. The allocation at the optimum is
+// types of the classes that need much of the cluster. λ alone
+// (LambdaOnly) on CLP runs on a folded master instead (coshhfold.go):
+// a class served by one type is folded into λ's column and gets a row only
+// when pricing moves it, so the first rounds run on a few thousand rows.
+// Full with LambdaOnly solves the textbook model (the one MPSFile writes)
+// in one CLP call. The allocation at the optimum is
 // not unique, so a second LP on the same master, at λ held to λ*, picks the
 // canonical one: the least Σ δ_it × (class i's slowdown on type t relative
 // to its fastest type) with a fixed hash tie-break (see CanonicalTol and

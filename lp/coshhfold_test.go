@@ -1,0 +1,116 @@
+//go:build cgo
+
+package lp
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// TestCOSHHFoldedHandComputed checks the folded master (λ only, CLP) on
+// instances whose λ is known by hand, including ones where a class must be
+// split over several types (a folded class has to get its row back) and
+// ones where every class stays folded.
+func TestCOSHHFoldedHandComputed(t *testing.T) {
+	cases := []struct {
+		name   string
+		alpha  []float64
+		counts []float64
+		mu     [][]float64
+		want   float64
+	}{
+		{"one class one type", []float64{2}, []float64{3}, [][]float64{{4}}, 6},
+		{"each class on its fast type", []float64{1, 1}, []float64{1, 1}, [][]float64{{2, 1}, {1, 2}}, 2},
+		{"one class split over two types", []float64{1}, []float64{1, 1}, [][]float64{{1, 1}}, 2},
+		{"two classes share one type", []float64{1, 3}, []float64{2}, [][]float64{{1}, {1}}, 0.5},
+		{"shared cluster", []float64{1, 3}, []float64{1, 1}, [][]float64{{1, 1}, {1, 1}}, 0.5},
+		// A runs only on X; B runs on both, 4× faster on X: B must leave X
+		// to A. λ: A gets x of X (x = λ), B gets (1−x)·4 + 1 ≥ λ → λ = 1.
+		{"slow type frees the fast one", []float64{1, 1}, []float64{1, 1}, [][]float64{{1, 0}, {4, 1}}, 1},
+		// A type without machines and a class it alone would run fastest.
+		{"empty type", []float64{1, 1}, []float64{0, 2}, [][]float64{{9, 1}, {9, 1}}, 1},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := &COSHHProblem{Alpha: tc.alpha, Counts: tc.counts, Mu: tc.mu}
+			for i := range tc.alpha {
+				p.ClassNames = append(p.ClassNames, fmt.Sprintf("C%d", i))
+			}
+			for ty := range tc.counts {
+				p.TypeNames = append(p.TypeNames, fmt.Sprintf("R%d", ty))
+			}
+			sol, err := SolveCOSHH(p, COSHHOptions{Solver: CLP, LambdaOnly: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !near(sol.Lambda, tc.want, 1e-10) { // CLP's tolerance is masterTol = 1e-11
+				t.Errorf("λ = %.15g, want %g", sol.Lambda, tc.want)
+			}
+			checkCOSHH(t, p, sol)
+		})
+	}
+}
+
+// TestCOSHHFoldedEqualsFull compares the folded master with the full
+// textbook LP (one CLP solve of every column) on random instances of many
+// shapes: λ to 1e-9 relative, a dual bound within 1e-9 λ, a feasible
+// allocation and type duals that sum to λ; some instances must drop
+// columns from the master and fold classes back.
+func TestCOSHHFoldedEqualsFull(t *testing.T) {
+	dropped, folded := 0, 0 // columns drop removed, classes foldBack folded, over all instances
+	coshhTrace = func(format string, a ...any) {
+		switch {
+		case strings.HasPrefix(format, "dropped"):
+			dropped += a[0].(int)
+		case strings.HasPrefix(format, "folded back"):
+			folded += a[0].(int)
+		}
+	}
+	defer func() { coshhTrace = nil }()
+	r := rand.New(rand.NewPCG(20000, 5000))
+	sizes := [][2]int{{1, 1}, {1, 7}, {7, 1}, {3, 3}, {40, 5}, {5, 40}, {200, 20}, {300, 80}, {600, 60}}
+	for n := 0; n < 3*len(sizes); n++ {
+		sz := sizes[n%len(sizes)]
+		p := randomCOSHH(r, sz[0], sz[1])
+		if n%3 == 2 { // some types without machines
+			for ty := range p.Counts {
+				if r.Float64() < 0.2 {
+					p.Counts[ty] = 0
+				}
+			}
+		}
+		full, err1 := SolveCOSHH(p, COSHHOptions{Solver: CLP, Method: Full, LambdaOnly: true})
+		fold, err2 := SolveCOSHH(p, COSHHOptions{Solver: CLP, LambdaOnly: true})
+		if err1 != nil || err2 != nil {
+			if (err1 == nil) != (err2 == nil) {
+				t.Fatalf("instance %d: full error %v, folded error %v", n, err1, err2)
+			}
+			continue // no machines at all
+		}
+		if len(full.Unservable) > 0 {
+			if len(fold.Unservable) != len(full.Unservable) || fold.Lambda != 0 {
+				t.Errorf("instance %d: folded λ = %g, unservable %v; full: %v", n, fold.Lambda, fold.Unservable, full.Unservable)
+			}
+			continue
+		}
+		if !near(fold.Lambda, full.Lambda, 1e-9) {
+			t.Errorf("instance %d (%d×%d): folded λ = %.15g, full %.15g", n, sz[0], sz[1], fold.Lambda, full.Lambda)
+		}
+		if gap := fold.Bound - fold.Lambda; gap > 1e-9*fold.Lambda || gap < -1e-9*fold.Lambda {
+			t.Errorf("instance %d: folded λ = %.15g, dual bound %.15g", n, fold.Lambda, fold.Bound)
+		}
+		checkCOSHH(t, p, fold)
+		sum := 0.0
+		for _, tl := range fold.Types {
+			sum += tl.Dual
+		}
+		if !fold.HasDuals || !near(sum, fold.Lambda, 1e-7) {
+			t.Errorf("instance %d: type duals (%v) sum to %.12g, λ = %.12g", n, fold.HasDuals, sum, fold.Lambda)
+		}
+	}
+	if dropped == 0 || folded == 0 {
+		t.Errorf("columns dropped %d, classes folded back %d: drop and foldBack must both be exercised", dropped, folded)
+	}
+}
