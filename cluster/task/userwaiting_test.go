@@ -77,10 +77,13 @@ func (c demandChecker) check(s *State) {
 	}
 }
 
-func (c demandChecker) TaskStarted(s *State, t TaskRef) { c.check(s); c.COSHHObserver.TaskStarted(s, t) }
-func (c demandChecker) TaskEnded(s *State, t TaskRef)   { c.check(s); c.COSHHObserver.TaskEnded(s, t) }
-func (c demandChecker) TaskKilled(s *State, t TaskRef)  { c.check(s); c.COSHHObserver.TaskKilled(s, t) }
-func (c demandChecker) Dispatched(s *State)             { c.check(s); c.COSHHObserver.Dispatched(s) }
+func (c demandChecker) TaskStarted(s *State, t TaskRef) {
+	c.check(s)
+	c.COSHHObserver.TaskStarted(s, t)
+}
+func (c demandChecker) TaskEnded(s *State, t TaskRef)  { c.check(s); c.COSHHObserver.TaskEnded(s, t) }
+func (c demandChecker) TaskKilled(s *State, t TaskRef) { c.check(s); c.COSHHObserver.TaskKilled(s, t) }
+func (c demandChecker) Dispatched(s *State)            { c.check(s); c.COSHHObserver.Dispatched(s) }
 
 // The observer's demand, now a count less the jobs arrived since its last
 // scan, answers as the list of seen jobs did, at events and at heartbeats,
