@@ -29,31 +29,6 @@ func (c *waitingChecker) TaskEnded(s *State, _ TaskRef)   { c.check(s) }
 func (c *waitingChecker) TaskKilled(s *State, _ TaskRef)  { c.check(s) }
 func (c *waitingChecker) Dispatched(s *State)             { c.check(s) }
 
-// UserWaiting counts each user's jobs with a ready task through arrivals,
-// stage releases, starts and preemptions (Fair with preemption kills
-// tasks), at events and at heartbeats.
-func TestUserWaiting(t *testing.T) {
-	for _, spec := range []string{"fifo", "fair", "fair:preempt=1", "hpfsp"} {
-		for seed := uint64(1); seed <= 6; seed++ {
-			jobs, cl := wcInstance(seed, 60, 2)
-			if seed%2 == 0 {
-				cl.Heartbeat = 0.5
-			}
-			p, err := ParsePolicy(spec)
-			if err != nil {
-				t.Fatal(err)
-			}
-			c := &waitingChecker{t: t}
-			if _, err := Simulate(jobs, cl, p, Options{SlowStart: 0.5, Observer: c}); err != nil {
-				t.Fatalf("%s seed %d: %v", spec, seed, err)
-			}
-			if c.calls == 0 {
-				t.Fatalf("%s seed %d: no observer call", spec, seed)
-			}
-		}
-	}
-}
-
 // demandChecker compares COSHHObserver.demand, before each of its calls,
 // with the list it replaced: whether a job among those seen arrived at
 // the observer's last scan is not done and has a ready task.
@@ -85,11 +60,13 @@ func (c demandChecker) TaskEnded(s *State, t TaskRef)  { c.check(s); c.COSHHObse
 func (c demandChecker) TaskKilled(s *State, t TaskRef) { c.check(s); c.COSHHObserver.TaskKilled(s, t) }
 func (c demandChecker) Dispatched(s *State)            { c.check(s); c.COSHHObserver.Dispatched(s) }
 
-// The observer's demand, now a count less the jobs arrived since its last
-// scan, answers as the list of seen jobs did, at events and at heartbeats,
-// with preemption.
-func TestCOSHHObserverDemand(t *testing.T) {
-	for _, spec := range []string{"fifo", "fair:preempt=1"} {
+// UserWaiting counts each user's jobs with a ready task, and the COSHH
+// observer's demand, now that count less the jobs arrived since its last
+// scan, answers as the list of seen jobs did: through arrivals, stage
+// releases, starts and preemptions (Fair with preemption kills tasks), at
+// events and at heartbeats.
+func TestUserWaiting(t *testing.T) {
+	for _, spec := range []string{"fifo", "fair", "fair:preempt=1", "hpfsp"} {
 		for seed := uint64(1); seed <= 6; seed++ {
 			jobs, cl := wcInstance(seed, 60, 2)
 			if seed%2 == 0 {
@@ -99,9 +76,13 @@ func TestCOSHHObserverDemand(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c := demandChecker{&COSHHObserver{Seed: seed}, t}
+			w := &waitingChecker{t: t}
+			c := demandChecker{&COSHHObserver{Seed: seed, Next: w}, t}
 			if _, err := Simulate(jobs, cl, p, Options{SlowStart: 0.5, Observer: c}); err != nil {
 				t.Fatalf("%s seed %d: %v", spec, seed, err)
+			}
+			if w.calls == 0 {
+				t.Fatalf("%s seed %d: no observer call", spec, seed)
 			}
 		}
 	}
