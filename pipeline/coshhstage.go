@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"math"
 	"path/filepath"
+	"runtime"
 
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/cluster/task"
@@ -101,23 +102,27 @@ func (p *pipelineRun) tuneCOSHH(ctx context.Context) (map[string][]byte, error) 
 	if lo >= COSHHMinTuneJobs {
 		h := max(lo/2, lo-COSHHGridMaxJobs)
 		st.FitFrom, st.FitJobs, st.SimJobs = max(0, h-COSHHGridFitMaxJobs), h, lo-h
-		for _, k := range COSHHKGrid {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
+		// Each k's fit and its tolerances' runs are independent: side
+		// by side, stored by grid index.
+		nt := len(COSHHToleranceGrid)
+		st.Grid = make([]COSHHGridPoint, len(COSHHKGrid)*nt)
+		err := ParallelFor(ctx, len(COSHHKGrid), runtime.GOMAXPROCS(0), func(_, i int) error {
+			k := COSHHKGrid[i]
 			fit, err := fitCOSHHRange(in.Jobs, sizes, in.Spec, st.FitFrom, h, k, COSHHToleranceGrid[0], in.Config.Seed, in.Config.Solver)
-			for _, tol := range COSHHToleranceGrid {
+			for ti, tol := range COSHHToleranceGrid {
 				if err := ctx.Err(); err != nil {
-					return nil, err
+					return err
 				}
-				pt := coshhGridPoint(in, sizes, fit, err, h, lo, k, tol)
-				st.Grid = append(st.Grid, pt)
-				if pt.Error != "" {
-					continue
-				}
-				if best < 0 || pt.MeanCompletion < st.Grid[best].MeanCompletion {
-					best = len(st.Grid) - 1
-				}
+				st.Grid[i*nt+ti] = coshhGridPoint(in, sizes, fit, err, h, lo, k, tol)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		for i, pt := range st.Grid {
+			if pt.Error == "" && (best < 0 || pt.MeanCompletion < st.Grid[best].MeanCompletion) {
+				best = i
 			}
 		}
 	}
