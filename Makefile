@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin/schedplan
 
-.PHONY: deps deps-test build run test vet lint bench bench-lp bench-scale bench-tunequal bench-classqual fuzz clean docs
+.PHONY: deps deps-test build run test vet lint bench bench-lp bench-scale bench-startup bench-tunequal bench-classqual fuzz clean docs
 
 deps:
 	@scripts/deps.sh
@@ -58,6 +58,12 @@ bench-lp: deps
 bench-scale: deps
 	@scripts/bench-scale.sh
 
+# Issue 30's start-up figure: the median and p90 wall time of
+# `schedplan --help` over RUNS (50) runs, the CPU time one start costs, and
+# the binary's size, plain and stripped.
+bench-startup: deps
+	@scripts/bench-startup.sh
+
 # Issue 17's accuracy items on a synthetic log of QUALITY_JOBS jobs (1 M by
 # default; generated on first use into SCALE_DIR, as bench-scale does):
 # the default (sampled) tuner against the unsampled one with the same
@@ -78,7 +84,8 @@ bench-classqual: deps $(QUALITY_LOG)
 	SCHEDPLAN_CLASSQUAL_TRACE=$(QUALITY_LOG) $(GO) test -run '^$$' -bench '^BenchmarkClassifyQuality$$' -benchtime 1x -timeout 0 ./pipeline
 
 # A short session of every fuzz target (FUZZTIME each; PKG to pick
-# packages), e.g. `make fuzz FUZZTIME=5s PKG=./data`.
+# packages), e.g. `make fuzz FUZZTIME=5s PKG=./data/spark` (`PKG=./data/...`:
+# the readers' targets, each in its format's package).
 FUZZTIME ?= 20s
 fuzz: deps
 	@for pkg in $$($(GO) list $(PKG)); do \

@@ -7,7 +7,9 @@ import (
 
 // Names of the built-in cluster specs --cluster accepts besides a file.
 const (
-	// DefaultName is the default spec: Table3Name's (seed 003 Table 3).
+	// DefaultName names Table3Name's spec (seed 003 Table 3), kept for
+	// configurations written when it was the default; the default is now
+	// AutoName.
 	DefaultName = "default"
 	// Table3Name is the six heterogeneous machines of Rasooli and Down's
 	// COSHH, Table 3 (one machine each), kept by name for the paper's

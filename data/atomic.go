@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+
+	"github.com/schedplan/schedplan/data/internal/colfile"
 )
 
 // WriteFileAtomic creates path (mode 0644) with the bytes write produces, so
@@ -52,7 +54,7 @@ func WriteFileAtomic(path string, force bool, write func(w io.Writer) error) (er
 		return err
 	}
 	bw := bufio.NewWriterSize(f, 1<<20)
-	if err = write(noCloser{bw}); err != nil {
+	if err = write(colfile.NoCloser{W: bw}); err != nil {
 		return err
 	}
 	if err = bw.Flush(); err != nil {
@@ -83,11 +85,6 @@ func WriteFileAtomic(path string, force bool, write func(w io.Writer) error) (er
 	syncDir(dir)
 	return nil
 }
-
-// noCloser hides any Close method of the writer it wraps.
-type noCloser struct{ w io.Writer }
-
-func (n noCloser) Write(p []byte) (int, error) { return n.w.Write(p) }
 
 // syncDir fsyncs a directory so a rename in it is durable; errors are
 // ignored (not every file system supports it).

@@ -10,15 +10,16 @@ import "math"
 
 // Null markers of row values.
 const (
-	noInt32 = math.MinInt32
-	noInt64 = math.MinInt64
+	NoInt32 = math.MinInt32
+	NoInt64 = math.MinInt64
 )
 
-var noFloat = math.NaN()
+// NoFloat is the null marker of float values (NaN).
+var NoFloat = math.NaN()
 
-// jobRow is one job as a reader assembles it. Null values: "" for strings,
-// NaN for floats, noInt32 and noInt64 for integers (see newJobRow).
-type jobRow struct {
+// JobRow is one job as a reader assembles it. Null values: "" for strings,
+// NaN for floats, NoInt32 and NoInt64 for integers (see NewJobRow).
+type JobRow struct {
 	ID, User, Queue                       string
 	Submit                                float64
 	Priority                              int32
@@ -29,12 +30,12 @@ type jobRow struct {
 	Size                                  float64
 }
 
-// newJobRow returns a row whose every optional value is null.
-func newJobRow() jobRow {
-	return jobRow{
-		Submit: noFloat, Priority: noInt32, Start: noFloat, Finish: noFloat,
-		MapTasks: noInt32, ReduceTasks: noInt32, MapTaskSeconds: noFloat, ReduceTaskSeconds: noFloat,
-		InputBytes: noInt64, ShuffleBytes: noInt64, OutputBytes: noInt64, Size: noFloat,
+// NewJobRow returns a row whose every optional value is null.
+func NewJobRow() JobRow {
+	return JobRow{
+		Submit: NoFloat, Priority: NoInt32, Start: NoFloat, Finish: NoFloat,
+		MapTasks: NoInt32, ReduceTasks: NoInt32, MapTaskSeconds: NoFloat, ReduceTaskSeconds: NoFloat,
+		InputBytes: NoInt64, ShuffleBytes: NoInt64, OutputBytes: NoInt64, Size: NoFloat,
 	}
 }
 
@@ -138,8 +139,8 @@ func (b *dictBuilder) dict(n int, force bool) Dict {
 	return b.d
 }
 
-// jobBuilder builds a Jobs table row by row.
-type jobBuilder struct {
+// JobBuilder builds a Jobs table row by row; the zero value is empty.
+type JobBuilder struct {
 	j                               Jobs
 	user, queue                     dictBuilder
 	priority, mapTasks, reduceTasks colBuilder[int32]
@@ -148,12 +149,13 @@ type jobBuilder struct {
 	inBytes, shuffleBytes, outBytes colBuilder[int64]
 }
 
-func (b *jobBuilder) len() int { return len(b.j.Submit) }
+// Len returns the number of rows added.
+func (b *JobBuilder) Len() int { return len(b.j.Submit) }
 
-// reserve makes room for n rows in all, so that a log whose line count is
+// Reserve makes room for n rows in all, so that a log whose line count is
 // known up front is read without growing (and copying) its columns: ten
 // million jobs must fit in a bounded memory.
-func (b *jobBuilder) reserve(n int) {
+func (b *JobBuilder) Reserve(n int) {
 	if n <= cap(b.j.Submit) {
 		return
 	}
@@ -186,30 +188,31 @@ func (b *colBuilder[T]) reserve(n int) {
 	}
 }
 
-// add appends r. r.ID must be non-empty and r.Submit a number (callers drop
+// Add appends r. r.ID must be non-empty and r.Submit a number (callers drop
 // rows without them, with a reason, before).
-func (b *jobBuilder) add(r *jobRow) {
-	i := b.len()
+func (b *JobBuilder) Add(r *JobRow) {
+	i := b.Len()
 	b.j.ID.Append(r.ID)
 	b.j.Submit = append(b.j.Submit, r.Submit)
 	b.user.add(i, r.User)
 	b.queue.add(i, r.Queue)
-	b.priority.add(i, r.Priority, r.Priority != noInt32)
+	b.priority.add(i, r.Priority, r.Priority != NoInt32)
 	b.start.addF(i, r.Start)
 	b.finish.addF(i, r.Finish)
-	b.mapTasks.add(i, r.MapTasks, r.MapTasks != noInt32)
-	b.reduceTasks.add(i, r.ReduceTasks, r.ReduceTasks != noInt32)
+	b.mapTasks.add(i, r.MapTasks, r.MapTasks != NoInt32)
+	b.reduceTasks.add(i, r.ReduceTasks, r.ReduceTasks != NoInt32)
 	b.mapSecs.addF(i, r.MapTaskSeconds)
 	b.redSecs.addF(i, r.ReduceTaskSeconds)
-	b.inBytes.add(i, r.InputBytes, r.InputBytes != noInt64)
-	b.shuffleBytes.add(i, r.ShuffleBytes, r.ShuffleBytes != noInt64)
-	b.outBytes.add(i, r.OutputBytes, r.OutputBytes != noInt64)
+	b.inBytes.add(i, r.InputBytes, r.InputBytes != NoInt64)
+	b.shuffleBytes.add(i, r.ShuffleBytes, r.ShuffleBytes != NoInt64)
+	b.outBytes.add(i, r.OutputBytes, r.OutputBytes != NoInt64)
 	b.size.addF(i, r.Size)
 }
 
-// jobs returns the table built so far; the builder must not be used after.
-func (b *jobBuilder) jobs(source string) *Jobs {
-	n := b.len()
+// Jobs returns the table built so far, named source; the builder must
+// not be used after.
+func (b *JobBuilder) Jobs(source string) *Jobs {
+	n := b.Len()
 	j := &b.j
 	j.Source = source
 	if j.ID.Offsets == nil {
@@ -231,8 +234,8 @@ func (b *jobBuilder) jobs(source string) *Jobs {
 	return j
 }
 
-// taskRow is one task as a reader assembles it; nulls as in jobRow.
-type taskRow struct {
+// TaskRow is one task as a reader assembles it; nulls as in JobRow.
+type TaskRow struct {
 	JobID, Stage, TaskID, Status, Node, NodeType string
 	Start, Finish                                float64
 	Containers, Vcores                           int32
@@ -242,16 +245,17 @@ type taskRow struct {
 	MemBytes, DiskBytes, NetBytes                int64
 }
 
-func newTaskRow() taskRow {
-	return taskRow{
-		Start: noFloat, Finish: noFloat, Containers: noInt32, Vcores: noInt32, MemoryMB: noInt64,
-		Map: noFloat, Shuffle: noFloat, Merge: noFloat, Sort: noFloat, Reduce: noFloat,
-		CPUSeconds: noFloat, MemBytes: noInt64, DiskBytes: noInt64, NetBytes: noInt64,
+// NewTaskRow returns a row whose every optional value is null.
+func NewTaskRow() TaskRow {
+	return TaskRow{
+		Start: NoFloat, Finish: NoFloat, Containers: NoInt32, Vcores: NoInt32, MemoryMB: NoInt64,
+		Map: NoFloat, Shuffle: NoFloat, Merge: NoFloat, Sort: NoFloat, Reduce: NoFloat,
+		CPUSeconds: NoFloat, MemBytes: NoInt64, DiskBytes: NoInt64, NetBytes: NoInt64,
 	}
 }
 
-// taskBuilder builds a Tasks table row by row.
-type taskBuilder struct {
+// TaskBuilder builds a Tasks table row by row; the zero value is empty.
+type TaskBuilder struct {
 	t                             Tasks
 	stage, status, node, nodeType dictBuilder
 	start, finish                 colBuilder[float64]
@@ -265,33 +269,36 @@ type taskBuilder struct {
 	force map[string]bool
 }
 
-func (b *taskBuilder) len() int { return b.t.JobID.Len() }
+// Len returns the number of rows added.
+func (b *TaskBuilder) Len() int { return b.t.JobID.Len() }
 
-func (b *taskBuilder) add(r *taskRow) {
-	i := b.len()
+// Add appends r.
+func (b *TaskBuilder) Add(r *TaskRow) {
+	i := b.Len()
 	b.t.JobID.Append(r.JobID)
 	b.t.TaskID.Append(r.TaskID)
 	b.stage.add(i, r.Stage)
 	b.start.addF(i, r.Start)
 	b.finish.addF(i, r.Finish)
 	b.status.add(i, r.Status)
-	b.containers.add(i, r.Containers, r.Containers != noInt32)
-	b.memoryMB.add(i, r.MemoryMB, r.MemoryMB != noInt64)
-	b.vcores.add(i, r.Vcores, r.Vcores != noInt32)
+	b.containers.add(i, r.Containers, r.Containers != NoInt32)
+	b.memoryMB.add(i, r.MemoryMB, r.MemoryMB != NoInt64)
+	b.vcores.add(i, r.Vcores, r.Vcores != NoInt32)
 	b.node.add(i, r.Node)
 	b.nodeType.add(i, r.NodeType)
 	for k, v := range [5]float64{r.Map, r.Shuffle, r.Merge, r.Sort, r.Reduce} {
 		b.phase[k].addF(i, v)
 	}
 	b.cpu.addF(i, r.CPUSeconds)
-	b.mem.add(i, r.MemBytes, r.MemBytes != noInt64)
-	b.disk.add(i, r.DiskBytes, r.DiskBytes != noInt64)
-	b.net.add(i, r.NetBytes, r.NetBytes != noInt64)
+	b.mem.add(i, r.MemBytes, r.MemBytes != NoInt64)
+	b.disk.add(i, r.DiskBytes, r.DiskBytes != NoInt64)
+	b.net.add(i, r.NetBytes, r.NetBytes != NoInt64)
 }
 
-// tasks returns the table built so far, nil when no task was added.
-func (b *taskBuilder) tasks(source string) *Tasks {
-	n := b.len()
+// Tasks returns the table built so far, named source, nil when no task
+// was added.
+func (b *TaskBuilder) Tasks(source string) *Tasks {
+	n := b.Len()
 	if n == 0 && b.force == nil {
 		return nil
 	}
@@ -324,9 +331,9 @@ func (b *taskBuilder) tasks(source string) *Tasks {
 	return t
 }
 
-// addBytes adds two non-negative counts; -1 (poisoned: it stays -1) when
+// AddBytes adds two non-negative counts; -1 (poisoned: it stays -1) when
 // either is -1 or the sum does not fit in int64.
-func addBytes(a, b int64) int64 {
+func AddBytes(a, b int64) int64 {
 	if a < 0 || b < 0 || a > math.MaxInt64-b {
 		return -1
 	}

@@ -14,6 +14,9 @@ import (
 	"github.com/apache/arrow/go/v17/parquet"
 	"github.com/apache/arrow/go/v17/parquet/file"
 	"github.com/apache/arrow/go/v17/parquet/pqarrow"
+
+	"github.com/schedplan/schedplan/data/internal/colfile"
+	"github.com/schedplan/schedplan/data/internal/csvscan"
 )
 
 // This file says what becomes of every column of a jobs table (CSV,
@@ -258,7 +261,7 @@ func ignoredWhy(name string) string {
 // tableNames returns the column names of a jobs table of format f, held
 // in b or, when b is nil, in the file name.
 func tableNames(name string, f Format, b []byte) (names []string, err error) {
-	defer recoverTo(&err, "decoding")
+	defer colfile.RecoverTo(&err, "decoding")
 	var src io.ReaderAt
 	var size int64
 	if b != nil {
@@ -277,16 +280,16 @@ func tableNames(name string, f Format, b []byte) (names []string, err error) {
 	}
 	switch f {
 	case FormatCSV, FormatTSV:
-		sc := newCSVScanner(io.NewSectionReader(src, 0, size))
+		sc := csvscan.New(io.NewSectionReader(src, 0, size))
 		if f == FormatTSV {
-			line, err := sc.readLine()
+			line, err := sc.ReadLine()
 			if err != nil {
 				return nil, err
 			}
 			n := bytes.Count(bytes.TrimRight(line, "\r\n"), []byte{'\t'}) + 1
-			return tsvColumns[:min(max(n, tsvFields), tsvMaxFields-1)], nil
+			return tsvColumns[:min(max(n, TSVFields), TSVMaxFields-1)], nil
 		}
-		header, _, err := sc.next()
+		header, _, err := sc.Next()
 		if err != nil {
 			return nil, err
 		}
@@ -341,7 +344,7 @@ func stateValues(name string, f Format, b []byte, k int) ([]string, error) {
 			src, size = fh, n
 		}
 		only := func([]string) ([]int, error) { return []int{k}, nil }
-		tbl, err = readParquet(newStoppable(src), size, only)
+		tbl, err = colfile.ReadParquet(colfile.NewStoppable(src), size, only)
 	case b == nil:
 		return nil, fmt.Errorf("%s: no content", name)
 	default:
@@ -363,7 +366,7 @@ func stateValues(name string, f Format, b []byte, k int) ([]string, error) {
 }
 
 // appendStrings appends the values of a string, large-string, binary or
-// dictionary-of-strings array (stringValue), "" for nulls and for values
+// dictionary-of-strings array (colfile.StringValue), "" for nulls and for values
 // of other types.
 func appendStrings(out []string, a arrow.Array) []string {
 	bin, isBinary := a.(*array.Binary)
@@ -374,7 +377,7 @@ func appendStrings(out []string, a arrow.Array) []string {
 		case isBinary:
 			v = string(bin.Value(i))
 		default:
-			v, _ = stringValue(a, i)
+			v, _ = colfile.StringValue(a, i)
 		}
 		out = append(out, v)
 	}

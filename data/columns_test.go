@@ -166,27 +166,3 @@ func TestColumnReportTSV(t *testing.T) {
 		t.Errorf("report %+v", r)
 	}
 }
-
-// TestFormatsDoc checks that docs/formats.md is what SchemaMarkdown
-// generates from the column tables (-update rewrites it).
-func TestFormatsDoc(t *testing.T) {
-	const path = "../docs/formats.md"
-	want := SchemaMarkdown()
-	if *updateGolden {
-		if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	got, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(got) != want {
-		t.Errorf("%s differs from data.SchemaMarkdown(); regenerate it with go test ./data -run TestFormatsDoc -update", path)
-	}
-	for _, c := range Columns {
-		if !strings.Contains(want, "| `"+c+"` |") {
-			t.Errorf("column %s is not documented", c)
-		}
-	}
-}

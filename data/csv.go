@@ -11,6 +11,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/schedplan/schedplan/data/internal/colfile"
+	"github.com/schedplan/schedplan/data/internal/csvscan"
 )
 
 // CSV job logs have a header row naming the columns (canonical names, or
@@ -21,13 +24,13 @@ import (
 // or RFC 3339 times; integer columns accept whole numbers written as floats.
 
 func readCSV(r io.Reader, name string, opt *ReadOptions) (*Jobs, error) {
-	sc := newCSVScanner(r)
-	header, _, err := sc.next()
+	sc := csvscan.New(r)
+	header, _, err := sc.Next()
 	if err == io.EOF {
 		return nil, inputErrorf(name, 0, "", "empty file: no header row")
 	}
 	if err != nil {
-		return nil, csvErr(name, 0, err)
+		return nil, CSVError(name, 0, err)
 	}
 	header = cleanHeader(header)
 	cols, err := resolveColumns(name, header, opt.Map)
@@ -41,13 +44,13 @@ func readCSV(r io.Reader, name string, opt *ReadOptions) (*Jobs, error) {
 	b.init(cols)
 	row := 0
 	for {
-		rec, quoted, err := sc.next()
+		rec, quoted, err := sc.Next()
 		if err == io.EOF {
 			break
 		}
 		row++
 		if err != nil {
-			return nil, csvErr(name, row, err)
+			return nil, CSVError(name, row, err)
 		}
 		if len(rec) < len(header) {
 			return nil, inputErrorf(name, row, header[len(rec)], "missing: the row has %d fields, the header %d (truncated file?)", len(rec), len(header))
@@ -76,7 +79,7 @@ func readCSVHeader(cr *csv.Reader, name string) ([]string, error) {
 		return nil, inputErrorf(name, 0, "", "empty file: no header row")
 	}
 	if err != nil {
-		return nil, csvErr(name, 0, err)
+		return nil, CSVError(name, 0, err)
 	}
 	return cleanHeader(header), nil
 }
@@ -94,9 +97,9 @@ func cleanHeader(header []string) []string {
 	return header
 }
 
-// csvErr turns a CSV reading error (the scanner's or encoding/csv's) into
+// CSVError turns a CSV reading error (the scanner's or encoding/csv's) into
 // an InputError.
-func csvErr(name string, row int, err error) error {
+func CSVError(name string, row int, err error) error {
 	var pe *csv.ParseError
 	if errors.As(err, &pe) {
 		return inputErrorf(name, row, "", "malformed CSV at line %d, byte %d: %v", pe.Line, pe.Column, pe.Err)
@@ -372,22 +375,9 @@ func writeCSV(w io.Writer, j *Jobs) error {
 }
 
 // AppendFloat appends v as text: the shortest decimal that parses back to
-// v, or, for a v that is exactly a float32 (a float32 column of a log or
-// table, widened on reading), the shortest that parses back to that
-// float32 when it is shorter: 2.097, not 2.0970001220703125.
-func AppendFloat(b []byte, v float64) []byte {
-	if f := float32(v); float64(f) == v {
-		n := len(b)
-		b = strconv.AppendFloat(b, v, 'g', -1, 32)
-		s32 := len(b) - n
-		b = strconv.AppendFloat(b, v, 'g', -1, 64)
-		if len(b)-n-s32 <= s32 {
-			return append(b[:n], b[n+s32:]...)
-		}
-		return b[:n+s32]
-	}
-	return strconv.AppendFloat(b, v, 'g', -1, 64)
-}
+// v, or for a v that is exactly a float32 the shortest that parses back to
+// that float32 when it is shorter (colfile.AppendFloat).
+func AppendFloat(b []byte, v float64) []byte { return colfile.AppendFloat(b, v) }
 
 func appendCSVField(b []byte, j *Jobs, col string, i int) []byte {
 	f64 := func(c *Column[float64]) []byte {

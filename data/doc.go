@@ -11,9 +11,10 @@
 // parquet_version v2), which this package decodes itself in flat numeric
 // columns; DECIMAL columns read as numbers. Pages may be compressed with any
 // codec arrow-go registers (Snappy, Gzip, Brotli, Zstd) and with LZ4_RAW
-// and the deprecated Hadoop LZ4, which this package registers
-// (parquetlz4.go); a page whose header carries a CRC is checked against it
-// before it is decoded (parquetcrc.go). Files are checked before they are
+// and the deprecated Hadoop LZ4, which data/internal/colfile registers; a
+// page whose header carries a CRC is checked against it before it is
+// decoded. That package holds the Parquet and Arrow IPC codec and the
+// results Table's encoding; this one converts its tables to jobs and tasks. Files are checked before they are
 // read (magic bytes, Parquet footer length, an estimate of the memory reading
 // needs against the memory available), and text formats are streamed.
 //
@@ -26,12 +27,14 @@
 // The optional tasks table (Tasks: one row per task attempt, with stage,
 // times, status, resources, node and phase times) has the same validation,
 // I/O and column mapping, and fills the jobs' task counts and task-seconds
-// (Jobs.FillFromTasks). The log readers (logs.go) stream the logs clusters
-// already have into jobs and tasks, with a summary of what they dropped and
-// why: Spark event logs, MapReduce job history, ResourceManager application
-// summaries, YARN SLS and Rumen traces, Google cluster data 2019, Alibaba
-// cluster-trace-v2018, SWF and full-format SWIM (LogFormats, ReadLog;
-// ReadFile reads them too, by --format or by their content).
+// (Jobs.FillFromTasks). The log readers, one package a format under data/
+// (data/spark, data/jhist, data/rmsummary, data/sls, data/google,
+// data/alibaba, data/swf, data/swimfull), stream the logs clusters already
+// have into jobs and tasks, with a summary of what they dropped and why;
+// each is an entry (LogFormat) of the one table of log formats, which
+// package data/logs registers and LogFormats, DetectFormat, ReadLog and
+// ReadFile consult (ReadFile reads logs too, by --format or by their
+// content).
 //
 // The model is columnar: a Jobs value holds one slice per column, strings are
 // stored Arrow-style (one byte buffer plus offsets) and users and queues are
@@ -69,5 +72,7 @@
 // Strings are kept byte for byte, control characters included; Printable
 // quotes them for a terminal.
 //
-// data imports nothing else from schedplan.
+// data imports nothing else from schedplan but its internal packages
+// (data/internal/colfile, data/internal/compress, data/internal/csvscan)
+// and internal/sysmem; the log readers import data, never the reverse.
 package data

@@ -38,3 +38,10 @@ func (e *InputError) Error() string {
 func inputErrorf(file string, row int, col string, format string, args ...any) *InputError {
 	return &InputError{File: file, Row: row, Column: col, Msg: fmt.Sprintf(format, args...)}
 }
+
+// InputErrorf returns an *InputError of file, row and column (0 and "" when
+// the problem is tied to none) with a formatted message: what the log
+// readers of data/spark, data/swf, … return for bad input.
+func InputErrorf(file string, row int, col string, format string, args ...any) *InputError {
+	return inputErrorf(file, row, col, format, args...)
+}

@@ -10,6 +10,8 @@ import (
 
 	"github.com/apache/arrow/go/v17/parquet"
 	"github.com/apache/arrow/go/v17/parquet/compress"
+
+	"github.com/schedplan/schedplan/data/internal/colfile"
 )
 
 // The fuzz targets below run their seed corpora (f.Add and testdata/fuzz)
@@ -142,20 +144,20 @@ func FuzzReadColumnar(f *testing.F) {
 	small := v2Record(f, v2Source(20)) // Parquet format 2 encodings, data pages v2
 	f.Add(writeV2(f, small, v2Props(parquet.DataPageV2, compress.Codecs.Uncompressed, 1<<20)), uint8(0))
 	f.Add(withPageCRCs(f, writeV2(f, small, v2Props(parquet.DataPageV1, compress.Codecs.Uncompressed, 512))), uint8(0)) // page CRCs
-	f.Add(writeV2(f, small, v2Props(parquet.DataPageV2, parquetLZ4Raw, 512)), uint8(0))
+	f.Add(writeV2(f, small, v2Props(parquet.DataPageV2, colfile.ParquetLZ4Raw, 512)), uint8(0))
 	small.Release()
 	if b, err := os.ReadFile("testdata/duckdb-v2-lz4raw.parquet"); err == nil { // DuckDB's LZ4_RAW
 		f.Add(b, uint8(0))
 	}
 	formats := []Format{FormatParquet, FormatArrow, FormatArrowStream}
 	// testdata/fuzz holds an input on which arrow-go's page reader spins
-	// forever; decodeGuarded must give up on it (here after 0.3 s, so that
+	// forever; colfile.DecodeGuarded must give up on it (here after 0.3 s, so that
 	// such inputs do not stall the fuzzer: valid ones decode in milliseconds).
 	// Allocations of up to 1 GiB, which a corrupt length in a small file
 	// may ask for and decoders may make, would cost the fuzzer seconds each.
-	old, oldBase := decodeBudget, allocBase
-	decodeBudget, allocBase = 300*time.Millisecond, 16<<20
-	f.Cleanup(func() { decodeBudget, allocBase = old, oldBase })
+	old, oldBase := colfile.DecodeBudget, colfile.AllocBase
+	colfile.DecodeBudget, colfile.AllocBase = 300*time.Millisecond, 16<<20
+	f.Cleanup(func() { colfile.DecodeBudget, colfile.AllocBase = old, oldBase })
 	f.Fuzz(func(t *testing.T, in []byte, k uint8) {
 		g := formats[int(k)%len(formats)]
 		j, err := ReadBytes(in, "fuzz", ReadOptions{Format: g})

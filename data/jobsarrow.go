@@ -12,6 +12,8 @@ import (
 	"github.com/apache/arrow/go/v17/arrow"
 	"github.com/apache/arrow/go/v17/arrow/array"
 	"github.com/apache/arrow/go/v17/arrow/memory"
+
+	"github.com/schedplan/schedplan/data/internal/colfile"
 )
 
 // This file converts between Jobs and Arrow: Jobs.record for the Parquet and
@@ -33,7 +35,7 @@ func (j *Jobs) record() arrow.Record {
 		arrs = append(arrs, a)
 	}
 	add(ColJobID, stringsArray(&j.ID, n), false)
-	add(ColSubmit, primitiveArray(arrow.PrimitiveTypes.Float64, n, arrow.Float64Traits.CastToBytes(j.Submit), nil), false)
+	add(ColSubmit, colfile.PrimitiveArray(arrow.PrimitiveTypes.Float64, n, arrow.Float64Traits.CastToBytes(j.Submit), nil), false)
 	if j.User.Present() {
 		add(ColUser, dictArray(&j.User), true)
 	}
@@ -42,17 +44,17 @@ func (j *Jobs) record() arrow.Record {
 	}
 	addI32 := func(name string, c *Column[int32]) {
 		if c.Present() {
-			add(name, primitiveArray(arrow.PrimitiveTypes.Int32, n, arrow.Int32Traits.CastToBytes(c.Values), bitmapBytes(c.Valid, n)), true)
+			add(name, colfile.PrimitiveArray(arrow.PrimitiveTypes.Int32, n, arrow.Int32Traits.CastToBytes(c.Values), bitmapBytes(c.Valid, n)), true)
 		}
 	}
 	addI64 := func(name string, c *Column[int64]) {
 		if c.Present() {
-			add(name, primitiveArray(arrow.PrimitiveTypes.Int64, n, arrow.Int64Traits.CastToBytes(c.Values), bitmapBytes(c.Valid, n)), true)
+			add(name, colfile.PrimitiveArray(arrow.PrimitiveTypes.Int64, n, arrow.Int64Traits.CastToBytes(c.Values), bitmapBytes(c.Valid, n)), true)
 		}
 	}
 	addF64 := func(name string, c *Column[float64]) {
 		if c.Present() {
-			add(name, primitiveArray(arrow.PrimitiveTypes.Float64, n, arrow.Float64Traits.CastToBytes(c.Values), bitmapBytes(c.Valid, n)), true)
+			add(name, colfile.PrimitiveArray(arrow.PrimitiveTypes.Float64, n, arrow.Float64Traits.CastToBytes(c.Values), bitmapBytes(c.Valid, n)), true)
 		}
 	}
 	addI32(ColPriority, &j.Priority)
@@ -121,7 +123,7 @@ func dictArray(d *Dict) arrow.Array {
 	dict := sb.NewArray()
 	sb.Release()
 	defer dict.Release()
-	idx := primitiveArray(arrow.PrimitiveTypes.Int32, n, arrow.Int32Traits.CastToBytes(codes), bitmapBytes(valid, n))
+	idx := colfile.PrimitiveArray(arrow.PrimitiveTypes.Int32, n, arrow.Int32Traits.CastToBytes(codes), bitmapBytes(valid, n))
 	defer idx.Release()
 	return array.NewDictionaryArray(dictType, idx, dict)
 }
@@ -389,7 +391,7 @@ func (c *arrowCol) strings(s *Strings) error {
 			}
 		case *array.Dictionary:
 			for i := 0; i < a.Len(); i++ {
-				v, ok := stringValue(a, i)
+				v, ok := colfile.StringValue(a, i)
 				if !ok {
 					return c.typeErr("string")
 				}
@@ -400,7 +402,7 @@ func (c *arrowCol) strings(s *Strings) error {
 		default:
 			var buf []byte
 			for i := 0; i < ch.Len(); i++ {
-				v, ok := intValue(ch, i)
+				v, ok := colfile.IntValue(ch, i)
 				if !ok {
 					return c.typeErr("string or integer")
 				}
@@ -461,7 +463,7 @@ func (c *arrowCol) dict(d *Dict) error {
 		case *array.Dictionary:
 			remap := make([]int32, a.Dictionary().Len())
 			for k := range remap {
-				v, ok := stringValue(a.Dictionary(), k)
+				v, ok := colfile.StringValue(a.Dictionary(), k)
 				if !ok {
 					return c.typeErr("string")
 				}
@@ -519,7 +521,7 @@ func (c *arrowCol) dict(d *Dict) error {
 					d.Codes = append(d.Codes, -1)
 					continue
 				}
-				v, ok := intValue(ch, i)
+				v, ok := colfile.IntValue(ch, i)
 				if !ok {
 					return c.typeErr("string")
 				}
@@ -592,7 +594,7 @@ func (c *arrowCol) floats(col *Column[float64], per float64, isTime bool) error 
 			ok := true
 			for i := 0; i < ch.Len() && ok; i++ {
 				var x int64
-				x, ok = intValue(ch, i)
+				x, ok = colfile.IntValue(ch, i)
 				out[i] = float64(x) / per
 			}
 			if !ok {
@@ -676,7 +678,7 @@ func (c *arrowCol) int64s(col *Column[int64]) error {
 		case *array.Null:
 		default:
 			for i := 0; i < ch.Len(); i++ {
-				x, ok := intValue(ch, i)
+				x, ok := colfile.IntValue(ch, i)
 				if !ok {
 					u, isU := ch.(*array.Uint64)
 					if !isU {

@@ -1,52 +1,18 @@
 package data
 
 import (
-	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 )
 
-// This file holds what the readers of other systems' logs share: the format
-// names, the options, the summary of what was dropped and why, line reading
-// with file and line numbers, decompression, and the dispatch from a path
-// (file or directory) to the reader of its format, by name or by content.
-
-// Log formats: logs of other systems that schedplan converts to its jobs
-// (and tasks) tables. Each reader streams its input.
-const (
-	FormatSparkEventLog Format = "spark-eventlog" // Spark event logs (JSON lines; plain, lz4, lzf, snappy, zstd; rolling and Spark 1.x directories)
-	FormatJHist         Format = "jhist"          // MapReduce job history files (.jhist, Avro-JSON events)
-	FormatRMAppSummary  Format = "rm-app-summary" // YARN ResourceManager application summary log lines
-	FormatSLS           Format = "sls"            // YARN Scheduler Load Simulator JSON trace
-	FormatRumen         Format = "rumen"          // Hadoop Rumen JSON job trace
-	FormatGoogle2019    Format = "google-2019"    // Google cluster data 2019: CollectionEvents (+ InstanceEvents), CSV or JSON lines
-	FormatAlibaba2018   Format = "alibaba-2018"   // Alibaba cluster-trace-v2018 batch_task (+ batch_instance) CSV
-	FormatSWF           Format = "swf"            // Standard Workload Format (Parallel Workloads Archive)
-	FormatSWIMFull      Format = "swim-full"      // full-format SWIM trace (durations and task-seconds)
-)
-
-// LogFormats lists the log formats, in the order the README shows them.
-var LogFormats = []Format{
-	FormatSparkEventLog, FormatJHist, FormatRMAppSummary, FormatSLS, FormatRumen,
-	FormatGoogle2019, FormatAlibaba2018, FormatSWF, FormatSWIMFull,
-}
-
-// IsLogFormat reports whether f is one of LogFormats.
-func IsLogFormat(f Format) bool {
-	for _, g := range LogFormats {
-		if f == g {
-			return true
-		}
-	}
-	return false
-}
-
+// This file holds what package data knows of other systems' logs: the
+// options of their readers, the summary of what was dropped and why, and
+// ReadLog, which hands a path to the reader of its format (the table of
+// log formats, logformat.go) and finishes what it read. The readers are
+// packages of their own (data/spark, data/swf, …; data/logs registers
+// them).
 // SparkUnit says what a schedplan job is in a Spark event log.
 type SparkUnit string
 
@@ -110,7 +76,9 @@ func (s *LogSummary) String() string {
 	return b.String()
 }
 
-func (s *LogSummary) drop(reason, file string, line int64, detail string) {
+// Drop counts a record or job dropped for reason, at file and line (0:
+// none) with detail; the first of each reason is kept as an example.
+func (s *LogSummary) Drop(reason, file string, line int64, detail string) {
 	for k := range s.Dropped {
 		if s.Dropped[k].Reason == reason {
 			s.Dropped[k].Count++
@@ -127,11 +95,10 @@ func (s *LogSummary) drop(reason, file string, line int64, detail string) {
 	s.Dropped = append(s.Dropped, Drop{Reason: reason, Count: 1, First: where})
 }
 
-// Reasons for dropping, shared by the readers.
+// Reasons for dropping that ReadLog and the readers share.
 const (
-	dropMalformed = "unparseable record"
-	dropFailed    = "failed or killed job (keep with --keep-failed)"
-	dropNoSize    = "no size information (no tasks, task-seconds or bytes)"
+	// DropNoSize is the reason for dropping a job without a size.
+	DropNoSize    = "no size information (no tasks, task-seconds or bytes)"
 	dropDuplicate = "duplicate job id (the first is kept)"
 )
 
@@ -139,7 +106,7 @@ const (
 // under which `schedplan convert` reads and writes logs, 900 MiB: without
 // it Go's collector lets the heap grow to twice the live table before it
 // collects, and a ten-million-job log would peak at about 1.2 GiB instead of
-// about 0.85 GiB (BenchmarkConvertSWF10M).
+// about 0.85 GiB (BenchmarkConvertSWF10M, package data/swf).
 const SoftMemoryLimit = 900 << 20
 
 // Log is what a log reader produces.
@@ -147,128 +114,6 @@ type Log struct {
 	Jobs    *Jobs
 	Tasks   *Tasks // nil when the source has no tasks
 	Summary LogSummary
-}
-
-// logState is the state of one read: options, summary, the tables being
-// built.
-type logState struct {
-	opt   *ReadOptions
-	sum   LogSummary
-	jobs  jobBuilder
-	tasks taskBuilder
-	// sparkHeld is the Spark application read last, held back until the
-	// next one shows whether it is an earlier attempt (sparkattempt.go).
-	sparkHeld *sparkOutput
-}
-
-func newLogState(f Format, opt *ReadOptions) *logState {
-	return &logState{opt: opt, sum: LogSummary{Format: f}}
-}
-
-// bad records an unparseable record: an error (naming file and line) in
-// strict mode, else a drop.
-func (s *logState) bad(file string, line int64, col, format string, args ...any) error {
-	msg := fmt.Sprintf(format, args...)
-	if s.opt.Strict {
-		e := inputErrorf(file, int(min(line, 1<<31-1)), col, "%s", msg)
-		return e
-	}
-	if col != "" {
-		msg = fmt.Sprintf("%s: %s", col, msg)
-	}
-	s.sum.drop(dropMalformed, file, line, msg)
-	return nil
-}
-
-// addJob adds a job. Duplicate ids are dropped after the read (dedupe),
-// not here: a set of ten million ids would cost more than the table.
-func (s *logState) addJob(r *jobRow) {
-	s.jobs.add(r)
-}
-
-// keepStatus reports whether a job with this final status is kept, and
-// records the drop otherwise.
-func (s *logState) keepStatus(ok bool, file string, line int64, id, status string) bool {
-	if ok || s.opt.Log.KeepFailed {
-		return true
-	}
-	s.sum.drop(dropFailed, file, line, id+" "+status)
-	return false
-}
-
-// lineReader reads lines of any length up to maxLine, counting them.
-type lineReader struct {
-	r    *bufio.Reader
-	line int64
-	buf  []byte
-	err  error
-}
-
-// eachLine calls fn with every non-blank line of r and its number,
-// counting the lines read in the summary; a read error ends the file
-// (readErr).
-func (s *logState) eachLine(r io.Reader, file string, fn func(line []byte, ln int64) error) error {
-	lr := newLineReader(r)
-	for {
-		line, ok := lr.next()
-		if !ok {
-			break
-		}
-		s.sum.Records++
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
-		if err := fn(line, lr.line); err != nil {
-			return err
-		}
-	}
-	return s.readErr(file, lr)
-}
-
-// maxLine bounds one line (Spark's environment events are the longest real
-// lines: hundreds of kilobytes).
-const maxLine = 256 << 20
-
-func newLineReader(r io.Reader) *lineReader {
-	// A reader that is buffered already (decompress's) is read as it is:
-	// next joins lines longer than its buffer, and a small log then costs
-	// no 1 MiB allocation.
-	if b, ok := r.(*bufio.Reader); ok {
-		return &lineReader{r: b}
-	}
-	return &lineReader{r: bufio.NewReaderSize(r, 1<<20)}
-}
-
-// next returns the next line without its line break, valid until the next
-// call; ok is false at the end or on an error (see err).
-func (l *lineReader) next() (line []byte, ok bool) {
-	l.buf = l.buf[:0]
-	for {
-		frag, err := l.r.ReadSlice('\n')
-		if err == bufio.ErrBufferFull {
-			if len(l.buf)+len(frag) > maxLine {
-				l.err = fmt.Errorf("line %d is longer than %d bytes", l.line+1, maxLine)
-				return nil, false
-			}
-			l.buf = append(l.buf, frag...)
-			continue
-		}
-		if len(l.buf) > 0 {
-			l.buf = append(l.buf, frag...)
-			frag = l.buf
-		}
-		if err != nil && err != io.EOF {
-			l.err = err
-			return nil, false
-		}
-		if len(frag) == 0 && err == io.EOF {
-			return nil, false
-		}
-		l.line++
-		frag = bytes.TrimSuffix(frag, []byte{'\n'})
-		frag = bytes.TrimSuffix(frag, []byte{'\r'})
-		return frag, true
-	}
 }
 
 // ReadLog reads a log of one of LogFormats from path (a file or a
@@ -298,29 +143,26 @@ func ReadLog(path string, opt ReadOptions) (*Log, error) {
 }
 
 // readLog reads a log from path, or from src when it is not nil (one
-// file's content, named path). The jobs are not yet sorted.
+// file's content, named path), with the reader of opt.Format. The jobs are
+// not yet sorted.
 func readLog(path string, src io.Reader, opt *ReadOptions) (*Log, error) {
-	s := newLogState(opt.Format, opt)
-	var err error
-	if src != nil {
-		s.sum.Files = 1
-		err = s.readStream(opt.Format, src, path)
-	} else {
-		err = s.readPath(path)
+	lf := lookupLogFormat(opt.Format)
+	if lf == nil {
+		return nil, fmt.Errorf("%s: format %q is not a log format", path, opt.Format)
 	}
+	lg, err := lf.Read(path, src, opt)
 	if err != nil {
 		return nil, err
 	}
-	lg := &Log{Jobs: s.jobs.jobs(path), Tasks: s.tasks.tasks(path)}
-	s.dedupe(lg)
+	s := &lg.Summary
+	dedupe(lg, s)
 	if lg.Tasks != nil {
 		if err := ValidateTasks(lg.Tasks); err != nil {
 			return nil, err
 		}
 		lg.Jobs.FillFromTasks(lg.Tasks)
 	}
-	s.dropSizeless(lg)
-	lg.Summary = s.sum
+	dropSizeless(lg, s)
 	lg.Summary.Jobs = lg.Jobs.Len()
 	if lg.Tasks != nil {
 		lg.Summary.Tasks = lg.Tasks.Len()
@@ -336,9 +178,9 @@ func readLog(path string, src io.Reader, opt *ReadOptions) (*Log, error) {
 	}
 	if lg.Jobs.Len() == 0 {
 		msg := "no jobs in the log"
-		if len(s.sum.Dropped) > 0 {
-			d := s.sum.Dropped[0]
-			msg += fmt.Sprintf(" (dropped %d: %s, first at %s)", s.sum.DroppedTotal(), d.Reason, d.First)
+		if len(s.Dropped) > 0 {
+			d := s.Dropped[0]
+			msg += fmt.Sprintf(" (dropped %d: %s, first at %s)", s.DroppedTotal(), d.Reason, d.First)
 		}
 		return nil, inputErrorf(path, 0, "", "%s", msg)
 	}
@@ -346,7 +188,7 @@ func readLog(path string, src io.Reader, opt *ReadOptions) (*Log, error) {
 }
 
 // dedupe drops every job whose id an earlier job has (the first is kept).
-func (s *logState) dedupe(lg *Log) {
+func dedupe(lg *Log, s *LogSummary) {
 	for {
 		j := lg.Jobs
 		dups := duplicateIDs(&j.ID, j.Len())
@@ -357,7 +199,7 @@ func (s *logState) dedupe(lg *Log) {
 		drop := make(map[int]bool, len(dups))
 		for _, d := range dups {
 			drop[d[1]] = true
-			s.sum.drop(dropDuplicate, j.Source, 0, j.ID.At(d[1]))
+			s.Drop(dropDuplicate, j.Source, 0, j.ID.At(d[1]))
 		}
 		keep := make([]int, 0, j.Len()-len(drop))
 		for i := 0; i < j.Len(); i++ {
@@ -372,7 +214,7 @@ func (s *logState) dedupe(lg *Log) {
 // dropSizeless drops the jobs that carry no size at all, the way
 // estimate.SourceOf would choose the size column: a null size when the log
 // has sizes, null task-seconds in both stages when it has task-seconds.
-func (s *logState) dropSizeless(lg *Log) {
+func dropSizeless(lg *Log, s *LogSummary) {
 	j := lg.Jobs
 	var keep []int
 	bad := func(i int) bool {
@@ -400,339 +242,13 @@ func (s *logState) dropSizeless(lg *Log) {
 				keep[k] = k
 			}
 		}
-		s.sum.drop(dropNoSize, j.Source, 0, j.ID.At(i))
+		s.Drop(DropNoSize, j.Source, 0, j.ID.At(i))
 	}
 	if keep != nil {
 		checked := j.idsChecked
 		lg.Jobs = j.Subset(keep)
 		lg.Jobs.idsChecked = checked
 	}
-}
-
-// readPath reads a file or directory in the format s.opt.Format.
-func (s *logState) readPath(path string) error {
-	st, err := os.Stat(path)
-	if err != nil {
-		return err
-	}
-	f := s.opt.Format
-	switch f {
-	case FormatSparkEventLog:
-		return s.readSparkPath(path, st.IsDir())
-	case FormatAlibaba2018:
-		return s.readAlibabaPath(path, st.IsDir())
-	case FormatGoogle2019:
-		return s.readGooglePath(path, st.IsDir())
-	}
-	files := []string{path}
-	if st.IsDir() {
-		if files, err = logFiles(path, f == FormatJHist); err != nil {
-			return err
-		}
-		if f == FormatJHist {
-			files = filterSuffix(files, ".jhist")
-		}
-		if len(files) == 0 {
-			return inputErrorf(path, 0, "", "no %s files in the directory", f)
-		}
-	}
-	for _, p := range files {
-		if err := s.readFile(f, p); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// readFile opens one file (decompressing it) and reads it as format f.
-func (s *logState) readFile(f Format, path string) error {
-	r, closer, err := openLog(path)
-	if err != nil {
-		return err
-	}
-	defer closer.Close()
-	s.sum.Files++
-	if f == FormatSWF || f == FormatSWIMFull || f == FormatRMAppSummary {
-		// One line is at most one job: reserve the columns up front.
-		if n, ok := countLines(path); ok {
-			s.jobs.reserve(s.jobs.len() + n)
-		}
-	}
-	return s.readStream(f, r, path)
-}
-
-// readStream reads one stream of format f, named file in messages.
-func (s *logState) readStream(f Format, r io.Reader, file string) error {
-	r, err := decompress(r, file)
-	if err != nil {
-		return err
-	}
-	switch f {
-	case FormatSWF:
-		return s.readSWF(r, file)
-	case FormatSWIMFull:
-		return s.readSWIMFull(r, file)
-	case FormatRMAppSummary:
-		return s.readRMSummary(r, file)
-	case FormatJHist:
-		return s.readJHist(r, file)
-	case FormatSparkEventLog:
-		return s.readSparkStream(r, file)
-	case FormatSLS:
-		return s.readSLS(r, file)
-	case FormatRumen:
-		return s.readRumen(r, file)
-	case FormatGoogle2019:
-		return s.readGoogleCollections(r, file)
-	case FormatAlibaba2018:
-		return s.readAlibabaTasks(r, file)
-	}
-	return fmt.Errorf("%s: format %q is not a log format", file, f)
-}
-
-// logFiles lists the regular files under dir (recursively when deep), in
-// name order, skipping hidden files and checksum files.
-func logFiles(dir string, deep bool) ([]string, error) {
-	var out []string
-	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		name := d.Name()
-		if p != dir && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if d.IsDir() {
-			if p != dir && !deep {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if strings.HasSuffix(name, ".crc") || !d.Type().IsRegular() {
-			return nil
-		}
-		out = append(out, p)
-		return nil
-	})
-	sort.Strings(out)
-	return out, err
-}
-
-func filterSuffix(files []string, suffix string) []string {
-	var out []string
-	for _, f := range files {
-		if strings.HasSuffix(f, suffix) {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
-// errNotDetected is returned by DetectFormat for content it cannot place.
-var errNotDetected = errors.New("cannot tell the log format from the content")
-
-// DetectFormat tells a job log's format: the canonical formats from the
-// file name (FormatOf), the log formats from the file name or the first
-// kilobytes of the content (decompressed), and for a directory from the
-// names and content of its files.
-func DetectFormat(path string) (Format, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return "", err
-	}
-	if st.IsDir() {
-		return detectDir(path)
-	}
-	byName, nameErr := FormatOf(path)
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".jhist":
-		return FormatJHist, nil
-	case ".swf":
-		return FormatSWF, nil
-	case ".parquet", ".pq", ".arrow", ".ipc", ".feather", ".arrows":
-		return byName, nil
-	}
-	head, err := readHead(path)
-	if err != nil {
-		return "", err
-	}
-	if f := sniff(head); f != "" {
-		return f, nil
-	}
-	if nameErr == nil {
-		return byName, nil
-	}
-	return "", fmt.Errorf("%s: %w; pass --format (one of %s)", path, errNotDetected, formatList())
-}
-
-func formatList() string {
-	names := []string{string(FormatParquet), string(FormatArrow), string(FormatCSV), string(FormatTSV)}
-	for _, f := range LogFormats {
-		names = append(names, string(f))
-	}
-	return strings.Join(names, ", ")
-}
-
-func detectDir(dir string) (Format, error) {
-	base := filepath.Base(dir)
-	if strings.HasPrefix(base, sparkRollingPrefix) {
-		return FormatSparkEventLog, nil
-	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return "", err
-	}
-	for _, e := range entries {
-		n := e.Name()
-		switch {
-		case strings.HasPrefix(n, sparkRollingPrefix), strings.HasPrefix(n, sparkLegacyPrefix):
-			return FormatSparkEventLog, nil
-		case strings.HasSuffix(n, ".jhist"):
-			return FormatJHist, nil
-		case strings.HasPrefix(n, "batch_task"):
-			return FormatAlibaba2018, nil
-		case strings.HasPrefix(n, "collection_events"), strings.HasPrefix(n, "instance_events"):
-			return FormatGoogle2019, nil
-		}
-	}
-	files, err := logFiles(dir, true)
-	if err != nil {
-		return "", err
-	}
-	for _, p := range files {
-		if strings.HasSuffix(p, ".jhist") {
-			return FormatJHist, nil
-		}
-	}
-	for _, p := range files {
-		head, err := readHead(p)
-		if err != nil {
-			continue
-		}
-		if f := sniff(head); f != "" {
-			return f, nil
-		}
-	}
-	return "", fmt.Errorf("%s: %w of any file in the directory; pass --format (one of %s)", dir, errNotDetected, formatList())
-}
-
-// readHead returns up to the first 64 KiB of a file, decompressed.
-func readHead(path string) ([]byte, error) {
-	r, c, err := openLog(path)
-	if err != nil {
-		return nil, err
-	}
-	defer c.Close()
-	d, err := decompress(r, path)
-	if err != nil {
-		return nil, err
-	}
-	head := make([]byte, 64<<10)
-	n, err := io.ReadFull(d, head)
-	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
-		return head[:n], nil // a damaged compressed tail: judge by what was read
-	}
-	return head[:n], nil
-}
-
-// sniff tells a log format from the start of its content, "" when unsure.
-func sniff(head []byte) Format {
-	head = bytes.TrimPrefix(head, []byte("\ufeff"))
-	trim := bytes.TrimLeft(head, " \t\r\n")
-	switch {
-	case bytes.HasPrefix(trim, []byte("Avro-Json")):
-		return FormatJHist
-	case isSparkEventLine(trim):
-		return FormatSparkEventLog
-	case bytes.Contains(head, []byte("appId=")) && bytes.Contains(head, []byte("submitTime=")):
-		return FormatRMAppSummary
-	case len(trim) > 0 && (trim[0] == '{' || trim[0] == '['):
-		switch {
-		case bytes.Contains(head, []byte(`"job.start.ms"`)) || bytes.Contains(head, []byte(`"job.tasks"`)):
-			return FormatSLS
-		case bytes.Contains(head, []byte(`"jobID"`)):
-			return FormatRumen
-		case bytes.Contains(head, []byte(`"collection_id"`)):
-			return FormatGoogle2019
-		}
-		return ""
-	}
-	first, _, _ := bytes.Cut(trim, []byte{'\n'})
-	first = bytes.TrimRight(first, "\r")
-	switch {
-	case bytes.HasPrefix(trim, []byte(";")):
-		return FormatSWF
-	case bytes.Contains(first, []byte("collection_id")) && bytes.Contains(first, []byte("time")):
-		return FormatGoogle2019
-	}
-	if f := bytes.Split(first, []byte{'\t'}); len(f) >= swimFullMinFields {
-		return FormatSWIMFull
-	} else if len(f) >= tsvFields && len(f) <= tsvMaxFields && allNumeric(f[1:tsvFields]) {
-		return FormatTSV
-	}
-	if len(bytes.Fields(first)) == swfFields && allNumeric(bytes.Fields(first)) {
-		return FormatSWF
-	}
-	if f := bytes.Split(first, []byte{','}); len(f) == len(alibabaTaskColumns) && alibabaStatus(string(f[4])) {
-		return FormatAlibaba2018
-	}
-	return ""
-}
-
-// isSparkEventLine reports whether the first line of b is a Spark event: a
-// JSON object whose "Event" names a SparkListener event, however a JSON
-// tool spaced or ordered it.
-func isSparkEventLine(b []byte) bool {
-	if bytes.HasPrefix(b, []byte(`{"Event":`)) {
-		return true
-	}
-	if len(b) == 0 || b[0] != '{' {
-		return false
-	}
-	first, _, _ := bytes.Cut(b, []byte{'\n'})
-	name, ok := sparkEventName(first)
-	return ok && strings.Contains(name, "SparkListener")
-}
-
-func allNumeric(fields [][]byte) bool {
-	for _, f := range fields {
-		if _, ok := parseFloatBytes(f); !ok {
-			return false
-		}
-	}
-	return true
-}
-
-// readLogHook is ReadFile's entry to the log readers: it reads path as a
-// log when opt.Format is a log format, or when the format is not given and
-// the content (or a directory) shows a log format. ok is false when path is
-// not a log, and ReadFile goes on as before.
-func readLogHook(path string, opt *ReadOptions) (j *Jobs, ok bool, err error) {
-	f := opt.Format
-	if f == "" {
-		byName, nameErr := FormatOf(path)
-		if nameErr == nil && byName != FormatCSV && byName != FormatTSV {
-			return nil, false, nil // Parquet and Arrow are never logs
-		}
-		d, err := DetectFormat(path)
-		if err != nil || !IsLogFormat(d) {
-			return nil, false, nil
-		}
-		f = d
-	}
-	if !IsLogFormat(f) {
-		return nil, false, nil
-	}
-	o := *opt
-	o.Format = f
-	lg, err := ReadLog(path, o)
-	if err != nil {
-		return nil, true, err
-	}
-	return lg.Jobs, true, nil
 }
 
 // readLogBytes is ReadBytes's entry to the log readers (one file's content;
@@ -743,43 +259,6 @@ func readLogBytes(b []byte, name string, opt *ReadOptions) (*Jobs, error) {
 		return nil, err
 	}
 	return lg.Jobs, nil
-}
-
-// countLines estimates the lines of an uncompressed file from its size and
-// the mean length of the lines in its first MiB, with a quarter to spare
-// (ok false for a compressed file or on any error): it lets a reader size
-// its columns once. Capacity that is never written costs address space,
-// not memory.
-func countLines(path string) (int, bool) {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, false
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil || !st.Mode().IsRegular() {
-		return 0, false
-	}
-	buf := make([]byte, 1<<20)
-	k, _ := io.ReadFull(f, buf)
-	buf = buf[:k]
-	for _, m := range [][]byte{magicGzip, magicZstd, magicLZ4Frame, magicLZ4Block, magicXerial, magicSnappyFrm} {
-		if bytes.HasPrefix(buf, m) {
-			return 0, false
-		}
-	}
-	if isLZF(buf) {
-		return 0, false
-	}
-	lines := bytes.Count(buf, []byte{'\n'})
-	if lines == 0 || int64(k) == st.Size() {
-		return lines + 1, true
-	}
-	est := float64(st.Size()) / (float64(k) / float64(lines)) * 1.25
-	if est > 1<<31 {
-		return 0, false
-	}
-	return int(est) + 1024, true
 }
 
 // ParseSparkUnit parses --spark-job: "application" (or "", the default) or

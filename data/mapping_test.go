@@ -9,6 +9,8 @@ import (
 	"github.com/apache/arrow/go/v17/arrow"
 	"github.com/apache/arrow/go/v17/arrow/array"
 	"github.com/apache/arrow/go/v17/arrow/memory"
+
+	"github.com/schedplan/schedplan/data/internal/colfile"
 )
 
 func tableBytes(t testing.TB, tb *Table, f Format) []byte {
@@ -154,9 +156,9 @@ func TestArrowTimestamps(t *testing.T) {
 		var buf bytes.Buffer
 		var err error
 		if f == FormatParquet {
-			err = writeParquet(&buf, rec, nil)
+			err = colfile.WriteParquet(&buf, rec, nil)
 		} else {
-			err = writeArrow(&buf, rec, false)
+			err = colfile.WriteArrow(&buf, rec, false)
 		}
 		if err != nil {
 			t.Fatal(err)

@@ -15,6 +15,8 @@ import (
 	"github.com/apache/arrow/go/v17/parquet/compress"
 	"github.com/apache/thrift/lib/go/thrift"
 	pq "github.com/xitongsys/parquet-go/parquet"
+
+	"github.com/schedplan/schedplan/data/internal/colfile"
 )
 
 // TestParquetLZ4 reads Parquet pages compressed with LZ4_RAW: DuckDB's
@@ -35,7 +37,7 @@ func TestParquetLZ4(t *testing.T) {
 	src := v2Source(1500)
 	rec := v2Record(t, src)
 	defer rec.Release()
-	for _, codec := range []compress.Compression{parquetLZ4Raw, parquetLZ4} {
+	for _, codec := range []compress.Compression{colfile.ParquetLZ4Raw, colfile.ParquetLZ4} {
 		for _, version := range []parquet.DataPageVersion{parquet.DataPageV1, parquet.DataPageV2} {
 			b := writeV2(t, rec, v2Props(version, codec, 4096))
 			got, err := ReadBytes(b, "lz4.parquet", ReadOptions{Format: FormatParquet, Strict: true})

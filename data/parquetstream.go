@@ -11,13 +11,15 @@ import (
 	"github.com/apache/arrow/go/v17/parquet"
 	"github.com/apache/arrow/go/v17/parquet/file"
 	"github.com/apache/arrow/go/v17/parquet/pqarrow"
+
+	"github.com/schedplan/schedplan/data/internal/colfile"
 )
 
 // readParquetStreamed reads a Parquet job log one column of one row group
 // at a time, converting each straight into the jobs table: its memory is
 // the table's plus one column of one row group, where decoding the file
 // whole held every column's Arrow array beside the table (twice the
-// table at 10 M jobs). Each part is decoded under decodeGuarded's budget
+// table at 10 M jobs). Each part is decoded under colfile.DecodeGuarded's budget
 // and allocation bound, as the whole file would be, and converted by the
 // same code (arrowCol.setIn); an error in a value names the file, the
 // column and the row in the file.
@@ -36,7 +38,7 @@ func readParquetStreamed(path string, opt *ReadOptions, size int64, fh parquet.R
 		return nil, false, nil
 	}
 	// The table, plus one column of one row group: half of what decoding
-	// the file whole needs (parquetMemory).
+	// the file whole needs (colfile.ParquetMemory).
 	if err := memoryFor(need/2, fmt.Sprintf("%d columns of %s", len(cols), Printable(path))); err != nil {
 		return nil, true, inputErrorf(path, 0, "", "%v", err)
 	}
@@ -64,11 +66,11 @@ func readParquetStreamed(path string, opt *ReadOptions, size int64, fh parquet.R
 		}
 		part := &Jobs{Source: path}
 		for _, f := range fields {
-			src := newStoppable(fh)
+			src := colfile.NewStoppable(fh)
 			only := func([]string) ([]int, error) { return []int{f.k}, nil }
-			tbl, err := decodeGuarded(size, func() (arrow.Table, error) { return readParquetGroups(src, size, only, groups) }, src)
+			tbl, err := colfile.DecodeGuarded(size, func() (arrow.Table, error) { return colfile.ReadParquetGroups(src, size, only, groups) }, src)
 			if err != nil {
-				if src.stop.Load() { // timed out: decoding it whole would too
+				if src.Stopped() { // timed out: decoding it whole would too
 					return nil, true, decodeError(path, err)
 				}
 				return nil, false, nil
@@ -104,10 +106,10 @@ func atRow(err error, first int) error {
 
 // parquetLayout returns the top-level field names of a Parquet file, as
 // its Arrow schema gives them, the rows of each row group, and the memory
-// decoding the fields choose picks whole would need (parquetMemory).
+// decoding the fields choose picks whole would need (colfile.ParquetMemory).
 func parquetLayout(fh parquet.ReaderAtSeeker, size int64, choose chooser) (names []string, groupRows []int64, need int64, err error) {
-	defer recoverTo(&err, "decoding Parquet")
-	if err := checkParquetFrame(fh, size); err != nil {
+	defer colfile.RecoverTo(&err, "decoding Parquet")
+	if err := colfile.CheckParquetFrame(fh, size); err != nil {
 		return nil, nil, 0, err
 	}
 	pr, err := file.NewParquetReader(keepOpen{fh})
@@ -123,13 +125,13 @@ func parquetLayout(fh parquet.ReaderAtSeeker, size int64, choose chooser) (names
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	fields, err := chooseFields(sch, choose)
+	fields, err := colfile.ChooseFields(sch, choose)
 	if err != nil {
 		return nil, nil, 0, err
 	}
 	leaves := map[int]bool{}
 	for _, k := range fields {
-		leafIndices(&fr.Manifest.Fields[k], leaves)
+		colfile.LeafIndices(&fr.Manifest.Fields[k], leaves)
 	}
 	var all []int
 	for leaf := range leaves {
@@ -138,7 +140,7 @@ func parquetLayout(fh parquet.ReaderAtSeeker, size int64, choose chooser) (names
 	for g := 0; g < pr.NumRowGroups(); g++ {
 		groupRows = append(groupRows, max(0, pr.MetaData().RowGroup(g).NumRows()))
 	}
-	return fieldNames(sch), groupRows, parquetMemory(pr, all), nil
+	return fieldNames(sch), groupRows, colfile.ParquetMemory(pr, all), nil
 }
 
 // jobsAppender concatenates jobs tables of the same columns (the parts of

@@ -2,8 +2,8 @@ package data
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
+	"flag"
 	"fmt"
 	"math"
 	"math/big"
@@ -19,9 +19,15 @@ import (
 	"github.com/apache/arrow/go/v17/parquet/file"
 	"github.com/apache/arrow/go/v17/parquet/pqarrow"
 	"github.com/xitongsys/parquet-go/writer"
+
+	"github.com/schedplan/schedplan/data/internal/colfile"
 )
 
-var update = updateGolden // -update also rewrites testdata/arrowgo-v2.parquet
+// updateGolden (-update) rewrites docs/formats.md (TestFormatsDoc) and
+// testdata/arrowgo-v2.parquet.
+var updateGolden = flag.Bool("update", false, "rewrite docs/formats.md and testdata/arrowgo-v2.parquet")
+
+var update = updateGolden
 
 // v2Source is the table held by testdata/duckdb-v2*.parquet and
 // testdata/arrowgo-v2.parquet, computed here in the order DuckDB evaluates
@@ -286,7 +292,7 @@ func TestSplitDecoderAgrees(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, err := readParquet(bytes.NewReader(b), int64(len(b)), nil)
+			want, err := colfile.ReadParquet(bytes.NewReader(b), int64(len(b)), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -296,7 +302,7 @@ func TestSplitDecoderAgrees(t *testing.T) {
 				default:
 					continue
 				}
-				got, err := decodeFixedWidth(pr, k, f.Type, newBoundedAllocator(len(b)))
+				got, err := colfile.DecodeFixedWidth(pr, k, f.Type, colfile.NewBoundedAllocator(len(b)))
 				if err != nil {
 					t.Fatalf("v%d dict %v %s: %v", version+1, dict, f.Name, err)
 				}
@@ -309,33 +315,6 @@ func TestSplitDecoderAgrees(t *testing.T) {
 			want.Release()
 			pr.Close()
 		}
-	}
-}
-
-// TestSplitDecoderHandMade decodes a BYTE_STREAM_SPLIT stream laid out by
-// hand as the Parquet format specifies it (Encodings.md: byte k of value i at
-// position k·n + i).
-func TestSplitDecoderHandMade(t *testing.T) {
-	vals := []float64{1.5, -2, math.Pi, 1e300}
-	n := len(vals)
-	data := make([]byte, 8*n)
-	for i, v := range vals {
-		bits := math.Float64bits(v)
-		for k := 0; k < 8; k++ {
-			data[k*n+i] = byte(bits >> (8 * k))
-		}
-	}
-	out := make([]byte, 8*n)
-	if err := unsplit(out, data, n, 8); err != nil {
-		t.Fatal(err)
-	}
-	for i, v := range vals {
-		if got := math.Float64frombits(binary.LittleEndian.Uint64(out[8*i:])); got != v {
-			t.Errorf("value %d: %v, want %v", i, got, v)
-		}
-	}
-	if err := unsplit(out, data[:8*n-1], n, 8); err == nil {
-		t.Error("a short stream was accepted")
 	}
 }
 

@@ -5,9 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/schedplan/schedplan/data/internal/colfile"
 )
 
 // Format names a job-log file format.
@@ -73,26 +74,20 @@ func (o *ReadOptions) warn(format string, args ...any) {
 // estimate of the memory reading it needs, which must not exceed the memory
 // available; CSV and .tsv files are read as a stream.
 func ReadFile(path string, opt ReadOptions) (*Jobs, error) {
-	if j, ok, err := readLogHook(path, &opt); ok { // other systems' logs (logs.go), streamed
-		return j, err
-	}
-	f := opt.Format
-	if f == "" {
-		var err error
-		if f, err = FormatOf(path); err != nil {
-			// A name without a known extension: SWIM's own traces
-			// (…_withInputPaths_0) are told by their content.
-			if st, serr := os.Stat(path); serr == nil && st.Mode().IsRegular() {
-				if d, derr := DetectFormat(path); derr == nil && d == FormatTSV {
-					f, err = d, nil
-				}
-			}
-		}
+	if opt.Format == "" {
+		f, err := resolveFormat(path)
 		if err != nil {
 			return nil, err
 		}
+		opt.Format = f
 	}
-	opt.Format = f
+	if IsLogFormat(opt.Format) { // other systems' logs (logs.go), streamed
+		lg, err := ReadLog(path, opt)
+		if err != nil {
+			return nil, err
+		}
+		return lg.Jobs, nil
+	}
 	return readFile(path, opt)
 }
 
@@ -113,7 +108,7 @@ func ReadBytes(b []byte, name string, opt ReadOptions) (j *Jobs, err error) {
 		if len(b) == 0 {
 			return nil, inputErrorf(name, 0, "", "empty file")
 		}
-		j, err = readColumnar(name, &opt, int64(len(b)), newStoppable(bytes.NewReader(b)), b)
+		j, err = readColumnar(name, &opt, int64(len(b)), colfile.NewStoppable(bytes.NewReader(b)), b)
 	default:
 		if IsLogFormat(opt.Format) { // other systems' logs (logs.go)
 			j, err = readLogBytes(b, name, &opt)
@@ -148,7 +143,7 @@ func decodeError(name string, err error) error {
 	if errors.As(err, &ie) {
 		return ie
 	}
-	var ce *columnError
+	var ce *colfile.ColumnError
 	if errors.As(err, &ce) {
 		return inputErrorf(name, 0, ce.Col, "%v", ce.Err)
 	}
@@ -202,9 +197,9 @@ func Write(w io.Writer, j *Jobs, f Format) error {
 		rec := j.record()
 		defer rec.Release()
 		if f == FormatParquet {
-			return writeParquet(w, rec, []string{ColUser, ColQueue})
+			return colfile.WriteParquet(w, rec, []string{ColUser, ColQueue})
 		}
-		return writeArrow(w, rec, f == FormatArrowStream)
+		return colfile.WriteArrow(w, rec, f == FormatArrowStream)
 	}
 	return fmt.Errorf("writing format %q is not supported", f)
 }

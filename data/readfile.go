@@ -1,19 +1,17 @@
 package data
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"math"
 	"os"
-	"runtime/debug"
-	"strconv"
-	"strings"
 
 	"github.com/apache/arrow/go/v17/arrow"
-	"github.com/apache/arrow/go/v17/parquet/file"
+
+	"github.com/schedplan/schedplan/data/internal/colfile"
+	"github.com/schedplan/schedplan/internal/sysmem"
 )
 
 // This file reads job-log files without trusting them: it checks a file's
@@ -79,7 +77,7 @@ func readFile(path string, opt ReadOptions) (*Jobs, error) {
 		if j, ok, err := readParquetStreamed(path, &opt, size, keepOpen{fh}); ok {
 			return finishRead(j, err, path, nil, &opt)
 		}
-		j, err := readColumnar(path, &opt, size, newStoppable(fh), nil)
+		j, err := readColumnar(path, &opt, size, colfile.NewStoppable(fh), nil)
 		return finishRead(j, err, path, nil, &opt)
 	case opt.Format == FormatArrow || opt.Format == FormatArrowStream:
 		if b, err = readArrowFile(fh, path, size); err != nil {
@@ -123,7 +121,7 @@ func openInput(path string) (*os.File, int64, error) {
 // readArrowFile reads an Arrow IPC file of size bytes whole, once its magic
 // bytes and the memory reading it needs are checked.
 func readArrowFile(fh *os.File, path string, size int64) ([]byte, error) {
-	if err := checkArrowMagic(fh, size); err != nil {
+	if err := colfile.CheckArrowMagic(fh, size); err != nil {
 		return nil, inputErrorf(path, 0, "", "%v", err)
 	}
 	if err := checkMemory(path, arrowMemoryPerByte*size, "an Arrow IPC file of "+ByteSize(size)); err != nil {
@@ -156,13 +154,13 @@ func readTableFile(path string, f Format) (arrow.Table, error) {
 		return nil, err
 	}
 	decode := func() (arrow.Table, error) { return readArrowBytes(b, f) }
-	src := newStoppable(fh)
+	src := colfile.NewStoppable(fh)
 	if b == nil {
-		decode = func() (arrow.Table, error) { return readParquet(src, size, nil) }
+		decode = func() (arrow.Table, error) { return colfile.ReadParquet(src, size, nil) }
 	} else {
 		size = int64(len(b))
 	}
-	tbl, err := decodeGuarded(size, decode, src)
+	tbl, err := colfile.DecodeGuarded(size, decode, src)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", Printable(path), err)
 	}
@@ -185,7 +183,7 @@ func pathError(path string, err error) error {
 // signal (or the garbage collector's stop of the world) would wait for
 // it: a `--trace /dev/zero` took 1.0–1.5 s to stop after SIGTERM.
 func readAllWithin(r io.Reader, path string) ([]byte, error) {
-	limit := availableMemory()
+	limit := sysmem.Available()
 	if limit < 0 {
 		limit = math.MaxInt64 - 1
 	}
@@ -232,11 +230,11 @@ func readText(r io.Reader, name string, opt *ReadOptions) (*Jobs, error) {
 }
 
 // readColumnar decodes a Parquet or Arrow log of size bytes under
-// decodeGuarded's time budget, and converts it to Jobs. For Parquet,
+// colfile.DecodeGuarded's time budget, and converts it to Jobs. For Parquet,
 // only the columns the jobs table takes are decoded.
 //
 // A Parquet file is read through src; an Arrow file is held in b.
-func readColumnar(name string, opt *ReadOptions, size int64, src *stoppableReader, b []byte) (*Jobs, error) {
+func readColumnar(name string, opt *ReadOptions, size int64, src *colfile.StoppableReader, b []byte) (*Jobs, error) {
 	var choose chooser
 	if opt.Format == FormatParquet {
 		choose = parquetColumns(name, opt.Map)
@@ -250,12 +248,12 @@ func readColumnar(name string, opt *ReadOptions, size int64, src *stoppableReade
 }
 
 // decodeColumnar decodes a Parquet file (through src, size bytes, only the
-// columns choose picks) or an Arrow file (held in b) under decodeGuarded's
+// columns choose picks) or an Arrow file (held in b) under colfile.DecodeGuarded's
 // time budget; errors name the file.
-func decodeColumnar(name string, f Format, size int64, src *stoppableReader, b []byte, choose chooser) (arrow.Table, error) {
-	tbl, err := decodeGuarded(size, func() (arrow.Table, error) {
+func decodeColumnar(name string, f Format, size int64, src *colfile.StoppableReader, b []byte, choose chooser) (arrow.Table, error) {
+	tbl, err := colfile.DecodeGuarded(size, func() (arrow.Table, error) {
 		if f == FormatParquet {
-			return readParquet(src, size, choose)
+			return colfile.ReadParquet(src, size, choose)
 		}
 		return readArrowBytes(b, f)
 	}, src)
@@ -263,53 +261,6 @@ func decodeColumnar(name string, f Format, size int64, src *stoppableReader, b [
 		return nil, decodeError(name, err)
 	}
 	return tbl, nil
-}
-
-// checkArrowMagic checks that a file of size bytes starts as an Arrow IPC
-// file ("ARROW1") or stream (a continuation marker or a message length)
-// does.
-func checkArrowMagic(r io.ReaderAt, size int64) error {
-	if size == 0 {
-		return errors.New("empty file")
-	}
-	var head [8]byte
-	n, err := r.ReadAt(head[:], 0)
-	if err != nil && !errors.Is(err, io.EOF) {
-		return err
-	}
-	if bytes.HasPrefix(head[:n], arrowMagic) {
-		return nil
-	}
-	if n >= 8 {
-		pos := 0
-		if bytes.Equal(head[:4], []byte{0xff, 0xff, 0xff, 0xff}) {
-			pos = 4
-		}
-		if l := int32(head[pos]) | int32(head[pos+1])<<8 | int32(head[pos+2])<<16 | int32(head[pos+3])<<24; l > 0 && int64(l) <= size {
-			return nil
-		}
-	}
-	return errors.New("neither an Arrow IPC file (no ARROW1 magic) nor an Arrow IPC stream (no message at the start)")
-}
-
-// parquetMemory estimates the memory decoding the given top-level fields of
-// a Parquet file needs: twice (Arrow arrays, then the Jobs columns) the
-// larger of their uncompressed size and 8 bytes a value, row group by row
-// group, as the file's metadata declares them.
-func parquetMemory(pr *file.Reader, leaves []int) int64 {
-	var need int64
-	md := pr.MetaData()
-	for rg := 0; rg < pr.NumRowGroups(); rg++ {
-		rgm := md.RowGroup(rg)
-		for _, leaf := range leaves {
-			cc, err := rgm.ColumnChunk(leaf)
-			if err != nil {
-				continue
-			}
-			need += 2 * max(cc.TotalUncompressedSize(), 8*rgm.NumRows(), 0)
-		}
-	}
-	return need
 }
 
 // checkMemory refuses to read path when the estimated memory need exceeds
@@ -321,81 +272,28 @@ func checkMemory(path string, need int64, what string) error {
 	return nil
 }
 
-// memoryFor returns an error when need bytes exceed the memory available.
-func memoryFor(need int64, what string) error {
-	avail := availableMemory()
-	if avail < 0 || need <= avail {
-		return nil
+// readArrowBytes decodes a Parquet file or an Arrow IPC file or stream held
+// in b into an arrow.Table (which the caller must Release). For FormatArrow
+// and FormatArrowStream, file and stream are told apart by their magic bytes.
+func readArrowBytes(b []byte, f Format) (arrow.Table, error) {
+	switch f {
+	case FormatParquet, FormatArrow, FormatArrowStream:
+		return colfile.ReadArrowBytes(b, f == FormatParquet)
 	}
-	return fmt.Errorf("reading %s needs about %s of memory, more than the %s available", what, ByteSize(need), ByteSize(avail))
+	return nil, fmt.Errorf("format %q is not Parquet or Arrow", f)
 }
 
-// availableMemory returns how many bytes of memory this process may still
-// use, -1 when unknown: the least of the system's available memory
-// (MemAvailable in /proc/meminfo), the cgroup's limit less its use, and
-// GOMEMLIMIT less the memory the Go runtime holds. A variable so that tests
-// can change it.
-var availableMemory = func() int64 {
-	avail := int64(-1)
-	less := func(v int64) {
-		if v >= 0 && (avail < 0 || v < avail) {
-			avail = v
-		}
-	}
-	less(MemInfo("MemAvailable"))
-	if limit, used := CgroupMemory(); limit >= 0 && used >= 0 {
-		less(max(limit-used, 0))
-	}
-	if limit := debug.SetMemoryLimit(-1); limit != math.MaxInt64 {
-		less(limit)
-	}
-	return avail
-}
+// memoryFor returns an error when need bytes exceed the memory available.
+func memoryFor(need int64, what string) error { return sysmem.Check(need, what) }
 
 // MemInfo returns a field of /proc/meminfo ("MemTotal", "MemAvailable")
-// in bytes, −1 when unknown.
-func MemInfo(field string) int64 {
-	b, err := os.ReadFile("/proc/meminfo")
-	if err != nil {
-		return -1
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(line, field+":"); ok {
-			if kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64); err == nil {
-				return kb << 10
-			}
-		}
-	}
-	return -1
-}
+// in bytes, −1 when unknown (sysmem.MemInfo).
+func MemInfo(field string) int64 { return sysmem.MemInfo(field) }
 
 // CgroupMemory returns this process's cgroup (v2) memory limit and use in
-// bytes, −1 for one that is unknown or, for the limit, "max" (none).
-func CgroupMemory() (limit, used int64) {
-	readInt := func(p string) int64 {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return -1
-		}
-		v, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
-		if err != nil {
-			return -1
-		}
-		return v
-	}
-	return readInt("/sys/fs/cgroup/memory.max"), readInt("/sys/fs/cgroup/memory.current")
-}
+// bytes, −1 for one that is unknown or, for the limit, "max" (none)
+// (sysmem.CgroupMemory).
+func CgroupMemory() (limit, used int64) { return sysmem.CgroupMemory() }
 
-// ByteSize formats n bytes in binary units.
-func ByteSize(n int64) string {
-	const units = "KMGTPE"
-	if n < 1024 {
-		return strconv.FormatInt(n, 10) + " B"
-	}
-	v, k := float64(n)/1024, 0
-	for v >= 1024 && k < len(units)-1 {
-		v /= 1024
-		k++
-	}
-	return strconv.FormatFloat(v, 'g', 4, 64) + " " + units[k:k+1] + "iB"
-}
+// ByteSize formats n bytes in binary units (sysmem.ByteSize).
+func ByteSize(n int64) string { return sysmem.ByteSize(n) }

@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/schedplan/schedplan/data/internal/colfile"
+	"github.com/schedplan/schedplan/internal/sysmem"
 )
 
 // sparseFile creates a file of size bytes holding head at its start and tail
@@ -48,15 +51,15 @@ func allocated(fn func()) uint64 {
 // file is read whole before its magic is checked").
 func TestReadFileChecksBeforeReading(t *testing.T) {
 	const size = 1 << 30
-	footer := append([]byte{0xff, 0xff, 0xff, 0x7f}, parquetMagic...) // declares 2 GiB
+	footer := append([]byte{0xff, 0xff, 0xff, 0x7f}, colfile.ParquetMagic...) // declares 2 GiB
 	for _, tc := range []struct {
 		name       string
 		head, tail []byte
 		msg        string
 	}{
 		{"zeros.parquet", nil, nil, "not a Parquet file (no PAR1 magic at the start)"},
-		{"cut.parquet", parquetMagic, []byte("xx"), "no PAR1 magic at the end"},
-		{"footer.parquet", parquetMagic, footer, "the footer declares 2147483647 bytes, the file holds 1073741824"},
+		{"cut.parquet", colfile.ParquetMagic, []byte("xx"), "no PAR1 magic at the end"},
+		{"footer.parquet", colfile.ParquetMagic, footer, "the footer declares 2147483647 bytes, the file holds 1073741824"},
 		{"zeros.arrow", nil, nil, "neither an Arrow IPC file"},
 		{"zeros.csv", []byte("job_id,submit_time\n"), nil, "line longer than 1 MiB"},
 		{"zeros.tsv", nil, nil, "longer than"},
@@ -85,8 +88,8 @@ func TestReadFileChecksBeforeReading(t *testing.T) {
 // TestReadFileMemoryBudget checks that a file whose decoding needs more
 // memory than is available is refused with the estimate in the message.
 func TestReadFileMemoryBudget(t *testing.T) {
-	old := availableMemory
-	t.Cleanup(func() { availableMemory = old })
+	old := sysmem.Available
+	t.Cleanup(func() { sysmem.Available = old })
 	dir := t.TempDir()
 	j := v2Source(3000)
 	for _, f := range []Format{FormatParquet, FormatArrow, FormatCSV, FormatTSV} {
@@ -98,12 +101,12 @@ func TestReadFileMemoryBudget(t *testing.T) {
 		if err := os.WriteFile(p, b.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		availableMemory = func() int64 { return 64 << 10 }
+		sysmem.Available = func() int64 { return 64 << 10 }
 		_, err := ReadFile(p, ReadOptions{})
 		checkInputError(t, err, p, 0, "", "needs about")
 		checkInputError(t, err, p, 0, "", "64 KiB available")
 		t.Log(err)
-		availableMemory = func() int64 { return 1 << 30 }
+		sysmem.Available = func() int64 { return 1 << 30 }
 		if _, err := ReadFile(p, ReadOptions{}); err != nil {
 			t.Errorf("%s: %v", f, err)
 		}
@@ -124,9 +127,9 @@ func TestStuckDecoderStops(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	old := decodeBudget
-	decodeBudget = time.Second
-	t.Cleanup(func() { decodeBudget = old })
+	old := colfile.DecodeBudget
+	colfile.DecodeBudget = time.Second
+	t.Cleanup(func() { colfile.DecodeBudget = old })
 	before := runtime.NumGoroutine()
 	_, err = ReadBytes([]byte(b), "stuck.parquet", ReadOptions{Format: FormatParquet})
 	checkInputError(t, err, "stuck.parquet", 0, "", "did not finish in 1s")

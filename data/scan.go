@@ -10,6 +10,8 @@ import (
 	"github.com/apache/arrow/go/v17/arrow"
 	"github.com/apache/arrow/go/v17/parquet"
 	"github.com/apache/arrow/go/v17/parquet/file"
+
+	"github.com/schedplan/schedplan/data/internal/colfile"
 )
 
 // ErrNotScannable is ScanParquet's answer for a log it cannot hand over in
@@ -105,7 +107,7 @@ type keepOpen struct{ parquet.ReaderAtSeeker }
 // Parquet file (rows capped at maxScanPrealloc: a bound for preallocation
 // only).
 func parquetRowGroups(fh parquet.ReaderAtSeeker) (groups, rows int, err error) {
-	defer recoverTo(&err, "decoding Parquet")
+	defer colfile.RecoverTo(&err, "decoding Parquet")
 	pr, err := file.NewParquetReader(fh)
 	if err != nil {
 		return 0, 0, err
@@ -121,10 +123,10 @@ const maxScanPrealloc = 1 << 27
 // readParquetPart reads row group g of a Parquet job log as a table, with
 // the checks of Open's Parquet reader.
 func readParquetPart(path string, opt *ReadOptions, size int64, fh parquet.ReaderAtSeeker, g int) (*Jobs, error) {
-	src := newStoppable(fh)
+	src := colfile.NewStoppable(fh)
 	choose := parquetColumns(path, opt.Map)
-	tbl, err := decodeGuarded(size, func() (arrow.Table, error) {
-		return readParquetGroups(src, size, choose, []int{g})
+	tbl, err := colfile.DecodeGuarded(size, func() (arrow.Table, error) {
+		return colfile.ReadParquetGroups(src, size, choose, []int{g})
 	}, src)
 	if err != nil {
 		return nil, err
@@ -147,5 +149,5 @@ func WriteParquetGroups(w io.Writer, j *Jobs, rows int) error {
 	}
 	rec := j.record()
 	defer rec.Release()
-	return writeParquetGroups(w, rec, []string{ColUser, ColQueue}, int64(rows))
+	return colfile.WriteParquetGroups(w, rec, []string{ColUser, ColQueue}, int64(rows))
 }

@@ -73,7 +73,7 @@ empty, and an empty field after the last tab):
 | field | column |
 |---|---|
 `)
-	for k, c := range tsvColumns[:tsvMaxFields-1] {
+	for k, c := range tsvColumns[:TSVMaxFields-1] {
 		fmt.Fprintf(&b, "| %d | `%s` |\n", k+1, c)
 	}
 	b.WriteString(`
@@ -98,8 +98,8 @@ func codeList(names []string) string {
 }
 
 func logFormatNames() []string {
-	names := make([]string, len(LogFormats))
-	for k, f := range LogFormats {
+	names := make([]string, len(logFormats))
+	for k, f := range LogFormats() {
 		names[k] = "`" + string(f) + "`"
 	}
 	return names

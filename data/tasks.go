@@ -156,12 +156,12 @@ func (t *Tasks) ContainersAt(i int) int32 {
 // names success (SUCCEEDED, SUCCESS, FINISHED, Terminated, ...).
 func (t *Tasks) Succeeded(i int) bool {
 	s, ok := t.Status.At(i)
-	return !ok || statusSucceeded(s)
+	return !ok || StatusSucceeded(s)
 }
 
-// statusSucceeded tells the success states of the supported logs from
+// StatusSucceeded tells the success states of the supported logs from
 // failure, kill and loss states.
-func statusSucceeded(s string) bool {
+func StatusSucceeded(s string) bool {
 	switch strings.ToUpper(s) {
 	case "", "SUCCEEDED", "SUCCESS", "FINISHED", "FINISH", "TERMINATED", "DONE", "JOBSUCCEEDED", "OK", "COMPLETED":
 		return true

@@ -11,9 +11,9 @@ import (
 
 // sampleTasks is a small tasks table with nulls in every optional column.
 func sampleTasks() *Tasks {
-	var b taskBuilder
+	var b TaskBuilder
 	for i := 0; i < 7; i++ {
-		r := newTaskRow()
+		r := NewTaskRow()
 		r.JobID = fmt.Sprintf("job_%d", i%2)
 		r.TaskID = fmt.Sprintf("t%d", i)
 		r.Stage = []string{"map", "reduce", "3", ""}[i%4]
@@ -30,9 +30,9 @@ func sampleTasks() *Tasks {
 			r.CPUSeconds = 4.5
 			r.MemBytes, r.DiskBytes, r.NetBytes = 1<<30, 12345, 678
 		}
-		b.add(&r)
+		b.Add(&r)
 	}
-	return b.tasks("sample")
+	return b.Tasks("sample")
 }
 
 func TestTasksRoundTrip(t *testing.T) {
@@ -140,21 +140,21 @@ func TestFillFromTasks(t *testing.T) {
 	j.MapTasks = Column[int32]{Values: []int32{0, 99, 0}, Valid: NewBitmap(3)}
 	j.MapTasks.Valid.SetNull(0)
 	j.MapTasks.Valid.SetNull(2)
-	var b taskBuilder
+	var b TaskBuilder
 	add := func(job, id, stage, status string, start, finish float64, containers int32) {
-		r := newTaskRow()
+		r := NewTaskRow()
 		r.JobID, r.TaskID, r.Stage, r.Status, r.Start, r.Finish, r.Containers = job, id, stage, status, start, finish, containers
-		b.add(&r)
+		b.Add(&r)
 	}
 	add("a", "1", "map", "", 0, 10, 1)
 	add("a", "2", "map", "SUCCEEDED", 0, 4, 2)            // 8 s
 	add("a", "3", "map", "FAILED", 0, 100, 1)             // not counted
-	add("a", "4", "reduce", "SUCCEEDED", 10, 13, noInt32) // 3 s, 1 container
+	add("a", "4", "reduce", "SUCCEEDED", 10, 13, NoInt32) // 3 s, 1 container
 	add("b", "1", "7", "", 5, 6, 1)                       // b's first stage: map
 	add("b", "2", "9", "", 6, 9, 1)                       // later: reduce
 	add("b", "3", "9", "", 6, 8, 1)
 	add("zz", "1", "map", "", 0, 1, 1) // orphan
-	tk := b.tasks("tasks")
+	tk := b.Tasks("tasks")
 	with, orphans := j.FillFromTasks(tk)
 	if with != 2 || orphans != 1 {
 		t.Fatalf("jobs with tasks %d, orphans %d; want 2, 1", with, orphans)

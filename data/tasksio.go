@@ -12,6 +12,8 @@ import (
 
 	"github.com/apache/arrow/go/v17/arrow"
 	"github.com/apache/arrow/go/v17/arrow/array"
+
+	"github.com/schedplan/schedplan/data/internal/colfile"
 )
 
 // This file reads and writes the tasks table: Parquet and Arrow IPC (the
@@ -28,9 +30,9 @@ func WriteTasks(w io.Writer, t *Tasks, f Format) error {
 		rec := t.record()
 		defer rec.Release()
 		if f == FormatParquet {
-			return writeParquet(w, rec, []string{ColStage, ColStatus, ColNode, ColNodeType})
+			return colfile.WriteParquet(w, rec, []string{ColStage, ColStatus, ColNode, ColNodeType})
 		}
-		return writeArrow(w, rec, f == FormatArrowStream)
+		return colfile.WriteArrow(w, rec, f == FormatArrowStream)
 	}
 	return fmt.Errorf("writing a tasks table as %q is not supported (parquet, arrow, arrow-stream, csv)", f)
 }
@@ -62,11 +64,11 @@ func (t *Tasks) record() arrow.Record {
 		case *Dict:
 			a = dictArray(p)
 		case *Column[float64]:
-			a = primitiveArray(arrow.PrimitiveTypes.Float64, n, arrow.Float64Traits.CastToBytes(p.Values), bitmapBytes(p.Valid, n))
+			a = colfile.PrimitiveArray(arrow.PrimitiveTypes.Float64, n, arrow.Float64Traits.CastToBytes(p.Values), bitmapBytes(p.Valid, n))
 		case *Column[int64]:
-			a = primitiveArray(arrow.PrimitiveTypes.Int64, n, arrow.Int64Traits.CastToBytes(p.Values), bitmapBytes(p.Valid, n))
+			a = colfile.PrimitiveArray(arrow.PrimitiveTypes.Int64, n, arrow.Int64Traits.CastToBytes(p.Values), bitmapBytes(p.Valid, n))
 		case *Column[int32]:
-			a = primitiveArray(arrow.PrimitiveTypes.Int32, n, arrow.Int32Traits.CastToBytes(p.Values), bitmapBytes(p.Valid, n))
+			a = colfile.PrimitiveArray(arrow.PrimitiveTypes.Int32, n, arrow.Int32Traits.CastToBytes(p.Values), bitmapBytes(p.Valid, n))
 		}
 		_, required := c.ptr.(*Strings)
 		fields = append(fields, arrow.Field{Name: c.name, Type: a.DataType(), Nullable: !required})
@@ -117,7 +119,7 @@ func ReadTasksBytes(b []byte, name string, opt ReadOptions) (t *Tasks, err error
 		if opt.Format == FormatParquet {
 			choose = parquetColumnsOf(name, opt.Map, TaskColumns, ColJobID, ColTaskID)
 		}
-		tbl, derr := decodeColumnar(name, opt.Format, int64(len(b)), newStoppable(bytes.NewReader(b)), b, choose)
+		tbl, derr := decodeColumnar(name, opt.Format, int64(len(b)), colfile.NewStoppable(bytes.NewReader(b)), b, choose)
 		if derr != nil {
 			return nil, derr
 		}
@@ -193,7 +195,7 @@ func readTasksCSV(r io.Reader, name string, m Mapping) (*Tasks, error) {
 	if err != nil {
 		return nil, err
 	}
-	var b taskBuilder
+	var b TaskBuilder
 	b.force = map[string]bool{}
 	for c := range cols {
 		b.force[c] = true
@@ -213,12 +215,12 @@ func readTasksCSV(r io.Reader, name string, m Mapping) (*Tasks, error) {
 		}
 		row++
 		if err != nil {
-			return nil, csvErr(name, row, err)
+			return nil, CSVError(name, row, err)
 		}
 		if len(rec) != len(header) {
 			return nil, inputErrorf(name, row, "", "the row has %d fields, the header %d", len(rec), len(header))
 		}
-		r := newTaskRow()
+		r := NewTaskRow()
 		field := func(canon string) (string, bool) {
 			k, ok := cols[canon]
 			if !ok {
@@ -301,9 +303,9 @@ func readTasksCSV(r io.Reader, name string, m Mapping) (*Tasks, error) {
 		if perr != nil {
 			return nil, perr
 		}
-		b.add(&r)
+		b.Add(&r)
 	}
-	t := b.tasks(name)
+	t := b.Tasks(name)
 	if t == nil {
 		t = &Tasks{}
 	}

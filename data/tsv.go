@@ -15,12 +15,12 @@ import (
 // and reduce output path ("outputPathN"), either empty when unknown, each
 // followed by a tab, so such a row has nine fields, the last empty. The
 // paths are read and ignored (schedplan models no data placement).
-var tsvColumns = [tsvMaxFields]string{ColJobID, ColSubmit, "gap", ColInputBytes, ColShuffleBytes, ColOutputBytes, "input_path", "output_path", ""}
+var tsvColumns = [TSVMaxFields]string{ColJobID, ColSubmit, "gap", ColInputBytes, ColShuffleBytes, ColOutputBytes, "input_path", "output_path", ""}
 
 // The fields of a SWIM .tsv row: six, or up to nine with paths.
 const (
-	tsvFields    = 6
-	tsvMaxFields = 9
+	TSVFields    = 6
+	TSVMaxFields = 9
 )
 
 func readTSV(r io.Reader, name string, opt *ReadOptions) (*Jobs, error) {
@@ -29,18 +29,18 @@ func readTSV(r io.Reader, name string, opt *ReadOptions) (*Jobs, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
 	row := 0
-	var fields [tsvMaxFields][]byte
+	var fields [TSVMaxFields][]byte
 	for sc.Scan() {
 		row++
 		line := bytes.TrimRight(sc.Bytes(), "\r")
 		if len(line) == 0 {
 			continue
 		}
-		n := splitTabs(line, fields[:])
-		if n < tsvFields {
+		n := SplitTabs(line, fields[:])
+		if n < TSVFields {
 			return nil, inputErrorf(name, row, tsvColumns[n], "missing: a SWIM .tsv row has 6 tab-separated columns (9 with input and output paths), this one has %d (truncated file?)", n)
 		}
-		if n > tsvMaxFields || (n == tsvMaxFields && len(fields[tsvMaxFields-1]) > 0) {
+		if n > TSVMaxFields || (n == TSVMaxFields && len(fields[TSVMaxFields-1]) > 0) {
 			return nil, inputErrorf(name, row, "", "a SWIM .tsv row has 6 tab-separated columns (9 with input and output paths, the last empty), this one has %d", n)
 		}
 		if len(fields[0]) == 0 {
@@ -106,4 +106,24 @@ func writeTSV(w io.Writer, j *Jobs) error {
 		}
 	}
 	return bw.Flush()
+}
+
+// SplitTabs splits line at tabs into dst and returns the number of fields
+// (which may exceed len(dst)).
+func SplitTabs(line []byte, dst [][]byte) int {
+	n := 0
+	for {
+		k := bytes.IndexByte(line, '\t')
+		if k < 0 {
+			if n < len(dst) {
+				dst[n] = line
+			}
+			return n + 1
+		}
+		if n < len(dst) {
+			dst[n] = line[:k]
+		}
+		n++
+		line = line[k+1:]
+	}
 }

@@ -12,6 +12,8 @@ import (
 
 	"github.com/apache/arrow/go/v17/arrow"
 	"github.com/apache/arrow/go/v17/arrow/array"
+
+	"github.com/schedplan/schedplan/data/internal/colfile"
 )
 
 // Bad input, one case per kind; every error must name the exact file, row
@@ -105,7 +107,7 @@ func TestBadInput(t *testing.T) {
 		{"parquet zero rows", FormatParquet, pq(tbl("job_id", []string{}, "submit_time", []float64{})), "", false, 0, "", "no jobs"},
 		// truncated files
 		{"parquet truncated", FormatParquet, goodPQ[:len(goodPQ)/2], "", false, 0, "", "truncated Parquet file"},
-		{"parquet footer cut", FormatParquet, append(append([]byte{}, goodPQ[:len(goodPQ)-20]...), parquetMagic...), "", false, 0, "", "corrupt Parquet file: the footer declares"},
+		{"parquet footer cut", FormatParquet, append(append([]byte{}, goodPQ[:len(goodPQ)-20]...), colfile.ParquetMagic...), "", false, 0, "", "corrupt Parquet file: the footer declares"},
 		{"not parquet", FormatParquet, []byte("job_id,submit_time\n"), "", false, 0, "", "not a Parquet file"},
 		{"arrow file truncated", FormatArrow, goodArrow[:len(goodArrow)-30], "", false, 0, "", "truncated Arrow IPC file"},
 		{"arrow stream truncated", FormatArrow, stream.Bytes()[:stream.Len()/2], "", false, 0, "", "stream"},
@@ -148,7 +150,7 @@ func nullSubmitParquet(t *testing.T) []byte {
 	defer ids.Release()
 	valid := NewBitmap(3)
 	valid.SetNull(1)
-	sub := primitiveArray(arrow.PrimitiveTypes.Float64, 3, arrow.Float64Traits.CastToBytes(j.Submit), bitmapBytes(valid, 3))
+	sub := colfile.PrimitiveArray(arrow.PrimitiveTypes.Float64, 3, arrow.Float64Traits.CastToBytes(j.Submit), bitmapBytes(valid, 3))
 	defer sub.Release()
 	rec := array.NewRecord(arrow.NewSchema([]arrow.Field{
 		{Name: ColJobID, Type: ids.DataType()},
@@ -156,7 +158,7 @@ func nullSubmitParquet(t *testing.T) []byte {
 	}, nil), []arrow.Array{ids, sub}, 3)
 	defer rec.Release()
 	var b bytes.Buffer
-	if err := writeParquet(&b, rec, nil); err != nil {
+	if err := colfile.WriteParquet(&b, rec, nil); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()
@@ -258,15 +260,15 @@ func nanParquet(t *testing.T, col string, v []float64) []byte {
 	}
 	tb.Add("job_id", ids)
 	tb.Add("submit_time", submit)
-	rec := tb.record()
+	rec := tb.Record()
 	defer rec.Release()
-	nanCol := primitiveArray(arrow.PrimitiveTypes.Float64, len(v), arrow.Float64Traits.CastToBytes(v), nil)
+	nanCol := colfile.PrimitiveArray(arrow.PrimitiveTypes.Float64, len(v), arrow.Float64Traits.CastToBytes(v), nil)
 	defer nanCol.Release()
 	schema := arrow.NewSchema(append(rec.Schema().Fields(), arrow.Field{Name: col, Type: arrow.PrimitiveTypes.Float64}), nil)
 	withNaN := array.NewRecord(schema, append(rec.Columns(), nanCol), int64(len(v)))
 	defer withNaN.Release()
 	var b bytes.Buffer
-	if err := writeParquet(&b, withNaN, nil); err != nil {
+	if err := colfile.WriteParquet(&b, withNaN, nil); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()

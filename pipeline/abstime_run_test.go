@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"github.com/schedplan/schedplan/pipeline/runreport"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -28,7 +29,7 @@ func TestRunSameResultsAtEpochTimes(t *testing.T) {
 		a += math.Round(rng.ExpFloat64()*3.7*8) / 8 // load ~0.9 at capacity 1
 		arrival[i], size[i] = a, math.Exp(rng.NormFloat64()*1.5)
 	}
-	run := func(off float64) *RunResult {
+	run := func(off float64) *runreport.RunResult {
 		var b strings.Builder
 		b.WriteString("job_id,submit_time,user,size\n")
 		for i := range arrival {

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"encoding/base64"
 	"fmt"
 	"net/url"
 	"os"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
+	"github.com/schedplan/schedplan/pipeline/report"
 )
 
 // chromiumPath finds a Chromium to drive. Outside CI a missing browser skips
@@ -43,6 +45,17 @@ type BrowserCheck struct {
 	// the tables' captions.
 	LoadedAlts []string
 	Captions   []string
+	// DecisionTop and DecisionBottom are the first screen's verdict box
+	// (#decision h2: the verdict sentence) in CSS pixels from the top of
+	// the page at 1400 px wide (-1: none); Plots the PNGs of the images.
+	DecisionTop, DecisionBottom float64
+	Plots                       []Plot
+}
+
+// Plot is one image of a report: its alt text and PNG bytes.
+type Plot struct {
+	Alt string
+	PNG []byte
 }
 
 // openInBrowser loads an HTML file in headless Chromium, records every network
@@ -63,7 +76,7 @@ func openInBrowser(t *testing.T, path string) BrowserCheck {
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
 		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1200, 900),
+		chromedp.WindowSize(1400, 1000),
 	)
 	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	defer cancel()
@@ -110,6 +123,23 @@ func openInBrowser(t *testing.T, path string) BrowserCheck {
 	if out.Captions, err = chromedp.Run(ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll('caption')).map(c => c.textContent)`)); err != nil {
 		t.Fatal(err)
 	}
+	box, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`(() => { const h = document.querySelector('#decision h2');
+		if (!h) return [-1, -1]; const r = h.getBoundingClientRect(); return [r.top + window.scrollY, r.bottom + window.scrollY]; })()`))
+	if err != nil || len(box) != 2 {
+		t.Fatalf("decision box: %v %v", box, err)
+	}
+	out.DecisionTop, out.DecisionBottom = box[0], box[1]
+	srcs, err := chromedp.Run(ctx, chromedp.Evaluate[[][2]string](`Array.from(document.images).map(i => [i.alt, i.src])`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range srcs {
+		if b64, ok := strings.CutPrefix(s[1], "data:image/png;base64,"); ok {
+			if png, err := base64.StdEncoding.DecodeString(b64); err == nil {
+				out.Plots = append(out.Plots, Plot{s[0], png})
+			}
+		}
+	}
 	if out.Screenshot, err = chromedp.Run(ctx, chromedp.FullScreenshot(100)); err != nil {
 		t.Fatal(err)
 	}
@@ -125,14 +155,14 @@ func (c BrowserCheck) String() string {
 }
 
 func TestReportRendersInChromium(t *testing.T) {
-	png, err := PlotCDF("t", "x", []Series{{"a", []float64{1, 2, 3}}})
+	png, err := report.PlotCDF("t", "x", []report.Series{{Name: "a", Values: []float64{1, 2, 3}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &Report{Title: "browser check", Sections: []Section{{ID: "a", Title: "A", Figures: []Figure{{Title: "f1", PNG: png}, {Title: "f2", PNG: png}}}}}
+	r := &report.Report{Title: "browser check", Sections: []report.Section{{ID: "a", Title: "A", Figures: []report.Figure{{Title: "f1", PNG: png}, {Title: "f2", PNG: png}}}}}
 	path := filepath.Join(t.TempDir(), "report.html")
 	f, _ := os.Create(path)
-	if err := WriteReport(f, r); err != nil {
+	if err := report.WriteReport(f, r); err != nil {
 		t.Fatal(err)
 	}
 	f.Close()

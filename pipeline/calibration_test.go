@@ -9,6 +9,9 @@ import (
 	"testing"
 
 	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/inputs"
+	"github.com/schedplan/schedplan/pipeline/validation"
 )
 
 func TestKSDistance(t *testing.T) {
@@ -22,7 +25,7 @@ func TestKSDistance(t *testing.T) {
 		{[]float64{1}, []float64{1, 2}, 0.5},
 		{nil, []float64{1}, 0},
 	} {
-		if got := KSDistance(c.a, c.b); math.Abs(got-c.want) > 1e-12 {
+		if got := validation.KSDistance(c.a, c.b); math.Abs(got-c.want) > 1e-12 {
 			t.Errorf("KS(%v, %v) = %v, want %v", c.a, c.b, got, c.want)
 		}
 	}
@@ -33,7 +36,7 @@ func TestCompareObservedHand(t *testing.T) {
 	nan := math.NaN()
 	obs := []float64{10, 20, 40, nan}
 	sim := []float64{20, 20, 10, 5}
-	c := CompareObserved("fluid", "gps", obs, []float64{1, nan, 3, nan}, sim, nil)
+	c := validation.CompareObserved("fluid", "gps", obs, []float64{1, nan, 3, nan}, sim, nil)
 	if c.Jobs != 3 {
 		t.Fatalf("jobs %d, want 3 (one unobserved)", c.Jobs)
 	}
@@ -48,7 +51,7 @@ func TestCompareObservedHand(t *testing.T) {
 	if c.Trust != "poor" || !strings.Contains(c.Verdict, "POOR") {
 		t.Errorf("trust %s: %s", c.Trust, c.Verdict)
 	}
-	if CompareObserved("fluid", "gps", []float64{nan}, []float64{nan}, []float64{1}, nil) != nil {
+	if validation.CompareObserved("fluid", "gps", []float64{nan}, []float64{nan}, []float64{1}, nil) != nil {
 		t.Error("a calibration without observed jobs")
 	}
 }
@@ -68,14 +71,14 @@ func observedLog(t *testing.T, level string, factor float64) string {
 	var resp, wait []float64
 	switch level {
 	case "fluid":
-		res, err := Fluid.NewSimulator().Simulate(context.Background(), in.SimJobs[lo:], lo, in.Capacity, in.Config.Current)
+		res, err := experiment.Fluid.NewSimulator().Simulate(context.Background(), in.SimJobs[lo:], lo, in.Capacity, in.Config.Current)
 		if err != nil {
 			t.Fatal(err)
 		}
 		resp = res.Response
 		wait = make([]float64, n) // served from arrival
 	case "task":
-		if resp, wait, err = taskCurrentTimes(context.Background(), in, "fair:pool=user"); err != nil {
+		if resp, wait, err = validation.TaskCurrentTimes(context.Background(), in, "fair:pool=user"); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -105,8 +108,8 @@ func observedLog(t *testing.T, level string, factor float64) string {
 	return path
 }
 
-func calibrationConfig(trace string) RunConfig {
-	cfg := DefaultRunConfig()
+func calibrationConfig(trace string) inputs.RunConfig {
+	cfg := inputs.DefaultRunConfig()
 	cfg.Trace, cfg.Budget, cfg.Runs, cfg.Folds = trace, 8, 1, 2
 	cfg.Sigmas, cfg.LoadFactors = []float64{0}, []float64{1}
 	return cfg

@@ -12,6 +12,10 @@ import (
 	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/pipeline/capacity"
+	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/runreport"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
 )
 
 // parseTestSpec parses a cluster spec for a test.
@@ -72,9 +76,9 @@ func sizedTaskSeconds(t testing.TB) (*data.Jobs, []float64, estimate.Source, est
 	return j, sizes, src, opt
 }
 
-func capacityReport(t testing.TB, j *data.Jobs, sizes []float64, src estimate.Source, opt estimate.SizeOptions, spec *cluster.Spec) *CapacityReport {
+func capacityReport(t testing.TB, j *data.Jobs, sizes []float64, src estimate.Source, opt estimate.SizeOptions, spec *cluster.Spec) *capacity.CapacityReport {
 	t.Helper()
-	rep, err := AnalyseCapacity(context.Background(), CapacityRequest{Jobs: j, Sizes: sizes, Source: src, SizeOpt: opt, Spec: spec, K: 3, Seed: 1})
+	rep, err := capacity.AnalyseCapacity(context.Background(), capacity.CapacityRequest{Jobs: j, Sizes: sizes, Source: src, SizeOpt: opt, Spec: spec, K: 3, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,24 +131,24 @@ func TestLoadModelHeterogeneousReproducesViews(t *testing.T) {
 			}
 			// The task level: the log's task jobs, plain and with the
 			// execution-time model's scales.
-			jobs, err := whatIfJobs(j, sizes, src, opt, spec, 1)
+			jobs, err := capacity.WhatIfJobs(j, sizes, src, opt, spec, 1)
 			if err != nil {
 				t.Fatal(err)
 			}
-			cl, err := TaskCluster(spec)
+			cl, err := tasklevel.TaskCluster(spec)
 			if err != nil {
 				t.Fatal(err)
 			}
 			cs := estimate.ContainerSeconds(sizes, src, opt, spec.Capacity())
-			plain := OfferedLoad(task.FluidJobs(jobs, cl), cl.Rate())
+			plain := experiment.OfferedLoad(task.FluidJobs(jobs, cl), cl.Rate())
 			if math.Abs(plain/lm.Plain-1) > 1e-6 {
 				t.Errorf("task level at exec_rate: load %v, decomposition's plain %v", plain, lm.Plain)
 			}
-			if err := COSHHTypeScales(jobs, j, cs, spec, 0, 0); err != nil {
+			if err := tasklevel.COSHHTypeScales(jobs, j, cs, spec, 0, 0); err != nil {
 				t.Fatal(err)
 			}
-			exec, _ := ExecTimeLoad(jobs, cl)
-			tm := TaskLoadModel(jobs, cl)
+			exec, _ := tasklevel.ExecTimeLoad(jobs, cl)
+			tm := tasklevel.TaskLoadModel(jobs, cl)
 			if math.Abs(tm.Exec/exec-1) > 1e-9 || math.Abs(tm.Plain*tm.MemoryFactor*tm.DataFactor/exec-1) > 1e-9 {
 				t.Errorf("task jobs: decomposition %v × %v × %v = %v, ExecTimeLoad %v", tm.Plain, tm.MemoryFactor, tm.DataFactor, tm.Exec, exec)
 			}
@@ -168,7 +172,7 @@ func TestLoadModelHeterogeneousReproducesViews(t *testing.T) {
 // 1/λ is the fluid load × the printed terms, the task-level window's load
 // is its fluid load × the same named terms — and λ > 1 exactly when the
 // task-level replay at today's rate keeps up.
-func checkCapacityHeadline(t *testing.T, res *RunResult, dir string) {
+func checkCapacityHeadline(t *testing.T, res *runreport.RunResult, dir string) {
 	t.Helper()
 	c := res.CapacityCheck
 	if c == nil || c.Load == nil || c.Headroom == nil || len(c.Headroom.Replays) != 3 {
@@ -197,13 +201,32 @@ func checkCapacityHeadline(t *testing.T, res *RunResult, dir string) {
 	if today := c.Headroom.Replays[0]; today.Overloaded == (res.Lambda > 1) {
 		t.Errorf("λ = %v but the replay at today's rate has overloaded = %v (%.3g unfinished)", res.Lambda, today.Overloaded, today.Unfinished)
 	}
+	// The growth before the p99 doubles: bracketed by the replays the
+	// bisection ran (within the target at or below the factor, not above).
+	h := c.Headroom
+	if res.Lambda > 1 && (h.P99Factor < 1 || h.P99Factor > res.Lambda || h.P99Target != capacity.P99TargetFactor*h.Replays[0].P99) {
+		t.Errorf("p99 headroom: factor %v (λ %v), target %v (today's p99 %v)", h.P99Factor, res.Lambda, h.P99Target, h.Replays[0].P99)
+	}
+	for _, rp := range h.P99Search {
+		if ok := !rp.Overloaded && rp.P99 <= h.P99Target; ok != (rp.Factor <= h.P99Factor) {
+			t.Errorf("p99 search: the replay at ×%v (p99 %v, overloaded %v) is on the wrong side of ×%v", rp.Factor, rp.P99, rp.Overloaded, h.P99Factor)
+		}
+	}
+	capacity := "capacity: the cluster is short of capacity: λ = " + fmt.Sprintf("%.4g", res.Lambda)
+	if res.Lambda > 1 {
+		capacity = fmt.Sprintf("capacity: today's arrival rate can grow ×%.3g before the cluster saturates (λ = %.4g); by replay, ×%.3g before ", res.Lambda, res.Lambda, h.P99Factor)
+	}
 	var out bytes.Buffer
 	res.WriteText(&out, dir, 0)
+	if tv.Terms.MemoryFactor != 1 || tv.Terms.DataFactor != 1 { // else the task-level load is the plain one
+		if want := "= the window's plain load " + experiment.LoadText(tv.Terms.Plain); !strings.Contains(out.String(), want) {
+			t.Errorf("the run's text lacks %q", want)
+		}
+	}
 	for _, want := range []string{
-		"capacity: the cluster is short of capacity: λ = " + fmt.Sprintf("%.4g", res.Lambda),
+		capacity,
 		"checked by a task-level replay",
-		"1/λ = " + LoadText(1/res.Lambda) + " = fluid load " + LoadText(lm.Plain),
-		"= the window's plain load " + LoadText(tv.Terms.Plain),
+		"1/λ = " + experiment.LoadText(1/res.Lambda) + " = fluid load " + experiment.LoadText(lm.Plain),
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("the run's text lacks %q", want)
@@ -244,7 +267,7 @@ func TestCapacityWhatIfsReplayed(t *testing.T) {
 // available by name.
 func TestAutoClusterSizedToLog(t *testing.T) {
 	j, sizes, src, opt := sizedTaskSeconds(t)
-	spec := AutoClusterSpec(j, sizes, src, opt)
+	spec := tasklevel.AutoClusterSpec(j, sizes, src, opt)
 	n := spec.Resources[0].Count
 	if len(spec.Resources) != 1 || !strings.Contains(spec.Name, fmt.Sprintf("%d machines", n)) || !strings.Contains(spec.Name, "pass --cluster") {
 		t.Fatalf("auto spec %+v", spec)
@@ -281,7 +304,7 @@ func TestSizesNote(t *testing.T) {
 		{estimate.FromSize, estimate.DefaultSizeOptions(), []string{"measured from the log's size", "no --load normalisation"}},
 		{estimate.FromSize, estimate.SizeOptions{Load: 0.5, NormaliseAll: true}, []string{"normalised to load 0.5", "an assumption"}},
 	} {
-		got := SizesNote(tc.src, tc.opt)
+		got := tasklevel.SizesNote(tc.src, tc.opt)
 		for _, w := range tc.want {
 			if !strings.Contains(got, w) {
 				t.Errorf("SizesNote(%s, %+v) = %q, lacks %q", tc.src, tc.opt, got, w)

@@ -8,6 +8,8 @@ import (
 	"github.com/schedplan/schedplan/classify"
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/report"
 )
 
 // Bounds of classify's counts: every restart is a k-means fit of the whole
@@ -34,31 +36,31 @@ func (c ClassifyConfig) Options() (classify.Options, error) {
 	var opt classify.Options
 	var err error
 	if opt.K, err = classify.ParseK(c.K); err != nil {
-		return opt, paramErr("k", c.K, "%v", err)
+		return opt, experiment.ParamErr("k", c.K, "%v", err)
 	}
 	if opt.Features, err = classify.ParseFeatures(c.Features); err != nil {
-		return opt, paramErr("features", c.Features, "%v", err)
+		return opt, experiment.ParamErr("features", c.Features, "%v", err)
 	}
 	if opt.FeatureSet, err = classify.ParseFeatureSet(c.FeatureSet); err != nil {
-		return opt, paramErr("feature-set", c.FeatureSet, "%v", err)
+		return opt, experiment.ParamErr("feature-set", c.FeatureSet, "%v", err)
 	}
 	if opt.Scaling, opt.FeatureScaling, err = classify.ParseScaling(c.Scaling); err != nil {
-		return opt, paramErr("scaling", c.Scaling, "%v", err)
+		return opt, experiment.ParamErr("scaling", c.Scaling, "%v", err)
 	}
 	if opt.Init, err = classify.ParseInit(c.Init); err != nil {
-		return opt, paramErr("init", c.Init, "%v", err)
+		return opt, experiment.ParamErr("init", c.Init, "%v", err)
 	}
 	switch {
 	case c.Restarts < 1 || c.Restarts > MaxRestarts:
-		return opt, paramErr("restarts", c.Restarts, "want 1 to %d k-means restarts (each is a full k-means fit of the log)", MaxRestarts)
+		return opt, experiment.ParamErr("restarts", c.Restarts, "want 1 to %d k-means restarts (each is a full k-means fit of the log)", MaxRestarts)
 	case c.KMin < 1 || c.KMax < c.KMin:
-		return opt, paramErr("k-min", c.KMin, "with --k-max %d: want 1 ≤ k-min ≤ k-max", c.KMax)
+		return opt, experiment.ParamErr("k-min", c.KMin, "with --k-max %d: want 1 ≤ k-min ≤ k-max", c.KMax)
 	case c.KMax > MaxClasses:
-		return opt, paramErr("k-max", c.KMax, "want at most %d classes", MaxClasses)
+		return opt, experiment.ParamErr("k-max", c.KMax, "want at most %d classes", MaxClasses)
 	case opt.K > MaxClasses:
-		return opt, paramErr("k", c.K, "want at most %d classes", MaxClasses)
+		return opt, experiment.ParamErr("k", c.K, "want at most %d classes", MaxClasses)
 	case c.Holdout != 0 && !(c.Holdout > 0 && c.Holdout < 1):
-		return opt, paramErr("holdout", c.Holdout, "not a fraction in (0, 1)")
+		return opt, experiment.ParamErr("holdout", c.Holdout, "not a fraction in (0, 1)")
 	}
 	opt.KMin, opt.KMax, opt.Restarts, opt.Seed = c.KMin, c.KMax, c.Restarts, c.Seed
 	opt.OnK = func(s classify.KScore) {
@@ -97,7 +99,7 @@ func (c ClassifyConfig) Classify(j *data.Jobs, sizes []float64, spec *cluster.Sp
 	}
 	if c.Holdout > 0 {
 		if rep.HoldOut, err = classify.HoldOutPredictor(j, sizes, spec, c.Holdout, opt); err != nil {
-			return nil, paramErr("holdout", c.Holdout, "%v", err)
+			return nil, experiment.ParamErr("holdout", c.Holdout, "%v", err)
 		}
 	}
 	return rep, nil
@@ -125,7 +127,7 @@ func (r *ClassifyReport) WriteTables(out, jobsOut string, force bool) error {
 // WriteText prints the report: the trace, both classifications, the size
 // predictor and the files written.
 func (r *ClassifyReport) WriteText(w io.Writer) {
-	fmt.Fprintf(w, "trace %s: %d jobs, arrival rate %.4g jobs/s; cluster %s\n", Printable(r.Trace), r.Jobs, r.ArrivalRate, r.Cluster)
+	fmt.Fprintf(w, "trace %s: %d jobs, arrival rate %.4g jobs/s; cluster %s\n", report.Printable(r.Trace), r.Jobs, r.ArrivalRate, r.Cluster)
 	for _, c := range []*classify.Result{r.Primary, r.Secondary} {
 		fmt.Fprintln(w)
 		c.WriteText(w)

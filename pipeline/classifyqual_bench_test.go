@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/schedplan/schedplan/classify"
+	"github.com/schedplan/schedplan/pipeline/inputs"
+	"github.com/schedplan/schedplan/pipeline/validation"
 )
 
 // BenchmarkClassifyQuality is issue 17's classification acceptance item:
@@ -26,13 +28,13 @@ func BenchmarkClassifyQuality(b *testing.B) {
 	if trace == "" {
 		b.Skip("set SCHEDPLAN_CLASSQUAL_TRACE to a log")
 	}
-	cfg := DefaultRunConfig()
+	cfg := inputs.DefaultRunConfig()
 	cfg.Trace = trace
 	in, err := Prepare(cfg)
 	if err != nil {
 		b.Fatal(err)
 	}
-	sizes := coshhSizes(in)
+	sizes := validation.COSHHSizes(in)
 	if v := os.Getenv("SCHEDPLAN_CLASSQUAL_K"); v != "" {
 		if cfg.K, err = classify.ParseK(v); err != nil {
 			b.Fatalf("SCHEDPLAN_CLASSQUAL_K: %v", err)

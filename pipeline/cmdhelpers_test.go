@@ -2,11 +2,14 @@ package pipeline
 
 import (
 	"errors"
-	"github.com/schedplan/schedplan/cluster/yarn"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/schedplan/schedplan/cluster/yarn"
+	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/inputs"
 
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
@@ -33,14 +36,14 @@ func TestCommandChecks(t *testing.T) {
 	if f, err := CheckOutFile(have, true); f != data.FormatParquet || err != nil {
 		t.Errorf("existing --out with force: %q, %v", f, err)
 	}
-	var pe *ParamError
+	var pe *experiment.ParamError
 	if err := CheckContainerMB(0); !errors.As(err, &pe) || pe.Param != "container-mb" {
 		t.Errorf("--container-mb 0: %v", err)
 	}
 	if err := CheckContainerMB(1024); err != nil {
 		t.Error(err)
 	}
-	cfg := DefaultRunConfig()
+	cfg := inputs.DefaultRunConfig()
 	ok := RunRequest{K: "auto", Solver: "gonum", Objective: "p99", Baselines: "fifo,srpt", Sigmas: "0,0.5", LoadFactors: FormatFloats([]float64{0.5, 1.25})}
 	if err := ok.Configure(&cfg); err != nil || cfg.Objective != "p99" || len(cfg.Baselines) != 2 || cfg.LoadFactors[1] != 1.25 {
 		t.Errorf("Configure: %v, %+v", err, cfg)
@@ -57,10 +60,10 @@ func TestCommandChecks(t *testing.T) {
 			t.Errorf("%+v: %v, want %q", tc.q, err, tc.want)
 		}
 	}
-	if _, _, err := ReadSpecAndLog(filepath.Join(dir, "none.yaml"), "embedded:fb2009-50", func() (data.ReadOptions, error) { return data.ReadOptions{}, nil }, estimate.SizeOptions{DN: 4, Load: 0.9}); err == nil || !strings.HasPrefix(err.Error(), "--cluster: ") {
+	if _, _, err := inputs.ReadSpecAndLog(filepath.Join(dir, "none.yaml"), "embedded:fb2009-50", func() (data.ReadOptions, error) { return data.ReadOptions{}, nil }, estimate.SizeOptions{DN: 4, Load: 0.9}); err == nil || !strings.HasPrefix(err.Error(), "--cluster: ") {
 		t.Errorf("missing spec: %v", err)
 	}
-	spec, s, err := ReadSpecAndLog("default", "embedded:fb2009-50", func() (data.ReadOptions, error) { return data.ReadOptions{}, nil }, estimate.SizeOptions{DN: 4, Load: 0.9})
+	spec, s, err := inputs.ReadSpecAndLog("default", "embedded:fb2009-50", func() (data.ReadOptions, error) { return data.ReadOptions{}, nil }, estimate.SizeOptions{DN: 4, Load: 0.9})
 	if err != nil || s.Jobs.Len() != 50 || len(s.ContainerSeconds(spec)) != 50 {
 		t.Fatalf("ReadSpecAndLog: %v", err)
 	}
@@ -68,7 +71,7 @@ func TestCommandChecks(t *testing.T) {
 
 // cliText words a ParamError as the command line does.
 func cliText(err error) string {
-	var pe *ParamError
+	var pe *experiment.ParamError
 	if errors.As(err, &pe) {
 		return "--" + pe.Param + " " + pe.Msg
 	}
@@ -79,7 +82,7 @@ func cliText(err error) string {
 // bundle (schedplan.yaml) written.
 func emitBundle(t *testing.T) string {
 	t.Helper()
-	cfg := DefaultRunConfig()
+	cfg := inputs.DefaultRunConfig()
 	cfg.Budget, cfg.Runs, cfg.Trace = 40, 2, "embedded:fb2009-50"
 	cfg.Stages.Until = "emit"
 	out := filepath.Join(t.TempDir(), "run")

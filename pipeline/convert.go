@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/pipeline/inputs"
 )
 
 // ConvertFormats are the output formats of Convert.
@@ -61,14 +62,17 @@ func Convert(o ConvertOptions, w io.Writer) error {
 			return err
 		}
 	}
-	isLog := LogFormatOf(o.Trace, o.Read.Format) != ""
+	if rf, err := data.ResolveFormat(o.Trace, o.Read.Format); err == nil {
+		o.Read.Format = rf // detected once: ReadInput reads it as given
+	}
+	isLog := data.IsLogFormat(o.Read.Format)
 	if !isLog && o.TasksOut != "" {
-		return fmt.Errorf("--tasks: the input is a job log without tasks; --tasks writes the tasks of a log (--format %s)", LogFormatNames())
+		return fmt.Errorf("--tasks: the input is a job log without tasks; --tasks writes the tasks of a log (--format %s)", inputs.LogFormatNames())
 	}
 	if isLog && os.Getenv("GOMEMLIMIT") == "" {
 		defer debug.SetMemoryLimit(debug.SetMemoryLimit(data.SoftMemoryLimit))
 	}
-	in, err := ReadInput(InputOptions{Trace: o.Trace, Read: o.Read})
+	in, err := inputs.ReadInput(inputs.InputOptions{Trace: o.Trace, Read: o.Read})
 	if in != nil && in.Log != nil {
 		fmt.Fprintln(w, in.Log.String())
 	}

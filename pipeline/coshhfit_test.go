@@ -12,8 +12,14 @@ import (
 	"github.com/schedplan/schedplan/classify"
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/cluster/task"
+	"github.com/schedplan/schedplan/cluster/task/coshh"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/pipeline/bundle"
+	"github.com/schedplan/schedplan/pipeline/capacity"
+	"github.com/schedplan/schedplan/pipeline/runreport"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
+	"github.com/schedplan/schedplan/pipeline/validation"
 )
 
 // phasedWorkload draws n jobs of seed 003's Table 4 classes (user U{c+1}
@@ -48,7 +54,7 @@ func phasedWorkload(n int, gap float64, first, second []int, seed uint64) *data.
 
 // phasedWindow fits COSHH (k classes) on the first half of a phased
 // workload and returns the task-level window of its second half.
-func phasedWindow(t *testing.T, first, second []int, k int) (*COSHHWindow, *COSHHFit) {
+func phasedWindow(t *testing.T, first, second []int, k int) (*validation.COSHHWindow, *validation.COSHHFit) {
 	t.Helper()
 	const n = 160
 	spec := cluster.DefaultSpec()
@@ -57,7 +63,7 @@ func phasedWindow(t *testing.T, first, second []int, k int) (*COSHHWindow, *COSH
 	if err != nil {
 		t.Fatal(err)
 	}
-	fit, err := FitCOSHH(j, sizes, spec, n/2, k, 0.5, 1, "")
+	fit, err := validation.FitCOSHH(j, sizes, spec, n/2, k, 0.5, 1, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,11 +77,11 @@ func phasedWindow(t *testing.T, first, second []int, k int) (*COSHHWindow, *COSH
 	if err != nil {
 		t.Fatal(err)
 	}
-	idx := windowRows(n/2, n/2)
-	if err := COSHHTypeScales(jobs, j.Subset(idx), sizes[n/2:], spec, 1, 0); err != nil {
+	idx := tasklevel.WindowRows(n/2, n/2)
+	if err := tasklevel.COSHHTypeScales(jobs, j.Subset(idx), sizes[n/2:], spec, 1, 0); err != nil {
 		t.Fatal(err)
 	}
-	return &COSHHWindow{J: j, Sizes: sizes, Spec: spec, Cluster: COSHHTaskCluster(spec), Lo: n / 2, Jobs: jobs, Seed: 1}, fit
+	return &validation.COSHHWindow{J: j, Sizes: sizes, Spec: spec, Cluster: tasklevel.COSHHTaskCluster(spec), Lo: n / 2, Jobs: jobs, Seed: 1}, fit
 }
 
 // Seed 003 Alg. 1: when the second half of the workload brings a class the
@@ -118,12 +124,12 @@ func TestCOSHHReclassifiesNewClass(t *testing.T) {
 	}
 	old := map[int]bool{}
 	for i := 0; i < fit.Rows; i++ {
-		c, _ := task.NearestCentre(final.Secondary.Centres, x[i])
+		c, _ := coshh.NearestCentre(final.Secondary.Centres, x[i])
 		old[int(c)] = true
 	}
 	for i := fit.Rows; i < w.J.Len(); i++ {
 		if u := w.J.UserAt(i); u == "U5" || u == "U10" {
-			if cl, _ := task.NearestCentre(final.Secondary.Centres, x[i]); old[int(cl)] {
+			if cl, _ := coshh.NearestCentre(final.Secondary.Centres, x[i]); old[int(cl)] {
 				t.Errorf("row %d (%s, a new kind of job) is in class %d, which first-half jobs share", i, u, cl)
 			}
 		}
@@ -150,13 +156,13 @@ func TestCOSHHReclassifiesNewClass(t *testing.T) {
 // checkCOSHHRun checks a run's COSHH outputs: the bundle's coshh section
 // (k from the grid, a plan), the metrics of COSHH, FIFO and Fair in
 // summary.json and the task-level table, and coshh.parquet's rows.
-func checkCOSHHRun(t *testing.T, res *RunResult, b *Bundle, dir string) {
+func checkCOSHHRun(t *testing.T, res *runreport.RunResult, b *bundle.Bundle, dir string) {
 	t.Helper()
 	c, v := b.COSHH, res.COSHH
 	if c == nil || v == nil || len(v.Runs) != 3 {
 		t.Fatalf("COSHH: bundle section %v, summary %+v", c, v)
 	}
-	if c.K != v.K || len(v.Grid) != len(COSHHKGrid)*len(COSHHToleranceGrid) || len(c.Secondary.Classes) == 0 || len(c.Secondary.Suggested) != len(b.Cluster.Resources) {
+	if c.K != v.K || len(v.Grid) != len(validation.COSHHKGrid)*len(validation.COSHHToleranceGrid) || len(c.Secondary.Classes) == 0 || len(c.Secondary.Suggested) != len(b.Cluster.Resources) {
 		t.Errorf("COSHH: bundle k %d, summary k %d, grid %d points, %d classes", c.K, v.K, len(v.Grid), len(c.Secondary.Classes))
 	}
 	if _, err := c.Plan(); err != nil {
@@ -173,7 +179,7 @@ func checkCOSHHRun(t *testing.T, res *RunResult, b *Bundle, dir string) {
 	}
 	n := 0
 	for _, r := range res.TaskValidation.Rows {
-		for _, want := range coshhRowNames {
+		for _, want := range validation.COSHHRowNames {
 			if r.Name == want && r.Mean > 0 {
 				n++
 			}
@@ -186,8 +192,8 @@ func checkCOSHHRun(t *testing.T, res *RunResult, b *Bundle, dir string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := len(v.Runs) + len(v.Users) + len(v.Classes); tab.Len() != want || len(tab.Names) != len(strings.Split(COSHHTableColumns, ", ")) {
-		t.Errorf("coshh.parquet: %d rows × %d columns %v, want %d rows and the columns %s", tab.Len(), len(tab.Names), tab.Names, want, COSHHTableColumns)
+	if want := len(v.Runs) + len(v.Users) + len(v.Classes); tab.Len() != want || len(tab.Names) != len(strings.Split(validation.COSHHTableColumns, ", ")) {
+		t.Errorf("coshh.parquet: %d rows × %d columns %v, want %d rows and the columns %s", tab.Len(), len(tab.Names), tab.Names, want, validation.COSHHTableColumns)
 	}
 }
 
@@ -203,7 +209,7 @@ func BenchmarkCOSHHRefit(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	fit, err := FitCOSHH(j, sizes, spec, 500, 10, 0.5, 1, "")
+	fit, err := validation.FitCOSHH(j, sizes, spec, 500, 10, 0.5, 1, "")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -212,7 +218,7 @@ func BenchmarkCOSHHRefit(b *testing.B) {
 		b.Fatal(err)
 	}
 	start := append(fit.Secondary.Centres(), x[999])
-	rows := windowRows(0, 1000)
+	rows := tasklevel.WindowRows(0, 1000)
 	var refitNs, lpNs int64
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -222,8 +228,8 @@ func BenchmarkCOSHHRefit(b *testing.B) {
 			b.Fatal(err)
 		}
 		t1 := time.Now()
-		f := COSHHFit{Primary: fit.Primary, Secondary: res}
-		if err := f.solve(spec, ""); err != nil {
+		f := validation.COSHHFit{Primary: fit.Primary, Secondary: res}
+		if err := f.Solve(spec, ""); err != nil {
 			b.Fatal(err)
 		}
 		refitNs += t1.Sub(t0).Nanoseconds()
@@ -243,8 +249,8 @@ func TestCOSHHWhatIfSimulated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := AnalyseCapacity(context.Background(), CapacityRequest{Jobs: j, Sizes: sizes, Source: src, Spec: cluster.DefaultSpec(), K: 4, Seed: 1,
-		Options: CapacityOptions{WhatIfs: []string{"R3=+2"}}})
+	rep, err := capacity.AnalyseCapacity(context.Background(), capacity.CapacityRequest{Jobs: j, Sizes: sizes, Source: src, Spec: cluster.DefaultSpec(), K: 4, Seed: 1,
+		Options: capacity.CapacityOptions{WhatIfs: []string{"R3=+2"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

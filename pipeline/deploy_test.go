@@ -11,7 +11,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/cluster/yarn"
+	"github.com/schedplan/schedplan/pipeline/bundle"
+	"github.com/schedplan/schedplan/pipeline/inputs"
+	"github.com/schedplan/schedplan/pipeline/runreport"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
+	"github.com/schedplan/schedplan/pipeline/tunedeploy"
+	"github.com/schedplan/schedplan/pipeline/tuner"
+	"github.com/schedplan/schedplan/pipeline/validation"
 )
 
 // The bootstrap interval by hand: a constant sample's is the constant; a
@@ -31,20 +39,20 @@ func TestPairedBootstrap(t *testing.T) {
 		{"idle cluster", [][]float64{{0, 0, 0}, {0, 0, 0}}, 0.95, 0, 0},
 		{"empty groups ignored", [][]float64{{}, {2, 2}}, 0.95, 2, 2},
 	} {
-		iv := PairedBootstrap(tc.groups, tc.level, 4000, 7)
+		iv := tuner.PairedBootstrap(tc.groups, tc.level, 4000, 7)
 		if !iv.Available || math.Abs(iv.Lo-tc.lo) > 1e-12 || math.Abs(iv.Hi-tc.hi) > 1e-12 {
 			t.Errorf("%s: interval %+v, want [%v, %v]", tc.name, iv, tc.lo, tc.hi)
 		}
-		if again := PairedBootstrap(tc.groups, tc.level, 4000, 7); again != iv {
+		if again := tuner.PairedBootstrap(tc.groups, tc.level, 4000, 7); again != iv {
 			t.Errorf("%s: not reproducible: %+v then %+v", tc.name, iv, again)
 		}
 	}
-	if iv := PairedBootstrap(nil, 0.95, 100, 1); iv.Available {
+	if iv := tuner.PairedBootstrap(nil, 0.95, 100, 1); iv.Available {
 		t.Errorf("no difference: interval %+v, want none", iv)
 	}
 	// Chunks are resampled whole: two chunks of opposite sign give an
 	// interval that reaches both, far wider than the pooled differences'.
-	iv := PairedBootstrap([][]float64{{-1, -1, -1, -1}, {1, 1, 1, 1}}, 0.95, 4000, 3)
+	iv := tuner.PairedBootstrap([][]float64{{-1, -1, -1, -1}, {1, 1, 1, 1}}, 0.95, 4000, 3)
 	if iv.Lo > -0.99 || iv.Hi < 0.99 {
 		t.Errorf("two opposite chunks: interval %+v, want about [−1, 1]", iv)
 	}
@@ -60,11 +68,11 @@ func TestSpearman(t *testing.T) {
 		{[]float64{1, 2, 3}, []float64{1, 3, 2}, 0.5},
 		{[]float64{1, 1, 2}, []float64{5, 5, 9}, 1},
 	} {
-		if got := Spearman(tc.x, tc.y); math.Abs(got-tc.want) > 1e-12 {
+		if got := tuner.Spearman(tc.x, tc.y); math.Abs(got-tc.want) > 1e-12 {
 			t.Errorf("Spearman(%v, %v) = %v, want %v", tc.x, tc.y, got, tc.want)
 		}
 	}
-	if got := Spearman([]float64{1, 2}, []float64{1, 2}); !math.IsNaN(got) {
+	if got := tuner.Spearman([]float64{1, 2}, []float64{1, 2}); !math.IsNaN(got) {
 		t.Errorf("two pairs: %v, want NaN", got)
 	}
 }
@@ -74,14 +82,14 @@ func TestSpearman(t *testing.T) {
 func TestDeployChunks(t *testing.T) {
 	for _, tc := range []struct {
 		lo, n, count, max int
-		want              []DeployChunk
+		want              []tunedeploy.DeployChunk
 	}{
-		{0, 100_000, 4, 4000, []DeployChunk{{1, 4000}, {32001, 4000}, {64001, 4000}, {96001, 4000}}},
-		{10, 1000, 4, 4000, []DeployChunk{{11, 333}, {344, 333}, {678, 333}}},
-		{0, 200, 4, 4000, []DeployChunk{{1, 200}}},
+		{0, 100_000, 4, 4000, []tunedeploy.DeployChunk{{FirstRow: 1, Jobs: 4000}, {FirstRow: 32001, Jobs: 4000}, {FirstRow: 64001, Jobs: 4000}, {FirstRow: 96001, Jobs: 4000}}},
+		{10, 1000, 4, 4000, []tunedeploy.DeployChunk{{FirstRow: 11, Jobs: 333}, {FirstRow: 344, Jobs: 333}, {FirstRow: 678, Jobs: 333}}},
+		{0, 200, 4, 4000, []tunedeploy.DeployChunk{{FirstRow: 1, Jobs: 200}}},
 		{0, 0, 4, 4000, nil},
 	} {
-		got := deployChunks(tc.lo, tc.n, tc.count, tc.max)
+		got := tunedeploy.DeployChunksOf(tc.lo, tc.n, tc.count, tc.max)
 		if fmt.Sprint(got) != fmt.Sprint(tc.want) {
 			t.Errorf("deployChunks(%d, %d, %d, %d) = %v, want %v", tc.lo, tc.n, tc.count, tc.max, got, tc.want)
 		}
@@ -89,7 +97,7 @@ func TestDeployChunks(t *testing.T) {
 			t.Errorf("last chunk %v does not end at the window's end %d", got[len(got)-1], tc.lo+tc.n)
 		}
 	}
-	if a, b := deploySeed(1, "tune", 0), deploySeed(1, "validate", 0); a == b || a == deploySeed(1, "tune", 1) || a == deploySeed(2, "tune", 0) {
+	if a, b := tunedeploy.DeploySeed(1, "tune", 0), tunedeploy.DeploySeed(1, "validate", 0); a == b || a == tunedeploy.DeploySeed(1, "tune", 1) || a == tunedeploy.DeploySeed(2, "tune", 0) {
 		t.Error("derived seeds collide")
 	}
 }
@@ -115,7 +123,7 @@ func writeSizedLog(t testing.TB, path string, n int, load, meanSize float64, see
 // runWithVerdict runs the pipeline with cfg into a temporary directory
 // and returns the result (which must have a verdict), the inputs and the
 // directory.
-func runWithVerdict(t *testing.T, cfg RunConfig) (*RunResult, *Inputs, string) {
+func runWithVerdict(t *testing.T, cfg inputs.RunConfig) (*runreport.RunResult, *inputs.Inputs, string) {
 	t.Helper()
 	in, err := Prepare(cfg)
 	if err != nil {
@@ -135,10 +143,11 @@ func runWithVerdict(t *testing.T, cfg RunConfig) (*RunResult, *Inputs, string) {
 }
 
 // deployRun runs the pipeline, lightly, on a synthetic log.
-func deployRun(t *testing.T, log string) (*RunResult, string) {
+func deployRun(t *testing.T, log string) (*runreport.RunResult, string) {
 	t.Helper()
-	cfg := DefaultRunConfig()
+	cfg := inputs.DefaultRunConfig()
 	cfg.Trace, cfg.K = log, 2
+	cfg.Cluster = cluster.Table3Name // the logs' loads are on its 48.06 containers
 	cfg.Budget, cfg.Runs, cfg.Sigmas, cfg.LoadFactors, cfg.Baselines = 40, 1, []float64{0}, []float64{1}, []string{"fifo"}
 	res, _, dir := runWithVerdict(t, cfg)
 	v := res.Deploy
@@ -187,7 +196,7 @@ func TestDeployKnownAnswers(t *testing.T) {
 		})
 		res, dir := deployRun(t, log)
 		v := res.Deploy
-		if !v.Deploy() || v.Family != FamilyCapacity || !(v.Interval.Hi < 0) || res.Tuned.K < 2 {
+		if !v.Deploy() || v.Family != tunedeploy.FamilyCapacity || !(v.Interval.Hi < 0) || res.Tuned.K < 2 {
 			t.Fatalf("bimodal sizes at load 0.7: verdict %s (%s, %s), interval %+v; want a multi-level capacity-scheduler.xml deployed", v.Verdict, v.Candidate, v.Reason, v.Interval)
 		}
 		b, err := os.ReadFile(filepath.Join(dir, "capacity-scheduler.xml"))
@@ -221,16 +230,16 @@ func TestEmbeddedVerdictReplays(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a full run")
 	}
-	res, in, dir := runWithVerdict(t, DefaultRunConfig())
+	res, in, dir := runWithVerdict(t, inputs.DefaultRunConfig())
 	dt, v := res.DeployTuning, res.Deploy
 	t.Logf("%s", v.Sentence())
 	// One record: summary.json's tuned policy is the emitted file's.
 	var sum struct {
-		TunedPolicy string      `json:"tuned_policy"`
-		Tuned       LASMQParams `json:"tuned_las_mq"`
-		Verdict     string      `json:"verdict"`
-		Improved    bool        `json:"improved"`
-		Interval    *Interval   `json:"improvement_interval"`
+		TunedPolicy string            `json:"tuned_policy"`
+		Tuned       tuner.LASMQParams `json:"tuned_las_mq"`
+		Verdict     string            `json:"verdict"`
+		Improved    bool              `json:"improved"`
+		Interval    *tuner.Interval   `json:"improvement_interval"`
 	}
 	raw, err := os.ReadFile(filepath.Join(dir, "summary.json"))
 	if err != nil {
@@ -245,8 +254,12 @@ func TestEmbeddedVerdictReplays(t *testing.T) {
 	if dt.Capacity < 0 || *dt.Candidates[dt.Capacity].LASMQ != sum.Tuned {
 		t.Errorf("summary.json's tuned LAS_MQ %+v is not the emitted capacity candidate's", sum.Tuned)
 	}
-	checkHeldThresholds(t, dir, sum.Tuned, taskTunedSpec(t, res))
-	b, err := LoadBundle(filepath.Join(dir, "schedplan.yaml"))
+	checkHeldThresholds(t, dir, sum.Tuned, taskTunedSpec(t, res), in.Spec.Containers())
+	// The default run (the cluster sized to the log): the capacity
+	// sentence and the views' loads agree, λ > 1 exactly when the replay at
+	// today's rate keeps up.
+	checkCapacityHeadline(t, res, dir)
+	b, err := bundle.LoadBundle(filepath.Join(dir, "schedplan.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,7 +282,7 @@ func TestEmbeddedVerdictReplays(t *testing.T) {
 	// Tuning on the tuning window only; the verdict on the validation
 	// window, with other seeds.
 	for _, c := range dt.Chunks {
-		if c.FirstRow < 1 || c.FirstRow-1+c.Jobs > in.Split.TuneJobs || c.Jobs > DeployChunkJobs {
+		if c.FirstRow < 1 || c.FirstRow-1+c.Jobs > in.Split.TuneJobs || c.Jobs > tunedeploy.DeployChunkJobs {
 			t.Errorf("tuning chunk %+v outside rows 1..%d", c, in.Split.TuneJobs)
 		}
 	}
@@ -290,25 +303,25 @@ func TestEmbeddedVerdictReplays(t *testing.T) {
 		t.Fatal("no candidate to replay")
 	}
 	c := dt.Candidates[dt.Contender]
-	cl, err := TaskCluster(in.Spec)
+	cl, err := tasklevel.TaskCluster(in.Spec)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var seeds []uint64
 	for k := range 10 {
-		seeds = append(seeds, deploySeed(in.Config.Seed, "replay-check", k))
+		seeds = append(seeds, tunedeploy.DeploySeed(in.Config.Seed, "replay-check", k))
 	}
-	pairs, err := taskPairs(in, cl, v.Chunks, seeds, 0, len(seeds))
+	pairs, err := tunedeploy.TaskPairs(in, cl, v.Chunks, seeds, 0, len(seeds))
 	if err != nil {
 		t.Fatal(err)
 	}
-	scores, err := replay(context.Background(), pairs, []string{dt.Current, c.fileSpec(filepath.Join(dir, v.File))})
+	scores, err := tunedeploy.Replay(context.Background(), pairs, []string{dt.Current, c.FileSpec(filepath.Join(dir, v.File))})
 	if err != nil {
 		t.Fatal(err)
 	}
 	mean := 0.0
 	for _, s := range scores {
-		mean += pairedDiff(v.Objective, s[1], s[0]) / float64(len(scores))
+		mean += tunedeploy.PairedDiff(v.Objective, s[1], s[0]) / float64(len(scores))
 	}
 	t.Logf("claimed %+.2f%% in [%+.2f%%, %+.2f%%]; replayed with 10 other seeds: %+.2f%%", 100*v.Mean, 100*v.Interval.Lo, 100*v.Interval.Hi, 100*mean)
 	if mean < v.Interval.Lo || mean > v.Interval.Hi {
@@ -317,10 +330,10 @@ func TestEmbeddedVerdictReplays(t *testing.T) {
 }
 
 // taskTunedSpec is the task-level tuned LAS_MQ row's policy.
-func taskTunedSpec(t *testing.T, res *RunResult) string {
+func taskTunedSpec(t *testing.T, res *runreport.RunResult) string {
 	t.Helper()
 	for _, row := range res.TaskValidation.Rows {
-		if row.Name == TaskTunedName {
+		if row.Name == validation.TaskTunedName {
 			return row.Policy
 		}
 	}
@@ -333,23 +346,23 @@ func taskTunedSpec(t *testing.T, res *RunResult) string {
 // both files when the verdict is keep, and with deploy a comment in the
 // file not to deploy only; the comments leave the files valid.
 func TestBundleYARNDeploySection(t *testing.T) {
-	in, err := Prepare(DefaultRunConfig())
+	in, err := Prepare(inputs.DefaultRunConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := emitFor(t, in, 2, LASMQParams{K: 3, Alpha0: 1, P: 4, Decay: 0.5})
+	b, _ := emitFor(t, in, 2, tuner.LASMQParams{K: 3, Alpha0: 1, P: 4, Decay: 0.5})
 	for _, tc := range []struct {
-		rec       *DeployRecord
+		rec       *bundle.DeployRecord
 		policy    string
 		commented map[string]string // file → a phrase of its comment
 	}{
 		{nil, "fair", nil},
-		{&DeployRecord{Verdict: VerdictDeploy, File: FamilyFair, PoolPolicy: "fifo", Current: "fair"}, "fifo", map[string]string{FamilyCapacity: "deploy fair-scheduler.xml, not this file"}},
-		{&DeployRecord{Verdict: VerdictKeep, File: FamilyCapacity, Current: "my -- scheduler"}, "fair",
-			map[string]string{FamilyCapacity: "KEEP your current scheduler (my - - scheduler)", FamilyFair: "KEEP your current scheduler"}},
+		{&bundle.DeployRecord{Verdict: bundle.VerdictDeploy, File: tunedeploy.FamilyFair, PoolPolicy: "fifo", Current: "fair"}, "fifo", map[string]string{tunedeploy.FamilyCapacity: "deploy fair-scheduler.xml, not this file"}},
+		{&bundle.DeployRecord{Verdict: bundle.VerdictKeep, File: tunedeploy.FamilyCapacity, Current: "my -- scheduler"}, "fair",
+			map[string]string{tunedeploy.FamilyCapacity: "KEEP your current scheduler (my - - scheduler)", tunedeploy.FamilyFair: "KEEP your current scheduler"}},
 	} {
 		b.Deploy = tc.rec
-		files, err := BundleYARN(b, 1024)
+		files, err := tunedeploy.BundleYARN(b, 1024)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -359,10 +372,10 @@ func TestBundleYARNDeploySection(t *testing.T) {
 				t.Errorf("%+v: %s commented %v (want %v, with %q)", tc.rec, name, got, want, phrase)
 			}
 		}
-		if err := CheckCapacitySchedulerXML(files[FamilyCapacity]); err != nil {
+		if err := bundle.CheckCapacitySchedulerXML(files[tunedeploy.FamilyCapacity]); err != nil {
 			t.Errorf("%+v: %v", tc.rec, err)
 		}
-		fs, err := yarn.ParseFairScheduler(files[FamilyFair])
+		fs, err := yarn.ParseFairScheduler(files[tunedeploy.FamilyFair])
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -374,21 +387,30 @@ func TestBundleYARNDeploySection(t *testing.T) {
 	}
 }
 
-// A deploy verdict says what to do next with its file: a
+// A verdict says what to do next, in three steps: a deployed
 // capacity-scheduler.xml is refreshed and needs the controller; a
 // fair-scheduler.xml replaces the allocation file, and a cluster on another
-// scheduler must switch yarn.resourcemanager.scheduler.class.
-func TestVerdictSentenceNextStep(t *testing.T) {
+// scheduler must switch yarn.resourcemanager.scheduler.class; each says how
+// to roll back; keep says what would give a verdict that can change.
+func TestVerdictNextSteps(t *testing.T) {
 	for _, c := range []struct {
 		family, current string
 		want, not       []string
 	}{
-		{FamilyCapacity, "fair:pool=user", []string{"Next:", "yarn rmadmin -refreshQueues", "schedplan yarn-controller capacity-scheduler.xml"}, nil},
-		{FamilyFair, "fair:file=/etc/hadoop/fair-scheduler.xml", []string{"Next:", "yarn.scheduler.fair.allocation.file"}, []string{"scheduler.class"}},
-		{FamilyFair, "capacity:file=/etc/hadoop/capacity-scheduler.xml", []string{"Next:", "yarn.resourcemanager.scheduler.class", "FairScheduler", "restart the ResourceManager"}, []string{"save your allocation file"}},
+		{tunedeploy.FamilyCapacity, "fair:pool=user", []string{"yarn rmadmin -refreshQueues", "schedplan yarn-controller out/capacity-scheduler.xml", "To roll back"}, nil},
+		{tunedeploy.FamilyFair, "fair:file=/etc/hadoop/fair-scheduler.xml", []string{"yarn.scheduler.fair.allocation.file", "To roll back"}, []string{"scheduler.class"}},
+		{tunedeploy.FamilyFair, "capacity:file=/etc/hadoop/capacity-scheduler.xml", []string{"yarn.resourcemanager.scheduler.class", "FairScheduler", "restart the ResourceManager", "To roll back"}, []string{"Save your allocation file"}},
+		{"", "fair:pool=user", []string{"Nothing to change", "--current-config"}, []string{"yarn"}},
 	} {
-		v := &DeployVerdict{Verdict: VerdictDeploy, Family: c.family, File: c.family, Candidate: "x", Current: c.current, CurrentName: "cur", Interval: Interval{Available: true, Level: 0.95, Lo: -0.2, Hi: -0.1}}
-		s := v.Sentence()
+		v := &tunedeploy.DeployVerdict{Verdict: bundle.VerdictDeploy, Family: c.family, File: c.family, Candidate: "x", Current: c.current, CurrentName: "cur", Interval: tuner.Interval{Available: true, Level: 0.95, Lo: -0.2, Hi: -0.1}}
+		if c.family == "" {
+			v.Verdict = bundle.VerdictKeep
+		}
+		steps := v.NextSteps("out")
+		if len(steps) != 3 {
+			t.Errorf("%s against %s: %d steps, want 3: %q", c.family, c.current, len(steps), steps)
+		}
+		s := strings.Join(steps, "\n")
 		for _, w := range c.want {
 			if !strings.Contains(s, w) {
 				t.Errorf("%s against %s: %q lacks %q", c.family, c.current, s, w)
@@ -406,11 +428,11 @@ func TestVerdictSentenceNextStep(t *testing.T) {
 // the other says it is the best of its kind (fair-scheduler.xml claimed to
 // be the best candidate when capacity-scheduler.xml was).
 func TestKeepCommentNamesTheBestFile(t *testing.T) {
-	d := &DeployRecord{Verdict: VerdictKeep, File: FamilyCapacity, Current: "cur"}
-	if c := d.Comment(FamilyCapacity); !strings.Contains(c, "is the best candidate found") {
+	d := &bundle.DeployRecord{Verdict: bundle.VerdictKeep, File: tunedeploy.FamilyCapacity, Current: "cur"}
+	if c := d.Comment(tunedeploy.FamilyCapacity); !strings.Contains(c, "is the best candidate found") {
 		t.Errorf("capacity-scheduler.xml: %s", c)
 	}
-	if c := d.Comment(FamilyFair); strings.Contains(c, "best candidate found") || !strings.Contains(c, "best candidate of its kind (the best found was capacity-scheduler.xml)") {
+	if c := d.Comment(tunedeploy.FamilyFair); strings.Contains(c, "best candidate found") || !strings.Contains(c, "best candidate of its kind (the best found was capacity-scheduler.xml)") {
 		t.Errorf("fair-scheduler.xml: %s", c)
 	}
 }
@@ -421,15 +443,15 @@ func TestKeepCommentNamesTheBestFile(t *testing.T) {
 func TestNotToDeploy(t *testing.T) {
 	file := []byte("<?xml version=\"1.0\"?>\n<configuration>\n  <property><name>a</name><value>b</value></property>\n</configuration>\n")
 	for _, c := range []struct {
-		rec  *DeployRecord
+		rec  *bundle.DeployRecord
 		want string
 	}{
 		{nil, ""},
-		{&DeployRecord{Verdict: VerdictDeploy, File: FamilyCapacity}, ""},
-		{&DeployRecord{Verdict: VerdictDeploy, File: FamilyFair}, "deploy fair-scheduler.xml, not this file"},
-		{&DeployRecord{Verdict: VerdictKeep, File: FamilyCapacity, Current: "cur"}, "KEEP your current scheduler (cur)"},
+		{&bundle.DeployRecord{Verdict: bundle.VerdictDeploy, File: tunedeploy.FamilyCapacity}, ""},
+		{&bundle.DeployRecord{Verdict: bundle.VerdictDeploy, File: tunedeploy.FamilyFair}, "deploy fair-scheduler.xml, not this file"},
+		{&bundle.DeployRecord{Verdict: bundle.VerdictKeep, File: tunedeploy.FamilyCapacity, Current: "cur"}, "KEEP your current scheduler (cur)"},
 	} {
-		got := NotToDeploy(withComment(file, c.rec.Comment(FamilyCapacity)))
+		got := tunedeploy.NotToDeploy(tunedeploy.WithComment(file, c.rec.Comment(tunedeploy.FamilyCapacity)))
 		if c.want == "" && got != "" || !strings.Contains(got, c.want) || strings.Contains(got, "-->") {
 			t.Errorf("%+v: %q, want %q", c.rec, got, c.want)
 		}

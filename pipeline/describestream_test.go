@@ -9,21 +9,22 @@ import (
 
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/pipeline/inputs"
 )
 
 // describeWhole is DescribeLog's reference: the log read whole.
-func describeWhole(t *testing.T, spec string) (Workload, error) {
+func describeWhole(t *testing.T, spec string) (inputs.Workload, error) {
 	t.Helper()
 	var columns *data.ColumnReport
 	j, err := data.Open(spec, data.ReadOptions{Columns: func(r *data.ColumnReport) { columns = r }})
 	if err != nil {
-		return Workload{}, err
+		return inputs.Workload{}, err
 	}
 	sizes, src, err := estimate.Sizes(j, estimate.DefaultSizeOptions())
 	if err != nil {
-		return Workload{}, err
+		return inputs.Workload{}, err
 	}
-	w := Describe(j, sizes, src)
+	w := inputs.Describe(j, sizes, src)
 	w.Columns = columns
 	return w, nil
 }
@@ -81,10 +82,10 @@ func TestDescribeLogMatchesWholeRead(t *testing.T) {
 		{"duplicate id across row groups", writeGroups(t, dup, 500), false},
 		{"embedded", "embedded", false},
 	} {
-		if _, err := describeScan(c.spec, data.ReadOptions{}, estimate.DefaultSizeOptions()); (err == nil) != c.scans {
+		if _, err := inputs.DescribeScan(c.spec, data.ReadOptions{}, estimate.DefaultSizeOptions()); (err == nil) != c.scans {
 			t.Errorf("%s: scan error %v, want scanned %v", c.name, err, c.scans)
 		}
-		got, err := DescribeLog(InputOptions{Trace: c.spec}, estimate.DefaultSizeOptions())
+		got, err := inputs.DescribeLog(inputs.InputOptions{Trace: c.spec}, estimate.DefaultSizeOptions())
 		want, wantErr := describeWhole(t, c.spec)
 		if (err == nil) != (wantErr == nil) || err != nil && err.Error() != wantErr.Error() {
 			t.Errorf("%s: error %v, whole read's %v", c.name, err, wantErr)

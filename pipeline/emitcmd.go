@@ -6,13 +6,17 @@ import (
 	"path/filepath"
 
 	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/pipeline/bundle"
+	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/inputs"
+	"github.com/schedplan/schedplan/pipeline/tunedeploy"
 )
 
 // CheckContainerMB checks --container-mb (the memory of one container, MB)
 // of the commands that take it outside a run (emit, yarn-controller).
 func CheckContainerMB(mb int) error {
-	if mb < 1 || mb > MaxContainerMB {
-		return paramErr("container-mb", mb, "want 1 to %d MB", MaxContainerMB)
+	if mb < 1 || mb > inputs.MaxContainerMB {
+		return experiment.ParamErr("container-mb", mb, "want 1 to %d MB", inputs.MaxContainerMB)
 	}
 	return nil
 }
@@ -35,11 +39,11 @@ func EmitYARNFiles(path, dir string, force bool, containerMB int) ([]string, err
 	if err := CheckOutDir("--out", dir, force, names...); err != nil {
 		return nil, err
 	}
-	b, err := LoadBundle(path)
+	b, err := bundle.LoadBundle(path)
 	if err != nil {
-		return nil, paramErr("config", path, "%v", err)
+		return nil, experiment.ParamErr("config", path, "%v", err)
 	}
-	files, err := BundleYARN(b, containerMB)
+	files, err := tunedeploy.BundleYARN(b, containerMB)
 	if err != nil {
 		return nil, err
 	}

@@ -13,6 +13,8 @@ import (
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/internal/cputime"
+	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
 )
 
 func testJobs(n int, seed uint64) []sim.Job {
@@ -30,15 +32,15 @@ func testJobs(n int, seed uint64) []sim.Job {
 // same draw for every policy (seed 001 §3.2's log-normal model).
 func TestExperimentMatchesTheCoreAndIgnoresWorkers(t *testing.T) {
 	jobs := testJobs(300, 1)
-	dl, err := PSDeadlines(jobs, 1)
+	dl, err := experiment.PSDeadlines(jobs, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	m := estimate.ErrorModel{Kind: estimate.LogNormal, Sigma: 0.5}
-	x := &Experiment{Jobs: jobs, Capacity: 1, Deadlines: dl, Policies: []string{"srpt", "gps", "fsp+ps"}, Errors: m, Runs: 4, Seed: 9}
-	var results []*ExperimentResult
+	x := &experiment.Experiment{Jobs: jobs, Capacity: 1, Deadlines: dl, Policies: []string{"srpt", "gps", "fsp+ps"}, Errors: m, Runs: 4, Seed: 9}
+	var results []*experiment.ExperimentResult
 	for _, w := range []int{1, 3} {
-		res, err := x.Run(context.Background(), RunOptions{Workers: w})
+		res, err := x.Run(context.Background(), experiment.RunOptions{Workers: w})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -87,12 +89,14 @@ func TestExperimentMatchesTheCoreAndIgnoresWorkers(t *testing.T) {
 type recorder struct{ firsts chan int }
 
 func (r recorder) Name() string                               { return "recorder" }
-func (r recorder) Policy(spec string) (sim.PolicyInfo, error) { return Fluid.Policy(spec) }
-func (r recorder) NewSimulator() Simulator                    { return &recordingSim{r, Fluid.NewSimulator()} }
+func (r recorder) Policy(spec string) (sim.PolicyInfo, error) { return experiment.Fluid.Policy(spec) }
+func (r recorder) NewSimulator() experiment.Simulator {
+	return &recordingSim{r, experiment.Fluid.NewSimulator()}
+}
 
 type recordingSim struct {
 	r recorder
-	s Simulator
+	s experiment.Simulator
 }
 
 func (s *recordingSim) Simulate(ctx context.Context, jobs []sim.Job, first int, c float64, policy string) (*sim.Result, error) {
@@ -106,8 +110,8 @@ func (s *recordingSim) Simulate(ctx context.Context, jobs []sim.Job, first int, 
 func TestExperimentBlocksSelectAndResolution(t *testing.T) {
 	jobs := testJobs(103, 2)
 	rec := recorder{make(chan int, 16)}
-	x := &Experiment{Jobs: jobs, Capacity: 1, Policies: []string{"las"}, Runs: 1, Blocks: 4, Resolution: rec, KeepRows: true}
-	res, err := x.Run(context.Background(), RunOptions{Workers: 2})
+	x := &experiment.Experiment{Jobs: jobs, Capacity: 1, Policies: []string{"las"}, Runs: 1, Blocks: 4, Resolution: rec, KeepRows: true}
+	res, err := x.Run(context.Background(), experiment.RunOptions{Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,14 +136,14 @@ func TestExperimentBlocksSelectAndResolution(t *testing.T) {
 		t.Error("blocked completions differ from the blocks simulated one by one")
 	}
 
-	full := &Experiment{Jobs: jobs, Capacity: 1, Policies: []string{"srpt", "ps"}, Errors: estimate.ErrorModel{Kind: estimate.Uniform, I: 0.5}, Runs: 6, Seed: 3}
-	all, err := full.Run(context.Background(), RunOptions{})
+	full := &experiment.Experiment{Jobs: jobs, Capacity: 1, Policies: []string{"srpt", "ps"}, Errors: estimate.ErrorModel{Kind: estimate.Uniform, I: 0.5}, Runs: 6, Seed: 3}
+	all, err := full.Run(context.Background(), experiment.RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	part := *full
 	part.Select = func(r int) bool { return r%3 == 1 }
-	some, err := part.Run(context.Background(), RunOptions{})
+	some, err := part.Run(context.Background(), experiment.RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +157,7 @@ func TestExperimentBlocksSelectAndResolution(t *testing.T) {
 
 func TestExperimentChecksAndCancels(t *testing.T) {
 	jobs := testJobs(50, 3)
-	for _, x := range []*Experiment{
+	for _, x := range []*experiment.Experiment{
 		{Jobs: jobs, Capacity: 0, Policies: []string{"ps"}, Runs: 1},
 		{Jobs: jobs, Capacity: 1, Policies: []string{"nope"}, Runs: 1},
 		{Jobs: jobs, Capacity: 1, Policies: []string{"ps"}, Runs: 0},
@@ -161,28 +165,28 @@ func TestExperimentChecksAndCancels(t *testing.T) {
 		{Jobs: jobs, Capacity: 1, Policies: nil, Runs: 1},
 		{Jobs: jobs, Capacity: 1, Policies: []string{"ps"}, Runs: 1, Errors: estimate.ErrorModel{Kind: estimate.Uniform, I: 2}},
 	} {
-		if _, err := x.Run(context.Background(), RunOptions{}); err == nil {
+		if _, err := x.Run(context.Background(), experiment.RunOptions{}); err == nil {
 			t.Errorf("%+v was run", x)
 		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	big := &Experiment{Jobs: testJobs(20000, 4), Capacity: 1, Policies: []string{"srpt", "pfsp"}, Runs: 1000, Seed: 1,
+	big := &experiment.Experiment{Jobs: testJobs(20000, 4), Capacity: 1, Policies: []string{"srpt", "pfsp"}, Runs: 1000, Seed: 1,
 		Errors: estimate.ErrorModel{Kind: estimate.LogNormal, Sigma: 1}}
 	start := time.Now()
 	var cpuAt atomic.Int64 // cputime.Self at the cancel (CPU, not wall time: cputime's doc)
 	time.AfterFunc(50*time.Millisecond, func() { cpuAt.Store(int64(cputime.Self())); cancel() })
-	_, err := big.Run(ctx, RunOptions{})
+	_, err := big.Run(ctx, experiment.RunOptions{})
 	if cpu := cputime.Self() - time.Duration(cpuAt.Load()); !errors.Is(err, context.Canceled) || cpu > time.Second || time.Since(start) > 30*time.Second {
 		t.Errorf("cancelled after %v, %v of CPU after the cancel: %v", time.Since(start), cpu, err)
 	}
 	// What it would have cost is refused up front.
-	var tb *TooBigError
+	var tb *experiment.TooBigError
 	c := big.Cost()
 	if c.Simulations != 2000 || c.JobSteps != 2000*20000 {
 		t.Errorf("cost %+v", c)
 	}
 	big.Runs = 1 << 29
-	if err := CheckCost("simulate", big.Cost()); !errors.As(err, &tb) {
+	if err := experiment.CheckCost("simulate", big.Cost()); !errors.As(err, &tb) {
 		t.Errorf("a billion simulations were not refused: %v", err)
 	}
 }
@@ -190,13 +194,13 @@ func TestExperimentChecksAndCancels(t *testing.T) {
 // OfferedLoad is Σ sizes over capacity × span.
 func TestOfferedLoad(t *testing.T) {
 	jobs := []sim.Job{{Arrival: 10, Size: 30}, {Arrival: 20, Size: 10}, {Arrival: 30, Size: 20}}
-	if l := OfferedLoad(jobs, 2); l != 60.0/(2*20) {
+	if l := experiment.OfferedLoad(jobs, 2); l != 60.0/(2*20) {
 		t.Errorf("load %v, want 1.5", l)
 	}
-	if w := OverloadWarning(1.5, 2, "given"); w == "" {
+	if w := tasklevel.OverloadWarning(1.5, 2, "given"); w == "" {
 		t.Error("no warning above 1")
 	}
-	if w := OverloadWarning(0.9, 2, "given"); w != "" {
+	if w := tasklevel.OverloadWarning(0.9, 2, "given"); w != "" {
 		t.Errorf("warning at 0.9: %s", w)
 	}
 }

@@ -10,8 +10,16 @@ import (
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/cluster/task"
+	"github.com/schedplan/schedplan/cluster/task/hpfsp"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/pipeline/bundle"
+	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/report"
+	"github.com/schedplan/schedplan/pipeline/runreport"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
+	"github.com/schedplan/schedplan/pipeline/tuner"
+	"github.com/schedplan/schedplan/pipeline/validation"
 )
 
 // HPFSPTuning is the H-PFSP tuning of a run (the tune-hpfsp stage's
@@ -19,8 +27,8 @@ import (
 // level on the tuning window, with the online EWMA estimator whose prior
 // (eq. 18) is the tuning window's mean task time per stage.
 type HPFSPTuning struct {
-	Best  HPFSPEvaluation   `json:"best"`
-	Evals []HPFSPEvaluation `json:"evaluations"`
+	Best  tasklevel.HPFSPEvaluation   `json:"best"`
+	Evals []tasklevel.HPFSPEvaluation `json:"evaluations"`
 	// Jobs and Tasks count the task-level jobs tuned on: the tuning
 	// window's, its last HPFSPTuneMaxJobs on a longer window (Skipped
 	// counts the jobs before them).
@@ -37,19 +45,19 @@ type HPFSPTuning struct {
 // HPFSPTuneThresholds are the progress thresholds (getStage, Alg. 3) the
 // run's tuning tries with every FAIR_LIMIT of DefaultFairLimits: seed
 // 002's 0.95 and an earlier switch to the reduce stage's fair phase.
-var HPFSPTuneThresholds = []float64{task.DefaultStageThreshold, 0.8}
+var HPFSPTuneThresholds = []float64{hpfsp.DefaultStageThreshold, 0.8}
 
 // hpfspTuneVersion changes when the H-PFSP tuning changes what it
 // computes, so that older stamps are stale.
-const hpfspTuneVersion = 3 // 3: jobs in the execution-time model (ExecModelScales)
+const hpfspTuneVersion = 4 // 3: jobs in the execution-time model (ExecModelScales); 4: H-PFSP's Algorithm 2 as printed (issue 28)
 
 // hpfspReportInterval is the progress-report interval of a cluster (the
-// task.HPFSP default: its heartbeat, else task.DefaultReportInterval).
+// hpfsp.HPFSP default: its heartbeat, else hpfsp.DefaultReportInterval).
 func hpfspReportInterval(cl *task.Cluster) float64 {
 	if cl.Heartbeat > 0 {
 		return cl.Heartbeat
 	}
-	return task.DefaultReportInterval
+	return hpfsp.DefaultReportInterval
 }
 
 // HPFSPTuneMaxJobs bounds the jobs H-PFSP is tuned on: the last ones of the
@@ -64,17 +72,17 @@ var HPFSPTuneMaxJobs = 100000
 // of DefaultFairLimits × HPFSPTuneThresholds (the first threshold only
 // when no job has a second stage) under obj, with the online estimator
 // (no job's size is read).
-func TuneHPFSPWindow(ctx context.Context, log *data.Jobs, tune []sim.Job, capacity float64, spec *cluster.Spec, seed uint64, obj Objective) (*HPFSPTuning, error) {
-	cl, err := TaskCluster(spec)
+func TuneHPFSPWindow(ctx context.Context, log *data.Jobs, tune []sim.Job, capacity float64, spec *cluster.Spec, seed uint64, obj tuner.Objective) (*HPFSPTuning, error) {
+	cl, err := tasklevel.TaskCluster(spec)
 	if err != nil {
 		return nil, err
 	}
 	lo := max(0, len(tune)-HPFSPTuneMaxJobs)
-	jobs, err := ModelTaskJobs(log, nil, tune[lo:], lo, capacity, spec, cl.Rate(), seed)
+	jobs, err := tasklevel.ModelTaskJobs(log, nil, tune[lo:], lo, capacity, spec, cl.Rate(), seed)
 	if err != nil {
 		return nil, err
 	}
-	h := &HPFSPTuning{Jobs: len(jobs), Skipped: lo, DefaultTaskS: MeanTaskTimes(jobs, cl), ReportIntervalS: hpfspReportInterval(cl)}
+	h := &HPFSPTuning{Jobs: len(jobs), Skipped: lo, DefaultTaskS: tasklevel.MeanTaskTimes(jobs, cl), ReportIntervalS: hpfspReportInterval(cl)}
 	for i := range jobs {
 		h.Tasks += jobs[i].NumTasks()
 	}
@@ -84,8 +92,8 @@ func TuneHPFSPWindow(ctx context.Context, log *data.Jobs, tune []sim.Job, capaci
 	if len(h.DefaultTaskS) > 1 {
 		thresholds = HPFSPTuneThresholds
 	}
-	newEst := HPFSPEstimator(estimate.ProgressConfig{Default: h.DefaultTaskS})
-	best, evals, err := TuneHPFSP(ctx, jobs, cl, nil, thresholds, obj, newEst, task.Options{})
+	newEst := tasklevel.HPFSPEstimator(estimate.ProgressConfig{Default: h.DefaultTaskS})
+	best, evals, err := tasklevel.TuneHPFSP(ctx, jobs, cl, nil, thresholds, obj, newEst, task.Options{})
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +103,7 @@ func TuneHPFSPWindow(ctx context.Context, log *data.Jobs, tune []sim.Job, capaci
 
 // TuneHPFSPText is tune --policy hpfsp: TuneHPFSPWindow on the window's
 // tuning window, printed as text or, with asJSON, as JSON.
-func TuneHPFSPText(ctx context.Context, out io.Writer, w *Window, seed uint64, obj Objective, asJSON bool) error {
+func TuneHPFSPText(ctx context.Context, out io.Writer, w *tasklevel.Window, seed uint64, obj tuner.Objective, asJSON bool) error {
 	tune, _ := w.Split.Windows(w.Jobs)
 	h, err := TuneHPFSPWindow(ctx, w.Log, tune, w.Capacity, w.Spec, seed, obj)
 	if err != nil {
@@ -120,16 +128,16 @@ func TuneHPFSPText(ctx context.Context, out io.Writer, w *Window, seed uint64, o
 // with the parameters' units.
 func (h *HPFSPTuning) WriteText(w io.Writer, source string) {
 	fmt.Fprintf(w, "trace %s: H-PFSP tuned at task level on the tuning window (%d jobs, %d tasks); sizes online (%s estimator, eq. 18 prior %s s per stage, progress reports every %g s)\n",
-		source, h.Jobs, h.Tasks, HPFSPOnline, fmtFloats(h.DefaultTaskS), h.ReportIntervalS)
-	tw := newTable(w, tabwriter.AlignRight)
+		source, h.Jobs, h.Tasks, bundle.HPFSPOnline, report.FmtFloats(h.DefaultTaskS), h.ReportIntervalS)
+	tw := report.NewTable(w, tabwriter.AlignRight)
 	fmt.Fprintln(tw, "fair_limit (tasks/stage)\tthreshold (map progress)\tmean response (s)\tp99 (s)\tmean slowdown\tp99 slowdown\tmissed deadlines (vs fair)\t")
 	for _, e := range h.Evals {
 		sc := e.Score
 		fmt.Fprintf(tw, "%d\t%g\t%.4g\t%.4g\t%.4g\t%.4g\t%.2f%%\t\n", e.FairLimit, e.Threshold, sc.Mean, sc.P99, sc.MeanSlowdown, sc.P99Slowdown, 100*sc.Missed)
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "(%s)\n", TaskMetricsNote)
-	fmt.Fprintf(w, "tuned H-PFSP: %s (FAIR_LIMIT %d %s, threshold %g %s)\n", h.Best.Config().Spec(), h.Best.FairLimit, HPFSPFairLimitUnit, h.Best.Threshold, HPFSPThresholdUnit)
+	fmt.Fprintf(w, "(%s)\n", tasklevel.TaskMetricsNote)
+	fmt.Fprintf(w, "tuned H-PFSP: %s (FAIR_LIMIT %d %s, threshold %g %s)\n", h.Best.Config().Spec(), h.Best.FairLimit, bundle.HPFSPFairLimitUnit, h.Best.Threshold, bundle.HPFSPThresholdUnit)
 }
 
 // tuneHPFSP: H-PFSP's FAIR_LIMIT and threshold on the tuning window.
@@ -146,24 +154,17 @@ func (p *pipelineRun) tuneHPFSP(ctx context.Context) (map[string][]byte, error) 
 
 // hpfspConfig is the bundle's h_pfsp section of a run (nil before the
 // tuning).
-func (p *pipelineRun) hpfspConfig() *HPFSPConfig {
+func (p *pipelineRun) hpfspConfig() *bundle.HPFSPConfig {
 	if p.ht.Evals == nil {
 		return nil
 	}
 	c := p.ht.Best.Config()
-	c.FairLimitUnit, c.ThresholdUnit = HPFSPFairLimitUnit, HPFSPThresholdUnit
-	c.Estimator = HPFSPOnline
+	c.FairLimitUnit, c.ThresholdUnit = bundle.HPFSPFairLimitUnit, bundle.HPFSPThresholdUnit
+	c.Estimator = bundle.HPFSPOnline
 	c.ReportIntervalS = p.ht.ReportIntervalS
 	c.DefaultTaskS = p.ht.DefaultTaskS
 	return c
 }
-
-// Task-level validation row names of H-PFSP and its references.
-const (
-	TaskHPFSPName = "tuned h-pfsp (task; online EWMA estimates, no sizes)"
-	TaskFSPName   = "fsp (task; exact sizes)"
-	TaskPSName    = "fair, one pool (task; PS)"
-)
 
 // validateHPFSP adds the task-level rows of H-PFSP (the tuned parameters,
 // the online estimator with the tuning window's task times as eq. 18's
@@ -171,20 +172,20 @@ const (
 // schedule H-PFSP improves on) and Fair in one pool (PS: the deadlines it
 // protects) — to the task-level validation tv, on the same validation
 // window and bounds. The tuned LAS_MQ is already in tv.
-func (p *pipelineRun) validateHPFSP(ctx context.Context, tv *TaskValidation, progress func(done, total int)) error {
+func (p *pipelineRun) validateHPFSP(ctx context.Context, tv *validation.TaskValidation, progress func(done, total int)) error {
 	in := p.in
-	cl, err := TaskCluster(in.Spec)
+	cl, err := tasklevel.TaskCluster(in.Spec)
 	if err != nil {
 		return err
 	}
-	lo, n, _ := taskWindow(in) // the window of tv's bounds
-	jobs, err := ModelTaskJobs(in.Jobs, nil, in.SimJobs[lo:lo+n], lo, in.Capacity, in.Spec, cl.Rate(), in.Config.Seed)
+	lo, n, _ := validation.TaskWindow(in) // the window of tv's bounds
+	jobs, err := tasklevel.ModelTaskJobs(in.Jobs, nil, in.SimJobs[lo:lo+n], lo, in.Capacity, in.Spec, cl.Rate(), in.Config.Seed)
 	if err != nil {
 		return err
 	}
-	res := &TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: in.Config.ContainerMB, HPFSPDefault: p.ht.DefaultTaskS}
+	res := &tasklevel.TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: in.Config.ContainerMB, HPFSPDefault: p.ht.DefaultTaskS}
 	hs := p.ht.Best.Config().Spec()
-	rows := []struct{ name, spec string }{{TaskFSPName, "fsp"}, {TaskPSName, "fair"}, {TaskHPFSPName, hs}}
+	rows := []struct{ name, spec string }{{runreport.TaskFSPName, "fsp"}, {runreport.TaskPSName, "fair"}, {runreport.TaskHPFSPName, hs}}
 	var specs []string
 	for _, r := range rows {
 		specs = append(specs, r.spec)
@@ -193,36 +194,14 @@ func (p *pipelineRun) validateHPFSP(ctx context.Context, tv *TaskValidation, pro
 	if err != nil {
 		return err
 	}
-	out, err := RunExperiments(ctx, RunOptions{Progress: progress}, x)
+	out, err := experiment.RunExperiments(ctx, experiment.RunOptions{Progress: progress}, x)
 	if err != nil {
 		return fmt.Errorf("task-level validation of h-pfsp: %w", err)
 	}
 	for k, r := range rows {
-		row := ValidationRowOf(r.name, 0, out[0].Policies[k].Aggregate(), tv.Bounds)
+		row := validation.ValidationRowOf(r.name, 0, out[0].Policies[k].Aggregate(), tv.Bounds)
 		row.Policy = r.spec
 		tv.Rows = append(tv.Rows, row)
 	}
 	return nil
-}
-
-// hpfspVerdict is the report's sentence on the task-level H-PFSP rows:
-// its mean response and p99 slowdown beside FSP's (exact sizes) and PS's
-// ("" without the rows).
-func hpfspVerdict(t *TaskValidation) string {
-	var h, f, ps *ValidationRow
-	for k := range t.Rows {
-		switch t.Rows[k].Name {
-		case TaskHPFSPName:
-			h = &t.Rows[k]
-		case TaskFSPName:
-			f = &t.Rows[k]
-		case TaskPSName:
-			ps = &t.Rows[k]
-		}
-	}
-	if h == nil || f == nil || ps == nil {
-		return ""
-	}
-	return fmt.Sprintf(" The tuned H-PFSP (%s; sizes estimated online from the tasks' progress) has a mean response of %.4g s against %.4g s for FSP with exact sizes and %.4g s for Fair in one pool (PS); p99 slowdown %.4g against %.4g and %.4g.",
-		h.Policy, h.Mean, f.Mean, ps.Mean, h.P99Slowdown, f.P99Slowdown, ps.P99Slowdown)
 }

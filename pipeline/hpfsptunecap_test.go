@@ -3,13 +3,16 @@ package pipeline
 import (
 	"context"
 	"testing"
+
+	"github.com/schedplan/schedplan/pipeline/inputs"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 // TestTuneHPFSPWindowBounded checks that H-PFSP is tuned on the last
 // HPFSPTuneMaxJobs jobs of a longer tuning window, and on all of a shorter
 // one.
 func TestTuneHPFSPWindowBounded(t *testing.T) {
-	in, err := Prepare(DefaultRunConfig())
+	in, err := Prepare(inputs.DefaultRunConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -17,7 +20,7 @@ func TestTuneHPFSPWindowBounded(t *testing.T) {
 	defer func(n int) { HPFSPTuneMaxJobs = n }(HPFSPTuneMaxJobs)
 	for _, limit := range []int{500, len(tune) + 1} {
 		HPFSPTuneMaxJobs = limit
-		h, err := TuneHPFSPWindow(context.Background(), in.Jobs, tune, in.Capacity, in.Spec, 1, MinMean)
+		h, err := TuneHPFSPWindow(context.Background(), in.Jobs, tune, in.Capacity, in.Spec, 1, tuner.MinMean)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,6 +7,9 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/inputs"
 )
 
 func TestParseMemoryLimit(t *testing.T) {
@@ -24,7 +27,7 @@ func TestParseMemoryLimit(t *testing.T) {
 		{"1MB", 0, false, true}, {"0", 0, false, true}, {"-4GB", 0, false, true}, {"NaN", 0, false, true},
 		{"inf", 0, false, true}, {"4XB", 0, false, true}, {"GiB", 0, false, true}, {"1e300TB", 0, false, true},
 	} {
-		got, auto, err := ParseMemoryLimit(tc.in)
+		got, auto, err := inputs.ParseMemoryLimit(tc.in)
 		if (err != nil) != tc.bad || err == nil && (got != tc.want || auto != tc.auto) {
 			t.Errorf("ParseMemoryLimit(%q) = %d, %v, %v; want %d, %v, error %v", tc.in, got, auto, err, tc.want, tc.auto, tc.bad)
 		}
@@ -35,10 +38,10 @@ func TestParseMemoryLimit(t *testing.T) {
 // name before it reads anything, and sets a given one.
 func TestMemoryLimitFlag(t *testing.T) {
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
-	cfg := DefaultRunConfig()
+	cfg := inputs.DefaultRunConfig()
 	cfg.MemoryLimit = "lots"
 	_, err := Prepare(cfg)
-	var pe *ParamError
+	var pe *experiment.ParamError
 	if !errors.As(err, &pe) || pe.Param != "memory-limit" {
 		t.Fatalf("Prepare with --memory-limit lots: %v, want a ParamError naming it", err)
 	}
@@ -56,7 +59,7 @@ func TestMemoryLimitFlag(t *testing.T) {
 	if l := debug.SetMemoryLimit(-1); l != math.MaxInt64 {
 		t.Errorf("limit %d, want none", l)
 	}
-	if processMemory() <= 0 {
+	if inputs.ProcessMemory() <= 0 {
 		t.Log("the memory the process may have is unknown here")
 	}
 }
@@ -68,7 +71,7 @@ func TestAutoMemoryLimitByJobs(t *testing.T) {
 		t.Skip("GOMEMLIMIT set")
 	}
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
-	have := processMemory()
+	have := inputs.ProcessMemory()
 	if have < 8<<30 {
 		t.Skipf("this machine may have %d bytes; the test needs 8 GiB", have)
 	}
@@ -76,15 +79,15 @@ func TestAutoMemoryLimitByJobs(t *testing.T) {
 		jobs int
 		want int64
 	}{{0, 768 << 20}, {1_000_000, 768 << 20}, {10_000_000, 3_500_000_000}} {
-		got, from := applyMemoryLimit("auto", c.jobs)
+		got, from := inputs.ApplyMemoryLimit("auto", c.jobs)
 		if got != c.want || debug.SetMemoryLimit(-1) != c.want || !strings.Contains(from, "per job") {
 			t.Errorf("%d jobs: limit %d (%s), want %d", c.jobs, got, from, c.want)
 		}
 	}
-	if got, _ := applyMemoryLimit("auto", 1<<40); got != int64(autoMemoryShare*float64(have)) {
+	if got, _ := inputs.ApplyMemoryLimit("auto", 1<<40); got != int64(inputs.AutoMemoryShare*float64(have)) {
 		t.Errorf("a huge log: limit %d, want 90%% of %d", got, have)
 	}
-	if got, _ := applyMemoryLimit("auto", -1); got != int64(autoMemoryShare*float64(have)) {
+	if got, _ := inputs.ApplyMemoryLimit("auto", -1); got != int64(inputs.AutoMemoryShare*float64(have)) {
 		t.Errorf("before the log is read: limit %d, want 90%% of %d", got, have)
 	}
 }

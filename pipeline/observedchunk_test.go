@@ -7,6 +7,7 @@ import (
 
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/pipeline/inputs"
 )
 
 // TestObservedInChunks checks that ObservedOf, which gathers a log 64 Ki
@@ -31,11 +32,11 @@ func TestObservedInChunks(t *testing.T) {
 			j.Start.Values[i] = j.Finish.Values[i] + 1 // inconsistent
 		}
 	}
-	got, ok := ObservedOf(j)
+	got, ok := inputs.ObservedOf(j)
 	if !ok {
 		t.Fatal("nothing observed")
 	}
-	r, w, bad := observedTimes(j, 0, n)
+	r, w, bad := inputs.ObservedTimes(j, 0, n)
 	var resp, wait []float64
 	for k := range r {
 		if !math.IsNaN(r[k]) {
@@ -45,7 +46,7 @@ func TestObservedInChunks(t *testing.T) {
 			wait = append(wait, w[k])
 		}
 	}
-	want := Observed{Jobs: len(resp), Response: sim.QuantilesOf(resp), Waited: len(wait), Wait: sim.QuantilesOf(wait), Inconsistent: bad}
+	want := inputs.Observed{Jobs: len(resp), Response: sim.QuantilesOf(resp), Waited: len(wait), Wait: sim.QuantilesOf(wait), Inconsistent: bad}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("chunked %+v\nwant %+v", got, want)
 	}
@@ -53,7 +54,7 @@ func TestObservedInChunks(t *testing.T) {
 		t.Errorf("the test log lacks missing or inconsistent times: %d bad, %d waits, %d responses", bad, len(wait), len(resp))
 	}
 	j.Start, j.Finish = data.Column[float64]{}, data.Column[float64]{}
-	if _, ok := ObservedOf(j); ok {
+	if _, ok := inputs.ObservedOf(j); ok {
 		t.Error("a log without finish times observed something")
 	}
 }

@@ -10,8 +10,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/inputs"
+	"github.com/schedplan/schedplan/pipeline/runreport"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
+	"github.com/schedplan/schedplan/pipeline/validation"
 )
 
 // ExecTimeLoad by hand: type A has 2 containers at exec rate 1, type B one
@@ -27,16 +33,16 @@ func TestExecTimeLoadByHand(t *testing.T) {
 		return []task.Stage{{Tasks: []task.TaskSpec{{Duration: d, Containers: 1}}}}
 	}
 	jobs := []task.Job{{ID: 0, Arrival: 0, Weight: 1, Stages: stage(4), TypeScale: []float64{1, 4}}, {ID: 1, Arrival: 10, Weight: 1, Stages: stage(2)}}
-	load, bound := ExecTimeLoad(jobs, cl)
+	load, bound := tasklevel.ExecTimeLoad(jobs, cl)
 	if math.Abs(load-0.21) > 1e-12 || math.Abs(bound-1.0/6) > 1e-12 {
 		t.Errorf("ExecTimeLoad = %v, %v; want 0.21, 1/6", load, bound)
 	}
 	jobs[0].TypeScale = nil
-	load, _ = ExecTimeLoad(jobs, cl)
-	if want := OfferedLoad(task.FluidJobs(jobs, cl), cl.Rate()); math.Abs(load-want) > 1e-12 {
+	load, _ = tasklevel.ExecTimeLoad(jobs, cl)
+	if want := experiment.OfferedLoad(task.FluidJobs(jobs, cl), cl.Rate()); math.Abs(load-want) > 1e-12 {
 		t.Errorf("without type scales: %v, want OfferedLoad's %v", load, want)
 	}
-	if l, b := ExecTimeLoad(jobs[:1], cl); !math.IsNaN(l) || !math.IsNaN(b) {
+	if l, b := tasklevel.ExecTimeLoad(jobs[:1], cl); !math.IsNaN(l) || !math.IsNaN(b) {
 		t.Errorf("one job: %v, %v; want NaN (no span)", l, b)
 	}
 }
@@ -49,8 +55,8 @@ func TestExecTimeLoadByHand(t *testing.T) {
 // window overload Table 3's cluster (load 1.66 while the fluid window is
 // at 0.47); the task-level rows run in the same model, at the same load.
 func TestSimulatedViewsStateTheirLoad(t *testing.T) {
-	cfg := DefaultRunConfig()
-	cfg.Budget, cfg.Runs = 40, 2
+	cfg := inputs.DefaultRunConfig()
+	cfg.Budget, cfg.Runs, cfg.Cluster = 40, 2, cluster.Table3Name
 	in, err := Prepare(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -62,7 +68,7 @@ func TestSimulatedViewsStateTheirLoad(t *testing.T) {
 	}
 	checkCapacityHeadline(t, res, dir)
 	_, valJobs := in.Split.Windows(in.SimJobs)
-	win := OfferedLoad(valJobs, in.Capacity)
+	win := experiment.OfferedLoad(valJobs, in.Capacity)
 	if res.ValidationLoad == nil || *res.ValidationLoad != win {
 		t.Fatalf("validation_offered_load %v, want the window's %v", res.ValidationLoad, win)
 	}
@@ -71,7 +77,7 @@ func TestSimulatedViewsStateTheirLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	var st struct {
-		State ValidationState `json:"state"`
+		State validation.ValidationState `json:"state"`
 	}
 	if err := json.Unmarshal(b, &st); err != nil {
 		t.Fatal(err)
@@ -114,9 +120,9 @@ func TestSimulatedViewsStateTheirLoad(t *testing.T) {
 	res.WriteText(&out, dir, 0)
 	text := out.String()
 	for _, want := range []string{
-		"validation window: offered load " + LoadText(win) + " (" + FluidLoadDef + ")",
-		"task-level rows: offered load " + LoadText(*cv.OfferedLoad) + " (" + TaskLoadDef + "). OVERLOADED",
-		"fifo (exec-time model)  " + LoadText(*cv.OfferedLoad) + " OVERLOADED",
+		"validation window: offered load " + experiment.LoadText(win) + " (" + experiment.FluidLoadDef + ")",
+		"task-level rows: offered load " + experiment.LoadText(*cv.OfferedLoad) + " (" + experiment.TaskLoadDef + "). OVERLOADED",
+		"fifo (exec-time model)  " + experiment.LoadText(*cv.OfferedLoad) + " OVERLOADED",
 		"the means are of an overloaded system",
 	} {
 		if !strings.Contains(text, want) {
@@ -128,8 +134,8 @@ func TestSimulatedViewsStateTheirLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	tuneJobs, _ := in.Split.Windows(in.SimJobs)
-	for _, want := range []string{"offered load = " + LoadText(win) + " × each load factor", "the window&#39;s " + LoadText(win) + " × the factor",
-		"The tuning window&#39;s offered load " + LoadText(OfferedLoad(tuneJobs, in.Capacity)), LoadText(*cv.OfferedLoad) + " OVERLOADED", "no placement needs less than " + LoadText(*cv.OfferedLoadBound)} {
+	for _, want := range []string{"offered load = " + experiment.LoadText(win) + " × each load factor", "the window&#39;s " + experiment.LoadText(win) + " × the factor",
+		"The tuning window&#39;s offered load " + experiment.LoadText(experiment.OfferedLoad(tuneJobs, in.Capacity)), experiment.LoadText(*cv.OfferedLoad) + " OVERLOADED", "no placement needs less than " + experiment.LoadText(*cv.OfferedLoadBound)} {
 		if !strings.Contains(string(html), want) {
 			t.Errorf("report.html lacks %q", want)
 		}
@@ -142,11 +148,11 @@ func TestOverloadNote(t *testing.T) {
 		load float64
 		want string
 	}{{0.9, ""}, {1, ""}, {math.NaN(), ""}, {38.2, "OVERLOADED (offered load 38.2 > 1)"}} {
-		if got := OverloadNote(tc.load); (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
+		if got := experiment.OverloadNote(tc.load); (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
 			t.Errorf("OverloadNote(%v) = %q, want %q", tc.load, got, tc.want)
 		}
 	}
-	if got := loadSentence(math.NaN(), FluidLoadDef); got != "offered load undefined ("+FluidLoadDef+")" {
+	if got := experiment.LoadSentence(math.NaN(), experiment.FluidLoadDef); got != "offered load undefined ("+experiment.FluidLoadDef+")" {
 		t.Errorf("undefined load: %q", got)
 	}
 }
@@ -158,10 +164,10 @@ func TestBoundsTextStatesLoad(t *testing.T) {
 	for _, tc := range []struct {
 		load float64
 		want string
-	}{{0.469, "offered load 0.469 (" + FluidLoadDef + ")"}, {1.5, "OVERLOADED"}, {math.NaN(), "offered load undefined"}} {
-		w := &Window{Log: &data.Jobs{Source: "x.csv"}, Name: "validate", Capacity: 1, CapacityFrom: "given", OfferedLoad: tc.load}
+	}{{0.469, "offered load 0.469 (" + experiment.FluidLoadDef + ")"}, {1.5, "OVERLOADED"}, {math.NaN(), "offered load undefined"}} {
+		w := &tasklevel.Window{Log: &data.Jobs{Source: "x.csv"}, Name: "validate", Capacity: 1, CapacityFrom: "given", OfferedLoad: tc.load}
 		var out strings.Builder
-		WriteBoundsText(&out, w, &Bounds{Jobs: 2, Capacity: 1}, nil)
+		runreport.WriteBoundsText(&out, w, &experiment.Bounds{Jobs: 2, Capacity: 1}, nil)
 		if first, _, _ := strings.Cut(out.String(), "\n"); !strings.Contains(first, tc.want) {
 			t.Errorf("load %v: %q lacks %q", tc.load, first, tc.want)
 		}

@@ -34,7 +34,7 @@ func CheckOutDir(flag, dir string, force bool, own ...string) error {
 			}
 		}
 		for _, e := range entries {
-			if !slices.Contains(own, e.Name()) && !leftover.MatchString(e.Name()) {
+			if !slices.Contains(own, e.Name()) && !leftover().MatchString(e.Name()) {
 				return false
 			}
 		}

@@ -11,6 +11,9 @@ import (
 
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/inputs"
+	"github.com/schedplan/schedplan/pipeline/sweep"
 )
 
 // The output rule (every command's --out): a missing folder is accepted
@@ -132,16 +135,16 @@ func TestOutWriteRerun(t *testing.T) {
 // the wait ends first, it fails naming what is missing; a foreign part
 // fails at once.
 func TestSweepMergeWaits(t *testing.T) {
-	in, err := ReadInput(InputOptions{Trace: "embedded:fb2009-50"})
+	in, err := inputs.ReadInput(inputs.InputOptions{Trace: "embedded:fb2009-50"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
 	var parts [][]byte
 	for i := range 3 {
-		s := &Sweep{Jobs: in.Jobs, Spec: cluster.DefaultSpec(), Policies: []string{"srpt", "ps"}, Errors: "lognormal",
-			Settings: SweepGrid([]float64{0, 0.5}, []float64{0.9}, []float64{4}), Runs: 3, Seed: 1, Shard: i, Shards: 3}
-		tab, err := s.Run(context.Background(), RunOptions{})
+		s := &sweep.Sweep{Jobs: in.Jobs, Spec: cluster.DefaultSpec(), Policies: []string{"srpt", "ps"}, Errors: "lognormal",
+			Settings: sweep.SweepGrid([]float64{0, 0.5}, []float64{0.9}, []float64{4}), Runs: 3, Seed: 1, Shard: i, Shards: 3}
+		tab, err := s.Run(context.Background(), experiment.RunOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -157,11 +160,11 @@ func TestSweepMergeWaits(t *testing.T) {
 		}
 	}
 	glob := []string{filepath.Join(dir, "part-*.parquet")}
-	if _, _, err := WaitMergeSweepFiles(context.Background(), glob, 0, time.Millisecond); !errors.Is(err, ErrPartsMissing) {
+	if _, _, err := sweep.WaitMergeSweepFiles(context.Background(), glob, 0, time.Millisecond); !errors.Is(err, experiment.ErrPartsMissing) {
 		t.Errorf("no part, no wait: %v, want ErrPartsMissing", err)
 	}
 	write(0)
-	if _, _, err := WaitMergeSweepFiles(context.Background(), glob, 30*time.Millisecond, 5*time.Millisecond); !errors.Is(err, ErrPartsMissing) || !strings.Contains(err.Error(), "after waiting") {
+	if _, _, err := sweep.WaitMergeSweepFiles(context.Background(), glob, 30*time.Millisecond, 5*time.Millisecond); !errors.Is(err, experiment.ErrPartsMissing) || !strings.Contains(err.Error(), "after waiting") {
 		t.Errorf("parts missing past the wait: %v", err)
 	}
 	go func() {
@@ -170,20 +173,20 @@ func TestSweepMergeWaits(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 		write(2)
 	}()
-	tab, names, err := WaitMergeSweepFiles(context.Background(), glob, time.Minute, 5*time.Millisecond)
+	tab, names, err := sweep.WaitMergeSweepFiles(context.Background(), glob, time.Minute, 5*time.Millisecond)
 	if err != nil || len(names) != 3 || tab.Len() != 2*3*2 {
 		t.Fatalf("waited merge: %v, parts %v", err, names)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, _, err := WaitMergeSweepFiles(ctx, []string{filepath.Join(dir, "none-*.parquet")}, time.Hour, time.Millisecond); !errors.Is(err, context.Canceled) {
+	if _, _, err := sweep.WaitMergeSweepFiles(ctx, []string{filepath.Join(dir, "none-*.parquet")}, time.Hour, time.Millisecond); !errors.Is(err, context.Canceled) {
 		t.Errorf("a cancelled wait: %v", err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "part-9.parquet"), []byte("not parquet"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	if _, _, err := WaitMergeSweepFiles(context.Background(), glob, time.Hour, time.Millisecond); err == nil || errors.Is(err, ErrPartsMissing) || time.Since(start) > 10*time.Second {
+	if _, _, err := sweep.WaitMergeSweepFiles(context.Background(), glob, time.Hour, time.Millisecond); err == nil || errors.Is(err, experiment.ErrPartsMissing) || time.Since(start) > 10*time.Second {
 		t.Errorf("a foreign file: %v after %v, want an error at once", err, time.Since(start))
 	}
 }

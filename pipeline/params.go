@@ -4,31 +4,18 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"math"
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/schedplan/schedplan/classify"
-	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/lp"
+	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/inputs"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 )
-
-// ParseFloats parses a comma-separated list of finite numbers given for
-// param.
-func ParseFloats(param, s string) ([]float64, error) {
-	var out []float64
-	for _, f := range strings.Split(s, ",") {
-		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, paramErr(param, strconv.Quote(s), "%q is not a finite number", f)
-		}
-		out = append(out, v)
-	}
-	return out, nil
-}
 
 // FormatFloats writes numbers as the comma-separated list ParseFloats
 // reads (a flag's default).
@@ -48,7 +35,7 @@ type RunRequest struct {
 }
 
 // Configure parses the request into cfg, naming the flag of an error.
-func (q RunRequest) Configure(cfg *RunConfig) error {
+func (q RunRequest) Configure(cfg *inputs.RunConfig) error {
 	var err error
 	if cfg.K, err = classify.ParseK(q.K); err != nil {
 		return fmt.Errorf("--k: %w", err)
@@ -56,30 +43,15 @@ func (q RunRequest) Configure(cfg *RunConfig) error {
 	if cfg.Solver, err = lp.ParseSolver(q.Solver); err != nil {
 		return fmt.Errorf("--solver: %w", err)
 	}
-	cfg.Objective = Objective(q.Objective)
-	if cfg.Baselines, err = ParsePolicies("baselines", q.Baselines); err != nil {
+	cfg.Objective = tuner.Objective(q.Objective)
+	if cfg.Baselines, err = experiment.ParsePolicies("baselines", q.Baselines); err != nil {
 		return err
 	}
-	if cfg.Sigmas, err = ParseFloats("sigmas", q.Sigmas); err != nil {
+	if cfg.Sigmas, err = experiment.ParseFloats("sigmas", q.Sigmas); err != nil {
 		return err
 	}
-	cfg.LoadFactors, err = ParseFloats("load-factors", q.LoadFactors)
+	cfg.LoadFactors, err = experiment.ParseFloats("load-factors", q.LoadFactors)
 	return err
-}
-
-// ParsePolicies splits a comma-separated list of fluid policy
-// specifications given for param (sim.SplitPolicies) and checks each.
-func ParsePolicies(param, list string) ([]string, error) {
-	specs := sim.SplitPolicies(list)
-	if len(specs) == 0 {
-		return nil, paramErr(param, strconv.Quote(list), "no policy given")
-	}
-	for _, s := range specs {
-		if _, err := Fluid.Policy(s); err != nil {
-			return nil, paramErr(param, s, "%v", err)
-		}
-	}
-	return specs, nil
 }
 
 // ParseAnyPolicies splits a list of policy specifications of either
@@ -88,57 +60,22 @@ func ParsePolicies(param, list string) ([]string, error) {
 func ParseAnyPolicies(param, list string) ([]string, error) {
 	specs := sim.SplitPolicies(list)
 	if len(specs) == 0 {
-		return nil, paramErr(param, strconv.Quote(list), "no policy given")
+		return nil, experiment.ParamErr(param, strconv.Quote(list), "no policy given")
 	}
 	for _, s := range specs {
-		_, ferr := Fluid.Policy(s)
+		_, ferr := experiment.Fluid.Policy(s)
 		name, _, err := sim.SplitSpec(s)
-		if ferr != nil && (err != nil || taskPolicyDoc(name) == "") {
-			return nil, paramErr(param, s, "%v (task level: %s)", ferr, strings.Join(taskPolicyNames(), ", "))
+		if ferr != nil && (err != nil || tasklevel.TaskPolicyDoc(name) == "") {
+			return nil, experiment.ParamErr(param, s, "%v (task level: %s)", ferr, strings.Join(tasklevel.TaskPolicyNames(), ", "))
 		}
 		if strings.EqualFold(name, "coshh") {
 			// Its plan (classes, the LP's suggested sets) is fitted by
 			// the pipeline; a bare spec failed after the other policies
 			// ran, with a message meant for programmers.
-			return nil, paramErr(param, s, "COSHH routes by a plan fitted on the log (classes and the LP's suggested sets): schedplan run simulates it (the tune-coshh and validate stages; the report's COSHH section)")
+			return nil, experiment.ParamErr(param, s, "COSHH routes by a plan fitted on the log (classes and the LP's suggested sets): schedplan run simulates it (the tune-coshh and validate stages; the report's COSHH section)")
 		}
 	}
 	return specs, nil
-}
-
-// MaxWhatIfs bounds the --what-if flags of one command.
-const MaxWhatIfs = 100
-
-// CheckWhatIfs parses capacity what-ifs against the spec's machine types
-// and refuses counts no cluster has (negative, or above MaxMachines).
-func CheckWhatIfs(whatIfs []string, spec *cluster.Spec) error {
-	if len(whatIfs) > MaxWhatIfs {
-		return paramErr("what-if", fmt.Sprintf("(%d of them)", len(whatIfs)), "want at most %d what-ifs: each re-solves the capacity LP and simulates the log at task level (about 0.5 s each on the embedded trace)", MaxWhatIfs)
-	}
-	p := &lp.COSHHProblem{}
-	for _, r := range spec.Resources {
-		p.TypeNames = append(p.TypeNames, r.Name)
-		p.Counts = append(p.Counts, float64(r.Count))
-	}
-	for _, w := range whatIfs {
-		cs, err := lp.ParseChanges(p, w)
-		if err != nil {
-			return paramErr("what-if", w, "%v", err)
-		}
-		counts := slices.Clone(p.Counts)
-		for _, c := range cs {
-			if n := p.Counts[c.Type] + c.Delta; !(n >= 0 && n <= MaxMachines) {
-				return paramErr("what-if", w, "%s would have %g machines: want 0 to %g", p.TypeNames[c.Type], n, float64(MaxMachines))
-			}
-			counts[c.Type] += c.Delta
-		}
-		// A cluster without machines has nothing to simulate COSHH on
-		// (it failed after the LP, naming an empty cluster spec).
-		if !slices.ContainsFunc(counts, func(n float64) bool { return n > 0 }) {
-			return paramErr("what-if", w, "leaves the cluster no machines")
-		}
-	}
-	return nil
 }
 
 // ErrorModelOf is the size-estimation error model of simulate's flags:
@@ -148,7 +85,7 @@ func ErrorModelOf(sigmaSet bool, sigma float64, uniformSet bool, i float64) (est
 	m := estimate.ErrorModel{Kind: estimate.Exact}
 	switch {
 	case sigmaSet && uniformSet:
-		return m, paramErr("sigma", sigma, "--sigma and --uniform are exclusive: choose one error model")
+		return m, experiment.ParamErr("sigma", sigma, "--sigma and --uniform are exclusive: choose one error model")
 	case sigmaSet:
 		m = estimate.ErrorModel{Kind: estimate.LogNormal, Sigma: sigma}
 	case uniformSet:
@@ -162,7 +99,7 @@ func ErrorModelOf(sigmaSet bool, sigma float64, uniformSet bool, i float64) (est
 func LogHandler(w io.Writer, format, level string, quiet bool) (slog.Handler, error) {
 	var l slog.Level
 	if err := l.UnmarshalText([]byte(level)); err != nil {
-		return nil, paramErr("log-level", level, "%v", err)
+		return nil, experiment.ParamErr("log-level", level, "%v", err)
 	}
 	if quiet {
 		l = max(l, slog.LevelWarn)
@@ -174,5 +111,5 @@ func LogHandler(w io.Writer, format, level string, quiet bool) (slog.Handler, er
 	case "json": // one object a line, each with an "event" (Reporter)
 		return EventHandler(slog.NewJSONHandler(w, opts)), nil
 	}
-	return nil, paramErr("log-format", format, "not text or json")
+	return nil, experiment.ParamErr("log-format", format, "not text or json")
 }

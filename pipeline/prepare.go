@@ -15,94 +15,20 @@ import (
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
-	"github.com/schedplan/schedplan/lp"
+	"github.com/schedplan/schedplan/pipeline/capacity"
+	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/inputs"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
+	"github.com/schedplan/schedplan/pipeline/tunedeploy"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
-// RunConfig is everything `schedplan run` needs. Its zero fields take the
-// defaults of DefaultRunConfig, unless AsGiven is set.
-type RunConfig struct {
-	Trace string           `json:"trace"` // data.Open spec
-	Read  data.ReadOptions `json:"-"`
-	// Tasks is a tasks table of the log's jobs (InputOptions.Tasks; "":
-	// none, or the log's own tasks).
-	Tasks   string               `json:"tasks,omitempty"`
-	Sizes   estimate.SizeOptions `json:"sizes"`
-	Cluster string               `json:"cluster"` // cluster spec path, or "default"
-	// Capacity is the fluid server's capacity in the units of the sizes;
-	// 0 takes it from the cluster spec (SimCapacity).
-	Capacity  float64   `json:"capacity"`
-	Split     float64   `json:"split"`
-	K         int       `json:"k"` // classify.KAuto, KUsers or fixed
-	Solver    lp.Solver `json:"solver"`
-	WhatIfs   []string  `json:"what_ifs"`
-	Budget    int       `json:"budget"`
-	Objective Objective `json:"objective"`
-	// Constraints bound the tuned configuration's other metrics
-	// (ParseConstraints; default DefaultConstraints; "none": none).
-	Constraints string `json:"constraints"`
-	// Folds is the number of rolling-origin folds of the tuning window.
-	Folds int `json:"folds"`
-	// Blocks is no longer used (see TuneOptions.Blocks).
-	Blocks int `json:"blocks"`
-	// Current is the scheduler the cluster runs today (a policy spec);
-	// RequireImprovement compares the tuned configuration with it.
-	Current string `json:"current"`
-	// CurrentConfig is the user's own fair-scheduler.xml or
-	// capacity-scheduler.xml: the current scheduler of the task-level
-	// validation, whose verdict then feeds --require-improvement ("": Fair
-	// with one pool per user).
-	CurrentConfig string `json:"current_config,omitempty"`
-	// Baselines are validated besides the tuned configuration, Current and
-	// the bounds.
-	Baselines []string `json:"baselines"`
-	// Sigmas, Runs: the size-estimation errors (log-normal σ) the policies
-	// that use size estimates are re-run with, Runs times each.
-	Sigmas []float64 `json:"sigmas"`
-	Runs   int       `json:"runs"`
-	// LoadFactors scale the validation window's load for the load curve.
-	LoadFactors []float64 `json:"load_factors"`
-	Seed        uint64    `json:"seed"`
-	ContainerMB int       `json:"container_mb"`
-	// Results is which validation jobs' rows results.parquet holds: all,
-	// sample:N, none or auto ("": auto; ParseResults).
-	Results string `json:"results"`
-
-	// AsGiven takes every field as it is: a zero is checked (and refused
-	// where it is not a valid value) instead of replaced by its default.
-	// The CLI sets it, as its flags start from DefaultRunConfig: a zero
-	// there is what the user typed.
-	AsGiven bool `json:"-"`
-	// NoLimits runs a request whose estimated work or memory is beyond
-	// MaxSeconds or MaxBytes instead of refusing it.
-	NoLimits bool `json:"-"`
-	// Stages selects part of the run (StageOptions).
-	Stages StageOptions `json:"-"`
-	// MemoryLimit is the soft memory limit Prepare sets for the run
-	// (ParseMemoryLimit: auto, none or a size; "": auto). It changes
-	// when the garbage is collected, never a result.
-	MemoryLimit string `json:"-"`
-}
-
-// DefaultRunConfig returns the defaults.
-func DefaultRunConfig() RunConfig {
-	return RunConfig{
-		Trace: "embedded", Sizes: estimate.DefaultSizeOptions(), Cluster: "default",
-		Split: 0.7, K: classify.KAuto, Solver: lp.Auto,
-		Budget: 500, Objective: MinMean, Constraints: DefaultConstraints, Folds: 5, Blocks: 4,
-		Current:   FairSpec,
-		Baselines: []string{"fifo", FairSpec, "las", "srpt", "fsp+ps", "pfsp"},
-		Sigmas:    []float64{0, 0.25, 0.5, 1}, Runs: 10,
-		LoadFactors: []float64{0.5, 0.7, 0.8, 0.9, 1, 1.1, 1.2},
-		Seed:        1, ContainerMB: 1024, Results: ResultsAuto,
-	}
-}
-
 // withDefaults fills the zero fields with the defaults (not with AsGiven).
-func (c RunConfig) withDefaults() RunConfig {
+func withDefaults(c inputs.RunConfig) inputs.RunConfig {
 	if c.AsGiven {
 		return c
 	}
-	d := DefaultRunConfig()
+	d := inputs.DefaultRunConfig()
 	def := func(v *string, dv string) {
 		if *v == "" {
 			*v = dv
@@ -138,132 +64,85 @@ func (c RunConfig) withDefaults() RunConfig {
 	return c
 }
 
-// Inputs are what Prepare read and checked: everything the stages need,
-// before any output exists.
-type Inputs struct {
-	Config RunConfig
-	Spec   *cluster.Spec
-	Jobs   *data.Jobs
-	// Tasks are the tasks of the jobs (nil: none), from the log or
-	// Config.Tasks; the task-level validation runs them (TaskJobsWith).
-	Tasks *data.Tasks
-	// Input is the log as read (what a log reader dropped, the tasks).
-	Input  *Input
-	Sizes  []float64 // fluid sizes (seconds of the whole cluster for SWIM)
-	Source estimate.Source
-	// Capacity is the capacity every simulation runs at, in the units of
-	// Sizes, and CapacityFrom says where it came from.
-	Capacity     float64
-	CapacityFrom string
-	// OfferedLoad is the log's offered load at Capacity (OfferedLoad);
-	// above 1 the cluster cannot keep up, which Warnings says.
-	OfferedLoad float64
-	Warnings    []string
-	SimJobs     []sim.Job
-	Split       Split
-	Workload    Workload
-	// Keys of the inputs the stages read, for their stage keys: the SHA-256
-	// of the log's canonical content (its Arrow IPC file, hashed as it is
-	// written rather than held), the cluster spec, and the simulation jobs
-	// with their capacity (weights from the spec included).
-	TraceKey []byte
-	SpecKey  []byte
-	JobsKey  []byte
-	// CurrentConfigKey is the content of Config.CurrentConfig (nil: none).
-	CurrentConfigKey []byte
-	// TasksKey is a hash of the tasks (nil: none).
-	TasksKey []byte
-}
-
-// Limits of parameters that no sensible run exceeds (a value beyond them
-// is a typo or an attack, refused with its name).
-const (
-	MaxMachines    = 1e7     // machines of one type after a what-if
-	MaxContainerMB = 1 << 24 // 16 TiB per container
-	MaxBudget      = 1 << 30
-	MaxFolds       = 1000
-	MaxRuns        = 1 << 30
-)
-
 // Prepare loads and checks every input of a run — every parameter, the
 // cluster spec, the trace and its sizes, the policies named, the split, and
 // the work and memory the run will take — so that a run with a bad input
 // stops before it writes anything. Errors about a parameter are
 // *ParamError; a run beyond the limits is a *TooBigError.
-func Prepare(cfg RunConfig) (*Inputs, error) {
-	cfg = cfg.withDefaults()
-	if err := cfg.checkParams(); err != nil {
+func Prepare(cfg inputs.RunConfig) (*inputs.Inputs, error) {
+	cfg = withDefaults(cfg)
+	if err := checkParams(&cfg); err != nil {
 		return nil, err
 	}
-	in := &Inputs{Config: cfg}
+	in := &inputs.Inputs{Config: cfg}
 	var err error
 	if in.Spec, err = cluster.LoadSpec(cfg.Cluster); err != nil {
-		return nil, paramErr("cluster", cfg.Cluster, "%v", err)
+		return nil, experiment.ParamErr("cluster", cfg.Cluster, "%v", err)
 	}
-	if err := CheckWhatIfs(cfg.WhatIfs, in.Spec); err != nil {
+	if err := capacity.CheckWhatIfs(cfg.WhatIfs, in.Spec); err != nil {
 		return nil, err
 	}
 	var currentSpec string
 	if cfg.CurrentConfig != "" { // the file alone, before the log is read
-		if in.CurrentConfigKey, currentSpec, err = readCurrentConfig(cfg.CurrentConfig); err != nil {
+		if in.CurrentConfigKey, currentSpec, err = inputs.ReadCurrentConfig(cfg.CurrentConfig); err != nil {
 			return nil, err
 		}
 	}
-	applyMemoryLimit(cfg.MemoryLimit, -1)
-	if in.Input, err = ReadInput(InputOptions{Trace: cfg.Trace, Read: cfg.Read, Tasks: cfg.Tasks}); err != nil {
+	inputs.ApplyMemoryLimit(cfg.MemoryLimit, -1)
+	if in.Input, err = inputs.ReadInput(inputs.InputOptions{Trace: cfg.Trace, Read: cfg.Read, Tasks: cfg.Tasks}); err != nil {
 		return nil, err
 	}
 	in.Jobs, in.Tasks = in.Input.Jobs, in.Input.Tasks
-	if err := CheckUserNames(in.Jobs, in.Spec, cfg.Cluster); err != nil {
+	if err := inputs.CheckUserNames(in.Jobs, in.Spec, cfg.Cluster); err != nil {
 		return nil, err
 	}
 	if cfg.CurrentConfig != "" { // then against the log (CheckCurrentConfig)
-		if err := checkCurrentConfig(cfg.CurrentConfig, currentSpec, in.CurrentConfigKey, in.Jobs, cfg.ContainerMB); err != nil {
+		if err := inputs.CheckCurrentConfigBytes(cfg.CurrentConfig, currentSpec, in.CurrentConfigKey, in.Jobs, cfg.ContainerMB); err != nil {
 			return nil, err
 		}
 	}
 	// The limit holds while the log is read too; "auto" is sized by the
 	// log once its job count is known.
-	if limit, from := applyMemoryLimit(cfg.MemoryLimit, in.Jobs.Len()); limit > 0 {
+	if limit, from := inputs.ApplyMemoryLimit(cfg.MemoryLimit, in.Jobs.Len()); limit > 0 {
 		slog.Info("soft memory limit", "bytes", limit, "from", from)
 	}
-	if in.TasksKey, err = tasksKey(in.Tasks); err != nil {
+	if in.TasksKey, err = inputs.TasksKey(in.Tasks); err != nil {
 		return nil, err
 	}
 	if in.Sizes, in.Source, err = estimate.Sizes(in.Jobs, cfg.Sizes); err != nil {
 		return nil, err
 	}
 	if cfg.Cluster == cluster.AutoName {
-		in.Spec = AutoClusterSpec(in.Jobs, in.Sizes, in.Source, cfg.Sizes)
+		in.Spec = tasklevel.AutoClusterSpec(in.Jobs, in.Sizes, in.Source, cfg.Sizes)
 	}
-	if in.Capacity, in.CapacityFrom, err = RunCapacity(cfg.Capacity, in.Source, cfg.Sizes, in.Spec); err != nil {
+	if in.Capacity, in.CapacityFrom, err = tasklevel.RunCapacity(cfg.Capacity, in.Source, cfg.Sizes, in.Spec); err != nil {
 		return nil, err
 	}
-	if in.SimJobs, err = JobsOf(in.Jobs, in.Sizes, in.Spec); err != nil {
+	if in.SimJobs, err = experiment.JobsOf(in.Jobs, in.Sizes, in.Spec); err != nil {
 		return nil, err
 	}
-	if err := checkClock(in.SimJobs, in.Capacity, in.CapacityFrom); err != nil {
+	if err := tasklevel.CheckClock(in.SimJobs, in.Capacity, in.CapacityFrom); err != nil {
 		return nil, err
 	}
-	if in.Split, err = SplitByTime(in.SimJobs, cfg.Split); err != nil {
-		return nil, paramErr("split", cfg.Split, "%s: %v", in.Jobs.Source, err)
+	if in.Split, err = experiment.SplitByTime(in.SimJobs, cfg.Split); err != nil {
+		return nil, experiment.ParamErr("split", cfg.Split, "%s: %v", in.Jobs.Source, err)
 	}
-	if err := checkWindowsWork(in.SimJobs, in.Split); err != nil {
-		return nil, paramErr("split", cfg.Split, "%s: %v", in.Jobs.Source, err)
+	if err := inputs.CheckWindowsWork(in.SimJobs, in.Split); err != nil {
+		return nil, experiment.ParamErr("split", cfg.Split, "%s: %v", in.Jobs.Source, err)
 	}
 	if !cfg.NoLimits {
-		if err := CheckCost("run", in.cost()); err != nil {
+		if err := experiment.CheckCost("run", inputsCost(in)); err != nil {
 			return nil, err
 		}
 	}
-	in.OfferedLoad = OfferedLoad(in.SimJobs, in.Capacity)
-	for _, w := range []string{OverloadWarning(in.OfferedLoad, in.Capacity, in.CapacityFrom), SmallWindowWarning(in.Split)} {
+	in.OfferedLoad = experiment.OfferedLoad(in.SimJobs, in.Capacity)
+	for _, w := range []string{tasklevel.OverloadWarning(in.OfferedLoad, in.Capacity, in.CapacityFrom), experiment.SmallWindowWarning(in.Split)} {
 		if w != "" {
 			in.Warnings = append(in.Warnings, w)
 			slog.Warn(w)
 		}
 	}
-	in.Workload = DescribeInput(in.Input, in.Sizes, in.Source)
+	in.Workload = inputs.DescribeInput(in.Input, in.Sizes, in.Source)
 	th := sha256.New()
 	if err := data.Write(th, in.Jobs, data.FormatArrow); err != nil {
 		return nil, err
@@ -278,64 +157,64 @@ func Prepare(cfg RunConfig) (*Inputs, error) {
 
 // checkParams checks every parameter that can be checked without reading
 // the inputs.
-func (c *RunConfig) checkParams() error {
+func checkParams(c *inputs.RunConfig) error {
 	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
-	if err := CheckSizeOptions(c.Sizes); err != nil {
+	if err := inputs.CheckSizeOptions(c.Sizes); err != nil {
 		return err
 	}
 	switch {
 	case !(c.Capacity >= 0) || !finite(c.Capacity):
-		return paramErr("capacity", c.Capacity, "want a finite positive capacity, or 0 for the cluster spec's")
+		return experiment.ParamErr("capacity", c.Capacity, "want a finite positive capacity, or 0 for the cluster spec's")
 	case !(c.Split > 0 && c.Split < 1):
-		return paramErr("split", c.Split, "want a fraction strictly between 0 and 1")
+		return experiment.ParamErr("split", c.Split, "want a fraction strictly between 0 and 1")
 	case c.K < classify.KUsers:
-		return paramErr("k", c.K, "want auto, users or a positive number")
-	case c.Runs < 1 || c.Runs > MaxRuns:
-		return paramErr("runs", c.Runs, "want 1 to %d runs", MaxRuns)
-	case c.ContainerMB < 1 || c.ContainerMB > MaxContainerMB:
-		return paramErr("container-mb", c.ContainerMB, "want 1 to %d MB", MaxContainerMB)
+		return experiment.ParamErr("k", c.K, "want auto, users or a positive number")
+	case c.Runs < 1 || c.Runs > experiment.MaxRuns:
+		return experiment.ParamErr("runs", c.Runs, "want 1 to %d runs", experiment.MaxRuns)
+	case c.ContainerMB < 1 || c.ContainerMB > inputs.MaxContainerMB:
+		return experiment.ParamErr("container-mb", c.ContainerMB, "want 1 to %d MB", inputs.MaxContainerMB)
 	case len(c.Baselines) == 0:
-		return paramErr("baselines", "", "no policy given")
+		return experiment.ParamErr("baselines", "", "no policy given")
 	case len(c.Sigmas) == 0:
-		return paramErr("sigmas", "", "no σ given")
+		return experiment.ParamErr("sigmas", "", "no σ given")
 	}
-	if err := c.checkListLengths(); err != nil {
+	if err := checkListLengths(c); err != nil {
 		return err
 	}
-	if err := c.Stages.check(); err != nil {
+	if err := checkStageOptions(&c.Stages); err != nil {
 		return err
 	}
 	if _, err := data.ParseSparkUnit(string(c.Read.Log.Spark)); err != nil {
-		return paramErr("spark-job", c.Read.Log.Spark, "%v", err)
+		return experiment.ParamErr("spark-job", c.Read.Log.Spark, "%v", err)
 	}
-	if _, _, err := ParseMemoryLimit(c.MemoryLimit); err != nil {
-		return paramErr("memory-limit", c.MemoryLimit, "%v", err)
+	if _, _, err := inputs.ParseMemoryLimit(c.MemoryLimit); err != nil {
+		return experiment.ParamErr("memory-limit", c.MemoryLimit, "%v", err)
 	}
-	if _, err := ParseResults(c.resultsOrDefault()); err != nil {
-		return paramErr("results", c.Results, "%v", err)
+	if _, err := experiment.ParseResults(c.ResultsOrDefault()); err != nil {
+		return experiment.ParamErr("results", c.Results, "%v", err)
 	}
 	if _, err := c.Solver.Resolve(); err != nil {
-		return paramErr("solver", c.Solver, "%v", err)
+		return experiment.ParamErr("solver", c.Solver, "%v", err)
 	}
-	if err := c.checkTuneParams(); err != nil {
+	if err := checkTuneParams(c); err != nil {
 		return err
 	}
 	for _, b := range c.Baselines {
-		if _, err := Fluid.Policy(b); err != nil {
-			return paramErr("baselines", b, "%v", err)
+		if _, err := experiment.Fluid.Policy(b); err != nil {
+			return experiment.ParamErr("baselines", b, "%v", err)
 		}
 	}
 	for i, s := range c.Sigmas {
 		if !(s >= 0 && s <= estimate.MaxSigma) {
-			return paramErr("sigmas", s, "σ must be a number in [0, %d]", estimate.MaxSigma)
+			return experiment.ParamErr("sigmas", s, "σ must be a number in [0, %d]", estimate.MaxSigma)
 		}
 		if slices.Contains(c.Sigmas[:i], s) {
-			return paramErr("sigmas", s, "σ given twice")
+			return experiment.ParamErr("sigmas", s, "σ given twice")
 		}
 	}
 	for _, f := range c.LoadFactors {
 		if !(f > 0 && f <= MaxLoadFactor) {
-			return paramErr("load-factors", f, "a load factor must be a number in (0, %d]", MaxLoadFactor)
+			return experiment.ParamErr("load-factors", f, "a load factor must be a number in (0, %d]", MaxLoadFactor)
 		}
 	}
 	return nil
@@ -347,14 +226,14 @@ func (c *RunConfig) checkParams() error {
 const MaxListValues = 100
 
 // checkListLengths refuses lists longer than MaxListValues.
-func (c *RunConfig) checkListLengths() error {
+func checkListLengths(c *inputs.RunConfig) error {
 	switch {
 	case len(c.Sigmas) > MaxListValues:
-		return paramErr("sigmas", fmt.Sprintf("(%d values)", len(c.Sigmas)), "want at most %d σ: each is a set of simulations of every sized policy and a row of the report", MaxListValues)
+		return experiment.ParamErr("sigmas", fmt.Sprintf("(%d values)", len(c.Sigmas)), "want at most %d σ: each is a set of simulations of every sized policy and a row of the report", MaxListValues)
 	case len(c.LoadFactors) > MaxListValues:
-		return paramErr("load-factors", fmt.Sprintf("(%d values)", len(c.LoadFactors)), "want at most %d load factors: each is a validation of every configuration", MaxListValues)
+		return experiment.ParamErr("load-factors", fmt.Sprintf("(%d values)", len(c.LoadFactors)), "want at most %d load factors: each is a validation of every configuration", MaxListValues)
 	case len(c.Baselines) > MaxListValues:
-		return paramErr("baselines", fmt.Sprintf("(%d policies)", len(c.Baselines)), "want at most %d baselines", MaxListValues)
+		return experiment.ParamErr("baselines", fmt.Sprintf("(%d policies)", len(c.Baselines)), "want at most %d baselines", MaxListValues)
 	}
 	return nil
 }
@@ -365,21 +244,21 @@ const MaxLoadFactor = 100
 
 // checkTuneParams checks the tuning parameters: budget, objective,
 // constraints, folds and the current scheduler.
-func (c *RunConfig) checkTuneParams() error {
-	if c.Budget < 1 || c.Budget > MaxBudget {
-		return paramErr("budget", c.Budget, "want 1 to %d candidates", MaxBudget)
+func checkTuneParams(c *inputs.RunConfig) error {
+	if c.Budget < 1 || c.Budget > inputs.MaxBudget {
+		return experiment.ParamErr("budget", c.Budget, "want 1 to %d candidates", inputs.MaxBudget)
 	}
-	if _, err := Fluid.Policy(c.Current); err != nil {
-		return paramErr("current", c.Current, "%v", err)
+	if _, err := experiment.Fluid.Policy(c.Current); err != nil {
+		return experiment.ParamErr("current", c.Current, "%v", err)
 	}
-	if _, err := ParseObjective(string(c.Objective)); err != nil {
-		return paramErr("objective", c.Objective, "%v", err)
+	if _, err := tuner.ParseObjective(string(c.Objective)); err != nil {
+		return experiment.ParamErr("objective", c.Objective, "%v", err)
 	}
-	if _, err := ParseConstraints(c.Constraints); err != nil {
-		return paramErr("constraint", c.Constraints, "%v", err)
+	if _, err := tuner.ParseConstraints(c.Constraints); err != nil {
+		return experiment.ParamErr("constraint", c.Constraints, "%v", err)
 	}
-	if c.Folds < 1 || c.Folds > MaxFolds {
-		return paramErr("folds", c.Folds, "want 1 to %d folds", MaxFolds)
+	if c.Folds < 1 || c.Folds > inputs.MaxFolds {
+		return experiment.ParamErr("folds", c.Folds, "want 1 to %d folds", inputs.MaxFolds)
 	}
 	return nil
 }
@@ -401,13 +280,13 @@ func (t TuneRequest) checkHPFSP() error {
 	if strings.ToLower(t.Policy) != "hpfsp" {
 		return nil
 	}
-	d := DefaultRunConfig()
+	d := inputs.DefaultRunConfig()
 	for _, f := range []struct {
 		name     string
 		val, def any
 	}{{"budget", t.Budget, d.Budget}, {"folds", t.Folds, d.Folds}, {"constraint", t.Constraints, d.Constraints}, {"current", t.Current, d.Current}} {
 		if f.val != f.def {
-			return paramErr(f.name, f.val, "tune --policy hpfsp scores a fixed grid of FAIR_LIMIT × threshold on the whole tuning window: --%s is LAS_MQ's (drop it)", f.name)
+			return experiment.ParamErr(f.name, f.val, "tune --policy hpfsp scores a fixed grid of FAIR_LIMIT × threshold on the whole tuning window: --%s is LAS_MQ's (drop it)", f.name)
 		}
 	}
 	return nil
@@ -415,20 +294,20 @@ func (t TuneRequest) checkHPFSP() error {
 
 // Options checks the request as Prepare checks run's tuning parameters and
 // returns the tuner's options.
-func (t TuneRequest) Options() (TuneOptions, error) {
+func (t TuneRequest) Options() (tuner.TuneOptions, error) {
 	if p := strings.ToLower(t.Policy); p != "las_mq" && p != "hpfsp" {
-		return TuneOptions{}, paramErr("policy", t.Policy, "use las_mq (fluid core) or hpfsp (task level: FAIR_LIMIT and the progress threshold); COSHH's k is tuned by run's tune-coshh stage")
+		return tuner.TuneOptions{}, experiment.ParamErr("policy", t.Policy, "use las_mq (fluid core) or hpfsp (task level: FAIR_LIMIT and the progress threshold); COSHH's k is tuned by run's tune-coshh stage")
 	}
-	c := RunConfig{Objective: Objective(t.Objective), Constraints: t.Constraints, Current: t.Current, Budget: t.Budget, Folds: t.Folds}
+	c := inputs.RunConfig{Objective: tuner.Objective(t.Objective), Constraints: t.Constraints, Current: t.Current, Budget: t.Budget, Folds: t.Folds}
 	if err := t.checkHPFSP(); err != nil {
-		return TuneOptions{}, err
+		return tuner.TuneOptions{}, err
 	}
-	if err := c.checkTuneParams(); err != nil {
-		return TuneOptions{}, err
+	if err := checkTuneParams(&c); err != nil {
+		return tuner.TuneOptions{}, err
 	}
-	obj, _ := ParseObjective(t.Objective)
-	cons, _ := ParseConstraints(t.Constraints)
-	return TuneOptions{Budget: t.Budget, Objective: obj, Constraints: cons, Current: t.Current, Folds: t.Folds, Seed: t.Seed}, nil
+	obj, _ := tuner.ParseObjective(t.Objective)
+	cons, _ := tuner.ParseConstraints(t.Constraints)
+	return tuner.TuneOptions{Budget: t.Budget, Objective: obj, Constraints: cons, Current: t.Current, Folds: t.Folds, Seed: t.Seed}, nil
 }
 
 // HPFSP reports whether the request tunes H-PFSP (at task level).
@@ -438,64 +317,7 @@ func (t TuneRequest) HPFSP() bool { return strings.ToLower(t.Policy) == "hpfsp" 
 // `schedplan tune --json` prints it.
 type TracedTuneReport struct {
 	Trace string `json:"trace"`
-	*TuneReport
-}
-
-// MaxSizeOption bounds --load and --dn: both multiply job sizes, and a
-// larger value (1e308) overflows them to +Inf.
-const MaxSizeOption = 1e6
-
-// CheckSizeOptions refuses a d/n or load that is not a finite positive
-// number (estimate.Sizes would replace a zero by its default) or is above
-// MaxSizeOption.
-func CheckSizeOptions(o estimate.SizeOptions) error {
-	switch {
-	case !(o.DN > 0) || math.IsInf(o.DN, 0):
-		return paramErr("dn", o.DN, "d/n must be a finite positive ratio")
-	case !(o.Load > 0) || math.IsInf(o.Load, 0):
-		return paramErr("load", o.Load, "the offered load must be a finite positive number")
-	case o.DN > MaxSizeOption:
-		return paramErr("dn", o.DN, "d/n must be at most %g", float64(MaxSizeOption))
-	case o.Load > MaxSizeOption:
-		return paramErr("load", o.Load, "the offered load must be at most %g (it multiplies every size)", float64(MaxSizeOption))
-	}
-	return nil
-}
-
-// RunCapacity returns the capacity simulations run at: the given one, or,
-// when it is 0, SimCapacity of the cluster spec, and says where it came
-// from.
-func RunCapacity(given float64, src estimate.Source, opt estimate.SizeOptions, spec *cluster.Spec) (float64, string, error) {
-	if given > 0 {
-		return given, "given", nil
-	}
-	c, from := SimCapacity(src, opt, spec)
-	if !(c > 0) || math.IsInf(c, 0) {
-		return 0, "", paramErr("capacity", given, "the cluster spec's capacity is %v: give one", c)
-	}
-	return c, from, nil
-}
-
-// SimCapacity is the capacity fluid simulations run at, in the units of the
-// sizes: 1 when the sizes are normalised to a load (they are then seconds
-// of the whole cluster, seed 001's unit: the reference simulator runs at
-// capacity 1), else the cluster spec's capacity in reference containers
-// (sizes from a size column or task-seconds are container-seconds). It is
-// the inverse of estimate.ContainerSeconds.
-func SimCapacity(src estimate.Source, opt estimate.SizeOptions, spec *cluster.Spec) (float64, string) {
-	if src == estimate.FromBytes || opt.NormaliseAll {
-		return 1, "sizes normalised to a load: seconds of the whole cluster"
-	}
-	return spec.Capacity(), fmt.Sprintf("cluster spec %s: %g reference containers (sizes in container-seconds)", spec.Name, spec.Capacity())
-}
-
-// OverloadWarning says, when load > 1, that the cluster cannot keep up
-// with the log at that capacity ("" otherwise).
-func OverloadWarning(load, capacity float64, from string) string {
-	if !(load > 1) {
-		return ""
-	}
-	return fmt.Sprintf("OVERLOADED: the offered load is %.3g at capacity %g (%s): the cluster cannot keep up with the log, queues grow without end and mean responses measure the log's length, not the scheduler; check the capacity and the size units", load, capacity, from)
+	*tuner.TuneReport
 }
 
 // jobsKey is the canonical content of the simulation jobs and capacity.
@@ -524,8 +346,8 @@ func jobsKey(jobs []sim.Job, capacity float64) []byte {
 // baselines (13) on the whole window when chunks are sampled; the SRPT
 // bound and the bootstrap (3) on the window; and the comparisons (8) and
 // robustness rows (6) on the validation window.
-func TuneCost(budget int, split Split, opt TuneOptions) Cost {
-	opt = withTuneDefaults(opt, nil)
+func TuneCost(budget int, split experiment.Split, opt tuner.TuneOptions) experiment.Cost {
+	opt = tuner.WithTuneDefaults(opt, nil)
 	folds := min(opt.Folds, max(1, split.TuneJobs-1))
 	perChunk := math.Ceil(float64(split.TuneJobs) / float64(folds+1))
 	scored := math.Min(float64(split.TuneJobs), float64(folds+1)*math.Min(perChunk, float64(opt.SampleJobs)))
@@ -536,20 +358,20 @@ func TuneCost(budget int, split Split, opt TuneOptions) Cost {
 	}
 	tune += 3 * float64(split.TuneJobs)
 	val := 8.0 + 6
-	return Cost{Simulations: cands*float64(folds+1) + val + 3, JobSteps: tune + val*float64(split.ValidJobs),
-		Bytes: cands * float64(folds+1) * float64(len(opt.Sigmas)) * summaryBytes}
+	return experiment.Cost{Simulations: cands*float64(folds+1) + val + 3, JobSteps: tune + val*float64(split.ValidJobs),
+		Bytes: cands * float64(folds+1) * float64(len(opt.Sigmas)) * experiment.SummaryBytes}
 }
 
 // cost estimates the run's simulations: tuning, the refinement's (two
 // rows per multiplier on at most RefineMaxJobs jobs), then on the
 // validation window the bounds and every validation experiment.
-func (in *Inputs) cost() Cost {
+func inputsCost(in *inputs.Inputs) experiment.Cost {
 	cfg := in.Config
 	valN := float64(in.Split.ValidJobs)
 	configs := float64(4 + len(cfg.Baselines))
 	sized := 0.0
 	for _, s := range append([]string{cfg.Current}, cfg.Baselines...) {
-		if info, err := Fluid.Policy(s); err == nil && info.Uses.Estimates {
+		if info, err := experiment.Fluid.Policy(s); err == nil && info.Uses.Estimates {
 			sized++
 		}
 	}
@@ -561,10 +383,10 @@ func (in *Inputs) cost() Cost {
 	}
 	errRuns := sized * sigmas * float64(cfg.Runs)
 	valSims := 3 + configs*float64(1+len(cfg.LoadFactors)) + errRuns
-	deploy, deployJobs := DeployCost()
-	return TuneCost(cfg.Budget, in.Split, TuneOptions{Folds: cfg.Folds}).Add(Cost{
+	deploy, deployJobs := tunedeploy.DeployCost()
+	return TuneCost(cfg.Budget, in.Split, tuner.TuneOptions{Folds: cfg.Folds}).Add(experiment.Cost{
 		Simulations: valSims + deploy,
 		JobSteps:    valSims*valN + deployJobs,
-		Bytes:       valN*validateJobBytes() + errRuns*summaryBytes,
+		Bytes:       valN*experiment.ValidateJobBytes() + errRuns*experiment.SummaryBytes,
 	})
 }

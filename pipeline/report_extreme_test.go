@@ -8,11 +8,13 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/schedplan/schedplan/pipeline/inputs"
 )
 
 // fastConfig is the default configuration cut down to seconds per run.
-func fastConfig(trace string) RunConfig {
-	cfg := DefaultRunConfig()
+func fastConfig(trace string) inputs.RunConfig {
+	cfg := inputs.DefaultRunConfig()
 	cfg.Trace = trace
 	cfg.Budget, cfg.Runs = 16, 2
 	cfg.Sigmas = []float64{0, 0.5}
@@ -140,7 +142,7 @@ func TestRunReportSurvivesExtremeLogs(t *testing.T) {
 }
 
 // runCaught runs Prepare and Run, turning a panic into a value.
-func runCaught(cfg RunConfig, out string) (panicked any, err error) {
+func runCaught(cfg inputs.RunConfig, out string) (panicked any, err error) {
 	defer func() { panicked = recover() }()
 	in, err := Prepare(cfg)
 	if err != nil {

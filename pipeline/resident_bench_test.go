@@ -14,6 +14,7 @@ import (
 
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/pipeline/inputs"
 )
 
 // synthJobs is cmd/synthlog's log (Poisson arrivals, 20 users, Weibull(0.5)
@@ -86,9 +87,9 @@ func BenchmarkResidentPerJob(b *testing.B) {
 		n := float64(j.Len())
 		runtime.KeepAlive(j)
 		j = nil
-		cfg := DefaultRunConfig()
+		cfg := inputs.DefaultRunConfig()
 		cfg.Trace = path
-		var in *Inputs
+		var in *inputs.Inputs
 		peak := peakDuring(func() {
 			if in, err = Prepare(cfg); err != nil {
 				b.Fatal(err)
@@ -158,9 +159,9 @@ func BenchmarkDescribePerJob(b *testing.B) {
 	j = nil
 	sopt := estimate.DefaultSizeOptions()
 	for i := 0; i < b.N; i++ {
-		var scanned, whole Workload
+		var scanned, whole inputs.Workload
 		var err error
-		ps := peakDuring(func() { scanned, err = DescribeLog(InputOptions{Trace: path}, sopt) })
+		ps := peakDuring(func() { scanned, err = inputs.DescribeLog(inputs.InputOptions{Trace: path}, sopt) })
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -173,7 +174,7 @@ func BenchmarkDescribePerJob(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			whole = Describe(jj, sizes, src)
+			whole = inputs.Describe(jj, sizes, src)
 		})
 		if !reflect.DeepEqual(scanned, whole) {
 			b.Fatal("scanned and whole descriptions differ")

@@ -15,18 +15,20 @@ import (
 
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 func TestParseResults(t *testing.T) {
 	for _, c := range []struct {
 		in   string
-		want ResultsChoice
+		want experiment.ResultsChoice
 		bad  bool
 	}{
-		{in: "all", want: ResultsChoice{Mode: ResultsAll}},
-		{in: "none", want: ResultsChoice{Mode: ResultsNone}},
-		{in: "auto", want: ResultsChoice{Mode: ResultsAuto}},
-		{in: "sample:10", want: ResultsChoice{Mode: ResultsSample, N: 10}},
+		{in: "all", want: experiment.ResultsChoice{Mode: experiment.ResultsAll}},
+		{in: "none", want: experiment.ResultsChoice{Mode: experiment.ResultsNone}},
+		{in: "auto", want: experiment.ResultsChoice{Mode: experiment.ResultsAuto}},
+		{in: "sample:10", want: experiment.ResultsChoice{Mode: experiment.ResultsSample, N: 10}},
 		{in: "sample:0", bad: true},
 		{in: "sample:-3", bad: true},
 		{in: "sample:1e3", bad: true},
@@ -35,7 +37,7 @@ func TestParseResults(t *testing.T) {
 		{in: "All", bad: true},
 		{in: "", bad: true},
 	} {
-		got, err := ParseResults(c.in)
+		got, err := experiment.ParseResults(c.in)
 		if (err != nil) != c.bad || !c.bad && got != c.want {
 			t.Errorf("ParseResults(%q) = %+v, %v", c.in, got, err)
 		}
@@ -47,15 +49,15 @@ func TestParseResults(t *testing.T) {
 
 func TestResultsResolve(t *testing.T) {
 	for _, c := range []struct {
-		in   ResultsChoice
+		in   experiment.ResultsChoice
 		n    int
 		want string
 	}{
-		{ResultsChoice{Mode: ResultsAuto}, AutoResultsJobs, "all"},
-		{ResultsChoice{Mode: ResultsAuto}, AutoResultsJobs + 1, "sample:" + strconv.Itoa(AutoResultsJobs)},
-		{ResultsChoice{Mode: ResultsSample, N: 5}, 5, "all"},
-		{ResultsChoice{Mode: ResultsSample, N: 5}, 6, "sample:5"},
-		{ResultsChoice{Mode: ResultsNone}, 6, "none"},
+		{experiment.ResultsChoice{Mode: experiment.ResultsAuto}, experiment.AutoResultsJobs, "all"},
+		{experiment.ResultsChoice{Mode: experiment.ResultsAuto}, experiment.AutoResultsJobs + 1, "sample:" + strconv.Itoa(experiment.AutoResultsJobs)},
+		{experiment.ResultsChoice{Mode: experiment.ResultsSample, N: 5}, 5, "all"},
+		{experiment.ResultsChoice{Mode: experiment.ResultsSample, N: 5}, 6, "sample:5"},
+		{experiment.ResultsChoice{Mode: experiment.ResultsNone}, 6, "none"},
 	} {
 		if got := c.in.Resolve(c.n).String(); got != c.want {
 			t.Errorf("%v on %d jobs → %s, want %s", c.in, c.n, got, c.want)
@@ -73,12 +75,12 @@ func TestSampleJobs(t *testing.T) {
 	ids[7] = ids[3] // a tie: broken by position
 	id := func(i int) []byte { return ids[i] }
 	for _, k := range []int{0, 1, 17, 499, 500, 900} {
-		keep := SampleJobs(len(ids), k, id)
+		keep := experiment.SampleJobs(len(ids), k, id)
 		order := make([]int, len(ids))
 		for i := range order {
 			order[i] = i
 		}
-		sort.SliceStable(order, func(a, b int) bool { return JobIDHash(ids[order[a]]) < JobIDHash(ids[order[b]]) })
+		sort.SliceStable(order, func(a, b int) bool { return experiment.JobIDHash(ids[order[a]]) < experiment.JobIDHash(ids[order[b]]) })
 		want := make([]bool, len(ids))
 		for _, i := range order[:min(k, len(ids))] {
 			want[i] = true
@@ -90,15 +92,15 @@ func TestSampleJobs(t *testing.T) {
 }
 
 func TestQuantilePoints(t *testing.T) {
-	if got := quantilePoints([]float64{1, 2, 3}, 5); !slices.Equal(got, []float64{1, 2, 3}) {
+	if got := experiment.QuantilePoints([]float64{1, 2, 3}, 5); !slices.Equal(got, []float64{1, 2, 3}) {
 		t.Errorf("short sample: %v", got)
 	}
 	// 0…10 at 3 points: min, median, max.
 	s := []float64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
-	if got := quantilePoints(s, 3); !slices.Equal(got, []float64{0, 5, 10}) {
+	if got := experiment.QuantilePoints(s, 3); !slices.Equal(got, []float64{0, 5, 10}) {
 		t.Errorf("quantiles of 0…10: %v", got)
 	}
-	if got := quantilePoints(s, 6); !slices.Equal(got, []float64{0, 2, 4, 6, 8, 10}) {
+	if got := experiment.QuantilePoints(s, 6); !slices.Equal(got, []float64{0, 2, 4, 6, 8, 10}) {
 		t.Errorf("sixths of 0…10: %v", got)
 	}
 }
@@ -108,33 +110,33 @@ func TestQuantilePoints(t *testing.T) {
 // of workers; the summaries are those of a run without a sink.
 func TestExperimentSinkInOrder(t *testing.T) {
 	jobs := testJobs(400, 3)
-	dl, err := PSDeadlines(jobs, 1)
+	dl, err := experiment.PSDeadlines(jobs, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	m := estimate.ErrorModel{Kind: estimate.LogNormal, Sigma: 0.5}
-	base := Experiment{Jobs: jobs, Capacity: 1, Deadlines: dl, Policies: []string{"srpt", "ps", "las", "fsp+ps"}, Errors: m, Runs: 3, Seed: 4}
+	base := experiment.Experiment{Jobs: jobs, Capacity: 1, Deadlines: dl, Policies: []string{"srpt", "ps", "las", "fsp+ps"}, Errors: m, Runs: 3, Seed: 4}
 	kept := base
 	kept.KeepRows = true
-	want, err := kept.Run(context.Background(), RunOptions{Workers: 2})
+	want, err := kept.Run(context.Background(), experiment.RunOptions{Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, workers := range []int{1, 2, 5} {
 		var order []string
-		rows := &JobRows{}
+		rows := &experiment.JobRows{}
 		x := base
-		x.Sink = func(rr *RunRows) error {
+		x.Sink = func(rr *experiment.RunRows) error {
 			order = append(order, fmt.Sprintf("%d/%d", rr.Policy, rr.Run))
 			rr.AppendTo(rows, 0, len(rr.Jobs), nil)
 			return nil
 		}
-		got, err := x.Run(context.Background(), RunOptions{Workers: workers})
+		got, err := x.Run(context.Background(), experiment.RunOptions{Workers: workers})
 		if err != nil {
 			t.Fatal(err)
 		}
 		var wantOrder []string
-		all := &JobRows{}
+		all := &experiment.JobRows{}
 		for p, pr := range want.Policies {
 			for _, r := range pr.Runs {
 				wantOrder = append(wantOrder, fmt.Sprintf("%d/%d", p, r))
@@ -155,13 +157,13 @@ func TestExperimentSinkInOrder(t *testing.T) {
 	boom := errors.New("boom")
 	x := base
 	calls := 0
-	x.Sink = func(*RunRows) error {
+	x.Sink = func(*experiment.RunRows) error {
 		if calls++; calls == 2 {
 			return boom
 		}
 		return nil
 	}
-	if _, err := x.Run(context.Background(), RunOptions{Workers: 2}); !errors.Is(err, boom) {
+	if _, err := x.Run(context.Background(), experiment.RunOptions{Workers: 2}); !errors.Is(err, boom) {
 		t.Errorf("sink error: got %v", err)
 	}
 	if calls != 2 {
@@ -170,18 +172,18 @@ func TestExperimentSinkInOrder(t *testing.T) {
 }
 
 // rowsTable is the rows as comparable columns (NaN compared by bits).
-func rowsTable(r *JobRows) string { return fmt.Sprintf("%v", *r) }
+func rowsTable(r *experiment.JobRows) string { return fmt.Sprintf("%v", *r) }
 
 // Scale gives the results of the jobs with their sizes scaled beforehand.
 func TestExperimentScale(t *testing.T) {
 	jobs := testJobs(300, 2)
-	x := &Experiment{Jobs: jobs, Capacity: 1, Policies: []string{"srpt", "las"}, Runs: 1, Scale: 1.3}
-	y := &Experiment{Jobs: ScaleSizes(jobs, 1.3), Capacity: 1, Policies: []string{"srpt", "las"}, Runs: 1}
-	a, err := x.Run(context.Background(), RunOptions{})
+	x := &experiment.Experiment{Jobs: jobs, Capacity: 1, Policies: []string{"srpt", "las"}, Runs: 1, Scale: 1.3}
+	y := &experiment.Experiment{Jobs: tuner.ScaleSizes(jobs, 1.3), Capacity: 1, Policies: []string{"srpt", "las"}, Runs: 1}
+	a, err := x.Run(context.Background(), experiment.RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := y.Run(context.Background(), RunOptions{})
+	b, err := y.Run(context.Background(), experiment.RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +192,7 @@ func TestExperimentScale(t *testing.T) {
 	}
 	for _, bad := range []float64{-1, math.NaN(), math.Inf(1)} {
 		x.Scale = bad
-		if _, err := x.Run(context.Background(), RunOptions{}); err == nil {
+		if _, err := x.Run(context.Background(), experiment.RunOptions{}); err == nil {
 			t.Errorf("scale %v accepted", bad)
 		}
 	}
@@ -220,7 +222,7 @@ func TestRunnerStreamFile(t *testing.T) {
 	leftovers := func() []string {
 		var out []string
 		filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-			if err == nil && leftover.MatchString(d.Name()) {
+			if err == nil && leftover().MatchString(d.Name()) {
 				out = append(out, p)
 			}
 			return nil

@@ -18,6 +18,12 @@ import (
 	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/cluster/yarn"
 	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/pipeline/bundle"
+	"github.com/schedplan/schedplan/pipeline/inputs"
+	"github.com/schedplan/schedplan/pipeline/internal/bundletest"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
+	"github.com/schedplan/schedplan/pipeline/tunedeploy"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 // sixUserLog writes a log of 6 users submitting to 3 queues (prod, dev,
@@ -59,11 +65,11 @@ func sixUserLog(t *testing.T, withQueue bool) string {
 // Hadoop's placement code would (yarn.CapacityScheduler.Place: the queue it
 // names — the log's — then the mappings) and returns the share of them in
 // each leaf.
-func routedShares(t *testing.T, in *Inputs, cs *yarn.CapacityScheduler) map[*yarn.CSQueue]float64 {
+func routedShares(t *testing.T, in *inputs.Inputs, cs *yarn.CapacityScheduler) map[*yarn.CSQueue]float64 {
 	t.Helper()
 	lo := in.Split.TuneJobs
 	n := in.Jobs.Len() - lo
-	named := LogQueuesOf(in.Jobs, lo, n)
+	named := bundle.LogQueuesOf(in.Jobs, lo, n)
 	out := map[*yarn.CSQueue]float64{}
 	for k := range n {
 		req := ""
@@ -89,11 +95,11 @@ func routedShares(t *testing.T, in *Inputs, cs *yarn.CapacityScheduler) map[*yar
 // applications of one user. The old files sent everything to
 // root.default (1%) and demoted levels admitted 100 applications per user.
 func TestEmitRoutesWorkToCapacity(t *testing.T) {
-	embedded, err := Prepare(DefaultRunConfig())
+	embedded, err := Prepare(inputs.DefaultRunConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
-	withQueue, noQueue := DefaultRunConfig(), DefaultRunConfig()
+	withQueue, noQueue := inputs.DefaultRunConfig(), inputs.DefaultRunConfig()
 	withQueue.Trace, noQueue.Trace = sixUserLog(t, true), sixUserLog(t, false)
 	six, err := Prepare(withQueue)
 	if err != nil {
@@ -105,7 +111,7 @@ func TestEmitRoutesWorkToCapacity(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name string
-		in   *Inputs
+		in   *inputs.Inputs
 		k    int
 	}{
 		{"embedded trace, k 1", embedded, 1},
@@ -115,7 +121,7 @@ func TestEmitRoutesWorkToCapacity(t *testing.T) {
 		{"6 users, --k users", users, classify.KUsers},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			b, files := emitFor(t, tc.in, tc.k, LASMQParams{K: 5, Alpha0: 10, P: 2, Decay: 0})
+			b, files := emitFor(t, tc.in, tc.k, tuner.LASMQParams{K: 5, Alpha0: 10, P: 2, Decay: 0})
 			checkEmitted(t, b, files)
 			cs, err := yarn.ParseCapacityScheduler(files["capacity-scheduler.xml"])
 			if err != nil {
@@ -203,7 +209,7 @@ func TestPeakApplications(t *testing.T) {
 		{"finish before arrival counts as instant", []float64{3, 3}, []float64{1, 4}, []int32{1, 1}, []int{0, 1}},
 		{"bad user ignored", []float64{0}, []float64{1}, []int32{7}, []int{0, 0}},
 	} {
-		got := PeakApplications(tc.arrival, tc.finish, tc.user, 2)
+		got := bundle.PeakApplications(tc.arrival, tc.finish, tc.user, 2)
 		if fmt.Sprint(got) != fmt.Sprint(tc.want) {
 			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
 		}
@@ -212,7 +218,7 @@ func TestPeakApplications(t *testing.T) {
 
 func TestLogQueueName(t *testing.T) {
 	for in, want := range map[string]string{"root.prod": "prod", "prod": "prod", "": "default", " root.a.b ": "b", "my queue": "my_queue", "root.": "default"} {
-		if got := LogQueueName(in); got != want {
+		if got := bundle.LogQueueName(in); got != want {
 			t.Errorf("LogQueueName(%q) = %q, want %q", in, got, want)
 		}
 	}
@@ -224,11 +230,11 @@ func TestLogQueueName(t *testing.T) {
 // Every leaf now admits twice the peak of one user, and maximum-system-
 // applications twice the sum of the peaks.
 func TestLevelsAdmitPeakApplications(t *testing.T) {
-	b := sampleBundle()
+	b := bundletest.Sample()
 	b.LASMQ.Weights = []float64{1, 0, 0}
 	b.Users[0].PeakApps, b.Users[1].PeakApps = 3000, 4000
 	out, cs := emitCS(t, b)
-	if err := CheckCapacitySchedulerXML(out); err != nil {
+	if err := bundle.CheckCapacitySchedulerXML(out); err != nil {
 		t.Fatal(err)
 	}
 	if v := cs.Values[yarn.CSPrefix+"maximum-applications"]; v != "14000" {
@@ -252,11 +258,11 @@ func TestLevelsAdmitPeakApplications(t *testing.T) {
 // validation stage (before, they named none and all ran in root.default of
 // a file that keeps the log's queues and maps no user).
 func TestDeployPairsNameLogQueues(t *testing.T) {
-	cfg := DefaultRunConfig()
+	cfg := inputs.DefaultRunConfig()
 	cfg.Trace = sixUserLog(t, true)
-	in, pairs := deployPairsOf(t, cfg, DeployChunk{FirstRow: 11, Jobs: 20})
-	want := LogQueuesOf(in.Jobs, 10, 20)
-	if got := pairs[0].res.Named; !slices.Equal(got, want) {
+	in, pairs := deployPairsOf(t, cfg, tunedeploy.DeployChunk{FirstRow: 11, Jobs: 20})
+	want := bundle.LogQueuesOf(in.Jobs, 10, 20)
+	if got := pairs[0].Res.Named; !slices.Equal(got, want) {
 		t.Fatalf("replayed applications name %q, want the log's queues %q", got, want)
 	}
 }
@@ -266,7 +272,7 @@ func TestDeployPairsNameLogQueues(t *testing.T) {
 // min(maximum-applications, maximum-applications × minimum-user-limit-
 // percent/100 × user-limit-factor), e.g. 10,000).
 func TestLeafApplicationsDescription(t *testing.T) {
-	b := sampleBundle()
+	b := bundletest.Sample()
 	b.Users[0].PeakApps, b.Users[1].PeakApps = 20, 3
 	out, cs := emitCS(t, b)
 	var conf struct {
@@ -318,7 +324,7 @@ func TestCurrentConfigPlacesTheLog(t *testing.T) {
 		{users, "testdata/hadoop/capacity-scheduler.xml", ""},
 		{users, "testdata/hadoop/fair-scheduler.xml", ""},
 	} {
-		cfg := DefaultRunConfig()
+		cfg := inputs.DefaultRunConfig()
 		cfg.Trace, cfg.CurrentConfig = c.log, c.file
 		_, err := Prepare(cfg)
 		switch {
@@ -336,14 +342,14 @@ func TestCurrentConfigPlacesTheLog(t *testing.T) {
 // 54% of them on the embedded trace with Hadoop's stock
 // capacity-scheduler.xml).
 func TestDeployPairsReferenceIsCurrentConfig(t *testing.T) {
-	cfg := DefaultRunConfig()
+	cfg := inputs.DefaultRunConfig()
 	cfg.Trace, cfg.CurrentConfig = sixUserLog(t, false), "testdata/hadoop/capacity-scheduler.xml"
-	_, pairs := deployPairsOf(t, cfg, DeployChunk{FirstRow: 1, Jobs: 200})
+	_, pairs := deployPairsOf(t, cfg, tunedeploy.DeployChunk{FirstRow: 1, Jobs: 200})
 	want := "capacity:file=" + cfg.CurrentConfig
-	if got := pairs[0].res.Reference; got != want {
+	if got := pairs[0].Res.Reference; got != want {
 		t.Fatalf("deadlines from %q, want the current scheduler %q", got, want)
 	}
-	scores, err := replay(context.Background(), pairs, []string{want})
+	scores, err := tunedeploy.Replay(context.Background(), pairs, []string{want})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -372,15 +378,15 @@ func TestLogQueuePlacedAsWritten(t *testing.T) {
 	if err := os.WriteFile(fair, []byte(xmlText), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r := &TaskLevel{Jobs: []task.Job{{ID: 0, User: "u"}, {ID: 1, User: "u"}, {ID: 2, User: "u"}}, Named: []string{"root.a.x", "x", "my queue"}}
-	_, queue, err := r.loadFair(fair)
+	r := &tasklevel.TaskLevel{Jobs: []task.Job{{ID: 0, User: "u"}, {ID: 1, User: "u"}, {ID: 2, User: "u"}}, Named: []string{"root.a.x", "x", "my queue"}}
+	_, queue, _, err := r.LoadFair(fair)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := []string{"root.a.x", "root.b", "root.b"}; !slices.Equal(queue, want) {
 		t.Errorf("placed in %q, want %q", queue, want)
 	}
-	if got := LogQueuesOf(mustJobs(t, "job_id,submit_time,size,queue\nj,1,1, root.a.x \n"), 0, 1); !slices.Equal(got, []string{"root.a.x"}) {
+	if got := bundle.LogQueuesOf(mustJobs(t, "job_id,submit_time,size,queue\nj,1,1, root.a.x \n"), 0, 1); !slices.Equal(got, []string{"root.a.x"}) {
 		t.Errorf("LogQueuesOf = %q, want the queue as written", got)
 	}
 }
@@ -401,17 +407,17 @@ func mustJobs(t *testing.T, csv string) *data.Jobs {
 
 // deployPairsOf prepares cfg's log and returns the deploy tuner's pair of
 // chunk with one task seed.
-func deployPairsOf(t *testing.T, cfg RunConfig, chunk DeployChunk) (*Inputs, []deployPair) {
+func deployPairsOf(t *testing.T, cfg inputs.RunConfig, chunk tunedeploy.DeployChunk) (*inputs.Inputs, []tunedeploy.DeployPair) {
 	t.Helper()
 	in, err := Prepare(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cl, err := TaskCluster(in.Spec)
+	cl, err := tasklevel.TaskCluster(in.Spec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pairs, err := taskPairs(in, cl, []DeployChunk{chunk}, []uint64{1}, 0, 1)
+	pairs, err := tunedeploy.TaskPairs(in, cl, []tunedeploy.DeployChunk{chunk}, []uint64{1}, 0, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"math"
 	"reflect"
 	"sort"
 
@@ -17,104 +16,26 @@ import (
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/lp"
+	"github.com/schedplan/schedplan/pipeline/bundle"
+	"github.com/schedplan/schedplan/pipeline/capacity"
+	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/inputs"
+	"github.com/schedplan/schedplan/pipeline/report"
+	"github.com/schedplan/schedplan/pipeline/runreport"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
+	"github.com/schedplan/schedplan/pipeline/tunedeploy"
+	"github.com/schedplan/schedplan/pipeline/tuner"
+	"github.com/schedplan/schedplan/pipeline/validation"
 )
 
-// classState is the classify stage's state.
-type classState struct {
-	Primary   classOut `json:"primary"`
-	Secondary classOut `json:"secondary"`
-}
-
-type classOut struct {
-	Result *classify.Result `json:"result"`
-	Rows   []int            `json:"rows,omitempty"`
-	Assign []int32          `json:"assign"`
-}
-
-// capacityState is the capacity stage's state: the bundle's projection of
-// each classification's plan, or why there is none.
-type capacityState struct {
-	Primary        *CapacityPlan `json:"primary,omitempty"`
-	PrimaryNotes   []string      `json:"primary_notes,omitempty"`
-	Secondary      *CapacityPlan `json:"secondary,omitempty"`
-	SecondaryNotes []string      `json:"secondary_notes,omitempty"`
-	// Check is the load decomposition and the headroom replays
-	// (checkCapacity).
-	Check *CapacityCheck `json:"check,omitempty"`
-}
+// classState is the classify stage's state (classPair, with the stage
+// state's methods).
+type classState inputs.Classes
 
 // boundsState is the bounds stage's state (validation window).
 type boundsState struct {
-	Bounds    *Bounds   `json:"bounds"`
-	Deadlines []float64 `json:"deadlines"`
-}
-
-// RunResult is what a run produced (also summary.json).
-type RunResult struct {
-	Version  int      `json:"version"`
-	Trace    string   `json:"trace"`
-	Workload Workload `json:"workload"`
-	Split    Split    `json:"split"`
-	// Capacity is the capacity every simulation ran at (in the units of the
-	// sizes), CapacityFrom where it came from, and OfferedLoad the log's
-	// load at it; Overloaded is set when that load exceeds 1.
-	Capacity     float64  `json:"capacity"`
-	CapacityFrom string   `json:"capacity_from"`
-	OfferedLoad  *float64 `json:"offered_load"` // null when undefined (one arrival instant)
-	Overloaded   bool     `json:"overloaded"`
-	Warnings     []string `json:"warnings,omitempty"`
-	Lambda       float64  `json:"lambda"`
-	// Cluster names the cluster spec (an auto spec says how it was sized).
-	Cluster string `json:"cluster"`
-	// CapacityCheck decomposes the log's load and checks λ by replays.
-	CapacityCheck *CapacityCheck  `json:"capacity_check,omitempty"`
-	Tuned         LASMQParams     `json:"tuned_las_mq"`
-	TunedSpec     string          `json:"tuned_policy"`
-	Bounds        *Bounds         `json:"bounds"`
-	Validation    []ValidationRow `json:"validation"`
-	// ValidationLoad is the validation window's offered load at Capacity
-	// (FluidLoadDef), at which the validation rows were simulated.
-	ValidationLoad *float64 `json:"validation_offered_load"`
-	Current        string   `json:"current"`
-	// TaskValidation is the task-level view of the validation window (the
-	// emitted YARN files simulated on the spec's machines).
-	TaskValidation *TaskValidation `json:"task_validation,omitempty"`
-	// COSHH is COSHH beside FIFO and Fair at task level on the validation
-	// window (seed 003 §5.1's metrics; COSHHValidation), with its tuning.
-	COSHH *COSHHValidation `json:"coshh,omitempty"`
-	// Calibration is how far the simulated current scheduler is from the
-	// log's observed times on the validation window: how much to trust
-	// the what-ifs.
-	Calibration *CalibrationReport `json:"calibration,omitempty"`
-	// TunedHPFSP is H-PFSP's tuned configuration (the bundle's h_pfsp).
-	TunedHPFSP *HPFSPConfig `json:"tuned_h_pfsp,omitempty"`
-	// DeployTuning is the task-level deploy tuner's record (every
-	// candidate replayed as emitted on the tuning window).
-	DeployTuning *DeployTuning `json:"deploy_tuning,omitempty"`
-	// Verdict is the run's one verdict (VerdictDeploy, VerdictKeep), Deploy
-	// how it was reached; Improved is Verdict == deploy, Improvement the
-	// contender's mean paired improvement over the current scheduler at
-	// task level on the validation window (1 − candidate/current in the
-	// objective; negative: worse) and ImprovementInterval the bootstrap
-	// interval of its mean paired relative difference (negative: better).
-	Verdict             string         `json:"verdict"`
-	Deploy              *DeployVerdict `json:"deploy,omitempty"`
-	Improvement         float64        `json:"improvement_over_current"`
-	ImprovementInterval *Interval      `json:"improvement_interval,omitempty"`
-	Improved            bool           `json:"improved"`
-	// FluidImprovement is 1 − tuned/current mean response of the fluid
-	// model on the validation window (FluidImproved: positive): a bound of
-	// what the levels could do without tasks, not the verdict.
-	FluidImprovement float64  `json:"fluid_improvement_over_current"`
-	FluidImproved    bool     `json:"fluid_improved"`
-	Skipped          []string `json:"-"`
-	Ran              []string `json:"-"`
-	Files            []string `json:"files"`
-
-	// TunedRow and CurrentRow are the validation rows (exact sizes) the
-	// verdict compares: response beside slowdown and missed deadlines.
-	TunedRow   ValidationRow `json:"tuned_validation"`
-	CurrentRow ValidationRow `json:"current_validation"`
+	Bounds    *experiment.Bounds `json:"bounds"`
+	Deadlines []float64          `json:"deadlines"`
 }
 
 // stage is one row of the pipeline's table: its name, its parameters and the
@@ -173,19 +94,19 @@ func (s *stamped) UnmarshalJSON(b []byte) error {
 
 // pipelineRun is one run's states, filled stage by stage.
 type pipelineRun struct {
-	in    *Inputs
+	in    *inputs.Inputs
 	r     *Runner
-	wl    Workload
+	wl    inputs.Workload
 	cs    classState
-	capSt capacityState
-	tr    TuneReport
+	capSt runreport.CapacityState
+	tr    tuner.TuneReport
 	ht    HPFSPTuning
 	bs    boundsState
-	vs    ValidationState
-	coshh coshhState
+	vs    validation.ValidationState
+	coshh validation.COSHHState
 	dp    deployState
 	files []string
-	bd    *Bundle
+	bd    *bundle.Bundle
 	// bdErr is why the bundle's routing (routeBundle) failed, if it did.
 	bdErr error
 	// peaks is routeBundle's fluid replay (fluidPeaks), kept across the
@@ -198,7 +119,7 @@ type pipelineRun struct {
 // fluidPeakCache is every user's peak concurrent applications (peak) in the
 // fluid replay of the LAS_MQ of.
 type fluidPeakCache struct {
-	of   LASMQParams
+	of   tuner.LASMQParams
 	peak []int
 }
 
@@ -208,14 +129,14 @@ type fluidPeakCache struct {
 // in comes from Prepare. When ctx is cancelled the stage under way is
 // abandoned without writing anything and Run returns ctx.Err() (wrapped):
 // the directory stays resumable.
-func Run(ctx context.Context, in *Inputs, r *Runner) (*RunResult, error) {
+func Run(ctx context.Context, in *inputs.Inputs, r *Runner) (*runreport.RunResult, error) {
 	if r.Dir == "" {
-		return nil, ErrNoOutputDir
+		return nil, experiment.ErrNoOutputDir
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	r.shard = in.Config.Stages.sharding()
+	r.shard = in.Config.Stages.Sharding()
 	if err := r.Open(); err != nil {
 		return nil, err
 	}
@@ -223,7 +144,7 @@ func Run(ctx context.Context, in *Inputs, r *Runner) (*RunResult, error) {
 	p := &pipelineRun{in: in, r: r}
 	so := &in.Config.Stages
 	stages := p.stages()
-	if !so.sharding() {
+	if !so.Sharding() {
 		if err := r.checkOutdated(stages, so); err != nil {
 			return nil, err
 		}
@@ -238,7 +159,7 @@ func Run(ctx context.Context, in *Inputs, r *Runner) (*RunResult, error) {
 		}
 		if so.Stage == s.name {
 			p.part = &stagePart{stage: s.name, key: key, opt: so}
-			if so.sharding() {
+			if so.Sharding() {
 				return nil, p.writeShard(ctx, s)
 			}
 		}
@@ -307,10 +228,10 @@ func (p *pipelineRun) stages() []stage {
 			Allocation string
 			Check      int
 			Seed       uint64
-		}{cfg.Solver, cfg.WhatIfs, lp.AllocationRule, capacityCheckVersion, cfg.Seed}, deps: []string{"classify"}, inputs: [][]byte{in.SpecKey}, state: &p.capSt, run: p.capacity},
+		}{cfg.Solver, cfg.WhatIfs, lp.AllocationRule, capacity.CapacityCheckVersion, cfg.Seed}, deps: []string{"classify"}, inputs: [][]byte{in.SpecKey}, state: &p.capSt, run: p.capacity},
 		{name: "tune", params: struct {
 			Budget      int
-			Objective   Objective
+			Objective   tuner.Objective
 			Constraints string
 			Folds       int
 			Current     string
@@ -322,15 +243,15 @@ func (p *pipelineRun) stages() []stage {
 			Solver  lp.Solver
 			Seed    uint64
 			Version int
-		}{COSHHKGrid, COSHHToleranceGrid, cfg.Solver, cfg.Seed, coshhVersion}, deps: []string{"ingest"}, inputs: [][]byte{in.SpecKey, in.JobsKey},
+		}{validation.COSHHKGrid, validation.COSHHToleranceGrid, cfg.Solver, cfg.Seed, validation.COSHHVersion}, deps: []string{"ingest"}, inputs: [][]byte{in.SpecKey, in.JobsKey},
 			state: &p.coshh, run: p.tuneCOSHH},
 		{name: "tune-hpfsp", params: struct {
-			Objective  Objective
+			Objective  tuner.Objective
 			Seed       uint64
 			Limits     []int
 			Thresholds []float64
 			Version    int
-		}{cfg.Objective, cfg.Seed, DefaultFairLimits, HPFSPTuneThresholds, hpfspTuneVersion},
+		}{cfg.Objective, cfg.Seed, tasklevel.DefaultFairLimits, HPFSPTuneThresholds, hpfspTuneVersion},
 			deps: []string{"ingest"}, inputs: [][]byte{in.JobsKey, in.TraceKey, in.SpecKey}, state: &p.ht, run: p.tuneHPFSP},
 		{name: "bounds", deps: []string{"ingest"}, inputs: [][]byte{in.JobsKey}, state: &p.bs, run: p.bounds},
 		{name: "tune-deploy", params: struct {
@@ -338,14 +259,14 @@ func (p *pipelineRun) stages() []stage {
 			Multipliers                                          []float64
 			Orders                                               []sim.LevelOrder
 			Seed                                                 uint64
-			Objective                                            Objective
+			Objective                                            tuner.Objective
 			Constraints, CurrentConfig                           string
 			ContainerMB                                          int
-		}{DeployChunkJobs, DeployChunks, DeployTuneSeeds, DeployFinalists, deployVersion, capacityLayoutVersion, DeployMultipliers, DeployLevelOrders,
+		}{tunedeploy.DeployChunkJobs, tunedeploy.DeployChunks, tunedeploy.DeployTuneSeeds, tunedeploy.DeployFinalists, deployVersion, bundle.CapacityLayoutVersion, tunedeploy.DeployMultipliers, tunedeploy.DeployLevelOrders,
 			cfg.Seed, cfg.Objective, cfg.Constraints, cfg.CurrentConfig, cfg.ContainerMB},
 			deps: []string{"ingest", "classify", "capacity", "tune", "tune-coshh", "tune-hpfsp", "bounds"}, inputs: [][]byte{in.JobsKey, in.TraceKey, in.SpecKey, in.TasksKey, in.CurrentConfigKey},
 			state: &p.dp, run: p.tuneDeploy},
-		{name: "emit", params: struct{ ContainerMB, Layout int }{cfg.ContainerMB, capacityLayoutVersion}, deps: []string{"ingest", "classify", "capacity", "tune", "tune-coshh", "tune-hpfsp", "bounds", "tune-deploy"},
+		{name: "emit", params: struct{ ContainerMB, Layout int }{cfg.ContainerMB, bundle.CapacityLayoutVersion}, deps: []string{"ingest", "classify", "capacity", "tune", "tune-coshh", "tune-hpfsp", "bounds", "tune-deploy"},
 			inputs: [][]byte{in.SpecKey}, state: &struct{}{}, run: p.emit},
 		{name: "validate", params: struct {
 			Current       string
@@ -358,10 +279,11 @@ func (p *pipelineRun) stages() []stage {
 			CurrentConfig string
 			ContainerMB   int
 			Results       string
-		}{cfg.Current, cfg.Baselines, cfg.Sigmas, cfg.Runs, cfg.LoadFactors, cfg.Seed, taskLevelVersion, cfg.CurrentConfig, cfg.ContainerMB, cfg.resultsOrDefault()},
+		}{cfg.Current, cfg.Baselines, cfg.Sigmas, cfg.Runs, cfg.LoadFactors, cfg.Seed, validation.TaskLevelVersion, cfg.CurrentConfig, cfg.ContainerMB, cfg.ResultsOrDefault()},
 			deps: []string{"tune", "tune-coshh", "tune-hpfsp", "bounds", "classify", "tune-deploy", "emit"}, inputs: [][]byte{in.JobsKey, in.TraceKey, in.SpecKey, in.CurrentConfigKey, in.TasksKey},
 			state: &p.vs, run: p.validate},
-		{name: "report", deps: []string{"ingest", "classify", "capacity", "tune", "tune-coshh", "tune-hpfsp", "bounds", "tune-deploy", "emit", "validate"},
+		{name: "report", params: struct{ Version int }{reportVersion},
+			deps:  []string{"ingest", "classify", "capacity", "tune", "tune-coshh", "tune-hpfsp", "bounds", "tune-deploy", "emit", "validate"},
 			state: &struct{}{}, run: p.report},
 	}
 }
@@ -380,7 +302,7 @@ func (p *pipelineRun) classify(context.Context) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.cs = classState{Primary: classOut{pr, pr.Rows, pr.Assign}, Secondary: classOut{sec, sec.Rows, sec.Assign}}
+	p.cs = classState{Primary: inputs.ClassOut{Result: pr, Rows: pr.Rows, Assign: pr.Assign}, Secondary: inputs.ClassOut{Result: sec, Rows: sec.Rows, Assign: sec.Assign}}
 	var buf bytes.Buffer
 	if err := data.WriteTable(&buf, classify.Table(pr, sec), data.FormatParquet); err != nil {
 		return nil, err
@@ -394,14 +316,14 @@ func (p *pipelineRun) capacity(ctx context.Context) (map[string][]byte, error) {
 	cfg := p.in.Config
 	for _, c := range []struct {
 		res   *classify.Result
-		opt   CapacityOptions
-		plan  **CapacityPlan
+		opt   capacity.CapacityOptions
+		plan  **bundle.CapacityPlan
 		notes *[]string
 	}{
-		{p.cs.Primary.Result, CapacityOptions{Solver: cfg.Solver}, &p.capSt.Primary, &p.capSt.PrimaryNotes},
-		{p.cs.Secondary.Result, CapacityOptions{Solver: cfg.Solver, WhatIfs: cfg.WhatIfs}, &p.capSt.Secondary, &p.capSt.SecondaryNotes},
+		{p.cs.Primary.Result, capacity.CapacityOptions{Solver: cfg.Solver}, &p.capSt.Primary, &p.capSt.PrimaryNotes},
+		{p.cs.Secondary.Result, capacity.CapacityOptions{Solver: cfg.Solver, WhatIfs: cfg.WhatIfs}, &p.capSt.Secondary, &p.capSt.SecondaryNotes},
 	} {
-		a, err := PlanCapacity(c.res, p.in.Spec, c.opt)
+		a, err := capacity.PlanCapacity(c.res, p.in.Spec, c.opt)
 		if err != nil {
 			return nil, fmt.Errorf("%s classification: %w", c.res.Name, err)
 		}
@@ -412,14 +334,14 @@ func (p *pipelineRun) capacity(ctx context.Context) (map[string][]byte, error) {
 		lambda = p.capSt.Secondary.Lambda
 	}
 	var err error
-	p.capSt.Check, err = checkCapacity(ctx, p.in, &p.cs, lambda)
+	p.capSt.Check, err = capacity.CheckCapacity(ctx, p.in, (*inputs.Classes)(&p.cs), lambda)
 	return nil, err
 }
 
 // tune: LAS_MQ on the tuning window, checked on the rest.
 func (p *pipelineRun) tune(ctx context.Context) (map[string][]byte, error) {
 	in, cfg := p.in, p.in.Config
-	cons, err := ParseConstraints(cfg.Constraints)
+	cons, err := tuner.ParseConstraints(cfg.Constraints)
 	if err != nil {
 		return nil, err
 	}
@@ -427,7 +349,7 @@ func (p *pipelineRun) tune(ctx context.Context) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep, err := TuneLASMQWindows(ctx, in.SimJobs, in.Capacity, in.Split, TuneOptions{
+	rep, err := tuner.TuneLASMQWindows(ctx, in.SimJobs, in.Capacity, in.Split, tuner.TuneOptions{
 		Budget: cfg.Budget, Objective: cfg.Objective, Constraints: cons, Folds: cfg.Folds,
 		Current: cfg.Current, Seed: cfg.Seed, Progress: p.r.progress("tune"), Shard: shard,
 	})
@@ -441,7 +363,7 @@ func (p *pipelineRun) tune(ctx context.Context) (map[string][]byte, error) {
 // bounds: on the validation window.
 func (p *pipelineRun) bounds(context.Context) (map[string][]byte, error) {
 	_, valJobs := p.in.Split.Windows(p.in.SimJobs)
-	b, err := ComputeBounds(valJobs, p.in.Capacity)
+	b, err := experiment.ComputeBounds(valJobs, p.in.Capacity)
 	if err != nil {
 		return nil, err
 	}
@@ -451,7 +373,7 @@ func (p *pipelineRun) bounds(context.Context) (map[string][]byte, error) {
 
 // boundsOf returns the bounds with their deadlines (which the stamp keeps
 // apart).
-func (p *pipelineRun) boundsOf() *Bounds {
+func (p *pipelineRun) boundsOf() *experiment.Bounds {
 	b := *p.bs.Bounds
 	b.Deadlines = p.bs.Deadlines
 	return &b
@@ -459,8 +381,8 @@ func (p *pipelineRun) boundsOf() *Bounds {
 
 // deployState is the tune-deploy stage's state.
 type deployState struct {
-	Tuning  *DeployTuning  `json:"tuning,omitempty"`
-	Verdict *DeployVerdict `json:"verdict,omitempty"`
+	Tuning  *tunedeploy.DeployTuning  `json:"tuning,omitempty"`
+	Verdict *tunedeploy.DeployVerdict `json:"verdict,omitempty"`
 }
 
 // deployVersion changes when the tune-deploy stage or the verdict changes
@@ -468,8 +390,17 @@ type deployState struct {
 // to the current scheduler; 3: jobs in the execution-time model;
 // applications name the log's queues — as written first, then by their
 // name in schedplan's files — and the deadlines are --current-config's
-// completions, not Fair with one pool per user's).
-const deployVersion = 3
+// completions, not Fair with one pool per user's; 4: tuned
+// fair-scheduler.xml candidates, per-user maxRunningApps at task level;
+// 5: intervals print enough digits not to read +0.00% when not zero;
+// 6: users' work shares and peak applications from the tuning window).
+const deployVersion = 6
+
+// reportVersion changes when report.html changes for the same stage
+// results (2: the decision on the first screen, legends beside the plots,
+// log-scale bars, labelled ticks on log axes within a decade; 3: the
+// capacity section's headroom, its replays and the load decomposition).
+const reportVersion = 3
 
 // tuneDeploy: the deployable candidates rendered from the bundle as tuned
 // and replayed at task level on the tuning window (TuneDeploy); the bundle
@@ -480,7 +411,7 @@ func (p *pipelineRun) tuneDeploy(ctx context.Context) (map[string][]byte, error)
 	if p.bdErr != nil {
 		return nil, p.bdErr
 	}
-	dt, err := TuneDeploy(ctx, p.in, &p.tr, b)
+	dt, err := tunedeploy.TuneDeploy(ctx, p.in, &p.tr, b)
 	if err != nil {
 		return nil, err
 	}
@@ -488,7 +419,7 @@ func (p *pipelineRun) tuneDeploy(ctx context.Context) (map[string][]byte, error)
 	p.bd = nil // rebuilt with the choice
 	// The one verdict: the contender's file, rendered as emit writes it,
 	// against the current scheduler on the validation window.
-	v, err := verdictOf(ctx, p.in, dt, p.bundle())
+	v, err := tunedeploy.VerdictOf(ctx, p.in, dt, p.bundle())
 	if err != nil {
 		return nil, err
 	}
@@ -500,7 +431,7 @@ func (p *pipelineRun) tuneDeploy(ctx context.Context) (map[string][]byte, error)
 // implements, the one record of "the tuned configuration": the deploy
 // tuner's capacity candidate (thresholds × its multiplier, its leaves'
 // order), else the fluid tuner's.
-func (p *pipelineRun) tuned() LASMQParams {
+func (p *pipelineRun) tuned() tuner.LASMQParams {
 	if dt := p.dp.Tuning; dt != nil && dt.Capacity >= 0 {
 		return *dt.Candidates[dt.Capacity].LASMQ
 	}
@@ -508,19 +439,21 @@ func (p *pipelineRun) tuned() LASMQParams {
 }
 
 // deployRecord is the bundle's deploy section (nil before the verdict).
-func (p *pipelineRun) deployRecord() *DeployRecord {
+func (p *pipelineRun) deployRecord() *bundle.DeployRecord {
 	v := p.dp.Verdict
 	if v == nil {
 		return nil
 	}
-	if c := p.contender(); c != nil && c.Family == FamilyFair {
-		return v.Record(c.PoolPolicy)
+	if c := p.contender(); c != nil && c.Family == tunedeploy.FamilyFair {
+		r := v.Record(c.PoolPolicy)
+		r.FairKnobs = c.Fair
+		return r
 	}
 	return v.Record("")
 }
 
 // contender returns the deploy tuner's contender (nil: none).
-func (p *pipelineRun) contender() *DeployCandidate {
+func (p *pipelineRun) contender() *tunedeploy.DeployCandidate {
 	if dt := p.dp.Tuning; dt != nil && dt.Contender >= 0 {
 		return &dt.Candidates[dt.Contender]
 	}
@@ -533,11 +466,11 @@ func (p *pipelineRun) emit(context.Context) (map[string][]byte, error) {
 	if p.bdErr != nil {
 		return nil, p.bdErr
 	}
-	y, err := MarshalBundle(bd)
+	y, err := bundle.MarshalBundle(bd)
 	if err != nil {
 		return nil, err
 	}
-	files, err := BundleYARN(bd, p.in.Config.ContainerMB)
+	files, err := tunedeploy.BundleYARN(bd, p.in.Config.ContainerMB)
 	if err != nil {
 		return nil, err
 	}
@@ -552,13 +485,13 @@ func (p *pipelineRun) validate(ctx context.Context) (map[string][]byte, error) {
 		return nil, err
 	}
 	tuned := p.tuned()
-	v, files, err := validate(ctx, p.in, &p.cs, &p.tr, tuned, p.boundsOf(), p.r.StreamFile, RunOptions{Progress: p.r.progress("validate"), Units: units})
+	v, files, err := validation.Validate(ctx, p.in, (*inputs.Classes)(&p.cs), &p.tr, tuned, p.boundsOf(), p.r.StreamFile, experiment.RunOptions{Progress: p.r.progress("validate"), Units: units})
 	if err != nil {
 		return nil, err
 	}
 	// The emitted files, loaded back from the output directory and
 	// simulated at task level.
-	if v.Task, err = taskValidate(ctx, p.in, &p.cs, tuned, p.r.Dir, p.r.progress("validate (task level)")); err != nil {
+	if v.Task, err = validation.TaskValidate(ctx, p.in, (*inputs.Classes)(&p.cs), tuned, p.r.Dir, p.r.progress("validate (task level)")); err != nil {
 		return nil, err
 	}
 	if err := p.validateHPFSP(ctx, v.Task, p.r.progress("validate (task level, h-pfsp)")); err != nil {
@@ -567,7 +500,7 @@ func (p *pipelineRun) validate(ctx context.Context) (map[string][]byte, error) {
 	for i := range v.Task.Rows { // COSHH's rows, added below, state their own
 		v.Task.Rows[i].OfferedLoad = v.Task.OfferedLoad
 	}
-	cal, calFiles, err := calibrate(ctx, p.in, v)
+	cal, calFiles, err := validation.Calibrate(ctx, p.in, v)
 	if err != nil {
 		return nil, err
 	}
@@ -589,7 +522,7 @@ func (p *pipelineRun) report(context.Context) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	html, err := buildReport(p.in, p.bundle(), &p.cs, &p.capSt, &p.tr, p.boundsOf(), &p.vs, res)
+	html, err := runreport.BuildReport(p.in, p.bundle(), (*inputs.Classes)(&p.cs), &p.capSt, &p.tr, p.boundsOf(), &p.vs, res)
 	if err != nil {
 		return nil, err
 	}
@@ -598,11 +531,11 @@ func (p *pipelineRun) report(context.Context) (map[string][]byte, error) {
 
 // result assembles the run's result from the stages' states and the files
 // written so far.
-func (p *pipelineRun) result() *RunResult {
+func (p *pipelineRun) result() *runreport.RunResult {
 	in, cfg := p.in, p.in.Config
-	res := &RunResult{
-		Version: BundleVersion, Trace: in.Jobs.Source, Workload: p.wl, Split: in.Split,
-		Capacity: in.Capacity, CapacityFrom: in.CapacityFrom, OfferedLoad: finitePtr(in.OfferedLoad), Overloaded: in.OfferedLoad > 1,
+	res := &runreport.RunResult{
+		Version: bundle.BundleVersion, Trace: in.Jobs.Source, Workload: p.wl, Split: in.Split,
+		Capacity: in.Capacity, CapacityFrom: in.CapacityFrom, OfferedLoad: report.FinitePtr(in.OfferedLoad), Overloaded: in.OfferedLoad > 1,
 		Warnings: in.Warnings, Tuned: p.tuned(), TunedSpec: p.tuned().Spec(), Bounds: p.boundsOf(),
 		Validation: p.vs.Rows, ValidationLoad: p.vs.OfferedLoad, Current: cfg.Current, Files: append([]string(nil), p.files...),
 	}
@@ -610,9 +543,9 @@ func (p *pipelineRun) result() *RunResult {
 		res.Lambda = p.capSt.Secondary.Lambda
 	}
 	res.CapacityCheck, res.Cluster = p.capSt.Check, in.Spec.Name
-	current := canonicalSpec(cfg.Current)
+	current := experiment.CanonicalSpec(cfg.Current)
 	for _, row := range p.vs.Rows {
-		if row.Sigma == 0 && canonicalSpec(row.Policy) == current {
+		if row.Sigma == 0 && experiment.CanonicalSpec(row.Policy) == current {
 			res.CurrentRow = row
 		}
 		if row.Name == "tuned las_mq" && row.Sigma == 0 {
@@ -637,24 +570,6 @@ func (p *pipelineRun) result() *RunResult {
 	return res
 }
 
-// finite returns &v, or nil for NaN and ±Inf (which JSON cannot hold).
-func finitePtr(v float64) *float64 {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return nil
-	}
-	return &v
-}
-
-// canonicalSpec is a fluid policy specification as the registry writes it
-// (the spec itself when it does not parse).
-func canonicalSpec(spec string) string {
-	p, err := sim.ParsePolicy(spec)
-	if err != nil {
-		return spec
-	}
-	return sim.SpecOf(p)
-}
-
 // progress returns the runner's progress callback for a stage.
 func (r *Runner) progress(stage string) func(done, total int) {
 	if r.Progress == nil {
@@ -664,19 +579,19 @@ func (r *Runner) progress(stage string) func(done, total int) {
 }
 
 // bundle assembles schedplan.yaml from the stages' states (once).
-func (p *pipelineRun) bundle() *Bundle {
+func (p *pipelineRun) bundle() *bundle.Bundle {
 	if p.bd != nil {
 		return p.bd
 	}
 	in, cfg := p.in, p.in.Config
-	bd := &Bundle{Version: BundleVersion, Generator: "schedplan", Seed: cfg.Seed}
-	bd.Trace = TraceInfo{
+	bd := &bundle.Bundle{Version: bundle.BundleVersion, Generator: "schedplan", Seed: cfg.Seed}
+	bd.Trace = bundle.TraceInfo{
 		Source: in.Jobs.Source, SHA256: hex.EncodeToString(in.TraceKey), Jobs: in.Jobs.Len(), SizeSource: string(in.Source),
 		DN: cfg.Sizes.DN, Load: cfg.Sizes.Load, TuneJobs: in.Split.TuneJobs, ValidateJobs: in.Split.ValidJobs, SplitTime: in.Split.Time,
 	}
-	bd.Cluster = ClusterInfo{Name: in.Spec.Name, Capacity: in.Spec.Capacity()}
+	bd.Cluster = bundle.ClusterInfo{Name: in.Spec.Name, Capacity: in.Spec.Capacity()}
 	for _, r := range in.Spec.Resources {
-		bd.Cluster.Resources = append(bd.Cluster.Resources, ResourceInfo{Name: r.Name, Count: r.Count, Slots: r.Slots, ExecRate: r.ExecRate})
+		bd.Cluster.Resources = append(bd.Cluster.Resources, bundle.ResourceInfo{Name: r.Name, Count: r.Count, Slots: r.Slots, ExecRate: r.ExecRate})
 	}
 	names, idx := in.Jobs.Users()
 	counts := make([]int, len(names))
@@ -686,18 +601,18 @@ func (p *pipelineRun) bundle() *Bundle {
 	seen := map[string]bool{}
 	for k, n := range names {
 		u := in.Spec.User(n)
-		bd.Users = append(bd.Users, UserConfig{Name: n, Jobs: counts[k], MinShare: u.MinShare, Weight: u.EffectiveWeight()})
+		bd.Users = append(bd.Users, bundle.UserConfig{Name: n, Jobs: counts[k], MinShare: u.MinShare, Weight: u.EffectiveWeight()})
 		seen[n] = true
 	}
 	for _, u := range in.Spec.Users {
 		if !seen[u.Name] {
-			bd.Users = append(bd.Users, UserConfig{Name: u.Name, MinShare: u.MinShare, Weight: u.EffectiveWeight()})
+			bd.Users = append(bd.Users, bundle.UserConfig{Name: u.Name, MinShare: u.MinShare, Weight: u.EffectiveWeight()})
 		}
 	}
 	res := p.cs.Secondary.Result
 	for _, c := range res.Classes {
-		bd.Classes = append(bd.Classes, ClassConfig{
-			Name: ClassName(c.ID), Label: c.Label, Count: c.Count, Share: c.Share, Centroid: c.Centroid,
+		bd.Classes = append(bd.Classes, bundle.ClassConfig{
+			Name: bundle.ClassName(c.ID), Label: c.Label, Count: c.Count, Share: c.Share, Centroid: c.Centroid,
 			MeanSize: c.MeanSize, Alpha: c.Alpha, Mu: c.Mu,
 		})
 	}
@@ -706,7 +621,7 @@ func (p *pipelineRun) bundle() *Bundle {
 		if f < len(res.Scaling.Methods) {
 			m = res.Scaling.Methods[f]
 		}
-		fs := FeatureScale{Feature: name, Log: m == classify.Log}
+		fs := bundle.FeatureScale{Feature: name, Log: m == classify.Log}
 		if f < len(res.Scaling.Mean) {
 			fs.Mean, fs.SD = res.Scaling.Mean[f], res.Scaling.Std[f]
 		}
@@ -714,7 +629,7 @@ func (p *pipelineRun) bundle() *Bundle {
 	}
 	bd.Capacity = p.capSt.Secondary
 	bd.LASMQ = p.tuned().Config()
-	if h, err := HeldPerUnit(in.Capacity, bd.Cluster.Containers()); err == nil {
+	if h, err := bundle.HeldPerUnit(in.Capacity, bd.Cluster.Containers()); err == nil {
 		bd.LASMQ.HeldPerUnit = h // tuned at in.Capacity, whatever the size source says
 	}
 	bd.Deploy = p.deployRecord()
@@ -722,9 +637,9 @@ func (p *pipelineRun) bundle() *Bundle {
 	bd.HPFSP = p.hpfspConfig()
 	b := p.boundsOf()
 	if p.coshh.Fit != nil {
-		bd.COSHH = COSHHConfigOf(p.coshh.Fit, p.coshh.Grid)
+		bd.COSHH = validation.COSHHConfigOf(p.coshh.Fit, p.coshh.Grid)
 	}
-	bd.Bounds = &BoundsInfo{SRPTMean: b.SRPTMean, FSPMean: b.FSPMean, PSMean: b.PSMean}
+	bd.Bounds = &bundle.BoundsInfo{SRPTMean: b.SRPTMean, FSPMean: b.FSPMean, PSMean: b.PSMean}
 	p.bd = bd
 	return bd
 }

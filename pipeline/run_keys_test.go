@@ -14,6 +14,9 @@ import (
 	"testing"
 
 	"github.com/schedplan/schedplan/cluster"
+	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/inputs"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 // writeTwoUserLog writes a CSV log of n jobs of users U1 and U2 (both in
@@ -61,8 +64,8 @@ func TestStageKeysCoverEveryInput(t *testing.T) {
 		writeSpec(t, p, old, new)
 		return p
 	}
-	base := func() RunConfig {
-		cfg := DefaultRunConfig()
+	base := func() inputs.RunConfig {
+		cfg := inputs.DefaultRunConfig()
 		cfg.Trace, cfg.Cluster, cfg.K = log, spec("base", "version: 1", "version: 1"), 2
 		cfg.Budget, cfg.Runs, cfg.Sigmas, cfg.LoadFactors = 30, 2, []float64{0, 0.5}, []float64{0.8, 1}
 		return cfg
@@ -75,7 +78,7 @@ func TestStageKeysCoverEveryInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "out")
-	run := func(cfg RunConfig) []string {
+	run := func(cfg inputs.RunConfig) []string {
 		in, err := Prepare(cfg)
 		if err != nil {
 			t.Fatal(err)
@@ -91,40 +94,40 @@ func TestStageKeysCoverEveryInput(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name string
-		edit func(*RunConfig)
+		edit func(*inputs.RunConfig)
 		want []string
 	}{
-		{"nothing", func(*RunConfig) {}, nil},
-		{"user weight in cluster.yaml", func(c *RunConfig) {
+		{"nothing", func(*inputs.RunConfig) {}, nil},
+		{"user weight in cluster.yaml", func(c *inputs.RunConfig) {
 			c.Cluster = spec("weight", "{name: U2,  min_share: 0,  priority: 2}", "{name: U2,  min_share: 0,  priority: 2, weight: 5}")
 		}, all[1:]},
-		{"user min_share in cluster.yaml", func(c *RunConfig) {
+		{"user min_share in cluster.yaml", func(c *inputs.RunConfig) {
 			c.Cluster = spec("minshare", "{name: U2,  min_share: 0,  priority: 2}", "{name: U2,  min_share: 3,  priority: 2}")
 		}, []string{"classify", "capacity", "tune-coshh", "tune-hpfsp", "tune-deploy", "emit", "validate", "report"}}, // H-PFSP tunes on the spec's machines
-		{"machine count in cluster.yaml", func(c *RunConfig) {
+		{"machine count in cluster.yaml", func(c *inputs.RunConfig) {
 			c.Cluster = spec("count", "{name: R2, count: 1,", "{name: R2, count: 2,")
 		}, all[1:]}, // the capacity, and so the simulated load, changes
-		{"the log", func(c *RunConfig) { c.Trace = log2 }, all},
-		{"split", func(c *RunConfig) { c.Split = 0.6 }, all},
-		{"capacity", func(c *RunConfig) { c.Capacity = 60 }, []string{"tune", "tune-coshh", "tune-hpfsp", "bounds", "tune-deploy", "emit", "validate", "report"}},
-		{"k", func(c *RunConfig) { c.K = 3 }, []string{"classify", "capacity", "tune-deploy", "emit", "validate", "report"}},
-		{"seed", func(c *RunConfig) { c.Seed = 7 }, []string{"classify", "capacity", "tune", "tune-coshh", "tune-hpfsp", "tune-deploy", "emit", "validate", "report"}},
+		{"the log", func(c *inputs.RunConfig) { c.Trace = log2 }, all},
+		{"split", func(c *inputs.RunConfig) { c.Split = 0.6 }, all},
+		{"capacity", func(c *inputs.RunConfig) { c.Capacity = 60 }, []string{"tune", "tune-coshh", "tune-hpfsp", "bounds", "tune-deploy", "emit", "validate", "report"}},
+		{"k", func(c *inputs.RunConfig) { c.K = 3 }, []string{"classify", "capacity", "tune-deploy", "emit", "validate", "report"}},
+		{"seed", func(c *inputs.RunConfig) { c.Seed = 7 }, []string{"classify", "capacity", "tune", "tune-coshh", "tune-hpfsp", "tune-deploy", "emit", "validate", "report"}},
 		// validate simulates the emitted YARN files at task level: what
 		// changes them reruns it.
-		{"what-if", func(c *RunConfig) { c.WhatIfs = []string{"R2=+1"} }, []string{"capacity", "tune-deploy", "emit", "validate", "report"}},
-		{"budget", func(c *RunConfig) { c.Budget = 31 }, []string{"tune", "tune-deploy", "emit", "validate", "report"}},
-		{"objective", func(c *RunConfig) { c.Objective = MinP99 }, []string{"tune", "tune-hpfsp", "tune-deploy", "emit", "validate", "report"}},
-		{"folds", func(c *RunConfig) { c.Folds = 4 }, []string{"tune", "tune-deploy", "emit", "validate", "report"}},
-		{"constraints", func(c *RunConfig) { c.Constraints = "p99-slowdown<=current" }, []string{"tune", "tune-deploy", "emit", "validate", "report"}},
-		{"blocks (no longer used)", func(c *RunConfig) { c.Blocks = 2 }, nil},
-		{"container MB", func(c *RunConfig) { c.ContainerMB = 2048 }, []string{"tune-deploy", "emit", "validate", "report"}},
+		{"what-if", func(c *inputs.RunConfig) { c.WhatIfs = []string{"R2=+1"} }, []string{"capacity", "tune-deploy", "emit", "validate", "report"}},
+		{"budget", func(c *inputs.RunConfig) { c.Budget = 31 }, []string{"tune", "tune-deploy", "emit", "validate", "report"}},
+		{"objective", func(c *inputs.RunConfig) { c.Objective = tuner.MinP99 }, []string{"tune", "tune-hpfsp", "tune-deploy", "emit", "validate", "report"}},
+		{"folds", func(c *inputs.RunConfig) { c.Folds = 4 }, []string{"tune", "tune-deploy", "emit", "validate", "report"}},
+		{"constraints", func(c *inputs.RunConfig) { c.Constraints = "p99-slowdown<=current" }, []string{"tune", "tune-deploy", "emit", "validate", "report"}},
+		{"blocks (no longer used)", func(c *inputs.RunConfig) { c.Blocks = 2 }, nil},
+		{"container MB", func(c *inputs.RunConfig) { c.ContainerMB = 2048 }, []string{"tune-deploy", "emit", "validate", "report"}},
 		// The current scheduler is what every candidate is paired against.
-		{"current config", func(c *RunConfig) { c.CurrentConfig = currentXML }, []string{"tune-deploy", "emit", "validate", "report"}},
-		{"current", func(c *RunConfig) { c.Current = "fifo" }, []string{"tune", "tune-deploy", "emit", "validate", "report"}},
-		{"baselines", func(c *RunConfig) { c.Baselines = []string{"srpt"} }, []string{"validate", "report"}},
-		{"sigmas", func(c *RunConfig) { c.Sigmas = []float64{0, 0.25} }, []string{"validate", "report"}},
-		{"runs", func(c *RunConfig) { c.Runs = 3 }, []string{"validate", "report"}},
-		{"load factors", func(c *RunConfig) { c.LoadFactors = []float64{0.9} }, []string{"validate", "report"}},
+		{"current config", func(c *inputs.RunConfig) { c.CurrentConfig = currentXML }, []string{"tune-deploy", "emit", "validate", "report"}},
+		{"current", func(c *inputs.RunConfig) { c.Current = "fifo" }, []string{"tune", "tune-deploy", "emit", "validate", "report"}},
+		{"baselines", func(c *inputs.RunConfig) { c.Baselines = []string{"srpt"} }, []string{"validate", "report"}},
+		{"sigmas", func(c *inputs.RunConfig) { c.Sigmas = []float64{0, 0.25} }, []string{"validate", "report"}},
+		{"runs", func(c *inputs.RunConfig) { c.Runs = 3 }, []string{"validate", "report"}},
+		{"load factors", func(c *inputs.RunConfig) { c.LoadFactors = []float64{0.9} }, []string{"validate", "report"}},
 	} {
 		run(base()) // back to the base state
 		cfg := base()
@@ -139,19 +142,19 @@ func TestStageKeysCoverEveryInput(t *testing.T) {
 // name instead (issue 11: RunConfig's comment promised the former, issue 10
 // asks the CLI for the latter).
 func TestRunConfigZeroValues(t *testing.T) {
-	in, err := Prepare(RunConfig{})
+	in, err := Prepare(inputs.RunConfig{})
 	if err != nil {
 		t.Fatalf("Prepare(RunConfig{}): %v", err)
 	}
-	d := DefaultRunConfig()
+	d := inputs.DefaultRunConfig()
 	if c := in.Config; c.Budget != d.Budget || c.Sizes != d.Sizes || c.Current != d.Current || !slices.Equal(c.Sigmas, d.Sigmas) || c.Trace != "embedded" {
 		t.Errorf("defaults not taken: %+v", c)
 	}
 	if in.Capacity != 1 || in.OfferedLoad < 0.89 || in.OfferedLoad > 0.91 {
 		t.Errorf("embedded trace at capacity %v (%s), load %v", in.Capacity, in.CapacityFrom, in.OfferedLoad)
 	}
-	_, err = Prepare(RunConfig{AsGiven: true})
-	var pe *ParamError
+	_, err = Prepare(inputs.RunConfig{AsGiven: true})
+	var pe *experiment.ParamError
 	if !errors.As(err, &pe) {
 		t.Errorf("a zero config as given: %v", err)
 	}

@@ -11,19 +11,25 @@ import (
 	"testing"
 
 	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/pipeline/bundle"
+	"github.com/schedplan/schedplan/pipeline/inputs"
+	"github.com/schedplan/schedplan/pipeline/report"
+	"github.com/schedplan/schedplan/pipeline/runreport"
+	"github.com/schedplan/schedplan/pipeline/tuner"
+	"github.com/schedplan/schedplan/pipeline/validation"
 )
 
 // testConfig is the default configuration with a smaller search and fewer
 // runs, so the end-to-end tests stay quick.
-func testConfig() RunConfig {
-	cfg := DefaultRunConfig()
+func testConfig() inputs.RunConfig {
+	cfg := inputs.DefaultRunConfig()
 	cfg.Budget, cfg.Runs = 120, 3
 	return cfg
 }
 
 var runOutputs = []string{"schedplan.yaml", "capacity-scheduler.xml", "fair-scheduler.xml", "results.parquet", "classes.parquet", "coshh.parquet", "summary.json", "report.html"}
 
-func runInto(t *testing.T, dir string, cfg RunConfig, fail func(stage, file string) error) (*RunResult, *Runner, error) {
+func runInto(t *testing.T, dir string, cfg inputs.RunConfig, fail func(stage, file string) error) (*runreport.RunResult, *Runner, error) {
 	t.Helper()
 	in, err := Prepare(cfg)
 	if err != nil {
@@ -56,13 +62,13 @@ func TestRunEndToEndOnEmbeddedTrace(t *testing.T) {
 	first := snapshot(t, dir)
 
 	// The emitted configurations obey YARN's rules and load back.
-	if err := CheckCapacitySchedulerXML(first["capacity-scheduler.xml"]); err != nil {
+	if err := bundle.CheckCapacitySchedulerXML(first["capacity-scheduler.xml"]); err != nil {
 		t.Error(err)
 	}
-	if err := CheckFairSchedulerXML(first["fair-scheduler.xml"]); err != nil {
+	if err := bundle.CheckFairSchedulerXML(first["fair-scheduler.xml"]); err != nil {
 		t.Error(err)
 	}
-	b, err := ParseBundle(first["schedplan.yaml"], "schedplan.yaml")
+	b, err := bundle.ParseBundle(first["schedplan.yaml"], "schedplan.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +80,7 @@ func TestRunEndToEndOnEmbeddedTrace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	vc, err := validatedConfigs(testConfig(), &TuneReport{Best: res.Tuned, Result: &TuneResult{FirstGuess: LASMQParams{K: 1}}}, res.Tuned)
+	vc, err := validation.ValidatedConfigs(testConfig(), &tuner.TuneReport{Best: res.Tuned, Result: &tuner.TuneResult{FirstGuess: tuner.LASMQParams{K: 1}}}, res.Tuned)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,6 +144,19 @@ func TestRunEndToEndOnEmbeddedTrace(t *testing.T) {
 			t.Errorf("report lacks the table %q (captions: %q)", want, c.Captions)
 		}
 	}
+	// Issue 29: the verdict sentence is on the first screen (1,000 px at
+	// 1400 px wide), and every plot labels both axes with values.
+	if c.DecisionTop < 0 || c.DecisionBottom > 1000 {
+		t.Errorf("the verdict sentence spans %v..%v px, want it within the first 1,000 px", c.DecisionTop, c.DecisionBottom)
+	}
+	if len(c.Plots) != c.Images {
+		t.Errorf("%d of %d images are PNG data", len(c.Plots), c.Images)
+	}
+	for _, p := range c.Plots {
+		if x, y, ok := report.TicksOf(p.PNG); !ok || x < 1 || y < 1 {
+			t.Errorf("plot %q: labelled ticks x=%d y=%d (chunk found: %v), want at least one on each axis (a heat map of one machine type has one column)", p.Alt, x, y, ok)
+		}
+	}
 	shot := filepath.Join(os.TempDir(), "schedplan-report-screenshot.png")
 	if err := os.WriteFile(shot, c.Screenshot, 0o644); err == nil {
 		t.Logf("report screenshot: %s (%d bytes); %v", shot, len(c.Screenshot), c)
@@ -188,18 +207,18 @@ func TestPrepareRejectsBadInputsBeforeWriting(t *testing.T) {
 	os.WriteFile(noSize, []byte("job_id,submit_time,user\na,1,u\nb,2,u\n"), 0o644)
 	for _, tc := range []struct {
 		name string
-		edit func(*RunConfig)
+		edit func(*inputs.RunConfig)
 		want string
 	}{
-		{"unknown policy", func(c *RunConfig) { c.Baselines = []string{"fifo", "shortest-first"} }, `unknown policy "shortest-first"`},
-		{"bad current", func(c *RunConfig) { c.Current = "las_mq:k=0" }, "las_mq"},
-		{"malformed cluster", func(c *RunConfig) { c.Cluster = badCluster }, "slots must be positive"},
-		{"no size column", func(c *RunConfig) { c.Trace = noSize }, "no usable size column"},
-		{"split", func(c *RunConfig) { c.Split = 1 }, "split"},
+		{"unknown policy", func(c *inputs.RunConfig) { c.Baselines = []string{"fifo", "shortest-first"} }, `unknown policy "shortest-first"`},
+		{"bad current", func(c *inputs.RunConfig) { c.Current = "las_mq:k=0" }, "las_mq"},
+		{"malformed cluster", func(c *inputs.RunConfig) { c.Cluster = badCluster }, "slots must be positive"},
+		{"no size column", func(c *inputs.RunConfig) { c.Trace = noSize }, "no usable size column"},
+		{"split", func(c *inputs.RunConfig) { c.Split = 1 }, "split"},
 		// 1e308 made sizes or estimates +Inf in the validate stage, after
 		// the stages before had written their files.
-		{"load factor 1e308", func(c *RunConfig) { c.LoadFactors = []float64{1, 1e308} }, "load-factors"},
-		{"sigma 1e308", func(c *RunConfig) { c.Sigmas = []float64{0, 1e308} }, "sigmas"},
+		{"load factor 1e308", func(c *inputs.RunConfig) { c.LoadFactors = []float64{1, 1e308} }, "load-factors"},
+		{"sigma 1e308", func(c *inputs.RunConfig) { c.Sigmas = []float64{0, 1e308} }, "sigmas"},
 	} {
 		cfg := testConfig()
 		tc.edit(&cfg)

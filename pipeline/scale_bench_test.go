@@ -7,6 +7,8 @@ import (
 	"runtime/pprof"
 	"testing"
 	"time"
+
+	"github.com/schedplan/schedplan/pipeline/inputs"
 )
 
 // BenchmarkScaleRun runs the whole pipeline (defaults, --force) on the log
@@ -22,7 +24,7 @@ func BenchmarkScaleRun(b *testing.B) {
 	stop := watchPeak(b, os.Getenv("SCHEDPLAN_SCALE_PEAKPROF"))
 	defer stop()
 	for i := 0; i < b.N; i++ {
-		cfg := DefaultRunConfig()
+		cfg := inputs.DefaultRunConfig()
 		cfg.Trace = trace
 		if r := os.Getenv("SCHEDPLAN_SCALE_RESULTS"); r != "" {
 			cfg.Results = r

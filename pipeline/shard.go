@@ -13,10 +13,13 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/inputs"
+	"github.com/schedplan/schedplan/pipeline/sweep"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 // This file shards the two heavy stages, tune and validate, over processes
@@ -46,18 +49,6 @@ import (
 // depends on every score before it and runs in the merge, as do the final
 // check of a sampled search and the sensitivity curves.
 
-// StageOptions select part of a run: Until stops after a stage; Stage with
-// Shard ("i/N") computes one shard's part of a stage; Stage with Merge
-// completes the stage from its parts.
-type StageOptions struct {
-	Until string `json:"-"`
-	Stage string `json:"-"`
-	Shard string `json:"-"`
-	Merge bool   `json:"-"`
-
-	index, count int
-}
-
 // ShardedStages are the stages that shard.
 var ShardedStages = []string{"tune", "validate"}
 
@@ -67,7 +58,7 @@ var StageNames = stageNames()
 // stageNames reads the names off the stage table (stages), the one place
 // they are listed.
 func stageNames() []string {
-	p := &pipelineRun{in: &Inputs{}}
+	p := &pipelineRun{in: &inputs.Inputs{}}
 	var names []string
 	for _, s := range p.stages() {
 		names = append(names, s.name)
@@ -75,36 +66,33 @@ func stageNames() []string {
 	return names
 }
 
-// check validates the options (RunConfig.checkParams).
-func (o *StageOptions) check() error {
+// checkStageOptions validates the options (checkParams).
+func checkStageOptions(o *inputs.StageOptions) error {
 	if o.Until != "" && !slices.Contains(StageNames, o.Until) {
-		return paramErr("until", o.Until, "no such stage; the stages are %s", strings.Join(StageNames, ", "))
+		return experiment.ParamErr("until", o.Until, "no such stage; the stages are %s", strings.Join(StageNames, ", "))
 	}
 	sharding := o.Shard != "" || o.Merge
 	switch {
 	case o.Stage == "" && sharding:
-		return paramErr("stage", "", "--shard and --merge need the stage: --stage %s", strings.Join(ShardedStages, " or "))
+		return experiment.ParamErr("stage", "", "--shard and --merge need the stage: --stage %s", strings.Join(ShardedStages, " or "))
 	case o.Stage != "" && !slices.Contains(ShardedStages, o.Stage):
-		return paramErr("stage", o.Stage, "only %s shard", strings.Join(ShardedStages, " and "))
+		return experiment.ParamErr("stage", o.Stage, "only %s shard", strings.Join(ShardedStages, " and "))
 	case o.Stage != "" && !sharding:
-		return paramErr("stage", o.Stage, "give --shard i/N or --merge")
+		return experiment.ParamErr("stage", o.Stage, "give --shard i/N or --merge")
 	case o.Shard != "" && o.Merge:
-		return paramErr("merge", true, "--shard computes a part and --merge combines them: give one")
+		return experiment.ParamErr("merge", true, "--shard computes a part and --merge combines them: give one")
 	case o.Stage != "" && o.Until != "":
-		return paramErr("until", o.Until, "a shard or a merge stops after its stage: --until is for whole stages")
+		return experiment.ParamErr("until", o.Until, "a shard or a merge stops after its stage: --until is for whole stages")
 	}
 	if o.Shard != "" {
-		i, n, err := ParseShard(o.Shard)
+		i, n, err := sweep.ParseShard(o.Shard)
 		if err != nil {
 			return err
 		}
-		o.index, o.count = i, n
+		o.Index, o.Count = i, n
 	}
 	return nil
 }
-
-// sharding reports whether the run computes a shard's part.
-func (o *StageOptions) sharding() bool { return o.count > 0 }
 
 // PartPath is the file shard i of n of a stage writes, relative to the
 // output directory.
@@ -115,134 +103,16 @@ func PartPath(stage string, i, n int) string {
 // PartsDir is the folder of the output directory that holds parts.
 const PartsDir = "parts"
 
-// errShardDone ends a shard's stage once its units are computed.
-var errShardDone = errors.New("shard done")
-
 // partKeyColumn is the column of a stage part that holds the stage's key.
 const partKeyColumn = "stage_key"
 
 // stageParts are the parts of a stage.
-func stageParts(stage string) PartKind {
-	return PartKind{What: stage + " stage", IDColumn: partKeyColumn}
+func stageParts(stage string) experiment.PartKind {
+	return experiment.PartKind{What: stage + " stage", IDColumn: partKeyColumn}
 }
-
-// TuneTask is one scoring task of the tuner: a candidate on one chunk under
-// one σ (an index in TuneOptions.Sigmas), on the sampled or whole folds.
-type TuneTask struct {
-	Spec  string
-	Chunk int
-	Sigma int
-	Whole bool
-}
-
-// TuneShard shards the tuner's scoring. With Count > 0 the tuner scores,
-// of the first batch of tasks that are not Known, the tasks q with q mod
-// Count = Index (q numbering the batch's unknown tasks in the tuner's
-// order), records them in Scored and stops (errShardDone). With Count 0
-// the tuner takes Known scores as given and scores the rest itself.
-type TuneShard struct {
-	Index, Count int
-	Known        map[TuneTask]Score
-	// Scored are this shard's tasks (Unit numbers them among Units).
-	Scored []ScoredTask
-
-	stop  bool
-	units int
-}
-
-// ScoredTask is a scored task and its unit number.
-type ScoredTask struct {
-	Unit, Units int
-	Task        TuneTask
-	Score       Score
-}
-
-// plan fills the known scores (set(k) is task k's slot) and returns the
-// tasks to score here.
-func (sh *TuneShard) plan(keys []TuneTask, set func(k int) *Score) ([]int, error) {
-	if sh == nil {
-		return allIndices(len(keys)), nil
-	}
-	var missing []int
-	for k, key := range keys {
-		if s, ok := sh.Known[key]; ok {
-			*set(k) = s
-		} else {
-			missing = append(missing, k)
-		}
-	}
-	if sh.Count == 0 || len(missing) == 0 {
-		return missing, nil
-	}
-	sh.stop, sh.units = true, len(missing)
-	var mine []int
-	for q := sh.Index; q < len(missing); q += sh.Count {
-		mine = append(mine, missing[q])
-	}
-	return mine, nil
-}
-
-// finish records a shard's scored tasks and stops the tuner.
-func (sh *TuneShard) finish(keys []TuneTask, todo []int, get func(k int) Score) error {
-	if sh == nil || !sh.stop {
-		return nil
-	}
-	for q, k := range todo {
-		sh.Scored = append(sh.Scored, ScoredTask{Unit: sh.Index + q*sh.Count, Units: sh.units, Task: keys[k], Score: get(k)})
-	}
-	return errShardDone
-}
-
-// UnitResult is one simulation's output: its summary and, when the
-// experiment keeps rows, its per-job rows.
-type UnitResult struct {
-	Summary sim.Summary
-	Rows    *JobRows
-}
-
-// UnitHook shards RunExperiments' simulations (numbered as RunExperiments
-// lists them). With Count > 0 only the units u with u mod Count = Index are
-// simulated (the others are left zero) and their results collected; units in Known are taken as given.
-type UnitHook struct {
-	Index, Count int
-	Known        map[int]UnitResult
-
-	mu    sync.Mutex
-	units int
-	mine  map[int]UnitResult
-}
-
-// known returns unit i's result when it is given, or (zero, true) when it
-// is another shard's.
-func (h *UnitHook) known(i, n int) (UnitResult, bool) {
-	if h == nil {
-		return UnitResult{}, false
-	}
-	if r, ok := h.Known[i]; ok {
-		return r, true
-	}
-	return UnitResult{}, h.Count > 0 && i%h.Count != h.Index
-}
-
-// done records a unit this shard simulated.
-func (h *UnitHook) done(i, n int, r UnitResult) {
-	if h == nil || h.Count == 0 {
-		return
-	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.mine == nil {
-		h.mine = map[int]UnitResult{}
-	}
-	h.units = n
-	h.mine[i] = r
-}
-
-// sharding reports whether the hook computes a shard's part.
-func (h *UnitHook) sharding() bool { return h != nil && h.Count > 0 }
 
 // tunePartTable is a tune part: one row per scored task.
-func tunePartTable(key string, scored []ScoredTask) *data.Table {
+func tunePartTable(key string, scored []tuner.ScoredTask) *data.Table {
 	sort.Slice(scored, func(a, b int) bool { return scored[a].Unit < scored[b].Unit })
 	n := len(scored)
 	unit, units := make([]int64, n), make([]int64, n)
@@ -259,7 +129,7 @@ func tunePartTable(key string, scored []ScoredTask) *data.Table {
 	for _, c := range []struct {
 		name string
 		col  any
-	}{{PartUnit, unit}, {PartUnits, units}, {partKeyColumn, keys}, {"policy", spec}, {"chunk", chunk}, {"sigma_index", sigma},
+	}{{experiment.PartUnit, unit}, {experiment.PartUnits, units}, {partKeyColumn, keys}, {"policy", spec}, {"chunk", chunk}, {"sigma_index", sigma},
 		{"whole", whole}, {"mean_response", mean}, {"p99_response", p99}, {"p99_slowdown", p99s}, {"mean_slowdown", means}, {"missed_share", missed}} {
 		t.Add(c.name, c.col)
 	}
@@ -267,7 +137,7 @@ func tunePartTable(key string, scored []ScoredTask) *data.Table {
 }
 
 // tuneKnown reads merged tune parts back into scores.
-func tuneKnown(t *data.Table) (map[TuneTask]Score, error) {
+func tuneKnown(t *data.Table) (map[tuner.TuneTask]tuner.Score, error) {
 	spec, ok1 := t.Col("policy").([]string)
 	chunk, ok2 := t.Col("chunk").([]int32)
 	sigma, ok3 := t.Col("sigma_index").([]int32)
@@ -282,9 +152,9 @@ func tuneKnown(t *data.Table) (map[TuneTask]Score, error) {
 	if !ok {
 		return nil, errors.New("not a tune part of this schedplan (columns missing or of another type)")
 	}
-	out := make(map[TuneTask]Score, t.Len())
+	out := make(map[tuner.TuneTask]tuner.Score, t.Len())
 	for i := range spec {
-		out[TuneTask{spec[i], int(chunk[i]), int(sigma[i]), whole[i]}] = Score{f[0][i], f[1][i], f[2][i], f[3][i], f[4][i]}
+		out[tuner.TuneTask{Spec: spec[i], Chunk: int(chunk[i]), Sigma: int(sigma[i]), Whole: whole[i]}] = tuner.Score{Mean: f[0][i], P99: f[1][i], P99Slowdown: f[2][i], MeanSlowdown: f[3][i], Missed: f[4][i]}
 	}
 	return out, nil
 }
@@ -325,19 +195,19 @@ var summaryFields = func() []summaryField {
 
 // validatePartTable is a validate part: for each unit, a summary row (job
 // −1) and then its per-job rows (when the experiment keeps rows).
-func validatePartTable(key string, h *UnitHook) *data.Table {
-	us := make([]int, 0, len(h.mine))
-	for u := range h.mine {
+func validatePartTable(key string, h *experiment.UnitHook) *data.Table {
+	us := make([]int, 0, len(h.Mine))
+	for u := range h.Mine {
 		us = append(us, u)
 	}
 	sort.Ints(us)
 	var unit, units []int64
 	var keys []string
-	all := &JobRows{}
+	all := &experiment.JobRows{}
 	ints := make([][]int64, len(summaryFields))
 	floats := make([][]float64, len(summaryFields))
 	add := func(u int, s *sim.Summary) {
-		unit, units, keys = append(unit, int64(u)), append(units, int64(h.units)), append(keys, key)
+		unit, units, keys = append(unit, int64(u)), append(units, int64(h.Units)), append(keys, key)
 		v := reflect.ValueOf(sim.Summary{})
 		if s != nil {
 			v = reflect.ValueOf(*s)
@@ -351,7 +221,7 @@ func validatePartTable(key string, h *UnitHook) *data.Table {
 		}
 	}
 	for _, u := range us {
-		r := h.mine[u]
+		r := h.Mine[u]
 		add(u, &r.Summary)
 		all.AppendRows(summaryRow)
 		if r.Rows != nil {
@@ -362,8 +232,8 @@ func validatePartTable(key string, h *UnitHook) *data.Table {
 		}
 	}
 	t := &data.Table{}
-	t.Add(PartUnit, unit)
-	t.Add(PartUnits, units)
+	t.Add(experiment.PartUnit, unit)
+	t.Add(experiment.PartUnits, units)
 	t.Add(partKeyColumn, keys)
 	for k, f := range summaryFields {
 		if f.isInt {
@@ -380,13 +250,13 @@ func validatePartTable(key string, h *UnitHook) *data.Table {
 }
 
 // summaryRow is the job-row part of a unit's summary row.
-var summaryRow = &JobRows{Policy: []string{""}, Run: []int32{-1}, Job: []int32{-1}, Arrival: []float64{0}, Size: []float64{0},
+var summaryRow = &experiment.JobRows{Policy: []string{""}, Run: []int32{-1}, Job: []int32{-1}, Arrival: []float64{0}, Size: []float64{0},
 	Estimate: []float64{0}, Completion: []float64{0}, Response: []float64{0}, Slowdown: []float64{0}, Deadline: []float64{0}, Missed: []bool{false}}
 
 // validateKnown reads merged validate parts back into unit results.
-func validateKnown(t *data.Table) (map[int]UnitResult, error) {
+func validateKnown(t *data.Table) (map[int]experiment.UnitResult, error) {
 	bad := errors.New("not a validate part of this schedplan (columns missing or of another type)")
-	unit := t.Col(PartUnit).([]int64)
+	unit := t.Col(experiment.PartUnit).([]int64)
 	summary := reflect.New(reflect.TypeOf(sim.Summary{})).Elem()
 	cols := make([]any, len(summaryFields))
 	for k, f := range summaryFields {
@@ -397,7 +267,7 @@ func validateKnown(t *data.Table) (map[int]UnitResult, error) {
 			return nil, bad
 		}
 	}
-	rows := &JobRows{}
+	rows := &experiment.JobRows{}
 	var ok [11]bool
 	rows.Policy, ok[0] = t.Col("policy").([]string)
 	rows.Run, ok[1] = t.Col("run").([]int32)
@@ -413,7 +283,7 @@ func validateKnown(t *data.Table) (map[int]UnitResult, error) {
 	if slices.Contains(ok[:], false) {
 		return nil, bad
 	}
-	out := map[int]UnitResult{}
+	out := map[int]experiment.UnitResult{}
 	for i := 0; i < len(unit); {
 		if rows.Job[i] != -1 {
 			return nil, fmt.Errorf("unit %d: job rows without a summary row", unit[i])
@@ -425,28 +295,18 @@ func validateKnown(t *data.Table) (map[int]UnitResult, error) {
 				fv.SetFloat(cols[k].([]float64)[i])
 			}
 		}
-		r := UnitResult{Summary: summary.Interface().(sim.Summary)}
+		r := experiment.UnitResult{Summary: summary.Interface().(sim.Summary)}
 		j := i + 1
 		for j < len(unit) && unit[j] == unit[i] {
 			j++
 		}
 		if j > i+1 {
-			r.Rows = rows.slice(i+1, j)
+			r.Rows = rows.Slice(i+1, j)
 		}
 		out[int(unit[i])] = r
 		i = j
 	}
 	return out, nil
-}
-
-// slice returns a copy of rows [lo, hi).
-func (r *JobRows) slice(lo, hi int) *JobRows {
-	return &JobRows{
-		Policy: slices.Clone(r.Policy[lo:hi]), Run: slices.Clone(r.Run[lo:hi]), Job: slices.Clone(r.Job[lo:hi]),
-		Arrival: slices.Clone(r.Arrival[lo:hi]), Size: slices.Clone(r.Size[lo:hi]), Estimate: slices.Clone(r.Estimate[lo:hi]),
-		Completion: slices.Clone(r.Completion[lo:hi]), Response: slices.Clone(r.Response[lo:hi]), Slowdown: slices.Clone(r.Slowdown[lo:hi]),
-		Deadline: slices.Clone(r.Deadline[lo:hi]), Missed: slices.Clone(r.Missed[lo:hi]),
-	}
 }
 
 // partName matches a stage's part files.
@@ -485,27 +345,27 @@ func readStageParts(dir, stage, key string) (*data.Table, []string, error) {
 	if len(parts) == 0 {
 		return nil, nil, fmt.Errorf("no part of the %s stage in %s: run the shards first (schedplan run --stage %s --shard i/N)", stage, filepath.Join(dir, PartsDir), stage)
 	}
-	t, err := MergeParts(stageParts(stage), key, names, parts)
+	t, err := experiment.MergeParts(stageParts(stage), key, names, parts)
 	return t, names, err
 }
 
 // stagePart is the stage a run shards or merges.
 type stagePart struct {
 	stage, key string
-	opt        *StageOptions
-	tune       *TuneShard
-	units      *UnitHook
+	opt        *inputs.StageOptions
+	tune       *tuner.TuneShard
+	units      *experiment.UnitHook
 	merged     []string // the part files a merge read
 }
 
 // tuneShard is the tune stage's TuneShard: nil unless the stage is
 // sharded or merged.
-func (p *pipelineRun) tuneShard() (*TuneShard, error) {
+func (p *pipelineRun) tuneShard() (*tuner.TuneShard, error) {
 	sp := p.part
 	if sp == nil || sp.stage != "tune" {
 		return nil, nil
 	}
-	sp.tune = &TuneShard{Index: sp.opt.index, Count: sp.opt.count}
+	sp.tune = &tuner.TuneShard{Index: sp.opt.Index, Count: sp.opt.Count}
 	var err error
 	if sp.tune.Known, err = mergedParts(p, tuneKnown); err != nil {
 		return nil, err
@@ -515,12 +375,12 @@ func (p *pipelineRun) tuneShard() (*TuneShard, error) {
 
 // unitHook is the validate stage's UnitHook: nil unless the stage is
 // sharded or merged.
-func (p *pipelineRun) unitHook() (*UnitHook, error) {
+func (p *pipelineRun) unitHook() (*experiment.UnitHook, error) {
 	sp := p.part
 	if sp == nil || sp.stage != "validate" {
 		return nil, nil
 	}
-	sp.units = &UnitHook{Index: sp.opt.index, Count: sp.opt.count}
+	sp.units = &experiment.UnitHook{Index: sp.opt.Index, Count: sp.opt.Count}
 	var err error
 	if sp.units.Known, err = mergedParts(p, validateKnown); err != nil {
 		return nil, err
@@ -552,7 +412,7 @@ func mergedParts[K any](p *pipelineRun, known func(*data.Table) (K, error)) (K, 
 // writeShard computes a shard's units of stage s and writes its part.
 func (p *pipelineRun) writeShard(ctx context.Context, s stage) error {
 	sp := p.part
-	name := fmt.Sprintf("%s shard %d/%d", s.name, sp.opt.index, sp.opt.count)
+	name := fmt.Sprintf("%s shard %d/%d", s.name, sp.opt.Index, sp.opt.Count)
 	if p.r.upToDate(filepath.Join(p.r.Dir, StampDir, s.name+".json"), s.name, sp.key, &stamped{State: s.state}) {
 		// Merged already (a retried or resubmitted shard): no part, which
 		// no merge would read.
@@ -571,8 +431,8 @@ func (p *pipelineRun) shardPart(ctx context.Context, s stage) error {
 	switch {
 	case err == nil:
 		return fmt.Errorf("stage %s: every unit is computed already; nothing to shard", s.name)
-	case !errors.Is(err, errShardDone):
-		return fmt.Errorf("stage %s, shard %d/%d: %w", s.name, sp.opt.index, sp.opt.count, err)
+	case !errors.Is(err, tuner.ErrShardDone):
+		return fmt.Errorf("stage %s, shard %d/%d: %w", s.name, sp.opt.Index, sp.opt.Count, err)
 	}
 	var t *data.Table
 	if sp.tune != nil {
@@ -580,7 +440,7 @@ func (p *pipelineRun) shardPart(ctx context.Context, s stage) error {
 	} else {
 		t = validatePartTable(sp.key, sp.units)
 	}
-	path := filepath.Join(p.r.Dir, PartPath(s.name, sp.opt.index, sp.opt.count))
+	path := filepath.Join(p.r.Dir, PartPath(s.name, sp.opt.Index, sp.opt.Count))
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
@@ -591,7 +451,7 @@ func (p *pipelineRun) shardPart(ctx context.Context, s stage) error {
 	if err := data.WriteBytesAtomic(path, true, buf.Bytes()); err != nil {
 		return fmt.Errorf("stage %s: %w", s.name, destError(path, err))
 	}
-	slog.Info("shard written", "stage", s.name, "shard", fmt.Sprintf("%d/%d", sp.opt.index, sp.opt.count), "file", path, "rows", t.Len())
+	slog.Info("shard written", "stage", s.name, "shard", fmt.Sprintf("%d/%d", sp.opt.Index, sp.opt.Count), "file", path, "rows", t.Len())
 	return nil
 }
 

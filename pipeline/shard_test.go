@@ -14,10 +14,13 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/schedplan/schedplan/pipeline/inputs"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 // runStages runs the pipeline into dir with the stage options.
-func runStages(t *testing.T, dir string, cfg RunConfig, so StageOptions) error {
+func runStages(t *testing.T, dir string, cfg inputs.RunConfig, so inputs.StageOptions) error {
 	t.Helper()
 	cfg.Stages = so
 	in, err := Prepare(cfg)
@@ -31,25 +34,25 @@ func runStages(t *testing.T, dir string, cfg RunConfig, so StageOptions) error {
 // shardedRun runs cfg into dir as a Kubernetes DAG would: the stages before
 // tune, n tune shards, the merge, the stages up to emit, n validate shards,
 // the merge, and the rest.
-func shardedRun(t *testing.T, dir string, cfg RunConfig, n int) {
+func shardedRun(t *testing.T, dir string, cfg inputs.RunConfig, n int) {
 	t.Helper()
-	must := func(so StageOptions) {
+	must := func(so inputs.StageOptions) {
 		t.Helper()
 		if err := runStages(t, dir, cfg, so); err != nil {
 			t.Fatalf("%+v: %v", so, err)
 		}
 	}
-	must(StageOptions{Until: "capacity"})
+	must(inputs.StageOptions{Until: "capacity"})
 	for _, stage := range []string{"tune", "validate"} {
 		for i := n - 1; i >= 0; i-- { // any order
-			must(StageOptions{Stage: stage, Shard: fmt.Sprintf("%d/%d", i, n)})
+			must(inputs.StageOptions{Stage: stage, Shard: fmt.Sprintf("%d/%d", i, n)})
 		}
-		must(StageOptions{Stage: stage, Merge: true})
+		must(inputs.StageOptions{Stage: stage, Merge: true})
 		if stage == "tune" {
-			must(StageOptions{Until: "emit"})
+			must(inputs.StageOptions{Until: "emit"})
 		}
 	}
-	must(StageOptions{})
+	must(inputs.StageOptions{})
 }
 
 // tree reads every file under dir but the lock.
@@ -73,10 +76,10 @@ func tree(t *testing.T, dir string) map[string][]byte {
 // A 4-way sharded tune and validate give, byte for byte, the outputs and
 // stamps of the unsharded run on the embedded trace (issue 17).
 func TestShardedRunIsByteIdentical(t *testing.T) {
-	cfg := DefaultRunConfig()
+	cfg := inputs.DefaultRunConfig()
 	cfg.Runs = 4
 	whole, sharded := filepath.Join(t.TempDir(), "whole"), filepath.Join(t.TempDir(), "sharded")
-	if err := runStages(t, whole, cfg, StageOptions{}); err != nil {
+	if err := runStages(t, whole, cfg, inputs.StageOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	shardedRun(t, sharded, cfg, 4)
@@ -102,24 +105,24 @@ func TestShardedRunIsByteIdentical(t *testing.T) {
 // missing shard, a shard given twice (parts of two shardings) and a part
 // of other parameters, naming the file, and writes nothing then.
 func TestShardMergeRefusesBadParts(t *testing.T) {
-	cfg := DefaultRunConfig()
+	cfg := inputs.DefaultRunConfig()
 	cfg.Budget, cfg.Runs = 40, 2
 	dir := filepath.Join(t.TempDir(), "out")
-	if err := runStages(t, dir, cfg, StageOptions{Stage: "tune", Shard: "0/2"}); err == nil || !strings.Contains(err.Error(), "run them first") {
+	if err := runStages(t, dir, cfg, inputs.StageOptions{Stage: "tune", Shard: "0/2"}); err == nil || !strings.Contains(err.Error(), "run them first") {
 		t.Fatalf("a shard before its stages ran: error %v", err)
 	}
-	if err := runStages(t, dir, cfg, StageOptions{Until: "capacity"}); err != nil {
+	if err := runStages(t, dir, cfg, inputs.StageOptions{Until: "capacity"}); err != nil {
 		t.Fatal(err)
 	}
-	shard := func(c RunConfig, s string) {
+	shard := func(c inputs.RunConfig, s string) {
 		t.Helper()
-		if err := runStages(t, dir, c, StageOptions{Stage: "tune", Shard: s}); err != nil {
+		if err := runStages(t, dir, c, inputs.StageOptions{Stage: "tune", Shard: s}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	merge := func(want string) {
 		t.Helper()
-		err := runStages(t, dir, cfg, StageOptions{Stage: "tune", Merge: true})
+		err := runStages(t, dir, cfg, inputs.StageOptions{Stage: "tune", Merge: true})
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Fatalf("merge: error %v, want one containing %q", err, want)
 		}
@@ -140,11 +143,11 @@ func TestShardMergeRefusesBadParts(t *testing.T) {
 		t.Fatal(err)
 	}
 	other := cfg
-	other.Objective = MinP99
+	other.Objective = tuner.MinP99
 	shard(other, "1/3")
 	merge("is a part of another tune stage")
 	shard(cfg, "1/3")
-	if err := runStages(t, dir, cfg, StageOptions{Stage: "tune", Merge: true}); err != nil {
+	if err := runStages(t, dir, cfg, inputs.StageOptions{Stage: "tune", Merge: true}); err != nil {
 		t.Fatal(err)
 	}
 	if left, _ := os.ReadDir(filepath.Join(dir, PartsDir)); len(left) != 0 {
@@ -163,10 +166,10 @@ func TestShardMergeRefusesBadParts(t *testing.T) {
 // and removed with Force. The parts of a stage the run stops before are
 // the sharded run's, and stay.
 func TestWholeRunRefusesOrRemovesStaleParts(t *testing.T) {
-	cfg := DefaultRunConfig()
+	cfg := inputs.DefaultRunConfig()
 	cfg.Budget, cfg.Runs, cfg.Trace = 40, 2, "embedded:fb2009-50"
 	dir := filepath.Join(t.TempDir(), "out")
-	run := func(so StageOptions, force bool) error {
+	run := func(so inputs.StageOptions, force bool) error {
 		t.Helper()
 		cfg := cfg
 		cfg.Stages = so
@@ -177,7 +180,7 @@ func TestWholeRunRefusesOrRemovesStaleParts(t *testing.T) {
 		_, err = Run(context.Background(), in, &Runner{Dir: dir, Force: force})
 		return err
 	}
-	for _, so := range []StageOptions{{Until: "emit"}, {Stage: "validate", Shard: "0/2"}, {Until: "bounds"}} {
+	for _, so := range []inputs.StageOptions{{Until: "emit"}, {Stage: "validate", Shard: "0/2"}, {Until: "bounds"}} {
 		if err := run(so, false); err != nil {
 			t.Fatalf("%+v: %v", so, err)
 		}
@@ -186,21 +189,21 @@ func TestWholeRunRefusesOrRemovesStaleParts(t *testing.T) {
 	if _, err := os.Stat(part); err != nil {
 		t.Fatalf("--until bounds removed the validate part: %v", err)
 	}
-	err := run(StageOptions{}, false)
+	err := run(inputs.StageOptions{}, false)
 	if err == nil || !strings.Contains(err.Error(), PartPath("validate", 0, 2)) || !strings.Contains(err.Error(), "--force") {
 		t.Fatalf("whole run beside a part: error %v, want a refusal naming it", err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, StampDir, "validate.json")); err == nil {
 		t.Fatal("the refused run computed validate")
 	}
-	if err := run(StageOptions{}, true); err != nil {
+	if err := run(inputs.StageOptions{}, true); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(part); err == nil {
 		t.Fatal("the part stays after the whole run with force")
 	}
 	// The stage is done: a merge finds it up to date and reads no part.
-	if err := run(StageOptions{Stage: "validate", Merge: true}, false); err != nil {
+	if err := run(inputs.StageOptions{Stage: "validate", Merge: true}, false); err != nil {
 		t.Fatalf("merge after the whole run: %v", err)
 	}
 }
@@ -209,18 +212,18 @@ func TestWholeRunRefusesOrRemovesStaleParts(t *testing.T) {
 // runs.
 func TestStageOptionsChecked(t *testing.T) {
 	for _, tc := range []struct {
-		so   StageOptions
+		so   inputs.StageOptions
 		want string
 	}{
-		{StageOptions{Until: "tuning"}, "no such stage"},
-		{StageOptions{Stage: "classify", Shard: "0/2"}, "only tune and validate shard"},
-		{StageOptions{Shard: "0/2"}, "need the stage"},
-		{StageOptions{Stage: "tune"}, "give --shard i/N or --merge"},
-		{StageOptions{Stage: "tune", Shard: "2/2"}, "0 ≤ i < N"},
-		{StageOptions{Stage: "tune", Shard: "0/2", Merge: true}, "give one"},
-		{StageOptions{Stage: "tune", Merge: true, Until: "emit"}, "--until is for whole stages"},
+		{inputs.StageOptions{Until: "tuning"}, "no such stage"},
+		{inputs.StageOptions{Stage: "classify", Shard: "0/2"}, "only tune and validate shard"},
+		{inputs.StageOptions{Shard: "0/2"}, "need the stage"},
+		{inputs.StageOptions{Stage: "tune"}, "give --shard i/N or --merge"},
+		{inputs.StageOptions{Stage: "tune", Shard: "2/2"}, "0 ≤ i < N"},
+		{inputs.StageOptions{Stage: "tune", Shard: "0/2", Merge: true}, "give one"},
+		{inputs.StageOptions{Stage: "tune", Merge: true, Until: "emit"}, "--until is for whole stages"},
 	} {
-		cfg := DefaultRunConfig()
+		cfg := inputs.DefaultRunConfig()
 		cfg.Stages = tc.so
 		_, err := Prepare(cfg)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -235,8 +238,8 @@ func TestStageOptionsChecked(t *testing.T) {
 func TestTuneShardsSampledSearch(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 3))
 	jobs := poissonJobs(rng, 8000, 0.8, func() float64 { return math.Pow(rng.ExpFloat64(), 2) / 2 })
-	opt := TuneOptions{Budget: 40, SampleJobs: 600, Workers: 2}
-	want, err := TuneCV(context.Background(), jobs, 1, opt, SimulateWindows(nil, 1))
+	opt := tuner.TuneOptions{Budget: 40, SampleJobs: 600, Workers: 2}
+	want, err := tuner.TuneCV(context.Background(), jobs, 1, opt, tuner.SimulateWindows(nil, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,12 +248,12 @@ func TestTuneShardsSampledSearch(t *testing.T) {
 	}
 	wantJSON, _ := json.Marshal(want)
 	for _, n := range []int{1, 4} {
-		known := map[TuneTask]Score{}
+		known := map[tuner.TuneTask]tuner.Score{}
 		units := -1
 		for i := 0; i < n; i++ {
 			o := opt
-			o.Shard = &TuneShard{Index: i, Count: n}
-			if _, err := TuneCV(context.Background(), jobs, 1, o, SimulateWindows(nil, 1)); !errors.Is(err, errShardDone) {
+			o.Shard = &tuner.TuneShard{Index: i, Count: n}
+			if _, err := tuner.TuneCV(context.Background(), jobs, 1, o, tuner.SimulateWindows(nil, 1)); !errors.Is(err, tuner.ErrShardDone) {
 				t.Fatalf("shard %d/%d: error %v, want errShardDone", i, n, err)
 			}
 			for _, s := range o.Shard.Scored {
@@ -265,8 +268,8 @@ func TestTuneShardsSampledSearch(t *testing.T) {
 			t.Fatalf("%d shards scored %d tasks of %d", n, len(known), units)
 		}
 		o := opt
-		o.Shard = &TuneShard{Known: known}
-		got, err := TuneCV(context.Background(), jobs, 1, o, SimulateWindows(nil, 1))
+		o.Shard = &tuner.TuneShard{Known: known}
+		got, err := tuner.TuneCV(context.Background(), jobs, 1, o, tuner.SimulateWindows(nil, 1))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -283,8 +286,8 @@ func TestTuneShardsSampledSearch(t *testing.T) {
 // slowest tune shard, the merge, emit, the slowest validate shard, the
 // merge and the report — and the sum of the shards' times.
 func BenchmarkShardedRun(b *testing.B) {
-	cfg := DefaultRunConfig()
-	step := func(dir string, so StageOptions) float64 {
+	cfg := inputs.DefaultRunConfig()
+	step := func(dir string, so inputs.StageOptions) float64 {
 		t0 := time.Now()
 		c := cfg
 		c.Stages = so
@@ -299,22 +302,22 @@ func BenchmarkShardedRun(b *testing.B) {
 	}
 	const n = 4
 	for range b.N {
-		whole := step(filepath.Join(b.TempDir(), "whole"), StageOptions{})
+		whole := step(filepath.Join(b.TempDir(), "whole"), inputs.StageOptions{})
 		dir := filepath.Join(b.TempDir(), "sharded")
-		critical := step(dir, StageOptions{Until: "capacity"})
+		critical := step(dir, inputs.StageOptions{Until: "capacity"})
 		shards := 0.0
 		for _, stage := range []string{"tune", "validate"} {
 			slowest := 0.0
 			for i := range n {
-				s := step(dir, StageOptions{Stage: stage, Shard: fmt.Sprintf("%d/%d", i, n)})
+				s := step(dir, inputs.StageOptions{Stage: stage, Shard: fmt.Sprintf("%d/%d", i, n)})
 				slowest, shards = max(slowest, s), shards+s
 			}
-			critical += slowest + step(dir, StageOptions{Stage: stage, Merge: true})
+			critical += slowest + step(dir, inputs.StageOptions{Stage: stage, Merge: true})
 			if stage == "tune" {
-				critical += step(dir, StageOptions{Until: "emit"})
+				critical += step(dir, inputs.StageOptions{Until: "emit"})
 			}
 		}
-		critical += step(dir, StageOptions{})
+		critical += step(dir, inputs.StageOptions{})
 		b.ReportMetric(whole, "unsharded-s")
 		b.ReportMetric(critical, "critical-path-4-s")
 		b.ReportMetric(shards, "shards-sum-s")

@@ -13,7 +13,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -21,6 +20,8 @@ import (
 	"time"
 
 	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/internal/lazyre"
+	"github.com/schedplan/schedplan/pipeline/bundle"
 )
 
 // StampDir is the folder, inside an output directory, that records what each
@@ -184,7 +185,7 @@ func checkWritable(dir string) error {
 
 // leftover matches the temporary files schedplan writes (data.WriteFileAtomic:
 // os.CreateTemp(dir, "."+base+".tmp-*"), whose * is digits).
-var leftover = regexp.MustCompile(`^\..+\.tmp-[0-9]+$`)
+var leftover = lazyre.New(`^\..+\.tmp-[0-9]+$`)
 
 // removeLeftovers removes, in dir and its immediate subdirectories (where
 // stages write, .schedplan included), the temporary files of an earlier run
@@ -198,7 +199,7 @@ func removeLeftovers(dir string) error {
 		if d.IsDir() && p != dir && filepath.Dir(p) != filepath.Clean(dir) {
 			return filepath.SkipDir
 		}
-		if d.Type().IsRegular() && leftover.MatchString(d.Name()) {
+		if d.Type().IsRegular() && leftover().MatchString(d.Name()) {
 			if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return fmt.Errorf("removing the leftover temporary file %s: %w", p, err)
 			}
@@ -285,7 +286,7 @@ func (l *dirLock) release() error {
 // stages it depends on and any extra bytes (such as an input file's content).
 func (r *Runner) KeyOf(stage string, params any, deps []string, extra ...[]byte) (string, error) {
 	h := sha256.New()
-	fmt.Fprintf(h, "schedplan stage %s format %d tables %d\n", stage, BundleVersion, data.TableFormat)
+	fmt.Fprintf(h, "schedplan stage %s format %d tables %d\n", stage, bundle.BundleVersion, data.TableFormat)
 	p, err := json.Marshal(params)
 	if err != nil {
 		return "", fmt.Errorf("stage %s: parameters: %w", stage, err)

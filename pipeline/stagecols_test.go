@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/schedplan/schedplan/classify"
+	"github.com/schedplan/schedplan/pipeline/inputs"
 )
 
 // TestStampPerJobArraysInSideFile checks that a state's per-job arrays
@@ -19,8 +20,8 @@ import (
 func TestStampPerJobArraysInSideFile(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "out")
 	want := classState{
-		Primary:   classOut{Result: &classify.Result{Name: "primary", K: 2}, Rows: []int{0, 2, math.MaxInt32 + 7}, Assign: []int32{1, 0, math.MinInt32}},
-		Secondary: classOut{Result: &classify.Result{Name: "secondary", K: 1}, Rows: nil, Assign: []int32{}},
+		Primary:   inputs.ClassOut{Result: &classify.Result{Name: "primary", K: 2}, Rows: []int{0, 2, math.MaxInt32 + 7}, Assign: []int32{1, 0, math.MinInt32}},
+		Secondary: inputs.ClassOut{Result: &classify.Result{Name: "secondary", K: 1}, Rows: nil, Assign: []int32{}},
 	}
 	stage := func() (ran bool, got classState) {
 		r := &Runner{Dir: dir}

@@ -13,6 +13,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/schedplan/schedplan/pipeline/inputs"
 )
 
 // staleFiles returns, sorted, the files that the stage's earlier stamp (at
@@ -137,7 +139,7 @@ func (r *Runner) staleParts(stages []stage, skip string) []string {
 // Without Force the run is refused; with Force they are removed, each
 // stage's files before its stamp (an interruption leaves the stage not
 // done), and recorded in r.Removed.
-func (r *Runner) checkOutdated(stages []stage, so *StageOptions) error {
+func (r *Runner) checkOutdated(stages []stage, so *inputs.StageOptions) error {
 	stop := slices.IndexFunc(stages, func(s stage) bool { return s.name == cmp.Or(so.Until, so.Stage) })
 	if stop < 0 {
 		stop = len(stages) - 1

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/schedplan/schedplan/pipeline/inputs"
 )
 
 // A stage that no longer writes one of its earlier outputs (its parameters
@@ -103,10 +105,10 @@ func TestRunnerStaleOutputs(t *testing.T) {
 // another run, and the next whole run needs no Force. A stop that changed
 // nothing removes nothing.
 func TestUntilRefusesOrRemovesOutdatedLaterOutputs(t *testing.T) {
-	cfg := DefaultRunConfig()
+	cfg := inputs.DefaultRunConfig()
 	cfg.Budget, cfg.Runs, cfg.Trace = 40, 2, "embedded:fb2009-50"
 	dir := filepath.Join(t.TempDir(), "out")
-	run := func(c RunConfig, so StageOptions, force bool) (*Runner, error) {
+	run := func(c inputs.RunConfig, so inputs.StageOptions, force bool) (*Runner, error) {
 		t.Helper()
 		c.Stages = so
 		in, err := Prepare(c)
@@ -121,23 +123,23 @@ func TestUntilRefusesOrRemovesOutdatedLaterOutputs(t *testing.T) {
 		_, err := os.Stat(filepath.Join(dir, n))
 		return err == nil
 	}
-	if _, err := run(cfg, StageOptions{}, false); err != nil {
+	if _, err := run(cfg, inputs.StageOptions{}, false); err != nil {
 		t.Fatal(err)
 	}
-	if r, err := run(cfg, StageOptions{Until: "classify"}, false); err != nil || len(r.Removed) != 0 {
+	if r, err := run(cfg, inputs.StageOptions{Until: "classify"}, false); err != nil || len(r.Removed) != 0 {
 		t.Fatalf("nothing changed: error %v, removed %v", err, r.Removed)
 	}
 	runs3 := cfg
 	runs3.Runs = 3 // validate's key changes; the stages up to emit are current
 	before := tree(t, dir)
-	_, err := run(runs3, StageOptions{Until: "emit"}, false)
+	_, err := run(runs3, inputs.StageOptions{Until: "emit"}, false)
 	if err == nil || !strings.Contains(err.Error(), "results.parquet") || !strings.Contains(err.Error(), "summary.json") || !strings.Contains(err.Error(), "--force") {
 		t.Fatalf("without force: error %v, want a refusal naming validate's and report's files", err)
 	}
 	if after := tree(t, dir); len(after) != len(before) {
 		t.Fatalf("a refused run changed the directory: %d files, was %d", len(after), len(before))
 	}
-	r, err := run(runs3, StageOptions{Until: "emit"}, true)
+	r, err := run(runs3, inputs.StageOptions{Until: "emit"}, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +151,7 @@ func TestUntilRefusesOrRemovesOutdatedLaterOutputs(t *testing.T) {
 	if !slices.Contains(r.Removed, "summary.json") || !exists("schedplan.yaml") || !exists(filepath.Join(StampDir, "emit.json")) {
 		t.Errorf("removed %v; want summary.json among them and emit's outputs kept", r.Removed)
 	}
-	if _, err := run(runs3, StageOptions{}, false); err != nil {
+	if _, err := run(runs3, inputs.StageOptions{}, false); err != nil {
 		t.Fatalf("the whole run after --until --force: %v", err)
 	}
 }

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/cluster/yarn"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
 )
 
 // The YARN files convert to the task level's queue trees with YARN's
@@ -30,11 +32,11 @@ func TestYARNFilesToTaskTrees(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dem, err := demotionsByPath(cs)
+	dem, err := tasklevel.DemotionsByPath(cs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	root := capacityQueue(cs, cs.Root, dem)
+	root := tasklevel.CapacityQueue(cs, cs.Root, dem)
 	if len(root.Children) != 2 {
 		t.Fatalf("children %+v", root.Children)
 	}
@@ -56,7 +58,7 @@ func TestYARNFilesToTaskTrees(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fr := fairQueue(fs, fs.Root, 1024)
+	fr := tasklevel.FairQueue(fs, fs.Root, 1024)
 	al, df := fr.Children[0], fr.Children[1]
 	if al.Weight != 3 || al.MinShare != 3 || al.MaxRunningApps != 4 || al.FIFO || !df.FIFO || df.MinShare != 0 {
 		t.Errorf("alice %+v, default %+v", al, df)
@@ -68,7 +70,7 @@ func TestYARNFilesToTaskTrees(t *testing.T) {
 	csPath, fsPath := filepath.Join(dir, "cs.xml"), filepath.Join(dir, "fs.xml")
 	os.WriteFile(csPath, []byte(csXML), 0o644)
 	os.WriteFile(fsPath, []byte(fsXML), 0o644)
-	r := &TaskLevel{Cluster: task.Uniform(2, 2), Jobs: []task.Job{{User: "alice", Stages: []task.Stage{{Tasks: []task.TaskSpec{{Duration: 1, Containers: 1}}}}}}}
+	r := &tasklevel.TaskLevel{Cluster: task.Uniform(2, 2), Jobs: []task.Job{{User: "alice", Stages: []task.Stage{{Tasks: []task.TaskSpec{{Duration: 1, Containers: 1}}}}}}}
 	for _, spec := range []string{"fair:file=" + fsPath, "las", "fifo", "srpt"} {
 		if _, err := r.Policy(spec); err != nil {
 			t.Errorf("%s: %v", spec, err)
@@ -82,5 +84,54 @@ func TestYARNFilesToTaskTrees(t *testing.T) {
 	}
 	if info, _ := r.Policy("srpt"); !info.Uses.Estimates {
 		t.Error("srpt does not say it uses estimates")
+	}
+}
+
+// A fair-scheduler.xml's per-user application limits reach the task level
+// (AllocationConfiguration.getUserMaxApps): user u may run one job, so of
+// u's two jobs (4 tasks of 1 s each, two machines of 2 containers) the
+// second waits for the first: they end at 1 and 2; without the <user>
+// element they share the cluster and both end at 2. userMaxAppsDefault
+// does the same for users without an element, queueMaxAppsDefault for
+// queues without maxRunningApps; a limit of 0 is refused.
+func TestFairFileUserLimits(t *testing.T) {
+	job := task.Job{User: "u", Queue: "", Stages: []task.Stage{{Tasks: make([]task.TaskSpec, 4)}}}
+	for i := range job.Stages[0].Tasks {
+		job.Stages[0].Tasks[i] = task.TaskSpec{Duration: 1, Containers: 1}
+	}
+	for _, tc := range []struct {
+		name, extra string
+		want        []float64
+	}{
+		{"no limit", "", []float64{2, 2}},
+		{"user element", `<user name="u"><maxRunningApps>1</maxRunningApps></user>`, []float64{1, 2}},
+		{"userMaxAppsDefault", `<userMaxAppsDefault>1</userMaxAppsDefault>`, []float64{1, 2}},
+		// queueMaxAppsDefault applies to every queue without maxRunningApps
+		// (AllocationConfiguration.getQueueMaxApps), u's and root.
+		{"queueMaxAppsDefault", `<queueMaxAppsDefault>1</queueMaxAppsDefault>`, []float64{1, 2}},
+		{"queueMaxAppsDefault 0", `<queueMaxAppsDefault>0</queueMaxAppsDefault>`, nil},
+		{"limit 0", `<user name="u"><maxRunningApps>0</maxRunningApps></user>`, nil},
+	} {
+		path := filepath.Join(t.TempDir(), "fair-scheduler.xml")
+		xml := "<allocations>" + tc.extra + `<queue name="u"/><queue name="default"/></allocations>`
+		if err := os.WriteFile(path, []byte(xml), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r := &tasklevel.TaskLevel{Cluster: task.Uniform(2, 2), Jobs: []task.Job{job, job}}
+		res, err := r.NewSimulator().Simulate(context.Background(), task.FluidJobs(r.Jobs, r.Cluster), 0, r.Cluster.Rate(), "fair:file="+path)
+		if tc.want == nil {
+			if err == nil {
+				t.Errorf("%s: accepted", tc.name)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		for k, w := range tc.want {
+			if !near(res.Response[k], w) {
+				t.Errorf("%s: job %d response %v, want %v", tc.name, k, res.Response[k], w)
+			}
+		}
 	}
 }

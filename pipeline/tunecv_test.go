@@ -13,6 +13,8 @@ import (
 
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 // Busy periods by hand (capacity 1): job 0 (size 2) and job 1 (t = 1,
@@ -21,12 +23,12 @@ import (
 // third period.
 func TestBusyStartsHand(t *testing.T) {
 	jobs := []sim.Job{{Arrival: 0, Size: 2}, {Arrival: 1, Size: 1}, {Arrival: 5, Size: 1}, {Arrival: 5.5, Size: 3}, {Arrival: 20, Size: 1}}
-	if got := busyStarts(jobs, 1); !slices.Equal(got, []int{0, 2, 4}) {
+	if got := tuner.BusyStarts(jobs, 1); !slices.Equal(got, []int{0, 2, 4}) {
 		t.Errorf("busy starts %v, want [0 2 4]", got)
 	}
 	// At capacity 2 job 0 is done at 1, when job 1 arrives, and job 2 at
 	// 5.5, when job 3 arrives.
-	if got := busyStarts(jobs, 2); !slices.Equal(got, []int{0, 1, 2, 3, 4}) {
+	if got := tuner.BusyStarts(jobs, 2); !slices.Equal(got, []int{0, 1, 2, 3, 4}) {
 		t.Errorf("capacity 2: busy starts %v, want [0 1 2 3 4]", got)
 	}
 }
@@ -36,9 +38,9 @@ func TestBusyStartsHand(t *testing.T) {
 func TestPlanChunksCutsAtBusyStarts(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 4))
 	jobs := poissonJobs(rng, 3000, 0.6, func() float64 { return rng.ExpFloat64() })
-	starts := busyStarts(jobs, 1)
+	starts := tuner.BusyStarts(jobs, 1)
 	for _, parts := range []int{1, 4, 5, 9} {
-		b := planChunks(jobs, 1, parts)
+		b := tuner.PlanChunks(jobs, 1, parts)
 		if len(b) != parts+2 || b[0] != 0 || b[parts+1] != len(jobs) {
 			t.Fatalf("%d folds: bounds %v", parts, b)
 		}
@@ -62,7 +64,7 @@ func TestSampleUnitsIsUnbiased(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 5))
 	const budget = 2000
 	var jobs []sim.Job
-	var units []jobSpan
+	var units []tuner.JobSpan
 	for len(units) < 400 {
 		// Heavy-tailed unit sizes, cut at a quarter of the budget as
 		// cvWindows cuts long busy periods.
@@ -71,22 +73,22 @@ func TestSampleUnitsIsUnbiased(t *testing.T) {
 		for k := 0; k < n; k++ {
 			jobs = append(jobs, sim.Job{Size: rng.ExpFloat64()})
 		}
-		units = append(units, jobSpan{lo, len(jobs)})
+		units = append(units, tuner.JobSpan{Lo: lo, Hi: len(jobs)})
 	}
 	total := float64(len(jobs))
 	var sumN, sumEst float64
 	const reps = 300
 	for r := 0; r < reps; r++ {
-		got, w := sampleUnits(jobs, units, budget, estimate.RunRand(9, uint64(r)))
+		got, w := tuner.SampleUnits(jobs, units, budget, estimate.RunRand(9, uint64(r)))
 		n, est := 0.0, 0.0
 		for i, u := range got {
-			k := float64(u.hi - u.lo)
+			k := float64(u.Hi - u.Lo)
 			n += k
 			est += w[i] * k
 			if w[i] < 1-1e-12 {
 				t.Fatalf("weight %v below 1", w[i])
 			}
-			if i > 0 && got[i-1].lo >= u.lo {
+			if i > 0 && got[i-1].Lo >= u.Lo {
 				t.Fatal("blocks not in time order")
 			}
 		}
@@ -100,7 +102,7 @@ func TestSampleUnitsIsUnbiased(t *testing.T) {
 		t.Errorf("mean Horvitz–Thompson estimate %v of %v jobs", sumEst, total)
 	}
 	// A chunk within the budget is taken whole.
-	got, w := sampleUnits(jobs, units[:5], budget, estimate.RunRand(1, 1))
+	got, w := tuner.SampleUnits(jobs, units[:5], budget, estimate.RunRand(1, 1))
 	if !reflect.DeepEqual(got, units[:5]) || slices.ContainsFunc(w, func(v float64) bool { return v != 1 }) {
 		t.Errorf("a small chunk was sampled: %v %v", got, w)
 	}
@@ -112,24 +114,24 @@ func TestSampleUnitsIsUnbiased(t *testing.T) {
 func TestWindowScoreIsExactOnBusyPeriods(t *testing.T) {
 	rng := rand.New(rand.NewPCG(6, 6))
 	jobs := poissonJobs(rng, 4000, 0.8, func() float64 { return math.Pow(rng.ExpFloat64(), 2) })
-	starts := busyStarts(jobs, 1)
+	starts := tuner.BusyStarts(jobs, 1)
 	cut := starts[sort.SearchInts(starts, 1500)]
-	wins, infos, err := cvWindows(jobs, 1, []int{0, cut, len(jobs)}, []float64{0}, 1e6, 1, true)
+	wins, infos, err := tuner.CVWindows(jobs, 1, []int{0, cut, len(jobs)}, []float64{0}, 1e6, 1, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	score := SimulateWindows(nil, 1)
+	score := tuner.SimulateWindows(nil, 1)
 	for ch, lo := range []int{0, cut} {
 		hi := lo + infos[ch].Jobs
 		if !infos[ch].Exact || infos[ch].Units < 2 || infos[ch].Scored != infos[ch].Jobs {
 			t.Fatalf("chunk %d: %+v", ch, infos[ch])
 		}
-		dl, err := PSDeadlines(jobs[lo:hi], 1)
+		dl, err := experiment.PSDeadlines(jobs[lo:hi], 1)
 		if err != nil {
 			t.Fatal(err)
 		}
 		specs := []string{"ps", "las", "srpt", "las_mq:k=4,alpha0=1,p=4,decay=0,order=ps"}
-		res, err := (&Experiment{Jobs: jobs[lo:hi], Capacity: 1, Deadlines: dl, Policies: specs, Runs: 1}).Run(context.Background(), RunOptions{})
+		res, err := (&experiment.Experiment{Jobs: jobs[lo:hi], Capacity: 1, Deadlines: dl, Policies: specs, Runs: 1}).Run(context.Background(), experiment.RunOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -138,10 +140,10 @@ func TestWindowScoreIsExactOnBusyPeriods(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := ScoreOf(res.Policies[i].Summaries[0])
-			for _, m := range scoreMetrics {
-				if a, b := m.of(got), m.of(want); math.Abs(a-b) > 1e-9*math.Max(1, math.Abs(b)) {
-					t.Errorf("chunk %d %s: %s %v in busy periods, %v whole", ch, spec, m.name, a, b)
+			want := tuner.ScoreOf(res.Policies[i].Summaries[0])
+			for _, m := range tuner.ScoreMetrics {
+				if a, b := m.Of(got), m.Of(want); math.Abs(a-b) > 1e-9*math.Max(1, math.Abs(b)) {
+					t.Errorf("chunk %d %s: %s %v in busy periods, %v whole", ch, spec, m.Name, a, b)
 				}
 			}
 			if len(resp) != hi-lo {
@@ -152,13 +154,13 @@ func TestWindowScoreIsExactOnBusyPeriods(t *testing.T) {
 }
 
 func TestParseConstraints(t *testing.T) {
-	cur := Score{Mean: 10, P99: 100, MeanSlowdown: 2, P99Slowdown: 8, Missed: 0.01}
+	cur := tuner.Score{Mean: 10, P99: 100, MeanSlowdown: 2, P99Slowdown: 8, Missed: 0.01}
 	for _, tc := range []struct {
 		in    string
 		n     int
 		bound float64 // of the first constraint
 	}{
-		{DefaultConstraints, 2, 8},
+		{tuner.DefaultConstraints, 2, 8},
 		{"p99<=1.5*current", 1, 150},
 		{"missed<=current+0.01", 1, 0.02},
 		{"mean <= 2*current+1", 1, 21},
@@ -166,7 +168,7 @@ func TestParseConstraints(t *testing.T) {
 		{"none", 0, 0},
 		{"", 0, 0},
 	} {
-		cs, err := ParseConstraints(tc.in)
+		cs, err := tuner.ParseConstraints(tc.in)
 		if err != nil || len(cs) != tc.n {
 			t.Errorf("%q: %v, %v", tc.in, cs, err)
 			continue
@@ -174,46 +176,46 @@ func TestParseConstraints(t *testing.T) {
 		if tc.n > 0 && cs[0].Bound(cur) != tc.bound {
 			t.Errorf("%q: bound %v, want %v", tc.in, cs[0].Bound(cur), tc.bound)
 		}
-		back, err := ParseConstraints(ConstraintsString(cs))
+		back, err := tuner.ParseConstraints(tuner.ConstraintsString(cs))
 		if err != nil || !reflect.DeepEqual(back, cs) {
-			t.Errorf("%q does not round-trip: %q → %v (%v)", tc.in, ConstraintsString(cs), back, err)
+			t.Errorf("%q does not round-trip: %q → %v (%v)", tc.in, tuner.ConstraintsString(cs), back, err)
 		}
 	}
 	for _, bad := range []string{"p99", "speed<=current", "p99<=current-1", "p99<=NaN", "p99<=-1", "p99<=2current", "p99<=current*2", "p99<=+Inf", "p99<=current+x"} {
-		if _, err := ParseConstraints(bad); err == nil {
+		if _, err := tuner.ParseConstraints(bad); err == nil {
 			t.Errorf("%q: no error", bad)
 		}
 	}
-	c, _ := ParseConstraints("missed<=current")
+	c, _ := tuner.ParseConstraints("missed<=current")
 	if ok, _ := c[0].Check(cur, cur); !ok {
 		t.Error("the current scheduler violates a bound relative to itself")
 	}
-	if ok, why := c[0].Check(Score{Missed: 0.02}, cur); ok || why == "" {
+	if ok, why := c[0].Check(tuner.Score{Missed: 0.02}, cur); ok || why == "" {
 		t.Error("a violation passed")
 	}
 }
 
 func TestImprovementAndFront(t *testing.T) {
-	ref := Score{Mean: 10, P99: 100, Missed: 0}
+	ref := tuner.Score{Mean: 10, P99: 100, Missed: 0}
 	for _, tc := range []struct {
-		o    Objective
-		s    Score
+		o    tuner.Objective
+		s    tuner.Score
 		want float64
 	}{
-		{MinMean, Score{Mean: 8}, 0.2},
-		{MinP99, Score{P99: 150}, -0.5},
-		{MinMix, Score{Mean: 5, P99: 100}, 0.25},
-		{MinMissed, Score{Missed: 0.03}, -0.03}, // the reference misses none: absolute
-		{MinMissed, Score{}, 0},
+		{tuner.MinMean, tuner.Score{Mean: 8}, 0.2},
+		{tuner.MinP99, tuner.Score{P99: 150}, -0.5},
+		{tuner.MinMix, tuner.Score{Mean: 5, P99: 100}, 0.25},
+		{tuner.MinMissed, tuner.Score{Missed: 0.03}, -0.03}, // the reference misses none: absolute
+		{tuner.MinMissed, tuner.Score{}, 0},
 	} {
 		if got := tc.o.Improvement(tc.s, ref); math.Abs(got-tc.want) > 1e-12 {
 			t.Errorf("%s: improvement %v, want %v", tc.o, got, tc.want)
 		}
 	}
-	a := Score{Mean: 1, P99: 1, MeanSlowdown: 1, P99Slowdown: 1, Missed: 0}
-	b := Score{Mean: 2, P99: 2, MeanSlowdown: 2, P99Slowdown: 2, Missed: 0.1} // dominated by a
-	c := Score{Mean: 0.5, P99: 3, MeanSlowdown: 1, P99Slowdown: 1, Missed: 0} // trades p99 for mean
-	if got := paretoFront([]Score{a, b, c, a}); !slices.Equal(got, []int{0, 2, 3}) {
+	a := tuner.Score{Mean: 1, P99: 1, MeanSlowdown: 1, P99Slowdown: 1, Missed: 0}
+	b := tuner.Score{Mean: 2, P99: 2, MeanSlowdown: 2, P99Slowdown: 2, Missed: 0.1} // dominated by a
+	c := tuner.Score{Mean: 0.5, P99: 3, MeanSlowdown: 1, P99Slowdown: 1, Missed: 0} // trades p99 for mean
+	if got := tuner.ParetoFront([]tuner.Score{a, b, c, a}); !slices.Equal(got, []int{0, 2, 3}) {
 		t.Errorf("front %v, want [0 2 3]", got)
 	}
 }
@@ -221,25 +223,25 @@ func TestImprovementAndFront(t *testing.T) {
 // cvRun is one cross-validated tuning of a log and the held-out scores of
 // its choice and of the named baselines.
 type cvRun struct {
-	rep     *TuneReport
-	heldOut map[int]Score // by candidate index
+	rep     *tuner.TuneReport
+	heldOut map[int]tuner.Score // by candidate index
 }
 
 // tuneAndHoldOut tunes jobs[:70%] and scores the choice and the named
 // baselines on the rest (exact sizes, with the rest's PS deadlines).
-func tuneAndHoldOut(t testing.TB, jobs []sim.Job, opt TuneOptions) cvRun {
+func tuneAndHoldOut(t testing.TB, jobs []sim.Job, opt tuner.TuneOptions) cvRun {
 	t.Helper()
-	split, err := SplitByTime(jobs, 0.7)
+	split, err := experiment.SplitByTime(jobs, 0.7)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := TuneLASMQWindows(context.Background(), jobs, 1, split, opt)
+	rep, err := tuner.TuneLASMQWindows(context.Background(), jobs, 1, split, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cv := rep.CV
 	_, val := split.Windows(jobs)
-	dl, err := PSDeadlines(val, 1)
+	dl, err := experiment.PSDeadlines(val, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,13 +250,13 @@ func tuneAndHoldOut(t testing.TB, jobs []sim.Job, opt TuneOptions) cvRun {
 	for _, i := range idx {
 		specs = append(specs, cv.Candidates[i].Policy)
 	}
-	res, err := (&Experiment{Jobs: val, Capacity: 1, Deadlines: dl, Policies: specs, Runs: 1}).Run(context.Background(), RunOptions{})
+	res, err := (&experiment.Experiment{Jobs: val, Capacity: 1, Deadlines: dl, Policies: specs, Runs: 1}).Run(context.Background(), experiment.RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := cvRun{rep: rep, heldOut: map[int]Score{}}
+	r := cvRun{rep: rep, heldOut: map[int]tuner.Score{}}
 	for k, i := range idx {
-		r.heldOut[i] = ScoreOf(res.Policies[k].Summaries[0])
+		r.heldOut[i] = tuner.ScoreOf(res.Policies[k].Summaries[0])
 	}
 	return r
 }
@@ -263,7 +265,7 @@ func tuneAndHoldOut(t testing.TB, jobs []sim.Job, opt TuneOptions) cvRun {
 // window the choice meets the constraints (against the current scheduler
 // there) and is no worse in the objective than any of the current
 // scheduler, plain LAS, PS and the first guess that meets them too.
-func checkHeldOut(t *testing.T, name string, r cvRun, cons []Constraint, obj Objective) {
+func checkHeldOut(t *testing.T, name string, r cvRun, cons []tuner.Constraint, obj tuner.Objective) {
 	t.Helper()
 	cv := r.rep.CV
 	ch := &cv.Candidates[cv.Chosen]
@@ -271,7 +273,7 @@ func checkHeldOut(t *testing.T, name string, r cvRun, cons []Constraint, obj Obj
 		t.Errorf("%s: the choice %s is not feasible on the folds", name, ch.Label())
 	}
 	cur := r.heldOut[cv.CurrentIdx]
-	feasible := func(s Score) (bool, []string) {
+	feasible := func(s tuner.Score) (bool, []string) {
 		ok := true
 		var why []string
 		for _, c := range cons {
@@ -291,7 +293,7 @@ func checkHeldOut(t *testing.T, name string, r cvRun, cons []Constraint, obj Obj
 			continue
 		}
 		if obj.Improvement(mine, cur) < obj.Improvement(s, cur)-1e-9 {
-			t.Errorf("%s: on the held-out window the choice %s (%s %v) is worse than %s (%v)", name, ch.Label(), obj, metricOf(string(obj), mine), cv.Candidates[b].Label(), metricOf(string(obj), s))
+			t.Errorf("%s: on the held-out window the choice %s (%s %v) is worse than %s (%v)", name, ch.Label(), obj, tuner.MetricOf(string(obj), mine), cv.Candidates[b].Label(), tuner.MetricOf(string(obj), s))
 		}
 	}
 	t.Logf("%s: chose %s: held-out mean %.4g s, p99 slowdown %.3g, missed %.2f%%; current %.4g s; LAS %.4g s (missed %.2f%%); first guess %.4g s",
@@ -310,31 +312,31 @@ func TestTuneCVAcceptanceSynthetic(t *testing.T) {
 	if testing.Short() {
 		t.Skip("tunes four 16,000-job logs")
 	}
-	def, _ := ParseConstraints(DefaultConstraints)
-	relaxed, _ := ParseConstraints("p99-slowdown<=current")
+	def, _ := tuner.ParseConstraints(tuner.DefaultConstraints)
+	relaxed, _ := tuner.ParseConstraints("p99-slowdown<=current")
 	for _, tc := range []struct {
 		name  string
 		draw  func(*rand.Rand) float64
-		cons  []Constraint
-		check func(*testing.T, *CVResult)
+		cons  []tuner.Constraint
+		check func(*testing.T, *tuner.CVResult)
 	}{
 		{"bimodal", func(r *rand.Rand) float64 {
 			if r.Float64() < 0.9 {
 				return 1
 			}
 			return 100
-		}, def, func(t *testing.T, cv *CVResult) {
+		}, def, func(t *testing.T, cv *tuner.CVResult) {
 			if p := cv.Candidates[cv.Deployed].LASMQ; !(p.K > 1 && p.Alpha0 > 1 && p.Alpha0 < 100) {
 				t.Errorf("bimodal: deployed %v does not separate sizes 1 and 100", p)
 			}
 		}},
-		{"weibull 0.5", func(r *rand.Rand) float64 { return math.Pow(r.ExpFloat64(), 2) / 2 }, def, func(t *testing.T, cv *CVResult) {
+		{"weibull 0.5", func(r *rand.Rand) float64 { return math.Pow(r.ExpFloat64(), 2) / 2 }, def, func(t *testing.T, cv *tuner.CVResult) {
 			if cv.Candidates[cv.Chosen].Improvement < 0.02 {
 				t.Errorf("weibull: mean fold score %v: size-based levels should pay", cv.Candidates[cv.Chosen].Improvement)
 			}
 		}},
 		{"uniform", func(r *rand.Rand) float64 { return 0.5 + r.Float64() }, def, nil},
-		{"uniform, p99 slowdown only", func(r *rand.Rand) float64 { return 0.5 + r.Float64() }, relaxed, func(t *testing.T, cv *CVResult) {
+		{"uniform, p99 slowdown only", func(r *rand.Rand) float64 { return 0.5 + r.Float64() }, relaxed, func(t *testing.T, cv *tuner.CVResult) {
 			p := cv.Candidates[cv.Chosen].LASMQ
 			if p == nil || p.Order == sim.OrderPS || cv.Candidates[cv.Chosen].Improvement < 0.2 {
 				t.Errorf("uniform: chose %s (mean fold score %v), want a FIFO-like order", cv.Candidates[cv.Chosen].Label(), cv.Candidates[cv.Chosen].Improvement)
@@ -343,8 +345,8 @@ func TestTuneCVAcceptanceSynthetic(t *testing.T) {
 	} {
 		rng := rand.New(rand.NewPCG(1, 99))
 		jobs := poissonJobs(rng, 16000, 0.9, func() float64 { return tc.draw(rng) })
-		r := tuneAndHoldOut(t, jobs, TuneOptions{Budget: 150, Constraints: tc.cons})
-		checkHeldOut(t, tc.name, r, tc.cons, MinMean)
+		r := tuneAndHoldOut(t, jobs, tuner.TuneOptions{Budget: 150, Constraints: tc.cons})
+		checkHeldOut(t, tc.name, r, tc.cons, tuner.MinMean)
 		if tc.check != nil {
 			tc.check(t, r.rep.CV)
 		}
@@ -359,7 +361,7 @@ var embeddedCV = struct {
 }{}
 
 func embeddedRun(t *testing.T) cvRun {
-	embeddedCV.Do(func() { embeddedCV.r = tuneAndHoldOut(t, embeddedSimJobs(t), TuneOptions{Budget: 500}) })
+	embeddedCV.Do(func() { embeddedCV.r = tuneAndHoldOut(t, embeddedSimJobs(t), tuner.TuneOptions{Budget: 500}) })
 	if embeddedCV.r.rep == nil {
 		t.Fatal("embedded tuning failed")
 	}
@@ -371,8 +373,8 @@ func TestTuneCVAcceptanceEmbedded(t *testing.T) {
 		t.Skip("tunes the embedded trace")
 	}
 	r := embeddedRun(t)
-	def, _ := ParseConstraints(DefaultConstraints)
-	checkHeldOut(t, "embedded", r, def, MinMean)
+	def, _ := tuner.ParseConstraints(tuner.DefaultConstraints)
+	checkHeldOut(t, "embedded", r, def, tuner.MinMean)
 	cv := r.rep.CV
 	ch := &cv.Candidates[cv.Chosen]
 	// The report's parts: folds, the rule's rolling-origin check, the
@@ -384,7 +386,7 @@ func TestTuneCVAcceptanceEmbedded(t *testing.T) {
 	if !cv.CI.Available || !(cv.CI.Lo <= ch.Improvement && ch.Improvement <= cv.CI.Hi) || cv.CI.Replicates < 100 {
 		t.Errorf("interval %+v does not hold the mean fold score %v", cv.CI, ch.Improvement)
 	}
-	if cv.RunnerUp < 0 || kind(&cv.Candidates[cv.RunnerUp]) == kind(ch) {
+	if cv.RunnerUp < 0 || tuner.Kind(&cv.Candidates[cv.RunnerUp]) == tuner.Kind(ch) {
 		t.Errorf("runner-up %d is not of another kind than the choice", cv.RunnerUp)
 	}
 	front := 0
@@ -411,7 +413,7 @@ func TestTuneCVAcceptanceEmbedded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var back TuneReport
+	var back tuner.TuneReport
 	if err := json.Unmarshal(b, &back); err != nil {
 		t.Fatal(err)
 	}
@@ -422,9 +424,9 @@ func TestTuneCVAcceptanceEmbedded(t *testing.T) {
 
 // dominatedByInfeasibleOnly says whether every candidate that dominates i
 // violates the constraints.
-func dominatedByInfeasibleOnly(cv *CVResult, i int) bool {
+func dominatedByInfeasibleOnly(cv *tuner.CVResult, i int) bool {
 	for j := range cv.Candidates {
-		if dominates(cv.Candidates[j].FoldMean, cv.Candidates[i].FoldMean) && cv.Candidates[j].Feasible {
+		if tuner.Dominates(cv.Candidates[j].FoldMean, cv.Candidates[i].FoldMean) && cv.Candidates[j].Feasible {
 			return false
 		}
 	}
@@ -440,7 +442,7 @@ func TestTuneCVStableAcrossSeedsAndFolds(t *testing.T) {
 	base := embeddedRun(t)
 	want := base.heldOut[base.rep.CV.Chosen].Mean
 	jobs := embeddedSimJobs(t)
-	for _, opt := range []TuneOptions{{Folds: 4}, {Folds: 6}, {Seed: 2}, {Folds: 6, Seed: 3}} {
+	for _, opt := range []tuner.TuneOptions{{Folds: 4}, {Folds: 6}, {Seed: 2}, {Folds: 6, Seed: 3}} {
 		opt.Budget = 500
 		r := tuneAndHoldOut(t, jobs, opt)
 		got := r.heldOut[r.rep.CV.Chosen].Mean
@@ -462,8 +464,8 @@ func TestTuneCVSampledFolds(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(8, 8))
 	jobs := poissonJobs(rng, 60000, 0.8, func() float64 { return math.Pow(rng.ExpFloat64(), 2) / 2 })
-	opt := TuneOptions{Budget: 60, SampleJobs: 3000}
-	cv, err := TuneCV(context.Background(), jobs, 1, opt, SimulateWindows(nil, 1))
+	opt := tuner.TuneOptions{Budget: 60, SampleJobs: 3000}
+	cv, err := tuner.TuneCV(context.Background(), jobs, 1, opt, tuner.SimulateWindows(nil, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -481,7 +483,7 @@ func TestTuneCVSampledFolds(t *testing.T) {
 	if g := cv.Shortlist.Gap; math.Abs(g) > 0.05 {
 		t.Errorf("the winner's sampled mean response is %+.1f%% from its whole-fold value", 100*g)
 	}
-	full, err := TuneCV(context.Background(), jobs, 1, TuneOptions{Budget: 60, SampleJobs: 1 << 30}, SimulateWindows(nil, 1))
+	full, err := tuner.TuneCV(context.Background(), jobs, 1, tuner.TuneOptions{Budget: 60, SampleJobs: 1 << 30}, tuner.SimulateWindows(nil, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -500,7 +502,7 @@ func TestTuneCVTinyWindows(t *testing.T) {
 		for i := range jobs {
 			jobs[i] = sim.Job{Arrival: float64(i), Size: float64(i + 1), Estimate: float64(i + 1)}
 		}
-		cv, err := TuneCV(context.Background(), jobs, 1, TuneOptions{Budget: 20}, SimulateWindows(nil, 1))
+		cv, err := tuner.TuneCV(context.Background(), jobs, 1, tuner.TuneOptions{Budget: 20}, tuner.SimulateWindows(nil, 1))
 		if err != nil {
 			t.Fatalf("%d jobs: %v", n, err)
 		}
@@ -511,7 +513,7 @@ func TestTuneCVTinyWindows(t *testing.T) {
 			t.Errorf("%d jobs: %v", n, err)
 		}
 	}
-	if _, err := TuneCV(context.Background(), nil, 1, TuneOptions{Budget: 5}, SimulateWindows(nil, 1)); err == nil {
+	if _, err := tuner.TuneCV(context.Background(), nil, 1, tuner.TuneOptions{Budget: 5}, tuner.SimulateWindows(nil, 1)); err == nil {
 		t.Error("no jobs: no error")
 	}
 }

@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/schedplan/schedplan/pipeline/inputs"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 // BenchmarkTuneQuality is issue 17's tuning acceptance item: the tuned
@@ -25,7 +28,7 @@ func BenchmarkTuneQuality(b *testing.B) {
 	if trace == "" {
 		b.Skip("set SCHEDPLAN_TUNEQUAL_TRACE to a log")
 	}
-	cfg := DefaultRunConfig()
+	cfg := inputs.DefaultRunConfig()
 	cfg.Trace = trace
 	// SCHEDPLAN_TUNEQUAL_SEED: another seed of the estimate draws, the
 	// sampling and the bootstrap (the rule's stability over seeds).
@@ -40,17 +43,17 @@ func BenchmarkTuneQuality(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	cons, err := ParseConstraints(cfg.Constraints)
+	cons, err := tuner.ParseConstraints(cfg.Constraints)
 	if err != nil {
 		b.Fatal(err)
 	}
-	opt := TuneOptions{Budget: cfg.Budget, Objective: cfg.Objective, Constraints: cons, Folds: cfg.Folds,
+	opt := tuner.TuneOptions{Budget: cfg.Budget, Objective: cfg.Objective, Constraints: cons, Folds: cfg.Folds,
 		Current: cfg.Current, Seed: cfg.Seed}
 	for i := 0; i < b.N; i++ {
 		type arm struct {
 			name string
-			opt  TuneOptions
-			rep  *TuneReport
+			opt  tuner.TuneOptions
+			rep  *tuner.TuneReport
 			secs float64
 		}
 		whole := opt
@@ -73,7 +76,7 @@ func BenchmarkTuneQuality(b *testing.B) {
 		}
 		for _, a := range arms {
 			t0 := time.Now()
-			if a.rep, err = TuneLASMQWindows(context.Background(), in.SimJobs, in.Capacity, in.Split, a.opt); err != nil {
+			if a.rep, err = tuner.TuneLASMQWindows(context.Background(), in.SimJobs, in.Capacity, in.Split, a.opt); err != nil {
 				b.Fatal(err)
 			}
 			a.secs = time.Since(t0).Seconds()
@@ -107,15 +110,15 @@ func BenchmarkTuneQuality(b *testing.B) {
 
 // validationMean is the validation-window mean response (s) of the
 // configuration spec in a tune report's comparison rows.
-func validationMean(rep *TuneReport, spec string) float64 {
+func validationMean(rep *tuner.TuneReport, spec string) float64 {
 	for _, c := range rep.Compare {
 		if c.Policy == spec {
 			return c.Validate.Mean
 		}
 	}
-	if canonicalLASMQ(spec) != "" {
+	if tuner.CanonicalLASMQ(spec) != "" {
 		for _, c := range rep.Compare {
-			if canonicalLASMQ(c.Policy) == canonicalLASMQ(spec) {
+			if tuner.CanonicalLASMQ(c.Policy) == tuner.CanonicalLASMQ(spec) {
 				return c.Validate.Mean
 			}
 		}

@@ -11,6 +11,8 @@ import (
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 // poissonJobs draws n jobs with Poisson arrivals and sizes from draw, scaled
@@ -35,7 +37,7 @@ func TestBoundsHoldOnRandomTraces(t *testing.T) {
 	for seed := uint64(1); seed <= 20; seed++ {
 		rng := rand.New(rand.NewPCG(seed, 7))
 		jobs := poissonJobs(rng, 300, 0.5+rng.Float64(), func() float64 { return math.Pow(rng.Float64(), -1.5) - 0.9 })
-		b, err := ComputeBounds(jobs, 1)
+		b, err := experiment.ComputeBounds(jobs, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -46,7 +48,7 @@ func TestBoundsHoldOnRandomTraces(t *testing.T) {
 		if b.FSPMissed != 0 {
 			t.Errorf("seed %d: FSP with exact sizes missed %d PS deadlines", seed, b.FSPMissed)
 		}
-		res, err := (&Experiment{Jobs: jobs, Capacity: 1, Policies: sim.PolicyNames(), Runs: 1}).Run(context.Background(), RunOptions{})
+		res, err := (&experiment.Experiment{Jobs: jobs, Capacity: 1, Policies: sim.PolicyNames(), Runs: 1}).Run(context.Background(), experiment.RunOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -69,11 +71,11 @@ func TestTunedAlpha0SeparatesBimodalSizes(t *testing.T) {
 		}
 		return 100
 	})
-	split, err := SplitByTime(jobs, 0.7)
+	split, err := experiment.SplitByTime(jobs, 0.7)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := TuneLASMQWindows(context.Background(), jobs, 1, split, TuneOptions{Budget: 200})
+	rep, err := tuner.TuneLASMQWindows(context.Background(), jobs, 1, split, tuner.TuneOptions{Budget: 200})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +101,7 @@ func embeddedSimJobs(t testing.TB) []sim.Job {
 	if err != nil {
 		t.Fatal(err)
 	}
-	jobs, err := JobsOf(j, sizes, nil)
+	jobs, err := experiment.JobsOf(j, sizes, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,14 +110,14 @@ func embeddedSimJobs(t testing.TB) []sim.Job {
 
 func TestTuneEmbeddedTrace(t *testing.T) {
 	jobs := embeddedSimJobs(t)
-	split, err := SplitByTime(jobs, 0.7)
+	split, err := experiment.SplitByTime(jobs, 0.7)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if split.TuneJobs+split.ValidJobs != len(jobs) || split.TuneJobs < 4000 {
 		t.Fatalf("split %+v", split)
 	}
-	rep, err := TuneLASMQWindows(context.Background(), jobs, 1, split, TuneOptions{Budget: 150})
+	rep, err := tuner.TuneLASMQWindows(context.Background(), jobs, 1, split, tuner.TuneOptions{Budget: 150})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +143,7 @@ func TestTuneEmbeddedTrace(t *testing.T) {
 // run and candidate-fold simulations per second.
 func BenchmarkTune500(b *testing.B) {
 	jobs := embeddedSimJobs(b)
-	split, err := SplitByTime(jobs, 0.7)
+	split, err := experiment.SplitByTime(jobs, 0.7)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -150,11 +152,11 @@ func BenchmarkTune500(b *testing.B) {
 	start := time.Now()
 	n, sims := 0, 0
 	for i := 0; i < b.N; i++ {
-		res, err := TuneCV(context.Background(), tuneJobs, 1, TuneOptions{Budget: 500, Folds: 5}, SimulateWindows(nil, 1))
+		res, err := tuner.TuneCV(context.Background(), tuneJobs, 1, tuner.TuneOptions{Budget: 500, Folds: 5}, tuner.SimulateWindows(nil, 1))
 		if err != nil {
 			b.Fatal(err)
 		}
-		n += countScored(res.Candidates)
+		n += tuner.CountScored(res.Candidates)
 		for _, c := range res.Candidates {
 			sims += len(res.Folds) * max(1, len(c.BySigma))
 		}

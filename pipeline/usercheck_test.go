@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/inputs"
 )
 
 // writeUserLog writes a CSV log whose jobs cycle through users and returns
@@ -40,7 +43,7 @@ func TestPrepareRefusesUnusableUserNames(t *testing.T) {
 		{"control character", []string{"alice", "x\x01y"}, []string{`"x\x01y"`, "job j1"}},
 		{"collide by trimming", []string{"bob", `" bob"`}, []string{`"bob" (job j0)`, `" bob" (job j1)`, "root.bob"}},
 	} {
-		cfg := DefaultRunConfig()
+		cfg := inputs.DefaultRunConfig()
 		cfg.Trace = writeUserLog(t, tc.users...)
 		_, err := Prepare(cfg)
 		if err == nil {
@@ -54,7 +57,7 @@ func TestPrepareRefusesUnusableUserNames(t *testing.T) {
 		}
 	}
 	// Distinct names that stay distinct pass.
-	cfg := DefaultRunConfig()
+	cfg := inputs.DefaultRunConfig()
 	cfg.Trace = writeUserLog(t, "alice", "a.b", "a_b")
 	cfg.NoLimits = true
 	if _, err := Prepare(cfg); err != nil {
@@ -70,11 +73,11 @@ func TestPrepareRefusesSpecUserCollision(t *testing.T) {
 	if err := os.WriteFile(spec, []byte("version: 1\nresources:\n  - {name: a, count: 4, slots: 4, exec_rate: 1}\nusers:\n  - {name: a_dot_b, min_share: 2}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg := DefaultRunConfig()
+	cfg := inputs.DefaultRunConfig()
 	cfg.Trace = writeUserLog(t, "alice", "a.b")
 	cfg.Cluster = spec
 	_, err := Prepare(cfg)
-	var pe *ParamError
+	var pe *experiment.ParamError
 	if !errors.As(err, &pe) || pe.Param != "cluster" || !strings.Contains(err.Error(), "users[0]") || !strings.Contains(err.Error(), "root.a_dot_b") {
 		t.Errorf("spec user a_dot_b beside log user a.b: %v, want a --cluster error naming users[0] and the queue", err)
 	}
@@ -100,10 +103,10 @@ func TestPrepareCurrentConfigWithoutDefaultQueue(t *testing.T) {
 		if err := os.WriteFile(p, []byte(tc.body), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		cfg := DefaultRunConfig()
+		cfg := inputs.DefaultRunConfig()
 		cfg.CurrentConfig = p
 		_, err := Prepare(cfg)
-		var pe *ParamError
+		var pe *experiment.ParamError
 		if !errors.As(err, &pe) || pe.Param != "current-config" || !strings.Contains(err.Error(), "user default") {
 			t.Errorf("%s: %v, want a --current-config error naming the user", tc.name, err)
 		}
@@ -118,10 +121,10 @@ func TestPrepareCurrentConfigNaNWeight(t *testing.T) {
 	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg := DefaultRunConfig()
+	cfg := inputs.DefaultRunConfig()
 	cfg.CurrentConfig = p
 	_, err := Prepare(cfg)
-	var pe *ParamError
+	var pe *experiment.ParamError
 	if !errors.As(err, &pe) || pe.Param != "current-config" || !strings.Contains(err.Error(), "root.default") || !strings.Contains(err.Error(), "NaN") {
 		t.Errorf("NaN weight: %v, want a --current-config error naming the queue and the value", err)
 	}
@@ -130,8 +133,8 @@ func TestPrepareCurrentConfigNaNWeight(t *testing.T) {
 // describe says when the log's user names would stop run (issue 26: they
 // passed describe and failed at the emit stage).
 func TestDescribeFlagsUserNames(t *testing.T) {
-	opt := DefaultRunConfig().Sizes
-	w, err := DescribeLog(InputOptions{Trace: writeUserLog(t, "alice", "a.b", "a_dot_b")}, opt)
+	opt := inputs.DefaultRunConfig().Sizes
+	w, err := inputs.DescribeLog(inputs.InputOptions{Trace: writeUserLog(t, "alice", "a.b", "a_dot_b")}, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +146,7 @@ func TestDescribeFlagsUserNames(t *testing.T) {
 	if !strings.Contains(b.String(), "user names") {
 		t.Errorf("describe's text lacks the user names line:\n%s", b.String())
 	}
-	if w, err := DescribeLog(InputOptions{Trace: writeUserLog(t, "alice", "a.b", "a_b")}, opt); err != nil || w.UserNames != "" {
+	if w, err := inputs.DescribeLog(inputs.InputOptions{Trace: writeUserLog(t, "alice", "a.b", "a_b")}, opt); err != nil || w.UserNames != "" {
 		t.Errorf("distinct names: %q, %v", w.UserNames, err)
 	}
 }

@@ -6,6 +6,11 @@ import (
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/inputs"
+	"github.com/schedplan/schedplan/pipeline/tuner"
+	"github.com/schedplan/schedplan/pipeline/validation"
 )
 
 // BenchmarkValidateFluid runs the validate stage's fluid simulations (the
@@ -19,15 +24,15 @@ func BenchmarkValidateFluid(b *testing.B) {
 	const n = 100_000
 	rng := rand.New(rand.NewPCG(17, 3))
 	jobs := poissonJobs(rng, n, 0.9, func() float64 { return rng.ExpFloat64() })
-	cfg := DefaultRunConfig()
+	cfg := inputs.DefaultRunConfig()
 	sizes := make([]float64, n)
 	for i, j := range jobs {
 		sizes[i] = j.Size
 	}
-	guess := FirstGuess(sizes, 4)
-	tr := &TuneReport{Result: &TuneResult{FirstGuess: guess}, Best: guess}
-	in := &Inputs{Config: cfg, SimJobs: jobs, Split: Split{TuneJobs: 0, ValidJobs: n}, Capacity: 1}
-	bounds, err := ComputeBounds(jobs, 1)
+	guess := tuner.FirstGuess(sizes, 4)
+	tr := &tuner.TuneReport{Result: &tuner.TuneResult{FirstGuess: guess}, Best: guess}
+	in := &inputs.Inputs{Config: cfg, SimJobs: jobs, Split: experiment.Split{TuneJobs: 0, ValidJobs: n}, Capacity: 1}
+	bounds, err := experiment.ComputeBounds(jobs, 1)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -54,16 +59,16 @@ func BenchmarkValidateFluid(b *testing.B) {
 	}()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		plan, err := planValidation(in, tr, tr.Best, bounds)
+		plan, err := validation.PlanValidation(in, tr, tr.Best, bounds)
 		if err != nil {
 			b.Fatal(err)
 		}
-		rs, err := newResultsSink(nil, nil, nil, make([]int32, n), 0, make([]string, len(plan.configs)))
+		rs, err := experiment.NewResultsSink(nil, nil, nil, make([]int32, n), 0, make([]string, len(plan.Configs)))
 		if err != nil {
 			b.Fatal(err)
 		}
-		plan.exact.Sink = rs.sink
-		if _, err := plan.run(context.Background(), RunOptions{}); err != nil {
+		plan.Exact.Sink = rs.Sink
+		if _, err := plan.Run(context.Background(), experiment.RunOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -8,6 +8,9 @@ import (
 
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/runreport"
+	"github.com/schedplan/schedplan/pipeline/validation"
 )
 
 // A MeanOnly experiment's summaries are the job count and the mean
@@ -16,15 +19,15 @@ import (
 func TestExperimentMeanOnlyIsTheFullMean(t *testing.T) {
 	jobs := testJobs(400, 3)
 	for _, scale := range []float64{0, 0.5, 1.2} {
-		full := &Experiment{Jobs: jobs, Capacity: 1, Policies: []string{"srpt", "gps", "fsp+ps", "las_mq"}, Scale: scale,
+		full := &experiment.Experiment{Jobs: jobs, Capacity: 1, Policies: []string{"srpt", "gps", "fsp+ps", "las_mq"}, Scale: scale,
 			Errors: estimate.ErrorModel{Kind: estimate.LogNormal, Sigma: 0.5}, Runs: 3, Seed: 4}
 		lean := *full
 		lean.MeanOnly = true
-		a, err := full.Run(context.Background(), RunOptions{Workers: 2})
+		a, err := full.Run(context.Background(), experiment.RunOptions{Workers: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := lean.Run(context.Background(), RunOptions{Workers: 2})
+		b, err := lean.Run(context.Background(), experiment.RunOptions{Workers: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -45,27 +48,27 @@ func TestExperimentMeanOnlyIsTheFullMean(t *testing.T) {
 // runs of n jobs (at least one), and at most fluidPolicyCache; a policy
 // parsed again gives the same result as the cached one.
 func TestFluidPolicyCacheBoundedByJobs(t *testing.T) {
-	f := &fluidSimulator{}
-	for _, c := range []struct{ n, want int }{{10, fluidPolicyCache}, {fluidCacheJobs / 3, 3}, {fluidCacheJobs, 1}, {3 * fluidCacheJobs, 1}} {
-		f.specs, f.pols = nil, nil
+	f := &experiment.FluidSimulator{}
+	for _, c := range []struct{ n, want int }{{10, experiment.FluidPolicyCache}, {experiment.FluidCacheJobs / 3, 3}, {experiment.FluidCacheJobs, 1}, {3 * experiment.FluidCacheJobs, 1}} {
+		f.Specs, f.Pols = nil, nil
 		for _, spec := range []string{"srpt", "gps", "las", "fifo", "fsp+ps", "pfsp", "las_mq", "ps", "fsp", "srpt+ps", "las_mq:k=3,alpha0=1,p=10", "las_mq:k=4,alpha0=1,p=10", "las_mq:k=5,alpha0=1,p=10", "las_mq:k=6,alpha0=1,p=10", "las_mq:k=7,alpha0=1,p=10", "las_mq:k=8,alpha0=1,p=10", "las_mq:k=9,alpha0=1,p=10", "las_mq:k=2,alpha0=1,p=10"} {
-			if _, err := f.policy(spec, c.n); err != nil {
+			if _, err := f.Policy(spec, c.n); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if len(f.specs) != c.want || len(f.pols) != c.want {
-			t.Errorf("n=%d: %d policies kept, want %d", c.n, len(f.specs), c.want)
+		if len(f.Specs) != c.want || len(f.Pols) != c.want {
+			t.Errorf("n=%d: %d policies kept, want %d", c.n, len(f.Specs), c.want)
 		}
 	}
 	jobs := testJobs(200, 8)
-	ref := &fluidSimulator{}
+	ref := &experiment.FluidSimulator{}
 	for _, spec := range []string{"pfsp", "srpt", "pfsp", "las_mq", "pfsp"} {
 		r1, err := ref.Simulate(context.Background(), jobs, 0, 1, spec)
 		if err != nil {
 			t.Fatal(err)
 		}
 		got := append([]float64(nil), r1.Response...)
-		fresh := &fluidSimulator{}
+		fresh := &experiment.FluidSimulator{}
 		r2, err := fresh.Simulate(context.Background(), jobs, 0, 1, spec)
 		if err != nil {
 			t.Fatal(err)
@@ -82,15 +85,15 @@ func TestFluidPolicyCacheBoundedByJobs(t *testing.T) {
 // validation window (its first jobs, said in the note), and the whole
 // window when it is shorter, with the H-PFSP rows on the same jobs.
 func TestTaskValidateWindowBounded(t *testing.T) {
-	defer func(n int) { TaskValidateMaxJobs = n }(TaskValidateMaxJobs)
+	defer func(n int) { validation.TaskValidateMaxJobs = n }(validation.TaskValidateMaxJobs)
 	for _, limit := range []int{600, 1 << 30} {
-		TaskValidateMaxJobs = limit
+		validation.TaskValidateMaxJobs = limit
 		res, _, err := runInto(t, t.TempDir(), testConfig(), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		tv, window := res.TaskValidation, res.Split.ValidJobs
-		want, note := min(limit, window), TaskBoundsNote
+		want, note := min(limit, window), validation.TaskBoundsNote
 		if limit < window {
 			note += fmt.Sprintf("; only the validation window's first %d of %d jobs (TaskValidateMaxJobs)", limit, window)
 		}
@@ -99,7 +102,7 @@ func TestTaskValidateWindowBounded(t *testing.T) {
 		}
 		hpfsp := 0
 		for _, r := range tv.Rows {
-			if r.Name == TaskHPFSPName {
+			if r.Name == runreport.TaskHPFSPName {
 				hpfsp++
 				if !(r.Mean > 0) || !(r.Mean >= tv.Bounds.SRPTMean*(1-1e-9)) {
 					t.Errorf("limit %d: H-PFSP mean response %g s below the task bound %g s of the same jobs", limit, r.Mean, tv.Bounds.SRPTMean)

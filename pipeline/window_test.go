@@ -3,6 +3,8 @@ package pipeline
 import (
 	"strings"
 	"testing"
+
+	"github.com/schedplan/schedplan/pipeline/experiment"
 )
 
 // TestSmallWindowWarning checks the warning's threshold on both windows,
@@ -15,11 +17,11 @@ func TestSmallWindowWarning(t *testing.T) {
 		warn        bool
 	}{
 		{2, 1, true},
-		{MinWindowJobs - 1, 500, true},
-		{500, MinWindowJobs - 1, true},
-		{MinWindowJobs, MinWindowJobs, false},
+		{experiment.MinWindowJobs - 1, 500, true},
+		{500, experiment.MinWindowJobs - 1, true},
+		{experiment.MinWindowJobs, experiment.MinWindowJobs, false},
 	} {
-		w := SmallWindowWarning(Split{TuneJobs: tc.tune, ValidJobs: tc.valid})
+		w := experiment.SmallWindowWarning(experiment.Split{TuneJobs: tc.tune, ValidJobs: tc.valid})
 		if (w != "") != tc.warn || (tc.warn && !strings.Contains(w, "fewer than 100 jobs")) {
 			t.Errorf("%d/%d jobs: %q", tc.tune, tc.valid, w)
 		}

@@ -11,28 +11,34 @@ import (
 	"github.com/schedplan/schedplan/classify"
 	"github.com/schedplan/schedplan/cluster/yarn"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/pipeline/bundle"
+	"github.com/schedplan/schedplan/pipeline/capacity"
+	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/inputs"
+	"github.com/schedplan/schedplan/pipeline/runreport"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 // emitFor builds the bundle run would emit for k classes (the tuned LAS_MQ
 // replaced by tuned, since only its shape matters here) and renders it.
-func emitFor(t *testing.T, in *Inputs, k int, tuned LASMQParams) (*Bundle, map[string][]byte) {
+func emitFor(t *testing.T, in *inputs.Inputs, k int, tuned tuner.LASMQParams) (*bundle.Bundle, map[string][]byte) {
 	t.Helper()
 	sizes := estimate.ContainerSeconds(in.Sizes, in.Source, in.Config.Sizes, in.Spec.Capacity())
 	pr, s, err := classify.COSHH(in.Jobs, sizes, in.Spec, classify.Options{K: k, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs := classState{Primary: classOut{pr, pr.Rows, pr.Assign}, Secondary: classOut{s, s.Rows, s.Assign}}
-	a, err := PlanCapacity(s, in.Spec, CapacityOptions{})
+	cs := classState{Primary: inputs.ClassOut{Result: pr, Rows: pr.Rows, Assign: pr.Assign}, Secondary: inputs.ClassOut{Result: s, Rows: s.Rows, Assign: s.Assign}}
+	a, err := capacity.PlanCapacity(s, in.Spec, capacity.CapacityOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &pipelineRun{in: in, cs: cs, capSt: capacityState{Secondary: a.Plan()}, tr: TuneReport{Best: tuned}, bs: boundsState{Bounds: &Bounds{}}}
+	p := &pipelineRun{in: in, cs: cs, capSt: runreport.CapacityState{Secondary: a.Plan()}, tr: tuner.TuneReport{Best: tuned}, bs: boundsState{Bounds: &experiment.Bounds{}}}
 	b := p.bundle()
 	if p.bdErr != nil {
 		t.Fatal(p.bdErr)
 	}
-	files, err := RenderYARN(b, FairSchedulerOptions{ContainerMB: 1024})
+	files, err := bundle.RenderYARN(b, bundle.FairSchedulerOptions{ContainerMB: 1024})
 	if err != nil {
 		t.Fatalf("k = %d: %v", k, err)
 	}
@@ -47,13 +53,13 @@ func emitFor(t *testing.T, in *Inputs, k int, tuned LASMQParams) (*Bundle, map[s
 // QueuePlacementPolicy and UserPlacementRule with cleanName), and checks
 // that every class has a leaf whose default label it may use and that every
 // user lands where the files say.
-func checkEmitted(t *testing.T, b *Bundle, files map[string][]byte) {
+func checkEmitted(t *testing.T, b *bundle.Bundle, files map[string][]byte) {
 	t.Helper()
 	cs, err := yarn.ParseCapacityScheduler(files["capacity-scheduler.xml"])
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ps := cs.Check(capacityCheckOptions(b, cs)); len(ps) != 0 {
+	if ps := cs.Check(bundle.CapacityCheckOptions(b, cs)); len(ps) != 0 {
 		t.Fatalf("capacity-scheduler.xml: %v", ps)
 	}
 	for _, c := range b.Classes {
@@ -100,12 +106,12 @@ func checkEmitted(t *testing.T, b *Bundle, files map[string][]byte) {
 // Issue 10: the files emitted for the embedded trace with --k 2 … 12 load
 // in YARN (with --k 8 a class queue had capacity 0 and levels at 100).
 func TestEmitEmbeddedTraceK2to12(t *testing.T) {
-	in, err := Prepare(DefaultRunConfig())
+	in, err := Prepare(inputs.DefaultRunConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
 	for k := 2; k <= 12; k++ {
-		b, files := emitFor(t, in, k, LASMQParams{K: 10, Alpha0: 1, P: 10, Decay: 1})
+		b, files := emitFor(t, in, k, tuner.LASMQParams{K: 10, Alpha0: 1, P: 10, Decay: 1})
 		checkEmitted(t, b, files)
 		if len(b.Classes) != k {
 			t.Errorf("k = %d: %d classes", k, len(b.Classes))
@@ -154,14 +160,14 @@ users:
 	if err := os.WriteFile(logPath, []byte(rows.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg := DefaultRunConfig()
+	cfg := inputs.DefaultRunConfig()
 	cfg.Trace, cfg.Cluster = logPath, specPath
 	in, err := Prepare(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, k := range []int{2, 3, 5} {
-		b, files := emitFor(t, in, k, LASMQParams{K: 3, Alpha0: 10, P: 10, Decay: 0.5})
+		b, files := emitFor(t, in, k, tuner.LASMQParams{K: 3, Alpha0: 10, P: 10, Decay: 0.5})
 		checkEmitted(t, b, files)
 		cs := string(files["capacity-scheduler.xml"])
 		for _, u := range b.Users {

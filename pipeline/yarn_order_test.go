@@ -6,6 +6,8 @@ import (
 
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/cluster/yarn"
+	"github.com/schedplan/schedplan/pipeline/inputs"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 // Every LAS_MQ level leaf carries the ordering-policy of the tuned in-level
@@ -14,7 +16,7 @@ import (
 // counterpart), and the remaining-work order, which YARN lacks, a property
 // for the controller; the files still obey Hadoop's rules.
 func TestEmitLevelOrderingPolicy(t *testing.T) {
-	in, err := Prepare(DefaultRunConfig())
+	in, err := Prepare(inputs.DefaultRunConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,7 +25,7 @@ func TestEmitLevelOrderingPolicy(t *testing.T) {
 		policy     string
 		controller bool
 	}{{sim.OrderFIFO, "fifo", false}, {sim.OrderPS, "fair", false}, {sim.OrderRemaining, "fifo", true}} {
-		b, files := emitFor(t, in, 3, LASMQParams{K: 3, Alpha0: 1, P: 10, Decay: 0, Order: tc.order})
+		b, files := emitFor(t, in, 3, tuner.LASMQParams{K: 3, Alpha0: 1, P: 10, Decay: 0, Order: tc.order})
 		checkEmitted(t, b, files)
 		conf, err := yarn.ParseConfiguration(files["capacity-scheduler.xml"])
 		if err != nil {

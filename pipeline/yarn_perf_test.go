@@ -10,13 +10,14 @@ import (
 
 	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/cluster/yarn"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 // checkHeldThresholds checks that the run's emitted demotion thresholds and
 // its task-level tuned LAS_MQ (spec) are the deployed thresholds × 54 held
 // container-seconds per cluster-second (the default spec's containers;
 // the embedded trace's sizes are cluster-seconds).
-func checkHeldThresholds(t *testing.T, dir string, best LASMQParams, spec string) {
+func checkHeldThresholds(t *testing.T, dir string, best tuner.LASMQParams, spec string, containers int) {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(dir, "capacity-scheduler.xml"))
 	if err != nil {
@@ -40,15 +41,16 @@ func checkHeldThresholds(t *testing.T, dir string, best LASMQParams, spec string
 		if err != nil || level >= len(th) {
 			t.Fatalf("%s: not a level leaf of %d thresholds", d.From.Path, len(th))
 		}
-		if want := th[level] * 54; math.Abs(d.After-want) > 1e-9*want {
-			t.Errorf("%s: demote after %v held container-seconds, want %v (%v cluster-seconds × 54 containers)", d.From.Path, d.After, want, th[level])
+		if want := th[level] * float64(containers); math.Abs(d.After-want) > 1e-9*want {
+			t.Errorf("%s: demote after %v held container-seconds, want %v (%v cluster-seconds × %d containers)", d.From.Path, d.After, want, th[level], containers)
 		}
 	}
 	p, err := task.ParsePolicy(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m, ok := p.(*task.LASMQ); !ok || math.Abs(m.Alpha0-best.Alpha0*54) > 1e-6*best.Alpha0*54 {
-		t.Errorf("task-level tuned LAS_MQ %s: want alpha0 %v × 54 held container-seconds", spec, best.Alpha0)
+	m, ok := p.(*task.LASMQ)
+	if n := float64(containers); !ok || math.Abs(m.Alpha0-best.Alpha0*n) > 1e-6*best.Alpha0*n {
+		t.Errorf("task-level tuned LAS_MQ %s: want alpha0 %v × %v held container-seconds", spec, best.Alpha0, n)
 	}
 }

@@ -8,31 +8,9 @@ import (
 	"time"
 
 	"github.com/schedplan/schedplan/cluster/yarn"
+	"github.com/schedplan/schedplan/pipeline/bundle"
+	"github.com/schedplan/schedplan/pipeline/internal/bundletest"
 )
-
-func sampleBundle() *Bundle {
-	return &Bundle{
-		Version: BundleVersion,
-		Trace:   TraceInfo{SizeSource: "bytes"},
-		Cluster: ClusterInfo{Capacity: 48.06, Resources: []ResourceInfo{
-			{Name: "R1", Count: 1, Slots: 2, ExecRate: 0.01},
-			{Name: "gpu.fast", Count: 2, Slots: 16, ExecRate: 1},
-			{Name: "idle", Count: 1, Slots: 4, ExecRate: 1},
-		}},
-		Users: []UserConfig{{Name: "alice", Jobs: 3, MinShare: 5, Weight: 1, Class: "c0"}, {Name: "bob.smith", Jobs: 2, Weight: 2}},
-		Classes: []ClassConfig{
-			{Name: "c0", Label: "small", Alpha: 1, MeanSize: 1},
-			{Name: "c1", Label: "large", Alpha: 0.1, MeanSize: 30},
-			{Name: "c2", Label: "medium", Alpha: 0.3, MeanSize: 3},
-		},
-		Capacity: &CapacityPlan{
-			Lambda: 1.02,
-			// type × class, in machines
-			Allocation: [][]float64{{0, 0.5, 0}, {1, 0.3, 0.2}, {0, 0, 0}},
-		},
-		LASMQ: &LASMQConfig{K: 3, Alpha0: 10, P: 10, Thresholds: []float64{10, 100}, Weights: []float64{3, 2, 1}},
-	}
-}
 
 func TestPercentages(t *testing.T) {
 	for _, w := range [][]float64{
@@ -42,7 +20,7 @@ func TestPercentages(t *testing.T) {
 		{math.NaN(), 1, math.Inf(1)}, {-1, 2},
 	} {
 		done := make(chan []int, 1)
-		go func() { done <- percentages(w, 9900) }()
+		go func() { done <- bundle.Percentages(w, 9900) }()
 		var p []int
 		select {
 		case p = <-done:
@@ -60,13 +38,13 @@ func TestPercentages(t *testing.T) {
 			t.Errorf("%v: parts %v sum to %d hundredths, want 9900", w, p, sum)
 		}
 	}
-	if p := percentages([]float64{1, 2, 1}, 10000); p[0] != 2500 || p[1] != 5000 || p[2] != 2500 {
+	if p := bundle.Percentages([]float64{1, 2, 1}, 10000); p[0] != 2500 || p[1] != 5000 || p[2] != 2500 {
 		t.Errorf("1:2:1 gave %v", p)
 	}
-	if p := percentages([]float64{1, 0, 0}, 10000); p[0] != 10000 || p[1] != 0 {
+	if p := bundle.Percentages([]float64{1, 0, 0}, 10000); p[0] != 10000 || p[1] != 0 {
 		t.Errorf("strict weights gave %v", p)
 	}
-	if p := percentages(make([]float64, 3), 10000); p[0]+p[1]+p[2] != 10000 || p[0] < 3333 {
+	if p := bundle.Percentages(make([]float64, 3), 10000); p[0]+p[1]+p[2] != 10000 || p[0] < 3333 {
 		t.Errorf("zero weights gave %v", p)
 	}
 	// More positive weights than hundredths: no floor, still exact.
@@ -74,7 +52,7 @@ func TestPercentages(t *testing.T) {
 	for i := range many {
 		many[i] = 1
 	}
-	p := percentages(many, 10000)
+	p := bundle.Percentages(many, 10000)
 	sum := 0
 	for _, v := range p {
 		sum += v
@@ -107,11 +85,11 @@ func percentOf(t *testing.T, s string) float64 {
 	return v
 }
 
-// labelledBundle is sampleBundle where node labels are safe: every user
+// labelledBundle is bundletest.Sample where node labels are safe: every user
 // is mapped to a class, and every class's default type carries its load
 // with room (μ = 10 jobs/s per machine).
-func labelledBundle() *Bundle {
-	b := sampleBundle()
+func labelledBundle() *bundle.Bundle {
+	b := bundletest.Sample()
 	b.Users[1].Class = "c1"
 	for i := range b.Classes {
 		b.Classes[i].Mu = []float64{10, 10, 10}
@@ -120,9 +98,9 @@ func labelledBundle() *Bundle {
 }
 
 // emitCS renders a bundle's capacity-scheduler.xml and parses it back.
-func emitCS(t *testing.T, b *Bundle) ([]byte, *yarn.CapacityScheduler) {
+func emitCS(t *testing.T, b *bundle.Bundle) ([]byte, *yarn.CapacityScheduler) {
 	t.Helper()
-	out, err := CapacitySchedulerXML(b)
+	out, err := bundle.CapacitySchedulerXML(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,9 +223,9 @@ func TestCapacitySchedulerXML(t *testing.T) {
 // default queue's LAS_MQ levels, and every leaf shares itself evenly among
 // its users.
 func TestCapacitySchedulerXMLNoLabels(t *testing.T) {
-	b := sampleBundle()
+	b := bundletest.Sample()
 	out, cs := emitCS(t, b)
-	if namesLabels(cs) {
+	if bundle.NamesLabels(cs) {
 		t.Fatalf("labels named:\n%s", out)
 	}
 	if ps := cs.Check(yarn.CSCheckOptions{ClusterLabels: []string{}}); len(ps) != 0 {
@@ -297,15 +275,15 @@ func TestCapacitySchedulerXMLNoLabels(t *testing.T) {
 // levels had 100, which Hadoop refuses (AbstractParentQueue.setChildQueues:
 // "queue=C1 has zero capacity, but child queues have positive capacities").
 func TestCapacitySchedulerXMLTinyClass(t *testing.T) {
-	b := sampleBundle()
+	b := bundletest.Sample()
 	b.Users[0].Class = ""     // nobody is mapped to c0
 	b.Classes[0].Alpha = 1e-9 // work share far below 0.005%
 	b.Capacity.Allocation = [][]float64{{1e-12, 0.5, 0}, {1, 0.3, 0.2}, {0, 0, 0}}
-	out, err := CapacitySchedulerXML(b)
+	out, err := bundle.CapacitySchedulerXML(b)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := checkCS(out, yarn.CSCheckOptions{ClusterLabels: []string{}}); err != nil {
+	if err := bundle.CheckCS(out, yarn.CSCheckOptions{ClusterLabels: []string{}}); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	// The tiny class keeps the floor (1%, split among its levels): no
@@ -322,22 +300,22 @@ func TestCapacitySchedulerXMLTinyClass(t *testing.T) {
 	}
 	// A class with no arrivals and no allocation gets idle capacity only:
 	// capacity 0 with levels at 0, on the largest type.
-	b = sampleBundle()
+	b = bundletest.Sample()
 	b.Classes[2].Alpha = 0
 	b.Capacity.Allocation = [][]float64{{0, 0.5, 0}, {1, 0.3, 0}, {0, 0, 0}}
 	b.Cluster.Resources[2].Count = 0
 	b.Classes = append(b.Classes[:2], b.Classes[2])
-	out, err = CapacitySchedulerXML(b)
+	out, err = bundle.CapacitySchedulerXML(b)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := checkCS(out, yarn.CSCheckOptions{ClusterLabels: []string{}}); err != nil {
+	if err := bundle.CheckCS(out, yarn.CSCheckOptions{ClusterLabels: []string{}}); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
 }
 
 func TestFairSchedulerXML(t *testing.T) {
-	out, err := FairSchedulerXML(sampleBundle(), FairSchedulerOptions{ContainerMB: 2048})
+	out, err := bundle.FairSchedulerXML(bundletest.Sample(), bundle.FairSchedulerOptions{ContainerMB: 2048})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -367,22 +345,22 @@ func TestFairSchedulerXML(t *testing.T) {
 	}
 	// A min share YARN cannot express is refused, naming the user (on a
 	// cluster of known size it is scaled to fit: TestFairSchedulerMinResourcesFit).
-	b := sampleBundle()
+	b := bundletest.Sample()
 	b.Users[0].MinShare = 1e300
 	b.Cluster.Resources = nil
-	if _, err := FairSchedulerXML(b, FairSchedulerOptions{}); err == nil || !strings.Contains(err.Error(), `"alice"`) {
+	if _, err := bundle.FairSchedulerXML(b, bundle.FairSchedulerOptions{}); err == nil || !strings.Contains(err.Error(), `"alice"`) {
 		t.Errorf("min_share 1e300: %v", err)
 	}
-	b = sampleBundle()
-	b.Users = append(b.Users, UserConfig{Name: "bob_dot_smith"})
-	if _, err := FairSchedulerXML(b, FairSchedulerOptions{}); err == nil {
+	b = bundletest.Sample()
+	b.Users = append(b.Users, bundle.UserConfig{Name: "bob_dot_smith"})
+	if _, err := bundle.FairSchedulerXML(b, bundle.FairSchedulerOptions{}); err == nil {
 		t.Error("two users with one queue name accepted")
 	}
 }
 
 func TestBundleRoundTrip(t *testing.T) {
-	b := sampleBundle()
-	out, err := MarshalBundle(b)
+	b := bundletest.Sample()
+	out, err := bundle.MarshalBundle(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -393,23 +371,23 @@ func TestBundleRoundTrip(t *testing.T) {
 	if !strings.Contains(string(out), "threshold_unit: cluster-seconds") || !strings.Contains(string(out), "container_seconds_per_unit: 48.06") {
 		t.Errorf("threshold unit missing:\n%s", out)
 	}
-	back, err := ParseBundle(out, "schedplan.yaml")
+	back, err := bundle.ParseBundle(out, "schedplan.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, _ := MarshalBundle(back)
+	again, _ := bundle.MarshalBundle(back)
 	if string(again) != string(out) {
 		t.Errorf("bundle does not round-trip:\n%s\n---\n%s", out, again)
 	}
 	bad := strings.Replace(string(out), "version: 1", "version: 9", 1)
-	if _, err := ParseBundle([]byte(bad), "x.yaml"); err == nil || !strings.Contains(err.Error(), "version 9") {
+	if _, err := bundle.ParseBundle([]byte(bad), "x.yaml"); err == nil || !strings.Contains(err.Error(), "version 9") {
 		t.Errorf("version 9 accepted: %v", err)
 	}
 	bad = strings.Replace(string(out), "k: 3", "k: 4", 1)
-	if _, err := ParseBundle([]byte(bad), "x.yaml"); err == nil {
+	if _, err := bundle.ParseBundle([]byte(bad), "x.yaml"); err == nil {
 		t.Error("inconsistent las_mq accepted")
 	}
-	if _, err := ParseBundle([]byte("version: 1\nbogus: 2\n"), "x.yaml"); err == nil {
+	if _, err := bundle.ParseBundle([]byte("version: 1\nbogus: 2\n"), "x.yaml"); err == nil {
 		t.Error("unknown field accepted")
 	}
 }
@@ -418,7 +396,7 @@ func TestBundleRoundTrip(t *testing.T) {
 // emit --config spin forever. Values that cannot be represented are refused
 // when the bundle is loaded, naming the file and the field.
 func TestParseBundleRejectsNonRepresentable(t *testing.T) {
-	out, err := MarshalBundle(sampleBundle())
+	out, err := bundle.MarshalBundle(bundletest.Sample())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -439,17 +417,17 @@ func TestParseBundleRejectsNonRepresentable(t *testing.T) {
 			t.Fatalf("%q not in the bundle:\n%s", c.from, out)
 		}
 		bad := strings.Replace(string(out), c.from, c.to, 1)
-		_, err := ParseBundle([]byte(bad), "x.yaml")
+		_, err := bundle.ParseBundle([]byte(bad), "x.yaml")
 		if err == nil || !strings.Contains(err.Error(), "x.yaml") || !strings.Contains(err.Error(), c.field) {
 			t.Errorf("%s → %s: %v, want an error naming x.yaml and %s", c.from, c.to, err, c.field)
 		}
 	}
 	// Rendering a bundle with extreme but finite weights terminates.
-	b := sampleBundle()
+	b := bundletest.Sample()
 	b.LASMQ.Weights = []float64{1e307, 1e307, 1}
 	b.Classes[1].MeanSize = 1e300
 	done := make(chan error, 1)
-	go func() { _, err := RenderYARN(b, FairSchedulerOptions{}); done <- err }()
+	go func() { _, err := bundle.RenderYARN(b, bundle.FairSchedulerOptions{}); done <- err }()
 	select {
 	case err := <-done:
 		if err != nil {
@@ -461,8 +439,8 @@ func TestParseBundleRejectsNonRepresentable(t *testing.T) {
 }
 
 func TestThresholdUnit(t *testing.T) {
-	b := sampleBundle()
-	for src, want := range map[string][2]any{"bytes": {UnitClusterSeconds, 48.06}, "size": {UnitContainerSeconds, 1.0}, "task_seconds": {UnitContainerSeconds, 1.0}} {
+	b := bundletest.Sample()
+	for src, want := range map[string][2]any{"bytes": {bundle.UnitClusterSeconds, 48.06}, "size": {bundle.UnitContainerSeconds, 1.0}, "task_seconds": {bundle.UnitContainerSeconds, 1.0}} {
 		b.Trace.SizeSource = src
 		u, per, err := b.ThresholdUnit()
 		if err != nil || u != want[0] || per != want[1] {
@@ -473,41 +451,41 @@ func TestThresholdUnit(t *testing.T) {
 	if _, _, err := b.ThresholdUnit(); err == nil {
 		t.Error("unknown unit accepted")
 	}
-	if _, err := CapacitySchedulerXML(b); err == nil {
+	if _, err := bundle.CapacitySchedulerXML(b); err == nil {
 		t.Error("thresholds of unknown unit rendered")
 	}
 	// Container-seconds of work served at 48.06 reference containers by
 	// 38 containers: 10 × 38 / 48.06 held container-seconds.
-	b.LASMQ.ThresholdUnit, b.LASMQ.ContainerSecondsPerUnit = UnitContainerSeconds, 1
-	out, err := CapacitySchedulerXML(b)
+	b.LASMQ.ThresholdUnit, b.LASMQ.ContainerSecondsPerUnit = bundle.UnitContainerSeconds, 1
+	out, err := bundle.CapacitySchedulerXML(b)
 	if v := props(t, out)["schedplan.las-mq.root.c0.demote-after-held-container-seconds"]; err != nil || v != "7.906783188" {
 		t.Errorf("explicit unit: %q, %v; want 7.906783188 (10 × 38 / 48.06)", v, err)
 	}
 	// An explicit conversion is taken as it is (run writes the one of the
 	// capacity it tuned at).
 	b.LASMQ.HeldPerUnit = 2
-	out, err = CapacitySchedulerXML(b)
+	out, err = bundle.CapacitySchedulerXML(b)
 	if v := props(t, out)["schedplan.las-mq.root.c0.demote-after-held-container-seconds"]; err != nil || v != "20" {
 		t.Errorf("explicit held_container_seconds_per_unit 2: %q, %v; want 20", v, err)
 	}
 	b.LASMQ.HeldPerUnit = -1
-	if _, err := CapacitySchedulerXML(b); err == nil || !strings.Contains(err.Error(), "held_container_seconds_per_unit") {
+	if _, err := bundle.CapacitySchedulerXML(b); err == nil || !strings.Contains(err.Error(), "held_container_seconds_per_unit") {
 		t.Errorf("negative held_container_seconds_per_unit: %v", err)
 	}
 }
 
 func TestAssignUserClasses(t *testing.T) {
-	b := sampleBundle()
+	b := bundletest.Sample()
 	users := []string{"alice", "bob.smith"}
 	userOfRow := []int32{0, 1, 0, 1, 0}
 	// Rows 1..4 classified (row 0 not): alice in c2 twice, bob in c0 and c1.
-	if err := AssignUserClasses(b, users, userOfRow, []int{1, 2, 3, 4}, []int32{0, 2, 1, 2}); err != nil {
+	if err := bundle.AssignUserClasses(b, users, userOfRow, []int{1, 2, 3, 4}, []int32{0, 2, 1, 2}); err != nil {
 		t.Fatal(err)
 	}
 	if b.Users[0].Class != "c2" || b.Users[1].Class != "" {
 		t.Errorf("classes %q %q", b.Users[0].Class, b.Users[1].Class)
 	}
-	if err := AssignUserClasses(b, users, userOfRow, nil, []int32{0, 0, 0, 0, 7}); err == nil {
+	if err := bundle.AssignUserClasses(b, users, userOfRow, nil, []int32{0, 0, 0, 0, 7}); err == nil {
 		t.Error("class 7 of 3 accepted")
 	}
 }
@@ -516,13 +494,13 @@ func TestAssignUserClasses(t *testing.T) {
 // log, got minResources totalling 74 containers on a 54-container
 // cluster. Users without jobs get none, and the rest are scaled to fit.
 func TestFairSchedulerMinResourcesFit(t *testing.T) {
-	b := sampleBundle() // 2 + 2·16 + 4 = 38 containers
-	b.Users = []UserConfig{
+	b := bundletest.Sample() // 2 + 2·16 + 4 = 38 containers
+	b.Users = []bundle.UserConfig{
 		{Name: "alice", Jobs: 5, MinShare: 30, Weight: 1},
 		{Name: "bob", Jobs: 1, MinShare: 20, Weight: 1},
 		{Name: "U6", MinShare: 15, Weight: 1}, // a spec user with no jobs
 	}
-	out, err := FairSchedulerXML(b, FairSchedulerOptions{ContainerMB: 1024})
+	out, err := bundle.FairSchedulerXML(b, bundle.FairSchedulerOptions{ContainerMB: 1024})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -552,12 +530,12 @@ func TestFairSchedulerMinResourcesFit(t *testing.T) {
 // machine type: no node labels then.
 func TestCapacitySchedulerXMLPartlyMappedUserNoLabels(t *testing.T) {
 	b := labelledBundle()
-	if _, cs := emitCS(t, b); !namesLabels(cs) {
+	if _, cs := emitCS(t, b); !bundle.NamesLabels(cs) {
 		t.Fatal("labelledBundle names no label")
 	}
 	b.Users[1].ClassShare = 0.9
 	out, cs := emitCS(t, b)
-	if namesLabels(cs) || !strings.Contains(string(out), "the jobs of user bob.smith span classes") {
+	if bundle.NamesLabels(cs) || !strings.Contains(string(out), "the jobs of user bob.smith span classes") {
 		t.Errorf("labels named for a user 90%% of whose jobs are of their class:\n%s", out)
 	}
 }

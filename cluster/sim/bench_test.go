@@ -12,7 +12,7 @@ import (
 
 var benchSpecs = []string{"fifo", "ps", "gps", "srpt", "srpt+ps", "fsp+fifo", "fsp+ps", "las", "las_mq", "las_mq:k=10,alpha0=100,p=10,strict=true", "las_mq:k=10,alpha0=1,p=10,order=ps", "las_mq:k=10,alpha0=1,p=10,order=remaining", "las_mq:k=200,alpha0=0.0001,p=1.2,strict=true,order=ps", "pfsp"}
 
-func traceJobs(b *testing.B, sigma float64) []Job {
+func traceJobs(b testing.TB, sigma float64) []Job {
 	j, err := data.Open("embedded", data.ReadOptions{})
 	if err != nil {
 		b.Fatal(err)

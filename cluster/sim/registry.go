@@ -118,6 +118,14 @@ func NoParamsMaker[P any](f func() P) func(name string, params map[string]string
 // paper gives none). Their testbed threshold of 100 (MB of data processed)
 // belongs to sizes in bytes; schedplan's sizes are in seconds, as the
 // simulations' are. "las_mq" without parameters is this configuration.
+//
+// Each queue is FIFO, not ordered as Alg. 1 line 10 orders it ("Sort jobs
+// in Q_i according to the number of containers that would be used by
+// their remaining tasks"): the fluid model has no tasks, and its stand-in,
+// OrderRemaining, reads the jobs' size estimates, which LAS_MQ is designed
+// to do without; with exact estimates it beats the tuned LAS_MQ on the
+// embedded trace (docs/FIDELITY.md, seed 000). The task-level LAS_MQ
+// (cluster/task) orders by remaining containers, as Alg. 1 line 10.
 func DefaultLASMQ() *LASMQ { return &LASMQ{K: 10, Alpha0: 1, P: 10} }
 
 func makeLASMQ(_ string, p map[string]string) (Policy, error) { return ParseLASMQ(p) }

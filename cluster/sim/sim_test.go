@@ -55,6 +55,7 @@ func TestSeed000Figure1(t *testing.T) {
 		{"las_mq:k=2,alpha0=1,decay=0", []float64{6, 8, 1}},
 	} {
 		got := responses(t, jobs, 1, tc.spec)
+		t.Logf("row: %s: responses of A, B, C %v (paper %v)", tc.spec, got, tc.want)
 		for i := range got {
 			if !close(got[i], tc.want[i], 1e-12) {
 				t.Errorf("%s: responses %v, want %v", tc.spec, got, tc.want)

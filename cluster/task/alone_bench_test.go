@@ -1,10 +1,13 @@
-package task
+package task_test
 
 import (
 	"testing"
 	"time"
 
 	"github.com/schedplan/schedplan/cluster/sim"
+	"github.com/schedplan/schedplan/cluster/task"
+	"github.com/schedplan/schedplan/cluster/task/internal/tasktest"
+	"github.com/schedplan/schedplan/internal/cputime"
 )
 
 // BenchmarkPSDeadlines times the task-level deadlines on issue 12's
@@ -13,15 +16,15 @@ import (
 // fluid PS it replaced, and reports both in ms per run and their ratio.
 // Run with -bench PSDeadlines -benchtime 3x.
 func BenchmarkPSDeadlines(b *testing.B) {
-	jobs, cl := large()
+	jobs, cl := tasktest.Large()
 	var capped, plain time.Duration
 	for b.Loop() {
 		t0 := time.Now()
-		if _, err := PSDeadlines(jobs, cl); err != nil {
+		if _, err := task.PSDeadlines(jobs, cl); err != nil {
 			b.Fatal(err)
 		}
 		t1 := time.Now()
-		if _, err := sim.Simulate(FluidJobs(jobs, nil), cl.Rate(), &sim.PS{}); err != nil {
+		if _, err := sim.Simulate(task.FluidJobs(jobs, nil), cl.Rate(), &sim.PS{}); err != nil {
 			b.Fatal(err)
 		}
 		capped, plain = capped+t1.Sub(t0), plain+time.Since(t1)
@@ -37,13 +40,13 @@ func BenchmarkPSDeadlines(b *testing.B) {
 // simulation per job, against BenchmarkTaskEvents' full runs. Run with
 // -run '^$' -bench AloneTimes -benchtime 1x.
 func BenchmarkAloneTimes(b *testing.B) {
-	jobs, cl := large()
-	c0 := cpuTime()
+	jobs, cl := tasktest.Large()
+	c0 := cputime.Self()
 	for b.Loop() {
-		if _, err := AloneTimes(jobs, cl, Options{}); err != nil {
+		if _, err := task.AloneTimes(jobs, cl, task.Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
 	b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/run")
-	b.ReportMetric((cpuTime()-c0).Seconds()/float64(b.N), "cpu-s/run")
+	b.ReportMetric((cputime.Self()-c0).Seconds()/float64(b.N), "cpu-s/run")
 }

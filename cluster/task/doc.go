@@ -1,6 +1,10 @@
 // Package task is the task-level resolution of schedplan's one simulation
 // core (the fluid resolution is package sim, whose metrics types it
-// reuses). It imports nothing of schedplan's but cluster/sim.
+// reuses). It imports nothing of schedplan's but cluster/sim (and
+// internal/treap). The larger policies and PRISM's phase-level simulator
+// are packages of their own beneath it — cluster/task/coshh,
+// cluster/task/hpfsp, cluster/task/prism — which import it; it imports
+// none of them.
 //
 // # Model
 //
@@ -68,38 +72,35 @@
 //     containers held for the fair ordering-policy), so user limits skip
 //     users, not jobs; a notification is O(d + log n), and so is a
 //     demotion between level leaves (crossing times in a heap).
-//   - H-PFSP (seed 002): the slack system of a virtual PS (SlackSystem:
-//     a treap with a kinetic minimum of slack, heaps of fair-phase and late
-//     jobs); O(log n) expected per decision, O(stages + log n) per
-//     notification (a job's service, estimate and stage progress are
-//     refreshed at its own events) and per running job at each progress
-//     report (every heartbeat, else 3 s: the running stages' progress
-//     feeds the estimator); 100,000-job benchmark about 7–9 CPU seconds
-//     with the jobs' estimates (reports on or off), about 11 with the EWMA
-//     estimator (BenchmarkLargeHPFSP, measured on a loaded machine).
+//   - H-PFSP (seed 002, package cluster/task/hpfsp): the slack system of
+//     a virtual PS; O(log n) expected per decision, O(stages + log n) per
+//     notification (that package's doc has its costs).
 //   - LAS_MQ: K per-queue heaps (order by remaining containers or by entry),
 //     a heap of demotion times (exact: between a job's events its service
 //     estimate is linear, or a ratio of linear functions when stage-aware,
 //     and its crossing time has a closed form), a ring for the even
 //     leftover; O(K + log n) per decision, O(log n) per notification.
-//   - COSHH (seed 003, Alg. 1-2): a [COSHHRouter] driven by the
-//     notifications; its plan (classes, the LP's suggested classes per
-//     machine type) and the jobs' feature vectors come from package
-//     pipeline (pipeline.NewCOSHHPolicy); the registry's "coshh" takes only
-//     tolerance=. Costs are the router's.
+//   - COSHH (seed 003, Alg. 1-2, package cluster/task/coshh): a router
+//     driven by the notifications; its plan (classes, the LP's suggested
+//     classes per machine type) and the jobs' feature vectors come from
+//     package pipeline (pipeline.NewCOSHHPolicy); the registry's "coshh"
+//     takes only tolerance=. Costs are the router's.
 //
 // A job's speed may depend on the machine type beyond exec_rate
 // ([Job.TypeScale]: seed 003's class × machine-type execution times, set
 // by pipeline.COSHHTypeScales from classify's execution-time model). Seed
 // 003's metrics (§5.1: mean completion time, Dissatisfaction, Fairness,
 // Locality, overhead) of a run under any policy come from
-// [SimulateCOSHHMetrics] ([COSHHObserver]).
+// coshh.SimulateCOSHHMetrics, whose block placement is the
+// [LocalityOracle] of FIFO's and Fair's locality.
 //
 // Measured on issue 12's benchmark (BenchmarkLarge: 100,000 jobs, 10 M
 // tasks, 1,000 machines of 10 containers), a run costs about 4–5 CPU
 // seconds per policy (FIFO, Fair, Capacity, LAS_MQ).
 //
-// Policies are registered by name (registry.go) and built from
+// Policies are registered by name (registry.go; a policy package of its
+// own adds its name from its init with [Register], and cluster/task/all
+// links every such package into a program) and built from
 // specifications with the grammar of package sim's: [ParsePolicy]("fifo"),
 // "fair:pool=user", "capacity:queues=a:60:100/b:40", "las_mq:k=10,alpha0=100,p=10",
 // "srpt", "fsp", "las", "hpfsp:fair_limit=2,threshold=0.95" (threshold in
@@ -140,16 +141,8 @@
 //
 // # Phases (PRISM)
 //
-// Seed 004's phase-level scheduling runs in its own event loop,
-// [PhaseSim] (prism_sim.go), not in the engine: there a phase's speed
-// changes whenever another phase starts or ends on its machine
-// ([PhaseRates], with thrashing past capacity, [ThrashedCapacity]) and a
-// PRISM task pauses between phases, both of which
-// move a task's end after its start. PRISM ([PrismSelector], Alg. 1) and
-// two baselines on the same model — Fair with slots and YARN with
-// fixed-size containers — share the machines' capacity vectors and the
-// utilisation measure; [PrismRunner] runs task-level jobs under PRISM from
-// a specification ("prism:alpha=1,k=20,a=0.1") and a profile file. Its
-// invariant (admitted demand within capacity) is checked by the
-// simulation itself (PhaseSimResult.MaxOvercommit), not by [Checker].
+// Seed 004's phase-level scheduling runs in its own event loop, in package
+// cluster/task/prism, not in the engine: there a phase's speed changes
+// whenever another phase starts or ends on its machine, which moves a
+// task's end after its start.
 package task

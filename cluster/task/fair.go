@@ -72,6 +72,16 @@ type Fair struct {
 	DefaultFIFO bool
 	// Preemption kills tasks for starved queues (fairpreempt.go).
 	Preemption bool
+	// UserMaxApps limits the runnable jobs of the users it names, across
+	// queues (the allocation file's <user><maxRunningApps>), and
+	// UserMaxAppsDefault those of every other user (userMaxAppsDefault;
+	// 0: no limit); see fairapps.go.
+	UserMaxApps        map[string]int
+	UserMaxAppsDefault int
+	// QueueMaxAppsDefault is the maxRunningApps of the queues created for
+	// jobs (queueMaxAppsDefault, which Hadoop applies to every queue
+	// without its own: AllocationConfiguration.getQueueMaxApps; 0: none).
+	QueueMaxAppsDefault int
 	// LocalityDelay > 0 turns on delay scheduling (Zaharia et al., EuroSys
 	// 2010, Alg. 2, as Hadoop's Fair Scheduler does it) when the run gives
 	// a LocalityOracle (SetLocality): a job whose next task is a map with
@@ -98,6 +108,7 @@ type Fair struct {
 	skipA  []int32
 	active []int32
 	wc     bool
+	users  appLimits
 }
 
 // Placement is how Fair maps jobs to leaf queues.
@@ -128,7 +139,6 @@ type fq struct {
 	kids    iheap // eligible children (parents)
 	jobs    iheap // runnable jobs with ready tasks (leaves)
 	waiting []int32
-	waitH   int
 	cfg     preemptCfg
 	pre     preemptState
 }
@@ -205,6 +215,12 @@ func (f *Fair) Start(s *State) error {
 	if f.LocalityDelay > 0 {
 		f.skips = resize(f.skips, n)
 		clear(f.skips)
+	}
+	if err := f.users.setup(jobs, f.UserMaxApps, f.UserMaxAppsDefault); err != nil {
+		return err
+	}
+	if f.QueueMaxAppsDefault < 0 {
+		return fmt.Errorf("fair: queueMaxAppsDefault %d is negative", f.QueueMaxAppsDefault)
 	}
 	return f.setupPreempt()
 }
@@ -329,7 +345,7 @@ func (f *Fair) place(j *Job) (int32, error) {
 				return -1, fmt.Errorf("cannot create queue %s.%s under leaf queue %s", f.qs[q].name, part, f.qs[q].name)
 			}
 			next = int32(len(f.qs))
-			f.qs = append(f.qs, fq{name: f.qs[q].name + "." + part, parent: q, weight: 1, leaf: true, fifo: f.DefaultFIFO})
+			f.qs = append(f.qs, fq{name: f.qs[q].name + "." + part, parent: q, weight: 1, leaf: true, fifo: f.DefaultFIFO, maxApps: max(0, f.QueueMaxAppsDefault)})
 			f.qs[q].children = append(f.qs[q].children, next)
 			f.qs[q].leaf = false
 		}
@@ -354,15 +370,17 @@ func (f *Fair) canRun(l int32) bool {
 
 func (f *Fair) Arrive(j int) {
 	l := f.leafOf[j]
-	if f.canRun(l) {
+	if f.canRun(l) && f.users.canRun(int32(j)) {
 		f.makeRunnable(int32(j))
 		return
 	}
 	f.qs[l].waiting = append(f.qs[l].waiting, int32(j))
+	f.users.wait(int32(j))
 }
 
 func (f *Fair) makeRunnable(j int32) {
 	f.run[j] = true
+	f.users.started(j)
 	for q := f.leafOf[j]; q >= 0; q = f.qs[q].parent {
 		f.qs[q].apps++
 	}
@@ -388,14 +406,9 @@ func (f *Fair) Done(j int) {
 	jj := int32(j)
 	l := f.leafOf[jj]
 	if !f.run[jj] {
-		// A job without tasks completes on arrival, even if it waits.
-		w := &f.qs[l]
-		for i := w.waitH; i < len(w.waiting); i++ {
-			if w.waiting[i] == jj {
-				w.waiting = append(w.waiting[:i], w.waiting[i+1:]...)
-				break
-			}
-		}
+		// A job without tasks completes on arrival, even if it waits (it
+		// leaves the waiting lists lazily).
+		f.users.waits[jj] = false
 		return
 	}
 	f.sync(jj)
@@ -410,43 +423,8 @@ func (f *Fair) Done(j int) {
 		f.qs[q].apps--
 	}
 	f.run[jj] = false
-	if top >= 0 {
-		f.admit(top)
-	}
-}
-
-// admit makes runnable, in submission order, the waiting jobs under queue
-// top that the limits allow (MaxRunningAppsEnforcer.updateRunnabilityOnAppRemoval).
-func (f *Fair) admit(top int32) {
-	var leaves []int32
-	var walk func(q int32)
-	walk = func(q int32) {
-		if f.qs[q].leaf {
-			if f.qs[q].waitH < len(f.qs[q].waiting) {
-				leaves = append(leaves, q)
-			}
-			return
-		}
-		for _, c := range f.qs[q].children {
-			walk(c)
-		}
-	}
-	walk(top)
-	for {
-		best, bl := int32(-1), int32(-1)
-		for _, l := range leaves {
-			w := &f.qs[l]
-			if w.waitH < len(w.waiting) && f.canRun(l) {
-				if j := w.waiting[w.waitH]; best < 0 || j < best {
-					best, bl = j, l
-				}
-			}
-		}
-		if best < 0 {
-			return
-		}
-		f.qs[bl].waitH++
-		f.makeRunnable(best)
+	if userFreed := f.users.ended(jj); top >= 0 || userFreed {
+		f.admit(top, f.users.user[jj], userFreed)
 	}
 }
 

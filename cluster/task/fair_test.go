@@ -156,3 +156,63 @@ func TestFairPreemptionRandom(t *testing.T) {
 		}
 	}
 }
+
+// maxRunningApps per user (MaxRunningAppsEnforcer.canAppBeRunnable and
+// updateRunnabilityOnAppRemoval), hand-computed on two machines of 2
+// containers, tasks of 1 s on 1 container.
+func TestFairUserMaxApps(t *testing.T) {
+	two := Uniform(2, 2)
+	as := func(u, q string, j Job) Job { j.User, j.Queue = u, q; return j }
+	for _, tc := range []struct {
+		name  string
+		f     *Fair
+		jobs  []Job
+		want  []float64
+		fails bool
+	}{
+		// No limit: a and b share 2 + 2; J0 and J2 share a's 2. J1 and J2
+		// end at 2, J0 (4 tasks) at 3.
+		{"no limit", &Fair{Root: FairQueue{Children: []FairQueue{{Name: "a"}, {Name: "b"}}}},
+			[]Job{as("u", "a", mr(0, 4, 1, 0, 0, 0)), as("u", "b", mr(0, 4, 1, 0, 0, 0)), as("v", "a", mr(0, 2, 1, 0, 0, 0))},
+			[]float64{3, 2, 2}, false},
+		// u may run one job across queues: J1 (queue b) waits for J0 and
+		// b's share goes to a: J0 and J2 2 + 2, J2 ends at 1, J0 at 2,
+		// then J1 takes all 4 and ends at 3.
+		{"user limit across queues", &Fair{Root: FairQueue{Children: []FairQueue{{Name: "a"}, {Name: "b"}}}, UserMaxApps: map[string]int{"u": 1}},
+			[]Job{as("u", "a", mr(0, 4, 1, 0, 0, 0)), as("u", "b", mr(0, 4, 1, 0, 0, 0)), as("v", "a", mr(0, 2, 1, 0, 0, 0))},
+			[]float64{2, 3, 1}, false},
+		// The same by userMaxAppsDefault; v (1 job) is not held back.
+		{"userMaxAppsDefault", &Fair{Root: FairQueue{Children: []FairQueue{{Name: "a"}, {Name: "b"}}}, UserMaxAppsDefault: 1},
+			[]Job{as("u", "a", mr(0, 4, 1, 0, 0, 0)), as("u", "b", mr(0, 4, 1, 0, 0, 0)), as("v", "a", mr(0, 2, 1, 0, 0, 0))},
+			[]float64{2, 3, 1}, false},
+		// Queue a runs one job, user u one. J0 runs alone (4 tasks, ends
+		// at 1). Then the lists of leaf a (J2, J3) and of u (J1, J2), in
+		// submission order: J1 runs (u's slot), J2 may not (u is full),
+		// J3 runs (a's slot) although J2 is ahead of it in a; two lists,
+		// two jobs. J1 and J3 end at 2, then J2 runs and ends at 3.
+		{"submission order over the lists", &Fair{Root: FairQueue{Children: []FairQueue{{Name: "a", MaxRunningApps: 1}, {Name: "b"}}}, UserMaxApps: map[string]int{"u": 1}},
+			[]Job{as("u", "a", mr(0, 4, 1, 0, 0, 0)), as("u", "b", mr(0, 2, 1, 0, 0, 0)), as("u", "a", mr(0, 2, 1, 0, 0, 0)), as("v", "a", mr(0, 2, 1, 0, 0, 0))},
+			[]float64{1, 2, 3, 2}, false},
+		// queueMaxAppsDefault 1 for the queues created for jobs: x's two
+		// jobs run one after the other (x1 shares with y 2 + 2 and ends at
+		// 2, then x2 alone ends at 3); y is another queue.
+		{"queueMaxAppsDefault", &Fair{QueueMaxAppsDefault: 1},
+			[]Job{as("u", "x", mr(0, 4, 1, 0, 0, 0)), as("u", "x", mr(0, 4, 1, 0, 0, 0)), as("u", "y", mr(0, 4, 1, 0, 0, 0))},
+			[]float64{2, 3, 2}, false},
+		{"negative queueMaxAppsDefault", &Fair{QueueMaxAppsDefault: -1},
+			[]Job{as("u", "a", mr(0, 1, 1, 0, 0, 0))}, nil, true},
+		{"a user with jobs and a limit of 0", &Fair{Root: FairQueue{Children: []FairQueue{{Name: "a"}}}, UserMaxApps: map[string]int{"u": 0}},
+			[]Job{as("u", "a", mr(0, 1, 1, 0, 0, 0))}, nil, true},
+		{"negative default", &Fair{Root: FairQueue{Children: []FairQueue{{Name: "a"}}}, UserMaxAppsDefault: -1},
+			[]Job{as("u", "a", mr(0, 1, 1, 0, 0, 0))}, nil, true},
+	} {
+		if tc.fails {
+			if _, err := Simulate(tc.jobs, two, tc.f, Options{}); err == nil {
+				t.Errorf("%s: no error", tc.name)
+			}
+			continue
+		}
+		r := run(t, tc.jobs, two, tc.f, Options{})
+		checkResponses(t, tc.name, responses(tc.jobs, r), tc.want)
+	}
+}

@@ -8,12 +8,13 @@ package task
 //
 // With LocalityPreference and a LocalityOracle (SetLocality), a node goes
 // to the earliest job with a ready map task whose block is on the node, or
-// a ready task of a later stage (no locality), else to the earliest job:
-// Hadoop 1's JobQueueTaskScheduler, which offers each job of the queue a
-// node-local map task before any job a non-local one. When the oracle is a
-// LocalIndex (COSHHBlocks is), a pick takes the least of the first job
-// without a ready first-stage task, the first job with a pending block on
-// the node and the first job whose next fitting task is of a later stage
+// a ready task of a later stage (no locality), else to the earliest job.
+// That is stronger than Hadoop 1's JobQueueTaskScheduler.assignTasks,
+// which never passes the head job over (it takes the job's node- or
+// rack-local map, else a non-local one). When the oracle is a LocalIndex
+// (coshh.COSHHBlocks is), a pick takes the least of the first job without
+// a ready first-stage task, the first job with a pending block on the node
+// and the first job whose next fitting task is of a later stage
 // (fifoIndex), and asks HasLocal only of the jobs whose blocks are not
 // placed yet, in queue order: O(log n) per pick and notification besides
 // the placements. With another oracle, each pick passes over every queued

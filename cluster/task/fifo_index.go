@@ -1,8 +1,8 @@
 package task
 
 // LocalIndex is a LocalityOracle that also indexes the jobs by machine,
-// for FIFO's locality preference (COSHHBlocks implements it). HasLocal
-// or the run's own use (COSHHBlocks.Take) places a job's blocks on first
+// for FIFO's locality preference (coshh.COSHHBlocks implements it). HasLocal
+// or the run's own use (coshh.COSHHBlocks.Take) places a job's blocks on first
 // use, drawing them in call order, so FIFO asks HasLocal exactly of the
 // jobs its scan in queue order would.
 type LocalIndex interface {
@@ -84,7 +84,7 @@ func setIf(b *bitSet, j int, in bool) {
 // or −1 for none, calling HasLocal on the same jobs in the same order
 // (so that blocks are drawn as the scan draws them). ok is false when the
 // index cannot tell (a FirstLocal job that is not queued, which
-// COSHHBlocks never gives): the caller scans.
+// coshh.COSHHBlocks never gives): the caller scans.
 func (ix *fifoIndex) pick(o *jobOrder, n Node) (job int, ok bool) {
 	c := ix.noMap.next(0)
 	below := func(x int) bool { return x >= 0 && (c < 0 || x < c) }

@@ -163,8 +163,8 @@ func (h *iheap) first(aside *[]int32, ok func(i int32) bool) int32 {
 	return found
 }
 
-// takeSlot is treap.Take: the slot pool of the slack system's treap,
-// which the engine's runs and PRISM's tasks use too.
+// takeSlot is treap.Take for the engine's runs: the slot pool of the
+// H-PFSP slack system's treap, which PRISM's tasks use too.
 func takeSlot[T any](items *[]T, free *[]int32) int32 { return treap.Take(items, free) }
 
 // resize returns s with length n, reusing its array when it is large

@@ -35,7 +35,7 @@ type Job struct {
 	// type beyond its exec_rate (seed 003's class × machine-type execution
 	// times, μ_ij): a task of base duration d runs d·TypeScale[t] /
 	// ExecRate_t seconds on type t. One entry per machine type, each finite
-	// and > 0; nil means 1 on every type. See COSHHTypeScale.
+	// and > 0; nil means 1 on every type. See coshh.COSHHTypeScale.
 	TypeScale []float64
 }
 

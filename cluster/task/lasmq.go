@@ -70,14 +70,17 @@ type LASMQ struct {
 	admitted int
 }
 
-// DefaultLASMQ is seed 000's configuration at task level: k = 10, α_0 =
-// 100 container-seconds, p = 10, equal weights, stage awareness, order by
-// remaining containers, leftover shared evenly, no admission limit (see
+// DefaultLASMQ is seed 000's configuration at task level: the queues of
+// sim.DefaultLASMQ (k = 10, α_0 = 1 held container-second, p = 10: Hu et
+// al.'s simulations; their testbed's 100 is MB of data processed), equal
+// weights, stage awareness, order by remaining containers (Alg. 1 line
+// 10), leftover shared evenly, no admission limit (see
 // Limit: with the paper's testbed limit of 30 running jobs, 1 M synthetic
 // jobs at load 0.9 on the default 54-container cluster had utilisation
 // 0.772 and mean response 77,504 s; without it, 0.896 and 37.7 s).
 func DefaultLASMQ() *LASMQ {
-	return &LASMQ{K: 10, Alpha0: 100, P: 10, StageAware: true}
+	f := sim.DefaultLASMQ()
+	return &LASMQ{K: f.K, Alpha0: f.Alpha0, P: f.P, StageAware: true}
 }
 
 func (*LASMQ) Name() string         { return "las_mq" }

@@ -73,3 +73,12 @@ func (Base) Released(int, int) {}
 func (Base) Started(TaskRef)   {}
 func (Base) Ended(TaskRef)     {}
 func (Base) Done(int)          {}
+
+// LocalityOracle tells a policy where a job's input blocks are: whether
+// job j has a map task not yet started whose block has a replica on node
+// (numbered as Node.Index). FIFO (LocalityPreference) and Fair
+// (LocalityDelay) use one when a run provides it (SetLocality; the COSHH
+// comparison, coshh.SimulateCOSHHMetrics, does).
+type LocalityOracle interface {
+	HasLocal(job, node int) bool
+}

@@ -24,19 +24,19 @@ type policyDef struct {
 }
 
 // registry holds the task-level policies, each name written once (its
-// key). Package sim's registry holds the fluid ones; the grammar of a
+// key): those of this package here, those of a package of their own
+// (cluster/task/coshh, cluster/task/hpfsp) added by its init through
+// Register. Package sim's registry holds the fluid ones; the grammar of a
 // specification is the same (ParsePolicy). A name both registries hold
 // names one policy at two resolutions: its entry here is a fluidForm
 // (TestRegistriesAgree checks it).
 var registry = map[string]policyDef{
 	"capacity": own("YARN Capacity Scheduler without a capacity-scheduler.xml: queues=name:capacity[:max]/... (percent; default one queue \"default\" of 100), ulf (user-limit-factor, default 1)", sim.Uses{}, makeCapacity),
-	"coshh":    own("COSHH (seed 003, Alg. 1-2): routes by the LP's suggested classes per machine type; tolerance (re-classification, default 0.5); its plan comes from the pipeline (pipeline.NewCOSHHPolicy)", sim.Uses{Estimates: true, Cluster: true}, makeCOSHH),
 	"fifo":     fluidForm("YARN FifoScheduler: earliest-submitted job first", sim.NoParamsMaker(func() Policy { return &FIFO{} })),
 	"fair":     own("Hadoop Fair Scheduler without an allocation file: pool=user|queue|single (one pool per user, by the job's queue, or one), within=fair|fifo, preempt=seconds (fair-share preemption timeout; default off)", sim.Uses{}, makeFair),
 	"srpt":     fluidForm("shortest estimated remaining work (Estimate - attained), refreshed at the job's events; exact estimates: seed 000's IDEAL", sim.NoParamsMaker(func() Policy { return &SRPT{} })),
 	"fsp":      fluidForm("fair sojourn protocol (FSP+FIFO) over a virtual PS of the estimates at the cluster's rate", sim.NoParamsMaker(func() Policy { return &FSP{} })),
 	"las":      fluidForm("least attained service (containers x time), refreshed at the job's events", sim.NoParamsMaker(func() Policy { return &LAS{} })),
-	"hpfsp":    own("H-PFSP (seed 002, Alg. 1-4): fair_limit (FAIR_LIMIT, tasks per stage in the fair phase, default 2; 0: none), threshold (getStage's map-progress threshold, default 0.95)", sim.Uses{Estimates: true}, makeHPFSP),
 	"las_mq":   fluidForm("multi-level queue (seed 000, Alg. 1-2): k, alpha0 (held container-seconds: containers × seconds held, not work), p, weights=w1/w2/..., decay, strict, stage=true|false, order=remaining|fifo, leftover=even|priority, limit (running jobs admitted at once; default 0: none)", makeLASMQ),
 }
 
@@ -44,6 +44,20 @@ var registry = map[string]policyDef{
 // uses.
 func own(doc string, uses sim.Uses, make func(string, map[string]string) (Policy, error)) policyDef {
 	return policyDef{doc: doc, uses: uses, make: make}
+}
+
+// Register adds a task-level policy of a package of its own to the
+// registry, as image.RegisterFormat does a decoder: the package's init
+// calls it, so a program that imports the package (cluster/task/all
+// imports every one) resolves the name. doc is the one-line description,
+// uses what the policy reads besides arrivals and tasks (Estimates,
+// Cluster), make its constructor from name and parameters. It panics
+// when the name is empty, already registered, or make is nil.
+func Register(name, doc string, uses sim.Uses, make func(name string, params map[string]string) (Policy, error)) {
+	if _, dup := registry[name]; dup || name == "" || make == nil {
+		panic(fmt.Sprintf("task: Register(%q): empty, nil constructor, or registered twice", name))
+	}
+	registry[name] = own(doc, uses, make)
 }
 
 // fluidForm is the entry of the task-level form of a fluid policy.
@@ -147,6 +161,11 @@ func makeLASMQ(_ string, p map[string]string) (Policy, error) {
 	}
 	return m, nil
 }
+
+// OneOf parses a two-valued policy parameter: false for a, true for b
+// (case-insensitive); the error names both. Policies registered from other
+// packages (task.Register) use it.
+func OneOf(v, a, b string) (bool, error) { return oneOf(v, a, b) }
 
 // oneOf parses a two-valued parameter: false for a, true for b.
 func oneOf(v, a, b string) (bool, error) {

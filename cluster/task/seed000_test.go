@@ -61,10 +61,10 @@ func table1Jobs(seed uint64) []Job {
 // Seed 000's shape (§5.2, Fig. 6: mean arrival gap 50 s on the private
 // testbed of 4 machines × 30 containers = 120): mean response time
 // LAS_MQ < Fair < FIFO, averaged over 10 workloads as the paper averages
-// repeated experiments, with LAS_MQ at the paper's settings (k = 10, α_0 =
-// 100 container-seconds, p = 10, stage awareness, order by remaining
-// containers, leftover shared evenly, 30 running jobs) and Fair sharing
-// one pool by job priority.
+// repeated experiments, with LAS_MQ at its defaults ("las_mq":
+// DefaultLASMQ: k = 10, α_0 = 1 held container-second, p = 10, stage
+// awareness, order by remaining containers, leftover shared evenly, no
+// admission limit) and Fair sharing one pool by job priority.
 func TestSeed000Shape(t *testing.T) {
 	cl := Uniform(4, 30)
 	specs := []string{"las_mq", "fair:pool=single", "fifo"}
@@ -92,5 +92,12 @@ func TestSeed000Shape(t *testing.T) {
 		load, runs, sum[0], sum[1], sum[1]/sum[0], sum[2], sum[2]/sum[0], held)
 	if !(sum[0] < sum[1] && sum[1] < sum[2]) {
 		t.Errorf("mean responses %v (las_mq, fair, fifo), want increasing", sum)
+	}
+	// The band: Fig. 6(b) reports cuts of about 45% against Fair and 65%
+	// against FIFO; this model's are smaller (6%, 18%: task durations are
+	// not the paper's, docs/FIDELITY.md), and the test holds them to at
+	// least 2% and 10%.
+	if sum[1] < 1.02*sum[0] || sum[2] < 1.1*sum[0] {
+		t.Errorf("mean responses %v (las_mq, fair, fifo): LAS_MQ's lead is below the band (2%% on Fair, 10%% on FIFO)", sum)
 	}
 }

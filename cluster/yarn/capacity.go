@@ -2,9 +2,10 @@ package yarn
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/schedplan/schedplan/internal/lazyre"
 )
 
 // Capacity Scheduler property names (CapacitySchedulerConfiguration).
@@ -431,13 +432,13 @@ func containsAll(set, sub []string) bool {
 }
 
 // absoluteResource is CapacitySchedulerConfiguration.RESOURCE_PATTERN.
-var absoluteResource = regexp.MustCompile(`^\[[\w\.,\-_=\ /]+\]$`)
+var absoluteResource = lazyre.New(`^\[[\w\.,\-_=\ /]+\]$`)
 
 // capacityKind classifies a raw value as Hadoop does: an absolute resource
 // or capacity vector, a weight (suffix "w"), else a percentage.
 func capacityKind(raw string) CapacityKind {
 	switch {
-	case absoluteResource.MatchString(raw) || absoluteResource.MatchString(strings.ReplaceAll(raw, " ", "")):
+	case absoluteResource().MatchString(raw) || absoluteResource().MatchString(strings.ReplaceAll(raw, " ", "")):
 		return Absolute
 	case strings.HasSuffix(raw, "w"):
 		return Weight

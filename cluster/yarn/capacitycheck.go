@@ -3,8 +3,9 @@ package yarn
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"strings"
+
+	"github.com/schedplan/schedplan/internal/lazyre"
 )
 
 // CSCheckOptions describe the cluster a capacity-scheduler.xml is meant
@@ -80,14 +81,14 @@ func (cs *CapacityScheduler) checkLabels(c *collector, q *CSQueue, opt CSCheckOp
 func checkLeafUsers(c *collector, q *CSQueue) {
 	switch p := q.OrderingPolicy; {
 	case p == FIFOOrdering, p == FairOrdering:
-	case !javaClassName.MatchString(p):
+	case !javaClassName().MatchString(p):
 		c.add(Error, "cs-ordering-policy", CSPrefix+q.Path+".ordering-policy", "CapacitySchedulerConfiguration.getAppOrderingPolicy",
 			"Unable to construct ordering policy for: %s (not fifo, fair or a class name)", p)
 	}
 }
 
 // javaClassName matches a fully qualified Java class name.
-var javaClassName = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*(\.[A-Za-z_$][A-Za-z0-9_$]*)+$`)
+var javaClassName = lazyre.New(`^[A-Za-z_$][A-Za-z0-9_$]*(\.[A-Za-z_$][A-Za-z0-9_$]*)+$`)
 
 func minus(a, b []string) []string {
 	var out []string

@@ -3,10 +3,11 @@ package yarn
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/schedplan/schedplan/internal/lazyre"
 )
 
 // whitespace is the table FairSchedulerUtilities.trimQueueName trims (Guava
@@ -52,8 +53,8 @@ func javaTrim(s string) string {
 }
 
 var (
-	javaDecimal = regexp.MustCompile(`^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?[fFdD]?$`)
-	javaHex     = regexp.MustCompile(`^[+-]?0[xX]([0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)[pP][+-]?\d+[fFdD]?$`)
+	javaDecimal = lazyre.New(`^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?[fFdD]?$`)
+	javaHex     = lazyre.New(`^[+-]?0[xX]([0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)[pP][+-]?\d+[fFdD]?$`)
 )
 
 // parseJavaDouble parses s as Double.parseDouble does (Java's
@@ -74,7 +75,7 @@ func parseJavaDouble(s string) (v float64, ok bool) {
 		}
 		return math.Inf(1), true
 	}
-	if !javaDecimal.MatchString(s) && !javaHex.MatchString(s) {
+	if !javaDecimal().MatchString(s) && !javaHex().MatchString(s) {
 		return 0, false
 	}
 	s = strings.TrimRight(s, "fFdD")

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/schedplan/schedplan/internal/lazyre"
 )
 
 // Resource is a Fair Scheduler resource setting (minResources,
@@ -42,8 +44,8 @@ func fmtFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
 var (
 	percentRe        = `^(-?(\d+)(\.\d*)?)\s*%\s*`
-	valueRe          = regexp.MustCompile(`^(-?\d+)(\.\d*)?\s*`)
-	spaceSeparatedRe = regexp.MustCompile(`-?\d+(?:\.\d*)?\s*[a-z]+\s*`)
+	valueRe          = `^(-?\d+)(\.\d*)?\s*`
+	spaceSeparatedRe = lazyre.New(`-?\d+(?:\.\d*)?\s*[a-z]+\s*`)
 )
 
 // ParseResource parses a resource value as
@@ -77,7 +79,7 @@ func ParseResource(value string, missing int64, resourceTypes ...string) (Resour
 	lower := strings.ToLower(value)
 	parts := strings.Split(lower, ",")
 	if len(parts) != 2 {
-		parts = spaceSeparatedRe.FindAllString(lower, -1)
+		parts = spaceSeparatedRe().FindAllString(lower, -1)
 		if len(parts) != 2 {
 			return r, hadoopErrorf("Cannot parse resource values from input: %s", value)
 		}
@@ -202,7 +204,7 @@ func findResource(values []string, unit string) (int64, error) {
 			continue
 		}
 		v = strings.TrimSpace(v)
-		m := regexp.MustCompile(valueRe.String() + regexp.QuoteMeta(unit)).FindStringSubmatch(v)
+		m := regexp.MustCompile(valueRe + regexp.QuoteMeta(unit)).FindStringSubmatch(v)
 		if m == nil {
 			return 0, hadoopErrorf("Invalid value of %s: %s", name, v)
 		}

@@ -10,9 +10,10 @@ import (
 	"math"
 	"net/http"
 	"net/url"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/schedplan/schedplan/internal/lazyre"
 )
 
 // The ResourceManager's REST API as the Controller uses it: the Cluster
@@ -92,7 +93,7 @@ func (e *RMError) Unwrap() error {
 
 // appID is a YARN application id (ApplicationId.toString:
 // application_<cluster timestamp>_<sequence number>).
-var appID = regexp.MustCompile(`^application_[0-9]{1,19}_[0-9]{1,19}$`)
+var appID = lazyre.New(`^application_[0-9]{1,19}_[0-9]{1,19}$`)
 
 // maxRMResponse bounds what the controller reads of one RM response.
 const maxRMResponse = 256 << 20
@@ -166,7 +167,7 @@ func decodeApp(raw json.RawMessage) (RMApp, error) {
 		return RMApp{ID: r.ID, Queue: r.Queue}, err
 	}
 	a := RMApp{ID: r.ID, User: r.User, Queue: r.Queue, State: r.State}
-	if !appID.MatchString(r.ID) {
+	if !appID().MatchString(r.ID) {
 		return a, fmt.Errorf("id %q is not a YARN application id (application_<timestamp>_<number>)", r.ID)
 	}
 	if len(r.MemorySeconds) == 0 {
@@ -238,7 +239,7 @@ func nonFiniteToken(b []byte) int {
 // move asks the RM to move app (a valid id: no character needs escaping)
 // to queue.
 func (c *Controller) move(ctx context.Context, app, queue string) error {
-	if !appID.MatchString(app) {
+	if !appID().MatchString(app) {
 		return fmt.Errorf("id %q is not a YARN application id", app)
 	}
 	b, _ := json.Marshal(map[string]string{"queue": queue})

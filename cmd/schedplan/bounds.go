@@ -6,6 +6,10 @@ import (
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/pipeline"
+	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/runreport"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 	"github.com/spf13/cobra"
 )
 
@@ -18,7 +22,7 @@ func newBoundsCmd(a *app) *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "bounds",
-		Short: "Protective offline bounds: PS deadlines, the SRPT lower bound, FSP's value; and each policy's gap and deadline misses",
+		Short: "How good any scheduler could be on the log (the SRPT lower bound), and how far each policy is from it and from fair-share deadlines",
 		Long: `bounds computes, with exact sizes on the fluid model, every job's PS
 completion time (its protective deadline), the SRPT mean response (a lower
 bound on every policy's mean response) and the FSP mean response (a feasible
@@ -32,7 +36,7 @@ capacity is in the units of the sizes (see simulate).`,
   schedplan bounds --window validate --policy fifo,gps,las_mq:k=8,alpha0=2,p=4 --out deadlines.parquet`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			specs, err := pipeline.ParsePolicies("policy", policies)
+			specs, err := experiment.ParsePolicies("policy", policies)
 			if err != nil {
 				return err
 			}
@@ -43,7 +47,7 @@ capacity is in the units of the sizes (see simulate).`,
 			if err != nil {
 				return err
 			}
-			b, rows, err := pipeline.MeasureBounds(cmd.Context(), w, specs)
+			b, rows, err := tasklevel.MeasureBounds(cmd.Context(), w, specs)
 			if err != nil {
 				return err
 			}
@@ -56,16 +60,16 @@ capacity is in the units of the sizes (see simulate).`,
 				}
 			}
 			if asJSON {
-				return writeJSON(cmd.OutOrStdout(), pipeline.NewBoundsReport(w, b, rows))
+				return writeJSON(cmd.OutOrStdout(), runreport.NewBoundsReport(w, b, rows))
 			}
-			pipeline.WriteBoundsText(cmd.OutOrStdout(), w, b, rows)
+			runreport.WriteBoundsText(cmd.OutOrStdout(), w, b, rows)
 			return nil
 		},
 	}
 	tf.register(cmd)
 	wf.register(cmd, "all")
 	f := cmd.Flags()
-	f.StringVarP(&policies, "policy", "p", "fifo,"+pipeline.FairSpec+",las,"+sim.DefaultLASMQ().Spec()+",srpt,fsp+ps", "policies to measure against the bounds")
+	f.StringVarP(&policies, "policy", "p", "fifo,"+tuner.FairSpec+",las,"+sim.DefaultLASMQ().Spec()+",srpt,fsp+ps", "policies to measure against the bounds")
 	f.BoolVar(&asJSON, "json", false, "print JSON")
 	f.StringVarP(&out, "out", "o", "", "write every job's PS deadline to a .parquet, .arrow or .csv file")
 	f.BoolVar(&force, "force", false, "overwrite --out")

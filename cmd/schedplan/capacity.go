@@ -6,7 +6,8 @@ import (
 
 	"github.com/schedplan/schedplan/classify"
 	"github.com/schedplan/schedplan/lp"
-	"github.com/schedplan/schedplan/pipeline"
+	"github.com/schedplan/schedplan/pipeline/capacity"
+	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/spf13/cobra"
 )
 
@@ -22,7 +23,7 @@ func newCapacityCmd(a *app) *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "capacity",
-		Short: "Solve the COSHH capacity LP: λ, allocation of machine types to job classes, what-ifs",
+		Short: "How much more load the cluster can take (λ), which job classes each machine type should serve, and what-ifs (COSHH's LP)",
 		Long: `capacity classifies the jobs as Rasooli and Down's COSHH does (primary:
 the jobs of users with min_share > 0; secondary: all jobs) and solves the
 COSHH LP for each: the largest λ such that the cluster sustains λ × today's
@@ -56,8 +57,8 @@ reaches λ ≥ the target.`,
 			if err != nil {
 				return err
 			}
-			rep, err := pipeline.AnalyseCapacity(cmd.Context(), pipeline.CapacityRequest{Jobs: s.Jobs, Sizes: s.Sizes, Source: s.Src, SizeOpt: s.Opt,
-				Spec: spec, K: k, Seed: seed, Options: pipeline.CapacityOptions{Solver: solver, WhatIfs: whatIfs, Target: target, MPS: mpsPath},
+			rep, err := capacity.AnalyseCapacity(cmd.Context(), capacity.CapacityRequest{Jobs: s.Jobs, Sizes: s.Sizes, Source: s.Src, SizeOpt: s.Opt,
+				Spec: spec, K: k, Seed: seed, Options: capacity.CapacityOptions{Solver: solver, WhatIfs: whatIfs, Target: target, MPS: mpsPath},
 				Simulate: simulate, Bundle: bundle, CurrentConfig: currentConfig})
 			if err != nil {
 				return err
@@ -67,7 +68,7 @@ reaches λ ≥ the target.`,
 	}
 	tf.register(cmd)
 	f := cmd.Flags()
-	f.StringVar(&clusterPath, "cluster", "default", `cluster spec (YAML); "default" or "coshh-table3" is the six-resource cluster of Rasooli and Down's COSHH (Table 3); "auto" a homogeneous cluster sized for offered load 0.7 on the log's measured work`)
+	f.StringVar(&clusterPath, "cluster", inputs.DefaultRunConfig().Cluster, `cluster spec (YAML); "auto" (the default) a homogeneous cluster sized for offered load 0.7 on the log's measured work (on sizes normalised to a load: as many containers as Table 3); "coshh-table3" the six-resource cluster of Rasooli and Down's COSHH (Table 3)`)
 	f.StringVar(&solverName, "solver", "", "LP solver: clp (default when built with cgo) or gonum")
 	f.StringArrayVar(&whatIfs, "what-if", nil, "machine changes applied together, e.g. R1=+10,R2=-1 (repeatable)")
 	f.Float64Var(&target, "target", 0, "λ target: how many machines of each type alone reach it")

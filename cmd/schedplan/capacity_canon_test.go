@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/schedplan/schedplan/lp"
-	"github.com/schedplan/schedplan/pipeline"
+	"github.com/schedplan/schedplan/pipeline/capacity"
 )
 
 // multiUserLog writes a synthetic SWIM-like log of n jobs by the ten users
@@ -54,13 +54,13 @@ func TestCapacityCanonicalSolversAgree(t *testing.T) {
 		cases = append(cases, []string{"-t", "embedded:fb2009-50", "--k", k}, []string{"-t", synth, "--k", k})
 	}
 	for _, args := range cases {
-		reps := map[string]*pipeline.CapacityReport{}
+		reps := map[string]*capacity.CapacityReport{}
 		for _, solver := range []string{"clp", "gonum"} {
 			out, err := capacityRun(t, append(append([]string(nil), args...), "--json", "--solver", solver)...)
 			if err != nil {
 				t.Fatal(args, err, out)
 			}
-			var rep pipeline.CapacityReport
+			var rep capacity.CapacityReport
 			if err := json.Unmarshal([]byte(out), &rep); err != nil {
 				t.Fatal(err, out)
 			}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/lp"
-	"github.com/schedplan/schedplan/pipeline"
+	"github.com/schedplan/schedplan/pipeline/capacity"
 )
 
 // capacityRun runs "schedplan capacity args..." in-process (see runCmd).
@@ -72,7 +72,7 @@ func TestCapacityJSON(t *testing.T) {
 		if err != nil {
 			t.Fatal(err, out)
 		}
-		var rep pipeline.CapacityReport
+		var rep capacity.CapacityReport
 		if err := json.Unmarshal([]byte(out), &rep); err != nil {
 			t.Fatal(err, out)
 		}
@@ -116,7 +116,7 @@ func TestCapacityMPS(t *testing.T) {
 func TestCapacityBadFlags(t *testing.T) {
 	cases := map[string][]string{
 		"no machine type \"R9\"": {"--what-if", "R9=+1"},
-		"would have -4 machines": {"--what-if", "R1=-5"},
+		"would have -4 machines": {"--what-if", "R1=-5", "--cluster", "coshh-table3"},
 		"--what-if R2=+1e300":    {"--what-if", "R2=+1e300"},
 		"unknown solver":         {"--solver", "cplex"},
 		"positive number":        {"--target", "-1"},

@@ -8,6 +8,7 @@ import (
 	"github.com/schedplan/schedplan/classify"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/pipeline"
+	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/spf13/cobra"
 )
 
@@ -20,7 +21,7 @@ func newClassifyCmd(a *app) *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "classify",
-		Short: "Classify jobs with k-means: COSHH's primary and secondary classes with α and μ",
+		Short: "Group the jobs into classes by size and shape with k-means, with each class's arrival rate and speed per machine type (COSHH's classes)",
 		Long: `classify groups the jobs into classes of "common jobs" with k-means
 (k-means++ seeding, parallel restarts, least inertia kept) on scaled
 features, as Rasooli and Down's COSHH does (§3.1): a primary classification
@@ -100,7 +101,7 @@ bytes, task counts, priority), predict the sizes of the rest.`,
 	f.StringVar(&cfg.Init, "init", "k-means++", "k-means seeding: k-means++, greedy (2+ln k candidates per step, the best kept) or uniform")
 	f.IntVar(&cfg.Restarts, "restarts", 10, "k-means restarts (run in parallel; the least inertia is kept)")
 	f.Uint64Var(&cfg.Seed, "seed", 0, "random seed (results do not depend on the number of cores)")
-	f.StringVar(&clusterPath, "cluster", "default", `cluster spec (YAML) for min shares and μ; "default" or "coshh-table3" is the six-resource cluster of Rasooli and Down's COSHH (Table 3); "auto" a homogeneous cluster sized to the log`)
+	f.StringVar(&clusterPath, "cluster", inputs.DefaultRunConfig().Cluster, `cluster spec (YAML); "auto" (the default) a homogeneous cluster sized for offered load 0.7 on the log's measured work (on sizes normalised to a load: as many containers as Table 3); "coshh-table3" the six-resource cluster of Rasooli and Down's COSHH (Table 3)`)
 	f.StringVar(&out, "out", "", "write the classes table (.parquet, .arrow, .csv or .tsv)")
 	f.StringVar(&jobsOut, "jobs-out", "", "write every job's class in each classification (.parquet, .arrow, .csv or .tsv)")
 	f.BoolVar(&force, "force", false, "overwrite existing output files")

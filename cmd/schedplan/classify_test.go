@@ -20,7 +20,7 @@ func classifyRun(t *testing.T, args ...string) (string, error) {
 }
 
 func TestClassifyTextEmbedded(t *testing.T) {
-	out, err := classifyRun(t, "--holdout", "0.7", "--restarts", "4", "--init", "greedy")
+	out, err := classifyRun(t, "--holdout", "0.7", "--restarts", "4", "--init", "greedy", "--cluster", "coshh-table3")
 	if err != nil {
 		t.Fatal(err, out)
 	}

@@ -12,6 +12,8 @@ import (
 	"github.com/schedplan/schedplan/cluster/yarn"
 	"github.com/schedplan/schedplan/internal/configfile"
 	"github.com/schedplan/schedplan/pipeline"
+	"github.com/schedplan/schedplan/pipeline/inputs"
+	"github.com/schedplan/schedplan/pipeline/tunedeploy"
 	"github.com/spf13/cobra"
 )
 
@@ -24,7 +26,7 @@ func newYARNControllerCmd(a *app) *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "yarn-controller CAPACITY_SCHEDULER_XML",
-		Short: "Apply an emitted capacity-scheduler.xml's LAS_MQ demotions on a running YARN cluster",
+		Short: "Move running applications down the emitted capacity-scheduler.xml's levels as they use service (needed for its LAS_MQ levels to act)",
 		Long: `YARN never moves an application between queues by itself, so the LAS_MQ
 levels of an emitted capacity-scheduler.xml act only with this controller:
 every --interval it lists the running applications through the
@@ -57,7 +59,7 @@ id and usage, each once); a refused move is retried after a backoff, and
 			if err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
 			}
-			if v := pipeline.NotToDeploy(b); v != "" {
+			if v := tunedeploy.NotToDeploy(b); v != "" {
 				slog.Warn("the file is marked not to deploy: its run's verdict keeps the current scheduler or deploys the other file", "file", args[0], "verdict", v)
 			}
 			mb := 0.0 // the file's, or 1024
@@ -90,7 +92,7 @@ id and usage, each once); a refused move is retried after a backoff, and
 	f.StringVar(&user, "user", "", "user.name for the RM's simple authentication")
 	f.DurationVar(&interval, "interval", 5*time.Second, "time between polls (at least 1s; doubled, up to 10m, after polls that fail or whose every move is refused)")
 	f.IntVar(&amMB, "am-mb", 0, "the ApplicationMaster's container memory in MB (0 to 16777216): attained service leaves out what the AM held, as the tuning and the simulation count (0: every container counts, as YARN's memorySeconds)")
-	f.IntVar(&containerMB, "container-mb", pipeline.DefaultRunConfig().ContainerMB, "memory of one container in MB: attained service = memorySeconds / this, in held container-seconds (default: the file's schedplan.container-mb, emit's and run's --container-mb; else 1024)")
+	f.IntVar(&containerMB, "container-mb", inputs.DefaultRunConfig().ContainerMB, "memory of one container in MB: attained service = memorySeconds / this, in held container-seconds (default: the file's schedplan.container-mb, emit's and run's --container-mb; else 1024)")
 	f.BoolVar(&dryRun, "dry-run", false, "print the moves without making them")
 	f.BoolVar(&once, "once", false, "poll once and exit")
 	f.BoolVar(&asJS, "json", false, "one JSON object per move, a line each")

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"github.com/schedplan/schedplan/pipeline"
+	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/spf13/cobra"
 )
 
@@ -22,7 +22,7 @@ func newDescribeCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			w, err := pipeline.DescribeLog(o, tf.sizes())
+			w, err := inputs.DescribeLog(o, tf.sizes())
 			if err != nil {
 				return err
 			}

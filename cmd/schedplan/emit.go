@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/schedplan/schedplan/pipeline"
+	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/spf13/cobra"
 )
 
@@ -34,6 +35,6 @@ every partition, label access) before writing them.`,
 	f.StringVar(&bundle, "config", "schedplan.yaml", "configuration bundle to render")
 	f.StringVarP(&out, "out", "o", ".", "directory to write the XML files into")
 	f.BoolVar(&force, "force", false, "overwrite existing files")
-	f.IntVar(&containerMB, "container-mb", pipeline.DefaultRunConfig().ContainerMB, "memory of one container, for the Fair Scheduler's minResources")
+	f.IntVar(&containerMB, "container-mb", inputs.DefaultRunConfig().ContainerMB, "memory of one container, for the Fair Scheduler's minResources")
 	return cmd
 }

@@ -11,6 +11,10 @@ import (
 	"testing"
 
 	"github.com/schedplan/schedplan/pipeline"
+	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/runreport"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
+	"github.com/schedplan/schedplan/pipeline/validation"
 )
 
 // twoUserLog writes a CSV log of users U1 and U2 of the default cluster spec
@@ -40,20 +44,20 @@ func TestSimulateAndRunValidationAgree(t *testing.T) {
 	log := twoUserLog(t, 500, 0.7)
 	dir := filepath.Join(t.TempDir(), "out")
 	if out, err := runCmd(t, []string{"run"}, "--trace", log, "--out", dir, "--k", "2", "--budget", "30", "--runs", "3",
-		"--sigmas", "0,0.5", "--baselines", "ps,srpt", "--seed", "5"); err != nil {
+		"--sigmas", "0,0.5", "--baselines", "ps,srpt", "--seed", "5", "--cluster", "coshh-table3"); err != nil {
 		t.Fatal(err, out)
 	}
 	sum := readSummary(t, dir)
 	if sum.Capacity != 48.06 || sum.Overloaded {
 		t.Errorf("run simulated at capacity %v (%s), overloaded %v", sum.Capacity, sum.CapacityFrom, sum.Overloaded)
 	}
-	simulate := func(args ...string) *pipeline.SimulateReport {
+	simulate := func(args ...string) *tasklevel.SimulateReport {
 		t.Helper()
-		out, err := runCmd(t, []string{"simulate"}, append([]string{"--trace", log, "--window", "validate", "--json", "--seed", "5"}, args...)...)
+		out, err := runCmd(t, []string{"simulate"}, append([]string{"--trace", log, "--window", "validate", "--json", "--seed", "5", "--cluster", "coshh-table3"}, args...)...)
 		if err != nil {
 			t.Fatal(err, out)
 		}
-		var rep pipeline.SimulateReport
+		var rep tasklevel.SimulateReport
 		if err := json.Unmarshal([]byte(out), &rep); err != nil {
 			t.Fatal(err, out)
 		}
@@ -61,21 +65,21 @@ func TestSimulateAndRunValidationAgree(t *testing.T) {
 	}
 	exact := simulate("--policy", "gps,ps,srpt")
 	noisy := simulate("--policy", "srpt", "--sigma", "0.5", "--runs", "3")
-	row := func(policy string, sigma float64) pipeline.ValidationRow {
+	row := func(policy string, sigma float64) validation.ValidationRow {
 		for _, r := range sum.Validation {
 			if r.Policy == policy && r.Sigma == sigma {
 				return r
 			}
 		}
 		t.Fatalf("no validation row for %s at σ %v", policy, sigma)
-		return pipeline.ValidationRow{}
+		return validation.ValidationRow{}
 	}
 	for _, c := range []struct {
-		a     pipeline.Aggregate
+		a     experiment.Aggregate
 		sigma float64
 	}{{exact.Policies[0], 0}, {exact.Policies[1], 0}, {exact.Policies[2], 0}, {noisy.Policies[0], 0.5}} {
 		got := row(c.a.Policy, c.sigma)
-		want := pipeline.ValidationRowOf(got.Name, c.sigma, c.a, sum.Bounds)
+		want := validation.ValidationRowOf(got.Name, c.sigma, c.a, sum.Bounds)
 		if got != want {
 			t.Errorf("%s σ=%v: run's validation %+v\nsimulate          %+v", c.a.Policy, c.sigma, got, want)
 		}
@@ -97,7 +101,7 @@ func TestRunSigmaRowsForEveryEstimatePolicy(t *testing.T) {
 		t.Fatal(err, out)
 	}
 	b, _ := os.ReadFile(filepath.Join(dir, "summary.json"))
-	var sum pipeline.RunResult
+	var sum runreport.RunResult
 	if err := json.Unmarshal(b, &sum); err != nil {
 		t.Fatal(err)
 	}
@@ -125,12 +129,12 @@ func TestRunSigmaRowsForEveryEstimatePolicy(t *testing.T) {
 // in the output and in summary.json (issue 10, "Numbers that mislead").
 func TestOverloadIsReported(t *testing.T) {
 	log := twoUserLog(t, 300, 3)
-	out, err := runCmd(t, []string{"simulate"}, "--trace", log, "--policy", "ps")
+	out, err := runCmd(t, []string{"simulate"}, "--trace", log, "--policy", "ps", "--cluster", "coshh-table3")
 	if err != nil || !strings.Contains(out, "capacity 48.06") || !strings.Contains(out, "WARNING: OVERLOADED: the offered load is 3") {
 		t.Errorf("simulate on an overloaded log: %v\n%s", err, out)
 	}
 	dir := filepath.Join(t.TempDir(), "out")
-	out, err = runCmd(t, []string{"run"}, "--trace", log, "--out", dir, "--k", "2", "--budget", "20", "--runs", "2", "--load-factors", "1")
+	out, err = runCmd(t, []string{"run"}, "--trace", log, "--out", dir, "--k", "2", "--budget", "20", "--runs", "2", "--load-factors", "1", "--cluster", "coshh-table3")
 	if err != nil || !strings.Contains(out, "WARNING: OVERLOADED") {
 		t.Errorf("run on an overloaded log: %v\n%s", err, out)
 	}

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/schedplan/schedplan/internal/gcpause"
 )
 
 // buildBinary returns schedplan built into a temporary directory, once
@@ -46,6 +48,7 @@ var built struct {
 }
 
 func TestMain(m *testing.M) {
+	gcpause.Resume() // the tests collect from the start
 	code := m.Run()
 	if built.dir != "" {
 		os.RemoveAll(built.dir)

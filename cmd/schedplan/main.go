@@ -15,7 +15,9 @@ import (
 	"time"
 
 	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/internal/gcpause"
 	"github.com/schedplan/schedplan/pipeline"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
@@ -34,15 +36,21 @@ func newRootCmd() *cobra.Command {
 	root := &cobra.Command{
 		Use:   "schedplan",
 		Short: "Offline scheduler planning from historical job logs",
-		Long: `schedplan reads a cluster's job log (Parquet, Arrow IPC, SWIM .tsv or CSV),
-derives job sizes, classifies jobs, solves the COSHH capacity LP, tunes
-scheduler settings, computes bounds and validates configurations by
-simulation. A trace is a file or "embedded" (the SWIM Facebook 2009 sample in
-the binary; "embedded:fb2009-50" is its first 50 jobs). The papers behind it
-are in the README's References.`,
+		Long: `schedplan turns your cluster's job log into YARN scheduler settings and
+tells you whether they would beat the scheduler you run today. Start with
+"schedplan run --trace jobs.parquet --out out": it sizes and groups the jobs,
+works out how much more load the cluster can take, tunes a
+capacity-scheduler.xml and a fair-scheduler.xml on the older part of the log,
+replays them as YARN would run them on the newer part against your current
+scheduler, and says "deploy" or "keep" with a confidence interval
+(out/report.html). A log is Parquet, Arrow IPC, CSV or SWIM .tsv (other
+systems' logs: "schedplan convert"); "embedded" is the SWIM Facebook 2009
+sample in the binary. The methods come from papers (COSHH, LAS_MQ, H-PFSP,
+PRISM, Dell'Amico's simulator): docs/papers.md.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
+			gcpause.Resume() // the command's work starts here (see package gcpause)
 			if err := a.setupLogging(); err != nil {
 				return err
 			}
@@ -126,8 +134,8 @@ func (e *exitError) Unwrap() error { return e.err }
 // cliError words library errors for the command line: a parameter becomes
 // its flag, and errors the user can act on say how.
 func cliError(err error) error {
-	var pe *pipeline.ParamError
-	var tb *pipeline.TooBigError
+	var pe *experiment.ParamError
+	var tb *experiment.TooBigError
 	switch {
 	case err == nil:
 		return nil
@@ -142,7 +150,7 @@ func cliError(err error) error {
 		return &exitError{1, err.Error() + "; lower --runs or --budget, shard the work, or pass --i-know to run it anyway", err}
 	case errors.Is(err, data.ErrExists):
 		return &exitError{1, err.Error() + " (pass --force to overwrite)", err}
-	case errors.Is(err, pipeline.ErrNoOutputDir):
+	case errors.Is(err, experiment.ErrNoOutputDir):
 		return &exitError{1, "--out: " + err.Error(), err}
 	}
 	return err
@@ -179,7 +187,7 @@ func exit(w io.Writer, args []string, err error) int {
 		code = ee.code
 	}
 	var attrs []any
-	var pe *pipeline.ParamError
+	var pe *experiment.ParamError
 	var iv *pflag.InvalidValueError
 	var vr *pflag.ValueRequiredError
 	var ne *pflag.NotExistError // an unknown flag: named as given

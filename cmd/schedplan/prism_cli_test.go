@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schedplan/schedplan/pipeline"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
 )
 
 // simulate --policy prism (auto: task level) runs PRISM and its two
@@ -25,7 +25,7 @@ func TestSimulatePrism(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rep pipeline.SimulateReport
+	var rep tasklevel.SimulateReport
 	if err := json.Unmarshal([]byte(js), &rep); err != nil {
 		t.Fatal(err)
 	}

@@ -5,11 +5,13 @@ import (
 	"time"
 
 	"github.com/schedplan/schedplan/pipeline"
+	"github.com/schedplan/schedplan/pipeline/inputs"
+	"github.com/schedplan/schedplan/pipeline/tunedeploy"
 	"github.com/spf13/cobra"
 )
 
 func newRunCmd(a *app) *cobra.Command {
-	cfg := pipeline.DefaultRunConfig()
+	cfg := inputs.DefaultRunConfig()
 	cfg.AsGiven = true // the flags below start from the defaults: a zero is what the user typed
 	var (
 		tf                   traceFlags
@@ -20,7 +22,7 @@ func newRunCmd(a *app) *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "run",
-		Short: "The whole pipeline: from a job log to validated scheduler configurations, results and a report",
+		Short: "From a job log to scheduler files to deploy (or a reason to keep yours), checked by replay, with a report",
 		Long: `run reads a job log and runs every stage into an output directory:
 
   ingest → classify (k-means, COSHH classes) → capacity (COSHH LP, what-ifs)
@@ -95,7 +97,7 @@ the same flags: the outputs are byte for byte those of one run.`,
 	tf.register(cmd)
 	f := cmd.Flags()
 	lf.register(f, "a tasks table (.parquet, .arrow or .csv) of the log's jobs: task counts and task-seconds come from it, and the task-level validation runs its tasks as they ran")
-	f.StringVar(&cfg.Cluster, "cluster", cfg.Cluster, `cluster spec (YAML), "default" or "coshh-table3" (the six-resource cluster of Rasooli and Down's COSHH, Table 3), or "auto" (a homogeneous cluster sized for offered load 0.7 on the log's measured work)`)
+	f.StringVar(&cfg.Cluster, "cluster", cfg.Cluster, `cluster spec (YAML); "auto" (the default) a homogeneous cluster sized for offered load 0.7 on the log's measured work (on sizes normalised to a load: as many containers as Table 3); "coshh-table3" the six-resource cluster of Rasooli and Down's COSHH (Table 3)`)
 	f.StringVarP(&out, "out", "o", "schedplan-out", "output directory")
 	f.BoolVar(&wait, "wait", false, "wait for another run that holds the output directory, instead of failing at once")
 	f.BoolVar(&force, "force", false, "write into a directory schedplan did not create, overwrite files whose inputs changed, and remove an earlier run's outputs that no longer match")
@@ -106,7 +108,7 @@ the same flags: the outputs are byte for byte those of one run.`,
 	f.StringArrayVar(&cfg.WhatIfs, "what-if", nil, "capacity what-if, e.g. R2=+10,R5=-1 (repeatable)")
 	f.IntVar(&cfg.Budget, "budget", cfg.Budget, "LAS_MQ candidates to simulate when tuning")
 	f.StringVar(&req.Objective, "objective", string(cfg.Objective), "tuning objective: mean, p99, mix, slowdown, p99-slowdown or missed")
-	f.StringVar(&cfg.Constraints, "constraint", cfg.Constraints, `tuning constraints, e.g. "p99-slowdown<=current,missed<=current+0.01", or "none"; the default is the fluid tuner's, and the task-level deploy tuner and verdict then use "`+pipeline.DeployDefaultConstraints+`" (a value of your own applies to both)`)
+	f.StringVar(&cfg.Constraints, "constraint", cfg.Constraints, `tuning constraints, e.g. "p99-slowdown<=current,missed<=current+0.01", or "none"; the default is the fluid tuner's, and the task-level deploy tuner and verdict then use "`+tunedeploy.DeployDefaultConstraints+`" (a value of your own applies to both)`)
 	f.IntVar(&cfg.Folds, "folds", cfg.Folds, "rolling-origin folds of the tuning window")
 	f.IntVar(&cfg.Blocks, "blocks", cfg.Blocks, "no longer used: the tuning window is scored in --folds folds")
 	deprecate(f, "blocks", "the tuning window is scored in rolling-origin folds (--folds)")
@@ -124,7 +126,7 @@ the same flags: the outputs are byte for byte those of one run.`,
 	f.StringVar(&cfg.Stages.Stage, "stage", "", "the stage --shard or --merge is for: tune or validate")
 	f.StringVar(&cfg.Stages.Shard, "shard", "", "compute only shard i of N of --stage (i/N, 0-based) into parts/")
 	f.BoolVar(&cfg.Stages.Merge, "merge", false, "complete --stage from its shards' parts")
-	f.StringVar(&cfg.MemoryLimit, "memory-limit", pipeline.MemoryLimitAuto, "Go's soft memory limit for the run: a size (3.5GiB, 4000MB), none, or auto (GOMEMLIMIT, else 350 B per job and at least 768 MiB, at most 90% of the RAM or cgroup limit)")
+	f.StringVar(&cfg.MemoryLimit, "memory-limit", inputs.MemoryLimitAuto, "Go's soft memory limit for the run: a size (3.5GiB, 4000MB), none, or auto (GOMEMLIMIT, else 350 B per job and at least 768 MiB, at most 90% of the RAM or cgroup limit)")
 	f.BoolVar(&cfg.NoLimits, "i-know", false, "run even when the estimated work or memory is beyond the limits")
 	return cmd
 }

@@ -7,7 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schedplan/schedplan/pipeline"
+	"github.com/schedplan/schedplan/pipeline/bundle"
+	"github.com/schedplan/schedplan/pipeline/tunedeploy"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 // --require-improvement follows the one verdict. Against the cluster's
@@ -31,7 +33,7 @@ func TestRunRequireImprovement(t *testing.T) {
 	} else if !strings.Contains(out, "Verdict: deploy") {
 		t.Errorf("output does not say deploy:\n%s", out)
 	}
-	out, err := runCmd(t, []string{"run"}, "--out", filepath.Join(dir, "b"), "--budget", "60", "--runs", "2", "--require-improvement")
+	out, err := runCmd(t, []string{"run"}, "--out", filepath.Join(dir, "b"), "--budget", "60", "--runs", "2", "--require-improvement", "--cluster", "coshh-table3")
 	var ee *exitError
 	if !errors.As(err, &ee) || ee.code != 3 {
 		t.Fatalf("want exit status 3, got %v\n%s", err, out)
@@ -46,8 +48,8 @@ func TestRunRequireImprovement(t *testing.T) {
 
 func TestSimulateLoadsBundle(t *testing.T) {
 	dir := t.TempDir()
-	b := &pipeline.Bundle{Version: pipeline.BundleVersion, Trace: pipeline.TraceInfo{SizeSource: "bytes"}, Cluster: pipeline.ClusterInfo{Capacity: 1}, LASMQ: pipeline.LASMQParams{K: 3, Alpha0: 0.5, P: 4, Decay: 0.5}.Config()}
-	y, err := pipeline.MarshalBundle(b)
+	b := &bundle.Bundle{Version: bundle.BundleVersion, Trace: bundle.TraceInfo{SizeSource: "bytes"}, Cluster: bundle.ClusterInfo{Capacity: 1}, LASMQ: tuner.LASMQParams{K: 3, Alpha0: 0.5, P: 4, Decay: 0.5}.Config()}
+	y, err := bundle.MarshalBundle(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +75,7 @@ func TestRunHelpDeployConstraints(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out, pipeline.DeployDefaultConstraints) {
-		t.Errorf("run --help does not name the task-level default %q", pipeline.DeployDefaultConstraints)
+	if !strings.Contains(out, tunedeploy.DeployDefaultConstraints) {
+		t.Errorf("run --help does not name the task-level default %q", tunedeploy.DeployDefaultConstraints)
 	}
 }

@@ -9,6 +9,10 @@ import (
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/pipeline"
+	"github.com/schedplan/schedplan/pipeline/bundle"
+	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/inputs"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/spf13/cobra"
 )
 
@@ -28,7 +32,7 @@ func (e *errorFlags) register(cmd *cobra.Command, sigmaFlag bool) {
 		f.Float64Var(&e.uniform, "uniform", 0, "uniform size-estimation error: estimate = size·(1+E), E ~ U[−I, I], I in [0, 1]")
 	}
 	f.IntVar(&e.runs, "runs", 1, "independent runs (estimation errors redrawn per run)")
-	f.Uint64Var(&e.seed, "seed", pipeline.DefaultRunConfig().Seed, "random seed; run r draws from PCG(seed, r)")
+	f.Uint64Var(&e.seed, "seed", inputs.DefaultRunConfig().Seed, "random seed; run r draws from PCG(seed, r)")
 	f.IntVar(&e.workers, "workers", 0, "parallel simulations (default: GOMAXPROCS); results do not depend on it")
 	f.BoolVar(&e.iKnow, "i-know", false, "run even when the estimated work or memory is beyond the limits")
 }
@@ -38,36 +42,39 @@ func (e *errorFlags) model(cmd *cobra.Command) (estimate.ErrorModel, error) {
 }
 
 // checkCost refuses work beyond the limits unless --i-know.
-func (e *errorFlags) checkCost(what string, c pipeline.Cost) error {
+func (e *errorFlags) checkCost(what string, c experiment.Cost) error {
 	if e.iKnow {
 		return nil
 	}
-	return pipeline.CheckCost(what, c)
+	return experiment.CheckCost(what, c)
 }
 
 func newSimulateCmd(a *app) *cobra.Command {
 	var (
-		tf                    traceFlags
-		wf                    windowFlags
-		ef                    errorFlags
-		policies, bundle, out string
-		level                 string
-		asJSON, force         bool
+		tf                        traceFlags
+		wf                        windowFlags
+		ef                        errorFlags
+		policies, bundleFile, out string
+		level                     string
+		asJSON, force             bool
 	)
 	cmd := &cobra.Command{
 		Use:   "simulate",
-		Short: "Simulate scheduling policies on a job log (fluid or task level) and compare their metrics",
-		Long: `simulate runs each policy on the job log in the fluid model of Dell'Amico's
-simulator (one server of capacity C; the policy gives every active job a
-rate), with sizes derived from the log (the SWIM bytes rule with --dn and
---load) and the users' weights of the cluster spec. C is in the units of the
-sizes: 1 for sizes normalised to a load (seconds of the whole cluster), else
-the spec's containers. Policies that use size estimates see them exact, or
+		Short: "Replay the job log under scheduling policies and compare response times, slowdowns and missed deadlines",
+		Long: `simulate replays the job log under each policy you name and compares
+their response times, slowdowns and missed deadlines. By default (the fluid
+level) the cluster is one server of capacity C that shares its rate among
+the running jobs as the policy says (the model of Dell'Amico's simulator);
+--level task runs the jobs as map and reduce tasks on the --cluster
+machines, as YARN would. Fluid level: sizes are derived from the log
+(the SWIM bytes rule with --dn and --load), users' weights from the cluster
+spec; C is in the units of the sizes: 1 for sizes normalised to a load
+(seconds of the whole cluster), else the spec's containers. Policies that use size estimates see them exact, or
 with log-normal (--sigma) or uniform (--uniform) errors redrawn for each of
 --runs runs (run r draws from PCG(--seed, r), the same for every policy).
 
 Policies (--policy, comma-separated; parameters after a colon):
-` + pipeline.PolicyHelp() + `
+` + tasklevel.PolicyHelp() + `
 The table gives metrics averaged over the runs (responses in seconds) and
 the min, median and max of the per-run mean response. Slowdown is response /
 (size / C) over jobs of positive size; "missed" is the share of jobs that
@@ -76,7 +83,7 @@ finish after their PS completion time (their protective deadline).
 --level task (auto: for file= or task-only policies) runs the jobs as map and
 reduce tasks (from task counts and task-seconds, else sizes, seeded skew) on
 the --cluster machines; C is then their rate in container-seconds/s, and
-` + pipeline.TaskMetricsNote + ` (--out's ps_deadline column is that deadline). Below the table, each
+` + tasklevel.TaskMetricsNote + ` (--out's ps_deadline column is that deadline). Below the table, each
 policy's task-level engine events, tasks, wall time and events per second.`,
 		Example: `  schedplan simulate --policy fifo,ps,srpt,fsp+ps,las,las_mq
   schedplan simulate --policy fsp+ps,srpt --sigma 0.5 --runs 100 --seed 1
@@ -85,15 +92,15 @@ policy's task-level engine events, tasks, wall time and events per second.`,
   schedplan simulate --policy capacity:file=capacity-scheduler.xml,fair:file=fair-scheduler.xml,las_mq`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := pipeline.CheckWorkers(ef.workers); err != nil {
+			if err := experiment.CheckWorkers(ef.workers); err != nil {
 				return err
 			}
 			specs, err := pipeline.ParseAnyPolicies("policy", policies)
 			if err != nil {
 				return err
 			}
-			if bundle != "" {
-				spec, err := pipeline.BundleLASMQSpec(bundle)
+			if bundleFile != "" {
+				spec, err := bundle.BundleLASMQSpec(bundleFile)
 				if err != nil {
 					return err
 				}
@@ -114,7 +121,7 @@ policy's task-level engine events, tasks, wall time and events per second.`,
 			if err != nil {
 				return err
 			}
-			x, err := pipeline.SimulateExperiment(w, res, specs, m, ef.runs, ef.seed, out != "")
+			x, err := tasklevel.SimulateExperiment(w, res, specs, m, ef.runs, ef.seed, out != "")
 			if err != nil {
 				return err
 			}
@@ -122,7 +129,7 @@ policy's task-level engine events, tasks, wall time and events per second.`,
 				return err
 			}
 			bar := a.newProgress("simulate", 1)
-			rep, rows, err := pipeline.Simulate(cmd.Context(), w, x, pipeline.RunOptions{Workers: ef.workers, Progress: bar.set})
+			rep, rows, err := tasklevel.Simulate(cmd.Context(), w, x, experiment.RunOptions{Workers: ef.workers, Progress: bar.set})
 			bar.finish()
 			if err != nil {
 				return err
@@ -145,7 +152,7 @@ policy's task-level engine events, tasks, wall time and events per second.`,
 	f := cmd.Flags()
 	f.StringVarP(&policies, "policy", "p", "fifo,ps,gps,srpt,fsp+ps,las,las_mq", "policies to simulate, comma-separated")
 	f.StringVar(&level, "level", "auto", "resolution: fluid, task (tasks on the --cluster machines; see the policies above), or auto (task when a policy loads a file= or exists only at task level)")
-	f.StringVar(&bundle, "config", "", "a schedplan.yaml bundle whose tuned LAS_MQ is simulated too")
+	f.StringVar(&bundleFile, "config", "", "a schedplan.yaml bundle whose tuned LAS_MQ is simulated too")
 	f.BoolVar(&asJSON, "json", false, "print JSON instead of a table")
 	f.StringVarP(&out, "out", "o", "", "write per-job results (one row per job, policy and run) to a .parquet, .arrow or .csv file")
 	f.BoolVar(&force, "force", false, "overwrite --out if it exists")

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/schedplan/schedplan/data"
-	"github.com/schedplan/schedplan/pipeline"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
 )
 
 // End to end: the CLI reproduces schedsim's mean sojourn times on the
@@ -20,7 +20,7 @@ func TestSimulateParityCLI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err, out)
 	}
-	var rep pipeline.SimulateReport
+	var rep tasklevel.SimulateReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatal(err, out)
 	}
@@ -52,7 +52,7 @@ func TestSimulateRunsDeterministic(t *testing.T) {
 	if a == c {
 		t.Error("different seeds give the same results")
 	}
-	var rep pipeline.SimulateReport
+	var rep tasklevel.SimulateReport
 	if err := json.Unmarshal([]byte(a), &rep); err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,8 @@ import (
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/pipeline"
+	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/sweep"
 	"github.com/spf13/cobra"
 )
 
@@ -18,7 +20,7 @@ func newSweepCmd(a *app) *cobra.Command {
 	var (
 		tf                traceFlags
 		ef                errorFlags
-		req               pipeline.SweepRequest
+		req               sweep.SweepRequest
 		errKind, clusterP string
 		out               string
 		capacity          float64
@@ -26,7 +28,7 @@ func newSweepCmd(a *app) *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "sweep",
-		Short: "Run Dell'Amico's simulator experiments as data: mean sojourn vs σ, vs load, vs d/n (shardable)",
+		Short: "How policies fare as size estimates get worse, load rises or sizes change (Dell'Amico's experiments; shardable)",
 		Long: `sweep runs every policy on every setting (estimation error σ, load, d/n) for
 --runs runs: one row per (setting, run, policy) with the run's mean, p50,
 p90, p99 and max response (s), mean and p99 slowdown, missed PS deadlines,
@@ -51,10 +53,10 @@ sharding.`,
   schedplan sweep --sigmas 0,0.5,1 --loads 0.5,0.9 --policy fsp+ps,srpt --out s.csv`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := pipeline.CheckWorkers(ef.workers); err != nil {
+			if err := experiment.CheckWorkers(ef.workers); err != nil {
 				return err
 			}
-			s := &pipeline.Sweep{Errors: estimate.ErrorKind(errKind), Runs: ef.runs, Seed: ef.seed, Capacity: capacity}
+			s := &sweep.Sweep{Errors: estimate.ErrorKind(errKind), Runs: ef.runs, Seed: ef.seed, Capacity: capacity}
 			fl := cmd.Flags()
 			req.Grid = fl.Changed("sigmas") || fl.Changed("loads") || fl.Changed("dns")
 			err := req.Configure(s)
@@ -82,7 +84,7 @@ sharding.`,
 			}
 			slog.Info("sweep", "settings", len(s.Settings), "runs", s.Runs, "shard", fmt.Sprintf("%d/%d", s.Shard, s.Shards))
 			bar := a.newProgress("sweep", 1)
-			t, err := s.Run(cmd.Context(), pipeline.RunOptions{Workers: ef.workers, Progress: bar.set})
+			t, err := s.Run(cmd.Context(), experiment.RunOptions{Workers: ef.workers, Progress: bar.set})
 			bar.finish()
 			if err != nil {
 				return err
@@ -95,7 +97,7 @@ sharding.`,
 	f := cmd.Flags()
 	f.MarkHidden("load") // sizes are normalised to each setting's load
 	f.StringVarP(&req.Policies, "policy", "p", "fifo,ps,srpt,fsp+fifo,fsp+ps", "policies, comma-separated")
-	f.StringVar(&req.Preset, "experiment", "sigma", "preset settings: "+strings.Join(pipeline.SweepPresetNames, ", "))
+	f.StringVar(&req.Preset, "experiment", "sigma", "preset settings: "+strings.Join(sweep.SweepPresetNames, ", "))
 	f.StringVar(&req.Sigmas, "sigmas", "0", "error magnitudes, comma-separated (σ, or I with --error uniform)")
 	f.StringVar(&req.Loads, "loads", "0.9", "loads, comma-separated")
 	f.StringVar(&req.DNs, "dns", "4", "d/n values, comma-separated")
@@ -132,7 +134,7 @@ func newSweepMergeCmd() *cobra.Command {
 			if wait < 0 {
 				return fmt.Errorf("--wait %v: need a duration ≥ 0", wait)
 			}
-			t, parts, err := pipeline.WaitMergeSweepFiles(cmd.Context(), args, wait, pipeline.SweepMergePoll)
+			t, parts, err := sweep.WaitMergeSweepFiles(cmd.Context(), args, wait, sweep.SweepMergePoll)
 			if err != nil {
 				return err
 			}

@@ -13,9 +13,17 @@ import (
 	"testing"
 
 	"github.com/schedplan/schedplan/cluster/task"
+	"github.com/schedplan/schedplan/cluster/task/hpfsp"
 	"github.com/schedplan/schedplan/cluster/yarn"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/pipeline"
+	"github.com/schedplan/schedplan/pipeline/bundle"
+	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/inputs"
+	"github.com/schedplan/schedplan/pipeline/runreport"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
+	"github.com/schedplan/schedplan/pipeline/tuner"
+	"github.com/schedplan/schedplan/pipeline/validation"
 )
 
 // TestRunTaskLevelValidation: run simulates the YARN files it emits at task
@@ -36,11 +44,11 @@ func TestRunTaskLevelValidation(t *testing.T) {
 	sum := readSummary(t, dir)
 	tv := sum.TaskValidation
 	// COSHH's rows (another cluster model) are checked in package pipeline.
-	tv.Rows = slices.DeleteFunc(tv.Rows, func(r pipeline.ValidationRow) bool { return strings.HasSuffix(r.Name, "exec-time model)") })
+	tv.Rows = slices.DeleteFunc(tv.Rows, func(r validation.ValidationRow) bool { return strings.HasSuffix(r.Name, "exec-time model)") })
 	if tv == nil || len(tv.Rows) != 9 {
 		t.Fatalf("summary.json: task_validation = %+v", tv)
 	}
-	row := map[string]pipeline.ValidationRow{}
+	row := map[string]validation.ValidationRow{}
 	for _, r := range tv.Rows {
 		if !(r.Mean > 0) || math.IsInf(r.Mean, 0) || r.Runs != 1 {
 			t.Errorf("task-level row %+v", r)
@@ -52,21 +60,21 @@ func TestRunTaskLevelValidation(t *testing.T) {
 	}
 
 	// Hand check: FIFO over the validation window's task jobs, directly.
-	in, err := pipeline.Prepare(pipeline.RunConfig{Trace: "embedded:fb2009-50", Budget: 20})
+	in, err := pipeline.Prepare(inputs.RunConfig{Trace: "embedded:fb2009-50", Budget: 20})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cl, err := pipeline.TaskCluster(in.Spec)
+	cl, err := tasklevel.TaskCluster(in.Spec)
 	if err != nil {
 		t.Fatal(err)
 	}
 	lo := in.Split.TuneJobs
-	jobs, err := pipeline.TaskJobs(in.Jobs, in.SimJobs[lo:], lo, in.Capacity, cl.Rate(), in.Config.Seed)
+	jobs, err := tasklevel.TaskJobs(in.Jobs, in.SimJobs[lo:], lo, in.Capacity, cl.Rate(), in.Config.Seed)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// In the spec's execution-time model, as every task-level view.
-	if err := pipeline.ExecModelScales(jobs, in.Jobs, in.SimJobs[lo:], lo, in.Capacity, in.Spec); err != nil {
+	if err := tasklevel.ExecModelScales(jobs, in.Jobs, in.SimJobs[lo:], lo, in.Capacity, in.Spec); err != nil {
 		t.Fatal(err)
 	}
 	r, err := task.Simulate(jobs, cl, &task.FIFO{}, task.Options{})
@@ -85,12 +93,12 @@ func TestRunTaskLevelValidation(t *testing.T) {
 	// run directly with the online estimator and the tuning window's
 	// prior gives the row's mean.
 	h := sum.TunedHPFSP
-	bd, err := pipeline.LoadBundle(filepath.Join(dir, "schedplan.yaml"))
+	bd, err := bundle.LoadBundle(filepath.Join(dir, "schedplan.yaml"))
 	if err != nil || h == nil || bd.HPFSP == nil || bd.HPFSP.FairLimitUnit == "" || bd.HPFSP.Estimator != "ewma" || len(bd.HPFSP.DefaultTaskS) == 0 {
 		t.Fatalf("h_pfsp: summary %+v, bundle %+v (%v)", h, bd.HPFSP, err)
 	}
-	hp := &task.HPFSP{FairLimit: bd.HPFSP.FairLimit, Threshold: bd.HPFSP.Threshold,
-		NewEstimator: pipeline.HPFSPEstimator(estimate.ProgressConfig{Default: bd.HPFSP.DefaultTaskS})}
+	hp := &hpfsp.HPFSP{FairLimit: bd.HPFSP.FairLimit, Threshold: bd.HPFSP.Threshold,
+		NewEstimator: tasklevel.HPFSPEstimator(estimate.ProgressConfig{Default: bd.HPFSP.DefaultTaskS})}
 	if r, err = task.Simulate(jobs, cl, hp, task.Options{}); err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +117,7 @@ func TestRunTaskLevelValidation(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	var rep pipeline.SimulateReport
+	var rep tasklevel.SimulateReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
@@ -142,14 +150,14 @@ func TestRunTaskLevelValidation(t *testing.T) {
 }
 
 func TestCapacityWhatIfSimulate(t *testing.T) {
-	out, err := runCmd(t, []string{"capacity"}, "--trace", "embedded:fb2009-50", "--what-if", "R2=+10", "--simulate")
+	out, err := runCmd(t, []string{"capacity"}, "--trace", "embedded:fb2009-50", "--cluster", "coshh-table3", "--what-if", "R2=+10", "--simulate")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	// Each cluster's rows state the load they ran at; COSHH's, with the
 	// execution-time model, overload Table 3's cluster and say so.
-	for _, want := range []string{"simulated at task level", "R2=+10", "current (fair, one pool per user)", pipeline.DefaultLASMQName,
-		"offered load: " + pipeline.TaskLoadDef, "offered load: " + pipeline.ExecLoadDef, "  1.72 OVERLOADED  "} {
+	for _, want := range []string{"simulated at task level", "R2=+10", "current (fair, one pool per user)", tuner.DefaultLASMQName,
+		"offered load: " + experiment.TaskLoadDef, "offered load: " + experiment.ExecLoadDef, "  1.72 OVERLOADED  "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
@@ -173,9 +181,9 @@ func TestSimulateLevel(t *testing.T) {
 }
 
 // readSummary reads a run's summary.json.
-func readSummary(t *testing.T, dir string) *pipeline.RunResult {
+func readSummary(t *testing.T, dir string) *runreport.RunResult {
 	t.Helper()
-	var sum pipeline.RunResult
+	var sum runreport.RunResult
 	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
 	if err != nil {
 		t.Fatal(err)

@@ -7,7 +7,8 @@ import (
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
-	"github.com/schedplan/schedplan/pipeline"
+	"github.com/schedplan/schedplan/pipeline/inputs"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/spf13/cobra"
 )
 
@@ -19,7 +20,7 @@ type traceFlags struct {
 }
 
 func (t *traceFlags) register(cmd *cobra.Command) {
-	d := pipeline.DefaultRunConfig()
+	d := inputs.DefaultRunConfig()
 	f := cmd.Flags()
 	f.StringVarP(&t.trace, "trace", "t", d.Trace, `job log: a .parquet, .arrow, .arrows (Arrow stream), .tsv or .csv file, or "embedded[:NAME]"`)
 	f.StringVar(&t.format, "format", "", "input format (parquet, arrow, arrow-stream, tsv, csv); default: from the file name")
@@ -53,16 +54,16 @@ func (t *traceFlags) read() (*data.Jobs, error) {
 
 // inputOptions returns how to read the log: the flags (the input may be
 // given as the argument instead of --trace) and the log flags.
-func (t *traceFlags) inputOptions(cmd *cobra.Command, args []string, lf *logFlags) (pipeline.InputOptions, error) {
+func (t *traceFlags) inputOptions(cmd *cobra.Command, args []string, lf *logFlags) (inputs.InputOptions, error) {
 	if len(args) == 1 {
 		if cmd.Flags().Changed("trace") {
-			return pipeline.InputOptions{}, fmt.Errorf("give the input either as an argument or with --trace, not both")
+			return inputs.InputOptions{}, fmt.Errorf("give the input either as an argument or with --trace, not both")
 		}
 		t.trace = args[0]
 	}
 	opt, err := t.readOptions()
 	lf.options(&opt)
-	return pipeline.InputOptions{Trace: t.trace, Read: opt, Tasks: lf.tasks}, err
+	return inputs.InputOptions{Trace: t.trace, Read: opt, Tasks: lf.tasks}, err
 }
 
 // sizes returns the size-derivation options the flags set.
@@ -71,8 +72,8 @@ func (t *traceFlags) sizes() estimate.SizeOptions {
 }
 
 // readWithSpec loads the cluster spec (--cluster) and then the sized log.
-func (t *traceFlags) readWithSpec(clusterPath string) (*cluster.Spec, *pipeline.SizedLog, error) {
-	return pipeline.ReadSpecAndLog(clusterPath, t.trace, t.readOptions, t.sizes())
+func (t *traceFlags) readWithSpec(clusterPath string) (*cluster.Spec, *inputs.SizedLog, error) {
+	return inputs.ReadSpecAndLog(clusterPath, t.trace, t.readOptions, t.sizes())
 }
 
 // windowFlags place a fluid simulation: the cluster spec (users' weights;
@@ -83,9 +84,9 @@ type windowFlags struct {
 }
 
 func (w *windowFlags) register(cmd *cobra.Command, window string) {
-	d := pipeline.DefaultRunConfig()
+	d := inputs.DefaultRunConfig()
 	f := cmd.Flags()
-	f.StringVar(&w.cluster, "cluster", d.Cluster, `cluster spec (YAML): users' weights, and the capacity; "default" or "coshh-table3" is the six-resource cluster of Rasooli and Down's COSHH (Table 3); "auto" a homogeneous cluster sized to the log`)
+	f.StringVar(&w.cluster, "cluster", d.Cluster, `cluster spec (YAML); "auto" (the default) a homogeneous cluster sized for offered load 0.7 on the log's measured work (on sizes normalised to a load: as many containers as Table 3); "coshh-table3" the six-resource cluster of Rasooli and Down's COSHH (Table 3)`)
 	f.Float64Var(&w.capacity, "capacity", 0, "fluid server capacity in the units of the sizes (0: 1 for sizes normalised to a load, else the cluster spec's containers)")
 	f.Float64Var(&w.split, "split", d.Split, "fraction of the jobs (by submit time) that tune; the rest validate")
 	f.StringVar(&w.window, "window", window, "jobs to use: all, tune or validate (see --split)")
@@ -93,10 +94,10 @@ func (w *windowFlags) register(cmd *cobra.Command, window string) {
 
 // load reads the trace and prepares the window at the capacity of the
 // cluster spec (or --capacity).
-func (w *windowFlags) load(tf *traceFlags) (*pipeline.Window, error) {
+func (w *windowFlags) load(tf *traceFlags) (*tasklevel.Window, error) {
 	spec, s, err := tf.readWithSpec(w.cluster)
 	if err != nil {
 		return nil, err
 	}
-	return pipeline.OpenWindow(s.Jobs, s.Sizes, s.Src, s.Opt, spec, w.capacity, w.split, w.window)
+	return tasklevel.OpenWindow(s.Jobs, s.Sizes, s.Src, s.Opt, spec, w.capacity, w.split, w.window)
 }

@@ -2,6 +2,9 @@ package main
 
 import (
 	"github.com/schedplan/schedplan/pipeline"
+	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/inputs"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/spf13/cobra"
 )
 
@@ -13,10 +16,10 @@ func newTuneCmd(a *app) *cobra.Command {
 		blocks        int
 		asJSON, iKnow bool
 	)
-	d := pipeline.DefaultRunConfig()
+	d := inputs.DefaultRunConfig()
 	cmd := &cobra.Command{
 		Use:   "tune",
-		Short: "Tune LAS_MQ's thresholds and queue weights on the past, validate on the future",
+		Short: "Tune the multi-level queue's (LAS_MQ) thresholds and weights on the older part of the log, check them on the newer",
 		Long: `tune searches LAS_MQ's parameters — number of queues k, first threshold
 alpha0, step p, queue-weight decay (0: strict priority) and the order inside
 a queue (fifo, ps, or remaining: least estimated remaining work first) — on
@@ -60,13 +63,13 @@ scheduler's and the share of missed PS deadlines within 1 point of it.`,
 				return pipeline.TuneHPFSPText(cmd.Context(), cmd.OutOrStdout(), w, req.Seed, opt.Objective, asJSON)
 			}
 			if c := pipeline.TuneCost(req.Budget, w.Split, opt); !iKnow {
-				if err := pipeline.CheckCost("tune", c); err != nil {
+				if err := experiment.CheckCost("tune", c); err != nil {
 					return err
 				}
 			}
 			bar := a.newProgress("tune", req.Budget)
 			opt.Progress = bar.set
-			rep, err := pipeline.TuneWindow(cmd.Context(), w, opt)
+			rep, err := tasklevel.TuneWindow(cmd.Context(), w, opt)
 			bar.finish()
 			if err != nil {
 				return err

@@ -22,10 +22,27 @@ var layers = []struct {
 	name     string
 	packages []string
 }{
-	{"tools shared by tests and packages", []string{"internal/..."}},
+	{"tools shared by tests and packages", []string{"internal/...", "data/internal/compress", "data/internal/csvscan"}},
+	{"data's Parquet and Arrow IPC codec", []string{"data/internal/colfile"}},
 	{"leaves: the job-log model, the fluid core, the LP, YARN's file rules", []string{"data", "cluster/sim", "lp", "cluster/yarn"}},
+	{"what the log readers and their tests share", []string{"data/internal/logread", "data/internal/logtest"}},
+	{"the log readers, one package a format", []string{"data/spark", "data/jhist", "data/rmsummary", "data/sls", "data/google", "data/alibaba", "data/swf", "data/swimfull"}},
+	{"the table of log formats", []string{"data/logs"}},
 	{"derived inputs: job sizes, the cluster spec", []string{"estimate", "cluster"}},
 	{"models on them: classes, the task-level core", []string{"classify", "cluster/task"}},
+	{"task-level policies and simulators of their own, on the core", []string{"cluster/task/coshh", "cluster/task/hpfsp", "cluster/task/prism", "cluster/task/internal/tasktest"}},
+	{"the task-level registry, whole", []string{"cluster/task/all"}},
+	{"the report's model, plots and formatting", []string{"pipeline/report"}},
+	{"the experiment runner (every simulation)", []string{"pipeline/experiment"}},
+	{"the tuner (LAS_MQ on the tuning window), sweeps", []string{"pipeline/tuner", "pipeline/sweep"}},
+	{"the configuration bundle and its YARN files", []string{"pipeline/bundle"}},
+	{"a sample bundle for the tests", []string{"pipeline/internal/bundletest"}},
+	{"the task-level simulation and its models", []string{"pipeline/tasklevel"}},
+	{"the run's parameters and inputs", []string{"pipeline/inputs"}},
+	{"validation by simulation (fluid, task level, COSHH)", []string{"pipeline/validation"}},
+	{"tune-deploy: the deployable candidates and the verdict", []string{"pipeline/tunedeploy"}},
+	{"the capacity plan, its headroom and what-ifs", []string{"pipeline/capacity"}},
+	{"the run's result, report and text", []string{"pipeline/runreport"}},
 	{"the stages, wired (orchestration)", []string{"pipeline"}},
 	{"commands", []string{"cmd/..."}},
 }
@@ -143,9 +160,14 @@ func TestLayerOf(t *testing.T) {
 		p    string
 		want int
 	}{
-		{"internal/treap", 0}, {"data", 1}, {"cluster/sim", 1}, {"cluster", 2},
-		{"cluster/task", 3}, {"pipeline", 4}, {"cmd/schedplan", 5}, {"nowhere", -1},
-		{path.Join("cmd", "x", "y"), 5},
+		{"internal/treap", 0}, {"data", 2}, {"cluster/sim", 2}, {"data/internal/compress", 0},
+		{"data/internal/colfile", 1}, {"data/internal/logread", 3}, {"data/swf", 4}, {"data/logs", 5},
+		{"cluster", 6}, {"cluster/task", 7}, {"cluster/task/coshh", 8}, {"cluster/task/internal/tasktest", 8},
+		{"cluster/task/all", 9}, {"pipeline/report", 10}, {"pipeline/experiment", 11}, {"pipeline/tuner", 12},
+		{"pipeline/bundle", 13}, {"pipeline/internal/bundletest", 14}, {"pipeline/tasklevel", 15}, {"pipeline/inputs", 16},
+		{"pipeline/validation", 17}, {"pipeline/tunedeploy", 18}, {"pipeline/capacity", 19}, {"pipeline/runreport", 20},
+		{"pipeline", 21}, {"cmd/schedplan", 22}, {"nowhere", -1},
+		{path.Join("cmd", "x", "y"), 22},
 	} {
 		if got := layerOf(c.p); got != c.want {
 			t.Errorf("layerOf(%q) = %d, want %d", c.p, got, c.want)

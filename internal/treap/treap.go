@@ -1,8 +1,9 @@
 // Package treap holds the parts the simulation cores' treaps share: the
 // source of node priorities and the pool of node slots. The treaps are the
 // fluid PFSP's sum treap and kinetic slack tree (cluster/sim treap.go,
-// pfsptree.go) and the H-PFSP slack system (cluster/task hpfsp_slack.go);
-// it imports nothing, so both packages use it.
+// pfsptree.go) and the H-PFSP slack system (cluster/task/hpfsp,
+// hpfsp_slack.go); it imports nothing, so both packages use it. PRISM's
+// phase-level simulator (cluster/task/prism) takes slots from its pool.
 //
 // Each treap keeps its own split, merge and descents. They share a shape,
 // not code: each level of a split or merge compares keys and calls the

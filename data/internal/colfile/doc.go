@@ -1,0 +1,11 @@
+// Package colfile reads and writes Parquet and Arrow IPC files as Arrow
+// tables without trusting them: the frame and schema checks made before a
+// file is decoded, a decoder bounded in time (DecodeGuarded, a
+// StoppableReader) and in memory (a BoundedAllocator, sysmem's budget),
+// the page CRCs it checks, the BYTE_STREAM_SPLIT columns and LZ4 codecs
+// arrow-go does not decode itself, and the writer properties of every
+// file schedplan writes. Package data converts these tables to and from
+// its jobs, tasks and results tables.
+//
+// It imports internal/sysmem only.
+package colfile

@@ -1,0 +1,224 @@
+package bundle
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/schedplan/schedplan/cluster/sim"
+	"github.com/schedplan/schedplan/data"
+)
+
+// This file decides where the applications of the log land in the emitted
+// capacity-scheduler.xml, from what a real cluster knows when an
+// application is submitted — its user and the queue it names — and not
+// from its job class, which nobody knows before the job has run:
+//   - a log with a queue column keeps its queues (LogQueueName) as the top
+//     level, and every application names the queue it ran in;
+//   - otherwise a user is mapped to a class's queue when at least
+//     UserClassShare of their classified jobs are of that class; every
+//     other user's applications name no queue and land in default.
+//
+// Every queue's guaranteed capacity is then the share of the offered work
+// routed to it (Bundle.Users[].Work, Bundle.Queues[].Work), so that the
+// queues that receive the work hold the capacity.
+
+// UserClassShare is the share of a user's classified jobs that must be of
+// one class for the user to be mapped to that class's queue: below it the
+// user's jobs span classes and go to default.
+const UserClassShare = 0.8
+
+// LogQueueName is the capacity-scheduler.xml name of a queue of the log:
+// the last component of a dotted path ("root.prod" → "prod"), as a YARN
+// queue name (YARNName); a job that names no queue is in "default".
+func LogQueueName(q string) string {
+	q = strings.TrimSpace(q)
+	if i := strings.LastIndexByte(q, '.'); i >= 0 {
+		q = q[i+1:]
+	}
+	if q == "" {
+		return "default"
+	}
+	return YARNName(q)
+}
+
+// ObservedPeaks returns every user's peak concurrent applications as the
+// log recorded them (submit to finish) over its first n rows, nil when it
+// records no finish times; a row without a finish time, or one before
+// its submit time, is left out.
+func ObservedPeaks(j *data.Jobs, n int, userOfRow []int32, users int) []int {
+	if !j.Finish.Present() {
+		return nil
+	}
+	var arrival, finish []float64
+	var user []int32
+	for i := range n {
+		if f, ok := j.Finish.At(i); ok && f >= j.Submit[i] {
+			arrival, finish, user = append(arrival, j.Submit[i]), append(finish, f), append(user, userOfRow[i])
+		}
+	}
+	return PeakApplications(arrival, finish, user, users)
+}
+
+// LogQueues returns the log's queues (nil when it has no queue column),
+// each with its jobs and share of the offered work, in order of first
+// appearance.
+func LogQueues(j *data.Jobs, jobs []sim.Job, total float64) []QueueConfig {
+	if !j.Queue.Present() {
+		return nil
+	}
+	var out []QueueConfig
+	at := map[string]int{}
+	for i := range jobs {
+		q, _ := j.Queue.At(i)
+		name := LogQueueName(q)
+		k, ok := at[name]
+		if !ok {
+			k = len(out)
+			at[name] = k
+			out = append(out, QueueConfig{Name: name})
+		}
+		out[k].Jobs++
+		if total > 0 {
+			out[k].Work += jobs[i].Size / total
+		}
+	}
+	return out
+}
+
+// LogQueuesOf returns the queue each of the log's rows lo, lo+1, …,
+// lo+n−1 names, as the log wrote it (trimmed; "" for none), nil when the
+// log has no queue column: what the task level's applications name
+// (TaskLevel.Named; placed by logQueueNames).
+func LogQueuesOf(j *data.Jobs, lo, n int) []string {
+	if !j.Queue.Present() {
+		return nil
+	}
+	out := make([]string, n)
+	for k := range out {
+		q, _ := j.Queue.At(lo + k)
+		out[k] = strings.TrimSpace(q)
+	}
+	return out
+}
+
+// logQueueNames returns the names an application that named q in the log
+// tries in turn: q as written — what the cluster's own scheduler file
+// (--current-config) knows it by, e.g. "root.dev.adhoc" — then its name in
+// schedplan's files (LogQueueName, "adhoc"), when that differs. No queue
+// is "default".
+func logQueueNames(q string) []string {
+	name := LogQueueName(q)
+	if q == "" || q == name {
+		return []string{name}
+	}
+	return []string{q, name}
+}
+
+// PlaceLogQueue places an application that named q in the log with place
+// (a file's placement: Place), trying logQueueNames(q) in turn; the error
+// is the one for q as written.
+func PlaceLogQueue[T any](q string, place func(name string) (T, error)) (T, error) {
+	var first error
+	for _, name := range logQueueNames(q) {
+		v, err := place(name)
+		if err == nil {
+			return v, nil
+		}
+		if first == nil {
+			first = err
+		}
+	}
+	var zero T
+	return zero, first
+}
+
+// PeakApplications returns, for each of users users, the most of their
+// applications in the system at once: application i of user[i] is there
+// from arrival[i] to finish[i] (an application finishing when another
+// arrives has left). It sweeps the arrivals in order against the finishes
+// sorted (16 bytes a job beside the inputs).
+func PeakApplications(arrival, finish []float64, user []int32, users int) []int {
+	type end struct {
+		t    float64
+		user int32
+	}
+	ends := make([]end, 0, len(arrival))
+	order := make([]int32, 0, len(arrival))
+	for i, a := range arrival {
+		if i >= len(finish) || i >= len(user) || user[i] < 0 || int(user[i]) >= users {
+			continue
+		}
+		ends = append(ends, end{max(finish[i], a), user[i]})
+		order = append(order, int32(i))
+	}
+	sort.Slice(ends, func(a, b int) bool { return ends[a].t < ends[b].t })
+	if !sort.SliceIsSorted(order, func(a, b int) bool { return arrival[order[a]] < arrival[order[b]] }) {
+		sort.SliceStable(order, func(a, b int) bool { return arrival[order[a]] < arrival[order[b]] })
+	}
+	now, peak := make([]int, users), make([]int, users)
+	e := 0
+	for _, i := range order {
+		for ; e < len(ends) && ends[e].t <= arrival[i]; e++ {
+			now[ends[e].user]--
+		}
+		u := user[i]
+		now[u]++
+		peak[u] = max(peak[u], now[u])
+	}
+	return peak
+}
+
+// AssignUserClasses records in b.Users[*].Class the class that holds at
+// least UserClassShare of a user's classified jobs, when there is one (the
+// capacity-scheduler.xml queue mappings send such users to their class's
+// queue). users are the names of the users of the jobs classified,
+// userOfRow the user of every row of the jobs table, and rows/assign the
+// classification (rows nil: every row, in order; assign[q] the class of
+// row rows[q]). Users whose jobs span classes keep Class empty.
+func AssignUserClasses(b *Bundle, users []string, userOfRow []int32, rows []int, assign []int32) error {
+	nc := len(b.Classes)
+	count := map[int64]int{} // user × nc + class → jobs
+	jobs := make([]int, len(users))
+	for q, c := range assign {
+		row := q
+		if rows != nil {
+			if q >= len(rows) {
+				return errors.New("classification: more assignments than rows")
+			}
+			row = rows[q]
+		}
+		if row < 0 || row >= len(userOfRow) || int(userOfRow[row]) >= len(users) || userOfRow[row] < 0 {
+			return fmt.Errorf("classification: row %d has no user", row)
+		}
+		if c < 0 || int(c) >= nc {
+			return fmt.Errorf("classification: row %d is in class %d of %d", row, c, nc)
+		}
+		u := userOfRow[row]
+		count[int64(u)*int64(nc)+int64(c)]++
+		jobs[u]++
+	}
+	class := make([]int32, len(users))
+	share := make([]float64, len(users))
+	for i := range class {
+		class[i] = -1
+	}
+	for key, n := range count {
+		u := key / int64(nc)
+		if f := float64(n) / float64(jobs[u]); f >= UserClassShare {
+			class[u], share[u] = int32(key%int64(nc)), f
+		}
+	}
+	byName := map[string]int{}
+	for i, n := range users {
+		byName[n] = i
+	}
+	for i := range b.Users {
+		b.Users[i].Class, b.Users[i].ClassShare = "", 0
+		if k, ok := byName[b.Users[i].Name]; ok && class[k] >= 0 {
+			b.Users[i].Class, b.Users[i].ClassShare = b.Classes[class[k]].Name, share[k]
+		}
+	}
+	return nil
+}

@@ -1,0 +1,156 @@
+package experiment
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/schedplan/schedplan/cluster"
+	"github.com/schedplan/schedplan/cluster/sim"
+	"github.com/schedplan/schedplan/data"
+)
+
+// JobRows accumulates per-job results of several runs (policy × run) for a
+// results file: one row per job and run.
+type JobRows struct {
+	Policy     []string
+	Run        []int32
+	Job        []int32 // index into the job list
+	Arrival    []float64
+	Size       []float64
+	Estimate   []float64
+	Completion []float64
+	Response   []float64
+	Slowdown   []float64 // NaN for zero-size jobs
+	Deadline   []float64 // PS completion time (task level: the reference scheduler's, task.ReferenceDeadlines); NaN when not computed
+	Missed     []bool
+}
+
+// Append adds one run's rows: its jobs, their completion times, the metrics
+// computed from them (m must come from Compute on the same run) and the PS
+// deadlines (nil: none).
+func (r *JobRows) Append(policy string, run int, jobs []sim.Job, completion []float64, m *sim.Metrics, deadlines []float64) {
+	for i, j := range jobs {
+		r.appendOne(policy, run, i, j, completion[i], m, deadlines)
+	}
+}
+
+// appendOne adds job i's row.
+func (r *JobRows) appendOne(policy string, run, i int, j sim.Job, completion float64, m *sim.Metrics, deadlines []float64) {
+	r.Policy = append(r.Policy, policy)
+	r.Run = append(r.Run, int32(run))
+	r.Job = append(r.Job, int32(i))
+	r.Arrival = append(r.Arrival, j.Arrival)
+	r.Size = append(r.Size, j.Size)
+	r.Estimate = append(r.Estimate, j.Estimate)
+	r.Completion = append(r.Completion, completion)
+	r.Response = append(r.Response, m.Response[i])
+	r.Slowdown = append(r.Slowdown, m.Slowdown[i])
+	d, missed := math.NaN(), false
+	if deadlines != nil {
+		d, missed = deadlines[i], m.Missed[i]
+	}
+	r.Deadline = append(r.Deadline, d)
+	r.Missed = append(r.Missed, missed)
+}
+
+// appendRow adds row k of src.
+func (r *JobRows) appendRow(src *JobRows, k int) { r.appendRange(src, k, k+1) }
+
+// Reset empties the rows, keeping their buffers.
+func (r *JobRows) Reset() {
+	r.Policy, r.Run, r.Job = r.Policy[:0], r.Run[:0], r.Job[:0]
+	r.Arrival, r.Size, r.Estimate = r.Arrival[:0], r.Size[:0], r.Estimate[:0]
+	r.Completion, r.Response, r.Slowdown = r.Completion[:0], r.Response[:0], r.Slowdown[:0]
+	r.Deadline, r.Missed = r.Deadline[:0], r.Missed[:0]
+}
+
+// AppendRows appends all of src's rows.
+func (r *JobRows) AppendRows(src *JobRows) { r.appendRange(src, 0, len(src.Policy)) }
+
+// appendRange appends src's rows lo..hi−1.
+func (r *JobRows) appendRange(src *JobRows, lo, hi int) {
+	r.Policy = append(r.Policy, src.Policy[lo:hi]...)
+	r.Run = append(r.Run, src.Run[lo:hi]...)
+	r.Job = append(r.Job, src.Job[lo:hi]...)
+	r.Arrival = append(r.Arrival, src.Arrival[lo:hi]...)
+	r.Size = append(r.Size, src.Size[lo:hi]...)
+	r.Estimate = append(r.Estimate, src.Estimate[lo:hi]...)
+	r.Completion = append(r.Completion, src.Completion[lo:hi]...)
+	r.Response = append(r.Response, src.Response[lo:hi]...)
+	r.Slowdown = append(r.Slowdown, src.Slowdown[lo:hi]...)
+	r.Deadline = append(r.Deadline, src.Deadline[lo:hi]...)
+	r.Missed = append(r.Missed, src.Missed[lo:hi]...)
+}
+
+// Table returns the rows as a results table (snake_case columns); ids, when
+// not nil, names the jobs (ids[Job[k]] becomes column job_id).
+func (r *JobRows) Table(ids []string) *data.Table {
+	if ids == nil {
+		return r.table(nil)
+	}
+	return r.table(func(j int32) string { return ids[j] })
+}
+
+// table is Table with the job ids given by a function (nil: no job_id).
+func (r *JobRows) table(id func(j int32) string) *data.Table {
+	t := &data.Table{}
+	t.Add("policy", r.Policy)
+	t.Add("run", r.Run)
+	t.Add("job", r.Job)
+	if id != nil {
+		col := make([]string, len(r.Job))
+		for k, j := range r.Job {
+			col[k] = id(j)
+		}
+		t.Add(data.ColJobID, col)
+	}
+	t.Add("arrival", r.Arrival)
+	t.Add("size", r.Size)
+	t.Add("estimate", r.Estimate)
+	t.Add("completion", r.Completion)
+	t.Add("response", r.Response)
+	t.Add("slowdown", r.Slowdown)
+	t.Add("ps_deadline", r.Deadline)
+	t.Add("missed_deadline", r.Missed)
+	return t
+}
+
+// JobsOf turns a jobs table and its sizes into simulation jobs: arrival =
+// submit time, size = the derived size, estimate = size (exact; error models
+// replace it), weight = the job's priority times, when spec is not nil and the
+// log names users, its user's weight in spec (User.EffectiveWeight).
+func JobsOf(j *data.Jobs, sizes []float64, spec *cluster.Spec) ([]sim.Job, error) {
+	if len(sizes) != j.Len() {
+		return nil, fmt.Errorf("%s: %d sizes for %d jobs", j.Source, len(sizes), j.Len())
+	}
+	var userW []float64 // per user index
+	var userOf []int32
+	if spec != nil && j.User.Present() {
+		var names []string
+		names, userOf = j.Users()
+		userW = make([]float64, len(names))
+		for k, n := range names {
+			userW[k] = spec.User(n).EffectiveWeight()
+		}
+	}
+	out := make([]sim.Job, len(sizes))
+	for i := range out {
+		w := float64(j.PriorityAt(i))
+		if userW != nil {
+			w *= userW[userOf[i]]
+		}
+		out[i] = sim.Job{Arrival: j.Submit[i], Size: sizes[i], Estimate: sizes[i], Weight: w}
+	}
+	return out, nil
+}
+
+// Slice returns a copy of rows [lo, hi).
+func (r *JobRows) Slice(lo, hi int) *JobRows {
+	return &JobRows{
+		Policy: slices.Clone(r.Policy[lo:hi]), Run: slices.Clone(r.Run[lo:hi]), Job: slices.Clone(r.Job[lo:hi]),
+		Arrival: slices.Clone(r.Arrival[lo:hi]), Size: slices.Clone(r.Size[lo:hi]), Estimate: slices.Clone(r.Estimate[lo:hi]),
+		Completion: slices.Clone(r.Completion[lo:hi]), Response: slices.Clone(r.Response[lo:hi]), Slowdown: slices.Clone(r.Slowdown[lo:hi]),
+		Deadline: slices.Clone(r.Deadline[lo:hi]), Missed: slices.Clone(r.Missed[lo:hi]),
+	}
+}

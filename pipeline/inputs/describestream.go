@@ -1,0 +1,69 @@
+package inputs
+
+import (
+	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/estimate"
+)
+
+// DescribeScan is DescribeLog on a Parquet jobs log scanned in parts: it
+// gives the Workload Describe gives for the log read whole and its sizes
+// derived, holding one row group's table and 8 bytes a job of sizes (for
+// exact quantiles and the top 1%'s share: they are sorted once), 8 bytes a
+// job of id hashes, and 8 bytes a job of observed response and wait times
+// when the log has them, instead of the whole table (about 100 bytes a job
+// on SWIM-like logs) and its read buffers. It returns data.ErrNotScannable
+// for any other log, or one the scan refuses (unsorted, a possible
+// duplicate id, an input error), which is then read whole, so errors are
+// those of data.Open and estimate.Sizes.
+func DescribeScan(path string, ropt data.ReadOptions, sopt estimate.SizeOptions) (Workload, error) {
+	var (
+		sizes       []float64
+		src         estimate.Source
+		first, last float64
+		names       []string
+		counts      []int
+		userIdx     = map[string]int{}
+		obs         observedAcc
+		columns     *data.ColumnReport
+	)
+	ropt.Columns = func(r *data.ColumnReport) { columns = r }
+	err := data.ScanParquet(path, ropt, func(part *data.Jobs, row, total int) error {
+		if sizes == nil {
+			sizes = make([]float64, 0, total)
+		}
+		w, s, err := estimate.Weights(part, sopt)
+		if err != nil || row > 0 && s != src {
+			return data.ErrNotScannable
+		}
+		src = s
+		sizes = append(sizes, w...)
+		if row == 0 {
+			first = part.Submit[0]
+		}
+		last = part.Submit[part.Len()-1]
+		pn, idx := part.Users()
+		global := make([]int, len(pn))
+		for k, name := range pn {
+			g, ok := userIdx[name]
+			if !ok {
+				g = len(names)
+				userIdx[name] = g
+				names, counts = append(names, name), append(counts, 0)
+			}
+			global[k] = g
+		}
+		for _, u := range idx {
+			counts[global[u]]++
+		}
+		obs.add(part)
+		return nil
+	})
+	if err != nil {
+		return Workload{}, err
+	}
+	if !estimate.FinishWeights(sizes, src, sopt, first, last) {
+		return Workload{}, data.ErrNotScannable
+	}
+	w := Workload{Source: path, Jobs: len(sizes), SizeSource: src, Columns: columns}
+	return describeFrom(w, first, last, sizes, names, counts, &obs), nil
+}

@@ -1,0 +1,86 @@
+package pipeline
+
+import (
+	"fmt"
+
+	"github.com/schedplan/schedplan/cluster/sim"
+	"github.com/schedplan/schedplan/pipeline/bundle"
+)
+
+// routeBundle fills the routing fields of bd from the log: every user's
+// class (AssignUserClasses), share of the offered work and peak concurrent
+// applications (PeakApplications over a fluid replay of the fluid tuner's
+// LAS_MQ at the run's capacity — the same for every deploy candidate, so
+// that the file the tune-deploy stage replays is the file emit writes — or
+// as the log recorded them from submit to finish when that is more), and
+// the log's queues. The shares and peaks come from the tuning window only:
+// the tuned fair-scheduler.xml's weights and maxRunningApps are knobs, and
+// the verdict replays them on the validation window, which must not have
+// set them.
+func (p *pipelineRun) routeBundle(bd *bundle.Bundle) error {
+	in := p.in
+	names, userOfRow := in.Jobs.Users()
+	sec := p.cs.Secondary
+	if sec.Result != nil {
+		if err := bundle.AssignUserClasses(bd, names, userOfRow, sec.Rows, sec.Assign); err != nil {
+			return err
+		}
+	}
+	n := min(len(in.SimJobs), in.Jobs.Len(), in.Split.TuneJobs)
+	work := make([]float64, len(names))
+	total := 0.0
+	for i := range n {
+		work[userOfRow[i]] += in.SimJobs[i].Size
+		total += in.SimJobs[i].Size
+	}
+	peak := make([]int, len(names))
+	if bd.LASMQ != nil && n > 0 && in.Capacity > 0 {
+		fluid, err := p.fluidPeaks(n, userOfRow, len(names))
+		if err != nil {
+			return err
+		}
+		copy(peak, fluid)
+	}
+	for k, v := range bundle.ObservedPeaks(in.Jobs, n, userOfRow, len(names)) {
+		peak[k] = max(peak[k], v)
+	}
+	byName := make(map[string]int, len(names))
+	for k, name := range names {
+		byName[name] = k
+	}
+	for i := range bd.Users {
+		if k, ok := byName[bd.Users[i].Name]; ok {
+			if total > 0 {
+				bd.Users[i].Work = work[k] / total
+			}
+			bd.Users[i].PeakApps = peak[k]
+		}
+	}
+	bd.Queues = bundle.LogQueues(in.Jobs, in.SimJobs[:n], total)
+	return nil
+}
+
+// fluidPeaks returns every user's peak concurrent applications in a fluid
+// replay of the fluid tuner's LAS_MQ over the log's first n jobs at the
+// run's capacity. The replay runs once for that LAS_MQ: the bundle is
+// rebuilt (tune-deploy, its verdict, emit) with the same one.
+func (p *pipelineRun) fluidPeaks(n int, userOfRow []int32, users int) ([]int, error) {
+	best := p.tr.Best
+	if c := p.peaks; c.peak != nil && c.of == best {
+		return c.peak, nil
+	}
+	jobs := p.in.SimJobs[:n]
+	res, err := sim.Simulate(jobs, p.in.Capacity, best.Policy())
+	if err != nil {
+		return nil, fmt.Errorf("peak applications per user: %w", err)
+	}
+	finish := make([]float64, n)
+	arrival := make([]float64, n)
+	for i := range n {
+		arrival[i] = jobs[i].Arrival
+		finish[i] = arrival[i] + res.Response[i]
+	}
+	peak := bundle.PeakApplications(arrival, finish, userOfRow[:n], users)
+	p.peaks = fluidPeakCache{of: best, peak: peak}
+	return peak, nil
+}

@@ -1,0 +1,274 @@
+package validation
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/schedplan/schedplan/pipeline/bundle"
+	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/inputs"
+	"github.com/schedplan/schedplan/pipeline/report"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
+	"github.com/schedplan/schedplan/pipeline/tuner"
+)
+
+// TaskValidation is the task-level view of the validation window: the
+// emitted YARN files loaded back and simulated with package cluster/task
+// on the cluster spec's machines, beside FIFO, the current scheduler and
+// the tuned LAS_MQ. Sizes and bounds are in container-seconds of work, the
+// LAS_MQ thresholds in held container-seconds (HeldPerUnit);
+// the bounds are the fluid ones at the cluster's total rate (RateCS), which
+// are lower bounds for the task level (no task granularity, no stage
+// barrier, no container fragmentation in the fluid server). The rows'
+// slowdowns divide each response by the job's time alone on the empty
+// cluster (task.FluidJobs: a bounded slowdown), and their missed
+// deadlines count completions later than under the current scheduler
+// beyond a tolerance (TaskLevel.ReferenceDeadlines), not after the fluid
+// PS of Bounds.
+type TaskValidation struct {
+	Rows []ValidationRow `json:"rows"`
+	// Bounds are the fluid bounds of the window's task jobs at RateCS.
+	Bounds *experiment.Bounds `json:"bounds"`
+	// RateCS is the cluster's total rate, container-seconds per second;
+	// Machines and Containers count the spec's machines and containers.
+	RateCS     float64 `json:"rate_container_seconds_per_s"`
+	Machines   int     `json:"machines"`
+	Containers int     `json:"containers"`
+	Tasks      int     `json:"tasks"`
+	// OfferedLoad is the window's load on the cluster (TaskLoadDef; null
+	// when undefined); each row states the load it ran at.
+	OfferedLoad *float64 `json:"offered_load"`
+	// Terms decomposes OfferedLoad: the window's plain load and the
+	// execution-time model's terms (TaskLoadModel).
+	Terms *tasklevel.LoadModel `json:"load_terms,omitempty"`
+	// Current names what the current scheduler is at task level.
+	Current string `json:"current"`
+	// Improvement is 1 − tuned/current mean response (task-level LAS_MQ
+	// against the current scheduler).
+	Improvement float64 `json:"improvement_over_current"`
+	Improved    bool    `json:"improved"`
+	Note        string  `json:"note"`
+}
+
+// TaskBoundsNote says how the two views relate.
+const TaskBoundsNote = "task level: jobs as map/reduce tasks on the cluster spec's containers (sizes in container-seconds of work, LAS_MQ thresholds in held container-seconds: containers × seconds held); the fluid bounds at the cluster's total rate are lower bounds for the task level; " + tasklevel.TaskMetricsNote
+
+// Task-level validation row names.
+const (
+	TaskTunedName   = "tuned las_mq (task)"
+	TaskCurrentName = "current"
+	// TaskEmittedCapacityName starts the names of the rows that load the
+	// emitted capacity-scheduler.xml back (EmittedVerdict).
+	TaskEmittedCapacityName = "emitted capacity-scheduler.xml"
+)
+
+// TaskValidateMaxJobs bounds the jobs of the validation window that the
+// task-level views simulate (this table, its H-PFSP rows and the
+// task-level calibration): the first ones of the window. The task-level
+// core holds about 1.3 KB a job while it runs on two workers (its
+// simulators' per-job and per-stage state, the task jobs, a copy of them
+// with each scheduler file's queues): the 300,000 validation jobs of a
+// 1 M-job log took 400 MB, and the 3 M of a 10 M-job log would take 4 GB.
+// The note says when the window was cut; a window of at most this many
+// jobs is simulated whole, as before.
+var TaskValidateMaxJobs = 300_000
+
+// TaskWindow returns the validation window's jobs the task-level views
+// simulate, rows lo to lo+n−1 of the log, and the note's words when they
+// are not the whole window ("" when they are).
+func TaskWindow(in *inputs.Inputs) (lo, n int, cut string) {
+	lo, n = in.Split.TuneJobs, len(in.SimJobs)-in.Split.TuneJobs
+	if n > TaskValidateMaxJobs {
+		cut = fmt.Sprintf("; only the validation window's first %d of %d jobs (TaskValidateMaxJobs)", TaskValidateMaxJobs, n)
+		n = TaskValidateMaxJobs
+	}
+	return lo, n, cut
+}
+
+// TaskValidate simulates the validation window at task level (at most
+// TaskValidateMaxJobs of its jobs): dir holds the emitted
+// capacity-scheduler.xml and fair-scheduler.xml.
+func TaskValidate(ctx context.Context, in *inputs.Inputs, cs *inputs.Classes, tuned tuner.LASMQParams, dir string, progress func(done, total int)) (*TaskValidation, error) {
+	cl, err := tasklevel.TaskCluster(in.Spec)
+	if err != nil {
+		return nil, err
+	}
+	lo, n, cut := TaskWindow(in)
+	// One cluster model: each job as fast on a type as the execution-time
+	// model says (the LP's μ, COSHH's rows).
+	jobs, err := tasklevel.ModelTaskJobs(in.Jobs, in.Tasks, in.SimJobs[lo:lo+n], lo, in.Capacity, in.Spec, cl.Rate(), in.Config.Seed)
+	if err != nil {
+		return nil, err
+	}
+	// Applications name the queue they named in the log, if it says.
+	res := &tasklevel.TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: in.Config.ContainerMB, Named: bundle.LogQueuesOf(in.Jobs, lo, n)}
+	// The jobs of the classified row name their class's queue (the second
+	// capacity row); nothing else does.
+	named := namingClassQueues(res, cs, lo)
+	// The thresholds as emitted, in the units of in.Capacity, converted to
+	// the held container-seconds the task level counts.
+	held, err := bundle.HeldPerUnit(in.Capacity, cl.Containers())
+	if err != nil {
+		return nil, err
+	}
+	m := tasklevel.TaskLASMQ(tuned.Policy(), held)
+	current, currentSpec := "fair, one pool per user", "fair:pool=user"
+	if in.Config.CurrentConfig != "" {
+		if currentSpec, err = inputs.CurrentConfigSpec(in.Config.CurrentConfig); err != nil {
+			return nil, err
+		}
+		current = filepath.Base(in.Config.CurrentConfig)
+	}
+	configs := []struct{ name, spec, shown string }{
+		{"fifo", "fifo", "fifo"},
+		{TaskCurrentName + " (" + current + ")", currentSpec, currentSpec},
+		{TaskEmittedCapacityName + routedHow(res.Named), "capacity:file=" + filepath.Join(dir, "capacity-scheduler.xml"), "capacity:file=capacity-scheduler.xml"},
+		{"emitted fair-scheduler.xml", "fair:file=" + filepath.Join(dir, "fair-scheduler.xml"), "fair:file=fair-scheduler.xml"},
+		{TaskTunedName, m.Spec(), m.Spec()},
+	}
+	var specs []string
+	for _, c := range configs {
+		specs = append(specs, c.spec)
+	}
+	res.Reference = currentSpec // the deadlines: the current scheduler's completions
+	x, err := res.TaskExperiment(specs)
+	if err != nil {
+		return nil, err
+	}
+	b, err := experiment.ComputeBounds(x.Jobs, x.Capacity)
+	if err != nil {
+		return nil, err
+	}
+	// The same jobs and deadlines, the class queues named (one copy of the
+	// window's fluid jobs and deadlines for both).
+	xn := *x
+	xn.Policies, xn.Resolution = []string{configs[2].spec}, named
+	out, err := experiment.RunExperiments(ctx, experiment.RunOptions{Progress: progress}, x, &xn)
+	if err != nil {
+		return nil, fmt.Errorf("task-level validation: %w", err)
+	}
+	tv := &TaskValidation{Bounds: b, RateCS: cl.Rate(), Machines: cl.Nodes(), Containers: cl.Containers(), Current: currentSpec, Note: TaskBoundsNote + cut,
+		OfferedLoad: report.FinitePtr(tasklevel.ExecLoad(jobs, cl))}
+	terms := tasklevel.TaskLoadModel(jobs, cl)
+	tv.Terms = &terms
+	for _, j := range jobs {
+		tv.Tasks += j.NumTasks()
+	}
+	var cur, tunedMean float64
+	for k, c := range configs {
+		row := ValidationRowOf(c.name, 0, out[0].Policies[k].Aggregate(), b)
+		row.Policy = c.shown
+		tv.Rows = append(tv.Rows, row)
+		switch c.name {
+		case TaskTunedName:
+			tunedMean = row.Mean
+		case configs[1].name:
+			cur = row.Mean
+		}
+	}
+	row := ValidationRowOf(TaskEmittedCapacityName+", jobs name their class queue", 0, out[1].Policies[0].Aggregate(), b)
+	row.Policy = configs[2].shown + " (queue <class>)"
+	tv.Rows = append(tv.Rows[:3], append([]ValidationRow{row}, tv.Rows[3:]...)...)
+	if cur > 0 {
+		tv.Improvement, tv.Improved = 1-tunedMean/cur, tunedMean < cur
+	}
+	endPhase()
+	return tv, nil
+}
+
+// routedHow names how the applications of the emitted
+// capacity-scheduler.xml's routed row reach their queues: the log's queue
+// (named, when the log has a queue column) or none.
+func routedHow(named []string) string {
+	if named != nil {
+		return ", jobs name the log's queue"
+	}
+	return ", no queue named"
+}
+
+// emittedRows returns the current scheduler's row and the rows that load
+// the emitted capacity-scheduler.xml back (nil, nil without a current row
+// of positive mean).
+func (t *TaskValidation) emittedRows() (*ValidationRow, []ValidationRow) {
+	var cur *ValidationRow
+	for k := range t.Rows {
+		if strings.HasPrefix(t.Rows[k].Name, TaskCurrentName+" (") {
+			cur = &t.Rows[k]
+		}
+	}
+	if cur == nil || !(cur.Mean > 0) {
+		return nil, nil
+	}
+	var rows []ValidationRow
+	for _, r := range t.Rows {
+		if strings.HasPrefix(r.Name, TaskEmittedCapacityName) {
+			rows = append(rows, r)
+		}
+	}
+	return cur, rows
+}
+
+// namingClassQueues returns a copy of r whose jobs, rows first, first+1, …
+// of the log, name the queue of their class in the secondary
+// classification (a job not classified names none): applications
+// submitted to their class's queue of the emitted capacity-scheduler.xml.
+func namingClassQueues(r *tasklevel.TaskLevel, cs *inputs.Classes, first int) *tasklevel.TaskLevel {
+	named := *r
+	named.Class = make([]string, len(r.Jobs))
+	for i := range r.Jobs {
+		if k := cs.Secondary.ClassOf(first + i); k >= 0 && int(k) < len(cs.Secondary.Result.Classes) {
+			named.Class[i] = bundle.ClassName(cs.Secondary.Result.Classes[k].ID)
+		}
+	}
+	return &named
+}
+
+// EmittedVerdict says how each emitted capacity-scheduler.xml row (the
+// file a user deploys, not the tuned policy it encodes) compares with the
+// current scheduler in mean response, naming the rows that do NOT beat it:
+// the tuned policy's verdict alone would hide a deployed file that loses.
+func (t *TaskValidation) EmittedVerdict() string {
+	cur, rows := t.emittedRows()
+	var parts []string
+	for _, r := range rows {
+		how := "beats it by"
+		if !(r.Mean < cur.Mean) {
+			how = "does NOT beat it:"
+		}
+		parts = append(parts, fmt.Sprintf("%s %s %+.1f%% (%.4g s against %.4g s)", strings.TrimPrefix(r.Name, TaskEmittedCapacityName+", "), how, 100*(1-r.Mean/cur.Mean), r.Mean, cur.Mean))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "the emitted capacity-scheduler.xml against the current scheduler (" + t.Current + "), mean response: " + strings.Join(parts, "; ")
+}
+
+// TaskLevelVersion changes when the task-level validation changes what it
+// computes, so that older stamps of the validate stage are stale (4: at
+// most TaskValidateMaxJobs jobs; 5: slowdowns by the time alone, capped
+// fair-share deadlines; 6: the tuned LAS_MQ's thresholds in held
+// container-seconds; 7: applications name the log's queue; 8: PRISM's
+// defaults (deficit fairness, ε 0.99, α 0.02) and the phase model's CPU
+// thrashing, for a prism baseline; 9: slowdowns over the simulated time
+// alone, bounded at 1 s; deadlines from the current scheduler's
+// completions; 10: jobs in the execution-time model, ExecModelScales; 11:
+// a log's queue placed as written first, then by its name in schedplan's
+// files); 12: H-PFSP's Algorithm 2 as printed (issue 28)).
+const TaskLevelVersion = 12
+
+// OneReplayNote qualifies the task-level validation table's comparisons:
+// one replay of the window with the run's seed, descriptive; the verdict
+// is DeployVerdict's.
+const OneReplayNote = "one replay of the validation window (the run's task seed; not the verdict, which pairs chunks × seeds)"
+
+// RowsText says how the task-level LAS_MQ policy (the tuned levels run
+// by the simulator, not a deployed file) compares with the current
+// scheduler in mean response.
+func (t *TaskValidation) RowsText() string {
+	if t.Improved {
+		return fmt.Sprintf("the tuned LAS_MQ policy (not a deployed file) beats the current scheduler (%s) by %.1f%% in mean response", t.Current, 100*t.Improvement)
+	}
+	return fmt.Sprintf("the tuned LAS_MQ policy (not a deployed file) does NOT beat the current scheduler (%s): %+.1f%% mean response", t.Current, -100*t.Improvement)
+}
