@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"runtime"
 
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/cluster/task/coshh"
 	"github.com/schedplan/schedplan/pipeline/bundle"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/report"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/schedplan/schedplan/pipeline/validation"
@@ -30,23 +32,27 @@ func (p *pipelineRun) tuneCOSHH(ctx context.Context) (map[string][]byte, error) 
 	if lo >= validation.COSHHMinTuneJobs {
 		h := max(lo/2, lo-validation.COSHHGridMaxJobs)
 		st.FitFrom, st.FitJobs, st.SimJobs = max(0, h-validation.COSHHGridFitMaxJobs), h, lo-h
-		for _, k := range validation.COSHHKGrid {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
+		// Each k's fit and its tolerances' runs are independent: side
+		// by side, stored by grid index.
+		nt := len(validation.COSHHToleranceGrid)
+		st.Grid = make([]validation.COSHHGridPoint, len(validation.COSHHKGrid)*nt)
+		err := experiment.ParallelFor(ctx, len(validation.COSHHKGrid), runtime.GOMAXPROCS(0), func(_, i int) error {
+			k := validation.COSHHKGrid[i]
 			fit, err := validation.FitCOSHHRange(in.Jobs, sizes, in.Spec, st.FitFrom, h, k, validation.COSHHToleranceGrid[0], in.Config.Seed, in.Config.Solver)
-			for _, tol := range validation.COSHHToleranceGrid {
+			for ti, tol := range validation.COSHHToleranceGrid {
 				if err := ctx.Err(); err != nil {
-					return nil, err
+					return err
 				}
-				pt := validation.COSHHGridPointOf(in, sizes, fit, err, h, lo, k, tol)
-				st.Grid = append(st.Grid, pt)
-				if pt.Error != "" {
-					continue
-				}
-				if best < 0 || pt.MeanCompletion < st.Grid[best].MeanCompletion {
-					best = len(st.Grid) - 1
-				}
+				st.Grid[i*nt+ti] = validation.COSHHGridPointOf(in, sizes, fit, err, h, lo, k, tol)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		for i, pt := range st.Grid {
+			if pt.Error == "" && (best < 0 || pt.MeanCompletion < st.Grid[best].MeanCompletion) {
+				best = i
 			}
 		}
 	}

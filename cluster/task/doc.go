@@ -48,6 +48,10 @@
 // for n jobs in the system:
 //
 //   - FIFO: a heap of the jobs with ready tasks by arrival; O(log n).
+//     With the locality preference (COSHH comparison), bit sets of the
+//     queued jobs by kind and, per machine, the jobs with a pending block
+//     there (fifoIndex, COSHHBlocks); O(log n) besides placing each job's
+//     blocks once.
 //   - SRPT, LAS: the same heap keyed by estimated remaining work or by
 //     attained service, refreshed at the job's own task starts and ends;
 //     O(log n).

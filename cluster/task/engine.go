@@ -279,7 +279,7 @@ func (s *Simulator) setup(jobs []Job, cl *Cluster, slow float64, opt Options) {
 	}
 	*st = State{jobs: jobs, cl: cl, slowStart: slow, js: st.js[:0], ss: st.ss[:0], types: st.types[:0], runs: st.runs[:0],
 		nodeType: st.nodeType[:0], free: st.free[:0], resJob: st.resJob[:0], resStage: st.resStage[:0],
-		users: st.users[:0], queues: st.queues[:0], containers: cl.Containers(), rate: cl.Rate()}
+		users: st.users[:0], queues: st.queues[:0], userWaiting: st.userWaiting[:0], containers: cl.Containers(), rate: cl.Rate()}
 	if cap(st.js) < len(jobs) {
 		st.js = make([]jobRT, 0, len(jobs))
 	}
@@ -302,6 +302,7 @@ func (s *Simulator) setup(jobs []Job, cl *Cluster, slow float64, opt Options) {
 		}
 		st.js = append(st.js, r)
 	}
+	st.userWaiting = append(st.userWaiting, make([]int32, len(st.users))...)
 	nodes := cl.Nodes()
 	for ti, t := range cl.Types {
 		st.types = append(st.types, typeRT{first: int32(len(st.nodeType)), count: int32(t.Count), cpn: int32(t.Containers), rate: t.ExecRate})
@@ -526,8 +527,7 @@ func (s *Simulator) release(g int32) {
 	}
 	r := &st.js[sg.job]
 	wasIdle := st.ready == 0
-	st.ready += int(sg.n)
-	r.ready += sg.n
+	st.addReady(sg.job, sg.n)
 	r.readyC += sg.totC
 	s.p.Released(int(sg.job), int(sg.idx))
 	if wasIdle && s.hbMode {
@@ -702,8 +702,7 @@ func (s *Simulator) kill(t TaskRef) error {
 	wasIdle := st.ready == 0
 	sg.retry = append(sg.retry, ri.task)
 	sg.startC -= int64(ri.c)
-	st.ready++
-	r.ready++
+	st.addReady(j, 1)
 	r.readyC += int64(ri.c)
 	ref := TaskRef{Job: int(j), Stage: int(sg.idx), Task: int(ri.task), Node: int(ri.node), Containers: int(ri.c), Run: t.Run}
 	s.p.Ended(ref)
@@ -745,8 +744,7 @@ func (s *Simulator) place(n, g int32) {
 	sg.runs++
 	sg.runC += c
 	sg.startC += int64(c)
-	st.ready--
-	r.ready--
+	st.addReady(j, -1)
 	r.readyC -= int64(c)
 	r.runC += c
 	r.runRate += float64(c) * rate

@@ -25,6 +25,7 @@ type State struct {
 	slowStart  float64
 
 	users, queues []string
+	userWaiting   []int32   // user → jobs with a ready task
 	runs          []runInfo // running tasks' slots (TaskRef.Run)
 }
 
@@ -137,6 +138,26 @@ func (s *State) Done(j int) bool { return s.js[j].done }
 
 // TotalReady counts the ready tasks of all jobs.
 func (s *State) TotalReady() int { return s.ready }
+
+// UserWaiting counts user u's jobs (index into Users) that have a ready
+// task.
+func (s *State) UserWaiting(u int) int { return int(s.userWaiting[u]) }
+
+// addReady changes job j's ready tasks by d, keeping the run's count and
+// its user's count of jobs with a ready task.
+func (s *State) addReady(j int32, d int32) {
+	r := &s.js[j]
+	was := r.ready > 0
+	s.ready += int(d)
+	r.ready += d
+	if now := r.ready > 0; now != was {
+		if now {
+			s.userWaiting[r.user]++
+		} else {
+			s.userWaiting[r.user]--
+		}
+	}
+}
 
 // Ready counts job j's ready tasks (runnable, not started).
 func (s *State) Ready(j int) int { return int(s.js[j].ready) }

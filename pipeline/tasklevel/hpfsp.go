@@ -3,12 +3,14 @@ package tasklevel
 import (
 	"context"
 	"fmt"
+	"runtime"
 
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/cluster/task/hpfsp"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/pipeline/bundle"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
@@ -57,7 +59,7 @@ var DefaultFairLimits = []int{0, 1, 2, 3, 5, 8, 12}
 // estimator, nil for the jobs' Estimates) and the best under obj wins
 // (ties: the smaller FAIR_LIMIT, then the earlier threshold). The space
 // is small and discrete (seed 002 §IV), so the search is exhaustive:
-// O(candidates) task-level runs.
+// O(candidates) task-level runs, in parallel.
 func TuneHPFSP(ctx context.Context, jobs []task.Job, cl *task.Cluster, limits []int, thresholds []float64, obj tuner.Objective,
 	newEst func(*task.State) (hpfsp.RemainingEstimator, error), opt task.Options) (HPFSPEvaluation, []HPFSPEvaluation, error) {
 	if len(limits) == 0 {
@@ -73,35 +75,57 @@ func TuneHPFSP(ctx context.Context, jobs []task.Job, cl *task.Cluster, limits []
 		return HPFSPEvaluation{}, nil, fmt.Errorf("tune h-pfsp: no jobs in the tuning window")
 	}
 	fluid := task.FluidJobs(jobs, cl)
-	var s task.Simulator
 	// Deadlines: the reference scheduler's completions (TaskMetricsNote).
 	refPolicy, err := task.ParsePolicy(DefaultTaskReference)
 	if err != nil {
 		return HPFSPEvaluation{}, nil, err
 	}
-	rr, err := s.RunContext(ctx, jobs, cl, refPolicy, opt)
-	if err != nil {
-		return HPFSPEvaluation{}, nil, fmt.Errorf("tune h-pfsp: reference %s: %v", DefaultTaskReference, err)
+	// The reference and every candidate are independent runs: run 0 is
+	// the reference, run 1+k candidate k, side by side on GOMAXPROCS
+	// goroutines (the results do not depend on their number), or one
+	// after the other when opt has an Observer (shared by the runs).
+	workers := runtime.GOMAXPROCS(0)
+	if opt.Observer != nil {
+		workers = 1
 	}
-	dl := task.ReferenceDeadlines(jobs, rr.Completion)
-	var m sim.Metrics
-	var evals []HPFSPEvaluation
+	var cands []*hpfsp.HPFSP
 	for _, fl := range limits {
 		for _, th := range thresholds {
-			if err := ctx.Err(); err != nil {
-				return HPFSPEvaluation{}, evals, err
-			}
 			p := &hpfsp.HPFSP{FairLimit: fl, Threshold: th, NewEstimator: newEst}
 			if err := p.Validate(); err != nil {
-				return HPFSPEvaluation{}, evals, fmt.Errorf("tune h-pfsp: %v", err)
+				return HPFSPEvaluation{}, nil, fmt.Errorf("tune h-pfsp: %v", err)
 			}
-			r, err := s.RunContext(ctx, jobs, cl, p, opt)
-			if err != nil {
-				return HPFSPEvaluation{}, evals, fmt.Errorf("tune h-pfsp: %s: %v", p.Spec(), err)
-			}
-			sum := m.Compute(fluid, r.Completion, cl.Rate(), dl)
-			evals = append(evals, HPFSPEvaluation{FairLimit: fl, Threshold: th, Score: tuner.ScoreOf(sum)})
+			cands = append(cands, p)
 		}
+	}
+	completions := make([][]float64, 1+len(cands))
+	err = experiment.ParallelFor(ctx, len(completions), workers, func(_, i int) error {
+		var s task.Simulator
+		if i == 0 {
+			rr, err := s.RunContext(ctx, jobs, cl, refPolicy, opt)
+			if err != nil {
+				return fmt.Errorf("tune h-pfsp: reference %s: %v", DefaultTaskReference, err)
+			}
+			completions[0] = rr.Completion
+			return nil
+		}
+		p := cands[i-1]
+		r, err := s.RunContext(ctx, jobs, cl, p, opt)
+		if err != nil {
+			return fmt.Errorf("tune h-pfsp: %s: %v", p.Spec(), err)
+		}
+		completions[i] = r.Completion
+		return nil
+	})
+	if err != nil {
+		return HPFSPEvaluation{}, nil, err
+	}
+	dl := task.ReferenceDeadlines(jobs, completions[0])
+	var m sim.Metrics
+	evals := make([]HPFSPEvaluation, len(cands))
+	for k, p := range cands {
+		sum := m.Compute(fluid, completions[1+k], cl.Rate(), dl)
+		evals[k] = HPFSPEvaluation{FairLimit: p.FairLimit, Threshold: p.Threshold, Score: tuner.ScoreOf(sum)}
 	}
 	ref := evals[0].Score
 	best := 0

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"runtime"
 	"time"
 
 	"github.com/schedplan/schedplan/classify"
@@ -12,6 +13,7 @@ import (
 	"github.com/schedplan/schedplan/cluster/task/coshh"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/lp"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/schedplan/schedplan/pipeline/report"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
@@ -334,27 +336,34 @@ func COSHHBaseline(name string, nodes int) (task.Policy, error) {
 
 // RunAll simulates COSHH (from fit, routing from plan when not nil, with
 // re-classification) and the baselines on the window, in the order COSHH,
-// FIFO, Fair.
+// FIFO, Fair (run side by side).
 func (w *COSHHWindow) RunAll(ctx context.Context, fit *COSHHFit, plan *coshh.COSHHPlan) ([]*COSHHRun, error) {
 	c, q, err := w.COSHHPolicyOf(fit, plan, true)
 	if err != nil {
 		return nil, err
 	}
-	co, err := w.Run(ctx, c, q)
-	if err != nil {
-		return nil, err
-	}
-	out := []*COSHHRun{co}
+	ps := []task.Policy{c}
 	for _, name := range COSHHBaselines {
 		p, err := COSHHBaseline(name, w.Cluster.Nodes())
 		if err != nil {
 			return nil, err
 		}
-		r, err := w.Run(ctx, p, nil)
-		if err != nil {
-			return nil, err
+		ps = append(ps, p)
+	}
+	// The runs are independent: side by side, stored by index (only the
+	// logged decision times feel the neighbours).
+	out := make([]*COSHHRun, len(ps))
+	err = experiment.ParallelFor(ctx, len(ps), runtime.GOMAXPROCS(0), func(_, i int) error {
+		var rq *coshhReplanner
+		if i == 0 {
+			rq = q
 		}
-		out = append(out, r)
+		r, err := w.Run(ctx, ps[i], rq)
+		out[i] = r
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }

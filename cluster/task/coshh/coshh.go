@@ -161,7 +161,7 @@ func makeCOSHH(_ string, p map[string]string) (task.Policy, error) {
 // JobInProgress hands them out, and is local if one replica is on its
 // node. Demand is refreshed
 // for the task's user at each start and end and for every user after each
-// scheduling round (Dispatched, O(live jobs)); with heartbeats, rounds
+// scheduling round (Dispatched, O(users)); with heartbeats, rounds
 // without a task start are not seen.
 type COSHHObserver struct {
 	Users      map[string]COSHHUser
@@ -180,8 +180,7 @@ type COSHHObserver struct {
 	names    []string // the run's users
 	user     []int    // job → user
 	assigned []float64
-	live     []int // arrived, not done (compacted lazily)
-	seen     int   // jobs scanned for arrival
+	seen     int // jobs seen arrived (at the last scan)
 }
 
 func (o *COSHHObserver) init(s *task.State) {
@@ -210,13 +209,18 @@ func (o *COSHHObserver) init(s *task.State) {
 	}
 }
 
+// demand reports whether one of the jobs seen arrived at the last scan
+// has a ready task: the user's jobs with one (State.UserWaiting) less
+// those that arrived since (jobs arrive in index order). O(jobs arrived
+// since the last scan).
 func (o *COSHHObserver) demand(s *task.State, user int) bool {
-	for _, j := range o.live {
-		if s.User(j) == user && !s.Done(j) && s.Ready(j) > 0 {
-			return true
+	n := s.UserWaiting(user)
+	for j := o.seen; n > 0 && j < len(s.Jobs()) && s.Arrived(j); j++ {
+		if s.User(j) == user && s.Ready(j) > 0 {
+			n--
 		}
 	}
-	return false
+	return n > 0
 }
 
 // TaskStarted implements Observer.
@@ -273,35 +277,20 @@ func (o *COSHHObserver) release(s *task.State, t task.TaskRef) {
 	o.Metrics.Update(s.Now(), u, o.assigned[u], o.demand(s, u))
 }
 
-// scan adds newly arrived jobs to the live list and drops done ones.
+// scan counts the newly arrived jobs as seen.
 func (o *COSHHObserver) scan(s *task.State) {
 	n := len(s.Jobs())
 	for o.seen < n && s.Arrived(o.seen) {
-		o.live = append(o.live, o.seen)
 		o.seen++
 	}
-	k := 0
-	for _, j := range o.live {
-		if !s.Done(j) {
-			o.live[k] = j
-			k++
-		}
-	}
-	o.live = o.live[:k]
 }
 
 // Dispatched implements Observer: every user's demand after the round.
 func (o *COSHHObserver) Dispatched(s *task.State) {
 	o.init(s)
 	o.scan(s)
-	ready := make([]bool, len(o.assigned))
-	for _, j := range o.live {
-		if s.Ready(j) > 0 {
-			ready[s.User(j)] = true
-		}
-	}
-	for u := range ready {
-		o.Metrics.Update(s.Now(), u, o.assigned[u], ready[u])
+	for u := range o.assigned {
+		o.Metrics.Update(s.Now(), u, o.assigned[u], s.UserWaiting(u) > 0)
 	}
 	if o.Next != nil {
 		o.Next.Dispatched(s)
