@@ -127,41 +127,36 @@ func (logTicks) Ticks(lo, hi float64) []plot.Tick {
 			}
 		}
 	}
-	labelled := 0
-	for i := range ticks {
-		if ticks[i].Label != "" && ticks[i].Value >= lo && ticks[i].Value <= hi {
-			labelled++
-		}
-	}
-	// Within about a decade fewer than two powers of ten are in range:
-	// label the minor ticks at 2 and 5 × 10^k too (every minor tick when
-	// that is still too few), or the axis shows no value.
-	minor := func(v float64) bool { return false }
-	if labelled < 2 {
-		minor = func(v float64) bool {
-			m := v / math.Pow(10, math.Floor(math.Log10(v)+1e-9))
-			return math.Abs(m-2) < 1e-6 || math.Abs(m-5) < 1e-6
-		}
+	// shown counts the ticks in range that have (or get) a label.
+	shown := func(labelled func(plot.Tick) bool) int {
 		n := 0
 		for _, t := range ticks {
-			if (t.Label != "" || minor(t.Value)) && t.Value >= lo && t.Value <= hi {
+			if labelled(t) && t.Value >= lo && t.Value <= hi {
 				n++
 			}
 		}
-		if n < 2 {
-			minor = func(float64) bool { return true }
+		return n
+	}
+	hasLabel := func(t plot.Tick) bool { return t.Label != "" }
+	// Within about a decade fewer than two powers of ten are in range:
+	// label the minor ticks at 2 and 5 × 10^k too (every minor tick when
+	// that is still too few), or the axis shows no value.
+	minor := func(plot.Tick) bool { return false }
+	if shown(hasLabel) < 2 {
+		minor = func(t plot.Tick) bool {
+			m := t.Value / math.Pow(10, math.Floor(math.Log10(t.Value)+1e-9))
+			return math.Abs(m-2) < 1e-6 || math.Abs(m-5) < 1e-6
+		}
+		if shown(func(t plot.Tick) bool { return hasLabel(t) || minor(t) }) < 2 {
+			minor = func(plot.Tick) bool { return true }
 		}
 	}
-	labelled = 0
 	for i := range ticks {
-		if ticks[i].Label != "" || minor(ticks[i].Value) { // powers of ten drift when multiplied up: 9.999…e+305
+		if hasLabel(ticks[i]) || minor(ticks[i]) { // powers of ten drift when multiplied up: 9.999…e+305
 			ticks[i].Label = strconv.FormatFloat(ticks[i].Value, 'g', 3, 64)
-			if ticks[i].Value >= lo && ticks[i].Value <= hi {
-				labelled++
-			}
 		}
 	}
-	if labelled < 2 { // a range narrower than the gap between minor ticks
+	if shown(hasLabel) < 2 { // a range narrower than the gap between minor ticks
 		ticks = append(ticks, plot.Tick{Value: lo, Label: strconv.FormatFloat(lo, 'g', 3, 64)}, plot.Tick{Value: hi, Label: strconv.FormatFloat(hi, 'g', 3, 64)})
 	}
 	return ticks
@@ -203,29 +198,26 @@ func drawOutsideLegend(p *plot.Plot, dc draw.Canvas) {
 		return
 	}
 	gap := vg.Points(6)
+	var plotC, legC draw.Canvas
 	if w > legendShare*dc.Size().X { // a wide legend goes below the plot
 		leg.Padding = vg.Points(2)
 		h := leg.Rectangle(dc).Size().Y + gap
-		p.Legend = plot.NewLegend()
-		p.Draw(draw.Crop(dc, 0, 0, h+gap, 0))
-		p.Legend = leg
-		leg.Left, leg.Top, leg.XOffs, leg.YOffs = true, true, 0, 0
-		leg.Draw(draw.Crop(dc, gap, 0, 0, -(dc.Size().Y - h)))
-		return
-	}
-	top := vg.Length(0) // the title, centred over the whole figure
-	if title := p.Title.Text; title != "" {
-		dc.FillText(p.Title.TextStyle, vg.Point{X: dc.Center().X, Y: dc.Max.Y}, title)
-		top = p.Title.TextStyle.Height(title) + p.Title.Padding
-		p.Title.Text = ""
-		defer func() { p.Title.Text = title }()
+		plotC, legC = draw.Crop(dc, 0, 0, h+gap, 0), draw.Crop(dc, gap, 0, 0, -(dc.Size().Y-h))
+	} else {
+		top := vg.Length(0) // the title, centred over the whole figure
+		if title := p.Title.Text; title != "" {
+			dc.FillText(p.Title.TextStyle, vg.Point{X: dc.Center().X, Y: dc.Max.Y}, title)
+			top = p.Title.TextStyle.Height(title) + p.Title.Padding
+			p.Title.Text = ""
+			defer func() { p.Title.Text = title }()
+		}
+		plotC, legC = draw.Crop(dc, 0, -(w+gap), 0, -top), draw.Crop(dc, dc.Size().X-w, 0, 0, -(top+gap))
 	}
 	p.Legend = plot.NewLegend()
-	p.Draw(draw.Crop(dc, 0, -(w + gap), 0, -top))
+	p.Draw(plotC)
 	p.Legend = leg
-	lc := draw.Crop(dc, dc.Size().X-w, 0, 0, -(top + gap))
 	leg.Left, leg.Top, leg.XOffs, leg.YOffs = true, true, 0, 0
-	leg.Draw(lc)
+	leg.Draw(legC)
 }
 
 // legendShare is the widest legend drawOutsideLegend moves beside a plot.

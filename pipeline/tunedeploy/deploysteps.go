@@ -24,7 +24,7 @@ func (v *DeployVerdict) Decision(dir string) *report.Decision {
 	if v.Candidate != "" {
 		d.Facts = append(d.Facts,
 			[2]string{"best candidate", v.Candidate},
-			[2]string{"its difference", fmt.Sprintf("%+.1f%% in %s (negative: better), %.0f%% interval [%s, %s]", 100*v.Mean, tuner.ObjectiveLabel(v.Objective), 100*v.Interval.Level, pctPrecise(v.Interval.Lo), pctPrecise(v.Interval.Hi))},
+			[2]string{"its difference", fmt.Sprintf("%+.1f%% in %s (negative: better), %.0f%% interval %s", 100*v.Mean, tuner.ObjectiveLabel(v.Objective), 100*v.Interval.Level, bounds(v.Interval))},
 			[2]string{"trade-off", fmt.Sprintf("p99 slowdown %.3g against %.3g today; %.1f%% of jobs finish later than under the current scheduler (by more than a tenth of their response + 1 s)", v.Score.P99Slowdown, v.CurrentScore.P99Slowdown, 100*v.Score.Missed)})
 	}
 	d.Facts = append(d.Facts,

@@ -22,6 +22,11 @@ func intervalText(iv *tuner.Interval) string {
 	if iv == nil || !iv.Available {
 		return ""
 	}
+	return bounds(*iv)
+}
+
+// bounds is an interval's ends in percent, "[lo, hi]" (pctPrecise).
+func bounds(iv tuner.Interval) string {
 	return "[" + pctPrecise(iv.Lo) + ", " + pctPrecise(iv.Hi) + "]"
 }
 

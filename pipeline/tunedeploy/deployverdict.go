@@ -162,12 +162,12 @@ func (v *DeployVerdict) Sentence() string {
 	if v == nil {
 		return ""
 	}
-	iv := fmt.Sprintf("%.0f%% interval of the mean paired difference in %s [%s, %s] over %d chunks × %d task seeds of the validation window", 100*v.Interval.Level, tuner.ObjectiveLabel(v.Objective), pctPrecise(v.Interval.Lo), pctPrecise(v.Interval.Hi), len(v.Chunks), len(v.Seeds))
+	iv := fmt.Sprintf("%.0f%% interval of the mean paired difference in %s %s over %d chunks × %d task seeds of the validation window", 100*v.Interval.Level, tuner.ObjectiveLabel(v.Objective), bounds(v.Interval), len(v.Chunks), len(v.Seeds))
 	if v.Deploy() {
 		return fmt.Sprintf("Verdict: deploy %s (%s): it beats the current scheduler (%s) by %.1f%% at task level (%s).", v.File, v.Candidate, v.CurrentName, 100*v.Improvement, iv)
 	}
 	if v.Candidate == "" {
-		return fmt.Sprintf("Verdict: keep your current scheduler (%s): %s (interval [%s, %s]).", v.CurrentName, v.Reason, pctPrecise(v.Interval.Lo), pctPrecise(v.Interval.Hi))
+		return fmt.Sprintf("Verdict: keep your current scheduler (%s): %s (interval %s).", v.CurrentName, v.Reason, bounds(v.Interval))
 	}
 	s := fmt.Sprintf("Verdict: keep your current scheduler (%s): %s. The best candidate, %s, differs by %+.1f%% at task level (%s)", v.CurrentName, v.Reason, v.Candidate, 100*v.Mean, iv)
 	if len(v.Violations) > 0 {
