@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/schedplan/schedplan/classify"
@@ -348,15 +349,24 @@ func (h *Headroom) WriteText(w io.Writer) {
 		fmt.Fprintf(w, "the replay's loads are ×%.4g the decomposition's: its tasks hold %.4g× the log's task-seconds in container-seconds (reduce tasks hold 2 containers, seed 000)\n", h.Held, h.Held)
 	}
 	tw := report.NewTable(w, tabwriter.AlignRight)
-	fmt.Fprintln(tw, "arrival rate ×\toffered load\tmean response (s)\tp99 response (s)\tunfinished at last arrival\treplay\t")
+	fmt.Fprintln(tw, strings.Join(ReplayHeader, "\t")+"\t")
 	for _, rp := range h.Replays {
-		v := "keeps up"
-		if rp.Overloaded {
-			v = "OVERLOADED"
-		}
-		fmt.Fprintf(tw, "%.4g\t%s\t%.4g\t%.4g\t%.1f%%\t%s\t\n", rp.Factor, experiment.LoadCell(experiment.LoadOf(rp.Load)), rp.Mean, rp.P99, 100*rp.Unfinished, v)
+		fmt.Fprintln(tw, strings.Join(rp.Row(), "\t")+"\t")
 	}
 	tw.Flush()
+}
+
+// ReplayHeader heads a table of replays (Replay.Row): the headroom's, in
+// the console and in report.html.
+var ReplayHeader = []string{"arrival rate ×", "offered load", "mean response (s)", "p99 response (s)", "unfinished at last arrival", "replay"}
+
+// Row is the replay as a row under ReplayHeader.
+func (rp Replay) Row() []string {
+	v := "keeps up"
+	if rp.Overloaded {
+		v = "OVERLOADED"
+	}
+	return []string{report.F4(rp.Factor), experiment.LoadCell(experiment.LoadOf(rp.Load)), report.F4(rp.Mean), report.F4(rp.P99), fmt.Sprintf("%.1f%%", 100*rp.Unfinished), v}
 }
 
 // CapacityCheck is a run's capacity check: where its work comes from

@@ -192,13 +192,9 @@ func classNames(bd *bundle.Bundle) []string {
 // then the bisection's toward the p99 target.
 func headroomTable(h *capacity.Headroom) report.TableBlock {
 	t := report.TableBlock{Highlight: -1, Caption: fmt.Sprintf("The log replayed at task level at scaled arrival rates (%d of %d jobs, %s, execution-time model)", h.Jobs, h.Of, h.Scheduler),
-		Header: []string{"arrival rate ×", "offered load", "mean response (s)", "p99 response (s)", "unfinished at last arrival", "replay"}}
+		Header: capacity.ReplayHeader}
 	for _, rp := range append(append([]capacity.Replay(nil), h.Replays...), h.P99Search...) {
-		v := "keeps up"
-		if rp.Overloaded {
-			v = "OVERLOADED"
-		}
-		t.Rows = append(t.Rows, []string{report.F4(rp.Factor), experiment.LoadCell(experiment.LoadOf(rp.Load)), report.F4(rp.Mean), report.F4(rp.P99), fmt.Sprintf("%.1f%%", 100*rp.Unfinished), v})
+		t.Rows = append(t.Rows, rp.Row())
 	}
 	return t
 }
