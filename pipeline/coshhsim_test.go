@@ -128,6 +128,11 @@ type shapeRun struct {
 	// durations alike, so that a task runs at its machine's exec_rate
 	// (tableStorage).
 	storage bool
+	// paperFair runs the baselines as §5.3 describes the paper's Fair
+	// (validation.COSHHPaperBaseline: Table 5's min shares and weights, no
+	// delay scheduling) instead of COSHHBaseline's Hadoop 1 reading.
+	paperFair bool
+	gap       float64 // mean gap between arrivals, s (0: 2,000)
 }
 
 // tableStorage drops spec's memories and retrieve rates (shapeRun.storage).
@@ -152,7 +157,11 @@ func coshhShapeOf(t *testing.T, r shapeRun) map[string]*coshh.COSHHRunMetrics {
 	if r.storage {
 		tableStorage(spec)
 	}
-	j := table4Workload(classes, 100, 2000, seed)
+	gap := r.gap
+	if gap == 0 {
+		gap = 2000
+	}
+	j := table4Workload(classes, 100, gap, seed)
 	sizes, _, err := estimate.Sizes(j, estimate.SizeOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -199,6 +208,10 @@ func coshhShapeOf(t *testing.T, r shapeRun) map[string]*coshh.COSHHRunMetrics {
 		var p task.Policy
 		if name == "coshh" {
 			if p, err = tasklevel.NewCOSHHPolicy(j, sizes, spec, prim, sec, psol, ssol, 0); err != nil {
+				t.Fatal(err)
+			}
+		} else if r.paperFair {
+			if p, err = validation.COSHHPaperBaseline(name, spec, cl.Nodes()); err != nil {
 				t.Fatal(err)
 			}
 		} else if p, err = validation.COSHHBaseline(name, cl.Nodes()); err != nil {
