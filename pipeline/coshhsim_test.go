@@ -133,6 +133,12 @@ type shapeRun struct {
 	// delay scheduling) instead of COSHHBaseline's Hadoop 1 reading.
 	paperFair bool
 	gap       float64 // mean gap between arrivals, s (0: 2,000)
+	// memScale, when > 0, is how much slower a task runs on a type whose
+	// memory its data does not fit (and the most the data term may slow
+	// it), in place of MaxCOSHHTypeScale (1,000), in the simulated
+	// durations only: COSHH's plan still counts such a type as unable to
+	// run the job (TestSeed003MemoryRuleTradeoff).
+	memScale float64
 }
 
 // tableStorage drops spec's memories and retrieve rates (shapeRun.storage).
@@ -200,6 +206,13 @@ func coshhShapeOf(t *testing.T, r shapeRun) map[string]*coshh.COSHHRunMetrics {
 	}
 	if err := tasklevel.COSHHTypeScales(jobs, j, sizes, spec, 1, 0); err != nil {
 		t.Fatal(err)
+	}
+	if r.memScale > 0 {
+		for i := range jobs {
+			for k, x := range jobs[i].TypeScale {
+				jobs[i].TypeScale[k] = min(x, r.memScale)
+			}
+		}
 	}
 	cl := tasklevel.COSHHTaskCluster(spec)
 	us := tasklevel.COSHHUsers(spec)
