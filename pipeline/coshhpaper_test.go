@@ -19,6 +19,13 @@ func table4Work(classes []fbClass) float64 {
 	return work / float64(jobs)
 }
 
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // policyMeans averages COSHHRunMetrics over seeds, by policy.
 type policyMeans map[string]*struct{ dis, fair, loc, mean float64 }
 
@@ -48,9 +55,13 @@ func (pm policyMeans) add(name string, dis, fair, loc, mean, n float64) {
 //     factor 2 of the paper's 0.294;
 //   - Fairness FIFO > Fair > COSHH in the mean (§5.1 literally, every
 //     user of the run counted);
-//   - Locality FIFO > Fair > COSHH in the mean (paper 97.7 / 95.7 / 95.0),
-//     each mean within 5 points of the paper's, and FIFO's and Fair's
-//     within 5 points at every draw.
+//   - Locality FIFO > Fair at every draw, FIFO > Fair > COSHH in the mean
+//     (paper 97.7 / 95.7 / 95.0), each mean within 5 points of the
+//     paper's, and FIFO's and Fair's within 5 points at every draw.
+//
+// (The whole order holds at 5 of the 10 draws for locality and 7 for
+// fairness, logged: COSHH's locality swings from 85 % to 97 % with the
+// draw.)
 //
 // Does not hold (logged): Fig. 5 (Fair's mean completion is the lowest,
 // FIFO's the highest), the magnitudes of FIFO's dissatisfaction (0.2–3.5,
@@ -61,10 +72,16 @@ func TestSeed003Table7Paper(t *testing.T) {
 	}
 	const draws = 10
 	pm := policyMeans{}
+	lo, fo := 0, 0 // draws with Table 7's locality and fairness orders
 	for seed := uint64(1); seed <= draws; seed++ {
 		m := coshhShapeOf(t, shapeRun{seed: seed, storage: true, paperFair: true})
 		logTable7(t, "paper's Fair, storage:", seed, m)
 		checkDisOrder(t, "paper's Fair, storage", seed, m)
+		if !(m["fifo"].Locality > m["fair"].Locality) {
+			t.Errorf("paper's Fair seed %d: locality FIFO %.1f%%, Fair %.1f%%: FIFO's is not above Fair's (Table 7: 97.7 / 95.7)", seed, m["fifo"].Locality, m["fair"].Locality)
+		}
+		lo += b2i(m["fifo"].Locality > m["fair"].Locality && m["fair"].Locality > m["coshh"].Locality)
+		fo += b2i(m["fifo"].PaperFairness > m["fair"].PaperFairness && m["fair"].PaperFairness > m["coshh"].PaperFairness)
 		for name, x := range m {
 			pm.add(name, x.PaperDissatisfaction, x.PaperFairness, x.Locality, x.MeanCompletion, draws)
 			if p := table7[name]; name != "coshh" && !(math.Abs(x.Locality-p.loc) <= 5) {
@@ -75,6 +92,7 @@ func TestSeed003Table7Paper(t *testing.T) {
 	fifo, fair, co := pm["fifo"], pm["fair"], pm["coshh"]
 	t.Logf("paper's Fair, storage, mean of draws 1–%d: Fig. 5 mean completion FIFO / Fair / COSHH %.0f / %.0f / %.0f s (paper: COSHH −31%% vs FIFO, −42%% vs Fair); dissatisfaction %.4f / %.4f / %.4f (paper 10.782 / 0.083 / 0.294); fairness %.2f / %.2f / %.2f (paper 6.646 / 2.537 / 0.663); locality %.2f / %.2f / %.2f %% (paper 97.7 / 95.7 / 95.0)",
 		draws, fifo.mean, fair.mean, co.mean, fifo.dis, fair.dis, co.dis, fifo.fair, fair.fair, co.fair, fifo.loc, fair.loc, co.loc)
+	t.Logf("paper's Fair, storage: Table 7's whole order at %d of %d draws for locality, %d for fairness; FIFO's locality above Fair's and Dissatisfaction's order at every draw", lo, draws, fo)
 	if !(fifo.fair > fair.fair && fair.fair > co.fair) {
 		t.Errorf("mean fairness FIFO %.2f, Fair %.2f, COSHH %.2f: not FIFO > Fair > COSHH (Table 7)", fifo.fair, fair.fair, co.fair)
 	}
