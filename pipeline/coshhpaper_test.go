@@ -64,7 +64,7 @@ func (pm policyMeans) add(name string, dis, fair, loc, mean, n float64) {
 // draw.)
 //
 // Does not hold (logged): Fig. 5 (Fair's mean completion is the lowest,
-// FIFO's the highest), the magnitudes of FIFO's dissatisfaction (0.2–3.5,
+// FIFO's the highest), the magnitudes of FIFO's dissatisfaction (0.2–2.4,
 // paper 10.782) and of Fairness (41–79, paper 0.7–6.6).
 func TestSeed003Table7Paper(t *testing.T) {
 	if testing.Short() {
