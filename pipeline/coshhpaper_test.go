@@ -232,3 +232,67 @@ func TestSeed003MemoryRuleTradeoff(t *testing.T) {
 		prevGain, prevLoc = gain, fifo.loc
 	}
 }
+
+// Seed 003 Table 7 and Fig. 5 with Table 3's slow machines calibrated on
+// Table 7's locality. With R1, R4 and R6 at 1/100 of the fast machines'
+// speed (5 vs 500 MHz), 1 block in C(6,3) = 20 has every replica on them
+// and is run elsewhere by any policy that does not wait ~100 task
+// lengths, so FIFO's and Fair's locality stays at ≈ 95 %
+// (TestSeed003Table7Paper: 94.3 / 92.9 %), below Table 7's 97.7 / 95.7 %
+// (and every baseline figure of Tables 6, 8 and 9 is ≥ 93.4 %): in the
+// paper's simulator those machines ran their local maps far faster than
+// 1/100 (MRSIM's exec rate scales a task's CPU part, not its reads from
+// R1's and R4's 9 Gbps storage). With their exec rate at 0.1, 0.3 and 1
+// (shapeRun.slowRate), storage reading, the paper's Fair, draws 1–10, in
+// the mean of the draws, at every rate: Table 7's order for all three
+// metrics (Dissatisfaction FIFO > COSHH > Fair, Fairness FIFO > Fair >
+// COSHH, Locality FIFO > Fair > COSHH), every locality within 5 points
+// of Table 7's, and COSHH's mean completion the lowest (Fig. 5's winner);
+// FIFO's and Fair's locality rise with the rate. Does not hold (logged):
+// Fair the worst in Fig. 5 (FIFO is, 3–5× Fair) and the magnitudes.
+func TestSeed003SlowMachines(t *testing.T) {
+	if testing.Short() {
+		t.Skip("task-level runs of 100 jobs")
+	}
+	const draws = 10
+	prevFIFO, prevFair := 0.0, 0.0
+	for _, rate := range []float64{0.1, 0.3, 1} {
+		pm := policyMeans{}
+		lo, fo, do, win := 0, 0, 0, 0
+		for seed := uint64(1); seed <= draws; seed++ {
+			m := coshhShapeOf(t, shapeRun{seed: seed, storage: true, paperFair: true, slowRate: rate})
+			fifo, fair, co := m["fifo"], m["fair"], m["coshh"]
+			lo += b2i(fifo.Locality > fair.Locality && fair.Locality > co.Locality)
+			fo += b2i(fifo.PaperFairness > fair.PaperFairness && fair.PaperFairness > co.PaperFairness)
+			do += b2i(fifo.PaperDissatisfaction > co.PaperDissatisfaction && co.PaperDissatisfaction > fair.PaperDissatisfaction)
+			win += b2i(co.MeanCompletion < fifo.MeanCompletion && co.MeanCompletion < fair.MeanCompletion)
+			for name, x := range m {
+				pm.add(name, x.PaperDissatisfaction, x.PaperFairness, x.Locality, x.MeanCompletion, draws)
+			}
+		}
+		fifo, fair, co := pm["fifo"], pm["fair"], pm["coshh"]
+		t.Logf("slow machines at exec rate %g, mean of draws 1–%d: Fig. 5 mean completion FIFO / Fair / COSHH %.0f / %.0f / %.0f s (COSHH %+.0f%% vs FIFO, %+.0f%% vs Fair; paper −31%%, −42%%; COSHH lowest at %d draws); dissatisfaction %.4f / %.4f / %.4f (order at %d draws); fairness %.2f / %.2f / %.2f (order at %d draws); locality %.2f / %.2f / %.2f %% (order at %d draws; paper 97.7 / 95.7 / 95.0)",
+			rate, draws, fifo.mean, fair.mean, co.mean, 100*(co.mean/fifo.mean-1), 100*(co.mean/fair.mean-1), win, fifo.dis, fair.dis, co.dis, do, fifo.fair, fair.fair, co.fair, fo, fifo.loc, fair.loc, co.loc, lo)
+		if !(fifo.dis > co.dis && co.dis > fair.dis) {
+			t.Errorf("rate %g: mean dissatisfaction FIFO %.4f, COSHH %.4f, Fair %.4f: not FIFO > COSHH > Fair", rate, fifo.dis, co.dis, fair.dis)
+		}
+		if !(fifo.fair > fair.fair && fair.fair > co.fair) {
+			t.Errorf("rate %g: mean fairness FIFO %.2f, Fair %.2f, COSHH %.2f: not FIFO > Fair > COSHH", rate, fifo.fair, fair.fair, co.fair)
+		}
+		if !(fifo.loc > fair.loc && fair.loc > co.loc) {
+			t.Errorf("rate %g: mean locality FIFO %.2f, Fair %.2f, COSHH %.2f %%: not FIFO > Fair > COSHH", rate, fifo.loc, fair.loc, co.loc)
+		}
+		for name, x := range pm {
+			if p := table7[name].loc; !(math.Abs(x.loc-p) <= 5) {
+				t.Errorf("rate %g: mean %s locality %.2f%% is more than 5 points from Table 7's %.1f%%", rate, name, x.loc, p)
+			}
+		}
+		if !(co.mean < fifo.mean && co.mean < fair.mean) {
+			t.Errorf("rate %g: mean completion COSHH %.0f s, FIFO %.0f s, Fair %.0f s: COSHH's is not the lowest (Fig. 5)", rate, co.mean, fifo.mean, fair.mean)
+		}
+		if !(fifo.loc > prevFIFO && fair.loc > prevFair) {
+			t.Errorf("rate %g: locality FIFO %.2f, Fair %.2f %% did not rise from %.2f, %.2f", rate, fifo.loc, fair.loc, prevFIFO, prevFair)
+		}
+		prevFIFO, prevFair = fifo.loc, fair.loc
+	}
+}

@@ -139,6 +139,10 @@ type shapeRun struct {
 	// durations only: COSHH's plan still counts such a type as unable to
 	// run the job (TestSeed003MemoryRuleTradeoff).
 	memScale float64
+	// slowRate, when > 0, is the exec rate of Table 3's 5 MHz machines
+	// (R1, R4, R6; 0.01 of the 500 MHz ones in the default spec)
+	// (TestSeed003SlowMachinesLocality).
+	slowRate float64
 }
 
 // tableStorage drops spec's memories and retrieve rates (shapeRun.storage).
@@ -146,6 +150,20 @@ func tableStorage(spec *cluster.Spec) {
 	for i := range spec.Resources {
 		r := &spec.Resources[i]
 		r.Memory, r.MemoryGB, r.RetrieveRate, r.RetrieveRateGbps = 0, 0, 0, 0
+	}
+}
+
+// slowMachines sets the exec rate of spec's slowest resources (Table 3's
+// 5 MHz R1, R4 and R6) to rate.
+func slowMachines(spec *cluster.Spec, rate float64) {
+	slow := math.Inf(1)
+	for _, r := range spec.Resources {
+		slow = math.Min(slow, r.ExecRate)
+	}
+	for i := range spec.Resources {
+		if spec.Resources[i].ExecRate == slow {
+			spec.Resources[i].ExecRate = rate
+		}
 	}
 }
 
@@ -162,6 +180,9 @@ func coshhShapeOf(t *testing.T, r shapeRun) map[string]*coshh.COSHHRunMetrics {
 	}
 	if r.storage {
 		tableStorage(spec)
+	}
+	if r.slowRate > 0 {
+		slowMachines(spec, r.slowRate)
 	}
 	gap := r.gap
 	if gap == 0 {
