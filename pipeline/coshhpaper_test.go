@@ -241,8 +241,9 @@ func TestSeed003MemoryRuleTradeoff(t *testing.T) {
 // (TestSeed003Table7Paper: 94.3 / 92.9 %), below Table 7's 97.7 / 95.7 %
 // (and every baseline figure of Tables 6, 8 and 9 is ≥ 93.4 %): in the
 // paper's simulator those machines ran their local maps far faster than
-// 1/100 (MRSIM's exec rate scales a task's CPU part, not its reads from
-// R1's and R4's 9 Gbps storage). With their exec rate at 0.1, 0.3 and 1
+// 1/100 (a 5 MHz CPU need not make a map reading R1's or R4's 9 Gbps
+// storage 100× slower; the paper does not say how its simulator applied
+// the rate). With their exec rate at 0.1, 0.3 and 1
 // (shapeRun.slowRate), storage reading, the paper's Fair, draws 1–10, in
 // the mean of the draws, at every rate: Table 7's order for all three
 // metrics (Dissatisfaction FIFO > COSHH > Fair, Fairness FIFO > Fair >
