@@ -61,15 +61,9 @@ func TestThrashedCapacity(t *testing.T) {
 //   - Fig. 7 (does not hold, logged): the model's reduce-slot optimum is
 //     10, the paper's 6, whatever β.
 func TestSeed004SingleSort(t *testing.T) {
-	sort, _ := DefaultProfiles().Lookup("sort")
-	job := PhaseJob{Name: "sorter", Weight: 1, Count: [NumSides]int{40, 56}, Phases: sort.Sides}
+	job := seed004SortJob()
 	run := func(sched PhaseScheduler, j PhaseJob, mapSlots, reduceSlots int, assign FairAssignMode, thrash Vector) float64 {
-		cfg := seed004Setup(sched)
-		cfg.Machines = cfg.Machines[:3]
-		cfg.MapSlots, cfg.ReduceSlots = mapSlots, reduceSlots
-		cfg.FairAssign = assign
-		cfg.Thrash = thrash
-		return runPhaseSim(t, cfg, []PhaseJob{j}).MeanRun
+		return seed004SortRun(t, sched, j, mapSlots, reduceSlots, assign, thrash)
 	}
 	th := Seed004Thrash()
 	fair := run(SchedFair, job, Seed004MapSlots, Seed004ReduceSlots, FairOneTask, th)
@@ -85,19 +79,7 @@ func TestSeed004SingleSort(t *testing.T) {
 	maps := job
 	maps.Count[ReduceSide] = 0
 	optimum := func(j PhaseJob, reduce bool, thrash Vector) (int, string) {
-		best, bestT, line := 0, math.Inf(1), ""
-		for slots := 2; slots <= 12; slots += 2 {
-			ms, rs := slots, Seed004ReduceSlots
-			if reduce {
-				ms, rs = Seed004MapSlots, slots
-			}
-			x := run(SchedFair, j, ms, rs, FairFillSlots, thrash)
-			line += fmt.Sprintf(" %d: %.1f s", slots, x)
-			if x < bestT {
-				best, bestT = slots, x
-			}
-		}
-		return best, line
+		return seed004SlotOptimum(t, j, reduce, thrash)
 	}
 	for _, beta := range []float64{0.5, 1, 2} {
 		b := Vector{CPU: beta, Memory: th[Memory], Disk: beta, Network: beta}
@@ -111,7 +93,48 @@ func TestSeed004SingleSort(t *testing.T) {
 		}
 	}
 	best, line := optimum(job, true, th)
-	t.Logf("Fig. 7 (does not hold): sort by reduce slots%s; optimum %d (paper 6)", line, best)
+	t.Logf("Fig. 7 (does not hold without HDFS replication, TestSeed004Fig7Replication): sort by reduce slots%s; optimum %d (paper 6)", line, best)
+}
+
+// seed004SortJob is §6.2's sort: Fig. 8's profile, 40 maps, 56 reduces.
+func seed004SortJob() PhaseJob {
+	sort, _ := DefaultProfiles().Lookup("sort")
+	return PhaseJob{Name: "sorter", Weight: 1, Count: [NumSides]int{40, 56}, Phases: sort.Sides}
+}
+
+// seed004SortRun runs job alone on three seed 004 machines (§6.2) under
+// sched with the given slots, Fair assignment and thrashing penalty, and
+// returns its running time, s.
+func seed004SortRun(t *testing.T, sched PhaseScheduler, j PhaseJob, mapSlots, reduceSlots int, assign FairAssignMode, thrash Vector) float64 {
+	t.Helper()
+	cfg := seed004Setup(sched)
+	cfg.Machines = cfg.Machines[:3]
+	cfg.MapSlots, cfg.ReduceSlots = mapSlots, reduceSlots
+	cfg.FairAssign = assign
+	cfg.Thrash = thrash
+	return runPhaseSim(t, cfg, []PhaseJob{j}).MeanRun
+}
+
+// seed004SlotOptimum sweeps Figs. 6–7's slots (2, 4, …, 12) for job alone
+// on three machines under Fair filling every free slot (Hadoop 0.20.2's
+// default scheduler, with which the slots were swept): the map slots with
+// 6 reduce slots, or (reduce) the reduce slots with 8 map slots. It
+// returns the slots of the shortest run and the curve as text.
+func seed004SlotOptimum(t *testing.T, j PhaseJob, reduce bool, thrash Vector) (int, string) {
+	t.Helper()
+	best, bestT, line := 0, math.Inf(1), ""
+	for slots := 2; slots <= 12; slots += 2 {
+		ms, rs := slots, Seed004ReduceSlots
+		if reduce {
+			ms, rs = Seed004MapSlots, slots
+		}
+		x := seed004SortRun(t, SchedFair, j, ms, rs, FairFillSlots, thrash)
+		line += fmt.Sprintf(" %d: %.1f s", slots, x)
+		if x < bestT {
+			best, bestT = slots, x
+		}
+	}
+	return best, line
 }
 
 // sortPeak is the Fig. 8 sort profile's peak demand per side
