@@ -256,7 +256,8 @@ func (t *TaskValidation) EmittedVerdict() string {
 // completions; 10: jobs in the execution-time model, ExecModelScales; 11:
 // a log's queue placed as written first, then by its name in schedplan's
 // files); 12: H-PFSP's Algorithm 2 as printed (issue 28); 13: H-PFSP
-// gives §II.C's residual slots to other jobs, fallback=ps, by default).
+// gives §II.C's residual slots to other jobs, fallback=ps, by default, and
+// PRISM's fairness counts tasks, fairness=tasks).
 const TaskLevelVersion = 13
 
 // OneReplayNote qualifies the task-level validation table's comparisons:

@@ -2,6 +2,7 @@ package prism
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"sync"
 	"testing"
@@ -120,13 +121,16 @@ func TestSeed004Utilisation(t *testing.T) {
 // both Fair Scheduler and Yarn. However, it delivers slightly higher
 // unfairness than the Fair Scheduler ... Yarn achieves the worst
 // unfairness values"). Holds: YARN's unfairness (CV of ANP) is the
-// highest and PRISM's mean ANP is above Fair's, at every batch size. Does
-// not hold (logged): PRISM's mean ANP is below YARN's (YARN serves at most
-// YARNMaxActiveApps jobs first come first served, so its early jobs run
-// near their ideal time and lift the mean; the median ANP, logged, shows
-// it: PRISM's is above YARN's on PUMA, not on Gridmix), and PRISM's
-// unfairness is below Fair's rather than slightly above it.
+// highest and PRISM's mean ANP is above Fair's, at every batch size;
+// PRISM's unfairness is above Fair's at 6 or more of the 8 sizes and
+// within 0.1 of it at every size ("slightly"; under the deficit in
+// resource shares, FairnessDeficit, it was below Fair's at every size).
+// Does not hold (logged): PRISM's mean ANP is below YARN's (YARN serves at
+// most YARNMaxActiveApps jobs first come first served, so its early jobs
+// run near their ideal time and lift the mean; the median ANP, logged,
+// shows it: PRISM's is above YARN's on PUMA, not on Gridmix).
 func TestSeed004Fairness(t *testing.T) {
+	above := 0
 	for _, b := range seed004Batches(t) {
 		p, f, y := b.res[SchedPrism].ANP, b.res[SchedFair].ANP, b.res[SchedYARN].ANP
 		t.Logf("Fig. 20 %-7s %3d jobs: mean ANP PRISM / Fair / YARN %.3f / %.3f / %.3f (median %.3f / %.3f / %.3f); unfairness (CV of ANP) %.3f / %.3f / %.3f",
@@ -138,6 +142,16 @@ func TestSeed004Fairness(t *testing.T) {
 		if !(p.MeanANP > f.MeanANP) {
 			t.Errorf("%s %d jobs: PRISM's mean ANP %.3f is not above Fair's %.3f", b.mix, b.n, p.MeanANP, f.MeanANP)
 		}
+		if p.Unfairness > f.Unfairness {
+			above++
+		}
+		if d := p.Unfairness - f.Unfairness; !(math.Abs(d) <= 0.1) {
+			t.Errorf("%s %d jobs: PRISM's unfairness %.3f is not within 0.1 of Fair's %.3f (\"slightly higher\")", b.mix, b.n, p.Unfairness, f.Unfairness)
+		}
+	}
+	t.Logf("Fig. 20: PRISM's unfairness above Fair's at %d of 8 batch sizes (paper: slightly higher)", above)
+	if above < 6 {
+		t.Errorf("PRISM's unfairness is above Fair's at %d of 8 batch sizes, want 6 or more (Fig. 20c–d: slightly higher)", above)
 	}
 }
 
