@@ -41,18 +41,24 @@ func noisyJobs(seed uint64, n int, cl *task.Cluster) []task.Job {
 }
 
 // TestSeed002Figure5 checks the shape of seed 002's Fig. 5 (H-PFSP's
-// Algorithm 2 as printed, the default) with its EWMA estimator (eq. 1–5, 18; default task time 60 s, the workload's
+// default: Algorithm 2 with §II.C's residual slots) with its EWMA estimator (eq. 1–5, 18; default task time 60 s, the workload's
 // mean): with noisy, job-dependent task times a fair phase of a few tasks
 // gives the estimator samples before the job competes on its estimate, so
-// the small jobs' (below the median work) mean flow time improves from
-// FAIR_LIMIT 0 to the best limit (mean over 6 workloads), and a very long fair phase (40 tasks,
-// more than most jobs have) loses that gain again (the knee). Every run is
-// checked by the task-level invariant checker.
+// (§IV.B: "as FAIR LIMIT becomes larger, the mean slowdown first
+// reduces") all jobs' mean slowdown (flow time over work at the cluster's
+// rate, the paper's metric) and the small jobs' (below the median work)
+// mean flow time improve from FAIR_LIMIT 0 to the best limit (mean over 6
+// workloads; by 1% or more: the paper gives no magnitude, and with §II.C's
+// residual slots given to other jobs the dip is 1.5–1.8%, against 3.6%
+// before issue 28 and 8.8% for Algorithm 2 read literally), and a very long fair phase (40 tasks,
+// more than most jobs have) loses that gain again (the knee, 10% or more).
+// Every run is checked by the task-level invariant checker.
 func TestSeed002Figure5(t *testing.T) {
 	cl := task.Uniform(10, 3)
 	limits := []int{0, 1, 2, 3, 5, 10, 40}
 	const seeds = 6
 	per := make([][]float64, len(limits)) // small jobs' mean flow time per limit, per seed
+	slow := make([]float64, len(limits))  // all jobs' mean slowdown per limit, mean over seeds
 	for seed := uint64(1); seed <= seeds; seed++ {
 		jobs := noisyJobs(seed, 400, cl)
 		works := make([]float64, len(jobs))
@@ -72,17 +78,19 @@ func TestSeed002Figure5(t *testing.T) {
 			if err := c.Finish(jobs, r); err != nil {
 				t.Fatal(err)
 			}
-			n, all, sm := 0, 0.0, 0.0
+			n, all, sm, sd := 0, 0.0, 0.0, 0.0
 			for i := range jobs {
 				f := r.Completion[i] - jobs[i].Arrival
 				all += f
+				sd += f / (works[i] / cl.Rate())
 				if works[i] < median {
 					sm += f
 					n++
 				}
 			}
 			per[li] = append(per[li], sm/float64(n))
-			t.Logf("seed %d fair_limit=%2d: small jobs' mean flow time %.1f s, all jobs' %.1f s; picks %v", seed, fl, sm/float64(n), all/float64(len(jobs)), p.Picks)
+			slow[li] += sd / float64(len(jobs)) / seeds
+			t.Logf("seed %d fair_limit=%2d: small jobs' mean flow time %.1f s, all jobs' %.1f s, mean slowdown %.3f; picks %v", seed, fl, sm/float64(n), all/float64(len(jobs)), sd/float64(len(jobs)), p.Picks)
 		}
 	}
 	// The mean over seeds. (Before late jobs were served by least
@@ -94,18 +102,23 @@ func TestSeed002Figure5(t *testing.T) {
 			small[li] += v / seeds
 		}
 	}
-	t.Logf("row: Fig. 5 small jobs' mean flow time, mean over %d seeds, by FAIR_LIMIT %v: %.1f s", seeds, limits, small)
-	best := 0
-	for i := range small {
-		if small[i] < small[best] {
-			best = i
+	t.Logf("row: Fig. 5 small jobs' mean flow time, mean over %d seeds, by FAIR_LIMIT %v: %.1f s; all jobs' mean slowdown %.3f", seeds, limits, small, slow)
+	for _, c := range []struct {
+		name string
+		v    []float64
+	}{{"all jobs' mean slowdown", slow}, {"small jobs' mean flow time", small}} {
+		best := 0
+		for i := range c.v {
+			if c.v[i] < c.v[best] {
+				best = i
+			}
 		}
-	}
-	if best == 0 || small[best] > 0.97*small[0] {
-		t.Errorf("small jobs' flow times %v s: want a gain of 3%% or more from FAIR_LIMIT 0 to the best", small)
-	}
-	if best == len(limits)-1 || small[len(small)-1] < 1.1*small[best] {
-		t.Errorf("small jobs' flow times %v s: want a knee (FAIR_LIMIT 40 10%% or more above the best)", small)
+		if best == 0 || c.v[best] > 0.99*c.v[0] {
+			t.Errorf("%s %.3f: want a gain of 1%% or more from FAIR_LIMIT 0 to the best", c.name, c.v)
+		}
+		if best == len(limits)-1 || c.v[len(c.v)-1] < 1.1*c.v[best] {
+			t.Errorf("%s %.3f: want a knee (FAIR_LIMIT 40 10%% or more above the best)", c.name, c.v)
+		}
 	}
 }
 
@@ -162,8 +175,8 @@ func TestTuneHPFSP(t *testing.T) {
 // decides on it. One machine of 2 containers, default task time 10 s:
 // C (one 7 s task) and A (two 100 s tasks) arrive at 0, B (three 20 s
 // tasks) at 1. C starts at 0; A's first task at 1 (at 0 A is not
-// completable behind C, and Algorithm 2 as printed leaves the container
-// idle until the next event). Until a task of A ends, its estimate is eq.
+// completable behind C, and Algorithm 2 read literally, fallback=none,
+// run here, leaves the container idle until the next event). Until a task of A ends, its estimate is eq.
 // 18's default unless its running task's progress is reported: at 3 s A
 // has made 0.02 task (below 2% of its 2 tasks), at 6 s 0.05, a sample of
 // 100 s (to rounding). When C ends at 7 s the free container
@@ -189,7 +202,7 @@ func TestHPFSPProgressReports(t *testing.T) {
 		return e, err
 	}
 	for _, report := range []float64{0, -1} {
-		p := &hpfsp.HPFSP{FairLimit: 0, ReportInterval: report, NewEstimator: newEst}
+		p := &hpfsp.HPFSP{FairLimit: 0, NoFallback: true, ReportInterval: report, NewEstimator: newEst}
 		obs := &taskTimeProbe{job: a, at: 6}
 		obs.get = func() *estimate.ProgressEstimator { return est }
 		ck := task.NewChecker(p)

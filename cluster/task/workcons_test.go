@@ -40,8 +40,9 @@ var HandPlanned = map[string]func(jobs []Job) Policy{}
 // WorkConserving says, and every arrived job counts (no Eligible). The
 // documented rules that idle containers are off in these defaults and
 // tested where they bind (TestWorkConservationExceptions): LAS_MQ's
-// admission limit (limit=), H-PFSP's Algorithm 2 as printed (run here with
-// fallback=ps), Capacity's maximum-capacity and
+// admission limit (limit=), H-PFSP's Algorithm 2 read literally
+// (fallback=none; its default gives residual slots to other jobs, seed 002
+// §II.C), Capacity's maximum-capacity and
 // user-limit-factor (ulf=100 here), and Capacity's FIFO of applications:
 // a leaf's first job whose next task needs more containers than the path
 // of queues has room for blocks the leaf, as YARN's leaf queue returns
@@ -71,8 +72,6 @@ func TestWorkConservationEveryPolicy(t *testing.T) {
 			switch {
 			case name == "capacity": // the instance's queues, elastic, no user limit
 				p, err = ParsePolicy("capacity:queues=a:50/b:50,ulf=100")
-			case name == "hpfsp": // Alg. 2 as printed idles containers: TestWorkConservationExceptions
-				p, err = ParsePolicy("hpfsp:fallback=ps")
 			case HandPlanned[name] != nil: // the plan comes from the pipeline: a hand one
 				p = HandPlanned[name](jobs)
 			default:
@@ -123,11 +122,11 @@ func TestWorkConservationExceptions(t *testing.T) {
 		// 2 of 4 containers) holds at most its limit of 2, plus one (YARN
 		// checks "> limit"): the fourth job waits.
 		{"capacity user limit", "capacity:queues=a:50/b:50", Uniform(1, 4), []Job{one(0, "a"), one(0, "a"), one(0, "a"), one(0, "a")}, []float64{10, 10, 10, 20}},
-		// H-PFSP's Algorithm 2 as printed (seed 002; no fair phase): job
+		// H-PFSP's Algorithm 2 read literally (seed 002; fallback=none, no fair phase): job
 		// 2 (w 50 s of the cluster) is not completable behind job 1 (slack
 		// 3.5 s), and serving job 1 leaves that slack, so the second
 		// container idles until job 1 ends at 7 s.
-		{"hpfsp as printed", "hpfsp:fair_limit=0", Uniform(1, 2), []Job{mr(0, 1, 7, 0, 0, 0), mr(0, 1, 100, 0, 0, 0)}, []float64{7, 107}},
+		{"hpfsp as printed", "hpfsp:fair_limit=0,fallback=none", Uniform(1, 2), []Job{mr(0, 1, 7, 0, 0, 0), mr(0, 1, 100, 0, 0, 0)}, []float64{7, 107}},
 		{"capacity FIFO of applications", "capacity", Uniform(1, 3), []Job{mr(0, 2, 10, 0, 0, 0), {Stages: []Stage{{Tasks: []TaskSpec{{Duration: 10, Containers: 2}}}}}, mr(0, 1, 10, 0, 0, 0)}, []float64{10, 20, 20}},
 	} {
 		p, err := ParsePolicy(tc.spec)

@@ -35,9 +35,9 @@ import (
 const maxPhaseSlots = 1 << 16
 
 var phasePolicyDocs = map[string]string{
-	"prism":           "PRISM (seed 004 Alg. 1): phase-level multi-resource scheduling, utility U = U_fairness + α·U_perf; alpha (0.02), k (20), a (0.1 /s²), epsilon (0.99), fairness (deficit: each job's Hadoop 0.20.2 deficit; drf: eq. 3's spread of DRF shares), maxpicks (0: none), hold (1: a paused phase that does not fit holds capacity), oob (1: a task end sends a heartbeat at once, Hadoop 0.20.2; default 1), phaseoob (1: a phase end too, not seed 004's design; default 0). Phase model, sort profile (Fig. 8), heartbeat 3 s",
-	"fair-slots":      "Hadoop 0.20.2 Fair Scheduler with slots, seed 004's baseline on PRISM's phase model; jobs served by largest time-integrated deficit (fair share − running tasks, slot-seconds); map, reduce slots per machine (8, 6: §6.1); assignmultiple (1: a map and a reduce per heartbeat; default 0: one task, Hadoop's default); oob (1: a task end sends a heartbeat at once; default 1); heartbeat 3 s",
-	"yarn-containers": "YARN 2.0.4 Capacity Scheduler (FIFO) with fixed vcores+memory containers, seed 004's baseline on PRISM's phase model; containers = machine / map, reduce slots (8, 6: §6.1); container memory granted in 1 GB steps (a reduce on an 8 GB machine: 8/6 GB asked, 2 GB granted), one AM or reduce container per node heartbeat, an ApplicationMaster container per job (1.5 GB asked, 2 GB granted), at most one active job per 10 GB of cluster memory; oob (1: a task end sends a heartbeat at once; default 0); heartbeat 1 s",
+	"prism":           "PRISM (seed 004 Alg. 1): phase-level multi-resource scheduling, utility U = U_fairness + α·U_perf; alpha (0.02), k (20), a (0.1 /s²), epsilon (0.99), fairness (tasks: each job's Hadoop 0.20.2 deficit in running tasks against a fair share of slots (14) per machine, the default; deficit: the same in dominant resource shares; drf: eq. 3's spread of DRF shares), slots (14), maxpicks (0: none), hold (1: a paused phase that does not fit holds capacity), oob (1: a task end sends a heartbeat at once, Hadoop 0.20.2; default 1), phaseoob (1: a phase end too, not seed 004's design; default 0), replicas (HDFS replicas of a reduce's output write, whose remote copies load disk and network as seed 004's counters do not show; default 1). Phase model, sort profile (Fig. 8), heartbeat 3 s",
+	"fair-slots":      "Hadoop 0.20.2 Fair Scheduler with slots, seed 004's baseline on PRISM's phase model; jobs served by largest time-integrated deficit (fair share − running tasks, slot-seconds); map, reduce slots per machine (8, 6: §6.1); assignmultiple (1: a map and a reduce per heartbeat; default 0: one task, Hadoop's default); oob (1: a task end sends a heartbeat at once; default 1); replicas (HDFS replicas of a reduce's output write, whose remote copies load disk and network as seed 004's counters do not show; default 1); heartbeat 3 s",
+	"yarn-containers": "YARN 2.0.4 Capacity Scheduler (FIFO) with fixed vcores+memory containers, seed 004's baseline on PRISM's phase model; containers = machine / map, reduce slots (8, 6: §6.1); container memory granted in 1 GB steps (a reduce on an 8 GB machine: 8/6 GB asked, 2 GB granted), one AM or reduce container per node heartbeat, an ApplicationMaster container per job (1.5 GB asked, 2 GB granted), at most one active job per 10 GB of cluster memory; oob (1: a task end sends a heartbeat at once; default 0); replicas (HDFS replicas of a reduce's output write, whose remote copies load disk and network as seed 004's counters do not show; default 1); heartbeat 1 s",
 }
 
 // PhasePolicyNames returns the phase-level policies, sorted.
@@ -85,6 +85,9 @@ func PhaseMachines(spec *cluster.Spec) []prism.Vector {
 type phasePolicy struct {
 	runner *prism.PrismRunner // profiles and PRISM parameters (defaults for the baselines)
 	cfg    prism.PhaseSimConfig
+	// replicas is HDFS's replicas of a reduce's output write
+	// (prism.ReplicateHDFSWrites; 1: as the profile's counters show it).
+	replicas int
 }
 
 // parsePhase checks a phase-level specification on the resolution's
@@ -125,6 +128,14 @@ func (r *TaskLevel) parsePhase(spec string) (*phasePolicy, error) {
 	if assignMultiple {
 		cfg.FairAssign = prism.FairMapAndReduce
 	}
+	// replicas= (all three) is the workload's: the phases' demands.
+	replicas := 1
+	if v, given := params["replicas"]; given {
+		if replicas, err = strconv.Atoi(v); err != nil || replicas < 1 || replicas > prism.MaxHDFSReplication {
+			return nil, fmt.Errorf("policy %s: replicas=%q: want a whole number of HDFS replicas in [1, %d]", name, v, prism.MaxHDFSReplication)
+		}
+		delete(params, "replicas")
+	}
 	prismSpec := "prism"
 	if name == "prism" {
 		prismSpec = specOf(name, params)
@@ -134,7 +145,7 @@ func (r *TaskLevel) parsePhase(spec string) (*phasePolicy, error) {
 		return nil, err
 	}
 	cfg.Prism = runner.Config
-	p := &phasePolicy{runner: runner, cfg: cfg}
+	p := &phasePolicy{runner: runner, cfg: cfg, replicas: replicas}
 	if sched == prism.SchedPrism {
 		return p, nil
 	}
@@ -149,7 +160,7 @@ func (r *TaskLevel) parsePhase(spec string) (*phasePolicy, error) {
 		case "reduce":
 			p.cfg.ReduceSlots = n
 		default:
-			return nil, fmt.Errorf("policy %s: unknown parameter %q (known: map, reduce, oob%s)", name, k, map[bool]string{true: ", assignmultiple", false: ""}[sched == prism.SchedFair])
+			return nil, fmt.Errorf("policy %s: unknown parameter %q (known: map, reduce, oob, replicas%s)", name, k, map[bool]string{true: ", assignmultiple", false: ""}[sched == prism.SchedFair])
 		}
 	}
 	// Containers are sized on the first machine (a cluster of one machine
@@ -223,6 +234,9 @@ func (t *TaskSimulator) runPhase(ctx context.Context, jobs []sim.Job, first int,
 		return nil, err
 	}
 	pj, err := pp.runner.PhaseJobs(t.R.Jobs[first : first+len(jobs)])
+	if err == nil && pp.replicas > 1 {
+		pj, err = prism.ReplicateHDFSWrites(pj, pp.replicas)
+	}
 	if err != nil {
 		return nil, err
 	}

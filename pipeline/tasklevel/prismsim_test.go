@@ -70,6 +70,17 @@ func TestPhasePolicies(t *testing.T) {
 			t.Errorf("%s: metrics %+v, want mean %v s", tc.spec, m, want.MeanRun)
 		}
 	}
+	// replicas=3 loads the reduce's disk and network with the output's two
+	// remote replicas (prism.ReplicateHDFSWrites): end to end, the same
+	// jobs use more disk.
+	for _, spec := range []string{"fair-slots", "fair-slots:replicas=3"} {
+		if _, err := r.NewSimulator().Simulate(context.Background(), sj, 0, r.Cluster.Rate(), spec); err != nil {
+			t.Fatalf("%s: %v", spec, err)
+		}
+	}
+	if m := r.PhaseMetricsOf([]string{"fair-slots", "fair-slots:replicas=3"}); len(m) != 2 || !(m[1].Utilisation["disk"] > m[0].Utilisation["disk"]) {
+		t.Errorf("replicas=3: metrics %+v, want more disk used than with one replica", m)
+	}
 	fs, _ := r.parsePhase("fair-slots:map=2,reduce=1")
 	if fs.cfg.MapSlots != 2 || fs.cfg.ReduceSlots != 1 {
 		t.Errorf("fair-slots slots %d/%d", fs.cfg.MapSlots, fs.cfg.ReduceSlots)
@@ -107,7 +118,14 @@ func TestPhasePolicies(t *testing.T) {
 	if pp, _ := r.parsePhase("yarn-containers"); pp.cfg.OutOfBand || pp.cfg.Heartbeat != prism.Seed004YARNHeartbeat || pp.cfg.AMContainer == (prism.Vector{}) {
 		t.Errorf("yarn-containers: want 1 s heartbeats, none out of band, an AM container: %+v", pp.cfg)
 	}
-	for _, bad := range []string{"prism:oob=2", "fair-slots:oob=x", "prism:phaseoob=x", "fair-slots:phaseoob=1", "yarn-containers:assignmultiple=1", "fair-slots:assignmultiple=2", "prism:hold=yes", "prism:k=-1", "prism:beta=1", "fair-slots:map=x", "fair-slots:reduce=0", "yarn-containers:map=100000", "yarn-containers:cores=1"} {
+	// replicas= is the workload's (all three): HDFS replicas of a reduce's
+	// output write.
+	for spec, want := range map[string]int{"prism": 1, "prism:replicas=3": 3, "fair-slots:replicas=3,map=4": 3, "yarn-containers:replicas=2": 2} {
+		if pp, err := r.parsePhase(spec); err != nil || pp.replicas != want {
+			t.Errorf("%s: replicas %v (%v), want %d", spec, pp, err, want)
+		}
+	}
+	for _, bad := range []string{"prism:replicas=0", "fair-slots:replicas=x", "yarn-containers:replicas=513", "prism:oob=2", "fair-slots:oob=x", "prism:phaseoob=x", "fair-slots:phaseoob=1", "yarn-containers:assignmultiple=1", "fair-slots:assignmultiple=2", "prism:hold=yes", "prism:k=-1", "prism:beta=1", "fair-slots:map=x", "fair-slots:reduce=0", "yarn-containers:map=100000", "yarn-containers:cores=1"} {
 		if _, err := r.Policy(bad); err == nil {
 			t.Errorf("%s: accepted", bad)
 		}

@@ -32,7 +32,8 @@ type RemainingEstimator interface {
 
 // HPFSP is seed 002's H-PFSP scheduler at task level: the slack system of
 // a virtual processor sharing ([SlackSystem]) decides which job gets each
-// free container. By default it is Algorithm 2 as printed:
+// free container. By default it is Algorithm 2 with §II.C's residual
+// slots:
 //
 //  1. jobs in their fair phase (Alg. 3: fewer than FairLimit tasks
 //     scheduled in their current stage, whose map progress is below
@@ -40,29 +41,38 @@ type RemainingEstimator interface {
 //  2. the completable job (Alg. 4) with the shortest estimated remaining
 //     time (Alg. 2); a late job (out of the virtual PS, not finished) is
 //     completable and competes by its remaining time;
-//  3. otherwise nobody: the container stays idle until the next event.
+//  3. otherwise the first runnable job of the virtual PS (the job PS would
+//     finish first), so no container idles while a job has a task to
+//     launch. Seed 002 §II.C: when a job's last wave "cannot fully
+//     utilize all the slots ... the residual slots are assigned to other
+//     jobs"; §III.C implements Alg. 2 as "H-PFSP comparators", plugged
+//     into the Fair Scheduler's pools (§IV), which order a pool's jobs for
+//     a scheduler that offers the slot to the next job in that order when
+//     one has nothing to launch. Which other job §II.C does not say; the
+//     first in the virtual PS is SlackConfig.Fallback's choice.
 //
 // and the virtual PS advances by eq. 8: by the work the real schedule did
 // (each job's service, in seconds of the whole cluster, at its updates),
 // shared equally by the m jobs in it.
 //
-// Three additions are options, off by default (seed 002 prints none of
-// them; docs/FIDELITY.md gives their measured effect):
+// Options (docs/FIDELITY.md gives their measured effect):
 //
+//   - NoFallback ("fallback=none"): Algorithm 2 as printed, read
+//     literally — step 3 gives the container to nobody; it stays idle
+//     until the next event (issue 28's default until §II.C was read as
+//     above);
 //   - LateFirst ("late_first=1"): late jobs before the completable ones,
-//     as FSP serves late jobs first (SlackConfig.LateFirst);
-//   - Fallback ("fallback=ps"): a container no completable job takes goes
-//     to the first runnable job of the virtual PS, so the schedule is
-//     work-conserving (SlackConfig.Fallback);
+//     as FSP serves late jobs first (SlackConfig.LateFirst); seed 002
+//     prints no such rule;
 //   - BusyPS ("vps=busy"): the virtual PS runs at the cluster's full rate
 //     (one second of the whole cluster per second while it holds a job, as
 //     FSP's), whether the real cluster is busy or not; it is brought to
 //     each event's time by whole virtual departures
 //     (AdvanceVirtualToFront, an exact snap) and then the rest
-//     (AdvanceVirtual).
+//     (AdvanceVirtual). Seed 002's eq. 8 advances it by the work done.
 //
-// Before issue 28 all three were on and were the only behaviour
-// ("hpfsp:late_first=1,fallback=ps,vps=busy" is that scheduler).
+// Before issue 28 late_first, the fallback and vps=busy were all on
+// ("hpfsp:late_first=1,vps=busy" is that scheduler).
 //
 // Job information (Alg. 1: service received, re-estimated remaining time,
 // stage progress) is updated at the job's own events (arrival, task start,
@@ -90,11 +100,11 @@ type HPFSP struct {
 	// DefaultStageThreshold, 0.95).
 	FairLimit int
 	Threshold float64
-	// LateFirst, Fallback and BusyPS are the additions to Algorithm 2
-	// described above (all false: the algorithm as printed).
-	LateFirst bool
-	Fallback  bool
-	BusyPS    bool
+	// NoFallback, LateFirst and BusyPS are the options described above
+	// (all false: the default).
+	NoFallback bool
+	LateFirst  bool
+	BusyPS     bool
 	// NewEstimator, if set, builds the estimator for a run (jobs
 	// numbered as in s.Jobs()).
 	NewEstimator func(s *task.State) (RemainingEstimator, error)
@@ -147,8 +157,8 @@ func (p *HPFSP) Spec() string {
 	if p.LateFirst {
 		spec += ",late_first=1"
 	}
-	if p.Fallback {
-		spec += ",fallback=ps"
+	if p.NoFallback {
+		spec += ",fallback=none"
 	}
 	if p.BusyPS {
 		spec += ",vps=busy"
@@ -184,7 +194,7 @@ func (p *HPFSP) Start(s *task.State) error {
 		return err
 	}
 	n := len(s.Jobs())
-	if err := p.x.Reset(SlackConfig{FairLimit: p.FairLimit, StageThreshold: p.Threshold, LateFirst: p.LateFirst, Fallback: p.Fallback}, n); err != nil {
+	if err := p.x.Reset(SlackConfig{FairLimit: p.FairLimit, StageThreshold: p.Threshold, LateFirst: p.LateFirst, Fallback: !p.NoFallback}, n); err != nil {
 		return err
 	}
 	p.s, p.vt, p.Picks, p.Reports = s, s.Now(), [5]int{}, 0
@@ -436,7 +446,7 @@ func makeHPFSP(_ string, params map[string]string) (task.Policy, error) {
 		case "late_first":
 			p.LateFirst, err = strconv.ParseBool(v)
 		case "fallback":
-			p.Fallback, err = task.OneOf(v, "none", "ps")
+			p.NoFallback, err = task.OneOf(v, "ps", "none")
 		case "vps":
 			p.BusyPS, err = task.OneOf(v, "work", "busy")
 		case "report":

@@ -54,7 +54,7 @@ func meanSlowdown(jobs []task.Job, r *task.Result, rate float64) float64 {
 
 // TestSeed002Figure4 checks seed 002's Fig. 4 (fixed task times, so the
 // estimates are exact after the first tasks; here exact from the start)
-// with Algorithm 2 as printed: H-PFSP's mean slowdown is below Fair's for
+// with the default (Algorithm 2 with §II.C's residual slots): H-PFSP's mean slowdown is below Fair's for
 // every FAIR_LIMIT, and a longer fair phase makes H-PFSP less efficient
 // (towards Fair).
 func TestSeed002Figure4(t *testing.T) {
@@ -134,8 +134,16 @@ func TestHPFSPSpec(t *testing.T) {
 	if p, _ := task.ParsePolicy("hpfsp"); p.(*HPFSP).Spec() != "hpfsp:fair_limit=2,threshold=0.95" {
 		t.Errorf("default spec %q", p.(*HPFSP).Spec())
 	}
-	if p, _ := task.ParsePolicy("hpfsp:vps=busy,late_first=1,fallback=ps"); p.(*HPFSP).Spec() != "hpfsp:fair_limit=2,threshold=0.95,late_first=1,fallback=ps,vps=busy" {
-		t.Errorf("additions' spec %q", p.(*HPFSP).Spec())
+	if p, _ := task.ParsePolicy("hpfsp:vps=busy,late_first=1,fallback=ps"); p.(*HPFSP).Spec() != "hpfsp:fair_limit=2,threshold=0.95,late_first=1,vps=busy" {
+		t.Errorf("options' spec %q", p.(*HPFSP).Spec())
+	}
+	// Algorithm 2 read literally is the named option fallback=none; the
+	// default (§II.C's residual slots) is fallback=ps.
+	if p, _ := task.ParsePolicy("hpfsp:fallback=none"); !p.(*HPFSP).NoFallback || p.(*HPFSP).Spec() != "hpfsp:fair_limit=2,threshold=0.95,fallback=none" {
+		t.Errorf("fallback=none: spec %q", p.(*HPFSP).Spec())
+	}
+	if p, _ := task.ParsePolicy("hpfsp"); p.(*HPFSP).NoFallback {
+		t.Errorf("default: NoFallback set; want the residual slots given to other jobs (§II.C)")
 	}
 	// threshold=0 is documented as "the default", and the error's range says so.
 	if p, err := task.ParsePolicy("hpfsp:threshold=0"); err != nil || p.(*HPFSP).Spec() != "hpfsp:fair_limit=2,threshold=0.95" {
@@ -153,7 +161,7 @@ func TestHPFSPSpec(t *testing.T) {
 		"hpfsp:report=soon":    "report=\"soon\"",
 		"hpfsp:report=1e-300":  "below 0.001 s",
 		"hpfsp:late_first=yes": "late_first=\"yes\"",
-		"hpfsp:fallback=fifo":  "want none or ps",
+		"hpfsp:fallback=fifo":  "want ps or none",
 		"hpfsp:vps=idle":       "want work or busy",
 	} {
 		if _, err := task.ParsePolicy(spec); err == nil || !strings.Contains(err.Error(), want) {

@@ -162,8 +162,10 @@ func YARNNormalize(c Vector) Vector {
 // optimum of 8 map slots (among 2, 4, …, 12, slots filled at each
 // heartbeat) holds for β ≤ 1 and moves to 6 at β = 2 and 4 at β = 4, so
 // β = 1 is the largest penalty Fig. 6 allows. Fig. 7's optimum of 6
-// reduce slots is not reproduced by any β (the model's is 10: the reduce
-// stage's profile is bound by its own phases), and §6.2's single sort
+// reduce slots is not reproduced by any β on Fig. 8's profile as measured
+// (the model's is 10: a reduce's counters show its output written once);
+// with HDFS's three replicas of that output (ReplicateHDFSWrites) it is
+// 6 at this β (TestSeed004Fig7Replication). §6.2's single sort
 // gain is over-predicted whatever β (Fair/PRISM 1.58 against 1.19: Hadoop
 // 0.20.2's Fair assigns one task per heartbeat, so it hardly over-packs a
 // single job).

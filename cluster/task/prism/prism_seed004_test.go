@@ -2,6 +2,8 @@ package prism
 
 import (
 	"fmt"
+	"math"
+	"slices"
 	"sync"
 	"testing"
 )
@@ -119,23 +121,52 @@ func TestSeed004Utilisation(t *testing.T) {
 // both Fair Scheduler and Yarn. However, it delivers slightly higher
 // unfairness than the Fair Scheduler ... Yarn achieves the worst
 // unfairness values"). Holds: YARN's unfairness (CV of ANP) is the
-// highest and PRISM's mean ANP is above Fair's, at every batch size. Does
-// not hold (logged): PRISM's mean ANP is below YARN's (YARN serves at most
-// YARNMaxActiveApps jobs first come first served, so its early jobs run
-// near their ideal time and lift the mean), and PRISM's unfairness is
-// below Fair's rather than slightly above it.
+// highest and PRISM's mean ANP is above Fair's, at every batch size;
+// PRISM's unfairness is above Fair's at 6 or more of the 8 sizes and
+// within 0.1 of it at every size ("slightly"; under the deficit in
+// resource shares, FairnessDeficit, it was below Fair's at every size).
+// Does not hold (logged): PRISM's mean ANP is below YARN's (YARN serves at
+// most YARNMaxActiveApps jobs first come first served, so its early jobs
+// run near their ideal time and lift the mean; the median ANP, logged,
+// shows it: PRISM's is above YARN's on PUMA, not on Gridmix).
 func TestSeed004Fairness(t *testing.T) {
+	above := 0
 	for _, b := range seed004Batches(t) {
 		p, f, y := b.res[SchedPrism].ANP, b.res[SchedFair].ANP, b.res[SchedYARN].ANP
-		t.Logf("Fig. 20 %-7s %3d jobs: mean ANP PRISM / Fair / YARN %.3f / %.3f / %.3f; unfairness (CV of ANP) %.3f / %.3f / %.3f",
-			b.mix, b.n, p.MeanANP, f.MeanANP, y.MeanANP, p.Unfairness, f.Unfairness, y.Unfairness)
+		t.Logf("Fig. 20 %-7s %3d jobs: mean ANP PRISM / Fair / YARN %.3f / %.3f / %.3f (median %.3f / %.3f / %.3f); unfairness (CV of ANP) %.3f / %.3f / %.3f",
+			b.mix, b.n, p.MeanANP, f.MeanANP, y.MeanANP, medianANP(t, b.res[SchedPrism]), medianANP(t, b.res[SchedFair]), medianANP(t, b.res[SchedYARN]),
+			p.Unfairness, f.Unfairness, y.Unfairness)
 		if !(y.Unfairness > p.Unfairness && y.Unfairness > f.Unfairness) {
 			t.Errorf("%s %d jobs: YARN's unfairness %.3f is not the highest (PRISM %.3f, Fair %.3f)", b.mix, b.n, y.Unfairness, p.Unfairness, f.Unfairness)
 		}
 		if !(p.MeanANP > f.MeanANP) {
 			t.Errorf("%s %d jobs: PRISM's mean ANP %.3f is not above Fair's %.3f", b.mix, b.n, p.MeanANP, f.MeanANP)
 		}
+		if p.Unfairness > f.Unfairness {
+			above++
+		}
+		if d := p.Unfairness - f.Unfairness; !(math.Abs(d) <= 0.1) {
+			t.Errorf("%s %d jobs: PRISM's unfairness %.3f is not within 0.1 of Fair's %.3f (\"slightly higher\")", b.mix, b.n, p.Unfairness, f.Unfairness)
+		}
 	}
+	t.Logf("Fig. 20: PRISM's unfairness above Fair's at %d of 8 batch sizes (paper: slightly higher)", above)
+	if above < 6 {
+		t.Errorf("PRISM's unfairness is above Fair's at %d of 8 batch sizes, want 6 or more (Fig. 20c–d: slightly higher)", above)
+	}
+}
+
+// medianANP is the median of a run's per-job ANP values.
+func medianANP(t *testing.T, r *PhaseSimResult) float64 {
+	t.Helper()
+	anp, err := ANP(nil, r.Ideal, r.RunTime)
+	if err != nil || len(anp) == 0 {
+		t.Fatalf("anp: %v (%d jobs)", err, len(anp))
+	}
+	slices.Sort(anp)
+	if n := len(anp); n%2 == 0 {
+		return (anp[n/2-1] + anp[n/2]) / 2
+	}
+	return anp[len(anp)/2]
 }
 
 // The earlier reading (LegacyPrismConfig: eq. 3's DRF spread, α = 1,
@@ -161,5 +192,53 @@ func TestSeed004LegacyReading(t *testing.T) {
 	t.Logf("legacy reading, PUMA 100 jobs: mean job running time PRISM / Fair / YARN %.1f / %.1f / %.1f s", mean[SchedPrism], mean[SchedFair], mean[SchedYARN])
 	if !(mean[SchedPrism] > mean[SchedFair] && mean[SchedPrism] > mean[SchedYARN]) {
 		t.Errorf("legacy reading: PRISM %.1f s is not above Fair %.1f s and YARN %.1f s", mean[SchedPrism], mean[SchedFair], mean[SchedYARN])
+	}
+}
+
+// Fig. 7 under HDFS replication (ReplicateHDFSWrites with Hadoop's default
+// 3 replicas): the reduce phase's output is written to three datanodes, so
+// each reduce phase also loads disks and links with the two remote
+// replicas its task counters do not show. Holds: with Seed004Thrash, the
+// sort's running time by reduce slots (8 map slots, Fair filling every
+// slot, the sweep of Fig. 7) is shortest at 6, the paper's optimum (10
+// without replication, TestSeed004SingleSort). Logged: §6.2's single sort
+// and the batches of Fig. 15 under replication. It is not the default:
+// Fig. 15b then fails (Gridmix 50–100 jobs: YARN below PRISM).
+func TestSeed004Fig7Replication(t *testing.T) {
+	rep, err := ReplicateHDFSWrites([]PhaseJob{seed004SortJob()}, HDFSReplication)
+	if err != nil {
+		t.Fatal(err)
+	}
+	job := rep[0]
+	best, line := seed004SlotOptimum(t, job, true, Seed004Thrash())
+	t.Logf("Fig. 7 with %d HDFS replicas: sort by reduce slots%s; optimum %d (paper 6)", HDFSReplication, line, best)
+	if best != Seed004ReduceSlots {
+		t.Errorf("with %d HDFS replicas the reduce slots minimising the sort are %d, want %d (Fig. 7)", HDFSReplication, best, Seed004ReduceSlots)
+	}
+	th := Seed004Thrash()
+	fair := seed004SortRun(t, SchedFair, job, Seed004MapSlots, Seed004ReduceSlots, FairOneTask, th)
+	yarn := seed004SortRun(t, SchedYARN, job, Seed004MapSlots, Seed004ReduceSlots, 0, th)
+	prism := seed004SortRun(t, SchedPrism, job, Seed004MapSlots, Seed004ReduceSlots, 0, th)
+	t.Logf("§6.2 sort with %d HDFS replicas: Fair / YARN / PRISM %.1f / %.1f / %.1f s; fair/prism %.3f, yarn/prism %.3f (paper: 149 / 152 / 125 s; 1.192, 1.216)",
+		HDFSReplication, fair, yarn, prism, fair/prism, yarn/prism)
+	for _, mix := range []Mix{PUMAMix(), GridmixMix()} {
+		for _, n := range mix.BatchSizes {
+			batch, err := mix.Batch(n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			jobs, err := MixPhaseJobs(batch, DefaultProfiles(), sortPeak())
+			if err == nil {
+				jobs, err = ReplicateHDFSWrites(jobs, HDFSReplication)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var mean [3]float64
+			for i, sched := range []PhaseScheduler{SchedPrism, SchedFair, SchedYARN} {
+				mean[i] = runPhaseSim(t, seed004Setup(sched), jobs).MeanRun
+			}
+			t.Logf("Fig. 15 with %d HDFS replicas, %-7s %3d jobs: mean job running time PRISM / Fair / YARN %.1f / %.1f / %.1f s", HDFSReplication, mix.Name, n, mean[0], mean[1], mean[2])
+		}
 	}
 }

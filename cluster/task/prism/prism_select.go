@@ -10,10 +10,11 @@ import "math"
 type PrismJob struct {
 	// Weight is the job's DRF weight (≤ 0 counts as 1; FairnessDRFSpread).
 	Weight float64
-	// Owed is e_j of FairnessDeficit (prism_utility.go): the share of the
-	// cluster, in shareBase units, the job is owed by its next heartbeat —
-	// its Hadoop 0.20.2 deficit over the heartbeat plus its fair share
-	// minus its dominant share of Usage. Unused under FairnessDRFSpread.
+	// Owed is e_j of FairnessDeficit and FairnessTasks (prism_utility.go):
+	// the share of the cluster, in machines, the job is owed by its next
+	// heartbeat — its Hadoop 0.20.2 deficit over the heartbeat plus its
+	// fair share minus what it holds (its dominant share of Usage, or its
+	// running tasks over TaskSlots). Unused under FairnessDRFSpread.
 	Owed float64
 	// Usage is what the job's running phases demand, on all machines.
 	Usage Vector
@@ -244,8 +245,21 @@ func (s *PrismSelector) reset(jobs []PrismJob, base Vector) {
 	s.startOff[n] = int32(len(s.left))
 }
 
-// deficit reports whether the fairness term is FairnessDeficit.
-func (s *PrismSelector) deficit() bool { return s.cfg.Fairness == FairnessDeficit }
+// deficit reports whether the fairness term is a deficit (FairnessDeficit
+// or FairnessTasks).
+func (s *PrismSelector) deficit() bool {
+	return s.cfg.Fairness == FairnessDeficit || s.cfg.Fairness == FairnessTasks
+}
+
+// taskDelta is the share a phase adds under FairnessTasks: a task's for a
+// leading phase (a new task), nothing for a paused task's next phase (its
+// task is counted already).
+func (s *PrismSelector) taskDelta(start bool) float64 {
+	if !start {
+		return 0
+	}
+	return 1 / float64(s.cfg.TaskSlots)
+}
 
 // share is a job's fairness share of usage: its dominant share against
 // the call's shareBase, divided by its weight under FairnessDRFSpread
@@ -258,8 +272,11 @@ func (s *PrismSelector) share(usage Vector, weight float64) float64 {
 }
 
 // fairness is U_fairness (eq. 2) of adding demand to job j, whose usage in
-// this heartbeat is usage.
-func (s *PrismSelector) fairness(j int, weight float64, usage, demand Vector) float64 {
+// this heartbeat is usage; start: the phase leads a new task.
+func (s *PrismSelector) fairness(j int, weight float64, usage, demand Vector, start bool) float64 {
+	if s.cfg.Fairness == FairnessTasks {
+		return DeficitFairness(s.owed[j], s.taskDelta(start))
+	}
 	after := s.share(usage.Add(demand), weight)
 	if s.deficit() {
 		return DeficitFairness(s.owed[j], after-s.shares[j])
@@ -401,7 +418,7 @@ func (s *PrismSelector) bestOf(j int, job *PrismJob, free Vector, best *PrismPic
 			}
 			return
 		}
-		fair := s.fairness(j, job.Weight, usage, demand)
+		fair := s.fairness(j, job.Weight, usage, demand, start >= 0)
 		u := fair + s.cfg.Alpha*perf
 		if !(u > 0) {
 			s.rejected = true
@@ -455,7 +472,7 @@ func (s *PrismSelector) block(j int, job *PrismJob, usage, demand Vector, p int,
 	if !s.cfg.Hold || s.held.Job >= 0 {
 		return
 	}
-	fair := s.fairness(j, job.Weight, usage, demand)
+	fair := s.fairness(j, job.Weight, usage, demand, false)
 	u := fair + s.cfg.Alpha*perf
 	if u > 0 && (s.blocked.Job < 0 || u > s.blocked.Utility || (u == s.blocked.Utility && j < s.blocked.Job)) {
 		s.blocked = PrismPick{Job: j, Start: -1, Paused: p, Utility: u, Fairness: fair, Perf: perf, Demand: demand}
@@ -509,8 +526,12 @@ func (s *PrismSelector) apply(p PrismPick, jobs []PrismJob) {
 	} else {
 		s.taken[k][p.Paused] = true
 	}
-	after := s.share(d.usage, job.Weight)
-	s.owed[j] -= after - s.shares[j]
-	s.shares[j] = after
+	if s.cfg.Fairness == FairnessTasks {
+		s.owed[j] -= s.taskDelta(p.Start >= 0)
+	} else {
+		after := s.share(d.usage, job.Weight)
+		s.owed[j] -= after - s.shares[j]
+		s.shares[j] = after
+	}
 	s.picks = append(s.picks, p)
 }

@@ -122,7 +122,7 @@ func TestSelectDeficitFairness(t *testing.T) {
 			Starts: []PrismStart{{Side: MapSide, Local: true, Count: 4, Demand: core}}}
 	}
 	cfg := DefaultPrismConfig()
-	cfg.Alpha, cfg.MaxPicks = 0, 1
+	cfg.Alpha, cfg.MaxPicks, cfg.Fairness = 0, 1, FairnessDeficit
 	for _, tc := range []struct {
 		name     string
 		k        int
@@ -151,6 +151,53 @@ func TestSelectDeficitFairness(t *testing.T) {
 	}
 	if got := DeficitFairness(0.1, 0.25); !prismNear(got, 0.1-0.15) {
 		t.Errorf("DeficitFairness(0.1, 0.25) = %v, want −0.05", got)
+	}
+}
+
+// The deficit in tasks (FairnessTasks, the default), by hand with
+// TaskSlots 4: a new task adds δ = 1/4 of a machine, a paused task's next
+// phase nothing (the task is counted), so U_fairness = |e| − |e − 1/4| for
+// a leading phase and 0 for a paused one: at α = 0 a job owed 0.3 starts
+// a task (0.25), one owed 0.1 gets 0.1 − 0.15 < 0 (nothing), and a paused
+// phase is never resumed by fairness; at α = 0.1 its urgency a·T² = 10
+// (T = 10 s) resumes it first.
+func TestSelectTaskFairness(t *testing.T) {
+	m := Seed004Machine()
+	core := Vector{CPU: 1}
+	job := func(owed float64, paused bool) PrismJob {
+		j := PrismJob{Owed: owed, OnMachine: true, Remaining: [NumSides]int{4, 0}, Running: [NumSides]int{1, 0},
+			Starts: []PrismStart{{Side: MapSide, Local: true, Count: 3, Demand: core}}}
+		if paused {
+			j.Paused = []PrismPaused{{Demand: core, Wait: 10}}
+		}
+		return j
+	}
+	cfg := DefaultPrismConfig()
+	cfg.Alpha, cfg.MaxPicks, cfg.TaskSlots = 0, 1, 4
+	for _, tc := range []struct {
+		name            string
+		alpha           float64
+		jobs            []PrismJob
+		wantJob, paused int
+		wantFair, wantU float64
+	}{
+		{"owed more than a task: starts one", 0, []PrismJob{job(0.3, false)}, 0, -1, 0.25, 0.25},
+		{"owed less than half a task: nothing", 0, []PrismJob{job(0.1, false)}, -1, -1, 0, 0},
+		{"paused phase: no fairness gain, the start wins", 0, []PrismJob{job(0.3, true)}, 0, -1, 0.25, 0.25},
+		{"paused phase alone at α = 0: nothing", 0, []PrismJob{job(-1, true)}, -1, -1, 0, 0},
+		{"urgency resumes it at α = 0.1", 0.1, []PrismJob{job(0.3, true)}, 0, 0, 0, 0.1 * 0.1 * 100},
+	} {
+		cfg.Alpha = tc.alpha
+		picks := mustPrismSelector(t, cfg).Select(m, m, tc.jobs)
+		if tc.wantJob < 0 {
+			if len(picks) != 0 {
+				t.Errorf("%s: picks %+v, want none", tc.name, picks)
+			}
+			continue
+		}
+		if len(picks) != 1 || picks[0].Job != tc.wantJob || picks[0].Paused != tc.paused || !prismNear(picks[0].Fairness, tc.wantFair) || !prismNear(picks[0].Utility, tc.wantU) {
+			t.Errorf("%s: picks %+v, want job %d (paused %d) with U_fairness %v, U %v", tc.name, picks, tc.wantJob, tc.paused, tc.wantFair, tc.wantU)
+		}
 	}
 }
 

@@ -856,6 +856,7 @@ func (s *PhaseSim) endPhases(m int) {
 			mc.admitted = mc.admitted.Sub(s.cfg.Container[k.side])
 		}
 		s.fairSettle(int(k.job))
+		s.prismSettle(int(k.job)) // FairnessTasks counts it
 		r.run[k.side]--
 		if k.side == MapSide && s.cfg.SlowStart > 0 {
 			s.mapsChanging(int(k.job))
@@ -966,6 +967,7 @@ func (s *PhaseSim) retime(m int) {
 func (s *PhaseSim) start(m, j int, side Side) {
 	r := &s.js[j]
 	s.fairSettle(j)
+	s.prismSettle(j) // FairnessTasks counts it
 	r.next[side]++
 	r.run[side]++
 	s.fairSync(j)
@@ -1105,7 +1107,7 @@ func (s *PhaseSim) DecidePrism(m int) []PrismPick {
 		s.prismAdvance()
 		for pos, j := range s.active {
 			p := &s.pj[pos]
-			sh := s.js[j].usage.DominantShare(s.prismBase)
+			sh := s.prismShare(int(j))
 			p.Owed = s.prismDeficit(int(j))/s.cfg.Heartbeat + s.prismFairShare(int(j)) - sh
 		}
 		return s.sel.Select(free, s.prismBase, s.pj)
@@ -1115,18 +1117,32 @@ func (s *PhaseSim) DecidePrism(m int) []PrismPick {
 	return s.sel.Select(free, mc.cap, s.pj)
 }
 
-// PRISM's fairness under FairnessDeficit (prism_utility.go): each
+// PRISM's fairness under FairnessDeficit and FairnessTasks
+// (prism_utility.go; what a job holds: prismShare): each
 // unfinished job's fair share is its weight over the weights of the
 // unfinished jobs, of the cluster (Hadoop 0.20.2's updateFairShares with
 // one pool and no minimum shares; 0.20.2 counts jobs with runnable tasks,
 // here every unfinished job, since a PRISM task paused between phases
-// still needs the cluster), and its deficit ∫ (fair share − dominant share
-// of what its running phases demand) dt (updateDeficits, with resources
-// for slots), kept lazily and exactly as the Fair baseline's.
+// still needs the cluster), and its deficit ∫ (fair share − what it
+// holds) dt (updateDeficits: running tasks over TaskSlots, or the
+// dominant share of what its running phases demand, resources for
+// slots), kept lazily and exactly as the Fair baseline's.
 
 // prismDeficits reports whether the run keeps PRISM's deficits.
 func (s *PhaseSim) prismDeficits() bool {
-	return s.cfg.Scheduler == SchedPrism && s.cfg.Prism.Fairness == FairnessDeficit
+	f := s.cfg.Prism.Fairness
+	return s.cfg.Scheduler == SchedPrism && (f == FairnessDeficit || f == FairnessTasks)
+}
+
+// prismShare is what job j holds now for PRISM's fairness, in machines:
+// its started, unfinished tasks over TaskSlots (FairnessTasks) or the
+// dominant share of its running phases' demand (FairnessDeficit).
+func (s *PhaseSim) prismShare(j int) float64 {
+	r := &s.js[j]
+	if s.cfg.Prism.Fairness == FairnessTasks {
+		return float64(r.run[MapSide]+r.run[ReduceSide]) / float64(s.cfg.Prism.TaskSlots)
+	}
+	return r.usage.DominantShare(s.prismBase)
 }
 
 // prismAdvance brings prismG to the current time.
@@ -1166,7 +1182,7 @@ func (s *PhaseSim) prismSettle(j int) {
 		return
 	}
 	r := &s.js[j]
-	r.pS += r.usage.DominantShare(s.prismBase) * (s.now - r.pAt)
+	r.pS += s.prismShare(j) * (s.now - r.pAt)
 	r.pAt = s.now
 }
 
@@ -1182,7 +1198,7 @@ func (s *PhaseSim) prismFairShare(j int) float64 {
 // (prismAdvance first).
 func (s *PhaseSim) prismDeficit(j int) float64 {
 	r := &s.js[j]
-	held := r.pS + r.usage.DominantShare(s.prismBase)*(s.now-r.pAt)
+	held := r.pS + s.prismShare(j)*(s.now-r.pAt)
 	return s.jobs[j].fairWeight()*(s.prismG-r.pg0) - held
 }
 
@@ -1495,12 +1511,15 @@ func (c PrismConfig) Spec() string {
 		}
 		s += ",fairness=" + string(f)
 	}
+	if c.TaskSlots != d.TaskSlots {
+		s += ",slots=" + strconv.Itoa(c.TaskSlots)
+	}
 	return s
 }
 
 // ParsePrismSpec reads a specification "prism" or "prism:alpha=1,k=20,
 // a=0.1" (k ≥ 1; also epsilon, maxpicks, hold=true|false,
-// fairness=deficit|drf); missing parameters keep
+// fairness=tasks|deficit|drf, slots ≥ 1); missing parameters keep
 // DefaultPrismConfig's values. An unknown parameter or a bad value is an
 // error naming it.
 func ParsePrismSpec(spec string) (PrismConfig, error) {
@@ -1533,11 +1552,15 @@ func ParsePrismSpec(spec string) (PrismConfig, error) {
 			c.Hold, err = strconv.ParseBool(v)
 		case "fairness":
 			c.Fairness = PrismFairness(strings.ToLower(strings.TrimSpace(v)))
-			if c.Fairness != FairnessDeficit && c.Fairness != FairnessDRFSpread {
-				err = fmt.Errorf("want %s or %s", FairnessDeficit, FairnessDRFSpread)
+			if c.Fairness != FairnessTasks && c.Fairness != FairnessDeficit && c.Fairness != FairnessDRFSpread {
+				err = fmt.Errorf("want %s, %s or %s", FairnessTasks, FairnessDeficit, FairnessDRFSpread)
+			}
+		case "slots":
+			if c.TaskSlots, err = strconv.Atoi(v); err == nil && c.TaskSlots < 1 {
+				err = fmt.Errorf("want an integer ≥ 1 (tasks per machine of the fair share)")
 			}
 		default:
-			return c, fmt.Errorf("prism: unknown parameter %q (known: alpha, k, a, epsilon, maxpicks, hold, fairness)", k)
+			return c, fmt.Errorf("prism: unknown parameter %q (known: alpha, k, a, epsilon, maxpicks, hold, fairness, slots)", k)
 		}
 		if err != nil {
 			return c, fmt.Errorf("prism: parameter %s=%q: %v", k, v, err)

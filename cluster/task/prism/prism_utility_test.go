@@ -142,6 +142,8 @@ func TestPrismConfigCheck(t *testing.T) {
 		func(c *PrismConfig) { c.A = math.Inf(1) },
 		func(c *PrismConfig) { c.K = -1 },
 		func(c *PrismConfig) { c.MaxPicks = -2 },
+		func(c *PrismConfig) { c.TaskSlots = 0 },
+		func(c *PrismConfig) { c.Fairness = "slots" },
 	}
 	for i, f := range bad {
 		c := DefaultPrismConfig()
