@@ -49,7 +49,7 @@ var HPFSPTuneThresholds = []float64{hpfsp.DefaultStageThreshold, 0.8}
 
 // hpfspTuneVersion changes when the H-PFSP tuning changes what it
 // computes, so that older stamps are stale.
-const hpfspTuneVersion = 4 // 3: jobs in the execution-time model (ExecModelScales); 4: H-PFSP's Algorithm 2 as printed (issue 28)
+const hpfspTuneVersion = 5 // 3: jobs in the execution-time model (ExecModelScales); 4: H-PFSP's Algorithm 2 as printed (issue 28); 5: Fair breaks queue ties by name
 
 // hpfspReportInterval is the progress-report interval of a cluster (the
 // hpfsp.HPFSP default: its heartbeat, else hpfsp.DefaultReportInterval).

@@ -3,6 +3,7 @@ package task
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -42,7 +43,12 @@ type FairQueue struct {
 //     first, by smallest usage / min(MinShare, demand) — the largest
 //     deficit ratio;
 //  2. then by smallest usage / weight;
-//  3. then in configuration order (jobs: by submission).
+//  3. then by name (jobs: by submission). FairSharePolicy's
+//     FairShareComparator breaks ties by start time, which is 0 for every
+//     queue (FSQueue.getStartTime), then by Schedulable.getName, the
+//     queue's full name; siblings therefore go in name order (String's
+//     compareTo, byte order for the ASCII of queue names), not in the
+//     allocation file's order.
 //
 // Demand is containers held plus containers the ready tasks of the runnable
 // jobs need. A child whose chosen task would push it or an ancestor above
@@ -200,6 +206,7 @@ func (f *Fair) Start(s *State) error {
 		f.leafOf[j] = l
 	}
 	f.qk.reset(len(f.qs))
+	f.qk.rank = nameRanks(f.qk.rank, f.qs)
 	f.ak.reset(n)
 	for i := range f.qs {
 		f.qs[i].kids.init(&f.qk)
@@ -286,6 +293,21 @@ func (f *Fair) add(c FairQueue, parent int32, name string) error {
 		}
 	}
 	return nil
+}
+
+// nameRanks returns every queue's rank in the order of their full names
+// (reusing buf): the tie-break of FairSharePolicy's comparator.
+func nameRanks(buf []int32, qs []fq) []int32 {
+	order := make([]int32, len(qs))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(x, y int32) int { return strings.Compare(qs[x].name, qs[y].name) })
+	buf = resize(buf, len(qs))
+	for r, q := range order {
+		buf[q] = int32(r)
+	}
+	return buf
 }
 
 // checkChildren checks the names of a queue's children: non-empty,

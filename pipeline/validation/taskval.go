@@ -255,8 +255,9 @@ func (t *TaskValidation) EmittedVerdict() string {
 // alone, bounded at 1 s; deadlines from the current scheduler's
 // completions; 10: jobs in the execution-time model, ExecModelScales; 11:
 // a log's queue placed as written first, then by its name in schedplan's
-// files); 12: H-PFSP's Algorithm 2 as printed (issue 28)).
-const TaskLevelVersion = 12
+// files); 12: H-PFSP's Algorithm 2 as printed (issue 28); 13: Fair breaks
+// queue ties by name, as FairSharePolicy).
+const TaskLevelVersion = 13
 
 // OneReplayNote qualifies the task-level validation table's comparisons:
 // one replay of the window with the run's seed, descriptive; the verdict
