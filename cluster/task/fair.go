@@ -19,7 +19,10 @@ type FairQueue struct {
 	// (0: no limit).
 	MinShare, MaxShare int
 	// MaxRunningApps limits the running jobs in the queue's subtree (0: no
-	// limit); the others wait, in submission order.
+	// limit); the others wait, in submission order. NoRunningApps (any
+	// negative value) is Hadoop's maxRunningApps 0: no job of the subtree
+	// ever runs (MaxRunningAppsEnforcer.canAppBeRunnable refuses while the
+	// runnable count ≥ the limit), so Start refuses a job placed there.
 	MaxRunningApps int
 	// FIFO orders the queue's jobs by submission (schedulingPolicy fifo);
 	// otherwise they share fairly by weight (fair; drf is the same with
@@ -33,6 +36,11 @@ type FairQueue struct {
 	FairSharePreemptionThreshold                          float64
 	Children                                              []FairQueue
 }
+
+// NoRunningApps is FairQueue.MaxRunningApps for an allocation file's
+// maxRunningApps 0 (or below), which lets no application of the queue's
+// subtree run.
+const NoRunningApps = -1
 
 // Fair is the Hadoop Fair Scheduler at task level: a tree of queues (Root
 // is the root queue; its Name is ignored). At each decision the scheduler
@@ -203,6 +211,11 @@ func (f *Fair) Start(s *State) error {
 		if err != nil {
 			return fmt.Errorf("job %d: %v", j+1, err)
 		}
+		for q := l; q >= 0; q = f.qs[q].parent {
+			if f.qs[q].maxApps < 0 {
+				return fmt.Errorf("fair: job %d: queue %s has maxRunningApps 0: Hadoop never runs its applications (MaxRunningAppsEnforcer.canAppBeRunnable)", j+1, f.qs[q].name)
+			}
+		}
 		f.leafOf[j] = l
 	}
 	f.qk.reset(len(f.qs))
@@ -258,8 +271,8 @@ func (q FairQueue) checkOwn(name string) error {
 	switch {
 	case math.IsNaN(q.Weight) || math.IsInf(q.Weight, 0):
 		return fmt.Errorf("fair: queue %s: weight %v is not finite", name, q.Weight)
-	case q.MinShare < 0 || q.MaxShare < 0 || q.MaxRunningApps < 0:
-		return fmt.Errorf("fair: queue %s: negative minShare, maxShare or maxRunningApps", name)
+	case q.MinShare < 0 || q.MaxShare < 0:
+		return fmt.Errorf("fair: queue %s: negative minShare or maxShare", name)
 	case q.MaxShare > 0 && q.MinShare > q.MaxShare:
 		return fmt.Errorf("fair: queue %s: min share %d above max share %d", name, q.MinShare, q.MaxShare)
 	}
