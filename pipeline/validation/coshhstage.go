@@ -217,7 +217,7 @@ func COSHHRowNote(types int) string {
 // (COSHHRowNames: COSHH, FIFO, Fair); COSHH's carries COSHHRowNote.
 func (v *COSHHValidation) TaskRowName(k int) string {
 	if note := COSHHRowNote(v.MachineTypes); k == 0 && note != "" {
-		return "coshh (emitted plan; exec-time model; " + note + ")"
+		return "coshh (emitted plan; " + note + "; exec-time model)"
 	}
 	return COSHHRowNames[k]
 }
