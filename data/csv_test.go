@@ -3,6 +3,8 @@ package data
 import (
 	"bytes"
 	"math"
+	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -150,14 +152,46 @@ func TestAppendFloat(t *testing.T) {
 		{0.1, "0.1"},
 		{49.81400000000001, "49.81400000000001"},
 		{1e300, "1e+300"},
-		{16777216, "1.6777216e+07"},
-		{16777217, "1.6777217e+07"},
+		// A plain decimal where one fits (0 and 1e-6 ≤ |v| < 1e21, as
+		// ECMAScript's Number::toString), not 1.6777216e+07.
+		{16777216, "16777216"},
+		{16777217, "16777217"},
+		{1700000000.25, "1700000000.25"},
+		{-2.5e6, "-2500000"},
+		{1e-6, "0.000001"},
+		{1e-7, "1e-07"},
+		{1e21, "1e+21"},
+		{float64(float32(1e20)), "100000000000000000000"},
+		{0, "0"},
 		{0.5, "0.5"},
 		{math.Inf(1), "+Inf"},
 		{math.NaN(), "NaN"},
 	} {
 		if got := string(AppendFloat([]byte("x"), tc.v)); got != "x"+tc.want {
 			t.Errorf("%v: %q, want %q", tc.v, got, "x"+tc.want)
+		}
+	}
+}
+
+// Every value written parses back to itself (or to the float32 it was),
+// over magnitudes from 1e-300 to 1e300.
+func TestAppendFloatRoundTrips(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		v := math.Pow(10, r.Float64()*600-300) * (r.Float64() - 0.5)
+		if r.IntN(4) == 0 {
+			v = float64(float32(v))
+		}
+		s := string(AppendFloat(nil, v))
+		got, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			t.Fatalf("%v written %q: %v", v, s, err)
+		}
+		if got != v && float64(float32(got)) != v {
+			t.Fatalf("%v written %q reads back %v", v, s, got)
+		}
+		if a := math.Abs(v); a >= 1e-6 && a < 1e21 && strings.ContainsAny(s, "eE") {
+			t.Fatalf("%v written %q: an exponent where a plain decimal fits", v, s)
 		}
 	}
 }

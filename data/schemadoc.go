@@ -85,6 +85,17 @@ Parquet pages may use any encoding of format 2 and the codecs Snappy, Gzip,
 Brotli, Zstd, LZ4_RAW and (deprecated) LZ4; a page whose header carries a
 CRC-32 is checked against it. Nothing can tell a flipped byte in a page
 without a CRC, nor in an Arrow IPC file, which has no checksums.
+
+## Numbers in the CSV schedplan writes
+
+Jobs and tasks tables written as CSV or TSV (` + "`schedplan convert`" + `, a
+log reader's tasks table) write every float as the shortest decimal that
+parses back to the same value (Go's strconv, precision −1; a float32
+column's value as that float32: 2.097, not 2.0970001220703125), as a plain
+decimal wherever one fits — 0 and 10⁻⁶ ≤ |v| < 10²¹, the range of
+ECMAScript's Number::toString —, so that a spreadsheet reads an epoch time
+as 1700000003.5, not 1.7000000035e+09; an exponent only outside it (1e-07,
+1e+21). Missing values are empty fields.
 `)
 	return b.String()
 }

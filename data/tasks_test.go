@@ -192,3 +192,35 @@ func TestStageKind(t *testing.T) {
 		t.Fatal("node_type missing")
 	}
 }
+
+// The tasks CSV writes floats as data.AppendFloat does: round-tripping,
+// and plain decimals where they fit (it wrote 1.70000000025e+09 for an
+// epoch start time, an exponent a spreadsheet may misread).
+func TestTasksCSVFloats(t *testing.T) {
+	var b TaskBuilder
+	r := NewTaskRow()
+	r.JobID, r.TaskID, r.Stage = "j", "t", "map"
+	r.Start, r.Finish, r.CPUSeconds, r.Map = 1700000000.25, 1700001234.5, 1234567.5, 1e-7
+	b.Add(&r)
+	want := b.Tasks("floats")
+	var buf bytes.Buffer
+	if err := WriteTasks(&buf, want, FormatCSV); err != nil {
+		t.Fatal(err)
+	}
+	text := buf.String()
+	for _, s := range []string{"1700000000.25", "1700001234.5", "1234567.5", "1e-07"} {
+		if !strings.Contains(text, s) {
+			t.Errorf("the CSV lacks %s:\n%s", s, text)
+		}
+	}
+	if strings.Contains(text, "e+") {
+		t.Errorf("an exponent where a plain decimal fits:\n%s", text)
+	}
+	got, err := ReadTasksBytes(buf.Bytes(), "floats", ReadOptions{Format: FormatCSV})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := diffTasks(want, got); d != "" {
+		t.Errorf("round trip: %s", d)
+	}
+}

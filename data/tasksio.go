@@ -347,7 +347,7 @@ func writeTasksCSV(w io.Writer, t *Tasks) error {
 				}
 			case *Column[float64]:
 				if v, ok := p.At(i); ok {
-					line = strconv.AppendFloat(line, v, 'g', -1, 64)
+					line = AppendFloat(line, v)
 				}
 			case *Column[int64]:
 				if v, ok := p.At(i); ok {

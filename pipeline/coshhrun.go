@@ -122,7 +122,7 @@ func (p *pipelineRun) coshhValidate(ctx context.Context) (*validation.COSHHValid
 		first = w.Jobs[0].Arrival
 	}
 	v := &validation.COSHHValidation{K: fit.K, Tolerance: fit.Tolerance, Horizon: validation.COSHHHorizon(runs), FirstArrival: first, FinalClasses: len(runs[0].Fit.Secondary.Classes),
-		OfferedLoad: report.FinitePtr(load), OfferedLoadBound: report.FinitePtr(bound),
+		OfferedLoad: report.FinitePtr(load), OfferedLoadBound: report.FinitePtr(bound), MachineTypes: len(in.Spec.Resources),
 		Note: "task level on the spec's machine types, each job's tasks as fast on a type as the execution-time model says (exec rate, memory, retrieve rate); COSHH routes by the plan of schedplan.yaml (fitted on the tuning window) and re-classifies when a job fits no class; FIFO as Hadoop 1's JobQueueTaskScheduler (the head job's node-local map first), Fair with delay scheduling (1.5 offers of every node); Dissatisfaction and Fairness (Σ|Δ − avg|) of all jobs at the job completions (seed 003 §5.2), the other time averages over [first arrival, horizon]" + cut}
 	v.Grid, v.FitJobs, v.SimJobs = p.coshh.Grid, p.coshh.FitJobs-p.coshh.FitFrom, p.coshh.SimJobs
 	classOf := make([]int, len(w.Jobs))
@@ -147,7 +147,7 @@ func (p *pipelineRun) coshhValidate(ctx context.Context) (*validation.COSHHValid
 		v.MetricRows(name, r, w.Jobs, classOf, len(fit.Plan.Secondary.Centres))
 		validation.LogOverhead(name, r)
 		if t := p.vs.Task; t != nil {
-			row := validation.COSHHValidationRow(validation.COSHHRowNames[k], name, fluid, w, r, t.Bounds, dl)
+			row := validation.COSHHValidationRow(v.TaskRowName(k), name, fluid, w, r, t.Bounds, dl)
 			row.OfferedLoad = v.OfferedLoad
 			t.Rows = append(t.Rows, row)
 		}

@@ -116,6 +116,11 @@ func TestSimulatedViewsStateTheirLoad(t *testing.T) {
 	if exec != 3 {
 		t.Errorf("%d exec-time model rows, want 3", exec)
 	}
+	// Table 3's cluster has several machine types: COSHH's rows carry no
+	// one-type note.
+	if cv.MachineTypes != len(in.Spec.Resources) || cv.MachineTypes < 2 {
+		t.Errorf("COSHH's view records %d machine types, the spec has %d", cv.MachineTypes, len(in.Spec.Resources))
+	}
 	var out bytes.Buffer
 	res.WriteText(&out, dir, 0)
 	text := out.String()

@@ -31,6 +31,17 @@ import (
 // magnitude, and returns its path.
 func sixUserLog(t *testing.T, withQueue bool) string {
 	t.Helper()
+	if !withQueue {
+		return queueLog(t, nil)
+	}
+	return queueLog(t, []string{"root.prod", "root.dev", "default"})
+}
+
+// queueLog writes sixUserLog's log with queues (nil: no queue column):
+// user u submits mostly to queues[u % len(queues)].
+func queueLog(t *testing.T, queues []string) string {
+	t.Helper()
+	withQueue := queues != nil
 	r := rand.New(rand.NewPCG(6, 3))
 	var b strings.Builder
 	b.WriteString("job_id,submit_time,user")
@@ -38,14 +49,21 @@ func sixUserLog(t *testing.T, withQueue bool) string {
 		b.WriteString(",queue")
 	}
 	b.WriteString(",size\n")
-	queues := []string{"root.prod", "root.dev", "default"}
 	ts := 0.0
 	for i := 0; i < 1200; i++ {
 		ts += r.ExpFloat64() * 30
 		u := r.IntN(6)
-		q := queues[u%3]
-		if r.IntN(10) == 0 {
-			q = queues[r.IntN(3)]
+		q, n := "", len(queues)
+		if n == 0 {
+			n = 3 // the draws of the log with 3 queues
+		}
+		if withQueue {
+			q = queues[u%n]
+		}
+		if r.IntN(10) == 0 { // drawn with or without queues: one size sequence
+			if k := r.IntN(n); withQueue {
+				q = queues[k]
+			}
 		}
 		size := math.Pow(10, float64(u%3)) * (1 + 9*r.Float64())
 		fmt.Fprintf(&b, "j%d,%.3f,u%d", i, ts, u+1)
@@ -60,6 +78,10 @@ func sixUserLog(t *testing.T, withQueue bool) string {
 	}
 	return path
 }
+
+// nestedLogQueues are queues at several depths, one named by its short
+// name ("adhoc", the leaf of root.dev.adhoc).
+var nestedLogQueues = []string{"root.dev.adhoc", "root.prod", "root.dev.etl", "default", "adhoc"}
 
 // routedShares places every application of the validation window as
 // Hadoop's placement code would (yarn.CapacityScheduler.Place: the queue it
@@ -79,6 +101,9 @@ func routedShares(t *testing.T, in *inputs.Inputs, cs *yarn.CapacityScheduler) m
 		q, err := cs.Place(in.Jobs.UserAt(lo+k), nil, req)
 		if err != nil {
 			t.Fatalf("row %d: %v", lo+k+1, err)
+		}
+		if strings.Contains(req, ".") && q.Path != bundle.LogQueuePath(req) {
+			t.Fatalf("row %d names %s and lands in %s", lo+k+1, req, q.Path)
 		}
 		out[q] += 1 / float64(n)
 	}
@@ -105,6 +130,12 @@ func TestEmitRoutesWorkToCapacity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	nestedCfg := inputs.DefaultRunConfig()
+	nestedCfg.Trace = queueLog(t, nestedLogQueues)
+	nested, err := Prepare(nestedCfg)
+	if err != nil {
+		t.Fatal(err)
+	}
 	users, err := Prepare(noQueue)
 	if err != nil {
 		t.Fatal(err)
@@ -118,6 +149,7 @@ func TestEmitRoutesWorkToCapacity(t *testing.T) {
 		{"embedded trace, k 5", embedded, 5},
 		{"embedded trace, k 12", embedded, 12},
 		{"6 users, 3 queues", six, 3},
+		{"6 users, nested queues", nested, 3},
 		{"6 users, --k users", users, classify.KUsers},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

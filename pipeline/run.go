@@ -393,8 +393,9 @@ type deployState struct {
 // completions, not Fair with one pool per user's; 4: tuned
 // fair-scheduler.xml candidates, per-user maxRunningApps at task level;
 // 5: intervals print enough digits not to read +0.00% when not zero;
-// 6: users' work shares and peak applications from the tuning window).
-const deployVersion = 6
+// 6: users' work shares and peak applications from the tuning window;
+// 7: task-level Fair breaks queue ties by name, as FairSharePolicy).
+const deployVersion = 7
 
 // reportVersion changes when report.html changes for the same stage
 // results (2: the decision on the first screen, legends beside the plots,

@@ -3,6 +3,7 @@ package task
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -18,7 +19,10 @@ type FairQueue struct {
 	// (0: no limit).
 	MinShare, MaxShare int
 	// MaxRunningApps limits the running jobs in the queue's subtree (0: no
-	// limit); the others wait, in submission order.
+	// limit); the others wait, in submission order. NoRunningApps (any
+	// negative value) is Hadoop's maxRunningApps 0: no job of the subtree
+	// ever runs (MaxRunningAppsEnforcer.canAppBeRunnable refuses while the
+	// runnable count ≥ the limit), so Start refuses a job placed there.
 	MaxRunningApps int
 	// FIFO orders the queue's jobs by submission (schedulingPolicy fifo);
 	// otherwise they share fairly by weight (fair; drf is the same with
@@ -33,6 +37,11 @@ type FairQueue struct {
 	Children                                              []FairQueue
 }
 
+// NoRunningApps is FairQueue.MaxRunningApps for an allocation file's
+// maxRunningApps 0 (or below), which lets no application of the queue's
+// subtree run.
+const NoRunningApps = -1
+
 // Fair is the Hadoop Fair Scheduler at task level: a tree of queues (Root
 // is the root queue; its Name is ignored). At each decision the scheduler
 // walks from the root to a leaf, choosing at every level the child first
@@ -42,7 +51,12 @@ type FairQueue struct {
 //     first, by smallest usage / min(MinShare, demand) — the largest
 //     deficit ratio;
 //  2. then by smallest usage / weight;
-//  3. then in configuration order (jobs: by submission).
+//  3. then by name (jobs: by submission). FairSharePolicy's
+//     FairShareComparator breaks ties by start time, which is 0 for every
+//     queue (FSQueue.getStartTime), then by Schedulable.getName, the
+//     queue's full name; siblings therefore go in name order (String's
+//     compareTo, byte order for the ASCII of queue names), not in the
+//     allocation file's order.
 //
 // Demand is containers held plus containers the ready tasks of the runnable
 // jobs need. A child whose chosen task would push it or an ancestor above
@@ -197,9 +211,15 @@ func (f *Fair) Start(s *State) error {
 		if err != nil {
 			return fmt.Errorf("job %d: %v", j+1, err)
 		}
+		for q := l; q >= 0; q = f.qs[q].parent {
+			if f.qs[q].maxApps < 0 {
+				return fmt.Errorf("fair: job %d: queue %s has maxRunningApps 0: Hadoop never runs its applications (MaxRunningAppsEnforcer.canAppBeRunnable)", j+1, f.qs[q].name)
+			}
+		}
 		f.leafOf[j] = l
 	}
 	f.qk.reset(len(f.qs))
+	f.qk.rank = nameRanks(f.qk.rank, f.qs)
 	f.ak.reset(n)
 	for i := range f.qs {
 		f.qs[i].kids.init(&f.qk)
@@ -251,8 +271,8 @@ func (q FairQueue) checkOwn(name string) error {
 	switch {
 	case math.IsNaN(q.Weight) || math.IsInf(q.Weight, 0):
 		return fmt.Errorf("fair: queue %s: weight %v is not finite", name, q.Weight)
-	case q.MinShare < 0 || q.MaxShare < 0 || q.MaxRunningApps < 0:
-		return fmt.Errorf("fair: queue %s: negative minShare, maxShare or maxRunningApps", name)
+	case q.MinShare < 0 || q.MaxShare < 0:
+		return fmt.Errorf("fair: queue %s: negative minShare or maxShare", name)
 	case q.MaxShare > 0 && q.MinShare > q.MaxShare:
 		return fmt.Errorf("fair: queue %s: min share %d above max share %d", name, q.MinShare, q.MaxShare)
 	}
@@ -286,6 +306,21 @@ func (f *Fair) add(c FairQueue, parent int32, name string) error {
 		}
 	}
 	return nil
+}
+
+// nameRanks returns every queue's rank in the order of their full names
+// (reusing buf): the tie-break of FairSharePolicy's comparator.
+func nameRanks(buf []int32, qs []fq) []int32 {
+	order := make([]int32, len(qs))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(x, y int32) int { return strings.Compare(qs[x].name, qs[y].name) })
+	buf = resize(buf, len(qs))
+	for r, q := range order {
+		buf[q] = int32(r)
+	}
+	return buf
 }
 
 // checkChildren checks the names of a queue's children: non-empty,

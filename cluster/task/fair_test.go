@@ -34,7 +34,7 @@ func TestFairHand(t *testing.T) {
 			[]Job{inQueue("a", mr(0, 12, 1, 0, 0, 0)), inQueue("b", mr(0, 4, 1, 0, 0, 0))}, []float64{4, 4}},
 		// Deficit order: a (min 2, 3 tasks), b (min 6, 12 tasks), c (no
 		// min, 2 tasks). Round 1 by smallest usage/minShare: a (0/2, tie
-		// by order), b (0/6), b (1/6), b (2/6 < a's 1/2): a 1, b 3, c 0.
+		// by name), b (0/6), b (1/6), b (2/6 < a's 1/2): a 1, b 3, c 0.
 		// Round 2 the same. Round 3: a's demand is 1 (min(2, 1) = 1): a 1,
 		// b 3; a ends at 3. Round 4: b's last 3 (min(6, 3) = 3), c 1; b
 		// ends at 4, c's last task runs in round 5.
@@ -55,6 +55,17 @@ func TestFairHand(t *testing.T) {
 			FairQueue{Children: []FairQueue{{Name: "p", MaxRunningApps: 1, Children: []FairQueue{{Name: "x"}, {Name: "y"}}}, {Name: "z"}}}, two,
 			[]Job{inQueue("p.x", mr(0, 2, 1, 0, 0, 0)), inQueue("root.p.y", mr(0, 2, 1, 0, 0, 0)), inQueue("z", mr(0, 2, 1, 0, 0, 0))},
 			[]float64{1, 2, 1}},
+		// Equal keys (both idle, weight 1) go by name, not by the file's
+		// order (FairShareComparator: FSQueue.getStartTime is 0, then
+		// getName): a, declared second, runs first on the one container.
+		{"ties by name",
+			FairQueue{Children: []FairQueue{{Name: "b"}, {Name: "a"}}}, Uniform(1, 1),
+			[]Job{inQueue("b", mr(0, 1, 1, 0, 0, 0)), inQueue("a", mr(0, 1, 1, 0, 0, 0))}, []float64{2, 1}},
+		// Nested: root.p.z and root.q tie at root, p first by name; inside
+		// p, y (declared after z) before z.
+		{"nested ties by name",
+			FairQueue{Children: []FairQueue{{Name: "q"}, {Name: "p", Children: []FairQueue{{Name: "z"}, {Name: "y"}}}}}, Uniform(1, 1),
+			[]Job{inQueue("q", mr(0, 1, 1, 0, 0, 0)), inQueue("p.z", mr(0, 1, 1, 0, 0, 0)), inQueue("p.y", mr(0, 1, 1, 0, 0, 0))}, []float64{3, 2, 1}},
 		// maxShare 1 on a: a's 2 tasks run one at a time while b idles
 		// nothing (it has 1 task).
 		{"maxShare",

@@ -3,7 +3,7 @@ package task
 import "github.com/schedplan/schedplan/internal/treap"
 
 // key orders the items of an indexed heap: by a, then b, then the item's
-// index (for jobs, the earlier arrival).
+// rank (heapKeys.rank), else its index (for jobs, the earlier arrival).
 type key struct{ a, b float64 }
 
 // heapKeys holds the keys and heap positions of a set of items (jobs or
@@ -12,6 +12,9 @@ type key struct{ a, b float64 }
 type heapKeys struct {
 	k   []key
 	pos []int32 // index in the item's heap, −1 when in none
+	// rank, when set, breaks ties of equal keys (the lower first) instead
+	// of the index: Fair's queues by name.
+	rank []int32
 }
 
 func (kk *heapKeys) reset(n int) {
@@ -34,6 +37,9 @@ func (kk *heapKeys) less(x, y int32) bool {
 	}
 	if a.b != b.b {
 		return a.b < b.b
+	}
+	if kk.rank != nil {
+		return kk.rank[x] < kk.rank[y]
 	}
 	return x < y
 }

@@ -174,6 +174,26 @@ const MinInterval = time.Second
 // would cancel every application's service, and nothing would demote.
 const MaxAMMB = 1 << 24
 
+// CheckInterval is the one check of a poll interval (Run's, and a command
+// line's before it reads anything): at least MinInterval. The error wraps
+// ErrInterval.
+func CheckInterval(d time.Duration) error {
+	if d < MinInterval {
+		return fmt.Errorf("%w %v: need at least %v (every poll lists the cluster's running applications)", ErrInterval, d, MinInterval)
+	}
+	return nil
+}
+
+// CheckAMMB is the one check of an ApplicationMaster's memory in MB
+// (ControllerOptions.AMMB, and a command line's): 0 to MaxAMMB. The error
+// wraps ErrAMMB.
+func CheckAMMB(mb float64) error {
+	if !(mb >= 0 && mb <= MaxAMMB) {
+		return fmt.Errorf("%w: ApplicationMaster memory %v MB: need 0 to %d MB", ErrAMMB, mb, MaxAMMB)
+	}
+	return nil
+}
+
 // MaxRetryPolls bounds the polls a refused move waits before its retry
 // (the wait doubles with each refusal of the same application: 1, 3, 7, …).
 const MaxRetryPolls = 63
@@ -256,8 +276,8 @@ func NewController(cs *CapacityScheduler, opt ControllerOptions) (*Controller, e
 	if !(opt.ContainerMB > 0) || math.IsInf(opt.ContainerMB, 0) {
 		return nil, fmt.Errorf("container memory %v MB: need a positive number", opt.ContainerMB)
 	}
-	if !(opt.AMMB >= 0 && opt.AMMB <= MaxAMMB) {
-		return nil, fmt.Errorf("%w: ApplicationMaster memory %v MB: need 0 to %d MB", ErrAMMB, opt.AMMB, MaxAMMB)
+	if err := CheckAMMB(opt.AMMB); err != nil {
+		return nil, err
 	}
 	if opt.Client == nil {
 		opt.Client = &http.Client{Timeout: 30 * time.Second}
@@ -384,8 +404,8 @@ func (c *Controller) refused(app string) {
 // returns the error of a poll the RM refused as unauthenticated
 // (ErrUnauthenticated): no later poll would do better.
 func (c *Controller) Run(ctx context.Context, interval time.Duration, report func(Poll, error)) error {
-	if interval < MinInterval {
-		return fmt.Errorf("%w %v: need at least %v", ErrInterval, interval, MinInterval)
+	if err := CheckInterval(interval); err != nil {
+		return err
 	}
 	bad := 0 // polls in a row that failed or had every move refused
 	for {

@@ -75,6 +75,19 @@ type FairScheduler struct {
 	terminal []bool // per placement rule
 }
 
+// NewFairScheduler returns an allocation file with queue tree root and
+// Hadoop's defaults (AllocationConfiguration: no queue or user limit on
+// running applications, Integer.MAX_VALUE; queueMaxAMShareDefault 0.5;
+// defaultQueueSchedulingPolicy fair). Build files with it: in a
+// FairScheduler literal queueMaxAppsDefault and userMaxAppsDefault are 0,
+// which Marshal writes and Hadoop reads as no application running.
+func NewFairScheduler(root *FSQueue) *FairScheduler {
+	return &FairScheduler{
+		Root: root, DefaultQueueSchedulingPolicy: "fair", QueueMaxAppsDefault: math.MaxInt32, UserMaxAppsDefault: math.MaxInt32,
+		QueueMaxAMShareDefault: 0.5, UserMaxApps: map[string]int64{}, byPath: map[string]*FSQueue{},
+	}
+}
+
 // Queue returns the configured queue with the full path, or nil.
 func (fs *FairScheduler) Queue(path string) *FSQueue { return fs.byPath[path] }
 
@@ -98,10 +111,7 @@ func ParseFairScheduler(data []byte) (*FairScheduler, error) {
 	if root.tag != "allocations" {
 		return nil, hadoopErrorf("Bad fair scheduler config file: top-level element not <allocations> (it is <%s>) [AllocationFileLoaderService.reloadAllocations]", root.tag)
 	}
-	p := &fsReader{fs: &FairScheduler{
-		DefaultQueueSchedulingPolicy: "fair", QueueMaxAppsDefault: math.MaxInt32, UserMaxAppsDefault: math.MaxInt32,
-		QueueMaxAMShareDefault: 0.5, UserMaxApps: map[string]int64{}, byPath: map[string]*FSQueue{},
-	}}
+	p := &fsReader{fs: NewFairScheduler(nil)}
 	p.top(root)
 	fs := p.fs
 	if len(fs.Queues) > MaxQueues {

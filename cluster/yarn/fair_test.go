@@ -257,7 +257,9 @@ func TestFairSchedulerRoundTrip(t *testing.T) {
 	// Built in code: NewFSQueue and Add.
 	root := NewFSQueue("root")
 	root.Add(NewFSQueue("a.b")) // not a legal name: the checker says so
-	out, _ = (&FairScheduler{Root: root, Placement: []PlacementRule{{Name: "default", Create: true, Queue: "root.default"}}, PlacementConfigured: true}).Marshal("")
+	built := NewFairScheduler(root)
+	built.Placement, built.PlacementConfigured = []PlacementRule{{Name: "default", Create: true, Queue: "root.default"}}, true
+	out, _ = built.Marshal("")
 	back, err = ParseFairScheduler(out)
 	if err != nil || !back.Check(FSCheckOptions{}).Has("fs-queue-name") {
 		t.Errorf("illegal name not caught: %v\n%s", err, out)
@@ -275,4 +277,38 @@ func stripRaw(r *Resource) *Resource {
 		c.VCoresPercent = math.Round(c.VCoresPercent*1e9) / 1e9
 	}
 	return &c
+}
+
+// queueMaxAppsDefault and userMaxAppsDefault of 0 let no application run
+// in Hadoop (MaxRunningAppsEnforcer.canAppBeRunnable); Marshal dropped a
+// 0, so that a parsed file written back ran everything. It now keeps it,
+// and a file built with NewFairScheduler writes neither (Hadoop's
+// default, no limit).
+func TestFairSchedulerMaxAppsZeroKept(t *testing.T) {
+	fs, err := ParseFairScheduler([]byte(`<allocations><queue name="a"><maxRunningApps>0</maxRunningApps></queue>
+<queueMaxAppsDefault>0</queueMaxAppsDefault><userMaxAppsDefault>0</userMaxAppsDefault></allocations>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := fs.Marshal("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := ParseFairScheduler(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.QueueMaxAppsDefault != 0 || back.UserMaxAppsDefault != 0 || back.Queue("root.a").MaxRunningApps != 0 {
+		t.Errorf("limits of 0 lost on the way back: queueMaxAppsDefault %d, userMaxAppsDefault %d, root.a %d\n%s",
+			back.QueueMaxAppsDefault, back.UserMaxAppsDefault, back.Queue("root.a").MaxRunningApps, out)
+	}
+	built := NewFairScheduler(NewFSQueue("root"))
+	built.Root.Add(NewFSQueue("a"))
+	out, err = built.Marshal("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := string(out); strings.Contains(s, "MaxAppsDefault") || strings.Contains(s, "maxRunningApps") {
+		t.Errorf("a file built with Hadoop's defaults writes a limit:\n%s", s)
+	}
 }

@@ -126,10 +126,12 @@ func (fs *FairScheduler) Marshal(comment string) ([]byte, error) {
 	for _, u := range sortedKeys(fs.UserMaxApps) {
 		out.Users = append(out.Users, xmlUser{Name: u, MaxRunningApps: fs.UserMaxApps[u]})
 	}
-	if fs.QueueMaxAppsDefault != math.MaxInt32 && fs.QueueMaxAppsDefault != 0 {
+	// 0 is written: Hadoop reads it as no application running
+	// (MaxRunningAppsEnforcer.canAppBeRunnable), not as no limit.
+	if fs.QueueMaxAppsDefault != math.MaxInt32 {
 		out.QueueMaxAppsDefault = strconv.FormatInt(fs.QueueMaxAppsDefault, 10)
 	}
-	if fs.UserMaxAppsDefault != math.MaxInt32 && fs.UserMaxAppsDefault != 0 {
+	if fs.UserMaxAppsDefault != math.MaxInt32 {
 		out.UserMaxAppsDefault = strconv.FormatInt(fs.UserMaxAppsDefault, 10)
 	}
 	if fs.QueueMaxAMShareDefault != 0.5 && fs.QueueMaxAMShareDefault != 0 {

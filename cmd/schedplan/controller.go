@@ -45,11 +45,11 @@ id and usage, each once); a refused move is retried after a backoff, and
 			if err := pipeline.CheckContainerMB(containerMB); err != nil {
 				return err
 			}
-			if interval < yarn.MinInterval {
-				return fmt.Errorf("--interval %v: need at least %v (every poll lists the cluster's running applications)", interval, yarn.MinInterval)
+			if err := yarn.CheckInterval(interval); err != nil {
+				return fmt.Errorf("--interval: %w", err)
 			}
-			if amMB < 0 || amMB > yarn.MaxAMMB {
-				return fmt.Errorf("--am-mb %d: need 0 to %d MB", amMB, yarn.MaxAMMB)
+			if err := yarn.CheckAMMB(float64(amMB)); err != nil {
+				return fmt.Errorf("--am-mb: %w", err)
 			}
 			b, err := configfile.Read(args[0])
 			if err != nil {
@@ -71,6 +71,8 @@ id and usage, each once); a refused move is retried after a backoff, and
 				return fmt.Errorf("--rm: %w", err)
 			} else if errors.Is(err, yarn.ErrContainerMB) {
 				return fmt.Errorf("--container-mb: %w", err)
+			} else if errors.Is(err, yarn.ErrAMMB) {
+				return fmt.Errorf("--am-mb: %w", err)
 			} else if err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
 			}

@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/schedplan/schedplan/cluster/yarn"
 )
 
 // controllerXML is a capacity-scheduler.xml with one LAS_MQ rule:
@@ -23,7 +26,9 @@ const controllerXML = `<configuration>
 `
 
 // yarn-controller's flags and --once's exit status: an interval below 1 s
-// and an absurd --am-mb are refused naming the flag; a refused move, and
+// and an absurd --am-mb are refused naming the flag, with the library's
+// error (yarn.CheckInterval, yarn.CheckAMMB: one check each, which the
+// command line used to write again); a refused move, and
 // an RM that wants a user when none is given, make --once fail (the
 // latter naming --user), so that a script does not read them as done.
 func TestControllerCLI(t *testing.T) {
@@ -53,13 +58,14 @@ func TestControllerCLI(t *testing.T) {
 		status int
 		args   []string
 		want   string // "" succeeds
+		exact  bool   // the error is want, not only contains it
 	}{
-		{"moved", http.StatusOK, nil, ""},
-		{"refused", http.StatusForbidden, nil, "1 of 1 moves refused"},
-		{"no user", http.StatusUnauthorized, nil, "--user: "},
-		{"user", http.StatusUnauthorized, []string{"--user", "yarn"}, ""},
-		{"interval", http.StatusOK, []string{"--interval", "1ns"}, "--interval 1ns"},
-		{"am-mb", http.StatusOK, []string{"--am-mb", "999999999999"}, "--am-mb 999999999999"},
+		{"moved", http.StatusOK, nil, "", false},
+		{"refused", http.StatusForbidden, nil, "1 of 1 moves refused", false},
+		{"no user", http.StatusUnauthorized, nil, "--user: ", false},
+		{"user", http.StatusUnauthorized, []string{"--user", "yarn"}, "", false},
+		{"interval", http.StatusOK, []string{"--interval", "1ns"}, "--interval: " + yarn.CheckInterval(time.Nanosecond).Error(), true},
+		{"am-mb", http.StatusOK, []string{"--am-mb", "999999999999"}, "--am-mb: " + yarn.CheckAMMB(999999999999).Error(), true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			status = tc.status
@@ -69,6 +75,8 @@ func TestControllerCLI(t *testing.T) {
 				t.Errorf("%v\n%s", err, out)
 			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
 				t.Errorf("error %v, want one saying %q\n%s", err, tc.want, out)
+			case tc.exact && err.Error() != tc.want:
+				t.Errorf("error %q, want the library's %q", err, tc.want)
 			}
 		})
 	}

@@ -29,7 +29,7 @@ type Bundle struct {
 	Cluster ClusterInfo  `yaml:"cluster"`
 	Users   []UserConfig `yaml:"users"`
 	// Queues are the log's own queues (its queue column), when it has
-	// one: capacity-scheduler.xml keeps them as its top level.
+	// one: capacity-scheduler.xml keeps them at their paths.
 	Queues   []QueueConfig      `yaml:"queues,omitempty"`
 	Classes  []ClassConfig      `yaml:"classes"`
 	Scaling  []FeatureScale     `yaml:"scaling,omitempty"`
@@ -95,8 +95,10 @@ type UserConfig struct {
 	PeakApps int `yaml:"peak_apps,omitempty"`
 }
 
-// QueueConfig is one queue of the log (its queue column), by the name
-// capacity-scheduler.xml gives it (LogQueueName).
+// QueueConfig is one queue of the log (its queue column), by its path in
+// capacity-scheduler.xml and fair-scheduler.xml (LogQueuePath, e.g.
+// root.dev.adhoc; a bundle written before paths were kept names it by its
+// last component, read as a queue under root).
 type QueueConfig struct {
 	Name string  `yaml:"name"`
 	Jobs int     `yaml:"jobs"`

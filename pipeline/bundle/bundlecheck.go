@@ -111,8 +111,8 @@ func (b *Bundle) Check() error {
 	}
 	for i, q := range b.Queues {
 		errs = append(errs, nonNeg(fmt.Sprintf("queues[%d].work", i), q.Work))
-		if q.Name == "" || YARNName(q.Name) != q.Name || q.Jobs < 0 {
-			errs = append(errs, fmt.Errorf("queues[%d]: name %q and jobs %d: need a YARN queue name (letters, digits, '-', '_') and jobs ≥ 0", i, q.Name, q.Jobs))
+		if p := LogQueuePath(q.Name); (p != q.Name && p != "root."+q.Name) || q.Jobs < 0 {
+			errs = append(errs, fmt.Errorf("queues[%d]: name %q and jobs %d: need a YARN queue path (root. and '.'-separated names of letters, digits, '-', '_') and jobs ≥ 0", i, q.Name, q.Jobs))
 		}
 	}
 	if d := b.Deploy; d != nil {

@@ -3,6 +3,7 @@ package bundle
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -14,8 +15,9 @@ import (
 // capacity-scheduler.xml, from what a real cluster knows when an
 // application is submitted — its user and the queue it names — and not
 // from its job class, which nobody knows before the job has run:
-//   - a log with a queue column keeps its queues (LogQueueName) as the top
-//     level, and every application names the queue it ran in;
+//   - a log with a queue column keeps its queues at their paths
+//     (LogQueuePath: root.dev.adhoc stays a leaf adhoc under a parent dev),
+//     and every application names the queue it ran in;
 //   - otherwise a user is mapped to a class's queue when at least
 //     UserClassShare of their classified jobs are of that class; every
 //     other user's applications name no queue and land in default.
@@ -30,17 +32,35 @@ import (
 const UserClassShare = 0.8
 
 // LogQueueName is the capacity-scheduler.xml name of a queue of the log:
-// the last component of a dotted path ("root.prod" → "prod"), as a YARN
+// the last component of its path ("root.dev.adhoc" → "adhoc"), as a YARN
 // queue name (YARNName); a job that names no queue is in "default".
 func LogQueueName(q string) string {
-	q = strings.TrimSpace(q)
-	if i := strings.LastIndexByte(q, '.'); i >= 0 {
-		q = q[i+1:]
+	p := LogQueuePath(q)
+	return p[strings.LastIndexByte(p, '.')+1:]
+}
+
+// LogQueuePath is the path in schedplan's files of a queue the log names:
+// the log's dotted path under root, each component a YARN queue name
+// (YARNName; empty components dropped), "root." prefixed when the log
+// leaves it out ("dev.adhoc" and "root.dev.adhoc" → "root.dev.adhoc",
+// "adhoc" → "root.adhoc"); no queue is "root.default". A short name that
+// is the leaf of one dotted path of the log is that path's queue, as
+// Hadoop resolves it (LogQueues; CSQueueStore.get).
+func LogQueuePath(q string) string {
+	parts := strings.Split(strings.TrimSpace(q), ".")
+	if parts[0] == "root" {
+		parts = parts[1:]
 	}
-	if q == "" {
-		return "default"
+	out := []string{"root"}
+	for _, c := range parts {
+		if c = strings.TrimSpace(c); c != "" {
+			out = append(out, YARNName(c))
+		}
 	}
-	return YARNName(q)
+	if len(out) == 1 {
+		out = append(out, "default")
+	}
+	return strings.Join(out, ".")
 }
 
 // ObservedPeaks returns every user's peak concurrent applications as the
@@ -62,22 +82,40 @@ func ObservedPeaks(j *data.Jobs, n int, userOfRow []int32, users int) []int {
 }
 
 // LogQueues returns the log's queues (nil when it has no queue column),
-// each with its jobs and share of the offered work, in order of first
-// appearance.
+// each by its path (LogQueuePath) with its jobs and share of the offered
+// work, in order of first appearance. A short name (no '.') that is the
+// leaf name of exactly one dotted path of the log is that queue, as
+// Hadoop's CSQueueStore.get resolves a short name to the one queue that has
+// it: "adhoc" and "root.dev.adhoc" are one queue.
 func LogQueues(j *data.Jobs, jobs []sim.Job, total float64) []QueueConfig {
 	if !j.Queue.Present() {
 		return nil
 	}
+	named := make([]string, len(jobs))
+	leafOf := map[string][]string{} // leaf name → dotted paths that end in it
+	for i := range jobs {
+		q, _ := j.Queue.At(i)
+		named[i] = strings.TrimSpace(q)
+		if strings.Contains(named[i], ".") {
+			p := LogQueuePath(named[i])
+			leaf := LogQueueName(p)
+			if !slices.Contains(leafOf[leaf], p) {
+				leafOf[leaf] = append(leafOf[leaf], p)
+			}
+		}
+	}
 	var out []QueueConfig
 	at := map[string]int{}
 	for i := range jobs {
-		q, _ := j.Queue.At(i)
-		name := LogQueueName(q)
-		k, ok := at[name]
+		path := LogQueuePath(named[i])
+		if ps := leafOf[LogQueueName(path)]; !strings.Contains(named[i], ".") && len(ps) == 1 {
+			path = ps[0]
+		}
+		k, ok := at[path]
 		if !ok {
 			k = len(out)
-			at[name] = k
-			out = append(out, QueueConfig{Name: name})
+			at[path] = k
+			out = append(out, QueueConfig{Name: path})
 		}
 		out[k].Jobs++
 		if total > 0 {
@@ -104,16 +142,20 @@ func LogQueuesOf(j *data.Jobs, lo, n int) []string {
 }
 
 // logQueueNames returns the names an application that named q in the log
-// tries in turn: q as written — what the cluster's own scheduler file
-// (--current-config) knows it by, e.g. "root.dev.adhoc" — then its name in
-// schedplan's files (LogQueueName, "adhoc"), when that differs. No queue
-// is "default".
+// tries in turn: q as written, which Hadoop resolves as a full path or a
+// short name (CSQueueStore.get) — what the cluster's own scheduler file
+// (--current-config) and schedplan's know it by, e.g. "root.dev.adhoc" or
+// "adhoc" — then its path in schedplan's files (LogQueuePath, e.g.
+// "root.my_queue" for "my queue"), when that differs. No queue is
+// "default" (the queue mappings apply).
 func logQueueNames(q string) []string {
-	name := LogQueueName(q)
-	if q == "" || q == name {
-		return []string{name}
+	if q == "" || q == "default" {
+		return []string{"default"}
 	}
-	return []string{q, name}
+	if p := LogQueuePath(q); p != q {
+		return []string{q, p}
+	}
+	return []string{q}
 }
 
 // PlaceLogQueue places an application that named q in the log with place

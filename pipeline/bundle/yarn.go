@@ -117,8 +117,9 @@ func fmtPercent(hundredths int) string {
 // what a cluster knows (the log's queues, users mapped to their class),
 // capacities by the work routed to each queue, LAS_MQ levels as sibling
 // leaves of the queue applications land in, application limits from the
-// log's peak concurrency).
-const CapacityLayoutVersion = 5
+// log's peak concurrency); 6: the log's queues at their paths, under
+// parent queues, instead of flattened to their last component).
+const CapacityLayoutVersion = 6
 
 // MinQueueShare is the least guaranteed capacity (hundredths of a percent
 // of root) of a queue that receives no work by the routing (a class queue
@@ -156,16 +157,18 @@ const LeafMinUserLimitPercent = 1
 const (
 	classQueue = iota
 	defaultQueue
-	logQueue // a queue of the log's queue column
+	logQueue    // a queue of the log's queue column
+	parentQueue // a parent of the log's queues (root.dev of root.dev.adhoc)
 )
 
-// csQueue is a queue being rendered: a top-level queue (a class's, the
-// log's, default) and, with LAS_MQ, each of its levels, all leaves under
-// root.
+// csQueue is a queue being rendered: a queue applications land in (a
+// class's or default under root, the log's at its path) and, with LAS_MQ,
+// each of its levels, its siblings; or a parent of the log's queues.
 type csQueue struct {
 	role       int
 	name, path string
-	share      map[string]int // partition ("" = default) → capacity, hundredths of root's
+	parent     *csQueue       // nil: root
+	share      map[string]int // partition ("" = default) → capacity, hundredths of the parent's
 	labels     []string       // accessible labels, in type order
 	defLabel   string
 	work       float64 // share of the offered work routed here (top level)
@@ -180,10 +183,14 @@ type csQueue struct {
 type csPlan struct {
 	labels []string   // one per machine type; nil: no node labels
 	why    string     // why there are (no) node labels
-	queues []*csQueue // the top level: classes (or the log's queues), then default
-	leaves []*csQueue // every queue under root, each top-level queue followed by its lower levels
+	queues []*csQueue // where applications land: classes (or the log's queues), then default
+	leaves []*csQueue // every leaf, each queue of queues followed by its lower levels
+	inner  []*csQueue // the parents of the log's queues, parents first
 	unit   string     // threshold unit of the bundle
 	held   float64    // held container-seconds per unit (Bundle.HeldPerUnit)
+	// kids are every queue's children in the file's order (nil: root's),
+	// each queue of queues followed by its lower levels.
+	kids map[*csQueue][]*csQueue
 }
 
 // planCapacityScheduler decides the queues and their capacities.
@@ -206,12 +213,14 @@ func planCapacityScheduler(b *Bundle) (*csPlan, error) {
 	if err := topQueues(b, p); err != nil {
 		return nil, err
 	}
-	work := make([]float64, len(p.queues))
-	for i, q := range p.queues {
-		work[i] = q.work
-	}
-	for i, v := range flooredPercentages(work, 10000) {
-		p.queues[i].share[yarn.NoLabel] = v
+	for _, sib := range p.kids {
+		work := make([]float64, len(sib))
+		for i, q := range sib {
+			work[i] = q.work
+		}
+		for i, v := range flooredPercentages(work, 10000) {
+			sib[i].share[yarn.NoLabel] = v
+		}
 	}
 	def := p.queues[len(p.queues)-1]
 	classTotal := 10000 - def.share[yarn.NoLabel]
@@ -245,6 +254,7 @@ func planCapacityScheduler(b *Bundle) (*csPlan, error) {
 		p.leaves = p.queues
 		return p, nil
 	}
+	levelsOf := map[*csQueue][]*csQueue{}
 	var err error
 	if p.unit, _, err = b.ThresholdUnit(); err != nil {
 		return nil, err
@@ -253,7 +263,7 @@ func planCapacityScheduler(b *Bundle) (*csPlan, error) {
 		return nil, err
 	}
 	taken := map[string]bool{}
-	for _, q := range p.queues {
+	for _, q := range append(p.inner, p.queues...) {
 		taken[q.name] = true
 	}
 	for _, q := range p.queues {
@@ -262,40 +272,57 @@ func planCapacityScheduler(b *Bundle) (*csPlan, error) {
 			return nil, err
 		}
 		p.leaves = append(p.leaves, levels...)
+		levelsOf[q] = levels[1:]
+	}
+	for parent, sib := range p.kids {
+		var with []*csQueue
+		for _, q := range sib {
+			with = append(append(with, q), levelsOf[q]...)
+		}
+		p.kids[parent] = with
 	}
 	return p, nil
 }
 
-// topQueues decides the top-level queues and the share of the offered work
-// routed to each (see routing.go): the log's queues when it has them, else
-// one per class (the work of the users mapped to it); and default (the
-// work of everyone else, or of the log's jobs that named no queue). A
-// bundle written before the users' work was recorded takes their share of
-// the jobs instead (userWork); one without jobs either routes each class's
-// work (α × mean size) to its queue.
+// absolute returns the queue's capacity on a partition as a fraction of
+// root's: its share of its parent's times its parent's.
+func (q *csQueue) absolute(part string) float64 {
+	a := 1.0
+	for ; q != nil; q = q.parent {
+		a *= float64(q.share[part]) / 10000
+	}
+	return a
+}
+
+// topQueues decides the queues applications land in and the share of the
+// offered work routed to each (see routing.go): the log's queues at their
+// paths when it has them (logQueueTree), else one per class (the work of
+// the users mapped to it); and default (the work of everyone else, or of
+// the log's jobs that named no queue). A bundle written before the users'
+// work was recorded takes their share of the jobs instead (userWork); one
+// without jobs either routes each class's work (α × mean size) to its
+// queue.
 func topQueues(b *Bundle, p *csPlan) error {
 	seen := map[string]bool{}
+	p.kids = map[*csQueue][]*csQueue{}
 	add := func(role int, name string, work float64) error {
 		if seen[name] {
 			return fmt.Errorf("queue name %q is taken", name)
 		}
 		seen[name] = true
-		p.queues = append(p.queues, &csQueue{role: role, name: name, path: "root." + name, share: map[string]int{}, work: work})
+		q := &csQueue{role: role, name: name, path: "root." + name, share: map[string]int{}, work: work}
+		p.queues = append(p.queues, q)
+		p.kids[nil] = append(p.kids[nil], q)
 		return nil
 	}
-	defWork := 0.0
 	if len(b.Queues) > 0 {
-		for _, q := range b.Queues {
-			if q.Name == "default" {
-				defWork += q.Work
-				continue
-			}
-			if err := add(logQueue, q.Name, q.Work); err != nil {
-				return fmt.Errorf("the log's queue %q: %w", q.Name, err)
-			}
+		defWork, err := logQueueTree(b.Queues, p)
+		if err != nil {
+			return err
 		}
 		return add(defaultQueue, "default", defWork)
 	}
+	defWork := 0.0
 	seen["default"] = true
 	byClass := map[string]int{}
 	for i, c := range b.Classes {
@@ -319,6 +346,59 @@ func topQueues(b *Bundle, p *csPlan) error {
 	}
 	delete(seen, "default")
 	return add(defaultQueue, "default", defWork)
+}
+
+// logQueueTree adds the log's queues to p at their paths (LogQueuePath of
+// QueueConfig.Name; a bundle written when the names were short reads
+// "prod" as root.prod), each leaf under its parents, whose work is their
+// leaves' (the Capacity Scheduler's hierarchy: a parent's children split
+// its capacity, AbstractParentQueue.setChildQueues). It returns the work
+// of the log's root.default, which the caller's default queue takes. A
+// queue the log's applications ran in that is also the parent of another
+// is refused (CapacityScheduler.addApplication refuses a parent queue,
+// so the log cannot come from one cluster), and so are two leaves of one
+// name (CapacityScheduler.addQueue refuses them in 2.x; CSQueueStore
+// makes the short name ambiguous in 3.x).
+func logQueueTree(queues []QueueConfig, p *csPlan) (float64, error) {
+	byPath := map[string]*csQueue{}
+	leafPath := map[string]string{"default": "root.default"}
+	defWork := 0.0
+	for _, lq := range queues {
+		path := LogQueuePath(lq.Name)
+		if path == "root.default" {
+			defWork += lq.Work
+			continue
+		}
+		parts := strings.Split(path, ".")[1:]
+		var parent *csQueue
+		for k, name := range parts {
+			at := "root." + strings.Join(parts[:k+1], ".")
+			q := byPath[at]
+			leaf := k == len(parts)-1
+			switch {
+			case q == nil:
+				q = &csQueue{role: parentQueue, name: name, path: at, parent: parent, share: map[string]int{}}
+				byPath[at] = q
+				p.kids[parent] = append(p.kids[parent], q)
+				if !leaf {
+					p.inner = append(p.inner, q)
+				}
+			case leaf == (q.role == parentQueue):
+				return 0, fmt.Errorf("the log's queue %s: applications ran in it and in its child queues; YARN admits none to a parent queue (CapacityScheduler.addApplication)", at)
+			case leaf:
+				return 0, fmt.Errorf("the log's queue %s: listed twice", at)
+			}
+			q.work += lq.Work
+			parent = q
+		}
+		parent.role = logQueue
+		if other, dup := leafPath[parent.name]; dup {
+			return 0, fmt.Errorf("the log's queues %s and %s: two leaves named %s (Hadoop 2.x refuses the file, CapacityScheduler.addQueue; 3.x refuses an application naming %q as ambiguous, CSQueueStore.isAmbiguous)", other, path, parent.name, parent.name)
+		}
+		leafPath[parent.name] = path
+		p.queues = append(p.queues, parent)
+	}
+	return defWork, nil
 }
 
 // userWork returns every user's share of the offered work: UserConfig.Work,
@@ -499,8 +579,8 @@ func classType(b *Bundle, i, types, bestType int) (int, string) {
 	return bestType, "the largest machine type (the COSHH allocation gives this class no machines: it runs on idle capacity only)"
 }
 
-// addLevels returns a top-level queue's LAS_MQ levels as leaves under
-// root: the queue itself is level 0 (applications land in it, by name or
+// addLevels returns a queue's LAS_MQ levels as leaves under its parent:
+// the queue itself is level 0 (applications land in it, by name or
 // mapping) and q.name_l1 … its lower levels, to which the controller
 // demotes (each level's next sibling: yarn.Demotions). The levels are
 // siblings, not children, so that the queue stays a leaf that accepts
@@ -517,7 +597,7 @@ func addLevels(q *csQueue, l *tuner.LASMQConfig, held float64, taken map[string]
 			return nil, fmt.Errorf("queue %s: the name of its LAS_MQ level %d, %s, is taken", q.path, k, name)
 		}
 		taken[name] = true
-		levels = append(levels, &csQueue{role: q.role, name: name, path: "root." + name, share: map[string]int{}, labels: q.labels,
+		levels = append(levels, &csQueue{role: q.role, name: name, path: strings.TrimSuffix(q.path, q.name) + name, parent: q.parent, share: map[string]int{}, labels: q.labels,
 			defLabel: q.defLabel, level: k, desc: fmt.Sprintf("as %s, whose LAS_MQ level %d this is", q.path, k)})
 	}
 	for k, lv := range levels {
@@ -582,14 +662,16 @@ func userLimitFactor(abs map[string]float64) (float64, bool) {
 }
 
 // CapacitySchedulerXML renders the bundle as a capacity-scheduler.xml:
-//   - the top level is where applications land (see routing.go): the
-//     log's own queues when the log has a queue column (applications name
-//     them, as they did), else one queue per job class, to which each user
+//   - the leaves are where applications land (see routing.go): the log's
+//     own queues at their paths when the log has a queue column
+//     (applications name them, as they did; root.dev.adhoc is a leaf adhoc
+//     under a parent dev, whose children's capacities sum to 100), else
+//     one top-level queue per job class, to which each user
 //     whose jobs are mostly (UserClassShare) of that class is mapped; and
 //     "default", where every other application lands (it names no queue
 //     and matches no mapping);
-//   - each top-level queue's capacity on the default partition is the
-//     share of the offered work routed to it (Bundle.Users[].Work,
+//   - each queue's capacity on the default partition is the share of
+//     its parent's offered work routed to it (Bundle.Users[].Work,
 //     Bundle.Queues[].Work); a queue that receives none keeps a floor
 //     (MinQueueShare, all floors together at most MaxFloorShare), so the
 //     queues that receive the work hold at least 90% and no queue has
@@ -645,18 +727,20 @@ func capacitySchedulerXML(b *Bundle, containerMB int) ([]byte, error) {
 	}
 	conf := &yarn.Configuration{}
 	add := func(name, value, desc string) { conf.Add(yarn.CSPrefix+name, value, desc) }
-	names := make([]string, len(p.leaves))
-	for i, q := range p.leaves {
-		names[i] = q.name
-	}
 	top := "one queue per job class (schedplan's COSHH classes), and default for applications that name no queue and match no mapping"
 	if len(b.Queues) > 0 {
-		top = "the log's own queues (applications name them, as they did), and default for applications that name no queue"
+		top = "the log's own queues at their paths (applications name them, as they did), and default for applications that name no queue"
 	}
 	if len(p.leaves) > len(p.queues) {
 		top += "; each is its LAS_MQ level 0, followed by its lower levels <queue>_l1 …"
 	}
-	add("root.queues", strings.Join(names, ","), top)
+	add("root.queues", childNames(p.kids[nil]), top)
+	for _, q := range p.inner {
+		add(q.path+".queues", childNames(p.kids[q]), "the log's queues under "+q.path)
+		add(q.path+".capacity", fmtPercent(q.share[yarn.NoLabel]), "share of the offered work routed to the log's queues under "+q.path+" (their capacities split this queue's, summing to 100)")
+		add(q.path+".maximum-capacity", "100", "")
+		add(q.path+".accessible-node-labels", " ", "no machine type: this queue runs only on nodes without a label")
+	}
 	conf.Add("schedplan.node-labels", strconv.FormatBool(p.labels != nil), p.why)
 	mappings, mapDesc := queueMappings(b, p)
 	if len(mappings) > 0 {
@@ -677,11 +761,13 @@ func capacitySchedulerXML(b *Bundle, containerMB int) ([]byte, error) {
 	for _, q := range p.leaves {
 		pre := q.path + "."
 		abs := map[string]float64{}
-		for part, s := range q.share {
-			abs[part] = float64(s) / 10000
+		for part := range q.share {
+			abs[part] = q.absolute(part)
 		}
 		capDesc, lvlDesc := "share of the offered work routed here (the work of the applications that land in this queue)", "share of the COSHH allocation of this machine type"
 		switch {
+		case q.parent != nil && q.level == 0 && q.work > 0:
+			capDesc = "share of the offered work routed to " + q.parent.path + " that lands in this queue"
 		case q.level > 0:
 			capDesc = fmt.Sprintf("LAS_MQ level %d: the queue weight's share of %s", q.level, strings.TrimSuffix(q.path, fmt.Sprintf("_l%d", q.level)))
 			lvlDesc = capDesc
@@ -823,6 +909,16 @@ func queueMappings(b *Bundle, p *csPlan) ([]string, string) {
 	return maps, desc
 }
 
+// childNames joins the names of a parent's children for its queues
+// property.
+func childNames(kids []*csQueue) string {
+	names := make([]string, len(kids))
+	for i, q := range kids {
+		names[i] = q.name
+	}
+	return strings.Join(names, ",")
+}
+
 func listNames(names []string) string {
 	const show = 10
 	switch {
@@ -908,10 +1004,8 @@ func FairSchedulerXML(b *Bundle, opt FairSchedulerOptions) ([]byte, error) {
 		q := root.Add(yarn.NewFSQueue("default"))
 		q.SchedulingPolicy = opt.PoolPolicy
 	}
-	fs := &yarn.FairScheduler{
-		Root: root, DefaultQueueSchedulingPolicy: "fair", PlacementConfigured: true,
-		Placement: fairPlacement(),
-	}
+	fs := yarn.NewFairScheduler(root)
+	fs.PlacementConfigured, fs.Placement = true, fairPlacement()
 	return fs.Marshal("fair-scheduler.xml: generated by schedplan")
 }
 

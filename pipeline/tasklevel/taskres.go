@@ -490,7 +490,12 @@ func FairQueue(fs *yarn.FairScheduler, q *yarn.FSQueue, mb int64) task.FairQueue
 	if apps < 0 {
 		apps = fs.QueueMaxAppsDefault // AllocationConfiguration.getQueueMaxApps
 	}
-	if apps >= 0 && apps < math.MaxInt32 {
+	switch {
+	case apps <= 0:
+		// Hadoop runs no application of the queue: its runnable count is
+		// never below the limit (MaxRunningAppsEnforcer.canAppBeRunnable).
+		out.MaxRunningApps = task.NoRunningApps
+	case apps < math.MaxInt32:
 		out.MaxRunningApps = int(apps)
 	}
 	for _, c := range q.Children {

@@ -51,7 +51,7 @@ func COSHHSection(v *COSHHValidation, c *bundle.COSHHConfig) (report.Section, er
 	mt := report.TableBlock{Highlight: 0, Caption: fmt.Sprintf("Seed 003 §5.1's metrics on the validation window; time averages over the first arrival to %.4g s (the last completion of any run). The window's %s", v.Horizon, v.LoadNote()),
 		Header: []string{"scheduler", "jobs", "mean completion (s)", "Dissatisfaction", "Fairness (variance of share/weight)", "Fairness (Σ|Δ − avg|)", "Locality (% local map tasks)", "Alg. 1 runs", "Alg. 2 decisions", "re-classifications", "LP solves"}}
 	for _, r := range v.Runs {
-		mt.Rows = append(mt.Rows, []string{r.Config, fmt.Sprint(r.Jobs), report.F4(r.MeanCompletion), report.F4(r.Dissatisfaction), report.F4(r.Fairness), report.F4(r.FairnessAbs), report.F4(r.Locality()),
+		mt.Rows = append(mt.Rows, []string{v.RowName(r.Config), fmt.Sprint(r.Jobs), report.F4(r.MeanCompletion), report.F4(r.Dissatisfaction), report.F4(r.Fairness), report.F4(r.FairnessAbs), report.F4(r.Locality()),
 			fmt.Sprint(r.Alg1Runs), fmt.Sprint(r.Alg2Decisions), fmt.Sprint(r.Replans), fmt.Sprint(r.LPSolves)})
 	}
 	ut := report.TableBlock{Highlight: -1, Caption: "Per user: mean completion (s), time-averaged UserDissatisfaction and containers held, Locality (%); the window and offered load above (" + experiment.LoadCell(experiment.LoadOf(v.OfferedLoad)) + ")",
@@ -88,7 +88,7 @@ func (v *COSHHValidation) WriteText(w io.Writer) {
 	tw := report.NewTable(w, tabwriter.AlignRight)
 	fmt.Fprintln(tw, "scheduler\tmean completion (s)\tDissatisfaction\tFairness (var share/weight)\tLocality (%)\tAlg. 1 runs\tAlg. 2 decisions\tre-classifications\tLP solves\t")
 	for _, r := range v.Runs {
-		fmt.Fprintf(tw, "%s\t%.4g\t%.4g\t%.4g\t%.1f\t%d\t%d\t%d\t%d\t\n", r.Config, r.MeanCompletion, r.Dissatisfaction, r.Fairness, r.Locality(), r.Alg1Runs, r.Alg2Decisions, r.Replans, r.LPSolves)
+		fmt.Fprintf(tw, "%s\t%.4g\t%.4g\t%.4g\t%.1f\t%d\t%d\t%d\t%d\t\n", v.RowName(r.Config), r.MeanCompletion, r.Dissatisfaction, r.Fairness, r.Locality(), r.Alg1Runs, r.Alg2Decisions, r.Replans, r.LPSolves)
 	}
 	tw.Flush()
 	fmt.Fprintln(w, "(per user and per class: coshh.parquet and the report; wall-clock overhead: the run's log)")

@@ -147,6 +147,10 @@ type COSHHValidation struct {
 	// the run (re-classifications add classes).
 	FinalClasses int    `json:"final_classes"`
 	Note         string `json:"note"`
+	// MachineTypes is the number of machine types of the cluster spec:
+	// with one, COSHH's row says it is for heterogeneous clusters
+	// (COSHHRowNote).
+	MachineTypes int `json:"machine_types"`
 	// Grid is the tuning grid (fitted on FitJobs jobs — the last ones
 	// before those simulated, at most COSHHGridFitMaxJobs —, simulated on
 	// the next SimJobs of the tuning window).
@@ -192,6 +196,40 @@ func (r COSHHMetricRow) Locality() float64 {
 
 // COSHHRowNames are the task-level validation rows of COSHH's comparison.
 var COSHHRowNames = []string{"coshh (emitted plan; exec-time model)", "fifo (exec-time model)", "fair (exec-time model)"}
+
+// COSHHOneTypeNote is said beside COSHH's rows when the cluster spec has
+// one machine type (as --cluster auto's is): COSHH matches job classes to
+// machine types (seed 003); with one type every class gets the same
+// machines, each served in arrival order, so its row is FIFO-like and no
+// judgement of COSHH.
+const COSHHOneTypeNote = "one machine type: COSHH is for heterogeneous clusters, FIFO-like here"
+
+// COSHHRowNote returns the note for COSHH's rows on a cluster spec of
+// types machine types: COSHHOneTypeNote with one, else "".
+func COSHHRowNote(types int) string {
+	if types == 1 {
+		return COSHHOneTypeNote
+	}
+	return ""
+}
+
+// TaskRowName is the name of the task-level validation row of run k
+// (COSHHRowNames: COSHH, FIFO, Fair); COSHH's carries COSHHRowNote.
+func (v *COSHHValidation) TaskRowName(k int) string {
+	if note := COSHHRowNote(v.MachineTypes); k == 0 && note != "" {
+		return "coshh (emitted plan; " + note + "; exec-time model)"
+	}
+	return COSHHRowNames[k]
+}
+
+// RowName is the name a COSHH comparison row of scheduler config is shown
+// under: COSHH's carries COSHHRowNote.
+func (v *COSHHValidation) RowName(config string) string {
+	if note := COSHHRowNote(v.MachineTypes); config == "coshh" && note != "" {
+		return config + " (" + note + ")"
+	}
+	return config
+}
 
 // COSHHValidationRow is a run as a task-level validation row (responses in
 // seconds; slowdowns over each job's time alone on the window's cluster,
@@ -318,4 +356,4 @@ func (v *COSHHValidation) Table() ([]byte, error) {
 
 // COSHHVersion changes when COSHH's tuning or validation changes what it
 // computes, so that older stamps are stale.
-const COSHHVersion = 7 // 3: the grid states its offered load; 4: map tasks take their job's input blocks local first (locality); 5: type scales by ExecModelScales (a zero-size job keeps scale 1); 6: Hadoop 1's FIFO and Fair's delay of 1.5 offers as baselines; 7: the time averages' first arrival recorded
+const COSHHVersion = 8 // 3: the grid states its offered load; 4: map tasks take their job's input blocks local first (locality); 5: type scales by ExecModelScales (a zero-size job keeps scale 1); 6: Hadoop 1's FIFO and Fair's delay of 1.5 offers as baselines; 7: the time averages' first arrival recorded; 8: Fair breaks queue ties by name, as FairSharePolicy

@@ -257,8 +257,9 @@ func (t *TaskValidation) EmittedVerdict() string {
 // a log's queue placed as written first, then by its name in schedplan's
 // files); 12: H-PFSP's Algorithm 2 as printed (issue 28); 13: H-PFSP
 // gives §II.C's residual slots to other jobs, fallback=ps, by default, and
-// PRISM's fairness counts tasks, fairness=tasks).
-const TaskLevelVersion = 13
+// PRISM's fairness counts tasks, fairness=tasks); 14: Fair breaks queue ties by name, as
+// FairSharePolicy).
+const TaskLevelVersion = 14
 
 // OneReplayNote qualifies the task-level validation table's comparisons:
 // one replay of the window with the run's seed, descriptive; the verdict

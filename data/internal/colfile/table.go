@@ -336,17 +336,23 @@ func StringValue(a arrow.Array, i int) (string, bool) {
 // AppendFloat appends v as text: the shortest decimal that parses back to
 // v, or, for a v that is exactly a float32 (a float32 column of a log or
 // table, widened on reading), the shortest that parses back to that
-// float32 when it is shorter: 2.097, not 2.0970001220703125.
+// float32 when it is shorter: 2.097, not 2.0970001220703125. It is a plain
+// decimal wherever one reads well — 0 and 1e-6 ≤ |v| < 1e21, the range
+// where ECMAScript's Number::toString writes one too: 1234567 and
+// 1700000000.5, not 1.234567e+06 and 1.7000000005e+09, which a spreadsheet
+// may take for text or round —, and an exponent only outside it (1e+21,
+// 1e-07); NaN and ±Inf as strconv writes them.
 func AppendFloat(b []byte, v float64) []byte {
+	bits := 64
 	if f := float32(v); float64(f) == v {
-		n := len(b)
-		b = strconv.AppendFloat(b, v, 'g', -1, 32)
-		s32 := len(b) - n
-		b = strconv.AppendFloat(b, v, 'g', -1, 64)
-		if len(b)-n-s32 <= s32 {
-			return append(b[:n], b[n+s32:]...)
+		var digits [32]byte // the shorter digit string decides, in 'g' form
+		if len(strconv.AppendFloat(digits[:0], v, 'g', -1, 32)) < len(strconv.AppendFloat(digits[:0], v, 'g', -1, 64)) {
+			bits = 32
 		}
-		return b[:n+s32]
 	}
-	return strconv.AppendFloat(b, v, 'g', -1, 64)
+	format := byte('g')
+	if a := math.Abs(v); a == 0 || (a >= 1e-6 && a < 1e21) {
+		format = 'f'
+	}
+	return strconv.AppendFloat(b, v, format, -1, bits)
 }
