@@ -312,3 +312,44 @@ func TestFairSchedulerMaxAppsZeroKept(t *testing.T) {
 		t.Errorf("a file built with Hadoop's defaults writes a limit:\n%s", s)
 	}
 }
+
+// An explicit maxRunningApps 0 on a queue or a user is loaded by Hadoop,
+// but MaxRunningAppsEnforcer.canAppBeRunnable then never makes an
+// application of that queue (or of a queue under it), or of that user,
+// runnable: a warning. Other values, and the defaults, are not flagged.
+func TestFairSchedulerMaxAppsZeroWarns(t *testing.T) {
+	for _, tc := range []struct {
+		name, file string
+		want       []string // where of each fs-max-apps-zero warning
+	}{
+		{"leaf 0", `<allocations><queue name="a"><maxRunningApps>0</maxRunningApps></queue><queue name="b"/></allocations>`,
+			[]string{"root.a"}},
+		{"parent 0", `<allocations><queue name="p"><maxRunningApps>0</maxRunningApps><queue name="x"/></queue></allocations>`,
+			[]string{"root.p"}},
+		{"user 0", `<allocations><user name="bob"><maxRunningApps>0</maxRunningApps></user><user name="al"><maxRunningApps>2</maxRunningApps></user></allocations>`,
+			[]string{"user bob"}},
+		{"1 is a limit, not a warning", `<allocations><queue name="a"><maxRunningApps>1</maxRunningApps></queue></allocations>`, nil},
+		{"unset", `<allocations><queue name="a"/></allocations>`, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fs, err := ParseFairScheduler([]byte(tc.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, p := range fs.Check(FSCheckOptions{}) {
+				if p.Rule != "fs-max-apps-zero" {
+					t.Errorf("unexpected problem %v", p)
+					continue
+				}
+				if p.Severity != Warning || p.Hadoop != "MaxRunningAppsEnforcer.canAppBeRunnable" {
+					t.Errorf("%v: want a warning citing MaxRunningAppsEnforcer.canAppBeRunnable", p)
+				}
+				got = append(got, p.Where)
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("warnings at %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

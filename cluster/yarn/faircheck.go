@@ -45,6 +45,20 @@ func (fs *FairScheduler) Check(opt FSCheckOptions) Problems {
 			c.add(Warning, "fs-min-above-max", q.Path, "AllocationFileQueueParser.checkMinAndMaxResource",
 				"Queue %s has max resources %s less than min resources %s", q.Path, q.MaxResources, q.MinResources)
 		}
+		if q.MaxRunningApps == 0 {
+			what := "in this queue"
+			if !q.IsLeaf() {
+				what = "in this queue or any queue under it"
+			}
+			c.add(Warning, "fs-max-apps-zero", q.Path, "MaxRunningAppsEnforcer.canAppBeRunnable",
+				"maxRunningApps 0: no application %s ever runs (they stay pending)", what)
+		}
+	}
+	for _, u := range sortedKeys(fs.UserMaxApps) {
+		if fs.UserMaxApps[u] == 0 {
+			c.add(Warning, "fs-max-apps-zero", "user "+u, "MaxRunningAppsEnforcer.canAppBeRunnable",
+				"maxRunningApps 0: no application of user %q ever runs (they stay pending)", u)
+		}
 	}
 	for _, u := range opt.Users {
 		fs.checkUser(c, u)
