@@ -52,23 +52,27 @@ type LabelCapacity struct{ Capacity, MaxCapacity float64 }
 // whose jobs request its partition. At each decision the scheduler walks
 // from the root to a leaf:
 //
-//   - children with ready tasks on the machine's partition are tried by
-//     used / guaranteed capacity on that partition, least first (ties:
-//     larger absolute capacity, then configuration order;
-//     PriorityUtilizationQueueOrderingPolicy);
+//   - children with ready tasks on the machine's partition are tried in
+//     PriorityUtilizationQueueOrderingPolicy's order on that partition
+//     (childOrder): those with a positive absolute capacity first, by used
+//     / max(guaranteed, 1 container), least first; those with none after
+//     them, by used / the partition's containers; ties go to the larger
+//     absolute capacity, then to configuration order (a stable sort);
 //   - a queue may grow beyond its capacity (elasticity: idle capacity is
 //     lent out) but not beyond its maximum capacity: a task is placed only
 //     if every queue on its path keeps used + task ≤ absolute maximum
 //     capacity × partition containers (canAssignToThisQueue);
 //   - within a leaf, jobs are FIFO (by submission; with FairOrder, by the
 //     containers they hold, fewest first, then by submission), skipping users above
-//     the user limit (UsersManager.computeUserLimit): limit = ⌈min(max(used
-//     by active users / active users, current × MinUserLimitPercent/100),
+//     the user limit (UsersManager.computeUserLimit): limit = ⌈min(max((used
+//     by active users + 1) / active users, current × MinUserLimitPercent/100),
 //     capacity × UserLimitFactor)⌉ containers, where current is the
 //     leaf's capacity (at least 1) while its usage is below it, else its
 //     usage + 1, and a user with ready tasks is active; a user gets a
 //     container while its usage ≤ the limit (a "> limit" check, so one
-//     container over, as YARN).
+//     container over, as YARN). The first job within its user's limit
+//     whose next task would take the path past a maximum capacity ends
+//     the leaf's turn (the queue limit, not a reason to try later jobs).
 //
 // Jobs go to the leaf named by Job.Queue (short name, or path
 // "root.a.b"); an empty queue means "default". A job in a leaf with
@@ -97,10 +101,10 @@ type Capacity struct {
 	jk     heapKeys // job keys
 	cUse   []int64
 	cRN    []int32
-	dk     heapKeys  // job keys: demotion times
-	dem    iheap     // jobs by the time their service reaches their leaf's DemoteAfter
-	cand   []int32   // candidate children on the walked path (a stack)
-	ratio  []float64 // their used / guaranteed
+	dk     heapKeys   // job keys: demotion times
+	dem    iheap      // jobs by the time their service reaches their leaf's DemoteAfter
+	cand   []int32    // candidate children on the walked path (a stack)
+	ckey   []childKey // their ordering keys
 	skipU  []int32
 }
 
@@ -520,35 +524,13 @@ func (c *Capacity) assign(q, p int32, head float64, free int) (int32, int) {
 	if x.leaf {
 		return c.assignLeaf(x, head, free)
 	}
-	// The children with ready tasks on p, least used/guaranteed first
-	// (ties: larger absolute capacity, then configuration order); an
-	// insertion sort, as there are few.
 	base := len(c.cand)
-	for _, ch := range x.children {
-		y := &c.qs[ch]
-		if y.readyN[p] == 0 {
-			continue
-		}
-		r := math.Inf(1)
-		if y.g[p] > 0 {
-			r = float64(y.used[p]) / y.g[p]
-		}
-		k := len(c.cand)
-		c.cand, c.ratio = append(c.cand, ch), append(c.ratio, r)
-		for ; k > base; k-- {
-			pr, pq := c.ratio[k-1], &c.qs[c.cand[k-1]]
-			if pr < r || (pr == r && pq.absCap[p] >= y.absCap[p]) {
-				break
-			}
-			c.cand[k], c.ratio[k] = c.cand[k-1], c.ratio[k-1]
-		}
-		c.cand[k], c.ratio[k] = ch, r
-	}
+	c.orderChildren(x, p)
 	j, st := int32(-1), -1
 	for i := base; i < len(c.cand) && j < 0; i++ {
 		j, st = c.assign(c.cand[i], p, head, free)
 	}
-	c.cand, c.ratio = c.cand[:base], c.ratio[:base]
+	c.cand, c.ckey = c.cand[:base], c.ckey[:base]
 	return j, st
 }
 
@@ -562,7 +544,9 @@ func (c *Capacity) userLimit(x *cq) float64 {
 		cur = used + 1
 	}
 	active := float64(max(x.users.len(), 1))
-	ul := math.Max(float64(x.sumActive)/active, cur*x.mulp/100)
+	// The active users' share counts the container being assigned
+	// (resourceUsed = their usage + required, the minimum allocation).
+	ul := math.Max(float64(x.sumActive+1)/active, cur*x.mulp/100)
 	maxUL := x.m[p]
 	if x.ulf != -1 && x.g[p] > 0 {
 		maxUL = q * x.ulf
@@ -570,22 +554,27 @@ func (c *Capacity) userLimit(x *cq) float64 {
 	return math.Ceil(math.Min(ul, maxUL) - 1e-9)
 }
 
-// assignLeaf returns leaf x's first job, in submission order, whose user
-// is within the user limit and whose next task stays within head.
+// assignLeaf returns leaf x's first job, in its order, whose user is
+// within the user limit, if its next task stays within head. Hadoop's
+// AbstractLeafQueue.assignContainers skips the applications of a user
+// over the limit (canAssignToUser) but ends the leaf's turn at the first
+// application whose request exceeds the queue's headroom
+// (RegularContainerAllocator.preCheckForNodeCandidateSet's QUEUE_SKIPPED,
+// SkippedType.QUEUE_LIMIT), so a later, smaller request does not pass it.
 func (c *Capacity) assignLeaf(x *cq, head float64, free int) (int32, int) {
 	limit := c.userLimit(x)
-	j, st := int32(-1), -1
+	j, st, fits := int32(-1), -1, false
 	found := x.users.first(&c.skipU, func(ui int32) bool {
-		u := &c.us[ui]
-		if float64(u.used) > limit {
+		if float64(c.us[ui].used) > limit {
 			return false
 		}
-		j = u.jobs.min()
+		j = c.us[ui].jobs.min()
 		var need int
 		st, need = nextTask(c.s, int(j), free)
-		return float64(need) <= head+1e-9
+		fits = float64(need) <= head+1e-9
+		return true
 	})
-	if found < 0 {
+	if found < 0 || !fits {
 		return -1, -1
 	}
 	return j, st

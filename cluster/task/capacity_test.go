@@ -1,6 +1,9 @@
 package task
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // Hand-computed Capacity Scheduler runs (YARN CapacityScheduler:
 // AbstractCSQueue.canAssignToThisQueue for maximum capacity,
@@ -133,5 +136,111 @@ func TestCapacityErrors(t *testing.T) {
 		} else {
 			t.Logf("%s: %v", tc.name, err)
 		}
+	}
+}
+
+// PriorityUtilizationQueueOrderingPolicy's order of siblings, hand-computed
+// (see childKey): used / max(guaranteed, 1 container) least first, zero-
+// capacity children after the others and among themselves by used, ties
+// to the larger absolute capacity, then configuration order. The old
+// order put zero-capacity children in configuration order, divided by a
+// guaranteed resource below 1 container, and broke real-number ties by
+// float64 rounding.
+func TestCapacityChildOrder(t *testing.T) {
+	type child struct {
+		name      string
+		cap       float64
+		used, rdy int
+	}
+	for _, tc := range []struct {
+		name       string
+		containers float64
+		children   []child
+		want       string
+	}{
+		// 6/10 = 0.6 against 4/10 = 0.4.
+		{"less used capacity first", 20, []child{{"a", 50, 6, 1}, {"b", 50, 4, 1}}, "b a"},
+		// 1/5 = 3/15 = 0.2: b's absolute capacity 0.75 > 0.25.
+		{"tie: larger absolute capacity", 20, []child{{"a", 25, 1, 1}, {"b", 75, 3, 1}}, "b a"},
+		{"tie: configuration order", 20, []child{{"a", 50, 2, 1}, {"b", 50, 2, 1}}, "a b"},
+		// a is at 20/20 = 1, z has no capacity: a first all the same.
+		{"zero capacity last", 20, []child{{"z", 0, 0, 1}, {"a", 100, 20, 1}}, "a z"},
+		// Both without capacity: by used over the partition, 1/20 <
+		// 3/20 (the old order kept z1 first).
+		{"zero capacity by used", 20, []child{{"a", 100, 0, 0}, {"z1", 0, 3, 1}, {"z2", 0, 1, 1}}, "z2 z1"},
+		{"zero capacity tie: configuration order", 20, []child{{"a", 100, 0, 0}, {"z1", 0, 2, 1}, {"z2", 0, 2, 1}}, "z1 z2"},
+		// a's guaranteed 2.5% of 20 = 0.5 containers counts as 1: 1/1 = 1
+		// < b's 14/9.5 = 1.47 (the old 1/0.5 = 2 put b first).
+		{"guaranteed floored at 1 container", 20, []child{{"a", 2.5, 1, 1}, {"b", 47.5, 14, 1}, {"c", 50, 0, 0}}, "a b"},
+		// 1/1.3 = 5/6.5 in real numbers (float64: 0.7692307692307692
+		// against 0.7692307692307693): a tie, so b (65%) goes first.
+		{"tie in real numbers", 10, []child{{"a", 13, 1, 1}, {"b", 65, 5, 1}, {"c", 22, 0, 0}}, "b a"},
+		{"no ready tasks: not tried", 20, []child{{"a", 50, 0, 0}, {"b", 50, 9, 1}}, "b"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := &Capacity{np: 1, pIdx: map[string]int32{"": 0}, pRes: []float64{tc.containers}}
+			root := CapacityQueue{}
+			for _, ch := range tc.children {
+				root.Children = append(root.Children, CapacityQueue{Name: ch.name, Capacity: ch.cap})
+			}
+			if err := c.add(root, -1, "root", ""); err != nil {
+				t.Fatal(err)
+			}
+			for i, ch := range tc.children {
+				c.qs[i+1].used[0], c.qs[i+1].readyN[0] = int64(ch.used), ch.rdy
+			}
+			c.orderChildren(&c.qs[0], 0)
+			var got []string
+			for _, q := range c.cand {
+				got = append(got, c.qs[q].short)
+			}
+			if s := strings.Join(got, " "); s != tc.want {
+				t.Errorf("order %q, want %q", s, tc.want)
+			}
+		})
+	}
+}
+
+// Hand-computed runs of the Hadoop rules the old replay got wrong; each
+// want differs from the old result (in the comment).
+func TestCapacityHadoopRules(t *testing.T) {
+	twoContainerTask := Job{Arrival: 1, Stages: []Stage{{Tasks: []TaskSpec{{Duration: 1, Containers: 2}}}}}
+	twoContainerTask.Estimate = twoContainerTask.Work()
+	for _, tc := range []struct {
+		name string
+		root CapacityQueue
+		cl   *Cluster
+		jobs []Job
+		want []float64
+	}{
+		// z1 and z2 have no capacity (a has it all, idle). z1 takes the
+		// 4 containers at 0; z2 arrives at 0.5. At 1 both hold 0: they
+		// alternate by used (2 + 2), again at 2: z1 done at 3, z2's last
+		// 4 run 3–4. Old: z1 kept configuration order, took all 4 at 1
+		// and was done at 2 ([2, 3.5]).
+		{"zero-capacity siblings by used", CapacityQueue{Children: []CapacityQueue{
+			{Name: "a", Capacity: 100}, {Name: "z1", Capacity: 0, UserLimitFactor: -1}, {Name: "z2", Capacity: 0, UserLimitFactor: -1}}},
+			Uniform(1, 4), []Job{inQueue("z1", mr(0, 8, 1, 0, 0, 0)), inQueue("z2", mr(0.5, 8, 1, 0, 0, 0))}, []float64{3, 3.5}},
+		// minimum-user-limit-percent 33 on 3 containers: current × 33% =
+		// 0.99. u holds 2 (job 0, to 10); at 1 u's job 1 and v's job 2
+		// arrive, one container free. Limit: max((2 + 1) / 2 active
+		// users, 0.99) = 1.5, rounded up 2: u (2 ≤ 2) comes first by its
+		// job and gets it. Old: max(2 / 2, 0.99) = 1, u skipped, v first
+		// ([10, 2, 1]).
+		{"user limit counts the container being assigned", CapacityQueue{Children: []CapacityQueue{
+			{Name: "a", Capacity: 100, MinUserLimitPercent: 33}}},
+			Uniform(1, 3), []Job{user("u", inQueue("a", mr(0, 2, 10, 0, 0, 0))), user("u", inQueue("a", mr(1, 1, 1, 0, 0, 0))),
+				user("v", inQueue("a", mr(1, 1, 1, 0, 0, 0)))}, []float64{10, 1, 2}},
+		// a's maximum is 2 of 4 containers; u holds 1 to 10. At 1 u's
+		// 2-container task exceeds the headroom of 1: the leaf's turn
+		// ends (QUEUE_LIMIT), v's 1-container job waits behind it: u's
+		// runs 10–11, v's 11–12. Old: v's ran at 1 ([10, 10, 1]).
+		{"queue limit ends the leaf's turn", CapacityQueue{Children: []CapacityQueue{
+			{Name: "a", Capacity: 50, MaxCapacity: 50}, {Name: "b", Capacity: 50}}},
+			Uniform(1, 4), []Job{user("u", inQueue("a", mr(0, 1, 10, 0, 0, 0))), user("u", inQueue("a", twoContainerTask)),
+				user("v", inQueue("a", mr(1, 1, 1, 0, 0, 0)))}, []float64{10, 10, 11}},
+	} {
+		r := run(t, tc.jobs, tc.cl, &Capacity{Root: tc.root}, Options{})
+		checkResponses(t, tc.name, responses(tc.jobs, r), tc.want)
 	}
 }
