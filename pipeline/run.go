@@ -394,8 +394,10 @@ type deployState struct {
 // fair-scheduler.xml candidates, per-user maxRunningApps at task level;
 // 5: intervals print enough digits not to read +0.00% when not zero;
 // 6: users' work shares and peak applications from the tuning window;
-// 7: task-level Fair breaks queue ties by name, as FairSharePolicy).
-const deployVersion = 7
+// 7: task-level Fair breaks queue ties by name, as FairSharePolicy; 8:
+// task-level Capacity orders queues, counts user limits and stops at the
+// queue limit as Hadoop 3.4).
+const deployVersion = 8
 
 // reportVersion changes when report.html changes for the same stage
 // results (2: the decision on the first screen, legends beside the plots,

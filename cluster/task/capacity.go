@@ -54,7 +54,7 @@ type LabelCapacity struct{ Capacity, MaxCapacity float64 }
 //
 //   - children with ready tasks on the machine's partition are tried in
 //     PriorityUtilizationQueueOrderingPolicy's order on that partition
-//     (childOrder): those with a positive absolute capacity first, by used
+//     (childKey): those with a positive absolute capacity first, by used
 //     / max(guaranteed, 1 container), least first; those with none after
 //     them, by used / the partition's containers; ties go to the larger
 //     absolute capacity, then to configuration order (a stable sort);

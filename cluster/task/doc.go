@@ -65,8 +65,9 @@
 //     starvation are brought up to date after each round of events,
 //     O(Q log(1/ε)), and a preemption costs O(Q) per task killed.
 //   - Capacity: the children with ready tasks of each queue on the walked
-//     path are sorted by used/guaranteed capacity (insertion sort: there
-//     are few), O(Σ c²) for c children per level at worst;
+//     path are sorted in Hadoop's queue order (childKey: used capacity,
+//     zero-capacity queues last; insertion sort: there are few), O(Σ c²)
+//     for c children per level at worst;
 //     a leaf keeps its active users in a heap by their first job and each
 //     user its jobs in a heap in the leaf's order (FIFO, or fewest
 //     containers held for the fair ordering-policy), so user limits skip

@@ -258,8 +258,10 @@ func (t *TaskValidation) EmittedVerdict() string {
 // files); 12: H-PFSP's Algorithm 2 as printed (issue 28); 13: H-PFSP
 // gives §II.C's residual slots to other jobs, fallback=ps, by default, and
 // PRISM's fairness counts tasks, fairness=tasks); 14: Fair breaks queue ties by name, as
-// FairSharePolicy).
-const TaskLevelVersion = 14
+// FairSharePolicy; 15: Capacity orders queues, counts user limits and
+// stops at the queue limit as Hadoop 3.4 (PriorityUtilizationQueueOrderingPolicy,
+// UsersManager.computeUserLimit, AbstractLeafQueue.assignContainers)).
+const TaskLevelVersion = 15
 
 // OneReplayNote qualifies the task-level validation table's comparisons:
 // one replay of the window with the run's seed, descriptive; the verdict
