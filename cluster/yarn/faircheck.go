@@ -21,6 +21,10 @@ type FSCheckOptions struct {
 	Users []string
 }
 
+// RuleMaxAppsZero is the rule of the warning on an explicit maxRunningApps
+// 0 (a queue's, Where its path; a user's, Where "user NAME").
+const RuleMaxAppsZero = "fs-max-apps-zero"
+
 // Check applies Hadoop's rules to the allocation file (see the package
 // documentation and Problem).
 func (fs *FairScheduler) Check(opt FSCheckOptions) Problems {
@@ -50,13 +54,13 @@ func (fs *FairScheduler) Check(opt FSCheckOptions) Problems {
 			if !q.IsLeaf() {
 				what = "in this queue or any queue under it"
 			}
-			c.add(Warning, "fs-max-apps-zero", q.Path, "MaxRunningAppsEnforcer.canAppBeRunnable",
+			c.add(Warning, RuleMaxAppsZero, q.Path, "MaxRunningAppsEnforcer.canAppBeRunnable",
 				"maxRunningApps 0: no application %s ever runs (they stay pending)", what)
 		}
 	}
 	for _, u := range sortedKeys(fs.UserMaxApps) {
 		if fs.UserMaxApps[u] == 0 {
-			c.add(Warning, "fs-max-apps-zero", "user "+u, "MaxRunningAppsEnforcer.canAppBeRunnable",
+			c.add(Warning, RuleMaxAppsZero, "user "+u, "MaxRunningAppsEnforcer.canAppBeRunnable",
 				"maxRunningApps 0: no application of user %q ever runs (they stay pending)", u)
 		}
 	}

@@ -46,3 +46,27 @@ func TestFairFilesNeverWriteZeroApps(t *testing.T) {
 		}
 	}
 }
+
+// A queue's maxRunningApps 0 is a warning (yarn: fs-max-apps-zero), so
+// CheckFairSchedulerXML refuses the file; the replay's check lets it
+// through, as the replay refuses the jobs placed under the queue itself
+// (a drained queue is a real configuration). A user's 0 is refused by
+// both: none of that user's applications would run.
+func TestFairReplayAcceptsDrainedQueue(t *testing.T) {
+	for _, tc := range []struct {
+		name, file         string
+		strictOK, replayOK bool
+	}{
+		{"queue 0", `<allocations><queue name="default"/><queue name="off"><maxRunningApps>0</maxRunningApps></queue></allocations>`, false, true},
+		{"user 0", `<allocations><user name="bob"><maxRunningApps>0</maxRunningApps></user><queue name="default"/></allocations>`, false, false},
+		{"queue 1", `<allocations><queue name="default"><maxRunningApps>1</maxRunningApps></queue></allocations>`, true, true},
+	} {
+		data := []byte(tc.file)
+		if err := bundle.CheckFairSchedulerXML(data); (err == nil) != tc.strictOK {
+			t.Errorf("%s: CheckFairSchedulerXML: %v, want ok %v", tc.name, err, tc.strictOK)
+		}
+		if err := bundle.CheckFairSchedulerReplay(data); (err == nil) != tc.replayOK {
+			t.Errorf("%s: CheckFairSchedulerReplay: %v, want ok %v", tc.name, err, tc.replayOK)
+		}
+	}
+}

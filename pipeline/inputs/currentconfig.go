@@ -36,7 +36,7 @@ func currentConfigSpecOf(path string, b []byte) (string, error) {
 	s := string(b)
 	switch {
 	case strings.Contains(s, "<allocations"):
-		if err := bundle.CheckFairSchedulerXML(b); err != nil {
+		if err := bundle.CheckFairSchedulerReplay(b); err != nil {
 			return "", fmt.Errorf("--current-config %s: %w", path, err)
 		}
 		return "fair:file=" + path, nil

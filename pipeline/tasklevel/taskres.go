@@ -440,7 +440,7 @@ func CapacityQueue(cs *yarn.CapacityScheduler, q *yarn.CSQueue, dem map[string]y
 // job's user and the queue its application names: its class's (Class),
 // else the log's (Named), else none) and its per-user application limits.
 func (r *TaskLevel) LoadFair(path string) (task.FairQueue, []string, fairAppLimits, error) {
-	b, err := readChecked(path, bundle.CheckFairSchedulerXML)
+	b, err := readChecked(path, bundle.CheckFairSchedulerReplay)
 	if err != nil {
 		return task.FairQueue{}, nil, fairAppLimits{}, err
 	}
