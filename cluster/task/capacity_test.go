@@ -8,10 +8,13 @@ import (
 // Hand-computed Capacity Scheduler runs (YARN CapacityScheduler:
 // AbstractCSQueue.canAssignToThisQueue for maximum capacity,
 // CSQueueUtils for absolute capacities, UsersManager.computeUserLimit and
-// AbstractLeafQueue.canAssignToUser for user limits). Tasks are 1 s on 1
-// container, so the cluster runs in rounds.
+// AbstractLeafQueue.canAssignToUser for user limits,
+// PriorityUtilizationQueueOrderingPolicy for the order of queues). Tasks
+// are 1 s on 1 container unless said, so the cluster runs in rounds.
 func TestCapacityHand(t *testing.T) {
 	two := Uniform(2, 2)
+	twoContainerTask := Job{Arrival: 1, Stages: []Stage{{Tasks: []TaskSpec{{Duration: 1, Containers: 2}}}}}
+	twoContainerTask.Estimate = twoContainerTask.Work()
 	labelled := &Cluster{Types: []MachineType{
 		{Name: "plain", Count: 1, Containers: 2, ExecRate: 1},
 		{Name: "big", Count: 1, Containers: 2, ExecRate: 1, Label: "x"}}}
@@ -103,6 +106,34 @@ func TestCapacityHand(t *testing.T) {
 		{"no demotion", CapacityQueue{Children: []CapacityQueue{{Name: "p", Capacity: 100, Children: []CapacityQueue{
 			{Name: "l0", Capacity: 100, UserLimitFactor: -1}, {Name: "l1", Capacity: 0, UserLimitFactor: -1}}}}},
 			Uniform(1, 2), []Job{inQueue("l0", mr(0, 6, 1, 0, 0, 0)), inQueue("l0", mr(1, 2, 1, 0, 0, 0))}, []float64{3, 3}},
+		// Hadoop rules the replay got wrong before; each want differs
+		// from the old result (in the comment).
+		// z1 and z2 have no capacity (a has it all, idle). z1 takes the
+		// 4 containers at 0; z2 arrives at 0.5. At 1 both hold 0: they
+		// alternate by used (2 + 2), again at 2: z1 done at 3, z2's last
+		// 4 run 3–4. Old: z1 kept configuration order, took all 4 at 1
+		// and was done at 2 ([2, 3.5]).
+		{"zero-capacity siblings by used", CapacityQueue{Children: []CapacityQueue{
+			{Name: "a", Capacity: 100}, {Name: "z1", Capacity: 0, UserLimitFactor: -1}, {Name: "z2", Capacity: 0, UserLimitFactor: -1}}},
+			Uniform(1, 4), []Job{inQueue("z1", mr(0, 8, 1, 0, 0, 0)), inQueue("z2", mr(0.5, 8, 1, 0, 0, 0))}, []float64{3, 3.5}},
+		// minimum-user-limit-percent 33 on 3 containers: current × 33% =
+		// 0.99. u holds 2 (job 0, to 10); at 1 u's job 1 and v's job 2
+		// arrive, one container free. Limit: max((2 + 1) / 2 active
+		// users, 0.99) = 1.5, rounded up 2: u (2 ≤ 2) comes first by its
+		// job and gets it. Old: max(2 / 2, 0.99) = 1, u skipped, v first
+		// ([10, 2, 1]).
+		{"user limit counts the container being assigned", CapacityQueue{Children: []CapacityQueue{
+			{Name: "a", Capacity: 100, MinUserLimitPercent: 33}}},
+			Uniform(1, 3), []Job{user("u", inQueue("a", mr(0, 2, 10, 0, 0, 0))), user("u", inQueue("a", mr(1, 1, 1, 0, 0, 0))),
+				user("v", inQueue("a", mr(1, 1, 1, 0, 0, 0)))}, []float64{10, 1, 2}},
+		// a's maximum is 2 of 4 containers; u holds 1 to 10. At 1 u's
+		// 2-container task exceeds the headroom of 1: the leaf's turn
+		// ends (QUEUE_LIMIT), v's 1-container job waits behind it: u's
+		// runs 10–11, v's 11–12. Old: v's ran at 1 ([10, 10, 1]).
+		{"queue limit ends the leaf's turn", CapacityQueue{Children: []CapacityQueue{
+			{Name: "a", Capacity: 50, MaxCapacity: 50}, {Name: "b", Capacity: 50}}},
+			Uniform(1, 4), []Job{user("u", inQueue("a", mr(0, 1, 10, 0, 0, 0))), user("u", inQueue("a", twoContainerTask)),
+				user("v", inQueue("a", mr(1, 1, 1, 0, 0, 0)))}, []float64{10, 10, 11}},
 	} {
 		r := run(t, tc.jobs, tc.cl, &Capacity{Root: tc.root}, Options{})
 		checkResponses(t, tc.name, responses(tc.jobs, r), tc.want)
@@ -198,49 +229,5 @@ func TestCapacityChildOrder(t *testing.T) {
 				t.Errorf("order %q, want %q", s, tc.want)
 			}
 		})
-	}
-}
-
-// Hand-computed runs of the Hadoop rules the old replay got wrong; each
-// want differs from the old result (in the comment).
-func TestCapacityHadoopRules(t *testing.T) {
-	twoContainerTask := Job{Arrival: 1, Stages: []Stage{{Tasks: []TaskSpec{{Duration: 1, Containers: 2}}}}}
-	twoContainerTask.Estimate = twoContainerTask.Work()
-	for _, tc := range []struct {
-		name string
-		root CapacityQueue
-		cl   *Cluster
-		jobs []Job
-		want []float64
-	}{
-		// z1 and z2 have no capacity (a has it all, idle). z1 takes the
-		// 4 containers at 0; z2 arrives at 0.5. At 1 both hold 0: they
-		// alternate by used (2 + 2), again at 2: z1 done at 3, z2's last
-		// 4 run 3–4. Old: z1 kept configuration order, took all 4 at 1
-		// and was done at 2 ([2, 3.5]).
-		{"zero-capacity siblings by used", CapacityQueue{Children: []CapacityQueue{
-			{Name: "a", Capacity: 100}, {Name: "z1", Capacity: 0, UserLimitFactor: -1}, {Name: "z2", Capacity: 0, UserLimitFactor: -1}}},
-			Uniform(1, 4), []Job{inQueue("z1", mr(0, 8, 1, 0, 0, 0)), inQueue("z2", mr(0.5, 8, 1, 0, 0, 0))}, []float64{3, 3.5}},
-		// minimum-user-limit-percent 33 on 3 containers: current × 33% =
-		// 0.99. u holds 2 (job 0, to 10); at 1 u's job 1 and v's job 2
-		// arrive, one container free. Limit: max((2 + 1) / 2 active
-		// users, 0.99) = 1.5, rounded up 2: u (2 ≤ 2) comes first by its
-		// job and gets it. Old: max(2 / 2, 0.99) = 1, u skipped, v first
-		// ([10, 2, 1]).
-		{"user limit counts the container being assigned", CapacityQueue{Children: []CapacityQueue{
-			{Name: "a", Capacity: 100, MinUserLimitPercent: 33}}},
-			Uniform(1, 3), []Job{user("u", inQueue("a", mr(0, 2, 10, 0, 0, 0))), user("u", inQueue("a", mr(1, 1, 1, 0, 0, 0))),
-				user("v", inQueue("a", mr(1, 1, 1, 0, 0, 0)))}, []float64{10, 1, 2}},
-		// a's maximum is 2 of 4 containers; u holds 1 to 10. At 1 u's
-		// 2-container task exceeds the headroom of 1: the leaf's turn
-		// ends (QUEUE_LIMIT), v's 1-container job waits behind it: u's
-		// runs 10–11, v's 11–12. Old: v's ran at 1 ([10, 10, 1]).
-		{"queue limit ends the leaf's turn", CapacityQueue{Children: []CapacityQueue{
-			{Name: "a", Capacity: 50, MaxCapacity: 50}, {Name: "b", Capacity: 50}}},
-			Uniform(1, 4), []Job{user("u", inQueue("a", mr(0, 1, 10, 0, 0, 0))), user("u", inQueue("a", twoContainerTask)),
-				user("v", inQueue("a", mr(1, 1, 1, 0, 0, 0)))}, []float64{10, 10, 11}},
-	} {
-		r := run(t, tc.jobs, tc.cl, &Capacity{Root: tc.root}, Options{})
-		checkResponses(t, tc.name, responses(tc.jobs, r), tc.want)
 	}
 }
