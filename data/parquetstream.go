@@ -7,10 +7,8 @@ import (
 	"sort"
 
 	"github.com/apache/arrow/go/v17/arrow"
-	"github.com/apache/arrow/go/v17/arrow/memory"
 	"github.com/apache/arrow/go/v17/parquet"
 	"github.com/apache/arrow/go/v17/parquet/file"
-	"github.com/apache/arrow/go/v17/parquet/pqarrow"
 
 	"github.com/schedplan/schedplan/data/internal/colfile"
 )
@@ -117,30 +115,23 @@ func parquetLayout(fh parquet.ReaderAtSeeker, size int64, choose chooser) (names
 		return nil, nil, 0, err
 	}
 	defer pr.Close()
-	fr, err := pqarrow.NewFileReader(pr, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
+	all, err := colfile.ParquetFields(pr)
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	sch, err := fr.Schema()
+	names = colfile.FieldNames(all)
+	fields, err := colfile.ChooseFields(names, choose)
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	fields, err := colfile.ChooseFields(sch, choose)
-	if err != nil {
-		return nil, nil, 0, err
-	}
-	leaves := map[int]bool{}
+	var leaves []int
 	for _, k := range fields {
-		colfile.LeafIndices(&fr.Manifest.Fields[k], leaves)
-	}
-	var all []int
-	for leaf := range leaves {
-		all = append(all, leaf)
+		leaves = append(leaves, all[k].Leaves...)
 	}
 	for g := 0; g < pr.NumRowGroups(); g++ {
 		groupRows = append(groupRows, max(0, pr.MetaData().RowGroup(g).NumRows()))
 	}
-	return fieldNames(sch), groupRows, colfile.ParquetMemory(pr, all), nil
+	return names, groupRows, colfile.ParquetMemory(pr, leaves), nil
 }
 
 // jobsAppender concatenates jobs tables of the same columns (the parts of
