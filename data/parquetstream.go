@@ -74,7 +74,7 @@ func readParquetStreamed(path string, opt *ReadOptions, size int64, fh parquet.R
 				return nil, false, nil
 			}
 			c := &arrowCol{file: path, canon: f.canon, src: names[f.k], chunks: tbl.Column(0).Data().Chunks(),
-				n: int(tbl.NumRows()), unit: opt.Map.Source(f.canon).Unit}
+				n: int(tbl.NumRows()), unit: opt.Map.Source(f.canon).Unit, owned: true}
 			err = c.setIn(part)
 			tbl.Release()
 			if err != nil {

@@ -60,7 +60,7 @@ func OpenParquet(r parquet.ReaderAtSeeker, size int64) (*file.Reader, *BoundedAl
 	props := parquet.NewReaderProperties(mem)
 	// No chunk is longer than the file, so a small file gets a small
 	// buffer: 1 MiB per column made a 2 KB file cost ~9 ms to read.
-	props.BufferedStreamEnabled, props.BufferSize = true, min(max(size, 4<<10), 1<<20)
+	props.BufferedStreamEnabled, props.BufferSize = true, min(max(size, 4<<10), 256<<10)
 	pr, err := file.NewParquetReader(r, file.WithReadProps(props))
 	if err != nil {
 		return nil, nil, err
@@ -300,34 +300,15 @@ func readChunk(r parquet.ReaderAtSeeker, pr *file.Reader, mem *BoundedAllocator,
 	if err := verifyPageCRCs(r, pr, leaf, []int{rg}); err != nil {
 		return nil, err
 	}
-	descr := pr.MetaData().Schema.Column(leaf)
 	rows := pr.MetaData().RowGroup(rg).NumRows()
-	pgr, err := pr.RowGroup(rg).GetColumnPageReader(leaf)
+	rr, err := newRecordReader(pr, mem, f, rg)
 	if err != nil {
 		return nil, err
 	}
-	info := file.LevelInfo{NullSlotUsage: 1}
-	info.Increment(descr.SchemaNode())
-	readAs := f.Type
-	if readAs.ID() != arrow.DICTIONARY && readAs.ID() != arrow.STRING {
-		readAs = arrow.BinaryTypes.Binary // byte arrays of any other type: binary first
-	}
-	rr := file.NewRecordReader(descr, info, readAs, mem, pr.BufferPool())
 	defer rr.Release()
-	rr.SetPageReader(pgr)
-	if err := rr.Reserve(rows); err != nil {
+	read, err := readRecords(rr, rows)
+	if err != nil {
 		return nil, err
-	}
-	var read int64
-	for read < rows {
-		n, err := rr.ReadRecords(rows - read)
-		if err != nil {
-			return nil, err
-		}
-		if n == 0 {
-			break
-		}
-		read += n
 	}
 	if read != rows {
 		// The column reader drops page errors: find what failed.
