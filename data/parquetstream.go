@@ -115,18 +115,13 @@ func parquetLayout(fh parquet.ReaderAtSeeker, size int64, choose chooser) (names
 		return nil, nil, 0, err
 	}
 	defer pr.Close()
-	all, err := colfile.ParquetFields(pr)
-	if err != nil {
-		return nil, nil, 0, err
-	}
-	names = colfile.FieldNames(all)
-	fields, err := colfile.ChooseFields(names, choose)
+	names, fields, err := colfile.ChooseParquetFields(pr, choose)
 	if err != nil {
 		return nil, nil, 0, err
 	}
 	var leaves []int
-	for _, k := range fields {
-		leaves = append(leaves, all[k].Leaves...)
+	for _, f := range fields {
+		leaves = append(leaves, f.Leaves...)
 	}
 	for g := 0; g < pr.NumRowGroups(); g++ {
 		groupRows = append(groupRows, max(0, pr.MetaData().RowGroup(g).NumRows()))

@@ -47,16 +47,11 @@ func NewParquetBatches(r parquet.ReaderAtSeeker, size int64, choose func(names [
 		return nil, fmt.Errorf("row group %d of %d", group, pr.NumRowGroups())
 	}
 	b.rows = pr.MetaData().RowGroup(group).NumRows()
-	all, err := ParquetFields(pr)
+	_, chosen, err := ChooseParquetFields(pr, choose)
 	if err != nil {
 		return nil, err
 	}
-	chosen, err := ChooseFields(FieldNames(all), choose)
-	if err != nil {
-		return nil, err
-	}
-	for _, k := range chosen {
-		f := all[k]
+	for _, f := range chosen {
 		split, err := checkParquetField(pr, f)
 		if err != nil {
 			return nil, &ColumnError{f.Name, err}

@@ -76,30 +76,23 @@ func ReadParquetGroups(r parquet.ReaderAtSeeker, size int64, choose func(names [
 		return nil, err
 	}
 	defer pr.Close()
-	all, err := ParquetFields(pr)
-	if err != nil {
-		return nil, err
-	}
-	chosen, err := ChooseFields(FieldNames(all), choose)
+	_, fields, err := ChooseParquetFields(pr, choose)
 	if err != nil {
 		return nil, err
 	}
 	var leaves []int
-	for _, k := range chosen {
-		leaves = append(leaves, all[k].Leaves...)
+	for _, f := range fields {
+		leaves = append(leaves, f.Leaves...)
 	}
-	if err := sysmem.Check(ParquetMemory(pr, leaves), fmt.Sprintf("%d columns of %d rows", len(chosen), pr.NumRows())); err != nil {
+	if err := sysmem.Check(ParquetMemory(pr, leaves), fmt.Sprintf("%d columns of %d rows", len(fields), pr.NumRows())); err != nil {
 		return nil, err
 	}
 	rowGroups, nrows, err := selectRowGroups(pr, groups)
 	if err != nil {
 		return nil, err
 	}
-	fields := make([]ParquetField, len(chosen))
-	split := make([]bool, len(chosen))
-	for i, k := range chosen {
-		f := all[k]
-		fields[i] = f
+	split := make([]bool, len(fields))
+	for i, f := range fields {
 		if split[i], err = checkParquetField(pr, f); err != nil {
 			return nil, &ColumnError{f.Name, err}
 		}

@@ -78,6 +78,25 @@ func ParquetFields(pr *file.Reader) ([]ParquetField, error) {
 	return fields, nil
 }
 
+// ChooseParquetFields returns the names of pr's top-level fields and the
+// fields choose picks among them (all when choose is nil), in file order.
+func ChooseParquetFields(pr *file.Reader, choose func(names []string) ([]int, error)) ([]string, []ParquetField, error) {
+	all, err := ParquetFields(pr)
+	if err != nil {
+		return nil, nil, err
+	}
+	names := FieldNames(all)
+	ks, err := ChooseFields(names, choose)
+	if err != nil {
+		return nil, nil, err
+	}
+	chosen := make([]ParquetField, len(ks))
+	for i, k := range ks {
+		chosen[i] = all[k]
+	}
+	return names, chosen, nil
+}
+
 // FieldNames returns the names of fields.
 func FieldNames(fields []ParquetField) []string {
 	names := make([]string, len(fields))
