@@ -188,21 +188,25 @@ func ChooseFields(names []string, choose func(names []string) ([]int, error)) ([
 	return fields, nil
 }
 
-// selectRowGroups returns the row groups to read (nil: all) and their rows.
+// selectRowGroups returns the row groups to read (nil: all) and their rows
+// (the row groups', which a corrupt footer's total may contradict).
 func selectRowGroups(pr *file.Reader, groups []int) ([]int, int64, error) {
 	if groups == nil {
-		all := make([]int, pr.NumRowGroups())
-		for k := range all {
-			all[k] = k
+		groups = make([]int, pr.NumRowGroups())
+		for k := range groups {
+			groups[k] = k
 		}
-		return all, pr.NumRows(), nil
 	}
 	var rows int64
 	for _, g := range groups {
 		if g < 0 || g >= pr.NumRowGroups() {
 			return nil, 0, fmt.Errorf("row group %d of %d", g, pr.NumRowGroups())
 		}
-		rows += pr.MetaData().RowGroup(g).NumRows()
+		n := pr.MetaData().RowGroup(g).NumRows()
+		if n < 0 || rows+n < rows {
+			return nil, 0, fmt.Errorf("corrupt Parquet footer: row group %d declares %d rows", g, n)
+		}
+		rows += n
 	}
 	return groups, rows, nil
 }
