@@ -92,10 +92,15 @@ func newRecordReader(pr *file.Reader, mem *BoundedAllocator, f ParquetField, rg 
 	return rr, nil
 }
 
+// maxReserve is the most rows readRecords reserves room for up front: the
+// row count comes from the file's metadata, which a corrupt file may
+// inflate; past it the decoder grows its buffers as values come.
+const maxReserve = 1 << 20
+
 // readRecords decodes the next n rows of rr's column chunk (after any it
 // decoded before and has not been Reset of), returning how many it found.
 func readRecords(rr file.RecordReader, n int64) (int64, error) {
-	if err := rr.Reserve(n); err != nil {
+	if err := rr.Reserve(min(n, maxReserve)); err != nil {
 		return 0, err
 	}
 	var read int64
