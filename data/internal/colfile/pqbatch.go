@@ -92,9 +92,10 @@ func newRecordReader(pr *file.Reader, mem *BoundedAllocator, f ParquetField, rg 
 	return rr, nil
 }
 
-// maxReserve is the most rows readRecords reserves room for up front: the
-// row count comes from the file's metadata, which a corrupt file may
-// inflate; past it the decoder grows its buffers as values come.
+// maxReserve is the most rows readRecords reserves room for, and asks the
+// record reader for, at a time (which reserves room for as many): the row
+// count comes from the file's metadata, which a corrupt file may inflate;
+// past it the decoder grows its buffers as values come.
 const maxReserve = 1 << 20
 
 // readRecords decodes the next n rows of rr's column chunk (after any it
@@ -105,7 +106,7 @@ func readRecords(rr file.RecordReader, n int64) (int64, error) {
 	}
 	var read int64
 	for read < n {
-		k, err := rr.ReadRecords(n - read)
+		k, err := rr.ReadRecords(min(n-read, maxReserve))
 		if err != nil {
 			return read, err
 		}
