@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin/schedplan
 
-.PHONY: deps deps-test build run test vet lint bench bench-lp bench-scale bench-startup bench-tunequal bench-classqual fuzz clean docs
+.PHONY: deps deps-test build run test vet lint bench bench-lp bench-scale bench-startup bench-describe bench-tunequal bench-classqual fuzz clean docs
 
 deps:
 	@scripts/deps.sh
@@ -63,6 +63,13 @@ bench-scale: deps
 # the binary's size, plain and stripped.
 bench-startup: deps
 	@scripts/bench-startup.sh
+
+# Issue 30's Parquet figure: `schedplan describe` on a 5 M-job Parquet log
+# (JOBS; generated into SCALE_DIR on first use) against DuckDB computing the
+# same statistics with 2 threads (npm @duckdb/node-api), PAIRS (3)
+# interleaved pairs: median wall time and peak RSS of each, and the ratios.
+bench-describe: deps
+	@scripts/bench-describe.sh
 
 # Issue 17's accuracy items on a synthetic log of QUALITY_JOBS jobs (1 M by
 # default; generated on first use into SCALE_DIR, as bench-scale does):

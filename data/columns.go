@@ -13,7 +13,6 @@ import (
 	"github.com/apache/arrow/go/v17/arrow/ipc"
 	"github.com/apache/arrow/go/v17/parquet"
 	"github.com/apache/arrow/go/v17/parquet/file"
-	"github.com/apache/arrow/go/v17/parquet/pqarrow"
 
 	"github.com/schedplan/schedplan/data/internal/colfile"
 	"github.com/schedplan/schedplan/data/internal/csvscan"
@@ -300,15 +299,11 @@ func tableNames(name string, f Format, b []byte) (names []string, err error) {
 			return nil, err
 		}
 		defer pr.Close()
-		fr, err := pqarrow.NewFileReader(pr, pqarrow.ArrowReadProperties{}, nil)
+		fields, err := colfile.ParquetFields(pr)
 		if err != nil {
 			return nil, err
 		}
-		sch, err := fr.Schema()
-		if err != nil {
-			return nil, err
-		}
-		return fieldNames(sch), nil
+		return colfile.FieldNames(fields), nil
 	case FormatArrow, FormatArrowStream:
 		rs := io.NewSectionReader(src, 0, size)
 		if fr, err := ipc.NewFileReader(rs); err == nil {

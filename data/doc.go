@@ -74,5 +74,6 @@
 //
 // data imports nothing else from schedplan but its internal packages
 // (data/internal/colfile, data/internal/compress, data/internal/csvscan)
-// and internal/sysmem; the log readers import data, never the reverse.
+// and internal/sysmem and internal/radix; the log readers import data,
+// never the reverse.
 package data

@@ -131,6 +131,12 @@ func dictArray(d *Dict) arrow.Array {
 // jobsFromArrow builds a Jobs table from an Arrow table read from file name,
 // applying the column mapping of opt.
 func jobsFromArrow(tbl arrow.Table, name string, opt *ReadOptions) (*Jobs, error) {
+	return jobsFromTable(tbl, name, opt, false)
+}
+
+// jobsFromTable is jobsFromArrow; owned says the table's buffers are the
+// conversion's alone (arrowCol.owned).
+func jobsFromTable(tbl arrow.Table, name string, opt *ReadOptions, owned bool) (*Jobs, error) {
 	sch := tbl.Schema()
 	n := int(tbl.NumRows())
 	cols, err := resolveColumns(name, fieldNames(sch), opt.Map)
@@ -141,7 +147,7 @@ func jobsFromArrow(tbl arrow.Table, name string, opt *ReadOptions) (*Jobs, error
 	for canon, k := range cols {
 		col := tbl.Column(k)
 		c := &arrowCol{file: name, canon: canon, src: sch.Field(k).Name, chunks: col.Data().Chunks(), n: n,
-			unit: opt.Map.Source(canon).Unit}
+			unit: opt.Map.Source(canon).Unit, owned: owned}
 		if err := c.setIn(j); err != nil {
 			return nil, err
 		}
@@ -287,6 +293,21 @@ type arrowCol struct {
 	chunks []arrow.Array
 	n      int
 	unit   TimeUnit
+	// owned says that the chunks' buffers are this conversion's alone (Go
+	// memory a Parquet decoder allocated for it, released after): a
+	// column whose single chunk holds its values as the Jobs column does
+	// then takes the chunk's buffer instead of a copy.
+	owned bool
+}
+
+// alias returns the single chunk of an owned column as a T (nil otherwise).
+func alias[T arrow.Array](c *arrowCol) T {
+	var zero T
+	if !c.owned || len(c.chunks) != 1 || c.chunks[0].Len() != c.n || c.chunks[0].Data().Offset() != 0 {
+		return zero
+	}
+	a, _ := c.chunks[0].(T)
+	return a
 }
 
 // label names the column in messages: its name in the file, and the
@@ -364,6 +385,10 @@ func zeroNulls[T Number](v []T, b Bitmap) {
 // strings converts a string, large-string, binary, dictionary or integer
 // column to Strings; nulls are an error (used for job_id).
 func (c *arrowCol) strings(s *Strings) error {
+	if a := alias[*array.String](c); a != nil && a.NullN() == 0 && a.ValueOffsets()[0] == 0 {
+		s.Offsets, s.Data = a.ValueOffsets(), a.ValueBytes()
+		return nil
+	}
 	s.Offsets = make([]int32, 1, c.n+1)
 	row := 0
 	for _, ch := range c.chunks {
@@ -550,6 +575,11 @@ func (c *arrowCol) times(col *Column[float64]) error {
 }
 
 func (c *arrowCol) floats(col *Column[float64], per float64, isTime bool) error {
+	if a := alias[*array.Float64](c); a != nil && per == 1 {
+		col.Values, col.Valid = a.Float64Values(), c.validity()
+		zeroNulls(col.Values, col.Valid)
+		return nil
+	}
 	v := make([]float64, c.n)
 	row := 0
 	for _, ch := range c.chunks {
@@ -628,6 +658,11 @@ func time1Second(u arrow.TimeUnit) int64 {
 // are all whole numbers (as written by tools that store integers with nulls
 // as floats; NaN there is a null).
 func (c *arrowCol) int64s(col *Column[int64]) error {
+	if a := alias[*array.Int64](c); a != nil {
+		col.Values, col.Valid = a.Int64Values(), c.validity()
+		zeroNulls(col.Values, col.Valid)
+		return nil
+	}
 	v := make([]int64, c.n)
 	valid := c.validity()
 	row := 0
@@ -701,6 +736,11 @@ func (c *arrowCol) int64s(col *Column[int64]) error {
 // int32s converts an integer column (or whole-number float column) whose
 // values fit in int32.
 func (c *arrowCol) int32s(col *Column[int32]) error {
+	if a := alias[*array.Int32](c); a != nil {
+		col.Values, col.Valid = a.Int32Values(), c.validity()
+		zeroNulls(col.Values, col.Valid)
+		return nil
+	}
 	if len(c.chunks) > 0 {
 		if _, ok := c.chunks[0].(*array.Int32); ok && len(c.chunks) == 1 {
 			v := make([]int32, c.n)

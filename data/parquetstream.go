@@ -4,22 +4,22 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
+	"slices"
 	"sort"
 
 	"github.com/apache/arrow/go/v17/arrow"
-	"github.com/apache/arrow/go/v17/arrow/memory"
 	"github.com/apache/arrow/go/v17/parquet"
 	"github.com/apache/arrow/go/v17/parquet/file"
-	"github.com/apache/arrow/go/v17/parquet/pqarrow"
 
 	"github.com/schedplan/schedplan/data/internal/colfile"
 )
 
-// readParquetStreamed reads a Parquet job log one column of one row group
-// at a time, converting each straight into the jobs table: its memory is
-// the table's plus one column of one row group, where decoding the file
-// whole held every column's Arrow array beside the table (twice the
-// table at 10 M jobs). Each part is decoded under colfile.DecodeGuarded's budget
+// readParquetStreamed reads a Parquet job log GOMAXPROCS columns of one row
+// group at a time (decoded in parallel), converting each straight into the
+// jobs table: its memory is the table's plus GOMAXPROCS columns of one row
+// group, where decoding the file whole held every column's Arrow array
+// beside the table (twice the table at 10 M jobs). Each part is decoded under colfile.DecodeGuarded's budget
 // and allocation bound, as the whole file would be, and converted by the
 // same code (arrowCol.setIn); an error in a value names the file, the
 // column and the row in the file.
@@ -65,9 +65,17 @@ func readParquetStreamed(path string, opt *ReadOptions, size int64, fh parquet.R
 			groups = []int{g}
 		}
 		part := &Jobs{Source: path}
-		for _, f := range fields {
+		// GOMAXPROCS columns at a time, decoded in parallel.
+		for lo, step := 0, max(1, runtime.GOMAXPROCS(0)); lo < len(fields); lo += step {
+			window := fields[lo:min(lo+step, len(fields))]
+			var ks []int // the window's file columns, ascending, once each
+			for _, f := range window {
+				if len(ks) == 0 || ks[len(ks)-1] != f.k {
+					ks = append(ks, f.k)
+				}
+			}
 			src := colfile.NewStoppable(fh)
-			only := func([]string) ([]int, error) { return []int{f.k}, nil }
+			only := func([]string) ([]int, error) { return ks, nil }
 			tbl, err := colfile.DecodeGuarded(size, func() (arrow.Table, error) { return colfile.ReadParquetGroups(src, size, only, groups) }, src)
 			if err != nil {
 				if src.Stopped() { // timed out: decoding it whole would too
@@ -75,9 +83,15 @@ func readParquetStreamed(path string, opt *ReadOptions, size int64, fh parquet.R
 				}
 				return nil, false, nil
 			}
-			c := &arrowCol{file: path, canon: f.canon, src: names[f.k], chunks: tbl.Column(0).Data().Chunks(),
-				n: int(tbl.NumRows()), unit: opt.Map.Source(f.canon).Unit}
-			err = c.setIn(part)
+			for _, f := range window {
+				col := tbl.Column(slices.Index(ks, f.k))
+				shared := slices.ContainsFunc(window, func(o field) bool { return o.k == f.k && o.canon != f.canon })
+				c := &arrowCol{file: path, canon: f.canon, src: names[f.k], chunks: col.Data().Chunks(),
+					n: int(tbl.NumRows()), unit: opt.Map.Source(f.canon).Unit, owned: !shared}
+				if err = c.setIn(part); err != nil {
+					break
+				}
+			}
 			tbl.Release()
 			if err != nil {
 				return nil, true, atRow(err, acc.n)
@@ -117,30 +131,18 @@ func parquetLayout(fh parquet.ReaderAtSeeker, size int64, choose chooser) (names
 		return nil, nil, 0, err
 	}
 	defer pr.Close()
-	fr, err := pqarrow.NewFileReader(pr, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
+	names, fields, err := colfile.ChooseParquetFields(pr, choose)
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	sch, err := fr.Schema()
-	if err != nil {
-		return nil, nil, 0, err
-	}
-	fields, err := colfile.ChooseFields(sch, choose)
-	if err != nil {
-		return nil, nil, 0, err
-	}
-	leaves := map[int]bool{}
-	for _, k := range fields {
-		colfile.LeafIndices(&fr.Manifest.Fields[k], leaves)
-	}
-	var all []int
-	for leaf := range leaves {
-		all = append(all, leaf)
+	var leaves []int
+	for _, f := range fields {
+		leaves = append(leaves, f.Leaves...)
 	}
 	for g := 0; g < pr.NumRowGroups(); g++ {
 		groupRows = append(groupRows, max(0, pr.MetaData().RowGroup(g).NumRows()))
 	}
-	return fieldNames(sch), groupRows, colfile.ParquetMemory(pr, all), nil
+	return names, groupRows, colfile.ParquetMemory(pr, leaves), nil
 }
 
 // jobsAppender concatenates jobs tables of the same columns (the parts of

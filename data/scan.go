@@ -5,13 +5,12 @@ import (
 	"fmt"
 	"hash/maphash"
 	"io"
-	"slices"
 
-	"github.com/apache/arrow/go/v17/arrow"
 	"github.com/apache/arrow/go/v17/parquet"
 	"github.com/apache/arrow/go/v17/parquet/file"
 
 	"github.com/schedplan/schedplan/data/internal/colfile"
+	"github.com/schedplan/schedplan/internal/radix"
 )
 
 // ErrNotScannable is ScanParquet's answer for a log it cannot hand over in
@@ -23,10 +22,11 @@ import (
 // Open.
 var ErrNotScannable = errors.New("log cannot be scanned in parts")
 
-// ScanParquet reads a Parquet job log one row group at a time and hands
-// each to f as a table of its own (part; first is the index of its first
-// row in the file, total the file's rows), for a caller that only aggregates: its memory is one
-// row group's, plus 8 bytes a job for the duplicate-id check. Every part
+// ScanParquet reads a Parquet job log a part of a row group at a time
+// (scanBatch rows) and hands each to f as a table of its own (part; first
+// is the index of its first row in the file, total the file's rows), for a
+// caller that only aggregates: its memory is one part's, plus 8 bytes a
+// job for the duplicate-id check. Every part
 // passes Validate, and the parts, concatenated, are the table Open returns:
 // in submit-time order and without duplicate job ids; otherwise ScanParquet
 // returns ErrNotScannable (possibly after f has seen some parts, which the
@@ -62,33 +62,35 @@ func ScanParquet(path string, opt ReadOptions, f func(part *Jobs, first, total i
 	hashes := make([]uint64, 0, total)
 	first, last := 0, 0.0
 	for g := 0; g < groups; g++ {
-		part, err := readParquetPart(path, &opt, size, in, g)
+		err := readParquetParts(path, &opt, size, in, g, func(part *Jobs) error {
+			if part.Len() == 0 {
+				return nil
+			}
+			part.idsChecked = true // checked across the parts below
+			if Validate(part) != nil || !part.SortedBySubmit() || first > 0 && part.Submit[0] < last {
+				return ErrNotScannable
+			}
+			for i := 0; i < part.Len(); i++ {
+				hashes = append(hashes, maphash.Bytes(seed, part.ID.Bytes(i)))
+			}
+			if report == nil {
+				report = buildColumnReport(names, opt.Map, part, -1)
+			}
+			if err := f(part, first, total); err != nil {
+				return err
+			}
+			first += part.Len()
+			last = part.Submit[part.Len()-1]
+			return nil
+		})
 		if err != nil {
-			return ErrNotScannable
-		}
-		if part.Len() == 0 {
-			continue
-		}
-		part.idsChecked = true // checked across the parts below
-		if Validate(part) != nil || !part.SortedBySubmit() || first > 0 && part.Submit[0] < last {
-			return ErrNotScannable
-		}
-		for i := 0; i < part.Len(); i++ {
-			hashes = append(hashes, maphash.Bytes(seed, part.ID.Bytes(i)))
-		}
-		if report == nil {
-			report = buildColumnReport(names, opt.Map, part, -1)
-		}
-		if err := f(part, first, total); err != nil {
 			return err
 		}
-		first += part.Len()
-		last = part.Submit[part.Len()-1]
 	}
 	if first == 0 {
 		return ErrNotScannable
 	}
-	slices.Sort(hashes)
+	radix.Uint64s(hashes)
 	for i := 1; i < len(hashes); i++ {
 		if hashes[i] == hashes[i-1] {
 			return ErrNotScannable
@@ -120,24 +122,43 @@ func parquetRowGroups(fh parquet.ReaderAtSeeker) (groups, rows int, err error) {
 // row count (a corrupt footer must not make it allocate).
 const maxScanPrealloc = 1 << 27
 
-// readParquetPart reads row group g of a Parquet job log as a table, with
-// the checks of Open's Parquet reader.
-func readParquetPart(path string, opt *ReadOptions, size int64, fh parquet.ReaderAtSeeker, g int) (*Jobs, error) {
+// scanBatch is the rows ScanParquet decodes at a time: 128 Ki rows of a
+// jobs table's columns take ~6 MB, a row group of the 1 Mi rows Write puts
+// in one ~50 MB.
+const scanBatch = 1 << 16
+
+// readParquetParts reads row group g of a Parquet job log scanBatch rows at
+// a time, with the checks of Open's Parquet reader, and hands each part to
+// each, whose error it returns; a part it cannot read is ErrNotScannable.
+func readParquetParts(path string, opt *ReadOptions, size int64, fh parquet.ReaderAtSeeker, g int, each func(*Jobs) error) error {
 	src := colfile.NewStoppable(fh)
-	choose := parquetColumns(path, opt.Map)
-	tbl, err := colfile.DecodeGuarded(size, func() (arrow.Table, error) {
-		return colfile.ReadParquetGroups(src, size, choose, []int{g})
-	}, src)
+	b, err := colfile.NewParquetBatches(src, size, parquetColumns(path, opt.Map), g, scanBatch)
 	if err != nil {
-		return nil, err
+		return ErrNotScannable
 	}
-	defer tbl.Release()
-	j, err := jobsFromArrow(tbl, path, opt)
-	if err != nil {
-		return nil, err
+	defer func() {
+		if !src.Stopped() { // else a timed-out Next may still hold b
+			b.Close()
+		}
+	}()
+	for {
+		tbl, err := colfile.DecodeGuarded(size, b.Next, src)
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return ErrNotScannable
+		}
+		part, err := jobsFromTable(tbl, path, opt, true) // the decoder's buffers: taken, not copied
+		tbl.Release()
+		if err != nil {
+			return ErrNotScannable
+		}
+		part.Source = path
+		if err := each(part); err != nil {
+			return err
+		}
 	}
-	j.Source = path
-	return j, nil
 }
 
 // WriteParquetGroups writes j as Write does in Parquet, in row groups of up

@@ -1,12 +1,12 @@
 package inputs
 
 import (
-	"slices"
 	"sort"
 
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/internal/radix"
 	"gonum.org/v1/gonum/floats"
 )
 
@@ -81,7 +81,7 @@ func describeFrom(w Workload, first, last float64, sizes []float64, names []stri
 			w.ZeroSize++
 		}
 	}
-	slices.Sort(sizes)
+	radix.Float64s(sizes) // no NaN (FinishWeights): the order slices.Sort gives
 	w.Size = sim.QuantilesOfSorted(sizes)
 	top := (n + 99) / 100
 	if w.TotalWork > 0 {

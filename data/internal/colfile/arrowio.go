@@ -2,13 +2,10 @@ package colfile
 
 import (
 	"bytes"
-	"context"
-	"encoding/base64"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
-	"sort"
 	"sync/atomic"
 	"time"
 
@@ -18,10 +15,6 @@ import (
 	"github.com/apache/arrow/go/v17/arrow/memory"
 	"github.com/apache/arrow/go/v17/parquet"
 	"github.com/apache/arrow/go/v17/parquet/compress"
-	"github.com/apache/arrow/go/v17/parquet/file"
-	"github.com/apache/arrow/go/v17/parquet/pqarrow"
-
-	"github.com/schedplan/schedplan/internal/sysmem"
 )
 
 // This file moves arrow.Records in and out of Parquet and Arrow IPC bytes.
@@ -64,16 +57,15 @@ func WriteParquet(w io.Writer, rec arrow.Record, dictCols []string) (err error) 
 // WriteParquetGroups is WriteParquet with row groups of up to rows rows.
 func WriteParquetGroups(w io.Writer, rec arrow.Record, dictCols []string, rows int64) (err error) {
 	defer RecoverTo(&err, "writing Parquet")
-	fw, err := pqarrow.NewFileWriter(rec.Schema(), NoCloser{w}, ParquetPropsGroups(dictCols, rows),
-		pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
+	fw, err := newArrowParquetWriter(rec.Schema(), NoCloser{w}, ParquetPropsGroups(dictCols, rows))
 	if err != nil {
 		return err
 	}
-	if err := fw.Write(rec); err != nil {
-		fw.Close()
+	if err := fw.write(rec); err != nil {
+		fw.close()
 		return err
 	}
-	return fw.Close()
+	return fw.close()
 }
 
 // WriteArrow writes rec as an Arrow IPC file or, with stream set, an Arrow
@@ -195,205 +187,6 @@ func ReadArrowBytes(b []byte, parquet bool) (tbl arrow.Table, err error) {
 	return array.NewTableFromRecords(sr.Schema(), recs), nil
 }
 
-// ReadParquet decodes the Parquet file of size bytes that r reads into an
-// arrow.Table holding the fields choose picks from the file's top-level field
-// names (all when choose is nil), in file order. Columns are decoded one
-// after the other on the calling goroutine (not pqarrow's worker
-// goroutines), so that a decoder panic on a corrupt file reaches RecoverTo
-// instead of killing the process, and fields nobody wants are never decoded.
-// Flat fixed-width columns in BYTE_STREAM_SPLIT, which arrow-go v17 does not
-// decode, go through DecodeFixedWidth; a column in any other encoding no
-// decoder reads is a *ColumnError naming the encoding.
-func ReadParquet(r parquet.ReaderAtSeeker, size int64, choose func(names []string) ([]int, error)) (tbl arrow.Table, err error) {
-	return ReadParquetGroups(r, size, choose, nil)
-}
-
-// ErrSplitInGroups is ReadParquetGroups' refusal of a BYTE_STREAM_SPLIT
-// column, which it decodes only whole.
-var ErrSplitInGroups = errors.New("BYTE_STREAM_SPLIT column read by row groups")
-
-// ReadParquetGroups is ReadParquet for the given row groups only (nil: all).
-func ReadParquetGroups(r parquet.ReaderAtSeeker, size int64, choose func(names []string) ([]int, error), groups []int) (tbl arrow.Table, err error) {
-	defer RecoverTo(&err, "decoding Parquet")
-	if err := CheckParquetFrame(r, size); err != nil {
-		return nil, err
-	}
-	mem := NewBoundedAllocator(int(min(size, 1<<40)))
-	if s, ok := r.(*StoppableReader); ok {
-		mem.stop = &s.stop
-	}
-	props := parquet.NewReaderProperties(mem)
-	// Read column chunks through a buffer rather than whole: a corrupt chunk
-	// length then costs no allocation, and reads reach r (see StoppableReader).
-	// No chunk is longer than the file, so a small file gets a small buffer:
-	// 1 MiB per column made a 2 KB file cost ~9 ms to read.
-	props.BufferedStreamEnabled, props.BufferSize = true, min(max(size, 4<<10), 1<<20)
-	pr, err := file.NewParquetReader(r, file.WithReadProps(props))
-	if err != nil {
-		return nil, err
-	}
-	defer pr.Close()
-	if err := checkStoredArrowSchema(pr); err != nil {
-		return nil, err
-	}
-	fr, err := pqarrow.NewFileReader(pr, pqarrow.ArrowReadProperties{BatchSize: 1 << 20}, mem)
-	if err != nil {
-		return nil, err
-	}
-	sch, err := fr.Schema()
-	if err != nil {
-		return nil, err
-	}
-	fields, err := ChooseFields(sch, choose)
-	if err != nil {
-		return nil, err
-	}
-	var allLeaves []int
-	for _, k := range fields {
-		leaves := map[int]bool{}
-		LeafIndices(&fr.Manifest.Fields[k], leaves)
-		for leaf := range leaves {
-			allLeaves = append(allLeaves, leaf)
-		}
-	}
-	if err := sysmem.Check(ParquetMemory(pr, allLeaves), fmt.Sprintf("%d columns of %d rows", len(fields), pr.NumRows())); err != nil {
-		return nil, err
-	}
-	rowGroups, nrows, err := selectRowGroups(pr, groups)
-	if err != nil {
-		return nil, err
-	}
-	ctx := context.Background()
-	cols := make([]arrow.Column, 0, len(fields))
-	outFields := make([]arrow.Field, 0, len(fields))
-	defer func() {
-		for k := range cols {
-			cols[k].Release()
-		}
-	}()
-	for _, k := range fields {
-		name := sch.Field(k).Name
-		leaves := map[int]bool{}
-		LeafIndices(&fr.Manifest.Fields[k], leaves)
-		split := false
-		for leaf := range leaves {
-			if err := verifyPageCRCs(r, pr, leaf, rowGroups); err != nil {
-				return nil, &ColumnError{name, err}
-			}
-			s, err := checkEncodings(pr, leaf, sch.Field(k).Type, false)
-			if err != nil {
-				return nil, &ColumnError{name, err}
-			}
-			split = split || s
-		}
-		var ch arrow.Array
-		f := sch.Field(k)
-		if !split {
-			ch, f, err = readField(ctx, fr, k, leaves, rowGroups, nrows)
-			if err != nil {
-				return nil, &ColumnError{name, err}
-			}
-			if int64(ch.Len()) != nrows { // pqarrow drops page errors: find what failed
-				ch.Release()
-				f = sch.Field(k)
-				for leaf := range leaves {
-					s, err := checkEncodings(pr, leaf, f.Type, true)
-					if err != nil {
-						return nil, &ColumnError{name, err}
-					}
-					split = split || s
-				}
-				if !split {
-					return nil, &ColumnError{name, fmt.Errorf("%d values for %d rows (truncated or corrupt file)", ch.Len(), nrows)}
-				}
-			}
-		}
-		if split && groups != nil {
-			return nil, ErrSplitInGroups
-		}
-		if split {
-			leaf := fr.Manifest.Fields[k].ColIndex
-			if !fr.Manifest.Fields[k].IsLeaf() {
-				return nil, &ColumnError{name, errors.New("BYTE_STREAM_SPLIT in a nested column")}
-			}
-			if ch, err = DecodeFixedWidth(pr, leaf, f.Type, mem); err != nil {
-				return nil, &ColumnError{name, err}
-			}
-		}
-		chunked := arrow.NewChunked(f.Type, []arrow.Array{ch})
-		ch.Release()
-		cols = append(cols, *arrow.NewColumn(f, chunked))
-		chunked.Release()
-		outFields = append(outFields, f)
-	}
-	return array.NewTable(arrow.NewSchema(outFields, nil), cols, nrows), nil
-}
-
-// ChooseFields returns the schema's fields choose picks (nil: all), in order.
-func ChooseFields(sch *arrow.Schema, choose func(names []string) ([]int, error)) ([]int, error) {
-	var fields []int
-	if choose == nil {
-		for k := 0; k < sch.NumFields(); k++ {
-			fields = append(fields, k)
-		}
-		return fields, nil
-	}
-	names := make([]string, sch.NumFields())
-	for k := range names {
-		names[k] = sch.Field(k).Name
-	}
-	fields, err := choose(names)
-	if err != nil {
-		return nil, err
-	}
-	sort.Ints(fields)
-	return fields, nil
-}
-
-// selectRowGroups returns the row groups to read (nil: all) and their rows.
-func selectRowGroups(pr *file.Reader, groups []int) ([]int, int64, error) {
-	if groups == nil {
-		all := make([]int, pr.NumRowGroups())
-		for k := range all {
-			all[k] = k
-		}
-		return all, pr.NumRows(), nil
-	}
-	var rows int64
-	for _, g := range groups {
-		if g < 0 || g >= pr.NumRowGroups() {
-			return nil, 0, fmt.Errorf("row group %d of %d", g, pr.NumRowGroups())
-		}
-		rows += pr.MetaData().RowGroup(g).NumRows()
-	}
-	return groups, rows, nil
-}
-
-// readField decodes top-level field k with pqarrow.
-func readField(ctx context.Context, fr *pqarrow.FileReader, k int, leaves map[int]bool, rowGroups []int, rows int64) (arrow.Array, arrow.Field, error) {
-	cr, err := fr.GetFieldReader(ctx, k, leaves, rowGroups)
-	if err != nil {
-		return nil, arrow.Field{}, err
-	}
-	if cr == nil {
-		return nil, arrow.Field{}, errors.New("no reader")
-	}
-	defer cr.Release()
-	f := *cr.Field()
-	ch, err := cr.NextBatch(rows)
-	if err != nil {
-		return nil, arrow.Field{}, err
-	}
-	defer ch.Release()
-	if len(ch.Chunks()) == 1 {
-		a := ch.Chunk(0)
-		a.Retain()
-		return a, f, nil
-	}
-	a, err := array.Concatenate(ch.Chunks(), memory.DefaultAllocator)
-	return a, f, err
-}
-
 // ColumnError is a problem with one column of a columnar file.
 type ColumnError struct {
 	Col string
@@ -426,45 +219,6 @@ func CheckParquetFrame(r io.ReaderAt, size int64) error {
 		return fmt.Errorf("corrupt Parquet file: the footer declares %d bytes, the file holds %d", n, size)
 	}
 	return nil
-}
-
-// checkStoredArrowSchema checks the Arrow schema a Parquet file may carry in
-// its "ARROW:schema" metadata (an IPC stream message, base64) the way
-// checkIPCSchema checks IPC files, since pqarrow decodes it unverified.
-func checkStoredArrowSchema(pr *file.Reader) error {
-	kv := pr.MetaData().KeyValueMetadata()
-	if kv == nil {
-		return nil
-	}
-	s := kv.FindValue("ARROW:schema")
-	if s == nil {
-		return nil
-	}
-	var dec []byte
-	var err error
-	if len(*s)%4 == 0 {
-		dec, err = base64.StdEncoding.DecodeString(*s)
-	}
-	if len(dec) == 0 || err != nil {
-		dec, err = base64.RawStdEncoding.DecodeString(*s)
-	}
-	if err != nil {
-		return fmt.Errorf("corrupt stored Arrow schema: %w", err)
-	}
-	if err := checkIPCSchema(dec); err != nil {
-		return fmt.Errorf("stored Arrow schema: %w", err)
-	}
-	return nil
-}
-
-// LeafIndices adds the Parquet leaf column indices under f to out.
-func LeafIndices(f *pqarrow.SchemaField, out map[int]bool) {
-	if f.IsLeaf() {
-		out[f.ColIndex] = true
-	}
-	for k := range f.Children {
-		LeafIndices(&f.Children[k], out)
-	}
 }
 
 // BoundedAllocator is the allocator of every decoder: it refuses (by a

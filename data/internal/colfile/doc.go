@@ -4,7 +4,12 @@
 // StoppableReader) and in memory (a BoundedAllocator, sysmem's budget),
 // the page CRCs it checks, the BYTE_STREAM_SPLIT columns and LZ4 codecs
 // arrow-go does not decode itself, and the writer properties of every
-// file schedplan writes. Package data converts these tables to and from
+// file schedplan writes. Parquet goes through its own thin layer on
+// arrow-go's parquet/file column readers and writers (pqschema.go,
+// pqread.go, pqbatch.go, pqwrite.go), not arrow-go's pqarrow, which links
+// Arrow compute, Flight, gRPC and protobuf: column chunks decoded in
+// parallel, only the fields asked for, their buffers handed to the Arrow
+// arrays without a copy. Package data converts these tables to and from
 // its jobs, tasks and results tables.
 //
 // It imports internal/sysmem only.

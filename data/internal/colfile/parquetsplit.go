@@ -16,8 +16,8 @@ import (
 )
 
 // arrow-go v17 decodes every Parquet encoding but BYTE_STREAM_SPLIT (its
-// column reader answers "unsupported data encoding", an error pqarrow drops,
-// returning fewer values than rows). DuckDB writes doubles and floats in
+// column reader answers "unsupported data encoding", an error its record
+// reader drops, returning fewer values than rows). DuckDB writes doubles and floats in
 // BYTE_STREAM_SPLIT when asked for parquet_version v2, so this file decodes
 // flat fixed-width columns itself (PLAIN, dictionary and BYTE_STREAM_SPLIT
 // pages, data pages v1 and v2), and names the encoding and column of

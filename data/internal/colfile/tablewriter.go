@@ -5,7 +5,6 @@ import (
 	"io"
 
 	"github.com/apache/arrow/go/v17/arrow"
-	"github.com/apache/arrow/go/v17/parquet/pqarrow"
 )
 
 // ParquetWriter writes a results table to a Parquet file a part at a time,
@@ -14,7 +13,7 @@ import (
 // held. The file is what WriteTable writes for the parts concatenated, up to
 // how the rows are cut into row groups, and ReadTable reads it back whole.
 type ParquetWriter struct {
-	fw     *pqarrow.FileWriter
+	fw     *arrowParquetWriter
 	schema *arrow.Schema
 	rows   int64
 }
@@ -29,8 +28,7 @@ func NewParquetWriter(w io.Writer, schema *Table, dictCols []string) (pw *Parque
 	}
 	rec := schema.Record()
 	defer rec.Release()
-	fw, err := pqarrow.NewFileWriter(rec.Schema(), NoCloser{W: w}, ParquetProps(dictCols),
-		pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
+	fw, err := newArrowParquetWriter(rec.Schema(), NoCloser{W: w}, ParquetProps(dictCols))
 	if err != nil {
 		return nil, err
 	}
@@ -54,7 +52,7 @@ func (p *ParquetWriter) Write(t *Table) (err error) {
 		return fmt.Errorf("writing Parquet: part's columns %v differ from the file's %v", rec.Schema(), p.schema)
 	}
 	p.rows += rec.NumRows()
-	return p.fw.Write(rec)
+	return p.fw.write(rec)
 }
 
 // Rows returns the number of rows written so far.
@@ -63,5 +61,5 @@ func (p *ParquetWriter) Rows() int64 { return p.rows }
 // Close writes the file's footer. The underlying writer is not closed.
 func (p *ParquetWriter) Close() (err error) {
 	defer RecoverTo(&err, "writing Parquet")
-	return p.fw.Close()
+	return p.fw.close()
 }
