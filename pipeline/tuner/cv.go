@@ -118,6 +118,10 @@ type ScoreWindow struct {
 	blocks []scoreBlock
 	// whole is set for the whole folds of a sampled search's final check.
 	whole bool
+	// maxSize is the largest job's size; capped is set when a job has a
+	// rate cap (see scoreKey).
+	maxSize float64
+	capped  bool
 }
 
 // Jobs returns how many jobs the window simulates.
@@ -282,8 +286,15 @@ func CVWindows(jobs []sim.Job, c float64, bounds []int, sigmas []float64, sample
 			}
 			blocks[i] = scoreBlock{first: u.Lo, jobs: jobs[u.Lo:u.Hi], deadlines: dl, weight: weights[i]}
 		}
+		maxSize, capped := 0.0, false
+		for _, b := range blocks {
+			for _, j := range b.jobs {
+				maxSize = math.Max(maxSize, j.Size)
+			}
+			capped = capped || sim.HasCaps(b.jobs)
+		}
 		for k, s := range sigmas {
-			w := &ScoreWindow{Fold: ch, Sigma: s, blocks: blocks, whole: full}
+			w := &ScoreWindow{Fold: ch, Sigma: s, blocks: blocks, whole: full, maxSize: maxSize, capped: capped}
 			if s > 0 {
 				w.blocks = make([]scoreBlock, len(blocks))
 				est := estimate.ErrorModel{Kind: estimate.LogNormal, Sigma: s}.Apply(sizes[lo:hi], estimate.RunRand(seed, uint64(ch*16+k)), nil)
