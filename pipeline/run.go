@@ -236,7 +236,8 @@ func (p *pipelineRun) stages() []stage {
 			Folds       int
 			Current     string
 			Seed        uint64
-		}{cfg.Budget, cfg.Objective, cfg.Constraints, cfg.Folds, cfg.Current, cfg.Seed}, deps: []string{"ingest"}, inputs: [][]byte{in.JobsKey}, state: &p.tr, run: p.tune},
+			Version     int
+		}{cfg.Budget, cfg.Objective, cfg.Constraints, cfg.Folds, cfg.Current, cfg.Seed, tuneVersion}, deps: []string{"ingest"}, inputs: [][]byte{in.JobsKey}, state: &p.tr, run: p.tune},
 		{name: "tune-coshh", params: struct {
 			KGrid   []int
 			TolGrid []float64
@@ -395,6 +396,11 @@ type deployState struct {
 // 5: intervals print enough digits not to read +0.00% when not zero;
 // 6: users' work shares and peak applications from the tuning window).
 const deployVersion = 6
+
+// tuneVersion changes when the tune stage computes differently for the
+// same parameters (2: chunks of more than TuneOptions.CheckJobs jobs are
+// re-checked on a sample of their busy periods, not whole).
+const tuneVersion = 2
 
 // reportVersion changes when report.html changes for the same stage
 // results (2: the decision on the first screen, legends beside the plots,

@@ -244,15 +244,15 @@ func SampleUnits(jobs []sim.Job, units []JobSpan, budget int, rng *rand.Rand) ([
 }
 
 // CVWindows builds the tuner's windows: for each chunk, its blocks (all of
-// them, or a sample when the chunk has more than sampleJobs jobs; full
-// keeps every block) with estimates drawn for each σ; and the folds'
-// descriptions. Windows are indexed [chunk][σ].
-func CVWindows(jobs []sim.Job, c float64, bounds []int, sigmas []float64, sampleJobs int, seed uint64, full bool) ([][]*ScoreWindow, []FoldInfo, error) {
+// them, or a sample when the chunk has more than sampleJobs jobs) with
+// estimates drawn for each σ; and the folds' descriptions. Windows are
+// indexed [chunk][σ]. checkJobs > 0 builds the final check's windows
+// instead: every chunk whole, cut only at its busy periods, except that a
+// chunk of more than checkJobs jobs is a sample of checkJobs jobs (pieces
+// of at most checkJobs/4, a draw of its own).
+func CVWindows(jobs []sim.Job, c float64, bounds []int, sigmas []float64, sampleJobs int, seed uint64, checkJobs int) ([][]*ScoreWindow, []FoldInfo, error) {
 	starts := BusyStarts(jobs, c)
-	maxBlock := max(1, sampleJobs/4)
-	if full {
-		maxBlock = max(maxBlock, len(jobs))
-	}
+	full := checkJobs > 0
 	chunks := len(bounds) - 1
 	wins := make([][]*ScoreWindow, chunks)
 	infos := make([]FoldInfo, chunks)
@@ -262,14 +262,14 @@ func CVWindows(jobs []sim.Job, c float64, bounds []int, sigmas []float64, sample
 	}
 	for ch := 0; ch < chunks; ch++ {
 		lo, hi := bounds[ch], bounds[ch+1]
-		units := chunkUnits(starts, lo, hi, maxBlock)
-		weights := make([]float64, len(units))
-		for i := range weights {
-			weights[i] = 1
+		budget, maxBlock, stream := sampleJobs, max(1, sampleJobs/4), uint64(1000+ch)
+		if full {
+			budget, maxBlock, stream = checkJobs, max(1, checkJobs/4), uint64(2000+ch)
+			if hi-lo <= checkJobs {
+				maxBlock = max(maxBlock, len(jobs))
+			}
 		}
-		if !full {
-			units, weights = SampleUnits(jobs, units, sampleJobs, estimate.RunRand(seed, uint64(1000+ch)))
-		}
+		units, weights := SampleUnits(jobs, chunkUnits(starts, lo, hi, maxBlock), budget, estimate.RunRand(seed, stream))
 		_, exact := slices.BinarySearch(starts, lo)
 		info := FoldInfo{Index: ch, Jobs: hi - lo, First: lo, Span: [2]float64{jobs[lo].Arrival, jobs[hi-1].Arrival}, Exact: exact, Units: len(units)}
 		for i, u := range units {

@@ -96,6 +96,11 @@ type ShortlistInfo struct {
 	// its sampled and whole-fold mean fold improvement (points).
 	Gap            float64 `json:"winner_mean_response_gap"`
 	ImprovementGap float64 `json:"winner_improvement_gap"`
+	// CheckJobs is TuneOptions.CheckJobs when a chunk was larger, and
+	// CheckScored the jobs each such chunk was re-scored on (a sample of
+	// its busy periods); both empty when every chunk was re-scored whole.
+	CheckJobs   int   `json:"check_jobs,omitempty"`
+	CheckScored []int `json:"check_scored_jobs,omitempty"`
 }
 
 // CVResult is what the cross-validated tuner did, found and why.
@@ -228,7 +233,7 @@ func TuneCV(ctx context.Context, jobs []sim.Job, c float64, opt TuneOptions, sco
 		}
 	}
 	lap := phaseLogger("tune")
-	wins, infos, err := CVWindows(jobs, c, bounds, opt.Sigmas, opt.SampleJobs, opt.Seed, false)
+	wins, infos, err := CVWindows(jobs, c, bounds, opt.Sigmas, opt.SampleJobs, opt.Seed, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -264,13 +269,19 @@ func TuneCV(ctx context.Context, jobs []sim.Job, c float64, opt TuneOptions, sco
 	t.evaluate()
 	chosen, ok := t.choose(allIndices(len(t.res)))
 	if out.Sampled {
-		full, _, err := CVWindows(jobs, c, bounds, opt.Sigmas, opt.SampleJobs, opt.Seed, true)
+		full, fullInfos, err := CVWindows(jobs, c, bounds, opt.Sigmas, opt.SampleJobs, opt.Seed, opt.CheckJobs)
 		if err != nil {
 			return nil, err
 		}
 		lap("whole windows")
 		if out.Shortlist, chosen, ok, err = t.finalCheck(full); err != nil {
 			return nil, err
+		}
+		for _, f := range fullInfos {
+			if f.Sampled {
+				out.Shortlist.CheckJobs = opt.CheckJobs
+				out.Shortlist.CheckScored = append(out.Shortlist.CheckScored, f.Scored)
+			}
 		}
 		lap("final check")
 	}
@@ -557,6 +568,9 @@ func WithTuneDefaults(opt TuneOptions, jobs []sim.Job) TuneOptions {
 	}
 	if opt.Shortlist <= 0 {
 		opt.Shortlist = 5
+	}
+	if opt.CheckJobs <= 0 {
+		opt.CheckJobs = 10 * opt.SampleJobs
 	}
 	if opt.Workers <= 0 {
 		opt.Workers = runtime.GOMAXPROCS(0)
