@@ -16,14 +16,7 @@ func TestLASMQReachSchedulesAlike(t *testing.T) {
 	rng := rand.New(rand.NewPCG(30, 1))
 	cut := 0
 	for trial := range 300 {
-		n := 20 + rng.IntN(200)
-		jobs := make([]Job, n)
-		at := 0.0
-		for i := range jobs {
-			at += rng.ExpFloat64() * 0.8
-			size := math.Exp(rng.NormFloat64() * 1.5)
-			jobs[i] = Job{Arrival: at, Size: size, Estimate: size * math.Exp(rng.NormFloat64()*0.5), Weight: 1 + float64(rng.IntN(3))}
-		}
+		jobs := lognormalJobs(rng, 20+rng.IntN(200), 0.8)
 		maxSize := 0.0
 		for _, j := range jobs {
 			maxSize = math.Max(maxSize, j.Size)
@@ -89,4 +82,17 @@ func TestLASMQReachCut(t *testing.T) {
 	if a.Spec() != b.Spec() {
 		t.Errorf("one-queue cuts differ: %s and %s", a.Spec(), b.Spec())
 	}
+}
+
+// lognormalJobs draws n jobs: exponential gaps of mean gap, log-normal
+// sizes (σ 1.5) and estimates (σ 0.5 around the size), weights 1 to 3.
+func lognormalJobs(rng *rand.Rand, n int, gap float64) []Job {
+	jobs := make([]Job, n)
+	at := 0.0
+	for i := range jobs {
+		at += rng.ExpFloat64() * gap
+		size := math.Exp(rng.NormFloat64() * 1.5)
+		jobs[i] = Job{Arrival: at, Size: size, Estimate: size * math.Exp(rng.NormFloat64()*0.5), Weight: 1 + float64(rng.IntN(3))}
+	}
+	return jobs
 }

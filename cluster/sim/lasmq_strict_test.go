@@ -15,13 +15,7 @@ import (
 func TestLASMQStrictAsZeroWeights(t *testing.T) {
 	rng := rand.New(rand.NewPCG(30, 5))
 	for trial := range 60 {
-		jobs := make([]Job, 50+rng.IntN(300))
-		at := 0.0
-		for i := range jobs {
-			at += rng.ExpFloat64() * 0.9
-			s := math.Exp(rng.NormFloat64() * 1.5)
-			jobs[i] = Job{Arrival: at, Size: s, Estimate: s * math.Exp(rng.NormFloat64()*0.5), Weight: 1 + float64(rng.IntN(3))}
-		}
+		jobs := lognormalJobs(rng, 50+rng.IntN(300), 0.9)
 		k := 2 + rng.IntN(20)
 		base := LASMQ{K: k, Alpha0: math.Exp(rng.NormFloat64()), P: 1.5 + 4*rng.Float64(), Order: LevelOrders[trial%3], Weights: DecayWeights(k, 0)}
 		strict, weighted := base, base

@@ -14,14 +14,7 @@ import (
 // differ only in queues no job of the window reaches (sim.LASMQ.Reach)
 // share one simulation, within a batch and across batches.
 func TestTuneCVSimulatesEachScheduleOnce(t *testing.T) {
-	rng := rand.New(rand.NewPCG(30, 2))
-	jobs := make([]sim.Job, 3000)
-	at := 0.0
-	for i := range jobs {
-		at += rng.ExpFloat64() * 1.2
-		s := math.Min(math.Exp(rng.NormFloat64()), 8) // every job below 8: deep levels are unreachable
-		jobs[i] = sim.Job{Arrival: at, Size: s, Estimate: s}
-	}
+	jobs := poissonJobs(2, 3000, 1.2, 8) // every job below 8: deep levels are unreachable
 	inner := SimulateWindows(nil, 1)
 	var mu sync.Mutex
 	seen := map[scoreKey]int{}
@@ -58,4 +51,18 @@ func TestTuneCVSimulatesEachScheduleOnce(t *testing.T) {
 	if calls >= tasks {
 		t.Errorf("%d simulations for %d scores: no schedule was shared, the test does not exercise the cut", calls, tasks)
 	}
+}
+
+// poissonJobs draws n jobs with exponential gaps of mean gap and
+// log-normal sizes (σ 1) cut at maxSize, estimates exact.
+func poissonJobs(seed uint64, n int, gap, maxSize float64) []sim.Job {
+	rng := rand.New(rand.NewPCG(30, seed))
+	jobs := make([]sim.Job, n)
+	at := 0.0
+	for i := range jobs {
+		at += rng.ExpFloat64() * gap
+		s := math.Min(math.Exp(rng.NormFloat64()), maxSize)
+		jobs[i] = sim.Job{Arrival: at, Size: s, Estimate: s}
+	}
+	return jobs
 }

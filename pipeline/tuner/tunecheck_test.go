@@ -3,11 +3,8 @@ package tuner
 import (
 	"context"
 	"math"
-	"math/rand/v2"
 	"sync"
 	"testing"
-
-	"github.com/schedplan/schedplan/cluster/sim"
 )
 
 // The final check, the bootstrap and the SRPT bound simulate at most about
@@ -17,14 +14,7 @@ import (
 func TestTuneCVCheckCostBounded(t *testing.T) {
 	const check = 3000
 	whole := func(n int) (perWindow int, res *CVResult) {
-		rng := rand.New(rand.NewPCG(30, 4))
-		jobs := make([]sim.Job, n)
-		at := 0.0
-		for i := range jobs {
-			at += rng.ExpFloat64() * 1.25
-			s := math.Exp(rng.NormFloat64())
-			jobs[i] = sim.Job{Arrival: at, Size: s, Estimate: s}
-		}
+		jobs := poissonJobs(4, n, 1.25, math.Inf(1))
 		inner := SimulateWindows(nil, 1)
 		var mu sync.Mutex
 		count := func(ctx context.Context, spec string, w *ScoreWindow, keep bool) (Score, []float64, error) {
