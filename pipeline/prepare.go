@@ -343,8 +343,9 @@ func jobsKey(jobs []sim.Job, capacity float64) []byte {
 // the 18 sensitivity points) on every chunk of the tuning window, each
 // chunk at most SampleJobs jobs, a third of them (the remaining-work order)
 // once more per σ > 0; the final check of the shortlist and the named
-// baselines (13) on the whole window when chunks are sampled; the SRPT
-// bound and the bootstrap (3) on the window; and the comparisons (8) and
+// baselines (13) on the whole window, each chunk at most CheckJobs jobs,
+// when chunks are sampled; the SRPT bound and the bootstrap (3) on those
+// chunks; and the comparisons (8) and
 // robustness rows (6) on the validation window.
 func TuneCost(budget int, split experiment.Split, opt tuner.TuneOptions) experiment.Cost {
 	opt = tuner.WithTuneDefaults(opt, nil)
@@ -353,10 +354,11 @@ func TuneCost(budget int, split experiment.Split, opt tuner.TuneOptions) experim
 	scored := math.Min(float64(split.TuneJobs), float64(folds+1)*math.Min(perChunk, float64(opt.SampleJobs)))
 	cands := float64(budget+18) * (1 + float64(len(opt.Sigmas)-1)/3)
 	tune := cands * scored
+	check := math.Min(float64(split.TuneJobs), float64(folds+1)*math.Min(perChunk, float64(opt.CheckJobs)))
 	if scored < float64(split.TuneJobs) {
-		tune += float64(opt.Shortlist+8) * float64(len(opt.Sigmas)) * float64(split.TuneJobs)
+		tune += float64(opt.Shortlist+8) * float64(len(opt.Sigmas)) * check
 	}
-	tune += 3 * float64(split.TuneJobs)
+	tune += 3 * check
 	val := 8.0 + 6
 	return experiment.Cost{Simulations: cands*float64(folds+1) + val + 3, JobSteps: tune + val*float64(split.ValidJobs),
 		Bytes: cands * float64(folds+1) * float64(len(opt.Sigmas)) * experiment.SummaryBytes}

@@ -236,7 +236,8 @@ func (p *pipelineRun) stages() []stage {
 			Folds       int
 			Current     string
 			Seed        uint64
-		}{cfg.Budget, cfg.Objective, cfg.Constraints, cfg.Folds, cfg.Current, cfg.Seed}, deps: []string{"ingest"}, inputs: [][]byte{in.JobsKey}, state: &p.tr, run: p.tune},
+			Version     int
+		}{cfg.Budget, cfg.Objective, cfg.Constraints, cfg.Folds, cfg.Current, cfg.Seed, tuneVersion}, deps: []string{"ingest"}, inputs: [][]byte{in.JobsKey}, state: &p.tr, run: p.tune},
 		{name: "tune-coshh", params: struct {
 			KGrid   []int
 			TolGrid []float64
@@ -398,6 +399,11 @@ type deployState struct {
 // task-level Capacity orders queues, counts user limits and stops at the
 // queue limit as Hadoop 3.4).
 const deployVersion = 8
+
+// tuneVersion changes when the tune stage computes differently for the
+// same parameters (2: chunks of more than TuneOptions.CheckJobs jobs are
+// re-checked on a sample of their busy periods, not whole).
+const tuneVersion = 2
 
 // reportVersion changes when report.html changes for the same stage
 // results (2: the decision on the first screen, legends beside the plots,

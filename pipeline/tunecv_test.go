@@ -116,7 +116,7 @@ func TestWindowScoreIsExactOnBusyPeriods(t *testing.T) {
 	jobs := poissonJobs(rng, 4000, 0.8, func() float64 { return math.Pow(rng.ExpFloat64(), 2) })
 	starts := tuner.BusyStarts(jobs, 1)
 	cut := starts[sort.SearchInts(starts, 1500)]
-	wins, infos, err := tuner.CVWindows(jobs, 1, []int{0, cut, len(jobs)}, []float64{0}, 1e6, 1, true)
+	wins, infos, err := tuner.CVWindows(jobs, 1, []int{0, cut, len(jobs)}, []float64{0}, 1e6, 1, len(jobs))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -107,6 +107,10 @@ type LASMQ struct {
 	active int
 	order  LevelOrder
 
+	// strictQ (Strict without caps) is the queue being served, the only
+	// one with a rate; −1: none.
+	strictQ int
+
 	// Remaining-work and PS queues: one heap per queue.
 	hp []keyHeap
 	// PS queues: virtual time, Σ weights and each job's entry state, so
@@ -193,6 +197,8 @@ func (m *LASMQ) Start(jobs []Job, c float64) {
 		m.head[q], m.tail[q] = -1, -1
 	}
 	m.rate = resizeF(m.rate, m.K)
+	clear(m.rate)
+	m.strictQ = -1
 	m.ne = slices.Grow(m.ne[:0], (m.K+63)/64)[:(m.K+63)/64]
 	clear(m.ne)
 	m.capped = HasCaps(jobs)
@@ -395,23 +401,58 @@ func (m *LASMQ) plan() {
 		return
 	}
 	m.nextT, m.evQ = math.Inf(1), -1
-	for q := m.shares(); q >= 0; q = m.nextQueue(q + 1) {
-		r := m.rate[q]
-		if r == 0 {
-			continue
+	first := m.nextQueue(0)
+	if first < 0 {
+		return
+	}
+	// The rates are shares' (one pass fewer): strict priority serves the
+	// first non-empty queue alone (m.strictQ is the only queue with a
+	// rate), weights set each non-empty queue's rate in the pass that
+	// finds the next event.
+	if m.Strict {
+		if m.strictQ != first {
+			if m.strictQ >= 0 {
+				m.rate[m.strictQ] = 0
+			}
+			m.strictQ = first
 		}
-		var t, to float64
-		if m.order == OrderPS {
-			to = m.hp[q].e[0].key // virtual time of the next tag
-			t = m.now + (to-m.v[q])*m.sumW[q]/r
-		} else {
-			h := m.headOf(q)
-			to = m.target(h, q)
-			t = m.now + (to-m.att[h])/r
-		}
-		if t < m.nextT {
-			m.nextT, m.evQ, m.evTo = t, q, to
-		}
+		m.rate[first] = m.c
+		m.nextEvent(first)
+		return
+	}
+	sum := 0.0
+	for q := first; q >= 0; q = m.nextQueue(q + 1) {
+		sum += m.w[q]
+	}
+	if !(sum > 0) {
+		m.shares()
+		m.nextEvent(first)
+		return
+	}
+	for q := first; q >= 0; q = m.nextQueue(q + 1) {
+		m.rate[q] = m.c * m.w[q] / sum
+		m.nextEvent(q)
+	}
+}
+
+// nextEvent makes queue q's next event (its head's completion or
+// demotion; PS: its next tag) the next event if it comes first.
+func (m *LASMQ) nextEvent(q int) {
+	r := m.rate[q]
+	if r == 0 {
+		return
+	}
+	var t, to float64
+	if m.order == OrderPS {
+		to = m.hp[q].e[0].key // virtual time of the next tag
+		t = m.now + (to-m.v[q])*m.sumW[q]/r
+	} else {
+		h := m.headOf(q)
+		to = m.target(h, q)
+		t = m.now + (to-m.att[h])/r
+	}
+	if t < m.nextT {
+		m.nextT, m.evQ, m.evTo = t, q, to
 	}
 }
 
@@ -432,6 +473,9 @@ func (m *LASMQ) Advance(t float64, done func(int)) {
 	}
 	dt := t - m.now
 	for q := m.nextQueue(0); q >= 0; q = m.nextQueue(q + 1) {
+		if m.Strict && q != m.strictQ {
+			break // strict priority: only the first non-empty queue runs
+		}
 		if r := m.rate[q]; r > 0 {
 			if m.order == OrderPS {
 				m.v[q] += dt * r / m.sumW[q]

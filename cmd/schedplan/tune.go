@@ -37,7 +37,8 @@ p=10); one level in each order; fine levels towards LAS; a space-filling
 sequence; then a coordinate search, --budget candidates in all. Orders that
 read size estimates are scored under log-normal errors σ = 0, 0.5 and 1 and
 count with their worst metrics. Folds larger than 20,000 jobs are scored on
-a sample of their busy periods and the shortlist is re-checked whole.
+a sample of their busy periods and the shortlist is re-checked whole (on a
+sample of 200,000 jobs for a fold larger than that).
 
 --objective: mean, p99 (response), mix, slowdown, p99-slowdown or missed
 (share of jobs later than under PS). --constraint: comma-separated

@@ -98,6 +98,8 @@ func TuneHPFSP(ctx context.Context, jobs []task.Job, cl *task.Cluster, limits []
 			cands = append(cands, p)
 		}
 	}
+	// A candidate that schedules as an earlier one is not run again.
+	run := sameHPFSPRuns(cands)
 	completions := make([][]float64, 1+len(cands))
 	err = experiment.ParallelFor(ctx, len(completions), workers, func(_, i int) error {
 		var s task.Simulator
@@ -107,6 +109,9 @@ func TuneHPFSP(ctx context.Context, jobs []task.Job, cl *task.Cluster, limits []
 				return fmt.Errorf("tune h-pfsp: reference %s: %v", DefaultTaskReference, err)
 			}
 			completions[0] = rr.Completion
+			return nil
+		}
+		if run[i-1] != i-1 {
 			return nil
 		}
 		p := cands[i-1]
@@ -119,6 +124,9 @@ func TuneHPFSP(ctx context.Context, jobs []task.Job, cl *task.Cluster, limits []
 	})
 	if err != nil {
 		return HPFSPEvaluation{}, nil, err
+	}
+	for k, r := range run {
+		completions[1+k] = completions[1+r]
 	}
 	dl := task.ReferenceDeadlines(jobs, completions[0])
 	var m sim.Metrics
@@ -138,6 +146,26 @@ func TuneHPFSP(ctx context.Context, jobs []task.Job, cl *task.Cluster, limits []
 		}
 	}
 	return evals[best], evals, nil
+}
+
+// sameHPFSPRuns returns, for each candidate, the first candidate that
+// schedules exactly as it does: with FAIR_LIMIT 0 no job is ever in its
+// fair phase, and the progress threshold, which only picks the stage whose
+// fair phase counts (hpfsp.SlackConfig), is never read.
+func sameHPFSPRuns(cands []*hpfsp.HPFSP) []int {
+	run := make([]int, len(cands))
+	for k, p := range cands {
+		run[k] = k
+		for i := range k {
+			q := cands[i]
+			if p.FairLimit == 0 && q.FairLimit == 0 && p.LateFirst == q.LateFirst && p.NoFallback == q.NoFallback &&
+				p.BusyPS == q.BusyPS && p.ReportInterval == q.ReportInterval && run[i] == i {
+				run[k] = i
+				break
+			}
+		}
+	}
+	return run
 }
 
 // Config returns the evaluation's parameters as the bundle's h_pfsp

@@ -118,6 +118,10 @@ type ScoreWindow struct {
 	blocks []scoreBlock
 	// whole is set for the whole folds of a sampled search's final check.
 	whole bool
+	// maxSize is the largest job's size; capped is set when a job has a
+	// rate cap (see scoreKey).
+	maxSize float64
+	capped  bool
 }
 
 // Jobs returns how many jobs the window simulates.
@@ -240,15 +244,15 @@ func SampleUnits(jobs []sim.Job, units []JobSpan, budget int, rng *rand.Rand) ([
 }
 
 // CVWindows builds the tuner's windows: for each chunk, its blocks (all of
-// them, or a sample when the chunk has more than sampleJobs jobs; full
-// keeps every block) with estimates drawn for each σ; and the folds'
-// descriptions. Windows are indexed [chunk][σ].
-func CVWindows(jobs []sim.Job, c float64, bounds []int, sigmas []float64, sampleJobs int, seed uint64, full bool) ([][]*ScoreWindow, []FoldInfo, error) {
+// them, or a sample when the chunk has more than sampleJobs jobs) with
+// estimates drawn for each σ; and the folds' descriptions. Windows are
+// indexed [chunk][σ]. checkJobs > 0 builds the final check's windows
+// instead: every chunk whole, cut only at its busy periods, except that a
+// chunk of more than checkJobs jobs is a sample of checkJobs jobs (pieces
+// of at most checkJobs/4, a draw of its own).
+func CVWindows(jobs []sim.Job, c float64, bounds []int, sigmas []float64, sampleJobs int, seed uint64, checkJobs int) ([][]*ScoreWindow, []FoldInfo, error) {
 	starts := BusyStarts(jobs, c)
-	maxBlock := max(1, sampleJobs/4)
-	if full {
-		maxBlock = max(maxBlock, len(jobs))
-	}
+	full := checkJobs > 0
 	chunks := len(bounds) - 1
 	wins := make([][]*ScoreWindow, chunks)
 	infos := make([]FoldInfo, chunks)
@@ -258,14 +262,14 @@ func CVWindows(jobs []sim.Job, c float64, bounds []int, sigmas []float64, sample
 	}
 	for ch := 0; ch < chunks; ch++ {
 		lo, hi := bounds[ch], bounds[ch+1]
-		units := chunkUnits(starts, lo, hi, maxBlock)
-		weights := make([]float64, len(units))
-		for i := range weights {
-			weights[i] = 1
+		budget, maxBlock, stream := sampleJobs, max(1, sampleJobs/4), uint64(1000+ch)
+		if full {
+			budget, maxBlock, stream = checkJobs, max(1, checkJobs/4), uint64(2000+ch)
+			if hi-lo <= checkJobs {
+				maxBlock = max(maxBlock, len(jobs))
+			}
 		}
-		if !full {
-			units, weights = SampleUnits(jobs, units, sampleJobs, estimate.RunRand(seed, uint64(1000+ch)))
-		}
+		units, weights := SampleUnits(jobs, chunkUnits(starts, lo, hi, maxBlock), budget, estimate.RunRand(seed, stream))
 		_, exact := slices.BinarySearch(starts, lo)
 		info := FoldInfo{Index: ch, Jobs: hi - lo, First: lo, Span: [2]float64{jobs[lo].Arrival, jobs[hi-1].Arrival}, Exact: exact, Units: len(units)}
 		for i, u := range units {
@@ -282,8 +286,15 @@ func CVWindows(jobs []sim.Job, c float64, bounds []int, sigmas []float64, sample
 			}
 			blocks[i] = scoreBlock{first: u.Lo, jobs: jobs[u.Lo:u.Hi], deadlines: dl, weight: weights[i]}
 		}
+		maxSize, capped := 0.0, false
+		for _, b := range blocks {
+			for _, j := range b.jobs {
+				maxSize = math.Max(maxSize, j.Size)
+			}
+			capped = capped || sim.HasCaps(b.jobs)
+		}
 		for k, s := range sigmas {
-			w := &ScoreWindow{Fold: ch, Sigma: s, blocks: blocks, whole: full}
+			w := &ScoreWindow{Fold: ch, Sigma: s, blocks: blocks, whole: full, maxSize: maxSize, capped: capped}
 			if s > 0 {
 				w.blocks = make([]scoreBlock, len(blocks))
 				est := estimate.ErrorModel{Kind: estimate.LogNormal, Sigma: s}.Apply(sizes[lo:hi], estimate.RunRand(seed, uint64(ch*16+k)), nil)

@@ -96,6 +96,11 @@ type ShortlistInfo struct {
 	// its sampled and whole-fold mean fold improvement (points).
 	Gap            float64 `json:"winner_mean_response_gap"`
 	ImprovementGap float64 `json:"winner_improvement_gap"`
+	// CheckJobs is TuneOptions.CheckJobs when a chunk was larger, and
+	// CheckScored the jobs each such chunk was re-scored on (a sample of
+	// its busy periods); both empty when every chunk was re-scored whole.
+	CheckJobs   int   `json:"check_jobs,omitempty"`
+	CheckScored []int `json:"check_scored_jobs,omitempty"`
 }
 
 // CVResult is what the cross-validated tuner did, found and why.
@@ -164,6 +169,8 @@ type tuneCV struct {
 	// t.wins for the whole folds).
 	curSampled  []Score
 	sampledWins [][]*ScoreWindow
+	// cache holds every score simulated so far, by scoreKey.
+	cache map[scoreKey]Score
 }
 
 // TuneCV tunes LAS_MQ on jobs (the tuning window, sorted by arrival) on a
@@ -226,12 +233,12 @@ func TuneCV(ctx context.Context, jobs []sim.Job, c float64, opt TuneOptions, sco
 		}
 	}
 	lap := phaseLogger("tune")
-	wins, infos, err := CVWindows(jobs, c, bounds, opt.Sigmas, opt.SampleJobs, opt.Seed, false)
+	wins, infos, err := CVWindows(jobs, c, bounds, opt.Sigmas, opt.SampleJobs, opt.Seed, 0)
 	if err != nil {
 		return nil, err
 	}
 	lap("windows")
-	t := &tuneCV{ctx: ctx, opt: opt, score: score, wins: wins, scored: scored, bySpec: map[string]int{}}
+	t := &tuneCV{ctx: ctx, opt: opt, score: score, wins: wins, scored: scored, bySpec: map[string]int{}, cache: map[scoreKey]Score{}}
 	out := &CVResult{Objective: opt.Objective, Constraints: ConstraintsString(opt.Constraints), Current: opt.Current,
 		Folds: infos, Scored: scored, Sigmas: opt.Sigmas, SampleJobs: opt.SampleJobs, RunnerUp: -1}
 	for _, f := range infos {
@@ -262,13 +269,19 @@ func TuneCV(ctx context.Context, jobs []sim.Job, c float64, opt TuneOptions, sco
 	t.evaluate()
 	chosen, ok := t.choose(allIndices(len(t.res)))
 	if out.Sampled {
-		full, _, err := CVWindows(jobs, c, bounds, opt.Sigmas, opt.SampleJobs, opt.Seed, true)
+		full, fullInfos, err := CVWindows(jobs, c, bounds, opt.Sigmas, opt.SampleJobs, opt.Seed, opt.CheckJobs)
 		if err != nil {
 			return nil, err
 		}
 		lap("whole windows")
 		if out.Shortlist, chosen, ok, err = t.finalCheck(full); err != nil {
 			return nil, err
+		}
+		for _, f := range fullInfos {
+			if f.Sampled {
+				out.Shortlist.CheckJobs = opt.CheckJobs
+				out.Shortlist.CheckScored = append(out.Shortlist.CheckScored, f.Scored)
+			}
 		}
 		lap("final check")
 	}
@@ -556,6 +569,9 @@ func WithTuneDefaults(opt TuneOptions, jobs []sim.Job) TuneOptions {
 	if opt.Shortlist <= 0 {
 		opt.Shortlist = 5
 	}
+	if opt.CheckJobs <= 0 {
+		opt.CheckJobs = 10 * opt.SampleJobs
+	}
 	if opt.Workers <= 0 {
 		opt.Workers = runtime.GOMAXPROCS(0)
 	}
@@ -688,8 +704,24 @@ func (t *tuneCV) scoreAll(cands []candidate, wins [][]*ScoreWindow) ([][][]Score
 		return nil, err
 	}
 	progress := t.batchProgress(len(cands), len(todo))
-	err = experiment.ParallelFor(t.ctx, len(todo), t.opt.Workers, func(_, q int) error {
-		tk := tasks[todo[q]]
+	// Tasks that are the same schedule (scoreKey) are simulated once: the
+	// first of each, unless an earlier batch scored it.
+	keyOf := make([]scoreKey, len(todo))
+	var run []int // indices in todo
+	first := map[scoreKey]int{}
+	for q, k := range todo {
+		tk := tasks[k]
+		keyOf[q] = t.scoreKey(cands[tk.c].spec, wins[tk.ch][tk.s])
+		if _, ok := t.cache[keyOf[q]]; ok {
+			continue
+		}
+		if _, ok := first[keyOf[q]]; !ok {
+			first[keyOf[q]] = q
+			run = append(run, q)
+		}
+	}
+	err = experiment.ParallelFor(t.ctx, len(run), t.opt.Workers, func(_, r int) error {
+		tk := tasks[todo[run[r]]]
 		s, _, err := t.score(t.ctx, cands[tk.c].spec, wins[tk.ch][tk.s], false)
 		if err != nil {
 			return fmt.Errorf("candidate %s, fold %d, σ %v: %w", cands[tk.c].spec, tk.ch, t.opt.Sigmas[tk.s], err)
@@ -701,7 +733,39 @@ func (t *tuneCV) scoreAll(cands []candidate, wins [][]*ScoreWindow) ([][][]Score
 	if err != nil {
 		return nil, err
 	}
+	ran := make([]bool, len(todo))
+	for _, q := range run {
+		tk := tasks[todo[q]]
+		t.cache[keyOf[q]], ran[q] = out[tk.c][tk.s][tk.ch], true
+	}
+	for q, k := range todo {
+		if tk := tasks[k]; !ran[q] {
+			out[tk.c][tk.s][tk.ch] = t.cache[keyOf[q]]
+			progress()
+		}
+	}
 	return out, t.opt.Shard.finish(keys, todo, func(k int) Score { return out[tasks[k].c][tasks[k].s][tasks[k].ch] })
+}
+
+// scoreKey names the schedule a candidate makes on a window: its
+// specification, for LAS_MQ cut to the queues the window's largest job
+// can reach (sim.LASMQ.Reach), so that candidates that differ only in
+// queues no job enters — k, or thresholds beyond every job, which the
+// coordinate search and the space-filling sequence produce in numbers —
+// are simulated once per window. Windows with rate caps keep the whole
+// specification.
+type scoreKey struct {
+	spec string
+	w    *ScoreWindow
+}
+
+func (t *tuneCV) scoreKey(spec string, w *ScoreWindow) scoreKey {
+	if p, err := sim.ParsePolicy(spec); err == nil && !w.capped {
+		if m, ok := p.(*sim.LASMQ); ok {
+			spec = m.Reach(w.maxSize).Spec()
+		}
+	}
+	return scoreKey{spec, w}
 }
 
 // batchProgress returns the function each scored task of a batch of

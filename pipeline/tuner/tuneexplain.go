@@ -413,6 +413,10 @@ func explain(r *CVResult) []string {
 	if r.Shortlist != nil {
 		out = append(out, fmt.Sprintf("Folds larger than %d jobs were scored on a sample of their busy periods; shortlist: %s. The winner's sampled mean response was %s from its whole-fold value, its mean fold score %.2f points.",
 			r.SampleJobs, r.Shortlist.Rule, PctS(r.Shortlist.Gap), 100*r.Shortlist.ImprovementGap))
+		if r.Shortlist.CheckJobs > 0 {
+			out = append(out, fmt.Sprintf("Folds larger than %d jobs were not re-checked whole but on a sample of that many jobs of their busy periods (%v jobs), as were the bootstrap and the SRPT bound: their cost does not grow with the log.",
+				r.Shortlist.CheckJobs, r.Shortlist.CheckScored))
+		}
 	} else {
 		out = append(out, "Every fold was simulated whole (no fold exceeded the sampling budget).")
 	}

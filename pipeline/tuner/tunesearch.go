@@ -137,6 +137,15 @@ type TuneOptions struct {
 	// Shortlist is how many of the best feasible candidates by the sampled
 	// score are re-scored on the whole folds (default 5).
 	Shortlist int
+	// CheckJobs bounds the "whole" folds of the final check, the bootstrap
+	// and the SRPT bound (default 10 × SampleJobs): a chunk of more jobs
+	// is re-scored on a sample of CheckJobs jobs of its busy periods (as
+	// sampled folds are, with pieces of at most CheckJobs/4 jobs and a
+	// draw of its own), so that the tune stage's cost stops growing with
+	// the log there. Chunks of at most CheckJobs jobs (every chunk of a
+	// log of up to about 1.4 M jobs, at the default split and folds) are
+	// whole.
+	CheckJobs int
 	// Seed seeds the estimate draws, the sampling and the bootstrap.
 	Seed uint64
 	// Workers scores candidates in parallel (default: GOMAXPROCS). The
