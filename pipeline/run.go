@@ -236,7 +236,8 @@ func (p *pipelineRun) stages() []stage {
 			Folds       int
 			Current     string
 			Seed        uint64
-		}{cfg.Budget, cfg.Objective, cfg.Constraints, cfg.Folds, cfg.Current, cfg.Seed}, deps: []string{"ingest"}, inputs: [][]byte{in.JobsKey}, state: &p.tr, run: p.tune},
+			Version     int
+		}{cfg.Budget, cfg.Objective, cfg.Constraints, cfg.Folds, cfg.Current, cfg.Seed, tuneVersion}, deps: []string{"ingest"}, inputs: [][]byte{in.JobsKey}, state: &p.tr, run: p.tune},
 		{name: "tune-coshh", params: struct {
 			KGrid   []int
 			TolGrid []float64
@@ -279,7 +280,8 @@ func (p *pipelineRun) stages() []stage {
 			CurrentConfig string
 			ContainerMB   int
 			Results       string
-		}{cfg.Current, cfg.Baselines, cfg.Sigmas, cfg.Runs, cfg.LoadFactors, cfg.Seed, validation.TaskLevelVersion, cfg.CurrentConfig, cfg.ContainerMB, cfg.ResultsOrDefault()},
+			LASMQDefault  string
+		}{cfg.Current, cfg.Baselines, cfg.Sigmas, cfg.Runs, cfg.LoadFactors, cfg.Seed, validation.TaskLevelVersion, cfg.CurrentConfig, cfg.ContainerMB, cfg.ResultsOrDefault(), sim.DefaultLASMQ().Spec()},
 			deps: []string{"tune", "tune-coshh", "tune-hpfsp", "bounds", "classify", "tune-deploy", "emit"}, inputs: [][]byte{in.JobsKey, in.TraceKey, in.SpecKey, in.CurrentConfigKey, in.TasksKey},
 			state: &p.vs, run: p.validate},
 		{name: "report", params: struct{ Version int }{reportVersion},
@@ -395,6 +397,13 @@ type deployState struct {
 // 5: intervals print enough digits not to read +0.00% when not zero;
 // 6: users' work shares and peak applications from the tuning window).
 const deployVersion = 6
+
+// tuneVersion changes when the tune stage computes something else for the
+// same inputs (1: the first version stamped; before it the stage had
+// none; LAS_MQ's containers order, seed 000's Alg. 1 line 10, in the search
+// space and in Hu et al.'s default, and the log's task counts in the
+// jobs).
+const tuneVersion = 1
 
 // reportVersion changes when report.html changes for the same stage
 // results (2: the decision on the first screen, legends beside the plots,

@@ -109,7 +109,7 @@ func baselineCandidates(current string, fg LASMQParams) []candidate {
 	for _, b := range []struct {
 		name string
 		p    LASMQParams
-	}{{NameFirstGuess, fg}, {DefaultLASMQName, LASMQParams{K: hu.K, Alpha0: hu.Alpha0, P: hu.P, Decay: 1}}} {
+	}{{NameFirstGuess, fg}, {DefaultLASMQName, LASMQParams{K: hu.K, Alpha0: hu.Alpha0, P: hu.P, Decay: 1, Order: hu.Order}}} {
 		c := lasmqCandidate(b.p, originBaseline)
 		c.name = b.name
 		out = append(out, c)
