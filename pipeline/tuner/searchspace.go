@@ -192,7 +192,7 @@ func roundSig(v float64) float64 {
 	return r
 }
 
-// moves returns the neighbours of c a coordinate search tries: α_0 and p
+// moves returns the valid neighbours of c a coordinate search tries: α_0 and p
 // times and divided by step, k ± 1 (± step·k for many levels), the decay
 // times and divided by step and set to 0 (strict) or 1 (equal weights), and
 // the other in-level orders.
@@ -201,7 +201,7 @@ func moves(c LASMQParams, step float64) []LASMQParams {
 	add := func(m LASMQParams) {
 		m.Alpha0, m.P, m.Decay = roundSig(m.Alpha0), roundSig(math.Max(1.05, m.P)), roundSig(math.Min(1, m.Decay))
 		m.K = max(1, min(m.K, sim.MaxQueues))
-		if m != c {
+		if m != c && m.Policy().Validate() == nil { // thresholds that overflow are no move
 			out = append(out, m)
 		}
 	}
