@@ -34,8 +34,8 @@ var table1 = []struct {
 // 14.4 s + 0.058 s/MB, with log-normal skew 0.5. The scale is the one
 // calibrated quantity (see TestSeed000Shape): the offered load is 1.3 at
 // 80 s and 2.1 at 50 s, so that, as §5.2 explains Fig. 5(b), FIFO's jobs
-// wait for the admission module at 80 s (at half these durations none
-// does).
+// wait for the admission module at 80 s (34% of them; none at 0.6× these
+// durations).
 func table1Jobs(seed uint64, gap float64) []Job {
 	rng := rand.New(rand.NewPCG(seed, 0))
 	var shapes []Shape
