@@ -37,10 +37,12 @@ const (
 	// submitted (its input splits and reduces) and its completed tasks from
 	// the task events, so no size estimate is read. A job's remaining
 	// containers are Job.Containers × (1 − attained / Size) (its tasks
-	// completing at the rate its work does); a job without a container
-	// count counts its remaining work, as the tasks task.Synthesize cuts
-	// from a size are of one length. Like OrderRemaining, the head keeps
-	// its place as it is served.
+	// completing at the rate its work does). A job without a container
+	// count (Containers 0) gives the order nothing to go by: it comes after
+	// the jobs with one, in arrival order, and when no job has a count the
+	// order is FIFO. (Counting its work instead would make the order SRPT
+	// on exact sizes, which no YARN scheduler knows.) Like OrderRemaining,
+	// the head keeps its place as it is served.
 	OrderContainers LevelOrder = "containers"
 )
 
@@ -70,10 +72,24 @@ func (m *LASMQ) remaining(j int, a float64) float64 {
 	if m.order == OrderRemaining {
 		return jb.Estimate - a
 	}
-	if jb.Containers > 0 && jb.Size > 0 {
+	switch {
+	case jb.Containers > 0 && jb.Size > 0:
 		return jb.Containers * max(0, 1-a/jb.Size)
+	case jb.Containers > 0:
+		return 0
 	}
-	return jb.Size - a
+	return math.MaxFloat64 // no count: after the counted jobs, by arrival
+}
+
+// HasContainers reports whether some job carries a container count
+// (Job.Containers), which OrderContainers orders by.
+func HasContainers(jobs []Job) bool {
+	for i := range jobs {
+		if jobs[i].Containers > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // UsesEstimates reports whether the order reads size estimates.
@@ -207,6 +223,9 @@ func (m *LASMQ) Start(jobs []Job, c float64) {
 	n := len(jobs)
 	m.jobs, m.c, m.now, m.active = jobs, c, 0, 0
 	m.order, _ = ParseLevelOrder(string(m.Order))
+	if m.order == OrderContainers && !HasContainers(jobs) {
+		m.order = OrderFIFO // nothing to order by (see OrderContainers)
+	}
 	m.thr = m.Thresholds()
 	m.w = append(m.w[:0], m.Weights...)
 	for len(m.w) < m.K {

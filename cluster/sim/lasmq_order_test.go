@@ -42,9 +42,12 @@ func TestLASMQOrderHand(t *testing.T) {
 		{"containers", "las_mq:k=1,order=containers", []job{{0, 3, 0.1, 10}, {1, 1, 9, 20}}, []float64{3, 3}},
 		// B with 2 containers goes first (2 < 6.7): B 1–2, A ends at 4.
 		{"containers newcomer first", "las_mq:k=1,order=containers", []job{{0, 3, 0.1, 10}, {1, 1, 9, 2}}, []float64{4, 1}},
-		// Without container counts a job counts its remaining work: SRPT
-		// on exact sizes, whatever the estimates.
-		{"containers without counts", "las_mq:k=1,order=containers", []job{{0, 3, 0.1, 0}, {1, 1, 9, 0}}, []float64{4, 1}},
+		// Without container counts the order has nothing to go by: FIFO
+		// (not SRPT on the sizes, whatever the estimates).
+		{"containers without counts", "las_mq:k=1,order=containers", []job{{0, 3, 0.1, 0}, {1, 1, 9, 0}}, []float64{3, 3}},
+		// A job without a count comes after one with a count: B (5
+		// containers) takes the queue from A at 1.
+		{"containers, one count", "las_mq:k=1,order=containers", []job{{0, 3, 0.1, 0}, {1, 1, 9, 5}}, []float64{4, 1}},
 	} {
 		jobs := make([]Job, len(tc.jobs))
 		for i, j := range tc.jobs {

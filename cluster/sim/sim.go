@@ -23,8 +23,7 @@ type Job struct {
 	// Containers is the containers the job's tasks hold in all (Σ over
 	// its tasks of each one's containers), which YARN knows once the job
 	// is submitted (seed 000 §4); LAS_MQ's containers order
-	// (OrderContainers) reads it. 0: unknown (that order then counts the
-	// job's remaining work). Other policies ignore it.
+	// (OrderContainers) reads it. 0: unknown. Other policies ignore it.
 	Containers float64
 	// Cap is the most capacity the job can use at once (its parallelism),
 	// in the units of the capacity; 0 means no cap. Only the policies that

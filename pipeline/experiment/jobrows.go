@@ -123,9 +123,8 @@ func (r *JobRows) table(id func(j int32) string) *data.Table {
 // log names users, its user's weight in spec (User.EffectiveWeight), and
 // containers = the log's maps and reduces at task.DefaultMapContainers and
 // task.DefaultReduceContainers each, as the task level runs them (0 when
-// the log gives no task counts: LAS_MQ's containers order then counts the
-// job's work, as the tasks the task level cuts from a size are of one
-// length).
+// the log gives no task counts: LAS_MQ's containers order then has
+// nothing to go by, sim.OrderContainers).
 func JobsOf(j *data.Jobs, sizes []float64, spec *cluster.Spec) ([]sim.Job, error) {
 	if len(sizes) != j.Len() {
 		return nil, fmt.Errorf("%s: %d sizes for %d jobs", j.Source, len(sizes), j.Len())
