@@ -280,7 +280,8 @@ func (p *pipelineRun) stages() []stage {
 			CurrentConfig string
 			ContainerMB   int
 			Results       string
-		}{cfg.Current, cfg.Baselines, cfg.Sigmas, cfg.Runs, cfg.LoadFactors, cfg.Seed, validation.TaskLevelVersion, cfg.CurrentConfig, cfg.ContainerMB, cfg.ResultsOrDefault()},
+			LASMQDefault  string
+		}{cfg.Current, cfg.Baselines, cfg.Sigmas, cfg.Runs, cfg.LoadFactors, cfg.Seed, validation.TaskLevelVersion, cfg.CurrentConfig, cfg.ContainerMB, cfg.ResultsOrDefault(), sim.DefaultLASMQ().Spec()},
 			deps: []string{"tune", "tune-coshh", "tune-hpfsp", "bounds", "classify", "tune-deploy", "emit"}, inputs: [][]byte{in.JobsKey, in.TraceKey, in.SpecKey, in.CurrentConfigKey, in.TasksKey},
 			state: &p.vs, run: p.validate},
 		{name: "report", params: struct{ Version int }{reportVersion},
@@ -400,10 +401,13 @@ type deployState struct {
 // queue limit as Hadoop 3.4).
 const deployVersion = 8
 
-// tuneVersion changes when the tune stage computes differently for the
-// same parameters (2: chunks of more than TuneOptions.CheckJobs jobs are
-// re-checked on a sample of their busy periods, not whole).
-const tuneVersion = 2
+// tuneVersion changes when the tune stage computes something else for the
+// same inputs (1: the first version stamped; before it the stage had
+// none; 2: chunks of more than TuneOptions.CheckJobs jobs are re-checked
+// on a sample of their busy periods, not whole; 3: LAS_MQ's containers
+// order, seed 000's Alg. 1 line 10, in the search space and in Hu et al.'s
+// default, and the log's task counts in the jobs).
+const tuneVersion = 3
 
 // reportVersion changes when report.html changes for the same stage
 // results (2: the decision on the first screen, legends beside the plots,

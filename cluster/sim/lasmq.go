@@ -30,20 +30,66 @@ const (
 	// the stability seed 000 asks of an in-level order. k = 1 with this
 	// order is SRPT.
 	OrderRemaining LevelOrder = "remaining"
+	// OrderContainers: the job whose remaining tasks need the fewest
+	// containers gets the queue's whole share; ties go to the earlier
+	// arrival. It is seed 000's Alg. 1 line 10 as the paper's YARN
+	// plug-in computes it (§4): a job's task counts are known once it is
+	// submitted (its input splits and reduces) and its completed tasks from
+	// the task events, so no size estimate is read. A job's remaining
+	// containers are Job.Containers × (1 − attained / Size) (its tasks
+	// completing at the rate its work does). A job without a container
+	// count (Containers 0) gives the order nothing to go by: it comes after
+	// the jobs with one, in arrival order, and when no job has a count the
+	// order is FIFO. (Counting its work instead would make the order SRPT
+	// on exact sizes, which no YARN scheduler knows.) Like OrderRemaining,
+	// the head keeps its place as it is served.
+	OrderContainers LevelOrder = "containers"
 )
 
 // LevelOrders lists the in-level orders.
-var LevelOrders = []LevelOrder{OrderFIFO, OrderPS, OrderRemaining}
+var LevelOrders = []LevelOrder{OrderFIFO, OrderPS, OrderRemaining, OrderContainers}
 
 // ParseLevelOrder reads an in-level order name ("" is FIFO).
 func ParseLevelOrder(s string) (LevelOrder, error) {
 	switch o := LevelOrder(s); o {
 	case "", OrderFIFO:
 		return OrderFIFO, nil
-	case OrderPS, OrderRemaining:
+	case OrderPS, OrderRemaining, OrderContainers:
 		return o, nil
 	}
-	return "", fmt.Errorf("unknown in-level order %q (known: fifo, ps, remaining)", s)
+	return "", fmt.Errorf("unknown in-level order %q (known: fifo, ps, remaining, containers)", s)
+}
+
+// byRemaining reports whether the order serves the job with the least
+// remaining key first (a heap per queue).
+func (o LevelOrder) byRemaining() bool { return o == OrderRemaining || o == OrderContainers }
+
+// remaining is job j's key in a remaining or containers queue when its
+// attained service is a: estimated remaining work, or remaining
+// containers (OrderContainers).
+func (m *LASMQ) remaining(j int, a float64) float64 {
+	jb := &m.jobs[j]
+	if m.order == OrderRemaining {
+		return jb.Estimate - a
+	}
+	switch {
+	case jb.Containers > 0 && jb.Size > 0:
+		return jb.Containers * max(0, 1-a/jb.Size)
+	case jb.Containers > 0:
+		return 0
+	}
+	return math.MaxFloat64 // no count: after the counted jobs, by arrival
+}
+
+// HasContainers reports whether some job carries a container count
+// (Job.Containers), which OrderContainers orders by.
+func HasContainers(jobs []Job) bool {
+	for i := range jobs {
+		if jobs[i].Containers > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // UsesEstimates reports whether the order reads size estimates.
@@ -181,6 +227,9 @@ func (m *LASMQ) Start(jobs []Job, c float64) {
 	n := len(jobs)
 	m.jobs, m.c, m.now, m.active = jobs, c, 0, 0
 	m.order, _ = ParseLevelOrder(string(m.Order))
+	if m.order == OrderContainers && !HasContainers(jobs) {
+		m.order = OrderFIFO // nothing to order by (see OrderContainers)
+	}
 	m.thr = m.Thresholds()
 	m.w = append(m.w[:0], m.Weights...)
 	for len(m.w) < m.K {
@@ -306,16 +355,16 @@ func (m *LASMQ) enqueue(q, j int, a float64) {
 			m.link[m.tail[q]] = int32(j)
 		}
 		m.tail[q] = int32(j)
-	case m.order == OrderRemaining:
+	case m.order.byRemaining():
 		m.att[j] = a
 		h := &m.hp[q]
 		if h.len() > 0 {
 			// The root may have been served since it was keyed: its key
 			// only went down, so refreshing it keeps the heap ordered.
 			r := int(h.e[0].j)
-			h.e[0].key = m.jobs[r].Estimate - m.att[r]
+			h.e[0].key = m.remaining(r, m.att[r])
 		}
-		h.push(m.jobs[j].Estimate-a, j)
+		h.push(m.remaining(j, a), j)
 	default: // PS
 		w := m.weight(j)
 		m.attEnt[j], m.vEnt[j] = a, m.v[q]
@@ -733,9 +782,9 @@ func (m *LASMQ) orderedJobs(q int) []int32 {
 	for j := m.head[q]; j >= 0; j = m.link[j] {
 		m.qBuf = append(m.qBuf, j)
 	}
-	if m.order == OrderRemaining {
+	if m.order.byRemaining() {
 		slices.SortStableFunc(m.qBuf, func(a, b int32) int {
-			ka, kb := m.jobs[a].Estimate-m.att[a], m.jobs[b].Estimate-m.att[b]
+			ka, kb := m.remaining(int(a), m.att[a]), m.remaining(int(b), m.att[b])
 			switch {
 			case ka < kb:
 				return -1

@@ -10,8 +10,8 @@ import (
 // Fig. 1's jobs A (t=0, size 4), B (t=1, size 4), C (t=2, size 1), k = 2,
 // α_0 = 1.
 func TestLASMQOrderHand(t *testing.T) {
-	type job struct{ a, s, e float64 }
-	fig1 := []job{{0, 4, 4}, {1, 4, 4}, {2, 1, 1}}
+	type job struct{ a, s, e, c float64 }
+	fig1 := []job{{0, 4, 4, 0}, {1, 4, 4, 0}, {2, 1, 1, 0}}
 	for _, tc := range []struct {
 		name, spec string
 		jobs       []job
@@ -22,7 +22,7 @@ func TestLASMQOrderHand(t *testing.T) {
 		{"strict ps", "las_mq:k=2,alpha0=1,strict=true,order=ps", fig1, []float64{9, 8, 1}},
 		// B's estimate is 2: once both are in queue 1 at t=3, B (1 left
 		// by its estimate) runs before A (3 left): B ends at 6, A at 9.
-		{"strict remaining", "las_mq:k=2,alpha0=1,strict=true,order=remaining", []job{{0, 4, 4}, {1, 4, 2}, {2, 1, 1}}, []float64{9, 5, 1}},
+		{"strict remaining", "las_mq:k=2,alpha0=1,strict=true,order=remaining", []job{{0, 4, 4, 0}, {1, 4, 2, 0}, {2, 1, 1, 0}}, []float64{9, 5, 1}},
 		// Equal queue weights, PS inside: from 1, q0 {B} and q1 {A} get
 		// 1/2 each; C joins q0 at 2 (B has 0.5): B and C get 1/4 each.
 		// B reaches 1 at 4 (A has 2.5, C 0.5) and joins A in q1 (1/4
@@ -30,15 +30,28 @@ func TestLASMQOrderHand(t *testing.T) {
 		// A ends at 7.5, B (2.5) alone at 9.
 		{"weighted ps", "las_mq:k=2,alpha0=1,order=ps", fig1, []float64{7.5, 8, 3}},
 		// k = 1: PS, and SRPT.
-		{"k=1 ps is ps", "las_mq:k=1,order=ps", []job{{0, 2, 2}, {1, 1, 1}}, []float64{3, 2}},
-		{"k=1 remaining is srpt", "las_mq:k=1,order=remaining", []job{{0, 3, 3}, {1, 1, 1}}, []float64{4, 1}},
+		{"k=1 ps is ps", "las_mq:k=1,order=ps", []job{{0, 2, 2, 0}, {1, 1, 1, 0}}, []float64{3, 2}},
+		{"k=1 remaining is srpt", "las_mq:k=1,order=remaining", []job{{0, 3, 3, 0}, {1, 1, 1, 0}}, []float64{4, 1}},
 		// An underestimated head keeps its place: its remaining estimate
 		// goes negative, below the newcomer's.
-		{"remaining underestimate", "las_mq:k=1,order=remaining", []job{{0, 3, 1}, {1, 1, 1}}, []float64{3, 3}},
+		{"remaining underestimate", "las_mq:k=1,order=remaining", []job{{0, 3, 1, 0}, {1, 1, 1, 0}}, []float64{3, 3}},
+		// Containers (Alg. 1 line 10): the estimates are ignored. A (size
+		// 3, 10 containers) has 10·2/3 ≈ 6.7 left at 1 when B (size 1,
+		// 20 containers) arrives: A keeps the queue and ends at 3, B at 4
+		// — though B is the smaller job.
+		{"containers", "las_mq:k=1,order=containers", []job{{0, 3, 0.1, 10}, {1, 1, 9, 20}}, []float64{3, 3}},
+		// B with 2 containers goes first (2 < 6.7): B 1–2, A ends at 4.
+		{"containers newcomer first", "las_mq:k=1,order=containers", []job{{0, 3, 0.1, 10}, {1, 1, 9, 2}}, []float64{4, 1}},
+		// Without container counts the order has nothing to go by: FIFO
+		// (not SRPT on the sizes, whatever the estimates).
+		{"containers without counts", "las_mq:k=1,order=containers", []job{{0, 3, 0.1, 0}, {1, 1, 9, 0}}, []float64{3, 3}},
+		// A job without a count comes after one with a count: B (5
+		// containers) takes the queue from A at 1.
+		{"containers, one count", "las_mq:k=1,order=containers", []job{{0, 3, 0.1, 0}, {1, 1, 9, 5}}, []float64{4, 1}},
 	} {
 		jobs := make([]Job, len(tc.jobs))
 		for i, j := range tc.jobs {
-			jobs[i] = Job{Arrival: j.a, Size: j.s, Estimate: j.e, Weight: 1}
+			jobs[i] = Job{Arrival: j.a, Size: j.s, Estimate: j.e, Weight: 1, Containers: j.c}
 		}
 		got := responses(t, jobs, 1, tc.spec)
 		for i := range got {
@@ -162,7 +175,7 @@ func TestLASMQOrderSpec(t *testing.T) {
 	if m := mustPolicy(t, "las_mq").(*LASMQ); m.Order != "" {
 		t.Errorf("default order %q, want FIFO (zero value)", m.Order)
 	}
-	if !OrderRemaining.UsesEstimates() || OrderPS.UsesEstimates() || OrderFIFO.UsesEstimates() {
+	if !OrderRemaining.UsesEstimates() || OrderPS.UsesEstimates() || OrderFIFO.UsesEstimates() || OrderContainers.UsesEstimates() {
 		t.Error("only the remaining-work order uses estimates")
 	}
 }

@@ -79,7 +79,7 @@ var registry = map[string]policyDef{
 	"fsp+ps":   simple("fair sojourn protocol; late jobs first, sharing equally", estimates, func() Policy { return &FSP{LatePS: true} }),
 	"las":      simple("least attained service", Uses{}, func() Policy { return &LAS{} }),
 	"las_mq": {PolicyInfo{Uses: capsOnly, Params: lasmqParams,
-		Doc: "multi-level queue of Hu et al. (IEEE TCC 2019): k, alpha0, p, weights=w1/w2/..., decay, strict, order=fifo|ps|remaining (in-level order); default k=10, alpha0=1, p=10, fifo"}, makeLASMQ},
+		Doc: "multi-level queue of Hu et al. (IEEE TCC 2019): k, alpha0, p, weights=w1/w2/..., decay, strict, order=fifo|ps|remaining|containers (in-level order; containers: Alg. 1 line 10); default k=10, alpha0=1, p=10, fifo (Hu et al.'s default: order=containers)"}, makeLASMQ},
 	"pfsp": simple("parallel PFSP of Li et al. (TrustCom 2013) without the fair phase", estimates, func() Policy { return &PFSP{} }),
 }
 
@@ -115,27 +115,27 @@ func NoParamsMaker[P any](f func() P) func(name string, params map[string]string
 // DefaultLASMQ returns LAS_MQ as Hu et al. set it in their trace-driven
 // simulations (IEEE TCC 2019, §5.4.1: "the number of queues and steps are
 // 10. The threshold of the first queue is 1"), with equal queue weights (the
-// paper gives none). Their testbed threshold of 100 (MB of data processed)
-// belongs to sizes in bytes; schedplan's sizes are in seconds, as the
-// simulations' are. "las_mq" without parameters is this configuration.
+// paper gives none) and each queue ordered as Alg. 1 line 10 orders it
+// ("Sort jobs in Q_i according to the number of containers that would be
+// used by their remaining tasks"): OrderContainers, which reads the jobs'
+// container counts (known at submission, §4), not size estimates. Their
+// testbed threshold of 100 belongs to the testbed's jobs; schedplan's sizes
+// are in seconds, as the simulations' are.
 //
-// Each queue is FIFO, not ordered as Alg. 1 line 10 orders it ("Sort jobs
-// in Q_i according to the number of containers that would be used by
-// their remaining tasks"): the fluid model has no tasks, and its stand-in,
-// OrderRemaining, reads the jobs' size estimates, which LAS_MQ is designed
-// to do without; with exact estimates it beats the tuned LAS_MQ on the
-// embedded trace (docs/FIDELITY.md, seed 000). The task-level LAS_MQ
-// (cluster/task) orders by remaining containers, as Alg. 1 line 10.
-func DefaultLASMQ() *LASMQ { return &LASMQ{K: 10, Alpha0: 1, P: 10} }
+// "las_mq" without parameters is the same queues in FIFO order: a
+// specification that names no order means FIFO (Spec omits it), so that
+// every configuration's Spec reads back as itself.
+func DefaultLASMQ() *LASMQ { return &LASMQ{K: 10, Alpha0: 1, P: 10, Order: OrderContainers} }
 
 func makeLASMQ(_ string, p map[string]string) (Policy, error) { return ParseLASMQ(p) }
 
 // ParseLASMQ builds a LAS_MQ from its parameters (k, alpha0, p, weights,
-// decay, strict, order; the rest DefaultLASMQ's), as SplitSpec returns
+// decay, strict, order; the rest DefaultLASMQ's, but FIFO order), as SplitSpec returns
 // them: the one parser of these parameters, which the task-level LAS_MQ
 // (cluster/task) uses for those it shares.
 func ParseLASMQ(p map[string]string) (*LASMQ, error) {
 	m := DefaultLASMQ()
+	m.Order = "" // FIFO unless named (see DefaultLASMQ)
 	decay, hasDecay := 0.0, false
 	for k, v := range p {
 		var err error

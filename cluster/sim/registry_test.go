@@ -42,7 +42,7 @@ func TestSpecRoundTrip(t *testing.T) {
 			t.Errorf("%s: spec %q is not a fixed point (%q)", s, back, SpecOf(q))
 		}
 	}
-	if got := DefaultLASMQ().Spec(); got != "las_mq:k=10,alpha0=1,p=10" {
+	if got := DefaultLASMQ().Spec(); got != "las_mq:k=10,alpha0=1,p=10,order=containers" {
 		t.Errorf("default LAS_MQ spec %q", got)
 	}
 	if got := (&LASMQ{K: 3, Alpha0: 0.5, P: 4, Weights: DecayWeights(3, 0.5)}).Spec(); got != "las_mq:k=3,alpha0=0.5,p=4,decay=0.5" {
@@ -51,15 +51,23 @@ func TestSpecRoundTrip(t *testing.T) {
 }
 
 // Hu et al., IEEE TCC 2019, §5.4.1: the trace simulations use 10 queues,
-// step 10 and a first threshold of 1.
+// step 10 and a first threshold of 1; Alg. 1 line 10 orders a queue by
+// remaining containers. Its Spec reads back as itself; "las_mq" alone is
+// the same queues in FIFO order.
 func TestDefaultLASMQIsTheTraceSimulationSetting(t *testing.T) {
 	m := DefaultLASMQ()
-	if m.K != 10 || m.Alpha0 != 1 || m.P != 10 || m.Weights != nil || m.Strict {
+	if m.K != 10 || m.Alpha0 != 1 || m.P != 10 || m.Weights != nil || m.Strict || m.Order != OrderContainers {
 		t.Errorf("default %+v", m)
 	}
-	p, err := ParsePolicy("las_mq")
+	p, err := ParsePolicy(m.Spec())
 	if err != nil || !reflect.DeepEqual(p, m) {
-		t.Errorf(`"las_mq" parses to %+v (%v)`, p, err)
+		t.Errorf("%q parses to %+v (%v)", m.Spec(), p, err)
+	}
+	fifo := *m
+	fifo.Order = ""
+	p, err = ParsePolicy("las_mq")
+	if err != nil || !reflect.DeepEqual(p, &fifo) {
+		t.Errorf(`"las_mq" parses to %+v (%v), want %+v`, p, err, &fifo)
 	}
 }
 

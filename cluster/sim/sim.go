@@ -20,6 +20,11 @@ type Job struct {
 	Estimate float64
 	// Weight is the job's share weight under GPS (≤ 0 means 1).
 	Weight float64
+	// Containers is the containers the job's tasks hold in all (Σ over
+	// its tasks of each one's containers), which YARN knows once the job
+	// is submitted (seed 000 §4); LAS_MQ's containers order
+	// (OrderContainers) reads it. 0: unknown. Other policies ignore it.
+	Containers float64
 	// Cap is the most capacity the job can use at once (its parallelism),
 	// in the units of the capacity; 0 means no cap. Only the policies that
 	// implement caps accept capped jobs (FIFO, PS, GPS, LAS_MQ); the others return
@@ -168,6 +173,8 @@ func CheckJobs(jobs []Job) error {
 			return fmt.Errorf("job %d: estimate %v is not a finite non-negative number", i+1, j.Estimate)
 		case math.IsNaN(j.Weight) || math.IsInf(j.Weight, 0):
 			return fmt.Errorf("job %d: weight %v is not finite", i+1, j.Weight)
+		case !(j.Containers >= 0) || math.IsInf(j.Containers, 0):
+			return fmt.Errorf("job %d: containers %v is not a finite non-negative number", i+1, j.Containers)
 		case !(j.Cap >= 0) || math.IsInf(j.Cap, 0):
 			return fmt.Errorf("job %d: rate cap %v is not a finite non-negative number", i+1, j.Cap)
 		case !(j.Alone >= 0) || math.IsInf(j.Alone, 0):

@@ -14,7 +14,11 @@
 // slow-start fraction of the previous stage's tasks has completed
 // ([Options].SlowStart, Hadoop's mapreduce.job.reduce.slowstart.completedmaps;
 // the default 1 is seed 000's stage barrier); a task started early cannot
-// finish before the previous stage has. Jobs are plain structs, so they can
+// finish before the previous stage has; with [Options].ReduceRampup such
+// tasks may go ahead of the current stage's waiting ones, as Hadoop's
+// MapReduce ApplicationMaster ramps reduces up. [Options].AdmitLimit keeps
+// at most that many jobs in the system (seed 000's job admission module);
+// [Result].Admitted says when each entered. Jobs are plain structs, so they can
 // be built from a job log, from a tasks table, or by [Synthesize] from task
 // counts and task-seconds (or a size) with a seeded skew, so that one trace
 // drives both resolutions.

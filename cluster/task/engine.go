@@ -17,11 +17,29 @@ type Options struct {
 	// start but cannot finish before the previous stage has: it ends at
 	// max(start + duration/exec_rate, end of the previous stage).
 	SlowStart float64
+	// ReduceRampup, with SlowStart below 1, lets a job's early-released
+	// next stage (reduces) start while its current stage (maps) still has
+	// tasks waiting, as Hadoop's MapReduce ApplicationMaster ramps up
+	// reduces (RMContainerAllocator.scheduleReduces,
+	// mapreduce.job.reduce.rampup.limit, default 0.5): the next stage's
+	// tasks may hold up to min(completed share of the current stage,
+	// ReduceRampup) of the containers the job holds (counting the one
+	// being offered), and within that limit they go first (the AM asks for
+	// reduces at a higher priority than maps). 0: an early-released stage
+	// starts only when the current one has no task waiting. In [0, 1].
+	ReduceRampup float64
 	// Observer, when not nil, sees every task start and end and every
 	// scheduling round (the invariant checker is one).
 	Observer Observer
 	// UtilBuckets is the most buckets of the utilisation series (0: 512).
 	UtilBuckets int
+	// AdmitLimit is the most jobs in the system at once (0: no limit):
+	// seed 000's job admission module (§4), which admits an arriving job
+	// only while fewer than the limit are running and otherwise keeps it
+	// pending until a job completes (30 on its testbed, for every policy
+	// it compares: §5.2). Pending jobs are admitted in arrival order; the
+	// policy sees a job (Arrive) at its admission, Result.Admitted.
+	AdmitLimit int
 }
 
 // Preempter is implemented by policies that preempt running tasks. After
@@ -61,6 +79,10 @@ type Result struct {
 	// of its first task (NaN for a job without tasks).
 	Completion []float64
 	FirstStart []float64
+	// Admitted[j] is when job j entered the system: its arrival, or later
+	// with an Options.AdmitLimit. Seed 000 measures a response from it
+	// (§4).
+	Admitted []float64
 	// Events counts arrivals, task ends and heartbeats; Tasks the tasks
 	// run; Decisions the policy's Pick calls.
 	Events, Tasks, Decisions int
@@ -205,6 +227,8 @@ type Simulator struct {
 	userIdx   map[string]int32
 	queueIdx  map[string]int32
 	decisions int
+	admitMax  int // Options.AdmitLimit (0: none)
+	inSys     int // jobs admitted and not done
 }
 
 // Simulate runs policy p over jobs on cluster cl. The Result is freshly
@@ -240,6 +264,12 @@ func (s *Simulator) RunContext(ctx context.Context, jobs []Job, cl *Cluster, p P
 	}
 	if !(ss >= 0 && ss <= 1) {
 		return nil, fmt.Errorf("slow start %v is not in [0, 1]", opt.SlowStart)
+	}
+	if !(opt.ReduceRampup >= 0 && opt.ReduceRampup <= 1) {
+		return nil, fmt.Errorf("reduce ramp-up %v is not in [0, 1]", opt.ReduceRampup)
+	}
+	if opt.AdmitLimit < 0 {
+		return nil, fmt.Errorf("admission limit %d is negative", opt.AdmitLimit)
 	}
 	if opt.UtilBuckets < 0 || opt.UtilBuckets > 1<<20 {
 		return nil, fmt.Errorf("utilisation buckets %d: need 0 to %d", opt.UtilBuckets, 1<<20)
@@ -367,9 +397,11 @@ func (s *Simulator) setup(jobs []Job, cl *Cluster, slow float64, opt Options) {
 	r := &s.res
 	r.Completion = resize(r.Completion, len(jobs))
 	r.FirstStart = resize(r.FirstStart, len(jobs))
+	r.Admitted = resize(r.Admitted, len(jobs))
 	for i := range r.Completion {
-		r.Completion[i], r.FirstStart[i] = math.NaN(), math.NaN()
+		r.Completion[i], r.FirstStart[i], r.Admitted[i] = math.NaN(), math.NaN(), math.NaN()
 	}
+	s.admitMax, s.inSys, st.rampup = opt.AdmitLimit, 0, opt.ReduceRampup
 	r.Events, r.Tasks, r.Decisions, r.SchedNanos, r.Preempted = 0, 0, 0, 0, 0
 	st.now = t0
 }
@@ -405,7 +437,7 @@ func (s *Simulator) loop(ctx context.Context) error {
 			s.res.Events++
 			s.endTask(e)
 		}
-		for next < len(jobs) && jobs[next].Arrival <= st.now {
+		for next < len(jobs) && jobs[next].Arrival <= st.now && s.admits() {
 			s.res.Events++
 			s.arrive(int32(next))
 			next++
@@ -437,8 +469,8 @@ func (s *Simulator) loop(ctx context.Context) error {
 func (s *Simulator) nextTime(next int) (t float64, stuck bool) {
 	jobs := s.st.jobs
 	t = inf
-	if next < len(jobs) {
-		t = jobs[next].Arrival
+	if next < len(jobs) && s.admits() {
+		t = max(jobs[next].Arrival, s.st.now)
 	}
 	if len(s.ev) > 0 && s.ev[0].t < t {
 		t = s.ev[0].t
@@ -503,10 +535,15 @@ func (s *Simulator) fail(format string, a ...any) {
 	}
 }
 
+// admits reports whether the admission limit lets one more job in.
+func (s *Simulator) admits() bool { return s.admitMax == 0 || s.inSys < s.admitMax }
+
 func (s *Simulator) arrive(j int32) {
 	st := &s.st
 	r := &st.js[j]
 	r.arrived = true
+	s.inSys++
+	s.res.Admitted[j] = st.now
 	s.hbIdle = 0
 	s.p.Arrive(int(j))
 	if r.ns == 0 {
@@ -562,6 +599,7 @@ func (s *Simulator) stageComplete(g int32) {
 func (s *Simulator) jobDone(j int32) {
 	st := &s.st
 	st.js[j].done = true
+	s.inSys--
 	s.res.Completion[j] = st.now
 	s.p.Done(int(j))
 }
@@ -851,6 +889,11 @@ func (s *Simulator) choose(j, stage int, free int32) (int32, bool) {
 			return -1, false
 		}
 		return g, int32(st.jobs[j].Stages[stage].Tasks[sg.head()].Containers) <= free
+	}
+	if g := st.rampStage(int32(j)); g >= 0 {
+		if int32(st.jobs[j].Stages[st.ss[g].idx].Tasks[st.ss[g].head()].Containers) <= free {
+			return g, true
+		}
 	}
 	first := int32(-1)
 	for g := r.open; g < r.s0+r.ns; g++ {

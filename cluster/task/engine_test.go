@@ -128,3 +128,52 @@ func TestPerNodeDecline(t *testing.T) {
 		t.Error("declining machine 0 as a type placed tasks")
 	}
 }
+
+// Options.AdmitLimit (seed 000's admission module): three jobs of one
+// 10 s task each arrive at 0, 1 and 2 on 4 containers; with a limit of 1
+// the second is admitted when the first completes (10) and the third at
+// 20, and they run one after another; without it, all at once.
+func TestAdmitLimit(t *testing.T) {
+	jobs := []Job{mr(0, 1, 10, 0, 0, 0), mr(1, 1, 10, 0, 0, 0), mr(2, 1, 10, 0, 0, 0)}
+	cl := Uniform(1, 4)
+	for _, tc := range []struct {
+		limit          int
+		admitted, done []float64
+	}{
+		{0, []float64{0, 1, 2}, []float64{10, 11, 12}},
+		{1, []float64{0, 10, 20}, []float64{10, 20, 30}},
+		{2, []float64{0, 1, 10}, []float64{10, 11, 20}},
+	} {
+		for _, spec := range []string{"fifo", "fair", "las_mq"} {
+			r := runSpec(t, jobs, cl, spec, Options{AdmitLimit: tc.limit})
+			for j := range jobs {
+				if !near(r.Admitted[j], tc.admitted[j], 1e-9) || !near(r.Completion[j], tc.done[j], 1e-9) {
+					t.Errorf("%s, limit %d: job %d admitted %v, done %v; want %v, %v", spec, tc.limit, j+1, r.Admitted[j], r.Completion[j], tc.admitted[j], tc.done[j])
+				}
+			}
+		}
+	}
+}
+
+// Options.ReduceRampup: one job of 4 maps of 10 s and 1 reduce of 1 s (1
+// container) on 2 containers, slow start 0.25. At 10 two maps are done
+// (half the stage), so the reduce may hold half the job's containers:
+// the first free container goes to map 3 (the job holds none, the
+// reduce's share would be all), the second to the reduce, which waits for
+// the maps; map 4 runs 20–30 and the job ends at 30. Without ramp-up the
+// maps run first (10–20) and the reduce 20–21. Fair and FIFO ask the
+// engine's choice through nextTask, LAS_MQ leaves it to the engine.
+func TestReduceRampup(t *testing.T) {
+	jobs := []Job{mr(0, 4, 10, 1, 1, 1)}
+	cl := Uniform(1, 2)
+	for _, spec := range []string{"fifo", "fair", "las_mq"} {
+		for _, tc := range []struct {
+			rampup, want float64
+		}{{0, 21}, {0.5, 30}, {1, 30}} {
+			r := runSpec(t, jobs, cl, spec, Options{SlowStart: 0.25, ReduceRampup: tc.rampup})
+			if !near(r.Completion[0], tc.want, 1e-9) {
+				t.Errorf("%s, ramp-up %v: job done at %v, want %v", spec, tc.rampup, r.Completion[0], tc.want)
+			}
+		}
+	}
+}

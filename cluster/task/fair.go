@@ -554,8 +554,16 @@ func (f *Fair) assign(q int32, head int64, free int) (j int32, st int) {
 
 // nextTask returns the stage the simulator would start a task of job j
 // from on a machine with free containers, and that task's containers: the
-// earliest ready stage whose next task fits, else the earliest ready stage.
+// next stage when Options.ReduceRampup lets its task start first and it
+// fits, else the earliest ready stage whose next task fits, else the
+// earliest ready stage.
 func nextTask(s *State, j, free int) (stage, need int) {
+	if g := s.rampStage(int32(j)); g >= 0 {
+		st := int(s.ss[g].idx)
+		if k := s.NextContainers(j, st); k <= free {
+			return st, k
+		}
+	}
 	stage = -1
 	for st := s.CurrentStage(j); st < s.Stages(j); st++ {
 		k := s.NextContainers(j, st)

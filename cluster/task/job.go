@@ -70,6 +70,18 @@ func (s *Stage) Work() float64 {
 	return w
 }
 
+// Containers is Σ containers over the job's tasks: what seed 000's Alg. 1
+// line 10 counts, known once the job is submitted.
+func (j *Job) Containers() int64 {
+	var n int64
+	for _, s := range j.Stages {
+		for _, t := range s.Tasks {
+			n += int64(t.Containers)
+		}
+	}
+	return n
+}
+
 // NumTasks counts the job's tasks.
 func (j *Job) NumTasks() int {
 	n := 0
@@ -148,7 +160,7 @@ func FluidJobs(jobs []Job, cl *Cluster) []sim.Job {
 	out := make([]sim.Job, len(jobs))
 	for i := range jobs {
 		j := &jobs[i]
-		out[i] = sim.Job{Arrival: j.Arrival, Size: j.Work(), Estimate: j.Estimate, Weight: j.Weight}
+		out[i] = sim.Job{Arrival: j.Arrival, Size: j.Work(), Estimate: j.Estimate, Weight: j.Weight, Containers: float64(j.Containers())}
 	}
 	if cl == nil {
 		return out

@@ -37,7 +37,7 @@ var registry = map[string]policyDef{
 	"srpt":     fluidForm("shortest estimated remaining work (Estimate - attained), refreshed at the job's events; exact estimates: seed 000's IDEAL", sim.NoParamsMaker(func() Policy { return &SRPT{} })),
 	"fsp":      fluidForm("fair sojourn protocol (FSP+FIFO) over a virtual PS of the estimates at the cluster's rate", sim.NoParamsMaker(func() Policy { return &FSP{} })),
 	"las":      fluidForm("least attained service (containers x time), refreshed at the job's events", sim.NoParamsMaker(func() Policy { return &LAS{} })),
-	"las_mq":   fluidForm("multi-level queue (seed 000, Alg. 1-2): k, alpha0 (held container-seconds: containers × seconds held, not work), p, weights=w1/w2/..., decay, strict, stage=true|false, order=remaining|fifo, leftover=even|priority, limit (running jobs admitted at once; default 0: none)", makeLASMQ),
+	"las_mq":   fluidForm("multi-level queue (seed 000, Alg. 1-2): k, alpha0 (held container-seconds: containers × seconds held, not work), p, weights=w1/w2/..., decay, strict, stage=true|false, order=remaining|containers|fifo (remaining and containers alike: by remaining containers), leftover=even|priority, limit (running jobs admitted at once; default 0: none)", makeLASMQ),
 }
 
 // own is the entry of a policy only the task level runs, with what it
@@ -136,6 +136,10 @@ func makeLASMQ(_ string, p map[string]string) (Policy, error) {
 		case "stage":
 			m.StageAware, err = strconv.ParseBool(v)
 		case "order":
+			// containers is the fluid name of this order (sim.OrderContainers).
+			if strings.EqualFold(v, string(sim.OrderContainers)) {
+				v = "remaining"
+			}
 			m.InQueueFIFO, err = oneOf(v, "remaining", "fifo")
 		case "leftover":
 			m.LeftoverByPriority, err = oneOf(v, "even", "priority")

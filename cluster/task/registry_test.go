@@ -108,3 +108,31 @@ func TestDeclaredEstimatesMatchBehaviour(t *testing.T) {
 		}
 	}
 }
+
+// The fluid default's specification (Hu et al.'s queues, order=containers)
+// is a task-level specification too: containers and remaining name the
+// task level's order by remaining containers, fifo the entry order.
+func TestLASMQOrderNames(t *testing.T) {
+	for _, tc := range []struct {
+		spec string
+		fifo bool
+	}{
+		{sim.DefaultLASMQ().Spec(), false},
+		{"las_mq:order=containers", false},
+		{"las_mq:order=remaining", false},
+		{"las_mq:order=fifo", true},
+		{"las_mq", false},
+	} {
+		p, err := ParsePolicy(tc.spec)
+		if err != nil {
+			t.Errorf("%s: %v", tc.spec, err)
+			continue
+		}
+		if m := p.(*LASMQ); m.InQueueFIFO != tc.fifo {
+			t.Errorf("%s: InQueueFIFO %v, want %v", tc.spec, m.InQueueFIFO, tc.fifo)
+		}
+	}
+	if _, err := ParsePolicy("las_mq:order=ps"); err == nil {
+		t.Error("las_mq:order=ps parsed at task level")
+	}
+}

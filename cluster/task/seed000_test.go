@@ -24,21 +24,25 @@ var table1 = []struct {
 	{"WordCount", 100, 721, 80, 10},
 }
 
-// table1Jobs draws seed 000's experiment: the 100 jobs of Table 1 in
-// random order, Poisson arrivals with mean gap 50 s (§5.2, Fig. 6), map
-// tasks on 1 container and reduce tasks on 2 (§4), job weights (Fair
-// priorities) uniform in 1..5 (§5.1, Baselines). The paper gives no task
-// durations; here a task's mean duration grows with the data it handles
-// (dataset / tasks): maps 2.9 s + 0.145 s/MB, reduces 7.2 s + 0.029 s/MB,
-// with log-normal skew 0.5, which offers the 120 containers a load of
-// about 1 (the 50 s gap is the paper's heavier load: Fig. 6 against Fig. 5).
-func table1Jobs(seed uint64) []Job {
+// table1Jobs draws seed 000's testbed experiment: the 100 jobs of Table 1
+// in random order, Poisson arrivals with mean gap gap seconds (§5.2: 80 s
+// in Fig. 5, 50 s in Fig. 6), map tasks on 1 container and reduce tasks
+// on 2 (§4), job weights (Fair priorities) uniform in 1..5 (§5.1,
+// Baselines). The paper prints no task durations; here a task's mean
+// duration grows with the data it handles (dataset / tasks): maps 5.8 s +
+// 0.29 s/MB (a 128 MB WordCount map ≈ 43 s on one 2 GHz core), reduces
+// 14.4 s + 0.058 s/MB, with log-normal skew 0.5. The scale is the one
+// calibrated quantity (see TestSeed000Shape): the offered load is 1.3 at
+// 80 s and 2.1 at 50 s, so that, as §5.2 explains Fig. 5(b), FIFO's jobs
+// wait for the admission module at 80 s (34% of them; none at 0.6× these
+// durations).
+func table1Jobs(seed uint64, gap float64) []Job {
 	rng := rand.New(rand.NewPCG(seed, 0))
 	var shapes []Shape
 	for _, w := range table1 {
 		mb := w.gb * 1024
-		mapS := 2.9 + 0.145*mb/float64(w.maps)
-		redS := 7.2 + 0.029*mb/float64(w.reds)
+		mapS := 5.8 + 0.29*mb/float64(w.maps)
+		redS := 14.4 + 0.058*mb/float64(w.reds)
 		for range w.jobs {
 			shapes = append(shapes, Shape{MapTasks: w.maps, ReduceTasks: w.reds,
 				MapSeconds: float64(w.maps) * mapS, ReduceSeconds: float64(w.reds) * redS})
@@ -47,7 +51,7 @@ func table1Jobs(seed uint64) []Job {
 	rng.Shuffle(len(shapes), func(i, j int) { shapes[i], shapes[j] = shapes[j], shapes[i] })
 	t := 0.0
 	for i := range shapes {
-		t += rng.ExpFloat64() * 50
+		t += rng.ExpFloat64() * gap
 		shapes[i].Arrival = t
 		shapes[i].Weight = float64(1 + rng.IntN(5))
 	}
@@ -58,46 +62,98 @@ func table1Jobs(seed uint64) []Job {
 	return jobs
 }
 
-// Seed 000's shape (§5.2, Fig. 6: mean arrival gap 50 s on the private
-// testbed of 4 machines × 30 containers = 120): mean response time
-// LAS_MQ < Fair < FIFO, averaged over 10 workloads as the paper averages
-// repeated experiments, with LAS_MQ at its defaults ("las_mq":
-// DefaultLASMQ: k = 10, α_0 = 1 held container-second, p = 10, stage
-// awareness, order by remaining containers, leftover shared evenly, no
-// admission limit) and Fair sharing one pool by job priority.
-func TestSeed000Shape(t *testing.T) {
+// testbedRun is one policy of seed 000's testbed comparison and how the
+// paper runs it.
+type testbedRun struct {
+	spec string
+	opt  Options
+}
+
+// testbedRuns are LAS_MQ and its baselines as seed 000's testbed runs them
+// (Hadoop 2.4.0, §4–5.2):
+//   - every policy behind the job admission module's limit of 30 running
+//     jobs (§4; §5.2 explains FIFO's flat bins by it), the response counted
+//     from admission (§4: "the gap between the job completion time and the
+//     time when the job is admitted into the scheduler");
+//   - LAS_MQ at the testbed's k = 10, p = 10, first threshold 100 (§5.2;
+//     container-seconds, eq. 6), allocating stage by stage: "only allocate
+//     resources to reduce tasks after the map stage is complete" (§3.4,
+//     and §4: the remaining stages' tasks "can only start after the current
+//     stage completes");
+//   - Fair (one pool, shares by the jobs' priorities) and FIFO as stock
+//     YARN runs MapReduce jobs: reduces become runnable when 5% of the
+//     maps are done (mapreduce.job.reduce.slowstart.completedmaps, default
+//     0.05) and hold their containers until the map stage ends. They take
+//     containers when their job has no map waiting; Hadoop's AM also ramps
+//     reduces up ahead of waiting maps (Options.ReduceRampup), which
+//     TestSeed000Shape prints but does not hold the shape to (it puts Fair
+//     behind FIFO, against Figs. 5–6).
+func testbedRuns(rampup float64) []testbedRun {
+	base := Options{SlowStart: 0.05, ReduceRampup: rampup, AdmitLimit: 30}
+	return []testbedRun{
+		{"las_mq:alpha0=100", Options{AdmitLimit: 30}},
+		{"fair:pool=single", base},
+		{"fifo", base},
+	}
+}
+
+// testbedMeans returns the mean response from admission of each run,
+// averaged over workloads 1..runs at mean arrival gap gap, and in how many
+// workloads the order LAS_MQ < Fair < FIFO held.
+func testbedMeans(t *testing.T, runs []testbedRun, gap float64, workloads int) (mean []float64, held int, load float64) {
 	cl := Uniform(4, 30)
-	specs := []string{"las_mq", "fair:pool=single", "fifo"}
-	sum := make([]float64, len(specs))
-	const runs = 10
-	load, held := 0.0, 0
-	for seed := uint64(1); seed <= runs; seed++ {
-		jobs := table1Jobs(seed)
+	mean = make([]float64, len(runs))
+	for seed := uint64(1); seed <= uint64(workloads); seed++ {
+		jobs := table1Jobs(seed, gap)
 		work := 0.0
 		for i := range jobs {
 			work += jobs[i].Work()
 		}
-		load += work / (jobs[len(jobs)-1].Arrival * cl.Rate()) / runs
-		var m []float64
-		for i, spec := range specs {
-			r := runSpec(t, jobs, cl, spec, Options{})
-			m = append(m, mean(responses(jobs, r)))
-			sum[i] += m[i] / runs
+		load += work / (jobs[len(jobs)-1].Arrival * cl.Rate()) / float64(workloads)
+		m := make([]float64, len(runs))
+		for i, tr := range runs {
+			r := runSpec(t, jobs, cl, tr.spec, tr.opt)
+			for j := range jobs {
+				m[i] += (r.Completion[j] - r.Admitted[j]) / float64(len(jobs))
+			}
+			mean[i] += m[i] / float64(workloads)
 		}
 		if m[0] < m[1] && m[1] < m[2] {
 			held++
 		}
 	}
-	t.Logf("offered load %.2f; mean response over %d workloads: las_mq %.0f s, fair %.0f s (%.2f× las_mq), fifo %.0f s (%.2f×); the order holds in %d of them",
-		load, runs, sum[0], sum[1], sum[1]/sum[0], sum[2], sum[2]/sum[0], held)
-	if !(sum[0] < sum[1] && sum[1] < sum[2]) {
-		t.Errorf("mean responses %v (las_mq, fair, fifo), want increasing", sum)
-	}
-	// The band: Fig. 6(b) reports cuts of about 45% against Fair and 65%
-	// against FIFO; this model's are smaller (6%, 18%: task durations are
-	// not the paper's, docs/FIDELITY.md), and the test holds them to at
-	// least 2% and 10%.
-	if sum[1] < 1.02*sum[0] || sum[2] < 1.1*sum[0] {
-		t.Errorf("mean responses %v (las_mq, fair, fifo): LAS_MQ's lead is below the band (2%% on Fair, 10%% on FIFO)", sum)
+	return mean, held, load
+}
+
+// Seed 000's testbed shape (§5.2: 4 machines × 30 containers = 120; Fig.
+// 5(b) at a mean arrival gap of 80 s, Fig. 6(b) at 50 s): mean response
+// LAS_MQ < Fair < FIFO, averaged over 10 workloads as the paper averages
+// repeated experiments, with each policy run as testbedRuns says. The
+// paper's cuts: about 40% against Fair and 46% against FIFO at 80 s, 45%
+// and 65% at 50 s. The bands below are the model's (measured 38% / 64% at
+// 80 s, 28% / 49% at 50 s): the gain against Fair at 50 s and the growth
+// of the gain with the load (§5.2) are not reproduced (docs/FIDELITY.md).
+func TestSeed000Shape(t *testing.T) {
+	const workloads = 10
+	for _, tc := range []struct {
+		fig                string
+		gap                float64
+		fairLo, fifoLo, hi float64 // bands of the cuts against Fair and FIFO
+	}{
+		{"Fig. 5(b)", 80, 0.30, 0.45, 0.75},
+		{"Fig. 6(b)", 50, 0.20, 0.40, 0.75},
+	} {
+		m, held, load := testbedMeans(t, testbedRuns(0), tc.gap, workloads)
+		cutFair, cutFIFO := 1-m[0]/m[1], 1-m[0]/m[2]
+		t.Logf("row: %s, gap %v s (offered load %.2f): mean response from admission over %d workloads: las_mq %.0f s, fair %.0f s, fifo %.0f s; LAS_MQ %.0f%% below Fair, %.0f%% below FIFO; order in %d of %d",
+			tc.fig, tc.gap, load, workloads, m[0], m[1], m[2], 100*cutFair, 100*cutFIFO, held, workloads)
+		if !(m[0] < m[1] && m[1] < m[2]) {
+			t.Errorf("%s: mean responses %v (las_mq, fair, fifo), want increasing", tc.fig, m)
+		}
+		if cutFair < tc.fairLo || cutFair > tc.hi || cutFIFO < tc.fifoLo || cutFIFO > tc.hi {
+			t.Errorf("%s: LAS_MQ's cuts %.2f (Fair), %.2f (FIFO) outside the bands [%v, %v], [%v, %v]", tc.fig, cutFair, cutFIFO, tc.fairLo, tc.hi, tc.fifoLo, tc.hi)
+		}
+		r, _, _ := testbedMeans(t, testbedRuns(0.5), tc.gap, workloads)
+		t.Logf("row: %s with the AM's reduce ramp-up 0.5 for Fair and FIFO: las_mq %.0f s, fair %.0f s, fifo %.0f s (not held)", tc.fig, r[0], r[1], r[2])
 	}
 }

@@ -23,6 +23,7 @@ type State struct {
 	containers int
 	rate       float64
 	slowStart  float64
+	rampup     float64 // Options.ReduceRampup
 
 	users, queues []string
 	userWaiting   []int32   // user → jobs with a ready task
@@ -334,3 +335,24 @@ func intern(names *[]string, idx map[string]int32, name string) int32 {
 }
 
 var inf = math.Inf(1)
+
+// rampStage returns job j's stage after its current one (global index)
+// when Options.ReduceRampup lets that stage's next task start before the
+// current stage's waiting tasks, else −1.
+func (s *State) rampStage(j int32) int32 {
+	r := &s.js[j]
+	g := r.open + 1
+	if s.rampup == 0 || g >= r.s0+r.ns {
+		return -1
+	}
+	cur, nx := &s.ss[r.open], &s.ss[g]
+	if cur.pending() == 0 || !nx.released || nx.pending() == 0 {
+		return -1
+	}
+	c := float64(s.jobs[j].Stages[nx.idx].Tasks[nx.head()].Containers)
+	limit := min(float64(cur.done)/float64(cur.n), s.rampup) * (float64(r.runC) + c)
+	if float64(r.runC-cur.runC)+c > limit {
+		return -1
+	}
+	return g
+}

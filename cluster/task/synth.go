@@ -32,7 +32,7 @@ type SynthOptions struct {
 	// stream (Seed, i), so a job's tasks do not depend on the others.
 	Seed uint64
 	// MapContainers and ReduceContainers are the containers per task
-	// (0: 1 and 2, seed 000).
+	// (0: DefaultMapContainers and DefaultReduceContainers).
 	MapContainers, ReduceContainers int
 	// TaskSeconds is the mean task duration used to choose task counts
 	// the log does not give (0: 60 s).
@@ -88,6 +88,14 @@ func Synthesize(shapes []Shape, opt SynthOptions) ([]Job, error) {
 	return jobs, nil
 }
 
+// DefaultMapContainers and DefaultReduceContainers are the containers a
+// map and a reduce task hold when nothing says otherwise: seed 000's
+// testbed gives a reduce twice a map's memory (§4, §5.1).
+const (
+	DefaultMapContainers    = 1
+	DefaultReduceContainers = 2
+)
+
 // synth is SynthOptions with the defaults filled in.
 type synth struct {
 	mc, rc, maxT int
@@ -97,10 +105,10 @@ type synth struct {
 func newSynth(opt SynthOptions) (synth, error) {
 	sy := synth{mc: opt.MapContainers, rc: opt.ReduceContainers, maxT: opt.MaxTasks, ts: opt.TaskSeconds}
 	if sy.mc == 0 {
-		sy.mc = 1
+		sy.mc = DefaultMapContainers
 	}
 	if sy.rc == 0 {
-		sy.rc = 2
+		sy.rc = DefaultReduceContainers
 	}
 	if sy.ts == 0 {
 		sy.ts = 60

@@ -163,6 +163,9 @@ func TestCheckJobsErrors(t *testing.T) {
 		{"infinite heartbeat", Cluster{Types: []MachineType{{Count: 1, Containers: 2, ExecRate: 1}}, Heartbeat: math.Inf(1)}, Options{}},
 		{"slow start above 1", *cl, Options{SlowStart: 1.5}},
 		{"NaN slow start", *cl, Options{SlowStart: math.NaN()}},
+		{"negative admission limit", *cl, Options{AdmitLimit: -1}},
+		{"reduce ramp-up above 1", *cl, Options{SlowStart: 0.5, ReduceRampup: 1.5}},
+		{"NaN reduce ramp-up", *cl, Options{SlowStart: 0.5, ReduceRampup: math.NaN()}},
 	} {
 		if _, err := Simulate([]Job{ok}, &tc.cl, &FIFO{}, tc.opt); err == nil {
 			t.Errorf("%s: no error", tc.name)

@@ -1145,6 +1145,8 @@ func levelOrdering(o sim.LevelOrder) (policy, desc, controller string) {
 		return "fair", "LAS_MQ level shared among its applications (FairOrderingPolicy; the tuned order ps)", ""
 	case sim.OrderRemaining:
 		return "fifo", "YARN's closest policy to the tuned order by remaining work (recorded in schedplan.las-mq.<leaf>.order, which nothing applies)", string(o)
+	case sim.OrderContainers:
+		return "fifo", "YARN's closest policy to the tuned order by remaining containers (recorded in schedplan.las-mq.<leaf>.order, which nothing applies)", string(o)
 	}
 	return "fifo", "LAS_MQ level served in order of entry (the tuned order fifo)", ""
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/cluster/sim"
+	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/data"
 )
 
@@ -119,7 +120,11 @@ func (r *JobRows) table(id func(j int32) string) *data.Table {
 // JobsOf turns a jobs table and its sizes into simulation jobs: arrival =
 // submit time, size = the derived size, estimate = size (exact; error models
 // replace it), weight = the job's priority times, when spec is not nil and the
-// log names users, its user's weight in spec (User.EffectiveWeight).
+// log names users, its user's weight in spec (User.EffectiveWeight), and
+// containers = the log's maps and reduces at task.DefaultMapContainers and
+// task.DefaultReduceContainers each, as the task level runs them (0 when
+// the log gives no task counts: LAS_MQ's containers order then has
+// nothing to go by, sim.OrderContainers).
 func JobsOf(j *data.Jobs, sizes []float64, spec *cluster.Spec) ([]sim.Job, error) {
 	if len(sizes) != j.Len() {
 		return nil, fmt.Errorf("%s: %d sizes for %d jobs", j.Source, len(sizes), j.Len())
@@ -140,7 +145,7 @@ func JobsOf(j *data.Jobs, sizes []float64, spec *cluster.Spec) ([]sim.Job, error
 		if userW != nil {
 			w *= userW[userOf[i]]
 		}
-		out[i] = sim.Job{Arrival: j.Submit[i], Size: sizes[i], Estimate: sizes[i], Weight: w}
+		out[i] = sim.Job{Arrival: j.Submit[i], Size: sizes[i], Estimate: sizes[i], Weight: w, Containers: logContainers(j, i)}
 	}
 	return out, nil
 }
@@ -153,4 +158,15 @@ func (r *JobRows) Slice(lo, hi int) *JobRows {
 		Completion: slices.Clone(r.Completion[lo:hi]), Response: slices.Clone(r.Response[lo:hi]), Slowdown: slices.Clone(r.Slowdown[lo:hi]),
 		Deadline: slices.Clone(r.Deadline[lo:hi]), Missed: slices.Clone(r.Missed[lo:hi]),
 	}
+}
+
+// logContainers is the containers of job i's tasks by the log's task
+// counts (see JobsOf), 0 without them.
+func logContainers(j *data.Jobs, i int) float64 {
+	m, okm := j.MapTasks.At(i)
+	r, okr := j.ReduceTasks.At(i)
+	if !okm && !okr {
+		return 0
+	}
+	return float64(max(m, 0))*task.DefaultMapContainers + float64(max(r, 0))*task.DefaultReduceContainers
 }

@@ -31,7 +31,8 @@ type LASMQConfig struct {
 	// capacity the thresholds were tuned at (HeldPerUnit). 0: derived
 	// (Bundle.HeldPerUnit).
 	HeldPerUnit float64 `yaml:"held_container_seconds_per_unit,omitempty"`
-	// Order is the order inside a queue: fifo (omitted), ps or remaining.
+	// Order is the order inside a queue: fifo (omitted), ps, remaining or
+	// containers.
 	Order sim.LevelOrder `yaml:"order,omitempty"`
 }
 

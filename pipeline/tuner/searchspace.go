@@ -2,6 +2,7 @@ package tuner
 
 import (
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/schedplan/schedplan/cluster/sim"
@@ -109,7 +110,7 @@ func baselineCandidates(current string, fg LASMQParams) []candidate {
 	for _, b := range []struct {
 		name string
 		p    LASMQParams
-	}{{NameFirstGuess, fg}, {DefaultLASMQName, LASMQParams{K: hu.K, Alpha0: hu.Alpha0, P: hu.P, Decay: 1}}} {
+	}{{NameFirstGuess, fg}, {DefaultLASMQName, LASMQParams{K: hu.K, Alpha0: hu.Alpha0, P: hu.P, Decay: 1, Order: hu.Order}}} {
 		c := lasmqCandidate(b.p, originBaseline)
 		c.name = b.name
 		out = append(out, c)
@@ -117,15 +118,25 @@ func baselineCandidates(current string, fg LASMQParams) []candidate {
 	return out
 }
 
+// levelOrders are the in-level orders the tuner tries on jobs: every order,
+// but the containers order (Alg. 1 line 10) only when some job carries a
+// container count (on other jobs it is FIFO, sim.OrderContainers).
+func levelOrders(jobs []sim.Job) []sim.LevelOrder {
+	if sim.HasContainers(jobs) {
+		return sim.LevelOrders
+	}
+	return slices.DeleteFunc(slices.Clone(sim.LevelOrders), func(o sim.LevelOrder) bool { return o == sim.OrderContainers })
+}
+
 // structuralCandidates are the ends of the space the tuner always scores:
-// one level in each order (FIFO; GPS, the fluid Fair Scheduler; least
-// estimated remaining work, SRPT on estimates), and fine levels that
+// one level in each of the orders (FIFO; GPS, the fluid Fair Scheduler; least
+// estimated remaining work, SRPT on estimates; remaining containers), and fine levels that
 // approach LAS (strict priority, PS inside, p → 1, from below the 1st
 // percentile of the sizes up past the largest), with weighted and
 // remaining-order variants.
-func structuralCandidates(r sizeRange) []candidate {
+func structuralCandidates(r sizeRange, orders []sim.LevelOrder) []candidate {
 	var out []candidate
-	for _, o := range sim.LevelOrders {
+	for _, o := range orders {
 		out = append(out, lasmqCandidate(LASMQParams{K: 1, Alpha0: 1, P: 10, Decay: 1, Order: o}, originOneLevel))
 	}
 	a0 := r.q01 / 2
@@ -192,16 +203,16 @@ func roundSig(v float64) float64 {
 	return r
 }
 
-// moves returns the neighbours of c a coordinate search tries: α_0 and p
+// moves returns the valid neighbours of c a coordinate search tries: α_0 and p
 // times and divided by step, k ± 1 (± step·k for many levels), the decay
 // times and divided by step and set to 0 (strict) or 1 (equal weights), and
 // the other in-level orders.
-func moves(c LASMQParams, step float64) []LASMQParams {
+func moves(c LASMQParams, step float64, orders []sim.LevelOrder) []LASMQParams {
 	var out []LASMQParams
 	add := func(m LASMQParams) {
 		m.Alpha0, m.P, m.Decay = roundSig(m.Alpha0), roundSig(math.Max(1.05, m.P)), roundSig(math.Min(1, m.Decay))
 		m.K = max(1, min(m.K, sim.MaxQueues))
-		if m != c {
+		if m != c && m.Policy().Validate() == nil { // thresholds that overflow are no move
 			out = append(out, m)
 		}
 	}
@@ -235,7 +246,7 @@ func moves(c LASMQParams, step float64) []LASMQParams {
 	}
 	m.Decay = 1
 	add(m)
-	for _, o := range sim.LevelOrders {
+	for _, o := range orders {
 		m = c
 		m.Order = o
 		add(m)

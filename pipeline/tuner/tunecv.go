@@ -161,8 +161,9 @@ type tuneCV struct {
 	cands  []candidate
 	res    []CandidateScore
 	bySpec map[string]int
-	cur    int // the current scheduler's index
-	done   int // candidates scored, for progress
+	orders []sim.LevelOrder // the in-level orders tried (levelOrders)
+	cur    int              // the current scheduler's index
+	done   int              // candidates scored, for progress
 	// curSampled is the current scheduler's scores on the sampled folds,
 	// the reference of the candidates that were not re-scored whole, and
 	// sampledWins the sampled windows (nil until the final check swaps
@@ -238,7 +239,7 @@ func TuneCV(ctx context.Context, jobs []sim.Job, c float64, opt TuneOptions, sco
 		return nil, err
 	}
 	lap("windows")
-	t := &tuneCV{ctx: ctx, opt: opt, score: score, wins: wins, scored: scored, bySpec: map[string]int{}, cache: map[scoreKey]Score{}}
+	t := &tuneCV{ctx: ctx, opt: opt, score: score, wins: wins, scored: scored, bySpec: map[string]int{}, cache: map[scoreKey]Score{}, orders: levelOrders(jobs)}
 	out := &CVResult{Objective: opt.Objective, Constraints: ConstraintsString(opt.Constraints), Current: opt.Current,
 		Folds: infos, Scored: scored, Sigmas: opt.Sigmas, SampleJobs: opt.SampleJobs, RunnerUp: -1}
 	for _, f := range infos {
@@ -249,7 +250,7 @@ func TuneCV(ctx context.Context, jobs []sim.Job, c float64, opt TuneOptions, sco
 	// The named baselines always (whatever the budget), then the
 	// structural candidates up to the budget.
 	base := baselineCandidates(opt.Current, fg)
-	fixed := append(base, structuralCandidates(r)...)
+	fixed := append(base, structuralCandidates(r, t.orders)...)
 	// The baselines, the structural candidates and the space-filling
 	// sequence (about 60% of the budget) depend on no score: one batch, the
 	// one tune shards split (see TuneShard).
@@ -1067,7 +1068,7 @@ func (t *tuneCV) search(whole bool) error {
 		for len(t.res) < t.opt.Budget && step > 1.01 {
 			var cands []candidate
 			left := t.opt.Budget - len(t.res)
-			for _, m := range moves(*t.res[best].LASMQ, step) {
+			for _, m := range moves(*t.res[best].LASMQ, step, t.orders) {
 				c := lasmqCandidate(m, originSearch)
 				_, seen := t.bySpec[c.spec]
 				if seen || left > 0 {

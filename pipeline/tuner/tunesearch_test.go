@@ -117,3 +117,48 @@ func TestLASMQParams(t *testing.T) {
 		t.Errorf("one level: %v != %v", a, b)
 	}
 }
+
+// The containers order (seed 000 Alg. 1 line 10) is in the search space
+// exactly when the jobs carry container counts: a scorer that rewards it
+// leads the search there with counts; without them no candidate but Hu et
+// al.'s default (a baseline, which names it) is scored in it.
+func TestTuneCVContainersOrderWithCounts(t *testing.T) {
+	score := func(ctx context.Context, spec string, w *ScoreWindow, keep bool) (Score, []float64, error) {
+		s, r, err := bowl(ctx, spec, w, keep)
+		if p, _ := sim.ParsePolicy(spec); err == nil && p != nil {
+			if m, ok := p.(*sim.LASMQ); ok && m.Order == sim.OrderContainers {
+				s.Mean, s.P99 = s.Mean-0.9, s.P99-0.9
+			}
+		}
+		return s, r, err
+	}
+	for _, counts := range []bool{true, false} {
+		jobs := make([]sim.Job, 1000)
+		for i := range jobs {
+			s := math.Exp(float64(i%100) / 10)
+			jobs[i] = sim.Job{Arrival: float64(i) * 1e5, Size: s, Estimate: s}
+			if counts {
+				jobs[i].Containers = float64(1 + i%7)
+			}
+		}
+		res, err := TuneCV(context.Background(), jobs, 1, TuneOptions{Budget: 120}, score)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, c := range res.Candidates {
+			if c.LASMQ != nil && c.LASMQ.Order == sim.OrderContainers && c.Name != DefaultLASMQName {
+				n++
+			}
+		}
+		chosen := res.Candidates[res.Chosen].LASMQ
+		switch {
+		case counts && (chosen == nil || chosen.Order != sim.OrderContainers):
+			t.Errorf("with counts: chose %s, want the containers order", res.Candidates[res.Chosen].Policy)
+		case counts && n == 0:
+			t.Error("with counts: no containers candidate besides the default")
+		case !counts && n > 0:
+			t.Errorf("without counts: %d containers candidates besides the default (they are FIFO)", n)
+		}
+	}
+}
