@@ -53,7 +53,7 @@ func TestHelpStartsNoCollection(t *testing.T) {
 		return i
 	}
 	pause := pos("github.com/schedplan/schedplan/internal/gcpause")
-	for _, heavy := range []string{"github.com/goccy/go-json/internal/decoder", "github.com/apache/arrow/go/v17/arrow/compute"} {
+	for _, heavy := range []string{"github.com/goccy/go-json/internal/decoder", "gonum.org/v1/plot"} {
 		if pos(heavy) < pause {
 			t.Errorf("%s is initialised before gcpause", heavy)
 		}
