@@ -271,8 +271,8 @@ func solveCOSHHLP(p *COSHHProblem, active []int, s Solver, opt COSHHOptions, sol
 	if opt.Method == Full && opt.LambdaOnly {
 		return solveCOSHHTextbook(p, active, s, opt.Eps, sol)
 	}
-	if opt.LambdaOnly && s == CLP && opt.Warm == nil {
-		return solveCOSHHFolded(p, active, opt.Eps, sol)
+	if s == CLP && opt.Method == ColumnGeneration {
+		return solveCOSHHFolded(p, active, opt, sol)
 	}
 	var warm []coshhColumn
 	if opt.Warm != nil {

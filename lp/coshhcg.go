@@ -51,6 +51,9 @@ type coshhLP struct {
 	priceTol float64
 	// classTop, if set, replaces priceClassTop (at most priceClassTop).
 	classTop int
+	// priceBound is the dual bound of the last phase 1 pricing round's
+	// duals (see price; +Inf in phase 2).
+	priceBound float64
 }
 
 // coshhColumn names a master column by class and type, so that a later
@@ -68,7 +71,24 @@ const initialTop = 5
 // two best types, each type's best class (relative to that class's best
 // type) and the columns of warm that exist in p.
 func newCOSHHLP(p *COSHHProblem, active []int, s Solver, full bool, warm []coshhColumn) (*coshhLP, error) {
-	c := &coshhLP{p: p, active: active, na: len(active), nt: len(p.Counts), full: full}
+	c, err := newCOSHHLPEmpty(p, active, s)
+	if err != nil {
+		return nil, err
+	}
+	c.full = full
+	t0 := time.Now()
+	if full {
+		c.add(c.allColumns())
+	} else {
+		c.add(append(c.initialColumns(), c.warmColumns(warm)...))
+	}
+	c.trace("first master: %d columns in %v", len(c.cols), time.Since(t0))
+	return c, nil
+}
+
+// newCOSHHLPEmpty builds the master's rows and λ's column.
+func newCOSHHLPEmpty(p *COSHHProblem, active []int, s Solver) (*coshhLP, error) {
+	c := &coshhLP{p: p, active: active, na: len(active), nt: len(p.Counts)}
 	c.in = make(map[int]int32)
 	m := NewModel("coshh-master", Maximize)
 	for k := 0; k < c.na; k++ {
@@ -86,13 +106,17 @@ func newCOSHHLP(p *COSHHProblem, active []int, s Solver, full bool, warm []coshh
 		return nil, err
 	}
 	c.ms = ms
-	t0 := time.Now()
-	if full {
-		c.add(c.allColumns())
-	} else {
-		c.add(append(c.initialColumns(), c.warmColumns(warm)...))
+	return c, nil
+}
+
+// newCOSHHLPColumns builds the master with the given columns (idx =
+// k*nt+t) only: the canonical LP after the folded master's phase 1.
+func newCOSHHLPColumns(p *COSHHProblem, active []int, s Solver, cols []int) (*coshhLP, error) {
+	c, err := newCOSHHLPEmpty(p, active, s)
+	if err != nil {
+		return nil, err
 	}
-	c.trace("first master: %d columns in %v", len(c.cols), time.Since(t0))
+	c.add(cols)
 	return c, nil
 }
 

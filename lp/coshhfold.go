@@ -56,9 +56,14 @@ type coshhFold struct {
 	// lamCoef[t] is λ's coefficient in type row t (a_t).
 	lamCoef []float64
 	cols    []int // master columns after λ (idx = k*nt+t)
-	tight   bool
-	fresh   bool // the master was solved afresh to certify λ
-	rounds  int
+	warm    []int // the warm columns, added in the first round
+	// center is the duals (as duals returns them) with the least dual
+	// bound so far, centerBound that bound (see priceStable).
+	center      []float64
+	centerBound float64
+	tight       bool
+	fresh       bool // the master was solved afresh to certify λ
+	rounds      int
 }
 
 // foldClassTop is how many improving columns of a class with a row a
@@ -73,44 +78,104 @@ const certifiedGap = 1e-10
 // default tolerances.
 const looseTol = 1e-9
 
-// solveCOSHHFolded solves phase 1 on the folded master and fills sol (λ,
-// one optimal allocation, the type-row duals, the dual bound).
-func solveCOSHHFolded(p *COSHHProblem, active []int, eps float64, sol *COSHHSolution) error {
-	f := newCOSHHFold(p, active)
-	defer f.cm.free()
+// solveCOSHHFolded solves phase 1 on the folded master (from opt.Warm's
+// columns when set) and fills sol: λ, the type-row duals and the dual
+// bound, which certifies λ. With opt.LambdaOnly the allocation is the
+// folded master's (one of the optimal ones); else the canonical LP runs on
+// an explicit master (coshhLP) that starts from the folded master's
+// columns, at the certified λ.
+func solveCOSHHFolded(p *COSHHProblem, active []int, opt COSHHOptions, sol *COSHHSolution) error {
+	var warm []coshhColumn
+	if opt.Warm != nil {
+		warm = opt.Warm.columns
+	}
+	f := newCOSHHFold(p, active, warm)
 	ls, duals, err := f.solveRounds()
+	f.cm.free()
 	if err != nil {
 		return err
 	}
 	c := f.c
 	sol.Lambda, sol.Rounds = ls.X[0], f.rounds
 	sol.Bound = c.dualBound(duals[:c.na])
+	frac := f.fractions(ls)
+	cols := f.columns()
+	if !opt.LambdaOnly {
+		cc, err := newCOSHHLPColumns(p, active, CLP, cols)
+		if err != nil {
+			return err
+		}
+		defer cc.close()
+		t2 := time.Now()
+		f2, err := cc.canonicalLadder(sol)
+		sol.CanonicalTime = time.Since(t2)
+		if err != nil {
+			sol.Messages = append(sol.Messages, fmt.Sprintf("the canonical allocation LP failed (%v): the allocation is the first LP's, one of many optimal ones", err))
+		} else {
+			frac = f2
+		}
+		c = cc
+	} else {
+		c.cols = cols
+	}
+	sol.Columns = len(c.cols)
+	sol.fill(p, active, frac, duals[c.na:], opt.Eps)
+	sol.columns = sol.supportColumns(p, active)
+	return nil
+}
+
+// supportColumns names the columns the allocation uses (a warm start from
+// them, see newCOSHHFold, adds the previous allocation and no more).
+func (sol *COSHHSolution) supportColumns(p *COSHHProblem, active []int) []coshhColumn {
+	var out []coshhColumn
+	for _, i := range active {
+		for t, m := range sol.Machines[i] {
+			if m > 0 {
+				out = append(out, coshhColumn{p.ClassNames[i], p.TypeNames[t]})
+			}
+		}
+	}
+	return out
+}
+
+// fractions returns f[k][t] from the folded master's solution: a folded
+// class takes λ / r of its home type.
+func (f *coshhFold) fractions(ls *Solution) [][]float64 {
+	c := f.c
 	frac := make([][]float64, c.na)
 	for k := range frac {
 		frac[k] = make([]float64, c.nt)
 		if h := f.home[k]; h >= 0 {
-			frac[k][h] = sol.Lambda / c.r(k*c.nt+h)
+			frac[k][h] = ls.X[0] / c.r(k*c.nt+h)
 		}
 	}
 	for n, idx := range f.cols {
 		frac[idx/c.nt][idx%c.nt] = ls.X[1+n]
 	}
-	for idx := range c.in {
-		c.cols = append(c.cols, idx)
-	}
-	sort.Ints(c.cols)
-	sol.Columns = len(c.cols)
-	sol.columns = c.columnNames()
-	sol.fill(p, active, frac, duals[c.na:], eps)
-	return nil
+	return frac
 }
 
-// newCOSHHFold builds the master with every class folded at its fastest
-// type.
-func newCOSHHFold(p *COSHHProblem, active []int) *coshhFold {
+// columns lists the master's and the folded classes' columns, sorted.
+func (f *coshhFold) columns() []int {
+	out := make([]int, 0, len(f.c.in))
+	for idx := range f.c.in {
+		out = append(out, idx)
+	}
+	sort.Ints(out)
+	return out
+}
+
+// newCOSHHFold builds the master with every class folded at the type
+// greedyHomes gives it. A warm start's columns (a previous solution's, see
+// COSHHOptions.Warm) enter before the first solve: a class with one away
+// from its home gets its row, so that the first solve can take the
+// previous allocation or the greedy one, whichever serves more.
+func newCOSHHFold(p *COSHHProblem, active []int, warm []coshhColumn) *coshhFold {
 	c := &coshhLP{p: p, active: active, na: len(active), nt: len(p.Counts), in: make(map[int]int32), classTop: foldClassTop}
-	f := &coshhFold{c: c, home: make([]int, c.na), row: make([]int, c.na), lamCoef: make([]float64, c.nt)}
-	for k, h := range c.greedyHomes() {
+	f := &coshhFold{c: c, home: make([]int, c.na), row: make([]int, c.na), lamCoef: make([]float64, c.nt), centerBound: math.Inf(1)}
+	homes := c.greedyHomes()
+	f.warm = c.warmColumns(warm)
+	for k, h := range homes {
 		f.home[k], f.row[k] = h, -1
 		f.lamCoef[h] += 1 / c.r(k*c.nt+h)
 		c.in[k*c.nt+h] = -1
@@ -137,6 +202,7 @@ func (f *coshhFold) solveRounds() (*Solution, []float64, error) {
 	c := f.c
 	how := clpInitial
 	c.priceTol = looseTol
+	f.grow(f.warm)
 	for {
 		if f.rounds >= maxRounds {
 			return nil, nil, fmt.Errorf("coshh: column generation did not converge in %d rounds", maxRounds)
@@ -161,13 +227,13 @@ func (f *coshhFold) solveRounds() (*Solution, []float64, error) {
 			f.foldBack(ls, duals)
 		}
 		t0 = time.Now()
-		add := c.price(&Solution{Objective: ls.X[0], Duals: duals})
+		add := f.priceStable(ls.X[0], duals)
 		add = f.limitFolded(add, duals)
 		if f.rounds == 1 {
 			add = append(add, f.heavy()...)
 		}
 		n := f.grow(add)
-		c.trace("round %d: priced %d columns, %d new, in %v", f.rounds, len(add), n, time.Since(t0))
+		c.trace("round %d: priced %d columns, %d new, in %v; best bound λ + %.3g", f.rounds, len(add), n, time.Since(t0), f.centerBound-ls.X[0])
 		if n > 0 {
 			continue
 		}
@@ -186,6 +252,59 @@ func (f *coshhFold) solveRounds() (*Solution, []float64, error) {
 		f.tight, how = true, clpInitial
 		c.priceTol = 0
 		f.cm.setTolerances(masterTol)
+	}
+}
+
+// smoothAlpha is the weight of the best duals so far in the duals that
+// priceStable prices with first.
+const smoothAlpha = 0.5
+
+// priceStable prices with smoothed duals (Wentges' dual smoothing): the
+// master's duals swing from one extreme point to another between rounds
+// (a type the master does not fill costs 0, so the types a class could
+// move to look free), and the columns they price in improve λ little.
+// Pricing at smoothAlpha × center + (1 − smoothAlpha) × the current duals,
+// where center is the duals with the least dual bound so far, brings in
+// columns of the allocation near the optimum instead. Of those, the ones
+// that improve at the current duals are returned; when none does, the
+// current duals are priced (and an empty answer there ends column
+// generation as before). Every pricing's bound may become the center.
+// The last rounds (tight) price at the current duals only: there each
+// round moves λ by little, and the answer must be certified by them.
+func (f *coshhFold) priceStable(lam float64, duals []float64) []int {
+	c := f.c
+	if f.center != nil && !f.tight {
+		ps := make([]float64, len(duals))
+		for i, d := range duals {
+			ps[i] = smoothAlpha*f.center[i] + (1-smoothAlpha)*d
+		}
+		add := c.price(&Solution{Objective: lam, Duals: ps})
+		f.moveCenter(ps)
+		tol := c.priceTol
+		if tol == 0 {
+			tol = 1e-11
+		}
+		tol *= lam
+		keep := add[:0]
+		for _, idx := range add {
+			if -c.r(idx)*duals[idx/c.nt]-duals[c.na+idx%c.nt] > tol {
+				keep = append(keep, idx)
+			}
+		}
+		if len(keep) > 0 {
+			return keep
+		}
+	}
+	add := c.price(&Solution{Objective: lam, Duals: duals})
+	f.moveCenter(duals)
+	return add
+}
+
+// moveCenter makes d the center if the last pricing's bound is the least.
+func (f *coshhFold) moveCenter(d []float64) {
+	if b := f.c.priceBound; b < f.centerBound {
+		f.center = append(f.center[:0], d...)
+		f.centerBound = b
 	}
 }
 
@@ -516,6 +635,7 @@ func (f *coshhFold) foldBack(ls *Solution, duals []float64) {
 	if float64(len(fold)) < foldBackMin*float64(f.cm.nrows-c.nt) {
 		return
 	}
+	sort.Ints(fold) // the same classes every run (map order is random)
 	fold = fold[:min(len(fold), f.cm.nrows-c.nt-foldBackKeep*c.nt)]
 	rows := make([]int32, 0, len(fold))
 	for _, k := range fold {
