@@ -148,7 +148,7 @@ func (c *coshhLP) checkServes(f [][]float64, lambda float64) error {
 		served := 0.0
 		for t := 0; t < c.nt; t++ {
 			if f[k][t] > 0 {
-				served += c.r(k*c.nt+t) * f[k][t]
+				served += c.rAt(k, t) * f[k][t]
 			}
 		}
 		if served < lambda*(1-1e-9) {

@@ -146,7 +146,7 @@ func (f *coshhFold) fractions(ls *Solution) [][]float64 {
 	for k := range frac {
 		frac[k] = make([]float64, c.nt)
 		if h := f.home[k]; h >= 0 {
-			frac[k][h] = ls.X[0] / c.r(k*c.nt+h)
+			frac[k][h] = ls.X[0] / c.rAt(k, h)
 		}
 	}
 	for n, idx := range f.cols {
@@ -177,7 +177,7 @@ func newCOSHHFold(p *COSHHProblem, active []int, warm []coshhColumn) *coshhFold 
 	f.warm = c.warmColumns(warm)
 	for k, h := range homes {
 		f.home[k], f.row[k] = h, -1
-		f.lamCoef[h] += 1 / c.r(k*c.nt+h)
+		f.lamCoef[h] += 1 / c.rAt(k, h)
 		c.in[k*c.nt+h] = -1
 	}
 	m := NewModel("coshh-folded", Maximize)
@@ -316,7 +316,7 @@ func (f *coshhFold) duals(ls *Solution) []float64 {
 	copy(d[c.na:], ls.Duals[:c.nt])
 	for k := range f.home {
 		if h := f.home[k]; h >= 0 {
-			d[k] = -ls.Duals[h] / c.r(k*c.nt+h)
+			d[k] = -ls.Duals[h] / c.rAt(k, h)
 		} else {
 			d[k] = ls.Duals[f.row[k]]
 		}
@@ -389,7 +389,7 @@ func (f *coshhFold) setLambdaColumn() {
 	a := make([]float64, c.nt)
 	for k, h := range f.home {
 		if h >= 0 {
-			a[h] += 1 / c.r(k*c.nt+h)
+			a[h] += 1 / c.rAt(k, h)
 		}
 	}
 	for t, v := range a {
@@ -423,7 +423,7 @@ func (c *coshhLP) greedyHomes() []int {
 		order[k] = k
 		best := 0.0
 		for t := 0; t < c.nt; t++ {
-			best = math.Max(best, c.r(k*c.nt+t))
+			best = math.Max(best, c.rAt(k, t))
 		}
 		need[k] = 1 / best
 	}
@@ -459,7 +459,7 @@ func (f *coshhFold) heavy() []int {
 	for k := range need {
 		best := 0.0
 		for t := 0; t < c.nt; t++ {
-			best = math.Max(best, c.r(k*c.nt+t))
+			best = math.Max(best, c.rAt(k, t))
 		}
 		need[k] = 1 / best
 		sum += need[k]

@@ -171,11 +171,11 @@ func (pr *pricer) scan(k0, k1 int, tops [][priceClassTop]int) priceBest {
 // in the master, enters it in its class's top list and its type's best.
 func (pr *pricer) consider(idx int, top *[priceClassTop]int, gains *[priceClassTop]float64, best *priceBest) {
 	c := pr.c
-	r := c.r(idx)
+	k, t := idx/c.nt, idx%c.nt
+	r := c.rAt(k, t)
 	if r == 0 {
 		return
 	}
-	k, t := idx/c.nt, idx%c.nt
 	g, tol := r*pr.a[k]+pr.b[t], pr.tol1
 	if c.phase2 {
 		cost := c.cost(idx)
@@ -187,13 +187,8 @@ func (pr *pricer) consider(idx int, top *[priceClassTop]int, gains *[priceClassT
 	if !c.phase2 {
 		best.ra[t] = math.Max(best.ra[t], r*pr.a[k])
 	}
-	if _, ok := c.in[idx]; ok {
-		return
-	}
-	if best.idx[t] < 0 || g > best.gain[t] {
-		best.idx[t], best.gain[t] = idx, g
-	}
-	// Insert into the class's top list (sorted by gain, best first).
+	// The class's top list is sorted by gain, best first: n is where the
+	// column would enter it (lim: it would not).
 	lim := priceClassTop
 	if c.classTop > 0 {
 		lim = c.classTop
@@ -201,6 +196,16 @@ func (pr *pricer) consider(idx int, top *[priceClassTop]int, gains *[priceClassT
 	n := 0
 	for n < lim && top[n] >= 0 && gains[n] >= g {
 		n++
+	}
+	bestT := best.idx[t] < 0 || g > best.gain[t]
+	if n == lim && !bestT {
+		return // (before the map look-up, the costly part)
+	}
+	if _, ok := c.in[idx]; ok {
+		return
+	}
+	if bestT {
+		best.idx[t], best.gain[t] = idx, g
 	}
 	if n == lim {
 		return
