@@ -298,14 +298,7 @@ func solveCOSHHLP(p *COSHHProblem, active []int, s Solver, opt COSHHOptions, sol
 	}
 	f := c.fractions(ls)
 	if !opt.LambdaOnly {
-		t2 := time.Now()
-		f2, err := c.canonicalLadder(sol)
-		sol.CanonicalTime = time.Since(t2)
-		if err != nil {
-			sol.Messages = append(sol.Messages, fmt.Sprintf("the canonical allocation LP failed (%v): the allocation is the first LP's, one of many optimal ones", err))
-		} else {
-			f = f2
-		}
+		f = c.canonicalOr(f, sol)
 	}
 	sol.Columns = len(c.cols)
 	sol.columns = c.columnNames()

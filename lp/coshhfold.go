@@ -106,14 +106,7 @@ func solveCOSHHFolded(p *COSHHProblem, active []int, opt COSHHOptions, sol *COSH
 			return err
 		}
 		defer cc.close()
-		t2 := time.Now()
-		f2, err := cc.canonicalLadder(sol)
-		sol.CanonicalTime = time.Since(t2)
-		if err != nil {
-			sol.Messages = append(sol.Messages, fmt.Sprintf("the canonical allocation LP failed (%v): the allocation is the first LP's, one of many optimal ones", err))
-		} else {
-			frac = f2
-		}
+		frac = cc.canonicalOr(frac, sol)
 		c = cc
 	} else {
 		c.cols = cols
