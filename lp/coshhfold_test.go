@@ -159,3 +159,34 @@ func TestCOSHHCanonicalCertifiedLambda(t *testing.T) {
 		}
 	}
 }
+
+// TestCOSHHFoldedRecertify takes the path of an answer whose duals do not
+// certify λ (at 20,000 × 5,000 with fewer class rows kept, CLP stopped 2.6e-10
+// short of λ*, its reduced costs within tolerance but adding up over the
+// types): the master solved afresh with λ's objective scaled, its duals
+// scaled back, still gives λ* and a bound within 1e-10.
+func TestCOSHHFoldedRecertify(t *testing.T) {
+	for _, sz := range [][2]int{{300, 60}, {40, 200}} {
+		p := randomCOSHH(rand.New(rand.NewPCG(uint64(sz[0]), uint64(sz[1]))), sz[0], sz[1])
+		want, err := SolveCOSHH(p, COSHHOptions{Solver: CLP, LambdaOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		foldRecertify = true
+		got, err := SolveCOSHH(p, COSHHOptions{Solver: CLP, LambdaOnly: true})
+		foldRecertify = false
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !near(got.Lambda, want.Lambda, 1e-12) || !(got.Bound-got.Lambda <= 1e-10*got.Lambda) {
+			t.Errorf("%d×%d: λ %.17g (bound %.17g), want %.17g", sz[0], sz[1], got.Lambda, got.Bound, want.Lambda)
+		}
+		sum := 0.0
+		for _, tl := range got.Types {
+			sum += tl.Dual
+		}
+		if !near(sum, got.Lambda, 1e-9) {
+			t.Errorf("%d×%d: the type duals sum to %.12g, not λ = %.12g (scaled back?)", sz[0], sz[1], sum, got.Lambda)
+		}
+	}
+}
