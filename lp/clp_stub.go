@@ -15,6 +15,6 @@ func newCLPMaster(m *Model) master { return &gonumMaster{m: m, warm: &gonumWarm{
 func solveMPSFile(path string) (*Solution, error) { return nil, errNoCLP }
 
 // solveCOSHHFolded is unreachable without cgo (Solver.Resolve refuses CLP).
-func solveCOSHHFolded(p *COSHHProblem, active []int, eps float64, sol *COSHHSolution) error {
+func solveCOSHHFolded(p *COSHHProblem, active []int, opt COSHHOptions, sol *COSHHSolution) error {
 	return errNoCLP
 }

@@ -14,6 +14,8 @@ package lp
 */
 import "C"
 
+import "unsafe"
+
 // CLP's basis status values (ClpSimplex::Status).
 const (
 	clpBasic   = 1
@@ -51,6 +53,13 @@ func (c *clpModel) setRowStatus(row, status int) {
 }
 
 // setTolerances sets the primal and dual feasibility tolerances.
+// setObjectiveCoefficient sets column j's objective coefficient.
+func (c *clpModel) setObjectiveCoefficient(j int, v float64) {
+	obj := append([]float64(nil), unsafe.Slice((*float64)(unsafe.Pointer(C.Clp_getObjCoefficients(c.p))), c.ncols)...)
+	obj[j] = v
+	C.Clp_chgObjCoefficients(c.p, dptr(obj))
+}
+
 func (c *clpModel) setTolerances(tol float64) {
 	C.Clp_setPrimalTolerance(c.p, C.double(tol))
 	C.Clp_setDualTolerance(c.p, C.double(tol))

@@ -271,8 +271,8 @@ func solveCOSHHLP(p *COSHHProblem, active []int, s Solver, opt COSHHOptions, sol
 	if opt.Method == Full && opt.LambdaOnly {
 		return solveCOSHHTextbook(p, active, s, opt.Eps, sol)
 	}
-	if opt.LambdaOnly && s == CLP && opt.Warm == nil {
-		return solveCOSHHFolded(p, active, opt.Eps, sol)
+	if s == CLP && opt.Method == ColumnGeneration {
+		return solveCOSHHFolded(p, active, opt, sol)
 	}
 	var warm []coshhColumn
 	if opt.Warm != nil {
@@ -298,14 +298,7 @@ func solveCOSHHLP(p *COSHHProblem, active []int, s Solver, opt COSHHOptions, sol
 	}
 	f := c.fractions(ls)
 	if !opt.LambdaOnly {
-		t2 := time.Now()
-		f2, err := c.canonicalLadder(sol)
-		sol.CanonicalTime = time.Since(t2)
-		if err != nil {
-			sol.Messages = append(sol.Messages, fmt.Sprintf("the canonical allocation LP failed (%v): the allocation is the first LP's, one of many optimal ones", err))
-		} else {
-			f = f2
-		}
+		f = c.canonicalOr(f, sol)
 	}
 	sol.Columns = len(c.cols)
 	sol.columns = c.columnNames()
@@ -374,22 +367,27 @@ func classList(p *COSHHProblem, idx []int) string {
 // fractions f of the active classes and the type-row duals (dλ/dn_t in
 // the f formulation's units: per fraction of the type).
 func (sol *COSHHSolution) fill(p *COSHHProblem, active []int, f [][]float64, typeDual []float64, eps float64) {
-	nt := len(p.Counts)
+	// Row by row, touching only the non-zero δ (at 20,000 × 5,000 the
+	// matrices hold 10⁸ entries, a few thousand of them non-zero); the sums
+	// are over the classes in order, as a column-wise pass would add them.
+	var nz []int
 	for k, i := range active {
 		served := 0.0 // Σ_t μ_it δ_it, jobs/s at λ
-		for t := 0; t < nt; t++ {
-			v := f[k][t]
+		nz = nz[:0]
+		for t, v := range f[k] {
 			if v <= 0 || p.Mu[i][t]*v*p.Counts[t] < deltaZero*sol.Lambda*p.Alpha[i] {
-				v = 0 // solver noise: serves < 1e-12 of the class's λα_i
+				continue // 0, or solver noise: serves < 1e-12 of the class's λα_i
 			}
 			sol.Delta[i][t] = v
 			sol.Machines[i][t] = v * p.Counts[t]
 			served += p.Mu[i][t] * sol.Machines[i][t]
+			nz = append(nz, t)
 		}
-		for t := 0; t < nt; t++ {
+		for _, t := range nz {
 			if sol.Delta[i][t] > eps {
 				sol.Suggested[t] = append(sol.Suggested[t], i)
 			}
+			sol.Types[t].Allocated += sol.Delta[i][t]
 			if served > 0 && sol.Machines[i][t] > 0 {
 				share := p.Mu[i][t] * sol.Machines[i][t] / served // of class i's throughput
 				sol.Types[t].Throughput += p.Alpha[i] * share
@@ -399,9 +397,6 @@ func (sol *COSHHSolution) fill(p *COSHHProblem, active []int, f [][]float64, typ
 	}
 	for t := range sol.Types {
 		tl := &sol.Types[t]
-		for i := range sol.Delta {
-			tl.Allocated += sol.Delta[i][t]
-		}
 		if tl.Count > 0 {
 			tl.Utilisation /= tl.Count
 		}
@@ -464,7 +459,7 @@ func (c *coshhLP) dualBound(y []float64) float64 {
 			continue
 		}
 		for t := 0; t < c.nt; t++ {
-			best[t] = math.Max(best[t], c.r(k*c.nt+t)*u)
+			best[t] = math.Max(best[t], c.rAt(k, t)*u)
 		}
 	}
 	ub := 0.0

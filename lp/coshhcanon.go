@@ -3,6 +3,7 @@ package lp
 import (
 	"fmt"
 	"math"
+	"time"
 )
 
 // The canonical allocation. The COSHH LP's optimum λ* is unique, its
@@ -87,6 +88,19 @@ func (c *coshhLP) canonicalLadder(sol *COSHHSolution) ([][]float64, error) {
 	return nil, err
 }
 
+// canonicalOr runs canonicalLadder, timing it in sol, and returns its
+// allocation, or first (the first LP's) with a message when it fails.
+func (c *coshhLP) canonicalOr(first [][]float64, sol *COSHHSolution) [][]float64 {
+	t0 := time.Now()
+	f, err := c.canonicalLadder(sol)
+	sol.CanonicalTime = time.Since(t0)
+	if err != nil {
+		sol.Messages = append(sol.Messages, fmt.Sprintf("the canonical allocation LP failed (%v): the allocation is the first LP's, one of many optimal ones", err))
+		return first
+	}
+	return f
+}
+
 // canonical runs phase 2 on the master: λ ≥ lambdaLo, objective Σ c f (costs per fraction of a type: n_t c_it).
 func (c *coshhLP) canonical(lambdaLo float64, sol *COSHHSolution) (*Solution, error) {
 	if !c.phase2 {
@@ -148,7 +162,7 @@ func (c *coshhLP) checkServes(f [][]float64, lambda float64) error {
 		served := 0.0
 		for t := 0; t < c.nt; t++ {
 			if f[k][t] > 0 {
-				served += c.r(k*c.nt+t) * f[k][t]
+				served += c.rAt(k, t) * f[k][t]
 			}
 		}
 		if served < lambda*(1-1e-9) {

@@ -51,6 +51,9 @@ type coshhLP struct {
 	priceTol float64
 	// classTop, if set, replaces priceClassTop (at most priceClassTop).
 	classTop int
+	// priceBound is the dual bound of the last phase 1 pricing round's
+	// duals (see price; +Inf in phase 2).
+	priceBound float64
 }
 
 // coshhColumn names a master column by class and type, so that a later
@@ -68,7 +71,24 @@ const initialTop = 5
 // two best types, each type's best class (relative to that class's best
 // type) and the columns of warm that exist in p.
 func newCOSHHLP(p *COSHHProblem, active []int, s Solver, full bool, warm []coshhColumn) (*coshhLP, error) {
-	c := &coshhLP{p: p, active: active, na: len(active), nt: len(p.Counts), full: full}
+	c, err := newCOSHHLPEmpty(p, active, s)
+	if err != nil {
+		return nil, err
+	}
+	c.full = full
+	t0 := time.Now()
+	if full {
+		c.add(c.allColumns())
+	} else {
+		c.add(append(c.initialColumns(), c.warmColumns(warm)...))
+	}
+	c.trace("first master: %d columns in %v", len(c.cols), time.Since(t0))
+	return c, nil
+}
+
+// newCOSHHLPEmpty builds the master's rows and λ's column.
+func newCOSHHLPEmpty(p *COSHHProblem, active []int, s Solver) (*coshhLP, error) {
+	c := &coshhLP{p: p, active: active, na: len(active), nt: len(p.Counts)}
 	c.in = make(map[int]int32)
 	m := NewModel("coshh-master", Maximize)
 	for k := 0; k < c.na; k++ {
@@ -86,13 +106,17 @@ func newCOSHHLP(p *COSHHProblem, active []int, s Solver, full bool, warm []coshh
 		return nil, err
 	}
 	c.ms = ms
-	t0 := time.Now()
-	if full {
-		c.add(c.allColumns())
-	} else {
-		c.add(append(c.initialColumns(), c.warmColumns(warm)...))
+	return c, nil
+}
+
+// newCOSHHLPColumns builds the master with the given columns (idx =
+// k*nt+t) only: the canonical LP after the folded master's phase 1.
+func newCOSHHLPColumns(p *COSHHProblem, active []int, s Solver, cols []int) (*coshhLP, error) {
+	c, err := newCOSHHLPEmpty(p, active, s)
+	if err != nil {
+		return nil, err
 	}
-	c.trace("first master: %d columns in %v", len(c.cols), time.Since(t0))
+	c.add(cols)
 	return c, nil
 }
 
@@ -112,8 +136,12 @@ func (c *coshhLP) column(nc *newColumns, idx int) {
 // r is column idx's coefficient in its class row: μ_it n_t / α_i, the
 // number of times type t alone could serve class i's arrivals (0: no such
 // column).
-func (c *coshhLP) r(idx int) float64 {
-	i, t := c.active[idx/c.nt], idx%c.nt
+func (c *coshhLP) r(idx int) float64 { return c.rAt(idx/c.nt, idx%c.nt) }
+
+// rAt is r of active class k on type t (loops over k and t call it, not r:
+// an integer division per pair costs more than the rest at 10⁸ pairs).
+func (c *coshhLP) rAt(k, t int) float64 {
+	i := c.active[k]
 	if mu, n := c.p.Mu[i][t], c.p.Counts[t]; mu > 0 && n > 0 {
 		return mu * n / c.p.Alpha[i]
 	}
@@ -143,7 +171,7 @@ func (c *coshhLP) initialColumns() []int {
 	var top []int
 	for k, i := range c.active {
 		b1, b2 := c.twoBest(k)
-		best[k] = c.r(k*c.nt + b1)
+		best[k] = c.rAt(k, b1)
 		out = append(out, k*c.nt+b1)
 		if b2 >= 0 {
 			out = append(out, k*c.nt+b2)
@@ -156,7 +184,7 @@ func (c *coshhLP) initialColumns() []int {
 	for t := 0; t < c.nt; t++ {
 		bk, bv := -1, 0.0
 		for k := 0; k < c.na; k++ {
-			if v := c.r(k*c.nt+t) / best[k]; v > bv {
+			if v := c.rAt(k, t) / best[k]; v > bv {
 				bk, bv = k, v
 			}
 		}
@@ -221,14 +249,14 @@ func (c *coshhLP) fastestTypes(i, n int, top []int) []int {
 func (c *coshhLP) twoBest(k int) (b1, b2 int) {
 	b1, b2 = -1, -1
 	for t := 0; t < c.nt; t++ {
-		v := c.r(k*c.nt + t)
+		v := c.rAt(k, t)
 		if v <= 0 {
 			continue
 		}
 		switch {
-		case b1 < 0 || v > c.r(k*c.nt+b1):
+		case b1 < 0 || v > c.rAt(k, b1):
 			b1, b2 = t, b1
-		case b2 < 0 || v > c.r(k*c.nt+b2):
+		case b2 < 0 || v > c.rAt(k, b2):
 			b2 = t
 		}
 	}
@@ -253,7 +281,7 @@ func (c *coshhLP) warmColumns(warm []coshhColumn) []int {
 	for _, w := range warm {
 		k, ok1 := class[w.class]
 		t, ok2 := typ[w.typ]
-		if ok1 && ok2 && c.r(k*c.nt+t) > 0 {
+		if ok1 && ok2 && c.rAt(k, t) > 0 {
 			out = append(out, k*c.nt+t)
 		}
 	}

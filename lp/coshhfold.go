@@ -56,9 +56,15 @@ type coshhFold struct {
 	// lamCoef[t] is λ's coefficient in type row t (a_t).
 	lamCoef []float64
 	cols    []int // master columns after λ (idx = k*nt+t)
-	tight   bool
-	fresh   bool // the master was solved afresh to certify λ
-	rounds  int
+	warm    []int // the warm columns, added in the first round
+	// center is the duals (as duals returns them) with the least dual
+	// bound so far, centerBound that bound (see priceStable).
+	center      []float64
+	centerBound float64
+	tight       bool
+	fresh       bool    // the master was solved afresh to certify λ
+	objScale    float64 // λ's objective coefficient (duals divides by it)
+	rounds      int
 }
 
 // foldClassTop is how many improving columns of a class with a row a
@@ -69,50 +75,110 @@ const foldClassTop = 4
 // which the folded master's answer is accepted without a fresh solve.
 const certifiedGap = 1e-10
 
+// foldRecertify, set by a test, takes the path of an uncertified answer.
+var foldRecertify bool
+
+// certifyScale is λ's objective coefficient in the last solve when the
+// first answer at masterTol was not certified.
+const certifyScale = 1e4
+
 // looseTol is the pricing tolerance (relative to λ) while CLP runs at its
 // default tolerances.
 const looseTol = 1e-9
 
-// solveCOSHHFolded solves phase 1 on the folded master and fills sol (λ,
-// one optimal allocation, the type-row duals, the dual bound).
-func solveCOSHHFolded(p *COSHHProblem, active []int, eps float64, sol *COSHHSolution) error {
-	f := newCOSHHFold(p, active)
-	defer f.cm.free()
+// solveCOSHHFolded solves phase 1 on the folded master (from opt.Warm's
+// columns when set) and fills sol: λ, the type-row duals and the dual
+// bound, which certifies λ. With opt.LambdaOnly the allocation is the
+// folded master's (one of the optimal ones); else the canonical LP runs on
+// an explicit master (coshhLP) that starts from the folded master's
+// columns, at the certified λ.
+func solveCOSHHFolded(p *COSHHProblem, active []int, opt COSHHOptions, sol *COSHHSolution) error {
+	var warm []coshhColumn
+	if opt.Warm != nil {
+		warm = opt.Warm.columns
+	}
+	f := newCOSHHFold(p, active, warm)
 	ls, duals, err := f.solveRounds()
+	f.cm.free()
 	if err != nil {
 		return err
 	}
 	c := f.c
 	sol.Lambda, sol.Rounds = ls.X[0], f.rounds
 	sol.Bound = c.dualBound(duals[:c.na])
+	frac := f.fractions(ls)
+	cols := f.columns()
+	if !opt.LambdaOnly {
+		cc, err := newCOSHHLPColumns(p, active, CLP, cols)
+		if err != nil {
+			return err
+		}
+		defer cc.close()
+		frac = cc.canonicalOr(frac, sol)
+		c = cc
+	} else {
+		c.cols = cols
+	}
+	sol.Columns = len(c.cols)
+	sol.fill(p, active, frac, duals[c.na:], opt.Eps)
+	sol.columns = sol.supportColumns(p, active)
+	return nil
+}
+
+// supportColumns names the columns the allocation uses (a warm start from
+// them, see newCOSHHFold, adds the previous allocation and no more).
+func (sol *COSHHSolution) supportColumns(p *COSHHProblem, active []int) []coshhColumn {
+	var out []coshhColumn
+	for _, i := range active {
+		for t, m := range sol.Machines[i] {
+			if m > 0 {
+				out = append(out, coshhColumn{p.ClassNames[i], p.TypeNames[t]})
+			}
+		}
+	}
+	return out
+}
+
+// fractions returns f[k][t] from the folded master's solution: a folded
+// class takes λ / r of its home type.
+func (f *coshhFold) fractions(ls *Solution) [][]float64 {
+	c := f.c
 	frac := make([][]float64, c.na)
 	for k := range frac {
 		frac[k] = make([]float64, c.nt)
 		if h := f.home[k]; h >= 0 {
-			frac[k][h] = sol.Lambda / c.r(k*c.nt+h)
+			frac[k][h] = ls.X[0] / c.rAt(k, h)
 		}
 	}
 	for n, idx := range f.cols {
 		frac[idx/c.nt][idx%c.nt] = ls.X[1+n]
 	}
-	for idx := range c.in {
-		c.cols = append(c.cols, idx)
-	}
-	sort.Ints(c.cols)
-	sol.Columns = len(c.cols)
-	sol.columns = c.columnNames()
-	sol.fill(p, active, frac, duals[c.na:], eps)
-	return nil
+	return frac
 }
 
-// newCOSHHFold builds the master with every class folded at its fastest
-// type.
-func newCOSHHFold(p *COSHHProblem, active []int) *coshhFold {
+// columns lists the master's and the folded classes' columns, sorted.
+func (f *coshhFold) columns() []int {
+	out := make([]int, 0, len(f.c.in))
+	for idx := range f.c.in {
+		out = append(out, idx)
+	}
+	sort.Ints(out)
+	return out
+}
+
+// newCOSHHFold builds the master with every class folded at the type
+// greedyHomes gives it. A warm start's columns (a previous solution's, see
+// COSHHOptions.Warm) enter before the first solve: a class with one away
+// from its home gets its row, so that the first solve can take the
+// previous allocation or the greedy one, whichever serves more.
+func newCOSHHFold(p *COSHHProblem, active []int, warm []coshhColumn) *coshhFold {
 	c := &coshhLP{p: p, active: active, na: len(active), nt: len(p.Counts), in: make(map[int]int32), classTop: foldClassTop}
-	f := &coshhFold{c: c, home: make([]int, c.na), row: make([]int, c.na), lamCoef: make([]float64, c.nt)}
-	for k, h := range c.greedyHomes() {
+	f := &coshhFold{c: c, home: make([]int, c.na), row: make([]int, c.na), lamCoef: make([]float64, c.nt), centerBound: math.Inf(1), objScale: 1}
+	homes := c.greedyHomes()
+	f.warm = c.warmColumns(warm)
+	for k, h := range homes {
 		f.home[k], f.row[k] = h, -1
-		f.lamCoef[h] += 1 / c.r(k*c.nt+h)
+		f.lamCoef[h] += 1 / c.rAt(k, h)
 		c.in[k*c.nt+h] = -1
 	}
 	m := NewModel("coshh-folded", Maximize)
@@ -137,6 +203,7 @@ func (f *coshhFold) solveRounds() (*Solution, []float64, error) {
 	c := f.c
 	how := clpInitial
 	c.priceTol = looseTol
+	f.grow(f.warm)
 	for {
 		if f.rounds >= maxRounds {
 			return nil, nil, fmt.Errorf("coshh: column generation did not converge in %d rounds", maxRounds)
@@ -161,24 +228,31 @@ func (f *coshhFold) solveRounds() (*Solution, []float64, error) {
 			f.foldBack(ls, duals)
 		}
 		t0 = time.Now()
-		add := c.price(&Solution{Objective: ls.X[0], Duals: duals})
+		add := f.priceStable(ls.X[0], duals)
 		add = f.limitFolded(add, duals)
 		if f.rounds == 1 {
 			add = append(add, f.heavy()...)
 		}
 		n := f.grow(add)
-		c.trace("round %d: priced %d columns, %d new, in %v", f.rounds, len(add), n, time.Since(t0))
+		c.trace("round %d: priced %d columns, %d new, in %v; best bound λ + %.3g", f.rounds, len(add), n, time.Since(t0), f.centerBound-ls.X[0])
 		if n > 0 {
 			continue
 		}
 		if f.tight {
 			gap := c.dualBound(duals[:c.na]) - ls.X[0]
-			if gap <= certifiedGap*ls.X[0] || f.fresh {
+			if (gap <= certifiedGap*ls.X[0] && !foldRecertify) || f.fresh {
 				return ls, duals, nil
 			}
-			// The duals do not certify λ: solve afresh once more.
+			// The duals do not certify λ: CLP stopped at a basis whose
+			// reduced costs are within its tolerance in the scaled model but
+			// add up over thousands of types. Solve afresh once more with
+			// λ's objective × certifyScale (every dual and reduced cost
+			// grows by it, so the tolerance shrinks by it) and price every
+			// improving column, however small its gain.
 			c.trace("gap %.3g to the dual bound: solving the master afresh", gap)
 			f.fresh, how = true, clpInitial
+			f.objScale, c.priceTol = certifyScale, 1e-15
+			f.cm.setObjectiveCoefficient(0, certifyScale)
 			continue
 		}
 		// At masterTol, from a fresh solve: after the fold-backs, CLP's warm
@@ -186,6 +260,59 @@ func (f *coshhFold) solveRounds() (*Solution, []float64, error) {
 		f.tight, how = true, clpInitial
 		c.priceTol = 0
 		f.cm.setTolerances(masterTol)
+	}
+}
+
+// smoothAlpha is the weight of the best duals so far in the duals that
+// priceStable prices with first.
+const smoothAlpha = 0.5
+
+// priceStable prices with smoothed duals (Wentges' dual smoothing): the
+// master's duals swing from one extreme point to another between rounds
+// (a type the master does not fill costs 0, so the types a class could
+// move to look free), and the columns they price in improve λ little.
+// Pricing at smoothAlpha × center + (1 − smoothAlpha) × the current duals,
+// where center is the duals with the least dual bound so far, brings in
+// columns of the allocation near the optimum instead. Of those, the ones
+// that improve at the current duals are returned; when none does, the
+// current duals are priced (and an empty answer there ends column
+// generation as before). Every pricing's bound may become the center.
+// The last rounds (tight) price at the current duals only: there each
+// round moves λ by little, and the answer must be certified by them.
+func (f *coshhFold) priceStable(lam float64, duals []float64) []int {
+	c := f.c
+	if f.center != nil && !f.tight {
+		ps := make([]float64, len(duals))
+		for i, d := range duals {
+			ps[i] = smoothAlpha*f.center[i] + (1-smoothAlpha)*d
+		}
+		add := c.price(&Solution{Objective: lam, Duals: ps})
+		f.moveCenter(ps)
+		tol := c.priceTol
+		if tol == 0 {
+			tol = 1e-11
+		}
+		tol *= lam
+		keep := add[:0]
+		for _, idx := range add {
+			if -c.r(idx)*duals[idx/c.nt]-duals[c.na+idx%c.nt] > tol {
+				keep = append(keep, idx)
+			}
+		}
+		if len(keep) > 0 {
+			return keep
+		}
+	}
+	add := c.price(&Solution{Objective: lam, Duals: duals})
+	f.moveCenter(duals)
+	return add
+}
+
+// moveCenter makes d the center if the last pricing's bound is the least.
+func (f *coshhFold) moveCenter(d []float64) {
+	if b := f.c.priceBound; b < f.centerBound {
+		f.center = append(f.center[:0], d...)
+		f.centerBound = b
 	}
 }
 
@@ -197,9 +324,14 @@ func (f *coshhFold) duals(ls *Solution) []float64 {
 	copy(d[c.na:], ls.Duals[:c.nt])
 	for k := range f.home {
 		if h := f.home[k]; h >= 0 {
-			d[k] = -ls.Duals[h] / c.r(k*c.nt+h)
+			d[k] = -ls.Duals[h] / c.rAt(k, h)
 		} else {
 			d[k] = ls.Duals[f.row[k]]
+		}
+	}
+	if f.objScale != 1 {
+		for j := range d {
+			d[j] /= f.objScale
 		}
 	}
 	return d
@@ -270,7 +402,7 @@ func (f *coshhFold) setLambdaColumn() {
 	a := make([]float64, c.nt)
 	for k, h := range f.home {
 		if h >= 0 {
-			a[h] += 1 / c.r(k*c.nt+h)
+			a[h] += 1 / c.rAt(k, h)
 		}
 	}
 	for t, v := range a {
@@ -304,7 +436,7 @@ func (c *coshhLP) greedyHomes() []int {
 		order[k] = k
 		best := 0.0
 		for t := 0; t < c.nt; t++ {
-			best = math.Max(best, c.r(k*c.nt+t))
+			best = math.Max(best, c.rAt(k, t))
 		}
 		need[k] = 1 / best
 	}
@@ -340,7 +472,7 @@ func (f *coshhFold) heavy() []int {
 	for k := range need {
 		best := 0.0
 		for t := 0; t < c.nt; t++ {
-			best = math.Max(best, c.r(k*c.nt+t))
+			best = math.Max(best, c.rAt(k, t))
 		}
 		need[k] = 1 / best
 		sum += need[k]
@@ -416,8 +548,9 @@ func (f *coshhFold) limitFolded(add []int, duals []float64) []int {
 	return out
 }
 
-// unfoldCap bounds the folded classes a round gives rows, per type.
-const unfoldCap = 0.5
+// unfoldCap bounds the folded classes a round gives rows, per type (0.5
+// and foldBackKeep 1 took 12.2 CPU-s at 8,000 × 2,000; 1 and 0.5, 8.3).
+const unfoldCap = 1
 
 // dropGain: a non-basic column at 0 whose gain r u_k − w_t is below
 // −dropGain w_t (its type costs it more than a tenth more than the
@@ -470,7 +603,7 @@ func (f *coshhFold) removeColumns(gone func(n, idx int) bool) int {
 // master with too few rows moves a few classes a round, in many rounds).
 const (
 	foldBackMin  = 0.05
-	foldBackKeep = 1
+	foldBackKeep = 0.5
 )
 
 // foldBack folds classes with a row back into λ's column when the master
@@ -481,7 +614,8 @@ const (
 // if its other types improve again.
 func (f *coshhFold) foldBack(ls *Solution, duals []float64) {
 	c := f.c
-	if f.cm.nrows-c.nt <= foldBackKeep*c.nt {
+	keep := int(foldBackKeep * float64(c.nt))
+	if f.cm.nrows-c.nt <= keep {
 		return
 	}
 	const none, many = -1, -2
@@ -516,7 +650,8 @@ func (f *coshhFold) foldBack(ls *Solution, duals []float64) {
 	if float64(len(fold)) < foldBackMin*float64(f.cm.nrows-c.nt) {
 		return
 	}
-	fold = fold[:min(len(fold), f.cm.nrows-c.nt-foldBackKeep*c.nt)]
+	sort.Ints(fold) // the same classes every run (map order is random)
+	fold = fold[:min(len(fold), f.cm.nrows-c.nt-keep)]
 	rows := make([]int32, 0, len(fold))
 	for _, k := range fold {
 		n := only[k]

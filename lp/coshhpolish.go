@@ -79,7 +79,7 @@ func (c *coshhLP) polishEquations(f [][]float64, lambdaLo float64) *polishSystem
 			}
 		}
 		for t := 0; t < c.nt; t++ {
-			if (f[k][t] > polishSliver || t == top) && c.r(k*c.nt+t) > 0 {
+			if (f[k][t] > polishSliver || t == top) && c.rAt(k, t) > 0 {
 				sys.cols = append(sys.cols, k*c.nt+t)
 			}
 		}

@@ -37,14 +37,20 @@ type pricer struct {
 	maxB float64
 }
 
-// priceBest is one worker's result: per type its best column and gain.
+// priceBest is one worker's result: per type its best column and gain,
+// and (phase 1) the largest r a_k of the columns that passed the filter,
+// in the master or not (the dual bound, see price).
 type priceBest struct {
 	idx  []int
 	gain []float64
+	ra   []float64
 }
 
 // price returns the columns to add (none: the master is optimal for the
-// whole LP).
+// whole LP). In phase 1 it also sets c.priceBound to the upper bound on λ*
+// that the class duals u = −y give (weak duality, as dualBound):
+// Σ_t max_k r_kt u_k / Σ_k u_k, where a type whose columns all fall below
+// the pricing filter counts w_t plus the tolerance (≥ its max_k r_kt u_k).
 func (c *coshhLP) price(ls *Solution) []int {
 	pr := &pricer{c: c, a: make([]float64, c.na), b: make([]float64, c.nt), maxB: math.Inf(-1)}
 	y, w := ls.Duals[:c.na], ls.Duals[c.na:]
@@ -77,16 +83,27 @@ func (c *coshhLP) price(ls *Solution) []int {
 	}
 	wg.Wait()
 	var add []int
+	ub, sumA := 0.0, 0.0
 	for t := 0; t < c.nt; t++ {
 		bi, bg := -1, 0.0
+		ra := math.Max(0, pr.tol1-pr.b[t])
 		for _, b := range bests {
 			if b.idx[t] >= 0 && (bi < 0 || b.gain[t] > bg) {
 				bi, bg = b.idx[t], b.gain[t]
 			}
+			ra = math.Max(ra, b.ra[t])
 		}
 		if bi >= 0 {
 			add = append(add, bi)
 		}
+		ub += ra
+	}
+	for _, a := range pr.a {
+		sumA += math.Max(a, 0)
+	}
+	c.priceBound = math.Inf(1)
+	if !c.phase2 && sumA > 0 {
+		c.priceBound = ub / sumA
 	}
 	for k := range tops {
 		for _, idx := range tops[k] {
@@ -103,7 +120,7 @@ func (c *coshhLP) price(ls *Solution) []int {
 // each type among these classes.
 func (pr *pricer) scan(k0, k1 int, tops [][priceClassTop]int) priceBest {
 	c := pr.c
-	best := priceBest{idx: make([]int, c.nt), gain: make([]float64, c.nt)}
+	best := priceBest{idx: make([]int, c.nt), gain: make([]float64, c.nt), ra: make([]float64, c.nt)}
 	for t := range best.idx {
 		best.idx[t] = -1
 	}
@@ -154,11 +171,11 @@ func (pr *pricer) scan(k0, k1 int, tops [][priceClassTop]int) priceBest {
 // in the master, enters it in its class's top list and its type's best.
 func (pr *pricer) consider(idx int, top *[priceClassTop]int, gains *[priceClassTop]float64, best *priceBest) {
 	c := pr.c
-	r := c.r(idx)
+	k, t := idx/c.nt, idx%c.nt
+	r := c.rAt(k, t)
 	if r == 0 {
 		return
 	}
-	k, t := idx/c.nt, idx%c.nt
 	g, tol := r*pr.a[k]+pr.b[t], pr.tol1
 	if c.phase2 {
 		cost := c.cost(idx)
@@ -167,13 +184,11 @@ func (pr *pricer) consider(idx int, top *[priceClassTop]int, gains *[priceClassT
 	if !(g > tol) {
 		return
 	}
-	if _, ok := c.in[idx]; ok {
-		return
+	if !c.phase2 {
+		best.ra[t] = math.Max(best.ra[t], r*pr.a[k])
 	}
-	if best.idx[t] < 0 || g > best.gain[t] {
-		best.idx[t], best.gain[t] = idx, g
-	}
-	// Insert into the class's top list (sorted by gain, best first).
+	// The class's top list is sorted by gain, best first: n is where the
+	// column would enter it (lim: it would not).
 	lim := priceClassTop
 	if c.classTop > 0 {
 		lim = c.classTop
@@ -181,6 +196,16 @@ func (pr *pricer) consider(idx int, top *[priceClassTop]int, gains *[priceClassT
 	n := 0
 	for n < lim && top[n] >= 0 && gains[n] >= g {
 		n++
+	}
+	bestT := best.idx[t] < 0 || g > best.gain[t]
+	if n == lim && !bestT {
+		return // (before the map look-up, the costly part)
+	}
+	if _, ok := c.in[idx]; ok {
+		return
+	}
+	if bestT {
+		best.idx[t], best.gain[t] = idx, g
 	}
 	if n == lim {
 		return

@@ -15,14 +15,16 @@
 // copy of the classes × types LP: a pricing round reads μ row by row on a
 // few goroutines and adds each class's best improving columns and each
 // type's best (coshhprice.go); the first master holds more of the fastest
-// types of the classes that need much of the cluster. λ alone
-// (LambdaOnly) on CLP runs on a folded master instead (coshhfold.go):
-// a class served by one type is folded into λ's column and gets a row only
-// when pricing moves it, so the first rounds run on a few thousand rows.
-// Full with LambdaOnly solves the textbook model (the one MPSFile writes)
-// in one CLP call. The allocation at the optimum is
-// not unique, so a second LP on the same master, at λ held to λ*, picks the
-// canonical one: the least Σ δ_it × (class i's slowdown on type t relative
+// types of the classes that need much of the cluster (gonum). On CLP, λ
+// is found on a folded master instead (coshhfold.go): a class served by
+// one type is folded into λ's column and gets a row only when pricing
+// moves it, so the master keeps about as many class rows as types; the
+// loose rounds price with smoothed duals (Wentges), and the answer is
+// certified by its dual bound. Full with LambdaOnly solves the textbook
+// model (the one MPSFile writes) in one CLP call. The allocation at the
+// optimum is not unique, so a second LP (on the same master; on CLP on an
+// explicit master seeded with the folded master's columns), at λ held to
+// λ*, picks the canonical one: the least Σ δ_it × (class i's slowdown on type t relative
 // to its fastest type) with a fixed hash tie-break (see CanonicalTol and
 // the comment above it), the same for CLP and gonum to 1e-9. The dual
 // price of each type's capacity row in the first LP (TypeLoad.Dual, λ per

@@ -356,4 +356,4 @@ func (v *COSHHValidation) Table() ([]byte, error) {
 
 // COSHHVersion changes when COSHH's tuning or validation changes what it
 // computes, so that older stamps are stale.
-const COSHHVersion = 8 // 3: the grid states its offered load; 4: map tasks take their job's input blocks local first (locality); 5: type scales by ExecModelScales (a zero-size job keeps scale 1); 6: Hadoop 1's FIFO and Fair's delay of 1.5 offers as baselines; 7: the time averages' first arrival recorded; 8: Fair breaks queue ties by name, as FairSharePolicy
+const COSHHVersion = 9 // 3: the grid states its offered load; 4: map tasks take their job's input blocks local first (locality); 5: type scales by ExecModelScales (a zero-size job keeps scale 1); 6: Hadoop 1's FIFO and Fair's delay of 1.5 offers as baselines; 7: the time averages' first arrival recorded; 8: Fair breaks queue ties by name, as FairSharePolicy; 9: λ (CLP) from the folded master that certifies it
