@@ -287,11 +287,16 @@ func (p *HPFSP) remaining(j int) float64 {
 // remaining-time estimate, its stages' progress and whether it can launch.
 func (p *HPFSP) update(j int) {
 	s := p.s
-	if work := p.service(j); work > 0 {
-		p.must(p.x.Serve(j, work)) // eq. 7 and 9
-		p.advanceServed(work)
+	work, w := p.service(j), p.remaining(j)
+	done, err := p.x.UpdateInPlace(j, work, w, !p.BusyPS)
+	p.must(err)
+	if !done {
+		if work > 0 {
+			p.must(p.x.Serve(j, work)) // eq. 7 and 9
+			p.advanceServed(work)
+		}
+		p.must(p.x.Reestimate(j, w))
 	}
-	p.must(p.x.Reestimate(j, p.remaining(j)))
 	for st := range s.Stages(j) {
 		pr := p.est.StageProgress(j, st)
 		if !(pr >= 0) {

@@ -148,6 +148,8 @@ type SlackSystem struct {
 	lateQ  slkHeap // runnable late jobs, by lateSeq
 	search slkSearch
 	rb     slkRebuild
+	// noInPlace turns off moveInPlace (tests compare the two paths).
+	noInPlace bool
 
 	// Fixes counts the kinetic recomputations (nodes whose minimum was
 	// recomputed because a ±T tag passed a change of minimum).
@@ -1093,6 +1095,9 @@ func (x *SlackSystem) remove(job int32) {
 // (eq. 16) each gains v_new − its own v − w_new; the jobs behind both
 // places gain (v_new − v_old) − (w_new − w_old), 0 but for rounding.
 func (x *SlackSystem) move(job int32, t2, w2 float64) {
+	if x.moveInPlace(job, t2, w2) {
+		return
+	}
 	j := &x.js[job]
 	t1, w1 := j.t, j.w
 	a, c, rest := x.isolate(job)
