@@ -150,6 +150,10 @@ type SlackSystem struct {
 	rb     slkRebuild
 	// noInPlace turns off moveInPlace (tests compare the two paths).
 	noInPlace bool
+	// UpdateAll's scratch: new tags, the nodes in order, a spine.
+	bt    []float64
+	order []int32
+	spine []int32
 
 	// Fixes counts the kinetic recomputations (nodes whose minimum was
 	// recomputed because a ±T tag passed a change of minimum).

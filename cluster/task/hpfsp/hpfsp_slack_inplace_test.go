@@ -75,14 +75,14 @@ func slkSame(t *testing.T, x, y *SlackSystem, tol float64, where string) bool {
 	return true
 }
 
-// The in-place re-estimate (moveInPlace) and the one-descent update
-// (UpdateInPlace) give the slacks, order and picks of the exact treap moves
+// The in-place re-estimate (moveInPlace), the one-descent update
+// (UpdateInPlace) and the one-pass report (UpdateAll) give the slacks, order and picks of the exact treap moves
 // (three splits and two merges per re-estimate) to 1e-9 of Σv + Σw, on
 // random instances whose updates move jobs by a little (in place) and by
-// a lot (past their neighbours), with arrivals, finishes and late jobs.
+// a lot (past their neighbours), reports of most running jobs, with arrivals, finishes and late jobs.
 func TestSlackSystemInPlaceMatchesExact(t *testing.T) {
 	rng := rand.New(rand.NewPCG(30, 2026))
-	inPlace, updates := 0, 0
+	inPlace, updates, reports, batched, split := 0, 0, 0, 0, 0
 	for inst := 0; inst < 60; inst++ {
 		n := 20 + rng.IntN(200)
 		cfg := SlackConfig{FairLimit: inst % 3, LateFirst: inst%4 == 1, Fallback: inst%2 == 0}
@@ -136,6 +136,41 @@ func TestSlackSystemInPlaceMatchesExact(t *testing.T) {
 				if done {
 					inPlace++
 				}
+			case op < 76 && running:
+				// A report: most running jobs at once.
+				// Sometimes with much service, so that jobs leave the
+				// virtual PS during it.
+				var jobs []int32
+				var works, ws []float64
+				big := []float64{0.02, 0.02, 0.02, 0.02, 0.5}[rng.IntN(5)]
+				for j := range added {
+					if s := y.js[j].state; (s == slkPS || s == slkLate) && rng.IntN(4) != 0 {
+						w0 := y.js[j].w
+						work := w0 * big * rng.Float64()
+						jobs = append(jobs, int32(j))
+						works = append(works, work)
+						ws = append(ws, (w0-work)*math.Exp(0.02*rng.NormFloat64()))
+					}
+				}
+				desc = fmt.Sprintf("report of %d jobs", len(jobs))
+				var done int
+				if done, err = x.UpdateAll(jobs, works, ws, true); err == nil {
+					for i := done; i < len(jobs) && err == nil; i++ {
+						_, err = slkUpdate(x, int(jobs[i]), works[i], ws[i])
+					}
+				}
+				for i, j := range jobs {
+					if err == nil {
+						_, err = slkUpdate(y, int(j), works[i], ws[i])
+					}
+				}
+				reports++
+				if done > 0 {
+					batched++
+				}
+				if done > 0 && done < len(jobs) {
+					split++
+				}
 			case op < 80 && running:
 				w := y.js[k].w * math.Exp(0.3*rng.NormFloat64())
 				desc = fmt.Sprintf("re-estimate job %d to %v", k, w)
@@ -167,8 +202,11 @@ func TestSlackSystemInPlaceMatchesExact(t *testing.T) {
 		}
 	}
 	// The fast path must be the common one, else this test tests nothing.
-	if inPlace < updates/5 {
-		t.Errorf("%d of %d updates in place, want at least a fifth", inPlace, updates)
+	if inPlace < updates/8 {
+		t.Errorf("%d of %d updates in place, want at least an eighth", inPlace, updates)
 	}
-	t.Logf("%d of %d updates in one descent", inPlace, updates)
+	if batched < reports/5 || split == 0 {
+		t.Errorf("%d of %d reports in one pass (%d cut where a job leaves), want at least a fifth and some cut", batched, reports, split)
+	}
+	t.Logf("%d of %d updates in one descent, %d of %d reports in one pass (%d cut where a job leaves)", inPlace, updates, batched, reports, split)
 }
