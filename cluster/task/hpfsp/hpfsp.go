@@ -92,7 +92,10 @@ type RemainingEstimator interface {
 // O(stages) per notification for the stage progress (SlackSystem's costs;
 // its Next is O(log m) when the least-w runnable job is completable); a
 // progress report costs O(stages + log n) per job with running tasks
-// (the stage's progress is O(1) from the State, not a walk of its tasks).
+// (the stage's progress is O(1) from the State, not a walk of its tasks),
+// or, when those jobs are a quarter of the virtual PS or more, O(stages)
+// per job and one O(m) pass (SlackSystem.UpdateAll) per stretch of the
+// report in which no job leaves the virtual PS.
 type HPFSP struct {
 	task.Base
 	// FairLimit is FAIR_LIMIT (tasks per stage in the fair phase; 0: no

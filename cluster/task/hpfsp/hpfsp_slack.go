@@ -110,8 +110,12 @@ import (
 //
 // Serve, Finish, SetRunnable, Slack, SlackAhead, Completable: one descent,
 // O(log m) expected. AddJob, Reestimate: O(log m) expected (a constant
-// number of treap splits and merges), plus the kinetic recomputations of a
+// number of treap splits and merges; a re-estimate that keeps the job
+// between its neighbours, two descents), plus the kinetic recomputations of a
 // ±T tag that passes a change of minimum, O(1) per node recomputed.
+// UpdateInPlace (Serve, AdvanceVirtual, Reestimate of one job): two
+// descents when no job passes another or leaves. UpdateAll (a progress
+// report of k ≥ m/4 jobs): O(m) plus a sort of nearly sorted keys.
 // AdvanceVirtual: O(1), plus O(log m) per job leaving the virtual PS;
 // AdvanceVirtualToFront: O(log m). TaskScheduled, SetStageProgress:
 // O(log n) (the fair-phase heap). Next: O(log n) for steps 1, 2 and 4; step 3 is a pruned in-order

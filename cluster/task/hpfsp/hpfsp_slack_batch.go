@@ -21,7 +21,7 @@ import (
 const slkBatchShare = 4
 
 // UpdateAll makes, for each i in order, the update UpdateInPlace describes
-// of jobs[i] with work[i] and w[i] (Serve, then AdvanceVirtual if advance,
+// of jobs[i] (distinct jobs) with work[i] and w[i] (Serve, then AdvanceVirtual if advance,
 // then Reestimate), late jobs included, in one pass over the virtual PS,
 // for the longest prefix of jobs in which no job leaves the virtual PS
 // (then the order of the updates does not matter but for rounding). It
