@@ -49,7 +49,7 @@ var HPFSPTuneThresholds = []float64{hpfsp.DefaultStageThreshold, 0.8}
 
 // hpfspTuneVersion changes when the H-PFSP tuning changes what it
 // computes, so that older stamps are stale.
-const hpfspTuneVersion = 6 // 3: jobs in the execution-time model (ExecModelScales); 4: H-PFSP's Algorithm 2 as printed (issue 28); 5: with §II.C's residual slots to other jobs (fallback=ps) by default; 6: Fair breaks queue ties by name
+const hpfspTuneVersion = 7 // 3: jobs in the execution-time model (ExecModelScales); 4: H-PFSP's Algorithm 2 as printed (issue 28); 5: with §II.C's residual slots to other jobs (fallback=ps) by default; 6: Fair breaks queue ties by name; 7: H-PFSP's progress updates in one treap descent (slacks differ by rounding)
 
 // hpfspReportInterval is the progress-report interval of a cluster (the
 // hpfsp.HPFSP default: its heartbeat, else hpfsp.DefaultReportInterval).

@@ -260,8 +260,10 @@ func (t *TaskValidation) EmittedVerdict() string {
 // PRISM's fairness counts tasks, fairness=tasks); 14: Fair breaks queue ties by name, as
 // FairSharePolicy; 15: Capacity orders queues, counts user limits and
 // stops at the queue limit as Hadoop 3.4 (PriorityUtilizationQueueOrderingPolicy,
-// UsersManager.computeUserLimit, AbstractLeafQueue.assignContainers)).
-const TaskLevelVersion = 15
+// UsersManager.computeUserLimit, AbstractLeafQueue.assignContainers); 16:
+// H-PFSP's progress updates in one treap descent, slacks differing by
+// rounding).
+const TaskLevelVersion = 16
 
 // OneReplayNote qualifies the task-level validation table's comparisons:
 // one replay of the window with the run's seed, descriptive; the verdict

@@ -92,7 +92,10 @@ type RemainingEstimator interface {
 // O(stages) per notification for the stage progress (SlackSystem's costs;
 // its Next is O(log m) when the least-w runnable job is completable); a
 // progress report costs O(stages + log n) per job with running tasks
-// (the stage's progress is O(1) from the State, not a walk of its tasks).
+// (the stage's progress is O(1) from the State, not a walk of its tasks),
+// or, when those jobs are a quarter of the virtual PS or more, O(stages)
+// per job and one O(m) pass (SlackSystem.UpdateAll) per stretch of the
+// report in which no job leaves the virtual PS.
 type HPFSP struct {
 	task.Base
 	// FairLimit is FAIR_LIMIT (tasks per stage in the fair phase; 0: no
@@ -121,11 +124,13 @@ type HPFSP struct {
 	served []float64 // Attained at the job's last update
 	vt     float64   // time the virtual PS was last brought to
 	tasks  []int
-	every  float64 // report interval (s), 0: none
-	t0     float64 // reports fall at t0 + k·every
-	nextAt float64 // next report
-	active []int32 // jobs with running tasks
-	actPos []int32 // 1 + index in active, 0: not in it
+	every  float64   // report interval (s), 0: none
+	t0     float64   // reports fall at t0 + k·every
+	nextAt float64   // next report
+	active []int32   // jobs with running tasks
+	actPos []int32   // 1 + index in active, 0: not in it
+	bWork  []float64 // a report's service and estimates, by active
+	bW     []float64
 	// Picks counts Next's reasons (index: PickReason), for tests;
 	// Reports counts the progress reports (job updates at report times).
 	Picks   [5]int
@@ -286,12 +291,29 @@ func (p *HPFSP) remaining(j int) float64 {
 // update is Alg. 1 for job j: its service since its last update, its new
 // remaining-time estimate, its stages' progress and whether it can launch.
 func (p *HPFSP) update(j int) {
-	s := p.s
-	if work := p.service(j); work > 0 {
-		p.must(p.x.Serve(j, work)) // eq. 7 and 9
-		p.advanceServed(work)
+	p.apply(j, p.service(j), p.remaining(j))
+	p.progress(j)
+}
+
+// apply gives job j work of service (eq. 7–9) and re-estimates its
+// remaining time to w (eq. 11–13): in one descent when it can
+// (UpdateInPlace).
+func (p *HPFSP) apply(j int, work, w float64) {
+	done, err := p.x.UpdateInPlace(j, work, w, !p.BusyPS)
+	p.must(err)
+	if !done {
+		if work > 0 {
+			p.must(p.x.Serve(j, work)) // eq. 7 and 9
+			p.advanceServed(work)
+		}
+		p.must(p.x.Reestimate(j, w))
 	}
-	p.must(p.x.Reestimate(j, p.remaining(j)))
+}
+
+// progress gives the slack system job j's stage progress and whether it
+// can launch.
+func (p *HPFSP) progress(j int) {
+	s := p.s
 	for st := range s.Stages(j) {
 		pr := p.est.StageProgress(j, st)
 		if !(pr >= 0) {
@@ -393,6 +415,7 @@ func (p *HPFSP) Preempt(func(task.TaskRef) error) {
 		return
 	}
 	p.advance()
+	p.bWork, p.bW = p.bWork[:0], p.bW[:0]
 	for _, j32 := range p.active {
 		j := int(j32)
 		for st := range p.s.Stages(j) {
@@ -400,8 +423,32 @@ func (p *HPFSP) Preempt(func(task.TaskRef) error) {
 				p.observe(j, st)
 			}
 		}
-		p.update(j)
+		p.bWork = append(p.bWork, p.service(j))
+		p.bW = append(p.bW, p.remaining(j))
 		p.Reports++
+	}
+	// The slack system does not feed the estimator: its updates may come
+	// after every job has reported, all at once when they are many.
+	// UpdateAll stops before an update in which a job leaves the virtual
+	// PS; that one is made alone, and UpdateAll tried again (a few times:
+	// each try reads the whole virtual PS).
+	i := 0
+	for try := 0; try < 4 && i < len(p.active); try++ {
+		n, err := p.x.UpdateAll(p.active[i:], p.bWork[i:], p.bW[i:], !p.BusyPS)
+		p.must(err)
+		if n == 0 {
+			break
+		}
+		if i += n; i < len(p.active) {
+			p.apply(int(p.active[i]), p.bWork[i], p.bW[i])
+			i++
+		}
+	}
+	for ; i < len(p.active); i++ {
+		p.apply(int(p.active[i]), p.bWork[i], p.bW[i])
+	}
+	for _, j32 := range p.active {
+		p.progress(int(j32))
 	}
 }
 

@@ -110,8 +110,12 @@ import (
 //
 // Serve, Finish, SetRunnable, Slack, SlackAhead, Completable: one descent,
 // O(log m) expected. AddJob, Reestimate: O(log m) expected (a constant
-// number of treap splits and merges), plus the kinetic recomputations of a
+// number of treap splits and merges; a re-estimate that keeps the job
+// between its neighbours, two descents), plus the kinetic recomputations of a
 // ±T tag that passes a change of minimum, O(1) per node recomputed.
+// UpdateInPlace (Serve, AdvanceVirtual, Reestimate of one job): two
+// descents when no job passes another or leaves. UpdateAll (a progress
+// report of k ≥ m/4 jobs): O(m) plus a sort of nearly sorted keys.
 // AdvanceVirtual: O(1), plus O(log m) per job leaving the virtual PS;
 // AdvanceVirtualToFront: O(log m). TaskScheduled, SetStageProgress:
 // O(log n) (the fair-phase heap). Next: O(log n) for steps 1, 2 and 4; step 3 is a pruned in-order
@@ -148,6 +152,12 @@ type SlackSystem struct {
 	lateQ  slkHeap // runnable late jobs, by lateSeq
 	search slkSearch
 	rb     slkRebuild
+	// noInPlace turns off moveInPlace (tests compare the two paths).
+	noInPlace bool
+	// UpdateAll's scratch: new tags, the nodes in order, a spine.
+	bt    []float64
+	order []int32
+	spine []int32
 
 	// Fixes counts the kinetic recomputations (nodes whose minimum was
 	// recomputed because a ±T tag passed a change of minimum).
@@ -1093,6 +1103,9 @@ func (x *SlackSystem) remove(job int32) {
 // (eq. 16) each gains v_new − its own v − w_new; the jobs behind both
 // places gain (v_new − v_old) − (w_new − w_old), 0 but for rounding.
 func (x *SlackSystem) move(job int32, t2, w2 float64) {
+	if x.moveInPlace(job, t2, w2) {
+		return
+	}
 	j := &x.js[job]
 	t1, w1 := j.t, j.w
 	a, c, rest := x.isolate(job)

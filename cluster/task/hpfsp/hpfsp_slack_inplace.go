@@ -1,0 +1,172 @@
+package hpfsp
+
+import "math"
+
+// A re-estimate moves a job's tag T by Δ = w_new − w_old. Most moves are
+// small: the job keeps its place among its neighbours in the virtual PS
+// (between the job ahead of it and the one behind), so no job is passed
+// and eq. 14–17 touch nobody but the job and, by rounding only, the jobs
+// behind it. moveInPlace does such a move in two descents of the treap
+// (one reading the neighbours and the sums ahead, one writing) instead of
+// move's three splits and two merges; the result is eq. 6 as move computes
+// it, up to the rounding of the sums' association.
+
+// moveInPlace re-estimates job (in the virtual PS) to tag t2 and remaining
+// time w2 without restructuring the treap, if its new key (t2, seq) stays
+// strictly between the keys of the jobs before and after it; it reports
+// whether it did.
+func (x *SlackSystem) moveInPlace(job int32, t2, w2 float64) bool {
+	a, ok := x.inPlace(job, t2)
+	if !ok {
+		return false
+	}
+	j := &x.js[job]
+	t1, w1 := j.t, j.w
+	x.pointMove(x.root, j.node, t1, j.seq, t2, w2, x.slackAt(a, t2, w2), 0, (t2-t1)-(w2-w1))
+	j.t, j.w = t2, w2
+	return true
+}
+
+// slkAhead is what eq. 6 needs of the jobs ahead of one: their number and
+// the sums of their T and w.
+type slkAhead struct {
+	k          int32
+	sumT, sumW float64
+}
+
+// slackAt is eq. 6 for a job with tag t and remaining time w behind the
+// jobs a.
+func (x *SlackSystem) slackAt(a slkAhead, t, w float64) float64 {
+	m := x.cnt(x.root)
+	return (a.sumT - float64(a.k)*x.v) + float64(m-a.k)*(t-x.v) - (a.sumW + w)
+}
+
+// inPlace returns the jobs ahead of job (in the virtual PS) and whether
+// tag t2 keeps it strictly between the jobs before and after it (unless
+// noInPlace). One descent; the fields it reads (t, cnt, sumT, sumW) are
+// not lazy, so it pushes nothing.
+func (x *SlackSystem) inPlace(job int32, t2 float64) (slkAhead, bool) {
+	var a slkAhead
+	if x.noInPlace {
+		return a, false
+	}
+	j := &x.js[job]
+	var pred, succ int32
+	n := x.root
+	for n != j.node {
+		nd := &x.nodes[n]
+		if x.keyLess(j.t, j.seq, n) {
+			succ = n
+			n = nd.l
+			continue
+		}
+		pred = n
+		l := &x.nodes[nd.l]
+		a.k += l.cnt + 1
+		a.sumT += l.sumT + nd.t
+		a.sumW += l.sumW + nd.w
+		n = nd.r
+	}
+	nd := &x.nodes[n]
+	if nd.l != 0 {
+		l := &x.nodes[nd.l]
+		a.k += l.cnt
+		a.sumT += l.sumT
+		a.sumW += l.sumW
+		pred = nd.l
+		for x.nodes[pred].r != 0 {
+			pred = x.nodes[pred].r
+		}
+	}
+	if nd.r != 0 {
+		succ = nd.r
+		for x.nodes[succ].l != 0 {
+			succ = x.nodes[succ].l
+		}
+	}
+	ok := (pred == 0 || !x.keyLess(t2, j.seq, pred)) && (succ == 0 || x.keyLess(t2, j.seq, succ))
+	return a, ok
+}
+
+// pointMove sets the tag, w and slack of node target (key (t, seq)) in
+// subtree n to t2, w2 and s, and adds d to the slacks of the jobs behind
+// it and ds to those of the jobs ahead, in one descent. The caller has
+// checked that the new key keeps the node's place in the order.
+func (x *SlackSystem) pointMove(n, target int32, t float64, seq int64, t2, w2, s, ds, d float64) {
+	x.push(n)
+	nd := &x.nodes[n]
+	switch {
+	case n == target:
+		nd.t, nd.w, nd.s = t2, w2, s
+		x.applyTag(nd.l, 0, ds)
+		x.applyTag(nd.r, 0, d)
+	case x.keyLess(t, seq, n):
+		nd.s += d
+		x.applyTag(nd.r, 0, d)
+		x.pointMove(nd.l, target, t, seq, t2, w2, s, ds, d)
+	default:
+		nd.s += ds
+		x.applyTag(nd.l, 0, ds)
+		x.pointMove(nd.r, target, t, seq, t2, w2, s, ds, d)
+	}
+	x.pull(n)
+}
+
+// UpdateInPlace is Alg. 1's update of a running job in the virtual PS in
+// one descent: Serve(job, work), then, if advance, AdvanceVirtual(work)
+// (eq. 8), then Reestimate(job, w). It does it only when no job leaves the
+// virtual PS on the way and the re-estimate keeps the job between its
+// neighbours (the common case: a report moves a job by a little); it
+// reports whether it did, and when it did not it has changed nothing (the
+// caller makes the three calls). The slacks are those of the three calls
+// up to rounding.
+func (x *SlackSystem) UpdateInPlace(job int, work, w float64, advance bool) (bool, error) {
+	j, err := x.job(job, "update")
+	if err != nil {
+		return false, err
+	}
+	if err := slkCheckWork("serve", job, "work", work); err != nil {
+		return false, err
+	}
+	if err := slkCheckWork("re-estimate", job, "remaining time", w); err != nil {
+		return false, err
+	}
+	if j.state != slkPS {
+		return false, nil
+	}
+	m := x.cnt(x.root)
+	share := 0.0
+	if advance {
+		share = work / float64(m)
+		f := &x.js[x.nodes[x.front()].job]
+		if !(share < f.t-x.v && f.t-(x.v+share) > f.tol()) {
+			return false, nil // a job leaves the virtual PS
+		}
+	}
+	ws := x.snapW(j, j.w-work)
+	ds := j.w - ws // Serve (eq. 7): the job and those behind gain it
+	switch {
+	case w == ws: // no re-estimate: Serve alone
+		if ds > 0 {
+			x.setW(int32(job), ws, ds)
+		}
+	default:
+		t1 := j.t
+		t2 := t1 + (w - ws)
+		a, ok := x.inPlace(int32(job), t2)
+		if !ok {
+			return false, nil
+		}
+		j.size = math.Max(j.size+(w-ws), 0)
+		x.pointMove(x.root, j.node, t1, j.seq, t2, w, x.slackAt(a, t2, w), 0, ds+(t2-t1)-(w-ws))
+		j.t, j.w = t2, w
+		x.tick()
+	}
+	if share > 0 {
+		x.v += share
+		x.applyTag(x.root, 0, -work)
+	}
+	x.settle()
+	x.tick()
+	return true, nil
+}
