@@ -3,6 +3,7 @@ package experiment
 import (
 	"context"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/schedplan/schedplan/cluster/sim"
@@ -37,7 +38,7 @@ func TestRunDrawsEqualApply(t *testing.T) {
 						for i, j := range rr.Jobs {
 							est[i] = j.Estimate
 						}
-						if prev, ok := got[rr.Run]; ok && !equalFloats(prev, est) {
+						if prev, ok := got[rr.Run]; ok && !slices.Equal(prev, est) {
 							t.Errorf("%v scale %g: run %d's estimates differ between policies", m, scale, rr.Run)
 						}
 						got[rr.Run] = est
@@ -55,23 +56,11 @@ func TestRunDrawsEqualApply(t *testing.T) {
 				}
 				for run := 0; run < x.Runs; run++ {
 					want := m.Apply(sizes, estimate.RunRand(x.Seed, uint64(run)), nil)
-					if !equalFloats(got[run], want) {
+					if !slices.Equal(got[run], want) {
 						t.Errorf("%v scale %g, %d workers: run %d's estimates are not Apply's", m, scale, workers, run)
 					}
 				}
 			}
 		}
 	}
-}
-
-func equalFloats(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
