@@ -74,24 +74,31 @@ func RunRand(seed, run uint64) *rand.Rand {
 }
 
 // Apply writes into est (len(sizes), reused when large enough) one estimate
-// per size, drawing from rng in job order, and returns it. The exact model
-// copies the sizes and draws nothing.
+// per size, drawing from rng in job order (Draw), and returns it. The
+// exact model copies the sizes and draws nothing.
 func (m ErrorModel) Apply(sizes []float64, rng *rand.Rand, est []float64) []float64 {
 	if cap(est) < len(sizes) {
 		est = make([]float64, len(sizes))
 	}
 	est = est[:len(sizes)]
-	switch {
-	case m.IsExact():
-		copy(est, sizes)
-	case m.Kind == LogNormal:
-		for i, s := range sizes {
-			est[i] = s * math.Exp(m.Sigma*rng.NormFloat64())
-		}
-	case m.Kind == Uniform:
-		for i, s := range sizes {
-			est[i] = s * (1 + m.I*(2*rng.Float64()-1))
-		}
+	for i, s := range sizes {
+		est[i] = m.Draw(s, rng)
 	}
 	return est
+}
+
+// Draw returns one estimate of a job of the given size, drawing from rng
+// (nothing for the exact model, which returns the size): the draws of
+// Apply, one at a time, for callers that keep their estimates elsewhere
+// than in a slice of their own.
+func (m ErrorModel) Draw(size float64, rng *rand.Rand) float64 {
+	switch {
+	case m.IsExact():
+		return size
+	case m.Kind == LogNormal:
+		return size * math.Exp(m.Sigma*rng.NormFloat64())
+	case m.Kind == Uniform:
+		return size * (1 + m.I*(2*rng.Float64()-1))
+	}
+	return size
 }

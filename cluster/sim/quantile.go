@@ -121,22 +121,32 @@ func quantilesInPlace(x []float64) Quantiles {
 		lo, hi = min(lo, v), max(hi, v)
 	}
 	q := Quantiles{Mean: sum / float64(n), Min: lo, Max: hi}
-	// Highest quantile first: each selection leaves the smaller values in
-	// front, where the next one searches.
-	end := n
+	// Lowest quantile first, each next one selected among the values above
+	// the last (prev): x[:prev] ≤ x[prev] ≤ x[prev+1:], so the median's
+	// selection over n values is followed by the 90th percentile's over the
+	// n/2 above it and the 99th's over the n/10 above that (about 5 n
+	// comparisons in all, against 7.7 n for the highest first).
+	prev := -1
 	for _, pq := range []struct {
 		p   float64
 		out *float64
-	}{{0.99, &q.P99}, {0.9, &q.P90}, {0.5, &q.P50}} {
+	}{{0.5, &q.P50}, {0.9, &q.P90}, {0.99, &q.P99}} {
 		i, t := linInterp(pq.p, n)
-		selectK(x[:end], i)
+		if i > prev {
+			selectK(x[prev+1:], i-prev-1)
+		}
 		v := x[i]
 		if t != 0 {
-			// x[:i] holds the i smallest; the (i−1)-th is their largest.
-			v = t*slices.Max(x[:i]) + (1-t)*v
+			// x[:i] holds the i smallest; the (i−1)-th is their largest,
+			// which lies in x[prev:i] when prev < i (x[:prev] ≤ x[prev]).
+			from := 0
+			if prev >= 0 && prev < i {
+				from = prev
+			}
+			v = t*slices.Max(x[from:i]) + (1-t)*v
 		}
 		*pq.out = v
-		end = i + 1
+		prev = i
 	}
 	return q
 }

@@ -65,7 +65,9 @@ PRISM, Dell'Amico's simulator): docs/papers.md.`,
 	pf.StringVar(&a.prof.cpuPath, "cpuprofile", "", "write a Go CPU profile of the command to this file")
 	pf.StringVar(&a.prof.memPath, "memprofile", "", "write a Go heap profile at the end of the command to this file")
 	_ = pf.MarkHidden("cpuprofile")
+	pf.StringVar(&a.prof.peak.path, "peakprofile", "", "write a Go heap profile of the largest live heap of the command to this file")
 	_ = pf.MarkHidden("memprofile")
+	_ = pf.MarkHidden("peakprofile")
 	root.PersistentPostRunE = func(cmd *cobra.Command, args []string) error { return a.prof.stop() }
 	root.AddCommand(newDescribeCmd(a), newConvertCmd(a), newSimulateCmd(a), newSweepCmd(a), newClassifyCmd(a),
 		newCapacityCmd(a), newTuneCmd(a), newBoundsCmd(a), newEmitCmd(a), newRunCmd(a), newYARNControllerCmd(a))

@@ -13,9 +13,11 @@ import (
 type profiler struct {
 	cpuPath, memPath string
 	cpu              *os.File
+	peak             peakProfiler
 }
 
 func (p *profiler) start() error {
+	p.peak.start()
 	if p.cpuPath == "" {
 		return nil
 	}
@@ -35,6 +37,7 @@ func (p *profiler) start() error {
 // not the command failed.
 func (p *profiler) stop() error {
 	var errs []error
+	p.peak.end()
 	if p.cpu != nil {
 		pprof.StopCPUProfile()
 		errs = append(errs, p.cpu.Close())

@@ -398,8 +398,6 @@ type worker struct {
 	sims map[Resolution]Simulator
 	m    sim.Metrics
 	jobs []sim.Job
-	est  []float64
-	size []float64
 	done []float64
 	resp []float64
 }
@@ -585,13 +583,11 @@ func (w *worker) run(ctx context.Context, x *Experiment, spec string, run int, r
 		}
 	}
 	if !x.Errors.IsExact() {
-		w.size = w.size[:0]
-		for _, j := range jobs {
-			w.size = append(w.size, j.Size)
-		}
-		w.est = x.Errors.Apply(w.size, estimate.RunRand(x.Seed, uint64(run)), w.est)
+		// The draws go straight into the copy (no slices of sizes and
+		// estimates per worker: 16 B a job each).
+		rng := estimate.RunRand(x.Seed, uint64(run))
 		for i := range w.jobs {
-			w.jobs[i].Estimate = w.est[i]
+			w.jobs[i].Estimate = x.Errors.Draw(w.jobs[i].Size, rng)
 		}
 	}
 	done, err := w.simulate(ctx, s, x, jobs, spec)

@@ -155,10 +155,10 @@ const cdfPoints = 2001
 
 // ValidateJobBytes is what validation holds per validation job, whatever
 // the number of configurations (results are streamed): each of the
-// GOMAXPROCS workers' buffers (the jobs with this run's estimates, 40 B;
-// sizes, estimates, responses, slowdowns and the metrics' sorted copy,
-// 8 B each; the simulator's completions and responses, 16 B; missed
-// flags), about 100 B, plus the classes, the sample's flags and one
+// GOMAXPROCS workers' buffers (the jobs with this run's estimates, 56 B;
+// responses, slowdowns and the metrics' sorted copy, 8 B each; the
+// simulator's completions and responses, 16 B; missed flags), about
+// 100 B, plus the classes, the sample's flags and one
 // configuration's sorted responses (13 B).
 func ValidateJobBytes() float64 {
 	return 100*float64(runtime.GOMAXPROCS(0)) + 13
