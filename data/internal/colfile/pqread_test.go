@@ -253,8 +253,7 @@ func TestParquetReadErrorsNameColumnAndGroup(t *testing.T) {
 	}
 	_, err = NewParquetBatches(bytes.NewReader(bad), int64(len(bad)), nil, 1, 2)
 	if err == nil {
-		var b *ParquetBatches
-		b, err = NewParquetBatches(bytes.NewReader(bad), int64(len(bad)), nil, 1, 2)
+		b, _ := NewParquetBatches(bytes.NewReader(bad), int64(len(bad)), nil, 1, 2)
 		_, err = b.Next()
 		b.Close()
 	}

@@ -102,7 +102,7 @@ func parquetNode(name string, dt arrow.DataType, nullable bool) (schema.Node, er
 	case arrow.DICTIONARY:
 		return parquetNode(name, dt.(*arrow.DictionaryType).ValueType, nullable)
 	default:
-		return nil, fmt.Errorf("Arrow type %s is not written to Parquet by schedplan", dt)
+		return nil, fmt.Errorf("the Arrow type %s is not written to Parquet by schedplan", dt)
 	}
 	return schema.NewPrimitiveNodeLogical(name, rep, logical, typ, -1, -1)
 }
