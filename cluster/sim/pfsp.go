@@ -89,7 +89,7 @@ type PFSP struct {
 	tag  []float64 // virtual finish tag
 	late []bool    // finished virtually, not really
 	run  slackTree // running, not-late jobs by (tag, index), with slacks
-	done sumTreap  // finished for real, still in the virtual PS
+	done sumTree   // finished for real, still in the virtual PS
 	vt   float64
 
 	sumTag, sumEst float64 // over the virtual PS and the running jobs: scale of the slacks
