@@ -164,13 +164,19 @@ func (p *PFSP) Arrive(t float64, j int) {
 	p.plan()
 }
 
-// front returns the job at the front of the virtual PS (−1 if empty).
-func (p *PFSP) front() int32 {
-	f, r := p.done.min(), p.run.first()
-	if r >= 0 && (f < 0 || p.tag[r] < p.tag[f] || (p.tag[r] == p.tag[f] && r < f)) {
-		f = r
+// front returns the job at the front of the virtual PS (−1 if empty), its
+// tag, and whether it finished for real, from the trees' copies (no
+// look-up in the per-job arrays).
+func (p *PFSP) front() (int32, float64, bool) {
+	r, rt := p.run.first()
+	f := p.done.min()
+	if f < 0 {
+		return r, rt, false
 	}
-	return f
+	if ft := p.done.minKey(); r < 0 || ft < rt || (ft == rt && f < r) {
+		return f, ft, true
+	}
+	return r, rt, false
 }
 
 // plan chooses the served job and the next event.
@@ -178,7 +184,8 @@ func (p *PFSP) plan() {
 	p.served, p.nextT, p.kind = -1, math.Inf(1), -1
 	m := p.run.size() + p.done.size()
 	if m > 0 {
-		p.setNext((p.tag[p.front()]-p.vt)*float64(m), 0)
+		_, ft, _ := p.front()
+		p.setNext((ft-p.vt)*float64(m), 0)
 	}
 	if n := p.lateQ.len(); n > 0 {
 		p.setNext((p.lateQ.min().key-p.vLate)*float64(n), 2)
@@ -301,7 +308,7 @@ func (p *PFSP) Advance(t float64, done func(int)) {
 	if t >= p.nextT {
 		switch p.kind {
 		case 0:
-			if vt := p.tag[p.front()]; vt > p.vt {
+			if _, vt, _ := p.front(); vt > p.vt {
 				// The snap is work too: m·(its virtual time).
 				p.run.addAll(-float64(p.run.size()+p.done.size()) * (vt - p.vt))
 				p.vt = vt
@@ -350,14 +357,20 @@ func (p *PFSP) Advance(t float64, done func(int)) {
 		p.vLate = 0
 	}
 	for {
-		j := p.front()
-		if j < 0 || p.tag[j]-p.vt > Tol*p.jobs[j].Estimate {
+		j, tj, fin := p.front()
+		if j < 0 {
+			break
+		}
+		// Still ahead by more than Tol of its estimate: the estimate is
+		// at most the tag (vt ≥ 0), so a margin above Tol·tag settles it
+		// without the look-up of the estimate.
+		if d := tj - p.vt; d > Tol*tj || d > Tol*p.jobs[j].Estimate {
 			break
 		}
 		// Leaving the virtual PS, j takes its v (about 0) from every
 		// slack, and if still running its w out of them.
-		v := p.tag[j] - p.vt
-		if p.rem[j] >= 0 {
+		v := tj - p.vt
+		if !fin {
 			// Finished virtually, not really: late.
 			w := p.run.remove(j)
 			p.run.addAll(w - v)
@@ -367,7 +380,7 @@ func (p *PFSP) Advance(t float64, done func(int)) {
 			p.done.popMin()
 			p.run.addAll(-v)
 		}
-		p.sumTag -= p.tag[j]
+		p.sumTag -= tj
 	}
 	if p.run.size()+p.done.size() == 0 {
 		p.vt, p.sumTag = 0, 0

@@ -40,7 +40,8 @@ type slackTree struct {
 	nd     []stNode  // per slot
 	free   []int32
 	root   int32
-	firstJ int32 // the job first in virtual order (−1 if empty)
+	firstJ int32   // the job first in virtual order (−1 if empty)
+	firstT float64 // its tag (a copy, for locality)
 	rng    treap.Rand
 	path   []int32 // arrive's walk down, for finish
 }
@@ -260,7 +261,7 @@ func (t *slackTree) removeAdd(j int32, da float64) float64 {
 			for t.nd[x].left >= 0 {
 				x = t.nd[x].left
 			}
-			t.firstJ = t.nd[x].job
+			t.firstJ, t.firstT = t.nd[x].job, t.nd[x].tag
 		}
 	}
 	return w
@@ -291,8 +292,8 @@ func (t *slackTree) removeIn(x, j int32, da float64, w *float64) int32 {
 	return x
 }
 
-// first returns the job first in virtual order (−1 if empty).
-func (t *slackTree) first() int32 { return t.firstJ }
+// first returns the job first in virtual order (−1 if empty) and its tag.
+func (t *slackTree) first() (int32, float64) { return t.firstJ, t.firstT }
 
 // arrive starts inserting job j (estimated remaining work w): on its way
 // down it adds to every job k before j its own tag minus vt and to every
@@ -356,7 +357,7 @@ func (t *slackTree) finish(x int32, s float64) {
 		t.pull(t.path[i])
 	}
 	if f := t.firstJ; f < 0 || t.tag[j] < t.tag[f] || (t.tag[j] == t.tag[f] && j < f) {
-		t.firstJ = j
+		t.firstJ, t.firstT = j, t.tag[j]
 	}
 }
 

@@ -134,7 +134,7 @@ func checkSlackTree(t *testing.T, seed uint64, step int, tr *slackTree, s, w map
 			t.Fatalf("seed %d step %d: jobs %d, %d out of order", seed, step, order[i-1], order[i])
 		}
 	}
-	if len(order) > 0 && tr.first() != order[0] {
-		t.Fatalf("seed %d step %d: first() = %d, want %d", seed, step, tr.first(), order[0])
+	if f, ft := tr.first(); len(order) > 0 && (f != order[0] || ft != tr.tag[f]) {
+		t.Fatalf("seed %d step %d: first() = %d (tag %g), want %d", seed, step, f, ft, order[0])
 	}
 }

@@ -195,6 +195,9 @@ func (t *sumTree) min() int32 {
 	return t.lf[t.first].job[0]
 }
 
+// minKey returns the least key (the tree must not be empty).
+func (t *sumTree) minKey() float64 { return t.lf[t.first].key[0] }
+
 // popMin removes the job with the least key.
 func (t *sumTree) popMin() {
 	l := &t.lf[t.first]
