@@ -361,10 +361,11 @@ func (p *PFSP) Advance(t float64, done func(int)) {
 		if j < 0 {
 			break
 		}
-		// Still ahead by more than Tol of its estimate: the estimate is
-		// at most the tag (vt ≥ 0), so a margin above Tol·tag settles it
-		// without the look-up of the estimate.
-		if d := tj - p.vt; d > Tol*tj || d > Tol*p.jobs[j].Estimate {
+		// Still ahead by more than Tol of its estimate? Reached (d ≤ 0,
+		// as after a virtual completion's snap) or a margin above Tol·tag
+		// (the estimate is at most the tag, vt ≥ 0) settles it without
+		// the look-up of the estimate.
+		if d := tj - p.vt; d > 0 && (d > Tol*tj || d > Tol*p.jobs[j].Estimate) {
 			break
 		}
 		// Leaving the virtual PS, j takes its v (about 0) from every
