@@ -110,6 +110,12 @@ type PFSP struct {
 	qsub                     bool  // qbest is the first job of its subtree with w = qbw
 }
 
+// PFSPVersion changes when PFSP's results can change, at the rounding
+// level included (stages that run it stamp it): 2 sums the key sums of
+// the jobs done for real in another order (sumTree) and keeps the slacks
+// apart from a running offset.
+const PFSPVersion = 2
+
 func (*PFSP) Name() string { return "pfsp" }
 
 func (p *PFSP) Start(jobs []Job, c float64) {
@@ -196,7 +202,9 @@ func (p *PFSP) plan() {
 	}
 	// delta is the slack that counts as none for a job whose estimate is
 	// used up (a tolerance at the scale of the slacks).
-	p.qdelta = Tol * math.Max(p.sumTag-float64(m)*p.vt+p.sumEst, 0)
+	scale := math.Max(p.sumTag-float64(m)*p.vt+p.sumEst, 0)
+	p.qdelta = Tol * scale
+	p.run.settle(scale / 8)
 	p.qpm, p.qbest, p.qsub, p.qbw, p.qahead = math.Inf(1), -1, false, 0, 0
 	p.choose(p.run.root)
 	if p.qsub {
@@ -242,16 +250,17 @@ func (p *PFSP) choose(x int32) {
 	t := &p.run
 	n := &t.nd[x]
 	pm := p.qpm
+	mn := n.mn + t.off
 	zero := n.zeros > 0 && (p.qbest < 0 || p.qbw > 0) && p.completable(0, pm)
 	wp := n.minPosW
 	pos := wp < math.Inf(1) && (p.qbest < 0 || wp < p.qbw) && p.completable(wp, pm)
 	if !zero && !pos {
-		if n.mn < pm {
-			p.qpm = n.mn
+		if mn < pm {
+			p.qpm = mn
 		}
 		return
 	}
-	if pm <= n.mn {
+	if pm <= mn {
 		target := wp
 		if zero {
 			target = 0
@@ -267,8 +276,8 @@ func (p *PFSP) choose(x int32) {
 	if w := n.w; (p.qbest < 0 || w < p.qbw) && p.completable(w, pm) {
 		p.qbest, p.qsub, p.qbw, p.qahead = x, false, w, pm
 	}
-	if n.s < pm {
-		p.qpm = n.s
+	if s := n.s + t.off; s < pm {
+		p.qpm = s
 	}
 	p.choose(n.right)
 }
