@@ -38,9 +38,12 @@ import "math"
 // own-v addition is a kinetic segment tree's "heaten" (each subtree keeps
 // its least slack, the tag of its job as slope, and how many own-v
 // additions it takes for another job to go below; additions short of that
-// are lazy, others recurse). Jobs that finished for real but not
-// virtually sit in a treap with key sums (their count and Σ tag ahead of
-// an arrival, whose slack is computed once, at arrival). Choosing the
+// are lazy, others recurse; the additions to every slack, one an event,
+// go to an offset instead). Jobs that finished for real but not
+// virtually sit in a B+ tree with key sums, sumTree (their count and Σ
+// tag ahead of an arrival, whose slack is computed once, at arrival):
+// with estimation errors they can be most of the virtual PS, hundreds of
+// thousands of jobs, so it is built for few cache misses. Choosing the
 // served job is a walk in virtual order carrying the least slack so far:
 // it skips a subtree none of whose jobs can be completable and beat the
 // best so far (subtrees keep their least positive w and their number of

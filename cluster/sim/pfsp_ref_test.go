@@ -5,6 +5,7 @@ package sim
 // the optimised PFSP with it.
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"sort"
@@ -206,20 +207,7 @@ func TestPFSPMatchesReference(t *testing.T) {
 	for inst := 0; inst < 40; inst++ {
 		sigma := []float64{0, 0.5, 1, 2}[inst%4]
 		jobs := randomJobs(rng, 50+rng.IntN(300), 1, sigma)
-		a, err := Simulate(jobs, 1, &PFSP{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := Simulate(jobs, 1, &pfspRef{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i := range jobs {
-			if !close(a.Completion[i], b.Completion[i], 1e-9) {
-				t.Errorf("instance %d (σ %v): job %d completes at %v, reference %v", inst, sigma, i, a.Completion[i], b.Completion[i])
-				break
-			}
-		}
+		matchPFSPRef(t, fmt.Sprintf("instance %d (σ %v)", inst, sigma), jobs, &PFSP{})
 	}
 }
 
@@ -252,25 +240,32 @@ func TestPFSPMatchesReferenceDeep(t *testing.T) {
 		sigma := []float64{1, 2}[inst%2]
 		jobs := pfspDiffJobs(rng, 6000+rng.IntN(3000), 0.7+0.3*rng.Float64(), sigma)
 		p := &pfspDeep{}
-		a, err := Simulate(jobs, 1, p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := Simulate(jobs, 1, &pfspRef{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i := range jobs {
-			if !close(a.Completion[i], b.Completion[i], 1e-9) {
-				t.Errorf("instance %d (σ %v, %d jobs, at most %d done for real in the virtual PS): job %d completes at %v, reference %v",
-					inst, sigma, len(jobs), p.most, i, a.Completion[i], b.Completion[i])
-				break
-			}
-		}
+		matchPFSPRef(t, fmt.Sprintf("instance %d (σ %v, %d jobs)", inst, sigma, len(jobs)), jobs, p)
 		height = max(height, p.height)
 		t.Logf("instance %d (σ %v, %d jobs): at most %d jobs done for real in the virtual PS, %d inner levels", inst, sigma, len(jobs), p.most, p.height)
 	}
 	if height < 2 {
 		t.Errorf("the tree of jobs done for real reached %d inner levels, want ≥ 2 (the instances no longer exercise it)", height)
+	}
+}
+
+// matchPFSPRef runs p (a PFSP) and the plain reference on jobs at capacity
+// 1 and reports the first job whose completion times differ by more than
+// 1e-9 relative.
+func matchPFSPRef(t *testing.T, what string, jobs []Job, p Policy) {
+	t.Helper()
+	a, err := Simulate(jobs, 1, p)
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	b, err := Simulate(jobs, 1, &pfspRef{})
+	if err != nil {
+		t.Fatalf("%s: reference: %v", what, err)
+	}
+	for i := range jobs {
+		if !close(a.Completion[i], b.Completion[i], 1e-9) {
+			t.Errorf("%s: job %d completes at %v, reference %v", what, i, a.Completion[i], b.Completion[i])
+			return
+		}
 	}
 }
