@@ -76,7 +76,13 @@ import "math"
 // At load 1.2 the cost still grows slowly with n (log n, and cache misses:
 // the running jobs pile up: on average 690 at once at 100k, 6,900 at 1M);
 // at 10M jobs, 0.43 µs per event at load 0.9, 0.89 at 1.0 and 2.0 at 1.2
-// (one run each; 71 s of CPU for the whole run at 1.2).
+// (one run each; 71 s of CPU for the whole run at 1.2). Those figures
+// predate sumTree and the offset; BenchmarkPFSPSigma (1M jobs, CPU ns per
+// event, two interleaved runs each on the shared machine) shows them:
+//
+//	            σ = 0      0.25       0.5        1
+//	load 0.9    192–195    223–239    244–292    314–347  (treap: 246–290, 246–270, 336–353, 514–605)
+//	load 1.2    1073–1101  1001–1066  989–1054   826–889  (1524–1638, 1473–1625, 1483–1527, 1294–1390)
 //
 // Both trees keep their nodes in slot pools: memory in proportion to the
 // jobs in them at once, not to n. Results are those of the scan up to
