@@ -282,7 +282,8 @@ func (p *pipelineRun) stages() []stage {
 			Results       string
 			LASMQDefault  string
 			UnitOrder     int
-		}{cfg.Current, cfg.Baselines, cfg.Sigmas, cfg.Runs, cfg.LoadFactors, cfg.Seed, validation.TaskLevelVersion, cfg.CurrentConfig, cfg.ContainerMB, cfg.ResultsOrDefault(), sim.DefaultLASMQ().Spec(), validation.UnitOrderVersion},
+			PFSP          int
+		}{cfg.Current, cfg.Baselines, cfg.Sigmas, cfg.Runs, cfg.LoadFactors, cfg.Seed, validation.TaskLevelVersion, cfg.CurrentConfig, cfg.ContainerMB, cfg.ResultsOrDefault(), sim.DefaultLASMQ().Spec(), validation.UnitOrderVersion, sim.PFSPVersion},
 			deps: []string{"tune", "tune-coshh", "tune-hpfsp", "bounds", "classify", "tune-deploy", "emit"}, inputs: [][]byte{in.JobsKey, in.TraceKey, in.SpecKey, in.CurrentConfigKey, in.TasksKey},
 			state: &p.vs, run: p.validate},
 		{name: "report", params: struct{ Version int }{reportVersion},

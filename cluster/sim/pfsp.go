@@ -38,9 +38,12 @@ import "math"
 // own-v addition is a kinetic segment tree's "heaten" (each subtree keeps
 // its least slack, the tag of its job as slope, and how many own-v
 // additions it takes for another job to go below; additions short of that
-// are lazy, others recurse). Jobs that finished for real but not
-// virtually sit in a treap with key sums (their count and Σ tag ahead of
-// an arrival, whose slack is computed once, at arrival). Choosing the
+// are lazy, others recurse; the additions to every slack, one an event,
+// go to an offset instead). Jobs that finished for real but not
+// virtually sit in a B+ tree with key sums, sumTree (their count and Σ
+// tag ahead of an arrival, whose slack is computed once, at arrival):
+// with estimation errors they can be most of the virtual PS, hundreds of
+// thousands of jobs, so it is built for few cache misses. Choosing the
 // served job is a walk in virtual order carrying the least slack so far:
 // it skips a subtree none of whose jobs can be completable and beat the
 // best so far (subtrees keep their least positive w and their number of
@@ -73,7 +76,13 @@ import "math"
 // At load 1.2 the cost still grows slowly with n (log n, and cache misses:
 // the running jobs pile up: on average 690 at once at 100k, 6,900 at 1M);
 // at 10M jobs, 0.43 µs per event at load 0.9, 0.89 at 1.0 and 2.0 at 1.2
-// (one run each; 71 s of CPU for the whole run at 1.2).
+// (one run each; 71 s of CPU for the whole run at 1.2). Those figures
+// predate sumTree and the offset; BenchmarkPFSPSigma (1M jobs, CPU ns per
+// event, two interleaved runs each on the shared machine) shows them:
+//
+//	            σ = 0      0.25       0.5        1
+//	load 0.9    192–195    223–239    244–292    314–347  (treap: 246–290, 246–270, 336–353, 514–605)
+//	load 1.2    1073–1101  1001–1066  989–1054   826–889  (1524–1638, 1473–1625, 1483–1527, 1294–1390)
 //
 // Both trees keep their nodes in slot pools: memory in proportion to the
 // jobs in them at once, not to n. Results are those of the scan up to
@@ -89,7 +98,7 @@ type PFSP struct {
 	tag  []float64 // virtual finish tag
 	late []bool    // finished virtually, not really
 	run  slackTree // running, not-late jobs by (tag, index), with slacks
-	done sumTreap  // finished for real, still in the virtual PS
+	done sumTree   // finished for real, still in the virtual PS
 	vt   float64
 
 	sumTag, sumEst float64 // over the virtual PS and the running jobs: scale of the slacks
@@ -109,6 +118,12 @@ type PFSP struct {
 	qbest                    int32 // a slot of the running-jobs tree
 	qsub                     bool  // qbest is the first job of its subtree with w = qbw
 }
+
+// PFSPVersion changes when PFSP's results can change, at the rounding
+// level included (stages that run it stamp it): 2 sums the key sums of
+// the jobs done for real in another order (sumTree) and keeps the slacks
+// apart from a running offset.
+const PFSPVersion = 2
 
 func (*PFSP) Name() string { return "pfsp" }
 
@@ -164,13 +179,19 @@ func (p *PFSP) Arrive(t float64, j int) {
 	p.plan()
 }
 
-// front returns the job at the front of the virtual PS (−1 if empty).
-func (p *PFSP) front() int32 {
-	f, r := p.done.min(), p.run.first()
-	if r >= 0 && (f < 0 || p.tag[r] < p.tag[f] || (p.tag[r] == p.tag[f] && r < f)) {
-		f = r
+// front returns the job at the front of the virtual PS (−1 if empty), its
+// tag, and whether it finished for real, from the trees' copies (no
+// look-up in the per-job arrays).
+func (p *PFSP) front() (int32, float64, bool) {
+	r, rt := p.run.first()
+	f := p.done.min()
+	if f < 0 {
+		return r, rt, false
 	}
-	return f
+	if ft := p.done.minKey(); r < 0 || ft < rt || (ft == rt && f < r) {
+		return f, ft, true
+	}
+	return r, rt, false
 }
 
 // plan chooses the served job and the next event.
@@ -178,7 +199,8 @@ func (p *PFSP) plan() {
 	p.served, p.nextT, p.kind = -1, math.Inf(1), -1
 	m := p.run.size() + p.done.size()
 	if m > 0 {
-		p.setNext((p.tag[p.front()]-p.vt)*float64(m), 0)
+		_, ft, _ := p.front()
+		p.setNext((ft-p.vt)*float64(m), 0)
 	}
 	if n := p.lateQ.len(); n > 0 {
 		p.setNext((p.lateQ.min().key-p.vLate)*float64(n), 2)
@@ -189,7 +211,9 @@ func (p *PFSP) plan() {
 	}
 	// delta is the slack that counts as none for a job whose estimate is
 	// used up (a tolerance at the scale of the slacks).
-	p.qdelta = Tol * math.Max(p.sumTag-float64(m)*p.vt+p.sumEst, 0)
+	scale := math.Max(p.sumTag-float64(m)*p.vt+p.sumEst, 0)
+	p.qdelta = Tol * scale
+	p.run.settle(scale / 8)
 	p.qpm, p.qbest, p.qsub, p.qbw, p.qahead = math.Inf(1), -1, false, 0, 0
 	p.choose(p.run.root)
 	if p.qsub {
@@ -235,16 +259,17 @@ func (p *PFSP) choose(x int32) {
 	t := &p.run
 	n := &t.nd[x]
 	pm := p.qpm
+	mn := n.mn + t.off
 	zero := n.zeros > 0 && (p.qbest < 0 || p.qbw > 0) && p.completable(0, pm)
 	wp := n.minPosW
 	pos := wp < math.Inf(1) && (p.qbest < 0 || wp < p.qbw) && p.completable(wp, pm)
 	if !zero && !pos {
-		if n.mn < pm {
-			p.qpm = n.mn
+		if mn < pm {
+			p.qpm = mn
 		}
 		return
 	}
-	if pm <= n.mn {
+	if pm <= mn {
 		target := wp
 		if zero {
 			target = 0
@@ -260,8 +285,8 @@ func (p *PFSP) choose(x int32) {
 	if w := n.w; (p.qbest < 0 || w < p.qbw) && p.completable(w, pm) {
 		p.qbest, p.qsub, p.qbw, p.qahead = x, false, w, pm
 	}
-	if n.s < pm {
-		p.qpm = n.s
+	if s := n.s + t.off; s < pm {
+		p.qpm = s
 	}
 	p.choose(n.right)
 }
@@ -301,7 +326,7 @@ func (p *PFSP) Advance(t float64, done func(int)) {
 	if t >= p.nextT {
 		switch p.kind {
 		case 0:
-			if vt := p.tag[p.front()]; vt > p.vt {
+			if _, vt, _ := p.front(); vt > p.vt {
 				// The snap is work too: m·(its virtual time).
 				p.run.addAll(-float64(p.run.size()+p.done.size()) * (vt - p.vt))
 				p.vt = vt
@@ -350,14 +375,21 @@ func (p *PFSP) Advance(t float64, done func(int)) {
 		p.vLate = 0
 	}
 	for {
-		j := p.front()
-		if j < 0 || p.tag[j]-p.vt > Tol*p.jobs[j].Estimate {
+		j, tj, fin := p.front()
+		if j < 0 {
+			break
+		}
+		// Still ahead by more than Tol of its estimate? Reached (d ≤ 0,
+		// as after a virtual completion's snap) or a margin above Tol·tag
+		// (the estimate is at most the tag, vt ≥ 0) settles it without
+		// the look-up of the estimate.
+		if d := tj - p.vt; d > 0 && (d > Tol*tj || d > Tol*p.jobs[j].Estimate) {
 			break
 		}
 		// Leaving the virtual PS, j takes its v (about 0) from every
 		// slack, and if still running its w out of them.
-		v := p.tag[j] - p.vt
-		if p.rem[j] >= 0 {
+		v := tj - p.vt
+		if !fin {
 			// Finished virtually, not really: late.
 			w := p.run.remove(j)
 			p.run.addAll(w - v)
@@ -367,7 +399,7 @@ func (p *PFSP) Advance(t float64, done func(int)) {
 			p.done.popMin()
 			p.run.addAll(-v)
 		}
-		p.sumTag -= p.tag[j]
+		p.sumTag -= tj
 	}
 	if p.run.size()+p.done.size() == 0 {
 		p.vt, p.sumTag = 0, 0

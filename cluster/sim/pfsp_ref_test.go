@@ -5,6 +5,7 @@ package sim
 // the optimised PFSP with it.
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"sort"
@@ -206,19 +207,65 @@ func TestPFSPMatchesReference(t *testing.T) {
 	for inst := 0; inst < 40; inst++ {
 		sigma := []float64{0, 0.5, 1, 2}[inst%4]
 		jobs := randomJobs(rng, 50+rng.IntN(300), 1, sigma)
-		a, err := Simulate(jobs, 1, &PFSP{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := Simulate(jobs, 1, &pfspRef{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i := range jobs {
-			if !close(a.Completion[i], b.Completion[i], 1e-9) {
-				t.Errorf("instance %d (σ %v): job %d completes at %v, reference %v", inst, sigma, i, a.Completion[i], b.Completion[i])
-				break
-			}
+		matchPFSPRef(t, fmt.Sprintf("instance %d (σ %v)", inst, sigma), jobs, &PFSP{})
+	}
+}
+
+// pfspDeep is PFSP recording the most levels its tree of jobs done for
+// real reached, so that a test can show it went through the inner nodes.
+type pfspDeep struct {
+	PFSP
+	height, most int
+}
+
+func (p *pfspDeep) Advance(t float64, done func(int)) {
+	p.PFSP.Advance(t, done)
+	p.height = max(p.height, p.done.height)
+	p.most = max(p.most, p.done.size())
+}
+
+// TestPFSPMatchesReferenceDeep compares PFSP with the plain reference on
+// instances whose estimates are so far off (σ = 1 and 2: the estimates'
+// mean is e^{σ²/2} times the sizes', the virtual PS overloads) that
+// thousands of jobs done for real wait in the virtual PS at once: the
+// B+ tree that holds them (sumTree) grows inner levels, splits and empties
+// them from the front. Completion times must agree within 1e-9 relative.
+func TestPFSPMatchesReferenceDeep(t *testing.T) {
+	if testing.Short() {
+		t.Skip("seconds of the O(m)-per-event reference")
+	}
+	height := 0
+	for inst := uint64(0); inst < 6; inst++ {
+		rng := rand.New(rand.NewPCG(inst, 30))
+		sigma := []float64{1, 2}[inst%2]
+		jobs := pfspDiffJobs(rng, 6000+rng.IntN(3000), 0.7+0.3*rng.Float64(), sigma)
+		p := &pfspDeep{}
+		matchPFSPRef(t, fmt.Sprintf("instance %d (σ %v, %d jobs)", inst, sigma, len(jobs)), jobs, p)
+		height = max(height, p.height)
+		t.Logf("instance %d (σ %v, %d jobs): at most %d jobs done for real in the virtual PS, %d inner levels", inst, sigma, len(jobs), p.most, p.height)
+	}
+	if height < 2 {
+		t.Errorf("the tree of jobs done for real reached %d inner levels, want ≥ 2 (the instances no longer exercise it)", height)
+	}
+}
+
+// matchPFSPRef runs p (a PFSP) and the plain reference on jobs at capacity
+// 1 and reports the first job whose completion times differ by more than
+// 1e-9 relative.
+func matchPFSPRef(t *testing.T, what string, jobs []Job, p Policy) {
+	t.Helper()
+	a, err := Simulate(jobs, 1, p)
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	b, err := Simulate(jobs, 1, &pfspRef{})
+	if err != nil {
+		t.Fatalf("%s: reference: %v", what, err)
+	}
+	for i := range jobs {
+		if !close(a.Completion[i], b.Completion[i], 1e-9) {
+			t.Errorf("%s: job %d completes at %v, reference %v", what, i, a.Completion[i], b.Completion[i])
+			return
 		}
 	}
 }

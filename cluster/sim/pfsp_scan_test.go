@@ -19,7 +19,7 @@ type pfspScan struct {
 	tag  []float64 // virtual finish tag
 	late []bool    // finished virtually, not really
 	act  []int32   // running, not-late jobs by (tag, index)
-	done sumTreap  // finished for real, still in the virtual PS
+	done sumTree   // finished for real, still in the virtual PS
 	vt   float64
 
 	sumTag, sumEst float64 // over the virtual PS and the running jobs: scale of the slacks

@@ -40,9 +40,17 @@ type slackTree struct {
 	nd     []stNode  // per slot
 	free   []int32
 	root   int32
-	firstJ int32 // the job first in virtual order (−1 if empty)
+	firstJ int32   // the job first in virtual order (−1 if empty)
+	firstT float64 // its tag (a copy, for locality)
 	rng    treap.Rand
 	path   []int32 // arrive's walk down, for finish
+	// off is added to every slack the nodes hold: addAll adds to it in
+	// O(1) instead of leaving at the root a pending addition that every
+	// later walk must push down the whole of its path (PFSP's virtual PS
+	// lowers every slack at every event). settle folds it into the nodes
+	// when it grows past the slacks' scale, so that the stored slacks do
+	// not lose precision.
+	off float64
 }
 
 // stNode is one slot of a slackTree: a job and its subtree's aggregates.
@@ -67,6 +75,7 @@ func (t *slackTree) reset(tag []float64) {
 	t.free = t.free[:0]
 	t.root, t.firstJ = -1, -1
 	t.rng = treap.Seed
+	t.off = 0
 }
 
 func (t *slackTree) size() int {
@@ -172,8 +181,14 @@ func (t *slackTree) push(x int32) {
 
 // addAll adds da to every slack.
 func (t *slackTree) addAll(da float64) {
-	if da != 0 {
-		t.apply(t.root, 0, da)
+	t.off += da
+}
+
+// settle folds off into the nodes if it is above scale in magnitude.
+func (t *slackTree) settle(scale float64) {
+	if math.Abs(t.off) > scale {
+		t.apply(t.root, 0, t.off)
+		t.off = 0
 	}
 }
 
@@ -260,7 +275,7 @@ func (t *slackTree) removeAdd(j int32, da float64) float64 {
 			for t.nd[x].left >= 0 {
 				x = t.nd[x].left
 			}
-			t.firstJ = t.nd[x].job
+			t.firstJ, t.firstT = t.nd[x].job, t.nd[x].tag
 		}
 	}
 	return w
@@ -291,8 +306,8 @@ func (t *slackTree) removeIn(x, j int32, da float64, w *float64) int32 {
 	return x
 }
 
-// first returns the job first in virtual order (−1 if empty).
-func (t *slackTree) first() int32 { return t.firstJ }
+// first returns the job first in virtual order (−1 if empty) and its tag.
+func (t *slackTree) first() (int32, float64) { return t.firstJ, t.firstT }
 
 // arrive starts inserting job j (estimated remaining work w): on its way
 // down it adds to every job k before j its own tag minus vt and to every
@@ -342,7 +357,7 @@ func (t *slackTree) arrive(j int32, w, vt, d float64) (x int32, rc int, rs, rw f
 // finish ends the insertion arrive started: slot x gets slack s and takes
 // its place below the walk's path, whose sums are then recomputed.
 func (t *slackTree) finish(x int32, s float64) {
-	t.nd[x].s = s
+	t.nd[x].s = s - t.off
 	t.pull(x)
 	j := t.nd[x].job
 	if k := len(t.path); k == 0 {
@@ -356,7 +371,7 @@ func (t *slackTree) finish(x int32, s float64) {
 		t.pull(t.path[i])
 	}
 	if f := t.firstJ; f < 0 || t.tag[j] < t.tag[f] || (t.tag[j] == t.tag[f] && j < f) {
-		t.firstJ = j
+		t.firstJ, t.firstT = j, t.tag[j]
 	}
 }
 

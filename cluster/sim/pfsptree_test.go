@@ -55,6 +55,9 @@ func TestSlackTreeMatchesBruteForce(t *testing.T) {
 			case op == 2:
 				d := rng.NormFloat64()
 				tr.addAll(d)
+				if rng.IntN(3) == 0 {
+					tr.settle(0) // fold the offset into the nodes
+				}
 				for k := range s {
 					s[k] += d
 				}
@@ -109,19 +112,19 @@ func checkSlackTree(t *testing.T, seed uint64, step int, tr *slackTree, s, w map
 		n := &tr.nd[x]
 		lm, lw, lz := walk(n.left)
 		order = append(order, n.job)
-		if !close(n.s, s[n.job], 1e-9) || n.w != w[n.job] {
-			t.Fatalf("seed %d step %d: job %d has s %v w %v, want %v %v", seed, step, n.job, n.s, n.w, s[n.job], w[n.job])
+		if !close(n.s+tr.off, s[n.job], 1e-9) || n.w != w[n.job] {
+			t.Fatalf("seed %d step %d: job %d has s %v w %v, want %v %v", seed, step, n.job, n.s+tr.off, n.w, s[n.job], w[n.job])
 		}
 		rm, rw, rz := walk(n.right)
-		mn := math.Min(n.s, math.Min(lm, rm))
+		mn := math.Min(n.s+tr.off, math.Min(lm, rm))
 		mw, z := math.Min(lw, rw), lz+rz
 		if n.w > 0 {
 			mw = math.Min(mw, n.w)
 		} else {
 			z++
 		}
-		if !close(n.mn, mn, 1e-9) || n.minPosW != mw || n.zeros != z {
-			t.Fatalf("seed %d step %d: subtree of job %d has min s %v, least w>0 %v, zeros %d; want %v %v %d", seed, step, n.job, n.mn, n.minPosW, n.zeros, mn, mw, z)
+		if !close(n.mn+tr.off, mn, 1e-9) || n.minPosW != mw || n.zeros != z {
+			t.Fatalf("seed %d step %d: subtree of job %d has min s %v, least w>0 %v, zeros %d; want %v %v %d", seed, step, n.job, n.mn+tr.off, n.minPosW, n.zeros, mn, mw, z)
 		}
 		return mn, mw, z
 	}
@@ -134,7 +137,7 @@ func checkSlackTree(t *testing.T, seed uint64, step int, tr *slackTree, s, w map
 			t.Fatalf("seed %d step %d: jobs %d, %d out of order", seed, step, order[i-1], order[i])
 		}
 	}
-	if len(order) > 0 && tr.first() != order[0] {
-		t.Fatalf("seed %d step %d: first() = %d, want %d", seed, step, tr.first(), order[0])
+	if f, ft := tr.first(); len(order) > 0 && (f != order[0] || ft != tr.tag[f]) {
+		t.Fatalf("seed %d step %d: first() = %d (tag %g), want %d", seed, step, f, ft, order[0])
 	}
 }
