@@ -158,6 +158,7 @@ type SlackSystem struct {
 	bt    []float64
 	order []int32
 	spine []int32
+	path  []int32 // pointSet's descent
 
 	// Fixes counts the kinetic recomputations (nodes whose minimum was
 	// recomputed because a ±T tag passed a change of minimum).
@@ -580,6 +581,9 @@ func (x *SlackSystem) SetStageProgress(job, stage int, progress float64) error {
 	for s < len(j.prog)-1 && j.prog[s] >= x.cfg.StageThreshold {
 		s++
 	}
+	if int32(s) == j.stage {
+		return nil // the fair heap's key and InFairPhase are as they were
+	}
 	j.stage = int32(s)
 	x.updateFair(int32(job))
 	return nil
@@ -994,21 +998,29 @@ func slkMin(a, b float64) float64 {
 // subtree n and adds d to its slack and to those of the jobs behind it,
 // in one descent.
 func (x *SlackSystem) pointSet(n, target int32, t float64, seq int64, w, d float64, run, elig bool) {
-	x.push(n)
-	nd := &x.nodes[n]
-	switch {
-	case n == target:
-		nd.w, nd.run, nd.elig = w, run, elig
-		nd.s += d
-		x.applyTag(nd.r, 0, d)
-	case x.keyLess(t, seq, n):
-		nd.s += d
-		x.applyTag(nd.r, 0, d)
-		x.pointSet(nd.l, target, t, seq, w, d, run, elig)
-	default:
-		x.pointSet(nd.r, target, t, seq, w, d, run, elig)
+	path := x.path[:0]
+	for {
+		x.push(n)
+		path = append(path, n)
+		nd := &x.nodes[n]
+		if n == target {
+			nd.w, nd.run, nd.elig = w, run, elig
+			nd.s += d
+			x.applyTag(nd.r, 0, d)
+			break
+		}
+		if x.keyLess(t, seq, n) {
+			nd.s += d
+			x.applyTag(nd.r, 0, d)
+			n = nd.l
+		} else {
+			n = nd.r
+		}
 	}
-	x.pull(n)
+	for i := len(path) - 1; i >= 0; i-- {
+		x.pull(path[i])
+	}
+	x.path = path
 }
 
 // setNode applies pointSet to a job of the virtual PS.
