@@ -926,8 +926,29 @@ func (x *SlackSystem) push(n int32) {
 	}
 	h, b, l, r := nd.lh, nd.lb, nd.l, nd.r
 	nd.lh, nd.lb = 0, 0
-	x.applyTag(l, h, b)
-	x.applyTag(r, h, b)
+	if h != 0 {
+		x.applyTag(l, h, b)
+		x.applyTag(r, h, b)
+		return
+	}
+	// A constant tag (the common case: service, eq. 8) is applyTag with
+	// h = 0 inline: it moves no minimum.
+	if l != 0 {
+		c := &x.nodes[l]
+		c.s += b
+		if c.minS < slkInf {
+			c.minS += b
+		}
+		c.lb += b
+	}
+	if r != 0 {
+		c := &x.nodes[r]
+		c.s += b
+		if c.minS < slkInf {
+			c.minS += b
+		}
+		c.lb += b
+	}
 }
 
 // pull recomputes node n's aggregates from its own values and its
