@@ -158,7 +158,7 @@ type SlackSystem struct {
 	bt    []float64
 	order []int32
 	spine []int32
-	path  []int32 // pointSet's descent
+	path  []int32 // pointSet's and pointMove's descent
 
 	// Fixes counts the kinetic recomputations (nodes whose minimum was
 	// recomputed because a ±T tag passed a change of minimum).
