@@ -1007,12 +1007,12 @@ func slkCross(up, down, gap, t, mt float64) (float64, float64) {
 	return up, down
 }
 
-// minf is the minimum of two numbers that are not NaN.
+// slkMin is the minimum of two numbers that are not NaN: the builtin,
+// which compiles without a branch (the aggregates' minima are data-
+// dependent and mispredict). Of two zeros it may return −0, which no
+// comparison here tells from +0.
 func slkMin(a, b float64) float64 {
-	if a < b {
-		return a
-	}
-	return b
+	return min(a, b)
 }
 
 // pointSet sets the w and flags of job target (tag t, order seq) in
