@@ -242,7 +242,7 @@ type slkJob struct {
 // tol is the remaining work (w or v) that counts as none for a job:
 // sim.Tol of its estimate (the larger of the current one and the one at
 // arrival, so that re-estimating to 0 keeps a scale).
-func (j *slkJob) tol() float64 { return sim.Tol * math.Max(j.size, j.est0) }
+func (j *slkJob) tol() float64 { return sim.Tol * max(j.size, j.est0) } // both finite, ≥ 0
 
 type slkNode struct {
 	l, r     int32
