@@ -158,7 +158,7 @@ type SlackSystem struct {
 	bt    []float64
 	order []int32
 	spine []int32
-	path  []int32 // pointSet's and pointMove's descent
+	path  []int32 // descend's way
 
 	// Fixes counts the kinetic recomputations (nodes whose minimum was
 	// recomputed because a ±T tag passed a change of minimum).
@@ -933,22 +933,21 @@ func (x *SlackSystem) push(n int32) {
 	}
 	// A constant tag (the common case: service, eq. 8) is applyTag with
 	// h = 0 inline: it moves no minimum.
-	if l != 0 {
-		c := &x.nodes[l]
-		c.s += b
-		if c.minS < slkInf {
-			c.minS += b
-		}
-		c.lb += b
+	x.addConst(l, b)
+	x.addConst(r, b)
+}
+
+// addConst is applyTag(n, 0, b) for b ≠ 0, small enough to inline.
+func (x *SlackSystem) addConst(n int32, b float64) {
+	if n == 0 {
+		return
 	}
-	if r != 0 {
-		c := &x.nodes[r]
-		c.s += b
-		if c.minS < slkInf {
-			c.minS += b
-		}
-		c.lb += b
+	c := &x.nodes[n]
+	c.s += b
+	if c.minS < slkInf {
+		c.minS += b
 	}
+	c.lb += b
 }
 
 // pull recomputes node n's aggregates from its own values and its
@@ -1019,29 +1018,45 @@ func slkMin(a, b float64) float64 {
 // subtree n and adds d to its slack and to those of the jobs behind it,
 // in one descent.
 func (x *SlackSystem) pointSet(n, target int32, t float64, seq int64, w, d float64, run, elig bool) {
+	x.descend(n, target, t, seq, 0, d)
+	nd := &x.nodes[target]
+	nd.w, nd.run, nd.elig = w, run, elig
+	nd.s += d
+	x.applyTag(nd.r, 0, d)
+	x.pullPath()
+}
+
+// descend pushes the tags on the way from n down to node target (key
+// (t, seq)), adding d to the slacks of the jobs behind the target and ds
+// to those ahead of it that hang off the way (the target's own subtrees
+// are the caller's); x.path is the way, target last.
+func (x *SlackSystem) descend(n, target int32, t float64, seq int64, ds, d float64) {
 	path := x.path[:0]
 	for {
 		x.push(n)
 		path = append(path, n)
-		nd := &x.nodes[n]
 		if n == target {
-			nd.w, nd.run, nd.elig = w, run, elig
-			nd.s += d
-			x.applyTag(nd.r, 0, d)
 			break
 		}
+		nd := &x.nodes[n]
 		if x.keyLess(t, seq, n) {
 			nd.s += d
 			x.applyTag(nd.r, 0, d)
 			n = nd.l
 		} else {
+			nd.s += ds
+			x.applyTag(nd.l, 0, ds)
 			n = nd.r
 		}
 	}
-	for i := len(path) - 1; i >= 0; i-- {
-		x.pull(path[i])
-	}
 	x.path = path
+}
+
+// pullPath recomputes the aggregates on x.path from the bottom up.
+func (x *SlackSystem) pullPath() {
+	for i := len(x.path) - 1; i >= 0; i-- {
+		x.pull(x.path[i])
+	}
 }
 
 // setNode applies pointSet to a job of the virtual PS.

@@ -93,31 +93,12 @@ func (x *SlackSystem) inPlace(job int32, t2 float64) (slkAhead, bool) {
 // it and ds to those of the jobs ahead, in one descent. The caller has
 // checked that the new key keeps the node's place in the order.
 func (x *SlackSystem) pointMove(n, target int32, t float64, seq int64, t2, w2, s, ds, d float64) {
-	path := x.path[:0]
-	for {
-		x.push(n)
-		path = append(path, n)
-		nd := &x.nodes[n]
-		if n == target {
-			nd.t, nd.w, nd.s = t2, w2, s
-			x.applyTag(nd.l, 0, ds)
-			x.applyTag(nd.r, 0, d)
-			break
-		}
-		if x.keyLess(t, seq, n) {
-			nd.s += d
-			x.applyTag(nd.r, 0, d)
-			n = nd.l
-		} else {
-			nd.s += ds
-			x.applyTag(nd.l, 0, ds)
-			n = nd.r
-		}
-	}
-	for i := len(path) - 1; i >= 0; i-- {
-		x.pull(path[i])
-	}
-	x.path = path
+	x.descend(n, target, t, seq, ds, d)
+	nd := &x.nodes[target]
+	nd.t, nd.w, nd.s = t2, w2, s
+	x.applyTag(nd.l, 0, ds)
+	x.applyTag(nd.r, 0, d)
+	x.pullPath()
 }
 
 // UpdateInPlace is Alg. 1's update of a running job in the virtual PS in
