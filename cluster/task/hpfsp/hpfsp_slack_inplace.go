@@ -123,6 +123,12 @@ func (x *SlackSystem) UpdateInPlace(job int, work, w float64, advance bool) (boo
 	if j.state != slkPS {
 		return false, nil
 	}
+	if work == 0 && w == j.w && x.snapW(j, w) == w {
+		// No service and no re-estimate (a task start): nothing moves,
+		// and the system is settled (the front's check below would pass).
+		x.tick()
+		return true, nil
+	}
 	m := x.cnt(x.root)
 	share := 0.0
 	if advance {

@@ -130,6 +130,8 @@ func TestSlackSystemInPlaceMatchesExact(t *testing.T) {
 					w = (w0 - work) * math.Exp(rng.NormFloat64()) // past its neighbours
 				case 1:
 					w = math.Max(w0-work, 0) // service only
+				case 2:
+					work, w = 0, w0 // neither (a task start)
 				}
 				adv := rng.IntN(4) != 0
 				desc = fmt.Sprintf("update job %d: work %v, w %v → %v, advance %v", k, work, w0, w, adv)
