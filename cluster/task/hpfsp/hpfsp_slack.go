@@ -158,6 +158,7 @@ type SlackSystem struct {
 	bt    []float64
 	order []int32
 	spine []int32
+	path  []int32 // descend's way
 
 	// Fixes counts the kinetic recomputations (nodes whose minimum was
 	// recomputed because a ±T tag passed a change of minimum).
@@ -241,7 +242,7 @@ type slkJob struct {
 // tol is the remaining work (w or v) that counts as none for a job:
 // sim.Tol of its estimate (the larger of the current one and the one at
 // arrival, so that re-estimating to 0 keeps a scale).
-func (j *slkJob) tol() float64 { return sim.Tol * math.Max(j.size, j.est0) }
+func (j *slkJob) tol() float64 { return sim.Tol * max(j.size, j.est0) } // both finite, ≥ 0
 
 type slkNode struct {
 	l, r     int32
@@ -579,6 +580,9 @@ func (x *SlackSystem) SetStageProgress(job, stage int, progress float64) error {
 	s := 0
 	for s < len(j.prog)-1 && j.prog[s] >= x.cfg.StageThreshold {
 		s++
+	}
+	if int32(s) == j.stage {
+		return nil // the fair heap's key and InFairPhase are as they were
 	}
 	j.stage = int32(s)
 	x.updateFair(int32(job))
@@ -922,8 +926,28 @@ func (x *SlackSystem) push(n int32) {
 	}
 	h, b, l, r := nd.lh, nd.lb, nd.l, nd.r
 	nd.lh, nd.lb = 0, 0
-	x.applyTag(l, h, b)
-	x.applyTag(r, h, b)
+	if h != 0 {
+		x.applyTag(l, h, b)
+		x.applyTag(r, h, b)
+		return
+	}
+	// A constant tag (the common case: service, eq. 8) is applyTag with
+	// h = 0 inline: it moves no minimum.
+	x.addConst(l, b)
+	x.addConst(r, b)
+}
+
+// addConst is applyTag(n, 0, b) for b ≠ 0, small enough to inline.
+func (x *SlackSystem) addConst(n int32, b float64) {
+	if n == 0 {
+		return
+	}
+	c := &x.nodes[n]
+	c.s += b
+	if c.minS < slkInf {
+		c.minS += b
+	}
+	c.lb += b
 }
 
 // pull recomputes node n's aggregates from its own values and its
@@ -982,33 +1006,57 @@ func slkCross(up, down, gap, t, mt float64) (float64, float64) {
 	return up, down
 }
 
-// minf is the minimum of two numbers that are not NaN.
+// slkMin is the minimum of two numbers that are not NaN: the builtin,
+// which compiles without a branch (the aggregates' minima are data-
+// dependent and mispredict). Of two zeros it may return −0, which no
+// comparison here tells from +0.
 func slkMin(a, b float64) float64 {
-	if a < b {
-		return a
-	}
-	return b
+	return min(a, b)
 }
 
 // pointSet sets the w and flags of job target (tag t, order seq) in
 // subtree n and adds d to its slack and to those of the jobs behind it,
 // in one descent.
 func (x *SlackSystem) pointSet(n, target int32, t float64, seq int64, w, d float64, run, elig bool) {
-	x.push(n)
-	nd := &x.nodes[n]
-	switch {
-	case n == target:
-		nd.w, nd.run, nd.elig = w, run, elig
-		nd.s += d
-		x.applyTag(nd.r, 0, d)
-	case x.keyLess(t, seq, n):
-		nd.s += d
-		x.applyTag(nd.r, 0, d)
-		x.pointSet(nd.l, target, t, seq, w, d, run, elig)
-	default:
-		x.pointSet(nd.r, target, t, seq, w, d, run, elig)
+	x.descend(n, target, t, seq, 0, d)
+	nd := &x.nodes[target]
+	nd.w, nd.run, nd.elig = w, run, elig
+	nd.s += d
+	x.applyTag(nd.r, 0, d)
+	x.pullPath()
+}
+
+// descend pushes the tags on the way from n down to node target (key
+// (t, seq)), adding d to the slacks of the jobs behind the target and ds
+// to those ahead of it that hang off the way (the target's own subtrees
+// are the caller's); x.path is the way, target last.
+func (x *SlackSystem) descend(n, target int32, t float64, seq int64, ds, d float64) {
+	path := x.path[:0]
+	for {
+		x.push(n)
+		path = append(path, n)
+		if n == target {
+			break
+		}
+		nd := &x.nodes[n]
+		if x.keyLess(t, seq, n) {
+			nd.s += d
+			x.applyTag(nd.r, 0, d)
+			n = nd.l
+		} else {
+			nd.s += ds
+			x.applyTag(nd.l, 0, ds)
+			n = nd.r
+		}
 	}
-	x.pull(n)
+	x.path = path
+}
+
+// pullPath recomputes the aggregates on x.path from the bottom up.
+func (x *SlackSystem) pullPath() {
+	for i := len(x.path) - 1; i >= 0; i-- {
+		x.pull(x.path[i])
+	}
 }
 
 // setNode applies pointSet to a job of the virtual PS.

@@ -93,23 +93,12 @@ func (x *SlackSystem) inPlace(job int32, t2 float64) (slkAhead, bool) {
 // it and ds to those of the jobs ahead, in one descent. The caller has
 // checked that the new key keeps the node's place in the order.
 func (x *SlackSystem) pointMove(n, target int32, t float64, seq int64, t2, w2, s, ds, d float64) {
-	x.push(n)
-	nd := &x.nodes[n]
-	switch {
-	case n == target:
-		nd.t, nd.w, nd.s = t2, w2, s
-		x.applyTag(nd.l, 0, ds)
-		x.applyTag(nd.r, 0, d)
-	case x.keyLess(t, seq, n):
-		nd.s += d
-		x.applyTag(nd.r, 0, d)
-		x.pointMove(nd.l, target, t, seq, t2, w2, s, ds, d)
-	default:
-		nd.s += ds
-		x.applyTag(nd.l, 0, ds)
-		x.pointMove(nd.r, target, t, seq, t2, w2, s, ds, d)
-	}
-	x.pull(n)
+	x.descend(n, target, t, seq, ds, d)
+	nd := &x.nodes[target]
+	nd.t, nd.w, nd.s = t2, w2, s
+	x.applyTag(nd.l, 0, ds)
+	x.applyTag(nd.r, 0, d)
+	x.pullPath()
 }
 
 // UpdateInPlace is Alg. 1's update of a running job in the virtual PS in
@@ -134,6 +123,12 @@ func (x *SlackSystem) UpdateInPlace(job int, work, w float64, advance bool) (boo
 	if j.state != slkPS {
 		return false, nil
 	}
+	if work == 0 && w == j.w && x.snapW(j, w) == w {
+		// No service and no re-estimate (a task start): nothing moves,
+		// and the system is settled (the front's check below would pass).
+		x.tick()
+		return true, nil
+	}
 	m := x.cnt(x.root)
 	share := 0.0
 	if advance {
@@ -145,8 +140,9 @@ func (x *SlackSystem) UpdateInPlace(job int, work, w float64, advance bool) (boo
 	}
 	ws := x.snapW(j, j.w-work)
 	ds := j.w - ws // Serve (eq. 7): the job and those behind gain it
+	moved := w != ws
 	switch {
-	case w == ws: // no re-estimate: Serve alone
+	case !moved: // no re-estimate: Serve alone
 		if ds > 0 {
 			x.setW(int32(job), ws, ds)
 		}
@@ -166,7 +162,12 @@ func (x *SlackSystem) UpdateInPlace(job int, work, w float64, advance bool) (boo
 		x.v += share
 		x.applyTag(x.root, 0, -work)
 	}
-	x.settle()
+	if moved {
+		x.settle()
+	}
+	// Else settle would find nothing to do: Serve changes no tag and no
+	// tolerance, and the check above kept the front in the virtual PS at
+	// the new V (settle's own test).
 	x.tick()
 	return true, nil
 }

@@ -8,9 +8,10 @@ import (
 )
 
 // slkUpdate is Alg. 1's update as HPFSP makes it: UpdateInPlace, or when
-// it declines, Serve, AdvanceVirtual and Reestimate.
-func slkUpdate(x *SlackSystem, job int, work, w float64) (bool, error) {
-	done, err := x.UpdateInPlace(job, work, w, true)
+// it declines, Serve, AdvanceVirtual (if advance: eq. 8; else the virtual
+// PS runs at the cluster's rate, vps=busy) and Reestimate.
+func slkUpdate(x *SlackSystem, job int, work, w float64, advance bool) (bool, error) {
+	done, err := x.UpdateInPlace(job, work, w, advance)
 	if err != nil || done {
 		return done, err
 	}
@@ -19,8 +20,10 @@ func slkUpdate(x *SlackSystem, job int, work, w float64) (bool, error) {
 			return false, err
 		}
 	}
-	if err := x.AdvanceVirtual(work); err != nil {
-		return false, err
+	if advance {
+		if err := x.AdvanceVirtual(work); err != nil {
+			return false, err
+		}
 	}
 	return false, x.Reestimate(job, w)
 }
@@ -79,7 +82,8 @@ func slkSame(t *testing.T, x, y *SlackSystem, tol float64, where string) bool {
 // (UpdateInPlace) and the one-pass report (UpdateAll) give the slacks, order and picks of the exact treap moves
 // (three splits and two merges per re-estimate) to 1e-9 of Σv + Σw, on
 // random instances whose updates move jobs by a little (in place) and by
-// a lot (past their neighbours), reports of most running jobs, with arrivals, finishes and late jobs.
+// a lot (past their neighbours) or only serve them, with the virtual PS
+// advanced by the service or not (vps=busy), reports of most running jobs, with arrivals, finishes and late jobs.
 func TestSlackSystemInPlaceMatchesExact(t *testing.T) {
 	rng := rand.New(rand.NewPCG(30, 2026))
 	inPlace, updates, reports, batched, split := 0, 0, 0, 0, 0
@@ -126,11 +130,14 @@ func TestSlackSystemInPlaceMatchesExact(t *testing.T) {
 					w = (w0 - work) * math.Exp(rng.NormFloat64()) // past its neighbours
 				case 1:
 					w = math.Max(w0-work, 0) // service only
+				case 2:
+					work, w = 0, w0 // neither (a task start)
 				}
-				desc = fmt.Sprintf("update job %d: work %v, w %v → %v", k, work, w0, w)
+				adv := rng.IntN(4) != 0
+				desc = fmt.Sprintf("update job %d: work %v, w %v → %v, advance %v", k, work, w0, w, adv)
 				var done bool
-				if done, err = slkUpdate(x, k, work, w); err == nil {
-					_, err = slkUpdate(y, k, work, w)
+				if done, err = slkUpdate(x, k, work, w, adv); err == nil {
+					_, err = slkUpdate(y, k, work, w, adv)
 				}
 				updates++
 				if done {
@@ -156,12 +163,12 @@ func TestSlackSystemInPlaceMatchesExact(t *testing.T) {
 				var done int
 				if done, err = x.UpdateAll(jobs, works, ws, true); err == nil {
 					for i := done; i < len(jobs) && err == nil; i++ {
-						_, err = slkUpdate(x, int(jobs[i]), works[i], ws[i])
+						_, err = slkUpdate(x, int(jobs[i]), works[i], ws[i], true)
 					}
 				}
 				for i, j := range jobs {
 					if err == nil {
-						_, err = slkUpdate(y, int(j), works[i], ws[i])
+						_, err = slkUpdate(y, int(j), works[i], ws[i], true)
 					}
 				}
 				reports++
