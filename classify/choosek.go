@@ -5,9 +5,8 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"sort"
-	"sync"
-	"sync/atomic"
 
+	"github.com/schedplan/schedplan/internal/par"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -69,45 +68,32 @@ func Silhouette(x *mat.Dense, assign []int32, k, sample int, seed uint64, worker
 		workers = runtime.GOMAXPROCS(0)
 	}
 	s := make([]float64, m)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < min(workers, m); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				r := int(next.Add(1) - 1)
-				if r >= m {
-					return
-				}
-				own := lab[r]
-				if count[own] < 2 {
-					s[r] = 0
-					continue
-				}
-				x := pts[r*d : r*d+d]
-				a := 0.0
-				b := math.Inf(1)
-				for c := 0; c < k; c++ {
-					if count[c] == 0 {
-						continue
-					}
-					// The row's own distance, 0, adds nothing to its
-					// cluster's sum.
-					mean := sumDist(x, pts[start[c]*d:start[c+1]*d]) / float64(count[c])
-					if c == own {
-						a = mean * float64(count[c]) / float64(count[c]-1)
-					} else {
-						b = min(b, mean)
-					}
-				}
-				if den := math.Max(a, b); den > 0 {
-					s[r] = (b - a) / den
-				}
+	par.For(m, workers, func(r int) {
+		own := lab[r]
+		if count[own] < 2 {
+			s[r] = 0
+			return
+		}
+		x := pts[r*d : r*d+d]
+		a := 0.0
+		b := math.Inf(1)
+		for c := 0; c < k; c++ {
+			if count[c] == 0 {
+				continue
 			}
-		}()
-	}
-	wg.Wait()
+			// The row's own distance, 0, adds nothing to its
+			// cluster's sum.
+			mean := sumDist(x, pts[start[c]*d:start[c+1]*d]) / float64(count[c])
+			if c == own {
+				a = mean * float64(count[c]) / float64(count[c]-1)
+			} else {
+				b = min(b, mean)
+			}
+		}
+		if den := math.Max(a, b); den > 0 {
+			s[r] = (b - a) / den
+		}
+	})
 	total := 0.0
 	for _, v := range s {
 		total += v

@@ -6,10 +6,9 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
-	"sync"
-	"sync/atomic"
 	"time"
 
+	"github.com/schedplan/schedplan/internal/par"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -163,43 +162,30 @@ func KMeans(x *mat.Dense, k int, opt KMeansOptions) (*KMeansResult, error) {
 	// the workers left over (at least one).
 	concurrent := min(opt.Workers, opt.Restarts)
 	inner := max(1, opt.Workers/concurrent)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < concurrent; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				r := int(next.Add(1) - 1)
-				if r >= opt.Restarts {
-					return
-				}
-				rr := &run{pts: pts, n: n, d: d, k: k, workers: inner, plain: opt.Plain}
-				rng := rand.New(rand.NewPCG(opt.Seed, uint64(r)))
-				t0 := time.Now()
-				switch {
-				case opt.Start != nil:
-					rr.centers = make([]float64, k*d)
-					for c := 0; c < k; c++ {
-						mat.Row(rr.centers[c*d:(c+1)*d], c, opt.Start)
-					}
-				case opt.Init == Uniform:
-					rr.seedUniform(rng)
-				case opt.Init == GreedyKMeansPlusPlus:
-					rr.seedPlusPlus(rng, 2+int(math.Log(float64(k))))
-				default:
-					rr.seedPlusPlus(rng, 1)
-				}
-				t1 := time.Now()
-				rr.lloyd(opt.MaxIter, tolAbs)
-				rr.seedTime, rr.lloydTime = t1.Sub(t0), time.Since(t1)
-				// The bounds and partial sums are not needed any more.
-				rr.lower, rr.upper, rr.chunkSums = nil, nil, nil
-				runs[r] = rr
+	par.For(opt.Restarts, concurrent, func(r int) {
+		rr := &run{pts: pts, n: n, d: d, k: k, workers: inner, plain: opt.Plain}
+		rng := rand.New(rand.NewPCG(opt.Seed, uint64(r)))
+		t0 := time.Now()
+		switch {
+		case opt.Start != nil:
+			rr.centers = make([]float64, k*d)
+			for c := 0; c < k; c++ {
+				mat.Row(rr.centers[c*d:(c+1)*d], c, opt.Start)
 			}
-		}()
-	}
-	wg.Wait()
+		case opt.Init == Uniform:
+			rr.seedUniform(rng)
+		case opt.Init == GreedyKMeansPlusPlus:
+			rr.seedPlusPlus(rng, 2+int(math.Log(float64(k))))
+		default:
+			rr.seedPlusPlus(rng, 1)
+		}
+		t1 := time.Now()
+		rr.lloyd(opt.MaxIter, tolAbs)
+		rr.seedTime, rr.lloydTime = t1.Sub(t0), time.Since(t1)
+		// The bounds and partial sums are not needed any more.
+		rr.lower, rr.upper, rr.chunkSums = nil, nil, nil
+		runs[r] = rr
+	})
 
 	res := &KMeansResult{Inertias: make([]float64, len(runs)), Starts: make([]*mat.Dense, len(runs))}
 	best := 0
@@ -271,29 +257,7 @@ func (r *run) chunks() int { return (r.n + chunkRows - 1) / chunkRows }
 
 // forChunks calls fn for every chunk, on r.workers goroutines.
 func (r *run) forChunks(fn func(c, lo, hi int)) {
-	nc := r.chunks()
-	if r.workers <= 1 || nc == 1 {
-		for c := 0; c < nc; c++ {
-			fn(c, c*chunkRows, min(r.n, (c+1)*chunkRows))
-		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < min(r.workers, nc); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				c := int(next.Add(1) - 1)
-				if c >= nc {
-					return
-				}
-				fn(c, c*chunkRows, min(r.n, (c+1)*chunkRows))
-			}
-		}()
-	}
-	wg.Wait()
+	par.For(r.chunks(), r.workers, func(c int) { fn(c, c*chunkRows, min(r.n, (c+1)*chunkRows)) })
 }
 
 // sqDist returns ‖a − b‖² for two rows of equal length. Four accumulators

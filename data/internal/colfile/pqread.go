@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
-	"sync"
 	"sync/atomic"
 
 	"github.com/apache/arrow/go/v17/arrow"
@@ -14,6 +13,7 @@ import (
 	"github.com/apache/arrow/go/v17/parquet"
 	"github.com/apache/arrow/go/v17/parquet/file"
 
+	"github.com/schedplan/schedplan/internal/par"
 	"github.com/schedplan/schedplan/internal/sysmem"
 )
 
@@ -263,31 +263,7 @@ func readChunks(r parquet.ReaderAtSeeker, pr *file.Reader, mem *BoundedAllocator
 }
 
 // parallel calls do(0..n-1) on up to GOMAXPROCS goroutines.
-func parallel(n int, do func(i int)) {
-	workers := min(runtime.GOMAXPROCS(0), n)
-	if workers <= 1 {
-		for i := 0; i < n; i++ {
-			do(i)
-		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	wg.Add(workers)
-	for w := 0; w < workers; w++ {
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= n {
-					return
-				}
-				do(i)
-			}
-		}()
-	}
-	wg.Wait()
-}
+func parallel(n int, do func(i int)) { par.For(n, runtime.GOMAXPROCS(0), do) }
 
 // readChunk decodes row group rg of the flat field f. A decoder panic is
 // recovered here, on the goroutine that decodes.
