@@ -904,19 +904,54 @@ func (x *SlackSystem) applyTag(n int32, h, b float64) {
 		nd.up -= h
 		nd.down += h
 		if nd.up < 0 {
-			x.Fixes++
-			x.push(n)
-			x.pull(n)
+			x.fix(n)
 		}
 	case h < 0:
 		nd.down += h
 		nd.up -= h
 		if nd.down < 0 {
-			x.Fixes++
-			x.push(n)
-			x.pull(n)
+			x.fix(n)
 		}
 	}
+}
+
+// slkStale is the melt (up and down) of a node whose melts are not known:
+// pull leaves them so, and a ±T tag makes them known (fix) before it is
+// checked against them. Known melts are ≥ 0.
+var slkStale = math.Inf(-1)
+
+// fix is the kinetic recomputation of node n, whose ±T tag (already
+// applied to its own values) went past its melt or found it stale: the
+// tags go down, the children's melts are made known, and the node's
+// minimum and melts are recomputed.
+func (x *SlackSystem) fix(n int32) {
+	nd := &x.nodes[n]
+	if nd.up != slkStale {
+		x.Fixes++
+	}
+	x.push(n)
+	x.known(nd.l)
+	x.known(nd.r)
+	x.pull(n)
+	x.melt(n)
+}
+
+// known makes the melts of subtree n known. The melts are wanted only by
+// ±T tags (arrivals, departures and re-estimates that pass jobs), and
+// most pulls are of service and reports, so pull leaves them stale and
+// they are computed here, once per node pulled since the subtree's last
+// ±T tag. A stale node's ancestors are stale (every pull is followed by
+// its ancestors'), so a known node ends the walk.
+func (x *SlackSystem) known(n int32) {
+	nd := &x.nodes[n]
+	if n == 0 || nd.up != slkStale {
+		return
+	}
+	x.push(n) // a ±T tag pushed makes the children known itself (fix)
+	x.known(nd.l)
+	x.known(nd.r)
+	x.pull(n)
+	x.melt(n)
 }
 
 func (x *SlackSystem) push(n int32) {
@@ -951,7 +986,7 @@ func (x *SlackSystem) addConst(n int32, b float64) {
 }
 
 // pull recomputes node n's aggregates from its own values and its
-// children's.
+// children's, leaving its melts stale (known computes them).
 func (x *SlackSystem) pull(n int32) {
 	nd := &x.nodes[n]
 	l, r := &x.nodes[nd.l], &x.nodes[nd.r]
@@ -975,6 +1010,16 @@ func (x *SlackSystem) pull(n int32) {
 		ms, mt = r.minS, r.minT
 	}
 	nd.minS, nd.minT = ms, mt
+	nd.up, nd.down = slkStale, slkStale
+}
+
+// melt computes node n's melts (how far a +T or −T tag may go before the
+// subtree's least slack changes hands) from its minimum and its
+// children's, whose melts must be known.
+func (x *SlackSystem) melt(n int32) {
+	nd := &x.nodes[n]
+	l, r := &x.nodes[nd.l], &x.nodes[nd.r]
+	ms, mt := nd.minS, nd.minT
 	up, down := slkMin(l.up, r.up), slkMin(l.down, r.down)
 	if ms < slkInf {
 		// The other candidates overtake the minimum under a +T tag if
