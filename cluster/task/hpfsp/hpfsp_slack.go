@@ -143,6 +143,7 @@ type SlackSystem struct {
 	free  []int32
 	root  int32
 	v     float64 // virtual time V
+	off   float64 // the virtual PS's work since the last fold (slkNode.s)
 	seq   int64   // arrivals so far
 	late  int64   // jobs that became late so far
 	rnd   treap.Rand
@@ -252,10 +253,11 @@ type slkNode struct {
 	elig     bool // running and runnable: a candidate of Next step 3
 	cnt      int32
 	nElig    int32
-	t, w, s  float64
+	t, w     float64
+	s        float64 // u = s_i + W_i + off: slack plus the w of the jobs up to it
 	sumT     float64 // over the subtree
 	sumW     float64
-	minS     float64 // least s over the running jobs of the subtree (+Inf: none)
+	minS     float64 // least u − (w of the subtree's jobs up to it) over its running jobs (+Inf: none)
 	minT     float64 // T of the job holding minS
 	up, down float64 // the ±T multiple the subtree's minima stand (kinetic melt)
 	minW     float64 // least w over the candidates of the subtree
@@ -370,12 +372,12 @@ func (x *SlackSystem) AdvanceVirtual(work float64) error {
 		d := f - x.v
 		if work/float64(m) < d {
 			x.v += work / float64(m)
-			x.applyTag(x.root, 0, -work)
+			x.addOff(work)
 			break
 		}
 		use := math.Max(d, 0) * float64(m)
 		x.v = f
-		x.applyTag(x.root, 0, -use)
+		x.addOff(use)
 		work -= use
 		x.settle()
 	}
@@ -395,7 +397,7 @@ func (x *SlackSystem) AdvanceVirtualToFront() float64 {
 		return 0
 	}
 	work := x.NextVirtualWork()
-	x.applyTag(x.root, 0, -work)
+	x.addOff(work)
 	x.v = x.nodes[x.front()].t
 	x.settle()
 	x.tick()
@@ -431,8 +433,8 @@ func (x *SlackSystem) Serve(job int, work float64) error {
 		return nil
 	}
 	w := x.snapW(j, j.w-work)
-	if d := j.w - w; d > 0 {
-		x.setW(int32(job), w, d)
+	if w < j.w {
+		x.setW(int32(job), w)
 	}
 	return nil
 }
@@ -444,13 +446,13 @@ func (x *SlackSystem) snapW(j *slkJob, w float64) float64 {
 	return w
 }
 
-// setW sets a job's w in the virtual PS to w, d = old − new: the job and
-// those behind it gain d of slack.
-func (x *SlackSystem) setW(job int32, w, d float64) {
+// setW sets a job's w in the virtual PS to w, below the old one: the job
+// and those behind it gain the difference of slack (their u is the same).
+func (x *SlackSystem) setW(job int32, w float64) {
 	j := &x.js[job]
 	j.w = w
 	n := &x.nodes[j.node]
-	x.setNode(job, w, d, n.run, n.elig)
+	x.setNode(job, w, n.run, n.elig)
 	x.tick()
 }
 
@@ -502,9 +504,8 @@ func (x *SlackSystem) Finish(job int) error {
 		x.fair.remove(int32(job))
 		return nil
 	}
-	d := j.w
 	j.w, j.state, j.runnable = 0, slkPSDone, false
-	x.setNode(int32(job), 0, d, false, false)
+	x.setNode(int32(job), 0, false, false)
 	x.fair.remove(int32(job))
 	x.tick()
 	return nil
@@ -532,7 +533,7 @@ func (x *SlackSystem) SetRunnable(job int, runnable bool) error {
 	}
 	j.runnable = runnable
 	if j.state == slkPS {
-		x.setNode(int32(job), j.w, 0, true, runnable)
+		x.setNode(int32(job), j.w, true, runnable)
 	}
 	if j.state == slkLate {
 		if runnable {
@@ -666,16 +667,19 @@ func (x *SlackSystem) Slack(job int) float64 {
 // rawSlack returns the slack eq. 6 gives a job in the virtual PS.
 func (x *SlackSystem) rawSlack(job int32) float64 {
 	j := &x.js[job]
+	pw := 0.0 // w of the jobs before subtree n
 	n := x.root
 	for n != 0 {
 		x.push(n)
+		nd := &x.nodes[n]
 		if n == j.node {
-			return x.nodes[n].s
+			return nd.s - (pw + x.nodes[nd.l].sumW + nd.w) - x.off
 		}
 		if x.keyLess(j.t, j.seq, n) {
-			n = x.nodes[n].l
+			n = nd.l
 		} else {
-			n = x.nodes[n].r
+			pw += x.nodes[nd.l].sumW + nd.w
+			n = nd.r
 		}
 	}
 	panic("h-pfsp slack system: job not in its treap")
@@ -688,20 +692,23 @@ func (x *SlackSystem) SlackAhead(job int) float64 {
 		return math.NaN()
 	}
 	j := &x.js[job]
-	m := math.Inf(1)
+	m := math.Inf(1) // least u − W so far
+	pw := 0.0        // w of the jobs before subtree n
 	n := x.root
 	for n != 0 {
 		x.push(n)
 		nd := &x.nodes[n]
+		l := &x.nodes[nd.l]
 		if n == j.node {
-			return slkMin(m, x.nodes[nd.l].minS)
+			return slkMin(m, l.minS-pw) - x.off
 		}
 		if x.keyLess(j.t, j.seq, n) {
 			n = nd.l
 		} else {
-			m = slkMin(m, x.nodes[nd.l].minS)
+			m = slkMin(m, l.minS-pw)
+			pw += l.sumW + nd.w
 			if nd.run {
-				m = slkMin(m, nd.s)
+				m = slkMin(m, nd.s-pw)
 			}
 			n = nd.r
 		}
@@ -785,18 +792,19 @@ func (x *SlackSystem) Next() (int, PickReason) {
 // in their fair phase are not set apart (Next takes them first).
 func (x *SlackSystem) BestCompletable() (int, float64) {
 	q := &x.search
-	q.best, q.bestW, q.ahead, q.m, q.delta = -1, math.Inf(1), 0, math.Inf(1), x.delta()
+	q.best, q.bestW, q.ahead, q.m, q.pw, q.delta = -1, math.Inf(1), 0, math.Inf(1), 0, x.delta()
 	x.visit(x.root)
 	return int(q.best), q.ahead
 }
 
 type slkSearch struct {
-	best                   int32
-	bestW, ahead, m, delta float64
+	best                       int32
+	bestW, ahead, m, pw, delta float64
 }
 
 // visit walks subtree n in virtual-PS order for BestCompletable; q.m is
-// the least slack of the running jobs before n.
+// the least slack of the running jobs before n, q.pw the sum of their w
+// (of all the jobs before n).
 func (x *SlackSystem) visit(n int32) {
 	q := &x.search
 	nd := &x.nodes[n]
@@ -805,7 +813,8 @@ func (x *SlackSystem) visit(n int32) {
 	}
 	if nd.nElig == 0 || nd.minW >= q.bestW || (!math.IsInf(q.m, 1) && nd.minW-sim.Tol*(nd.minW+math.Abs(q.m)) > q.m) {
 		// No candidate here can be completable and beat the best.
-		q.m = slkMin(q.m, nd.minS)
+		q.m = slkMin(q.m, nd.minS-q.pw-x.off)
+		q.pw += nd.sumW
 		return
 	}
 	x.push(n)
@@ -814,8 +823,9 @@ func (x *SlackSystem) visit(n int32) {
 	if nd.elig && nd.w < q.bestW && x.completable(nd.w, q.m, q.delta) {
 		q.best, q.bestW, q.ahead = nd.job, nd.w, q.m
 	}
+	q.pw += nd.w
 	if nd.run {
-		q.m = slkMin(q.m, nd.s)
+		q.m = slkMin(q.m, nd.s-q.pw-x.off)
 	}
 	x.visit(nd.r)
 }
@@ -846,7 +856,7 @@ func (x *SlackSystem) settle() {
 		}
 	}
 	if x.root == 0 {
-		x.v = 0
+		x.v, x.off = 0, 0
 	}
 }
 
@@ -876,9 +886,10 @@ func (x *SlackSystem) front() int32 {
 	return n
 }
 
-func (x *SlackSystem) newNode(job int32, s float64) int32 {
+// newNode makes a node for job, with u (slkNode.s) u.
+func (x *SlackSystem) newNode(job int32, u float64) int32 {
 	j := &x.js[job]
-	nd := slkNode{job: job, prio: x.rnd.Next(), run: j.state == slkPS, t: j.t, w: j.w, s: s}
+	nd := slkNode{job: job, prio: x.rnd.Next(), run: j.state == slkPS, t: j.t, w: j.w, s: u}
 	nd.elig = nd.run && j.runnable
 	n := treap.Take(&x.nodes, &x.free)
 	x.nodes[n] = nd
@@ -1002,12 +1013,14 @@ func (x *SlackSystem) pull(n int32) {
 	// Kinetic minimum: the least of the left minimum, the node's own slack
 	// and the right minimum; ties to the smaller T (it stays least under
 	// +T tags). A subtree without running jobs has minS = +Inf.
+	// The node's and the right minimum are less the w up to them.
+	pre := l.sumW + nd.w
 	ms, mt := l.minS, l.minT
-	if nd.run && (nd.s < ms || (nd.s == ms && nd.t < mt)) {
-		ms, mt = nd.s, nd.t
+	if c := nd.s - pre; nd.run && (c < ms || (c == ms && nd.t < mt)) {
+		ms, mt = c, nd.t
 	}
-	if r.minS < ms || (r.minS == ms && r.minT < mt) {
-		ms, mt = r.minS, r.minT
+	if c := r.minS - pre; c < ms || (c == ms && r.minT < mt) {
+		ms, mt = c, r.minT
 	}
 	nd.minS, nd.minT = ms, mt
 	nd.up, nd.down = slkStale, slkStale
@@ -1024,14 +1037,15 @@ func (x *SlackSystem) melt(n int32) {
 	if ms < slkInf {
 		// The other candidates overtake the minimum under a +T tag if
 		// their T is smaller, under a −T tag if it is larger.
+		pre := l.sumW + nd.w
 		if l.minS < slkInf {
 			up, down = slkCross(up, down, l.minS-ms, l.minT, mt)
 		}
 		if nd.run {
-			up, down = slkCross(up, down, nd.s-ms, nd.t, mt)
+			up, down = slkCross(up, down, (nd.s-pre)-ms, nd.t, mt)
 		}
 		if r.minS < slkInf {
-			up, down = slkCross(up, down, r.minS-ms, r.minT, mt)
+			up, down = slkCross(up, down, (r.minS-pre)-ms, r.minT, mt)
 		}
 	}
 	nd.up, nd.down = up, down
@@ -1060,22 +1074,21 @@ func slkMin(a, b float64) float64 {
 }
 
 // pointSet sets the w and flags of job target (tag t, order seq) in
-// subtree n and adds d to its slack and to those of the jobs behind it,
-// in one descent.
-func (x *SlackSystem) pointSet(n, target int32, t float64, seq int64, w, d float64, run, elig bool) {
-	x.descend(n, target, t, seq, 0, d)
+// subtree n, in one descent. A change of w changes the slacks of the job
+// and of those behind it, but not their u (slkNode.s): only the sums on
+// the way.
+func (x *SlackSystem) pointSet(n, target int32, t float64, seq int64, w float64, run, elig bool) {
+	x.descend(n, target, t, seq, 0)
 	nd := &x.nodes[target]
 	nd.w, nd.run, nd.elig = w, run, elig
-	nd.s += d
-	x.applyTag(nd.r, 0, d)
 	x.pullPath()
 }
 
 // descend pushes the tags on the way from n down to node target (key
-// (t, seq)), adding d to the slacks of the jobs behind the target and ds
-// to those ahead of it that hang off the way (the target's own subtrees
-// are the caller's); x.path is the way, target last.
-func (x *SlackSystem) descend(n, target int32, t float64, seq int64, ds, d float64) {
+// (t, seq)), adding d to the u of the jobs behind the target that hang
+// off the way (the target's own subtrees are the caller's); x.path is the
+// way, target last.
+func (x *SlackSystem) descend(n, target int32, t float64, seq int64, d float64) {
 	path := x.path[:0]
 	for {
 		x.push(n)
@@ -1085,12 +1098,12 @@ func (x *SlackSystem) descend(n, target int32, t float64, seq int64, ds, d float
 		}
 		nd := &x.nodes[n]
 		if x.keyLess(t, seq, n) {
-			nd.s += d
-			x.applyTag(nd.r, 0, d)
+			if d != 0 {
+				nd.s += d
+				x.applyTag(nd.r, 0, d)
+			}
 			n = nd.l
 		} else {
-			nd.s += ds
-			x.applyTag(nd.l, 0, ds)
 			n = nd.r
 		}
 	}
@@ -1105,9 +1118,9 @@ func (x *SlackSystem) pullPath() {
 }
 
 // setNode applies pointSet to a job of the virtual PS.
-func (x *SlackSystem) setNode(job int32, w, d float64, run, elig bool) {
+func (x *SlackSystem) setNode(job int32, w float64, run, elig bool) {
 	j := &x.js[job]
-	x.pointSet(x.root, j.node, j.t, j.seq, w, d, run, elig)
+	x.pointSet(x.root, j.node, j.t, j.seq, w, run, elig)
 }
 
 // split splits subtree n into the jobs before (t, seq) and the others;
@@ -1164,27 +1177,46 @@ func (x *SlackSystem) isolate(job int32) (a, c, b int32) {
 
 // insert adds a job (js[job].t, w set) to the virtual PS: the jobs ahead
 // gain their own v (one more job behind them), those behind gain v − w of
-// the new job; its own slack is eq. 6 from the sums of the jobs ahead.
+// the new job, and w more ahead of them (u: v); its own slack is eq. 6
+// from the sums of the jobs ahead.
 func (x *SlackSystem) insert(job int32) {
 	j := &x.js[job]
 	a, b := x.split(x.root, j.t, j.seq, false)
 	ahead := x.cnt(a)
 	m := ahead + x.cnt(b) + 1
-	v := j.t - x.v
 	x.applyTag(a, 1, -x.v)
-	x.applyTag(b, 0, v-j.w)
-	na := &x.nodes[a]
-	s := (na.sumT - float64(ahead)*x.v) + float64(m-ahead)*v - (na.sumW + j.w)
-	x.root = x.merge(x.merge(a, x.newNode(job, s)), b)
+	x.applyTag(b, 0, j.t-x.v)
+	x.root = x.merge(x.merge(a, x.newNode(job, x.slackU(ahead, m, x.nodes[a].sumT, j.t))), b)
+}
+
+// slackU is eq. 6's slack plus the w up to the job (u, less the offset)
+// of a job with tag t behind k jobs whose tags sum to sumT, of m in all:
+// Σ_{j<i} v_j + (m−k)·v_i.
+func (x *SlackSystem) slackU(k, m int32, sumT, t float64) float64 {
+	return (sumT - float64(k)*x.v) + float64(m-k)*(t-x.v) + x.off
+}
+
+// addOff runs every slack down by work (the virtual PS's work, eq. 8), in
+// O(1): slkNode.s holds u + off. The offset is folded into the treap (a
+// tag at the root) once it passes an eighth of Σv + Σw, so that u keeps
+// the precision of the slacks.
+func (x *SlackSystem) addOff(work float64) {
+	x.off += work
+	r := &x.nodes[x.root]
+	if x.off > (r.sumT-float64(r.cnt)*x.v+r.sumW)/8 {
+		x.applyTag(x.root, 0, -x.off)
+		x.off = 0
+	}
 }
 
 // remove takes a job out of the virtual PS: the jobs ahead lose their own
-// v (one job fewer behind them), those behind gain w − v of the job.
+// v (one job fewer behind them), those behind gain w − v of the job, and
+// w less ahead of them (u: −v).
 func (x *SlackSystem) remove(job int32) {
 	j := &x.js[job]
 	a, c, b := x.isolate(job)
 	x.applyTag(a, -1, x.v)
-	x.applyTag(b, 0, j.w-(j.t-x.v))
+	x.applyTag(b, 0, -(j.t - x.v))
 	x.free = append(x.free, c)
 	j.node = 0
 	x.root = x.merge(a, b)
@@ -1192,35 +1224,35 @@ func (x *SlackSystem) remove(job int32) {
 
 // move re-estimates a job in the virtual PS to tag t2 and remaining time
 // w2 (eq. 11–17): only the jobs it passes change slack besides its own —
-// moving back (eq. 14) each gains its own v − v_old + w_old; moving ahead
-// (eq. 16) each gains v_new − its own v − w_new; the jobs behind both
-// places gain (v_new − v_old) − (w_new − w_old), 0 but for rounding.
+// moving back (eq. 14) each gains its own v − v_old + w_old (u: w_old
+// fewer ahead); moving ahead (eq. 16) each gains v_new − its own v − w_new
+// (u: w_new more ahead); the jobs behind both places gain
+// (v_new − v_old) − (w_new − w_old), 0 but for rounding (u: v_new − v_old).
 func (x *SlackSystem) move(job int32, t2, w2 float64) {
 	if x.moveInPlace(job, t2, w2) {
 		return
 	}
 	j := &x.js[job]
-	t1, w1 := j.t, j.w
+	t1 := j.t
 	a, c, rest := x.isolate(job)
 	x.free = append(x.free, c)
 	var ahead, behind int32
 	if t2 > t1 {
 		mid, b := x.split(rest, t2, j.seq, false)
-		x.applyTag(mid, 1, w1-t1)
-		x.applyTag(b, 0, (t2-t1)-(w2-w1))
+		x.applyTag(mid, 1, -t1)
+		x.applyTag(b, 0, t2-t1)
 		ahead, behind = x.merge(a, mid), b
 	} else {
 		a2, mid := x.split(a, t2, j.seq, false)
-		x.applyTag(mid, -1, t2-w2)
-		x.applyTag(rest, 0, (t2-t1)-(w2-w1))
+		x.applyTag(mid, -1, t2)
+		x.applyTag(rest, 0, t2-t1)
 		ahead, behind = a2, x.merge(mid, rest)
 	}
 	j.t, j.w = t2, w2
 	na := &x.nodes[ahead]
 	k := na.cnt
-	m := k + x.cnt(behind) + 1
-	s := (na.sumT - float64(k)*x.v) + float64(m-k)*(t2-x.v) - (na.sumW + w2)
-	x.root = x.merge(x.merge(ahead, x.newNode(job, s)), behind)
+	u := x.slackU(k, k+x.cnt(behind)+1, na.sumT, t2)
+	x.root = x.merge(x.merge(ahead, x.newNode(job, u)), behind)
 }
 
 // rebuild recomputes every slack from eq. 6 and rebases the tags to
@@ -1230,12 +1262,12 @@ func (x *SlackSystem) rebuild() {
 	x.ops = 0
 	x.rb = slkRebuild{m: float64(x.cnt(x.root)), prevT: math.Inf(-1)}
 	x.rebuildWalk(x.root)
-	x.v = 0
+	x.v, x.off = 0, 0
 }
 
 type slkRebuild struct {
-	m, i, sumV, sumW, prevT float64
-	prevSeq                 int64
+	m, i, sumV, prevT float64
+	prevSeq           int64
 }
 
 func (x *SlackSystem) rebuildWalk(n int32) {
@@ -1253,8 +1285,7 @@ func (x *SlackSystem) rebuildWalk(n int32) {
 	}
 	nd.t, j.t = t, t
 	r.prevT, r.prevSeq = t, j.seq
-	r.sumW += nd.w
-	nd.s = r.sumV + (r.m-r.i)*t - r.sumW
+	nd.s = r.sumV + (r.m-r.i)*t // eq. 6 plus the w up to the job
 	r.sumV += t
 	r.i++
 	x.rebuildWalk(nd.r)

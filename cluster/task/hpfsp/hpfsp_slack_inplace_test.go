@@ -203,7 +203,8 @@ func TestSlackSystemInPlaceMatchesExact(t *testing.T) {
 					scale += y.VirtualRemaining(j) + y.js[j].w
 				}
 			}
-			if !slkSame(t, x, y, 1e-9*scale, fmt.Sprintf("instance %d step %d (%s)", inst, step, desc)) {
+			where := fmt.Sprintf("instance %d step %d (%s)", inst, step, desc)
+			if !slkSame(t, x, y, 1e-9*scale, where) || !slkCheckTree(t, x, where) || !slkCheckTree(t, y, where) {
 				return
 			}
 		}
