@@ -155,10 +155,12 @@ type SlackSystem struct {
 	rb     slkRebuild
 	// noInPlace turns off moveInPlace (tests compare the two paths).
 	noInPlace bool
-	// UpdateAll's scratch: new tags, the nodes in order, a spine.
+	// UpdateAll's and rebuild's scratch: new tags, the nodes in order, a
+	// queue, priorities.
 	bt    []float64
 	order []int32
 	spine []int32
+	prios []uint32
 	path  []int32 // descend's way
 
 	// Fixes counts the kinetic recomputations (nodes whose minimum was
@@ -1259,8 +1261,17 @@ func (x *SlackSystem) move(job int32, t2, w2 float64) {
 // V = 0. A tag that rounding would make equal to or before the previous
 // one's key is set just after it, so that the order stays strict.
 func (x *SlackSystem) rebuild() {
+	x.order = x.order[:0]
+	x.inorder(x.root)
+	x.relink()
+}
+
+// relink makes the treap of x.order (the nodes in key order) balanced
+// (balance) and recomputes every slack (rebuild).
+func (x *SlackSystem) relink() {
+	x.root = x.balance(x.order)
 	x.ops = 0
-	x.rb = slkRebuild{m: float64(x.cnt(x.root)), prevT: math.Inf(-1)}
+	x.rb = slkRebuild{m: float64(len(x.order)), prevT: math.Inf(-1)}
 	x.rebuildWalk(x.root)
 	x.v, x.off = 0, 0
 }

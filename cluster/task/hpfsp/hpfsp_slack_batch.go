@@ -104,8 +104,7 @@ func (x *SlackSystem) UpdateAll(jobs []int32, work, w []float64, advance bool) (
 		}
 		return cmp.Compare(x.js[na.job].seq, x.js[nb.job].seq)
 	})
-	x.root = x.cartesian(x.order)
-	x.rebuild()
+	x.relink()
 	x.settle()
 	return p, nil
 }
@@ -120,28 +119,43 @@ func (x *SlackSystem) inorder(n int32) {
 	x.inorder(x.nodes[n].r)
 }
 
-// cartesian links nodes (in key order) into the treap their priorities
-// make, in O(len(nodes)) with a stack of the right spine, and returns its
-// root. The aggregates are left to rebuild.
-func (x *SlackSystem) cartesian(nodes []int32) int32 {
-	st := x.spine[:0]
+// balance links nodes (in key order) into a balanced tree and hands
+// their priorities out again, the largest at the root and level by level
+// down, so that it is a treap with the same priorities, and returns its
+// root. Depth is what each descent pays for (about 2 ln m levels in a
+// random treap, log2 m here); the jobs added later take their random
+// places. The aggregates are left to rebuildWalk.
+func (x *SlackSystem) balance(nodes []int32) int32 {
+	x.prios = x.prios[:0]
 	for _, n := range nodes {
-		nd := &x.nodes[n]
-		nd.l, nd.r = 0, 0
-		last := int32(0)
-		for len(st) > 0 && x.nodes[st[len(st)-1]].prio < nd.prio {
-			last = st[len(st)-1]
-			st = st[:len(st)-1]
-		}
-		nd.l = last
-		if len(st) > 0 {
-			x.nodes[st[len(st)-1]].r = n
-		}
-		st = append(st, n)
+		x.prios = append(x.prios, x.nodes[n].prio)
 	}
-	x.spine = st
-	if len(st) == 0 {
+	slices.Sort(x.prios)
+	root := x.link(nodes)
+	q := append(x.spine[:0], root)
+	for i, k := 0, len(x.prios)-1; i < len(q) && q[i] != 0; i, k = i+1, k-1 {
+		nd := &x.nodes[q[i]]
+		nd.prio = x.prios[k]
+		if nd.l != 0 {
+			q = append(q, nd.l)
+		}
+		if nd.r != 0 {
+			q = append(q, nd.r)
+		}
+	}
+	x.spine = q
+	return root
+}
+
+// link links nodes (in key order) into a balanced tree and returns its
+// root.
+func (x *SlackSystem) link(nodes []int32) int32 {
+	if len(nodes) == 0 {
 		return 0
 	}
-	return st[0]
+	mid := len(nodes) / 2
+	n := nodes[mid]
+	x.nodes[n].l = x.link(nodes[:mid])
+	x.nodes[n].r = x.link(nodes[mid+1:])
+	return n
 }

@@ -2,6 +2,8 @@ package hpfsp
 
 import (
 	"math"
+	"math/bits"
+	"math/rand/v2"
 	"slices"
 	"testing"
 )
@@ -32,6 +34,11 @@ func slkCheckTree(t *testing.T, x *SlackSystem, where string) bool {
 			return
 		}
 		got := y.nodes[n]
+		if l, r := &y.nodes[got.l], &y.nodes[got.r]; (got.l != 0 && l.prio > got.prio) || (got.r != 0 && r.prio > got.prio) {
+			t.Errorf("%s: node %d (job %d): priority %d below a child's (%d, %d)", where, n, got.job, got.prio, l.prio, r.prio)
+			ok = false
+			return
+		}
 		y.pull(n)
 		want := y.nodes[n]
 		y.nodes[n] = got
@@ -63,4 +70,61 @@ func slkCheckTree(t *testing.T, x *SlackSystem, where string) bool {
 	}
 	walk(y.root)
 	return ok
+}
+
+// slkDepth is the number of levels of subtree n.
+func slkDepth(x *SlackSystem, n int32) int {
+	if n == 0 {
+		return 0
+	}
+	return 1 + max(slkDepth(x, x.nodes[n].l), slkDepth(x, x.nodes[n].r))
+}
+
+// A rebuild leaves a balanced treap (⌈log2(m+1)⌉ levels, priorities
+// still a heap) with the same slacks, order and picks; jobs added after it
+// still find their places.
+func TestSlackSystemRebuildBalances(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 30))
+	const n = 1000
+	x, err := NewSlackSystem(SlackConfig{FairLimit: 1, Fallback: true}, n+100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j := 0; j < n; j++ {
+		slkMust(t, x.AddJob(j, 1+rng.Float64()*100, 2))
+		slkMust(t, x.SetRunnable(j, rng.IntN(2) == 0))
+		if j%3 == 0 {
+			slkMust(t, x.Serve(j, rng.Float64()))
+		}
+	}
+	slkMust(t, x.AdvanceVirtual(50))
+	before := make([]float64, n)
+	for j := range before {
+		before[j] = x.Slack(j)
+	}
+	bj, _ := x.BestCompletable()
+	nj, nr := x.Next()
+	deep := slkDepth(x, x.root)
+	x.rebuild()
+	if d, m := slkDepth(x, x.root), x.Len(); d > bits.Len(uint(m)) || d >= deep {
+		t.Errorf("rebuild of %d jobs: %d levels (before %d), want ⌈log2(m+1)⌉ = %d", m, d, deep, bits.Len(uint(m)))
+	}
+	if !slkCheckTree(t, x, "after the rebuild") {
+		return
+	}
+	for j, s := range before {
+		if got := x.Slack(j); !(got == s || math.Abs(got-s) <= 1e-9*math.Max(1, math.Abs(s))) {
+			t.Fatalf("job %d: slack %v after the rebuild, %v before", j, got, s)
+		}
+	}
+	if b, _ := x.BestCompletable(); b != bj {
+		t.Errorf("best completable %d after the rebuild, %d before", b, bj)
+	}
+	if j, r := x.Next(); j != nj || r != nr {
+		t.Errorf("next %d (%v) after the rebuild, %d (%v) before", j, r, nj, nr)
+	}
+	for j := n; j < n+100; j++ {
+		slkMust(t, x.AddJob(j, rng.Float64()*100, 1))
+	}
+	slkCheckTree(t, x, "after adding jobs")
 }
