@@ -142,6 +142,7 @@ type SlackSystem struct {
 	nodes []slkNode // nodes[0] is the empty tree
 	free  []int32
 	root  int32
+	first int32 // the front's node, 0: not known (front finds it)
 	v     float64 // virtual time V
 	off   float64 // the virtual PS's work since the last fold (slkNode.s)
 	seq   int64   // arrivals so far
@@ -156,11 +157,10 @@ type SlackSystem struct {
 	// noInPlace turns off moveInPlace (tests compare the two paths).
 	noInPlace bool
 	// UpdateAll's and rebuild's scratch: new tags, the nodes in order, a
-	// queue, priorities.
+	// queue.
 	bt    []float64
 	order []int32
 	spine []int32
-	prios []uint32
 	path  []int32 // descend's way
 
 	// Fixes counts the kinetic recomputations (nodes whose minimum was
@@ -297,7 +297,7 @@ func (x *SlackSystem) Reset(cfg SlackConfig, n int) error {
 	clear(x.js)
 	x.nodes = append(x.nodes[:0], slkNode{minS: math.Inf(1), minW: math.Inf(1), up: math.Inf(1), down: math.Inf(1)})
 	x.free = x.free[:0]
-	x.root, x.v, x.seq, x.late, x.ops, x.rnd, x.Fixes = 0, 0, 0, 0, 0, treap.Seed, 0
+	x.root, x.first, x.v, x.seq, x.late, x.ops, x.rnd, x.Fixes = 0, 0, 0, 0, 0, 0, treap.Seed, 0
 	x.fair.reset(n, func(a, b int32) bool {
 		ja, jb := &x.js[a], &x.js[b]
 		sa, sb := ja.sched[ja.stage], jb.sched[jb.stage]
@@ -322,10 +322,14 @@ func (x *SlackSystem) job(job int, op string) (*slkJob, error) {
 }
 
 func slkCheckWork(op string, job int, what string, v float64) error {
-	if !(v >= 0) || math.IsInf(v, 0) {
-		return fmt.Errorf("h-pfsp slack system: %s: job %d: %s %v is not a finite non-negative number", op, job, what, v)
+	if v >= 0 && v <= math.MaxFloat64 {
+		return nil // small enough to inline
 	}
-	return nil
+	return slkBadWork(op, job, what, v)
+}
+
+func slkBadWork(op string, job int, what string, v float64) error {
+	return fmt.Errorf("h-pfsp slack system: %s: job %d: %s %v is not a finite non-negative number", op, job, what, v)
 }
 
 // AddJob adds an arriving job with its estimated size (w = v = estimate,
@@ -880,11 +884,18 @@ func (x *SlackSystem) keyLess(t float64, seq int64, n int32) bool {
 	return t < nt || (t == nt && seq < x.js[x.nodes[n].job].seq)
 }
 
+// front returns the node of the first job of the virtual PS (0 if it is
+// empty). Every change of the treap's shape goes through isolate (remove,
+// move), insert or relink, which forget it.
 func (x *SlackSystem) front() int32 {
+	if x.first != 0 {
+		return x.first
+	}
 	n := x.root
 	for x.nodes[n].l != 0 {
 		n = x.nodes[n].l
 	}
+	x.first = n
 	return n
 }
 
@@ -1173,7 +1184,7 @@ func (x *SlackSystem) isolate(job int32) (a, c, b int32) {
 	j := &x.js[job]
 	a, rest := x.split(x.root, j.t, j.seq, false)
 	c, b = x.split(rest, j.t, j.seq, true)
-	x.root = 0
+	x.root, x.first = 0, 0
 	return a, c, b
 }
 
@@ -1183,6 +1194,7 @@ func (x *SlackSystem) isolate(job int32) (a, c, b int32) {
 // from the sums of the jobs ahead.
 func (x *SlackSystem) insert(job int32) {
 	j := &x.js[job]
+	x.first = 0
 	a, b := x.split(x.root, j.t, j.seq, false)
 	ahead := x.cnt(a)
 	m := ahead + x.cnt(b) + 1
@@ -1269,7 +1281,7 @@ func (x *SlackSystem) rebuild() {
 // relink makes the treap of x.order (the nodes in key order) balanced
 // (balance) and recomputes every slack (rebuild).
 func (x *SlackSystem) relink() {
-	x.root = x.balance(x.order)
+	x.root, x.first = x.balance(x.order), 0
 	x.ops = 0
 	x.rb = slkRebuild{m: float64(len(x.order)), prevT: math.Inf(-1)}
 	x.rebuildWalk(x.root)

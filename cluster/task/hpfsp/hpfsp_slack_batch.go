@@ -119,23 +119,19 @@ func (x *SlackSystem) inorder(n int32) {
 	x.inorder(x.nodes[n].r)
 }
 
-// balance links nodes (in key order) into a balanced tree and hands
-// their priorities out again, the largest at the root and level by level
-// down, so that it is a treap with the same priorities, and returns its
-// root. Depth is what each descent pays for (about 2 ln m levels in a
-// random treap, log2 m here); the jobs added later take their random
-// places. The aggregates are left to rebuildWalk.
+// balance links nodes (in key order) into a balanced tree, gives the
+// node i-th in level order the priority (1 − i/(m+1))·2³² (the expected
+// i-th largest of m random priorities, so that the jobs added later take
+// their random places), and returns its root. Depth is what each descent
+// pays for: about 2 ln m levels in a random treap, log2 m here. The
+// aggregates are left to rebuildWalk.
 func (x *SlackSystem) balance(nodes []int32) int32 {
-	x.prios = x.prios[:0]
-	for _, n := range nodes {
-		x.prios = append(x.prios, x.nodes[n].prio)
-	}
-	slices.Sort(x.prios)
 	root := x.link(nodes)
+	step := float64(1<<32) / float64(len(nodes)+1)
 	q := append(x.spine[:0], root)
-	for i, k := 0, len(x.prios)-1; i < len(q) && q[i] != 0; i, k = i+1, k-1 {
+	for i := 0; i < len(q) && q[i] != 0; i++ {
 		nd := &x.nodes[q[i]]
-		nd.prio = x.prios[k]
+		nd.prio = uint32(float64(len(nodes)-i) * step)
 		if nd.l != 0 {
 			q = append(q, nd.l)
 		}

@@ -13,8 +13,8 @@ import (
 // computes from its children (u less the w up to each job: minS to 1e-9
 // of the tags' and w's scale), a node whose melts are known has children whose melts are known,
 // and its melts are at most those melt computes (a melt above the true
-// one would let a ±T tag pass a change of minimum unseen). It reports
-// whether all hold.
+// one would let a ±T tag pass a change of minimum unseen); the front it
+// remembers is the first node. It reports whether all hold.
 func slkCheckTree(t *testing.T, x *SlackSystem, where string) bool {
 	t.Helper()
 	y := *x
@@ -69,6 +69,15 @@ func slkCheckTree(t *testing.T, x *SlackSystem, where string) bool {
 		}
 	}
 	walk(y.root)
+	if f := x.root; ok && x.first != 0 {
+		for x.nodes[f].l != 0 {
+			f = x.nodes[f].l
+		}
+		if x.first != f {
+			t.Errorf("%s: front remembered as node %d, it is %d", where, x.first, f)
+			ok = false
+		}
+	}
 	return ok
 }
 
