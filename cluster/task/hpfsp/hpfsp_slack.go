@@ -142,7 +142,7 @@ type SlackSystem struct {
 	nodes []slkNode // nodes[0] is the empty tree
 	free  []int32
 	root  int32
-	first int32 // the front's node, 0: not known (front finds it)
+	first int32   // the front's node, 0: not known (front finds it)
 	v     float64 // virtual time V
 	off   float64 // the virtual PS's work since the last fold (slkNode.s)
 	seq   int64   // arrivals so far
