@@ -457,8 +457,11 @@ func (x *SlackSystem) snapW(j *slkJob, w float64) float64 {
 func (x *SlackSystem) setW(job int32, w float64) {
 	j := &x.js[job]
 	j.w = w
-	n := &x.nodes[j.node]
-	x.setNode(job, w, n.run, n.elig)
+	x.descend(x.root, j.node, j.t, j.seq, 0)
+	x.nodes[j.node].w = w
+	for i := len(x.path) - 1; i >= 0; i-- {
+		x.pullW(x.path[i])
+	}
 	x.tick()
 }
 
@@ -1016,17 +1019,26 @@ func (x *SlackSystem) pull(n int32) {
 	l, r := &x.nodes[nd.l], &x.nodes[nd.r]
 	nd.cnt = 1 + l.cnt + r.cnt
 	nd.sumT = nd.t + l.sumT + r.sumT
-	nd.sumW = nd.w + l.sumW + r.sumW
 	nd.nElig = l.nElig + r.nElig
-	nd.minW = slkMin(l.minW, r.minW)
 	if nd.elig {
 		nd.nElig++
+	}
+	x.pullW(n)
+}
+
+// pullW is pull after a change of w below node n (service): the counts
+// and the sums of T are as they were. Kinetic minimum: the least of the
+// left minimum, the node's own u and the right minimum, the latter two
+// less the w up to them; ties to the smaller T (it stays least under +T
+// tags). A subtree without running jobs has minS = +Inf.
+func (x *SlackSystem) pullW(n int32) {
+	nd := &x.nodes[n]
+	l, r := &x.nodes[nd.l], &x.nodes[nd.r]
+	nd.sumW = nd.w + l.sumW + r.sumW
+	nd.minW = slkMin(l.minW, r.minW)
+	if nd.elig {
 		nd.minW = slkMin(nd.minW, nd.w)
 	}
-	// Kinetic minimum: the least of the left minimum, the node's own slack
-	// and the right minimum; ties to the smaller T (it stays least under
-	// +T tags). A subtree without running jobs has minS = +Inf.
-	// The node's and the right minimum are less the w up to them.
 	pre := l.sumW + nd.w
 	ms, mt := l.minS, l.minT
 	if c := nd.s - pre; nd.run && (c < ms || (c == ms && nd.t < mt)) {
