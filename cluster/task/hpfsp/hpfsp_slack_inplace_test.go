@@ -218,3 +218,47 @@ func TestSlackSystemInPlaceMatchesExact(t *testing.T) {
 	}
 	t.Logf("%d of %d updates in one descent, %d of %d reports in one pass (%d cut where a job leaves)", inPlace, updates, batched, reports, split)
 }
+
+// A re-estimate within the job's tolerance (sim.Tol of its size) of its
+// served w is rounding and is not made: the job keeps its tag and w is the
+// served one; one just above it moves the tag by the change.
+func TestUpdateInPlaceSkipsRounding(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		delta float64 // re-estimate − served w, in units of the tolerance
+		moved bool
+	}{
+		{"equal", 0, false},
+		{"rounding up", 0.5, false},
+		{"rounding down", -1, false},
+		{"above the tolerance", 2, true},
+		{"below minus the tolerance", -2, true},
+	} {
+		x, err := NewSlackSystem(SlackConfig{}, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j, e := range []float64{100, 200, 300} {
+			slkMust(t, x.AddJob(j, e, 1))
+		}
+		tol := x.js[1].tol()
+		t0, ws := x.js[1].t, x.js[1].w-10
+		done, err := x.UpdateInPlace(1, 10, ws+tc.delta*tol, true)
+		if err != nil || !done {
+			t.Fatalf("%s: update in place: %v, %v", tc.name, done, err)
+		}
+		wantW, wantT := ws, t0
+		if tc.moved {
+			wantW, wantT = ws+tc.delta*tol, t0+tc.delta*tol
+		}
+		if got := x.Remaining(1); got != wantW {
+			t.Errorf("%s: w %v, want %v", tc.name, got, wantW)
+		}
+		if got := x.js[1].t; got != wantT {
+			t.Errorf("%s: tag %v, want %v (before %v)", tc.name, got, wantT, t0)
+		}
+		if !slkCheckTree(t, x, tc.name) {
+			return
+		}
+	}
+}
