@@ -49,8 +49,20 @@ import (
 // for completability) is kept by a kinetic segment tree over the treap:
 // each node keeps its subtree's least slack, the T of the job holding it,
 // and how far (in multiples of T) a lazy ±T tag may go before any minimum
-// below it changes hands; a tag that goes further is pushed down and the
-// minima recomputed. Jobs that have finished for real stay in the virtual
+// below it changes hands (its melts); a tag that goes further is pushed
+// down and the minima recomputed. The melts are wanted only by ±T tags
+// (arrivals, departures, re-estimates that pass jobs), so they are
+// computed when one comes, for the nodes recomputed since the last.
+//
+// What a node stores is not s_j but u_j = s_j + Σ_{i≤j} w_i (+ the virtual
+// PS's work since the last fold, an offset kept outside the treap): a
+// job's service lowers its w and raises the slack of every job behind it
+// by as much, which leaves every u as it was, so service changes only the
+// sums on the job's way, and the virtual PS's work (every slack falls by
+// it) only the offset. A subtree's least slack is its least u less the w
+// up to each job, plus the w and the offset before the subtree.
+//
+// Jobs that have finished for real stay in the virtual
 // PS (their v still counts) but have s = ∞ for completability (seed 002
 // §II.C) and w = 0. A job whose v reaches 0 leaves the virtual PS (§II.C);
 // if it has not finished it is late.
@@ -112,9 +124,11 @@ import (
 // O(log m) expected. AddJob, Reestimate: O(log m) expected (a constant
 // number of treap splits and merges; a re-estimate that keeps the job
 // between its neighbours, two descents), plus the kinetic recomputations of a
-// ±T tag that passes a change of minimum, O(1) per node recomputed.
-// UpdateInPlace (Serve, AdvanceVirtual, Reestimate of one job): two
-// descents when no job passes another or leaves. UpdateAll (a progress
+// ±T tag that passes a change of minimum, O(1) per node recomputed, and
+// the melts of the nodes recomputed since the last ±T tag (at most one
+// per node recomputed).
+// UpdateInPlace (Serve, AdvanceVirtual, Reestimate of one job): one
+// descent (two with a re-estimate) when no job passes another or leaves. UpdateAll (a progress
 // report of k ≥ m/4 jobs): O(m) plus a sort of nearly sorted keys.
 // AdvanceVirtual: O(1), plus O(log m) per job leaving the virtual PS;
 // AdvanceVirtualToFront: O(log m). TaskScheduled, SetStageProgress:
@@ -124,7 +138,8 @@ import (
 // subtree entered (O(log m) in all when the least-w runnable job is
 // completable). Every 32·m + 1024 updates the slacks are recomputed from
 // scratch in O(m) (and T rebased to V = 0) so that rounding does not
-// accumulate: O(1) amortised. The kinetic recomputations have a
+// accumulate, and the treap relinked balanced (log2 m levels): O(1)
+// amortised. The kinetic recomputations have a
 // polylogarithmic amortised bound only when the tags move one way (the
 // kinetic segment tree, ko_osaga, translated at
 // codeforces.com/blog/entry/130415); here an estimate that falls moves

@@ -66,7 +66,10 @@ func (x *SlackSystem) UpdateAll(jobs []int32, work, w []float64, advance bool) (
 		}
 		l := lim
 		if j.state == slkPS {
-			x.bt[i] = j.t + (w[i] - x.snapW(j, j.w-work[i]))
+			x.bt[i] = j.t
+			if ws := x.snapW(j, j.w-work[i]); reestimates(j, ws, w[i]) {
+				x.bt[i] += w[i] - ws
+			}
 			tol := sim.Tol * math.Max(math.Max(j.size, j.size+x.bt[i]-j.t), j.est0)
 			l = math.Min(l, math.Min(j.t, x.bt[i])-tol)
 		}
@@ -83,11 +86,11 @@ func (x *SlackSystem) UpdateAll(jobs []int32, work, w []float64, advance bool) (
 		ws := x.snapW(j, j.w-work[i])
 		switch j.state {
 		case slkPS:
-			if w[i] != ws {
+			if reestimates(j, ws, w[i]) {
 				j.size = math.Max(j.size+(w[i]-ws), 0)
-				j.t = x.bt[i]
+				j.t, ws = x.bt[i], w[i]
 			}
-			j.w = w[i]
+			j.w = ws
 			nd := &x.nodes[j.node]
 			nd.t, nd.w = j.t, j.w
 		case slkLate:

@@ -91,6 +91,16 @@ func (x *SlackSystem) pointMove(n, target int32, t float64, seq int64, t2, w2, u
 	x.pullPath()
 }
 
+// reestimates reports whether an update re-estimates job j, served to ws,
+// to w. A re-estimate by no more than the job's tolerance (sim.Tol of its
+// size, the work that counts as none) is not made: w stays ws. It is
+// rounding when w is the job's estimate less its service (every one of
+// the 3.3 M re-estimates of BenchmarkTaskEvents/hpfsp), and skipping it
+// never lets w stray further than that from the estimator's.
+func reestimates(j *slkJob, ws, w float64) bool {
+	return w != ws && !(ws > 0 && math.Abs(w-ws) <= j.tol())
+}
+
 // UpdateInPlace is Alg. 1's update of a running job in the virtual PS in
 // one descent: Serve(job, work), then, if advance, AdvanceVirtual(work)
 // (eq. 8), then Reestimate(job, w). It does it only when no job leaves the
@@ -131,13 +141,7 @@ func (x *SlackSystem) UpdateInPlace(job int, work, w float64, advance bool) (boo
 	}
 	ws := x.snapW(j, j.w-work)
 	ds := j.w - ws // Serve (eq. 7): the job and those behind gain it
-	// A re-estimate by no more than the job's tolerance (sim.Tol of its
-	// size, the work that counts as none) is not made: w stays ws. It is
-	// rounding when w is the job's estimate less its service (every one
-	// of the 3.3 M re-estimates of BenchmarkTaskEvents/hpfsp), and
-	// skipping it never lets w stray further than that from the
-	// estimator's.
-	moved := w != ws && !(ws > 0 && math.Abs(w-ws) <= j.tol())
+	moved := reestimates(j, ws, w)
 	switch {
 	case !moved: // no re-estimate: Serve alone
 		if ds > 0 {
