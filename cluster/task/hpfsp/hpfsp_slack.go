@@ -971,11 +971,8 @@ func (x *SlackSystem) fix(n int32) {
 	if nd.up != slkStale {
 		x.Fixes++
 	}
-	x.push(n)
-	x.known(nd.l)
-	x.known(nd.r)
-	x.pull(n)
-	x.melt(n)
+	nd.up = slkStale
+	x.known(n)
 }
 
 // known makes the melts of subtree n known. The melts are wanted only by
