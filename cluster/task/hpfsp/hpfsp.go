@@ -121,6 +121,7 @@ type HPFSP struct {
 	s      *task.State
 	x      SlackSystem
 	est    RemainingEstimator
+	ownEst bool      // est is jobEstimator: it observes nothing
 	served []float64 // Attained at the job's last update
 	vt     float64   // time the virtual PS was last brought to
 	tasks  []int
@@ -216,7 +217,7 @@ func (p *HPFSP) Start(s *task.State) error {
 	}
 	p.every = max(p.every, 0)
 	p.t0, p.nextAt = s.Now(), s.Now()
-	p.est = jobEstimator{s}
+	p.est, p.ownEst = jobEstimator{s}, p.NewEstimator == nil
 	if p.NewEstimator != nil {
 		e, err := p.NewEstimator(s)
 		if err != nil {
@@ -311,7 +312,9 @@ func (p *HPFSP) apply(j int, work, w float64) {
 }
 
 // progress gives the slack system job j's stage progress and whether it
-// can launch.
+// can launch. The stages after the first below the threshold do not
+// change the current stage (Alg. 3's getStage), so their progress is not
+// asked for.
 func (p *HPFSP) progress(j int) {
 	s := p.s
 	for st := range s.Stages(j) {
@@ -320,6 +323,9 @@ func (p *HPFSP) progress(j int) {
 			pr = 0
 		}
 		p.must(p.x.SetStageProgress(j, st, min(pr, 1)))
+		if pr < p.x.cfg.StageThreshold {
+			break
+		}
 	}
 	p.must(p.x.SetRunnable(j, s.Ready(j) > 0))
 }
@@ -366,8 +372,12 @@ func (p *HPFSP) Ended(t task.TaskRef) {
 	}
 }
 
-// observe reports a stage's progress to the estimator.
+// observe reports a stage's progress to the estimator (jobEstimator
+// observes nothing).
 func (p *HPFSP) observe(j, st int) {
+	if p.ownEst {
+		return
+	}
 	p.must(p.est.ObserveStage(j, st, p.s.StageProgress(j, st), p.s.Now()))
 }
 
@@ -418,7 +428,7 @@ func (p *HPFSP) Preempt(func(task.TaskRef) error) {
 	p.bWork, p.bW = p.bWork[:0], p.bW[:0]
 	for _, j32 := range p.active {
 		j := int(j32)
-		for st := range p.s.Stages(j) {
+		for st := 0; !p.ownEst && st < p.s.Stages(j); st++ {
 			if p.s.StageRunning(j, st) > 0 {
 				p.observe(j, st)
 			}

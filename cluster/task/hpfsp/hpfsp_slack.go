@@ -49,8 +49,20 @@ import (
 // for completability) is kept by a kinetic segment tree over the treap:
 // each node keeps its subtree's least slack, the T of the job holding it,
 // and how far (in multiples of T) a lazy ±T tag may go before any minimum
-// below it changes hands; a tag that goes further is pushed down and the
-// minima recomputed. Jobs that have finished for real stay in the virtual
+// below it changes hands (its melts); a tag that goes further is pushed
+// down and the minima recomputed. The melts are wanted only by ±T tags
+// (arrivals, departures, re-estimates that pass jobs), so they are
+// computed when one comes, for the nodes recomputed since the last.
+//
+// What a node stores is not s_j but u_j = s_j + Σ_{i≤j} w_i (+ the virtual
+// PS's work since the last fold, an offset kept outside the treap): a
+// job's service lowers its w and raises the slack of every job behind it
+// by as much, which leaves every u as it was, so service changes only the
+// sums on the job's way, and the virtual PS's work (every slack falls by
+// it) only the offset. A subtree's least slack is its least u less the w
+// up to each job, plus the w and the offset before the subtree.
+//
+// Jobs that have finished for real stay in the virtual
 // PS (their v still counts) but have s = ∞ for completability (seed 002
 // §II.C) and w = 0. A job whose v reaches 0 leaves the virtual PS (§II.C);
 // if it has not finished it is late.
@@ -112,9 +124,11 @@ import (
 // O(log m) expected. AddJob, Reestimate: O(log m) expected (a constant
 // number of treap splits and merges; a re-estimate that keeps the job
 // between its neighbours, two descents), plus the kinetic recomputations of a
-// ±T tag that passes a change of minimum, O(1) per node recomputed.
-// UpdateInPlace (Serve, AdvanceVirtual, Reestimate of one job): two
-// descents when no job passes another or leaves. UpdateAll (a progress
+// ±T tag that passes a change of minimum, O(1) per node recomputed, and
+// the melts of the nodes recomputed since the last ±T tag (at most one
+// per node recomputed).
+// UpdateInPlace (Serve, AdvanceVirtual, Reestimate of one job): one
+// descent (two with a re-estimate) when no job passes another or leaves. UpdateAll (a progress
 // report of k ≥ m/4 jobs): O(m) plus a sort of nearly sorted keys.
 // AdvanceVirtual: O(1), plus O(log m) per job leaving the virtual PS;
 // AdvanceVirtualToFront: O(log m). TaskScheduled, SetStageProgress:
@@ -124,7 +138,8 @@ import (
 // subtree entered (O(log m) in all when the least-w runnable job is
 // completable). Every 32·m + 1024 updates the slacks are recomputed from
 // scratch in O(m) (and T rebased to V = 0) so that rounding does not
-// accumulate: O(1) amortised. The kinetic recomputations have a
+// accumulate, and the treap relinked balanced (log2 m levels): O(1)
+// amortised. The kinetic recomputations have a
 // polylogarithmic amortised bound only when the tags move one way (the
 // kinetic segment tree, ko_osaga, translated at
 // codeforces.com/blog/entry/130415); here an estimate that falls moves
@@ -142,7 +157,9 @@ type SlackSystem struct {
 	nodes []slkNode // nodes[0] is the empty tree
 	free  []int32
 	root  int32
+	first int32   // the front's node, 0: not known (front finds it)
 	v     float64 // virtual time V
+	off   float64 // the virtual PS's work since the last fold (slkNode.s)
 	seq   int64   // arrivals so far
 	late  int64   // jobs that became late so far
 	rnd   treap.Rand
@@ -154,7 +171,8 @@ type SlackSystem struct {
 	rb     slkRebuild
 	// noInPlace turns off moveInPlace (tests compare the two paths).
 	noInPlace bool
-	// UpdateAll's scratch: new tags, the nodes in order, a spine.
+	// UpdateAll's and rebuild's scratch: new tags, the nodes in order, a
+	// queue.
 	bt    []float64
 	order []int32
 	spine []int32
@@ -252,10 +270,11 @@ type slkNode struct {
 	elig     bool // running and runnable: a candidate of Next step 3
 	cnt      int32
 	nElig    int32
-	t, w, s  float64
+	t, w     float64
+	s        float64 // u = s_i + W_i + off: slack plus the w of the jobs up to it
 	sumT     float64 // over the subtree
 	sumW     float64
-	minS     float64 // least s over the running jobs of the subtree (+Inf: none)
+	minS     float64 // least u − (w of the subtree's jobs up to it) over its running jobs (+Inf: none)
 	minT     float64 // T of the job holding minS
 	up, down float64 // the ±T multiple the subtree's minima stand (kinetic melt)
 	minW     float64 // least w over the candidates of the subtree
@@ -293,7 +312,7 @@ func (x *SlackSystem) Reset(cfg SlackConfig, n int) error {
 	clear(x.js)
 	x.nodes = append(x.nodes[:0], slkNode{minS: math.Inf(1), minW: math.Inf(1), up: math.Inf(1), down: math.Inf(1)})
 	x.free = x.free[:0]
-	x.root, x.v, x.seq, x.late, x.ops, x.rnd, x.Fixes = 0, 0, 0, 0, 0, treap.Seed, 0
+	x.root, x.first, x.v, x.seq, x.late, x.ops, x.rnd, x.Fixes = 0, 0, 0, 0, 0, 0, treap.Seed, 0
 	x.fair.reset(n, func(a, b int32) bool {
 		ja, jb := &x.js[a], &x.js[b]
 		sa, sb := ja.sched[ja.stage], jb.sched[jb.stage]
@@ -318,10 +337,14 @@ func (x *SlackSystem) job(job int, op string) (*slkJob, error) {
 }
 
 func slkCheckWork(op string, job int, what string, v float64) error {
-	if !(v >= 0) || math.IsInf(v, 0) {
-		return fmt.Errorf("h-pfsp slack system: %s: job %d: %s %v is not a finite non-negative number", op, job, what, v)
+	if v >= 0 && v <= math.MaxFloat64 {
+		return nil // small enough to inline
 	}
-	return nil
+	return slkBadWork(op, job, what, v)
+}
+
+func slkBadWork(op string, job int, what string, v float64) error {
+	return fmt.Errorf("h-pfsp slack system: %s: job %d: %s %v is not a finite non-negative number", op, job, what, v)
 }
 
 // AddJob adds an arriving job with its estimated size (w = v = estimate,
@@ -370,12 +393,12 @@ func (x *SlackSystem) AdvanceVirtual(work float64) error {
 		d := f - x.v
 		if work/float64(m) < d {
 			x.v += work / float64(m)
-			x.applyTag(x.root, 0, -work)
+			x.addOff(work)
 			break
 		}
 		use := math.Max(d, 0) * float64(m)
 		x.v = f
-		x.applyTag(x.root, 0, -use)
+		x.addOff(use)
 		work -= use
 		x.settle()
 	}
@@ -395,7 +418,7 @@ func (x *SlackSystem) AdvanceVirtualToFront() float64 {
 		return 0
 	}
 	work := x.NextVirtualWork()
-	x.applyTag(x.root, 0, -work)
+	x.addOff(work)
 	x.v = x.nodes[x.front()].t
 	x.settle()
 	x.tick()
@@ -431,8 +454,8 @@ func (x *SlackSystem) Serve(job int, work float64) error {
 		return nil
 	}
 	w := x.snapW(j, j.w-work)
-	if d := j.w - w; d > 0 {
-		x.setW(int32(job), w, d)
+	if w < j.w {
+		x.setW(int32(job), w)
 	}
 	return nil
 }
@@ -444,13 +467,16 @@ func (x *SlackSystem) snapW(j *slkJob, w float64) float64 {
 	return w
 }
 
-// setW sets a job's w in the virtual PS to w, d = old − new: the job and
-// those behind it gain d of slack.
-func (x *SlackSystem) setW(job int32, w, d float64) {
+// setW sets a job's w in the virtual PS to w, below the old one: the job
+// and those behind it gain the difference of slack (their u is the same).
+func (x *SlackSystem) setW(job int32, w float64) {
 	j := &x.js[job]
 	j.w = w
-	n := &x.nodes[j.node]
-	x.setNode(job, w, d, n.run, n.elig)
+	x.descend(x.root, j.node, j.t, j.seq, 0)
+	x.nodes[j.node].w = w
+	for i := len(x.path) - 1; i >= 0; i-- {
+		x.pullW(x.path[i])
+	}
 	x.tick()
 }
 
@@ -502,9 +528,8 @@ func (x *SlackSystem) Finish(job int) error {
 		x.fair.remove(int32(job))
 		return nil
 	}
-	d := j.w
 	j.w, j.state, j.runnable = 0, slkPSDone, false
-	x.setNode(int32(job), 0, d, false, false)
+	x.setNode(int32(job), 0, false, false)
 	x.fair.remove(int32(job))
 	x.tick()
 	return nil
@@ -532,7 +557,7 @@ func (x *SlackSystem) SetRunnable(job int, runnable bool) error {
 	}
 	j.runnable = runnable
 	if j.state == slkPS {
-		x.setNode(int32(job), j.w, 0, true, runnable)
+		x.setNode(int32(job), j.w, true, runnable)
 	}
 	if j.state == slkLate {
 		if runnable {
@@ -666,16 +691,19 @@ func (x *SlackSystem) Slack(job int) float64 {
 // rawSlack returns the slack eq. 6 gives a job in the virtual PS.
 func (x *SlackSystem) rawSlack(job int32) float64 {
 	j := &x.js[job]
+	pw := 0.0 // w of the jobs before subtree n
 	n := x.root
 	for n != 0 {
 		x.push(n)
+		nd := &x.nodes[n]
 		if n == j.node {
-			return x.nodes[n].s
+			return nd.s - (pw + x.nodes[nd.l].sumW + nd.w) - x.off
 		}
 		if x.keyLess(j.t, j.seq, n) {
-			n = x.nodes[n].l
+			n = nd.l
 		} else {
-			n = x.nodes[n].r
+			pw += x.nodes[nd.l].sumW + nd.w
+			n = nd.r
 		}
 	}
 	panic("h-pfsp slack system: job not in its treap")
@@ -688,20 +716,23 @@ func (x *SlackSystem) SlackAhead(job int) float64 {
 		return math.NaN()
 	}
 	j := &x.js[job]
-	m := math.Inf(1)
+	m := math.Inf(1) // least u − W so far
+	pw := 0.0        // w of the jobs before subtree n
 	n := x.root
 	for n != 0 {
 		x.push(n)
 		nd := &x.nodes[n]
+		l := &x.nodes[nd.l]
 		if n == j.node {
-			return slkMin(m, x.nodes[nd.l].minS)
+			return slkMin(m, l.minS-pw) - x.off
 		}
 		if x.keyLess(j.t, j.seq, n) {
 			n = nd.l
 		} else {
-			m = slkMin(m, x.nodes[nd.l].minS)
+			m = slkMin(m, l.minS-pw)
+			pw += l.sumW + nd.w
 			if nd.run {
-				m = slkMin(m, nd.s)
+				m = slkMin(m, nd.s-pw)
 			}
 			n = nd.r
 		}
@@ -785,18 +816,19 @@ func (x *SlackSystem) Next() (int, PickReason) {
 // in their fair phase are not set apart (Next takes them first).
 func (x *SlackSystem) BestCompletable() (int, float64) {
 	q := &x.search
-	q.best, q.bestW, q.ahead, q.m, q.delta = -1, math.Inf(1), 0, math.Inf(1), x.delta()
+	q.best, q.bestW, q.ahead, q.m, q.pw, q.delta = -1, math.Inf(1), 0, math.Inf(1), 0, x.delta()
 	x.visit(x.root)
 	return int(q.best), q.ahead
 }
 
 type slkSearch struct {
-	best                   int32
-	bestW, ahead, m, delta float64
+	best                       int32
+	bestW, ahead, m, pw, delta float64
 }
 
 // visit walks subtree n in virtual-PS order for BestCompletable; q.m is
-// the least slack of the running jobs before n.
+// the least slack of the running jobs before n, q.pw the sum of their w
+// (of all the jobs before n).
 func (x *SlackSystem) visit(n int32) {
 	q := &x.search
 	nd := &x.nodes[n]
@@ -805,7 +837,8 @@ func (x *SlackSystem) visit(n int32) {
 	}
 	if nd.nElig == 0 || nd.minW >= q.bestW || (!math.IsInf(q.m, 1) && nd.minW-sim.Tol*(nd.minW+math.Abs(q.m)) > q.m) {
 		// No candidate here can be completable and beat the best.
-		q.m = slkMin(q.m, nd.minS)
+		q.m = slkMin(q.m, nd.minS-q.pw-x.off)
+		q.pw += nd.sumW
 		return
 	}
 	x.push(n)
@@ -814,8 +847,9 @@ func (x *SlackSystem) visit(n int32) {
 	if nd.elig && nd.w < q.bestW && x.completable(nd.w, q.m, q.delta) {
 		q.best, q.bestW, q.ahead = nd.job, nd.w, q.m
 	}
+	q.pw += nd.w
 	if nd.run {
-		q.m = slkMin(q.m, nd.s)
+		q.m = slkMin(q.m, nd.s-q.pw-x.off)
 	}
 	x.visit(nd.r)
 }
@@ -846,7 +880,7 @@ func (x *SlackSystem) settle() {
 		}
 	}
 	if x.root == 0 {
-		x.v = 0
+		x.v, x.off = 0, 0
 	}
 }
 
@@ -868,17 +902,25 @@ func (x *SlackSystem) keyLess(t float64, seq int64, n int32) bool {
 	return t < nt || (t == nt && seq < x.js[x.nodes[n].job].seq)
 }
 
+// front returns the node of the first job of the virtual PS (0 if it is
+// empty). Every change of the treap's shape goes through isolate (remove,
+// move), insert or relink, which forget it.
 func (x *SlackSystem) front() int32 {
+	if x.first != 0 {
+		return x.first
+	}
 	n := x.root
 	for x.nodes[n].l != 0 {
 		n = x.nodes[n].l
 	}
+	x.first = n
 	return n
 }
 
-func (x *SlackSystem) newNode(job int32, s float64) int32 {
+// newNode makes a node for job, with u (slkNode.s) u.
+func (x *SlackSystem) newNode(job int32, u float64) int32 {
 	j := &x.js[job]
-	nd := slkNode{job: job, prio: x.rnd.Next(), run: j.state == slkPS, t: j.t, w: j.w, s: s}
+	nd := slkNode{job: job, prio: x.rnd.Next(), run: j.state == slkPS, t: j.t, w: j.w, s: u}
 	nd.elig = nd.run && j.runnable
 	n := treap.Take(&x.nodes, &x.free)
 	x.nodes[n] = nd
@@ -904,19 +946,51 @@ func (x *SlackSystem) applyTag(n int32, h, b float64) {
 		nd.up -= h
 		nd.down += h
 		if nd.up < 0 {
-			x.Fixes++
-			x.push(n)
-			x.pull(n)
+			x.fix(n)
 		}
 	case h < 0:
 		nd.down += h
 		nd.up -= h
 		if nd.down < 0 {
-			x.Fixes++
-			x.push(n)
-			x.pull(n)
+			x.fix(n)
 		}
 	}
+}
+
+// slkStale is the melt (up and down) of a node whose melts are not known:
+// pull leaves them so, and a ±T tag makes them known (fix) before it is
+// checked against them. Known melts are ≥ 0.
+var slkStale = math.Inf(-1)
+
+// fix is the kinetic recomputation of node n, whose ±T tag (already
+// applied to its own values) went past its melt or found it stale: the
+// tags go down, the children's melts are made known, and the node's
+// minimum and melts are recomputed.
+func (x *SlackSystem) fix(n int32) {
+	nd := &x.nodes[n]
+	if nd.up != slkStale {
+		x.Fixes++
+	}
+	nd.up = slkStale
+	x.known(n)
+}
+
+// known makes the melts of subtree n known. The melts are wanted only by
+// ±T tags (arrivals, departures and re-estimates that pass jobs), and
+// most pulls are of service and reports, so pull leaves them stale and
+// they are computed here, once per node pulled since the subtree's last
+// ±T tag. A stale node's ancestors are stale (every pull is followed by
+// its ancestors'), so a known node ends the walk.
+func (x *SlackSystem) known(n int32) {
+	nd := &x.nodes[n]
+	if n == 0 || nd.up != slkStale {
+		return
+	}
+	x.push(n) // a ±T tag pushed makes the children known itself (fix)
+	x.known(nd.l)
+	x.known(nd.r)
+	x.pull(n)
+	x.melt(n)
 }
 
 func (x *SlackSystem) push(n int32) {
@@ -951,42 +1025,64 @@ func (x *SlackSystem) addConst(n int32, b float64) {
 }
 
 // pull recomputes node n's aggregates from its own values and its
-// children's.
+// children's, leaving its melts stale (known computes them).
 func (x *SlackSystem) pull(n int32) {
 	nd := &x.nodes[n]
 	l, r := &x.nodes[nd.l], &x.nodes[nd.r]
 	nd.cnt = 1 + l.cnt + r.cnt
 	nd.sumT = nd.t + l.sumT + r.sumT
-	nd.sumW = nd.w + l.sumW + r.sumW
 	nd.nElig = l.nElig + r.nElig
-	nd.minW = slkMin(l.minW, r.minW)
 	if nd.elig {
 		nd.nElig++
+	}
+	x.pullW(n)
+}
+
+// pullW is pull after a change of w below node n (service): the counts
+// and the sums of T are as they were. Kinetic minimum: the least of the
+// left minimum, the node's own u and the right minimum, the latter two
+// less the w up to them; ties to the smaller T (it stays least under +T
+// tags). A subtree without running jobs has minS = +Inf.
+func (x *SlackSystem) pullW(n int32) {
+	nd := &x.nodes[n]
+	l, r := &x.nodes[nd.l], &x.nodes[nd.r]
+	nd.sumW = nd.w + l.sumW + r.sumW
+	nd.minW = slkMin(l.minW, r.minW)
+	if nd.elig {
 		nd.minW = slkMin(nd.minW, nd.w)
 	}
-	// Kinetic minimum: the least of the left minimum, the node's own slack
-	// and the right minimum; ties to the smaller T (it stays least under
-	// +T tags). A subtree without running jobs has minS = +Inf.
+	pre := l.sumW + nd.w
 	ms, mt := l.minS, l.minT
-	if nd.run && (nd.s < ms || (nd.s == ms && nd.t < mt)) {
-		ms, mt = nd.s, nd.t
+	if c := nd.s - pre; nd.run && (c < ms || (c == ms && nd.t < mt)) {
+		ms, mt = c, nd.t
 	}
-	if r.minS < ms || (r.minS == ms && r.minT < mt) {
-		ms, mt = r.minS, r.minT
+	if c := r.minS - pre; c < ms || (c == ms && r.minT < mt) {
+		ms, mt = c, r.minT
 	}
 	nd.minS, nd.minT = ms, mt
+	nd.up, nd.down = slkStale, slkStale
+}
+
+// melt computes node n's melts (how far a +T or −T tag may go before the
+// subtree's least slack changes hands) from its minimum and its
+// children's, whose melts must be known.
+func (x *SlackSystem) melt(n int32) {
+	nd := &x.nodes[n]
+	l, r := &x.nodes[nd.l], &x.nodes[nd.r]
+	ms, mt := nd.minS, nd.minT
 	up, down := slkMin(l.up, r.up), slkMin(l.down, r.down)
 	if ms < slkInf {
 		// The other candidates overtake the minimum under a +T tag if
 		// their T is smaller, under a −T tag if it is larger.
+		pre := l.sumW + nd.w
 		if l.minS < slkInf {
 			up, down = slkCross(up, down, l.minS-ms, l.minT, mt)
 		}
 		if nd.run {
-			up, down = slkCross(up, down, nd.s-ms, nd.t, mt)
+			up, down = slkCross(up, down, (nd.s-pre)-ms, nd.t, mt)
 		}
 		if r.minS < slkInf {
-			up, down = slkCross(up, down, r.minS-ms, r.minT, mt)
+			up, down = slkCross(up, down, (r.minS-pre)-ms, r.minT, mt)
 		}
 	}
 	nd.up, nd.down = up, down
@@ -1015,22 +1111,21 @@ func slkMin(a, b float64) float64 {
 }
 
 // pointSet sets the w and flags of job target (tag t, order seq) in
-// subtree n and adds d to its slack and to those of the jobs behind it,
-// in one descent.
-func (x *SlackSystem) pointSet(n, target int32, t float64, seq int64, w, d float64, run, elig bool) {
-	x.descend(n, target, t, seq, 0, d)
+// subtree n, in one descent. A change of w changes the slacks of the job
+// and of those behind it, but not their u (slkNode.s): only the sums on
+// the way.
+func (x *SlackSystem) pointSet(n, target int32, t float64, seq int64, w float64, run, elig bool) {
+	x.descend(n, target, t, seq, 0)
 	nd := &x.nodes[target]
 	nd.w, nd.run, nd.elig = w, run, elig
-	nd.s += d
-	x.applyTag(nd.r, 0, d)
 	x.pullPath()
 }
 
 // descend pushes the tags on the way from n down to node target (key
-// (t, seq)), adding d to the slacks of the jobs behind the target and ds
-// to those ahead of it that hang off the way (the target's own subtrees
-// are the caller's); x.path is the way, target last.
-func (x *SlackSystem) descend(n, target int32, t float64, seq int64, ds, d float64) {
+// (t, seq)), adding d to the u of the jobs behind the target that hang
+// off the way (the target's own subtrees are the caller's); x.path is the
+// way, target last.
+func (x *SlackSystem) descend(n, target int32, t float64, seq int64, d float64) {
 	path := x.path[:0]
 	for {
 		x.push(n)
@@ -1040,12 +1135,12 @@ func (x *SlackSystem) descend(n, target int32, t float64, seq int64, ds, d float
 		}
 		nd := &x.nodes[n]
 		if x.keyLess(t, seq, n) {
-			nd.s += d
-			x.applyTag(nd.r, 0, d)
+			if d != 0 {
+				nd.s += d
+				x.applyTag(nd.r, 0, d)
+			}
 			n = nd.l
 		} else {
-			nd.s += ds
-			x.applyTag(nd.l, 0, ds)
 			n = nd.r
 		}
 	}
@@ -1060,9 +1155,9 @@ func (x *SlackSystem) pullPath() {
 }
 
 // setNode applies pointSet to a job of the virtual PS.
-func (x *SlackSystem) setNode(job int32, w, d float64, run, elig bool) {
+func (x *SlackSystem) setNode(job int32, w float64, run, elig bool) {
 	j := &x.js[job]
-	x.pointSet(x.root, j.node, j.t, j.seq, w, d, run, elig)
+	x.pointSet(x.root, j.node, j.t, j.seq, w, run, elig)
 }
 
 // split splits subtree n into the jobs before (t, seq) and the others;
@@ -1113,33 +1208,53 @@ func (x *SlackSystem) isolate(job int32) (a, c, b int32) {
 	j := &x.js[job]
 	a, rest := x.split(x.root, j.t, j.seq, false)
 	c, b = x.split(rest, j.t, j.seq, true)
-	x.root = 0
+	x.root, x.first = 0, 0
 	return a, c, b
 }
 
 // insert adds a job (js[job].t, w set) to the virtual PS: the jobs ahead
 // gain their own v (one more job behind them), those behind gain v − w of
-// the new job; its own slack is eq. 6 from the sums of the jobs ahead.
+// the new job, and w more ahead of them (u: v); its own slack is eq. 6
+// from the sums of the jobs ahead.
 func (x *SlackSystem) insert(job int32) {
 	j := &x.js[job]
+	x.first = 0
 	a, b := x.split(x.root, j.t, j.seq, false)
 	ahead := x.cnt(a)
 	m := ahead + x.cnt(b) + 1
-	v := j.t - x.v
 	x.applyTag(a, 1, -x.v)
-	x.applyTag(b, 0, v-j.w)
-	na := &x.nodes[a]
-	s := (na.sumT - float64(ahead)*x.v) + float64(m-ahead)*v - (na.sumW + j.w)
-	x.root = x.merge(x.merge(a, x.newNode(job, s)), b)
+	x.applyTag(b, 0, j.t-x.v)
+	x.root = x.merge(x.merge(a, x.newNode(job, x.slackU(ahead, m, x.nodes[a].sumT, j.t))), b)
+}
+
+// slackU is eq. 6's slack plus the w up to the job (u, less the offset)
+// of a job with tag t behind k jobs whose tags sum to sumT, of m in all:
+// Σ_{j<i} v_j + (m−k)·v_i.
+func (x *SlackSystem) slackU(k, m int32, sumT, t float64) float64 {
+	return (sumT - float64(k)*x.v) + float64(m-k)*(t-x.v) + x.off
+}
+
+// addOff runs every slack down by work (the virtual PS's work, eq. 8), in
+// O(1): slkNode.s holds u + off. The offset is folded into the treap (a
+// tag at the root) once it passes an eighth of Σv + Σw, so that u keeps
+// the precision of the slacks.
+func (x *SlackSystem) addOff(work float64) {
+	x.off += work
+	r := &x.nodes[x.root]
+	if x.off > (r.sumT-float64(r.cnt)*x.v+r.sumW)/8 {
+		x.applyTag(x.root, 0, -x.off)
+		x.off = 0
+	}
 }
 
 // remove takes a job out of the virtual PS: the jobs ahead lose their own
-// v (one job fewer behind them), those behind gain w − v of the job.
+// v (one job fewer behind them), those behind gain w − v of the job, and
+// w less ahead of them (u: −v).
 func (x *SlackSystem) remove(job int32) {
 	j := &x.js[job]
 	a, c, b := x.isolate(job)
 	x.applyTag(a, -1, x.v)
-	x.applyTag(b, 0, j.w-(j.t-x.v))
+	x.applyTag(b, 0, -(j.t - x.v))
 	x.free = append(x.free, c)
 	j.node = 0
 	x.root = x.merge(a, b)
@@ -1147,50 +1262,59 @@ func (x *SlackSystem) remove(job int32) {
 
 // move re-estimates a job in the virtual PS to tag t2 and remaining time
 // w2 (eq. 11–17): only the jobs it passes change slack besides its own —
-// moving back (eq. 14) each gains its own v − v_old + w_old; moving ahead
-// (eq. 16) each gains v_new − its own v − w_new; the jobs behind both
-// places gain (v_new − v_old) − (w_new − w_old), 0 but for rounding.
+// moving back (eq. 14) each gains its own v − v_old + w_old (u: w_old
+// fewer ahead); moving ahead (eq. 16) each gains v_new − its own v − w_new
+// (u: w_new more ahead); the jobs behind both places gain
+// (v_new − v_old) − (w_new − w_old), 0 but for rounding (u: v_new − v_old).
 func (x *SlackSystem) move(job int32, t2, w2 float64) {
 	if x.moveInPlace(job, t2, w2) {
 		return
 	}
 	j := &x.js[job]
-	t1, w1 := j.t, j.w
+	t1 := j.t
 	a, c, rest := x.isolate(job)
 	x.free = append(x.free, c)
 	var ahead, behind int32
 	if t2 > t1 {
 		mid, b := x.split(rest, t2, j.seq, false)
-		x.applyTag(mid, 1, w1-t1)
-		x.applyTag(b, 0, (t2-t1)-(w2-w1))
+		x.applyTag(mid, 1, -t1)
+		x.applyTag(b, 0, t2-t1)
 		ahead, behind = x.merge(a, mid), b
 	} else {
 		a2, mid := x.split(a, t2, j.seq, false)
-		x.applyTag(mid, -1, t2-w2)
-		x.applyTag(rest, 0, (t2-t1)-(w2-w1))
+		x.applyTag(mid, -1, t2)
+		x.applyTag(rest, 0, t2-t1)
 		ahead, behind = a2, x.merge(mid, rest)
 	}
 	j.t, j.w = t2, w2
 	na := &x.nodes[ahead]
 	k := na.cnt
-	m := k + x.cnt(behind) + 1
-	s := (na.sumT - float64(k)*x.v) + float64(m-k)*(t2-x.v) - (na.sumW + w2)
-	x.root = x.merge(x.merge(ahead, x.newNode(job, s)), behind)
+	u := x.slackU(k, k+x.cnt(behind)+1, na.sumT, t2)
+	x.root = x.merge(x.merge(ahead, x.newNode(job, u)), behind)
 }
 
 // rebuild recomputes every slack from eq. 6 and rebases the tags to
 // V = 0. A tag that rounding would make equal to or before the previous
 // one's key is set just after it, so that the order stays strict.
 func (x *SlackSystem) rebuild() {
+	x.order = x.order[:0]
+	x.inorder(x.root)
+	x.relink()
+}
+
+// relink makes the treap of x.order (the nodes in key order) balanced
+// (balance) and recomputes every slack (rebuild).
+func (x *SlackSystem) relink() {
+	x.root, x.first = x.balance(x.order), 0
 	x.ops = 0
-	x.rb = slkRebuild{m: float64(x.cnt(x.root)), prevT: math.Inf(-1)}
+	x.rb = slkRebuild{m: float64(len(x.order)), prevT: math.Inf(-1)}
 	x.rebuildWalk(x.root)
-	x.v = 0
+	x.v, x.off = 0, 0
 }
 
 type slkRebuild struct {
-	m, i, sumV, sumW, prevT float64
-	prevSeq                 int64
+	m, i, sumV, prevT float64
+	prevSeq           int64
 }
 
 func (x *SlackSystem) rebuildWalk(n int32) {
@@ -1208,8 +1332,7 @@ func (x *SlackSystem) rebuildWalk(n int32) {
 	}
 	nd.t, j.t = t, t
 	r.prevT, r.prevSeq = t, j.seq
-	r.sumW += nd.w
-	nd.s = r.sumV + (r.m-r.i)*t - r.sumW
+	nd.s = r.sumV + (r.m-r.i)*t // eq. 6 plus the w up to the job
 	r.sumV += t
 	r.i++
 	x.rebuildWalk(nd.r)

@@ -66,7 +66,10 @@ func (x *SlackSystem) UpdateAll(jobs []int32, work, w []float64, advance bool) (
 		}
 		l := lim
 		if j.state == slkPS {
-			x.bt[i] = j.t + (w[i] - x.snapW(j, j.w-work[i]))
+			x.bt[i] = j.t
+			if ws := x.snapW(j, j.w-work[i]); reestimates(j, ws, w[i]) {
+				x.bt[i] += w[i] - ws
+			}
 			tol := sim.Tol * math.Max(math.Max(j.size, j.size+x.bt[i]-j.t), j.est0)
 			l = math.Min(l, math.Min(j.t, x.bt[i])-tol)
 		}
@@ -83,11 +86,11 @@ func (x *SlackSystem) UpdateAll(jobs []int32, work, w []float64, advance bool) (
 		ws := x.snapW(j, j.w-work[i])
 		switch j.state {
 		case slkPS:
-			if w[i] != ws {
+			if reestimates(j, ws, w[i]) {
 				j.size = math.Max(j.size+(w[i]-ws), 0)
-				j.t = x.bt[i]
+				j.t, ws = x.bt[i], w[i]
 			}
-			j.w = w[i]
+			j.w = ws
 			nd := &x.nodes[j.node]
 			nd.t, nd.w = j.t, j.w
 		case slkLate:
@@ -104,8 +107,7 @@ func (x *SlackSystem) UpdateAll(jobs []int32, work, w []float64, advance bool) (
 		}
 		return cmp.Compare(x.js[na.job].seq, x.js[nb.job].seq)
 	})
-	x.root = x.cartesian(x.order)
-	x.rebuild()
+	x.relink()
 	x.settle()
 	return p, nil
 }
@@ -120,28 +122,39 @@ func (x *SlackSystem) inorder(n int32) {
 	x.inorder(x.nodes[n].r)
 }
 
-// cartesian links nodes (in key order) into the treap their priorities
-// make, in O(len(nodes)) with a stack of the right spine, and returns its
-// root. The aggregates are left to rebuild.
-func (x *SlackSystem) cartesian(nodes []int32) int32 {
-	st := x.spine[:0]
-	for _, n := range nodes {
-		nd := &x.nodes[n]
-		nd.l, nd.r = 0, 0
-		last := int32(0)
-		for len(st) > 0 && x.nodes[st[len(st)-1]].prio < nd.prio {
-			last = st[len(st)-1]
-			st = st[:len(st)-1]
+// balance links nodes (in key order) into a balanced tree, gives the
+// node i-th in level order the priority (1 − i/(m+1))·2³² (the expected
+// i-th largest of m random priorities, so that the jobs added later take
+// their random places), and returns its root. Depth is what each descent
+// pays for: about 2 ln m levels in a random treap, log2 m here. The
+// aggregates are left to rebuildWalk.
+func (x *SlackSystem) balance(nodes []int32) int32 {
+	root := x.link(nodes)
+	step := float64(1<<32) / float64(len(nodes)+1)
+	q := append(x.spine[:0], root)
+	for i := 0; i < len(q) && q[i] != 0; i++ {
+		nd := &x.nodes[q[i]]
+		nd.prio = uint32(float64(len(nodes)-i) * step)
+		if nd.l != 0 {
+			q = append(q, nd.l)
 		}
-		nd.l = last
-		if len(st) > 0 {
-			x.nodes[st[len(st)-1]].r = n
+		if nd.r != 0 {
+			q = append(q, nd.r)
 		}
-		st = append(st, n)
 	}
-	x.spine = st
-	if len(st) == 0 {
+	x.spine = q
+	return root
+}
+
+// link links nodes (in key order) into a balanced tree and returns its
+// root.
+func (x *SlackSystem) link(nodes []int32) int32 {
+	if len(nodes) == 0 {
 		return 0
 	}
-	return st[0]
+	mid := len(nodes) / 2
+	n := nodes[mid]
+	x.nodes[n].l = x.link(nodes[:mid])
+	x.nodes[n].r = x.link(nodes[mid+1:])
+	return n
 }

@@ -39,7 +39,8 @@ func slackBench(b *testing.B, m, extra int) (*SlackSystem, *rand.Rand) {
 	return x, rng
 }
 
-func slkMust(b *testing.B, err error) {
+func slkMust(b testing.TB, err error) {
+	b.Helper()
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -203,7 +203,8 @@ func TestSlackSystemInPlaceMatchesExact(t *testing.T) {
 					scale += y.VirtualRemaining(j) + y.js[j].w
 				}
 			}
-			if !slkSame(t, x, y, 1e-9*scale, fmt.Sprintf("instance %d step %d (%s)", inst, step, desc)) {
+			where := fmt.Sprintf("instance %d step %d (%s)", inst, step, desc)
+			if !slkSame(t, x, y, 1e-9*scale, where) || !slkCheckTree(t, x, where) || !slkCheckTree(t, y, where) {
 				return
 			}
 		}
@@ -216,4 +217,62 @@ func TestSlackSystemInPlaceMatchesExact(t *testing.T) {
 		t.Errorf("%d of %d reports in one pass (%d cut where a job leaves), want at least a fifth and some cut", batched, reports, split)
 	}
 	t.Logf("%d of %d updates in one descent, %d of %d reports in one pass (%d cut where a job leaves)", inPlace, updates, batched, reports, split)
+}
+
+// A re-estimate within the job's tolerance (sim.Tol of its size) of its
+// served w is rounding and is not made, by UpdateInPlace or UpdateAll: the
+// job keeps its tag and w is the served one; one just above it moves the
+// tag by the change.
+func TestUpdateInPlaceSkipsRounding(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		delta float64 // re-estimate − served w, in units of the tolerance
+		moved bool
+	}{
+		{"equal", 0, false},
+		{"rounding up", 0.5, false},
+		{"rounding down", -1, false},
+		{"above the tolerance", 2, true},
+		{"below minus the tolerance", -2, true},
+	} {
+		for _, all := range []bool{false, true} {
+			where := fmt.Sprintf("%s (UpdateAll %v)", tc.name, all)
+			x, err := NewSlackSystem(SlackConfig{}, 3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for j, e := range []float64{100, 200, 300} {
+				slkMust(t, x.AddJob(j, e, 1))
+			}
+			tol := x.js[1].tol()
+			t0, ws := x.js[1].t, x.js[1].w-10
+			w := ws + tc.delta*tol
+			var done bool
+			if all {
+				var n int
+				n, err = x.UpdateAll([]int32{1}, []float64{10}, []float64{w}, true)
+				done = n == 1
+			} else {
+				done, err = x.UpdateInPlace(1, 10, w, true)
+			}
+			if err != nil || !done {
+				t.Fatalf("%s: %v, %v", where, done, err)
+			}
+			wantW, wantT := ws, t0
+			if tc.moved {
+				wantW, wantT = w, t0+tc.delta*tol
+			}
+			if got := x.Remaining(1); got != wantW {
+				t.Errorf("%s: w %v, want %v", where, got, wantW)
+			}
+			// v: the tag less V, 10/3 (the work shared by 3 jobs; UpdateAll
+			// rebases the tags to V = 0).
+			if got, want := x.VirtualRemaining(1), wantT-10.0/3; math.Abs(got-want) > 1e-12*want {
+				t.Errorf("%s: v %v, want %v (tag before %v)", where, got, want, t0)
+			}
+			if !slkCheckTree(t, x, where) {
+				return
+			}
+		}
+	}
 }

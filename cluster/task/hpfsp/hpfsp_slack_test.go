@@ -432,7 +432,8 @@ func TestSlackSystemMatchesReference(t *testing.T) {
 				t.Fatalf("instance %d step %d: %v", inst, step, err)
 			}
 			ops++
-			if !slkCompare(t, x, r, fmt.Sprintf("instance %d step %d (%s)", inst, step, desc)) {
+			where := fmt.Sprintf("instance %d step %d (%s)", inst, step, desc)
+			if !slkCompare(t, x, r, where) || !slkCheckTree(t, x, where) {
 				return
 			}
 		}
