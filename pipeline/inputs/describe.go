@@ -1,6 +1,7 @@
 package inputs
 
 import (
+	"runtime"
 	"sort"
 
 	"github.com/schedplan/schedplan/cluster/sim"
@@ -81,7 +82,7 @@ func describeFrom(w Workload, first, last float64, sizes []float64, names []stri
 			w.ZeroSize++
 		}
 	}
-	radix.Float64s(sizes) // no NaN (FinishWeights): the order slices.Sort gives
+	radix.Float64sOn(sizes, runtime.GOMAXPROCS(0)) // no NaN (FinishWeights): the order slices.Sort gives
 	w.Size = sim.QuantilesOfSorted(sizes)
 	top := (n + 99) / 100
 	if w.TotalWork > 0 {
