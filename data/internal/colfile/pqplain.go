@@ -68,17 +68,18 @@ var errPlainShort = errors.New("a PLAIN page shorter than its values (corrupt fi
 func (p *plainStrings) read(n int) (arrow.Array, error) {
 	offsets := make([]int32, n+1)
 	var data []byte
+	v, left := p.values, p.left // locals: no write barrier per value
 	for i := 0; i < n; {
-		if p.left == 0 {
+		if left == 0 {
 			if err := p.next(); err != nil {
 				return nil, err
 			}
-			if data == nil { // room for n values like the page's, within the page's size
-				data = make([]byte, 0, int(min(p.avg*float64(n)*17/16, float64(len(p.values))))+64)
-			}
+			v, left = p.values, p.left
 			continue
 		}
-		v := p.values
+		if data == nil { // room for n values like the last page's, within its size
+			data = make([]byte, 0, int(min(p.avg*float64(n-i)*17/16, float64(len(v))))+64)
+		}
 		if len(v) < 4 {
 			return nil, errPlainShort
 		}
@@ -92,8 +93,9 @@ func (p *plainStrings) read(n int) (arrow.Array, error) {
 		data = append(data, v[4:4+l]...)
 		i++
 		offsets[i] = int32(len(data))
-		p.values, p.left = v[4+l:], p.left-1
+		v, left = v[4+l:], left-1
 	}
+	p.values, p.left = v, left
 	ob := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(offsets))), 4*len(offsets))
 	d := array.NewData(p.dt, n, []*memory.Buffer{nil, memory.NewBufferBytes(ob), memory.NewBufferBytes(data)}, nil, 0, 0)
 	defer d.Release()
