@@ -39,18 +39,7 @@ func plainIDsFile(t *testing.T, n int, group int64, v2 bool, codec compress.Comp
 	}
 	props := parquet.NewWriterProperties(parquet.WithCompression(codec), parquet.WithMaxRowGroupLength(group),
 		parquet.WithDictionaryDefault(false), parquet.WithDataPageSize(1<<10), parquet.WithDataPageVersion(version))
-	var b bytes.Buffer
-	fw, err := newArrowParquetWriter(sch, &b, props)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := fw.write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := fw.close(); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes(), rec
+	return writeParquetWith(t, rec, props), rec
 }
 
 // TestPlainStringsBatches reads a required PLAIN string column by batches
