@@ -47,7 +47,7 @@ run() {
 	echo "$name $(awk '{print $1, $2, $3 + $4}' "$dir/time")" >>"$dir/runs"
 }
 : >"$dir/runs"
-echo "describe on $log, $pairs interleaved pairs, DuckDB with $threads threads$([ "$ids" = 0 ] && echo ", no id check"), GOMAXPROCS ${GOMAXPROCS:-all}"
+echo "describe on $log, $pairs interleaved pairs, DuckDB with $threads threads$([ "$ids" = 0 ] && echo ", no id check"), GOMAXPROCS ${GOMAXPROCS:-all}, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 for ((i = 0; i < pairs; i++)); do
 	sp=(run schedplan "$bin" describe --trace "$log")
 	dd=(run duckdb env NODE_PATH="$mods" node scripts/duckdb-describe.mjs "$log" "$threads" "$([ "$ids" = 0 ] && echo noids || echo ids)")
@@ -56,6 +56,7 @@ for ((i = 0; i < pairs; i++)); do
 done
 grep -E '^(jobs|size p50|users)' "$dir/schedplan.out" | sed 's/^/schedplan: /'
 grep -E '^(jobs|size p50|users)' "$dir/duckdb.out" | sed 's/^/duckdb:    /'
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 median() { sort -n | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
 st=$(awk '$1 == "schedplan" {print $2}' "$dir/runs" | median)
 sm=$(awk '$1 == "schedplan" {print $3}' "$dir/runs" | median)
