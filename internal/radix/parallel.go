@@ -4,19 +4,22 @@ import (
 	"cmp"
 	"slices"
 	"unsafe"
-
-	"github.com/schedplan/schedplan/internal/par"
 )
+
+// ForEach runs do(0..n-1), possibly on several goroutines at once, and
+// returns when every call has (par.For with a number of workers).
+type ForEach func(n int, do func(i int))
 
 // parallelMin is the fewest keys worth sorting on several goroutines.
 const parallelMin = 1 << 18
 
-// Float64sOn is Float64s on up to workers goroutines (the same order).
-func Float64sOn(x []float64, workers int) {
+// Float64sOn is Float64s on up to workers goroutines that forEach runs
+// (the same order).
+func Float64sOn(x []float64, workers int, forEach ForEach) {
 	k := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(x))), len(x))
 	chunks := min(workers, (len(k)+parallelMin-1)/parallelMin)
 	each := func(f func(v uint64) uint64) {
-		par.For(chunks, workers, func(c int) {
+		forEach(chunks, func(c int) {
 			part := k[c*len(k)/chunks : (c+1)*len(k)/chunks]
 			for i, v := range part {
 				part[i] = f(v)
@@ -24,15 +27,15 @@ func Float64sOn(x []float64, workers int) {
 		})
 	}
 	each(orderKey)
-	Uint64sOn(k, workers)
+	Uint64sOn(k, workers, forEach)
 	each(fromOrderKey)
 }
 
-// Uint64sOn is Uint64s on up to workers goroutines: the keys are split in
-// place by their leading bytes (as Uint64s splits them) until every bucket
-// holds at most a 1/(4·workers) share of them, and the buckets are then
-// sorted independently, the largest first.
-func Uint64sOn(x []uint64, workers int) {
+// Uint64sOn is Uint64s on up to workers goroutines that forEach runs: the
+// keys are split in place by their leading bytes (as Uint64s splits them)
+// until every bucket holds at most a 1/(4·workers) share of them, and the
+// buckets are then sorted independently, the largest first.
+func Uint64sOn(x []uint64, workers int, forEach ForEach) {
 	if workers <= 1 || len(x) < parallelMin {
 		Uint64s(x)
 		return
@@ -65,7 +68,7 @@ func Uint64sOn(x []uint64, workers int) {
 	for range workers {
 		bufs <- make([]uint64, lsdMax)
 	}
-	par.For(len(buckets), workers, func(i int) {
+	forEach(len(buckets), func(i int) {
 		buf := <-bufs
 		sortFrom(buckets[i].keys, buckets[i].shift, buf)
 		bufs <- buf

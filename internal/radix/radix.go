@@ -6,9 +6,9 @@
 // through a buffer of lsdMax keys (512 KiB, in cache), a bucket of few keys
 // by slices.Sort. On 5 M keys it costs several times less CPU than
 // slices.Sort. Uint64sOn and Float64sOn sort the buckets on several
-// goroutines.
+// goroutines, which the caller's loop (par.For) runs.
 //
-// It imports only the standard library and internal/par.
+// It imports only the standard library.
 package radix
 
 import (

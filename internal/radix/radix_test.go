@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"testing"
 )
 
@@ -14,8 +15,18 @@ var uint64Sorts = []struct {
 	sort func([]uint64)
 }{
 	{"Uint64s", Uint64s},
-	{"Uint64sOn 2", func(x []uint64) { Uint64sOn(x, 2) }},
-	{"Uint64sOn 3", func(x []uint64) { Uint64sOn(x, 3) }},
+	{"Uint64sOn 2", func(x []uint64) { Uint64sOn(x, 2, concurrently) }},
+	{"Uint64sOn 3", func(x []uint64) { Uint64sOn(x, 3, concurrently) }},
+}
+
+// concurrently runs every do(i) on a goroutine of its own (the tests'
+// ForEach: the package cannot import internal/par).
+func concurrently(n int, do func(i int)) {
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() { do(i) })
+	}
+	wg.Wait()
 }
 
 // TestUint64sAgreesWithSlicesSort sorts keys of every shape (uniform,
@@ -63,7 +74,7 @@ func TestFloat64sAgreesWithSlicesSort(t *testing.T) {
 		sort func([]float64)
 	}{
 		{"Float64s", Float64s},
-		{"Float64sOn 2", func(x []float64) { Float64sOn(x, 2) }},
+		{"Float64sOn 2", func(x []float64) { Float64sOn(x, 2, concurrently) }},
 	} {
 		t.Run(s.name, func(t *testing.T) { checkFloat64Sort(t, s.sort) })
 	}
@@ -116,7 +127,7 @@ func BenchmarkSort5M(b *testing.B) {
 	b.Run("radix-on-2", func(b *testing.B) {
 		for b.Loop() {
 			copy(y, x)
-			Float64sOn(y, 2)
+			Float64sOn(y, 2, concurrently)
 		}
 	})
 	b.Run("slices", func(b *testing.B) {
