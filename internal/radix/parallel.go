@@ -32,45 +32,61 @@ func Float64sOn(x []float64, workers int, forEach ForEach) {
 }
 
 // Uint64sOn is Uint64s on up to workers goroutines that forEach runs: the
-// keys are split in place by their leading bytes (as Uint64s splits them)
-// until every bucket holds at most a 1/(4·workers) share of them, and the
-// buckets are then sorted independently, the largest first.
+// keys are split in place by their leading bytes (as Uint64s splits them;
+// the buckets of one level side by side) until every bucket holds at most a
+// 1/(4·workers) share of them, and the buckets are then sorted
+// independently, the largest first.
 func Uint64sOn(x []uint64, workers int, forEach ForEach) {
 	if workers <= 1 || len(x) < parallelMin {
 		Uint64s(x)
 		return
 	}
-	type bucket struct {
-		keys  []uint64
-		shift uint
-	}
 	limit := max(len(x)/(4*workers), lsdMax)
-	var buckets []bucket
-	var split func(x []uint64, shift uint)
-	split = func(x []uint64, shift uint) {
-		count := splitByte(x, shift)
-		lo := 0
-		for _, c := range count {
-			sub := x[lo : lo+c]
-			lo += c
-			switch {
-			case c <= 1:
-			case c > limit && shift > 0:
-				split(sub, shift-8)
-			case shift > 0:
-				buckets = append(buckets, bucket{sub, shift - 8})
+	var leaves []bucket
+	for large := []bucket{{x, 56}}; len(large) > 0; {
+		subs := make([][]bucket, len(large))
+		forEach(len(large), func(i int) { subs[i] = large[i].split() })
+		large = nil
+		for _, s := range subs {
+			for _, b := range s {
+				if len(b.keys) > limit {
+					large = append(large, b)
+				} else {
+					leaves = append(leaves, b)
+				}
 			}
 		}
 	}
-	split(x, 56)
-	slices.SortFunc(buckets, func(a, b bucket) int { return cmp.Compare(len(b.keys), len(a.keys)) })
+	slices.SortFunc(leaves, func(a, b bucket) int { return cmp.Compare(len(b.keys), len(a.keys)) })
 	bufs := make(chan []uint64, workers)
 	for range workers {
 		bufs <- make([]uint64, lsdMax)
 	}
-	forEach(len(buckets), func(i int) {
+	forEach(len(leaves), func(i int) {
 		buf := <-bufs
-		sortFrom(buckets[i].keys, buckets[i].shift, buf)
+		sortFrom(leaves[i].keys, leaves[i].shift, buf)
 		bufs <- buf
 	})
+}
+
+// bucket is keys that agree above bit shift+8, to be sorted by the byte at
+// shift and those below it.
+type bucket struct {
+	keys  []uint64
+	shift uint
+}
+
+// split moves b's keys into buckets by their byte at b.shift, in place, and
+// returns those of more than one key with bytes left to sort by.
+func (b bucket) split() []bucket {
+	count := splitByte(b.keys, b.shift)
+	var out []bucket
+	lo := 0
+	for _, c := range count {
+		if c > 1 && b.shift > 0 {
+			out = append(out, bucket{b.keys[lo : lo+c], b.shift - 8})
+		}
+		lo += c
+	}
+	return out
 }
