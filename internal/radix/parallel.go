@@ -2,6 +2,7 @@ package radix
 
 import (
 	"cmp"
+	"math/bits"
 	"slices"
 	"unsafe"
 )
@@ -32,21 +33,29 @@ func Float64sOn(x []float64, workers int, forEach ForEach) {
 }
 
 // Uint64sOn is Uint64s on up to workers goroutines that forEach runs: the
-// keys are split in place by their leading bytes (as Uint64s splits them;
-// the buckets of one level side by side) until every bucket holds at most a
-// 1/(4·workers) share of them, and the buckets are then sorted
-// independently, the largest first.
+// keys are split in place by the 16 bits at and below the highest bit where
+// they differ (counted on every worker; float sizes spread over a few
+// hundred such buckets where their leading byte gives two), a bucket still
+// too large to sort whole is split further by bytes (the buckets of a level
+// side by side), and every bucket of at most a 1/(4·workers) share of the
+// keys is then sorted independently, the largest first.
 func Uint64sOn(x []uint64, workers int, forEach ForEach) {
 	if workers <= 1 || len(x) < parallelMin {
 		Uint64s(x)
 		return
 	}
 	limit := max(len(x)/(4*workers), lsdMax)
-	var leaves []bucket
-	for large := []bucket{{x, 56}}; len(large) > 0; {
-		subs := make([][]bucket, len(large))
-		forEach(len(large), func(i int) { subs[i] = large[i].split() })
-		large = nil
+	first := splitTop(x, workers, forEach)
+	var leaves, large []bucket
+	for len(first) > 0 || len(large) > 0 {
+		var subs [][]bucket
+		if first != nil {
+			subs, first = [][]bucket{first}, nil
+		} else {
+			subs = make([][]bucket, len(large))
+			forEach(len(large), func(i int) { subs[i] = large[i].split() })
+			large = nil
+		}
 		for _, s := range subs {
 			for _, b := range s {
 				if len(b.keys) > limit {
@@ -67,6 +76,68 @@ func Uint64sOn(x []uint64, workers int, forEach ForEach) {
 		sortFrom(leaves[i].keys, leaves[i].shift, buf)
 		bufs <- buf
 	})
+}
+
+// splitTop moves the keys of x into buckets in place by their bits
+// [lo, lo+16), lo the multiple of 8 that puts the highest bit where keys
+// differ in that digit, and returns the buckets of more than one key with
+// bits left to sort by. The digits are counted on every worker.
+func splitTop(x []uint64, workers int, forEach ForEach) []bucket {
+	chunks := min(workers, (len(x)+parallelMin-1)/parallelMin)
+	part := func(c int) []uint64 { return x[c*len(x)/chunks : (c+1)*len(x)/chunks] }
+	diffs := make([]uint64, chunks)
+	forEach(chunks, func(c int) {
+		for _, v := range part(c) {
+			diffs[c] |= v ^ x[0]
+		}
+	})
+	diff := uint64(0)
+	for _, d := range diffs {
+		diff |= d
+	}
+	if diff == 0 {
+		return nil // every key equal
+	}
+	top := 63 - bits.LeadingZeros64(diff)
+	lo := uint((max(top+1-16, 0) + 7) / 8 * 8)
+	counts := make([][1 << 16]int, chunks)
+	forEach(chunks, func(c int) {
+		n := &counts[c]
+		for _, v := range part(c) {
+			n[uint16(v>>lo)]++
+		}
+	})
+	head, end := make([]int, 1<<16), make([]int, 1<<16)
+	sum := 0
+	for d := range head {
+		head[d] = sum
+		for c := range counts {
+			sum += counts[c][d]
+		}
+		end[d] = sum
+	}
+	for d := range head {
+		for head[d] < end[d] {
+			v := x[head[d]]
+			k := int(uint16(v >> lo))
+			for k != d { // carry v to its bucket, taking the key it displaces
+				x[head[k]], v = v, x[head[k]]
+				head[k]++
+				k = int(uint16(v >> lo))
+			}
+			x[head[d]] = v
+			head[d]++
+		}
+	}
+	var out []bucket
+	start := 0
+	for d := range end {
+		if c := end[d] - start; c > 1 && lo > 0 {
+			out = append(out, bucket{x[start:end[d]], lo - 8})
+		}
+		start = end[d]
+	}
+	return out
 }
 
 // bucket is keys that agree above bit shift+8, to be sorted by the byte at

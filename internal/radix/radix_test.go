@@ -48,6 +48,9 @@ func TestUint64sAgreesWithSlicesSort(t *testing.T) {
 		{"many equal", 2 * parallelMin, func(i int) uint64 { return 42 + uint64(i%2)<<30 }},
 		{"many uniform", 2 * parallelMin, func(int) uint64 { return rng.Uint64() }},
 		{"many exponential", 3 * parallelMin, func(int) uint64 { return math.Float64bits(rng.ExpFloat64()) }},
+		{"many narrow", 2 * parallelMin, func(int) uint64 { return 1<<40 + rng.Uint64N(300) }},
+		{"many below bit 37", 2 * parallelMin, func(int) uint64 { return rng.Uint64N(1 << 37) }},
+		{"many in one top digit", 2 * parallelMin, func(int) uint64 { return 7<<60 | rng.Uint64N(1<<44) }},
 		{"descending", 5000, func(i int) uint64 { return uint64(5000 - i) }},
 	} {
 		x := make([]uint64, c.n)
