@@ -116,19 +116,7 @@ func splitTop(x []uint64, workers int, forEach ForEach) []bucket {
 		}
 		end[d] = sum
 	}
-	for d := range head {
-		for head[d] < end[d] {
-			v := x[head[d]]
-			k := int(uint16(v >> lo))
-			for k != d { // carry v to its bucket, taking the key it displaces
-				x[head[k]], v = v, x[head[k]]
-				head[k]++
-				k = int(uint16(v >> lo))
-			}
-			x[head[d]] = v
-			head[d]++
-		}
-	}
+	permute(x, head, end, lo, 1<<16-1)
 	var out []bucket
 	start := 0
 	for d := range end {

@@ -69,20 +69,27 @@ func splitByte(x []uint64, shift uint) (count [256]int) {
 		head[b], end[b] = sum, sum+c
 		sum += c
 	}
+	permute(x, head[:], end[:], shift, 0xff)
+	return count
+}
+
+// permute moves every key v of x into its bucket d = v>>shift & mask in
+// place, bucket d being x[head[d]:end[d]] (head is used up): the moving
+// pass of an American flag sort.
+func permute(x []uint64, head, end []int, shift uint, mask uint64) {
 	for b := range head {
 		for head[b] < end[b] {
 			v := x[head[b]]
-			d := int(byte(v >> shift))
+			d := int(v >> shift & mask)
 			for d != b { // carry v to its bucket, taking the key it displaces
 				x[head[d]], v = v, x[head[d]]
 				head[d]++
-				d = int(byte(v >> shift))
+				d = int(v >> shift & mask)
 			}
 			x[head[b]] = v
 			head[b]++
 		}
 	}
-	return count
 }
 
 // lowBytes sorts x (keys that agree above their bytes low bytes) by those
