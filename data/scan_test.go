@@ -1,6 +1,8 @@
 package data
 
 import (
+	"errors"
+	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"testing"
@@ -50,6 +52,67 @@ func TestScanParquetBatchesRowGroups(t *testing.T) {
 		w, wok := whole.User.At(i)
 		if g != w || gok != wok {
 			t.Fatalf("row %d: user %q (%v), want %q (%v)", i+1, g, gok, w, wok)
+		}
+	}
+}
+
+// TestIDOrder checks the two orders in which job ids are unique without
+// hashing, across parts, and that a repeat or a step back in both orders
+// leaves the ids to the hashed check.
+func TestIDOrder(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		parts [][]string
+		want  bool
+	}{
+		{"empty", nil, true},
+		{"one id", [][]string{{"a"}}, true},
+		{"byte order", [][]string{{"a10", "a9"}, {"b"}}, true},
+		{"shorter first", [][]string{{"j8", "j9"}, {"j10", "j11"}}, true},
+		{"repeat in a part", [][]string{{"j1", "j2", "j2"}}, false},
+		{"repeat across parts", [][]string{{"j1", "j2"}, {"j2", "j3"}}, false},
+		{"restart in a later part", [][]string{{"j0", "j1"}, {"j0"}}, false},
+		{"neither order", [][]string{{"b", "a10"}, {"a9"}}, false},
+		{"empty part between", [][]string{{"j1"}, {}, {"j1"}}, false},
+	} {
+		var o idOrder
+		for _, p := range c.parts {
+			var s Strings
+			for _, id := range p {
+				s.Append(id)
+			}
+			o.add(&s)
+		}
+		if got := o.increasing(); got != c.want {
+			t.Errorf("%s: increasing %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestScanParquetIDsOutOfOrder checks the scan of ids in no increasing
+// order, which it reads again to hash: unique ones pass, one repeated
+// (in another row group) is refused.
+func TestScanParquetIDsOutOfOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 40))
+	n := 3000
+	for _, c := range []struct {
+		name string
+		dup  bool
+	}{{"unique", false}, {"one repeated", true}} {
+		j := randomJobs(rng, n, false)
+		perm := rng.Perm(n)
+		j.ID = Strings{}
+		for i := 0; i < n; i++ {
+			k := perm[i]
+			if c.dup && i == n-1 {
+				k = perm[0]
+			}
+			j.ID.Append(fmt.Sprintf("job_%d", k))
+		}
+		path, _ := writeGroups(t, j, 1000)
+		err := ScanParquet(path, ReadOptions{}, func(*Jobs, int, int) error { return nil })
+		if c.dup != errors.Is(err, ErrNotScannable) || !c.dup && err != nil {
+			t.Errorf("%s: got %v", c.name, err)
 		}
 	}
 }

@@ -10,7 +10,9 @@
 //
 // Usage: node scripts/duckdb-describe.mjs LOG.parquet [THREADS [noids]]
 // noids skips the check of the job ids (DuckDB's count(DISTINCT job_id)),
-// which describe makes: DuckDB then does less than describe.
+// which describe makes, and does not read the job_id column at all: DuckDB
+// then does less than describe (which also checks every value and the
+// submit order, and sorts every size for its exact mean and quantiles).
 // Needs the npm package @duckdb/node-api (scripts/deps.sh --duckdb installs
 // it into $SCHEDPLAN_NODE_MODULES); run it with NODE_PATH pointing there.
 import { createRequire } from "node:module";

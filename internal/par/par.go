@@ -1,6 +1,7 @@
 // Package par runs the iterations of a loop on several goroutines: the one
 // worker pool of the packages whose work splits into independent items
-// (k-means restarts and chunks, silhouette rows, Parquet column chunks).
+// (k-means restarts and chunks, silhouette rows, Parquet column chunks,
+// the buckets of a parallel radix sort).
 package par
 
 import (

@@ -4,8 +4,30 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"testing"
 )
+
+// uint64Sorts are the sorts of uint64 keys the tests compare with
+// slices.Sort: Uint64s and Uint64sOn on two and three goroutines.
+var uint64Sorts = []struct {
+	name string
+	sort func([]uint64)
+}{
+	{"Uint64s", Uint64s},
+	{"Uint64sOn 2", func(x []uint64) { Uint64sOn(x, 2, concurrently) }},
+	{"Uint64sOn 3", func(x []uint64) { Uint64sOn(x, 3, concurrently) }},
+}
+
+// concurrently runs every do(i) on a goroutine of its own (the tests'
+// ForEach: the package cannot import internal/par).
+func concurrently(n int, do func(i int)) {
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() { do(i) })
+	}
+	wg.Wait()
+}
 
 // TestUint64sAgreesWithSlicesSort sorts keys of every shape (uniform,
 // narrow, all equal, short) and compares with slices.Sort.
@@ -23,6 +45,12 @@ func TestUint64sAgreesWithSlicesSort(t *testing.T) {
 		{"one top bucket", 100_000, func(int) uint64 { return 5<<48 | rng.Uint64N(1<<48) }},
 		{"few top buckets", 100_000, func(i int) uint64 { return uint64(i%3)<<62 | rng.Uint64N(1<<40) }},
 		{"equal", 1000, func(int) uint64 { return 42 }},
+		{"many equal", 2 * parallelMin, func(i int) uint64 { return 42 + uint64(i%2)<<30 }},
+		{"many uniform", 2 * parallelMin, func(int) uint64 { return rng.Uint64() }},
+		{"many exponential", 3 * parallelMin, func(int) uint64 { return math.Float64bits(rng.ExpFloat64()) }},
+		{"many narrow", 2 * parallelMin, func(int) uint64 { return 1<<40 + rng.Uint64N(300) }},
+		{"many below bit 37", 2 * parallelMin, func(int) uint64 { return rng.Uint64N(1 << 37) }},
+		{"many in one top digit", 2 * parallelMin, func(int) uint64 { return 7<<60 | rng.Uint64N(1<<44) }},
 		{"descending", 5000, func(i int) uint64 { return uint64(5000 - i) }},
 	} {
 		x := make([]uint64, c.n)
@@ -31,8 +59,11 @@ func TestUint64sAgreesWithSlicesSort(t *testing.T) {
 		}
 		want := slices.Clone(x)
 		slices.Sort(want)
-		if Uint64s(x); !slices.Equal(x, want) {
-			t.Errorf("%s: not sorted as slices.Sort sorts", c.name)
+		for _, s := range uint64Sorts {
+			y := slices.Clone(x)
+			if s.sort(y); !slices.Equal(y, want) {
+				t.Errorf("%s, %s: not sorted as slices.Sort sorts", s.name, c.name)
+			}
 		}
 	}
 }
@@ -41,8 +72,20 @@ func TestUint64sAgreesWithSlicesSort(t *testing.T) {
 // both signs, zeros of both signs, infinities and subnormals (no NaNs,
 // which the two order differently), bit for bit except the sign of zeros.
 func TestFloat64sAgreesWithSlicesSort(t *testing.T) {
+	for _, s := range []struct {
+		name string
+		sort func([]float64)
+	}{
+		{"Float64s", Float64s},
+		{"Float64sOn 2", func(x []float64) { Float64sOn(x, 2, concurrently) }},
+	} {
+		t.Run(s.name, func(t *testing.T) { checkFloat64Sort(t, s.sort) })
+	}
+}
+
+func checkFloat64Sort(t *testing.T, sort func([]float64)) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	x := make([]float64, 200_001)
+	x := make([]float64, 2*parallelMin+1)
 	for i := range x {
 		switch i % 101 {
 		case 0:
@@ -59,7 +102,7 @@ func TestFloat64sAgreesWithSlicesSort(t *testing.T) {
 	}
 	want := slices.Clone(x)
 	slices.Sort(want)
-	Float64s(x)
+	sort(x)
 	got := x
 	for i := range want {
 		if got[i] != want[i] {
@@ -82,6 +125,12 @@ func BenchmarkSort5M(b *testing.B) {
 		for b.Loop() {
 			copy(y, x)
 			Float64s(y)
+		}
+	})
+	b.Run("radix-on-2", func(b *testing.B) {
+		for b.Loop() {
+			copy(y, x)
+			Float64sOn(y, 2, concurrently)
 		}
 	})
 	b.Run("slices", func(b *testing.B) {

@@ -1,11 +1,13 @@
 package inputs
 
 import (
+	"runtime"
 	"sort"
 
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/internal/par"
 	"github.com/schedplan/schedplan/internal/radix"
 	"gonum.org/v1/gonum/floats"
 )
@@ -81,7 +83,8 @@ func describeFrom(w Workload, first, last float64, sizes []float64, names []stri
 			w.ZeroSize++
 		}
 	}
-	radix.Float64s(sizes) // no NaN (FinishWeights): the order slices.Sort gives
+	workers := runtime.GOMAXPROCS(0)
+	radix.Float64sOn(sizes, workers, func(n int, do func(int)) { par.For(n, workers, do) }) // no NaN (FinishWeights): the order slices.Sort gives
 	w.Size = sim.QuantilesOfSorted(sizes)
 	top := (n + 99) / 100
 	if w.TotalWork > 0 {

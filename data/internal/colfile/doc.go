@@ -9,7 +9,8 @@
 // pqread.go, pqbatch.go, pqwrite.go), not arrow-go's pqarrow, which links
 // Arrow compute, Flight, gRPC and protobuf: column chunks decoded in
 // parallel, only the fields asked for, their buffers handed to the Arrow
-// arrays without a copy. Package data converts these tables to and from
+// arrays without a copy; a required PLAIN string column read by batches
+// goes straight from its pages to the array (pqplain.go). Package data converts these tables to and from
 // its jobs, tasks and results tables.
 //
 // It imports internal/sysmem only.

@@ -20,6 +20,7 @@ type ParquetBatches struct {
 	pr     *file.Reader
 	fields []ParquetField
 	rrs    []file.RecordReader
+	plain  []*plainStrings // a field's PLAIN strings reader, used instead of its record reader
 	group  int
 	rows   int64 // in the row group
 	read   int64 // rows returned so far
@@ -62,12 +63,17 @@ func NewParquetBatches(r parquet.ReaderAtSeeker, size int64, choose func(names [
 		if err := verifyPageCRCs(r, pr, f.Leaves[0], []int{group}); err != nil {
 			return nil, &ColumnError{f.Name, err}
 		}
-		rr, err := newRecordReader(pr, mem, f, group)
+		ps, err := newPlainStrings(pr, f, group)
+		var rr file.RecordReader
+		if err == nil && ps == nil {
+			rr, err = newRecordReader(pr, mem, f, group)
+		}
 		if err != nil {
 			return nil, &ColumnError{f.Name, fmt.Errorf("row group %d: %w", group, err)}
 		}
 		b.fields = append(b.fields, f)
 		b.rrs = append(b.rrs, rr)
+		b.plain = append(b.plain, ps)
 	}
 	return b, nil
 }
@@ -166,6 +172,13 @@ func (b *ParquetBatches) Next() (tbl arrow.Table, err error) {
 // readField decodes the next n rows of field i.
 func (b *ParquetBatches) readField(i int, n int64) (chunks []arrow.Array, err error) {
 	defer RecoverTo(&err, "decoding")
+	if p := b.plain[i]; p != nil {
+		a, err := p.read(int(n))
+		if err != nil {
+			return nil, err
+		}
+		return []arrow.Array{a}, nil
+	}
 	rr := b.rrs[i]
 	rr.Reset()
 	read, err := readRecords(rr, n)
@@ -184,7 +197,9 @@ func (b *ParquetBatches) readField(i int, n int64) (chunks []arrow.Array, err er
 // Close releases the decoders and the file reader (not the source).
 func (b *ParquetBatches) Close() {
 	for _, rr := range b.rrs {
-		rr.Release()
+		if rr != nil {
+			rr.Release()
+		}
 	}
 	b.rrs = nil
 	if b.pr != nil {

@@ -215,14 +215,11 @@ func TestParquetRoundTripTypes(t *testing.T) {
 	}
 }
 
-// TestParquetReadErrorsNameColumnAndGroup corrupts one page of one column
-// chunk: the error names the column and the row group.
-func TestParquetReadErrorsNameColumnAndGroup(t *testing.T) {
-	rec := typesRecord(t)
-	defer rec.Release()
+// writeParquetWith writes rec as a Parquet file with the writer
+// properties props.
+func writeParquetWith(t *testing.T, rec arrow.Record, props *parquet.WriterProperties) []byte {
+	t.Helper()
 	var b bytes.Buffer
-	props := parquet.NewWriterProperties(parquet.WithCompression(compress.Codecs.Uncompressed), parquet.WithMaxRowGroupLength(5),
-		parquet.WithDictionaryDefault(false))
 	fw, err := newArrowParquetWriter(rec.Schema(), &b, props)
 	if err != nil {
 		t.Fatal(err)
@@ -233,7 +230,16 @@ func TestParquetReadErrorsNameColumnAndGroup(t *testing.T) {
 	if err := fw.close(); err != nil {
 		t.Fatal(err)
 	}
-	data := b.Bytes()
+	return b.Bytes()
+}
+
+// TestParquetReadErrorsNameColumnAndGroup corrupts one page of one column
+// chunk: the error names the column and the row group.
+func TestParquetReadErrorsNameColumnAndGroup(t *testing.T) {
+	rec := typesRecord(t)
+	defer rec.Release()
+	data := writeParquetWith(t, rec, parquet.NewWriterProperties(parquet.WithCompression(compress.Codecs.Uncompressed),
+		parquet.WithMaxRowGroupLength(5), parquet.WithDictionaryDefault(false)))
 	pr, _, err := OpenParquet(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
 		t.Fatal(err)
