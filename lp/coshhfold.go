@@ -64,6 +64,9 @@ type coshhFold struct {
 	tight       bool
 	fresh       bool    // the master was solved afresh to certify λ
 	objScale    float64 // λ's objective coefficient (duals divides by it)
+	bound       float64 // the dual bound of the answer solveRounds returns
+	// bestR and fastMu are each class's largest r and μ (classBests).
+	bestR, fastMu []float64
 	rounds      int
 }
 
@@ -105,7 +108,7 @@ func solveCOSHHFolded(p *COSHHProblem, active []int, opt COSHHOptions, sol *COSH
 	}
 	c := f.c
 	sol.Lambda, sol.Rounds = ls.X[0], f.rounds
-	sol.Bound = c.dualBound(duals[:c.na])
+	sol.Bound = f.bound
 	frac := f.fractions(ls)
 	cols := f.columns()
 	if !opt.LambdaOnly {
@@ -174,7 +177,8 @@ func (f *coshhFold) columns() []int {
 func newCOSHHFold(p *COSHHProblem, active []int, warm []coshhColumn) *coshhFold {
 	c := &coshhLP{p: p, active: active, na: len(active), nt: len(p.Counts), in: make(map[int]int32), classTop: foldClassTop}
 	f := &coshhFold{c: c, home: make([]int, c.na), row: make([]int, c.na), lamCoef: make([]float64, c.nt), centerBound: math.Inf(1), objScale: 1}
-	homes := c.greedyHomes()
+	f.bestR, f.fastMu = c.classBests()
+	homes := c.greedyHomes(f.bestR)
 	f.warm = c.warmColumns(warm)
 	for k, h := range homes {
 		f.home[k], f.row[k] = h, -1
@@ -239,7 +243,8 @@ func (f *coshhFold) solveRounds() (*Solution, []float64, error) {
 			continue
 		}
 		if f.tight {
-			gap := c.dualBound(duals[:c.na]) - ls.X[0]
+			f.bound = c.dualBound(duals[:c.na])
+			gap := f.bound - ls.X[0]
 			if (gap <= certifiedGap*ls.X[0] && !foldRecertify) || f.fresh {
 				return ls, duals, nil
 			}
@@ -429,16 +434,12 @@ func (f *coshhFold) column(nc *newColumns, idx int) {
 // after adding it is least. The folded master starts from this allocation,
 // a feasible point whose λ is within a few per cent of λ* on random
 // instances, instead of from the slack basis.
-func (c *coshhLP) greedyHomes() []int {
+func (c *coshhLP) greedyHomes(bestR []float64) []int {
 	need := make([]float64, c.na) // the least fraction of a type the class needs per unit of λ
 	order := make([]int, c.na)
 	for k := range order {
 		order[k] = k
-		best := 0.0
-		for t := 0; t < c.nt; t++ {
-			best = math.Max(best, c.rAt(k, t))
-		}
-		need[k] = 1 / best
+		need[k] = 1 / bestR[k]
 	}
 	sort.Slice(order, func(a, b int) bool { return need[order[a]] > need[order[b]] })
 	load := make([]float64, c.nt)
@@ -470,15 +471,11 @@ func (f *coshhFold) heavy() []int {
 	need := make([]float64, c.na)
 	sum := 0.0
 	for k := range need {
-		best := 0.0
-		for t := 0; t < c.nt; t++ {
-			best = math.Max(best, c.rAt(k, t))
-		}
-		need[k] = 1 / best
+		need[k] = 1 / f.bestR[k]
 		sum += need[k]
 	}
 	lamEst := float64(c.nt) / sum
-	want := c.initialCounts()
+	want := c.initialCounts(f.fastMu)
 	var out, top []int
 	for k, i := range c.active {
 		if need[k]*lamEst <= heavyShare {

@@ -201,3 +201,73 @@ func TestCOSHHFullLambdaOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestCOSHHDualBoundAndClassBests checks the row-major, parallel dual bound
+// and the one-pass class maxima against their definitions computed pair by
+// pair with rAt: the bound to 1e-14 relative (it multiplies μ n by u/α
+// instead of dividing each pair), each class's best r and fastest μ to the
+// bit, on instances with types without machines, classes that run on few
+// types and classes whose dual is 0.
+func TestCOSHHDualBoundAndClassBests(t *testing.T) {
+	r := rand.New(rand.NewPCG(30, 60))
+	for n := 0; n < 30; n++ {
+		nc, nt := 1+r.IntN(400), 1+r.IntN(60)
+		p := randomCOSHH(r, nc, nt)
+		for tt := range p.Counts {
+			if r.Float64() < 0.1 {
+				p.Counts[tt] = 0
+			}
+		}
+		var active []int
+		for i := range p.Alpha {
+			for tt, m := range p.Mu[i] {
+				if m > 0 && p.Counts[tt] > 0 {
+					active = append(active, i)
+					break
+				}
+			}
+		}
+		if len(active) == 0 {
+			continue
+		}
+		c := &coshhLP{p: p, active: active, na: len(active), nt: nt}
+		y := make([]float64, c.na)
+		for k := range y {
+			if r.Float64() < 0.7 {
+				y[k] = -r.ExpFloat64()
+			}
+		}
+		sum := 0.0
+		for _, v := range y {
+			sum += -v
+		}
+		want := 0.0
+		if sum == 0 {
+			want = math.Inf(1)
+		} else {
+			for tt := 0; tt < nt; tt++ {
+				best := 0.0
+				for k := range y {
+					best = math.Max(best, c.rAt(k, tt)*(-y[k]/sum))
+				}
+				want += best
+			}
+		}
+		if got := c.dualBound(y); !(got == want || math.Abs(got-want) <= 1e-14*want) {
+			t.Errorf("instance %d (%d × %d): dualBound %.17g, pair by pair %.17g", n, c.na, nt, got, want)
+		}
+		bestR, fastMu := c.classBests()
+		for k, i := range active {
+			br, fm := 0.0, 0.0
+			for tt := 0; tt < nt; tt++ {
+				br = math.Max(br, c.rAt(k, tt))
+				if p.Counts[tt] > 0 {
+					fm = math.Max(fm, p.Mu[i][tt])
+				}
+			}
+			if bestR[k] != br || fastMu[k] != fm {
+				t.Errorf("instance %d class %d: classBests (%v, %v), pair by pair (%v, %v)", n, k, bestR[k], fastMu[k], br, fm)
+			}
+		}
+	}
+}
