@@ -67,7 +67,7 @@ type coshhFold struct {
 	bound       float64 // the dual bound of the answer solveRounds returns
 	// bestR and fastMu are each class's largest r and μ (classBests).
 	bestR, fastMu []float64
-	rounds      int
+	rounds        int
 }
 
 // foldClassTop is how many improving columns of a class with a row a
