@@ -42,10 +42,10 @@ type coshhLP struct {
 	// row and, in phase 2, cost(idx) in the objective; both are computed
 	// from p when needed (at 20,000 classes × 5,000 types a dense copy
 	// would take 800 MB each).
-	fastest []float64     // per active class: max μ over types with machines (phase 2 costs)
-	phase2  bool          // the objective is the canonical cost
-	in      map[int]int32 // column idx → its position in cols
-	cols    []int         // k*nt+t of the master's columns after λ, in master order
+	fastest []float64 // per active class: max μ over types with machines (phase 2 costs)
+	phase2  bool      // the objective is the canonical cost
+	in      colSet    // the columns idx in the master (and, folded, in λ's column)
+	cols    []int     // k*nt+t of the master's columns after λ, in master order
 	ms      master
 	full    bool
 	rounds  int // solves in the current phase
@@ -92,7 +92,7 @@ func newCOSHHLP(p *COSHHProblem, active []int, s Solver, full bool, warm []coshh
 // newCOSHHLPEmpty builds the master's rows and λ's column.
 func newCOSHHLPEmpty(p *COSHHProblem, active []int, s Solver) (*coshhLP, error) {
 	c := &coshhLP{p: p, active: active, na: len(active), nt: len(p.Counts)}
-	c.in = make(map[int]int32)
+	c.in = newColSet(c.na * c.nt)
 	m := NewModel("coshh-master", Maximize)
 	for k := 0; k < c.na; k++ {
 		m.AddRow("", GE(0))
@@ -325,10 +325,9 @@ func (c *coshhLP) add(idx []int) int {
 		if n > 0 && idx[n-1] == j {
 			continue
 		}
-		if _, ok := c.in[j]; ok {
+		if !c.in.add(j) {
 			continue
 		}
-		c.in[j] = int32(len(c.cols))
 		c.cols = append(c.cols, j)
 		c.column(nc, j)
 	}

@@ -161,12 +161,7 @@ func (f *coshhFold) fractions(ls *Solution) [][]float64 {
 
 // columns lists the master's and the folded classes' columns, sorted.
 func (f *coshhFold) columns() []int {
-	out := make([]int, 0, len(f.c.in))
-	for idx := range f.c.in {
-		out = append(out, idx)
-	}
-	sort.Ints(out)
-	return out
+	return f.c.in.appendAll(make([]int, 0, f.c.in.len()))
 }
 
 // newCOSHHFold builds the master with every class folded at the type
@@ -175,7 +170,7 @@ func (f *coshhFold) columns() []int {
 // from its home gets its row, so that the first solve can take the
 // previous allocation or the greedy one, whichever serves more.
 func newCOSHHFold(p *COSHHProblem, active []int, warm []coshhColumn) *coshhFold {
-	c := &coshhLP{p: p, active: active, na: len(active), nt: len(p.Counts), in: make(map[int]int32), classTop: foldClassTop}
+	c := &coshhLP{p: p, active: active, na: len(active), nt: len(p.Counts), in: newColSet(len(active) * len(p.Counts)), classTop: foldClassTop}
 	f := &coshhFold{c: c, home: make([]int, c.na), row: make([]int, c.na), lamCoef: make([]float64, c.nt), centerBound: math.Inf(1), objScale: 1}
 	f.bestR, f.fastMu = c.classBests()
 	homes := c.greedyHomes(f.bestR)
@@ -183,7 +178,7 @@ func newCOSHHFold(p *COSHHProblem, active []int, warm []coshhColumn) *coshhFold 
 	for k, h := range homes {
 		f.home[k], f.row[k] = h, -1
 		f.lamCoef[h] += 1 / c.rAt(k, h)
-		c.in[k*c.nt+h] = -1
+		c.in.add(k*c.nt + h)
 	}
 	m := NewModel("coshh-folded", Maximize)
 	for t := 0; t < c.nt; t++ {
@@ -358,7 +353,7 @@ func (f *coshhFold) grow(add []int) int {
 		if n > 0 && add[n-1] == idx {
 			continue
 		}
-		if _, ok := c.in[idx]; ok {
+		if c.in.has(idx) {
 			continue
 		}
 		k := idx / c.nt
@@ -423,7 +418,7 @@ func (f *coshhFold) setLambdaColumn() {
 func (f *coshhFold) column(nc *newColumns, idx int) {
 	c := f.c
 	k, t := idx/c.nt, idx%c.nt
-	c.in[idx] = int32(len(f.cols))
+	c.in.add(idx)
 	f.cols = append(f.cols, idx)
 	nc.append(0, 0, math.Inf(1), []int32{int32(t), int32(f.row[k])}, []float64{1, c.r(idx)})
 }
@@ -584,10 +579,9 @@ func (f *coshhFold) removeColumns(gone func(n, idx int) bool) int {
 	for n, idx := range f.cols {
 		if gone(n, idx) {
 			which = append(which, int32(1+n))
-			delete(c.in, idx)
+			c.in.remove(idx)
 			continue
 		}
-		c.in[idx] = int32(len(keep))
 		keep = append(keep, idx)
 	}
 	f.cols = keep
@@ -658,7 +652,7 @@ func (f *coshhFold) foldBack(ls *Solution, duals []float64) {
 	}
 	f.removeColumns(func(_, idx int) bool { return f.home[idx/c.nt] >= 0 })
 	for _, k := range fold {
-		c.in[k*c.nt+f.home[k]] = -1
+		c.in.add(k*c.nt + f.home[k])
 	}
 	f.cm.deleteRows(rows)
 	// Renumber the remaining class rows (in their old order).

@@ -201,7 +201,7 @@ func (pr *pricer) consider(idx int, top *[priceClassTop]int, gains *[priceClassT
 	if n == lim && !bestT {
 		return // (before the map look-up, the costly part)
 	}
-	if _, ok := c.in[idx]; ok {
+	if c.in.has(idx) {
 		return
 	}
 	if bestT {

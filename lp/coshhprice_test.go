@@ -22,10 +22,10 @@ func TestCOSHHPriceMatchesBruteForce(t *testing.T) {
 		for i := range active {
 			active[i] = i
 		}
-		c := &coshhLP{p: p, active: active, na: nc, nt: nt, in: map[int]int32{}}
+		c := &coshhLP{p: p, active: active, na: nc, nt: nt, in: newColSet(nc * nt)}
 		for idx := 0; idx < nc*nt; idx++ {
 			if r.Float64() < 0.05 && c.r(idx) > 0 {
-				c.in[idx] = int32(len(c.cols))
+				c.in.add(idx)
 				c.cols = append(c.cols, idx)
 			}
 		}
@@ -73,7 +73,7 @@ func TestCOSHHPriceMatchesBruteForce(t *testing.T) {
 			for tt := 0; tt < nt; tt++ {
 				idx := k*nt + tt
 				g, ok := gain(idx)
-				if _, in := c.in[idx]; in || !ok {
+				if in := c.in.has(idx); in || !ok {
 					if got[idx] {
 						t.Fatalf("instance %d phase2=%v: column %d returned but gain %g (in master %v)", n, c.phase2, idx, g, in)
 					}
@@ -267,6 +267,46 @@ func TestCOSHHDualBoundAndClassBests(t *testing.T) {
 			}
 			if bestR[k] != br || fastMu[k] != fm {
 				t.Errorf("instance %d class %d: classBests (%v, %v), pair by pair (%v, %v)", n, k, bestR[k], fastMu[k], br, fm)
+			}
+		}
+	}
+}
+
+// TestColSet checks the master's column set against a map on random
+// adds and removes: membership, the count, add's "was new" answer and
+// the ascending listing.
+func TestColSet(t *testing.T) {
+	r := rand.New(rand.NewPCG(60, 5000))
+	for _, size := range []int{1, 63, 64, 65, 1000, 12345} {
+		s := newColSet(size)
+		want := map[int]bool{}
+		for n := 0; n < 4*size; n++ {
+			idx := r.IntN(size)
+			if r.Float64() < 0.6 {
+				if got := s.add(idx); got == want[idx] {
+					t.Fatalf("size %d: add(%d) = %v with %d already in: %v", size, idx, got, idx, want[idx])
+				}
+				want[idx] = true
+			} else {
+				s.remove(idx)
+				delete(want, idx)
+			}
+			if s.has(idx) != want[idx] || s.len() != len(want) {
+				t.Fatalf("size %d after op on %d: has %v len %d, want %v %d", size, idx, s.has(idx), s.len(), want[idx], len(want))
+			}
+		}
+		var list []int
+		for idx := range want {
+			list = append(list, idx)
+		}
+		sort.Ints(list)
+		got := s.appendAll(nil)
+		if len(got) != len(list) {
+			t.Fatalf("size %d: listed %d columns, want %d", size, len(got), len(list))
+		}
+		for i := range got {
+			if got[i] != list[i] {
+				t.Fatalf("size %d: listing %v, want %v", size, got, list)
 			}
 		}
 	}
