@@ -4,8 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"strings"
 	"time"
+
+	"github.com/schedplan/schedplan/internal/par"
 )
 
 // COSHHProblem is the input of the COSHH capacity LP (seed 003, §3.2, eq.
@@ -443,7 +446,9 @@ func coshhFullModel(p *COSHHProblem, active []int) (m *Model, col [][]int) {
 // dualBound returns an upper bound on λ* from class-row duals y (≤ 0): with
 // u = −y / Σ(−y), the full problem's dual min Σ_t w_t s.t. Σ_i u_i ≥ 1,
 // w_t ≥ r_it u_i is feasible with w_t = max_i r_it u_i, so λ* ≤ Σ_t max_i
-// r_it u_i (weak duality).
+// r_it u_i (weak duality). The classes are read row by row of μ on up to
+// priceWorkers goroutines (r_it u_i as μ_it n_t (u_i/α_i): one division per
+// class, not per pair), and the types' maxima are merged.
 func (c *coshhLP) dualBound(y []float64) float64 {
 	sum := 0.0
 	for _, v := range y {
@@ -452,19 +457,33 @@ func (c *coshhLP) dualBound(y []float64) float64 {
 	if !(sum > 0) {
 		return math.Inf(1)
 	}
-	best := make([]float64, c.nt)
-	for k := 0; k < c.na; k++ {
-		u := math.Max(-y[k], 0) / sum
-		if u == 0 {
-			continue
+	workers := min(runtime.GOMAXPROCS(0), priceWorkers, max(1, c.na/64))
+	bests := make([][]float64, workers)
+	counts := c.p.Counts[:c.nt]
+	par.For(workers, workers, func(wk int) {
+		best := make([]float64, c.nt)
+		for k := wk * c.na / workers; k < (wk+1)*c.na/workers; k++ {
+			u := math.Max(-y[k], 0) / sum
+			if u == 0 {
+				continue
+			}
+			i := c.active[k]
+			s := u / c.p.Alpha[i]
+			for t, m := range c.p.Mu[i][:c.nt] {
+				if v := m * counts[t] * s; v > best[t] {
+					best[t] = v
+				}
+			}
 		}
-		for t := 0; t < c.nt; t++ {
-			best[t] = math.Max(best[t], c.rAt(k, t)*u)
-		}
-	}
+		bests[wk] = best
+	})
 	ub := 0.0
-	for _, v := range best {
-		ub += v
+	for t := 0; t < c.nt; t++ {
+		b := 0.0
+		for _, best := range bests {
+			b = math.Max(b, best[t])
+		}
+		ub += b
 	}
 	return ub
 }

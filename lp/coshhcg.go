@@ -3,8 +3,11 @@ package lp
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"sort"
 	"time"
+
+	"github.com/schedplan/schedplan/internal/par"
 )
 
 // coshhTrace, when set (by tests and benchmarks), receives a line per
@@ -39,10 +42,10 @@ type coshhLP struct {
 	// row and, in phase 2, cost(idx) in the objective; both are computed
 	// from p when needed (at 20,000 classes × 5,000 types a dense copy
 	// would take 800 MB each).
-	fastest []float64     // per active class: max μ over types with machines (phase 2 costs)
-	phase2  bool          // the objective is the canonical cost
-	in      map[int]int32 // column idx → its position in cols
-	cols    []int         // k*nt+t of the master's columns after λ, in master order
+	fastest []float64 // per active class: max μ over types with machines (phase 2 costs)
+	phase2  bool      // the objective is the canonical cost
+	in      colSet    // the columns idx in the master (and, folded, in λ's column)
+	cols    []int     // k*nt+t of the master's columns after λ, in master order
 	ms      master
 	full    bool
 	rounds  int // solves in the current phase
@@ -89,7 +92,7 @@ func newCOSHHLP(p *COSHHProblem, active []int, s Solver, full bool, warm []coshh
 // newCOSHHLPEmpty builds the master's rows and λ's column.
 func newCOSHHLPEmpty(p *COSHHProblem, active []int, s Solver) (*coshhLP, error) {
 	c := &coshhLP{p: p, active: active, na: len(active), nt: len(p.Counts)}
-	c.in = make(map[int]int32)
+	c.in = newColSet(c.na * c.nt)
 	m := NewModel("coshh-master", Maximize)
 	for k := 0; k < c.na; k++ {
 		m.AddRow("", GE(0))
@@ -167,7 +170,8 @@ func (c *coshhLP) allColumns() []int {
 func (c *coshhLP) initialColumns() []int {
 	var out []int
 	best := make([]float64, c.na)
-	want := c.initialCounts()
+	_, fast := c.classBests()
+	want := c.initialCounts(fast)
 	var top []int
 	for k, i := range c.active {
 		b1, b2 := c.twoBest(k)
@@ -202,17 +206,11 @@ func (c *coshhLP) initialColumns() []int {
 // needs, times the number of types). A class that needs much of the
 // cluster (heavy, slow jobs) so starts with many columns instead of
 // gaining a few per round.
-func (c *coshhLP) initialCounts() []int {
+func (c *coshhLP) initialCounts(fast []float64) []int {
 	need := make([]float64, c.na)
 	sum := 0.0
 	for k, i := range c.active {
-		fast := 0.0
-		for t, m := range c.p.Mu[i] {
-			if c.p.Counts[t] > 0 {
-				fast = math.Max(fast, m)
-			}
-		}
-		need[k] = c.p.Alpha[i] / fast
+		need[k] = c.p.Alpha[i] / fast[k]
 		sum += need[k]
 	}
 	out := make([]int, c.na)
@@ -220,6 +218,28 @@ func (c *coshhLP) initialCounts() []int {
 		out[k] = min(c.nt, initialTop+int(math.Ceil(2*need[k]/sum*float64(c.nt))))
 	}
 	return out
+}
+
+// classBests returns each active class's largest r over the types (its
+// best type's) and largest μ over the types with machines (fastest), in
+// one pass over μ on up to priceWorkers goroutines. The largest r is
+// max_t μ_it n_t / α_i: division by α_i is monotone, so it equals the
+// largest rAt to the bit.
+func (c *coshhLP) classBests() (bestR, fastMu []float64) {
+	bestR, fastMu = make([]float64, c.na), make([]float64, c.na)
+	counts := c.p.Counts[:c.nt]
+	par.For(c.na, min(runtime.GOMAXPROCS(0), priceWorkers), func(k int) {
+		i := c.active[k]
+		br, fm := 0.0, 0.0
+		for t, m := range c.p.Mu[i][:c.nt] {
+			if m > 0 && counts[t] > 0 {
+				br = math.Max(br, m*counts[t])
+				fm = math.Max(fm, m)
+			}
+		}
+		bestR[k], fastMu[k] = br/c.p.Alpha[i], fm
+	})
+	return bestR, fastMu
 }
 
 // fastestTypes appends to top the n types with machines where class i
@@ -305,10 +325,9 @@ func (c *coshhLP) add(idx []int) int {
 		if n > 0 && idx[n-1] == j {
 			continue
 		}
-		if _, ok := c.in[j]; ok {
+		if !c.in.add(j) {
 			continue
 		}
-		c.in[j] = int32(len(c.cols))
 		c.cols = append(c.cols, j)
 		c.column(nc, j)
 	}

@@ -64,7 +64,10 @@ type coshhFold struct {
 	tight       bool
 	fresh       bool    // the master was solved afresh to certify λ
 	objScale    float64 // λ's objective coefficient (duals divides by it)
-	rounds      int
+	bound       float64 // the dual bound of the answer solveRounds returns
+	// bestR and fastMu are each class's largest r and μ (classBests).
+	bestR, fastMu []float64
+	rounds        int
 }
 
 // foldClassTop is how many improving columns of a class with a row a
@@ -105,7 +108,7 @@ func solveCOSHHFolded(p *COSHHProblem, active []int, opt COSHHOptions, sol *COSH
 	}
 	c := f.c
 	sol.Lambda, sol.Rounds = ls.X[0], f.rounds
-	sol.Bound = c.dualBound(duals[:c.na])
+	sol.Bound = f.bound
 	frac := f.fractions(ls)
 	cols := f.columns()
 	if !opt.LambdaOnly {
@@ -158,12 +161,7 @@ func (f *coshhFold) fractions(ls *Solution) [][]float64 {
 
 // columns lists the master's and the folded classes' columns, sorted.
 func (f *coshhFold) columns() []int {
-	out := make([]int, 0, len(f.c.in))
-	for idx := range f.c.in {
-		out = append(out, idx)
-	}
-	sort.Ints(out)
-	return out
+	return f.c.in.appendAll(make([]int, 0, f.c.in.len()))
 }
 
 // newCOSHHFold builds the master with every class folded at the type
@@ -172,14 +170,15 @@ func (f *coshhFold) columns() []int {
 // from its home gets its row, so that the first solve can take the
 // previous allocation or the greedy one, whichever serves more.
 func newCOSHHFold(p *COSHHProblem, active []int, warm []coshhColumn) *coshhFold {
-	c := &coshhLP{p: p, active: active, na: len(active), nt: len(p.Counts), in: make(map[int]int32), classTop: foldClassTop}
+	c := &coshhLP{p: p, active: active, na: len(active), nt: len(p.Counts), in: newColSet(len(active) * len(p.Counts)), classTop: foldClassTop}
 	f := &coshhFold{c: c, home: make([]int, c.na), row: make([]int, c.na), lamCoef: make([]float64, c.nt), centerBound: math.Inf(1), objScale: 1}
-	homes := c.greedyHomes()
+	f.bestR, f.fastMu = c.classBests()
+	homes := c.greedyHomes(f.bestR)
 	f.warm = c.warmColumns(warm)
 	for k, h := range homes {
 		f.home[k], f.row[k] = h, -1
 		f.lamCoef[h] += 1 / c.rAt(k, h)
-		c.in[k*c.nt+h] = -1
+		c.in.add(k*c.nt + h)
 	}
 	m := NewModel("coshh-folded", Maximize)
 	for t := 0; t < c.nt; t++ {
@@ -239,7 +238,8 @@ func (f *coshhFold) solveRounds() (*Solution, []float64, error) {
 			continue
 		}
 		if f.tight {
-			gap := c.dualBound(duals[:c.na]) - ls.X[0]
+			f.bound = c.dualBound(duals[:c.na])
+			gap := f.bound - ls.X[0]
 			if (gap <= certifiedGap*ls.X[0] && !foldRecertify) || f.fresh {
 				return ls, duals, nil
 			}
@@ -353,7 +353,7 @@ func (f *coshhFold) grow(add []int) int {
 		if n > 0 && add[n-1] == idx {
 			continue
 		}
-		if _, ok := c.in[idx]; ok {
+		if c.in.has(idx) {
 			continue
 		}
 		k := idx / c.nt
@@ -418,7 +418,7 @@ func (f *coshhFold) setLambdaColumn() {
 func (f *coshhFold) column(nc *newColumns, idx int) {
 	c := f.c
 	k, t := idx/c.nt, idx%c.nt
-	c.in[idx] = int32(len(f.cols))
+	c.in.add(idx)
 	f.cols = append(f.cols, idx)
 	nc.append(0, 0, math.Inf(1), []int32{int32(t), int32(f.row[k])}, []float64{1, c.r(idx)})
 }
@@ -429,16 +429,12 @@ func (f *coshhFold) column(nc *newColumns, idx int) {
 // after adding it is least. The folded master starts from this allocation,
 // a feasible point whose λ is within a few per cent of λ* on random
 // instances, instead of from the slack basis.
-func (c *coshhLP) greedyHomes() []int {
+func (c *coshhLP) greedyHomes(bestR []float64) []int {
 	need := make([]float64, c.na) // the least fraction of a type the class needs per unit of λ
 	order := make([]int, c.na)
 	for k := range order {
 		order[k] = k
-		best := 0.0
-		for t := 0; t < c.nt; t++ {
-			best = math.Max(best, c.rAt(k, t))
-		}
-		need[k] = 1 / best
+		need[k] = 1 / bestR[k]
 	}
 	sort.Slice(order, func(a, b int) bool { return need[order[a]] > need[order[b]] })
 	load := make([]float64, c.nt)
@@ -470,15 +466,11 @@ func (f *coshhFold) heavy() []int {
 	need := make([]float64, c.na)
 	sum := 0.0
 	for k := range need {
-		best := 0.0
-		for t := 0; t < c.nt; t++ {
-			best = math.Max(best, c.rAt(k, t))
-		}
-		need[k] = 1 / best
+		need[k] = 1 / f.bestR[k]
 		sum += need[k]
 	}
 	lamEst := float64(c.nt) / sum
-	want := c.initialCounts()
+	want := c.initialCounts(f.fastMu)
 	var out, top []int
 	for k, i := range c.active {
 		if need[k]*lamEst <= heavyShare {
@@ -587,10 +579,9 @@ func (f *coshhFold) removeColumns(gone func(n, idx int) bool) int {
 	for n, idx := range f.cols {
 		if gone(n, idx) {
 			which = append(which, int32(1+n))
-			delete(c.in, idx)
+			c.in.remove(idx)
 			continue
 		}
-		c.in[idx] = int32(len(keep))
 		keep = append(keep, idx)
 	}
 	f.cols = keep
@@ -661,7 +652,7 @@ func (f *coshhFold) foldBack(ls *Solution, duals []float64) {
 	}
 	f.removeColumns(func(_, idx int) bool { return f.home[idx/c.nt] >= 0 })
 	for _, k := range fold {
-		c.in[k*c.nt+f.home[k]] = -1
+		c.in.add(k*c.nt + f.home[k])
 	}
 	f.cm.deleteRows(rows)
 	// Renumber the remaining class rows (in their old order).

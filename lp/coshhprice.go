@@ -199,9 +199,9 @@ func (pr *pricer) consider(idx int, top *[priceClassTop]int, gains *[priceClassT
 	}
 	bestT := best.idx[t] < 0 || g > best.gain[t]
 	if n == lim && !bestT {
-		return // (before the map look-up, the costly part)
+		return // (before the master look-up)
 	}
-	if _, ok := c.in[idx]; ok {
+	if c.in.has(idx) {
 		return
 	}
 	if bestT {

@@ -22,10 +22,10 @@ func TestCOSHHPriceMatchesBruteForce(t *testing.T) {
 		for i := range active {
 			active[i] = i
 		}
-		c := &coshhLP{p: p, active: active, na: nc, nt: nt, in: map[int]int32{}}
+		c := &coshhLP{p: p, active: active, na: nc, nt: nt, in: newColSet(nc * nt)}
 		for idx := 0; idx < nc*nt; idx++ {
 			if r.Float64() < 0.05 && c.r(idx) > 0 {
-				c.in[idx] = int32(len(c.cols))
+				c.in.add(idx)
 				c.cols = append(c.cols, idx)
 			}
 		}
@@ -73,7 +73,7 @@ func TestCOSHHPriceMatchesBruteForce(t *testing.T) {
 			for tt := 0; tt < nt; tt++ {
 				idx := k*nt + tt
 				g, ok := gain(idx)
-				if _, in := c.in[idx]; in || !ok {
+				if in := c.in.has(idx); in || !ok {
 					if got[idx] {
 						t.Fatalf("instance %d phase2=%v: column %d returned but gain %g (in master %v)", n, c.phase2, idx, g, in)
 					}
@@ -197,6 +197,116 @@ func TestCOSHHFullLambdaOnly(t *testing.T) {
 				if !near(sum, full.Lambda, 1e-7) {
 					t.Errorf("instance %d %s: type duals sum to %.12g, λ = %.12g", n, s, sum, full.Lambda)
 				}
+			}
+		}
+	}
+}
+
+// TestCOSHHDualBoundAndClassBests checks the row-major, parallel dual bound
+// and the one-pass class maxima against their definitions computed pair by
+// pair with rAt: the bound to 1e-14 relative (it multiplies μ n by u/α
+// instead of dividing each pair), each class's best r and fastest μ to the
+// bit, on instances with types without machines, classes that run on few
+// types and classes whose dual is 0.
+func TestCOSHHDualBoundAndClassBests(t *testing.T) {
+	r := rand.New(rand.NewPCG(30, 60))
+	for n := 0; n < 30; n++ {
+		nc, nt := 1+r.IntN(400), 1+r.IntN(60)
+		p := randomCOSHH(r, nc, nt)
+		for tt := range p.Counts {
+			if r.Float64() < 0.1 {
+				p.Counts[tt] = 0
+			}
+		}
+		var active []int
+		for i := range p.Alpha {
+			for tt, m := range p.Mu[i] {
+				if m > 0 && p.Counts[tt] > 0 {
+					active = append(active, i)
+					break
+				}
+			}
+		}
+		if len(active) == 0 {
+			continue
+		}
+		c := &coshhLP{p: p, active: active, na: len(active), nt: nt}
+		y := make([]float64, c.na)
+		for k := range y {
+			if r.Float64() < 0.7 {
+				y[k] = -r.ExpFloat64()
+			}
+		}
+		sum := 0.0
+		for _, v := range y {
+			sum += -v
+		}
+		want := 0.0
+		if sum == 0 {
+			want = math.Inf(1)
+		} else {
+			for tt := 0; tt < nt; tt++ {
+				best := 0.0
+				for k := range y {
+					best = math.Max(best, c.rAt(k, tt)*(-y[k]/sum))
+				}
+				want += best
+			}
+		}
+		if got := c.dualBound(y); !(got == want || math.Abs(got-want) <= 1e-14*want) {
+			t.Errorf("instance %d (%d × %d): dualBound %.17g, pair by pair %.17g", n, c.na, nt, got, want)
+		}
+		bestR, fastMu := c.classBests()
+		for k, i := range active {
+			br, fm := 0.0, 0.0
+			for tt := 0; tt < nt; tt++ {
+				br = math.Max(br, c.rAt(k, tt))
+				if p.Counts[tt] > 0 {
+					fm = math.Max(fm, p.Mu[i][tt])
+				}
+			}
+			if bestR[k] != br || fastMu[k] != fm {
+				t.Errorf("instance %d class %d: classBests (%v, %v), pair by pair (%v, %v)", n, k, bestR[k], fastMu[k], br, fm)
+			}
+		}
+	}
+}
+
+// TestColSet checks the master's column set against a map on random
+// adds and removes: membership, the count, add's "was new" answer and
+// the ascending listing.
+func TestColSet(t *testing.T) {
+	r := rand.New(rand.NewPCG(60, 5000))
+	for _, size := range []int{1, 63, 64, 65, 1000, 12345} {
+		s := newColSet(size)
+		want := map[int]bool{}
+		for n := 0; n < 4*size; n++ {
+			idx := r.IntN(size)
+			if r.Float64() < 0.6 {
+				if got := s.add(idx); got == want[idx] {
+					t.Fatalf("size %d: add(%d) = %v with %d already in: %v", size, idx, got, idx, want[idx])
+				}
+				want[idx] = true
+			} else {
+				s.remove(idx)
+				delete(want, idx)
+			}
+			if s.has(idx) != want[idx] || s.len() != len(want) {
+				t.Fatalf("size %d after op on %d: has %v len %d, want %v %d", size, idx, s.has(idx), s.len(), want[idx], len(want))
+			}
+		}
+		var list []int
+		for idx := range want {
+			list = append(list, idx)
+		}
+		sort.Ints(list)
+		got := s.appendAll(nil)
+		if len(got) != len(list) {
+			t.Fatalf("size %d: listed %d columns, want %d", size, len(got), len(list))
+		}
+		for i := range got {
+			if got[i] != list[i] {
+				t.Fatalf("size %d: listing %v, want %v", size, got, list)
 			}
 		}
 	}
