@@ -408,8 +408,9 @@ const deployVersion = 8
 // none; 2: chunks of more than TuneOptions.CheckJobs jobs are re-checked
 // on a sample of their busy periods, not whole; 3: LAS_MQ's containers
 // order, seed 000's Alg. 1 line 10, in the search space and in Hu et al.'s
-// default, and the log's task counts in the jobs).
-const tuneVersion = 3
+// default, and the log's task counts in the jobs; 4: the space-filling
+// sequence raced, its worst two thirds dropped after two folds).
+const tuneVersion = 4
 
 // reportVersion changes when report.html changes for the same stage
 // results (2: the decision on the first screen, legends beside the plots,
