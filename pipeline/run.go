@@ -114,6 +114,8 @@ type pipelineRun struct {
 	peaks fluidPeakCache
 	// part is the stage being sharded or merged (StageOptions).
 	part *stagePart
+	// ahead are the stages computed beside tune (beside.go).
+	ahead map[string]*ahead
 }
 
 // fluidPeakCache is every user's peak concurrent applications (peak) in the
@@ -136,6 +138,8 @@ func Run(ctx context.Context, in *inputs.Inputs, r *Runner) (*runreport.RunResul
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	ctx, cancel := context.WithCancel(ctx) // stops the stages computed beside tune on an error
+	defer cancel()
 	r.shard = in.Config.Stages.Sharding()
 	if err := r.Open(); err != nil {
 		return nil, err
@@ -163,9 +167,13 @@ func Run(ctx context.Context, in *inputs.Inputs, r *Runner) (*runreport.RunResul
 				return nil, p.writeShard(ctx, s)
 			}
 		}
+		if s.name == "tune" {
+			p.startBeside(ctx, stages)
+		}
+		run := p.runOf(s)
 		st := &stamped{State: s.state}
 		err = r.Stage(s.name, key, st, func() (map[string][]byte, error) {
-			files, err := interruptible(ctx, func() (map[string][]byte, error) { return s.run(ctx) })
+			files, err := interruptible(ctx, func() (map[string][]byte, error) { return run(ctx) })
 			st.Files = nil
 			for n := range files {
 				st.Files = append(st.Files, n)
