@@ -9,14 +9,18 @@ import (
 	"time"
 )
 
-// besideTune are the stages computed in the background while the tune
-// stage runs, to use the cores tune leaves idle in its serial parts. Each
-// depends on ingest alone (it reads the run's inputs and ingest's state,
-// never tune's) and writes only its own state, so computing it earlier
-// changes nothing it computes: the outputs are byte for byte the same.
-// They run one after the other in one goroutine, so that at most one of
-// them holds its working memory beside tune's.
+// besideTune are the stages computed in the background from the start of
+// classify on, while classify, capacity and tune run, to use the cores
+// those leave idle in their serial parts. Each depends on ingest alone (it
+// reads the run's inputs and ingest's state, never classify's or tune's)
+// and writes only its own state, so computing it earlier changes nothing
+// it computes: the outputs are byte for byte the same. They run one after
+// the other in one goroutine, so that at most one of them holds its
+// working memory beside the foreground stage's.
 var besideTune = []string{"tune-hpfsp", "tune-coshh", "bounds"}
+
+// besideFrom is the stage whose start starts the stages of besideTune.
+const besideFrom = "classify"
 
 // ahead is a stage computed in the background: done is closed when its
 // result (files, err) is in.
@@ -71,7 +75,7 @@ func (p *pipelineRun) startBeside(ctx context.Context, stages []stage) {
 			if a.err = ctx.Err(); a.err == nil {
 				a.files, a.err = s.run(ctx)
 			}
-			slog.Debug("stage computed beside tune", "stage", s.name, "seconds", time.Since(t0).Seconds())
+			slog.Debug("stage computed in the background", "stage", s.name, "seconds", time.Since(t0).Seconds())
 			close(a.done)
 		}
 	}()

@@ -32,7 +32,7 @@ func besideStages(started chan<- string, release <-chan struct{}) []stage {
 	return out
 }
 
-// The stages beside tune start while tune runs (startBeside), one after
+// The stages of besideTune start in the background (startBeside), one after
 // the other, and the loop takes their results; none starts when its stamp
 // is up to date, after --until, or for a part of a stage.
 func TestStagesBesideTuneStartWhileTuneRuns(t *testing.T) {

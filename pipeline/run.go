@@ -114,7 +114,7 @@ type pipelineRun struct {
 	peaks fluidPeakCache
 	// part is the stage being sharded or merged (StageOptions).
 	part *stagePart
-	// ahead are the stages computed beside tune (beside.go).
+	// ahead are the stages computed in the background (beside.go).
 	ahead map[string]*ahead
 }
 
@@ -138,7 +138,7 @@ func Run(ctx context.Context, in *inputs.Inputs, r *Runner) (*runreport.RunResul
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithCancel(ctx) // stops the stages computed beside tune on an error
+	ctx, cancel := context.WithCancel(ctx) // stops the stages computed in the background on an error
 	defer cancel()
 	r.shard = in.Config.Stages.Sharding()
 	if err := r.Open(); err != nil {
@@ -167,7 +167,7 @@ func Run(ctx context.Context, in *inputs.Inputs, r *Runner) (*runreport.RunResul
 				return nil, p.writeShard(ctx, s)
 			}
 		}
-		if s.name == "tune" {
+		if s.name == besideFrom {
 			p.startBeside(ctx, stages)
 		}
 		run := p.runOf(s)
