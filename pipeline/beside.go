@@ -75,7 +75,7 @@ func (p *pipelineRun) startBeside(ctx context.Context, stages []stage) {
 			if a.err = ctx.Err(); a.err == nil {
 				a.files, a.err = s.run(ctx)
 			}
-			slog.Debug("stage computed in the background", "stage", s.name, "seconds", time.Since(t0).Seconds())
+			slog.Info("stage computed in the background", "stage", s.name, "seconds", time.Since(t0).Seconds(), "ok", a.err == nil)
 			close(a.done)
 		}
 	}()
