@@ -114,6 +114,8 @@ type pipelineRun struct {
 	peaks fluidPeakCache
 	// part is the stage being sharded or merged (StageOptions).
 	part *stagePart
+	// ahead are the stages computed in the background (beside.go).
+	ahead map[string]*ahead
 }
 
 // fluidPeakCache is every user's peak concurrent applications (peak) in the
@@ -136,6 +138,8 @@ func Run(ctx context.Context, in *inputs.Inputs, r *Runner) (*runreport.RunResul
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	ctx, cancel := context.WithCancel(ctx) // stops the stages computed in the background on an error
+	defer cancel()
 	r.shard = in.Config.Stages.Sharding()
 	if err := r.Open(); err != nil {
 		return nil, err
@@ -163,9 +167,13 @@ func Run(ctx context.Context, in *inputs.Inputs, r *Runner) (*runreport.RunResul
 				return nil, p.writeShard(ctx, s)
 			}
 		}
+		if s.name == besideFrom {
+			p.startBeside(ctx, stages)
+		}
+		run := p.runOf(s)
 		st := &stamped{State: s.state}
 		err = r.Stage(s.name, key, st, func() (map[string][]byte, error) {
-			files, err := interruptible(ctx, func() (map[string][]byte, error) { return s.run(ctx) })
+			files, err := interruptible(ctx, func() (map[string][]byte, error) { return run(ctx) })
 			st.Files = nil
 			for n := range files {
 				st.Files = append(st.Files, n)
@@ -408,8 +416,9 @@ const deployVersion = 8
 // none; 2: chunks of more than TuneOptions.CheckJobs jobs are re-checked
 // on a sample of their busy periods, not whole; 3: LAS_MQ's containers
 // order, seed 000's Alg. 1 line 10, in the search space and in Hu et al.'s
-// default, and the log's task counts in the jobs).
-const tuneVersion = 3
+// default, and the log's task counts in the jobs; 4: the space-filling
+// sequence raced, its worst two thirds dropped after two folds).
+const tuneVersion = 4
 
 // reportVersion changes when report.html changes for the same stage
 // results (2: the decision on the first screen, legends beside the plots,

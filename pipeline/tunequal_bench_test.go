@@ -62,6 +62,14 @@ func BenchmarkTuneQuality(b *testing.B) {
 		// Experiments: SCHEDPLAN_TUNEQUAL_SAMPLE=20000,40000 scores the
 		// sampled search with other per-fold budgets instead, without the
 		// unsampled arm.
+		// SCHEDPLAN_TUNEQUAL_RACE=1 compares the default search (the
+		// space-filling sequence raced) with the one that scores every
+		// point on every chunk (TuneOptions.NoRace), both sampled.
+		if os.Getenv("SCHEDPLAN_TUNEQUAL_RACE") != "" {
+			all := opt
+			all.NoRace = true
+			arms = []*arm{{name: "raced (default)", opt: opt}, {name: "not raced", opt: all}}
+		}
 		if v := os.Getenv("SCHEDPLAN_TUNEQUAL_SAMPLE"); v != "" {
 			arms = nil
 			for _, f := range strings.Split(v, ",") {
@@ -88,21 +96,21 @@ func BenchmarkTuneQuality(b *testing.B) {
 			cv := a.rep.CV
 			ch := &cv.Candidates[cv.Chosen]
 			val[k] = validationMean(a.rep, ch.Policy)
-			fmt.Printf("  %-18s %6.1f s  chosen %-58s validation mean response %.6g s; deployed %s %.6g s",
-				a.name, a.secs, ch.Label(), val[k], a.rep.Best.Spec(), a.rep.Compare[0].Validate.Mean)
+			fmt.Printf("  %-18s %6.1f s  chosen %-58s (mean fold score %+.4f%%) validation mean response %.6g s; deployed %s %.6g s",
+				a.name, a.secs, ch.Label(), 100*ch.Improvement, val[k], a.rep.Best.Spec(), a.rep.Compare[0].Validate.Mean)
 			if cv.Shortlist != nil {
 				fmt.Printf("; sampled-vs-whole gap of the winner %+.2f%%", 100*cv.Shortlist.Gap)
 			}
 			fmt.Println()
 		}
-		if len(arms) == 2 && arms[1].name == "unsampled" {
+		if len(arms) == 2 && (arms[1].name == "unsampled" || arms[1].name == "not raced") {
 			gap := val[0]/val[1] - 1
 			verdict := "within"
 			if gap > 0.01 {
 				verdict = "NOT within"
 			}
-			fmt.Printf("  gap (sampled / unsampled − 1, validation mean response): %+.3f%% — %s the 1%% target; time ratio %.2f\n",
-				100*gap, verdict, arms[0].secs/arms[1].secs)
+			fmt.Printf("  gap (%s / %s − 1, validation mean response): %+.3f%% — %s the 1%% target; time ratio %.2f\n",
+				arms[0].name, arms[1].name, 100*gap, verdict, arms[0].secs/arms[1].secs)
 			b.ReportMetric(100*gap, "gap-%")
 		}
 	}

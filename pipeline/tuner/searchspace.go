@@ -18,6 +18,8 @@ type candidate struct {
 	params *LASMQParams // nil: not a LAS_MQ configuration
 	origin string       // baseline, level-1, fine, space, search, sensitivity
 	est    bool         // uses size estimates
+	// chunks are the chunks to score it on (nil: every chunk); see race.go.
+	chunks []int
 }
 
 // Candidate origins.

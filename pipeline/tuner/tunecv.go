@@ -136,6 +136,9 @@ type CVResult struct {
 	// mean fold improvement over the current scheduler.
 	CI        Interval       `json:"improvement_ci"`
 	Shortlist *ShortlistInfo `json:"shortlist,omitempty"`
+	// Race says how the space-filling sequence was raced (nil: it was
+	// not; see TuneOptions.NoRace).
+	Race *RaceInfo `json:"race,omitempty"`
 	// SRPT is the SRPT mean response (exact sizes) on every chunk, the
 	// lower bound on any policy's; SRPTMean its mean over the folds.
 	SRPT     []float64 `json:"srpt_mean_response"`
@@ -172,6 +175,13 @@ type tuneCV struct {
 	sampledWins [][]*ScoreWindow
 	// cache holds every score simulated so far, by scoreKey.
 	cache map[scoreKey]Score
+	// dropped counts the raced points that did not go on (race.go), race
+	// records the race, and weight, when set, is what the batch being
+	// scored counts for in the progress (batchProgress), in candidates.
+	dropped int
+	race    *RaceInfo
+	weight  int
+	shown   int // the progress told so far
 }
 
 // TuneCV tunes LAS_MQ on jobs (the tuning window, sorted by arrival) on a
@@ -194,8 +204,10 @@ type tuneCV struct {
 //  4. The candidates: the named baselines (current, plain LAS, PS, the
 //     first guess, the paper default), one level in each in-level order,
 //     fine levels towards LAS, then a space-filling sequence with about 60%
-//     of the budget, then a multi-start coordinate search around the best
-//     feasible points until Budget candidates are scored.
+//     of the budget, raced (its points scored on two folds first, the best
+//     third on every chunk: see addRaced), then a multi-start coordinate
+//     search around the best feasible points until Budget candidates are
+//     scored (the raced points that were dropped count).
 //  5. When folds were sampled, the Shortlist best feasible candidates and
 //     the named baselines are re-scored on the whole folds and the choice
 //     is made again among them.
@@ -255,13 +267,15 @@ func TuneCV(ctx context.Context, jobs []sim.Job, c float64, opt TuneOptions, sco
 	// sequence (about 60% of the budget) depend on no score: one batch, the
 	// one tune shards split (see TuneShard).
 	first := slices.Clone(fixed[:max(len(base), min(len(fixed), opt.Budget))])
+	nf := len(first)
 	if n := int(0.6*float64(opt.Budget)) - distinctSpecs(first); n > 0 {
 		first = append(first, spaceCandidates(n, r)...)
 	}
-	if err := t.add(first, !out.Sampled); err != nil {
+	if err := t.addRaced(first[:nf], first[nf:], !out.Sampled); err != nil {
 		return nil, err
 	}
 	t.cur = t.bySpec[opt.Current]
+	out.Race = t.race
 	lap("first batch")
 	if err := t.search(!out.Sampled); err != nil {
 		return nil, err
@@ -604,22 +618,46 @@ func (t *tuneCV) index(spec string) int {
 // add scores the candidates not scored yet (by specification) and appends
 // them; whole says whether t.wins are the whole folds.
 func (t *tuneCV) add(cands []candidate, whole bool) error {
-	var todo []candidate
-	for _, c := range cands {
-		if _, ok := t.bySpec[c.spec]; ok {
-			continue
-		}
-		if _, err := sim.ParsePolicy(c.spec); err != nil {
-			return fmt.Errorf("candidate %s: %w", c.spec, err)
-		}
-		t.bySpec[c.spec] = len(t.cands) + len(todo)
-		todo = append(todo, c)
+	todo, err := t.fresh(cands, nil)
+	if err != nil {
+		return err
 	}
 	scores, err := t.scoreAll(todo, t.wins)
 	if err != nil {
 		return err
 	}
+	t.appendScored(todo, scores, whole)
+	return nil
+}
+
+// fresh returns the candidates of cands not scored yet and not in also,
+// each once (by specification), after checking that each parses.
+func (t *tuneCV) fresh(cands, also []candidate) ([]candidate, error) {
+	seen := map[string]bool{}
+	for _, c := range also {
+		seen[c.spec] = true
+	}
+	var todo []candidate
+	for _, c := range cands {
+		if _, ok := t.bySpec[c.spec]; ok || seen[c.spec] {
+			continue
+		}
+		if _, err := sim.ParsePolicy(c.spec); err != nil {
+			return nil, fmt.Errorf("candidate %s: %w", c.spec, err)
+		}
+		seen[c.spec] = true
+		todo = append(todo, c)
+	}
+	return todo, nil
+}
+
+// appendScored appends scored candidates (scores as scoreAll returns
+// them) to the search's candidates; whole says whether t.wins are the
+// whole folds.
+func (t *tuneCV) appendScored(todo []candidate, scores [][][]Score, whole bool) {
 	for i, c := range todo {
+		c.chunks = nil
+		t.bySpec[c.spec] = len(t.cands)
 		t.cands = append(t.cands, c)
 		cs := CandidateScore{Name: c.name, Policy: c.spec, LASMQ: c.params, Origin: c.origin, UsesEstimates: c.est, Whole: whole}
 		cs.setScores(scores[i])
@@ -627,11 +665,10 @@ func (t *tuneCV) add(cands []candidate, whole bool) error {
 		if c.origin != OriginSensitivity {
 			t.done++
 			if t.opt.Progress != nil {
-				t.opt.Progress(min(t.done, t.opt.Budget), t.opt.Budget)
+				t.progress(t.done)
 			}
 		}
 	}
-	return nil
 }
 
 // extra scores candidates outside the budget (the sensitivity curves) and
@@ -677,8 +714,9 @@ func worstOf(a, b Score) Score {
 		MeanSlowdown: math.Max(a.MeanSlowdown, b.MeanSlowdown), Missed: math.Max(a.Missed, b.Missed)}
 }
 
-// scoreAll scores candidates on windows ([chunk][σ]): every chunk, under
-// every σ for those that use estimates. It returns [candidate][σ][chunk].
+// scoreAll scores candidates on windows ([chunk][σ]): every chunk (or the
+// candidate's chunks), under every σ for those that use estimates. It
+// returns [candidate][σ][chunk] (zero scores on the chunks left out).
 func (t *tuneCV) scoreAll(cands []candidate, wins [][]*ScoreWindow) ([][][]Score, error) {
 	type task struct{ c, s, ch int }
 	var tasks []task
@@ -689,9 +727,13 @@ func (t *tuneCV) scoreAll(cands []candidate, wins [][]*ScoreWindow) ([][][]Score
 			ns = len(t.opt.Sigmas)
 		}
 		out[i] = make([][]Score, ns)
+		chunks := c.chunks
+		if chunks == nil {
+			chunks = allIndices(len(wins))
+		}
 		for s := 0; s < ns; s++ {
 			out[i][s] = make([]Score, len(wins))
-			for ch := range wins {
+			for _, ch := range chunks {
 				tasks = append(tasks, task{i, s, ch})
 			}
 		}
@@ -704,7 +746,11 @@ func (t *tuneCV) scoreAll(cands []candidate, wins [][]*ScoreWindow) ([][][]Score
 	if err != nil {
 		return nil, err
 	}
-	progress := t.batchProgress(len(cands), len(todo))
+	w := len(cands)
+	if t.weight > 0 {
+		w = t.weight
+	}
+	progress := t.batchProgress(w, len(todo))
 	// Tasks that are the same schedule (scoreKey) are simulated once: the
 	// first of each, unless an earlier batch scored it.
 	keyOf := make([]scoreKey, len(todo))
@@ -785,9 +831,17 @@ func (t *tuneCV) batchProgress(cands, tasks int) func() {
 		defer mu.Unlock()
 		finished++
 		if d := t.done + finished*cands/tasks; d < t.opt.Budget && finished < tasks {
-			t.opt.Progress(d, t.opt.Budget)
+			t.progress(d)
 		}
 	}
+}
+
+// progress tells TuneOptions.Progress that d candidates are done, never
+// fewer than it was told before (a race's first round counts ahead for
+// the points it drops, and ties at its cut drop fewer).
+func (t *tuneCV) progress(d int) {
+	t.shown = max(t.shown, min(d, t.opt.Budget))
+	t.opt.Progress(t.shown, t.opt.Budget)
 }
 
 // distinctSpecs counts the distinct specifications of cands.
@@ -1025,16 +1079,24 @@ func Kind(c *CandidateScore) string {
 // better: −mean fold score when feasible; infeasible candidates come after
 // every feasible one, ordered by their relative excess over the bounds.
 func (t *tuneCV) searchValue(i int) float64 {
-	cs := &t.res[i]
-	if cs.Feasible {
-		return -cs.Improvement
+	return t.valueOn(t.res[i].Chunks, t.refChunks(i), t.scored)
+}
+
+// valueOn is searchValue of a candidate's chunk scores against the current
+// scheduler's (ref) on the chunks idx.
+func (t *tuneCV) valueOn(chunks, ref []Score, idx []int) float64 {
+	if ok, _ := t.feasible(chunks, ref, idx); ok {
+		sum := 0.0
+		for _, ch := range idx {
+			sum += t.opt.Objective.Improvement(chunks[ch], ref[ch])
+		}
+		return -(sum / float64(len(idx)))
 	}
-	ref := t.refChunks(i)
 	v := 1e6
 	for _, c := range t.opt.Constraints {
-		for _, ch := range t.scored {
+		for _, ch := range idx {
 			b := c.Bound(ref[ch])
-			if x := MetricOf(c.Metric, cs.Chunks[ch]); x > b {
+			if x := MetricOf(c.Metric, chunks[ch]); x > b {
 				v += math.Min((x-b)/math.Max(b, 1e-9), 1e6)
 			}
 		}
@@ -1049,7 +1111,7 @@ func (t *tuneCV) searchValue(i int) float64 {
 // 1%; then it starts again from the next best point.
 func (t *tuneCV) search(whole bool) error {
 	started := map[int]bool{}
-	for len(t.res) < t.opt.Budget {
+	for t.spent() < t.opt.Budget {
 		t.evaluate()
 		from := -1
 		for i := range t.res {
@@ -1065,9 +1127,9 @@ func (t *tuneCV) search(whole bool) error {
 		}
 		started[from] = true
 		best, step := from, 2.0
-		for len(t.res) < t.opt.Budget && step > 1.01 {
+		for t.spent() < t.opt.Budget && step > 1.01 {
 			var cands []candidate
-			left := t.opt.Budget - len(t.res)
+			left := t.opt.Budget - t.spent()
 			for _, m := range moves(*t.res[best].LASMQ, step, t.orders) {
 				c := lasmqCandidate(m, originSearch)
 				_, seen := t.bySpec[c.spec]

@@ -369,6 +369,10 @@ func explain(r *CVResult) []string {
 	var out []string
 	out = append(out, fmt.Sprintf("Rule: the feasible candidate with the best mean fold score — the improvement over the current scheduler (%s) in %s, averaged over %d rolling-origin folds (fold i is scored on the i-th chunk of the tuning window after the chunks before it) — up to one standard error, among those that meet %s on every fold. %d candidates were scored.",
 		r.Current, ObjectiveLabel(r.Objective), nf, r.Constraints, CountScored(c)))
+	if rc := r.Race; rc != nil {
+		out = append(out, fmt.Sprintf("The %d points of the space-filling sequence were raced: scored on folds %v first, the best %d of them then on every chunk; the other %d count in the budget but are not candidates.",
+			rc.Points, rc.Chunks, rc.Kept, rc.Points-rc.Kept))
+	}
 	if r.NoFeasible {
 		out = append(out, "No candidate met the constraints: the current scheduler is kept.")
 	}

@@ -162,6 +162,10 @@ type TuneOptions struct {
 	Progress func(done, total int)
 	// Shard, when set, shards the scoring (see TuneShard).
 	Shard *TuneShard
+	// NoRace scores every point of the space-filling sequence on every
+	// chunk, as the tuner did before tune version 4, instead of racing
+	// them (see RaceInfo): for comparisons.
+	NoRace bool
 }
 
 // TuneResult is the outcome of a search.
