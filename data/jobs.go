@@ -297,6 +297,70 @@ func (j *Jobs) Subset(idx []int) *Jobs {
 	return out
 }
 
+// Rows returns rows [lo, hi) of j as a read-only view: the values of
+// every column are j's own (no copy; only the job ids' offsets and the
+// null bitmaps are rebuilt, 4 B and 1 bit a row), where Subset would copy
+// the rows: 330 MB for the first 7 M rows of a 10 M-job log. Neither
+// table may be modified while the other is used; appending to a column of
+// the view reallocates it.
+func (j *Jobs) Rows(lo, hi int) *Jobs {
+	out := &Jobs{Source: j.Source}
+	out.ID.Offsets = make([]int32, hi-lo+1)
+	if hi > lo {
+		base := j.ID.Offsets[lo]
+		for k := range out.ID.Offsets {
+			out.ID.Offsets[k] = j.ID.Offsets[lo+k] - base
+		}
+		out.ID.Data = j.ID.Data[base:j.ID.Offsets[hi]:j.ID.Offsets[hi]]
+	}
+	out.Submit = sliceRows(j.Submit, lo, hi)
+	out.User = dictRows(j.User, lo, hi)
+	out.Queue = dictRows(j.Queue, lo, hi)
+	out.Priority = colRows(j.Priority, lo, hi)
+	out.Start = colRows(j.Start, lo, hi)
+	out.Finish = colRows(j.Finish, lo, hi)
+	out.MapTasks = colRows(j.MapTasks, lo, hi)
+	out.ReduceTasks = colRows(j.ReduceTasks, lo, hi)
+	out.MapTaskSeconds = colRows(j.MapTaskSeconds, lo, hi)
+	out.ReduceTaskSeconds = colRows(j.ReduceTaskSeconds, lo, hi)
+	out.InputBytes = colRows(j.InputBytes, lo, hi)
+	out.ShuffleBytes = colRows(j.ShuffleBytes, lo, hi)
+	out.OutputBytes = colRows(j.OutputBytes, lo, hi)
+	out.Size = colRows(j.Size, lo, hi)
+	return out
+}
+
+// sliceRows is v[lo:hi] with no room to append into v (nil stays nil).
+func sliceRows[T any](v []T, lo, hi int) []T {
+	if v == nil {
+		return nil
+	}
+	return v[lo:hi:hi]
+}
+
+func dictRows(d Dict, lo, hi int) Dict {
+	if d.Codes == nil {
+		return d
+	}
+	return Dict{Codes: sliceRows(d.Codes, lo, hi), Values: d.Values}
+}
+
+func colRows[T Number](c Column[T], lo, hi int) Column[T] {
+	if c.Values == nil {
+		return c
+	}
+	out := Column[T]{Values: sliceRows(c.Values, lo, hi)}
+	if c.Valid != nil {
+		out.Valid = NewBitmap(hi - lo)
+		for i := lo; i < hi; i++ {
+			if !c.Valid.Valid(i) {
+				out.Valid.SetNull(i - lo)
+			}
+		}
+	}
+	return out
+}
+
 // SortedBySubmit reports whether submit times are non-decreasing.
 func (j *Jobs) SortedBySubmit() bool {
 	return sort.Float64sAreSorted(j.Submit)

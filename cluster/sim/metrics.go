@@ -107,12 +107,17 @@ const DeadlineTol = 1e-9
 
 // Metrics computes per-job metrics and their summary from a run. Buffers
 // are reused between calls; the slices of a Metrics are overwritten by its
-// next Compute.
+// next Compute. After ComputeRun and PerJobRun, Response is the run's
+// Result.Response itself (not a copy: 8 B a job less per worker), valid
+// until the Simulator's next run; no caller may modify it.
 type Metrics struct {
 	Response []float64
 	Slowdown []float64 // NaN for zero-size jobs
 	Missed   []bool    // nil without deadlines
 	sorted   []float64
+	// resp is Compute's own buffer of responses (Response when they are
+	// completion − arrival).
+	resp []float64
 }
 
 // Compute fills m from jobs, their completion times, the capacity and,
@@ -142,7 +147,12 @@ func (m *Metrics) PerJobRun(jobs []Job, r *Result, c float64, deadlines []float6
 // quantiles says whether to summarise the responses and slowdowns.
 func (m *Metrics) compute(jobs []Job, completion, response []float64, c float64, deadlines []float64, quantiles bool) Summary {
 	n := len(jobs)
-	m.Response = resizeF(m.Response, n)
+	if response != nil {
+		m.Response = response[:n]
+	} else {
+		m.resp = resizeF(m.resp, n)
+		m.Response = m.resp
+	}
 	m.Slowdown = resizeF(m.Slowdown, n)
 	s := Summary{Jobs: n}
 	if deadlines != nil {
@@ -161,8 +171,9 @@ func (m *Metrics) compute(jobs []Job, completion, response []float64, c float64,
 		r := completion[i] - j.Arrival
 		if response != nil {
 			r = response[i]
+		} else {
+			m.Response[i] = r
 		}
-		m.Response[i] = r
 		if j.Size > 0 {
 			m.Slowdown[i] = j.slowdown(r, c)
 		} else {

@@ -138,7 +138,6 @@ type Result struct {
 // is not safe for concurrent use; use one per goroutine.
 type Simulator struct {
 	res Result
-	arr []float64 // arrival times on the run's clock
 	// absolute keeps the clock absolute (tests: policies must make
 	// progress at any clock value).
 	absolute bool
@@ -213,7 +212,6 @@ func (s *Simulator) Run(jobs []Job, c float64, p Policy) (*Result, error) {
 		r.Completion[i] = math.NaN()
 	}
 	r.Busy, r.Events = 0, 0
-	s.arr = resizeF(s.arr, n)
 	p.Start(jobs, c)
 	// The policy runs on a clock that restarts at 0 at the first arrival of
 	// every busy period (base is that arrival's absolute time): with
@@ -229,7 +227,7 @@ func (s *Simulator) Run(jobs []Job, c float64, p Policy) (*Result, error) {
 			return
 		}
 		r.Completion[j] = base + now
-		r.Response[j] = now - s.arr[j]
+		r.Response[j] = now - r.Response[j] // the arrival on the run's clock, until now
 		active--
 		completed++
 	}
@@ -267,7 +265,7 @@ func (s *Simulator) Run(jobs []Job, c float64, p Policy) (*Result, error) {
 			p.Advance(t, done)
 		} else {
 			p.Advance(t, done)
-			s.arr[next] = ta
+			r.Response[next] = ta // the response once the job completes (done)
 			p.Arrive(t, next)
 			next++
 			active++

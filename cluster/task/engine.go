@@ -583,9 +583,8 @@ func (s *Simulator) stageComplete(g int32) {
 		if !nx.released {
 			s.release(g + 1)
 		}
-		if len(nx.deferred) > 0 {
-			d := nx.deferred
-			nx.deferred = nil
+		if d := nx.deferredTasks(); len(d) > 0 {
+			nx.ext.deferred = nil
 			for _, e := range d {
 				s.complete(e, true)
 			}
@@ -618,7 +617,8 @@ func (s *Simulator) endTask(e event) {
 			st.touch(j)
 			st.js[j].runRate -= ri.crate
 			ri.deferred = true
-			sg.deferred = append(sg.deferred, e)
+			x := sg.extra()
+			x.deferred = append(x.deferred, e)
 			return
 		}
 	}
@@ -713,9 +713,9 @@ func (s *Simulator) kill(t TaskRef) error {
 	st.touch(j)
 	st.touchStage(sg)
 	if ri.deferred {
-		for k, e := range sg.deferred {
+		for k, e := range sg.deferredTasks() {
 			if e.run == slot {
-				sg.deferred = append(sg.deferred[:k], sg.deferred[k+1:]...)
+				sg.ext.deferred = append(sg.ext.deferred[:k], sg.ext.deferred[k+1:]...)
 				break
 			}
 		}
@@ -738,7 +738,8 @@ func (s *Simulator) kill(t TaskRef) error {
 	s.freeRun(slot)
 	s.release1(sg, &ri)
 	wasIdle := st.ready == 0
-	sg.retry = append(sg.retry, ri.task)
+	x := sg.extra()
+	x.retry = append(x.retry, ri.task)
 	sg.startC -= int64(ri.c)
 	st.addReady(j, 1)
 	r.readyC += int64(ri.c)

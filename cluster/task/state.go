@@ -47,23 +47,55 @@ type jobRT struct {
 	done       bool
 }
 
+// stageRT is one stage's state. It is held for every stage of a run (a
+// worker's simulator keeps it between runs), so the fields are ordered
+// to pack (96 B) and the lists most stages never need are in ext.
 type stageRT struct {
 	job                 int32
 	idx                 int32 // stage index within the job
 	n, next, done, runs int32
 	runC                int32
-	totC, startC        int64 // containers of all tasks, of started tasks
-	released            bool
-	svc, svcT           float64
-	deferred            []event // tasks that finished working before the previous stage completed
 	// Progress: tasks whose work is done, and for the working ones
 	// (durations d_i > 0, started at s_i) Σ 1/d_i and Σ (s_i − arrival)/d_i,
 	// so that progress(t) = (workDone + (t − arrival)·invDur − sod) / n.
-	workDone    int32
-	working     int32
-	invDur, sod float64
+	workDone     int32
+	working      int32
+	released     bool
+	totC, startC int64 // containers of all tasks, of started tasks
+	svc, svcT    float64
+	invDur, sod  float64
+	ext          *stageExt // nil until a task is deferred or preempted
+}
+
+// stageExt holds a stage's deferred and preempted tasks.
+type stageExt struct {
+	deferred []event // tasks that finished working before the previous stage completed
 	// retry holds preempted tasks, started again before task next.
 	retry []int32
+}
+
+// extra returns g's lists, allocating them at first use.
+func (g *stageRT) extra() *stageExt {
+	if g.ext == nil {
+		g.ext = &stageExt{}
+	}
+	return g.ext
+}
+
+// deferredTasks returns the tasks deferred by slow start (nil: none).
+func (g *stageRT) deferredTasks() []event {
+	if g.ext == nil {
+		return nil
+	}
+	return g.ext.deferred
+}
+
+// retries returns the preempted tasks to start again (nil: none).
+func (g *stageRT) retries() []int32 {
+	if g.ext == nil {
+		return nil
+	}
+	return g.ext.retry
 }
 
 type typeRT struct {
@@ -279,21 +311,21 @@ func (s *State) Attained(j int) float64 {
 func (s *State) CurrentStage(j int) int { return int(s.js[j].open - s.js[j].s0) }
 
 // pending counts the stage's tasks not started (or preempted).
-func (g *stageRT) pending() int32 { return g.n - g.next + int32(len(g.retry)) }
+func (g *stageRT) pending() int32 { return g.n - g.next + int32(len(g.retries())) }
 
 // head is the task the stage starts next (pending() > 0).
 func (g *stageRT) head() int32 {
-	if k := len(g.retry); k > 0 {
-		return g.retry[k-1]
+	if r := g.retries(); len(r) > 0 {
+		return r[len(r)-1]
 	}
 	return g.next
 }
 
 // take removes head from the pending tasks.
 func (g *stageRT) take() int32 {
-	if k := len(g.retry); k > 0 {
-		t := g.retry[k-1]
-		g.retry = g.retry[:k-1]
+	if r := g.retries(); len(r) > 0 {
+		t := r[len(r)-1]
+		g.ext.retry = r[:len(r)-1]
 		return t
 	}
 	g.next++

@@ -3,16 +3,21 @@ package main
 import (
 	"bytes"
 	"os"
+	"runtime"
 	"runtime/metrics"
 	"runtime/pprof"
 	"time"
 )
 
 // peakProfiler keeps, for the hidden --peakprofile flag, the heap profile
-// taken when the live heap (as the last garbage collection marked it) was
-// largest: where a run's peak memory goes, which the end-of-command
-// --memprofile, taken after everything is freed, does not show. It polls
-// the live heap every 100 ms and rewrites the file at each new maximum.
+// of the garbage collection that found the largest live heap: where a
+// run's peak memory goes, which the end-of-command --memprofile, taken
+// after everything is freed, does not show. It polls the live heap every
+// 100 ms. After a background collection the heap profile still reports
+// the one before (its frees are published with the next cycle), after
+// runtime.GC the one just done; so at a new maximum the profile is
+// written, and once the next collection has run it is written again if
+// it then holds more in use.
 type peakProfiler struct {
 	path string
 	stop chan struct{}
@@ -30,8 +35,9 @@ func (p *peakProfiler) start() {
 
 func (p *peakProfiler) poll() {
 	defer close(p.done)
-	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	var peak uint64
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/gc/cycles/total:gc-cycles"}}
+	var peak, pending uint64 // pending: the cycle of the maximum, until the next one has run (0: none)
+	var written int64        // in use in the profile last written
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
 	for {
@@ -41,17 +47,46 @@ func (p *peakProfiler) poll() {
 		case <-tick.C:
 		}
 		metrics.Read(sample)
-		if sample[0].Value.Kind() != metrics.KindUint64 {
+		if sample[0].Value.Kind() != metrics.KindUint64 || sample[1].Value.Kind() != metrics.KindUint64 {
 			return
 		}
-		if live := sample[0].Value.Uint64(); live > peak {
-			peak = live
-			var b bytes.Buffer
-			if writeHeap(&b) == nil {
-				_ = os.WriteFile(p.path, b.Bytes(), 0o644)
+		live, cycle := sample[0].Value.Uint64(), sample[1].Value.Uint64()
+		if pending > 0 && cycle > pending {
+			if u := profiledInUse(); u > written {
+				p.write()
+				written = u
 			}
+			pending = 0
+		}
+		if live > peak {
+			peak, pending, written = live, cycle, profiledInUse()
+			p.write()
 		}
 	}
+}
+
+// write writes the heap profile to the file.
+func (p *peakProfiler) write() {
+	var b bytes.Buffer
+	if writeHeap(&b) == nil {
+		_ = os.WriteFile(p.path, b.Bytes(), 0o644)
+	}
+}
+
+// profiledInUse is the bytes in use the heap profile reports now (its
+// samples, unscaled: enough to compare two of its moments).
+func profiledInUse() int64 {
+	n, _ := runtime.MemProfile(nil, true)
+	recs := make([]runtime.MemProfileRecord, n+64)
+	n, ok := runtime.MemProfile(recs, true)
+	if !ok {
+		return 0
+	}
+	var u int64
+	for _, r := range recs[:n] {
+		u += r.InUseBytes()
+	}
+	return u
 }
 
 // writeHeap writes the heap profile (a test reads it as text).

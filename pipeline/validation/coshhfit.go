@@ -54,13 +54,9 @@ func FitCOSHHRange(j *data.Jobs, sizes []float64, spec *cluster.Spec, from, rows
 	if from < 0 || rows <= from || rows > j.Len() || len(sizes) != j.Len() {
 		return nil, fmt.Errorf("coshh: fit on rows %d..%d of %d jobs (%d sizes)", from, rows, j.Len(), len(sizes))
 	}
-	idx := make([]int, rows-from)
-	for i := range idx {
-		idx[i] = from + i
-	}
 	sub := j
 	if rows-from < j.Len() {
-		sub = j.Subset(idx)
+		sub = j.Rows(from, rows) // a view: no copy of the rows
 	}
 	prim, sec, err := classify.COSHH(sub, sizes[from:rows], spec, classify.Options{K: k, Seed: seed})
 	if err != nil {

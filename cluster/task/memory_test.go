@@ -1,0 +1,65 @@
+package task
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"testing"
+	"unsafe"
+
+	"github.com/schedplan/schedplan/cluster/sim"
+)
+
+// TestStageStateSize guards the per-stage state's size: a simulator keeps
+// one stageRT per stage of its window (hundreds of thousands) between runs,
+// and the deferred and preempted tasks most stages never have are kept
+// aside (stageExt) rather than as two slice headers in every stage.
+func TestStageStateSize(t *testing.T) {
+	if got := unsafe.Sizeof(stageRT{}); got > 96 {
+		t.Errorf("stageRT is %d B, want at most 96", got)
+	}
+}
+
+// TestCheckJobsFluidInChunks checks that CheckJobs gives the fluid core's
+// verdict and message on the jobs' fluid view, also for a job out of
+// order at a chunk's first position, without converting every job at once.
+func TestCheckJobsFluidInChunks(t *testing.T) {
+	cl := &Cluster{Types: []MachineType{{Name: "m", Count: 2, Containers: 4, ExecRate: 1}}}
+	n := 3*checkFluidChunk + 7
+	good := func() []Job {
+		jobs := make([]Job, n)
+		for i := range jobs {
+			jobs[i] = Job{Arrival: float64(i), Estimate: 1, Stages: []Stage{{Tasks: []TaskSpec{{Duration: 1, Containers: 1}}}}}
+		}
+		return jobs
+	}
+	for _, c := range []struct {
+		name  string
+		spoil func([]Job)
+	}{
+		{"valid", func([]Job) {}},
+		{"out of order at a chunk's start", func(j []Job) { j[checkFluidChunk].Arrival = j[checkFluidChunk-1].Arrival - 0.5 }},
+		{"out of order inside a chunk", func(j []Job) { j[2*checkFluidChunk+3].Arrival = 0 }},
+		{"estimate NaN in the last chunk", func(j []Job) { j[n-1].Estimate = math.NaN() }},
+		{"weight infinite first", func(j []Job) { j[0].Weight = math.Inf(1) }},
+	} {
+		jobs := good()
+		c.spoil(jobs)
+		want := sim.CheckJobs(FluidJobs(jobs, nil))
+		got := CheckJobs(jobs, cl)
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s: CheckJobs = %v, want %v", c.name, got, want)
+		}
+	}
+	jobs := good()
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	if err := CheckJobs(jobs, cl); err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	if got, whole := after.TotalAlloc-before.TotalAlloc, uint64(n)*uint64(unsafe.Sizeof(sim.Job{})); got >= whole/2 {
+		t.Errorf("CheckJobs of %d jobs allocated %d B, want well under a fluid copy of them all (%d B)", n, got, whole)
+	}
+}
