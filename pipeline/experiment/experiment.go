@@ -447,53 +447,26 @@ func RunExperiments(ctx context.Context, opt RunOptions, xs ...*Experiment) ([]*
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	refAt, err := references(xs, units, opt.Units != nil)
+	pl, err := planPool(xs, units, opt.Units)
 	if err != nil {
 		return nil, err
 	}
-	publishes := make([]*Reference, len(units))
-	for xi, i := range refAt {
-		if i >= 0 {
-			publishes[i] = xs[xi].Reference
-		}
-	}
-	// A UnitHook numbers the units of the experiments that are not Local.
-	hookIdx, hookN := make([]int, len(units)), 0
-	for i, u := range units {
-		hookIdx[i] = -1
-		if !xs[u.x].Local {
-			hookIdx[i], hookN = hookN, hookN+1
-		}
-	}
-	order := referencesFirst(len(units), refAt)
 	ws := make([]worker, workers)
 	rows := make([]*JobRows, len(units))
-	// Units of experiments with a Sink pass their results through one gate,
-	// in the order they start (ParallelFor starts them in order, so every
-	// earlier unit is under way when a later one waits: no deadlock).
-	sinkSeq := make([]int, len(units))
 	gate := newSinkGate()
-	nsink := 0
-	for _, i := range order {
-		sinkSeq[i] = -1
-		if xs[units[i].x].Sink != nil {
-			sinkSeq[i] = nsink
-			nsink++
-		}
-	}
 	var mu sync.Mutex
 	finished := 0
 	err = ParallelFor(ctx, len(units), workers, func(w, j int) error {
-		i := order[j]
+		i := pl.order[j]
 		u := units[i]
 		x := xs[u.x]
-		dl := deadlinesFor(ctx, x, publishes[i])
-		if r := publishes[i]; r != nil {
+		dl := deadlinesFor(ctx, x, pl.publishes[i])
+		if r := pl.publishes[i]; r != nil {
 			defer r.publish(nil, errNoReference) // no effect once published
 		}
 		var emit func(*RunRows) error
 		passed := false
-		if seq := sinkSeq[i]; seq >= 0 {
+		if seq := pl.sinkSeq[i]; seq >= 0 {
 			emit = func(rr *RunRows) error {
 				passed = true
 				rr.Policy = u.p
@@ -505,11 +478,7 @@ func RunExperiments(ctx context.Context, opt RunOptions, xs ...*Experiment) ([]*
 				}
 			}()
 		}
-		var r UnitResult
-		known := false
-		if hookIdx[i] >= 0 {
-			r, known = opt.Units.known(hookIdx[i], hookN)
-		}
+		r, known := pl.known(i)
 		switch {
 		case !known:
 			if x.KeepRows {
@@ -519,9 +488,7 @@ func RunExperiments(ctx context.Context, opt RunOptions, xs ...*Experiment) ([]*
 			if r.Summary, err = ws[w].run(ctx, x, x.Policies[u.p], runs[u.x][u.k], r.Rows, emit, dl); err != nil {
 				return err
 			}
-			if hookIdx[i] >= 0 {
-				opt.Units.done(hookIdx[i], hookN, r)
-			}
+			pl.done(i, r)
 		case emit != nil && r.Rows != nil:
 			// A unit merged from a shard's part: its rows as the part holds them.
 			if err := emit(&RunRows{Spec: x.Policies[u.p], Run: runs[u.x][u.k], Rows: r.Rows}); err != nil {
