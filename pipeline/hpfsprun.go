@@ -14,7 +14,6 @@ import (
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/pipeline/bundle"
-	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/report"
 	"github.com/schedplan/schedplan/pipeline/runreport"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
@@ -170,42 +169,12 @@ func (p *pipelineRun) hpfspConfig() *bundle.HPFSPConfig {
 	return c
 }
 
-// validateHPFSP adds the task-level rows of H-PFSP (the tuned parameters,
-// the online estimator with the tuning window's task times as eq. 18's
-// prior) and its references — FSP with exact sizes (the protective
-// schedule H-PFSP improves on) and Fair in one pool (PS: the deadlines it
-// protects) — to the task-level validation tv, on the same validation
-// window and bounds. The tuned LAS_MQ is already in tv.
-func (p *pipelineRun) validateHPFSP(ctx context.Context, tv *validation.TaskValidation, progress func(done, total int)) error {
-	in := p.in
-	cl, err := tasklevel.TaskCluster(in.Spec)
-	if err != nil {
-		return err
-	}
-	lo, n, _ := validation.TaskWindow(in) // the window of tv's bounds
-	jobs, err := tasklevel.ModelTaskJobs(in.Jobs, nil, in.SimJobs[lo:lo+n], lo, in.Capacity, in.Spec, cl.Rate(), in.Config.Seed)
-	if err != nil {
-		return err
-	}
-	res := &tasklevel.TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: in.Config.ContainerMB, HPFSPDefault: p.ht.DefaultTaskS}
-	hs := p.ht.Best.Config().Spec()
-	rows := []struct{ name, spec string }{{runreport.TaskFSPName, "fsp"}, {runreport.TaskPSName, "fair"}, {runreport.TaskHPFSPName, hs}}
-	var specs []string
-	for _, r := range rows {
-		specs = append(specs, r.spec)
-	}
-	x, err := res.TaskExperiment(specs)
-	if err != nil {
-		return err
-	}
-	out, err := experiment.RunExperiments(ctx, experiment.RunOptions{Progress: progress}, x)
-	if err != nil {
-		return fmt.Errorf("task-level validation of h-pfsp: %w", err)
-	}
-	for k, r := range rows {
-		row := validation.ValidationRowOf(r.name, 0, out[0].Policies[k].Aggregate(), tv.Bounds)
-		row.Policy = r.spec
-		tv.Rows = append(tv.Rows, row)
-	}
-	return nil
+// hpfspRows are the task-level validation's rows of H-PFSP (the tuned
+// parameters, the online estimator with the tuning window's task times as
+// eq. 18's prior, validation.TaskPlan.AddRows) and its references — FSP
+// with exact sizes (the protective schedule H-PFSP improves on) and Fair
+// in one pool (PS: the deadlines it protects) — on the same validation
+// window and bounds as the tuned LAS_MQ's row.
+func (p *pipelineRun) hpfspRows() []validation.TaskRow {
+	return []validation.TaskRow{{Name: runreport.TaskFSPName, Spec: "fsp"}, {Name: runreport.TaskPSName, Spec: "fair"}, {Name: runreport.TaskHPFSPName, Spec: p.ht.Best.Config().Spec()}}
 }

@@ -509,16 +509,25 @@ func (p *pipelineRun) validate(ctx context.Context) (map[string][]byte, error) {
 		return nil, err
 	}
 	tuned := p.tuned()
-	v, files, err := validation.Validate(ctx, p.in, (*inputs.Classes)(&p.cs), &p.tr, tuned, p.boundsOf(), p.r.StreamFile, experiment.RunOptions{Progress: p.r.progress("validate"), Units: units})
+	// The emitted files, loaded back from the output directory and
+	// simulated at task level, with H-PFSP's rows, in one pool with the
+	// fluid runs (a shard computes the fluid runs alone).
+	var tp *validation.TaskPlan
+	var task []*experiment.Experiment
+	if !units.Sharding() {
+		if tp, err = validation.PlanTaskValidation(p.in, (*inputs.Classes)(&p.cs), tuned, p.r.Dir); err != nil {
+			return nil, err
+		}
+		tp.AddRows(p.hpfspRows(), p.ht.DefaultTaskS)
+		if task, err = tp.Experiments(); err != nil {
+			return nil, err
+		}
+	}
+	v, files, taskOut, err := validation.Validate(ctx, p.in, (*inputs.Classes)(&p.cs), &p.tr, tuned, p.boundsOf(), p.r.StreamFile, experiment.RunOptions{Progress: p.r.progress("validate"), Units: units}, task...)
 	if err != nil {
 		return nil, err
 	}
-	// The emitted files, loaded back from the output directory and
-	// simulated at task level.
-	if v.Task, err = validation.TaskValidate(ctx, p.in, (*inputs.Classes)(&p.cs), tuned, p.r.Dir, p.r.progress("validate (task level)")); err != nil {
-		return nil, err
-	}
-	if err := p.validateHPFSP(ctx, v.Task, p.r.progress("validate (task level, h-pfsp)")); err != nil {
+	if v.Task, err = tp.Finish(taskOut); err != nil {
 		return nil, err
 	}
 	for i := range v.Task.Rows { // COSHH's rows, added below, state their own

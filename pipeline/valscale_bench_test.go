@@ -68,7 +68,7 @@ func BenchmarkValidateFluid(b *testing.B) {
 			b.Fatal(err)
 		}
 		plan.Exact.Sink = rs.Sink
-		if _, err := plan.Run(context.Background(), experiment.RunOptions{}); err != nil {
+		if _, _, err := plan.Run(context.Background(), experiment.RunOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -34,10 +34,14 @@ func linInterp(p float64, n int) (int, float64) {
 }
 
 // selectK reorders x so that x[k] is the value a sort would put there, with
-// x[:k] ≤ x[k] ≤ x[k+1:]. It is quickselect with median-of-three pivots and
-// a three-way partition (many equal values cost nothing), switching to a
-// sort of the remaining range after 2·log₂ n unlucky rounds, so it is
-// O(n) expected and O(n log n) at worst. x must hold no NaN.
+// x[:k] ≤ x[k] ≤ x[k+1:]. It is quickselect with a three-way partition
+// (many equal values cost nothing), switching to a sort of the remaining
+// range after 2·log₂ n unlucky rounds, so it is O(n) expected and
+// O(n log n) at worst. A range of more than bandMin values is split around
+// two pivots from a sample, whose ranks bracket k's (bandOf): one pass
+// leaves k in the small band between them, where a median-of-three pivot
+// would leave it in half the range (about 1.1 n comparisons for a median
+// instead of 2.75 n). x must hold no NaN.
 func selectK(x []float64, k int) {
 	lo, hi := 0, len(x) // the k-th value lies in x[lo:hi]
 	for budget := 2 * bits.Len(uint(len(x))); hi-lo > 16; budget-- {
@@ -45,17 +49,52 @@ func selectK(x []float64, k int) {
 			slices.Sort(x[lo:hi])
 			return
 		}
-		lt, gt, _, _ := partition3(x, nil, lo, hi)
+		var lt, gt int
+		a, b := 0.0, 0.0
+		if hi-lo > bandMin {
+			a, b = bandOf(x, lo, hi, k)
+			lt, gt, _, _ = partitionBand(x, nil, lo, hi, a, b)
+		} else {
+			lt, gt, _, _ = partition3(x, nil, lo, hi)
+			a, b = x[lt], x[lt]
+		}
 		switch {
 		case k < lt:
 			hi = lt
 		case k >= gt:
 			lo = gt
-		default:
+		case a == b: // x[lt:gt] all equal the pivot
 			return
+		default:
+			lo, hi = lt, gt
 		}
 	}
 	slices.Sort(x[lo:hi])
+}
+
+// bandMin is the smallest range selectK splits around a sampled band.
+const bandMin = 1 << 14
+
+// bandOf returns two values of x[lo:hi] whose ranks bracket k (0-based in
+// x[lo:hi], lo ≤ k < hi) with high probability: order statistics of an
+// evenly spaced sample of about ½ n^⅔ values (Floyd and Rivest's size), at
+// k's rank in the sample ± 3 standard deviations of a sample quantile.
+// Sampling does not move x.
+func bandOf(x []float64, lo, hi, k int) (float64, float64) {
+	var buf [4096]float64
+	n := hi - lo
+	m := min(len(buf), int(0.5*math.Pow(float64(n), 2.0/3)))
+	s := buf[:m]
+	for i := range s {
+		s[i] = x[lo+int(int64(i)*int64(n)/int64(m))]
+	}
+	p := float64(k-lo) / float64(n)
+	c := float64(k-lo) * float64(m) / float64(n)
+	d := 3*math.Sqrt(float64(m)*p*(1-p)) + 1
+	i, j := max(0, int(c-d)), min(m-1, int(c+d))
+	selectK(s, i)
+	selectK(s[i+1:], j-i-1)
+	return s[i], s[j]
 }
 
 // partition3 partitions x[lo:hi] (and w[lo:hi] with it, unless w is nil)
@@ -65,11 +104,19 @@ func selectK(x []float64, k int) {
 func partition3(x, w []float64, lo, hi int) (lt, gt int, wLess, wEq float64) {
 	a, b, c := x[lo], x[lo+(hi-lo)/2], x[hi-1]
 	pivot := max(min(a, b), min(max(a, b), c))
+	return partitionBand(x, w, lo, hi, pivot, pivot)
+}
+
+// partitionBand partitions x[lo:hi] (and w[lo:hi] with it, unless w is
+// nil) around the band [a, b], Dutch national flag style: x[lo:lt] < a,
+// a ≤ x[lt:gt] ≤ b, x[gt:hi] > b. With w it also returns the weights of
+// the first two parts.
+func partitionBand(x, w []float64, lo, hi int, a, b float64) (lt, gt int, wLess, wEq float64) {
 	i := lo
 	lt, gt = lo, hi
 	for i < gt {
 		switch v := x[i]; {
-		case v < pivot:
+		case v < a:
 			x[lt], x[i] = x[i], x[lt]
 			if w != nil {
 				w[lt], w[i] = w[i], w[lt]
@@ -77,7 +124,7 @@ func partition3(x, w []float64, lo, hi int) (lt, gt int, wLess, wEq float64) {
 			}
 			lt++
 			i++
-		case v > pivot:
+		case v > b:
 			gt--
 			x[gt], x[i] = x[i], x[gt]
 			if w != nil {

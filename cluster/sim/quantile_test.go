@@ -138,3 +138,33 @@ func TestWeightedQuantileNoExtrapolation(t *testing.T) {
 		}
 	}
 }
+
+// TestSelectKBandMatchesSort checks selectK on ranges large enough to be
+// split around a sampled band (bandMin), for every shape of samples and
+// ranks from the extremes to the median, the 90th and 99th percentiles'.
+func TestSelectKBandMatchesSort(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, n := range []int{bandMin + 1, 70_001, 300_000} {
+		u, ties, few, tail := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+		for i := range u {
+			u[i] = r.Float64()
+			ties[i] = float64(r.IntN(4))
+			few[i] = float64(r.IntN(60))
+			tail[i] = math.Pow(-math.Log(1-r.Float64()), 2)
+		}
+		asc := slices.Sorted(slices.Values(u))
+		desc := slices.Clone(asc)
+		slices.Reverse(desc)
+		organ := append(slices.Clone(asc[:n/2]), desc[:n-n/2]...)
+		for si, x := range [][]float64{u, ties, few, tail, asc, desc, organ} {
+			s := slices.Sorted(slices.Values(x))
+			for _, k := range []int{0, 1, n / 100, n / 2, 9 * n / 10, 99 * n / 100, n - 2, n - 1} {
+				c := slices.Clone(x)
+				selectK(c, k)
+				if c[k] != s[k] || slices.Max(c[:k+1]) != c[k] || slices.Min(c[k:]) != c[k] {
+					t.Fatalf("n=%d sample %d: selectK(%d) = %v, want %v (or not partitioned)", n, si, k, c[k], s[k])
+				}
+			}
+		}
+	}
+}

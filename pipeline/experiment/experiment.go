@@ -157,6 +157,13 @@ type Experiment struct {
 	// the run (a load factor), in the worker's buffer rather than in a copy
 	// of the jobs held for the whole experiment; 0 leaves them as they are.
 	Scale float64
+	// Reference, when set, gives the runs their deadlines from one run of
+	// the pool instead of Deadlines (see Reference).
+	Reference *Reference
+	// Local keeps the experiment's runs out of a UnitHook: they are
+	// neither numbered nor sharded, and always simulated (a stage's runs
+	// that its shards do not compute, pooled with those they do).
+	Local bool
 }
 
 // RunRows is one simulation's per-job results as an Experiment's Sink sees
@@ -393,9 +400,14 @@ const (
 // deterministic policy, the one simulation that stands for every run).
 type unit struct{ x, p, k int }
 
-// worker is one goroutine's buffers.
+// worker is one goroutine's buffers. It keeps the simulator of the last
+// resolution it ran, not one per resolution: a task-level simulator holds
+// hundreds of bytes a job, and a pool that runs several resolutions (the
+// validate stage's fluid and task-level runs, the deploy tuner's chunks)
+// would otherwise keep one of each on every worker.
 type worker struct {
-	sims map[Resolution]Simulator
+	res  Resolution
+	cur  Simulator
 	m    sim.Metrics
 	jobs []sim.Job
 	done []float64
@@ -435,29 +447,26 @@ func RunExperiments(ctx context.Context, opt RunOptions, xs ...*Experiment) ([]*
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	pl, err := planPool(xs, units, opt.Units)
+	if err != nil {
+		return nil, err
+	}
 	ws := make([]worker, workers)
 	rows := make([]*JobRows, len(units))
-	// Units of experiments with a Sink pass their results through one gate,
-	// in unit order (ParallelFor starts units in order, so every earlier
-	// unit is under way when a later one waits: no deadlock).
-	sinkSeq := make([]int, len(units))
 	gate := newSinkGate()
-	nsink := 0
-	for i, u := range units {
-		sinkSeq[i] = -1
-		if xs[u.x].Sink != nil {
-			sinkSeq[i] = nsink
-			nsink++
-		}
-	}
 	var mu sync.Mutex
 	finished := 0
-	err := ParallelFor(ctx, len(units), workers, func(w, i int) error {
+	err = ParallelFor(ctx, len(units), workers, func(w, j int) error {
+		i := pl.order[j]
 		u := units[i]
 		x := xs[u.x]
+		dl := deadlinesFor(ctx, x, pl.publishes[i])
+		if r := pl.publishes[i]; r != nil {
+			defer r.publish(nil, errNoReference) // no effect once published
+		}
 		var emit func(*RunRows) error
 		passed := false
-		if seq := sinkSeq[i]; seq >= 0 {
+		if seq := pl.sinkSeq[i]; seq >= 0 {
 			emit = func(rr *RunRows) error {
 				passed = true
 				rr.Policy = u.p
@@ -469,17 +478,17 @@ func RunExperiments(ctx context.Context, opt RunOptions, xs ...*Experiment) ([]*
 				}
 			}()
 		}
-		r, known := opt.Units.known(i, len(units))
+		r, known := pl.known(i)
 		switch {
 		case !known:
 			if x.KeepRows {
 				r.Rows = &JobRows{}
 			}
 			var err error
-			if r.Summary, err = ws[w].run(ctx, x, x.Policies[u.p], runs[u.x][u.k], r.Rows, emit); err != nil {
+			if r.Summary, err = ws[w].run(ctx, x, x.Policies[u.p], runs[u.x][u.k], r.Rows, emit, dl); err != nil {
 				return err
 			}
-			opt.Units.done(i, len(units), r)
+			pl.done(i, r)
 		case emit != nil && r.Rows != nil:
 			// A unit merged from a shard's part: its rows as the part holds them.
 			if err := emit(&RunRows{Spec: x.Policies[u.p], Run: runs[u.x][u.k], Rows: r.Rows}); err != nil {
@@ -560,16 +569,12 @@ func (g *sinkGate) pass(seq int, f func() error) error {
 
 // run simulates one run of one policy and summarises it; emit, when not
 // nil, is handed the per-job results.
-func (w *worker) run(ctx context.Context, x *Experiment, spec string, run int, rows *JobRows, emit func(*RunRows) error) (sim.Summary, error) {
-	res := x.resolution()
-	if w.sims == nil {
-		w.sims = map[Resolution]Simulator{}
+func (w *worker) run(ctx context.Context, x *Experiment, spec string, run int, rows *JobRows, emit func(*RunRows) error, deadlines func(*sim.Result) ([]float64, error)) (sim.Summary, error) {
+	if res := x.resolution(); w.cur == nil || w.res != res {
+		w.res, w.cur = res, nil // the last resolution's simulator is garbage first
+		w.cur = res.NewSimulator()
 	}
-	s := w.sims[res]
-	if s == nil {
-		s = res.NewSimulator()
-		w.sims[res] = s
-	}
+	s := w.cur
 	jobs := x.Jobs
 	scaled := x.Scale > 0 && x.Scale != 1
 	if scaled || !x.Errors.IsExact() {
@@ -594,15 +599,19 @@ func (w *worker) run(ctx context.Context, x *Experiment, spec string, run int, r
 	if err != nil {
 		return sim.Summary{}, fmt.Errorf("%s, run %d: %w", spec, run, err)
 	}
+	dl, err := deadlines(done)
+	if err != nil {
+		return sim.Summary{}, err
+	}
 	if x.MeanOnly && rows == nil && emit == nil {
 		return meanOnlySummary(jobs, done), nil
 	}
-	sum := w.m.ComputeRun(jobs, done, x.Capacity, x.Deadlines)
+	sum := w.m.ComputeRun(jobs, done, x.Capacity, dl)
 	if rows != nil {
-		rows.Append(spec, run, jobs, done.Completion, &w.m, x.Deadlines)
+		rows.Append(spec, run, jobs, done.Completion, &w.m, dl)
 	}
 	if emit != nil {
-		rr := &RunRows{Spec: spec, Run: run, Jobs: jobs, Completion: done.Completion, Metrics: &w.m, Deadlines: x.Deadlines}
+		rr := &RunRows{Spec: spec, Run: run, Jobs: jobs, Completion: done.Completion, Metrics: &w.m, Deadlines: dl}
 		if err := emit(rr); err != nil {
 			return sim.Summary{}, err
 		}

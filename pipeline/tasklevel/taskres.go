@@ -662,6 +662,27 @@ func (r *TaskLevel) TaskExperiment(policies []string) (*experiment.Experiment, e
 	return &experiment.Experiment{Jobs: r.fluidJobs(), Capacity: r.Cluster.Rate(), Deadlines: dl, Policies: policies, Runs: 1, Resolution: r}, nil
 }
 
+// PooledExperiment is TaskExperiment without the reference scheduler's
+// run ahead of the pool: the reference (Reference, else
+// DefaultTaskReference) must be one of the policies, and its run, the
+// pool's first, gives every run's deadlines (experiment.Reference), the
+// same ones ReferenceDeadlines computes.
+func (r *TaskLevel) PooledExperiment(policies []string) (*experiment.Experiment, error) {
+	ref := r.Reference
+	if ref == "" {
+		ref = DefaultTaskReference
+	}
+	k := slices.Index(policies, ref)
+	if k < 0 {
+		return nil, fmt.Errorf("reference scheduler %s of the task-level deadlines is not among the policies %s", ref, strings.Join(policies, ", "))
+	}
+	x := &experiment.Experiment{Jobs: r.fluidJobs(), Capacity: r.Cluster.Rate(), Policies: policies, Runs: 1, Resolution: r}
+	x.Reference = &experiment.Reference{Of: x, Policy: k, Deadlines: func(completion []float64) []float64 {
+		return task.ReferenceDeadlines(r.Jobs, completion)
+	}}
+	return x, nil
+}
+
 // PolicyHelp lists the policies of both resolutions, one a line, for the
 // CLI's help: the fluid registry's (package sim) and the task level's
 // (package cluster/task, every policy registered there), plus the YARN

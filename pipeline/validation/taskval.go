@@ -1,11 +1,12 @@
 package validation
 
 import (
-	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
+	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/inputs"
@@ -87,10 +88,34 @@ func TaskWindow(in *inputs.Inputs) (lo, n int, cut string) {
 	return lo, n, cut
 }
 
-// TaskValidate simulates the validation window at task level (at most
-// TaskValidateMaxJobs of its jobs): dir holds the emitted
+// TaskPlan is the task-level validation of the window planned: its
+// experiments (Experiments), which the validate stage runs in one pool
+// with the fluid ones, and the table their results make (Finish).
+type TaskPlan struct {
+	in          *inputs.Inputs
+	cl          *task.Cluster
+	res, named  *tasklevel.TaskLevel
+	jobs        []task.Job
+	configs     []taskConfig
+	added       []taskConfig
+	addedDef    []float64
+	current     string // the current scheduler's task-level specification
+	cut         string
+	xs          []*experiment.Experiment
+	x, xn, xadd *experiment.Experiment
+}
+
+// taskConfig is one row of the task-level table: its name, the
+// specification simulated and the one shown.
+type taskConfig struct{ name, spec, shown string }
+
+// TaskRow names a row that AddRows adds to the task-level table.
+type TaskRow struct{ Name, Spec string }
+
+// PlanTaskValidation plans the task-level simulation of the validation
+// window (at most TaskValidateMaxJobs of its jobs): dir holds the emitted
 // capacity-scheduler.xml and fair-scheduler.xml.
-func TaskValidate(ctx context.Context, in *inputs.Inputs, cs *inputs.Classes, tuned tuner.LASMQParams, dir string, progress func(done, total int)) (*TaskValidation, error) {
+func PlanTaskValidation(in *inputs.Inputs, cs *inputs.Classes, tuned tuner.LASMQParams, dir string) (*TaskPlan, error) {
 	cl, err := tasklevel.TaskCluster(in.Spec)
 	if err != nil {
 		return nil, err
@@ -121,60 +146,138 @@ func TaskValidate(ctx context.Context, in *inputs.Inputs, cs *inputs.Classes, tu
 		}
 		current = filepath.Base(in.Config.CurrentConfig)
 	}
-	configs := []struct{ name, spec, shown string }{
+	res.Reference = currentSpec // the deadlines: the current scheduler's completions
+	return &TaskPlan{in: in, cl: cl, res: res, named: named, jobs: jobs, current: currentSpec, cut: cut, configs: []taskConfig{
 		{"fifo", "fifo", "fifo"},
 		{TaskCurrentName + " (" + current + ")", currentSpec, currentSpec},
 		{TaskEmittedCapacityName + routedHow(res.Named), "capacity:file=" + filepath.Join(dir, "capacity-scheduler.xml"), "capacity:file=capacity-scheduler.xml"},
 		{"emitted fair-scheduler.xml", "fair:file=" + filepath.Join(dir, "fair-scheduler.xml"), "fair:file=fair-scheduler.xml"},
 		{TaskTunedName, m.Spec(), m.Spec()},
+	}}, nil
+}
+
+// AddRows adds rows to the end of the table, simulated on the window's
+// jobs as the task-level model builds them from the log alone (no tasks
+// table), with hpfspDefault as H-PFSP's prior task times
+// (TaskLevel.HPFSPDefault) and their missed deadlines against Fair with
+// one pool per user (DefaultTaskReference). When the plan's own jobs and
+// reference are those (no --tasks, no --current-config) the rows are
+// policies of its experiment, so that a policy already in it is not
+// simulated twice and the reference's run serves both; otherwise they get
+// their own jobs and reference run. Call it before Experiments.
+func (tp *TaskPlan) AddRows(rows []TaskRow, hpfspDefault []float64) {
+	for _, r := range rows {
+		tp.added = append(tp.added, taskConfig{r.Name, r.Spec, r.Spec})
 	}
+	tp.addedDef = hpfspDefault
+}
+
+// Experiments returns the plan's experiments, built on the first call:
+// the table's policies (the added rows' first, so that the longest, H-PFSP,
+// starts early in the pool), the emitted capacity-scheduler.xml with the
+// jobs naming their class's queue, and the added rows' own experiment when
+// they need one. Every one is Local (no UnitHook shards it).
+func (tp *TaskPlan) Experiments() ([]*experiment.Experiment, error) {
+	if tp.xs != nil {
+		return tp.xs, nil
+	}
+	in := tp.in
+	shared := in.Tasks == nil && tp.current == tasklevel.DefaultTaskReference
 	var specs []string
-	for _, c := range configs {
-		specs = append(specs, c.spec)
+	add := func(specs []string, c taskConfig) []string {
+		if !slices.Contains(specs, c.spec) {
+			specs = append(specs, c.spec)
+		}
+		return specs
 	}
-	res.Reference = currentSpec // the deadlines: the current scheduler's completions
-	x, err := res.TaskExperiment(specs)
-	if err != nil {
-		return nil, err
+	if shared {
+		tp.res.HPFSPDefault = tp.addedDef // only H-PFSP reads it
+		for _, c := range tp.added {
+			specs = add(specs, c)
+		}
+	} else if len(tp.added) > 0 {
+		lo, n, _ := TaskWindow(in)
+		jobs, err := tasklevel.ModelTaskJobs(in.Jobs, nil, in.SimJobs[lo:lo+n], lo, in.Capacity, in.Spec, tp.cl.Rate(), in.Config.Seed)
+		if err != nil {
+			return nil, err
+		}
+		res := &tasklevel.TaskLevel{Cluster: tp.cl, Jobs: jobs, ContainerMB: in.Config.ContainerMB, HPFSPDefault: tp.addedDef}
+		var own []string
+		for _, c := range append(slices.Clone(tp.added), taskConfig{spec: tasklevel.DefaultTaskReference}) {
+			own = add(own, c)
+		}
+		if tp.xadd, err = res.PooledExperiment(own); err != nil {
+			return nil, err
+		}
+		tp.xadd.Local = true
 	}
-	b, err := experiment.ComputeBounds(x.Jobs, x.Capacity)
+	for _, c := range tp.configs {
+		specs = add(specs, c)
+	}
+	x, err := tp.res.PooledExperiment(specs)
 	if err != nil {
 		return nil, err
 	}
 	// The same jobs and deadlines, the class queues named (one copy of the
 	// window's fluid jobs and deadlines for both).
 	xn := *x
-	xn.Policies, xn.Resolution = []string{configs[2].spec}, named
-	out, err := experiment.RunExperiments(ctx, experiment.RunOptions{Progress: progress}, x, &xn)
-	if err != nil {
-		return nil, fmt.Errorf("task-level validation: %w", err)
+	xn.Policies, xn.Resolution = []string{tp.configs[2].spec}, tp.named
+	x.Local, xn.Local = true, true
+	tp.x, tp.xn = x, &xn
+	tp.xs = []*experiment.Experiment{x}
+	if tp.xadd != nil {
+		tp.xs = append(tp.xs, tp.xadd)
 	}
-	tv := &TaskValidation{Bounds: b, RateCS: cl.Rate(), Machines: cl.Nodes(), Containers: cl.Containers(), Current: currentSpec, Note: TaskBoundsNote + cut,
+	tp.xs = append(tp.xs, &xn)
+	return tp.xs, nil
+}
+
+// Finish makes the task-level table out of the results of Experiments, in
+// their order.
+func (tp *TaskPlan) Finish(out []*experiment.ExperimentResult) (*TaskValidation, error) {
+	x := tp.x
+	b, err := experiment.ComputeBounds(x.Jobs, x.Capacity)
+	if err != nil {
+		return nil, err
+	}
+	cl, jobs := tp.cl, tp.jobs
+	tv := &TaskValidation{Bounds: b, RateCS: cl.Rate(), Machines: cl.Nodes(), Containers: cl.Containers(), Current: tp.current, Note: TaskBoundsNote + tp.cut,
 		OfferedLoad: report.FinitePtr(tasklevel.ExecLoad(jobs, cl))}
 	terms := tasklevel.TaskLoadModel(jobs, cl)
 	tv.Terms = &terms
 	for _, j := range jobs {
 		tv.Tasks += j.NumTasks()
 	}
-	var cur, tunedMean float64
-	for k, c := range configs {
-		row := ValidationRowOf(c.name, 0, out[0].Policies[k].Aggregate(), b)
+	rowOf := func(xi int, c taskConfig) ValidationRow {
+		pol := out[xi].Policies[slices.Index(tp.xs[xi].Policies, c.spec)]
+		row := ValidationRowOf(c.name, 0, pol.Aggregate(), b)
 		row.Policy = c.shown
+		return row
+	}
+	var cur, tunedMean float64
+	for _, c := range tp.configs {
+		row := rowOf(0, c)
 		tv.Rows = append(tv.Rows, row)
 		switch c.name {
 		case TaskTunedName:
 			tunedMean = row.Mean
-		case configs[1].name:
+		case tp.configs[1].name:
 			cur = row.Mean
 		}
 	}
-	row := ValidationRowOf(TaskEmittedCapacityName+", jobs name their class queue", 0, out[1].Policies[0].Aggregate(), b)
-	row.Policy = configs[2].shown + " (queue <class>)"
+	row := rowOf(len(tp.xs)-1, tp.configs[2])
+	row.Name, row.Policy = TaskEmittedCapacityName+", jobs name their class queue", tp.configs[2].shown+" (queue <class>)"
 	tv.Rows = append(tv.Rows[:3], append([]ValidationRow{row}, tv.Rows[3:]...)...)
 	if cur > 0 {
 		tv.Improvement, tv.Improved = 1-tunedMean/cur, tunedMean < cur
 	}
-	endPhase()
+	xi := 0 // the added rows' experiment
+	if tp.xadd != nil {
+		xi = 1
+	}
+	for _, c := range tp.added {
+		tv.Rows = append(tv.Rows, rowOf(xi, c))
+	}
 	return tv, nil
 }
 

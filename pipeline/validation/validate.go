@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"cmp"
 	"context"
+	"errors"
 	"io"
 	"os"
 	"runtime"
@@ -203,17 +204,26 @@ type validationResults struct {
 	loads  []*experiment.ExperimentResult
 }
 
-func (v *validation) Run(ctx context.Context, opt experiment.RunOptions) (*validationResults, error) {
-	xs := v.experiments()
-	out, err := experiment.RunExperiments(ctx, opt, xs...)
-	if err != nil {
-		return nil, err
+// Run runs the plan's experiments in one pool with also, which start
+// first (they must be Local, so that a UnitHook numbers the plan's
+// simulations alone), and returns also's results besides.
+func (v *validation) Run(ctx context.Context, opt experiment.RunOptions, also ...*experiment.Experiment) (*validationResults, []*experiment.ExperimentResult, error) {
+	for _, x := range also {
+		if !x.Local {
+			return nil, nil, errors.New("validation: an experiment pooled with the fluid ones is not Local")
+		}
 	}
+	xs := v.experiments()
+	out, err := experiment.RunExperiments(ctx, opt, append(slices.Clip(also), xs...)...)
+	if err != nil {
+		return nil, nil, err
+	}
+	alsoOut, out := out[:len(also)], out[len(also):]
 	r := &validationResults{exact: out[0], sigmas: out[1 : 1+len(v.sigmas)]}
 	for _, x := range v.loads {
 		r.loads = append(r.loads, out[slices.Index(xs, x)])
 	}
-	return r, nil
+	return r, alsoOut, nil
 }
 
 // ValidationRowOf is a configuration's aggregate as a validation row.
@@ -286,18 +296,21 @@ func (v *validation) plots(st *ValidationState, r *validationResults, cfg inputs
 // finishes, holding the rows of the jobs cfg.Results chooses (none: no
 // file). A shard's run (opt.Units sharding) keeps its exact-size units'
 // rows for its part instead and writes nothing; the merge hands the parts'
-// rows to the same stream in the same order.
-func Validate(ctx context.Context, in *inputs.Inputs, cs *inputs.Classes, tr *tuner.TuneReport, tuned tuner.LASMQParams, b *experiment.Bounds, stream func(name string) (*os.File, error), opt experiment.RunOptions) (*ValidationState, map[string][]byte, error) {
+// rows to the same stream in the same order. The experiments also (the
+// task-level ones, Local) run in the same pool of simulations, first, so
+// that both cores stay busy to the end; their results are returned in
+// their order (a shard does not run them).
+func Validate(ctx context.Context, in *inputs.Inputs, cs *inputs.Classes, tr *tuner.TuneReport, tuned tuner.LASMQParams, b *experiment.Bounds, stream func(name string) (*os.File, error), opt experiment.RunOptions, also ...*experiment.Experiment) (*ValidationState, map[string][]byte, []*experiment.ExperimentResult, error) {
 	plan, err := PlanValidation(in, tr, tuned, b)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if opt.Units.Sharding() {
 		plan.Exact.KeepRows = true
-		if _, err := plan.Run(ctx, opt); err != nil {
-			return nil, nil, err
+		if _, _, err := plan.Run(ctx, opt); err != nil {
+			return nil, nil, nil, err
 		}
-		return nil, nil, tuner.ErrShardDone // a shard writes its units, not the stage's files
+		return nil, nil, nil, tuner.ErrShardDone // a shard writes its units, not the stage's files
 	}
 	var classNames []string
 	for _, c := range cs.Secondary.Result.Classes {
@@ -308,7 +321,7 @@ func Validate(ctx context.Context, in *inputs.Inputs, cs *inputs.Classes, tr *tu
 	id := func(i int) []byte { return in.Jobs.ID.Bytes(first + i) }
 	choice, err := experiment.ParseResults(in.Config.ResultsOrDefault())
 	if err != nil {
-		return nil, nil, experiment.ParamErr("results", in.Config.Results, "%v", err)
+		return nil, nil, nil, experiment.ParamErr("results", in.Config.Results, "%v", err)
 	}
 	choice = choice.Resolve(n)
 	var keep []bool
@@ -320,7 +333,7 @@ func Validate(ctx context.Context, in *inputs.Inputs, cs *inputs.Classes, tr *tu
 	if choice.Mode != experiment.ResultsNone {
 		f, err := stream("results.parquet")
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		out = &experiment.BufferedFile{F: f, Bw: bufio.NewWriterSize(f, 1<<20)}
 		defer out.F.Close() // a second close is harmless
@@ -336,7 +349,7 @@ func Validate(ctx context.Context, in *inputs.Inputs, cs *inputs.Classes, tr *tu
 	}
 	rs, err := experiment.NewResultsSink(w, keep, id, classOf, len(classNames), names)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	current := experiment.CanonicalSpec(in.Config.Current)
 	for c, vc := range plan.Configs {
@@ -346,29 +359,30 @@ func Validate(ctx context.Context, in *inputs.Inputs, cs *inputs.Classes, tr *tu
 		}
 	}
 	plan.Exact.Sink = rs.Sink
-	res, err := plan.Run(ctx, opt)
+	res, alsoOut, err := plan.Run(ctx, opt, also...)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if err := rs.Close(); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if out != nil {
 		if err := out.Finish(); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
 	st := &ValidationState{Rows: plan.rows(res, b), Results: choice.String(), currentResp: rs.CurrentResp, OfferedLoad: report.FinitePtr(experiment.OfferedLoad(plan.jobs, in.Capacity))}
 	plan.plots(st, res, in.Config, classNames, rs)
 	endPhase()
-	return st, files, nil
+	return st, files, alsoOut, nil
 }
 
-// endPhase runs a garbage collection at the end of a phase of the validate
-// stage (the fluid runs, the task-level runs), whose per-job buffers —
-// every worker's simulator, policies and copies of the window — are then
-// garbage. Without it the collector's next goal is twice the phase's peak
-// (GOGC), and the next phase grows the heap up to it before collecting:
-// at a 1 M-job log (300,000 validation jobs) the task-level runs peaked at
-// 553 MB live and the H-PFSP runs after them grew the heap to 957 MB.
+// endPhase runs a garbage collection at the end of the validate stage's
+// pool of simulations (the fluid and task-level runs), whose per-job
+// buffers — every worker's simulator, policies and copies of the window —
+// are then garbage. Without it the collector's next goal is twice the
+// pool's peak (GOGC), and the phase after it grows the heap up to it
+// before collecting: at a 1 M-job log (300,000 validation jobs), when the
+// task-level runs were a phase of their own, they peaked at 553 MB live
+// and the H-PFSP runs after them grew the heap to 957 MB.
 func endPhase() { runtime.GC() }
