@@ -7,9 +7,9 @@
 // notification (a job's service, estimate and stage progress are
 // refreshed at its own events) and per running job at each progress
 // report (every heartbeat, else 3 s: the running stages' progress feeds
-// the estimator, [RemainingEstimator]); 100,000-job benchmark about 7–9
-// CPU seconds with the jobs' estimates (reports on or off), about 11 with
-// the EWMA estimator (BenchmarkLargeHPFSP, measured on a loaded machine).
+// the estimator, [RemainingEstimator]); BenchmarkTaskEvents/hpfsp (10.1 M
+// engine events) takes 9.3–9.7 CPU seconds on a quiet machine, against
+// 5–7 for the other policies.
 //
 // Its init registers "hpfsp" in package task's registry (task.Register):
 // "hpfsp:fair_limit=2,threshold=0.95" (threshold in (0, 1]; 0 means the
