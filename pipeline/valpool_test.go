@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/schedplan/schedplan/pipeline/validation"
 )
 
 // TestValidateRunsOnePool checks that the validate stage runs its fluid
@@ -63,5 +65,42 @@ func TestValidateRunsOnePool(t *testing.T) {
 	}
 	if sized%sigmas != 0 {
 		t.Errorf("%d σ rows for %d σ values", sized, sigmas)
+	}
+}
+
+// TestAddedRowsSayTheirReference checks that with --current-config the
+// H-PFSP rows, whose missed deadlines count against Fair with one pool
+// per user (their own reference run on the log-only jobs), say so in
+// their name, since the table's column says "vs current"; the table's own
+// rows do not.
+func TestAddedRowsSayTheirReference(t *testing.T) {
+	cfg := testConfig()
+	cfg.Trace, cfg.CurrentConfig = sixUserLog(t, false), "testdata/hadoop/capacity-scheduler.xml"
+	in, err := Prepare(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), in, &Runner{Dir: filepath.Join(t.TempDir(), "out")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.TaskValidation == nil {
+		t.Fatal("no task-level validation")
+	}
+	rows := res.TaskValidation.Rows
+	// The table's five rows and the emitted capacity-scheduler.xml with
+	// the class queues named, then the three added ones (H-PFSP, FSP with
+	// exact sizes, Fair with one pool), then COSHH's comparison.
+	const table, added = 6, 3
+	hpfsp := false
+	for k, row := range rows {
+		want := k >= table && k < table+added
+		if has := strings.HasSuffix(row.Name, validation.AddedRowsReferenceNote); has != want {
+			t.Errorf("row %d %q (policy %s): reference note %v, want %v", k, row.Name, row.Policy, has, want)
+		}
+		hpfsp = hpfsp || want && strings.Contains(row.Policy, "hpfsp")
+	}
+	if !hpfsp {
+		t.Error("no H-PFSP row among the added rows of the task-level table")
 	}
 }

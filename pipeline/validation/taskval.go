@@ -109,6 +109,12 @@ type TaskPlan struct {
 // specification simulated and the one shown.
 type taskConfig struct{ name, spec, shown string }
 
+// AddedRowsReferenceNote ends the name of a row added by AddRows whose
+// missed deadlines count against Fair with one pool per user
+// (DefaultTaskReference) while the table's current scheduler is another
+// (--current-config): the column says "vs current".
+const AddedRowsReferenceNote = " (missed deadlines vs fair:pool=user)"
+
 // TaskRow names a row that AddRows adds to the task-level table.
 type TaskRow struct{ Name, Spec string }
 
@@ -276,7 +282,13 @@ func (tp *TaskPlan) Finish(out []*experiment.ExperimentResult) (*TaskValidation,
 		xi = 1
 	}
 	for _, c := range tp.added {
-		tv.Rows = append(tv.Rows, rowOf(xi, c))
+		row := rowOf(xi, c)
+		if tp.xadd != nil && tp.current != tasklevel.DefaultTaskReference {
+			// Their deadlines are Fair's with one pool per user, not the
+			// current scheduler's that the column names.
+			row.Name += AddedRowsReferenceNote
+		}
+		tv.Rows = append(tv.Rows, row)
 	}
 	return tv, nil
 }
@@ -365,8 +377,9 @@ func (t *TaskValidation) EmittedVerdict() string {
 // stops at the queue limit as Hadoop 3.4 (PriorityUtilizationQueueOrderingPolicy,
 // UsersManager.computeUserLimit, AbstractLeafQueue.assignContainers); 16:
 // H-PFSP's progress updates in one treap descent, slacks differing by
-// rounding).
-const TaskLevelVersion = 16
+// rounding; 17: with --current-config the added rows say that their
+// deadlines are Fair's with one pool per user, AddedRowsReferenceNote).
+const TaskLevelVersion = 17
 
 // OneReplayNote qualifies the task-level validation table's comparisons:
 // one replay of the window with the run's seed, descriptive; the verdict
