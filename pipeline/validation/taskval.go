@@ -283,9 +283,10 @@ func (tp *TaskPlan) Finish(out []*experiment.ExperimentResult) (*TaskValidation,
 	}
 	for _, c := range tp.added {
 		row := rowOf(xi, c)
-		if tp.xadd != nil && tp.current != tasklevel.DefaultTaskReference {
-			// Their deadlines are Fair's with one pool per user, not the
-			// current scheduler's that the column names.
+		if tp.current != tasklevel.DefaultTaskReference {
+			// Their deadlines are Fair's with one pool per user (their own
+			// reference run, Experiments), not the current scheduler's
+			// that the column names.
 			row.Name += AddedRowsReferenceNote
 		}
 		tv.Rows = append(tv.Rows, row)
