@@ -40,6 +40,14 @@ type Options struct {
 	// it compares: §5.2). Pending jobs are admitted in arrival order; the
 	// policy sees a job (Arrive) at its admission, Result.Admitted.
 	AdmitLimit int
+	// Estimates, when not nil, are the run's size estimates, one per job,
+	// in place of Job.Estimate (an error model's draws), and Queues, when
+	// not nil, the queues the jobs name, one per job, in place of
+	// Job.Queue (a YARN file's placement): a run with other estimates or
+	// queues needs no copy of its jobs. Policies read them through
+	// State.Estimate and State.QueueName.
+	Estimates []float64
+	Queues    []string
 }
 
 // Preempter is implemented by policies that preempt running tasks. After
@@ -274,6 +282,9 @@ func (s *Simulator) RunContext(ctx context.Context, jobs []Job, cl *Cluster, p P
 	if opt.UtilBuckets < 0 || opt.UtilBuckets > 1<<20 {
 		return nil, fmt.Errorf("utilisation buckets %d: need 0 to %d", opt.UtilBuckets, 1<<20)
 	}
+	if err := checkOverrides(jobs, opt); err != nil {
+		return nil, err
+	}
 	s.setup(jobs, cl, ss, opt)
 	s.p = p
 	s.pre, s.preAt, s.preSame = nil, inf, 0
@@ -307,7 +318,7 @@ func (s *Simulator) setup(jobs []Job, cl *Cluster, slow float64, opt Options) {
 	for i := range jobs {
 		stages += len(jobs[i].Stages)
 	}
-	*st = State{jobs: jobs, cl: cl, slowStart: slow, js: st.js[:0], ss: st.ss[:0], types: st.types[:0], runs: st.runs[:0],
+	*st = State{jobs: jobs, est: opt.Estimates, queueOf: opt.Queues, cl: cl, slowStart: slow, js: st.js[:0], ss: st.ss[:0], types: st.types[:0], runs: st.runs[:0],
 		nodeType: st.nodeType[:0], free: st.free[:0], resJob: st.resJob[:0], resStage: st.resStage[:0],
 		users: st.users[:0], queues: st.queues[:0], userWaiting: st.userWaiting[:0], containers: cl.Containers(), rate: cl.Rate()}
 	if cap(st.js) < len(jobs) {
@@ -320,7 +331,7 @@ func (s *Simulator) setup(jobs []Job, cl *Cluster, slow float64, opt Options) {
 	for i := range jobs {
 		j := &jobs[i]
 		r := jobRT{s0: int32(len(st.ss)), ns: int32(len(j.Stages)), svcT: j.Arrival,
-			user: intern(&st.users, s.userIdx, j.User), queue: intern(&st.queues, s.queueIdx, j.Queue)}
+			user: intern(&st.users, s.userIdx, j.User), queue: intern(&st.queues, s.queueIdx, st.QueueName(i))}
 		r.open = r.s0
 		for k := range j.Stages {
 			g := stageRT{job: int32(i), idx: int32(k), n: int32(len(j.Stages[k].Tasks)), svcT: j.Arrival}
@@ -404,6 +415,24 @@ func (s *Simulator) setup(jobs []Job, cl *Cluster, slow float64, opt Options) {
 	s.admitMax, s.inSys, st.rampup = opt.AdmitLimit, 0, opt.ReduceRampup
 	r.Events, r.Tasks, r.Decisions, r.SchedNanos, r.Preempted = 0, 0, 0, 0, 0
 	st.now = t0
+}
+
+// checkOverrides checks Options.Estimates and Options.Queues: one per
+// job, and estimates finite and non-negative (as CheckJobs checks
+// Job.Estimate).
+func checkOverrides(jobs []Job, opt Options) error {
+	if opt.Estimates != nil && len(opt.Estimates) != len(jobs) {
+		return fmt.Errorf("%d estimates for %d jobs", len(opt.Estimates), len(jobs))
+	}
+	if opt.Queues != nil && len(opt.Queues) != len(jobs) {
+		return fmt.Errorf("%d queues for %d jobs", len(opt.Queues), len(jobs))
+	}
+	for i, e := range opt.Estimates {
+		if !(e >= 0) || math.IsInf(e, 0) {
+			return fmt.Errorf("job %d: estimate %v is not a finite non-negative number", i+1, e)
+		}
+	}
+	return nil
 }
 
 func resizeBool(s []bool, n int) []bool {

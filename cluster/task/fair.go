@@ -207,7 +207,7 @@ func (f *Fair) Start(s *State) error {
 	n := len(jobs)
 	f.leafOf = resize(f.leafOf, n)
 	for j := range jobs {
-		l, err := f.place(&jobs[j])
+		l, err := f.place(s.QueueName(j), jobs[j].User)
 		if err != nil {
 			return fmt.Errorf("job %d: %v", j+1, err)
 		}
@@ -340,12 +340,13 @@ func checkChildren(parent string, n int, name func(int) string) error {
 	return nil
 }
 
-// place returns the leaf of a job, creating missing queues.
-func (f *Fair) place(j *Job) (int32, error) {
-	path := strings.TrimSpace(j.Queue)
+// place returns the leaf of a job of user that names queue, creating
+// missing queues.
+func (f *Fair) place(queue, user string) (int32, error) {
+	path := strings.TrimSpace(queue)
 	switch f.Placement {
 	case PlaceByUser:
-		path = strings.ReplaceAll(j.User, ".", "_dot_")
+		path = strings.ReplaceAll(user, ".", "_dot_")
 		if path == "" {
 			path = "default"
 		}
@@ -353,8 +354,8 @@ func (f *Fair) place(j *Job) (int32, error) {
 		path = "default"
 	}
 	if path == "" {
-		if f.UserQueues && j.User != "" {
-			path = strings.ReplaceAll(j.User, ".", "_dot_")
+		if f.UserQueues && user != "" {
+			path = strings.ReplaceAll(user, ".", "_dot_")
 		} else {
 			path = "default"
 		}
@@ -366,7 +367,7 @@ func (f *Fair) place(j *Job) (int32, error) {
 	q := int32(0)
 	for _, part := range strings.Split(path, ".") {
 		if part == "" {
-			return -1, fmt.Errorf("queue %q has an empty name part", j.Queue)
+			return -1, fmt.Errorf("queue %q has an empty name part", queue)
 		}
 		next := int32(-1)
 		for _, c := range f.qs[q].children {

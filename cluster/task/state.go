@@ -6,9 +6,11 @@ import "math"
 // it (they must not keep pointers into it across runs); every accessor is
 // O(1).
 type State struct {
-	now  float64
-	jobs []Job
-	cl   *Cluster
+	now     float64
+	jobs    []Job
+	est     []float64 // Options.Estimates (nil: Job.Estimate)
+	queueOf []string  // Options.Queues (nil: Job.Queue)
+	cl      *Cluster
 
 	js []jobRT
 	ss []stageRT // all stages, job by job; js[j].s0 is job j's first
@@ -108,8 +110,28 @@ type typeRT struct {
 // Now is the simulated time in seconds.
 func (s *State) Now() float64 { return s.now }
 
-// Jobs returns the run's jobs (read-only).
+// Jobs returns the run's jobs (read-only). A run's estimates and queues
+// may replace theirs (Options.Estimates, Options.Queues): read those with
+// Estimate and QueueName.
 func (s *State) Jobs() []Job { return s.jobs }
+
+// Estimate is job j's size estimate in this run: Options.Estimates[j],
+// else Job.Estimate.
+func (s *State) Estimate(j int) float64 {
+	if s.est != nil {
+		return s.est[j]
+	}
+	return s.jobs[j].Estimate
+}
+
+// QueueName is the queue job j names in this run: Options.Queues[j], else
+// Job.Queue.
+func (s *State) QueueName(j int) string {
+	if s.queueOf != nil {
+		return s.queueOf[j]
+	}
+	return s.jobs[j].Queue
+}
 
 // Cluster returns the run's cluster (read-only).
 func (s *State) Cluster() *Cluster { return s.cl }

@@ -530,7 +530,7 @@ type TaskSimulator struct {
 	R      *TaskLevel
 	s      task.Simulator
 	Parsed map[string]*TaskPolicy
-	jobs   []task.Job
+	est    []float64 // a run's estimates (task.Options.Estimates)
 	res    sim.Result
 	// FirstStart is the last run's first task start of every job.
 	FirstStart []float64
@@ -575,25 +575,26 @@ func (t *TaskSimulator) Simulate(ctx context.Context, jobs []sim.Job, first int,
 		return nil, err
 	}
 	run := t.R.Jobs[first : first+len(jobs)]
-	if tp.queue != nil || !sameEstimates(run, jobs) {
-		// A copy with this run's estimates and queues (the simulator does
-		// not modify its jobs, so the resolution's are used as they are
-		// otherwise: no copy of the window per worker).
-		t.jobs = append(t.jobs[:0], run...)
-		for i := range t.jobs {
-			t.jobs[i].Estimate = jobs[i].Estimate
-			if tp.queue != nil {
-				t.jobs[i].Queue = tp.queue[first+i]
-			}
+	// This run's estimates and queues beside the resolution's jobs (the
+	// simulator reads them through the overrides): no copy of the window
+	// per worker.
+	opt := t.R.Options
+	if !sameEstimates(run, jobs) {
+		t.est = slices.Grow(t.est[:0], len(jobs))
+		for i := range jobs {
+			t.est = append(t.est, jobs[i].Estimate)
 		}
-		run = t.jobs
+		opt.Estimates = t.est
+	}
+	if tp.queue != nil {
+		opt.Queues = tp.queue[first : first+len(jobs)]
 	}
 	cl := t.R.Cluster
 	if tp.cluster != nil {
 		cl = tp.cluster
 	}
 	t0 := time.Now()
-	res, err := t.s.RunContext(ctx, run, cl, p, t.R.Options)
+	res, err := t.s.RunContext(ctx, run, cl, p, opt)
 	if err != nil {
 		return nil, err
 	}
