@@ -336,7 +336,7 @@ func (s *Simulator) setup(jobs []Job, cl *Cluster, slow float64, opt Options) {
 		for k := range j.Stages {
 			g := stageRT{job: int32(i), idx: int32(k), n: int32(len(j.Stages[k].Tasks)), svcT: j.Arrival}
 			for _, t := range j.Stages[k].Tasks {
-				g.totC += int64(t.Containers)
+				g.totC += int32(t.Containers)
 			}
 			r.remC += g.totC
 			st.ss = append(st.ss, g)
@@ -671,7 +671,7 @@ func (s *Simulator) complete(e event, deferred bool) {
 		r.runRate -= ri.crate
 	}
 	s.release1(sg, &ri)
-	r.remC -= int64(c)
+	r.remC -= c
 	sg.done++
 	ref := TaskRef{Job: int(j), Stage: int(sg.idx), Task: int(e.task), Node: int(n), Containers: int(c), Run: runID(e.run, e.gen)}
 	s.p.Ended(ref)
@@ -698,7 +698,6 @@ func (s *Simulator) release1(sg *stageRT, ri *runInfo) {
 		r.runRate = 0 // no drift once nothing runs
 	}
 	sg.runC -= ri.c
-	sg.runs--
 	s.busy(st.nodeType[ri.node], -int64(ri.c))
 	st.free[ri.node] += ri.c
 	s.hbIdle = 0
@@ -769,9 +768,8 @@ func (s *Simulator) kill(t TaskRef) error {
 	wasIdle := st.ready == 0
 	x := sg.extra()
 	x.retry = append(x.retry, ri.task)
-	sg.startC -= int64(ri.c)
 	st.addReady(j, 1)
-	r.readyC += int64(ri.c)
+	r.readyC += ri.c
 	ref := TaskRef{Job: int(j), Stage: int(sg.idx), Task: int(ri.task), Node: int(ri.node), Containers: int(ri.c), Run: t.Run}
 	s.p.Ended(ref)
 	if s.obs != nil {
@@ -809,11 +807,9 @@ func (s *Simulator) place(n, g int32) {
 	st.touch(j)
 	st.touchStage(sg)
 	st.free[n] -= c
-	sg.runs++
 	sg.runC += c
-	sg.startC += int64(c)
 	st.addReady(j, -1)
-	r.readyC -= int64(c)
+	r.readyC -= c
 	r.runC += c
 	r.runRate += float64(c) * rate
 	s.busy(ti, int64(c))

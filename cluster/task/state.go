@@ -32,41 +32,44 @@ type State struct {
 	runs          []runInfo // running tasks' slots (TaskRef.Run)
 }
 
+// jobRT is one job's state, held for every job of a run (and kept between
+// a worker's runs), packed to 80 B: container counts fit an int32
+// (CheckJobs bounds a job's containers by MaxJobContainers).
 type jobRT struct {
 	s0, ns     int32 // first global stage, number of stages
 	open       int32 // first stage not complete (global)
 	stagesDone int32
 	runC       int32 // containers held
 	ready      int32 // ready tasks
-	readyC     int64 // containers of ready tasks
-	remC       int64 // containers of tasks not completed
-	svc, svcT  float64
-	attW       float64 // base work attained, up to svcT
-	runRate    float64 // Σ containers × exec_rate of the tasks still working
+	readyC     int32 // containers of ready tasks
+	remC       int32 // containers of tasks not completed
 	user       int32
 	queue      int32
 	arrived    bool
 	done       bool
+	svc, svcT  float64
+	attW       float64 // base work attained, up to svcT
+	runRate    float64 // Σ containers × exec_rate of the tasks still working
 }
 
 // stageRT is one stage's state. It is held for every stage of a run (a
 // worker's simulator keeps it between runs), so the fields are ordered
-// to pack (96 B) and the lists most stages never need are in ext.
+// to pack (80 B) and the lists most stages never need are in ext.
 type stageRT struct {
-	job                 int32
-	idx                 int32 // stage index within the job
-	n, next, done, runs int32
-	runC                int32
+	job           int32
+	idx           int32 // stage index within the job
+	n, next, done int32
+	runC          int32
 	// Progress: tasks whose work is done, and for the working ones
 	// (durations d_i > 0, started at s_i) Σ 1/d_i and Σ (s_i − arrival)/d_i,
 	// so that progress(t) = (workDone + (t − arrival)·invDur − sod) / n.
-	workDone     int32
-	working      int32
-	released     bool
-	totC, startC int64 // containers of all tasks, of started tasks
-	svc, svcT    float64
-	invDur, sod  float64
-	ext          *stageExt // nil until a task is deferred or preempted
+	workDone    int32
+	working     int32
+	totC        int32 // containers of all tasks
+	released    bool
+	svc, svcT   float64
+	invDur, sod float64
+	ext         *stageExt // nil until a task is deferred or preempted
 }
 
 // stageExt holds a stage's deferred and preempted tasks.
@@ -218,14 +221,14 @@ func (s *State) addReady(j int32, d int32) {
 func (s *State) Ready(j int) int { return int(s.js[j].ready) }
 
 // ReadyContainers is the containers job j's ready tasks need.
-func (s *State) ReadyContainers(j int) int64 { return s.js[j].readyC }
+func (s *State) ReadyContainers(j int) int64 { return int64(s.js[j].readyC) }
 
 // Running is the containers job j holds.
 func (s *State) Running(j int) int { return int(s.js[j].runC) }
 
 // RemainingContainers is the containers of job j's tasks that have not
 // completed (running ones included), over all stages.
-func (s *State) RemainingContainers(j int) int64 { return s.js[j].remC }
+func (s *State) RemainingContainers(j int) int64 { return int64(s.js[j].remC) }
 
 // Stages is the number of job j's stages.
 func (s *State) Stages(j int) int { return int(s.js[j].ns) }

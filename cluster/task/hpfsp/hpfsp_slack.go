@@ -152,8 +152,8 @@ type SlackSystem struct {
 	// before it has finished (it becomes late).
 	OnLate func(job int)
 
-	cfg   SlackConfig
-	js    []slkJob
+	cfg SlackConfig
+	js  []slkJob
 	// prog and sched are the arrived jobs' stages' progress and tasks
 	// scheduled (slkJob.base), appended in order of arrival.
 	prog  []float64
