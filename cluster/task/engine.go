@@ -318,7 +318,8 @@ func (s *Simulator) setup(jobs []Job, cl *Cluster, slow float64, opt Options) {
 	for i := range jobs {
 		stages += len(jobs[i].Stages)
 	}
-	*st = State{jobs: jobs, est: opt.Estimates, queueOf: opt.Queues, cl: cl, slowStart: slow, js: st.js[:0], ss: st.ss[:0], types: st.types[:0], runs: st.runs[:0],
+	clear(st.exts) // the last run's lists
+	*st = State{jobs: jobs, est: opt.Estimates, queueOf: opt.Queues, cl: cl, slowStart: slow, js: st.js[:0], ss: st.ss[:0], exts: st.exts[:0], types: st.types[:0], runs: st.runs[:0],
 		nodeType: st.nodeType[:0], free: st.free[:0], resJob: st.resJob[:0], resStage: st.resStage[:0],
 		users: st.users[:0], queues: st.queues[:0], userWaiting: st.userWaiting[:0], containers: cl.Containers(), rate: cl.Rate()}
 	if cap(st.js) < len(jobs) {
@@ -612,8 +613,8 @@ func (s *Simulator) stageComplete(g int32) {
 		if !nx.released {
 			s.release(g + 1)
 		}
-		if d := nx.deferredTasks(); len(d) > 0 {
-			nx.ext.deferred = nil
+		if d := st.deferredTasks(nx); len(d) > 0 {
+			st.exts[nx.ext-1].deferred = nil
 			for _, e := range d {
 				s.complete(e, true)
 			}
@@ -646,7 +647,7 @@ func (s *Simulator) endTask(e event) {
 			st.touch(j)
 			st.js[j].runRate -= ri.crate
 			ri.deferred = true
-			x := sg.extra()
+			x := st.extra(sg)
 			x.deferred = append(x.deferred, e)
 			return
 		}
@@ -741,9 +742,10 @@ func (s *Simulator) kill(t TaskRef) error {
 	st.touch(j)
 	st.touchStage(sg)
 	if ri.deferred {
-		for k, e := range sg.deferredTasks() {
+		for k, e := range st.deferredTasks(sg) {
 			if e.run == slot {
-				sg.ext.deferred = append(sg.ext.deferred[:k], sg.ext.deferred[k+1:]...)
+				x := &st.exts[sg.ext-1]
+				x.deferred = append(x.deferred[:k], x.deferred[k+1:]...)
 				break
 			}
 		}
@@ -766,8 +768,7 @@ func (s *Simulator) kill(t TaskRef) error {
 	s.freeRun(slot)
 	s.release1(sg, &ri)
 	wasIdle := st.ready == 0
-	x := sg.extra()
-	x.retry = append(x.retry, ri.task)
+	st.retry(sg, ri.task)
 	st.addReady(j, 1)
 	r.readyC += ri.c
 	ref := TaskRef{Job: int(j), Stage: int(sg.idx), Task: int(ri.task), Node: int(ri.node), Containers: int(ri.c), Run: t.Run}
@@ -796,7 +797,7 @@ func (s *Simulator) place(n, g int32) {
 	sg := &st.ss[g]
 	j := sg.job
 	r := &st.js[j]
-	k := sg.take()
+	k := st.take(sg)
 	spec := &st.jobs[j].Stages[sg.idx].Tasks[k]
 	c := int32(spec.Containers)
 	ti := st.nodeType[n]
@@ -862,7 +863,7 @@ func (s *Simulator) offer(n int32, limit int) offerResult {
 			switch {
 			case sg.pending() == 0 || st.js[rj].done:
 				st.resJob[n], st.resStage[n] = -1, -1
-			case int32(st.jobs[rj].Stages[sg.idx].Tasks[sg.head()].Containers) <= st.free[n]:
+			case int32(st.jobs[rj].Stages[sg.idx].Tasks[st.head(sg)].Containers) <= st.free[n]:
 				st.resJob[n], st.resStage[n] = -1, -1
 				s.place(n, g)
 				placed++
@@ -914,10 +915,10 @@ func (s *Simulator) choose(j, stage int, free int32) (int32, bool) {
 			s.fail("picked stage %d of job %d, which has no ready task", stage+1, j+1)
 			return -1, false
 		}
-		return g, int32(st.jobs[j].Stages[stage].Tasks[sg.head()].Containers) <= free
+		return g, int32(st.jobs[j].Stages[stage].Tasks[st.head(sg)].Containers) <= free
 	}
 	if g := st.rampStage(int32(j)); g >= 0 {
-		if int32(st.jobs[j].Stages[st.ss[g].idx].Tasks[st.ss[g].head()].Containers) <= free {
+		if int32(st.jobs[j].Stages[st.ss[g].idx].Tasks[st.head(&st.ss[g])].Containers) <= free {
 			return g, true
 		}
 	}
@@ -930,7 +931,7 @@ func (s *Simulator) choose(j, stage int, free int32) (int32, bool) {
 		if sg.pending() == 0 {
 			continue
 		}
-		if int32(st.jobs[j].Stages[sg.idx].Tasks[sg.head()].Containers) <= free {
+		if int32(st.jobs[j].Stages[sg.idx].Tasks[st.head(sg)].Containers) <= free {
 			return g, true
 		}
 		if first < 0 {

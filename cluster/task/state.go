@@ -14,6 +14,9 @@ type State struct {
 
 	js []jobRT
 	ss []stageRT // all stages, job by job; js[j].s0 is job j's first
+	// exts holds the deferred and preempted tasks of the stages that have
+	// any (stageRT.ext).
+	exts []stageExt
 
 	types    []typeRT
 	nodeType []int32
@@ -63,13 +66,17 @@ type stageRT struct {
 	// Progress: tasks whose work is done, and for the working ones
 	// (durations d_i > 0, started at s_i) Σ 1/d_i and Σ (s_i − arrival)/d_i,
 	// so that progress(t) = (workDone + (t − arrival)·invDur − sod) / n.
-	workDone    int32
-	working     int32
-	totC        int32 // containers of all tasks
-	released    bool
-	svc, svcT   float64
-	invDur, sod float64
-	ext         *stageExt // nil until a task is deferred or preempted
+	workDone int32
+	working  int32
+	totC     int32 // containers of all tasks
+	// ext is the stage's lists in State.exts, plus 1 (0 until a task is
+	// deferred or preempted), and retries the length of its retry list:
+	// an index, not a pointer, so that the garbage collector need not
+	// scan the stages.
+	ext, retries int32
+	released     bool
+	svc, svcT    float64
+	invDur, sod  float64
 }
 
 // stageExt holds a stage's deferred and preempted tasks.
@@ -79,28 +86,30 @@ type stageExt struct {
 	retry []int32
 }
 
-// extra returns g's lists, allocating them at first use.
-func (g *stageRT) extra() *stageExt {
-	if g.ext == nil {
-		g.ext = &stageExt{}
+// extra returns g's lists, allocating them at first use. The pointer
+// holds until the next stage's lists are allocated.
+func (s *State) extra(g *stageRT) *stageExt {
+	if g.ext == 0 {
+		s.exts = append(s.exts, stageExt{})
+		g.ext = int32(len(s.exts))
 	}
-	return g.ext
+	return &s.exts[g.ext-1]
 }
 
 // deferredTasks returns the tasks deferred by slow start (nil: none).
-func (g *stageRT) deferredTasks() []event {
-	if g.ext == nil {
+func (s *State) deferredTasks(g *stageRT) []event {
+	if g.ext == 0 {
 		return nil
 	}
-	return g.ext.deferred
+	return s.exts[g.ext-1].deferred
 }
 
-// retries returns the preempted tasks to start again (nil: none).
-func (g *stageRT) retries() []int32 {
-	if g.ext == nil {
-		return nil
-	}
-	return g.ext.retry
+// retry makes task t of stage g ready again, before its other pending
+// tasks.
+func (s *State) retry(g *stageRT, t int32) {
+	x := s.extra(g)
+	x.retry = append(x.retry, t)
+	g.retries++
 }
 
 type typeRT struct {
@@ -251,7 +260,7 @@ func (s *State) NextContainers(j, st int) int {
 	if !g.released || g.pending() == 0 {
 		return 0
 	}
-	return s.jobs[j].Stages[st].Tasks[g.head()].Containers
+	return s.jobs[j].Stages[st].Tasks[s.head(g)].Containers
 }
 
 // StageReleased reports whether stage st of job j is runnable.
@@ -336,21 +345,23 @@ func (s *State) Attained(j int) float64 {
 func (s *State) CurrentStage(j int) int { return int(s.js[j].open - s.js[j].s0) }
 
 // pending counts the stage's tasks not started (or preempted).
-func (g *stageRT) pending() int32 { return g.n - g.next + int32(len(g.retries())) }
+func (g *stageRT) pending() int32 { return g.n - g.next + g.retries }
 
-// head is the task the stage starts next (pending() > 0).
-func (g *stageRT) head() int32 {
-	if r := g.retries(); len(r) > 0 {
-		return r[len(r)-1]
+// head is the task stage g starts next (pending() > 0).
+func (s *State) head(g *stageRT) int32 {
+	if g.retries > 0 {
+		return s.exts[g.ext-1].retry[g.retries-1]
 	}
 	return g.next
 }
 
-// take removes head from the pending tasks.
-func (g *stageRT) take() int32 {
-	if r := g.retries(); len(r) > 0 {
-		t := r[len(r)-1]
-		g.ext.retry = r[:len(r)-1]
+// take removes head from stage g's pending tasks.
+func (s *State) take(g *stageRT) int32 {
+	if g.retries > 0 {
+		x := &s.exts[g.ext-1]
+		g.retries--
+		t := x.retry[g.retries]
+		x.retry = x.retry[:g.retries]
 		return t
 	}
 	g.next++
@@ -406,7 +417,7 @@ func (s *State) rampStage(j int32) int32 {
 	if cur.pending() == 0 || !nx.released || nx.pending() == 0 {
 		return -1
 	}
-	c := float64(s.jobs[j].Stages[nx.idx].Tasks[nx.head()].Containers)
+	c := float64(s.jobs[j].Stages[nx.idx].Tasks[s.head(nx)].Containers)
 	limit := min(float64(cur.done)/float64(cur.n), s.rampup) * (float64(r.runC) + c)
 	if float64(r.runC-cur.runC)+c > limit {
 		return -1
