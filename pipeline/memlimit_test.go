@@ -64,8 +64,10 @@ func TestMemoryLimitFlag(t *testing.T) {
 	}
 }
 
-// "auto" sizes the limit by the log: 350 B a job, at least 768 MiB, at
-// most 90% of the memory the process may have.
+// "auto" sizes the limit by the log: 1.5 × (200 MB + 180 B a job), at
+// least 512 MiB, at most 90% of the memory the process may have. At 1 M
+// jobs it is 570 MB (the old 350 B a job, at least 768 MiB, let the RSS
+// reach 800 MB over a live heap of 380 MB).
 func TestAutoMemoryLimitByJobs(t *testing.T) {
 	if os.Getenv("GOMEMLIMIT") != "" {
 		t.Skip("GOMEMLIMIT set")
@@ -78,7 +80,7 @@ func TestAutoMemoryLimitByJobs(t *testing.T) {
 	for _, c := range []struct {
 		jobs int
 		want int64
-	}{{0, 768 << 20}, {1_000_000, 768 << 20}, {10_000_000, 3_500_000_000}} {
+	}{{0, 512 << 20}, {500_000, 512 << 20}, {1_000_000, 570_000_000}, {10_000_000, 3_000_000_000}} {
 		got, from := inputs.ApplyMemoryLimit("auto", c.jobs)
 		if got != c.want || debug.SetMemoryLimit(-1) != c.want || !strings.Contains(from, "per job") {
 			t.Errorf("%d jobs: limit %d (%s), want %d", c.jobs, got, from, c.want)

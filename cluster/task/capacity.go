@@ -183,7 +183,7 @@ func (c *Capacity) Start(s *State) error {
 		return err
 	}
 	for j := range jobs {
-		l, err := c.find(jobs[j].Queue, short)
+		l, err := c.find(s.QueueName(j), short)
 		if err != nil {
 			return fmt.Errorf("job %d: %v", j+1, err)
 		}

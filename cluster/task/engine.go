@@ -40,6 +40,14 @@ type Options struct {
 	// it compares: §5.2). Pending jobs are admitted in arrival order; the
 	// policy sees a job (Arrive) at its admission, Result.Admitted.
 	AdmitLimit int
+	// Estimates, when not nil, are the run's size estimates, one per job,
+	// in place of Job.Estimate (an error model's draws), and Queues, when
+	// not nil, the queues the jobs name, one per job, in place of
+	// Job.Queue (a YARN file's placement): a run with other estimates or
+	// queues needs no copy of its jobs. Policies read them through
+	// State.Estimate and State.QueueName.
+	Estimates []float64
+	Queues    []string
 }
 
 // Preempter is implemented by policies that preempt running tasks. After
@@ -274,6 +282,9 @@ func (s *Simulator) RunContext(ctx context.Context, jobs []Job, cl *Cluster, p P
 	if opt.UtilBuckets < 0 || opt.UtilBuckets > 1<<20 {
 		return nil, fmt.Errorf("utilisation buckets %d: need 0 to %d", opt.UtilBuckets, 1<<20)
 	}
+	if err := checkOverrides(jobs, opt); err != nil {
+		return nil, err
+	}
 	s.setup(jobs, cl, ss, opt)
 	s.p = p
 	s.pre, s.preAt, s.preSame = nil, inf, 0
@@ -307,7 +318,8 @@ func (s *Simulator) setup(jobs []Job, cl *Cluster, slow float64, opt Options) {
 	for i := range jobs {
 		stages += len(jobs[i].Stages)
 	}
-	*st = State{jobs: jobs, cl: cl, slowStart: slow, js: st.js[:0], ss: st.ss[:0], types: st.types[:0], runs: st.runs[:0],
+	clear(st.exts) // the last run's lists
+	*st = State{jobs: jobs, est: opt.Estimates, queueOf: opt.Queues, cl: cl, slowStart: slow, js: st.js[:0], ss: st.ss[:0], exts: st.exts[:0], types: st.types[:0], runs: st.runs[:0],
 		nodeType: st.nodeType[:0], free: st.free[:0], resJob: st.resJob[:0], resStage: st.resStage[:0],
 		users: st.users[:0], queues: st.queues[:0], userWaiting: st.userWaiting[:0], containers: cl.Containers(), rate: cl.Rate()}
 	if cap(st.js) < len(jobs) {
@@ -320,12 +332,12 @@ func (s *Simulator) setup(jobs []Job, cl *Cluster, slow float64, opt Options) {
 	for i := range jobs {
 		j := &jobs[i]
 		r := jobRT{s0: int32(len(st.ss)), ns: int32(len(j.Stages)), svcT: j.Arrival,
-			user: intern(&st.users, s.userIdx, j.User), queue: intern(&st.queues, s.queueIdx, j.Queue)}
+			user: intern(&st.users, s.userIdx, j.User), queue: intern(&st.queues, s.queueIdx, st.QueueName(i))}
 		r.open = r.s0
 		for k := range j.Stages {
 			g := stageRT{job: int32(i), idx: int32(k), n: int32(len(j.Stages[k].Tasks)), svcT: j.Arrival}
 			for _, t := range j.Stages[k].Tasks {
-				g.totC += int64(t.Containers)
+				g.totC += int32(t.Containers)
 			}
 			r.remC += g.totC
 			st.ss = append(st.ss, g)
@@ -404,6 +416,24 @@ func (s *Simulator) setup(jobs []Job, cl *Cluster, slow float64, opt Options) {
 	s.admitMax, s.inSys, st.rampup = opt.AdmitLimit, 0, opt.ReduceRampup
 	r.Events, r.Tasks, r.Decisions, r.SchedNanos, r.Preempted = 0, 0, 0, 0, 0
 	st.now = t0
+}
+
+// checkOverrides checks Options.Estimates and Options.Queues: one per
+// job, and estimates finite and non-negative (as CheckJobs checks
+// Job.Estimate).
+func checkOverrides(jobs []Job, opt Options) error {
+	if opt.Estimates != nil && len(opt.Estimates) != len(jobs) {
+		return fmt.Errorf("%d estimates for %d jobs", len(opt.Estimates), len(jobs))
+	}
+	if opt.Queues != nil && len(opt.Queues) != len(jobs) {
+		return fmt.Errorf("%d queues for %d jobs", len(opt.Queues), len(jobs))
+	}
+	for i, e := range opt.Estimates {
+		if !(e >= 0) || math.IsInf(e, 0) {
+			return fmt.Errorf("job %d: estimate %v is not a finite non-negative number", i+1, e)
+		}
+	}
+	return nil
 }
 
 func resizeBool(s []bool, n int) []bool {
@@ -583,8 +613,8 @@ func (s *Simulator) stageComplete(g int32) {
 		if !nx.released {
 			s.release(g + 1)
 		}
-		if d := nx.deferredTasks(); len(d) > 0 {
-			nx.ext.deferred = nil
+		if d := st.deferredTasks(nx); len(d) > 0 {
+			st.exts[nx.ext-1].deferred = nil
 			for _, e := range d {
 				s.complete(e, true)
 			}
@@ -617,7 +647,7 @@ func (s *Simulator) endTask(e event) {
 			st.touch(j)
 			st.js[j].runRate -= ri.crate
 			ri.deferred = true
-			x := sg.extra()
+			x := st.extra(sg)
 			x.deferred = append(x.deferred, e)
 			return
 		}
@@ -642,7 +672,7 @@ func (s *Simulator) complete(e event, deferred bool) {
 		r.runRate -= ri.crate
 	}
 	s.release1(sg, &ri)
-	r.remC -= int64(c)
+	r.remC -= c
 	sg.done++
 	ref := TaskRef{Job: int(j), Stage: int(sg.idx), Task: int(e.task), Node: int(n), Containers: int(c), Run: runID(e.run, e.gen)}
 	s.p.Ended(ref)
@@ -669,7 +699,6 @@ func (s *Simulator) release1(sg *stageRT, ri *runInfo) {
 		r.runRate = 0 // no drift once nothing runs
 	}
 	sg.runC -= ri.c
-	sg.runs--
 	s.busy(st.nodeType[ri.node], -int64(ri.c))
 	st.free[ri.node] += ri.c
 	s.hbIdle = 0
@@ -713,9 +742,10 @@ func (s *Simulator) kill(t TaskRef) error {
 	st.touch(j)
 	st.touchStage(sg)
 	if ri.deferred {
-		for k, e := range sg.deferredTasks() {
+		for k, e := range st.deferredTasks(sg) {
 			if e.run == slot {
-				sg.ext.deferred = append(sg.ext.deferred[:k], sg.ext.deferred[k+1:]...)
+				x := &st.exts[sg.ext-1]
+				x.deferred = append(x.deferred[:k], x.deferred[k+1:]...)
 				break
 			}
 		}
@@ -738,11 +768,9 @@ func (s *Simulator) kill(t TaskRef) error {
 	s.freeRun(slot)
 	s.release1(sg, &ri)
 	wasIdle := st.ready == 0
-	x := sg.extra()
-	x.retry = append(x.retry, ri.task)
-	sg.startC -= int64(ri.c)
+	st.retry(sg, ri.task)
 	st.addReady(j, 1)
-	r.readyC += int64(ri.c)
+	r.readyC += ri.c
 	ref := TaskRef{Job: int(j), Stage: int(sg.idx), Task: int(ri.task), Node: int(ri.node), Containers: int(ri.c), Run: t.Run}
 	s.p.Ended(ref)
 	if s.obs != nil {
@@ -769,7 +797,7 @@ func (s *Simulator) place(n, g int32) {
 	sg := &st.ss[g]
 	j := sg.job
 	r := &st.js[j]
-	k := sg.take()
+	k := st.take(sg)
 	spec := &st.jobs[j].Stages[sg.idx].Tasks[k]
 	c := int32(spec.Containers)
 	ti := st.nodeType[n]
@@ -780,11 +808,9 @@ func (s *Simulator) place(n, g int32) {
 	st.touch(j)
 	st.touchStage(sg)
 	st.free[n] -= c
-	sg.runs++
 	sg.runC += c
-	sg.startC += int64(c)
 	st.addReady(j, -1)
-	r.readyC -= int64(c)
+	r.readyC -= c
 	r.runC += c
 	r.runRate += float64(c) * rate
 	s.busy(ti, int64(c))
@@ -837,7 +863,7 @@ func (s *Simulator) offer(n int32, limit int) offerResult {
 			switch {
 			case sg.pending() == 0 || st.js[rj].done:
 				st.resJob[n], st.resStage[n] = -1, -1
-			case int32(st.jobs[rj].Stages[sg.idx].Tasks[sg.head()].Containers) <= st.free[n]:
+			case int32(st.jobs[rj].Stages[sg.idx].Tasks[st.head(sg)].Containers) <= st.free[n]:
 				st.resJob[n], st.resStage[n] = -1, -1
 				s.place(n, g)
 				placed++
@@ -889,10 +915,10 @@ func (s *Simulator) choose(j, stage int, free int32) (int32, bool) {
 			s.fail("picked stage %d of job %d, which has no ready task", stage+1, j+1)
 			return -1, false
 		}
-		return g, int32(st.jobs[j].Stages[stage].Tasks[sg.head()].Containers) <= free
+		return g, int32(st.jobs[j].Stages[stage].Tasks[st.head(sg)].Containers) <= free
 	}
 	if g := st.rampStage(int32(j)); g >= 0 {
-		if int32(st.jobs[j].Stages[st.ss[g].idx].Tasks[st.ss[g].head()].Containers) <= free {
+		if int32(st.jobs[j].Stages[st.ss[g].idx].Tasks[st.head(&st.ss[g])].Containers) <= free {
 			return g, true
 		}
 	}
@@ -905,7 +931,7 @@ func (s *Simulator) choose(j, stage int, free int32) (int32, bool) {
 		if sg.pending() == 0 {
 			continue
 		}
-		if int32(st.jobs[j].Stages[sg.idx].Tasks[sg.head()].Containers) <= free {
+		if int32(st.jobs[j].Stages[sg.idx].Tasks[st.head(sg)].Containers) <= free {
 			return g, true
 		}
 		if first < 0 {

@@ -227,3 +227,30 @@ func TestFairUserMaxApps(t *testing.T) {
 		checkResponses(t, tc.name, responses(tc.jobs, r), tc.want)
 	}
 }
+
+// TestFairStartPlacesEachPairOnce checks that Start places each distinct
+// queue and user once, not every job: its allocations do not grow with
+// the jobs (a nested path's walk builds a string per level and job).
+func TestFairStartPlacesEachPairOnce(t *testing.T) {
+	cl := Uniform(4, 4)
+	allocs := func(n int) float64 {
+		jobs := make([]Job, n)
+		for i := range jobs {
+			jobs[i] = mr(float64(i), 1, 1, 0, 0, 1)
+			jobs[i].User = string(rune('a' + i%3))
+			jobs[i].Queue = "root.team.q" + string(rune('a'+i%2))
+		}
+		var s Simulator
+		s.setup(jobs, cl, 1, Options{})
+		f := &Fair{Placement: PlaceByQueue, Root: FairQueue{Name: "root", Children: []FairQueue{{Name: "team", Children: []FairQueue{{Name: "qa"}, {Name: "qb"}}}}}}
+		return testing.AllocsPerRun(3, func() {
+			if err := f.Start(&s.st); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	small, large := allocs(100), allocs(10000)
+	if large > small+20 {
+		t.Errorf("Start allocated %.0f times for 100 jobs and %.0f for 10,000: placement grows with the jobs", small, large)
+	}
+}

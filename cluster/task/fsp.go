@@ -52,6 +52,6 @@ func (p *FSP) advance(now float64) {
 
 func (p *FSP) Arrive(j int) {
 	p.advance(p.s.Now())
-	p.tags[j] = p.v + p.s.Jobs()[j].Estimate
+	p.tags[j] = p.v + p.s.Estimate(j)
 	p.virt.set(int32(j), key{p.tags[j], 0})
 }

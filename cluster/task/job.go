@@ -94,6 +94,10 @@ func (j *Job) NumTasks() int {
 // MaxTasks bounds the tasks of one simulation (indices are int32).
 const MaxTasks = 1 << 30
 
+// MaxJobContainers bounds Σ containers over one job's tasks (the
+// simulator keeps a job's container counts as int32).
+const MaxJobContainers = math.MaxInt32
+
 // CheckJobs validates jobs for a cluster: finite non-negative durations,
 // tasks that need at least one container and no more than every machine
 // type has per machine (a larger task could never be placed), and, as
@@ -111,6 +115,7 @@ func CheckJobs(jobs []Job, cl *Cluster) error {
 	tasks := 0
 	for i := range jobs {
 		j := &jobs[i]
+		jobC := int64(0)
 		if j.TypeScale != nil && len(j.TypeScale) != len(cl.Types) {
 			return fmt.Errorf("job %d: %d type scales for %d machine types", i+1, len(j.TypeScale), len(cl.Types))
 		}
@@ -128,6 +133,9 @@ func CheckJobs(jobs []Job, cl *Cluster) error {
 					return fmt.Errorf("job %d stage %d task %d: needs %d containers (at least 1)", i+1, s+1, k+1, t.Containers)
 				case t.Containers > minC:
 					return fmt.Errorf("job %d stage %d task %d: needs %d containers, but machine type %q has %d per machine", i+1, s+1, k+1, t.Containers, minName, minC)
+				}
+				if jobC += int64(t.Containers); jobC > MaxJobContainers {
+					return fmt.Errorf("job %d stage %d task %d: more than %d containers in all over the job's tasks", i+1, s+1, k+1, MaxJobContainers)
 				}
 			}
 			tasks += len(j.Stages[s].Tasks)

@@ -75,8 +75,8 @@ func PolicyDoc(name string) string { return registry[name].doc }
 
 // LookupPolicy returns what the registry says of a task-level policy (its
 // default configuration): its name, description and what it reads besides
-// arrivals and tasks. Of Uses, only Estimates (the policy reads
-// Job.Estimate) and Cluster (it needs the cluster spec's machine types)
+// arrivals and tasks. Of Uses, only Estimates (the policy reads the jobs'
+// estimates, State.Estimate) and Cluster (it needs the cluster spec's machine types)
 // apply at the task level: rate caps and job weights are fluid notions. A
 // fluid form reads estimates exactly when the fluid policy of its name
 // does. It reports false for an unknown name.

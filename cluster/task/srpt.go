@@ -12,7 +12,6 @@ type SRPT struct{ jobOrder }
 func (*SRPT) Name() string { return "srpt" }
 
 func (p *SRPT) Start(s *State) error {
-	jobs := s.Jobs()
-	p.start(s, func(j int) key { return key{jobs[j].Estimate - s.Attained(j), 0} }, true)
+	p.start(s, func(j int) key { return key{s.Estimate(j) - s.Attained(j), 0} }, true)
 	return nil
 }

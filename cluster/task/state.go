@@ -6,12 +6,17 @@ import "math"
 // it (they must not keep pointers into it across runs); every accessor is
 // O(1).
 type State struct {
-	now  float64
-	jobs []Job
-	cl   *Cluster
+	now     float64
+	jobs    []Job
+	est     []float64 // Options.Estimates (nil: Job.Estimate)
+	queueOf []string  // Options.Queues (nil: Job.Queue)
+	cl      *Cluster
 
 	js []jobRT
 	ss []stageRT // all stages, job by job; js[j].s0 is job j's first
+	// exts holds the deferred and preempted tasks of the stages that have
+	// any (stageRT.ext).
+	exts []stageExt
 
 	types    []typeRT
 	nodeType []int32
@@ -30,41 +35,48 @@ type State struct {
 	runs          []runInfo // running tasks' slots (TaskRef.Run)
 }
 
+// jobRT is one job's state, held for every job of a run (and kept between
+// a worker's runs), packed to 80 B: container counts fit an int32
+// (CheckJobs bounds a job's containers by MaxJobContainers).
 type jobRT struct {
 	s0, ns     int32 // first global stage, number of stages
 	open       int32 // first stage not complete (global)
 	stagesDone int32
 	runC       int32 // containers held
 	ready      int32 // ready tasks
-	readyC     int64 // containers of ready tasks
-	remC       int64 // containers of tasks not completed
-	svc, svcT  float64
-	attW       float64 // base work attained, up to svcT
-	runRate    float64 // Σ containers × exec_rate of the tasks still working
+	readyC     int32 // containers of ready tasks
+	remC       int32 // containers of tasks not completed
 	user       int32
 	queue      int32
 	arrived    bool
 	done       bool
+	svc, svcT  float64
+	attW       float64 // base work attained, up to svcT
+	runRate    float64 // Σ containers × exec_rate of the tasks still working
 }
 
 // stageRT is one stage's state. It is held for every stage of a run (a
 // worker's simulator keeps it between runs), so the fields are ordered
-// to pack (96 B) and the lists most stages never need are in ext.
+// to pack (80 B) and the lists most stages never need are in ext.
 type stageRT struct {
-	job                 int32
-	idx                 int32 // stage index within the job
-	n, next, done, runs int32
-	runC                int32
+	job           int32
+	idx           int32 // stage index within the job
+	n, next, done int32
+	runC          int32
 	// Progress: tasks whose work is done, and for the working ones
 	// (durations d_i > 0, started at s_i) Σ 1/d_i and Σ (s_i − arrival)/d_i,
 	// so that progress(t) = (workDone + (t − arrival)·invDur − sod) / n.
-	workDone     int32
-	working      int32
+	workDone int32
+	working  int32
+	totC     int32 // containers of all tasks
+	// ext is the stage's lists in State.exts, plus 1 (0 until a task is
+	// deferred or preempted), and retries the length of its retry list:
+	// an index, not a pointer, so that the garbage collector need not
+	// scan the stages.
+	ext, retries int32
 	released     bool
-	totC, startC int64 // containers of all tasks, of started tasks
 	svc, svcT    float64
 	invDur, sod  float64
-	ext          *stageExt // nil until a task is deferred or preempted
 }
 
 // stageExt holds a stage's deferred and preempted tasks.
@@ -74,28 +86,30 @@ type stageExt struct {
 	retry []int32
 }
 
-// extra returns g's lists, allocating them at first use.
-func (g *stageRT) extra() *stageExt {
-	if g.ext == nil {
-		g.ext = &stageExt{}
+// extra returns g's lists, allocating them at first use. The pointer
+// holds until the next stage's lists are allocated.
+func (s *State) extra(g *stageRT) *stageExt {
+	if g.ext == 0 {
+		s.exts = append(s.exts, stageExt{})
+		g.ext = int32(len(s.exts))
 	}
-	return g.ext
+	return &s.exts[g.ext-1]
 }
 
 // deferredTasks returns the tasks deferred by slow start (nil: none).
-func (g *stageRT) deferredTasks() []event {
-	if g.ext == nil {
+func (s *State) deferredTasks(g *stageRT) []event {
+	if g.ext == 0 {
 		return nil
 	}
-	return g.ext.deferred
+	return s.exts[g.ext-1].deferred
 }
 
-// retries returns the preempted tasks to start again (nil: none).
-func (g *stageRT) retries() []int32 {
-	if g.ext == nil {
-		return nil
-	}
-	return g.ext.retry
+// retry makes task t of stage g ready again, before its other pending
+// tasks.
+func (s *State) retry(g *stageRT, t int32) {
+	x := s.extra(g)
+	x.retry = append(x.retry, t)
+	g.retries++
 }
 
 type typeRT struct {
@@ -108,8 +122,28 @@ type typeRT struct {
 // Now is the simulated time in seconds.
 func (s *State) Now() float64 { return s.now }
 
-// Jobs returns the run's jobs (read-only).
+// Jobs returns the run's jobs (read-only). A run's estimates and queues
+// may replace theirs (Options.Estimates, Options.Queues): read those with
+// Estimate and QueueName.
 func (s *State) Jobs() []Job { return s.jobs }
+
+// Estimate is job j's size estimate in this run: Options.Estimates[j],
+// else Job.Estimate.
+func (s *State) Estimate(j int) float64 {
+	if s.est != nil {
+		return s.est[j]
+	}
+	return s.jobs[j].Estimate
+}
+
+// QueueName is the queue job j names in this run: Options.Queues[j], else
+// Job.Queue.
+func (s *State) QueueName(j int) string {
+	if s.queueOf != nil {
+		return s.queueOf[j]
+	}
+	return s.jobs[j].Queue
+}
 
 // Cluster returns the run's cluster (read-only).
 func (s *State) Cluster() *Cluster { return s.cl }
@@ -196,14 +230,14 @@ func (s *State) addReady(j int32, d int32) {
 func (s *State) Ready(j int) int { return int(s.js[j].ready) }
 
 // ReadyContainers is the containers job j's ready tasks need.
-func (s *State) ReadyContainers(j int) int64 { return s.js[j].readyC }
+func (s *State) ReadyContainers(j int) int64 { return int64(s.js[j].readyC) }
 
 // Running is the containers job j holds.
 func (s *State) Running(j int) int { return int(s.js[j].runC) }
 
 // RemainingContainers is the containers of job j's tasks that have not
 // completed (running ones included), over all stages.
-func (s *State) RemainingContainers(j int) int64 { return s.js[j].remC }
+func (s *State) RemainingContainers(j int) int64 { return int64(s.js[j].remC) }
 
 // Stages is the number of job j's stages.
 func (s *State) Stages(j int) int { return int(s.js[j].ns) }
@@ -226,7 +260,7 @@ func (s *State) NextContainers(j, st int) int {
 	if !g.released || g.pending() == 0 {
 		return 0
 	}
-	return s.jobs[j].Stages[st].Tasks[g.head()].Containers
+	return s.jobs[j].Stages[st].Tasks[s.head(g)].Containers
 }
 
 // StageReleased reports whether stage st of job j is runnable.
@@ -311,21 +345,23 @@ func (s *State) Attained(j int) float64 {
 func (s *State) CurrentStage(j int) int { return int(s.js[j].open - s.js[j].s0) }
 
 // pending counts the stage's tasks not started (or preempted).
-func (g *stageRT) pending() int32 { return g.n - g.next + int32(len(g.retries())) }
+func (g *stageRT) pending() int32 { return g.n - g.next + g.retries }
 
-// head is the task the stage starts next (pending() > 0).
-func (g *stageRT) head() int32 {
-	if r := g.retries(); len(r) > 0 {
-		return r[len(r)-1]
+// head is the task stage g starts next (pending() > 0).
+func (s *State) head(g *stageRT) int32 {
+	if g.retries > 0 {
+		return s.exts[g.ext-1].retry[g.retries-1]
 	}
 	return g.next
 }
 
-// take removes head from the pending tasks.
-func (g *stageRT) take() int32 {
-	if r := g.retries(); len(r) > 0 {
-		t := r[len(r)-1]
-		g.ext.retry = r[:len(r)-1]
+// take removes head from stage g's pending tasks.
+func (s *State) take(g *stageRT) int32 {
+	if g.retries > 0 {
+		x := &s.exts[g.ext-1]
+		g.retries--
+		t := x.retry[g.retries]
+		x.retry = x.retry[:g.retries]
 		return t
 	}
 	g.next++
@@ -381,7 +417,7 @@ func (s *State) rampStage(j int32) int32 {
 	if cur.pending() == 0 || !nx.released || nx.pending() == 0 {
 		return -1
 	}
-	c := float64(s.jobs[j].Stages[nx.idx].Tasks[nx.head()].Containers)
+	c := float64(s.jobs[j].Stages[nx.idx].Tasks[s.head(nx)].Containers)
 	limit := min(float64(cur.done)/float64(cur.n), s.rampup) * (float64(r.runC) + c)
 	if float64(r.runC-cur.runC)+c > limit {
 		return -1

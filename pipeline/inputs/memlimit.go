@@ -29,11 +29,13 @@ import (
 //         machine's RAM, MemTotal, and its cgroup's limit, memory.max): a
 //         run in a container limited to 4 GiB then collects before it is
 //         killed, instead of growing to twice its live heap;
-//       - the heap the log needs with 50% to spare: autoBytesPerJob (350 B)
-//         per job, at least autoMinLimit (768 MiB). The live heap peaks
-//         near 230 B per job (2.3 GB at 10 M jobs, in classify and tune),
-//         so a run collects a little more often near its peak instead of
-//         doubling it: at 10 M jobs 3.5 GB, not 4.5.
+//       - the heap the log needs with 50% to spare: 1.5 × (autoBaseBytes
+//         (200 MB) + autoBytesPerJob (180 B) per job), at least
+//         autoMinLimit (512 MiB). The live heap peaks near 380 MB at 1 M
+//         jobs (validate's task level) and 2.0 GB at 10 M (validate's
+//         fluid runs), so a run collects a little more often near its
+//         peak instead of doubling it: at 1 M jobs 544 MiB (about 600 MB
+//         of RSS, not 800), at 10 M 3.0 GB.
 
 // MemoryLimitAuto and MemoryLimitNone are --memory-limit's words.
 const (
@@ -45,13 +47,24 @@ const (
 // "auto" sets as the soft limit.
 const AutoMemoryShare = 0.9
 
-// autoBytesPerJob and autoMinLimit size "auto"'s limit by the log: the
-// live heap's measured peak per job (~230 B) with 50% to spare, and a
-// floor for small logs, whose heap is mostly not per job.
+// autoBaseBytes, autoBytesPerJob, autoSpare and autoMinLimit size
+// "auto"'s limit by the log: the live heap's measured peak, a part that
+// does not grow with the log (the sampled windows' task level, the
+// program) and one that does (the jobs' columns and validate's runs), with
+// 50% to spare, and a floor for small logs.
 const (
-	autoBytesPerJob = 350
-	autoMinLimit    = 768 << 20
+	autoBaseBytes   = 200e6
+	autoBytesPerJob = 180
+	autoSpare       = 1.5
+	autoMinLimit    = 512 << 20
 )
+
+// autoLimit is "auto"'s limit for a log of jobs jobs before the share of
+// the process's memory caps it: autoSpare × (autoBaseBytes +
+// autoBytesPerJob × jobs), at least autoMinLimit.
+func autoLimit(jobs int) float64 {
+	return max(autoMinLimit, autoSpare*(autoBaseBytes+autoBytesPerJob*float64(jobs)))
+}
 
 // minMemoryLimit is the least limit a size may give: below it the runtime
 // would collect without end on any log.
@@ -119,8 +132,9 @@ func ApplyMemoryLimit(s string, jobs int) (int64, string) {
 	}
 	l := int64(AutoMemoryShare * float64(have))
 	from := fmt.Sprintf("auto: %.0f%% of the %s the process may have", 100*AutoMemoryShare, data.ByteSize(have))
-	if need := max(autoMinLimit, autoBytesPerJob*float64(jobs)); jobs >= 0 && need < float64(l) {
-		l, from = int64(need), fmt.Sprintf("auto: %d B per job of %d jobs, at least %s (the live heap's peak with 50%% to spare)", autoBytesPerJob, jobs, data.ByteSize(autoMinLimit))
+	if need := autoLimit(jobs); jobs >= 0 && need < float64(l) {
+		l, from = int64(need), fmt.Sprintf("auto: %.3g × (%s + %d B per job of %d jobs), at least %s (the live heap's peak with %.0f%% to spare)",
+			autoSpare, data.ByteSize(autoBaseBytes), autoBytesPerJob, jobs, data.ByteSize(autoMinLimit), 100*(autoSpare-1))
 	}
 	debug.SetMemoryLimit(l)
 	return l, from

@@ -328,11 +328,17 @@ func (r *TaskLevel) loadCapacity(path string) (root task.CapacityQueue, queue []
 		return root, nil, false, fmt.Errorf("%s: %w", path, err)
 	}
 	queue = make([]string, len(r.Jobs))
+	leaves := map[placedBy]string{} // each user, named queue and class placed once
 	for i := range r.Jobs {
-		q, err := bundle.PlaceLogQueue(r.named(i), func(name string) (*yarn.CSQueue, error) { return cs.Place(r.Jobs[i].User, nil, name) })
-		if c := r.class(i); c != "" {
+		k := r.placedBy(i)
+		if p, ok := leaves[k]; ok {
+			queue[i] = p
+			continue
+		}
+		q, err := bundle.PlaceLogQueue(k.named, func(name string) (*yarn.CSQueue, error) { return cs.Place(k.user, nil, name) })
+		if c := k.class; c != "" {
 			for _, name := range []string{c + "_l0", c} {
-				if cq, cerr := cs.Place(r.Jobs[i].User, nil, name); cerr == nil {
+				if cq, cerr := cs.Place(k.user, nil, name); cerr == nil {
 					q, err = cq, nil
 					break
 				}
@@ -341,7 +347,7 @@ func (r *TaskLevel) loadCapacity(path string) (root task.CapacityQueue, queue []
 		if err != nil {
 			return root, nil, false, fmt.Errorf("%s: job %d: %w", path, r.Jobs[i].ID+1, err)
 		}
-		queue[i] = q.Path
+		queue[i], leaves[k] = q.Path, q.Path
 	}
 	dem, err := DemotionsByPath(cs)
 	if err != nil {
@@ -453,16 +459,23 @@ func (r *TaskLevel) LoadFair(path string) (task.FairQueue, []string, fairAppLimi
 		return task.FairQueue{}, nil, fairAppLimits{}, fmt.Errorf("%s: %w", path, err)
 	}
 	queue := make([]string, len(r.Jobs))
+	leaves := map[placedBy]string{} // each user, named queue and class placed once
 	for i := range r.Jobs {
-		place := func(name string) (string, error) { return fs.Place(r.Jobs[i].User, nil, name) }
-		if c := r.class(i); c != "" {
-			queue[i], err = place(c)
+		k := r.placedBy(i)
+		if p, ok := leaves[k]; ok {
+			queue[i] = p
+			continue
+		}
+		place := func(name string) (string, error) { return fs.Place(k.user, nil, name) }
+		if k.class != "" {
+			queue[i], err = place(k.class)
 		} else {
-			queue[i], err = bundle.PlaceLogQueue(r.named(i), place)
+			queue[i], err = bundle.PlaceLogQueue(k.named, place)
 		}
 		if err != nil {
 			return task.FairQueue{}, nil, fairAppLimits{}, fmt.Errorf("%s: job %d: %w", path, r.Jobs[i].ID+1, err)
 		}
+		leaves[k] = queue[i]
 	}
 	mb := r.ContainerMB
 	if mb <= 0 {
@@ -504,6 +517,16 @@ func FairQueue(fs *yarn.FairScheduler, q *yarn.FSQueue, mb int64) task.FairQueue
 	return out
 }
 
+// placedBy is what a YARN file's placement reads of a job: its user, the
+// queue its application names and its class queue. Placement depends on
+// nothing else, so loadCapacity and LoadFair place each triple once.
+type placedBy struct{ user, named, class string }
+
+// placedBy returns job i's placement inputs.
+func (r *TaskLevel) placedBy(i int) placedBy {
+	return placedBy{user: r.Jobs[i].User, named: r.named(i), class: r.class(i)}
+}
+
 // class returns job i's class queue ("" without one).
 func (r *TaskLevel) class(i int) string {
 	if i < len(r.Class) {
@@ -530,7 +553,7 @@ type TaskSimulator struct {
 	R      *TaskLevel
 	s      task.Simulator
 	Parsed map[string]*TaskPolicy
-	jobs   []task.Job
+	est    []float64 // a run's estimates (task.Options.Estimates)
 	res    sim.Result
 	// FirstStart is the last run's first task start of every job.
 	FirstStart []float64
@@ -575,25 +598,26 @@ func (t *TaskSimulator) Simulate(ctx context.Context, jobs []sim.Job, first int,
 		return nil, err
 	}
 	run := t.R.Jobs[first : first+len(jobs)]
-	if tp.queue != nil || !sameEstimates(run, jobs) {
-		// A copy with this run's estimates and queues (the simulator does
-		// not modify its jobs, so the resolution's are used as they are
-		// otherwise: no copy of the window per worker).
-		t.jobs = append(t.jobs[:0], run...)
-		for i := range t.jobs {
-			t.jobs[i].Estimate = jobs[i].Estimate
-			if tp.queue != nil {
-				t.jobs[i].Queue = tp.queue[first+i]
-			}
+	// This run's estimates and queues beside the resolution's jobs (the
+	// simulator reads them through the overrides): no copy of the window
+	// per worker.
+	opt := t.R.Options
+	if !sameEstimates(run, jobs) {
+		t.est = slices.Grow(t.est[:0], len(jobs))
+		for i := range jobs {
+			t.est = append(t.est, jobs[i].Estimate)
 		}
-		run = t.jobs
+		opt.Estimates = t.est
+	}
+	if tp.queue != nil {
+		opt.Queues = tp.queue[first : first+len(jobs)]
 	}
 	cl := t.R.Cluster
 	if tp.cluster != nil {
 		cl = tp.cluster
 	}
 	t0 := time.Now()
-	res, err := t.s.RunContext(ctx, run, cl, p, t.R.Options)
+	res, err := t.s.RunContext(ctx, run, cl, p, opt)
 	if err != nil {
 		return nil, err
 	}

@@ -488,7 +488,7 @@ func (jobEstimator) ObserveStage(int, int, float64, float64) error { return nil 
 func (jobEstimator) RemoveJob(int)                                 {}
 func (e jobEstimator) StageProgress(j, st int) float64             { return e.s.StageProgress(j, st) }
 func (e jobEstimator) Remaining(j int) float64 {
-	return max(e.s.Jobs()[j].Estimate-e.s.Attained(j), 0) / e.s.Rate()
+	return max(e.s.Estimate(j)-e.s.Attained(j), 0) / e.s.Rate()
 }
 
 func makeHPFSP(_ string, params map[string]string) (task.Policy, error) {

@@ -152,16 +152,20 @@ type SlackSystem struct {
 	// before it has finished (it becomes late).
 	OnLate func(job int)
 
-	cfg   SlackConfig
-	js    []slkJob
+	cfg SlackConfig
+	js  []slkJob
+	// prog and sched are the arrived jobs' stages' progress and tasks
+	// scheduled (slkJob.base), appended in order of arrival.
+	prog  []float64
+	sched []int32
 	nodes []slkNode // nodes[0] is the empty tree
 	free  []int32
 	root  int32
 	first int32   // the front's node, 0: not known (front finds it)
 	v     float64 // virtual time V
 	off   float64 // the virtual PS's work since the last fold (slkNode.s)
-	seq   int64   // arrivals so far
-	late  int64   // jobs that became late so far
+	seq   int32   // arrivals so far (at most the jobs: Reset's bound)
+	late  int32   // jobs that became late so far
 	rnd   treap.Rand
 	ops   int // updates since the last rebuild
 
@@ -250,11 +254,12 @@ type slkJob struct {
 	w        float64 // estimated remaining time
 	size     float64 // current estimate of the whole job
 	est0     float64 // estimate at arrival
-	seq      int64   // arrival order
-	lateSeq  int64
+	seq      int32   // arrival order
+	lateSeq  int32
 	stage    int32 // current stage (Alg. 3 getStage)
-	prog     []float64
-	sched    []int32
+	// base and stages are the job's stages in SlackSystem.prog and
+	// .sched (one entry per stage from base): no two slices per job.
+	base, stages int32
 }
 
 // tol is the remaining work (w or v) that counts as none for a job:
@@ -310,12 +315,13 @@ func (x *SlackSystem) Reset(cfg SlackConfig, n int) error {
 	}
 	x.js = x.js[:n]
 	clear(x.js)
+	x.prog, x.sched = x.prog[:0], x.sched[:0]
 	x.nodes = append(x.nodes[:0], slkNode{minS: math.Inf(1), minW: math.Inf(1), up: math.Inf(1), down: math.Inf(1)})
 	x.free = x.free[:0]
 	x.root, x.first, x.v, x.seq, x.late, x.ops, x.rnd, x.Fixes = 0, 0, 0, 0, 0, 0, treap.Seed, 0
 	x.fair.reset(n, func(a, b int32) bool {
 		ja, jb := &x.js[a], &x.js[b]
-		sa, sb := ja.sched[ja.stage], jb.sched[jb.stage]
+		sa, sb := x.sched[ja.base+ja.stage], x.sched[jb.base+jb.stage]
 		return sa < sb || (sa == sb && ja.seq < jb.seq)
 	})
 	x.lateQ.reset(n, func(a, b int32) bool {
@@ -364,8 +370,13 @@ func (x *SlackSystem) AddJob(job int, estimate float64, stages int) error {
 	if stages < 1 || stages > 1<<16 {
 		return fmt.Errorf("h-pfsp slack system: add: job %d: %d stages", job, stages)
 	}
+	if len(x.sched)+stages > math.MaxInt32 {
+		return fmt.Errorf("h-pfsp slack system: add: job %d: more than %d stages in all", job, math.MaxInt32)
+	}
 	*j = slkJob{state: slkPS, t: x.v + estimate, w: estimate, size: estimate, est0: estimate, seq: x.seq,
-		prog: make([]float64, stages), sched: make([]int32, stages)}
+		base: int32(len(x.sched)), stages: int32(stages)}
+	x.prog = append(x.prog, make([]float64, stages)...)
+	x.sched = append(x.sched, make([]int32, stages)...)
 	x.seq++
 	x.insert(int32(job))
 	x.updateFair(int32(job))
@@ -577,11 +588,11 @@ func (x *SlackSystem) TaskScheduled(job, stage int) error {
 	if err != nil {
 		return err
 	}
-	if stage < 0 || stage >= len(j.sched) {
-		return fmt.Errorf("h-pfsp slack system: task scheduled: job %d: stage %d is not in 0..%d", job, stage, len(j.sched)-1)
+	if stage < 0 || stage >= int(j.stages) {
+		return fmt.Errorf("h-pfsp slack system: task scheduled: job %d: stage %d is not in 0..%d", job, stage, j.stages-1)
 	}
-	if j.sched[stage] < math.MaxInt32 {
-		j.sched[stage]++
+	if c := &x.sched[int(j.base)+stage]; *c < math.MaxInt32 {
+		*c++
 	}
 	x.updateFair(int32(job))
 	return nil
@@ -595,15 +606,16 @@ func (x *SlackSystem) SetStageProgress(job, stage int, progress float64) error {
 	if err != nil {
 		return err
 	}
-	if stage < 0 || stage >= len(j.prog) {
-		return fmt.Errorf("h-pfsp slack system: stage progress: job %d: stage %d is not in 0..%d", job, stage, len(j.prog)-1)
+	if stage < 0 || stage >= int(j.stages) {
+		return fmt.Errorf("h-pfsp slack system: stage progress: job %d: stage %d is not in 0..%d", job, stage, j.stages-1)
 	}
 	if !(progress >= 0 && progress <= 1) {
 		return fmt.Errorf("h-pfsp slack system: stage progress: job %d stage %d: progress %v is not in [0, 1]", job, stage, progress)
 	}
-	j.prog[stage] = progress
+	prog := x.prog[j.base : j.base+j.stages]
+	prog[stage] = progress
 	s := 0
-	for s < len(j.prog)-1 && j.prog[s] >= x.cfg.StageThreshold {
+	for s < len(prog)-1 && prog[s] >= x.cfg.StageThreshold {
 		s++
 	}
 	if int32(s) == j.stage {
@@ -620,7 +632,7 @@ func (x *SlackSystem) InFairPhase(job int) bool {
 		return false
 	}
 	j := &x.js[job]
-	return (j.state == slkPS || j.state == slkLate) && int(j.sched[j.stage]) < x.cfg.FairLimit
+	return (j.state == slkPS || j.state == slkLate) && int(x.sched[j.base+j.stage]) < x.cfg.FairLimit
 }
 
 // Stage returns a job's current stage (Alg. 3's getStage), −1 if unknown.
@@ -897,7 +909,7 @@ func (x *SlackSystem) tick() {
 func (x *SlackSystem) cnt(n int32) int32 { return x.nodes[n].cnt }
 
 // keyLess reports whether (t, seq) is before node n's job.
-func (x *SlackSystem) keyLess(t float64, seq int64, n int32) bool {
+func (x *SlackSystem) keyLess(t float64, seq int32, n int32) bool {
 	nt := x.nodes[n].t
 	return t < nt || (t == nt && seq < x.js[x.nodes[n].job].seq)
 }
@@ -1114,7 +1126,7 @@ func slkMin(a, b float64) float64 {
 // subtree n, in one descent. A change of w changes the slacks of the job
 // and of those behind it, but not their u (slkNode.s): only the sums on
 // the way.
-func (x *SlackSystem) pointSet(n, target int32, t float64, seq int64, w float64, run, elig bool) {
+func (x *SlackSystem) pointSet(n, target int32, t float64, seq int32, w float64, run, elig bool) {
 	x.descend(n, target, t, seq, 0)
 	nd := &x.nodes[target]
 	nd.w, nd.run, nd.elig = w, run, elig
@@ -1125,7 +1137,7 @@ func (x *SlackSystem) pointSet(n, target int32, t float64, seq int64, w float64,
 // (t, seq)), adding d to the u of the jobs behind the target that hang
 // off the way (the target's own subtrees are the caller's); x.path is the
 // way, target last.
-func (x *SlackSystem) descend(n, target int32, t float64, seq int64, d float64) {
+func (x *SlackSystem) descend(n, target int32, t float64, seq int32, d float64) {
 	path := x.path[:0]
 	for {
 		x.push(n)
@@ -1162,7 +1174,7 @@ func (x *SlackSystem) setNode(job int32, w float64, run, elig bool) {
 
 // split splits subtree n into the jobs before (t, seq) and the others;
 // with orEqual the job at (t, seq) goes left.
-func (x *SlackSystem) split(n int32, t float64, seq int64, orEqual bool) (int32, int32) {
+func (x *SlackSystem) split(n int32, t float64, seq int32, orEqual bool) (int32, int32) {
 	if n == 0 {
 		return 0, 0
 	}
@@ -1314,7 +1326,7 @@ func (x *SlackSystem) relink() {
 
 type slkRebuild struct {
 	m, i, sumV, prevT float64
-	prevSeq           int64
+	prevSeq           int32
 }
 
 func (x *SlackSystem) rebuildWalk(n int32) {

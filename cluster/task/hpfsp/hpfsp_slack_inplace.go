@@ -83,7 +83,7 @@ func (x *SlackSystem) inPlace(job int32, t2 float64) (slkAhead, bool) {
 // subtree n to t2, w2 and u, and adds d to the u of the jobs behind it, in
 // one descent. The caller has checked that the new key keeps the node's
 // place in the order.
-func (x *SlackSystem) pointMove(n, target int32, t float64, seq int64, t2, w2, u, d float64) {
+func (x *SlackSystem) pointMove(n, target int32, t float64, seq int32, t2, w2, u, d float64) {
 	x.descend(n, target, t, seq, d)
 	nd := &x.nodes[target]
 	nd.t, nd.w, nd.s = t2, w2, u

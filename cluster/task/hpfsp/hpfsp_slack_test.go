@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/schedplan/schedplan/cluster/sim"
 )
@@ -753,5 +754,30 @@ func TestSlackSystemAlgorithm2AsPrinted(t *testing.T) {
 		if j, why := x.Next(); j != c.late || why != c.lateWh {
 			t.Errorf("%+v, late job 0 (w 10) beside job 1 (w 2): next %d (%v), want %d (%v)", c.cfg, j, why, c.late, c.lateWh)
 		}
+	}
+}
+
+// TestSlackJobCompact guards the slack system's per-job state, one per job
+// of a run's window (286,000 in validate's task level at 1 M jobs): 64 B,
+// and no allocation per arriving job (its stages live in two shared
+// arrays, not two slices of its own).
+func TestSlackJobCompact(t *testing.T) {
+	if got := unsafe.Sizeof(slkJob{}); got > 64 {
+		t.Errorf("slkJob is %d B, want at most 64", got)
+	}
+	const n = 10000
+	var x SlackSystem
+	allocs := testing.AllocsPerRun(3, func() {
+		if err := x.Reset(SlackConfig{}, n); err != nil {
+			t.Fatal(err)
+		}
+		for j := range n {
+			if err := x.AddJob(j, float64(1+j%13), 1+j%3); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+	if allocs > n/100 {
+		t.Errorf("adding %d jobs made %.0f allocations, want at most %d", n, allocs, n/100)
 	}
 }
