@@ -183,7 +183,7 @@ func KMeans(x *mat.Dense, k int, opt KMeansOptions) (*KMeansResult, error) {
 		rr.lloyd(opt.MaxIter, tolAbs)
 		rr.seedTime, rr.lloydTime = t1.Sub(t0), time.Since(t1)
 		// The bounds and partial sums are not needed any more.
-		rr.lower, rr.upper, rr.chunkSums = nil, nil, nil
+		rr.lower, rr.upper, rr.chunkSums, rr.stale = nil, nil, nil, nil
 		runs[r] = rr
 	})
 
@@ -250,7 +250,11 @@ type run struct {
 	converged  bool
 	chunkSums  []float64 // per chunk: k×d coordinate sums
 	chunkCount []int     // per chunk: k counts
-	chunkVal   []float64 // per chunk: a scalar (D² mass, inertia, changes)
+	// stale marks the chunks whose assignments changed since their sums
+	// were formed: sums recomputes only those (a clean chunk's sums are
+	// the same numbers, so the centres are the same to the bit).
+	stale    []bool
+	chunkVal []float64 // per chunk: a scalar (D² mass, inertia, changes)
 }
 
 func (r *run) chunks() int { return (r.n + chunkRows - 1) / chunkRows }
@@ -446,6 +450,10 @@ func (r *run) lloyd(maxIter int, tolAbs float64) {
 	r.chunkSums = make([]float64, nc*k*d)
 	r.chunkCount = make([]int, nc*k)
 	r.chunkVal = make([]float64, nc)
+	r.stale = make([]bool, nc)
+	for ch := range r.stale {
+		r.stale[ch] = true
+	}
 	half := make([]float64, k)   // half the distance to the nearest other centre
 	move := make([]float64, k)   // how far each centre moved
 	newC := make([]float64, k*d) // next centres
@@ -536,6 +544,7 @@ func (r *run) lloyd(maxIter int, tolAbs float64) {
 				r.lower[i] = math.Sqrt(b2)
 			}
 			r.chunkVal[ch] = changed
+			r.stale[ch] = changed != 0
 		})
 		anyChange := false
 		for _, v := range r.chunkVal {
@@ -566,10 +575,15 @@ func (r *run) lloyd(maxIter int, tolAbs float64) {
 
 // sums sets newC to the mean of each cluster's rows (unchanged centre for an
 // empty cluster) and counts to the cluster sizes, combining per-chunk partial
-// sums in chunk order.
+// sums in chunk order. Only the stale chunks' partial sums are formed again:
+// once clusters settle, most chunks keep every assignment and their sums.
 func (r *run) sums(newC []float64, counts []int) {
 	d, k := r.d, r.k
 	r.forChunks(func(ch, lo, hi int) {
+		if !r.stale[ch] {
+			return
+		}
+		r.stale[ch] = false
 		s := r.chunkSums[ch*k*d : (ch+1)*k*d]
 		cnt := r.chunkCount[ch*k : (ch+1)*k]
 		clear(s)
@@ -636,6 +650,7 @@ func (r *run) relocateEmpty(newC []float64, counts []int) {
 		counts[r.assign[far]]--
 		counts[c]++
 		r.assign[far] = int32(c)
+		r.stale[far/chunkRows] = true
 		r.upper[far], r.lower[far] = 0, 0 // forces an exact check next pass
 		moved = true
 	}
