@@ -93,12 +93,16 @@ func (o KMeansOptions) withDefaults() KMeansOptions {
 
 // KMeansResult is the outcome of KMeans.
 type KMeansResult struct {
-	Centroids  *mat.Dense // k × d, in the space of the input rows
-	Assign     []int32    // cluster of each row
-	Inertia    float64    // Σ_i ‖x_i − c_{a(i)}‖²
-	Iterations int        // Lloyd iterations of the kept restart
-	Converged  bool       // the kept restart stopped by tolerance, not by MaxIter
-	Restart    int        // index of the kept restart
+	Centroids *mat.Dense // k × d, in the space of the input rows
+	Assign    []int32    // cluster of each row
+	Inertia   float64    // Σ_i ‖x_i − c_{a(i)}‖²
+	// StartInertia is the kept restart's Σ_i min_c ‖x_i − c‖² at its
+	// starting centres (the seeding's, or Start), added chunk by chunk
+	// in row order.
+	StartInertia float64
+	Iterations   int  // Lloyd iterations of the kept restart
+	Converged    bool // the kept restart stopped by tolerance, not by MaxIter
+	Restart      int  // index of the kept restart
 	// Inertias holds every restart's final inertia, in restart order, and
 	// Starts every restart's final centres.
 	Inertias []float64
@@ -200,6 +204,7 @@ func KMeans(x *mat.Dense, k int, opt KMeansOptions) (*KMeansResult, error) {
 	res.Centroids = mat.NewDense(k, d, b.centers)
 	res.Assign = b.assign
 	res.Inertia = b.inertia
+	res.StartInertia = b.start
 	res.Iterations = b.iters
 	res.Converged = b.converged
 	res.Restart = best
@@ -246,6 +251,7 @@ type run struct {
 	upper      []float64 // upper bound on the distance to the assigned centre
 	lower      []float64 // lower bound on the distance to any other centre
 	inertia    float64
+	start      float64 // the inertia at the starting centres
 	iters      int
 	converged  bool
 	chunkSums  []float64 // per chunk: k×d coordinate sums
@@ -459,17 +465,26 @@ func (r *run) lloyd(maxIter int, tolAbs float64) {
 	newC := make([]float64, k*d) // next centres
 	counts := make([]int, k)
 
-	// First pass: exact nearest and second-nearest distances.
+	// First pass: exact nearest and second-nearest distances, the inertia
+	// at the starting centres and, while the chunk is in cache, its sums.
 	r.forChunks(func(ch, lo, hi int) {
 		dist := make([]float64, k)
+		s := 0.0
 		for i := lo; i < hi; i++ {
 			distances(r.pts[i*d:i*d+d], r.centers, dist)
 			a, b1, b2 := nearest2(dist)
 			r.assign[i] = int32(a)
 			r.upper[i] = math.Sqrt(b1)
 			r.lower[i] = math.Sqrt(b2)
+			s += b1
 		}
+		r.chunkVal[ch] = s
+		r.chunkSum(ch, lo, hi)
 	})
+	r.start = 0
+	for _, v := range r.chunkVal {
+		r.start += v
+	}
 
 	for r.iters = 1; ; r.iters++ {
 		// Update step: centres are the means of their rows.
@@ -544,7 +559,9 @@ func (r *run) lloyd(maxIter int, tolAbs float64) {
 				r.lower[i] = math.Sqrt(b2)
 			}
 			r.chunkVal[ch] = changed
-			r.stale[ch] = changed != 0
+			if changed != 0 {
+				r.chunkSum(ch, lo, hi) // while the chunk is in cache
+			}
 		})
 		anyChange := false
 		for _, v := range r.chunkVal {
@@ -580,21 +597,8 @@ func (r *run) lloyd(maxIter int, tolAbs float64) {
 func (r *run) sums(newC []float64, counts []int) {
 	d, k := r.d, r.k
 	r.forChunks(func(ch, lo, hi int) {
-		if !r.stale[ch] {
-			return
-		}
-		r.stale[ch] = false
-		s := r.chunkSums[ch*k*d : (ch+1)*k*d]
-		cnt := r.chunkCount[ch*k : (ch+1)*k]
-		clear(s)
-		clear(cnt)
-		for i := lo; i < hi; i++ {
-			a := int(r.assign[i])
-			cnt[a]++
-			dst := s[a*d : a*d+d]
-			for j, v := range r.pts[i*d : i*d+d] {
-				dst[j] += v
-			}
+		if r.stale[ch] {
+			r.chunkSum(ch, lo, hi)
 		}
 	})
 	clear(newC)
@@ -618,6 +622,25 @@ func (r *run) sums(newC []float64, counts []int) {
 			newC[j] *= inv
 		}
 	}
+}
+
+// chunkSum forms chunk ch's (rows lo..hi−1) partial coordinate sums and
+// counts per cluster, in row order, and marks them current.
+func (r *run) chunkSum(ch, lo, hi int) {
+	d, k := r.d, r.k
+	s := r.chunkSums[ch*k*d : (ch+1)*k*d]
+	cnt := r.chunkCount[ch*k : (ch+1)*k]
+	clear(s)
+	clear(cnt)
+	for i := lo; i < hi; i++ {
+		a := int(r.assign[i])
+		cnt[a]++
+		dst := s[a*d : a*d+d]
+		for j, v := range r.pts[i*d : i*d+d] {
+			dst[j] += v
+		}
+	}
+	r.stale[ch] = false
 }
 
 // relocateEmpty gives every empty cluster the row farthest from its centre
