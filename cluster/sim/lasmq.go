@@ -169,6 +169,11 @@ type LASMQ struct {
 	// that a job's attained service is attEnt + w·(v − vEnt).
 	v, sumW      []float64
 	attEnt, vEnt []float64
+	// settleJ[q] is the job whose settling tolerance settleTol[q] holds
+	// (−1: none): PS queue q's least tag is checked at every event, and
+	// its job changes only when the heap's root does.
+	settleJ   []int32
+	settleTol []float64
 
 	capped bool
 	srv    []int32   // served jobs (capped mode)
@@ -292,6 +297,10 @@ func (m *LASMQ) Start(jobs []Job, c float64) {
 			clear(m.v)
 			clear(m.sumW)
 			m.attEnt, m.vEnt = resizeF(m.attEnt, n), resizeF(m.vEnt, n)
+			m.settleJ, m.settleTol = resize32(m.settleJ, m.K), resizeF(m.settleTol, m.K)
+			for q := range m.settleJ {
+				m.settleJ[q] = -1
+			}
 		}
 	}
 	m.plan()
@@ -645,10 +654,13 @@ func (m *LASMQ) settlePS(q int, done func(int)) {
 	for m.hp[q].len() > 0 {
 		e := m.hp[q].min()
 		j := int(e.j)
-		to := m.target(j, q)
-		if e.key-m.v[q] > Tol*to/m.weight(j) {
+		if m.settleJ[q] != e.j {
+			m.settleJ[q], m.settleTol[q] = e.j, Tol*m.target(j, q)/m.weight(j)
+		}
+		if e.key-m.v[q] > m.settleTol[q] {
 			return
 		}
+		to := m.target(j, q)
 		m.dequeue(q)
 		if size := m.jobs[j].Size; size-to <= Tol*size {
 			m.active--

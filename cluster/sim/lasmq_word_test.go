@@ -60,3 +60,31 @@ func TestLASMQWordPathMatchesGeneral(t *testing.T) {
 		}
 	}
 }
+
+// TestLASMQReuseMatchesFresh runs one LAS_MQ on a sequence of random logs,
+// as the tuner's simulators reuse a parsed policy, and each log on a fresh
+// policy too: what a run keeps between events (the shares, the PS queues'
+// settling tolerances) must not leak into the next run.
+func TestLASMQReuseMatchesFresh(t *testing.T) {
+	rng := rand.New(rand.NewPCG(43, 9))
+	for _, order := range LevelOrders {
+		reused := &LASMQ{K: 6, Alpha0: 0.3, P: 2.5, Order: order, Weights: DecayWeights(6, 0.5)}
+		for run := range 30 {
+			jobs := lognormalJobs(rng, 10+rng.IntN(200), 0.4+rng.Float64())
+			var s Simulator
+			a, err := s.Run(jobs, 1, reused)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := slices.Clone(a.Completion)
+			fresh := &LASMQ{K: 6, Alpha0: 0.3, P: 2.5, Order: order, Weights: DecayWeights(6, 0.5)}
+			b, err := s.Run(jobs, 1, fresh)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.EqualFunc(got, b.Completion, func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) }) {
+				t.Fatalf("order %s, run %d: the reused policy schedules unlike a fresh one", order, run)
+			}
+		}
+	}
+}
