@@ -295,11 +295,23 @@ func sqDist(a, b []float64) float64 {
 }
 
 // distances sets out[c] to sqDist(x, centre c) for the k = len(out) centres
-// stored row-major in centers. Eight features (the common case of a job log)
-// get an unrolled kernel that keeps the row in registers; it adds in the
-// same order as sqDist, so both give the same bits.
+// stored row-major in centers. Three and eight features (the common cases
+// of a job log) get unrolled kernels that keep the row in registers; they
+// add in the same order as sqDist, so both give the same bits.
 func distances(x, centers, out []float64) {
 	d := len(x)
+	if d == 3 {
+		// COSHH's paper features on one machine type (priority, execution
+		// rate, arrival rate): sqDist's tail loop, in registers.
+		x0, x1, x2 := x[0], x[1], x[2]
+		centers = centers[:len(out)*3]
+		for c := range out {
+			y := centers[c*3 : c*3+3 : c*3+3]
+			e0, e1, e2 := x0-y[0], x1-y[1], x2-y[2]
+			out[c] = (e0*e0 + e1*e1) + e2*e2
+		}
+		return
+	}
 	if d == 8 {
 		x0, x1, x2, x3, x4, x5, x6, x7 := x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7]
 		centers = centers[:len(out)*8]
