@@ -30,3 +30,28 @@ func TestDistancesMatchSqDist(t *testing.T) {
 		}
 	}
 }
+
+// TestSumDistMatchesSqDist checks sumDist (its three-feature kernel
+// included) against the sum it stands for, formed with sqDist in sumDist's
+// order (two running sums, even and odd rows), to the bit.
+func TestSumDistMatchesSqDist(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	for trial := 0; trial < 2000; trial++ {
+		d, n := 1+trial%6, rng.IntN(40)
+		x := make([]float64, d)
+		block := make([]float64, n*d)
+		for i := range x {
+			x[i] = rng.NormFloat64() * math.Exp(4*rng.NormFloat64())
+		}
+		for i := range block {
+			block[i] = rng.NormFloat64() * math.Exp(4*rng.NormFloat64())
+		}
+		var s [2]float64
+		for q := 0; q < n; q++ {
+			s[q%2] += math.Sqrt(sqDist(x, block[q*d:q*d+d]))
+		}
+		if got, want := sumDist(x, block), s[0]+s[1]; math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("d=%d, %d rows: sumDist %v, the sum of sqDist's roots %v", d, n, got, want)
+		}
+	}
+}
