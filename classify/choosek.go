@@ -140,23 +140,16 @@ func sumDist(x, block []float64) float64 {
 	return s0 + s1
 }
 
-// sumDist3 is sumDist for three features, the row in registers and
-// sqDist's three-feature sum written out (the same additions, in the same
-// order: the same bits).
+// sumDist3 is sumDist for three features, with sqDist3 inlined.
 func sumDist3(x, block []float64) float64 {
-	x0, x1, x2 := x[0], x[1], x[2]
 	s0, s1 := 0.0, 0.0
 	for len(block) >= 6 {
-		y := block[:6:6]
-		e0, e1, e2 := x0-y[0], x1-y[1], x2-y[2]
-		f0, f1, f2 := x0-y[3], x1-y[4], x2-y[5]
-		s0 += math.Sqrt((e0*e0 + e1*e1) + e2*e2)
-		s1 += math.Sqrt((f0*f0 + f1*f1) + f2*f2)
+		s0 += math.Sqrt(sqDist3(x, block[0:3]))
+		s1 += math.Sqrt(sqDist3(x, block[3:6]))
 		block = block[6:]
 	}
 	if len(block) == 3 {
-		e0, e1, e2 := x0-block[0], x1-block[1], x2-block[2]
-		s0 += math.Sqrt((e0*e0 + e1*e1) + e2*e2)
+		s0 += math.Sqrt(sqDist3(x, block))
 	}
 	return s0 + s1
 }

@@ -55,3 +55,19 @@ func TestSumDistMatchesSqDist(t *testing.T) {
 		}
 	}
 }
+
+// TestSqDist3MatchesSqDist checks sqDist3 against sqDist to the bit.
+func TestSqDist3MatchesSqDist(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	for trial := 0; trial < 3000; trial++ {
+		d := 3
+		a, b := make([]float64, d), make([]float64, d)
+		for i := range a {
+			a[i] = rng.NormFloat64() * math.Exp(6*rng.NormFloat64())
+			b[i] = rng.NormFloat64() * math.Exp(6*rng.NormFloat64())
+		}
+		if got, want := sqDist3(a, b), sqDist(a, b); math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("sqDist3 %v, sqDist %v", got, want)
+		}
+	}
+}

@@ -294,6 +294,15 @@ func sqDist(a, b []float64) float64 {
 	return (s0 + s1) + (s2 + s3)
 }
 
+// sqDist3 is sqDist for three features written out (the same additions
+// in the same order), small enough to inline where one distance is formed
+// per row.
+func sqDist3(a, b []float64) float64 {
+	a, b = a[:3], b[:3]
+	e0, e1, e2 := a[0]-b[0], a[1]-b[1], a[2]-b[2]
+	return (e0*e0 + e1*e1) + e2*e2
+}
+
 // distances sets out[c] to sqDist(x, centre c) for the k = len(out) centres
 // stored row-major in centers. Three and eight features (the common cases
 // of a job log) get unrolled kernels that keep the row in registers; they
@@ -303,12 +312,9 @@ func distances(x, centers, out []float64) {
 	if d == 3 {
 		// COSHH's paper features on one machine type (priority, execution
 		// rate, arrival rate): sqDist's tail loop, in registers.
-		x0, x1, x2 := x[0], x[1], x[2]
 		centers = centers[:len(out)*3]
 		for c := range out {
-			y := centers[c*3 : c*3+3 : c*3+3]
-			e0, e1, e2 := x0-y[0], x1-y[1], x2-y[2]
-			out[c] = (e0*e0 + e1*e1) + e2*e2
+			out[c] = sqDist3(x, centers[c*3:c*3+3])
 		}
 		return
 	}
@@ -556,7 +562,11 @@ func (r *run) lloyd(maxIter int, tolAbs float64) {
 					continue
 				}
 				x := r.pts[i*d : i*d+d]
-				u = math.Sqrt(sqDist(x, r.centers[a*d:a*d+d]))
+				if d == 3 {
+					u = math.Sqrt(sqDist3(x, r.centers[a*3:a*3+3]))
+				} else {
+					u = math.Sqrt(sqDist(x, r.centers[a*d:a*d+d]))
+				}
 				if u <= m {
 					r.upper[i], r.lower[i] = u, l
 					continue
