@@ -217,16 +217,25 @@ func chooseK(res *Result, j *data.Jobs, rows []int, z *mat.Dense, opt Options) (
 }
 
 // searchK fits every k in opt.KMin..hi and keeps the best silhouette (ties
-// keep the smaller k); it records the curve and the elbow in res.
+// keep the smaller k); it records the curve and the elbow in res. The
+// silhouettes are formed together once every k is fitted (silhouettes:
+// each distance between two sampled rows once).
 func searchK(res *Result, z *mat.Dense, opt Options, kopt KMeansOptions, hi int) (*KMeansResult, error) {
-	var km *KMeansResult
-	bestSil := math.Inf(-1)
+	var fits []*KMeansResult
+	var assigns [][]int32
+	var ks []int
 	for k := opt.KMin; k <= hi; k++ {
 		r, err := KMeans(z, k, kopt)
 		if err != nil {
 			return nil, err
 		}
-		sil := Silhouette(z, r.Assign, k, opt.SilhouetteSample, opt.Seed, opt.Workers)
+		fits, assigns, ks = append(fits, r), append(assigns, r.Assign), append(ks, k)
+	}
+	sils := silhouettes(z, assigns, ks, opt.SilhouetteSample, opt.Seed, opt.Workers)
+	var km *KMeansResult
+	bestSil := math.Inf(-1)
+	for q, r := range fits {
+		k, sil := ks[q], sils[q]
 		res.Curve = append(res.Curve, KScore{K: k, Inertia: r.Inertia, Silhouette: sil})
 		if opt.OnK != nil {
 			opt.OnK(res.Curve[len(res.Curve)-1])
