@@ -125,6 +125,9 @@ func sampleRows(n, m int, seed uint64) []int {
 func sumDist(x, block []float64) float64 {
 	d := len(x)
 	n := len(block) / d
+	if d == 3 {
+		return sumDist3(x, block[:3*n])
+	}
 	s0, s1 := 0.0, 0.0
 	q := 0
 	for ; q+2 <= n; q += 2 {
@@ -133,6 +136,20 @@ func sumDist(x, block []float64) float64 {
 	}
 	if q < n {
 		s0 += math.Sqrt(sqDist(x, block[q*d:q*d+d]))
+	}
+	return s0 + s1
+}
+
+// sumDist3 is sumDist for three features, with sqDist3 inlined.
+func sumDist3(x, block []float64) float64 {
+	s0, s1 := 0.0, 0.0
+	for len(block) >= 6 {
+		s0 += math.Sqrt(sqDist3(x, block[0:3]))
+		s1 += math.Sqrt(sqDist3(x, block[3:6]))
+		block = block[6:]
+	}
+	if len(block) == 3 {
+		s0 += math.Sqrt(sqDist3(x, block))
 	}
 	return s0 + s1
 }

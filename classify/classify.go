@@ -68,8 +68,9 @@ type Options struct {
 	// (see SampleInfo), and the centres are then refined by Lloyd's
 	// iterations on every row. Default DefaultSample; negative: all rows.
 	Sample int
-	// OnK, when set, is called after each candidate k of an automatic
-	// choice (for progress reports; a million jobs take seconds per k).
+	// OnK, when set, is called for each candidate k of an automatic
+	// choice, in order, once the silhouettes are formed (after every k's
+	// fit; for progress reports).
 	OnK func(KScore)
 }
 

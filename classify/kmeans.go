@@ -93,12 +93,16 @@ func (o KMeansOptions) withDefaults() KMeansOptions {
 
 // KMeansResult is the outcome of KMeans.
 type KMeansResult struct {
-	Centroids  *mat.Dense // k × d, in the space of the input rows
-	Assign     []int32    // cluster of each row
-	Inertia    float64    // Σ_i ‖x_i − c_{a(i)}‖²
-	Iterations int        // Lloyd iterations of the kept restart
-	Converged  bool       // the kept restart stopped by tolerance, not by MaxIter
-	Restart    int        // index of the kept restart
+	Centroids *mat.Dense // k × d, in the space of the input rows
+	Assign    []int32    // cluster of each row
+	Inertia   float64    // Σ_i ‖x_i − c_{a(i)}‖²
+	// StartInertia is the kept restart's Σ_i min_c ‖x_i − c‖² at its
+	// starting centres (the seeding's, or Start), added chunk by chunk
+	// in row order.
+	StartInertia float64
+	Iterations   int  // Lloyd iterations of the kept restart
+	Converged    bool // the kept restart stopped by tolerance, not by MaxIter
+	Restart      int  // index of the kept restart
 	// Inertias holds every restart's final inertia, in restart order, and
 	// Starts every restart's final centres.
 	Inertias []float64
@@ -183,7 +187,7 @@ func KMeans(x *mat.Dense, k int, opt KMeansOptions) (*KMeansResult, error) {
 		rr.lloyd(opt.MaxIter, tolAbs)
 		rr.seedTime, rr.lloydTime = t1.Sub(t0), time.Since(t1)
 		// The bounds and partial sums are not needed any more.
-		rr.lower, rr.upper, rr.chunkSums = nil, nil, nil
+		rr.lower, rr.upper, rr.chunkSums, rr.stale = nil, nil, nil, nil
 		runs[r] = rr
 	})
 
@@ -200,6 +204,7 @@ func KMeans(x *mat.Dense, k int, opt KMeansOptions) (*KMeansResult, error) {
 	res.Centroids = mat.NewDense(k, d, b.centers)
 	res.Assign = b.assign
 	res.Inertia = b.inertia
+	res.StartInertia = b.start
 	res.Iterations = b.iters
 	res.Converged = b.converged
 	res.Restart = best
@@ -246,11 +251,16 @@ type run struct {
 	upper      []float64 // upper bound on the distance to the assigned centre
 	lower      []float64 // lower bound on the distance to any other centre
 	inertia    float64
+	start      float64 // the inertia at the starting centres
 	iters      int
 	converged  bool
 	chunkSums  []float64 // per chunk: k×d coordinate sums
 	chunkCount []int     // per chunk: k counts
-	chunkVal   []float64 // per chunk: a scalar (D² mass, inertia, changes)
+	// stale marks the chunks whose assignments changed since their sums
+	// were formed: sums recomputes only those (a clean chunk's sums are
+	// the same numbers, so the centres are the same to the bit).
+	stale    []bool
+	chunkVal []float64 // per chunk: a scalar (D² mass, inertia, changes)
 }
 
 func (r *run) chunks() int { return (r.n + chunkRows - 1) / chunkRows }
@@ -284,12 +294,30 @@ func sqDist(a, b []float64) float64 {
 	return (s0 + s1) + (s2 + s3)
 }
 
+// sqDist3 is sqDist for three features written out (the same additions
+// in the same order), small enough to inline where one distance is formed
+// per row.
+func sqDist3(a, b []float64) float64 {
+	a, b = a[:3], b[:3]
+	e0, e1, e2 := a[0]-b[0], a[1]-b[1], a[2]-b[2]
+	return (e0*e0 + e1*e1) + e2*e2
+}
+
 // distances sets out[c] to sqDist(x, centre c) for the k = len(out) centres
-// stored row-major in centers. Eight features (the common case of a job log)
-// get an unrolled kernel that keeps the row in registers; it adds in the
-// same order as sqDist, so both give the same bits.
+// stored row-major in centers. Three and eight features (the common cases
+// of a job log) get unrolled kernels that keep the row in registers; they
+// add in the same order as sqDist, so both give the same bits.
 func distances(x, centers, out []float64) {
 	d := len(x)
+	if d == 3 {
+		// COSHH's paper features on one machine type (priority, execution
+		// rate, arrival rate): sqDist's tail loop, in registers.
+		centers = centers[:len(out)*3]
+		for c := range out {
+			out[c] = sqDist3(x, centers[c*3:c*3+3])
+		}
+		return
+	}
 	if d == 8 {
 		x0, x1, x2, x3, x4, x5, x6, x7 := x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7]
 		centers = centers[:len(out)*8]
@@ -446,22 +474,35 @@ func (r *run) lloyd(maxIter int, tolAbs float64) {
 	r.chunkSums = make([]float64, nc*k*d)
 	r.chunkCount = make([]int, nc*k)
 	r.chunkVal = make([]float64, nc)
+	r.stale = make([]bool, nc)
+	for ch := range r.stale {
+		r.stale[ch] = true
+	}
 	half := make([]float64, k)   // half the distance to the nearest other centre
 	move := make([]float64, k)   // how far each centre moved
 	newC := make([]float64, k*d) // next centres
 	counts := make([]int, k)
 
-	// First pass: exact nearest and second-nearest distances.
+	// First pass: exact nearest and second-nearest distances, the inertia
+	// at the starting centres and, while the chunk is in cache, its sums.
 	r.forChunks(func(ch, lo, hi int) {
 		dist := make([]float64, k)
+		s := 0.0
 		for i := lo; i < hi; i++ {
 			distances(r.pts[i*d:i*d+d], r.centers, dist)
 			a, b1, b2 := nearest2(dist)
 			r.assign[i] = int32(a)
 			r.upper[i] = math.Sqrt(b1)
 			r.lower[i] = math.Sqrt(b2)
+			s += b1
 		}
+		r.chunkVal[ch] = s
+		r.chunkSum(ch, lo, hi)
 	})
+	r.start = 0
+	for _, v := range r.chunkVal {
+		r.start += v
+	}
 
 	for r.iters = 1; ; r.iters++ {
 		// Update step: centres are the means of their rows.
@@ -521,7 +562,11 @@ func (r *run) lloyd(maxIter int, tolAbs float64) {
 					continue
 				}
 				x := r.pts[i*d : i*d+d]
-				u = math.Sqrt(sqDist(x, r.centers[a*d:a*d+d]))
+				if d == 3 {
+					u = math.Sqrt(sqDist3(x, r.centers[a*3:a*3+3]))
+				} else {
+					u = math.Sqrt(sqDist(x, r.centers[a*d:a*d+d]))
+				}
 				if u <= m {
 					r.upper[i], r.lower[i] = u, l
 					continue
@@ -536,6 +581,9 @@ func (r *run) lloyd(maxIter int, tolAbs float64) {
 				r.lower[i] = math.Sqrt(b2)
 			}
 			r.chunkVal[ch] = changed
+			if changed != 0 {
+				r.chunkSum(ch, lo, hi) // while the chunk is in cache
+			}
 		})
 		anyChange := false
 		for _, v := range r.chunkVal {
@@ -566,21 +614,13 @@ func (r *run) lloyd(maxIter int, tolAbs float64) {
 
 // sums sets newC to the mean of each cluster's rows (unchanged centre for an
 // empty cluster) and counts to the cluster sizes, combining per-chunk partial
-// sums in chunk order.
+// sums in chunk order. Only the stale chunks' partial sums are formed again:
+// once clusters settle, most chunks keep every assignment and their sums.
 func (r *run) sums(newC []float64, counts []int) {
 	d, k := r.d, r.k
 	r.forChunks(func(ch, lo, hi int) {
-		s := r.chunkSums[ch*k*d : (ch+1)*k*d]
-		cnt := r.chunkCount[ch*k : (ch+1)*k]
-		clear(s)
-		clear(cnt)
-		for i := lo; i < hi; i++ {
-			a := int(r.assign[i])
-			cnt[a]++
-			dst := s[a*d : a*d+d]
-			for j, v := range r.pts[i*d : i*d+d] {
-				dst[j] += v
-			}
+		if r.stale[ch] {
+			r.chunkSum(ch, lo, hi)
 		}
 	})
 	clear(newC)
@@ -604,6 +644,25 @@ func (r *run) sums(newC []float64, counts []int) {
 			newC[j] *= inv
 		}
 	}
+}
+
+// chunkSum forms chunk ch's (rows lo..hi−1) partial coordinate sums and
+// counts per cluster, in row order, and marks them current.
+func (r *run) chunkSum(ch, lo, hi int) {
+	d, k := r.d, r.k
+	s := r.chunkSums[ch*k*d : (ch+1)*k*d]
+	cnt := r.chunkCount[ch*k : (ch+1)*k]
+	clear(s)
+	clear(cnt)
+	for i := lo; i < hi; i++ {
+		a := int(r.assign[i])
+		cnt[a]++
+		dst := s[a*d : a*d+d]
+		for j, v := range r.pts[i*d : i*d+d] {
+			dst[j] += v
+		}
+	}
+	r.stale[ch] = false
 }
 
 // relocateEmpty gives every empty cluster the row farthest from its centre
@@ -636,6 +695,7 @@ func (r *run) relocateEmpty(newC []float64, counts []int) {
 		counts[r.assign[far]]--
 		counts[c]++
 		r.assign[far] = int32(c)
+		r.stale[far/chunkRows] = true
 		r.upper[far], r.lower[far] = 0, 0 // forces an exact check next pass
 		moved = true
 	}

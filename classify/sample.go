@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"slices"
 
 	"github.com/schedplan/schedplan/data"
@@ -156,7 +155,7 @@ func fitClasses(res *Result, j *data.Jobs, rows []int, z *mat.Dense, opt Options
 		if full == nil || f.Inertia < full.Inertia {
 			full = f
 			// The sample's centres on every row: what the sample alone gives.
-			info.SampleInertia = inertiaAt(z, km.Starts[r], opt.Workers)
+			info.SampleInertia = f.StartInertia
 		}
 	}
 	info.Inertia = full.Inertia
@@ -169,50 +168,6 @@ func fitClasses(res *Result, j *data.Jobs, rows []int, z *mat.Dense, opt Options
 	res.Warnings = append(res.Warnings, fmt.Sprintf("k and the starting centres were fitted on a stratified sample of %d of %d jobs (%d strata), then refined on all jobs; the sample's centres were %.3g%% worse in inertia than the refined ones",
 		info.Rows, info.Of, info.Strata, 100*info.Gap))
 	return full, nil
-}
-
-// inertiaAt returns Σ_i min_c ‖z_i − c‖² over the rows of z.
-func inertiaAt(z *mat.Dense, centres *mat.Dense, workers int) float64 {
-	n, d := z.Dims()
-	k, _ := centres.Dims()
-	cs := make([]float64, k*d)
-	for c := 0; c < k; c++ {
-		mat.Row(cs[c*d:(c+1)*d], c, centres)
-	}
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	r := &run{pts: rowMajor(z), n: n, d: d, k: k, workers: workers}
-	r.chunkVal = make([]float64, r.chunks())
-	r.forChunks(func(ch, lo, hi int) {
-		dist := make([]float64, k)
-		s := 0.0
-		for i := lo; i < hi; i++ {
-			distances(r.pts[i*d:i*d+d], cs, dist)
-			s += slices.Min(dist)
-		}
-		r.chunkVal[ch] = s
-	})
-	total := 0.0
-	for _, v := range r.chunkVal {
-		total += v
-	}
-	return total
-}
-
-// rowMajor returns z's values as n × d row-major data (z's own storage
-// when it has no padding).
-func rowMajor(z *mat.Dense) []float64 {
-	raw := z.RawMatrix()
-	n, d := z.Dims()
-	if raw.Stride == d {
-		return raw.Data[:n*d]
-	}
-	out := make([]float64, n*d)
-	for i := 0; i < n; i++ {
-		copy(out[i*d:(i+1)*d], raw.Data[i*raw.Stride:i*raw.Stride+d])
-	}
-	return out
 }
 
 // chooseK fits the k-means of z with the k of opt's rule (fixed, one per
@@ -262,16 +217,25 @@ func chooseK(res *Result, j *data.Jobs, rows []int, z *mat.Dense, opt Options) (
 }
 
 // searchK fits every k in opt.KMin..hi and keeps the best silhouette (ties
-// keep the smaller k); it records the curve and the elbow in res.
+// keep the smaller k); it records the curve and the elbow in res. The
+// silhouettes are formed together once every k is fitted (silhouettes:
+// each distance between two sampled rows once).
 func searchK(res *Result, z *mat.Dense, opt Options, kopt KMeansOptions, hi int) (*KMeansResult, error) {
-	var km *KMeansResult
-	bestSil := math.Inf(-1)
+	var fits []*KMeansResult
+	var assigns [][]int32
+	var ks []int
 	for k := opt.KMin; k <= hi; k++ {
 		r, err := KMeans(z, k, kopt)
 		if err != nil {
 			return nil, err
 		}
-		sil := Silhouette(z, r.Assign, k, opt.SilhouetteSample, opt.Seed, opt.Workers)
+		fits, assigns, ks = append(fits, r), append(assigns, r.Assign), append(ks, k)
+	}
+	sils := silhouettes(z, assigns, ks, opt.SilhouetteSample, opt.Seed, opt.Workers)
+	var km *KMeansResult
+	bestSil := math.Inf(-1)
+	for q, r := range fits {
+		k, sil := ks[q], sils[q]
 		res.Curve = append(res.Curve, KScore{K: k, Inertia: r.Inertia, Silhouette: sil})
 		if opt.OnK != nil {
 			opt.OnK(res.Curve[len(res.Curve)-1])

@@ -156,6 +156,12 @@ type LASMQ struct {
 	// strictQ (Strict without caps) is the queue being served, the only
 	// one with a rate; −1: none.
 	strictQ int
+	// sharesOf (weighted queues without caps, K ≤ 64) is the set of
+	// non-empty queues whose shares m.rate holds, sharesOK whether it
+	// does: while the set is the same, so are Σ weights and the shares,
+	// to the bit, and plan does not form them again.
+	sharesOf uint64
+	sharesOK bool
 
 	// Remaining-work and PS queues: one heap per queue.
 	hp []keyHeap
@@ -163,6 +169,11 @@ type LASMQ struct {
 	// that a job's attained service is attEnt + w·(v − vEnt).
 	v, sumW      []float64
 	attEnt, vEnt []float64
+	// settleJ[q] is the job whose settling tolerance settleTol[q] holds
+	// (−1: none): PS queue q's least tag is checked at every event, and
+	// its job changes only when the heap's root does.
+	settleJ   []int32
+	settleTol []float64
 
 	capped bool
 	srv    []int32   // served jobs (capped mode)
@@ -180,6 +191,11 @@ type LASMQ struct {
 func (*LASMQ) supportsCaps() {}
 
 func (m *LASMQ) Name() string { return "las_mq" }
+
+// wordQueues is the k up to which one word holds the non-empty queues
+// and the uncapped modes walk it directly (a variable so that tests can
+// compare with the general path).
+var wordQueues = 64
 
 // MaxQueues bounds LAS_MQ's k.
 const MaxQueues = 1000
@@ -204,20 +220,26 @@ func (m *LASMQ) Validate() error {
 			return fmt.Errorf("las_mq: weight %d = %v: need a finite non-negative weight", i+1, w)
 		}
 	}
-	for i, t := range m.Thresholds() {
-		if math.IsInf(t, 0) {
+	a := m.Alpha0
+	for i := 0; i < m.K-1; i++ {
+		if math.IsInf(a, 0) {
 			return fmt.Errorf("las_mq: threshold %d = alpha0·p^%d overflows (alpha0 %v, p %v, k %d)", i+1, i, m.Alpha0, m.P, m.K)
 		}
+		a *= m.P
 	}
 	return nil
 }
 
 // Thresholds returns the K−1 demotion thresholds α_0, p·α_0, ….
 func (m *LASMQ) Thresholds() []float64 {
-	t := make([]float64, max(0, m.K-1))
+	return m.appendThresholds(make([]float64, 0, max(0, m.K-1)))
+}
+
+// appendThresholds appends the K−1 thresholds to t.
+func (m *LASMQ) appendThresholds(t []float64) []float64 {
 	a := m.Alpha0
-	for i := range t {
-		t[i] = a
+	for i := 0; i < m.K-1; i++ {
+		t = append(t, a)
 		a *= m.P
 	}
 	return t
@@ -230,7 +252,8 @@ func (m *LASMQ) Start(jobs []Job, c float64) {
 	if m.order == OrderContainers && !HasContainers(jobs) {
 		m.order = OrderFIFO // nothing to order by (see OrderContainers)
 	}
-	m.thr = m.Thresholds()
+	m.thr = m.appendThresholds(m.thr[:0])
+	m.sharesOK = false
 	m.w = append(m.w[:0], m.Weights...)
 	for len(m.w) < m.K {
 		m.w = append(m.w, 1)
@@ -274,6 +297,10 @@ func (m *LASMQ) Start(jobs []Job, c float64) {
 			clear(m.v)
 			clear(m.sumW)
 			m.attEnt, m.vEnt = resizeF(m.attEnt, n), resizeF(m.vEnt, n)
+			m.settleJ, m.settleTol = resize32(m.settleJ, m.K), resizeF(m.settleTol, m.K)
+			for q := range m.settleJ {
+				m.settleJ[q] = -1
+			}
 		}
 	}
 	m.plan()
@@ -469,6 +496,10 @@ func (m *LASMQ) plan() {
 		m.nextEvent(first)
 		return
 	}
+	if m.K <= wordQueues {
+		m.planWord()
+		return
+	}
 	sum := 0.0
 	for q := first; q >= 0; q = m.nextQueue(q + 1) {
 		sum += m.w[q]
@@ -481,6 +512,33 @@ func (m *LASMQ) plan() {
 	for q := first; q >= 0; q = m.nextQueue(q + 1) {
 		m.rate[q] = m.c * m.w[q] / sum
 		m.nextEvent(q)
+	}
+}
+
+// planWord is plan's weighted case for K ≤ 64, where one word holds the
+// non-empty queues: the shares are formed (as plan forms them) only when
+// that set changed since they last were.
+func (m *LASMQ) planWord() {
+	ne := m.ne[0]
+	if !m.sharesOK || m.sharesOf != ne {
+		sum := 0.0
+		for w := ne; w != 0; w &= w - 1 {
+			sum += m.w[bits.TrailingZeros64(w)]
+		}
+		if !(sum > 0) {
+			m.sharesOK = false
+			m.shares()
+			m.nextEvent(bits.TrailingZeros64(ne))
+			return
+		}
+		for w := ne; w != 0; w &= w - 1 {
+			q := bits.TrailingZeros64(w)
+			m.rate[q] = m.c * m.w[q] / sum
+		}
+		m.sharesOf, m.sharesOK = ne, true
+	}
+	for w := ne; w != 0; w &= w - 1 {
+		m.nextEvent(bits.TrailingZeros64(w))
 	}
 }
 
@@ -520,19 +578,7 @@ func (m *LASMQ) Advance(t float64, done func(int)) {
 		m.now = t
 		return
 	}
-	dt := t - m.now
-	for q := m.nextQueue(0); q >= 0; q = m.nextQueue(q + 1) {
-		if m.Strict && q != m.strictQ {
-			break // strict priority: only the first non-empty queue runs
-		}
-		if r := m.rate[q]; r > 0 {
-			if m.order == OrderPS {
-				m.v[q] += dt * r / m.sumW[q]
-			} else {
-				m.att[m.headOf(q)] += dt * r
-			}
-		}
-	}
+	m.serve(t - m.now)
 	m.now = t
 	if t < m.nextT {
 		return // an arrival comes next; Arrive plans
@@ -569,6 +615,38 @@ func (m *LASMQ) Advance(t float64, done func(int)) {
 	m.plan()
 }
 
+// serve gives every non-empty queue dt at its rate (strict priority: only
+// the first non-empty queue runs): its head's attained service, or a PS
+// queue's virtual time.
+func (m *LASMQ) serve(dt float64) {
+	if m.Strict {
+		if q := m.nextQueue(0); q >= 0 && q == m.strictQ {
+			m.serveQueue(q, dt)
+		}
+		return
+	}
+	if m.K <= wordQueues {
+		for w := m.ne[0]; w != 0; w &= w - 1 {
+			m.serveQueue(bits.TrailingZeros64(w), dt)
+		}
+		return
+	}
+	for q := m.nextQueue(0); q >= 0; q = m.nextQueue(q + 1) {
+		m.serveQueue(q, dt)
+	}
+}
+
+// serveQueue gives queue q dt at its rate.
+func (m *LASMQ) serveQueue(q int, dt float64) {
+	if r := m.rate[q]; r > 0 {
+		if m.order == OrderPS {
+			m.v[q] += dt * r / m.sumW[q]
+		} else {
+			m.att[m.headOf(q)] += dt * r
+		}
+	}
+}
+
 // settlePS completes or demotes the jobs of PS queue q whose tags the
 // virtual time has reached (as PS does, within Tol of the work the tag
 // stands for); a demoted job has attained exactly its queue's threshold.
@@ -576,10 +654,13 @@ func (m *LASMQ) settlePS(q int, done func(int)) {
 	for m.hp[q].len() > 0 {
 		e := m.hp[q].min()
 		j := int(e.j)
-		to := m.target(j, q)
-		if e.key-m.v[q] > Tol*to/m.weight(j) {
+		if m.settleJ[q] != e.j {
+			m.settleJ[q], m.settleTol[q] = e.j, Tol*m.target(j, q)/m.weight(j)
+		}
+		if e.key-m.v[q] > m.settleTol[q] {
 			return
 		}
+		to := m.target(j, q)
 		m.dequeue(q)
 		if size := m.jobs[j].Size; size-to <= Tol*size {
 			m.active--

@@ -91,6 +91,9 @@ type DeployCandidate struct {
 	// metric of Score.
 	Finalist bool `json:"finalist"`
 	Pareto   bool `json:"pareto_front"`
+	// file is the rendered file deployCandidates compared (nil for keep
+	// and the references): TuneDeploy writes it without rendering again.
+	file []byte
 }
 
 // deployCandidates lists the candidates, simplest first: keep (the
@@ -112,6 +115,7 @@ func deployCandidates(tr *tuner.TuneReport, b *bundle.Bundle, keep, keepName str
 			return nil
 		}
 		seen = append(seen, f)
+		c.file = f
 		out = append(out, c)
 		return nil
 	}

@@ -279,10 +279,13 @@ func TuneDeploy(ctx context.Context, in *inputs.Inputs, tr *tuner.TuneReport, b 
 		if !cands[i].deployable() {
 			continue
 		}
-		f, err := cands[i].render(b, opt)
-		if err != nil {
-			return nil, err
+		f := cands[i].file
+		if f == nil {
+			if f, err = cands[i].render(b, opt); err != nil {
+				return nil, err
+			}
 		}
+		cands[i].file = nil
 		path := filepath.Join(dir, fmt.Sprintf("candidate-%d.xml", i))
 		if err := os.WriteFile(path, f, 0o600); err != nil {
 			return nil, err

@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"sort"
 	"sync"
 
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/internal/par"
 	"github.com/schedplan/schedplan/pipeline/experiment"
 )
 
@@ -251,66 +253,94 @@ func SampleUnits(jobs []sim.Job, units []JobSpan, budget int, rng *rand.Rand) ([
 // chunk of more than checkJobs jobs is a sample of checkJobs jobs (pieces
 // of at most checkJobs/4, a draw of its own).
 func CVWindows(jobs []sim.Job, c float64, bounds []int, sigmas []float64, sampleJobs int, seed uint64, checkJobs int) ([][]*ScoreWindow, []FoldInfo, error) {
-	starts := BusyStarts(jobs, c)
-	full := checkJobs > 0
+	cw := &cvWindows{jobs: jobs, c: c, bounds: bounds, sigmas: sigmas, sampleJobs: sampleJobs, seed: seed, checkJobs: checkJobs,
+		starts: BusyStarts(jobs, c), sizes: make([]float64, len(jobs))}
+	for i, j := range jobs {
+		cw.sizes[i] = j.Size
+	}
 	chunks := len(bounds) - 1
 	wins := make([][]*ScoreWindow, chunks)
 	infos := make([]FoldInfo, chunks)
-	sizes := make([]float64, len(jobs))
-	for i, j := range jobs {
-		sizes[i] = j.Size
-	}
-	for ch := 0; ch < chunks; ch++ {
-		lo, hi := bounds[ch], bounds[ch+1]
-		budget, maxBlock, stream := sampleJobs, max(1, sampleJobs/4), uint64(1000+ch)
-		if full {
-			budget, maxBlock, stream = checkJobs, max(1, checkJobs/4), uint64(2000+ch)
-			if hi-lo <= checkJobs {
-				maxBlock = max(maxBlock, len(jobs))
-			}
-		}
-		units, weights := SampleUnits(jobs, chunkUnits(starts, lo, hi, maxBlock), budget, estimate.RunRand(seed, stream))
-		_, exact := slices.BinarySearch(starts, lo)
-		info := FoldInfo{Index: ch, Jobs: hi - lo, First: lo, Span: [2]float64{jobs[lo].Arrival, jobs[hi-1].Arrival}, Exact: exact, Units: len(units)}
-		for i, u := range units {
-			info.Scored += u.Hi - u.Lo
-			info.Sampled = info.Sampled || weights[i] != 1
-		}
-		info.Sampled = info.Sampled || info.Scored < info.Jobs
-		infos[ch] = info
-		blocks := make([]scoreBlock, len(units))
-		for i, u := range units {
-			dl, err := experiment.PSDeadlines(jobs[u.Lo:u.Hi], c)
-			if err != nil {
-				return nil, nil, err
-			}
-			blocks[i] = scoreBlock{first: u.Lo, jobs: jobs[u.Lo:u.Hi], deadlines: dl, weight: weights[i]}
-		}
-		maxSize, capped := 0.0, false
-		for _, b := range blocks {
-			for _, j := range b.jobs {
-				maxSize = math.Max(maxSize, j.Size)
-			}
-			capped = capped || sim.HasCaps(b.jobs)
-		}
-		for k, s := range sigmas {
-			w := &ScoreWindow{Fold: ch, Sigma: s, blocks: blocks, whole: full, maxSize: maxSize, capped: capped}
-			if s > 0 {
-				w.blocks = make([]scoreBlock, len(blocks))
-				est := estimate.ErrorModel{Kind: estimate.LogNormal, Sigma: s}.Apply(sizes[lo:hi], estimate.RunRand(seed, uint64(ch*16+k)), nil)
-				for i, b := range blocks {
-					bj := slices.Clone(b.jobs)
-					for x := range bj {
-						bj[x].Estimate = est[b.first-lo+x]
-					}
-					w.blocks[i] = b
-					w.blocks[i].jobs = bj
-				}
-			}
-			wins[ch] = append(wins[ch], w)
+	// The chunks are independent (each draws from its own streams): they
+	// are built side by side, and the first error in chunk order returned.
+	errs := make([]error, chunks)
+	par.For(chunks, runtime.GOMAXPROCS(0), func(ch int) {
+		wins[ch], infos[ch], errs[ch] = cw.chunk(ch)
+	})
+	for _, err := range errs {
+		if err != nil {
+			return nil, nil, err
 		}
 	}
 	return wins, infos, nil
+}
+
+// cvWindows holds CVWindows' arguments and what its chunks share: the
+// busy-period starts and the sizes.
+type cvWindows struct {
+	jobs       []sim.Job
+	c          float64
+	bounds     []int
+	sigmas     []float64
+	sampleJobs int
+	seed       uint64
+	checkJobs  int
+	starts     []int
+	sizes      []float64
+}
+
+// chunk builds chunk ch's windows (one per σ) and its fold's description.
+func (cw *cvWindows) chunk(ch int) ([]*ScoreWindow, FoldInfo, error) {
+	jobs, c, seed, full := cw.jobs, cw.c, cw.seed, cw.checkJobs > 0
+	lo, hi := cw.bounds[ch], cw.bounds[ch+1]
+	budget, maxBlock, stream := cw.sampleJobs, max(1, cw.sampleJobs/4), uint64(1000+ch)
+	if full {
+		budget, maxBlock, stream = cw.checkJobs, max(1, cw.checkJobs/4), uint64(2000+ch)
+		if hi-lo <= cw.checkJobs {
+			maxBlock = max(maxBlock, len(jobs))
+		}
+	}
+	units, weights := SampleUnits(jobs, chunkUnits(cw.starts, lo, hi, maxBlock), budget, estimate.RunRand(seed, stream))
+	_, exact := slices.BinarySearch(cw.starts, lo)
+	info := FoldInfo{Index: ch, Jobs: hi - lo, First: lo, Span: [2]float64{jobs[lo].Arrival, jobs[hi-1].Arrival}, Exact: exact, Units: len(units)}
+	for i, u := range units {
+		info.Scored += u.Hi - u.Lo
+		info.Sampled = info.Sampled || weights[i] != 1
+	}
+	info.Sampled = info.Sampled || info.Scored < info.Jobs
+	blocks := make([]scoreBlock, len(units))
+	for i, u := range units {
+		dl, err := experiment.PSDeadlines(jobs[u.Lo:u.Hi], c)
+		if err != nil {
+			return nil, info, err
+		}
+		blocks[i] = scoreBlock{first: u.Lo, jobs: jobs[u.Lo:u.Hi], deadlines: dl, weight: weights[i]}
+	}
+	maxSize, capped := 0.0, false
+	for _, b := range blocks {
+		for _, j := range b.jobs {
+			maxSize = math.Max(maxSize, j.Size)
+		}
+		capped = capped || sim.HasCaps(b.jobs)
+	}
+	var wins []*ScoreWindow
+	for k, s := range cw.sigmas {
+		w := &ScoreWindow{Fold: ch, Sigma: s, blocks: blocks, whole: full, maxSize: maxSize, capped: capped}
+		if s > 0 {
+			w.blocks = make([]scoreBlock, len(blocks))
+			est := estimate.ErrorModel{Kind: estimate.LogNormal, Sigma: s}.Apply(cw.sizes[lo:hi], estimate.RunRand(seed, uint64(ch*16+k)), nil)
+			for i, b := range blocks {
+				bj := slices.Clone(b.jobs)
+				for x := range bj {
+					bj[x].Estimate = est[b.first-lo+x]
+				}
+				w.blocks[i] = b
+				w.blocks[i].jobs = bj
+			}
+		}
+		wins = append(wins, w)
+	}
+	return wins, info, nil
 }
 
 // WindowScorer scores one policy specification on one window: mean and p99

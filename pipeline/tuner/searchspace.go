@@ -75,8 +75,9 @@ type sizeRange struct {
 	q01, q50, q99, max float64
 }
 
-func sizeRangeOf(sizes []float64) sizeRange {
-	pos := positiveSorted(sizes)
+// sizeRangeOf places the search space on the positive finite sizes,
+// sorted (positiveSorted).
+func sizeRangeOf(pos []float64) sizeRange {
 	if len(pos) == 0 {
 		return sizeRange{1e-3, 1, 1e3, 1e3}
 	}

@@ -257,8 +257,9 @@ func TuneCV(ctx context.Context, jobs []sim.Job, c float64, opt TuneOptions, sco
 	for _, f := range infos {
 		out.Sampled = out.Sampled || f.Sampled
 	}
-	r := sizeRangeOf(opt.Sizes)
-	fg := FirstGuess(opt.Sizes, 6)
+	pos := positiveSorted(opt.Sizes) // sorted once: 7 M sizes at 10 M jobs
+	r := sizeRangeOf(pos)
+	fg := firstGuessSorted(pos, 6)
 	// The named baselines always (whatever the budget), then the
 	// structural candidates up to the budget.
 	base := baselineCandidates(opt.Current, fg)

@@ -188,7 +188,12 @@ type TuneResult struct {
 // in the top queue, and a step that spreads k−1 thresholds up to the 99.9th
 // percentile, so that only the largest jobs reach the last queue.
 func FirstGuess(sizes []float64, k int) LASMQParams {
-	pos := positiveSorted(sizes)
+	return firstGuessSorted(positiveSorted(sizes), k)
+}
+
+// firstGuessSorted is FirstGuess on the positive finite sizes, sorted
+// (positiveSorted): a caller that also needs their quantiles sorts once.
+func firstGuessSorted(pos []float64, k int) LASMQParams {
 	if len(pos) == 0 || k < 2 {
 		return LASMQParams{K: max(k, 1), Alpha0: 1, P: 10, Decay: 1}
 	}

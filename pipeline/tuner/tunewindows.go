@@ -193,9 +193,11 @@ func CanonicalLASMQ(spec string) string {
 // fold-mean score, every LAS_MQ candidate, the sensitivity curves and the
 // current scheduler's fold-mean score as the reference.
 func (r *CVResult) TuneResult(sizes []float64) *TuneResult {
-	res := &TuneResult{Objective: r.Objective, FirstGuess: FirstGuess(sizes, 6)}
+	res := &TuneResult{Objective: r.Objective}
 	if r.FGIdx >= 0 && r.Candidates[r.FGIdx].LASMQ != nil {
 		res.FirstGuess = *r.Candidates[r.FGIdx].LASMQ
+	} else {
+		res.FirstGuess = FirstGuess(sizes, 6) // sorts the sizes: only when needed
 	}
 	ev := func(i int) Evaluation {
 		return Evaluation{Params: *r.Candidates[i].LASMQ, Score: r.Candidates[i].FoldMean}
