@@ -319,14 +319,15 @@ func (r *TaskLevel) parse(spec string) (*TaskPolicy, error) {
 // names any node label: one that names none is for a cluster whose
 // machines carry no label (every machine in the default partition).
 func (r *TaskLevel) loadCapacity(path string) (root task.CapacityQueue, queue []string, labelled bool, err error) {
-	b, err := readChecked(path, bundle.CheckCapacitySchedulerXML)
+	b, err := configfile.Read(path)
 	if err != nil {
 		return root, nil, false, err
 	}
-	cs, err := yarn.ParseCapacityScheduler(b)
+	f, err := capacityFiles.get(b, parseCapacityFile)
 	if err != nil {
 		return root, nil, false, fmt.Errorf("%s: %w", path, err)
 	}
+	cs := f.cs
 	queue = make([]string, len(r.Jobs))
 	leaves := map[placedBy]string{} // each user, named queue and class placed once
 	for i := range r.Jobs {
@@ -349,11 +350,10 @@ func (r *TaskLevel) loadCapacity(path string) (root task.CapacityQueue, queue []
 		}
 		queue[i], leaves[k] = q.Path, q.Path
 	}
-	dem, err := DemotionsByPath(cs)
-	if err != nil {
-		return root, nil, false, fmt.Errorf("%s: %w", path, err)
+	if f.demErr != nil {
+		return root, nil, false, fmt.Errorf("%s: %w", path, f.demErr)
 	}
-	return CapacityQueue(cs, cs.Root, dem), queue, bundle.NamesLabels(cs), nil
+	return f.root, queue, f.labelled, nil
 }
 
 // DemotionsByPath returns the file's LAS_MQ demotion rules by the path of
@@ -378,18 +378,6 @@ func unlabelled(cl *task.Cluster) *task.Cluster {
 		c.Types[i].Label = ""
 	}
 	return &c
-}
-
-// readChecked reads a YARN file and applies Hadoop's load-time rules.
-func readChecked(path string, check func([]byte) error) ([]byte, error) {
-	b, err := configfile.Read(path)
-	if err != nil {
-		return nil, err
-	}
-	if err := check(b); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return b, nil
 }
 
 // CapacityQueue converts a parsed Capacity Scheduler queue: capacities as
@@ -446,18 +434,18 @@ func CapacityQueue(cs *yarn.CapacityScheduler, q *yarn.CSQueue, dem map[string]y
 // job's user and the queue its application names: its class's (Class),
 // else the log's (Named), else none) and its per-user application limits.
 func (r *TaskLevel) LoadFair(path string) (task.FairQueue, []string, fairAppLimits, error) {
-	b, err := readChecked(path, bundle.CheckFairSchedulerReplay)
+	b, err := configfile.Read(path)
 	if err != nil {
 		return task.FairQueue{}, nil, fairAppLimits{}, err
 	}
-	fs, err := yarn.ParseFairScheduler(b)
+	f, err := fairFiles.get(b, parseFairFile)
+	if err == nil {
+		err = f.usrErr
+	}
 	if err != nil {
 		return task.FairQueue{}, nil, fairAppLimits{}, fmt.Errorf("%s: %w", path, err)
 	}
-	users, err := userLimitsOf(fs)
-	if err != nil {
-		return task.FairQueue{}, nil, fairAppLimits{}, fmt.Errorf("%s: %w", path, err)
-	}
+	fs, users := f.fs, f.users
 	queue := make([]string, len(r.Jobs))
 	leaves := map[placedBy]string{} // each user, named queue and class placed once
 	for i := range r.Jobs {
