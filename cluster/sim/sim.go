@@ -167,44 +167,50 @@ func CheckJobs(jobs []Job) error {
 // rate cap (HasCaps, in the same pass).
 func checkJobs(jobs []Job) (caps bool, err error) {
 	prev := math.Inf(-1)
-	inf := math.Inf(1)
 	for i := range jobs {
 		j := &jobs[i]
-		// The common case in one test: every comparison is false for a
-		// NaN, so a bad field falls through to the cases below, which
-		// name it.
-		if j.Arrival >= prev && j.Arrival > -inf && j.Arrival < inf && j.Size >= 0 && j.Size < inf &&
-			j.Estimate >= 0 && j.Estimate < inf && j.Weight > -inf && j.Weight < inf &&
-			j.Containers >= 0 && j.Containers < inf && j.Cap >= 0 && j.Cap < inf &&
-			j.Alone >= 0 && j.Alone < inf && j.SlowdownFloor >= 0 && j.SlowdownFloor < inf {
-			prev = j.Arrival
-			caps = caps || j.Cap > 0
-			continue
-		}
-		switch {
-		case math.IsNaN(j.Arrival) || math.IsInf(j.Arrival, 0):
-			return false, fmt.Errorf("job %d: arrival %v is not finite", i+1, j.Arrival)
-		case j.Arrival < prev:
-			return false, fmt.Errorf("job %d: arrival %v is before the previous job's %v (jobs must be sorted by arrival)", i+1, j.Arrival, prev)
-		case !(j.Size >= 0) || math.IsInf(j.Size, 0):
-			return false, fmt.Errorf("job %d: size %v is not a finite non-negative number", i+1, j.Size)
-		case !(j.Estimate >= 0) || math.IsInf(j.Estimate, 0):
-			return false, fmt.Errorf("job %d: estimate %v is not a finite non-negative number", i+1, j.Estimate)
-		case math.IsNaN(j.Weight) || math.IsInf(j.Weight, 0):
-			return false, fmt.Errorf("job %d: weight %v is not finite", i+1, j.Weight)
-		case !(j.Containers >= 0) || math.IsInf(j.Containers, 0):
-			return false, fmt.Errorf("job %d: containers %v is not a finite non-negative number", i+1, j.Containers)
-		case !(j.Cap >= 0) || math.IsInf(j.Cap, 0):
-			return false, fmt.Errorf("job %d: rate cap %v is not a finite non-negative number", i+1, j.Cap)
-		case !(j.Alone >= 0) || math.IsInf(j.Alone, 0):
-			return false, fmt.Errorf("job %d: time alone %v is not a finite non-negative number", i+1, j.Alone)
-		case !(j.SlowdownFloor >= 0) || math.IsInf(j.SlowdownFloor, 0):
-			return false, fmt.Errorf("job %d: slowdown floor %v is not a finite non-negative number", i+1, j.SlowdownFloor)
+		if !j.valid(prev) {
+			return false, j.invalid(i, prev)
 		}
 		prev = j.Arrival
 		caps = caps || j.Cap > 0
 	}
 	return caps, nil
+}
+
+// valid reports whether j passes CheckJobs after a job that arrived at
+// prev, in one test: every comparison is false for a NaN.
+func (j *Job) valid(prev float64) bool {
+	inf := math.Inf(1)
+	return j.Arrival >= prev && j.Arrival > -inf && j.Arrival < inf && j.Size >= 0 && j.Size < inf &&
+		j.Estimate >= 0 && j.Estimate < inf && j.Weight > -inf && j.Weight < inf &&
+		j.Containers >= 0 && j.Containers < inf && j.Cap >= 0 && j.Cap < inf &&
+		j.Alone >= 0 && j.Alone < inf && j.SlowdownFloor >= 0 && j.SlowdownFloor < inf
+}
+
+// invalid returns the error that names what is wrong with job i, which
+// valid refused.
+func (j *Job) invalid(i int, prev float64) error {
+	switch {
+	case math.IsNaN(j.Arrival) || math.IsInf(j.Arrival, 0):
+		return fmt.Errorf("job %d: arrival %v is not finite", i+1, j.Arrival)
+	case j.Arrival < prev:
+		return fmt.Errorf("job %d: arrival %v is before the previous job's %v (jobs must be sorted by arrival)", i+1, j.Arrival, prev)
+	case !(j.Size >= 0) || math.IsInf(j.Size, 0):
+		return fmt.Errorf("job %d: size %v is not a finite non-negative number", i+1, j.Size)
+	case !(j.Estimate >= 0) || math.IsInf(j.Estimate, 0):
+		return fmt.Errorf("job %d: estimate %v is not a finite non-negative number", i+1, j.Estimate)
+	case math.IsNaN(j.Weight) || math.IsInf(j.Weight, 0):
+		return fmt.Errorf("job %d: weight %v is not finite", i+1, j.Weight)
+	case !(j.Containers >= 0) || math.IsInf(j.Containers, 0):
+		return fmt.Errorf("job %d: containers %v is not a finite non-negative number", i+1, j.Containers)
+	case !(j.Cap >= 0) || math.IsInf(j.Cap, 0):
+		return fmt.Errorf("job %d: rate cap %v is not a finite non-negative number", i+1, j.Cap)
+	case !(j.Alone >= 0) || math.IsInf(j.Alone, 0):
+		return fmt.Errorf("job %d: time alone %v is not a finite non-negative number", i+1, j.Alone)
+	default:
+		return fmt.Errorf("job %d: slowdown floor %v is not a finite non-negative number", i+1, j.SlowdownFloor)
+	}
 }
 
 // Run simulates policy p over jobs on a server of capacity c. The Result
