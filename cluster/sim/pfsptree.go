@@ -102,53 +102,50 @@ func (t *slackTree) before(x, j int32) bool {
 
 // pull recomputes slot x's subtree aggregates from its own job and its
 // children. x must have no pending additions (push first): the children's
-// minima do not include them. The aggregates are summed in locals and
-// stored once (n and a child could alias, as far as the compiler knows,
-// so updating n's fields in place stores and reloads each one).
+// minima do not include them.
 func (t *slackTree) pull(x int32) {
 	n := &t.nd[x]
-	cnt, zeros := int32(1), int32(0)
-	sumTag, sumW := n.tag, n.w
-	minPosW := math.Inf(1)
+	n.cnt, n.zeros = 1, 0
+	n.sumTag, n.sumW = n.tag, n.w
+	n.minPosW = math.Inf(1)
 	if n.w == 0 {
-		zeros = 1
+		n.zeros = 1
 	} else {
-		minPosW = n.w
+		n.minPosW = n.w
 	}
-	mn, sl, melt := n.s, n.tag, math.Inf(1)
-	for _, ci := range [2]int32{n.left, n.right} {
-		if ci < 0 {
-			continue
-		}
-		c := &t.nd[ci]
-		cnt += c.cnt
-		zeros += c.zeros
-		sumTag += c.sumTag
-		sumW += c.sumW
-		if c.minPosW < minPosW {
-			minPosW = c.minPosW
-		}
-		// Merge the lower envelopes: the lesser minimum wins (ties: the
-		// lesser slope, which stays least longer as c grows), and the
-		// melt shrinks to when the loser's line crosses the winner's, if
-		// it ever does.
-		m1, s1, m2, s2 := mn, sl, c.mn, c.sl
-		if m2 < m1 || (m2 == m1 && s2 < s1) {
-			m1, s1, m2, s2 = m2, s2, m1, s1
-		}
-		if c.melt < melt {
-			melt = c.melt
-		}
-		if s2 < s1 {
-			if x := (m2 - m1) / (s1 - s2); x < melt {
-				melt = x
-			}
-		}
-		mn, sl = m1, s1
+	n.mn, n.sl, n.melt = n.s, n.tag, math.Inf(1)
+	if n.left >= 0 {
+		t.pullChild(n, &t.nd[n.left])
 	}
-	n.cnt, n.zeros = cnt, zeros
-	n.sumTag, n.sumW, n.minPosW = sumTag, sumW, minPosW
-	n.mn, n.sl, n.melt = mn, sl, melt
+	if n.right >= 0 {
+		t.pullChild(n, &t.nd[n.right])
+	}
+}
+
+func (t *slackTree) pullChild(n, c *stNode) {
+	n.cnt += c.cnt
+	n.zeros += c.zeros
+	n.sumTag += c.sumTag
+	n.sumW += c.sumW
+	if c.minPosW < n.minPosW {
+		n.minPosW = c.minPosW
+	}
+	// Merge the lower envelopes: the lesser minimum wins (ties: the lesser
+	// slope, which stays least longer as c grows), and the melt shrinks to
+	// when the loser's line crosses the winner's, if it ever does.
+	m1, s1, m2, s2 := n.mn, n.sl, c.mn, c.sl
+	if m2 < m1 || (m2 == m1 && s2 < s1) {
+		m1, s1, m2, s2 = m2, s2, m1, s1
+	}
+	if c.melt < n.melt {
+		n.melt = c.melt
+	}
+	if s2 < s1 {
+		if x := (m2 - m1) / (s1 - s2); x < n.melt {
+			n.melt = x
+		}
+	}
+	n.mn, n.sl = m1, s1
 }
 
 // apply adds dc·tag_k + da to the slack of every job k in x's subtree.

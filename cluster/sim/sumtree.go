@@ -15,9 +15,7 @@ import "github.com/schedplan/schedplan/internal/treap"
 // Jobs leave only from the front (popMin), so nodes are never merged:
 // only the leftmost path holds nodes below half full, and they empty.
 // Sums are recomputed from the node below on every change (not updated
-// by adding and subtracting), so they do not drift; each node keeps the
-// running sums of its keys (child sums) in order, so that a change at
-// position i re-sums from i on, not from 0, to the same bits. Nodes live in pools
+// by adding and subtracting), so they do not drift. Nodes live in pools
 // of slots reused through free lists (memory in proportion to the most
 // jobs in the tree at once).
 type sumTree struct {
@@ -42,20 +40,7 @@ const (
 type sumLeaf struct {
 	n   int32
 	key [sumLeafCap]float64
-	pre [sumLeafCap]float64 // pre[i] = 0 + key[0] + … + key[i], in that order
 	job [sumLeafCap]int32
-}
-
-// resum recomputes l.pre from position i on.
-func (l *sumLeaf) resum(i int32) {
-	s := 0.0
-	if i > 0 {
-		s = l.pre[i-1]
-	}
-	for ; i < l.n; i++ {
-		s += l.key[i]
-		l.pre[i] = s
-	}
 }
 
 // sumInner is an inner node of a sumTree: per child its slot, its
@@ -63,30 +48,11 @@ func (l *sumLeaf) resum(i int32) {
 // child 0), for routing.
 type sumInner struct {
 	n     int32
-	tc    int32 // Σ cnt
 	child [sumFan]int32
 	cnt   [sumFan]int32
 	sum   [sumFan]float64
-	pre   [sumFan]float64 // pre[i] = 0 + sum[0] + … + sum[i], in that order
 	loK   [sumFan]float64
 	loJ   [sumFan]int32
-}
-
-// resum recomputes n.pre from position i on, and n.tc.
-func (n *sumInner) resum(i int32) {
-	s := 0.0
-	if i > 0 {
-		s = n.pre[i-1]
-	}
-	for ; i < n.n; i++ {
-		s += n.sum[i]
-		n.pre[i] = s
-	}
-	c := int32(0)
-	for _, k := range n.cnt[:n.n] {
-		c += k
-	}
-	n.tc = c
 }
 
 // sumStep is one step of a walk down: an inner node and the child taken.
@@ -118,24 +84,25 @@ func (n *sumInner) route(k float64, j int32) int32 {
 
 // tot returns the job count and key sum of the subtree of slot x, a leaf
 // if leaf, else an inner node.
-// (the keys, or the children's sums, summed in order from 0).
 func (t *sumTree) tot(x int32, leaf bool) (int32, float64) {
 	if leaf {
 		l := &t.lf[x]
-		if l.n == 0 {
-			return 0, 0
+		s := 0.0
+		for _, k := range l.key[:l.n] {
+			s += k
 		}
-		return l.n, l.pre[l.n-1]
+		return l.n, s
 	}
 	n := &t.in[x]
-	if n.n == 0 {
-		return 0, 0
+	c, s := int32(0), 0.0
+	for i := range n.n {
+		c += n.cnt[i]
+		s += n.sum[i]
 	}
-	return n.tc, n.pre[n.n-1]
+	return c, s
 }
 
-// put inserts child y (least key k, j) into inner node x at position i;
-// the caller re-sums x from i on.
+// put inserts child y (least key k, j) into inner node x at position i.
 func (t *sumTree) put(x, i, y int32, k float64, j int32, leaf bool) {
 	n := &t.in[x]
 	copy(n.child[i+1:n.n+1], n.child[i:n.n])
@@ -172,7 +139,6 @@ func (t *sumTree) insert(j int) {
 	copy(l.job[p+1:l.n+1], l.job[p:l.n])
 	l.key[p], l.job[p] = k, jj
 	l.n++
-	l.resum(p)
 	// Split full nodes on the way up; y is x's new right sibling (−1:
 	// none) with least key (yk, yj).
 	y, yk, yj := int32(-1), 0.0, int32(0)
@@ -184,7 +150,6 @@ func (t *sumTree) insert(j int) {
 		copy(r.key[:r.n], l.key[h:l.n])
 		copy(r.job[:r.n], l.job[h:l.n])
 		l.n = h
-		r.resum(0)
 		yk, yj = r.key[0], r.job[0]
 	}
 	leaf := true
@@ -192,11 +157,8 @@ func (t *sumTree) insert(j int) {
 		px, i := t.path[s].x, t.path[s].i
 		n := &t.in[px]
 		n.cnt[i], n.sum[i] = t.tot(x, leaf)
-		if y < 0 {
-			n.resum(i)
-		} else {
+		if y >= 0 {
 			t.put(px, i+1, y, yk, yj, leaf)
-			t.in[px].resum(i)
 			y = -1
 			if n := &t.in[px]; n.n == sumFan {
 				y = treap.Take(&t.in, &t.freeI)
@@ -209,8 +171,6 @@ func (t *sumTree) insert(j int) {
 				copy(r.loK[:r.n], n.loK[h:n.n])
 				copy(r.loJ[:r.n], n.loJ[h:n.n])
 				n.n = h
-				n.resum(h) // the count only: pre[:h] stands
-				r.resum(0)
 				yk, yj = r.loK[0], r.loJ[0]
 			}
 		}
@@ -222,7 +182,6 @@ func (t *sumTree) insert(j int) {
 		t.in[r].n = 0
 		t.put(r, 0, x, 0, 0, leaf)
 		t.put(r, 1, y, yk, yj, leaf)
-		t.in[r].resum(0)
 		t.root = r
 		t.height++
 	}
@@ -245,7 +204,6 @@ func (t *sumTree) popMin() {
 	copy(l.key[:l.n-1], l.key[1:l.n])
 	copy(l.job[:l.n-1], l.job[1:l.n])
 	l.n--
-	l.resum(0)
 	t.count--
 	if t.count == 0 {
 		t.reset(0, t.key)
@@ -279,7 +237,6 @@ func (t *sumTree) popMin() {
 		} else {
 			n.cnt[0], n.sum[0] = t.tot(x, leaf)
 		}
-		n.resum(0)
 		x, leaf = px, false
 	}
 	// A root with one child gives way to it.

@@ -75,7 +75,6 @@ func TestSumTreeMatchesSorted(t *testing.T) {
 					wc++
 					ws += it.k
 				}
-				checkSumTreeSums(t, &tr, tr.root, tr.height)
 				c, s := tr.below(int32(tc.n))
 				if c != wc || math.Abs(s-ws) > 1e-12*math.Max(1, math.Abs(ws)) {
 					t.Fatalf("step %d: below(%g) = %d, %g; want %d, %g", step, q.k, c, s, wc, ws)
@@ -83,37 +82,4 @@ func TestSumTreeMatchesSorted(t *testing.T) {
 			}
 		})
 	}
-}
-
-// checkSumTreeSums checks that every node of slot x's subtree (height h:
-// 0 for a leaf) holds its children's counts and sums, and its own total
-// (tot), bit for bit as the fold in order from 0 that the running sums
-// replace, and returns that total.
-func checkSumTreeSums(t *testing.T, tr *sumTree, x int32, h int) (int32, float64) {
-	t.Helper()
-	if x < 0 {
-		return 0, 0
-	}
-	c, s := int32(0), 0.0
-	if h == 0 {
-		l := &tr.lf[x]
-		for _, k := range l.key[:l.n] {
-			s += k
-		}
-		c = l.n
-	} else {
-		n := &tr.in[x]
-		for i := range n.n {
-			cc, cs := checkSumTreeSums(t, tr, n.child[i], h-1)
-			if cc != n.cnt[i] || math.Float64bits(cs) != math.Float64bits(n.sum[i]) {
-				t.Fatalf("node %d child %d: count %d sum %v, want %d %v", x, i, n.cnt[i], n.sum[i], cc, cs)
-			}
-			c += n.cnt[i]
-			s += n.sum[i]
-		}
-	}
-	if gc, gs := tr.tot(x, h == 0); gc != c || math.Float64bits(gs) != math.Float64bits(s) {
-		t.Fatalf("node %d (height %d): tot %d %v, want %d %v", x, h, gc, gs, c, s)
-	}
-	return c, s
 }
