@@ -5,8 +5,9 @@ package sim
 // go down); ties go to the lower job index (the earlier arrival). The
 // order (key, index) is total, so the minimum, and every result that
 // depends on it, is the same whatever the heap's shape: four children a
-// node (64 bytes, a cache line) make half the levels of a binary heap,
-// and pop, which walks them all, touches fewer lines.
+// node (64 bytes of entries, side by side) make half the levels of a
+// binary heap, so pop's walk down touches fewer cache lines for a few
+// more comparisons.
 type keyHeap struct {
 	e []heapEntry
 }
