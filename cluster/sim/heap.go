@@ -1,13 +1,8 @@
 package sim
 
-// keyHeap is a 4-ary min-heap of jobs keyed by a float64 that does not
-// change while the job is in the heap (except the root's, which may only
-// go down); ties go to the lower job index (the earlier arrival). The
-// order (key, index) is total, so the minimum, and every result that
-// depends on it, is the same whatever the heap's shape: four children a
-// node (64 bytes of entries, side by side) make half the levels of a
-// binary heap, so pop's walk down touches fewer cache lines for a few
-// more comparisons.
+// keyHeap is a binary min-heap of jobs keyed by a float64 that does not
+// change while the job is in the heap; ties go to the lower job index
+// (the earlier arrival).
 type keyHeap struct {
 	e []heapEntry
 }
@@ -31,7 +26,7 @@ func (h *keyHeap) push(key float64, j int) {
 	i := len(e) - 1
 	x := e[i]
 	for i > 0 {
-		p := (i - 1) / 4
+		p := (i - 1) / 2
 		if !x.less(e[p]) {
 			break
 		}
@@ -53,15 +48,13 @@ func (h *keyHeap) pop() heapEntry {
 	}
 	i := 0
 	for {
-		l := 4*i + 1
+		l := 2*i + 1
 		if l >= last {
 			break
 		}
 		c := l
-		for r := l + 1; r < min(l+4, last); r++ {
-			if e[r].less(e[c]) {
-				c = r
-			}
+		if r := l + 1; r < last && e[r].less(e[l]) {
+			c = r
 		}
 		if !e[c].less(x) {
 			break
