@@ -33,6 +33,12 @@ type FSP struct {
 	lateHead int
 	late     keyHeap // PS late jobs (LatePS set) by finish tag
 	vLate    float64
+
+	// nextT and nextK cache next's answer while nextOK: the Simulator
+	// asks Next before every Advance, which needs it again.
+	nextT  float64
+	nextK  int
+	nextOK bool
 }
 
 func (f *FSP) Name() string {
@@ -52,6 +58,7 @@ func (f *FSP) Start(jobs []Job, c float64) {
 	f.ready.reset()
 	f.late.reset()
 	f.lateQ = f.lateQ[:0]
+	f.nextOK = false
 }
 
 func (f *FSP) Arrive(t float64, j int) {
@@ -59,6 +66,7 @@ func (f *FSP) Arrive(t float64, j int) {
 	f.virt.push(tag, j)
 	f.ready.push(tag, j)
 	f.rem[j] = f.jobs[j].Size
+	f.nextOK = false
 }
 
 // served returns the job served alone at full rate (−1 if none or if late
@@ -80,6 +88,15 @@ func (f *FSP) served() int {
 // next returns the next event time and kind: 0 virtual completion, 1 real
 // completion of the served job, 2 completion of a PS-late job.
 func (f *FSP) next() (float64, int) {
+	if !f.nextOK {
+		f.nextT, f.nextK = f.plan()
+		f.nextOK = true
+	}
+	return f.nextT, f.nextK
+}
+
+// plan computes next's answer from the state.
+func (f *FSP) plan() (float64, int) {
 	t, kind := math.Inf(1), -1
 	if n := f.virt.len(); n > 0 {
 		t, kind = f.now+(f.virt.min().key-f.vt)*float64(n)/f.c, 0
@@ -105,6 +122,7 @@ func (f *FSP) Advance(t float64, done func(int)) {
 	tn, kind := f.next()
 	dt := t - f.now
 	f.now = t
+	f.nextOK = false
 	if kind < 0 {
 		return
 	}
@@ -120,11 +138,11 @@ func (f *FSP) Advance(t float64, done func(int)) {
 	if t >= tn {
 		switch kind {
 		case 0:
-			f.vt = math.Max(f.vt, f.virt.min().key)
+			f.vt = max(f.vt, f.virt.min().key)
 		case 1:
 			f.rem[s] = 0
 		case 2:
-			f.vLate = math.Max(f.vLate, f.late.min().key)
+			f.vLate = max(f.vLate, f.late.min().key)
 		}
 	}
 	// Real completions first: a job finishing for real at the moment its

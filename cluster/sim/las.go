@@ -91,9 +91,9 @@ func (l *LAS) Advance(t float64, done func(int)) {
 	}
 	if t >= tn {
 		if kind == 0 {
-			l.level = math.Max(l.level, l.heaps.key[l.root])
+			l.level = max(l.level, l.heaps.key[l.root])
 		} else {
-			l.level = math.Max(l.level, l.stack[len(l.stack)-1].level)
+			l.level = max(l.level, l.stack[len(l.stack)-1].level)
 		}
 	} else {
 		l.level += (t - l.now) * l.c / float64(l.count)

@@ -585,10 +585,10 @@ func (m *LASMQ) Advance(t float64, done func(int)) {
 	}
 	// Snap the job that causes the event to its target.
 	if q := m.evQ; m.order == OrderPS {
-		m.v[q] = math.Max(m.v[q], m.evTo)
+		m.v[q] = max(m.v[q], m.evTo)
 	} else {
 		h := m.headOf(q)
-		m.att[h] = math.Max(m.att[h], m.evTo)
+		m.att[h] = max(m.att[h], m.evTo)
 	}
 	// Complete or demote every head that is at its target. A demoted job
 	// moves to a later queue, which this pass reaches afterwards.
@@ -703,7 +703,7 @@ func (m *LASMQ) planCapped() {
 				m.resJob[q] = j
 				break
 			}
-			r := math.Min(m.capOf(j), left)
+			r := min(m.capOf(j), left)
 			left -= r
 			serve(j, q, r)
 			if r < m.capOf(j) {
@@ -711,18 +711,18 @@ func (m *LASMQ) planCapped() {
 				break
 			}
 		}
-		leftover += math.Max(left, 0)
+		leftover += max(left, 0)
 	}
 	// Pass 2: the leftover, highest-priority queue first.
 	for q := 0; q < m.K && leftover > Tol*m.c; q++ {
 		for j := m.resJob[q]; j >= 0 && leftover > Tol*m.c; j = m.link[j] {
 			if k := m.resIdx[q]; k >= 0 && m.srv[k] == j {
-				add := math.Min(m.capOf(j)-m.srate[k], leftover)
+				add := min(m.capOf(j)-m.srate[k], leftover)
 				m.srate[k] += add
 				leftover -= add
 				continue
 			}
-			r := math.Min(m.capOf(j), leftover)
+			r := min(m.capOf(j), leftover)
 			leftover -= r
 			serve(j, q, r)
 		}
@@ -768,7 +768,7 @@ func (m *LASMQ) advanceCapped(t float64, done func(int)) {
 		m.att[j] += dt * m.srate[i]
 	}
 	if t >= m.nextT && m.evJob >= 0 {
-		m.att[m.evJob] = math.Max(m.att[m.evJob], m.evTo)
+		m.att[m.evJob] = max(m.att[m.evJob], m.evTo)
 	}
 	m.now = t
 	// Complete or demote served jobs. The served jobs of a queue are a
@@ -831,7 +831,7 @@ func (m *LASMQ) planOrdered() {
 		for j := m.head[q]; j >= 0; j = m.link[j] {
 			cp += m.capOf(j)
 		}
-		used := math.Min(m.rate[q], cp)
+		used := min(m.rate[q], cp)
 		leftover += m.rate[q] - used
 		m.rate[q] = used
 	}
@@ -844,7 +844,7 @@ func (m *LASMQ) planOrdered() {
 			cp += m.capOf(j)
 		}
 		if leftover > Tol*m.c {
-			add := math.Min(leftover, cp-m.rate[q])
+			add := min(leftover, cp-m.rate[q])
 			m.rate[q] += add
 			leftover -= add
 		}
@@ -890,7 +890,7 @@ func (m *LASMQ) fillInOrder(q int, jobs []int32, total float64) {
 		if !(total > 0) {
 			return
 		}
-		r := math.Min(m.capOf(j), total)
+		r := min(m.capOf(j), total)
 		total -= r
 		m.serveAt(j, q, r)
 	}
@@ -938,7 +938,7 @@ func (m *LASMQ) advanceOrdered(t float64, done func(int)) {
 	}
 	m.now = t
 	if t >= m.nextT && m.evJob >= 0 {
-		m.att[m.evJob] = math.Max(m.att[m.evJob], m.evTo)
+		m.att[m.evJob] = max(m.att[m.evJob], m.evTo)
 	}
 	for _, j := range m.srv {
 		q := int(m.qOf[j])

@@ -181,15 +181,19 @@ func (m *Metrics) compute(jobs []Job, completion, response []float64, c float64,
 			s.ZeroSize++
 		}
 		work += j.Size
-		last = math.Max(last, completion[i])
+		last = max(last, completion[i])
 		if deadlines != nil {
 			late := completion[i] - deadlines[i]
 			d := deadlines[i]
-			tol := DeadlineTol*math.Max(d-j.Arrival, 0) + 4*(math.Nextafter(math.Abs(d), math.Inf(1))-math.Abs(d))
+			// 4 ulps of |d|: math.Nextafter(a, +Inf) − a, inline (a is
+			// not negative: its successor is the next bit pattern, which
+			// gives NaN for +Inf and NaN as Nextafter's does).
+			a := math.Abs(d)
+			tol := DeadlineTol*max(d-j.Arrival, 0) + 4*(math.Float64frombits(math.Float64bits(a)+1)-a)
 			m.Missed[i] = late > tol
 			if m.Missed[i] {
 				s.Missed++
-				s.MaxLate = math.Max(s.MaxLate, late)
+				s.MaxLate = max(s.MaxLate, late)
 			}
 		}
 	}

@@ -211,7 +211,7 @@ func (p *PFSP) plan() {
 	}
 	// delta is the slack that counts as none for a job whose estimate is
 	// used up (a tolerance at the scale of the slacks).
-	scale := math.Max(p.sumTag-float64(m)*p.vt+p.sumEst, 0)
+	scale := max(p.sumTag-float64(m)*p.vt+p.sumEst, 0)
 	p.qdelta = Tol * scale
 	p.run.settle(scale / 8)
 	p.qpm, p.qbest, p.qsub, p.qbw, p.qahead = math.Inf(1), -1, false, 0, 0
@@ -228,7 +228,7 @@ func (p *PFSP) plan() {
 	} else if bestW == 0 && !math.IsInf(bestAhead, 1) {
 		// An exhausted estimate: serving it eats the slack of the jobs
 		// ahead; re-plan when it is gone.
-		p.setNext(math.Max(bestAhead, 0), 3)
+		p.setNext(max(bestAhead, 0), 3)
 	}
 }
 
@@ -334,10 +334,10 @@ func (p *PFSP) Advance(t float64, done func(int)) {
 		case 1:
 			p.rem[p.served] = 0
 		case 2:
-			p.vLate = math.Max(p.vLate, p.lateQ.min().key)
+			p.vLate = max(p.vLate, p.lateQ.min().key)
 		case 4:
 			j := p.served
-			p.rem[j] = math.Min(p.rem[j], p.jobs[j].Size-p.jobs[j].Estimate)
+			p.rem[j] = min(p.rem[j], p.jobs[j].Size-p.jobs[j].Estimate)
 		}
 	}
 	p.now = t

@@ -84,7 +84,7 @@ func (p *PS) Advance(t float64, done func(int)) {
 		return
 	}
 	if t >= p.Next() {
-		p.v = math.Max(p.v, p.heap.min().key)
+		p.v = max(p.v, p.heap.min().key)
 	} else {
 		p.v += (t - p.now) * p.c / p.sumW
 	}

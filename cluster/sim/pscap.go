@@ -194,7 +194,7 @@ func (p *capPS) advance(t float64, done func(int)) {
 	}
 	p.now = t
 	if t >= tn && unc {
-		p.v = math.Max(p.v, p.uTag.min().key)
+		p.v = max(p.v, p.uTag.min().key)
 	}
 	changed := false
 	for p.uTag.len() > 0 {

@@ -52,7 +52,7 @@ func (j *Job) slowdown(r, c float64) float64 {
 		a = j.Alone
 	}
 	if j.SlowdownFloor > 0 {
-		a = math.Max(a, math.Min(r, j.SlowdownFloor))
+		a = max(a, min(r, j.SlowdownFloor))
 	}
 	return r / a
 }
@@ -159,31 +159,58 @@ func Simulate(jobs []Job, capacity float64, p Policy) (*Result, error) {
 // non-decreasing order, finite non-negative sizes, estimates, rate caps and
 // times alone, finite weights. Errors name the job (1-based, as a row).
 func CheckJobs(jobs []Job) error {
+	_, err := checkJobs(jobs)
+	return err
+}
+
+// checkJobs is CheckJobs, and reports besides whether any job carries a
+// rate cap (HasCaps, in the same pass).
+func checkJobs(jobs []Job) (caps bool, err error) {
 	prev := math.Inf(-1)
-	for i, j := range jobs {
-		switch {
-		case math.IsNaN(j.Arrival) || math.IsInf(j.Arrival, 0):
-			return fmt.Errorf("job %d: arrival %v is not finite", i+1, j.Arrival)
-		case j.Arrival < prev:
-			return fmt.Errorf("job %d: arrival %v is before the previous job's %v (jobs must be sorted by arrival)", i+1, j.Arrival, prev)
-		case !(j.Size >= 0) || math.IsInf(j.Size, 0):
-			return fmt.Errorf("job %d: size %v is not a finite non-negative number", i+1, j.Size)
-		case !(j.Estimate >= 0) || math.IsInf(j.Estimate, 0):
-			return fmt.Errorf("job %d: estimate %v is not a finite non-negative number", i+1, j.Estimate)
-		case math.IsNaN(j.Weight) || math.IsInf(j.Weight, 0):
-			return fmt.Errorf("job %d: weight %v is not finite", i+1, j.Weight)
-		case !(j.Containers >= 0) || math.IsInf(j.Containers, 0):
-			return fmt.Errorf("job %d: containers %v is not a finite non-negative number", i+1, j.Containers)
-		case !(j.Cap >= 0) || math.IsInf(j.Cap, 0):
-			return fmt.Errorf("job %d: rate cap %v is not a finite non-negative number", i+1, j.Cap)
-		case !(j.Alone >= 0) || math.IsInf(j.Alone, 0):
-			return fmt.Errorf("job %d: time alone %v is not a finite non-negative number", i+1, j.Alone)
-		case !(j.SlowdownFloor >= 0) || math.IsInf(j.SlowdownFloor, 0):
-			return fmt.Errorf("job %d: slowdown floor %v is not a finite non-negative number", i+1, j.SlowdownFloor)
+	for i := range jobs {
+		j := &jobs[i]
+		if !j.valid(prev) {
+			return false, j.invalid(i, prev)
 		}
 		prev = j.Arrival
+		caps = caps || j.Cap > 0
 	}
-	return nil
+	return caps, nil
+}
+
+// valid reports whether j passes CheckJobs after a job that arrived at
+// prev, in one test: every comparison is false for a NaN.
+func (j *Job) valid(prev float64) bool {
+	inf := math.Inf(1)
+	return j.Arrival >= prev && j.Arrival > -inf && j.Arrival < inf && j.Size >= 0 && j.Size < inf &&
+		j.Estimate >= 0 && j.Estimate < inf && j.Weight > -inf && j.Weight < inf &&
+		j.Containers >= 0 && j.Containers < inf && j.Cap >= 0 && j.Cap < inf &&
+		j.Alone >= 0 && j.Alone < inf && j.SlowdownFloor >= 0 && j.SlowdownFloor < inf
+}
+
+// invalid returns the error that names what is wrong with job i, which
+// valid refused.
+func (j *Job) invalid(i int, prev float64) error {
+	switch {
+	case math.IsNaN(j.Arrival) || math.IsInf(j.Arrival, 0):
+		return fmt.Errorf("job %d: arrival %v is not finite", i+1, j.Arrival)
+	case j.Arrival < prev:
+		return fmt.Errorf("job %d: arrival %v is before the previous job's %v (jobs must be sorted by arrival)", i+1, j.Arrival, prev)
+	case !(j.Size >= 0) || math.IsInf(j.Size, 0):
+		return fmt.Errorf("job %d: size %v is not a finite non-negative number", i+1, j.Size)
+	case !(j.Estimate >= 0) || math.IsInf(j.Estimate, 0):
+		return fmt.Errorf("job %d: estimate %v is not a finite non-negative number", i+1, j.Estimate)
+	case math.IsNaN(j.Weight) || math.IsInf(j.Weight, 0):
+		return fmt.Errorf("job %d: weight %v is not finite", i+1, j.Weight)
+	case !(j.Containers >= 0) || math.IsInf(j.Containers, 0):
+		return fmt.Errorf("job %d: containers %v is not a finite non-negative number", i+1, j.Containers)
+	case !(j.Cap >= 0) || math.IsInf(j.Cap, 0):
+		return fmt.Errorf("job %d: rate cap %v is not a finite non-negative number", i+1, j.Cap)
+	case !(j.Alone >= 0) || math.IsInf(j.Alone, 0):
+		return fmt.Errorf("job %d: time alone %v is not a finite non-negative number", i+1, j.Alone)
+	default:
+		return fmt.Errorf("job %d: slowdown floor %v is not a finite non-negative number", i+1, j.SlowdownFloor)
+	}
 }
 
 // Run simulates policy p over jobs on a server of capacity c. The Result
@@ -193,10 +220,11 @@ func (s *Simulator) Run(jobs []Job, c float64, p Policy) (*Result, error) {
 	if !(c > 0) || math.IsInf(c, 0) {
 		return nil, fmt.Errorf("capacity %v is not a finite positive number", c)
 	}
-	if err := CheckJobs(jobs); err != nil {
+	caps, err := checkJobs(jobs)
+	if err != nil {
 		return nil, err
 	}
-	if _, ok := p.(capAware); !ok && HasCaps(jobs) {
+	if _, ok := p.(capAware); !ok && caps {
 		return nil, fmt.Errorf("policy %s does not support rate caps (fifo, ps, gps and las_mq do)", p.Name())
 	}
 	if v, ok := p.(interface{ Validate() error }); ok {
@@ -251,7 +279,7 @@ func (s *Simulator) Run(jobs []Job, c float64, p Policy) (*Result, error) {
 		if math.IsInf(tn, 1) && next == n {
 			break
 		}
-		t := math.Min(tn, ta)
+		t := min(tn, ta)
 		now0, completed0 := now, completed
 		if t < now {
 			t = now // a policy's next event may round to just before now

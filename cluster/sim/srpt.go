@@ -82,7 +82,7 @@ func (s *SRPT) next() (float64, int) {
 	if s.h >= 0 {
 		t, kind = s.now+s.hRem/r, 0
 		if s.LatePS {
-			if tl := s.now + math.Max(s.hEst, 0)/r; tl < t {
+			if tl := s.now + max(s.hEst, 0)/r; tl < t {
 				t, kind = tl, 1
 			}
 		}
@@ -121,7 +121,7 @@ func (s *SRPT) Advance(t float64, done func(int)) {
 		case 1:
 			s.hEst = 0
 		case 2:
-			s.vLate = math.Max(s.vLate, s.late.min().key)
+			s.vLate = max(s.vLate, s.late.min().key)
 		}
 	}
 	s.now = t

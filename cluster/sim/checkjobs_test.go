@@ -1,0 +1,71 @@
+package sim
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+// TestCheckJobsEveryField puts each bad value of each field on the second
+// of two jobs: CheckJobs (whose common case is one combined test) must
+// refuse it and name the job and the field; a good list passes, and
+// checkJobs reports rate caps as HasCaps does.
+func TestCheckJobsEveryField(t *testing.T) {
+	nan, inf := math.NaN(), math.Inf(1)
+	good := Job{Arrival: 5, Size: 1, Estimate: 1, Weight: 1, Containers: 2, Cap: 0.5, Alone: 1, SlowdownFloor: 10}
+	for _, tc := range []struct {
+		field string
+		set   func(*Job, float64)
+		bad   []float64
+		want  string
+	}{
+		{"arrival", func(j *Job, v float64) { j.Arrival = v }, []float64{nan, inf, -inf, 4}, "arrival"},
+		{"size", func(j *Job, v float64) { j.Size = v }, []float64{nan, inf, -inf, -1}, "size"},
+		{"estimate", func(j *Job, v float64) { j.Estimate = v }, []float64{nan, inf, -inf, -1}, "estimate"},
+		{"weight", func(j *Job, v float64) { j.Weight = v }, []float64{nan, inf, -inf}, "weight"},
+		{"containers", func(j *Job, v float64) { j.Containers = v }, []float64{nan, inf, -inf, -1}, "containers"},
+		{"cap", func(j *Job, v float64) { j.Cap = v }, []float64{nan, inf, -inf, -1}, "rate cap"},
+		{"alone", func(j *Job, v float64) { j.Alone = v }, []float64{nan, inf, -inf, -1}, "time alone"},
+		{"floor", func(j *Job, v float64) { j.SlowdownFloor = v }, []float64{nan, inf, -inf, -1}, "slowdown floor"},
+	} {
+		for _, v := range tc.bad {
+			j := good
+			tc.set(&j, v)
+			err := CheckJobs([]Job{good, j})
+			if err == nil || !strings.Contains(err.Error(), "job 2: "+tc.want) {
+				t.Errorf("%s = %v: error %v, want one naming job 2's %s", tc.field, v, err, tc.want)
+			}
+		}
+	}
+	for _, tc := range []struct {
+		jobs []Job
+		caps bool
+	}{
+		{nil, false},
+		{[]Job{{Arrival: -1, Size: 0, Weight: -2}, {Arrival: -1}}, false},
+		{[]Job{good, good}, true},
+		{[]Job{{}, {Cap: 1}}, true},
+	} {
+		caps, err := checkJobs(tc.jobs)
+		if err != nil || caps != tc.caps || caps != HasCaps(tc.jobs) {
+			t.Errorf("%v: caps %v, err %v; want caps %v", tc.jobs, caps, err, tc.caps)
+		}
+	}
+}
+
+// TestDeadlineUlpInline checks Metrics' inline successor of |d| against
+// math.Nextafter on the special values and random ones.
+func TestDeadlineUlpInline(t *testing.T) {
+	xs := []float64{0, math.Copysign(0, -1), 1, -1, 1.7e9, -1.7e9, math.SmallestNonzeroFloat64, math.MaxFloat64, -math.MaxFloat64, math.Inf(1), math.Inf(-1), math.NaN()}
+	for i := range 1000 {
+		xs = append(xs, math.Ldexp(float64(i)+0.37, i%200-100))
+	}
+	for _, d := range xs {
+		a := math.Abs(d)
+		got := math.Float64frombits(math.Float64bits(a)+1) - a
+		want := math.Nextafter(a, math.Inf(1)) - a
+		if math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
+			t.Errorf("d = %v: %v, want %v", d, got, want)
+		}
+	}
+}
