@@ -405,12 +405,15 @@ func (f *coshhFold) setLambdaColumn() {
 			a[h] += 1 / c.rAt(k, h)
 		}
 	}
+	var rows []int
+	var vals []float64
 	for t, v := range a {
 		if v != f.lamCoef[t] {
 			f.lamCoef[t] = v
-			f.cm.setCoefficient(t, 0, v)
+			rows, vals = append(rows, t), append(vals, v)
 		}
 	}
+	f.cm.setColumnCoefficients(0, rows, vals)
 }
 
 // column appends master column idx (r in its class's row, 1 in its type
