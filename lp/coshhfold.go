@@ -705,7 +705,9 @@ func (f *coshhFold) typeCopy(t int) int { return t * f.copies / f.c.nt }
 // over several columns held equal by rows λ_j − λ_{j+1} = 0: with one
 // column of 10⁴ entries, CLP's factorisation (pivotOneOtherRow) walks that
 // column at each row it eliminates, 15 % of the CPU at 20,000 × 5,000.
-var lambdaCopyRows = 64
+// Of 16, 64 and 256 rows a column, 256 took the least CPU there (CLP's
+// solves 52.6, 48.1 and 46.8 CPU-s).
+var lambdaCopyRows = 256
 
 // lambdaCopies is the number of λ's columns for nt types.
 func lambdaCopies(nt int) int {

@@ -198,7 +198,7 @@ func TestCOSHHFoldedRecertify(t *testing.T) {
 // walk it at each row it eliminated), that the copies are equal and that
 // λ is certified by its dual bound.
 func TestFoldedLambdaColumnsSparse(t *testing.T) {
-	for _, sz := range [][2]int{{40, 5}, {600, 300}} {
+	for _, sz := range [][2]int{{40, 5}, {1200, 1000}} {
 		p := randomCOSHH(rand.New(rand.NewPCG(uint64(sz[0]), uint64(sz[1]))), sz[0], sz[1])
 		active := make([]int, sz[0])
 		for i := range active {
