@@ -4,6 +4,7 @@ package lp
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -187,6 +188,42 @@ func TestCOSHHFoldedRecertify(t *testing.T) {
 		}
 		if !near(sum, got.Lambda, 1e-9) {
 			t.Errorf("%d×%d: the type duals sum to %.12g, not λ = %.12g (scaled back?)", sz[0], sz[1], sum, got.Lambda)
+		}
+	}
+}
+
+// TestFoldedLambdaColumnsSparse checks that λ's coefficients in the folded
+// master are spread over columns of about lambdaCopyRows type rows each
+// (one column with an entry in every type row made CLP's factorisation
+// walk it at each row it eliminated), that the copies are equal and that
+// λ is certified by its dual bound.
+func TestFoldedLambdaColumnsSparse(t *testing.T) {
+	for _, sz := range [][2]int{{40, 5}, {1200, 1000}} {
+		p := randomCOSHH(rand.New(rand.NewPCG(uint64(sz[0]), uint64(sz[1]))), sz[0], sz[1])
+		active := make([]int, sz[0])
+		for i := range active {
+			active[i] = i
+		}
+		f := newCOSHHFold(p, active, nil)
+		ls, _, err := f.solveRounds()
+		if err != nil {
+			f.cm.free()
+			t.Fatal(err)
+		}
+		classRows := f.classRows()
+		for j := 0; j < f.copies; j++ {
+			index, _ := f.cm.column(j)
+			// its type rows, its share of the class rows, two link rows
+			if want := lambdaCopyRows + classRows/f.copies + 1 + 2; len(index) > want {
+				t.Errorf("%d×%d: λ column %d has %d entries, want at most %d", sz[0], sz[1], j, len(index), want)
+			}
+			if d := ls.X[j] - ls.X[0]; math.Abs(d) > 1e-9*ls.X[0] {
+				t.Errorf("%d×%d: λ copy %d = %.15g, λ = %.15g", sz[0], sz[1], j, ls.X[j], ls.X[0])
+			}
+		}
+		f.cm.free()
+		if gap := f.bound - ls.X[0]; math.Abs(gap) > 1e-10*ls.X[0] {
+			t.Errorf("%d×%d: λ %.15g, dual bound %.15g", sz[0], sz[1], ls.X[0], f.bound)
 		}
 	}
 }

@@ -430,7 +430,7 @@ func (c *CapacityCheck) WriteText(w io.Writer) {
 
 // CapacityCheckVersion changes when the capacity stage's check (the load
 // decomposition, the headroom replays) changes what it computes.
-const CapacityCheckVersion = 3 // 2: the rate factor before the p99 doubles; 3: λ from the folded master that certifies it (the canonical allocation at that λ)
+const CapacityCheckVersion = 4 // 2: the rate factor before the p99 doubles; 3: λ from the folded master that certifies it (the canonical allocation at that λ); 4: over 256 machine types λ is held in several equal columns (the last digits of λ can move)
 
 // Headline is the run's capacity sentence: λ, what it means for today's
 // arrival rate and the replay that checks it, and 1/λ as the product of
