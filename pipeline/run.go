@@ -145,6 +145,9 @@ func Run(ctx context.Context, in *inputs.Inputs, r *Runner) (*runreport.RunResul
 		return nil, err
 	}
 	defer r.Close()
+	if err := in.HoldSimJobs(); err != nil { // dropped by an earlier Run's validate
+		return nil, err
+	}
 	p := &pipelineRun{in: in, r: r}
 	so := &in.Config.Stages
 	stages := p.stages()
@@ -509,6 +512,11 @@ func (p *pipelineRun) validate(ctx context.Context) (map[string][]byte, error) {
 		return nil, err
 	}
 	tuned := p.tuned()
+	// The stages after this one read the validation window alone (and the
+	// bundle, built here first from the tuning window): the log's other
+	// simulation jobs are dropped, not kept live beside its simulations.
+	p.bundle()
+	p.in.ReleaseSimJobs(p.in.Split.TuneJobs, p.in.NumSimJobs())
 	// The emitted files, loaded back from the output directory and
 	// simulated at task level, with H-PFSP's rows, in one pool with the
 	// fluid runs (a shard computes the fluid runs alone).
