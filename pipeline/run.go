@@ -145,9 +145,11 @@ func Run(ctx context.Context, in *inputs.Inputs, r *Runner) (*runreport.RunResul
 		return nil, err
 	}
 	defer r.Close()
-	if err := in.HoldSimJobs(); err != nil { // dropped by an earlier Run's validate
-		return nil, err
-	}
+	// The simulation jobs (64 B a job) are dropped while classify reads
+	// the log's columns, rebuilt when tune starts (the first stage that
+	// simulates) and dropped again but for the validation window by
+	// validate: after Run, read them with in.Window or in.HoldSimJobs.
+	in.ReleaseSimJobs(0, 0)
 	p := &pipelineRun{in: in, r: r}
 	so := &in.Config.Stages
 	stages := p.stages()
@@ -159,6 +161,11 @@ func Run(ctx context.Context, in *inputs.Inputs, r *Runner) (*runreport.RunResul
 	for k, s := range stages {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("before stage %s: %w", s.name, err)
+		}
+		if s.name == besideFrom {
+			if err := in.HoldSimJobs(); err != nil {
+				return nil, err
+			}
 		}
 		key, err := r.KeyOf(s.name, s.params, s.deps, s.inputs...)
 		if err != nil {

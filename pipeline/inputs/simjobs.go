@@ -54,7 +54,10 @@ func (in *Inputs) ReleaseSimJobs(lo, hi int) {
 	if lo < 0 || lo > hi || hi > len(in.SimJobs) {
 		return
 	}
-	in.sim.kept, in.sim.keptLo = append([]sim.Job(nil), in.SimJobs[lo:hi]...), lo
+	in.sim.kept, in.sim.keptLo = nil, lo
+	if hi > lo {
+		in.sim.kept = append([]sim.Job(nil), in.SimJobs[lo:hi]...)
+	}
 	in.SimJobs, in.sim.built = nil, nil
 }
 
