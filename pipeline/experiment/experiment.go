@@ -620,6 +620,9 @@ func (w *worker) run(ctx context.Context, x *Experiment, spec string, run int, r
 	} else {
 		w.jobs = nil // a copy of the last scaled run's jobs is garbage
 	}
+	if !byColumn || x.Errors.IsExact() {
+		w.est = nil // nor is the last run's column kept
+	}
 	if scaled {
 		for i := range w.jobs {
 			w.jobs[i].Size *= x.Scale
@@ -653,6 +656,10 @@ func (w *worker) run(ctx context.Context, x *Experiment, spec string, run int, r
 		return sim.Summary{}, err
 	}
 	if x.MeanOnly && rows == nil && emit == nil {
+		// The metrics' per-job buffers (up to 25 B a job) are not kept
+		// through the mean-only runs (the validate stage's last ones,
+		// beside their scaled copies of the jobs).
+		w.m = sim.Metrics{}
 		return meanOnlySummary(jobs, done), nil
 	}
 	sum := w.m.ComputeRun(jobs, done, x.Capacity, dl)
