@@ -67,6 +67,9 @@ func TestSimulatedViewsStateTheirLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkCapacityHeadline(t, res, dir)
+	if err := in.HoldSimJobs(); err != nil { // Run drops them
+		t.Fatal(err)
+	}
 	_, valJobs := in.Split.Windows(in.SimJobs)
 	win := experiment.OfferedLoad(valJobs, in.Capacity)
 	if res.ValidationLoad == nil || *res.ValidationLoad != win {

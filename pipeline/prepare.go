@@ -118,7 +118,7 @@ func Prepare(cfg inputs.RunConfig) (*inputs.Inputs, error) {
 	if in.Capacity, in.CapacityFrom, err = tasklevel.RunCapacity(cfg.Capacity, in.Source, cfg.Sizes, in.Spec); err != nil {
 		return nil, err
 	}
-	if in.SimJobs, err = experiment.JobsOf(in.Jobs, in.Sizes, in.Spec); err != nil {
+	if err = in.BuildSimJobs(); err != nil {
 		return nil, err
 	}
 	if err := tasklevel.CheckClock(in.SimJobs, in.Capacity, in.CapacityFrom); err != nil {

@@ -26,16 +26,20 @@ func (p *pipelineRun) routeBundle(bd *bundle.Bundle) error {
 			return err
 		}
 	}
-	n := min(len(in.SimJobs), in.Jobs.Len(), in.Split.TuneJobs)
+	n := min(in.NumSimJobs(), in.Jobs.Len(), in.Split.TuneJobs)
+	jobs, err := in.Window(0, n)
+	if err != nil {
+		return err
+	}
 	work := make([]float64, len(names))
 	total := 0.0
 	for i := range n {
-		work[userOfRow[i]] += in.SimJobs[i].Size
-		total += in.SimJobs[i].Size
+		work[userOfRow[i]] += jobs[i].Size
+		total += jobs[i].Size
 	}
 	peak := make([]int, len(names))
 	if bd.LASMQ != nil && n > 0 && in.Capacity > 0 {
-		fluid, err := p.fluidPeaks(n, userOfRow, len(names))
+		fluid, err := p.fluidPeaks(jobs, userOfRow, len(names))
 		if err != nil {
 			return err
 		}
@@ -56,20 +60,20 @@ func (p *pipelineRun) routeBundle(bd *bundle.Bundle) error {
 			bd.Users[i].PeakApps = peak[k]
 		}
 	}
-	bd.Queues = bundle.LogQueues(in.Jobs, in.SimJobs[:n], total)
+	bd.Queues = bundle.LogQueues(in.Jobs, jobs, total)
 	return nil
 }
 
 // fluidPeaks returns every user's peak concurrent applications in a fluid
-// replay of the fluid tuner's LAS_MQ over the log's first n jobs at the
+// replay of the fluid tuner's LAS_MQ over jobs (the log's first) at the
 // run's capacity. The replay runs once for that LAS_MQ: the bundle is
 // rebuilt (tune-deploy, its verdict, emit) with the same one.
-func (p *pipelineRun) fluidPeaks(n int, userOfRow []int32, users int) ([]int, error) {
+func (p *pipelineRun) fluidPeaks(jobs []sim.Job, userOfRow []int32, users int) ([]int, error) {
 	best := p.tr.Best
 	if c := p.peaks; c.peak != nil && c.of == best {
 		return c.peak, nil
 	}
-	jobs := p.in.SimJobs[:n]
+	n := len(jobs)
 	res, err := sim.Simulate(jobs, p.in.Capacity, best.Policy())
 	if err != nil {
 		return nil, fmt.Errorf("peak applications per user: %w", err)

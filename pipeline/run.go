@@ -145,6 +145,11 @@ func Run(ctx context.Context, in *inputs.Inputs, r *Runner) (*runreport.RunResul
 		return nil, err
 	}
 	defer r.Close()
+	// The simulation jobs (64 B a job) are dropped while classify reads
+	// the log's columns, rebuilt when tune starts (the first stage that
+	// simulates) and dropped again but for the validation window by
+	// validate: after Run, read them with in.Window or in.HoldSimJobs.
+	in.ReleaseSimJobs(0, 0)
 	p := &pipelineRun{in: in, r: r}
 	so := &in.Config.Stages
 	stages := p.stages()
@@ -156,6 +161,11 @@ func Run(ctx context.Context, in *inputs.Inputs, r *Runner) (*runreport.RunResul
 	for k, s := range stages {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("before stage %s: %w", s.name, err)
+		}
+		if s.name == besideFrom {
+			if err := in.HoldSimJobs(); err != nil {
+				return nil, err
+			}
 		}
 		key, err := r.KeyOf(s.name, s.params, s.deps, s.inputs...)
 		if err != nil {
@@ -509,6 +519,11 @@ func (p *pipelineRun) validate(ctx context.Context) (map[string][]byte, error) {
 		return nil, err
 	}
 	tuned := p.tuned()
+	// The stages after this one read the validation window alone (and the
+	// bundle, built here first from the tuning window): the log's other
+	// simulation jobs are dropped, not kept live beside its simulations.
+	p.bundle()
+	p.in.ReleaseSimJobs(p.in.Split.TuneJobs, p.in.NumSimJobs())
 	// The emitted files, loaded back from the output directory and
 	// simulated at task level, with H-PFSP's rows, in one pool with the
 	// fluid runs (a shard computes the fluid runs alone).

@@ -19,6 +19,7 @@ import "math"
 // queue or a PS (virtual time and heap of tags). O(log n) per event.
 type FSP struct {
 	LatePS bool
+	estimateColumn
 
 	jobs []Job
 	c    float64
@@ -62,7 +63,7 @@ func (f *FSP) Start(jobs []Job, c float64) {
 }
 
 func (f *FSP) Arrive(t float64, j int) {
-	tag := f.vt + f.jobs[j].Estimate
+	tag := f.vt + f.est(f.jobs, int(j))
 	f.virt.push(tag, j)
 	f.ready.push(tag, j)
 	f.rem[j] = f.jobs[j].Size
@@ -150,7 +151,7 @@ func (f *FSP) Advance(t float64, done func(int)) {
 	f.complete(done)
 	for f.virt.len() > 0 {
 		e := f.virt.min()
-		if e.key-f.vt > Tol*f.jobs[e.j].Estimate {
+		if e.key-f.vt > Tol*f.est(f.jobs, int(e.j)) {
 			break
 		}
 		f.virt.pop()

@@ -70,7 +70,7 @@ func (o LevelOrder) byRemaining() bool { return o == OrderRemaining || o == Orde
 func (m *LASMQ) remaining(j int, a float64) float64 {
 	jb := &m.jobs[j]
 	if m.order == OrderRemaining {
-		return jb.Estimate - a
+		return m.est(m.jobs, j) - a
 	}
 	switch {
 	case jb.Containers > 0 && jb.Size > 0:
@@ -136,6 +136,7 @@ type LASMQ struct {
 	Strict  bool
 	Order   LevelOrder // in-level order; "" is FIFO
 
+	estimateColumn
 	jobs   []Job
 	c      float64
 	now    float64

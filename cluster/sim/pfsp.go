@@ -91,6 +91,7 @@ import "math"
 // instances (relative differences at most 1e-10; about three in four
 // bit-identical).
 type PFSP struct {
+	estimateColumn
 	jobs []Job
 	c    float64
 	now  float64
@@ -147,7 +148,7 @@ func (p *PFSP) w(j int32) float64 {
 	if p.rem[j] < 0 {
 		return 0
 	}
-	e := p.jobs[j].Estimate
+	e := p.est(p.jobs, int(j))
 	w := e - (p.jobs[j].Size - p.rem[j])
 	// Used up within Tol, or within the rounding of size − rem (a few
 	// ulps of the size: after the estimate-used-up event snaps rem to
@@ -161,7 +162,7 @@ func (p *PFSP) w(j int32) float64 {
 func (p *PFSP) Arrive(t float64, j int) {
 	p.rem[j] = p.jobs[j].Size
 	p.late[j] = false
-	est := p.jobs[j].Estimate
+	est := p.est(p.jobs, int(j))
 	p.tag[j] = p.vt + est
 	p.sumTag += p.tag[j]
 	p.sumEst += est
@@ -337,7 +338,7 @@ func (p *PFSP) Advance(t float64, done func(int)) {
 			p.vLate = max(p.vLate, p.lateQ.min().key)
 		case 4:
 			j := p.served
-			p.rem[j] = min(p.rem[j], p.jobs[j].Size-p.jobs[j].Estimate)
+			p.rem[j] = min(p.rem[j], p.jobs[j].Size-p.est(p.jobs, int(j)))
 		}
 	}
 	p.now = t
@@ -353,7 +354,7 @@ func (p *PFSP) Advance(t float64, done func(int)) {
 			// jobs still in the virtual PS.
 			p.run.removeAdd(int32(s), p.servedW)
 			p.rem[s] = -1
-			p.sumEst -= p.jobs[s].Estimate
+			p.sumEst -= p.est(p.jobs, int(s))
 			p.done.insert(s)
 			done(s)
 		} else if w != p.servedW {
@@ -368,7 +369,7 @@ func (p *PFSP) Advance(t float64, done func(int)) {
 		}
 		p.lateQ.pop()
 		p.rem[e.j] = -1
-		p.sumEst -= p.jobs[e.j].Estimate
+		p.sumEst -= p.est(p.jobs, int(e.j))
 		done(int(e.j))
 	}
 	if p.lateQ.len() == 0 {
@@ -383,7 +384,7 @@ func (p *PFSP) Advance(t float64, done func(int)) {
 		// as after a virtual completion's snap) or a margin above Tol·tag
 		// (the estimate is at most the tag, vt ≥ 0) settles it without
 		// the look-up of the estimate.
-		if d := tj - p.vt; d > 0 && (d > Tol*tj || d > Tol*p.jobs[j].Estimate) {
+		if d := tj - p.vt; d > 0 && (d > Tol*tj || d > Tol*p.est(p.jobs, int(j))) {
 			break
 		}
 		// Leaving the virtual PS, j takes its v (about 0) from every

@@ -16,6 +16,7 @@ import "math"
 // per event.
 type SRPT struct {
 	LatePS bool
+	estimateColumn
 
 	jobs []Job
 	c    float64
@@ -57,7 +58,7 @@ func (s *SRPT) rate() float64 {
 }
 
 func (s *SRPT) Arrive(t float64, j int) {
-	est, size := s.jobs[j].Estimate, s.jobs[j].Size
+	est, size := s.est(s.jobs, int(j)), s.jobs[j].Size
 	switch {
 	case s.h < 0:
 		s.h, s.hEst, s.hRem = j, est, size
@@ -129,7 +130,7 @@ func (s *SRPT) Advance(t float64, done func(int)) {
 		j := s.h
 		if s.hRem <= Tol*s.jobs[j].Size {
 			done(j)
-		} else if s.LatePS && s.hEst <= Tol*s.jobs[j].Estimate {
+		} else if s.LatePS && s.hEst <= Tol*s.est(s.jobs, int(j)) {
 			s.late.push(s.vLate+s.hRem, j)
 		} else {
 			break

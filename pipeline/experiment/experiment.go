@@ -46,6 +46,15 @@ type Simulator interface {
 	Simulate(ctx context.Context, jobs []sim.Job, first int, capacity float64, policy string) (*sim.Result, error)
 }
 
+// EstimatesSimulator is a Simulator that also takes a run's estimates as
+// a column, est[i] job i's in place of jobs[i].Estimate: runs with
+// estimation errors then draw 8 B a job per worker, not a 64-byte copy of
+// every job (the fluid resolution's; a resolution without it is handed
+// such a copy).
+type EstimatesSimulator interface {
+	SimulateEstimates(ctx context.Context, jobs []sim.Job, est []float64, first int, capacity float64, policy string) (*sim.Result, error)
+}
+
 // Fluid is the fluid resolution: one server of capacity C whose policy gives
 // every active job a rate (seed 001's model; package cluster/sim).
 var Fluid Resolution = fluid{}
@@ -81,6 +90,16 @@ func (f *FluidSimulator) Simulate(_ context.Context, jobs []sim.Job, _ int, c fl
 		return nil, err
 	}
 	return f.s.Run(jobs, c, p)
+}
+
+// SimulateEstimates is Simulate with est[i] as job i's estimate
+// (sim.Simulator.RunEstimates).
+func (f *FluidSimulator) SimulateEstimates(_ context.Context, jobs []sim.Job, est []float64, _ int, c float64, spec string) (*sim.Result, error) {
+	p, err := f.Policy(spec, len(jobs))
+	if err != nil {
+		return nil, err
+	}
+	return f.s.RunEstimates(jobs, est, c, p)
 }
 
 // Policy returns the parsed policy of spec for a run of n jobs.
@@ -174,8 +193,12 @@ type RunRows struct {
 	Policy int
 	Spec   string
 	Run    int
-	// Jobs are the jobs as simulated (this run's estimates and scale).
+	// Jobs are the jobs as simulated (this run's scale, and its estimates
+	// unless Estimates holds them).
 	Jobs []sim.Job
+	// Estimates, when not nil, are the run's estimates (Jobs[i]'s is
+	// Estimates[i]): a run with errors draws them into a column.
+	Estimates []float64
 	// Completion is every job's completion time; Metrics holds the
 	// responses, slowdowns and missed deadlines computed from it.
 	Completion []float64
@@ -196,6 +219,9 @@ func (r *RunRows) Len() int {
 	return len(r.Jobs)
 }
 
+// Estimate is job i's estimate in the run (not for a shard's Rows).
+func (r *RunRows) Estimate(i int) float64 { return estimateOf(r.Jobs, r.Estimates, i) }
+
 // Responses are the jobs' response times, in job order.
 func (r *RunRows) Responses() []float64 {
 	if r.Rows != nil {
@@ -213,7 +239,7 @@ func (r *RunRows) AppendTo(rows *JobRows, lo, hi int, keep func(i int) bool) {
 		case r.Rows != nil:
 			rows.appendRow(r.Rows, i)
 		default:
-			rows.appendOne(r.Spec, r.Run, i, r.Jobs[i], r.Completion[i], r.Metrics, r.Deadlines)
+			rows.appendOne(r.Spec, r.Run, i, r.Jobs[i], r.Estimate(i), r.Completion[i], r.Metrics, r.Deadlines)
 		}
 	}
 }
@@ -410,8 +436,17 @@ type worker struct {
 	cur  Simulator
 	m    sim.Metrics
 	jobs []sim.Job
+	est  []float64
 	done []float64
 	resp []float64
+}
+
+// resize returns s with length n, reusing its array when it is big enough.
+func resize(s []float64, n int) []float64 {
+	if cap(s) < n {
+		return make([]float64, n)
+	}
+	return s[:n]
 }
 
 // RunExperiments runs several experiments as one pool of simulations on
@@ -577,9 +612,16 @@ func (w *worker) run(ctx context.Context, x *Experiment, spec string, run int, r
 	s := w.cur
 	jobs := x.Jobs
 	scaled := x.Scale > 0 && x.Scale != 1
-	if scaled || !x.Errors.IsExact() {
+	_, byColumn := s.(EstimatesSimulator)
+	byColumn = byColumn && !scaled
+	if scaled || !x.Errors.IsExact() && !byColumn {
 		w.jobs = append(w.jobs[:0], x.Jobs...)
 		jobs = w.jobs
+	} else {
+		w.jobs = nil // a copy of the last scaled run's jobs is garbage
+	}
+	if !byColumn || x.Errors.IsExact() {
+		w.est = nil // nor is the last run's column kept
 	}
 	if scaled {
 		for i := range w.jobs {
@@ -587,15 +629,25 @@ func (w *worker) run(ctx context.Context, x *Experiment, spec string, run int, r
 			w.jobs[i].Estimate *= x.Scale
 		}
 	}
+	var est []float64 // the run's estimates, when a column holds them
 	if !x.Errors.IsExact() {
-		// The draws go straight into the copy (no slices of sizes and
-		// estimates per worker: 16 B a job each).
+		// The draws go into a column (8 B a job) that the simulator reads
+		// in place of the jobs' (EstimatesSimulator), else straight into
+		// the copy.
 		rng := estimate.RunRand(x.Seed, uint64(run))
-		for i := range w.jobs {
-			w.jobs[i].Estimate = x.Errors.Draw(w.jobs[i].Size, rng)
+		if byColumn {
+			w.est = resize(w.est, len(jobs))
+			est = w.est
+		}
+		for i := range jobs {
+			if e := x.Errors.Draw(jobs[i].Size, rng); est != nil {
+				est[i] = e
+			} else {
+				w.jobs[i].Estimate = e
+			}
 		}
 	}
-	done, err := w.simulate(ctx, s, x, jobs, spec)
+	done, err := w.simulate(ctx, s, x, jobs, est, spec)
 	if err != nil {
 		return sim.Summary{}, fmt.Errorf("%s, run %d: %w", spec, run, err)
 	}
@@ -604,14 +656,18 @@ func (w *worker) run(ctx context.Context, x *Experiment, spec string, run int, r
 		return sim.Summary{}, err
 	}
 	if x.MeanOnly && rows == nil && emit == nil {
+		// The metrics' per-job buffers (up to 25 B a job) are not kept
+		// through the mean-only runs (the validate stage's last ones,
+		// beside their scaled copies of the jobs).
+		w.m = sim.Metrics{}
 		return meanOnlySummary(jobs, done), nil
 	}
 	sum := w.m.ComputeRun(jobs, done, x.Capacity, dl)
 	if rows != nil {
-		rows.Append(spec, run, jobs, done.Completion, &w.m, dl)
+		rows.appendRun(spec, run, jobs, est, done.Completion, &w.m, dl)
 	}
 	if emit != nil {
-		rr := &RunRows{Spec: spec, Run: run, Jobs: jobs, Completion: done.Completion, Metrics: &w.m, Deadlines: dl}
+		rr := &RunRows{Spec: spec, Run: run, Jobs: jobs, Estimates: est, Completion: done.Completion, Metrics: &w.m, Deadlines: dl}
 		if err := emit(rr); err != nil {
 			return sim.Summary{}, err
 		}
@@ -639,16 +695,24 @@ func meanOnlySummary(jobs []sim.Job, r *sim.Result) sim.Summary {
 	return s
 }
 
-// simulate runs spec over jobs, in blocks when the experiment says so.
-func (w *worker) simulate(ctx context.Context, s Simulator, x *Experiment, jobs []sim.Job, spec string) (*sim.Result, error) {
+// simulate runs spec over jobs, in blocks when the experiment says so;
+// est, when not nil, are the jobs' estimates (s is then an
+// EstimatesSimulator).
+func (w *worker) simulate(ctx context.Context, s Simulator, x *Experiment, jobs []sim.Job, est []float64, spec string) (*sim.Result, error) {
+	one := func(lo, hi int) (*sim.Result, error) {
+		if est != nil {
+			return s.(EstimatesSimulator).SimulateEstimates(ctx, jobs[lo:hi], est[lo:hi], lo, x.Capacity, spec)
+		}
+		return s.Simulate(ctx, jobs[lo:hi], lo, x.Capacity, spec)
+	}
 	n, b := len(jobs), max(1, x.Blocks)
 	if b == 1 || n < 2*b {
-		return s.Simulate(ctx, jobs, 0, x.Capacity, spec)
+		return one(0, n)
 	}
 	w.done, w.resp = w.done[:0], w.resp[:0]
 	for k := 0; k < b; k++ {
 		lo, hi := k*n/b, (k+1)*n/b
-		r, err := s.Simulate(ctx, jobs[lo:hi], lo, x.Capacity, spec)
+		r, err := one(lo, hi)
 		if err != nil {
 			return nil, err
 		}
@@ -669,16 +733,30 @@ func PSDeadlines(jobs []sim.Job, capacity float64) ([]float64, error) {
 // 1 the cluster cannot keep up and responses grow with the log's length. It
 // is NaN when the jobs arrive at one instant.
 func OfferedLoad(jobs []sim.Job, capacity float64) float64 {
-	if len(jobs) < 2 {
+	return offeredLoad(len(jobs), func(i int) (float64, float64) { return jobs[i].Arrival, jobs[i].Size }, capacity)
+}
+
+// OfferedLoadColumns is OfferedLoad of the jobs whose arrivals and sizes
+// are the columns given (equal lengths), bit for bit.
+func OfferedLoadColumns(arrival, size []float64, capacity float64) float64 {
+	return offeredLoad(len(size), func(i int) (float64, float64) { return arrival[i], size[i] }, capacity)
+}
+
+// offeredLoad is OfferedLoad of n jobs, job i's arrival and size at(i).
+func offeredLoad(n int, at func(i int) (arrival, size float64), capacity float64) float64 {
+	if n < 2 {
 		return math.NaN()
 	}
-	span := jobs[len(jobs)-1].Arrival - jobs[0].Arrival
+	first, _ := at(0)
+	last, _ := at(n - 1)
+	span := last - first
 	if !(span > 0) || !(capacity > 0) {
 		return math.NaN()
 	}
 	work := 0.0
-	for _, j := range jobs {
-		work += j.Size
+	for i := range n {
+		_, s := at(i)
+		work += s
 	}
 	return work / (capacity * span)
 }

@@ -31,19 +31,32 @@ type JobRows struct {
 // computed from them (m must come from Compute on the same run) and the PS
 // deadlines (nil: none).
 func (r *JobRows) Append(policy string, run int, jobs []sim.Job, completion []float64, m *sim.Metrics, deadlines []float64) {
+	r.appendRun(policy, run, jobs, nil, completion, m, deadlines)
+}
+
+// appendRun is Append with est[i] as job i's estimate (nil: the jobs').
+func (r *JobRows) appendRun(policy string, run int, jobs []sim.Job, est, completion []float64, m *sim.Metrics, deadlines []float64) {
 	for i, j := range jobs {
-		r.appendOne(policy, run, i, j, completion[i], m, deadlines)
+		r.appendOne(policy, run, i, j, estimateOf(jobs, est, i), completion[i], m, deadlines)
 	}
 }
 
-// appendOne adds job i's row.
-func (r *JobRows) appendOne(policy string, run, i int, j sim.Job, completion float64, m *sim.Metrics, deadlines []float64) {
+// estimateOf is job i's estimate: est[i], or without a column the job's.
+func estimateOf(jobs []sim.Job, est []float64, i int) float64 {
+	if est != nil {
+		return est[i]
+	}
+	return jobs[i].Estimate
+}
+
+// appendOne adds job i's row, est its estimate.
+func (r *JobRows) appendOne(policy string, run, i int, j sim.Job, est, completion float64, m *sim.Metrics, deadlines []float64) {
 	r.Policy = append(r.Policy, policy)
 	r.Run = append(r.Run, int32(run))
 	r.Job = append(r.Job, int32(i))
 	r.Arrival = append(r.Arrival, j.Arrival)
 	r.Size = append(r.Size, j.Size)
-	r.Estimate = append(r.Estimate, j.Estimate)
+	r.Estimate = append(r.Estimate, est)
 	r.Completion = append(r.Completion, completion)
 	r.Response = append(r.Response, m.Response[i])
 	r.Slowdown = append(r.Slowdown, m.Slowdown[i])
@@ -126,8 +139,18 @@ func (r *JobRows) table(id func(j int32) string) *data.Table {
 // the log gives no task counts: LAS_MQ's containers order then has
 // nothing to go by, sim.OrderContainers).
 func JobsOf(j *data.Jobs, sizes []float64, spec *cluster.Spec) ([]sim.Job, error) {
+	return JobsOfRange(j, sizes, spec, 0, len(sizes))
+}
+
+// JobsOfRange is JobsOf's jobs lo to hi−1 alone (out[i] is row lo+i),
+// the same bits as JobsOf's: a stage that needs one window builds it
+// without the whole log's jobs (inputs.Inputs.Window).
+func JobsOfRange(j *data.Jobs, sizes []float64, spec *cluster.Spec, lo, hi int) ([]sim.Job, error) {
 	if len(sizes) != j.Len() {
 		return nil, fmt.Errorf("%s: %d sizes for %d jobs", j.Source, len(sizes), j.Len())
+	}
+	if lo < 0 || lo > hi || hi > len(sizes) {
+		return nil, fmt.Errorf("%s: rows [%d, %d) outside the log's %d jobs", j.Source, lo, hi, len(sizes))
 	}
 	var userW []float64 // per user index
 	var userOf []int32
@@ -139,13 +162,14 @@ func JobsOf(j *data.Jobs, sizes []float64, spec *cluster.Spec) ([]sim.Job, error
 			userW[k] = spec.User(n).EffectiveWeight()
 		}
 	}
-	out := make([]sim.Job, len(sizes))
-	for i := range out {
+	out := make([]sim.Job, hi-lo)
+	for k := range out {
+		i := lo + k
 		w := float64(j.PriorityAt(i))
 		if userW != nil {
 			w *= userW[userOf[i]]
 		}
-		out[i] = sim.Job{Arrival: j.Submit[i], Size: sizes[i], Estimate: sizes[i], Weight: w, Containers: logContainers(j, i)}
+		out[k] = sim.Job{Arrival: j.Submit[i], Size: sizes[i], Estimate: sizes[i], Weight: w, Containers: logContainers(j, i)}
 	}
 	return out, nil
 }

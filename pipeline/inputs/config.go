@@ -113,9 +113,12 @@ type Inputs struct {
 	// above 1 the cluster cannot keep up, which Warnings says.
 	OfferedLoad float64
 	Warnings    []string
-	SimJobs     []sim.Job
-	Split       experiment.Split
-	Workload    Workload
+	// SimJobs are the log's simulation jobs (BuildSimJobs); nil once
+	// ReleaseSimJobs dropped them: read a window with Window then.
+	SimJobs  []sim.Job
+	sim      simHold
+	Split    experiment.Split
+	Workload Workload
 	// Keys of the inputs the stages read, for their stage keys: the SHA-256
 	// of the log's canonical content (its Arrow IPC file, hashed as it is
 	// written rather than held), the cluster spec, and the simulation jobs

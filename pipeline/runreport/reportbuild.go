@@ -94,8 +94,7 @@ func BuildReport(in *inputs.Inputs, bd *bundle.Bundle, cs *inputs.Classes, capSt
 	rep.Sections = append(rep.Sections, capSec)
 
 	// Tuning.
-	tuneJobs, _ := in.Split.Windows(in.SimJobs)
-	tuning, err := tuningSections(tr, experiment.OfferedLoad(tuneJobs, in.Capacity), experiment.LoadOf(vs.OfferedLoad))
+	tuning, err := tuningSections(tr, in.WindowLoad(0, in.Split.TuneJobs), experiment.LoadOf(vs.OfferedLoad))
 	if err != nil {
 		return nil, err
 	}

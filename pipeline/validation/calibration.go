@@ -265,7 +265,11 @@ func TaskCurrentTimes(ctx context.Context, in *inputs.Inputs, spec string) (resp
 		return nil, nil, err
 	}
 	lo, n, _ := TaskWindow(in)
-	jobs, err := tasklevel.ModelTaskJobs(in.Jobs, in.Tasks, in.SimJobs[lo:lo+n], lo, in.Capacity, in.Spec, cl.Rate(), in.Config.Seed)
+	win, err := in.Window(lo, lo+n)
+	if err != nil {
+		return nil, nil, err
+	}
+	jobs, err := tasklevel.ModelTaskJobs(in.Jobs, in.Tasks, win, lo, in.Capacity, in.Spec, cl.Rate(), in.Config.Seed)
 	if err != nil {
 		return nil, nil, err
 	}

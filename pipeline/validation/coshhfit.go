@@ -233,7 +233,11 @@ func NewCOSHHWindow(in *inputs.Inputs, sizes []float64, lo, hi int, floor float6
 	if err != nil {
 		return nil, err
 	}
-	jobs, err := tasklevel.ModelTaskJobs(in.Jobs, nil, in.SimJobs[lo:hi], lo, in.Capacity, in.Spec, cl.Rate(), in.Config.Seed)
+	win, err := in.Window(lo, hi)
+	if err != nil {
+		return nil, err
+	}
+	jobs, err := tasklevel.ModelTaskJobs(in.Jobs, nil, win, lo, in.Capacity, in.Spec, cl.Rate(), in.Config.Seed)
 	if err != nil {
 		return nil, err
 	}

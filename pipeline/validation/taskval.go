@@ -80,7 +80,7 @@ var TaskValidateMaxJobs = 300_000
 // simulate, rows lo to lo+n−1 of the log, and the note's words when they
 // are not the whole window ("" when they are).
 func TaskWindow(in *inputs.Inputs) (lo, n int, cut string) {
-	lo, n = in.Split.TuneJobs, len(in.SimJobs)-in.Split.TuneJobs
+	lo, n = in.Split.TuneJobs, in.NumSimJobs()-in.Split.TuneJobs
 	if n > TaskValidateMaxJobs {
 		cut = fmt.Sprintf("; only the validation window's first %d of %d jobs (TaskValidateMaxJobs)", TaskValidateMaxJobs, n)
 		n = TaskValidateMaxJobs
@@ -129,7 +129,11 @@ func PlanTaskValidation(in *inputs.Inputs, cs *inputs.Classes, tuned tuner.LASMQ
 	lo, n, cut := TaskWindow(in)
 	// One cluster model: each job as fast on a type as the execution-time
 	// model says (the LP's μ, COSHH's rows).
-	jobs, err := tasklevel.ModelTaskJobs(in.Jobs, in.Tasks, in.SimJobs[lo:lo+n], lo, in.Capacity, in.Spec, cl.Rate(), in.Config.Seed)
+	win, err := in.Window(lo, lo+n)
+	if err != nil {
+		return nil, err
+	}
+	jobs, err := tasklevel.ModelTaskJobs(in.Jobs, in.Tasks, win, lo, in.Capacity, in.Spec, cl.Rate(), in.Config.Seed)
 	if err != nil {
 		return nil, err
 	}
@@ -203,7 +207,11 @@ func (tp *TaskPlan) Experiments() ([]*experiment.Experiment, error) {
 		}
 	} else if len(tp.added) > 0 {
 		lo, n, _ := TaskWindow(in)
-		jobs, err := tasklevel.ModelTaskJobs(in.Jobs, nil, in.SimJobs[lo:lo+n], lo, in.Capacity, in.Spec, tp.cl.Rate(), in.Config.Seed)
+		win, err := in.Window(lo, lo+n)
+		if err != nil {
+			return nil, err
+		}
+		jobs, err := tasklevel.ModelTaskJobs(in.Jobs, nil, win, lo, in.Capacity, in.Spec, tp.cl.Rate(), in.Config.Seed)
 		if err != nil {
 			return nil, err
 		}

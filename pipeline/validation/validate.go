@@ -140,7 +140,10 @@ func PlanValidation(in *inputs.Inputs, tr *tuner.TuneReport, tuned tuner.LASMQPa
 	if err != nil {
 		return nil, err
 	}
-	_, valJobs := in.Split.Windows(in.SimJobs)
+	valJobs, err := in.Window(in.Split.TuneJobs, in.NumSimJobs())
+	if err != nil {
+		return nil, err
+	}
 	v := &validation{Configs: configs, jobs: valJobs}
 	var all, sized []string
 	for c, vc := range configs {

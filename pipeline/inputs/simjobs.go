@@ -1,0 +1,101 @@
+package inputs
+
+import (
+	"fmt"
+
+	"github.com/schedplan/schedplan/cluster/sim"
+	"github.com/schedplan/schedplan/pipeline/experiment"
+)
+
+// simHold is what Inputs keeps of its simulation jobs besides SimJobs: the
+// slice BuildSimJobs built (so that a SimJobs a caller replaced is never
+// dropped, as it could not be rebuilt), and after ReleaseSimJobs the
+// window kept and the job count.
+type simHold struct {
+	built  []sim.Job
+	kept   []sim.Job
+	keptLo int
+	n      int
+}
+
+// BuildSimJobs sets SimJobs to the log's simulation jobs
+// (experiment.JobsOf of Jobs, Sizes and Spec), which ReleaseSimJobs may
+// later drop and HoldSimJobs rebuild bit for bit.
+func (in *Inputs) BuildSimJobs() error {
+	jobs, err := experiment.JobsOf(in.Jobs, in.Sizes, in.Spec)
+	if err != nil {
+		return err
+	}
+	in.SimJobs, in.sim = jobs, simHold{built: jobs, n: len(jobs)}
+	return nil
+}
+
+// NumSimJobs is the number of simulation jobs, held or not.
+func (in *Inputs) NumSimJobs() int {
+	if in.SimJobs != nil {
+		return len(in.SimJobs)
+	}
+	return in.sim.n
+}
+
+// released reports whether ReleaseSimJobs dropped SimJobs.
+func (in *Inputs) released() bool { return in.SimJobs == nil && in.sim.n > 0 }
+
+// ReleaseSimJobs drops SimJobs but for jobs [lo, hi), which it keeps in a
+// slice of their own: the last stages simulate the validation window
+// alone, and the whole log's jobs (64 B each, 0.6 GB at 10 M) need not
+// stay live beside their simulations. Window gives the kept jobs, and
+// builds any others afresh; HoldSimJobs makes SimJobs whole again. A
+// SimJobs that BuildSimJobs did not build (a caller set its own) is kept.
+func (in *Inputs) ReleaseSimJobs(lo, hi int) {
+	if in.released() || len(in.SimJobs) == 0 || len(in.SimJobs) != len(in.sim.built) || &in.SimJobs[0] != &in.sim.built[0] {
+		return
+	}
+	if lo < 0 || lo > hi || hi > len(in.SimJobs) {
+		return
+	}
+	in.sim.kept, in.sim.keptLo = nil, lo
+	if hi > lo {
+		in.sim.kept = append([]sim.Job(nil), in.SimJobs[lo:hi]...)
+	}
+	in.SimJobs, in.sim.built = nil, nil
+}
+
+// HoldSimJobs rebuilds SimJobs after ReleaseSimJobs (a no-op when held).
+func (in *Inputs) HoldSimJobs() error {
+	if !in.released() {
+		return nil
+	}
+	if err := in.BuildSimJobs(); err != nil {
+		return err
+	}
+	in.sim.kept = nil
+	return nil
+}
+
+// Window returns simulation jobs [lo, hi): a view of SimJobs while it is
+// held, else of the window ReleaseSimJobs kept when it covers them, else
+// built afresh (experiment.JobsOfRange, the same bits). A caller must not
+// change the jobs.
+func (in *Inputs) Window(lo, hi int) ([]sim.Job, error) {
+	if n := in.NumSimJobs(); lo < 0 || lo > hi || hi > n {
+		return nil, fmt.Errorf("simulation jobs [%d, %d) outside the log's %d", lo, hi, n)
+	}
+	if !in.released() {
+		return in.SimJobs[lo:hi], nil
+	}
+	if k := in.sim.keptLo; lo >= k && hi <= k+len(in.sim.kept) {
+		return in.sim.kept[lo-k : hi-k], nil
+	}
+	return experiment.JobsOfRange(in.Jobs, in.Sizes, in.Spec, lo, hi)
+}
+
+// WindowLoad is experiment.OfferedLoad of simulation jobs [lo, hi): from
+// SimJobs while held, else from the log's columns they are built from
+// (submit times and Sizes: the same bits), without building the jobs.
+func (in *Inputs) WindowLoad(lo, hi int) float64 {
+	if !in.released() {
+		return experiment.OfferedLoad(in.SimJobs[lo:hi], in.Capacity)
+	}
+	return experiment.OfferedLoadColumns(in.Jobs.Submit[lo:hi], in.Sizes[lo:hi], in.Capacity)
+}

@@ -1,0 +1,92 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"math"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/schedplan/schedplan/pipeline/experiment"
+)
+
+// TestReleaseSimJobsWindows checks that once the simulation jobs are
+// dropped but for a window, every window (kept, rebuilt or straddling
+// the kept one) and the tuning window's load are the bits of the whole
+// jobs', and HoldSimJobs gives the whole jobs back.
+func TestReleaseSimJobsWindows(t *testing.T) {
+	in, err := Prepare(testConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := slices.Clone(in.SimJobs)
+	n, tj := len(full), in.Split.TuneJobs
+	load := experiment.OfferedLoad(full[:tj], in.Capacity)
+	in.ReleaseSimJobs(tj, n)
+	if in.SimJobs != nil || in.NumSimJobs() != n {
+		t.Fatalf("after ReleaseSimJobs: SimJobs %d jobs, NumSimJobs %d, want nil and %d", len(in.SimJobs), in.NumSimJobs(), n)
+	}
+	for _, w := range [][2]int{{tj, n}, {tj + 3, n - 2}, {0, 50}, {tj - 5, tj + 5}, {0, n}, {n, n}} {
+		got, err := in.Window(w[0], w[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, full[w[0]:w[1]]) {
+			t.Errorf("Window(%d, %d) differs from the whole jobs'", w[0], w[1])
+		}
+	}
+	if _, err := in.Window(0, n+1); err == nil {
+		t.Error("Window past the last job: no error")
+	}
+	if got := in.WindowLoad(0, tj); math.Float64bits(got) != math.Float64bits(load) {
+		t.Errorf("WindowLoad of the tuning window %v, want %v", got, load)
+	}
+	if err := in.HoldSimJobs(); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(in.SimJobs, full) {
+		t.Error("HoldSimJobs did not rebuild the whole jobs")
+	}
+	// A SimJobs the caller set is not BuildSimJobs's: never dropped.
+	own := slices.Clone(full)
+	in.SimJobs = own
+	in.ReleaseSimJobs(tj, n)
+	if len(in.SimJobs) != n || &in.SimJobs[0] != &own[0] {
+		t.Error("ReleaseSimJobs dropped a SimJobs the caller set")
+	}
+}
+
+// TestValidateDropsSimJobs checks that the validate stage leaves only the
+// validation window's simulation jobs live (the old code kept every job
+// of the log through validate and report), and that a second Run on the
+// same Inputs rebuilds them and writes the same files.
+func TestValidateDropsSimJobs(t *testing.T) {
+	in, err := Prepare(testConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := slices.Clone(in.SimJobs)
+	dirs := []string{filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")}
+	var outs []map[string][]byte
+	for _, dir := range dirs {
+		if _, err := Run(context.Background(), in, &Runner{Dir: dir}); err != nil {
+			t.Fatal(err)
+		}
+		if in.SimJobs != nil {
+			t.Fatalf("after Run, SimJobs holds %d jobs: validate kept the whole log's", len(in.SimJobs))
+		}
+		outs = append(outs, snapshot(t, dir))
+	}
+	for name, b := range outs[0] {
+		if name != "summary.json" && name != "report.html" && !bytes.Equal(b, outs[1][name]) {
+			t.Errorf("%s differs between two Runs on the same Inputs", name)
+		}
+	}
+	if err := in.HoldSimJobs(); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(in.SimJobs, full) {
+		t.Error("the rebuilt jobs differ from Prepare's")
+	}
+}
