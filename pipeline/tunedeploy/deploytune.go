@@ -187,12 +187,16 @@ func TaskPairs(in *inputs.Inputs, cl *task.Cluster, chunks []DeployChunk, seeds 
 	var out []DeployPair
 	for c, ch := range chunks {
 		a := ch.FirstRow - 1
+		window, err := in.Window(a, a+ch.Jobs) // in.SimJobs may be released (after Run)
+		if err != nil {
+			return nil, err
+		}
 		for s := from; s < to; s++ {
 			// The model the validation judges in (one cluster model: each
 			// job as fast on a type as the execution-time model says), and
 			// applications naming the queue they named in the log, as
 			// deployed.
-			jobs, err := tasklevel.ModelTaskJobs(in.Jobs, in.Tasks, in.SimJobs[a:a+ch.Jobs], a, in.Capacity, in.Spec, cl.Rate(), seeds[s])
+			jobs, err := tasklevel.ModelTaskJobs(in.Jobs, in.Tasks, window, a, in.Capacity, in.Spec, cl.Rate(), seeds[s])
 			if err != nil {
 				return nil, err
 			}
@@ -545,7 +549,10 @@ func (t *deployTuner) fluid(ctx context.Context, tr *tuner.TuneReport) error {
 	}
 	var xs []*experiment.Experiment
 	for _, ch := range t.dt.Chunks {
-		jobs := t.in.SimJobs[ch.FirstRow-1 : ch.FirstRow-1+ch.Jobs]
+		jobs, err := t.in.Window(ch.FirstRow-1, ch.FirstRow-1+ch.Jobs)
+		if err != nil {
+			return err
+		}
 		dl, err := experiment.PSDeadlines(jobs, t.in.Capacity)
 		if err != nil {
 			return err
