@@ -1,15 +1,12 @@
 package tasklevel
 
 import (
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/schedplan/schedplan/cluster/task"
-	"github.com/schedplan/schedplan/pipeline/bundle"
-	"github.com/schedplan/schedplan/pipeline/internal/bundletest"
 )
 
 // Replays of one file's bytes share one parse, wherever the bytes live:
@@ -17,18 +14,11 @@ import (
 // each replay places its jobs in are still its own, and an error still
 // names the path it was read from, not the first path of those bytes.
 func TestReplaySharesOneParsePerFile(t *testing.T) {
-	b := bundletest.Sample()
-	b.Queues = []bundle.QueueConfig{{Name: "root.dev.adhoc", Jobs: 2, Work: 0.4}, {Name: "root.prod", Jobs: 1, Work: 0.6}}
-	out, err := bundle.CapacitySchedulerXML(b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	out := nestedQueuesXML(t)
 	dir := t.TempDir()
 	write := func(name string, data []byte) string {
 		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, p, data)
 		return p
 	}
 	p1, p2 := write("a.xml", out), write("b.xml", out)

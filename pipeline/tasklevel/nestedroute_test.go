@@ -17,16 +17,8 @@ import (
 // to fall back to the short name "adhoc" and land in the flattened
 // root.adhoc, which a real cluster refuses the application for.
 func TestReplayRoutesNestedLogQueues(t *testing.T) {
-	b := bundletest.Sample()
-	b.Queues = []bundle.QueueConfig{{Name: "root.dev.adhoc", Jobs: 2, Work: 0.4}, {Name: "root.prod", Jobs: 1, Work: 0.6}}
-	out, err := bundle.CapacitySchedulerXML(b)
-	if err != nil {
-		t.Fatal(err)
-	}
 	path := filepath.Join(t.TempDir(), "capacity-scheduler.xml")
-	if err := os.WriteFile(path, out, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, path, nestedQueuesXML(t))
 	named := []string{"root.dev.adhoc", "adhoc", "dev.adhoc", "root.prod", ""}
 	r := &TaskLevel{Named: named}
 	for i := range named {
@@ -39,5 +31,26 @@ func TestReplayRoutesNestedLogQueues(t *testing.T) {
 	want := []string{"root.dev.adhoc", "root.dev.adhoc", "root.dev.adhoc", "root.prod", "root.default"}
 	if !slices.Equal(queue, want) {
 		t.Errorf("placed in %q, want %q", queue, want)
+	}
+}
+
+// nestedQueuesXML is the sample bundle's capacity-scheduler.xml with the
+// log queues root.dev.adhoc and root.prod.
+func nestedQueuesXML(t *testing.T) []byte {
+	t.Helper()
+	b := bundletest.Sample()
+	b.Queues = []bundle.QueueConfig{{Name: "root.dev.adhoc", Jobs: 2, Work: 0.4}, {Name: "root.prod", Jobs: 1, Work: 0.6}}
+	out, err := bundle.CapacitySchedulerXML(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// writeFile writes data to path or fails the test.
+func writeFile(t *testing.T, path string, data []byte) {
+	t.Helper()
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
