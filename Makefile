@@ -54,7 +54,9 @@ bench-lp: deps
 		$(GO) test -run '^TestBenchLP$$' -count 1 -v -timeout 0 ./lp
 
 # Issue 17's scale table: `run` on synthetic logs of 100 k, 1 M and 10 M jobs
-# (generated on first use; SIZES="100000 1000000" for a shorter table).
+# (generated on first use; SIZES="100000 1000000" for a shorter table;
+# TASKS=1 on the same logs with Hadoop's map/reduce task counts, TASKS=both
+# a row with and one without them per size).
 bench-scale: deps
 	@scripts/bench-scale.sh
 

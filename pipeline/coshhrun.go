@@ -31,12 +31,17 @@ func (p *pipelineRun) tuneCOSHH(ctx context.Context) (map[string][]byte, error) 
 	best := -1
 	if lo >= validation.COSHHMinTuneJobs {
 		h := max(lo/2, lo-validation.COSHHGridMaxJobs)
+		n, _, err := validation.WindowBudget(in, h, lo-h, validation.COSHHGridMaxTasks, validation.COSHHGridMinJobs, true)
+		if err != nil {
+			return nil, err
+		}
+		h = lo - n
 		st.FitFrom, st.FitJobs, st.SimJobs = max(0, h-validation.COSHHGridFitMaxJobs), h, lo-h
 		// Each k's fit and its tolerances' runs are independent: side
 		// by side, stored by grid index.
 		nt := len(validation.COSHHToleranceGrid)
 		st.Grid = make([]validation.COSHHGridPoint, len(validation.COSHHKGrid)*nt)
-		err := experiment.ParallelFor(ctx, len(validation.COSHHKGrid), runtime.GOMAXPROCS(0), func(_, i int) error {
+		err = experiment.ParallelFor(ctx, len(validation.COSHHKGrid), runtime.GOMAXPROCS(0), func(_, i int) error {
 			k := validation.COSHHKGrid[i]
 			fit, err := validation.FitCOSHHRange(in.Jobs, sizes, in.Spec, st.FitFrom, h, k, validation.COSHHToleranceGrid[0], in.Config.Seed, in.Config.Solver)
 			for ti, tol := range validation.COSHHToleranceGrid {
@@ -107,6 +112,14 @@ func (p *pipelineRun) coshhValidate(ctx context.Context) (*validation.COSHHValid
 	if hi-lo > validation.COSHHValidateMaxJobs {
 		cut = fmt.Sprintf("; only the validation window's first %d of %d jobs (COSHHValidateMaxJobs)", validation.COSHHValidateMaxJobs, hi-lo)
 		hi = lo + validation.COSHHValidateMaxJobs
+	}
+	n, tasks, err := validation.WindowBudget(in, lo, hi-lo, validation.COSHHValidateMaxTasks, validation.COSHHValidateMinJobs, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	if n < hi-lo {
+		cut = fmt.Sprintf("; only the validation window's first %d of %d jobs (COSHHValidateMaxTasks: %d tasks)", n, in.Jobs.Len()-lo, tasks)
+		hi = lo + n
 	}
 	w, err := validation.NewCOSHHWindow(in, sizes, lo, hi, fit.Secondary.SizeFloor)
 	if err != nil {

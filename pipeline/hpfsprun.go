@@ -48,7 +48,7 @@ var HPFSPTuneThresholds = []float64{hpfsp.DefaultStageThreshold, 0.8}
 
 // hpfspTuneVersion changes when the H-PFSP tuning changes what it
 // computes, so that older stamps are stale.
-const hpfspTuneVersion = 8 // 3: jobs in the execution-time model (ExecModelScales); 4: H-PFSP's Algorithm 2 as printed (issue 28); 5: with §II.C's residual slots to other jobs (fallback=ps) by default; 6: Fair breaks queue ties by name; 7: H-PFSP's progress updates in one treap descent (slacks differ by rounding); 8: tuned on the last 50,000 jobs, not 100,000 (HPFSPTuneMaxJobs)
+const hpfspTuneVersion = 9 // 3: jobs in the execution-time model (ExecModelScales); 4: H-PFSP's Algorithm 2 as printed (issue 28); 5: with §II.C's residual slots to other jobs (fallback=ps) by default; 6: Fair breaks queue ties by name; 7: H-PFSP's progress updates in one treap descent (slacks differ by rounding); 8: tuned on the last 50,000 jobs, not 100,000 (HPFSPTuneMaxJobs); 9: and at most HPFSPTuneMaxTasks tasks
 
 // hpfspReportInterval is the progress-report interval of a cluster (the
 // hpfsp.HPFSP default: its heartbeat, else hpfsp.DefaultReportInterval).
@@ -68,6 +68,16 @@ func hpfspReportInterval(cl *task.Cluster) float64 {
 // 100,000.
 var HPFSPTuneMaxJobs = 50000
 
+// HPFSPTuneMaxTasks bounds those jobs' tasks as well (tasklevel.BudgetJobs:
+// the grid's cost goes with the tasks): 50,000 jobs of a log without task
+// counts make about 65,000 tasks (not cut), of a log with Hadoop's counts
+// 750,000–2,000,000. HPFSPTuneMinJobs is the floor: the last 25,000 jobs
+// ranked the grid as 50,000 and 100,000 did (above).
+var (
+	HPFSPTuneMaxTasks = 300_000
+	HPFSPTuneMinJobs  = 25_000
+)
+
 // TuneHPFSPWindow tunes H-PFSP on a tuning window (tune: its fluid jobs,
 // rows 0.. of log, sizes in the units of capacity; its last
 // HPFSPTuneMaxJobs when it is longer): its jobs at task level
@@ -81,6 +91,11 @@ func TuneHPFSPWindow(ctx context.Context, log *data.Jobs, tune []sim.Job, capaci
 		return nil, err
 	}
 	lo := max(0, len(tune)-HPFSPTuneMaxJobs)
+	n, _, err := tasklevel.BudgetJobs(log, tune[lo:], lo, capacity, cl.Rate(), HPFSPTuneMaxTasks, HPFSPTuneMinJobs, true)
+	if err != nil {
+		return nil, err
+	}
+	lo = len(tune) - n
 	jobs, err := tasklevel.ModelTaskJobs(log, nil, tune[lo:], lo, capacity, spec, cl.Rate(), seed)
 	if err != nil {
 		return nil, err

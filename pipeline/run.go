@@ -418,8 +418,9 @@ type deployState struct {
 // 6: users' work shares and peak applications from the tuning window;
 // 7: task-level Fair breaks queue ties by name, as FairSharePolicy; 8:
 // task-level Capacity orders queues, counts user limits and stops at the
-// queue limit as Hadoop 3.4).
-const deployVersion = 8
+// queue limit as Hadoop 3.4; 9: chunks bounded in tasks too,
+// DeployChunkTasks, and equal candidate files replayed once).
+const deployVersion = 9
 
 // tuneVersion changes when the tune stage computes something else for the
 // same inputs (1: the first version stamped; before it the stage had

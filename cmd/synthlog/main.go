@@ -5,7 +5,13 @@
 // log exercises the same path as a real SWIM trace. The same flags and
 // seed give the same file, byte for byte.
 //
+// With -tasks the log also has map_tasks and reduce_tasks, derived from the
+// bytes as Hadoop would (TaskCounts), so the task level replays realistic
+// task counts instead of synthesising few tasks per job. The bytes, and so
+// every other column, are the same with and without -tasks.
+//
 //	synthlog -jobs 1000000 -out log-1M.parquet
+//	synthlog -jobs 1000000 -tasks -out log-1M-tasks.parquet
 package main
 
 import (
@@ -37,6 +43,9 @@ func run(args []string) error {
 	seed := fs.Uint64("seed", 1, "random seed")
 	out := fs.String("out", "", "output file (.parquet, .arrow, .csv or .tsv; required)")
 	force := fs.Bool("force", false, "overwrite an existing output")
+	tasks := fs.Bool("tasks", false, "write map_tasks and reduce_tasks derived from the bytes (one map per -split-bytes of input, one reduce per -reduce-bytes of shuffle)")
+	split := fs.Int64("split-bytes", DefaultSplitBytes, "input bytes per map task with -tasks (HDFS's block size)")
+	perReduce := fs.Int64("reduce-bytes", DefaultReduceBytes, "shuffle bytes per reduce task with -tasks")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -51,6 +60,10 @@ func run(args []string) error {
 		return fmt.Errorf("-user-from %d: want 0..1000000", *from)
 	case *out == "":
 		return fmt.Errorf("-out is required")
+	case *split < 1<<20:
+		return fmt.Errorf("-split-bytes %d: want at least 1 MiB", *split)
+	case *perReduce < 1<<20:
+		return fmt.Errorf("-reduce-bytes %d: want at least 1 MiB", *perReduce)
 	}
 	f, err := data.FormatOf(*out)
 	if err != nil {
@@ -59,6 +72,9 @@ func run(args []string) error {
 	j := Generate(*n, *users, *gap, *seed)
 	for u := range j.User.Values {
 		j.User.Values[u] = *prefix + strconv.Itoa(*from+u)
+	}
+	if *tasks {
+		AddTaskCounts(j, *split, *perReduce)
 	}
 	return data.WriteFileAtomic(*out, *force, func(w io.Writer) error { return data.Write(w, j, f) })
 }
@@ -96,4 +112,52 @@ func Generate(n, users int, gap float64, seed uint64) *data.Jobs {
 	}
 	j.InputBytes.Values, j.ShuffleBytes.Values, j.OutputBytes.Values = in, sh, out
 	return j
+}
+
+// Task-count defaults of AddTaskCounts: HDFS's default block size
+// (dfs.blocksize, 128 MiB) is the split size of FileInputFormat when the
+// job sets no minimum or maximum split size; Hive's default bytes per
+// reducer (hive.exec.reducers.bytes.per.reducer, 256 MB) and its cap on
+// reducers (hive.exec.reducers.max, 1009).
+const (
+	DefaultSplitBytes  = 128 << 20
+	DefaultReduceBytes = 256_000_000
+	MaxMaps            = 20_000
+	MaxReduces         = 1009
+)
+
+// TaskCounts returns a job's map and reduce task counts from its bytes:
+//
+//   - maps: one per split of splitBytes of input, the last split taking
+//     up to 10 % more (FileInputFormat's SPLIT_SLOP of 1.1), at least 1
+//     and at most MaxMaps;
+//   - reduces: 0 for a map-only job (no shuffle bytes), otherwise
+//     ⌈shuffle / reduceBytes⌉, at least 1 and at most MaxReduces (Hive's
+//     estimate of the reducers a query needs).
+//
+// The caps keep a heavy-tailed input (Weibull(0.5) reaches a few hundred
+// GB in a million jobs) within the task level's per-job bound.
+func TaskCounts(input, shuffle, splitBytes, reduceBytes int64) (maps, reduces int32) {
+	m := int64(1) // an empty input is still one (empty) split
+	if x := float64(input) / float64(splitBytes); x > 1.1 {
+		// k whole splits while more than 1.1 splits remain, then the
+		// rest (between 0.1 and 1.1 splits) as the last one.
+		m = min(int64(math.Ceil(x-1.1))+1, MaxMaps)
+	}
+	if shuffle > 0 {
+		reduces = int32(min((shuffle+reduceBytes-1)/reduceBytes, MaxReduces))
+	}
+	return int32(m), reduces
+}
+
+// AddTaskCounts sets j's map_tasks and reduce_tasks columns from its input
+// and shuffle bytes (TaskCounts). It draws no random numbers, so the rest
+// of the log is the one written without task counts.
+func AddTaskCounts(j *data.Jobs, splitBytes, reduceBytes int64) {
+	n := j.Len()
+	maps, reduces := make([]int32, n), make([]int32, n)
+	for i := range n {
+		maps[i], reduces[i] = TaskCounts(j.InputBytes.Values[i], j.ShuffleBytes.Values[i], splitBytes, reduceBytes)
+	}
+	j.MapTasks.Values, j.ReduceTasks.Values = maps, reduces
 }

@@ -28,6 +28,17 @@ import (
 // same on a 1 M-job log as on a 20,000-job one.
 var ReplayMaxJobs = 20_000
 
+// ReplayMaxTasks bounds their tasks as well (tasklevel.BudgetJobs), so that
+// the replays cost the same on a log with many tasks a job: 20,000 jobs of
+// a log without task counts make about 26,000 tasks (not cut), of a log
+// with Hadoop's counts 300,000–800,000. ReplayMinJobs is the floor: the
+// headroom compares p99 responses, and 5,000 jobs still leave 50 beyond
+// the p99.
+var (
+	ReplayMaxTasks = 150_000
+	ReplayMinJobs  = 5_000
+)
+
 // ReplayOverloaded is the share of a replay's work left unfinished at its
 // last arrival above which the replay counts as overloaded: a cluster that
 // keeps up has finished all but its last jobs' work by then; one at load
@@ -111,7 +122,7 @@ type replayer struct {
 // spec) with the execution-time model's type scales.
 func newReplayer(j *data.Jobs, sizes, cs []float64, src estimate.Source, opt estimate.SizeOptions, spec *cluster.Spec,
 	primary, secondary *classify.Result, solver lp.Solver, seed uint64) (*replayer, error) {
-	jobs, err := firstWhatIfJobs(j, sizes, src, opt, spec, seed, min(j.Len(), ReplayMaxJobs))
+	jobs, err := firstWhatIfJobs(j, sizes, src, opt, spec, seed, min(j.Len(), ReplayMaxJobs), ReplayMaxTasks, ReplayMinJobs)
 	if err != nil {
 		return nil, err
 	}
@@ -430,7 +441,7 @@ func (c *CapacityCheck) WriteText(w io.Writer) {
 
 // CapacityCheckVersion changes when the capacity stage's check (the load
 // decomposition, the headroom replays) changes what it computes.
-const CapacityCheckVersion = 4 // 2: the rate factor before the p99 doubles; 3: λ from the folded master that certifies it (the canonical allocation at that λ); 4: over 256 machine types λ is held in several equal columns (the last digits of λ can move)
+const CapacityCheckVersion = 5 // 2: the rate factor before the p99 doubles; 3: λ from the folded master that certifies it (the canonical allocation at that λ); 4: over 256 machine types λ is held in several equal columns (the last digits of λ can move); 5: the replays bounded in tasks too (ReplayMaxTasks)
 
 // Headline is the run's capacity sentence: λ, what it means for today's
 // arrival rate and the replay that checks it, and 1/λ as the product of

@@ -133,6 +133,20 @@ const TaskJobSkew = 0.5
 // counts and task-seconds from the log when it has them, else the size,
 // synthesised with a seeded skew (task.Synthesize, TaskJobSkew).
 func TaskJobs(j *data.Jobs, fl []sim.Job, lo int, capacity, rate float64, seed uint64) ([]task.Job, error) {
+	shapes, err := shapesOf(j, fl, lo, capacity, rate)
+	if err != nil {
+		return nil, err
+	}
+	jobs, err := task.Synthesize(shapes, task.SynthOptions{Skew: TaskJobSkew, Seed: seed})
+	if err != nil {
+		return nil, fmt.Errorf("%s: rows %d..%d: %w", j.Source, lo+1, lo+len(fl), err)
+	}
+	return jobs, nil
+}
+
+// shapesOf returns the task shapes of rows lo, lo+1, … of j whose fluid
+// jobs are fl (TaskJobs).
+func shapesOf(j *data.Jobs, fl []sim.Job, lo int, capacity, rate float64) ([]task.Shape, error) {
 	if lo < 0 || lo+len(fl) > j.Len() {
 		return nil, fmt.Errorf("%s: rows %d..%d of %d jobs", j.Source, lo+1, lo+len(fl), j.Len())
 	}
@@ -157,11 +171,7 @@ func TaskJobs(j *data.Jobs, fl []sim.Job, lo int, capacity, rate float64, seed u
 		}
 		shapes[k] = sh
 	}
-	jobs, err := task.Synthesize(shapes, task.SynthOptions{Skew: TaskJobSkew, Seed: seed})
-	if err != nil {
-		return nil, fmt.Errorf("%s: rows %d..%d: %w", j.Source, lo+1, lo+len(fl), err)
-	}
-	return jobs, nil
+	return shapes, nil
 }
 
 // TaskWindow is the task-level form of a window on a cluster spec: a

@@ -2,6 +2,7 @@ package tunedeploy
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"math"
 	"os"
@@ -279,6 +280,9 @@ func TuneDeploy(ctx context.Context, in *inputs.Inputs, tr *tuner.TuneReport, b 
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
+	// Candidates whose rendered files are the same bytes share one file,
+	// so their specs are equal and score replays them once.
+	paths := map[[sha256.Size]byte]string{}
 	for i := range cands {
 		if !cands[i].deployable() {
 			continue
@@ -290,9 +294,14 @@ func TuneDeploy(ctx context.Context, in *inputs.Inputs, tr *tuner.TuneReport, b 
 			}
 		}
 		cands[i].file = nil
-		path := filepath.Join(dir, fmt.Sprintf("candidate-%d.xml", i))
-		if err := os.WriteFile(path, f, 0o600); err != nil {
-			return nil, err
+		k := sha256.Sum256(f)
+		path, ok := paths[k]
+		if !ok {
+			path = filepath.Join(dir, fmt.Sprintf("candidate-%d.xml", i))
+			if err := os.WriteFile(path, f, 0o600); err != nil {
+				return nil, err
+			}
+			paths[k] = path
 		}
 		cands[i].Policy = cands[i].FileSpec(path)
 	}
@@ -300,9 +309,13 @@ func TuneDeploy(ctx context.Context, in *inputs.Inputs, tr *tuner.TuneReport, b 
 	if in.Tasks == nil {
 		seeds = DeployTuneSeeds
 	}
+	chunks, err := budgetChunks(in, DeployChunksOf(0, in.Split.TuneJobs, DeployChunks, DeployChunkJobs))
+	if err != nil {
+		return nil, err
+	}
 	t := &deployTuner{in: in, cons: cons, cl: cl, dt: &DeployTuning{
 		Objective: cfg.Objective, Constraints: consText, Current: keep, CurrentName: keepName,
-		Chunks:      DeployChunksOf(0, in.Split.TuneJobs, DeployChunks, DeployChunkJobs),
+		Chunks:      chunks,
 		ScreenSeeds: 1, Candidates: cands, Contender: -1, Capacity: -1, TasksReplayed: in.Tasks != nil,
 		LogQueues: in.Jobs.Queue.Present(),
 	}}
@@ -350,9 +363,17 @@ func (t *deployTuner) score(ctx context.Context, idx []int, from, to int) error 
 		return nil
 	}
 	cands := t.dt.Candidates
+	// Equal specs (keep and the current scheduler, candidates with the
+	// same file) are replayed once: a replay is a function of its spec, its
+	// file's bytes, the chunk and the seed. col[k] is candidate idx[k]'s
+	// column of the replayed specs.
 	specs := []string{t.dt.Current}
-	for _, i := range idx {
-		specs = append(specs, cands[i].Policy)
+	col := make([]int, len(idx))
+	for k, i := range idx {
+		if col[k] = slices.Index(specs, cands[i].Policy); col[k] < 0 {
+			col[k] = len(specs)
+			specs = append(specs, cands[i].Policy)
+		}
 	}
 	pairs, err := TaskPairs(t.in, t.cl, t.dt.Chunks, t.dt.Seeds, from, to)
 	if err != nil {
@@ -365,7 +386,7 @@ func (t *deployTuner) score(ctx context.Context, idx []int, from, to int) error 
 	for p, pr := range pairs {
 		ref := scores[p][0]
 		for k, i := range idx {
-			s := scores[p][k+1]
+			s := scores[p][col[k]]
 			cands[i].Diffs[pr.chunk] = append(cands[i].Diffs[pr.chunk], PairedDiff(t.dt.Objective, s, ref))
 			t.sum[i], t.cur[i] = addScore(t.sum[i], s), addScore(t.cur[i], ref)
 			t.n[i]++

@@ -85,8 +85,13 @@ func VerdictOf(ctx context.Context, in *inputs.Inputs, dt *DeployTuning, b *bund
 	if err != nil {
 		return nil, err
 	}
-	lo, n, _ := validation.TaskWindow(in)
-	v.Chunks = DeployChunksOf(lo, n, DeployChunks, DeployChunkJobs)
+	lo, n, _, err := validation.TaskWindow(in)
+	if err != nil {
+		return nil, err
+	}
+	if v.Chunks, err = budgetChunks(in, DeployChunksOf(lo, n, DeployChunks, DeployChunkJobs)); err != nil {
+		return nil, err
+	}
 	seeds := DeployValidateSeeds
 	if in.Tasks != nil {
 		seeds = 1

@@ -264,7 +264,10 @@ func TaskCurrentTimes(ctx context.Context, in *inputs.Inputs, spec string) (resp
 	if err != nil {
 		return nil, nil, err
 	}
-	lo, n, _ := TaskWindow(in)
+	lo, n, _, err := TaskWindow(in)
+	if err != nil {
+		return nil, nil, err
+	}
 	win, err := in.Window(lo, lo+n)
 	if err != nil {
 		return nil, nil, err

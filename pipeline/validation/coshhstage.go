@@ -53,6 +53,21 @@ const (
 	COSHHValidateMaxJobs = 20000
 )
 
+// COSHHGridMaxTasks and COSHHValidateMaxTasks bound the tasks of those
+// simulated windows as well (WindowBudget: the engine's cost goes with the
+// tasks, and an overloaded backlog with them); 5,000 and 20,000 jobs of a
+// log without task counts make about 6,500 and 26,000 tasks (not cut), of
+// a log with Hadoop's counts 15–40 times more. COSHHGridMinJobs and
+// COSHHValidateMinJobs are their floors: the grid ranks points by a mean
+// completion time, and the comparison states means and p99s over at least
+// 5,000 jobs (50 beyond the p99).
+const (
+	COSHHGridMaxTasks     = 40_000
+	COSHHGridMinJobs      = 2_000
+	COSHHValidateMaxTasks = 150_000
+	COSHHValidateMinJobs  = 5_000
+)
+
 // COSHHGridPoint is one point of COSHH's tuning grid: the mean completion
 // time (s) of COSHH on the second half of the tuning window, the classes
 // its plan ended with and its re-classifications; Error when the point
@@ -356,4 +371,4 @@ func (v *COSHHValidation) Table() ([]byte, error) {
 
 // COSHHVersion changes when COSHH's tuning or validation changes what it
 // computes, so that older stamps are stale.
-const COSHHVersion = 9 // 3: the grid states its offered load; 4: map tasks take their job's input blocks local first (locality); 5: type scales by ExecModelScales (a zero-size job keeps scale 1); 6: Hadoop 1's FIFO and Fair's delay of 1.5 offers as baselines; 7: the time averages' first arrival recorded; 8: Fair breaks queue ties by name, as FairSharePolicy; 9: λ (CLP) from the folded master that certifies it
+const COSHHVersion = 10 // 3: the grid states its offered load; 4: map tasks take their job's input blocks local first (locality); 5: type scales by ExecModelScales (a zero-size job keeps scale 1); 6: Hadoop 1's FIFO and Fair's delay of 1.5 offers as baselines; 7: the time averages' first arrival recorded; 8: Fair breaks queue ties by name, as FairSharePolicy; 9: λ (CLP) from the folded master that certifies it; 10: the grid and validation windows bounded in tasks too (COSHHGridMaxTasks, COSHHValidateMaxTasks)

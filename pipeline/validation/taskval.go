@@ -76,16 +76,57 @@ const (
 // jobs is simulated whole, as before.
 var TaskValidateMaxJobs = 300_000
 
+// TaskValidateMaxTasks bounds the tasks of those jobs as well (BudgetJobs):
+// the engine's time and memory go with the tasks. 300,000 jobs of a log
+// without task counts make about 390,000 tasks (1.3 a job), so such a log
+// is not cut by it; a log with Hadoop's counts (15–40 tasks a job) would
+// otherwise simulate 10–30 times as many. TaskValidateMinJobs is the
+// floor: never fewer jobs than the COSHH rows simulate
+// (COSHHValidateMaxJobs), whose means and p99s the report already states
+// over 20,000 jobs.
+var (
+	TaskValidateMaxTasks = 600_000
+	TaskValidateMinJobs  = COSHHValidateMaxJobs
+)
+
 // TaskWindow returns the validation window's jobs the task-level views
-// simulate, rows lo to lo+n−1 of the log, and the note's words when they
+// simulate, rows lo to lo+n−1 of the log (at most TaskValidateMaxJobs
+// jobs and TaskValidateMaxTasks tasks), and the note's words when they
 // are not the whole window ("" when they are).
-func TaskWindow(in *inputs.Inputs) (lo, n int, cut string) {
+func TaskWindow(in *inputs.Inputs) (lo, n int, cut string, err error) {
 	lo, n = in.Split.TuneJobs, in.NumSimJobs()-in.Split.TuneJobs
+	all := n
+	why := "TaskValidateMaxJobs"
 	if n > TaskValidateMaxJobs {
-		cut = fmt.Sprintf("; only the validation window's first %d of %d jobs (TaskValidateMaxJobs)", TaskValidateMaxJobs, n)
 		n = TaskValidateMaxJobs
 	}
-	return lo, n, cut
+	k, tasks, err := WindowBudget(in, lo, n, TaskValidateMaxTasks, TaskValidateMinJobs, false)
+	if err != nil {
+		return 0, 0, "", err
+	}
+	if k < n {
+		n, why = k, fmt.Sprintf("TaskValidateMaxTasks: %d tasks", tasks)
+	}
+	if n < all {
+		cut = fmt.Sprintf("; only the validation window's first %d of %d jobs (%s)", n, all, why)
+	}
+	return lo, n, cut, nil
+}
+
+// WindowBudget is tasklevel.BudgetJobs on rows lo..lo+n−1 of the run's
+// log as the task-level views build their jobs (the spec's task cluster):
+// how many of them, the first ones or (fromEnd) the last ones, hold at
+// most maxTasks tasks (at least minJobs jobs), and their tasks.
+func WindowBudget(in *inputs.Inputs, lo, n, maxTasks, minJobs int, fromEnd bool) (k, tasks int, err error) {
+	cl, err := tasklevel.TaskCluster(in.Spec)
+	if err != nil {
+		return 0, 0, err
+	}
+	win, err := in.Window(lo, lo+n)
+	if err != nil {
+		return 0, 0, err
+	}
+	return tasklevel.BudgetJobs(in.Jobs, win, lo, in.Capacity, cl.Rate(), maxTasks, minJobs, fromEnd)
 }
 
 // TaskPlan is the task-level validation of the window planned: its
@@ -126,7 +167,10 @@ func PlanTaskValidation(in *inputs.Inputs, cs *inputs.Classes, tuned tuner.LASMQ
 	if err != nil {
 		return nil, err
 	}
-	lo, n, cut := TaskWindow(in)
+	lo, n, cut, err := TaskWindow(in)
+	if err != nil {
+		return nil, err
+	}
 	// One cluster model: each job as fast on a type as the execution-time
 	// model says (the LP's μ, COSHH's rows).
 	win, err := in.Window(lo, lo+n)
@@ -206,7 +250,10 @@ func (tp *TaskPlan) Experiments() ([]*experiment.Experiment, error) {
 			specs = add(specs, c)
 		}
 	} else if len(tp.added) > 0 {
-		lo, n, _ := TaskWindow(in)
+		lo, n, _, err := TaskWindow(in)
+		if err != nil {
+			return nil, err
+		}
 		win, err := in.Window(lo, lo+n)
 		if err != nil {
 			return nil, err
@@ -387,8 +434,9 @@ func (t *TaskValidation) EmittedVerdict() string {
 // UsersManager.computeUserLimit, AbstractLeafQueue.assignContainers); 16:
 // H-PFSP's progress updates in one treap descent, slacks differing by
 // rounding; 17: with --current-config the added rows say that their
-// deadlines are Fair's with one pool per user, AddedRowsReferenceNote).
-const TaskLevelVersion = 17
+// deadlines are Fair's with one pool per user, AddedRowsReferenceNote);
+// 18: the window bounded in tasks too (TaskValidateMaxTasks).
+const TaskLevelVersion = 18
 
 // OneReplayNote qualifies the task-level validation table's comparisons:
 // one replay of the window with the run's seed, descriptive; the verdict
