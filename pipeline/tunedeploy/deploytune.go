@@ -208,28 +208,43 @@ func TaskPairs(in *inputs.Inputs, cl *task.Cluster, chunks []DeployChunk, seeds 
 }
 
 // Replay runs the policies (specs[0] the current scheduler's) on every
-// pair and returns each pair's scores, [pair][policy].
+// pair and returns each pair's scores, [pair][policy]. Equal specs (keep
+// and the current scheduler; candidates TuneDeploy gave one file, as their
+// bytes are equal) are replayed once: a replay is a function of its spec,
+// its file's bytes, the chunk and the seed. The current scheduler's run
+// in the pool gives the deadlines (PooledExperiment), instead of a run of
+// its own before each pair's.
 func Replay(ctx context.Context, pairs []DeployPair, specs []string) ([][]tuner.Score, error) {
+	var uniq []string
+	col := make([]int, len(specs))
+	for k, s := range specs {
+		if col[k] = slices.Index(uniq, s); col[k] < 0 {
+			col[k], uniq = len(uniq), append(uniq, s)
+		}
+	}
 	xs := make([]*experiment.Experiment, len(pairs))
 	for i, p := range pairs {
-		x, err := p.Res.TaskExperiment(specs)
+		x, err := p.Res.PooledExperiment(uniq)
 		if err != nil {
 			return nil, err
 		}
 		xs[i] = x
 	}
-	out, err := experiment.RunExperiments(ctx, experiment.RunOptions{}, xs...)
+	out, err := runExperiments(ctx, experiment.RunOptions{}, xs...)
 	if err != nil {
 		return nil, err
 	}
 	scores := make([][]tuner.Score, len(out))
 	for i, r := range out {
 		for k := range specs {
-			scores[i] = append(scores[i], tuner.ScoreOf(r.Policies[k].Aggregate().Mean))
+			scores[i] = append(scores[i], tuner.ScoreOf(r.Policies[col[k]].Aggregate().Mean))
 		}
 	}
 	return scores, nil
 }
+
+// runExperiments is experiment.RunExperiments (tests count its runs).
+var runExperiments = experiment.RunExperiments
 
 // PairedDiff is −Objective.Improvement of s over the current scheduler's
 // ref, bounded to ±1e6 (a metric nothing defines is the worst).
@@ -363,17 +378,9 @@ func (t *deployTuner) score(ctx context.Context, idx []int, from, to int) error 
 		return nil
 	}
 	cands := t.dt.Candidates
-	// Equal specs (keep and the current scheduler, candidates with the
-	// same file) are replayed once: a replay is a function of its spec, its
-	// file's bytes, the chunk and the seed. col[k] is candidate idx[k]'s
-	// column of the replayed specs.
 	specs := []string{t.dt.Current}
-	col := make([]int, len(idx))
-	for k, i := range idx {
-		if col[k] = slices.Index(specs, cands[i].Policy); col[k] < 0 {
-			col[k] = len(specs)
-			specs = append(specs, cands[i].Policy)
-		}
+	for _, i := range idx {
+		specs = append(specs, cands[i].Policy)
 	}
 	pairs, err := TaskPairs(t.in, t.cl, t.dt.Chunks, t.dt.Seeds, from, to)
 	if err != nil {
@@ -386,7 +393,7 @@ func (t *deployTuner) score(ctx context.Context, idx []int, from, to int) error 
 	for p, pr := range pairs {
 		ref := scores[p][0]
 		for k, i := range idx {
-			s := scores[p][col[k]]
+			s := scores[p][k+1]
 			cands[i].Diffs[pr.chunk] = append(cands[i].Diffs[pr.chunk], PairedDiff(t.dt.Objective, s, ref))
 			t.sum[i], t.cur[i] = addScore(t.sum[i], s), addScore(t.cur[i], ref)
 			t.n[i]++
