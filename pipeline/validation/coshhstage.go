@@ -61,7 +61,7 @@ const (
 // COSHHValidateMinJobs are their floors: the grid ranks points by a mean
 // completion time, and the comparison states means and p99s over at least
 // 5,000 jobs (50 beyond the p99).
-const (
+var (
 	COSHHGridMaxTasks     = 40_000
 	COSHHGridMinJobs      = 2_000
 	COSHHValidateMaxTasks = 150_000
