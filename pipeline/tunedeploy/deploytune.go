@@ -7,8 +7,10 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 
+	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/experiment"
@@ -185,24 +187,34 @@ func TaskPairs(in *inputs.Inputs, cl *task.Cluster, chunks []DeployChunk, seeds 
 	if err != nil {
 		return nil, err
 	}
-	var out []DeployPair
+	if from >= to {
+		return nil, nil
+	}
+	windows := make([][]sim.Job, len(chunks))
 	for c, ch := range chunks {
 		a := ch.FirstRow - 1
-		window, err := in.Window(a, a+ch.Jobs) // in.SimJobs may be released (after Run)
-		if err != nil {
+		if windows[c], err = in.Window(a, a+ch.Jobs); err != nil { // in.SimJobs may be released (after Run)
 			return nil, err
 		}
-		for s := from; s < to; s++ {
-			// The model the validation judges in (one cluster model: each
-			// job as fast on a type as the execution-time model says), and
-			// applications naming the queue they named in the log, as
-			// deployed.
-			jobs, err := tasklevel.ModelTaskJobs(in.Jobs, in.Tasks, window, a, in.Capacity, in.Spec, cl.Rate(), seeds[s])
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, DeployPair{c, s, &tasklevel.TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: in.Config.ContainerMB, Named: bundle.LogQueuesOf(in.Jobs, a, ch.Jobs), Reference: current}})
+	}
+	// The pairs' jobs are independent: built side by side, stored by index.
+	out := make([]DeployPair, len(chunks)*(to-from))
+	err = experiment.ParallelFor(context.Background(), len(out), runtime.GOMAXPROCS(0), func(_, i int) error {
+		c, s := i/(to-from), from+i%(to-from)
+		a, n := chunks[c].FirstRow-1, chunks[c].Jobs
+		// The model the validation judges in (one cluster model: each
+		// job as fast on a type as the execution-time model says), and
+		// applications naming the queue they named in the log, as
+		// deployed.
+		jobs, err := tasklevel.ModelTaskJobs(in.Jobs, in.Tasks, windows[c], a, in.Capacity, in.Spec, cl.Rate(), seeds[s])
+		if err != nil {
+			return err
 		}
+		out[i] = DeployPair{c, s, &tasklevel.TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: in.Config.ContainerMB, Named: bundle.LogQueuesOf(in.Jobs, a, n), Reference: current}}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -222,13 +234,16 @@ func Replay(ctx context.Context, pairs []DeployPair, specs []string) ([][]tuner.
 			col[k], uniq = len(uniq), append(uniq, s)
 		}
 	}
+	// Each pair's experiment computes its jobs' times alone (FluidJobs):
+	// side by side.
 	xs := make([]*experiment.Experiment, len(pairs))
-	for i, p := range pairs {
-		x, err := p.Res.PooledExperiment(uniq)
-		if err != nil {
-			return nil, err
-		}
+	err := experiment.ParallelFor(ctx, len(pairs), runtime.GOMAXPROCS(0), func(_, i int) error {
+		x, err := pairs[i].Res.PooledExperiment(uniq)
 		xs[i] = x
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	out, err := runExperiments(ctx, experiment.RunOptions{}, xs...)
 	if err != nil {
