@@ -29,16 +29,18 @@ const budgetBlock = 4096
 // tasks table replaces counts so too. The counts draw no random numbers
 // and cost about a tenth of building the jobs kept.
 func BudgetJobs(j *data.Jobs, fl []sim.Job, lo int, capacity, rate float64, maxTasks, minJobs int, fromEnd bool) (n, tasks int, err error) {
+	var buf []task.Shape
 	for n < len(fl) {
 		b := min(budgetBlock, len(fl)-n)
 		a := n // block fl[a:a+b], or its mirror from the end
 		if fromEnd {
 			a = len(fl) - n - b
 		}
-		shapes, err := shapesOf(j, fl[a:a+b], lo+a, capacity, rate)
+		shapes, err := shapesOf(buf, j, fl[a:a+b], lo+a, capacity, rate)
 		if err != nil {
 			return 0, 0, err
 		}
+		buf = shapes
 		jobs, err := task.Synthesize(shapes, task.SynthOptions{})
 		if err != nil {
 			return 0, 0, fmt.Errorf("%s: rows %d..%d: %w", j.Source, lo+a+1, lo+a+b, err)

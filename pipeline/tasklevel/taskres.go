@@ -133,7 +133,7 @@ const TaskJobSkew = 0.5
 // counts and task-seconds from the log when it has them, else the size,
 // synthesised with a seeded skew (task.Synthesize, TaskJobSkew).
 func TaskJobs(j *data.Jobs, fl []sim.Job, lo int, capacity, rate float64, seed uint64) ([]task.Job, error) {
-	shapes, err := shapesOf(j, fl, lo, capacity, rate)
+	shapes, err := shapesOf(nil, j, fl, lo, capacity, rate)
 	if err != nil {
 		return nil, err
 	}
@@ -145,15 +145,19 @@ func TaskJobs(j *data.Jobs, fl []sim.Job, lo int, capacity, rate float64, seed u
 }
 
 // shapesOf returns the task shapes of rows lo, lo+1, … of j whose fluid
-// jobs are fl (TaskJobs).
-func shapesOf(j *data.Jobs, fl []sim.Job, lo int, capacity, rate float64) ([]task.Shape, error) {
+// jobs are fl (TaskJobs), in dst's room when it has enough.
+func shapesOf(dst []task.Shape, j *data.Jobs, fl []sim.Job, lo int, capacity, rate float64) ([]task.Shape, error) {
 	if lo < 0 || lo+len(fl) > j.Len() {
 		return nil, fmt.Errorf("%s: rows %d..%d of %d jobs", j.Source, lo+1, lo+len(fl), j.Len())
 	}
 	if !(capacity > 0) || !(rate > 0) || math.IsInf(capacity, 0) || math.IsInf(rate, 0) {
 		return nil, fmt.Errorf("capacity %v and cluster rate %v must be finite positive numbers", capacity, rate)
 	}
-	shapes := make([]task.Shape, len(fl))
+	shapes := dst[:0]
+	if cap(dst) < len(fl) {
+		shapes = make([]task.Shape, 0, len(fl))
+	}
+	shapes = shapes[:len(fl)]
 	for k, f := range fl {
 		i := lo + k
 		sh := task.Shape{ID: i, Arrival: f.Arrival, User: j.UserAt(i), Weight: f.Weight, Size: f.Size * rate / capacity}

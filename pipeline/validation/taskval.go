@@ -5,6 +5,11 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
+	"weak"
+
+	"github.com/schedplan/schedplan/cluster"
+	"github.com/schedplan/schedplan/data"
 
 	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/pipeline/bundle"
@@ -103,7 +108,7 @@ func TaskWindow(in *inputs.Inputs) (lo, n int, cut string, err error) {
 	if n > TaskValidateMaxJobs {
 		n = TaskValidateMaxJobs
 	}
-	k, tasks, err := WindowBudget(in, lo, n, TaskValidateMaxTasks, TaskValidateMinJobs, false)
+	k, tasks, err := taskWindows.budget(in, lo, n)
 	if err != nil {
 		return 0, 0, "", err
 	}
@@ -114,6 +119,45 @@ func TaskWindow(in *inputs.Inputs) (lo, n int, cut string, err error) {
 		cut = fmt.Sprintf("; only the validation window's first %d of %d jobs (%s)", n, all, why)
 	}
 	return lo, n, cut, nil
+}
+
+// taskWindows remembers TaskWindow's last cut: the validation table, its
+// added rows, the calibration and tune-deploy's verdict each ask for the
+// same window, and counting the tasks of 300,000 jobs allocates about
+// 50 MB, which at 1 M jobs near the soft memory limit costs GC cycles.
+var taskWindows taskWindowMemo
+
+// taskWindowMemo is one remembered WindowBudget of the validation window.
+type taskWindowMemo struct {
+	mu       sync.Mutex
+	key      taskWindowKey
+	k, tasks int
+}
+
+// taskWindowKey is what a validation window's cut depends on; weak
+// pointers, so that the memo keeps no run's log alive.
+type taskWindowKey struct {
+	in                       weak.Pointer[inputs.Inputs]
+	jobs                     weak.Pointer[data.Jobs]
+	spec                     weak.Pointer[cluster.Spec]
+	capacity                 float64
+	lo, n, maxTasks, minJobs int
+}
+
+// budget is WindowBudget of rows lo..lo+n−1 with the validation budgets,
+// counted once per key.
+func (m *taskWindowMemo) budget(in *inputs.Inputs, lo, n int) (k, tasks int, err error) {
+	key := taskWindowKey{weak.Make(in), weak.Make(in.Jobs), weak.Make(in.Spec), in.Capacity, lo, n, TaskValidateMaxTasks, TaskValidateMinJobs}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.key == key {
+		return m.k, m.tasks, nil
+	}
+	if k, tasks, err = WindowBudget(in, lo, n, TaskValidateMaxTasks, TaskValidateMinJobs, false); err != nil {
+		return 0, 0, err
+	}
+	m.key, m.k, m.tasks = key, k, tasks
+	return k, tasks, nil
 }
 
 // WindowBudget is tasklevel.BudgetJobs on rows lo..lo+n−1 of the run's
