@@ -147,7 +147,7 @@ func (m *COSHHShareMetrics) Update(t float64, user int, assigned float64, demand
 	m.variance = 0
 	if m.nAct > 1 {
 		mean := m.sx / float64(m.nAct)
-		m.variance = math.Max(0, m.sxx/float64(m.nAct)-mean*mean)
+		m.variance = max(0, m.sxx/float64(m.nAct)-mean*mean)
 	}
 	if m.nAct == 0 {
 		m.sx, m.sxx = 0, 0 // no drift across idle periods
@@ -206,7 +206,7 @@ func (m *COSHHShareMetrics) average(integral, now, t float64) float64 {
 	if t <= m.t0 {
 		return now
 	}
-	return (integral + now*math.Max(0, t-m.last)) / (t - m.t0)
+	return (integral + now*max(0, t-m.last)) / (t - m.t0)
 }
 
 // Dissatisfaction returns the time average of Dissatisfaction over [t0, t]
@@ -233,7 +233,7 @@ func (m *COSHHShareMetrics) User(user int, t float64) (dissatisfaction, containe
 	if t <= m.t0 {
 		return m.userDis[user], m.assigned[user]
 	}
-	du := math.Max(0, t-m.userLast[user])
+	du := max(0, t-m.userLast[user])
 	span := t - m.t0
 	return (m.userDisInt[user] + m.userDis[user]*du) / span, (m.userAsgInt[user] + m.assigned[user]*du) / span
 }
