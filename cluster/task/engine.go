@@ -334,7 +334,11 @@ func (s *Simulator) setup(jobs []Job, cl *Cluster, slow float64, opt Options) {
 	if cap(st.ss) < stages {
 		st.ss = make([]stageRT, 0, stages)
 	}
-	s.userIdx, s.queueIdx = map[string]int32{}, map[string]int32{}
+	if s.userIdx == nil {
+		s.userIdx, s.queueIdx = map[string]int32{}, map[string]int32{}
+	}
+	clear(s.userIdx) // reused: AloneTimes runs one small simulation a job
+	clear(s.queueIdx)
 	for i := range jobs {
 		j := &jobs[i]
 		r := jobRT{s0: int32(len(st.ss)), ns: int32(len(j.Stages)), svcT: j.Arrival,

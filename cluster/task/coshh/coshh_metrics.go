@@ -43,7 +43,8 @@ import (
 // variance and, when the user's containers changed, O(users of the same
 // weight) for the fairness (an update of demand alone, as after every
 // scheduling round, keeps the level's sum, which no other user's change
-// has touched since it was computed: the figures are the same bits).
+// has touched since it was computed; an idle user who stays idle changes
+// nothing but the time: the figures are the same bits).
 type COSHHShareMetrics struct {
 	users    []COSHHUser
 	assigned []float64
@@ -128,6 +129,9 @@ func (m *COSHHShareMetrics) Update(t float64, user int, assigned float64, demand
 	m.varianceInt += m.variance * dt
 	m.last = t
 	u := user
+	if !m.active(u) && !demand && assigned == m.assigned[u] {
+		return // idle and staying idle: every term below adds 0 or is unchanged
+	}
 	du := t - m.userLast[u]
 	m.userDisInt[u] += m.userDis[u] * du
 	m.userAsgInt[u] += m.assigned[u] * du

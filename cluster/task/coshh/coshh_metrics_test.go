@@ -153,9 +153,9 @@ func TestCOSHHReplicas(t *testing.T) {
 }
 
 // An update that changes a user's demand but not her containers (every
-// user's update after each scheduling round) must give the same bits as
-// one that recomputes the user's weight level (the rule before the level
-// sum was kept across such updates), and must not rescan the level.
+// user's update after each scheduling round), or that leaves an idle user
+// idle, must give the same bits as the full update (refUpdate, the rule
+// before such updates were cut short), and must not rescan the level.
 func TestCOSHHShareMetricsDemandOnlyUpdate(t *testing.T) {
 	for seed := uint64(0); seed < 20; seed++ {
 		rng := rand.New(rand.NewPCG(seed, 3))
@@ -163,6 +163,11 @@ func TestCOSHHShareMetricsDemandOnlyUpdate(t *testing.T) {
 		users := make([]COSHHUser, n)
 		for u := range users {
 			users[u] = COSHHUser{MinShare: float64(rng.IntN(5)) * 1.5, Weight: float64(1 + rng.IntN(3))}
+		}
+		if seed%2 == 1 {
+			for u := range users { // one weight level, min shares of 0 or more
+				users[u].Weight = 1
+			}
 		}
 		got, want := NewCOSHHShareMetrics(users, 0), NewCOSHHShareMetrics(users, 0)
 		assigned := make([]float64, n)
@@ -177,11 +182,7 @@ func TestCOSHHShareMetricsDemandOnlyUpdate(t *testing.T) {
 			}
 			demand := rng.IntN(2) == 0
 			got.Update(now, u, assigned[u], demand)
-			want.Update(now, u, assigned[u], demand)
-			l := want.level[u] // the former rule: recompute u's level at every update
-			f := want.levelFairness(int(l))
-			want.fair += f - want.levelF[l]
-			want.levelF[l] = f
+			want.refUpdate(now, u, assigned[u], demand)
 			if rng.IntN(50) == 0 {
 				got.Sample()
 				want.Sample()
@@ -220,4 +221,52 @@ func TestCOSHHShareMetricsDemandOnlyUpdate(t *testing.T) {
 	if d := m.scans - before; d != 0 {
 		t.Errorf("a demand-only update of every user rescanned %d levels, want 0", d)
 	}
+}
+
+// refUpdate is Update as it was before demand-only and idle updates were
+// cut short: every term integrated, the variance's sums and the user's
+// weight level recomputed at every call.
+func (m *COSHHShareMetrics) refUpdate(t float64, u int, assigned float64, demand bool) {
+	dt := t - m.last
+	m.disInt += m.dis * dt
+	m.fairInt += m.fair * dt
+	m.varianceInt += m.variance * dt
+	m.last = t
+	du := t - m.userLast[u]
+	m.userDisInt[u] += m.userDis[u] * du
+	m.userAsgInt[u] += m.assigned[u] * du
+	m.userLast[u] = t
+	if m.active(u) {
+		x := m.assigned[u] / m.users[u].Weight
+		m.sx, m.sxx, m.nAct = m.sx-x, m.sxx-x*x, m.nAct-1
+	}
+	m.assigned[u], m.demand[u] = assigned, demand
+	if m.active(u) {
+		x := assigned / m.users[u].Weight
+		m.sx, m.sxx, m.nAct = m.sx+x, m.sxx+x*x, m.nAct+1
+	}
+	m.variance = 0
+	if m.nAct > 1 {
+		mean := m.sx / float64(m.nAct)
+		m.variance = math.Max(0, m.sxx/float64(m.nAct)-mean*mean)
+	}
+	if m.nAct == 0 {
+		m.sx, m.sxx = 0, 0
+	}
+	old := m.userDis[u]
+	m.userDis[u] = m.userTerm(u)
+	m.dis += m.userDis[u] - old
+	if old > 0 {
+		m.nDis--
+	}
+	if m.userDis[u] > 0 {
+		m.nDis++
+	}
+	if m.nDis == 0 {
+		m.dis = 0
+	}
+	l := m.level[u]
+	f := m.levelFairness(int(l))
+	m.fair += f - m.levelF[l]
+	m.levelF[l] = f
 }
