@@ -99,6 +99,7 @@ func AloneTimes(jobs []Job, cl *Cluster, opt Options) ([]float64, error) {
 		return out, nil
 	}
 	var s Simulator
+	var fifo FIFO // Start resets it for each job
 	one := make([]Job, 1)
 	opt.Observer, opt.UtilBuckets = nil, 1
 	for i := range jobs {
@@ -106,7 +107,7 @@ func AloneTimes(jobs []Job, cl *Cluster, opt Options) ([]float64, error) {
 			continue
 		}
 		one[0] = jobs[i]
-		r, err := s.Run(one, cl, &FIFO{}, opt)
+		r, err := s.Run(one, cl, &fifo, opt)
 		if err != nil {
 			return nil, fmt.Errorf("job %d alone: %w", i+1, err)
 		}

@@ -193,3 +193,23 @@ func TestAloneTimesAttained(t *testing.T) {
 		}
 	}
 }
+
+// AloneTimes reuses one Simulator: its runs, one a job, allocate nothing
+// per job once the buffers have grown (the user and queue indexes
+// included).
+func TestAloneTimesAllocs(t *testing.T) {
+	jobs := make([]Job, 200)
+	for i := range jobs {
+		jobs[i] = mr(float64(i), 3, 2, 1, 1, 2)
+		jobs[i].User, jobs[i].Queue = "u"+string(rune('a'+i%5)), "q"+string(rune('a'+i%3))
+	}
+	cl := Uniform(4, 4)
+	allocs := testing.AllocsPerRun(3, func() {
+		if _, err := AloneTimes(jobs, cl, Options{}); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if perJob := allocs / float64(len(jobs)); perJob > 0.5 {
+		t.Errorf("AloneTimes: %v allocations for %d jobs (%.2f a job), want under 0.5 a job", allocs, len(jobs), perJob)
+	}
+}

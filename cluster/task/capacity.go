@@ -517,7 +517,7 @@ func (c *Capacity) Pick(n Node) (int, int) {
 // the path above allows.
 func (c *Capacity) assign(q, p int32, head float64, free int) (int32, int) {
 	x := &c.qs[q]
-	head = math.Min(head, x.m[p]-float64(x.used[p]))
+	head = min(head, x.m[p]-float64(x.used[p]))
 	if head < 1-1e-9 || x.readyN[p] == 0 {
 		return -1, -1
 	}
@@ -538,7 +538,7 @@ func (c *Capacity) assign(q, p int32, head float64, free int) (int32, int) {
 // in containers.
 func (c *Capacity) userLimit(x *cq) float64 {
 	p := x.part
-	q := math.Max(x.g[p], 1)
+	q := max(x.g[p], 1)
 	cur := q
 	if used := float64(x.used[p]); used >= q {
 		cur = used + 1
@@ -546,12 +546,12 @@ func (c *Capacity) userLimit(x *cq) float64 {
 	active := float64(max(x.users.len(), 1))
 	// The active users' share counts the container being assigned
 	// (resourceUsed = their usage + required, the minimum allocation).
-	ul := math.Max(float64(x.sumActive+1)/active, cur*x.mulp/100)
+	ul := max(float64(x.sumActive+1)/active, cur*x.mulp/100)
 	maxUL := x.m[p]
 	if x.ulf != -1 && x.g[p] > 0 {
 		maxUL = q * x.ulf
 	}
-	return math.Ceil(math.Min(ul, maxUL) - 1e-9)
+	return math.Ceil(min(ul, maxUL) - 1e-9)
 }
 
 // assignLeaf returns leaf x's first job, in its order, whose user is

@@ -1,7 +1,5 @@
 package task
 
-import "math"
-
 // childKey is where a child queue goes in its parent's order on one
 // partition: Hadoop 3.4's PriorityUtilizationQueueOrderingPolicy (the
 // default "utilization" ordering policy,
@@ -64,7 +62,7 @@ func (c *Capacity) childKey(q, p int32) childKey {
 	k := childKey{abs: float32(y.absCap[p])}
 	used := float64(y.used[p])
 	if k.abs > 0 {
-		k.used = float32(used / math.Max(y.g[p], 1))
+		k.used = float32(used / max(y.g[p], 1))
 	} else {
 		k.zero, k.used = true, float32(used/c.pRes[p])
 	}

@@ -117,8 +117,9 @@
 // # Metrics
 //
 // A [Result] holds completion times, busy container-seconds and a
-// utilisation series per machine type, and the scheduling overhead (wall
-// time of the scheduling rounds per decision). Per-job responses and
+// utilisation series per machine type, and, with [Options].TimeRounds, the
+// scheduling overhead (wall time of the scheduling rounds per decision; a
+// run reads no clock without it). Per-job responses and
 // slowdowns, with per-user and per-queue aggregates and deadline columns,
 // use package sim's [sim.Metrics] on [FluidJobs] at the cluster's total
 // rate. A job's slowdown is its response r over max(its time alone,

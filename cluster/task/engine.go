@@ -48,6 +48,10 @@ type Options struct {
 	// State.Estimate and State.QueueName.
 	Estimates []float64
 	Queues    []string
+	// TimeRounds times every scheduling round with the wall clock
+	// (Result.SchedNanos). Off, SchedNanos is 0 and a run reads no clock:
+	// two clock reads a round cost more than a FIFO decision.
+	TimeRounds bool
 }
 
 // Preempter is implemented by policies that preempt running tasks. After
@@ -98,8 +102,9 @@ type Result struct {
 	// again: Tasks counts every start).
 	Preempted int
 	// SchedNanos is the wall-clock time spent in scheduling rounds (Pick
-	// calls and the placements and notifications they cause), in ns. It
-	// is the one field that differs between identical runs.
+	// calls and the placements and notifications they cause), in ns, with
+	// Options.TimeRounds (else 0). It is the one field that differs
+	// between identical runs.
 	SchedNanos int64
 	// TypeBusy is the busy container-seconds per machine type.
 	TypeBusy []float64
@@ -227,6 +232,7 @@ type Simulator struct {
 	freeSet   []iheap   // per type: machines offered at events, by number
 	nk        heapKeys  // their keys (all equal: order by number)
 	hbMode    bool
+	timed     bool // Options.TimeRounds
 	hbArmed   []bool
 	asleep    []bool
 	sleeping  []int32
@@ -328,7 +334,11 @@ func (s *Simulator) setup(jobs []Job, cl *Cluster, slow float64, opt Options) {
 	if cap(st.ss) < stages {
 		st.ss = make([]stageRT, 0, stages)
 	}
-	s.userIdx, s.queueIdx = map[string]int32{}, map[string]int32{}
+	if s.userIdx == nil {
+		s.userIdx, s.queueIdx = map[string]int32{}, map[string]int32{}
+	}
+	clear(s.userIdx) // reused: AloneTimes runs one small simulation a job
+	clear(s.queueIdx)
 	for i := range jobs {
 		j := &jobs[i]
 		r := jobRT{s0: int32(len(st.ss)), ns: int32(len(j.Stages)), svcT: j.Arrival,
@@ -405,7 +415,7 @@ func (s *Simulator) setup(jobs []Job, cl *Cluster, slow float64, opt Options) {
 	s.util.reset(len(cl.Types), t0, buckets)
 	s.obs = opt.Observer
 	s.err = nil
-	s.decisions = 0
+	s.decisions, s.timed = 0, opt.TimeRounds
 	r := &s.res
 	r.Completion = resize(r.Completion, len(jobs))
 	r.FirstStart = resize(r.FirstStart, len(jobs))
@@ -950,7 +960,10 @@ func (s *Simulator) choose(j, stage int, free int32) (int32, bool) {
 func (s *Simulator) dispatch() {
 	st := &s.st
 	if st.ready > 0 {
-		t0 := time.Now()
+		var t0 time.Time
+		if s.timed {
+			t0 = time.Now()
+		}
 		d0 := s.decisions
 		for _, ti := range s.order {
 			fs := &s.freeSet[ti]
@@ -970,7 +983,7 @@ func (s *Simulator) dispatch() {
 			}
 			s.declined = s.declined[:0]
 		}
-		if s.decisions > d0 {
+		if s.timed && s.decisions > d0 {
 			s.res.SchedNanos += int64(time.Since(t0))
 		}
 	}
@@ -1018,10 +1031,13 @@ func (s *Simulator) heartbeat(n int32) {
 		s.sleeping = append(s.sleeping, n)
 		return
 	}
-	t0 := time.Now()
+	var t0 time.Time
+	if s.timed {
+		t0 = time.Now()
+	}
 	d0 := s.decisions
 	res := s.offer(n, st.cl.MaxAssign)
-	if s.decisions > d0 {
+	if s.timed && s.decisions > d0 {
 		s.res.SchedNanos += int64(time.Since(t0))
 	}
 	if ho, ok := s.obs.(HeartbeatObserver); ok {

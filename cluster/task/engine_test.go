@@ -1,6 +1,9 @@
 package task
 
-import "testing"
+import (
+	"math"
+	"testing"
+)
 
 // Hand-computed FIFO runs on one machine of 2 containers. Job A (t=0): 3
 // maps of 2 s, 1 reduce of 1 s on 2 containers; job B (t=1): 1 map of 1 s.
@@ -173,6 +176,33 @@ func TestReduceRampup(t *testing.T) {
 			r := runSpec(t, jobs, cl, spec, Options{SlowStart: 0.25, ReduceRampup: tc.rampup})
 			if !near(r.Completion[0], tc.want, 1e-9) {
 				t.Errorf("%s, ramp-up %v: job done at %v, want %v", spec, tc.rampup, r.Completion[0], tc.want)
+			}
+		}
+	}
+}
+
+// The wall clock is read only with Options.TimeRounds: off, SchedNanos
+// stays 0 (the clock reads cost more than a FIFO decision); on, a run
+// with decisions has a positive figure; the completions are the same.
+func TestTimeRounds(t *testing.T) {
+	jobs := make([]Job, 200)
+	for i := range jobs {
+		jobs[i] = mr(float64(i)*0.5, 1+i%7, 2, i%3, 1, 1+i%2)
+	}
+	cl := Uniform(3, 4)
+	for _, spec := range []string{"fifo", "fair", "las_mq"} {
+		off := runSpec(t, jobs, cl, spec, Options{})
+		if off.SchedNanos != 0 {
+			t.Errorf("%s: SchedNanos %d without TimeRounds, want 0", spec, off.SchedNanos)
+		}
+		done := append([]float64(nil), off.Completion...)
+		on := runSpec(t, jobs, cl, spec, Options{TimeRounds: true})
+		if on.Decisions == 0 || on.SchedNanos <= 0 {
+			t.Errorf("%s: %d decisions in %d ns with TimeRounds, want a positive time", spec, on.Decisions, on.SchedNanos)
+		}
+		for j := range done {
+			if math.Float64bits(done[j]) != math.Float64bits(on.Completion[j]) {
+				t.Fatalf("%s: job %d completes at %v timed, %v untimed", spec, j, on.Completion[j], done[j])
 			}
 		}
 	}

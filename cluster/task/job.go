@@ -157,8 +157,13 @@ const checkFluidChunk = 1024
 // one's is checked against) rather than as a copy of every job per run: a
 // worker's run of a 300,000-job window held 18 MB of it.
 func checkFluid(jobs []Job) error {
-	// No larger than the jobs need: AloneTimes checks one job at a time.
-	buf := make([]sim.Job, 0, min(len(jobs), checkFluidChunk)+1)
+	// No larger than the jobs need: AloneTimes checks one job at a time
+	// (on the stack).
+	var small [2]sim.Job
+	buf := small[:0]
+	if len(jobs) > 1 {
+		buf = make([]sim.Job, 0, min(len(jobs), checkFluidChunk)+1)
+	}
 	for lo := 0; lo < len(jobs); lo += checkFluidChunk {
 		hi := min(lo+checkFluidChunk, len(jobs))
 		buf = buf[:0]

@@ -401,6 +401,7 @@ func SimulateCOSHHMetrics(ctx context.Context, jobs []task.Job, cl *task.Cluster
 		la.SetLocality(obs.Blocks)
 	}
 	opt.Observer = obs
+	opt.TimeRounds = true // COSHHRunMetrics.SchedNanos
 	var s task.Simulator
 	res, err := s.RunContext(ctx, jobs, cl, p, opt)
 	if err != nil {

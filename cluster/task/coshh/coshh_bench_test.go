@@ -164,7 +164,7 @@ func BenchmarkCOSHHPolicy(b *testing.B) {
 	var pickNs, decNs float64
 	for i := 0; i < b.N; i++ {
 		c := &COSHH{Plan: plan, Users: us, X1: x1, X2: x2, Tolerance: 1e9, TimeDecisions: true}
-		res, err := task.Simulate(jobs, cl, c, task.Options{})
+		res, err := task.Simulate(jobs, cl, c, task.Options{TimeRounds: true})
 		if err != nil || c.Err() != nil {
 			b.Fatal(err, c.Err())
 		}

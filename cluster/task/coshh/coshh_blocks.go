@@ -34,6 +34,7 @@ type COSHHBlocks struct {
 	pending  [][][]int // job → pending blocks → replica machines
 	drawn    []bool
 	cand     []int
+	pool     []int // placeReplicas' buffer
 	// local counts each job's pending blocks with a replica on a
 	// machine, by machine; byNode holds, per machine, a min-heap of the
 	// jobs drawn with a pending block there (an entry whose count fell
@@ -64,9 +65,15 @@ func (b *COSHHBlocks) draw(j int) {
 	}
 	n := len(b.jobs[j].Stages[0].Tasks)
 	b.candidates(j)
+	// One array holds the job's replicas, each block's slice capped at its
+	// own (at most COSHHReplication machines).
+	r := min(COSHHReplication, b.machines)
+	flat := make([]int, 0, n*r)
 	b.pending[j] = make([][]int, n)
 	for k := range b.pending[j] {
-		b.pending[j][k] = COSHHPlaceReplicas(nil, b.cand, b.machines, COSHHReplication, b.rng)
+		from := len(flat)
+		flat = placeReplicas(flat, &b.pool, b.cand, b.machines, COSHHReplication, b.rng)
+		b.pending[j][k] = flat[from:len(flat):len(flat)]
 	}
 	b.count(j)
 }

@@ -3,6 +3,8 @@ package coshh
 import (
 	"context"
 	"math"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/schedplan/schedplan/cluster/task"
@@ -31,6 +33,35 @@ func TestCOSHHBlocksLocalFirst(t *testing.T) {
 	b := NewCOSHHBlocks(jobs, 6, 1, func(dst []int, _ int) []int { return append(dst, 2, 3, 4) })
 	if !b.HasLocal(0, 3) || b.HasLocal(0, 0) {
 		t.Errorf("replicas outside the candidates")
+	}
+}
+
+// A job's blocks are drawn as COSHHPlaceReplicas draws them one block at a
+// time from the run's stream (candidates or not, fewer machines than
+// replicas or not), and the draw allocates per job, not per block.
+func TestCOSHHBlocksDraw(t *testing.T) {
+	jobs := []task.Job{{Stages: []task.Stage{{Tasks: make([]task.TaskSpec, 7)}}}, {Stages: []task.Stage{{Tasks: make([]task.TaskSpec, 30)}}}}
+	for _, machines := range []int{2, 3, 9} {
+		for _, cands := range [][]int{nil, {1}, {0, 1}} {
+			for seed := uint64(1); seed <= 10; seed++ {
+				cand := func(dst []int, _ int) []int { return append(dst, cands...) }
+				b := NewCOSHHBlocks(jobs, machines, seed, cand)
+				rng := rand.New(rand.NewPCG(seed, 0xB10C5))
+				for j := range jobs {
+					b.HasLocal(j, 0)
+					for k, got := range b.pending[j] {
+						if want := COSHHPlaceReplicas(nil, cands, machines, COSHHReplication, rng); !slices.Equal(got, want) {
+							t.Fatalf("%d machines, candidates %v, seed %d: job %d block %d on %v, want %v", machines, cands, seed, j, k, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+	big := []task.Job{{Stages: []task.Stage{{Tasks: make([]task.TaskSpec, 500)}}}}
+	allocs := testing.AllocsPerRun(5, func() { NewCOSHHBlocks(big, 50, 1, nil).HasLocal(0, 0) })
+	if allocs > 100 {
+		t.Errorf("drawing 500 blocks: %v allocations, want at most 100 (per job, not per block)", allocs)
 	}
 }
 

@@ -40,7 +40,11 @@ import (
 //
 // The task core reports each user's containers and demand whenever they
 // change (Update); an update costs O(1) for the dissatisfaction and the
-// variance and O(users of the same weight) for the fairness.
+// variance and, when the user's containers changed, O(users of the same
+// weight) for the fairness (an update of demand alone, as after every
+// scheduling round, keeps the level's sum, which no other user's change
+// has touched since it was computed; an idle user who stays idle changes
+// nothing but the time: the figures are the same bits).
 type COSHHShareMetrics struct {
 	users    []COSHHUser
 	assigned []float64
@@ -57,6 +61,7 @@ type COSHHShareMetrics struct {
 	level       []int32   // user → weight level
 	levels      [][]int32 // weight level → users
 	levelF      []float64 // Σ|Δ − avg| of each level now
+	scans       int       // levelFairness calls (tests)
 	fair        float64
 	fairInt     float64
 	nAct        int
@@ -124,6 +129,9 @@ func (m *COSHHShareMetrics) Update(t float64, user int, assigned float64, demand
 	m.varianceInt += m.variance * dt
 	m.last = t
 	u := user
+	if !m.active(u) && !demand && assigned == m.assigned[u] {
+		return // idle and staying idle: every term below adds 0 or is unchanged
+	}
 	du := t - m.userLast[u]
 	m.userDisInt[u] += m.userDis[u] * du
 	m.userAsgInt[u] += m.assigned[u] * du
@@ -134,6 +142,7 @@ func (m *COSHHShareMetrics) Update(t float64, user int, assigned float64, demand
 		x := m.assigned[u] / m.users[u].Weight
 		m.sx, m.sxx, m.nAct = m.sx-x, m.sxx-x*x, m.nAct-1
 	}
+	moved := assigned != m.assigned[u]
 	m.assigned[u], m.demand[u] = assigned, demand
 	if m.active(u) {
 		x := assigned / m.users[u].Weight
@@ -142,7 +151,7 @@ func (m *COSHHShareMetrics) Update(t float64, user int, assigned float64, demand
 	m.variance = 0
 	if m.nAct > 1 {
 		mean := m.sx / float64(m.nAct)
-		m.variance = math.Max(0, m.sxx/float64(m.nAct)-mean*mean)
+		m.variance = max(0, m.sxx/float64(m.nAct)-mean*mean)
 	}
 	if m.nAct == 0 {
 		m.sx, m.sxx = 0, 0 // no drift across idle periods
@@ -161,6 +170,9 @@ func (m *COSHHShareMetrics) Update(t float64, user int, assigned float64, demand
 		m.dis = 0 // no drift across satisfied periods
 	}
 
+	if !moved {
+		return // the level's Σ|Δ − avg| is levelF[l], recomputed at its last change
+	}
 	l := m.level[u]
 	f := m.levelFairness(int(l))
 	m.fair += f - m.levelF[l]
@@ -179,6 +191,7 @@ func (m *COSHHShareMetrics) userTerm(u int) float64 {
 }
 
 func (m *COSHHShareMetrics) levelFairness(l int) float64 {
+	m.scans++
 	us := m.levels[l]
 	sum := 0.0
 	for _, u := range us {
@@ -197,7 +210,7 @@ func (m *COSHHShareMetrics) average(integral, now, t float64) float64 {
 	if t <= m.t0 {
 		return now
 	}
-	return (integral + now*math.Max(0, t-m.last)) / (t - m.t0)
+	return (integral + now*max(0, t-m.last)) / (t - m.t0)
 }
 
 // Dissatisfaction returns the time average of Dissatisfaction over [t0, t]
@@ -224,7 +237,7 @@ func (m *COSHHShareMetrics) User(user int, t float64) (dissatisfaction, containe
 	if t <= m.t0 {
 		return m.userDis[user], m.assigned[user]
 	}
-	du := math.Max(0, t-m.userLast[user])
+	du := max(0, t-m.userLast[user])
 	span := t - m.t0
 	return (m.userDisInt[user] + m.userDis[user]*du) / span, (m.userAsgInt[user] + m.assigned[user]*du) / span
 }

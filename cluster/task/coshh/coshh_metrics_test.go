@@ -151,3 +151,122 @@ func TestCOSHHReplicas(t *testing.T) {
 		t.Errorf("same seed, different replicas: %v %v", a, b)
 	}
 }
+
+// An update that changes a user's demand but not her containers (every
+// user's update after each scheduling round), or that leaves an idle user
+// idle, must give the same bits as the full update (refUpdate, the rule
+// before such updates were cut short), and must not rescan the level.
+func TestCOSHHShareMetricsDemandOnlyUpdate(t *testing.T) {
+	for seed := uint64(0); seed < 20; seed++ {
+		rng := rand.New(rand.NewPCG(seed, 3))
+		n := 2 + rng.IntN(40)
+		users := make([]COSHHUser, n)
+		for u := range users {
+			users[u] = COSHHUser{MinShare: float64(rng.IntN(5)) * 1.5, Weight: float64(1 + rng.IntN(3))}
+		}
+		if seed%2 == 1 {
+			for u := range users { // one weight level, min shares of 0 or more
+				users[u].Weight = 1
+			}
+		}
+		got, want := NewCOSHHShareMetrics(users, 0), NewCOSHHShareMetrics(users, 0)
+		assigned := make([]float64, n)
+		now := 0.0
+		for step := 0; step < 3000; step++ {
+			if rng.IntN(4) == 0 {
+				now += rng.ExpFloat64()
+			}
+			u := rng.IntN(n)
+			if rng.IntN(3) == 0 {
+				assigned[u] = math.Max(0, assigned[u]+float64(rng.IntN(5)-2))
+			}
+			demand := rng.IntN(2) == 0
+			got.Update(now, u, assigned[u], demand)
+			want.refUpdate(now, u, assigned[u], demand)
+			if rng.IntN(50) == 0 {
+				got.Sample()
+				want.Sample()
+			}
+		}
+		end := now + 1
+		gd, gf, gv := got.Now()
+		wd, wf, wv := want.Now()
+		gad, gaf, _ := got.AtCompletions()
+		wad, waf, _ := want.AtCompletions()
+		pairs := [][2]float64{{gd, wd}, {gf, wf}, {gv, wv}, {gad, wad}, {gaf, waf},
+			{got.Dissatisfaction(end), want.Dissatisfaction(end)}, {got.Fairness(end), want.Fairness(end)},
+			{got.ShareVariance(end), want.ShareVariance(end)}}
+		for u := range users {
+			a, b := got.User(u, end)
+			c, d := want.User(u, end)
+			pairs = append(pairs, [2]float64{a, c}, [2]float64{b, d})
+		}
+		for i, p := range pairs {
+			if math.Float64bits(p[0]) != math.Float64bits(p[1]) {
+				t.Fatalf("seed %d: figure %d is %v, want %v (the same bits)", seed, i, p[0], p[1])
+			}
+		}
+	}
+	// A round's demand refresh of 1,000 users of one weight rescans no level.
+	users := make([]COSHHUser, 1000)
+	for u := range users {
+		users[u] = COSHHUser{MinShare: 2, Weight: 1}
+	}
+	m := NewCOSHHShareMetrics(users, 0)
+	m.Update(1, 7, 3, true)
+	before := m.scans
+	for u := range users {
+		m.Update(2, u, m.assigned[u], u%2 == 0)
+	}
+	if d := m.scans - before; d != 0 {
+		t.Errorf("a demand-only update of every user rescanned %d levels, want 0", d)
+	}
+}
+
+// refUpdate is Update as it was before demand-only and idle updates were
+// cut short: every term integrated, the variance's sums and the user's
+// weight level recomputed at every call.
+func (m *COSHHShareMetrics) refUpdate(t float64, u int, assigned float64, demand bool) {
+	dt := t - m.last
+	m.disInt += m.dis * dt
+	m.fairInt += m.fair * dt
+	m.varianceInt += m.variance * dt
+	m.last = t
+	du := t - m.userLast[u]
+	m.userDisInt[u] += m.userDis[u] * du
+	m.userAsgInt[u] += m.assigned[u] * du
+	m.userLast[u] = t
+	if m.active(u) {
+		x := m.assigned[u] / m.users[u].Weight
+		m.sx, m.sxx, m.nAct = m.sx-x, m.sxx-x*x, m.nAct-1
+	}
+	m.assigned[u], m.demand[u] = assigned, demand
+	if m.active(u) {
+		x := assigned / m.users[u].Weight
+		m.sx, m.sxx, m.nAct = m.sx+x, m.sxx+x*x, m.nAct+1
+	}
+	m.variance = 0
+	if m.nAct > 1 {
+		mean := m.sx / float64(m.nAct)
+		m.variance = math.Max(0, m.sxx/float64(m.nAct)-mean*mean)
+	}
+	if m.nAct == 0 {
+		m.sx, m.sxx = 0, 0
+	}
+	old := m.userDis[u]
+	m.userDis[u] = m.userTerm(u)
+	m.dis += m.userDis[u] - old
+	if old > 0 {
+		m.nDis--
+	}
+	if m.userDis[u] > 0 {
+		m.nDis++
+	}
+	if m.nDis == 0 {
+		m.dis = 0
+	}
+	l := m.level[u]
+	f := m.levelFairness(int(l))
+	m.fair += f - m.levelF[l]
+	m.levelF[l] = f
+}

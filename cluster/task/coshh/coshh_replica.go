@@ -48,10 +48,18 @@ func (r *COSHHRouter) ReplicaCandidates(dst []int, job int) []int {
 // placement does (the FIFO and Fair baselines of seed 003 §5). candidates
 // must be distinct machines in [0, machines).
 func COSHHPlaceReplicas(dst, candidates []int, machines, replicas int, rng *rand.Rand) []int {
+	var pool []int
+	return placeReplicas(dst, &pool, candidates, machines, replicas, rng)
+}
+
+// placeReplicas is COSHHPlaceReplicas with the copy of the candidates in
+// *buf, a buffer reused across calls (the same draws).
+func placeReplicas(dst []int, buf *[]int, candidates []int, machines, replicas int, rng *rand.Rand) []int {
 	replicas = min(replicas, machines)
 	from := len(dst)
 	// Partial Fisher–Yates over a copy of the candidates.
-	pool := append([]int(nil), candidates...)
+	*buf = append((*buf)[:0], candidates...)
+	pool := *buf
 	for k := 0; k < replicas && k < len(pool); k++ {
 		i := k + rng.IntN(len(pool)-k)
 		pool[k], pool[i] = pool[i], pool[k]

@@ -407,7 +407,7 @@ func (x *SlackSystem) AdvanceVirtual(work float64) error {
 			x.addOff(work)
 			break
 		}
-		use := math.Max(d, 0) * float64(m)
+		use := max(d, 0) * float64(m)
 		x.v = f
 		x.addOff(use)
 		work -= use
@@ -442,7 +442,7 @@ func (x *SlackSystem) NextVirtualWork() float64 {
 	if x.root == 0 {
 		return math.Inf(1)
 	}
-	return math.Max(x.nodes[x.front()].t-x.v, 0) * float64(x.cnt(x.root))
+	return max(x.nodes[x.front()].t-x.v, 0) * float64(x.cnt(x.root))
 }
 
 // Serve records that a job got work seconds of the whole cluster (eq. 7:
@@ -516,7 +516,7 @@ func (x *SlackSystem) Reestimate(job int, w float64) error {
 		return nil
 	}
 	d := w - j.w
-	j.size = math.Max(j.size+d, 0)
+	j.size = max(j.size+d, 0)
 	x.move(int32(job), j.t+d, w)
 	x.settle()
 	x.tick()
@@ -764,7 +764,7 @@ func (x *SlackSystem) Completable(job int) bool {
 // delta is the slack that counts as none for a job with w = 0.
 func (x *SlackSystem) delta() float64 {
 	r := &x.nodes[x.root]
-	return sim.Tol * math.Max(r.sumT-float64(r.cnt)*x.v+r.sumW, 0)
+	return sim.Tol * max(r.sumT-float64(r.cnt)*x.v+r.sumW, 0)
 }
 
 func (x *SlackSystem) completable(w, ahead, delta float64) bool {

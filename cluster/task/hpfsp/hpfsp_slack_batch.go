@@ -41,7 +41,7 @@ func (x *SlackSystem) UpdateAll(jobs []int32, work, w []float64, advance bool) (
 	lim := math.Inf(1)
 	for _, n := range x.order {
 		j := &x.js[x.nodes[n].job]
-		lim = math.Min(lim, j.t-j.tol())
+		lim = min(lim, j.t-j.tol())
 	}
 	vf := x.v
 	x.bt = slices.Grow(x.bt[:0], len(jobs))[:len(jobs)]
@@ -70,8 +70,8 @@ func (x *SlackSystem) UpdateAll(jobs []int32, work, w []float64, advance bool) (
 			if ws := x.snapW(j, j.w-work[i]); reestimates(j, ws, w[i]) {
 				x.bt[i] += w[i] - ws
 			}
-			tol := sim.Tol * math.Max(math.Max(j.size, j.size+x.bt[i]-j.t), j.est0)
-			l = math.Min(l, math.Min(j.t, x.bt[i])-tol)
+			tol := sim.Tol * max(max(j.size, j.size+x.bt[i]-j.t), j.est0)
+			l = min(l, min(j.t, x.bt[i])-tol)
 		}
 		if !(v < l) {
 			break
@@ -87,7 +87,7 @@ func (x *SlackSystem) UpdateAll(jobs []int32, work, w []float64, advance bool) (
 		switch j.state {
 		case slkPS:
 			if reestimates(j, ws, w[i]) {
-				j.size = math.Max(j.size+(w[i]-ws), 0)
+				j.size = max(j.size+(w[i]-ws), 0)
 				j.t, ws = x.bt[i], w[i]
 			}
 			j.w = ws

@@ -154,7 +154,7 @@ func (x *SlackSystem) UpdateInPlace(job int, work, w float64, advance bool) (boo
 		if !ok {
 			return false, nil
 		}
-		j.size = math.Max(j.size+(w-ws), 0)
+		j.size = max(j.size+(w-ws), 0)
 		// The jobs behind gain ds + (t2 − t1) − (w − ws) of slack and
 		// w − w_old of w ahead: t2 − t1 of u.
 		x.pointMove(x.root, j.node, t1, j.seq, t2, w, x.slackU(a.k, m, a.sumT, t2), t2-t1)

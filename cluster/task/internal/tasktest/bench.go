@@ -60,7 +60,7 @@ func BenchPolicy(b *testing.B, name string, mk func() task.Policy, jobs []task.J
 		var r *task.Result
 		c0 := cputime.Self()
 		for b.Loop() {
-			if r, err = s.Run(jobs, cl, p, task.Options{}); err != nil {
+			if r, err = s.Run(jobs, cl, p, task.Options{TimeRounds: true}); err != nil {
 				b.Fatal(err)
 			}
 		}
