@@ -296,6 +296,13 @@ func (r *TaskLevel) parse(spec string) (*TaskPolicy, error) {
 		if _, err := task.NewPolicy(name, params); err != nil {
 			return nil, err
 		}
+		if name == "capacity" {
+			// Its queues name no node label (their jobs request the
+			// default partition): the stock Capacity Scheduler of a
+			// cluster whose machines carry none, as loadCapacity
+			// simulates a file that names no label.
+			tp.cluster = unlabelled(r.Cluster)
+		}
 		tp.make = func() (task.Policy, error) { return task.NewPolicy(name, params) }
 		return tp, nil
 	case len(params) > 0:
