@@ -139,6 +139,7 @@ type taskWindowMemo struct {
 type taskWindowKey struct {
 	in                       weak.Pointer[inputs.Inputs]
 	jobs                     weak.Pointer[data.Jobs]
+	tasks                    weak.Pointer[data.Tasks]
 	spec                     weak.Pointer[cluster.Spec]
 	capacity                 float64
 	lo, n, maxTasks, minJobs int
@@ -147,24 +148,26 @@ type taskWindowKey struct {
 // budget is WindowBudget of rows lo..lo+n−1 with the validation budgets,
 // counted once per key.
 func (m *taskWindowMemo) budget(in *inputs.Inputs, lo, n int) (k, tasks int, err error) {
-	key := taskWindowKey{weak.Make(in), weak.Make(in.Jobs), weak.Make(in.Spec), in.Capacity, lo, n, TaskValidateMaxTasks, TaskValidateMinJobs}
+	key := taskWindowKey{weak.Make(in), weak.Make(in.Jobs), weak.Make(in.Tasks), weak.Make(in.Spec), in.Capacity, lo, n, TaskValidateMaxTasks, TaskValidateMinJobs}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.key == key {
 		return m.k, m.tasks, nil
 	}
-	if k, tasks, err = WindowBudget(in, lo, n, TaskValidateMaxTasks, TaskValidateMinJobs, false); err != nil {
+	if k, tasks, err = WindowBudget(in, in.Tasks, lo, n, TaskValidateMaxTasks, TaskValidateMinJobs, false); err != nil {
 		return 0, 0, err
 	}
 	m.key, m.k, m.tasks = key, k, tasks
 	return k, tasks, nil
 }
 
-// WindowBudget is tasklevel.BudgetJobs on rows lo..lo+n−1 of the run's
-// log as the task-level views build their jobs (the spec's task cluster):
+// WindowBudget is tasklevel.BudgetJobsWith on rows lo..lo+n−1 of the
+// run's log as the task-level views build their jobs (the spec's task
+// cluster; t the tasks table they replay, in.Tasks, or nil for the views
+// that synthesise every job's tasks):
 // how many of them, the first ones or (fromEnd) the last ones, hold at
 // most maxTasks tasks (at least minJobs jobs), and their tasks.
-func WindowBudget(in *inputs.Inputs, lo, n, maxTasks, minJobs int, fromEnd bool) (k, tasks int, err error) {
+func WindowBudget(in *inputs.Inputs, t *data.Tasks, lo, n, maxTasks, minJobs int, fromEnd bool) (k, tasks int, err error) {
 	cl, err := tasklevel.TaskCluster(in.Spec)
 	if err != nil {
 		return 0, 0, err
@@ -173,7 +176,7 @@ func WindowBudget(in *inputs.Inputs, lo, n, maxTasks, minJobs int, fromEnd bool)
 	if err != nil {
 		return 0, 0, err
 	}
-	return tasklevel.BudgetJobs(in.Jobs, win, lo, in.Capacity, cl.Rate(), maxTasks, minJobs, fromEnd)
+	return tasklevel.BudgetJobsWith(in.Jobs, t, win, lo, in.Capacity, cl.Rate(), maxTasks, minJobs, fromEnd)
 }
 
 // TaskPlan is the task-level validation of the window planned: its
