@@ -419,8 +419,9 @@ type deployState struct {
 // 7: task-level Fair breaks queue ties by name, as FairSharePolicy; 8:
 // task-level Capacity orders queues, counts user limits and stops at the
 // queue limit as Hadoop 3.4; 9: chunks bounded in tasks too,
-// DeployChunkTasks, and equal candidate files replayed once).
-const deployVersion = 9
+// DeployChunkTasks, and equal candidate files replayed once; 10: a job
+// replayed from the tasks table counts its table's tasks in the budget).
+const deployVersion = 10
 
 // tuneVersion changes when the tune stage computes something else for the
 // same inputs (1: the first version stamped; before it the stage had

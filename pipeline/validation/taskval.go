@@ -485,8 +485,9 @@ func (t *TaskValidation) EmittedVerdict() string {
 // H-PFSP's progress updates in one treap descent, slacks differing by
 // rounding; 17: with --current-config the added rows say that their
 // deadlines are Fair's with one pool per user, AddedRowsReferenceNote);
-// 18: the window bounded in tasks too (TaskValidateMaxTasks).
-const TaskLevelVersion = 18
+// 18: the window bounded in tasks too (TaskValidateMaxTasks); 19: a job
+// replayed from the tasks table counts its table's tasks in that bound).
+const TaskLevelVersion = 19
 
 // OneReplayNote qualifies the task-level validation table's comparisons:
 // one replay of the window with the run's seed, descriptive; the verdict
