@@ -435,8 +435,10 @@ const tuneVersion = 4
 // reportVersion changes when report.html changes for the same stage
 // results (2: the decision on the first screen, legends beside the plots,
 // log-scale bars, labelled ticks on log axes within a decade; 3: the
-// capacity section's headroom, its replays and the load decomposition).
-const reportVersion = 3
+// capacity section's headroom, its replays and the load decomposition;
+// 4: the COSHH grid's caption names the jobs it simulated, not "the
+// second half of the tuning window").
+const reportVersion = 4
 
 // tuneDeploy: the deployable candidates rendered from the bundle as tuned
 // and replayed at task level on the tuning window (TuneDeploy); the bundle
