@@ -118,7 +118,8 @@ func (p *pipelineRun) coshhValidate(ctx context.Context) (*validation.COSHHValid
 		return nil, nil, err
 	}
 	if n < hi-lo {
-		cut = fmt.Sprintf("; only the validation window's first %d of %d jobs (COSHHValidateMaxTasks: %d tasks)", n, in.Jobs.Len()-lo, tasks)
+		cut = fmt.Sprintf("; only the validation window's first %d of %d jobs (%s)", n, in.Jobs.Len()-lo,
+			validation.BudgetWhy("COSHHValidateMaxTasks", validation.COSHHValidateMaxTasks, "COSHHValidateMinJobs", validation.COSHHValidateMinJobs, tasks))
 		hi = lo + n
 	}
 	w, err := validation.NewCOSHHWindow(in, sizes, lo, hi, fit.Secondary.SizeFloor)

@@ -64,4 +64,12 @@ func TestTaskWindowCountsTasksTable(t *testing.T) {
 	if k > 50 && sum > 3000 {
 		t.Errorf("validation window of %d jobs simulates %d tasks, over the budget of 3000", k, sum)
 	}
+	// A floor above the budget: the note says the floor holds the tasks.
+	set(&validation.TaskValidateMaxTasks, 100)
+	if _, k, cut, err = validation.TaskWindow(in); err != nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprintf("first 50 of 600 jobs (TaskValidateMaxTasks 100; its floor TaskValidateMinJobs of 50 jobs holds %d tasks)", 50*per); k != 50 || !strings.Contains(cut, want) {
+		t.Errorf("%d jobs, note %q; want %q", k, cut, want)
+	}
 }

@@ -113,12 +113,22 @@ func TaskWindow(in *inputs.Inputs) (lo, n int, cut string, err error) {
 		return 0, 0, "", err
 	}
 	if k < n {
-		n, why = k, fmt.Sprintf("TaskValidateMaxTasks: %d tasks", tasks)
+		n, why = k, BudgetWhy("TaskValidateMaxTasks", TaskValidateMaxTasks, "TaskValidateMinJobs", TaskValidateMinJobs, tasks)
 	}
 	if n < all {
 		cut = fmt.Sprintf("; only the validation window's first %d of %d jobs (%s)", n, all, why)
 	}
 	return lo, n, cut, nil
+}
+
+// BudgetWhy is a cut window's reason for its note: the task budget
+// (maxName = maxTasks) and the tasks kept, or, when the floor of jobs
+// (minName = minJobs) holds more tasks than the budget, that floor.
+func BudgetWhy(maxName string, maxTasks int, minName string, minJobs, tasks int) string {
+	if tasks > maxTasks {
+		return fmt.Sprintf("%s %d; its floor %s of %d jobs holds %d tasks", maxName, maxTasks, minName, minJobs, tasks)
+	}
+	return fmt.Sprintf("%s %d: %d tasks", maxName, maxTasks, tasks)
 }
 
 // taskWindows remembers TaskWindow's last cut: the validation table, its
