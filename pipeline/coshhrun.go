@@ -31,7 +31,7 @@ func (p *pipelineRun) tuneCOSHH(ctx context.Context) (map[string][]byte, error) 
 	best := -1
 	if lo >= validation.COSHHMinTuneJobs {
 		h := max(lo/2, lo-validation.COSHHGridMaxJobs)
-		n, _, err := validation.WindowBudget(in, h, lo-h, validation.COSHHGridMaxTasks, validation.COSHHGridMinJobs, true)
+		n, _, err := validation.WindowBudget(in, nil, h, lo-h, validation.COSHHGridMaxTasks, validation.COSHHGridMinJobs, true)
 		if err != nil {
 			return nil, err
 		}
@@ -113,12 +113,13 @@ func (p *pipelineRun) coshhValidate(ctx context.Context) (*validation.COSHHValid
 		cut = fmt.Sprintf("; only the validation window's first %d of %d jobs (COSHHValidateMaxJobs)", validation.COSHHValidateMaxJobs, hi-lo)
 		hi = lo + validation.COSHHValidateMaxJobs
 	}
-	n, tasks, err := validation.WindowBudget(in, lo, hi-lo, validation.COSHHValidateMaxTasks, validation.COSHHValidateMinJobs, false)
+	n, tasks, err := validation.WindowBudget(in, nil, lo, hi-lo, validation.COSHHValidateMaxTasks, validation.COSHHValidateMinJobs, false)
 	if err != nil {
 		return nil, nil, err
 	}
 	if n < hi-lo {
-		cut = fmt.Sprintf("; only the validation window's first %d of %d jobs (COSHHValidateMaxTasks: %d tasks)", n, in.Jobs.Len()-lo, tasks)
+		cut = fmt.Sprintf("; only the validation window's first %d of %d jobs (%s)", n, in.Jobs.Len()-lo,
+			validation.BudgetWhy("COSHHValidateMaxTasks", validation.COSHHValidateMaxTasks, "COSHHValidateMinJobs", validation.COSHHValidateMinJobs, tasks))
 		hi = lo + n
 	}
 	w, err := validation.NewCOSHHWindow(in, sizes, lo, hi, fit.Secondary.SizeFloor)

@@ -419,8 +419,9 @@ type deployState struct {
 // 7: task-level Fair breaks queue ties by name, as FairSharePolicy; 8:
 // task-level Capacity orders queues, counts user limits and stops at the
 // queue limit as Hadoop 3.4; 9: chunks bounded in tasks too,
-// DeployChunkTasks, and equal candidate files replayed once).
-const deployVersion = 9
+// DeployChunkTasks, and equal candidate files replayed once; 10: a job
+// replayed from the tasks table counts its table's tasks in the budget).
+const deployVersion = 10
 
 // tuneVersion changes when the tune stage computes something else for the
 // same inputs (1: the first version stamped; before it the stage had
@@ -434,8 +435,10 @@ const tuneVersion = 4
 // reportVersion changes when report.html changes for the same stage
 // results (2: the decision on the first screen, legends beside the plots,
 // log-scale bars, labelled ticks on log axes within a decade; 3: the
-// capacity section's headroom, its replays and the load decomposition).
-const reportVersion = 3
+// capacity section's headroom, its replays and the load decomposition;
+// 4: the COSHH grid's caption names the jobs it simulated, not "the
+// second half of the tuning window").
+const reportVersion = 4
 
 // tuneDeploy: the deployable candidates rendered from the bundle as tuned
 // and replayed at task level on the tuning window (TuneDeploy); the bundle

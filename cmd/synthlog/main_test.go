@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -32,6 +33,21 @@ func TestTaskCounts(t *testing.T) {
 		if m != tc.maps || r != tc.reduces {
 			t.Errorf("TaskCounts(%d, %d) = %d, %d; want %d, %d", tc.input, tc.shuffle, m, r, tc.maps, tc.reduces)
 		}
+	}
+	// -split-bytes of 50 MiB: exactly 16.1 splits are 16 maps, as
+	// FileInputFormat.getSplits makes them (the rest 1.1 splits is not
+	// more than SPLIT_SLOP); a byte more is 17.
+	const s50 = 50 << 20
+	for _, tc := range []struct {
+		input int64
+		maps  int32
+	}{{16*s50 + s50/10, 16}, {16*s50 + s50/10 + 1, 17}, {16 * s50, 16}, {s50 / 10, 1}, {1<<62 + 12345, MaxMaps}} {
+		if m, _ := TaskCounts(tc.input, 0, s50, DefaultReduceBytes); m != tc.maps {
+			t.Errorf("TaskCounts(%d) at splits of 50 MiB = %d maps; want %d", tc.input, m, tc.maps)
+		}
+	}
+	if _, r := TaskCounts(0, math.MaxInt64-5, s, DefaultReduceBytes); r != MaxReduces {
+		t.Errorf("shuffle near the int64 limit: %d reduces; want %d", r, MaxReduces)
 	}
 }
 

@@ -26,7 +26,7 @@ type COSHHConfig struct {
 }
 
 // COSHHGridEntry is one point of the tuning grid: mean completion time (s)
-// of COSHH on the second half of the tuning window.
+// of COSHH on the tuning window's last jobs (the grid's SimJobs).
 type COSHHGridEntry struct {
 	K              int     `yaml:"k"`
 	Tolerance      float64 `yaml:"tolerance"`

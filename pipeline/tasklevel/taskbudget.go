@@ -25,10 +25,20 @@ const budgetBlock = 4096
 // ones (fromEnd false) or its last ones, and the tasks of that many: at
 // least min(minJobs, len(fl)) jobs, whatever their tasks; all of them
 // when maxTasks ≤ 0. A job counts the tasks TaskJobs gives it (the log's
-// counts, else the ones its task-seconds or size make); a job the log's
-// tasks table replaces counts so too. The counts draw no random numbers
-// and cost about a tenth of building the jobs kept.
+// counts, else the ones its task-seconds or size make). The counts draw
+// no random numbers and cost about a tenth of building the jobs kept.
 func BudgetJobs(j *data.Jobs, fl []sim.Job, lo int, capacity, rate float64, maxTasks, minJobs int, fromEnd bool) (n, tasks int, err error) {
+	return BudgetJobsWith(j, nil, fl, lo, capacity, rate, maxTasks, minJobs, fromEnd)
+}
+
+// BudgetJobsWith is BudgetJobs for jobs built with a tasks table t
+// (TaskJobsWith): a job the table replays counts the table's tasks
+// (tableTasks), not the log's counts. t nil is BudgetJobs.
+func BudgetJobsWith(j *data.Jobs, t *data.Tasks, fl []sim.Job, lo int, capacity, rate float64, maxTasks, minJobs int, fromEnd bool) (n, tasks int, err error) {
+	var byJob map[string][]int
+	if t != nil {
+		byJob = tasksByJob(t)
+	}
 	var buf []task.Shape
 	for n < len(fl) {
 		b := min(budgetBlock, len(fl)-n)
@@ -50,6 +60,11 @@ func BudgetJobs(j *data.Jobs, fl []sim.Job, lo int, capacity, rate float64, maxT
 				k = len(jobs) - 1 - k
 			}
 			c := jobs[k].NumTasks()
+			if t != nil {
+				if m := tableTasks(t, byJob[j.ID.At(lo+a+k)]); m > 0 {
+					c = m
+				}
+			}
 			if maxTasks > 0 && tasks+c > maxTasks && n >= minJobs {
 				return n, tasks, nil
 			}

@@ -51,6 +51,26 @@ func tasksByJob(t *data.Tasks) map[string][]int {
 	return m
 }
 
+// replayed reports whether task row r of t is one TaskJobsWith replays:
+// it succeeded and has both times, the finish not before the start.
+func replayed(t *data.Tasks, r int) bool {
+	s, ok1 := t.Start.At(r)
+	f, ok2 := t.Finish.At(r)
+	return t.Succeeded(r) && ok1 && ok2 && f >= s && !math.IsInf(f-s, 0)
+}
+
+// tableTasks is how many tasks of rows stagesOf keeps: the tasks of a job
+// TaskJobsWith replays from the table (0: it synthesises the job).
+func tableTasks(t *data.Tasks, rows []int) int {
+	n := 0
+	for _, r := range rows {
+		if replayed(t, r) {
+			n++
+		}
+	}
+	return n
+}
+
 // stagesOf turns one job's task rows into stages: its succeeded tasks with
 // both times, grouped by stage (a null stage is one stage), stages in
 // order of their first start, ties by name.
@@ -63,11 +83,11 @@ func stagesOf(t *data.Tasks, rows []int) []task.Stage {
 	var stages []*stage
 	index := map[string]*stage{}
 	for _, r := range rows {
-		s, ok1 := t.Start.At(r)
-		f, ok2 := t.Finish.At(r)
-		if !t.Succeeded(r) || !ok1 || !ok2 || !(f >= s) || math.IsInf(f-s, 0) {
+		if !replayed(t, r) {
 			continue
 		}
+		s, _ := t.Start.At(r)
+		f, _ := t.Finish.At(r)
 		name, _ := t.Stage.At(r)
 		st := index[name]
 		if st == nil {

@@ -23,7 +23,7 @@ var (
 // tuning window's last chunk still ends at the window's end.
 func budgetChunks(in *inputs.Inputs, chunks []DeployChunk) ([]DeployChunk, error) {
 	for i, ch := range chunks {
-		n, _, err := validation.WindowBudget(in, ch.FirstRow-1, ch.Jobs, DeployChunkTasks, DeployChunkMinJobs, true)
+		n, _, err := validation.WindowBudget(in, in.Tasks, ch.FirstRow-1, ch.Jobs, DeployChunkTasks, DeployChunkMinJobs, true)
 		if err != nil {
 			return nil, err
 		}

@@ -64,7 +64,7 @@ func COSHHSection(v *COSHHValidation, c *bundle.COSHHConfig) (report.Section, er
 	for _, r := range v.Classes {
 		ct.Rows = append(ct.Rows, []string{r.Config, r.Key, fmt.Sprint(r.Jobs), report.F4(r.MeanCompletion), report.F4(r.Locality())})
 	}
-	gt := report.TableBlock{Highlight: -1, Caption: "Tuning grid (COSHH's mean completion time on the second half of the tuning window; offered load: " + experiment.ExecLoadDef + ", OVERLOADED above 1: means of an overloaded system)",
+	gt := report.TableBlock{Highlight: -1, Caption: "Tuning grid (COSHH's mean completion time on " + gridWindow(v.FitJobs, v.SimJobs) + "; offered load: " + experiment.ExecLoadDef + ", OVERLOADED above 1: means of an overloaded system)",
 		Header: []string{"k", "tolerance", "offered load", "mean completion (s)", "classes at the end", "re-classifications", "λ", "error"}}
 	for _, g := range v.Grid {
 		if g.K == v.K && g.Tolerance == v.Tolerance && g.Error == "" {
@@ -93,4 +93,14 @@ func (v *COSHHValidation) WriteText(w io.Writer) {
 	tw.Flush()
 	fmt.Fprintln(w, "(per user and per class: coshh.parquet and the report; wall-clock overhead: the run's log)")
 	fmt.Fprintln(w)
+}
+
+// gridWindow says which jobs the tuning grid simulated: the tuning
+// window's last sim jobs (COSHHGridMaxJobs, COSHHGridMaxTasks), fitted on
+// the fit jobs before them.
+func gridWindow(fit, sim int) string {
+	if sim <= 0 {
+		return "the tuning window's last jobs"
+	}
+	return fmt.Sprintf("the tuning window's last %d jobs, fitted on the %d before them", sim, fit)
 }

@@ -69,7 +69,7 @@ var (
 )
 
 // COSHHGridPoint is one point of COSHH's tuning grid: the mean completion
-// time (s) of COSHH on the second half of the tuning window, the classes
+// time (s) of COSHH on the tuning window's last SimJobs jobs, the classes
 // its plan ended with and its re-classifications; Error when the point
 // could not be fitted or simulated.
 type COSHHGridPoint struct {

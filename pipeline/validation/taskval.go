@@ -113,12 +113,22 @@ func TaskWindow(in *inputs.Inputs) (lo, n int, cut string, err error) {
 		return 0, 0, "", err
 	}
 	if k < n {
-		n, why = k, fmt.Sprintf("TaskValidateMaxTasks: %d tasks", tasks)
+		n, why = k, BudgetWhy("TaskValidateMaxTasks", TaskValidateMaxTasks, "TaskValidateMinJobs", TaskValidateMinJobs, tasks)
 	}
 	if n < all {
 		cut = fmt.Sprintf("; only the validation window's first %d of %d jobs (%s)", n, all, why)
 	}
 	return lo, n, cut, nil
+}
+
+// BudgetWhy is a cut window's reason for its note: the task budget
+// (maxName = maxTasks) and the tasks kept, or, when the floor of jobs
+// (minName = minJobs) holds more tasks than the budget, that floor.
+func BudgetWhy(maxName string, maxTasks int, minName string, minJobs, tasks int) string {
+	if tasks > maxTasks {
+		return fmt.Sprintf("%s %d; its floor %s of %d jobs holds %d tasks", maxName, maxTasks, minName, minJobs, tasks)
+	}
+	return fmt.Sprintf("%s %d: %d tasks", maxName, maxTasks, tasks)
 }
 
 // taskWindows remembers TaskWindow's last cut: the validation table, its
@@ -139,6 +149,7 @@ type taskWindowMemo struct {
 type taskWindowKey struct {
 	in                       weak.Pointer[inputs.Inputs]
 	jobs                     weak.Pointer[data.Jobs]
+	tasks                    weak.Pointer[data.Tasks]
 	spec                     weak.Pointer[cluster.Spec]
 	capacity                 float64
 	lo, n, maxTasks, minJobs int
@@ -147,24 +158,26 @@ type taskWindowKey struct {
 // budget is WindowBudget of rows lo..lo+n−1 with the validation budgets,
 // counted once per key.
 func (m *taskWindowMemo) budget(in *inputs.Inputs, lo, n int) (k, tasks int, err error) {
-	key := taskWindowKey{weak.Make(in), weak.Make(in.Jobs), weak.Make(in.Spec), in.Capacity, lo, n, TaskValidateMaxTasks, TaskValidateMinJobs}
+	key := taskWindowKey{weak.Make(in), weak.Make(in.Jobs), weak.Make(in.Tasks), weak.Make(in.Spec), in.Capacity, lo, n, TaskValidateMaxTasks, TaskValidateMinJobs}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.key == key {
 		return m.k, m.tasks, nil
 	}
-	if k, tasks, err = WindowBudget(in, lo, n, TaskValidateMaxTasks, TaskValidateMinJobs, false); err != nil {
+	if k, tasks, err = WindowBudget(in, in.Tasks, lo, n, TaskValidateMaxTasks, TaskValidateMinJobs, false); err != nil {
 		return 0, 0, err
 	}
 	m.key, m.k, m.tasks = key, k, tasks
 	return k, tasks, nil
 }
 
-// WindowBudget is tasklevel.BudgetJobs on rows lo..lo+n−1 of the run's
-// log as the task-level views build their jobs (the spec's task cluster):
+// WindowBudget is tasklevel.BudgetJobsWith on rows lo..lo+n−1 of the
+// run's log as the task-level views build their jobs (the spec's task
+// cluster; t the tasks table they replay, in.Tasks, or nil for the views
+// that synthesise every job's tasks):
 // how many of them, the first ones or (fromEnd) the last ones, hold at
 // most maxTasks tasks (at least minJobs jobs), and their tasks.
-func WindowBudget(in *inputs.Inputs, lo, n, maxTasks, minJobs int, fromEnd bool) (k, tasks int, err error) {
+func WindowBudget(in *inputs.Inputs, t *data.Tasks, lo, n, maxTasks, minJobs int, fromEnd bool) (k, tasks int, err error) {
 	cl, err := tasklevel.TaskCluster(in.Spec)
 	if err != nil {
 		return 0, 0, err
@@ -173,7 +186,7 @@ func WindowBudget(in *inputs.Inputs, lo, n, maxTasks, minJobs int, fromEnd bool)
 	if err != nil {
 		return 0, 0, err
 	}
-	return tasklevel.BudgetJobs(in.Jobs, win, lo, in.Capacity, cl.Rate(), maxTasks, minJobs, fromEnd)
+	return tasklevel.BudgetJobsWith(in.Jobs, t, win, lo, in.Capacity, cl.Rate(), maxTasks, minJobs, fromEnd)
 }
 
 // TaskPlan is the task-level validation of the window planned: its
@@ -482,8 +495,9 @@ func (t *TaskValidation) EmittedVerdict() string {
 // H-PFSP's progress updates in one treap descent, slacks differing by
 // rounding; 17: with --current-config the added rows say that their
 // deadlines are Fair's with one pool per user, AddedRowsReferenceNote);
-// 18: the window bounded in tasks too (TaskValidateMaxTasks).
-const TaskLevelVersion = 18
+// 18: the window bounded in tasks too (TaskValidateMaxTasks); 19: a job
+// replayed from the tasks table counts its table's tasks in that bound).
+const TaskLevelVersion = 19
 
 // OneReplayNote qualifies the task-level validation table's comparisons:
 // one replay of the window with the run's seed, descriptive; the verdict
