@@ -337,7 +337,7 @@ func (e *ProgressEstimator) ObserveStage(job, stage int, progress, now float64) 
 	d := progress * float64(st.n)
 	first := !st.agg
 	st.agg = true
-	st.done = math.Max(d, float64(st.finished))
+	st.done = max(d, float64(st.finished))
 	switch {
 	case !e.prevDone(job, stage):
 		st.waited = true
@@ -447,7 +447,7 @@ func (e *ProgressEstimator) TaskFinished(job, stage, task int, now float64) erro
 	if st.agg {
 		// The stage's next report brings the progress; P counts this
 		// task as done at least.
-		st.done = math.Max(st.done, float64(st.finished+1))
+		st.done = max(st.done, float64(st.finished+1))
 	} else {
 		st.done += 1 - tk.lastP
 		if state == taskRunning {
@@ -502,7 +502,7 @@ func (e *ProgressEstimator) addPiece(st *stageProgress, dp, dt float64) {
 	sample := st.pendT / st.pendP
 	st.pendP, st.pendT = 0, 0
 	st.samples++
-	a := math.Min(e.alpha, float64(st.samples-1)/float64(st.samples))
+	a := min(e.alpha, float64(st.samples-1)/float64(st.samples))
 	if st.samples == 1 {
 		st.avg = sample
 		return
@@ -561,24 +561,34 @@ func (e *ProgressEstimator) StageProgress(job, stage int) float64 {
 	if st.n == 0 {
 		return 1
 	}
-	return math.Min(math.Max(st.done/float64(st.n), 0), 1)
+	return min(max(st.done/float64(st.n), 0), 1)
 }
 
 // Remaining returns a job's estimated remaining time (eq. 5, eq. 18 before
 // any sample): Σ over stages of remaining tasks × average task time /
 // slots, at least MinRemaining. It is 0 once every task has finished, NaN
 // for an unknown job.
+//
+// It walks the stages once, carrying the nearest earlier stage's average
+// as TaskTime would find it (the same values, bit for bit), and uses the
+// builtin min and max, inlined, which give math.Min's and math.Max's bits
+// (NaN and ±0 included) when one argument is finite, as here (0 and
+// MinRemaining; they differ only on NaN against an infinity).
 func (e *ProgressEstimator) Remaining(job int) float64 {
 	if job < 0 || job >= len(e.jobs) || e.jobs[job] == nil {
 		return math.NaN()
 	}
 	w, all := 0.0, true
+	avg, sampled := 0.0, false // the nearest stage ≤ s with samples
 	for s := range e.jobs[job].stages {
 		st := &e.jobs[job].stages[s]
 		if st.finished < st.n {
 			all = false
 		}
-		left := math.Max(float64(st.n)-st.done, 0)
+		if st.samples > 0 {
+			avg, sampled = st.avg, true
+		}
+		left := max(float64(st.n)-st.done, 0)
 		if left == 0 {
 			continue
 		}
@@ -586,10 +596,14 @@ func (e *ProgressEstimator) Remaining(job int) float64 {
 		if s < len(e.slots) {
 			slots = e.slots[s]
 		}
-		w += left * e.TaskTime(job, s) / slots
+		t := avg
+		if !sampled {
+			t = e.DefaultTaskTime(s)
+		}
+		w += left * t / slots
 	}
 	if all {
 		return 0
 	}
-	return math.Max(w, e.minRem)
+	return max(w, e.minRem)
 }
