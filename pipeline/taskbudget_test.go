@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schedplan/schedplan/pipeline/capacity"
 	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/schedplan/schedplan/pipeline/tunedeploy"
@@ -16,8 +15,7 @@ import (
 
 // Every task-level window is bounded in tasks as well as jobs: with small
 // task budgets the embedded run's validation table, COSHH's comparison
-// and grid, the capacity replays, H-PFSP's tuning and tune-deploy's
-// chunks simulate fewer jobs, their tasks within the budgets (or the jobs'
+// and grid, H-PFSP's tuning and tune-deploy's chunks simulate fewer jobs, their tasks within the budgets (or the jobs'
 // floors), and the notes say where the validation windows were cut.
 func TestTaskWindowsBoundedInTasks(t *testing.T) {
 	if testing.Short() {
@@ -30,8 +28,6 @@ func TestTaskWindowsBoundedInTasks(t *testing.T) {
 	set(&validation.COSHHValidateMinJobs, 100)
 	set(&validation.COSHHGridMaxTasks, 800)
 	set(&validation.COSHHGridMinJobs, 100)
-	set(&capacity.ReplayMaxTasks, 1200)
-	set(&capacity.ReplayMinJobs, 100)
 	set(&HPFSPTuneMaxTasks, 1000)
 	set(&HPFSPTuneMinJobs, 100)
 	set(&tunedeploy.DeployChunkTasks, 500)
@@ -71,6 +67,9 @@ func TestTaskWindowsBoundedInTasks(t *testing.T) {
 		t.Errorf("task validation note does not say it was cut: %+v", tv)
 	} else {
 		within("task validation", tv.Bounds.Jobs, tv.Tasks, 2000, 100)
+		if !strings.Contains(tv.Note, "H-PFSP tuned on the tuning window's last") {
+			t.Errorf("task validation note does not say what H-PFSP was tuned on: %s", tv.Note)
+		}
 	}
 	if c := res.COSHH; c == nil || !strings.Contains(c.Note, "COSHHValidateMaxTasks") {
 		t.Error("COSHH note does not say it was cut")
@@ -78,11 +77,6 @@ func TestTaskWindowsBoundedInTasks(t *testing.T) {
 		n := c.Runs[0].Jobs
 		within("COSHH comparison", n, tasksOf(lo, n), 1500, 100)
 		within("COSHH grid", c.SimJobs, tasksOf(lo-c.SimJobs, c.SimJobs), 800, 100)
-	}
-	if h := res.CapacityCheck.Headroom; h == nil || h.Jobs >= h.Of {
-		t.Errorf("capacity replays not cut: %+v", h)
-	} else {
-		within("capacity replay", h.Jobs, tasksOf(0, h.Jobs), 1200, 100)
 	}
 	for _, ch := range append(res.DeployTuning.Chunks, res.Deploy.Chunks...) {
 		within("deploy chunk", ch.Jobs, tasksOf(ch.FirstRow-1, ch.Jobs), 500, 100)

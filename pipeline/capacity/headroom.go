@@ -28,16 +28,12 @@ import (
 // same on a 1 M-job log as on a 20,000-job one.
 var ReplayMaxJobs = 20_000
 
-// ReplayMaxTasks bounds their tasks as well (tasklevel.BudgetJobs), so that
-// the replays cost the same on a log with many tasks a job: 20,000 jobs of
-// a log without task counts make about 26,000 tasks (not cut), of a log
-// with Hadoop's counts 300,000–800,000. ReplayMinJobs is the floor: the
-// headroom compares p99 responses, and 5,000 jobs still leave 50 beyond
-// the p99.
-var (
-	ReplayMaxTasks = 150_000
-	ReplayMinJobs  = 5_000
-)
+// The replays are not bounded in tasks as the other task-level windows
+// are (tasklevel.BudgetJobs): whether a replay is overloaded is the share
+// of its work left unfinished at its last arrival (ReplayOverloaded), which
+// depends on how long a span of arrivals it covers. A replay of 5,000 jobs
+// of a log with 40 tasks a job called a cluster at load 0.78 overloaded
+// (28% unfinished) that 20,000 jobs showed keeping up (0%).
 
 // ReplayOverloaded is the share of a replay's work left unfinished at its
 // last arrival above which the replay counts as overloaded: a cluster that
@@ -122,7 +118,7 @@ type replayer struct {
 // spec) with the execution-time model's type scales.
 func newReplayer(j *data.Jobs, sizes, cs []float64, src estimate.Source, opt estimate.SizeOptions, spec *cluster.Spec,
 	primary, secondary *classify.Result, solver lp.Solver, seed uint64) (*replayer, error) {
-	jobs, err := firstWhatIfJobs(j, sizes, src, opt, spec, seed, min(j.Len(), ReplayMaxJobs), ReplayMaxTasks, ReplayMinJobs)
+	jobs, err := firstWhatIfJobs(j, sizes, src, opt, spec, seed, min(j.Len(), ReplayMaxJobs))
 	if err != nil {
 		return nil, err
 	}
@@ -441,7 +437,7 @@ func (c *CapacityCheck) WriteText(w io.Writer) {
 
 // CapacityCheckVersion changes when the capacity stage's check (the load
 // decomposition, the headroom replays) changes what it computes.
-const CapacityCheckVersion = 5 // 2: the rate factor before the p99 doubles; 3: λ from the folded master that certifies it (the canonical allocation at that λ); 4: over 256 machine types λ is held in several equal columns (the last digits of λ can move); 5: the replays bounded in tasks too (ReplayMaxTasks)
+const CapacityCheckVersion = 6 // 2: the rate factor before the p99 doubles; 3: λ from the folded master that certifies it (the canonical allocation at that λ); 4: over 256 machine types λ is held in several equal columns (the last digits of λ can move); 5: the replays bounded in tasks too (ReplayMaxTasks); 6: not bounded in tasks again (the overload share depends on the replay's span)
 
 // Headline is the run's capacity sentence: λ, what it means for today's
 // arrival rate and the replay that checks it, and 1/λ as the product of

@@ -112,25 +112,16 @@ func SimulateWhatIfs(ctx context.Context, j *data.Jobs, sizes []float64, src est
 // to container-seconds on spec as it is (the jobs' work and speeds do not
 // change with the machine counts).
 func WhatIfJobs(j *data.Jobs, sizes []float64, src estimate.Source, opt estimate.SizeOptions, spec *cluster.Spec, seed uint64) ([]task.Job, error) {
-	return firstWhatIfJobs(j, sizes, src, opt, spec, seed, j.Len(), 0, 0)
+	return firstWhatIfJobs(j, sizes, src, opt, spec, seed, j.Len())
 }
 
 // firstWhatIfJobs are whatIfJobs of the log's first n rows (the same jobs:
-// a job's tasks are synthesised from its row and the seed alone), cut to
-// maxTasks tasks and at least minJobs jobs (tasklevel.BudgetJobs; no cut
-// when maxTasks ≤ 0).
-func firstWhatIfJobs(j *data.Jobs, sizes []float64, src estimate.Source, opt estimate.SizeOptions, spec *cluster.Spec, seed uint64, n, maxTasks, minJobs int) ([]task.Job, error) {
+// a job's tasks are synthesised from its row and the seed alone).
+func firstWhatIfJobs(j *data.Jobs, sizes []float64, src estimate.Source, opt estimate.SizeOptions, spec *cluster.Spec, seed uint64, n int) ([]task.Job, error) {
 	capacity, _ := tasklevel.SimCapacity(src, opt, spec)
 	fl, err := experiment.JobsOfRange(j, sizes, spec, 0, n) // not the whole log's jobs
 	if err != nil {
 		return nil, err
-	}
-	if maxTasks > 0 {
-		k, _, err := tasklevel.BudgetJobs(j, fl, 0, capacity, spec.Capacity(), maxTasks, minJobs, false)
-		if err != nil {
-			return nil, err
-		}
-		fl = fl[:k]
 	}
 	return tasklevel.ModelTaskJobs(j, nil, fl, 0, capacity, spec, spec.Capacity(), seed)
 }
