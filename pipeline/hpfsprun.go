@@ -41,6 +41,16 @@ type HPFSPTuning struct {
 	ReportIntervalS float64   `json:"report_interval_s"`
 }
 
+// Note is what the task-level table's note says of the jobs H-PFSP was
+// tuned on when they are not the whole tuning window ("" when they are).
+func (h *HPFSPTuning) Note() string {
+	if h.Skipped == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; H-PFSP tuned on the tuning window's last %d of %d jobs, %d tasks (HPFSPTuneMaxJobs %d, HPFSPTuneMaxTasks %d, floor HPFSPTuneMinJobs %d)",
+		h.Jobs, h.Jobs+h.Skipped, h.Tasks, HPFSPTuneMaxJobs, HPFSPTuneMaxTasks, HPFSPTuneMinJobs)
+}
+
 // HPFSPTuneThresholds are the progress thresholds (getStage, Alg. 3) the
 // run's tuning tries with every FAIR_LIMIT of DefaultFairLimits: seed
 // 002's 0.95 and an earlier switch to the reduce stage's fair phase.

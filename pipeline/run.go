@@ -538,6 +538,7 @@ func (p *pipelineRun) validate(ctx context.Context) (map[string][]byte, error) {
 			return nil, err
 		}
 		tp.AddRows(p.hpfspRows(), p.ht.DefaultTaskS)
+		tp.AddNote(p.ht.Note())
 		if task, err = tp.Experiments(); err != nil {
 			return nil, err
 		}

@@ -286,6 +286,10 @@ func (tp *TaskPlan) AddRows(rows []TaskRow, hpfspDefault []float64) {
 	tp.addedDef = hpfspDefault
 }
 
+// AddNote appends s to the table's note (words on a window the added rows
+// were tuned on, as its own cut's are).
+func (tp *TaskPlan) AddNote(s string) { tp.cut += s }
+
 // Experiments returns the plan's experiments, built on the first call:
 // the table's policies (the added rows' first, so that the longest, H-PFSP,
 // starts early in the pool), the emitted capacity-scheduler.xml with the
@@ -496,8 +500,9 @@ func (t *TaskValidation) EmittedVerdict() string {
 // rounding; 17: with --current-config the added rows say that their
 // deadlines are Fair's with one pool per user, AddedRowsReferenceNote);
 // 18: the window bounded in tasks too (TaskValidateMaxTasks); 19: a job
-// replayed from the tasks table counts its table's tasks in that bound).
-const TaskLevelVersion = 19
+// replayed from the tasks table counts its table's tasks in that bound;
+// 20: the note says what H-PFSP's rows were tuned on, HPFSPTuning.Note).
+const TaskLevelVersion = 20
 
 // OneReplayNote qualifies the task-level validation table's comparisons:
 // one replay of the window with the run's seed, descriptive; the verdict
