@@ -49,7 +49,15 @@ func run(args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	bytesFlag := ""
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "split-bytes" || f.Name == "reduce-bytes" {
+			bytesFlag = f.Name
+		}
+	})
 	switch {
+	case bytesFlag != "" && !*tasks:
+		return fmt.Errorf("-%s: only with -tasks (without it the log has no task counts)", bytesFlag)
 	case *n < 1 || *n > 100_000_000:
 		return fmt.Errorf("-jobs %d: want 1..100000000", *n)
 	case *users < 1 || *users > 10_000:

@@ -99,6 +99,8 @@ func TestTasksFlagRefused(t *testing.T) {
 	for _, args := range [][]string{
 		{"-tasks", "-split-bytes", "1000", "-out", p},
 		{"-tasks", "-reduce-bytes", "0", "-out", p},
+		{"-split-bytes", "268435456", "-out", p}, // ignored without -tasks
+		{"-reduce-bytes", "268435456", "-out", p},
 	} {
 		if err := run(args); err == nil {
 			t.Errorf("%q: no error", args)
