@@ -152,22 +152,27 @@ func JobsOfRange(j *data.Jobs, sizes []float64, spec *cluster.Spec, lo, hi int) 
 	if lo < 0 || lo > hi || hi > len(sizes) {
 		return nil, fmt.Errorf("%s: rows [%d, %d) outside the log's %d jobs", j.Source, lo, hi, len(sizes))
 	}
-	var userW []float64 // per user index
-	var userOf []int32
+	// Each user's weight by the code of its name in the user column (the
+	// last slot: no user, data.DefaultUser), so that a window costs its
+	// own rows, not a pass over the whole log (data.Jobs.Users).
+	var userW []float64
 	if spec != nil && j.User.Present() {
-		var names []string
-		names, userOf = j.Users()
-		userW = make([]float64, len(names))
-		for k, n := range names {
-			userW[k] = spec.User(n).EffectiveWeight()
+		userW = make([]float64, len(j.User.Values)+1)
+		for c, n := range j.User.Values {
+			userW[c] = spec.User(n).EffectiveWeight()
 		}
+		userW[len(j.User.Values)] = spec.User(data.DefaultUser).EffectiveWeight()
 	}
 	out := make([]sim.Job, hi-lo)
 	for k := range out {
 		i := lo + k
 		w := float64(j.PriorityAt(i))
 		if userW != nil {
-			w *= userW[userOf[i]]
+			c := j.User.Codes[i]
+			if c < 0 {
+				c = int32(len(j.User.Values))
+			}
+			w *= userW[c]
 		}
 		out[k] = sim.Job{Arrival: j.Submit[i], Size: sizes[i], Estimate: sizes[i], Weight: w, Containers: logContainers(j, i)}
 	}
@@ -182,6 +187,18 @@ func (r *JobRows) Slice(lo, hi int) *JobRows {
 		Completion: slices.Clone(r.Completion[lo:hi]), Response: slices.Clone(r.Response[lo:hi]), Slowdown: slices.Clone(r.Slowdown[lo:hi]),
 		Deadline: slices.Clone(r.Deadline[lo:hi]), Missed: slices.Clone(r.Missed[lo:hi]),
 	}
+}
+
+// HasContainersRange reports whether some job of rows [lo, hi) has
+// containers by the log's task counts: sim.HasContainers of JobsOfRange's
+// jobs, without building them.
+func HasContainersRange(j *data.Jobs, lo, hi int) bool {
+	for i := lo; i < hi; i++ {
+		if logContainers(j, i) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // logContainers is the containers of job i's tasks by the log's task

@@ -73,6 +73,23 @@ func (in *Inputs) HoldSimJobs() error {
 	return nil
 }
 
+// KeepWindow builds simulation jobs [lo, hi) and keeps them for Window,
+// as ReleaseSimJobs keeps its window, while SimJobs is released (a no-op
+// while it is held, or when the kept window already is [lo, hi)): the
+// stages that share one window (tune's comparisons, bounds, tune-deploy's
+// verdict, validate) read one copy, built once.
+func (in *Inputs) KeepWindow(lo, hi int) error {
+	if !in.released() || (in.sim.keptLo == lo && len(in.sim.kept) == hi-lo && in.sim.kept != nil) {
+		return nil
+	}
+	w, err := in.Window(lo, hi)
+	if err != nil {
+		return err
+	}
+	in.sim.kept, in.sim.keptLo = w, lo
+	return nil
+}
+
 // Window returns simulation jobs [lo, hi): a view of SimJobs while it is
 // held, else of the window ReleaseSimJobs kept when it covers them, else
 // built afresh (experiment.JobsOfRange, the same bits). A caller must not
