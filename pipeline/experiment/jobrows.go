@@ -146,33 +146,58 @@ func JobsOf(j *data.Jobs, sizes []float64, spec *cluster.Spec) ([]sim.Job, error
 // the same bits as JobsOf's: a stage that needs one window builds it
 // without the whole log's jobs (inputs.Inputs.Window).
 func JobsOfRange(j *data.Jobs, sizes []float64, spec *cluster.Spec, lo, hi int) ([]sim.Job, error) {
+	r, err := NewJobRange(j, sizes, spec)
+	if err != nil {
+		return nil, err
+	}
+	return r.Jobs(lo, hi)
+}
+
+// JobRange builds JobsOf's jobs of any range of rows (Jobs), each user's
+// weight looked up in the spec once, not at every range: a caller that
+// builds many small ranges (the tuner's blocks) pays for their rows alone.
+// It is safe for concurrent use.
+type JobRange struct {
+	j     *data.Jobs
+	sizes []float64
+	// userW is each user's weight by the code of its name in the user
+	// column (the last slot: no user, data.DefaultUser); nil without a
+	// spec or a user column.
+	userW []float64
+}
+
+// NewJobRange checks the log's sizes and looks up its users' weights.
+func NewJobRange(j *data.Jobs, sizes []float64, spec *cluster.Spec) (*JobRange, error) {
 	if len(sizes) != j.Len() {
 		return nil, fmt.Errorf("%s: %d sizes for %d jobs", j.Source, len(sizes), j.Len())
 	}
+	r := &JobRange{j: j, sizes: sizes}
+	if spec != nil && j.User.Present() {
+		r.userW = make([]float64, len(j.User.Values)+1)
+		for c, n := range j.User.Values {
+			r.userW[c] = spec.User(n).EffectiveWeight()
+		}
+		r.userW[len(j.User.Values)] = spec.User(data.DefaultUser).EffectiveWeight()
+	}
+	return r, nil
+}
+
+// Jobs returns rows [lo, hi)'s jobs, a slice of their own.
+func (r *JobRange) Jobs(lo, hi int) ([]sim.Job, error) {
+	j, sizes := r.j, r.sizes
 	if lo < 0 || lo > hi || hi > len(sizes) {
 		return nil, fmt.Errorf("%s: rows [%d, %d) outside the log's %d jobs", j.Source, lo, hi, len(sizes))
-	}
-	// Each user's weight by the code of its name in the user column (the
-	// last slot: no user, data.DefaultUser), so that a window costs its
-	// own rows, not a pass over the whole log (data.Jobs.Users).
-	var userW []float64
-	if spec != nil && j.User.Present() {
-		userW = make([]float64, len(j.User.Values)+1)
-		for c, n := range j.User.Values {
-			userW[c] = spec.User(n).EffectiveWeight()
-		}
-		userW[len(j.User.Values)] = spec.User(data.DefaultUser).EffectiveWeight()
 	}
 	out := make([]sim.Job, hi-lo)
 	for k := range out {
 		i := lo + k
 		w := float64(j.PriorityAt(i))
-		if userW != nil {
+		if r.userW != nil {
 			c := j.User.Codes[i]
 			if c < 0 {
 				c = int32(len(j.User.Values))
 			}
-			w *= userW[c]
+			w *= r.userW[c]
 		}
 		out[k] = sim.Job{Arrival: j.Submit[i], Size: sizes[i], Estimate: sizes[i], Weight: w, Containers: logContainers(j, i)}
 	}

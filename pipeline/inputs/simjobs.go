@@ -16,17 +16,23 @@ type simHold struct {
 	kept   []sim.Job
 	keptLo int
 	n      int
+	// rng builds the windows that are not kept (set by BuildSimJobs).
+	rng *experiment.JobRange
 }
 
 // BuildSimJobs sets SimJobs to the log's simulation jobs
 // (experiment.JobsOf of Jobs, Sizes and Spec), which ReleaseSimJobs may
 // later drop and HoldSimJobs rebuild bit for bit.
 func (in *Inputs) BuildSimJobs() error {
-	jobs, err := experiment.JobsOf(in.Jobs, in.Sizes, in.Spec)
+	rng, err := experiment.NewJobRange(in.Jobs, in.Sizes, in.Spec)
 	if err != nil {
 		return err
 	}
-	in.SimJobs, in.sim = jobs, simHold{built: jobs, n: len(jobs)}
+	jobs, err := rng.Jobs(0, len(in.Sizes))
+	if err != nil {
+		return err
+	}
+	in.SimJobs, in.sim = jobs, simHold{built: jobs, n: len(jobs), rng: rng}
 	return nil
 }
 
@@ -103,6 +109,9 @@ func (in *Inputs) Window(lo, hi int) ([]sim.Job, error) {
 	}
 	if k := in.sim.keptLo; lo >= k && hi <= k+len(in.sim.kept) {
 		return in.sim.kept[lo-k : hi-k], nil
+	}
+	if in.sim.rng != nil {
+		return in.sim.rng.Jobs(lo, hi)
 	}
 	return experiment.JobsOfRange(in.Jobs, in.Sizes, in.Spec, lo, hi)
 }
