@@ -71,21 +71,31 @@ func (p *pipelineRun) fluidPeaks(n int, userOfRow []int32, users int) ([]int, er
 	if c := p.peaks; c.peak != nil && c.of == best {
 		return c.peak, nil
 	}
-	jobs, err := p.in.Window(0, n)
+	// The replay's n jobs (64 B each) and its state are the largest
+	// memory of the run at 10 M jobs: the validation window kept for the
+	// later stages is dropped meanwhile, and kept again after.
+	in := p.in
+	lo, hi := in.Split.TuneJobs, in.NumSimJobs()
+	if err := in.KeepWindow(lo, lo); err != nil {
+		return nil, err
+	}
+	jobs, err := in.Window(0, n)
 	if err != nil {
 		return nil, err
 	}
-	res, err := sim.Simulate(jobs, p.in.Capacity, best.Policy())
+	res, err := sim.Simulate(jobs, in.Capacity, best.Policy())
 	if err != nil {
 		return nil, fmt.Errorf("peak applications per user: %w", err)
 	}
-	finish := make([]float64, n)
-	arrival := make([]float64, n)
-	for i := range n {
-		arrival[i] = jobs[i].Arrival
-		finish[i] = arrival[i] + res.Response[i]
+	arrival := in.Jobs.Submit[:n] // the jobs' arrivals
+	finish := res.Response
+	for i := range finish {
+		finish[i] += arrival[i]
 	}
 	peak := bundle.PeakApplications(arrival, finish, userOfRow[:n], users)
+	if err := in.KeepWindow(lo, hi); err != nil {
+		return nil, err
+	}
 	p.peaks = fluidPeakCache{of: best, peak: peak}
 	return peak, nil
 }

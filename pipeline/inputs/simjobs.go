@@ -79,20 +79,28 @@ func (in *Inputs) HoldSimJobs() error {
 	return nil
 }
 
-// KeepWindow builds simulation jobs [lo, hi) and keeps them for Window,
-// as ReleaseSimJobs keeps its window, while SimJobs is released (a no-op
-// while it is held, or when the kept window already is [lo, hi)): the
-// stages that share one window (tune's comparisons, bounds, tune-deploy's
-// verdict, validate) read one copy, built once.
+// KeepWindow builds simulation jobs [lo, hi) and keeps them for Window in
+// place of the window kept before, as ReleaseSimJobs keeps its window,
+// while SimJobs is released (a no-op while it is held, or when the kept
+// window already is [lo, hi); lo = hi keeps none): the stages that share
+// one window (tune's comparisons, bounds, tune-deploy's verdict,
+// validate) read one copy, built once.
 func (in *Inputs) KeepWindow(lo, hi int) error {
-	if !in.released() || (in.sim.keptLo == lo && len(in.sim.kept) == hi-lo && in.sim.kept != nil) {
+	if n := in.NumSimJobs(); lo < 0 || lo > hi || hi > n {
+		return fmt.Errorf("simulation jobs [%d, %d) outside the log's %d", lo, hi, n)
+	}
+	if !in.released() || in.sim.keptLo == lo && len(in.sim.kept) == hi-lo && (hi == lo || in.sim.kept != nil) {
+		return nil
+	}
+	in.sim.kept, in.sim.keptLo = nil, lo // the last window is garbage first
+	if hi == lo {
 		return nil
 	}
 	w, err := in.Window(lo, hi)
 	if err != nil {
 		return err
 	}
-	in.sim.kept, in.sim.keptLo = w, lo
+	in.sim.kept = w
 	return nil
 }
 
