@@ -390,9 +390,14 @@ func (p *pipelineRun) tune(ctx context.Context) (map[string][]byte, error) {
 
 // tuneSource is the tuning window as the tuner reads it: the log's
 // submit times and sizes (what in.Window builds the jobs from) and its
-// blocks built from them, so that the whole window is never held.
+// blocks built from them, so that the whole window is never held (the
+// jobs themselves when a caller holds SimJobs, which may not be the
+// columns').
 func tuneSource(in *inputs.Inputs) *tuner.JobSource {
 	n := in.Split.TuneJobs
+	if in.SimJobs != nil {
+		return tuner.SliceSource(in.SimJobs[:n])
+	}
 	return &tuner.JobSource{Arrival: in.Jobs.Submit[:n], Size: in.Sizes[:n], Range: in.Window,
 		Containers: experiment.HasContainersRange(in.Jobs, 0, n)}
 }
