@@ -432,13 +432,28 @@ type unit struct{ x, p, k int }
 // validate stage's fluid and task-level runs, the deploy tuner's chunks)
 // would otherwise keep one of each on every worker.
 type worker struct {
-	res  Resolution
-	cur  Simulator
+	res Resolution
+	cur Simulator
+	// last is the experiment (index in the pool) of the worker's last
+	// scaled run plus one (0: none).
+	last int
 	m    sim.Metrics
 	jobs []sim.Job
 	est  []float64
 	done []float64
 	resp []float64
+}
+
+// leave drops the worker's simulator before a scaled run of experiment x
+// when its last scaled run was another experiment's: the simulator's
+// cached policies hold the jobs they last ran, and a scaled copy (64 B a
+// job) the pool has dropped would otherwise stay live beside the next
+// one's.
+func (w *worker) leave(x int) {
+	if w.last != x+1 {
+		w.res, w.cur = nil, nil
+	}
+	w.last = x + 1
 }
 
 // resize returns s with length n, reusing its array when it is big enough.
@@ -524,6 +539,7 @@ func RunExperiments(ctx context.Context, opt RunOptions, xs ...*Experiment) ([]*
 			var err error
 			jobs := x.Jobs
 			if c := scaled[u.x]; c != nil {
+				ws[w].leave(u.x)
 				jobs = c.get(x)
 			}
 			if r.Summary, err = ws[w].run(ctx, x, jobs, x.Policies[u.p], runs[u.x][u.k], r.Rows, emit, dl); err != nil {

@@ -40,6 +40,9 @@ func (c *scaledCopy) get(x *Experiment) []sim.Job {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.jobs == nil {
+		if scaledCopyHook != nil {
+			scaledCopyHook(nil)
+		}
 		c.jobs = make([]sim.Job, len(x.Jobs))
 		for i, j := range x.Jobs {
 			j.Size *= x.Scale
@@ -47,9 +50,16 @@ func (c *scaledCopy) get(x *Experiment) []sim.Job {
 			c.jobs[i] = j
 		}
 		c.builds++
+		if scaledCopyHook != nil {
+			scaledCopyHook(c.jobs)
+		}
 	}
 	return c.jobs
 }
+
+// scaledCopyHook, when set (tests), is called before a scaled copy is
+// built (with nil) and after (with the copy).
+var scaledCopyHook func(jobs []sim.Job)
 
 // done records that one of the experiment's units is done; the copy is
 // dropped after the last.

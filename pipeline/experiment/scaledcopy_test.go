@@ -3,7 +3,9 @@ package experiment
 import (
 	"context"
 	"runtime"
+	"sync/atomic"
 	"testing"
+	"time"
 	"unsafe"
 
 	"github.com/schedplan/schedplan/cluster/sim"
@@ -50,5 +52,45 @@ func TestScaledRunsShareOneCopy(t *testing.T) {
 	copyBytes := uint64(n) * uint64(unsafe.Sizeof(sim.Job{}))
 	if extra := int64(scaled) - int64(plain); extra > int64(copyBytes*3/2) {
 		t.Errorf("scaled runs allocated %d B more than unscaled ones: more than one %d-B copy of the jobs", extra, copyBytes)
+	}
+}
+
+// TestScaledCopyDroppedBeforeTheNext runs three scaled experiments (load
+// factors) on one worker and checks that when a copy is built, no earlier
+// one is still live: the old worker's cached policy held the jobs it
+// last ran, so the last factor's copy stayed beside the next (three
+// copies live at the 10 M log's validate, 0.55 GB).
+func TestScaledCopyDroppedBeforeTheNext(t *testing.T) {
+	jobs := make([]sim.Job, 20000)
+	for i := range jobs {
+		jobs[i] = sim.Job{Arrival: float64(i), Size: 0.7, Estimate: 0.7}
+	}
+	var built, freed atomic.Int64
+	live := 0
+	scaledCopyHook = func(c []sim.Job) {
+		if c != nil {
+			built.Add(1)
+			runtime.SetFinalizer(&c[0], func(*sim.Job) { freed.Add(1) })
+			return
+		}
+		for range 50 { // finalizers run after a collection, on their own goroutine
+			runtime.GC()
+			if built.Load() == freed.Load() {
+				break
+			}
+			time.Sleep(2 * time.Millisecond)
+		}
+		live = max(live, int(built.Load()-freed.Load()))
+	}
+	defer func() { scaledCopyHook = nil }()
+	var xs []*Experiment
+	for _, f := range []float64{1.2, 0.9, 0.8} {
+		xs = append(xs, &Experiment{Jobs: jobs, Capacity: 1, Policies: []string{"ps", "fifo"}, Runs: 1, MeanOnly: true, Scale: f})
+	}
+	if _, err := RunExperiments(context.Background(), RunOptions{Workers: 1}, xs...); err != nil {
+		t.Fatal(err)
+	}
+	if built.Load() != 3 || live != 0 {
+		t.Errorf("%d copies built; %d still live when a later one was built, want 3 and 0", built.Load(), live)
 	}
 }
