@@ -116,8 +116,10 @@ func FitScaling(x *mat.Dense, methods []Method) (Scaling, error) {
 	return s, err
 }
 
-// fitApply fits the scaling and, when apply is set, returns the scaled copy
-// of x too, transforming every value once.
+// fitApply fits the scaling and, when apply is set, scales x in place and
+// returns it too, transforming every value once (each column is read whole
+// before it is written): a classification of millions of rows holds one
+// feature matrix, not the raw one and its scaled copy.
 func fitApply(x *mat.Dense, methods []Method, apply bool) (Scaling, *mat.Dense, error) {
 	n, d := x.Dims()
 	if len(methods) != d {
@@ -126,7 +128,7 @@ func fitApply(x *mat.Dense, methods []Method, apply bool) (Scaling, *mat.Dense, 
 	s := Scaling{Methods: append([]Method(nil), methods...), Mean: make([]float64, d), Std: make([]float64, d)}
 	var out *mat.Dense
 	if apply {
-		out = mat.NewDense(n, d, nil)
+		out = x
 	}
 	col := make([]float64, n)
 	for j, m := range methods {

@@ -104,12 +104,19 @@ func TuneHPFSPWindow(ctx context.Context, log *data.Jobs, tune []sim.Job, capaci
 		return nil, err
 	}
 	lo := max(0, len(tune)-HPFSPTuneMaxJobs)
-	n, _, err := tasklevel.BudgetJobs(log, tune[lo:], lo, capacity, cl.Rate(), HPFSPTuneMaxTasks, HPFSPTuneMinJobs, true)
+	return tuneHPFSPJobs(ctx, log, tune[lo:], lo, cl, capacity, spec, seed, obj)
+}
+
+// tuneHPFSPJobs is TuneHPFSPWindow of the jobs it may tune on, rows lo..
+// of log (tune: their fluid jobs): the last of them within
+// HPFSPTuneMaxTasks tasks (at least HPFSPTuneMinJobs jobs).
+func tuneHPFSPJobs(ctx context.Context, log *data.Jobs, tune []sim.Job, lo int, cl *task.Cluster, capacity float64, spec *cluster.Spec, seed uint64, obj tuner.Objective) (*HPFSPTuning, error) {
+	n, _, err := tasklevel.BudgetJobs(log, tune, lo, capacity, cl.Rate(), HPFSPTuneMaxTasks, HPFSPTuneMinJobs, true)
 	if err != nil {
 		return nil, err
 	}
-	lo = len(tune) - n
-	jobs, err := tasklevel.ModelTaskJobs(log, nil, tune[lo:], lo, capacity, spec, cl.Rate(), seed)
+	lo, tune = lo+len(tune)-n, tune[len(tune)-n:]
+	jobs, err := tasklevel.ModelTaskJobs(log, nil, tune, lo, capacity, spec, cl.Rate(), seed)
 	if err != nil {
 		return nil, err
 	}
@@ -174,8 +181,17 @@ func (h *HPFSPTuning) WriteText(w io.Writer, source string) {
 // tuneHPFSP: H-PFSP's FAIR_LIMIT and threshold on the tuning window.
 func (p *pipelineRun) tuneHPFSP(ctx context.Context) (map[string][]byte, error) {
 	in := p.in
-	tune, _ := in.Split.Windows(in.SimJobs)
-	h, err := TuneHPFSPWindow(ctx, in.Jobs, tune, in.Capacity, in.Spec, in.Config.Seed, in.Config.Objective)
+	cl, err := tasklevel.TaskCluster(in.Spec)
+	if err != nil {
+		return nil, fmt.Errorf("h-pfsp: %w", err)
+	}
+	// The jobs tuned on alone (TuneHPFSPWindow's), not the whole window.
+	lo := max(0, in.Split.TuneJobs-HPFSPTuneMaxJobs)
+	tune, err := in.Window(lo, in.Split.TuneJobs)
+	if err != nil {
+		return nil, fmt.Errorf("h-pfsp: %w", err)
+	}
+	h, err := tuneHPFSPJobs(ctx, in.Jobs, tune, lo, cl, in.Capacity, in.Spec, in.Config.Seed, in.Config.Objective)
 	if err != nil {
 		return nil, fmt.Errorf("h-pfsp: %w", err)
 	}

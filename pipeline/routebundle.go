@@ -27,19 +27,16 @@ func (p *pipelineRun) routeBundle(bd *bundle.Bundle) error {
 		}
 	}
 	n := min(in.NumSimJobs(), in.Jobs.Len(), in.Split.TuneJobs)
-	jobs, err := in.Window(0, n)
-	if err != nil {
-		return err
-	}
+	sizes := in.Sizes[:n] // the simulation jobs' sizes
 	work := make([]float64, len(names))
 	total := 0.0
-	for i := range n {
-		work[userOfRow[i]] += jobs[i].Size
-		total += jobs[i].Size
+	for i, s := range sizes {
+		work[userOfRow[i]] += s
+		total += s
 	}
 	peak := make([]int, len(names))
 	if bd.LASMQ != nil && n > 0 && in.Capacity > 0 {
-		fluid, err := p.fluidPeaks(jobs, userOfRow, len(names))
+		fluid, err := p.fluidPeaks(n, userOfRow, len(names))
 		if err != nil {
 			return err
 		}
@@ -60,31 +57,45 @@ func (p *pipelineRun) routeBundle(bd *bundle.Bundle) error {
 			bd.Users[i].PeakApps = peak[k]
 		}
 	}
-	bd.Queues = bundle.LogQueues(in.Jobs, jobs, total)
+	bd.Queues = bundle.LogQueues(in.Jobs, sizes, total)
 	return nil
 }
 
 // fluidPeaks returns every user's peak concurrent applications in a fluid
-// replay of the fluid tuner's LAS_MQ over jobs (the log's first) at the
+// replay of the fluid tuner's LAS_MQ over the log's first n jobs at the
 // run's capacity. The replay runs once for that LAS_MQ: the bundle is
-// rebuilt (tune-deploy, its verdict, emit) with the same one.
-func (p *pipelineRun) fluidPeaks(jobs []sim.Job, userOfRow []int32, users int) ([]int, error) {
+// rebuilt (tune-deploy, its verdict, emit) with the same one, and only the
+// replay builds the jobs.
+func (p *pipelineRun) fluidPeaks(n int, userOfRow []int32, users int) ([]int, error) {
 	best := p.tr.Best
 	if c := p.peaks; c.peak != nil && c.of == best {
 		return c.peak, nil
 	}
-	n := len(jobs)
-	res, err := sim.Simulate(jobs, p.in.Capacity, best.Policy())
+	// The replay's n jobs (64 B each) and its state are the largest
+	// memory of the run at 10 M jobs: the validation window kept for the
+	// later stages is dropped meanwhile, and kept again after.
+	in := p.in
+	lo, hi := in.Split.TuneJobs, in.NumSimJobs()
+	if err := in.KeepWindow(lo, lo); err != nil {
+		return nil, err
+	}
+	jobs, err := in.Window(0, n)
+	if err != nil {
+		return nil, err
+	}
+	res, err := sim.Simulate(jobs, in.Capacity, best.Policy())
 	if err != nil {
 		return nil, fmt.Errorf("peak applications per user: %w", err)
 	}
-	finish := make([]float64, n)
-	arrival := make([]float64, n)
-	for i := range n {
-		arrival[i] = jobs[i].Arrival
-		finish[i] = arrival[i] + res.Response[i]
+	arrival := in.Jobs.Submit[:n] // the jobs' arrivals
+	finish := res.Response
+	for i := range finish {
+		finish[i] += arrival[i]
 	}
 	peak := bundle.PeakApplications(arrival, finish, userOfRow[:n], users)
+	if err := in.KeepWindow(lo, hi); err != nil {
+		return nil, err
+	}
 	p.peaks = fluidPeakCache{of: best, peak: peak}
 	return peak, nil
 }

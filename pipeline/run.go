@@ -145,10 +145,12 @@ func Run(ctx context.Context, in *inputs.Inputs, r *Runner) (*runreport.RunResul
 		return nil, err
 	}
 	defer r.Close()
-	// The simulation jobs (64 B a job) are dropped while classify reads
-	// the log's columns, rebuilt when tune starts (the first stage that
-	// simulates) and dropped again but for the validation window by
-	// validate: after Run, read them with in.Window or in.HoldSimJobs.
+	// The simulation jobs (64 B a job) are dropped for the whole run: the
+	// validation window, which tune, bounds, tune-deploy's verdict and
+	// validate share, is built once when tune starts (the first stage
+	// that simulates), and every other window from the log's columns
+	// when a stage needs it (in.Window). After Run, read them with
+	// in.Window or in.HoldSimJobs.
 	in.ReleaseSimJobs(0, 0)
 	p := &pipelineRun{in: in, r: r}
 	so := &in.Config.Stages
@@ -163,7 +165,7 @@ func Run(ctx context.Context, in *inputs.Inputs, r *Runner) (*runreport.RunResul
 			return nil, fmt.Errorf("before stage %s: %w", s.name, err)
 		}
 		if s.name == besideFrom {
-			if err := in.HoldSimJobs(); err != nil {
+			if err := in.KeepWindow(in.Split.TuneJobs, in.NumSimJobs()); err != nil {
 				return nil, err
 			}
 		}
@@ -371,7 +373,11 @@ func (p *pipelineRun) tune(ctx context.Context) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep, err := tuner.TuneLASMQWindows(ctx, in.SimJobs, in.Capacity, in.Split, tuner.TuneOptions{
+	valJobs, err := in.Window(in.Split.TuneJobs, in.NumSimJobs())
+	if err != nil {
+		return nil, err
+	}
+	rep, err := tuner.TuneLASMQSource(ctx, tuneSource(in), valJobs, in.Capacity, in.Split, tuner.TuneOptions{
 		Budget: cfg.Budget, Objective: cfg.Objective, Constraints: cons, Folds: cfg.Folds,
 		Current: cfg.Current, Seed: cfg.Seed, Progress: p.r.progress("tune"), Shard: shard,
 	})
@@ -382,9 +388,26 @@ func (p *pipelineRun) tune(ctx context.Context) (map[string][]byte, error) {
 	return nil, nil
 }
 
+// tuneSource is the tuning window as the tuner reads it: the log's
+// submit times and sizes (what in.Window builds the jobs from) and its
+// blocks built from them, so that the whole window is never held (the
+// jobs themselves when a caller holds SimJobs, which may not be the
+// columns').
+func tuneSource(in *inputs.Inputs) *tuner.JobSource {
+	n := in.Split.TuneJobs
+	if in.SimJobs != nil {
+		return tuner.SliceSource(in.SimJobs[:n])
+	}
+	return &tuner.JobSource{Arrival: in.Jobs.Submit[:n], Size: in.Sizes[:n], Range: in.Window,
+		Containers: experiment.HasContainersRange(in.Jobs, 0, n)}
+}
+
 // bounds: on the validation window.
 func (p *pipelineRun) bounds(context.Context) (map[string][]byte, error) {
-	_, valJobs := p.in.Split.Windows(p.in.SimJobs)
+	valJobs, err := p.in.Window(p.in.Split.TuneJobs, p.in.NumSimJobs())
+	if err != nil {
+		return nil, err
+	}
 	b, err := experiment.ComputeBounds(valJobs, p.in.Capacity)
 	if err != nil {
 		return nil, err

@@ -5,10 +5,12 @@ import (
 	"context"
 	"math"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"testing"
 
 	"github.com/schedplan/schedplan/pipeline/experiment"
+	"github.com/schedplan/schedplan/pipeline/tuner"
 )
 
 // TestReleaseSimJobsWindows checks that once the simulation jobs are
@@ -88,5 +90,48 @@ func TestValidateDropsSimJobs(t *testing.T) {
 	}
 	if !slices.Equal(in.SimJobs, full) {
 		t.Error("the rebuilt jobs differ from Prepare's")
+	}
+}
+
+// TestTuneHoldsNoWholeSimJobs runs up to bounds (tune and the stages
+// beside it) and checks that the whole log's simulation jobs were never
+// rebuilt (the old code rebuilt them when tune started, 64 B a job: 0.61
+// GB at 10 M jobs), and that tuning through the log's columns
+// (tuneSource) gives the report of the whole jobs held.
+func TestTuneHoldsNoWholeSimJobs(t *testing.T) {
+	cfg := testConfig()
+	in, err := Prepare(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cons, err := tuner.ParseConstraints(cfg.Constraints)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := tuner.TuneOptions{Budget: cfg.Budget, Objective: cfg.Objective, Constraints: cons, Folds: cfg.Folds, Current: cfg.Current, Seed: cfg.Seed}
+	want, err := tuner.TuneLASMQWindows(context.Background(), in.SimJobs, in.Capacity, in.Split, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.Config.Stages.Until = "bounds"
+	if _, err := Run(context.Background(), in, &Runner{Dir: t.TempDir()}); err != nil {
+		t.Fatal(err)
+	}
+	if in.SimJobs != nil {
+		t.Fatalf("after tune and bounds, SimJobs holds %d jobs: the whole log's were rebuilt", len(in.SimJobs))
+	}
+	valJobs, err := in.Window(in.Split.TuneJobs, in.NumSimJobs())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := tuner.TuneLASMQSource(context.Background(), tuneSource(in), valJobs, in.Capacity, in.Split, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.SimJobs != nil {
+		t.Fatal("tuning through the columns rebuilt SimJobs")
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Error("the tuning through the columns differs from the whole jobs'")
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/internal/radix"
 )
@@ -87,14 +86,15 @@ func ObservedPeaks(j *data.Jobs, n int, userOfRow []int32, users int) []int {
 // work, in order of first appearance. A short name (no '.') that is the
 // leaf name of exactly one dotted path of the log is that queue, as
 // Hadoop's CSQueueStore.get resolves a short name to the one queue that has
-// it: "adhoc" and "root.dev.adhoc" are one queue.
-func LogQueues(j *data.Jobs, jobs []sim.Job, total float64) []QueueConfig {
+// it: "adhoc" and "root.dev.adhoc" are one queue. sizes are the sizes of
+// the log's first len(sizes) jobs, the ones counted.
+func LogQueues(j *data.Jobs, sizes []float64, total float64) []QueueConfig {
 	if !j.Queue.Present() {
 		return nil
 	}
-	named := make([]string, len(jobs))
+	named := make([]string, len(sizes))
 	leafOf := map[string][]string{} // leaf name → dotted paths that end in it
-	for i := range jobs {
+	for i := range sizes {
 		q, _ := j.Queue.At(i)
 		named[i] = strings.TrimSpace(q)
 		if strings.Contains(named[i], ".") {
@@ -107,7 +107,7 @@ func LogQueues(j *data.Jobs, jobs []sim.Job, total float64) []QueueConfig {
 	}
 	var out []QueueConfig
 	at := map[string]int{}
-	for i := range jobs {
+	for i := range sizes {
 		path := LogQueuePath(named[i])
 		if ps := leafOf[LogQueueName(path)]; !strings.Contains(named[i], ".") && len(ps) == 1 {
 			path = ps[0]
@@ -120,7 +120,7 @@ func LogQueues(j *data.Jobs, jobs []sim.Job, total float64) []QueueConfig {
 		}
 		out[k].Jobs++
 		if total > 0 {
-			out[k].Work += jobs[i].Size / total
+			out[k].Work += sizes[i] / total
 		}
 	}
 	return out

@@ -432,13 +432,28 @@ type unit struct{ x, p, k int }
 // validate stage's fluid and task-level runs, the deploy tuner's chunks)
 // would otherwise keep one of each on every worker.
 type worker struct {
-	res  Resolution
-	cur  Simulator
+	res Resolution
+	cur Simulator
+	// last is the experiment (index in the pool) of the worker's last
+	// scaled run plus one (0: none).
+	last int
 	m    sim.Metrics
 	jobs []sim.Job
 	est  []float64
 	done []float64
 	resp []float64
+}
+
+// leave drops the worker's simulator before a scaled run of experiment x
+// when its last scaled run was another experiment's: the simulator's
+// cached policies hold the jobs they last ran, and a scaled copy (64 B a
+// job) the pool has dropped would otherwise stay live beside the next
+// one's.
+func (w *worker) leave(x int) {
+	if w.last != x+1 {
+		w.res, w.cur = nil, nil
+	}
+	w.last = x + 1
 }
 
 // resize returns s with length n, reusing its array when it is big enough.
@@ -487,6 +502,7 @@ func RunExperiments(ctx context.Context, opt RunOptions, xs ...*Experiment) ([]*
 		return nil, err
 	}
 	ws := make([]worker, workers)
+	scaled := newScaledCopies(xs, units)
 	rows := make([]*JobRows, len(units))
 	gate := newSinkGate()
 	var mu sync.Mutex
@@ -495,6 +511,7 @@ func RunExperiments(ctx context.Context, opt RunOptions, xs ...*Experiment) ([]*
 		i := pl.order[j]
 		u := units[i]
 		x := xs[u.x]
+		defer scaled[u.x].done()
 		dl := deadlinesFor(ctx, x, pl.publishes[i])
 		if r := pl.publishes[i]; r != nil {
 			defer r.publish(nil, errNoReference) // no effect once published
@@ -520,7 +537,12 @@ func RunExperiments(ctx context.Context, opt RunOptions, xs ...*Experiment) ([]*
 				r.Rows = &JobRows{}
 			}
 			var err error
-			if r.Summary, err = ws[w].run(ctx, x, x.Policies[u.p], runs[u.x][u.k], r.Rows, emit, dl); err != nil {
+			jobs := x.Jobs
+			if c := scaled[u.x]; c != nil {
+				ws[w].leave(u.x)
+				jobs = c.get(x)
+			}
+			if r.Summary, err = ws[w].run(ctx, x, jobs, x.Policies[u.p], runs[u.x][u.k], r.Rows, emit, dl); err != nil {
 				return err
 			}
 			pl.done(i, r)
@@ -602,32 +624,24 @@ func (g *sinkGate) pass(seq int, f func() error) error {
 	return err
 }
 
-// run simulates one run of one policy and summarises it; emit, when not
-// nil, is handed the per-job results.
-func (w *worker) run(ctx context.Context, x *Experiment, spec string, run int, rows *JobRows, emit func(*RunRows) error, deadlines func(*sim.Result) ([]float64, error)) (sim.Summary, error) {
+// run simulates one run of one policy on jobs (x's, scaled by x.Scale:
+// the pool's shared scaledCopy) and summarises it; emit, when not nil, is
+// handed the per-job results.
+func (w *worker) run(ctx context.Context, x *Experiment, jobs []sim.Job, spec string, run int, rows *JobRows, emit func(*RunRows) error, deadlines func(*sim.Result) ([]float64, error)) (sim.Summary, error) {
 	if res := x.resolution(); w.cur == nil || w.res != res {
 		w.res, w.cur = res, nil // the last resolution's simulator is garbage first
 		w.cur = res.NewSimulator()
 	}
 	s := w.cur
-	jobs := x.Jobs
-	scaled := x.Scale > 0 && x.Scale != 1
 	_, byColumn := s.(EstimatesSimulator)
-	byColumn = byColumn && !scaled
-	if scaled || !x.Errors.IsExact() && !byColumn {
-		w.jobs = append(w.jobs[:0], x.Jobs...)
+	if !x.Errors.IsExact() && !byColumn {
+		w.jobs = append(w.jobs[:0], jobs...)
 		jobs = w.jobs
 	} else {
-		w.jobs = nil // a copy of the last scaled run's jobs is garbage
+		w.jobs = nil // a copy of the last run's jobs is garbage
 	}
 	if !byColumn || x.Errors.IsExact() {
 		w.est = nil // nor is the last run's column kept
-	}
-	if scaled {
-		for i := range w.jobs {
-			w.jobs[i].Size *= x.Scale
-			w.jobs[i].Estimate *= x.Scale
-		}
 	}
 	var est []float64 // the run's estimates, when a column holds them
 	if !x.Errors.IsExact() {

@@ -146,28 +146,58 @@ func JobsOf(j *data.Jobs, sizes []float64, spec *cluster.Spec) ([]sim.Job, error
 // the same bits as JobsOf's: a stage that needs one window builds it
 // without the whole log's jobs (inputs.Inputs.Window).
 func JobsOfRange(j *data.Jobs, sizes []float64, spec *cluster.Spec, lo, hi int) ([]sim.Job, error) {
+	r, err := NewJobRange(j, sizes, spec)
+	if err != nil {
+		return nil, err
+	}
+	return r.Jobs(lo, hi)
+}
+
+// JobRange builds JobsOf's jobs of any range of rows (Jobs), each user's
+// weight looked up in the spec once, not at every range: a caller that
+// builds many small ranges (the tuner's blocks) pays for their rows alone.
+// It is safe for concurrent use.
+type JobRange struct {
+	j     *data.Jobs
+	sizes []float64
+	// userW is each user's weight by the code of its name in the user
+	// column (the last slot: no user, data.DefaultUser); nil without a
+	// spec or a user column.
+	userW []float64
+}
+
+// NewJobRange checks the log's sizes and looks up its users' weights.
+func NewJobRange(j *data.Jobs, sizes []float64, spec *cluster.Spec) (*JobRange, error) {
 	if len(sizes) != j.Len() {
 		return nil, fmt.Errorf("%s: %d sizes for %d jobs", j.Source, len(sizes), j.Len())
 	}
+	r := &JobRange{j: j, sizes: sizes}
+	if spec != nil && j.User.Present() {
+		r.userW = make([]float64, len(j.User.Values)+1)
+		for c, n := range j.User.Values {
+			r.userW[c] = spec.User(n).EffectiveWeight()
+		}
+		r.userW[len(j.User.Values)] = spec.User(data.DefaultUser).EffectiveWeight()
+	}
+	return r, nil
+}
+
+// Jobs returns rows [lo, hi)'s jobs, a slice of their own.
+func (r *JobRange) Jobs(lo, hi int) ([]sim.Job, error) {
+	j, sizes := r.j, r.sizes
 	if lo < 0 || lo > hi || hi > len(sizes) {
 		return nil, fmt.Errorf("%s: rows [%d, %d) outside the log's %d jobs", j.Source, lo, hi, len(sizes))
-	}
-	var userW []float64 // per user index
-	var userOf []int32
-	if spec != nil && j.User.Present() {
-		var names []string
-		names, userOf = j.Users()
-		userW = make([]float64, len(names))
-		for k, n := range names {
-			userW[k] = spec.User(n).EffectiveWeight()
-		}
 	}
 	out := make([]sim.Job, hi-lo)
 	for k := range out {
 		i := lo + k
 		w := float64(j.PriorityAt(i))
-		if userW != nil {
-			w *= userW[userOf[i]]
+		if r.userW != nil {
+			c := j.User.Codes[i]
+			if c < 0 {
+				c = int32(len(j.User.Values))
+			}
+			w *= r.userW[c]
 		}
 		out[k] = sim.Job{Arrival: j.Submit[i], Size: sizes[i], Estimate: sizes[i], Weight: w, Containers: logContainers(j, i)}
 	}
@@ -182,6 +212,18 @@ func (r *JobRows) Slice(lo, hi int) *JobRows {
 		Completion: slices.Clone(r.Completion[lo:hi]), Response: slices.Clone(r.Response[lo:hi]), Slowdown: slices.Clone(r.Slowdown[lo:hi]),
 		Deadline: slices.Clone(r.Deadline[lo:hi]), Missed: slices.Clone(r.Missed[lo:hi]),
 	}
+}
+
+// HasContainersRange reports whether some job of rows [lo, hi) has
+// containers by the log's task counts: sim.HasContainers of JobsOfRange's
+// jobs, without building them.
+func HasContainersRange(j *data.Jobs, lo, hi int) bool {
+	for i := lo; i < hi; i++ {
+		if logContainers(j, i) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // logContainers is the containers of job i's tasks by the log's task

@@ -29,13 +29,15 @@ import (
 //         machine's RAM, MemTotal, and its cgroup's limit, memory.max): a
 //         run in a container limited to 4 GiB then collects before it is
 //         killed, instead of growing to twice its live heap;
-//       - the heap the log needs with 50% to spare: 1.5 × (autoBaseBytes
-//         (200 MB) + autoBytesPerJob (180 B) per job), at least
-//         autoMinLimit (512 MiB). The live heap peaks near 380 MB at 1 M
-//         jobs (validate's task level) and 2.0 GB at 10 M (validate's
-//         fluid runs), so a run collects a little more often near its
-//         peak instead of doubling it: at 1 M jobs 544 MiB (about 600 MB
-//         of RSS, not 800), at 10 M 3.0 GB.
+//       - the heap the log needs with 30% to spare: 1.3 × (autoBaseBytes
+//         (250 MB) + autoBytesPerJob (120 B) per job), at least
+//         autoMinLimit (512 MiB). The live heap peaks near 375 MB at 1 M
+//         jobs (validate's task level) and 1.47 GB at 10 M (validate's
+//         load-factor runs), so a run collects a little more often near
+//         its peak instead of doubling it: at 1 M jobs 512 MiB, at 10 M
+//         1.9 GB. The jobs' arrays hold no pointers, so a collection near
+//         the peak marks little: the limit costs a few more collections,
+//         not CPU time that counts.
 
 // MemoryLimitAuto and MemoryLimitNone are --memory-limit's words.
 const (
@@ -51,11 +53,11 @@ const AutoMemoryShare = 0.9
 // "auto"'s limit by the log: the live heap's measured peak, a part that
 // does not grow with the log (the sampled windows' task level, the
 // program) and one that does (the jobs' columns and validate's runs), with
-// 50% to spare, and a floor for small logs.
+// 30% to spare, and a floor for small logs.
 const (
-	autoBaseBytes   = 200e6
-	autoBytesPerJob = 180
-	autoSpare       = 1.5
+	autoBaseBytes   = 250e6
+	autoBytesPerJob = 120
+	autoSpare       = 1.3
 	autoMinLimit    = 512 << 20
 )
 

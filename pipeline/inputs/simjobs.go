@@ -16,17 +16,23 @@ type simHold struct {
 	kept   []sim.Job
 	keptLo int
 	n      int
+	// rng builds the windows that are not kept (set by BuildSimJobs).
+	rng *experiment.JobRange
 }
 
 // BuildSimJobs sets SimJobs to the log's simulation jobs
 // (experiment.JobsOf of Jobs, Sizes and Spec), which ReleaseSimJobs may
 // later drop and HoldSimJobs rebuild bit for bit.
 func (in *Inputs) BuildSimJobs() error {
-	jobs, err := experiment.JobsOf(in.Jobs, in.Sizes, in.Spec)
+	rng, err := experiment.NewJobRange(in.Jobs, in.Sizes, in.Spec)
 	if err != nil {
 		return err
 	}
-	in.SimJobs, in.sim = jobs, simHold{built: jobs, n: len(jobs)}
+	jobs, err := rng.Jobs(0, len(in.Sizes))
+	if err != nil {
+		return err
+	}
+	in.SimJobs, in.sim = jobs, simHold{built: jobs, n: len(jobs), rng: rng}
 	return nil
 }
 
@@ -73,6 +79,31 @@ func (in *Inputs) HoldSimJobs() error {
 	return nil
 }
 
+// KeepWindow builds simulation jobs [lo, hi) and keeps them for Window in
+// place of the window kept before, as ReleaseSimJobs keeps its window,
+// while SimJobs is released (a no-op while it is held, or when the kept
+// window already is [lo, hi); lo = hi keeps none): the stages that share
+// one window (tune's comparisons, bounds, tune-deploy's verdict,
+// validate) read one copy, built once.
+func (in *Inputs) KeepWindow(lo, hi int) error {
+	if n := in.NumSimJobs(); lo < 0 || lo > hi || hi > n {
+		return fmt.Errorf("simulation jobs [%d, %d) outside the log's %d", lo, hi, n)
+	}
+	if !in.released() || in.sim.keptLo == lo && len(in.sim.kept) == hi-lo && (hi == lo || in.sim.kept != nil) {
+		return nil
+	}
+	in.sim.kept, in.sim.keptLo = nil, lo // the last window is garbage first
+	if hi == lo {
+		return nil
+	}
+	w, err := in.Window(lo, hi)
+	if err != nil {
+		return err
+	}
+	in.sim.kept = w
+	return nil
+}
+
 // Window returns simulation jobs [lo, hi): a view of SimJobs while it is
 // held, else of the window ReleaseSimJobs kept when it covers them, else
 // built afresh (experiment.JobsOfRange, the same bits). A caller must not
@@ -86,6 +117,9 @@ func (in *Inputs) Window(lo, hi int) ([]sim.Job, error) {
 	}
 	if k := in.sim.keptLo; lo >= k && hi <= k+len(in.sim.kept) {
 		return in.sim.kept[lo-k : hi-k], nil
+	}
+	if in.sim.rng != nil {
+		return in.sim.rng.Jobs(lo, hi)
 	}
 	return experiment.JobsOfRange(in.Jobs, in.Sizes, in.Spec, lo, hi)
 }

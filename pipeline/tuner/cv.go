@@ -34,20 +34,26 @@ import (
 // jobs (sorted by arrival) on a server of capacity c: job 0, and every job
 // that arrives when the work of the jobs before it has drained.
 func BusyStarts(jobs []sim.Job, c float64) []int {
+	return busyStarts(SliceSource(jobs), c)
+}
+
+// busyStarts is BusyStarts of a source's columns.
+func busyStarts(src *JobSource, c float64) []int {
 	var starts []int
 	work, last := 0.0, 0.0
-	for i, j := range jobs {
+	for i, arrival := range src.Arrival {
+		size := src.Size[i]
 		if i > 0 {
 			// Relative tolerance: a backlog that drains within rounding
 			// of the arrival counts as drained.
-			work -= (j.Arrival - last) * c
+			work -= (arrival - last) * c
 		}
-		if i == 0 || work <= 1e-12*math.Max(1, j.Size) {
+		if i == 0 || work <= 1e-12*math.Max(1, size) {
 			starts = append(starts, i)
 			work = 0
 		}
-		work += j.Size
-		last = j.Arrival
+		work += size
+		last = arrival
 	}
 	return starts
 }
@@ -77,8 +83,11 @@ type FoldInfo struct {
 // cut moved to the nearest busy-period start within a quarter of a chunk so
 // that most chunks are exact. It returns the parts+2 boundaries.
 func PlanChunks(jobs []sim.Job, c float64, parts int) []int {
-	n := len(jobs)
-	starts := BusyStarts(jobs, c)
+	return planChunks(len(jobs), BusyStarts(jobs, c), parts)
+}
+
+// planChunks is PlanChunks of n jobs whose busy periods start at starts.
+func planChunks(n int, starts []int, parts int) []int {
 	b := make([]int, parts+2)
 	b[parts+1] = n
 	width := float64(n) / float64(parts+1)
@@ -172,6 +181,11 @@ func chunkUnits(starts []int, lo, hi, maxJobs int) []JobSpan {
 // number of sampled jobs is the budget. It returns the chosen units and
 // their weights.
 func SampleUnits(jobs []sim.Job, units []JobSpan, budget int, rng *rand.Rand) ([]JobSpan, []float64) {
+	return sampleUnits(SliceSource(jobs).Size, units, budget, rng)
+}
+
+// sampleUnits is SampleUnits of the jobs' sizes.
+func sampleUnits(sizes []float64, units []JobSpan, budget int, rng *rand.Rand) ([]JobSpan, []float64) {
 	total := 0
 	for _, u := range units {
 		total += u.Hi - u.Lo
@@ -185,8 +199,8 @@ func SampleUnits(jobs []sim.Job, units []JobSpan, budget int, rng *rand.Rand) ([
 	}
 	work := make([]float64, len(units))
 	for i, u := range units {
-		for _, j := range jobs[u.Lo:u.Hi] {
-			work[i] += j.Size
+		for _, size := range sizes[u.Lo:u.Hi] {
+			work[i] += size
 		}
 	}
 	order := make([]int, len(units))
@@ -253,11 +267,15 @@ func SampleUnits(jobs []sim.Job, units []JobSpan, budget int, rng *rand.Rand) ([
 // chunk of more than checkJobs jobs is a sample of checkJobs jobs (pieces
 // of at most checkJobs/4, a draw of its own).
 func CVWindows(jobs []sim.Job, c float64, bounds []int, sigmas []float64, sampleJobs int, seed uint64, checkJobs int) ([][]*ScoreWindow, []FoldInfo, error) {
-	cw := &cvWindows{jobs: jobs, c: c, bounds: bounds, sigmas: sigmas, sampleJobs: sampleJobs, seed: seed, checkJobs: checkJobs,
-		starts: BusyStarts(jobs, c), sizes: make([]float64, len(jobs))}
-	for i, j := range jobs {
-		cw.sizes[i] = j.Size
-	}
+	src := SliceSource(jobs)
+	return cvWindowsOf(src, busyStarts(src, c), c, bounds, sigmas, sampleJobs, seed, checkJobs)
+}
+
+// cvWindowsOf is CVWindows of a source whose busy periods start at
+// starts: each block's jobs are built from it (JobSource.Range) and held
+// by the window alone.
+func cvWindowsOf(src *JobSource, starts []int, c float64, bounds []int, sigmas []float64, sampleJobs int, seed uint64, checkJobs int) ([][]*ScoreWindow, []FoldInfo, error) {
+	cw := &cvWindows{src: src, c: c, bounds: bounds, sigmas: sigmas, sampleJobs: sampleJobs, seed: seed, checkJobs: checkJobs, starts: starts}
 	chunks := len(bounds) - 1
 	wins := make([][]*ScoreWindow, chunks)
 	infos := make([]FoldInfo, chunks)
@@ -276,9 +294,9 @@ func CVWindows(jobs []sim.Job, c float64, bounds []int, sigmas []float64, sample
 }
 
 // cvWindows holds CVWindows' arguments and what its chunks share: the
-// busy-period starts and the sizes.
+// busy-period starts.
 type cvWindows struct {
-	jobs       []sim.Job
+	src        *JobSource
 	c          float64
 	bounds     []int
 	sigmas     []float64
@@ -286,23 +304,22 @@ type cvWindows struct {
 	seed       uint64
 	checkJobs  int
 	starts     []int
-	sizes      []float64
 }
 
 // chunk builds chunk ch's windows (one per σ) and its fold's description.
 func (cw *cvWindows) chunk(ch int) ([]*ScoreWindow, FoldInfo, error) {
-	jobs, c, seed, full := cw.jobs, cw.c, cw.seed, cw.checkJobs > 0
+	src, c, seed, full := cw.src, cw.c, cw.seed, cw.checkJobs > 0
 	lo, hi := cw.bounds[ch], cw.bounds[ch+1]
 	budget, maxBlock, stream := cw.sampleJobs, max(1, cw.sampleJobs/4), uint64(1000+ch)
 	if full {
 		budget, maxBlock, stream = cw.checkJobs, max(1, cw.checkJobs/4), uint64(2000+ch)
 		if hi-lo <= cw.checkJobs {
-			maxBlock = max(maxBlock, len(jobs))
+			maxBlock = max(maxBlock, src.Len())
 		}
 	}
-	units, weights := SampleUnits(jobs, chunkUnits(cw.starts, lo, hi, maxBlock), budget, estimate.RunRand(seed, stream))
+	units, weights := sampleUnits(src.Size, chunkUnits(cw.starts, lo, hi, maxBlock), budget, estimate.RunRand(seed, stream))
 	_, exact := slices.BinarySearch(cw.starts, lo)
-	info := FoldInfo{Index: ch, Jobs: hi - lo, First: lo, Span: [2]float64{jobs[lo].Arrival, jobs[hi-1].Arrival}, Exact: exact, Units: len(units)}
+	info := FoldInfo{Index: ch, Jobs: hi - lo, First: lo, Span: [2]float64{src.Arrival[lo], src.Arrival[hi-1]}, Exact: exact, Units: len(units)}
 	for i, u := range units {
 		info.Scored += u.Hi - u.Lo
 		info.Sampled = info.Sampled || weights[i] != 1
@@ -310,11 +327,15 @@ func (cw *cvWindows) chunk(ch int) ([]*ScoreWindow, FoldInfo, error) {
 	info.Sampled = info.Sampled || info.Scored < info.Jobs
 	blocks := make([]scoreBlock, len(units))
 	for i, u := range units {
-		dl, err := experiment.PSDeadlines(jobs[u.Lo:u.Hi], c)
+		bj, err := src.Range(u.Lo, u.Hi)
 		if err != nil {
 			return nil, info, err
 		}
-		blocks[i] = scoreBlock{first: u.Lo, jobs: jobs[u.Lo:u.Hi], deadlines: dl, weight: weights[i]}
+		dl, err := experiment.PSDeadlines(bj, c)
+		if err != nil {
+			return nil, info, err
+		}
+		blocks[i] = scoreBlock{first: u.Lo, jobs: bj, deadlines: dl, weight: weights[i]}
 	}
 	maxSize, capped := 0.0, false
 	for _, b := range blocks {
@@ -328,7 +349,7 @@ func (cw *cvWindows) chunk(ch int) ([]*ScoreWindow, FoldInfo, error) {
 		w := &ScoreWindow{Fold: ch, Sigma: s, blocks: blocks, whole: full, maxSize: maxSize, capped: capped}
 		if s > 0 {
 			w.blocks = make([]scoreBlock, len(blocks))
-			est := estimate.ErrorModel{Kind: estimate.LogNormal, Sigma: s}.Apply(cw.sizes[lo:hi], estimate.RunRand(seed, uint64(ch*16+k)), nil)
+			est := estimate.ErrorModel{Kind: estimate.LogNormal, Sigma: s}.Apply(src.Size[lo:hi], estimate.RunRand(seed, uint64(ch*16+k)), nil)
 			for i, b := range blocks {
 				bj := slices.Clone(b.jobs)
 				for x := range bj {

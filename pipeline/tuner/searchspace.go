@@ -121,11 +121,12 @@ func baselineCandidates(current string, fg LASMQParams) []candidate {
 	return out
 }
 
-// levelOrders are the in-level orders the tuner tries on jobs: every order,
-// but the containers order (Alg. 1 line 10) only when some job carries a
-// container count (on other jobs it is FIFO, sim.OrderContainers).
-func levelOrders(jobs []sim.Job) []sim.LevelOrder {
-	if sim.HasContainers(jobs) {
+// levelOrders are the in-level orders the tuner tries: every order, but
+// the containers order (Alg. 1 line 10) only when some job carries a
+// container count (containers; on other jobs it is FIFO,
+// sim.OrderContainers).
+func levelOrders(containers bool) []sim.LevelOrder {
+	if containers {
 		return sim.LevelOrders
 	}
 	return slices.DeleteFunc(slices.Clone(sim.LevelOrders), func(o sim.LevelOrder) bool { return o == sim.OrderContainers })

@@ -218,13 +218,22 @@ type tuneCV struct {
 // configuration's improvement, its rank under each σ and the sensitivity
 // curves. Scoring runs in parallel; the result does not depend on Workers.
 func TuneCV(ctx context.Context, jobs []sim.Job, c float64, opt TuneOptions, score WindowScorer) (*CVResult, error) {
-	if len(jobs) == 0 {
+	return TuneCVSource(ctx, SliceSource(jobs), c, opt, score)
+}
+
+// TuneCVSource is TuneCV of a tuning window read through a JobSource: it
+// holds the jobs of its blocks alone, never the whole window's.
+func TuneCVSource(ctx context.Context, src *JobSource, c float64, opt TuneOptions, score WindowScorer) (*CVResult, error) {
+	if err := src.check(); err != nil {
+		return nil, err
+	}
+	if src.Len() == 0 {
 		return nil, errors.New("tuning window has no job")
 	}
 	if opt.Budget < 1 {
 		return nil, errors.New("tuning budget must be at least 1")
 	}
-	opt = WithTuneDefaults(opt, jobs)
+	opt = withTuneDefaults(opt, src.Size)
 	if opt.Folds < 1 {
 		return nil, fmt.Errorf("folds %d: need at least 1", opt.Folds)
 	}
@@ -235,23 +244,24 @@ func TuneCV(ctx context.Context, jobs []sim.Job, c float64, opt TuneOptions, sco
 	}
 	// Chunks: with fewer jobs than chunks, fewer folds; one job is its own
 	// (only) fold, with nothing before it to evaluate the rule on.
-	folds := min(opt.Folds, len(jobs)-1)
+	folds := min(opt.Folds, src.Len()-1)
+	starts := busyStarts(src, c)
 	var bounds, scored []int
 	if folds < 1 {
-		bounds, scored = []int{0, len(jobs)}, []int{0}
+		bounds, scored = []int{0, src.Len()}, []int{0}
 	} else {
-		bounds = PlanChunks(jobs, c, folds)
+		bounds = planChunks(src.Len(), starts, folds)
 		for i := 1; i <= folds; i++ {
 			scored = append(scored, i)
 		}
 	}
 	lap := phaseLogger("tune")
-	wins, infos, err := CVWindows(jobs, c, bounds, opt.Sigmas, opt.SampleJobs, opt.Seed, 0)
+	wins, infos, err := cvWindowsOf(src, starts, c, bounds, opt.Sigmas, opt.SampleJobs, opt.Seed, 0)
 	if err != nil {
 		return nil, err
 	}
 	lap("windows")
-	t := &tuneCV{ctx: ctx, opt: opt, score: score, wins: wins, scored: scored, bySpec: map[string]int{}, cache: map[scoreKey]Score{}, orders: levelOrders(jobs)}
+	t := &tuneCV{ctx: ctx, opt: opt, score: score, wins: wins, scored: scored, bySpec: map[string]int{}, cache: map[scoreKey]Score{}, orders: levelOrders(src.Containers)}
 	out := &CVResult{Objective: opt.Objective, Constraints: ConstraintsString(opt.Constraints), Current: opt.Current,
 		Folds: infos, Scored: scored, Sigmas: opt.Sigmas, SampleJobs: opt.SampleJobs, RunnerUp: -1}
 	for _, f := range infos {
@@ -285,7 +295,7 @@ func TuneCV(ctx context.Context, jobs []sim.Job, c float64, opt TuneOptions, sco
 	t.evaluate()
 	chosen, ok := t.choose(allIndices(len(t.res)))
 	if out.Sampled {
-		full, fullInfos, err := CVWindows(jobs, c, bounds, opt.Sigmas, opt.SampleJobs, opt.Seed, opt.CheckJobs)
+		full, fullInfos, err := cvWindowsOf(src, starts, c, bounds, opt.Sigmas, opt.SampleJobs, opt.Seed, opt.CheckJobs)
 		if err != nil {
 			return nil, err
 		}
@@ -558,6 +568,15 @@ func (t *tuneCV) finish(out *CVResult, c float64, r sizeRange, lap func(string))
 // WithTuneDefaults fills the zero fields of opt with the tuner's defaults
 // for jobs.
 func WithTuneDefaults(opt TuneOptions, jobs []sim.Job) TuneOptions {
+	if opt.Sizes == nil {
+		opt.Sizes = SliceSource(jobs).Size
+	}
+	return withTuneDefaults(opt, opt.Sizes)
+}
+
+// withTuneDefaults is WithTuneDefaults of a window of these sizes (opt's
+// Sizes when it has none; the tuner does not change them).
+func withTuneDefaults(opt TuneOptions, sizes []float64) TuneOptions {
 	if opt.Objective == "" {
 		opt.Objective = MinMean
 	}
@@ -592,10 +611,7 @@ func WithTuneDefaults(opt TuneOptions, jobs []sim.Job) TuneOptions {
 		opt.Workers = runtime.GOMAXPROCS(0)
 	}
 	if opt.Sizes == nil {
-		opt.Sizes = make([]float64, len(jobs))
-		for i, j := range jobs {
-			opt.Sizes[i] = j.Size
-		}
+		opt.Sizes = sizes
 	}
 	return opt
 }

@@ -80,19 +80,23 @@ const DefaultLASMQName = "las_mq default (Hu et al.)"
 // simulation runs on the fluid resolution.
 func TuneLASMQWindows(ctx context.Context, jobs []sim.Job, capacity float64, split experiment.Split, opt TuneOptions) (*TuneReport, error) {
 	tuneJobs, valJobs := split.Windows(jobs)
+	return TuneLASMQSource(ctx, SliceSource(tuneJobs), valJobs, capacity, split, opt)
+}
+
+// TuneLASMQSource is TuneLASMQWindows of a tuning window read through a
+// JobSource (TuneCVSource) and the validation window's jobs: the whole
+// log's jobs are never held at once.
+func TuneLASMQSource(ctx context.Context, tune *JobSource, valJobs []sim.Job, capacity float64, split experiment.Split, opt TuneOptions) (*TuneReport, error) {
 	if opt.Sizes == nil {
-		opt.Sizes = make([]float64, len(tuneJobs))
-		for i, j := range tuneJobs {
-			opt.Sizes[i] = j.Size
-		}
+		opt.Sizes = tune.Size
 	}
-	cv, err := TuneCV(ctx, tuneJobs, capacity, opt, SimulateWindows(nil, capacity))
+	cv, err := TuneCVSource(ctx, tune, capacity, opt, SimulateWindows(nil, capacity))
 	if err != nil {
 		return nil, err
 	}
 	res := cv.TuneResult(opt.Sizes)
 	rep := &TuneReport{Split: split, Capacity: capacity, Result: res, Best: res.Best.Params, CV: cv,
-		TuneLoad: report.FinitePtr(experiment.OfferedLoad(tuneJobs, capacity)), ValidationLoad: report.FinitePtr(experiment.OfferedLoad(valJobs, capacity))}
+		TuneLoad: report.FinitePtr(experiment.OfferedLoadColumns(tune.Arrival, tune.Size, capacity)), ValidationLoad: report.FinitePtr(experiment.OfferedLoad(valJobs, capacity))}
 	names := []string{"tuned las_mq", DefaultLASMQName, "first guess las_mq", "fair"}
 	specs := []string{res.Best.Params.Spec(), sim.DefaultLASMQ().Spec(), res.FirstGuess.Spec(), FairSpec}
 	cands := []int{cv.Deployed, -1, cv.FGIdx, -1}
