@@ -358,7 +358,11 @@ func (p *PFSP) Advance(t float64, done func(int)) {
 			p.done.insert(s)
 			done(s)
 		} else if w != p.servedW {
-			p.run.serve(int32(s), w, p.servedW-w)
+			if int32(s) == p.run.firstJ {
+				p.run.serveFirst(w, p.servedW-w)
+			} else {
+				p.run.serve(int32(s), w, p.servedW-w)
+			}
 			p.servedW = w
 		}
 	}

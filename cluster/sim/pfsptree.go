@@ -219,6 +219,45 @@ func (t *slackTree) serveIn(x, j int32, w, da float64) {
 	t.pull(x)
 }
 
+// serveFirst is serve for the job first in virtual order (the one PFSP
+// serves in nearly every event): every slack gains da, which goes to the
+// offset, and the first job's w changes, which only the w aggregates of
+// the leftmost path see (no slack, hence no lazy addition, moves).
+func (t *slackTree) serveFirst(w, da float64) {
+	t.off += da
+	t.path = t.path[:0]
+	x := t.root
+	for t.nd[x].left >= 0 {
+		t.path = append(t.path, x)
+		x = t.nd[x].left
+	}
+	t.nd[x].w = w
+	t.pullW(x)
+	for i := len(t.path) - 1; i >= 0; i-- {
+		t.pullW(t.path[i])
+	}
+}
+
+// pullW recomputes slot x's aggregates of w (pull's, in pull's order)
+// from its own job and its children.
+func (t *slackTree) pullW(x int32) {
+	n := &t.nd[x]
+	n.zeros, n.sumW, n.minPosW = 0, n.w, math.Inf(1)
+	if n.w == 0 {
+		n.zeros = 1
+	} else {
+		n.minPosW = n.w
+	}
+	for _, c := range [2]int32{n.left, n.right} {
+		if c >= 0 {
+			ch := &t.nd[c]
+			n.zeros += ch.zeros
+			n.sumW += ch.sumW
+			n.minPosW = min(n.minPosW, ch.minPosW)
+		}
+	}
+}
+
 // split splits x's subtree into the jobs before job j and the others.
 func (t *slackTree) split(x, j int32) (int32, int32) {
 	if x < 0 {
