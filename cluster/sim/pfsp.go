@@ -195,9 +195,20 @@ func (p *PFSP) front() (int32, float64, bool) {
 	return r, rt, false
 }
 
-// plan chooses the served job and the next event.
+// plan chooses the served job and the next event: the one that comes
+// after the least work, its time computed once (ties in work: the first
+// set).
 func (p *PFSP) plan() {
-	p.served, p.nextT, p.kind = -1, math.Inf(1), -1
+	p.served, p.work, p.kind = -1, math.Inf(1), -1
+	p.planEvents()
+	p.nextT = math.Inf(1)
+	if p.kind >= 0 {
+		p.nextT = p.now + p.work/p.c
+	}
+}
+
+// planEvents is plan's choice of the served job and of the events.
+func (p *PFSP) planEvents() {
 	m := p.run.size() + p.done.size()
 	if m > 0 {
 		_, ft, _ := p.front()
@@ -295,8 +306,8 @@ func (p *PFSP) choose(x int32) {
 // setNext makes the event of the given kind, after the server has done
 // work more, the next one if it comes first.
 func (p *PFSP) setNext(work float64, kind int) {
-	if t := p.now + work/p.c; t < p.nextT {
-		p.nextT, p.work, p.kind = t, work, kind
+	if work < p.work {
+		p.work, p.kind = work, kind
 	}
 }
 

@@ -54,19 +54,24 @@ type slackTree struct {
 }
 
 // stNode is one slot of a slackTree: a job and its subtree's aggregates.
+// It takes two cache lines: the first holds what pull reads of a child
+// (the links, counts, sums and the envelope), the second the job's own
+// values and the pending additions.
 type stNode struct {
 	left, right int32
-	job         int32
-	prio        uint32
 	cnt, zeros  int32   // subtree jobs; subtree jobs with w = 0
-	tag         float64 // the job's tag (a copy, for locality)
-	s, w        float64 // the job's own slack and w
 	sumTag      float64 // subtree Σ tag
 	sumW        float64 // subtree Σ w
 	minPosW     float64 // subtree least w > 0 (+Inf if none)
 	mn, sl      float64 // subtree least slack; the tag (slope) of its job
 	melt        float64 // own-tag additions the subtree's argmin survives
-	lzC, lzA    float64 // pending for the children: s_k += lzC·tag_k + lzA
+
+	job      int32
+	prio     uint32
+	tag      float64 // the job's tag (a copy, for locality)
+	s, w     float64 // the job's own slack and w
+	lzC, lzA float64 // pending for the children: s_k += lzC·tag_k + lzA
+	_        [2]float64
 }
 
 func (t *slackTree) reset(tag []float64) {
