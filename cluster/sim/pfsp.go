@@ -123,8 +123,10 @@ type PFSP struct {
 // PFSPVersion changes when PFSP's results can change, at the rounding
 // level included (stages that run it stamp it): 2 sums the key sums of
 // the jobs done for real in another order (sumTree) and keeps the slacks
-// apart from a running offset.
-const PFSPVersion = 2
+// apart from a running offset; 3 keeps those key sums by adding and
+// subtracting, serves the first running job through the offset
+// (serveFirst) and picks the next event by its work.
+const PFSPVersion = 3
 
 func (*PFSP) Name() string { return "pfsp" }
 
