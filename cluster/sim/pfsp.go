@@ -108,11 +108,16 @@ type PFSP struct {
 	vLate float64
 
 	served  int     // job served alone (−1: none, or late jobs share)
-	servedW float64 // its w when chosen (as the slack tree has it)
+	servedW float64 // its w as the slack tree has it
 	ahead   float64 // least slack of the running jobs ahead of served
 	nextT   float64
 	work    float64 // the work (capacity × time) the server does until nextT
 	kind    int     // 0 virtual completion, 1 real completion, 2 late completion, 3 slack ahead used up, 4 estimate used up
+
+	// pend: the served job's w has fallen to curW, which the slack tree
+	// does not have yet (flush gives it; see Advance).
+	pend bool
+	curW float64
 
 	// The state of choose's walk.
 	qpm, qbw, qahead, qdelta float64
@@ -125,7 +130,8 @@ type PFSP struct {
 // the jobs done for real in another order (sumTree) and keeps the slacks
 // apart from a running offset; 3 keeps those key sums by adding and
 // subtracting, serves the first running job through the offset
-// (serveFirst) and picks the next event by its work.
+// (serveFirst), picks the next event by its work, and keeps the served
+// job without a walk at a virtual completion of jobs done for real.
 const PFSPVersion = 3
 
 func (*PFSP) Name() string { return "pfsp" }
@@ -133,6 +139,7 @@ func (*PFSP) Name() string { return "pfsp" }
 func (p *PFSP) Start(jobs []Job, c float64) {
 	n := len(jobs)
 	p.jobs, p.c, p.now, p.vt, p.vLate, p.served = jobs, c, 0, 0, 0, -1
+	p.pend = false
 	p.sumTag, p.sumEst = 0, 0
 	if cap(p.rem) < n {
 		p.rem = make([]float64, n)
@@ -162,6 +169,7 @@ func (p *PFSP) w(j int32) float64 {
 }
 
 func (p *PFSP) Arrive(t float64, j int) {
+	p.flush()
 	p.rem[j] = p.jobs[j].Size
 	p.late[j] = false
 	est := p.est(p.jobs, int(j))
@@ -337,6 +345,9 @@ func (p *PFSP) Advance(t float64, done func(int)) {
 	} else if n := p.lateQ.len(); n > 0 {
 		p.vLate += work / float64(n)
 	}
+	// A virtual completion of jobs done for real changes no slack (their
+	// v is 0) and no w: the choice stays (see below).
+	virt := t >= p.nextT && p.kind == 0
 	if t >= p.nextT {
 		switch p.kind {
 		case 0:
@@ -355,28 +366,25 @@ func (p *PFSP) Advance(t float64, done func(int)) {
 		}
 	}
 	p.now = t
+	keep := false // the served job stays, with w > 0
 	if s := p.served; s >= 0 {
-		// The served job's w fell: the slacks from it on rise by as much.
+		// The served job's w fell: the slacks from it on rise by as much
+		// (flush, before the slack tree is next read). If it finished,
+		// the slacks after it gain the w the tree has for it.
 		fin := p.rem[s] <= Tol*p.jobs[s].Size
-		w := 0.0
-		if !fin {
-			w = p.w(int32(s))
-		}
 		if fin {
 			// Finished for real: from the running jobs to the treap of
 			// jobs still in the virtual PS.
 			p.run.removeAdd(int32(s), p.servedW)
+			p.pend = false
 			p.rem[s] = -1
 			p.sumEst -= p.est(p.jobs, int(s))
 			p.done.insert(s)
 			done(s)
-		} else if w != p.servedW {
-			if int32(s) == p.run.firstJ {
-				p.run.serveFirst(w, p.servedW-w)
-			} else {
-				p.run.serve(int32(s), w, p.servedW-w)
-			}
-			p.servedW = w
+		} else {
+			p.curW = p.w(int32(s))
+			p.pend = p.curW != p.servedW
+			keep = p.curW > 0
 		}
 	}
 	for p.lateQ.len() > 0 {
@@ -409,6 +417,8 @@ func (p *PFSP) Advance(t float64, done func(int)) {
 		v := tj - p.vt
 		if !fin {
 			// Finished virtually, not really: late.
+			p.flush()
+			keep = false
 			w := p.run.remove(j)
 			p.run.addAll(w - v)
 			p.late[j] = true
@@ -422,5 +432,60 @@ func (p *PFSP) Advance(t float64, done func(int)) {
 	if p.run.size()+p.done.size() == 0 {
 		p.vt, p.sumTag = 0, 0
 	}
+	if virt && keep {
+		// Only jobs done for real left the virtual PS, each taking its
+		// v (0, up to Tol) from every slack, and the served job, with w
+		// > 0, is still running and not late: between events the slacks
+		// ahead of the served job fall as fast as its w (and those of
+		// the others ahead of it too), so no other job became
+		// completable with a lesser w, and the choice stands. Its w
+		// reaches the slack tree with the next event that reads it.
+		if pfspCheckKept != nil {
+			kept := p.served
+			p.flush()
+			p.plan()
+			pfspCheckKept(kept, p.served)
+			return
+		}
+		p.planServed()
+		return
+	}
+	p.flush()
 	p.plan()
+}
+
+// pfspCheckKept, when set (by tests), makes PFSP plan in full where it
+// keeps its choice, and is told the job kept and the job chosen.
+var pfspCheckKept func(kept, chosen int)
+
+// flush gives the slack tree the served job's w (curW), which fell since
+// the tree last had it (servedW): the slacks from it on rise by as much.
+func (p *PFSP) flush() {
+	if !p.pend {
+		return
+	}
+	s, w := int32(p.served), p.curW
+	if s == p.run.firstJ {
+		p.run.serveFirst(w, p.servedW-w)
+	} else {
+		p.run.serve(s, w, p.servedW-w)
+	}
+	p.servedW, p.pend = w, false
+}
+
+// planServed is plan when the served job stays the choice, its w (curW)
+// positive: the next virtual completion, its real completion and the end
+// of its estimate.
+func (p *PFSP) planServed() {
+	p.work, p.kind = math.Inf(1), -1
+	if m := p.run.size() + p.done.size(); m > 0 {
+		_, ft, _ := p.front()
+		p.setNext((ft-p.vt)*float64(m), 0)
+	}
+	s := p.served
+	p.setNext(p.rem[s], 1)
+	if w := p.curW; w < p.rem[s] {
+		p.setNext(w, 4)
+	}
+	p.nextT = p.now + p.work/p.c
 }
