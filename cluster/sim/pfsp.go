@@ -130,8 +130,9 @@ type PFSP struct {
 // the jobs done for real in another order (sumTree) and keeps the slacks
 // apart from a running offset; 3 keeps those key sums by adding and
 // subtracting, serves the first running job through the offset
-// (serveFirst), picks the next event by its work, and keeps the served
-// job without a walk at a virtual completion of jobs done for real.
+// (serveFirst), picks the next event by its work, keeps the served job
+// without a walk at a virtual completion of jobs done for real, and takes
+// the first job without a walk when it has the least w (firstWins).
 const PFSPVersion = 3
 
 func (*PFSP) Name() string { return "pfsp" }
@@ -237,9 +238,15 @@ func (p *PFSP) planEvents() {
 	p.qdelta = Tol * scale
 	p.run.settle(scale / 8)
 	p.qpm, p.qbest, p.qsub, p.qbw, p.qahead = math.Inf(1), -1, false, 0, 0
-	p.choose(p.run.root)
-	if p.qsub {
-		p.qbest = p.run.firstW(p.qbest, p.qbw)
+	if f := p.run.firstS; !pfspWalkAlways && p.firstWins(f) {
+		// The first job, always completable, has the least w: choose's
+		// walk would end on it.
+		p.qbest, p.qbw, p.qahead = f, p.run.nd[f].w, math.Inf(1)
+	} else {
+		p.choose(p.run.root)
+		if p.qsub {
+			p.qbest = p.run.firstW(p.qbest, p.qbw)
+		}
 	}
 	best, bestW, bestAhead := p.run.nd[p.qbest].job, p.qbw, p.qahead
 	p.served, p.servedW, p.ahead = int(best), bestW, bestAhead
@@ -252,6 +259,14 @@ func (p *PFSP) planEvents() {
 		// ahead; re-plan when it is gone.
 		p.setNext(max(bestAhead, 0), 3)
 	}
+}
+
+// firstWins reports whether the first running job (slot f) is the one
+// choose picks without a walk: its w is 0, or the least w of all and no
+// job has w = 0 (ties go to the first).
+func (p *PFSP) firstWins(f int32) bool {
+	w, r := p.run.nd[f].w, &p.run.nd[p.run.root]
+	return w == 0 || (r.zeros == 0 && w == r.minPosW)
 }
 
 // completable reports whether a running job with estimated remaining work
@@ -432,7 +447,7 @@ func (p *PFSP) Advance(t float64, done func(int)) {
 	if p.run.size()+p.done.size() == 0 {
 		p.vt, p.sumTag = 0, 0
 	}
-	if virt && keep {
+	if virt && keep && !pfspWalkAlways {
 		// Only jobs done for real left the virtual PS, each taking its
 		// v (0, up to Tol) from every slack, and the served job, with w
 		// > 0, is still running and not late: between events the slacks
@@ -453,6 +468,10 @@ func (p *PFSP) Advance(t float64, done func(int)) {
 	p.flush()
 	p.plan()
 }
+
+// pfspWalkAlways, set by tests, turns off PFSP's shortcuts (firstWins,
+// the kept choice): every event plans in full, with choose's walk.
+var pfspWalkAlways bool
 
 // pfspCheckKept, when set (by tests), makes PFSP plan in full where it
 // keeps its choice, and is told the job kept and the job chosen.

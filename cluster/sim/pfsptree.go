@@ -42,6 +42,7 @@ type slackTree struct {
 	root   int32
 	firstJ int32   // the job first in virtual order (−1 if empty)
 	firstT float64 // its tag (a copy, for locality)
+	firstS int32   // its slot
 	rng    treap.Rand
 	path   []int32 // arrive's walk down, for finish
 	// off is added to every slack the nodes hold: addAll adds to it in
@@ -319,7 +320,7 @@ func (t *slackTree) removeAdd(j int32, da float64) float64 {
 			for t.nd[x].left >= 0 {
 				x = t.nd[x].left
 			}
-			t.firstJ, t.firstT = t.nd[x].job, t.nd[x].tag
+			t.firstJ, t.firstT, t.firstS = t.nd[x].job, t.nd[x].tag, x
 		}
 	}
 	return w
@@ -415,7 +416,7 @@ func (t *slackTree) finish(x int32, s float64) {
 		t.pull(t.path[i])
 	}
 	if f := t.firstJ; f < 0 || t.tag[j] < t.tag[f] || (t.tag[j] == t.tag[f] && j < f) {
-		t.firstJ, t.firstT = j, t.tag[j]
+		t.firstJ, t.firstT, t.firstS = j, t.tag[j], x
 	}
 }
 
