@@ -52,6 +52,11 @@ import "math"
 // it, and its first job with the least w wins), and enters only the
 // subtrees that hold a new least slack and a possible winner.
 //
+// Two events skip the walk: at a virtual completion of jobs done for
+// real the served job stays the choice (no slack moved, see Advance) and
+// its fallen w reaches the tree with the next event that reads it; and
+// when the first running job has the least w (none 0) it is the choice.
+//
 // Cost per event: O(log n) expected for the treap updates (one walk down
 // per arrival, service or completion); plus the heaten's recursions,
 // amortised polylogarithmic by the kinetic segment tree's analysis for
