@@ -52,6 +52,11 @@ import "math"
 // it, and its first job with the least w wins), and enters only the
 // subtrees that hold a new least slack and a possible winner.
 //
+// Two events skip the walk: at a virtual completion of jobs done for
+// real the served job stays the choice (no slack moved, see Advance) and
+// its fallen w reaches the tree with the next event that reads it; and
+// when the first running job has the least w (none 0) it is the choice.
+//
 // Cost per event: O(log n) expected for the treap updates (one walk down
 // per arrival, service or completion); plus the heaten's recursions,
 // amortised polylogarithmic by the kinetic segment tree's analysis for
@@ -84,6 +89,11 @@ import "math"
 //	load 0.9    192–195    223–239    244–292    314–347  (treap: 246–290, 246–270, 336–353, 514–605)
 //	load 1.2    1073–1101  1001–1066  989–1054   826–889  (1524–1638, 1473–1625, 1483–1527, 1294–1390)
 //
+// The walks skipped and the key sums kept by adding (PFSPVersion 3) took
+// 29 % off BenchmarkSynthetic1M/pfsp (load 0.9, σ = 0.5) and 19 % off
+// BenchmarkPFSPSigma at load 1.2, σ = 0 (CPU per event, five interleaved
+// runs each, medians).
+//
 // Both trees keep their nodes in slot pools: memory in proportion to the
 // jobs in them at once, not to n. Results are those of the scan up to
 // floating-point rounding (the slacks are summed in another order):
@@ -108,11 +118,16 @@ type PFSP struct {
 	vLate float64
 
 	served  int     // job served alone (−1: none, or late jobs share)
-	servedW float64 // its w when chosen (as the slack tree has it)
+	servedW float64 // its w as the slack tree has it
 	ahead   float64 // least slack of the running jobs ahead of served
 	nextT   float64
 	work    float64 // the work (capacity × time) the server does until nextT
 	kind    int     // 0 virtual completion, 1 real completion, 2 late completion, 3 slack ahead used up, 4 estimate used up
+
+	// pend: the served job's w has fallen to curW, which the slack tree
+	// does not have yet (flush gives it; see Advance).
+	pend bool
+	curW float64
 
 	// The state of choose's walk.
 	qpm, qbw, qahead, qdelta float64
@@ -123,14 +138,19 @@ type PFSP struct {
 // PFSPVersion changes when PFSP's results can change, at the rounding
 // level included (stages that run it stamp it): 2 sums the key sums of
 // the jobs done for real in another order (sumTree) and keeps the slacks
-// apart from a running offset.
-const PFSPVersion = 2
+// apart from a running offset; 3 keeps those key sums by adding and
+// subtracting, serves the first running job through the offset
+// (serveFirst), picks the next event by its work, keeps the served job
+// without a walk at a virtual completion of jobs done for real, and takes
+// the first job without a walk when it has the least w (firstWins).
+const PFSPVersion = 3
 
 func (*PFSP) Name() string { return "pfsp" }
 
 func (p *PFSP) Start(jobs []Job, c float64) {
 	n := len(jobs)
 	p.jobs, p.c, p.now, p.vt, p.vLate, p.served = jobs, c, 0, 0, 0, -1
+	p.pend = false
 	p.sumTag, p.sumEst = 0, 0
 	if cap(p.rem) < n {
 		p.rem = make([]float64, n)
@@ -160,6 +180,7 @@ func (p *PFSP) w(j int32) float64 {
 }
 
 func (p *PFSP) Arrive(t float64, j int) {
+	p.flush()
 	p.rem[j] = p.jobs[j].Size
 	p.late[j] = false
 	est := p.est(p.jobs, int(j))
@@ -195,9 +216,20 @@ func (p *PFSP) front() (int32, float64, bool) {
 	return r, rt, false
 }
 
-// plan chooses the served job and the next event.
+// plan chooses the served job and the next event: the one that comes
+// after the least work, its time computed once (ties in work: the first
+// set).
 func (p *PFSP) plan() {
-	p.served, p.nextT, p.kind = -1, math.Inf(1), -1
+	p.served, p.work, p.kind = -1, math.Inf(1), -1
+	p.planEvents()
+	p.nextT = math.Inf(1)
+	if p.kind >= 0 {
+		p.nextT = p.now + p.work/p.c
+	}
+}
+
+// planEvents is plan's choice of the served job and of the events.
+func (p *PFSP) planEvents() {
 	m := p.run.size() + p.done.size()
 	if m > 0 {
 		_, ft, _ := p.front()
@@ -216,9 +248,15 @@ func (p *PFSP) plan() {
 	p.qdelta = Tol * scale
 	p.run.settle(scale / 8)
 	p.qpm, p.qbest, p.qsub, p.qbw, p.qahead = math.Inf(1), -1, false, 0, 0
-	p.choose(p.run.root)
-	if p.qsub {
-		p.qbest = p.run.firstW(p.qbest, p.qbw)
+	if f := p.run.firstS; !pfspWalkAlways && p.firstWins(f) {
+		// The first job, always completable, has the least w: choose's
+		// walk would end on it.
+		p.qbest, p.qbw, p.qahead = f, p.run.nd[f].w, math.Inf(1)
+	} else {
+		p.choose(p.run.root)
+		if p.qsub {
+			p.qbest = p.run.firstW(p.qbest, p.qbw)
+		}
 	}
 	best, bestW, bestAhead := p.run.nd[p.qbest].job, p.qbw, p.qahead
 	p.served, p.servedW, p.ahead = int(best), bestW, bestAhead
@@ -231,6 +269,14 @@ func (p *PFSP) plan() {
 		// ahead; re-plan when it is gone.
 		p.setNext(max(bestAhead, 0), 3)
 	}
+}
+
+// firstWins reports whether the first running job (slot f) is the one
+// choose picks without a walk: its w is 0, or the least w of all and no
+// job has w = 0 (ties go to the first).
+func (p *PFSP) firstWins(f int32) bool {
+	w, r := p.run.nd[f].w, &p.run.nd[p.run.root]
+	return w == 0 || (r.zeros == 0 && w == r.minPosW)
 }
 
 // completable reports whether a running job with estimated remaining work
@@ -295,8 +341,8 @@ func (p *PFSP) choose(x int32) {
 // setNext makes the event of the given kind, after the server has done
 // work more, the next one if it comes first.
 func (p *PFSP) setNext(work float64, kind int) {
-	if t := p.now + work/p.c; t < p.nextT {
-		p.nextT, p.work, p.kind = t, work, kind
+	if work < p.work {
+		p.work, p.kind = work, kind
 	}
 }
 
@@ -324,6 +370,9 @@ func (p *PFSP) Advance(t float64, done func(int)) {
 	} else if n := p.lateQ.len(); n > 0 {
 		p.vLate += work / float64(n)
 	}
+	// A virtual completion of jobs done for real changes no slack (their
+	// v is 0) and no w: the choice stays (see below).
+	virt := t >= p.nextT && p.kind == 0
 	if t >= p.nextT {
 		switch p.kind {
 		case 0:
@@ -342,24 +391,25 @@ func (p *PFSP) Advance(t float64, done func(int)) {
 		}
 	}
 	p.now = t
+	keep := false // the served job stays, with w > 0
 	if s := p.served; s >= 0 {
-		// The served job's w fell: the slacks from it on rise by as much.
+		// The served job's w fell: the slacks from it on rise by as much
+		// (flush, before the slack tree is next read). If it finished,
+		// the slacks after it gain the w the tree has for it.
 		fin := p.rem[s] <= Tol*p.jobs[s].Size
-		w := 0.0
-		if !fin {
-			w = p.w(int32(s))
-		}
 		if fin {
 			// Finished for real: from the running jobs to the treap of
 			// jobs still in the virtual PS.
 			p.run.removeAdd(int32(s), p.servedW)
+			p.pend = false
 			p.rem[s] = -1
 			p.sumEst -= p.est(p.jobs, int(s))
 			p.done.insert(s)
 			done(s)
-		} else if w != p.servedW {
-			p.run.serve(int32(s), w, p.servedW-w)
-			p.servedW = w
+		} else {
+			p.curW = p.w(int32(s))
+			p.pend = p.curW != p.servedW
+			keep = p.curW > 0
 		}
 	}
 	for p.lateQ.len() > 0 {
@@ -392,6 +442,8 @@ func (p *PFSP) Advance(t float64, done func(int)) {
 		v := tj - p.vt
 		if !fin {
 			// Finished virtually, not really: late.
+			p.flush()
+			keep = false
 			w := p.run.remove(j)
 			p.run.addAll(w - v)
 			p.late[j] = true
@@ -405,5 +457,64 @@ func (p *PFSP) Advance(t float64, done func(int)) {
 	if p.run.size()+p.done.size() == 0 {
 		p.vt, p.sumTag = 0, 0
 	}
+	if virt && keep && !pfspWalkAlways {
+		// Only jobs done for real left the virtual PS, each taking its
+		// v (0, up to Tol) from every slack, and the served job, with w
+		// > 0, is still running and not late: between events the slacks
+		// ahead of the served job fall as fast as its w (and those of
+		// the others ahead of it too), so no other job became
+		// completable with a lesser w, and the choice stands. Its w
+		// reaches the slack tree with the next event that reads it.
+		if pfspCheckKept != nil {
+			kept := p.served
+			p.flush()
+			p.plan()
+			pfspCheckKept(kept, p.served)
+			return
+		}
+		p.planServed()
+		return
+	}
+	p.flush()
 	p.plan()
+}
+
+// pfspWalkAlways, set by tests, turns off PFSP's shortcuts (firstWins,
+// the kept choice): every event plans in full, with choose's walk.
+var pfspWalkAlways bool
+
+// pfspCheckKept, when set (by tests), makes PFSP plan in full where it
+// keeps its choice, and is told the job kept and the job chosen.
+var pfspCheckKept func(kept, chosen int)
+
+// flush gives the slack tree the served job's w (curW), which fell since
+// the tree last had it (servedW): the slacks from it on rise by as much.
+func (p *PFSP) flush() {
+	if !p.pend {
+		return
+	}
+	s, w := int32(p.served), p.curW
+	if s == p.run.firstJ {
+		p.run.serveFirst(w, p.servedW-w)
+	} else {
+		p.run.serve(s, w, p.servedW-w)
+	}
+	p.servedW, p.pend = w, false
+}
+
+// planServed is plan when the served job stays the choice, its w (curW)
+// positive: the next virtual completion, its real completion and the end
+// of its estimate.
+func (p *PFSP) planServed() {
+	p.work, p.kind = math.Inf(1), -1
+	if m := p.run.size() + p.done.size(); m > 0 {
+		_, ft, _ := p.front()
+		p.setNext((ft-p.vt)*float64(m), 0)
+	}
+	s := p.served
+	p.setNext(p.rem[s], 1)
+	if w := p.curW; w < p.rem[s] {
+		p.setNext(w, 4)
+	}
+	p.nextT = p.now + p.work/p.c
 }

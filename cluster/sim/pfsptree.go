@@ -42,6 +42,7 @@ type slackTree struct {
 	root   int32
 	firstJ int32   // the job first in virtual order (−1 if empty)
 	firstT float64 // its tag (a copy, for locality)
+	firstS int32   // its slot
 	rng    treap.Rand
 	path   []int32 // arrive's walk down, for finish
 	// off is added to every slack the nodes hold: addAll adds to it in
@@ -54,19 +55,24 @@ type slackTree struct {
 }
 
 // stNode is one slot of a slackTree: a job and its subtree's aggregates.
+// It takes two cache lines: the first holds what pull reads of a child
+// (the links, counts, sums and the envelope), the second the job's own
+// values and the pending additions.
 type stNode struct {
 	left, right int32
-	job         int32
-	prio        uint32
 	cnt, zeros  int32   // subtree jobs; subtree jobs with w = 0
-	tag         float64 // the job's tag (a copy, for locality)
-	s, w        float64 // the job's own slack and w
 	sumTag      float64 // subtree Σ tag
 	sumW        float64 // subtree Σ w
 	minPosW     float64 // subtree least w > 0 (+Inf if none)
 	mn, sl      float64 // subtree least slack; the tag (slope) of its job
 	melt        float64 // own-tag additions the subtree's argmin survives
-	lzC, lzA    float64 // pending for the children: s_k += lzC·tag_k + lzA
+
+	job      int32
+	prio     uint32
+	tag      float64 // the job's tag (a copy, for locality)
+	s, w     float64 // the job's own slack and w
+	lzC, lzA float64 // pending for the children: s_k += lzC·tag_k + lzA
+	_        [2]float64
 }
 
 func (t *slackTree) reset(tag []float64) {
@@ -219,6 +225,45 @@ func (t *slackTree) serveIn(x, j int32, w, da float64) {
 	t.pull(x)
 }
 
+// serveFirst is serve for the job first in virtual order (the one PFSP
+// serves in nearly every event): every slack gains da, which goes to the
+// offset, and the first job's w changes, which only the w aggregates of
+// the leftmost path see (no slack, hence no lazy addition, moves).
+func (t *slackTree) serveFirst(w, da float64) {
+	t.off += da
+	t.path = t.path[:0]
+	x := t.root
+	for t.nd[x].left >= 0 {
+		t.path = append(t.path, x)
+		x = t.nd[x].left
+	}
+	t.nd[x].w = w
+	t.pullW(x)
+	for i := len(t.path) - 1; i >= 0; i-- {
+		t.pullW(t.path[i])
+	}
+}
+
+// pullW recomputes slot x's aggregates of w (pull's, in pull's order)
+// from its own job and its children.
+func (t *slackTree) pullW(x int32) {
+	n := &t.nd[x]
+	n.zeros, n.sumW, n.minPosW = 0, n.w, math.Inf(1)
+	if n.w == 0 {
+		n.zeros = 1
+	} else {
+		n.minPosW = n.w
+	}
+	for _, c := range [2]int32{n.left, n.right} {
+		if c >= 0 {
+			ch := &t.nd[c]
+			n.zeros += ch.zeros
+			n.sumW += ch.sumW
+			n.minPosW = min(n.minPosW, ch.minPosW)
+		}
+	}
+}
+
 // split splits x's subtree into the jobs before job j and the others.
 func (t *slackTree) split(x, j int32) (int32, int32) {
 	if x < 0 {
@@ -275,7 +320,7 @@ func (t *slackTree) removeAdd(j int32, da float64) float64 {
 			for t.nd[x].left >= 0 {
 				x = t.nd[x].left
 			}
-			t.firstJ, t.firstT = t.nd[x].job, t.nd[x].tag
+			t.firstJ, t.firstT, t.firstS = t.nd[x].job, t.nd[x].tag, x
 		}
 	}
 	return w
@@ -371,7 +416,7 @@ func (t *slackTree) finish(x int32, s float64) {
 		t.pull(t.path[i])
 	}
 	if f := t.firstJ; f < 0 || t.tag[j] < t.tag[f] || (t.tag[j] == t.tag[f] && j < f) {
-		t.firstJ, t.firstT = j, t.tag[j]
+		t.firstJ, t.firstT, t.firstS = j, t.tag[j], x
 	}
 }
 

@@ -9,8 +9,9 @@ import (
 
 // TestSlackTreeMatchesBruteForce applies random sequences of the slack
 // tree's updates (insert, own-tag additions to a prefix,
-// constant additions to a suffix or all, service, removal) and checks every
-// job's slack, w and the subtree minima against plain arrays.
+// constant additions to a suffix or all, service, of the first job too
+// (serveFirst), removal) and checks every job's slack, w and the subtree
+// minima and sums of w against plain arrays.
 func TestSlackTreeMatchesBruteForce(t *testing.T) {
 	for seed := uint64(0); seed < 200; seed++ {
 		rng := rand.New(rand.NewPCG(seed, 3))
@@ -63,8 +64,15 @@ func TestSlackTreeMatchesBruteForce(t *testing.T) {
 				}
 			case op == 3 && len(s) > 0:
 				j := anyKey(rng, s)
+				if rng.IntN(2) == 0 {
+					j, _ = tr.first()
+				}
 				nw, d := float64(rng.IntN(20)), rng.NormFloat64()
-				tr.serve(j, nw, d)
+				if f, _ := tr.first(); j == f && rng.IntN(4) > 0 {
+					tr.serveFirst(nw, d)
+				} else {
+					tr.serve(j, nw, d)
+				}
 				w[j] = nw
 				for k := range s {
 					if !before(k, j) {
@@ -103,19 +111,22 @@ func anyKey(rng *rand.Rand, m map[int32]float64) int32 {
 func checkSlackTree(t *testing.T, seed uint64, step int, tr *slackTree, s, w map[int32]float64, before func(a, b int32) bool) {
 	t.Helper()
 	var order []int32
-	var walk func(x int32) (float64, float64, int32)
-	walk = func(x int32) (float64, float64, int32) {
+	var walk func(x int32) (float64, float64, int32, float64)
+	walk = func(x int32) (float64, float64, int32, float64) {
 		if x < 0 {
-			return math.Inf(1), math.Inf(1), 0
+			return math.Inf(1), math.Inf(1), 0, 0
 		}
 		tr.push(x)
 		n := &tr.nd[x]
-		lm, lw, lz := walk(n.left)
+		lm, lw, lz, ls := walk(n.left)
 		order = append(order, n.job)
 		if !close(n.s+tr.off, s[n.job], 1e-9) || n.w != w[n.job] {
 			t.Fatalf("seed %d step %d: job %d has s %v w %v, want %v %v", seed, step, n.job, n.s+tr.off, n.w, s[n.job], w[n.job])
 		}
-		rm, rw, rz := walk(n.right)
+		rm, rw, rz, rs := walk(n.right)
+		if sw := ls + n.w + rs; !close(n.sumW, sw, 1e-12) {
+			t.Fatalf("seed %d step %d: subtree of job %d has Σ w %v, want %v", seed, step, n.job, n.sumW, sw)
+		}
 		mn := math.Min(n.s+tr.off, math.Min(lm, rm))
 		mw, z := math.Min(lw, rw), lz+rz
 		if n.w > 0 {
@@ -126,7 +137,7 @@ func checkSlackTree(t *testing.T, seed uint64, step int, tr *slackTree, s, w map
 		if !close(n.mn+tr.off, mn, 1e-9) || n.minPosW != mw || n.zeros != z {
 			t.Fatalf("seed %d step %d: subtree of job %d has min s %v, least w>0 %v, zeros %d; want %v %v %d", seed, step, n.job, n.mn+tr.off, n.minPosW, n.zeros, mn, mw, z)
 		}
-		return mn, mw, z
+		return mn, mw, z, n.sumW
 	}
 	walk(tr.root)
 	if len(order) != len(s) || tr.size() != len(s) {

@@ -14,8 +14,12 @@ import "github.com/schedplan/schedplan/internal/treap"
 // about log_32 n levels (a treap has about 2 ln n, one miss each).
 // Jobs leave only from the front (popMin), so nodes are never merged:
 // only the leftmost path holds nodes below half full, and they empty.
-// Sums are recomputed from the node below on every change (not updated
-// by adding and subtracting), so they do not drift. Nodes live in pools
+// An insert adds its key to the sums on its way down and popMin
+// subtracts it on the leftmost path (O(1) a level); a node that splits,
+// and its new sibling, are summed afresh from the node below, so a sum
+// meets as many additions and subtractions as its subtree takes jobs
+// between splits and its rounding stays that of a few hundred operations
+// (TestSumTreeMatchesSorted's churn). Nodes live in pools
 // of slots reused through free lists (memory in proportion to the most
 // jobs in the tree at once).
 type sumTree struct {
@@ -123,12 +127,17 @@ func (t *sumTree) insert(j int) {
 		t.lf[x].n = 0
 		t.root, t.height, t.first = x, 0, x
 	}
+	// On the way down every child taken gains the key (its count and sum
+	// grow by one job and k).
 	t.path = t.path[:0]
 	x := t.root
 	for range t.height {
-		i := t.in[x].route(k, jj)
+		n := &t.in[x]
+		i := n.route(k, jj)
+		n.cnt[i]++
+		n.sum[i] += k
 		t.path = append(t.path, sumStep{x, i})
-		x = t.in[x].child[i]
+		x = n.child[i]
 	}
 	l := &t.lf[x]
 	p := l.n
@@ -139,52 +148,51 @@ func (t *sumTree) insert(j int) {
 	copy(l.job[p+1:l.n+1], l.job[p:l.n])
 	l.key[p], l.job[p] = k, jj
 	l.n++
-	// Split full nodes on the way up; y is x's new right sibling (−1:
-	// none) with least key (yk, yj).
-	y, yk, yj := int32(-1), 0.0, int32(0)
-	if l.n == sumLeafCap {
-		y = treap.Take(&t.lf, &t.freeL)
+	if l.n < sumLeafCap {
+		return
+	}
+	// Split full nodes on the way up; y is x's new right sibling with
+	// least key (yk, yj). The sums of a node that splits, and of its new
+	// sibling, are summed afresh from the node below.
+	y := treap.Take(&t.lf, &t.freeL)
+	{
 		l, r := &t.lf[x], &t.lf[y]
 		h := int32(sumLeafCap / 2)
 		r.n = l.n - h
 		copy(r.key[:r.n], l.key[h:l.n])
 		copy(r.job[:r.n], l.job[h:l.n])
 		l.n = h
-		yk, yj = r.key[0], r.job[0]
 	}
+	yk, yj := t.lf[y].key[0], t.lf[y].job[0]
 	leaf := true
 	for s := len(t.path) - 1; s >= 0; s-- {
 		px, i := t.path[s].x, t.path[s].i
 		n := &t.in[px]
 		n.cnt[i], n.sum[i] = t.tot(x, leaf)
-		if y >= 0 {
-			t.put(px, i+1, y, yk, yj, leaf)
-			y = -1
-			if n := &t.in[px]; n.n == sumFan {
-				y = treap.Take(&t.in, &t.freeI)
-				n, r := &t.in[px], &t.in[y]
-				h := int32(sumFan / 2)
-				r.n = n.n - h
-				copy(r.child[:r.n], n.child[h:n.n])
-				copy(r.cnt[:r.n], n.cnt[h:n.n])
-				copy(r.sum[:r.n], n.sum[h:n.n])
-				copy(r.loK[:r.n], n.loK[h:n.n])
-				copy(r.loJ[:r.n], n.loJ[h:n.n])
-				n.n = h
-				yk, yj = r.loK[0], r.loJ[0]
-			}
-		}
+		t.put(px, i+1, y, yk, yj, leaf)
 		x, leaf = px, false
+		if n := &t.in[px]; n.n < sumFan {
+			return
+		}
+		y = treap.Take(&t.in, &t.freeI)
+		n, r := &t.in[px], &t.in[y]
+		h := int32(sumFan / 2)
+		r.n = n.n - h
+		copy(r.child[:r.n], n.child[h:n.n])
+		copy(r.cnt[:r.n], n.cnt[h:n.n])
+		copy(r.sum[:r.n], n.sum[h:n.n])
+		copy(r.loK[:r.n], n.loK[h:n.n])
+		copy(r.loJ[:r.n], n.loJ[h:n.n])
+		n.n = h
+		yk, yj = r.loK[0], r.loJ[0]
 	}
-	if y >= 0 {
-		// The root split: a new root above it.
-		r := treap.Take(&t.in, &t.freeI)
-		t.in[r].n = 0
-		t.put(r, 0, x, 0, 0, leaf)
-		t.put(r, 1, y, yk, yj, leaf)
-		t.root = r
-		t.height++
-	}
+	// The root split: a new root above it.
+	r := treap.Take(&t.in, &t.freeI)
+	t.in[r].n = 0
+	t.put(r, 0, x, 0, 0, leaf)
+	t.put(r, 1, y, yk, yj, leaf)
+	t.root = r
+	t.height++
 }
 
 // min returns the job with the least key (−1 if empty).
@@ -201,6 +209,7 @@ func (t *sumTree) minKey() float64 { return t.lf[t.first].key[0] }
 // popMin removes the job with the least key.
 func (t *sumTree) popMin() {
 	l := &t.lf[t.first]
+	k := l.key[0]
 	copy(l.key[:l.n-1], l.key[1:l.n])
 	copy(l.job[:l.n-1], l.job[1:l.n])
 	l.n--
@@ -209,14 +218,15 @@ func (t *sumTree) popMin() {
 		t.reset(0, t.key)
 		return
 	}
-	// Re-sum the leftmost path bottom up, dropping the nodes that empty.
+	// The leftmost path loses the key, bottom up, dropping the nodes that
+	// empty.
 	t.path = t.path[:0]
 	x := t.root
 	for range t.height {
 		t.path = append(t.path, sumStep{x, 0})
 		x = t.in[x].child[0]
 	}
-	empty, leaf := l.n == 0, true
+	empty := l.n == 0
 	if empty {
 		t.freeL = append(t.freeL, x)
 	}
@@ -235,9 +245,9 @@ func (t *sumTree) popMin() {
 				t.freeI = append(t.freeI, px)
 			}
 		} else {
-			n.cnt[0], n.sum[0] = t.tot(x, leaf)
+			n.cnt[0]--
+			n.sum[0] -= k
 		}
-		x, leaf = px, false
 	}
 	// A root with one child gives way to it.
 	for t.height > 0 && t.in[t.root].n == 1 {

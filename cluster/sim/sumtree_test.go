@@ -10,7 +10,8 @@ import (
 // TestSumTreeMatchesSorted drives a sumTree with random inserts (keys with
 // ties), popMins and below queries, and compares every answer with a
 // sorted slice: counts exactly, sums within 1e-12 relative. The cases
-// cover one leaf, a few levels, and the tree emptying and growing again.
+// cover one leaf, a few levels, the tree emptying and growing again, and a
+// long churn.
 func TestSumTreeMatchesSorted(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
@@ -21,6 +22,9 @@ func TestSumTreeMatchesSorted(t *testing.T) {
 		{"ties", 5000, 7, 0.3},
 		{"grows", 50_000, 1 << 30, 0.2},
 		{"drains", 20_000, 1 << 30, 0.55},
+		// A long churn at a steady size: the sums, kept by adding and
+		// subtracting, must not drift.
+		{"churn", 300_000, 1 << 30, 0.499},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(uint64(tc.n), 7))
