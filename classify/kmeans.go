@@ -130,7 +130,24 @@ const chunkRows = 8192
 // A cluster that loses all its rows is moved to the row farthest from its
 // current centre. x must hold finite values and at least k rows; k ≥ 1.
 func KMeans(x *mat.Dense, k int, opt KMeansOptions) (*KMeansResult, error) {
-	opt = opt.withDefaults()
+	rows, err := kmeansRowsOf(x, k)
+	if err != nil {
+		return nil, err
+	}
+	return rows.kmeans(k, opt)
+}
+
+// kmeansRows are the rows KMeans clusters, checked, with the mean feature
+// variance its tolerance is relative to: formed once for several runs on
+// the same rows (the refinement of a sample's best starts on every row).
+type kmeansRows struct {
+	pts  []float64 // n × d, row-major
+	n, d int
+	vari float64 // meanVariance(pts)
+}
+
+// kmeansRowsOf checks x and k as KMeans does and returns x's rows.
+func kmeansRowsOf(x *mat.Dense, k int) (*kmeansRows, error) {
 	n, d := x.Dims()
 	switch {
 	case k < 1:
@@ -153,7 +170,14 @@ func KMeans(x *mat.Dense, k int, opt KMeansOptions) (*KMeansResult, error) {
 			return nil, fmt.Errorf("k-means: row %d, column %d: %v is not a finite number", i/d+1, i%d+1, v)
 		}
 	}
-	tolAbs := opt.Tol * meanVariance(pts, n, d)
+	return &kmeansRows{pts: pts, n: n, d: d, vari: meanVariance(pts, n, d)}, nil
+}
+
+// kmeans is KMeans on checked rows (k as kmeansRowsOf checked it).
+func (rows *kmeansRows) kmeans(k int, opt KMeansOptions) (*KMeansResult, error) {
+	opt = opt.withDefaults()
+	pts, n, d := rows.pts, rows.n, rows.d
+	tolAbs := opt.Tol * rows.vari
 	if opt.Start != nil {
 		if r, c := opt.Start.Dims(); r != k || c != d {
 			return nil, fmt.Errorf("k-means: %d × %d start centres for k = %d, d = %d", r, c, k, d)
