@@ -388,7 +388,12 @@ func (r *run) seedPlusPlus(rng *rand.Rand, trials int) {
 		r.forChunks(func(ch, lo, hi int) {
 			s := 0.0
 			for i := lo; i < hi; i++ {
-				dd := sqDist(r.pts[i*d:i*d+d], c)
+				var dd float64
+				if d == 3 {
+					dd = sqDist3(r.pts[i*3:i*3+3], c)
+				} else {
+					dd = sqDist(r.pts[i*d:i*d+d], c)
+				}
 				if init || dd < minD[i] {
 					minD[i] = dd
 				}
@@ -626,7 +631,11 @@ func (r *run) lloyd(maxIter int, tolAbs float64) {
 		s := 0.0
 		for i := lo; i < hi; i++ {
 			a := int(r.assign[i])
-			s += sqDist(r.pts[i*d:i*d+d], r.centers[a*d:a*d+d])
+			if d == 3 {
+				s += sqDist3(r.pts[i*3:i*3+3], r.centers[a*3:a*3+3])
+			} else {
+				s += sqDist(r.pts[i*d:i*d+d], r.centers[a*d:a*d+d])
+			}
 		}
 		r.chunkVal[ch] = s
 	})
@@ -678,6 +687,20 @@ func (r *run) chunkSum(ch, lo, hi int) {
 	cnt := r.chunkCount[ch*k : (ch+1)*k]
 	clear(s)
 	clear(cnt)
+	if d == 3 {
+		// The loop below written out for three features: the same
+		// additions, in row order.
+		for i := lo; i < hi; i++ {
+			a := int(r.assign[i])
+			cnt[a]++
+			dst, x := s[a*3:a*3+3], r.pts[i*3:i*3+3]
+			dst[0] += x[0]
+			dst[1] += x[1]
+			dst[2] += x[2]
+		}
+		r.stale[ch] = false
+		return
+	}
 	for i := lo; i < hi; i++ {
 		a := int(r.assign[i])
 		cnt[a]++
