@@ -636,16 +636,14 @@ func (m *LASMQ) Advance(t float64, done func(int)) {
 	}
 	// Complete or demote every head that is at its target. A demoted job
 	// moves to a later queue, which this pass reaches afterwards.
-	if m.order != ordPS && m.K <= wordQueues {
-		m.settleWord(done)
+	if m.order == ordPS {
+		for q := m.nextQueue(0); q >= 0; q = m.nextQueue(q + 1) {
+			m.settlePS(q, done)
+		}
 		m.plan()
 		return
 	}
-	for q := m.nextQueue(0); q >= 0; q = m.nextQueue(q + 1) {
-		if m.order == ordPS {
-			m.settlePS(q, done)
-			continue
-		}
+	for q := m.nextQueue(0); q >= 0; {
 		for m.isNonEmpty(q) {
 			h := m.headOf(q)
 			a, size := m.att[h], m.jobs[h].Size
@@ -659,33 +657,18 @@ func (m *LASMQ) Advance(t float64, done func(int)) {
 			} else {
 				break
 			}
+		}
+		// The next non-empty queue: for K ≤ 64 from the word itself, as
+		// it is now (a demotion may have just set a later queue's bit).
+		if m.K > wordQueues {
+			q = m.nextQueue(q + 1)
+		} else if w := m.ne[0] &^ (2<<uint(q) - 1); w != 0 {
+			q = bits.TrailingZeros64(w)
+		} else {
+			q = -1
 		}
 	}
 	m.plan()
-}
-
-// settleWord is Advance's pass over the FIFO and heap queues for K ≤ 64:
-// the same pass, each next non-empty queue read from the word (which a
-// demotion into a later queue sets before the pass reaches it).
-func (m *LASMQ) settleWord(done func(int)) {
-	for w := m.ne[0]; w != 0; {
-		q := bits.TrailingZeros64(w)
-		for m.isNonEmpty(q) {
-			h := m.headOf(q)
-			a, size := m.att[h], m.jobs[h].Size
-			if size-a <= Tol*size {
-				m.dequeue(q)
-				m.active--
-				done(h)
-			} else if nq := m.queueOf(a, q); nq != q {
-				m.dequeue(q)
-				m.enqueue(nq, h, a)
-			} else {
-				break
-			}
-		}
-		w = m.ne[0] &^ (2<<uint(q) - 1) // the queues after q, as they are now
-	}
 }
 
 // serve gives every non-empty queue dt at its rate (strict priority: only
