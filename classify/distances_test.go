@@ -3,7 +3,10 @@ package classify
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // TestDistancesMatchSqDist checks the unrolled kernels of distances (three
@@ -68,6 +71,50 @@ func TestSqDist3MatchesSqDist(t *testing.T) {
 		}
 		if got, want := sqDist3(a, b), sqDist(a, b); math.Float64bits(got) != math.Float64bits(want) {
 			t.Fatalf("sqDist3 %v, sqDist %v", got, want)
+		}
+	}
+}
+
+// TestKMeansThreeFeaturesMatchGeneral runs k-means on random three-feature
+// rows, where the seeding, the partial sums, the assignment and the final
+// inertia take their three-feature kernels, and on the same rows with a
+// fourth, zero column, which takes the general loops (whose distances and
+// sums are then the same numbers): every assignment, centre and inertia
+// must agree to the bit. (Tol 0: the tolerance is relative to the mean
+// variance over the columns, which the zero column would change.)
+func TestKMeansThreeFeaturesMatchGeneral(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 18))
+	for trial := 0; trial < 40; trial++ {
+		n, k := 50+rng.IntN(3*chunkRows), 1+rng.IntN(9)
+		x3, x4 := mat.NewDense(n, 3, nil), mat.NewDense(n, 4, nil)
+		for i := 0; i < n; i++ {
+			c := float64(rng.IntN(k + 1))
+			for j := 0; j < 3; j++ {
+				v := c*3 + rng.NormFloat64()*math.Exp(rng.NormFloat64())
+				x3.Set(i, j, v)
+				x4.Set(i, j, v)
+			}
+		}
+		opt := KMeansOptions{Restarts: 1 + trial%3, Seed: uint64(trial), Tol: -1, Init: []Init{KMeansPlusPlus, GreedyKMeansPlusPlus}[trial%2]}
+		a, err := KMeans(x3, k, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := KMeans(x4, k, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(a.Assign, b.Assign) || a.Iterations != b.Iterations ||
+			math.Float64bits(a.Inertia) != math.Float64bits(b.Inertia) || math.Float64bits(a.StartInertia) != math.Float64bits(b.StartInertia) {
+			t.Fatalf("trial %d (n %d, k %d): three features: %d iterations, inertia %v (start %v); general: %d, %v (%v)",
+				trial, n, k, a.Iterations, a.Inertia, a.StartInertia, b.Iterations, b.Inertia, b.StartInertia)
+		}
+		for c := 0; c < k; c++ {
+			for j := 0; j < 3; j++ {
+				if math.Float64bits(a.Centroids.At(c, j)) != math.Float64bits(b.Centroids.At(c, j)) {
+					t.Fatalf("trial %d: centre %d, feature %d: %v, general %v", trial, c, j, a.Centroids.At(c, j), b.Centroids.At(c, j))
+				}
+			}
 		}
 	}
 }

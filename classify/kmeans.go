@@ -130,7 +130,24 @@ const chunkRows = 8192
 // A cluster that loses all its rows is moved to the row farthest from its
 // current centre. x must hold finite values and at least k rows; k ≥ 1.
 func KMeans(x *mat.Dense, k int, opt KMeansOptions) (*KMeansResult, error) {
-	opt = opt.withDefaults()
+	rows, err := kmeansRowsOf(x, k)
+	if err != nil {
+		return nil, err
+	}
+	return rows.kmeans(k, opt)
+}
+
+// kmeansRows are the rows KMeans clusters, checked, with the mean feature
+// variance its tolerance is relative to: formed once for several runs on
+// the same rows (the refinement of a sample's best starts on every row).
+type kmeansRows struct {
+	pts  []float64 // n × d, row-major
+	n, d int
+	vari float64 // meanVariance(pts)
+}
+
+// kmeansRowsOf checks x and k as KMeans does and returns x's rows.
+func kmeansRowsOf(x *mat.Dense, k int) (*kmeansRows, error) {
 	n, d := x.Dims()
 	switch {
 	case k < 1:
@@ -153,7 +170,14 @@ func KMeans(x *mat.Dense, k int, opt KMeansOptions) (*KMeansResult, error) {
 			return nil, fmt.Errorf("k-means: row %d, column %d: %v is not a finite number", i/d+1, i%d+1, v)
 		}
 	}
-	tolAbs := opt.Tol * meanVariance(pts, n, d)
+	return &kmeansRows{pts: pts, n: n, d: d, vari: meanVariance(pts, n, d)}, nil
+}
+
+// kmeans is KMeans on checked rows (k as kmeansRowsOf checked it).
+func (rows *kmeansRows) kmeans(k int, opt KMeansOptions) (*KMeansResult, error) {
+	opt = opt.withDefaults()
+	pts, n, d := rows.pts, rows.n, rows.d
+	tolAbs := opt.Tol * rows.vari
 	if opt.Start != nil {
 		if r, c := opt.Start.Dims(); r != k || c != d {
 			return nil, fmt.Errorf("k-means: %d × %d start centres for k = %d, d = %d", r, c, k, d)
@@ -364,7 +388,12 @@ func (r *run) seedPlusPlus(rng *rand.Rand, trials int) {
 		r.forChunks(func(ch, lo, hi int) {
 			s := 0.0
 			for i := lo; i < hi; i++ {
-				dd := sqDist(r.pts[i*d:i*d+d], c)
+				var dd float64
+				if d == 3 {
+					dd = sqDist3(r.pts[i*3:i*3+3], c)
+				} else {
+					dd = sqDist(r.pts[i*d:i*d+d], c)
+				}
 				if init || dd < minD[i] {
 					minD[i] = dd
 				}
@@ -602,7 +631,11 @@ func (r *run) lloyd(maxIter int, tolAbs float64) {
 		s := 0.0
 		for i := lo; i < hi; i++ {
 			a := int(r.assign[i])
-			s += sqDist(r.pts[i*d:i*d+d], r.centers[a*d:a*d+d])
+			if d == 3 {
+				s += sqDist3(r.pts[i*3:i*3+3], r.centers[a*3:a*3+3])
+			} else {
+				s += sqDist(r.pts[i*d:i*d+d], r.centers[a*d:a*d+d])
+			}
 		}
 		r.chunkVal[ch] = s
 	})
@@ -654,6 +687,20 @@ func (r *run) chunkSum(ch, lo, hi int) {
 	cnt := r.chunkCount[ch*k : (ch+1)*k]
 	clear(s)
 	clear(cnt)
+	if d == 3 {
+		// The loop below written out for three features: the same
+		// additions, in row order.
+		for i := lo; i < hi; i++ {
+			a := int(r.assign[i])
+			cnt[a]++
+			dst, x := s[a*3:a*3+3], r.pts[i*3:i*3+3]
+			dst[0] += x[0]
+			dst[1] += x[1]
+			dst[2] += x[2]
+		}
+		r.stale[ch] = false
+		return
+	}
 	for i := lo; i < hi; i++ {
 		a := int(r.assign[i])
 		cnt[a]++

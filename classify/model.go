@@ -149,13 +149,15 @@ func newJobTimesSpan(j *data.Jobs, sizes []float64, types []MachineType, floor, 
 func newJobTimes(j *data.Jobs, sizes []float64, types []MachineType, floor, block float64, errs estimate.ErrorModel, seed uint64) *jobTimes {
 	n, nt := j.Len(), len(types)
 	jt := &jobTimes{types: types, t: make([]float64, n*nt), taskData: make([]float64, n)}
-	for i := 0; i < n; i++ {
-		d := JobDemand(j, sizes, i, floor, block)
-		jt.taskData[i] = d.TaskData
-		for t, m := range types {
-			jt.t[i*nt+t] = m.ExecTime(d)
+	forRowBlocks(n, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			d := JobDemand(j, sizes, i, floor, block)
+			jt.taskData[i] = d.TaskData
+			for t, m := range types {
+				jt.t[i*nt+t] = m.ExecTime(d)
+			}
 		}
-	}
+	})
 	if !errs.IsExact() {
 		est := errs.Apply(jt.t, estimate.RunRand(seed, errorStream), nil)
 		for k, v := range jt.t {

@@ -114,20 +114,24 @@ func (m *Model) paperMatrix(j *data.Jobs, rows []int, jt *jobTimes) *mat.Dense {
 	d := nt + 2
 	x := mat.NewDense(n, d, nil)
 	raw := x.RawMatrix()
-	k := 0
-	forRows(j.Len(), rows, func(i int) {
-		row := raw.Data[k*raw.Stride : k*raw.Stride+d]
-		k++
-		user := j.UserAt(i)
-		if p, ok := m.UserPriority[user]; ok {
-			row[0] = p
-		} else {
-			row[0] = float64(j.PriorityAt(i))
+	forRowBlocks(n, func(lo, hi int) {
+		for k := lo; k < hi; k++ {
+			i := k
+			if rows != nil {
+				i = rows[k]
+			}
+			row := raw.Data[k*raw.Stride : k*raw.Stride+d]
+			user := j.UserAt(i)
+			if p, ok := m.UserPriority[user]; ok {
+				row[0] = p
+			} else {
+				row[0] = float64(j.PriorityAt(i))
+			}
+			for t := 0; t < nt; t++ {
+				row[1+t] = rate(jt.at(i, t))
+			}
+			row[d-1] = m.UserArrival[user]
 		}
-		for t := 0; t < nt; t++ {
-			row[1+t] = rate(jt.at(i, t))
-		}
-		row[d-1] = m.UserArrival[user]
 	})
 	return x
 }

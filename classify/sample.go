@@ -146,9 +146,13 @@ func fitClasses(res *Result, j *data.Jobs, rows []int, z *mat.Dense, opt Options
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(km.Inertias[a], km.Inertias[b]) })
 	var full *KMeansResult
+	all, err := kmeansRowsOf(z, k) // checked once for every start
+	if err != nil {
+		return nil, err
+	}
 	for _, r := range order[:min(len(order), refineStarts)] {
 		kopt := KMeansOptions{MaxIter: opt.MaxIter, Tol: opt.Tol, Seed: opt.Seed, Workers: opt.Workers, Start: km.Starts[r]}
-		f, err := KMeans(z, k, kopt)
+		f, err := all.kmeans(k, kopt)
 		if err != nil {
 			return nil, err
 		}

@@ -145,9 +145,11 @@ func fitApply(x *mat.Dense, methods []Method, apply bool) (Scaling, *mat.Dense, 
 			s.Unit[j] = smallestMagnitude(col)
 		}
 		if m == Log || m == LogUnit {
-			for i, v := range col {
-				col[i] = s.nonlinear(j, v)
-			}
+			forRowBlocks(n, func(lo, hi int) {
+				for i := lo; i < hi; i++ {
+					col[i] = s.nonlinear(j, col[i])
+				}
+			})
 		}
 		mean, std := 0.0, 1.0
 		if m != None {
@@ -172,9 +174,11 @@ func fitApply(x *mat.Dense, methods []Method, apply bool) (Scaling, *mat.Dense, 
 		s.Mean[j], s.Std[j] = mean, std
 		if apply {
 			raw := out.RawMatrix()
-			for i, v := range col {
-				raw.Data[i*raw.Stride+j] = (v - mean) / std
-			}
+			forRowBlocks(n, func(lo, hi int) {
+				for i := lo; i < hi; i++ {
+					raw.Data[i*raw.Stride+j] = (col[i] - mean) / std
+				}
+			})
 		}
 	}
 	return s, out, nil

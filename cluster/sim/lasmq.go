@@ -60,16 +60,38 @@ func ParseLevelOrder(s string) (LevelOrder, error) {
 	return "", fmt.Errorf("unknown in-level order %q (known: fifo, ps, remaining, containers)", s)
 }
 
-// byRemaining reports whether the order serves the job with the least
-// remaining key first (a heap per queue).
-func (o LevelOrder) byRemaining() bool { return o == OrderRemaining || o == OrderContainers }
+// levelOrder is a LevelOrder as a small integer, which the event loop
+// compares without a string comparison.
+type levelOrder uint8
+
+const (
+	ordFIFO levelOrder = iota
+	ordPS
+	// The orders from ordRemaining on serve the job with the least
+	// remaining key first (a heap per queue).
+	ordRemaining
+	ordContainers
+)
+
+// orderOf returns o's levelOrder (o parsed: "" is FIFO).
+func orderOf(o LevelOrder) levelOrder {
+	switch o {
+	case OrderPS:
+		return ordPS
+	case OrderRemaining:
+		return ordRemaining
+	case OrderContainers:
+		return ordContainers
+	}
+	return ordFIFO
+}
 
 // remaining is job j's key in a remaining or containers queue when its
 // attained service is a: estimated remaining work, or remaining
 // containers (OrderContainers).
 func (m *LASMQ) remaining(j int, a float64) float64 {
 	jb := &m.jobs[j]
-	if m.order == OrderRemaining {
+	if m.order == ordRemaining {
 		return m.est(m.jobs, j) - a
 	}
 	switch {
@@ -152,7 +174,7 @@ type LASMQ struct {
 	evTo   float64   // that head's attained service (PS: the queue's virtual time) at the event
 	nextT  float64
 	active int
-	order  LevelOrder
+	order  levelOrder // Order as Start resolved it
 
 	// strictQ (Strict without caps) is the queue being served, the only
 	// one with a rate; −1: none.
@@ -249,9 +271,10 @@ func (m *LASMQ) appendThresholds(t []float64) []float64 {
 func (m *LASMQ) Start(jobs []Job, c float64) {
 	n := len(jobs)
 	m.jobs, m.c, m.now, m.active = jobs, c, 0, 0
-	m.order, _ = ParseLevelOrder(string(m.Order))
-	if m.order == OrderContainers && !HasContainers(jobs) {
-		m.order = OrderFIFO // nothing to order by (see OrderContainers)
+	o, _ := ParseLevelOrder(string(m.Order))
+	m.order = orderOf(o)
+	if m.order == ordContainers && !HasContainers(jobs) {
+		m.order = ordFIFO // nothing to order by (see OrderContainers)
 	}
 	m.thr = m.appendThresholds(m.thr[:0])
 	m.sharesOK = false
@@ -283,17 +306,17 @@ func (m *LASMQ) Start(jobs []Job, c float64) {
 		m.isSrv = m.isSrv[:n]
 		clear(m.isSrv)
 		m.resJob, m.resIdx = resize32(m.resJob, m.K), resize32(m.resIdx, m.K)
-		if m.order != OrderFIFO {
+		if m.order != ordFIFO {
 			m.qOf = resize32(m.qOf, n)
 		}
-	} else if m.order != OrderFIFO {
+	} else if m.order != ordFIFO {
 		if len(m.hp) < m.K {
 			m.hp = append(m.hp, make([]keyHeap, m.K-len(m.hp))...)
 		}
 		for q := 0; q < m.K; q++ {
 			m.hp[q].reset()
 		}
-		if m.order == OrderPS {
+		if m.order == ordPS {
 			m.v, m.sumW = resizeF(m.v, m.K), resizeF(m.sumW, m.K)
 			clear(m.v)
 			clear(m.sumW)
@@ -370,11 +393,11 @@ func (m *LASMQ) weight(j int) float64 {
 // enqueue puts job j, whose attained service is a, into queue q.
 func (m *LASMQ) enqueue(q, j int, a float64) {
 	m.setNonEmpty(q, true)
-	if m.capped && m.order != OrderFIFO {
+	if m.capped && m.order != ordFIFO {
 		m.qOf[j] = int32(q)
 	}
 	switch {
-	case m.capped || m.order == OrderFIFO:
+	case m.capped || m.order == ordFIFO:
 		m.att[j] = a
 		m.link[j] = -1
 		if m.tail[q] < 0 {
@@ -383,7 +406,7 @@ func (m *LASMQ) enqueue(q, j int, a float64) {
 			m.link[m.tail[q]] = int32(j)
 		}
 		m.tail[q] = int32(j)
-	case m.order.byRemaining():
+	case m.order >= ordRemaining:
 		m.att[j] = a
 		h := &m.hp[q]
 		if h.len() > 0 {
@@ -405,14 +428,14 @@ func (m *LASMQ) enqueue(q, j int, a float64) {
 func (m *LASMQ) dequeue(q int) {
 	empty := false
 	switch {
-	case m.capped || m.order == OrderFIFO:
+	case m.capped || m.order == ordFIFO:
 		h := m.head[q]
 		m.head[q] = m.link[h]
 		if m.head[q] < 0 {
 			m.tail[q] = -1
 			empty = true
 		}
-	case m.order == OrderPS:
+	case m.order == ordPS:
 		j := int(m.hp[q].pop().j)
 		m.sumW[q] -= m.weight(j)
 		if m.hp[q].len() == 0 {
@@ -431,7 +454,7 @@ func (m *LASMQ) dequeue(q int) {
 // headOf returns the job at the head of queue q (uncapped): the FIFO head,
 // the root of a remaining-work heap, or the PS job with the least tag.
 func (m *LASMQ) headOf(q int) int {
-	if m.order == OrderFIFO {
+	if m.order == ordFIFO {
 		return int(m.head[q])
 	}
 	return int(m.hp[q].e[0].j)
@@ -470,7 +493,7 @@ func (m *LASMQ) shares() int {
 // plan sets the queue rates and finds the next event.
 func (m *LASMQ) plan() {
 	if m.capped {
-		if m.order == OrderFIFO {
+		if m.order == ordFIFO {
 			m.planCapped()
 		} else {
 			m.planOrdered()
@@ -538,9 +561,29 @@ func (m *LASMQ) planWord() {
 		}
 		m.sharesOf, m.sharesOK = ne, true
 	}
-	for w := ne; w != 0; w &= w - 1 {
-		m.nextEvent(bits.TrailingZeros64(w))
+	if m.order == ordPS {
+		for w := ne; w != 0; w &= w - 1 {
+			m.nextEvent(bits.TrailingZeros64(w))
+		}
+		return
 	}
+	// nextEvent for FIFO and heap queues, written out: its order test
+	// and call cost as much as its arithmetic, once per non-empty queue
+	// at every event.
+	now, nextT, evQ, evTo := m.now, m.nextT, m.evQ, m.evTo
+	for w := ne; w != 0; w &= w - 1 {
+		q := bits.TrailingZeros64(w)
+		r := m.rate[q]
+		if r == 0 {
+			continue
+		}
+		h := m.headOf(q)
+		to := m.target(h, q)
+		if t := now + (to-m.att[h])/r; t < nextT {
+			nextT, evQ, evTo = t, q, to
+		}
+	}
+	m.nextT, m.evQ, m.evTo = nextT, evQ, evTo
 }
 
 // nextEvent makes queue q's next event (its head's completion or
@@ -551,7 +594,7 @@ func (m *LASMQ) nextEvent(q int) {
 		return
 	}
 	var t, to float64
-	if m.order == OrderPS {
+	if m.order == ordPS {
 		to = m.hp[q].e[0].key // virtual time of the next tag
 		t = m.now + (to-m.v[q])*m.sumW[q]/r
 	} else {
@@ -568,7 +611,7 @@ func (m *LASMQ) Next() float64 { return m.nextT }
 
 func (m *LASMQ) Advance(t float64, done func(int)) {
 	if m.capped {
-		if m.order == OrderFIFO {
+		if m.order == ordFIFO {
 			m.advanceCapped(t, done)
 		} else {
 			m.advanceOrdered(t, done)
@@ -585,7 +628,7 @@ func (m *LASMQ) Advance(t float64, done func(int)) {
 		return // an arrival comes next; Arrive plans
 	}
 	// Snap the job that causes the event to its target.
-	if q := m.evQ; m.order == OrderPS {
+	if q := m.evQ; m.order == ordPS {
 		m.v[q] = max(m.v[q], m.evTo)
 	} else {
 		h := m.headOf(q)
@@ -593,11 +636,14 @@ func (m *LASMQ) Advance(t float64, done func(int)) {
 	}
 	// Complete or demote every head that is at its target. A demoted job
 	// moves to a later queue, which this pass reaches afterwards.
-	for q := m.nextQueue(0); q >= 0; q = m.nextQueue(q + 1) {
-		if m.order == OrderPS {
+	if m.order == ordPS {
+		for q := m.nextQueue(0); q >= 0; q = m.nextQueue(q + 1) {
 			m.settlePS(q, done)
-			continue
 		}
+		m.plan()
+		return
+	}
+	for q := m.nextQueue(0); q >= 0; {
 		for m.isNonEmpty(q) {
 			h := m.headOf(q)
 			a, size := m.att[h], m.jobs[h].Size
@@ -611,6 +657,15 @@ func (m *LASMQ) Advance(t float64, done func(int)) {
 			} else {
 				break
 			}
+		}
+		// The next non-empty queue: for K ≤ 64 from the word itself, as
+		// it is now (a demotion may have just set a later queue's bit).
+		if m.K > wordQueues {
+			q = m.nextQueue(q + 1)
+		} else if w := m.ne[0] &^ (2<<uint(q) - 1); w != 0 {
+			q = bits.TrailingZeros64(w)
+		} else {
+			q = -1
 		}
 	}
 	m.plan()
@@ -640,7 +695,7 @@ func (m *LASMQ) serve(dt float64) {
 // serveQueue gives queue q dt at its rate.
 func (m *LASMQ) serveQueue(q int, dt float64) {
 	if r := m.rate[q]; r > 0 {
-		if m.order == OrderPS {
+		if m.order == ordPS {
 			m.v[q] += dt * r / m.sumW[q]
 		} else {
 			m.att[m.headOf(q)] += dt * r
@@ -849,7 +904,7 @@ func (m *LASMQ) planOrdered() {
 			m.rate[q] += add
 			leftover -= add
 		}
-		if m.order == OrderPS {
+		if m.order == ordPS {
 			m.fillFair(q, jobs, m.rate[q])
 		} else {
 			m.fillInOrder(q, jobs, m.rate[q])
@@ -864,7 +919,7 @@ func (m *LASMQ) orderedJobs(q int) []int32 {
 	for j := m.head[q]; j >= 0; j = m.link[j] {
 		m.qBuf = append(m.qBuf, j)
 	}
-	if m.order.byRemaining() {
+	if m.order >= ordRemaining {
 		slices.SortStableFunc(m.qBuf, func(a, b int32) int {
 			ka, kb := m.remaining(int(a), m.att[a]), m.remaining(int(b), m.att[b])
 			switch {

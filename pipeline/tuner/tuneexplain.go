@@ -9,6 +9,7 @@ import (
 
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/report"
 
 	"gonum.org/v1/gonum/stat"
@@ -56,25 +57,35 @@ func (t *tuneCV) bootstrap(c float64, chosen int) (Interval, error) {
 		return w
 	}
 	quant := t.opt.Objective != MinMean && t.opt.Objective != MinSlowdown && t.opt.Objective != MinMissed
-	var folds [][2][]bootBlock
-	for _, ch := range t.scored {
-		var pair [2][]bootBlock
-		for k, i := range []int{chosen, t.cur} {
-			w := t.wins[ch][worstSigma(i)]
-			_, resp, err := t.score(t.ctx, t.res[i].Policy, w, true)
-			if err != nil {
-				return iv, err
-			}
-			if resp == nil {
-				return iv, nil // the scorer keeps no per-job results
-			}
-			jobs, err := bootOutcomes(w, resp, c)
-			if err != nil {
-				return iv, err
-			}
-			pair[k] = jobs.blocks(min(bootBlocks, len(jobs.resp)), quant)
+	// Both policies on every scored fold: independent simulations, run
+	// side by side (they were a serial phase of the stage); each keeps
+	// only its blocks. kept[f][k] is false when the scorer returned no
+	// per-job results.
+	folds := make([][2][]bootBlock, len(t.scored))
+	kept := make([][2]bool, len(t.scored))
+	pols := [2]int{chosen, t.cur}
+	err := experiment.ParallelFor(t.ctx, 2*len(t.scored), t.opt.Workers, func(_, x int) error {
+		f, k := x/2, x%2
+		i := pols[k]
+		w := t.wins[t.scored[f]][worstSigma(i)]
+		_, resp, err := t.score(t.ctx, t.res[i].Policy, w, true)
+		if err != nil || resp == nil {
+			return err
 		}
-		folds = append(folds, pair)
+		jobs, err := bootOutcomes(w, resp, c)
+		if err != nil {
+			return err
+		}
+		folds[f][k], kept[f][k] = jobs.blocks(min(bootBlocks, len(jobs.resp)), quant), true
+		return nil
+	})
+	if err != nil {
+		return iv, err
+	}
+	for _, k := range kept {
+		if !k[0] || !k[1] {
+			return iv, nil // the scorer keeps no per-job results
+		}
 	}
 	reps := 1000
 	if quant {

@@ -3,16 +3,21 @@ package tuner
 import (
 	"log/slog"
 	"time"
+
+	"github.com/schedplan/schedplan/internal/cputime"
 )
 
 // phaseLogger returns a function that logs, at debug level, the seconds
-// since its previous call (or since phaseLogger) under the phase's name:
-// where a stage's time goes (`--log-level debug`), for profiling at scale.
+// since its previous call (or since phaseLogger) under the phase's name,
+// and the process's CPU seconds over the same span: where a stage's time
+// goes and how many cores it keeps busy (`--log-level debug`), for
+// profiling at scale. The CPU seconds count the whole process, so stages
+// computed in the background count in them too.
 func phaseLogger(stage string) func(phase string) {
-	last := time.Now()
+	last, lastCPU := time.Now(), cputime.Self()
 	return func(phase string) {
-		now := time.Now()
-		slog.Debug("stage phase", "stage", stage, "phase", phase, "seconds", now.Sub(last).Seconds())
-		last = now
+		now, cpu := time.Now(), cputime.Self()
+		slog.Debug("stage phase", "stage", stage, "phase", phase, "seconds", now.Sub(last).Seconds(), "cpu_seconds", (cpu - lastCPU).Seconds())
+		last, lastCPU = now, cpu
 	}
 }
