@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/estimate"
 )
@@ -76,6 +78,7 @@ func TestRowBlocksMatchSerial(t *testing.T) {
 		for c := range methods {
 			methods[c] = []Method{Log, ZScore, LogUnit, None}[c%4]
 		}
+		raw := mat.DenseCopyOf(x) // fitApply scales x in place
 		s, z, err := fitApply(x, methods, true)
 		if err != nil {
 			t.Fatal(err)
@@ -84,7 +87,7 @@ func TestRowBlocksMatchSerial(t *testing.T) {
 		for c, meth := range methods {
 			col := make([]float64, rn)
 			for i := range col {
-				col[i] = x.At(i, c)
+				col[i] = raw.At(i, c)
 				if meth == Log || meth == LogUnit {
 					col[i] = s.nonlinear(c, col[i])
 				}
