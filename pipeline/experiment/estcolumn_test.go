@@ -59,7 +59,7 @@ func TestWorkerDropsUnusedBuffers(t *testing.T) {
 		}
 		in := x.Jobs
 		if x.Scale > 0 {
-			in = (&scaledCopy{}).get(x)
+			in = newScaledCopies([]*Experiment{x}, []unit{{}}).get(0, x)
 		}
 		if _, err := w.run(context.Background(), x, in, "srpt", 0, nil, nil, noDeadlines); err != nil {
 			t.Fatal(err)

@@ -503,6 +503,7 @@ func RunExperiments(ctx context.Context, opt RunOptions, xs ...*Experiment) ([]*
 	}
 	ws := make([]worker, workers)
 	scaled := newScaledCopies(xs, units)
+	runLongestFirst(pl.order, units, scaled, func(u unit) sim.Uses { return out[u.x].Policies[u.p].Uses })
 	rows := make([]*JobRows, len(units))
 	gate := newSinkGate()
 	var mu sync.Mutex
@@ -511,7 +512,8 @@ func RunExperiments(ctx context.Context, opt RunOptions, xs ...*Experiment) ([]*
 		i := pl.order[j]
 		u := units[i]
 		x := xs[u.x]
-		defer scaled[u.x].done()
+		scaled.begin(u.x)
+		defer scaled.done(u.x)
 		dl := deadlinesFor(ctx, x, pl.publishes[i])
 		if r := pl.publishes[i]; r != nil {
 			defer r.publish(nil, errNoReference) // no effect once published
@@ -538,9 +540,9 @@ func RunExperiments(ctx context.Context, opt RunOptions, xs ...*Experiment) ([]*
 			}
 			var err error
 			jobs := x.Jobs
-			if c := scaled[u.x]; c != nil {
+			if scaled.scaled(u.x) {
 				ws[w].leave(u.x)
-				jobs = c.get(x)
+				jobs = scaled.get(u.x, x)
 			}
 			if r.Summary, err = ws[w].run(ctx, x, jobs, x.Policies[u.p], runs[u.x][u.k], r.Rows, emit, dl); err != nil {
 				return err

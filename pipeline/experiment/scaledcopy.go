@@ -1,47 +1,89 @@
 package experiment
 
 import (
+	"cmp"
+	"slices"
 	"sync"
 
 	"github.com/schedplan/schedplan/cluster/sim"
 )
 
-// scaledCopy is an experiment's jobs with every size and estimate
-// multiplied by its Scale (a load factor): built by the first of its
-// units to run and dropped when the last one is done, so that the pool's
-// workers share one copy (64 B a job: 0.19 GB for the 10 M log's 3 M
-// validation jobs) instead of each holding its own.
-type scaledCopy struct {
-	mu      sync.Mutex
-	jobs    []sim.Job
-	pending int // units of the experiment not done yet
-	builds  int // how many times the copy was built (tests)
+// scaledCopies are a pool's scaled copies of its experiments' jobs, one
+// per experiment with a Scale (a load factor): each experiment's jobs with
+// every size and estimate multiplied by its Scale, built by the first of
+// its units to run and dropped when the last one is done, so that the
+// pool's workers share one copy (64 B a job: 0.19 GB for the 10 M log's
+// 3 M validation jobs) instead of each holding its own.
+//
+// At most one copy is live at a time where waiting is safe: a worker
+// about to build an experiment's copy while another's is live, and every
+// unit of that other experiment is already running, waits for them to end
+// (before, the copies of two load factors were live together whenever one
+// worker began a factor while the other finished the last: 0.36 GB of the
+// 10 M log's validate peak). runLongestFirst orders each factor's units
+// so that the one left running at such a handover is short.
+type scaledCopies struct {
+	mu     sync.Mutex
+	ended  sync.Cond // broadcast when a copy is dropped
+	of     []*scaledCopy
+	builds int // copies built (tests)
 }
 
-// newScaledCopies returns each experiment's scaledCopy (nil: not scaled)
-// for the pool's units.
-func newScaledCopies(xs []*Experiment, units []unit) []*scaledCopy {
-	out := make([]*scaledCopy, len(xs))
+// scaledCopy is one experiment's share of scaledCopies.
+type scaledCopy struct {
+	jobs      []sim.Job
+	pending   int  // units of the experiment not done yet
+	unstarted int  // units not begun
+	waits     bool // its units may wait for another copy, and be waited for
+}
+
+// newScaledCopies returns the pool's copies (of[x] nil: x is not scaled).
+// An experiment whose runs wait for others' (a Sink, which passes rows in
+// order, or a Reference) neither waits nor is waited for.
+func newScaledCopies(xs []*Experiment, units []unit) *scaledCopies {
+	s := &scaledCopies{of: make([]*scaledCopy, len(xs))}
+	s.ended.L = &s.mu
 	for _, u := range units {
 		if x := xs[u.x]; x.Scale > 0 && x.Scale != 1 {
-			if out[u.x] == nil {
-				out[u.x] = &scaledCopy{}
+			c := s.of[u.x]
+			if c == nil {
+				c = &scaledCopy{waits: x.Sink == nil && x.Reference == nil}
+				s.of[u.x] = c
 			}
-			out[u.x].pending++
+			c.pending++
+			c.unstarted++
 		}
 	}
-	return out
+	return s
 }
 
-// get returns the scaled jobs, building them on the first call after the
-// copy was dropped (the same bits as scaling a copy in place: size ×
-// Scale, estimate × Scale). The caller must not change them.
-func (c *scaledCopy) get(x *Experiment) []sim.Job {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+// scaled reports whether experiment x has a scaled copy.
+func (s *scaledCopies) scaled(x int) bool { return s.of[x] != nil }
+
+// begin records that one of experiment x's units has begun.
+func (s *scaledCopies) begin(x int) {
+	if c := s.of[x]; c != nil {
+		s.mu.Lock()
+		c.unstarted--
+		s.mu.Unlock()
+	}
+}
+
+// get returns experiment x's scaled jobs (x is xs[xi]), building them on
+// the first call after the copy was dropped (the same bits as scaling a
+// copy in place: size × Scale, estimate × Scale), after waiting for any
+// other live copy whose units have all begun. The caller must not change
+// them.
+func (s *scaledCopies) get(xi int, x *Experiment) []sim.Job {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := s.of[xi]
+	for c.jobs == nil && c.waits && s.blocked(c) {
+		s.ended.Wait()
+	}
 	if c.jobs == nil {
 		if scaledCopyHook != nil {
-			scaledCopyHook(nil)
+			scaledCopyHook(nil, s.live())
 		}
 		c.jobs = make([]sim.Job, len(x.Jobs))
 		for i, j := range x.Jobs {
@@ -49,27 +91,83 @@ func (c *scaledCopy) get(x *Experiment) []sim.Job {
 			j.Estimate *= x.Scale
 			c.jobs[i] = j
 		}
-		c.builds++
+		s.builds++
 		if scaledCopyHook != nil {
-			scaledCopyHook(c.jobs)
+			scaledCopyHook(c.jobs, s.live()-1)
 		}
 	}
 	return c.jobs
 }
 
-// scaledCopyHook, when set (tests), is called before a scaled copy is
-// built (with nil) and after (with the copy).
-var scaledCopyHook func(jobs []sim.Job)
+// blocked reports whether another copy is live that c may wait for: one
+// whose units have all begun, so that it is dropped without c's help.
+func (s *scaledCopies) blocked(c *scaledCopy) bool {
+	for _, o := range s.of {
+		if o != nil && o != c && o.jobs != nil && o.waits && o.unstarted == 0 {
+			return true
+		}
+	}
+	return false
+}
 
-// done records that one of the experiment's units is done; the copy is
+// live is the number of copies held (tests).
+func (s *scaledCopies) live() int {
+	n := 0
+	for _, o := range s.of {
+		if o != nil && o.jobs != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// done records that one of experiment x's units is done; the copy is
 // dropped after the last.
-func (c *scaledCopy) done() {
+func (s *scaledCopies) done(x int) {
+	c := s.of[x]
 	if c == nil {
 		return
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.pending--; c.pending <= 0 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c.pending--; c.pending <= 0 && c.jobs != nil {
 		c.jobs = nil
+		s.ended.Broadcast()
 	}
 }
+
+// runLongestFirst reorders order (unit indices into units) so that within
+// each run of consecutive units of one scaled experiment, the policies
+// that read size estimates (SRPT, FSP, PFSP: the ones that keep trees of
+// virtual schedules, the longest at every load) come first, in a stable
+// order. A worker that begins the next factor then waits, if at all, for
+// a short unit of the last one (scaledCopies). Which unit runs where does
+// not change a result.
+func runLongestFirst(order []int, units []unit, s *scaledCopies, uses func(u unit) sim.Uses) {
+	for a := 0; a < len(order); {
+		x := units[order[a]].x
+		b := a + 1
+		for b < len(order) && units[order[b]].x == x {
+			b++
+		}
+		if s.scaled(x) {
+			slices.SortStableFunc(order[a:b], func(i, j int) int {
+				return cmp.Compare(rank(uses(units[i])), rank(uses(units[j])))
+			})
+		}
+		a = b
+	}
+}
+
+// rank is 0 for a policy that reads estimates, else 1.
+func rank(u sim.Uses) int {
+	if u.Estimates {
+		return 0
+	}
+	return 1
+}
+
+// scaledCopyHook, when set (tests), is called before a scaled copy is
+// built (with nil) and after (with the copy), with the number of the
+// pool's other copies held.
+var scaledCopyHook func(jobs []sim.Job, others int)

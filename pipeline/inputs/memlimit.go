@@ -30,12 +30,12 @@ import (
 //         run in a container limited to 4 GiB then collects before it is
 //         killed, instead of growing to twice its live heap;
 //       - the heap the log needs with 30% to spare: 1.3 × (autoBaseBytes
-//         (250 MB) + autoBytesPerJob (120 B) per job), at least
+//         (250 MB) + autoBytesPerJob (115 B) per job), at least
 //         autoMinLimit (512 MiB). The live heap peaks near 375 MB at 1 M
-//         jobs (validate's task level) and 1.47 GB at 10 M (validate's
+//         jobs (validate's task level) and 1.42 GB at 10 M (validate's
 //         load-factor runs), so a run collects a little more often near
 //         its peak instead of doubling it: at 1 M jobs 512 MiB, at 10 M
-//         1.9 GB. The jobs' arrays hold no pointers, so a collection near
+//         1.82 GB. The jobs' arrays hold no pointers, so a collection near
 //         the peak marks little: the limit costs a few more collections,
 //         not CPU time that counts.
 
@@ -56,7 +56,7 @@ const AutoMemoryShare = 0.9
 // 30% to spare, and a floor for small logs.
 const (
 	autoBaseBytes   = 250e6
-	autoBytesPerJob = 120
+	autoBytesPerJob = 115
 	autoSpare       = 1.3
 	autoMinLimit    = 512 << 20
 )
