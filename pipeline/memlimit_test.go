@@ -64,11 +64,11 @@ func TestMemoryLimitFlag(t *testing.T) {
 	}
 }
 
-// "auto" sizes the limit by the log: 1.3 × (250 MB + 115 B a job), at
+// "auto" sizes the limit by the log: 1.3 × (250 MB + 105 B a job), at
 // least 512 MiB, at most 90% of the memory the process may have. At 1 M
 // jobs it is 512 MiB (the old 350 B a job, at least 768 MiB, let the RSS
-// reach 800 MB over a live heap of 380 MB); at 10 M 1.82 GB (live peak
-// 1.42 GB with one scaled copy at a time; the old 1.5 × (200 MB + 180 B a job) let the RSS reach 3 GB).
+// reach 800 MB over a live heap of 380 MB); at 10 M 1.69 GB (live peak
+// 1.42–1.49 GB with one scaled copy at a time; the old 1.5 × (200 MB + 180 B a job) let the RSS reach 3 GB).
 func TestAutoMemoryLimitByJobs(t *testing.T) {
 	if os.Getenv("GOMEMLIMIT") != "" {
 		t.Skip("GOMEMLIMIT set")
@@ -81,7 +81,7 @@ func TestAutoMemoryLimitByJobs(t *testing.T) {
 	for _, c := range []struct {
 		jobs int
 		want int64
-	}{{0, 512 << 20}, {500_000, 512 << 20}, {1_000_000, 512 << 20}, {10_000_000, 1_820_000_000}} {
+	}{{0, 512 << 20}, {500_000, 512 << 20}, {1_000_000, 512 << 20}, {10_000_000, 1_690_000_000}} {
 		got, from := inputs.ApplyMemoryLimit("auto", c.jobs)
 		if got != c.want || debug.SetMemoryLimit(-1) != c.want || !strings.Contains(from, "per job") {
 			t.Errorf("%d jobs: limit %d (%s), want %d", c.jobs, got, from, c.want)
