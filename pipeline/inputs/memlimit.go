@@ -51,10 +51,10 @@ const (
 const AutoMemoryShare = 0.9
 
 // autoBaseBytes, autoBytesPerJob, autoSpare and autoMinLimit size
-// "auto"'s limit by the log: a part that
-// does not grow with the log (the sampled windows' task level, the
-// program) and one that does (the jobs' columns and validate's runs), with
-// 30% to spare, and a floor for small logs.
+// "auto"'s limit by the log: a part that does not grow with the log (the
+// sampled windows' task level, the program) and one that does (the jobs'
+// columns and validate's runs), autoSpare times their sum, and a floor for
+// small logs; fitted to the measured live peaks (ApplyMemoryLimit).
 const (
 	autoBaseBytes   = 250e6
 	autoBytesPerJob = 105
