@@ -126,7 +126,7 @@ the same flags: the outputs are byte for byte those of one run.`,
 	f.StringVar(&cfg.Stages.Stage, "stage", "", "the stage --shard or --merge is for: tune or validate")
 	f.StringVar(&cfg.Stages.Shard, "shard", "", "compute only shard i of N of --stage (i/N, 0-based) into parts/")
 	f.BoolVar(&cfg.Stages.Merge, "merge", false, "complete --stage from its shards' parts")
-	f.StringVar(&cfg.MemoryLimit, "memory-limit", inputs.MemoryLimitAuto, "Go's soft memory limit for the run: a size (3.5GiB, 4000MB), none, or auto (GOMEMLIMIT, else 1.5 × (200 MB + 180 B per job) and at least 512 MiB, at most 90% of the RAM or cgroup limit)")
+	f.StringVar(&cfg.MemoryLimit, "memory-limit", inputs.MemoryLimitAuto, "Go's soft memory limit for the run: a size (3.5GiB, 4000MB), none, or auto (GOMEMLIMIT, else 1.3 × (250 MB + 105 B per job) and at least 512 MiB, at most 90% of the RAM or cgroup limit)")
 	f.BoolVar(&cfg.NoLimits, "i-know", false, "run even when the estimated work or memory is beyond the limits")
 	return cmd
 }

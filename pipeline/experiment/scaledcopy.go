@@ -137,7 +137,8 @@ func (s *scaledCopies) done(x int) {
 }
 
 // runLongestFirst reorders order (unit indices into units) so that within
-// each run of consecutive units of one scaled experiment, the policies
+// each run of consecutive units of one scaled experiment without a Sink or
+// a Reference, the policies
 // that read size estimates (SRPT, FSP, PFSP: the ones that keep trees of
 // virtual schedules, the longest at every load) come first, in a stable
 // order. A worker that begins the next factor then waits, if at all, for
@@ -150,7 +151,11 @@ func runLongestFirst(order []int, units []unit, s *scaledCopies, uses func(u uni
 		for b < len(order) && units[order[b]].x == x {
 			b++
 		}
-		if s.scaled(x) {
+		// Not an experiment with a Sink or a Reference: planPool gave their
+		// units their sink turns and reference runs in the order as it was,
+		// and a unit moved ahead of one it waits for deadlocks a pool with
+		// fewer workers than the units moved.
+		if c := s.of[x]; c != nil && c.waits {
 			slices.SortStableFunc(order[a:b], func(i, j int) int {
 				return cmp.Compare(rank(uses(units[i])), rank(uses(units[j])))
 			})
