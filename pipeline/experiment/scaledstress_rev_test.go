@@ -9,7 +9,7 @@ import (
 )
 
 // TestScaledMixedPoolsFinish runs pools mixing scaled experiments with
-// and without a Sink or Reference, an unscaled one and one with no jobs,
+// and without a Sink or Reference and an unscaled one,
 // on 1 to 4 workers, and checks that each finishes with the summaries of
 // one worker; a cancelled context ends a pool too.
 func TestScaledMixedPoolsFinish(t *testing.T) {
