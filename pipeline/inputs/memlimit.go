@@ -136,8 +136,8 @@ func ApplyMemoryLimit(s string, jobs int) (int64, string) {
 	l := int64(AutoMemoryShare * float64(have))
 	from := fmt.Sprintf("auto: %.0f%% of the %s the process may have", 100*AutoMemoryShare, data.ByteSize(have))
 	if need := autoLimit(jobs); jobs >= 0 && need < float64(l) {
-		l, from = int64(need), fmt.Sprintf("auto: %.3g × (%s + %d B per job of %d jobs), at least %s (the live heap's measured peak, %.0f%% more)",
-			autoSpare, data.ByteSize(autoBaseBytes), autoBytesPerJob, jobs, data.ByteSize(autoMinLimit), 100*(autoSpare-1))
+		l, from = int64(need), fmt.Sprintf("auto: %.3g × (%s + %d B per job of %d jobs), at least %s (%.3g × a fit of the live peaks measured on 2 cores; --memory-limit sets another)",
+			autoSpare, data.ByteSize(autoBaseBytes), autoBytesPerJob, jobs, data.ByteSize(autoMinLimit), autoSpare)
 	}
 	debug.SetMemoryLimit(l)
 	return l, from
