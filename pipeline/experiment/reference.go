@@ -12,7 +12,9 @@ import (
 // Reference gives experiments their deadlines from one of their own runs:
 // the first run of policy Policy of experiment Of, whose completions
 // Deadlines turns into the deadlines of every experiment that names this
-// Reference (Of included; their Deadlines field is then ignored). The
+// Reference (Of included; their Deadlines field is then ignored).
+// Deadlines must return a slice of its own: completion is the worker's
+// simulator's buffer, which its next run overwrites. The
 // task level's deadlines are its current scheduler's completions: with a
 // Reference that scheduler's run is one of the pool's, not a simulation
 // that has to finish before the pool starts.

@@ -38,7 +38,7 @@ func TestScaledReferenceOneWorker(t *testing.T) {
 		jobs[i] = sim.Job{Arrival: float64(i), Size: 0.7, Estimate: 0.7}
 	}
 	x := &Experiment{Jobs: jobs, Capacity: 1, Policies: []string{"ps", "fifo", "srpt"}, Runs: 1, Scale: 1.2}
-	x.Reference = &Reference{Of: x, Policy: 1, Deadlines: func(c []float64) []float64 { return c }}
+	x.Reference = &Reference{Of: x, Policy: 1, Deadlines: func(c []float64) []float64 { return append([]float64(nil), c...) }}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if _, err := RunExperiments(ctx, RunOptions{Workers: 1}, x); err != nil {

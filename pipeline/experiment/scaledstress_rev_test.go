@@ -27,7 +27,7 @@ func TestScaledMixedPoolsFinish(t *testing.T) {
 			case 1:
 				x.Sink = func(*RunRows) error { return nil }
 			case 2:
-				x.Reference = &Reference{Of: x, Policy: 1, Deadlines: func(c []float64) []float64 { return c }}
+				x.Reference = &Reference{Of: x, Policy: 1, Deadlines: func(c []float64) []float64 { return append([]float64(nil), c...) }} // c is the simulator's buffer
 			}
 			xs = append(xs, x)
 		}
