@@ -117,6 +117,7 @@ type Inputs struct {
 	// ReleaseSimJobs dropped them: read a window with Window then.
 	SimJobs  []sim.Job
 	sim      simHold
+	memo     memo
 	Split    experiment.Split
 	Workload Workload
 	// Keys of the inputs the stages read, for their stage keys: the SHA-256

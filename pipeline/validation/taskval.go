@@ -5,13 +5,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
-	"weak"
 
 	"github.com/schedplan/schedplan/cluster"
-	"github.com/schedplan/schedplan/data"
-
 	"github.com/schedplan/schedplan/cluster/task"
+	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/inputs"
@@ -108,7 +105,7 @@ func TaskWindow(in *inputs.Inputs) (lo, n int, cut string, err error) {
 	if n > TaskValidateMaxJobs {
 		n = TaskValidateMaxJobs
 	}
-	k, tasks, err := taskWindows.budget(in, lo, n)
+	k, tasks, err := taskWindowBudget(in, lo, n)
 	if err != nil {
 		return 0, 0, "", err
 	}
@@ -131,44 +128,33 @@ func BudgetWhy(maxName string, maxTasks int, minName string, minJobs, tasks int)
 	return fmt.Sprintf("%s %d: %d tasks", maxName, maxTasks, tasks)
 }
 
-// taskWindows remembers TaskWindow's last cut: the validation table, its
-// added rows, the calibration and tune-deploy's verdict each ask for the
-// same window, and counting the tasks of 300,000 jobs allocates about
-// 50 MB, which at 1 M jobs near the soft memory limit costs GC cycles.
-var taskWindows taskWindowMemo
-
-// taskWindowMemo is one remembered WindowBudget of the validation window.
-type taskWindowMemo struct {
-	mu       sync.Mutex
-	key      taskWindowKey
-	k, tasks int
-}
-
-// taskWindowKey is what a validation window's cut depends on; weak
-// pointers, so that the memo keeps no run's log alive.
+// taskWindowKey is what the validation window's cut depends on beyond
+// the run's inputs: the validation table, its added rows, the calibration
+// and tune-deploy's verdict each ask for the same window, and counting the
+// tasks of 300,000 jobs allocates about 50 MB, which at 1 M jobs near the
+// soft memory limit costs GC cycles, so the run's Inputs count it once
+// (Inputs.Memo).
 type taskWindowKey struct {
-	in                       weak.Pointer[inputs.Inputs]
-	jobs                     weak.Pointer[data.Jobs]
-	tasks                    weak.Pointer[data.Tasks]
-	spec                     weak.Pointer[cluster.Spec]
+	jobs                     *data.Jobs
+	tasks                    *data.Tasks
+	spec                     *cluster.Spec
 	capacity                 float64
 	lo, n, maxTasks, minJobs int
 }
 
-// budget is WindowBudget of rows lo..lo+n−1 with the validation budgets,
-// counted once per key.
-func (m *taskWindowMemo) budget(in *inputs.Inputs, lo, n int) (k, tasks int, err error) {
-	key := taskWindowKey{weak.Make(in), weak.Make(in.Jobs), weak.Make(in.Tasks), weak.Make(in.Spec), in.Capacity, lo, n, TaskValidateMaxTasks, TaskValidateMinJobs}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.key == key {
-		return m.k, m.tasks, nil
-	}
-	if k, tasks, err = WindowBudget(in, in.Tasks, lo, n, TaskValidateMaxTasks, TaskValidateMinJobs, false); err != nil {
+// taskWindowBudget is WindowBudget of rows lo..lo+n−1 with the validation
+// budgets, counted once per run and key.
+func taskWindowBudget(in *inputs.Inputs, lo, n int) (k, tasks int, err error) {
+	key := taskWindowKey{in.Jobs, in.Tasks, in.Spec, in.Capacity, lo, n, TaskValidateMaxTasks, TaskValidateMinJobs}
+	v, err := in.Memo(key, func() (any, error) {
+		k, tasks, err := WindowBudget(in, in.Tasks, lo, n, TaskValidateMaxTasks, TaskValidateMinJobs, false)
+		return [2]int{k, tasks}, err
+	})
+	if err != nil {
 		return 0, 0, err
 	}
-	m.key, m.k, m.tasks = key, k, tasks
-	return k, tasks, nil
+	kt := v.([2]int)
+	return kt[0], kt[1], nil
 }
 
 // WindowBudget is tasklevel.BudgetJobsWith on rows lo..lo+n−1 of the
