@@ -86,8 +86,8 @@ func (in *Inputs) HoldSimJobs() error {
 // one window (tune's comparisons, bounds, tune-deploy's verdict,
 // validate) read one copy, built once.
 func (in *Inputs) KeepWindow(lo, hi int) error {
-	if n := in.NumSimJobs(); lo < 0 || lo > hi || hi > n {
-		return fmt.Errorf("simulation jobs [%d, %d) outside the log's %d", lo, hi, n)
+	if err := in.checkRange(lo, hi); err != nil {
+		return err
 	}
 	if !in.released() || in.sim.keptLo == lo && len(in.sim.kept) == hi-lo && (hi == lo || in.sim.kept != nil) {
 		return nil
@@ -104,13 +104,21 @@ func (in *Inputs) KeepWindow(lo, hi int) error {
 	return nil
 }
 
+// checkRange refuses a range of simulation jobs outside the log's.
+func (in *Inputs) checkRange(lo, hi int) error {
+	if n := in.NumSimJobs(); lo < 0 || lo > hi || hi > n {
+		return fmt.Errorf("simulation jobs [%d, %d) outside the log's %d", lo, hi, n)
+	}
+	return nil
+}
+
 // Window returns simulation jobs [lo, hi): a view of SimJobs while it is
 // held, else of the window ReleaseSimJobs kept when it covers them, else
 // built afresh (experiment.JobsOfRange, the same bits). A caller must not
 // change the jobs.
 func (in *Inputs) Window(lo, hi int) ([]sim.Job, error) {
-	if n := in.NumSimJobs(); lo < 0 || lo > hi || hi > n {
-		return nil, fmt.Errorf("simulation jobs [%d, %d) outside the log's %d", lo, hi, n)
+	if err := in.checkRange(lo, hi); err != nil {
+		return nil, err
 	}
 	if !in.released() {
 		return in.SimJobs[lo:hi], nil
