@@ -67,15 +67,8 @@ func Synthesize(shapes []Shape, opt SynthOptions) ([]Job, error) {
 	// from two arrays (no allocation per job and stage: at 1 M jobs a
 	// validation window's 286,000 jobs held 12 MB of small slices).
 	stages, total := 0, 0
-	for i := range shapes {
-		nm, nr, _, _, err := sy.split(&shapes[i])
-		if err != nil {
-			return nil, fmt.Errorf("job %d: %v", i+1, err)
-		}
-		if total += nm + nr; total > MaxTasks {
-			return nil, fmt.Errorf("job %d: more than %d tasks in all", i+1, MaxTasks)
-		}
-		stages += min(nm, 1) + min(nr, 1)
+	if err := sy.counts(shapes, func(nm, nr int) { stages, total = stages+min(nm, 1)+min(nr, 1), total+nm+nr }); err != nil {
+		return nil, err
 	}
 	jobs := make([]Job, len(shapes))
 	stageBuf := make([]Stage, 0, stages)
@@ -103,6 +96,37 @@ func Synthesize(shapes []Shape, opt SynthOptions) ([]Job, error) {
 		jobs[i] = j
 	}
 	return jobs, nil
+}
+
+// TaskCounts appends to dst[:0] each shape's number of tasks as
+// Synthesize with opt gives them, without drawing their durations, and
+// refuses what Synthesize refuses: what a window's task budget counts
+// (pipeline/tasklevel.BudgetJobs).
+func TaskCounts(dst []int, shapes []Shape, opt SynthOptions) ([]int, error) {
+	sy, err := newSynth(opt)
+	if err != nil {
+		return nil, err
+	}
+	dst = dst[:0]
+	err = sy.counts(shapes, func(nm, nr int) { dst = append(dst, nm+nr) })
+	return dst, err
+}
+
+// counts hands each shape's map and reduce task counts (split) to each,
+// in order, refusing a job that takes the tasks past MaxTasks in all.
+func (sy synth) counts(shapes []Shape, each func(nm, nr int)) error {
+	total := 0
+	for i := range shapes {
+		nm, nr, _, _, err := sy.split(&shapes[i])
+		if err != nil {
+			return fmt.Errorf("job %d: %v", i+1, err)
+		}
+		if total += nm + nr; total > MaxTasks {
+			return fmt.Errorf("job %d: more than %d tasks in all", i+1, MaxTasks)
+		}
+		each(nm, nr)
+	}
+	return nil
 }
 
 // DefaultMapContainers and DefaultReduceContainers are the containers a

@@ -25,8 +25,8 @@ const budgetBlock = 4096
 // ones (fromEnd false) or its last ones, and the tasks of that many: at
 // least min(minJobs, len(fl)) jobs, whatever their tasks; all of them
 // when maxTasks ≤ 0. A job counts the tasks TaskJobs gives it (the log's
-// counts, else the ones its task-seconds or size make). The counts draw
-// no random numbers and cost about a tenth of building the jobs kept.
+// counts, else the ones its task-seconds or size make: task.TaskCounts,
+// which draws no durations).
 func BudgetJobs(j *data.Jobs, fl []sim.Job, lo int, capacity, rate float64, maxTasks, minJobs int, fromEnd bool) (n, tasks int, err error) {
 	return BudgetJobsWith(j, nil, fl, lo, capacity, rate, maxTasks, minJobs, fromEnd)
 }
@@ -40,6 +40,7 @@ func BudgetJobsWith(j *data.Jobs, t *data.Tasks, fl []sim.Job, lo int, capacity,
 		byJob = tasksByJob(t)
 	}
 	var buf []task.Shape
+	var counts []int
 	for n < len(fl) {
 		b := min(budgetBlock, len(fl)-n)
 		a := n // block fl[a:a+b], or its mirror from the end
@@ -51,15 +52,14 @@ func BudgetJobsWith(j *data.Jobs, t *data.Tasks, fl []sim.Job, lo int, capacity,
 			return 0, 0, err
 		}
 		buf = shapes
-		jobs, err := task.Synthesize(shapes, task.SynthOptions{})
-		if err != nil {
+		if counts, err = task.TaskCounts(counts, shapes, task.SynthOptions{}); err != nil {
 			return 0, 0, fmt.Errorf("%s: rows %d..%d: %w", j.Source, lo+a+1, lo+a+b, err)
 		}
-		for k := range jobs {
+		for k := range counts {
 			if fromEnd {
-				k = len(jobs) - 1 - k
+				k = len(counts) - 1 - k
 			}
-			c := jobs[k].NumTasks()
+			c := counts[k]
 			if t != nil {
 				if m := tableTasks(t, byJob[j.ID.At(lo+a+k)]); m > 0 {
 					c = m
