@@ -1048,11 +1048,22 @@ func CheckCapacitySchedulerXML(data []byte) error {
 // CheckCS checks a capacity-scheduler.xml with opt (YARN's load-time
 // rules, package cluster/yarn).
 func CheckCS(data []byte, opt yarn.CSCheckOptions) error {
+	_, err := ParseCS(data, opt)
+	return err
+}
+
+// ParseCS parses a capacity-scheduler.xml and checks it as CheckCS does,
+// returning the parse it checked (for a caller that also reads the file,
+// the task-level replay).
+func ParseCS(data []byte, opt yarn.CSCheckOptions) (*yarn.CapacityScheduler, error) {
 	cs, err := yarn.ParseCapacityScheduler(data)
 	if err != nil {
-		return fmt.Errorf("capacity-scheduler.xml: %w", err)
+		return nil, fmt.Errorf("capacity-scheduler.xml: %w", err)
 	}
-	return cs.Check(opt).Err("capacity-scheduler.xml")
+	if err := cs.Check(opt).Err("capacity-scheduler.xml"); err != nil {
+		return nil, err
+	}
+	return cs, nil
 }
 
 // CheckFairSchedulerXML parses a Fair Scheduler allocation file and applies

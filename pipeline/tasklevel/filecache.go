@@ -58,13 +58,10 @@ type capacityFile struct {
 
 var capacityFiles fileCache[capacityFile]
 
-// parseCapacityFile checks and parses a capacity-scheduler.xml
-// (bundle.CheckCapacitySchedulerXML, then yarn.ParseCapacityScheduler).
+// parseCapacityFile parses a capacity-scheduler.xml once and checks it
+// as bundle.CheckCapacitySchedulerXML does (bundle.ParseCS).
 func parseCapacityFile(b []byte) (capacityFile, error) {
-	if err := bundle.CheckCapacitySchedulerXML(b); err != nil {
-		return capacityFile{}, err
-	}
-	cs, err := yarn.ParseCapacityScheduler(b)
+	cs, err := bundle.ParseCS(b, yarn.CSCheckOptions{})
 	if err != nil {
 		return capacityFile{}, err
 	}
