@@ -184,6 +184,17 @@ func PlaceLogQueue[T any](q string, place func(name string) (T, error)) (T, erro
 // arrival and sweeps each user's arrivals against that user's finishes,
 // radix-sorted (16 bytes a job beside the inputs, no comparison sort).
 func PeakApplications(arrival, finish []float64, user []int32, users int) []int {
+	peak := make([]int, users)
+	MaxPeakApplications(peak, arrival, finish, user)
+	return peak
+}
+
+// MaxPeakApplications raises peak[u] to user u's peak applications among
+// these (PeakApplications of them, for len(peak) users). A replay swept a
+// part at a time, every application of a part gone before the next part's
+// first arrives, gets the peaks of the whole sweep.
+func MaxPeakApplications(peak []int, arrival, finish []float64, user []int32) {
+	users := len(peak)
 	order := make([]int32, 0, len(arrival)) // the applications counted
 	for i := range arrival {
 		if i >= len(finish) || i >= len(user) || user[i] < 0 || int(user[i]) >= users {
@@ -212,7 +223,6 @@ func PeakApplications(arrival, finish []float64, user []int32, users int) []int 
 	for k, i := range byUser {
 		ends[k] = max(finish[i], arrival[i])
 	}
-	peak := make([]int, users)
 	for u := range users {
 		lo, hi := start[u], start[u+1]
 		e := ends[lo:hi]
@@ -226,7 +236,6 @@ func PeakApplications(arrival, finish []float64, user []int32, users int) []int 
 			peak[u] = max(peak[u], now)
 		}
 	}
-	return peak
 }
 
 // AssignUserClasses records in b.Users[*].Class the class that holds at
