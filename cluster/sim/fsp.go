@@ -151,16 +151,22 @@ func (f *FSP) Advance(t float64, done func(int)) {
 	f.complete(done)
 	for f.virt.len() > 0 {
 		e := f.virt.min()
-		if e.key-f.vt > Tol*f.est(f.jobs, int(e.j)) {
+		// A tag is vt at arrival (≥ 0) plus the estimate, so Tol × tag ≥
+		// Tol × estimate: a copy that is not due by the first test is not
+		// due by the second, which reads the estimate (a cache miss a
+		// call, the job's estimate lying far from the heap).
+		if d := e.key - f.vt; d > Tol*e.key || d > Tol*f.est(f.jobs, int(e.j)) {
 			break
 		}
 		f.virt.pop()
 		j := int(e.j)
-		if f.rem[j] < 0 { // finished for real already
+		// Every job in virt is either finished for real (rem −1, not in
+		// ready) or running and not late (in ready, whose keys are the
+		// same): then it is ready's head. Testing the head reads the heap's
+		// first entry, not rem[j] (a cache miss a job).
+		if f.ready.len() == 0 || f.ready.min().j != e.j { // finished for real already
 			continue
 		}
-		// Still running and not late: it is the head of ready (same keys,
-		// same order).
 		f.ready.pop()
 		if f.LatePS {
 			f.late.push(f.vLate+f.rem[j], j)
