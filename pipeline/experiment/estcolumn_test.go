@@ -59,7 +59,10 @@ func TestWorkerDropsUnusedBuffers(t *testing.T) {
 		}
 		in := x.Jobs
 		if x.Scale > 0 {
-			in = newScaledCopies([]*Experiment{x}, []unit{{}}).get(0, x)
+			var err error
+			if in, err = newScaledCopies([]*Experiment{x}, []unit{{}}).get(0, x); err != nil {
+				t.Fatal(err)
+			}
 		}
 		if _, err := w.run(context.Background(), x, in, "srpt", 0, nil, nil, noDeadlines); err != nil {
 			t.Fatal(err)
