@@ -708,6 +708,12 @@ func (w *worker) run(ctx context.Context, x *Experiment, jobs []sim.Job, spec st
 		w.m = sim.Metrics{}
 		return meanOnlySummary(jobs, done), nil
 	}
+	if rows == nil && emit == nil {
+		// No per-job metrics are read: the summary alone keeps one
+		// buffer, not the slowdowns and missed flags besides (the σ
+		// runs').
+		return w.m.SummaryRun(jobs, done, x.Capacity, dl), nil
+	}
 	sum := w.m.ComputeRun(jobs, done, x.Capacity, dl)
 	if rows != nil {
 		rows.appendRun(spec, run, jobs, est, done.Completion, &w.m, dl)

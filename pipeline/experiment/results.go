@@ -220,6 +220,11 @@ func NewResultsSink(w io.Writer, keep []bool, id func(i int) []byte, classOf []i
 func (s *ResultsSink) Sink(rr *RunRows) error {
 	resp := rr.Responses()
 	s.summarise(rr.Policy, resp)
+	if rr.Policy == len(s.names)-1 {
+		// The last configuration's: the sorted buffer (8 B a job) is not
+		// kept through the runs that follow (the σ runs, the load factors).
+		s.sorted = nil
+	}
 	if rr.Policy == s.Current {
 		s.CurrentResp = append(s.CurrentResp[:0], resp...)
 	}
