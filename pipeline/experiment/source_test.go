@@ -2,10 +2,8 @@ package experiment
 
 import (
 	"context"
-	"runtime"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/estimate"
@@ -28,23 +26,7 @@ func TestSourceBuildsPerShare(t *testing.T) {
 		calls.Add(1)
 		return append([]sim.Job(nil), jobs...), nil
 	}}
-	var built, freed atomic.Int64
-	live := 0
-	scaledCopyHook = func(c []sim.Job, _ int) {
-		if c != nil {
-			built.Add(1)
-			runtime.SetFinalizer(&c[0], func(*sim.Job) { freed.Add(1) })
-			return
-		}
-		for range 50 { // finalizers run after a collection, on their own goroutine
-			runtime.GC()
-			if built.Load() == freed.Load() {
-				break
-			}
-			time.Sleep(2 * time.Millisecond)
-		}
-		live = max(live, int(built.Load()-freed.Load()))
-	}
+	built, live := watchCopies()
 	defer func() { scaledCopyHook = nil }()
 	policies := []string{"fifo", "srpt", "gps"}
 	plan := func(from *Source, on []sim.Job) ([]*Experiment, *[]float64) {
@@ -66,8 +48,8 @@ func TestSourceBuildsPerShare(t *testing.T) {
 		t.Fatal(err)
 	}
 	scaledCopyHook = nil
-	if calls.Load() != 3 || built.Load() != 3 || live != 0 {
-		t.Errorf("%d builds, %d copies; %d still live when a later one was built, want 3, 3 and 0", calls.Load(), built.Load(), live)
+	if calls.Load() != 3 || built.Load() != 3 || *live != 0 {
+		t.Errorf("%d builds, %d copies; %d still live when a later one was built, want 3, 3 and 0", calls.Load(), built.Load(), *live)
 	}
 	ys, wantSunk := plan(nil, jobs)
 	want, err := RunExperiments(context.Background(), RunOptions{Workers: 2}, ys...)
