@@ -144,10 +144,12 @@ func (m *Metrics) PerJobRun(jobs []Job, r *Result, c float64, deadlines []float6
 }
 
 // SummaryRun is ComputeRun's summary alone, bit for bit, for a caller
-// that reads no per-job metrics: Slowdown and Missed are left nil (their
-// buffers dropped) and one buffer holds the sorted responses and then the
-// sorted slowdowns, 17 B a job less than ComputeRun keeps. Response is
-// r.Response, as after ComputeRun.
+// that reads no per-job metrics and no more of r: it keeps no buffer of
+// its own (ComputeRun keeps 25 B a job: the slowdowns, missed flags and a
+// sorted copy), summarising r's slices where they are — it reorders
+// r.Response and overwrites r.Completion —, so r must be a Simulator's
+// Result, whose next run overwrites both. Response, Slowdown and Missed
+// are left nil, and the buffers an earlier call left are dropped.
 func (m *Metrics) SummaryRun(jobs []Job, r *Result, c float64, deadlines []float64) Summary {
 	return m.compute(jobs, r.Completion, r.Response, c, deadlines, false, true)
 }
@@ -225,17 +227,27 @@ func (m *Metrics) compute(jobs []Job, completion, response []float64, c float64,
 	if !quantiles {
 		return s
 	}
+	if !perJob {
+		// SummaryRun: the slowdowns over the completions, read no more,
+		// then the responses summarised where they are.
+		k := 0
+		for i := range jobs {
+			if jobs[i].Size > 0 {
+				if v := jobs[i].slowdown(m.Response[i], c); !math.IsNaN(v) {
+					completion[k] = v
+					k++
+				}
+			}
+		}
+		s.Response = quantilesInPlace(m.Response)
+		s.Slowdown = quantilesInPlace(completion[:k])
+		m.Response, m.sorted = nil, nil
+		return s
+	}
 	m.sorted = append(m.sorted[:0], m.Response...)
 	s.Response = quantilesInPlace(m.sorted)
 	m.sorted = m.sorted[:0]
-	for i := range jobs {
-		v := math.NaN()
-		switch {
-		case perJob:
-			v = m.Slowdown[i]
-		case jobs[i].Size > 0:
-			v = jobs[i].slowdown(m.Response[i], c)
-		}
+	for _, v := range m.Slowdown {
 		if !math.IsNaN(v) {
 			m.sorted = append(m.sorted, v)
 		}

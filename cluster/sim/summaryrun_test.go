@@ -7,9 +7,9 @@ import (
 
 // TestSummaryRunIsComputeRuns checks that SummaryRun's summary is
 // ComputeRun's bit for bit — with and without deadlines, with zero-size
-// jobs, capped and floored slowdowns — and that it keeps no per-job
-// slowdowns or missed flags (17 B a job), dropping those a ComputeRun
-// before left.
+// jobs, floored slowdowns — and that it keeps no buffer (25 B a job),
+// dropping those a ComputeRun before left: it summarises the run's own
+// slices.
 func TestSummaryRunIsComputeRuns(t *testing.T) {
 	jobs := make([]Job, 5000)
 	for i := range jobs {
@@ -48,8 +48,8 @@ func TestSummaryRunIsComputeRuns(t *testing.T) {
 		if !sameSummary(got, want) {
 			t.Errorf("%s: SummaryRun %+v, ComputeRun %+v", tc.name, got, want)
 		}
-		if alone.Slowdown != nil || alone.Missed != nil {
-			t.Errorf("%s: SummaryRun kept %d slowdowns and %d missed flags", tc.name, len(alone.Slowdown), len(alone.Missed))
+		if alone.Response != nil || alone.Slowdown != nil || alone.Missed != nil || alone.sorted != nil {
+			t.Errorf("%s: SummaryRun kept %d responses, %d slowdowns, %d missed flags and %d sorted", tc.name, len(alone.Response), len(alone.Slowdown), len(alone.Missed), len(alone.sorted))
 		}
 	}
 }

@@ -708,10 +708,11 @@ func (w *worker) run(ctx context.Context, x *Experiment, jobs []sim.Job, spec st
 		w.m = sim.Metrics{}
 		return meanOnlySummary(jobs, done), nil
 	}
-	if rows == nil && emit == nil {
-		// No per-job metrics are read: the summary alone keeps one
-		// buffer, not the slowdowns and missed flags besides (the σ
-		// runs').
+	if _, fluid := s.(*FluidSimulator); fluid && rows == nil && emit == nil {
+		// No per-job metrics are read: the summary is made in the fluid
+		// run's own buffers (which its next run overwrites), not in the
+		// slowdowns, missed flags and sorted copy besides (the σ runs',
+		// 25 B a job a worker).
 		return w.m.SummaryRun(jobs, done, x.Capacity, dl), nil
 	}
 	sum := w.m.ComputeRun(jobs, done, x.Capacity, dl)

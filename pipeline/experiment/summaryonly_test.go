@@ -10,10 +10,10 @@ import (
 
 // TestSummaryRunsKeepNoPerJobMetrics runs a σ run (no rows, no Sink) on
 // a worker after a run whose rows were kept, and checks that the worker
-// then holds no per-job slowdowns or missed flags (17 B a job on every
-// worker through the validation's σ runs, which read only summaries;
-// the old worker kept them) and that its summary is the one a run with
-// rows computes.
+// then holds no per-job slowdowns, missed flags or sorted copy (25 B a
+// job on every worker through the validation's σ runs, which read only
+// summaries; the old worker kept them) and that its summary is the one a
+// run with rows computes.
 func TestSummaryRunsKeepNoPerJobMetrics(t *testing.T) {
 	jobs := make([]sim.Job, 5000)
 	for i := range jobs {
@@ -39,8 +39,8 @@ func TestSummaryRunsKeepNoPerJobMetrics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w.m.Slowdown != nil || w.m.Missed != nil {
-		t.Errorf("a summary-only run kept %d slowdowns and %d missed flags", len(w.m.Slowdown), len(w.m.Missed))
+	if w.m.Slowdown != nil || w.m.Missed != nil || w.m.Response != nil {
+		t.Errorf("a summary-only run kept %d slowdowns, %d missed flags and %d responses", len(w.m.Slowdown), len(w.m.Missed), len(w.m.Response))
 	}
 	if got != want {
 		t.Errorf("summary-only run %+v, with rows %+v", got, want)
