@@ -125,14 +125,14 @@ type Metrics struct {
 // completion − arrival; with a Simulator's Result use ComputeRun, whose
 // responses keep full resolution at epoch times.
 func (m *Metrics) Compute(jobs []Job, completion []float64, c float64, deadlines []float64) Summary {
-	return m.compute(jobs, completion, nil, c, deadlines, true)
+	return m.compute(jobs, completion, nil, c, deadlines, true, true)
 }
 
 // ComputeRun is Compute for a run's result: the responses are r.Response,
 // computed on the run's clock (exact to the simulation's tolerance whatever
 // the absolute time).
 func (m *Metrics) ComputeRun(jobs []Job, r *Result, c float64, deadlines []float64) Summary {
-	return m.compute(jobs, r.Completion, r.Response, c, deadlines, true)
+	return m.compute(jobs, r.Completion, r.Response, c, deadlines, true, true)
 }
 
 // PerJobRun is ComputeRun for callers that pool the per-job metrics
@@ -140,12 +140,25 @@ func (m *Metrics) ComputeRun(jobs []Job, r *Result, c float64, deadlines []float
 // and returns a summary without the response and slowdown quantiles,
 // which cost more than the rest together.
 func (m *Metrics) PerJobRun(jobs []Job, r *Result, c float64, deadlines []float64) Summary {
-	return m.compute(jobs, r.Completion, r.Response, c, deadlines, false)
+	return m.compute(jobs, r.Completion, r.Response, c, deadlines, true, false)
+}
+
+// SummaryRun is ComputeRun's summary alone, bit for bit, for a caller
+// that reads no per-job metrics and no more of r: it keeps no buffer of
+// its own (ComputeRun keeps 25 B a job: the slowdowns, missed flags and a
+// sorted copy), summarising r's slices where they are — it reorders
+// r.Response and overwrites r.Completion —, so r must be a Simulator's
+// Result, whose next run overwrites both. Response, Slowdown and Missed
+// are left nil, and the buffers an earlier call left are dropped.
+func (m *Metrics) SummaryRun(jobs []Job, r *Result, c float64, deadlines []float64) Summary {
+	return m.compute(jobs, r.Completion, r.Response, c, deadlines, false, true)
 }
 
 // compute is Compute with responses given (nil: completion − arrival);
-// quantiles says whether to summarise the responses and slowdowns.
-func (m *Metrics) compute(jobs []Job, completion, response []float64, c float64, deadlines []float64, quantiles bool) Summary {
+// perJob says whether to keep the slowdowns and missed deadlines per job
+// (else Slowdown and Missed are nil), quantiles whether to summarise the
+// responses and slowdowns.
+func (m *Metrics) compute(jobs []Job, completion, response []float64, c float64, deadlines []float64, perJob, quantiles bool) Summary {
 	n := len(jobs)
 	if response != nil {
 		m.Response = response[:n]
@@ -153,15 +166,18 @@ func (m *Metrics) compute(jobs []Job, completion, response []float64, c float64,
 		m.resp = resizeF(m.resp, n)
 		m.Response = m.resp
 	}
-	m.Slowdown = resizeF(m.Slowdown, n)
 	s := Summary{Jobs: n}
-	if deadlines != nil {
+	switch {
+	case !perJob:
+		m.Slowdown, m.Missed = nil, nil
+	case deadlines != nil:
+		m.Slowdown = resizeF(m.Slowdown, n)
 		if cap(m.Missed) < n {
 			m.Missed = make([]bool, n)
 		}
 		m.Missed = m.Missed[:n]
-	} else {
-		m.Missed = nil
+	default:
+		m.Slowdown, m.Missed = resizeF(m.Slowdown, n), nil
 	}
 	if n == 0 {
 		return s
@@ -174,11 +190,14 @@ func (m *Metrics) compute(jobs []Job, completion, response []float64, c float64,
 		} else {
 			m.Response[i] = r
 		}
-		if j.Size > 0 {
-			m.Slowdown[i] = j.slowdown(r, c)
-		} else {
-			m.Slowdown[i] = math.NaN()
+		if !(j.Size > 0) {
 			s.ZeroSize++
+		}
+		if perJob {
+			m.Slowdown[i] = math.NaN()
+			if j.Size > 0 {
+				m.Slowdown[i] = j.slowdown(r, c)
+			}
 		}
 		work += j.Size
 		last = max(last, completion[i])
@@ -190,8 +209,11 @@ func (m *Metrics) compute(jobs []Job, completion, response []float64, c float64,
 			// gives NaN for +Inf and NaN as Nextafter's does).
 			a := math.Abs(d)
 			tol := DeadlineTol*max(d-j.Arrival, 0) + 4*(math.Float64frombits(math.Float64bits(a)+1)-a)
-			m.Missed[i] = late > tol
-			if m.Missed[i] {
+			missed := late > tol
+			if perJob {
+				m.Missed[i] = missed
+			}
+			if missed {
 				s.Missed++
 				s.MaxLate = max(s.MaxLate, late)
 			}
@@ -203,6 +225,23 @@ func (m *Metrics) compute(jobs []Job, completion, response []float64, c float64,
 		s.Utilisation = work / (c * s.Makespan)
 	}
 	if !quantiles {
+		return s
+	}
+	if !perJob {
+		// SummaryRun: the slowdowns over the completions, read no more,
+		// then the responses summarised where they are.
+		k := 0
+		for i := range jobs {
+			if jobs[i].Size > 0 {
+				if v := jobs[i].slowdown(m.Response[i], c); !math.IsNaN(v) {
+					completion[k] = v
+					k++
+				}
+			}
+		}
+		s.Response = quantilesInPlace(m.Response)
+		s.Slowdown = quantilesInPlace(completion[:k])
+		m.Response, m.sorted = nil, nil
 		return s
 	}
 	m.sorted = append(m.sorted[:0], m.Response...)

@@ -136,6 +136,11 @@ type Experiment struct {
 	// as it is when Errors is exact, and replaced by each run's draw
 	// otherwise.
 	Jobs []sim.Job
+	// Source, when set, builds the jobs in place of Jobs (which must then
+	// be nil) when the pool first needs them; they are dropped after the
+	// last run that reads them. The experiments of a pool with the same
+	// Source and Scale share one build.
+	Source *Source
 	// Capacity is the cluster's capacity in the units of the sizes (1 for
 	// sizes in seconds of the whole cluster; the spec's capacity for
 	// container-seconds).
@@ -173,8 +178,9 @@ type Experiment struct {
 	// Sink, which need them.
 	MeanOnly bool
 	// Scale, when positive, multiplies every job's size and estimate before
-	// the run (a load factor), in the worker's buffer rather than in a copy
-	// of the jobs held for the whole experiment; 0 leaves them as they are.
+	// the run (a load factor), in one copy of the jobs that the pool's
+	// workers share while the experiment's runs last (scaledCopies); 0
+	// leaves them as they are.
 	Scale float64
 	// Reference, when set, gives the runs their deadlines from one run of
 	// the pool instead of Deadlines (see Reference).
@@ -183,6 +189,27 @@ type Experiment struct {
 	// neither numbered nor sharded, and always simulated (a stage's runs
 	// that its shards do not compute, pooled with those they do).
 	Local bool
+}
+
+// Source builds jobs for the experiments of a pool that read them
+// (Experiment.Source), so that they are live only while those
+// experiments' runs are, not for the whole pool: the validation window
+// is not held beside the load factors' scaled copies.
+type Source struct {
+	// N is the number of jobs Build returns.
+	N int
+	// Build returns the jobs in a slice of their own, which the pool may
+	// change (a load factor scales them in place). It is called under the
+	// pool's lock, once per build.
+	Build func() ([]sim.Job, error)
+}
+
+// numJobs is the number of the experiment's jobs.
+func (x *Experiment) numJobs() int {
+	if x.Source != nil {
+		return x.Source.N
+	}
+	return len(x.Jobs)
 }
 
 // RunRows is one simulation's per-job results as an Experiment's Sink sees
@@ -350,8 +377,10 @@ func (x *Experiment) check() ([]sim.PolicyInfo, error) {
 		return nil, ParamErr("capacity", x.Capacity, "want a finite positive number")
 	case x.Runs < 1 || x.Runs > MaxRuns:
 		return nil, ParamErr("runs", x.Runs, "want 1 to %d runs", MaxRuns)
-	case x.Deadlines != nil && len(x.Deadlines) != len(x.Jobs):
-		return nil, fmt.Errorf("%d deadlines for %d jobs", len(x.Deadlines), len(x.Jobs))
+	case x.Source != nil && (x.Jobs != nil || x.Source.Build == nil || x.Source.N < 0):
+		return nil, errors.New("an experiment with a Source has Jobs besides, or no Build")
+	case x.Deadlines != nil && len(x.Deadlines) != x.numJobs():
+		return nil, fmt.Errorf("%d deadlines for %d jobs", len(x.Deadlines), x.numJobs())
 	case x.Blocks < 0:
 		return nil, fmt.Errorf("blocks %d is negative", x.Blocks)
 	case !(x.Scale >= 0) || math.IsInf(x.Scale, 0):
@@ -407,10 +436,10 @@ func (x *Experiment) Cost() Cost {
 			sims = 1
 		}
 		c.Simulations += sims
-		c.JobSteps += sims * float64(len(x.Jobs))
+		c.JobSteps += sims * float64(x.numJobs())
 		c.Bytes += runs * SummaryBytes
 		if x.KeepRows {
-			c.Bytes += runs * float64(len(x.Jobs)) * jobRowBytes
+			c.Bytes += runs * float64(x.numJobs()) * jobRowBytes
 		}
 	}
 	return c
@@ -434,8 +463,8 @@ type unit struct{ x, p, k int }
 type worker struct {
 	res Resolution
 	cur Simulator
-	// last is the experiment (index in the pool) of the worker's last
-	// scaled run plus one (0: none).
+	// last is the copy (scaledCopy.id) of the worker's last run on a
+	// copy plus one (0: none).
 	last int
 	m    sim.Metrics
 	jobs []sim.Job
@@ -444,16 +473,15 @@ type worker struct {
 	resp []float64
 }
 
-// leave drops the worker's simulator before a scaled run of experiment x
-// when its last scaled run was another experiment's: the simulator's
-// cached policies hold the jobs they last ran, and a scaled copy (64 B a
-// job) the pool has dropped would otherwise stay live beside the next
-// one's.
-func (w *worker) leave(x int) {
-	if w.last != x+1 {
+// leave drops the worker's simulator before a run on copy id when its
+// last run on a copy was on another: the simulator's cached policies hold
+// the jobs they last ran, and a copy (64 B a job) the pool has dropped
+// would otherwise stay live beside the next one.
+func (w *worker) leave(id int) {
+	if w.last != id+1 {
 		w.res, w.cur = nil, nil
 	}
-	w.last = x + 1
+	w.last = id + 1
 }
 
 // resize returns s with length n, reusing its array when it is big enough.
@@ -541,8 +569,10 @@ func RunExperiments(ctx context.Context, opt RunOptions, xs ...*Experiment) ([]*
 			var err error
 			jobs := x.Jobs
 			if scaled.scaled(u.x) {
-				ws[w].leave(u.x)
-				jobs = scaled.get(u.x, x)
+				ws[w].leave(scaled.of[u.x].id)
+				if jobs, err = scaled.get(u.x, x); err != nil {
+					return err
+				}
 			}
 			if r.Summary, err = ws[w].run(ctx, x, jobs, x.Policies[u.p], runs[u.x][u.k], r.Rows, emit, dl); err != nil {
 				return err
@@ -677,6 +707,13 @@ func (w *worker) run(ctx context.Context, x *Experiment, jobs []sim.Job, spec st
 		// beside their scaled copies of the jobs).
 		w.m = sim.Metrics{}
 		return meanOnlySummary(jobs, done), nil
+	}
+	if _, fluid := s.(*FluidSimulator); fluid && rows == nil && emit == nil {
+		// No per-job metrics are read: the summary is made in the fluid
+		// run's own buffers (which its next run overwrites), not in the
+		// slowdowns, missed flags and sorted copy besides (the σ runs',
+		// 25 B a job a worker).
+		return w.m.SummaryRun(jobs, done, x.Capacity, dl), nil
 	}
 	sum := w.m.ComputeRun(jobs, done, x.Capacity, dl)
 	if rows != nil {

@@ -2,54 +2,85 @@ package experiment
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"sync"
 
 	"github.com/schedplan/schedplan/cluster/sim"
 )
 
-// scaledCopies are a pool's scaled copies of its experiments' jobs, one
-// per experiment with a Scale (a load factor): each experiment's jobs with
-// every size and estimate multiplied by its Scale, built by the first of
-// its units to run and dropped when the last one is done, so that the
-// pool's workers share one copy (64 B a job: 0.19 GB for the 10 M log's
-// 3 M validation jobs) instead of each holding its own.
+// scaledCopies are a pool's copies of its experiments' jobs: one per
+// experiment with a Scale (a load factor), each experiment's jobs with
+// every size and estimate multiplied by its Scale, and one per Source and
+// scale, which every experiment of that Source and scale shares. Each is
+// built by the first of its units to run and dropped when the last one is
+// done, so that the pool's workers share one copy (64 B a job: 0.19 GB
+// for the 10 M log's 3 M validation jobs) instead of each holding its
+// own, and jobs a Source builds are live only while their runs are.
 //
 // At most one copy is live at a time where waiting is safe: a worker
-// about to build an experiment's copy while another's is live, and every
-// unit of that other experiment is already running, waits for them to end
-// (before, the copies of two load factors were live together whenever one
-// worker began a factor while the other finished the last: 0.36 GB of the
-// 10 M log's validate peak). runLongestFirst orders each factor's units
-// so that the one left running at such a handover is short.
+// about to build a copy while another's is live, and every unit of that
+// other copy is already running, waits for them to end (before, the
+// copies of two load factors were live together whenever one worker
+// began a factor while the other finished the last: 0.36 GB of the 10 M
+// log's validate peak). runLongestFirst orders each factor's units so
+// that the one left running at such a handover is short.
 type scaledCopies struct {
 	mu     sync.Mutex
-	ended  sync.Cond // broadcast when a copy is dropped
-	of     []*scaledCopy
-	builds int // copies built (tests)
+	ended  sync.Cond     // broadcast when a copy is dropped
+	of     []*scaledCopy // by experiment (nil: x reads its Jobs)
+	all    []*scaledCopy // each copy once
+	builds int           // copies built (tests)
 }
 
-// scaledCopy is one experiment's share of scaledCopies.
+// scaledCopy is one copy of scaledCopies, shared by the experiments that
+// read it.
 type scaledCopy struct {
+	id        int // its index in all
+	src       *Source
+	scale     float64 // 1: none
 	jobs      []sim.Job
-	pending   int  // units of the experiment not done yet
+	pending   int  // units of its experiments not done yet
 	unstarted int  // units not begun
 	waits     bool // its units may wait for another copy, and be waited for
 }
 
-// newScaledCopies returns the pool's copies (of[x] nil: x is not scaled).
-// An experiment whose runs wait for others' (a Sink, which passes rows in
-// order, or a Reference) neither waits nor is waited for.
+// copyKey names the copy of a Source at a scale.
+type copyKey struct {
+	src   *Source
+	scale float64
+}
+
+// newScaledCopies returns the pool's copies (of[x] nil: x reads its Jobs,
+// unscaled). An experiment whose runs wait for others' (a Sink, which
+// passes rows in order, or a Reference) neither waits nor is waited for,
+// nor does a copy it shares.
 func newScaledCopies(xs []*Experiment, units []unit) *scaledCopies {
 	s := &scaledCopies{of: make([]*scaledCopy, len(xs))}
 	s.ended.L = &s.mu
-	for _, u := range units {
-		if x := xs[u.x]; x.Scale > 0 && x.Scale != 1 {
-			c := s.of[u.x]
-			if c == nil {
-				c = &scaledCopy{waits: x.Sink == nil && x.Reference == nil}
-				s.of[u.x] = c
+	bySource := map[copyKey]*scaledCopy{}
+	for xi, x := range xs {
+		scaled := x.Scale > 0 && x.Scale != 1
+		if !scaled && x.Source == nil {
+			continue
+		}
+		k := copyKey{x.Source, 1}
+		if scaled {
+			k.scale = x.Scale
+		}
+		c := bySource[k]
+		if c == nil || x.Source == nil {
+			c = &scaledCopy{id: len(s.all), src: x.Source, scale: k.scale, waits: true}
+			s.all = append(s.all, c)
+			if x.Source != nil {
+				bySource[k] = c
 			}
+		}
+		c.waits = c.waits && x.Sink == nil && x.Reference == nil
+		s.of[xi] = c
+	}
+	for _, u := range units {
+		if c := s.of[u.x]; c != nil {
 			c.pending++
 			c.unstarted++
 		}
@@ -57,7 +88,8 @@ func newScaledCopies(xs []*Experiment, units []unit) *scaledCopies {
 	return s
 }
 
-// scaled reports whether experiment x has a scaled copy.
+// scaled reports whether experiment x reads a copy (scaled, or built by
+// its Source).
 func (s *scaledCopies) scaled(x int) bool { return s.of[x] != nil }
 
 // begin records that one of experiment x's units has begun.
@@ -69,12 +101,13 @@ func (s *scaledCopies) begin(x int) {
 	}
 }
 
-// get returns experiment x's scaled jobs (x is xs[xi]), building them on
-// the first call after the copy was dropped (the same bits as scaling a
-// copy in place: size × Scale, estimate × Scale), after waiting for any
-// other live copy whose units have all begun. The caller must not change
-// them.
-func (s *scaledCopies) get(xi int, x *Experiment) []sim.Job {
+// get returns experiment x's copy (x is xs[xi]), building it on the
+// first call after it was dropped — from the Source, else from a copy of
+// x's Jobs; either way the same bits as scaling a copy of the jobs in
+// place: size × Scale, estimate × Scale — after waiting for any other
+// live copy whose units have all begun. The caller must not change the
+// jobs.
+func (s *scaledCopies) get(xi int, x *Experiment) ([]sim.Job, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c := s.of[xi]
@@ -85,25 +118,48 @@ func (s *scaledCopies) get(xi int, x *Experiment) []sim.Job {
 		if scaledCopyHook != nil {
 			scaledCopyHook(nil, s.live())
 		}
-		c.jobs = make([]sim.Job, len(x.Jobs))
-		for i, j := range x.Jobs {
-			j.Size *= x.Scale
-			j.Estimate *= x.Scale
-			c.jobs[i] = j
+		jobs, err := c.build(x)
+		if err != nil {
+			return nil, err
 		}
+		c.jobs = jobs
 		s.builds++
 		if scaledCopyHook != nil {
 			scaledCopyHook(c.jobs, s.live()-1)
 		}
 	}
-	return c.jobs
+	return c.jobs, nil
+}
+
+// build builds the copy's jobs: its Source's, else x's Jobs copied, each
+// job's size and estimate scaled.
+func (c *scaledCopy) build(x *Experiment) ([]sim.Job, error) {
+	var jobs []sim.Job
+	if c.src != nil {
+		var err error
+		if jobs, err = c.src.Build(); err != nil {
+			return nil, err
+		}
+		if len(jobs) != c.src.N {
+			return nil, fmt.Errorf("a source built %d jobs, want %d", len(jobs), c.src.N)
+		}
+	} else {
+		jobs = slices.Clone(x.Jobs)
+	}
+	if c.scale != 1 {
+		for i := range jobs {
+			jobs[i].Size *= c.scale
+			jobs[i].Estimate *= c.scale
+		}
+	}
+	return jobs, nil
 }
 
 // blocked reports whether another copy is live that c may wait for: one
 // whose units have all begun, so that it is dropped without c's help.
 func (s *scaledCopies) blocked(c *scaledCopy) bool {
-	for _, o := range s.of {
-		if o != nil && o != c && o.jobs != nil && o.waits && o.unstarted == 0 {
+	for _, o := range s.all {
+		if o != c && o.jobs != nil && o.waits && o.unstarted == 0 {
 			return true
 		}
 	}
@@ -113,8 +169,8 @@ func (s *scaledCopies) blocked(c *scaledCopy) bool {
 // live is the number of copies held (tests).
 func (s *scaledCopies) live() int {
 	n := 0
-	for _, o := range s.of {
-		if o != nil && o.jobs != nil {
+	for _, o := range s.all {
+		if o.jobs != nil {
 			n++
 		}
 	}
@@ -122,7 +178,7 @@ func (s *scaledCopies) live() int {
 }
 
 // done records that one of experiment x's units is done; the copy is
-// dropped after the last.
+// dropped after the last of its units.
 func (s *scaledCopies) done(x int) {
 	c := s.of[x]
 	if c == nil {

@@ -67,8 +67,26 @@ func TestScaledCopyDroppedBeforeTheNext(t *testing.T) {
 	for i := range jobs {
 		jobs[i] = sim.Job{Arrival: float64(i), Size: 0.7, Estimate: 0.7}
 	}
-	var built, freed atomic.Int64
-	live := 0
+	built, live := watchCopies()
+	defer func() { scaledCopyHook = nil }()
+	var xs []*Experiment
+	for _, f := range []float64{1.2, 0.9, 0.8} {
+		xs = append(xs, &Experiment{Jobs: jobs, Capacity: 1, Policies: []string{"ps", "fifo"}, Runs: 1, MeanOnly: true, Scale: f})
+	}
+	if _, err := RunExperiments(context.Background(), RunOptions{Workers: 1}, xs...); err != nil {
+		t.Fatal(err)
+	}
+	if built.Load() != 3 || *live != 0 {
+		t.Errorf("%d copies built; %d still live when a later one was built, want 3 and 0", built.Load(), *live)
+	}
+}
+
+// watchCopies sets scaledCopyHook to count the copies built and, before
+// each is built, the most of the earlier ones still live (not yet
+// collected).
+func watchCopies() (built *atomic.Int64, live *int) {
+	built, live = new(atomic.Int64), new(int)
+	var freed atomic.Int64
 	scaledCopyHook = func(c []sim.Job, _ int) {
 		if c != nil {
 			built.Add(1)
@@ -82,19 +100,9 @@ func TestScaledCopyDroppedBeforeTheNext(t *testing.T) {
 			}
 			time.Sleep(2 * time.Millisecond)
 		}
-		live = max(live, int(built.Load()-freed.Load()))
+		*live = max(*live, int(built.Load()-freed.Load()))
 	}
-	defer func() { scaledCopyHook = nil }()
-	var xs []*Experiment
-	for _, f := range []float64{1.2, 0.9, 0.8} {
-		xs = append(xs, &Experiment{Jobs: jobs, Capacity: 1, Policies: []string{"ps", "fifo"}, Runs: 1, MeanOnly: true, Scale: f})
-	}
-	if _, err := RunExperiments(context.Background(), RunOptions{Workers: 1}, xs...); err != nil {
-		t.Fatal(err)
-	}
-	if built.Load() != 3 || live != 0 {
-		t.Errorf("%d copies built; %d still live when a later one was built, want 3 and 0", built.Load(), live)
-	}
+	return built, live
 }
 
 // TestScaledCopiesOneAtATime runs two scaled experiments (load factors) on

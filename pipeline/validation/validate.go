@@ -116,7 +116,9 @@ func ValidatedConfigs(cfg inputs.RunConfig, tr *tuner.TuneReport, tuned tuner.LA
 // experiments that run them on the validation window.
 type validation struct {
 	Configs []valConfig
-	jobs    []sim.Job
+	// lo and n are the validation window's first row and its jobs, which
+	// every experiment reads from one Source (windowSource).
+	lo, n int
 	// Exact runs every configuration with exact sizes and keeps per-job rows.
 	Exact *experiment.Experiment
 	// sigmas[k] runs the configurations that use size estimates (sized)
@@ -140,11 +142,9 @@ func PlanValidation(in *inputs.Inputs, tr *tuner.TuneReport, tuned tuner.LASMQPa
 	if err != nil {
 		return nil, err
 	}
-	valJobs, err := in.Window(in.Split.TuneJobs, in.NumSimJobs())
-	if err != nil {
-		return nil, err
-	}
-	v := &validation{Configs: configs, jobs: valJobs}
+	lo, hi := in.Split.TuneJobs, in.NumSimJobs()
+	valJobs := windowSource(in, lo, hi)
+	v := &validation{Configs: configs, lo: lo, n: hi - lo}
 	var all, sized []string
 	for c, vc := range configs {
 		all = append(all, vc.spec)
@@ -153,10 +153,10 @@ func PlanValidation(in *inputs.Inputs, tr *tuner.TuneReport, tuned tuner.LASMQPa
 			v.sized = append(v.sized, c)
 		}
 	}
-	v.Exact = &experiment.Experiment{Jobs: valJobs, Capacity: in.Capacity, Deadlines: b.Deadlines, Policies: all, Runs: 1}
+	v.Exact = &experiment.Experiment{Source: valJobs, Capacity: in.Capacity, Deadlines: b.Deadlines, Policies: all, Runs: 1}
 	for _, s := range cfg.Sigmas {
 		if s > 0 && len(sized) > 0 {
-			v.sigmas = append(v.sigmas, &experiment.Experiment{Jobs: valJobs, Capacity: in.Capacity, Deadlines: b.Deadlines, Policies: sized,
+			v.sigmas = append(v.sigmas, &experiment.Experiment{Source: valJobs, Capacity: in.Capacity, Deadlines: b.Deadlines, Policies: sized,
 				Errors: estimate.ErrorModel{Kind: estimate.LogNormal, Sigma: s}, Runs: cfg.Runs, Seed: cfg.Seed})
 			v.sigmaOf = append(v.sigmaOf, s)
 		}
@@ -165,13 +165,33 @@ func PlanValidation(in *inputs.Inputs, tr *tuner.TuneReport, tuned tuner.LASMQPa
 	for _, f := range cfg.LoadFactors {
 		x := byFactor[f]
 		if x == nil {
-			x = &experiment.Experiment{Jobs: valJobs, Scale: f, Capacity: in.Capacity, Policies: all, Runs: 1, MeanOnly: true}
+			x = &experiment.Experiment{Source: valJobs, Scale: f, Capacity: in.Capacity, Policies: all, Runs: 1, MeanOnly: true}
 			byFactor[f] = x
 		}
 		v.loads = append(v.loads, x)
 		v.loadOf = append(v.loadOf, f)
 	}
 	return v, nil
+}
+
+// windowSource builds the validation window, rows [lo, hi) of the log,
+// each time the pool needs it (experiment.Source): the exact-size and σ
+// runs share one build, each load factor scales one of its own, and none
+// is held beside another's runs. The window Inputs kept for the stages
+// before (KeepWindow) is dropped at the first build: it would stay live
+// beside the load factors' copies (0.19 GB at the 10 M log's 3 M
+// validation jobs). A later stage's Window builds its jobs afresh.
+func windowSource(in *inputs.Inputs, lo, hi int) *experiment.Source {
+	return &experiment.Source{N: hi - lo, Build: func() ([]sim.Job, error) {
+		if err := in.KeepWindow(lo, lo); err != nil {
+			return nil, err
+		}
+		w, err := in.Window(lo, hi)
+		if err != nil || in.SimJobs == nil {
+			return w, err // built afresh
+		}
+		return slices.Clone(w), nil // a view of the jobs Inputs holds
+	}}
 }
 
 // UnitOrderVersion changes with the order of the validate stage's fluid
@@ -319,7 +339,7 @@ func Validate(ctx context.Context, in *inputs.Inputs, cs *inputs.Classes, tr *tu
 	for _, c := range cs.Secondary.Result.Classes {
 		classNames = append(classNames, bundle.ClassName(c.ID)+" "+c.Label)
 	}
-	first, n := in.Split.TuneJobs, len(plan.jobs)
+	first, n := plan.lo, plan.n
 	classOf := cs.Secondary.ClassesOf(first, n)
 	id := func(i int) []byte { return in.Jobs.ID.Bytes(first + i) }
 	choice, err := experiment.ParseResults(in.Config.ResultsOrDefault())
@@ -374,7 +394,7 @@ func Validate(ctx context.Context, in *inputs.Inputs, cs *inputs.Classes, tr *tu
 			return nil, nil, nil, err
 		}
 	}
-	st := &ValidationState{Rows: plan.rows(res, b), Results: choice.String(), currentResp: rs.CurrentResp, OfferedLoad: report.FinitePtr(experiment.OfferedLoad(plan.jobs, in.Capacity))}
+	st := &ValidationState{Rows: plan.rows(res, b), Results: choice.String(), currentResp: rs.CurrentResp, OfferedLoad: report.FinitePtr(in.WindowLoad(plan.lo, plan.lo+plan.n))}
 	plan.plots(st, res, in.Config, classNames, rs)
 	endPhase()
 	return st, files, alsoOut, nil
