@@ -22,6 +22,9 @@ func TestReleaseSimJobsWindows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := in.HoldSimJobs(); err != nil { // Prepare builds none
+		t.Fatal(err)
+	}
 	full := slices.Clone(in.SimJobs)
 	n, tj := len(full), in.Split.TuneJobs
 	load := experiment.OfferedLoad(full[:tj], in.Capacity)
@@ -68,6 +71,9 @@ func TestValidateDropsSimJobs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := in.HoldSimJobs(); err != nil { // Prepare builds none
+		t.Fatal(err)
+	}
 	full := slices.Clone(in.SimJobs)
 	dirs := []string{filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")}
 	var outs []map[string][]byte
@@ -109,6 +115,9 @@ func TestTuneHoldsNoWholeSimJobs(t *testing.T) {
 		t.Fatal(err)
 	}
 	opt := tuner.TuneOptions{Budget: cfg.Budget, Objective: cfg.Objective, Constraints: cons, Folds: cfg.Folds, Current: cfg.Current, Seed: cfg.Seed}
+	if err := in.HoldSimJobs(); err != nil { // Prepare builds none
+		t.Fatal(err)
+	}
 	want, err := tuner.TuneLASMQWindows(context.Background(), in.SimJobs, in.Capacity, in.Split, opt)
 	if err != nil {
 		t.Fatal(err)
