@@ -185,6 +185,9 @@ func Run(ctx context.Context, in *inputs.Inputs, r *Runner) (*runreport.RunResul
 		run := p.runOf(s)
 		st := &stamped{State: s.state}
 		err = r.Stage(s.name, key, st, func() (map[string][]byte, error) {
+			if in.TuningRowsReleased() && s.name != "validate" && s.name != "report" {
+				return nil, inputs.ErrTuningRowsReleased
+			}
 			files, err := interruptible(ctx, func() (map[string][]byte, error) { return run(ctx) })
 			st.Files = nil
 			for n := range files {
@@ -551,6 +554,9 @@ func (p *pipelineRun) validate(ctx context.Context) (map[string][]byte, error) {
 	// simulation jobs are dropped, not kept live beside its simulations.
 	p.bundle()
 	p.in.ReleaseSimJobs(p.in.Split.TuneJobs, p.in.NumSimJobs())
+	if err := p.in.ReleaseTuningRows(); err != nil { // and their job ids and bytes
+		return nil, err
+	}
 	// The emitted files, loaded back from the output directory and
 	// simulated at task level, with H-PFSP's rows, in one pool with the
 	// fluid runs (a shard computes the fluid runs alone).
