@@ -326,14 +326,10 @@ func (j *Jobs) Subset(idx []int) *Jobs {
 // the view reallocates it.
 func (j *Jobs) Rows(lo, hi int) *Jobs {
 	out := &Jobs{Source: j.Source}
-	if j.ID.kept != nil { // rows Jobs.KeepRows kept: a copy of their ids
-		out.ID = gatherStrings(&j.ID, rowRange(lo, hi))
-	} else if out.ID.Offsets = make([]int32, hi-lo+1); hi > lo {
-		base := j.ID.Offsets[lo]
-		for k := range out.ID.Offsets {
-			out.ID.Offsets[k] = j.ID.Offsets[lo+k] - base
-		}
-		out.ID.Data = j.ID.Data[base:j.ID.Offsets[hi]:j.ID.Offsets[hi]]
+	if j.ID.kept != nil { // a view of the rows Jobs.KeepRows kept
+		out.ID = Strings{kept: j.ID.kept.view(lo, hi)}
+	} else {
+		out.ID = stringsRows(&j.ID, lo, hi)
 	}
 	out.Submit = sliceRows(j.Submit, lo, hi)
 	out.User = dictRows(j.User, lo, hi)
@@ -349,6 +345,20 @@ func (j *Jobs) Rows(lo, hi int) *Jobs {
 	out.ShuffleBytes = colRows(j.ShuffleBytes, lo, hi)
 	out.OutputBytes = colRows(j.OutputBytes, lo, hi)
 	out.Size = colRows(j.Size, lo, hi)
+	return out
+}
+
+// stringsRows is rows [lo, hi) of s as Rows views them: rebased offsets,
+// s's own bytes.
+func stringsRows(s *Strings, lo, hi int) Strings {
+	out := Strings{Offsets: make([]int32, hi-lo+1)}
+	if hi > lo {
+		base := s.Offsets[lo]
+		for k := range out.Offsets {
+			out.Offsets[k] = s.Offsets[lo+k] - base
+		}
+		out.Data = s.Data[base:s.Offsets[hi]:s.Offsets[hi]]
+	}
 	return out
 }
 
@@ -368,13 +378,15 @@ func dictRows(d Dict, lo, hi int) Dict {
 }
 
 func colRows[T Number](c Column[T], lo, hi int) Column[T] {
-	if c.kept != nil {
-		return gatherCol(c, rowRange(lo, hi))
-	}
-	if c.Values == nil {
+	var out Column[T]
+	switch {
+	case c.kept != nil: // a view of the rows Jobs.KeepRows kept
+		out.kept = c.kept.view(lo, hi)
+	case c.Values == nil:
 		return c
+	default:
+		out.Values = sliceRows(c.Values, lo, hi)
 	}
-	out := Column[T]{Values: sliceRows(c.Values, lo, hi)}
 	if c.Valid != nil {
 		out.Valid = NewBitmap(hi - lo)
 		for i := lo; i < hi; i++ {

@@ -83,6 +83,16 @@ func (k *keptStrings) bytes(i int) []byte {
 	return k.s.Bytes(i - k.lo)
 }
 
+// view is rows [lo, hi) of the column as Jobs.Rows views them: the kept
+// rows among them (their ids' bytes shared), the others dropped still.
+func (k *keptStrings) view(lo, hi int) *keptStrings {
+	a, b := max(lo, k.lo), min(hi, k.lo+k.s.Len())
+	if a >= b {
+		return &keptStrings{n: hi - lo, s: Strings{Offsets: []int32{0}}}
+	}
+	return &keptStrings{lo: a - lo, n: hi - lo, s: stringsRows(&k.s, a-k.lo, b-k.lo)}
+}
+
 func keepStrings(s *Strings, lo, hi, n int, src string) error {
 	if k := s.kept; k != nil {
 		if k.lo == lo && k.s.Len() == hi-lo {
@@ -109,6 +119,16 @@ func (k *keptValues[T]) check(i int) {
 	if i < k.lo || i >= k.lo+len(k.v) {
 		panic(fmt.Sprintf("data: row %d of column %s was dropped (Jobs.KeepRows kept rows [%d, %d))", i, k.name, k.lo, k.lo+len(k.v)))
 	}
+}
+
+// view is rows [lo, hi) of the column as Jobs.Rows views them: the kept
+// rows among them (no copy), the others dropped still.
+func (k *keptValues[T]) view(lo, hi int) *keptValues[T] {
+	a, b := max(lo, k.lo), min(hi, k.lo+len(k.v))
+	if a >= b {
+		return &keptValues[T]{v: []T{}, name: k.name}
+	}
+	return &keptValues[T]{lo: a - lo, v: k.v[a-k.lo : b-k.lo : b-k.lo], name: k.name}
 }
 
 func (k *keptValues[T]) at(i int, valid Bitmap) (T, bool) {

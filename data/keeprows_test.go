@@ -46,7 +46,7 @@ func TestKeepRows(t *testing.T) {
 		name string
 		got  *Jobs
 		want *Jobs
-	}{{"Subset", j.Subset([]int{4, 2}), whole.Subset([]int{4, 2})}, {"Rows", j.Rows(2, 5), whole.Rows(2, 5)}} {
+	}{{"Subset", j.Subset([]int{4, 2}), whole.Subset([]int{4, 2})}, {"Rows", j.Rows(2, 5).Subset([]int{0, 1, 2}), whole.Rows(2, 5)}} {
 		var a, b bytes.Buffer
 		if err := Write(&a, v.got, FormatCSV); err != nil {
 			t.Fatal(err)
@@ -58,6 +58,12 @@ func TestKeepRows(t *testing.T) {
 			t.Errorf("%s of kept rows:\n%s\nwant\n%s", v.name, a.String(), b.String())
 		}
 	}
+	// A view straddling the kept rows reads those it holds.
+	if v := j.Rows(1, 3); v.ID.At(1) != "c" || v.ID.Len() != 2 || v.Len() != 2 {
+		t.Errorf("Rows(1, 3) of kept rows [2, 5): id %q, %d ids, %d rows; want \"c\", 2, 2", v.ID.At(1), v.ID.Len(), v.Len())
+	} else if b, ok := v.InputBytes.At(1); b != 30 || !ok {
+		t.Errorf("Rows(1, 3): bytes of its row 1 %d %v, want 30", b, ok)
+	}
 	for _, c := range []struct {
 		what string
 		f    func()
@@ -66,7 +72,9 @@ func TestKeepRows(t *testing.T) {
 		{"bytes of row 5", func() { j.InputBytes.At(5) }},
 		{"size of row 0", func() { j.Size.At(0) }},
 		{"Subset of row 0", func() { j.Subset([]int{0}) }},
-		{"Rows 1..3", func() { j.Rows(1, 3) }},
+		{"bytes of row 0 of Rows(1, 3)", func() { j.Rows(1, 3).InputBytes.At(0) }},
+		{"id of row 0 of Rows(1, 3)", func() { j.Rows(1, 3).ID.At(0) }},
+		{"size of Rows(0, 2)", func() { j.Rows(0, 2).Size.At(1) }},
 		{"an appended id", func() { j.ID.Append("g") }},
 	} {
 		func() {

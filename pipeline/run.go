@@ -185,8 +185,8 @@ func Run(ctx context.Context, in *inputs.Inputs, r *Runner) (*runreport.RunResul
 		run := p.runOf(s)
 		st := &stamped{State: s.state}
 		err = r.Stage(s.name, key, st, func() (map[string][]byte, error) {
-			if in.TuningRowsReleased() && s.name != "validate" && s.name != "report" {
-				return nil, inputs.ErrTuningRowsReleased
+			if err := in.CheckTuningRows(s.name); err != nil {
+				return nil, err
 			}
 			files, err := interruptible(ctx, func() (map[string][]byte, error) { return run(ctx) })
 			st.Files = nil
@@ -202,6 +202,11 @@ func Run(ctx context.Context, in *inputs.Inputs, r *Runner) (*runreport.RunResul
 		p.files = append(p.files, st.Files...)
 		if (so.Until == s.name || so.Stage == s.name) && k < len(stages)-1 {
 			return nil, p.mergeDone() // part of the run: no result
+		}
+		if s.name == "classify" { // its last reader of the tuning window's job ids
+			if err := in.ReleaseTuningIDs(); err != nil {
+				return nil, err
+			}
 		}
 	}
 	res := p.result()

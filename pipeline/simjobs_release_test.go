@@ -205,3 +205,34 @@ func TestTuneHoldsNoWholeSimJobs(t *testing.T) {
 		t.Error("the tuning through the columns differs from the whole jobs'")
 	}
 }
+
+// TestClassifyReleasesTuningIDs checks that once classify is done a run
+// without a tasks table keeps only the validation window's job ids (no
+// later stage but validate reads one: the old code kept the whole log's
+// through every stage) and the byte columns whole until validate, and that
+// a Run on the same Inputs whose classify must run again fails loudly.
+func TestClassifyReleasesTuningIDs(t *testing.T) {
+	cfg := testConfig()
+	cfg.Stages.Until = "tune"
+	in, err := Prepare(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole := in.Jobs.Subset(tasklevel.WindowRows(0, in.Jobs.Len()))
+	if _, err := Run(context.Background(), in, &Runner{Dir: t.TempDir()}); err != nil {
+		t.Fatal(err)
+	}
+	j, lo := in.Jobs, in.Split.TuneJobs
+	if j.ID.Offsets != nil || j.InputBytes.Values == nil || j.OutputBytes.Values == nil {
+		t.Fatalf("after classify and tune: %d job ids held, byte columns held %v %v; want the ids dropped, the bytes whole", len(j.ID.Offsets), j.InputBytes.Values != nil, j.OutputBytes.Values != nil)
+	}
+	for i := lo; i < j.Len(); i++ {
+		if j.ID.At(i) != whole.ID.At(i) {
+			t.Fatalf("job id of row %d: %q, want %q", i, j.ID.At(i), whole.ID.At(i))
+		}
+	}
+	mustPanic(t, "the job id of row 0", func() { j.ID.At(0) })
+	if _, err := Run(context.Background(), in, &Runner{Dir: t.TempDir()}); !errors.Is(err, inputs.ErrTuningRowsReleased) {
+		t.Errorf("classify again on released job ids: %v, want ErrTuningRowsReleased", err)
+	}
+}

@@ -7,36 +7,66 @@ import (
 )
 
 // The log's columns are owned by the run's stages until the last one that
-// reads each. The stages up to tune-deploy read every row (classify's
-// features and classes.parquet's job ids, the COSHH grid and fit, the
-// task-level chunks of tune-deploy, which synthesise tasks from the bytes
-// and name them by job id with --tasks); validate and report read the
-// validation window alone (results.parquet's job ids, the task-level and
-// COSHH rows' bytes and execution-time model). ReleaseTuningRows therefore
-// drops, when validate starts, the tuning window's rows of the columns in
-// ValidationColumns — at 10 M jobs with a 0.7 split, 0.24 GB of the 0.35 GB
-// the job ids and the three byte columns hold. Submit times, the users,
-// queues, priorities and task counts stay whole: every simulation window
-// is built from them (experiment.JobRange), the report states the tuning
-// window's load from the submit times, and the bundle's routing reads the
-// users and queues of the tuning window.
+// reads each row. The stages up to tune-deploy read every row of the byte
+// columns (classify's features; the COSHH grid and fit; the execution-time
+// model of tune-hpfsp's and tune-deploy's task-level windows, which
+// classify.JobDemand reads the bytes for); validate and report read the
+// validation window's alone (the task-level and COSHH rows, their
+// features). The job ids are read by classify (its errors name jobs) and,
+// with a tasks table, by every task-level window (a job's tasks are found
+// by its id); else, past classify, by validate alone (results.parquet
+// names the validation window's jobs). So:
+//
+//   - ReleaseTuningIDs, once classify is done and when the run has no
+//     tasks table, keeps the validation window's job ids alone;
+//   - ReleaseTuningRows, when validate starts, keeps the validation
+//     window's rows of the job ids and the three byte columns
+//     (ValidationColumns).
+//
+// At 10 M jobs with a 0.7 split, the tuning window's ids are 85 MB and its
+// bytes 160 MB. A dropped row panics when read (data.Jobs.KeepRows), and
+// CheckTuningRows refuses a stage that would read one (a second Run on the
+// same Inputs). Submit times, users, queues, priorities, task counts and
+// sizes stay whole: every simulation window is built from them
+// (experiment.JobRange), the report states the tuning window's load from
+// the submit times, and the bundle's routing reads the tuning window's
+// users and queues.
 
-// ValidationColumns are the columns of the log that only the validation
-// window's rows of are read once validate starts.
+// ValidationColumns are the columns of the log whose validation window's
+// rows alone are read once validate starts.
 var ValidationColumns = []string{data.ColJobID, data.ColInputBytes, data.ColShuffleBytes, data.ColOutputBytes}
 
-// ErrTuningRowsReleased is the error of a stage that reads the tuning
-// window's rows of ValidationColumns after ReleaseTuningRows dropped them
-// (a second Run on the same Inputs, whose early stages must run again).
-var ErrTuningRowsReleased = errors.New("the tuning window's job ids and bytes were released by an earlier run on these inputs (ReleaseTuningRows): prepare the inputs again")
+// ErrTuningRowsReleased is the error of a stage that would read the tuning
+// window's rows of a column released before it (a second Run on the same
+// Inputs, whose early stages must run again).
+var ErrTuningRowsReleased = errors.New("the tuning window's job ids or bytes were released by an earlier run on these inputs (ReleaseTuningIDs, ReleaseTuningRows): prepare the inputs again")
+
+// ReleaseTuningIDs keeps only the validation window's job ids when the run
+// has no tasks table (with one, every task-level window finds its jobs'
+// tasks by id); a no-op with one, or when already released.
+func (in *Inputs) ReleaseTuningIDs() error {
+	if in.Tasks != nil {
+		return nil
+	}
+	return in.Jobs.KeepRows(in.Split.TuneJobs, in.Jobs.Len(), data.ColJobID)
+}
 
 // ReleaseTuningRows keeps only the validation window's rows of
-// ValidationColumns (data.Jobs.KeepRows): a read of a dropped row panics,
-// and Run refuses to compute a stage before validate on such Inputs
-// (ErrTuningRowsReleased). A second call is a no-op.
+// ValidationColumns; a second call is a no-op.
 func (in *Inputs) ReleaseTuningRows() error {
 	return in.Jobs.KeepRows(in.Split.TuneJobs, in.Jobs.Len(), ValidationColumns...)
 }
 
-// TuningRowsReleased reports whether ReleaseTuningRows dropped rows.
-func (in *Inputs) TuningRowsReleased() bool { return in.Jobs.Kept() }
+// CheckTuningRows refuses (ErrTuningRowsReleased) to let stage compute
+// when it reads rows released already: classify once the job ids were,
+// every stage but validate and report once the bytes were.
+func (in *Inputs) CheckTuningRows(stage string) error {
+	j := in.Jobs
+	bytesGone := j.InputBytes.Present() && j.InputBytes.Values == nil
+	idsGone := j.ID.Len() > 0 && j.ID.Offsets == nil
+	switch {
+	case bytesGone && stage != "validate" && stage != "report", idsGone && stage == "classify":
+		return ErrTuningRowsReleased
+	}
+	return nil
+}
