@@ -34,40 +34,41 @@ func (j *Jobs) KeepRows(lo, hi int, names ...string) error {
 
 // keepColumn is KeepRows of one column.
 func (j *Jobs) keepColumn(name string, lo, hi, n int) error {
-	switch name {
-	case ColJobID:
+	if name == ColJobID {
 		return keepStrings(&j.ID, lo, hi, n, j.Source)
-	case ColPriority:
-		return keepColumn(&j.Priority, lo, hi, n, name, j.Source)
-	case ColMapTasks:
-		return keepColumn(&j.MapTasks, lo, hi, n, name, j.Source)
-	case ColReduceTasks:
-		return keepColumn(&j.ReduceTasks, lo, hi, n, name, j.Source)
-	case ColStart:
-		return keepColumn(&j.Start, lo, hi, n, name, j.Source)
-	case ColFinish:
-		return keepColumn(&j.Finish, lo, hi, n, name, j.Source)
-	case ColMapTaskSeconds:
-		return keepColumn(&j.MapTaskSeconds, lo, hi, n, name, j.Source)
-	case ColReduceTaskSeconds:
-		return keepColumn(&j.ReduceTaskSeconds, lo, hi, n, name, j.Source)
-	case ColInputBytes:
-		return keepColumn(&j.InputBytes, lo, hi, n, name, j.Source)
-	case ColShuffleBytes:
-		return keepColumn(&j.ShuffleBytes, lo, hi, n, name, j.Source)
-	case ColOutputBytes:
-		return keepColumn(&j.OutputBytes, lo, hi, n, name, j.Source)
-	case ColSize:
-		return keepColumn(&j.Size, lo, hi, n, name, j.Source)
+	}
+	if c, ok := j.numericColumns()[name]; ok {
+		return c.keepRows(lo, hi, n, name, j.Source)
 	}
 	return fmt.Errorf("%s: column %q cannot drop rows (KeepRows drops the job ids and the numeric columns)", j.Source, name)
 }
 
+// rowKeeper is a numeric column of any type, for KeepRows.
+type rowKeeper interface {
+	keepRows(lo, hi, n int, name, src string) error
+	dropped() bool
+}
+
+// numericColumns are j's numeric columns by canonical name.
+func (j *Jobs) numericColumns() map[string]rowKeeper {
+	return map[string]rowKeeper{
+		ColPriority: &j.Priority, ColMapTasks: &j.MapTasks, ColReduceTasks: &j.ReduceTasks,
+		ColStart: &j.Start, ColFinish: &j.Finish, ColMapTaskSeconds: &j.MapTaskSeconds, ColReduceTaskSeconds: &j.ReduceTaskSeconds,
+		ColInputBytes: &j.InputBytes, ColShuffleBytes: &j.ShuffleBytes, ColOutputBytes: &j.OutputBytes, ColSize: &j.Size,
+	}
+}
+
 // Kept reports whether KeepRows dropped rows of some column of j.
 func (j *Jobs) Kept() bool {
-	return j.ID.kept != nil || j.Priority.kept != nil || j.MapTasks.kept != nil || j.ReduceTasks.kept != nil ||
-		j.Start.kept != nil || j.Finish.kept != nil || j.MapTaskSeconds.kept != nil || j.ReduceTaskSeconds.kept != nil ||
-		j.InputBytes.kept != nil || j.ShuffleBytes.kept != nil || j.OutputBytes.kept != nil || j.Size.kept != nil
+	if j.ID.kept != nil {
+		return true
+	}
+	for _, c := range j.numericColumns() {
+		if c.dropped() {
+			return true
+		}
+	}
+	return false
 }
 
 // keptStrings are the strings of rows [lo, lo+s.Len()) of a column of n.
@@ -157,7 +158,12 @@ func (k *keptValues[T]) rows(idx []int, valid Bitmap) Column[T] {
 	return out
 }
 
-func keepColumn[T Number](c *Column[T], lo, hi, n int, name, src string) error {
+// dropped reports whether KeepRows dropped rows of c.
+func (c *Column[T]) dropped() bool { return c.kept != nil }
+
+// keepRows is Jobs.KeepRows of c, the column name of a table of n rows
+// read from src.
+func (c *Column[T]) keepRows(lo, hi, n int, name, src string) error {
 	if k := c.kept; k != nil {
 		if k.lo == lo && len(k.v) == hi-lo {
 			return nil

@@ -145,7 +145,8 @@ func Run(ctx context.Context, in *inputs.Inputs, r *Runner) (*runreport.RunResul
 		return nil, err
 	}
 	defer r.Close()
-	// The simulation jobs (64 B a job) are dropped for the whole run: the
+	// The simulation jobs (64 B a job; Prepare builds none) are dropped
+	// for the whole run, should a caller hold them: the
 	// validation window, which tune, bounds, tune-deploy's verdict and
 	// validate share, is built once when tune starts (the first stage
 	// that simulates), and every other window from the log's columns
