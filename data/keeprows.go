@@ -2,6 +2,7 @@ package data
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 )
 
@@ -58,13 +59,15 @@ func (j *Jobs) numericColumns() map[string]rowKeeper {
 	}
 }
 
-// Kept reports whether KeepRows dropped rows of some column of j.
-func (j *Jobs) Kept() bool {
-	if j.ID.kept != nil {
-		return true
+// Kept reports whether KeepRows dropped rows of some column of j, or of
+// the columns named when names are given.
+func (j *Jobs) Kept(names ...string) bool {
+	cols := j.numericColumns()
+	if len(names) == 0 {
+		names = append([]string{ColJobID}, slices.Collect(maps.Keys(cols))...)
 	}
-	for _, c := range j.numericColumns() {
-		if c.dropped() {
+	for _, n := range names {
+		if c, ok := cols[n]; ok && c.dropped() || n == ColJobID && j.ID.kept != nil {
 			return true
 		}
 	}

@@ -89,6 +89,9 @@ func TestKeepRows(t *testing.T) {
 	if err := Write(&bytes.Buffer{}, j, FormatParquet); err == nil || !strings.Contains(err.Error(), "KeepRows") {
 		t.Errorf("writing a kept table: %v", err)
 	}
+	if !j.Kept(ColInputBytes) || !j.Kept(ColShuffleBytes, ColJobID) || j.Kept(ColShuffleBytes, ColPriority) || j.Kept(ColUser) {
+		t.Error("Kept of named columns: wrong")
+	}
 	if err := j.KeepRows(2, 5, ColJobID, ColInputBytes); err != nil {
 		t.Errorf("keeping the same rows again: %v", err)
 	}

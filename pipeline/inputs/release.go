@@ -34,7 +34,10 @@ import (
 
 // ValidationColumns are the columns of the log whose validation window's
 // rows alone are read once validate starts.
-var ValidationColumns = []string{data.ColJobID, data.ColInputBytes, data.ColShuffleBytes, data.ColOutputBytes}
+var ValidationColumns = append([]string{data.ColJobID}, byteColumns...)
+
+// byteColumns are the log's byte columns.
+var byteColumns = []string{data.ColInputBytes, data.ColShuffleBytes, data.ColOutputBytes}
 
 // ErrTuningRowsReleased is the error of a stage that would read the tuning
 // window's rows of a column released before it (a second Run on the same
@@ -62,10 +65,8 @@ func (in *Inputs) ReleaseTuningRows() error {
 // every stage but validate and report once the bytes were.
 func (in *Inputs) CheckTuningRows(stage string) error {
 	j := in.Jobs
-	bytesGone := j.InputBytes.Present() && j.InputBytes.Values == nil
-	idsGone := j.ID.Len() > 0 && j.ID.Offsets == nil
 	switch {
-	case bytesGone && stage != "validate" && stage != "report", idsGone && stage == "classify":
+	case j.Kept(byteColumns...) && stage != "validate" && stage != "report", j.Kept(data.ColJobID) && stage == "classify":
 		return ErrTuningRowsReleased
 	}
 	return nil
