@@ -46,10 +46,16 @@ const DefaultUser = "default"
 type Strings struct {
 	Offsets []int32
 	Data    []byte
+	// kept holds the strings of the rows Jobs.KeepRows kept (Offsets and
+	// Data are nil then); nil: every row is in Offsets and Data.
+	kept *keptStrings
 }
 
 // Len returns the number of strings.
 func (s *Strings) Len() int {
+	if s.kept != nil {
+		return s.kept.n
+	}
 	if len(s.Offsets) == 0 {
 		return 0
 	}
@@ -60,10 +66,18 @@ func (s *Strings) Len() int {
 func (s *Strings) At(i int) string { return string(s.Bytes(i)) }
 
 // Bytes returns string i without copying; the caller must not modify it.
-func (s *Strings) Bytes(i int) []byte { return s.Data[s.Offsets[i]:s.Offsets[i+1]] }
+func (s *Strings) Bytes(i int) []byte {
+	if s.kept != nil {
+		return s.kept.bytes(i)
+	}
+	return s.Data[s.Offsets[i]:s.Offsets[i+1]]
+}
 
 // Append adds v at the end.
 func (s *Strings) Append(v string) {
+	if s.kept != nil {
+		panic("data: append to job ids whose rows Jobs.KeepRows dropped")
+	}
 	if len(s.Offsets) == 0 {
 		s.Offsets = append(s.Offsets, 0)
 	}
@@ -134,14 +148,25 @@ type Number interface{ ~int32 | ~int64 | ~float64 }
 type Column[T Number] struct {
 	Values []T
 	Valid  Bitmap
+	// kept holds the values of the rows Jobs.KeepRows kept (Values is nil
+	// then, Valid stays whole); nil: every row is in Values.
+	kept *keptValues[T]
 }
 
 // Present reports whether the column exists in the table.
-func (c *Column[T]) Present() bool { return c.Values != nil }
+func (c *Column[T]) Present() bool { return c.Values != nil || c.kept != nil }
 
-// At returns row i's value and whether it is non-null.
+// At returns row i's value and whether it is non-null. Past Jobs.KeepRows,
+// a row it did not keep panics.
 func (c *Column[T]) At(i int) (T, bool) {
-	if c.Values == nil || !c.Valid.Valid(i) {
+	if c.Values == nil {
+		if c.kept != nil {
+			return c.kept.at(i, c.Valid)
+		}
+		var zero T
+		return zero, false
+	}
+	if !c.Valid.Valid(i) {
 		var zero T
 		return zero, false
 	}
@@ -275,11 +300,7 @@ func (j *Jobs) Present(col string) bool {
 // Subset returns a new table holding rows idx of j, in that order.
 func (j *Jobs) Subset(idx []int) *Jobs {
 	out := &Jobs{Source: j.Source}
-	out.ID.Offsets = make([]int32, 1, len(idx)+1)
-	for _, i := range idx {
-		out.ID.Data = append(out.ID.Data, j.ID.Bytes(i)...)
-		out.ID.Offsets = append(out.ID.Offsets, int32(len(out.ID.Data)))
-	}
+	out.ID = gatherStrings(&j.ID, idx)
 	out.Submit = gather(j.Submit, idx)
 	out.User = gatherDict(j.User, idx)
 	out.Queue = gatherDict(j.Queue, idx)
@@ -305,13 +326,10 @@ func (j *Jobs) Subset(idx []int) *Jobs {
 // the view reallocates it.
 func (j *Jobs) Rows(lo, hi int) *Jobs {
 	out := &Jobs{Source: j.Source}
-	out.ID.Offsets = make([]int32, hi-lo+1)
-	if hi > lo {
-		base := j.ID.Offsets[lo]
-		for k := range out.ID.Offsets {
-			out.ID.Offsets[k] = j.ID.Offsets[lo+k] - base
-		}
-		out.ID.Data = j.ID.Data[base:j.ID.Offsets[hi]:j.ID.Offsets[hi]]
+	if j.ID.kept != nil { // a view of the rows Jobs.KeepRows kept
+		out.ID = Strings{kept: j.ID.kept.view(lo, hi)}
+	} else {
+		out.ID = stringsRows(&j.ID, lo, hi)
 	}
 	out.Submit = sliceRows(j.Submit, lo, hi)
 	out.User = dictRows(j.User, lo, hi)
@@ -327,6 +345,20 @@ func (j *Jobs) Rows(lo, hi int) *Jobs {
 	out.ShuffleBytes = colRows(j.ShuffleBytes, lo, hi)
 	out.OutputBytes = colRows(j.OutputBytes, lo, hi)
 	out.Size = colRows(j.Size, lo, hi)
+	return out
+}
+
+// stringsRows is rows [lo, hi) of s as Rows views them: rebased offsets,
+// s's own bytes.
+func stringsRows(s *Strings, lo, hi int) Strings {
+	out := Strings{Offsets: make([]int32, hi-lo+1)}
+	if hi > lo {
+		base := s.Offsets[lo]
+		for k := range out.Offsets {
+			out.Offsets[k] = s.Offsets[lo+k] - base
+		}
+		out.Data = s.Data[base:s.Offsets[hi]:s.Offsets[hi]]
+	}
 	return out
 }
 
@@ -346,10 +378,15 @@ func dictRows(d Dict, lo, hi int) Dict {
 }
 
 func colRows[T Number](c Column[T], lo, hi int) Column[T] {
-	if c.Values == nil {
+	var out Column[T]
+	switch {
+	case c.kept != nil: // a view of the rows Jobs.KeepRows kept
+		out.kept = c.kept.view(lo, hi)
+	case c.Values == nil:
 		return c
+	default:
+		out.Values = sliceRows(c.Values, lo, hi)
 	}
-	out := Column[T]{Values: sliceRows(c.Values, lo, hi)}
 	if c.Valid != nil {
 		out.Valid = NewBitmap(hi - lo)
 		for i := lo; i < hi; i++ {
@@ -379,6 +416,16 @@ func (j *Jobs) SortBySubmit() (perm []int) {
 	return perm
 }
 
+// gatherStrings returns rows idx of s, in that order.
+func gatherStrings(s *Strings, idx []int) Strings {
+	out := Strings{Offsets: make([]int32, 1, len(idx)+1)}
+	for _, i := range idx {
+		out.Data = append(out.Data, s.Bytes(i)...)
+		out.Offsets = append(out.Offsets, int32(len(out.Data)))
+	}
+	return out
+}
+
 func gather[T any](v []T, idx []int) []T {
 	if v == nil {
 		return nil
@@ -398,6 +445,9 @@ func gatherDict(d Dict, idx []int) Dict {
 }
 
 func gatherCol[T Number](c Column[T], idx []int) Column[T] {
+	if c.kept != nil {
+		return c.kept.rows(idx, c.Valid)
+	}
 	if c.Values == nil {
 		return c
 	}

@@ -188,6 +188,9 @@ func finish(j *Jobs, opt *ReadOptions) error {
 // job id, submit time and the three byte counts; nulls become 0).
 // Use WriteFileAtomic to write a file.
 func Write(w io.Writer, j *Jobs, f Format) error {
+	if j.Kept() {
+		return fmt.Errorf("%s: rows of the table were dropped (Jobs.KeepRows): it cannot be written", j.Source)
+	}
 	switch f {
 	case FormatTSV:
 		return writeTSV(w, j)

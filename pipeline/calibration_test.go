@@ -67,6 +67,9 @@ func observedLog(t *testing.T, level string, factor float64) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := in.HoldSimJobs(); err != nil { // Prepare builds none
+		t.Fatal(err)
+	}
 	lo, n := in.Split.TuneJobs, in.Split.ValidJobs
 	var resp, wait []float64
 	switch level {

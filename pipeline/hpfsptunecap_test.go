@@ -16,6 +16,9 @@ func TestTuneHPFSPWindowBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := in.HoldSimJobs(); err != nil { // Prepare builds none
+		t.Fatal(err)
+	}
 	tune, _ := in.Split.Windows(in.SimJobs)
 	defer func(n int) { HPFSPTuneMaxJobs = n }(HPFSPTuneMaxJobs)
 	for _, limit := range []int{500, len(tune) + 1} {

@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -12,7 +11,6 @@ import (
 
 	"github.com/schedplan/schedplan/classify"
 	"github.com/schedplan/schedplan/cluster"
-	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/pipeline/capacity"
@@ -118,16 +116,18 @@ func Prepare(cfg inputs.RunConfig) (*inputs.Inputs, error) {
 	if in.Capacity, in.CapacityFrom, err = tasklevel.RunCapacity(cfg.Capacity, in.Source, cfg.Sizes, in.Spec); err != nil {
 		return nil, err
 	}
-	if err = in.BuildSimJobs(); err != nil {
+	// Every check below reads the log's columns (submit times, sizes):
+	// the whole log's simulation jobs are never built (PlanSimJobs).
+	if err = in.PlanSimJobs(); err != nil {
 		return nil, err
 	}
-	if err := tasklevel.CheckClock(in.SimJobs, in.Capacity, in.CapacityFrom); err != nil {
+	if err := tasklevel.CheckClockColumns(in.Jobs.Submit, in.Sizes, in.Capacity, in.CapacityFrom); err != nil {
 		return nil, err
 	}
-	if in.Split, err = experiment.SplitByTime(in.SimJobs, cfg.Split); err != nil {
+	if in.Split, err = experiment.SplitByArrivals(in.Jobs.Submit, cfg.Split); err != nil {
 		return nil, experiment.ParamErr("split", cfg.Split, "%s: %v", in.Jobs.Source, err)
 	}
-	if err := inputs.CheckWindowsWork(in.SimJobs, in.Split); err != nil {
+	if err := inputs.CheckWindowsWork(in.Sizes, in.Split); err != nil {
 		return nil, experiment.ParamErr("split", cfg.Split, "%s: %v", in.Jobs.Source, err)
 	}
 	if !cfg.NoLimits {
@@ -135,7 +135,7 @@ func Prepare(cfg inputs.RunConfig) (*inputs.Inputs, error) {
 			return nil, err
 		}
 	}
-	in.OfferedLoad = experiment.OfferedLoad(in.SimJobs, in.Capacity)
+	in.OfferedLoad = experiment.OfferedLoadColumns(in.Jobs.Submit, in.Sizes, in.Capacity)
 	for _, w := range []string{tasklevel.OverloadWarning(in.OfferedLoad, in.Capacity, in.CapacityFrom), experiment.SmallWindowWarning(in.Split)} {
 		if w != "" {
 			in.Warnings = append(in.Warnings, w)
@@ -151,7 +151,9 @@ func Prepare(cfg inputs.RunConfig) (*inputs.Inputs, error) {
 	if in.SpecKey, err = json.Marshal(in.Spec); err != nil {
 		return nil, err
 	}
-	in.JobsKey = jobsKey(in.SimJobs, in.Capacity)
+	if in.JobsKey, err = in.SimJobsKey(); err != nil {
+		return nil, err
+	}
 	return in, nil
 }
 
@@ -318,25 +320,6 @@ func (t TuneRequest) HPFSP() bool { return strings.ToLower(t.Policy) == "hpfsp" 
 type TracedTuneReport struct {
 	Trace string `json:"trace"`
 	*tuner.TuneReport
-}
-
-// jobsKey is the canonical content of the simulation jobs and capacity.
-func jobsKey(jobs []sim.Job, capacity float64) []byte {
-	h := sha256.New()
-	var b [8]byte
-	put := func(v float64) {
-		binary.LittleEndian.PutUint64(b[:], math.Float64bits(v))
-		h.Write(b[:])
-	}
-	put(capacity)
-	for _, j := range jobs {
-		put(j.Arrival)
-		put(j.Size)
-		put(j.Estimate)
-		put(j.Weight)
-		put(j.Cap)
-	}
-	return h.Sum(nil)
 }
 
 // TuneCost estimates TuneLASMQWindows: every candidate (the budget and

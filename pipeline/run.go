@@ -145,7 +145,8 @@ func Run(ctx context.Context, in *inputs.Inputs, r *Runner) (*runreport.RunResul
 		return nil, err
 	}
 	defer r.Close()
-	// The simulation jobs (64 B a job) are dropped for the whole run: the
+	// The simulation jobs (64 B a job; Prepare builds none) are dropped
+	// for the whole run, should a caller hold them: the
 	// validation window, which tune, bounds, tune-deploy's verdict and
 	// validate share, is built once when tune starts (the first stage
 	// that simulates), and every other window from the log's columns
@@ -185,6 +186,9 @@ func Run(ctx context.Context, in *inputs.Inputs, r *Runner) (*runreport.RunResul
 		run := p.runOf(s)
 		st := &stamped{State: s.state}
 		err = r.Stage(s.name, key, st, func() (map[string][]byte, error) {
+			if err := in.CheckTuningRows(s.name); err != nil {
+				return nil, err
+			}
 			files, err := interruptible(ctx, func() (map[string][]byte, error) { return run(ctx) })
 			st.Files = nil
 			for n := range files {
@@ -199,6 +203,11 @@ func Run(ctx context.Context, in *inputs.Inputs, r *Runner) (*runreport.RunResul
 		p.files = append(p.files, st.Files...)
 		if (so.Until == s.name || so.Stage == s.name) && k < len(stages)-1 {
 			return nil, p.mergeDone() // part of the run: no result
+		}
+		if s.name == "classify" { // its last reader of the tuning window's job ids
+			if err := in.ReleaseTuningIDs(); err != nil {
+				return nil, err
+			}
 		}
 	}
 	res := p.result()
@@ -551,6 +560,9 @@ func (p *pipelineRun) validate(ctx context.Context) (map[string][]byte, error) {
 	// simulation jobs are dropped, not kept live beside its simulations.
 	p.bundle()
 	p.in.ReleaseSimJobs(p.in.Split.TuneJobs, p.in.NumSimJobs())
+	if err := p.in.ReleaseTuningRows(); err != nil { // and their job ids and bytes
+		return nil, err
+	}
 	// The emitted files, loaded back from the output directory and
 	// simulated at task level, with H-PFSP's rows, in one pool with the
 	// fluid runs (a shard computes the fluid runs alone).

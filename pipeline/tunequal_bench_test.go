@@ -43,6 +43,9 @@ func BenchmarkTuneQuality(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	if err := in.HoldSimJobs(); err != nil { // Prepare builds none
+		b.Fatal(err)
+	}
 	cons, err := tuner.ParseConstraints(cfg.Constraints)
 	if err != nil {
 		b.Fatal(err)

@@ -68,6 +68,9 @@ func TestRunTaskLevelValidation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := in.HoldSimJobs(); err != nil { // Prepare builds none
+		t.Fatal(err)
+	}
 	lo := in.Split.TuneJobs
 	jobs, err := tasklevel.TaskJobs(in.Jobs, in.SimJobs[lo:], lo, in.Capacity, cl.Rate(), in.Config.Seed)
 	if err != nil {

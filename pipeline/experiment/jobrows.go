@@ -191,17 +191,24 @@ func (r *JobRange) Jobs(lo, hi int) ([]sim.Job, error) {
 	out := make([]sim.Job, hi-lo)
 	for k := range out {
 		i := lo + k
-		w := float64(j.PriorityAt(i))
-		if r.userW != nil {
-			c := j.User.Codes[i]
-			if c < 0 {
-				c = int32(len(j.User.Values))
-			}
-			w *= r.userW[c]
-		}
-		out[k] = sim.Job{Arrival: j.Submit[i], Size: sizes[i], Estimate: sizes[i], Weight: w, Containers: logContainers(j, i)}
+		out[k] = sim.Job{Arrival: j.Submit[i], Size: sizes[i], Estimate: sizes[i], Weight: r.Weight(i), Containers: logContainers(j, i)}
 	}
 	return out, nil
+}
+
+// Weight is row i's job's weight (Jobs' Weight, the same bits) without
+// building the job: its priority times its user's weight in the spec.
+func (r *JobRange) Weight(i int) float64 {
+	j := r.j
+	w := float64(j.PriorityAt(i))
+	if r.userW != nil {
+		c := j.User.Codes[i]
+		if c < 0 {
+			c = int32(len(j.User.Values))
+		}
+		w *= r.userW[c]
+	}
+	return w
 }
 
 // Slice returns a copy of rows [lo, hi).

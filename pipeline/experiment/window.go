@@ -22,7 +22,17 @@ type Split struct {
 
 // SplitByTime computes the split of jobs at fraction frac ∈ (0, 1).
 func SplitByTime(jobs []sim.Job, frac float64) (Split, error) {
-	n := len(jobs)
+	return splitAt(len(jobs), func(i int) float64 { return jobs[i].Arrival }, frac)
+}
+
+// SplitByArrivals is SplitByTime of the jobs whose arrivals are the column
+// given (the log's submit times), without the jobs: the same split.
+func SplitByArrivals(arrival []float64, frac float64) (Split, error) {
+	return splitAt(len(arrival), func(i int) float64 { return arrival[i] }, frac)
+}
+
+// splitAt is SplitByTime of n jobs, job i arriving at arrival(i).
+func splitAt(n int, arrival func(i int) float64, frac float64) (Split, error) {
 	if !(frac > 0 && frac < 1) {
 		return Split{}, fmt.Errorf("split fraction %v: need a number strictly between 0 and 1", frac)
 	}
@@ -30,16 +40,16 @@ func SplitByTime(jobs []sim.Job, frac float64) (Split, error) {
 	if k < 1 || k >= n {
 		return Split{}, fmt.Errorf("cannot split %d jobs at %v: a window would be empty", n, frac)
 	}
-	for k > 0 && jobs[k-1].Arrival == jobs[k].Arrival {
+	for k > 0 && arrival(k-1) == arrival(k) {
 		k--
 	}
 	if k == 0 {
 		return Split{}, fmt.Errorf("cannot split %d jobs at %v: they all arrive at once", n, frac)
 	}
 	return Split{
-		Fraction: frac, Time: jobs[k].Arrival,
-		TuneJobs: k, TuneSpan: [2]float64{jobs[0].Arrival, jobs[k-1].Arrival},
-		ValidJobs: n - k, ValidSpan: [2]float64{jobs[k].Arrival, jobs[n-1].Arrival},
+		Fraction: frac, Time: arrival(k),
+		TuneJobs: k, TuneSpan: [2]float64{arrival(0), arrival(k - 1)},
+		ValidJobs: n - k, ValidSpan: [2]float64{arrival(k), arrival(n - 1)},
 	}, nil
 }
 

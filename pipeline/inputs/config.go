@@ -113,7 +113,8 @@ type Inputs struct {
 	// above 1 the cluster cannot keep up, which Warnings says.
 	OfferedLoad float64
 	Warnings    []string
-	// SimJobs are the log's simulation jobs (BuildSimJobs); nil once
+	// SimJobs are the log's simulation jobs when held (BuildSimJobs,
+	// HoldSimJobs); nil as Prepare leaves them (PlanSimJobs) and once
 	// ReleaseSimJobs dropped them: read a window with Window then.
 	SimJobs  []sim.Job
 	sim      simHold

@@ -5,7 +5,10 @@
 // reading (input.go: ReadInput, InputOptions, the formats), its
 // description (describe.go, describestream.go: Workload), the cluster's
 // observed times (observed.go), and the checks of the user names and of the
-// user's own scheduler file (usercheck.go, currentconfig.go).
+// user's own scheduler file (usercheck.go, currentconfig.go), the
+// simulation jobs built window by window from the log's columns
+// (simjobs.go) and their key (jobskey.go), and which rows of which columns
+// the stages still own (release.go).
 //
 // Prepare (package pipeline) fills Inputs. This package may import the
 // module's leaves, pipeline/report, pipeline/experiment, pipeline/tuner,

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/schedplan/schedplan/cluster"
-	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/data"
 	_ "github.com/schedplan/schedplan/data/logs" // the log formats' readers
 	"github.com/schedplan/schedplan/data/spark"
@@ -269,18 +268,18 @@ func DescribeLog(o InputOptions, sizes estimate.SizeOptions) (Workload, error) {
 // CheckWindowsWork refuses a split whose tuning or validation window holds
 // no work at all (every job of size 0, as a log of failed jobs kept with
 // --keep-failed can give): no bound, gap or slowdown is defined there.
-func CheckWindowsWork(jobs []sim.Job, s experiment.Split) error {
-	tune, val := s.Windows(jobs)
+// sizes are the jobs' sizes (the simulation jobs' Size), in log order.
+func CheckWindowsWork(sizes []float64, s experiment.Split) error {
 	for _, w := range []struct {
-		name string
-		jobs []sim.Job
-	}{{"tuning", tune}, {"validation", val}} {
+		name  string
+		sizes []float64
+	}{{"tuning", sizes[:s.TuneJobs]}, {"validation", sizes[s.TuneJobs:]}} {
 		work := 0.0
-		for _, j := range w.jobs {
-			work += j.Size
+		for _, v := range w.sizes {
+			work += v
 		}
 		if !(work > 0) {
-			return fmt.Errorf("the %s window's %d jobs have no work (every size is 0); give a larger log or another split", w.name, len(w.jobs))
+			return fmt.Errorf("the %s window's %d jobs have no work (every size is 0); give a larger log or another split", w.name, len(w.sizes))
 		}
 	}
 	return nil

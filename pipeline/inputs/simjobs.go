@@ -36,6 +36,22 @@ func (in *Inputs) BuildSimJobs() error {
 	return nil
 }
 
+// PlanSimJobs readies the log's simulation jobs without building them:
+// SimJobs stays nil, as after ReleaseSimJobs with no window kept, so that
+// Window builds any window from the log's columns and HoldSimJobs the
+// whole jobs (the same bits as BuildSimJobs's). Prepare reads everything
+// it checks from the columns (the split, the clock, the windows' work, the
+// offered load, JobsKey): the whole log's jobs, 64 B each (0.6 GB at 10 M),
+// are never built by a run.
+func (in *Inputs) PlanSimJobs() error {
+	rng, err := experiment.NewJobRange(in.Jobs, in.Sizes, in.Spec)
+	if err != nil {
+		return err
+	}
+	in.SimJobs, in.sim = nil, simHold{n: len(in.Sizes), rng: rng}
+	return nil
+}
+
 // NumSimJobs is the number of simulation jobs, held or not.
 func (in *Inputs) NumSimJobs() int {
 	if in.SimJobs != nil {

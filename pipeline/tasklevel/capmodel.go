@@ -335,7 +335,7 @@ func ExecModelScales(jobs []task.Job, j *data.Jobs, fl []sim.Job, lo int, capaci
 	for i := range fl {
 		cs[i] = fl[i].Size * spec.Capacity() / capacity
 	}
-	return COSHHTypeScales(jobs, j.Subset(WindowRows(lo, len(jobs))), cs, spec, 0, 0)
+	return COSHHTypeScales(jobs, j.Rows(lo, lo+len(jobs)), cs, spec, 0, 0) // a view: no copy of the rows
 }
 
 // ExecLoad is the task jobs' load on cl in the execution-time model

@@ -26,7 +26,26 @@ func CheckClock(jobs []sim.Job, capacity float64, from string) error {
 	for _, j := range jobs {
 		work += j.Size
 	}
-	end := jobs[len(jobs)-1].Arrival + work/capacity
+	return checkClock(jobs[len(jobs)-1].Arrival, work, capacity, from)
+}
+
+// CheckClockColumns is CheckClock of the jobs whose arrivals and sizes are
+// the columns given (equal lengths: the log's submit times and sizes),
+// without the jobs: the same sums, the same verdict.
+func CheckClockColumns(arrival, size []float64, capacity float64, from string) error {
+	if len(size) == 0 {
+		return nil
+	}
+	work := 0.0
+	for _, s := range size {
+		work += s
+	}
+	return checkClock(arrival[len(size)-1], work, capacity, from)
+}
+
+// checkClock is CheckClock's verdict on the last arrival and the work.
+func checkClock(last, work, capacity float64, from string) error {
+	end := last + work/capacity
 	if end <= MaxClock {
 		return nil
 	}
