@@ -31,14 +31,19 @@ import (
 //         killed, instead of growing to twice its live heap;
 //       - the heap the log needs with some to spare: autoSpare (1.3) ×
 //         (autoBaseBytes (250 MB) + autoBytesPerJob (105 B) per job), at
-//         least autoMinLimit (512 MiB). The live heap peaks near 375 MB at
-//         1 M jobs (validate's task level) and 1.42–1.49 GB at 10 M
-//         (validate's load-factor runs), so a run collects a little more
-//         often near its peak instead of doubling it: at 1 M jobs 512 MiB,
-//         at 10 M 1.69 GB (13–19% over the peak: 79 collections instead of
-//         53, the RSS 1.77 GB instead of 2.06). The jobs' arrays hold no
-//         pointers, so a collection near the peak marks little: the limit
-//         costs a few more collections, not CPU time that counts.
+//         least autoMinLimit (512 MiB): at 1 M jobs 512 MiB, at 10 M
+//         1.69 GB. It was fitted when the live heap peaked at 375 MB at
+//         1 M jobs and 1.42–1.49 GB at 10 M (validate's load-factor
+//         runs); since Prepare builds no simulation jobs, the tuning
+//         window's ids and bytes are dropped before validate and the peak
+//         replay runs in chunks, it peaks at 316 MB (1 M, no task counts) and
+//         1.14 GB (10 M, in tune), so
+//         the limit is 48–62% over the peak: the heap grows to at most the
+//         limit (RSS 1.69 GB at 10 M, 2.51 GB with "none") and collections
+//         come a little sooner only near it. The jobs' arrays hold no
+//         pointers, so a collection marks little: the limit costs a few
+//         more collections, not CPU time that counts. The fit is of runs
+//         on 2 cores; more workers hold more simulations at once.
 
 // MemoryLimitAuto and MemoryLimitNone are --memory-limit's words.
 const (
