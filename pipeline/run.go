@@ -560,7 +560,9 @@ func (p *pipelineRun) validate(ctx context.Context) (map[string][]byte, error) {
 	// simulation jobs are dropped, not kept live beside its simulations.
 	p.bundle()
 	p.in.ReleaseSimJobs(p.in.Split.TuneJobs, p.in.NumSimJobs())
-	if err := p.in.ReleaseTuningRows(); err != nil { // and their job ids and bytes
+	// And their job ids and bytes, but the bytes of the rows COSHH's
+	// re-classifications on the validation window refit on.
+	if err := p.in.ReleaseTuningRows(validation.COSHHRefitRows); err != nil {
 		return nil, err
 	}
 	// The emitted files, loaded back from the output directory and

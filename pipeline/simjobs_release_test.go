@@ -15,6 +15,7 @@ import (
 	"github.com/schedplan/schedplan/pipeline/inputs"
 	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/schedplan/schedplan/pipeline/tuner"
+	"github.com/schedplan/schedplan/pipeline/validation"
 )
 
 // TestReleaseSimJobsWindows checks that once the simulation jobs are
@@ -117,12 +118,14 @@ func TestValidateDropsSimJobs(t *testing.T) {
 	}
 }
 
-// checkReleasedColumns checks that after a Run the job ids and the byte
-// columns hold the validation window's rows alone (their Values nil, a
-// tuning row's value a panic), those rows as whole has them.
+// checkReleasedColumns checks that after a Run the job ids hold the
+// validation window's rows alone and the byte columns those and the
+// COSHHRefitRows before them (their Values nil, a dropped row's value a
+// panic), those rows as whole has them.
 func checkReleasedColumns(t *testing.T, in *inputs.Inputs, whole *data.Jobs) {
 	t.Helper()
 	j, lo := in.Jobs, in.Split.TuneJobs
+	from := max(0, lo-validation.COSHHRefitRows) // the bytes' first kept row
 	for _, c := range []struct {
 		name string
 		col  *data.Column[int64]
@@ -131,12 +134,14 @@ func checkReleasedColumns(t *testing.T, in *inputs.Inputs, whole *data.Jobs) {
 		if c.col.Values != nil || !c.col.Present() {
 			t.Errorf("%s: %d values held after Run (present %v), want the tuning rows dropped", c.name, len(c.col.Values), c.col.Present())
 		}
-		for i := lo; i < j.Len(); i++ {
+		for i := from; i < j.Len(); i++ {
 			if v, ok := c.col.At(i); v != c.want.Values[i] || !ok {
 				t.Fatalf("%s row %d: %d, want %d", c.name, i, v, c.want.Values[i])
 			}
 		}
-		mustPanic(t, c.name+" of a tuning row", func() { c.col.At(lo - 1) })
+		if from > 0 {
+			mustPanic(t, c.name+" of a tuning row", func() { c.col.At(from - 1) })
+		}
 	}
 	for i := lo; i < j.Len(); i++ {
 		if j.ID.At(i) != whole.ID.At(i) {

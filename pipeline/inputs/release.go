@@ -21,7 +21,10 @@ import (
 //     tasks table, keeps the validation window's job ids alone;
 //   - ReleaseTuningRows, when validate starts, keeps the validation
 //     window's rows of the job ids and the three byte columns
-//     (ValidationColumns).
+//     (ValidationColumns), and of the byte columns the history rows
+//     before it that COSHH's re-classifications on the validation window
+//     refit on (validation.COSHHRefitRows: their paper features read the
+//     bytes).
 //
 // At 10 M jobs with a 0.7 split, the tuning window's ids are 85 MB and its
 // bytes 160 MB. A dropped row panics when read (data.Jobs.KeepRows), and
@@ -33,7 +36,8 @@ import (
 // users and queues.
 
 // ValidationColumns are the columns of the log whose validation window's
-// rows alone are read once validate starts.
+// rows alone are read once validate starts (and, of the byte columns, the
+// history rows of ReleaseTuningRows).
 var ValidationColumns = append([]string{data.ColJobID}, byteColumns...)
 
 // byteColumns are the log's byte columns.
@@ -54,10 +58,16 @@ func (in *Inputs) ReleaseTuningIDs() error {
 	return in.Jobs.KeepRows(in.Split.TuneJobs, in.Jobs.Len(), data.ColJobID)
 }
 
-// ReleaseTuningRows keeps only the validation window's rows of
-// ValidationColumns; a second call is a no-op.
-func (in *Inputs) ReleaseTuningRows() error {
-	return in.Jobs.KeepRows(in.Split.TuneJobs, in.Jobs.Len(), ValidationColumns...)
+// ReleaseTuningRows keeps only the validation window's rows of the job
+// ids, and of the byte columns those and the history rows before them
+// (the rows a later reader of the validation window reads besides);
+// a second call with the same history is a no-op.
+func (in *Inputs) ReleaseTuningRows(history int) error {
+	lo, n := in.Split.TuneJobs, in.Jobs.Len()
+	if err := in.Jobs.KeepRows(lo, n, data.ColJobID); err != nil {
+		return err
+	}
+	return in.Jobs.KeepRows(max(0, lo-history), n, byteColumns...)
 }
 
 // CheckTuningRows refuses (ErrTuningRowsReleased) to let stage compute
