@@ -14,8 +14,9 @@ import (
 // job ids, ColJobID, and the numeric columns) but for rows [lo, hi), which
 // it keeps in a copy of their own: the table still has j.Len() rows, the
 // columns are still Present and their At, Bytes and Subset and Rows of
-// kept rows give what they gave, but a dropped row's value panics (a
-// reader past its owner's release, which must never read a wrong value);
+// kept rows give what they gave, but a dropped row's value panics with a
+// *DroppedRowError (a reader past its owner's release, which must never
+// read a wrong value; CatchDroppedRow makes it an error);
 // null bitmaps stay whole (1 bit a row). Submit, the user, queue and
 // absent columns are never dropped. A column already kept for [lo, hi) is
 // left as it is; for any other rows, KeepRows errors. The table can no
@@ -82,7 +83,7 @@ type keptStrings struct {
 
 func (k *keptStrings) bytes(i int) []byte {
 	if i < k.lo || i >= k.lo+k.s.Len() {
-		panic(fmt.Sprintf("data: row %d's job id was dropped (Jobs.KeepRows kept rows [%d, %d) of %d)", i, k.lo, k.lo+k.s.Len(), k.n))
+		panic(&DroppedRowError{Column: ColJobID, Row: i, Lo: k.lo, Hi: k.lo + k.s.Len()})
 	}
 	return k.s.Bytes(i - k.lo)
 }
@@ -121,7 +122,7 @@ type keptValues[T Number] struct {
 
 func (k *keptValues[T]) check(i int) {
 	if i < k.lo || i >= k.lo+len(k.v) {
-		panic(fmt.Sprintf("data: row %d of column %s was dropped (Jobs.KeepRows kept rows [%d, %d))", i, k.name, k.lo, k.lo+len(k.v)))
+		panic(&DroppedRowError{Column: k.name, Row: i, Lo: k.lo, Hi: k.lo + len(k.v)})
 	}
 }
 

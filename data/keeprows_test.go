@@ -79,8 +79,9 @@ func TestKeepRows(t *testing.T) {
 	} {
 		func() {
 			defer func() {
-				if r := recover(); r == nil {
-					t.Errorf("%s: no panic", c.what)
+				r := recover()
+				if _, dropped := r.(*DroppedRowError); r == nil || !dropped && c.what != "an appended id" {
+					t.Errorf("%s: recovered %v, want a *DroppedRowError", c.what, r)
 				}
 			}()
 			c.f()

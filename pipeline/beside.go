@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"slices"
 	"time"
+
+	"github.com/schedplan/schedplan/data"
 )
 
 // besideTune are the stages computed in the background from the start of
@@ -77,7 +79,10 @@ func (p *pipelineRun) startBeside(ctx context.Context, stages []stage) {
 			a := p.ahead[s.name]
 			t0 := time.Now()
 			if a.err = ctx.Err(); a.err == nil {
-				a.files, a.err = s.run(ctx)
+				func() {
+					defer data.CatchDroppedRow(&a.err) // a read past a column's release
+					a.files, a.err = s.run(ctx)
+				}()
 			}
 			slog.Info("stage computed in the background", "stage", s.name, "seconds", time.Since(t0).Seconds(), "ok", a.err == nil)
 			close(a.done)

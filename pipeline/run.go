@@ -226,8 +226,12 @@ func interruptible[T any](ctx context.Context, f func() (T, error)) (T, error) {
 	}
 	ch := make(chan result, 1)
 	go func() {
-		v, err := f()
-		ch <- result{v, err}
+		var r result
+		func() {
+			defer data.CatchDroppedRow(&r.err) // a read past a column's release
+			r.v, r.err = f()
+		}()
+		ch <- r
 	}()
 	select {
 	case r := <-ch:

@@ -3,6 +3,8 @@ package experiment
 import (
 	"context"
 	"sync"
+
+	"github.com/schedplan/schedplan/data"
 )
 
 // ParallelFor calls f(w, i) for every i in [0, n) on up to workers
@@ -23,7 +25,7 @@ func ParallelFor(ctx context.Context, n, workers int, f func(w, i int) error) er
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				if errs[i] = f(w, i); errs[i] != nil {
+				if errs[i] = catching(f, w, i); errs[i] != nil {
 					once.Do(func() { close(stop) })
 				}
 			}
@@ -50,4 +52,11 @@ feed:
 		}
 	}
 	return nil
+}
+
+// catching is f(w, i), a read past a column's release (a
+// data.DroppedRowError panic) returned as its error.
+func catching(f func(w, i int) error, w, i int) (err error) {
+	defer data.CatchDroppedRow(&err)
+	return f(w, i)
 }

@@ -27,7 +27,9 @@ import (
 //     bytes).
 //
 // At 10 M jobs with a 0.7 split, the tuning window's ids are 85 MB and its
-// bytes 160 MB. A dropped row panics when read (data.Jobs.KeepRows), and
+// bytes 160 MB. A dropped row panics when read (data.Jobs.KeepRows) with a
+// data.DroppedRowError, which the goroutines of a run's stages and pools
+// return as the stage's error (data.CatchDroppedRow), and
 // CheckTuningRows refuses a stage that would read one (a second Run on the
 // same Inputs). Submit times, users, queues, priorities, task counts and
 // sizes stay whole: every simulation window is built from them
