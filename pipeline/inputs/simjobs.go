@@ -24,15 +24,14 @@ type simHold struct {
 // (experiment.JobsOf of Jobs, Sizes and Spec), which ReleaseSimJobs may
 // later drop and HoldSimJobs rebuild bit for bit.
 func (in *Inputs) BuildSimJobs() error {
-	rng, err := experiment.NewJobRange(in.Jobs, in.Sizes, in.Spec)
+	if err := in.PlanSimJobs(); err != nil {
+		return err
+	}
+	jobs, err := in.sim.rng.Jobs(0, in.sim.n)
 	if err != nil {
 		return err
 	}
-	jobs, err := rng.Jobs(0, len(in.Sizes))
-	if err != nil {
-		return err
-	}
-	in.SimJobs, in.sim = jobs, simHold{built: jobs, n: len(jobs), rng: rng}
+	in.SimJobs, in.sim.built = jobs, jobs
 	return nil
 }
 
