@@ -6,7 +6,11 @@
 # between the two largest sizes. SIZES overrides the list. TASKS=1 runs
 # the same sizes on logs with map_tasks/reduce_tasks (synthlog -tasks: the
 # same jobs, with Hadoop's task counts from their bytes; rows "N-tasks");
-# TASKS=both runs each size without and then with them.
+# TASKS=both runs each size without and then with them. MEMLIMIT passes
+# --memory-limit (MEMLIMIT=none: Go's collector alone, no soft limit).
+# The "live heap" column is the largest heap live after a collection
+# (GODEBUG=gctrace=1's third figure): the RSS runs to about twice it
+# when no soft limit binds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${SCALE_DIR:-/tmp/schedplan-scale}
@@ -23,7 +27,9 @@ esac
 mkdir -p "$dir"
 go build -o "$dir/schedplan" ./cmd/schedplan
 go build -o "$dir/synthlog" ./cmd/synthlog
-printf '%16s %10s %12s  %s\n' jobs "wall (s)" "peak RSS" "stage seconds"
+memflag=()
+[ -z "${MEMLIMIT:-}" ] || memflag=(--memory-limit "$MEMLIMIT")
+printf '%16s %10s %12s %12s  %s\n' jobs "wall (s)" "peak RSS" "live heap" "stage seconds"
 declare -A stagesec
 rows=()
 for n in $sizes; do
@@ -39,17 +45,18 @@ for n in "${rows[@]}"; do
 	out="$dir/out-$n"
 	rm -rf "$out"
 	set +e
-	/usr/bin/time -f '%e %M' -o "$dir/time-$n" "$dir/schedplan" run --trace "$log" --out "$out" --log-format json 2>"$dir/log-$n.json" >/dev/null
+	GODEBUG=gctrace=1 /usr/bin/time -f '%e %M' -o "$dir/time-$n" "$dir/schedplan" run --trace "$log" --out "$out" --log-format json "${memflag[@]}" 2>"$dir/log-$n.json" >/dev/null
 	rc=$?
 	set -e
 	read -r wall rss <"$dir/time-$n"
+	live=$(grep -E '^gc [0-9]+ @' "$dir/log-$n.json" | sed -E 's/.*->([0-9]+) MB,.*/\1/' | sort -n | tail -1 || true)
 	stages=$(grep '"stage done"' "$dir/log-$n.json" | sed -E 's/.*"stage":"([a-z_-]+)".*"seconds":([0-9.e+-]+).*/\1=\2/' | awk -F= '{printf "%s %.1f  ", $1, $2}' || true)
 	for kv in $(grep '"stage done"' "$dir/log-$n.json" | sed -E 's/.*"stage":"([a-z_-]+)".*"seconds":([0-9.e+-]+).*/\1=\2/' || true); do
 		stagesec["$n,${kv%%=*}"]=${kv#*=}
 	done
 	status=""
 	[ $rc -eq 0 ] || status="  (exit $rc: $(grep -o '"msg":"[^"]*"' "$dir/log-$n.json" | tail -1))"
-	printf '%16s %10s %9d MB  %s%s\n' "$n" "$wall" $((rss / 1024)) "$stages" "$status"
+	printf '%16s %10s %9d MB %9s MB  %s%s\n' "$n" "$wall" $((rss / 1024)) "${live:-?}" "$stages" "$status"
 done
 set -- $sizes
 if [ $# -ge 2 ]; then
