@@ -476,7 +476,7 @@ func prepare(j *data.Jobs, sizes []float64, spec *cluster.Spec, opt Options) (*p
 	if !math.IsInf(floor, 1) {
 		in.floor = floor
 	}
-	in.times = newJobTimes(j, sizes, in.model.Types, in.floor, opt.BlockBytes, opt.TimeErrors, opt.Seed)
+	in.times = newJobTimes(j, sizes, in.model.Types, in.floor, opt.BlockBytes, opt.TimeErrors, opt.Seed, j.Len())
 	return in, nil
 }
 
@@ -616,6 +616,7 @@ func buildClasses(res *Result, j *data.Jobs, sizes []float64, rows []int, jt *jo
 	}
 	st := make([]stats, k)
 	zr, cr := z.RawMatrix(), km.Centroids.RawMatrix()
+	times := jt.rows()
 	q := 0
 	forRows(j.Len(), rows, func(i int) {
 		c := km.Assign[q]
@@ -623,7 +624,7 @@ func buildClasses(res *Result, j *data.Jobs, sizes []float64, rows []int, jt *jo
 		s.radius2 = math.Max(s.radius2, sqDist(zr.Data[q*zr.Stride:q*zr.Stride+d], cr.Data[int(c)*cr.Stride:int(c)*cr.Stride+d]))
 		q++
 		s.count++
-		s.rates.add(jt, i)
+		s.rates.add(times.row(i))
 		if sizes != nil {
 			s.size.add(sizes[i], true)
 		}
