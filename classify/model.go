@@ -93,12 +93,17 @@ func rate(t float64) float64 {
 // its byte and task-count columns (nulls count as 0 bytes and unknown
 // counts). block is the slice size when tasks are not counted.
 func JobDemand(j *data.Jobs, sizes []float64, i int, floor, block float64) Demand {
+	return demand(j, math.Max(sizes[i], floor), i, block)
+}
+
+// demand is JobDemand of a job of the given compute.
+func demand(j *data.Jobs, compute float64, i int, block float64) Demand {
 	in, _ := j.InputBytes.At(i)
 	sh, _ := j.ShuffleBytes.At(i)
 	maps, mok := j.MapTasks.At(i)
 	reds, rok := j.ReduceTasks.At(i)
 	return Demand{
-		Compute:  math.Max(sizes[i], floor),
+		Compute:  compute,
 		Data:     float64(in) + float64(sh),
 		TaskData: math.Max(perTask(float64(in), maps, mok, block), perTask(float64(sh), reds, rok, block)),
 	}
@@ -135,6 +140,7 @@ const timeBlock = 1 << 12
 type jobTimes struct {
 	j            *data.Jobs
 	sizes        []float64
+	scale        float64 // size i is sizes[i]·scale
 	types        []MachineType
 	floor, block float64
 	errs         estimate.ErrorModel
@@ -142,10 +148,10 @@ type jobTimes struct {
 	marks []rand.PCG
 }
 
-// newJobTimes returns the execution times of j's jobs, rows [0, upTo)
-// readable (all of them without errors).
-func newJobTimes(j *data.Jobs, sizes []float64, types []MachineType, floor, block float64, errs estimate.ErrorModel, seed uint64, upTo int) *jobTimes {
-	jt := &jobTimes{j: j, sizes: sizes, types: types, floor: floor, block: block, errs: errs}
+// newJobTimes returns the execution times of j's jobs (size i
+// sizes[i]·scale), rows [0, upTo) readable (all of them without errors).
+func newJobTimes(j *data.Jobs, sizes []float64, scale float64, types []MachineType, floor, block float64, errs estimate.ErrorModel, seed uint64, upTo int) *jobTimes {
+	jt := &jobTimes{j: j, sizes: sizes, scale: scale, types: types, floor: floor, block: block, errs: errs}
 	if errs.IsExact() {
 		return jt
 	}
@@ -203,7 +209,7 @@ func (c *timeRows) fill(i int) {
 	nt := len(jt.types)
 	c.t, c.taskData = slices.Grow(c.t[:0], (hi-lo)*nt)[:(hi-lo)*nt], slices.Grow(c.taskData[:0], hi-lo)[:hi-lo]
 	for r := lo; r < hi; r++ {
-		d := JobDemand(jt.j, jt.sizes, r, jt.floor, jt.block)
+		d := demand(jt.j, math.Max(jt.sizes[r]*jt.scale, jt.floor), r, jt.block)
 		c.taskData[r-lo] = d.TaskData
 		for t, m := range jt.types {
 			v := m.ExecTime(d)

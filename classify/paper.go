@@ -147,7 +147,7 @@ func (m *Model) estimatedTimesOf(j *data.Jobs, sizes []float64, floor float64, r
 	if len(rows) > 0 {
 		upTo = rows[len(rows)-1] + 1
 	}
-	return newJobTimes(j, sizes, m.Types, floor, m.BlockBytes, m.Errors, m.ErrorSeed, upTo)
+	return newJobTimes(j, sizes, 1, m.Types, floor, m.BlockBytes, m.Errors, m.ErrorSeed, upTo)
 }
 
 // isRateFeature reports whether a feature is a rate (jobs/s): an

@@ -34,7 +34,7 @@ func TestRowBlocksMatchSerial(t *testing.T) {
 	j := synthetic(users, in, sh, out, prio)
 	spec := cluster.DefaultSpec()
 	types := MachineTypes(spec)
-	jt := newJobTimes(j, sizes, types, 1e-6, DefaultBlockBytes, estimate.ErrorModel{}, 1, n)
+	jt := newJobTimes(j, sizes, 1, types, 1e-6, DefaultBlockBytes, estimate.ErrorModel{}, 1, n)
 	all := allTimes(jt)
 	for i := 0; i < n; i++ {
 		d := JobDemand(j, sizes, i, 1e-6, DefaultBlockBytes)

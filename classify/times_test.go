@@ -34,7 +34,7 @@ func TestJobTimesDrawsMatchOnePass(t *testing.T) {
 	j, sizes := pinLog(n)
 	types := MachineTypes(cluster.DefaultSpec())
 	nt := len(types)
-	exact := allTimes(newJobTimes(j, sizes, types, 1e-9, DefaultBlockBytes, estimate.ErrorModel{}, 0, n))
+	exact := allTimes(newJobTimes(j, sizes, 1, types, 1e-9, DefaultBlockBytes, estimate.ErrorModel{}, 0, n))
 	for _, errs := range []estimate.ErrorModel{{Kind: estimate.Uniform, I: 0.3}, {Kind: estimate.LogNormal, Sigma: 0.7}} {
 		want := errs.Apply(exact.t, estimate.RunRand(5, errorStream), nil)
 		for k, v := range exact.t {
@@ -42,7 +42,7 @@ func TestJobTimesDrawsMatchOnePass(t *testing.T) {
 				want[k] = v
 			}
 		}
-		jt := newJobTimes(j, sizes, types, 1e-9, DefaultBlockBytes, errs, 5, n)
+		jt := newJobTimes(j, sizes, 1, types, 1e-9, DefaultBlockBytes, errs, 5, n)
 		// Rows visited backwards by block, and a fresh reader for a
 		// random subset: the same bits.
 		r := jt.rows()
