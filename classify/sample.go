@@ -146,7 +146,7 @@ func fitClasses(res *Result, j *data.Jobs, rows []int, z *mat.Dense, opt Options
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(km.Inertias[a], km.Inertias[b]) })
 	var full *KMeansResult
-	var packed []uint8 // full's assignment while the next start runs, when k ≤ 256
+	var packed []uint8             // full's assignment while the next start runs, when k ≤ 256
 	all, err := kmeansRowsOf(z, k) // checked once for every start
 	if err != nil {
 		return nil, err

@@ -322,4 +322,6 @@ func ContainerScale(src Source, opt SizeOptions, capacity float64) float64 {
 	return capacity
 }
 
-func scaledToContainers(src Source, opt SizeOptions) bool { return src == FromBytes || opt.NormaliseAll }
+func scaledToContainers(src Source, opt SizeOptions) bool {
+	return src == FromBytes || opt.NormaliseAll
+}
