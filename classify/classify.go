@@ -627,6 +627,10 @@ func (a acc) mean() float64 {
 	return a.sum / float64(a.n)
 }
 
+// timesChunk is the rows whose execution times buildClasses computes at
+// once.
+const timesChunk = 1 << 16
+
 // buildClasses turns the k-means clusters into classes ordered by mean size,
 // with their statistics, labels, α, μ (from the execution times jt) and
 // radius in the scaled space z, and relabels res.Assign; size i is
@@ -642,15 +646,22 @@ func buildClasses(res *Result, j *data.Jobs, sizes []float64, scale float64, row
 	}
 	st := make([]stats, k)
 	zr, cr := z.RawMatrix(), km.Centroids.RawMatrix()
-	times := jt.rows()
+	// The times of timesChunk rows at a time, computed on every core, are
+	// read in row order (the class sums add in row order).
+	nt := len(jt.types)
+	times, taskData := make([]float64, min(n, timesChunk)*nt), make([]float64, min(n, timesChunk))
 	q := 0
 	forRows(j.Len(), rows, func(i int) {
+		k := q % timesChunk
+		if k == 0 {
+			jt.fillRows(rows, q, min(n, q+timesChunk), times, taskData)
+		}
 		c := km.Assign[q]
 		s := &st[c]
 		s.radius2 = math.Max(s.radius2, sqDist(zr.Data[q*zr.Stride:q*zr.Stride+d], cr.Data[int(c)*cr.Stride:int(c)*cr.Stride+d]))
 		q++
 		s.count++
-		s.rates.add(times.row(i))
+		s.rates.add(times[k*nt:(k+1)*nt], taskData[k])
 		if sizes != nil {
 			s.size.add(sizes[i]*scale, true)
 		}

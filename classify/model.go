@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/internal/par"
 )
 
 // DefaultBlockBytes is the HDFS block size of seed 003's experiments (§5.2:
@@ -195,6 +197,25 @@ func (c *timeRows) row(i int) ([]float64, float64) {
 	}
 	nt, k := len(c.jt.types), i-c.lo
 	return c.t[k*nt : k*nt+nt], c.taskData[k]
+}
+
+// fillRows writes the times (row-major, one per type) and task data of
+// the classified positions [q0, q1) — table row rows[q], or q when rows
+// is nil — into t and td, on every core.
+func (jt *jobTimes) fillRows(rows []int, q0, q1 int, t, td []float64) {
+	nt := len(jt.types)
+	par.For((q1-q0+timeBlock-1)/timeBlock, runtime.GOMAXPROCS(0), func(b int) {
+		c := jt.rows()
+		for q := q0 + b*timeBlock; q < min(q1, q0+(b+1)*timeBlock); q++ {
+			i := q
+			if rows != nil {
+				i = rows[q]
+			}
+			ti, d := c.row(i)
+			copy(t[(q-q0)*nt:(q-q0+1)*nt], ti)
+			td[q-q0] = d
+		}
+	})
 }
 
 // fill computes row i, or with errors its block.
