@@ -45,6 +45,12 @@ type Options struct {
 	// BlockBytes is the slice of a map task when the log does not count
 	// map tasks (see Demand). Default DefaultBlockBytes.
 	BlockBytes float64
+	// SizeScale, when not 0, is the unit of the sizes: size i is read as
+	// sizes[i]·SizeScale (estimate.ContainerScale: the bits of
+	// estimate.ContainerSeconds without its copy of the sizes). The
+	// Result's methods that take sizes (FeatureRows, Refit, …) take them
+	// scaled.
+	SizeScale float64
 	// Scaling applies to every feature; Auto picks DefaultMethod per feature.
 	Scaling Method
 	// FeatureScaling overrides Scaling for the features it names.
@@ -95,6 +101,9 @@ func (o Options) withDefaults() Options {
 	}
 	if !(o.BlockBytes > 0) {
 		o.BlockBytes = DefaultBlockBytes
+	}
+	if o.SizeScale == 0 {
+		o.SizeScale = 1
 	}
 	return o
 }
@@ -330,7 +339,7 @@ func finiteRows(j *data.Jobs, rows []int, x *mat.Dense, names []string) error {
 		}
 		for c, v := range raw.Data[k*raw.Stride : k*raw.Stride+len(names)] {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				err = fmt.Errorf("%s: row %d (job %s): feature %q is %v, not a finite number", j.Source, i+1, j.ID.At(i), names[c], v)
+				err = fmt.Errorf("%s: %s: feature %q is %v, not a finite number", j.Source, rowName(j, i), names[c], v)
 				return
 			}
 		}
@@ -433,11 +442,13 @@ func listNames(names []string, max int) string {
 	return s
 }
 
-// prepared is a log ready to classify: its jobs, sizes and cluster, and
-// every job's execution-time estimates on every machine type.
+// prepared is a log ready to classify: its jobs, sizes (each read
+// multiplied by scale: Options.SizeScale) and cluster, and every job's
+// execution-time estimates on every machine type.
 type prepared struct {
 	j     *data.Jobs
 	sizes []float64
+	scale float64
 	spec  *cluster.Spec
 	model Model
 	floor float64
@@ -461,13 +472,13 @@ func prepare(j *data.Jobs, sizes []float64, spec *cluster.Spec, opt Options) (*p
 	default:
 		return nil, fmt.Errorf("classify: unknown feature set %q (want paper or size)", opt.FeatureSet)
 	}
-	in := &prepared{j: j, sizes: sizes, spec: spec, floor: 1,
+	in := &prepared{j: j, sizes: sizes, scale: opt.SizeScale, spec: spec, floor: 1,
 		model: Model{Types: MachineTypes(spec), BlockBytes: opt.BlockBytes, TimeErrors: opt.TimeErrors.String(),
 			Errors: opt.TimeErrors, ErrorSeed: opt.Seed}}
 	floor := math.Inf(1)
 	for i, v := range sizes {
-		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
-			return nil, fmt.Errorf("%s: row %d (job %s): size %v is not a finite non-negative number", j.Source, i+1, j.ID.At(i), v)
+		if v *= in.scale; math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+			return nil, fmt.Errorf("%s: %s: size %v is not a finite non-negative number", j.Source, rowName(j, i), v)
 		}
 		if v > 0 && v < floor {
 			floor = v
@@ -476,7 +487,7 @@ func prepare(j *data.Jobs, sizes []float64, spec *cluster.Spec, opt Options) (*p
 	if !math.IsInf(floor, 1) {
 		in.floor = floor
 	}
-	in.times = newJobTimes(j, sizes, in.model.Types, in.floor, opt.BlockBytes, opt.TimeErrors, opt.Seed)
+	in.times = newJobTimes(j, sizes, in.scale, in.model.Types, in.floor, opt.BlockBytes, opt.TimeErrors, opt.Seed, j.Len())
 	return in, nil
 }
 
@@ -494,7 +505,7 @@ func (in *prepared) emptyResult(name string, reason string) *Result {
 // feature set when opt names neither features nor a set.
 func (in *prepared) classifyRows(name string, rows []int, opt Options, set FeatureSet) (*Result, error) {
 	opt = opt.withDefaults()
-	j, sizes := in.j, in.sizes
+	j := in.j
 	res := in.emptyResult(name, "")
 	res.Rows = rows
 	if opt.FeatureSet != DefaultFeatureSet {
@@ -512,6 +523,7 @@ func (in *prepared) classifyRows(name string, rows []int, opt Options, set Featu
 		}
 	default:
 		set = SizeFeatures
+		sizes := in.scaledSizes()
 		if features == nil {
 			var notes []string
 			features, notes = DefaultFeatures(j, sizes, rows, nil)
@@ -557,11 +569,24 @@ func (in *prepared) classifyRows(name string, rows []int, opt Options, set Featu
 	if !(res.Span > 0) {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("the log's submit times span %v s: arrival rates α are undefined (NaN)", res.Span))
 	}
-	buildClasses(res, j, sizes, rows, in.times, km, z, opt)
+	buildClasses(res, j, in.sizes, in.scale, rows, in.times, km, z, opt)
 	if note := rankOneNote(res); note != "" {
 		res.Warnings = append(res.Warnings, note)
 	}
 	return res, nil
+}
+
+// scaledSizes returns the sizes as read (a copy when scaled): what the size
+// features take.
+func (in *prepared) scaledSizes() []float64 {
+	if in.scale == 1 {
+		return in.sizes
+	}
+	out := make([]float64, len(in.sizes))
+	for i, s := range in.sizes {
+		out[i] = s * in.scale
+	}
+	return out
 }
 
 func countUsers(j *data.Jobs, rows []int) int {
@@ -602,10 +627,15 @@ func (a acc) mean() float64 {
 	return a.sum / float64(a.n)
 }
 
+// timesChunk is the rows whose execution times buildClasses computes at
+// once.
+const timesChunk = 1 << 16
+
 // buildClasses turns the k-means clusters into classes ordered by mean size,
 // with their statistics, labels, α, μ (from the execution times jt) and
-// radius in the scaled space z, and relabels res.Assign.
-func buildClasses(res *Result, j *data.Jobs, sizes []float64, rows []int, jt *jobTimes, km *KMeansResult, z *mat.Dense, opt Options) {
+// radius in the scaled space z, and relabels res.Assign; size i is
+// sizes[i]·scale.
+func buildClasses(res *Result, j *data.Jobs, sizes []float64, scale float64, rows []int, jt *jobTimes, km *KMeansResult, z *mat.Dense, opt Options) {
 	n, _ := z.Dims()
 	k, d := km.Centroids.Dims()
 	type stats struct {
@@ -616,16 +646,24 @@ func buildClasses(res *Result, j *data.Jobs, sizes []float64, rows []int, jt *jo
 	}
 	st := make([]stats, k)
 	zr, cr := z.RawMatrix(), km.Centroids.RawMatrix()
+	// The times of timesChunk rows at a time, computed on every core, are
+	// read in row order (the class sums add in row order).
+	nt := len(jt.types)
+	times, taskData := make([]float64, min(n, timesChunk)*nt), make([]float64, min(n, timesChunk))
 	q := 0
 	forRows(j.Len(), rows, func(i int) {
+		k := q % timesChunk
+		if k == 0 {
+			jt.fillRows(rows, q, min(n, q+timesChunk), times, taskData)
+		}
 		c := km.Assign[q]
 		s := &st[c]
 		s.radius2 = math.Max(s.radius2, sqDist(zr.Data[q*zr.Stride:q*zr.Stride+d], cr.Data[int(c)*cr.Stride:int(c)*cr.Stride+d]))
 		q++
 		s.count++
-		s.rates.add(jt, i)
+		s.rates.add(times[k*nt:(k+1)*nt], taskData[k])
 		if sizes != nil {
-			s.size.add(sizes[i], true)
+			s.size.add(sizes[i]*scale, true)
 		}
 		s.dur.add(featureValue(j, sizes, FeatDuration, i))
 		s.in.add(featureValue(j, sizes, data.ColInputBytes, i))

@@ -214,9 +214,9 @@ func Features(j *data.Jobs, sizes []float64, rows []int, names []string) (*mat.D
 			v, ok := featureValue(j, sizes, f, i)
 			switch {
 			case !ok:
-				err = fmt.Errorf("%s: row %d (job %s): feature %q is null", j.Source, i+1, j.ID.At(i), f)
+				err = fmt.Errorf("%s: %s: feature %q is null", j.Source, rowName(j, i), f)
 			case math.IsNaN(v) || math.IsInf(v, 0):
-				err = fmt.Errorf("%s: row %d (job %s): feature %q is %v, not a finite number", j.Source, i+1, j.ID.At(i), f, v)
+				err = fmt.Errorf("%s: %s: feature %q is %v, not a finite number", j.Source, rowName(j, i), f, v)
 			}
 			raw.Data[k*raw.Stride+c] = v
 			k++

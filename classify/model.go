@@ -3,10 +3,14 @@ package classify
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
+	"runtime"
+	"slices"
 
 	"github.com/schedplan/schedplan/cluster"
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/estimate"
+	"github.com/schedplan/schedplan/internal/par"
 )
 
 // DefaultBlockBytes is the HDFS block size of seed 003's experiments (§5.2:
@@ -91,12 +95,17 @@ func rate(t float64) float64 {
 // its byte and task-count columns (nulls count as 0 bytes and unknown
 // counts). block is the slice size when tasks are not counted.
 func JobDemand(j *data.Jobs, sizes []float64, i int, floor, block float64) Demand {
+	return demand(j, math.Max(sizes[i], floor), i, block)
+}
+
+// demand is JobDemand of a job of the given compute.
+func demand(j *data.Jobs, compute float64, i int, block float64) Demand {
 	in, _ := j.InputBytes.At(i)
 	sh, _ := j.ShuffleBytes.At(i)
 	maps, mok := j.MapTasks.At(i)
 	reds, rok := j.ReduceTasks.At(i)
 	return Demand{
-		Compute:  math.Max(sizes[i], floor),
+		Compute:  compute,
 		Data:     float64(in) + float64(sh),
 		TaskData: math.Max(perTask(float64(in), maps, mok, block), perTask(float64(sh), reds, rok, block)),
 	}
@@ -113,60 +122,127 @@ func perTask(bytes float64, tasks int32, known bool, block float64) float64 {
 // execution-time errors, apart from the streams k-means uses.
 const errorStream = 0xC05_E443
 
-// jobTimes holds every job's estimated execution time on every machine type
-// (the model's times, perturbed by Options.TimeErrors), and its task data.
+// timeBlock is the rows of one block of error draws: with errors, the
+// generator's state at every block's first row is kept (jobTimes.marks),
+// so that a block's estimates are drawn again alone.
+const timeBlock = 1 << 12
+
+// jobTimes gives jobs' estimated execution times on every machine type
+// (the model's times, perturbed by Options.TimeErrors) and their task data,
+// computed where they are read (timeRows), never held for every job: at
+// 10 M jobs they would be n × types floats.
+//
+// Errors (seed 003 §6.3: L̂(i, j) = L(i, j)·(1 + E)) are drawn per job and
+// type, in row order then type order, from estimate.RunRand(seed,
+// errorStream) over the whole table — a job's draw does not depend on which
+// rows are read —; they perturb the estimates only, never a job's true
+// duration. One pass of draws at construction keeps the generator's state
+// at each block of timeBlock rows, from which a reader draws its block
+// again: the same values as one pass in row order.
 type jobTimes struct {
-	types []MachineType
-	// lo is the first row held: t and taskData cover rows [lo, lo+n).
-	lo       int
-	t        []float64 // row-major n × len(types); +Inf: the job cannot run on the type
-	taskData []float64
+	j            *data.Jobs
+	sizes        []float64
+	scale        float64 // size i is sizes[i]·scale
+	types        []MachineType
+	floor, block float64
+	errs         estimate.ErrorModel
+	// marks[b] is the error generator at row b·timeBlock (nil: exact).
+	marks []rand.PCG
 }
 
-func (jt *jobTimes) at(i, t int) float64 { return jt.t[(i-jt.lo)*len(jt.types)+t] }
-
-func (jt *jobTimes) taskDataAt(i int) float64 { return jt.taskData[i-jt.lo] }
-
-// newJobTimesSpan computes the exact (error-free) execution times of rows
-// [lo, hi) of j only: what a few rows of a large log need.
-func newJobTimesSpan(j *data.Jobs, sizes []float64, types []MachineType, floor, block float64, lo, hi int) *jobTimes {
-	nt := len(types)
-	jt := &jobTimes{types: types, lo: lo, t: make([]float64, (hi-lo)*nt), taskData: make([]float64, hi-lo)}
-	for i := lo; i < hi; i++ {
-		d := JobDemand(j, sizes, i, floor, block)
-		jt.taskData[i-lo] = d.TaskData
-		for t, m := range types {
-			jt.t[(i-lo)*nt+t] = m.ExecTime(d)
+// newJobTimes returns the execution times of j's jobs (size i
+// sizes[i]·scale), rows [0, upTo) readable (all of them without errors).
+func newJobTimes(j *data.Jobs, sizes []float64, scale float64, types []MachineType, floor, block float64, errs estimate.ErrorModel, seed uint64, upTo int) *jobTimes {
+	jt := &jobTimes{j: j, sizes: sizes, scale: scale, types: types, floor: floor, block: block, errs: errs}
+	if errs.IsExact() {
+		return jt
+	}
+	src := rand.NewPCG(seed, errorStream) // estimate.RunRand(seed, errorStream)'s source
+	rng := rand.New(src)
+	jt.marks = make([]rand.PCG, 0, (upTo+timeBlock-1)/timeBlock)
+	for lo := 0; lo < upTo; lo += timeBlock {
+		if lo > 0 {
+			for k := timeBlock * len(types); k > 0; k-- {
+				errs.Draw(1, rng)
+			}
 		}
+		jt.marks = append(jt.marks, *src)
 	}
 	return jt
 }
 
-// newJobTimes computes the execution times of every job of j. Errors
-// (seed 003 §6.3: L̂(i, j) = L(i, j)·(1 + E)) are drawn per job and type, in
-// row order then type order, from estimate.RunRand(seed, errorStream); they
-// perturb the estimates only, never a job's true duration.
-func newJobTimes(j *data.Jobs, sizes []float64, types []MachineType, floor, block float64, errs estimate.ErrorModel, seed uint64) *jobTimes {
-	n, nt := j.Len(), len(types)
-	jt := &jobTimes{types: types, t: make([]float64, n*nt), taskData: make([]float64, n)}
-	forRowBlocks(n, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			d := JobDemand(j, sizes, i, floor, block)
-			jt.taskData[i] = d.TaskData
-			for t, m := range types {
-				jt.t[i*nt+t] = m.ExecTime(d)
+// timeRows reads a jobTimes row by row, for one goroutine: without errors
+// each row read is computed alone; with errors the block of timeBlock rows
+// holding it is drawn from its mark, and rows of the same block are read
+// from it.
+type timeRows struct {
+	jt          *jobTimes
+	lo, hi      int       // the rows held
+	t, taskData []float64 // row-major (hi−lo) × types; +Inf: the job cannot run on the type
+	src         rand.PCG
+	rng         *rand.Rand
+}
+
+func (jt *jobTimes) rows() *timeRows {
+	c := &timeRows{jt: jt}
+	c.rng = rand.New(&c.src)
+	return c
+}
+
+// row returns row i's estimated times, one per type (valid until the next
+// call), and its task data.
+func (c *timeRows) row(i int) ([]float64, float64) {
+	if i < c.lo || i >= c.hi {
+		c.fill(i)
+	}
+	nt, k := len(c.jt.types), i-c.lo
+	return c.t[k*nt : k*nt+nt], c.taskData[k]
+}
+
+// fillRows writes the times (row-major, one per type) and task data of
+// the classified positions [q0, q1) — table row rows[q], or q when rows
+// is nil — into t and td, on every core.
+func (jt *jobTimes) fillRows(rows []int, q0, q1 int, t, td []float64) {
+	nt := len(jt.types)
+	par.For((q1-q0+timeBlock-1)/timeBlock, runtime.GOMAXPROCS(0), func(b int) {
+		c := jt.rows()
+		for q := q0 + b*timeBlock; q < min(q1, q0+(b+1)*timeBlock); q++ {
+			i := q
+			if rows != nil {
+				i = rows[q]
 			}
+			ti, d := c.row(i)
+			copy(t[(q-q0)*nt:(q-q0+1)*nt], ti)
+			td[q-q0] = d
 		}
 	})
-	if !errs.IsExact() {
-		est := errs.Apply(jt.t, estimate.RunRand(seed, errorStream), nil)
-		for k, v := range jt.t {
-			if !math.IsInf(v, 1) {
-				jt.t[k] = est[k]
+}
+
+// fill computes row i, or with errors its block.
+func (c *timeRows) fill(i int) {
+	jt := c.jt
+	lo, hi := i, i+1
+	if jt.marks != nil {
+		b := i / timeBlock
+		lo, hi = b*timeBlock, min(jt.j.Len(), (b+1)*timeBlock)
+		c.src = jt.marks[b]
+	}
+	nt := len(jt.types)
+	c.t, c.taskData = slices.Grow(c.t[:0], (hi-lo)*nt)[:(hi-lo)*nt], slices.Grow(c.taskData[:0], hi-lo)[:hi-lo]
+	for r := lo; r < hi; r++ {
+		d := demand(jt.j, math.Max(jt.sizes[r]*jt.scale, jt.floor), r, jt.block)
+		c.taskData[r-lo] = d.TaskData
+		for t, m := range jt.types {
+			v := m.ExecTime(d)
+			if jt.marks != nil {
+				if e := jt.errs.Draw(v, c.rng); !math.IsInf(v, 1) {
+					v = e
+				}
 			}
+			c.t[(r-lo)*nt+t] = v
 		}
 	}
-	return jt
+	c.lo, c.hi = lo, hi
 }
 
 // checkTimeErrors validates an error model for execution times: estimates
@@ -190,13 +266,13 @@ type classRates struct {
 	taskData acc
 }
 
-func (c *classRates) add(jt *jobTimes, i int) {
+func (c *classRates) add(times []float64, taskData float64) {
 	if c.sum == nil {
-		c.sum, c.fit = make([]float64, len(jt.types)), make([]int, len(jt.types))
+		c.sum, c.fit = make([]float64, len(times)), make([]int, len(times))
 	}
-	c.taskData.add(jt.taskDataAt(i), true)
-	for t := range jt.types {
-		if v := jt.at(i, t); !math.IsInf(v, 1) {
+	c.taskData.add(taskData, true)
+	for t, v := range times {
+		if !math.IsInf(v, 1) {
 			c.sum[t] += v
 			c.fit[t]++
 		}

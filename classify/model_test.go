@@ -222,12 +222,12 @@ func TestTimeErrors(t *testing.T) {
 	j, sizes := embedded(t, "embedded:fb2009-50")
 	keep := slices.Clone(sizes)
 	types := MachineTypes(cluster.DefaultSpec())
-	exact := newJobTimes(j, sizes, types, 1e-9, DefaultBlockBytes, estimate.ErrorModel{}, 7)
+	exact := allTimes(newJobTimes(j, sizes, 1, types, 1e-9, DefaultBlockBytes, estimate.ErrorModel{}, 7, j.Len()))
 	const I = 0.4
 	errs := estimate.ErrorModel{Kind: estimate.Uniform, I: I}
-	a := newJobTimes(j, sizes, types, 1e-9, DefaultBlockBytes, errs, 7)
-	b := newJobTimes(j, sizes, types, 1e-9, DefaultBlockBytes, errs, 7)
-	c := newJobTimes(j, sizes, types, 1e-9, DefaultBlockBytes, errs, 8)
+	a := allTimes(newJobTimes(j, sizes, 1, types, 1e-9, DefaultBlockBytes, errs, 7, j.Len()))
+	b := allTimes(newJobTimes(j, sizes, 1, types, 1e-9, DefaultBlockBytes, errs, 7, j.Len()))
+	c := allTimes(newJobTimes(j, sizes, 1, types, 1e-9, DefaultBlockBytes, errs, 8, j.Len()))
 	if !slices.Equal(a.t, b.t) {
 		t.Error("same seed, different estimates")
 	}

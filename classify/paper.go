@@ -115,12 +115,14 @@ func (m *Model) paperMatrix(j *data.Jobs, rows []int, jt *jobTimes) *mat.Dense {
 	x := mat.NewDense(n, d, nil)
 	raw := x.RawMatrix()
 	forRowBlocks(n, func(lo, hi int) {
+		times := jt.rows()
 		for k := lo; k < hi; k++ {
 			i := k
 			if rows != nil {
 				i = rows[k]
 			}
 			row := raw.Data[k*raw.Stride : k*raw.Stride+d]
+			ti, _ := times.row(i)
 			user := j.UserAt(i)
 			if p, ok := m.UserPriority[user]; ok {
 				row[0] = p
@@ -128,7 +130,7 @@ func (m *Model) paperMatrix(j *data.Jobs, rows []int, jt *jobTimes) *mat.Dense {
 				row[0] = float64(j.PriorityAt(i))
 			}
 			for t := 0; t < nt; t++ {
-				row[1+t] = rate(jt.at(i, t))
+				row[1+t] = rate(ti[t])
 			}
 			row[d-1] = m.UserArrival[user]
 		}
@@ -136,22 +138,16 @@ func (m *Model) paperMatrix(j *data.Jobs, rows []int, jt *jobTimes) *mat.Dense {
 	return x
 }
 
-// estimatedTimes returns the model's execution-time estimates of every job
-// of j with the classification's errors (drawn again with its seed: on the
-// table it classified, the very estimates it used).
-func (m *Model) estimatedTimes(j *data.Jobs, sizes []float64, floor float64) *jobTimes {
-	return newJobTimes(j, sizes, m.Types, floor, m.BlockBytes, m.Errors, m.ErrorSeed)
-}
-
-// estimatedTimesOf returns estimatedTimes of at least rows (increasing; nil:
-// all): without errors only the span of rows is computed — a few rows of a
-// large log cost as many —, with errors every row (the draws run in row
-// order over the whole table).
+// estimatedTimesOf returns the model's execution-time estimates of j's
+// jobs with the classification's errors (drawn again with its seed: on the
+// table it classified, the very estimates it used), readable at rows
+// (increasing; nil: all).
 func (m *Model) estimatedTimesOf(j *data.Jobs, sizes []float64, floor float64, rows []int) *jobTimes {
-	if len(rows) == 0 || !m.Errors.IsExact() {
-		return m.estimatedTimes(j, sizes, floor)
+	upTo := j.Len()
+	if len(rows) > 0 {
+		upTo = rows[len(rows)-1] + 1
 	}
-	return newJobTimesSpan(j, sizes, m.Types, floor, m.BlockBytes, rows[0], rows[len(rows)-1]+1)
+	return newJobTimes(j, sizes, 1, m.Types, floor, m.BlockBytes, m.Errors, m.ErrorSeed, upTo)
 }
 
 // isRateFeature reports whether a feature is a rate (jobs/s): an

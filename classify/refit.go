@@ -71,6 +71,6 @@ func (r *Result) Refit(j *data.Jobs, sizes []float64, rows []int, start [][]floa
 		res.Span = s
 	}
 	jt := r.Model.estimatedTimesOf(j, sizes, r.SizeFloor, rows)
-	buildClasses(res, j, sizes, rows, jt, km, z, opt)
+	buildClasses(res, j, sizes, 1, rows, jt, km, z, opt)
 	return res, nil
 }

@@ -34,14 +34,15 @@ func TestRowBlocksMatchSerial(t *testing.T) {
 	j := synthetic(users, in, sh, out, prio)
 	spec := cluster.DefaultSpec()
 	types := MachineTypes(spec)
-	jt := newJobTimes(j, sizes, types, 1e-6, DefaultBlockBytes, estimate.ErrorModel{}, 1)
+	jt := newJobTimes(j, sizes, 1, types, 1e-6, DefaultBlockBytes, estimate.ErrorModel{}, 1, n)
+	all := allTimes(jt)
 	for i := 0; i < n; i++ {
 		d := JobDemand(j, sizes, i, 1e-6, DefaultBlockBytes)
-		if jt.taskData[i] != d.TaskData {
-			t.Fatalf("row %d: task data %v, serial %v", i, jt.taskData[i], d.TaskData)
+		if all.taskData[i] != d.TaskData {
+			t.Fatalf("row %d: task data %v, serial %v", i, all.taskData[i], d.TaskData)
 		}
 		for k, m := range types {
-			if got, want := jt.t[i*len(types)+k], m.ExecTime(d); math.Float64bits(got) != math.Float64bits(want) {
+			if got, want := all.t[i*len(types)+k], m.ExecTime(d); math.Float64bits(got) != math.Float64bits(want) {
 				t.Fatalf("row %d, type %d: time %v, serial %v", i, k, got, want)
 			}
 		}
@@ -66,7 +67,7 @@ func TestRowBlocksMatchSerial(t *testing.T) {
 				want[0] = float64(j.PriorityAt(i))
 			}
 			for t := range types {
-				want[1+t] = rate(jt.at(i, t))
+				want[1+t] = rate(all.t[i*len(types)+t])
 			}
 			want[d-1] = m.UserArrival[user]
 			if got := x.RawRowView(k); !slices.Equal(got, want) {

@@ -146,6 +146,7 @@ func fitClasses(res *Result, j *data.Jobs, rows []int, z *mat.Dense, opt Options
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(km.Inertias[a], km.Inertias[b]) })
 	var full *KMeansResult
+	var packed []uint8             // full's assignment while the next start runs, when k ≤ 256
 	all, err := kmeansRowsOf(z, k) // checked once for every start
 	if err != nil {
 		return nil, err
@@ -160,7 +161,14 @@ func fitClasses(res *Result, j *data.Jobs, rows []int, z *mat.Dense, opt Options
 			full = f
 			// The sample's centres on every row: what the sample alone gives.
 			info.SampleInertia = f.StartInertia
+			if k <= 1<<8 {
+				packed = packAssign(packed, f.Assign)
+				f.Assign = nil
+			}
 		}
+	}
+	if full.Assign == nil {
+		full.Assign = unpackAssign(packed)
 	}
 	info.Inertia = full.Inertia
 	info.Gap = info.SampleInertia/full.Inertia - 1
@@ -254,4 +262,24 @@ func searchK(res *Result, z *mat.Dense, opt Options, kopt KMeansOptions, hi int)
 	}
 	res.Elbow = Elbow(res.Curve)
 	return km, nil
+}
+
+// packAssign stores an assignment to at most 256 clusters a byte a row
+// (into buf when large enough): a quarter of its int32s, for the best
+// refinement kept while the next runs on every row.
+func packAssign(buf []uint8, assign []int32) []uint8 {
+	buf = slices.Grow(buf[:0], len(assign))[:len(assign)]
+	for i, a := range assign {
+		buf[i] = uint8(a)
+	}
+	return buf
+}
+
+// unpackAssign is the assignment packAssign stored.
+func unpackAssign(packed []uint8) []int32 {
+	out := make([]int32, len(packed))
+	for i, a := range packed {
+		out[i] = int32(a)
+	}
+	return out
 }

@@ -301,7 +301,7 @@ func noWork(j *data.Jobs, col string) error {
 // sizes and task-seconds already are container-seconds and are returned as
 // they are (unless they were normalised too, see SizeOptions.NormaliseAll).
 func ContainerSeconds(sizes []float64, src Source, opt SizeOptions, capacity float64) []float64 {
-	if src != FromBytes && !opt.NormaliseAll {
+	if !scaledToContainers(src, opt) {
 		return sizes
 	}
 	out := make([]float64, len(sizes))
@@ -309,4 +309,19 @@ func ContainerSeconds(sizes []float64, src Source, opt SizeOptions, capacity flo
 		out[i] = s * capacity
 	}
 	return out
+}
+
+// ContainerScale returns what ContainerSeconds multiplies each size by:
+// capacity, or 1 when it returns the sizes as they are. A reader that
+// multiplies sizes[i] by it where it reads gets ContainerSeconds's bits
+// without its copy of the sizes.
+func ContainerScale(src Source, opt SizeOptions, capacity float64) float64 {
+	if !scaledToContainers(src, opt) {
+		return 1
+	}
+	return capacity
+}
+
+func scaledToContainers(src Source, opt SizeOptions) bool {
+	return src == FromBytes || opt.NormaliseAll
 }

@@ -204,7 +204,7 @@ func Run(ctx context.Context, in *inputs.Inputs, r *Runner) (*runreport.RunResul
 		if (so.Until == s.name || so.Stage == s.name) && k < len(stages)-1 {
 			return nil, p.mergeDone() // part of the run: no result
 		}
-		if s.name == "classify" { // its last reader of the tuning window's job ids
+		if s.name == "classify" { // released as it starts; here when its stamp was fresh
 			if err := in.ReleaseTuningIDs(); err != nil {
 				return nil, err
 			}
@@ -331,11 +331,16 @@ func (p *pipelineRun) ingest(context.Context) (map[string][]byte, error) {
 }
 
 // classify: COSHH's primary and secondary classifications, on sizes in
-// container-seconds of the cluster spec.
+// container-seconds of the cluster spec (scaled where read: no copy). It
+// reads no job id but to name a job in an error, so the tuning window's
+// are released first (its errors then name the row alone).
 func (p *pipelineRun) classify(context.Context) (map[string][]byte, error) {
 	in, cfg := p.in, p.in.Config
-	sizes := estimate.ContainerSeconds(in.Sizes, in.Source, cfg.Sizes, in.Spec.Capacity())
-	pr, sec, err := classify.COSHH(in.Jobs, sizes, in.Spec, classify.Options{K: cfg.K, Seed: cfg.Seed})
+	if err := in.ReleaseTuningIDs(); err != nil {
+		return nil, err
+	}
+	scale := estimate.ContainerScale(in.Source, cfg.Sizes, in.Spec.Capacity())
+	pr, sec, err := classify.COSHH(in.Jobs, in.Sizes, in.Spec, classify.Options{K: cfg.K, Seed: cfg.Seed, SizeScale: scale})
 	if err != nil {
 		return nil, err
 	}

@@ -12,13 +12,14 @@ import (
 // model of tune-hpfsp's and tune-deploy's task-level windows, which
 // classify.JobDemand reads the bytes for); validate and report read the
 // validation window's alone (the task-level and COSHH rows, their
-// features). The job ids are read by classify (its errors name jobs) and,
-// with a tasks table, by every task-level window (a job's tasks are found
-// by its id); else, past classify, by validate alone (results.parquet
-// names the validation window's jobs). So:
+// features). The job ids are read, with a tasks table, by every task-level
+// window (a job's tasks are found by its id); else by validate alone
+// (results.parquet names the validation window's jobs): classify's errors
+// name a released row by its number. So:
 //
-//   - ReleaseTuningIDs, once classify is done and when the run has no
-//     tasks table, keeps the validation window's job ids alone;
+//   - ReleaseTuningIDs, as classify starts (or, its stamp fresh, once it
+//     is skipped) and when the run has no tasks table, keeps the
+//     validation window's job ids alone;
 //   - ReleaseTuningRows, when validate starts, keeps the validation
 //     window's rows of the job ids and the three byte columns
 //     (ValidationColumns), and of the byte columns the history rows
