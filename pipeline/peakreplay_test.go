@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"context"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -278,36 +277,4 @@ func liveHeap() uint64 {
 	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	metrics.Read(s)
 	return s[0].Value.Uint64()
-}
-
-// TestTuneDeployKeepsValidationWindow: tune-deploy's replay for peak
-// applications leaves the validation window that tune built alone (the old
-// replay dropped it and built it again after: 3 M jobs of 64 B built twice
-// at 10 M jobs).
-func TestTuneDeployKeepsValidationWindow(t *testing.T) {
-	in, err := Prepare(testConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	in.Config.Stages.Until = "bounds"
-	if _, err := Run(context.Background(), in, &Runner{Dir: dir}); err != nil {
-		t.Fatal(err)
-	}
-	lo, hi := in.Split.TuneJobs, in.NumSimJobs()
-	before, err := in.Window(lo, hi)
-	if err != nil {
-		t.Fatal(err)
-	}
-	in.Config.Stages.Until = "tune-deploy"
-	if _, err := Run(context.Background(), in, &Runner{Dir: dir}); err != nil {
-		t.Fatal(err)
-	}
-	after, err := in.Window(lo, hi)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if &after[0] != &before[0] {
-		t.Error("tune-deploy built the validation window again")
-	}
 }

@@ -146,12 +146,11 @@ func Run(ctx context.Context, in *inputs.Inputs, r *Runner) (*runreport.RunResul
 	}
 	defer r.Close()
 	// The simulation jobs (64 B a job; Prepare builds none) are dropped
-	// for the whole run, should a caller hold them: the
-	// validation window, which tune, bounds, tune-deploy's verdict and
-	// validate share, is built once when tune starts (the first stage
-	// that simulates), and every other window from the log's columns
-	// when a stage needs it (in.Window). After Run, read them with
-	// in.Window or in.HoldSimJobs.
+	// for the whole run, should a caller hold them: every window, the
+	// validation window included, is built from the log's columns when a
+	// stage's runs need it (in.Window, in.WindowSource) and dropped after
+	// them, none kept from one stage to the next. After Run, read them
+	// with in.Window or in.HoldSimJobs.
 	in.ReleaseSimJobs(0, 0)
 	p := &pipelineRun{in: in, r: r}
 	so := &in.Config.Stages
@@ -164,11 +163,6 @@ func Run(ctx context.Context, in *inputs.Inputs, r *Runner) (*runreport.RunResul
 	for k, s := range stages {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("before stage %s: %w", s.name, err)
-		}
-		if s.name == besideFrom {
-			if err := in.KeepWindow(in.Split.TuneJobs, in.NumSimJobs()); err != nil {
-				return nil, err
-			}
 		}
 		key, err := r.KeyOf(s.name, s.params, s.deps, s.inputs...)
 		if err != nil {
@@ -391,11 +385,11 @@ func (p *pipelineRun) tune(ctx context.Context) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	valJobs, err := in.Window(in.Split.TuneJobs, in.NumSimJobs())
+	val, err := in.WindowSource(in.Split.TuneJobs, in.NumSimJobs()) // built after the search
 	if err != nil {
 		return nil, err
 	}
-	rep, err := tuner.TuneLASMQSource(ctx, tuneSource(in), valJobs, in.Capacity, in.Split, tuner.TuneOptions{
+	rep, err := tuner.TuneLASMQSource(ctx, tuneSource(in), val, in.Capacity, in.Split, tuner.TuneOptions{
 		Budget: cfg.Budget, Objective: cfg.Objective, Constraints: cons, Folds: cfg.Folds,
 		Current: cfg.Current, Seed: cfg.Seed, Progress: p.r.progress("tune"), Shard: shard,
 	})

@@ -195,11 +195,11 @@ func TestTuneHoldsNoWholeSimJobs(t *testing.T) {
 	if in.SimJobs != nil {
 		t.Fatalf("after tune and bounds, SimJobs holds %d jobs: the whole log's were rebuilt", len(in.SimJobs))
 	}
-	valJobs, err := in.Window(in.Split.TuneJobs, in.NumSimJobs())
+	val, err := in.WindowSource(in.Split.TuneJobs, in.NumSimJobs())
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := tuner.TuneLASMQSource(context.Background(), tuneSource(in), valJobs, in.Capacity, in.Split, opt)
+	got, err := tuner.TuneLASMQSource(context.Background(), tuneSource(in), val, in.Capacity, in.Split, opt)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package experiment
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/schedplan/schedplan/cluster/sim"
 )
@@ -28,12 +29,19 @@ type Bounds struct {
 	Deadlines []float64 `json:"-"` // PS completion times, per job
 }
 
-// ComputeBounds simulates PS, SRPT and FSP+PS with exact sizes.
+// ComputeBounds simulates PS, SRPT and FSP+PS with exact sizes: on jobs
+// themselves when every estimate is its size already (a window built from
+// the log's columns), else on a copy with exact estimates, so that a
+// window is not held twice (0.19 GB each at the 10 M log's 3 M
+// validation jobs, beside tune's search).
 func ComputeBounds(jobs []sim.Job, capacity float64) (*Bounds, error) {
-	exact := make([]sim.Job, len(jobs))
-	for i, j := range jobs {
-		j.Estimate = j.Size
-		exact[i] = j
+	exact := jobs
+	if slices.ContainsFunc(jobs, func(j sim.Job) bool { return j.Estimate != j.Size }) {
+		exact = make([]sim.Job, len(jobs))
+		for i, j := range jobs {
+			j.Estimate = j.Size
+			exact[i] = j
+		}
 	}
 	b := &Bounds{Jobs: len(jobs), Capacity: capacity}
 	var s sim.Simulator

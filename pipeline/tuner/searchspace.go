@@ -7,8 +7,6 @@ import (
 
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/pipeline/experiment"
-
-	"gonum.org/v1/gonum/stat"
 )
 
 // candidate is one configuration the tuner scores.
@@ -75,18 +73,13 @@ type sizeRange struct {
 	q01, q50, q99, max float64
 }
 
-// sizeRangeOf places the search space on the positive finite sizes,
-// sorted (positiveSorted).
-func sizeRangeOf(pos []float64) sizeRange {
-	if len(pos) == 0 {
+// sizeRangeOf places the search space on the positive finite sizes'
+// statistics.
+func sizeRangeOf(s sizeStats) sizeRange {
+	if s.n == 0 {
 		return sizeRange{1e-3, 1, 1e3, 1e3}
 	}
-	r := sizeRange{
-		q01: stat.Quantile(0.01, stat.LinInterp, pos, nil),
-		q50: stat.Quantile(0.5, stat.LinInterp, pos, nil),
-		q99: stat.Quantile(0.99, stat.LinInterp, pos, nil),
-		max: pos[len(pos)-1],
-	}
+	r := sizeRange{q01: s.q01, q50: s.q50, q99: s.q99, max: s.max}
 	if !(r.q99 > r.q01) {
 		r.q99 = r.q01 * 10
 	}

@@ -267,9 +267,9 @@ func TuneCVSource(ctx context.Context, src *JobSource, c float64, opt TuneOption
 	for _, f := range infos {
 		out.Sampled = out.Sampled || f.Sampled
 	}
-	pos := positiveSorted(opt.Sizes) // sorted once: 7 M sizes at 10 M jobs
-	r := sizeRangeOf(pos)
-	fg := firstGuessSorted(pos, 6)
+	st := sizeStatsOf(opt.Sizes) // once: 7 M sizes at 10 M jobs
+	r := sizeRangeOf(st)
+	fg := firstGuessOf(st, 6)
 	// The named baselines always (whatever the budget), then the
 	// structural candidates up to the budget.
 	base := baselineCandidates(opt.Current, fg)

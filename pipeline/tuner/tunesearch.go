@@ -3,12 +3,10 @@ package tuner
 import (
 	"fmt"
 	"math"
-	"sort"
 
 	"github.com/schedplan/schedplan/cluster/sim"
 
 	"gonum.org/v1/gonum/floats"
-	"gonum.org/v1/gonum/stat"
 )
 
 // LASMQParams are the tunable parameters of LAS_MQ (seed 000 §3.6): K
@@ -188,33 +186,21 @@ type TuneResult struct {
 // in the top queue, and a step that spreads k−1 thresholds up to the 99.9th
 // percentile, so that only the largest jobs reach the last queue.
 func FirstGuess(sizes []float64, k int) LASMQParams {
-	return firstGuessSorted(positiveSorted(sizes), k)
+	return firstGuessOf(sizeStatsOf(sizes), k)
 }
 
-// firstGuessSorted is FirstGuess on the positive finite sizes, sorted
-// (positiveSorted): a caller that also needs their quantiles sorts once.
-func firstGuessSorted(pos []float64, k int) LASMQParams {
-	if len(pos) == 0 || k < 2 {
+// firstGuessOf is FirstGuess of sizes whose statistics are s: a caller
+// that also places the search space computes them once.
+func firstGuessOf(s sizeStats, k int) LASMQParams {
+	if s.n == 0 || k < 2 {
 		return LASMQParams{K: max(k, 1), Alpha0: 1, P: 10, Decay: 1}
 	}
-	a0 := stat.Quantile(0.5, stat.LinInterp, pos, nil)
-	top := stat.Quantile(0.999, stat.LinInterp, pos, nil)
+	a0, top := s.q50, s.q999
 	p := 10.0
 	if k > 2 && top > a0 {
 		p = math.Pow(top/a0, 1/float64(k-2))
 	}
 	return LASMQParams{K: k, Alpha0: a0, P: math.Max(p, 1.5), Decay: 0.5}
-}
-
-func positiveSorted(x []float64) []float64 {
-	var pos []float64
-	for _, v := range x {
-		if v > 0 && !math.IsInf(v, 0) {
-			pos = append(pos, v)
-		}
-	}
-	sort.Float64s(pos)
-	return pos
 }
 
 func logspace(lo, hi float64, n int) []float64 {

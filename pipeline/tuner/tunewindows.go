@@ -2,6 +2,7 @@ package tuner
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"slices"
 
@@ -80,13 +81,20 @@ const DefaultLASMQName = "las_mq default (Hu et al.)"
 // simulation runs on the fluid resolution.
 func TuneLASMQWindows(ctx context.Context, jobs []sim.Job, capacity float64, split experiment.Split, opt TuneOptions) (*TuneReport, error) {
 	tuneJobs, valJobs := split.Windows(jobs)
-	return TuneLASMQSource(ctx, SliceSource(tuneJobs), valJobs, capacity, split, opt)
+	val := &experiment.Source{N: len(valJobs), Build: func() ([]sim.Job, error) { return slices.Clone(valJobs), nil }}
+	return TuneLASMQSource(ctx, SliceSource(tuneJobs), val, capacity, split, opt)
 }
 
 // TuneLASMQSource is TuneLASMQWindows of a tuning window read through a
-// JobSource (TuneCVSource) and the validation window's jobs: the whole
-// log's jobs are never held at once.
-func TuneLASMQSource(ctx context.Context, tune *JobSource, valJobs []sim.Job, capacity float64, split experiment.Split, opt TuneOptions) (*TuneReport, error) {
+// JobSource (TuneCVSource) and of a validation window built by val when
+// the comparisons start, after the search: neither the whole log's jobs
+// nor the validation window's (64 B a job: 0.19 GB for the 10 M log's 3 M
+// validation jobs) are held through the search. val's first build gives
+// the PS deadlines and the window's load, then the exact-size comparisons;
+// each load factor scales a build of its own in place (see
+// experiment.Source), so that one window is live at a time where the
+// pool can wait.
+func TuneLASMQSource(ctx context.Context, tune *JobSource, val *experiment.Source, capacity float64, split experiment.Split, opt TuneOptions) (*TuneReport, error) {
 	if opt.Sizes == nil {
 		opt.Sizes = tune.Size
 	}
@@ -95,6 +103,13 @@ func TuneLASMQSource(ctx context.Context, tune *JobSource, valJobs []sim.Job, ca
 		return nil, err
 	}
 	res := cv.TuneResult(opt.Sizes)
+	valJobs, err := val.Build()
+	if err != nil {
+		return nil, err
+	}
+	if len(valJobs) != val.N {
+		return nil, fmt.Errorf("the validation window's source built %d jobs, want %d", len(valJobs), val.N)
+	}
 	rep := &TuneReport{Split: split, Capacity: capacity, Result: res, Best: res.Best.Params, CV: cv,
 		TuneLoad: report.FinitePtr(experiment.OfferedLoadColumns(tune.Arrival, tune.Size, capacity)), ValidationLoad: report.FinitePtr(experiment.OfferedLoad(valJobs, capacity))}
 	names := []string{"tuned las_mq", DefaultLASMQName, "first guess las_mq", "fair"}
@@ -115,41 +130,27 @@ func TuneLASMQSource(ctx context.Context, tune *JobSource, valJobs []sim.Job, ca
 	if err != nil {
 		return nil, err
 	}
-	// Robustness: the tuned configuration, the default and Fair at ±20% load.
-	// Each factor's scaled copy of the window (64 B a job) is built when
-	// its simulations start and dropped after them: the first factor
-	// shares the exact window's pool, each later one has its own, so that
-	// one copy is live at a time (both were 0.4 GB at the 10 M log's 3 M
-	// validation jobs, the tune stage's peak).
+	// The exact window and the tuned configuration, the default and Fair
+	// at ±20% load, in one pool reading val: the first build is handed to
+	// it (handOver), and each factor's copy is built when its simulations
+	// start and dropped after them.
+	src := handOver(val, valJobs)
 	robust := []int{0, 1, 3}
+	xs := []*experiment.Experiment{{Source: src, Capacity: capacity, Deadlines: deadlines, Policies: specs, Runs: 1}}
 	var factors []float64
 	for _, f := range LoadFactors {
-		if f != 1 {
-			factors = append(factors, f)
+		if f == 1 {
+			continue
 		}
-	}
-	scaled := func(f float64) *experiment.Experiment {
-		x := &experiment.Experiment{Jobs: ScaleSizes(valJobs, f), Capacity: capacity, Runs: 1}
+		x := &experiment.Experiment{Source: src, Scale: f, Capacity: capacity, Runs: 1}
 		for _, c := range robust {
 			x.Policies = append(x.Policies, specs[c])
 		}
-		return x
+		xs, factors = append(xs, x), append(factors, f)
 	}
-	ro := experiment.RunOptions{Workers: opt.Workers}
-	xs := []*experiment.Experiment{{Jobs: valJobs, Capacity: capacity, Deadlines: deadlines, Policies: specs, Runs: 1}}
-	if len(factors) > 0 {
-		xs = append(xs, scaled(factors[0]))
-	}
-	out, err := experiment.RunExperiments(ctx, ro, xs...)
+	out, err := experiment.RunExperiments(ctx, experiment.RunOptions{Workers: opt.Workers}, xs...)
 	if err != nil {
 		return nil, err
-	}
-	for k := 1; k < len(factors); k++ {
-		o, err := experiment.RunExperiments(ctx, ro, scaled(factors[k]))
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, o...)
 	}
 	for c := range specs {
 		cmp := Comparison{Name: names[c], Policy: specs[c], Validate: ScoreOf(out[0].Policies[c].Summaries[0])}
@@ -168,6 +169,18 @@ func TuneLASMQSource(ctx context.Context, tune *JobSource, valJobs []sim.Job, ca
 		}
 	}
 	return rep, nil
+}
+
+// handOver is src, but for its first build, which is jobs (built by src
+// already): the pool's first copy is the build the caller made.
+func handOver(src *experiment.Source, jobs []sim.Job) *experiment.Source {
+	return &experiment.Source{N: src.N, Build: func() ([]sim.Job, error) {
+		if j := jobs; j != nil { // Build is called under the pool's lock
+			jobs = nil
+			return j, nil
+		}
+		return src.Build()
+	}}
 }
 
 // candidateOf returns idx when it is a candidate, else the candidate with
@@ -218,7 +231,7 @@ func (r *CVResult) TuneResult(sizes []float64) *TuneResult {
 	if r.FGIdx >= 0 && r.Candidates[r.FGIdx].LASMQ != nil {
 		res.FirstGuess = *r.Candidates[r.FGIdx].LASMQ
 	} else {
-		res.FirstGuess = FirstGuess(sizes, 6) // sorts the sizes: only when needed
+		res.FirstGuess = FirstGuess(sizes, 6) // reads the sizes again: only when needed
 	}
 	ev := func(i int) Evaluation {
 		return Evaluation{Params: *r.Candidates[i].LASMQ, Score: r.Candidates[i].FoldMean}
