@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -13,9 +14,10 @@ import (
 // COSHH reads no job id but to name a job in an error: on a log whose
 // first rows' ids were released (data.Jobs.KeepRows, as a run keeps the
 // validation window's alone when classify starts) it classifies as on
-// the whole log, and an error at a released row names the row alone (the
-// old code crashed on the id's DroppedRowError) while one at a kept row
-// still names its job.
+// the whole log, and an error at a released row names the row with its
+// user and submit time (the row number alone does not find the job in a
+// log ingest sorted or filtered; the code before crashed on the id's
+// DroppedRowError) while one at a kept row still names its job.
 func TestCOSHHReleasedIDs(t *testing.T) {
 	const n = 2000
 	j, sizes := pinLog(n)
@@ -40,7 +42,7 @@ func TestCOSHHReleasedIDs(t *testing.T) {
 		row  int
 		want string
 	}{
-		{10, "row 11: size NaN"},
+		{10, fmt.Sprintf("row 11 (user %q, submit time %v s): size NaN", j.UserAt(10), j.Submit[10])},
 		{n - 3, "row 1998 (job " + j.ID.At(n-3) + "): size NaN"},
 	} {
 		bad := slices.Clone(sizes)

@@ -3,20 +3,25 @@ package classify
 import (
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/schedplan/schedplan/data"
 )
 
-// rowName names row i of j in an error: "row 12 (job job_7)" (1-based),
-// or "row 12" when the row's job id was released (data.Jobs.KeepRows: a
-// run keeps the validation window's ids alone once classify starts).
+// rowName names row i of j in an error: "row 12 (job job_7)" (1-based).
+// When the row's job id was released (data.Jobs.KeepRows: a run keeps the
+// validation window's ids alone once classify starts) it names the job by
+// what is still held of it, its user and submit time —
+// `row 12 (user "u3", submit time 45.5 s)` —: the row number alone does
+// not find the job in the log, whose rows ingest sorts by submit time and
+// filters (failed jobs, duplicates).
 func rowName(j *data.Jobs, i int) (name string) {
-	name = fmt.Sprintf("row %d", i+1)
 	defer func() {
 		if r := recover(); r != nil {
 			if e, ok := r.(error); !ok || !errors.As(e, new(*data.DroppedRowError)) {
 				panic(r)
 			}
+			name = fmt.Sprintf("row %d (user %q, submit time %s s)", i+1, j.UserAt(i), strconv.FormatFloat(j.Submit[i], 'g', -1, 64))
 		}
 	}()
 	return fmt.Sprintf("row %d (job %s)", i+1, j.ID.At(i))

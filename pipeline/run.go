@@ -327,7 +327,8 @@ func (p *pipelineRun) ingest(context.Context) (map[string][]byte, error) {
 // classify: COSHH's primary and secondary classifications, on sizes in
 // container-seconds of the cluster spec (scaled where read: no copy). It
 // reads no job id but to name a job in an error, so the tuning window's
-// are released first (its errors then name the row alone).
+// are released first (its errors then name such a row's job by its user
+// and submit time).
 func (p *pipelineRun) classify(context.Context) (map[string][]byte, error) {
 	in, cfg := p.in, p.in.Config
 	if err := in.ReleaseTuningIDs(); err != nil {

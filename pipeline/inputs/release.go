@@ -15,7 +15,7 @@ import (
 // features). The job ids are read, with a tasks table, by every task-level
 // window (a job's tasks are found by its id); else by validate alone
 // (results.parquet names the validation window's jobs): classify's errors
-// name a released row by its number. So:
+// name a released row's job by its user and submit time. So:
 //
 //   - ReleaseTuningIDs, as classify starts (or, its stamp fresh, once it
 //     is skipped) and when the run has no tasks table, keeps the
