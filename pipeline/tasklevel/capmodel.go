@@ -190,6 +190,19 @@ func (a *loadAcc) model() LoadModel {
 	return lm
 }
 
+// Defined reports whether every term of m is a number: the jobs' arrivals
+// span some time and they have work (a window of one job, or of
+// simultaneous ones, has no rate of arrival, and its terms are NaN, which
+// JSON cannot hold).
+func (m *LoadModel) Defined() bool {
+	for _, v := range []float64{m.Span, m.Plain, m.MemoryFactor, m.DataFactor, m.Exec, m.Bound} {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	return m.Span > 0
+}
+
 // TaskLoadModel is the LoadModel of task jobs on cl: their work
 // (Job.Work), arrivals and TypeScale (nil: the plain model). Its Exec is
 // ExecTimeLoad(jobs, cl).

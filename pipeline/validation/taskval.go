@@ -44,7 +44,8 @@ type TaskValidation struct {
 	// when undefined); each row states the load it ran at.
 	OfferedLoad *float64 `json:"offered_load"`
 	// Terms decomposes OfferedLoad: the window's plain load and the
-	// execution-time model's terms (TaskLoadModel).
+	// execution-time model's terms (TaskLoadModel); absent when they are
+	// undefined (LoadModel.Defined: a window of one job has no span).
 	Terms *tasklevel.LoadModel `json:"load_terms,omitempty"`
 	// Current names what the current scheduler is at task level.
 	Current string `json:"current"`
@@ -354,8 +355,9 @@ func (tp *TaskPlan) Finish(out []*experiment.ExperimentResult) (*TaskValidation,
 	cl, jobs := tp.cl, tp.jobs
 	tv := &TaskValidation{Bounds: b, RateCS: cl.Rate(), Machines: cl.Nodes(), Containers: cl.Containers(), Current: tp.current, Note: TaskBoundsNote + tp.cut,
 		OfferedLoad: report.FinitePtr(tasklevel.ExecLoad(jobs, cl))}
-	terms := tasklevel.TaskLoadModel(jobs, cl)
-	tv.Terms = &terms
+	if terms := tasklevel.TaskLoadModel(jobs, cl); terms.Defined() {
+		tv.Terms = &terms
+	}
 	for _, j := range jobs {
 		tv.Tasks += j.NumTasks()
 	}
