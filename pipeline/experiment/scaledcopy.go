@@ -23,8 +23,10 @@ import (
 // other copy is already running, waits for them to end (before, the
 // copies of two load factors were live together whenever one worker
 // began a factor while the other finished the last: 0.36 GB of the 10 M
-// log's validate peak). runLongestFirst orders each factor's units so
-// that the one left running at such a handover is short.
+// log's validate peak; and the validation window of the exact-size and σ
+// runs beside the first factor's copy: 0.37 GB of its 1.03 GB peak).
+// runLongestFirst orders each factor's units so that the one left
+// running at such a handover is short.
 type scaledCopies struct {
 	mu     sync.Mutex
 	ended  sync.Cond     // broadcast when a copy is dropped
@@ -42,7 +44,7 @@ type scaledCopy struct {
 	jobs      []sim.Job
 	pending   int  // units of its experiments not done yet
 	unstarted int  // units not begun
-	waits     bool // its units may wait for another copy, and be waited for
+	waits     bool // its units may wait for another copy (every copy may be waited for)
 }
 
 // copyKey names the copy of a Source at a scale.
@@ -52,9 +54,10 @@ type copyKey struct {
 }
 
 // newScaledCopies returns the pool's copies (of[x] nil: x reads its Jobs,
-// unscaled). An experiment whose runs wait for others' (a Sink, which
-// passes rows in order, or a Reference) neither waits nor is waited for,
-// nor does a copy it shares.
+// unscaled). The units of an experiment whose runs wait for others' (a
+// Sink, which passes rows in order, or a Reference) do not wait for
+// another copy, nor do those of a copy it shares (blocked says why such a
+// copy may still be waited for).
 func newScaledCopies(xs []*Experiment, units []unit) *scaledCopies {
 	s := &scaledCopies{of: make([]*scaledCopy, len(xs))}
 	s.ended.L = &s.mu
@@ -157,9 +160,18 @@ func (c *scaledCopy) build(x *Experiment) ([]sim.Job, error) {
 
 // blocked reports whether another copy is live that c may wait for: one
 // whose units have all begun, so that it is dropped without c's help.
+// Each of those units runs on a worker of its own and ends without the
+// waiting one: a unit waits in get only while its copy is not built (and
+// this one is), and one of a copy that does not wait (a Sink's, a
+// Reference's) never waits in get; it may wait for an earlier unit's
+// turn at the Sink, or for a reference run, but those began before it
+// (planPool's order: sink turns in starting order, reference runs first)
+// and do not wait in get either (a Sink's experiment's copy does not
+// wait, nor does a Reference's Of, which names the Reference itself). So
+// no chain of waits comes back to a worker waiting here.
 func (s *scaledCopies) blocked(c *scaledCopy) bool {
 	for _, o := range s.all {
-		if o != c && o.jobs != nil && o.waits && o.unstarted == 0 {
+		if o != c && o.jobs != nil && o.unstarted == 0 {
 			return true
 		}
 	}
@@ -178,8 +190,9 @@ func (s *scaledCopies) live() int {
 }
 
 // done records that one of experiment x's units is done; the copy is
-// dropped after the last of its units.
-func (s *scaledCopies) done(x int) {
+// dropped after the last of its units, and drop (the worker's buffers
+// that may hold it) called before any worker waiting for it goes on.
+func (s *scaledCopies) done(x int, drop func()) {
 	c := s.of[x]
 	if c == nil {
 		return
@@ -188,6 +201,7 @@ func (s *scaledCopies) done(x int) {
 	defer s.mu.Unlock()
 	if c.pending--; c.pending <= 0 && c.jobs != nil {
 		c.jobs = nil
+		drop()
 		s.ended.Broadcast()
 	}
 }
