@@ -206,12 +206,20 @@ func NewJobRange(j *data.Jobs, sizes []float64, spec *cluster.Spec) (*JobRange, 
 }
 
 // Jobs returns rows [lo, hi)'s jobs, a slice of their own.
-func (r *JobRange) Jobs(lo, hi int) ([]sim.Job, error) {
+func (r *JobRange) Jobs(lo, hi int) ([]sim.Job, error) { return r.JobsInto(nil, lo, hi) }
+
+// JobsInto is Jobs in buf's array when it holds them (every field of
+// every job written: the same bits), else in a new one.
+func (r *JobRange) JobsInto(buf []sim.Job, lo, hi int) ([]sim.Job, error) {
 	j, sizes := r.j, r.sizes
 	if lo < 0 || lo > hi || hi > len(sizes) {
 		return nil, fmt.Errorf("%s: rows [%d, %d) outside the log's %d jobs", j.Source, lo, hi, len(sizes))
 	}
-	out := make([]sim.Job, hi-lo)
+	out := buf[:0]
+	if cap(out) < hi-lo {
+		out = make([]sim.Job, hi-lo)
+	}
+	out = out[:hi-lo]
 	for k := range out {
 		i := lo + k
 		out[k] = sim.Job{Arrival: j.Submit[i], Size: sizes[i], Estimate: sizes[i], Weight: r.Weight(i), Containers: logContainers(j, i)}

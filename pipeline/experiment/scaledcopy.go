@@ -33,6 +33,10 @@ type scaledCopies struct {
 	of     []*scaledCopy // by experiment (nil: x reads its Jobs)
 	all    []*scaledCopy // each copy once
 	builds int           // copies built (tests)
+	// spare is the array of the copy dropped last, which the next build
+	// reuses while another copy is still to be built (nil otherwise).
+	spare  []sim.Job
+	reused int // builds into spare (tests)
 }
 
 // scaledCopy is one copy of scaledCopies, shared by the experiments that
@@ -118,36 +122,59 @@ func (s *scaledCopies) get(xi int, x *Experiment) ([]sim.Job, error) {
 		s.ended.Wait()
 	}
 	if c.jobs == nil {
-		if scaledCopyHook != nil {
-			scaledCopyHook(nil, s.live())
+		spare := s.spare
+		if s.spare = nil; !c.reuses(x, spare) {
+			spare = nil // garbage before the build, not beside it
 		}
-		jobs, err := c.build(x)
+		if scaledCopyHook != nil {
+			scaledCopyHook(nil, spare, s.live())
+		}
+		jobs, err := c.build(x, spare)
 		if err != nil {
 			return nil, err
+		}
+		if spare != nil && &jobs[0] == &spare[0] {
+			s.reused++
 		}
 		c.jobs = jobs
 		s.builds++
 		if scaledCopyHook != nil {
-			scaledCopyHook(c.jobs, s.live()-1)
+			scaledCopyHook(c.jobs, nil, s.live()-1)
 		}
 	}
 	return c.jobs, nil
 }
 
-// build builds the copy's jobs: its Source's, else x's Jobs copied, each
-// job's size and estimate scaled.
-func (c *scaledCopy) build(x *Experiment) ([]sim.Job, error) {
-	var jobs []sim.Job
+// reuses reports whether the copy is built into spare's array (a dropped
+// copy's): it holds the jobs, and they are x's Jobs or its Source builds
+// into an array (Into).
+func (c *scaledCopy) reuses(x *Experiment, spare []sim.Job) bool {
+	n := len(x.Jobs)
 	if c.src != nil {
-		var err error
-		if jobs, err = c.src.Build(); err != nil {
-			return nil, err
-		}
-		if len(jobs) != c.src.N {
-			return nil, fmt.Errorf("a source built %d jobs, want %d", len(jobs), c.src.N)
-		}
-	} else {
+		n = c.src.N
+	}
+	return n > 0 && cap(spare) >= n && (c.src == nil || c.src.Into != nil)
+}
+
+// build builds the copy's jobs: its Source's, else x's Jobs copied, each
+// job's size and estimate scaled; into spare's array when it is not nil
+// (reuses).
+func (c *scaledCopy) build(x *Experiment, spare []sim.Job) (jobs []sim.Job, err error) {
+	switch {
+	case c.src != nil && spare != nil:
+		jobs, err = c.src.Into(spare[:0])
+	case c.src != nil:
+		jobs, err = c.src.Build()
+	case spare != nil:
+		jobs = append(spare[:0], x.Jobs...)
+	default:
 		jobs = slices.Clone(x.Jobs)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if c.src != nil && len(jobs) != c.src.N {
+		return nil, fmt.Errorf("a source built %d jobs, want %d", len(jobs), c.src.N)
 	}
 	if c.scale != 1 {
 		for i := range jobs {
@@ -200,10 +227,26 @@ func (s *scaledCopies) done(x int, drop func()) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if c.pending--; c.pending <= 0 && c.jobs != nil {
+		if s.toBuild() {
+			// No unit reads it any more, nor does a worker's simulator
+			// (drop, leave) that will run again.
+			s.spare = c.jobs
+		}
 		c.jobs = nil
 		drop()
 		s.ended.Broadcast()
 	}
+}
+
+// toBuild reports whether a copy is still to be built (one not held with
+// units not done), which the spare would serve.
+func (s *scaledCopies) toBuild() bool {
+	for _, o := range s.all {
+		if o.jobs == nil && o.pending > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // runLongestFirst reorders order (unit indices into units) so that within
@@ -243,6 +286,6 @@ func rank(u sim.Uses) int {
 }
 
 // scaledCopyHook, when set (tests), is called before a scaled copy is
-// built (with nil) and after (with the copy), with the number of the
-// pool's other copies held.
-var scaledCopyHook func(jobs []sim.Job, others int)
+// built (with nil, and the dropped copy it is built into, if any) and
+// after (with the copy), with the number of the pool's other copies held.
+var scaledCopyHook func(jobs, into []sim.Job, others int)

@@ -182,6 +182,7 @@ func PlanValidation(in *inputs.Inputs, tr *tuner.TuneReport, tuned tuner.LASMQPa
 // beside the load factors' copies (0.19 GB at the 10 M log's 3 M
 // validation jobs). A later stage's Window builds its jobs afresh.
 func windowSource(in *inputs.Inputs, lo, hi int) *experiment.Source {
+	var rng *experiment.JobRange
 	return &experiment.Source{N: hi - lo, Build: func() ([]sim.Job, error) {
 		if err := in.KeepWindow(lo, lo); err != nil {
 			return nil, err
@@ -191,6 +192,24 @@ func windowSource(in *inputs.Inputs, lo, hi int) *experiment.Source {
 			return w, err // built afresh
 		}
 		return slices.Clone(w), nil // a view of the jobs Inputs holds
+	}, Into: func(buf []sim.Job) ([]sim.Job, error) {
+		// A later build (a load factor's): Window's jobs, built from the
+		// log's columns as Window builds them (the same JobRange) into
+		// the dropped build's array.
+		if err := in.KeepWindow(lo, lo); err != nil {
+			return nil, err
+		}
+		if in.SimJobs != nil {
+			w, err := in.Window(lo, hi)
+			return append(buf[:0], w...), err
+		}
+		if rng == nil {
+			var err error
+			if rng, err = experiment.NewJobRange(in.Jobs, in.Sizes, in.Spec); err != nil {
+				return nil, err
+			}
+		}
+		return rng.JobsInto(buf, lo, hi)
 	}}
 }
 
