@@ -194,22 +194,12 @@ func (m *Metrics) compute(jobs []Job, completion, response []float64, c float64,
 			s.ZeroSize++
 		}
 		if perJob {
-			m.Slowdown[i] = math.NaN()
-			if j.Size > 0 {
-				m.Slowdown[i] = j.slowdown(r, c)
-			}
+			m.Slowdown[i] = JobSlowdown(&j, r, c)
 		}
 		work += j.Size
 		last = max(last, completion[i])
 		if deadlines != nil {
-			late := completion[i] - deadlines[i]
-			d := deadlines[i]
-			// 4 ulps of |d|: math.Nextafter(a, +Inf) − a, inline (a is
-			// not negative: its successor is the next bit pattern, which
-			// gives NaN for +Inf and NaN as Nextafter's does).
-			a := math.Abs(d)
-			tol := DeadlineTol*max(d-j.Arrival, 0) + 4*(math.Float64frombits(math.Float64bits(a)+1)-a)
-			missed := late > tol
+			late, missed := MissedDeadline(j.Arrival, completion[i], deadlines[i])
 			if perJob {
 				m.Missed[i] = missed
 			}
@@ -254,6 +244,30 @@ func (m *Metrics) compute(jobs []Job, completion, response []float64, c float64,
 	}
 	s.Slowdown = quantilesInPlace(m.sorted)
 	return s
+}
+
+// JobSlowdown is job j's slowdown at response r on capacity c as
+// Metrics.Slowdown holds it: NaN for a zero-size job. A caller that reads
+// a run's slowdowns one at a time (a results file's rows) computes them
+// with it instead of keeping a column of them.
+func JobSlowdown(j *Job, r, c float64) float64 {
+	if !(j.Size > 0) {
+		return math.NaN()
+	}
+	return j.slowdown(r, c)
+}
+
+// MissedDeadline is how late a job that arrived at arrival and completed
+// at completion is past its PS deadline d, and whether it missed it (by
+// more than DeadlineTol's tolerance) as Metrics.Missed holds it.
+func MissedDeadline(arrival, completion, d float64) (late float64, missed bool) {
+	late = completion - d
+	// 4 ulps of |d|: math.Nextafter(a, +Inf) − a, inline (a is not
+	// negative: its successor is the next bit pattern, which gives NaN
+	// for +Inf and NaN as Nextafter's does).
+	a := math.Abs(d)
+	tol := DeadlineTol*max(d-arrival, 0) + 4*(math.Float64frombits(math.Float64bits(a)+1)-a)
+	return late, late > tol
 }
 
 func resizeF(s []float64, n int) []float64 {

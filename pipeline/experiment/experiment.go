@@ -202,6 +202,13 @@ type Source struct {
 	// change (a load factor scales them in place). It is called under the
 	// pool's lock, once per build.
 	Build func() ([]sim.Job, error)
+	// Into, when set, is Build into buf's array (the same jobs, every
+	// field written), a build the pool dropped and reuses for the next:
+	// the next copy is then not a new allocation beside the dropped one,
+	// which a garbage collection under way when it was dropped still
+	// counts live (0.19 GB of the 10 M log's validate, at a load factor's
+	// handover). Nil: Build.
+	Into func(buf []sim.Job) ([]sim.Job, error)
 }
 
 // numJobs is the number of the experiment's jobs.
@@ -226,14 +233,17 @@ type RunRows struct {
 	// Estimates, when not nil, are the run's estimates (Jobs[i]'s is
 	// Estimates[i]): a run with errors draws them into a column.
 	Estimates []float64
-	// Completion is every job's completion time; Metrics holds the
-	// responses, slowdowns and missed deadlines computed from it.
+	// Completion and Response are every job's completion and response
+	// times; a job's slowdown and missed deadline are computed from them
+	// on Capacity (sim.JobSlowdown, sim.MissedDeadline) as its row is
+	// made, not held in columns beside them.
 	Completion []float64
-	Metrics    *sim.Metrics
+	Response   []float64
+	Capacity   float64
 	// Deadlines are the experiment's PS deadlines (nil: none).
 	Deadlines []float64
 	// Rows, when set, are the run's rows as a shard's part holds them (one
-	// row per job, in job order); Jobs, Completion and Metrics are then
+	// row per job, in job order); Jobs, Completion and Response are then
 	// unset.
 	Rows *JobRows
 }
@@ -254,19 +264,19 @@ func (r *RunRows) Responses() []float64 {
 	if r.Rows != nil {
 		return r.Rows.Response
 	}
-	return r.Metrics.Response
+	return r.Response
 }
 
 // AppendTo appends the results of jobs [lo, hi) to rows, skipping the jobs
 // for which keep (when not nil) is false.
 func (r *RunRows) AppendTo(rows *JobRows, lo, hi int, keep func(i int) bool) {
+	if r.Rows == nil {
+		rows.appendJobs(r.Spec, r.Run, r.Jobs, r.Estimates, r.Completion, r.Response, r.Capacity, r.Deadlines, lo, hi, keep)
+		return
+	}
 	for i := lo; i < hi; i++ {
-		switch {
-		case keep != nil && !keep(i):
-		case r.Rows != nil:
+		if keep == nil || keep(i) {
 			rows.appendRow(r.Rows, i)
-		default:
-			rows.appendOne(r.Spec, r.Run, i, r.Jobs[i], r.Estimate(i), r.Completion[i], r.Metrics, r.Deadlines)
 		}
 	}
 }
@@ -473,16 +483,25 @@ type worker struct {
 	resp []float64
 }
 
-// leave drops the worker's simulator before a run on copy id when its
-// last run on a copy was on another: the simulator's cached policies hold
-// the jobs they last ran, and a copy (64 B a job) the pool has dropped
-// would otherwise stay live beside the next one.
+// leave drops the worker's simulator before a run on copy id (−1: an
+// experiment's own Jobs) when its last run on a copy was on another: the
+// simulator's cached policies hold the jobs they last ran, and a copy
+// (64 B a job) the pool has dropped would otherwise stay live beside the
+// next one.
 func (w *worker) leave(id int) {
 	if w.last != id+1 {
 		w.res, w.cur = nil, nil
 	}
 	w.last = id + 1
 }
+
+// drop drops the worker's simulator when the pool drops the copy its last
+// run read (scaledCopies.done, before a worker waiting to build the next
+// copy goes on): its cached policy would otherwise hold the copy live
+// beside the next one until the worker's next run (at the 10 M log's
+// validate, two 0.19 GB windows: the next copy is built under the lock
+// this worker's next run waits for).
+func (w *worker) drop() { w.res, w.cur, w.last = nil, nil, 0 }
 
 // resize returns s with length n, reusing its array when it is big enough.
 func resize(s []float64, n int) []float64 {
@@ -541,7 +560,7 @@ func RunExperiments(ctx context.Context, opt RunOptions, xs ...*Experiment) ([]*
 		u := units[i]
 		x := xs[u.x]
 		scaled.begin(u.x)
-		defer scaled.done(u.x)
+		defer scaled.done(u.x, ws[w].drop)
 		dl := deadlinesFor(ctx, x, pl.publishes[i])
 		if r := pl.publishes[i]; r != nil {
 			defer r.publish(nil, errNoReference) // no effect once published
@@ -568,7 +587,9 @@ func RunExperiments(ctx context.Context, opt RunOptions, xs ...*Experiment) ([]*
 			}
 			var err error
 			jobs := x.Jobs
-			if scaled.scaled(u.x) {
+			if !scaled.scaled(u.x) {
+				ws[w].leave(-1)
+			} else {
 				ws[w].leave(scaled.of[u.x].id)
 				if jobs, err = scaled.get(u.x, x); err != nil {
 					return err
@@ -708,22 +729,30 @@ func (w *worker) run(ctx context.Context, x *Experiment, jobs []sim.Job, spec st
 		w.m = sim.Metrics{}
 		return meanOnlySummary(jobs, done), nil
 	}
-	if _, fluid := s.(*FluidSimulator); fluid && rows == nil && emit == nil {
-		// No per-job metrics are read: the summary is made in the fluid
-		// run's own buffers (which its next run overwrites), not in the
-		// slowdowns, missed flags and sorted copy besides (the σ runs',
-		// 25 B a job a worker).
-		return w.m.SummaryRun(jobs, done, x.Capacity, dl), nil
+	// A fluid run is summarised in its own buffers (which its next run
+	// overwrites) once its rows are made, not in the slowdowns, missed
+	// flags and sorted copy besides (25 B a job a worker: the σ runs', and
+	// the exact-size runs' whose rows results.parquet holds); the rows
+	// compute each job's slowdown and missed deadline from its response.
+	_, fluid := s.(*FluidSimulator)
+	fluid = fluid && done.Response != nil
+	var sum sim.Summary
+	resp := done.Response
+	if !fluid {
+		sum = w.m.ComputeRun(jobs, done, x.Capacity, dl)
+		resp = w.m.Response
 	}
-	sum := w.m.ComputeRun(jobs, done, x.Capacity, dl)
 	if rows != nil {
-		rows.appendRun(spec, run, jobs, est, done.Completion, &w.m, dl)
+		rows.appendRun(spec, run, jobs, est, done.Completion, resp, x.Capacity, dl)
 	}
 	if emit != nil {
-		rr := &RunRows{Spec: spec, Run: run, Jobs: jobs, Estimates: est, Completion: done.Completion, Metrics: &w.m, Deadlines: dl}
+		rr := &RunRows{Spec: spec, Run: run, Jobs: jobs, Estimates: est, Completion: done.Completion, Response: resp, Capacity: x.Capacity, Deadlines: dl}
 		if err := emit(rr); err != nil {
 			return sim.Summary{}, err
 		}
+	}
+	if fluid {
+		sum = w.m.SummaryRun(jobs, done, x.Capacity, dl)
 	}
 	return sum, nil
 }

@@ -31,13 +31,38 @@ type JobRows struct {
 // computed from them (m must come from Compute on the same run) and the PS
 // deadlines (nil: none).
 func (r *JobRows) Append(policy string, run int, jobs []sim.Job, completion []float64, m *sim.Metrics, deadlines []float64) {
-	r.appendRun(policy, run, jobs, nil, completion, m, deadlines)
+	for i, j := range jobs {
+		d, missed := math.NaN(), false
+		if deadlines != nil {
+			d, missed = deadlines[i], m.Missed[i]
+		}
+		r.appendOne(policy, run, i, j, j.Estimate, completion[i], m.Response[i], m.Slowdown[i], d, missed)
+	}
 }
 
-// appendRun is Append with est[i] as job i's estimate (nil: the jobs').
-func (r *JobRows) appendRun(policy string, run int, jobs []sim.Job, est, completion []float64, m *sim.Metrics, deadlines []float64) {
-	for i, j := range jobs {
-		r.appendOne(policy, run, i, j, estimateOf(jobs, est, i), completion[i], m, deadlines)
+// appendRun adds one run's rows as Append does, each job's slowdown and
+// missed deadline computed from its response (resp) on capacity c as
+// sim.Metrics computes them, not read from a Metrics' columns (which a
+// worker then need not keep: 25 B a job); est[i] is job i's estimate
+// (nil: the jobs').
+func (r *JobRows) appendRun(policy string, run int, jobs []sim.Job, est, completion, resp []float64, c float64, deadlines []float64) {
+	r.appendJobs(policy, run, jobs, est, completion, resp, c, deadlines, 0, len(jobs), nil)
+}
+
+// appendJobs is appendRun of jobs [lo, hi) alone, skipping the jobs for
+// which keep (when not nil) is false.
+func (r *JobRows) appendJobs(policy string, run int, jobs []sim.Job, est, completion, resp []float64, c float64, deadlines []float64, lo, hi int, keep func(i int) bool) {
+	for i := lo; i < hi; i++ {
+		if keep != nil && !keep(i) {
+			continue
+		}
+		j := &jobs[i]
+		d, missed := math.NaN(), false
+		if deadlines != nil {
+			d = deadlines[i]
+			_, missed = sim.MissedDeadline(j.Arrival, completion[i], d)
+		}
+		r.appendOne(policy, run, i, *j, estimateOf(jobs, est, i), completion[i], resp[i], sim.JobSlowdown(j, resp[i], c), d, missed)
 	}
 }
 
@@ -49,8 +74,10 @@ func estimateOf(jobs []sim.Job, est []float64, i int) float64 {
 	return jobs[i].Estimate
 }
 
-// appendOne adds job i's row, est its estimate.
-func (r *JobRows) appendOne(policy string, run, i int, j sim.Job, est, completion float64, m *sim.Metrics, deadlines []float64) {
+// appendOne adds job i's row: est its estimate, resp its response,
+// slowdown its slowdown, d its deadline (NaN: none) and missed whether it
+// missed it.
+func (r *JobRows) appendOne(policy string, run, i int, j sim.Job, est, completion, resp, slowdown, d float64, missed bool) {
 	r.Policy = append(r.Policy, policy)
 	r.Run = append(r.Run, int32(run))
 	r.Job = append(r.Job, int32(i))
@@ -58,12 +85,8 @@ func (r *JobRows) appendOne(policy string, run, i int, j sim.Job, est, completio
 	r.Size = append(r.Size, j.Size)
 	r.Estimate = append(r.Estimate, est)
 	r.Completion = append(r.Completion, completion)
-	r.Response = append(r.Response, m.Response[i])
-	r.Slowdown = append(r.Slowdown, m.Slowdown[i])
-	d, missed := math.NaN(), false
-	if deadlines != nil {
-		d, missed = deadlines[i], m.Missed[i]
-	}
+	r.Response = append(r.Response, resp)
+	r.Slowdown = append(r.Slowdown, slowdown)
 	r.Deadline = append(r.Deadline, d)
 	r.Missed = append(r.Missed, missed)
 }
@@ -183,12 +206,20 @@ func NewJobRange(j *data.Jobs, sizes []float64, spec *cluster.Spec) (*JobRange, 
 }
 
 // Jobs returns rows [lo, hi)'s jobs, a slice of their own.
-func (r *JobRange) Jobs(lo, hi int) ([]sim.Job, error) {
+func (r *JobRange) Jobs(lo, hi int) ([]sim.Job, error) { return r.JobsInto(nil, lo, hi) }
+
+// JobsInto is Jobs in buf's array when it holds them (every field of
+// every job written: the same bits), else in a new one.
+func (r *JobRange) JobsInto(buf []sim.Job, lo, hi int) ([]sim.Job, error) {
 	j, sizes := r.j, r.sizes
 	if lo < 0 || lo > hi || hi > len(sizes) {
 		return nil, fmt.Errorf("%s: rows [%d, %d) outside the log's %d jobs", j.Source, lo, hi, len(sizes))
 	}
-	out := make([]sim.Job, hi-lo)
+	out := buf[:0]
+	if cap(out) < hi-lo {
+		out = make([]sim.Job, hi-lo)
+	}
+	out = out[:hi-lo]
 	for k := range out {
 		i := lo + k
 		out[k] = sim.Job{Arrival: j.Submit[i], Size: sizes[i], Estimate: sizes[i], Weight: r.Weight(i), Containers: logContainers(j, i)}

@@ -174,7 +174,8 @@ const resultChunkRows = 1 << 17
 // the responses only what the report draws: the CDF's quantiles and the
 // per-class means. Its memory is the classes of the window's jobs (4 B a
 // job), the sample's flags (1 B a job) and one configuration's sorted
-// responses while it is summarised, whatever the number of configurations.
+// responses while it is summarised (not between two configurations),
+// whatever the number of configurations.
 type ResultsSink struct {
 	pw      *data.ParquetWriter // nil: no rows written
 	keep    []bool              // nil: every job
@@ -220,11 +221,10 @@ func NewResultsSink(w io.Writer, keep []bool, id func(i int) []byte, classOf []i
 func (s *ResultsSink) Sink(rr *RunRows) error {
 	resp := rr.Responses()
 	s.summarise(rr.Policy, resp)
-	if rr.Policy == len(s.names)-1 {
-		// The last configuration's: the sorted buffer (8 B a job) is not
-		// kept through the runs that follow (the σ runs, the load factors).
-		s.sorted = nil
-	}
+	// The sorted buffer (8 B a job) is not kept between configurations,
+	// beside the next one's simulation and its rows, nor through the runs
+	// that follow the last (the σ runs, the load factors).
+	s.sorted = nil
 	if rr.Policy == s.Current {
 		s.CurrentResp = append(s.CurrentResp[:0], resp...)
 	}

@@ -23,14 +23,20 @@ import (
 // other copy is already running, waits for them to end (before, the
 // copies of two load factors were live together whenever one worker
 // began a factor while the other finished the last: 0.36 GB of the 10 M
-// log's validate peak). runLongestFirst orders each factor's units so
-// that the one left running at such a handover is short.
+// log's validate peak; and the validation window of the exact-size and σ
+// runs beside the first factor's copy: 0.37 GB of its 1.03 GB peak).
+// runLongestFirst orders each factor's units so that the one left
+// running at such a handover is short.
 type scaledCopies struct {
 	mu     sync.Mutex
 	ended  sync.Cond     // broadcast when a copy is dropped
 	of     []*scaledCopy // by experiment (nil: x reads its Jobs)
 	all    []*scaledCopy // each copy once
 	builds int           // copies built (tests)
+	// spare is the array of the copy dropped last, which the next build
+	// reuses while another copy is still to be built (nil otherwise).
+	spare  []sim.Job
+	reused int // builds into spare (tests)
 }
 
 // scaledCopy is one copy of scaledCopies, shared by the experiments that
@@ -42,7 +48,7 @@ type scaledCopy struct {
 	jobs      []sim.Job
 	pending   int  // units of its experiments not done yet
 	unstarted int  // units not begun
-	waits     bool // its units may wait for another copy, and be waited for
+	waits     bool // its units may wait for another copy (every copy may be waited for)
 }
 
 // copyKey names the copy of a Source at a scale.
@@ -52,9 +58,10 @@ type copyKey struct {
 }
 
 // newScaledCopies returns the pool's copies (of[x] nil: x reads its Jobs,
-// unscaled). An experiment whose runs wait for others' (a Sink, which
-// passes rows in order, or a Reference) neither waits nor is waited for,
-// nor does a copy it shares.
+// unscaled). The units of an experiment whose runs wait for others' (a
+// Sink, which passes rows in order, or a Reference) do not wait for
+// another copy, nor do those of a copy it shares (blocked says why such a
+// copy may still be waited for).
 func newScaledCopies(xs []*Experiment, units []unit) *scaledCopies {
 	s := &scaledCopies{of: make([]*scaledCopy, len(xs))}
 	s.ended.L = &s.mu
@@ -115,36 +122,59 @@ func (s *scaledCopies) get(xi int, x *Experiment) ([]sim.Job, error) {
 		s.ended.Wait()
 	}
 	if c.jobs == nil {
-		if scaledCopyHook != nil {
-			scaledCopyHook(nil, s.live())
+		spare := s.spare
+		if s.spare = nil; !c.reuses(x, spare) {
+			spare = nil // garbage before the build, not beside it
 		}
-		jobs, err := c.build(x)
+		if scaledCopyHook != nil {
+			scaledCopyHook(nil, spare, s.live())
+		}
+		jobs, err := c.build(x, spare)
 		if err != nil {
 			return nil, err
+		}
+		if spare != nil && &jobs[0] == &spare[0] {
+			s.reused++
 		}
 		c.jobs = jobs
 		s.builds++
 		if scaledCopyHook != nil {
-			scaledCopyHook(c.jobs, s.live()-1)
+			scaledCopyHook(c.jobs, nil, s.live()-1)
 		}
 	}
 	return c.jobs, nil
 }
 
-// build builds the copy's jobs: its Source's, else x's Jobs copied, each
-// job's size and estimate scaled.
-func (c *scaledCopy) build(x *Experiment) ([]sim.Job, error) {
-	var jobs []sim.Job
+// reuses reports whether the copy is built into spare's array (a dropped
+// copy's): it holds the jobs, and they are x's Jobs or its Source builds
+// into an array (Into).
+func (c *scaledCopy) reuses(x *Experiment, spare []sim.Job) bool {
+	n := len(x.Jobs)
 	if c.src != nil {
-		var err error
-		if jobs, err = c.src.Build(); err != nil {
-			return nil, err
-		}
-		if len(jobs) != c.src.N {
-			return nil, fmt.Errorf("a source built %d jobs, want %d", len(jobs), c.src.N)
-		}
-	} else {
+		n = c.src.N
+	}
+	return n > 0 && cap(spare) >= n && (c.src == nil || c.src.Into != nil)
+}
+
+// build builds the copy's jobs: its Source's, else x's Jobs copied, each
+// job's size and estimate scaled; into spare's array when it is not nil
+// (reuses).
+func (c *scaledCopy) build(x *Experiment, spare []sim.Job) (jobs []sim.Job, err error) {
+	switch {
+	case c.src != nil && spare != nil:
+		jobs, err = c.src.Into(spare[:0])
+	case c.src != nil:
+		jobs, err = c.src.Build()
+	case spare != nil:
+		jobs = append(spare[:0], x.Jobs...)
+	default:
 		jobs = slices.Clone(x.Jobs)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if c.src != nil && len(jobs) != c.src.N {
+		return nil, fmt.Errorf("a source built %d jobs, want %d", len(jobs), c.src.N)
 	}
 	if c.scale != 1 {
 		for i := range jobs {
@@ -157,9 +187,18 @@ func (c *scaledCopy) build(x *Experiment) ([]sim.Job, error) {
 
 // blocked reports whether another copy is live that c may wait for: one
 // whose units have all begun, so that it is dropped without c's help.
+// Each of those units runs on a worker of its own and ends without the
+// waiting one: a unit waits in get only while its copy is not built (and
+// this one is), and one of a copy that does not wait (a Sink's, a
+// Reference's) never waits in get; it may wait for an earlier unit's
+// turn at the Sink, or for a reference run, but those began before it
+// (planPool's order: sink turns in starting order, reference runs first)
+// and do not wait in get either (a Sink's experiment's copy does not
+// wait, nor does a Reference's Of, which names the Reference itself). So
+// no chain of waits comes back to a worker waiting here.
 func (s *scaledCopies) blocked(c *scaledCopy) bool {
 	for _, o := range s.all {
-		if o != c && o.jobs != nil && o.waits && o.unstarted == 0 {
+		if o != c && o.jobs != nil && o.unstarted == 0 {
 			return true
 		}
 	}
@@ -178,8 +217,9 @@ func (s *scaledCopies) live() int {
 }
 
 // done records that one of experiment x's units is done; the copy is
-// dropped after the last of its units.
-func (s *scaledCopies) done(x int) {
+// dropped after the last of its units, and drop (the worker's buffers
+// that may hold it) called before any worker waiting for it goes on.
+func (s *scaledCopies) done(x int, drop func()) {
 	c := s.of[x]
 	if c == nil {
 		return
@@ -187,9 +227,26 @@ func (s *scaledCopies) done(x int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if c.pending--; c.pending <= 0 && c.jobs != nil {
+		if s.toBuild() {
+			// No unit reads it any more, nor does a worker's simulator
+			// (drop, leave) that will run again.
+			s.spare = c.jobs
+		}
 		c.jobs = nil
+		drop()
 		s.ended.Broadcast()
 	}
+}
+
+// toBuild reports whether a copy is still to be built (one not held with
+// units not done), which the spare would serve.
+func (s *scaledCopies) toBuild() bool {
+	for _, o := range s.all {
+		if o.jobs == nil && o.pending > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // runLongestFirst reorders order (unit indices into units) so that within
@@ -229,6 +286,6 @@ func rank(u sim.Uses) int {
 }
 
 // scaledCopyHook, when set (tests), is called before a scaled copy is
-// built (with nil) and after (with the copy), with the number of the
-// pool's other copies held.
-var scaledCopyHook func(jobs []sim.Job, others int)
+// built (with nil, and the dropped copy it is built into, if any) and
+// after (with the copy), with the number of the pool's other copies held.
+var scaledCopyHook func(jobs, into []sim.Job, others int)

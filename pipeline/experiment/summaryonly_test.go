@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"context"
+	"math"
 	"runtime"
 	"testing"
 
@@ -9,12 +10,14 @@ import (
 	"github.com/schedplan/schedplan/estimate"
 )
 
-// TestSummaryRunsKeepNoPerJobMetrics runs a σ run (no rows, no Sink) on
-// a worker after a run whose rows were kept, and checks that the worker
-// then holds no per-job slowdowns, missed flags or sorted copy (25 B a
-// job on every worker through the validation's σ runs, which read only
-// summaries; the old worker kept them) and that its summary is the one a
-// run with rows computes.
+// TestSummaryRunsKeepNoPerJobMetrics runs one σ run of SRPT on a worker
+// with its rows kept, handed to a Sink, and neither, and checks that the
+// worker then holds no per-job slowdowns, missed flags or sorted copy
+// (25 B a job on every worker: the old worker kept them through the
+// validation's exact-size runs, whose rows results.parquet holds, which
+// made them part of the 10 M log's validate peak), that the three
+// summaries are equal, and that the rows' slowdowns and missed deadlines,
+// computed from each job's response, are sim.Metrics' to the bit.
 func TestSummaryRunsKeepNoPerJobMetrics(t *testing.T) {
 	jobs := make([]sim.Job, 5000)
 	for i := range jobs {
@@ -29,28 +32,54 @@ func TestSummaryRunsKeepNoPerJobMetrics(t *testing.T) {
 	x := &Experiment{Jobs: jobs, Capacity: 1, Deadlines: dl, Policies: []string{"srpt"}, Runs: 1, Seed: 3,
 		Errors: estimate.ErrorModel{Kind: estimate.LogNormal, Sigma: 1}}
 	var w worker
-	want, err := w.run(context.Background(), x, jobs, "srpt", 0, &JobRows{}, nil, deadlines)
-	if err != nil {
-		t.Fatal(err)
+	kept := &JobRows{}
+	sunk := &JobRows{}
+	emit := func(rr *RunRows) error {
+		rr.AppendTo(sunk, 0, rr.Len(), nil)
+		return nil
 	}
-	if w.m.Slowdown == nil || w.m.Missed == nil {
-		t.Fatal("a run with rows kept no per-job metrics")
+	var sums []sim.Summary
+	for _, c := range []struct {
+		name string
+		rows *JobRows
+		emit func(*RunRows) error
+	}{{"rows kept", kept, nil}, {"rows sunk", nil, emit}, {"summary only", nil, nil}} {
+		sum, err := w.run(context.Background(), x, jobs, "srpt", 0, c.rows, c.emit, deadlines)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w.m.Slowdown != nil || w.m.Missed != nil || w.m.Response != nil {
+			t.Errorf("%s: the worker kept %d slowdowns, %d missed flags and %d responses", c.name, len(w.m.Slowdown), len(w.m.Missed), len(w.m.Response))
+		}
+		sums = append(sums, sum)
 	}
-	got, err := w.run(context.Background(), x, jobs, "srpt", 0, nil, nil, deadlines)
-	if err != nil {
-		t.Fatal(err)
+	var m sim.Metrics
+	want := m.ComputeRun(jobs, &sim.Result{Completion: kept.Completion, Response: kept.Response}, 1, dl)
+	for k, sum := range sums {
+		if sum != want {
+			t.Errorf("summary %d: %+v, ComputeRun's %+v", k, sum, want)
+		}
 	}
-	if w.m.Slowdown != nil || w.m.Missed != nil || w.m.Response != nil {
-		t.Errorf("a summary-only run kept %d slowdowns, %d missed flags and %d responses", len(w.m.Slowdown), len(w.m.Missed), len(w.m.Response))
+	for _, r := range []*JobRows{kept, sunk} {
+		if len(r.Job) != len(jobs) {
+			t.Fatalf("%d rows, want %d", len(r.Job), len(jobs))
+		}
+		for i := range jobs {
+			if math.Float64bits(r.Slowdown[i]) != math.Float64bits(m.Slowdown[i]) || r.Missed[i] != m.Missed[i] || r.Response[i] != m.Response[i] {
+				t.Fatalf("row %d: response %v, slowdown %v, missed %v; Metrics: %v, %v, %v", i, r.Response[i], r.Slowdown[i], r.Missed[i], m.Response[i], m.Slowdown[i], m.Missed[i])
+			}
+		}
 	}
-	if got != want {
-		t.Errorf("summary-only run %+v, with rows %+v", got, want)
+	if missed := want.Missed; missed == 0 || missed == len(jobs) || want.ZeroSize == 0 {
+		t.Errorf("%d of %d deadlines missed, %d zero sizes: the test checks too little", missed, len(jobs), want.ZeroSize)
 	}
 }
 
 // TestResultsSinkDropsSortedAfterLast checks that the results sink keeps
-// its buffer of sorted responses (8 B a job) only while configurations
-// are summarised, not through the runs after the last one.
+// its buffer of sorted responses (8 B a job) only while a configuration
+// is summarised, not between two (beside the next one's simulation: the
+// old sink held it through the exact-size runs, part of the 10 M log's
+// validate peak) nor through the runs after the last one.
 func TestResultsSinkDropsSortedAfterLast(t *testing.T) {
 	jobs := make([]sim.Job, 1000)
 	for i := range jobs {
@@ -72,8 +101,8 @@ func TestResultsSinkDropsSortedAfterLast(t *testing.T) {
 	if _, err := x.Run(context.Background(), RunOptions{Workers: 1}); err != nil {
 		t.Fatal(err)
 	}
-	if held < len(jobs) || rs.sorted != nil {
-		t.Errorf("sorted buffer: %d after the first configuration, %d after the last; want ≥ %d and none", held, cap(rs.sorted), len(jobs))
+	if held != 0 || rs.sorted != nil {
+		t.Errorf("sorted buffer: %d after the first configuration, %d after the last; want none", held, cap(rs.sorted))
 	}
 	if len(rs.Cdf[1].Values) == 0 {
 		t.Error("the last configuration has no CDF")
@@ -95,15 +124,13 @@ func TestResultsSinkSortsInOneBuffer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var m sim.Metrics
-	m.ComputeRun(jobs, r, 1, nil)
 	rs, err := NewResultsSink(nil, nil, nil, make([]int32, n), 1, []string{"fifo"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var a, b runtime.MemStats
 	runtime.ReadMemStats(&a)
-	if err := rs.Sink(&RunRows{Spec: "fifo", Jobs: jobs, Completion: r.Completion, Metrics: &m}); err != nil {
+	if err := rs.Sink(&RunRows{Spec: "fifo", Jobs: jobs, Completion: r.Completion, Response: r.Response, Capacity: 1}); err != nil {
 		t.Fatal(err)
 	}
 	runtime.ReadMemStats(&b)
