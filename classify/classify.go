@@ -197,10 +197,25 @@ type Result struct {
 	Warnings []string    `json:"warnings,omitempty"`
 
 	centers []float64 // K × len(Features), scaled, in class order
+	dropped int       // Jobs() once DropLabels dropped Assign
 }
 
 // Jobs returns how many jobs were classified.
-func (r *Result) Jobs() int { return len(r.Assign) }
+func (r *Result) Jobs() int {
+	if r.Assign == nil {
+		return r.dropped
+	}
+	return len(r.Assign)
+}
+
+// DropLabels drops the per-row assignment (Rows and Assign: 4 B a row
+// classified, 8 more a row of a subset) of a result whose classes alone
+// are read from now on: Jobs still counts the rows, ClassOf knows none,
+// Predict and Refit work as before.
+func (r *Result) DropLabels() {
+	r.dropped = r.Jobs()
+	r.Rows, r.Assign = nil, nil
+}
 
 // ClassOf returns the class of table row i, or -1 when the row was not
 // classified.

@@ -76,6 +76,7 @@ func (p *pipelineRun) tuneCOSHH(ctx context.Context) (map[string][]byte, error) 
 	if err != nil {
 		st.Note += "COSHH could not be fitted on the tuning window: " + err.Error()
 	} else {
+		fit.DropRowLabels() // 28 MB a 7 M-row tuning window, live to validate's end
 		st.Fit = fit
 		if best < 0 && len(st.Grid) == 0 {
 			st.Note = fmt.Sprintf("the tuning window has %d jobs (< %d): k = %d, tolerance %g without a search", lo, validation.COSHHMinTuneJobs, k, tol)

@@ -69,6 +69,20 @@ func FitCOSHHRange(j *data.Jobs, sizes []float64, spec *cluster.Spec, from, rows
 	return f, nil
 }
 
+// DropRowLabels drops the classifications' per-row labels
+// (classify.Result.DropLabels of Primary and Secondary: 4 B a row of the
+// window fitted on, 8 more a primary row), which nothing reads once the
+// fit is made: a re-classification starts from the classes' centres, and
+// a fit loaded from a stage's stamp has no labels either (they are not in
+// its JSON).
+func (f *COSHHFit) DropRowLabels() {
+	for _, r := range []*classify.Result{f.Primary, f.Secondary} {
+		if r != nil {
+			r.DropLabels()
+		}
+	}
+}
+
 // Solve solves both LPs and sets the plan, λ and the allocations.
 //
 // A re-solve (f holding an earlier solution, as on a re-classification)
