@@ -25,7 +25,7 @@ func (p *pipelineRun) routeBundle(bd *bundle.Bundle) error {
 			return err
 		}
 	}
-	n := min(in.NumSimJobs(), in.Jobs.Len(), in.Split.TuneJobs)
+	n := p.routedJobs()
 	sizes := in.Sizes[:n] // the simulation jobs' sizes
 	work := make([]float64, len(names))
 	total := 0.0
@@ -58,6 +58,22 @@ func (p *pipelineRun) routeBundle(bd *bundle.Bundle) error {
 	}
 	bd.Queues = bundle.LogQueues(in.Jobs, sizes, total)
 	return nil
+}
+
+// routedJobs is how many of the log's first jobs the routing counts: the
+// tuning window's.
+func (p *pipelineRun) routedJobs() int {
+	in := p.in
+	return min(in.NumSimJobs(), in.Jobs.Len(), in.Split.TuneJobs)
+}
+
+// lateQueues is bundle.LateQueues of the routed jobs (0 before a log is
+// read: the stage table's names).
+func (p *pipelineRun) lateQueues() int {
+	if p.in.Jobs == nil {
+		return 0
+	}
+	return bundle.LateQueues(p.in.Jobs, p.routedJobs())
 }
 
 // fluidPeaks returns every user's peak concurrent applications in a fluid

@@ -290,8 +290,13 @@ func (p *pipelineRun) stages() []stage {
 			Objective                                            tuner.Objective
 			Constraints, CurrentConfig                           string
 			ContainerMB                                          int
+			// LateQueues (queues first named after the split, which the
+			// files list since they place every application; 0, and no
+			// change to the key, for every other log) makes the stamps
+			// of a run that failed on them stale.
+			LateQueues int `json:",omitempty"`
 		}{tunedeploy.DeployChunkJobs, tunedeploy.DeployChunks, tunedeploy.DeployTuneSeeds, tunedeploy.DeployFinalists, deployVersion, bundle.CapacityLayoutVersion, tunedeploy.DeployMultipliers, tunedeploy.DeployLevelOrders,
-			cfg.Seed, cfg.Objective, cfg.Constraints, cfg.CurrentConfig, cfg.ContainerMB},
+			cfg.Seed, cfg.Objective, cfg.Constraints, cfg.CurrentConfig, cfg.ContainerMB, p.lateQueues()},
 			deps: []string{"ingest", "classify", "capacity", "tune", "tune-coshh", "tune-hpfsp", "bounds"}, inputs: [][]byte{in.JobsKey, in.TraceKey, in.SpecKey, in.TasksKey, in.CurrentConfigKey},
 			state: &p.dp, run: p.tuneDeploy},
 		{name: "emit", params: struct{ ContainerMB, Layout int }{cfg.ContainerMB, bundle.CapacityLayoutVersion}, deps: []string{"ingest", "classify", "capacity", "tune", "tune-coshh", "tune-hpfsp", "bounds", "tune-deploy"},

@@ -87,18 +87,46 @@ func ObservedPeaks(j *data.Jobs, n int, userOfRow []int32, users int) []int {
 // leaf name of exactly one dotted path of the log is that queue, as
 // Hadoop's CSQueueStore.get resolves a short name to the one queue that has
 // it: "adhoc" and "root.dev.adhoc" are one queue. sizes are the sizes of
-// the log's first len(sizes) jobs, the ones counted.
+// the log's first len(sizes) jobs, the ones counted; a queue that only
+// later rows name is listed too, with no jobs and no work (a queue first
+// named after the split: the files must place every application of the
+// log, and capacity-scheduler.xml rejects one that names an unknown
+// queue, which failed the validation of the emitted file).
 func LogQueues(j *data.Jobs, sizes []float64, total float64) []QueueConfig {
+	return logQueues(j, len(sizes), func(q *QueueConfig, i int) {
+		q.Jobs++
+		if total > 0 {
+			q.Work += sizes[i] / total
+		}
+	})
+}
+
+// LateQueues is how many of the log's queues (LogQueues) none of its
+// first n jobs names: 0 unless a queue is first named after the split.
+func LateQueues(j *data.Jobs, n int) int {
+	k := 0
+	for _, q := range logQueues(j, n, func(q *QueueConfig, _ int) { q.Jobs++ }) {
+		if q.Jobs == 0 {
+			k++
+		}
+	}
+	return k
+}
+
+// logQueues is LogQueues with count(q, i) called for each of the first n
+// rows, q its queue.
+func logQueues(j *data.Jobs, n int, count func(q *QueueConfig, i int)) []QueueConfig {
 	if !j.Queue.Present() {
 		return nil
 	}
-	named := make([]string, len(sizes))
-	leafOf := map[string][]string{} // leaf name → dotted paths that end in it
-	for i := range sizes {
+	name := func(i int) string {
 		q, _ := j.Queue.At(i)
-		named[i] = strings.TrimSpace(q)
-		if strings.Contains(named[i], ".") {
-			p := LogQueuePath(named[i])
+		return strings.TrimSpace(q)
+	}
+	leafOf := map[string][]string{} // leaf name → dotted paths that end in it
+	for i := range j.Len() {
+		if q := name(i); strings.Contains(q, ".") {
+			p := LogQueuePath(q)
 			leaf := LogQueueName(p)
 			if !slices.Contains(leafOf[leaf], p) {
 				leafOf[leaf] = append(leafOf[leaf], p)
@@ -107,9 +135,10 @@ func LogQueues(j *data.Jobs, sizes []float64, total float64) []QueueConfig {
 	}
 	var out []QueueConfig
 	at := map[string]int{}
-	for i := range sizes {
-		path := LogQueuePath(named[i])
-		if ps := leafOf[LogQueueName(path)]; !strings.Contains(named[i], ".") && len(ps) == 1 {
+	for i := range j.Len() {
+		q := name(i)
+		path := LogQueuePath(q)
+		if ps := leafOf[LogQueueName(path)]; !strings.Contains(q, ".") && len(ps) == 1 {
 			path = ps[0]
 		}
 		k, ok := at[path]
@@ -118,9 +147,8 @@ func LogQueues(j *data.Jobs, sizes []float64, total float64) []QueueConfig {
 			at[path] = k
 			out = append(out, QueueConfig{Name: path})
 		}
-		out[k].Jobs++
-		if total > 0 {
-			out[k].Work += sizes[i] / total
+		if i < n {
+			count(&out[k], i)
 		}
 	}
 	return out

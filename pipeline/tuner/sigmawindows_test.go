@@ -23,7 +23,8 @@ func (r copyOnly) NewSimulator() experiment.Simulator {
 // (the old code held a 64-byte copy of every job per σ: 0.19 GB of the
 // 10 M log's whole folds at the final check), and that its scores are
 // those of its jobs with the estimates in them (the copies a resolution
-// without an estimates column is handed), for policies that read them.
+// without an estimates column is handed), for policies that read them
+// (every one: SRPT, FSP, PFSP, LAS_MQ by estimated remaining work).
 func TestSigmaWindowsHoldEstimateColumns(t *testing.T) {
 	jobs := poissonJobs(9, 20000, 1.1, 40)
 	bounds := []int{0, 10000, 20000}
@@ -48,7 +49,7 @@ func TestSigmaWindowsHoldEstimateColumns(t *testing.T) {
 			if bl := w.Blocks(); len(bl) == 0 || bl[0].Estimates == nil || &bl[0].Jobs[0] != &ws[0].Blocks()[0].Jobs[0] {
 				t.Fatalf("fold %d, σ %v: no estimates column beside the σ = 0 window's jobs", w.Fold, w.Sigma)
 			}
-			for _, spec := range []string{"srpt", "fsp+ps", sim.DefaultLASMQ().Spec(), "fifo"} {
+			for _, spec := range []string{"srpt", "srpt+ps", "fsp", "fsp+ps", "pfsp", sim.DefaultLASMQ().Spec(), "las_mq:k=4,alpha0=0.5,p=4,order=remaining", "las_mq:k=3,alpha0=1,p=8,weights=4/2/1,strict=true,order=remaining", "fifo"} {
 				a, ra, err := fluid(context.Background(), spec, w, true)
 				if err != nil {
 					t.Fatal(err)

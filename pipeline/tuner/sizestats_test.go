@@ -75,6 +75,49 @@ func TestSizeStatsOf(t *testing.T) {
 	}
 }
 
+// TestSizeStatsOfSweep compares the radix select with the sorted
+// quantiles on every n up to 300 and on adversarial mixes: denormals,
+// values one ulp apart, a single positive value among NaN, ±Inf and
+// zeros, and many ties around a few distinct values.
+func TestSizeStatsOfSweep(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 11))
+	gens := map[string]func() float64{
+		"denormal": func() float64 { return math.Float64frombits(uint64(r.IntN(1 << 20))) },
+		"ulps":     func() float64 { return math.Float64frombits(math.Float64bits(1e9) + uint64(r.IntN(7))) },
+		"mixed": func() float64 {
+			switch r.IntN(6) {
+			case 0:
+				return math.NaN()
+			case 1:
+				return math.Inf(1 - 2*r.IntN(2))
+			case 2:
+				return math.Copysign(0, -1)
+			case 3:
+				return -r.Float64()
+			}
+			return math.Exp(40 * r.NormFloat64())
+		},
+		"ties": func() float64 { return []float64{1, 2, math.MaxFloat64, math.SmallestNonzeroFloat64}[r.IntN(4)] },
+	}
+	for name, g := range gens {
+		for n := 1; n <= 300; n++ {
+			x := make([]float64, n)
+			for i := range x {
+				x[i] = g()
+			}
+			got, want := sizeStatsOf(x), sortedSizeStats(x)
+			if got.n != want.n || math.Float64bits(got.q01) != math.Float64bits(want.q01) || math.Float64bits(got.q50) != math.Float64bits(want.q50) ||
+				math.Float64bits(got.q99) != math.Float64bits(want.q99) || math.Float64bits(got.q999) != math.Float64bits(want.q999) || math.Float64bits(got.max) != math.Float64bits(want.max) {
+				t.Fatalf("%s n=%d: %+v, want %+v", name, n, got, want)
+			}
+		}
+	}
+	one := []float64{math.NaN(), math.Inf(1), 0, 3.5, math.Inf(-1), -2}
+	if got, want := sizeStatsOf(one), sortedSizeStats(one); got != want {
+		t.Errorf("one positive: %+v, want %+v", got, want)
+	}
+}
+
 // BenchmarkSizeStatsOf is the statistics of 7 M heavy-tailed sizes (the
 // 10 M-job log's tuning window).
 func BenchmarkSizeStatsOf(b *testing.B) {
