@@ -155,7 +155,9 @@ func (in *Inputs) Window(lo, hi int) ([]sim.Job, error) {
 // the jobs Window gives when it gives a view of jobs Inputs holds), so
 // that a stage's window is live only while its runs are, not kept in
 // Inputs from one stage to the next (64 B a job: 0.19 GB for the 10 M
-// log's 3 M validation jobs). The same bits as Window's.
+// log's 3 M validation jobs). The same bits as Window's. Its Into builds
+// them into a dropped build's array (from the log's columns, as Window
+// builds them, or copied from the jobs Inputs holds).
 func (in *Inputs) WindowSource(lo, hi int) (*experiment.Source, error) {
 	if err := in.checkRange(lo, hi); err != nil {
 		return nil, err
@@ -166,6 +168,15 @@ func (in *Inputs) WindowSource(lo, hi int) (*experiment.Source, error) {
 			return w, err // built afresh
 		}
 		return slices.Clone(w), nil
+	}, Into: func(buf []sim.Job) ([]sim.Job, error) {
+		if in.holds(lo, hi) || in.sim.rng == nil {
+			w, err := in.Window(lo, hi)
+			if err != nil {
+				return nil, err
+			}
+			return append(buf[:0], w...), nil
+		}
+		return in.sim.rng.JobsInto(buf, lo, hi)
 	}}, nil
 }
 

@@ -143,7 +143,10 @@ func PlanValidation(in *inputs.Inputs, tr *tuner.TuneReport, tuned tuner.LASMQPa
 		return nil, err
 	}
 	lo, hi := in.Split.TuneJobs, in.NumSimJobs()
-	valJobs := windowSource(in, lo, hi)
+	valJobs, err := windowSource(in, lo, hi)
+	if err != nil {
+		return nil, err
+	}
 	v := &validation{Configs: configs, lo: lo, n: hi - lo}
 	var all, sized []string
 	for c, vc := range configs {
@@ -175,42 +178,31 @@ func PlanValidation(in *inputs.Inputs, tr *tuner.TuneReport, tuned tuner.LASMQPa
 }
 
 // windowSource builds the validation window, rows [lo, hi) of the log,
-// each time the pool needs it (experiment.Source): the exact-size and σ
-// runs share one build, each load factor scales one of its own, and none
-// is held beside another's runs. The window Inputs kept for the stages
-// before (KeepWindow) is dropped at the first build: it would stay live
-// beside the load factors' copies (0.19 GB at the 10 M log's 3 M
+// each time the pool needs it (Inputs.WindowSource, with its Into): the
+// exact-size and σ runs share one build, each load factor scales one of
+// its own, and none is held beside another's runs. A window Inputs kept
+// (KeepWindow, ReleaseSimJobs) is dropped at each build: it would stay
+// live beside the load factors' copies (0.19 GB at the 10 M log's 3 M
 // validation jobs). A later stage's Window builds its jobs afresh.
-func windowSource(in *inputs.Inputs, lo, hi int) *experiment.Source {
-	var rng *experiment.JobRange
-	return &experiment.Source{N: hi - lo, Build: func() ([]sim.Job, error) {
+func windowSource(in *inputs.Inputs, lo, hi int) (*experiment.Source, error) {
+	src, err := in.WindowSource(lo, hi)
+	if err != nil {
+		return nil, err
+	}
+	build, into := src.Build, src.Into
+	src.Build = func() ([]sim.Job, error) {
 		if err := in.KeepWindow(lo, lo); err != nil {
 			return nil, err
 		}
-		w, err := in.Window(lo, hi)
-		if err != nil || in.SimJobs == nil {
-			return w, err // built afresh
-		}
-		return slices.Clone(w), nil // a view of the jobs Inputs holds
-	}, Into: func(buf []sim.Job) ([]sim.Job, error) {
-		// A later build (a load factor's): Window's jobs, built from the
-		// log's columns as Window builds them (the same JobRange) into
-		// the dropped build's array.
+		return build()
+	}
+	src.Into = func(buf []sim.Job) ([]sim.Job, error) {
 		if err := in.KeepWindow(lo, lo); err != nil {
 			return nil, err
 		}
-		if in.SimJobs != nil {
-			w, err := in.Window(lo, hi)
-			return append(buf[:0], w...), err
-		}
-		if rng == nil {
-			var err error
-			if rng, err = experiment.NewJobRange(in.Jobs, in.Sizes, in.Spec); err != nil {
-				return nil, err
-			}
-		}
-		return rng.JobsInto(buf, lo, hi)
-	}}
+		return into(buf)
+	}
+	return src, nil
 }
 
 // UnitOrderVersion changes with the order of the validate stage's fluid
