@@ -1,7 +1,6 @@
 package classify
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 
@@ -15,14 +14,9 @@ import (
 // `row 12 (user "u3", submit time 45.5 s)` —: the row number alone does
 // not find the job in the log, whose rows ingest sorts by submit time and
 // filters (failed jobs, duplicates).
-func rowName(j *data.Jobs, i int) (name string) {
-	defer func() {
-		if r := recover(); r != nil {
-			if e, ok := r.(error); !ok || !errors.As(e, new(*data.DroppedRowError)) {
-				panic(r)
-			}
-			name = fmt.Sprintf("row %d (user %q, submit time %s s)", i+1, j.UserAt(i), strconv.FormatFloat(j.Submit[i], 'g', -1, 64))
-		}
-	}()
-	return fmt.Sprintf("row %d (job %s)", i+1, j.ID.At(i))
+func rowName(j *data.Jobs, i int) string {
+	if j.ID.Held(i) {
+		return fmt.Sprintf("row %d (job %s)", i+1, j.ID.At(i))
+	}
+	return fmt.Sprintf("row %d (user %q, submit time %s s)", i+1, j.UserAt(i), strconv.FormatFloat(j.Submit[i], 'g', -1, 64))
 }

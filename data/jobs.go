@@ -65,6 +65,10 @@ func (s *Strings) Len() int {
 // At returns string i (a copy).
 func (s *Strings) At(i int) string { return string(s.Bytes(i)) }
 
+// Held reports whether string i can be read: false for a row whose string
+// Jobs.KeepRows dropped (reading it panics with a *DroppedRowError).
+func (s *Strings) Held(i int) bool { return s.kept == nil || s.kept.holds(i) }
+
 // Bytes returns string i without copying; the caller must not modify it.
 func (s *Strings) Bytes(i int) []byte {
 	if s.kept != nil {

@@ -81,8 +81,11 @@ type keptStrings struct {
 	s     Strings
 }
 
+// holds reports whether row i was kept.
+func (k *keptStrings) holds(i int) bool { return i >= k.lo && i < k.lo+k.s.Len() }
+
 func (k *keptStrings) bytes(i int) []byte {
-	if i < k.lo || i >= k.lo+k.s.Len() {
+	if !k.holds(i) {
 		panic(&DroppedRowError{Column: ColJobID, Row: i, Lo: k.lo, Hi: k.lo + k.s.Len()})
 	}
 	return k.s.Bytes(i - k.lo)

@@ -109,3 +109,34 @@ func TestKeepRows(t *testing.T) {
 		t.Errorf("keeping an absent column: %v, present %v, kept %v", err, whole.ShuffleBytes.Present(), whole.Kept())
 	}
 }
+
+// TestStringsHeld: Held tells the ids KeepRows kept from those it dropped,
+// on the table and on a view of its rows.
+func TestStringsHeld(t *testing.T) {
+	j := &Jobs{Source: "t", Submit: []float64{0, 1, 2, 3, 4}}
+	for _, id := range []string{"a", "b", "c", "d", "e"} {
+		j.ID.Append(id)
+	}
+	for i := range 5 {
+		if !j.ID.Held(i) {
+			t.Fatalf("row %d not held before KeepRows", i)
+		}
+	}
+	if err := j.KeepRows(2, 4, ColJobID); err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []bool{false, false, true, true, false} {
+		if got := j.ID.Held(i); got != want {
+			t.Errorf("row %d: Held = %v, want %v", i, got, want)
+		}
+	}
+	v := j.Rows(1, 5) // rows 1..4: kept 2 and 3 are its 1 and 2
+	for i, want := range []bool{false, true, true, false} {
+		if got := v.ID.Held(i); got != want {
+			t.Errorf("view row %d: Held = %v, want %v", i, got, want)
+		}
+		if want && v.ID.At(i) != string(rune('a'+i+1)) {
+			t.Errorf("view row %d: id %q", i, v.ID.At(i))
+		}
+	}
+}
