@@ -27,21 +27,9 @@ type JobRows struct {
 	Missed     []bool
 }
 
-// Append adds one run's rows: its jobs, their completion times, the metrics
-// computed from them (m must come from Compute on the same run) and the PS
-// deadlines (nil: none).
-func (r *JobRows) Append(policy string, run int, jobs []sim.Job, completion []float64, m *sim.Metrics, deadlines []float64) {
-	for i, j := range jobs {
-		d, missed := math.NaN(), false
-		if deadlines != nil {
-			d, missed = deadlines[i], m.Missed[i]
-		}
-		r.appendOne(policy, run, i, j, j.Estimate, completion[i], m.Response[i], m.Slowdown[i], d, missed)
-	}
-}
-
-// appendRun adds one run's rows as Append does, each job's slowdown and
-// missed deadline computed from its response (resp) on capacity c as
+// appendRun adds one run's rows: its jobs, their completion times and
+// responses (resp) and the PS deadlines (nil: none), each job's slowdown
+// and missed deadline computed from its response on capacity c as
 // sim.Metrics computes them, not read from a Metrics' columns (which a
 // worker then need not keep: 25 B a job); est[i] is job i's estimate
 // (nil: the jobs').
