@@ -34,13 +34,13 @@ import (
 //         least autoMinLimit (512 MiB): at 1 M jobs 512 MiB, at 10 M
 //         1.69 GB. It was fitted when the live heap peaked at 375 MB at
 //         1 M jobs and 1.42–1.49 GB at 10 M (validate's load-factor
-//         runs); since Prepare builds no simulation jobs, the tuning
-//         window's ids and bytes are dropped before validate and the peak
-//         replay runs in chunks, it peaks at 316 MB (1 M, no task counts) and
-//         1.14 GB (10 M, in tune), so
-//         the limit is 48–62% over the peak: the heap grows to at most the
-//         limit (RSS 1.69 GB at 10 M, 2.51 GB with "none") and collections
-//         come a little sooner only near it. The jobs' arrays hold no
+//         runs); since then (no simulation jobs built by Prepare, no
+//         window kept from one stage to the next, COSHH's times computed
+//         where read, the tuning window's ids and bytes dropped early) it
+//         peaks at 297–316 MB (1 M, no task counts) and 0.89–0.93 GB
+//         (10 M), so the limit is 70–90% over the peak: the heap grows to
+//         at most the limit (RSS 1.68–1.70 GB at 10 M, 2.18–2.40 GB with
+//         "none") and collections come a little sooner only near it. The jobs' arrays hold no
 //         pointers, so a collection marks little: the limit costs a few
 //         more collections, not CPU time that counts. The fit is of runs
 //         on 2 cores; more workers hold more simulations at once.
