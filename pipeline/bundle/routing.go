@@ -114,18 +114,24 @@ func LateQueues(j *data.Jobs, n int) int {
 }
 
 // logQueues is LogQueues with count(q, i) called for each of the first n
-// rows, q its queue.
+// rows, q its queue. Each distinct name of the queue column (a dictionary)
+// is resolved to its path once, not once a row: the rows cost an index
+// each (at 10 M jobs, a pass of string work a row took seconds).
 func logQueues(j *data.Jobs, n int, count func(q *QueueConfig, i int)) []QueueConfig {
 	if !j.Queue.Present() {
 		return nil
 	}
-	name := func(i int) string {
-		q, _ := j.Queue.At(i)
-		return strings.TrimSpace(q)
+	codes := j.Queue.Codes
+	// name[c+1] is code c's name, trimmed; name[0] a null's ("").
+	name := make([]string, len(j.Queue.Values)+1)
+	used := make([]bool, len(name))
+	for _, c := range codes {
+		used[max(c, -1)+1] = true
 	}
 	leafOf := map[string][]string{} // leaf name → dotted paths that end in it
-	for i := range j.Len() {
-		if q := name(i); strings.Contains(q, ".") {
+	for c, v := range j.Queue.Values {
+		name[c+1] = strings.TrimSpace(v)
+		if q := name[c+1]; used[c+1] && strings.Contains(q, ".") {
 			p := LogQueuePath(q)
 			leaf := LogQueueName(p)
 			if !slices.Contains(leafOf[leaf], p) {
@@ -135,20 +141,25 @@ func logQueues(j *data.Jobs, n int, count func(q *QueueConfig, i int)) []QueueCo
 	}
 	var out []QueueConfig
 	at := map[string]int{}
-	for i := range j.Len() {
-		q := name(i)
-		path := LogQueuePath(q)
-		if ps := leafOf[LogQueueName(path)]; !strings.Contains(q, ".") && len(ps) == 1 {
-			path = ps[0]
-		}
-		k, ok := at[path]
-		if !ok {
-			k = len(out)
-			at[path] = k
-			out = append(out, QueueConfig{Name: path})
+	queueOf := make([]int, len(name)) // code+1 → index in out + 1 (0: not met yet)
+	for i, c := range codes {
+		c = max(c, -1) + 1
+		if queueOf[c] == 0 {
+			q := name[c]
+			path := LogQueuePath(q)
+			if ps := leafOf[LogQueueName(path)]; !strings.Contains(q, ".") && len(ps) == 1 {
+				path = ps[0]
+			}
+			k, ok := at[path]
+			if !ok {
+				k = len(out)
+				at[path] = k
+				out = append(out, QueueConfig{Name: path})
+			}
+			queueOf[c] = k + 1
 		}
 		if i < n {
-			count(&out[k], i)
+			count(&out[queueOf[c]-1], i)
 		}
 	}
 	return out
