@@ -140,7 +140,7 @@ func TestLoadModelHeterogeneousReproducesViews(t *testing.T) {
 				t.Fatal(err)
 			}
 			cs := estimate.ContainerSeconds(sizes, src, opt, spec.Capacity())
-			plain := experiment.OfferedLoad(task.FluidJobs(jobs, cl), cl.Rate())
+			plain := experiment.OfferedLoad(task.FluidJobs(jobs), cl.Rate())
 			if math.Abs(plain/lm.Plain-1) > 1e-6 {
 				t.Errorf("task level at exec_rate: load %v, decomposition's plain %v", plain, lm.Plain)
 			}

@@ -154,15 +154,16 @@ func (p *pipelineRun) coshhValidate(ctx context.Context) (*validation.COSHHValid
 	// (TaskMetricsNote).
 	dl := task.ReferenceDeadlines(w.Jobs, runs[2].Result.Completion)
 	var fluid []sim.Job // the rows' jobs, their times alone simulated once
+	var alone sim.Alone
 	if p.vs.Task != nil {
-		fluid = task.FluidJobs(w.Jobs, w.Cluster)
+		fluid, alone = task.FluidJobs(w.Jobs), task.FluidAlone(w.Jobs, w.Cluster)
 	}
 	for k, r := range runs {
 		name := []string{"coshh", "fifo", "fair"}[k]
 		v.MetricRows(name, r, w.Jobs, classOf, len(fit.Plan.Secondary.Centres))
 		validation.LogOverhead(name, r)
 		if t := p.vs.Task; t != nil {
-			row := validation.COSHHValidationRow(v.TaskRowName(k), name, fluid, w, r, t.Bounds, dl)
+			row := validation.COSHHValidationRow(v.TaskRowName(k), name, fluid, alone, w, r, t.Bounds, dl)
 			row.OfferedLoad = v.OfferedLoad
 			t.Rows = append(t.Rows, row)
 		}

@@ -39,7 +39,7 @@ func TestExecTimeLoadByHand(t *testing.T) {
 	}
 	jobs[0].TypeScale = nil
 	load, _ = tasklevel.ExecTimeLoad(jobs, cl)
-	if want := experiment.OfferedLoad(task.FluidJobs(jobs, cl), cl.Rate()); math.Abs(load-want) > 1e-12 {
+	if want := experiment.OfferedLoad(task.FluidJobs(jobs), cl.Rate()); math.Abs(load-want) > 1e-12 {
 		t.Errorf("without type scales: %v, want OfferedLoad's %v", load, want)
 	}
 	if l, b := tasklevel.ExecTimeLoad(jobs[:1], cl); !math.IsNaN(l) || !math.IsNaN(b) {

@@ -118,7 +118,7 @@ func TestFairFileUserLimits(t *testing.T) {
 			t.Fatal(err)
 		}
 		r := &tasklevel.TaskLevel{Cluster: task.Uniform(2, 2), Jobs: []task.Job{job, job}}
-		res, err := r.NewSimulator().Simulate(context.Background(), task.FluidJobs(r.Jobs, r.Cluster), 0, r.Cluster.Rate(), "fair:file="+path)
+		res, err := r.NewSimulator().Simulate(context.Background(), task.FluidJobs(r.Jobs), 0, r.Cluster.Rate(), "fair:file="+path)
 		if tc.want == nil {
 			if err == nil {
 				t.Errorf("%s: accepted", tc.name)

@@ -12,7 +12,7 @@ import (
 // checkJobs reports rate caps as HasCaps does.
 func TestCheckJobsEveryField(t *testing.T) {
 	nan, inf := math.NaN(), math.Inf(1)
-	good := Job{Arrival: 5, Size: 1, Estimate: 1, Weight: 1, Containers: 2, Cap: 0.5, Alone: 1, SlowdownFloor: 10}
+	good := Job{Arrival: 5, Size: 1, Estimate: 1, Weight: 1, Containers: 2, Cap: 0.5}
 	for _, tc := range []struct {
 		field string
 		set   func(*Job, float64)
@@ -25,8 +25,6 @@ func TestCheckJobsEveryField(t *testing.T) {
 		{"weight", func(j *Job, v float64) { j.Weight = v }, []float64{nan, inf, -inf}, "weight"},
 		{"containers", func(j *Job, v float64) { j.Containers = v }, []float64{nan, inf, -inf, -1}, "containers"},
 		{"cap", func(j *Job, v float64) { j.Cap = v }, []float64{nan, inf, -inf, -1}, "rate cap"},
-		{"alone", func(j *Job, v float64) { j.Alone = v }, []float64{nan, inf, -inf, -1}, "time alone"},
-		{"floor", func(j *Job, v float64) { j.SlowdownFloor = v }, []float64{nan, inf, -inf, -1}, "slowdown floor"},
 	} {
 		for _, v := range tc.bad {
 			j := good

@@ -47,8 +47,8 @@ type Summary struct {
 	Jobs     int       `json:"jobs"`
 	Response Quantiles `json:"response"`
 	// Slowdown is response / (size / capacity) over the jobs of positive
-	// size (response / Job.Alone for jobs that set it, with
-	// Job.SlowdownFloor: task level).
+	// size (over the times alone and floor of Metrics.Alone when set:
+	// task level).
 	// A zero-size job has no meaningful slowdown (it needs no time
 	// alone on the cluster, and under FIFO it can still wait): its
 	// per-job slowdown is NaN and it is left out of these aggregates;
@@ -111,6 +111,11 @@ const DeadlineTol = 1e-9
 // Result.Response itself (not a copy: 8 B a job less per worker), valid
 // until the Simulator's next run; no caller may modify it.
 type Metrics struct {
+	// Alone is the one input among the outputs: what the slowdowns are
+	// over, one time alone per job of the next Compute (and a floor).
+	// The zero value, Size ÷ capacity, is the fluid server's; the task
+	// level sets its own (task.FluidAlone). Compute keeps it.
+	Alone    Alone
 	Response []float64
 	Slowdown []float64 // NaN for zero-size jobs
 	Missed   []bool    // nil without deadlines
@@ -194,7 +199,7 @@ func (m *Metrics) compute(jobs []Job, completion, response []float64, c float64,
 			s.ZeroSize++
 		}
 		if perJob {
-			m.Slowdown[i] = JobSlowdown(&j, r, c)
+			m.Slowdown[i] = m.Alone.Slowdown(i, &j, r, c)
 		}
 		work += j.Size
 		last = max(last, completion[i])
@@ -223,7 +228,7 @@ func (m *Metrics) compute(jobs []Job, completion, response []float64, c float64,
 		k := 0
 		for i := range jobs {
 			if jobs[i].Size > 0 {
-				if v := jobs[i].slowdown(m.Response[i], c); !math.IsNaN(v) {
+				if v := m.Alone.slowdown(i, jobs[i].Size, m.Response[i], c); !math.IsNaN(v) {
 					completion[k] = v
 					k++
 				}
@@ -244,17 +249,6 @@ func (m *Metrics) compute(jobs []Job, completion, response []float64, c float64,
 	}
 	s.Slowdown = quantilesInPlace(m.sorted)
 	return s
-}
-
-// JobSlowdown is job j's slowdown at response r on capacity c as
-// Metrics.Slowdown holds it: NaN for a zero-size job. A caller that reads
-// a run's slowdowns one at a time (a results file's rows) computes them
-// with it instead of keeping a column of them.
-func JobSlowdown(j *Job, r, c float64) float64 {
-	if !(j.Size > 0) {
-		return math.NaN()
-	}
-	return j.slowdown(r, c)
 }
 
 // MissedDeadline is how late a job that arrived at arrival and completed

@@ -6,7 +6,9 @@ import (
 	"math"
 )
 
-// Job is one job of a fluid simulation.
+// Job is one job of a fluid simulation. Its slowdown (Metrics) is over
+// Size ÷ capacity unless the metrics are given other times alone (Alone:
+// the task level's).
 type Job struct {
 	// Arrival is the submission time in seconds. Jobs are given in
 	// non-decreasing order of arrival; simultaneous arrivals enter the
@@ -30,31 +32,6 @@ type Job struct {
 	// implement caps accept capped jobs (FIFO, PS, GPS, LAS_MQ); the others return
 	// an error.
 	Cap float64
-	// Alone is the job's time alone on an empty system, in seconds: the
-	// denominator of its slowdown (Metrics). 0 means Size ÷ capacity, the
-	// fluid server's; a task-level job sets a bound of its own that counts
-	// its task granularity and stage barriers (task.FluidJobs). Policies
-	// ignore it.
-	Alone float64
-	// SlowdownFloor, when positive, bounds the slowdown's denominator
-	// below, in seconds: the slowdown is response / max(alone,
-	// min(response, SlowdownFloor)) — the bounded slowdown of Feitelson et
-	// al. (a job that responds within the floor counts 1, or its
-	// response / alone when it beat its time alone). Policies ignore it.
-	SlowdownFloor float64
-}
-
-// slowdown is response r over the job's time alone (Alone when set, else
-// size ÷ capacity c), the denominator at least min(r, SlowdownFloor).
-func (j *Job) slowdown(r, c float64) float64 {
-	a := j.Size / c
-	if j.Alone > 0 {
-		a = j.Alone
-	}
-	if j.SlowdownFloor > 0 {
-		a = max(a, min(r, j.SlowdownFloor))
-	}
-	return r / a
 }
 
 // capAware is implemented by the policies that honour Job.Cap.
@@ -156,8 +133,8 @@ func Simulate(jobs []Job, capacity float64, p Policy) (*Result, error) {
 }
 
 // CheckJobs validates a job list: finite non-negative arrivals in
-// non-decreasing order, finite non-negative sizes, estimates, rate caps and
-// times alone, finite weights. Errors name the job (1-based, as a row).
+// non-decreasing order, finite non-negative sizes, estimates, containers
+// and rate caps, finite weights. Errors name the job (1-based, as a row).
 func CheckJobs(jobs []Job) error {
 	_, err := checkJobs(jobs)
 	return err
@@ -184,8 +161,7 @@ func (j *Job) valid(prev float64) bool {
 	inf := math.Inf(1)
 	return j.Arrival >= prev && j.Arrival > -inf && j.Arrival < inf && j.Size >= 0 && j.Size < inf &&
 		j.Estimate >= 0 && j.Estimate < inf && j.Weight > -inf && j.Weight < inf &&
-		j.Containers >= 0 && j.Containers < inf && j.Cap >= 0 && j.Cap < inf &&
-		j.Alone >= 0 && j.Alone < inf && j.SlowdownFloor >= 0 && j.SlowdownFloor < inf
+		j.Containers >= 0 && j.Containers < inf && j.Cap >= 0 && j.Cap < inf
 }
 
 // invalid returns the error that names what is wrong with job i, which
@@ -204,12 +180,8 @@ func (j *Job) invalid(i int, prev float64) error {
 		return fmt.Errorf("job %d: weight %v is not finite", i+1, j.Weight)
 	case !(j.Containers >= 0) || math.IsInf(j.Containers, 0):
 		return fmt.Errorf("job %d: containers %v is not a finite non-negative number", i+1, j.Containers)
-	case !(j.Cap >= 0) || math.IsInf(j.Cap, 0):
-		return fmt.Errorf("job %d: rate cap %v is not a finite non-negative number", i+1, j.Cap)
-	case !(j.Alone >= 0) || math.IsInf(j.Alone, 0):
-		return fmt.Errorf("job %d: time alone %v is not a finite non-negative number", i+1, j.Alone)
 	default:
-		return fmt.Errorf("job %d: slowdown floor %v is not a finite non-negative number", i+1, j.SlowdownFloor)
+		return fmt.Errorf("job %d: rate cap %v is not a finite non-negative number", i+1, j.Cap)
 	}
 }
 

@@ -12,11 +12,12 @@ import (
 // slices.
 func TestSummaryRunIsComputeRuns(t *testing.T) {
 	jobs := make([]Job, 5000)
+	alone := Alone{Times: make([]float64, len(jobs)), Floor: 1}
 	for i := range jobs {
 		s := float64(i%13) * 0.37
 		jobs[i] = Job{Arrival: float64(i) * 0.9, Size: s, Estimate: s * 1.3}
 		if i%17 == 0 {
-			jobs[i].Alone, jobs[i].SlowdownFloor = 2*s, 1
+			alone.Times[i] = 2 * s
 		}
 	}
 	ps, err := PSCompletions(jobs, 1)
@@ -41,15 +42,15 @@ func TestSummaryRunIsComputeRuns(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var full, alone Metrics
+		full, only := Metrics{Alone: alone}, Metrics{Alone: alone}
 		want := full.ComputeRun(jobs, r, 1, tc.deadlines)
-		alone.ComputeRun(jobs, r, 1, tc.deadlines) // buffers SummaryRun must drop
-		got := alone.SummaryRun(jobs, r, 1, tc.deadlines)
+		only.ComputeRun(jobs, r, 1, tc.deadlines) // buffers SummaryRun must drop
+		got := only.SummaryRun(jobs, r, 1, tc.deadlines)
 		if !sameSummary(got, want) {
 			t.Errorf("%s: SummaryRun %+v, ComputeRun %+v", tc.name, got, want)
 		}
-		if alone.Response != nil || alone.Slowdown != nil || alone.Missed != nil || alone.sorted != nil {
-			t.Errorf("%s: SummaryRun kept %d responses, %d slowdowns, %d missed flags and %d sorted", tc.name, len(alone.Response), len(alone.Slowdown), len(alone.Missed), len(alone.sorted))
+		if only.Response != nil || only.Slowdown != nil || only.Missed != nil || only.sorted != nil {
+			t.Errorf("%s: SummaryRun kept %d responses, %d slowdowns, %d missed flags and %d sorted", tc.name, len(only.Response), len(only.Slowdown), len(only.Missed), len(only.sorted))
 		}
 	}
 }

@@ -24,7 +24,7 @@ func BenchmarkPSDeadlines(b *testing.B) {
 			b.Fatal(err)
 		}
 		t1 := time.Now()
-		if _, err := sim.Simulate(task.FluidJobs(jobs, nil), cl.Rate(), &sim.PS{}); err != nil {
+		if _, err := sim.Simulate(task.FluidJobs(jobs), cl.Rate(), &sim.PS{}); err != nil {
 			b.Fatal(err)
 		}
 		capped, plain = capped+t1.Sub(t0), plain+time.Since(t1)

@@ -171,7 +171,7 @@ func TestAloneTimesHand(t *testing.T) {
 
 // The time alone is attained: every work-conserving policy (Capacity
 // without a binding user limit), given the job alone, completes
-// it exactly then; FluidJobs passes it and SlowdownFloor to package sim.
+// it exactly then; FluidAlone passes it and SlowdownFloor to package sim.
 func TestAloneTimesAttained(t *testing.T) {
 	jobs, cl := wcInstance(3, 12, 2)
 	cl.Heartbeat = 0.3
@@ -180,10 +180,13 @@ func TestAloneTimesAttained(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fl := FluidJobs(jobs, cl)
+	fl := FluidAlone(jobs, cl)
+	if fl.Floor != SlowdownFloor || len(fl.Times) != len(jobs) {
+		t.Fatalf("FluidAlone: %d times, floor %v; want %d and %v", len(fl.Times), fl.Floor, len(jobs), SlowdownFloor)
+	}
 	for i := range jobs {
-		if fl[i].Alone != alone[i] || fl[i].SlowdownFloor != SlowdownFloor {
-			t.Errorf("job %d: FluidJobs Alone %v and floor %v, want %v and %v", i+1, fl[i].Alone, fl[i].SlowdownFloor, alone[i], SlowdownFloor)
+		if fl.Times[i] != alone[i] {
+			t.Errorf("job %d: FluidAlone time %v, want %v", i+1, fl.Times[i], alone[i])
 		}
 		for _, spec := range []string{"fifo", "fair:pool=user", "las_mq", "srpt", "fsp", "las", "capacity:queues=a:50/b:50,ulf=100"} {
 			r := runSpec(t, jobs[i:i+1], cl, spec, Options{})

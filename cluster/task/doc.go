@@ -122,7 +122,7 @@
 // run reads no clock without it). Per-job responses and
 // slowdowns, with per-user and per-queue aggregates and deadline columns,
 // use package sim's [sim.Metrics] on [FluidJobs] at the cluster's total
-// rate. A job's slowdown is its response r over max(its time alone,
+// rate, their slowdowns over [FluidAlone]. A job's slowdown is its response r over max(its time alone,
 // min(r, [SlowdownFloor])) — a bounded slowdown — where the time alone
 // ([AloneTimes]) is its response as the only job on the empty cluster
 // under the engine's own rules (heartbeats, types fastest first, exec

@@ -172,13 +172,13 @@ func checkFluid(jobs []Job) error {
 		}
 		if sim.CheckJobs(buf) != nil {
 			// The error again, numbering the job within all of them.
-			return sim.CheckJobs(FluidJobs(jobs[:hi], nil))
+			return sim.CheckJobs(FluidJobs(jobs[:hi]))
 		}
 	}
 	return nil
 }
 
-// fluidJob is j's fluid view without a cluster (see FluidJobs).
+// fluidJob is j's fluid view (see FluidJobs).
 func fluidJob(j *Job) sim.Job {
 	return sim.Job{Arrival: j.Arrival, Size: j.Work(), Estimate: j.Estimate, Weight: j.Weight, Containers: float64(j.Containers())}
 }
@@ -188,40 +188,40 @@ func fluidJob(j *Job) sim.Job {
 // of capacity Cluster.Rate(), they give the fluid references of a
 // task-level run (SRPT, PS, FSP: lower bounds, as the fluid server has no
 // task granularity, no stage barriers and no container fragmentation).
-//
-// With a cluster, each job's Alone is its time alone on cl: AloneTimes
-// with the engine's default options (stage barriers), the response the
-// job attains alone on the empty cluster under the engine's rules; and its
-// SlowdownFloor is SlowdownFloor. Package sim's Metrics divide a response
-// r by max(Alone, min(r, SlowdownFloor)): a bounded slowdown over a time
-// the job attains, not one over Work / Cluster.Rate(), which no job of
-// fewer tasks than containers can reach. (Jobs that cl cannot run keep
-// their Job.Alone bound: the simulation refuses them anyway.) Policies
-// ignore both. With cl nil, both are 0 (slowdown over Size / capacity).
-func FluidJobs(jobs []Job, cl *Cluster) []sim.Job {
+// Their slowdowns are over Size ÷ capacity; a task-level run's are over
+// FluidAlone.
+func FluidJobs(jobs []Job) []sim.Job {
 	out := make([]sim.Job, len(jobs))
 	for i := range jobs {
 		out[i] = fluidJob(&jobs[i])
 	}
-	if cl == nil {
-		return out
-	}
-	alone, err := AloneTimes(jobs, cl, Options{})
-	for i := range out {
-		a := 0.0
-		if err == nil {
-			a = alone[i]
-		} else {
-			a = jobs[i].Alone(cl, 0)
-		}
-		out[i].Alone, out[i].SlowdownFloor = a, SlowdownFloor
-	}
 	return out
+}
+
+// FluidAlone is what the slowdowns of a task-level run of jobs on cl are
+// over, given to package sim's Metrics (Metrics.Alone) beside FluidJobs:
+// each job's time alone on cl, AloneTimes with the engine's default
+// options (stage barriers), the response the job attains alone on the
+// empty cluster under the engine's rules; and the floor SlowdownFloor.
+// The Metrics divide a response r by max(alone, min(r, SlowdownFloor)): a
+// bounded slowdown over a time the job attains, not one over Work /
+// Cluster.Rate(), which no job of fewer tasks than containers can reach.
+// (When cl cannot run every job, each keeps its Job.Alone bound: the
+// simulation refuses them anyway.)
+func FluidAlone(jobs []Job, cl *Cluster) sim.Alone {
+	alone, err := AloneTimes(jobs, cl, Options{})
+	if err != nil {
+		alone = make([]float64, len(jobs))
+		for i := range jobs {
+			alone[i] = jobs[i].Alone(cl, 0)
+		}
+	}
+	return sim.Alone{Times: alone, Floor: SlowdownFloor}
 }
 
 // SlowdownFloor is the bounded slowdown's threshold at task level, in
 // seconds: a job's slowdown is its response r / max(its time alone, min(r,
-// SlowdownFloor)) (sim.Job.SlowdownFloor), Feitelson et al.'s bounded
+// SlowdownFloor)) (sim.Alone.Floor), Feitelson et al.'s bounded
 // slowdown ("Theory and practice in parallel job scheduling", JSSPP 1997):
 // a job that responds within a second counts 1. Half the embedded
 // trace's jobs run alone in under 20 ms; one that waits a second for a
@@ -242,7 +242,7 @@ const SlowdownFloor = 1.0
 // than their tasks allow (not a lower bound: a task-level schedule may
 // beat a job's deadline by favouring it).
 func PSDeadlines(jobs []Job, cl *Cluster) ([]float64, error) {
-	fl := FluidJobs(jobs, nil)
+	fl := FluidJobs(jobs)
 	for i := range fl {
 		if a := jobs[i].Alone(cl, 0); a > 0 {
 			fl[i].Cap = fl[i].Size / a

@@ -93,7 +93,7 @@ func TestCheckJobsFluidInChunks(t *testing.T) {
 	} {
 		jobs := good()
 		c.spoil(jobs)
-		want := sim.CheckJobs(FluidJobs(jobs, nil))
+		want := sim.CheckJobs(FluidJobs(jobs))
 		got := CheckJobs(jobs, cl)
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Errorf("%s: CheckJobs = %v, want %v", c.name, got, want)

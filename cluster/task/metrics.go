@@ -6,7 +6,7 @@ import "github.com/schedplan/schedplan/cluster/sim"
 // resolutions report alike.
 type Report struct {
 	// All covers every job: responses, slowdowns (bounded slowdowns over
-	// the job's time alone on the empty cluster, FluidJobs: task
+	// the job's time alone on the empty cluster, FluidAlone: task
 	// granularity, stage barriers and slow containers count), makespan,
 	// utilisation and, with deadlines, the deadline columns (e.g.
 	// ReferenceDeadlines).
@@ -46,12 +46,13 @@ type TypeUtil struct {
 // cluster) or any the caller chooses. Each job's time alone is simulated
 // (AloneTimes).
 func Summarize(jobs []Job, cl *Cluster, r *Result, deadlines []float64) Report {
-	fl := FluidJobs(jobs, cl)
+	fl, alone := FluidJobs(jobs), FluidAlone(jobs, cl)
 	rate := cl.Rate()
 	var rep Report
+	rep.PerJob.Alone = alone
 	rep.All = rep.PerJob.Compute(fl, r.Completion, rate, deadlines)
-	rep.Users = groups(jobs, fl, r.Completion, rate, deadlines, func(j *Job) string { return j.User })
-	rep.Queues = groups(jobs, fl, r.Completion, rate, deadlines, func(j *Job) string { return j.Queue })
+	rep.Users = groups(jobs, fl, alone, r.Completion, rate, deadlines, func(j *Job) string { return j.User })
+	rep.Queues = groups(jobs, fl, alone, r.Completion, rate, deadlines, func(j *Job) string { return j.Queue })
 	span := 0.0
 	if len(jobs) > 0 {
 		span = rep.All.Makespan
@@ -70,7 +71,9 @@ func Summarize(jobs []Job, cl *Cluster, r *Result, deadlines []float64) Report {
 	return rep
 }
 
-func groups(jobs []Job, fl []sim.Job, done []float64, rate float64, deadlines []float64, name func(*Job) string) []Group {
+// groups summarises the jobs of each name, their slowdowns over alone's
+// times (one per job of jobs) and floor.
+func groups(jobs []Job, fl []sim.Job, alone sim.Alone, done []float64, rate float64, deadlines []float64, name func(*Job) string) []Group {
 	idx := map[string]int{}
 	var members [][]int
 	var out []Group
@@ -89,12 +92,13 @@ func groups(jobs []Job, fl []sim.Job, done []float64, rate float64, deadlines []
 	for g, mem := range members {
 		sj := make([]sim.Job, len(mem))
 		sc := make([]float64, len(mem))
+		m.Alone = sim.Alone{Times: make([]float64, len(mem)), Floor: alone.Floor}
 		var sd []float64
 		if deadlines != nil {
 			sd = make([]float64, len(mem))
 		}
 		for k, i := range mem {
-			sj[k], sc[k] = fl[i], done[i]
+			sj[k], sc[k], m.Alone.Times[k] = fl[i], done[i], alone.Times[i]
 			if sd != nil {
 				sd[k] = deadlines[i]
 			}

@@ -30,7 +30,7 @@ func fluidMean(t *testing.T, jobs []Job, c float64, spec string) float64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fl := FluidJobs(jobs, nil)
+	fl := FluidJobs(jobs)
 	r, err := sim.Simulate(fl, c, p)
 	if err != nil {
 		t.Fatal(err)

@@ -148,6 +148,10 @@ type Experiment struct {
 	// Deadlines are the jobs' PS completion times (PSDeadlines); with them
 	// summaries count missed deadlines. Nil: not counted.
 	Deadlines []float64
+	// Alone is what the slowdowns are over: its times, when set, one per
+	// job, and its floor (the task level's, task.FluidAlone); the zero
+	// value is Size ÷ Capacity, the fluid server's.
+	Alone sim.Alone
 	// Policies are specifications the resolution accepts.
 	Policies []string
 	// Errors is the size-estimation error model (zero: exact).
@@ -235,11 +239,13 @@ type RunRows struct {
 	Estimates []float64
 	// Completion and Response are every job's completion and response
 	// times; a job's slowdown and missed deadline are computed from them
-	// on Capacity (sim.JobSlowdown, sim.MissedDeadline) as its row is
-	// made, not held in columns beside them.
+	// on Capacity over Alone (sim.Alone.Slowdown, sim.MissedDeadline) as
+	// its row is made, not held in columns beside them.
 	Completion []float64
 	Response   []float64
 	Capacity   float64
+	// Alone is the experiment's (Experiment.Alone).
+	Alone sim.Alone
 	// Deadlines are the experiment's PS deadlines (nil: none).
 	Deadlines []float64
 	// Rows, when set, are the run's rows as a shard's part holds them (one
@@ -271,7 +277,7 @@ func (r *RunRows) Responses() []float64 {
 // for which keep (when not nil) is false.
 func (r *RunRows) AppendTo(rows *JobRows, lo, hi int, keep func(i int) bool) {
 	if r.Rows == nil {
-		rows.appendJobs(r.Spec, r.Run, r.Jobs, r.Estimates, r.Completion, r.Response, r.Capacity, r.Deadlines, lo, hi, keep)
+		rows.appendJobs(r.Spec, r.Run, r.Jobs, r.Estimates, r.Completion, r.Response, r.Capacity, &r.Alone, r.Deadlines, lo, hi, keep)
 		return
 	}
 	for i := lo; i < hi; i++ {
@@ -399,6 +405,9 @@ func (x *Experiment) check() ([]sim.PolicyInfo, error) {
 		return nil, errors.New("no policy to simulate")
 	}
 	if err := x.Errors.Validate(); err != nil {
+		return nil, err
+	}
+	if err := x.Alone.Check(x.numJobs()); err != nil {
 		return nil, err
 	}
 	infos := make([]sim.PolicyInfo, len(x.Policies))
@@ -738,15 +747,16 @@ func (w *worker) run(ctx context.Context, x *Experiment, jobs []sim.Job, spec st
 	fluid = fluid && done.Response != nil
 	var sum sim.Summary
 	resp := done.Response
+	w.m.Alone = x.Alone
 	if !fluid {
 		sum = w.m.ComputeRun(jobs, done, x.Capacity, dl)
 		resp = w.m.Response
 	}
 	if rows != nil {
-		rows.appendRun(spec, run, jobs, est, done.Completion, resp, x.Capacity, dl)
+		rows.appendRun(spec, run, jobs, est, done.Completion, resp, x.Capacity, &x.Alone, dl)
 	}
 	if emit != nil {
-		rr := &RunRows{Spec: spec, Run: run, Jobs: jobs, Estimates: est, Completion: done.Completion, Response: resp, Capacity: x.Capacity, Deadlines: dl}
+		rr := &RunRows{Spec: spec, Run: run, Jobs: jobs, Estimates: est, Completion: done.Completion, Response: resp, Capacity: x.Capacity, Alone: x.Alone, Deadlines: dl}
 		if err := emit(rr); err != nil {
 			return sim.Summary{}, err
 		}

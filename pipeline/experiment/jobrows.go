@@ -29,17 +29,17 @@ type JobRows struct {
 
 // appendRun adds one run's rows: its jobs, their completion times and
 // responses (resp) and the PS deadlines (nil: none), each job's slowdown
-// and missed deadline computed from its response on capacity c as
-// sim.Metrics computes them, not read from a Metrics' columns (which a
-// worker then need not keep: 25 B a job); est[i] is job i's estimate
-// (nil: the jobs').
-func (r *JobRows) appendRun(policy string, run int, jobs []sim.Job, est, completion, resp []float64, c float64, deadlines []float64) {
-	r.appendJobs(policy, run, jobs, est, completion, resp, c, deadlines, 0, len(jobs), nil)
+// (over alone's times) and missed deadline computed from its response on
+// capacity c as sim.Metrics computes them, not read from a Metrics'
+// columns (which a worker then need not keep: 25 B a job); est[i] is job
+// i's estimate (nil: the jobs').
+func (r *JobRows) appendRun(policy string, run int, jobs []sim.Job, est, completion, resp []float64, c float64, alone *sim.Alone, deadlines []float64) {
+	r.appendJobs(policy, run, jobs, est, completion, resp, c, alone, deadlines, 0, len(jobs), nil)
 }
 
 // appendJobs is appendRun of jobs [lo, hi) alone, skipping the jobs for
 // which keep (when not nil) is false.
-func (r *JobRows) appendJobs(policy string, run int, jobs []sim.Job, est, completion, resp []float64, c float64, deadlines []float64, lo, hi int, keep func(i int) bool) {
+func (r *JobRows) appendJobs(policy string, run int, jobs []sim.Job, est, completion, resp []float64, c float64, alone *sim.Alone, deadlines []float64, lo, hi int, keep func(i int) bool) {
 	for i := lo; i < hi; i++ {
 		if keep != nil && !keep(i) {
 			continue
@@ -50,7 +50,7 @@ func (r *JobRows) appendJobs(policy string, run int, jobs []sim.Job, est, comple
 			d = deadlines[i]
 			_, missed = sim.MissedDeadline(j.Arrival, completion[i], d)
 		}
-		r.appendOne(policy, run, i, *j, estimateOf(jobs, est, i), completion[i], resp[i], sim.JobSlowdown(j, resp[i], c), d, missed)
+		r.appendOne(policy, run, i, *j, estimateOf(jobs, est, i), completion[i], resp[i], alone.Slowdown(i, j, resp[i], c), d, missed)
 	}
 }
 

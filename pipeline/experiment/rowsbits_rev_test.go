@@ -12,19 +12,17 @@ import (
 // TestRowsMatchMetricsBits checks that the rows a pool keeps and sinks
 // (slowdowns and missed flags computed from the responses) are, bit for
 // bit, sim.Metrics.ComputeRun's columns of the same run, on jobs with
-// zero sizes, Alone and SlowdownFloor set, and deadlines that are NaN,
+// zero sizes, times alone and a slowdown floor (Experiment.Alone), and deadlines that are NaN,
 // ±Inf, earlier than the arrival or exact, with and without size errors.
 func TestRowsMatchMetricsBits(t *testing.T) {
 	jobs := make([]sim.Job, 400)
 	dl := make([]float64, len(jobs))
+	alone := sim.Alone{Times: make([]float64, len(jobs)), Floor: 2}
 	for i := range jobs {
 		s := float64(i%6) * 0.3
 		jobs[i] = sim.Job{Arrival: 1.7e9 + float64(i)*0.5, Size: s, Estimate: s}
 		if i%5 == 1 {
-			jobs[i].Alone = 0.9
-		}
-		if i%7 == 2 {
-			jobs[i].SlowdownFloor = 2
+			alone.Times[i] = 0.9
 		}
 		dl[i] = jobs[i].Arrival + s*float64(1+i%3)
 		switch i % 11 {
@@ -40,8 +38,8 @@ func TestRowsMatchMetricsBits(t *testing.T) {
 	}
 	for _, errs := range []estimate.ErrorModel{{}, {Kind: estimate.LogNormal, Sigma: 0.7}} {
 		var sunk []*JobRows
-		x := &Experiment{Jobs: jobs, Capacity: 1.25, Deadlines: dl, Policies: []string{"fifo", "srpt", "gps"}, Runs: 2, Seed: 3, Errors: errs, KeepRows: true}
-		y := &Experiment{Jobs: jobs, Capacity: 1.25, Deadlines: dl, Policies: x.Policies, Runs: 2, Seed: 3, Errors: errs, Sink: func(rr *RunRows) error {
+		x := &Experiment{Jobs: jobs, Capacity: 1.25, Deadlines: dl, Alone: alone, Policies: []string{"fifo", "srpt", "gps"}, Runs: 2, Seed: 3, Errors: errs, KeepRows: true}
+		y := &Experiment{Jobs: jobs, Capacity: 1.25, Deadlines: dl, Alone: alone, Policies: x.Policies, Runs: 2, Seed: 3, Errors: errs, Sink: func(rr *RunRows) error {
 			r := &JobRows{}
 			rr.AppendTo(r, 0, rr.Len(), nil)
 			sunk = append(sunk, r)
@@ -72,7 +70,7 @@ func TestRowsMatchMetricsBits(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				var m sim.Metrics
+				m := sim.Metrics{Alone: alone}
 				m.ComputeRun(js, res, x.Capacity, dl)
 				for _, r := range []*JobRows{rows, sunk[k]} {
 					off := 0

@@ -74,7 +74,7 @@ func TuneHPFSP(ctx context.Context, jobs []task.Job, cl *task.Cluster, limits []
 	if len(jobs) == 0 {
 		return HPFSPEvaluation{}, nil, fmt.Errorf("tune h-pfsp: no jobs in the tuning window")
 	}
-	fluid := task.FluidJobs(jobs, cl)
+	fluid := task.FluidJobs(jobs)
 	// Deadlines: the reference scheduler's completions (TaskMetricsNote).
 	refPolicy, err := task.ParsePolicy(DefaultTaskReference)
 	if err != nil {
@@ -129,7 +129,7 @@ func TuneHPFSP(ctx context.Context, jobs []task.Job, cl *task.Cluster, limits []
 		completions[1+k] = completions[1+r]
 	}
 	dl := task.ReferenceDeadlines(jobs, completions[0])
-	var m sim.Metrics
+	m := sim.Metrics{Alone: task.FluidAlone(jobs, cl)}
 	evals := make([]HPFSPEvaluation, len(cands))
 	for k, p := range cands {
 		sum := m.Compute(fluid, completions[1+k], cl.Rate(), dl)

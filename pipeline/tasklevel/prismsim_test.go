@@ -37,7 +37,7 @@ func TestPhasePolicies(t *testing.T) {
 		{ID: 1, Arrival: 4, Weight: 1, Stages: []task.Stage{{Tasks: []task.TaskSpec{{Duration: 5, Containers: 1}}}}},
 	}
 	r := &TaskLevel{Cluster: task.Uniform(2, 2), Jobs: jobs, Machines: []prism.Vector{prism.Seed004Machine(), prism.Seed004Machine()}}
-	sj := task.FluidJobs(jobs, r.Cluster)
+	sj := task.FluidJobs(jobs)
 	for _, tc := range []struct {
 		spec  string
 		sched prism.PhaseScheduler

@@ -126,9 +126,11 @@ type SimulateReport struct {
 // scheduler's completions with a tolerance (TaskLevel.ReferenceDeadlines).
 func SimulateExperiment(w *Window, res experiment.Resolution, policies []string, m estimate.ErrorModel, runs int, seed uint64, rows bool) (*experiment.Experiment, error) {
 	var deadlines []float64
+	var alone sim.Alone
 	var err error
 	if tl, ok := res.(*TaskLevel); ok {
 		deadlines, err = tl.ReferenceDeadlines(context.Background())
+		alone = tl.fluidAlone()
 	} else {
 		deadlines, err = experiment.PSDeadlines(w.Jobs, w.Capacity)
 	}
@@ -139,7 +141,7 @@ func SimulateExperiment(w *Window, res experiment.Resolution, policies []string,
 		slog.Info("exact sizes: every run would be the same; running once")
 		runs = 1
 	}
-	return &experiment.Experiment{Jobs: w.Jobs, Capacity: w.Capacity, Deadlines: deadlines, Policies: policies,
+	return &experiment.Experiment{Jobs: w.Jobs, Capacity: w.Capacity, Deadlines: deadlines, Alone: alone, Policies: policies,
 		Errors: m, Runs: runs, Seed: seed, KeepRows: rows, Resolution: res}, nil
 }
 

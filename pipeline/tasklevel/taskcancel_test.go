@@ -39,7 +39,7 @@ func TestTaskLevelSimulateCancels(t *testing.T) {
 		machines[i] = prism.Seed004Machine()
 	}
 	r := &TaskLevel{Cluster: cl, Jobs: jobs, Machines: machines}
-	sj := task.FluidJobs(jobs, cl)
+	sj := task.FluidJobs(jobs)
 	for _, spec := range []string{"fair", "prism"} {
 		ctx, cancel := context.WithCancel(context.Background())
 		var cpuAt atomic.Int64 // cputime.Self at the cancel

@@ -28,7 +28,7 @@ func TestTaskSimulatorNoJobCopy(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := &TaskLevel{Cluster: cl, Jobs: jobs}
-	exact := task.FluidJobs(jobs, cl)
+	exact := task.FluidJobs(jobs)
 	noisy := slices.Clone(exact)
 	for i := range noisy {
 		noisy[i].Estimate *= 1 + float64(i%7)/10

@@ -25,7 +25,7 @@ import (
 // Experiment job i is Jobs[i]; an experiment over them uses
 // FluidJobs(Jobs) with capacity Cluster.Rate(), so sizes, estimates and the
 // fluid bounds are in container-seconds at exec_rate 1; slowdowns are
-// bounded slowdowns over each job's time alone (task.FluidJobs); deadlines
+// bounded slowdowns over each job's time alone (task.FluidAlone); deadlines
 // come from a reference scheduler (ReferenceDeadlines). Policies are the
 // task registry's ("fifo", "fair:pool=user", "las_mq:k=…", and every
 // policy registered there later) plus
@@ -70,9 +70,11 @@ type TaskLevel struct {
 	// stats records the engine's events, tasks and wall time per policy
 	// (TaskRunStatsOf); nil until the first run.
 	stats *taskStatsRecord
-	// fluid caches task.FluidJobs(Jobs, Cluster) (each job's time alone is
-	// a small simulation); nil until first needed.
+	// fluid caches task.FluidJobs(Jobs), and alone task.FluidAlone(Jobs,
+	// Cluster) (each job's time alone is a small simulation); nil until
+	// first needed.
 	fluid []sim.Job
+	alone *sim.Alone
 	// ref is the reference scheduler's run of ReferenceDeadlines, which an
 	// experiment's run of the same specification over the same jobs and
 	// estimates reuses (the current scheduler is also one of the policies
@@ -90,13 +92,24 @@ type refRun struct {
 	wall               time.Duration
 }
 
-// fluidJobs returns task.FluidJobs of the resolution's jobs on its
-// cluster, computed once.
+// fluidJobs returns task.FluidJobs of the resolution's jobs, computed
+// once.
 func (r *TaskLevel) fluidJobs() []sim.Job {
 	if r.fluid == nil {
-		r.fluid = task.FluidJobs(r.Jobs, r.Cluster)
+		r.fluid = task.FluidJobs(r.Jobs)
 	}
 	return r.fluid
+}
+
+// fluidAlone returns what the resolution's slowdowns are over,
+// task.FluidAlone of its jobs on its cluster (computed once): an
+// experiment over its jobs (Experiment.Alone) divides by it.
+func (r *TaskLevel) fluidAlone() sim.Alone {
+	if r.alone == nil {
+		a := task.FluidAlone(r.Jobs, r.Cluster)
+		r.alone = &a
+	}
+	return *r.alone
 }
 
 // specTitle names a cluster spec in a message: "cluster spec NAME", or
@@ -692,7 +705,7 @@ func (r *TaskLevel) TaskExperiment(policies []string) (*experiment.Experiment, e
 	if err != nil {
 		return nil, err
 	}
-	return &experiment.Experiment{Jobs: r.fluidJobs(), Capacity: r.Cluster.Rate(), Deadlines: dl, Policies: policies, Runs: 1, Resolution: r}, nil
+	return &experiment.Experiment{Jobs: r.fluidJobs(), Capacity: r.Cluster.Rate(), Deadlines: dl, Alone: r.fluidAlone(), Policies: policies, Runs: 1, Resolution: r}, nil
 }
 
 // PooledExperiment is TaskExperiment without the reference scheduler's
@@ -709,7 +722,7 @@ func (r *TaskLevel) PooledExperiment(policies []string) (*experiment.Experiment,
 	if k < 0 {
 		return nil, fmt.Errorf("reference scheduler %s of the task-level deadlines is not among the policies %s", ref, strings.Join(policies, ", "))
 	}
-	x := &experiment.Experiment{Jobs: r.fluidJobs(), Capacity: r.Cluster.Rate(), Policies: policies, Runs: 1, Resolution: r}
+	x := &experiment.Experiment{Jobs: r.fluidJobs(), Capacity: r.Cluster.Rate(), Alone: r.fluidAlone(), Policies: policies, Runs: 1, Resolution: r}
 	x.Reference = &experiment.Reference{Of: x, Policy: k, Deadlines: func(completion []float64) []float64 {
 		return task.ReferenceDeadlines(r.Jobs, completion)
 	}}

@@ -39,8 +39,8 @@ func TestTaskLevelSlowdownAndDeadlines(t *testing.T) {
 		t.Fatal(err)
 	}
 	near := func(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
-	if !near(x.Deadlines[0], 34) || !near(x.Deadlines[1], 22.999) || !near(x.Jobs[0].Alone, 20) || !near(x.Jobs[1].Alone, 10) {
-		t.Fatalf("deadlines %v, alone %v %v; want [34 22.999], 20 and 10", x.Deadlines, x.Jobs[0].Alone, x.Jobs[1].Alone)
+	if !near(x.Deadlines[0], 34) || !near(x.Deadlines[1], 22.999) || !near(x.Alone.Times[0], 20) || !near(x.Alone.Times[1], 10) || x.Alone.Floor != task.SlowdownFloor {
+		t.Fatalf("deadlines %v, alone %v; want [34 22.999], 20 and 10, floor 1", x.Deadlines, x.Alone)
 	}
 	out, err := experiment.RunExperiments(context.Background(), experiment.RunOptions{}, x)
 	if err != nil {

@@ -234,7 +234,7 @@ func Replay(ctx context.Context, pairs []DeployPair, specs []string) ([][]tuner.
 			col[k], uniq = len(uniq), append(uniq, s)
 		}
 	}
-	// Each pair's experiment computes its jobs' times alone (FluidJobs):
+	// Each pair's experiment computes its jobs' times alone (FluidAlone):
 	// side by side.
 	xs := make([]*experiment.Experiment, len(pairs))
 	err := experiment.ParallelFor(ctx, len(pairs), runtime.GOMAXPROCS(0), func(_, i int) error {

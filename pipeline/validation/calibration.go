@@ -281,9 +281,8 @@ func TaskCurrentTimes(ctx context.Context, in *inputs.Inputs, spec string) (resp
 	}
 	r := &tasklevel.TaskLevel{Cluster: cl, Jobs: jobs, ContainerMB: in.Config.ContainerMB}
 	ts := &tasklevel.TaskSimulator{R: r, Parsed: map[string]*tasklevel.TaskPolicy{}}
-	// Simulate reads only the fluid jobs' estimates: no times alone
-	// (FluidJobs with a cluster simulates every job alone first).
-	res, err := ts.Simulate(ctx, task.FluidJobs(jobs, nil), 0, cl.Rate(), spec)
+	// Simulate reads only the fluid jobs' estimates.
+	res, err := ts.Simulate(ctx, task.FluidJobs(jobs), 0, cl.Rate(), spec)
 	if err != nil {
 		return nil, nil, err
 	}

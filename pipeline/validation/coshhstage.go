@@ -248,12 +248,13 @@ func (v *COSHHValidation) RowName(config string) string {
 
 // COSHHValidationRow is a run as a task-level validation row (responses in
 // seconds; slowdowns over each job's time alone on the window's cluster,
-// fluid: task.FluidJobs of the window's jobs on its cluster; dl, when not nil, the jobs' deadlines,
+// fluid: task.FluidJobs of the window's jobs, alone: task.FluidAlone of
+// them on its cluster; dl, when not nil, the jobs' deadlines,
 // task.ReferenceDeadlines; the bounds b are the fluid ones at the cluster's
 // rate, lower bounds still, as the execution-time model only slows tasks
 // down).
-func COSHHValidationRow(name, policy string, fluid []sim.Job, w *COSHHWindow, r *COSHHRun, b *experiment.Bounds, dl []float64) ValidationRow {
-	var m sim.Metrics
+func COSHHValidationRow(name, policy string, fluid []sim.Job, alone sim.Alone, w *COSHHWindow, r *COSHHRun, b *experiment.Bounds, dl []float64) ValidationRow {
+	m := sim.Metrics{Alone: alone}
 	s := m.Compute(fluid, r.Result.Completion, w.Cluster.Rate(), dl)
 	a := experiment.Aggregate{Policy: policy, Runs: 1, Mean: s, MeanResponse: experiment.Spread{Min: s.Response.Mean, P50: s.Response.Mean, Max: s.Response.Mean}, Missed: float64(s.Missed)}
 	if b == nil {

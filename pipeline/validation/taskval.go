@@ -26,7 +26,7 @@ import (
 // are lower bounds for the task level (no task granularity, no stage
 // barrier, no container fragmentation in the fluid server). The rows'
 // slowdowns divide each response by the job's time alone on the empty
-// cluster (task.FluidJobs: a bounded slowdown), and their missed
+// cluster (task.FluidAlone: a bounded slowdown), and their missed
 // deadlines count completions later than under the current scheduler
 // beyond a tolerance (TaskLevel.ReferenceDeadlines), not after the fluid
 // PS of Bounds.
