@@ -114,7 +114,8 @@ type Metrics struct {
 	// Alone is the one input among the outputs: what the slowdowns are
 	// over, one time alone per job of the next Compute (and a floor).
 	// The zero value, Size ÷ capacity, is the fluid server's; the task
-	// level sets its own (task.FluidAlone). Compute keeps it.
+	// level sets its own (task.FluidAlone). Compute reads it and leaves
+	// it as it is, for the next call.
 	Alone    Alone
 	Response []float64
 	Slowdown []float64 // NaN for zero-size jobs
