@@ -117,37 +117,46 @@ func FitScaling(x *mat.Dense, methods []Method) (Scaling, error) {
 }
 
 // fitApply fits the scaling and, when apply is set, scales x in place and
-// returns it too, transforming every value once (each column is read whole
-// before it is written): a classification of millions of rows holds one
-// feature matrix, not the raw one and its scaled copy.
+// returns it too, transforming every value once: a classification of
+// millions of rows holds one feature matrix, not the raw one and its
+// scaled copy, nor a column of it (a 10 M-row column is 76 MB: classify's
+// peak). Without apply, x is left as it is and each column is read into
+// one buffer. The sums run in row order either way: the same bits.
 func fitApply(x *mat.Dense, methods []Method, apply bool) (Scaling, *mat.Dense, error) {
 	n, d := x.Dims()
 	if len(methods) != d {
 		return Scaling{}, nil, fmt.Errorf("scaling: %d methods for %d features", len(methods), d)
 	}
-	s := Scaling{Methods: append([]Method(nil), methods...), Mean: make([]float64, d), Std: make([]float64, d)}
-	var out *mat.Dense
-	if apply {
-		out = x
-	}
-	col := make([]float64, n)
 	for j, m := range methods {
 		switch m {
 		case None, ZScore, Log, LogUnit:
 		default:
 			return Scaling{}, nil, fmt.Errorf("scaling: feature %d: unknown method %q", j+1, m)
 		}
-		mat.Col(col, j, x)
+	}
+	s := Scaling{Methods: append([]Method(nil), methods...), Mean: make([]float64, d), Std: make([]float64, d)}
+	raw := x.RawMatrix()
+	var col []float64 // column j of x, transformed (without apply)
+	if !apply {
+		col = make([]float64, n)
+	}
+	for j, m := range methods {
+		// v is column j's values: a stride of x, or col.
+		v, stride := raw.Data[min(j, len(raw.Data)):], raw.Stride
+		if !apply {
+			mat.Col(col, j, x)
+			v, stride = col, 1
+		}
 		if m == LogUnit {
 			if s.Unit == nil {
 				s.Unit = make([]float64, d)
 			}
-			s.Unit[j] = smallestMagnitude(col)
+			s.Unit[j] = smallestMagnitude(v, n, stride)
 		}
 		if m == Log || m == LogUnit {
 			forRowBlocks(n, func(lo, hi int) {
 				for i := lo; i < hi; i++ {
-					col[i] = s.nonlinear(j, col[i])
+					v[i*stride] = s.nonlinear(j, v[i*stride])
 				}
 			})
 		}
@@ -155,13 +164,13 @@ func fitApply(x *mat.Dense, methods []Method, apply bool) (Scaling, *mat.Dense, 
 		if m != None {
 			// Two-pass mean and (population) variance, in row order.
 			sum := 0.0
-			for _, v := range col {
-				sum += v
+			for i := range n {
+				sum += v[i*stride]
 			}
 			mean = sum / float64(max(n, 1))
 			ss := 0.0
-			for _, v := range col {
-				e := v - mean
+			for i := range n {
+				e := v[i*stride] - mean
 				ss += e * e
 			}
 			std = math.Sqrt(ss / float64(max(n, 1)))
@@ -173,22 +182,25 @@ func fitApply(x *mat.Dense, methods []Method, apply bool) (Scaling, *mat.Dense, 
 		}
 		s.Mean[j], s.Std[j] = mean, std
 		if apply {
-			raw := out.RawMatrix()
 			forRowBlocks(n, func(lo, hi int) {
 				for i := lo; i < hi; i++ {
-					raw.Data[i*raw.Stride+j] = (col[i] - mean) / std
+					v[i*stride] = (v[i*stride] - mean) / std
 				}
 			})
 		}
 	}
-	return s, out, nil
+	if !apply {
+		return s, nil, nil
+	}
+	return s, x, nil
 }
 
-// smallestMagnitude returns the smallest positive |v| of col, 1 when none.
-func smallestMagnitude(col []float64) float64 {
+// smallestMagnitude returns the smallest positive |v| of the n values
+// col[0], col[stride], …, 1 when none.
+func smallestMagnitude(col []float64, n, stride int) float64 {
 	u := math.Inf(1)
-	for _, v := range col {
-		if a := math.Abs(v); a > 0 && a < u {
+	for i := range n {
+		if a := math.Abs(col[i*stride]); a > 0 && a < u {
 			u = a
 		}
 	}

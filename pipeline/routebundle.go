@@ -21,7 +21,8 @@ func (p *pipelineRun) routeBundle(bd *bundle.Bundle) error {
 	names, userOfRow := in.Jobs.Users()
 	sec := p.cs.Secondary
 	if sec.Result != nil {
-		if err := bundle.AssignUserClasses(bd, names, userOfRow, sec.Rows, sec.Assign); err != nil {
+		rows, assign := sec.Labels()
+		if err := bundle.AssignUserClasses(bd, names, userOfRow, rows, assign); err != nil {
 			return err
 		}
 	}

@@ -574,6 +574,9 @@ func (p *pipelineRun) validate(ctx context.Context) (map[string][]byte, error) {
 	if err := p.in.ReleaseTuningRows(validation.COSHHRefitRows); err != nil {
 		return nil, err
 	}
+	// And the tuning window's classes (the bundle's routing read them).
+	p.cs.Primary.KeepFrom(p.in.Split.TuneJobs)
+	p.cs.Secondary.KeepFrom(p.in.Split.TuneJobs)
 	// The emitted files, loaded back from the output directory and
 	// simulated at task level, with H-PFSP's rows, in one pool with the
 	// fluid runs (a shard computes the fluid runs alone).

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/schedplan/schedplan/pipeline/experiment"
-	"github.com/schedplan/schedplan/pipeline/inputs"
 )
 
 // TestExperimentsOrder checks the order the validation's experiments run
@@ -32,32 +31,5 @@ func TestExperimentsOrder(t *testing.T) {
 			scales = append(scales, x.Scale)
 		}
 		t.Errorf("experiments' scales %v, want the exact one, the σ runs, then 1.2 1.1 0.9 0.7 0.5", scales)
-	}
-}
-
-// TestWindowClasses checks that the results sink's classes of the window
-// are ClassesOf's, a view of the classification's own (no 4-B-a-job copy:
-// the old stage copied them) when it classified every row, and a copy
-// otherwise.
-func TestWindowClasses(t *testing.T) {
-	all := &inputs.ClassOut{Assign: []int32{3, 1, 4, 1, 5, 9, 2}}
-	some := &inputs.ClassOut{Rows: []int{1, 4, 6}, Assign: []int32{7, 8, 9}}
-	short := &inputs.ClassOut{Assign: []int32{3, 1}}
-	for _, tc := range []struct {
-		name     string
-		c        *inputs.ClassOut
-		first, n int
-		view     bool
-	}{{"every row", all, 2, 4, true}, {"every row, empty", all, 7, 0, false}, {"some rows", some, 1, 5, false}, {"rows past the classes", short, 1, 3, false}} {
-		got, want := windowClasses(tc.c, tc.first, tc.n), tc.c.ClassesOf(tc.first, tc.n)
-		if !slices.Equal(got, want) {
-			t.Errorf("%s: %v, ClassesOf %v", tc.name, got, want)
-		}
-		if view := tc.n > 0 && &got[0] == &tc.c.Assign[tc.first]; view != tc.view {
-			t.Errorf("%s: a view of the classes %v, want %v", tc.name, view, tc.view)
-		}
-		if cap(got) != len(got) {
-			t.Errorf("%s: capacity %d beyond the window's %d classes", tc.name, cap(got), len(got))
-		}
 	}
 }
