@@ -83,7 +83,7 @@ func (p *pipelineRun) lateQueues() int {
 // rebuilt (tune-deploy, its verdict, emit) with the same one. It runs a
 // chunk of whole busy periods at a time (peakReplay), each swept for its
 // peaks before the next is built, so that its memory is a chunk's, not
-// the tuning window's (64 B a job and the simulation's state: 0.7 GB at
+// the tuning window's (48 B a job and the simulation's state: 0.6 GB at
 // 10 M jobs, beside the validation window the later stages keep).
 func (p *pipelineRun) fluidPeaks(n int, userOfRow []int32, users int) ([]int, error) {
 	best := p.tr.Best

@@ -28,7 +28,7 @@ type estimateTaker interface{ useEstimates(col []float64) }
 // RunEstimates is Run with est[j] as job j's estimate in place of
 // jobs[j].Estimate. Runs with estimation errors draw new estimates per
 // run: one column of them (8 B a job) stands for a copy of the jobs with
-// the estimates replaced (64 B a job), which each parallel worker would
+// the estimates replaced (48 B a job), which each parallel worker would
 // otherwise hold. est must hold one finite non-negative value per job. A
 // policy that does not take a column (one that reads no estimate, or one
 // of another package) runs on such a copy, made for this run alone.

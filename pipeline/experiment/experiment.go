@@ -48,7 +48,7 @@ type Simulator interface {
 
 // EstimatesSimulator is a Simulator that also takes a run's estimates as
 // a column, est[i] job i's in place of jobs[i].Estimate: runs with
-// estimation errors then draw 8 B a job per worker, not a 64-byte copy of
+// estimation errors then draw 8 B a job per worker, not a 48-byte copy of
 // every job (the fluid resolution's; a resolution without it is handed
 // such a copy).
 type EstimatesSimulator interface {
@@ -495,7 +495,7 @@ type worker struct {
 // leave drops the worker's simulator before a run on copy id (−1: an
 // experiment's own Jobs) when its last run on a copy was on another: the
 // simulator's cached policies hold the jobs they last ran, and a copy
-// (64 B a job) the pool has dropped would otherwise stay live beside the
+// (48 B a job) the pool has dropped would otherwise stay live beside the
 // next one.
 func (w *worker) leave(id int) {
 	if w.last != id+1 {

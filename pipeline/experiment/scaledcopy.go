@@ -14,7 +14,7 @@ import (
 // every size and estimate multiplied by its Scale, and one per Source and
 // scale, which every experiment of that Source and scale shares. Each is
 // built by the first of its units to run and dropped when the last one is
-// done, so that the pool's workers share one copy (64 B a job: 0.19 GB
+// done, so that the pool's workers share one copy (48 B a job: 0.14 GB
 // for the 10 M log's 3 M validation jobs) instead of each holding its
 // own, and jobs a Source builds are live only while their runs are.
 //

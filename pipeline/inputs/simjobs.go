@@ -41,7 +41,7 @@ func (in *Inputs) BuildSimJobs() error {
 // Window builds any window from the log's columns and HoldSimJobs the
 // whole jobs (the same bits as BuildSimJobs's). Prepare reads everything
 // it checks from the columns (the split, the clock, the windows' work, the
-// offered load, JobsKey): the whole log's jobs, 64 B each (0.6 GB at 10 M),
+// offered load, JobsKey): the whole log's jobs, 48 B each (0.48 GB at 10 M),
 // are never built by a run.
 func (in *Inputs) PlanSimJobs() error {
 	rng, err := experiment.NewJobRange(in.Jobs, in.Sizes, in.Spec)
@@ -65,7 +65,7 @@ func (in *Inputs) released() bool { return in.SimJobs == nil && in.sim.n > 0 }
 
 // ReleaseSimJobs drops SimJobs but for jobs [lo, hi), which it keeps in a
 // slice of their own: the last stages simulate the validation window
-// alone, and the whole log's jobs (64 B each, 0.6 GB at 10 M) need not
+// alone, and the whole log's jobs (48 B each, 0.48 GB at 10 M) need not
 // stay live beside their simulations. Window gives the kept jobs, and
 // builds any others afresh; HoldSimJobs makes SimJobs whole again. A
 // SimJobs that BuildSimJobs did not build (a caller set its own) is kept.
@@ -154,7 +154,7 @@ func (in *Inputs) Window(lo, hi int) ([]sim.Job, error) {
 // when a pool first needs them, a slice of their own each time (a copy of
 // the jobs Window gives when it gives a view of jobs Inputs holds), so
 // that a stage's window is live only while its runs are, not kept in
-// Inputs from one stage to the next (64 B a job: 0.19 GB for the 10 M
+// Inputs from one stage to the next (48 B a job: 0.14 GB for the 10 M
 // log's 3 M validation jobs). The same bits as Window's. Its Into builds
 // them into a dropped build's array (from the log's columns, as Window
 // builds them, or copied from the jobs Inputs holds).

@@ -114,7 +114,7 @@ type scoreBlock struct {
 	jobs  []sim.Job // the tuning window's, with its estimates
 	// est, when not nil, are the window's size estimates (σ > 0): est[i]
 	// is job i's in place of jobs[i].Estimate. A column of 8 B a job, not
-	// a 64-byte copy of every job per σ (0.19 GB of the 10 M log's whole
+	// a 48-byte copy of every job per σ (0.14 GB of the 10 M log's whole
 	// folds at the final check).
 	est []float64
 	// deadlines are the jobs' PS completion times in the block, the

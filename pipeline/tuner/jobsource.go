@@ -9,7 +9,7 @@ import (
 // JobSource is a tuning window as the tuner reads it: every job's arrival
 // and size as columns (what the busy periods, the chunks and the sample
 // are planned from) and the jobs of a range built on demand (what the
-// blocks simulate). A long window's jobs (64 B each, 0.45 GB for the 7 M
+// blocks simulate). A long window's jobs (48 B each, 0.34 GB for the 7 M
 // of a 10 M-job log) need not be live at once: the tuner holds only its
 // blocks, at most its sample and check budgets (TuneOptions.SampleJobs,
 // CheckJobs) per chunk.

@@ -88,7 +88,7 @@ func TuneLASMQWindows(ctx context.Context, jobs []sim.Job, capacity float64, spl
 // TuneLASMQSource is TuneLASMQWindows of a tuning window read through a
 // JobSource (TuneCVSource) and of a validation window built by val when
 // the comparisons start, after the search: neither the whole log's jobs
-// nor the validation window's (64 B a job: 0.19 GB for the 10 M log's 3 M
+// nor the validation window's (48 B a job: 0.14 GB for the 10 M log's 3 M
 // validation jobs) are held through the search. val's first build gives
 // the PS deadlines and the window's load, then the exact-size comparisons;
 // each load factor scales a build of its own in place (see
