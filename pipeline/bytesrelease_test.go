@@ -11,6 +11,7 @@ import (
 
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/pipeline/inputs"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
 	"github.com/schedplan/schedplan/pipeline/validation"
 )
 
@@ -53,7 +54,7 @@ var byteCols = []string{data.ColInputBytes, data.ColShuffleBytes, data.ColOutput
 // with a DroppedRowError), and validate narrows the bytes to its rows.
 func TestBesideReleasesTuningBytes(t *testing.T) {
 	in := releaseLog(t)
-	whole := in.Jobs.Subset(seq(in.Jobs.Len()))
+	whole := in.Jobs.Subset(tasklevel.WindowRows(0, in.Jobs.Len()))
 	p := &pipelineRun{in: in}
 	deploy := p.deployRows()
 	keep := append(deploy, data.RowRange{Lo: max(0, in.Split.TuneJobs-validation.COSHHRefitRows), Hi: in.Jobs.Len()})
@@ -102,15 +103,6 @@ func TestBesideReleasesTuningBytes(t *testing.T) {
 		t.Fatalf("the stages after bounds on the released bytes: %v", err)
 	}
 	checkReleasedColumns(t, in, whole)
-}
-
-// seq is 0, 1, …, n−1.
-func seq(n int) []int {
-	out := make([]int, n)
-	for i := range out {
-		out[i] = i
-	}
-	return out
 }
 
 // TestReleasedBytesRefuseReaders: a stage that reads the tuning window's
