@@ -44,10 +44,12 @@ import (
 // At 10 M jobs with a 0.7 split, the tuning window's ids are 85 MB and its
 // bytes 168 MB (7 M rows × 24 B), of which ReleaseTuningBytes keeps
 // 32,000 rows, 0.8 MB (tune-deploy's four chunks of 4,000, the last one
-// inside the history's 20,000). Measured there (session 9, --memory-limit
-// none, 2 cores; the release 8.5 s into tune's 25 s): the largest live
-// heap of tune's post-search comparison went from 916 to 773 MB, of
-// tune-deploy from 535 to 413 MB. A dropped row panics when read
+// inside the history's 20,000). Measured there (session 9, two pairs,
+// --memory-limit none, 2 cores; the release 8.5 s into tune's 25 s): the
+// largest live heap of tune's post-search comparison went from 916 and
+// 923 to 773 and 692 MB, of tune-deploy from 535 and 560 to 413 MB, and
+// the peak RSS from 2.54 and 2.33 to 2.18 and 2.17 GB, now in validate.
+// A dropped row panics when read
 // (data.Jobs.KeepRanges) with a data.DroppedRowError, which the goroutines
 // of a run's stages and pools return as the stage's error
 // (data.CatchDroppedRow), and CheckTuningRows refuses a stage that would
