@@ -11,11 +11,11 @@ import "fmt"
 type DroppedRowError struct {
 	Column string // the column's canonical name (ColJobID for the job ids)
 	Row    int    // the row read
-	Lo, Hi int    // the rows KeepRows kept
+	Lo, Hi int    // the stretch of dropped rows [Lo, Hi) that Row lies in
 }
 
 func (e *DroppedRowError) Error() string {
-	return fmt.Sprintf("data: row %d of column %s was dropped (Jobs.KeepRows kept rows [%d, %d)): a stage read the log past its release", e.Row, e.Column, e.Lo, e.Hi)
+	return fmt.Sprintf("data: row %d of column %s was dropped (Jobs.KeepRows dropped its rows [%d, %d)): a stage read the log past its release", e.Row, e.Column, e.Lo, e.Hi)
 }
 
 // CatchDroppedRow, deferred by a function that returns an error through

@@ -25,8 +25,8 @@ func TestCatchDroppedRow(t *testing.T) {
 	}
 	err := read(1)
 	var d *DroppedRowError
-	if !errors.As(err, &d) || d.Row != 1 || d.Column != ColInputBytes || d.Lo != 2 || d.Hi != 4 {
-		t.Fatalf("a dropped row: %v, want a DroppedRowError of row 1 of %s kept [2, 4)", err, ColInputBytes)
+	if !errors.As(err, &d) || d.Row != 1 || d.Column != ColInputBytes || d.Lo != 0 || d.Hi != 2 {
+		t.Fatalf("a dropped row: %v, want a DroppedRowError of row 1 of %s in its dropped rows [0, 2)", err, ColInputBytes)
 	}
 	if !strings.Contains(err.Error(), "row 1 of column input_bytes") {
 		t.Errorf("message %q does not name the row and column", err)

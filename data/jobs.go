@@ -54,7 +54,7 @@ type Strings struct {
 // Len returns the number of strings.
 func (s *Strings) Len() int {
 	if s.kept != nil {
-		return s.kept.n
+		return s.kept.kr.n
 	}
 	if len(s.Offsets) == 0 {
 		return 0

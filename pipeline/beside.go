@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/pipeline/tunedeploy"
+	"github.com/schedplan/schedplan/pipeline/validation"
 )
 
 // besideTune are the stages computed in the background from the start of
@@ -74,20 +76,88 @@ func (p *pipelineRun) startBeside(ctx context.Context, stages []stage) {
 	for _, s := range todo {
 		p.ahead[s.name] = &ahead{done: make(chan struct{})}
 	}
+	release := releaseAfter(todo, stages[:last+1])
 	go func() {
+		failed := false
 		for _, s := range todo {
 			a := p.ahead[s.name]
 			t0 := time.Now()
 			if a.err = ctx.Err(); a.err == nil {
+				a.err = p.in.CheckTuningRows(s.name) // here, not in Run's loop: this goroutine releases rows
+			}
+			if a.err == nil {
 				func() {
 					defer data.CatchDroppedRow(&a.err) // a read past a column's release
 					a.files, a.err = s.run(ctx)
 				}()
 			}
+			failed = failed || a.err != nil
+			if s.name == release && !failed && ctx.Err() == nil {
+				a.err = p.releaseBytes() // before done is closed: Run's loop reads the columns after it
+			}
 			slog.Info("stage computed in the background", "stage", s.name, "seconds", time.Since(t0).Seconds(), "ok", a.err == nil)
 			close(a.done)
 		}
 	}()
+}
+
+// byteReaders are the stages of besideTune that read the tuning window's
+// byte columns; once both are done, no later stage reads more of the
+// tuning window's bytes than tune-deploy's chunks (deployRows), so they
+// are released then (releaseBytes), before tune's post-search comparison
+// and tune-deploy, where the run's peak is.
+var byteReaders = []string{"tune-hpfsp", "tune-coshh"}
+
+// releaseAfter is the stage of todo (the stages computed beside tune)
+// after which their goroutine releases the bytes: the last of byteReaders
+// among them, when every one of byteReaders is in run (the stages this
+// run computes or skips: those not in todo are up to date); "" when none
+// is computed there or one is not in run (--until stops before it).
+func releaseAfter(todo, run []stage) string {
+	for _, name := range byteReaders {
+		if !slices.ContainsFunc(run, func(s stage) bool { return s.name == name }) {
+			return ""
+		}
+	}
+	for k := len(todo) - 1; k >= 0; k-- {
+		if slices.Contains(byteReaders, todo[k].name) {
+			return todo[k].name
+		}
+	}
+	return ""
+}
+
+// deployRows are the rows of the tuning window whose bytes tune-deploy
+// reads: its chunks (tunedeploy.DeployChunksOf; budgetChunks cuts each to
+// a suffix of itself).
+func (p *pipelineRun) deployRows() []data.RowRange {
+	var out []data.RowRange
+	for _, ch := range tunedeploy.DeployChunksOf(0, p.in.Split.TuneJobs, tunedeploy.DeployChunks, tunedeploy.DeployChunkJobs) {
+		out = append(out, data.RowRange{Lo: ch.FirstRow - 1, Hi: ch.FirstRow - 1 + ch.Jobs})
+	}
+	return out
+}
+
+// releaseBytes keeps, of the byte columns, tune-deploy's rows of the
+// tuning window and the validation window with COSHH's refit history
+// (inputs.ReleaseTuningBytes); a no-op when called again.
+func (p *pipelineRun) releaseBytes() error {
+	return p.in.ReleaseTuningBytes(p.deployRows(), validation.COSHHRefitRows)
+}
+
+// besideDone is the hook of Run's loop once stage name's result is in
+// (computed, taken from the background or skipped): when every stage of
+// byteReaders is, the bytes are released (releaseBytes; a no-op when the
+// goroutine beside tune released them already, which it did before
+// closing the last one's done).
+func (p *pipelineRun) besideDone(name string) error {
+	if !slices.Contains(byteReaders, name) {
+		return nil
+	}
+	if p.bytesRead++; p.bytesRead < len(byteReaders) {
+		return nil
+	}
+	return p.releaseBytes()
 }
 
 // due reports whether stage s can be computed now (every stage it depends
@@ -104,10 +174,16 @@ func (p *pipelineRun) due(s stage) bool {
 }
 
 // runOf is what computes stage s: its result from the background when it
-// was started there (startBeside), else s.run.
+// was started there (startBeside), else s.run once CheckTuningRows lets
+// it.
 func (p *pipelineRun) runOf(s stage) func(context.Context) (map[string][]byte, error) {
 	if a := p.ahead[s.name]; a != nil {
-		return a.wait
+		return a.wait // checked there (CheckTuningRows)
 	}
-	return s.run
+	return func(ctx context.Context) (map[string][]byte, error) {
+		if err := p.in.CheckTuningRows(s.name); err != nil {
+			return nil, err
+		}
+		return s.run(ctx)
+	}
 }

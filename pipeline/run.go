@@ -116,6 +116,9 @@ type pipelineRun struct {
 	part *stagePart
 	// ahead are the stages computed in the background (beside.go).
 	ahead map[string]*ahead
+	// bytesRead counts the stages of byteReaders whose result is in
+	// (besideDone).
+	bytesRead int
 }
 
 // fluidPeakCache is every user's peak concurrent applications (peak) in the
@@ -180,9 +183,6 @@ func Run(ctx context.Context, in *inputs.Inputs, r *Runner) (*runreport.RunResul
 		run := p.runOf(s)
 		st := &stamped{State: s.state}
 		err = r.Stage(s.name, key, st, func() (map[string][]byte, error) {
-			if err := in.CheckTuningRows(s.name); err != nil {
-				return nil, err
-			}
 			files, err := interruptible(ctx, func() (map[string][]byte, error) { return run(ctx) })
 			st.Files = nil
 			for n := range files {
@@ -195,6 +195,9 @@ func Run(ctx context.Context, in *inputs.Inputs, r *Runner) (*runreport.RunResul
 			return nil, err
 		}
 		p.files = append(p.files, st.Files...)
+		if err := p.besideDone(s.name); err != nil {
+			return nil, err
+		}
 		if (so.Until == s.name || so.Stage == s.name) && k < len(stages)-1 {
 			return nil, p.mergeDone() // part of the run: no result
 		}

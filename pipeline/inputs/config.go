@@ -132,6 +132,9 @@ type Inputs struct {
 	CurrentConfigKey []byte
 	// TasksKey is a hash of the tasks (nil: none).
 	TasksKey []byte
+	// deployRows are the rows of the byte columns ReleaseTuningBytes
+	// kept for tune-deploy (nil: none kept so).
+	deployRows []data.RowRange
 }
 
 // Limits of parameters that no sensible run exceeds (a value beyond them

@@ -1,0 +1,163 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/schedplan/schedplan/data"
+	"github.com/schedplan/schedplan/pipeline/inputs"
+	"github.com/schedplan/schedplan/pipeline/tasklevel"
+	"github.com/schedplan/schedplan/pipeline/validation"
+)
+
+// releaseLog writes a 40,000-job synthetic log (synthJobs: bytes, no task
+// counts) and prepares it: its tuning window (28,000 jobs) is longer than
+// COSHHRefitRows and tune-deploy's chunks together, so that the release
+// beside tune drops rows of it.
+func releaseLog(t *testing.T) *inputs.Inputs {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "synth.parquet")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := data.Write(f, synthJobs(40_000, 7), data.FormatParquet); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	cfg := testConfig()
+	cfg.Trace, cfg.Budget, cfg.Runs = path, 40, 1
+	in, err := Prepare(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return in
+}
+
+// byteCols are the log's byte columns.
+var byteCols = []string{data.ColInputBytes, data.ColShuffleBytes, data.ColOutputBytes}
+
+// TestBesideReleasesTuningBytes: once tune-coshh and tune-hpfsp are done
+// (--until bounds: tune and the stages beside it), the byte columns hold
+// tune-deploy's chunks and the validation window with COSHH's refit
+// history alone, the other rows of the tuning window dropped (the old
+// code kept them whole until validate); the rest of the run then reads
+// none of the dropped rows (a second Run on the same Inputs computes
+// tune-deploy, emit, validate and report: a read of one would fail it
+// with a DroppedRowError), and validate narrows the bytes to its rows.
+func TestBesideReleasesTuningBytes(t *testing.T) {
+	in := releaseLog(t)
+	whole := in.Jobs.Subset(tasklevel.WindowRows(0, in.Jobs.Len()))
+	p := &pipelineRun{in: in}
+	deploy := p.deployRows()
+	keep := append(deploy, data.RowRange{Lo: max(0, in.Split.TuneJobs-validation.COSHHRefitRows), Hi: in.Jobs.Len()})
+	held := make([]bool, in.Jobs.Len())
+	for _, r := range keep {
+		for i := r.Lo; i < r.Hi; i++ {
+			held[i] = true
+		}
+	}
+	dropped := 0
+	for _, h := range held {
+		if !h {
+			dropped++
+		}
+	}
+	if dropped == 0 {
+		t.Fatalf("the log's %d tuning jobs keep every row (chunks %v): the test misses its case", in.Split.TuneJobs, deploy)
+	}
+	dir := filepath.Join(t.TempDir(), "out")
+	in.Config.Stages.Until = "bounds"
+	if _, err := Run(context.Background(), in, &Runner{Dir: dir}); err != nil {
+		t.Fatal(err)
+	}
+	if !in.Jobs.Kept(byteCols...) {
+		t.Fatalf("after tune-coshh and tune-hpfsp the byte columns are whole: %d rows of the tuning window not released", dropped)
+	}
+	for i, h := range held {
+		if in.Jobs.Holds(i, i+1, byteCols...) != h {
+			t.Fatalf("row %d: held %v, want %v (kept %v)", i, !h, h, keep)
+		}
+	}
+	for _, c := range []struct {
+		name      string
+		got, want *data.Column[int64]
+	}{{data.ColInputBytes, &in.Jobs.InputBytes, &whole.InputBytes}, {data.ColShuffleBytes, &in.Jobs.ShuffleBytes, &whole.ShuffleBytes}, {data.ColOutputBytes, &in.Jobs.OutputBytes, &whole.OutputBytes}} {
+		for i, h := range held {
+			if !h {
+				mustPanic(t, c.name+" of a released row", func() { c.got.At(i) })
+			} else if v, _ := c.got.At(i); v != c.want.Values[i] {
+				t.Fatalf("%s row %d: %d, want %d", c.name, i, v, c.want.Values[i])
+			}
+		}
+	}
+	in.Config.Stages.Until = ""
+	if _, err := Run(context.Background(), in, &Runner{Dir: dir}); err != nil {
+		t.Fatalf("the stages after bounds on the released bytes: %v", err)
+	}
+	checkReleasedColumns(t, in, whole)
+}
+
+// TestReleasedBytesRefuseReaders: a stage that reads the tuning window's
+// bytes, computed again on Inputs whose bytes were released (its stamp
+// removed from a copy of the output directory, a second Run on the same
+// Inputs), fails with ErrTuningRowsReleased (CheckTuningRows) and never
+// reads a dropped row: capacity, tune-coshh and tune-hpfsp once the bytes
+// were released beside tune, tune-deploy once validate narrowed them;
+// the stages that read no released row run.
+func TestReleasedBytesRefuseReaders(t *testing.T) {
+	in := releaseLog(t)
+	tmp := t.TempDir()
+	beside, whole := filepath.Join(tmp, "beside"), filepath.Join(tmp, "whole")
+	in.Config.Stages.Until = "bounds"
+	if _, err := Run(context.Background(), in, &Runner{Dir: beside}); err != nil {
+		t.Fatal(err)
+	}
+	for k, tc := range []struct {
+		from    string // the directory copied: after bounds, or after the whole run
+		stamp   string // removed
+		until   string
+		refused bool
+	}{
+		{beside, "capacity", "bounds", true},
+		{beside, "tune-coshh", "bounds", true},
+		{beside, "tune-hpfsp", "bounds", true},
+		{beside, "bounds", "bounds", false},
+		{beside, "tune", "bounds", false},
+		{beside, "", "", false}, // the rest of the run (into whole): validate narrows the bytes
+		{whole, "tune-deploy", "tune-deploy", true},
+		{whole, "validate", "", false},
+		{whole, "report", "", false},
+	} {
+		dir := filepath.Join(tmp, fmt.Sprint(k))
+		if tc.stamp == "" {
+			dir = whole
+		}
+		if err := os.CopyFS(dir, os.DirFS(tc.from)); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Remove(filepath.Join(dir, StampDir, tc.stamp+".json")); err != nil && tc.stamp != "" {
+			t.Fatal(err)
+		}
+		in.Config.Stages.Until = tc.until
+		_, err := Run(context.Background(), in, &Runner{Dir: dir})
+		var d *data.DroppedRowError
+		switch {
+		case errors.As(err, &d):
+			t.Errorf("%s again: a dropped row was read: %v", tc.stamp, err)
+		case tc.refused && !errors.Is(err, inputs.ErrTuningRowsReleased):
+			t.Errorf("%s again on released bytes: %v, want ErrTuningRowsReleased", tc.stamp, err)
+		case tc.refused && !strings.Contains(err.Error(), "stage "+tc.stamp+":"):
+			t.Errorf("%s again: %v, want the stage named", tc.stamp, err)
+		case !tc.refused && err != nil:
+			t.Errorf("%s again: %v", tc.stamp, err)
+		}
+	}
+}
