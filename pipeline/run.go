@@ -148,7 +148,7 @@ func Run(ctx context.Context, in *inputs.Inputs, r *Runner) (*runreport.RunResul
 		return nil, err
 	}
 	defer r.Close()
-	// The simulation jobs (64 B a job; Prepare builds none) are dropped
+	// The simulation jobs (48 B a job; Prepare builds none) are dropped
 	// for the whole run, should a caller hold them: every window, the
 	// validation window included, is built from the log's columns when a
 	// stage's runs need it (in.Window, in.WindowSource) and dropped after
