@@ -21,12 +21,18 @@ import (
 // beside tune drops rows of it.
 func releaseLog(t *testing.T) *inputs.Inputs {
 	t.Helper()
+	return releaseLogOf(t, 40_000)
+}
+
+// releaseLogOf is releaseLog of n jobs.
+func releaseLogOf(t *testing.T, n int) *inputs.Inputs {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "synth.parquet")
 	f, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := data.Write(f, synthJobs(40_000, 7), data.FormatParquet); err != nil {
+	if err := data.Write(f, synthJobs(n, 7), data.FormatParquet); err != nil {
 		t.Fatal(err)
 	}
 	if err := f.Close(); err != nil {
@@ -159,5 +165,43 @@ func TestReleasedBytesRefuseReaders(t *testing.T) {
 		case !tc.refused && err != nil:
 			t.Errorf("%s again: %v", tc.stamp, err)
 		}
+	}
+}
+
+// TestValidateNarrowsBytes: validate keeps, of the byte columns, the rows
+// of the validation window that the task-level and COSHH views read
+// (validation.BytesReadTo: here COSHH's first COSHHValidateMaxJobs, past
+// the task-level views' 2,000) and COSHH's refit history before them, not
+// the whole window's (the old code: 72 of the 10 M log's live MB in
+// validate); the run reads none of the rows dropped (a read would fail it
+// with a DroppedRowError).
+func TestValidateNarrowsBytes(t *testing.T) {
+	defer func(n int) { validation.TaskValidateMaxJobs = n }(validation.TaskValidateMaxJobs)
+	validation.TaskValidateMaxJobs = 2000
+	in := releaseLogOf(t, 75_000)
+	whole := in.Jobs.Subset(tasklevel.WindowRows(0, in.Jobs.Len()))
+	to, err := validation.BytesReadTo(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	from, n := max(0, in.Split.TuneJobs-validation.COSHHRefitRows), in.Jobs.Len()
+	if to >= n || to != in.Split.TuneJobs+validation.COSHHValidateMaxJobs {
+		t.Fatalf("the validation window's bytes are read to row %d of %d (tuning jobs %d): the test misses its case", to, n, in.Split.TuneJobs)
+	}
+	if _, err := Run(context.Background(), in, &Runner{Dir: filepath.Join(t.TempDir(), "out")}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name      string
+		got, want *data.Column[int64]
+	}{{data.ColInputBytes, &in.Jobs.InputBytes, &whole.InputBytes}, {data.ColShuffleBytes, &in.Jobs.ShuffleBytes, &whole.ShuffleBytes}, {data.ColOutputBytes, &in.Jobs.OutputBytes, &whole.OutputBytes}} {
+		for i := from; i < to; i++ {
+			if v, ok := c.got.At(i); v != c.want.Values[i] || !ok {
+				t.Fatalf("%s row %d: %d, want %d", c.name, i, v, c.want.Values[i])
+			}
+		}
+		mustPanic(t, c.name+" of a row past the views'", func() { c.got.At(to) })
+		mustPanic(t, c.name+" of the validation window's last row", func() { c.got.At(n - 1) })
+		mustPanic(t, c.name+" of a tuning row before the history", func() { c.got.At(from - 1) })
 	}
 }

@@ -572,9 +572,17 @@ func (p *pipelineRun) validate(ctx context.Context) (map[string][]byte, error) {
 	// simulation jobs are dropped, not kept live beside its simulations.
 	p.bundle()
 	p.in.ReleaseSimJobs(p.in.Split.TuneJobs, p.in.NumSimJobs())
-	// And their job ids and bytes, but the bytes of the rows COSHH's
-	// re-classifications on the validation window refit on.
-	if err := p.in.ReleaseTuningRows(validation.COSHHRefitRows); err != nil {
+	// And their job ids and bytes, but the bytes of the validation rows
+	// the task-level and COSHH views read (a shard, which computes the
+	// fluid runs alone, reads none, and leaves the window's) and of the
+	// rows COSHH's re-classifications on the validation window refit on.
+	to := p.in.Jobs.Len()
+	if !units.Sharding() {
+		if to, err = validation.BytesReadTo(p.in); err != nil {
+			return nil, err
+		}
+	}
+	if err := p.in.ReleaseTuningRows(validation.COSHHRefitRows, to); err != nil {
 		return nil, err
 	}
 	// And the tuning window's classes (the bundle's routing read them).

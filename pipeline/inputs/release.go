@@ -38,8 +38,10 @@ import (
 //     pipeline, which knows tunedeploy) and the validation window with
 //     the history rows before it;
 //   - ReleaseTuningRows, when validate starts, keeps the validation
-//     window's rows of the job ids and, narrowing the bytes kept, those
-//     and the history rows (ValidationColumns).
+//     window's rows of the job ids and, narrowing the bytes kept, the
+//     rows of the validation window whose bytes validate and report read
+//     (the task-level views' and COSHH's jobs, the first 300,000 at most:
+//     validation.BytesReadTo) and the history rows before them.
 //
 // At 10 M jobs with a 0.7 split, the tuning window's ids are 85 MB and its
 // bytes 168 MB (7 M rows × 24 B), of which ReleaseTuningBytes keeps
@@ -103,14 +105,17 @@ func (in *Inputs) ReleaseTuningBytes(deploy []data.RowRange, history int) error 
 }
 
 // ReleaseTuningRows keeps only the validation window's rows of the job
-// ids, and of the byte columns those and the history rows before them
-// (the rows a later reader of the validation window reads besides);
-// a second call with the same history is a no-op.
-func (in *Inputs) ReleaseTuningRows(history int) error {
+// ids, and of the byte columns its rows before row to (the rows validate
+// and report read the bytes of: validation.BytesReadTo) and the history
+// rows before them (the rows a later reader of the validation window
+// reads besides); a second call with the same history and to is a no-op.
+func (in *Inputs) ReleaseTuningRows(history, to int) error {
 	if err := in.Jobs.KeepRows(in.Split.TuneJobs, in.Jobs.Len(), data.ColJobID); err != nil {
 		return err
 	}
-	return in.Jobs.KeepRanges([]data.RowRange{in.validationRows(history)}, byteColumns...)
+	r := in.validationRows(history)
+	r.Hi = max(r.Lo, min(r.Hi, to))
+	return in.Jobs.KeepRanges([]data.RowRange{r}, byteColumns...)
 }
 
 // validationRows are the validation window and the history rows before

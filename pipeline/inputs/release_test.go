@@ -51,14 +51,20 @@ func TestCheckTuningRows(t *testing.T) {
 			if err := in.ReleaseTuningBytes(deploy, history); err != nil {
 				return err
 			}
-			return in.ReleaseTuningRows(history)
+			return in.ReleaseTuningRows(history, 100)
 		}, held: []data.RowRange{{Lo: 55, Hi: 100}}, refused: []string{"classify", "capacity", "tune-coshh", "tune-hpfsp", "tune-deploy"}},
 		{name: "validate's, then beside tune's (a second Run)", release: func(in *Inputs) error {
-			if err := in.ReleaseTuningRows(history); err != nil {
+			if err := in.ReleaseTuningRows(history, 100); err != nil {
 				return err
 			}
 			return in.ReleaseTuningBytes(deploy, history)
 		}, held: []data.RowRange{{Lo: 55, Hi: 100}}, refused: []string{"classify", "capacity", "tune-coshh", "tune-hpfsp", "tune-deploy"}},
+		{name: "validate's, to the rows it reads", release: func(in *Inputs) error {
+			if err := in.ReleaseTuningBytes(deploy, history); err != nil {
+				return err
+			}
+			return in.ReleaseTuningRows(history, 80)
+		}, held: []data.RowRange{{Lo: 55, Hi: 80}}, refused: []string{"classify", "capacity", "tune-coshh", "tune-hpfsp", "tune-deploy"}},
 		{name: "history longer than the tuning window", release: func(in *Inputs) error { return in.ReleaseTuningBytes(deploy, 200) },
 			held: []data.RowRange{{Lo: 0, Hi: 100}}, refused: []string{"classify", "capacity", "tune-coshh", "tune-hpfsp"}},
 	} {

@@ -119,6 +119,23 @@ func TaskWindow(in *inputs.Inputs) (lo, n int, cut string, err error) {
 	return lo, n, cut, nil
 }
 
+// BytesReadTo is the end of the rows of the validation window whose byte
+// columns validate and report read (inputs.ReleaseTuningRows keeps those,
+// and the history rows before the window): the task-level views' jobs
+// (TaskWindow: the table's rows, the emitted files', the calibration and
+// tune-deploy's verdict chunks, with the execution-time model of their
+// bytes) and COSHH's (its first COSHHValidateMaxJobs jobs at most, whose
+// paper features and re-classifications read them). The fluid runs read
+// no bytes. At the 10 M log it keeps 0.32 M of the 3 M rows: 7 MB, not
+// 72.
+func BytesReadTo(in *inputs.Inputs) (int, error) {
+	lo, n, _, err := TaskWindow(in)
+	if err != nil {
+		return 0, err
+	}
+	return lo + max(n, COSHHValidateMaxJobs), nil
+}
+
 // BudgetWhy is a cut window's reason for its note: the task budget
 // (maxName = maxTasks) and the tasks kept, or, when the floor of jobs
 // (minName = minJobs) holds more tasks than the budget, that floor.
