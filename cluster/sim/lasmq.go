@@ -359,10 +359,10 @@ func (m *LASMQ) queueOf(a float64, from int) int {
 	return q
 }
 
-// target is the attained service at which job j leaves queue q: its size
-// or the queue's threshold, whichever comes first.
-func (m *LASMQ) target(j int, q int) float64 {
-	to := m.jobs[j].Size
+// target is the attained service at which a job of the given size leaves
+// queue q: its size or the queue's threshold, whichever comes first.
+func (m *LASMQ) target(size float64, q int) float64 {
+	to := size
 	if q < m.K-1 && m.thr[q] < to {
 		to = m.thr[q]
 	}
@@ -409,7 +409,7 @@ func (m *LASMQ) enqueue(q int, s int32, a float64) {
 		j := int(sl.job)
 		w := m.weight(j)
 		m.sumW[q] += w
-		m.hp[q].push(m.v[q]+(m.target(j, q)-a)/w, sl.job, s)
+		m.hp[q].push(m.v[q]+(m.target(sl.size, q)-a)/w, sl.job, s)
 	}
 }
 
@@ -568,7 +568,7 @@ func (m *LASMQ) planWord() {
 			continue
 		}
 		h := &m.sl[m.headOf(q)]
-		to := m.target(int(h.job), q)
+		to := m.target(h.size, q)
 		if t := now + (to-h.att)/r; t < nextT {
 			nextT, evQ, evTo = t, q, to
 		}
@@ -589,7 +589,7 @@ func (m *LASMQ) nextEvent(q int) {
 		t = m.now + (to-m.v[q])*m.sumW[q]/r
 	} else {
 		h := &m.sl[m.headOf(q)]
-		to = m.target(int(h.job), q)
+		to = m.target(h.size, q)
 		t = m.now + (to-h.att)/r
 	}
 	if t < m.nextT {
@@ -636,8 +636,9 @@ func (m *LASMQ) Advance(t float64, done func(int)) {
 	for q := m.nextQueue(0); q >= 0; {
 		for m.isNonEmpty(q) {
 			h := m.headOf(q)
-			a, j := m.sl[h].att, int(m.sl[h].job)
-			if size := m.jobs[j].Size; size-a <= Tol*size {
+			sl := &m.sl[h]
+			a, j := sl.att, int(sl.job)
+			if size := sl.size; size-a <= Tol*size {
 				m.dequeue(q)
 				m.active--
 				m.release(h)
@@ -700,16 +701,16 @@ func (m *LASMQ) serveQueue(q int, dt float64) {
 func (m *LASMQ) settlePS(q int, done func(int)) {
 	for m.hp[q].len() > 0 {
 		e := m.hp[q].min()
-		j := int(e.j)
+		j, size := int(e.j), m.sl[e.s].size
 		if m.settleJ[q] != e.j {
-			m.settleJ[q], m.settleTol[q] = e.j, Tol*m.target(j, q)/m.weight(j)
+			m.settleJ[q], m.settleTol[q] = e.j, Tol*m.target(size, q)/m.weight(j)
 		}
 		if e.key-m.v[q] > m.settleTol[q] {
 			return
 		}
-		to := m.target(j, q)
+		to := m.target(size, q)
 		m.dequeue(q)
-		if size := m.jobs[j].Size; size-to <= Tol*size {
+		if size-to <= Tol*size {
 			m.active--
 			m.release(e.s)
 			done(j)
@@ -803,7 +804,7 @@ func (m *LASMQ) nextServed() {
 		if !(r > 0) {
 			continue
 		}
-		to := m.target(int(m.sl[j].job), int(m.sq[i]))
+		to := m.target(m.sl[j].size, int(m.sq[i]))
 		if dt := (to - m.sl[j].att) / r; m.now+dt < m.nextT {
 			m.nextT, m.evJob, m.evTo, m.evDt = m.now+dt, j, to, dt
 		}
@@ -826,7 +827,7 @@ func (m *LASMQ) advanceCapped(t float64, done func(int)) {
 		prev := int32(-1)
 		for j := m.head[q]; j >= 0 && m.isSrv[j]; {
 			nx := m.sl[j].link
-			size := m.jobs[m.sl[j].job].Size
+			size := m.sl[j].size
 			fin := size-m.sl[j].att <= Tol*size
 			nq := q
 			if !fin {
@@ -992,7 +993,7 @@ func (m *LASMQ) advanceOrdered(t float64, done func(int)) {
 	}
 	for _, j := range m.srv {
 		q := int(m.qOf[j])
-		size := m.jobs[m.sl[j].job].Size
+		size := m.sl[j].size
 		fin := size-m.sl[j].att <= Tol*size
 		nq := q
 		if !fin {

@@ -9,6 +9,7 @@ package sim
 // the job's Size, Cap, Weight and estimate and the index done reports.
 type lasSlot struct {
 	att  float64 // attained service (PS queues: the queue's virtual time stands for it)
+	size float64 // the job's Size, read at every event that looks at the slot
 	job  int32   // the job's index in the run
 	link int32   // next slot in the same queue (a free slot: the next free one)
 }
@@ -17,11 +18,11 @@ type lasSlot struct {
 func (m *LASMQ) take(j int) int32 {
 	if s := m.free; s >= 0 {
 		m.free = m.sl[s].link
-		m.sl[s].job = int32(j)
+		m.sl[s].job, m.sl[s].size = int32(j), m.jobs[j].Size
 		return s
 	}
 	s := int32(len(m.sl))
-	m.sl = append(m.sl, lasSlot{job: int32(j), link: -1})
+	m.sl = append(m.sl, lasSlot{size: m.jobs[j].Size, job: int32(j), link: -1})
 	if m.capped {
 		m.isSrv = append(m.isSrv, false)
 		if m.order != ordFIFO {
