@@ -14,22 +14,30 @@ type lasSlot struct {
 	link int32   // next slot in the same queue (a free slot: the next free one)
 }
 
-// take gives job j a slot: the most recently freed one, or a new one.
+// take gives job j a slot: the most recently freed one, or a new one
+// (small enough to inline: it runs at every arrival).
 func (m *LASMQ) take(j int) int32 {
-	if s := m.free; s >= 0 {
-		m.free = m.sl[s].link
-		m.sl[s].job, m.sl[s].size = int32(j), m.jobs[j].Size
-		return s
+	s := m.free
+	if s < 0 {
+		s = m.grow()
 	}
-	s := int32(len(m.sl))
-	m.sl = append(m.sl, lasSlot{size: m.jobs[j].Size, job: int32(j), link: -1})
+	sl := &m.sl[s]
+	m.free = sl.link
+	sl.size, sl.job = m.jobs[j].Size, int32(j)
+	return s
+}
+
+// grow adds a free slot (with the per-slot state of the capped modes) and
+// returns it; the free list was empty.
+func (m *LASMQ) grow() int32 {
+	m.sl = append(m.sl, lasSlot{link: -1})
 	if m.capped {
 		m.isSrv = append(m.isSrv, false)
 		if m.order != ordFIFO {
 			m.qOf = append(m.qOf, -1)
 		}
 	}
-	return s
+	return int32(len(m.sl) - 1)
 }
 
 // release frees slot s, whose job completed and left every queue.
