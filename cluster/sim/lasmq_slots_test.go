@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"encoding/binary"
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
@@ -147,22 +148,19 @@ func slotRunsHash(t *testing.T, p Policy, m *LASMQ) uint64 {
 	t.Helper()
 	h := fnv.New64a()
 	var s Simulator
-	var b [8]byte
+	var buf []byte
 	for _, run := range slotRuns {
 		jobs := slotJobs(run.seed, run.n, m, run.c, run.caps, run.absTime)
 		r, err := s.Run(jobs, run.c, p)
 		if err != nil {
 			t.Fatalf("%s, jobs %d: %v", m.Spec(), run.seed, err)
 		}
-		for i := range r.Completion {
-			for _, v := range []float64{r.Completion[i], r.Response[i]} {
-				u := math.Float64bits(v)
-				for k := range b {
-					b[k] = byte(u >> (8 * k))
-				}
-				h.Write(b[:])
-			}
+		buf = buf[:0]
+		for i, c := range r.Completion {
+			buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(c))
+			buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(r.Response[i]))
 		}
+		h.Write(buf)
 	}
 	return h.Sum64()
 }
