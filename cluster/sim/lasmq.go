@@ -150,6 +150,12 @@ func (m *LASMQ) uses() Uses {
 // O(K + s) for the s jobs served at once; for the PS and remaining orders
 // each event sorts every queue's jobs, O(n log n) (rate caps are a
 // simulate/sweep feature; tuning's logs carry none).
+//
+// Memory: a job in the system holds a slot (lasSlot, 24 bytes, plus its
+// heap entry or served-list place), taken when it arrives and freed when
+// it completes; nothing is kept per job of the run, so a run over a
+// window of millions of jobs holds state for the jobs in the system at
+// once (a few hundred on a load-0.9 window).
 type LASMQ struct {
 	K       int
 	Alpha0  float64
@@ -159,14 +165,16 @@ type LASMQ struct {
 	Order   LevelOrder // in-level order; "" is FIFO
 
 	estimateColumn
-	jobs   []Job
-	c      float64
-	now    float64
-	thr    []float64 // K−1 thresholds
-	w      []float64
-	att    []float64 // attained service (PS queues: see attOf)
-	link   []int32   // next job in the same queue
-	head   []int32
+	jobs []Job
+	c    float64
+	now  float64
+	thr  []float64 // K−1 thresholds
+	w    []float64
+	// sl holds the state of the jobs in the system, one slot each (see
+	// lasSlot): the queues, heaps and served lists name slots, not jobs.
+	sl     []lasSlot
+	free   int32   // first free slot (the free ones linked by link); −1: none
+	head   []int32 // per queue: first slot (FIFO lists), −1: empty
 	tail   []int32
 	rate   []float64 // per-queue share of the capacity
 	ne     []uint64  // bit set of the non-empty queues
@@ -187,11 +195,9 @@ type LASMQ struct {
 	sharesOK bool
 
 	// Remaining-work and PS queues: one heap per queue.
-	hp []keyHeap
-	// PS queues: virtual time, Σ weights and each job's entry state, so
-	// that a job's attained service is attEnt + w·(v − vEnt).
-	v, sumW      []float64
-	attEnt, vEnt []float64
+	hp []slotHeap
+	// PS queues: virtual time and Σ weights.
+	v, sumW []float64
 	// settleJ[q] is the job whose settling tolerance settleTol[q] holds
 	// (−1: none): PS queue q's least tag is checked at every event, and
 	// its job changes only when the heap's root does.
@@ -199,16 +205,16 @@ type LASMQ struct {
 	settleTol []float64
 
 	capped bool
-	srv    []int32   // served jobs (capped mode)
+	srv    []int32   // served slots (capped mode)
 	srate  []float64 // their rates
 	sq     []int32   // their queues
-	isSrv  []bool    // per job: in srv
-	resJob []int32   // per queue: where its share ran out
-	resIdx []int32   // per queue: index in srv of that job, or −1
-	evJob  int32     // job whose completion or demotion is the next event
+	isSrv  []bool    // per slot: in srv
+	resJob []int32   // per queue: slot where its share ran out
+	resIdx []int32   // per queue: index in srv of that slot, or −1
+	evJob  int32     // slot whose completion or demotion is the next event
 	evDt   float64   // the time from now to that event, as planned
-	qOf    []int32   // capped PS/remaining: each job's queue
-	qBuf   []int32   // capped PS/remaining: one queue's jobs in order
+	qOf    []int32   // capped PS/remaining: each slot's queue
+	qBuf   []int32   // capped PS/remaining: one queue's slots in order
 }
 
 func (*LASMQ) supportsCaps() {}
@@ -269,7 +275,6 @@ func (m *LASMQ) appendThresholds(t []float64) []float64 {
 }
 
 func (m *LASMQ) Start(jobs []Job, c float64) {
-	n := len(jobs)
 	m.jobs, m.c, m.now, m.active = jobs, c, 0, 0
 	o, _ := ParseLevelOrder(string(m.Order))
 	m.order = orderOf(o)
@@ -282,11 +287,7 @@ func (m *LASMQ) Start(jobs []Job, c float64) {
 	for len(m.w) < m.K {
 		m.w = append(m.w, 1)
 	}
-	if cap(m.att) < n {
-		m.att = make([]float64, n)
-		m.link = make([]int32, n)
-	}
-	m.att, m.link = m.att[:n], m.link[:n]
+	m.sl, m.free = m.sl[:0], -1
 	m.head = resize32(m.head, m.K)
 	m.tail = resize32(m.tail, m.K)
 	for q := range m.head {
@@ -299,19 +300,12 @@ func (m *LASMQ) Start(jobs []Job, c float64) {
 	clear(m.ne)
 	m.capped = HasCaps(jobs)
 	m.srv, m.srate, m.sq = m.srv[:0], m.srate[:0], m.sq[:0]
+	m.isSrv, m.qOf = m.isSrv[:0], m.qOf[:0] // per slot, grown by take
 	if m.capped {
-		if cap(m.isSrv) < n {
-			m.isSrv = make([]bool, n)
-		}
-		m.isSrv = m.isSrv[:n]
-		clear(m.isSrv)
 		m.resJob, m.resIdx = resize32(m.resJob, m.K), resize32(m.resIdx, m.K)
-		if m.order != ordFIFO {
-			m.qOf = resize32(m.qOf, n)
-		}
 	} else if m.order != ordFIFO {
 		if len(m.hp) < m.K {
-			m.hp = append(m.hp, make([]keyHeap, m.K-len(m.hp))...)
+			m.hp = append(m.hp, make([]slotHeap, m.K-len(m.hp))...)
 		}
 		for q := 0; q < m.K; q++ {
 			m.hp[q].reset()
@@ -320,7 +314,6 @@ func (m *LASMQ) Start(jobs []Job, c float64) {
 			m.v, m.sumW = resizeF(m.v, m.K), resizeF(m.sumW, m.K)
 			clear(m.v)
 			clear(m.sumW)
-			m.attEnt, m.vEnt = resizeF(m.attEnt, n), resizeF(m.vEnt, n)
 			m.settleJ, m.settleTol = resize32(m.settleJ, m.K), resizeF(m.settleTol, m.K)
 			for q := range m.settleJ {
 				m.settleJ[q] = -1
@@ -372,10 +365,10 @@ func (m *LASMQ) queueOf(a float64, from int) int {
 	return q
 }
 
-// target is the attained service at which job j leaves queue q: its size
-// or the queue's threshold, whichever comes first.
-func (m *LASMQ) target(j int, q int) float64 {
-	to := m.jobs[j].Size
+// target is the attained service at which a job of the given size leaves
+// queue q: its size or the queue's threshold, whichever comes first.
+func (m *LASMQ) target(size float64, q int) float64 {
+	to := size
 	if q < m.K-1 && m.thr[q] < to {
 		to = m.thr[q]
 	}
@@ -390,37 +383,39 @@ func (m *LASMQ) weight(j int) float64 {
 	return 1
 }
 
-// enqueue puts job j, whose attained service is a, into queue q.
-func (m *LASMQ) enqueue(q, j int, a float64) {
+// enqueue puts the job in slot s, whose attained service is a, into
+// queue q.
+func (m *LASMQ) enqueue(q int, s int32, a float64) {
 	m.setNonEmpty(q, true)
 	if m.capped && m.order != ordFIFO {
-		m.qOf[j] = int32(q)
+		m.qOf[s] = int32(q)
 	}
+	sl := &m.sl[s]
 	switch {
 	case m.capped || m.order == ordFIFO:
-		m.att[j] = a
-		m.link[j] = -1
+		sl.att = a
+		sl.link = -1
 		if m.tail[q] < 0 {
-			m.head[q] = int32(j)
+			m.head[q] = s
 		} else {
-			m.link[m.tail[q]] = int32(j)
+			m.sl[m.tail[q]].link = s
 		}
-		m.tail[q] = int32(j)
+		m.tail[q] = s
 	case m.order >= ordRemaining:
-		m.att[j] = a
+		sl.att = a
 		h := &m.hp[q]
 		if h.len() > 0 {
 			// The root may have been served since it was keyed: its key
 			// only went down, so refreshing it keeps the heap ordered.
-			r := int(h.e[0].j)
-			h.e[0].key = m.remaining(r, m.att[r])
+			r := h.e[0]
+			h.e[0].key = m.remaining(int(r.j), m.sl[r.s].att)
 		}
-		h.push(m.remaining(j, a), j)
-	default: // PS
+		h.push(m.remaining(int(sl.job), a), sl.job, s)
+	default: // PS: the queue's virtual time stands for the attained service
+		j := int(sl.job)
 		w := m.weight(j)
-		m.attEnt[j], m.vEnt[j] = a, m.v[q]
 		m.sumW[q] += w
-		m.hp[q].push(m.v[q]+(m.target(j, q)-a)/w, j)
+		m.hp[q].push(m.v[q]+(m.target(sl.size, q)-a)/w, sl.job, s)
 	}
 }
 
@@ -430,7 +425,7 @@ func (m *LASMQ) dequeue(q int) {
 	switch {
 	case m.capped || m.order == ordFIFO:
 		h := m.head[q]
-		m.head[q] = m.link[h]
+		m.head[q] = m.sl[h].link
 		if m.head[q] < 0 {
 			m.tail[q] = -1
 			empty = true
@@ -451,17 +446,18 @@ func (m *LASMQ) dequeue(q int) {
 	}
 }
 
-// headOf returns the job at the head of queue q (uncapped): the FIFO head,
-// the root of a remaining-work heap, or the PS job with the least tag.
-func (m *LASMQ) headOf(q int) int {
+// headOf returns the slot at the head of queue q (uncapped): the FIFO
+// head, the root of a remaining-work heap, or the PS job with the least
+// tag.
+func (m *LASMQ) headOf(q int) int32 {
 	if m.order == ordFIFO {
-		return int(m.head[q])
+		return m.head[q]
 	}
-	return int(m.hp[q].e[0].j)
+	return m.hp[q].e[0].s
 }
 
 func (m *LASMQ) Arrive(t float64, j int) {
-	m.enqueue(m.queueOf(0, 0), j, 0)
+	m.enqueue(m.queueOf(0, 0), m.take(j), 0)
 	m.active++
 	m.plan()
 }
@@ -577,9 +573,9 @@ func (m *LASMQ) planWord() {
 		if r == 0 {
 			continue
 		}
-		h := m.headOf(q)
-		to := m.target(h, q)
-		if t := now + (to-m.att[h])/r; t < nextT {
+		h := &m.sl[m.headOf(q)]
+		to := m.target(h.size, q)
+		if t := now + (to-h.att)/r; t < nextT {
 			nextT, evQ, evTo = t, q, to
 		}
 	}
@@ -598,9 +594,9 @@ func (m *LASMQ) nextEvent(q int) {
 		to = m.hp[q].e[0].key // virtual time of the next tag
 		t = m.now + (to-m.v[q])*m.sumW[q]/r
 	} else {
-		h := m.headOf(q)
-		to = m.target(h, q)
-		t = m.now + (to-m.att[h])/r
+		h := &m.sl[m.headOf(q)]
+		to = m.target(h.size, q)
+		t = m.now + (to-h.att)/r
 	}
 	if t < m.nextT {
 		m.nextT, m.evQ, m.evTo = t, q, to
@@ -631,8 +627,8 @@ func (m *LASMQ) Advance(t float64, done func(int)) {
 	if q := m.evQ; m.order == ordPS {
 		m.v[q] = max(m.v[q], m.evTo)
 	} else {
-		h := m.headOf(q)
-		m.att[h] = max(m.att[h], m.evTo)
+		h := &m.sl[m.headOf(q)]
+		h.att = max(h.att, m.evTo)
 	}
 	// Complete or demote every head that is at its target. A demoted job
 	// moves to a later queue, which this pass reaches afterwards.
@@ -646,11 +642,13 @@ func (m *LASMQ) Advance(t float64, done func(int)) {
 	for q := m.nextQueue(0); q >= 0; {
 		for m.isNonEmpty(q) {
 			h := m.headOf(q)
-			a, size := m.att[h], m.jobs[h].Size
-			if size-a <= Tol*size {
+			sl := &m.sl[h]
+			a, j := sl.att, int(sl.job)
+			if size := sl.size; size-a <= Tol*size {
 				m.dequeue(q)
 				m.active--
-				done(h)
+				m.release(h)
+				done(j)
 			} else if nq := m.queueOf(a, q); nq != q {
 				m.dequeue(q)
 				m.enqueue(nq, h, a)
@@ -698,7 +696,7 @@ func (m *LASMQ) serveQueue(q int, dt float64) {
 		if m.order == ordPS {
 			m.v[q] += dt * r / m.sumW[q]
 		} else {
-			m.att[m.headOf(q)] += dt * r
+			m.sl[m.headOf(q)].att += dt * r
 		}
 	}
 }
@@ -709,20 +707,21 @@ func (m *LASMQ) serveQueue(q int, dt float64) {
 func (m *LASMQ) settlePS(q int, done func(int)) {
 	for m.hp[q].len() > 0 {
 		e := m.hp[q].min()
-		j := int(e.j)
+		j, size := int(e.j), m.sl[e.s].size
 		if m.settleJ[q] != e.j {
-			m.settleJ[q], m.settleTol[q] = e.j, Tol*m.target(j, q)/m.weight(j)
+			m.settleJ[q], m.settleTol[q] = e.j, Tol*m.target(size, q)/m.weight(j)
 		}
 		if e.key-m.v[q] > m.settleTol[q] {
 			return
 		}
-		to := m.target(j, q)
+		to := m.target(size, q)
 		m.dequeue(q)
-		if size := m.jobs[j].Size; size-to <= Tol*size {
+		if size-to <= Tol*size {
 			m.active--
+			m.release(e.s)
 			done(j)
 		} else {
-			m.enqueue(m.queueOf(to, q), j, to)
+			m.enqueue(m.queueOf(to, q), e.s, to)
 		}
 	}
 }
@@ -754,7 +753,7 @@ func (m *LASMQ) planCapped() {
 			left = m.rate[q]
 		}
 		m.resJob[q], m.resIdx[q] = -1, -1
-		for j := m.head[q]; j >= 0; j = m.link[j] {
+		for j := m.head[q]; j >= 0; j = m.sl[j].link {
 			if !(left > 0) {
 				m.resJob[q] = j
 				break
@@ -771,7 +770,7 @@ func (m *LASMQ) planCapped() {
 	}
 	// Pass 2: the leftover, highest-priority queue first.
 	for q := 0; q < m.K && leftover > Tol*m.c; q++ {
-		for j := m.resJob[q]; j >= 0 && leftover > Tol*m.c; j = m.link[j] {
+		for j := m.resJob[q]; j >= 0 && leftover > Tol*m.c; j = m.sl[j].link {
 			if k := m.resIdx[q]; k >= 0 && m.srv[k] == j {
 				add := min(m.capOf(j)-m.srate[k], leftover)
 				m.srate[k] += add
@@ -786,9 +785,9 @@ func (m *LASMQ) planCapped() {
 	m.nextServed()
 }
 
-// capOf returns job j's rate cap (+Inf: none).
-func (m *LASMQ) capOf(j int32) float64 {
-	if k := m.jobs[j].Cap; k > 0 {
+// capOf returns the rate cap of the job in slot s (+Inf: none).
+func (m *LASMQ) capOf(s int32) float64 {
+	if k := m.jobs[m.sl[s].job].Cap; k > 0 {
 		return k
 	}
 	return math.Inf(1)
@@ -811,8 +810,8 @@ func (m *LASMQ) nextServed() {
 		if !(r > 0) {
 			continue
 		}
-		to := m.target(int(j), int(m.sq[i]))
-		if dt := (to - m.att[j]) / r; m.now+dt < m.nextT {
+		to := m.target(m.sl[j].size, int(m.sq[i]))
+		if dt := (to - m.sl[j].att) / r; m.now+dt < m.nextT {
 			m.nextT, m.evJob, m.evTo, m.evDt = m.now+dt, j, to, dt
 		}
 	}
@@ -821,10 +820,10 @@ func (m *LASMQ) nextServed() {
 func (m *LASMQ) advanceCapped(t float64, done func(int)) {
 	dt := m.elapsed(t)
 	for i, j := range m.srv {
-		m.att[j] += dt * m.srate[i]
+		m.sl[j].att += dt * m.srate[i]
 	}
 	if t >= m.nextT && m.evJob >= 0 {
-		m.att[m.evJob] = max(m.att[m.evJob], m.evTo)
+		m.sl[m.evJob].att = max(m.sl[m.evJob].att, m.evTo)
 	}
 	m.now = t
 	// Complete or demote served jobs. The served jobs of a queue are a
@@ -833,18 +832,18 @@ func (m *LASMQ) advanceCapped(t float64, done func(int)) {
 	for q := 0; q < m.K; q++ {
 		prev := int32(-1)
 		for j := m.head[q]; j >= 0 && m.isSrv[j]; {
-			nx := m.link[j]
-			size := m.jobs[j].Size
-			fin := size-m.att[j] <= Tol*size
+			nx := m.sl[j].link
+			size := m.sl[j].size
+			fin := size-m.sl[j].att <= Tol*size
 			nq := q
 			if !fin {
-				nq = m.queueOf(m.att[j], q)
+				nq = m.queueOf(m.sl[j].att, q)
 			}
 			if fin || nq != q {
 				if prev < 0 {
 					m.head[q] = nx
 				} else {
-					m.link[prev] = nx
+					m.sl[prev].link = nx
 				}
 				if m.tail[q] == j {
 					m.tail[q] = prev
@@ -855,9 +854,10 @@ func (m *LASMQ) advanceCapped(t float64, done func(int)) {
 				if fin {
 					m.isSrv[j] = false
 					m.active--
-					done(int(j))
+					m.release(j)
+					done(int(m.sl[j].job))
 				} else {
-					m.enqueue(nq, int(j), m.att[j])
+					m.enqueue(nq, j, m.sl[j].att)
 				}
 			} else {
 				prev = j
@@ -884,7 +884,7 @@ func (m *LASMQ) planOrdered() {
 	leftover := 0.0
 	for q := first; q >= 0; q = m.nextQueue(q + 1) {
 		cp := 0.0
-		for j := m.head[q]; j >= 0; j = m.link[j] {
+		for j := m.head[q]; j >= 0; j = m.sl[j].link {
 			cp += m.capOf(j)
 		}
 		used := min(m.rate[q], cp)
@@ -913,22 +913,23 @@ func (m *LASMQ) planOrdered() {
 	m.nextServed()
 }
 
-// orderedJobs lists queue q's jobs in its order (capped mode).
+// orderedJobs lists queue q's slots in its order (capped mode).
 func (m *LASMQ) orderedJobs(q int) []int32 {
 	m.qBuf = m.qBuf[:0]
-	for j := m.head[q]; j >= 0; j = m.link[j] {
+	for j := m.head[q]; j >= 0; j = m.sl[j].link {
 		m.qBuf = append(m.qBuf, j)
 	}
 	if m.order >= ordRemaining {
 		slices.SortStableFunc(m.qBuf, func(a, b int32) int {
-			ka, kb := m.remaining(int(a), m.att[a]), m.remaining(int(b), m.att[b])
+			ja, jb := m.sl[a].job, m.sl[b].job
+			ka, kb := m.remaining(int(ja), m.sl[a].att), m.remaining(int(jb), m.sl[b].att)
 			switch {
 			case ka < kb:
 				return -1
 			case ka > kb:
 				return 1
 			}
-			return int(a - b)
+			return int(ja - jb)
 		})
 	}
 	return m.qBuf
@@ -956,7 +957,7 @@ func (m *LASMQ) fillInOrder(q int, jobs []int32, total float64) {
 // w_j·θ) with θ such that the rates sum to total (or every job is capped).
 func (m *LASMQ) fillFair(q int, jobs []int32, total float64) {
 	slices.SortStableFunc(jobs, func(a, b int32) int {
-		ka, kb := m.capOf(a)/m.weight(int(a)), m.capOf(b)/m.weight(int(b))
+		ka, kb := m.capOf(a)/m.slotWeight(a), m.capOf(b)/m.slotWeight(b)
 		switch {
 		case ka < kb:
 			return -1
@@ -967,10 +968,10 @@ func (m *LASMQ) fillFair(q int, jobs []int32, total float64) {
 	})
 	sumW := 0.0
 	for _, j := range jobs {
-		sumW += m.weight(int(j))
+		sumW += m.slotWeight(j)
 	}
 	for i, j := range jobs {
-		w := m.weight(int(j))
+		w := m.slotWeight(j)
 		theta := total / sumW
 		if c := m.capOf(j); c < w*theta {
 			m.serveAt(j, q, c)
@@ -979,7 +980,7 @@ func (m *LASMQ) fillFair(q int, jobs []int32, total float64) {
 			continue
 		}
 		for _, k := range jobs[i:] {
-			m.serveAt(k, q, m.weight(int(k))*theta)
+			m.serveAt(k, q, m.slotWeight(k)*theta)
 		}
 		return
 	}
@@ -990,19 +991,19 @@ func (m *LASMQ) fillFair(q int, jobs []int32, total float64) {
 func (m *LASMQ) advanceOrdered(t float64, done func(int)) {
 	dt := m.elapsed(t)
 	for i, j := range m.srv {
-		m.att[j] += dt * m.srate[i]
+		m.sl[j].att += dt * m.srate[i]
 	}
 	m.now = t
 	if t >= m.nextT && m.evJob >= 0 {
-		m.att[m.evJob] = max(m.att[m.evJob], m.evTo)
+		m.sl[m.evJob].att = max(m.sl[m.evJob].att, m.evTo)
 	}
 	for _, j := range m.srv {
 		q := int(m.qOf[j])
-		size := m.jobs[j].Size
-		fin := size-m.att[j] <= Tol*size
+		size := m.sl[j].size
+		fin := size-m.sl[j].att <= Tol*size
 		nq := q
 		if !fin {
-			nq = m.queueOf(m.att[j], q)
+			nq = m.queueOf(m.sl[j].att, q)
 		}
 		if !fin && nq == q {
 			continue
@@ -1010,9 +1011,10 @@ func (m *LASMQ) advanceOrdered(t float64, done func(int)) {
 		m.unlink(q, j)
 		if fin {
 			m.active--
-			done(int(j))
+			m.release(j)
+			done(int(m.sl[j].job))
 		} else {
-			m.enqueue(nq, int(j), m.att[j])
+			m.enqueue(nq, j, m.sl[j].att)
 		}
 	}
 	// Zero-size jobs complete as soon as they are served; one that was not
@@ -1020,16 +1022,16 @@ func (m *LASMQ) advanceOrdered(t float64, done func(int)) {
 	m.planOrdered()
 }
 
-// unlink removes job j from queue q's list (capped PS/remaining).
+// unlink removes slot j from queue q's list (capped PS/remaining).
 func (m *LASMQ) unlink(q int, j int32) {
 	prev := int32(-1)
-	for x := m.head[q]; x >= 0 && x != j; x = m.link[x] {
+	for x := m.head[q]; x >= 0 && x != j; x = m.sl[x].link {
 		prev = x
 	}
 	if prev < 0 {
-		m.head[q] = m.link[j]
+		m.head[q] = m.sl[j].link
 	} else {
-		m.link[prev] = m.link[j]
+		m.sl[prev].link = m.sl[j].link
 	}
 	if m.tail[q] == j {
 		m.tail[q] = prev
