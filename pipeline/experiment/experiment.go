@@ -74,8 +74,9 @@ type FluidSimulator struct {
 }
 
 // fluidPolicyCache is how many parsed policies a fluid simulator keeps;
-// fluidCacheJobs bounds it further by the jobs of a run: a policy keeps
-// per-job buffers (up to ~40 B a job), so a worker keeps at most
+// fluidCacheJobs bounds it further by the jobs of a run: a policy may keep
+// per-job buffers (up to ~40 B a job: PFSP's, SRPT's; LAS_MQ keeps state
+// per job in the system alone), so a worker keeps at most
 // fluidCacheJobs / jobs of them (at least one). A validation window of
 // 3 M jobs then holds one policy's buffers per worker, not one per
 // configuration.
