@@ -2,14 +2,18 @@ package sim
 
 // keyHeap is a binary min-heap of jobs keyed by a float64 that does not
 // change while the job is in the heap; ties go to the lower job index
-// (the earlier arrival).
+// (the earlier arrival). An entry may carry a payload the heap never
+// reads (pushEntry): LAS_MQ's slot of the job, whose number does not
+// follow arrival order (freed slots are taken again) and so cannot stand
+// for the index.
 type keyHeap struct {
 	e []heapEntry
 }
 
 type heapEntry struct {
 	key float64
-	j   int32
+	j   int32 // the job's index: ties go to the lower one
+	s   int32 // the payload (LAS_MQ's slot), in the padding: 16 B either way
 }
 
 func (a heapEntry) less(b heapEntry) bool {
@@ -20,11 +24,12 @@ func (h *keyHeap) reset()         { h.e = h.e[:0] }
 func (h *keyHeap) len() int       { return len(h.e) }
 func (h *keyHeap) min() heapEntry { return h.e[0] }
 
-func (h *keyHeap) push(key float64, j int) {
-	h.e = append(h.e, heapEntry{key, int32(j)})
+func (h *keyHeap) push(key float64, j int) { h.pushEntry(heapEntry{key: key, j: int32(j)}) }
+
+func (h *keyHeap) pushEntry(x heapEntry) {
+	h.e = append(h.e, x)
 	e := h.e
 	i := len(e) - 1
-	x := e[i]
 	for i > 0 {
 		p := (i - 1) / 2
 		if !x.less(e[p]) {

@@ -195,7 +195,7 @@ type LASMQ struct {
 	sharesOK bool
 
 	// Remaining-work and PS queues: one heap per queue.
-	hp []slotHeap
+	hp []keyHeap
 	// PS queues: virtual time and Σ weights.
 	v, sumW []float64
 	// settleJ[q] is the job whose settling tolerance settleTol[q] holds
@@ -305,7 +305,7 @@ func (m *LASMQ) Start(jobs []Job, c float64) {
 		m.resJob, m.resIdx = resize32(m.resJob, m.K), resize32(m.resIdx, m.K)
 	} else if m.order != ordFIFO {
 		if len(m.hp) < m.K {
-			m.hp = append(m.hp, make([]slotHeap, m.K-len(m.hp))...)
+			m.hp = append(m.hp, make([]keyHeap, m.K-len(m.hp))...)
 		}
 		for q := 0; q < m.K; q++ {
 			m.hp[q].reset()
@@ -410,12 +410,12 @@ func (m *LASMQ) enqueue(q int, s int32, a float64) {
 			r := h.e[0]
 			h.e[0].key = m.remaining(int(r.j), m.sl[r.s].att)
 		}
-		h.push(m.remaining(int(sl.job), a), sl.job, s)
+		h.pushEntry(heapEntry{m.remaining(int(sl.job), a), sl.job, s})
 	default: // PS: the queue's virtual time stands for the attained service
 		j := int(sl.job)
 		w := m.weight(j)
 		m.sumW[q] += w
-		m.hp[q].push(m.v[q]+(m.target(sl.size, q)-a)/w, sl.job, s)
+		m.hp[q].pushEntry(heapEntry{m.v[q] + (m.target(sl.size, q)-a)/w, sl.job, s})
 	}
 }
 
