@@ -1,7 +1,9 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
@@ -270,5 +272,36 @@ func TestCOSHHWhatIfSimulated(t *testing.T) {
 	rep.WriteText(&buf)
 	if !strings.Contains(buf.String(), "COSHH simulated at task level") {
 		t.Errorf("capacity's text lacks the COSHH what-ifs:\n%s", buf.String())
+	}
+}
+
+// TestFitCOSHHScaled: the fit of the log's sizes read at a scale
+// (FitCOSHHScaled: tune-coshh's fit on the whole tuning window, without a
+// copy of every size) is the fit of their scaled copy (COSHHSizes's
+// bits), field for field.
+func TestFitCOSHHScaled(t *testing.T) {
+	const n, scale = 400, 37.5
+	spec := cluster.DefaultSpec()
+	j := phasedWorkload(n, 600, []int{0, 1, 2}, []int{3, 4}, 5)
+	sizes, _, err := estimate.Sizes(j, estimate.SizeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	scaled := make([]float64, len(sizes))
+	for i, s := range sizes {
+		scaled[i] = s * scale
+	}
+	want, err := validation.FitCOSHH(j, scaled, spec, 300, 4, 0.5, 1, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := validation.FitCOSHHScaled(j, sizes, scale, spec, 300, 4, 0.5, 1, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ := json.Marshal(got)
+	w, _ := json.Marshal(want)
+	if !bytes.Equal(g, w) || len(g) < 100 {
+		t.Errorf("fit at a scale:\n%s\nfit of the scaled copy:\n%s", g, w)
 	}
 }

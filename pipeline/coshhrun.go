@@ -9,6 +9,7 @@ import (
 	"github.com/schedplan/schedplan/cluster/sim"
 	"github.com/schedplan/schedplan/cluster/task"
 	"github.com/schedplan/schedplan/cluster/task/coshh"
+	"github.com/schedplan/schedplan/estimate"
 	"github.com/schedplan/schedplan/pipeline/bundle"
 	"github.com/schedplan/schedplan/pipeline/experiment"
 	"github.com/schedplan/schedplan/pipeline/report"
@@ -26,10 +27,10 @@ import (
 func (p *pipelineRun) tuneCOSHH(ctx context.Context) (map[string][]byte, error) {
 	in := p.in
 	st := validation.COSHHState{}
-	sizes := validation.COSHHSizes(in)
 	lo := in.Split.TuneJobs
 	best := -1
 	if lo >= validation.COSHHMinTuneJobs {
+		sizes := validation.COSHHSizes(in) // the grid's: dropped before the fit on the whole window
 		h := max(lo/2, lo-validation.COSHHGridMaxJobs)
 		n, _, err := validation.WindowBudget(in, nil, h, lo-h, validation.COSHHGridMaxTasks, validation.COSHHGridMinJobs, true)
 		if err != nil {
@@ -72,7 +73,8 @@ func (p *pipelineRun) tuneCOSHH(ctx context.Context) (map[string][]byte, error) 
 		p.coshh = st
 		return nil, nil
 	}
-	fit, err := validation.FitCOSHH(in.Jobs, sizes, in.Spec, lo, k, tol, in.Config.Seed, in.Config.Solver)
+	scale := estimate.ContainerScale(in.Source, in.Config.Sizes, in.Spec.Capacity())
+	fit, err := validation.FitCOSHHScaled(in.Jobs, in.Sizes, scale, in.Spec, lo, k, tol, in.Config.Seed, in.Config.Solver)
 	if err != nil {
 		st.Note += "COSHH could not be fitted on the tuning window: " + err.Error()
 	} else {

@@ -51,6 +51,20 @@ func FitCOSHH(j *data.Jobs, sizes []float64, spec *cluster.Spec, rows, k int, to
 
 // FitCOSHHRange is FitCOSHH on rows [from, rows) of j.
 func FitCOSHHRange(j *data.Jobs, sizes []float64, spec *cluster.Spec, from, rows, k int, tolerance float64, seed uint64, solver lp.Solver) (*COSHHFit, error) {
+	return fitCOSHH(j, sizes, 1, spec, from, rows, k, tolerance, seed, solver)
+}
+
+// FitCOSHHScaled is FitCOSHH of the sizes sizes[i]·scale, read so where
+// they are read (classify.Options.SizeScale): with the log's sizes and
+// estimate.ContainerScale, COSHHSizes's bits without its copy of every
+// job's size (76 MB at the 10 M log, beside tune-coshh's classification
+// of the 7 M-job tuning window: tune's live peak).
+func FitCOSHHScaled(j *data.Jobs, sizes []float64, scale float64, spec *cluster.Spec, rows, k int, tolerance float64, seed uint64, solver lp.Solver) (*COSHHFit, error) {
+	return fitCOSHH(j, sizes, scale, spec, 0, rows, k, tolerance, seed, solver)
+}
+
+// fitCOSHH is FitCOSHHRange of the sizes sizes[i]·scale.
+func fitCOSHH(j *data.Jobs, sizes []float64, scale float64, spec *cluster.Spec, from, rows, k int, tolerance float64, seed uint64, solver lp.Solver) (*COSHHFit, error) {
 	if from < 0 || rows <= from || rows > j.Len() || len(sizes) != j.Len() {
 		return nil, fmt.Errorf("coshh: fit on rows %d..%d of %d jobs (%d sizes)", from, rows, j.Len(), len(sizes))
 	}
@@ -58,7 +72,7 @@ func FitCOSHHRange(j *data.Jobs, sizes []float64, spec *cluster.Spec, from, rows
 	if rows-from < j.Len() {
 		sub = j.Rows(from, rows) // a view: no copy of the rows
 	}
-	prim, sec, err := classify.COSHH(sub, sizes[from:rows], spec, classify.Options{K: k, Seed: seed})
+	prim, sec, err := classify.COSHH(sub, sizes[from:rows], spec, classify.Options{K: k, Seed: seed, SizeScale: scale})
 	if err != nil {
 		return nil, err
 	}
