@@ -11,6 +11,7 @@ import (
 
 	"github.com/schedplan/schedplan/data"
 	"github.com/schedplan/schedplan/pipeline/inputs"
+	"github.com/schedplan/schedplan/pipeline/validation"
 )
 
 // tasksTableLog writes a log of n jobs with a tasks table (--tasks: two
@@ -69,5 +70,98 @@ func TestTasksTableDeployRefusedAfterValidate(t *testing.T) {
 		t.Fatalf("tune-deploy again: a dropped row was read: %v", err)
 	case !errors.Is(err, inputs.ErrTuningRowsReleased) || !strings.Contains(err.Error(), "stage tune-deploy:"):
 		t.Fatalf("tune-deploy again on released ids: %v, want ErrTuningRowsReleased naming it", err)
+	}
+}
+
+// TestNarrowedBytesRunVariants runs the whole pipeline on a log whose
+// validation window (21,000 jobs) is longer than the task-level views'
+// (TaskValidateMaxJobs lowered to 1,000) and COSHH's 20,000 together with
+// its history, so that validate narrows the bytes to fewer rows than the
+// window's (BytesReadTo): with every job's results (--results all), and
+// as a DAG of parts (--stage/--shard/--merge, each part a process of its
+// own), the runs read none of the rows dropped (a read fails the run with
+// a DroppedRowError).
+func TestNarrowedBytesRunVariants(t *testing.T) {
+	defer func(n int) { validation.TaskValidateMaxJobs = n }(validation.TaskValidateMaxJobs)
+	validation.TaskValidateMaxJobs = 1000
+	path := filepath.Join(t.TempDir(), "synth.parquet")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := data.Write(f, synthJobs(30_000, 7), data.FormatParquet); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	cfg := testConfig()
+	cfg.Trace, cfg.Budget, cfg.Runs, cfg.Split = path, 40, 1, 0.3
+	for _, tc := range []struct {
+		name    string
+		results string
+		shards  int
+	}{{"results all", "all", 0}, {"sharded", "", 2}} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := cfg
+			c.Results = tc.results
+			dir := filepath.Join(t.TempDir(), "out")
+			if tc.shards > 0 {
+				shardedRun(t, dir, c, tc.shards)
+				return
+			}
+			in, err := Prepare(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			to, err := validation.BytesReadTo(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if to >= in.Jobs.Len() {
+				t.Fatalf("bytes read to row %d of %d: the test misses its case", to, in.Jobs.Len())
+			}
+			if _, err := Run(context.Background(), in, &Runner{Dir: dir}); err != nil {
+				t.Fatal(err)
+			}
+			if in.Jobs.Holds(to, to+1, data.ColInputBytes) {
+				t.Errorf("row %d's bytes held after validate", to)
+			}
+		})
+	}
+}
+
+// TestShardAfterNarrowedRun: a validate shard (fluid runs alone: it reads
+// no bytes) run on Inputs whose bytes a whole Run's validate narrowed
+// (BytesReadTo; its stamp then removed) must run, not fail because it asks ReleaseTuningRows for
+// the window's rows, fewer of which are held (the old code: "column
+// input_bytes kept for rows … already, not all of …").
+func TestShardAfterNarrowedRun(t *testing.T) {
+	defer func(n int) { validation.TaskValidateMaxJobs = n }(validation.TaskValidateMaxJobs)
+	validation.TaskValidateMaxJobs = 1000
+	in := releaseLogOf(t, 30_000)
+	in.Config.Split = 0.3
+	in2, err := Prepare(in.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in = in2
+	to, err := validation.BytesReadTo(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if to >= in.Jobs.Len() {
+		t.Fatalf("bytes read to row %d of %d: the test misses its case", to, in.Jobs.Len())
+	}
+	dir := filepath.Join(t.TempDir(), "out")
+	if _, err := Run(context.Background(), in, &Runner{Dir: dir}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(dir, StampDir, "validate.json")); err != nil {
+		t.Fatal(err)
+	}
+	in.Config.Stages = inputs.StageOptions{Stage: "validate", Shard: "0/2", Index: 0, Count: 2}
+	if _, err := Run(context.Background(), in, &Runner{Dir: dir}); err != nil {
+		t.Fatalf("a validate shard after the whole run: %v", err)
 	}
 }

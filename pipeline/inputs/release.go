@@ -108,13 +108,19 @@ func (in *Inputs) ReleaseTuningBytes(deploy []data.RowRange, history int) error 
 // ids, and of the byte columns its rows before row to (the rows validate
 // and report read the bytes of: validation.BytesReadTo) and the history
 // rows before them (the rows a later reader of the validation window
-// reads besides); a second call with the same history and to is a no-op.
+// reads besides); a second call with the same history and to is a no-op,
+// and so is one asking for bytes an earlier call dropped (a validate
+// shard, which reads none, on Inputs a whole run's validate narrowed): a
+// reader of one still fails with a data.DroppedRowError.
 func (in *Inputs) ReleaseTuningRows(history, to int) error {
 	if err := in.Jobs.KeepRows(in.Split.TuneJobs, in.Jobs.Len(), data.ColJobID); err != nil {
 		return err
 	}
 	r := in.validationRows(history)
 	r.Hi = max(r.Lo, min(r.Hi, to))
+	if !in.colsHold([]data.RowRange{r}, byteColumns...) {
+		return nil
+	}
 	return in.Jobs.KeepRanges([]data.RowRange{r}, byteColumns...)
 }
 
