@@ -84,19 +84,8 @@ func TestTasksTableDeployRefusedAfterValidate(t *testing.T) {
 func TestNarrowedBytesRunVariants(t *testing.T) {
 	defer func(n int) { validation.TaskValidateMaxJobs = n }(validation.TaskValidateMaxJobs)
 	validation.TaskValidateMaxJobs = 1000
-	path := filepath.Join(t.TempDir(), "synth.parquet")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := data.Write(f, synthJobs(30_000, 7), data.FormatParquet); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
-	cfg := testConfig()
-	cfg.Trace, cfg.Budget, cfg.Runs, cfg.Split = path, 40, 1, 0.3
+	cfg := releaseConfigOf(t, 30_000)
+	cfg.Split = 0.3
 	for _, tc := range []struct {
 		name    string
 		results string
@@ -139,13 +128,12 @@ func TestNarrowedBytesRunVariants(t *testing.T) {
 func TestShardAfterNarrowedRun(t *testing.T) {
 	defer func(n int) { validation.TaskValidateMaxJobs = n }(validation.TaskValidateMaxJobs)
 	validation.TaskValidateMaxJobs = 1000
-	in := releaseLogOf(t, 30_000)
-	in.Config.Split = 0.3
-	in2, err := Prepare(in.Config)
+	cfg := releaseConfigOf(t, 30_000)
+	cfg.Split = 0.3
+	in, err := Prepare(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	in = in2
 	to, err := validation.BytesReadTo(in)
 	if err != nil {
 		t.Fatal(err)
