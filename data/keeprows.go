@@ -196,6 +196,17 @@ func (k *keptRows) covers(rs []RowRange) bool {
 	return true
 }
 
+// miss is the panic value of a read of row i of column name that k does
+// not hold: the DroppedRowError of a dropped row, but for a row outside
+// the table (a reader's off-by-one, which no release caused), an
+// out-of-range error, as a whole column's read would panic with.
+func (k *keptRows) miss(name string, i int) any {
+	if i < 0 || i >= k.n {
+		return fmt.Sprintf("data: row %d of column %s out of range [0, %d)", i, name, k.n)
+	}
+	return k.dropped(name, i)
+}
+
 // dropped is the error of a read of dropped row i of column name: the
 // stretch of dropped rows it lies in.
 func (k *keptRows) dropped(name string, i int) *DroppedRowError {
@@ -238,7 +249,7 @@ func (k *keptStrings) holds(i int) bool { return k.kr.index(i) >= 0 }
 func (k *keptStrings) bytes(i int) []byte {
 	p := k.kr.index(i)
 	if p < 0 {
-		panic(k.kr.dropped(ColJobID, i))
+		panic(k.kr.miss(ColJobID, i))
 	}
 	return k.s.Bytes(p)
 }
@@ -285,7 +296,7 @@ type keptValues[T Number] struct {
 func (k *keptValues[T]) index(i int) int {
 	p := k.kr.index(i)
 	if p < 0 {
-		panic(k.kr.dropped(k.name, i))
+		panic(k.kr.miss(k.name, i))
 	}
 	return p
 }

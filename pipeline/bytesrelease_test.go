@@ -27,6 +27,17 @@ func releaseLog(t *testing.T) *inputs.Inputs {
 // releaseLogOf is releaseLog of n jobs.
 func releaseLogOf(t *testing.T, n int) *inputs.Inputs {
 	t.Helper()
+	in, err := Prepare(releaseConfigOf(t, n))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return in
+}
+
+// releaseConfigOf writes releaseLogOf's log of n jobs and returns the
+// run's configuration, not prepared.
+func releaseConfigOf(t *testing.T, n int) inputs.RunConfig {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "synth.parquet")
 	f, err := os.Create(path)
 	if err != nil {
@@ -40,11 +51,7 @@ func releaseLogOf(t *testing.T, n int) *inputs.Inputs {
 	}
 	cfg := testConfig()
 	cfg.Trace, cfg.Budget, cfg.Runs = path, 40, 1
-	in, err := Prepare(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return in
+	return cfg
 }
 
 // byteCols are the log's byte columns.

@@ -75,8 +75,8 @@ func TestClassOutKeepFrom(t *testing.T) {
 		func() {
 			defer func() {
 				var d *data.DroppedRowError
-				if e, ok := recover().(error); !ok || !errors.As(e, &d) || d.Lo != 3 {
-					t.Errorf("%s of a dropped row: %v, want a DroppedRowError from row 3", name, e)
+				if e, ok := recover().(error); !ok || !errors.As(e, &d) || d.Lo != 0 || d.Hi != 3 {
+					t.Errorf("%s of a dropped row: %v, want a DroppedRowError in the dropped rows [0, 3)", name, e)
 				}
 			}()
 			read()

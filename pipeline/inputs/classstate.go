@@ -52,9 +52,10 @@ func (c *ClassOut) Labels() ([]int, []int32) {
 	return c.Rows, c.Assign
 }
 
-// dropped panics for a read of row i, dropped by KeepFrom.
+// dropped panics for a read of row i, dropped by KeepFrom: the stretch
+// of dropped rows is [0, first), not the rows kept.
 func (c *ClassOut) dropped(i int) {
-	panic(&data.DroppedRowError{Column: "class", Row: i, Lo: c.first, Hi: c.first + len(c.Assign)})
+	panic(&data.DroppedRowError{Column: "class", Row: i, Lo: 0, Hi: c.first})
 }
 
 // ClassOf returns the class of jobs-table row i (−1 when the row was not

@@ -94,7 +94,7 @@ func (in *Inputs) ReleaseTuningBytes(deploy []data.RowRange, history int) error 
 		return nil
 	}
 	keep := append(slices.Clone(deploy), in.validationRows(history))
-	if !in.holdsBytes(keep) {
+	if !in.colsHold(keep, byteColumns...) {
 		return nil
 	}
 	if err := in.Jobs.KeepRanges(keep, byteColumns...); err != nil {
@@ -108,13 +108,19 @@ func (in *Inputs) ReleaseTuningBytes(deploy []data.RowRange, history int) error 
 // ids, and of the byte columns its rows before row to (the rows validate
 // and report read the bytes of: validation.BytesReadTo) and the history
 // rows before them (the rows a later reader of the validation window
-// reads besides); a second call with the same history and to is a no-op.
+// reads besides); a second call with the same history and to is a no-op,
+// and so is one asking for bytes an earlier call dropped (a validate
+// shard, which reads none, on Inputs a whole run's validate narrowed): a
+// reader of one still fails with a data.DroppedRowError.
 func (in *Inputs) ReleaseTuningRows(history, to int) error {
 	if err := in.Jobs.KeepRows(in.Split.TuneJobs, in.Jobs.Len(), data.ColJobID); err != nil {
 		return err
 	}
 	r := in.validationRows(history)
 	r.Hi = max(r.Lo, min(r.Hi, to))
+	if !in.colsHold([]data.RowRange{r}, byteColumns...) {
+		return nil
+	}
 	return in.Jobs.KeepRanges([]data.RowRange{r}, byteColumns...)
 }
 
@@ -127,7 +133,8 @@ func (in *Inputs) validationRows(history int) data.RowRange {
 // CheckTuningRows refuses (ErrTuningRowsReleased) to let stage compute
 // when it reads rows released already: classify once the job ids or the
 // bytes were; capacity, tune-coshh and tune-hpfsp once the bytes were;
-// tune-deploy once its chunks' bytes were (ReleaseTuningRows). It reads
+// tune-deploy once its chunks' bytes were, or with a tasks table their
+// job ids (ReleaseTuningRows). It reads
 // nothing for the other stages, which read no released row: tune runs
 // beside the goroutine that calls ReleaseTuningBytes.
 func (in *Inputs) CheckTuningRows(stage string) error {
@@ -142,7 +149,11 @@ func (in *Inputs) CheckTuningRows(stage string) error {
 	case "capacity", "tune-coshh", "tune-hpfsp":
 		refuse = j.Kept(byteColumns...)
 	case "tune-deploy":
-		refuse = j.Kept(byteColumns...) && (in.deployRows == nil || !in.holdsBytes(append(slices.Clone(in.deployRows), data.RowRange{Lo: in.Split.TuneJobs, Hi: j.Len()})))
+		// Its chunks' bytes, and with a tasks table their job ids (a
+		// job's tasks are found by id), which ReleaseTuningRows drops.
+		rows := append(slices.Clone(in.deployRows), data.RowRange{Lo: in.Split.TuneJobs, Hi: j.Len()})
+		refuse = j.Kept(byteColumns...) && (in.deployRows == nil || !in.colsHold(rows, byteColumns...)) ||
+			in.Tasks != nil && j.Kept(data.ColJobID) && (in.deployRows == nil || !in.colsHold(rows, data.ColJobID))
 	}
 	if refuse {
 		return fmt.Errorf("stage %s: %w", stage, ErrTuningRowsReleased)
@@ -150,10 +161,10 @@ func (in *Inputs) CheckTuningRows(stage string) error {
 	return nil
 }
 
-// holdsBytes reports whether the byte columns hold every row of rs.
-func (in *Inputs) holdsBytes(rs []data.RowRange) bool {
+// colsHold reports whether the named columns hold every row of rs.
+func (in *Inputs) colsHold(rs []data.RowRange, names ...string) bool {
 	for _, r := range rs {
-		if !in.Jobs.Holds(r.Lo, r.Hi, byteColumns...) {
+		if !in.Jobs.Holds(r.Lo, r.Hi, names...) {
 			return false
 		}
 	}
