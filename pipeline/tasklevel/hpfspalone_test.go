@@ -12,23 +12,11 @@ import (
 // TestTuneHPFSPSlowdownsOverAlone checks that H-PFSP tuning scores its
 // candidates' slowdowns over the jobs' times alone with the floor (the
 // metric input task.FluidAlone, no longer carried by the fluid jobs), as
-// task.Summarize does for the same run and deadlines: on
-// TestTaskSlowdownOverAloneAndFloor's two jobs the slowdowns over work ÷
-// rate would be 10/7.5 and 4, over the times alone with the floor 1 and
-// 1.
+// task.Summarize does for the same run and deadlines: on aloneFloorJobs
+// the slowdowns over work ÷ rate would be 10/7.5 and 4, over the times
+// alone with the floor 1 and 1.
 func TestTuneHPFSPSlowdownsOverAlone(t *testing.T) {
-	tasks := func(n int, d float64) []task.TaskSpec {
-		s := make([]task.TaskSpec, n)
-		for i := range s {
-			s[i] = task.TaskSpec{Duration: d, Containers: 1}
-		}
-		return s
-	}
-	jobs := []task.Job{
-		{Arrival: 0, Estimate: 30, User: "a", Stages: []task.Stage{{Tasks: tasks(3, 10)}}},
-		{Arrival: 0.01, Estimate: 0.4, User: "b", Stages: []task.Stage{{Tasks: tasks(2, 0.2)}}},
-	}
-	cl := task.Uniform(1, 4)
+	jobs, cl := aloneFloorJobs()
 	_, evals, err := TuneHPFSP(context.Background(), jobs, cl, []int{0, 2}, nil, tuner.MinMean, nil, task.Options{})
 	if err != nil {
 		t.Fatal(err)
