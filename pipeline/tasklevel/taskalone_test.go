@@ -15,8 +15,8 @@ import (
 // experiment.Experiment.Alone), in every path that computes them: the
 // summaries of TaskExperiment, PooledExperiment and simulate's
 // experiment, the per-job rows, and task.Summarize's per-user groups.
-// One machine of 4 containers: A (user a) 3 tasks of 10 s at 0, B (user
-// b) 2 tasks of 0.2 s at 0.01. Alone: A 10 (its tasks side by side), B
+// aloneFloorJobs, on one machine of 4 containers: A (user a) 3 tasks of
+// 10 s at 0, B (user b) 2 tasks of 0.2 s at 0.01. Alone: A 10 (its tasks side by side), B
 // 0.2. FIFO: A's tasks hold 3 containers 0–10; B's run one after the
 // other on the fourth, 0.01–0.21–0.41. Responses 10 and 0.4: slowdowns
 // 10/10 = 1 and 0.4 / max(0.2, min(0.4, 1)) = 1 (B responds within the
@@ -24,17 +24,7 @@ import (
 // (the fluid server's) A's would be 10/7.5 and B's 0.4/0.1 = 4 (0.4/0.4
 // = 1 with the floor).
 func TestTaskSlowdownOverAloneAndFloor(t *testing.T) {
-	tasks := func(n int, d float64) []task.TaskSpec {
-		s := make([]task.TaskSpec, n)
-		for i := range s {
-			s[i] = task.TaskSpec{Duration: d, Containers: 1}
-		}
-		return s
-	}
-	jobs := []task.Job{
-		{Arrival: 0, Estimate: 30, User: "a", Stages: []task.Stage{{Tasks: tasks(3, 10)}}},
-		{Arrival: 0.01, Estimate: 0.4, User: "b", Stages: []task.Stage{{Tasks: tasks(2, 0.2)}}},
-	}
+	jobs, cl := aloneFloorJobs()
 	near := func(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
 	check := func(name string, got []float64, want ...float64) {
 		t.Helper()
@@ -48,7 +38,7 @@ func TestTaskSlowdownOverAloneAndFloor(t *testing.T) {
 			}
 		}
 	}
-	tl := &TaskLevel{Cluster: task.Uniform(1, 4), Jobs: jobs}
+	tl := &TaskLevel{Cluster: cl, Jobs: jobs}
 	tx, err := tl.TaskExperiment([]string{"fifo"})
 	if err != nil {
 		t.Fatal(err)
@@ -87,4 +77,21 @@ func TestTaskSlowdownOverAloneAndFloor(t *testing.T) {
 		t.Fatalf("users %+v", rep.Users)
 	}
 	check("Summarize per user", []float64{rep.Users[0].Summary.Slowdown.Max, rep.Users[1].Summary.Slowdown.Max}, 1, 1)
+}
+
+// aloneFloorJobs are TestTaskSlowdownOverAloneAndFloor's two jobs and
+// their cluster, one machine of 4 containers: A (user a) 3 tasks of 10 s
+// at 0, B (user b) 2 tasks of 0.2 s at 0.01.
+func aloneFloorJobs() ([]task.Job, *task.Cluster) {
+	tasks := func(n int, d float64) []task.TaskSpec {
+		s := make([]task.TaskSpec, n)
+		for i := range s {
+			s[i] = task.TaskSpec{Duration: d, Containers: 1}
+		}
+		return s
+	}
+	return []task.Job{
+		{Arrival: 0, Estimate: 30, User: "a", Stages: []task.Stage{{Tasks: tasks(3, 10)}}},
+		{Arrival: 0.01, Estimate: 0.4, User: "b", Stages: []task.Stage{{Tasks: tasks(2, 0.2)}}},
+	}, task.Uniform(1, 4)
 }
