@@ -36,11 +36,15 @@ import (
 //         1 M jobs and 1.42–1.49 GB at 10 M (validate's load-factor
 //         runs); since then (no simulation jobs built by Prepare, no
 //         window kept from one stage to the next, COSHH's times computed
-//         where read, the tuning window's ids and bytes dropped early) it
-//         peaks at 297–316 MB (1 M, no task counts) and 0.89–0.93 GB
-//         (10 M), so the limit is 70–90% over the peak: the heap grows to
-//         at most the limit (RSS 1.68–1.70 GB at 10 M, 2.18–2.40 GB with
-//         "none") and collections come a little sooner only near it. The jobs' arrays hold no
+//         where read, the tuning window's ids, bytes and class labels
+//         dropped as their last readers finish, LAS_MQ's state per job in
+//         the system, 48-byte simulation jobs) it peaks at 271–308 MB
+//         (1 M, no task counts) and 0.82–0.89 GB (10 M: classify's
+//         feature matrix and k-means bounds beside the log's columns;
+//         0.68–0.82 GB in tune, 0.73 in validate), so the limit is about
+//         90% over the peak: the heap grows to at most the limit (RSS
+//         1.68–1.69 GB at 10 M, 1.92–2.01 GB with "none") and
+//         collections come a little sooner only near it. The jobs' arrays hold no
 //         pointers, so a collection marks little: the limit costs a few
 //         more collections, not CPU time that counts. The fit is of runs
 //         on 2 cores; more workers hold more simulations at once.
