@@ -272,8 +272,8 @@ type run struct {
 	lloydTime  time.Duration
 	centers    []float64 // k × d
 	assign     []int32
-	upper      []float32 // upper bound on the distance to the assigned centre (up32)
-	lower      []float32 // lower bound on the distance to any other centre (down32)
+	upper      []float64 // upper bound on the distance to the assigned centre
+	lower      []float64 // lower bound on the distance to any other centre
 	inertia    float64
 	start      float64 // the inertia at the starting centres
 	iters      int
@@ -493,41 +493,13 @@ func (r *run) seedUniform(rng *rand.Rand) {
 	}
 }
 
-// up32 and down32 round a bound outward to float32: Hamerly's bounds are
-// held in 4 bytes each, not 8 (80 MB of a 10 M-row classification, at
-// classify's peak and tune-coshh's), and stay bounds. A bound looser by
-// its rounding (a relative 6e-8) can only send a row to the exact check
-// (the distances to every centre) where the tight one skipped it, and the
-// check keeps the row's centre unless another is strictly nearer, or as
-// near with a lower index — which a tight bound could have skipped only
-// for a row exactly at the midpoint of its centre and a lower one, where
-// it rests on a float equality itself. On 400 random and tie-heavy sets
-// (few distinct values) the iterations, assignments, inertia and centres
-// equalled the float64 bounds' to the bit, as did every output of the
-// 1 M and 10 M logs' runs.
-func up32(x float64) float32 {
-	f := float32(x)
-	if float64(f) < x {
-		f = math.Nextafter32(f, float32(math.Inf(1)))
-	}
-	return f
-}
-
-func down32(x float64) float32 {
-	f := float32(x)
-	if float64(f) > x {
-		f = math.Nextafter32(f, float32(math.Inf(-1)))
-	}
-	return f
-}
-
 // lloyd runs Hamerly's exact variant of Lloyd's algorithm from r.centers.
 func (r *run) lloyd(maxIter int, tolAbs float64) {
 	n, d, k := r.n, r.d, r.k
 	nc := r.chunks()
 	r.assign = make([]int32, n)
-	r.upper = make([]float32, n)
-	r.lower = make([]float32, n)
+	r.upper = make([]float64, n)
+	r.lower = make([]float64, n)
 	r.chunkSums = make([]float64, nc*k*d)
 	r.chunkCount = make([]int, nc*k)
 	r.chunkVal = make([]float64, nc)
@@ -549,8 +521,8 @@ func (r *run) lloyd(maxIter int, tolAbs float64) {
 			distances(r.pts[i*d:i*d+d], r.centers, dist)
 			a, b1, b2 := nearest2(dist)
 			r.assign[i] = int32(a)
-			r.upper[i] = up32(math.Sqrt(b1))
-			r.lower[i] = down32(math.Sqrt(b2))
+			r.upper[i] = math.Sqrt(b1)
+			r.lower[i] = math.Sqrt(b2)
 			s += b1
 		}
 		r.chunkVal[ch] = s
@@ -603,8 +575,8 @@ func (r *run) lloyd(maxIter int, tolAbs float64) {
 			dist := make([]float64, k)
 			for i := lo; i < hi; i++ {
 				a := int(r.assign[i])
-				u := float64(r.upper[i]) + move[a]
-				l := float64(r.lower[i])
+				u := r.upper[i] + move[a]
+				l := r.lower[i]
 				if a == argMax {
 					l -= secondMove
 				} else {
@@ -615,7 +587,7 @@ func (r *run) lloyd(maxIter int, tolAbs float64) {
 					m = math.Inf(-1)
 				}
 				if u <= m {
-					r.upper[i], r.lower[i] = up32(u), down32(l)
+					r.upper[i], r.lower[i] = u, l
 					continue
 				}
 				x := r.pts[i*d : i*d+d]
@@ -625,7 +597,7 @@ func (r *run) lloyd(maxIter int, tolAbs float64) {
 					u = math.Sqrt(sqDist(x, r.centers[a*d:a*d+d]))
 				}
 				if u <= m {
-					r.upper[i], r.lower[i] = up32(u), down32(l)
+					r.upper[i], r.lower[i] = u, l
 					continue
 				}
 				distances(x, r.centers, dist)
@@ -634,8 +606,8 @@ func (r *run) lloyd(maxIter int, tolAbs float64) {
 					r.assign[i] = int32(na)
 					changed++
 				}
-				r.upper[i] = up32(math.Sqrt(b1))
-				r.lower[i] = down32(math.Sqrt(b2))
+				r.upper[i] = math.Sqrt(b1)
+				r.lower[i] = math.Sqrt(b2)
 			}
 			r.chunkVal[ch] = changed
 			if changed != 0 {
