@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"math"
 	"slices"
 
@@ -166,6 +167,10 @@ func (m *Metrics) SummaryRun(jobs []Job, r *Result, c float64, deadlines []float
 // responses and slowdowns.
 func (m *Metrics) compute(jobs []Job, completion, response []float64, c float64, deadlines []float64, perJob, quantiles bool) Summary {
 	n := len(jobs)
+	if t := m.Alone.Times; t != nil && len(t) != n {
+		// A stale Alone (another run's) would divide by other jobs' times.
+		panic(fmt.Sprintf("sim: Metrics.Alone holds %d times alone for %d jobs", len(t), n))
+	}
 	if response != nil {
 		m.Response = response[:n]
 	} else {
