@@ -114,10 +114,8 @@ var byteReaders = []string{"tune-hpfsp", "tune-coshh"}
 // run computes or skips: those not in todo are up to date); "" when none
 // is computed there or one is not in run (--until stops before it).
 func releaseAfter(todo, run []stage) string {
-	for _, name := range byteReaders {
-		if !slices.ContainsFunc(run, func(s stage) bool { return s.name == name }) {
-			return ""
-		}
+	if !readersIn(run) {
+		return ""
 	}
 	for k := len(todo) - 1; k >= 0; k-- {
 		if slices.Contains(byteReaders, todo[k].name) {
@@ -145,16 +143,24 @@ func (p *pipelineRun) releaseBytes() error {
 	return p.in.ReleaseTuningBytes(p.deployRows(), validation.COSHHRefitRows)
 }
 
-// besideDone is the hook of Run's loop once stage name's result is in
-// (computed, taken from the background or skipped): when every stage of
-// byteReaders is, the bytes are released (releaseBytes; a no-op when the
+// readersIn reports whether every stage of byteReaders is among ss.
+func readersIn(ss []stage) bool {
+	for _, name := range byteReaders {
+		if !slices.ContainsFunc(ss, func(s stage) bool { return s.name == name }) {
+			return false
+		}
+	}
+	return true
+}
+
+// besideDone is the hook of Run's loop once the result of done's last
+// stage is in (computed, taken from the background or skipped), done the
+// stages so far: when that stage is of byteReaders and the others are in
+// done too, the bytes are released (releaseBytes; a no-op when the
 // goroutine beside tune released them already, which it did before
 // closing the last one's done).
-func (p *pipelineRun) besideDone(name string) error {
-	if !slices.Contains(byteReaders, name) {
-		return nil
-	}
-	if p.bytesRead++; p.bytesRead < len(byteReaders) {
+func (p *pipelineRun) besideDone(done []stage) error {
+	if !slices.Contains(byteReaders, done[len(done)-1].name) || !readersIn(done) {
 		return nil
 	}
 	return p.releaseBytes()

@@ -116,9 +116,6 @@ type pipelineRun struct {
 	part *stagePart
 	// ahead are the stages computed in the background (beside.go).
 	ahead map[string]*ahead
-	// bytesRead counts the stages of byteReaders whose result is in
-	// (besideDone).
-	bytesRead int
 }
 
 // fluidPeakCache is every user's peak concurrent applications (peak) in the
@@ -195,7 +192,7 @@ func Run(ctx context.Context, in *inputs.Inputs, r *Runner) (*runreport.RunResul
 			return nil, err
 		}
 		p.files = append(p.files, st.Files...)
-		if err := p.besideDone(s.name); err != nil {
+		if err := p.besideDone(stages[:k+1]); err != nil {
 			return nil, err
 		}
 		if (so.Until == s.name || so.Stage == s.name) && k < len(stages)-1 {
