@@ -180,6 +180,12 @@ func forRows(n int, rows []int, fn func(i int)) {
 // null or a NaN/Inf value is an error naming the job's row (1-based, in the
 // table) and the feature.
 func Features(j *data.Jobs, sizes []float64, rows []int, names []string) (*mat.Dense, error) {
+	return featureMatrix(j, sizes, rows, names, nil)
+}
+
+// featureMatrix is Features into data (n × len(names) values, row-major;
+// nil: a matrix of its own).
+func featureMatrix(j *data.Jobs, sizes []float64, rows []int, names []string, data []float64) (*mat.Dense, error) {
 	if len(names) == 0 {
 		return nil, fmt.Errorf("%s: no features to classify on", j.Source)
 	}
@@ -202,7 +208,7 @@ func Features(j *data.Jobs, sizes []float64, rows []int, names []string) (*mat.D
 	if n == 0 {
 		return nil, fmt.Errorf("%s: no jobs to classify", j.Source)
 	}
-	x := mat.NewDense(n, d, nil)
+	x := mat.NewDense(n, d, data)
 	raw := x.RawMatrix()
 	var err error
 	for c, f := range names {

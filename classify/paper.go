@@ -104,15 +104,16 @@ func (m *Model) fillUsers(j *data.Jobs, rows []int, spec *cluster.Spec, span flo
 }
 
 // paperMatrix builds the paper features of the given rows (all when nil)
-// from the execution times jt.
-func (m *Model) paperMatrix(j *data.Jobs, rows []int, jt *jobTimes) *mat.Dense {
+// from the execution times jt, into data (n × len(PaperFeatureNames)
+// values, row-major; nil: a matrix of its own).
+func (m *Model) paperMatrix(j *data.Jobs, rows []int, jt *jobTimes, data []float64) *mat.Dense {
 	n := j.Len()
 	if rows != nil {
 		n = len(rows)
 	}
 	nt := len(m.Types)
 	d := nt + 2
-	x := mat.NewDense(n, d, nil)
+	x := mat.NewDense(n, d, data)
 	raw := x.RawMatrix()
 	forRowBlocks(n, func(lo, hi int) {
 		times := jt.rows()

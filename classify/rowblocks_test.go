@@ -55,7 +55,7 @@ func TestRowBlocksMatchSerial(t *testing.T) {
 		var m Model
 		m.Types = types
 		m.fillUsers(j, rows, spec, span(j.Submit))
-		x := m.paperMatrix(j, rows, jt)
+		x := m.paperMatrix(j, rows, jt, nil)
 		d := len(types) + 2
 		k := 0
 		forRows(n, rows, func(i int) {

@@ -152,7 +152,9 @@ func fitClasses(res *Result, j *data.Jobs, rows []int, z *mat.Dense, opt Options
 		return nil, err
 	}
 	for _, r := range order[:min(len(order), refineStarts)] {
-		kopt := KMeansOptions{MaxIter: opt.MaxIter, Tol: opt.Tol, Seed: opt.Seed, Workers: opt.Workers, Start: km.Starts[r]}
+		// With k ≤ 256 every start's assignment is packed or dropped as
+		// soon as the start is done: it is held off the heap until then.
+		kopt := KMeansOptions{MaxIter: opt.MaxIter, Tol: opt.Tol, Seed: opt.Seed, Workers: opt.Workers, Start: km.Starts[r], scratchAssign: k <= 1<<8}
 		f, err := all.kmeans(k, kopt)
 		if err != nil {
 			return nil, err
@@ -163,8 +165,10 @@ func fitClasses(res *Result, j *data.Jobs, rows []int, z *mat.Dense, opt Options
 			info.SampleInertia = f.StartInertia
 			if k <= 1<<8 {
 				packed = packAssign(packed, f.Assign)
-				f.Assign = nil
 			}
+		}
+		if k <= 1<<8 {
+			f.releaseAssign()
 		}
 	}
 	if full.Assign == nil {
