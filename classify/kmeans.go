@@ -281,16 +281,16 @@ func meanVariance(pts []float64, n, d int) float64 {
 
 // run is one restart: its centres, assignment and Hamerly bounds.
 type run struct {
-	pts        []float64 // n × d, row-major
-	n, d, k    int
-	workers    int
-	plain      bool
-	seedTime   time.Duration
-	lloydTime  time.Duration
-	centers    []float64 // k × d
-	assign     []int32
-	upper      []float64 // upper bound on the distance to the assigned centre
-	lower      []float64 // lower bound on the distance to any other centre
+	pts       []float64 // n × d, row-major
+	n, d, k   int
+	workers   int
+	plain     bool
+	seedTime  time.Duration
+	lloydTime time.Duration
+	centers   []float64 // k × d
+	assign    []int32
+	upper     []float64 // upper bound on the distance to the assigned centre
+	lower     []float64 // lower bound on the distance to any other centre
 	// freeBounds frees upper and lower, which are off the heap: with
 	// the assignment they are 20 B a row (0.2 GB at 10 M rows) for the
 	// length of one run (offheap).
@@ -298,12 +298,12 @@ type run struct {
 	// scratchAssign holds assign off the heap too; freeAssign frees it.
 	scratchAssign bool
 	freeAssign    func()
-	inertia    float64
-	start      float64 // the inertia at the starting centres
-	iters      int
-	converged  bool
-	chunkSums  []float64 // per chunk: k×d coordinate sums
-	chunkCount []int     // per chunk: k counts
+	inertia       float64
+	start         float64 // the inertia at the starting centres
+	iters         int
+	converged     bool
+	chunkSums     []float64 // per chunk: k×d coordinate sums
+	chunkCount    []int     // per chunk: k counts
 	// stale marks the chunks whose assignments changed since their sums
 	// were formed: sums recomputes only those (a clean chunk's sums are
 	// the same numbers, so the centres are the same to the bit).
