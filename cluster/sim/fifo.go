@@ -20,6 +20,7 @@ type FIFO struct {
 	capped bool
 	crem   []float64 // remaining work (capped mode)
 	link   []int32   // next job in arrival order (capped mode)
+	sc     *scratch  // lends crem and link (nil: its own)
 	first  int32
 	last   int32
 	srv    []int32   // served jobs, in order
@@ -33,19 +34,18 @@ func (*FIFO) Name() string { return "fifo" }
 func (*FIFO) supportsCaps() {}
 
 func (f *FIFO) Start(jobs []Job, c float64) {
-	crem, link, srv, rate := f.crem, f.link, f.srv, f.rate
-	*f = FIFO{jobs: jobs, c: c, capped: HasCaps(jobs)}
+	crem, link, srv, rate, sc := f.crem, f.link, f.srv, f.rate, f.sc
+	*f = FIFO{jobs: jobs, c: c, capped: HasCaps(jobs), sc: sc}
 	if f.capped {
 		n := len(jobs)
-		if cap(crem) < n {
-			crem, link = make([]float64, n), make([]int32, n)
-		}
-		f.crem, f.link = crem[:n], link[:n]
+		f.crem, f.link = sc.floats(0, crem, n), sc.int32s(0, link, n)
 		f.srv, f.rate = srv[:0], rate[:0]
 		f.first, f.last = -1, -1
 		f.nextT = math.Inf(1)
 	}
 }
+
+func (f *FIFO) borrow(sc *scratch) { f.sc = sc }
 
 func (f *FIFO) Arrive(t float64, j int) {
 	if f.capped {

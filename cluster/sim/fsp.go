@@ -25,6 +25,7 @@ type FSP struct {
 	c    float64
 	now  float64
 	rem  []float64 // true remaining work
+	sc   *scratch  // lends rem (nil: its own)
 
 	virt  keyHeap // virtual copies by virtual finish tag
 	vt    float64 // virtual time of the virtual PS
@@ -51,16 +52,15 @@ func (f *FSP) Name() string {
 
 func (f *FSP) Start(jobs []Job, c float64) {
 	f.jobs, f.c, f.now, f.vt, f.vLate, f.lateHead = jobs, c, 0, 0, 0, 0
-	if cap(f.rem) < len(jobs) {
-		f.rem = make([]float64, len(jobs))
-	}
-	f.rem = f.rem[:len(jobs)]
+	f.rem = f.sc.floats(0, f.rem, len(jobs))
 	f.virt.reset()
 	f.ready.reset()
 	f.late.reset()
 	f.lateQ = f.lateQ[:0]
 	f.nextOK = false
 }
+
+func (f *FSP) borrow(sc *scratch) { f.sc = sc }
 
 func (f *FSP) Arrive(t float64, j int) {
 	tag := f.vt + f.est(f.jobs, int(j))

@@ -80,12 +80,10 @@ type pairing struct {
 	child, next []int32
 }
 
-func (p *pairing) reset(n int) {
-	if cap(p.child) < n {
-		p.child = make([]int32, n)
-		p.next = make([]int32, n)
-	}
-	p.child, p.next = p.child[:n], p.next[:n]
+// reset sizes the heaps for n jobs, in sc's int32 slots when it lends
+// them.
+func (p *pairing) reset(n int, sc *scratch) {
+	p.child, p.next = sc.int32s(0, p.child, n), sc.int32s(1, p.next, n)
 }
 
 func (p *pairing) less(a, b int32) bool {

@@ -19,6 +19,7 @@ type LAS struct {
 	c     float64
 	now   float64
 	heaps pairing
+	sc    *scratch // lends the heaps' arrays (nil: their own)
 
 	// served group
 	level float64
@@ -39,15 +40,14 @@ func (*LAS) Name() string { return "las" }
 func (l *LAS) Start(jobs []Job, c float64) {
 	l.jobs, l.c, l.now, l.level, l.root, l.count = jobs, c, 0, 0, -1, 0
 	l.stack = l.stack[:0]
-	l.heaps.reset(len(jobs))
-	if cap(l.heaps.key) < len(jobs) {
-		l.heaps.key = make([]float64, len(jobs))
-	}
-	l.heaps.key = l.heaps.key[:len(jobs)]
+	l.heaps.reset(len(jobs), l.sc)
+	l.heaps.key = l.sc.floats(0, l.heaps.key, len(jobs))
 	for i, j := range jobs {
 		l.heaps.key[i] = j.Size
 	}
 }
+
+func (l *LAS) borrow(sc *scratch) { l.sc = sc }
 
 func (l *LAS) Arrive(t float64, j int) {
 	node := l.heaps.single(j)

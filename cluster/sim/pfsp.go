@@ -108,6 +108,7 @@ type PFSP struct {
 	rem  []float64 // true remaining work; −1 once finished
 	tag  []float64 // virtual finish tag
 	late []bool    // finished virtually, not really
+	sc   *scratch  // lends rem, tag and late (nil: its own)
 	run  slackTree // running, not-late jobs by (tag, index), with slacks
 	done sumTree   // finished for real, still in the virtual PS
 	vt   float64
@@ -152,17 +153,14 @@ func (p *PFSP) Start(jobs []Job, c float64) {
 	p.jobs, p.c, p.now, p.vt, p.vLate, p.served = jobs, c, 0, 0, 0, -1
 	p.pend = false
 	p.sumTag, p.sumEst = 0, 0
-	if cap(p.rem) < n {
-		p.rem = make([]float64, n)
-		p.tag = make([]float64, n)
-		p.late = make([]bool, n)
-	}
-	p.rem, p.tag, p.late = p.rem[:n], p.tag[:n], p.late[:n]
+	p.rem, p.tag, p.late = p.sc.floats(0, p.rem, n), p.sc.floats(1, p.tag, n), p.sc.bools(p.late, n)
 	p.run.reset(p.tag)
 	p.done.reset(n, p.tag)
 	p.lateQ.reset()
 	p.plan()
 }
+
+func (p *PFSP) borrow(sc *scratch) { p.sc = sc }
 
 func (p *PFSP) w(j int32) float64 {
 	if p.rem[j] < 0 {

@@ -25,8 +25,11 @@ type PS struct {
 	count int
 
 	capped bool
-	cp     capPS // with rate caps
+	cp     capPS    // with rate caps
+	sc     *scratch // lends cp's per-job arrays (nil: its own)
 }
+
+func (p *PS) borrow(sc *scratch) { p.sc = sc }
 
 func (*PS) supportsCaps() {}
 
@@ -41,7 +44,7 @@ func (p *PS) Start(jobs []Job, c float64) {
 	p.jobs, p.c, p.v, p.sumW, p.now, p.count = jobs, c, 0, 0, 0, 0
 	p.heap.reset()
 	if p.capped = HasCaps(jobs); p.capped {
-		p.cp.start(jobs, c, p.Weighted)
+		p.cp.start(jobs, c, p.Weighted, p.sc)
 	}
 }
 

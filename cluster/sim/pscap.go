@@ -41,14 +41,11 @@ const (
 	psCapped
 )
 
-func (p *capPS) start(jobs []Job, c float64, weighted bool) {
+func (p *capPS) start(jobs []Job, c float64, weighted bool, sc *scratch) {
 	n := len(jobs)
 	p.jobs, p.c, p.wt, p.now = jobs, c, weighted, 0
 	p.v, p.sumW, p.nU, p.sumCap, p.nK = 0, 0, 0, 0, 0
-	if cap(p.state) < n {
-		p.state, p.tag, p.fin = make([]int8, n), make([]float64, n), make([]float64, n)
-	}
-	p.state, p.tag, p.fin = p.state[:n], p.tag[:n], p.fin[:n]
+	p.state, p.tag, p.fin = sc.int8s(p.state, n), sc.floats(0, p.tag, n), sc.floats(1, p.fin, n)
 	clear(p.state)
 	p.uTag.reset()
 	p.uKey.reset()

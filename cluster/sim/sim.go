@@ -115,6 +115,10 @@ type Result struct {
 // is not safe for concurrent use; use one per goroutine.
 type Simulator struct {
 	res Result
+	// sc is the per-job arrays its policies borrow (scratch); a
+	// Simulator made for one run (Simulate) lends none.
+	sc     scratch
+	noLend bool
 	// absolute keeps the clock absolute (tests: policies must make
 	// progress at any clock value).
 	absolute bool
@@ -123,7 +127,7 @@ type Simulator struct {
 // Simulate runs policy p over jobs on a server of the given capacity. The
 // returned Result is freshly allocated.
 func Simulate(jobs []Job, capacity float64, p Policy) (*Result, error) {
-	var s Simulator
+	s := Simulator{noLend: true} // p keeps its own arrays for its next run
 	r, err := s.Run(jobs, capacity, p)
 	if err != nil {
 		return nil, err
@@ -212,6 +216,13 @@ func (s *Simulator) Run(jobs []Job, c float64, p Policy) (*Result, error) {
 		r.Completion[i] = math.NaN()
 	}
 	r.Busy, r.Events = 0, 0
+	if b, ok := p.(borrower); ok {
+		if s.noLend {
+			b.borrow(nil)
+		} else {
+			b.borrow(&s.sc)
+		}
+	}
 	p.Start(jobs, c)
 	// The policy runs on a clock that restarts at 0 at the first arrival of
 	// every busy period (base is that arrival's absolute time): with

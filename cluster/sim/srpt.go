@@ -22,6 +22,7 @@ type SRPT struct {
 	c    float64
 	now  float64
 	rem  []float64 // true remaining work of waiting jobs
+	sc   *scratch  // lends rem (nil: its own)
 	wait keyHeap
 
 	h          int     // head job, −1 if none
@@ -40,15 +41,14 @@ func (s *SRPT) Name() string {
 
 func (s *SRPT) Start(jobs []Job, c float64) {
 	s.jobs, s.c, s.now, s.h, s.vLate = jobs, c, 0, -1, 0
-	if cap(s.rem) < len(jobs) {
-		s.rem = make([]float64, len(jobs))
-	}
-	s.rem = s.rem[:len(jobs)]
+	s.rem = s.sc.floats(0, s.rem, len(jobs))
 	s.wait.reset()
 	s.late.reset()
 }
 
 // rate is the capacity each served job gets.
+func (s *SRPT) borrow(sc *scratch) { s.sc = sc }
+
 func (s *SRPT) rate() float64 {
 	k := s.late.len()
 	if s.h >= 0 {
