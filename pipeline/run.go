@@ -339,6 +339,7 @@ func (p *pipelineRun) classify(context.Context) (map[string][]byte, error) {
 	if err := in.ReleaseTuningIDs(); err != nil {
 		return nil, err
 	}
+	inputs.ReturnFreeMemory(in.Jobs.Len())
 	scale := estimate.ContainerScale(in.Source, cfg.Sizes, in.Spec.Capacity())
 	pr, sec, err := classify.COSHH(in.Jobs, in.Sizes, in.Spec, classify.Options{K: cfg.K, Seed: cfg.Seed, SizeScale: scale})
 	if err != nil {
