@@ -1,6 +1,7 @@
 package inputs
 
 import (
+	"runtime"
 	"runtime/metrics"
 	"testing"
 )
@@ -16,10 +17,19 @@ func TestReturnFreeMemory(t *testing.T) {
 		metrics.Read(s)
 		return s[0].Value.Uint64()
 	}
-	for i := 0; i < 16; i++ {
-		garbageSink = append(garbageSink, make([]float64, 1<<20)) // 8 MiB each
+	garbage := func() {
+		for i := 0; i < 16; i++ {
+			garbageSink = append(garbageSink, make([]float64, 1<<20)) // 8 MiB each
+		}
+		garbageSink = nil
+		runtime.GC() // the garbage is free heap now, still resident
 	}
-	garbageSink = nil
+	garbage()
+	ReturnFreeMemory(returnMemoryJobs - 1)
+	if f := free(); f < 64<<20 {
+		t.Fatalf("only %d MiB of free heap after a small log's call: the test cannot tell", f>>20)
+	}
+	garbage()
 	ReturnFreeMemory(returnMemoryJobs)
 	if f := free(); f > 32<<20 {
 		t.Errorf("%d MiB of free heap kept resident after ReturnFreeMemory, want it returned", f>>20)
