@@ -154,8 +154,11 @@ func (f *FSP) Advance(t float64, done func(int)) {
 		// A tag is vt at arrival (≥ 0) plus the estimate, so Tol × tag ≥
 		// Tol × estimate: a copy that is not due by the first test is not
 		// due by the second, which reads the estimate (a cache miss a
-		// call, the job's estimate lying far from the heap).
-		if d := e.key - f.vt; d > Tol*e.key || d > Tol*f.est(f.jobs, int(e.j)) {
+		// call, the job's estimate lying far from the heap). A copy
+		// reached (d ≤ 0, as the event's own after its snap) is due by
+		// both tests (Tol × tag and Tol × estimate are ≥ 0), so it reads
+		// no estimate either.
+		if d := e.key - f.vt; d > 0 && (d > Tol*e.key || d > Tol*f.est(f.jobs, int(e.j))) {
 			break
 		}
 		f.virt.pop()

@@ -139,7 +139,7 @@ func benchWindow(b *testing.B, spec string, jobs []Job, est []float64) {
 }
 
 // benchWindowJobs returns BenchmarkPFSPFSPWindow's jobs.
-func benchWindowJobs(b *testing.B) []Job {
+func benchWindowJobs(b testing.TB) []Job {
 	path := os.Getenv("PFSP_BENCH_JOBS")
 	if path == "" {
 		return synthetic(300_000, 0.9, 0, 5)

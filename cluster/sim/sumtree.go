@@ -13,7 +13,11 @@ import "github.com/schedplan/schedplan/internal/treap"
 // so a query touches a handful of cache lines per level and there are
 // about log_32 n levels (a treap has about 2 ln n, one miss each).
 // Jobs leave only from the front (popMin), so nodes are never merged:
-// only the leftmost path holds nodes below half full, and they empty.
+// only the leftmost path holds nodes below half full, and they empty. A
+// leaf keeps its jobs in descending order, so that popMin takes the last
+// one and moves none; every sum over a leaf's keys runs from its last
+// slot to its first, in ascending key order, the order the sums had when
+// leaves were ascending (the same additions, the same bits).
 // An insert adds its key to the sums on its way down and popMin
 // subtracts it on the leftmost path (O(1) a level); a node that splits,
 // and its new sibling, are summed afresh from the node below, so a sum
@@ -40,7 +44,8 @@ const (
 	sumFan     = 32 // children per inner node; a full node splits
 )
 
-// sumLeaf is a leaf of a sumTree: its jobs in (key, index) order.
+// sumLeaf is a leaf of a sumTree: its jobs in descending (key, index)
+// order, the least last.
 type sumLeaf struct {
 	n   int32
 	key [sumLeafCap]float64
@@ -92,8 +97,8 @@ func (t *sumTree) tot(x int32, leaf bool) (int32, float64) {
 	if leaf {
 		l := &t.lf[x]
 		s := 0.0
-		for _, k := range l.key[:l.n] {
-			s += k
+		for m := l.n - 1; m >= 0; m-- {
+			s += l.key[m]
 		}
 		return l.n, s
 	}
@@ -140,9 +145,9 @@ func (t *sumTree) insert(j int) {
 		x = n.child[i]
 	}
 	l := &t.lf[x]
-	p := l.n
-	for p > 0 && sumLess(k, jj, l.key[p-1], l.job[p-1]) {
-		p--
+	p := int32(0)
+	for p < l.n && sumLess(k, jj, l.key[p], l.job[p]) {
+		p++
 	}
 	copy(l.key[p+1:l.n+1], l.key[p:l.n])
 	copy(l.job[p+1:l.n+1], l.job[p:l.n])
@@ -153,17 +158,21 @@ func (t *sumTree) insert(j int) {
 	}
 	// Split full nodes on the way up; y is x's new right sibling with
 	// least key (yk, yj). The sums of a node that splits, and of its new
-	// sibling, are summed afresh from the node below.
+	// sibling, are summed afresh from the node below. A leaf keeps its
+	// least h jobs (its last slots, moved to the front) and its sibling
+	// takes the others (its first slots).
 	y := treap.Take(&t.lf, &t.freeL)
 	{
 		l, r := &t.lf[x], &t.lf[y]
 		h := int32(sumLeafCap / 2)
 		r.n = l.n - h
-		copy(r.key[:r.n], l.key[h:l.n])
-		copy(r.job[:r.n], l.job[h:l.n])
+		copy(r.key[:r.n], l.key[:r.n])
+		copy(r.job[:r.n], l.job[:r.n])
+		copy(l.key[:h], l.key[r.n:l.n])
+		copy(l.job[:h], l.job[r.n:l.n])
 		l.n = h
 	}
-	yk, yj := t.lf[y].key[0], t.lf[y].job[0]
+	yk, yj := t.lf[y].key[t.lf[y].n-1], t.lf[y].job[t.lf[y].n-1]
 	leaf := true
 	for s := len(t.path) - 1; s >= 0; s-- {
 		px, i := t.path[s].x, t.path[s].i
@@ -200,19 +209,21 @@ func (t *sumTree) min() int32 {
 	if t.first < 0 {
 		return -1
 	}
-	return t.lf[t.first].job[0]
+	l := &t.lf[t.first]
+	return l.job[l.n-1]
 }
 
 // minKey returns the least key (the tree must not be empty).
-func (t *sumTree) minKey() float64 { return t.lf[t.first].key[0] }
+func (t *sumTree) minKey() float64 {
+	l := &t.lf[t.first]
+	return l.key[l.n-1]
+}
 
 // popMin removes the job with the least key.
 func (t *sumTree) popMin() {
 	l := &t.lf[t.first]
-	k := l.key[0]
-	copy(l.key[:l.n-1], l.key[1:l.n])
-	copy(l.job[:l.n-1], l.job[1:l.n])
 	l.n--
+	k := l.key[l.n]
 	t.count--
 	if t.count == 0 {
 		t.reset(0, t.key)
@@ -280,8 +291,10 @@ func (t *sumTree) below(j int32) (int, float64) {
 		}
 		x = n.child[i]
 	}
+	// The leaf's jobs before (k, j) are its last slots; their keys are
+	// summed in ascending order.
 	l := &t.lf[x]
-	for m := range l.n {
+	for m := l.n - 1; m >= 0; m-- {
 		if !sumLess(l.key[m], l.job[m], k, j) {
 			break
 		}
