@@ -224,7 +224,7 @@ func (p *PFSP) plan() {
 	p.planEvents()
 	p.nextT = math.Inf(1)
 	if p.kind >= 0 {
-		p.nextT = p.now + p.work/p.c
+		p.nextT = p.now + perCapacity(p.work, p.c)
 	}
 }
 
@@ -516,5 +516,5 @@ func (p *PFSP) planServed() {
 	if w := p.curW; w < p.rem[s] {
 		p.setNext(w, 4)
 	}
-	p.nextT = p.now + p.work/p.c
+	p.nextT = p.now + perCapacity(p.work, p.c)
 }
