@@ -108,50 +108,52 @@ func (t *slackTree) before(x, j int32) bool {
 
 // pull recomputes slot x's subtree aggregates from its own job and its
 // children (left, then right). x must have no pending additions (push
-// first): the children's minima do not include them.
+// first): the children's minima do not include them. The aggregates are
+// built in locals and stored once (the same operations in the same order
+// as on the node's fields, without a load and a store each).
 func (t *slackTree) pull(x int32) {
 	n := &t.nd[x]
-	n.cnt, n.zeros = 1, 0
-	n.sumTag, n.sumW = n.tag, n.w
-	n.minPosW = math.Inf(1)
+	cnt, zeros := int32(1), int32(0)
+	sumTag, sumW := n.tag, n.w
+	minPosW := math.Inf(1)
 	if n.w == 0 {
-		n.zeros = 1
+		zeros = 1
 	} else {
-		n.minPosW = n.w
+		minPosW = n.w
 	}
-	n.mn, n.sl, n.melt = n.s, n.tag, math.Inf(1)
-	// The loop is pullChild's body (a call per child cost more than its
-	// work in small trees).
+	mn, sl, melt := n.s, n.tag, math.Inf(1)
 	for _, y := range [2]int32{n.left, n.right} {
 		if y < 0 {
 			continue
 		}
 		c := &t.nd[y]
-		n.cnt += c.cnt
-		n.zeros += c.zeros
-		n.sumTag += c.sumTag
-		n.sumW += c.sumW
-		if c.minPosW < n.minPosW {
-			n.minPosW = c.minPosW
+		cnt += c.cnt
+		zeros += c.zeros
+		sumTag += c.sumTag
+		sumW += c.sumW
+		if c.minPosW < minPosW {
+			minPosW = c.minPosW
 		}
 		// Merge the lower envelopes: the lesser minimum wins (ties: the
 		// lesser slope, which stays least longer as c grows), and the melt
 		// shrinks to when the loser's line crosses the winner's, if it
 		// ever does.
-		m1, s1, m2, s2 := n.mn, n.sl, c.mn, c.sl
+		m1, s1, m2, s2 := mn, sl, c.mn, c.sl
 		if m2 < m1 || (m2 == m1 && s2 < s1) {
 			m1, s1, m2, s2 = m2, s2, m1, s1
 		}
-		if c.melt < n.melt {
-			n.melt = c.melt
+		if c.melt < melt {
+			melt = c.melt
 		}
 		if s2 < s1 {
-			if x := (m2 - m1) / (s1 - s2); x < n.melt {
-				n.melt = x
+			if x := (m2 - m1) / (s1 - s2); x < melt {
+				melt = x
 			}
 		}
-		n.mn, n.sl = m1, s1
+		mn, sl = m1, s1
 	}
+	n.cnt, n.zeros, n.sumTag, n.sumW, n.minPosW = cnt, zeros, sumTag, sumW, minPosW
+	n.mn, n.sl, n.melt = mn, sl, melt
 }
 
 // apply adds dc·tag_k + da to the slack of every job k in x's subtree

@@ -14,10 +14,10 @@ import "github.com/schedplan/schedplan/internal/treap"
 // about log_32 n levels (a treap has about 2 ln n, one miss each).
 // Jobs leave only from the front (popMin), so nodes are never merged:
 // only the leftmost path holds nodes below half full, and they empty. A
-// leaf keeps its jobs in descending order, so that popMin takes the last
-// one and moves none; every sum over a leaf's keys runs from its last
-// slot to its first, in ascending key order, the order the sums had when
-// leaves were ascending (the same additions, the same bits).
+// leaf's jobs fill a window of its slots (from lo), so that popMin moves
+// none (the window shrinks from the front) and an insert shifts the
+// shorter side of the window; sums over a leaf run over the window in
+// ascending order, as they always did (the same additions, the same bits).
 // An insert adds its key to the sums on its way down and popMin
 // subtracts it on the leftmost path (O(1) a level); a node that splits,
 // and its new sibling, are summed afresh from the node below, so a sum
@@ -44,12 +44,12 @@ const (
 	sumFan     = 32 // children per inner node; a full node splits
 )
 
-// sumLeaf is a leaf of a sumTree: its jobs in descending (key, index)
-// order, the least last.
+// sumLeaf is a leaf of a sumTree: its jobs in (key, index) order, in
+// slots lo to lo+n−1.
 type sumLeaf struct {
-	n   int32
-	key [sumLeafCap]float64
-	job [sumLeafCap]int32
+	lo, n int32
+	key   [sumLeafCap]float64
+	job   [sumLeafCap]int32
 }
 
 // sumInner is an inner node of a sumTree: per child its slot, its
@@ -97,8 +97,8 @@ func (t *sumTree) tot(x int32, leaf bool) (int32, float64) {
 	if leaf {
 		l := &t.lf[x]
 		s := 0.0
-		for m := l.n - 1; m >= 0; m-- {
-			s += l.key[m]
+		for _, k := range l.key[l.lo : l.lo+l.n] {
+			s += k
 		}
 		return l.n, s
 	}
@@ -129,7 +129,7 @@ func (t *sumTree) insert(j int) {
 	t.count++
 	if t.root < 0 {
 		x := treap.Take(&t.lf, &t.freeL)
-		t.lf[x].n = 0
+		t.lf[x].lo, t.lf[x].n = 0, 0
 		t.root, t.height, t.first = x, 0, x
 	}
 	// On the way down every child taken gains the key (its count and sum
@@ -145,12 +145,22 @@ func (t *sumTree) insert(j int) {
 		x = n.child[i]
 	}
 	l := &t.lf[x]
-	p := int32(0)
-	for p < l.n && sumLess(k, jj, l.key[p], l.job[p]) {
-		p++
+	lo, hi := l.lo, l.lo+l.n
+	p := hi
+	for p > lo && sumLess(k, jj, l.key[p-1], l.job[p-1]) {
+		p--
 	}
-	copy(l.key[p+1:l.n+1], l.key[p:l.n])
-	copy(l.job[p+1:l.n+1], l.job[p:l.n])
+	// Open slot p by shifting the jobs after it up, or those before it
+	// down when there is room below and they are fewer (or no room above).
+	if lo > 0 && (hi == sumLeafCap || p-lo < hi-p) {
+		copy(l.key[lo-1:p-1], l.key[lo:p])
+		copy(l.job[lo-1:p-1], l.job[lo:p])
+		l.lo--
+		p--
+	} else {
+		copy(l.key[p+1:hi+1], l.key[p:hi])
+		copy(l.job[p+1:hi+1], l.job[p:hi])
+	}
 	l.key[p], l.job[p] = k, jj
 	l.n++
 	if l.n < sumLeafCap {
@@ -158,21 +168,18 @@ func (t *sumTree) insert(j int) {
 	}
 	// Split full nodes on the way up; y is x's new right sibling with
 	// least key (yk, yj). The sums of a node that splits, and of its new
-	// sibling, are summed afresh from the node below. A leaf keeps its
-	// least h jobs (its last slots, moved to the front) and its sibling
-	// takes the others (its first slots).
+	// sibling, are summed afresh from the node below. A full leaf's
+	// window is all its slots (lo is 0).
 	y := treap.Take(&t.lf, &t.freeL)
 	{
 		l, r := &t.lf[x], &t.lf[y]
 		h := int32(sumLeafCap / 2)
-		r.n = l.n - h
-		copy(r.key[:r.n], l.key[:r.n])
-		copy(r.job[:r.n], l.job[:r.n])
-		copy(l.key[:h], l.key[r.n:l.n])
-		copy(l.job[:h], l.job[r.n:l.n])
+		r.lo, r.n = 0, l.n-h
+		copy(r.key[:r.n], l.key[h:l.n])
+		copy(r.job[:r.n], l.job[h:l.n])
 		l.n = h
 	}
-	yk, yj := t.lf[y].key[t.lf[y].n-1], t.lf[y].job[t.lf[y].n-1]
+	yk, yj := t.lf[y].key[0], t.lf[y].job[0]
 	leaf := true
 	for s := len(t.path) - 1; s >= 0; s-- {
 		px, i := t.path[s].x, t.path[s].i
@@ -210,20 +217,21 @@ func (t *sumTree) min() int32 {
 		return -1
 	}
 	l := &t.lf[t.first]
-	return l.job[l.n-1]
+	return l.job[l.lo]
 }
 
 // minKey returns the least key (the tree must not be empty).
 func (t *sumTree) minKey() float64 {
 	l := &t.lf[t.first]
-	return l.key[l.n-1]
+	return l.key[l.lo]
 }
 
 // popMin removes the job with the least key.
 func (t *sumTree) popMin() {
 	l := &t.lf[t.first]
+	k := l.key[l.lo]
+	l.lo++
 	l.n--
-	k := l.key[l.n]
 	t.count--
 	if t.count == 0 {
 		t.reset(0, t.key)
@@ -291,10 +299,8 @@ func (t *sumTree) below(j int32) (int, float64) {
 		}
 		x = n.child[i]
 	}
-	// The leaf's jobs before (k, j) are its last slots; their keys are
-	// summed in ascending order.
 	l := &t.lf[x]
-	for m := l.n - 1; m >= 0; m-- {
+	for m := l.lo; m < l.lo+l.n; m++ {
 		if !sumLess(l.key[m], l.job[m], k, j) {
 			break
 		}
