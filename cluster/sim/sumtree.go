@@ -291,11 +291,14 @@ func (t *sumTree) below(j int32) (int, float64) {
 	c, s := 0, 0.0
 	x := t.root
 	for range t.height {
+		// route's scan, summing the children it passes (one loop, not
+		// two: the same additions in the same order).
 		n := &t.in[x]
-		i := n.route(k, j)
-		for m := range i {
-			c += int(n.cnt[m])
-			s += n.sum[m]
+		i := int32(0)
+		for i+1 < n.n && !sumLess(k, j, n.loK[i+1], n.loJ[i+1]) {
+			c += int(n.cnt[i])
+			s += n.sum[i]
+			i++
 		}
 		x = n.child[i]
 	}
