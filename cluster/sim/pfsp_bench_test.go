@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"strconv"
 	"syscall"
 	"testing"
 
@@ -142,7 +143,11 @@ func benchWindow(b *testing.B, spec string, jobs []Job, est []float64) {
 func benchWindowJobs(b testing.TB) []Job {
 	path := os.Getenv("PFSP_BENCH_JOBS")
 	if path == "" {
-		return synthetic(300_000, 0.9, 0, 5)
+		n := 300_000
+		if v, err := strconv.Atoi(os.Getenv("PFSP_BENCH_N")); err == nil && v > 0 {
+			n = v
+		}
+		return synthetic(n, 0.9, 0, 5)
 	}
 	raw, err := os.ReadFile(path)
 	if err != nil {
