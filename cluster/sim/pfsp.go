@@ -107,7 +107,6 @@ type PFSP struct {
 	now  float64
 	rem  []float64 // true remaining work; −1 once finished
 	tag  []float64 // virtual finish tag
-	late []bool    // finished virtually, not really
 	run  slackTree // running, not-late jobs by (tag, index), with slacks
 	done sumTree   // finished for real, still in the virtual PS
 	vt   float64
@@ -155,9 +154,8 @@ func (p *PFSP) Start(jobs []Job, c float64) {
 	if cap(p.rem) < n {
 		p.rem = make([]float64, n)
 		p.tag = make([]float64, n)
-		p.late = make([]bool, n)
 	}
-	p.rem, p.tag, p.late = p.rem[:n], p.tag[:n], p.late[:n]
+	p.rem, p.tag = p.rem[:n], p.tag[:n]
 	p.run.reset(p.tag)
 	p.done.reset(n, p.tag)
 	p.lateQ.reset()
@@ -182,7 +180,6 @@ func (p *PFSP) w(j int32) float64 {
 func (p *PFSP) Arrive(t float64, j int) {
 	p.flush()
 	p.rem[j] = p.jobs[j].Size
-	p.late[j] = false
 	est := p.est(p.jobs, int(j))
 	p.tag[j] = p.vt + est
 	p.sumTag += p.tag[j]
@@ -446,7 +443,6 @@ func (p *PFSP) Advance(t float64, done func(int)) {
 			keep = false
 			w := p.run.remove(j)
 			p.run.addAll(w - v)
-			p.late[j] = true
 			p.lateQ.push(p.vLate+p.rem[j], int(j))
 		} else {
 			p.done.popMin()

@@ -36,7 +36,11 @@ type sumTree struct {
 	height int
 	first  int32 // the leftmost leaf (−1 if empty)
 	count  int
-	path   []sumStep // insert's walk down
+	// minJ and minK are the least job (−1 if empty) and its key: PFSP
+	// asks for them at every event.
+	minJ int32
+	minK float64
+	path []sumStep // insert's walk down
 }
 
 const (
@@ -72,6 +76,7 @@ func (t *sumTree) reset(_ int, key []float64) {
 	t.lf, t.in = t.lf[:0], t.in[:0]
 	t.freeL, t.freeI = t.freeL[:0], t.freeI[:0]
 	t.root, t.height, t.first, t.count = -1, 0, -1, 0
+	t.minJ = -1
 }
 
 func (t *sumTree) size() int { return t.count }
@@ -126,6 +131,9 @@ func (t *sumTree) put(x, i, y int32, k float64, j int32, leaf bool) {
 
 func (t *sumTree) insert(j int) {
 	k, jj := t.key[j], int32(j)
+	if t.count == 0 || sumLess(k, jj, t.minK, t.minJ) {
+		t.minK, t.minJ = k, jj
+	}
 	t.count++
 	if t.root < 0 {
 		x := treap.Take(&t.lf, &t.freeL)
@@ -212,19 +220,10 @@ func (t *sumTree) insert(j int) {
 }
 
 // min returns the job with the least key (−1 if empty).
-func (t *sumTree) min() int32 {
-	if t.first < 0 {
-		return -1
-	}
-	l := &t.lf[t.first]
-	return l.job[l.lo]
-}
+func (t *sumTree) min() int32 { return t.minJ }
 
 // minKey returns the least key (the tree must not be empty).
-func (t *sumTree) minKey() float64 {
-	l := &t.lf[t.first]
-	return l.key[l.lo]
-}
+func (t *sumTree) minKey() float64 { return t.minK }
 
 // popMin removes the job with the least key.
 func (t *sumTree) popMin() {
@@ -268,6 +267,11 @@ func (t *sumTree) popMin() {
 			n.sum[0] -= k
 		}
 	}
+	if l.n > 0 {
+		// The leftmost leaf stays, and no node emptied.
+		t.minK, t.minJ = l.key[l.lo], l.job[l.lo]
+		return
+	}
 	// A root with one child gives way to it.
 	for t.height > 0 && t.in[t.root].n == 1 {
 		t.freeI = append(t.freeI, t.root)
@@ -279,6 +283,8 @@ func (t *sumTree) popMin() {
 		x = t.in[x].child[0]
 	}
 	t.first = x
+	l = &t.lf[x]
+	t.minK, t.minJ = l.key[l.lo], l.job[l.lo]
 }
 
 // below returns the number and key sum of the jobs ordered before job j
