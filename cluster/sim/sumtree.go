@@ -89,8 +89,13 @@ func sumLess(k1 float64, j1 int32, k2 float64, j2 int32) bool {
 // route returns the child of inner node n whose range holds (k, j): the
 // last child whose least key is not after it (child 0 if none).
 func (n *sumInner) route(k float64, j int32) int32 {
+	// The least keys are sorted: first those below k (one comparison
+	// each), then those equal to k, whose index decides.
 	i := int32(1)
-	for i < n.n && !sumLess(k, j, n.loK[i], n.loJ[i]) {
+	for i < n.n && n.loK[i] < k {
+		i++
+	}
+	for i < n.n && n.loK[i] == k && n.loJ[i] <= j {
 		i++
 	}
 	return i - 1
@@ -153,9 +158,15 @@ func (t *sumTree) insert(j int) {
 		x = n.child[i]
 	}
 	l := &t.lf[x]
+	// p: past the jobs before (k, jj), scanning down from the last:
+	// first the keys above k (one comparison each), then those equal to
+	// k with a greater index.
 	lo, hi := l.lo, l.lo+l.n
 	p := hi
-	for p > lo && sumLess(k, jj, l.key[p-1], l.job[p-1]) {
+	for p > lo && k < l.key[p-1] {
+		p--
+	}
+	for p > lo && k == l.key[p-1] && jj < l.job[p-1] {
 		p--
 	}
 	// Open slot p by shifting the jobs after it up, or those before it
@@ -301,7 +312,12 @@ func (t *sumTree) below(j int32) (int, float64) {
 		// two: the same additions in the same order).
 		n := &t.in[x]
 		i := int32(0)
-		for i+1 < n.n && !sumLess(k, j, n.loK[i+1], n.loJ[i+1]) {
+		for i+1 < n.n && n.loK[i+1] < k {
+			c += int(n.cnt[i])
+			s += n.sum[i]
+			i++
+		}
+		for i+1 < n.n && n.loK[i+1] == k && n.loJ[i+1] <= j {
 			c += int(n.cnt[i])
 			s += n.sum[i]
 			i++
