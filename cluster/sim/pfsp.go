@@ -92,7 +92,10 @@ import "math"
 // The walks skipped and the key sums kept by adding (PFSPVersion 3) took
 // 29 % off BenchmarkSynthetic1M/pfsp (load 0.9, σ = 0.5) and 19 % off
 // BenchmarkPFSPSigma at load 1.2, σ = 0 (CPU per event, five interleaved
-// runs each, medians).
+// runs each, medians). Constant factors cut since (the trees' loops,
+// sumTree's leaf windows and cached least job, no write-only per-job
+// flags) change no bit (TestPFSPFSPPinned) and took 5–8 % off
+// BenchmarkPFSPFSPWindow's PFSP cases (minima of ten interleaved runs).
 //
 // Both trees keep their nodes in slot pools: memory in proportion to the
 // jobs in them at once, not to n. Results are those of the scan up to
