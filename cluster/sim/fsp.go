@@ -100,18 +100,29 @@ func (f *FSP) next() (float64, int) {
 func (f *FSP) plan() (float64, int) {
 	t, kind := math.Inf(1), -1
 	if n := f.virt.len(); n > 0 {
-		t, kind = f.now+(f.virt.min().key-f.vt)*float64(n)/f.c, 0
+		t, kind = f.now+perCapacity((f.virt.min().key-f.vt)*float64(n), f.c), 0
 	}
 	if s := f.served(); s >= 0 {
-		if tr := f.now + f.rem[s]/f.c; tr < t {
+		if tr := f.now + perCapacity(f.rem[s], f.c); tr < t {
 			t, kind = tr, 1
 		}
 	} else if n := f.late.len(); f.LatePS && n > 0 {
-		if tr := f.now + (f.late.min().key-f.vLate)*float64(n)/f.c; tr < t {
+		if tr := f.now + perCapacity((f.late.min().key-f.vLate)*float64(n), f.c); tr < t {
 			t, kind = tr, 2
 		}
 	}
 	return t, kind
+}
+
+// perCapacity returns work / c, the time a server of capacity c takes to
+// do work: with c = 1 (the pipeline's, its sizes normalised to the
+// cluster) work itself, without a division on every plan; x / 1 is x
+// exactly for every float64, so the bits are the same.
+func perCapacity(work, c float64) float64 {
+	if c == 1 {
+		return work
+	}
+	return work / c
 }
 
 func (f *FSP) Next() float64 {
@@ -154,8 +165,11 @@ func (f *FSP) Advance(t float64, done func(int)) {
 		// A tag is vt at arrival (≥ 0) plus the estimate, so Tol × tag ≥
 		// Tol × estimate: a copy that is not due by the first test is not
 		// due by the second, which reads the estimate (a cache miss a
-		// call, the job's estimate lying far from the heap).
-		if d := e.key - f.vt; d > Tol*e.key || d > Tol*f.est(f.jobs, int(e.j)) {
+		// call, the job's estimate lying far from the heap). A copy
+		// reached (d ≤ 0, as the event's own after its snap) is due by
+		// both tests (Tol × tag and Tol × estimate are ≥ 0), so it reads
+		// no estimate either.
+		if d := e.key - f.vt; d > 0 && (d > Tol*e.key || d > Tol*f.est(f.jobs, int(e.j))) {
 			break
 		}
 		f.virt.pop()

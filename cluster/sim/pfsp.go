@@ -92,7 +92,10 @@ import "math"
 // The walks skipped and the key sums kept by adding (PFSPVersion 3) took
 // 29 % off BenchmarkSynthetic1M/pfsp (load 0.9, σ = 0.5) and 19 % off
 // BenchmarkPFSPSigma at load 1.2, σ = 0 (CPU per event, five interleaved
-// runs each, medians).
+// runs each, medians). Constant factors cut since (the trees' loops,
+// sumTree's leaf windows and cached least job, no write-only per-job
+// flags) change no bit (TestPFSPFSPPinned) and took 5–8 % off
+// BenchmarkPFSPFSPWindow's PFSP cases (minima of ten interleaved runs).
 //
 // Both trees keep their nodes in slot pools: memory in proportion to the
 // jobs in them at once, not to n. Results are those of the scan up to
@@ -107,8 +110,7 @@ type PFSP struct {
 	now  float64
 	rem  []float64 // true remaining work; −1 once finished
 	tag  []float64 // virtual finish tag
-	late []bool    // finished virtually, not really
-	sc   *scratch  // lends rem, tag and late (nil: its own)
+	sc   *scratch  // lends rem and tag (nil: its own)
 	run  slackTree // running, not-late jobs by (tag, index), with slacks
 	done sumTree   // finished for real, still in the virtual PS
 	vt   float64
@@ -153,7 +155,7 @@ func (p *PFSP) Start(jobs []Job, c float64) {
 	p.jobs, p.c, p.now, p.vt, p.vLate, p.served = jobs, c, 0, 0, 0, -1
 	p.pend = false
 	p.sumTag, p.sumEst = 0, 0
-	p.rem, p.tag, p.late = p.sc.floats(0, p.rem, n), p.sc.floats(1, p.tag, n), p.sc.bools(p.late, n)
+	p.rem, p.tag = p.sc.floats(0, p.rem, n), p.sc.floats(1, p.tag, n)
 	p.run.reset(p.tag)
 	p.done.reset(n, p.tag)
 	p.lateQ.reset()
@@ -180,7 +182,6 @@ func (p *PFSP) w(j int32) float64 {
 func (p *PFSP) Arrive(t float64, j int) {
 	p.flush()
 	p.rem[j] = p.jobs[j].Size
-	p.late[j] = false
 	est := p.est(p.jobs, int(j))
 	p.tag[j] = p.vt + est
 	p.sumTag += p.tag[j]
@@ -222,7 +223,7 @@ func (p *PFSP) plan() {
 	p.planEvents()
 	p.nextT = math.Inf(1)
 	if p.kind >= 0 {
-		p.nextT = p.now + p.work/p.c
+		p.nextT = p.now + perCapacity(p.work, p.c)
 	}
 }
 
@@ -444,7 +445,6 @@ func (p *PFSP) Advance(t float64, done func(int)) {
 			keep = false
 			w := p.run.remove(j)
 			p.run.addAll(w - v)
-			p.late[j] = true
 			p.lateQ.push(p.vLate+p.rem[j], int(j))
 		} else {
 			p.done.popMin()
@@ -514,5 +514,5 @@ func (p *PFSP) planServed() {
 	if w := p.curW; w < p.rem[s] {
 		p.setNext(w, 4)
 	}
-	p.nextT = p.now + p.work/p.c
+	p.nextT = p.now + perCapacity(p.work, p.c)
 }

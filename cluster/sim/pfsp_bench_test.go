@@ -1,10 +1,15 @@
 package sim
 
 import (
+	"encoding/binary"
 	"fmt"
+	"math"
 	"os"
+	"strconv"
 	"syscall"
 	"testing"
+
+	"github.com/schedplan/schedplan/estimate"
 )
 
 // BenchmarkPFSPScale runs PFSP on n synthetic jobs (Weibull(0.5) sizes,
@@ -88,4 +93,74 @@ func cpuSeconds() float64 {
 		return 0
 	}
 	return float64(u.Utime.Nano()+u.Stime.Nano()) / 1e9
+}
+
+// BenchmarkPFSPFSPWindow runs PFSP and FSP+PS as the validate stage runs
+// them on a window of jobs: exact estimates, log-normal estimation errors
+// (σ = 0.25, 0.5, 1, as a column: RunEstimates) and arrivals compressed
+// to a load factor of 1.2. The window is 300,000 synthetic jobs
+// (Weibull(0.5) sizes, Poisson arrivals, load 0.9), or the jobs of the
+// file PFSP_BENCH_JOBS names: 48 bytes a job, little-endian float64s
+// Arrival, Size, Estimate, Weight, Containers, Cap (capacity 1).
+// Run: go test ./cluster/sim -run '^$' -bench PFSPFSPWindow -cpu 1
+func BenchmarkPFSPFSPWindow(b *testing.B) {
+	jobs := benchWindowJobs(b)
+	sizes := make([]float64, len(jobs))
+	for i, j := range jobs {
+		sizes[i] = j.Size
+	}
+	fast := append([]Job(nil), jobs...)
+	for i := range fast {
+		fast[i].Arrival /= 1.2
+	}
+	for _, spec := range []string{"pfsp", "fsp+ps"} {
+		for _, sigma := range []float64{0, 0.25, 0.5, 1} {
+			est := sizes
+			if sigma > 0 {
+				est = estimate.ErrorModel{Kind: estimate.LogNormal, Sigma: sigma}.Apply(sizes, estimate.RunRand(1, 0), nil)
+			}
+			b.Run(fmt.Sprintf("%s/sigma=%g", spec, sigma), func(b *testing.B) { benchWindow(b, spec, jobs, est) })
+		}
+		b.Run(spec+"/load=1.2", func(b *testing.B) { benchWindow(b, spec, fast, sizes) })
+	}
+}
+
+// benchWindow runs one case of BenchmarkPFSPFSPWindow and reports the CPU
+// time per run.
+func benchWindow(b *testing.B, spec string, jobs []Job, est []float64) {
+	var s Simulator
+	p := mustPolicy(b, spec)
+	cpu0 := cpuSeconds()
+	for b.Loop() {
+		if _, err := s.RunEstimates(jobs, est, 1, p); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric((cpuSeconds()-cpu0)/float64(b.N)*1e3, "cpu-ms/run")
+}
+
+// benchWindowJobs returns BenchmarkPFSPFSPWindow's jobs.
+func benchWindowJobs(b testing.TB) []Job {
+	path := os.Getenv("PFSP_BENCH_JOBS")
+	if path == "" {
+		n := 300_000
+		if v, err := strconv.Atoi(os.Getenv("PFSP_BENCH_N")); err == nil && v > 0 {
+			n = v
+		}
+		return synthetic(n, 0.9, 0, 5)
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if len(raw)%48 != 0 {
+		b.Fatalf("%s: %d bytes, not a multiple of 48", path, len(raw))
+	}
+	jobs := make([]Job, len(raw)/48)
+	f := func(k int) float64 { return math.Float64frombits(binary.LittleEndian.Uint64(raw[8*k:])) }
+	for i := range jobs {
+		k := 6 * i
+		jobs[i] = Job{Arrival: f(k), Size: f(k + 1), Estimate: f(k + 2), Weight: f(k + 3), Containers: f(k + 4), Cap: f(k + 5)}
+	}
+	return jobs
 }

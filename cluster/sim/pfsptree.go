@@ -91,12 +91,12 @@ func (t *slackTree) size() int {
 	return int(t.nd[t.root].cnt)
 }
 
-// node makes a one-node tree of job j with slack s and estimated remaining
-// work w, and returns its slot.
-func (t *slackTree) node(j int32, s, w float64) int32 {
+// node makes a node of job j with estimated remaining work w and returns
+// its slot. Its aggregates are not set: finish gives it its slack and
+// children and pulls it, and nothing reads it before.
+func (t *slackTree) node(j int32, w float64) int32 {
 	x := treap.Take(&t.nd, &t.free)
-	t.nd[x] = stNode{left: -1, right: -1, job: j, prio: t.rng.Next(), tag: t.tag[j], s: s, w: w}
-	t.pull(x)
+	t.nd[x] = stNode{left: -1, right: -1, job: j, prio: t.rng.Next(), tag: t.tag[j], w: w}
 	return x
 }
 
@@ -107,58 +107,65 @@ func (t *slackTree) before(x, j int32) bool {
 }
 
 // pull recomputes slot x's subtree aggregates from its own job and its
-// children. x must have no pending additions (push first): the children's
-// minima do not include them.
+// children (left, then right). x must have no pending additions (push
+// first): the children's minima do not include them. The aggregates are
+// built in locals and stored once (the same operations in the same order
+// as on the node's fields, without a load and a store each).
 func (t *slackTree) pull(x int32) {
 	n := &t.nd[x]
-	n.cnt, n.zeros = 1, 0
-	n.sumTag, n.sumW = n.tag, n.w
-	n.minPosW = math.Inf(1)
+	cnt, zeros := int32(1), int32(0)
+	sumTag, sumW := n.tag, n.w
+	minPosW := math.Inf(1)
 	if n.w == 0 {
-		n.zeros = 1
+		zeros = 1
 	} else {
-		n.minPosW = n.w
+		minPosW = n.w
 	}
-	n.mn, n.sl, n.melt = n.s, n.tag, math.Inf(1)
-	if n.left >= 0 {
-		t.pullChild(n, &t.nd[n.left])
-	}
-	if n.right >= 0 {
-		t.pullChild(n, &t.nd[n.right])
-	}
-}
-
-func (t *slackTree) pullChild(n, c *stNode) {
-	n.cnt += c.cnt
-	n.zeros += c.zeros
-	n.sumTag += c.sumTag
-	n.sumW += c.sumW
-	if c.minPosW < n.minPosW {
-		n.minPosW = c.minPosW
-	}
-	// Merge the lower envelopes: the lesser minimum wins (ties: the lesser
-	// slope, which stays least longer as c grows), and the melt shrinks to
-	// when the loser's line crosses the winner's, if it ever does.
-	m1, s1, m2, s2 := n.mn, n.sl, c.mn, c.sl
-	if m2 < m1 || (m2 == m1 && s2 < s1) {
-		m1, s1, m2, s2 = m2, s2, m1, s1
-	}
-	if c.melt < n.melt {
-		n.melt = c.melt
-	}
-	if s2 < s1 {
-		if x := (m2 - m1) / (s1 - s2); x < n.melt {
-			n.melt = x
+	mn, sl, melt := n.s, n.tag, math.Inf(1)
+	for _, y := range [2]int32{n.left, n.right} {
+		if y < 0 {
+			continue
 		}
+		c := &t.nd[y]
+		cnt += c.cnt
+		zeros += c.zeros
+		sumTag += c.sumTag
+		sumW += c.sumW
+		if c.minPosW < minPosW {
+			minPosW = c.minPosW
+		}
+		// Merge the lower envelopes: the lesser minimum wins (ties: the
+		// lesser slope, which stays least longer as c grows), and the melt
+		// shrinks to when the loser's line crosses the winner's, if it
+		// ever does.
+		m1, s1, m2, s2 := mn, sl, c.mn, c.sl
+		if m2 < m1 || (m2 == m1 && s2 < s1) {
+			m1, s1, m2, s2 = m2, s2, m1, s1
+		}
+		if c.melt < melt {
+			melt = c.melt
+		}
+		if s2 < s1 {
+			if x := (m2 - m1) / (s1 - s2); x < melt {
+				melt = x
+			}
+		}
+		mn, sl = m1, s1
 	}
-	n.mn, n.sl = m1, s1
+	n.cnt, n.zeros, n.sumTag, n.sumW, n.minPosW = cnt, zeros, sumTag, sumW, minPosW
+	n.mn, n.sl, n.melt = mn, sl, melt
 }
 
-// apply adds dc·tag_k + da to the slack of every job k in x's subtree.
+// apply adds dc·tag_k + da to the slack of every job k in x's subtree
+// (none if x < 0: a call is saved, apply being inlined).
 func (t *slackTree) apply(x int32, dc, da float64) {
-	if x < 0 {
-		return
+	if x >= 0 {
+		t.applyAt(x, dc, da)
 	}
+}
+
+// applyAt is apply for a slot x ≥ 0.
+func (t *slackTree) applyAt(x int32, dc, da float64) {
 	n := &t.nd[x]
 	n.s += dc*n.tag + da
 	if dc != 0 && !(dc < n.melt) {
@@ -175,14 +182,20 @@ func (t *slackTree) apply(x int32, dc, da float64) {
 	n.lzA += da
 }
 
-// push hands x's pending additions to its children.
+// push hands x's pending additions to its children (inlined: most nodes
+// have none).
 func (t *slackTree) push(x int32) {
-	n := &t.nd[x]
-	if c, a := n.lzC, n.lzA; c != 0 || a != 0 {
-		n.lzC, n.lzA = 0, 0
-		t.apply(n.left, c, a)
-		t.apply(n.right, c, a)
+	if n := &t.nd[x]; n.lzC != 0 || n.lzA != 0 {
+		t.pushDown(n)
 	}
+}
+
+// pushDown is push for a node with pending additions.
+func (t *slackTree) pushDown(n *stNode) {
+	c, a := n.lzC, n.lzA
+	n.lzC, n.lzA = 0, 0
+	t.apply(n.left, c, a)
+	t.apply(n.right, c, a)
 }
 
 // addAll adds da to every slack.
@@ -361,7 +374,7 @@ func (t *slackTree) first() (int32, float64) { return t.firstJ, t.firstT }
 // j's slack. The walk goes down while the nodes outrank the new one and
 // splits only the subtree below that point (O(1) nodes expected).
 func (t *slackTree) arrive(j int32, w, vt, d float64) (x int32, rc int, rs, rw float64) {
-	x = t.node(j, 0, w)
+	x = t.node(j, w)
 	pr := t.nd[x].prio
 	t.path = t.path[:0]
 	y := t.root

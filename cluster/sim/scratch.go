@@ -1,6 +1,6 @@
 package sim
 
-// scratch holds the per-job arrays (8 to 17 B a job) that the policies one
+// scratch holds the per-job arrays (8 to 20 B a job) that the policies one
 // Simulator runs borrow for the length of a run: one set per Simulator,
 // whichever of its policies runs, instead of one per policy.
 //
@@ -16,7 +16,6 @@ package sim
 type scratch struct {
 	f [3][]float64
 	i [2][]int32
-	b []bool
 	s []int8
 }
 
@@ -44,15 +43,6 @@ func (sc *scratch) int32s(k int, own []int32, n int) []int32 {
 	return sc.i[k]
 }
 
-// bools is floats for the bool slot.
-func (sc *scratch) bools(own []bool, n int) []bool {
-	if sc == nil {
-		return resizeBools(own, n)
-	}
-	sc.b = resizeBools(sc.b, n)
-	return sc.b
-}
-
 // int8s is floats for the int8 slot.
 func (sc *scratch) int8s(own []int8, n int) []int8 {
 	if sc == nil {
@@ -60,13 +50,6 @@ func (sc *scratch) int8s(own []int8, n int) []int8 {
 	}
 	sc.s = resize8(sc.s, n)
 	return sc.s
-}
-
-func resizeBools(s []bool, n int) []bool {
-	if cap(s) < n {
-		return make([]bool, n)
-	}
-	return s[:n]
 }
 
 func resize8(s []int8, n int) []int8 {

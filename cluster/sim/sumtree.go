@@ -13,7 +13,11 @@ import "github.com/schedplan/schedplan/internal/treap"
 // so a query touches a handful of cache lines per level and there are
 // about log_32 n levels (a treap has about 2 ln n, one miss each).
 // Jobs leave only from the front (popMin), so nodes are never merged:
-// only the leftmost path holds nodes below half full, and they empty.
+// only the leftmost path holds nodes below half full, and they empty. A
+// leaf's jobs fill a window of its slots (from lo), so that popMin moves
+// none (the window shrinks from the front) and an insert shifts the
+// shorter side of the window; sums over a leaf run over the window in
+// ascending order, as they always did (the same additions, the same bits).
 // An insert adds its key to the sums on its way down and popMin
 // subtracts it on the leftmost path (O(1) a level); a node that splits,
 // and its new sibling, are summed afresh from the node below, so a sum
@@ -32,7 +36,11 @@ type sumTree struct {
 	height int
 	first  int32 // the leftmost leaf (−1 if empty)
 	count  int
-	path   []sumStep // insert's walk down
+	// minJ and minK are the least job (−1 if empty) and its key: PFSP
+	// asks for them at every event.
+	minJ int32
+	minK float64
+	path []sumStep // insert's walk down
 }
 
 const (
@@ -40,11 +48,12 @@ const (
 	sumFan     = 32 // children per inner node; a full node splits
 )
 
-// sumLeaf is a leaf of a sumTree: its jobs in (key, index) order.
+// sumLeaf is a leaf of a sumTree: its jobs in (key, index) order, in
+// slots lo to lo+n−1.
 type sumLeaf struct {
-	n   int32
-	key [sumLeafCap]float64
-	job [sumLeafCap]int32
+	lo, n int32
+	key   [sumLeafCap]float64
+	job   [sumLeafCap]int32
 }
 
 // sumInner is an inner node of a sumTree: per child its slot, its
@@ -67,6 +76,7 @@ func (t *sumTree) reset(_ int, key []float64) {
 	t.lf, t.in = t.lf[:0], t.in[:0]
 	t.freeL, t.freeI = t.freeL[:0], t.freeI[:0]
 	t.root, t.height, t.first, t.count = -1, 0, -1, 0
+	t.minJ = -1
 }
 
 func (t *sumTree) size() int { return t.count }
@@ -79,8 +89,13 @@ func sumLess(k1 float64, j1 int32, k2 float64, j2 int32) bool {
 // route returns the child of inner node n whose range holds (k, j): the
 // last child whose least key is not after it (child 0 if none).
 func (n *sumInner) route(k float64, j int32) int32 {
+	// The least keys are sorted: first those below k (one comparison
+	// each), then those equal to k, whose index decides.
 	i := int32(1)
-	for i < n.n && !sumLess(k, j, n.loK[i], n.loJ[i]) {
+	for i < n.n && n.loK[i] < k {
+		i++
+	}
+	for i < n.n && n.loK[i] == k && n.loJ[i] <= j {
 		i++
 	}
 	return i - 1
@@ -92,7 +107,7 @@ func (t *sumTree) tot(x int32, leaf bool) (int32, float64) {
 	if leaf {
 		l := &t.lf[x]
 		s := 0.0
-		for _, k := range l.key[:l.n] {
+		for _, k := range l.key[l.lo : l.lo+l.n] {
 			s += k
 		}
 		return l.n, s
@@ -121,10 +136,13 @@ func (t *sumTree) put(x, i, y int32, k float64, j int32, leaf bool) {
 
 func (t *sumTree) insert(j int) {
 	k, jj := t.key[j], int32(j)
+	if t.count == 0 || sumLess(k, jj, t.minK, t.minJ) {
+		t.minK, t.minJ = k, jj
+	}
 	t.count++
 	if t.root < 0 {
 		x := treap.Take(&t.lf, &t.freeL)
-		t.lf[x].n = 0
+		t.lf[x].lo, t.lf[x].n = 0, 0
 		t.root, t.height, t.first = x, 0, x
 	}
 	// On the way down every child taken gains the key (its count and sum
@@ -140,12 +158,28 @@ func (t *sumTree) insert(j int) {
 		x = n.child[i]
 	}
 	l := &t.lf[x]
-	p := l.n
-	for p > 0 && sumLess(k, jj, l.key[p-1], l.job[p-1]) {
+	// p: past the jobs before (k, jj), scanning down from the last:
+	// first the keys above k (one comparison each), then those equal to
+	// k with a greater index.
+	lo, hi := l.lo, l.lo+l.n
+	p := hi
+	for p > lo && k < l.key[p-1] {
 		p--
 	}
-	copy(l.key[p+1:l.n+1], l.key[p:l.n])
-	copy(l.job[p+1:l.n+1], l.job[p:l.n])
+	for p > lo && k == l.key[p-1] && jj < l.job[p-1] {
+		p--
+	}
+	// Open slot p by shifting the jobs after it up, or those before it
+	// down when there is room below and they are fewer (or no room above).
+	if lo > 0 && (hi == sumLeafCap || p-lo < hi-p) {
+		copy(l.key[lo-1:p-1], l.key[lo:p])
+		copy(l.job[lo-1:p-1], l.job[lo:p])
+		l.lo--
+		p--
+	} else {
+		copy(l.key[p+1:hi+1], l.key[p:hi])
+		copy(l.job[p+1:hi+1], l.job[p:hi])
+	}
 	l.key[p], l.job[p] = k, jj
 	l.n++
 	if l.n < sumLeafCap {
@@ -153,12 +187,13 @@ func (t *sumTree) insert(j int) {
 	}
 	// Split full nodes on the way up; y is x's new right sibling with
 	// least key (yk, yj). The sums of a node that splits, and of its new
-	// sibling, are summed afresh from the node below.
+	// sibling, are summed afresh from the node below. A full leaf's
+	// window is all its slots (lo is 0).
 	y := treap.Take(&t.lf, &t.freeL)
 	{
 		l, r := &t.lf[x], &t.lf[y]
 		h := int32(sumLeafCap / 2)
-		r.n = l.n - h
+		r.lo, r.n = 0, l.n-h
 		copy(r.key[:r.n], l.key[h:l.n])
 		copy(r.job[:r.n], l.job[h:l.n])
 		l.n = h
@@ -196,22 +231,16 @@ func (t *sumTree) insert(j int) {
 }
 
 // min returns the job with the least key (−1 if empty).
-func (t *sumTree) min() int32 {
-	if t.first < 0 {
-		return -1
-	}
-	return t.lf[t.first].job[0]
-}
+func (t *sumTree) min() int32 { return t.minJ }
 
 // minKey returns the least key (the tree must not be empty).
-func (t *sumTree) minKey() float64 { return t.lf[t.first].key[0] }
+func (t *sumTree) minKey() float64 { return t.minK }
 
 // popMin removes the job with the least key.
 func (t *sumTree) popMin() {
 	l := &t.lf[t.first]
-	k := l.key[0]
-	copy(l.key[:l.n-1], l.key[1:l.n])
-	copy(l.job[:l.n-1], l.job[1:l.n])
+	k := l.key[l.lo]
+	l.lo++
 	l.n--
 	t.count--
 	if t.count == 0 {
@@ -249,6 +278,11 @@ func (t *sumTree) popMin() {
 			n.sum[0] -= k
 		}
 	}
+	if l.n > 0 {
+		// The leftmost leaf stays, and no node emptied.
+		t.minK, t.minJ = l.key[l.lo], l.job[l.lo]
+		return
+	}
 	// A root with one child gives way to it.
 	for t.height > 0 && t.in[t.root].n == 1 {
 		t.freeI = append(t.freeI, t.root)
@@ -260,6 +294,8 @@ func (t *sumTree) popMin() {
 		x = t.in[x].child[0]
 	}
 	t.first = x
+	l = &t.lf[x]
+	t.minK, t.minJ = l.key[l.lo], l.job[l.lo]
 }
 
 // below returns the number and key sum of the jobs ordered before job j
@@ -272,16 +308,24 @@ func (t *sumTree) below(j int32) (int, float64) {
 	c, s := 0, 0.0
 	x := t.root
 	for range t.height {
+		// route's scan, summing the children it passes (one loop, not
+		// two: the same additions in the same order).
 		n := &t.in[x]
-		i := n.route(k, j)
-		for m := range i {
-			c += int(n.cnt[m])
-			s += n.sum[m]
+		i := int32(0)
+		for i+1 < n.n && n.loK[i+1] < k {
+			c += int(n.cnt[i])
+			s += n.sum[i]
+			i++
+		}
+		for i+1 < n.n && n.loK[i+1] == k && n.loJ[i+1] <= j {
+			c += int(n.cnt[i])
+			s += n.sum[i]
+			i++
 		}
 		x = n.child[i]
 	}
 	l := &t.lf[x]
-	for m := range l.n {
+	for m := l.lo; m < l.lo+l.n; m++ {
 		if !sumLess(l.key[m], l.job[m], k, j) {
 			break
 		}
