@@ -67,7 +67,7 @@ func hashResults(res []*ExperimentResult) uint64 {
 // sharedDrawsPinned are hashResults of sharedDrawPool's results and the
 // hash of what its Sink was handed, in order, as each run drew its own
 // estimates (before runs of one draw shared them).
-const sharedDrawsPinned, sharedSinkPinned = 0xd143121ed5622fa1, 0x1f26087197651a19
+const sharedDrawsPinned, sharedSinkPinned uint64 = 0xd143121ed5622fa1, 0x1f26087197651a19
 
 // TestSharedDrawsPinned checks that the pool's results and what its Sink
 // is handed (in order) are, bit for bit, those computed before, on 1 to
