@@ -45,7 +45,7 @@ func pinSamples() [][]float64 {
 // before the radix select replaced it.
 const quantilesPinned = 0xcb1350b9420f12b
 
-// TestQuantilesPinned checks that quantilesInPlace gives, bit for bit,
+// TestQuantilesPinned checks that quantilesOf gives, bit for bit,
 // what it gave before its selection changed (means included: the sum is
 // taken in the sample's order).
 func TestQuantilesPinned(t *testing.T) {
@@ -55,7 +55,7 @@ func TestQuantilesPinned(t *testing.T) {
 	h := fnv.New64a()
 	var b [8]byte
 	for _, x := range pinSamples() {
-		q := quantilesInPlace(x)
+		q := quantilesOf(x)
 		for _, v := range []float64{q.Mean, q.Min, q.P50, q.P90, q.P99, q.Max} {
 			u := math.Float64bits(v)
 			for k := range b {
