@@ -7,6 +7,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
+	"sync"
 	"testing"
 
 	"github.com/schedplan/schedplan/cluster/sim"
@@ -97,5 +99,87 @@ func TestSharedDrawsPinned(t *testing.T) {
 		if got := sh.Sum64(); got != sharedSinkPinned {
 			t.Errorf("%d workers: sink hash %#x, pinned %#x", workers, got, sharedSinkPinned)
 		}
+	}
+}
+
+// TestRunDrawnOncePerRun checks that the policies of a run share its
+// draw: each (experiment, run) of a sharing experiment is drawn once
+// whatever the number of workers (three policies: a third of the draws),
+// with no more columns live than workers and one, and that experiments
+// that must not share (a Sink's rows go in policy order; one policy a
+// run has nothing to share) draw in their workers as before.
+func TestRunDrawnOncePerRun(t *testing.T) {
+	jobs := sharedDrawJobs(2000)
+	var mu sync.Mutex
+	defer func() { drawHook = nil }()
+	for _, workers := range []int{1, 2, 3, 5} {
+		drawn := map[[2]int]int{}
+		most := 0
+		drawHook = func(u unit, live int) {
+			mu.Lock()
+			drawn[[2]int{u.x, u.k}]++
+			most = max(most, live)
+			mu.Unlock()
+		}
+		xs := sharedDrawPool(jobs, func(*RunRows) error { return nil })
+		if _, err := RunExperiments(context.Background(), RunOptions{Workers: workers}, xs...); err != nil {
+			t.Fatal(err)
+		}
+		for xi, x := range xs {
+			want := 0 // columns drawn by the cache
+			if xi >= 1 && xi <= 4 || xi == 6 {
+				want = len(x.runs())
+			}
+			got := 0
+			for k, n := range drawn {
+				if k[0] == xi {
+					got++
+					if n != 1 {
+						t.Errorf("%d workers: experiment %d run %d drawn %d times", workers, xi, k[1], n)
+					}
+				}
+			}
+			if got != want {
+				t.Errorf("%d workers: experiment %d: %d runs drawn by the cache, want %d", workers, xi, got, want)
+			}
+		}
+		if most > workers+1 {
+			t.Errorf("%d workers: %d columns live at once", workers, most)
+		}
+	}
+}
+
+// TestRunMajorOrder checks the order units start in: run by run for an
+// experiment that shares its draws, as planned otherwise.
+func TestRunMajorOrder(t *testing.T) {
+	jobs := sharedDrawJobs(10)
+	xs := sharedDrawPool(jobs, func(*RunRows) error { return nil })[:3]
+	xs[1].Runs = 2
+	var units []unit
+	for xi, x := range xs {
+		for p := range x.Policies {
+			n := x.Runs
+			if xi == 0 || x.Policies[p] == "ps" {
+				n = 1
+			}
+			for k := range n {
+				units = append(units, unit{xi, p, k})
+			}
+		}
+	}
+	order := make([]int, len(units))
+	for i := range order {
+		order[i] = i
+	}
+	runMajor(order, units, newDrawCache(xs, units, 2))
+	var got []unit
+	for _, i := range order {
+		got = append(got, units[i])
+	}
+	want := []unit{{0, 0, 0}, {0, 1, 0}, {0, 2, 0}, {0, 3, 0}, {0, 4, 0},
+		{1, 0, 0}, {1, 1, 0}, {1, 2, 0}, {1, 0, 1}, {1, 1, 1}, {1, 2, 1},
+		{2, 0, 0}, {2, 1, 0}, {2, 2, 0}, {2, 3, 0}, {2, 1, 1}, {2, 2, 1}, {2, 3, 1}, {2, 1, 2}, {2, 2, 2}, {2, 3, 2}}
+	if !slices.Equal(got, want) {
+		t.Errorf("order %v,\nwant  %v", got, want)
 	}
 }
