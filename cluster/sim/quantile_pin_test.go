@@ -40,9 +40,9 @@ func pinSamples() [][]float64 {
 	return append(out, withNaN)
 }
 
-// quantilesPinned is the FNV-1a hash of the bits of every field of
-// quantilesInPlace over pinSamples, as computed by selection (quickselect)
-// before the radix select replaced it.
+// quantilesPinned is the FNV-1a hash of the bits of every field of the
+// summaries of pinSamples as quantilesInPlace computed them, by three
+// quickselects, before radix.SelectFloat64s replaced them.
 const quantilesPinned = 0xcb1350b9420f12b
 
 // TestQuantilesPinned checks that quantilesOf gives, bit for bit,

@@ -83,6 +83,7 @@ type band struct {
 	below, atA, atB int
 	inside          []uint64
 	targets         []int
+	lo, hi          int // the sample's keys a and b (−1, sampleSize: none)
 }
 
 // bandsOf samples x's keys and returns a band for each rank, those that
@@ -101,18 +102,27 @@ func bandsOf(x []float64, ranks, order []int) []band {
 		p := float64(ranks[j]) / float64(n)
 		c, d := p*m, 3.5*math.Sqrt(m*p*(1-p))+2
 		a, b := uint64(0), uint64(math.MaxUint64)
-		if lo := int(c - d); c-d >= 0 {
+		lo, hi := -1, int(math.Ceil(c+d))
+		if c-d >= 0 {
+			lo = int(c - d)
 			a = s[lo]
 		}
-		if hi := int(math.Ceil(c + d)); hi < sampleSize {
+		if hi < sampleSize {
 			b = s[hi]
+		} else {
+			hi = sampleSize
 		}
 		if k := len(bands) - 1; k >= 0 && a <= bands[k].b {
-			bands[k].b = max(bands[k].b, b)
+			bands[k].b, bands[k].hi = max(bands[k].b, b), max(bands[k].hi, hi)
 			bands[k].targets = append(bands[k].targets, j)
 			continue
 		}
-		bands = append(bands, band{a: a, b: b, targets: []int{j}})
+		bands = append(bands, band{a: a, b: b, lo: lo, hi: hi, targets: []int{j}})
+	}
+	for i := range bands {
+		// Room for the keys the sample puts inside, and a quarter more.
+		expect := (bands[i].hi - bands[i].lo) * n / sampleSize
+		bands[i].inside = make([]uint64, 0, expect+expect/4+16)
 	}
 	return bands
 }
