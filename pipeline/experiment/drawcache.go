@@ -45,8 +45,12 @@ type drawColumn struct {
 // reference run).
 func newDrawCache(xs []*Experiment, units []unit, workers int) *drawCache {
 	c := &drawCache{cols: map[drawKey]*drawColumn{}, refs: map[drawKey]int{}, workers: workers}
+	shares := make([]bool, len(xs))
+	for xi, x := range xs {
+		shares[xi] = x.sharesDraws()
+	}
 	for _, u := range units {
-		if xs[u.x].sharesDraws() {
+		if shares[u.x] {
 			c.refs[drawKey{u.x, u.k}]++
 			c.left++
 		}
