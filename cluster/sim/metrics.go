@@ -3,7 +3,6 @@ package sim
 import (
 	"fmt"
 	"math"
-	"slices"
 
 	"gonum.org/v1/gonum/stat"
 )
@@ -20,9 +19,7 @@ type Quantiles struct {
 
 // QuantilesOf summarises x (which it does not modify). The zero value is
 // returned for an empty sample.
-func QuantilesOf(x []float64) Quantiles {
-	return quantilesInPlace(slices.Clone(x))
-}
+func QuantilesOf(x []float64) Quantiles { return quantilesOf(x) }
 
 // QuantilesOfSorted is QuantilesOf for a sample already in ascending order
 // (it does not copy it).
@@ -121,7 +118,7 @@ type Metrics struct {
 	Response []float64
 	Slowdown []float64 // NaN for zero-size jobs
 	Missed   []bool    // nil without deadlines
-	sorted   []float64
+	finite   []float64 // the slowdowns that are not NaN, summarised
 	// resp is Compute's own buffer of responses (Response when they are
 	// completion − arrival).
 	resp []float64
@@ -153,9 +150,9 @@ func (m *Metrics) PerJobRun(jobs []Job, r *Result, c float64, deadlines []float6
 // SummaryRun is ComputeRun's summary alone, bit for bit, for a caller
 // that reads no per-job metrics and no more of r: it keeps no buffer of
 // its own (ComputeRun keeps 25 B a job: the slowdowns, missed flags and a
-// sorted copy), summarising r's slices where they are — it reorders
-// r.Response and overwrites r.Completion —, so r must be a Simulator's
-// Result, whose next run overwrites both. Response, Slowdown and Missed
+// copy of the slowdowns that are not NaN), summarising r's slices where
+// they are — it overwrites r.Completion with the slowdowns —, so r must
+// be a Simulator's Result, whose next run overwrites it. Response, Slowdown and Missed
 // are left nil, and the buffers an earlier call left are dropped.
 func (m *Metrics) SummaryRun(jobs []Job, r *Result, c float64, deadlines []float64) Summary {
 	return m.compute(jobs, r.Completion, r.Response, c, deadlines, false, true)
@@ -240,20 +237,19 @@ func (m *Metrics) compute(jobs []Job, completion, response []float64, c float64,
 				}
 			}
 		}
-		s.Response = quantilesInPlace(m.Response)
-		s.Slowdown = quantilesInPlace(completion[:k])
-		m.Response, m.sorted = nil, nil
+		s.Response = quantilesOf(m.Response)
+		s.Slowdown = quantilesOf(completion[:k])
+		m.Response, m.finite = nil, nil
 		return s
 	}
-	m.sorted = append(m.sorted[:0], m.Response...)
-	s.Response = quantilesInPlace(m.sorted)
-	m.sorted = m.sorted[:0]
+	s.Response = quantilesOf(m.Response)
+	m.finite = m.finite[:0]
 	for _, v := range m.Slowdown {
 		if !math.IsNaN(v) {
-			m.sorted = append(m.sorted, v)
+			m.finite = append(m.finite, v)
 		}
 	}
-	s.Slowdown = quantilesInPlace(m.sorted)
+	s.Slowdown = quantilesOf(m.finite)
 	return s
 }
 

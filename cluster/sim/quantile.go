@@ -5,17 +5,20 @@ import (
 	"math/bits"
 	"slices"
 	"sort"
+
+	"github.com/schedplan/schedplan/internal/radix"
 )
 
 // Quantiles are computed by selection, not by sorting: a summary needs six
-// order statistics, and selection finds them in O(n) expected time where a
-// sort takes O(n log n) (at a million jobs the sorts were 40% of the tuner's
-// CPU time). The values are those of gonum's stat.Quantile with
-// stat.LinInterp on the sorted sample: an order statistic does not depend on
-// how it was found. Only the mean's rounding depends on the summation order.
+// order statistics, and radix.SelectFloat64s (one pass over the values,
+// neither moving nor copying them) finds them in O(n) time where a sort
+// takes O(n log n). The values are those of gonum's
+// stat.Quantile with stat.LinInterp on the sorted sample: an order
+// statistic does not depend on how it was found. Only the mean's rounding
+// depends on the summation order.
 
-// linInterp returns i and t such that gonum's stat.Quantile(p, LinInterp, s,
-// nil) on an ascending sample s of n > 0 values is t·s[i−1] + (1−t)·s[i]
+// linInterp returns i and t such that gonum's stat.Quantile(p, LinInterp,
+// s, nil) on an ascending sample s of n > 0 values is t·s[i−1] + (1−t)·s[i]
 // (t = 0 and i = 0 when it is s[0]): i is the first index whose cumulative
 // count i+1 reaches p·n.
 func linInterp(p float64, n int) (int, float64) {
@@ -31,70 +34,6 @@ func linInterp(p float64, n int) (int, float64) {
 		return 0, 0
 	}
 	return i, float64(i+1) - fidx
-}
-
-// selectK reorders x so that x[k] is the value a sort would put there, with
-// x[:k] ≤ x[k] ≤ x[k+1:]. It is quickselect with a three-way partition
-// (many equal values cost nothing), switching to a sort of the remaining
-// range after 2·log₂ n unlucky rounds, so it is O(n) expected and
-// O(n log n) at worst. A range of more than bandMin values is split around
-// two pivots from a sample, whose ranks bracket k's (bandOf): one pass
-// leaves k in the small band between them, where a median-of-three pivot
-// would leave it in half the range (about 1.1 n comparisons for a median
-// instead of 2.75 n). x must hold no NaN.
-func selectK(x []float64, k int) {
-	lo, hi := 0, len(x) // the k-th value lies in x[lo:hi]
-	for budget := 2 * bits.Len(uint(len(x))); hi-lo > 16; budget-- {
-		if budget == 0 {
-			slices.Sort(x[lo:hi])
-			return
-		}
-		var lt, gt int
-		a, b := 0.0, 0.0
-		if hi-lo > bandMin {
-			a, b = bandOf(x, lo, hi, k)
-			lt, gt, _, _ = partitionBand(x, nil, lo, hi, a, b)
-		} else {
-			lt, gt, _, _ = partition3(x, nil, lo, hi)
-			a, b = x[lt], x[lt]
-		}
-		switch {
-		case k < lt:
-			hi = lt
-		case k >= gt:
-			lo = gt
-		case a == b: // x[lt:gt] all equal the pivot
-			return
-		default:
-			lo, hi = lt, gt
-		}
-	}
-	slices.Sort(x[lo:hi])
-}
-
-// bandMin is the smallest range selectK splits around a sampled band.
-const bandMin = 1 << 14
-
-// bandOf returns two values of x[lo:hi] whose ranks bracket k (0-based in
-// x[lo:hi], lo ≤ k < hi) with high probability: order statistics of an
-// evenly spaced sample of about ½ n^⅔ values (Floyd and Rivest's size), at
-// k's rank in the sample ± 3 standard deviations of a sample quantile.
-// Sampling does not move x.
-func bandOf(x []float64, lo, hi, k int) (float64, float64) {
-	var buf [4096]float64
-	n := hi - lo
-	m := min(len(buf), int(0.5*math.Pow(float64(n), 2.0/3)))
-	s := buf[:m]
-	for i := range s {
-		s[i] = x[lo+int(int64(i)*int64(n)/int64(m))]
-	}
-	p := float64(k-lo) / float64(n)
-	c := float64(k-lo) * float64(m) / float64(n)
-	d := 3*math.Sqrt(float64(m)*p*(1-p)) + 1
-	i, j := max(0, int(c-d)), min(m-1, int(c+d))
-	selectK(s, i)
-	selectK(s[i+1:], j-i-1)
-	return s[i], s[j]
 }
 
 // partition3 partitions x[lo:hi] (and w[lo:hi] with it, unless w is nil)
@@ -151,9 +90,10 @@ func walk(w []float64, lo, hi int, before, target float64) (int, float64) {
 	return lo, before
 }
 
-// quantilesInPlace summarises x, reordering it. The zero value is returned
-// for an empty sample; a sample with a NaN has NaN quantiles and mean.
-func quantilesInPlace(x []float64) Quantiles {
+// quantilesOf summarises x, which it neither reorders nor copies. The
+// zero value is returned for an empty sample; a sample with a NaN has NaN
+// quantiles and mean.
+func quantilesOf(x []float64) Quantiles {
 	n := len(x)
 	if n == 0 {
 		return Quantiles{}
@@ -167,33 +107,37 @@ func quantilesInPlace(x []float64) Quantiles {
 		sum += v
 		lo, hi = min(lo, v), max(hi, v)
 	}
-	q := Quantiles{Mean: sum / float64(n), Min: lo, Max: hi}
-	// Lowest quantile first, each next one selected among the values above
-	// the last (prev): x[:prev] ≤ x[prev] ≤ x[prev+1:], so the median's
-	// selection over n values is followed by the 90th percentile's over the
-	// n/2 above it and the 99th's over the n/10 above that (about 5 n
-	// comparisons in all, against 7.7 n for the highest first).
-	prev := -1
-	for _, pq := range []struct {
-		p   float64
-		out *float64
-	}{{0.5, &q.P50}, {0.9, &q.P90}, {0.99, &q.P99}} {
-		i, t := linInterp(pq.p, n)
-		if i > prev {
-			selectK(x[prev+1:], i-prev-1)
+	q := LinInterpAmong(x, 0, n, []float64{0.5, 0.9, 0.99})
+	return Quantiles{Mean: sum / float64(n), Min: lo, P50: q[0], P90: q[1], P99: q[2], Max: hi}
+}
+
+// LinInterpAmong returns, for each p of ps, gonum's stat.Quantile(p,
+// stat.LinInterp, s, nil) of s, the n values of x that follow its low
+// first in radix.Float64s' order (s = x sorted so, [low:low+n]; n > 0),
+// without sorting, moving or copying x: the order statistics it
+// interpolates between are found by radix.SelectFloat64s. In that order −0
+// comes before +0 (a sort by value leaves a mix of zeros in any order; a
+// sample of zeros of one sign gives that sign).
+func LinInterpAmong(x []float64, low, n int, ps []float64) []float64 {
+	at := make([]int, len(ps)) // the index of each quantile's upper order statistic in ranks
+	t := make([]float64, len(ps))
+	ranks := make([]int, 0, 2*len(ps))
+	for k, p := range ps {
+		var i int
+		i, t[k] = linInterp(p, n)
+		if t[k] != 0 {
+			ranks = append(ranks, low+i-1)
 		}
-		v := x[i]
-		if t != 0 {
-			// x[:i] holds the i smallest; the (i−1)-th is their largest,
-			// which lies in x[prev:i] when prev < i (x[:prev] ≤ x[prev]).
-			from := 0
-			if prev >= 0 && prev < i {
-				from = prev
-			}
-			v = t*slices.Max(x[from:i]) + (1-t)*v
+		at[k] = len(ranks)
+		ranks = append(ranks, low+i)
+	}
+	v := radix.SelectFloat64s(x, ranks)
+	q := make([]float64, len(ps))
+	for k := range ps {
+		q[k] = v[at[k]]
+		if t[k] != 0 {
+			q[k] = t[k]*v[at[k]-1] + (1-t[k])*v[at[k]]
 		}
-		*pq.out = v
-		prev = i
 	}
 	return q
 }

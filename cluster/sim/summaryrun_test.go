@@ -49,8 +49,8 @@ func TestSummaryRunIsComputeRuns(t *testing.T) {
 		if !sameSummary(got, want) {
 			t.Errorf("%s: SummaryRun %+v, ComputeRun %+v", tc.name, got, want)
 		}
-		if only.Response != nil || only.Slowdown != nil || only.Missed != nil || only.sorted != nil {
-			t.Errorf("%s: SummaryRun kept %d responses, %d slowdowns, %d missed flags and %d sorted", tc.name, len(only.Response), len(only.Slowdown), len(only.Missed), len(only.sorted))
+		if only.Response != nil || only.Slowdown != nil || only.Missed != nil || only.finite != nil {
+			t.Errorf("%s: SummaryRun kept %d responses, %d slowdowns, %d missed flags and %d finite slowdowns", tc.name, len(only.Response), len(only.Slowdown), len(only.Missed), len(only.finite))
 		}
 	}
 }

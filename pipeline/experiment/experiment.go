@@ -499,6 +499,10 @@ type worker struct {
 	est  []float64
 	done []float64
 	resp []float64
+	// draw, when set, returns the run's estimates, n of them, shared with
+	// the run's other policies (drawCache.column), drawn by fill if they
+	// are not yet; nil: the worker draws into est.
+	draw func(n int, fill func(est []float64)) []float64
 }
 
 // leave drops the worker's simulator before a run on copy id (−1: an
@@ -582,6 +586,8 @@ func RunExperiments(ctx context.Context, opt RunOptions, xs ...*Experiment) ([]*
 	ws := make([]worker, workers)
 	scaled := newScaledCopies(xs, units)
 	runLongestFirst(pl.order, units, scaled, func(u unit) sim.Uses { return out[u.x].Policies[u.p].Uses })
+	draws := newDrawCache(xs, units, workers)
+	runMajor(pl.order, units, draws)
 	rows := make([]*JobRows, len(units))
 	gate := newSinkGate()
 	var mu sync.Mutex
@@ -590,6 +596,7 @@ func RunExperiments(ctx context.Context, opt RunOptions, xs ...*Experiment) ([]*
 		i := pl.order[j]
 		u := units[i]
 		x := xs[u.x]
+		defer draws.done(u)
 		scaled.begin(u.x)
 		defer scaled.done(u.x, ws[w].drop)
 		dl := deadlinesFor(ctx, x, pl.publishes[i])
@@ -625,6 +632,10 @@ func RunExperiments(ctx context.Context, opt RunOptions, xs ...*Experiment) ([]*
 				if jobs, err = scaled.get(u.x, x); err != nil {
 					return err
 				}
+			}
+			ws[w].draw = nil
+			if draws.shared(u) {
+				ws[w].draw = func(n int, fill func([]float64)) []float64 { return draws.column(u, n, fill) }
 			}
 			if r.Summary, err = ws[w].run(ctx, x, jobs, x.Policies[u.p], runs[u.x][u.k], r.Rows, emit, dl); err != nil {
 				return err
@@ -724,25 +735,32 @@ func (w *worker) run(ctx context.Context, x *Experiment, jobs []sim.Job, spec st
 	} else {
 		w.jobs = nil // a copy of the last run's jobs is garbage
 	}
-	if !byColumn || x.Errors.IsExact() {
+	if !byColumn || x.Errors.IsExact() || w.draw != nil {
 		w.est = nil // nor is the last run's column kept
 	}
 	var est []float64 // the run's estimates, when a column holds them
 	if !x.Errors.IsExact() {
 		// The draws go into a column (8 B a job) that the simulator reads
-		// in place of the jobs' (EstimatesSimulator), else straight into
-		// the copy.
+		// in place of the jobs' (EstimatesSimulator) — the run's, shared
+		// with its other policies, when the pool shares it (draw) —, else
+		// straight into the copy.
 		rng := estimate.RunRand(x.Seed, uint64(run))
-		if byColumn {
+		fill := func(est []float64) {
+			for i := range jobs {
+				est[i] = x.Errors.Draw(jobs[i].Size, rng)
+			}
+		}
+		switch {
+		case !byColumn:
+			for i := range jobs {
+				w.jobs[i].Estimate = x.Errors.Draw(jobs[i].Size, rng)
+			}
+		case w.draw != nil:
+			est = w.draw(len(jobs), fill)
+		default:
 			w.est = resize(w.est, len(jobs))
 			est = w.est
-		}
-		for i := range jobs {
-			if e := x.Errors.Draw(jobs[i].Size, rng); est != nil {
-				est[i] = e
-			} else {
-				w.jobs[i].Estimate = e
-			}
+			fill(est)
 		}
 	}
 	done, err := w.simulate(ctx, s, x, jobs, est, spec)
