@@ -36,19 +36,62 @@ func TestCheckJobsEveryField(t *testing.T) {
 		}
 	}
 	for _, tc := range []struct {
-		jobs []Job
-		caps bool
+		jobs             []Job
+		caps, containers bool
 	}{
-		{nil, false},
-		{[]Job{{Arrival: -1, Size: 0, Weight: -2}, {Arrival: -1}}, false},
-		{[]Job{good, good}, true},
-		{[]Job{{}, {Cap: 1}}, true},
+		{nil, false, false},
+		{[]Job{{Arrival: -1, Size: 0, Weight: -2}, {Arrival: -1}}, false, false},
+		{[]Job{good, good}, true, true},
+		{[]Job{{}, {Cap: 1}}, true, false},
+		{[]Job{{Containers: 3}, {}}, false, true},
 	} {
-		caps, err := checkJobs(tc.jobs)
-		if err != nil || caps != tc.caps || caps != HasCaps(tc.jobs) {
-			t.Errorf("%v: caps %v, err %v; want caps %v", tc.jobs, caps, err, tc.caps)
+		f, err := checkJobs(tc.jobs)
+		if err != nil || !f.set || f.caps != tc.caps || f.caps != HasCaps(tc.jobs) || f.containers != tc.containers || f.containers != HasContainers(tc.jobs) {
+			t.Errorf("%v: facts %+v, err %v; want caps %v, containers %v", tc.jobs, f, err, tc.caps, tc.containers)
 		}
 	}
+}
+
+// TestValidMatchesComparisons compares Job.valid, which tests bits, with
+// the chain of comparisons it stands for, on every combination of special
+// values in every field and of the previous arrival.
+func TestValidMatchesComparisons(t *testing.T) {
+	inf := math.Inf(1)
+	chain := func(j *Job, prev float64) bool {
+		return j.Arrival >= prev && j.Arrival > -inf && j.Arrival < inf && j.Size >= 0 && j.Size < inf &&
+			j.Estimate >= 0 && j.Estimate < inf && j.Weight > -inf && j.Weight < inf &&
+			j.Containers >= 0 && j.Containers < inf && j.Cap >= 0 && j.Cap < inf
+	}
+	nan := math.NaN()
+	vals := []float64{nan, math.Copysign(nan, -1), inf, -inf, -1, math.Copysign(0, -1), 0, 1, 2.5,
+		math.MaxFloat64, -math.MaxFloat64, math.SmallestNonzeroFloat64, -math.SmallestNonzeroFloat64, 0x1p-1022}
+	prevs := []float64{-inf, -1, 0, math.Copysign(0, -1), 1, math.MaxFloat64}
+	n, ok := 0, 0
+	var j Job
+	for _, a := range vals {
+		for _, s := range vals {
+			for _, e := range vals {
+				for _, w := range vals {
+					for _, c := range vals {
+						for _, k := range vals {
+							j = Job{Arrival: a, Size: s, Estimate: e, Weight: w, Containers: c, Cap: k}
+							for _, p := range prevs {
+								want := chain(&j, p)
+								if got := j.valid(p); got != want {
+									t.Fatalf("%+v after %v: valid %v, comparisons %v", j, p, got, want)
+								}
+								n++
+								if want {
+									ok++
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d cases, %d valid", n, ok)
 }
 
 // TestDeadlineUlpInline checks Metrics' inline successor of |d| against

@@ -11,6 +11,7 @@ import "math"
 // order then, so the queue becomes a linked list, and an event costs O(s)
 // for the s jobs served at once (those the capacity reaches).
 type FIFO struct {
+	jobFacts
 	jobs       []Job
 	c          float64
 	head, tail int
@@ -34,7 +35,7 @@ func (*FIFO) supportsCaps() {}
 
 func (f *FIFO) Start(jobs []Job, c float64) {
 	crem, link, srv, rate := f.crem, f.link, f.srv, f.rate
-	*f = FIFO{jobs: jobs, c: c, capped: HasCaps(jobs)}
+	*f = FIFO{jobs: jobs, c: c, capped: f.hasCaps(jobs)}
 	if f.capped {
 		n := len(jobs)
 		if cap(crem) < n {

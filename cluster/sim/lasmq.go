@@ -165,6 +165,7 @@ type LASMQ struct {
 	Order   LevelOrder // in-level order; "" is FIFO
 
 	estimateColumn
+	jobFacts
 	jobs []Job
 	c    float64
 	now  float64
@@ -193,6 +194,15 @@ type LASMQ struct {
 	// to the bit, and plan does not form them again.
 	sharesOf uint64
 	sharesOK bool
+	// shareTag and shareTab (the same case) remember the shares of the
+	// last sets of non-empty queues: row i of shareTab (K rates) holds
+	// the shares of the set shareTag[i] (0: none), i = shareRow(set).
+	// Short jobs empty and refill the first queues at most events, so a
+	// set recurs far more often than it changes; its shares are the same
+	// bits each time it is formed (the same Σ weights in the same order,
+	// the same c·w/Σ), so they are formed once per set and run.
+	shareTag []uint64
+	shareTab []float64
 
 	// Remaining-work and PS queues: one heap per queue.
 	hp []keyHeap
@@ -278,11 +288,16 @@ func (m *LASMQ) Start(jobs []Job, c float64) {
 	m.jobs, m.c, m.now, m.active = jobs, c, 0, 0
 	o, _ := ParseLevelOrder(string(m.Order))
 	m.order = orderOf(o)
-	if m.order == ordContainers && !HasContainers(jobs) {
+	if m.order == ordContainers && !m.hasContainers(jobs) {
 		m.order = ordFIFO // nothing to order by (see OrderContainers)
 	}
 	m.thr = m.appendThresholds(m.thr[:0])
 	m.sharesOK = false
+	if m.K <= wordQueues {
+		m.shareTag = resizeU64(m.shareTag, shareRows)
+		clear(m.shareTag)
+		m.shareTab = resizeF(m.shareTab, shareRows*m.K)
+	}
 	m.w = append(m.w[:0], m.Weights...)
 	for len(m.w) < m.K {
 		m.w = append(m.w, 1)
@@ -298,7 +313,7 @@ func (m *LASMQ) Start(jobs []Job, c float64) {
 	m.strictQ = -1
 	m.ne = slices.Grow(m.ne[:0], (m.K+63)/64)[:(m.K+63)/64]
 	clear(m.ne)
-	m.capped = HasCaps(jobs)
+	m.capped = m.hasCaps(jobs)
 	m.srv, m.srate, m.sq = m.srv[:0], m.srate[:0], m.sq[:0]
 	m.isSrv, m.qOf = m.isSrv[:0], m.qOf[:0] // per slot, grown by take
 	if m.capped {
@@ -321,6 +336,27 @@ func (m *LASMQ) Start(jobs []Job, c float64) {
 		}
 	}
 	m.plan()
+}
+
+func resizeU64(s []uint64, n int) []uint64 {
+	if cap(s) < n {
+		return make([]uint64, n)
+	}
+	return s[:n]
+}
+
+// shareRows is the number of sets of non-empty queues whose shares
+// planWord remembers.
+const shareRows = 64
+
+// shareRow is the row of shareTab that may hold the shares of the set of
+// non-empty queues ne: the set itself for K ≤ 6, else its bits folded.
+func shareRow(ne uint64) int {
+	ne ^= ne >> 32
+	ne ^= ne >> 16
+	ne ^= ne >> 8
+	ne ^= ne >> 6
+	return int(ne & (shareRows - 1))
 }
 
 func resize32(s []int32, n int) []int32 {
@@ -541,42 +577,58 @@ func (m *LASMQ) plan() {
 func (m *LASMQ) planWord() {
 	ne := m.ne[0]
 	if !m.sharesOK || m.sharesOf != ne {
-		sum := 0.0
-		for w := ne; w != 0; w &= w - 1 {
-			sum += m.w[bits.TrailingZeros64(w)]
-		}
-		if !(sum > 0) {
-			m.sharesOK = false
-			m.shares()
-			m.nextEvent(bits.TrailingZeros64(ne))
-			return
+		i := shareRow(ne)
+		row := m.shareTab[i*m.K : (i+1)*m.K]
+		if m.shareTag[i] != ne {
+			sum := 0.0
+			for w := ne; w != 0; w &= w - 1 {
+				sum += m.w[bits.TrailingZeros64(w)]
+			}
+			if !(sum > 0) {
+				m.sharesOK = false
+				m.shares()
+				m.nextEvent(bits.TrailingZeros64(ne))
+				return
+			}
+			for w := ne; w != 0; w &= w - 1 {
+				q := bits.TrailingZeros64(w)
+				row[q] = m.c * m.w[q] / sum
+			}
+			m.shareTag[i] = ne
 		}
 		for w := ne; w != 0; w &= w - 1 {
 			q := bits.TrailingZeros64(w)
-			m.rate[q] = m.c * m.w[q] / sum
+			m.rate[q] = row[q]
 		}
 		m.sharesOf, m.sharesOK = ne, true
 	}
+	// nextEvent, written out: its order test and call cost as much as
+	// its arithmetic, once per non-empty queue at every event.
+	now, nextT, evQ, evTo := m.now, m.nextT, m.evQ, m.evTo
 	if m.order == ordPS {
 		for w := ne; w != 0; w &= w - 1 {
-			m.nextEvent(bits.TrailingZeros64(w))
+			q := bits.TrailingZeros64(w)
+			r := m.rate[q]
+			if r == 0 {
+				continue
+			}
+			to := m.hp[q].e[0].key // virtual time of the next tag
+			if t := now + (to-m.v[q])*m.sumW[q]/r; t < nextT {
+				nextT, evQ, evTo = t, q, to
+			}
 		}
-		return
-	}
-	// nextEvent for FIFO and heap queues, written out: its order test
-	// and call cost as much as its arithmetic, once per non-empty queue
-	// at every event.
-	now, nextT, evQ, evTo := m.now, m.nextT, m.evQ, m.evTo
-	for w := ne; w != 0; w &= w - 1 {
-		q := bits.TrailingZeros64(w)
-		r := m.rate[q]
-		if r == 0 {
-			continue
-		}
-		h := &m.sl[m.headOf(q)]
-		to := m.target(h.size, q)
-		if t := now + (to-h.att)/r; t < nextT {
-			nextT, evQ, evTo = t, q, to
+	} else {
+		for w := ne; w != 0; w &= w - 1 {
+			q := bits.TrailingZeros64(w)
+			r := m.rate[q]
+			if r == 0 {
+				continue
+			}
+			h := &m.sl[m.headOf(q)]
+			to := m.target(h.size, q)
+			if t := now + (to-h.att)/r; t < nextT {
+				nextT, evQ, evTo = t, q, to
+			}
 		}
 	}
 	m.nextT, m.evQ, m.evTo = nextT, evQ, evTo
@@ -633,9 +685,7 @@ func (m *LASMQ) Advance(t float64, done func(int)) {
 	// Complete or demote every head that is at its target. A demoted job
 	// moves to a later queue, which this pass reaches afterwards.
 	if m.order == ordPS {
-		for q := m.nextQueue(0); q >= 0; q = m.nextQueue(q + 1) {
-			m.settlePS(q, done)
-		}
+		m.settleAll(done)
 		m.plan()
 		return
 	}
@@ -680,8 +730,21 @@ func (m *LASMQ) serve(dt float64) {
 		return
 	}
 	if m.K <= wordQueues {
+		// serveQueue, written out with its order test out of the loop.
+		if m.order == ordPS {
+			for w := m.ne[0]; w != 0; w &= w - 1 {
+				q := bits.TrailingZeros64(w)
+				if r := m.rate[q]; r > 0 {
+					m.v[q] += dt * r / m.sumW[q]
+				}
+			}
+			return
+		}
 		for w := m.ne[0]; w != 0; w &= w - 1 {
-			m.serveQueue(bits.TrailingZeros64(w), dt)
+			q := bits.TrailingZeros64(w)
+			if r := m.rate[q]; r > 0 {
+				m.sl[m.headOf(q)].att += dt * r
+			}
 		}
 		return
 	}
@@ -698,6 +761,25 @@ func (m *LASMQ) serveQueue(q int, dt float64) {
 		} else {
 			m.sl[m.headOf(q)].att += dt * r
 		}
+	}
+}
+
+// settleAll settles every non-empty PS queue (settlePS) in priority
+// order, a queue that a demotion fills on the way included. For K ≤ 64 it
+// walks the word of non-empty queues as it is after each queue, and skips
+// without a call a queue whose least tag is beyond settlePS's tolerance
+// for the job settleJ holds (settlePS's first test, which returns then).
+func (m *LASMQ) settleAll(done func(int)) {
+	if m.K > wordQueues {
+		for q := m.nextQueue(0); q >= 0; q = m.nextQueue(q + 1) {
+			m.settlePS(q, done)
+		}
+		return
+	}
+	for w := m.ne[0]; w != 0; {
+		q := bits.TrailingZeros64(w)
+		m.settlePS(q, done)
+		w = m.ne[0] &^ (2<<uint(q) - 1)
 	}
 }
 

@@ -26,6 +26,7 @@ type PS struct {
 
 	capped bool
 	cp     capPS // with rate caps
+	jobFacts
 }
 
 func (*PS) supportsCaps() {}
@@ -40,7 +41,7 @@ func (p *PS) Name() string {
 func (p *PS) Start(jobs []Job, c float64) {
 	p.jobs, p.c, p.v, p.sumW, p.now, p.count = jobs, c, 0, 0, 0, 0
 	p.heap.reset()
-	if p.capped = HasCaps(jobs); p.capped {
+	if p.capped = p.hasCaps(jobs); p.capped {
 		p.cp.start(jobs, c, p.Weighted)
 	}
 }
