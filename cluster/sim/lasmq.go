@@ -448,8 +448,7 @@ func (m *LASMQ) enqueue(q int, s int32, a float64) {
 		}
 		h.pushEntry(heapEntry{m.remaining(int(sl.job), a), sl.job, s})
 	default: // PS: the queue's virtual time stands for the attained service
-		j := int(sl.job)
-		w := m.weight(j)
+		w := sl.w
 		m.sumW[q] += w
 		m.hp[q].pushEntry(heapEntry{m.v[q] + (m.target(sl.size, q)-a)/w, sl.job, s})
 	}
@@ -467,8 +466,7 @@ func (m *LASMQ) dequeue(q int) {
 			empty = true
 		}
 	case m.order == ordPS:
-		j := int(m.hp[q].pop().j)
-		m.sumW[q] -= m.weight(j)
+		m.sumW[q] -= m.sl[m.hp[q].pop().s].w
 		if m.hp[q].len() == 0 {
 			m.v[q], m.sumW[q] = 0, 0 // restart the virtual time
 			empty = true
@@ -493,7 +491,9 @@ func (m *LASMQ) headOf(q int) int32 {
 }
 
 func (m *LASMQ) Arrive(t float64, j int) {
-	m.enqueue(m.queueOf(0, 0), m.take(j), 0)
+	s := m.take(j)
+	m.sl[s].w = m.weight(j)
+	m.enqueue(m.queueOf(0, 0), s, 0)
 	m.active++
 	m.plan()
 }
@@ -787,15 +787,20 @@ func (m *LASMQ) settleAll(done func(int)) {
 // virtual time has reached (as PS does, within Tol of the work the tag
 // stands for); a demoted job has attained exactly its queue's threshold.
 func (m *LASMQ) settlePS(q int, done func(int)) {
-	for m.hp[q].len() > 0 {
-		e := m.hp[q].min()
-		j, size := int(e.j), m.sl[e.s].size
-		if m.settleJ[q] != e.j {
-			m.settleJ[q], m.settleTol[q] = e.j, Tol*m.target(size, q)/m.weight(j)
+	// The queue's state, its bounds checked once: dequeue resets the
+	// virtual time only when the heap empties, and a demotion enqueues
+	// into a later queue.
+	h, v, sj, tol := &m.hp[q], &m.v[q], &m.settleJ[q], &m.settleTol[q]
+	for len(h.e) > 0 {
+		e := h.e[0]
+		if *sj != e.j {
+			sl := &m.sl[e.s]
+			*sj, *tol = e.j, Tol*m.target(sl.size, q)/sl.w
 		}
-		if e.key-m.v[q] > m.settleTol[q] {
+		if e.key-*v > *tol {
 			return
 		}
+		j, size := int(e.j), m.sl[e.s].size
 		to := m.target(size, q)
 		m.dequeue(q)
 		if size-to <= Tol*size {

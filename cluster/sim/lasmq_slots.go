@@ -10,8 +10,13 @@ package sim
 type lasSlot struct {
 	att  float64 // attained service (PS queues: the queue's virtual time stands for it)
 	size float64 // the job's Size, read at every event that looks at the slot
-	job  int32   // the job's index in the run
-	link int32   // next slot in the same queue (a free slot: the next free one)
+	// w is the job's weight inside a PS level (weight: ≤ 0 counts as 1;
+	// set by Arrive), read when the job enters or leaves a PS queue or
+	// heads it: from the slot, not from the job's row in a window of
+	// millions (a cache miss for a job that arrived long before).
+	w    float64
+	job  int32 // the job's index in the run
+	link int32 // next slot in the same queue (a free slot: the next free one)
 }
 
 // take gives job j a slot: the most recently freed one, or a new one
@@ -47,4 +52,4 @@ func (m *LASMQ) release(s int32) {
 }
 
 // slotWeight is the weight of the job in slot s inside a PS level.
-func (m *LASMQ) slotWeight(s int32) float64 { return m.weight(int(m.sl[s].job)) }
+func (m *LASMQ) slotWeight(s int32) float64 { return m.sl[s].w }
