@@ -151,7 +151,7 @@ func (m *LASMQ) uses() Uses {
 // each event sorts every queue's jobs, O(n log n) (rate caps are a
 // simulate/sweep feature; tuning's logs carry none).
 //
-// Memory: a job in the system holds a slot (lasSlot, 24 bytes, plus its
+// Memory: a job in the system holds a slot (lasSlot, 32 bytes, plus its
 // heap entry or served-list place), taken when it arrives and freed when
 // it completes; nothing is kept per job of the run, so a run over a
 // window of millions of jobs holds state for the jobs in the system at
@@ -303,12 +303,12 @@ func (m *LASMQ) Start(jobs []Job, c float64) {
 		m.w = append(m.w, 1)
 	}
 	m.sl, m.free = m.sl[:0], -1
-	m.head = resize32(m.head, m.K)
+	m.head = resize32(m.head, max(m.K, 64))[:m.K]
 	m.tail = resize32(m.tail, m.K)
 	for q := range m.head {
 		m.head[q], m.tail[q] = -1, -1
 	}
-	m.rate = resizeF(m.rate, m.K)
+	m.rate = resizeF(m.rate, max(m.K, 64))[:m.K]
 	clear(m.rate)
 	m.strictQ = -1
 	m.ne = slices.Grow(m.ne[:0], (m.K+63)/64)[:(m.K+63)/64]
@@ -319,14 +319,14 @@ func (m *LASMQ) Start(jobs []Job, c float64) {
 	if m.capped {
 		m.resJob, m.resIdx = resize32(m.resJob, m.K), resize32(m.resIdx, m.K)
 	} else if m.order != ordFIFO {
-		if len(m.hp) < m.K {
-			m.hp = append(m.hp, make([]keyHeap, m.K-len(m.hp))...)
+		if n := max(m.K, 64); len(m.hp) < n {
+			m.hp = append(m.hp, make([]keyHeap, n-len(m.hp))...)
 		}
 		for q := 0; q < m.K; q++ {
 			m.hp[q].reset()
 		}
 		if m.order == ordPS {
-			m.v, m.sumW = resizeF(m.v, m.K), resizeF(m.sumW, m.K)
+			m.v, m.sumW = resizeF(m.v, max(m.K, 64))[:m.K], resizeF(m.sumW, max(m.K, 64))[:m.K]
 			clear(m.v)
 			clear(m.sumW)
 			m.settleJ, m.settleTol = resize32(m.settleJ, m.K), resizeF(m.settleTol, m.K)
@@ -365,6 +365,12 @@ func resize32(s []int32, n int) []int32 {
 	}
 	return s[:n]
 }
+
+// The word path (K ≤ 64: planWord, serve) indexes the per-queue state by
+// a queue's bit in the word through arrays of 64 over it, without a bounds
+// check: Start gives head, rate, hp, v and sumW room for 64 queues (their
+// lengths stay K).
+func words(s []float64) *[64]float64 { return (*[64]float64)(s[:64]) }
 
 // nextQueue returns the first non-empty queue ≥ q, or −1.
 func (m *LASMQ) nextQueue(q int) int {
@@ -596,35 +602,54 @@ func (m *LASMQ) planWord() {
 			}
 			m.shareTag[i] = ne
 		}
+		rate := words(m.rate)
 		for w := ne; w != 0; w &= w - 1 {
-			q := bits.TrailingZeros64(w)
-			m.rate[q] = row[q]
+			q := bits.TrailingZeros64(w) & 63
+			rate[q] = row[q]
 		}
 		m.sharesOf, m.sharesOK = ne, true
 	}
 	// nextEvent, written out: its order test and call cost as much as
 	// its arithmetic, once per non-empty queue at every event.
 	now, nextT, evQ, evTo := m.now, m.nextT, m.evQ, m.evTo
-	if m.order == ordPS {
+	rate := words(m.rate)
+	switch m.order {
+	case ordPS:
+		v, sumW, hp := words(m.v), words(m.sumW), (*[64]keyHeap)(m.hp[:64])
 		for w := ne; w != 0; w &= w - 1 {
-			q := bits.TrailingZeros64(w)
-			r := m.rate[q]
+			q := bits.TrailingZeros64(w) & 63
+			r := rate[q]
 			if r == 0 {
 				continue
 			}
-			to := m.hp[q].e[0].key // virtual time of the next tag
-			if t := now + (to-m.v[q])*m.sumW[q]/r; t < nextT {
+			to := hp[q].e[0].key // virtual time of the next tag
+			if t := now + (to-v[q])*sumW[q]/r; t < nextT {
 				nextT, evQ, evTo = t, q, to
 			}
 		}
-	} else {
+	case ordFIFO:
+		head := (*[64]int32)(m.head[:64])
 		for w := ne; w != 0; w &= w - 1 {
-			q := bits.TrailingZeros64(w)
-			r := m.rate[q]
+			q := bits.TrailingZeros64(w) & 63
+			r := rate[q]
 			if r == 0 {
 				continue
 			}
-			h := &m.sl[m.headOf(q)]
+			h := &m.sl[head[q]]
+			to := m.target(h.size, q)
+			if t := now + (to-h.att)/r; t < nextT {
+				nextT, evQ, evTo = t, q, to
+			}
+		}
+	default:
+		hp := (*[64]keyHeap)(m.hp[:64])
+		for w := ne; w != 0; w &= w - 1 {
+			q := bits.TrailingZeros64(w) & 63
+			r := rate[q]
+			if r == 0 {
+				continue
+			}
+			h := &m.sl[hp[q].e[0].s]
 			to := m.target(h.size, q)
 			if t := now + (to-h.att)/r; t < nextT {
 				nextT, evQ, evTo = t, q, to
@@ -731,18 +756,20 @@ func (m *LASMQ) serve(dt float64) {
 	}
 	if m.K <= wordQueues {
 		// serveQueue, written out with its order test out of the loop.
+		rate := words(m.rate)
 		if m.order == ordPS {
+			v, sumW := words(m.v), words(m.sumW)
 			for w := m.ne[0]; w != 0; w &= w - 1 {
-				q := bits.TrailingZeros64(w)
-				if r := m.rate[q]; r > 0 {
-					m.v[q] += dt * r / m.sumW[q]
+				q := bits.TrailingZeros64(w) & 63
+				if r := rate[q]; r > 0 {
+					v[q] += dt * r / sumW[q]
 				}
 			}
 			return
 		}
 		for w := m.ne[0]; w != 0; w &= w - 1 {
 			q := bits.TrailingZeros64(w)
-			if r := m.rate[q]; r > 0 {
+			if r := rate[q&63]; r > 0 {
 				m.sl[m.headOf(q)].att += dt * r
 			}
 		}
