@@ -329,7 +329,7 @@ func (m *LASMQ) Start(jobs []Job, c float64) {
 			m.v, m.sumW = resizeF(m.v, max(m.K, 64))[:m.K], resizeF(m.sumW, max(m.K, 64))[:m.K]
 			clear(m.v)
 			clear(m.sumW)
-			m.settleJ, m.settleTol = resize32(m.settleJ, m.K), resizeF(m.settleTol, m.K)
+			m.settleJ, m.settleTol = resize32(m.settleJ, max(m.K, 64))[:m.K], resizeF(m.settleTol, max(m.K, 64))[:m.K]
 			for q := range m.settleJ {
 				m.settleJ[q] = -1
 			}
@@ -366,10 +366,10 @@ func resize32(s []int32, n int) []int32 {
 	return s[:n]
 }
 
-// The word path (K ≤ 64: planWord, serve) indexes the per-queue state by
-// a queue's bit in the word through arrays of 64 over it, without a bounds
-// check: Start gives head, rate, hp, v and sumW room for 64 queues (their
-// lengths stay K).
+// The word path (K ≤ 64: planWord, serve, settleAll) indexes the
+// per-queue state by a queue's bit in the word through arrays of 64 over
+// it, without a bounds check: Start gives head, rate, hp, v, sumW,
+// settleJ and settleTol room for 64 queues (their lengths stay K).
 func words(s []float64) *[64]float64 { return (*[64]float64)(s[:64]) }
 
 // nextQueue returns the first non-empty queue ≥ q, or −1.
@@ -803,9 +803,15 @@ func (m *LASMQ) settleAll(done func(int)) {
 		}
 		return
 	}
+	// settlePS's first test written out: most queues have no job to
+	// settle at an event.
+	hp, v := (*[64]keyHeap)(m.hp[:64]), words(m.v)
+	settleJ, settleTol := (*[64]int32)(m.settleJ[:64]), words(m.settleTol)
 	for w := m.ne[0]; w != 0; {
-		q := bits.TrailingZeros64(w)
-		m.settlePS(q, done)
+		q := bits.TrailingZeros64(w) & 63
+		if e := hp[q].e[0]; settleJ[q] != e.j || !(e.key-v[q] > settleTol[q]) {
+			m.settlePS(q, done)
+		}
 		w = m.ne[0] &^ (2<<uint(q) - 1)
 	}
 }
