@@ -86,21 +86,37 @@ func orderOf(o LevelOrder) levelOrder {
 	return ordFIFO
 }
 
-// remaining is job j's key in a remaining or containers queue when its
-// attained service is a: estimated remaining work, or remaining
-// containers (OrderContainers).
-func (m *LASMQ) remaining(j int, a float64) float64 {
-	jb := &m.jobs[j]
+// remaining is the key in a remaining or containers queue of the job in
+// slot s when its attained service is a: estimated remaining work, or
+// remaining containers (OrderContainers). It reads the job's estimate or
+// container count from the slot (x), where Arrive put it.
+func (m *LASMQ) remaining(s int32, a float64) float64 {
+	sl := &m.sl[s]
 	if m.order == ordRemaining {
-		return m.est(m.jobs, j) - a
+		return sl.x - a
 	}
 	switch {
-	case jb.Containers > 0 && jb.Size > 0:
-		return jb.Containers * max(0, 1-a/jb.Size)
-	case jb.Containers > 0:
+	case sl.x > 0 && sl.size > 0:
+		return sl.x * max(0, 1-a/sl.size)
+	case sl.x > 0:
 		return 0
 	}
 	return math.MaxFloat64 // no count: after the counted jobs, by arrival
+}
+
+// slotValue is what the slot of job j keeps for the in-level order (x):
+// the job's weight inside a PS level (weight), its estimate (remaining
+// order), its container count (containers order); FIFO reads none.
+func (m *LASMQ) slotValue(j int) float64 {
+	switch m.order {
+	case ordPS:
+		return m.weight(j)
+	case ordRemaining:
+		return m.est(m.jobs, j)
+	case ordContainers:
+		return m.jobs[j].Containers
+	}
+	return 0
 }
 
 // HasContainers reports whether some job carries a container count
@@ -450,11 +466,11 @@ func (m *LASMQ) enqueue(q int, s int32, a float64) {
 			// The root may have been served since it was keyed: its key
 			// only went down, so refreshing it keeps the heap ordered.
 			r := h.e[0]
-			h.e[0].key = m.remaining(int(r.j), m.sl[r.s].att)
+			h.e[0].key = m.remaining(r.s, m.sl[r.s].att)
 		}
-		h.pushEntry(heapEntry{m.remaining(int(sl.job), a), sl.job, s})
+		h.pushEntry(heapEntry{m.remaining(s, a), sl.job, s})
 	default: // PS: the queue's virtual time stands for the attained service
-		w := sl.w
+		w := sl.x
 		m.sumW[q] += w
 		m.hp[q].pushEntry(heapEntry{m.v[q] + (m.target(sl.size, q)-a)/w, sl.job, s})
 	}
@@ -472,7 +488,7 @@ func (m *LASMQ) dequeue(q int) {
 			empty = true
 		}
 	case m.order == ordPS:
-		m.sumW[q] -= m.sl[m.hp[q].pop().s].w
+		m.sumW[q] -= m.sl[m.hp[q].pop().s].x
 		if m.hp[q].len() == 0 {
 			m.v[q], m.sumW[q] = 0, 0 // restart the virtual time
 			empty = true
@@ -498,7 +514,7 @@ func (m *LASMQ) headOf(q int) int32 {
 
 func (m *LASMQ) Arrive(t float64, j int) {
 	s := m.take(j)
-	m.sl[s].w = m.weight(j)
+	m.sl[s].x = m.slotValue(j)
 	m.enqueue(m.queueOf(0, 0), s, 0)
 	m.active++
 	m.plan()
@@ -828,7 +844,7 @@ func (m *LASMQ) settlePS(q int, done func(int)) {
 		e := h.e[0]
 		if *sj != e.j {
 			sl := &m.sl[e.s]
-			*sj, *tol = e.j, Tol*m.target(sl.size, q)/sl.w
+			*sj, *tol = e.j, Tol*m.target(sl.size, q)/sl.x
 		}
 		if e.key-*v > *tol {
 			return
@@ -1042,7 +1058,7 @@ func (m *LASMQ) orderedJobs(q int) []int32 {
 	if m.order >= ordRemaining {
 		slices.SortStableFunc(m.qBuf, func(a, b int32) int {
 			ja, jb := m.sl[a].job, m.sl[b].job
-			ka, kb := m.remaining(int(ja), m.sl[a].att), m.remaining(int(jb), m.sl[b].att)
+			ka, kb := m.remaining(a, m.sl[a].att), m.remaining(b, m.sl[b].att)
 			switch {
 			case ka < kb:
 				return -1
