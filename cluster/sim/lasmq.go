@@ -783,10 +783,21 @@ func (m *LASMQ) serve(dt float64) {
 			}
 			return
 		}
+		if m.order == ordFIFO {
+			head := (*[64]int32)(m.head[:64])
+			for w := m.ne[0]; w != 0; w &= w - 1 {
+				q := bits.TrailingZeros64(w) & 63
+				if r := rate[q]; r > 0 {
+					m.sl[head[q]].att += dt * r
+				}
+			}
+			return
+		}
+		hp := (*[64]keyHeap)(m.hp[:64])
 		for w := m.ne[0]; w != 0; w &= w - 1 {
-			q := bits.TrailingZeros64(w)
-			if r := rate[q&63]; r > 0 {
-				m.sl[m.headOf(q)].att += dt * r
+			q := bits.TrailingZeros64(w) & 63
+			if r := rate[q]; r > 0 {
+				m.sl[hp[q].e[0].s].att += dt * r
 			}
 		}
 		return
