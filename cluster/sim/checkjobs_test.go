@@ -110,3 +110,31 @@ func TestDeadlineUlpInline(t *testing.T) {
 		}
 	}
 }
+
+// TestJobFactsOnlyForRunsStart checks that the facts Run's check hands to
+// a policy's Start (jobFacts) hold for that Start alone: after a run over
+// capped jobs with container counts, a Start called outside Run on jobs
+// without either must find that itself (a stale fact would run LAS_MQ in
+// its capped mode and order by absent counts), and the run's facts must
+// match HasCaps and HasContainers.
+func TestJobFactsOnlyForRunsStart(t *testing.T) {
+	capped := []Job{{Arrival: 0, Size: 1, Cap: 0.5, Containers: 3}, {Arrival: 1, Size: 2}}
+	plain := []Job{{Arrival: 0, Size: 1}, {Arrival: 1, Size: 2}}
+	m := mustPolicy(t, "las_mq:k=3,alpha0=1,p=2,order=containers").(*LASMQ)
+	f, p := &FIFO{}, &PS{}
+	var s Simulator
+	for _, pol := range []Policy{m, f, p} {
+		if _, err := s.Run(capped, 1, pol); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !m.capped || !f.capped || !p.capped || m.order != ordContainers {
+		t.Fatalf("run over capped jobs: capped %v %v %v, order %v", m.capped, f.capped, p.capped, m.order)
+	}
+	for _, pol := range []Policy{m, f, p} {
+		pol.Start(plain, 1)
+	}
+	if m.capped || f.capped || p.capped || m.order != ordFIFO {
+		t.Errorf("Start outside Run after it: capped %v %v %v, order %v; want uncapped, FIFO (no container counts)", m.capped, f.capped, p.capped, m.order)
+	}
+}

@@ -354,6 +354,7 @@ func (m *LASMQ) Start(jobs []Job, c float64) {
 	m.plan()
 }
 
+// resizeU64 returns s with length n, reallocated only when too small.
 func resizeU64(s []uint64, n int) []uint64 {
 	if cap(s) < n {
 		return make([]uint64, n)
