@@ -11,6 +11,7 @@ import "math"
 // order then, so the queue becomes a linked list, and an event costs O(s)
 // for the s jobs served at once (those the capacity reaches).
 type FIFO struct {
+	jobFacts
 	jobs       []Job
 	c          float64
 	head, tail int
@@ -35,7 +36,7 @@ func (*FIFO) supportsCaps() {}
 
 func (f *FIFO) Start(jobs []Job, c float64) {
 	crem, link, srv, rate, sc := f.crem, f.link, f.srv, f.rate, f.sc
-	*f = FIFO{jobs: jobs, c: c, capped: HasCaps(jobs), sc: sc}
+	*f = FIFO{jobs: jobs, c: c, capped: f.hasCaps(jobs), sc: sc}
 	if f.capped {
 		n := len(jobs)
 		f.crem, f.link = sc.floats(0, crem, n), sc.int32s(0, link, n)

@@ -86,21 +86,37 @@ func orderOf(o LevelOrder) levelOrder {
 	return ordFIFO
 }
 
-// remaining is job j's key in a remaining or containers queue when its
-// attained service is a: estimated remaining work, or remaining
-// containers (OrderContainers).
-func (m *LASMQ) remaining(j int, a float64) float64 {
-	jb := &m.jobs[j]
+// remaining is the key in a remaining or containers queue of the job in
+// slot s when its attained service is a: estimated remaining work, or
+// remaining containers (OrderContainers). It reads the job's estimate or
+// container count from the slot (x), where Arrive put it.
+func (m *LASMQ) remaining(s int32, a float64) float64 {
+	sl := &m.sl[s]
 	if m.order == ordRemaining {
-		return m.est(m.jobs, j) - a
+		return sl.x - a
 	}
 	switch {
-	case jb.Containers > 0 && jb.Size > 0:
-		return jb.Containers * max(0, 1-a/jb.Size)
-	case jb.Containers > 0:
+	case sl.x > 0 && sl.size > 0:
+		return sl.x * max(0, 1-a/sl.size)
+	case sl.x > 0:
 		return 0
 	}
 	return math.MaxFloat64 // no count: after the counted jobs, by arrival
+}
+
+// slotValue is what the slot of job j keeps for the in-level order (x):
+// the job's weight inside a PS level (weight), its estimate (remaining
+// order), its container count (containers order); FIFO reads none.
+func (m *LASMQ) slotValue(j int) float64 {
+	switch m.order {
+	case ordPS:
+		return m.weight(j)
+	case ordRemaining:
+		return m.est(m.jobs, j)
+	case ordContainers:
+		return m.jobs[j].Containers
+	}
+	return 0
 }
 
 // HasContainers reports whether some job carries a container count
@@ -151,7 +167,7 @@ func (m *LASMQ) uses() Uses {
 // each event sorts every queue's jobs, O(n log n) (rate caps are a
 // simulate/sweep feature; tuning's logs carry none).
 //
-// Memory: a job in the system holds a slot (lasSlot, 24 bytes, plus its
+// Memory: a job in the system holds a slot (lasSlot, 32 bytes, plus its
 // heap entry or served-list place), taken when it arrives and freed when
 // it completes; nothing is kept per job of the run, so a run over a
 // window of millions of jobs holds state for the jobs in the system at
@@ -165,6 +181,7 @@ type LASMQ struct {
 	Order   LevelOrder // in-level order; "" is FIFO
 
 	estimateColumn
+	jobFacts
 	jobs []Job
 	c    float64
 	now  float64
@@ -193,6 +210,15 @@ type LASMQ struct {
 	// to the bit, and plan does not form them again.
 	sharesOf uint64
 	sharesOK bool
+	// shareTag and shareTab (the same case) remember the shares of the
+	// last sets of non-empty queues: row i of shareTab (K rates) holds
+	// the shares of the set shareTag[i] (0: none), i = shareRow(set).
+	// Short jobs empty and refill the first queues at most events, so a
+	// set recurs far more often than it changes; its shares are the same
+	// bits each time it is formed (the same Σ weights in the same order,
+	// the same c·w/Σ), so they are formed once per set and run.
+	shareTag []uint64
+	shareTab []float64
 
 	// Remaining-work and PS queues: one heap per queue.
 	hp []keyHeap
@@ -278,43 +304,48 @@ func (m *LASMQ) Start(jobs []Job, c float64) {
 	m.jobs, m.c, m.now, m.active = jobs, c, 0, 0
 	o, _ := ParseLevelOrder(string(m.Order))
 	m.order = orderOf(o)
-	if m.order == ordContainers && !HasContainers(jobs) {
+	if m.order == ordContainers && !m.hasContainers(jobs) {
 		m.order = ordFIFO // nothing to order by (see OrderContainers)
 	}
 	m.thr = m.appendThresholds(m.thr[:0])
 	m.sharesOK = false
+	if m.K <= wordQueues {
+		m.shareTag = resizeU64(m.shareTag, shareRows)
+		clear(m.shareTag)
+		m.shareTab = resizeF(m.shareTab, shareRows*m.K)
+	}
 	m.w = append(m.w[:0], m.Weights...)
 	for len(m.w) < m.K {
 		m.w = append(m.w, 1)
 	}
 	m.sl, m.free = m.sl[:0], -1
-	m.head = resize32(m.head, m.K)
+	m.head = resize32(m.head, max(m.K, 64))[:m.K]
 	m.tail = resize32(m.tail, m.K)
 	for q := range m.head {
 		m.head[q], m.tail[q] = -1, -1
 	}
-	m.rate = resizeF(m.rate, m.K)
+	m.rate = resizeF(m.rate, max(m.K, 64))[:m.K]
 	clear(m.rate)
 	m.strictQ = -1
 	m.ne = slices.Grow(m.ne[:0], (m.K+63)/64)[:(m.K+63)/64]
 	clear(m.ne)
-	m.capped = HasCaps(jobs)
+	m.capped = m.hasCaps(jobs)
 	m.srv, m.srate, m.sq = m.srv[:0], m.srate[:0], m.sq[:0]
 	m.isSrv, m.qOf = m.isSrv[:0], m.qOf[:0] // per slot, grown by take
 	if m.capped {
 		m.resJob, m.resIdx = resize32(m.resJob, m.K), resize32(m.resIdx, m.K)
 	} else if m.order != ordFIFO {
-		if len(m.hp) < m.K {
-			m.hp = append(m.hp, make([]keyHeap, m.K-len(m.hp))...)
+		if n := max(m.K, 64); len(m.hp) < n {
+			m.hp = append(m.hp, make([]keyHeap, n-len(m.hp))...)
 		}
 		for q := 0; q < m.K; q++ {
 			m.hp[q].reset()
 		}
 		if m.order == ordPS {
-			m.v, m.sumW = resizeF(m.v, m.K), resizeF(m.sumW, m.K)
+			m.v, m.sumW = resizeF(m.v, max(m.K, 64))[:m.K], resizeF(m.sumW, max(m.K, 64))[:m.K]
 			clear(m.v)
 			clear(m.sumW)
-			m.settleJ, m.settleTol = resize32(m.settleJ, m.K), resizeF(m.settleTol, m.K)
+			m.settleJ, m.settleTol = resize32(m.settleJ, max(m.K, 64))[:m.K], resizeF(m.settleTol, max(m.K, 64))[:m.K]
 			for q := range m.settleJ {
 				m.settleJ[q] = -1
 			}
@@ -323,12 +354,40 @@ func (m *LASMQ) Start(jobs []Job, c float64) {
 	m.plan()
 }
 
+// resizeU64 returns s with length n, reallocated only when too small.
+func resizeU64(s []uint64, n int) []uint64 {
+	if cap(s) < n {
+		return make([]uint64, n)
+	}
+	return s[:n]
+}
+
+// shareRows is the number of sets of non-empty queues whose shares
+// planWord remembers.
+const shareRows = 64
+
+// shareRow is the row of shareTab that may hold the shares of the set of
+// non-empty queues ne: the set itself for K ≤ 6, else its bits folded.
+func shareRow(ne uint64) int {
+	ne ^= ne >> 32
+	ne ^= ne >> 16
+	ne ^= ne >> 8
+	ne ^= ne >> 6
+	return int(ne & (shareRows - 1))
+}
+
 func resize32(s []int32, n int) []int32 {
 	if cap(s) < n {
 		return make([]int32, n)
 	}
 	return s[:n]
 }
+
+// The word path (K ≤ 64: planWord, serve, settleAll) indexes the
+// per-queue state by a queue's bit in the word through arrays of 64 over
+// it, without a bounds check: Start gives head, rate, hp, v, sumW,
+// settleJ and settleTol room for 64 queues (their lengths stay K).
+func words(s []float64) *[64]float64 { return (*[64]float64)(s[:64]) }
 
 // nextQueue returns the first non-empty queue ≥ q, or −1.
 func (m *LASMQ) nextQueue(q int) int {
@@ -408,12 +467,11 @@ func (m *LASMQ) enqueue(q int, s int32, a float64) {
 			// The root may have been served since it was keyed: its key
 			// only went down, so refreshing it keeps the heap ordered.
 			r := h.e[0]
-			h.e[0].key = m.remaining(int(r.j), m.sl[r.s].att)
+			h.e[0].key = m.remaining(r.s, m.sl[r.s].att)
 		}
-		h.pushEntry(heapEntry{m.remaining(int(sl.job), a), sl.job, s})
+		h.pushEntry(heapEntry{m.remaining(s, a), sl.job, s})
 	default: // PS: the queue's virtual time stands for the attained service
-		j := int(sl.job)
-		w := m.weight(j)
+		w := sl.x
 		m.sumW[q] += w
 		m.hp[q].pushEntry(heapEntry{m.v[q] + (m.target(sl.size, q)-a)/w, sl.job, s})
 	}
@@ -431,8 +489,7 @@ func (m *LASMQ) dequeue(q int) {
 			empty = true
 		}
 	case m.order == ordPS:
-		j := int(m.hp[q].pop().j)
-		m.sumW[q] -= m.weight(j)
+		m.sumW[q] -= m.sl[m.hp[q].pop().s].x
 		if m.hp[q].len() == 0 {
 			m.v[q], m.sumW[q] = 0, 0 // restart the virtual time
 			empty = true
@@ -457,7 +514,9 @@ func (m *LASMQ) headOf(q int) int32 {
 }
 
 func (m *LASMQ) Arrive(t float64, j int) {
-	m.enqueue(m.queueOf(0, 0), m.take(j), 0)
+	s := m.take(j)
+	m.sl[s].x = m.slotValue(j)
+	m.enqueue(m.queueOf(0, 0), s, 0)
 	m.active++
 	m.plan()
 }
@@ -541,42 +600,77 @@ func (m *LASMQ) plan() {
 func (m *LASMQ) planWord() {
 	ne := m.ne[0]
 	if !m.sharesOK || m.sharesOf != ne {
-		sum := 0.0
-		for w := ne; w != 0; w &= w - 1 {
-			sum += m.w[bits.TrailingZeros64(w)]
+		i := shareRow(ne)
+		row := m.shareTab[i*m.K : (i+1)*m.K]
+		if m.shareTag[i] != ne {
+			sum := 0.0
+			for w := ne; w != 0; w &= w - 1 {
+				sum += m.w[bits.TrailingZeros64(w)]
+			}
+			if !(sum > 0) {
+				m.sharesOK = false
+				m.shares()
+				m.nextEvent(bits.TrailingZeros64(ne))
+				return
+			}
+			for w := ne; w != 0; w &= w - 1 {
+				q := bits.TrailingZeros64(w)
+				row[q] = m.c * m.w[q] / sum
+			}
+			m.shareTag[i] = ne
 		}
-		if !(sum > 0) {
-			m.sharesOK = false
-			m.shares()
-			m.nextEvent(bits.TrailingZeros64(ne))
-			return
-		}
+		rate := words(m.rate)
 		for w := ne; w != 0; w &= w - 1 {
-			q := bits.TrailingZeros64(w)
-			m.rate[q] = m.c * m.w[q] / sum
+			q := bits.TrailingZeros64(w) & 63
+			rate[q] = row[q]
 		}
 		m.sharesOf, m.sharesOK = ne, true
 	}
-	if m.order == ordPS {
-		for w := ne; w != 0; w &= w - 1 {
-			m.nextEvent(bits.TrailingZeros64(w))
-		}
-		return
-	}
-	// nextEvent for FIFO and heap queues, written out: its order test
-	// and call cost as much as its arithmetic, once per non-empty queue
-	// at every event.
+	// nextEvent, written out: its order test and call cost as much as
+	// its arithmetic, once per non-empty queue at every event.
 	now, nextT, evQ, evTo := m.now, m.nextT, m.evQ, m.evTo
-	for w := ne; w != 0; w &= w - 1 {
-		q := bits.TrailingZeros64(w)
-		r := m.rate[q]
-		if r == 0 {
-			continue
+	rate := words(m.rate)
+	switch m.order {
+	case ordPS:
+		v, sumW, hp := words(m.v), words(m.sumW), (*[64]keyHeap)(m.hp[:64])
+		for w := ne; w != 0; w &= w - 1 {
+			q := bits.TrailingZeros64(w) & 63
+			r := rate[q]
+			if r == 0 {
+				continue
+			}
+			to := hp[q].e[0].key // virtual time of the next tag
+			if t := now + (to-v[q])*sumW[q]/r; t < nextT {
+				nextT, evQ, evTo = t, q, to
+			}
 		}
-		h := &m.sl[m.headOf(q)]
-		to := m.target(h.size, q)
-		if t := now + (to-h.att)/r; t < nextT {
-			nextT, evQ, evTo = t, q, to
+	case ordFIFO:
+		head := (*[64]int32)(m.head[:64])
+		for w := ne; w != 0; w &= w - 1 {
+			q := bits.TrailingZeros64(w) & 63
+			r := rate[q]
+			if r == 0 {
+				continue
+			}
+			h := &m.sl[head[q]]
+			to := m.target(h.size, q)
+			if t := now + (to-h.att)/r; t < nextT {
+				nextT, evQ, evTo = t, q, to
+			}
+		}
+	default:
+		hp := (*[64]keyHeap)(m.hp[:64])
+		for w := ne; w != 0; w &= w - 1 {
+			q := bits.TrailingZeros64(w) & 63
+			r := rate[q]
+			if r == 0 {
+				continue
+			}
+			h := &m.sl[hp[q].e[0].s]
+			to := m.target(h.size, q)
+			if t := now + (to-h.att)/r; t < nextT {
+				nextT, evQ, evTo = t, q, to
+			}
 		}
 	}
 	m.nextT, m.evQ, m.evTo = nextT, evQ, evTo
@@ -633,9 +727,7 @@ func (m *LASMQ) Advance(t float64, done func(int)) {
 	// Complete or demote every head that is at its target. A demoted job
 	// moves to a later queue, which this pass reaches afterwards.
 	if m.order == ordPS {
-		for q := m.nextQueue(0); q >= 0; q = m.nextQueue(q + 1) {
-			m.settlePS(q, done)
-		}
+		m.settleAll(done)
 		m.plan()
 		return
 	}
@@ -680,8 +772,34 @@ func (m *LASMQ) serve(dt float64) {
 		return
 	}
 	if m.K <= wordQueues {
+		// serveQueue, written out with its order test out of the loop.
+		rate := words(m.rate)
+		if m.order == ordPS {
+			v, sumW := words(m.v), words(m.sumW)
+			for w := m.ne[0]; w != 0; w &= w - 1 {
+				q := bits.TrailingZeros64(w) & 63
+				if r := rate[q]; r > 0 {
+					v[q] += dt * r / sumW[q]
+				}
+			}
+			return
+		}
+		if m.order == ordFIFO {
+			head := (*[64]int32)(m.head[:64])
+			for w := m.ne[0]; w != 0; w &= w - 1 {
+				q := bits.TrailingZeros64(w) & 63
+				if r := rate[q]; r > 0 {
+					m.sl[head[q]].att += dt * r
+				}
+			}
+			return
+		}
+		hp := (*[64]keyHeap)(m.hp[:64])
 		for w := m.ne[0]; w != 0; w &= w - 1 {
-			m.serveQueue(bits.TrailingZeros64(w), dt)
+			q := bits.TrailingZeros64(w) & 63
+			if r := rate[q]; r > 0 {
+				m.sl[hp[q].e[0].s].att += dt * r
+			}
 		}
 		return
 	}
@@ -701,19 +819,49 @@ func (m *LASMQ) serveQueue(q int, dt float64) {
 	}
 }
 
+// settleAll settles every non-empty PS queue (settlePS) in priority
+// order, a queue that a demotion fills on the way included. For K ≤ 64 it
+// walks the word of non-empty queues as it is after each queue, and skips
+// without a call a queue whose least tag is beyond settlePS's tolerance
+// for the job settleJ holds (settlePS's first test, which returns then).
+func (m *LASMQ) settleAll(done func(int)) {
+	if m.K > wordQueues {
+		for q := m.nextQueue(0); q >= 0; q = m.nextQueue(q + 1) {
+			m.settlePS(q, done)
+		}
+		return
+	}
+	// settlePS's first test written out: most queues have no job to
+	// settle at an event.
+	hp, v := (*[64]keyHeap)(m.hp[:64]), words(m.v)
+	settleJ, settleTol := (*[64]int32)(m.settleJ[:64]), words(m.settleTol)
+	for w := m.ne[0]; w != 0; {
+		q := bits.TrailingZeros64(w) & 63
+		if e := hp[q].e[0]; settleJ[q] != e.j || !(e.key-v[q] > settleTol[q]) {
+			m.settlePS(q, done)
+		}
+		w = m.ne[0] &^ (2<<uint(q) - 1)
+	}
+}
+
 // settlePS completes or demotes the jobs of PS queue q whose tags the
 // virtual time has reached (as PS does, within Tol of the work the tag
 // stands for); a demoted job has attained exactly its queue's threshold.
 func (m *LASMQ) settlePS(q int, done func(int)) {
-	for m.hp[q].len() > 0 {
-		e := m.hp[q].min()
-		j, size := int(e.j), m.sl[e.s].size
-		if m.settleJ[q] != e.j {
-			m.settleJ[q], m.settleTol[q] = e.j, Tol*m.target(size, q)/m.weight(j)
+	// The queue's state, its bounds checked once: dequeue resets the
+	// virtual time only when the heap empties, and a demotion enqueues
+	// into a later queue.
+	h, v, sj, tol := &m.hp[q], &m.v[q], &m.settleJ[q], &m.settleTol[q]
+	for len(h.e) > 0 {
+		e := h.e[0]
+		if *sj != e.j {
+			sl := &m.sl[e.s]
+			*sj, *tol = e.j, Tol*m.target(sl.size, q)/sl.x
 		}
-		if e.key-m.v[q] > m.settleTol[q] {
+		if e.key-*v > *tol {
 			return
 		}
+		j, size := int(e.j), m.sl[e.s].size
 		to := m.target(size, q)
 		m.dequeue(q)
 		if size-to <= Tol*size {
@@ -922,7 +1070,7 @@ func (m *LASMQ) orderedJobs(q int) []int32 {
 	if m.order >= ordRemaining {
 		slices.SortStableFunc(m.qBuf, func(a, b int32) int {
 			ja, jb := m.sl[a].job, m.sl[b].job
-			ka, kb := m.remaining(int(ja), m.sl[a].att), m.remaining(int(jb), m.sl[b].att)
+			ka, kb := m.remaining(a, m.sl[a].att), m.remaining(b, m.sl[b].att)
 			switch {
 			case ka < kb:
 				return -1

@@ -10,8 +10,15 @@ package sim
 type lasSlot struct {
 	att  float64 // attained service (PS queues: the queue's virtual time stands for it)
 	size float64 // the job's Size, read at every event that looks at the slot
-	job  int32   // the job's index in the run
-	link int32   // next slot in the same queue (a free slot: the next free one)
+	// x is what the in-level order reads of the job (slotValue, set by
+	// Arrive): its weight inside a PS level, its estimate or its
+	// container count. It is read when the job enters or leaves a queue
+	// or heads one, from the slot rather than from the job's row in a
+	// window of millions (a cache miss for a job that arrived long
+	// before, at every event on an overloaded window).
+	x    float64
+	job  int32 // the job's index in the run
+	link int32 // next slot in the same queue (a free slot: the next free one)
 }
 
 // take gives job j a slot: the most recently freed one, or a new one
@@ -47,4 +54,4 @@ func (m *LASMQ) release(s int32) {
 }
 
 // slotWeight is the weight of the job in slot s inside a PS level.
-func (m *LASMQ) slotWeight(s int32) float64 { return m.weight(int(m.sl[s].job)) }
+func (m *LASMQ) slotWeight(s int32) float64 { return m.sl[s].x }

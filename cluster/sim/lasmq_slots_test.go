@@ -274,7 +274,7 @@ func TestLASMQHoldsJobsInSystem(t *testing.T) {
 			}
 			most := mostInSystem(js, r.Completion)
 			got := after.TotalAlloc - before.TotalAlloc
-			// Results, plus slots (16 B), heap entries (16 B), served
+			// Results, plus slots (32 B), heap entries (16 B), served
 			// lists (16 B) and their bookkeeping, twice for growth.
 			want := uint64(2*8*n + 2*64*most + 64<<10)
 			t.Logf("%s, caps %v: %d B beyond the results (%d jobs at most in the system)", spec, js[1].Cap > 0, int64(got)-2*8*n, most)

@@ -27,6 +27,7 @@ type PS struct {
 	capped bool
 	cp     capPS    // with rate caps
 	sc     *scratch // lends cp's per-job arrays (nil: its own)
+	jobFacts
 }
 
 func (p *PS) borrow(sc *scratch) { p.sc = sc }
@@ -43,7 +44,7 @@ func (p *PS) Name() string {
 func (p *PS) Start(jobs []Job, c float64) {
 	p.jobs, p.c, p.v, p.sumW, p.now, p.count = jobs, c, 0, 0, 0, 0
 	p.heap.reset()
-	if p.capped = HasCaps(jobs); p.capped {
+	if p.capped = p.hasCaps(jobs); p.capped {
 		p.cp.start(jobs, c, p.Weighted, p.sc)
 	}
 }
