@@ -20,7 +20,11 @@ type scratch struct {
 }
 
 // borrower is a policy that takes its per-job arrays from its Simulator's
-// scratch (borrow is called before each Start).
+// scratch (borrow is called before each Start). When the lender changes
+// (another Simulator's scratch, or none: Simulate), borrow drops the
+// arrays taken from the last one (lent): they are that Simulator's, which
+// its next policy writes, perhaps on another goroutine, and a policy that
+// kept them as its own would work in them (sc nil reuses own).
 type borrower interface{ borrow(*scratch) }
 
 // floats returns slot k of sc with length n, or own with length n when sc
