@@ -19,6 +19,10 @@ import (
 // free list that the next run's column reuses; no more columns are held
 // than workers, and none once every sharing unit is done.
 type drawCache struct {
+	// runs are the runs that share their draws, set by newDrawCache and
+	// only read after (shared, called by every unit as it starts, reads
+	// it without the lock while done updates refs under it).
+	runs    map[drawKey]bool
 	mu      sync.Mutex
 	cols    map[drawKey]*drawColumn
 	refs    map[drawKey]int // the run's units not done
@@ -55,10 +59,13 @@ func newDrawCache(xs []*Experiment, units []unit, workers int) *drawCache {
 			c.left++
 		}
 	}
+	c.runs = map[drawKey]bool{}
 	for k, n := range c.refs {
 		if n < 2 {
 			delete(c.refs, k)
 			c.left -= n
+		} else {
+			c.runs[k] = true
 		}
 	}
 	return c
@@ -76,7 +83,7 @@ func (x *Experiment) sharesDraws() bool {
 }
 
 // shared reports whether unit u's run shares its draws.
-func (c *drawCache) shared(u unit) bool { return c.refs[drawKey{u.x, u.k}] > 0 }
+func (c *drawCache) shared(u unit) bool { return c.runs[drawKey{u.x, u.k}] }
 
 // column returns the estimates of u's run, n of them, drawn by draw on
 // the first call for the run; later calls wait for that draw.
