@@ -23,7 +23,9 @@ import (
 // where a radix select by the keys' top bits counts such a cluster by
 // every 16 bits in turn. A rank that falls outside its band (about 1 in
 // 2,000 bands) is found among all the keys, sorted: the same values at
-// the cost of a copy. It panics on a rank outside [0, len(x)).
+// the cost of a copy; so is every rank of fewer than 4·sampleSize values
+// (32,768), where a sample would cost more than it saves. It panics on a
+// rank outside [0, len(x)).
 func SelectFloat64s(x []float64, ranks []int) []float64 {
 	out := make([]float64, len(ranks))
 	if len(ranks) == 0 {
