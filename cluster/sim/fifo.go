@@ -46,7 +46,12 @@ func (f *FIFO) Start(jobs []Job, c float64) {
 	}
 }
 
-func (f *FIFO) borrow(sc *scratch) { f.sc = sc }
+func (f *FIFO) borrow(sc *scratch) {
+	if sc != f.sc {
+		f.crem, f.link = nil, nil // the last lender's (dropArrays)
+	}
+	f.sc = sc
+}
 
 func (f *FIFO) Arrive(t float64, j int) {
 	if f.capped {

@@ -60,7 +60,12 @@ func (f *FSP) Start(jobs []Job, c float64) {
 	f.nextOK = false
 }
 
-func (f *FSP) borrow(sc *scratch) { f.sc = sc }
+func (f *FSP) borrow(sc *scratch) {
+	if sc != f.sc {
+		f.rem = nil // the last lender's (dropArrays)
+	}
+	f.sc = sc
+}
 
 func (f *FSP) Arrive(t float64, j int) {
 	tag := f.vt + f.est(f.jobs, int(j))

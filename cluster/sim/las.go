@@ -47,7 +47,12 @@ func (l *LAS) Start(jobs []Job, c float64) {
 	}
 }
 
-func (l *LAS) borrow(sc *scratch) { l.sc = sc }
+func (l *LAS) borrow(sc *scratch) {
+	if sc != l.sc {
+		l.heaps = pairing{} // the last lender's (dropArrays)
+	}
+	l.sc = sc
+}
 
 func (l *LAS) Arrive(t float64, j int) {
 	node := l.heaps.single(j)

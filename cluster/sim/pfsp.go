@@ -162,7 +162,12 @@ func (p *PFSP) Start(jobs []Job, c float64) {
 	p.plan()
 }
 
-func (p *PFSP) borrow(sc *scratch) { p.sc = sc }
+func (p *PFSP) borrow(sc *scratch) {
+	if sc != p.sc {
+		p.rem, p.tag = nil, nil // the last lender's (dropArrays)
+	}
+	p.sc = sc
+}
 
 func (p *PFSP) w(j int32) float64 {
 	if p.rem[j] < 0 {

@@ -30,7 +30,12 @@ type PS struct {
 	jobFacts
 }
 
-func (p *PS) borrow(sc *scratch) { p.sc = sc }
+func (p *PS) borrow(sc *scratch) {
+	if sc != p.sc {
+		p.cp.state, p.cp.tag, p.cp.fin = nil, nil, nil // the last lender's (dropArrays)
+	}
+	p.sc = sc
+}
 
 func (*PS) supportsCaps() {}
 

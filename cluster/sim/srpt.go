@@ -47,7 +47,12 @@ func (s *SRPT) Start(jobs []Job, c float64) {
 }
 
 // rate is the capacity each served job gets.
-func (s *SRPT) borrow(sc *scratch) { s.sc = sc }
+func (s *SRPT) borrow(sc *scratch) {
+	if sc != s.sc {
+		s.rem = nil // the last lender's (dropArrays)
+	}
+	s.sc = sc
+}
 
 func (s *SRPT) rate() float64 {
 	k := s.late.len()
