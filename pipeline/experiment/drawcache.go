@@ -75,8 +75,14 @@ func (x *Experiment) sharesDraws() bool {
 	return byColumn
 }
 
-// shared reports whether unit u's run shares its draws.
-func (c *drawCache) shared(u unit) bool { return c.refs[drawKey{u.x, u.k}] > 0 }
+// shared reports whether unit u's run shares its draws. Workers ask it
+// while others' done writes refs: it reads under the lock (a map read
+// beside a write is a race the runtime may end the program for).
+func (c *drawCache) shared(u unit) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.refs[drawKey{u.x, u.k}] > 0
+}
 
 // column returns the estimates of u's run, n of them, drawn by draw on
 // the first call for the run; later calls wait for that draw.
