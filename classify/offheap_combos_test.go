@@ -59,6 +59,7 @@ func TestOffHeapBalancedEverywhere(t *testing.T) {
 		"empty k range":  {KMin: 5, KMax: 3, Seed: 1, Sample: 5_000},
 	}
 	before := offheap.InUse()
+	errs := 0
 	for en, e := range entries {
 		for on, opt := range opts {
 			for _, bad := range []bool{false, true} {
@@ -85,6 +86,9 @@ func TestOffHeapBalancedEverywhere(t *testing.T) {
 						}
 					}
 				}()
+				if err != nil {
+					errs++
+				}
 				if got := offheap.InUse(); got != before {
 					t.Errorf("%s (err %v): %d B off the heap after the call, want %d", name, err, got, before)
 				}
@@ -93,6 +97,12 @@ func TestOffHeapBalancedEverywhere(t *testing.T) {
 	}
 	if offheap.Peak() == 0 {
 		t.Error("nothing went off the heap: the test does not exercise it")
+	}
+	// NaN sizes (Classify, ClassifyRows: sampled, paper set; COSHH: the
+	// same), bad k and an empty k range, on every entry: at least 12.
+	t.Logf("%d of the calls failed", errs)
+	if errs < 12 {
+		t.Errorf("%d calls failed, want at least 12: the error returns are not exercised", errs)
 	}
 }
 
