@@ -48,7 +48,7 @@ func (f *FIFO) Start(jobs []Job, c float64) {
 
 func (f *FIFO) borrow(sc *scratch) {
 	if sc != f.sc {
-		f.crem, f.link = nil, nil // the last lender's (see borrower)
+		f.crem, f.link = nil, nil // the last lender's (dropArrays)
 	}
 	f.sc = sc
 }

@@ -62,7 +62,7 @@ func (f *FSP) Start(jobs []Job, c float64) {
 
 func (f *FSP) borrow(sc *scratch) {
 	if sc != f.sc {
-		f.rem = nil // the last lender's (see borrower)
+		f.rem = nil // the last lender's (dropArrays)
 	}
 	f.sc = sc
 }

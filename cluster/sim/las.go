@@ -49,7 +49,7 @@ func (l *LAS) Start(jobs []Job, c float64) {
 
 func (l *LAS) borrow(sc *scratch) {
 	if sc != l.sc {
-		l.heaps.key, l.heaps.child, l.heaps.next = nil, nil, nil // the last lender's (see borrower)
+		l.heaps = pairing{} // the last lender's (dropArrays)
 	}
 	l.sc = sc
 }

@@ -164,7 +164,7 @@ func (p *PFSP) Start(jobs []Job, c float64) {
 
 func (p *PFSP) borrow(sc *scratch) {
 	if sc != p.sc {
-		p.rem, p.tag = nil, nil // the last lender's (see borrower)
+		p.rem, p.tag = nil, nil // the last lender's (dropArrays)
 	}
 	p.sc = sc
 }

@@ -32,7 +32,7 @@ type PS struct {
 
 func (p *PS) borrow(sc *scratch) {
 	if sc != p.sc {
-		p.cp.state, p.cp.tag, p.cp.fin = nil, nil, nil // the last lender's (see borrower)
+		p.cp.state, p.cp.tag, p.cp.fin = nil, nil, nil // the last lender's (dropArrays)
 	}
 	p.sc = sc
 }

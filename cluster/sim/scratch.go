@@ -20,11 +20,15 @@ type scratch struct {
 }
 
 // borrower is a policy that takes its per-job arrays from its Simulator's
-// scratch (borrow is called before each Start). When the lender changes
-// (another Simulator's scratch, or none: Simulate), borrow drops the
-// arrays taken from the last one (lent): they are that Simulator's, which
-// its next policy writes, perhaps on another goroutine, and a policy that
-// kept them as its own would work in them (sc nil reuses own).
+// scratch: borrow(sc) is called before each Start of a Simulator's Run,
+// and borrow(nil) after the run and before a Start that Simulate calls.
+//
+// dropArrays: a borrow that changes the lender drops the arrays the last
+// one lent (and its own: sc's serve now). They would otherwise stay the
+// policy's "own" arrays, which a Start outside the Simulator (sc nil)
+// reuses: it would write the Simulator's scratch, maybe on another
+// goroutine while the Simulator runs another policy in it
+// (TestLentArraysNotKept).
 type borrower interface{ borrow(*scratch) }
 
 // floats returns slot k of sc with length n, or own with length n when sc

@@ -244,6 +244,17 @@ func startChecked(p Policy, jobs []Job, c float64, f jobFacts) {
 	p.Start(jobs, c)
 }
 
+// unlend takes the simulator's arrays back from p after its run: p holds
+// none of them then, so that a Start outside this simulator (Simulate,
+// another simulator, a caller's own loop), maybe on another goroutine
+// while this simulator runs another policy, uses arrays of p's own
+// (dropArrays).
+func (s *Simulator) unlend(p Policy) {
+	if b, ok := p.(borrower); ok {
+		b.borrow(nil)
+	}
+}
+
 // lend hands p the simulator's per-job arrays (scratch) when it borrows
 // them, or none when the simulator lends none (Simulate).
 func (s *Simulator) lend(p Policy) {
@@ -284,6 +295,7 @@ func (s *Simulator) Run(jobs []Job, c float64, p Policy) (*Result, error) {
 	}
 	r.Busy, r.Events = 0, 0
 	s.lend(p)
+	defer s.unlend(p)
 	startChecked(p, jobs, c, facts)
 	// The policy runs on a clock that restarts at 0 at the first arrival of
 	// every busy period (base is that arrival's absolute time): with

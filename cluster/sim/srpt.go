@@ -49,7 +49,7 @@ func (s *SRPT) Start(jobs []Job, c float64) {
 // rate is the capacity each served job gets.
 func (s *SRPT) borrow(sc *scratch) {
 	if sc != s.sc {
-		s.rem = nil // the last lender's (see borrower)
+		s.rem = nil // the last lender's (dropArrays)
 	}
 	s.sc = sc
 }

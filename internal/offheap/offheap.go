@@ -12,7 +12,9 @@
 // read faults instead of returning stale data), must not hold pointers
 // (the element types are numbers), and is not appended to past its
 // length. Slices below Threshold bytes, and every slice on systems
-// without mmap, are ordinary heap slices whose Free does nothing.
+// without mmap, are ordinary heap slices whose Free does nothing. A
+// mapped slice lowers the runtime's soft memory limit, when one is set,
+// by its size until its Free (limit.go).
 //
 // It imports only the standard library.
 package offheap
@@ -51,6 +53,7 @@ func Make[T Elem](n int) (s []T, free func()) {
 		return make([]T, n), func() {}
 	}
 	add(int64(size))
+	lowered := reserve(int64(size))
 	s = unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), n)
 	var once sync.Once
 	return s, func() {
@@ -58,6 +61,7 @@ func Make[T Elem](n int) (s []T, free func()) {
 			if unmapBytes(b) == nil {
 				add(-int64(size))
 			}
+			unreserve(lowered)
 		})
 	}
 }
