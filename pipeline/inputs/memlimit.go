@@ -169,7 +169,7 @@ func ProcessMemory() int64 {
 // returnMemoryJobs is the fewest jobs of a log for which ReturnFreeMemory
 // returns the freed heap: below it the heap is small enough to leave to
 // the runtime.
-const returnMemoryJobs = 1 << 20
+const returnMemoryJobs = 1_000_000
 
 // ReturnFreeMemory collects the garbage and returns the free heap to the
 // system (debug.FreeOSMemory) when the log has at least returnMemoryJobs
