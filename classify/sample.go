@@ -151,10 +151,12 @@ func fitClasses(res *Result, j *data.Jobs, rows []int, z *mat.Dense, opt Options
 	if err != nil {
 		return nil, err
 	}
+	// With k ≤ 256 an assignment fits a byte a row: every start's is
+	// packed or dropped as soon as the start is done, and held off the
+	// heap until then.
+	packs := k <= 1<<8
 	for _, r := range order[:min(len(order), refineStarts)] {
-		// With k ≤ 256 every start's assignment is packed or dropped as
-		// soon as the start is done: it is held off the heap until then.
-		kopt := KMeansOptions{MaxIter: opt.MaxIter, Tol: opt.Tol, Seed: opt.Seed, Workers: opt.Workers, Start: km.Starts[r], scratchAssign: k <= 1<<8}
+		kopt := KMeansOptions{MaxIter: opt.MaxIter, Tol: opt.Tol, Seed: opt.Seed, Workers: opt.Workers, Start: km.Starts[r], scratchAssign: packs}
 		f, err := all.kmeans(k, kopt)
 		if err != nil {
 			return nil, err
@@ -163,11 +165,11 @@ func fitClasses(res *Result, j *data.Jobs, rows []int, z *mat.Dense, opt Options
 			full = f
 			// The sample's centres on every row: what the sample alone gives.
 			info.SampleInertia = f.StartInertia
-			if k <= 1<<8 {
+			if packs {
 				packed = packAssign(packed, f.Assign)
 			}
 		}
-		if k <= 1<<8 {
+		if packs {
 			f.releaseAssign()
 		}
 	}
