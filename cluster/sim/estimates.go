@@ -5,14 +5,10 @@ import (
 	"math"
 )
 
-// estimateColumn is embedded by the policies that read size estimates
-// (SRPT, FSP, PFSP, LAS_MQ): during RunEstimates it holds the run's
-// estimate column, which est reads in place of Job.Estimate; otherwise it
+// estimateColumn is a loan's estimate column: during RunEstimates it
+// holds the run's, which est reads in place of Job.Estimate; otherwise it
 // is nil and est reads the job's own.
 type estimateColumn struct{ estCol []float64 }
-
-// useEstimates sets the column est reads (nil: the jobs' own).
-func (e *estimateColumn) useEstimates(col []float64) { e.estCol = col }
 
 // est is job j's estimate in this run.
 func (e *estimateColumn) est(jobs []Job, j int) float64 {
@@ -22,16 +18,13 @@ func (e *estimateColumn) est(jobs []Job, j int) float64 {
 	return jobs[j].Estimate
 }
 
-// estimateTaker is implemented by the policies that embed estimateColumn.
-type estimateTaker interface{ useEstimates(col []float64) }
-
 // RunEstimates is Run with est[j] as job j's estimate in place of
 // jobs[j].Estimate. Runs with estimation errors draw new estimates per
 // run: one column of them (8 B a job) stands for a copy of the jobs with
 // the estimates replaced (48 B a job), which each parallel worker would
 // otherwise hold. est must hold one finite non-negative value per job. A
-// policy that does not take a column (one that reads no estimate, or one
-// of another package) runs on such a copy, made for this run alone.
+// policy that takes no loan (one of another package) runs on such a copy,
+// made for this run alone.
 func (s *Simulator) RunEstimates(jobs []Job, est []float64, c float64, p Policy) (*Result, error) {
 	if len(est) != len(jobs) {
 		return nil, fmt.Errorf("%d estimates for %d jobs", len(est), len(jobs))
@@ -41,15 +34,12 @@ func (s *Simulator) RunEstimates(jobs []Job, est []float64, c float64, p Policy)
 			return nil, fmt.Errorf("job %d: estimate %v is not a finite non-negative number", i+1, e)
 		}
 	}
-	t, ok := p.(estimateTaker)
-	if !ok {
+	if _, ok := p.(borrower); !ok {
 		cp := append([]Job(nil), jobs...)
 		for i := range cp {
 			cp[i].Estimate = est[i]
 		}
-		return s.Run(cp, c, p)
+		return s.run(cp, nil, c, p)
 	}
-	t.useEstimates(est)
-	defer t.useEstimates(nil)
-	return s.Run(jobs, c, p)
+	return s.run(jobs, est, c, p)
 }

@@ -11,7 +11,7 @@ import "math"
 // order then, so the queue becomes a linked list, and an event costs O(s)
 // for the s jobs served at once (those the capacity reaches).
 type FIFO struct {
-	jobFacts
+	loan       // the run's estimates, its jobs' facts, the simulator's arrays (borrow)
 	jobs       []Job
 	c          float64
 	head, tail int
@@ -21,7 +21,6 @@ type FIFO struct {
 	capped bool
 	crem   []float64 // remaining work (capped mode)
 	link   []int32   // next job in arrival order (capped mode)
-	sc     *scratch  // lends crem and link (nil: its own)
 	first  int32
 	last   int32
 	srv    []int32   // served jobs, in order
@@ -35,22 +34,22 @@ func (*FIFO) Name() string { return "fifo" }
 func (*FIFO) supportsCaps() {}
 
 func (f *FIFO) Start(jobs []Job, c float64) {
-	crem, link, srv, rate, sc := f.crem, f.link, f.srv, f.rate, f.sc
-	*f = FIFO{jobs: jobs, c: c, capped: f.hasCaps(jobs), sc: sc}
+	crem, link, srv, rate, l := f.crem, f.link, f.srv, f.rate, f.loan
+	*f = FIFO{jobs: jobs, c: c, capped: f.hasCaps(jobs), loan: l}
 	if f.capped {
 		n := len(jobs)
-		f.crem, f.link = sc.floats(0, crem, n), sc.int32s(0, link, n)
+		f.crem, f.link = f.sc.floats(0, crem, n), f.sc.int32s(0, link, n)
 		f.srv, f.rate = srv[:0], rate[:0]
 		f.first, f.last = -1, -1
 		f.nextT = math.Inf(1)
 	}
 }
 
-func (f *FIFO) borrow(sc *scratch) {
-	if sc != f.sc {
+func (f *FIFO) borrow(l loan) {
+	if l.sc != f.sc {
 		f.crem, f.link = nil, nil // the last lender's (dropArrays)
 	}
-	f.sc = sc
+	f.loan = l
 }
 
 func (f *FIFO) Arrive(t float64, j int) {

@@ -19,13 +19,12 @@ import "math"
 // queue or a PS (virtual time and heap of tags). O(log n) per event.
 type FSP struct {
 	LatePS bool
-	estimateColumn
+	loan   // the run's estimates, its jobs' facts, the simulator's arrays (borrow)
 
 	jobs []Job
 	c    float64
 	now  float64
 	rem  []float64 // true remaining work
-	sc   *scratch  // lends rem (nil: its own)
 
 	virt  keyHeap // virtual copies by virtual finish tag
 	vt    float64 // virtual time of the virtual PS
@@ -60,11 +59,11 @@ func (f *FSP) Start(jobs []Job, c float64) {
 	f.nextOK = false
 }
 
-func (f *FSP) borrow(sc *scratch) {
-	if sc != f.sc {
+func (f *FSP) borrow(l loan) {
+	if l.sc != f.sc {
 		f.rem = nil // the last lender's (dropArrays)
 	}
-	f.sc = sc
+	f.loan = l
 }
 
 func (f *FSP) Arrive(t float64, j int) {

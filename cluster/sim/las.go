@@ -19,7 +19,7 @@ type LAS struct {
 	c     float64
 	now   float64
 	heaps pairing
-	sc    *scratch // lends the heaps' arrays (nil: their own)
+	loan  // the run's estimates, its jobs' facts, the simulator's arrays (borrow)
 
 	// served group
 	level float64
@@ -47,11 +47,11 @@ func (l *LAS) Start(jobs []Job, c float64) {
 	}
 }
 
-func (l *LAS) borrow(sc *scratch) {
-	if sc != l.sc {
+func (l *LAS) borrow(ln loan) {
+	if ln.sc != l.sc {
 		l.heaps = pairing{} // the last lender's (dropArrays)
 	}
-	l.sc = sc
+	l.loan = ln
 }
 
 func (l *LAS) Arrive(t float64, j int) {

@@ -180,8 +180,7 @@ type LASMQ struct {
 	Strict  bool
 	Order   LevelOrder // in-level order; "" is FIFO
 
-	estimateColumn
-	jobFacts
+	loan // the run's estimates, its jobs' facts, the simulator's arrays (borrow)
 	jobs []Job
 	c    float64
 	now  float64
@@ -299,6 +298,10 @@ func (m *LASMQ) appendThresholds(t []float64) []float64 {
 	}
 	return t
 }
+
+// borrow takes the run's loan; LAS_MQ borrows no arrays (its state is
+// per job in the system: slots).
+func (m *LASMQ) borrow(l loan) { m.loan = l }
 
 func (m *LASMQ) Start(jobs []Job, c float64) {
 	m.jobs, m.c, m.now, m.active = jobs, c, 0, 0

@@ -104,13 +104,12 @@ import "math"
 // instances (relative differences at most 1e-10; about three in four
 // bit-identical).
 type PFSP struct {
-	estimateColumn
+	loan // the run's estimates, its jobs' facts, the simulator's arrays (borrow)
 	jobs []Job
 	c    float64
 	now  float64
 	rem  []float64 // true remaining work; −1 once finished
 	tag  []float64 // virtual finish tag
-	sc   *scratch  // lends rem and tag (nil: its own)
 	run  slackTree // running, not-late jobs by (tag, index), with slacks
 	done sumTree   // finished for real, still in the virtual PS
 	vt   float64
@@ -162,11 +161,11 @@ func (p *PFSP) Start(jobs []Job, c float64) {
 	p.plan()
 }
 
-func (p *PFSP) borrow(sc *scratch) {
-	if sc != p.sc {
+func (p *PFSP) borrow(l loan) {
+	if l.sc != p.sc {
 		p.rem, p.tag = nil, nil // the last lender's (dropArrays)
 	}
-	p.sc = sc
+	p.loan = l
 }
 
 func (p *PFSP) w(j int32) float64 {

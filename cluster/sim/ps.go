@@ -25,16 +25,15 @@ type PS struct {
 	count int
 
 	capped bool
-	cp     capPS    // with rate caps
-	sc     *scratch // lends cp's per-job arrays (nil: its own)
-	jobFacts
+	cp     capPS // with rate caps
+	loan         // the run's estimates, its jobs' facts, the simulator's arrays (borrow)
 }
 
-func (p *PS) borrow(sc *scratch) {
-	if sc != p.sc {
+func (p *PS) borrow(l loan) {
+	if l.sc != p.sc {
 		p.cp.state, p.cp.tag, p.cp.fin = nil, nil, nil // the last lender's (dropArrays)
 	}
-	p.sc = sc
+	p.loan = l
 }
 
 func (*PS) supportsCaps() {}

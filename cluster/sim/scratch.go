@@ -19,9 +19,19 @@ type scratch struct {
 	s []int8
 }
 
-// borrower is a policy that takes its per-job arrays from its Simulator's
-// scratch: borrow(sc) is called before each Start of a Simulator's Run,
-// and borrow(nil) after the run and before a Start that Simulate calls.
+// loan is what a Simulator's Run hands the policy it runs, for the length
+// of the run: the run's estimate column (RunEstimates; nil: the jobs'
+// own), what checkJobs found of its jobs (jobFacts), and the simulator's
+// per-job arrays (sc; nil when it lends none: Simulate). The policies of
+// this package embed it and take it by borrow.
+type loan struct {
+	estimateColumn
+	jobFacts
+	sc *scratch
+}
+
+// borrower is a policy that takes a loan: borrow is called before each
+// Start of a Simulator's Run, and with the zero loan after the run.
 //
 // dropArrays: a borrow that changes the lender drops the arrays the last
 // one lent (and its own: sc's serve now). They would otherwise stay the
@@ -29,7 +39,7 @@ type scratch struct {
 // reuses: it would write the Simulator's scratch, maybe on another
 // goroutine while the Simulator runs another policy in it
 // (TestLentArraysNotKept).
-type borrower interface{ borrow(*scratch) }
+type borrower interface{ borrow(loan) }
 
 // floats returns slot k of sc with length n, or own with length n when sc
 // is nil (a policy started outside a Simulator); either reuses its array

@@ -201,16 +201,14 @@ func (j *Job) invalid(i int, prev float64) error {
 
 // jobFacts is what checkJobs finds of a run's jobs besides their
 // validity, in its one pass: whether any job carries a rate cap
-// (HasCaps) or a container count (HasContainers). Policies that embed it
-// read it in their Start (hasCaps, hasContainers) instead of passing over
+// (HasCaps) or a container count (HasContainers). Policies read it (their
+// loan) in their Start (hasCaps, hasContainers) instead of passing over
 // the jobs again (a validation window holds 3 M jobs, 144 MB, and each
-// pass over them costs a run ~7 ms); it is set only while Run calls
-// Start, so a Start called otherwise passes over its jobs itself.
+// pass over them costs a run ~7 ms); it is set only while Run runs the
+// policy (loan), so a Start called otherwise passes over its jobs itself.
 type jobFacts struct {
 	set, caps, containers bool
 }
-
-func (f *jobFacts) takeFacts(g jobFacts) { *f = g }
 
 // hasCaps is HasCaps(jobs), from the facts when Run set them.
 func (f *jobFacts) hasCaps(jobs []Job) bool {
@@ -228,42 +226,27 @@ func (f *jobFacts) hasContainers(jobs []Job) bool {
 	return HasContainers(jobs)
 }
 
-// factsTaker is implemented by the policies that embed jobFacts.
-type factsTaker interface{ takeFacts(jobFacts) }
-
-// startChecked calls p.Start(jobs, c), with the facts that checkJobs
-// found of jobs handed to p for that call when p takes them.
-func startChecked(p Policy, jobs []Job, c float64, f jobFacts) {
-	t, ok := p.(factsTaker)
-	if !ok {
-		p.Start(jobs, c)
-		return
-	}
-	t.takeFacts(f)
-	defer t.takeFacts(jobFacts{})
-	p.Start(jobs, c)
-}
-
-// unlend takes the simulator's arrays back from p after its run: p holds
-// none of them then, so that a Start outside this simulator (Simulate,
-// another simulator, a caller's own loop), maybe on another goroutine
-// while this simulator runs another policy, uses arrays of p's own
-// (dropArrays).
+// unlend takes the loan back from p after its run: p holds none of the
+// simulator's arrays then, so that a Start outside this simulator
+// (Simulate, another simulator, a caller's own loop), maybe on another
+// goroutine while this simulator runs another policy, uses arrays of p's
+// own (dropArrays), and reads neither this run's estimates nor its facts.
 func (s *Simulator) unlend(p Policy) {
 	if b, ok := p.(borrower); ok {
-		b.borrow(nil)
+		b.borrow(loan{})
 	}
 }
 
-// lend hands p the simulator's per-job arrays (scratch) when it borrows
-// them, or none when the simulator lends none (Simulate).
-func (s *Simulator) lend(p Policy) {
+// lend hands p, when it borrows, the run's estimate column est (nil: the
+// jobs' own), the facts f of its jobs and the simulator's per-job arrays
+// (none when it lends none: Simulate).
+func (s *Simulator) lend(p Policy, est []float64, f jobFacts) {
 	if b, ok := p.(borrower); ok {
-		if s.noLend {
-			b.borrow(nil)
-		} else {
-			b.borrow(&s.sc)
+		l := loan{estimateColumn: estimateColumn{est}, jobFacts: f}
+		if !s.noLend {
+			l.sc = &s.sc
 		}
+		b.borrow(l)
 	}
 }
 
@@ -271,6 +254,12 @@ func (s *Simulator) lend(p Policy) {
 // and its slices belong to the Simulator and are overwritten by its next
 // run.
 func (s *Simulator) Run(jobs []Job, c float64, p Policy) (*Result, error) {
+	return s.run(jobs, nil, c, p)
+}
+
+// run is Run with est, when not nil, as the jobs' estimates (RunEstimates,
+// for a policy that borrows: the loan holds them).
+func (s *Simulator) run(jobs []Job, est []float64, c float64, p Policy) (*Result, error) {
 	if !(c > 0) || math.IsInf(c, 0) {
 		return nil, fmt.Errorf("capacity %v is not a finite positive number", c)
 	}
@@ -294,9 +283,9 @@ func (s *Simulator) Run(jobs []Job, c float64, p Policy) (*Result, error) {
 		r.Completion[i] = math.NaN()
 	}
 	r.Busy, r.Events = 0, 0
-	s.lend(p)
+	s.lend(p, est, facts)
 	defer s.unlend(p)
-	startChecked(p, jobs, c, facts)
+	p.Start(jobs, c)
 	// The policy runs on a clock that restarts at 0 at the first arrival of
 	// every busy period (base is that arrival's absolute time): with
 	// absolute times such as Unix-epoch seconds an event would otherwise

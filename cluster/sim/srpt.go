@@ -16,13 +16,12 @@ import "math"
 // per event.
 type SRPT struct {
 	LatePS bool
-	estimateColumn
+	loan   // the run's estimates, its jobs' facts, the simulator's arrays (borrow)
 
 	jobs []Job
 	c    float64
 	now  float64
 	rem  []float64 // true remaining work of waiting jobs
-	sc   *scratch  // lends rem (nil: its own)
 	wait keyHeap
 
 	h          int     // head job, −1 if none
@@ -47,11 +46,11 @@ func (s *SRPT) Start(jobs []Job, c float64) {
 }
 
 // rate is the capacity each served job gets.
-func (s *SRPT) borrow(sc *scratch) {
-	if sc != s.sc {
+func (s *SRPT) borrow(l loan) {
+	if l.sc != s.sc {
 		s.rem = nil // the last lender's (dropArrays)
 	}
-	s.sc = sc
+	s.loan = l
 }
 
 func (s *SRPT) rate() float64 {
